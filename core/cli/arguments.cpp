@@ -1,0 +1,74 @@
+#include "arguments.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace gpprobe::cli {
+
+Result<Arguments> Arguments::parse(const std::vector<std::string>& args, const std::set<std::string>& valued,
+                                   const std::set<std::string>& switches) {
+  Arguments out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      return Status(StatusCode::invalid_argument, "unexpected argument '" + a + "'");
+    }
+    std::string name = a.substr(2), value;
+    const auto eq = name.find('=');
+    const bool inline_value = eq != std::string::npos;
+    if (inline_value) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    if (switches.count(name)) {
+      if (inline_value) return Status(StatusCode::invalid_argument, "--" + name + " takes no value");
+      out.values_[name] = "";
+      continue;
+    }
+    if (!valued.count(name)) return Status(StatusCode::invalid_argument, "unknown option --" + name);
+    if (!inline_value) {
+      if (i + 1 >= args.size()) return Status(StatusCode::invalid_argument, "--" + name + " needs a value");
+      value = args[++i];
+    }
+    out.values_[name] = value;
+  }
+  return out;
+}
+
+Result<std::string> Arguments::required(const std::string& name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return Status(StatusCode::invalid_argument, "missing --" + name);
+  return it->second;
+}
+
+std::string Arguments::get(const std::string& name, const std::string& fallback) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+Result<double> Arguments::number(const std::string& name, double fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  if (it->second.empty() || end != it->second.c_str() + it->second.size() || !std::isfinite(v)) {
+    return Status(StatusCode::invalid_argument, "--" + name + " expects a finite number, got '" + it->second + "'");
+  }
+  return v;
+}
+
+Result<long long> Arguments::integer(const std::string& name, long long fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(it->second.c_str(), &end, 10);
+  if (it->second.empty() || end != it->second.c_str() + it->second.size() || errno != 0 || v < 0) {
+    return Status(StatusCode::invalid_argument,
+                  "--" + name + " expects a non-negative integer, got '" + it->second + "'");
+  }
+  return v;
+}
+
+}  // namespace gpprobe::cli

@@ -1,0 +1,17 @@
+// The subcommands of the gpprobe command-line tool. Each reads its flags, validates its inputs through
+// the core, writes its results, and returns the process exit code (0 ok, 1 bad input or failure,
+// 2 usage error). Messages go to `err` as one line naming the file and the problem.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace gpprobe::cli {
+
+using Args = std::vector<std::string>;
+
+int probe_command(const Args& args, std::ostream& out, std::ostream& err);
+int bench_command(const Args& args, std::ostream& out, std::ostream& err);
+
+}  // namespace gpprobe::cli

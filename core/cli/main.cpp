@@ -1,0 +1,53 @@
+// gpprobe: the command-line face of the core. `gpprobe <command> [flags]`; `gpprobe help` lists them.
+#include <exception>
+#include <iostream>
+#include <map>
+#include <new>
+#include <string>
+
+#include "commands.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: gpprobe <command> [flags]\n"
+    "\n"
+    "commands:\n"
+    "  probe   --observations FILE --labels FILE --queries FILE [--epsilon E] [--strength S]\n"
+    "          [--space automatic|function|weight] [--out FILE]\n"
+    "          Gaussian process probe: one CSV row per query with judged_probability, episteme,\n"
+    "          alea, latent_mean, latent_variance, knowledge, ood_score.\n"
+    "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
+    "          time fitting and scoring on seeded synthetic data (native build).\n"
+    "\n"
+    "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
+    "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using gpprobe::cli::Args;
+  const std::map<std::string, int (*)(const Args&, std::ostream&, std::ostream&)> commands = {
+      {"probe", gpprobe::cli::probe_command},
+      {"bench", gpprobe::cli::bench_command},
+  };
+  if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
+    (argc < 2 ? std::cerr : std::cout) << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  const auto it = commands.find(argv[1]);
+  if (it == commands.end()) {
+    std::cerr << "gpprobe: unknown command '" << argv[1] << "' (try: gpprobe help)\n";
+    return 2;
+  }
+  const Args args(argv + 2, argv + argc);
+  // The core reports errors as values; this is the last line of defence (memory exhaustion).
+  try {
+    return it->second(args, std::cout, std::cerr);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gpprobe " << argv[1] << ": out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "gpprobe " << argv[1] << ": " << e.what() << '\n';
+  }
+  return 1;
+}

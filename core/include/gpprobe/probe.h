@@ -1,0 +1,94 @@
+// The Gaussian process probe: a Beta GP with the cosine kernel, fitted once to labelled observations
+// and queried many times (MATH.md).
+//
+//   observations  O by d   (O may be 0: the probe is then its prior)
+//   labels        O values in {0, 1}
+//   queries       n by d  ->  per query: judged_probability, episteme, alea, latent_mean,
+//                            latent_variance, knowledge = 1 - variance/(2v), ood_score = -variance
+//
+// The posterior lives in function space or weight space, whichever is cheaper for O, d and the
+// expected number of queries (both give the same numbers). Adding or removing an observation updates
+// it in place. Every input is validated here; failures come back as a Status naming the problem.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "gpprobe/beta_prior.h"
+#include "gpprobe/matrix_view.h"
+#include "gpprobe/status.h"
+
+namespace gpprobe {
+
+class LatentPosterior;
+
+enum class PosteriorSpace { automatic, function, weight };
+
+// "function" / "weight" / "automatic".
+const char* space_name(PosteriorSpace space);
+
+struct ProbeOptions {
+  double epsilon = 0.1;
+  double strength = 5.0;
+  PosteriorSpace space = PosteriorSpace::automatic;
+  std::size_t expected_queries = 10000;  // what "cheaper" is measured against
+};
+
+// Caller-owned outputs, each of length queries.rows(). Any pointer may be null to skip that output
+// (judged_probability, episteme and alea are only computed when one of them is requested).
+struct ProbeScoreColumns {
+  double* judged_probability = nullptr;
+  double* episteme = nullptr;
+  double* alea = nullptr;
+  double* latent_mean = nullptr;
+  double* latent_variance = nullptr;
+  double* knowledge = nullptr;
+  double* ood_score = nullptr;
+};
+
+// Called after each block of queries with (done, total); return false to cancel.
+using ProgressCallback = std::function<bool(std::size_t done, std::size_t total)>;
+
+class Probe {
+ public:
+  static Result<Probe> fit(const MatrixView& observations, const std::uint8_t* labels,
+                           std::size_t label_count, const ProbeOptions& options = {});
+
+  Probe(Probe&&) noexcept;
+  Probe& operator=(Probe&&) noexcept;
+  ~Probe();
+
+  // Scores every query (blocks of 256, progress after each). Cancelled leaves outputs partly written.
+  Status score(const MatrixView& queries, const ProbeScoreColumns& out,
+               const ProgressCallback& progress = {}) const;
+
+  // One more observation (a 1 by d view) / one fewer; the posterior is updated, not refitted.
+  // On failure the probe is unchanged.
+  Status add_observation(const MatrixView& observation, std::uint8_t label);
+  Status remove_observation(std::size_t index);
+
+  std::size_t observation_count() const { return labels_.size(); }
+  std::size_t dimension() const { return dimension_; }
+  PosteriorSpace space() const { return space_; }
+  const BetaGpPrior& prior() const { return prior_; }
+  const std::vector<std::uint8_t>& labels() const { return labels_; }
+
+ private:
+  Probe();
+
+  BetaGpPrior prior_;
+  PosteriorSpace space_ = PosteriorSpace::function;
+  std::size_t dimension_ = 0;  // d; 0 while unknown (no observation and no columns given)
+  RowMatrix psi_;              // O by d+1 features of the observations
+  std::vector<std::uint8_t> labels_;
+  std::unique_ptr<LatentPosterior> posterior_;
+};
+
+// The space `automatic` picks for O observations of dimension d and n expected queries:
+// the smaller of the flop counts of fit + n queries in each form.
+PosteriorSpace cheaper_space(std::size_t observations, std::size_t dimension, std::size_t queries);
+
+}  // namespace gpprobe

@@ -1,0 +1,28 @@
+// Dense products of row-major matrices, the hot loops of the probe. Kernel rows k(Q, X) = Psi_Q Psi_X',
+// Gram matrices Psi' Psi and quadratic forms z' S z over many queries all reduce to
+//
+//   C = A B'      A  m by k,  B  n by k,  C  m by n   (all row-major, rows contiguous)
+//
+// Natively these call Eigen (which vectorises for the host). Under WebAssembly Eigen 3.4 has no SIMD
+// backend, so a register-blocked f64x2 kernel is used instead (-msimd128); define
+// GPPROBE_PORTABLE_PRODUCTS to force the Eigen path there too (the benchmark compares both).
+#pragma once
+
+#include <cstddef>
+
+namespace gpprobe {
+
+// C = A B'.
+void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
+                         double* C);
+
+// out[i] = A_i . B_i for the m rows of A and B (both m by k).
+void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k, double* out);
+
+// out[i] = A_i . x for the m rows of A (m by k) and one vector x of length k.
+void multiply_vector(const double* A, std::size_t m, std::size_t k, const double* x, double* out);
+
+// Which implementation this build uses: "wasm-simd128" or "eigen".
+const char* row_products_backend();
+
+}  // namespace gpprobe

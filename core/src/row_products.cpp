@@ -1,0 +1,130 @@
+#include "gpprobe/row_products.h"
+
+#include <algorithm>
+
+#if defined(__wasm_simd128__) && !defined(GPPROBE_PORTABLE_PRODUCTS)
+#define GPPROBE_WASM_SIMD 1
+#include <wasm_simd128.h>
+#else
+#include <Eigen/Core>
+#endif
+
+namespace gpprobe {
+
+#if GPPROBE_WASM_SIMD
+
+namespace {
+
+inline double horizontal_sum(v128_t v) {
+  return wasm_f64x2_extract_lane(v, 0) + wasm_f64x2_extract_lane(v, 1);
+}
+
+// Dot products of MR rows of A with NR rows of B over k values, added into C.
+// MR*NR accumulators of two lanes each; the k loop streams 2 values per row per step.
+template <int MR, int NR>
+inline void micro_kernel(const double* A, std::size_t lda, const double* B, std::size_t ldb,
+                         std::size_t k, double* C, std::size_t ldc) {
+  v128_t acc[MR][NR];
+  for (int r = 0; r < MR; ++r)
+    for (int c = 0; c < NR; ++c) acc[r][c] = wasm_f64x2_splat(0.0);
+  std::size_t p = 0;
+  for (; p + 2 <= k; p += 2) {
+    v128_t b[NR];
+    for (int c = 0; c < NR; ++c) b[c] = wasm_v128_load(B + c * ldb + p);
+    for (int r = 0; r < MR; ++r) {
+      const v128_t a = wasm_v128_load(A + r * lda + p);
+      for (int c = 0; c < NR; ++c) acc[r][c] = wasm_f64x2_add(acc[r][c], wasm_f64x2_mul(a, b[c]));
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int c = 0; c < NR; ++c) {
+      double s = horizontal_sum(acc[r][c]);
+      if (p < k) s += A[r * lda + p] * B[c * ldb + p];  // odd k: one value left
+      C[r * ldc + c] += s;
+    }
+  }
+}
+
+template <int MR>
+inline void row_block(const double* A, std::size_t lda, const double* B, std::size_t ldb,
+                      std::size_t n, std::size_t k, double* C, std::size_t ldc) {
+  std::size_t j = 0;
+  for (; j + 2 <= n; j += 2) micro_kernel<MR, 2>(A, lda, B + j * ldb, ldb, k, C + j, ldc);
+  if (j < n) micro_kernel<MR, 1>(A, lda, B + j * ldb, ldb, k, C + j, ldc);
+}
+
+}  // namespace
+
+void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
+                         double* C) {
+  std::fill(C, C + m * n, 0.0);
+  // Blocking: a k-chunk of kKc values keeps 4 rows of A (8 KB) in L1 while a panel of kNc rows of B
+  // (128 KB) stays in L2; C accumulates across k-chunks.
+  constexpr std::size_t kKc = 256;
+  constexpr std::size_t kNc = 64;
+  for (std::size_t p0 = 0; p0 < k; p0 += kKc) {
+    const std::size_t kc = std::min(kKc, k - p0);
+    for (std::size_t j0 = 0; j0 < n; j0 += kNc) {
+      const std::size_t nc = std::min(kNc, n - j0);
+      const double* Bp = B + j0 * k + p0;
+      std::size_t i = 0;
+      for (; i + 4 <= m; i += 4) row_block<4>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n);
+      switch (m - i) {
+        case 3: row_block<3>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n); break;
+        case 2: row_block<2>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n); break;
+        case 1: row_block<1>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n); break;
+        default: break;
+      }
+    }
+  }
+}
+
+void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k, double* out) {
+  for (std::size_t i = 0; i < m; ++i) {
+    out[i] = 0.0;
+    micro_kernel<1, 1>(A + i * k, k, B + i * k, k, k, out + i, 1);
+  }
+}
+
+void multiply_vector(const double* A, std::size_t m, std::size_t k, const double* x, double* out) {
+  std::fill(out, out + m, 0.0);
+  std::size_t i = 0;
+  for (; i + 4 <= m; i += 4) micro_kernel<4, 1>(A + i * k, k, x, k, k, out + i, 1);
+  for (; i < m; ++i) micro_kernel<1, 1>(A + i * k, k, x, k, k, out + i, 1);
+}
+
+const char* row_products_backend() { return "wasm-simd128"; }
+
+#else  // portable: Eigen
+
+namespace {
+using Rows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstRowsMap = Eigen::Map<const Rows>;
+using Index = Eigen::Index;
+}  // namespace
+
+void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
+                         double* C) {
+  Eigen::Map<Rows> c(C, Index(m), Index(n));
+  if (k == 0) {
+    c.setZero();
+    return;
+  }
+  c.noalias() = ConstRowsMap(A, Index(m), Index(k)) * ConstRowsMap(B, Index(n), Index(k)).transpose();
+}
+
+void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k, double* out) {
+  Eigen::Map<Eigen::VectorXd>(out, Index(m)) =
+      ConstRowsMap(A, Index(m), Index(k)).cwiseProduct(ConstRowsMap(B, Index(m), Index(k))).rowwise().sum();
+}
+
+void multiply_vector(const double* A, std::size_t m, std::size_t k, const double* x, double* out) {
+  Eigen::Map<Eigen::VectorXd>(out, Index(m)).noalias() =
+      ConstRowsMap(A, Index(m), Index(k)) * Eigen::Map<const Eigen::VectorXd>(x, Index(k));
+}
+
+const char* row_products_backend() { return "eigen"; }
+
+#endif
+
+}  // namespace gpprobe

@@ -1,0 +1,108 @@
+// Every bad input comes back as a Status with the exact message a user will read.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "gpprobe/probe.h"
+
+namespace gpprobe {
+namespace {
+
+struct Data {
+  RowMatrix X{3, 2};
+  std::vector<std::uint8_t> y{1, 0, 1};
+  Data() { X << 1, 0, 0, 1, 1, 1; }
+};
+
+Status fit_status(const RowMatrix& X, const std::vector<std::uint8_t>& y, double eps = 0.1, double s = 5) {
+  ProbeOptions o;
+  o.epsilon = eps;
+  o.strength = s;
+  return Probe::fit(MatrixView(X), y.data(), y.size(), o).status();
+}
+
+void expect_status(const Status& s, StatusCode code, const std::string& message) {
+  EXPECT_EQ(s.code(), code) << s.message();
+  EXPECT_EQ(s.message(), message);
+}
+
+TEST(BadInput, NonFiniteObservationsAndQueries) {
+  Data d;
+  d.X(1, 0) = std::nan("");
+  expect_status(fit_status(d.X, d.y), StatusCode::non_finite, "observations row 1, column 0 is NaN");
+  d.X(1, 0) = -std::numeric_limits<double>::infinity();
+  expect_status(fit_status(d.X, d.y), StatusCode::non_finite, "observations row 1, column 0 is -Inf");
+
+  Data good;
+  Result<Probe> probe = Probe::fit(MatrixView(good.X), good.y.data(), 3);
+  ASSERT_TRUE(probe.ok());
+  RowMatrix Q(2, 2);
+  Q << 0, 0, 1, std::numeric_limits<double>::infinity();
+  std::vector<double> out(2);
+  ProbeScoreColumns c;
+  c.judged_probability = out.data();
+  expect_status(probe.value().score(MatrixView(Q), c), StatusCode::non_finite, "queries row 1, column 1 is +Inf");
+}
+
+TEST(BadInput, ShapesThatDoNotFit) {
+  Data d;
+  Result<Probe> probe = Probe::fit(MatrixView(d.X), d.y.data(), 3);
+  ASSERT_TRUE(probe.ok());
+  RowMatrix Q(1, 3);
+  Q << 1, 2, 3;
+  std::vector<double> out(1);
+  ProbeScoreColumns c;
+  c.judged_probability = out.data();
+  expect_status(probe.value().score(MatrixView(Q), c), StatusCode::dimension_mismatch,
+                "queries have 3 columns, observations have 2 columns");
+  expect_status(fit_status(d.X, {1, 0}), StatusCode::dimension_mismatch, "labels have 2 entries, observations have 3 rows");
+  expect_status(fit_status(d.X, {1, 0, 1, 1}), StatusCode::dimension_mismatch,
+                "labels have 4 entries, observations have 3 rows");
+  const RowMatrix empty(0, 2);
+  expect_status(probe.value().score(MatrixView(empty), c), StatusCode::invalid_argument, "queries are empty (0 rows)");
+}
+
+TEST(BadInput, LabelsOutsideZeroOne) {
+  Data d;
+  expect_status(fit_status(d.X, {1, 2, 0}), StatusCode::invalid_argument, "label 1 is 2; labels must be 0 or 1");
+  Result<Probe> probe = Probe::fit(MatrixView(d.X), d.y.data(), 3);
+  const RowMatrix row = d.X.topRows(1);
+  expect_status(probe.value().add_observation(MatrixView(row), 7), StatusCode::invalid_argument,
+                "label 0 is 7; labels must be 0 or 1");
+  EXPECT_EQ(probe.value().observation_count(), 3u);  // unchanged
+  expect_status(probe.value().remove_observation(3), StatusCode::invalid_argument,
+                "cannot remove observation 3: the probe has 3 observations");
+}
+
+TEST(BadInput, HyperparametersOutsideTheirDomain) {
+  Data d;
+  expect_status(fit_status(d.X, d.y, 0.0), StatusCode::invalid_argument, "epsilon must be a finite number > 0, got 0");
+  expect_status(fit_status(d.X, d.y, -1.5), StatusCode::invalid_argument,
+                "epsilon must be a finite number > 0, got -1.5");
+  expect_status(fit_status(d.X, d.y, std::nan("")), StatusCode::invalid_argument,
+                "epsilon must be a finite number > 0, got nan");
+  expect_status(fit_status(d.X, d.y, std::numeric_limits<double>::infinity()), StatusCode::invalid_argument,
+                "epsilon must be a finite number > 0, got inf");
+  expect_status(fit_status(d.X, d.y, 0.1, 0.0), StatusCode::invalid_argument,
+                "strength must be a finite number > 0, got 0");
+  expect_status(fit_status(d.X, d.y, 0.1, -2.0), StatusCode::invalid_argument,
+                "strength must be a finite number > 0, got -2");
+}
+
+TEST(BadInput, AddedObservationWithTheWrongShape) {
+  Data d;
+  Result<Probe> probe = Probe::fit(MatrixView(d.X), d.y.data(), 3);
+  RowMatrix wide(1, 3);
+  wide << 1, 2, 3;
+  expect_status(probe.value().add_observation(MatrixView(wide), 1), StatusCode::dimension_mismatch,
+                "the added observation has 3 columns, observations have 2 columns");
+  RowMatrix nan_row(1, 2);
+  nan_row << 1, std::nan("");
+  expect_status(probe.value().add_observation(MatrixView(nan_row), 1), StatusCode::non_finite,
+                "the added observation row 0, column 1 is NaN");
+  EXPECT_EQ(probe.value().observation_count(), 3u);
+}
+
+}  // namespace
+}  // namespace gpprobe

@@ -1,0 +1,58 @@
+// The hot products against naive loops, over sizes that exercise every remainder of the blocking.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "gpprobe/row_products.h"
+
+namespace gpprobe {
+namespace {
+
+std::vector<double> random_values(std::size_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (double& x : v) x = u(rng);
+  return v;
+}
+
+TEST(RowProducts, MultiplyTransposedMatchesNaiveLoops) {
+  std::mt19937 rng(5);
+  for (std::size_t m : {1u, 3u, 4u, 7u, 9u}) {
+    for (std::size_t n : {1u, 2u, 5u, 67u}) {
+      for (std::size_t k : {1u, 2u, 3u, 257u, 513u}) {
+        const auto A = random_values(m * k, rng), B = random_values(n * k, rng);
+        std::vector<double> C(m * n);
+        multiply_transposed(A.data(), m, B.data(), n, k, C.data());
+        for (std::size_t i = 0; i < m; ++i) {
+          for (std::size_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (std::size_t p = 0; p < k; ++p) s += A[i * k + p] * B[j * k + p];
+            ASSERT_NEAR(C[i * n + j], s, 1e-12) << m << "x" << n << "x" << k;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(RowProducts, RowwiseDotAndMatrixVector) {
+  std::mt19937 rng(6);
+  const std::size_t m = 11, k = 37;
+  const auto A = random_values(m * k, rng), B = random_values(m * k, rng), x = random_values(k, rng);
+  std::vector<double> dots(m), Ax(m);
+  rowwise_dot(A.data(), B.data(), m, k, dots.data());
+  multiply_vector(A.data(), m, k, x.data(), Ax.data());
+  for (std::size_t i = 0; i < m; ++i) {
+    double s = 0, t = 0;
+    for (std::size_t p = 0; p < k; ++p) {
+      s += A[i * k + p] * B[i * k + p];
+      t += A[i * k + p] * x[p];
+    }
+    EXPECT_NEAR(dots[i], s, 1e-13);
+    EXPECT_NEAR(Ax[i], t, 1e-13);
+  }
+}
+
+}  // namespace
+}  // namespace gpprobe
