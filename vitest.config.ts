@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and module tests in Node: tests/wasm (the built wasm module through the TS API) and tests/web
+// (parsers and state). The browser tests in tests/e2e run separately against the production build.
+export default defineConfig({
+  test: {
+    include: ['tests/wasm/**/*.test.ts', 'tests/web/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+  },
+});

@@ -1,0 +1,54 @@
+// Copies between JavaScript typed arrays and the wasm heap: whole arrays, once, freed together.
+import type { HeapAccess } from './generated/gpprobe.mjs';
+import { GpprobeError } from './errors.ts';
+
+/** Allocations for one engine call; free() releases them all (call it in a finally block). */
+export class HeapScope {
+  readonly #module: HeapAccess;
+  readonly #pointers: number[] = [];
+
+  constructor(module: HeapAccess) {
+    this.#module = module;
+  }
+
+  /** `bytes` of uninitialised heap, 8-byte aligned. `what` names the buffer in an out-of-memory error. */
+  allocate(bytes: number, what: string): number {
+    const pointer = this.#module._malloc(Math.max(bytes, 8));
+    if (pointer === 0) {
+      throw new GpprobeError(
+        'out_of_memory',
+        `cannot allocate ${(bytes / 2 ** 20).toFixed(1)} MB in the wasm heap for ${what}`,
+      );
+    }
+    this.#pointers.push(pointer);
+    return pointer;
+  }
+
+  /** Copies `data` into the heap and returns its address. */
+  copyIn(data: Float32Array | Float64Array | Uint8Array, what: string): number {
+    const pointer = this.allocate(data.byteLength, what);
+    // Views are taken after malloc: growing the heap replaces the buffer behind HEAP*.
+    if (data instanceof Float64Array) this.#module.HEAPF64.set(data, pointer / 8);
+    else if (data instanceof Float32Array) this.#module.HEAPF32.set(data, pointer / 4);
+    else this.#module.HEAPU8.set(data, pointer);
+    return pointer;
+  }
+
+  /** A copy of `count` doubles at `pointer`. */
+  readFloat64(pointer: number, count: number): Float64Array {
+    return this.#module.HEAPF64.slice(pointer / 8, pointer / 8 + count);
+  }
+
+  readUint8(pointer: number, count: number): Uint8Array {
+    return this.#module.HEAPU8.slice(pointer, pointer + count);
+  }
+
+  free(): void {
+    for (const pointer of this.#pointers) this.#module._free(pointer);
+    this.#pointers.length = 0;
+  }
+}
+
+export function dtypeOf(data: Float32Array | Float64Array): 32 | 64 {
+  return data instanceof Float32Array ? 32 : 64;
+}

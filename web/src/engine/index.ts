@@ -1,0 +1,7 @@
+// The public JS/TS entry of gpprobe (package.json "exports"): the engine and its types.
+export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_engine.ts';
+export type { FitProbeOptions, PosteriorSpace, ProbeScores, ProgressListener, ScoreAsyncOptions } from './probe_engine.ts';
+export { GpprobeError } from './errors.ts';
+export type { GpprobeErrorCode } from './errors.ts';
+export type { Matrix } from './matrix.ts';
+export type { LoadOptions } from './load_module.ts';

@@ -1,0 +1,232 @@
+// The Gaussian process probe for JavaScript: fit once, score any number of query batches.
+//
+//   const engine = await createProbeEngine();
+//   const probe = engine.fitProbe({ observations, labels, epsilon: 0.1, strength: 5 });
+//   const r = probe.score(queries);   // r.judgedProbability, r.episteme, r.alea, ... (Float64Array)
+//   probe.dispose();
+//
+// All numbers come from the C++ core; this file only moves whole arrays in and out of the wasm heap.
+import type { GpprobeModule, ProbeHandle } from './generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from './errors.ts';
+import { dtypeOf, HeapScope } from './heap.ts';
+import { loadModule, type LoadOptions } from './load_module.ts';
+import { checkMatrix, sliceRows, type Matrix } from './matrix.ts';
+
+export type PosteriorSpace = 'automatic' | 'function' | 'weight';
+
+export interface FitProbeOptions {
+  /** O by d embeddings of the labelled examples (O may be 0: the probe is its prior). */
+  observations: Matrix;
+  /** O labels, 0 or 1. */
+  labels: Uint8Array;
+  /** Prior Beta(epsilon, epsilon); > 0, default 0.1. */
+  epsilon?: number;
+  /** Observation strength s; > 0, default 5. */
+  strength?: number;
+  /** Function or weight space; "automatic" picks the cheaper for O, d and expectedQueries. */
+  space?: PosteriorSpace;
+  /** How many queries the probe will score (guides "automatic"); default 10,000. */
+  expectedQueries?: number;
+}
+
+/** Per-query results, one Float64Array of length queries.rows each. */
+export interface ProbeScores {
+  judgedProbability: Float64Array;
+  episteme: Float64Array;
+  alea: Float64Array;
+  latentMean: Float64Array;
+  latentVariance: Float64Array;
+  /** 1 − latentVariance / (2v): the fraction of prior variance the observations removed. */
+  knowledge: Float64Array;
+  /** −latentVariance: higher means more in-distribution. */
+  oodScore: Float64Array;
+}
+
+export const SCORE_COLUMNS = [
+  'judgedProbability', 'episteme', 'alea', 'latentMean', 'latentVariance', 'knowledge', 'oodScore',
+] as const satisfies readonly (keyof ProbeScores)[];
+
+export type ProgressListener = (done: number, total: number) => void;
+
+export interface ScoreAsyncOptions {
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  /** Queries per wasm call between yields to the event loop; default 2048. */
+  chunkRows?: number;
+}
+
+function emptyScores(n: number): ProbeScores {
+  return {
+    judgedProbability: new Float64Array(n), episteme: new Float64Array(n), alea: new Float64Array(n),
+    latentMean: new Float64Array(n), latentVariance: new Float64Array(n), knowledge: new Float64Array(n),
+    oodScore: new Float64Array(n),
+  };
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+export class Probe {
+  readonly #module: GpprobeModule;
+  #handle: ProbeHandle | null;
+
+  /** @internal Use ProbeEngine.fitProbe. */
+  constructor(module: GpprobeModule, handle: ProbeHandle) {
+    this.#module = module;
+    this.#handle = handle;
+  }
+
+  #live(): ProbeHandle {
+    if (!this.#handle) throw new GpprobeError('disposed', 'this probe was disposed');
+    return this.#handle;
+  }
+
+  get observationCount(): number { return this.#live().observationCount(); }
+  get dimension(): number { return this.#live().dimension(); }
+  /** The space the posterior lives in: "function" or "weight". */
+  get space(): PosteriorSpace { return this.#live().space() as PosteriorSpace; }
+
+  /** The labels in the probe's current order. */
+  get labels(): Uint8Array {
+    const handle = this.#live();
+    const heap = new HeapScope(this.#module);
+    try {
+      const n = handle.observationCount();
+      const out = heap.allocate(n, 'labels');
+      handle.copyLabels(out);
+      return heap.readUint8(out, n);
+    } finally {
+      heap.free();
+    }
+  }
+
+  /** Scores every query in one wasm call. `onProgress` is called after each block of 256 queries. */
+  score(queries: Matrix, options: { onProgress?: ProgressListener } = {}): ProbeScores {
+    const scores = emptyScores(queries.rows);
+    this.#scoreInto(queries, scores, 0, options.onProgress ? (done, total) => options.onProgress!(done, total) : null);
+    return scores;
+  }
+
+  /**
+   * Scores in chunks, yielding to the event loop between them so a worker stays responsive; an
+   * aborted `signal` stops it with a GpprobeError of code "cancelled".
+   */
+  async scoreAsync(queries: Matrix, options: ScoreAsyncOptions = {}): Promise<ProbeScores> {
+    checkMatrix('queries', queries);
+    const chunk = Math.max(1, Math.floor(options.chunkRows ?? 2048));
+    const scores = emptyScores(queries.rows);
+    if (queries.rows === 0) this.#scoreInto(queries, scores, 0, null);  // the core's "empty" error
+    for (let first = 0; first < queries.rows; first += chunk) {
+      if (options.signal?.aborted) {
+        throw new GpprobeError('cancelled', `scoring cancelled after ${first} of ${queries.rows} queries`);
+      }
+      const count = Math.min(chunk, queries.rows - first);
+      this.#scoreInto(sliceRows(queries, first, count), scores, first, null);
+      options.onProgress?.(first + count, queries.rows);
+      if (first + count < queries.rows) await yieldToEventLoop();
+    }
+    return scores;
+  }
+
+  #scoreInto(
+    queries: Matrix, scores: ProbeScores, offset: number,
+    progress: ((done: number, total: number) => boolean | void) | null,
+  ): void {
+    const handle = this.#live();
+    checkMatrix('queries', queries);
+    const n = queries.rows;
+    const heap = new HeapScope(this.#module);
+    try {
+      const input = heap.copyIn(queries.data, 'queries');
+      const out = heap.allocate(7 * n * 8, 'scores');
+      throwIfFailed(handle.score(input, n, queries.cols, dtypeOf(queries.data), out,
+        progress ? (done, total) => progress(done, total) !== false : null));
+      SCORE_COLUMNS.forEach((column, k) => scores[column].set(heap.readFloat64(out + k * n * 8, n), offset));
+    } finally {
+      heap.free();
+    }
+  }
+
+  /** Adds one labelled observation; the posterior is updated in place, not refitted. */
+  addObservation(row: Float32Array | Float64Array, label: number): void {
+    const handle = this.#live();
+    checkMatrix('observation', { data: row, rows: 1, cols: row.length });
+    const heap = new HeapScope(this.#module);
+    try {
+      throwIfFailed(handle.addObservation(heap.copyIn(row, 'observation'), row.length, dtypeOf(row), label));
+    } finally {
+      heap.free();
+    }
+  }
+
+  /** Removes observation `index` (in the probe's current order). */
+  removeObservation(index: number): void {
+    if (!Number.isInteger(index) || index < 0) {
+      throw new GpprobeError('invalid_argument', `observation index must be a non-negative integer, got ${index}`);
+    }
+    throwIfFailed(this.#live().removeObservation(index));
+  }
+
+  /** Frees the wasm memory of this probe. Further calls throw a GpprobeError with code "disposed". */
+  dispose(): void {
+    this.#handle?.delete();
+    this.#handle = null;
+  }
+}
+
+export class ProbeEngine {
+  readonly #module: GpprobeModule;
+
+  /** @internal Use createProbeEngine. */
+  constructor(module: GpprobeModule) {
+    this.#module = module;
+  }
+
+  /** "wasm-simd128" for the SIMD build. */
+  get backend(): string { return this.#module.backend(); }
+
+  /** @internal The module, for sibling engine files (regression, baselines). */
+  get module(): GpprobeModule { return this.#module; }
+
+  fitProbe(options: FitProbeOptions): Probe {
+    const { observations, labels } = options;
+    checkMatrix('observations', observations);
+    if (!(labels instanceof Uint8Array)) {
+      throw new GpprobeError('invalid_argument', 'labels must be a Uint8Array of 0/1 values');
+    }
+    const handle = new this.#module.ProbeHandle();
+    const heap = new HeapScope(this.#module);
+    try {
+      const x = heap.copyIn(observations.data, 'observations');
+      const y = heap.copyIn(labels, 'labels');
+      throwIfFailed(handle.fit(
+        x, observations.rows, observations.cols, dtypeOf(observations.data), y, labels.length,
+        options.epsilon ?? 0.1, options.strength ?? 5, options.space ?? 'automatic',
+        options.expectedQueries ?? 10000,
+      ));
+    } catch (error) {
+      handle.delete();
+      throw error;
+    } finally {
+      heap.free();
+    }
+    return new Probe(this.#module, handle);
+  }
+
+  /** Seeded synthetic embeddings from the core (two Gaussian classes): the benchmark's workload. */
+  syntheticEmbeddings(rows: number, dimension: number, seed: number): { x: Matrix; labels: Uint8Array } {
+    const heap = new HeapScope(this.#module);
+    try {
+      const x = heap.allocate(rows * dimension * 8, 'synthetic embeddings');
+      const y = heap.allocate(rows, 'synthetic labels');
+      throwIfFailed(this.#module.syntheticEmbeddings(rows, dimension, seed, x, y));
+      return { x: { data: heap.readFloat64(x, rows * dimension), rows, cols: dimension }, labels: heap.readUint8(y, rows) };
+    } finally {
+      heap.free();
+    }
+  }
+}
+
+/** Loads the wasm module (once per call) and returns an engine over it. */
+export async function createProbeEngine(options: LoadOptions = {}): Promise<ProbeEngine> {
+  return new ProbeEngine(await loadModule(options));
+}
