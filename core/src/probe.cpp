@@ -131,7 +131,7 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
         if (out.alea) out.alea[q] = u.alea;
       }
     }
-    if (progress && !progress(first + count, n)) {
+    if (!report_progress(progress, first + count, n)) {
       return Status(StatusCode::cancelled, "scoring cancelled after " + count_of(first + count, "query", "queries") +
                                                " of " + std::to_string(n));
     }

@@ -13,12 +13,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
 #include "gpprobe/matrix_view.h"
+#include "gpprobe/progress.h"
 #include "gpprobe/status.h"
 
 namespace gpprobe {
@@ -48,9 +48,6 @@ struct ProbeScoreColumns {
   double* knowledge = nullptr;
   double* ood_score = nullptr;
 };
-
-// Called after each block of queries with (done, total); return false to cancel.
-using ProgressCallback = std::function<bool(std::size_t done, std::size_t total)>;
 
 class Probe {
  public:

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Times fitting and scoring natively and in wasm (Node) on the same seeded workload, with ratios.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/build.sh >/dev/null
+node scripts/bench.mjs "$@"
