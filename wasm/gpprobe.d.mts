@@ -34,6 +34,21 @@ export interface ProbeBindings {
   backend(): string;
 }
 
+/** The analyses behind the app's views (bindings_analysis.cpp). */
+export interface AnalysisBindings {
+  principalComponents(
+    x: number, rows: number, cols: number, dtype: 32 | 64, k: number, seed: number,
+    scores: number, components: number, explained: number,
+    progress: ((done: number, total: number) => boolean) | null,
+  ): BindingStatus;
+  beliefDensities(
+    grid: number, n: number, mean: number, variance: number, a: number, b: number,
+    logitNormal: number, beta: number,
+  ): BindingStatus;
+  beliefAtObservedPoint(epsilon: number, strength: number, positives: number, negatives: number, out: number): BindingStatus;
+  evidenceFrontier(epsilon: number, strength: number, maxEvidence: number, points: number, out: number): BindingStatus;
+}
+
 export interface HeapAccess {
   HEAPU8: Uint8Array;
   HEAPF32: Float32Array;
@@ -42,7 +57,7 @@ export interface HeapAccess {
   _free(pointer: number): void;
 }
 
-export interface GpprobeModule extends HeapAccess, ProbeBindings {}
+export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

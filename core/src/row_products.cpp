@@ -93,6 +93,25 @@ void multiply_vector(const double* A, std::size_t m, std::size_t k, const double
   for (; i < m; ++i) micro_kernel<1, 1>(A + i * k, k, x, k, k, out + i, 1);
 }
 
+void accumulate_transposed_product(const double* A, const double* B, std::size_t m, std::size_t k, std::size_t n,
+                                   double* C) {
+  // Row i adds a_i b_i': for each of the n columns, an axpy of length k into column-major-by-row C.
+  // C is k by n row-major; keep the n accumulators of one a-value together: C[p*n + c] += a_ip b_ic.
+  for (std::size_t i = 0; i < m; ++i) {
+    const double* a = A + i * k;
+    const double* b = B + i * n;
+    for (std::size_t p = 0; p < k; ++p) {
+      const v128_t ap = wasm_f64x2_splat(a[p]);
+      double* c = C + p * n;
+      std::size_t j = 0;
+      for (; j + 2 <= n; j += 2) {
+        wasm_v128_store(c + j, wasm_f64x2_add(wasm_v128_load(c + j), wasm_f64x2_mul(ap, wasm_v128_load(b + j))));
+      }
+      for (; j < n; ++j) c[j] += a[p] * b[j];
+    }
+  }
+}
+
 const char* row_products_backend() { return "wasm-simd128"; }
 
 #else  // portable: Eigen
@@ -121,6 +140,12 @@ void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k,
 void multiply_vector(const double* A, std::size_t m, std::size_t k, const double* x, double* out) {
   Eigen::Map<Eigen::VectorXd>(out, Index(m)).noalias() =
       ConstRowsMap(A, Index(m), Index(k)) * Eigen::Map<const Eigen::VectorXd>(x, Index(k));
+}
+
+void accumulate_transposed_product(const double* A, const double* B, std::size_t m, std::size_t k, std::size_t n,
+                                   double* C) {
+  Eigen::Map<Rows>(C, Index(k), Index(n)).noalias() +=
+      ConstRowsMap(A, Index(m), Index(k)).transpose() * ConstRowsMap(B, Index(m), Index(n));
 }
 
 const char* row_products_backend() { return "eigen"; }

@@ -54,5 +54,20 @@ TEST(RowProducts, RowwiseDotAndMatrixVector) {
   }
 }
 
+TEST(RowProducts, AccumulateTransposedProduct) {
+  std::mt19937 rng(7);
+  const std::size_t m = 13, k = 9, n = 5;
+  const auto A = random_values(m * k, rng), B = random_values(m * n, rng);
+  std::vector<double> C(k * n, 1.0);  // accumulates onto what is there
+  accumulate_transposed_product(A.data(), B.data(), m, k, n, C.data());
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t c = 0; c < n; ++c) {
+      double s = 1.0;
+      for (std::size_t i = 0; i < m; ++i) s += A[i * k + p] * B[i * n + c];
+      EXPECT_NEAR(C[p * n + c], s, 1e-13);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpprobe

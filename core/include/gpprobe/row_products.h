@@ -22,6 +22,11 @@ void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k,
 // out[i] = A_i . x for the m rows of A (m by k) and one vector x of length k.
 void multiply_vector(const double* A, std::size_t m, std::size_t k, const double* x, double* out);
 
+// C += A' B      A  m by k,  B  m by n,  C  k by n   (a sum of m outer products a_i b_i')
+// For Gram-like products over rows that arrive in blocks (PCA over a float32 matrix widened block by block).
+void accumulate_transposed_product(const double* A, const double* B, std::size_t m, std::size_t k, std::size_t n,
+                                   double* C);
+
 // Which implementation this build uses: "wasm-simd128" or "eigen".
 const char* row_products_backend();
 

@@ -2,8 +2,8 @@
 //
 //   y_i ~ Bernoulli(1/2),   x_i = (2 y_i - 1) (separation / 2) c + z_i / sqrt(d),   z_i ~ N(0, I),
 //
-// with c a fixed random unit direction. mt19937_64 and a hand-written Box-Muller make the stream the
-// same on every platform up to the last bit of libm's log/cos, so native and wasm time the same work.
+// with c a fixed random unit direction. RandomStream makes the data the same on every platform (up to
+// the last bit of libm's log/cos), so native and wasm time the same work.
 #pragma once
 
 #include <cstdint>

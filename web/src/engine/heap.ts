@@ -1,6 +1,8 @@
 // Copies between JavaScript typed arrays and the wasm heap: whole arrays, once, freed together.
 import type { HeapAccess } from './generated/gpprobe.mjs';
 import { GpprobeError } from './errors.ts';
+import { checkMatrix } from './matrix.ts';
+import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
 
 /** Allocations for one engine call; free() releases them all (call it in a finally block). */
 export class HeapScope {
@@ -32,6 +34,13 @@ export class HeapScope {
     else if (data instanceof Float32Array) this.#module.HEAPF32.set(data, pointer / 4);
     else this.#module.HEAPU8.set(data, pointer);
     return pointer;
+  }
+
+  /** Heap address and shape of `m`: resident matrices are used in place, plain ones copied in. */
+  matrix(m: MatrixInput, what: string): { pointer: number; rows: number; cols: number; dtype: 32 | 64 } {
+    if (m instanceof ResidentMatrix) return { pointer: m.pointer(), rows: m.rows, cols: m.cols, dtype: m.dtype };
+    checkMatrix(what, m);
+    return { pointer: this.copyIn(m.data, what), rows: m.rows, cols: m.cols, dtype: dtypeOf(m.data) };
   }
 
   /** A copy of `count` doubles at `pointer`. */

@@ -1,6 +1,10 @@
 // The public JS/TS entry of gpprobe (package.json "exports"): the engine and its types.
 export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_engine.ts';
 export type { FitProbeOptions, PosteriorSpace, ProbeScores, ProgressListener, ScoreAsyncOptions } from './probe_engine.ts';
+export { ResidentMatrix } from './resident_matrix.ts';
+export type { MatrixInput } from './resident_matrix.ts';
+export { beliefAtObservedPoint, beliefDensities, evidenceFrontier, principalComponents } from './analysis.ts';
+export type { BeliefAtObservedPoint, EvidenceFrontier, PrincipalComponents } from './analysis.ts';
 export { GpprobeError } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { Matrix } from './matrix.ts';

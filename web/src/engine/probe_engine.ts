@@ -11,12 +11,13 @@ import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
 import { checkMatrix, sliceRows, type Matrix } from './matrix.ts';
+import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
 
 export type PosteriorSpace = 'automatic' | 'function' | 'weight';
 
 export interface FitProbeOptions {
   /** O by d embeddings of the labelled examples (O may be 0: the probe is its prior). */
-  observations: Matrix;
+  observations: MatrixInput;
   /** O labels, 0 or 1. */
   labels: Uint8Array;
   /** Prior Beta(epsilon, epsilon); > 0, default 0.1. */
@@ -100,7 +101,8 @@ export class Probe {
   }
 
   /** Scores every query in one wasm call. `onProgress` is called after each block of 256 queries. */
-  score(queries: Matrix, options: { onProgress?: ProgressListener } = {}): ProbeScores {
+  score(queries: MatrixInput, options: { onProgress?: ProgressListener } = {}): ProbeScores {
+    if (!(queries instanceof ResidentMatrix)) checkMatrix('queries', queries);
     const scores = emptyScores(queries.rows);
     this.#scoreInto(queries, scores, 0, options.onProgress ? (done, total) => options.onProgress!(done, total) : null);
     return scores;
@@ -110,8 +112,8 @@ export class Probe {
    * Scores in chunks, yielding to the event loop between them so a worker stays responsive; an
    * aborted `signal` stops it with a GpprobeError of code "cancelled".
    */
-  async scoreAsync(queries: Matrix, options: ScoreAsyncOptions = {}): Promise<ProbeScores> {
-    checkMatrix('queries', queries);
+  async scoreAsync(queries: MatrixInput, options: ScoreAsyncOptions = {}): Promise<ProbeScores> {
+    if (!(queries instanceof ResidentMatrix)) checkMatrix('queries', queries);
     const chunk = Math.max(1, Math.floor(options.chunkRows ?? 2048));
     const scores = emptyScores(queries.rows);
     if (queries.rows === 0) this.#scoreInto(queries, scores, 0, null);  // the core's "empty" error
@@ -120,27 +122,28 @@ export class Probe {
         throw new GpprobeError('cancelled', `scoring cancelled after ${first} of ${queries.rows} queries`);
       }
       const count = Math.min(chunk, queries.rows - first);
-      this.#scoreInto(sliceRows(queries, first, count), scores, first, null);
+      this.#scoreInto(queries, scores, first, null, count);
       options.onProgress?.(first + count, queries.rows);
       if (first + count < queries.rows) await yieldToEventLoop();
     }
     return scores;
   }
 
+  // Scores rows [first, first + count) of `queries` into `scores` at the same offsets.
   #scoreInto(
-    queries: Matrix, scores: ProbeScores, offset: number,
-    progress: ((done: number, total: number) => boolean | void) | null,
+    queries: MatrixInput, scores: ProbeScores, first: number,
+    progress: ((done: number, total: number) => boolean | void) | null, count = queries.rows - first,
   ): void {
     const handle = this.#live();
-    checkMatrix('queries', queries);
-    const n = queries.rows;
     const heap = new HeapScope(this.#module);
     try {
-      const input = heap.copyIn(queries.data, 'queries');
-      const out = heap.allocate(7 * n * 8, 'scores');
-      throwIfFailed(handle.score(input, n, queries.cols, dtypeOf(queries.data), out,
+      const q = queries instanceof ResidentMatrix
+        ? { pointer: queries.pointer(first), cols: queries.cols, dtype: queries.dtype }
+        : heap.matrix(sliceRows(queries, first, count), 'queries');
+      const out = heap.allocate(7 * count * 8, 'scores');
+      throwIfFailed(handle.score(q.pointer, count, q.cols, q.dtype, out,
         progress ? (done, total) => progress(done, total) !== false : null));
-      SCORE_COLUMNS.forEach((column, k) => scores[column].set(heap.readFloat64(out + k * n * 8, n), offset));
+      SCORE_COLUMNS.forEach((column, k) => scores[column].set(heap.readFloat64(out + k * count * 8, count), first));
     } finally {
       heap.free();
     }
@@ -189,17 +192,16 @@ export class ProbeEngine {
 
   fitProbe(options: FitProbeOptions): Probe {
     const { observations, labels } = options;
-    checkMatrix('observations', observations);
     if (!(labels instanceof Uint8Array)) {
       throw new GpprobeError('invalid_argument', 'labels must be a Uint8Array of 0/1 values');
     }
     const handle = new this.#module.ProbeHandle();
     const heap = new HeapScope(this.#module);
     try {
-      const x = heap.copyIn(observations.data, 'observations');
+      const x = heap.matrix(observations, 'observations');
       const y = heap.copyIn(labels, 'labels');
       throwIfFailed(handle.fit(
-        x, observations.rows, observations.cols, dtypeOf(observations.data), y, labels.length,
+        x.pointer, x.rows, x.cols, x.dtype, y, labels.length,
         options.epsilon ?? 0.1, options.strength ?? 5, options.space ?? 'automatic',
         options.expectedQueries ?? 10000,
       ));
@@ -210,6 +212,11 @@ export class ProbeEngine {
       heap.free();
     }
     return new Probe(this.#module, handle);
+  }
+
+  /** Copies `m` into the wasm heap once, for many calls; dispose() it when done. */
+  upload(m: Matrix, what = 'matrix'): ResidentMatrix {
+    return new ResidentMatrix(this.#module, m, what);
   }
 
   /** Seeded synthetic embeddings from the core (two Gaussian classes): the benchmark's workload. */

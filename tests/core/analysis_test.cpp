@@ -1,0 +1,127 @@
+// PCA against the exact eigendecomposition of the covariance; belief densities against closed forms
+// and direct integration; the evidence frontier against a Probe fitted to n duplicate observations.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include <Eigen/Dense>
+
+#include "gpprobe/belief_densities.h"
+#include "gpprobe/evidence_frontier.h"
+#include "gpprobe/pca.h"
+#include "gpprobe/probe.h"
+#include "gpprobe/uncertainty_measures.h"
+
+namespace gpprobe {
+namespace {
+
+using Eigen::MatrixXd;
+
+TEST(Pca, MatchesTheEigendecompositionOfTheCovariance) {
+  // Rows with a decaying spectrum (standard deviations 5, 3, 1, 0.5, ...) in a random rotation.
+  std::mt19937 rng(21);
+  std::normal_distribution<double> z;
+  const int n = 1500, d = 40;
+  MatrixXd R(d, d);
+  for (int i = 0; i < R.size(); ++i) R.data()[i] = z(rng);
+  const MatrixXd rotation = Eigen::HouseholderQR<MatrixXd>(R).householderQ();
+  RowMatrix X(n, d);
+  for (int i = 0; i < n; ++i) {
+    Eigen::VectorXd latent(d);
+    for (int j = 0; j < d; ++j) latent[j] = z(rng) * (j == 0 ? 5.0 : j == 1 ? 3.0 : 1.0 / (j + 1));
+    X.row(i) = (rotation * latent).transpose();
+    X.row(i).array() += 2.0;  // an offset the mean must remove
+  }
+  Result<PrincipalComponents> pc = principal_components(MatrixView(X), 2);
+  ASSERT_TRUE(pc.ok()) << pc.status().message();
+
+  const Eigen::RowVectorXd mean = X.colwise().mean();
+  const MatrixXd Xc = X.rowwise() - mean;
+  const MatrixXd covariance = Xc.transpose() * Xc / double(n - 1);
+  Eigen::SelfAdjointEigenSolver<MatrixXd> eig(covariance);
+  for (int j = 0; j < 2; ++j) {
+    const Eigen::VectorXd exact = eig.eigenvectors().col(d - 1 - j);
+    EXPECT_NEAR(pc.value().explained_variance[j], eig.eigenvalues()[d - 1 - j], 1e-9 * eig.eigenvalues()[d - 1]);
+    EXPECT_NEAR(std::abs(exact.dot(pc.value().components.row(j).transpose())), 1.0, 1e-10);
+    // Scores are the centred rows projected on the component.
+    const Eigen::VectorXd projected = Xc * pc.value().components.row(j).transpose();
+    EXPECT_LT((projected - pc.value().scores.col(j)).cwiseAbs().maxCoeff(), 1e-9);
+  }
+  EXPECT_NEAR(pc.value().total_variance, covariance.trace(), 1e-9 * covariance.trace());
+  EXPECT_LT((pc.value().mean.transpose() - mean).cwiseAbs().maxCoeff(), 1e-12);
+}
+
+TEST(Pca, WorksOnFloat32AndReportsBadInput) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 7, 8, 8, 9};
+  Result<PrincipalComponents> pc = principal_components(MatrixView(x.data(), 3, 3), 2);
+  ASSERT_TRUE(pc.ok());
+  EXPECT_EQ(pc.value().scores.rows(), 3);
+  EXPECT_EQ(principal_components(MatrixView(x.data(), 1, 3), 1).status().message(), "PCA needs at least 2 rows, got 1");
+  EXPECT_EQ(principal_components(MatrixView(x.data(), 3, 3), 4).status().message(),
+            "PCA of a 3 by 3 matrix cannot have 4 components");
+  int calls = 0;
+  const Status cancelled = principal_components(MatrixView(x.data(), 3, 3), 1, 1, 3, [&](std::size_t, std::size_t) {
+                             return ++calls < 2;
+                           }).status();
+  EXPECT_EQ(cancelled.code(), StatusCode::cancelled);
+}
+
+TEST(BeliefDensities, IntegrateToOneAndMatchClosedForms) {
+  // Beta(2, 3) = 12 y (1 - y)^2.
+  EXPECT_NEAR(beta_density(0.3, 2, 3), 12 * 0.3 * 0.49, 1e-13);
+  EXPECT_EQ(beta_density(0.0, 0.5, 0.5), 0.0);
+  // Logit-normal at the median: 1 / (y(1-y) sqrt(2 pi s2)).
+  EXPECT_NEAR(logit_normal_density(0.5, 0.0, 2.0), 1.0 / (0.25 * std::sqrt(2 * M_PI * 2.0)), 1e-13);
+  // Both integrate to 1 (midpoint rule in the logit variable, where the integrands are smooth).
+  double beta_mass = 0, logit_mass = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    const double t = -30 + 60.0 * (i + 0.5) / n;  // logit
+    const double y = 1 / (1 + std::exp(-t)), dy = y * (1 - y) * 60.0 / n;
+    beta_mass += beta_density(y, 2.5, 1.5) * dy;
+    logit_mass += logit_normal_density(y, 1.2, 0.7) * dy;
+  }
+  EXPECT_NEAR(beta_mass, 1.0, 1e-6);
+  EXPECT_NEAR(logit_mass, 1.0, 1e-9);
+}
+
+TEST(BeliefDensities, BeliefAtObservedPointMatchesTheClosedFormPosterior) {
+  // One negative observation at the point: f_alpha sees residual 0 with noise v -> var v/2, mean mu0;
+  // f_beta sees delta with noise n+ -> var v n+/(v + n+), mean mu0 + v delta/(v + n+).
+  const double eps = 0.1, s = 5;
+  const double v = std::log(1 / eps + 1), n_up = std::log(1 / (eps + s) + 1);
+  const double delta = (std::log(eps + s) - n_up / 2) - (std::log(eps) - v / 2);
+  Result<BeliefAtObservedPoint> b = belief_at_observed_point(eps, s, 0, 1);
+  ASSERT_TRUE(b.ok());
+  EXPECT_NEAR(b.value().latent_mean, -v * delta / (v + n_up), 1e-12);
+  EXPECT_NEAR(b.value().latent_variance, v / 2 + v * n_up / (v + n_up), 1e-12);
+  EXPECT_EQ(b.value().beta_a, eps);
+  EXPECT_EQ(b.value().beta_b, eps + s);
+  Result<BeliefAtObservedPoint> prior = belief_at_observed_point(eps, s, 0, 0);
+  EXPECT_NEAR(prior.value().latent_variance, 2 * v, 1e-14);
+  EXPECT_EQ(belief_at_observed_point(eps, s, -1, 0).status().code(), StatusCode::invalid_argument);
+}
+
+TEST(EvidenceFrontier, EqualsAProbeFedDuplicateObservations) {
+  const double eps = 0.1, s = 5;
+  Result<std::vector<FrontierPoint>> curve = evidence_frontier(eps, s, 63.0, 7);  // n = 0, 1, 3, 7, 15, 31, 63
+  ASSERT_TRUE(curve.ok());
+  ASSERT_EQ(curve.value().size(), 7u);
+  double previous_episteme = -1e300;
+  for (const FrontierPoint& p : curve.value()) {
+    const int n = int(std::lround(p.evidence));
+    ASSERT_NEAR(p.evidence, n, 1e-9);
+    Result<BeliefAtObservedPoint> b = belief_at_observed_point(eps, s, n, 0);
+    ASSERT_TRUE(b.ok());
+    const UncertaintyMeasures u = uncertainty_measures(b.value().latent_mean, b.value().latent_variance);
+    EXPECT_NEAR(p.episteme, u.episteme, 1e-9) << "n=" << n;
+    EXPECT_NEAR(p.judged_probability, u.judged_probability, 1e-9) << "n=" << n;
+    EXPECT_GT(p.episteme, previous_episteme);  // more agreeing evidence, more episteme
+    previous_episteme = p.episteme;
+  }
+  EXPECT_NEAR(curve.value().front().judged_probability, 0.5, 1e-15);
+}
+
+}  // namespace
+}  // namespace gpprobe

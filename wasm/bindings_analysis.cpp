@@ -1,0 +1,126 @@
+// Embind registration of the analyses behind the app's views: PCA map, belief densities (prior
+// preview, selected query), and the evidence frontier. Same conventions as bindings.cpp: heap
+// pointers and shapes in, BindingStatus out, outputs written to caller-allocated buffers.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <new>
+#include <string>
+
+#include "gpprobe/belief_densities.h"
+#include "gpprobe/evidence_frontier.h"
+#include "gpprobe/pca.h"
+
+namespace {
+
+using emscripten::val;
+using gpprobe::Status;
+using gpprobe::StatusCode;
+
+struct AnalysisStatus {
+  std::string code;
+  std::string message;
+};
+
+template <class Body>
+AnalysisStatus guarded(Body&& body) {
+  try {
+    const Status s = body();
+    return {gpprobe::code_name(s.code()), s.message()};
+  } catch (const std::bad_alloc&) {
+    return {"out_of_memory", "out of memory: the wasm heap cannot grow further (4 GB at most)"};
+  } catch (const std::exception& e) {
+    return {"internal_error", std::string("internal error: ") + e.what()};
+  }
+}
+
+// Writes scores (rows by k), components (k by cols), and k explained variances followed by the total
+// variance (k + 1 values).
+AnalysisStatus principal_components(std::uintptr_t x, std::size_t rows, std::size_t cols, int dtype, std::size_t k,
+                                    double seed, std::uintptr_t scores, std::uintptr_t components,
+                                    std::uintptr_t explained, val progress) {
+  return guarded([&]() -> Status {
+    const gpprobe::MatrixView view = dtype == 32 ? gpprobe::MatrixView(reinterpret_cast<const float*>(x), rows, cols)
+                                                 : gpprobe::MatrixView(reinterpret_cast<const double*>(x), rows, cols);
+    gpprobe::ProgressCallback callback;
+    if (progress.typeOf().as<std::string>() == "function") {
+      callback = [&progress](std::size_t done, std::size_t total) {
+        return progress(double(done), double(total)).as<bool>();
+      };
+    }
+    gpprobe::Result<gpprobe::PrincipalComponents> pc =
+        gpprobe::principal_components(view, k, std::uint64_t(seed), 3, callback);
+    if (!pc.ok()) return pc.status();
+    const gpprobe::PrincipalComponents& p = pc.value();
+    std::copy(p.scores.data(), p.scores.data() + p.scores.size(), reinterpret_cast<double*>(scores));
+    std::copy(p.components.data(), p.components.data() + p.components.size(), reinterpret_cast<double*>(components));
+    double* e = reinterpret_cast<double*>(explained);
+    for (std::size_t j = 0; j < k; ++j) e[j] = p.explained_variance[Eigen::Index(j)];
+    e[k] = p.total_variance;
+    return Status::success();
+  });
+}
+
+// The logit-normal density (mean, variance) and the Beta(a, b) density at n points of (0, 1).
+AnalysisStatus belief_densities(std::uintptr_t grid, std::size_t n, double mean, double variance, double a, double b,
+                                std::uintptr_t logit_normal, std::uintptr_t beta) {
+  return guarded([&]() -> Status {
+    if (!(variance > 0.0) || !(a > 0.0) || !(b > 0.0)) {
+      return Status(StatusCode::invalid_argument, "densities need variance > 0 and Beta parameters > 0");
+    }
+    const double* y = reinterpret_cast<const double*>(grid);
+    double* ln = reinterpret_cast<double*>(logit_normal);
+    double* be = reinterpret_cast<double*>(beta);
+    for (std::size_t i = 0; i < n; ++i) {
+      ln[i] = gpprobe::logit_normal_density(y[i], mean, variance);
+      be[i] = gpprobe::beta_density(y[i], a, b);
+    }
+    return Status::success();
+  });
+}
+
+// Writes beta_a, beta_b, latent_mean, latent_variance.
+AnalysisStatus belief_at_observed_point(double epsilon, double strength, int positives, int negatives,
+                                        std::uintptr_t out) {
+  return guarded([&]() -> Status {
+    gpprobe::Result<gpprobe::BeliefAtObservedPoint> b =
+        gpprobe::belief_at_observed_point(epsilon, strength, positives, negatives);
+    if (!b.ok()) return b.status();
+    double* o = reinterpret_cast<double*>(out);
+    o[0] = b.value().beta_a;
+    o[1] = b.value().beta_b;
+    o[2] = b.value().latent_mean;
+    o[3] = b.value().latent_variance;
+    return Status::success();
+  });
+}
+
+// Writes evidence, episteme and judged probability as three columns of `points` values.
+AnalysisStatus evidence_frontier(double epsilon, double strength, double max_evidence, std::size_t points,
+                                 std::uintptr_t out) {
+  return guarded([&]() -> Status {
+    gpprobe::Result<std::vector<gpprobe::FrontierPoint>> curve =
+        gpprobe::evidence_frontier(epsilon, strength, max_evidence, points);
+    if (!curve.ok()) return curve.status();
+    double* o = reinterpret_cast<double*>(out);
+    for (std::size_t i = 0; i < points; ++i) {
+      o[i] = curve.value()[i].evidence;
+      o[points + i] = curve.value()[i].episteme;
+      o[2 * points + i] = curve.value()[i].judged_probability;
+    }
+    return Status::success();
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(gpprobe_analysis) {
+  emscripten::value_object<AnalysisStatus>("AnalysisStatus")
+      .field("code", &AnalysisStatus::code)
+      .field("message", &AnalysisStatus::message);
+  emscripten::function("principalComponents", &principal_components);
+  emscripten::function("beliefDensities", &belief_densities);
+  emscripten::function("beliefAtObservedPoint", &belief_at_observed_point);
+  emscripten::function("evidenceFrontier", &evidence_frontier);
+}

@@ -1,0 +1,45 @@
+// A matrix copied into the wasm heap once and used by many engine calls (scoring after every change
+// of the observations, PCA) without crossing the boundary again. Row-major, float32 or float64.
+import type { HeapAccess } from './generated/gpprobe.mjs';
+import { GpprobeError } from './errors.ts';
+import { checkMatrix, type Matrix } from './matrix.ts';
+
+export class ResidentMatrix {
+  readonly rows: number;
+  readonly cols: number;
+  readonly dtype: 32 | 64;
+  readonly #module: HeapAccess;
+  #pointer: number;
+
+  /** @internal Use ProbeEngine.upload. */
+  constructor(module: HeapAccess, m: Matrix, what: string) {
+    checkMatrix(what, m);
+    this.#module = module;
+    this.rows = m.rows;
+    this.cols = m.cols;
+    this.dtype = m.data instanceof Float32Array ? 32 : 64;
+    this.#pointer = module._malloc(Math.max(m.data.byteLength, 8));
+    if (this.#pointer === 0) {
+      throw new GpprobeError('out_of_memory',
+        `cannot keep ${(m.data.byteLength / 2 ** 20).toFixed(1)} MB of ${what} in the wasm heap (4 GB at most)`);
+    }
+    if (m.data instanceof Float32Array) module.HEAPF32.set(m.data, this.#pointer / 4);
+    else module.HEAPF64.set(m.data, this.#pointer / 8);
+  }
+
+  /** @internal Heap address of row `first`. */
+  pointer(first = 0): number {
+    if (this.#pointer === 0) throw new GpprobeError('disposed', 'this resident matrix was disposed');
+    return this.#pointer + first * this.cols * (this.dtype / 8);
+  }
+
+  get disposed(): boolean { return this.#pointer === 0; }
+
+  dispose(): void {
+    if (this.#pointer !== 0) this.#module._free(this.#pointer);
+    this.#pointer = 0;
+  }
+}
+
+/** What engine calls accept: a plain matrix (copied for the call) or one resident in the heap. */
+export type MatrixInput = Matrix | ResidentMatrix;
