@@ -1,0 +1,40 @@
+// Builders for test files in memory: .npy bytes, .npz archives, safetensors.
+import { zipSync } from 'fflate';
+
+export function npyBytes(descr: string, shape: number[], data: ArrayBufferView, fortran = false): Uint8Array {
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
+  header += '\n';
+  const out = new Uint8Array(10 + header.length + data.byteLength);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 0xff, header.length >> 8]);
+  out.set(new TextEncoder().encode(header), 10);
+  out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 10 + header.length);
+  return out;
+}
+
+export function npzBytes(members: Record<string, Uint8Array>, deflate = true): Uint8Array {
+  return zipSync(Object.fromEntries(Object.entries(members).map(([k, v]) => [k, [v, { level: deflate ? 6 : 0 }]])));
+}
+
+export function safetensorsBytes(tensors: Record<string, { dtype: string; shape: number[]; data: ArrayBufferView }>): Uint8Array {
+  const header: Record<string, unknown> = { __metadata__: { format: 'pt' } };
+  let offset = 0;
+  for (const [name, t] of Object.entries(tensors)) {
+    header[name] = { dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + t.data.byteLength] };
+    offset += t.data.byteLength;
+  }
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const out = new Uint8Array(8 + json.length + offset);
+  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
+  out.set(json, 8);
+  let at = 8 + json.length;
+  for (const t of Object.values(tensors)) {
+    out.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength), at);
+    at += t.data.byteLength;
+  }
+  return out;
+}
+
+export function blob(content: Uint8Array | string): Blob {
+  return new Blob([content as BlobPart]);
+}

@@ -1,0 +1,103 @@
+// NumPy .npy arrays (versions 1-3): "\x93NUMPY", header length, a Python-dict header
+// {'descr': '<f4', 'fortran_order': False, 'shape': (n, d)}, then the raw data.
+// Accepts float16/32/64, signed/unsigned integers and bool, either byte order, C or Fortran order.
+import { FileError } from './table.ts';
+
+export interface NpyArray {
+  shape: number[];
+  /** Values in C order: float32 files stay float32; every other dtype is widened to float64. */
+  data: Float32Array | Float64Array;
+  descr: string;
+}
+
+const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
+
+export function isNpy(bytes: Uint8Array): boolean {
+  return bytes.length >= 6 && MAGIC.every((b, i) => bytes[i] === b);
+}
+
+function float16(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
+export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): NpyArray {
+  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
+  if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
+  if (!isNpy(bytes) || bytes.length < 10) throw new FileError(fileName, 'not a .npy file (missing the \\x93NUMPY magic)');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const major = bytes[6];
+  let headerLength: number, headerStart: number;
+  if (major === 1) [headerLength, headerStart] = [view.getUint16(8, true), 10];
+  else if (major === 2 || major === 3) {
+    if (bytes.length < 12) throw new FileError(fileName, 'truncated .npy header');
+    [headerLength, headerStart] = [view.getUint32(8, true), 12];
+  } else throw new FileError(fileName, `unsupported .npy version ${major}`);
+  if (headerStart + headerLength > bytes.length) throw new FileError(fileName, 'truncated .npy header');
+  const header = new TextDecoder('latin1').decode(bytes.subarray(headerStart, headerStart + headerLength));
+
+  const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
+  const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
+  const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
+  if (descr === undefined || fortran === undefined || shapeText === undefined) {
+    throw new FileError(fileName, 'the .npy header is missing descr, fortran_order or shape');
+  }
+  const shape = shapeText.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map(Number);
+  const match = /^([<>|=])([fiub])(\d+)$/.exec(descr);
+  const supported = match && (
+    (match[2] === 'f' && ['2', '4', '8'].includes(match[3])) ||
+    (match[2] === 'b' && match[3] === '1') ||
+    ((match[2] === 'i' || match[2] === 'u') && ['1', '2', '4', '8'].includes(match[3])));
+  if (!match || !supported) throw new FileError(fileName, `unsupported dtype '${descr}'`);
+  const kind = match[2], itemsize = Number(match[3]), little = match[1] !== '>';
+  const count = shape.reduce((a, b) => a * b, 1);
+  const dataStart = headerStart + headerLength;
+  const expected = count * itemsize;
+  if (bytes.length - dataStart < expected) {
+    throw new FileError(fileName, `truncated: the header promises ${expected} bytes of data, the file holds ${bytes.length - dataStart}`);
+  }
+
+  const read = (k: number): number => {
+    const at = dataStart + k * itemsize;
+    switch (kind) {
+      case 'f': return itemsize === 2 ? float16(view.getUint16(at, little)) : itemsize === 4 ? view.getFloat32(at, little) : view.getFloat64(at, little);
+      case 'b': return bytes[at] ? 1 : 0;
+      case 'i': return itemsize === 1 ? view.getInt8(at) : itemsize === 2 ? view.getInt16(at, little) : itemsize === 4 ? view.getInt32(at, little) : Number(view.getBigInt64(at, little));
+      default: return itemsize === 1 ? bytes[at] : itemsize === 2 ? view.getUint16(at, little) : itemsize === 4 ? view.getUint32(at, little) : Number(view.getBigUint64(at, little));
+    }
+  };
+  // Fortran order: element k in C order sits at the column-major position of its index.
+  const strides = fortran === 'True' ? columnMajorStrides(shape) : null;
+  const sourceIndex = (k: number): number => {
+    if (!strides) return k;
+    let rest = k, offset = 0;
+    for (let axis = shape.length - 1; axis >= 0; axis--) {
+      offset += (rest % shape[axis]) * strides[axis];
+      rest = Math.floor(rest / shape[axis]);
+    }
+    return offset;
+  };
+  if (kind === 'f' && itemsize === 4) {
+    const float32 = new Float32Array(count);
+    if (!strides && little && (bytes.byteOffset + dataStart) % 4 === 0) float32.set(new Float32Array(bytes.buffer, bytes.byteOffset + dataStart, count));
+    else for (let k = 0; k < count; k++) float32[k] = read(sourceIndex(k));
+    return { shape, data: float32, descr };
+  }
+  const data = new Float64Array(count);
+  for (let k = 0; k < count; k++) data[k] = read(sourceIndex(k));
+  return { shape, data, descr };
+}
+
+function columnMajorStrides(shape: number[]): number[] {
+  const strides: number[] = [];
+  let s = 1;
+  for (const n of shape) {
+    strides.push(s);
+    s *= n;
+  }
+  return strides;
+}

@@ -1,0 +1,68 @@
+// safetensors: 8-byte little-endian header length N, N bytes of JSON
+// {name: {dtype, shape, data_offsets: [begin, end]}, "__metadata__": {...}}, then the tensor bytes.
+import { fromArrays, type NamedArray } from './arrays.ts';
+import { FileError, type ParsedFile } from './table.ts';
+
+interface TensorInfo {
+  dtype: string;
+  shape: number[];
+  data_offsets: [number, number];
+}
+
+const SIZES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
+
+function halfToFloat(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1, exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
+export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFile {
+  if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
+  if (bytes.length < 8) throw new FileError(fileName, 'not a safetensors file (too short)');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = Number(view.getBigUint64(0, true));
+  if (headerLength > bytes.length - 8 || headerLength > 100 * 2 ** 20) {
+    throw new FileError(fileName, 'not a safetensors file (bad header length)');
+  }
+  let header: Record<string, TensorInfo | Record<string, string>>;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  } catch {
+    throw new FileError(fileName, 'not a safetensors file (header is not JSON)');
+  }
+  const start = 8 + headerLength;
+  const arrays: NamedArray[] = [];
+  for (const [name, info] of Object.entries(header)) {
+    if (name === '__metadata__') continue;
+    const { dtype, shape, data_offsets: [begin, end] } = info as TensorInfo;
+    const size = SIZES[dtype];
+    if (!size) throw new FileError(fileName, `tensor '${name}' has unsupported dtype ${dtype}`);
+    const count = shape.reduce((a, b) => a * b, 1);
+    if (end - begin !== count * size || start + end > bytes.length) {
+      throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
+    }
+    const at = start + begin;
+    let data: Float32Array | Float64Array;
+    if (dtype === 'F32') {
+      data = new Float32Array(count);
+      for (let k = 0; k < count; k++) data[k] = view.getFloat32(at + 4 * k, true);
+    } else {
+      data = new Float64Array(count);
+      for (let k = 0; k < count; k++) {
+        const p = at + k * size;
+        data[k] = dtype === 'F64' ? view.getFloat64(p, true)
+          : dtype === 'F16' ? halfToFloat(view.getUint16(p, true))
+          : dtype === 'BF16' ? new Float32Array(new Uint32Array([view.getUint16(p, true) << 16]).buffer)[0]
+          : dtype === 'I64' ? Number(view.getBigInt64(p, true))
+          : dtype === 'I32' ? view.getInt32(p, true)
+          : dtype === 'I16' ? view.getInt16(p, true)
+          : dtype === 'I8' ? view.getInt8(p)
+          : bytes[p];
+      }
+    }
+    arrays.push({ name, shape, data });
+  }
+  return fromArrays(fileName, arrays);
+}

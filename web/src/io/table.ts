@@ -1,0 +1,54 @@
+// What file parsers produce: embeddings (one row per item) and metadata columns (one value per item).
+import type { Matrix } from '../engine/matrix.ts';
+
+export type Column =
+  | { name: string; kind: 'number'; values: Float64Array }
+  | { name: string; kind: 'string'; values: string[] };
+
+/** Embeddings and/or metadata read from one file. */
+export interface ParsedFile {
+  fileName: string;
+  /** Row-major embeddings; float32 files stay float32, float64 stay float64. */
+  embeddings?: Matrix;
+  columns: Column[];
+  /** Column names the embedding dimensions came from, when they were named columns of a table. */
+  dimensionNames?: string[];
+  /** Rows described by the metadata columns (equals embeddings.rows when both are present). */
+  rows: number;
+  /** What the parser chose or skipped, for the user to read ("ignored 'classes': 10 values"). */
+  notes: string[];
+}
+
+/** A problem with a file, with a message that names it: "x.csv: line 4 has 3 columns, line 2 has 4". */
+export class FileError extends Error {
+  readonly fileName: string;
+  constructor(fileName: string, problem: string) {
+    super(`${fileName}: ${problem}`);
+    this.name = 'FileError';
+    this.fileName = fileName;
+  }
+}
+
+/** Called while a file is read or parsed: fraction in [0, 1]. */
+export type ParseProgress = (fraction: number) => void;
+
+export interface ParseOptions {
+  onProgress?: ParseProgress;
+  signal?: AbortSignal;
+}
+
+export function checkAborted(signal: AbortSignal | undefined, fileName: string): void {
+  if (signal?.aborted) throw new FileError(fileName, 'loading cancelled');
+}
+
+/** Checks every value of a matrix is finite; names the file and the element. */
+export function checkFiniteEmbeddings(fileName: string, m: { data: Float32Array | Float64Array; cols: number }, where = 'element'): void {
+  const { data, cols } = m;
+  for (let k = 0; k < data.length; k++) {
+    const v = data[k];
+    if (v - v !== 0) {
+      const what = Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
+      throw new FileError(fileName, `${where} [${Math.floor(k / cols)}, ${k % cols}] is ${what}`);
+    }
+  }
+}
