@@ -1,5 +1,5 @@
 // Embind registration of the analyses behind the app's views: PCA map, belief densities (prior
-// preview, selected query), and the evidence frontier. Same conventions as bindings.cpp: heap
+// preview, selected query), and the belief envelope (the rational region). Same conventions as bindings.cpp: heap
 // pointers and shapes in, BindingStatus out, outputs written to caller-allocated buffers.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "gpprobe/belief_densities.h"
-#include "gpprobe/evidence_frontier.h"
+#include "gpprobe/belief_envelope.h"
 #include "gpprobe/pca.h"
 
 namespace {
@@ -96,18 +96,16 @@ AnalysisStatus belief_at_observed_point(double epsilon, double strength, int pos
   });
 }
 
-// Writes evidence, episteme and judged probability as three columns of `points` values.
-AnalysisStatus evidence_frontier(double epsilon, double strength, double max_evidence, std::size_t points,
-                                 std::uintptr_t out) {
+// Writes judged probability, least episteme and the variance attaining it as three columns of `points`.
+AnalysisStatus belief_envelope(double epsilon, std::size_t points, double max_judged, std::uintptr_t out) {
   return guarded([&]() -> Status {
-    gpprobe::Result<std::vector<gpprobe::FrontierPoint>> curve =
-        gpprobe::evidence_frontier(epsilon, strength, max_evidence, points);
+    gpprobe::Result<std::vector<gpprobe::EnvelopePoint>> curve = gpprobe::belief_envelope(epsilon, points, max_judged);
     if (!curve.ok()) return curve.status();
     double* o = reinterpret_cast<double*>(out);
     for (std::size_t i = 0; i < points; ++i) {
-      o[i] = curve.value()[i].evidence;
+      o[i] = curve.value()[i].judged_probability;
       o[points + i] = curve.value()[i].episteme;
-      o[2 * points + i] = curve.value()[i].judged_probability;
+      o[2 * points + i] = curve.value()[i].latent_variance;
     }
     return Status::success();
   });
@@ -122,5 +120,5 @@ EMSCRIPTEN_BINDINGS(gpprobe_analysis) {
   emscripten::function("principalComponents", &principal_components);
   emscripten::function("beliefDensities", &belief_densities);
   emscripten::function("beliefAtObservedPoint", &belief_at_observed_point);
-  emscripten::function("evidenceFrontier", &evidence_frontier);
+  emscripten::function("beliefEnvelope", &belief_envelope);
 }

@@ -46,7 +46,7 @@ export interface AnalysisBindings {
     logitNormal: number, beta: number,
   ): BindingStatus;
   beliefAtObservedPoint(epsilon: number, strength: number, positives: number, negatives: number, out: number): BindingStatus;
-  evidenceFrontier(epsilon: number, strength: number, maxEvidence: number, points: number, out: number): BindingStatus;
+  beliefEnvelope(epsilon: number, points: number, maxJudged: number, out: number): BindingStatus;
 }
 
 export interface HeapAccess {

@@ -8,7 +8,7 @@
 #include <Eigen/Dense>
 
 #include "gpprobe/belief_densities.h"
-#include "gpprobe/evidence_frontier.h"
+#include "gpprobe/belief_envelope.h"
 #include "gpprobe/pca.h"
 #include "gpprobe/probe.h"
 #include "gpprobe/uncertainty_measures.h"
@@ -103,24 +103,41 @@ TEST(BeliefDensities, BeliefAtObservedPointMatchesTheClosedFormPosterior) {
   EXPECT_EQ(belief_at_observed_point(eps, s, -1, 0).status().code(), StatusCode::invalid_argument);
 }
 
-TEST(EvidenceFrontier, EqualsAProbeFedDuplicateObservations) {
-  const double eps = 0.1, s = 5;
-  Result<std::vector<FrontierPoint>> curve = evidence_frontier(eps, s, 63.0, 7);  // n = 0, 1, 3, 7, 15, 31, 63
-  ASSERT_TRUE(curve.ok());
-  ASSERT_EQ(curve.value().size(), 7u);
-  double previous_episteme = -1e300;
-  for (const FrontierPoint& p : curve.value()) {
-    const int n = int(std::lround(p.evidence));
-    ASSERT_NEAR(p.evidence, n, 1e-9);
-    Result<BeliefAtObservedPoint> b = belief_at_observed_point(eps, s, n, 0);
-    ASSERT_TRUE(b.ok());
-    const UncertaintyMeasures u = uncertainty_measures(b.value().latent_mean, b.value().latent_variance);
-    EXPECT_NEAR(p.episteme, u.episteme, 1e-9) << "n=" << n;
-    EXPECT_NEAR(p.judged_probability, u.judged_probability, 1e-9) << "n=" << n;
-    EXPECT_GT(p.episteme, previous_episteme);  // more agreeing evidence, more episteme
-    previous_episteme = p.episteme;
+TEST(BeliefEnvelope, IsTheLeastEpistemeOfAnyBeliefWithinThePriorVariance) {
+  const double eps = 0.1;
+  const double two_v = 2 * std::log(1 / eps + 1);
+  Result<std::vector<EnvelopePoint>> envelope = belief_envelope(eps, 400);
+  ASSERT_TRUE(envelope.ok());
+  const auto& e = envelope.value();
+  EXPECT_NEAR(e.front().judged_probability, 0.5, 1e-15);
+  EXPECT_NEAR(e.back().judged_probability, 0.999, 1e-12);
+  // The envelope is attained: at its variance, the mean that gives p has exactly that episteme.
+  for (std::size_t k = 0; k < e.size(); k += 7) {
+    double lo = 0, hi = 60;
+    for (int it = 0; it < 200; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (uncertainty_measures(mid, e[k].latent_variance).judged_probability < e[k].judged_probability ? lo : hi) = mid;
+    }
+    EXPECT_NEAR(uncertainty_measures(lo, e[k].latent_variance, GaussHermite::make(64)).episteme, e[k].episteme, 1e-7) << k;
   }
-  EXPECT_NEAR(curve.value().front().judged_probability, 0.5, 1e-15);
+  // No belief f ~ N(m, s2) with s2 <= 2v lies below it (random beliefs, both signs of m).
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> mean(-12, 12), log_variance(std::log(two_v) - 12, std::log(two_v));
+  for (int trial = 0; trial < 3000; ++trial) {
+    const UncertaintyMeasures u = uncertainty_measures(mean(rng), std::exp(log_variance(rng)));
+    const double p = std::max(u.judged_probability, 1 - u.judged_probability);
+    if (p > 0.999) continue;
+    std::size_t k = 1;
+    while (e[k].judged_probability < p) ++k;
+    const double w = (p - e[k - 1].judged_probability) / (e[k].judged_probability - e[k - 1].judged_probability);
+    const double bound = e[k - 1].episteme + w * (e[k].episteme - e[k - 1].episteme);
+    EXPECT_GE(u.episteme, bound - 1e-4) << "p=" << p;
+  }
+  // Minimising over the variance matters: at p = 0.9 the least episteme is not at the prior's variance.
+  std::size_t k90 = 0;
+  while (e[k90].judged_probability < 0.9) ++k90;
+  EXPECT_LT(e[k90].latent_variance, 0.9 * two_v);
+  EXPECT_EQ(belief_envelope(-1, 10).status().message(), "epsilon must be a finite number > 0, got -1");
 }
 
 }  // namespace

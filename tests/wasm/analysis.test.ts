@@ -1,7 +1,7 @@
 // The view analyses through wasm against closed forms; resident matrices against plain ones.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  beliefAtObservedPoint, beliefDensities, createProbeEngine, evidenceFrontier, GpprobeError, principalComponents,
+  beliefAtObservedPoint, beliefDensities, beliefEnvelope, createProbeEngine, GpprobeError, principalComponents,
   type ProbeEngine,
 } from '../../web/src/engine/index.ts';
 
@@ -63,17 +63,28 @@ describe('beliefs', () => {
     expect(b.latentVariance).toBeCloseTo(2 * perGp, 12);
   });
 
-  it('traces the evidence frontier from the prior outwards', () => {
-    const f = evidenceFrontier(engine, 0.1, 5, { maxEvidence: 100, points: 50 });
-    expect(f.evidence[0]).toBe(0);
-    expect(f.evidence[49]).toBeCloseTo(100, 9);
-    expect(f.judgedProbability[0]).toBeCloseTo(0.5, 14);
-    expect(f.episteme[0]).toBeCloseTo(0.049734985389262576, 9);  // the prior's episteme (golden file)
-    for (let i = 1; i < 50; i++) {
-      expect(f.episteme[i]).toBeGreaterThan(f.episteme[i - 1]);
-      expect(f.judgedProbability[i]).toBeGreaterThan(f.judgedProbability[i - 1]);
-    }
-    expect(() => evidenceFrontier(engine, -1, 5)).toThrowError('epsilon must be a finite number > 0, got -1');
+  it('bounds every probe output by the belief envelope', () => {
+    const env = beliefEnvelope(engine, 0.1, { points: 400 });
+    expect(env.judgedProbability[0]).toBe(0.5);
+    expect(env.judgedProbability[399]).toBeCloseTo(0.999, 12);
+    // Scores of a real probe never have less episteme than the envelope at their judged probability.
+    const train = engine.syntheticEmbeddings(40, 12, 9);
+    const probe = engine.fitProbe({ observations: train.x, labels: train.labels, epsilon: 0.1 });
+    const r = probe.score(engine.syntheticEmbeddings(2000, 12, 10).x);
+    let checked = 0;
+    r.judgedProbability.forEach((j, i) => {
+      const p = Math.max(j, 1 - j);
+      if (p >= 0.999) return;
+      let k = 1;
+      while (env.judgedProbability[k] < p) k++;
+      const w = (p - env.judgedProbability[k - 1]) / (env.judgedProbability[k] - env.judgedProbability[k - 1]);
+      const bound = env.episteme[k - 1] + w * (env.episteme[k] - env.episteme[k - 1]);
+      expect(r.episteme[i]).toBeGreaterThanOrEqual(bound - 1e-4);
+      checked++;
+    });
+    expect(checked).toBeGreaterThan(1000);
+    probe.dispose();
+    expect(() => beliefEnvelope(engine, -1)).toThrowError('epsilon must be a finite number > 0, got -1');
   });
 });
 

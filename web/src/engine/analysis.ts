@@ -1,6 +1,6 @@
 // The analyses behind the app's views, from the core: the PCA map of the embeddings, belief densities
 // of g = sigmoid(f) (paper Eq. 8 beside the exact Beta), the belief at an observed point (Figs 9-11),
-// and the evidence frontier that bounds the rational region of judged probability vs episteme.
+// and the belief envelope that bounds the rational region of judged probability vs episteme.
 import { throwIfFailed } from './errors.ts';
 import { HeapScope } from './heap.ts';
 import type { ProbeEngine, ProgressListener } from './probe_engine.ts';
@@ -82,24 +82,25 @@ export function beliefAtObservedPoint(
   }
 }
 
-export interface EvidenceFrontier {
-  evidence: Float64Array;
-  episteme: Float64Array;
-  /** The label-1 side (≥ 1/2); the label-0 side is 1 − judgedProbability. */
+/** The least episteme any belief of the probe can have at each judged probability (≥ 1/2; symmetric). */
+export interface BeliefEnvelope {
   judgedProbability: Float64Array;
+  episteme: Float64Array;
+  /** The latent variance that attains it. */
+  latentVariance: Float64Array;
 }
 
-export function evidenceFrontier(
-  engine: ProbeEngine, epsilon: number, strength: number, options: { maxEvidence?: number; points?: number } = {},
-): EvidenceFrontier {
-  const points = options.points ?? 200;
+export function beliefEnvelope(
+  engine: ProbeEngine, epsilon: number, options: { points?: number; maxJudged?: number } = {},
+): BeliefEnvelope {
+  const points = options.points ?? 160;
   const module = engine.module;
   const heap = new HeapScope(module);
   try {
-    const out = heap.allocate(3 * points * 8, 'frontier');
-    throwIfFailed(module.evidenceFrontier(epsilon, strength, options.maxEvidence ?? 1e4, points, out));
+    const out = heap.allocate(3 * points * 8, 'envelope');
+    throwIfFailed(module.beliefEnvelope(epsilon, points, options.maxJudged ?? 0.999, out));
     const all = heap.readFloat64(out, 3 * points);
-    return { evidence: all.slice(0, points), episteme: all.slice(points, 2 * points), judgedProbability: all.slice(2 * points) };
+    return { judgedProbability: all.slice(0, points), episteme: all.slice(points, 2 * points), latentVariance: all.slice(2 * points) };
   } finally {
     heap.free();
   }

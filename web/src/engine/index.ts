@@ -3,8 +3,8 @@ export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_en
 export type { FitProbeOptions, PosteriorSpace, ProbeScores, ProgressListener, ScoreAsyncOptions } from './probe_engine.ts';
 export { ResidentMatrix } from './resident_matrix.ts';
 export type { MatrixInput } from './resident_matrix.ts';
-export { beliefAtObservedPoint, beliefDensities, evidenceFrontier, principalComponents } from './analysis.ts';
-export type { BeliefAtObservedPoint, EvidenceFrontier, PrincipalComponents } from './analysis.ts';
+export { beliefAtObservedPoint, beliefDensities, beliefEnvelope, principalComponents } from './analysis.ts';
+export type { BeliefAtObservedPoint, BeliefEnvelope, PrincipalComponents } from './analysis.ts';
 export { GpprobeError } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { Matrix } from './matrix.ts';

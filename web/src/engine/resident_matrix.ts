@@ -35,6 +35,22 @@ export class ResidentMatrix {
 
   get disposed(): boolean { return this.#pointer === 0; }
 
+  /** A copy of the given rows (same precision), e.g. the observations among all embeddings. */
+  gatherRows(indices: ArrayLike<number>): Matrix {
+    const base = this.pointer();
+    const out = this.dtype === 32 ? new Float32Array(indices.length * this.cols) : new Float64Array(indices.length * this.cols);
+    const heap = this.dtype === 32 ? this.#module.HEAPF32 : this.#module.HEAPF64;
+    const start = base / (this.dtype / 8);
+    for (let k = 0; k < indices.length; k++) {
+      const i = indices[k];
+      if (!Number.isInteger(i) || i < 0 || i >= this.rows) {
+        throw new GpprobeError('invalid_argument', `row ${i} is outside the matrix (${this.rows} rows)`);
+      }
+      out.set(heap.subarray(start + i * this.cols, start + (i + 1) * this.cols), k * this.cols);
+    }
+    return { data: out, rows: indices.length, cols: this.cols };
+  }
+
   dispose(): void {
     if (this.#pointer !== 0) this.#module._free(this.#pointer);
     this.#pointer = 0;

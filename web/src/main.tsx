@@ -1,0 +1,10 @@
+// Entry of the app: the engine starts in a worker, the UI renders at once and fills in as work finishes.
+import { render } from 'preact';
+import { setDensityGrid, start } from './state/store.ts';
+import { App } from './ui/App.tsx';
+import { DENSITY_GRID } from './ui/panels/HyperparametersPanel.tsx';
+import './ui/app.css';
+
+setDensityGrid(DENSITY_GRID);
+render(<App />, document.getElementById('app')!);
+void start(new Worker(new URL('./worker/engine_worker.ts', import.meta.url), { type: 'module' }));

@@ -1,0 +1,33 @@
+// Colours: Okabe-Ito for classes (colour-blind safe) and viridis, in 64 steps, for measures.
+import { interpolateViridis } from 'd3-scale-chromatic';
+
+export const POSITIVE = '#d55e00';
+export const NEGATIVE = '#0072b2';
+export const OOD = '#cc79a7';
+export const NEUTRAL = '#9aa5b1';
+export const SELECTED = '#111111';
+export const IRRATIONAL = '#7b8794';
+export const ACCENT = '#009e73';
+
+export const MEASURE_PALETTE: string[] = Array.from({ length: 64 }, (_, k) => interpolateViridis(k / 63));
+
+/** Palette index per value, mapping `domain` linearly onto the palette (clamped). */
+export function paletteIndices(values: ArrayLike<number>, domain: [number, number], steps = MEASURE_PALETTE.length): Uint8Array {
+  const out = new Uint8Array(values.length);
+  const [lo, hi] = domain;
+  const span = hi - lo || 1;
+  for (let i = 0; i < values.length; i++) {
+    const t = (values[i] - lo) / span;
+    out[i] = Math.max(0, Math.min(steps - 1, Math.floor(t * steps)));
+  }
+  return out;
+}
+
+/** Robust colour domain: the 1st and 99th percentiles (a few extreme values do not wash out the rest). */
+export function robustDomain(values: ArrayLike<number>): [number, number] {
+  const sorted = Float64Array.from(values).filter(Number.isFinite).sort();
+  if (sorted.length === 0) return [0, 1];
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
+  const lo = at(0.01), hi = at(0.99);
+  return lo === hi ? [lo - 0.5, hi + 0.5] : [lo, hi];
+}

@@ -1,0 +1,49 @@
+// The 2-D map of the embeddings (first two principal components, computed by the core), coloured by
+// any measure or by the concept; observations and the selected query marked.
+import { MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE, robustDomain, SELECTED } from './colors.ts';
+import { extent } from './layout.ts';
+import type { Mark, PlotSpec } from './plot_model.ts';
+
+export interface MapInput {
+  x: Float64Array;
+  y: Float64Array;
+  explained: [number, number];
+  totalVariance: number;
+  /** Colour by these values (a measure), or by the concept labels when `values` is null. */
+  values: Float64Array | null;
+  valueLabel: string;
+  labels: Uint8Array | null;
+  observations: number[];
+  selected: number | null;
+}
+
+export function embeddingMap(input: MapInput): PlotSpec {
+  const n = input.x.length;
+  const marks: Mark[] = [];
+  let colorBar: PlotSpec['colorBar'];
+  if (input.values) {
+    const domain = robustDomain(input.values);
+    marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.8, interactive: true,
+      palette: MEASURE_PALETTE, colors: paletteIndices(input.values, domain) });
+    colorBar = { label: input.valueLabel, domain, palette: MEASURE_PALETTE };
+  } else {
+    const colors = input.labels ? Uint8Array.from(input.labels) : undefined;
+    marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.75, interactive: true,
+      palette: input.labels ? [NEGATIVE, POSITIVE] : ['#7b8794'], colors });
+  }
+  const pos = input.observations.filter((r) => input.labels?.[r] === 1);
+  const neg = input.observations.filter((r) => input.labels?.[r] !== 1);
+  if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#111', fill: POSITIVE, size: 5.5, x: pos.map((r) => input.x[r]), y: pos.map((r) => input.y[r]) });
+  if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#111', fill: NEGATIVE, size: 4.5, x: neg.map((r) => input.x[r]), y: neg.map((r) => input.y[r]) });
+  if (input.selected !== null) marks.push({ type: 'symbols', shape: 'ring', color: SELECTED, size: 9, x: [input.x[input.selected]], y: [input.y[input.selected]] });
+  const pct = (v: number) => `${((100 * v) / (input.totalVariance || 1)).toFixed(1)}%`;
+  return {
+    title: 'Embedding map (PCA)', marks, colorBar,
+    x: { label: `PC 1 (${pct(input.explained[0])} of variance)`, domain: extent(input.x) },
+    y: { label: `PC 2 (${pct(input.explained[1])})`, domain: extent(input.y) },
+    legend: [
+      { label: 'positive observation', color: POSITIVE, kind: 'diamond' },
+      { label: 'negative observation', color: NEGATIVE, kind: 'diamond' },
+    ],
+  };
+}

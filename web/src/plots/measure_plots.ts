@@ -1,0 +1,85 @@
+// The probe's uncertainty plots: judged probability vs episteme with the irrational region shaded
+// (paper Fig. 2 after Fox & Ulkumen; its boundary is the core's belief envelope), and alea vs episteme. Queries are coloured by whether they show
+// the concept; observations are drawn as symbols; the selected query is ringed.
+import type { BeliefEnvelope } from '../engine/analysis.ts';
+import type { ProbeScores } from '../engine/probe_engine.ts';
+import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from './colors.ts';
+import { extent } from './layout.ts';
+import type { Mark, PlotSpec } from './plot_model.ts';
+
+export interface MeasurePlotInput {
+  scores: ProbeScores;
+  /** Concept label per row (1 shows the concept), or null when no concept is set. */
+  labels: Uint8Array | null;
+  /** Rows that are observations. */
+  observations: number[];
+  selected: number | null;
+}
+
+function classColors(labels: Uint8Array | null, n: number): { palette: string[]; colors?: Uint8Array } {
+  if (!labels) return { palette: [NEUTRAL] };
+  const colors = new Uint8Array(n);
+  for (let i = 0; i < n; i++) colors[i] = labels[i] ? 1 : 0;
+  return { palette: [NEGATIVE, POSITIVE], colors };
+}
+
+function overlays(input: MeasurePlotInput, x: ArrayLike<number>, y: ArrayLike<number>): Mark[] {
+  const marks: Mark[] = [];
+  const pos = input.observations.filter((r) => input.labels?.[r] === 1);
+  const neg = input.observations.filter((r) => input.labels?.[r] !== 1);
+  if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#7a2e00', fill: POSITIVE, size: 5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
+  if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#003a5c', fill: NEGATIVE, size: 4, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
+  if (input.selected !== null) marks.push({ type: 'symbols', shape: 'ring', color: SELECTED, size: 8, x: [x[input.selected]], y: [y[input.selected]] });
+  return marks;
+}
+
+function legend(labels: Uint8Array | null) {
+  return labels
+    ? [
+        { label: 'shows the concept', color: POSITIVE, kind: 'point' as const },
+        { label: 'does not', color: NEGATIVE, kind: 'point' as const },
+        { label: 'observation', color: '#3e4c59', kind: 'diamond' as const },
+      ]
+    : [{ label: 'query', color: NEUTRAL, kind: 'point' as const }, { label: 'observation', color: '#3e4c59', kind: 'diamond' as const }];
+}
+
+export function judgedVsEpisteme(input: MeasurePlotInput, envelope: BeliefEnvelope | null): PlotSpec {
+  const { episteme, judgedProbability } = input.scores;
+  const n = episteme.length;
+  const [x0, x1] = extent(episteme);
+  const marks: Mark[] = [];
+  if (envelope) {
+    // Left of the envelope: that certainty with less knowledge than any belief of this prior can have.
+    const e = Array.from(envelope.episteme), p = Array.from(envelope.judgedProbability);
+    const left = Math.min(x0, e[0]) - 1, last = e[e.length - 1];
+    const xs = [...e, last, left, left];
+    marks.push({ type: 'area', x: xs, y1: [...p, 1.02, 1.02, 0.5], fill: IRRATIONAL, opacity: 0.22 });
+    marks.push({ type: 'area', x: xs, y1: [...p.map((v) => 1 - v), -0.02, -0.02, 0.5], fill: IRRATIONAL, opacity: 0.22 });
+    marks.push({ type: 'line', x: e, y: p, color: IRRATIONAL, width: 1, dash: [4, 3] });
+    marks.push({ type: 'line', x: e, y: p.map((v) => 1 - v), color: IRRATIONAL, width: 1, dash: [4, 3] });
+  }
+  marks.push({ type: 'rule', y: 0.5, color: '#9aa5b1', dash: [2, 3] });
+  marks.push({ type: 'points', x: episteme, y: judgedProbability, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, ...classColors(input.labels, n) });
+  marks.push(...overlays(input, episteme, judgedProbability));
+  return {
+    title: 'Judged probability vs episteme', marks,
+    x: { label: 'episteme (−entropy of g)', domain: [x0, x1] },
+    y: { label: 'judged probability E[g]', domain: [-0.02, 1.02] },
+    legend: [...legend(input.labels), ...(envelope ? [{ label: 'irrational', color: IRRATIONAL, kind: 'area' as const }] : [])],
+  };
+}
+
+export function aleaVsEpisteme(input: MeasurePlotInput): PlotSpec {
+  const { episteme, alea } = input.scores;
+  const n = episteme.length;
+  return {
+    title: 'Alea vs episteme',
+    marks: [
+      { type: 'points', x: episteme, y: alea, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, ...classColors(input.labels, n) },
+      ...overlays(input, episteme, alea),
+    ],
+    x: { label: 'episteme (−entropy of g)', domain: extent(episteme) },
+    y: { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },
+    legend: legend(input.labels),
+  };
+}

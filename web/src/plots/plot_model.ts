@@ -1,0 +1,98 @@
+// A plot as data: axes and marks in data coordinates. The same description is drawn on a canvas for
+// interaction and written as SVG for export, so a PNG and an SVG of a plot show the same picture.
+
+export interface Axis {
+  label: string;
+  domain: [number, number];
+  /** Tick labels; default is the scale's own formatting. */
+  format?: (value: number) => string;
+}
+
+/** Points coloured by palette index: colors[i] picks palette[colors[i]] (one draw call per colour). */
+export interface PointsMark {
+  type: 'points';
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  palette: string[];
+  colors?: Uint8Array;
+  radius: number;
+  opacity?: number;
+  /** Only these point indices are drawn (all when absent). */
+  subset?: ArrayLike<number>;
+  /** Hover and click report indices of this mark. */
+  interactive?: boolean;
+}
+
+export interface LineMark {
+  type: 'line';
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  color: string;
+  width?: number;
+  dash?: number[];
+}
+
+/** The region between y0 and y1 over x (a band), or a closed polygon when y0 is absent. */
+export interface AreaMark {
+  type: 'area';
+  x: ArrayLike<number>;
+  y1: ArrayLike<number>;
+  y0?: ArrayLike<number>;
+  fill: string;
+  opacity?: number;
+}
+
+export interface BarsMark {
+  type: 'bars';
+  x0: ArrayLike<number>;
+  x1: ArrayLike<number>;
+  y: ArrayLike<number>;
+  fill: string;
+  opacity?: number;
+}
+
+/** Symbols at given points (observations, the selected query). */
+export interface SymbolsMark {
+  type: 'symbols';
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  shape: 'ring' | 'diamond' | 'square';
+  color: string;
+  size: number;
+  fill?: string;
+}
+
+export interface RuleMark {
+  type: 'rule';
+  x?: number;
+  y?: number;
+  color: string;
+  dash?: number[];
+}
+
+export interface TextMark {
+  type: 'text';
+  x: number;
+  y: number;
+  text: string;
+  color: string;
+  align?: 'start' | 'middle' | 'end';
+}
+
+export type Mark = PointsMark | LineMark | AreaMark | BarsMark | SymbolsMark | RuleMark | TextMark;
+
+export interface LegendEntry {
+  label: string;
+  color: string;
+  kind: 'point' | 'line' | 'area' | 'dash' | 'ring' | 'diamond';
+}
+
+export interface PlotSpec {
+  title: string;
+  x: Axis;
+  y: Axis;
+  marks: Mark[];
+  legend?: LegendEntry[];
+  /** A colour bar for a measure mapped through a palette. */
+  colorBar?: { label: string; domain: [number, number]; palette: string[] };
+}

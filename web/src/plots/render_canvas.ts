@@ -1,0 +1,238 @@
+// Draws a PlotSpec on a 2-D canvas context (the interactive view and PNG export).
+import { FONT, GRID, INK, layout, MUTED, SMALL_FONT, type Layout } from './layout.ts';
+import type { Mark, PlotSpec } from './plot_model.ts';
+
+type Context = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+function drawSymbol(ctx: Context, shape: 'ring' | 'diamond' | 'square', x: number, y: number, size: number): void {
+  ctx.beginPath();
+  if (shape === 'ring') ctx.arc(x, y, size, 0, 2 * Math.PI);
+  else if (shape === 'diamond') {
+    ctx.moveTo(x, y - size);
+    ctx.lineTo(x + size, y);
+    ctx.lineTo(x, y + size);
+    ctx.lineTo(x - size, y);
+    ctx.closePath();
+  } else ctx.rect(x - size, y - size, 2 * size, 2 * size);
+}
+
+function drawMark(ctx: Context, mark: Mark, L: Layout): void {
+  switch (mark.type) {
+    case 'points': {
+      ctx.globalAlpha = mark.opacity ?? 1;
+      const r = mark.radius;
+      const count = mark.subset ? mark.subset.length : mark.x.length;
+      // One path per palette colour: a few fill() calls for 100,000 points.
+      const paths = mark.palette.map(() => new Path2D());
+      for (let k = 0; k < count; k++) {
+        const i = mark.subset ? mark.subset[k] : k;
+        const px = L.x(mark.x[i]), py = L.y(mark.y[i]);
+        if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+        const path = paths[mark.colors ? mark.colors[i] : 0];
+        path.moveTo(px + r, py);
+        path.arc(px, py, r, 0, 2 * Math.PI);
+      }
+      paths.forEach((path, c) => {
+        ctx.fillStyle = mark.palette[c];
+        ctx.fill(path);
+      });
+      ctx.globalAlpha = 1;
+      break;
+    }
+    case 'line': {
+      ctx.strokeStyle = mark.color;
+      ctx.lineWidth = mark.width ?? 1.5;
+      ctx.setLineDash(mark.dash ?? []);
+      ctx.beginPath();
+      for (let i = 0; i < mark.x.length; i++) {
+        const px = L.x(mark.x[i]), py = L.y(mark.y[i]);
+        if (i === 0) ctx.moveTo(px, py);
+        else ctx.lineTo(px, py);
+      }
+      ctx.stroke();
+      ctx.setLineDash([]);
+      break;
+    }
+    case 'area': {
+      ctx.fillStyle = mark.fill;
+      ctx.globalAlpha = mark.opacity ?? 1;
+      ctx.beginPath();
+      for (let i = 0; i < mark.x.length; i++) {
+        const px = L.x(mark.x[i]), py = L.y(mark.y1[i]);
+        if (i === 0) ctx.moveTo(px, py);
+        else ctx.lineTo(px, py);
+      }
+      if (mark.y0) for (let i = mark.x.length - 1; i >= 0; i--) ctx.lineTo(L.x(mark.x[i]), L.y(mark.y0[i]));
+      ctx.closePath();
+      ctx.fill();
+      ctx.globalAlpha = 1;
+      break;
+    }
+    case 'bars': {
+      ctx.fillStyle = mark.fill;
+      ctx.globalAlpha = mark.opacity ?? 1;
+      for (let i = 0; i < mark.y.length; i++) {
+        const x0 = L.x(mark.x0[i]), x1 = L.x(mark.x1[i]), y = L.y(mark.y[i]), base = L.y(0);
+        ctx.fillRect(x0, Math.min(y, base), Math.max(0.5, x1 - x0 - 0.5), Math.abs(base - y));
+      }
+      ctx.globalAlpha = 1;
+      break;
+    }
+    case 'symbols': {
+      ctx.strokeStyle = mark.color;
+      ctx.lineWidth = 1.6;
+      for (let i = 0; i < mark.x.length; i++) {
+        drawSymbol(ctx, mark.shape, L.x(mark.x[i]), L.y(mark.y[i]), mark.size);
+        if (mark.fill) {
+          ctx.fillStyle = mark.fill;
+          ctx.fill();
+        }
+        ctx.stroke();
+      }
+      break;
+    }
+    case 'rule': {
+      ctx.strokeStyle = mark.color;
+      ctx.lineWidth = 1;
+      ctx.setLineDash(mark.dash ?? []);
+      ctx.beginPath();
+      if (mark.x !== undefined) {
+        ctx.moveTo(L.x(mark.x), L.top);
+        ctx.lineTo(L.x(mark.x), L.height - L.bottom);
+      } else if (mark.y !== undefined) {
+        ctx.moveTo(L.left, L.y(mark.y));
+        ctx.lineTo(L.width - L.right, L.y(mark.y));
+      }
+      ctx.stroke();
+      ctx.setLineDash([]);
+      break;
+    }
+    case 'text': {
+      ctx.fillStyle = mark.color;
+      ctx.font = SMALL_FONT;
+      ctx.textAlign = mark.align === 'middle' ? 'center' : mark.align === 'end' ? 'right' : 'left';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(mark.text, L.x(mark.x), L.y(mark.y));
+      break;
+    }
+  }
+}
+
+export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: number): Layout {
+  const L = layout(spec, width, height);
+  ctx.save();
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  // grid and frame
+  ctx.strokeStyle = GRID;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (const t of L.xTicks) {
+    ctx.moveTo(Math.round(t.position) + 0.5, L.top);
+    ctx.lineTo(Math.round(t.position) + 0.5, height - L.bottom);
+  }
+  for (const t of L.yTicks) {
+    ctx.moveTo(L.left, Math.round(t.position) + 0.5);
+    ctx.lineTo(width - L.right, Math.round(t.position) + 0.5);
+  }
+  ctx.stroke();
+  // marks, clipped to the plotting area
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(L.left, L.top, width - L.left - L.right, height - L.top - L.bottom);
+  ctx.clip();
+  for (const mark of spec.marks) drawMark(ctx, mark, L);
+  ctx.restore();
+  // axes
+  ctx.strokeStyle = MUTED;
+  ctx.beginPath();
+  ctx.moveTo(L.left, height - L.bottom + 0.5);
+  ctx.lineTo(width - L.right, height - L.bottom + 0.5);
+  ctx.moveTo(L.left - 0.5, L.top);
+  ctx.lineTo(L.left - 0.5, height - L.bottom);
+  ctx.stroke();
+  ctx.fillStyle = MUTED;
+  ctx.font = SMALL_FONT;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const t of L.xTicks) ctx.fillText(t.label, t.position, height - L.bottom + 5);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const t of L.yTicks) ctx.fillText(t.label, L.left - 6, t.position);
+  ctx.fillStyle = INK;
+  ctx.font = FONT;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(spec.x.label, (L.left + width - L.right) / 2, height - 4);
+  ctx.save();
+  ctx.translate(13, (L.top + height - L.bottom) / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = 'middle';
+  ctx.fillText(spec.y.label, 0, 0);
+  ctx.restore();
+  // legend along the top
+  if (spec.legend?.length) {
+    let x = L.left;
+    ctx.font = SMALL_FONT;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    const y = 18;
+    for (const entry of spec.legend) {
+      ctx.fillStyle = entry.color;
+      ctx.strokeStyle = entry.color;
+      ctx.lineWidth = 2;
+      if (entry.kind === 'line' || entry.kind === 'dash') {
+        ctx.setLineDash(entry.kind === 'dash' ? [4, 3] : []);
+        ctx.beginPath();
+        ctx.moveTo(x, y);
+        ctx.lineTo(x + 16, y);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      } else if (entry.kind === 'area') {
+        ctx.globalAlpha = 0.35;
+        ctx.fillRect(x, y - 6, 16, 12);
+        ctx.globalAlpha = 1;
+      } else if (entry.kind === 'ring' || entry.kind === 'diamond') {
+        ctx.lineWidth = 1.6;
+        drawSymbol(ctx, entry.kind, x + 8, y, 5);
+        ctx.stroke();
+      } else {
+        ctx.beginPath();
+        ctx.arc(x + 8, y, 4, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+      ctx.fillStyle = INK;
+      ctx.fillText(entry.label, x + 21, y);
+      x += 21 + ctx.measureText(entry.label).width + 16;
+    }
+  }
+  // colour bar on the right
+  if (spec.colorBar) {
+    const { palette, domain, label } = spec.colorBar;
+    const barX = width - L.right + 14, barTop = L.top, barHeight = height - L.top - L.bottom;
+    palette.forEach((color, k) => {
+      ctx.fillStyle = color;
+      const y0 = barTop + barHeight * (1 - (k + 1) / palette.length);
+      ctx.fillRect(barX, y0, 10, barHeight / palette.length + 0.5);
+    });
+    ctx.fillStyle = MUTED;
+    ctx.font = SMALL_FONT;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(formatBound(domain[1]), barX + 13, barTop + 4);
+    ctx.fillText(formatBound(domain[0]), barX + 13, barTop + barHeight - 4);
+    ctx.save();
+    ctx.translate(barX + 44, barTop + barHeight / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.fillText(label, 0, 0);
+    ctx.restore();
+  }
+  ctx.fillStyle = INK;
+  ctx.restore();
+  return L;
+}
+
+export function formatBound(v: number): string {
+  return Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toExponential(1) : v.toFixed(2);
+}

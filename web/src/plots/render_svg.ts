@@ -1,0 +1,111 @@
+// Writes a PlotSpec as a standalone SVG document (the vector export), with the same layout as the canvas.
+import { GRID, INK, layout, MUTED, type Layout } from './layout.ts';
+import type { Mark, PlotSpec } from './plot_model.ts';
+import { formatBound } from './render_canvas.ts';
+
+const FONT_FAMILY = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif';
+
+function esc(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const n = (v: number): string => (Math.round(v * 100) / 100).toString();
+
+function symbolPath(shape: 'ring' | 'diamond' | 'square', x: number, y: number, s: number): string {
+  if (shape === 'ring') return `M${n(x - s)},${n(y)}a${s},${s} 0 1,0 ${2 * s},0a${s},${s} 0 1,0 ${-2 * s},0Z`;
+  if (shape === 'diamond') return `M${n(x)},${n(y - s)}L${n(x + s)},${n(y)}L${n(x)},${n(y + s)}L${n(x - s)},${n(y)}Z`;
+  return `M${n(x - s)},${n(y - s)}h${2 * s}v${2 * s}h${-2 * s}Z`;
+}
+
+function markSvg(mark: Mark, L: Layout): string {
+  switch (mark.type) {
+    case 'points': {
+      const r = mark.radius;
+      const paths = mark.palette.map(() => [] as string[]);
+      const count = mark.subset ? mark.subset.length : mark.x.length;
+      for (let k = 0; k < count; k++) {
+        const i = mark.subset ? mark.subset[k] : k;
+        const px = L.x(mark.x[i]), py = L.y(mark.y[i]);
+        if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+        paths[mark.colors ? mark.colors[i] : 0].push(`M${n(px - r)},${n(py)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`);
+      }
+      return paths.map((d, c) => (d.length ? `<path fill="${mark.palette[c]}" fill-opacity="${mark.opacity ?? 1}" d="${d.join('')}"/>` : '')).join('');
+    }
+    case 'line': {
+      const d = Array.from({ length: mark.x.length }, (_, i) => `${i ? 'L' : 'M'}${n(L.x(mark.x[i]))},${n(L.y(mark.y[i]))}`).join('');
+      return `<path d="${d}" fill="none" stroke="${mark.color}" stroke-width="${mark.width ?? 1.5}"${mark.dash ? ` stroke-dasharray="${mark.dash.join(' ')}"` : ''}/>`;
+    }
+    case 'area': {
+      const top = Array.from({ length: mark.x.length }, (_, i) => `${i ? 'L' : 'M'}${n(L.x(mark.x[i]))},${n(L.y(mark.y1[i]))}`).join('');
+      const back = mark.y0 ? Array.from({ length: mark.x.length }, (_, k) => {
+        const i = mark.x.length - 1 - k;
+        return `L${n(L.x(mark.x[i]))},${n(L.y(mark.y0![i]))}`;
+      }).join('') : '';
+      return `<path d="${top}${back}Z" fill="${mark.fill}" fill-opacity="${mark.opacity ?? 1}"/>`;
+    }
+    case 'bars': {
+      let out = '';
+      for (let i = 0; i < mark.y.length; i++) {
+        const x0 = L.x(mark.x0[i]), x1 = L.x(mark.x1[i]), y = L.y(mark.y[i]), base = L.y(0);
+        out += `<rect x="${n(x0)}" y="${n(Math.min(y, base))}" width="${n(Math.max(0.5, x1 - x0 - 0.5))}" height="${n(Math.abs(base - y))}"/>`;
+      }
+      return `<g fill="${mark.fill}" fill-opacity="${mark.opacity ?? 1}">${out}</g>`;
+    }
+    case 'symbols': {
+      const d = Array.from({ length: mark.x.length }, (_, i) => symbolPath(mark.shape, L.x(mark.x[i]), L.y(mark.y[i]), mark.size)).join('');
+      return `<path d="${d}" fill="${mark.fill ?? 'none'}" stroke="${mark.color}" stroke-width="1.6"/>`;
+    }
+    case 'rule': {
+      const dash = mark.dash ? ` stroke-dasharray="${mark.dash.join(' ')}"` : '';
+      if (mark.x !== undefined) return `<line x1="${n(L.x(mark.x))}" x2="${n(L.x(mark.x))}" y1="${L.top}" y2="${L.height - L.bottom}" stroke="${mark.color}"${dash}/>`;
+      if (mark.y !== undefined) return `<line x1="${L.left}" x2="${L.width - L.right}" y1="${n(L.y(mark.y))}" y2="${n(L.y(mark.y))}" stroke="${mark.color}"${dash}/>`;
+      return '';
+    }
+    case 'text': {
+      const anchor = mark.align ?? 'start';
+      return `<text x="${n(L.x(mark.x))}" y="${n(L.y(mark.y))}" fill="${mark.color}" font-size="11" text-anchor="${anchor}" dominant-baseline="middle">${esc(mark.text)}</text>`;
+    }
+  }
+}
+
+export function plotToSvg(spec: PlotSpec, width: number, height: number): string {
+  const L = layout(spec, width, height);
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_FAMILY}">`);
+  parts.push(`<title>${esc(spec.title)}</title><rect width="${width}" height="${height}" fill="#ffffff"/>`);
+  const grid = [...L.xTicks.map((t) => `M${n(t.position)},${L.top}V${height - L.bottom}`), ...L.yTicks.map((t) => `M${L.left},${n(t.position)}H${width - L.right}`)].join('');
+  parts.push(`<path d="${grid}" stroke="${GRID}" fill="none"/>`);
+  parts.push(`<clipPath id="plot-area"><rect x="${L.left}" y="${L.top}" width="${width - L.left - L.right}" height="${height - L.top - L.bottom}"/></clipPath>`);
+  parts.push(`<g clip-path="url(#plot-area)">${spec.marks.map((m) => markSvg(m, L)).join('')}</g>`);
+  parts.push(`<path d="M${L.left},${height - L.bottom}H${width - L.right}M${L.left},${L.top}V${height - L.bottom}" stroke="${MUTED}" fill="none"/>`);
+  parts.push(`<g fill="${MUTED}" font-size="11">`);
+  for (const t of L.xTicks) parts.push(`<text x="${n(t.position)}" y="${height - L.bottom + 15}" text-anchor="middle">${esc(t.label)}</text>`);
+  for (const t of L.yTicks) parts.push(`<text x="${L.left - 6}" y="${n(t.position)}" text-anchor="end" dominant-baseline="middle">${esc(t.label)}</text>`);
+  parts.push('</g>');
+  parts.push(`<text x="${(L.left + width - L.right) / 2}" y="${height - 6}" text-anchor="middle" font-size="12" fill="${INK}">${esc(spec.x.label)}</text>`);
+  parts.push(`<text transform="translate(13 ${(L.top + height - L.bottom) / 2}) rotate(-90)" text-anchor="middle" dominant-baseline="middle" font-size="12" fill="${INK}">${esc(spec.y.label)}</text>`);
+  if (spec.legend?.length) {
+    let x = L.left;
+    for (const e of spec.legend) {
+      const symbol = e.kind === 'line' || e.kind === 'dash'
+        ? `<line x1="${x}" x2="${x + 16}" y1="18" y2="18" stroke="${e.color}" stroke-width="2"${e.kind === 'dash' ? ' stroke-dasharray="4 3"' : ''}/>`
+        : e.kind === 'area' ? `<rect x="${x}" y="12" width="16" height="12" fill="${e.color}" fill-opacity="0.35"/>`
+          : e.kind === 'ring' || e.kind === 'diamond' ? `<path d="${symbolPath(e.kind, x + 8, 18, 5)}" fill="none" stroke="${e.color}" stroke-width="1.6"/>`
+            : `<circle cx="${x + 8}" cy="18" r="4" fill="${e.color}"/>`;
+      parts.push(`${symbol}<text x="${x + 21}" y="18" dominant-baseline="middle" font-size="11" fill="${INK}">${esc(e.label)}</text>`);
+      x += 21 + e.label.length * 6.2 + 16;  // close to the canvas's measured widths
+    }
+  }
+  if (spec.colorBar) {
+    const { palette, domain, label } = spec.colorBar;
+    const barX = width - L.right + 14, barHeight = height - L.top - L.bottom;
+    palette.forEach((color, k) => {
+      parts.push(`<rect x="${barX}" y="${n(L.top + barHeight * (1 - (k + 1) / palette.length))}" width="10" height="${n(barHeight / palette.length + 0.5)}" fill="${color}"/>`);
+    });
+    parts.push(`<g fill="${MUTED}" font-size="11"><text x="${barX + 13}" y="${L.top + 4}" dominant-baseline="middle">${formatBound(domain[1])}</text>`);
+    parts.push(`<text x="${barX + 13}" y="${L.top + barHeight - 4}" dominant-baseline="middle">${formatBound(domain[0])}</text>`);
+    parts.push(`<text transform="translate(${barX + 44} ${L.top + barHeight / 2}) rotate(-90)" text-anchor="middle">${esc(label)}</text></g>`);
+  }
+  parts.push('</svg>');
+  return parts.join('');
+}

@@ -1,0 +1,153 @@
+// The user's session as plain data: which dataset, the concept, the observations, the hyperparameters,
+// the OOD setup. Everything a reload, an export or an undo must restore lives here; results do not
+// (they are recomputed by the engine). Pure functions only, so the rules are easy to test.
+import type { Column } from '../io/table.ts';
+
+export type DataRef =
+  | { kind: 'demo'; id: string }
+  | { kind: 'upload'; files: { name: string; size: number }[] };
+
+export type Concept =
+  | { column: string; kind: 'values'; positives: string[] }
+  | { column: string; kind: 'threshold'; threshold: number };  // positive when value >= threshold
+
+export type OodSetup =
+  | { kind: 'none' }
+  | { kind: 'column'; column: string; inDistribution: string[] }
+  | { kind: 'file'; files: { name: string; size: number }[] };
+
+export interface Session {
+  version: 1;
+  data: DataRef | null;
+  concept: Concept | null;
+  /** Row indices of the observations; their labels follow from the concept. */
+  observations: number[];
+  epsilon: number;
+  strength: number;
+  draw: { perClass: number; seed: number };
+  ood: OodSetup;
+}
+
+export const DEFAULT_SESSION: Session = {
+  version: 1, data: null, concept: null, observations: [], epsilon: 0.1, strength: 5,
+  draw: { perClass: 8, seed: 1 }, ood: { kind: 'none' },
+};
+
+/** The text of a cell as the concept and table show it. */
+export function cellText(column: Column, row: number): string {
+  return column.kind === 'string' ? column.values[row] : String(column.values[row]);
+}
+
+/** Distinct values of a column in first-seen order (at most `limit`). */
+export function distinctValues(column: Column, limit = 200): string[] {
+  const seen = new Set<string>();
+  for (let i = 0; i < column.values.length && seen.size < limit; i++) seen.add(cellText(column, i));
+  return [...seen];
+}
+
+/** 1 where the row shows the concept, 0 elsewhere. */
+export function conceptLabels(concept: Concept, columns: Column[], rows: number): Uint8Array {
+  const column = columns.find((c) => c.name === concept.column);
+  const labels = new Uint8Array(rows);
+  if (!column) return labels;
+  if (concept.kind === 'threshold') {
+    if (column.kind !== 'number') return labels;
+    for (let i = 0; i < rows; i++) labels[i] = column.values[i] >= concept.threshold ? 1 : 0;
+  } else {
+    const positives = new Set(concept.positives);
+    for (let i = 0; i < rows; i++) labels[i] = positives.has(cellText(column, i)) ? 1 : 0;
+  }
+  return labels;
+}
+
+/** A small seeded generator (mulberry32): the same draw for the same seed, everywhere. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `perClass` random rows of each label (fewer when a class is smaller), sorted; seeded. */
+export function drawObservations(labels: Uint8Array, perClass: number, seed: number): number[] {
+  const random = seededRandom(seed);
+  const chosen: number[] = [];
+  for (const label of [1, 0]) {
+    const pool: number[] = [];
+    labels.forEach((y, i) => { if (y === label) pool.push(i); });
+    const take = Math.min(perClass, pool.length);
+    for (let k = 0; k < take; k++) {  // partial Fisher-Yates
+      const j = k + Math.floor(random() * (pool.length - k));
+      [pool[k], pool[j]] = [pool[j], pool[k]];
+      chosen.push(pool[k]);
+    }
+  }
+  return chosen.sort((a, b) => a - b);
+}
+
+/** Adds `row` to the observations, or removes it when it is one. */
+export function toggleObservation(observations: number[], row: number): number[] {
+  return observations.includes(row) ? observations.filter((r) => r !== row) : [...observations, row].sort((a, b) => a - b);
+}
+
+/** 1 for in-distribution rows of the main dataset under a column-based OOD setup, else null. */
+export function inDistributionMask(ood: OodSetup, columns: Column[], rows: number): Uint8Array | null {
+  if (ood.kind !== 'column') return null;
+  const column = columns.find((c) => c.name === ood.column);
+  if (!column) return null;
+  const inside = new Set(ood.inDistribution);
+  const mask = new Uint8Array(rows);
+  for (let i = 0; i < rows; i++) mask[i] = inside.has(cellText(column, i)) ? 1 : 0;
+  return mask;
+}
+
+/** Undo/redo over session snapshots. */
+export interface History {
+  past: Session[];
+  future: Session[];
+}
+
+export const HISTORY_LIMIT = 100;
+
+export function record(history: History, before: Session): History {
+  return { past: [...history.past.slice(-(HISTORY_LIMIT - 1)), before], future: [] };
+}
+
+export function undo(history: History, current: Session): { history: History; session: Session } | null {
+  const previous = history.past.at(-1);
+  if (!previous) return null;
+  return { history: { past: history.past.slice(0, -1), future: [current, ...history.future] }, session: previous };
+}
+
+export function redo(history: History, current: Session): { history: History; session: Session } | null {
+  const next = history.future[0];
+  if (!next) return null;
+  return { history: { past: [...history.past, current], future: history.future.slice(1) }, session: next };
+}
+
+/** A session read back from JSON (an export or browser storage); throws a readable Error when malformed. */
+export function parseSession(text: string): Session {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('the session file is not valid JSON');
+  }
+  const s = value as Partial<Session>;
+  if (!s || s.version !== 1) throw new Error('not a gpprobe session (expected "version": 1)');
+  const epsilon = Number(s.epsilon), strength = Number(s.strength);
+  if (!(epsilon > 0) || !(strength > 0) || !Number.isFinite(epsilon) || !Number.isFinite(strength)) {
+    throw new Error('the session has an invalid epsilon or strength');
+  }
+  if (!Array.isArray(s.observations) || !s.observations.every((r) => Number.isInteger(r) && r >= 0)) {
+    throw new Error('the session\'s observations must be a list of row numbers');
+  }
+  return {
+    version: 1, data: s.data ?? null, concept: s.concept ?? null, observations: [...s.observations],
+    epsilon, strength, draw: s.draw ?? DEFAULT_SESSION.draw, ood: s.ood ?? { kind: 'none' },
+  };
+}

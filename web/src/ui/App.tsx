@@ -1,0 +1,115 @@
+// The app shell: header (data, upload, undo/redo, exports, views), the sidebar that defines the probe,
+// and the current view. Files can be dropped anywhere on the page.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import {
+  autoRun, canRedo, canUndo, dataset, demos, importSession, labels, loadDemo, redo, results, runProbe, session,
+  sessionJson, undo, uploadFiles,
+} from '../state/store.ts';
+import { saveBlob } from './download.ts';
+import { resultsCsv } from './export_results.ts';
+import { Messages } from './Messages.tsx';
+import { OodView } from './OodView.tsx';
+import { ConceptPanel } from './panels/ConceptPanel.tsx';
+import { HyperparametersPanel } from './panels/HyperparametersPanel.tsx';
+import { ObservationsPanel } from './panels/ObservationsPanel.tsx';
+import { ProbeView } from './ProbeView.tsx';
+import { TaskBar } from './TaskBar.tsx';
+import { columns } from '../state/store.ts';
+import { formatBytes, formatCount } from './format.ts';
+
+type View = 'probe' | 'ood';
+
+export function App() {
+  const [view, setView] = useState<View>('probe');
+  const [dragging, setDragging] = useState(false);
+  const upload = useRef<HTMLInputElement>(null);
+  const sessionFile = useRef<HTMLInputElement>(null);
+  const d = dataset.value;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement;
+      if (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') return;
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) redo();
+        else undo();
+      } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'y') {
+        e.preventDefault();
+        redo();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const exportCsv = () => {
+    const r = results.value;
+    if (r) saveBlob(resultsCsv(r.scores, columns.value, labels.value, session.value.observations), 'gpprobe-results.csv');
+  };
+  const exportSession = () => saveBlob(new Blob([sessionJson()], { type: 'application/json' }), 'gpprobe-session.json');
+
+  return (
+    <div class={`app ${dragging ? 'dragging' : ''}`}
+      onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+      onDragLeave={(e) => { if (e.relatedTarget === null) setDragging(false); }}
+      onDrop={(e) => { e.preventDefault(); setDragging(false); void uploadFiles(Array.from(e.dataTransfer?.files ?? [])); }}>
+      <header class="top">
+        <div class="brand"><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span></div>
+        <div class="data">
+          <select aria-label="Dataset" value={session.value.data?.kind === 'demo' ? session.value.data.id : ''}
+            onChange={(e) => { const id = (e.target as HTMLSelectElement).value; if (id) void loadDemo(id); }}>
+            {session.value.data?.kind !== 'demo' && <option value="">{d ? d.name : 'no data'}</option>}
+            {demos.value.map((demo) => <option value={demo.id}>Demo: {demo.title}</option>)}
+          </select>
+          <button type="button" class="primary" onClick={() => upload.current?.click()}>Upload embeddings</button>
+          <input ref={upload} type="file" multiple hidden aria-label="Embeddings files"
+            accept=".npy,.npz,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.safetensors,.parquet"
+            onChange={(e) => { const files = Array.from((e.target as HTMLInputElement).files ?? []); (e.target as HTMLInputElement).value = ''; void uploadFiles(files); }} />
+        </div>
+        <div class="actions">
+          <button type="button" onClick={undo} disabled={!canUndo.value} title="Undo (Ctrl+Z)">Undo</button>
+          <button type="button" onClick={redo} disabled={!canRedo.value} title="Redo (Ctrl+Shift+Z)">Redo</button>
+          <button type="button" onClick={exportCsv} disabled={!results.value}>Export results (CSV)</button>
+          <button type="button" onClick={exportSession} disabled={!d}>Export session</button>
+          <button type="button" onClick={() => sessionFile.current?.click()}>Import session</button>
+          <input ref={sessionFile} type="file" accept=".json,application/json" hidden aria-label="Session file"
+            onChange={async (e) => { const f = (e.target as HTMLInputElement).files?.[0]; (e.target as HTMLInputElement).value = ''; if (f) await importSession(await f.text()); }} />
+        </div>
+      </header>
+      <TaskBar />
+      <div class="body">
+        <aside class="sidebar">
+          {d && (
+            <section class="panel data-panel">
+              <h3>Data</h3>
+              <p class="dataset-name">{d.name}</p>
+              <p class="hint">{formatCount(d.rows)} rows × {d.cols} dimensions · {d.columns.length} metadata columns
+                {d.files.length ? ` · ${formatBytes(d.files.reduce((s, f) => s + f.size, 0))}` : ''}</p>
+              {demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)?.description &&
+                <p class="hint">{demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)!.description}</p>}
+            </section>
+          )}
+          <ConceptPanel />
+          {d && <ObservationsPanel />}
+          <HyperparametersPanel />
+          {d && (
+            <section class="panel run-panel">
+              <button type="button" class="primary wide" onClick={() => void runProbe()}>Run probe</button>
+              <label class="toggle"><input type="checkbox" checked={autoRun.value} onChange={(e) => { autoRun.value = (e.target as HTMLInputElement).checked; }} /> update automatically</label>
+            </section>
+          )}
+        </aside>
+        <main class="content">
+          <nav class="tabs" role="tablist">
+            <button type="button" role="tab" aria-selected={view === 'probe'} class={view === 'probe' ? 'active' : ''} onClick={() => setView('probe')}>Probe</button>
+            <button type="button" role="tab" aria-selected={view === 'ood'} class={view === 'ood' ? 'active' : ''} onClick={() => setView('ood')}>Out-of-distribution</button>
+          </nav>
+          {view === 'probe' ? <ProbeView /> : <OodView />}
+        </main>
+      </div>
+      <Messages />
+      {dragging && <div class="drop-overlay">Drop embeddings (and metadata) files to load them</div>}
+    </div>
+  );
+}

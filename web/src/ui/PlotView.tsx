@@ -1,0 +1,150 @@
+// A plot on a canvas that fits its container: hover shows a tooltip for the nearest point of the
+// interactive mark, click selects it, and the card exports the same plot as PNG or SVG.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Layout } from '../plots/layout.ts';
+import type { PlotSpec, PointsMark } from '../plots/plot_model.ts';
+import { drawPlot } from '../plots/render_canvas.ts';
+import { plotToSvg } from '../plots/render_svg.ts';
+import { saveBlob, slug } from './download.ts';
+
+interface Props {
+  spec: PlotSpec | null;
+  height: number;
+  /** Text lines for the tooltip of point i of the interactive mark. */
+  tooltip?: (index: number) => string[];
+  onPick?: (index: number | null, event: MouseEvent) => void;
+  empty?: string;
+  /** Extra controls in the card header. */
+  controls?: preact.ComponentChildren;
+  /** One line under the plot saying how to read it. */
+  caption?: string;
+  testId?: string;
+}
+
+/** Points of the interactive mark bucketed by 8-pixel cells, for nearest-point lookups. */
+class PointIndex {
+  readonly #cells = new Map<number, number[]>();
+  readonly #px: Float32Array;
+  readonly #py: Float32Array;
+  constructor(mark: PointsMark, L: Layout) {
+    const n = mark.x.length;
+    this.#px = new Float32Array(n);
+    this.#py = new Float32Array(n);
+    const count = mark.subset ? mark.subset.length : n;
+    for (let k = 0; k < count; k++) {
+      const i = mark.subset ? mark.subset[k] : k;
+      const px = L.x(mark.x[i]), py = L.y(mark.y[i]);
+      this.#px[i] = px;
+      this.#py[i] = py;
+      if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+      const key = Math.floor(px / 8) * 65536 + Math.floor(py / 8);
+      const cell = this.#cells.get(key);
+      if (cell) cell.push(i);
+      else this.#cells.set(key, [i]);
+    }
+  }
+  nearest(x: number, y: number, radius = 7): number | null {
+    let best: number | null = null, bestDistance = radius * radius;
+    const cx = Math.floor(x / 8), cy = Math.floor(y / 8);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const i of this.#cells.get((cx + dx) * 65536 + cy + dy) ?? []) {
+          const d = (this.#px[i] - x) ** 2 + (this.#py[i] - y) ** 2;
+          if (d <= bestDistance) [best, bestDistance] = [i, d];
+        }
+      }
+    }
+    return best;
+  }
+}
+
+export function PlotView({ spec, height, tooltip, onPick, empty, controls, caption, testId }: Props) {
+  const box = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(0);
+  const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
+  const [layoutState, setLayout] = useState<Layout | null>(null);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(Math.floor(element.clientWidth)));
+    observer.observe(element);
+    setWidth(Math.floor(element.clientWidth));
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const c = canvas.current;
+    if (!c || !spec || width === 0) return;
+    const ratio = window.devicePixelRatio || 1;
+    c.width = Math.round(width * ratio);
+    c.height = Math.round(height * ratio);
+    c.style.width = `${width}px`;
+    c.style.height = `${height}px`;
+    const ctx = c.getContext('2d')!;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    setLayout(drawPlot(ctx, spec, width, height));
+  }, [spec, width, height]);
+
+  const interactive = spec?.marks.find((m): m is PointsMark => m.type === 'points' && !!m.interactive);
+  const index = useMemo(() => (interactive && layoutState ? new PointIndex(interactive, layoutState) : null), [interactive, layoutState]);
+
+  const at = (event: MouseEvent) => {
+    const rect = canvas.current!.getBoundingClientRect();
+    const x = event.clientX - rect.left, y = event.clientY - rect.top;
+    return { x, y, index: index?.nearest(x, y) ?? null };
+  };
+
+  const exportPng = () => {
+    if (!spec) return;
+    const scale = 2;
+    const off = document.createElement('canvas');
+    off.width = width * scale;
+    off.height = height * scale;
+    const ctx = off.getContext('2d')!;
+    ctx.scale(scale, scale);
+    drawPlot(ctx, spec, width, height);
+    off.toBlob((blob) => blob && saveBlob(blob, `${slug(spec.title)}.png`), 'image/png');
+  };
+  const exportSvg = () => {
+    if (spec) saveBlob(new Blob([plotToSvg(spec, width, height)], { type: 'image/svg+xml' }), `${slug(spec.title)}.svg`);
+  };
+
+  return (
+    <section class="card plot-card" data-testid={testId}>
+      <header class="card-header">
+        <h2>{spec?.title ?? ''}</h2>
+        <div class="card-actions">
+          {controls}
+          <button type="button" class="small" onClick={exportPng} disabled={!spec} aria-label={`Export ${spec?.title ?? 'plot'} as PNG`}>PNG</button>
+          <button type="button" class="small" onClick={exportSvg} disabled={!spec} aria-label={`Export ${spec?.title ?? 'plot'} as SVG`}>SVG</button>
+        </div>
+      </header>
+      <div class="plot-box" ref={box} style={{ height: `${height}px` }}>
+        {spec ? (
+          <canvas
+            ref={canvas}
+            role="img"
+            aria-label={spec.title}
+            onMouseMove={(e) => {
+              const p = at(e);
+              setHover(p.index === null ? null : { index: p.index, x: p.x, y: p.y });
+            }}
+            onMouseLeave={() => setHover(null)}
+            onClick={(e) => onPick?.(at(e).index, e)}
+            style={{ cursor: hover ? 'pointer' : 'default' }}
+          />
+        ) : (
+          <div class="plot-empty">{empty ?? 'Nothing to show yet.'}</div>
+        )}
+        {hover && tooltip && (
+          <div class="tooltip" style={{ left: `${Math.min(hover.x + 12, width - 220)}px`, top: `${Math.max(hover.y - 10, 0)}px` }}>
+            {tooltip(hover.index).map((line) => <div>{line}</div>)}
+          </div>
+        )}
+      </div>
+      {caption && spec && <p class="caption">{caption}</p>}
+    </section>
+  );
+}

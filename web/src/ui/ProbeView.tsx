@@ -1,0 +1,115 @@
+// The probe's results: the map of the embeddings, judged probability vs episteme (irrational region
+// shaded), alea vs episteme, the belief of the selected query, and the table. Selecting a query in any
+// view selects it in all.
+import { useMemo, useState } from 'preact/hooks';
+import type { ProbeScores } from '../engine/probe_engine.ts';
+import { queryBelief as queryBeliefPlot } from '../plots/belief_plots.ts';
+import { embeddingMap } from '../plots/map_plot.ts';
+import { aleaVsEpisteme, judgedVsEpisteme } from '../plots/measure_plots.ts';
+import { cellText } from '../state/session.ts';
+import { columns, dataset, envelope, labels, map, queryBelief, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
+import { formatMeasure } from './format.ts';
+import { DENSITY_GRID } from './panels/HyperparametersPanel.tsx';
+import { PlotView } from './PlotView.tsx';
+import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
+
+type ColorBy = 'concept' | keyof ProbeScores;
+
+function useTooltip() {
+  const cols = columns.value;
+  const r = results.value;
+  const y = labels.value;
+  return (row: number): string[] => {
+    const lines = [`row ${row}${y ? (y[row] ? ' · shows the concept' : ' · does not show it') : ''}`];
+    for (const c of cols.slice(0, 4)) lines.push(`${c.name}: ${cellText(c, row)}`);
+    if (r) {
+      lines.push(`judged ${formatMeasure(r.scores.judgedProbability[row])} · episteme ${formatMeasure(r.scores.episteme[row])}`);
+      lines.push(`alea ${formatMeasure(r.scores.alea[row])} · knowledge ${formatMeasure(r.scores.knowledge[row])}`);
+    }
+    return lines;
+  };
+}
+
+function SelectedQuery() {
+  const row = selected.value;
+  const r = results.value;
+  const d = dataset.value;
+  if (row === null || !d) return <p class="hint">Select a query on a plot or in the table to see its belief and details.</p>;
+  const isObservation = session.value.observations.includes(row);
+  return (
+    <div class="selection">
+      <div class="selection-title">
+        <strong>Row {row}</strong>
+        <button type="button" class="small" onClick={() => toggleObservation(row)}>
+          {isObservation ? 'Remove observation' : 'Add as observation'}
+        </button>
+      </div>
+      <dl>
+        {r && MEASURE_COLUMNS.map((m) => <><dt>{m.label}</dt><dd>{formatMeasure(r.scores[m.key][row])}</dd></>)}
+        {columns.value.slice(0, 8).map((c) => <><dt>{c.name}</dt><dd>{cellText(c, row)}</dd></>)}
+      </dl>
+    </div>
+  );
+}
+
+export function ProbeView() {
+  const d = dataset.value;
+  const r = results.value;
+  const m = map.value;
+  const y = labels.value;
+  const obs = session.value.observations;
+  const sel = selected.value;
+  const [colorBy, setColorBy] = useState<ColorBy>('judgedProbability');
+  const [picking, setPicking] = useState(false);
+  const tooltip = useTooltip();
+  const observationSet = useMemo(() => new Set(obs), [obs]);
+
+  const input = r ? { scores: r.scores, labels: y, observations: obs, selected: sel } : null;
+  const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, sel, envelope.value]);
+  const alea = useMemo(() => input && aleaVsEpisteme(input), [r, y, obs, sel]);
+  const mapSpec = useMemo(() => m && embeddingMap({
+    x: m.x, y: m.y, explained: m.explained, totalVariance: m.totalVariance,
+    values: colorBy === 'concept' || !r ? null : r.scores[colorBy],
+    valueLabel: MEASURE_COLUMNS.find((c) => c.key === colorBy)?.label ?? '', labels: y, observations: obs, selected: sel,
+  }), [m, r, colorBy, y, obs, sel]);
+  const belief = queryBelief.value;
+  const beliefSpec = useMemo(() => belief && sel !== null ? queryBeliefPlot(DENSITY_GRID, belief.posterior, belief.prior, `Belief g(a) of row ${sel}`) : null, [belief, sel]);
+
+  if (!d) return <div class="empty-state">Load embeddings to begin: drop files anywhere on the page or use “Upload embeddings”.</div>;
+  const pick = (row: number | null, event: MouseEvent) => {
+    if (row === null) return;
+    if (picking || event.shiftKey) toggleObservation(row);
+    else selected.value = row;
+  };
+  return (
+    <div class="probe-view">
+      {r && (
+        <p class={`run-summary ${resultsStale.value ? 'stale' : ''}`} data-testid="run-summary">
+          {resultsStale.value ? 'Settings changed since this run · ' : ''}
+          {r.scores.judgedProbability.length.toLocaleString()} queries scored in {(r.seconds * 1000).toFixed(0)} ms
+          ({r.space} space, {r.update.kind === 'fit' ? 'fitted' : `updated: +${r.update.added} −${r.update.removed} observations`})
+        </p>
+      )}
+      <div class="plot-grid">
+        <PlotView spec={mapSpec} height={340} tooltip={tooltip} onPick={pick} empty="computing the map…" testId="map-plot"
+          controls={<>
+            <select aria-label="Colour the map by" value={colorBy} onChange={(e) => setColorBy((e.target as HTMLSelectElement).value as ColorBy)}>
+              <option value="concept">concept</option>
+              {MEASURE_COLUMNS.map((c) => <option value={c.key}>{c.label}</option>)}
+            </select>
+            <label class="toggle"><input type="checkbox" checked={picking} onChange={(e) => setPicking((e.target as HTMLInputElement).checked)} /> pick observations</label>
+          </>} />
+        <PlotView spec={judged} height={340} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="judged-plot"
+          caption="Shaded: more certain than any belief of this prior could be with so little knowledge (the irrational region of Fox & Ülkümen). Click a point to select it; shift-click adds or removes an observation." />
+        <PlotView spec={alea} height={300} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="alea-plot"
+          caption="Alea: how fuzzy the concept is at the query; episteme: how much the probe knows there." />
+        <div class="card selection-card">
+          {beliefSpec ? <PlotView spec={beliefSpec} height={190} testId="belief-plot" /> : null}
+          <SelectedQuery />
+        </div>
+      </div>
+      <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} labels={y} observations={observationSet}
+        selected={sel} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation} />
+    </div>
+  );
+}

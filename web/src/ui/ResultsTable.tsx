@@ -1,0 +1,106 @@
+// All queries with their measures and metadata: sortable, virtualised (only visible rows are in the
+// DOM), smooth at 100,000 rows. A row click selects the query; the checkbox makes it an observation.
+import { useMemo, useRef, useState } from 'preact/hooks';
+import type { ProbeScores } from '../engine/probe_engine.ts';
+import type { Column } from '../io/table.ts';
+import { cellText } from '../state/session.ts';
+import { formatMeasure } from './format.ts';
+
+const ROW_HEIGHT = 28;
+
+export const MEASURE_COLUMNS: { key: keyof ProbeScores; label: string }[] = [
+  { key: 'judgedProbability', label: 'judged probability' },
+  { key: 'episteme', label: 'episteme' },
+  { key: 'alea', label: 'alea' },
+  { key: 'knowledge', label: 'knowledge' },
+  { key: 'oodScore', label: 'OOD score' },
+];
+
+type SortKey = { kind: 'row' } | { kind: 'measure'; key: keyof ProbeScores } | { kind: 'column'; name: string } | { kind: 'observation' };
+
+interface Props {
+  scores: ProbeScores | null;
+  columns: Column[];
+  rows: number;
+  labels: Uint8Array | null;
+  observations: Set<number>;
+  selected: number | null;
+  onSelect(row: number): void;
+  onToggleObservation(row: number): void;
+}
+
+export function ResultsTable({ scores, columns, rows, labels, observations, selected, onSelect, onToggleObservation }: Props) {
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: { kind: 'row' }, descending: false });
+  const [scrollTop, setScrollTop] = useState(0);
+  const viewport = useRef<HTMLDivElement>(null);
+  const shown = columns.slice(0, 6);
+
+  const order = useMemo(() => {
+    const index = Int32Array.from({ length: rows }, (_, i) => i);
+    const key = sort.key;
+    let compare: (a: number, b: number) => number;
+    if (key.kind === 'measure' && scores) {
+      const v = scores[key.key];
+      compare = (a, b) => v[a] - v[b];
+    } else if (key.kind === 'column') {
+      const c = columns.find((x) => x.name === key.name);
+      if (c?.kind === 'number') compare = (a, b) => c.values[a] - c.values[b];
+      else if (c) compare = (a, b) => c.values[a].localeCompare(c.values[b]);
+      else compare = (a, b) => a - b;
+    } else if (key.kind === 'observation') {
+      compare = (a, b) => Number(observations.has(a)) - Number(observations.has(b));
+    } else {
+      compare = (a, b) => a - b;
+    }
+    const sorted = Array.from(index).sort((a, b) => compare(a, b) || a - b);
+    if (sort.descending) sorted.reverse();
+    return sorted;
+  }, [rows, scores, columns, sort, observations]);
+
+  const height = 420;
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 5);
+  const last = Math.min(rows, Math.ceil((scrollTop + height) / ROW_HEIGHT) + 5);
+  const header = (key: SortKey, label: string, numeric = false) => {
+    const active = JSON.stringify(sort.key) === JSON.stringify(key);
+    return (
+      <th class={numeric ? 'num' : ''} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+        <button type="button" class="sort" onClick={() => setSort({ key, descending: active ? !sort.descending : key.kind === 'measure' })}>
+          {label}{active ? (sort.descending ? ' ▼' : ' ▲') : ''}
+        </button>
+      </th>
+    );
+  };
+  return (
+    <section class="card table-card" aria-label="Results table">
+      <div class="table-viewport" ref={viewport} style={{ height: `${height}px` }} onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}>
+        <table class="results" role="grid" aria-rowcount={rows}>
+          <thead>
+            <tr>
+              {header({ kind: 'row' }, 'row', true)}
+              {header({ kind: 'observation' }, 'obs.')}
+              {labels && <th>concept</th>}
+              {MEASURE_COLUMNS.map((m) => header({ kind: 'measure', key: m.key }, m.label, true))}
+              {shown.map((c) => header({ kind: 'column', name: c.name }, c.name, c.kind === 'number'))}
+            </tr>
+          </thead>
+          <tbody>
+            <tr style={{ height: `${first * ROW_HEIGHT}px` }} aria-hidden="true" />
+            {order.slice(first, last).map((row) => (
+              <tr key={row} class={row === selected ? 'selected' : ''} onClick={() => onSelect(row)} aria-selected={row === selected} style={{ height: `${ROW_HEIGHT}px` }}>
+                <td class="num">{row}</td>
+                <td>
+                  <input type="checkbox" checked={observations.has(row)} aria-label={`Observation ${row}`}
+                    onClick={(e) => e.stopPropagation()} onChange={() => onToggleObservation(row)} />
+                </td>
+                {labels && <td><span class={`swatch ${labels[row] ? 'positive' : 'negative'}`} />{labels[row] ? 'yes' : 'no'}</td>}
+                {MEASURE_COLUMNS.map((m) => <td class="num">{scores ? formatMeasure(scores[m.key][row]) : '…'}</td>)}
+                {shown.map((c) => <td class={c.kind === 'number' ? 'num' : ''}>{cellText(c, row)}</td>)}
+              </tr>
+            ))}
+            <tr style={{ height: `${(rows - last) * ROW_HEIGHT}px` }} aria-hidden="true" />
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+// The results as CSV: one row per query with its metadata, whether it is an observation and its
+// concept label, and every measure at full precision (shortest exact decimal form of each double).
+import type { ProbeScores } from '../engine/probe_engine.ts';
+import type { Column } from '../io/table.ts';
+import { cellText } from '../state/session.ts';
+import { csvCell } from './format.ts';
+
+export const RESULT_HEADER = ['row', 'is_observation', 'concept', 'judged_probability', 'episteme', 'alea', 'knowledge',
+  'ood_score', 'latent_mean', 'latent_variance'];
+
+export function resultsCsv(scores: ProbeScores, columns: Column[], labels: Uint8Array | null, observations: number[]): Blob {
+  const isObservation = new Set(observations);
+  const parts: string[] = [[...RESULT_HEADER, ...columns.map((c) => c.name)].map(csvCell).join(',') + '\n'];
+  const n = scores.judgedProbability.length;
+  for (let i = 0; i < n; i++) {
+    const cells: (string | number)[] = [
+      i, isObservation.has(i) ? 1 : 0, labels ? labels[i] : '',
+      scores.judgedProbability[i], scores.episteme[i], scores.alea[i], scores.knowledge[i], scores.oodScore[i],
+      scores.latentMean[i], scores.latentVariance[i],
+      ...columns.map((c) => (c.kind === 'number' ? c.values[i] : cellText(c, i))),
+    ];
+    parts.push(cells.map(csvCell).join(',') + '\n');
+  }
+  return new Blob(parts, { type: 'text/csv' });
+}

@@ -1,0 +1,39 @@
+// Choosing the observations: N random per class with a seed, or clicks on the map and table.
+import { draw, labels, session, setObservations } from '../../state/store.ts';
+
+export function ObservationsPanel() {
+  const s = session.value;
+  const y = labels.value;
+  const positives = y ? s.observations.filter((r) => y[r] === 1).length : 0;
+  const negatives = s.observations.length - positives;
+  return (
+    <section class="panel" aria-labelledby="observations-heading">
+      <h3 id="observations-heading">Observations</h3>
+      <div class="row">
+        <label class="field compact">
+          <span>Per class</span>
+          <input type="number" min={0} max={100000} value={s.draw.perClass} aria-label="Observations per class"
+            onChange={(e) => {
+              const n = Math.max(0, Math.floor(Number((e.target as HTMLInputElement).value)));
+              if (Number.isFinite(n)) draw(n, s.draw.seed);
+            }} />
+        </label>
+        <label class="field compact">
+          <span>Seed</span>
+          <input type="number" value={s.draw.seed} aria-label="Random seed"
+            onChange={(e) => {
+              const seed = Math.floor(Number((e.target as HTMLInputElement).value));
+              if (Number.isFinite(seed)) draw(s.draw.perClass, seed);
+            }} />
+        </label>
+        <button type="button" onClick={() => draw(s.draw.perClass, s.draw.seed + 1)} title="Draw again with the next seed">Redraw</button>
+      </div>
+      <p class="hint">
+        <strong>{s.observations.length}</strong> observations
+        {y ? <> — <span class="swatch positive" />{positives} positive, <span class="swatch negative" />{negatives} negative</> : ' (no concept: the probe shows its prior)'}.
+        Click points on the map (with “pick observations” on) or the table's checkboxes to add or remove one.
+      </p>
+      {s.observations.length > 0 && <button type="button" class="link" onClick={() => setObservations([])}>remove all observations</button>}
+    </section>
+  );
+}
