@@ -2,7 +2,7 @@
 //
 //   y_i ~ Bernoulli(1/2),   x_i = (2 y_i - 1) (separation / 2) c + z_i / sqrt(d),   z_i ~ N(0, I),
 //
-// with c a fixed random unit direction. mt19937_64 and a hand-written Box-Muller make the stream the
+// with c a fixed random unit direction. NormalStream (mt19937_64 and a hand-written Box-Muller) makes the stream the
 // same on every platform up to the last bit of libm's log/cos, so native and wasm time the same work.
 #pragma once
 
