@@ -21,7 +21,7 @@ void draw(NormalStream* rng, std::size_t n, double lower, double upper, const An
   for (std::size_t i = 0; i < n; ++i) {
     const double t = rng->uniform(lower, upper);
     (*x)(Eigen::Index(i), 0) = t;
-    const double clean = std::sin(kTwoPi * t) + o.noise_sd * rng->normal();
+    const double clean = std::sin(kTwoPi * t) + 2.0 * t + o.noise_sd * rng->normal();
     const bool outlier = rng->uniform() < o.anomaly_fraction;
     const double wild = rng->uniform(-5.0, 5.0);  // drawn always, so the stream does not depend on labels
     (*anomaly)[i] = outlier ? 1 : 0;

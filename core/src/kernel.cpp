@@ -194,7 +194,7 @@ Status check_ard(const Node& n, std::size_t d) {
   if (count > 1 && n.kind != KernelKind::periodic && count != d) {
     const std::string& name = n.parameters[0].name;
     return Status(StatusCode::dimension_mismatch, name.substr(0, name.find('[')) + " has " + std::to_string(count) +
-                                                      " entries, the inputs have " + std::to_string(d) + " columns");
+                                                      " entries, the inputs have " + count_of(d, "column"));
   }
   return Status::success();
 }

@@ -1,7 +1,8 @@
 // The paper's Fig. 3 experiment in one call (paper 001, Sec. IV-A): knowledge-gated anomaly detection.
 //
-//   F(x) = sin(2 pi x), y = F(x) + e, e ~ N(0, noise_sd^2); each point is, with probability
-//   anomaly_fraction, an anomaly whose y is drawn from U(-5, 5) instead.
+//   F(x) = sin(2 pi x) + 2x (the trend makes extrapolation by the prior mean go wrong, as in Fig. 1),
+//   y = F(x) + e, e ~ N(0, noise_sd^2); each point is, with probability anomaly_fraction, an anomaly
+//   whose y is drawn from U(-5, 5) instead.
 //   training: `training` points with x ~ U(0, 1);  test: `test` points with x ~ U(test_lower, test_upper)
 //   model: constant * rbf + noise, hyperparameters by maximum marginal likelihood (seeded restarts),
 //          fitted to the normal training points (the paper separates them with a GP mixture model

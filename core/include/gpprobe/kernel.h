@@ -13,7 +13,8 @@
 //   cosine()                  k = (a'b + 1) / sqrt((|a|^2 + 1)(|b|^2 + 1))   the probe's CosineKernel, v = 1
 //   k1 + k2, k1 * k2          sums and products                              Sum, Product
 //
-// d = a - b. A length-scale vector of size 1 is isotropic, of size D (the input dimension) is ARD.
+// d = a - b. The periodic kernel of |d| (as in sklearn) is positive definite for one-dimensional inputs
+// only; in more dimensions a Cholesky may fail, and says so. A length-scale vector of size 1 is isotropic, of size D (the input dimension) is ARD.
 // The signal variance is a constant factor (constant(v) * rbf(l), sklearn's `v * RBF(l)`); observation
 // noise is not a kernel here but a parameter of the regression (sklearn's WhiteKernel).
 //
