@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "gpprobe/kernel.h"
+#include "gpprobe/kernel_expression.h"
 #include "gpprobe/kernel_matrix.h"
 
 namespace gpprobe {
@@ -120,6 +121,38 @@ TEST(Kernel, BadParametersAreNamed) {
   choice.name = "locally-periodic";
   ASSERT_TRUE(make_kernel(choice).ok());
   EXPECT_EQ(make_kernel(choice).value().parameter_count(), 4u);
+}
+
+}  // namespace
+}  // namespace gpprobe
+
+namespace gpprobe {
+namespace {
+
+TEST(KernelExpression, ParsesWhatDescribePrints) {
+  const Kernel k = Kernel::constant(1.3) * Kernel::rbf({0.7, 2.0}) + Kernel::constant(0.5) * Kernel::periodic(1.0, 2.5);
+  Result<Kernel> parsed = parse_kernel(k.describe());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed.value().describe(), k.describe());
+  const double a[] = {0.3, -1.0}, b[] = {1.2, 0.4};
+  EXPECT_EQ(parsed.value()(a, b, 2), k(a, b, 2));
+  EXPECT_EQ(parse_kernel("locally_periodic(1, 2, 3) * (linear(0.5) + cosine())").value().parameter_count(), 4u);
+}
+
+TEST(KernelExpression, ErrorsSayWhere) {
+  EXPECT_EQ(parse_kernel("rbf(0.5").status().message(), "kernel expression 'rbf(0.5' at character 8: expected ')'");
+  EXPECT_EQ(parse_kernel("rbf(0.5) +").status().message(),
+            "kernel expression 'rbf(0.5) +' at character 11: expected a kernel name");
+  EXPECT_EQ(parse_kernel("periodic(1)").status().message(),
+            "kernel expression 'periodic(1)' at character 12: no kernel periodic with 1 parameter");
+  EXPECT_EQ(parse_kernel("rbf(x)").status().message(), "kernel expression 'rbf(x)' at character 5: expected a number");
+  const Kernel k = Kernel::constant(1.0) * Kernel::rbf({0.5});
+  Result<Kernel> fixed = fix_parameters(k, {"constant.value"});
+  ASSERT_TRUE(fixed.ok());
+  EXPECT_EQ(fixed.value().parameters()[0].lower, 1.0);
+  EXPECT_EQ(fixed.value().parameters()[0].upper, 1.0);
+  EXPECT_EQ(fix_parameters(k, {"variance"}).status().message(),
+            "the kernel has no parameter 'variance' (it has: constant.value, rbf.length_scale)");
 }
 
 }  // namespace
