@@ -44,10 +44,14 @@ struct CliData {
                   }()};
 };
 
+// gpr on the fixture's training file with its hyperparameters, `test` and any further flags.
+testing::CliRun run_fixture(const CliData& d, const TempFile& test, const std::string& flags = "") {
+  return run_cli("gpr --train " + d.train.path() + " --test " + test.path() + " --lengthscale 0.7 --variance 1.3 --noise 0.1" + flags);
+}
+
 TEST(CliGpr, PredictionsMatchSklearn) {
   CliData d;
-  const auto r = run_cli("gpr --train " + d.train.path() + " --test " + d.test.path() +
-                         " --lengthscale 0.7 --variance 1.3 --noise 0.1");
+  const auto r = run_fixture(d, d.test);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto out = lines(r.out);
   ASSERT_EQ(out.size(), 7u);
@@ -69,10 +73,8 @@ TEST(CliGpr, PredictionsMatchSklearn) {
 
 TEST(CliGpr, StatusesWhenTheTestFileHasY) {
   CliData d;
-  const auto r = run_cli("gpr --train " + d.train.path() + " --test " + d.test_y.path() +
-                         " --lengthscale 0.7 --variance 1.3 --noise 0.1 --rho 0.2");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto out = lines(r.out);
+  const auto out = lines(run_fixture(d, d.test_y, " --rho 0.2").out);
+  ASSERT_EQ(out.size(), 7u);
   EXPECT_EQ(out[0], "mean,latent_variance,observation_variance,knowledge,status");
   // Test point 0 got +10; the others are the noise-free truth.
   EXPECT_NE(out[1].find(",anomaly"), std::string::npos) << out[1];
