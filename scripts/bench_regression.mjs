@@ -2,7 +2,7 @@
 // optimisation (constant * rbf + noise, no restarts) and prediction at 10,000 test points, through the
 // wasm build in Node (dist/lib) and the native CLI (build/native/gpprobe gpr) on the same data.
 //   node scripts/bench_regression.mjs [--n 2000] [--test 10000]
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,13 +38,13 @@ const dir = mkdtempSync(join(tmpdir(), 'gpprobe-bench-'));
 writeFileSync(join(dir, 'train.csv'), Array.from(x, (t, i) => `${t},${y[i]}`).join('\n'));
 writeFileSync(join(dir, 'test.csv'), Array.from(test, String).join('\n'));
 start = performance.now();
-const err = execFileSync('build/native/gpprobe', ['gpr', '--train', join(dir, 'train.csv'), '--test', join(dir, 'test.csv'),
-  '--noise', '0.5', '--optimize', '--out', join(dir, 'out.csv')], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+const run = spawnSync('build/native/gpprobe', ['gpr', '--train', join(dir, 'train.csv'), '--test', join(dir, 'test.csv'),
+  '--noise', '0.5', '--optimize', '--out', join(dir, 'out.csv')], { encoding: 'utf8' });
 const native = (performance.now() - start) / 1000;
 rmSync(dir, { recursive: true });
 
 console.log(`n = ${n}, ${m} test points`);
 console.log(`wasm:   optimise ${optimise.toFixed(2)} s (${s.iterations} iterations, ${reports} progress reports), ` +
   `predict ${predict.toFixed(2)} s; ${s.kernel}, noise ${s.noiseVariance.toFixed(4)}, LML ${s.logMarginalLikelihood.toFixed(4)}`);
-console.log(`native: whole CLI run (optimise + fit + predict + CSV) ${native.toFixed(2)} s; ${err.trim()}`);
+console.log(`native: whole CLI run (optimise + fit + predict + CSV) ${native.toFixed(2)} s; ${run.stderr.trim()}`);
 console.log(`checksum ${p.mean[0] + p.latentVariance[m - 1]}`);
