@@ -5,8 +5,9 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
-#include <new>
 #include <string>
+
+#include "binding_support.h"
 
 #include "gpprobe/belief_densities.h"
 #include "gpprobe/belief_envelope.h"
@@ -17,40 +18,21 @@ namespace {
 using emscripten::val;
 using gpprobe::Status;
 using gpprobe::StatusCode;
-
-struct AnalysisStatus {
-  std::string code;
-  std::string message;
-};
-
-template <class Body>
-AnalysisStatus guarded(Body&& body) {
-  try {
-    const Status s = body();
-    return {gpprobe::code_name(s.code()), s.message()};
-  } catch (const std::bad_alloc&) {
-    return {"out_of_memory", "out of memory: the wasm heap cannot grow further (4 GB at most)"};
-  } catch (const std::exception& e) {
-    return {"internal_error", std::string("internal error: ") + e.what()};
-  }
-}
+using gpprobe::wasm::BindingStatus;
+using gpprobe::wasm::guarded;
 
 // Writes scores (rows by k), components (k by cols), and k explained variances followed by the total
 // variance (k + 1 values).
-AnalysisStatus principal_components(std::uintptr_t x, std::size_t rows, std::size_t cols, int dtype, std::size_t k,
+BindingStatus principal_components(std::uintptr_t x, std::size_t rows, std::size_t cols, int dtype, std::size_t k,
                                     double seed, std::uintptr_t scores, std::uintptr_t components,
                                     std::uintptr_t explained, val progress) {
   return guarded([&]() -> Status {
-    const gpprobe::MatrixView view = dtype == 32 ? gpprobe::MatrixView(reinterpret_cast<const float*>(x), rows, cols)
-                                                 : gpprobe::MatrixView(reinterpret_cast<const double*>(x), rows, cols);
-    gpprobe::ProgressCallback callback;
-    if (progress.typeOf().as<std::string>() == "function") {
-      callback = [&progress](std::size_t done, std::size_t total) {
-        return progress(double(done), double(total)).as<bool>();
-      };
+    gpprobe::MatrixView view;
+    if (!gpprobe::wasm::make_view(x, rows, cols, dtype, &view)) {
+      return Status(StatusCode::invalid_argument, "embeddings must be float32 or float64");
     }
     gpprobe::Result<gpprobe::PrincipalComponents> pc =
-        gpprobe::principal_components(view, k, std::uint64_t(seed), 3, callback);
+        gpprobe::principal_components(view, k, std::uint64_t(seed), 3, gpprobe::wasm::progress_from(progress));
     if (!pc.ok()) return pc.status();
     const gpprobe::PrincipalComponents& p = pc.value();
     std::copy(p.scores.data(), p.scores.data() + p.scores.size(), reinterpret_cast<double*>(scores));
@@ -63,7 +45,7 @@ AnalysisStatus principal_components(std::uintptr_t x, std::size_t rows, std::siz
 }
 
 // The logit-normal density (mean, variance) and the Beta(a, b) density at n points of (0, 1).
-AnalysisStatus belief_densities(std::uintptr_t grid, std::size_t n, double mean, double variance, double a, double b,
+BindingStatus belief_densities(std::uintptr_t grid, std::size_t n, double mean, double variance, double a, double b,
                                 std::uintptr_t logit_normal, std::uintptr_t beta) {
   return guarded([&]() -> Status {
     if (!(variance > 0.0) || !(a > 0.0) || !(b > 0.0)) {
@@ -81,7 +63,7 @@ AnalysisStatus belief_densities(std::uintptr_t grid, std::size_t n, double mean,
 }
 
 // Writes beta_a, beta_b, latent_mean, latent_variance.
-AnalysisStatus belief_at_observed_point(double epsilon, double strength, int positives, int negatives,
+BindingStatus belief_at_observed_point(double epsilon, double strength, int positives, int negatives,
                                         std::uintptr_t out) {
   return guarded([&]() -> Status {
     gpprobe::Result<gpprobe::BeliefAtObservedPoint> b =
@@ -97,7 +79,7 @@ AnalysisStatus belief_at_observed_point(double epsilon, double strength, int pos
 }
 
 // Writes judged probability, least episteme and the variance attaining it as three columns of `points`.
-AnalysisStatus belief_envelope(double epsilon, std::size_t points, double max_judged, std::uintptr_t out) {
+BindingStatus belief_envelope(double epsilon, std::size_t points, double max_judged, std::uintptr_t out) {
   return guarded([&]() -> Status {
     gpprobe::Result<std::vector<gpprobe::EnvelopePoint>> curve = gpprobe::belief_envelope(epsilon, points, max_judged);
     if (!curve.ok()) return curve.status();
@@ -114,9 +96,6 @@ AnalysisStatus belief_envelope(double epsilon, std::size_t points, double max_ju
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(gpprobe_analysis) {
-  emscripten::value_object<AnalysisStatus>("AnalysisStatus")
-      .field("code", &AnalysisStatus::code)
-      .field("message", &AnalysisStatus::message);
   emscripten::function("principalComponents", &principal_components);
   emscripten::function("beliefDensities", &belief_densities);
   emscripten::function("beliefAtObservedPoint", &belief_at_observed_point);

@@ -49,6 +49,107 @@ export interface AnalysisBindings {
   beliefEnvelope(epsilon: number, points: number, maxJudged: number, out: number): BindingStatus;
 }
 
+/** A ROC curve of the anomaly score over the points with knowledge >= rho (bindings_regression.cpp). */
+export interface RocCurveData {
+  rho: number;
+  points: number;
+  positives: number;
+  negatives: number;
+  /** false when the kept points lack positives or negatives: then the arrays are empty and auc is 0. */
+  defined: boolean;
+  auc: number;
+  falsePositiveRate: Float64Array;
+  truePositiveRate: Float64Array;
+}
+
+/** What a fitted regression reports about itself. */
+export interface RegressionState {
+  kernel: string;
+  names: string[];
+  values: Float64Array;
+  noiseVariance: number;
+  mean: number;
+  logMarginalLikelihood: number;
+  size: number;
+  dimension: number;
+  runValues: Float64Array;
+  iterations: number;
+  clampedVariances: number;
+  jitter: number;
+}
+
+/** One fitted GP regression living in the wasm heap (bindings_regression.cpp). Call delete() when done. */
+export interface RegressionHandle {
+  fit(x: number, rows: number, cols: number, y: number, kernel: string, noiseVariance: number, mean: number): BindingStatus;
+  optimize(
+    x: number, rows: number, cols: number, y: number, kernel: string, noiseVariance: number, mean: number,
+    fixed: string, restarts: number, seed: number, maxIterations: number,
+    progress: ((done: number, total: number) => boolean) | null,
+  ): BindingStatus;
+  /** Writes 8 columns of `rows` doubles at `out`. */
+  predict(
+    test: number, rows: number, cols: number, out: number,
+    progress: ((done: number, total: number) => boolean) | null,
+  ): BindingStatus;
+  sample(test: number, rows: number, cols: number, count: number, seed: number, out: number): BindingStatus;
+  state(): RegressionState | null;
+  delete(): void;
+}
+
+export interface ExampleData {
+  status: BindingStatus;
+  name: string;
+  x: Float64Array;
+  y: Float64Array;
+  heldOutX: Float64Array;
+  heldOutY: Float64Array;
+  lower: number;
+  upper: number;
+  noiseSd: number;
+}
+
+export interface AnomalyExperimentData {
+  status: BindingStatus;
+  trainX: Float64Array;
+  trainY: Float64Array;
+  trainAnomaly: Uint8Array;
+  testX: Float64Array;
+  testY: Float64Array;
+  testAnomaly: Uint8Array;
+  mean: Float64Array;
+  latentVariance: Float64Array;
+  observationVariance: Float64Array;
+  knowledge: Float64Array;
+  score: Float64Array;
+  statuses: Uint8Array;
+  kernel: string;
+  noiseVariance: number;
+  logMarginalLikelihood: number;
+  ungated: RocCurveData;
+  gated: RocCurveData[];
+}
+
+export interface RegressionBindings {
+  RegressionHandle: new () => RegressionHandle;
+  samplePrior(
+    kernel: string, mean: number, test: number, rows: number, cols: number, count: number, seed: number, out: number,
+  ): BindingStatus;
+  classifyPoints(
+    y: number, mean: number, observationVariance: number, knowledge: number, n: number, rho: number, theta: number,
+    out: number, scores: number,
+  ): BindingStatus;
+  rocSweep(scores: number, isPositive: number, knowledge: number, n: number, rhos: number, rhoCount: number): RocCurveData[];
+  regressionExample(name: string, seed: number): ExampleData;
+  exampleTruth(name: string, x: number, n: number, out: number): BindingStatus;
+  anomalyExperiment(
+    seed: number, statusRho: number, theta: number, rhos: number, rhoCount: number,
+    progress: ((done: number, total: number) => boolean) | null,
+  ): AnomalyExperimentData;
+  kernelText(
+    name: string, variance: number, lengthScale: number, period: number, decay: number, offset: number,
+  ): { status: BindingStatus; kernel?: string };
+}
+
 export interface HeapAccess {
   HEAPU8: Uint8Array;
   HEAPF32: Float32Array;
@@ -57,7 +158,7 @@ export interface HeapAccess {
   _free(pointer: number): void;
 }
 
-export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings {}
+export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, RegressionBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

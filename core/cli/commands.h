@@ -13,5 +13,6 @@ using Args = std::vector<std::string>;
 
 int probe_command(const Args& args, std::ostream& out, std::ostream& err);
 int bench_command(const Args& args, std::ostream& out, std::ostream& err);
+int gpr_command(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpprobe::cli

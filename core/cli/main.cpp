@@ -19,6 +19,15 @@ const char* kUsage =
     "          alea, latent_mean, latent_variance, knowledge, ood_score.\n"
     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
     "          time fitting and scoring on seeded synthetic data (native build).\n"
+    "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
+    "          linear|cosine] [--optimize] [--restarts R] [--lengthscale L] [--variance V] [--noise N]\n"
+    "          [--period P] [--decay D] [--offset O] [--seed S] [--rho R] [--theta T] [--out FILE]\n"
+    "          exact GP regression (kernel = variance * base, noise variance N, mean = average of y):\n"
+    "          train = feature columns then y; test = feature columns (and y, optionally). One CSV row per\n"
+    "          test point: mean, latent_variance, observation_variance, knowledge (+ status normal/anomaly/\n"
+    "          unknown when the test file has y: unknown if knowledge < rho (0.5), anomaly if\n"
+    "          |y - mean| > theta (3) sqrt(observation_variance)). Fitted hyperparameters and the log\n"
+    "          marginal likelihood go to stderr as one JSON line.\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
@@ -30,6 +39,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, int (*)(const Args&, std::ostream&, std::ostream&)> commands = {
       {"probe", gpprobe::cli::probe_command},
       {"bench", gpprobe::cli::bench_command},
+      {"gpr", gpprobe::cli::gpr_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;

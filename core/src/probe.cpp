@@ -14,12 +14,6 @@ namespace {
 
 constexpr std::size_t kBlockRows = 256;
 
-// "1 row", "3 rows", "2 entries".
-std::string count_of(std::size_t n, const char* singular, const char* plural = nullptr) {
-  const std::string many = plural ? plural : std::string(singular) + "s";
-  return std::to_string(n) + " " + (n == 1 ? std::string(singular) : many);
-}
-
 Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t rows) {
   if (count != rows) {
     return Status(StatusCode::dimension_mismatch,

@@ -17,4 +17,9 @@ const char* code_name(StatusCode code) {
   return "unknown";
 }
 
+std::string count_of(std::size_t n, const char* singular, const char* plural) {
+  const std::string many = plural ? plural : std::string(singular) + "s";
+  return std::to_string(n) + " " + (n == 1 ? std::string(singular) : many);
+}
+
 }  // namespace gpprobe

@@ -17,6 +17,9 @@ class RandomStream {
   // Uniform on [0, 1), 53 random bits.
   double uniform() { return double(engine_() >> 11) * 0x1.0p-53; }
 
+  // Uniform in [lower, upper).
+  double uniform(double lower, double upper) { return lower + (upper - lower) * uniform(); }
+
   // Uniform integer in [0, n) for 0 < n <= 2^32: floor(n u) with 53-bit u, bias below n / 2^53.
   std::uint64_t below(std::uint64_t n) { return std::uint64_t(uniform() * double(n)); }
 

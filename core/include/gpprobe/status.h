@@ -5,6 +5,7 @@
 // turns it into a JS Error subclass whose `code` is code_name(code).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,6 +26,9 @@ enum class StatusCode {
 
 // "dimension_mismatch", ... : the name a JS Error carries as `.code`.
 const char* code_name(StatusCode code);
+
+// "1 row", "3 rows", "2 entries" (plural defaults to singular + "s"): counts in messages.
+std::string count_of(std::size_t n, const char* singular, const char* plural = nullptr);
 
 class Status {
  public:

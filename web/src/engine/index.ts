@@ -9,3 +9,11 @@ export { GpprobeError } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { Matrix } from './matrix.ts';
 export type { LoadOptions } from './load_module.ts';
+export {
+  ANOMALY_STATUSES, createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine,
+} from './regression.ts';
+export type {
+  AnomalyClassification, AnomalyExperimentData, AnomalyExperimentOptions, AnomalyStatus, AnomalyThresholds,
+  ExampleName, FitRegressionOptions, KernelChoice, KernelName, KernelSpec, OptimizeOptions, ProgressCallback,
+  RegressionExample, RegressionPrediction, RegressionState, RocCurveData,
+} from './regression.ts';

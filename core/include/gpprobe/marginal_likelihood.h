@@ -1,0 +1,47 @@
+// The log marginal likelihood of exact GP regression and its gradient in log-parameters
+// (Rasmussen & Williams eq. 2.30 and 5.9; MATH.md):
+//
+//   K_y = K + noise I = L L',   alpha = K_y^-1 r,   r = y - mean
+//   log p(y | X, theta) = -1/2 r' alpha - sum_i log L_ii - n/2 log 2 pi
+//   d log p / d theta_p = 1/2 tr((alpha alpha' - K_y^-1) dK_y/dtheta_p)
+//
+// theta = [kernel log-parameters (Kernel order)..., log noise]; dK_y/dlog noise = noise I.
+// Equal to scikit-learn's GaussianProcessRegressor(kernel + WhiteKernel(noise), alpha=0,
+// normalize_y=False).log_marginal_likelihood(theta, eval_gradient=True) on y - mean.
+//
+//   x         n by d, row-major          residual  n values, y - mean
+//   returns   value and (when asked) gradient of size parameter_count + 1
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gpprobe/kernel.h"
+#include "gpprobe/status.h"
+
+namespace gpprobe {
+
+// The Cholesky factor of K + noise I, alpha and the log marginal likelihood: what both the
+// likelihood and a fitted regression need. numerical_failure when K + noise I is not positive definite
+// (no jitter is added: the noise variance is the only diagonal term, and it is reported).
+struct KernelFactor {
+  Eigen::MatrixXd L;      // n by n, lower
+  Eigen::VectorXd alpha;  // n
+  double log_marginal_likelihood = 0.0;
+};
+
+Result<KernelFactor> factor_kernel(const Kernel& kernel, double noise_variance, const double* x, std::size_t n,
+                                   std::size_t d, const Eigen::VectorXd& residual);
+
+struct MarginalLikelihood {
+  double value = 0.0;
+  std::vector<double> gradient;  // empty unless asked for
+};
+
+Result<MarginalLikelihood> log_marginal_likelihood(const Kernel& kernel, double noise_variance, const double* x,
+                                                   std::size_t n, std::size_t d, const Eigen::VectorXd& residual,
+                                                   bool with_gradient);
+
+}  // namespace gpprobe

@@ -1,0 +1,159 @@
+// Kernels: closed-form values, finite-difference gradients for every kind, PSD Gram matrices, errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include <Eigen/Eigenvalues>
+
+#include "gpprobe/kernel.h"
+#include "gpprobe/kernel_expression.h"
+#include "gpprobe/kernel_matrix.h"
+
+namespace gpprobe {
+namespace {
+
+std::vector<std::pair<std::string, Kernel>> every_kernel() {
+  const Kernel per = Kernel::periodic(0.9, 1.3);
+  return {
+      {"constant", Kernel::constant(1.7)},
+      {"rbf", Kernel::constant(1.3) * Kernel::rbf({0.7})},
+      {"rbf ard", Kernel::rbf({0.5, 2.0})},
+      {"matern12", Kernel::matern12({0.8})},
+      {"matern12 ard", Kernel::matern12({0.8, 1.9})},
+      {"matern32", Kernel::matern32({0.6, 1.1})},
+      {"matern52", Kernel::matern52({1.4})},
+      {"periodic", per},
+      {"locally periodic", Kernel::constant(2.0) * Kernel::locally_periodic(0.9, 1.3, 3.0)},
+      {"linear", Kernel::constant(0.5) * Kernel::linear(0.4)},
+      {"cosine", Kernel::constant(1.5) * Kernel::cosine()},
+      {"sum", Kernel::rbf({0.7}) + Kernel::constant(0.3) * per},
+      {"product", Kernel::matern32({1.2}) * Kernel::linear(0.9)},
+  };
+}
+
+TEST(Kernel, ValuesMatchClosedForms) {
+  const double a[] = {0.0, 0.0}, b[] = {1.0, 0.0}, c[] = {0.0, 1.0};
+  EXPECT_NEAR(Kernel::rbf({2.0})(a, b, 2), std::exp(-1.0 / 8.0), 1e-15);
+  EXPECT_NEAR(Kernel::rbf({2.0, 0.5})(a, c, 2), std::exp(-0.5 * 4.0), 1e-15);
+  EXPECT_NEAR(Kernel::matern12({1.0})(a, b, 2), std::exp(-1.0), 1e-15);
+  EXPECT_NEAR(Kernel::matern32({1.0})(a, b, 2), (1.0 + std::sqrt(3.0)) * std::exp(-std::sqrt(3.0)), 1e-15);
+  EXPECT_NEAR(Kernel::matern52({1.0})(a, b, 2), (1.0 + std::sqrt(5.0) + 5.0 / 3.0) * std::exp(-std::sqrt(5.0)), 1e-15);
+  EXPECT_NEAR(Kernel::periodic(0.7, 1.0)(a, b, 2), 1.0, 1e-15);  // one full period apart
+  EXPECT_NEAR(Kernel::periodic(1.0, 4.0)(a, b, 2), std::exp(-2.0 * 0.5), 1e-15);  // sin^2(pi/4) = 1/2
+  EXPECT_NEAR(Kernel::linear(0.5)(b, b, 2), 1.25, 1e-15);
+  EXPECT_NEAR(Kernel::cosine()(b, c, 2), 0.5, 1e-15);  // (0 + 1) / sqrt(2 * 2)
+  EXPECT_NEAR(Kernel::cosine()(b, b, 2), 1.0, 1e-15);
+  EXPECT_NEAR((Kernel::constant(2.0) * Kernel::rbf({1.0}) + Kernel::constant(0.5))(a, b, 2),
+              2.0 * std::exp(-0.5) + 0.5, 1e-15);
+}
+
+TEST(Kernel, GradientsMatchCentralDifferencesInLogParameters) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  for (const auto& [name, kernel] : every_kernel()) {
+    const std::size_t P = kernel.parameter_count();
+    const std::vector<double> theta = kernel.log_parameters();
+    for (int pair = 0; pair < 5; ++pair) {
+      const double a[] = {u(rng), u(rng)}, b[] = {u(rng), u(rng)};
+      std::vector<double> grad(P);
+      kernel.evaluate(a, b, 2, grad.data());
+      for (std::size_t p = 0; p < P; ++p) {
+        const double h = 1e-6;
+        std::vector<double> up = theta, down = theta;
+        up[p] += h;
+        down[p] -= h;
+        const double fd = (kernel.with_log_parameters(up.data())(a, b, 2) -
+                           kernel.with_log_parameters(down.data())(a, b, 2)) / (2 * h);
+        EXPECT_NEAR(grad[p], fd, 1e-7 * std::max(1.0, std::abs(fd))) << name << " parameter " << p;
+      }
+    }
+  }
+}
+
+TEST(Kernel, GramMatricesArePositiveSemidefinite) {
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> u(-2, 2);
+  std::vector<double> x(40 * 2);
+  for (double& v : x) v = u(rng);
+  for (const auto& [name, kernel] : every_kernel()) {
+    // The periodic kernel of the Euclidean distance is positive definite on one-dimensional inputs only.
+    const bool periodic = name == "periodic" || name == "locally periodic" || name == "sum";
+    if (periodic && kernel.parameter_count() > 0) {
+      const Eigen::MatrixXd K1 = kernel_matrix(kernel, x.data(), 80, 1);
+      EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(K1).eigenvalues().minCoeff(), -1e-10 * K1.diagonal().maxCoeff()) << name;
+      continue;
+    }
+    const Eigen::MatrixXd K = kernel_matrix(kernel, x.data(), 40, 2);
+    const double smallest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(K).eigenvalues().minCoeff();
+    EXPECT_GT(smallest, -1e-10 * K.diagonal().maxCoeff()) << name;
+  }
+}
+
+TEST(Kernel, ParametersFollowSklearnOrder) {
+  const Kernel k = Kernel::constant(2.0) * Kernel::locally_periodic(0.9, 1.3, 3.0);
+  const std::vector<KernelParameter> ps = k.parameters();
+  ASSERT_EQ(ps.size(), 4u);
+  EXPECT_EQ(ps[0].name, "constant.value");
+  EXPECT_EQ(ps[1].name, "periodic.length_scale");
+  EXPECT_EQ(ps[2].name, "periodic.periodicity");
+  EXPECT_EQ(ps[3].name, "rbf.length_scale");
+  EXPECT_EQ(Kernel::rbf({1, 2}).parameters()[1].name, "rbf.length_scale[1]");
+  const std::vector<double> theta{0.0, 1.0, 2.0, 3.0};
+  const Kernel moved = k.with_log_parameters(theta.data());
+  EXPECT_NEAR(moved.parameters()[3].value, std::exp(3.0), 1e-12);
+  EXPECT_EQ(k.with_bounds(1, 0.5, 0.5).parameters()[1].lower, 0.5);
+  EXPECT_EQ(moved.describe(), "constant(1) * periodic(2.71828, 7.38906) * rbf(20.0855)");
+}
+
+TEST(Kernel, BadParametersAreNamed) {
+  EXPECT_EQ(Kernel::rbf({1.0, 2.0, 3.0}).check(2).message(), "rbf.length_scale has 3 entries, the inputs have 2 columns");
+  EXPECT_EQ(Kernel::rbf({1.0, 2.0, 3.0}).check(2).code(), StatusCode::dimension_mismatch);
+  EXPECT_EQ((Kernel::constant(1.0) * Kernel::rbf({-1.0})).check(1).message(),
+            "rbf.length_scale must be a finite number > 0, got -1");
+  EXPECT_EQ(Kernel::periodic(1.0, NAN).check(1).message(), "periodic.periodicity must be a finite number > 0, got nan");
+  EXPECT_EQ(Kernel::linear(1.0).with_bounds(0, 2.0, 1.0).check(1).message(),
+            "linear.offset has bounds [2, 1]; they must satisfy 0 < lower <= upper < inf");
+  KernelChoice choice;
+  choice.name = "gaussian";
+  EXPECT_EQ(make_kernel(choice).status().message(),
+            "kernel must be rbf, matern12, matern32, matern52, periodic, locally-periodic, linear or cosine, got 'gaussian'");
+  choice.name = "locally-periodic";
+  ASSERT_TRUE(make_kernel(choice).ok());
+  EXPECT_EQ(make_kernel(choice).value().parameter_count(), 4u);
+}
+
+}  // namespace
+}  // namespace gpprobe
+
+namespace gpprobe {
+namespace {
+
+TEST(KernelExpression, ParsesWhatDescribePrints) {
+  const Kernel k = Kernel::constant(1.3) * Kernel::rbf({0.7, 2.0}) + Kernel::constant(0.5) * Kernel::periodic(1.0, 2.5);
+  Result<Kernel> parsed = parse_kernel(k.describe());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed.value().describe(), k.describe());
+  const double a[] = {0.3, -1.0}, b[] = {1.2, 0.4};
+  EXPECT_EQ(parsed.value()(a, b, 2), k(a, b, 2));
+  EXPECT_EQ(parse_kernel("locally_periodic(1, 2, 3) * (linear(0.5) + cosine())").value().parameter_count(), 4u);
+}
+
+TEST(KernelExpression, ErrorsSayWhere) {
+  EXPECT_EQ(parse_kernel("rbf(0.5").status().message(), "kernel expression 'rbf(0.5' at character 8: expected ')'");
+  EXPECT_EQ(parse_kernel("rbf(0.5) +").status().message(),
+            "kernel expression 'rbf(0.5) +' at character 11: expected a kernel name");
+  EXPECT_EQ(parse_kernel("periodic(1)").status().message(),
+            "kernel expression 'periodic(1)' at character 12: no kernel periodic with 1 parameter");
+  EXPECT_EQ(parse_kernel("rbf(x)").status().message(), "kernel expression 'rbf(x)' at character 5: expected a number");
+  const Kernel k = Kernel::constant(1.0) * Kernel::rbf({0.5});
+  Result<Kernel> fixed = fix_parameters(k, {"constant.value"});
+  ASSERT_TRUE(fixed.ok());
+  EXPECT_EQ(fixed.value().parameters()[0].lower, 1.0);
+  EXPECT_EQ(fixed.value().parameters()[0].upper, 1.0);
+  EXPECT_EQ(fix_parameters(k, {"variance"}).status().message(),
+            "the kernel has no parameter 'variance' (it has: constant.value, rbf.length_scale)");
+}
+
+}  // namespace
+}  // namespace gpprobe
