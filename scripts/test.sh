@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The full test suite, from a fresh clone: installs what is missing, builds everything, then runs
+#   1. the native GoogleTest suite (core + CLI),
+#   2. Vitest in Node: the wasm module through the TS API, parsers and session state,
+#   3. the browser tests: Debian's Chromium (playwright-core) on the production build.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/build.sh
+source scripts/setup.sh
+echo "test: native (GoogleTest)"
+./build/native/gpprobe_tests --gtest_brief=1
+echo "test: wasm and web (Vitest)"
+npx vitest run
+echo "test: browser (Chromium on dist/app)"
+npx vitest run --config vitest.e2e.config.ts
+echo "test: all passed"

@@ -1,0 +1,185 @@
+// The built app in Chromium, as a user meets it: the demo, uploads of every format (results equal to
+// the engine's for the same arrays), bad files, undo, reload, exports, sub-path hosting. Every test
+// also checks: no console errors, and no request leaves the page's origin.
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createProbeEngine, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
+import { launch, waitForResults, watchedPage, type WatchedPage } from './browser.ts';
+import { COLS, ROWS, uploads } from './formats.ts';
+
+const baseUrl = inject('baseUrl');
+const origin = new URL(baseUrl).origin;
+const SHOTS = 'test-results/screenshots';
+
+let browser: Browser;
+let engine: ProbeEngine;
+let context: BrowserContext;
+let watched: WatchedPage;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launch();
+  engine = await createProbeEngine();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  watched = await watchedPage(context, origin);
+  page = watched.page;
+});
+afterEach(async () => {
+  expect(watched.consoleErrors, 'console errors').toEqual([]);
+  expect(watched.foreignRequests, 'requests that left the origin').toEqual([]);
+  await context.close();
+});
+
+async function exportedCsv(): Promise<{ header: string[]; rows: string[][] }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export results (CSV)' }).click()]);
+  const text = readFileSync(await download.path(), 'utf8');
+  const [header, ...rows] = text.trim().split('\n').map((line) => line.split(','));
+  return { header, rows };
+}
+
+/** The engine's scores for the observations and labels the export reports, on the same embeddings. */
+function engineScores(x: number[][], csv: { header: string[]; rows: string[][] }, Type: Float32ArrayConstructor | Float64ArrayConstructor) {
+  const col = (name: string) => csv.header.indexOf(name);
+  const observationRows = csv.rows.filter((r) => r[col('is_observation')] === '1').map((r) => Number(r[col('row')]));
+  const labels = Uint8Array.from(observationRows, (i) => Number(csv.rows[i][col('concept')]));
+  const observations: Matrix = { data: Type.from(observationRows.flatMap((i) => x[i])), rows: observationRows.length, cols: x[0].length };
+  const probe = engine.fitProbe({ observations, labels, epsilon: 0.1, strength: 5 });
+  const scores = probe.score({ data: Type.from(x.flat()), rows: x.length, cols: x[0].length });
+  probe.dispose();
+  return { scores, observationRows };
+}
+
+describe('the demo', () => {
+  it('opens with the bundled dataset probed and every view filled', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    await expect.poll(() => page.locator('[data-testid="map-plot"] canvas').count()).toBe(1);
+    expect(await page.getByTestId('judged-plot').locator('canvas').count()).toBe(1);
+    expect(await page.getByTestId('belief-plot').locator('canvas').count()).toBe(1);
+    expect(await page.locator('table.results tbody tr[aria-selected]').count()).toBeGreaterThan(10);
+    // Key controls have accessible names.
+    for (const name of ['Upload embeddings', 'Run probe', 'Export results (CSV)']) {
+      expect(await page.getByRole('button', { name }).count(), name).toBe(1);
+    }
+    await page.screenshot({ path: `${SHOTS}/probe-view.png`, fullPage: true });
+    await page.getByRole('tab', { name: 'Out-of-distribution' }).click();
+    await page.getByTestId('ood-histogram').locator('canvas').waitFor();
+    await page.screenshot({ path: `${SHOTS}/ood-view.png` });
+  });
+});
+
+describe('uploads', () => {
+  const { x } = (() => {
+    const rows: number[][] = [];
+    const lines = uploads().csv[0].buffer.toString('utf8').trim().split('\n').slice(1);
+    for (const line of lines) rows.push(line.split(',').slice(0, COLS).map(Number));
+    return { x: rows };
+  })();
+
+  for (const [format, files] of Object.entries(uploads())) {
+    it(`reads ${format} and shows the engine's numbers for the same arrays`, async () => {
+      await page.goto(baseUrl);
+      await waitForResults(page);
+      await page.locator('input[aria-label="Embeddings files"]').setInputFiles(files);
+      await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: 30_000 }).toBe(files.map((f) => f.name).join(' + '));
+      await waitForResults(page);
+      expect(await page.locator('.data-panel .hint').first().textContent()).toContain(`${ROWS} rows × ${COLS} dimensions`);
+      const csv = await exportedCsv();
+      expect(csv.rows.length).toBe(ROWS);
+      // float32 files are float32 in the app and in the reference; text formats are float64.
+      const Type = ['npy', 'npz', 'safetensors'].includes(format) ? Float32Array : Float64Array;
+      const x32 = format === 'parquet' ? x.map((r) => Array.from(Float32Array.from(r))) : x;
+      const { scores, observationRows } = engineScores(format === 'parquet' ? x32 : x, csv, format === 'parquet' ? Float64Array : Type);
+      expect(observationRows.length).toBe(16);  // 8 per class by default
+      const judged = csv.header.indexOf('judged_probability'), episteme = csv.header.indexOf('episteme');
+      csv.rows.forEach((r, i) => {
+        expect(Number(r[judged])).toBeCloseTo(scores.judgedProbability[i], 12);
+        expect(Number(r[episteme])).toBeCloseTo(scores.episteme[i], 11);
+      });
+    });
+  }
+
+  it('shows a bad file\'s error and keeps the loaded data', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    const before = await page.locator('.dataset-name').textContent();
+    const summary = await page.getByTestId('run-summary').textContent();
+    await page.locator('input[aria-label="Embeddings files"]').setInputFiles([
+      { name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('x0,x1\n1,2\n3,oops\n') },
+    ]);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("broken.csv: line 3, column 2: 'oops' is not a number");
+    expect(await page.locator('.dataset-name').textContent()).toBe(before);
+    expect(await page.getByTestId('run-summary').textContent()).toBe(summary);
+    await page.locator('input[aria-label="Embeddings files"]').setInputFiles([
+      { name: 'picture.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+    ]);
+    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' ')).toContain('picture.png: unsupported file type (.png)');
+    expect(await page.locator('.dataset-name').textContent()).toBe(before);
+  });
+});
+
+describe('the session', () => {
+  it('undoes a mistaken click', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    const before = await page.locator('#observations-heading + .row + .hint strong').textContent();
+    await page.locator('table.results tbody input[aria-label="Observation 2"]').check();
+    await expect.poll(() => page.locator('#observations-heading + .row + .hint strong').textContent()).toBe(String(Number(before) + 1));
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.locator('#observations-heading + .row + .hint strong').textContent()).toBe(before);
+    expect(await page.locator('table.results tbody input[aria-label="Observation 2"]').isChecked()).toBe(false);
+  });
+
+  it('survives a reload, with uploaded data restored from browser storage', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    await page.locator('input[aria-label="Embeddings files"]').setInputFiles(uploads().csv);
+    await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: 30_000 }).toBe('data.csv');
+    await waitForResults(page);
+    await page.getByLabel('epsilon', { exact: true }).fill('0.5');
+    await page.getByLabel('epsilon', { exact: true }).press('Enter');
+    await page.locator('table.results tbody input[aria-label="Observation 1"]').check();
+    await waitForResults(page);
+    const observations = await page.locator('#observations-heading + .row + .hint strong').textContent();
+    await page.reload();
+    await waitForResults(page);
+    expect(await page.locator('.dataset-name').textContent()).toBe('data.csv');
+    expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.5');
+    expect(await page.locator('#observations-heading + .row + .hint strong').textContent()).toBe(observations);
+    expect(await page.locator('table.results tbody input[aria-label="Observation 1"]').isChecked()).toBe(true);
+  });
+
+  it('exports the session and plots, and imports the session back', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    const [session] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export session' }).click()]);
+    const text = readFileSync(await session.path(), 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ version: 1, data: { kind: 'demo' }, epsilon: 0.1, strength: 5 });
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Judged probability vs episteme as PNG' }).click()]);
+    expect(readFileSync(await png.path()).subarray(1, 4).toString()).toBe('PNG');
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Judged probability vs episteme as SVG' }).click()]);
+    expect(readFileSync(await svg.path(), 'utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    // Change something, then import the exported session: the change is gone.
+    await page.getByLabel('strength', { exact: true }).fill('20');
+    await page.getByLabel('strength', { exact: true }).press('Enter');
+    await page.locator('input[aria-label="Session file"]').setInputFiles([{ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(text) }]);
+    await expect.poll(() => page.getByLabel('strength', { exact: true }).inputValue()).toBe('5');
+  });
+});
+
+describe('hosting', () => {
+  it('works from a sub-path of another site', async () => {
+    await page.goto(inject('subPathUrl'));
+    await waitForResults(page);
+    expect(await page.locator('.dataset-name').textContent()).toBeTruthy();
+  });
+});

@@ -1,0 +1,37 @@
+// Debian's Chromium driven by playwright-core (never a downloaded browser). Every page records its
+// console errors and every request that leaves the page's origin; tests assert both lists are empty.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export interface WatchedPage {
+  page: Page;
+  consoleErrors: string[];
+  foreignRequests: string[];
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+export async function watchedPage(context: BrowserContext, origin: string): Promise<WatchedPage> {
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  const foreignRequests: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+  context.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:')) foreignRequests.push(url);
+  });
+  return { page, consoleErrors, foreignRequests };
+}
+
+/** Waits until a probe run has finished and its summary is shown. */
+export async function waitForResults(page: Page): Promise<void> {
+  await page.getByTestId('run-summary').waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
+}
