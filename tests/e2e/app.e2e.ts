@@ -60,9 +60,9 @@ describe('the demo', () => {
   it('opens with the bundled dataset probed and every view filled', async () => {
     await page.goto(baseUrl);
     await waitForResults(page);
-    await expect.poll(() => page.locator('[data-testid="map-plot"] canvas').count()).toBe(1);
-    expect(await page.getByTestId('judged-plot').locator('canvas').count()).toBe(1);
-    expect(await page.getByTestId('belief-plot').locator('canvas').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="map-plot"] canvas[role="img"]').count()).toBe(1);
+    expect(await page.getByTestId('judged-plot').locator('canvas[role="img"]').count()).toBe(1);
+    expect(await page.getByTestId('belief-plot').locator('canvas[role="img"]').count()).toBe(1);
     expect(await page.locator('table.results tbody tr[aria-selected]').count()).toBeGreaterThan(10);
     // Key controls have accessible names.
     for (const name of ['Upload embeddings', 'Run probe', 'Export results (CSV)']) {
@@ -70,7 +70,7 @@ describe('the demo', () => {
     }
     await page.screenshot({ path: `${SHOTS}/probe-view.png`, fullPage: true });
     await page.getByRole('tab', { name: 'Out-of-distribution' }).click();
-    await page.getByTestId('ood-histogram').locator('canvas').waitFor();
+    await page.getByTestId('ood-histogram').locator('canvas[role="img"]').waitFor();
     await page.screenshot({ path: `${SHOTS}/ood-view.png` });
   });
 });

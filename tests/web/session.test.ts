@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Column } from '../../web/src/io/table.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, distinctValues, drawObservations, inDistributionMask, parseSession, record, redo,
+  conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, drawObservations, inDistributionMask, parseSession, record, redo,
   toggleObservation, undo, type History, type Session,
 } from '../../web/src/state/session.ts';
 
@@ -17,6 +17,15 @@ describe('concepts', () => {
     expect(Array.from(conceptLabels({ column: 'size', kind: 'threshold', threshold: 5 }, columns, 6))).toEqual([0, 1, 0, 1, 0, 1]);
     expect(Array.from(conceptLabels({ column: 'size', kind: 'values', positives: ['9', '1'] }, columns, 6))).toEqual([1, 0, 0, 0, 0, 1]);
     expect(distinctValues(columns[0])).toEqual(['cat', 'dog', 'eel']);
+  });
+
+  it('chooses a first concept: a few-valued column, positive "1" when it has one', () => {
+    const label: Column = { name: 'label', kind: 'number', values: Float64Array.from([0, 1, 0, 1]) };
+    const id: Column = { name: 'id', kind: 'number', values: Float64Array.from(Array.from({ length: 40 }, (_, i) => i)) };
+    expect(defaultConcept([id, label])).toEqual({ column: 'label', kind: 'values', positives: ['1'] });
+    expect(defaultConcept([{ name: 'flag', kind: 'string', values: ['no', 'Yes', 'no'] }])).toEqual({ column: 'flag', kind: 'values', positives: ['Yes'] });
+    expect(defaultConcept(columns)).toEqual({ column: 'animal', kind: 'values', positives: ['cat'] });
+    expect(defaultConcept([id])).toBeNull();
   });
 
   it('marks in-distribution rows for a column-based OOD setup', () => {
@@ -77,3 +86,4 @@ describe('session files', () => {
     expect(() => parseSession(JSON.stringify({ ...s, observations: [1.5] }))).toThrowError("the session's observations must be a list of row numbers");
   });
 });
+

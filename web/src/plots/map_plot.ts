@@ -1,6 +1,6 @@
 // The 2-D map of the embeddings (first two principal components, computed by the core), coloured by
 // any measure or by the concept; observations and the selected query marked.
-import { MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE, robustDomain, SELECTED } from './colors.ts';
+import { MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE, robustDomain } from './colors.ts';
 import { extent } from './layout.ts';
 import type { Mark, PlotSpec } from './plot_model.ts';
 
@@ -14,7 +14,6 @@ export interface MapInput {
   valueLabel: string;
   labels: Uint8Array | null;
   observations: number[];
-  selected: number | null;
 }
 
 export function embeddingMap(input: MapInput): PlotSpec {
@@ -35,7 +34,6 @@ export function embeddingMap(input: MapInput): PlotSpec {
   const neg = input.observations.filter((r) => input.labels?.[r] !== 1);
   if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#111', fill: POSITIVE, size: 5.5, x: pos.map((r) => input.x[r]), y: pos.map((r) => input.y[r]) });
   if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#111', fill: NEGATIVE, size: 4.5, x: neg.map((r) => input.x[r]), y: neg.map((r) => input.y[r]) });
-  if (input.selected !== null) marks.push({ type: 'symbols', shape: 'ring', color: SELECTED, size: 9, x: [input.x[input.selected]], y: [input.y[input.selected]] });
   const pct = (v: number) => `${((100 * v) / (input.totalVariance || 1)).toFixed(1)}%`;
   return {
     title: 'Embedding map (PCA)', marks, colorBar,

@@ -13,7 +13,6 @@ export interface MeasurePlotInput {
   labels: Uint8Array | null;
   /** Rows that are observations. */
   observations: number[];
-  selected: number | null;
 }
 
 function classColors(labels: Uint8Array | null, n: number): { palette: string[]; colors?: Uint8Array } {
@@ -29,8 +28,12 @@ function overlays(input: MeasurePlotInput, x: ArrayLike<number>, y: ArrayLike<nu
   const neg = input.observations.filter((r) => input.labels?.[r] !== 1);
   if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#7a2e00', fill: POSITIVE, size: 5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
   if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#003a5c', fill: NEGATIVE, size: 4, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
-  if (input.selected !== null) marks.push({ type: 'symbols', shape: 'ring', color: SELECTED, size: 8, x: [x[input.selected]], y: [y[input.selected]] });
   return marks;
+}
+
+/** The ring around the selected query, drawn over a plot of x against y. */
+export function selectionRing(x: ArrayLike<number>, y: ArrayLike<number>, row: number | null, size = 8): Mark[] {
+  return row === null || row >= x.length ? [] : [{ type: 'symbols', shape: 'ring', color: SELECTED, size, x: [x[row]], y: [y[row]] }];
 }
 
 function legend(labels: Uint8Array | null) {

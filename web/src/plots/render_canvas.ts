@@ -1,6 +1,7 @@
 // Draws a PlotSpec on a 2-D canvas context (the interactive view and PNG export).
 import { FONT, GRID, INK, layout, MUTED, SMALL_FONT, type Layout } from './layout.ts';
-import type { Mark, PlotSpec } from './plot_model.ts';
+import type { Mark, PlotSpec, PointsMark } from './plot_model.ts';
+import { parseColor, splatPoints } from './point_splat.ts';
 
 type Context = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
@@ -16,9 +17,36 @@ function drawSymbol(ctx: Context, shape: 'ring' | 'diamond' | 'square', x: numbe
   } else ctx.rect(x - size, y - size, 2 * size, 2 * size);
 }
 
+/** Point sets larger than this are splatted into pixels instead of drawn as arcs. */
+const SPLAT_ABOVE = 4000;
+
+function splatMark(ctx: Context, mark: PointsMark, L: Layout): void {
+  const scale = ctx.getTransform().a || 1;  // device pixels per CSS pixel
+  const width = Math.max(1, Math.round((L.width - L.left - L.right) * scale));
+  const height = Math.max(1, Math.round((L.height - L.top - L.bottom) * scale));
+  const count = mark.subset ? mark.subset.length : mark.x.length;
+  const px = new Float32Array(count), py = new Float32Array(count);
+  const colors = mark.colors ? new Uint8Array(count) : undefined;
+  for (let k = 0; k < count; k++) {
+    const i = mark.subset ? mark.subset[k] : k;
+    px[k] = (L.x(mark.x[i]) - L.left) * scale;
+    py[k] = (L.y(mark.y[i]) - L.top) * scale;
+    if (colors) colors[k] = mark.colors![i];
+  }
+  const image = new ImageData(width, height);
+  splatPoints(image, { px, py, colors, palette: mark.palette.map(parseColor), radius: mark.radius * scale, opacity: mark.opacity ?? 1 });
+  const layer = new OffscreenCanvas(width, height);
+  layer.getContext('2d')!.putImageData(image, 0, 0);
+  ctx.drawImage(layer, L.left, L.top, width / scale, height / scale);
+}
+
 function drawMark(ctx: Context, mark: Mark, L: Layout): void {
   switch (mark.type) {
     case 'points': {
+      if ((mark.subset ? mark.subset.length : mark.x.length) > SPLAT_ABOVE) {
+        splatMark(ctx, mark, L);
+        break;
+      }
       ctx.globalAlpha = mark.opacity ?? 1;
       const r = mark.radius;
       const count = mark.subset ? mark.subset.length : mark.x.length;
@@ -231,6 +259,17 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
   ctx.fillStyle = INK;
   ctx.restore();
   return L;
+}
+
+/** Draws extra marks (the selection) over a plot already drawn with the same layout, on a clear canvas. */
+export function drawOverlay(ctx: Context, marks: Mark[], L: Layout): void {
+  ctx.save();
+  ctx.clearRect(0, 0, L.width, L.height);
+  ctx.beginPath();
+  ctx.rect(L.left, L.top, L.width - L.left - L.right, L.height - L.top - L.bottom);
+  ctx.clip();
+  for (const mark of marks) drawMark(ctx, mark, L);
+  ctx.restore();
 }
 
 export function formatBound(v: number): string {

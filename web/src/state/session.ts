@@ -45,6 +45,20 @@ export function distinctValues(column: Column, limit = 200): string[] {
   return [...seen];
 }
 
+/**
+ * A sensible first concept for new data: the first column with 2-20 distinct values; positive is
+ * "1"/"true"/"yes" when the column has it (a 0/1 label column), otherwise its first value.
+ */
+export function defaultConcept(columns: Column[]): Concept | null {
+  for (const c of columns) {
+    const values = distinctValues(c, 21);
+    if (values.length < 2 || values.length > 20) continue;
+    const positive = values.find((v) => ['1', 'true', 'yes'].includes(v.toLowerCase())) ?? values[0];
+    return { column: c.name, kind: 'values', positives: [positive] };
+  }
+  return null;
+}
+
 /** 1 where the row shows the concept, 0 elsewhere. */
 export function conceptLabels(concept: Concept, columns: Column[], rows: number): Uint8Array {
   const column = columns.find((c) => c.name === concept.column);

@@ -8,7 +8,7 @@ import type { DatasetRole, DatasetSummary, Results } from '../worker/protocol.ts
 import { EngineClient, type Progress, type RunningRequest } from '../worker/worker_client.ts';
 import { deleteFiles, loadFiles, saveFiles } from './file_store.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, drawObservations, parseSession, record, redo as redoHistory, undo as undoHistory,
+  conceptLabels, DEFAULT_SESSION, defaultConcept, drawObservations, parseSession, record, redo as redoHistory, undo as undoHistory,
   type Concept, type History, type Session,
 } from './session.ts';
 
@@ -180,16 +180,6 @@ function sessionFor(data: Session['data'], template: Partial<Session> = {}): Ses
   return { ...DEFAULT_SESSION, epsilon: session.value.epsilon, strength: session.value.strength, ...template, data, observations: [] };
 }
 
-/** A sensible first concept: the first column with 2-20 distinct values; its first value positive. */
-function defaultConcept(d: DatasetSummary): Concept | null {
-  for (const c of d.columns) {
-    const distinct = new Set<string>();
-    for (let i = 0; i < c.values.length && distinct.size <= 20; i++) distinct.add(String(c.values[i]));
-    if (distinct.size >= 2 && distinct.size <= 20) return { column: c.name, kind: 'values', positives: [[...distinct][0]] };
-  }
-  return null;
-}
-
 async function afterMainDataset(d: DatasetSummary, next: Session): Promise<void> {
   batch(() => {
     dataset.value = d;
@@ -240,7 +230,7 @@ export async function uploadFiles(files: File[], role: DatasetRole = 'main'): Pr
     });
     const refs = files.map((f) => ({ name: f.name, size: f.size }));
     if (role === 'main') {
-      const next = sessionFor({ kind: 'upload', files: refs }, { concept: defaultConcept(summary) });
+      const next = sessionFor({ kind: 'upload', files: refs }, { concept: defaultConcept(summary.columns) });
       await afterMainDataset(summary, next);
     } else {
       oodDataset.value = summary;

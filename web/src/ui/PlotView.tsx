@@ -2,13 +2,15 @@
 // interactive mark, click selects it, and the card exports the same plot as PNG or SVG.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Layout } from '../plots/layout.ts';
-import type { PlotSpec, PointsMark } from '../plots/plot_model.ts';
-import { drawPlot } from '../plots/render_canvas.ts';
+import type { Mark, PlotSpec, PointsMark } from '../plots/plot_model.ts';
+import { drawOverlay, drawPlot } from '../plots/render_canvas.ts';
 import { plotToSvg } from '../plots/render_svg.ts';
 import { saveBlob, slug } from './download.ts';
 
 interface Props {
   spec: PlotSpec | null;
+  /** Marks drawn over the plot on their own canvas (the selection): changing them never redraws the plot. */
+  overlay?: Mark[];
   height: number;
   /** Text lines for the tooltip of point i of the interactive mark. */
   tooltip?: (index: number) => string[];
@@ -58,9 +60,10 @@ class PointIndex {
   }
 }
 
-export function PlotView({ spec, height, tooltip, onPick, empty, controls, caption, testId }: Props) {
+export function PlotView({ spec, overlay, height, tooltip, onPick, empty, controls, caption, testId }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
+  const overlayCanvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
   const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
   const [layoutState, setLayout] = useState<Layout | null>(null);
@@ -87,6 +90,21 @@ export function PlotView({ spec, height, tooltip, onPick, empty, controls, capti
     setLayout(drawPlot(ctx, spec, width, height));
   }, [spec, width, height]);
 
+  useEffect(() => {
+    const c = overlayCanvas.current;
+    if (!c || !layoutState) return;
+    const ratio = window.devicePixelRatio || 1;
+    if (c.width !== Math.round(width * ratio) || c.height !== Math.round(height * ratio)) {
+      c.width = Math.round(width * ratio);
+      c.height = Math.round(height * ratio);
+      c.style.width = `${width}px`;
+      c.style.height = `${height}px`;
+    }
+    const ctx = c.getContext('2d')!;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    drawOverlay(ctx, overlay ?? [], layoutState);
+  }, [overlay, layoutState]);
+
   const interactive = spec?.marks.find((m): m is PointsMark => m.type === 'points' && !!m.interactive);
   const index = useMemo(() => (interactive && layoutState ? new PointIndex(interactive, layoutState) : null), [interactive, layoutState]);
 
@@ -96,7 +114,9 @@ export function PlotView({ spec, height, tooltip, onPick, empty, controls, capti
     return { x, y, index: index?.nearest(x, y) ?? null };
   };
 
+  const full = (): PlotSpec | null => (spec ? { ...spec, marks: [...spec.marks, ...(overlay ?? [])] } : null);
   const exportPng = () => {
+    const spec = full();
     if (!spec) return;
     const scale = 2;
     const off = document.createElement('canvas');
@@ -108,6 +128,7 @@ export function PlotView({ spec, height, tooltip, onPick, empty, controls, capti
     off.toBlob((blob) => blob && saveBlob(blob, `${slug(spec.title)}.png`), 'image/png');
   };
   const exportSvg = () => {
+    const spec = full();
     if (spec) saveBlob(new Blob([plotToSvg(spec, width, height)], { type: 'image/svg+xml' }), `${slug(spec.title)}.svg`);
   };
 
@@ -135,6 +156,9 @@ export function PlotView({ spec, height, tooltip, onPick, empty, controls, capti
             onClick={(e) => onPick?.(at(e).index, e)}
             style={{ cursor: hover ? 'pointer' : 'default' }}
           />
+        ) : null}
+        {spec ? (
+          <canvas ref={overlayCanvas} class="overlay" aria-hidden="true" />
         ) : (
           <div class="plot-empty">{empty ?? 'Nothing to show yet.'}</div>
         )}

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { ProbeScores } from '../engine/probe_engine.ts';
 import { queryBelief as queryBeliefPlot } from '../plots/belief_plots.ts';
 import { embeddingMap } from '../plots/map_plot.ts';
-import { aleaVsEpisteme, judgedVsEpisteme } from '../plots/measure_plots.ts';
+import { aleaVsEpisteme, judgedVsEpisteme, selectionRing } from '../plots/measure_plots.ts';
 import { cellText } from '../state/session.ts';
 import { columns, dataset, envelope, labels, map, queryBelief, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
 import { formatMeasure } from './format.ts';
@@ -64,14 +64,17 @@ export function ProbeView() {
   const tooltip = useTooltip();
   const observationSet = useMemo(() => new Set(obs), [obs]);
 
-  const input = r ? { scores: r.scores, labels: y, observations: obs, selected: sel } : null;
-  const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, sel, envelope.value]);
-  const alea = useMemo(() => input && aleaVsEpisteme(input), [r, y, obs, sel]);
+  const input = r ? { scores: r.scores, labels: y, observations: obs } : null;
+  const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, envelope.value]);
+  const alea = useMemo(() => input && aleaVsEpisteme(input), [r, y, obs]);
   const mapSpec = useMemo(() => m && embeddingMap({
     x: m.x, y: m.y, explained: m.explained, totalVariance: m.totalVariance,
     values: colorBy === 'concept' || !r ? null : r.scores[colorBy],
-    valueLabel: MEASURE_COLUMNS.find((c) => c.key === colorBy)?.label ?? '', labels: y, observations: obs, selected: sel,
-  }), [m, r, colorBy, y, obs, sel]);
+    valueLabel: MEASURE_COLUMNS.find((c) => c.key === colorBy)?.label ?? '', labels: y, observations: obs,
+  }), [m, r, colorBy, y, obs]);
+  const judgedRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.judgedProbability, sel) : []), [r, sel]);
+  const aleaRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.alea, sel) : []), [r, sel]);
+  const mapRing = useMemo(() => (m ? selectionRing(m.x, m.y, sel, 9) : []), [m, sel]);
   const belief = queryBelief.value;
   const beliefSpec = useMemo(() => belief && sel !== null ? queryBeliefPlot(DENSITY_GRID, belief.posterior, belief.prior, `Belief g(a) of row ${sel}`) : null, [belief, sel]);
 
@@ -91,7 +94,7 @@ export function ProbeView() {
         </p>
       )}
       <div class="plot-grid">
-        <PlotView spec={mapSpec} height={340} tooltip={tooltip} onPick={pick} empty="computing the map…" testId="map-plot"
+        <PlotView spec={mapSpec} overlay={mapRing} height={340} tooltip={tooltip} onPick={pick} empty="computing the map…" testId="map-plot"
           controls={<>
             <select aria-label="Colour the map by" value={colorBy} onChange={(e) => setColorBy((e.target as HTMLSelectElement).value as ColorBy)}>
               <option value="concept">concept</option>
@@ -99,9 +102,9 @@ export function ProbeView() {
             </select>
             <label class="toggle"><input type="checkbox" checked={picking} onChange={(e) => setPicking((e.target as HTMLInputElement).checked)} /> pick observations</label>
           </>} />
-        <PlotView spec={judged} height={340} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="judged-plot"
+        <PlotView spec={judged} overlay={judgedRing} height={340} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="judged-plot"
           caption="Shaded: more certain than any belief of this prior could be with so little knowledge (the irrational region of Fox & Ülkümen). Click a point to select it; shift-click adds or removes an observation." />
-        <PlotView spec={alea} height={300} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="alea-plot"
+        <PlotView spec={alea} overlay={aleaRing} height={300} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="alea-plot"
           caption="Alea: how fuzzy the concept is at the query; episteme: how much the probe knows there." />
         <div class="card selection-card">
           {beliefSpec ? <PlotView spec={beliefSpec} height={190} testId="belief-plot" /> : null}
