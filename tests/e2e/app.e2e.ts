@@ -176,6 +176,24 @@ describe('the session', () => {
   });
 });
 
+describe('query subsets', () => {
+  it('shows and exports only the chosen rows', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    const column = await page.locator('select[aria-label="Query subset column"] option').nth(1).getAttribute('value');
+    await page.locator('select[aria-label="Query subset column"]').selectOption(column!);
+    const chosen = await page.locator('[aria-label="Query subset values"] .chip.on').textContent();
+    const hint = await page.locator('#queries-heading ~ .hint').textContent();
+    const shown = Number(hint!.split(' ')[0].replace(/,/g, ''));
+    expect(shown).toBeGreaterThan(0);
+    expect(Number(await page.locator('table.results').getAttribute('aria-rowcount'))).toBe(shown);
+    const csv = await exportedCsv();
+    expect(csv.rows.length).toBe(shown);
+    const at = csv.header.indexOf(column!);
+    expect(csv.rows.every((r) => r[at] === chosen)).toBe(true);
+  });
+});
+
 describe('hosting', () => {
   it('works from a sub-path of another site', async () => {
     await page.goto(inject('subPathUrl'));

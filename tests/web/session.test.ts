@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Column } from '../../web/src/io/table.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, drawObservations, inDistributionMask, parseSession, record, redo,
+  conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, queryRows, drawObservations, inDistributionMask, parseSession, record, redo,
   toggleObservation, undo, type History, type Session,
 } from '../../web/src/state/session.ts';
 
@@ -26,6 +26,12 @@ describe('concepts', () => {
     expect(defaultConcept([{ name: 'flag', kind: 'string', values: ['no', 'Yes', 'no'] }])).toEqual({ column: 'flag', kind: 'values', positives: ['Yes'] });
     expect(defaultConcept(columns)).toEqual({ column: 'animal', kind: 'values', positives: ['cat'] });
     expect(defaultConcept([id])).toBeNull();
+  });
+
+  it('lists the rows of a query subset', () => {
+    expect(queryRows({ kind: 'all' }, columns, 6)).toBeNull();
+    expect(Array.from(queryRows({ kind: 'values', column: 'animal', values: ['dog', 'eel'] }, columns, 6)!)).toEqual([1, 2, 4]);
+    expect(Array.from(queryRows({ kind: 'values', column: 'size', values: ['9'] }, columns, 6)!)).toEqual([5]);
   });
 
   it('marks in-distribution rows for a column-based OOD setup', () => {

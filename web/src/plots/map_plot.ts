@@ -14,6 +14,8 @@ export interface MapInput {
   valueLabel: string;
   labels: Uint8Array | null;
   observations: number[];
+  /** Rows to draw (all when null). */
+  subset: Int32Array | null;
 }
 
 export function embeddingMap(input: MapInput): PlotSpec {
@@ -22,12 +24,12 @@ export function embeddingMap(input: MapInput): PlotSpec {
   let colorBar: PlotSpec['colorBar'];
   if (input.values) {
     const domain = robustDomain(input.values);
-    marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.8, interactive: true,
+    marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.8, interactive: true, subset: input.subset ?? undefined,
       palette: MEASURE_PALETTE, colors: paletteIndices(input.values, domain) });
     colorBar = { label: input.valueLabel, domain, palette: MEASURE_PALETTE };
   } else {
     const colors = input.labels ? Uint8Array.from(input.labels) : undefined;
-    marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.75, interactive: true,
+    marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.75, interactive: true, subset: input.subset ?? undefined,
       palette: input.labels ? [NEGATIVE, POSITIVE] : ['#7b8794'], colors });
   }
   const pos = input.observations.filter((r) => input.labels?.[r] === 1);

@@ -13,6 +13,8 @@ export interface MeasurePlotInput {
   labels: Uint8Array | null;
   /** Rows that are observations. */
   observations: number[];
+  /** Rows to draw (all when null). */
+  subset: Int32Array | null;
 }
 
 function classColors(labels: Uint8Array | null, n: number): { palette: string[]; colors?: Uint8Array } {
@@ -62,7 +64,7 @@ export function judgedVsEpisteme(input: MeasurePlotInput, envelope: BeliefEnvelo
     marks.push({ type: 'line', x: e, y: p.map((v) => 1 - v), color: IRRATIONAL, width: 1, dash: [4, 3] });
   }
   marks.push({ type: 'rule', y: 0.5, color: '#9aa5b1', dash: [2, 3] });
-  marks.push({ type: 'points', x: episteme, y: judgedProbability, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, ...classColors(input.labels, n) });
+  marks.push({ type: 'points', x: episteme, y: judgedProbability, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) });
   marks.push(...overlays(input, episteme, judgedProbability));
   return {
     title: 'Judged probability vs episteme', marks,
@@ -78,7 +80,7 @@ export function aleaVsEpisteme(input: MeasurePlotInput): PlotSpec {
   return {
     title: 'Alea vs episteme',
     marks: [
-      { type: 'points', x: episteme, y: alea, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, ...classColors(input.labels, n) },
+      { type: 'points', x: episteme, y: alea, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) },
       ...overlays(input, episteme, alea),
     ],
     x: { label: 'episteme (−entropy of g)', domain: extent(episteme) },

@@ -26,11 +26,15 @@ export interface Session {
   strength: number;
   draw: { perClass: number; seed: number };
   ood: OodSetup;
+  /** Which rows are queries: all of them, or those whose column takes one of the values. */
+  queries: QuerySubset;
 }
+
+export type QuerySubset = { kind: 'all' } | { kind: 'values'; column: string; values: string[] };
 
 export const DEFAULT_SESSION: Session = {
   version: 1, data: null, concept: null, observations: [], epsilon: 0.1, strength: 5,
-  draw: { perClass: 8, seed: 1 }, ood: { kind: 'none' },
+  draw: { perClass: 8, seed: 1 }, ood: { kind: 'none' }, queries: { kind: 'all' },
 };
 
 /** The text of a cell as the concept and table show it. */
@@ -119,6 +123,17 @@ export function inDistributionMask(ood: OodSetup, columns: Column[], rows: numbe
   return mask;
 }
 
+/** Row indices of the query subset in ascending order, or null when every row is a query. */
+export function queryRows(subset: QuerySubset, columns: Column[], rows: number): Int32Array | null {
+  if (subset.kind === 'all') return null;
+  const column = columns.find((c) => c.name === subset.column);
+  if (!column) return null;
+  const wanted = new Set(subset.values);
+  const out: number[] = [];
+  for (let i = 0; i < rows; i++) if (wanted.has(cellText(column, i))) out.push(i);
+  return Int32Array.from(out);
+}
+
 /** Undo/redo over session snapshots. */
 export interface History {
   past: Session[];
@@ -163,5 +178,6 @@ export function parseSession(text: string): Session {
   return {
     version: 1, data: s.data ?? null, concept: s.concept ?? null, observations: [...s.observations],
     epsilon, strength, draw: s.draw ?? DEFAULT_SESSION.draw, ood: s.ood ?? { kind: 'none' },
+    queries: s.queries ?? { kind: 'all' },
   };
 }

@@ -8,7 +8,7 @@ import type { DatasetRole, DatasetSummary, Results } from '../worker/protocol.ts
 import { EngineClient, type Progress, type RunningRequest } from '../worker/worker_client.ts';
 import { deleteFiles, loadFiles, saveFiles } from './file_store.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, defaultConcept, drawObservations, parseSession, record, redo as redoHistory, undo as undoHistory,
+  conceptLabels, DEFAULT_SESSION, defaultConcept, drawObservations, queryRows as subsetRows, parseSession, record, redo as redoHistory, undo as undoHistory,
   type Concept, type History, type Session,
 } from './session.ts';
 
@@ -68,6 +68,12 @@ export const labels = computed<Uint8Array | null>(() => {
   const d = dataset.value, c = session.value.concept;
   return d && c ? conceptLabels(c, d.columns, d.rows) : null;
 });
+/** Rows of the query subset (null: all rows). Plots, table and export show these. */
+export const queryRows = computed<Int32Array | null>(() => {
+  const d = dataset.value;
+  return d ? subsetRows(session.value.queries, d.columns, d.rows) : null;
+});
+
 /** The part of the session results depend on. */
 const probeBasis = computed(() => {
   const s = session.value;

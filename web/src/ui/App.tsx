@@ -2,7 +2,7 @@
 // and the current view. Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
-  autoRun, canRedo, canUndo, dataset, demos, importSession, labels, loadDemo, redo, results, runProbe, session,
+  autoRun, canRedo, canUndo, dataset, demos, importSession, labels, loadDemo, queryRows, redo, results, runProbe, session,
   sessionJson, undo, uploadFiles,
 } from '../state/store.ts';
 import { saveBlob } from './download.ts';
@@ -12,6 +12,7 @@ import { OodView } from './OodView.tsx';
 import { ConceptPanel } from './panels/ConceptPanel.tsx';
 import { HyperparametersPanel } from './panels/HyperparametersPanel.tsx';
 import { ObservationsPanel } from './panels/ObservationsPanel.tsx';
+import { QueriesPanel } from './panels/QueriesPanel.tsx';
 import { ProbeView } from './ProbeView.tsx';
 import { TaskBar } from './TaskBar.tsx';
 import { columns } from '../state/store.ts';
@@ -45,7 +46,7 @@ export function App() {
 
   const exportCsv = () => {
     const r = results.value;
-    if (r) saveBlob(resultsCsv(r.scores, columns.value, labels.value, session.value.observations), 'gpprobe-results.csv');
+    if (r) saveBlob(resultsCsv(r.scores, columns.value, labels.value, session.value.observations, queryRows.value), 'gpprobe-results.csv');
   };
   const exportSession = () => saveBlob(new Blob([sessionJson()], { type: 'application/json' }), 'gpprobe-session.json');
 
@@ -92,6 +93,7 @@ export function App() {
           )}
           <ConceptPanel />
           {d && <ObservationsPanel />}
+          {d && <QueriesPanel />}
           <HyperparametersPanel />
           {d && (
             <section class="panel run-panel">

@@ -7,7 +7,7 @@ import { queryBelief as queryBeliefPlot } from '../plots/belief_plots.ts';
 import { embeddingMap } from '../plots/map_plot.ts';
 import { aleaVsEpisteme, judgedVsEpisteme, selectionRing } from '../plots/measure_plots.ts';
 import { cellText } from '../state/session.ts';
-import { columns, dataset, envelope, labels, map, queryBelief, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
+import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
 import { formatMeasure } from './format.ts';
 import { DENSITY_GRID } from './panels/HyperparametersPanel.tsx';
 import { PlotView } from './PlotView.tsx';
@@ -64,14 +64,15 @@ export function ProbeView() {
   const tooltip = useTooltip();
   const observationSet = useMemo(() => new Set(obs), [obs]);
 
-  const input = r ? { scores: r.scores, labels: y, observations: obs } : null;
-  const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, envelope.value]);
-  const alea = useMemo(() => input && aleaVsEpisteme(input), [r, y, obs]);
+  const subset = queryRows.value;
+  const input = r ? { scores: r.scores, labels: y, observations: obs, subset } : null;
+  const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, subset, envelope.value]);
+  const alea = useMemo(() => input && aleaVsEpisteme(input), [r, y, obs, subset]);
   const mapSpec = useMemo(() => m && embeddingMap({
     x: m.x, y: m.y, explained: m.explained, totalVariance: m.totalVariance,
     values: colorBy === 'concept' || !r ? null : r.scores[colorBy],
-    valueLabel: MEASURE_COLUMNS.find((c) => c.key === colorBy)?.label ?? '', labels: y, observations: obs,
-  }), [m, r, colorBy, y, obs]);
+    valueLabel: MEASURE_COLUMNS.find((c) => c.key === colorBy)?.label ?? '', labels: y, observations: obs, subset,
+  }), [m, r, colorBy, y, obs, subset]);
   const judgedRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.judgedProbability, sel) : []), [r, sel]);
   const aleaRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.alea, sel) : []), [r, sel]);
   const mapRing = useMemo(() => (m ? selectionRing(m.x, m.y, sel, 9) : []), [m, sel]);
@@ -89,8 +90,9 @@ export function ProbeView() {
       {r && (
         <p class={`run-summary ${resultsStale.value ? 'stale' : ''}`} data-testid="run-summary">
           {resultsStale.value ? 'Settings changed since this run · ' : ''}
-          {r.scores.judgedProbability.length.toLocaleString()} queries scored in {(r.seconds * 1000).toFixed(0)} ms
+          {r.scores.judgedProbability.length.toLocaleString()} rows scored in {(r.seconds * 1000).toFixed(0)} ms
           ({r.space} space, {r.update.kind === 'fit' ? 'fitted' : `updated: +${r.update.added} −${r.update.removed} observations`})
+          {subset ? ` · showing the ${subset.length.toLocaleString()} queries of the subset` : ''}
         </p>
       )}
       <div class="plot-grid">
@@ -111,7 +113,7 @@ export function ProbeView() {
           <SelectedQuery />
         </div>
       </div>
-      <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} labels={y} observations={observationSet}
+      <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} subset={subset} labels={y} observations={observationSet}
         selected={sel} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation} />
     </div>
   );

@@ -22,6 +22,8 @@ interface Props {
   scores: ProbeScores | null;
   columns: Column[];
   rows: number;
+  /** The rows to list (all when null). */
+  subset: Int32Array | null;
   labels: Uint8Array | null;
   observations: Set<number>;
   selected: number | null;
@@ -29,14 +31,15 @@ interface Props {
   onToggleObservation(row: number): void;
 }
 
-export function ResultsTable({ scores, columns, rows, labels, observations, selected, onSelect, onToggleObservation }: Props) {
+export function ResultsTable({ scores, columns, rows: total, subset, labels, observations, selected, onSelect, onToggleObservation }: Props) {
+  const rows = subset ? subset.length : total;
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: { kind: 'row' }, descending: false });
   const [scrollTop, setScrollTop] = useState(0);
   const viewport = useRef<HTMLDivElement>(null);
   const shown = columns.slice(0, 6);
 
   const order = useMemo(() => {
-    const index = Int32Array.from({ length: rows }, (_, i) => i);
+    const index = subset ?? Int32Array.from({ length: rows }, (_, i) => i);
     const key = sort.key;
     let compare: (a: number, b: number) => number;
     if (key.kind === 'measure' && scores) {
@@ -55,7 +58,7 @@ export function ResultsTable({ scores, columns, rows, labels, observations, sele
     const sorted = Array.from(index).sort((a, b) => compare(a, b) || a - b);
     if (sort.descending) sorted.reverse();
     return sorted;
-  }, [rows, scores, columns, sort, observations]);
+  }, [rows, subset, scores, columns, sort, observations]);
 
   const height = 420;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 5);
