@@ -36,6 +36,21 @@ Status check_members(std::size_t members) {
 
 const char* kNeedBoth = "lpe needs observations of both classes";
 
+// (1/M) Σ_m (h(t_m) - mean)², computed on h(t_m) - h(t_0) so that members that agree give exactly 0
+// (an unshifted mean of M equal numbers need not round back to that number).
+template <class H>
+double shifted_variance(const double* t, std::size_t M, H h) {
+  const double origin = h(t[0]);
+  double sum = 0, squares = 0;
+  for (std::size_t m = 0; m < M; ++m) {
+    const double d = h(t[m]) - origin;
+    sum += d;
+    squares += d * d;
+  }
+  const double mean = sum / double(M);
+  return std::max(squares / double(M) - mean * mean, 0.0);
+}
+
 }  // namespace
 
 Result<std::vector<std::uint32_t>> bootstrap_counts(const std::uint8_t* labels, std::size_t count,
@@ -128,13 +143,8 @@ Status LinearProbeEnsemble::score(const MatrixView& queries, const EnsembleScore
       }
       g_mean /= double(M);
       t_mean /= double(M);
-      double g_var = 0, t_var = 0;
-      for (std::size_t m = 0; m < M; ++m) {
-        g_var += (sigmoid(t[m]) - g_mean) * (sigmoid(t[m]) - g_mean);
-        t_var += (t[m] - t_mean) * (t[m] - t_mean);
-      }
-      g_var /= double(M);
-      t_var = std::max(t_var / double(M), kSmallestLogitVariance);
+      const double g_var = shifted_variance(t, M, sigmoid);
+      const double t_var = std::max(shifted_variance(t, M, [](double v) { return v; }), kSmallestLogitVariance);
       const double entropy_f = 0.5 * (kLog2PiE + std::log(t_var));
       const std::size_t q = first + i;
       if (out.judged_probability) out.judged_probability[q] = g_mean;
