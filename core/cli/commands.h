@@ -13,5 +13,7 @@ using Args = std::vector<std::string>;
 
 int probe_command(const Args& args, std::ostream& out, std::ostream& err);
 int bench_command(const Args& args, std::ostream& out, std::ostream& err);
+int baseline_command(const Args& args, std::ostream& out, std::ostream& err);
+int evaluate_command(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpprobe::cli

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "cli_runner.h"
 #include "csv_output.h"
 #include "test_support.h"
 
@@ -14,49 +15,10 @@ namespace {
 
 using testing::TempFile;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-CliRun run_cli(const std::string& args) {
-  const TempFile err_file("stderr.txt");
-  const std::string command = std::string(GPPROBE_CLI_PATH) + " " + args + " 2>" + err_file.path();
-  CliRun r;
-  FILE* pipe = popen(command.c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file.path());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  return r;
-}
-
-std::string csv_of(const RowMatrix& m) {
-  std::ostringstream os;
-  os.precision(17);
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    for (Eigen::Index j = 0; j < m.cols(); ++j) os << (j ? "," : "") << m(i, j);
-    os << "\n";
-  }
-  return os.str();
-}
-
-std::vector<std::vector<double>> parse_output(const std::string& text, std::string* header) {
-  std::istringstream in(text);
-  std::getline(in, *header);
-  std::vector<std::vector<double>> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<double> row;
-    std::stringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
-    rows.push_back(row);
-  }
-  return rows;
-}
+using testing::CliRun;
+using testing::csv_of;
+using testing::parse_output;
+using testing::run_cli;
 
 const char* kHeader = "query,judged_probability,episteme,alea,latent_mean,latent_variance,knowledge,ood_score";
 
