@@ -3,15 +3,16 @@
 // BindingStatus {code, message}; code "ok" means success. No exception or abort reaches JavaScript for
 // bad input: the core returns statuses, and memory exhaustion is caught at this boundary.
 //
-// Matrices arrive as (pointer, rows, cols, dtype) with dtype 32 = float32, 64 = float64.
+// Matrices arrive as (pointer, rows, cols, dtype) with dtype 32 = float32, 64 = float64. The shared
+// helpers live in binding_support.h; other registration files (bindings_*.cpp) reuse BindingStatus,
+// which is registered here once.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cstdint>
-#include <exception>
-#include <new>
 #include <string>
 
+#include "binding_support.h"
 #include "gpprobe/probe.h"
 #include "gpprobe/row_products.h"
 #include "gpprobe/synthetic_embeddings.h"
@@ -23,33 +24,10 @@ using gpprobe::MatrixView;
 using gpprobe::Status;
 using gpprobe::StatusCode;
 
-struct BindingStatus {
-  std::string code;
-  std::string message;
-};
-
-BindingStatus to_binding(const Status& s) { return {gpprobe::code_name(s.code()), s.message()}; }
-
-BindingStatus invalid(const std::string& message) { return {"invalid_argument", message}; }
-
-// Runs `body` (returning a Status) and converts what escapes it into a status.
-template <class Body>
-BindingStatus guarded(Body&& body) {
-  try {
-    return to_binding(body());
-  } catch (const std::bad_alloc&) {
-    return {"out_of_memory", "out of memory: the wasm heap cannot grow further (4 GB at most)"};
-  } catch (const std::exception& e) {
-    return {"internal_error", std::string("internal error: ") + e.what()};
-  }
-}
-
-bool make_view(std::uintptr_t ptr, std::size_t rows, std::size_t cols, int dtype, MatrixView* view) {
-  if (dtype == 32) *view = MatrixView(reinterpret_cast<const float*>(ptr), rows, cols);
-  else if (dtype == 64) *view = MatrixView(reinterpret_cast<const double*>(ptr), rows, cols);
-  else return false;
-  return true;
-}
+using gpprobe::wasm::BindingStatus;
+using gpprobe::wasm::guarded;
+using gpprobe::wasm::invalid;
+using gpprobe::wasm::make_view;
 
 gpprobe::PosteriorSpace parse_space(const std::string& name, bool* ok) {
   *ok = true;
@@ -102,13 +80,7 @@ class ProbeHandle {
       double* base = reinterpret_cast<double*>(out);
       gpprobe::ProbeScoreColumns columns{base, base + rows, base + 2 * rows, base + 3 * rows,
                                          base + 4 * rows, base + 5 * rows, base + 6 * rows};
-      gpprobe::ProgressCallback callback;
-      if (progress.typeOf().as<std::string>() == "function") {
-        callback = [&progress](std::size_t done, std::size_t total) {
-          return progress(double(done), double(total)).as<bool>();
-        };
-      }
-      return probe_->score(view, columns, callback);
+      return probe_->score(view, columns, gpprobe::wasm::progress_of(progress));
     });
   }
 
