@@ -36,19 +36,18 @@ Status check_members(std::size_t members) {
 
 const char* kNeedBoth = "lpe needs observations of both classes";
 
-// (1/M) Σ_m (h(t_m) - mean)², computed on h(t_m) - h(t_0) so that members that agree give exactly 0
-// (an unshifted mean of M equal numbers need not round back to that number).
+// Σ_k w_k (h(t_k) - mean)² for weights w summing to 1, computed on h(t_k) - h(t_0) so that a single
+// distinct member gives exactly 0.
 template <class H>
-double shifted_variance(const double* t, std::size_t M, H h) {
+double weighted_variance(const double* t, const double* w, std::size_t K, H h) {
   const double origin = h(t[0]);
   double sum = 0, squares = 0;
-  for (std::size_t m = 0; m < M; ++m) {
-    const double d = h(t[m]) - origin;
-    sum += d;
-    squares += d * d;
+  for (std::size_t k = 0; k < K; ++k) {
+    const double d = h(t[k]) - origin;
+    sum += w[k] * d;
+    squares += w[k] * d * d;
   }
-  const double mean = sum / double(M);
-  return std::max(squares / double(M) - mean * mean, 0.0);
+  return std::max(squares - sum * sum, 0.0);
 }
 
 }  // namespace
@@ -116,42 +115,58 @@ Result<LinearProbeEnsemble> LinearProbeEnsemble::fit_resamples(const MatrixView&
                                                std::to_string(members));
     }
   }
+  ensemble.collapse_duplicates();
   return ensemble;
+}
+
+void LinearProbeEnsemble::collapse_duplicates() {
+  const Index M = W_.rows(), D = W_.cols();
+  distinct_.resize(0, D);
+  weight_.clear();
+  for (Index m = 0; m < M; ++m) {
+    Index k = 0;
+    while (k < distinct_.rows() && !(distinct_.row(k).array() == W_.row(m).array()).all()) ++k;
+    if (k == distinct_.rows()) {
+      distinct_.conservativeResize(k + 1, D);
+      distinct_.row(k) = W_.row(m);
+      weight_.push_back(0.0);
+    }
+    weight_[std::size_t(k)] += 1.0 / double(M);
+  }
 }
 
 Status LinearProbeEnsemble::score(const MatrixView& queries, const EnsembleScoreColumns& out) const {
   GPPROBE_RETURN_IF_ERROR(check_queries(queries, dimension()));
   constexpr std::size_t kBlockRows = 256;
-  const std::size_t n = queries.rows(), d = dimension(), D = d + 1, M = members();
-  std::vector<double> block(kBlockRows * D), logits(kBlockRows * M);
+  const std::size_t n = queries.rows(), d = dimension(), D = d + 1, K = std::size_t(distinct_.rows());
+  const double* w = weight_.data();
+  std::vector<double> block(kBlockRows * D), logits(kBlockRows * K);
   for (std::size_t first = 0; first < n; first += kBlockRows) {
     const std::size_t count = std::min(kBlockRows, n - first);
     for (std::size_t i = 0; i < count; ++i) {  // rows [q' 1]
       queries.copy_rows(first + i, 1, &block[i * D]);
       block[i * D + d] = 1.0;
     }
-    multiply_transposed(block.data(), count, W_.data(), M, D, logits.data());
+    multiply_transposed(block.data(), count, distinct_.data(), K, D, logits.data());
     for (std::size_t i = 0; i < count; ++i) {
-      const double* t = &logits[i * M];
+      const double* t = &logits[i * K];
       double g_mean = 0, t_mean = 0, alea = 0, softplus_neg = 0;
-      for (std::size_t m = 0; m < M; ++m) {
-        const double g = sigmoid(t[m]), sp_neg = softplus(-t[m]);
-        g_mean += g;
-        t_mean += t[m];
-        alea += g * sp_neg + (1 - g) * softplus(t[m]);
-        softplus_neg += sp_neg;
+      for (std::size_t k = 0; k < K; ++k) {
+        const double g = sigmoid(t[k]), sp_neg = softplus(-t[k]);
+        g_mean += w[k] * g;
+        t_mean += w[k] * t[k];
+        alea += w[k] * (g * sp_neg + (1 - g) * softplus(t[k]));
+        softplus_neg += w[k] * sp_neg;
       }
-      g_mean /= double(M);
-      t_mean /= double(M);
-      const double g_var = shifted_variance(t, M, sigmoid);
-      const double t_var = std::max(shifted_variance(t, M, [](double v) { return v; }), kSmallestLogitVariance);
+      const double g_var = weighted_variance(t, w, K, sigmoid);
+      const double t_var = std::max(weighted_variance(t, w, K, [](double v) { return v; }), kSmallestLogitVariance);
       const double entropy_f = 0.5 * (kLog2PiE + std::log(t_var));
       const std::size_t q = first + i;
       if (out.judged_probability) out.judged_probability[q] = g_mean;
       if (out.variance) out.variance[q] = g_var;
       if (out.ood_score) out.ood_score[q] = -g_var;
-      if (out.alea) out.alea[q] = alea / double(M);
-      if (out.episteme) out.episteme[q] = -(entropy_f - t_mean - 2 * softplus_neg / double(M));
+      if (out.alea) out.alea[q] = alea;
+      if (out.episteme) out.episteme[q] = -(entropy_f - t_mean - 2 * softplus_neg);
     }
   }
   return Status::success();

@@ -120,6 +120,9 @@ TEST(LinearProbeEnsemble, MatchesScikitLearnFitsOnTheResamples) {
     expect_near_all(alea, e["alea"], 1e-8, c.name + " lpe alea");
     expect_near_all(episteme, e["episteme"], 1e-6, c.name + " lpe episteme");
     for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(ood[i], -variance[i]);
+    if (c.labels.size() == 2) {  // every resample is the pair itself: identical members, variance exactly 0
+      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(variance[i], 0.0) << c.name;
+    }
   }
 }
 

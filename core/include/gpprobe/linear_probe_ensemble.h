@@ -69,7 +69,14 @@ class LinearProbeEnsemble {
   const RowMatrix& weights() const { return W_; }  // members by d + 1: [w_m' b_m]
 
  private:
+  // Members that came out bitwise identical (all of them at O = 2) are scored once with their share
+  // of the ensemble: a blocked product may round equal rows differently, and that noise would turn an
+  // exact variance of 0 into a random ranking of queries.
+  void collapse_duplicates();
+
   RowMatrix W_;
+  RowMatrix distinct_;          // distinct rows of W_
+  std::vector<double> weight_;  // their multiplicities / M
 };
 
 }  // namespace gpprobe
