@@ -6,13 +6,96 @@
 #include <numeric>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "gpprobe/linear_probe.h"
 #include "gpprobe/random_stream.h"
+#include "gpprobe/row_products.h"
 #include "input_checks.h"
 
 namespace gpprobe {
 
 using Eigen::Index;
+
+namespace {
+
+constexpr double kKktTolerance = 1e-9;  // on margins of size 1
+constexpr std::size_t kNewtonEvery = 32;  // sweeps between Newton steps on the free set
+
+enum class FreeStep { exact, improved, unchanged };
+
+// A Newton step on the free variables F = {0 < a_i < C} (coordinate descent alone converges linearly
+// and can need 10^5 sweeps on overlapping classes). With the bounded a fixed, a*_F solves
+// (Q a)_F = 1, i.e. y_i w~'x~_i = 1 on F. If a*_F lies in [0, C] and every KKT condition holds
+// (margin 1 on F, >= 1 where a = 0, <= 1 where a = C) it is the optimum: `exact`. Otherwise the
+// projected step a_F + t (a*_F - a_F), clipped to [0, C], t = 1, 1/2, ..., 1/64, is taken when it
+// lowers the dual objective ½|w~|² - Σ a: `improved`.
+FreeStep free_set_newton(const std::vector<double>& X, const std::vector<double>& y, double C, std::size_t O,
+                         std::size_t D, std::vector<double>* alpha, std::vector<double>* w) {
+  const Eigen::Map<const RowMatrix> Xm(X.data(), Index(O), Index(D));
+  std::vector<std::size_t> free;
+  Eigen::VectorXd w_bound = Eigen::VectorXd::Zero(Index(D));
+  double bound_sum = 0;
+  for (std::size_t i = 0; i < O; ++i) {
+    if ((*alpha)[i] >= C) {
+      w_bound += C * y[i] * Xm.row(Index(i)).transpose();
+      bound_sum += C;
+    } else if ((*alpha)[i] > 0) {
+      free.push_back(i);
+    }
+  }
+  const Index n = Index(free.size());
+  RowMatrix A(n, Index(D));  // rows y_i x~_i, i in F
+  Eigen::VectorXd a(n);
+  for (Index k = 0; k < n; ++k) {
+    A.row(k) = y[free[std::size_t(k)]] * Xm.row(Index(free[std::size_t(k)]));
+    a[k] = (*alpha)[free[std::size_t(k)]];
+  }
+  Eigen::VectorXd target = a;
+  if (n > 0) {
+    RowMatrix Q(n, n);
+    multiply_transposed(A.data(), std::size_t(n), A.data(), std::size_t(n), D, Q.data());
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(Q);
+    if (ldlt.info() != Eigen::Success) return FreeStep::unchanged;
+    target = ldlt.solve(Eigen::VectorXd::Ones(n) - A * w_bound);
+    if (!target.allFinite()) return FreeStep::unchanged;
+  }
+  auto objective = [&](const Eigen::VectorXd& a_free, Eigen::VectorXd* w_tilde) {
+    *w_tilde = w_bound;
+    if (n > 0) w_tilde->noalias() += A.transpose() * a_free;
+    return 0.5 * w_tilde->squaredNorm() - bound_sum - a_free.sum();
+  };
+  auto accept = [&](const Eigen::VectorXd& a_free, const Eigen::VectorXd& w_tilde) {
+    for (Index k = 0; k < n; ++k) (*alpha)[free[std::size_t(k)]] = a_free[k];
+    w->assign(w_tilde.data(), w_tilde.data() + D);
+  };
+  Eigen::VectorXd w_tilde;
+  const double f0 = objective(a, &w_tilde);
+  if (n == 0 || (target.minCoeff() >= 0 && target.maxCoeff() <= C)) {
+    objective(target, &w_tilde);
+    bool kkt = true;
+    for (std::size_t i = 0; i < O && kkt; ++i) {
+      const double margin = y[i] * Xm.row(Index(i)).dot(w_tilde), ai = (*alpha)[i];
+      if (ai > 0 && ai < C) kkt = std::fabs(margin - 1) <= kKktTolerance;
+      else if (ai <= 0) kkt = margin >= 1 - kKktTolerance;
+      else kkt = margin <= 1 + kKktTolerance;
+    }
+    if (kkt) {
+      accept(target, w_tilde);
+      return FreeStep::exact;
+    }
+  }
+  for (double t = 1; t >= 1.0 / 64; t /= 2) {
+    const Eigen::VectorXd trial = (a + t * (target - a)).cwiseMax(0.0).cwiseMin(C);
+    if (objective(trial, &w_tilde) < f0 - 1e-15 * std::fabs(f0)) {
+      accept(trial, w_tilde);
+      return FreeStep::improved;
+    }
+  }
+  return FreeStep::unchanged;
+}
+
+}  // namespace
 
 Result<LinearSvm> LinearSvm::fit(const MatrixView& observations, const std::uint8_t* labels, std::size_t count,
                                  const LinearSvmOptions& options) {
@@ -44,6 +127,12 @@ Result<LinearSvm> LinearSvm::fit(const MatrixView& observations, const std::uint
   double pg_max_old = kInf, pg_min_old = -kInf, gap = kInf;
   RandomStream random(0);  // any order converges to the same optimum; a fixed one keeps runs identical
   LinearSvm svm;
+  auto finish = [&](const std::vector<double>& solution) {
+    svm.w_ = Eigen::Map<const Eigen::VectorXd>(solution.data(), Index(d));
+    svm.b_ = solution[d];
+    ++svm.sweeps_;
+    return svm;
+  };
   for (; svm.sweeps_ < options.max_sweeps; ++svm.sweeps_) {
     for (std::size_t s = active; s > 1; --s) std::swap(index[s - 1], index[random.index(s)]);
     double pg_max = -kInf, pg_min = kInf;
@@ -75,13 +164,11 @@ Result<LinearSvm> LinearSvm::fit(const MatrixView& observations, const std::uint
       for (std::size_t j = 0; j < D; ++j) w[j] += change * x[j];
     }
     gap = pg_max - pg_min;
+    if (svm.sweeps_ % kNewtonEvery == kNewtonEvery - 1) {  // cheap next to the sweeps in between
+      if (free_set_newton(X, y, C, O, D, &alpha, &w) == FreeStep::exact) return finish(w);
+    }
     if (gap <= options.tolerance) {
-      if (active == O) {
-        svm.w_ = Eigen::Map<const Eigen::VectorXd>(w.data(), Index(d));
-        svm.b_ = w[d];
-        ++svm.sweeps_;
-        return svm;
-      }
+      if (active == O) return finish(w);
       active = O;  // confirm on every variable
       pg_max_old = kInf;
       pg_min_old = -kInf;

@@ -81,10 +81,10 @@ TEST(LinearSvm, MatchesTheExactHingeSvm) {
     Result<LinearSvm> svm = LinearSvm::fit(MatrixView(c.observations), c.labels.data(), c.labels.size());
     ASSERT_TRUE(svm.ok()) << c.name << ": " << svm.status().message();
     const auto& e = c.expected["svm"];
-    EXPECT_NEAR(svm.value().intercept(), e["intercept"].get<double>(), 1e-7) << c.name;
+    EXPECT_NEAR(svm.value().intercept(), e["intercept"].get<double>(), 1e-9) << c.name;
     std::vector<double> decision = column(c.queries.rows());
     ASSERT_TRUE(svm.value().decision(MatrixView(c.queries), decision.data()).ok());
-    expect_near_all(decision, e["decision"], 1e-7, c.name + " svm decision");
+    expect_near_all(decision, e["decision"], 1e-9, c.name + " svm decision");
   }
 }
 

@@ -89,7 +89,7 @@ describe('baselines equal scikit-learn through wasm', () => {
       expectClose(lp.probability!, c.lp.probability, 1e-9, 'lp probability');
       expectClose(lp.probability!, c.lp.default_lbfgs_probability, 1e-4, 'lp vs default LogisticRegression()');
       expect(lp.episteme).toBeUndefined();
-      expectClose(runBaseline(engine, { ...base, method: 'svm' }).score, c.svm.decision, 1e-7, 'svm decision');
+      expectClose(runBaseline(engine, { ...base, method: 'svm' }).score, c.svm.decision, 1e-9, 'svm decision');
       const msp = runBaseline(engine, { ...base, method: 'msp' });
       expectClose(msp.score, c.lp.probability.map((p) => Math.max(p, 1 - p)), 1e-9, 'msp');
       const lpe = runBaseline(engine, { ...base, method: 'lpe', seed: c.lpe.seed, members: c.lpe.members });

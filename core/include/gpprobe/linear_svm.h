@@ -5,10 +5,14 @@
 //   minimise  ½ (‖w‖² + b²) + C Σ_i max(0, 1 - y_i (w'x_i + b)),   y_i = 2 label_i - 1
 //
 // This objective is strictly convex, so [w; b] is unique and any exact solver agrees. We solve its
-// dual, min ½ a'Qa - 1'a over 0 <= a_i <= C with Q_ij = y_i y_j (x_i'x_j + 1), by coordinate descent
-// (Hsieh et al. 2008, liblinear's algorithm, with its shrinking) in seeded random order until the projected gradients
-// span less than 1e-10, and keep w~ = Σ a_i y_i [x_i; 1]. (scikit-learn stops at tol = 1e-4; its
-// tol = 1e-12 solution agrees with ours to 1e-7 in decision values, tests/core/linear_svm_test.cpp.)
+// dual, min ½ a'Qa - 1'a over 0 <= a_i <= C with Q_ij = y_i y_j (x_i'x_j + 1), keeping
+// w~ = Σ a_i y_i [x_i; 1]: coordinate descent (Hsieh et al. 2008, liblinear's algorithm with its
+// shrinking, in seeded random order) finds which a_i sit at 0 or C, and every 32 sweeps a Newton step
+// on the free a_i solves (Qa)_F = 1 exactly; it ends as soon as that step satisfies every KKT
+// condition to 1e-9 (or the projected gradients span less than `tolerance`). Descent alone converges
+// linearly (10^5 sweeps on overlapping classes); with the Newton steps a fit at O = 512 takes ms.
+// scikit-learn's LinearSVC stops at tol = 1e-4; against the exact QP optimum our decision values
+// agree to 1e-9 (tests/core/baselines_test.cpp).
 //
 //   observations  O by d, O >= 1, both labels present
 //   labels        O values in {0, 1}
