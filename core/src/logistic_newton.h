@@ -7,6 +7,9 @@
 // H = diag(1,..,1,0) + C Z~' diag(s ∘ sigmoid(t) sigmoid(-t)) Z~ with Z~ = [Z 1], positive definite
 // whenever some s_i > 0. Steps are damped by Armijo backtracking until the Newton decrement
 // lambda² = g'H⁻¹g is small, then taken whole (quadratic convergence); it stops at lambda²/2 <= 1e-22.
+// Each step costs O(n r² + r³) with H formed, or, when fewer rows take part than there are weights
+// (n < r: bootstrap members of LPE on wide embeddings), O(n² r + n³) through the n by n Gram matrix
+// and Woodbury's identity; both solve the same system.
 //
 //   Z        O by r design (row-major), r may be 0
 //   labels   O values in {0, 1}
