@@ -2,6 +2,8 @@
 # Runs the paper's three experiments on the shipped digits dataset with the native CLI and prints one
 # markdown table per (experiment, concept): rows = observation counts, columns = methods, cells
 # "mean ± sd" over the trials. Queries are the images the network never trained on (split = test).
+# For the first concept it also summarises the fuzzy experiment's trial-0 clouds at p = 0.5 (the
+# ground-truth alea of a label that is 1 with probability 0.5 is log 2 = 0.693).
 #
 #   bash scripts/run_digits_evaluation.sh [trials] [concepts...]     (defaults: 10; even closed_loop ge5)
 # Needs build/native/gpprobe (cmake --build build/native). Writes its CSVs under ${TMPDIR:-/tmp}.
@@ -40,13 +42,31 @@ for concept in "${concepts[@]}"; do
   col=$(column_of "$concept")
   awk -F, -v c="$col" 'NR > 1 { print $c }' "$data/metadata.csv" > "$work/$concept.txt"
   for experiment in probing fuzzy ood; do
+    clouds=()
+    [ "$experiment" = fuzzy ] && clouds=(--clouds "$work/$concept.clouds.csv")
     start=$(date +%s.%N)
     "$cli" evaluate --embeddings "$data/embeddings.npy" --labels "$work/$concept.txt" \
       --ood "$data/ood_embeddings.npy" --query-mask "$work/query_mask.txt" --experiment "$experiment" \
-      --trials "$trials" --seed 0 --out "$work/$concept.$experiment.csv"
+      --trials "$trials" --seed 0 --out "$work/$concept.$experiment.csv" "${clouds[@]}"
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
     metric=$(awk -F, 'NR == 2 { print $2 }' "$work/$concept.$experiment.csv")
     printf '\n### %s, concept "%s" (%s, %s trials, %.1f s)\n\n' "$experiment" "$concept" "$metric" "$trials" "$seconds"
     table "$work/$concept.$experiment.csv"
   done
 done
+
+first=${concepts[0]}
+printf '\n### fuzzy clouds, concept "%s", p = 0.5, trial 0: means over the originally positive queries\n\n' "$first"
+echo '| method | O | judged probability | share outside [0.1, 0.9] | alea | episteme |'
+echo '|---|---|---|---|---|---|'
+awk -F, 'NR > 1 && $2 == 0.5 {
+    k = $1 SUBSEP $3; if (!(k in n)) order[++m] = k
+    n[k]++; judged[k] += $5; episteme[k] += $6; alea[k] += $7; if ($5 < 0.1 || $5 > 0.9) extreme[k]++
+  }
+  END {
+    for (i = 1; i <= m; ++i) {
+      k = order[i]; split(k, part, SUBSEP)
+      printf "| %s | %s | %.3f | %.2f | %.3f | %.2f |\n", part[1], part[2], judged[k] / n[k], extreme[k] / n[k],
+             alea[k] / n[k], episteme[k] / n[k]
+    }
+  }' "$work/$first.clouds.csv" | sort -t'|' -k2,2 -k3,3n
