@@ -60,18 +60,13 @@ Status run(const Args& raw, std::ostream& out) {
     for (std::size_t c = 0; c < names.size(); ++c) os << ',' << format_number((*columns[c])[q]);
     os << '\n';
   }
-  os.flush();
-  if (!os) return Status(StatusCode::io_error, args.get("out", "stdout") + ": write failed");
-  return Status::success();
+  return csv.finish();
 }
 
 }  // namespace
 
 int baseline_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const Status s = run(args, out);
-  if (s.ok()) return 0;
-  err << "gpprobe baseline: " << s.message() << '\n';
-  return s.code() == StatusCode::invalid_argument && s.message().rfind("--", 0) == 0 ? 2 : 1;
+  return exit_code("baseline", run(args, out), err);
 }
 
 }  // namespace gpprobe::cli

@@ -52,9 +52,7 @@ Status write_curves(const ExperimentResult& r, const std::string& path, std::ost
          << format_number(c.sd[j]) << ',' << r.trials << '\n';
     }
   }
-  os.flush();
-  if (!os) return Status(StatusCode::io_error, (path.empty() ? "stdout" : path) + ": write failed");
-  return Status::success();
+  return csv.finish();
 }
 
 Status write_clouds(const ExperimentResult& r, const std::string& path, std::ostream& fallback) {
@@ -69,9 +67,7 @@ Status write_clouds(const ExperimentResult& r, const std::string& path, std::ost
          << format_number(c.alea[i]) << '\n';
     }
   }
-  os.flush();
-  if (!os) return Status(StatusCode::io_error, path + ": write failed");
-  return Status::success();
+  return csv.finish();
 }
 
 Status run(const Args& raw, std::ostream& out) {
@@ -146,10 +142,7 @@ Status run(const Args& raw, std::ostream& out) {
 }  // namespace
 
 int evaluate_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const Status s = run(args, out);
-  if (s.ok()) return 0;
-  err << "gpprobe evaluate: " << s.message() << '\n';
-  return s.code() == StatusCode::invalid_argument && s.message().rfind("--", 0) == 0 ? 2 : 1;
+  return exit_code("evaluate", run(args, out), err);
 }
 
 }  // namespace gpprobe::cli

@@ -61,18 +61,13 @@ Status run(const Args& raw, std::ostream& out) {
        << format_number(alea[q]) << ',' << format_number(mean[q]) << ',' << format_number(variance[q]) << ','
        << format_number(knowledge[q]) << ',' << format_number(ood[q]) << '\n';
   }
-  os.flush();
-  if (!os) return Status(StatusCode::io_error, args.get("out", "stdout") + ": write failed");
-  return Status::success();
+  return csv.finish();
 }
 
 }  // namespace
 
 int probe_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const Status s = run(args, out);
-  if (s.ok()) return 0;
-  err << "gpprobe probe: " << s.message() << '\n';
-  return s.code() == StatusCode::invalid_argument && s.message().rfind("--", 0) == 0 ? 2 : 1;
+  return exit_code("probe", run(args, out), err);
 }
 
 }  // namespace gpprobe::cli

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpprobe/linear_probe.h"
+#include "gpprobe/metrics.h"
 #include "gpprobe/random_stream.h"
 #include "input_checks.h"
 
@@ -167,6 +169,32 @@ Status gpp_scores(const StepObservations& obs, const RowMatrix& queries, const P
   Result<Probe> probe = Probe::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size(), o);
   if (!probe.ok()) return probe.status();
   return probe.value().score(MatrixView(queries), out);
+}
+
+Status lp_scores(const StepObservations& obs, const MatrixView& queries, double* decision, double* probability) {
+  Result<LinearProbe> lp = LinearProbe::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size());
+  if (!lp.ok()) return lp.status();
+  if (decision) GPPROBE_RETURN_IF_ERROR(lp.value().decision(queries, decision));
+  if (probability) GPPROBE_RETURN_IF_ERROR(lp.value().probability(queries, probability));
+  return Status::success();
+}
+
+Status lpe_scores(const StepObservations& obs, const MatrixView& queries, const ExperimentOptions& options,
+                  std::uint64_t seed, const EnsembleScoreColumns& out) {
+  Result<LinearProbeEnsemble> lpe = LinearProbeEnsemble::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size(),
+                                                             {options.members, seed, 1.0});
+  if (!lpe.ok()) return lpe.status();
+  return lpe.value().score(queries, out);
+}
+
+Status auroc_each(const std::vector<std::uint8_t>& labels, const std::vector<double>* scores, std::size_t methods,
+                  double* values) {
+  for (std::size_t m = 0; m < methods; ++m) {
+    Result<double> area = auroc(labels.data(), scores[m].data(), labels.size());
+    if (!area.ok()) return area.status();
+    values[m] = area.value();
+  }
+  return Status::success();
 }
 
 Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol, const ExperimentOptions& options,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpprobe/experiment.h"
+#include "gpprobe/linear_probe_ensemble.h"
 
 namespace gpprobe {
 
@@ -50,6 +51,17 @@ RowMatrix gather_rows(const MatrixView& m, const std::vector<std::size_t>& rows)
 // GPP fitted on the step's observations, scoring `queries` into `out`.
 Status gpp_scores(const StepObservations& obs, const RowMatrix& queries, const ProbeOptions& options,
                   const ProbeScoreColumns& out);
+
+// LP fitted on the step's observations: decision values and/or probabilities of `queries` (null skips).
+Status lp_scores(const StepObservations& obs, const MatrixView& queries, double* decision, double* probability);
+
+// LPE (options.members members, resamples from `seed`) fitted on the step's observations.
+Status lpe_scores(const StepObservations& obs, const MatrixView& queries, const ExperimentOptions& options,
+                  std::uint64_t seed, const EnsembleScoreColumns& out);
+
+// values[m] = AUROC of scores[m] against `labels`, for m < methods.
+Status auroc_each(const std::vector<std::uint8_t>& labels, const std::vector<double>* scores, std::size_t methods,
+                  double* values);
 
 // Computes one value per curve for one (trial, O): values[c] for curve c.
 using ExperimentStep =

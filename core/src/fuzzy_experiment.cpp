@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "experiment_protocol.h"
-#include "gpprobe/linear_probe_ensemble.h"
 #include "gpprobe/metrics.h"
 #include "gpprobe/random_stream.h"
 
@@ -54,15 +53,12 @@ Result<ExperimentResult> run_fuzzy(const Protocol& protocol, const ExperimentDat
       gpp_columns.alea = gpp.alea.data();
       GPPROBE_RETURN_IF_ERROR(gpp_scores(obs, positives, options.probe, gpp_columns));
       if (positive_left) {
-        const EnsembleOptions lpe_options{options.members, derive_seed(options.seed, {draw.trial, O, 3, level}), 1.0};
-        Result<LinearProbeEnsemble> ensemble =
-            LinearProbeEnsemble::fit(MatrixView(obs.x), obs.labels.data(), O, lpe_options);
-        if (!ensemble.ok()) return ensemble.status();
         EnsembleScoreColumns lpe_columns;
         lpe_columns.judged_probability = lpe.judged_probability.data();
         lpe_columns.episteme = lpe.episteme.data();
         lpe_columns.alea = lpe.alea.data();
-        GPPROBE_RETURN_IF_ERROR(ensemble.value().score(MatrixView(positives), lpe_columns));
+        const std::uint64_t seed = derive_seed(options.seed, {draw.trial, O, 3, level});
+        GPPROBE_RETURN_IF_ERROR(lpe_scores(obs, MatrixView(positives), options, seed, lpe_columns));
       }  // else every LP's intercept diverges to -inf: the limit judges 0 (already so), no cloud
       truth.insert(truth.end(), n, p);
       judged_gpp.insert(judged_gpp.end(), gpp.judged_probability.begin(), gpp.judged_probability.end());

@@ -4,10 +4,7 @@
 #include <vector>
 
 #include "experiment_protocol.h"
-#include "gpprobe/linear_probe.h"
-#include "gpprobe/linear_probe_ensemble.h"
 #include "gpprobe/mahalanobis.h"
-#include "gpprobe/metrics.h"
 #include "gpprobe/nearest_neighbours.h"
 #include "gpprobe/random_stream.h"
 
@@ -18,7 +15,6 @@ Result<ExperimentResult> run_ood(const Protocol& protocol, const ExperimentData&
   auto step = [&](const TrialDraw& draw, std::size_t, std::size_t O, double* values) -> Status {
     const StepObservations obs = protocol.observations(draw, O);
     const MatrixView x(obs.x);
-    const std::uint8_t* y = obs.labels.data();
     // Queries: the in-distribution ones first (label 1), then the OOD rows (label 0).
     const Eigen::Index n_id = draw.query_matrix.rows(), n = n_id + draw.ood_matrix.rows();
     RowMatrix all(n, draw.query_matrix.cols());
@@ -32,29 +28,19 @@ Result<ExperimentResult> run_ood(const Protocol& protocol, const ExperimentData&
     ProbeScoreColumns gpp;
     gpp.ood_score = scores[0].data();
     GPPROBE_RETURN_IF_ERROR(gpp_scores(obs, all, options.probe, gpp));
-    Result<LinearProbe> lp = LinearProbe::fit(x, y, O);
-    if (!lp.ok()) return lp.status();
-    GPPROBE_RETURN_IF_ERROR(lp.value().probability(queries, scores[1].data()));
+    GPPROBE_RETURN_IF_ERROR(lp_scores(obs, queries, nullptr, scores[1].data()));
     for (double& p : scores[1]) p = std::max(p, 1 - p);  // MSP
-    Result<MahalanobisDetector> maha = MahalanobisDetector::fit(x, y, O);
+    Result<MahalanobisDetector> maha = MahalanobisDetector::fit(x, obs.labels.data(), O);
     if (!maha.ok()) return maha.status();
     GPPROBE_RETURN_IF_ERROR(maha.value().score(queries, nullptr, scores[2].data()));
     Result<NearestNeighbourDetector> knn = NearestNeighbourDetector::fit(x, std::min(options.k, O));
     if (!knn.ok()) return knn.status();
     GPPROBE_RETURN_IF_ERROR(knn.value().score(queries, nullptr, scores[3].data()));
-    const EnsembleOptions lpe_options{options.members, derive_seed(options.seed, {draw.trial, O, 1}), 1.0};
-    Result<LinearProbeEnsemble> lpe = LinearProbeEnsemble::fit(x, y, O, lpe_options);
-    if (!lpe.ok()) return lpe.status();
-    EnsembleScoreColumns lpe_columns;
-    lpe_columns.ood_score = scores[4].data();
-    GPPROBE_RETURN_IF_ERROR(lpe.value().score(queries, lpe_columns));
+    EnsembleScoreColumns lpe;
+    lpe.ood_score = scores[4].data();
+    GPPROBE_RETURN_IF_ERROR(lpe_scores(obs, queries, options, derive_seed(options.seed, {draw.trial, O, 1}), lpe));
 
-    for (int m = 0; m < 5; ++m) {
-      Result<double> area = auroc(in_distribution.data(), scores[m].data(), std::size_t(n));
-      if (!area.ok()) return area.status();
-      values[m] = area.value();
-    }
-    return Status::success();
+    return auroc_each(in_distribution, scores, 5, values);
   };
   return run_steps(ExperimentKind::ood, protocol, options, {"gpp", "msp", "maha", "knn", "lpe"}, "auroc", step,
                    progress);

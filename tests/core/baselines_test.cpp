@@ -195,13 +195,6 @@ TEST(Baselines, RunBaselineFillsTheDocumentedColumns) {
   for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(knn.value().score[i], -e["knn"]["k2"][i].get<double>(), 1e-7);
 }
 
-struct BadCase {
-  std::string name;
-  Status status;
-  StatusCode code;
-  std::string message;
-};
-
 TEST(Baselines, EachBadInputNamesTheProblem) {
   const RowMatrix obs = (RowMatrix(3, 2) << 1, 0, 0, 1, 1, 1).finished();
   const RowMatrix q = (RowMatrix(1, 2) << 0.5, 0.5).finished();
@@ -215,39 +208,35 @@ TEST(Baselines, EachBadInputNamesTheProblem) {
     return run_baseline(parse_baseline(method).value(), MatrixView(o), l.data(), l.size(), MatrixView(qs), options)
         .status();
   };
-  const std::vector<BadCase> cases = {
-      {"unknown method", parse_baseline("forest").status(), StatusCode::invalid_argument,
+  testing::expect_statuses({
+      {parse_baseline("forest").status(), StatusCode::invalid_argument,
        "method must be lp, svm, lpe, msp, maha or knn, got 'forest'"},
-      {"one class lp", run("lp", obs, ones, q), StatusCode::invalid_argument,
+      {run("lp", obs, ones, q), StatusCode::invalid_argument,
        "lp needs observations of both classes; all 3 labels are 1"},
-      {"one class svm", run("svm", obs, ones, q), StatusCode::invalid_argument,
+      {run("svm", obs, ones, q), StatusCode::invalid_argument,
        "svm needs observations of both classes; all 3 labels are 1"},
-      {"one class lpe", run("lpe", obs, ones, q), StatusCode::invalid_argument,
+      {run("lpe", obs, ones, q), StatusCode::invalid_argument,
        "lpe needs observations of both classes; all 3 labels are 1"},
-      {"one class msp", run("msp", obs, ones, q), StatusCode::invalid_argument,
+      {run("msp", obs, ones, q), StatusCode::invalid_argument,
        "lp needs observations of both classes; all 3 labels are 1"},
-      {"label 2", run("maha", obs, bad, q), StatusCode::invalid_argument, "label 1 is 2; labels must be 0 or 1"},
-      {"label count", run("knn", obs, {1, 0}, q), StatusCode::dimension_mismatch,
+      {run("maha", obs, bad, q), StatusCode::invalid_argument, "label 1 is 2; labels must be 0 or 1"},
+      {run("knn", obs, {1, 0}, q), StatusCode::dimension_mismatch,
        "labels have 2 entries, observations have 3 rows"},
-      {"NaN", run("lp", nan_obs, y, q), StatusCode::non_finite, "observations row 1, column 1 is NaN"},
-      {"no observations", run("maha", empty, {}, q), StatusCode::invalid_argument, "observations are empty (0 rows)"},
-      {"columns", run("svm", obs, y, wide), StatusCode::dimension_mismatch,
+      {run("lp", nan_obs, y, q), StatusCode::non_finite, "observations row 1, column 1 is NaN"},
+      {run("maha", empty, {}, q), StatusCode::invalid_argument, "observations are empty (0 rows)"},
+      {run("svm", obs, y, wide), StatusCode::dimension_mismatch,
        "queries have 3 columns, observations have 2 columns"},
-      {"no queries", run("knn", obs, y, empty), StatusCode::invalid_argument, "queries are empty (0 rows)"},
-      {"k too large", run("knn", obs, y, q, {1.0, 100, 0, 4}), StatusCode::invalid_argument,
+      {run("knn", obs, y, empty), StatusCode::invalid_argument, "queries are empty (0 rows)"},
+      {run("knn", obs, y, q, {1.0, 100, 0, 4}), StatusCode::invalid_argument,
        "knn: k must be between 1 and the number of observations (3), got 4"},
-      {"k zero", run("knn", obs, y, q, {1.0, 100, 0, 0}), StatusCode::invalid_argument,
+      {run("knn", obs, y, q, {1.0, 100, 0, 0}), StatusCode::invalid_argument,
        "knn: k must be between 1 and the number of observations (3), got 0"},
-      {"C", run("lp", obs, y, q, {0.0, 100, 0, 1}), StatusCode::invalid_argument, "C must be a finite number > 0, got 0"},
-      {"C svm", run("svm", obs, y, q, {-1.0, 100, 0, 1}), StatusCode::invalid_argument,
+      {run("lp", obs, y, q, {0.0, 100, 0, 1}), StatusCode::invalid_argument, "C must be a finite number > 0, got 0"},
+      {run("svm", obs, y, q, {-1.0, 100, 0, 1}), StatusCode::invalid_argument,
        "C must be a finite number > 0, got -1"},
-      {"members", run("lpe", obs, y, q, {1.0, 0, 0, 1}), StatusCode::invalid_argument,
+      {run("lpe", obs, y, q, {1.0, 0, 0, 1}), StatusCode::invalid_argument,
        "lpe needs at least 1 member, got 0"},
-  };
-  for (const BadCase& c : cases) {
-    EXPECT_EQ(c.status.code(), c.code) << c.name;
-    EXPECT_EQ(c.status.message(), c.message) << c.name;
-  }
+  });
   const std::vector<std::uint8_t> single = {0};
   const RowMatrix one_row = obs.topRows(1);
   EXPECT_EQ(LinearProbe::fit(MatrixView(one_row), single.data(), 1).status().message(),

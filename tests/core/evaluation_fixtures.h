@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpprobe/matrix_view.h"
+#include "gpprobe/status.h"
 #include "test_support.h"
 
 namespace gpprobe::testing {
@@ -33,6 +34,20 @@ inline void expect_near_all(const std::vector<double>& actual, const nlohmann::j
   ASSERT_EQ(actual.size(), expected.size()) << what;
   for (std::size_t i = 0; i < actual.size(); ++i) {
     EXPECT_NEAR(actual[i], expected[i].get<double>(), tolerance) << what << "[" << i << "]";
+  }
+}
+
+// A status a bad input must produce: its code and exact message.
+struct ExpectedStatus {
+  Status status;
+  StatusCode code;
+  std::string message;
+};
+
+inline void expect_statuses(const std::vector<ExpectedStatus>& cases) {
+  for (const ExpectedStatus& c : cases) {
+    EXPECT_EQ(c.status.code(), c.code) << c.message;
+    EXPECT_EQ(c.status.message(), c.message);
   }
 }
 

@@ -166,12 +166,7 @@ TEST(Experiments, EachBadInputNamesTheProblem) {
   zero_trials.trials = 0;
   ExperimentOptions one_observation;
   one_observation.max_observations = 1;
-  struct Bad {
-    Status status;
-    StatusCode code;
-    std::string message;
-  };
-  const std::vector<Bad> cases = {
+  testing::expect_statuses({
       {parse_experiment("speed").status(), StatusCode::invalid_argument,
        "experiment must be probing, fuzzy or ood, got 'speed'"},
       {status(ExperimentKind::probing, short_labels), StatusCode::dimension_mismatch,
@@ -194,11 +189,7 @@ TEST(Experiments, EachBadInputNamesTheProblem) {
       {status(ExperimentKind::probing, good, one_observation), StatusCode::invalid_argument,
        "max_observations must be at least 2, got 1"},
       {status(ExperimentKind::probing, ExperimentData{}), StatusCode::invalid_argument, "embeddings are empty (0 rows)"},
-  };
-  for (const Bad& c : cases) {
-    EXPECT_EQ(c.status.code(), c.code) << c.message;
-    EXPECT_EQ(c.status.message(), c.message);
-  }
+  });
 }
 
 }  // namespace

@@ -56,12 +56,7 @@ TEST(Metrics, EachBadInputNamesTheProblem) {
   const std::vector<double> s = {0.1, 0.2}, nan = {0.1, std::nan("")}, constant = {1, 1};
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<double> infinite = {-inf, 0.2};
-  struct Bad {
-    Status status;
-    StatusCode code;
-    std::string message;
-  };
-  const std::vector<Bad> cases = {
+  testing::expect_statuses({
       {auroc(ones.data(), s.data(), 2).status(), StatusCode::invalid_argument,
        "auroc needs both classes; all 2 labels are 1"},
       {roc_curve(ones.data(), s.data(), 2).status(), StatusCode::invalid_argument,
@@ -80,11 +75,7 @@ TEST(Metrics, EachBadInputNamesTheProblem) {
        "pearson is undefined: x is constant"},
       {pearson(s.data(), s.data(), 1).status(), StatusCode::invalid_argument, "pearson needs at least 2 pairs, got 1"},
       {pearson(s.data(), nan.data(), 2).status(), StatusCode::non_finite, "pearson: y entry 1 is NaN"},
-  };
-  for (const Bad& c : cases) {
-    EXPECT_EQ(c.status.code(), c.code) << c.message;
-    EXPECT_EQ(c.status.message(), c.message);
-  }
+  });
 }
 
 }  // namespace

@@ -3,9 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  accuracy, auprc, auroc, createProbeEngine, GpprobeError, pearson, rocCurve, runBaseline, runExperiment,
+  accuracy, auprc, auroc, createProbeEngine, pearson, rocCurve, runBaseline, runExperiment,
   type ExperimentKind, type Matrix, type ProbeEngine,
 } from '../../web/src/engine/index.ts';
+import { expectError } from './expect_error.ts';
 
 function fixture<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(`../reference/evaluation/${name}`, import.meta.url), 'utf8')) as T;
@@ -61,18 +62,6 @@ function expectClose(actual: ArrayLike<number>, expected: number[], tolerance: n
     expect(Math.abs(actual[i] - expected[i]), `${what}[${i}] = ${actual[i]}, expected ${expected[i]}`)
       .toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(expected[i])));
   }
-}
-
-function expectError(run: () => unknown, code: string, message: string): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GpprobeError);
-    expect((error as GpprobeError).code).toBe(code);
-    expect((error as GpprobeError).message).toBe(message);
-    return;
-  }
-  throw new Error(`expected a GpprobeError with code ${code}`);
 }
 
 let engine: ProbeEngine;
