@@ -1,11 +1,12 @@
 // The public JS/TS entry of gpprobe (package.json "exports"): the engine and its types.
 export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_engine.ts';
 export type { FitProbeOptions, PosteriorSpace, ProbeScores, ProgressListener, ScoreAsyncOptions } from './probe_engine.ts';
-export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline, runExperiment } from './evaluation.ts';
+export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline } from './evaluation.ts';
+export type { BaselineMethod, BaselineOptions, BaselineScores, RocCurve } from './evaluation.ts';
+export { runExperiment } from './experiments.ts';
 export type {
-  BaselineMethod, BaselineOptions, BaselineScores, ExperimentCloud, ExperimentCurve, ExperimentKind, ExperimentOptions,
-  ExperimentResult, RocCurve, RunExperimentOptions,
-} from './evaluation.ts';
+  ExperimentCloud, ExperimentCurve, ExperimentKind, ExperimentOptions, ExperimentResult, RunExperimentOptions,
+} from './experiments.ts';
 export { GpprobeError } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { Matrix } from './matrix.ts';

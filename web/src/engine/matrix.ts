@@ -32,3 +32,10 @@ export function checkMatrix(name: string, m: Matrix): void {
 export function sliceRows(m: Matrix, first: number, count: number): Matrix {
   return { data: m.data.subarray(first * m.cols, (first + count) * m.cols), rows: count, cols: m.cols };
 }
+
+/** Checks that `labels` is a Uint8Array (the core checks the 0/1 values); `name` appears in the message. */
+export function checkLabels(name: string, labels: unknown): asserts labels is Uint8Array {
+  if (!(labels instanceof Uint8Array)) {
+    throw new GpprobeError('invalid_argument', `${name} must be a Uint8Array of 0/1 values`);
+  }
+}
