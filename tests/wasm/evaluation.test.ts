@@ -180,6 +180,8 @@ describe('bad input becomes a GpprobeError, cancel stops the work, the engine su
       'pearson is undefined: x is constant');
     expectError(() => rocCurve(engine, Uint8Array.from([1, 0]), Float64Array.from([NaN, 1])), 'non_finite',
       'roc_curve: scores entry 0 is NaN');
+    expectError(() => runBaseline(engine, { method: 'knn', observations: obs, labels: Uint8Array.from([1, 0, 1]), queries, k: -1 }),
+      'invalid_argument', 'k must be a non-negative integer, got -1');
   });
 
   it('rejects experiments with a message', async () => {
@@ -190,6 +192,10 @@ describe('bad input becomes a GpprobeError, cancel stops the work, the engine su
       .rejects.toMatchObject({ code: 'dimension_mismatch', message: 'labels have 2 entries, embeddings have 48 rows' });
     await expect(runExperiment(engine, { ...data, experiment: 'probing', trials: 0 })).rejects.toMatchObject(
       { code: 'invalid_argument', message: 'trials must be at least 1, got 0' });
+    await expect(runExperiment(engine, { ...data, experiment: 'probing', maxObservations: 2.5 })).rejects.toMatchObject(
+      { code: 'invalid_argument', message: 'maxObservations must be a non-negative integer, got 2.5' });
+    await expect(runExperiment(engine, { ...data, experiment: 'probing', maxObservations: 1 })).rejects.toMatchObject(
+      { code: 'invalid_argument', message: 'max_observations must be at least 2, got 1' });
   });
 
   it('cancels a baseline from its progress callback and an experiment from an AbortSignal', async () => {

@@ -9,7 +9,7 @@
 import type { GpprobeModule } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
-import { checkLabels, checkMatrix, type Matrix } from './matrix.ts';
+import { checkCount, checkLabels, checkMatrix, type Matrix } from './matrix.ts';
 import type { ProbeEngine } from './probe_engine.ts';
 
 export type BaselineMethod = 'lp' | 'svm' | 'lpe' | 'msp' | 'maha' | 'knn';
@@ -64,6 +64,10 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
   checkMatrix('observations', observations);
   checkMatrix('queries', queries);
   checkLabels('labels', labels);
+  const k = options.k ?? 1, seed = options.seed ?? 0, members = options.members ?? 100;
+  checkCount('k', k);
+  checkCount('seed', seed);
+  checkCount('members', members);
   const n = queries.rows;
   const heap = new HeapScope(module);
   try {
@@ -73,7 +77,7 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
     const out = heap.allocate(4 * n * 8, 'baseline scores');
     throwIfFailed(module.runBaseline(
       options.method, x, observations.rows, observations.cols, dtypeOf(observations.data), y, labels.length,
-      q, n, queries.cols, dtypeOf(queries.data), options.k ?? 1, options.seed ?? 0, options.members ?? 100, out,
+      q, n, queries.cols, dtypeOf(queries.data), k, seed, members, out,
       withProgress(options.onProgress),
     ));
     const columns = module.baselineColumns(options.method).split(',');

@@ -9,7 +9,7 @@
 import type { ExperimentHandle, GpprobeModule } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
-import { checkLabels, checkMatrix, type Matrix } from './matrix.ts';
+import { checkCount, checkLabels, checkMatrix, type Matrix } from './matrix.ts';
 import type { ProbeEngine } from './probe_engine.ts';
 
 export type ExperimentKind = 'probing' | 'fuzzy' | 'ood';
@@ -153,6 +153,12 @@ export async function runExperiment(
   if (!Number.isInteger(trials) || trials < 1) {
     throw new GpprobeError('invalid_argument', `trials must be at least 1, got ${trials}`);
   }
+  const settings = {
+    firstTrial: 0, trials: 1, seed: options.seed ?? 0, maxObservations: options.maxObservations ?? 512,
+    maxQueries: options.maxQueries ?? 1000, members: options.members ?? 100, k: options.k ?? 1,
+    epsilon: options.epsilon ?? 0.1, strength: options.strength ?? 5,
+  };
+  for (const key of ['seed', 'maxObservations', 'maxQueries', 'members', 'k'] as const) checkCount(key, settings[key]);
   const heap = new HeapScope(module);
   const handle = new module.ExperimentHandle();
   try {
@@ -160,11 +166,6 @@ export async function runExperiment(
     const y = heap.copyIn(labels, 'labels');
     const o = ood ? heap.copyIn(ood.data, 'ood embeddings') : 0;
     const mask = queryMask ? heap.copyIn(queryMask, 'query mask') : 0;
-    const settings = {
-      firstTrial: 0, trials: 1, seed: options.seed ?? 0, maxObservations: options.maxObservations ?? 512,
-      maxQueries: options.maxQueries ?? 1000, members: options.members ?? 100, k: options.k ?? 1,
-      epsilon: options.epsilon ?? 0.1, strength: options.strength ?? 5,
-    };
     let observationCounts: number[] = [];
     let curves: ExperimentCurve[] = [];
     let clouds: ExperimentCloud[] = [];
