@@ -3,7 +3,9 @@
 // BindingStatus {code, message}; code "ok" means success. No exception or abort reaches JavaScript for
 // bad input: the core returns statuses, and memory exhaustion is caught at this boundary.
 //
-// Matrices arrive as (pointer, rows, cols, dtype) with dtype 32 = float32, 64 = float64.
+// Matrices arrive as (pointer, rows, cols, dtype) with dtype 32 = float32, 64 = float64. The shared
+// helpers live in binding_support.h; other registration files (bindings_*.cpp) reuse BindingStatus,
+// which is registered here once.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 

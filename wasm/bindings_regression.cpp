@@ -20,7 +20,7 @@
 #include "gpprobe/hyperparameter_fit.h"
 #include "gpprobe/kernel_expression.h"
 #include "gpprobe/regression_examples.h"
-#include "gpprobe/roc_curve.h"
+#include "gpprobe/gated_roc.h"
 
 namespace {
 
@@ -62,7 +62,7 @@ Result<Kernel> kernel_of(const std::string& text, const std::string& fixed) {
   return gpprobe::fix_parameters(k.value(), split_names(fixed));
 }
 
-val roc_object(const gpprobe::RocCurve& c) {
+val roc_object(const gpprobe::GatedRoc& c) {
   val out = val::object();
   out.set("rho", c.rho);
   out.set("points", double(c.points));
@@ -233,11 +233,11 @@ BindingStatus classify_points(std::uintptr_t y, std::uintptr_t mean, std::uintpt
 val roc_sweep(std::uintptr_t scores, std::uintptr_t is_positive, std::uintptr_t knowledge, std::size_t n,
               std::uintptr_t rhos, std::size_t rho_count) {
   const auto* r = reinterpret_cast<const double*>(rhos);
-  const std::vector<gpprobe::RocCurve> curves = gpprobe::roc_sweep(
+  const std::vector<gpprobe::GatedRoc> curves = gpprobe::gated_roc_sweep(
       reinterpret_cast<const double*>(scores), reinterpret_cast<const std::uint8_t*>(is_positive),
       knowledge ? reinterpret_cast<const double*>(knowledge) : nullptr, n, std::vector<double>(r, r + rho_count));
   val out = val::array();
-  for (const gpprobe::RocCurve& c : curves) out.call<void>("push", roc_object(c));
+  for (const gpprobe::GatedRoc& c : curves) out.call<void>("push", roc_object(c));
   return out;
 }
 
@@ -299,7 +299,7 @@ val anomaly_experiment(double seed, double status_rho, double theta, std::uintpt
   out.set("logMarginalLikelihood", e.log_marginal_likelihood);
   out.set("ungated", roc_object(e.ungated));
   val gated = val::array();
-  for (const gpprobe::RocCurve& c : e.gated) gated.call<void>("push", roc_object(c));
+  for (const gpprobe::GatedRoc& c : e.gated) gated.call<void>("push", roc_object(c));
   out.set("gated", gated);
   return out;
 }

@@ -150,6 +150,59 @@ export interface RegressionBindings {
   ): { status: BindingStatus; kernel?: string };
 }
 
+/** Experiment results held in the wasm heap (bindings_evaluation.cpp). Call delete() when done. */
+export interface ExperimentHandle {
+  /** Runs one experiment; `options` carries every field (the TS engine fills the defaults). */
+  run(
+    experiment: string, embeddings: number, rows: number, cols: number, dtype: 32 | 64,
+    labels: number, labelCount: number, ood: number, oodRows: number, oodCols: number, oodDtype: 32 | 64,
+    queryMask: number, queryMaskCount: number,
+    options: {
+      firstTrial: number; trials: number; seed: number; maxObservations: number; maxQueries: number;
+      members: number; k: number; epsilon: number; strength: number;
+    },
+    progress: ((done: number, total: number) => boolean) | null,
+  ): BindingStatus;
+  pointCount(): number;
+  trials(): number;
+  /** pointCount() doubles. */
+  copyObservationCounts(out: number): void;
+  curveCount(): number;
+  curveMethod(index: number): string;
+  curveMetric(index: number): string;
+  /** trials × points values, then points means, then points standard deviations (doubles). */
+  copyCurve(index: number, out: number): void;
+  cloudCount(): number;
+  cloudMethod(index: number): string;
+  cloudLabelProbability(index: number): number;
+  cloudObservations(index: number): number;
+  cloudSize(index: number): number;
+  /** size rows, then size judged probabilities, epistemes and aleas (doubles). */
+  copyCloud(index: number, out: number): void;
+  delete(): void;
+}
+
+/** Baselines, metrics and experiments (bindings_evaluation.cpp). Labels are bytes, scores doubles. */
+export interface EvaluationBindings {
+  ExperimentHandle: new () => ExperimentHandle;
+  /** "score,probability,..." for a method name; "" for an unknown one. */
+  baselineColumns(method: string): string;
+  /** Writes 4 columns of queryRows doubles at `out`: score, probability, episteme, alea. */
+  runBaseline(
+    method: string, observations: number, rows: number, cols: number, dtype: 32 | 64,
+    labels: number, labelCount: number, queries: number, queryRows: number, queryCols: number,
+    queryDtype: 32 | 64, k: number, seed: number, members: number, out: number,
+    progress: ((done: number, total: number) => boolean) | null,
+  ): BindingStatus;
+  auroc(labels: number, scores: number, n: number, out: number): BindingStatus;
+  auprc(labels: number, scores: number, n: number, out: number): BindingStatus;
+  accuracy(labels: number, probability: number, n: number, threshold: number, out: number): BindingStatus;
+  pearson(x: number, y: number, n: number, out: number): BindingStatus;
+  /** out[0] = points, then fpr, tpr, thresholds at out + 8, each with a stride of n + 1 doubles. */
+  rocCurve(labels: number, scores: number, n: number, out: number): BindingStatus;
+  summariseTrials(values: number, trials: number, points: number, mean: number, sd: number): BindingStatus;
+}
+
 export interface HeapAccess {
   HEAPU8: Uint8Array;
   HEAPF32: Float32Array;
@@ -158,7 +211,7 @@ export interface HeapAccess {
   _free(pointer: number): void;
 }
 
-export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, RegressionBindings {}
+export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, RegressionBindings, EvaluationBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

@@ -7,12 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "gpprobe/status.h"
+
 namespace gpprobe::cli {
 
 using Args = std::vector<std::string>;
 
+// How a subcommand ends: 0 for ok; otherwise "gpprobe <command>: <message>" on `err` and 2 for a
+// usage error (invalid_argument about a --flag), else 1.
+int exit_code(const char* command, const gpprobe::Status& status, std::ostream& err);
+
 int probe_command(const Args& args, std::ostream& out, std::ostream& err);
 int bench_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpr_command(const Args& args, std::ostream& out, std::ostream& err);
+int baseline_command(const Args& args, std::ostream& out, std::ostream& err);
+int evaluate_command(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpprobe::cli

@@ -19,4 +19,11 @@ Status CsvOutput::status() const {
   return Status(StatusCode::io_error, path_ + ": cannot create the output file");
 }
 
+Status CsvOutput::finish() {
+  std::ostream& os = stream();
+  os.flush();
+  if (!os) return Status(StatusCode::io_error, (path_.empty() ? std::string("stdout") : path_) + ": write failed");
+  return Status::success();
+}
+
 }  // namespace gpprobe::cli

@@ -20,6 +20,8 @@ class CsvOutput {
   // io_error naming the path when the file could not be created.
   gpprobe::Status status() const;
   std::ostream& stream() { return path_.empty() ? fallback_ : file_; }
+  // Flushes; io_error "<path or stdout>: write failed" when anything could not be written.
+  gpprobe::Status finish();
 
  private:
   std::string path_;

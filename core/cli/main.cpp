@@ -28,6 +28,18 @@ const char* kUsage =
     "          unknown when the test file has y: unknown if knowledge < rho (0.5), anomaly if\n"
     "          |y - mean| > theta (3) sqrt(observation_variance)). Fitted hyperparameters and the log\n"
     "          marginal likelihood go to stderr as one JSON line.\n"
+    "  baseline --method lp|svm|lpe|msp|maha|knn --observations FILE --labels FILE --queries FILE\n"
+    "          [--k K] [--seed N] [--members M] [--out FILE]\n"
+    "          a baseline of the GPP paper: CSV query,score (lp/svm: decision value; msp, maha, knn,\n"
+    "          lpe: OOD score, higher = more in-distribution) plus probability (lp, msp, lpe) and\n"
+    "          episteme, alea (lpe).\n"
+    "  evaluate --embeddings FILE --labels FILE [--ood FILE] --experiment probing|fuzzy|ood\n"
+    "          [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]\n"
+    "          [--members M] [--k K] [--epsilon E] [--strength S] [--out FILE] [--clouds FILE]\n"
+    "          the paper's experiments (GPP vs baselines as observations grow): CSV\n"
+    "          method,metric,observations,mean,sd,trials; --clouds writes the fuzzy experiment's\n"
+    "          per-query judged_probability, episteme, alea. --query-mask: 0/1 per row, 1 = may be a\n"
+    "          query (never an observation).\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
@@ -40,6 +52,8 @@ int main(int argc, char** argv) {
       {"probe", gpprobe::cli::probe_command},
       {"bench", gpprobe::cli::bench_command},
       {"gpr", gpprobe::cli::gpr_command},
+      {"baseline", gpprobe::cli::baseline_command},
+      {"evaluate", gpprobe::cli::evaluate_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;

@@ -89,8 +89,8 @@ Result<AnomalyExperiment> run_anomaly_experiment(const AnomalyExperimentOptions&
   e.status.resize(m);
   GPPROBE_RETURN_IF_ERROR(classify_points(e.test_y.data(), e.mean.data(), e.observation_variance.data(),
                                           e.knowledge.data(), m, {o.status_rho, o.theta}, e.status.data()));
-  e.ungated = roc_curve(e.score.data(), e.test_anomaly.data(), nullptr, m, 0.0);
-  e.gated = roc_sweep(e.score.data(), e.test_anomaly.data(), e.knowledge.data(), m, o.rhos);
+  e.ungated = gated_roc(e.score.data(), e.test_anomaly.data(), nullptr, m, 0.0);
+  e.gated = gated_roc_sweep(e.score.data(), e.test_anomaly.data(), e.knowledge.data(), m, o.rhos);
   return e;
 }
 

@@ -1,7 +1,8 @@
 #include "gpprobe/beta_prior.h"
 
 #include <cmath>
-#include <sstream>
+
+#include "input_checks.h"
 
 namespace gpprobe {
 
@@ -11,18 +12,6 @@ LogNormalMatch lognormal_match(double shape) {
   m.mean = std::log(shape) - 0.5 * m.variance;
   return m;
 }
-
-namespace {
-
-Status check_positive(const char* name, double value) {
-  if (std::isfinite(value) && value > 0.0) return Status::success();
-  std::ostringstream os;
-  os.precision(17);
-  os << name << " must be a finite number > 0, got " << value;
-  return Status(StatusCode::invalid_argument, os.str());
-}
-
-}  // namespace
 
 Result<BetaGpPrior> BetaGpPrior::make(double epsilon, double strength) {
   GPPROBE_RETURN_IF_ERROR(check_positive("epsilon", epsilon));

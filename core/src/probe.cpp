@@ -6,6 +6,7 @@
 #include "function_space_posterior.h"
 #include "gpprobe/cosine_kernel.h"
 #include "gpprobe/uncertainty_measures.h"
+#include "input_checks.h"
 #include "weight_space_posterior.h"
 
 namespace gpprobe {
@@ -13,21 +14,6 @@ namespace gpprobe {
 namespace {
 
 constexpr std::size_t kBlockRows = 256;
-
-Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t rows) {
-  if (count != rows) {
-    return Status(StatusCode::dimension_mismatch,
-                  "labels have " + count_of(count, "entry", "entries") + ", observations have " + count_of(rows, "row"));
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    if (labels[i] > 1) {
-      return Status(StatusCode::invalid_argument, "label " + std::to_string(i) + " is " +
-                                                      std::to_string(int(labels[i])) +
-                                                      "; labels must be 0 or 1");
-    }
-  }
-  return Status::success();
-}
 
 std::unique_ptr<LatentPosterior> make_posterior(PosteriorSpace space, const BetaGpPrior& prior) {
   if (space == PosteriorSpace::weight) return std::make_unique<WeightSpacePosterior>(prior);
@@ -87,13 +73,7 @@ Result<Probe> Probe::fit(const MatrixView& observations, const std::uint8_t* lab
 
 Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
                     const ProgressCallback& progress) const {
-  if (queries.rows() == 0) return Status(StatusCode::invalid_argument, "queries are empty (0 rows)");
-  if (dimension_ > 0 && queries.cols() != dimension_) {
-    return Status(StatusCode::dimension_mismatch, "queries have " + count_of(queries.cols(), "column") +
-                                                      ", observations have " +
-                                                      count_of(dimension_, "column"));
-  }
-  GPPROBE_RETURN_IF_ERROR(check_finite(queries, "queries"));
+  GPPROBE_RETURN_IF_ERROR(check_queries(queries, dimension_));
 
   const std::size_t n = queries.rows();
   const std::size_t D = queries.cols() + 1;

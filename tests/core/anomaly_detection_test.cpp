@@ -5,7 +5,7 @@
 
 #include "gpprobe/anomaly_detection.h"
 #include "gpprobe/anomaly_experiment.h"
-#include "gpprobe/roc_curve.h"
+#include "gpprobe/gated_roc.h"
 
 namespace gpprobe {
 namespace {
@@ -31,11 +31,11 @@ TEST(AnomalyDetection, GateThenThreshold) {
   EXPECT_EQ(classify_points(y, mean, var, G, 4, {0.5, 0.0}, s).message(), "theta must be a finite number > 0, got 0");
 }
 
-TEST(RocCurve, MatchesAHandComputedCurveWithTies) {
+TEST(GatedRoc, MatchesAHandComputedCurveWithTies) {
   // Scores (label): 0.9 (1), 0.8 (0), 0.8 (1), 0.3 (0), 0.1 (0); 2 positives, 3 negatives.
   const double s[] = {0.9, 0.8, 0.8, 0.3, 0.1};
   const std::uint8_t pos[] = {1, 0, 1, 0, 0};
-  const RocCurve c = roc_curve(s, pos, nullptr, 5, 0.0);
+  const GatedRoc c = gated_roc(s, pos, nullptr, 5, 0.0);
   ASSERT_TRUE(c.defined);
   const std::vector<double> fpr{0, 0, 1.0 / 3, 2.0 / 3, 1}, tpr{0, 0.5, 1, 1, 1};
   ASSERT_EQ(c.false_positive_rate.size(), fpr.size());
@@ -47,10 +47,10 @@ TEST(RocCurve, MatchesAHandComputedCurveWithTies) {
   EXPECT_NEAR(c.auc, 5.5 / 6.0, 1e-15);
   // Gated on knowledge: only the points with G >= 0.5 count.
   const double G[] = {0.9, 0.2, 0.9, 0.9, 0.1};
-  const RocCurve g = roc_curve(s, pos, G, 5, 0.5);
+  const GatedRoc g = gated_roc(s, pos, G, 5, 0.5);
   EXPECT_EQ(g.points, 3u);
   EXPECT_NEAR(g.auc, 1.0, 1e-15);
-  const RocCurve none = roc_curve(s, pos, G, 5, 0.95);
+  const GatedRoc none = gated_roc(s, pos, G, 5, 0.95);
   EXPECT_FALSE(none.defined);
   EXPECT_TRUE(none.false_positive_rate.empty());
 }
@@ -68,11 +68,11 @@ TEST(AnomalyExperiment, TheKnowledgeGateImprovesDetectionAsInFig3) {
   ASSERT_TRUE(e.ungated.defined);
   ASSERT_EQ(e.gated.size(), 5u);
   // Anomalies among well-known points are easy; outside [0, 1] the model cannot tell.
-  for (const RocCurve& c : e.gated) {
+  for (const GatedRoc& c : e.gated) {
     ASSERT_TRUE(c.defined) << c.rho;
     EXPECT_GT(c.auc, e.ungated.auc) << c.rho;
   }
-  for (const RocCurve& c : e.gated) std::cout << "rho " << c.rho << ": AUC " << c.auc << " over " << c.points << "\n";
+  for (const GatedRoc& c : e.gated) std::cout << "rho " << c.rho << ": AUC " << c.auc << " over " << c.points << "\n";
   std::cout << "ungated: AUC " << e.ungated.auc << "\n";
   // An anomaly drawn from U(-5, 5) lands within 3 sd (0.3) of F with probability ~ 0.06: even a
   // perfectly informed detector misses those.

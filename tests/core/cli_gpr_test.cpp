@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "cli_runner.h"
 #include "regression_fixtures.h"
 
 namespace gpprobe {

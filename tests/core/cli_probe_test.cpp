@@ -6,6 +6,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "cli_runner.h"
 #include "csv_output.h"
 #include "test_support.h"
 
@@ -14,21 +15,10 @@ namespace {
 
 using testing::CliRun;
 using testing::csv_of;
+using testing::parse_output;
 using testing::run_cli;
 using testing::TempFile;
 
-std::vector<std::vector<double>> parse_output(const std::string& text, std::string* header) {
-  std::istringstream in(text);
-  std::getline(in, *header);
-  std::vector<std::vector<double>> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<double> row;
-    std::stringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 const char* kHeader = "query,judged_probability,episteme,alea,latent_mean,latent_variance,knowledge,ood_score";
 

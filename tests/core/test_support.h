@@ -71,39 +71,6 @@ class TempFile {
   std::string path_;
 };
 
-// Rows of m as CSV lines with 17 significant digits.
-inline std::string csv_of(const RowMatrix& m) {
-  std::ostringstream os;
-  os.precision(17);
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    for (Eigen::Index j = 0; j < m.cols(); ++j) os << (j ? "," : "") << m(i, j);
-    os << "\n";
-  }
-  return os.str();
-}
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-// Runs the gpprobe CLI with `args` (shell syntax), capturing stdout, stderr and the exit code.
-inline CliRun run_cli(const std::string& args) {
-  const TempFile err_file("stderr.txt");
-  const std::string command = std::string(GPPROBE_CLI_PATH) + " " + args + " 2>" + err_file.path();
-  CliRun r;
-  FILE* pipe = popen(command.c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file.path());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  return r;
-}
-
 // The bytes of a version-1 .npy file with the given header fields and raw data.
 inline std::string npy_bytes(const std::string& descr, bool fortran, const std::string& shape,
                              const std::string& data) {

@@ -1,6 +1,7 @@
 // The TS API over the wasm module: errors, memory exhaustion, progress and cancel, incremental updates.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProbeEngine, GpprobeError, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
+import { createProbeEngine, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
+import { expectError } from './expect_error.ts';
 
 let engine: ProbeEngine;
 beforeAll(async () => {
@@ -10,18 +11,6 @@ beforeAll(async () => {
 const obs: Matrix = { data: Float64Array.from([1, 0, 0, 1, 1, 1]), rows: 3, cols: 2 };
 const labels = Uint8Array.from([1, 0, 1]);
 const queries: Matrix = { data: Float64Array.from([1, 0, 0.5, 0.5]), rows: 2, cols: 2 };
-
-function expectError(run: () => unknown, code: string, message: string): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GpprobeError);
-    expect((error as GpprobeError).code).toBe(code);
-    expect((error as GpprobeError).message).toBe(message);
-    return;
-  }
-  throw new Error(`expected a GpprobeError with code ${code}`);
-}
 
 /** A fit and score that must still give the golden numbers: the instance survived. */
 function expectEngineStillWorks(): void {

@@ -20,7 +20,7 @@
 #include "gpprobe/kernel.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/progress.h"
-#include "gpprobe/roc_curve.h"
+#include "gpprobe/gated_roc.h"
 #include "gpprobe/status.h"
 
 namespace gpprobe {
@@ -50,8 +50,8 @@ struct AnomalyExperiment {
   Kernel kernel = Kernel::constant(1.0);
   double noise_variance = 0.0;
   double log_marginal_likelihood = 0.0;
-  RocCurve ungated;
-  std::vector<RocCurve> gated;  // one per rho
+  GatedRoc ungated;
+  std::vector<GatedRoc> gated;  // one per rho
 };
 
 // Progress covers the hyperparameter fit (the long part). invalid_argument for counts of 0, a fraction

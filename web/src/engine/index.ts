@@ -5,6 +5,12 @@ export { ResidentMatrix } from './resident_matrix.ts';
 export type { MatrixInput } from './resident_matrix.ts';
 export { beliefAtObservedPoint, beliefDensities, beliefEnvelope, principalComponents } from './analysis.ts';
 export type { BeliefAtObservedPoint, BeliefEnvelope, PrincipalComponents } from './analysis.ts';
+export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline } from './evaluation.ts';
+export type { BaselineMethod, BaselineOptions, BaselineScores, RocCurve } from './evaluation.ts';
+export { runExperiment } from './experiments.ts';
+export type {
+  ExperimentCloud, ExperimentCurve, ExperimentKind, ExperimentOptions, ExperimentResult, RunExperimentOptions,
+} from './experiments.ts';
 export { GpprobeError } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { Matrix } from './matrix.ts';

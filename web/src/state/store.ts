@@ -18,7 +18,7 @@ export interface DemoEntry {
   description: string;
   files: string[];
   ood?: string[];
-  session?: Partial<Pick<Session, 'concept' | 'draw' | 'ood' | 'epsilon' | 'strength'>>;
+  session?: Partial<Pick<Session, 'concept' | 'draw' | 'ood' | 'epsilon' | 'strength' | 'queries'>>;
 }
 
 export interface ProbeResults {
@@ -281,12 +281,11 @@ export async function runProbe(): Promise<void> {
     const r = await track('Running the probe', running);
     batch(() => {
       results.value = { scores: r.scores, oodScores: r.oodScores, space: r.space, seconds: r.seconds, update: r.update, basis };
-      // A first look shows a belief at once: the first query that is not an observation.
+      // A first look shows a belief at once: the first query of the subset that is not an observation.
       if (selected.value === null) {
         const observed = new Set(s.observations);
-        let row = 0;
-        while (observed.has(row) && row < d.rows - 1) row++;
-        selected.value = row;
+        const candidates = queryRows.value ?? Int32Array.from({ length: d.rows }, (_, i) => i);
+        selected.value = candidates.find((row) => !observed.has(row)) ?? candidates[0] ?? null;
       }
     });
   } catch (error) {

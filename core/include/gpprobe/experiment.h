@@ -1,0 +1,114 @@
+// The experiments of the GPP paper (Figs 4-7, appendix C), runnable on any labelled embeddings:
+//
+//   probing  AUROC on held-out queries of GPP's judged probability, LP's and SVM's decision values
+//            and LPE's judged probability (Fig. 4)                          curves gpp, lp, svm, lpe
+//   fuzzy    each positive observation's label is flipped to 0 with probability 1 - p, p in
+//            {0.25, 0.5, 0.75, 1}; Pearson r between p and the judged probability over the originally
+//            positive queries, pooled over the four p (Fig. 5 left); and, for trial 0, the clouds of
+//            judged probability, episteme and alea of those queries for every (p, O) (Figs 5-6, 13-14)
+//                                                                            curves gpp, lpe (pearson)
+//   ood      AUROC for telling the held-out queries (positive) from the OOD embeddings (negative) by
+//            GPP's -latent variance, MSP, Mahalanobis, kNN and LPE's -variance (Fig. 7)
+//                                                                curves gpp, msp, maha, knn, lpe (auroc)
+//
+// Protocol, per trial t (all randomness from RandomStream(derive_seed(seed, {t})) and children, so a
+// trial gives the same numbers whether run alone or with others):
+//   1. Query candidates and observation pool: the rows with query_mask = 1 and = 0 when a mask is
+//      given (e.g. "the network never trained on these"); otherwise each class is shuffled and its
+//      first floor(n_c / 2) rows become query candidates, the rest the pool ("queries are sampled
+//      disjointly from the observations", paper §4.2).
+//   2. The pool's positives and negatives are shuffled. At most max_queries candidates are kept
+//      (a shuffled prefix), and at most max_queries OOD rows.
+//   3. For each O in the schedule 2, 4, 8, ... (while O <= max_observations and O/2 <= the smaller
+//      class of the pool; the same for every trial): the observations are the first O/2 shuffled pool
+//      positives and the first O/2 negatives, so the sets grow nested and stay balanced (LP, SVM and
+//      LPE need both classes). Every method is fitted on them and scores the same queries.
+//   Fuzzy: the flips for (t, O, p) come from derive_seed(seed, {t, O, 2, p index}), each positive
+//   label kept when uniform() < p. When no positive label is left (likely for small O and p), GPP is
+//   fitted as usual, but an LP has no minimiser (its intercept diverges to -inf) and every member of
+//   LPE judges the limit 0: LPE's judged probability is 0 there, and that (p, O) has no LPE cloud.
+//   LPE resamples: derive_seed(seed, {t, O, 1}) (fuzzy: {t, O, 3, p index}).
+//   kNN uses min(k, O) neighbours. GPP uses `probe` (the paper: epsilon 0.1, strength 5).
+//
+// Results hold every trial's value (trials by points) and the mean and sample standard deviation over
+// trials (0 for one trial). Progress is reported after each (trial, O) step.
+//
+//   embeddings  n by d;  labels n values in {0, 1};  ood m by d (m >= 1 for "ood");
+//   query_mask  null or n values in {0, 1}
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpprobe/matrix_view.h"
+#include "gpprobe/probe.h"
+#include "gpprobe/progress.h"
+#include "gpprobe/status.h"
+
+namespace gpprobe {
+
+enum class ExperimentKind { probing, fuzzy, ood };
+
+// "probing", "fuzzy", "ood".
+const char* experiment_name(ExperimentKind kind);
+// invalid_argument "experiment must be probing, fuzzy or ood, got 'x'".
+Result<ExperimentKind> parse_experiment(const std::string& name);
+
+struct ExperimentData {
+  MatrixView embeddings;
+  const std::uint8_t* labels = nullptr;
+  std::size_t label_count = 0;
+  MatrixView ood;                             // used by "ood"
+  const std::uint8_t* query_mask = nullptr;   // n values, or null
+  std::size_t query_mask_count = 0;
+};
+
+struct ExperimentOptions {
+  std::size_t first_trial = 0;  // trials first_trial .. first_trial + trials - 1
+  std::size_t trials = 10;
+  std::uint64_t seed = 0;
+  std::size_t max_observations = 512;
+  std::size_t max_queries = 1000;
+  std::size_t members = 100;  // LPE
+  std::size_t k = 1;          // kNN
+  ProbeOptions probe;         // GPP
+};
+
+// One metric of one method at each observation count.
+struct ExperimentCurve {
+  std::string method;          // "gpp", "lp", "svm", "lpe", "msp", "maha", "knn"
+  std::string metric;          // "auroc", "pearson"
+  std::vector<double> values;  // trials by points, row-major
+  std::vector<double> mean, sd;
+};
+
+// Per-query measures of one method for one (p, O) of the fuzzy experiment's trial 0.
+struct ExperimentCloud {
+  std::string method;  // "gpp" or "lpe"
+  double label_probability = 1.0;
+  std::size_t observations = 0;
+  std::vector<std::size_t> rows;                           // the embedding row of each positive query
+  std::vector<double> judged_probability, episteme, alea;  // one per originally positive query
+};
+
+struct ExperimentResult {
+  ExperimentKind kind = ExperimentKind::probing;
+  std::vector<std::size_t> observation_counts;  // the points
+  std::size_t first_trial = 0, trials = 0;
+  std::vector<ExperimentCurve> curves;
+  std::vector<ExperimentCloud> clouds;  // fuzzy, and only when trial 0 ran
+};
+
+Result<ExperimentResult> run_experiment(ExperimentKind kind, const ExperimentData& data,
+                                        const ExperimentOptions& options = {},
+                                        const ProgressCallback& progress = {});
+
+// mean and sample sd (n - 1; 0 when trials = 1) of each column of `values` (trials by points).
+void summarise_trials(const double* values, std::size_t trials, std::size_t points, double* mean, double* sd);
+
+// The label probabilities p of the fuzzy experiment: 0.25, 0.5, 0.75, 1.
+const std::vector<double>& fuzzy_label_probabilities();
+
+}  // namespace gpprobe

@@ -1,0 +1,53 @@
+#include "gpprobe/experiment.h"
+
+#include <cmath>
+
+#include "experiment_protocol.h"
+
+namespace gpprobe {
+
+const char* experiment_name(ExperimentKind kind) {
+  switch (kind) {
+    case ExperimentKind::probing: return "probing";
+    case ExperimentKind::fuzzy: return "fuzzy";
+    case ExperimentKind::ood: return "ood";
+  }
+  return "unknown";
+}
+
+Result<ExperimentKind> parse_experiment(const std::string& name) {
+  for (ExperimentKind k : {ExperimentKind::probing, ExperimentKind::fuzzy, ExperimentKind::ood})
+    if (name == experiment_name(k)) return k;
+  return Status(StatusCode::invalid_argument, "experiment must be probing, fuzzy or ood, got '" + name + "'");
+}
+
+const std::vector<double>& fuzzy_label_probabilities() {
+  static const std::vector<double> levels = {0.25, 0.5, 0.75, 1.0};
+  return levels;
+}
+
+void summarise_trials(const double* values, std::size_t trials, std::size_t points, double* mean, double* sd) {
+  for (std::size_t j = 0; j < points; ++j) {
+    double sum = 0;
+    for (std::size_t t = 0; t < trials; ++t) sum += values[t * points + j];
+    const double m = trials ? sum / double(trials) : 0.0;
+    double squares = 0;
+    for (std::size_t t = 0; t < trials; ++t) squares += (values[t * points + j] - m) * (values[t * points + j] - m);
+    mean[j] = m;
+    sd[j] = trials > 1 ? std::sqrt(squares / double(trials - 1)) : 0.0;
+  }
+}
+
+Result<ExperimentResult> run_experiment(ExperimentKind kind, const ExperimentData& data,
+                                        const ExperimentOptions& options, const ProgressCallback& progress) {
+  Result<Protocol> protocol = Protocol::make(kind, data, options);
+  if (!protocol.ok()) return protocol.status();
+  switch (kind) {
+    case ExperimentKind::probing: return run_probing(protocol.value(), data, options, progress);
+    case ExperimentKind::fuzzy: return run_fuzzy(protocol.value(), data, options, progress);
+    case ExperimentKind::ood: return run_ood(protocol.value(), data, options, progress);
+  }
+  return Status(StatusCode::invalid_argument, "unknown experiment");
+}
+
+}  // namespace gpprobe

@@ -1,0 +1,233 @@
+#include "experiment_protocol.h"
+
+#include <algorithm>
+
+#include "gpprobe/linear_probe.h"
+#include "gpprobe/metrics.h"
+#include "gpprobe/random_stream.h"
+#include "input_checks.h"
+
+namespace gpprobe {
+
+namespace {
+
+Status check_data(ExperimentKind kind, const ExperimentData& data, const ExperimentOptions& options) {
+  const MatrixView& x = data.embeddings;
+  if (x.rows() == 0) return Status(StatusCode::invalid_argument, "embeddings are empty (0 rows)");
+  if (x.cols() == 0) return Status(StatusCode::invalid_argument, "embeddings have 0 columns");
+  if (data.label_count != x.rows()) {
+    return Status(StatusCode::dimension_mismatch, "labels have " + count_of(data.label_count, "entry", "entries") +
+                                                      ", embeddings have " + count_of(x.rows(), "row"));
+  }
+  for (std::size_t i = 0; i < data.label_count; ++i) {
+    if (data.labels[i] > 1) {
+      return Status(StatusCode::invalid_argument, "label " + std::to_string(i) + " is " +
+                                                      std::to_string(int(data.labels[i])) + "; labels must be 0 or 1");
+    }
+  }
+  if (data.query_mask) {
+    if (data.query_mask_count != x.rows()) {
+      return Status(StatusCode::dimension_mismatch, "the query mask has " +
+                                                        count_of(data.query_mask_count, "entry", "entries") +
+                                                        ", embeddings have " + count_of(x.rows(), "row"));
+    }
+    for (std::size_t i = 0; i < x.rows(); ++i) {
+      if (data.query_mask[i] > 1) {
+        return Status(StatusCode::invalid_argument, "query mask entry " + std::to_string(i) + " is " +
+                                                        std::to_string(int(data.query_mask[i])) +
+                                                        "; entries must be 0 or 1");
+      }
+    }
+  }
+  GPPROBE_RETURN_IF_ERROR(check_finite(x, "embeddings"));
+  if (kind == ExperimentKind::ood) {
+    if (data.ood.rows() == 0) {
+      return Status(StatusCode::invalid_argument, "the ood experiment needs ood embeddings (0 rows given)");
+    }
+    if (data.ood.cols() != x.cols()) {
+      return Status(StatusCode::dimension_mismatch, "ood embeddings have " + count_of(data.ood.cols(), "column") +
+                                                        ", embeddings have " + count_of(x.cols(), "column"));
+    }
+    GPPROBE_RETURN_IF_ERROR(check_finite(data.ood, "ood embeddings"));
+  }
+  if (options.trials == 0) return Status(StatusCode::invalid_argument, "trials must be at least 1, got 0");
+  if (options.max_observations < 2) {
+    return Status(StatusCode::invalid_argument,
+                  "max_observations must be at least 2, got " + std::to_string(options.max_observations));
+  }
+  if (options.max_queries == 0) return Status(StatusCode::invalid_argument, "max_queries must be at least 1, got 0");
+  if (options.members == 0) return Status(StatusCode::invalid_argument, "lpe needs at least 1 member, got 0");
+  if (options.k == 0) return Status(StatusCode::invalid_argument, "knn: k must be at least 1, got 0");
+  return Status::success();
+}
+
+// Sizes of the query candidates and of the pool, per class: what the schedule and the checks need.
+struct SplitSizes {
+  std::size_t query[2] = {0, 0}, pool[2] = {0, 0};
+};
+
+SplitSizes split_sizes(const ExperimentData& data) {
+  SplitSizes s;
+  std::size_t total[2] = {0, 0};
+  for (std::size_t i = 0; i < data.label_count; ++i) {
+    const int y = data.labels[i];
+    ++total[y];
+    if (data.query_mask) ++(data.query_mask[i] ? s.query[y] : s.pool[y]);
+  }
+  if (!data.query_mask) {
+    for (int y : {0, 1}) {
+      s.query[y] = total[y] / 2;
+      s.pool[y] = total[y] - s.query[y];
+    }
+  }
+  return s;
+}
+
+const char* class_name(int y) { return y ? "positive example (label 1)" : "negative example (label 0)"; }
+
+}  // namespace
+
+Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data, const ExperimentOptions& options) {
+  GPPROBE_RETURN_IF_ERROR(check_data(kind, data, options));
+  const SplitSizes sizes = split_sizes(data);
+  for (int y : {1, 0}) {
+    if (sizes.pool[y] == 0) return Status(StatusCode::invalid_argument, std::string("the observation pool holds no ") + class_name(y));
+  }
+  // Probing and OOD rank against both kinds of query; fuzzy scores the positive ones.
+  for (int y : {1, 0}) {
+    if (sizes.query[y] == 0 && (kind == ExperimentKind::probing || y == 1)) {
+      return Status(StatusCode::invalid_argument, std::string("the query candidates hold no ") + class_name(y));
+    }
+  }
+  Protocol p;
+  p.data_ = data;
+  p.options_ = options;
+  const std::size_t per_class = std::min(sizes.pool[0], sizes.pool[1]);
+  for (std::size_t O = 2; O <= options.max_observations && O / 2 <= per_class; O *= 2) p.counts_.push_back(O);
+  return p;
+}
+
+TrialDraw Protocol::draw(std::size_t trial) const {
+  RandomStream random(derive_seed(options_.seed, {trial}));
+  TrialDraw d;
+  d.trial = trial;
+  std::vector<std::size_t> candidates;
+  std::vector<std::size_t> by_class[2];
+  for (std::size_t i = 0; i < data_.label_count; ++i) {
+    if (data_.query_mask) (data_.query_mask[i] ? candidates : by_class[data_.labels[i]]).push_back(i);
+    else by_class[data_.labels[i]].push_back(i);
+  }
+  if (!data_.query_mask) {
+    for (int y : {1, 0}) {
+      std::vector<std::size_t>& rows = by_class[y];
+      random.shuffle(rows);
+      const std::size_t half = rows.size() / 2;
+      candidates.insert(candidates.end(), rows.begin(), rows.begin() + std::ptrdiff_t(half));
+      rows.erase(rows.begin(), rows.begin() + std::ptrdiff_t(half));
+    }
+  }
+  random.shuffle(by_class[1]);
+  random.shuffle(by_class[0]);
+  d.pool_positive = std::move(by_class[1]);
+  d.pool_negative = std::move(by_class[0]);
+  if (candidates.size() > options_.max_queries) {
+    random.shuffle(candidates);
+    candidates.resize(options_.max_queries);
+  }
+  d.queries = std::move(candidates);
+  for (std::size_t i : d.queries) d.query_labels.push_back(data_.labels[i]);
+  d.query_matrix = gather_rows(data_.embeddings, d.queries);
+  for (std::size_t i = 0; i < data_.ood.rows(); ++i) d.ood.push_back(i);
+  if (d.ood.size() > options_.max_queries) {
+    random.shuffle(d.ood);
+    d.ood.resize(options_.max_queries);
+  }
+  d.ood_matrix = gather_rows(data_.ood, d.ood);
+  return d;
+}
+
+StepObservations Protocol::observations(const TrialDraw& draw, std::size_t O) const {
+  std::vector<std::size_t> rows(draw.pool_positive.begin(), draw.pool_positive.begin() + std::ptrdiff_t(O / 2));
+  rows.insert(rows.end(), draw.pool_negative.begin(), draw.pool_negative.begin() + std::ptrdiff_t(O / 2));
+  StepObservations s;
+  s.x = gather_rows(data_.embeddings, rows);
+  s.labels.assign(O / 2, 1);
+  s.labels.resize(O, 0);
+  return s;
+}
+
+RowMatrix gather_rows(const MatrixView& m, const std::vector<std::size_t>& rows) {
+  RowMatrix out(Eigen::Index(rows.size()), Eigen::Index(m.cols()));
+  for (std::size_t k = 0; k < rows.size(); ++k) m.copy_rows(rows[k], 1, out.row(Eigen::Index(k)).data());
+  return out;
+}
+
+Status gpp_scores(const StepObservations& obs, const RowMatrix& queries, const ProbeOptions& options,
+                  const ProbeScoreColumns& out) {
+  ProbeOptions o = options;
+  o.expected_queries = std::size_t(queries.rows());
+  Result<Probe> probe = Probe::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size(), o);
+  if (!probe.ok()) return probe.status();
+  return probe.value().score(MatrixView(queries), out);
+}
+
+Status lp_scores(const StepObservations& obs, const MatrixView& queries, double* decision, double* probability) {
+  Result<LinearProbe> lp = LinearProbe::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size());
+  if (!lp.ok()) return lp.status();
+  if (decision) GPPROBE_RETURN_IF_ERROR(lp.value().decision(queries, decision));
+  if (probability) GPPROBE_RETURN_IF_ERROR(lp.value().probability(queries, probability));
+  return Status::success();
+}
+
+Status lpe_scores(const StepObservations& obs, const MatrixView& queries, const ExperimentOptions& options,
+                  std::uint64_t seed, const EnsembleScoreColumns& out) {
+  Result<LinearProbeEnsemble> lpe = LinearProbeEnsemble::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size(),
+                                                             {options.members, seed, 1.0});
+  if (!lpe.ok()) return lpe.status();
+  return lpe.value().score(queries, out);
+}
+
+Status auroc_each(const std::vector<std::uint8_t>& labels, const std::vector<double>* scores, std::size_t methods,
+                  double* values) {
+  for (std::size_t m = 0; m < methods; ++m) {
+    Result<double> area = auroc(labels.data(), scores[m].data(), labels.size());
+    if (!area.ok()) return area.status();
+    values[m] = area.value();
+  }
+  return Status::success();
+}
+
+Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol, const ExperimentOptions& options,
+                                   const std::vector<std::string>& curves, const std::string& metric,
+                                   const ExperimentStep& step, const ProgressCallback& progress) {
+  ExperimentResult result;
+  result.kind = kind;
+  result.observation_counts = protocol.counts();
+  result.first_trial = options.first_trial;
+  result.trials = options.trials;
+  const std::size_t points = result.observation_counts.size(), total = options.trials * points;
+  for (const std::string& method : curves) {
+    result.curves.push_back({method, metric, std::vector<double>(options.trials * points), {}, {}});
+  }
+  std::vector<double> values(curves.size());
+  for (std::size_t t = 0; t < options.trials; ++t) {
+    const TrialDraw draw = protocol.draw(options.first_trial + t);
+    for (std::size_t j = 0; j < points; ++j) {
+      GPPROBE_RETURN_IF_ERROR(step(draw, j, result.observation_counts[j], values.data()));
+      for (std::size_t c = 0; c < curves.size(); ++c) result.curves[c].values[t * points + j] = values[c];
+      const std::size_t done = t * points + j + 1;
+      if (!report_progress(progress, done, total)) {
+        return Status(StatusCode::cancelled, std::string(experiment_name(kind)) + " experiment cancelled after " +
+                                                 count_of(done, "step") + " of " + std::to_string(total));
+      }
+    }
+  }
+  for (ExperimentCurve& curve : result.curves) {
+    curve.mean.resize(points);
+    curve.sd.resize(points);
+    summarise_trials(curve.values.data(), options.trials, points, curve.mean.data(), curve.sd.data());
+  }
+  return result;
+}
+
+}  // namespace gpprobe

@@ -1,0 +1,175 @@
+#include "gpprobe/linear_probe_ensemble.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpprobe/random_stream.h"
+#include "gpprobe/row_products.h"
+#include "gpprobe/uncertainty_measures.h"
+#include "input_checks.h"
+#include "logistic_newton.h"
+#include "probe_design.h"
+
+namespace gpprobe {
+
+using Eigen::Index;
+
+namespace {
+
+constexpr std::size_t kMaxRedraws = 1000;          // per member; P(one class only) <= 1/2 for any O >= 2
+constexpr double kSmallestLogitVariance = 1e-12;  // MATH.md: measures stay finite down to this
+constexpr double kLog2PiE = 2.8378770664093453;   // log(2 pi e)
+
+bool holds_both_labels(const std::uint8_t* labels, const std::uint32_t* counts, std::size_t O) {
+  bool positive = false, negative = false;
+  for (std::size_t i = 0; i < O; ++i) {
+    if (counts[i] == 0) continue;
+    (labels[i] ? positive : negative) = true;
+  }
+  return positive && negative;
+}
+
+Status check_members(std::size_t members) {
+  if (members > 0) return Status::success();
+  return Status(StatusCode::invalid_argument, "lpe needs at least 1 member, got 0");
+}
+
+const char* kNeedBoth = "lpe needs observations of both classes";
+
+// Σ_k w_k (h(t_k) - mean)² for weights w summing to 1, computed on h(t_k) - h(t_0) so that a single
+// distinct member gives exactly 0.
+template <class H>
+double weighted_variance(const double* t, const double* w, std::size_t K, H h) {
+  const double origin = h(t[0]);
+  double sum = 0, squares = 0;
+  for (std::size_t k = 0; k < K; ++k) {
+    const double d = h(t[k]) - origin;
+    sum += w[k] * d;
+    squares += w[k] * d * d;
+  }
+  return std::max(squares - sum * sum, 0.0);
+}
+
+}  // namespace
+
+Result<std::vector<std::uint32_t>> bootstrap_counts(const std::uint8_t* labels, std::size_t count,
+                                                    std::size_t members, std::uint64_t seed) {
+  GPPROBE_RETURN_IF_ERROR(check_members(members));
+  GPPROBE_RETURN_IF_ERROR(check_labels(labels, count, count));
+  GPPROBE_RETURN_IF_ERROR(check_both_classes(labels, count, kNeedBoth));
+  RandomStream random(seed);
+  std::vector<std::uint32_t> counts(members * count, 0);
+  for (std::size_t m = 0; m < members; ++m) {
+    std::uint32_t* row = &counts[m * count];
+    for (std::size_t attempt = 0;; ++attempt) {
+      if (attempt == kMaxRedraws) {
+        return Status(StatusCode::numerical_failure, "lpe: no resample with both labels in " +
+                                                         std::to_string(kMaxRedraws) + " draws");
+      }
+      std::fill(row, row + count, 0u);
+      for (std::size_t k = 0; k < count; ++k) ++row[random.index(count)];
+      if (holds_both_labels(labels, row, count)) break;
+    }
+  }
+  return counts;
+}
+
+Result<LinearProbeEnsemble> LinearProbeEnsemble::fit(const MatrixView& observations, const std::uint8_t* labels,
+                                                     std::size_t count, const EnsembleOptions& options,
+                                                     const ProgressCallback& progress) {
+  GPPROBE_RETURN_IF_ERROR(check_observations(observations, labels, count));
+  Result<std::vector<std::uint32_t>> counts = bootstrap_counts(labels, count, options.members, options.seed);
+  if (!counts.ok()) return counts.status();
+  return fit_resamples(observations, labels, count, counts.value().data(), options.members, options.C, progress);
+}
+
+Result<LinearProbeEnsemble> LinearProbeEnsemble::fit_resamples(const MatrixView& observations,
+                                                               const std::uint8_t* labels, std::size_t count,
+                                                               const std::uint32_t* counts, std::size_t members,
+                                                               double C, const ProgressCallback& progress) {
+  GPPROBE_RETURN_IF_ERROR(check_members(members));
+  GPPROBE_RETURN_IF_ERROR(check_positive("C", C));
+  GPPROBE_RETURN_IF_ERROR(check_observations(observations, labels, count));
+  GPPROBE_RETURN_IF_ERROR(check_both_classes(labels, count, kNeedBoth));
+  for (std::size_t m = 0; m < members; ++m) {
+    if (!holds_both_labels(labels, counts + m * count, count)) {
+      return Status(StatusCode::invalid_argument, "lpe resample " + std::to_string(m) + " lacks one of the classes");
+    }
+  }
+  const ProbeDesign design = probe_design(observations);
+  Result<NewtonSolution> all = solve_logistic(design.Z, labels, nullptr, C);
+  if (!all.ok()) return all.status();
+  const Eigen::VectorXd start = all.value().theta;
+
+  LinearProbeEnsemble ensemble;
+  const Index d = Index(observations.cols());
+  ensemble.W_.resize(Index(members), d + 1);
+  std::vector<double> weights(count);
+  for (std::size_t m = 0; m < members; ++m) {
+    std::copy(counts + m * count, counts + (m + 1) * count, weights.begin());
+    Result<NewtonSolution> member = solve_logistic(design.Z, labels, weights.data(), C, &start);
+    if (!member.ok()) return Status(member.status().code(), "lpe member " + std::to_string(m) + ": " + member.status().message());
+    ensemble.W_.row(Index(m)) = expand_solution(design, member.value().theta).transpose();
+    if (!report_progress(progress, m + 1, members)) {
+      return Status(StatusCode::cancelled, "lpe fitting cancelled after " + count_of(m + 1, "member") + " of " +
+                                               std::to_string(members));
+    }
+  }
+  ensemble.collapse_duplicates();
+  return ensemble;
+}
+
+void LinearProbeEnsemble::collapse_duplicates() {
+  const Index M = W_.rows(), D = W_.cols();
+  distinct_.resize(0, D);
+  weight_.clear();
+  for (Index m = 0; m < M; ++m) {
+    Index k = 0;
+    while (k < distinct_.rows() && !(distinct_.row(k).array() == W_.row(m).array()).all()) ++k;
+    if (k == distinct_.rows()) {
+      distinct_.conservativeResize(k + 1, D);
+      distinct_.row(k) = W_.row(m);
+      weight_.push_back(0.0);
+    }
+    weight_[std::size_t(k)] += 1.0 / double(M);
+  }
+}
+
+Status LinearProbeEnsemble::score(const MatrixView& queries, const EnsembleScoreColumns& out) const {
+  GPPROBE_RETURN_IF_ERROR(check_queries(queries, dimension()));
+  constexpr std::size_t kBlockRows = 256;
+  const std::size_t n = queries.rows(), d = dimension(), D = d + 1, K = std::size_t(distinct_.rows());
+  const double* w = weight_.data();
+  std::vector<double> block(kBlockRows * D), logits(kBlockRows * K);
+  for (std::size_t first = 0; first < n; first += kBlockRows) {
+    const std::size_t count = std::min(kBlockRows, n - first);
+    for (std::size_t i = 0; i < count; ++i) {  // rows [q' 1]
+      queries.copy_rows(first + i, 1, &block[i * D]);
+      block[i * D + d] = 1.0;
+    }
+    multiply_transposed(block.data(), count, distinct_.data(), K, D, logits.data());
+    for (std::size_t i = 0; i < count; ++i) {
+      const double* t = &logits[i * K];
+      double g_mean = 0, t_mean = 0, alea = 0, softplus_neg = 0;
+      for (std::size_t k = 0; k < K; ++k) {
+        const double g = sigmoid(t[k]), sp_neg = softplus(-t[k]);
+        g_mean += w[k] * g;
+        t_mean += w[k] * t[k];
+        alea += w[k] * (g * sp_neg + (1 - g) * softplus(t[k]));
+        softplus_neg += w[k] * sp_neg;
+      }
+      const double g_var = weighted_variance(t, w, K, sigmoid);
+      const double t_var = std::max(weighted_variance(t, w, K, [](double v) { return v; }), kSmallestLogitVariance);
+      const double entropy_f = 0.5 * (kLog2PiE + std::log(t_var));
+      const std::size_t q = first + i;
+      if (out.judged_probability) out.judged_probability[q] = g_mean;
+      if (out.variance) out.variance[q] = g_var;
+      if (out.ood_score) out.ood_score[q] = -g_var;
+      if (out.alea) out.alea[q] = alea;
+      if (out.episteme) out.episteme[q] = -(entropy_f - t_mean - 2 * softplus_neg);
+    }
+  }
+  return Status::success();
+}
+
+}  // namespace gpprobe

@@ -1,0 +1,65 @@
+// Times the paper's experiments on the shipped digits dataset natively (build/native/gpprobe evaluate)
+// and in wasm through the JS library in Node (dist/lib), checks that both give the same curves, and
+// prints the ratio. Run after scripts/build.sh (or at least the native, wasm and library steps):
+//   node scripts/bench_evaluation.mjs [--trials 3] [--concept even]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createProbeEngine, runExperiment } from '../dist/lib/index.js';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+);
+const trials = Number(args.trials ?? 3);
+const concept = args.concept ?? 'even';
+const dir = 'web/public/demo/digits';
+
+// A C-order float32 2-D .npy (what scripts/make_digits_dataset.py writes).
+function readNpy(path) {
+  const bytes = readFileSync(path);
+  const headerLength = bytes.readUInt16LE(8);
+  const header = bytes.subarray(10, 10 + headerLength).toString('latin1');
+  if (!header.includes("'<f4'")) throw new Error(`${path}: expected float32`);
+  const [rows, cols] = header.match(/\((\d+), (\d+)\)/).slice(1).map(Number);
+  const data = new Float32Array(bytes.buffer.slice(bytes.byteOffset + 10 + headerLength), 0, rows * cols);
+  return { data, rows, cols };
+}
+
+const metadata = readFileSync(join(dir, 'metadata.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+const column = metadata[0].indexOf(concept);
+const labels = Uint8Array.from(metadata.slice(1), (r) => Number(r[column]));
+const queryMask = Uint8Array.from(metadata.slice(1), (r) => (r[5] === 'test' ? 1 : 0));
+const embeddings = readNpy(join(dir, 'embeddings.npy'));
+const ood = readNpy(join(dir, 'ood_embeddings.npy'));
+
+const work = mkdtempSync(join(tmpdir(), 'gpprobe-bench-'));
+writeFileSync(join(work, 'labels.txt'), labels.join('\n') + '\n');
+writeFileSync(join(work, 'mask.txt'), queryMask.join('\n') + '\n');
+
+const engine = await createProbeEngine();
+console.log(`digits, concept "${concept}", ${trials} trials; wasm backend ${engine.backend}`);
+console.log('experiment | native | wasm | ratio | largest |wasm - native| of a mean curve point');
+for (const experiment of ['probing', 'fuzzy', 'ood']) {
+  let start = performance.now();
+  const csv = execFileSync('build/native/gpprobe', [
+    'evaluate', '--embeddings', join(dir, 'embeddings.npy'), '--labels', join(work, 'labels.txt'),
+    '--ood', join(dir, 'ood_embeddings.npy'), '--query-mask', join(work, 'mask.txt'), '--experiment', experiment,
+    '--trials', String(trials),
+  ], { encoding: 'utf8' });
+  const native = (performance.now() - start) / 1000;
+  start = performance.now();
+  const r = await runExperiment(engine, { experiment, embeddings, labels, ood, queryMask, trials });
+  const wasm = (performance.now() - start) / 1000;
+  const means = new Map(csv.trim().split('\n').slice(1).map((l) => l.split(',')).map((c) => [`${c[0]} ${c[2]}`, Number(c[3])]));
+  let gap = 0, where = '';
+  for (const curve of r.curves) {
+    r.observationCounts.forEach((O, j) => {
+      const d = Math.abs(curve.mean[j] - means.get(`${curve.method} ${O}`));
+      if (d > gap) [gap, where] = [d, ` (${curve.method}, O = ${O})`];
+    });
+  }
+  console.log(`${experiment} | ${native.toFixed(2)} s | ${wasm.toFixed(2)} s | ${(wasm / native).toFixed(1)}× | ${gap.toExponential(1)}${where}`);
+}
+rmSync(work, { recursive: true });

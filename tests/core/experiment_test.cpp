@@ -1,0 +1,196 @@
+// The experiments against an independent re-implementation of their documented protocol
+// (scripts/fixtures/reference_experiments.py: the Python mirror of our RNG, scikit-learn's models and
+// metrics, a numpy GPP checked against gpp_golden.json), plus their properties and bad inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "evaluation_fixtures.h"
+#include "gpprobe/experiment.h"
+
+namespace gpprobe {
+namespace {
+
+struct Dataset {
+  RowMatrix embeddings, ood;
+  std::vector<std::uint8_t> labels, mask;
+  nlohmann::json runs;
+
+  ExperimentData data(bool with_mask) const {
+    ExperimentData d;
+    d.embeddings = MatrixView(embeddings);
+    d.labels = labels.data();
+    d.label_count = labels.size();
+    d.ood = MatrixView(ood);
+    if (with_mask) {
+      d.query_mask = mask.data();
+      d.query_mask_count = mask.size();
+    }
+    return d;
+  }
+};
+
+Dataset dataset() {
+  const nlohmann::json doc = testing::evaluation_fixture("experiments.json");
+  return {testing::matrix_of(doc["embeddings"]), testing::matrix_of(doc["ood"]), testing::labels_of(doc["labels"]),
+          testing::labels_of(doc["query_mask"]), doc["runs"]};
+}
+
+ExperimentOptions options_of(const nlohmann::json& o) {
+  ExperimentOptions options;
+  options.first_trial = o["first_trial"];
+  options.trials = o["trials"];
+  options.seed = o["seed"];
+  options.max_observations = o["max_observations"];
+  options.max_queries = o["max_queries"];
+  options.members = o["members"];
+  options.k = o["k"];
+  return options;
+}
+
+TEST(Experiments, MatchTheIndependentReference) {
+  const Dataset ds = dataset();
+  for (const auto& run : ds.runs) {
+    const std::string name = run["experiment"];
+    Result<ExperimentResult> r = run_experiment(parse_experiment(name).value(), ds.data(run["uses_mask"]),
+                                                options_of(run["options"]));
+    ASSERT_TRUE(r.ok()) << name << ": " << r.status().message();
+    EXPECT_EQ(r.value().observation_counts, run["observation_counts"].get<std::vector<std::size_t>>()) << name;
+    ASSERT_EQ(r.value().curves.size(), run["curves"].size()) << name;
+    for (std::size_t c = 0; c < r.value().curves.size(); ++c) {
+      const ExperimentCurve& curve = r.value().curves[c];
+      EXPECT_EQ(curve.method, run["curves"][c]["method"]) << name;
+      EXPECT_EQ(curve.metric, name == "fuzzy" ? "pearson" : "auroc");
+      std::vector<double> expected;
+      for (const auto& trial : run["curves"][c]["values"])
+        for (const auto& v : trial) expected.push_back(v);
+      testing::expect_near_all(curve.values, nlohmann::json(expected), 1e-8, name + " " + curve.method);
+    }
+    const auto& clouds = run["clouds"];
+    ASSERT_EQ(r.value().clouds.size(), clouds.size()) << name;
+    for (std::size_t k = 0; k < clouds.size(); ++k) {
+      const ExperimentCloud& cloud = r.value().clouds[k];
+      const std::string what = name + " cloud " + std::to_string(k);
+      EXPECT_EQ(cloud.method, clouds[k]["method"]) << what;
+      EXPECT_EQ(cloud.label_probability, clouds[k]["label_probability"].get<double>()) << what;
+      EXPECT_EQ(cloud.observations, clouds[k]["observations"].get<std::size_t>()) << what;
+      EXPECT_EQ(cloud.rows, clouds[k]["rows"].get<std::vector<std::size_t>>()) << what;
+      testing::expect_near_all(cloud.judged_probability, clouds[k]["judged_probability"], 1e-8, what + " judged");
+      testing::expect_near_all(cloud.alea, clouds[k]["alea"], 1e-8, what + " alea");
+      testing::expect_near_all(cloud.episteme, clouds[k]["episteme"], 1e-6, what + " episteme");
+    }
+  }
+}
+
+TEST(Experiments, ATrialGivesTheSameNumbersAloneOrWithOthers) {
+  const Dataset ds = dataset();
+  ExperimentOptions options = options_of(ds.runs[0]["options"]);
+  options.trials = 3;
+  const ExperimentResult all = run_experiment(ExperimentKind::probing, ds.data(false), options).value();
+  const std::size_t points = all.observation_counts.size();
+  for (std::size_t t = 0; t < 3; ++t) {
+    ExperimentOptions one = options;
+    one.first_trial = t;
+    one.trials = 1;
+    const ExperimentResult single = run_experiment(ExperimentKind::probing, ds.data(false), one).value();
+    EXPECT_EQ(single.first_trial, t);
+    for (std::size_t c = 0; c < all.curves.size(); ++c) {
+      for (std::size_t j = 0; j < points; ++j) {
+        EXPECT_EQ(single.curves[c].values[j], all.curves[c].values[t * points + j]);
+        EXPECT_EQ(single.curves[c].sd[j], 0.0);
+      }
+    }
+  }
+}
+
+TEST(Experiments, SummariesAreTheMeanAndSampleStandardDeviation) {
+  const std::vector<double> values = {1, 10, 2, 20, 6, 60};  // 3 trials by 2 points
+  std::vector<double> mean(2), sd(2);
+  summarise_trials(values.data(), 3, 2, mean.data(), sd.data());
+  EXPECT_DOUBLE_EQ(mean[0], 3.0);
+  EXPECT_DOUBLE_EQ(mean[1], 30.0);
+  EXPECT_DOUBLE_EQ(sd[0], std::sqrt((4.0 + 1.0 + 9.0) / 2.0));
+  EXPECT_DOUBLE_EQ(sd[1], std::sqrt((400.0 + 100.0 + 900.0) / 2.0));
+}
+
+TEST(Experiments, ProgressCountsStepsAndCancelStops) {
+  const Dataset ds = dataset();
+  ExperimentOptions options = options_of(ds.runs[0]["options"]);
+  std::vector<std::size_t> seen;
+  Result<ExperimentResult> r = run_experiment(ExperimentKind::probing, ds.data(false), options,
+                                              [&](std::size_t done, std::size_t total) {
+                                                EXPECT_EQ(total, 8u);  // 2 trials by 4 counts
+                                                seen.push_back(done);
+                                                return done < 3;
+                                              });
+  EXPECT_EQ(r.status().code(), StatusCode::cancelled);
+  EXPECT_EQ(r.status().message(), "probing experiment cancelled after 3 steps of 8");
+  EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3}));
+}
+
+TEST(Experiments, EachBadInputNamesTheProblem) {
+  const Dataset ds = dataset();
+  auto status = [&](ExperimentKind kind, ExperimentData d, ExperimentOptions o = {}) {
+    return run_experiment(kind, d, o).status();
+  };
+  const ExperimentData good = ds.data(false);
+  ExperimentData short_labels = good;
+  short_labels.label_count = 47;
+  std::vector<std::uint8_t> bad_labels = ds.labels;
+  bad_labels[5] = 2;
+  ExperimentData bad = good;
+  bad.labels = bad_labels.data();
+  std::vector<std::uint8_t> bad_mask = ds.mask;
+  bad_mask[4] = 7;
+  ExperimentData masked = ds.data(true);
+  masked.query_mask = bad_mask.data();
+  ExperimentData short_mask = ds.data(true);
+  short_mask.query_mask_count = 3;
+  RowMatrix nan = ds.embeddings;
+  nan(2, 3) = std::numeric_limits<double>::quiet_NaN();
+  ExperimentData with_nan = good;
+  with_nan.embeddings = MatrixView(nan);
+  const RowMatrix narrow = ds.ood.leftCols(5);
+  ExperimentData narrow_ood = good;
+  narrow_ood.ood = MatrixView(narrow);
+  ExperimentData no_ood = good;
+  no_ood.ood = MatrixView();
+  const std::vector<std::uint8_t> ones(48, 1);
+  ExperimentData one_class = good;
+  one_class.labels = ones.data();
+  std::vector<std::uint8_t> all_queries(48, 1);
+  ExperimentData no_pool = ds.data(true);
+  no_pool.query_mask = all_queries.data();
+  ExperimentOptions zero_trials;
+  zero_trials.trials = 0;
+  ExperimentOptions one_observation;
+  one_observation.max_observations = 1;
+  testing::expect_statuses({
+      {parse_experiment("speed").status(), StatusCode::invalid_argument,
+       "experiment must be probing, fuzzy or ood, got 'speed'"},
+      {status(ExperimentKind::probing, short_labels), StatusCode::dimension_mismatch,
+       "labels have 47 entries, embeddings have 48 rows"},
+      {status(ExperimentKind::probing, bad), StatusCode::invalid_argument, "label 5 is 2; labels must be 0 or 1"},
+      {status(ExperimentKind::probing, masked), StatusCode::invalid_argument,
+       "query mask entry 4 is 7; entries must be 0 or 1"},
+      {status(ExperimentKind::probing, short_mask), StatusCode::dimension_mismatch,
+       "the query mask has 3 entries, embeddings have 48 rows"},
+      {status(ExperimentKind::fuzzy, with_nan), StatusCode::non_finite, "embeddings row 2, column 3 is NaN"},
+      {status(ExperimentKind::ood, narrow_ood), StatusCode::dimension_mismatch,
+       "ood embeddings have 5 columns, embeddings have 6 columns"},
+      {status(ExperimentKind::ood, no_ood), StatusCode::invalid_argument,
+       "the ood experiment needs ood embeddings (0 rows given)"},
+      {status(ExperimentKind::probing, one_class), StatusCode::invalid_argument,
+       "the observation pool holds no negative example (label 0)"},
+      {status(ExperimentKind::probing, no_pool), StatusCode::invalid_argument,
+       "the observation pool holds no positive example (label 1)"},
+      {status(ExperimentKind::probing, good, zero_trials), StatusCode::invalid_argument, "trials must be at least 1, got 0"},
+      {status(ExperimentKind::probing, good, one_observation), StatusCode::invalid_argument,
+       "max_observations must be at least 2, got 1"},
+      {status(ExperimentKind::probing, ExperimentData{}), StatusCode::invalid_argument, "embeddings are empty (0 rows)"},
+  });
+}
+
+}  // namespace
+}  // namespace gpprobe
