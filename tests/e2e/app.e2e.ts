@@ -1,7 +1,7 @@
 // The built app in Chromium, as a user meets it: the demo, uploads of every format (results equal to
 // the engine's for the same arrays), bad files, undo, reload, exports, sub-path hosting. Every test
 // also checks: no console errors, and no request leaves the page's origin.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
@@ -124,6 +124,26 @@ describe('uploads', () => {
     ]);
     await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' ')).toContain('picture.png: unsupported file type (.png)');
     expect(await page.locator('.dataset-name').textContent()).toBe(before);
+  });
+});
+
+describe('long work', () => {
+  it('cancels a long upload and keeps the loaded data', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    const before = await page.locator('.dataset-name').textContent();
+    // ~40 MB of CSV: long enough to press Cancel while it is read.
+    const line = Array.from({ length: 96 }, (_, j) => (j * 0.123456).toFixed(6)).join(',') + '\n';
+    const path = `${SHOTS}/../big.csv`;
+    writeFileSync(path, Array.from({ length: 96 }, (_, j) => `x${j}`).join(',') + '\n' + line.repeat(60_000));
+    await page.locator('input[aria-label="Embeddings files"]').setInputFiles(path);
+    const cancel = page.locator('.task-bar').getByRole('button', { name: 'Cancel' });
+    await cancel.waitFor({ timeout: 30_000 });
+    await cancel.click();
+    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 30_000 });
+    expect(await page.locator('.dataset-name').textContent()).toBe(before);
+    expect(await page.getByRole('alert').count()).toBe(0);  // a cancel is not an error
+    rmSync(path);
   });
 });
 

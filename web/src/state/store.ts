@@ -35,7 +35,8 @@ export interface Task {
   id: number;
   label: string;
   progress: Progress | null;
-  cancel(): void;
+  /** Null when the work cannot stop part-way (one uninterruptible wasm call). */
+  cancel: (() => void) | null;
 }
 
 export interface Message {
@@ -100,10 +101,13 @@ export function dismiss(id: number): void {
   messages.value = messages.value.filter((m) => m.id !== id);
 }
 
+/** Requests the worker can stop part-way (it checks between chunks, files and trials). */
+const CANCELLABLE = new Set(['load-files', 'load-urls', 'probe']);
+
 /** Runs a worker request as a visible task with progress and cancel (quiet when label is null). */
-function track<T>(label: string | null, running: RunningRequest<T>): Promise<T> {
+function track<T>(label: string | null, running: RunningRequest<T>, kind = 'probe'): Promise<T> {
   if (label === null) return running.result;
-  const task: Task = { id: running.id, label, progress: null, cancel: running.cancel };
+  const task: Task = { id: running.id, label, progress: null, cancel: CANCELLABLE.has(kind) ? running.cancel : null };
   tasks.value = [...tasks.value, task];
   return running.result.finally(() => {
     tasks.value = tasks.value.filter((t) => t.id !== running.id);
@@ -116,7 +120,7 @@ function request<R extends Parameters<EngineClient['request']>[0]>(label: string
     tasks.value = tasks.value.map((t) => (t.id === running.id ? { ...t, progress: p } : t));
   };
   running = engine().request(r, onProgress);
-  return track(label, running);
+  return track(label, running, r.kind);
 }
 
 function isCancelled(error: unknown): boolean {

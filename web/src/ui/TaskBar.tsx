@@ -10,7 +10,7 @@ export function TaskBar() {
         <div class="task" key={t.id}>
           <span class="task-label">{t.label}{t.progress ? ` · ${t.progress.stage}` : ''}</span>
           <progress max={1} value={t.progress?.fraction ?? undefined} aria-label={`${t.label} progress`} />
-          <button type="button" class="small" onClick={() => t.cancel()}>Cancel</button>
+          {t.cancel && <button type="button" class="small" onClick={() => t.cancel?.()}>Cancel</button>}
         </div>
       ))}
     </div>

@@ -10,8 +10,9 @@ import { FileError } from '../io/table.ts';
 import { ProbeSession } from './probe_session.ts';
 import type { BeliefCurve, DatasetRole, DatasetSummary, FromWorker, Request, Results, ToWorker } from './protocol.ts';
 
+/** A loaded dataset as the worker keeps it: only the embeddings, resident in the wasm heap. */
 interface Loaded {
-  dataset: Dataset;
+  name: string;
   resident: ResidentMatrix;
 }
 
@@ -44,27 +45,27 @@ function summary(role: DatasetRole, d: Dataset): DatasetSummary {
   return { role, name: d.name, files: d.files, rows: d.embeddings.rows, cols: d.embeddings.cols, columns: d.columns, notes: d.notes };
 }
 
-async function adopt(role: DatasetRole, dataset: Dataset): Promise<DatasetSummary> {
+async function adopt(role: DatasetRole, dataset: Dataset, signal: AbortSignal): Promise<DatasetSummary> {
   const engine = await enginePromise;
+  // The last moment a cancel can keep what was loaded before.
+  if (signal.aborted) throw new FileError(dataset.name, 'loading cancelled');
   const main = loaded.main;
-  if (role === 'ood' && main && dataset.embeddings.cols !== main.dataset.embeddings.cols) {
-    throw new FileError(dataset.name, `has ${dataset.embeddings.cols} columns, the embeddings have ${main.dataset.embeddings.cols}`);
+  if (role === 'ood' && main && dataset.embeddings.cols !== main.resident.cols) {
+    throw new FileError(dataset.name, `has ${dataset.embeddings.cols} columns, the embeddings have ${main.resident.cols}`);
   }
   // Only now, with the new data fully parsed, replace what was loaded.
   const resident = engine.upload(dataset.embeddings, role === 'main' ? 'embeddings' : 'OOD embeddings');
   loaded[role]?.resident.dispose();
-  loaded[role] = { dataset, resident };
+  // From here the embeddings live once, in the wasm heap; the page keeps the metadata columns.
+  loaded[role] = { name: dataset.name, resident };
   if (role === 'main') {
     session.reset();
-    if (loaded.ood && loaded.ood.dataset.embeddings.cols !== dataset.embeddings.cols) {
+    if (loaded.ood && loaded.ood.resident.cols !== resident.cols) {
       loaded.ood.resident.dispose();
       delete loaded.ood;
     }
   }
-  // The page keeps the metadata columns; the worker needs only the embeddings from here on.
-  const s = summary(role, dataset);
-  dataset.columns = [];
-  return s;
+  return summary(role, dataset);
 }
 
 function stages(id: number, stage: string) {
@@ -95,7 +96,7 @@ async function handle(id: number, request: Request, signal: AbortSignal): Promis
   switch (request.kind) {
     case 'load-files': {
       const dataset = await loadDataset(request.files, { signal, onProgress: (f) => post({ type: 'progress', id, stage: 'reading', fraction: f }) });
-      return adopt(request.role, dataset);
+      return adopt(request.role, dataset, signal);
     }
     case 'load-urls': {
       const files: { blob: Blob; name: string }[] = [];
@@ -107,7 +108,7 @@ async function handle(id: number, request: Request, signal: AbortSignal): Promis
       }
       const dataset = await loadDataset(files, { signal, onProgress: (f) => post({ type: 'progress', id, stage: 'reading', fraction: f }) });
       dataset.name = request.name;
-      return adopt(request.role, dataset);
+      return adopt(request.role, dataset, signal);
     }
     case 'clear-dataset': {
       loaded[request.role]?.resident.dispose();
