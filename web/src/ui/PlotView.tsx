@@ -60,6 +60,20 @@ class PointIndex {
   }
 }
 
+/** The canvas sized to width x height CSS pixels at the device's pixel ratio, its context scaled to match. */
+function sizedContext(c: HTMLCanvasElement, width: number, height: number): CanvasRenderingContext2D {
+  const ratio = window.devicePixelRatio || 1;
+  if (c.width !== Math.round(width * ratio) || c.height !== Math.round(height * ratio)) {
+    c.width = Math.round(width * ratio);
+    c.height = Math.round(height * ratio);
+    c.style.width = `${width}px`;
+    c.style.height = `${height}px`;
+  }
+  const ctx = c.getContext('2d')!;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return ctx;
+}
+
 export function PlotView({ spec, overlay, height, tooltip, onPick, empty, controls, caption, testId }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -80,29 +94,13 @@ export function PlotView({ spec, overlay, height, tooltip, onPick, empty, contro
   useEffect(() => {
     const c = canvas.current;
     if (!c || !spec || width === 0) return;
-    const ratio = window.devicePixelRatio || 1;
-    c.width = Math.round(width * ratio);
-    c.height = Math.round(height * ratio);
-    c.style.width = `${width}px`;
-    c.style.height = `${height}px`;
-    const ctx = c.getContext('2d')!;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    setLayout(drawPlot(ctx, spec, width, height));
+    setLayout(drawPlot(sizedContext(c, width, height), spec, width, height));
   }, [spec, width, height]);
 
   useEffect(() => {
     const c = overlayCanvas.current;
     if (!c || !layoutState) return;
-    const ratio = window.devicePixelRatio || 1;
-    if (c.width !== Math.round(width * ratio) || c.height !== Math.round(height * ratio)) {
-      c.width = Math.round(width * ratio);
-      c.height = Math.round(height * ratio);
-      c.style.width = `${width}px`;
-      c.style.height = `${height}px`;
-    }
-    const ctx = c.getContext('2d')!;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawOverlay(ctx, overlay ?? [], layoutState);
+    drawOverlay(sizedContext(c, width, height), overlay ?? [], layoutState);
   }, [overlay, layoutState]);
 
   const interactive = spec?.marks.find((m): m is PointsMark => m.type === 'points' && !!m.interactive);
