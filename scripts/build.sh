@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # Builds everything from the sources: the native core, CLI and GoogleTest suite (build/native), the
 # wasm module (web/src/engine/generated), the JS library (dist/lib) and the static app (dist/app).
+#   build.sh --app   only what the app needs (wasm module and dist/app), for `npm start`
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
-echo "build: native core, CLI and tests"
-cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native -j "$jobs"
+if [ "${1:-}" != "--app" ]; then
+  echo "build: native core, CLI and tests"
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j "$jobs"
+fi
 echo "build: wasm module"
 emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm-cmake -j "$jobs"
-echo "build: JS library (dist/lib)"
-rm -rf dist/lib
-npx tsc -p tsconfig.lib.json
-mkdir -p dist/lib/generated
-cp web/src/engine/generated/gpprobe.mjs web/src/engine/generated/gpprobe.wasm web/src/engine/generated/gpprobe.d.mts dist/lib/generated/
+if [ "${1:-}" != "--app" ]; then
+  echo "build: JS library (dist/lib)"
+  rm -rf dist/lib
+  npx tsc -p tsconfig.lib.json
+  mkdir -p dist/lib/generated
+  cp web/src/engine/generated/gpprobe.mjs web/src/engine/generated/gpprobe.wasm web/src/engine/generated/gpprobe.d.mts dist/lib/generated/
+fi
 echo "build: app (dist/app)"
 npx vite build --logLevel warn

@@ -159,6 +159,17 @@ describe('the session', () => {
     expect(await page.locator('table.results tbody input[aria-label="Observation 2"]').isChecked()).toBe(false);
   });
 
+  it('undoes a slider drag in one step', async () => {
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    const slider = page.getByLabel('epsilon slider');
+    for (const v of ['0.5', '0.55', '0.6', '0.65', '0.7']) await slider.fill(v);
+    const dragged = await page.getByLabel('epsilon', { exact: true }).inputValue();
+    expect(dragged).not.toBe('0.1');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.1');
+  });
+
   it('survives a reload, with uploaded data restored from browser storage', async () => {
     await page.goto(baseUrl);
     await waitForResults(page);

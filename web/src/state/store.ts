@@ -133,11 +133,19 @@ function report(error: unknown): void {
 
 // ---- session changes ----
 
-/** Replaces the session, recording the previous one for undo. */
-export function commit(next: Session): void {
+let lastCoalesce: { key: string; at: number } | null = null;
+
+/**
+ * Replaces the session, recording the previous one for undo. Changes with the same `coalesce` key
+ * less than a second apart (a slider being dragged) share one undo step.
+ */
+export function commit(next: Session, coalesce?: string): void {
   if (JSON.stringify(next) === JSON.stringify(session.value)) return;
+  const now = Date.now();
+  const merge = coalesce !== undefined && lastCoalesce?.key === coalesce && now - lastCoalesce.at < 1000 && history.value.past.length > 0;
+  lastCoalesce = coalesce === undefined ? null : { key: coalesce, at: now };
   batch(() => {
-    history.value = record(history.value, session.value);
+    if (!merge) history.value = record(history.value, session.value);
     session.value = next;
   });
 }
@@ -158,7 +166,7 @@ export function setConcept(concept: Concept | null): void {
 
 export function setHyperparameters(epsilon: number, strength: number): void {
   if (!(epsilon > 0) || !(strength > 0)) return;
-  commit({ ...session.value, epsilon, strength });
+  commit({ ...session.value, epsilon, strength }, 'hyperparameters');
 }
 
 export function setDraw(perClass: number, seed: number): void {
