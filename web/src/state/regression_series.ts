@@ -28,14 +28,33 @@ export interface RegressionSeries {
 
 const Y_NAME = /^(y|target|value|values|response|output)$/i;
 const TIME_NAME = /^(t|time|times|date|dates|datetime|timestamp|ds|year|day|month)$/i;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DAY_MS = 86_400_000;
+/** Beyond this an exact GP (n by n kernel matrix, n^3 factorisation) is not a browser's job. */
+export const MAX_POINTS = 5000;
+
+/** Milliseconds since 1970 of an ISO date or date-time (UTC unless it carries an offset), or NaN for
+ * anything else, including impossible dates such as 2021-02-30 that Date.parse would roll over. */
+export function parseIsoDate(text: string): number {
+  const m = ISO_DATE.exec(text.trim());
+  if (!m) return NaN;
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((k) => Number(m[k] ?? 0));
+  const seconds = Number(m[6] ?? 0);
+  const time = Date.UTC(year, month - 1, day, hour, minute, 0) + seconds * 1000;
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || seconds >= 60) return NaN;
+  const zone = m[7];
+  if (!zone || zone === 'Z') return time;
+  const sign = zone[0] === '-' ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  return time - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+}
 
 function quoted(cell: string): string {
   return cell === '' ? 'empty' : `'${cell.length > 24 ? `${cell.slice(0, 24)}...` : cell}'`;
 }
 
-/** A date column: every value an ISO date (2021-03-01, 2021-03-01T12:00). */
+/** A date column: every value shaped like an ISO date (2021-03-01, 2021-03-01T12:00). */
 function isDateColumn(c: Column): boolean {
   return c.kind === 'string' && c.values.length > 0 && c.values.every((v) => ISO_DATE.test(v.trim()));
 }
@@ -71,7 +90,7 @@ function numbers(table: ParsedTable, c: Column, role: string): { values: Float64
     return { values: c.values, label: c.name };
   }
   if (role !== 'y' && isDateColumn(c)) {
-    const times = c.values.map((v) => Date.parse(v.trim()));
+    const times = c.values.map(parseIsoDate);
     const bad = times.findIndex((t) => !Number.isFinite(t));
     if (bad >= 0) throw new FileError(table.fileName, `${where(bad)}: ${quoted(c.values[bad])} is not a valid date`);
     const first = Math.min(...times);
@@ -85,6 +104,10 @@ function numbers(table: ParsedTable, c: Column, role: string): { values: Float64
 /** The series of a table under a choice of columns. */
 export function seriesFromTable(table: ParsedTable, choice: SeriesChoice): RegressionSeries {
   if (table.rows < 2) throw new FileError(table.fileName, `needs at least 2 data rows, has ${table.rows}`);
+  if (table.rows > MAX_POINTS) {
+    throw new FileError(table.fileName, `has ${table.rows.toLocaleString('en-US')} rows; exact GP regression here takes at most ` +
+      `${MAX_POINTS.toLocaleString('en-US')} points (an n × n kernel matrix, n³ work per likelihood)`);
+  }
   if (choice.x.includes(choice.y)) throw new FileError(table.fileName, `column '${choice.y}' cannot be both an input and y`);
   const y = numbers(table, column(table, choice.y, 'y'), 'y');
   const n = table.rows;

@@ -5,7 +5,7 @@ import { batch, computed, effect, signal } from '@preact/signals';
 import { GpprobeError } from '../engine/errors.ts';
 import type { ExampleName } from '../engine/regression.ts';
 import { FileError } from '../io/table.ts';
-import { RegressionClient, type RegressionProgress, type Running } from '../worker/regression_client.ts';
+import { RegressionClient, type RegressionProgress, type Running, type WorkerPort } from '../worker/regression_client.ts';
 import type { ExampleResult, FitResult, Inputs, ParsedTable } from '../worker/regression_protocol.ts';
 import { DEFAULT_SETTINGS, fitKey, heldParameters, kernelChoice, settingsFromState, type RegressionSettings } from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
@@ -200,7 +200,7 @@ function debounced(ms: number, run: () => void): () => void {
 }
 
 /** Starts the worker (once) and the effects that keep the fit and the prior samples current. */
-export function startRegression(spawn: () => Worker): void {
+export function startRegression(spawn: () => WorkerPort): void {
   if (client) return;
   client = new RegressionClient(spawn);
   const scheduleFit = debounced(200, refit);

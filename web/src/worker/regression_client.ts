@@ -36,21 +36,29 @@ function errorOf(code: string, message: string): GpprobeError {
 
 type Request<K extends RegressionRequest['kind']> = Extract<RegressionRequest, { kind: K }>;
 
+/** What the client needs of a Worker (a browser Worker is one; tests pass a stand-in). */
+export interface WorkerPort {
+  onmessage: ((event: MessageEvent<FromRegressionWorker>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+  postMessage(message: ToRegressionWorker): void;
+  terminate(): void;
+}
+
 export class RegressionClient {
-  readonly #spawn: () => Worker;
-  #worker: Worker;
+  readonly #spawn: () => WorkerPort;
+  #worker: WorkerPort;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
 
   /** `spawn` makes a new worker; it is called again after each cancel. */
-  constructor(spawn: () => Worker) {
+  constructor(spawn: () => WorkerPort) {
     this.#spawn = spawn;
     this.#worker = this.#start();
   }
 
-  #start(): Worker {
+  #start(): WorkerPort {
     const worker = this.#spawn();
-    worker.onmessage = (event: MessageEvent<FromRegressionWorker>) => this.#receive(event.data);
+    worker.onmessage = (event) => this.#receive(event.data);
     worker.onerror = (event) => {
       const error = new GpprobeError('internal_error', `the regression worker failed: ${event.message}`);
       for (const p of this.#pending.values()) p.reject(error);
@@ -86,6 +94,9 @@ export class RegressionClient {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#pending.delete(id);
+    // Whatever the old worker had already posted must not answer requests that now run elsewhere.
+    this.#worker.onmessage = null;
+    this.#worker.onerror = null;
     this.#worker.terminate();
     this.#worker = this.#start();
     for (const [other, p] of this.#pending) this.#post(other, p.request);
