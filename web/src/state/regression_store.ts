@@ -114,6 +114,7 @@ export async function uploadCsv(file: File): Promise<void> {
     const parsed = await track(`Reading ${file.name}`, (p) => regressionClient().parseCsv({ kind: 'parse-csv', file, name: file.name }, p));
     const initial = defaultChoice(parsed);
     adopt(seriesFromTable(parsed, initial), { table: parsed, choice: initial, example: null });
+    updateSettings({ hold: [] });  // an example's held values (the lecture's variance) do not carry over
   } catch (error) {
     if (isCancelled(error)) return;
     const message = error instanceof Error ? error.message : String(error);

@@ -3,18 +3,10 @@
 // data, held-out points and the Fig. 3 experiment through the core; the button reproduces Fig. 3.
 import { dataStatus, experimentStatus, runExperiment, setThresholds, thresholds } from '../../state/anomaly_store.ts';
 import { STATUS_NAMES } from '../../worker/regression_protocol.ts';
+import type { SliderProps } from '../panels/HyperparametersPanel.tsx';
 
-interface SliderProps {
-  label: string;
-  name: string;
-  value: number;
-  min: number;
-  max: number;
-  step: number;
-  onChange(v: number): void;
-}
-
-function Slider({ label, name, value, min, max, step, onChange }: SliderProps) {
+/** A linear slider with a number field beside it (the probe's hyperparameters use a log scale). */
+function Slider({ label, name, value, min, max, step, onChange }: SliderProps & { step: number }) {
   return (
     <label class="field slider">
       <span>{label}</span>
