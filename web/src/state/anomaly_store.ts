@@ -64,7 +64,10 @@ async function classifyExperiment(result: ExperimentResult, { rho, theta }: Thre
 }
 
 /** Keeps the statuses and the gated ROC current as the fit, the experiment or the thresholds change. */
+let started = false;
 export function startAnomalies(): void {
+  if (started) return;
+  started = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   effect(() => {
     const fit = currentFit.value?.result ?? null, t = thresholds.value, e = experiment.value;

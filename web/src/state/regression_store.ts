@@ -44,7 +44,7 @@ export const choice = signal<SeriesChoice | null>(null);
 export const example = signal<ExampleResult | null>(null);
 export const settings = signal<RegressionSettings>(DEFAULT_SETTINGS);
 export const currentFit = signal<CurrentFit | null>(null);
-export const prior = signal<{ samples: Float64Array; count: number } | null>(null);
+export const prior = signal<{ samples: Float64Array; count: number } | { problem: string } | null>(null);
 export const tasks = signal<RegressionTask[]>([]);
 export const dataError = signal<string | null>(null);
 
@@ -90,7 +90,13 @@ function adopt(next: RegressionSeries, from: { table: ParsedTable | null; choice
   });
 }
 
+/** New data are wanted: a running hyperparameter fit would hold the worker (and the new data) up. */
+function stopFitting(): void {
+  tasks.value.find((t) => t.label === FIT_LABEL)?.cancel();
+}
+
 export async function loadExample(name: ExampleName, seed = 1): Promise<void> {
+  stopFitting();
   try {
     const result = await regressionClient().example({ kind: 'example', name, seed }).result;
     const e = result.example;
@@ -110,6 +116,7 @@ export async function loadExample(name: ExampleName, seed = 1): Promise<void> {
 
 /** Reads a CSV; on any problem the error is shown and the loaded data stays. */
 export async function uploadCsv(file: File): Promise<void> {
+  stopFitting();
   try {
     const parsed = await track(`Reading ${file.name}`, (p) => regressionClient().parseCsv({ kind: 'parse-csv', file, name: file.name }, p));
     const initial = defaultChoice(parsed);
@@ -162,8 +169,8 @@ export async function fitHyperparameters(): Promise<void> {
       currentFit.value = { result, settings: learned, key: `${at}|${fitKey(learned)}` };
     });
   } catch (error) {
-    if (isCancelled(error)) notify('info', 'Hyperparameter fit cancelled; the previous values are kept.');
-    else report(error);
+    if (!isCancelled(error)) report(error);
+    else if (seriesVersion.value === at) notify('info', 'Hyperparameter fit cancelled; the previous values are kept.');
   }
 }
 
@@ -188,15 +195,24 @@ function refreshPrior(): void {
     return;
   }
   const s = settings.value;
+  // A failure here (a covariance that will not factorise for extreme values) is shown in the plot, not as an alert.
   regressionClient().prior({ kind: 'prior', kernel: kernelChoice(s), mean: currentFit.value?.result.state.mean ?? 0, grid: g, count: 5, seed: s.seed })
-    .result.then((p) => { prior.value = p; }, report);
+    .result.then((p) => { prior.value = p; }, (error: unknown) => {
+      if (!isCancelled(error)) prior.value = { problem: error instanceof Error ? error.message : String(error) };
+    });
 }
 
-function debounced(ms: number, run: () => void): () => void {
+/** Runs `run` at most once every `ms`, and once more after the last call (a dragged slider refits
+ * as it moves, and ends on its final value). */
+function throttled(ms: number, run: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let last = 0;
   return () => {
     clearTimeout(timer);
-    timer = setTimeout(run, ms);
+    timer = setTimeout(() => {
+      last = Date.now();
+      run();
+    }, Math.max(0, last + ms - Date.now()));
   };
 }
 
@@ -204,12 +220,12 @@ function debounced(ms: number, run: () => void): () => void {
 export function startRegression(spawn: () => WorkerPort): void {
   if (client) return;
   client = new RegressionClient(spawn);
-  const scheduleFit = debounced(200, refit);
+  const scheduleFit = throttled(150, refit);
   effect(() => {
     void wantedKey.value;
     if (series.value && !fitting.value) scheduleFit();
   });
-  const schedulePrior = debounced(150, refreshPrior);
+  const schedulePrior = throttled(150, refreshPrior);
   effect(() => {
     void grid.value;
     void currentFit.value?.result.state.mean;

@@ -15,10 +15,10 @@ function range(field: KernelField): [number, number] {
 }
 
 function FitSummary() {
-  const fit = currentFit.value?.result;
-  if (!fit) return null;
-  const s = fit.state;
-  const labels = new Map(fieldsOf(settings.value.kernel).map((f) => [f.parameter, f.label]));
+  const current = currentFit.value;
+  if (!current) return null;
+  const fit = current.result, s = fit.state;
+  const labels = new Map(fieldsOf(current.settings.kernel).map((f) => [f.parameter, f.label]));
   return (
     <div class="fit-summary" data-testid="fit-summary">
       <dl>
