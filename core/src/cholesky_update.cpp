@@ -4,7 +4,8 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/row_products.h"
+#include "gpprobe/blocked_cholesky.h"
+#include "gpprobe/matrix_view.h"
 
 namespace gpprobe {
 
@@ -67,12 +68,11 @@ void delete_row(MatrixXd* L, Index i) {
 }
 
 void inverse_from_cholesky(const MatrixXd& L, double* inverse) {
-  const Index n = L.rows();
-  // L^-1 is lower triangular; stored column-major, its memory is (L^-1)' row by row, so
-  // A^-1_ij = sum_p (L^-1)_pi (L^-1)_pj = row_i(L^-T) . row_j(L^-T) is one row product.
-  MatrixXd L_inv = MatrixXd::Identity(n, n);
-  L.triangularView<Eigen::Lower>().solveInPlace(L_inv);
-  multiply_transposed(L_inv.data(), std::size_t(n), L_inv.data(), std::size_t(n), std::size_t(n), inverse);
+  // A^-1 = U U' with U = L^-T, both blocked through the row products (n^3 flops in all).
+  const std::size_t n = std::size_t(L.rows());
+  const RowMatrix rows = L.triangularView<Eigen::Lower>();
+  invert_lower_transposed(rows.data(), n, inverse);
+  gram_of_upper_in_place(inverse, n, true);
 }
 
 }  // namespace gpprobe

@@ -7,6 +7,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/kernel_matrix.h"
 #include "gpprobe/marginal_likelihood.h"
 #include "gpprobe/random_stream.h"
@@ -114,11 +115,12 @@ Result<GpRegression> GpRegression::fit(const MatrixView& x, const double* y, std
   if (!factor.ok()) return factor.status();
   gp.alpha_ = std::move(factor.value().alpha);
   gp.log_marginal_likelihood_ = factor.value().log_marginal_likelihood;
-  // L^-1 once, so each block of test points is two row products (SIMD under wasm) instead of a
-  // triangular solve per block.
-  Eigen::MatrixXd L_inverse = Eigen::MatrixXd::Identity(Eigen::Index(n), Eigen::Index(n));
-  factor.value().L.triangularView<Eigen::Lower>().solveInPlace(L_inverse);
-  gp.L_inverse_ = L_inverse;
+  // L^-1 once, so each block of test points is row products (SIMD under wasm) instead of a
+  // triangular solve per block. The factor's storage is reused for it: L is not needed any more.
+  RowMatrix U{Eigen::Index(n), Eigen::Index(n)};
+  invert_lower_transposed(factor.value().L.data(), n, U.data());
+  gp.L_inverse_ = std::move(factor.value().L);
+  gp.L_inverse_.noalias() = U.transpose();
   return gp;
 }
 
@@ -136,7 +138,7 @@ Status GpRegression::predict(const MatrixView& test, const PredictionColumns& ou
     cross_kernel_matrix(kernel_, a.data(), count, x_.data(), n, d, Ks.data());
     kernel_diagonal(kernel_, a.data(), count, d, prior.data());
     multiply_vector(Ks.data(), count, n, alpha_.data(), mean.data());
-    multiply_transposed(Ks.data(), count, L_inverse_.data(), n, n, V.data());  // rows v' = (L^-1 k*)'
+    multiply_lower_transposed(Ks.data(), count, L_inverse_.data(), n, V.data());  // rows v' = (L^-1 k*)'
     rowwise_dot(V.data(), V.data(), count, n, explained.data());
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t q = first + i;
@@ -176,7 +178,7 @@ Result<PosteriorSamples> GpRegression::sample(const MatrixView& test, std::size_
   RowMatrix a(rows, Eigen::Index(d)), Ks(rows, Eigen::Index(n)), V(rows, Eigen::Index(n));
   test.copy_rows(0, m, a.data());
   cross_kernel_matrix(kernel_, a.data(), m, x_.data(), n, d, Ks.data());
-  multiply_transposed(Ks.data(), m, L_inverse_.data(), n, n, V.data());
+  multiply_lower_transposed(Ks.data(), m, L_inverse_.data(), n, V.data());
   Eigen::MatrixXd cov = kernel_matrix(kernel_, a.data(), m, d);
   Eigen::MatrixXd VVt(rows, rows);
   multiply_transposed(V.data(), m, V.data(), m, n, VVt.data());  // symmetric: storage order is moot

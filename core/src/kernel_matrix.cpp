@@ -2,8 +2,8 @@
 
 namespace gpprobe {
 
-Eigen::MatrixXd kernel_matrix(const Kernel& kernel, const double* x, std::size_t n, std::size_t d) {
-  Eigen::MatrixXd K{Eigen::Index(n), Eigen::Index(n)};
+RowMatrix kernel_matrix(const Kernel& kernel, const double* x, std::size_t n, std::size_t d) {
+  RowMatrix K{Eigen::Index(n), Eigen::Index(n)};
   for (std::size_t j = 0; j < n; ++j) {
     const double* xj = x + j * d;
     for (std::size_t i = j; i < n; ++i) {
@@ -26,7 +26,7 @@ void kernel_diagonal(const Kernel& kernel, const double* a, std::size_t m, std::
 }
 
 std::vector<double> contract_gradient(const Kernel& kernel, const double* x, std::size_t n, std::size_t d,
-                                      const Eigen::MatrixXd& W) {
+                                      const double* W) {
   const std::size_t P = kernel.parameter_count();
   std::vector<double> out(P, 0.0), grad(P);
   for (std::size_t j = 0; j < n; ++j) {
@@ -34,7 +34,7 @@ std::vector<double> contract_gradient(const Kernel& kernel, const double* x, std
     for (std::size_t i = j; i < n; ++i) {
       kernel.evaluate(x + i * d, xj, d, grad.data());
       // Off-diagonal pairs appear twice in the sum over i, j.
-      const double w = (i == j ? 1.0 : 2.0) * W(Eigen::Index(i), Eigen::Index(j));
+      const double w = (i == j ? 1.0 : 2.0) * W[j * n + i];
       for (std::size_t p = 0; p < P; ++p) out[p] += w * grad[p];
     }
   }

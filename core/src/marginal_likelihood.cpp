@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "gpprobe/cholesky_update.h"
+#include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/kernel_matrix.h"
 
 namespace gpprobe {
@@ -14,12 +14,12 @@ constexpr double kLogTwoPi = 1.8378770664093453;
 
 Result<KernelFactor> factor_kernel(const Kernel& kernel, double noise_variance, const double* x, std::size_t n,
                                    std::size_t d, const Eigen::VectorXd& residual) {
-  Eigen::MatrixXd K = kernel_matrix(kernel, x, n, d);
-  K.diagonal().array() += noise_variance;
   KernelFactor f;
+  f.L = kernel_matrix(kernel, x, n, d);
+  f.L.diagonal().array() += noise_variance;
   std::ostringstream what;
   what << "the kernel matrix K + noise I (kernel " << kernel.describe() << ", noise " << noise_variance << ")";
-  GPPROBE_RETURN_IF_ERROR(cholesky_factor(K, &f.L, what.str()));
+  GPPROBE_RETURN_IF_ERROR(cholesky_in_place(f.L.data(), n, what.str()));
   // We want alpha = K_y^-1 r (two triangular solves), not L^-1 r.
   f.alpha = f.L.triangularView<Eigen::Lower>().solve(residual);
   const double fit = f.alpha.squaredNorm();  // r' K_y^-1 r = |L^-1 r|^2
@@ -39,13 +39,19 @@ Result<MarginalLikelihood> log_marginal_likelihood(const Kernel& kernel, double 
   out.value = f.log_marginal_likelihood;
   if (!with_gradient) return out;
 
-  // W = alpha alpha' - K_y^-1 (symmetric, so row-major output serves as column-major).
-  Eigen::MatrixXd W{Eigen::Index(n), Eigen::Index(n)};
-  inverse_from_cholesky(f.L, W.data());
-  W = f.alpha * f.alpha.transpose() - W;
-  out.gradient = contract_gradient(kernel, x, n, d, W);
+  // W = alpha alpha' - K_y^-1, its upper triangle only (all the contraction reads).
+  RowMatrix W{Eigen::Index(n), Eigen::Index(n)};
+  invert_lower_transposed(f.L.data(), n, W.data());
+  gram_of_upper_in_place(W.data(), n, false);
+  double trace = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double* row = W.data() + i * n;
+    for (std::size_t j = i; j < n; ++j) row[j] = f.alpha[Eigen::Index(i)] * f.alpha[Eigen::Index(j)] - row[j];
+    trace += row[i];
+  }
+  out.gradient = contract_gradient(kernel, x, n, d, W.data());
   for (double& g : out.gradient) g *= 0.5;
-  out.gradient.push_back(0.5 * noise_variance * W.trace());
+  out.gradient.push_back(0.5 * noise_variance * trace);
   return out;
 }
 

@@ -23,7 +23,7 @@ inline double horizontal_sum(v128_t v) {
 // MR*NR accumulators of two lanes each; the k loop streams 2 values per row per step.
 template <int MR, int NR>
 inline void micro_kernel(const double* A, std::size_t lda, const double* B, std::size_t ldb,
-                         std::size_t k, double* C, std::size_t ldc) {
+                         std::size_t k, double* C, std::size_t ldc, double sign = 1.0) {
   v128_t acc[MR][NR];
   for (int r = 0; r < MR; ++r)
     for (int c = 0; c < NR; ++c) acc[r][c] = wasm_f64x2_splat(0.0);
@@ -40,24 +40,23 @@ inline void micro_kernel(const double* A, std::size_t lda, const double* B, std:
     for (int c = 0; c < NR; ++c) {
       double s = horizontal_sum(acc[r][c]);
       if (p < k) s += A[r * lda + p] * B[c * ldb + p];  // odd k: one value left
-      C[r * ldc + c] += s;
+      C[r * ldc + c] += sign * s;
     }
   }
 }
 
 template <int MR>
 inline void row_block(const double* A, std::size_t lda, const double* B, std::size_t ldb,
-                      std::size_t n, std::size_t k, double* C, std::size_t ldc) {
+                      std::size_t n, std::size_t k, double* C, std::size_t ldc, double sign) {
   std::size_t j = 0;
-  for (; j + 2 <= n; j += 2) micro_kernel<MR, 2>(A, lda, B + j * ldb, ldb, k, C + j, ldc);
-  if (j < n) micro_kernel<MR, 1>(A, lda, B + j * ldb, ldb, k, C + j, ldc);
+  for (; j + 2 <= n; j += 2) micro_kernel<MR, 2>(A, lda, B + j * ldb, ldb, k, C + j, ldc, sign);
+  if (j < n) micro_kernel<MR, 1>(A, lda, B + j * ldb, ldb, k, C + j, ldc, sign);
 }
 
 }  // namespace
 
-void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
-                         double* C) {
-  std::fill(C, C + m * n, 0.0);
+void add_product_transposed(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t m,
+                            std::size_t n, std::size_t k, double sign, double* C, std::size_t ldc) {
   // Blocking: a k-chunk of kKc values keeps 4 rows of A (8 KB) in L1 while a panel of kNc rows of B
   // (128 KB) stays in L2; C accumulates across k-chunks.
   constexpr std::size_t kKc = 256;
@@ -66,17 +65,24 @@ void multiply_transposed(const double* A, std::size_t m, const double* B, std::s
     const std::size_t kc = std::min(kKc, k - p0);
     for (std::size_t j0 = 0; j0 < n; j0 += kNc) {
       const std::size_t nc = std::min(kNc, n - j0);
-      const double* Bp = B + j0 * k + p0;
+      const double* Bp = B + j0 * ldb + p0;
+      double* Cj = C + j0;
       std::size_t i = 0;
-      for (; i + 4 <= m; i += 4) row_block<4>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n);
+      for (; i + 4 <= m; i += 4) row_block<4>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign);
       switch (m - i) {
-        case 3: row_block<3>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n); break;
-        case 2: row_block<2>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n); break;
-        case 1: row_block<1>(A + i * k + p0, k, Bp, k, nc, kc, C + i * n + j0, n); break;
+        case 3: row_block<3>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign); break;
+        case 2: row_block<2>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign); break;
+        case 1: row_block<1>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign); break;
         default: break;
       }
     }
   }
+}
+
+void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
+                         double* C) {
+  std::fill(C, C + m * n, 0.0);
+  add_product_transposed(A, k, B, k, m, n, k, 1.0, C, n);
 }
 
 void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k, double* out) {
@@ -130,6 +136,17 @@ void multiply_transposed(const double* A, std::size_t m, const double* B, std::s
     return;
   }
   c.noalias() = ConstRowsMap(A, Index(m), Index(k)) * ConstRowsMap(B, Index(n), Index(k)).transpose();
+}
+
+void add_product_transposed(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t m,
+                            std::size_t n, std::size_t k, double sign, double* C, std::size_t ldc) {
+  if (m == 0 || n == 0 || k == 0) return;
+  using Strided = Eigen::Map<const Rows, 0, Eigen::OuterStride<>>;
+  Eigen::Map<Rows, 0, Eigen::OuterStride<>> c(C, Index(m), Index(n), Eigen::OuterStride<>(Index(ldc)));
+  const Strided a(A, Index(m), Index(k), Eigen::OuterStride<>(Index(lda)));
+  const Strided b(B, Index(n), Index(k), Eigen::OuterStride<>(Index(ldb)));
+  if (sign < 0.0) c.noalias() -= a * b.transpose();
+  else c.noalias() += a * b.transpose();
 }
 
 void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k, double* out) {

@@ -54,6 +54,32 @@ TEST(RowProducts, RowwiseDotAndMatrixVector) {
   }
 }
 
+TEST(RowProducts, AddProductTransposedOnStridedBlocks) {
+  std::mt19937 rng(8);
+  // Blocks inside 300-column matrices, with every remainder of the 4-row / 2-column / 256-value blocking.
+  const std::size_t ld = 300;
+  for (std::size_t m : {1u, 4u, 7u}) {
+    for (std::size_t n : {1u, 3u, 66u}) {
+      for (std::size_t k : {0u, 1u, 5u, 259u}) {
+        for (double sign : {1.0, -1.0}) {
+          const auto A = random_values(m * ld, rng), B = random_values(n * ld, rng);
+          std::vector<double> C = random_values(m * ld, rng), before = C;
+          add_product_transposed(A.data() + 3, ld, B.data() + 2, ld, m, n, k, sign, C.data() + 1, ld);
+          for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < ld; ++j) {
+              double expected = before[i * ld + j];
+              if (j >= 1 && j < 1 + n) {
+                for (std::size_t p = 0; p < k; ++p) expected += sign * A[i * ld + 3 + p] * B[(j - 1) * ld + 2 + p];
+              }
+              ASSERT_NEAR(C[i * ld + j], expected, 1e-12) << m << "x" << n << "x" << k;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(RowProducts, AccumulateTransposedProduct) {
   std::mt19937 rng(7);
   const std::size_t m = 13, k = 9, n = 5;

@@ -1,6 +1,8 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Every page records its
 // console errors and every request that leaves the page's origin; tests assert both lists are empty.
+import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 export interface WatchedPage {
   page: Page;
@@ -34,4 +36,34 @@ export async function watchedPage(context: BrowserContext, origin: string): Prom
 export async function waitForResults(page: Page): Promise<void> {
   await page.getByTestId('run-summary').waitFor({ timeout: 60_000 });
   await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
+}
+
+/** The pages of a test file: one browser for the file, a fresh context and watched page per test, and
+ * after each test the checks every browser test makes (no console errors, no foreign requests). */
+export function browserPerFile(origin: string, screenshots: string): { readonly page: Page } {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let watched: WatchedPage | undefined;
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    context = await browser!.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    watched = await watchedPage(context, origin);
+  });
+  afterEach(async () => {
+    expect(watched?.consoleErrors, 'console errors').toEqual([]);
+    expect(watched?.foreignRequests, 'requests that left the origin').toEqual([]);
+    await context?.close();
+  });
+  return {
+    get page(): Page {
+      if (!watched) throw new Error('no page outside a test');
+      return watched.page;
+    },
+  };
 }

@@ -4,7 +4,7 @@
 //   delete_row     A loses row/column i                             O(n^2)
 //   rank_one_update A + x x'                                         O(n^2)
 //   cholesky_factor A = L L' with a status instead of a silent failure
-//   triangular_inverse_product  A^-1 = L^-T L^-1, through the hot row products
+//   inverse_from_cholesky A^-1 = L^-T L^-1, blocked through the hot row products (blocked_cholesky.h)
 #pragma once
 
 #include <string>

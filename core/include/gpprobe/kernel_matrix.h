@@ -12,13 +12,13 @@
 #include <cstddef>
 #include <vector>
 
-#include <Eigen/Core>
-
 #include "gpprobe/kernel.h"
+#include "gpprobe/matrix_view.h"
 
 namespace gpprobe {
 
-Eigen::MatrixXd kernel_matrix(const Kernel& kernel, const double* x, std::size_t n, std::size_t d);
+// Symmetric, so row-major storage is also column-major storage.
+RowMatrix kernel_matrix(const Kernel& kernel, const double* x, std::size_t n, std::size_t d);
 
 void cross_kernel_matrix(const Kernel& kernel, const double* a, std::size_t m, const double* x, std::size_t n,
                          std::size_t d, double* out);
@@ -26,9 +26,9 @@ void cross_kernel_matrix(const Kernel& kernel, const double* a, std::size_t m, c
 // k(a_i, a_i) for the m rows of a.
 void kernel_diagonal(const Kernel& kernel, const double* a, std::size_t m, std::size_t d, double* out);
 
-// W is read as W(i, j) from column-major storage with leading dimension n (only its lower triangle
-// j <= i is used, so a symmetric W need not be complete).
+// W is n by n row-major; only its upper triangle (W[i * n + j], j >= i) is read, so a symmetric W
+// need not be complete.
 std::vector<double> contract_gradient(const Kernel& kernel, const double* x, std::size_t n, std::size_t d,
-                                      const Eigen::MatrixXd& W);
+                                      const double* W);
 
 }  // namespace gpprobe

@@ -11,6 +11,9 @@
 //
 //   x         n by d, row-major          residual  n values, y - mean
 //   returns   value and (when asked) gradient of size parameter_count + 1
+//
+// Cost: n^3/3 flops for L and, with the gradient, 2n^3/3 more for K_y^-1 (blocked_cholesky.h), plus
+// one pass over the pairs for the contraction with dK/dtheta (kernel_matrix.h); no dK matrix is stored.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +22,7 @@
 #include <Eigen/Core>
 
 #include "gpprobe/kernel.h"
+#include "gpprobe/matrix_view.h"
 #include "gpprobe/status.h"
 
 namespace gpprobe {
@@ -27,7 +31,7 @@ namespace gpprobe {
 // likelihood and a fitted regression need. numerical_failure when K + noise I is not positive definite
 // (no jitter is added: the noise variance is the only diagonal term, and it is reported).
 struct KernelFactor {
-  Eigen::MatrixXd L;      // n by n, lower
+  RowMatrix L;            // n by n, lower (zeros above the diagonal)
   Eigen::VectorXd alpha;  // n
   double log_marginal_likelihood = 0.0;
 };

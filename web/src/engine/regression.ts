@@ -267,7 +267,8 @@ export class RegressionEngine {
   }
 
   /** Two-stage anomaly detection of test targets against a prediction (paper 001, Fig. 2). */
-  classify(y: Float64Array, prediction: RegressionPrediction, thresholds: AnomalyThresholds): AnomalyClassification {
+  classify(y: Float64Array, prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>,
+    thresholds: AnomalyThresholds): AnomalyClassification {
     const n = y.length;
     for (const column of ['mean', 'observationVariance', 'knowledge'] as const) {
       if (prediction[column].length !== n) {

@@ -14,11 +14,12 @@ import { HyperparametersPanel } from './panels/HyperparametersPanel.tsx';
 import { ObservationsPanel } from './panels/ObservationsPanel.tsx';
 import { QueriesPanel } from './panels/QueriesPanel.tsx';
 import { ProbeView } from './ProbeView.tsx';
+import { RegressionView } from './regression/RegressionView.tsx';
 import { TaskBar } from './TaskBar.tsx';
 import { columns } from '../state/store.ts';
 import { formatBytes, formatCount } from './format.ts';
 
-type View = 'probe' | 'ood';
+type View = 'probe' | 'ood' | 'regression';
 
 export function App() {
   const [view, setView] = useState<View>('probe');
@@ -80,7 +81,7 @@ export function App() {
       </header>
       <TaskBar />
       <div class="body">
-        <aside class="sidebar">
+        {view !== 'regression' && <aside class="sidebar">
           {d && (
             <section class="panel data-panel">
               <h3>Data</h3>
@@ -101,13 +102,14 @@ export function App() {
               <label class="toggle"><input type="checkbox" checked={autoRun.value} onChange={(e) => { autoRun.value = (e.target as HTMLInputElement).checked; }} /> update automatically</label>
             </section>
           )}
-        </aside>
+        </aside>}
         <main class="content">
           <nav class="tabs" role="tablist">
             <button type="button" role="tab" aria-selected={view === 'probe'} class={view === 'probe' ? 'active' : ''} onClick={() => setView('probe')}>Probe</button>
             <button type="button" role="tab" aria-selected={view === 'ood'} class={view === 'ood' ? 'active' : ''} onClick={() => setView('ood')}>Out-of-distribution</button>
+            <button type="button" role="tab" aria-selected={view === 'regression'} class={view === 'regression' ? 'active' : ''} onClick={() => setView('regression')}>Regression</button>
           </nav>
-          {view === 'probe' ? <ProbeView /> : <OodView />}
+          {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : <RegressionView />}
         </main>
       </div>
       <Messages />

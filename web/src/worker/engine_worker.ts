@@ -9,6 +9,7 @@ import { loadDataset, type Dataset } from '../io/load_files.ts';
 import { FileError } from '../io/table.ts';
 import { ProbeSession } from './probe_session.ts';
 import type { BeliefCurve, DatasetRole, DatasetSummary, FromWorker, Request, Results, ToWorker } from './protocol.ts';
+import { buffersOf } from './transferables.ts';
 
 /** A loaded dataset as the worker keeps it: only the embeddings, resident in the wasm heap. */
 interface Loaded {
@@ -25,20 +26,6 @@ const running = new Map<number, AbortController>();
 
 function post(message: FromWorker, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
-}
-
-function buffersOf(value: unknown, into: Transferable[] = [], seen = new Set<ArrayBufferLike>()): Transferable[] {
-  if (ArrayBuffer.isView(value)) {
-    if (!seen.has(value.buffer) && value.buffer instanceof ArrayBuffer) {
-      seen.add(value.buffer);
-      into.push(value.buffer);
-    }
-  } else if (Array.isArray(value)) {
-    for (const v of value) buffersOf(v, into, seen);
-  } else if (value && typeof value === 'object' && !(value instanceof Blob)) {
-    for (const v of Object.values(value)) buffersOf(v, into, seen);
-  }
-  return into;
 }
 
 function summary(role: DatasetRole, d: Dataset): DatasetSummary {

@@ -8,7 +8,7 @@ import { PlotView } from '../PlotView.tsx';
 
 export const DENSITY_GRID = beliefGrid();
 
-interface SliderProps {
+export interface SliderProps {
   label: string;
   name: string;
   value: number;
