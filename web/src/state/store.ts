@@ -110,13 +110,18 @@ function track<T>(label: string | null, running: RunningRequest<T>): Promise<T> 
   });
 }
 
-function request<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): Promise<Results[R['kind']]> {
+/** Starts a worker request shown as a task (progress, Cancel) unless label is null; the caller may cancel it too. */
+export function startTask<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): RunningRequest<Results[R['kind']]> {
   let running: RunningRequest<Results[R['kind']]>;
   const onProgress = (p: Progress) => {
     tasks.value = tasks.value.map((t) => (t.id === running.id ? { ...t, progress: p } : t));
   };
   running = engine().request(r, onProgress);
-  return track(label, running);
+  return { ...running, result: track(label, running) };
+}
+
+function request<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): Promise<Results[R['kind']]> {
+  return startTask(label, r).result;
 }
 
 function isCancelled(error: unknown): boolean {
