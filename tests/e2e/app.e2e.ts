@@ -1,40 +1,24 @@
 // The built app in Chromium, as a user meets it: the demo, uploads of every format (results equal to
 // the engine's for the same arrays), bad files, undo, reload, exports, sub-path hosting. Every test
 // also checks: no console errors, and no request leaves the page's origin.
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
-import { launch, waitForResults, watchedPage, type WatchedPage } from './browser.ts';
+import { SHOTS, useWatchedPages, waitForResults } from './browser.ts';
 import { COLS, ROWS, uploads } from './formats.ts';
 
 const baseUrl = inject('baseUrl');
-const origin = new URL(baseUrl).origin;
-const SHOTS = 'test-results/screenshots';
+const browser = useWatchedPages(new URL(baseUrl).origin);
 
-let browser: Browser;
 let engine: ProbeEngine;
-let context: BrowserContext;
-let watched: WatchedPage;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await launch();
   engine = await createProbeEngine();
 });
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-  watched = await watchedPage(context, origin);
-  page = watched.page;
-});
-afterEach(async () => {
-  expect(watched.consoleErrors, 'console errors').toEqual([]);
-  expect(watched.foreignRequests, 'requests that left the origin').toEqual([]);
-  await context.close();
+beforeEach(() => {
+  page = browser.page;
 });
 
 async function exportedCsv(): Promise<{ header: string[]; rows: string[][] }> {

@@ -1,6 +1,11 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Every page records its
 // console errors and every request that leaves the page's origin; tests assert both lists are empty.
+import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+
+/** Where browser tests save screenshots for review. */
+export const SHOTS = 'test-results/screenshots';
 
 export interface WatchedPage {
   page: Page;
@@ -34,4 +39,33 @@ export async function watchedPage(context: BrowserContext, origin: string): Prom
 export async function waitForResults(page: Page): Promise<void> {
   await page.getByTestId('run-summary').waitFor({ timeout: 60_000 });
   await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
+}
+
+/**
+ * The hooks of a browser test file: one Chromium for the file, a fresh context and watched page per
+ * test (filled into the returned object), and after each test the checks that no console error and no
+ * request to another origin happened.
+ */
+export function useWatchedPages(origin: string): { page: Page; watched: WatchedPage } {
+  const current = {} as { page: Page; watched: WatchedPage };
+  let browser: Browser;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    current.watched = await watchedPage(context, origin);
+    current.page = current.watched.page;
+  });
+  afterEach(async () => {
+    expect(current.watched.consoleErrors, 'console errors').toEqual([]);
+    expect(current.watched.foreignRequests, 'requests that left the origin').toEqual([]);
+    await context.close();
+  });
+  return current;
 }

@@ -2,45 +2,29 @@
 // engine's in Node for the same inputs, Cancel stops a run, the fuzzy clouds and OOD curves render, and
 // the OOD view's AUROC values equal the core's. Every test also checks: no console errors, and no
 // request leaves the page's origin.
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   auroc, createProbeEngine, runBaseline, runExperiment, type ExperimentResult, type ProbeEngine,
 } from '../../web/src/engine/index.ts';
+import { SHOTS, useWatchedPages, waitForResults } from './browser.ts';
 import { digits, gather } from './digits.ts';
-import { launch, waitForResults, watchedPage, type WatchedPage } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
-const origin = new URL(baseUrl).origin;
-const SHOTS = 'test-results/screenshots';
+const browser = useWatchedPages(new URL(baseUrl).origin);
 const demo = digits();
 
-let browser: Browser;
 let engine: ProbeEngine;
-let context: BrowserContext;
-let watched: WatchedPage;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await launch();
   engine = await createProbeEngine();
 });
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-  watched = await watchedPage(context, origin);
-  page = watched.page;
+  page = browser.page;
   await page.goto(baseUrl);
   await waitForResults(page);
-});
-afterEach(async () => {
-  expect(watched.consoleErrors, 'console errors').toEqual([]);
-  expect(watched.foreignRequests, 'requests that left the origin').toEqual([]);
-  await context.close();
 });
 
 const settings = () => page.getByRole('region', { name: 'Experiment settings' });
