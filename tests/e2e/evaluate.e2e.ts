@@ -110,8 +110,8 @@ describe('the Evaluate view on the demo', () => {
     expect(await page.getByTestId('evaluation-summary').count()).toBe(0);
     // The engine is still usable: probing runs after the cancelled run.
     await page.getByRole('group', { name: 'Experiment' }).getByRole('button', { name: 'Probing' }).click();
-    await settings().getByLabel('trials').fill('2');
-    await settings().getByLabel('trials').press('Enter');
+    await settings().getByLabel('trials', { exact: true }).fill('2');
+    await settings().getByLabel('trials', { exact: true }).press('Enter');
     await run('Run probing');
   });
 
@@ -143,6 +143,30 @@ describe('the Evaluate view on the demo', () => {
     expectSameCurves(await tableValues('ood-table'), expected);
     expect(await page.getByTestId('evaluation-summary').textContent()).toContain('1,797 rows + 512 OOD rows');
     await page.screenshot({ path: `${SHOTS}/evaluate-ood.png`, fullPage: true });
+  });
+});
+
+describe('an OOD set defined by a metadata column', () => {
+  it('runs the OOD experiment on the in-distribution rows against the others, as the engine does', async () => {
+    await page.getByRole('tab', { name: 'Out-of-distribution' }).click();
+    await page.locator('select[aria-label="In-distribution column"]').selectOption('digit');
+    const chips = page.getByRole('group', { name: 'In-distribution values' });
+    expect(await chips.locator('.chip.on').textContent()).toBe('0');
+    await chips.getByRole('button', { name: '1', exact: true }).click();
+    await openExperiment('Out-of-distribution');
+    await settings().getByLabel('trials', { exact: true }).fill('2');
+    await settings().getByLabel('trials', { exact: true }).press('Enter');
+    await settings().getByLabel('max observations').selectOption('8');
+    await run('Run out-of-distribution');
+    const digit = readFileSync('web/public/demo/digits/metadata.csv', 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+    const inside = digit.flatMap((d, i) => (d === '0' || d === '1' ? [i] : []));
+    const outside = digit.flatMap((d, i) => (d === '0' || d === '1' ? [] : [i]));
+    const expected = await runExperiment(engine, {
+      experiment: 'ood', embeddings: gather(demo.embeddings, inside), labels: Uint8Array.from(inside, (i) => demo.labels[i]),
+      queryMask: Uint8Array.from(inside, (i) => demo.queryMask[i]), ood: gather(demo.embeddings, outside), trials: 2, maxObservations: 8,
+    });
+    expectSameCurves(await tableValues('ood-table'), expected);
+    expect(await page.getByTestId('evaluation-summary').textContent()).toContain(`${inside.length} rows + ${outside.length.toLocaleString('en-US')} OOD rows`);
   });
 });
 

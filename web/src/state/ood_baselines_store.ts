@@ -28,6 +28,13 @@ export const currentSplit = computed<OodSplit | null>(() => {
   return oodSplit(source, queryRows.value, d.rows, session.value.observations);
 });
 
+/** Whether both groups of queries are non-empty, so the detectors can be compared. */
+export const comparable = computed(() => {
+  const split = currentSplit.value;
+  const outside = split?.outside.kind === 'rows' ? split.outside.rows.length : oodDataset.value?.rows ?? 0;
+  return split !== null && split.inside.length > 0 && outside > 0;
+});
+
 export const comparisonBasis = computed(() => {
   const d = dataset.value, s = session.value;
   return JSON.stringify([d?.name, d?.rows, oodDataset.value?.name, s.concept, s.observations, s.epsilon, s.strength, s.ood, s.queries]);
@@ -44,8 +51,7 @@ export function refreshComparison(): void {
   if (comparison.value?.basis === b || (running && runningBasis === b)) return;
   running?.cancel();
   running = null;
-  const outsideRows = split?.outside.kind === 'rows' ? split.outside.rows.length : oodDataset.value?.rows ?? 0;
-  if (!split || split.inside.length === 0 || outsideRows === 0) {
+  if (!split || !comparable.value) {
     comparison.value = null;
     comparisonError.value = null;
     return;

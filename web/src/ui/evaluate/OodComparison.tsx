@@ -5,7 +5,7 @@ import { useMemo } from 'preact/hooks';
 import { rocPlot } from '../../plots/evaluation_plots.ts';
 import { methodStyle } from '../../plots/methods.ts';
 import {
-  comparison, comparisonBasis, comparisonError, comparisonStale, OOD_COMPARISON, refreshComparison,
+  comparable, comparison, comparisonBasis, comparisonError, comparisonStale, OOD_COMPARISON, refreshComparison,
 } from '../../state/ood_baselines_store.ts';
 import { saveBlob } from '../download.ts';
 import { PlotView } from '../PlotView.tsx';
@@ -25,7 +25,8 @@ export function OodRocPlot() {
   const c = comparison.value;
   const spec = useMemo(() => (c ? rocPlot(c.result.methods, 'ROC: in-distribution vs OOD') : null), [c]);
   return (
-    <PlotView spec={spec} height={320} testId="ood-roc" empty={comparisonError.value ?? 'Choose in-distribution queries above to compare the detectors.'}
+    <PlotView spec={spec} height={320} testId="ood-roc"
+      empty={comparisonError.value ?? (comparable.value ? 'Fitting the detectors on the current observations…' : 'Choose in-distribution queries above to compare the detectors.')}
       caption="Each method fitted on the current observations ranks the in-distribution queries (positive) above the OOD rows by its score; the area under each curve is its AUROC (table below). The dashed diagonal is chance." />
   );
 }
