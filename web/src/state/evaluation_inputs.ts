@@ -41,10 +41,3 @@ export function oodSplit(source: OodSource, subset: Int32Array | null, rows: num
     outside: { kind: 'rows', rows: candidates.filter((i) => mask[i] === 0) },
   };
 }
-
-/** A short description of the OOD set for captions ("512 rows of ood_embeddings.npy"). */
-export function describeOod(split: OodSplit | null, fileName: string | null, fileRows: number): string {
-  if (!split) return 'no OOD set';
-  if (split.outside.kind === 'file') return `${fileRows.toLocaleString('en-US')} rows of ${fileName ?? 'the OOD file'}`;
-  return `${split.outside.rows.length.toLocaleString('en-US')} rows called out-of-distribution`;
-}

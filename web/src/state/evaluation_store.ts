@@ -76,19 +76,27 @@ export function blocker(kind: ExperimentKind): string | null {
   return null;
 }
 
-function setupText(): string {
-  const d = dataset.value!, s = session.value, subset = queryRows.value;
+/** What a run of `kind` would use now: dataset, concept, queries (and the OOD set), for people to read. */
+export function describeSetup(kind: ExperimentKind): string {
+  const d = dataset.value, s = session.value, subset = queryRows.value;
+  if (!d || !s.concept) return '';
   const queries = subset && s.queries.kind === 'values'
     ? `queries: the ${subset.length.toLocaleString('en-US')} rows with ${s.queries.column} ∈ {${s.queries.values.join(', ')}}`
     : 'queries: a random half of each class per trial';
-  return `${d.name} · concept ${describeConcept(s.concept!)} · ${queries}`;
+  let text = `${d.name} · concept ${describeConcept(s.concept)} · ${queries}`;
+  if (kind === 'ood') {
+    const ood = s.ood, file = oodDataset.value;
+    if (ood.kind === 'file' && file) text += ` · OOD set: the ${file.rows.toLocaleString('en-US')} rows of ${file.name}`;
+    if (ood.kind === 'column') text += ` · OOD set: the rows with ${ood.column} ∉ {${ood.inDistribution.join(', ')}}`;
+  }
+  return text;
 }
 
 export async function runEvaluation(kind: ExperimentKind): Promise<void> {
   const d = dataset.value, y = labels.value;
   if (activeRun.value || !d || !y || blocker(kind)) return;
   const used = settings.value;
-  const basis = basisOf(kind), setup = setupText();
+  const basis = basisOf(kind), setup = describeSetup(kind);
   const running = startTask(`Running the ${kind} experiment`, {
     kind: 'experiment', experiment: kind, labels: y, queryMask: queryMask(queryRows.value, d.rows),
     ood: oodSource(session.value.ood, d.columns, d.rows, !!oodDataset.value), settings: used,

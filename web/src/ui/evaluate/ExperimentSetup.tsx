@@ -2,7 +2,7 @@
 // changed here), Run, and while it runs a progress bar and Cancel.
 import type { ExperimentKind } from '../../engine/experiments.ts';
 import {
-  activeRun, blocker, cancelEvaluation, DEFAULT_SETTINGS, outcomes, runEvaluation, runProgress, settings, settingsDraft,
+  activeRun, blocker, cancelEvaluation, DEFAULT_SETTINGS, describeSetup, outcomes, runEvaluation, runProgress, settings, settingsDraft,
   type SettingsDraft,
 } from '../../state/evaluation_store.ts';
 
@@ -51,6 +51,7 @@ export function ExperimentSetup({ kind }: { kind: ExperimentKind }) {
   return (
     <section class="card eval-setup" aria-label="Experiment settings">
       <p class="eval-about">{about}</p>
+      {!reason && <p class="hint eval-on">Runs on {describeSetup(kind)}.</p>}
       <div class="row eval-controls">
         <NumberField label="trials" value={draft.trials} min={1} max={1000} onValue={(trials) => set({ trials })} hint="Seeded repetitions; the plots show mean ± sd over them" />
         <NumberField label="seed" value={draft.seed} min={0} onValue={(seed) => set({ seed })} />
