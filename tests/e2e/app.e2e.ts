@@ -5,12 +5,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
-import { browserPerFile, waitForResults } from './browser.ts';
+import { browserPerFile, SHOTS, waitForResults } from './browser.ts';
 import { COLS, ROWS, uploads } from './formats.ts';
 
 const baseUrl = inject('baseUrl');
-const SHOTS = 'test-results/screenshots';
-const pages = browserPerFile(new URL(baseUrl).origin, SHOTS);
+const pages = browserPerFile(new URL(baseUrl).origin);
 
 let engine: ProbeEngine;
 let page: Page;

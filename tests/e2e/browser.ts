@@ -4,6 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
+/** Where browser tests save screenshots for review. */
+export const SHOTS = 'test-results/screenshots';
+
 export interface WatchedPage {
   page: Page;
   consoleErrors: string[];
@@ -40,7 +43,7 @@ export async function waitForResults(page: Page): Promise<void> {
 
 /** The pages of a test file: one browser for the file, a fresh context and watched page per test, and
  * after each test the checks every browser test makes (no console errors, no foreign requests). */
-export function browserPerFile(origin: string, screenshots: string): { readonly page: Page } {
+export function browserPerFile(origin: string, screenshots = SHOTS): { readonly page: Page } {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let watched: WatchedPage | undefined;

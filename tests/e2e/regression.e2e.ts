@@ -8,11 +8,10 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createRegressionEngine, type RegressionEngine } from '../../web/src/engine/index.ts';
 import { formatMeasure } from '../../web/src/ui/format.ts';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, SHOTS } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
-const SHOTS = 'test-results/screenshots';
-const pages = browserPerFile(new URL(baseUrl).origin, SHOTS);
+const pages = browserPerFile(new URL(baseUrl).origin);
 
 let engine: RegressionEngine;
 let page: Page;

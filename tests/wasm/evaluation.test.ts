@@ -159,6 +159,28 @@ describe('experiments equal the independent reference run through wasm', () => {
   }
 });
 
+describe('experiments on matrices resident in the wasm heap', () => {
+  it('give the same numbers as on plain arrays, and stop cleanly when the data is disposed mid-run', async () => {
+    const plain = { embeddings: matrix(experiments.embeddings, Float32Array), ood: matrix(experiments.ood, Float32Array) };
+    const resident = { embeddings: engine.upload(plain.embeddings), ood: engine.upload(plain.ood) };
+    const common = { experiment: 'ood' as const, labels: Uint8Array.from(experiments.labels), trials: 2, maxObservations: 8, members: 5 };
+    try {
+      const a = await runExperiment(engine, { ...common, ...plain });
+      const b = await runExperiment(engine, { ...common, ...resident });
+      expect(b.observationCounts).toEqual(a.observationCounts);
+      a.curves.forEach((curve, c) => expect(Array.from(b.curves[c].values)).toEqual(Array.from(curve.values)));
+      // Disposed between trials (as a worker would when new data arrives), never during a wasm call.
+      const run = runExperiment(engine, { ...common, ...resident }, {
+        onProgress: (done) => { if (done === 1) setTimeout(() => resident.ood.dispose(), 0); },
+      });
+      await expect(run).rejects.toMatchObject({ code: 'disposed', message: 'this resident matrix was disposed' });
+    } finally {
+      resident.embeddings.dispose();
+      resident.ood.dispose();
+    }
+  });
+});
+
 describe('bad input becomes a GpprobeError, cancel stops the work, the engine survives', () => {
   const obs = matrix([[1, 0], [0, 1], [1, 1]]);
   const queries = matrix([[0.5, 0.5]]);

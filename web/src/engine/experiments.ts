@@ -5,23 +5,25 @@
 //
 // The protocol is the core's (core/include/gpprobe/experiment.h). An experiment runs one trial per wasm
 // call and yields to the event loop between trials, so a worker stays responsive and an AbortSignal can
-// stop it; the mean and standard deviation over trials come from the core (summariseTrials).
+// stop it; the mean and standard deviation over trials come from the core (summariseTrials). Embeddings
+// already resident in the wasm heap (engine.upload) are used in place, not copied.
 import type { ExperimentHandle, GpprobeModule } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
-import { dtypeOf, HeapScope } from './heap.ts';
-import { checkCount, checkLabels, checkMatrix, type Matrix } from './matrix.ts';
+import { HeapScope } from './heap.ts';
+import { checkCount, checkLabels } from './matrix.ts';
 import type { ProbeEngine } from './probe_engine.ts';
+import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
 
 export type ExperimentKind = 'probing' | 'fuzzy' | 'ood';
 
 export interface ExperimentOptions {
   experiment: ExperimentKind;
-  /** n by d embeddings. */
-  embeddings: Matrix;
+  /** n by d embeddings (a resident matrix is used in place). */
+  embeddings: MatrixInput;
   /** n labels of the concept, 0 or 1. */
   labels: Uint8Array;
   /** m by d out-of-distribution embeddings (required for "ood"). */
-  ood?: Matrix;
+  ood?: MatrixInput;
   /** n values: 1 = the row may be a query (never an observation); default: a random half per trial. */
   queryMask?: Uint8Array;
   /** Default 10. */
@@ -79,6 +81,13 @@ export interface ExperimentResult {
   trials: number;
   curves: ExperimentCurve[];
   clouds: ExperimentCloud[];
+}
+
+/** Where a matrix is in the heap: a resident one in place (its address read when needed), a plain one copied in. */
+function placed(heap: HeapScope, m: MatrixInput, what: string) {
+  if (m instanceof ResidentMatrix) return { pointer: () => m.pointer(), rows: m.rows, cols: m.cols, dtype: m.dtype };
+  const copy = heap.matrix(m, what);
+  return { ...copy, pointer: () => copy.pointer };
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -145,9 +154,7 @@ export async function runExperiment(
 ): Promise<ExperimentResult> {
   const module = engine.module;
   const { experiment, embeddings, labels, ood, queryMask } = options;
-  checkMatrix('embeddings', embeddings);
   checkLabels('labels', labels);
-  if (ood) checkMatrix('ood', ood);
   if (queryMask !== undefined) checkLabels('queryMask', queryMask);
   const trials = options.trials ?? 10;
   if (!Number.isInteger(trials) || trials < 1) {
@@ -162,9 +169,9 @@ export async function runExperiment(
   const heap = new HeapScope(module);
   const handle = new module.ExperimentHandle();
   try {
-    const x = heap.copyIn(embeddings.data, 'embeddings');
+    const x = placed(heap, embeddings, 'embeddings');
     const y = heap.copyIn(labels, 'labels');
-    const o = ood ? heap.copyIn(ood.data, 'ood embeddings') : 0;
+    const o = ood ? placed(heap, ood, 'ood') : null;
     const mask = queryMask ? heap.copyIn(queryMask, 'query mask') : 0;
     let observationCounts: number[] = [];
     let curves: ExperimentCurve[] = [];
@@ -173,9 +180,10 @@ export async function runExperiment(
       if (run.signal?.aborted) {
         throw new GpprobeError('cancelled', `${experiment} experiment cancelled after ${t} of ${trials} trials`);
       }
+      // Addresses of resident matrices are taken per trial: one disposed meanwhile throws, never dangles.
       throwIfFailed(handle.run(
-        experiment, x, embeddings.rows, embeddings.cols, dtypeOf(embeddings.data), y, labels.length,
-        o, ood?.rows ?? 0, ood?.cols ?? embeddings.cols, ood ? dtypeOf(ood.data) : 64,
+        experiment, x.pointer(), x.rows, x.cols, x.dtype, y, labels.length,
+        o?.pointer() ?? 0, o?.rows ?? 0, o?.cols ?? x.cols, o?.dtype ?? 64,
         mask, queryMask?.length ?? 0, { ...settings, firstTrial: t },
         (done, total) => {
           run.onProgress?.(t * total + done, trials * total);

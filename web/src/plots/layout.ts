@@ -38,7 +38,7 @@ function safeDomain(domain: [number, number]): [number, number] {
 
 function ticks(axis: Axis, scale: ReturnType<typeof scaleLinear<number, number>>, count: number): Tick[] {
   const format = axis.format ?? scale.tickFormat(count);
-  return scale.ticks(count).map((value) => ({ value, position: scale(value), label: format(value) }));
+  return (axis.ticks ?? scale.ticks(count)).map((value) => ({ value, position: scale(value), label: format(value) }));
 }
 
 export function layout(spec: PlotSpec, width: number, height: number): Layout {

@@ -48,21 +48,28 @@ function legend(labels: Uint8Array | null) {
     : [{ label: 'query', color: NEUTRAL, kind: 'point' as const }, { label: 'observation', color: '#3e4c59', kind: 'diamond' as const }];
 }
 
+/**
+ * The irrational region of a judged-probability-vs-episteme plot, shaded left of the core's belief
+ * envelope (and its mirror below 1/2), from `xMin` (the plot's left edge) on.
+ */
+export function irrationalRegion(envelope: BeliefEnvelope, xMin: number): Mark[] {
+  // Left of the envelope: that certainty with less knowledge than any belief of this prior can have.
+  const e = Array.from(envelope.episteme), p = Array.from(envelope.judgedProbability);
+  const left = Math.min(xMin, e[0]) - 1, last = e[e.length - 1];
+  const xs = [...e, last, left, left];
+  return [
+    { type: 'area', x: xs, y1: [...p, 1.02, 1.02, 0.5], fill: IRRATIONAL, opacity: 0.22 },
+    { type: 'area', x: xs, y1: [...p.map((v) => 1 - v), -0.02, -0.02, 0.5], fill: IRRATIONAL, opacity: 0.22 },
+    { type: 'line', x: e, y: p, color: IRRATIONAL, width: 1, dash: [4, 3] },
+    { type: 'line', x: e, y: p.map((v) => 1 - v), color: IRRATIONAL, width: 1, dash: [4, 3] },
+  ];
+}
+
 export function judgedVsEpisteme(input: MeasurePlotInput, envelope: BeliefEnvelope | null): PlotSpec {
   const { episteme, judgedProbability } = input.scores;
   const n = episteme.length;
   const [x0, x1] = extent(episteme);
-  const marks: Mark[] = [];
-  if (envelope) {
-    // Left of the envelope: that certainty with less knowledge than any belief of this prior can have.
-    const e = Array.from(envelope.episteme), p = Array.from(envelope.judgedProbability);
-    const left = Math.min(x0, e[0]) - 1, last = e[e.length - 1];
-    const xs = [...e, last, left, left];
-    marks.push({ type: 'area', x: xs, y1: [...p, 1.02, 1.02, 0.5], fill: IRRATIONAL, opacity: 0.22 });
-    marks.push({ type: 'area', x: xs, y1: [...p.map((v) => 1 - v), -0.02, -0.02, 0.5], fill: IRRATIONAL, opacity: 0.22 });
-    marks.push({ type: 'line', x: e, y: p, color: IRRATIONAL, width: 1, dash: [4, 3] });
-    marks.push({ type: 'line', x: e, y: p.map((v) => 1 - v), color: IRRATIONAL, width: 1, dash: [4, 3] });
-  }
+  const marks: Mark[] = envelope ? irrationalRegion(envelope, x0) : [];
   marks.push({ type: 'rule', y: 0.5, color: '#9aa5b1', dash: [2, 3] });
   marks.push({ type: 'points', x: episteme, y: judgedProbability, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) });
   marks.push(...overlays(input, episteme, judgedProbability));

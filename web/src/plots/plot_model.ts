@@ -6,6 +6,8 @@ export interface Axis {
   domain: [number, number];
   /** Tick labels; default is the scale's own formatting. */
   format?: (value: number) => string;
+  /** Tick positions; default is the scale's own choice for the plot's size. */
+  ticks?: number[];
 }
 
 /** Points coloured by palette index: colors[i] picks palette[colors[i]] (one draw call per colour). */

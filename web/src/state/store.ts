@@ -102,7 +102,7 @@ export function dismiss(id: number): void {
 }
 
 /** Requests the worker can stop part-way (it checks between chunks, files and trials). */
-const CANCELLABLE = new Set(['load-files', 'load-urls', 'probe']);
+const CANCELLABLE = new Set(['load-files', 'load-urls', 'probe', 'experiment']);
 
 /** Runs a worker request as a visible task with progress and cancel (quiet when label is null). */
 function track<T>(label: string | null, running: RunningRequest<T>, kind = 'probe'): Promise<T> {
@@ -114,13 +114,18 @@ function track<T>(label: string | null, running: RunningRequest<T>, kind = 'prob
   });
 }
 
-function request<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): Promise<Results[R['kind']]> {
+/** Starts a worker request shown as a task (progress, Cancel) unless label is null; the caller may cancel it too. */
+export function startTask<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): RunningRequest<Results[R['kind']]> {
   let running: RunningRequest<Results[R['kind']]>;
   const onProgress = (p: Progress) => {
     tasks.value = tasks.value.map((t) => (t.id === running.id ? { ...t, progress: p } : t));
   };
   running = engine().request(r, onProgress);
-  return track(label, running, r.kind);
+  return { ...running, result: track(label, running, r.kind) };
+}
+
+function request<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): Promise<Results[R['kind']]> {
+  return startTask(label, r).result;
 }
 
 function isCancelled(error: unknown): boolean {

@@ -7,6 +7,7 @@ import {
 } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from './export_results.ts';
+import { EvaluateView } from './evaluate/EvaluateView.tsx';
 import { Messages } from './Messages.tsx';
 import { OodView } from './OodView.tsx';
 import { ConceptPanel } from './panels/ConceptPanel.tsx';
@@ -19,7 +20,7 @@ import { TaskBar } from './TaskBar.tsx';
 import { columns } from '../state/store.ts';
 import { formatBytes, formatCount } from './format.ts';
 
-type View = 'probe' | 'ood' | 'regression';
+type View = 'probe' | 'ood' | 'evaluate' | 'regression';
 
 export function App() {
   const [view, setView] = useState<View>('probe');
@@ -107,9 +108,10 @@ export function App() {
           <nav class="tabs" role="tablist">
             <button type="button" role="tab" aria-selected={view === 'probe'} class={view === 'probe' ? 'active' : ''} onClick={() => setView('probe')}>Probe</button>
             <button type="button" role="tab" aria-selected={view === 'ood'} class={view === 'ood' ? 'active' : ''} onClick={() => setView('ood')}>Out-of-distribution</button>
+            <button type="button" role="tab" aria-selected={view === 'evaluate'} class={view === 'evaluate' ? 'active' : ''} onClick={() => setView('evaluate')}>Evaluate</button>
             <button type="button" role="tab" aria-selected={view === 'regression'} class={view === 'regression' ? 'active' : ''} onClick={() => setView('regression')}>Regression</button>
           </nav>
-          {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : <RegressionView />}
+          {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : view === 'evaluate' ? <EvaluateView /> : <RegressionView />}
         </main>
       </div>
       <Messages />

@@ -1,28 +1,30 @@
 // Out-of-distribution detection: say which queries are in-distribution (a metadata column, or a second
-// uploaded file as the OOD set) and compare the probe's OOD score (−latent variance) between them.
+// uploaded file as the OOD set), compare the probe's OOD score (−latent variance) between them, and set
+// it beside the baselines (MSP, Mahalanobis, kNN, LPE) fitted on the same observations.
 import { useMemo, useRef } from 'preact/hooks';
 import { scoreHistograms } from '../plots/histogram_plot.ts';
-import { distinctValues, inDistributionMask } from '../state/session.ts';
-import { clearOod, columns, commit, dataset, oodDataset, results, session, uploadFiles } from '../state/store.ts';
+import type { OodSplit } from '../state/evaluation_inputs.ts';
+import { currentSplit } from '../state/ood_baselines_store.ts';
+import { distinctValues } from '../state/session.ts';
+import { clearOod, columns, commit, dataset, oodDataset, results, session, uploadFiles, type ProbeResults } from '../state/store.ts';
+import { OodAurocTable, OodRocPlot } from './evaluate/OodComparison.tsx';
 import { PlotView } from './PlotView.tsx';
 
-/** OOD scores of in-distribution and out-of-distribution queries under the current setup. */
-export function oodGroups(): { inside: Float64Array; outside: Float64Array } | null {
-  const r = results.value, d = dataset.value, s = session.value;
-  if (!r || !d) return null;
-  if (s.ood.kind === 'file' && r.oodScores) return { inside: r.scores.oodScore, outside: r.oodScores.oodScore };
-  const mask = inDistributionMask(s.ood, d.columns, d.rows);
-  if (!mask) return null;
-  const inside: number[] = [], outside: number[] = [];
-  mask.forEach((m, i) => (m ? inside : outside).push(r.scores.oodScore[i]));
-  return { inside: Float64Array.from(inside), outside: Float64Array.from(outside) };
+/** The probe's OOD scores of the in- and out-of-distribution queries. */
+function oodGroups(r: ProbeResults | null, split: OodSplit | null): { inside: Float64Array; outside: Float64Array } | null {
+  if (!r || !split) return null;
+  const score = r.scores.oodScore;
+  const inside = Float64Array.from(split.inside, (i) => score[i]);
+  if (split.outside.kind === 'rows') return { inside, outside: Float64Array.from(split.outside.rows, (i) => score[i]) };
+  return r.oodScores ? { inside, outside: r.oodScores.oodScore } : null;
 }
 
 export function OodView() {
   const s = session.value;
   const cols = columns.value;
   const fileInput = useRef<HTMLInputElement>(null);
-  const groups = useMemo(oodGroups, [results.value, s.ood, dataset.value]);
+  const split = currentSplit.value;
+  const groups = useMemo(() => oodGroups(results.value, split), [results.value, split]);
   const histogram = useMemo(() => groups && groups.inside.length && groups.outside.length
     ? scoreHistograms(groups.inside, groups.outside, 'OOD score (−latent variance)') : null, [groups]);
   const oodColumn = s.ood.kind === 'column' ? cols.find((c) => c.name === (s.ood as { column: string }).column) : undefined;
@@ -69,12 +71,23 @@ export function OodView() {
           </div>
         )}
         {s.ood.kind === 'file' && oodDataset.value && (
-          <p class="hint">The {oodDataset.value.rows.toLocaleString()} rows of {oodDataset.value.name} are out-of-distribution; every row of {dataset.value?.name} is in-distribution.</p>
+          <p class="hint">The {oodDataset.value.rows.toLocaleString()} rows of {oodDataset.value.name} are out-of-distribution; the rows of {dataset.value?.name} are in-distribution.</p>
+        )}
+        {split && (
+          <p class="hint" data-testid="ood-split">
+            Compared: {split.outside.kind === 'rows'
+              ? `the ${split.inside.length.toLocaleString()} in-distribution query rows against the ${split.outside.rows.length.toLocaleString()} out-of-distribution ones`
+              : `the ${split.inside.length.toLocaleString()} query rows against the ${(oodDataset.value?.rows ?? 0).toLocaleString()} OOD rows`}
+            {' '}(query rows: the query subset without the observations).
+          </p>
         )}
       </section>
       <div class="plot-grid">
-        <PlotView spec={histogram} height={320} empty="Choose in-distribution queries above (both groups must be non-empty)." testId="ood-histogram" />
+        <PlotView spec={histogram} height={320} empty="Choose in-distribution queries above (both groups must be non-empty)." testId="ood-histogram"
+          caption="The probe's OOD score of each query: in-distribution queries should sit to the right of the OOD rows." />
+        <OodRocPlot />
       </div>
+      <OodAurocTable />
     </div>
   );
 }

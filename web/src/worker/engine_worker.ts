@@ -7,6 +7,7 @@ import { createProbeEngine, type ProbeEngine, type ProbeScores } from '../engine
 import type { ResidentMatrix } from '../engine/resident_matrix.ts';
 import { loadDataset, type Dataset } from '../io/load_files.ts';
 import { FileError } from '../io/table.ts';
+import { handleEvaluation } from './evaluation_handlers.ts';
 import { ProbeSession } from './probe_session.ts';
 import type { BeliefCurve, DatasetRole, DatasetSummary, FromWorker, Request, Results, ToWorker } from './protocol.ts';
 import { buffersOf } from './transferables.ts';
@@ -141,6 +142,11 @@ async function handle(id: number, request: Request, signal: AbortSignal): Promis
     }
     case 'envelope':
       return beliefEnvelope(engine, request.epsilon, { points: 160 });
+    case 'experiment':
+    case 'ood-baselines':
+      return handleEvaluation(engine, request, {
+        main: loaded.main?.resident, ood: loaded.ood?.resident, signal, progress: (stage, fraction) => post({ type: 'progress', id, stage, fraction }),
+      });
   }
 }
 

@@ -4,6 +4,7 @@
 import type { ProbeScores } from '../engine/probe_engine.ts';
 import type { BeliefEnvelope } from '../engine/analysis.ts';
 import type { Column } from '../io/table.ts';
+import type { ExperimentRequest, ExperimentRun, OodBaselines, OodBaselinesRequest } from './evaluation_protocol.ts';
 
 export type DatasetRole = 'main' | 'ood';
 
@@ -34,7 +35,9 @@ export type Request =
   | { kind: 'map' }
   | { kind: 'belief-preview'; epsilon: number; strength: number; grid: Float64Array }
   | { kind: 'query-belief'; mean: number; variance: number; epsilon: number; grid: Float64Array }
-  | { kind: 'envelope'; epsilon: number };
+  | { kind: 'envelope'; epsilon: number }
+  | ExperimentRequest
+  | OodBaselinesRequest;
 
 export interface BeliefCurve {
   /** Exact Beta density of the belief. */
@@ -61,6 +64,8 @@ export interface Results {
   'belief-preview': { prior: BeliefCurve; oneNegative: BeliefCurve; onePositiveOneNegative: BeliefCurve };
   'query-belief': { posterior: Float64Array; prior: Float64Array };
   envelope: BeliefEnvelope;
+  experiment: ExperimentRun;
+  'ood-baselines': OodBaselines;
 }
 
 export type RequestKind = Request['kind'];

@@ -1,0 +1,78 @@
+// The evaluation lab's requests to the engine worker and their results (protocol.ts lists them with the
+// other requests). The worker holds the embeddings and the OOD set; the page sends what its state
+// defines (concept labels, the query subset, the OOD setup) as typed arrays.
+import type { BeliefEnvelope } from '../engine/analysis.ts';
+import type { RocCurve } from '../engine/evaluation.ts';
+import type { ExperimentKind, ExperimentResult } from '../engine/experiments.ts';
+
+/**
+ * Where out-of-distribution rows come from: the loaded OOD file, or the rows of the main dataset that a
+ * metadata column calls out-of-distribution (inDistribution[i] = 1 for the others).
+ */
+export type OodSource = { kind: 'none' } | { kind: 'file' } | { kind: 'rows'; inDistribution: Uint8Array };
+
+/** The experiment options of core/include/gpprobe/experiment.h, under the TS API's names. */
+export interface ExperimentSettings {
+  trials: number;
+  seed: number;
+  maxObservations: number;
+  maxQueries: number;
+  members: number;
+  k: number;
+  epsilon: number;
+  strength: number;
+}
+
+export interface ExperimentRequest {
+  kind: 'experiment';
+  experiment: ExperimentKind;
+  /** One concept label (0/1) per row of the main dataset. */
+  labels: Uint8Array;
+  /** One value per row, 1 = may be a query (the session's query subset); null: a random half per trial. */
+  queryMask: Uint8Array | null;
+  /** Needed by the "ood" experiment only. */
+  ood: OodSource;
+  settings: ExperimentSettings;
+}
+
+export interface ExperimentRun {
+  result: ExperimentResult;
+  /** The irrational region's boundary for the run's epsilon (fuzzy experiment; null otherwise). */
+  envelope: BeliefEnvelope | null;
+  /** Rows that took part: of the main dataset (in-distribution) and OOD rows. */
+  rows: number;
+  oodRows: number;
+  seconds: number;
+}
+
+export type OodMethod = 'gpp' | 'msp' | 'maha' | 'knn' | 'lpe';
+export const OOD_METHODS: OodMethod[] = ['gpp', 'msp', 'maha', 'knn', 'lpe'];
+
+/** OOD detection by the probe and the baselines, all fitted on the session's observations. */
+export interface OodBaselinesRequest {
+  kind: 'ood-baselines';
+  /** Rows of the main dataset that are observations, and their labels. */
+  observations: Int32Array;
+  labels: Uint8Array;
+  /** In-distribution queries: rows of the main dataset. */
+  queries: Int32Array;
+  /** Out-of-distribution queries: every row of the loaded OOD file, or these rows of the main dataset. */
+  ood: { kind: 'file' } | { kind: 'rows'; rows: Int32Array };
+  epsilon: number;
+  strength: number;
+  k: number;
+  seed: number;
+  members: number;
+}
+
+/** A method's AUROC and ROC curve (in-distribution = positive), or why it could not run. */
+export type OodMethodResult =
+  | { method: OodMethod; auroc: number; roc: RocCurve }
+  | { method: OodMethod; error: string };
+
+export interface OodBaselines {
+  methods: OodMethodResult[];
+  queries: number;
+  oodRows: number;
+  seconds: number;
+}
