@@ -1,6 +1,6 @@
 // Entry of the app: the engine starts in a worker, the UI renders at once and fills in as work finishes.
 import { render } from 'preact';
-import { setDensityGrid, start } from './state/store.ts';
+import { setDensityGrid, start } from './state/startup.ts';
 import { App } from './ui/App.tsx';
 import { DENSITY_GRID } from './ui/panels/HyperparametersPanel.tsx';
 import './ui/app.css';

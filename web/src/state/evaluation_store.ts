@@ -6,7 +6,8 @@ import type { ExperimentKind } from '../engine/experiments.ts';
 import type { ExperimentRun, ExperimentSettings } from '../worker/evaluation_protocol.ts';
 import { oodSource, queryMask } from './evaluation_inputs.ts';
 import type { Concept } from './session.ts';
-import { dataset, labels, notify, oodDataset, queryRows, session, startTask, tasks } from './store.ts';
+import { notify, startTask, tasks } from './engine_tasks.ts';
+import { dataset, labels, oodDataset, queryRows, session } from './store.ts';
 
 /** Settings as the user left them; epsilon and strength follow the session until set here. */
 export type SettingsDraft = Omit<ExperimentSettings, 'epsilon' | 'strength'> & { epsilon: number | null; strength: number | null };

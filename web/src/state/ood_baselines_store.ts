@@ -5,7 +5,8 @@ import { computed, signal } from '@preact/signals';
 import type { OodBaselines } from '../worker/evaluation_protocol.ts';
 import type { RunningRequest } from '../worker/worker_client.ts';
 import { oodSource, oodSplit, type OodSplit } from './evaluation_inputs.ts';
-import { dataset, labels, oodDataset, queryRows, session, startTask } from './store.ts';
+import { startTask } from './engine_tasks.ts';
+import { dataset, labels, oodDataset, queryRows, session } from './store.ts';
 
 /** Fixed settings of the comparison (the Evaluate view varies them). */
 export const OOD_COMPARISON = { k: 1, seed: 0, members: 100 } as const;

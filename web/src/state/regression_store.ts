@@ -10,7 +10,7 @@ import type { ExampleResult, FitResult, Inputs, ParsedTable } from '../worker/re
 import { DEFAULT_SETTINGS, fitKey, heldParameters, kernelChoice, settingsFromState, type RegressionSettings } from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
 import { defaultChoice, seriesFromTable, type RegressionSeries, type SeriesChoice } from './regression_series.ts';
-import { notify } from './store.ts';
+import { notify } from './engine_tasks.ts';
 
 /** The bundled examples and the settings each starts from (the lecture holds the variance at 1, as
  * the lecture does; the periodic series starts a locally periodic kernel away from its period). */

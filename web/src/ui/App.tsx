@@ -1,10 +1,8 @@
 // The app shell: header (data, upload, undo/redo, exports, views), the sidebar that defines the probe,
 // and the current view. Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import {
-  autoRun, canRedo, canUndo, dataset, demos, importSession, labels, loadDemo, queryRows, redo, results, runProbe, session,
-  sessionJson, undo, uploadFiles,
-} from '../state/store.ts';
+import { importSession, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
+import { autoRun, canRedo, canUndo, dataset, demos, labels, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from './export_results.ts';
 import { EvaluateView } from './evaluate/EvaluateView.tsx';

@@ -1,6 +1,6 @@
 // Errors and notices, newest last; errors stay until dismissed.
 import { useEffect } from 'preact/hooks';
-import { dismiss, messages } from '../state/store.ts';
+import { dismiss, messages } from '../state/engine_tasks.ts';
 
 export function Messages() {
   const list = messages.value;

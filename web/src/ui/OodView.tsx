@@ -6,7 +6,8 @@ import { scoreHistograms } from '../plots/histogram_plot.ts';
 import type { OodSplit } from '../state/evaluation_inputs.ts';
 import { currentSplit } from '../state/ood_baselines_store.ts';
 import { distinctValues } from '../state/session.ts';
-import { clearOod, columns, commit, dataset, oodDataset, results, session, uploadFiles, type ProbeResults } from '../state/store.ts';
+import { clearOod, uploadFiles } from '../state/data_actions.ts';
+import { columns, commit, dataset, oodDataset, type ProbeResults, results, session } from '../state/store.ts';
 import { OodAurocTable, OodRocPlot } from './evaluate/OodComparison.tsx';
 import { PlotView } from './PlotView.tsx';
 

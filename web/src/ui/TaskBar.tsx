@@ -1,5 +1,5 @@
 // Long work in progress: what it is, how far along, and a Cancel button.
-import { tasks } from '../state/store.ts';
+import { tasks } from '../state/engine_tasks.ts';
 
 export function TaskBar() {
   const list = tasks.value;

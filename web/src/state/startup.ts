@@ -1,0 +1,83 @@
+// Start-up and the app's side effects: the engine worker, the demo list, restoring the last session,
+// saving the session on every change, re-running the probe and refreshing the views that follow the
+// hyperparameters and the selection.
+import { effect } from '@preact/signals';
+import { EngineClient } from '../worker/worker_client.ts';
+import { loadDemo, restore } from './data_actions.ts';
+import { notify, report, request, setEngineClient } from './engine_tasks.ts';
+import {
+  autoRun, backend, dataset, demos, envelope, preview, probeBasis, queryBelief, results, runProbe, selected, session,
+  SESSION_KEY, type DemoEntry,
+} from './store.ts';
+
+function debounced(ms: number, run: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+}
+
+export async function start(worker: Worker): Promise<void> {
+  const client = new EngineClient(worker);
+  setEngineClient(client);
+  try {
+    backend.value = await client.ready;
+  } catch (error) {
+    report(error);
+    return;
+  }
+  try {
+    const manifest = await fetch(new URL('demo/manifest.json', document.baseURI)).then((r) => r.json() as Promise<{ datasets: DemoEntry[] }>);
+    demos.value = manifest.datasets;
+  } catch {
+    notify('error', 'The demo datasets could not be loaded (demo/manifest.json).');
+  }
+  const restored = await restore();
+  if (!restored && demos.value.length > 0) await loadDemo(demos.value[0].id);
+
+  // Save the session on every change (settings only; uploaded files are in IndexedDB).
+  effect(() => {
+    const s = session.value;
+    try {
+      localStorage.setItem(SESSION_KEY, JSON.stringify(s));
+    } catch {
+      // storage full or disabled: the session still works, it just will not survive a reload
+    }
+  });
+  // Re-run the probe when what it depends on changes.
+  const rerun = debounced(120, () => { if (autoRun.value) void runProbe(); });
+  effect(() => {
+    void probeBasis.value;
+    if (dataset.value) rerun();
+  });
+  // Hyperparameter views.
+  const refreshPrior = debounced(60, () => {
+    const { epsilon, strength } = session.value;
+    request(null, { kind: 'belief-preview', epsilon, strength, grid: previewGrid }).then((p) => { preview.value = p; }, report);
+    request(null, { kind: 'envelope', epsilon }).then((e) => { envelope.value = e; }, report);
+  });
+  effect(() => {
+    void session.value.epsilon;
+    void session.value.strength;
+    refreshPrior();
+  });
+  // The selected query's belief.
+  effect(() => {
+    const r = results.value, row = selected.value;
+    if (!r || row === null || row >= r.scores.latentMean.length) {
+      queryBelief.value = null;
+      return;
+    }
+    request(null, {
+      kind: 'query-belief', mean: r.scores.latentMean[row], variance: r.scores.latentVariance[row],
+      epsilon: session.value.epsilon, grid: previewGrid,
+    }).then((b) => { queryBelief.value = b; }, report);
+  });
+}
+
+/** The grid all density plots use (set by the UI once). */
+let previewGrid: Float64Array = new Float64Array(0);
+export function setDensityGrid(grid: Float64Array): void {
+  previewGrid = grid;
+}
