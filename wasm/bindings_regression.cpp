@@ -33,10 +33,7 @@ using gpprobe::wasm::BindingStatus;
 using gpprobe::wasm::copy_out;
 using gpprobe::wasm::guarded;
 using gpprobe::wasm::invalid;
-using gpprobe::wasm::kernel_of;
-using gpprobe::wasm::roc_object;
 using gpprobe::wasm::split_names;
-using gpprobe::wasm::status_object;
 
 // One fitted regression. JavaScript owns it and must call delete() (GpRegression.dispose does).
 class RegressionHandle {

@@ -26,14 +26,10 @@ using gpprobe::Kernel;
 using gpprobe::MatrixView;
 using gpprobe::Result;
 using gpprobe::Status;
-using gpprobe::StatusCode;
 using gpprobe::wasm::BindingStatus;
 using gpprobe::wasm::copy_out;
 using gpprobe::wasm::guarded;
-using gpprobe::wasm::invalid;
-using gpprobe::wasm::kernel_of;
 using gpprobe::wasm::roc_object;
-using gpprobe::wasm::split_names;
 using gpprobe::wasm::status_object;
 
 BindingStatus sample_prior(const std::string& kernel, double mean, std::uintptr_t test, std::size_t rows,
