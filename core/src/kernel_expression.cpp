@@ -7,11 +7,19 @@ namespace gpprobe {
 
 namespace {
 
+// Texts longer than this are quoted by their length in messages instead of in full.
+constexpr std::size_t kQuotedLength = 80;
+
 class Parser {
  public:
   explicit Parser(const std::string& text) : text_(text) {}
 
   Result<Kernel> parse() {
+    if (text_.size() > kMaxKernelExpressionLength) {
+      return Status(StatusCode::invalid_argument, "kernel expression of " + std::to_string(text_.size()) +
+                                                      " characters is too long (at most " +
+                                                      std::to_string(kMaxKernelExpressionLength) + ")");
+    }
     Result<Kernel> k = expression();
     if (!k.ok()) return k;
     skip_space();
@@ -21,8 +29,11 @@ class Parser {
 
  private:
   Status error(const std::string& what) const {
+    const std::string quoted = text_.size() <= kQuotedLength
+                                   ? "'" + text_ + "'"
+                                   : "of " + std::to_string(text_.size()) + " characters";
     return Status(StatusCode::invalid_argument,
-                  "kernel expression '" + text_ + "' at character " + std::to_string(pos_ + 1) + ": " + what);
+                  "kernel expression " + quoted + " at character " + std::to_string(pos_ + 1) + ": " + what);
   }
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -56,10 +67,18 @@ class Parser {
     return k;
   }
 
+  // Each '(' recurses once (factor -> expression -> term -> factor), and a sum or product of n kernels
+  // is a tree of depth n that is evaluated and destroyed recursively: both are bounded, so no text can
+  // exhaust the stack (20,000 nested parentheses are an error, not a crash).
   Result<Kernel> factor() {
     if (accept('(')) {
+      if (++depth_ > kMaxKernelNesting) {
+        --pos_;
+        return error("parentheses nested deeper than " + std::to_string(kMaxKernelNesting));
+      }
       Result<Kernel> k = expression();
       if (k.ok() && !accept(')')) return error("expected ')'");
+      --depth_;
       return k;
     }
     skip_space();
@@ -67,6 +86,10 @@ class Parser {
     while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
     const std::string name = text_.substr(start, pos_ - start);
     if (name.empty()) return error("expected a kernel name");
+    if (++kernels_ > kMaxKernelTerms) {
+      pos_ = start;
+      return error("more than " + std::to_string(kMaxKernelTerms) + " kernels");
+    }
     if (!accept('(')) return error("expected '(' after " + name);
     std::vector<double> v;
     skip_space();
@@ -100,6 +123,8 @@ class Parser {
 
   const std::string& text_;
   std::size_t pos_ = 0;
+  std::size_t depth_ = 0;    // parentheses open around pos_
+  std::size_t kernels_ = 0;  // kernel names read so far
 };
 
 }  // namespace

@@ -6,9 +6,12 @@
 //              locally_periodic(l, p, m)  linear(offset)  cosine()      (several l: ARD)
 //
 // e.g. "constant(1.3) * rbf(0.7) + constant(0.5) * periodic(1, 2)". Errors say where:
-// "kernel expression 'rbf(0.5' at character 8: expected ')'".
+// "kernel expression 'rbf(0.5' at character 8: expected ')'" (a text over 80 characters is named by its
+// length). Limits, so that no text can exhaust the stack: kMaxKernelExpressionLength characters,
+// parentheses nested kMaxKernelNesting deep, kMaxKernelTerms kernels in all.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,10 @@
 #include "gpprobe/status.h"
 
 namespace gpprobe {
+
+constexpr std::size_t kMaxKernelExpressionLength = 65536;
+constexpr std::size_t kMaxKernelNesting = 64;
+constexpr std::size_t kMaxKernelTerms = 256;
 
 Result<Kernel> parse_kernel(const std::string& text);
 
