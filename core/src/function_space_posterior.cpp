@@ -1,7 +1,10 @@
 #include "function_space_posterior.h"
 
+#include <algorithm>
+#include <tuple>
 #include <vector>
 
+#include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/cholesky_update.h"
 #include "gpprobe/row_products.h"
 
@@ -71,37 +74,46 @@ Status FunctionSpacePosterior::remove(const RowMatrix&, const std::vector<std::u
 }
 
 void FunctionSpacePosterior::refresh() {
+  // Per GP: U = L^-1 (row-major lower, for row products) and c = L^-1 r, so that at a query
+  // v = U z gives mean z K^-1 r = v.c and variance k - z K^-1 z' = k - |v|^2. Never K^-1 itself: a
+  // quadratic form in the explicit inverse squares the condition number (negative variances).
   const Index O = L_alpha_.rows();
-  // We want alpha = K^-1 r (two triangular solves), not L^-1 r.
-  VectorXd a_alpha = L_alpha_.triangularView<Eigen::Lower>().solve(r_alpha_);
-  L_alpha_.triangularView<Eigen::Lower>().transpose().solveInPlace(a_alpha);
-  VectorXd a_beta = L_beta_.triangularView<Eigen::Lower>().solve(r_beta_);
-  L_beta_.triangularView<Eigen::Lower>().transpose().solveInPlace(a_beta);
-  w_ = a_alpha - a_beta;
-
-  M_.resize(O, O);
-  RowMatrix inverse_beta(O, O);
-  inverse_from_cholesky(L_alpha_, M_.data());
-  inverse_from_cholesky(L_beta_, inverse_beta.data());
-  M_ += inverse_beta;
+  condition_ = 1.0;
+  for (auto [L, r, U, c] : {std::tuple{&L_alpha_, &r_alpha_, &U_alpha_, &c_alpha_},
+                            std::tuple{&L_beta_, &r_beta_, &U_beta_, &c_beta_}}) {
+    *c = L->triangularView<Eigen::Lower>().solve(*r);
+    const RowMatrix rows = L->triangularView<Eigen::Lower>();
+    RowMatrix transposed(O, O);
+    invert_lower_transposed(rows.data(), std::size_t(O), transposed.data());  // L^-T
+    U->noalias() = transposed.transpose();
+    // (K^-1)_jj = |column j of L^-1|^2 = |row j of L^-T|^2.
+    condition_ = std::max(condition_, scaled_condition(*L, transposed.rowwise().squaredNorm()));
+  }
 }
 
 void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count,
                                      double* mean, double* variance) const {
   const std::size_t O = std::size_t(psi.rows());
   const std::size_t D = std::size_t(psi.cols());
-  const double prior_variance = 2.0 * prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta
+  const double prior_variance = prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta
   if (O == 0) {
     std::fill(mean, mean + count, 0.0);
-    std::fill(variance, variance + count, prior_variance);
+    std::fill(variance, variance + count, 2.0 * prior_variance);
     return;
   }
-  std::vector<double> Z(count * O), ZM(count * O);
-  multiply_transposed(P, count, psi.data(), O, D, Z.data());   // kernel rows k(q, X)
-  multiply_vector(Z.data(), count, O, w_.data(), mean);
-  multiply_transposed(Z.data(), count, M_.data(), O, O, ZM.data());  // M is symmetric: rows = columns
-  rowwise_dot(Z.data(), ZM.data(), count, O, variance);
-  for (std::size_t i = 0; i < count; ++i) variance[i] = prior_variance - variance[i];
+  std::vector<double> Z(count * O), V(count * O), mean_part(count), explained(count);
+  multiply_transposed(P, count, psi.data(), O, D, Z.data());  // kernel rows z = k(q, X)
+  std::fill(mean, mean + count, 0.0);
+  std::fill(variance, variance + count, 0.0);
+  for (auto [U, c, sign] : {std::tuple{&U_alpha_, &c_alpha_, 1.0}, std::tuple{&U_beta_, &c_beta_, -1.0}}) {
+    multiply_lower_transposed(Z.data(), count, U->data(), O, V.data());  // rows v' = (L^-1 z)'
+    multiply_vector(V.data(), count, O, c->data(), mean_part.data());
+    rowwise_dot(V.data(), V.data(), count, O, explained.data());
+    for (std::size_t i = 0; i < count; ++i) {
+      mean[i] += sign * mean_part[i];
+      variance[i] += prior_variance - explained[i];
+    }
+  }
 }
 
 }  // namespace gpprobe

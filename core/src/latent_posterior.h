@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
@@ -20,6 +21,8 @@ namespace gpprobe {
 class LatentPosterior {
  public:
   virtual ~LatentPosterior() = default;
+  // A copy to update on the side (an update that turns out ill-conditioned must leave the probe as it was).
+  virtual std::unique_ptr<LatentPosterior> clone() const = 0;
 
   virtual Status fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) = 0;
   // `psi` and `labels` are the data before the change; psi_new is one row of D features.
@@ -29,7 +32,18 @@ class LatentPosterior {
   // Latent mean and variance of f at `count` queries with features P (count by D). `psi` is the data.
   virtual void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                        double* variance) const = 0;
+
+  // Condition estimate of the linear systems behind the last fit or update: for each SPD system
+  // A = L L' the sum over j of A_jj (A^-1)_jj (Cholesky is blind to diagonal scaling, and this is about
+  // 1 / lambda_min of the unit-diagonal scaling of A), the larger of f_alpha's and f_beta's. Outputs lose
+  // about log10(condition * 1e-16) of their 16 digits. 1 before any fit.
+  virtual double condition() const = 0;
 };
+
+// sum_j A_jj (A^-1)_jj for A = L L' with L lower (A_jj = |row j of L|^2) and the diagonal of A^-1.
+inline double scaled_condition(const Eigen::MatrixXd& L, const Eigen::VectorXd& inverse_diagonal) {
+  return L.rowwise().squaredNorm().dot(inverse_diagonal);
+}
 
 // Noise variance and residual of observation with label y for f_alpha (raises_alpha) or f_beta.
 struct SyntheticObservation {

@@ -1,5 +1,6 @@
 #include "weight_space_posterior.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "gpprobe/cholesky_update.h"
@@ -89,6 +90,7 @@ Status WeightSpacePosterior::refresh() {
   RowMatrix inverse_beta(D, D);
   inverse_from_cholesky(L_alpha, S_.data());
   inverse_from_cholesky(L_beta, inverse_beta.data());
+  condition_ = std::max({1.0, scaled_condition(L_alpha, S_.diagonal()), scaled_condition(L_beta, inverse_beta.diagonal())});
   S_ += inverse_beta;
   return Status::success();
 }
