@@ -19,12 +19,6 @@ namespace {
 
 constexpr std::size_t kBlockRows = 256;
 
-std::string number(double v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-
 Status check_test_inputs(const MatrixView& test, std::size_t d) {
   if (test.rows() == 0) return Status(StatusCode::invalid_argument, "test inputs are empty (0 rows)");
   if (test.cols() != d) {
@@ -39,6 +33,10 @@ Status check_test_inputs(const MatrixView& test, std::size_t d) {
 Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::MatrixXd& cov, std::size_t count,
                                     std::uint64_t seed, const char* what) {
   const Eigen::Index m = mean.size();
+  if (!mean.allFinite() || !cov.allFinite()) {
+    return Status(StatusCode::numerical_failure, std::string("test inputs: the ") + what +
+                                                     " mean or covariance is not finite (inputs too large for the kernel)");
+  }
   const double scale = std::max(cov.diagonal().mean(), 1e-300);
   PosteriorSamples out;
   Eigen::LLT<Eigen::MatrixXd> llt;
@@ -62,8 +60,16 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
   RowMatrix z(Eigen::Index(count), m);
   for (Eigen::Index i = 0; i < z.size(); ++i) z.data()[i] = rng.normal();
   out.values = z * llt.matrixL().transpose();
-  out.values.rowwise() += mean.transpose();
+  out.values.rowwise() += mean.transpose();  // finite: |z| sqrt(variance) terms cannot reach DBL_MAX
   return out;
+}
+
+// numerical_failure for test point `row` when its kernel values overflowed (inputs near 1e308).
+Status check_prediction(std::size_t row, double prior, double mean, double explained) {
+  if (std::isfinite(prior) && std::isfinite(mean) && std::isfinite(explained)) return Status::success();
+  return Status(StatusCode::numerical_failure, "test inputs row " + std::to_string(row) +
+                                                   ": the prediction is not finite (k(x*, x*) = " + number_text(prior) +
+                                                   ", mean " + number_text(mean) + "): inputs too large for the kernel");
 }
 
 Status check_sample_request(const MatrixView& test, std::size_t count) {
@@ -100,7 +106,7 @@ Result<GpRegression> GpRegression::fit(const MatrixView& x, const double* y, std
   GPPROBE_RETURN_IF_ERROR(check_training_data(x, y, n));
   GPPROBE_RETURN_IF_ERROR(kernel.check(x.cols()));
   if (!(std::isfinite(noise_variance) && noise_variance >= 0.0)) {
-    return Status(StatusCode::invalid_argument, "noise variance must be a finite number >= 0, got " + number(noise_variance));
+    return Status(StatusCode::invalid_argument, "noise variance must be a finite number >= 0, got " + number_text(noise_variance));
   }
   if (std::isinf(mean)) return Status(StatusCode::invalid_argument, "mean must be finite (or NaN for the average of y)");
 
@@ -143,6 +149,7 @@ Status GpRegression::predict(const MatrixView& test, const PredictionColumns& ou
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t q = first + i;
       const double mu = mean_ + mean[i];
+      GPPROBE_RETURN_IF_ERROR(check_prediction(q, prior[i], mu, explained[i]));
       double s2 = prior[i] - explained[i];
       if (s2 < 0.0) {
         ++local.clamped_variances;

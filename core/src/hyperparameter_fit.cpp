@@ -40,10 +40,14 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
   lower.push_back(std::log(options.noise_lower));
   upper.push_back(std::log(options.noise_upper));
   const std::size_t P = kernel.parameter_count();
+  Status last_failure;  // why the likelihood could not be evaluated, for the message if no run succeeds
   const Objective objective = [&](const std::vector<double>& theta, std::vector<double>* gradient) {
     Result<MarginalLikelihood> lml = log_marginal_likelihood(kernel.with_log_parameters(theta.data()),
                                                              std::exp(theta[P]), points.data(), n, d, residual, true);
-    if (!lml.ok()) return std::numeric_limits<double>::infinity();
+    if (!lml.ok()) {
+      last_failure = lml.status();
+      return std::numeric_limits<double>::infinity();
+    }
     for (std::size_t i = 0; i <= P; ++i) (*gradient)[i] = -lml.value().gradient[i];
     return -lml.value().value;
   };
@@ -90,8 +94,7 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
   }
   if (best_theta.empty()) {
     return Status(StatusCode::numerical_failure, "the marginal likelihood could not be evaluated at any of the " +
-                                                     count_of(runs, "starting point") +
-                                                     " (K + noise I is not positive definite there)");
+                                                     count_of(runs, "starting point") + ": " + last_failure.message());
   }
   best.kernel = kernel.with_log_parameters(best_theta.data());
   best.noise_variance = std::exp(best_theta[P]);

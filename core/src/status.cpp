@@ -1,5 +1,8 @@
 #include "gpprobe/status.h"
 
+#include <cmath>
+#include <sstream>
+
 namespace gpprobe {
 
 const char* code_name(StatusCode code) {
@@ -20,6 +23,14 @@ const char* code_name(StatusCode code) {
 std::string count_of(std::size_t n, const char* singular, const char* plural) {
   const std::string many = plural ? plural : std::string(singular) + "s";
   return std::to_string(n) + " " + (n == 1 ? std::string(singular) : many);
+}
+
+std::string number_text(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  std::ostringstream os;
+  os << v;
+  return os.str();
 }
 
 }  // namespace gpprobe

@@ -30,6 +30,9 @@ const char* code_name(StatusCode code);
 // "1 row", "3 rows", "2 entries" (plural defaults to singular + "s"): counts in messages.
 std::string count_of(std::size_t n, const char* singular, const char* plural = nullptr);
 
+// "0.25", "1e+300", "NaN", "+Inf": a value in a message (6 significant digits).
+std::string number_text(double v);
+
 class Status {
  public:
   Status() = default;
