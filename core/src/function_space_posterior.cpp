@@ -33,6 +33,7 @@ Status FunctionSpacePosterior::fit(const RowMatrix& psi, const std::vector<std::
   }
   GPPROBE_RETURN_IF_ERROR(cholesky_factor(K_alpha, &L_alpha_, "the kernel matrix of f_alpha"));
   GPPROBE_RETURN_IF_ERROR(cholesky_factor(K_beta, &L_beta_, "the kernel matrix of f_beta"));
+  positives_ = std::size_t(std::count(labels.begin(), labels.end(), std::uint8_t(1)));
   refresh();
   return Status::success();
 }
@@ -56,11 +57,13 @@ Status FunctionSpacePosterior::add(const RowMatrix& psi, const double* psi_new, 
   r_beta_.conservativeResize(O + 1);
   r_alpha_[O] = a.residual;
   r_beta_[O] = b.residual;
+  positives_ += positive ? 1 : 0;
   refresh();
   return Status::success();
 }
 
-Status FunctionSpacePosterior::remove(const RowMatrix&, const std::vector<std::uint8_t>&, Index i) {
+Status FunctionSpacePosterior::remove(const RowMatrix&, const std::vector<std::uint8_t>& labels, Index i) {
+  positives_ -= labels[std::size_t(i)] != 0 ? 1 : 0;
   delete_row(&L_alpha_, i);
   delete_row(&L_beta_, i);
   const Index O = r_alpha_.size();
@@ -78,7 +81,12 @@ void FunctionSpacePosterior::refresh() {
   // v = U z gives mean z K^-1 r = v.c and variance k - z K^-1 z' = k - |v|^2. Never K^-1 itself: a
   // quadratic form in the explicit inverse squares the condition number (negative variances).
   const Index O = L_alpha_.rows();
-  condition_ = 1.0;
+  // The variance v - |v|^2 may cancel down to 1/(1/v + sum_i 1/noise_i), no lower (Cauchy-Schwarz on
+  // the features: psi' A psi <= v + v^2 sum_i 1/noise_i with A the weight-space precision), so its
+  // rounding error relative to the result is up to 1 + v sum_i 1/noise_i times eps, however well
+  // conditioned K itself is.
+  const double P = double(positives_), N = double(O) - P, v = prior_.variance, raised = prior_.raised.variance;
+  condition_ = 1.0 + v * std::max(P / raised + N / v, N / raised + P / v);
   for (auto [L, r, U, c] : {std::tuple{&L_alpha_, &r_alpha_, &U_alpha_, &c_alpha_},
                             std::tuple{&L_beta_, &r_beta_, &U_beta_, &c_beta_}}) {
     *c = L->triangularView<Eigen::Lower>().solve(*r);

@@ -4,7 +4,8 @@
 //   U = L^-1 and c = L^-1 r for each;  at a query with kernel row z = k(q, X) and v = U z:
 //   mean = v_alpha.c_alpha - v_beta.c_beta,   variance = (v - |v_alpha|^2) + (v - |v_beta|^2).
 // (Not z (K_alpha^-1 + K_beta^-1) z': that form squares the condition number of K and turns strongly
-// observed variances negative.)
+// observed variances negative.) v - |v_alpha|^2 still cancels where the data pin f down; condition()
+// counts that too, so such probes move to weight space where its own estimate is lower.
 //
 // Fit O(O^2 D + O^3); per query O(O D + O^2). Adding or removing an observation extends or shrinks
 // the Cholesky factors in O(O^2) and recomputes U and c.
@@ -37,7 +38,8 @@ class FunctionSpacePosterior final : public LatentPosterior {
   Eigen::VectorXd r_alpha_, r_beta_;      // residuals against mu0
   RowMatrix U_alpha_, U_beta_;            // O by O lower: L^-1
   Eigen::VectorXd c_alpha_, c_beta_;      // O: L^-1 r
-  double condition_ = 1.0;
+  std::size_t positives_ = 0;             // observations labelled 1
+  double condition_ = 1.0;                // latent_posterior.h, and the cancellation in v - |v|^2
 };
 
 }  // namespace gpprobe
