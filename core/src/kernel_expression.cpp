@@ -7,8 +7,16 @@ namespace gpprobe {
 
 namespace {
 
-// Texts longer than this are quoted by their length in messages instead of in full.
+// Texts longer than this are named by their length in messages instead of quoted in full; names and
+// characters are shown printable and at most this long.
 constexpr std::size_t kQuotedLength = 80;
+constexpr std::size_t kShownName = 40;
+
+std::string shown(const std::string& s, std::size_t limit = kShownName) {
+  std::string out;
+  for (char c : s.substr(0, limit)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+  return s.size() > limit ? out + "..." : out;
+}
 
 class Parser {
  public:
@@ -23,14 +31,14 @@ class Parser {
     Result<Kernel> k = expression();
     if (!k.ok()) return k;
     skip_space();
-    if (pos_ < text_.size()) return error("unexpected '" + std::string(1, text_[pos_]) + "'");
+    if (pos_ < text_.size()) return error("unexpected '" + shown(std::string(1, text_[pos_])) + "'");
     return k;
   }
 
  private:
   Status error(const std::string& what) const {
     const std::string quoted = text_.size() <= kQuotedLength
-                                   ? "'" + text_ + "'"
+                                   ? "'" + shown(text_, kQuotedLength) + "'"
                                    : "of " + std::to_string(text_.size()) + " characters";
     return Status(StatusCode::invalid_argument,
                   "kernel expression " + quoted + " at character " + std::to_string(pos_ + 1) + ": " + what);
@@ -90,7 +98,7 @@ class Parser {
       pos_ = start;
       return error("more than " + std::to_string(kMaxKernelTerms) + " kernels");
     }
-    if (!accept('(')) return error("expected '(' after " + name);
+    if (!accept('(')) return error("expected '(' after " + shown(name));
     std::vector<double> v;
     skip_space();
     if (!accept(')')) {
@@ -118,7 +126,7 @@ class Parser {
     if (name == "locally_periodic" && arity(3)) return Kernel::locally_periodic(v[0], v[1], v[2]);
     if (name == "linear" && arity(1)) return Kernel::linear(v[0]);
     if (name == "cosine" && arity(0)) return Kernel::cosine();
-    return error("no kernel " + name + " with " + count_of(v.size(), "parameter"));
+    return error("no kernel " + shown(name) + " with " + count_of(v.size(), "parameter"));
   }
 
   const std::string& text_;
