@@ -103,10 +103,10 @@ void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std:
                                      double* mean, double* variance) const {
   const std::size_t O = std::size_t(psi.rows());
   const std::size_t D = std::size_t(psi.cols());
-  const double prior_variance = prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta
+  const double v = prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta
   if (O == 0) {
     std::fill(mean, mean + count, 0.0);
-    std::fill(variance, variance + count, 2.0 * prior_variance);
+    std::fill(variance, variance + count, 2.0 * v);
     return;
   }
   std::vector<double> Z(count * O), V(count * O), mean_part(count), explained(count);
@@ -119,7 +119,7 @@ void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std:
     rowwise_dot(V.data(), V.data(), count, O, explained.data());
     for (std::size_t i = 0; i < count; ++i) {
       mean[i] += sign * mean_part[i];
-      variance[i] += prior_variance - explained[i];
+      variance[i] += v - explained[i];
     }
   }
 }
