@@ -17,11 +17,15 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds=30
+seed=()
+work=corpus  # build/fuzz/<work>/<harness>: where new inputs go
 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
-    --smoke) seconds=4; shift ;;
+    # The smoke run starts from the committed seeds alone with a fixed seed: the same inputs in the same
+    # order on every machine, however far it gets in its 4 s.
+    --smoke) seconds=4; seed=(-seed=1); work=smoke-corpus; rm -rf build/fuzz/smoke-corpus; shift ;;
     --only) only+=("$2"); shift 2 ;;
     *) echo "fuzz: unknown argument '$1' (see the top of scripts/fuzz.sh)" >&2; exit 2 ;;
   esac
@@ -68,15 +72,15 @@ fuzz_native() {
     ran=$((ran + 1))
     binary=build/fuzz/${name}_fuzz
     log=build/fuzz/logs/$name.log
-    mkdir -p "build/fuzz/corpus/$name" "build/fuzz/findings/$name" build/fuzz/logs "tests/fuzz/corpus/$name"
+    mkdir -p "build/fuzz/$work/$name" "build/fuzz/findings/$name" build/fuzz/logs "tests/fuzz/corpus/$name"
     max_len=4096
     [ "$name" = regression_api ] && max_len=2048
     local dict=()
     [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
     if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 nice -n 10 "$binary" \
       -max_total_time="$per_harness" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -max_len=$max_len \
-      -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" "${dict[@]}" \
-      "build/fuzz/corpus/$name" "tests/fuzz/corpus/$name" >"$log" 2>&1; then
+      -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" "${dict[@]}" "${seed[@]}" \
+      "build/fuzz/$work/$name" "tests/fuzz/corpus/$name" >"$log" 2>&1; then
       local runs coverage
       runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
       coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
