@@ -3,17 +3,36 @@
 #include <cmath>
 
 #include "gpprobe/gp_regression.h"
+#include "gpprobe/kernel_parameters.h"
 #include "gpprobe/lbfgs.h"
 #include "gpprobe/marginal_likelihood.h"
+#include "gpprobe/named_kernels.h"
 #include "gpprobe/random_stream.h"
 
 namespace gpprobe {
 
+namespace {
+
+// exp(theta), except that a parameter held by its bounds (lower == upper) is its bound exactly.
+double value_of(double theta, double lower, double upper) { return lower == upper ? lower : std::exp(theta); }
+
+}  // namespace
+
 Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double* y, std::size_t n,
-                                              const Kernel& kernel, double noise_variance,
-                                              const HyperparameterFitOptions& options,
+                                              const Kernel& given_kernel, double noise_variance,
+                                              const HyperparameterFitOptions& given_options,
                                               const ProgressCallback& progress) {
   GPPROBE_RETURN_IF_ERROR(check_training_data(x, y, n));
+  // The held parameters: the noise by its name, the kernel's by theirs.
+  HyperparameterFitOptions options = given_options;
+  std::vector<std::string> held;
+  for (const std::string& name : options.fixed) {
+    if (name == kNoiseVariance) options.noise_lower = options.noise_upper = noise_variance;
+    else held.push_back(name);
+  }
+  Result<Kernel> fixed_kernel = fix_parameters(given_kernel, held);
+  if (!fixed_kernel.ok()) return fixed_kernel.status();
+  const Kernel& kernel = fixed_kernel.value();
   GPPROBE_RETURN_IF_ERROR(kernel.check(x.cols()));
   if (!(std::isfinite(noise_variance) && noise_variance > 0.0)) {
     return Status(StatusCode::invalid_argument,
@@ -93,8 +112,11 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
                                                      count_of(runs, "starting point") +
                                                      " (K + noise I is not positive definite there)");
   }
-  best.kernel = kernel.with_log_parameters(best_theta.data());
-  best.noise_variance = std::exp(best_theta[P]);
+  const std::vector<KernelParameter> ps = kernel.parameters();
+  std::vector<double> values(P);
+  for (std::size_t i = 0; i < P; ++i) values[i] = value_of(best_theta[i], ps[i].lower, ps[i].upper);
+  best.kernel = kernel.with_values(values.data());
+  best.noise_variance = value_of(best_theta[P], options.noise_lower, options.noise_upper);
   return best;
 }
 
