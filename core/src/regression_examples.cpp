@@ -15,6 +15,7 @@ constexpr double kPi = 3.141592653589793;
 struct Recipe {
   const char* name;
   const char* title;
+  const char* input;  // what x is called: "x", or "t" for a time
   double (*truth)(double);
   double lower, upper;
   std::size_t points;
@@ -36,11 +37,11 @@ bool in_gap(double t) { return (t >= 4.0 && t < 4.5) || (t >= 9.0 && t < 10.5) |
 
 const std::vector<Recipe>& recipes() {
   static const std::vector<Recipe> all{
-      {"lecture", "Lecture: y = sin x + ½ sin 4x + ε", lecture, 0.0, 5.0, 50, 0.25, none, "rbf", {}, {},
+      {"lecture", "Lecture: y = sin x + ½ sin 4x + ε", "x", lecture, 0.0, 5.0, 50, 0.25, none, "rbf", {}, {},
        {"constant.value"}},
-      {"periodic-extrapolation", "Periodic series, censored tail (extrapolation)", periodic, 0.0, 12.0, 150, 0.15,
+      {"periodic-extrapolation", "Periodic series, censored tail (extrapolation)", "t", periodic, 0.0, 12.0, 150, 0.15,
        censored_tail, "locally-periodic", {"periodic.period"}, {1.5}, {}},
-      {"missing-segments", "Series with missing segments (interpolation)", segments, 0.0, 20.0, 400, 0.1, in_gap,
+      {"missing-segments", "Series with missing segments (interpolation)", "t", segments, 0.0, 20.0, 400, 0.1, in_gap,
        "rbf", {}, {}, {}},
   };
   return all;
@@ -76,6 +77,7 @@ Result<RegressionExample> regression_example(const std::string& name, std::uint6
   RegressionExample e;
   e.name = name;
   e.title = p.title;
+  e.input_name = p.input;
   e.kernel_name = p.kernel;
   e.kernel = kernel.value();
   e.held = p.held;

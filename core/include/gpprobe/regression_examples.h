@@ -27,7 +27,8 @@ namespace gpprobe {
 
 struct RegressionExample {
   std::string name;
-  std::string title;  // for people: "Lecture: y = sin x + ½ sin 4x + ε"
+  std::string title;       // for people: "Lecture: y = sin x + ½ sin 4x + ε"
+  std::string input_name;  // what x is called: "x", or "t" for a time
   RowMatrix x;  // n by 1
   std::vector<double> y;
   RowMatrix held_out_x;  // h by 1
