@@ -72,7 +72,8 @@ export class GpRegression {
     const s = throwIfFailed(this.#live().state());
     return {
       kernel: kernelSpec(s.kernel), description: s.description, noiseVariance: s.noiseVariance, mean: s.mean,
-      logMarginalLikelihood: s.logMarginalLikelihood, size: s.size, dimension: s.dimension, ...this.#runs,
+      logMarginalLikelihood: s.logMarginalLikelihood, size: s.size, dimension: s.dimension,
+      runValues: this.#runs.runValues.slice(), iterations: this.#runs.iterations,  // a copy: the caller may transfer it
     };
   }
 
