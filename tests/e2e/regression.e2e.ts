@@ -1,5 +1,6 @@
 // The Regression tab in Chromium, as a user meets it: the lecture's example fitted (the learned values
-// equal the engine's for the same data and settings), both bands drawn and told apart, a bad CSV
+// equal the engine's for the same data and settings), a typed and a learned value crossing to the core
+// and back bit for bit, both bands drawn and told apart, a bad CSV
 // refused while the data stay, the paper's Fig. 3 experiment, and n = 2,000 points fitted with
 // progress, without freezing the page, cancelled, and exported with 10,000 grid predictions.
 // Every test also checks: no console errors, and no request leaves the page's origin.
@@ -83,6 +84,29 @@ describe('the regression lab', () => {
     expect(await page.getByTestId('regression-knowledge-plot').locator('canvas[role="img"]').count()).toBe(1);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/regression-lecture.png`, fullPage: true });
+  });
+
+  it('sends a value with 17 significant digits to the core bit for bit, and brings a learned one back bit for bit', async () => {
+    await openLab();
+    const typed = '0.12345678901234567';
+    const field = page.getByLabel('rbf.length_scale', { exact: true });
+    await field.fill(typed);
+    await field.press('Tab');
+    // The fit summary shows what the core reports (data-value: the double's exact shortest text).
+    const reported = () => page.getByTestId('fit-summary').locator('dt:text-is("rbf.length_scale") + dd').getAttribute('data-value');
+    await expect.poll(reported, { timeout: 30_000 }).toBe(String(Number(typed)));
+    await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
+    await expect.poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 }).toContain('L-BFGS iterations');
+    await idle();
+    const data = engine.example('lecture', 1);
+    const gp = engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf', parameters: { 'rbf.length_scale': Number(typed) } },
+      noiseVariance: 0.1, fixed: ['constant.value'], restarts: 2, seed: 0 });
+    const learned = String(gp.state.kernel.parameters['rbf.length_scale']);
+    gp.dispose();
+    expect(await reported()).toBe(learned);
+    expect(await field.getAttribute('data-value')).toBe(learned);  // the field now holds the learned double
+    // The optimiser ran on a second instance of the engine worker (cancel ends only that one).
+    expect(page.workers()).toHaveLength(2);
   });
 
   it('shows a bad CSV\'s error and keeps the loaded data', async () => {
