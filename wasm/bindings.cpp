@@ -15,14 +15,8 @@
 #include "gpprobe/probe.h"
 #include "gpprobe/synthetic_embeddings.h"
 
+namespace gpprobe::wasm {
 namespace {
-
-using emscripten::val;
-using gpprobe::MatrixView;
-using gpprobe::Result;
-using gpprobe::Status;
-using gpprobe::StatusCode;
-using namespace gpprobe::wasm;
 
 // What a probe says about itself.
 struct ProbeState : BindingStatus {
@@ -140,8 +134,10 @@ Status arm_fault(const std::string& fault) {
 }
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_probe) {
+  using namespace gpprobe::wasm;
   emscripten::value_object<BindingStatus>("BindingStatus")
       .field("code", &BindingStatus::code)
       .field("message", &BindingStatus::message);

@@ -13,13 +13,8 @@
 #include "gpprobe/belief_envelope.h"
 #include "gpprobe/pca.h"
 
+namespace gpprobe::wasm {
 namespace {
-
-using emscripten::val;
-using gpprobe::Result;
-using gpprobe::Status;
-using gpprobe::StatusCode;
-using namespace gpprobe::wasm;
 
 // Writes scores (rows by k), components (k by cols), and k explained variances followed by the total
 // variance (k + 1 values).
@@ -96,8 +91,10 @@ Status belief_envelope(double epsilon, double points, double max_judged, std::ui
 }
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_analysis) {
+  using namespace gpprobe::wasm;
   result_object<Belief>("Belief", [](auto& o) {
     o.field("betaA", &Belief::betaA)
         .field("betaB", &Belief::betaB)

@@ -13,14 +13,8 @@
 #include "gpprobe/experiment.h"
 #include "gpprobe/metrics.h"
 
+namespace gpprobe::wasm {
 namespace {
-
-using emscripten::val;
-using gpprobe::MatrixView;
-using gpprobe::Result;
-using gpprobe::Status;
-using gpprobe::StatusCode;
-using namespace gpprobe::wasm;
 
 struct BaselineRun : BindingStatus {
   val columns = val::null();  // string[]: which of score, probability, episteme, alea were written
@@ -176,8 +170,10 @@ class ExperimentHandle {
 };
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
+  using namespace gpprobe::wasm;
   result_object<BaselineRun>("BaselineRun", [](auto& o) { o.field("columns", &BaselineRun::columns); });
   result_object<Metric>("Metric", [](auto& o) { o.field("value", &Metric::value); });
   result_object<RocCurveValue>("RocCurveValue", [](auto& o) {

@@ -16,15 +16,8 @@
 #include "gpprobe/gp_regression.h"
 #include "gpprobe/hyperparameter_fit.h"
 
+namespace gpprobe::wasm {
 namespace {
-
-using emscripten::val;
-using gpprobe::Kernel;
-using gpprobe::MatrixView;
-using gpprobe::Result;
-using gpprobe::Status;
-using gpprobe::StatusCode;
-using namespace gpprobe::wasm;
 
 // The optimiser's options under the TS API's names; mean NaN = the average of y.
 struct OptimizeSettings {
@@ -151,8 +144,10 @@ class RegressionHandle {
 };
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_regression) {
+  using namespace gpprobe::wasm;
   emscripten::value_object<OptimizeSettings>("OptimizeSettings")
       .field("restarts", &OptimizeSettings::restarts)
       .field("seed", &OptimizeSettings::seed)

@@ -14,14 +14,8 @@
 #include "gpprobe/gp_regression.h"
 #include "gpprobe/regression_examples.h"
 
+namespace gpprobe::wasm {
 namespace {
-
-using emscripten::val;
-using gpprobe::Kernel;
-using gpprobe::MatrixView;
-using gpprobe::Result;
-using gpprobe::Status;
-using namespace gpprobe::wasm;
 
 Status sample_prior(const KernelValue& kernel, double mean, std::uintptr_t test, std::size_t rows, std::size_t cols,
                     double count, double seed, std::uintptr_t out) {
@@ -173,8 +167,10 @@ AnomalyExperimentValue anomaly_experiment(const AnomalySettings& s, val progress
 }
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_regression_tools) {
+  using namespace gpprobe::wasm;
   emscripten::value_object<RocValue>("RocValue")
       .field("rho", &RocValue::rho)
       .field("points", &RocValue::points)

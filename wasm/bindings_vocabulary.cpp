@@ -19,10 +19,8 @@
 #include "gpprobe/regression_examples.h"
 #include "gpprobe/row_products.h"
 
+namespace gpprobe::wasm {
 namespace {
-
-using emscripten::val;
-using namespace gpprobe::wasm;
 
 // The default of every option a face exposes, under the TS API's names.
 struct Defaults {
@@ -97,8 +95,10 @@ Vocabulary vocabulary() {
 }
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_vocabulary) {
+  using namespace gpprobe::wasm;
   emscripten::value_object<Defaults>("Defaults")
       .field("epsilon", &Defaults::epsilon)
       .field("strength", &Defaults::strength)

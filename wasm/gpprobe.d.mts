@@ -103,6 +103,7 @@ export interface RocCurveValue extends BindingStatus {
   thresholds: Float64Array;
 }
 
+/** The experiment options of core/include/gpprobe/experiment.h, under the TS API's names (one trial). */
 export interface ExperimentSettings {
   seed: number;
   maxObservations: number;
@@ -113,19 +114,24 @@ export interface ExperimentSettings {
   strength: number;
 }
 
+/** One metric of one method at each observation count. */
 export interface CurveValue {
   method: string;
+  /** "auroc" or "pearson". */
   metric: string;
-  /** trials × points, row-major. */
+  /** trials × points, row-major: values[t * points + j]. */
   values: Float64Array;
   mean: Float64Array;
+  /** Sample standard deviation over the trials (0 for one trial). */
   sd: Float64Array;
 }
 
+/** The fuzzy experiment's per-query measures for one (label probability, observation count), trial 0. */
 export interface CloudValue {
   method: string;
   labelProbability: number;
   observations: number;
+  /** The embedding row of each (originally positive) query. */
   rows: Uint32Array;
   judgedProbability: Float64Array;
   episteme: Float64Array;
@@ -263,13 +269,19 @@ export interface AnomalySettings {
   rhos: Float64Array;
 }
 
+/** Predictions at m points, one Float64Array of length m each. */
 export interface PredictionValue {
   mean: Float64Array;
+  /** Epistemic: variance of the latent f. */
   latentVariance: Float64Array;
+  /** Epistemic + aleatoric: latentVariance + noise variance. */
   observationVariance: Float64Array;
+  /** G = 1 − latentVariance / k(x, x) ∈ [0, 1]. */
   knowledge: Float64Array;
+  /** 95% band of f: mean ∓ 1.96 √latentVariance. */
   latentLower: Float64Array;
   latentUpper: Float64Array;
+  /** 95% band of y: mean ∓ 1.96 √observationVariance. */
   observationLower: Float64Array;
   observationUpper: Float64Array;
 }

@@ -76,16 +76,14 @@ beforeAll(async () => {
 
 /** Embind's exports: every function of the module that carries Embind's argCount. */
 function exported() {
-  const all = module as unknown as Record<string, { argCount?: number; prototype?: object }>;
+  type Embound = { argCount: number; prototype: Record<string, { argCount: number }> };
   const functions = new Map<string, number>(), classes = new Map<string, Map<string, number>>();
-  for (const [name, value] of Object.entries(all)) {
+  for (const [name, value] of Object.entries(module as unknown as Record<string, unknown>)) {
     if (typeof value !== 'function' || !('argCount' in value)) continue;
-    const methods = Object.getOwnPropertyNames(value.prototype).filter((m) => m !== 'constructor');
-    if (methods.length === 0) functions.set(name, value.argCount!);
-    else {
-      const proto = value.prototype as Record<string, { argCount: number }>;
-      classes.set(name, new Map(methods.map((m) => [m, proto[m].argCount])));
-    }
+    const f = value as unknown as Embound;
+    const methods = Object.getOwnPropertyNames(f.prototype).filter((m) => m !== 'constructor');
+    if (methods.length === 0) functions.set(name, f.argCount);
+    else classes.set(name, new Map(methods.map((m) => [m, f.prototype[m].argCount])));
   }
   return { functions, classes };
 }

@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../web/src/engine/load_module.ts';
 import { ProbeEngine } from '../../web/src/engine/probe_engine.ts';
 import { RegressionEngine, type RegressionVocabulary } from '../../web/src/engine/regression.ts';
-import { DEFAULT_SETTINGS, kernelSpec, noiseVariance, settingsFromState, valueOf } from '../../web/src/state/kernel_fields.ts';
+import {
+  DEFAULT_SETTINGS, kernelSpec, noiseVariance, settingsFromState, valueOf, type RegressionSettings,
+} from '../../web/src/state/kernel_fields.ts';
 import type { HandlerContext } from '../../web/src/worker/handler.ts';
 import type { Request, ResultOf } from '../../web/src/worker/protocol.ts';
 import { regressionHandlers } from '../../web/src/worker/regression_handlers.ts';
@@ -52,7 +54,7 @@ describe('a kernel value', () => {
   it('takes the lab\'s path: field -> worker -> core -> worker -> field, bit for bit', async () => {
     const data = engine.example('lecture', 1);
     const x = { data: Float64Array.from(data.x.data), rows: data.x.rows, cols: 1 };
-    let settings = { ...DEFAULT_SETTINGS, kernel: 'rbf', values: { 'rbf.length_scale': TYPED }, hold: ['constant.value', 'noise_variance'] };
+    let settings: RegressionSettings = { ...DEFAULT_SETTINGS, kernel: 'rbf', values: { 'rbf.length_scale': TYPED }, hold: ['constant.value', 'noise_variance'] };
     const common = { x, y: data.y, grid: null, samples: 0, seed: 0, extra: null };
     const fit = await throughWorker({ kind: 'regression-fit', ...common, kernel: kernelSpec(vocabulary, settings), noiseVariance: noiseVariance(vocabulary, settings) });
     expect(bits(fit.state.kernel.parameters['rbf.length_scale'])).toBe(bits(TYPED));

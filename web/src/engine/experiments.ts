@@ -8,6 +8,7 @@
 // stop it; the core adds the trials up (append_trials) and computes the mean and standard deviation, so
 // nothing but the finished result crosses back. Embeddings already resident in the wasm heap
 // (engine.upload) are used in place, not copied.
+import type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve, ExperimentSettings as TrialSettings } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { HeapScope } from './heap.ts';
 import { checkCount, checkLabels } from './matrix.ts';
@@ -52,29 +53,10 @@ export interface RunExperimentOptions {
   onProgress?: ProgressListener;
 }
 
-/** One metric of one method at each observation count. */
-export interface ExperimentCurve {
-  method: string;
-  /** "auroc" or "pearson". */
-  metric: string;
-  /** trials × points, row-major: values[t * points + j]. */
-  values: Float64Array;
-  mean: Float64Array;
-  /** Sample standard deviation over the trials (0 for one trial). */
-  sd: Float64Array;
-}
-
-/** The fuzzy experiment's per-query measures for one (label probability, observation count), trial 0. */
-export interface ExperimentCloud {
-  method: string;
-  labelProbability: number;
-  observations: number;
-  /** The embedding row of each (originally positive) query. */
-  rows: Uint32Array;
-  judgedProbability: Float64Array;
-  episteme: Float64Array;
-  alea: Float64Array;
-}
+/** The results' parts and the options of a run, as the core's bindings define them (gpprobe.d.mts). */
+export type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve } from './generated/gpprobe.mjs';
+/** Every option of a run (experiment.h), the trials included. */
+export type ExperimentSettings = TrialSettings & { trials: number };
 
 export interface ExperimentResult {
   experiment: ExperimentKind;

@@ -1,6 +1,6 @@
 // The types of the GP regression API (regression.ts): kernels, options, predictions, examples and
 // anomaly detection. Data only; the numbers and the names all come from the C++ core.
-import type { RocValue } from './generated/gpprobe.mjs';
+import type { AnomalyExperimentValue, PredictionValue, RegressionStateValue, RocValue } from './generated/gpprobe.mjs';
 import type { Matrix } from './matrix.ts';
 import type { ProgressListener } from './progress.ts';
 
@@ -60,38 +60,20 @@ export interface OptimizeOptions extends FitRegressionOptions {
   signal?: AbortSignal;
 }
 
-/** What a fitted regression reports about itself. */
-export interface RegressionState {
+/**
+ * What a fitted regression reports about itself: the core's state (noise variance, mean, log marginal
+ * likelihood, size, dimension, the kernel as text for reading), its kernel as a value, and from an
+ * optimisation the best log marginal likelihood of each run and the iterations over all runs (empty
+ * and 0 for a fit with given hyperparameters).
+ */
+export type RegressionState = Omit<RegressionStateValue, 'code' | 'message' | 'kernel'> & {
   kernel: Required<KernelSpec>;
-  /** The kernel as text, for reading (6 significant digits; `kernel` holds the values). */
-  description: string;
-  noiseVariance: number;
-  mean: number;
-  logMarginalLikelihood: number;
-  size: number;
-  dimension: number;
-  /** From an optimisation: the best log marginal likelihood of each run, and the iterations over all
-   * runs (empty and 0 for a fit with given hyperparameters). */
   runValues: Float64Array;
   iterations: number;
-}
+};
 
-/** Per test point, one Float64Array of length m each. */
-export interface RegressionPrediction {
-  mean: Float64Array;
-  /** Epistemic: variance of the latent f. */
-  latentVariance: Float64Array;
-  /** Epistemic + aleatoric: latentVariance + noise variance. */
-  observationVariance: Float64Array;
-  /** G = 1 − latentVariance / k(x, x) ∈ [0, 1]. */
-  knowledge: Float64Array;
-  /** 95% band of f: mean ∓ 1.96 √latentVariance. */
-  latentLower: Float64Array;
-  latentUpper: Float64Array;
-  /** 95% band of y: mean ∓ 1.96 √observationVariance. */
-  observationLower: Float64Array;
-  observationUpper: Float64Array;
-}
+/** Per test point, one Float64Array of length m each (the columns of gp_regression.h). */
+export type RegressionPrediction = PredictionValue;
 
 export const PREDICTION_COLUMNS = [
   'mean', 'latentVariance', 'observationVariance', 'knowledge',
@@ -148,25 +130,4 @@ export interface AnomalyExperimentOptions {
 }
 
 /** The paper's Fig. 3 experiment (anomaly_experiment.h), with its model predicted on a grid over the test range. */
-export interface AnomalyExperimentData {
-  trainX: Float64Array;
-  trainY: Float64Array;
-  trainAnomaly: Uint8Array;
-  testX: Float64Array;
-  testY: Float64Array;
-  testAnomaly: Uint8Array;
-  mean: Float64Array;
-  latentVariance: Float64Array;
-  observationVariance: Float64Array;
-  knowledge: Float64Array;
-  score: Float64Array;
-  statuses: Uint8Array;
-  /** The learned kernel, for reading. */
-  kernel: string;
-  noiseVariance: number;
-  logMarginalLikelihood: number;
-  ungated: RocCurveData;
-  gated: RocCurveData[];
-  gridX: Float64Array;
-  grid: RegressionPrediction;
-}
+export type AnomalyExperimentData = Omit<AnomalyExperimentValue, 'code' | 'message'>;

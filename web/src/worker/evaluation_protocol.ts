@@ -3,7 +3,7 @@
 // (concept labels, the query subset, the OOD setup) as typed arrays.
 import type { BeliefEnvelope } from '../engine/analysis.ts';
 import type { RocCurve } from '../engine/evaluation.ts';
-import type { ExperimentKind, ExperimentResult } from '../engine/experiments.ts';
+import type { ExperimentKind, ExperimentResult, ExperimentSettings } from '../engine/experiments.ts';
 import type { Policies } from './protocol.ts';
 
 /**
@@ -12,17 +12,7 @@ import type { Policies } from './protocol.ts';
  */
 export type OodSource = { kind: 'none' } | { kind: 'file' } | { kind: 'rows'; inDistribution: Uint8Array };
 
-/** The experiment options of core/include/gpprobe/experiment.h, under the TS API's names. */
-export interface ExperimentSettings {
-  trials: number;
-  seed: number;
-  maxObservations: number;
-  maxQueries: number;
-  members: number;
-  k: number;
-  epsilon: number;
-  strength: number;
-}
+export type { ExperimentSettings } from '../engine/experiments.ts';
 
 export interface ExperimentRequest {
   experiment: ExperimentKind;
