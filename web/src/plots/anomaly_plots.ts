@@ -2,10 +2,9 @@
 // over all points and over the points the model knows about (G >= rho), and the Fig. 3 experiment's
 // data, model and statuses. Curves, AUCs and statuses come from the core; this file lays them out.
 import type { AnomalyExperimentData, RocCurveData } from '../engine/regression.ts';
-import { ANOMALY_STATUSES } from '../engine/vocabulary.ts';
 import { extent } from './layout.ts';
 import type { Mark, PlotSpec } from './plot_model.ts';
-import { knowledgeSpec, LATENT_BAND, MEAN, STATUS_PALETTE, TOTAL_BAND } from './regression_plots.ts';
+import { knowledgeSpec, LATENT_BAND, MEAN, STATUS_PALETTE, statusLegend, TOTAL_BAND } from './regression_plots.ts';
 
 const UNGATED = '#7b8794';
 const GATED = '#d55e00';
@@ -53,7 +52,7 @@ export function experimentPlot(e: AnomalyExperimentData, status: Uint8Array | nu
     x: { label: 'x', domain: [x[0], x[x.length - 1]] },
     y: { label: 'y', domain: extent(e.testY, 0.04) },
     legend: [
-      ...ANOMALY_STATUSES.map((label, k) => ({ label, color: STATUS_PALETTE[k], kind: 'point' as const })),
+      ...statusLegend(),
       { label: 'training', color: '#111111', kind: 'ring' },
       { label: 'training anomaly', color: '#111111', kind: 'diamond' }, { label: 'mean', color: MEAN, kind: 'line' },
     ],

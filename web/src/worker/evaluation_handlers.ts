@@ -3,7 +3,7 @@
 // detection by the probe and the baselines fitted on the session's observations (cancellable between
 // methods and LPE members). Every number comes from the core; this file picks rows and moves arrays.
 import { beliefEnvelope } from '../engine/analysis.ts';
-import { GpprobeError } from '../engine/errors.ts';
+import { GpprobeError, isCancelled } from '../engine/errors.ts';
 import { auroc, rocCurve, runBaseline } from '../engine/evaluation.ts';
 import { runExperiment } from '../engine/experiments.ts';
 import type { Matrix } from '../engine/matrix.ts';
@@ -106,7 +106,7 @@ async function oodBaselines(r: OodBaselinesRequest, c: HandlerContext): Promise<
       const s = score(method);
       methods.push({ method, auroc: auroc(engine, truth, s), roc: rocCurve(engine, truth, s) });
     } catch (error) {
-      if (error instanceof GpprobeError && error.code === 'cancelled') throw error;
+      if (isCancelled(error)) throw error;
       methods.push({ method, error: error instanceof Error ? error.message : String(error) });
     }
     await yieldToEventLoop();  // a cancel between methods is read here

@@ -55,9 +55,7 @@ async function describeFit(gp: GpRegression, r: FitRequest, start: number, c: Ha
     if (r.grid && r.samples > 0) {
       checkCancelled(c);
       try {
-        const s = gp.sample(r.grid, r.samples, r.seed);
-        samples = s.data as Float64Array;
-        if (s.jitter > 0) notes.push(`the samples' covariance needed a jitter of ${s.jitter.toPrecision(2)} on its diagonal`);
+        samples = gp.sample(r.grid, r.samples, r.seed).data as Float64Array;
       } catch (error) {
         if (!(error instanceof GpprobeError)) throw error;
         notes.push(`no posterior samples: ${error.message}`);
