@@ -11,7 +11,8 @@
 //   gp.dispose();
 //
 // Kernels cross as values (KernelSpec: a form and parameter values by the core's names), never as text.
-import type { GpprobeModule, KernelValue, RegressionHandle } from './generated/gpprobe.mjs';
+import type { GpprobeModule, RegressionHandle } from './generated/gpprobe.mjs';
+import { kernelSpec, kernelValue } from './kernel_value.ts';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
@@ -29,18 +30,6 @@ export * from './regression_types.ts';
 
 function float64(m: Matrix): Float64Array {
   return m.data instanceof Float64Array ? m.data : Float64Array.from(m.data);
-}
-
-/** The binding's KernelValue of a kernel spec (names and doubles in the order given). */
-function kernelValue(kernel: KernelSpec | string): KernelValue {
-  const spec = typeof kernel === 'string' ? { name: kernel } : kernel;
-  const entries = Object.entries(spec.parameters ?? {});
-  return { name: spec.name, parameters: entries.map(([name]) => name), values: Float64Array.from(entries, ([, v]) => v) };
-}
-
-/** A binding's KernelValue as a spec with every parameter named. */
-function kernelSpec(value: KernelValue): Required<KernelSpec> {
-  return { name: value.name, parameters: Object.fromEntries(value.parameters.map((name, i) => [name, value.values[i]])) };
 }
 
 interface Runs {
