@@ -1,0 +1,214 @@
+#include "gpprobe/query_neighbourhood.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace gpprobe {
+
+using Eigen::Index;
+using Eigen::VectorXd;
+
+namespace {
+
+// Moving coordinates up to this many get their own eigenvalue bound; beyond, lambda_max(M) bounds
+// lambda_max(M_JJ) (interlacing) at no cost.
+constexpr std::size_t kOwnEigenvalueLimit = 256;
+
+// The range of x^2 over [lo, hi].
+Interval square(double lo, double hi) {
+  const double low = lo > 0.0 ? lo * lo : hi < 0.0 ? hi * hi : 0.0;
+  return {low, std::max(lo * lo, hi * hi)};
+}
+
+Interval times(Interval a, Interval b) {
+  const double p[] = {a.lower * b.lower, a.lower * b.upper, a.upper * b.lower, a.upper * b.upper};
+  return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+}
+
+// a / b for b > 0.
+Interval over(Interval a, Interval b) {
+  return {a.lower / (a.lower >= 0.0 ? b.upper : b.lower), a.upper / (a.upper >= 0.0 ? b.lower : b.upper)};
+}
+
+double magnitude(Interval a) { return std::max(std::fabs(a.lower), std::fabs(a.upper)); }
+
+Interval intersect(Interval a, Interval b) { return {std::max(a.lower, b.lower), std::min(a.upper, b.upper)}; }
+
+}  // namespace
+
+Result<MovingCoordinates> MovingCoordinates::make(std::shared_ptr<const LatentWeights> weights,
+                                                  std::vector<std::size_t> dims) {
+  const std::size_t d = weights->dimension();
+  if (dims.empty()) {
+    dims.resize(d);
+    for (std::size_t j = 0; j < d; ++j) dims[j] = j;
+  }
+  std::vector<bool> seen(d, false);
+  for (std::size_t j : dims) {
+    if (j >= d) {
+      return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) +
+                                                      " is out of range: queries have " + count_of(d, "column") +
+                                                      " (coordinates 0 to " + std::to_string(d == 0 ? 0 : d - 1) + ")");
+    }
+    if (seen[j]) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is listed twice");
+    seen[j] = true;
+  }
+  MovingCoordinates moving;
+  const Index k = Index(dims.size());
+  moving.u_J_.resize(k);
+  moving.M_JJ_.resize(k, k);
+  for (Index a = 0; a < k; ++a) {
+    moving.u_J_[a] = weights->u[Index(dims[std::size_t(a)])];
+    for (Index b = 0; b < k; ++b) moving.M_JJ_(a, b) = weights->M(Index(dims[std::size_t(a)]), Index(dims[std::size_t(b)]));
+  }
+  moving.abs_M_JJ_ = moving.M_JJ_.cwiseAbs();
+  moving.lambda_ = weights->rayleigh_max;
+  if (dims.size() <= kOwnEigenvalueLimit) moving.lambda_ = std::min(moving.lambda_, largest_eigenvalue_bound(moving.M_JJ_));
+  moving.weights_ = std::move(weights);
+  moving.dims_ = std::move(dims);
+  return moving;
+}
+
+QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const double* centre) : moving_(&moving) {
+  const LatentWeights& w = moving.weights();
+  const std::size_t d = w.dimension();
+  centre_.assign(centre, centre + d);
+  VectorXd c(Index(d + 1));
+  for (std::size_t i = 0; i < d; ++i) c[Index(i)] = centre[i];
+  c[Index(d)] = 1.0;
+  const VectorXd Mc = w.M * c;
+  numerator_ = c.dot(w.u);
+  quadratic_ = c.dot(Mc);
+  const Index k = Index(moving.size());
+  centre_J_.resize(k);
+  g_.resize(k);
+  std::vector<bool> moves(d, false);
+  for (Index a = 0; a < k; ++a) {
+    const std::size_t j = moving.dims_[std::size_t(a)];
+    centre_J_[a] = centre[j];
+    g_[a] = Mc[Index(j)];
+    moves[j] = true;
+  }
+  rest_ = 1.0;
+  for (std::size_t i = 0; i < d; ++i)
+    if (!moves[i]) rest_ += centre[i] * centre[i];
+}
+
+LatentValue QueryNeighbourhood::at(const double* offset) const {
+  const Eigen::Map<const VectorXd> D(offset, Index(size()));
+  const LatentWeights& w = moving_->weights();
+  const double numerator = numerator_ + D.dot(moving_->u_J_);
+  const double norm2 = rest_ + (centre_J_ + D).squaredNorm();
+  const double quadratic = quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ_ * D);
+  return {std::sqrt(w.variance) * numerator / std::sqrt(norm2), w.variance * (2.0 - quadratic / norm2)};
+}
+
+void QueryNeighbourhood::slopes(const double* offset, double* mean_slope, double* variance_slope) const {
+  const Index k = Index(size());
+  const Eigen::Map<const VectorXd> D(offset, k);
+  const LatentWeights& w = moving_->weights();
+  const VectorXd a = centre_J_ + D;
+  const double numerator = numerator_ + D.dot(moving_->u_J_);
+  const double norm2 = rest_ + a.squaredNorm();
+  const VectorXd Ma = g_ + moving_->M_JJ_ * D;  // (Mã)_J
+  const double rho = (quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ_ * D)) / norm2;
+  const double root = std::sqrt(norm2), sqrt_v = std::sqrt(w.variance);
+  for (Index j = 0; j < k; ++j) {
+    mean_slope[j] = sqrt_v * (moving_->u_J_[j] / root - numerator * a[j] / (norm2 * root));
+    variance_slope[j] = -w.variance * 2.0 * (Ma[j] - rho * a[j]) / norm2;
+  }
+}
+
+std::vector<double> QueryNeighbourhood::query(const double* offset) const {
+  std::vector<double> a = centre_;
+  for (std::size_t j = 0; j < size(); ++j) a[moving_->dims_[j]] += offset[j];
+  return a;
+}
+
+LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upper) const {
+  const Index k = Index(size());
+  Interval numerator{numerator_, numerator_}, norm2{rest_, rest_};
+  VectorXd e(k), h(k);
+  for (Index j = 0; j < k; ++j) {
+    const double u = moving_->u_J_[j];
+    numerator.lower += std::min(lower[j] * u, upper[j] * u);
+    numerator.upper += std::max(lower[j] * u, upper[j] * u);
+    const Interval s = square(centre_J_[j] + lower[j], centre_J_[j] + upper[j]);
+    norm2.lower += s.lower;
+    norm2.upper += s.upper;
+    e[j] = lower[j] + 0.5 * (upper[j] - lower[j]);
+    h[j] = 0.5 * (upper[j] - lower[j]);
+  }
+  const VectorXd Me = moving_->M_JJ_ * e;
+  const VectorXd Mh = moving_->abs_M_JJ_ * h;
+  const VectorXd Ma = g_ + Me;  // (Mã)_J at the box's centre
+  const double q_e = quadratic_ + 2.0 * e.dot(g_) + e.dot(Me);
+  const double linear = 2.0 * h.dot(Ma.cwiseAbs());
+  const double spread = std::min(h.dot(Mh), moving_->lambda_ * h.squaredNorm());
+  const Interval quadratic{std::max(0.0, q_e - linear), q_e + linear + spread};
+  Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
+
+  // Mean-value forms around the centre: f(p + D) in f(p) +- sum_j h_j max_box |df/da_j|, with the
+  // derivatives' ranges from the intervals above. Their excess shrinks like width^2, the quotients'
+  // above only like width: this is what lets branch and bound close in few splits.
+  const double sqrt_v = std::sqrt(moving_->weights().variance);
+  const double numerator_e = numerator_ + e.dot(moving_->u_J_);
+  const double norm2_e = rest_ + (centre_J_ + e).squaredNorm();
+  const Interval root{std::sqrt(norm2.lower), std::sqrt(norm2.upper)};
+  double mean_reach = 0.0, rho_reach = 0.0;
+  for (Index j = 0; j < k; ++j) {
+    const Interval a{centre_J_[j] + lower[j], centre_J_[j] + upper[j]};
+    const double u = moving_->u_J_[j];
+    // dm/da_j = sqrt(v) (u_j - N a_j / |ã|^2) / |ã|;  drho/da_j = 2 ((Mã)_j - rho a_j) / |ã|^2
+    const Interval Na = over(times(numerator, a), norm2);
+    const Interval dm = over({u - Na.upper, u - Na.lower}, root);
+    const Interval rho_a = times(rho, a);
+    const Interval drho = over({2.0 * (Ma[j] - Mh[j] - rho_a.upper), 2.0 * (Ma[j] + Mh[j] - rho_a.lower)}, norm2);
+    mean_reach += h[j] * sqrt_v * magnitude(dm);
+    rho_reach += h[j] * magnitude(drho);
+  }
+  const double mean_e = sqrt_v * numerator_e / std::sqrt(norm2_e), rho_e = q_e / norm2_e;
+  mean = intersect(mean, {mean_e - mean_reach, mean_e + mean_reach});
+  rho = intersect(rho, {rho_e - rho_reach, rho_e + rho_reach});
+  return widen(mean, rho);
+}
+
+LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
+  const double r = centre_J_.norm();
+  const double reach = gamma * moving_->u_J_.norm();
+  const double lo = std::max(0.0, r - gamma), hi = r + gamma;
+  const double linear = 2.0 * gamma * g_.norm();
+  const Interval norm2{rest_ + lo * lo, rest_ + hi * hi};
+  const Interval quadratic{std::max(0.0, quadratic_ - linear), quadratic_ + linear + moving_->lambda_ * gamma * gamma};
+  return widen(mean_range({numerator_ - reach, numerator_ + reach}, norm2), rayleigh_range(quadratic, norm2));
+}
+
+Interval QueryNeighbourhood::mean_range(Interval numerator, Interval norm2) const {
+  const double sqrt_v = std::sqrt(moving_->weights().variance);
+  const double cap = sqrt_v * moving_->weights().u.norm();  // |ã'u| / |ã| <= |u|
+  const Interval m = over(numerator, {std::sqrt(norm2.lower), std::sqrt(norm2.upper)});
+  return {std::max(sqrt_v * m.lower, -cap), std::min(sqrt_v * m.upper, cap)};
+}
+
+Interval QueryNeighbourhood::rayleigh_range(Interval quadratic, Interval norm2) const {
+  return {std::max(0.0, quadratic.lower / norm2.upper), std::min(moving_->weights().rayleigh_max, quadratic.upper / norm2.lower)};
+}
+
+LatentBounds QueryNeighbourhood::widen(Interval mean, Interval rho) const {
+  const LatentWeights& w = moving_->weights();
+  // Rounding of this O(k) arithmetic, relative to each end's magnitude, on top of the weights' allowance.
+  const double relative = 64.0 * std::numeric_limits<double>::epsilon() * double(size() + 8);
+  auto out = [relative](double x, double absolute, double direction) {
+    return x + direction * (absolute + relative * std::fabs(x));
+  };
+  rho = {std::max(0.0, rho.lower), std::min(w.rayleigh_max, rho.upper)};
+  LatentBounds b;
+  b.mean = {out(mean.lower, w.mean_rounding, -1.0), out(mean.upper, w.mean_rounding, +1.0)};
+  b.variance.lower = std::max(0.0, out(w.variance * (2.0 - rho.upper), w.variance_rounding, -1.0));
+  b.variance.upper = out(w.variance * (2.0 - rho.lower), w.variance_rounding, +1.0);
+  return b;
+}
+
+}  // namespace gpprobe
