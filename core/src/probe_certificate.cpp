@@ -42,7 +42,7 @@ class OffsetSet {
   // Over the part of `box` inside the set; nullopt when that part is empty.
   std::optional<LatentBounds> bounds(const Box& box) const {
     if (norm_ == QueryNorm::two && squared_norm(nearest(box)) > gamma_ * gamma_) return std::nullopt;
-    LatentBounds b = around_.over_box(box.lower.data(), box.upper.data());
+    LatentBounds b = around_.over_box(box.lower.data(), box.upper.data(), norm_ == QueryNorm::two ? gamma_ : -1.0);
     if (norm_ == QueryNorm::two) b = {intersect(b.mean, ball_.mean), intersect(b.variance, ball_.variance)};
     return b;
   }

@@ -32,8 +32,6 @@ Interval over(Interval a, Interval b) {
   return {a.lower / (a.lower >= 0.0 ? b.upper : b.lower), a.upper / (a.upper >= 0.0 ? b.lower : b.upper)};
 }
 
-double magnitude(Interval a) { return std::max(std::fabs(a.lower), std::fabs(a.upper)); }
-
 Interval intersect(Interval a, Interval b) { return {std::max(a.lower, b.lower), std::min(a.upper, b.upper)}; }
 
 }  // namespace
@@ -127,7 +125,7 @@ std::vector<double> QueryNeighbourhood::query(const double* offset) const {
   return a;
 }
 
-LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upper) const {
+LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upper, double ball_radius) const {
   const Index k = Index(size());
   Interval numerator{numerator_, numerator_}, norm2{rest_, rest_};
   VectorXd e(k), h(k);
@@ -150,28 +148,44 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
   const Interval quadratic{std::max(0.0, q_e - linear), q_e + linear + spread};
   Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
 
-  // Mean-value forms around the centre: f(p + D) in f(p) +- sum_j h_j max_box |df/da_j|, with the
-  // derivatives' ranges from the intervals above. Their excess shrinks like width^2, the quotients'
-  // above only like width: this is what lets branch and bound close in few splits.
+  // Mean-value forms around the centre p: f(a) = f(p) + G'(a - p) with G_j in the range of df/da_j over
+  // the box (from the intervals above), G_j = mid_j + r_j, |r_j| <= radius_j, so
+  //   G'(a - p) in mid'(a - p) +- sum_j radius_j h_j,  mid'(a - p) in +- sum_j |mid_j| h_j,
+  // and, inside the ball |a - a*| <= ball_radius as well, mid'(a - p) in -mid'e +- ball_radius |mid|.
+  // The excess shrinks like width^2 (the quotients' above only like width), which is what lets
+  // branch and bound close; the ball term keeps boxes that straddle the ball's sphere tight.
   const double sqrt_v = std::sqrt(moving_->weights().variance);
   const double numerator_e = numerator_ + e.dot(moving_->u_J_);
   const double norm2_e = rest_ + (centre_J_ + e).squaredNorm();
   const Interval root{std::sqrt(norm2.lower), std::sqrt(norm2.upper)};
-  double mean_reach = 0.0, rho_reach = 0.0;
+  VectorXd mean_mid(k), rho_mid(k);
+  double mean_spread = 0.0, rho_spread = 0.0;
   for (Index j = 0; j < k; ++j) {
     const Interval a{centre_J_[j] + lower[j], centre_J_[j] + upper[j]};
     const double u = moving_->u_J_[j];
     // dm/da_j = sqrt(v) (u_j - N a_j / |ã|^2) / |ã|;  drho/da_j = 2 ((Mã)_j - rho a_j) / |ã|^2
     const Interval Na = over(times(numerator, a), norm2);
-    const Interval dm = over({u - Na.upper, u - Na.lower}, root);
+    const Interval dm = over({sqrt_v * (u - Na.upper), sqrt_v * (u - Na.lower)}, root);
     const Interval rho_a = times(rho, a);
     const Interval drho = over({2.0 * (Ma[j] - Mh[j] - rho_a.upper), 2.0 * (Ma[j] + Mh[j] - rho_a.lower)}, norm2);
-    mean_reach += h[j] * sqrt_v * magnitude(dm);
-    rho_reach += h[j] * magnitude(drho);
+    mean_mid[j] = 0.5 * (dm.lower + dm.upper);
+    rho_mid[j] = 0.5 * (drho.lower + drho.upper);
+    mean_spread += h[j] * 0.5 * dm.width();
+    rho_spread += h[j] * 0.5 * drho.width();
   }
+  auto linear_range = [&](const VectorXd& mid) {
+    const double box = h.dot(mid.cwiseAbs());
+    Interval r{-box, box};
+    if (ball_radius >= 0.0) {
+      const double shift = -mid.dot(e), reach = ball_radius * mid.norm();
+      r = intersect(r, {shift - reach, shift + reach});
+    }
+    return r;
+  };
+  const Interval mean_linear = linear_range(mean_mid), rho_linear = linear_range(rho_mid);
   const double mean_e = sqrt_v * numerator_e / std::sqrt(norm2_e), rho_e = q_e / norm2_e;
-  mean = intersect(mean, {mean_e - mean_reach, mean_e + mean_reach});
-  rho = intersect(rho, {rho_e - rho_reach, rho_e + rho_reach});
+  mean = intersect(mean, {mean_e + mean_linear.lower - mean_spread, mean_e + mean_linear.upper + mean_spread});
+  rho = intersect(rho, {rho_e + rho_linear.lower - rho_spread, rho_e + rho_linear.upper + rho_spread});
   return widen(mean, rho);
 }
 
@@ -180,9 +194,32 @@ LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
   const double reach = gamma * moving_->u_J_.norm();
   const double lo = std::max(0.0, r - gamma), hi = r + gamma;
   const double linear = 2.0 * gamma * g_.norm();
+  const Interval numerator{numerator_ - reach, numerator_ + reach};
   const Interval norm2{rest_ + lo * lo, rest_ + hi * hi};
   const Interval quadratic{std::max(0.0, quadratic_ - linear), quadratic_ + linear + moving_->lambda_ * gamma * gamma};
-  return widen(mean_range({numerator_ - reach, numerator_ + reach}, norm2), rayleigh_range(quadratic, norm2));
+  Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
+
+  // Mean-value forms: |f(a) - f(a*)| <= gamma max_ball |grad_J f|, with, at a = a* + D (a_J = c_J + D),
+  //   grad m   = sqrt(v) (u_J - t a_J) / |ã|,  t = ã'u/|ã|^2:
+  //              |u_J - t a_J| <= |u_J - t* c_J| + |t*| gamma + max|t - t*| (r + gamma)
+  //   grad rho = 2 ((Mã)_J - rho a_J) / |ã|^2,  (Mã)_J = g + M_JJ D:
+  //              |..| <= |g - rho* c_J| + max(lambda - rho*, rho*) gamma + max|rho - rho*| (r + gamma)
+  // (|M_JJ - rho* I| <= max(lambda - rho*, rho*) as M_JJ's eigenvalues lie in [0, lambda]).
+  const double norm2_c = rest_ + r * r;
+  const double t_c = numerator_ / norm2_c, rho_c = quadratic_ / norm2_c;
+  const Interval t = over(numerator, norm2);
+  const double t_spread = std::max(std::fabs(t.lower - t_c), std::fabs(t.upper - t_c));
+  const double rho_spread = std::max(std::fabs(rho.lower - rho_c), std::fabs(rho.upper - rho_c));
+  const double mean_slope = (moving_->u_J_ - t_c * centre_J_).norm() + std::fabs(t_c) * gamma + t_spread * (r + gamma);
+  const double rho_slope = (g_ - rho_c * centre_J_).norm() + std::max(moving_->lambda_ - rho_c, rho_c) * gamma +
+                           rho_spread * (r + gamma);
+  const double sqrt_v = std::sqrt(moving_->weights().variance);
+  const double mean_c = sqrt_v * numerator_ / std::sqrt(norm2_c);
+  const double mean_reach = gamma * sqrt_v * mean_slope / std::sqrt(norm2.lower);
+  const double rho_reach = gamma * 2.0 * rho_slope / norm2.lower;
+  mean = intersect(mean, {mean_c - mean_reach, mean_c + mean_reach});
+  rho = intersect(rho, {rho_c - rho_reach, rho_c + rho_reach});
+  return widen(mean, rho);
 }
 
 Interval QueryNeighbourhood::mean_range(Interval numerator, Interval norm2) const {

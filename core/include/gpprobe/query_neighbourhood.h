@@ -12,12 +12,14 @@
 //   (lambda an upper bound of the largest eigenvalue of M_JJ)
 //
 // then m = sqrt(v) ã'u/|ã| by interval division (and |m| <= sqrt(v)|u|), rho = ã'Mã/|ã|^2 in
-// [Q_L / Dn_U, Q_U / Dn_L] ∩ [0, rayleigh_max], s2 = v (2 - rho). On a box, both are intersected with
-// their mean-value forms around the centre p, f(p) +- sum_j h_j max_box |df/da_j|, the derivatives
+// [Q_L / Dn_U, Q_U / Dn_L] ∩ [0, rayleigh_max], s2 = v (2 - rho). Both are intersected with their
+// mean-value forms around the centre p of the set, with the derivatives
 //   dm/da_j = sqrt(v) (u_j - ã'u a_j / |ã|^2) / |ã|,   drho/da_j = 2 ((Mã)_j - rho a_j) / |ã|^2
-// bounded by interval arithmetic from the ranges above: their excess shrinks like width^2 (the
-// quotients' like width), which is what lets branch and bound close. Every end is finally widened by
-// the weights' rounding allowances. A box costs O(k^2) for k = |J| moving coordinates; a query costs
+// bounded over the set from the ranges above: on a box f(p) +- sum_j h_j max|df/da_j| (interval
+// arithmetic per coordinate; on a box's part inside a ball also the ball's limit on the linear term),
+// on a ball f(a*) +- gamma max|grad_J f| (triangle inequalities, see the source). Their excess shrinks like width^2 (the quotients' like width: the Rayleigh quotient is
+// scale-invariant, its interval quotient is not), which is also what lets branch and bound close.
+// Every end is finally widened by the weights' rounding allowances. A box costs O(k^2) for k = |J| moving coordinates; a query costs
 // O(D^2) once.
 #pragma once
 
@@ -73,8 +75,9 @@ class QueryNeighbourhood {
   // a* + offset as a full query (d values).
   std::vector<double> query(const double* offset) const;
 
-  // Over the box of offsets [lower, upper] (k each).
-  LatentBounds over_box(const double* lower, const double* upper) const;
+  // Over the box of offsets [lower, upper] (k each), or over its part inside the ball
+  // |offset| <= ball_radius when ball_radius >= 0 (the box must meet that ball).
+  LatentBounds over_box(const double* lower, const double* upper, double ball_radius = -1.0) const;
   // Over the ball |offset| <= gamma.
   LatentBounds over_ball(double gamma) const;
 
