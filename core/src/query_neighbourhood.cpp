@@ -3,71 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string>
 
 namespace gpprobe {
 
 using Eigen::Index;
 using Eigen::VectorXd;
 
-namespace {
-
-// Moving coordinates up to this many get their own eigenvalue bound; beyond, lambda_max(M) bounds
-// lambda_max(M_JJ) (interlacing) at no cost.
-constexpr std::size_t kOwnEigenvalueLimit = 256;
-
-// The range of x^2 over [lo, hi].
-Interval square(double lo, double hi) {
-  const double low = lo > 0.0 ? lo * lo : hi < 0.0 ? hi * hi : 0.0;
-  return {low, std::max(lo * lo, hi * hi)};
-}
-
-Interval times(Interval a, Interval b) {
-  const double p[] = {a.lower * b.lower, a.lower * b.upper, a.upper * b.lower, a.upper * b.upper};
-  return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
-}
-
-// a / b for b > 0.
-Interval over(Interval a, Interval b) {
-  return {a.lower / (a.lower >= 0.0 ? b.upper : b.lower), a.upper / (a.upper >= 0.0 ? b.lower : b.upper)};
-}
-
-Interval intersect(Interval a, Interval b) { return {std::max(a.lower, b.lower), std::min(a.upper, b.upper)}; }
-
-}  // namespace
-
-Result<MovingCoordinates> MovingCoordinates::make(std::shared_ptr<const LatentWeights> weights,
-                                                  std::vector<std::size_t> dims) {
-  const std::size_t d = weights->dimension();
-  if (dims.empty()) {
-    dims.resize(d);
-    for (std::size_t j = 0; j < d; ++j) dims[j] = j;
-  }
-  std::vector<bool> seen(d, false);
-  for (std::size_t j : dims) {
-    if (j >= d) {
-      return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) +
-                                                      " is out of range: queries have " + count_of(d, "column") +
-                                                      " (coordinates 0 to " + std::to_string(d == 0 ? 0 : d - 1) + ")");
-    }
-    if (seen[j]) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is listed twice");
-    seen[j] = true;
-  }
-  MovingCoordinates moving;
-  const Index k = Index(dims.size());
-  moving.u_J_.resize(k);
-  moving.M_JJ_.resize(k, k);
-  for (Index a = 0; a < k; ++a) {
-    moving.u_J_[a] = weights->u[Index(dims[std::size_t(a)])];
-    for (Index b = 0; b < k; ++b) moving.M_JJ_(a, b) = weights->M(Index(dims[std::size_t(a)]), Index(dims[std::size_t(b)]));
-  }
-  moving.abs_M_JJ_ = moving.M_JJ_.cwiseAbs();
-  moving.lambda_ = weights->rayleigh_max;
-  if (dims.size() <= kOwnEigenvalueLimit) moving.lambda_ = std::min(moving.lambda_, largest_eigenvalue_bound(moving.M_JJ_));
-  moving.weights_ = std::move(weights);
-  moving.dims_ = std::move(dims);
-  return moving;
-}
+const char* norm_name(QueryNorm norm) { return norm == QueryNorm::inf ? "inf" : "2"; }
 
 QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const double* centre) : moving_(&moving) {
   const LatentWeights& w = moving.weights();
@@ -84,7 +26,7 @@ QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const do
   g_.resize(k);
   std::vector<bool> moves(d, false);
   for (Index a = 0; a < k; ++a) {
-    const std::size_t j = moving.dims_[std::size_t(a)];
+    const std::size_t j = moving.dims()[std::size_t(a)];
     centre_J_[a] = centre[j];
     g_[a] = Mc[Index(j)];
     moves[j] = true;
@@ -97,9 +39,9 @@ QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const do
 LatentValue QueryNeighbourhood::at(const double* offset) const {
   const Eigen::Map<const VectorXd> D(offset, Index(size()));
   const LatentWeights& w = moving_->weights();
-  const double numerator = numerator_ + D.dot(moving_->u_J_);
+  const double numerator = numerator_ + D.dot(moving_->u_J());
   const double norm2 = rest_ + (centre_J_ + D).squaredNorm();
-  const double quadratic = quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ_ * D);
+  const double quadratic = quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ() * D);
   return {std::sqrt(w.variance) * numerator / std::sqrt(norm2), w.variance * (2.0 - quadratic / norm2)};
 }
 
@@ -108,20 +50,20 @@ void QueryNeighbourhood::slopes(const double* offset, double* mean_slope, double
   const Eigen::Map<const VectorXd> D(offset, k);
   const LatentWeights& w = moving_->weights();
   const VectorXd a = centre_J_ + D;
-  const double numerator = numerator_ + D.dot(moving_->u_J_);
+  const double numerator = numerator_ + D.dot(moving_->u_J());
   const double norm2 = rest_ + a.squaredNorm();
-  const VectorXd Ma = g_ + moving_->M_JJ_ * D;  // (Mã)_J
-  const double rho = (quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ_ * D)) / norm2;
+  const VectorXd Ma = g_ + moving_->M_JJ() * D;  // (Mã)_J
+  const double rho = (quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ() * D)) / norm2;
   const double root = std::sqrt(norm2), sqrt_v = std::sqrt(w.variance);
   for (Index j = 0; j < k; ++j) {
-    mean_slope[j] = sqrt_v * (moving_->u_J_[j] / root - numerator * a[j] / (norm2 * root));
+    mean_slope[j] = sqrt_v * (moving_->u_J()[j] / root - numerator * a[j] / (norm2 * root));
     variance_slope[j] = -w.variance * 2.0 * (Ma[j] - rho * a[j]) / norm2;
   }
 }
 
 std::vector<double> QueryNeighbourhood::query(const double* offset) const {
   std::vector<double> a = centre_;
-  for (std::size_t j = 0; j < size(); ++j) a[moving_->dims_[j]] += offset[j];
+  for (std::size_t j = 0; j < size(); ++j) a[moving_->dims()[j]] += offset[j];
   return a;
 }
 
@@ -130,7 +72,7 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
   Interval numerator{numerator_, numerator_}, norm2{rest_, rest_};
   VectorXd e(k), h(k);
   for (Index j = 0; j < k; ++j) {
-    const double u = moving_->u_J_[j];
+    const double u = moving_->u_J()[j];
     numerator.lower += std::min(lower[j] * u, upper[j] * u);
     numerator.upper += std::max(lower[j] * u, upper[j] * u);
     const Interval s = square(centre_J_[j] + lower[j], centre_J_[j] + upper[j]);
@@ -139,12 +81,12 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
     e[j] = lower[j] + 0.5 * (upper[j] - lower[j]);
     h[j] = 0.5 * (upper[j] - lower[j]);
   }
-  const VectorXd Me = moving_->M_JJ_ * e;
-  const VectorXd Mh = moving_->abs_M_JJ_ * h;
+  const VectorXd Me = moving_->M_JJ() * e;
+  const VectorXd Mh = moving_->abs_M_JJ() * h;
   const VectorXd Ma = g_ + Me;  // (Mã)_J at the box's centre
   const double q_e = quadratic_ + 2.0 * e.dot(g_) + e.dot(Me);
   const double linear = 2.0 * h.dot(Ma.cwiseAbs());
-  const double spread = std::min(h.dot(Mh), moving_->lambda_ * h.squaredNorm());
+  const double spread = std::min(h.dot(Mh), moving_->lambda() * h.squaredNorm());
   const Interval quadratic{std::max(0.0, q_e - linear), q_e + linear + spread};
   Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
 
@@ -155,14 +97,14 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
   // The excess shrinks like width^2 (the quotients' above only like width), which is what lets
   // branch and bound close; the ball term keeps boxes that straddle the ball's sphere tight.
   const double sqrt_v = std::sqrt(moving_->weights().variance);
-  const double numerator_e = numerator_ + e.dot(moving_->u_J_);
+  const double numerator_e = numerator_ + e.dot(moving_->u_J());
   const double norm2_e = rest_ + (centre_J_ + e).squaredNorm();
   const Interval root{std::sqrt(norm2.lower), std::sqrt(norm2.upper)};
   VectorXd mean_mid(k), rho_mid(k);
   double mean_spread = 0.0, rho_spread = 0.0;
   for (Index j = 0; j < k; ++j) {
     const Interval a{centre_J_[j] + lower[j], centre_J_[j] + upper[j]};
-    const double u = moving_->u_J_[j];
+    const double u = moving_->u_J()[j];
     // dm/da_j = sqrt(v) (u_j - N a_j / |ã|^2) / |ã|;  drho/da_j = 2 ((Mã)_j - rho a_j) / |ã|^2
     const Interval Na = over(times(numerator, a), norm2);
     const Interval dm = over({sqrt_v * (u - Na.upper), sqrt_v * (u - Na.lower)}, root);
@@ -191,12 +133,12 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
 
 LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
   const double r = centre_J_.norm();
-  const double reach = gamma * moving_->u_J_.norm();
+  const double reach = gamma * moving_->u_J().norm();
   const double lo = std::max(0.0, r - gamma), hi = r + gamma;
   const double linear = 2.0 * gamma * g_.norm();
   const Interval numerator{numerator_ - reach, numerator_ + reach};
   const Interval norm2{rest_ + lo * lo, rest_ + hi * hi};
-  const Interval quadratic{std::max(0.0, quadratic_ - linear), quadratic_ + linear + moving_->lambda_ * gamma * gamma};
+  const Interval quadratic{std::max(0.0, quadratic_ - linear), quadratic_ + linear + moving_->lambda() * gamma * gamma};
   Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
 
   // Mean-value forms: |f(a) - f(a*)| <= gamma max_ball |grad_J f|, with, at a = a* + D (a_J = c_J + D),
@@ -210,8 +152,8 @@ LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
   const Interval t = over(numerator, norm2);
   const double t_spread = std::max(std::fabs(t.lower - t_c), std::fabs(t.upper - t_c));
   const double rho_spread = std::max(std::fabs(rho.lower - rho_c), std::fabs(rho.upper - rho_c));
-  const double mean_slope = (moving_->u_J_ - t_c * centre_J_).norm() + std::fabs(t_c) * gamma + t_spread * (r + gamma);
-  const double rho_slope = (g_ - rho_c * centre_J_).norm() + std::max(moving_->lambda_ - rho_c, rho_c) * gamma +
+  const double mean_slope = (moving_->u_J() - t_c * centre_J_).norm() + std::fabs(t_c) * gamma + t_spread * (r + gamma);
+  const double rho_slope = (g_ - rho_c * centre_J_).norm() + std::max(moving_->lambda() - rho_c, rho_c) * gamma +
                            rho_spread * (r + gamma);
   const double sqrt_v = std::sqrt(moving_->weights().variance);
   const double mean_c = sqrt_v * numerator_ / std::sqrt(norm2_c);

@@ -28,11 +28,6 @@
 
 namespace gpprobe {
 
-enum class QueryNorm { inf, two };
-
-// "inf" / "2".
-const char* norm_name(QueryNorm norm);
-
 enum class VerdictFlip { no, yes, unknown };
 
 // "no" / "yes" / "unknown".

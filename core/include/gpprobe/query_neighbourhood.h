@@ -24,40 +24,25 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <vector>
 
 #include <Eigen/Core>
 
 #include "gpprobe/interval.h"
 #include "gpprobe/latent_weights.h"
-#include "gpprobe/status.h"
+#include "gpprobe/moving_coordinates.h"
 
 namespace gpprobe {
+
+// The two shapes of set around a*: the L-inf box and the L2 ball (of radius gamma, on J).
+enum class QueryNorm { inf, two };
+
+// "inf" / "2".
+const char* norm_name(QueryNorm norm);
 
 struct LatentBounds {
   Interval mean;
   Interval variance;
-};
-
-// What the bounds need from the probe and the moving coordinates J, shared by every query.
-class MovingCoordinates {
- public:
-  // dims: distinct coordinates < weights.dimension(), in any order; empty means all of them.
-  static Result<MovingCoordinates> make(std::shared_ptr<const LatentWeights> weights,
-                                        std::vector<std::size_t> dims);
-
-  const LatentWeights& weights() const { return *weights_; }
-  const std::vector<std::size_t>& dims() const { return dims_; }
-  std::size_t size() const { return dims_.size(); }
-
- private:
-  friend class QueryNeighbourhood;
-  std::shared_ptr<const LatentWeights> weights_;
-  std::vector<std::size_t> dims_;
-  Eigen::VectorXd u_J_;
-  Eigen::MatrixXd M_JJ_, abs_M_JJ_;  // k by k
-  double lambda_ = 0.0;              // >= the largest eigenvalue of M_JJ
 };
 
 // The latent around one query a*; offsets are k-vectors on the moving coordinates, in their order.
