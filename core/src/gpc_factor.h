@@ -1,0 +1,34 @@
+// The factorisations shared by the Laplace and EP classifiers (private to core/src). Both work with
+//
+//   B = I + sW K sW = L L'   (sW = W^1/2, or the square roots of EP's site precisions; eigenvalues >= 1,
+//                             so no jitter is ever needed)
+//   M = L^-1 diag(sW)        lower triangular, n by n
+//   Q = M'M = sW B^-1 sW = (K + W^-1)^-1
+//   C' = K M'                row i of C' is column i of C = M K = L \ (sW K)
+//
+// All matrices are n by n, row-major; the O(n^3) work runs through blocked_cholesky.h / row_products.h.
+#pragma once
+
+#include <string>
+
+#include <Eigen/Core>
+
+#include "gpprobe/matrix_view.h"
+#include "gpprobe/status.h"
+
+namespace gpprobe {
+
+// L with B = L L'. numerical_failure naming `method` if B is not positive definite (only possible
+// with non-finite entries, e.g. an overflowing kernel).
+Result<RowMatrix> factor_b(const RowMatrix& K, const Eigen::VectorXd& sW, const std::string& method);
+
+// M = L^-1 diag(sW).
+RowMatrix variance_factor(const RowMatrix& L, const Eigen::VectorXd& sW);
+
+// Q = M'M, both triangles.
+RowMatrix gram_of_factor(const RowMatrix& M);
+
+// C' = K M' (n by n).
+RowMatrix kernel_times_factor(const RowMatrix& K, const RowMatrix& M);
+
+}  // namespace gpprobe
