@@ -4,7 +4,7 @@
 //   probit     Phi(mean / sqrt(1 + variance))                                 exact
 //   logistic   E[sigmoid(f)] = int sigmoid(mean + sqrt(variance) t) phi(t) dt
 //              by composite Gauss-Legendre in t: 72 panels of 16 nodes on [-9, 9] (the normal mass
-//              outside is 2e-19). Error below 1e-15 for variance <= 400 (tested against 50-digit
+//              outside is 2e-19). Absolute error below 2e-15 for variance <= 400 (tested against 50-digit
 //              quadrature); Gauss-Hermite is not used: it converges slowly once variance > ~4, because
 //              the sigmoid has poles at f = +-i pi.
 //   MacKay     sigmoid(mean / sqrt(1 + pi variance / 8))                      an APPROXIMATION of the
