@@ -1,5 +1,6 @@
 #include "deferred_covariance.h"
 
+#include "gpc_factor.h"
 #include "gpprobe/row_products.h"
 
 namespace gpprobe {
@@ -14,8 +15,10 @@ void DeferredCovariance::reset(RowMatrix sigma) {
 void DeferredCovariance::column(std::size_t i, double* out) const {
   const std::size_t n = std::size_t(base_.rows());
   multiply_vector(S_.data(), n, block_, scaled_.data() + i * block_, out);  // sum_k s_k kappa_k s_k[i]
-  const double* row = base_.data() + i * n;                                // row i = column i
-  for (std::size_t j = 0; j < n; ++j) out[j] = row[j] - out[j];
+  // Entry (j, i) of the symmetric matrix from the lower triangle: row i before the diagonal, column i after.
+  const double* row = base_.data() + i * n;
+  for (std::size_t j = 0; j < i; ++j) out[j] = row[j] - out[j];
+  for (std::size_t j = i; j < n; ++j) out[j] = base_.data()[j * n + i] - out[j];
 }
 
 void DeferredCovariance::downdate(const double* s, double kappa) {
@@ -29,7 +32,7 @@ void DeferredCovariance::downdate(const double* s, double kappa) {
 
 void DeferredCovariance::flush() {
   const std::size_t n = std::size_t(base_.rows());
-  add_product_transposed(scaled_.data(), block_, S_.data(), block_, n, n, pending_, -1.0, base_.data(), n);
+  add_lower_product(scaled_.data(), block_, S_.data(), block_, n, pending_, -1.0, base_.data());
   S_.setZero();
   scaled_.setZero();
   pending_ = 0;

@@ -1,7 +1,8 @@
 // A symmetric n by n matrix under a stream of rank-one downdates, Sigma -= kappa s s', as EP's site
-// updates make them (R&W Alg. 3.5; private to core/src). The downdates are kept aside, as columns of S
-// and kappa S, until `block` of them accumulate, then applied at once as one rank-block product
-// (add_product_transposed: the SIMD kernel under wasm). A column of the current matrix is
+// updates make them (R&W Alg. 3.5; private to core/src). Only the lower triangle is stored and updated.
+// The downdates are kept aside, as columns of S and kappa S, until `block` of them accumulate, then
+// applied at once as one rank-block product on the lower triangle (add_lower_product: the SIMD kernel
+// under wasm). A column of the current matrix is
 //
 //   Sigma[:, i] = Base[:, i] - S (kappa S)[i, :]'     O(n block) instead of a pass over n^2 entries,
 //
@@ -19,7 +20,7 @@ class DeferredCovariance {
  public:
   explicit DeferredCovariance(std::size_t block = 64) : block_(block) {}
 
-  // Start again from a symmetric matrix (both triangles stored).
+  // Start again from a symmetric matrix given by its lower triangle (the upper one is never read).
   void reset(RowMatrix sigma);
   // Column i of the current matrix into out (n values).
   void column(std::size_t i, double* out) const;

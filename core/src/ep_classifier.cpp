@@ -21,25 +21,21 @@ std::string short_number(double v) {
   return os.str();
 }
 
-// The posterior given the sites, from scratch: L, M, Sigma = K - C'C and mu = Sigma nu~.
+// The posterior given the sites, from scratch: L, M, Sigma = K - C'C (lower triangle) and mu = Sigma nu~.
 struct SitePosterior {
   RowMatrix L, M, Sigma;
   Eigen::VectorXd mu;
 };
 
 Result<SitePosterior> posterior_of_sites(const RowMatrix& K, const Eigen::VectorXd& tau, const Eigen::VectorXd& nu) {
-  const std::size_t n = std::size_t(K.rows());
   const Eigen::VectorXd sW = tau.cwiseSqrt();
   Result<RowMatrix> L = factor_b(K, sW, "EP");
   if (!L.ok()) return L.status();
   SitePosterior p;
   p.L = std::move(L.value());
   p.M = variance_factor(p.L, sW);
-  const RowMatrix Ct = kernel_times_factor(K, p.M);
-  p.Sigma.resize(K.rows(), K.cols());
-  multiply_transposed(Ct.data(), n, Ct.data(), n, n, p.Sigma.data());  // C'C
-  p.Sigma = K - p.Sigma;
-  p.mu = p.Sigma * nu;
+  p.Sigma = posterior_covariance_lower(K, kernel_times_factor(K, p.M));
+  p.mu = p.Sigma.selfadjointView<Eigen::Lower>() * nu;
   return p;
 }
 
@@ -68,9 +64,11 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
   SitePosterior posterior;
   bool converged = false;
   double change = 0.0, tolerance = 0.0;
+  std::size_t clipped = 0;
   while (!converged && fit.iterations < max_sweeps) {
     ++fit.iterations;
     change = 0.0;
+    clipped = 0;
     for (Eigen::Index i = 0; i < N; ++i) {
       sigma.column(std::size_t(i), s.data());
       const double sii = s[i];
@@ -84,7 +82,12 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
       const double v = 1.0 / c.tau, m = c.nu * v, root = std::sqrt(1.0 + v);
       const double z = y[i] * m / root, r = normal_mills_ratio(z);
       const double m_hat = m + y[i] * v * r / root;
-      const double shrink = std::max(0.0, v * r * (z + r) / (1.0 + v));
+      // r (z + r) > 0 for every z, but rounding can make it <= 0 once z < -1e8: clip, and count it.
+      double shrink = v * r * (z + r) / (1.0 + v);
+      if (shrink < 0.0) {
+        shrink = 0.0;
+        ++clipped;
+      }
       const double tau_new = c.tau * shrink / (1.0 - shrink);  // 1/v^ - tau_
       const double nu_new = m_hat * (c.tau + tau_new) - c.nu;  // m^/v^ - nu_
       const double dtau = tau_new - tau[i], dnu = nu_new - nu[i];
@@ -111,6 +114,7 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
                       ", the tolerance is " + short_number(tolerance) + ")");
   }
 
+  fit.clipped_sites = clipped;
   fit.site_tau = tau;
   fit.site_nu = nu;
   fit.mean = posterior.mu;

@@ -1,5 +1,7 @@
 #include "gpc_factor.h"
 
+#include <algorithm>
+
 #include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/row_products.h"
 
@@ -32,6 +34,25 @@ RowMatrix kernel_times_factor(const RowMatrix& K, const RowMatrix& M) {
   RowMatrix Ct(K.rows(), K.cols());
   multiply_lower_transposed(K.data(), n, M.data(), n, Ct.data());
   return Ct;
+}
+
+void add_lower_product(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t n,
+                       std::size_t k, double sign, double* C) {
+  constexpr std::size_t kPanel = 64;
+  for (std::size_t first = 0; first < n; first += kPanel) {
+    const std::size_t rows = std::min(kPanel, n - first);
+    // Rows [first, first + rows) against columns [0, first + rows): the panel's share of the lower triangle
+    // (a few entries above the diagonal inside the diagonal block are computed too, harmlessly).
+    add_product_transposed(A + first * lda, lda, B, ldb, rows, first + rows, k, sign, C + first * n, n);
+  }
+}
+
+RowMatrix posterior_covariance_lower(const RowMatrix& K, const RowMatrix& Ct) {
+  const std::size_t n = std::size_t(K.rows());
+  RowMatrix Sigma = K.triangularView<Eigen::Lower>();
+  add_lower_product(Ct.data(), n, Ct.data(), n, n, n, -1.0, Sigma.data());
+  Sigma.triangularView<Eigen::StrictlyUpper>().setZero();
+  return Sigma;
 }
 
 }  // namespace gpprobe

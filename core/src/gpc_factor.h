@@ -9,6 +9,7 @@
 // All matrices are n by n, row-major; the O(n^3) work runs through blocked_cholesky.h / row_products.h.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <Eigen/Core>
@@ -30,5 +31,16 @@ RowMatrix gram_of_factor(const RowMatrix& M);
 
 // C' = K M' (n by n).
 RowMatrix kernel_times_factor(const RowMatrix& K, const RowMatrix& M);
+
+// The lower triangle (diagonal included) of C += sign A B' for A, B n by k (rows at A + i*lda, B + j*ldb)
+// and C n by n (row-major, ldc = n): half the work of the full product, in panels of 64 rows through
+// add_product_transposed. Entries above the diagonal inside the 64 by 64 diagonal blocks are updated
+// too; the rest of the strict upper triangle is not touched.
+void add_lower_product(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t n,
+                       std::size_t k, double sign, double* C);
+
+// Sigma = K - C'C, lower triangle only (the strict upper triangle is left 0): the posterior covariance at
+// the training points given C' = kernel_times_factor(K, M).
+RowMatrix posterior_covariance_lower(const RowMatrix& K, const RowMatrix& Ct);
 
 }  // namespace gpprobe

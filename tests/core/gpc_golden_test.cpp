@@ -96,6 +96,7 @@ TEST(GpcGolden, EpProbitEveryCase) {
     log->add("LML", f.log_marginal_likelihood, e["log_marginal_likelihood"]);
     expect_all_near(f.gradient, e["lml_gradient"], 1e-5, name + ": LML gradient", log);
     EXPECT_LE(f.iterations, e["sweeps"].get<std::size_t>()) << name;
+    EXPECT_EQ(f.clipped_sites, 0u) << name;
 
     const Predictions p = predict(c, GpcMethod::ep, GpcLikelihood::probit);
     expect_all_near(p.mean, e["latent_mean"], 1e-7, name + ": latent mean", log);

@@ -4,8 +4,8 @@
 //   sites     t_i(f_i) = N(f_i | nu~_i / tau~_i, 1 / tau~_i), from tau~ = nu~ = 0, Sigma = K, mu = 0.
 //   sweep     for i = 1..n in index order: cavity tau_ = 1/Sigma_ii - tau~_i, nu_ = mu_i/Sigma_ii - nu~_i;
 //             moments of Phi(y f) N(f | m_, v_) (eq. 3.58); tau~_i = 1/v^ - tau_ (formed as tau_ c/(1-c),
-//             c = v_ r (z + r) / (1 + v_), which is >= 0 with no cancellation: probit sites never need
-//             clipping), nu~_i = m^/v^ - nu_; Sigma -= dtau/(1 + dtau Sigma_ii) s s' (s = Sigma[:, i])
+//             c = v_ r (z + r) / (1 + v_), >= 0 with no cancellation; only where rounding makes
+//             r (z + r) <= 0, at cavity z < -1e8, is c clipped to 0, and counted), nu~_i = m^/v^ - nu_; Sigma -= dtau/(1 + dtau Sigma_ii) s s' (s = Sigma[:, i])
 //             and mu = Sigma nu~ updated in O(n).
 //   after     each sweep Sigma and mu are recomputed from scratch: sW = sqrt tau~, L = chol(I + sW K sW),
 //             Sigma = K - C'C with C = L \ (sW K), mu = Sigma nu~.
@@ -42,6 +42,7 @@ struct EpFit {
   double log_marginal_likelihood = 0.0;
   std::vector<double> gradient;  // d log Z / d theta (kernel.parameter_count() values) when asked
   std::size_t iterations = 0;    // sweeps
+  std::size_t clipped_sites = 0; // site updates of the last sweep whose precision was clipped at 0 (see above)
 };
 
 // numerical_failure "EP: the sites did not converge in 100 sweeps (...)" with the last sweep's
