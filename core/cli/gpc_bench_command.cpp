@@ -26,20 +26,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-Result<std::vector<std::size_t>> parse_dimensions(const std::string& text) {
-  std::vector<std::size_t> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
-    if (item.empty() || end != item.c_str() + item.size() || v == 0) {
-      return Status(StatusCode::invalid_argument, "--dimensions expects a list like 2,10, got '" + text + "'");
-    }
-    out.push_back(std::size_t(v));
-  }
-  return out;
-}
-
 Status write_csv(const std::string& path, const RowMatrix& x, const std::vector<double>* labels) {
   std::ofstream os(path, std::ios::binary | std::ios::trunc);
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
@@ -65,7 +51,7 @@ Status run(const Args& raw, std::ostream& out) {
   Result<Arguments> parsed = Arguments::parse(raw, {"n", "dimensions", "test", "seed", "data"}, {"json"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
-  Result<std::vector<std::size_t>> dimensions = parse_dimensions(args.get("dimensions", "2,10"));
+  Result<std::vector<std::size_t>> dimensions = args.counts("dimensions", "2,10");
   if (!dimensions.ok()) return dimensions.status();
   Result<long long> n = args.integer("n", 1000), m = args.integer("test", 10000), seed = args.integer("seed", 7);
   for (const auto* r : {&n, &m, &seed})

@@ -20,21 +20,6 @@ namespace gpprobe::cli {
 
 namespace {
 
-Result<std::vector<double>> parse_length_scales(const std::string& text) {
-  std::vector<double> values;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    char* end = nullptr;
-    const double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || end != item.c_str() + item.size()) {
-      return Status(StatusCode::invalid_argument, "--length-scales expects numbers separated by commas, got '" + text + "'");
-    }
-    values.push_back(v);
-  }
-  if (values.empty()) return Status(StatusCode::invalid_argument, "--length-scales expects at least one number");
-  return values;
-}
-
 std::string json_array(const std::vector<double>& values) {
   std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + format_number(values[i]);
@@ -96,7 +81,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     return Status(StatusCode::invalid_argument,
                   "--signal-variance must be > 0, got " + args.get("signal-variance", ""));
   }
-  Result<std::vector<double>> length_scales = parse_length_scales(args.get("length-scales", "1"));
+  Result<std::vector<double>> length_scales = args.numbers("length-scales", "1");
   if (!length_scales.ok()) return length_scales.status();
   Run run;
   run.optimized = args.has("optimize");

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "deferred_covariance.h"
 #include "gpc_factor.h"
+#include "input_checks.h"
 #include "gpprobe/gpc_likelihood.h"
 #include "gpprobe/kernel_matrix.h"
 #include "gpprobe/row_products.h"
@@ -13,13 +13,6 @@
 namespace gpprobe {
 
 namespace {
-
-std::string short_number(double v) {
-  std::ostringstream os;
-  os.precision(3);
-  os << v;
-  return os.str();
-}
 
 // The posterior given the sites, from scratch: L, M, Sigma = K - C'C (lower triangle) and mu = Sigma nu~.
 struct SitePosterior {
@@ -75,7 +68,7 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
       const Cavity c = cavity(mu[i], sii, tau[i], nu[i]);
       if (!(c.tau > 0.0)) {
         return Status(StatusCode::numerical_failure, "EP: the cavity of site " + std::to_string(i) +
-                                                         " has precision " + short_number(c.tau) + " in sweep " +
+                                                         " has precision " + number_text(c.tau, 3) + " in sweep " +
                                                          std::to_string(fit.iterations) + " (it must be > 0)");
       }
       // Moments of Phi(y f) N(f | m_, v_) (R&W eq. 3.58); v^ = v_ (1 - shrink).
@@ -110,8 +103,8 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
   if (!converged) {
     return Status(StatusCode::numerical_failure,
                   "EP: the sites did not converge in " + count_of(fit.iterations, "sweep") +
-                      " (the last sweep moved a site parameter by " + short_number(change) +
-                      ", the tolerance is " + short_number(tolerance) + ")");
+                      " (the last sweep moved a site parameter by " + number_text(change, 3) +
+                      ", the tolerance is " + number_text(tolerance, 3) + ")");
   }
 
   fit.clipped_sites = clipped;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "gpc_factor.h"
+#include "input_checks.h"
 #include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/gpc_probability.h"
 #include "gpprobe/kernel_matrix.h"
@@ -15,13 +15,6 @@ namespace gpprobe {
 namespace {
 
 constexpr std::size_t kBlockRows = 256;
-
-Status positive(const std::string& name, double v) {
-  if (std::isfinite(v) && v > 0.0) return Status::success();
-  std::ostringstream os;
-  os << name << " must be a finite number > 0, got " << v;
-  return Status(StatusCode::invalid_argument, os.str());
-}
 
 }  // namespace
 
@@ -34,13 +27,13 @@ SeArdKernel SeArdKernel::expanded(std::size_t d) const {
 }
 
 Status SeArdKernel::check(std::size_t d) const {
-  GPPROBE_RETURN_IF_ERROR(positive("signal variance", signal_variance));
+  GPPROBE_RETURN_IF_ERROR(check_positive("signal variance", signal_variance));
   if (length_scales.size() != d && length_scales.size() != 1) {
     return Status(StatusCode::dimension_mismatch, count_of(length_scales.size(), "length-scale") + " for " +
                                                       count_of(d, "input column"));
   }
   for (std::size_t j = 0; j < length_scales.size(); ++j) {
-    GPPROBE_RETURN_IF_ERROR(positive("length-scale " + std::to_string(j + 1), length_scales[j]));
+    GPPROBE_RETURN_IF_ERROR(check_positive(("length-scale " + std::to_string(j + 1)).c_str(), length_scales[j]));
   }
   return Status::success();
 }

@@ -56,10 +56,7 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
     for (std::size_t i = 0; i < t.size(); ++i) (*gradient)[i] = -e.value().gradient[i];
     return -e.value().value;
   };
-  RestartOptions restart;
-  restart.restarts = fit_options.restarts;
-  restart.seed = fit_options.seed;
-  restart.lbfgs.max_iterations = fit_options.max_iterations;
+  const RestartOptions restart{fit_options.restarts, fit_options.seed, LbfgsOptions{fit_options.max_iterations}};
   Result<RestartedMinimum> minimum =
       minimize_with_restarts(objective, theta, lower, upper, restart, progress, "hyperparameter fit");
   if (!minimum.ok()) return minimum.status();

@@ -1,18 +1,12 @@
 #include "gpprobe/gpc_training_data.h"
 
 #include <cmath>
-#include <sstream>
+
+#include "input_checks.h"
 
 namespace gpprobe {
 
 namespace {
-
-std::string number(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
-}
 
 // Each label 0, 1, -1 or +1, with 0 and -1 never both present.
 Status check_labels(const double* labels, std::size_t n) {
@@ -25,7 +19,7 @@ Status check_labels(const double* labels, std::size_t n) {
     }
     if (v != 0.0 && v != 1.0 && v != -1.0) {
       return Status(StatusCode::invalid_argument,
-                    "training label " + std::to_string(i) + " is " + number(v) + "; labels must be 0/1 or -1/+1");
+                    "training label " + std::to_string(i) + " is " + number_text(v) + "; labels must be 0/1 or -1/+1");
     }
     if (v == 0.0 && first_zero == n) first_zero = i;
     if (v == -1.0 && first_minus == n) first_minus = i;

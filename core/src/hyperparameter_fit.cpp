@@ -48,10 +48,7 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
 
   std::vector<double> start = kernel.log_parameters();
   start.push_back(std::log(noise_variance));
-  RestartOptions restart;
-  restart.restarts = options.restarts;
-  restart.seed = options.seed;
-  restart.lbfgs.max_iterations = options.max_iterations;
+  const RestartOptions restart{options.restarts, options.seed, LbfgsOptions{options.max_iterations}};
   Result<RestartedMinimum> minimum =
       minimize_with_restarts(objective, start, lower, upper, restart, progress, "hyperparameter fit");
   if (!minimum.ok()) return minimum.status();

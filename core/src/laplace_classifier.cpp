@@ -1,9 +1,9 @@
 #include "gpprobe/laplace_classifier.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "gpc_factor.h"
+#include "input_checks.h"
 #include "gpprobe/kernel_matrix.h"
 #include "gpprobe/row_products.h"
 
@@ -45,13 +45,6 @@ Eigen::VectorXd times(const RowMatrix& K, const Eigen::VectorXd& v) {
   Eigen::VectorXd out(K.rows());
   multiply_vector(K.data(), std::size_t(K.rows()), std::size_t(K.cols()), v.data(), out.data());
   return out;
-}
-
-std::string scientific(double v) {
-  std::ostringstream os;
-  os.precision(3);
-  os << v;
-  return os.str();
 }
 
 }  // namespace
@@ -99,8 +92,8 @@ Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel
   if (!converged) {
     return Status(StatusCode::numerical_failure,
                   "Laplace: Newton's method did not converge in " + count_of(fit.iterations, "iteration") +
-                      " (the last step moved f by " + scientific(last_step) + ", the tolerance is " +
-                      scientific(tolerance) + ")");
+                      " (the last step moved f by " + number_text(last_step, 3) + ", the tolerance is " +
+                      number_text(tolerance, 3) + ")");
   }
 
   // At the mode: W, L and alpha = grad log p(y|f^).
@@ -112,7 +105,7 @@ Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel
   const double residual = (f - times(K, t.gradient)).lpNorm<Eigen::Infinity>();
   if (!(residual <= 1e-9 * (1.0 + f.lpNorm<Eigen::Infinity>()))) {
     return Status(StatusCode::numerical_failure, "Laplace: the mode does not satisfy f = K grad log p(y|f) (residual " +
-                                                     scientific(residual) + ")");
+                                                     number_text(residual, 3) + ")");
   }
   fit.f_hat = f;
   fit.W = t.W;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <regex>
 #include <sstream>
 
@@ -162,6 +163,36 @@ TEST(CliGpc, EachBadInputIsOneLineNamingFileAndProblem) {
     EXPECT_EQ(r.out, "") << c.args;
     EXPECT_EQ(r.err, "gpprobe gpc: " + c.message + "\n") << c.args;
   }
+}
+
+TEST(CliGpc, BenchWritesTheDataItTimes) {
+  // The CSV files of bench-gpc --data hold the very data it fitted: gpc on them gives its LML exactly.
+  const std::string dir = ::testing::TempDir() + "gpprobe_bench_gpc/";
+  std::filesystem::create_directories(dir);
+  const auto bench = run_cli("bench-gpc --n 40 --dimensions 3 --test 7 --seed 5 --json --data " + dir);
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const nlohmann::json rows = nlohmann::json::parse(bench.out);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0]["approximation"], "laplace-probit");
+  const nlohmann::json description = nlohmann::json::parse(std::ifstream(dir + "gpc_bench.json"));
+  EXPECT_EQ(description["cases"][0]["dimension"], 3);
+  std::ostringstream flags;
+  flags.precision(17);
+  flags << " --signal-variance " << description["cases"][0]["signal_variance"].get<double>() << " --length-scales "
+        << description["cases"][0]["length_scale"].get<double>();
+  for (const auto& row : rows) {
+    const std::string a = row["approximation"];
+    const std::string method = a.substr(0, a.find('-')), likelihood = a.substr(a.find('-') + 1);
+    const auto r = run_cli("gpc --train " + dir + "gpc_d3_train.csv --test " + dir + "gpc_d3_test.csv" + flags.str() +
+                           " --method " + method + " --likelihood " + likelihood);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.err)["log_marginal_likelihood"], row["log_marginal_likelihood"]) << a;
+    std::string header;
+    EXPECT_EQ(testing::parse_output(r.out, &header).size(), 7u);
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(run_cli("bench-gpc --dimensions 2,x").err,
+            "gpprobe bench-gpc: --dimensions expects positive integers separated by commas, got '2,x'\n");
 }
 
 }  // namespace
