@@ -17,7 +17,7 @@
 //                     + 1/2 nu~'Sigma nu~ + sum (tau~ nu_^2/tau_ - 2 nu_ nu~ - nu~^2) / (2 (tau_ + tau~))
 //   gradient  dlog Z/dtheta_p = 1/2 tr((alpha alpha' - Q) dK/dtheta_p)      (eq. 5.27, at convergence)
 //
-// Cost per sweep about 3 n^3 flops, all in blocked products (deferred_covariance.h, blocked_cholesky.h).
+// Cost per sweep about 4 n^3 flops, all in blocked products (deferred_covariance.h, blocked_cholesky.h).
 #pragma once
 
 #include <cstddef>
