@@ -46,6 +46,17 @@ const char* kUsage =
     "          method,metric,observations,mean,sd,trials; --clouds writes the fuzzy experiment's\n"
     "          per-query judged_probability, episteme, alea. --query-mask: 0/1 per row, 1 = may be a\n"
     "          query (never an observation).\n"
+    "  gpc     --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
+    "          [--signal-variance S] [--length-scales L1,L2,...] [--optimize [--restarts R] [--seed N]]\n"
+    "          [--out FILE]\n"
+    "          binary GP classification, SE-ARD kernel S exp(-sum_j (x_j - x'_j)^2 / (2 Lj^2)) (defaults\n"
+    "          laplace, probit, S = 1, L = 1 for every column): train = feature columns then one label\n"
+    "          column (0/1 or -1/+1); test = feature columns. CSV point,latent_mean,latent_variance,\n"
+    "          probability (p(y = +1)); stderr: one JSON line with the hyperparameters, the log marginal\n"
+    "          likelihood and its gradient in [log S, log L1..Ld], iterations and converged.\n"
+    "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
+    "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
+    "          writes that data as CSV for other implementations (scripts/bench_gpc.mjs).\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
@@ -60,6 +71,8 @@ int main(int argc, char** argv) {
       {"gpr", gpprobe::cli::gpr_command},
       {"baseline", gpprobe::cli::baseline_command},
       {"evaluate", gpprobe::cli::evaluate_command},
+      {"gpc", gpprobe::cli::gpc_command},
+      {"bench-gpc", gpprobe::cli::gpc_bench_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;
