@@ -101,14 +101,26 @@ Result<std::vector<double>> Arguments::numbers(const std::string& name, const st
   });
 }
 
+namespace {
+
+// One non-negative integer, all of `item`.
+bool parse_index(const std::string& item, std::size_t* v) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(item.c_str(), &end, 10);
+  *v = std::size_t(value);
+  return !item.empty() && item[0] != '-' && end == item.c_str() + item.size() && errno == 0;
+}
+
+}  // namespace
+
 Result<std::vector<std::size_t>> Arguments::counts(const std::string& name, const std::string& fallback) const {
-  return list_of<std::size_t>(name, get(name, fallback), "positive integers", [](const std::string& item, std::size_t* v) {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long value = std::strtoull(item.c_str(), &end, 10);
-    *v = std::size_t(value);
-    return !item.empty() && item[0] != '-' && end == item.c_str() + item.size() && errno == 0 && value > 0;
-  });
+  return list_of<std::size_t>(name, get(name, fallback), "positive integers",
+                              [](const std::string& item, std::size_t* v) { return parse_index(item, v) && *v > 0; });
+}
+
+Result<std::vector<std::size_t>> Arguments::indices(const std::string& name, const std::string& fallback) const {
+  return list_of<std::size_t>(name, get(name, fallback), "non-negative integers", parse_index);
 }
 
 }  // namespace gpprobe::cli

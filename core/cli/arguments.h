@@ -32,6 +32,9 @@ class Arguments {
   // Comma-separated positive integers, "100,1000,4000"; invalid_argument "--observations expects positive
   // integers separated by commas, got '100,x'".
   gpprobe::Result<std::vector<std::size_t>> counts(const std::string& name, const std::string& fallback) const;
+  // Comma-separated non-negative integers (coordinates, row numbers), "0,5,7"; invalid_argument
+  // "--certify-dims expects non-negative integers separated by commas, got '0,-1'".
+  gpprobe::Result<std::vector<std::size_t>> indices(const std::string& name, const std::string& fallback) const;
 
  private:
   std::map<std::string, std::string> values_;

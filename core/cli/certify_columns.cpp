@@ -1,32 +1,8 @@
 #include "certify_columns.h"
 
-#include <cerrno>
-#include <cstdlib>
-#include <sstream>
-
 #include "csv_output.h"
 
 namespace gpprobe::cli {
-
-namespace {
-
-Result<std::vector<std::size_t>> parse_dims(const std::string& text) {
-  std::vector<std::size_t> dims;
-  std::stringstream in(text);
-  const Status bad(StatusCode::invalid_argument,
-                   "--certify-dims expects comma-separated coordinates like 0,5,7, got '" + text + "'");
-  for (std::string item; std::getline(in, item, ',');) {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
-    if (item.empty() || item[0] == '-' || end != item.c_str() + item.size() || errno != 0) return bad;
-    dims.push_back(std::size_t(v));
-  }
-  if (dims.empty() || text.back() == ',') return bad;
-  return dims;
-}
-
-}  // namespace
 
 const std::set<std::string>& certify_flags() {
   static const std::set<std::string> flags = {"certify-gamma", "norm", "certify-dims", "tolerance", "max-iterations"};
@@ -51,7 +27,7 @@ Result<std::optional<CertifyOptions>> certify_options(const Arguments& args) {
   if (norm != "inf" && norm != "2") return Status(StatusCode::invalid_argument, "--norm expects inf or 2, got '" + norm + "'");
   options.norm = norm == "inf" ? QueryNorm::inf : QueryNorm::two;
   if (args.has("certify-dims")) {
-    Result<std::vector<std::size_t>> dims = parse_dims(args.get("certify-dims", ""));
+    Result<std::vector<std::size_t>> dims = args.indices("certify-dims", "");
     if (!dims.ok()) return dims.status();
     options.dims = dims.value();
     options.search = true;

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "input_checks.h"
+
 namespace gpprobe {
 
 namespace {
@@ -34,13 +36,13 @@ Status check_inputs(const Box& root, const BranchAndBoundOptions& options) {
     }
     if (root.lower[j] > root.upper[j]) {
       return Status(StatusCode::invalid_argument, "the box's side " + std::to_string(j) + " has lower end " +
-                                                      std::to_string(root.lower[j]) + " above its upper end " +
-                                                      std::to_string(root.upper[j]));
+                                                      number_text(root.lower[j]) + " above its upper end " +
+                                                      number_text(root.upper[j]));
     }
   }
   if (!(options.tolerance >= 0.0) || !std::isfinite(options.tolerance)) {
     return Status(StatusCode::invalid_argument, "the tolerance must be finite and >= 0, got " +
-                                                    std::to_string(options.tolerance));
+                                                    number_text(options.tolerance));
   }
   if (!options.scales.empty() && options.scales.size() != k) {
     return Status(StatusCode::dimension_mismatch, "the box has " + count_of(k, "side") + " but " +
@@ -48,7 +50,7 @@ Status check_inputs(const Box& root, const BranchAndBoundOptions& options) {
   }
   for (double s : options.scales) {
     if (!(s > 0.0) || !std::isfinite(s)) {
-      return Status(StatusCode::invalid_argument, "every scale must be finite and > 0, got " + std::to_string(s));
+      return Status(StatusCode::invalid_argument, "every scale must be finite and > 0, got " + number_text(s));
     }
   }
   if (!(options.time_limit_seconds >= 0.0) || !(options.min_box_width >= 0.0)) {
@@ -107,8 +109,8 @@ Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root
       if (std::isnan(value)) return Status(StatusCode::numerical_failure, "the bound oracle returned a NaN value");
       if (value < *bound) {
         return Status(StatusCode::numerical_failure,
-                      "unsound bound oracle: a candidate's value " + std::to_string(c.value) +
-                          " lies beyond its box's bound " + std::to_string(b.bound));
+                      "unsound bound oracle: a candidate's value " + number_text(c.value) +
+                          " lies beyond its box's bound " + number_text(b.bound));
       }
       if (value < best) {
         best = value;

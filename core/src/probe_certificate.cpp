@@ -41,11 +41,11 @@ const char* verdict_flip_name(VerdictFlip flip) {
 
 Result<ProbeCertifier> ProbeCertifier::make(const Probe& probe, const CertifyOptions& options) {
   if (!std::isfinite(options.gamma) || options.gamma < 0.0) {
-    return Status(StatusCode::invalid_argument, "gamma must be a finite number >= 0, got " + std::to_string(options.gamma));
+    return Status(StatusCode::invalid_argument, "gamma must be a finite number >= 0, got " + number_text(options.gamma));
   }
   if (!std::isfinite(options.tolerance) || options.tolerance < 0.0) {
     return Status(StatusCode::invalid_argument,
-                  "tolerance must be a finite number >= 0, got " + std::to_string(options.tolerance));
+                  "tolerance must be a finite number >= 0, got " + number_text(options.tolerance));
   }
   if (probe.dimension() == 0) {
     return Status(StatusCode::invalid_argument, "the probe has no dimension yet: it has no observation");
