@@ -99,4 +99,8 @@ void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std:
   for (std::size_t i = 0; i < count; ++i) variance[i] = prior_variance - variance[i];
 }
 
+LatentWeights FunctionSpacePosterior::weights(const RowMatrix& psi) const {
+  return LatentWeights::from_function_space(prior_.variance, psi, w_, M_);
+}
+
 }  // namespace gpprobe

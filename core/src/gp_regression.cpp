@@ -25,15 +25,6 @@ std::string number(double v) {
   return os.str();
 }
 
-Status check_test_inputs(const MatrixView& test, std::size_t d) {
-  if (test.rows() == 0) return Status(StatusCode::invalid_argument, "test inputs are empty (0 rows)");
-  if (test.cols() != d) {
-    return Status(StatusCode::dimension_mismatch, "test inputs have " + count_of(test.cols(), "column") +
-                                                      ", training inputs have " + count_of(d, "column"));
-  }
-  return check_finite(test, "test inputs");
-}
-
 // Joint normal draws mean + C z with C C' = cov + jitter I; the jitter climbs from 0 by decades
 // (relative to the mean variance) until the factor exists, and is reported.
 Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::MatrixXd& cov, std::size_t count,
@@ -77,6 +68,15 @@ Status check_sample_request(const MatrixView& test, std::size_t count) {
 }
 
 }  // namespace
+
+Status check_test_inputs(const MatrixView& test, std::size_t d) {
+  if (test.rows() == 0) return Status(StatusCode::invalid_argument, "test inputs are empty (0 rows)");
+  if (test.cols() != d) {
+    return Status(StatusCode::dimension_mismatch, "test inputs have " + count_of(test.cols(), "column") +
+                                                      ", training inputs have " + count_of(d, "column"));
+  }
+  return check_finite(test, "test inputs");
+}
 
 Status check_training_data(const MatrixView& x, const double* y, std::size_t n) {
   if (x.rows() == 0) return Status(StatusCode::invalid_argument, "training inputs are empty (0 rows)");

@@ -5,12 +5,16 @@
 
 namespace gpprobe {
 
+std::string number_text(double value, int digits) {
+  std::ostringstream os;
+  os.precision(digits);
+  os << value;
+  return os.str();
+}
+
 Status check_positive(const char* name, double value) {
   if (std::isfinite(value) && value > 0.0) return Status::success();
-  std::ostringstream os;
-  os.precision(17);
-  os << name << " must be a finite number > 0, got " << value;
-  return Status(StatusCode::invalid_argument, os.str());
+  return Status(StatusCode::invalid_argument, std::string(name) + " must be a finite number > 0, got " + number_text(value));
 }
 
 Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t rows) {

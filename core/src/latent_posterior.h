@@ -13,6 +13,7 @@
 
 #include "gpprobe/beta_prior.h"
 #include "gpprobe/cholesky_update.h"
+#include "gpprobe/latent_weights.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/status.h"
 
@@ -30,6 +31,9 @@ class LatentPosterior {
   // Latent mean and variance of f at `count` queries with features P (count by D). `psi` is the data.
   virtual void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                        double* variance) const = 0;
+
+  // The same posterior in the weight-space form of latent_weights.h (for the certified bounds).
+  virtual LatentWeights weights(const RowMatrix& psi) const = 0;
 };
 
 // Noise variance and residual of observation with label y for f_alpha (raises_alpha) or f_beta.

@@ -119,6 +119,11 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   return Status::success();
 }
 
+LatentWeights Probe::latent_weights() const {
+  if (labels_.empty()) return LatentWeights::prior(prior_.variance, dimension_);
+  return posterior_->weights(psi_);
+}
+
 Status Probe::add_observation(const MatrixView& observation, std::uint8_t label) {
   if (observation.rows() != 1) {
     return Status(StatusCode::invalid_argument,

@@ -98,4 +98,8 @@ void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::s
   rowwise_dot(P, PS.data(), count, D, variance);
 }
 
+LatentWeights WeightSpacePosterior::weights(const RowMatrix& psi) const {
+  return LatentWeights::from_weight_space(prior_.variance, u_, S_, std::size_t(psi.rows()));
+}
+
 }  // namespace gpprobe

@@ -116,4 +116,8 @@ Result<PosteriorSamples> sample_prior(const Kernel& kernel, double mean, const M
 // the noise variance; shared by the fit and the hyperparameter optimiser.
 Status check_training_data(const MatrixView& x, const double* y, std::size_t n);
 
+// invalid_argument / dimension_mismatch / non_finite naming "test inputs" against d training columns
+// ("test inputs have 3 columns, training inputs have 2 columns"); shared with GP classification.
+Status check_test_inputs(const MatrixView& test, std::size_t d);
+
 }  // namespace gpprobe

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
+#include "gpprobe/latent_weights.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/progress.h"
 #include "gpprobe/status.h"
@@ -75,6 +76,10 @@ class Probe {
   PosteriorSpace space() const { return space_; }
   const BetaGpPrior& prior() const { return prior_; }
   const std::vector<std::uint8_t>& labels() const { return labels_; }
+
+  // The posterior's latent in weight space (latent_weights.h), for certified bounds: O(D^2) in weight
+  // space, O(O^2 D + O D^2) in function space. With no observation, the prior of dimension().
+  LatentWeights latent_weights() const;
 
  private:
   Probe();
