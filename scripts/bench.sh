@@ -4,3 +4,4 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/build.sh >/dev/null
 node scripts/bench.mjs "$@"
+node scripts/bench_gpc.mjs

@@ -71,4 +71,56 @@ Result<long long> Arguments::integer(const std::string& name, long long fallback
   return v;
 }
 
+namespace {
+
+// The comma-separated items of `text`, each through parse (false: not a valid item).
+template <class T, class Parse>
+Result<std::vector<T>> list_of(const std::string& name, const std::string& text, const char* what, Parse parse) {
+  std::vector<T> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    T value{};
+    if (!parse(item, &value)) {
+      return Status(StatusCode::invalid_argument, "--" + name + " expects " + what + " separated by commas, got '" + text + "'");
+    }
+    values.push_back(value);
+    if (comma == std::string::npos) return values;
+    start = comma + 1;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<double>> Arguments::numbers(const std::string& name, const std::string& fallback) const {
+  return list_of<double>(name, get(name, fallback), "numbers", [](const std::string& item, double* v) {
+    char* end = nullptr;
+    *v = std::strtod(item.c_str(), &end);
+    return !item.empty() && end == item.c_str() + item.size() && std::isfinite(*v);
+  });
+}
+
+namespace {
+
+// One non-negative integer, all of `item`.
+bool parse_index(const std::string& item, std::size_t* v) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(item.c_str(), &end, 10);
+  *v = std::size_t(value);
+  return !item.empty() && item[0] != '-' && end == item.c_str() + item.size() && errno == 0;
+}
+
+}  // namespace
+
+Result<std::vector<std::size_t>> Arguments::counts(const std::string& name, const std::string& fallback) const {
+  return list_of<std::size_t>(name, get(name, fallback), "positive integers",
+                              [](const std::string& item, std::size_t* v) { return parse_index(item, v) && *v > 0; });
+}
+
+Result<std::vector<std::size_t>> Arguments::indices(const std::string& name, const std::string& fallback) const {
+  return list_of<std::size_t>(name, get(name, fallback), "non-negative integers", parse_index);
+}
+
 }  // namespace gpprobe::cli

@@ -2,6 +2,7 @@
 // names the subcommand declares. Unknown flags and missing values are usage errors, never crashes.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <set>
 #include <string>
@@ -25,6 +26,15 @@ class Arguments {
   gpprobe::Result<double> number(const std::string& name, double fallback) const;
   // A non-negative integer.
   gpprobe::Result<long long> integer(const std::string& name, long long fallback) const;
+  // Comma-separated finite numbers, "0.9,1.3"; invalid_argument "--length-scales expects numbers
+  // separated by commas, got '1,x'". `fallback` is parsed when the flag is absent.
+  gpprobe::Result<std::vector<double>> numbers(const std::string& name, const std::string& fallback) const;
+  // Comma-separated positive integers, "100,1000,4000"; invalid_argument "--observations expects positive
+  // integers separated by commas, got '100,x'".
+  gpprobe::Result<std::vector<std::size_t>> counts(const std::string& name, const std::string& fallback) const;
+  // Comma-separated non-negative integers (coordinates, row numbers), "0,5,7"; invalid_argument
+  // "--certify-dims expects non-negative integers separated by commas, got '0,-1'".
+  gpprobe::Result<std::vector<std::size_t>> indices(const std::string& name, const std::string& fallback) const;
 
  private:
   std::map<std::string, std::string> values_;

@@ -3,7 +3,6 @@
 // benchmark (scripts/bench.mjs) runs, so the two can be divided.
 #include <chrono>
 #include <ostream>
-#include <sstream>
 
 #include "arguments.h"
 #include "commands.h"
@@ -15,20 +14,6 @@ namespace gpprobe::cli {
 
 namespace {
 
-Result<std::vector<std::size_t>> parse_sizes(const std::string& text) {
-  std::vector<std::size_t> sizes;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
-    if (item.empty() || end != item.c_str() + item.size() || v == 0) {
-      return Status(StatusCode::invalid_argument, "--observations expects a list like 100,1000,4000, got '" + text + "'");
-    }
-    sizes.push_back(std::size_t(v));
-  }
-  return sizes;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -37,7 +22,7 @@ Status run(const Args& raw, std::ostream& out) {
   Result<Arguments> parsed = Arguments::parse(raw, {"observations", "dimension", "queries", "seed"}, {"json"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
-  Result<std::vector<std::size_t>> sizes = parse_sizes(args.get("observations", "100,1000,4000"));
+  Result<std::vector<std::size_t>> sizes = args.counts("observations", "100,1000,4000");
   if (!sizes.ok()) return sizes.status();
   Result<long long> dimension = args.integer("dimension", 768);
   Result<long long> queries = args.integer("queries", 10000);

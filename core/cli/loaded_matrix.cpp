@@ -1,6 +1,5 @@
 #include "loaded_matrix.h"
 
-#include <cctype>
 #include <cmath>
 #include <new>
 #include <sstream>
@@ -12,15 +11,6 @@
 namespace gpprobe::cli {
 
 namespace {
-
-std::string lower_extension(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  const auto slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-  std::string ext = path.substr(dot + 1);
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
-}
 
 std::string format_value(double v) {
   std::ostringstream os;
@@ -58,6 +48,10 @@ Result<LoadedMatrix> matrix_from_npy(const NpyArray& a, const std::string& path)
   }
   if (a.fortran_order) {
     return Status(StatusCode::parse_error, path + ": Fortran-ordered arrays are not supported (save with C order)");
+  }
+  // Rows of nothing: shape (2^64 - 1, 0) holds no data, yet every row loop would run 2^64 times.
+  if (a.shape[1] == 0 && a.shape[0] > 0) {
+    return Status(StatusCode::parse_error, path + ": the array has " + std::to_string(a.shape[0]) + " rows of 0 columns");
   }
   LoadedMatrix m;
   m.rows = a.shape[0];

@@ -15,14 +15,22 @@ const char* kUsage =
     "commands:\n"
     "  probe   --observations FILE --labels FILE --queries FILE [--epsilon E] [--strength S]\n"
     "          [--space automatic|function|weight] [--out FILE]\n"
+    "          [--certify-gamma G [--norm inf|2] [--certify-dims i,j,...] [--tolerance E (0.01)]\n"
+    "          [--max-iterations N (10000)]]\n"
     "          Gaussian process probe: one CSV row per query with judged_probability, episteme,\n"
-    "          alea, latent_mean, latent_variance, knowledge, ood_score.\n"
+    "          alea, latent_mean, latent_variance, knowledge, ood_score. --certify-gamma adds certified\n"
+    "          bounds over every query within G of it (L-inf box or L2 ball; on --certify-dims only,\n"
+    "          then refined by branch and bound): judged_probability_lower/_lowest_found/\n"
+    "          _highest_found/_upper, latent_mean_, latent_variance_, episteme_lower/_upper,\n"
+    "          verdict_can_flip (yes/no/unknown), certify_status, certify_iterations.\n"
     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
     "          time fitting and scoring on seeded synthetic data (native build).\n"
     "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
-    "          linear|cosine] [--optimize] [--restarts R] [--lengthscale L] [--variance V] [--noise N]\n"
-    "          [--period P] [--decay D] [--offset O] [--seed S] [--rho R] [--theta T] [--out FILE]\n"
-    "          exact GP regression (kernel = variance * base, noise variance N, mean = average of y):\n"
+    "          linear|cosine] [--PARAMETER V ...] [--noise-variance N] [--optimize] [--restarts R]\n"
+    "          [--seed S] [--rho R] [--theta T] [--out FILE]\n"
+    "          exact GP regression (kernel = constant(value) * base, mean = average of y). Each kernel\n"
+    "          parameter is set by its name with '.' and '_' as '-': --constant-value, --rbf-length-scale,\n"
+    "          --periodic-length-scale, --periodic-period, --linear-offset, --matern32-length-scale, ...\n"
     "          train = feature columns then y; test = feature columns (and y, optionally). One CSV row per\n"
     "          test point: mean, latent_variance, observation_variance, knowledge (+ status normal/anomaly/\n"
     "          unknown when the test file has y: unknown if knowledge < rho (0.5), anomaly if\n"
@@ -40,6 +48,19 @@ const char* kUsage =
     "          method,metric,observations,mean,sd,trials; --clouds writes the fuzzy experiment's\n"
     "          per-query judged_probability, episteme, alea. --query-mask: 0/1 per row, 1 = may be a\n"
     "          query (never an observation).\n"
+    "  draw    --labels FILE --per-class N [--seed S] [--out FILE]\n"
+    "          N random rows of each class (the app's observation draw, same rows for the same seed).\n"
+    "  gpc     --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
+    "          [--signal-variance S] [--length-scales L1,L2,...] [--optimize [--restarts R] [--seed N]]\n"
+    "          [--out FILE]\n"
+    "          binary GP classification, SE-ARD kernel S exp(-sum_j (x_j - x'_j)^2 / (2 Lj^2)) (defaults\n"
+    "          laplace, probit, S = 1, L = 1 for every column): train = feature columns then one label\n"
+    "          column (0/1 or -1/+1); test = feature columns. CSV point,latent_mean,latent_variance,\n"
+    "          probability (p(y = +1)); stderr: one JSON line with the hyperparameters, the log marginal\n"
+    "          likelihood and its gradient in [log S, log L1..Ld], iterations and converged.\n"
+    "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
+    "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
+    "          writes that data as CSV for other implementations (scripts/bench_gpc.mjs).\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
@@ -54,6 +75,9 @@ int main(int argc, char** argv) {
       {"gpr", gpprobe::cli::gpr_command},
       {"baseline", gpprobe::cli::baseline_command},
       {"evaluate", gpprobe::cli::evaluate_command},
+      {"draw", gpprobe::cli::draw_command},
+      {"gpc", gpprobe::cli::gpc_command},
+      {"bench-gpc", gpprobe::cli::gpc_bench_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;

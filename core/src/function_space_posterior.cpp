@@ -124,4 +124,21 @@ void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std:
   }
 }
 
+LatentWeights FunctionSpacePosterior::weights(const RowMatrix& psi) const {
+  // The certified bounds' form: w = K_alpha^-1 r_alpha - K_beta^-1 r_beta = U_alpha' c_alpha - U_beta' c_beta
+  // and M_fs = K_alpha^-1 + K_beta^-1. predict() sums, per GP, (U z)_k c_k for the mean and (U z)_k^2
+  // for the variance with |(U z)_k| <= v |row k of U|_1 (every |z_j| <= v): those sums bound its rounding.
+  const double v = prior_.variance;
+  const VectorXd w = U_alpha_.transpose() * c_alpha_ - U_beta_.transpose() * c_beta_;
+  RowMatrix M_fs;
+  sum_of_inverses(L_alpha_, L_beta_, &M_fs);
+  double mean_terms = 0.0, variance_terms = 0.0;
+  for (auto [U, c] : {std::pair{&U_alpha_, &c_alpha_}, std::pair{&U_beta_, &c_beta_}}) {
+    const VectorXd row_sums = U->cwiseAbs().rowwise().sum();
+    mean_terms += v * row_sums.dot(c->cwiseAbs());
+    variance_terms += v * v * row_sums.squaredNorm();
+  }
+  return LatentWeights::from_function_space(v, psi, w, M_fs, mean_terms, variance_terms);
+}
+
 }  // namespace gpprobe

@@ -19,13 +19,10 @@ namespace {
 
 constexpr std::size_t kBlockRows = 256;
 
-Status check_test_inputs(const MatrixView& test, std::size_t d) {
-  if (test.rows() == 0) return Status(StatusCode::invalid_argument, "test inputs are empty (0 rows)");
-  if (test.cols() != d) {
-    return Status(StatusCode::dimension_mismatch, "test inputs have " + count_of(test.cols(), "column") +
-                                                      ", training inputs have " + count_of(d, "column"));
-  }
-  return check_finite(test, "test inputs");
+std::string number(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
 }
 
 // Joint normal draws mean + C z with C C' = cov + jitter I; the jitter climbs from 0 by decades
@@ -68,8 +65,7 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
 Status check_prediction(std::size_t row, double prior, double mean, double explained) {
   if (std::isfinite(prior) && std::isfinite(mean) && std::isfinite(explained)) return Status::success();
   return Status(StatusCode::numerical_failure, "test inputs row " + std::to_string(row) +
-                                                   ": the prediction is not finite (k(x*, x*) = " + number_text(prior) +
-                                                   ", mean " + number_text(mean) + "): inputs too large for the kernel");
+                                                   ": the prediction is not finite (the kernel overflows at inputs this large)");
 }
 
 Status check_sample_request(const MatrixView& test, std::size_t count) {
@@ -83,6 +79,15 @@ Status check_sample_request(const MatrixView& test, std::size_t count) {
 }
 
 }  // namespace
+
+Status check_test_inputs(const MatrixView& test, std::size_t d) {
+  if (test.rows() == 0) return Status(StatusCode::invalid_argument, "test inputs are empty (0 rows)");
+  if (test.cols() != d) {
+    return Status(StatusCode::dimension_mismatch, "test inputs have " + count_of(test.cols(), "column") +
+                                                      ", training inputs have " + count_of(d, "column"));
+  }
+  return check_finite(test, "test inputs");
+}
 
 Status check_training_data(const MatrixView& x, const double* y, std::size_t n) {
   if (x.rows() == 0) return Status(StatusCode::invalid_argument, "training inputs are empty (0 rows)");
@@ -106,7 +111,7 @@ Result<GpRegression> GpRegression::fit(const MatrixView& x, const double* y, std
   GPPROBE_RETURN_IF_ERROR(check_training_data(x, y, n));
   GPPROBE_RETURN_IF_ERROR(kernel.check(x.cols()));
   if (!(std::isfinite(noise_variance) && noise_variance >= 0.0)) {
-    return Status(StatusCode::invalid_argument, "noise variance must be a finite number >= 0, got " + number_text(noise_variance));
+    return Status(StatusCode::invalid_argument, "noise variance must be a finite number >= 0, got " + number(noise_variance));
   }
   if (std::isinf(mean)) return Status(StatusCode::invalid_argument, "mean must be finite (or NaN for the average of y)");
 

@@ -5,12 +5,16 @@
 
 namespace gpprobe {
 
+std::string number_text(double value, int digits) {
+  std::ostringstream os;
+  os.precision(digits);
+  os << value;
+  return os.str();
+}
+
 Status check_positive(const char* name, double value) {
   if (std::isfinite(value) && value > 0.0) return Status::success();
-  std::ostringstream os;
-  os.precision(17);
-  os << name << " must be a finite number > 0, got " << value;
-  return Status(StatusCode::invalid_argument, os.str());
+  return Status(StatusCode::invalid_argument, std::string(name) + " must be a finite number > 0, got " + number_text(value));
 }
 
 Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t rows) {
@@ -36,6 +40,7 @@ Status check_observations(const MatrixView& observations, const std::uint8_t* la
 
 Status check_queries(const MatrixView& queries, std::size_t dimension) {
   if (queries.rows() == 0) return Status(StatusCode::invalid_argument, "queries are empty (0 rows)");
+  if (queries.cols() == 0) return Status(StatusCode::invalid_argument, "queries have 0 columns");
   if (dimension > 0 && queries.cols() != dimension) {
     return Status(StatusCode::dimension_mismatch, "queries have " + count_of(queries.cols(), "column") +
                                                       ", observations have " + count_of(dimension, "column"));

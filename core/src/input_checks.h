@@ -12,6 +12,9 @@
 
 namespace gpprobe {
 
+// `value` as text with `digits` significant digits ("0.5", "3.1e-05", "nan"), for messages.
+std::string number_text(double value, int digits = 17);
+
 // invalid_argument "<name> must be a finite number > 0, got <value>" (17 significant digits).
 Status check_positive(const char* name, double value);
 
@@ -21,7 +24,7 @@ Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t r
 // At least one row and one column, labels that fit, every value finite.
 Status check_observations(const MatrixView& observations, const std::uint8_t* labels, std::size_t count);
 
-// At least one row, `dimension` columns (when dimension > 0), every value finite.
+// At least one row and one column, `dimension` columns (when dimension > 0), every value finite.
 Status check_queries(const MatrixView& queries, std::size_t dimension);
 
 // invalid_argument "<need>; all 3 labels are 0" (or "; the only label is 0") unless both labels occur,

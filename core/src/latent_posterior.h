@@ -7,12 +7,15 @@
 //   f_beta  the other way round.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
+#include "gpprobe/cholesky_update.h"
+#include "gpprobe/latent_weights.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/status.h"
 
@@ -38,6 +41,15 @@ class LatentPosterior {
   // 1 / lambda_min of the unit-diagonal scaling of A), the larger of f_alpha's and f_beta's. Outputs lose
   // about log10(condition * 1e-16) of their 16 digits. 1 before any fit.
   virtual double condition() const = 0;
+
+  // The same posterior in the weight-space form of latent_weights.h (for the certified bounds).
+  virtual LatentWeights weights(const RowMatrix& psi) const = 0;
+};
+
+// Noise variance and residual of observation with label y for f_alpha (raises_alpha) or f_beta.
+struct SyntheticObservation {
+  double noise;
+  double residual;
 };
 
 // sum_j A_jj (A^-1)_jj for A = L L' with L lower (A_jj = |row j of L|^2) and the diagonal of A^-1.
@@ -45,11 +57,18 @@ inline double scaled_condition(const Eigen::MatrixXd& L, const Eigen::VectorXd& 
   return L.rowwise().squaredNorm().dot(inverse_diagonal);
 }
 
-// Noise variance and residual of observation with label y for f_alpha (raises_alpha) or f_beta.
-struct SyntheticObservation {
-  double noise;
-  double residual;
-};
+// out = A_alpha^-1 + A_beta^-1 from their Cholesky factors: the posterior's precision-free covariance term
+// in either form (M of function space, S of weight space). Returns the larger scaled_condition of the two.
+inline double sum_of_inverses(const Eigen::MatrixXd& L_alpha, const Eigen::MatrixXd& L_beta, RowMatrix* out) {
+  const Eigen::Index n = L_alpha.rows();
+  out->resize(n, n);
+  RowMatrix inverse_beta(n, n);
+  inverse_from_cholesky(L_alpha, out->data());
+  inverse_from_cholesky(L_beta, inverse_beta.data());
+  const double condition = std::max(scaled_condition(L_alpha, out->diagonal()), scaled_condition(L_beta, inverse_beta.diagonal()));
+  *out += inverse_beta;
+  return condition;
+}
 
 inline SyntheticObservation synthetic_observation(const BetaGpPrior& prior, bool raises) {
   return raises ? SyntheticObservation{prior.raised.variance, prior.raised.mean - prior.mean}

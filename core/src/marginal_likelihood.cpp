@@ -5,6 +5,7 @@
 
 #include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/kernel_matrix.h"
+#include "input_checks.h"
 
 namespace gpprobe {
 
@@ -22,8 +23,8 @@ Result<KernelFactor> factor_kernel(const Kernel& kernel, double noise_variance, 
     for (std::size_t i = j; i < n; ++i) {
       const double k = f.L(Eigen::Index(i), Eigen::Index(j));
       if (std::isfinite(k)) continue;
-      return Status(StatusCode::numerical_failure, "training inputs: the kernel " + kernel.describe() + " is " +
-                                                       number_text(k) + " between rows " + std::to_string(j) + " and " +
+      return Status(StatusCode::numerical_failure, "training inputs: the kernel " + kernel.describe() +
+                                                       " is not finite between rows " + std::to_string(j) + " and " +
                                                        std::to_string(i) + " (inputs too large for it)");
     }
   }
@@ -39,8 +40,8 @@ Result<KernelFactor> factor_kernel(const Kernel& kernel, double noise_variance, 
   f.log_marginal_likelihood = -0.5 * fit - 0.5 * log_det - 0.5 * double(n) * kLogTwoPi;
   if (!std::isfinite(f.log_marginal_likelihood) || !f.alpha.allFinite()) {
     return Status(StatusCode::numerical_failure,
-                  "training targets: the log marginal likelihood is " + number_text(f.log_marginal_likelihood) +
-                      " (r' K_y^-1 r = " + number_text(fit) + "): the targets lie too far from the mean for double precision");
+                  "training targets: the log marginal likelihood is not finite (r' K_y^-1 r overflows): the targets "
+                  "lie too far from the mean for double precision");
   }
   return f;
 }
@@ -71,7 +72,7 @@ Result<MarginalLikelihood> log_marginal_likelihood(const Kernel& kernel, double 
   for (double g : out.gradient) {
     if (!std::isfinite(g)) {
       return Status(StatusCode::numerical_failure, "the gradient of the log marginal likelihood is not finite (kernel " +
-                                                       kernel.describe() + ", noise " + number_text(noise_variance) + ")");
+                                                       kernel.describe() + ", noise " + number_text(noise_variance, 6) + ")");
     }
   }
   return out;

@@ -44,6 +44,12 @@ const char* space_name(PosteriorSpace space) {
   return "unknown";
 }
 
+Result<PosteriorSpace> parse_space(const std::string& name) {
+  for (PosteriorSpace s : {PosteriorSpace::automatic, PosteriorSpace::function, PosteriorSpace::weight})
+    if (name == space_name(s)) return s;
+  return Status(StatusCode::invalid_argument, "space must be automatic, function or weight, got '" + name + "'");
+}
+
 PosteriorSpace cheaper_space(std::size_t observations, std::size_t dimension, std::size_t queries) {
   const double O = double(observations), D = double(dimension + 1), n = double(queries);
   // Leading flop counts: Gram matrix, two factorisations and two inverses; then per query the
@@ -131,6 +137,11 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
     }
   }
   return Status::success();
+}
+
+LatentWeights Probe::latent_weights() const {
+  if (labels_.empty()) return LatentWeights::prior(prior_.variance, dimension_);
+  return posterior_->weights(psi_);
 }
 
 double Probe::condition() const { return posterior_ ? posterior_->condition() : 1.0; }

@@ -1,8 +1,5 @@
 #include "gpprobe/status.h"
 
-#include <cmath>
-#include <sstream>
-
 namespace gpprobe {
 
 const char* code_name(StatusCode code) {
@@ -16,6 +13,7 @@ const char* code_name(StatusCode code) {
     case StatusCode::io_error: return "io_error";
     case StatusCode::out_of_memory: return "out_of_memory";
     case StatusCode::cancelled: return "cancelled";
+    case StatusCode::internal_error: return "internal_error";
   }
   return "unknown";
 }
@@ -23,14 +21,6 @@ const char* code_name(StatusCode code) {
 std::string count_of(std::size_t n, const char* singular, const char* plural) {
   const std::string many = plural ? plural : std::string(singular) + "s";
   return std::to_string(n) + " " + (n == 1 ? std::string(singular) : many);
-}
-
-std::string number_text(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-  std::ostringstream os;
-  os << v;
-  return os.str();
 }
 
 }  // namespace gpprobe

@@ -86,12 +86,7 @@ Status WeightSpacePosterior::refresh() {
   L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta);
   u_ = u_alpha - u_beta;
 
-  S_.resize(D, D);
-  RowMatrix inverse_beta(D, D);
-  inverse_from_cholesky(L_alpha, S_.data());
-  inverse_from_cholesky(L_beta, inverse_beta.data());
-  condition_ = std::max({1.0, scaled_condition(L_alpha, S_.diagonal()), scaled_condition(L_beta, inverse_beta.diagonal())});
-  S_ += inverse_beta;
+  condition_ = std::max(1.0, sum_of_inverses(L_alpha, L_beta, &S_));
   return Status::success();
 }
 
@@ -102,6 +97,10 @@ void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::s
   std::vector<double> PS(count * D);
   multiply_transposed(P, count, S_.data(), D, D, PS.data());  // S is symmetric: rows = columns
   rowwise_dot(P, PS.data(), count, D, variance);
+}
+
+LatentWeights WeightSpacePosterior::weights(const RowMatrix& psi) const {
+  return LatentWeights::from_weight_space(prior_.variance, u_, S_, std::size_t(psi.rows()));
 }
 
 }  // namespace gpprobe

@@ -26,6 +26,7 @@ class WeightSpacePosterior final : public LatentPosterior {
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
   void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                double* variance) const override;
+  LatentWeights weights(const RowMatrix& psi) const override;
   double condition() const override { return condition_; }
 
  private:

@@ -63,6 +63,18 @@ TEST(BadInput, ShapesThatDoNotFit) {
   expect_status(probe.value().score(MatrixView(empty), c), StatusCode::invalid_argument, "queries are empty (0 rows)");
 }
 
+TEST(BadInput, QueriesOfNoColumns) {
+  // A probe of no observation takes queries of any width, but not of none (found by fuzzing: 2^64 - 1
+  // rows of 0 columns were checked one empty row at a time).
+  Result<Probe> prior = Probe::fit(MatrixView(static_cast<const double*>(nullptr), 0, 0), nullptr, 0);
+  ASSERT_TRUE(prior.ok());
+  std::vector<double> out(3);
+  ProbeScoreColumns c;
+  c.judged_probability = out.data();
+  const RowMatrix no_columns(3, 0);
+  expect_status(prior.value().score(MatrixView(no_columns), c), StatusCode::invalid_argument, "queries have 0 columns");
+}
+
 TEST(BadInput, LabelsOutsideZeroOne) {
   Data d;
   expect_status(fit_status(d.X, {1, 2, 0}), StatusCode::invalid_argument, "label 1 is 2; labels must be 0 or 1");

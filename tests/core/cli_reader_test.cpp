@@ -162,5 +162,18 @@ TEST(CliReaders, NpyHeaderParserReadsWhatNumpyWrites) {
   EXPECT_EQ(empty.value().size(), 0u);
 }
 
+TEST(CliReaders, RowsOfZeroColumnsAreRefused) {
+  // Found by fuzzing: shape (2^64 - 1, 0) is a valid empty array, but as a matrix every loop over its
+  // rows ran 2^64 times (a hang, not a crash).
+  const TempFile rows_of_nothing("nothing.npy", npy_bytes("<f4", false, "(18446744073709551615, 0)", ""));
+  EXPECT_EQ(cli::read_matrix(rows_of_nothing.path()).status().message(),
+            rows_of_nothing.path() + ": the array has 18446744073709551615 rows of 0 columns");
+  const TempFile no_rows("no_rows.npy", npy_bytes("<f8", false, "(0, 3)", ""));
+  Result<cli::LoadedMatrix> empty = cli::read_matrix(no_rows.path());
+  ASSERT_TRUE(empty.ok()) << empty.status().message();
+  EXPECT_EQ(empty.value().rows, 0u);
+  EXPECT_EQ(empty.value().cols, 3u);
+}
+
 }  // namespace
 }  // namespace gpprobe

@@ -201,9 +201,10 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
   // The linear kernel's a'b overflows; the periodic kernel takes the sine of +Inf.
   Status s = predicted(Kernel::linear(1.0));
   EXPECT_EQ(s.code(), StatusCode::numerical_failure);
-  EXPECT_EQ(s.message(), "test inputs row 1: the prediction is not finite (k(x*, x*) = +Inf, mean NaN): inputs too large for the kernel");
+  const std::string overflow = "test inputs row 1: the prediction is not finite (the kernel overflows at inputs this large)";
+  EXPECT_EQ(s.message(), overflow);
   s = predicted(Kernel::periodic(1.0, 1.0));
-  EXPECT_EQ(s.message(), "test inputs row 1: the prediction is not finite (k(x*, x*) = 1, mean NaN): inputs too large for the kernel");
+  EXPECT_EQ(s.message(), overflow);
   // The RBF kernel legitimately decays to 0 there: the prior mean (the average of y) and variance.
   ASSERT_TRUE(predicted(Kernel::rbf({1.0})).ok());
   EXPECT_EQ(p.mean[1], 1.25);
@@ -216,11 +217,11 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
   // Training inputs near 1e308, and a mean 1e300 away from the targets (r' K^-1 r overflows).
   const double far[] = {0.0, 1e308};
   EXPECT_EQ(GpRegression::fit(MatrixView(far, 2, 1), y, 2, Kernel::linear(1.0), 0.1).status().message(),
-            "training inputs: the kernel linear(1) is +Inf between rows 1 and 1 (inputs too large for it)");
+            "training inputs: the kernel linear(1) is not finite between rows 1 and 1 (inputs too large for it)");
   const Status mean = GpRegression::fit(train, y, 4, Kernel::rbf({1.0}), 0.1, 1e300).status();
   EXPECT_EQ(mean.code(), StatusCode::numerical_failure);
-  EXPECT_EQ(mean.message(), "training targets: the log marginal likelihood is -Inf (r' K_y^-1 r = +Inf): the targets lie "
-                            "too far from the mean for double precision");
+  EXPECT_EQ(mean.message(), "training targets: the log marginal likelihood is not finite (r' K_y^-1 r overflows): the "
+                            "targets lie too far from the mean for double precision");
   HyperparameterFitOptions options;
   options.mean = 1e300;
   EXPECT_EQ(fit_hyperparameters(train, y, 4, Kernel::rbf({1.0}), 0.1, options).status().message(),

@@ -9,6 +9,7 @@
 #include "gpprobe/gp_regression.h"
 #include "gpprobe/hyperparameter_fit.h"
 #include "gpprobe/kernel_expression.h"
+#include "gpprobe/named_kernels.h"
 
 using namespace gpprobe;
 
@@ -21,16 +22,11 @@ Kernel decoded_kernel(fuzz::Input& in) {
     Result<Kernel> parsed = parse_kernel(text);
     if (parsed.ok()) return parsed.value();
   }
-  static const char* names[] = {"rbf", "matern12", "matern32", "matern52", "periodic", "locally-periodic", "linear", "cosine"};
-  KernelChoice c;
-  c.name = names[in.byte() % 8];
-  const auto parameter = [&] { return in.byte() < 8 ? in.raw_double() : in.positive(-4, 4); };
-  c.variance = parameter();
-  c.length_scale = parameter();
-  c.period = parameter();
-  c.decay = parameter();
-  c.offset = parameter();
-  Kernel k = make_kernel(c).value();
+  const std::vector<NamedKernel>& named = named_kernels();
+  Kernel k = named[in.byte() % named.size()].kernel;
+  std::vector<double> values(k.parameter_count());
+  for (double& v : values) v = in.byte() < 8 ? in.raw_double() : in.positive(-4, 4);
+  k = k.with_values(values.data());
   const std::uint8_t combine = in.byte();
   if (combine < 40) return k + Kernel::constant(in.positive(-3, 3)) * Kernel::rbf({in.positive(-2, 2)});
   if (combine < 60) return k * Kernel::linear(in.positive(-2, 2));

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -44,6 +45,20 @@ struct PredictionColumns {
   double* latent_upper = nullptr;
   double* observation_lower = nullptr;  // mean - 1.96 sqrt(observation_variance)
   double* observation_upper = nullptr;
+};
+
+// The same eight columns, owned (for results that keep their predictions, e.g. a grid for a plot).
+struct Predictions {
+  std::vector<double> mean, latent_variance, observation_variance, knowledge, latent_lower, latent_upper,
+      observation_lower, observation_upper;
+
+  explicit Predictions(std::size_t m = 0)
+      : mean(m), latent_variance(m), observation_variance(m), knowledge(m), latent_lower(m), latent_upper(m),
+        observation_lower(m), observation_upper(m) {}
+  PredictionColumns columns() {
+    return {mean.data(),         latent_variance.data(), observation_variance.data(), knowledge.data(),
+            latent_lower.data(), latent_upper.data(),    observation_lower.data(),    observation_upper.data()};
+  }
 };
 
 // Rounding can make k(x*,x*) - |v|^2 a tiny negative number where the data pin f down; such values
@@ -100,5 +115,9 @@ Result<PosteriorSamples> sample_prior(const Kernel& kernel, double mean, const M
 // invalid_argument / dimension_mismatch / non_finite naming "training inputs", "training targets" or
 // the noise variance; shared by the fit and the hyperparameter optimiser.
 Status check_training_data(const MatrixView& x, const double* y, std::size_t n);
+
+// invalid_argument / dimension_mismatch / non_finite naming "test inputs" against d training columns
+// ("test inputs have 3 columns, training inputs have 2 columns"); shared with GP classification.
+Status check_test_inputs(const MatrixView& test, std::size_t d);
 
 }  // namespace gpprobe

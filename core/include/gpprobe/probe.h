@@ -15,9 +15,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
+#include "gpprobe/latent_weights.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/progress.h"
 #include "gpprobe/status.h"
@@ -31,6 +33,8 @@ enum class PosteriorSpace { automatic, function, weight };
 
 // "function" / "weight" / "automatic".
 const char* space_name(PosteriorSpace space);
+// The space called `name`; invalid_argument "space must be automatic, function or weight, got 'x'".
+Result<PosteriorSpace> parse_space(const std::string& name);
 
 struct ProbeOptions {
   double epsilon = 0.1;
@@ -79,6 +83,10 @@ class Probe {
   // error of roughly 1e-16 times it. A form above 1e8 is replaced by the other (space() says which is in
   // use); above 1e11 fit, add and remove fail with numerical_failure instead.
   double condition() const;
+
+  // The posterior's latent in weight space (latent_weights.h), for certified bounds: O(D^2) in weight
+  // space, O(O^2 D + O D^2) in function space. With no observation, the prior of dimension().
+  LatentWeights latent_weights() const;
 
  private:
   Probe();

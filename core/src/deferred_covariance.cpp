@@ -1,0 +1,41 @@
+#include "deferred_covariance.h"
+
+#include "gpc_factor.h"
+#include "gpprobe/row_products.h"
+
+namespace gpprobe {
+
+void DeferredCovariance::reset(RowMatrix sigma) {
+  base_ = std::move(sigma);
+  S_.setZero(base_.rows(), Eigen::Index(block_));
+  scaled_.setZero(base_.rows(), Eigen::Index(block_));
+  pending_ = 0;
+}
+
+void DeferredCovariance::column(std::size_t i, double* out) const {
+  const std::size_t n = std::size_t(base_.rows());
+  multiply_vector(S_.data(), n, block_, scaled_.data() + i * block_, out);  // sum_k s_k kappa_k s_k[i]
+  // Entry (j, i) of the symmetric matrix from the lower triangle: row i before the diagonal, column i after.
+  const double* row = base_.data() + i * n;
+  for (std::size_t j = 0; j < i; ++j) out[j] = row[j] - out[j];
+  for (std::size_t j = i; j < n; ++j) out[j] = base_.data()[j * n + i] - out[j];
+}
+
+void DeferredCovariance::downdate(const double* s, double kappa) {
+  const std::size_t n = std::size_t(base_.rows());
+  for (std::size_t j = 0; j < n; ++j) {
+    S_(Eigen::Index(j), Eigen::Index(pending_)) = s[j];
+    scaled_(Eigen::Index(j), Eigen::Index(pending_)) = kappa * s[j];
+  }
+  if (++pending_ == block_) flush();
+}
+
+void DeferredCovariance::flush() {
+  const std::size_t n = std::size_t(base_.rows());
+  add_lower_product(scaled_.data(), block_, S_.data(), block_, n, pending_, -1.0, base_.data());
+  S_.setZero();
+  scaled_.setZero();
+  pending_ = 0;
+}
+
+}  // namespace gpprobe

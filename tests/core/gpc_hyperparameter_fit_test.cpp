@@ -1,0 +1,100 @@
+// Learning GP classification hyperparameters: never below the start, at a stationary point, seeded
+// restarts, held parameters, progress and cancel. (Parity with scikit-learn's optimum: gpc_sklearn_test.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpc_fixtures.h"
+#include "gpprobe/gpc_hyperparameter_fit.h"
+#include "gpprobe/random_stream.h"
+
+namespace gpprobe {
+namespace {
+
+const nlohmann::json& xor_case() {
+  static const nlohmann::json c = testing::gpc_golden_cases()[2];
+  return c;
+}
+
+TEST(GpcHyperparameterFit, NeverEndsBelowItsStartAndStopsAtAStationaryPoint) {
+  const GpcTrainingData data = testing::gpc_data(xor_case());
+  RandomStream rng(5);
+  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
+    for (int trial = 0; trial < 4; ++trial) {
+      const SeArdKernel start{std::exp(rng.uniform(-2.0, 3.0)), {std::exp(rng.uniform(-1.5, 1.5)),
+                                                                  std::exp(rng.uniform(-1.5, 1.5))}};
+      GpcOptions options;
+      options.method = method;
+      Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options);
+      ASSERT_TRUE(fit.ok()) << fit.status().message();
+      const GpcHyperparameterFit& f = fit.value();
+      EXPECT_GE(f.log_marginal_likelihood, f.start_log_marginal_likelihood) << method_name(method) << " " << trial;
+      EXPECT_TRUE(f.converged);
+      // The reported value is the likelihood at the reported kernel, where the gradient vanishes.
+      const GpcEvidence at = gpc_log_marginal_likelihood(data, f.kernel, options).value();
+      EXPECT_EQ(at.value, f.log_marginal_likelihood);
+      for (double g : at.gradient) EXPECT_LT(std::abs(g), 1e-4) << method_name(method) << " " << trial;
+    }
+  }
+}
+
+TEST(GpcHyperparameterFit, RestartsAreSeededAndNeverLose) {
+  const GpcTrainingData data = testing::gpc_data(xor_case());
+  GpcHyperparameterOptions fit_options;
+  fit_options.restarts = 3;
+  fit_options.seed = 17;
+  fit_options.signal_variance_upper = 100.0;  // keep the random starts where Laplace is quick
+  fit_options.length_scale_lower = 0.05;
+  fit_options.length_scale_upper = 20.0;
+  const SeArdKernel start{1.0, {1.0}};
+  const auto a = fit_gpc_hyperparameters(data, start, {}, fit_options).value();
+  const auto b = fit_gpc_hyperparameters(data, start, {}, fit_options).value();
+  ASSERT_EQ(a.run_values.size(), 4u);
+  for (double v : a.run_values) EXPECT_LE(v, a.log_marginal_likelihood);
+  EXPECT_EQ(a.log_marginal_likelihood, b.log_marginal_likelihood);
+  EXPECT_EQ(a.kernel.length_scales, b.kernel.length_scales);
+}
+
+TEST(GpcHyperparameterFit, HeldParametersStayPut) {
+  GpcHyperparameterOptions fit_options;
+  fit_options.signal_variance_lower = fit_options.signal_variance_upper = 2.0;
+  const auto fit =
+      fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0, 1.0}}, {}, fit_options).value();
+  EXPECT_EQ(fit.kernel.signal_variance, 2.0);
+  EXPECT_NE(fit.kernel.length_scales[0], 1.0);
+  EXPECT_EQ(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0}}, {},
+                                    [] {
+                                      GpcHyperparameterOptions o;
+                                      o.length_scale_lower = 0.0;
+                                      return o;
+                                    }())
+                .status()
+                .message(),
+            "length-scale bounds must satisfy 0 < lower <= upper < inf");
+}
+
+TEST(GpcHyperparameterFit, ReportsProgressAndCancels) {
+  const GpcTrainingData data = testing::gpc_data(xor_case());
+  GpcHyperparameterOptions fit_options;
+  fit_options.restarts = 2;
+  fit_options.max_iterations = 50;
+  fit_options.signal_variance_upper = 100.0;
+  std::size_t last = 0;
+  const auto fit = fit_gpc_hyperparameters(data, {1.0, {1.0}}, {}, fit_options, [&](std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, 150u);
+    EXPECT_GE(done, last);
+    last = done;
+    return true;
+  });
+  ASSERT_TRUE(fit.ok());
+  EXPECT_EQ(last, 150u);
+  const Status cancelled =
+      fit_gpc_hyperparameters(data, {1.0, {1.0}}, {}, fit_options, [](std::size_t done, std::size_t) {
+        return done < 2;
+      }).status();
+  EXPECT_EQ(cancelled.code(), StatusCode::cancelled);
+  EXPECT_EQ(cancelled.message(), "hyperparameter fit cancelled in run 1 of 3");
+}
+
+}  // namespace
+}  // namespace gpprobe
