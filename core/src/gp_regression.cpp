@@ -43,7 +43,9 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
     Eigen::MatrixXd shifted = cov;
     shifted.diagonal().array() += out.jitter;
     llt.compute(shifted);
-    if (llt.info() == Eigen::Success) {
+    // Eigen only refuses pivots <= 0; a tiny positive one (a covariance that cancelled to rounding noise)
+    // can leave +Inf below it, which is no factor either.
+    if (llt.info() == Eigen::Success && llt.matrixLLT().allFinite()) {
       factored = true;
       break;
     }
@@ -57,7 +59,11 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
   RowMatrix z(Eigen::Index(count), m);
   for (Eigen::Index i = 0; i < z.size(); ++i) z.data()[i] = rng.normal();
   out.values = z * llt.matrixL().transpose();
-  out.values.rowwise() += mean.transpose();  // finite: |z| sqrt(variance) terms cannot reach DBL_MAX
+  out.values.rowwise() += mean.transpose();
+  if (!out.values.allFinite()) {
+    return Status(StatusCode::numerical_failure, std::string("the ") + what + " samples overflow (covariance up to " +
+                                                     number(cov.diagonal().maxCoeff()) + ")");
+  }
   return out;
 }
 
