@@ -14,6 +14,8 @@ interface Props {
   height: number;
   /** Text lines for the tooltip of point i of the interactive mark. */
   tooltip?: (index: number) => string[];
+  /** A picture of point i for its tooltip (a sprite sheet's thumbnail). */
+  thumbnail?: (index: number) => preact.ComponentChildren;
   onPick?: (index: number | null, event: MouseEvent) => void;
   empty?: string;
   /** Extra controls in the card header. */
@@ -74,7 +76,7 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
   return ctx;
 }
 
-export function PlotView({ spec, overlay, height, tooltip, onPick, empty, controls, caption, testId }: Props) {
+export function PlotView({ spec, overlay, height, tooltip, thumbnail, onPick, empty, controls, caption, testId }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
@@ -94,7 +96,10 @@ export function PlotView({ spec, overlay, height, tooltip, onPick, empty, contro
   useEffect(() => {
     const c = canvas.current;
     if (!c || !spec || width === 0) return;
-    setLayout(drawPlot(sizedContext(c, width, height), spec, width, height));
+    const drawn = drawPlot(sizedContext(c, width, height), spec, width, height);
+    // The drawn texts' boxes, for checks that nothing is cut off (tests/e2e/embed.e2e.ts).
+    c.dataset.textBoxes = JSON.stringify(drawn.textBoxes.map((b) => [b.left, b.top, b.right, b.bottom].map((v) => Math.round(v * 10) / 10)));
+    setLayout(drawn);
   }, [spec, width, height]);
 
   useEffect(() => {
@@ -162,6 +167,7 @@ export function PlotView({ spec, overlay, height, tooltip, onPick, empty, contro
         )}
         {hover && tooltip && (
           <div class="tooltip" style={{ left: `${Math.min(hover.x + 12, width - 220)}px`, top: `${Math.max(hover.y - 10, 0)}px` }}>
+            {thumbnail?.(hover.index)}
             {tooltip(hover.index).map((line) => <div>{line}</div>)}
           </div>
         )}
