@@ -45,9 +45,10 @@ export async function waitForResults(page: Page): Promise<void> {
 
 /** The pages of a test file: one browser for the file, a fresh context and watched page per test, and
  * after each test the checks every browser test makes (no console errors, no foreign requests).
- * `origins`: the app's origin and any other the file names as allowed; the browser and its first
- * context are there for tests that open more pages (`browser`, `context`). */
-export function browserPerFile(origins: string | string[], screenshots = SHOTS,
+ * `origins`: the app's origin and any other the file names as allowed (a function when they are known
+ * only once the file's servers listen); the browser and its first context are there for tests that
+ * open more pages (`browser`, `context`). */
+export function browserPerFile(origins: string | string[] | (() => string[]), screenshots = SHOTS,
   viewport = { width: 1440, height: 1000 }): { readonly page: Page; readonly browser: Browser; readonly context: BrowserContext } {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -61,7 +62,7 @@ export function browserPerFile(origins: string | string[], screenshots = SHOTS,
   });
   beforeEach(async () => {
     context = await browser!.newContext({ viewport, acceptDownloads: true });
-    watched = await watchedPage(context, origins);
+    watched = await watchedPage(context, typeof origins === 'function' ? origins() : origins);
   });
   afterEach(async () => {
     expect(watched?.consoleErrors, 'console errors').toEqual([]);

@@ -28,7 +28,7 @@ describe('links', () => {
     await page.locator('table.results tbody input[aria-label^="Observation"]:not(:checked)').first().check();
     await waitForResults(page);
     await page.locator('select[aria-label="Colour the map by"]').selectOption('episteme');
-    await page.locator('table.results tbody tr').nth(3).click();
+    await page.locator('table.results tbody tr[aria-selected]').nth(3).click();
     const selectedRow = await page.locator('table.results tbody tr[aria-selected="true"] td').first().textContent();
     const observations = await observationCount(page);
 

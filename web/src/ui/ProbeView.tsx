@@ -34,7 +34,7 @@ export function useTooltip() {
   };
 }
 
-export function SelectedQuery() {
+function SelectedQuery() {
   const row = selected.value;
   const r = results.value;
   const d = dataset.value;

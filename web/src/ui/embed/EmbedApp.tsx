@@ -10,7 +10,8 @@ import { columns, dataset, labels, queryRows, results, selected, session, setHyp
 import { formatMeasure } from '../format.ts';
 import { Messages } from '../Messages.tsx';
 import { PlotView } from '../PlotView.tsx';
-import { ColorBySelect, SelectedQuery, thumbnailOf, useProbePlots } from '../ProbeView.tsx';
+import { ColorBySelect, thumbnailOf, useProbePlots } from '../ProbeView.tsx';
+import { Thumbnail } from '../Thumbnail.tsx';
 import { Prompts } from '../Prompts.tsx';
 import { ResultsTable } from '../ResultsTable.tsx';
 import { TaskBar } from '../TaskBar.tsx';
@@ -55,6 +56,7 @@ function SelectionLine() {
   if (row === null || !r) return <span class="embed-selection hint">Click a point to select a query.</span>;
   return (
     <span class="embed-selection" data-testid="embed-selection">
+      <Thumbnail row={row} size={24} />
       row {row}{y ? (y[row] ? ' (shows it)' : ' (does not)') : ''}: judged {formatMeasure(r.scores.judgedProbability[row])} ·
       episteme {formatMeasure(r.scores.episteme[row])}
     </span>
@@ -87,11 +89,7 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
         {height > 0 && (view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
           : view === 'judged' ? <PlotView spec={plots.judged} overlay={plots.judgedRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="judged-plot" />
           : view === 'alea' ? <PlotView spec={plots.alea} overlay={plots.aleaRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="alea-plot" />
-          : view === 'belief' ? (
-            <div class="embed-belief">
-              {plots.beliefSpec ? <PlotView spec={plots.beliefSpec} height={plotHeight} testId="belief-plot" /> : <p class="hint">Select a query to see its belief.</p>}
-              <div class="embed-detail"><SelectedQuery /></div>
-            </div>)
+          : view === 'belief' ? <PlotView spec={plots.beliefSpec} height={plotHeight} empty="Select a query to see its belief." testId="belief-plot" />
           : d && <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} subset={queryRows.value} labels={labels.value}
               observations={observationSet} selected={selected.value} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation}
               thumbnail={thumbnailOf(22)} height={height - 2} />)}
