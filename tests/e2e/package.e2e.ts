@@ -3,7 +3,7 @@
 // each fitting a probe whose numbers are the golden reference's; the tarball also carries the
 // <gpprobe-probe> module and the app it embeds (gpprobe/embed).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,12 +36,13 @@ function expectGolden(r: { judged: number[]; episteme: number[] }): void {
   r.episteme.forEach((v, i) => expect(Math.abs(v - golden.expected.episteme[i])).toBeLessThanOrEqual(1e-8));
 }
 
+let dir = '';
 let project = '';
 let server: Server | null = null;
 let appUrl = '';
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gpprobe-package-'));
+  dir = mkdtempSync(join(tmpdir(), 'gpprobe-package-'));
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!;
   project = join(dir, 'consumer');
   mkdirSync(project);
@@ -60,6 +61,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const pages = browserPerFile(() => [new URL(appUrl || 'http://127.0.0.1').origin]);

@@ -2,7 +2,7 @@
 // (`gpprobe probe --probe FILE --queries EMBEDDINGS`) and by the library (`engine.loadProbe`), scores
 // every query with the numbers of the app's results CSV.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -55,6 +55,7 @@ describe('export probe', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gpprobe-probe-'));
     writeFileSync(join(dir, 'digits.probe.json'), fileText);
     const cli = table(execFileSync('build/native/gpprobe', ['probe', '--probe', join(dir, 'digits.probe.json'), '--queries', 'web/public/demo/digits/embeddings.npy'], { encoding: 'utf8' }));
+    rmSync(dir, { recursive: true, force: true });
     expect(cli.rows.length).toBe(1797);
     const library = engine.loadProbe(new TextEncoder().encode(fileText));
     const scores = library.score({ data: x.data, rows: x.shape[0], cols: x.shape[1] });

@@ -7,7 +7,7 @@
 // message naming the header; Parquet is read by ranges; a Projector config loads with its sprite.
 // Every test keeps the no-console-error and no-foreign-request checks; the one allowed foreign
 // origin is the data host's.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,16 +23,16 @@ const baseUrl = inject('baseUrl');
 const servers: Server[] = [];
 const log: Served[] = [];
 const corsOrigins = new Set<string>();
-let dataUrl = '', wideUrl = '';
+let dataUrl = '', wideUrl = '', wideDir = '';
 
 // Ports are known only once the servers listen: the data host first, then the widened app.
 const ready = (async () => {
   const data = await serveStatic('.', '', { corsOrigins, log });
   dataUrl = data.url;
-  const dir = mkdtempSync(join(tmpdir(), 'gpprobe-wide-'));
-  cpSync('dist/app', dir, { recursive: true });
-  writeFileSync(join(dir, 'index.html'), widenConnectSrc(readFileSync(join(dir, 'index.html'), 'utf8'), [dataUrl]));
-  const wide = await serveStatic(dir, '');
+  wideDir = mkdtempSync(join(tmpdir(), 'gpprobe-wide-'));
+  cpSync('dist/app', wideDir, { recursive: true });
+  writeFileSync(join(wideDir, 'index.html'), widenConnectSrc(readFileSync(join(wideDir, 'index.html'), 'utf8'), [dataUrl]));
+  const wide = await serveStatic(wideDir, '');
   wideUrl = `${wide.url}/`;
   corsOrigins.add(wide.url).add(new URL(baseUrl).origin);
   servers.push(data.server, wide.server);
@@ -42,6 +42,8 @@ const pages = browserPerFile([new URL(baseUrl).origin, new URL(wideUrl).origin, 
 
 afterAll(() => {
   for (const s of servers) s.close();
+  rmSync(wideDir, { recursive: true, force: true });
+  rmSync('test-results/remote', { recursive: true, force: true });
 });
 
 const DEMO = 'web/public/demo/digits';

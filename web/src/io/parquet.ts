@@ -40,7 +40,7 @@ function roleOf(column: SchemaTree): Role {
 }
 
 /** The columns to read: one embedding column (if any) and the scalar columns; and what is skipped. */
-export function parquetColumns(schema: SchemaTree): { columns: string[]; skipped: string[] } {
+function parquetColumns(schema: SchemaTree): { columns: string[]; skipped: string[] } {
   const top = schema.children.map((c) => ({ name: c.element.name, role: roleOf(c) }));
   const candidates = (role: Role) => top.filter((c) => c.role === role).map((c) => c.name);
   const preferred = (names: string[]) => names.find((name) => VECTOR_NAMES.includes(name.toLowerCase())) ?? names[0];

@@ -19,9 +19,6 @@ let persistent = true;
 export function setPersistent(value: boolean): void {
   persistent = value;
 }
-export function isPersistent(): boolean {
-  return persistent;
-}
 
 function sessionFor(data: Session['data'], template: Partial<Session> = {}): Session {
   return { ...DEFAULT_SESSION, epsilon: session.value.epsilon, strength: session.value.strength, ...template, data, observations: [] };

@@ -14,7 +14,7 @@
 import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from './session.ts';
 import type { LinkTarget } from './share_link.ts';
 
-export const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table'] as const;
+const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table'] as const;
 export type EmbedView = (typeof EMBED_VIEWS)[number];
 
 export interface PageOptions {

@@ -31,7 +31,7 @@ export function allowOrigins(origins: Iterable<string>): void {
 }
 
 /** The origins of `urls` that are neither the app's nor allowed yet. */
-export function foreignOrigins(urls: string[]): string[] {
+function foreignOrigins(urls: string[]): string[] {
   const origins = urls.map((u) => new URL(u).origin).filter((o) => o !== location.origin && !allowed.has(o));
   return [...new Set(origins)];
 }

@@ -16,7 +16,7 @@ import {
   DEFAULT_SESSION, type Concept, type DataRef, type OodSetup, type QuerySubset, type Session,
 } from './session.ts';
 
-export const LINK_VERSION = 1;
+const LINK_VERSION = 1;
 
 /** What the reader looks at, beside the session. */
 export interface LinkView {
@@ -25,7 +25,7 @@ export interface LinkView {
   selected: number | null;
 }
 
-export const DEFAULT_VIEW: LinkView = { tab: 'probe', colorBy: 'judgedProbability', selected: null };
+const DEFAULT_VIEW: LinkView = { tab: 'probe', colorBy: 'judgedProbability', selected: null };
 
 /** A session as a link carries it. `drawn`: the observations are the session's draw (not listed). */
 export interface LinkState {
@@ -90,7 +90,7 @@ function queries(v: unknown): QuerySubset {
 }
 
 /** The JSON of a link (version LINK_VERSION). */
-export function linkJson(link: LinkState): Record<string, unknown> {
+function linkJson(link: LinkState): Record<string, unknown> {
   const s = link.session;
   return {
     v: LINK_VERSION, data: s.data, concept: s.concept, draw: s.draw, ...(link.drawn ? {} : { rows: s.observations }),

@@ -1,6 +1,5 @@
 // A row's thumbnail from the dataset's sprite sheet (an Embedding Projector config's sprite.imagePath):
 // the sheet as a CSS background, positioned on the row's cell and scaled to `size` pixels.
-import { spriteColumns } from '../io/projector.ts';
 import type { SpriteSheet } from '../io/load_urls.ts';
 import { dataset } from '../state/store.ts';
 
@@ -24,8 +23,7 @@ export function Thumbnail({ row, size }: { row: number; size: number }) {
   if (!sheet || row < 0 || row >= (dataset.value?.rows ?? 0)) return null;
   const [w, h] = sheet.singleImageDim;
   const scale = size / Math.max(w, h);
-  const columns = sheet.columns || spriteColumns(dataset.value!.rows);
-  const x = (row % columns) * w * scale, y = Math.floor(row / columns) * h * scale;
+  const x = (row % sheet.columns) * w * scale, y = Math.floor(row / sheet.columns) * h * scale;
   return (
     <span class="thumbnail" role="img" aria-label={`thumbnail of row ${row}`} data-row={row} style={{
       width: `${w * scale}px`, height: `${h * scale}px`, backgroundImage: `url(${sheetUrl(sheet.image)})`,
