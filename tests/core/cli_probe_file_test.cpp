@@ -39,23 +39,26 @@ const testing::GoldenCase& golden(const std::vector<testing::GoldenCase>& cases,
 TEST(CliProbeFile, FixturesReproduceTheGoldenCases) {
   const auto cases = testing::golden_cases();
   // float64 observations reproduce the reference like the flags do (1e-8); float32 ones within the
-  // float32 tolerance of the golden tests (the reference is float64).
+  // float32 tolerance of the golden tests (the reference is float64). In the file's space, and with
+  // --space naming either space instead.
   for (const auto& [file, name, tolerance] : {std::tuple{"random_o40_d16.float64.probe.json", "random O=40 d=16", 1e-8},
                                               std::tuple{"random_o30_d64.float32.probe.json", "random O=30 d=64", 4.5e-7}}) {
     const testing::GoldenCase& g = golden(cases, name);
     const TempFile queries("queries.csv", csv_of(g.queries));
-    const CliRun r = run_cli("probe --probe " + fixture(file) + " --queries " + queries.path());
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.err, "");
-    std::string header;
-    const auto rows = parse_output(r.out, &header);
-    ASSERT_EQ(rows.size(), g.judged.size()) << file;
-    for (std::size_t q = 0; q < rows.size(); ++q) {
-      EXPECT_NEAR(rows[q][1], g.judged[q], tolerance) << file << " query " << q;
-      EXPECT_NEAR(rows[q][2], g.episteme[q], tolerance) << file << " query " << q;
-      EXPECT_NEAR(rows[q][3], g.alea[q], tolerance) << file << " query " << q;
-      EXPECT_NEAR(rows[q][4], g.mean[q], tolerance) << file << " query " << q;
-      EXPECT_NEAR(rows[q][5], g.variance[q], tolerance) << file << " query " << q;
+    for (const std::string space : {"", " --space function", " --space weight"}) {
+      const CliRun r = run_cli("probe --probe " + fixture(file) + " --queries " + queries.path() + space);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.err, "");
+      std::string header;
+      const auto rows = parse_output(r.out, &header);
+      ASSERT_EQ(rows.size(), g.judged.size()) << file;
+      for (std::size_t q = 0; q < rows.size(); ++q) {
+        EXPECT_NEAR(rows[q][1], g.judged[q], tolerance) << file << space << " query " << q;
+        EXPECT_NEAR(rows[q][2], g.episteme[q], tolerance) << file << space << " query " << q;
+        EXPECT_NEAR(rows[q][3], g.alea[q], tolerance) << file << space << " query " << q;
+        EXPECT_NEAR(rows[q][4], g.mean[q], tolerance) << file << space << " query " << q;
+        EXPECT_NEAR(rows[q][5], g.variance[q], tolerance) << file << space << " query " << q;
+      }
     }
   }
 }

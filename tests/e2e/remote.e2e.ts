@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { widenConnectSrc } from '../../scripts/widen_csp.mjs';
 import { createProbeEngine } from '../../web/src/engine/index.ts';
 import { browserPerFile, downloadText, SHOTS, waitForResults, watchedPage } from './browser.ts';
+import { COLS, ROWS, uploads } from './formats.ts';
 import { serveStatic, type Served } from './static_server.ts';
 
 const baseUrl = inject('baseUrl');
@@ -79,12 +80,14 @@ describe('data from another site', () => {
   it('loads once confirmed where the CSP allows it, with the numbers of the same files from the app\'s origin', async () => {
     const page = pages.page;
     const settings = 'concept=closed_loop=1&queries=split=test&per-class=8&seed=1&epsilon=0.1&strength=5';
-    await page.goto(`${wideUrl}?data=${dataUrl}/${DEMO}/embeddings.npy&metadata=${dataUrl}/${DEMO}/metadata.csv&${settings}`);
+    await page.goto(`${wideUrl}?data=${dataUrl}/${DEMO}/embeddings.npy&metadata=${dataUrl}/${DEMO}/metadata.csv&ood=${dataUrl}/${DEMO}/ood_embeddings.npy&${settings}`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await waitForResults(page);
     expect(await page.locator('.dataset-name').textContent()).toBe('embeddings.npy + metadata.csv');
     const remote = await downloadText(page, 'Export results (CSV)');
     expect(served('/embeddings.npy').length).toBe(1);
+    await page.getByRole('tab', { name: 'Out-of-distribution' }).click();
+    await expect.poll(() => page.getByTestId('ood-split').textContent()).toContain('against the 512 OOD rows');
 
     const context = await pages.browser.newContext({ acceptDownloads: true });
     try {
@@ -98,6 +101,20 @@ describe('data from another site', () => {
     }
   });
 
+  it('loads every format the app reads, by URL', async () => {
+    const page = pages.page;
+    for (const [format, files] of Object.entries(uploads())) {
+      mkdirSync(`test-results/remote/${format}`, { recursive: true });
+      for (const f of files) writeFileSync(`test-results/remote/${format}/${f.name}`, f.buffer);
+      const [data, ...metadata] = files.map((f) => `${dataUrl}/test-results/remote/${format}/${f.name}`);
+      await page.goto(`${wideUrl}?data=${data}${metadata.map((m) => `&metadata=${m}`).join('')}`);
+      await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
+      await waitForResults(page);
+      expect(await page.locator('.dataset-name').textContent(), format).toBe(files.map((f) => f.name).join(' + '));
+      expect(await page.locator('.data-panel .hint').first().textContent(), format).toContain(`${ROWS} rows × ${COLS} dimensions`);
+    }
+  });
+
   it('from a host that does not allow this origin by CORS gets a message naming the header', async () => {
     const page = pages.page;
     await page.goto(`${wideUrl}?data=${dataUrl}/nocors/${DEMO}/embeddings.npy`);
@@ -108,7 +125,7 @@ describe('data from another site', () => {
 
   it('reads Parquet by range requests: the footer and the used columns, not the file', async () => {
     const page = pages.page;
-    const ROWS = 600;
+    const TABLE_ROWS = 600;
     let seed = 7;
     const noise = (n: number) => Uint8Array.from({ length: n }, () => {
       seed ^= seed << 13;
@@ -116,7 +133,7 @@ describe('data from another site', () => {
       seed ^= seed << 5;
       return seed >>> 24;
     });
-    const vectors = Array.from({ length: ROWS }, (_, i) => Array.from({ length: 8 }, (_, j) => Math.cos(i * 0.11 + j * (i % 3 === 0 ? 1 : -1))));
+    const vectors = Array.from({ length: TABLE_ROWS }, (_, i) => Array.from({ length: 8 }, (_, j) => Math.cos(i * 0.11 + j * (i % 3 === 0 ? 1 : -1))));
     const list = (name: string) => [
       { name, repetition_type: 'OPTIONAL' as const, converted_type: 'LIST' as const, num_children: 1 },
       { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
@@ -126,8 +143,8 @@ describe('data from another site', () => {
     const file = new Uint8Array(parquetWriteBuffer({
       columnData: [
         { name: 'embedding', data: vectors },
-        { name: 'kind', data: Array.from({ length: ROWS }, (_, i) => (i % 3 === 0 ? 'cat' : 'dog')) },
-        { name: 'photo', data: Array.from({ length: ROWS }, () => noise(20_000)) },
+        { name: 'kind', data: Array.from({ length: TABLE_ROWS }, (_, i) => (i % 3 === 0 ? 'cat' : 'dog')) },
+        { name: 'photo', data: Array.from({ length: TABLE_ROWS }, () => noise(20_000)) },
       ],
       schema: [
         { name: 'root', num_children: 3 }, ...list('embedding'),
@@ -140,7 +157,7 @@ describe('data from another site', () => {
     await page.goto(`${wideUrl}?data=${dataUrl}/test-results/remote/table.parquet&concept=kind=cat`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await waitForResults(page);
-    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(`${ROWS} rows × 8 dimensions`);
+    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(`${TABLE_ROWS} rows × 8 dimensions`);
     const requests = served('/table.parquet');
     const bytes = requests.reduce((s, r) => s + r.bytes, 0);
     expect(requests.filter((r) => r.method === 'GET').every((r) => r.range !== null)).toBe(true);
@@ -210,6 +227,21 @@ describe('an Embedding Projector config', () => {
     await page.screenshot({ path: `${SHOTS}/projector-sprites.png` });
     expect(hovered).toBe(true);
     await page.screenshot({ path: `${SHOTS}/projector-sprites.png` });
+  });
+
+  it('is loaded without a question when a <gpprobe-probe> on the page names it', async () => {
+    const page = pages.page;
+    writeFileSync(join(wideDir, 'element.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
+      <script type="module" src="./embed.js"></script>
+      <gpprobe-probe id="p" config="${config()}" embedding="Digits: hidden layer" concept="metadata=0" views="map"></gpprobe-probe>`);
+    await page.addInitScript(() => document.addEventListener('gpprobe-results', (e) => {
+      (window as unknown as { rows?: number }).rows = (e as CustomEvent).detail.rows;
+    }));
+    await page.goto(`${wideUrl}element.html`);
+    await page.waitForFunction(() => (window as unknown as { rows?: number }).rows !== undefined, undefined, { timeout: 60_000 });
+    expect(await page.evaluate(() => (window as unknown as { rows?: number }).rows)).toBe(300);
+    const frame = page.frames().find((f) => f.url().includes('embed=1'))!;
+    expect(await frame.getByRole('dialog').count()).toBe(0);
   });
 
   it('opens the embedding a link names without asking', async () => {

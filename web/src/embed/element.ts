@@ -81,6 +81,7 @@ export class GpprobeProbe extends HTMLElement {
   }
 
   connectedCallback(): void {
+    window.addEventListener('message', this.#onMessage);
     if (this.#frame) return;
     const root = this.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
@@ -91,7 +92,6 @@ export class GpprobeProbe extends HTMLElement {
     frame.src = this.#src();
     root.append(style, frame);
     this.#frame = frame;
-    window.addEventListener('message', this.#onMessage);
   }
 
   disconnectedCallback(): void {
