@@ -6,6 +6,7 @@ import type { Mark, PlotSpec, PointsMark } from '../plots/plot_model.ts';
 import { drawOverlay, drawPlot } from '../plots/render_canvas.ts';
 import { plotToSvg } from '../plots/render_svg.ts';
 import { saveBlob, slug } from './download.ts';
+import { useElementSize } from './element_size.ts';
 
 interface Props {
   spec: PlotSpec | null;
@@ -77,21 +78,11 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
 }
 
 export function PlotView({ spec, overlay, height, tooltip, thumbnail, onPick, empty, controls, caption, testId }: Props) {
-  const box = useRef<HTMLDivElement>(null);
+  const [box, { width }] = useElementSize<HTMLDivElement>();
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(0);
   const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
   const [layoutState, setLayout] = useState<Layout | null>(null);
-
-  useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setWidth(Math.floor(element.clientWidth)));
-    observer.observe(element);
-    setWidth(Math.floor(element.clientWidth));
-    return () => observer.disconnect();
-  }, []);
 
   useEffect(() => {
     const c = canvas.current;

@@ -3,12 +3,14 @@
 // frame it is given (600 × 400 and up), with no header chrome and a link that opens the same probe
 // in the full app. Its state lives in its own URL only (state/link_actions.ts), never in the
 // origin-wide saved session.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { EmbedView } from '../../state/link_params.ts';
 import { linkUrl } from '../../state/link_actions.ts';
 import { columns, dataset, labels, queryRows, results, selected, session, setHyperparameters, toggleObservation } from '../../state/store.ts';
 import { formatMeasure } from '../format.ts';
+import { useElementSize } from '../element_size.ts';
 import { Messages } from '../Messages.tsx';
+import { PositiveNumberInput } from '../panels/HyperparametersPanel.tsx';
 import { PlotView } from '../PlotView.tsx';
 import { ColorBySelect, thumbnailOf, useProbePlots } from '../ProbeView.tsx';
 import { Thumbnail } from '../Thumbnail.tsx';
@@ -19,36 +21,14 @@ import './embed.css';
 
 const LABELS: Record<EmbedView, string> = { map: 'Map', judged: 'Judged', alea: 'Alea', belief: 'Belief', table: 'Table' };
 
-/** A number field that commits on Enter or blur (ε, s). */
+/** ε or s, typed (commits on Enter or blur). */
 function NumberField({ name, label, value, onChange }: { name: string; label: string; value: number; onChange(v: number): void }) {
-  const [text, setText] = useState<string | null>(null);
   return (
     <label class="embed-field">
       <span>{label}</span>
-      <input type="number" step="any" min="0" value={text ?? String(value)} aria-label={name}
-        onInput={(e) => setText((e.target as HTMLInputElement).value)}
-        onChange={(e) => {
-          const v = Number((e.target as HTMLInputElement).value);
-          setText(null);
-          if (Number.isFinite(v) && v > 0) onChange(v);
-        }} />
+      <PositiveNumberInput name={name} value={value} onChange={onChange} />
     </label>
   );
-}
-
-/** The height the element gets, following its size. */
-function useHeight(): [preact.RefObject<HTMLDivElement>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [height, setHeight] = useState(0);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setHeight(Math.floor(element.clientHeight)));
-    observer.observe(element);
-    setHeight(Math.floor(element.clientHeight));
-    return () => observer.disconnect();
-  }, []);
-  return [ref, height];
 }
 
 function SelectionLine() {
@@ -65,7 +45,7 @@ function SelectionLine() {
 
 export function EmbedApp({ views }: { views: EmbedView[] }) {
   const [view, setView] = useState<EmbedView>(views[0]);
-  const [main, height] = useHeight();
+  const [main, { height }] = useElementSize<HTMLDivElement>();
   const d = dataset.value, r = results.value, s = session.value;
   const plots = useProbePlots();
   const observationSet = useMemo(() => new Set(s.observations), [s.observations]);
