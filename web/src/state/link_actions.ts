@@ -81,17 +81,36 @@ export function currentPageOptions(): PageOptions {
   return pageOptions(new URLSearchParams(location.search));
 }
 
-/** Keeps the address bar's #s= up to date with the session (debounced). */
+/**
+ * Keeps the address bar's #s= up to date with the session, at once (so a reload right after a change
+ * reopens it), from a budget of history updates: Chromium ignores more than 200 in 10 s, which a long
+ * slider drag would reach, so past the budget the updates come at its refill rate, the last one always.
+ */
 export function keepLinkInAddressBar(): void {
+  const BUDGET = 100, PER_SECOND = 10;
+  let tokens = BUDGET, refilled = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let pending: LinkState | null = null;
+  const write = () => {
+    timer = undefined;
+    const now = Date.now();
+    tokens = Math.min(BUDGET, tokens + ((now - refilled) / 1000) * PER_SECOND);
+    refilled = now;
+    if (!pending) return;
+    if (tokens < 1) {
+      timer = setTimeout(write, ((1 - tokens) / PER_SECOND) * 1000);
+      return;
+    }
+    tokens -= 1;
+    const url = new URL(location.href);
+    url.hash = encodeLink(pending);
+    pending = null;
+    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
+  };
   effect(() => {
     const link = currentLink.value;
     if (opening.value || !link.session.data) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const url = new URL(location.href);
-      url.hash = encodeLink(link);
-      if (url.href !== location.href) history.replaceState(history.state, '', url.href);
-    }, 250);
+    pending = link;
+    if (timer === undefined) write();
   });
 }
