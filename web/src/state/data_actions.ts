@@ -85,10 +85,14 @@ async function loadOodFor(next: Session): Promise<void> {
     }
   } else if (persistent) {
     const files = await loadFiles('ood').catch(() => null);
-    if (files) ood = await request('Restoring the OOD set', { kind: 'load-files', role: 'ood', files: files.map((f) => ({ blob: f.blob, name: f.name })) });
+    const wanted = next.ood.files.map((f) => `${f.name}:${f.size}`).join('|');
+    if (files && files.map((f) => `${f.name}:${f.blob.size}`).join('|') === wanted) {
+      ood = await request('Restoring the OOD set', { kind: 'load-files', role: 'ood', files: files.map((f) => ({ blob: f.blob, name: f.name })) });
+    }
   }
   oodDataset.value = ood;
-  if (ood && next.ood.url) commit({ ...session.value, ood: { kind: 'file', files: ood.files, url: next.ood.url } });
+  // A link's ?ood= names a URL only: the session records the file it turned out to be (not an undo step).
+  if (ood && next.ood.url) session.value = { ...session.value, ood: { kind: 'file', files: ood.files, url: next.ood.url } };
 }
 
 /**
