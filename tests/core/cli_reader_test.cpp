@@ -11,6 +11,7 @@
 #include "delimited_reader.h"
 #include "loaded_matrix.h"
 #include "npy_reader.h"
+#include "probe_file.h"
 
 namespace gpprobe {
 namespace {
@@ -173,6 +174,31 @@ TEST(CliReaders, RowsOfZeroColumnsAreRefused) {
   ASSERT_TRUE(empty.ok()) << empty.status().message();
   EXPECT_EQ(empty.value().rows, 0u);
   EXPECT_EQ(empty.value().cols, 3u);
+}
+
+TEST(CliReaders, ProbeFilesWithHostileShapesAndNesting) {
+  // The probe file reader (gpprobe probe --probe) had the .npy reader's faults: a rows x cols product
+  // that wraps around, and a message that dump()ed whatever the file held (200,000 nested lists as a
+  // label recursed off the stack: a segfault).
+  const std::string head = "{\"format\": \"gpprobe-probe\", \"version\": 1, \"epsilon\": 0.1, \"strength\": 5, ";
+  const std::string one_row = "\"observations\": {\"rows\": 1, \"cols\": 1, \"dtype\": \"float64\", \"data\": \"AAAAAAAA8D8=\"}, ";
+  EXPECT_EQ(cli::parse_probe_file(head + one_row + "\"labels\": [" + repeated("[", 200000) + repeated("]", 200000) + "]}", "p.json")
+                .status()
+                .message(),
+            "p.json: label 0 is a list of 1 values; labels must be 0 or 1");
+  EXPECT_EQ(cli::parse_probe_file(head + one_row + "\"labels\": [\"" + std::string(1000, 'x') + "\"]}", "p.json")
+                .status()
+                .message(),
+            "p.json: label 0 is \"" + std::string(39, 'x') + "...; labels must be 0 or 1");
+  EXPECT_EQ(cli::parse_probe_file(head + "\"observations\": {\"rows\": 4611686018427387905, \"cols\": 4, \"dtype\": "
+                                         "\"float32\", \"data\": \"AAAAAAAAAAAAAAAAAAAAAA==\"}, \"labels\": [1]}",
+                                  "p.json")
+                .status()
+                .message(),
+            "p.json: observations of 4611686018427387905 x 4 float32 values cannot be stored (16 bytes of data)");
+  Result<cli::ProbeFile> fine = cli::parse_probe_file(head + one_row + "\"labels\": [1]}", "p.json");
+  ASSERT_TRUE(fine.ok()) << fine.status().message();
+  EXPECT_EQ(fine.value().observations.float64, (std::vector<double>{1.0}));
 }
 
 }  // namespace
