@@ -14,6 +14,9 @@ interface Props {
   height: number;
   /** Text lines for the tooltip of point i of the interactive mark. */
   tooltip?: (index: number) => string[];
+  /** Text lines for the tooltip at a place (x, y in data coordinates) with no point under the cursor
+   * (a map's values), or null for none. */
+  hoverAt?: (x: number, y: number) => string[] | null;
   onPick?: (index: number | null, event: MouseEvent) => void;
   empty?: string;
   /** Extra controls in the card header. */
@@ -74,12 +77,12 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
   return ctx;
 }
 
-export function PlotView({ spec, overlay, height, tooltip, onPick, empty, controls, caption, testId }: Props) {
+export function PlotView({ spec, overlay, height, tooltip, hoverAt, onPick, empty, controls, caption, testId }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
-  const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
+  const [hover, setHover] = useState<{ lines: string[]; x: number; y: number; point: boolean } | null>(null);
   const [layoutState, setLayout] = useState<Layout | null>(null);
 
   useEffect(() => {
@@ -147,12 +150,14 @@ export function PlotView({ spec, overlay, height, tooltip, onPick, empty, contro
             role="img"
             aria-label={spec.title}
             onMouseMove={(e) => {
-              const p = at(e);
-              setHover(p.index === null ? null : { index: p.index, x: p.x, y: p.y });
+              const p = at(e), L = layoutState;
+              const inside = L && p.x >= L.left && p.x <= L.width - L.right && p.y >= L.top && p.y <= L.height - L.bottom;
+              const lines = p.index !== null ? tooltip?.(p.index) : inside && hoverAt ? hoverAt(L.invertX(p.x), L.invertY(p.y)) : null;
+              setHover(lines ? { lines, x: p.x, y: p.y, point: p.index !== null } : null);
             }}
             onMouseLeave={() => setHover(null)}
             onClick={(e) => onPick?.(at(e).index, e)}
-            style={{ cursor: hover ? 'pointer' : 'default' }}
+            style={{ cursor: hover?.point ? 'pointer' : 'default' }}
           />
         ) : null}
         {spec ? (
@@ -160,9 +165,9 @@ export function PlotView({ spec, overlay, height, tooltip, onPick, empty, contro
         ) : (
           <div class="plot-empty">{empty ?? 'Nothing to show yet.'}</div>
         )}
-        {hover && tooltip && (
+        {hover && (
           <div class="tooltip" style={{ left: `${Math.min(hover.x + 12, width - 220)}px`, top: `${Math.max(hover.y - 10, 0)}px` }}>
-            {tooltip(hover.index).map((line) => <div>{line}</div>)}
+            {hover.lines.map((line) => <div>{line}</div>)}
           </div>
         )}
       </div>
