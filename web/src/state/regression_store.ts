@@ -15,6 +15,7 @@ import {
   DEFAULT_SETTINGS, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, type RegressionSettings,
 } from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
+import { throttled } from './throttled.ts';
 import { defaultChoice, seriesFromTable, type RegressionSeries, type SeriesChoice } from './regression_series.ts';
 
 export interface CurrentFit {
@@ -173,20 +174,6 @@ function refreshPrior(): void {
     .then((p) => { prior.value = p; }, (error: unknown) => {
       if (!isCancelled(error)) prior.value = { problem: error instanceof Error ? error.message : String(error) };
     });
-}
-
-/** Runs `run` at most once every `ms`, and once more after the last call (a dragged slider refits
- * as it moves, and ends on its final value). */
-function throttled(ms: number, run: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let last = 0;
-  return () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      last = Date.now();
-      run();
-    }, Math.max(0, last + ms - Date.now()));
-  };
 }
 
 /** Asks the core for the lab's vocabulary and starts the effects that keep the fit and prior current. */
