@@ -1,6 +1,6 @@
 // Embind registration of binary GP classification (gp_classifier.h, gpc_hyperparameter_fit.h): the
 // ClassifierHandle that JavaScript fits or optimises and then queries, the bundled examples, the lab's
-// vocabulary and the benchmark's synthetic data. Conventions of binding_support.h. The kernel crosses as
+// vocabulary, the benchmark's synthetic data and MacKay's approximation (shown as one). Conventions of binding_support.h. The kernel crosses as
 // numbers under the TS API's names (signalVariance, lengthScales: the CLI's --signal-variance and
 // --length-scales), and every call returns its own report: nothing is left in the handle for a later
 // call to read.
@@ -16,6 +16,7 @@
 #include "gpprobe/experiment.h"
 #include "gpprobe/gp_classifier.h"
 #include "gpprobe/gpc_hyperparameter_fit.h"
+#include "gpprobe/gpc_probability.h"
 #include "gpprobe/synthetic_classification.h"
 
 namespace gpprobe::wasm {
@@ -190,6 +191,16 @@ Status synthetic_classification_data(double rows, double dimension, double seed,
   return Status::success();
 }
 
+// MacKay's approximation sigmoid(mean / sqrt(1 + pi variance / 8)) of the logistic E[sigmoid(f)]
+// (gpc_probability.h) at n latent means and variances; n values at `out`. For showing beside the exact
+// probability, labelled as an approximation.
+Status mackay_probabilities(std::uintptr_t mean, std::uintptr_t variance, std::size_t n, std::uintptr_t out) {
+  const double *m = doubles(mean), *v = doubles(variance);
+  double* p = doubles_out(out);
+  for (std::size_t i = 0; i < n; ++i) p[i] = mackay_approximation(m[i], v[i]);
+  return Status::success();
+}
+
 struct ClassificationDefaults {
   std::string method, likelihood;
   double signalVariance = 0, lengthScale = 0, restarts = 0, seed = 0, maxIterations = 0;
@@ -296,4 +307,5 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification) {
   bind_function<&classification_example_value>("classificationExample");
   bind_function<&synthetic_classification_data>("syntheticClassification");
   bind_function<&classification_vocabulary>("classificationVocabulary");
+  bind_function<&mackay_probabilities>("mackayProbabilities");
 }

@@ -426,6 +426,8 @@ export interface ClassificationBindings {
   /** Writes rows × dimension doubles at `x` and rows 0/1 labels (as doubles) at `labels`. */
   syntheticClassification(rows: number, dimension: number, seed: number, x: number, labels: number): BindingStatus;
   classificationVocabulary(): ClassificationVocabulary;
+  /** MacKay's approximation σ(mean/√(1 + π variance/8)) of E[σ(f)]: n values at `out`. */
+  mackayProbabilities(mean: number, variance: number, n: number, out: number): BindingStatus;
 }
 
 // ---- bindings_vocabulary.cpp ----

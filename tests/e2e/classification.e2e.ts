@@ -111,6 +111,14 @@ describe('the classification lab', () => {
       if (k % 997 !== 0) return;  // a sample of rows, every digit
       expect(cells.slice(8)).toEqual([expected.latentMean[k], expected.latentVariance[k], expected.probability[k]].map(formatDigits17));
     });
+
+    // The logistic likelihood: exact E[sigmoid f] by default; MacKay's approximation on request, labelled so.
+    await page.getByLabel('Model A likelihood').selectOption('logistic');
+    await expect.poll(() => evidence('A').textContent(), { timeout: 30_000 }).toMatch(/log marginal likelihood -2[0-9.]+/);
+    await page.getByRole('img', { name: 'Laplace (logistic): p(y = 1 | x)' }).waitFor();
+    await page.getByLabel("Model A: show MacKay's approximation").check();
+    await page.getByRole('img', { name: "Laplace (logistic): p(y = 1 | x), MacKay's approximation" }).waitFor();
+    expect(await page.getByTestId('model-A-probability').locator('.caption').textContent()).toContain("by MacKay's approximation");
   });
 
   it('shows a bad CSV\'s error and keeps the loaded data; plots three features on a chosen plane', async () => {

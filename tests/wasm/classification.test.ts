@@ -88,6 +88,21 @@ describe('the golden reference through the library', () => {
   }
 });
 
+describe('MacKay\'s approximation', () => {
+  it('is the golden file\'s prob_mackay at every logistic case\'s latent values', () => {
+    for (const c of golden.cases) {
+      const e = c.laplace_logistic as (Block & { prob_mackay: number[] }) | undefined;
+      if (!e) continue;
+      const p = engine.mackayApproximation(Float64Array.from(e.latent_mean), Float64Array.from(e.latent_variance));
+      expectNear(p, e.prob_mackay, 1e-12, `${c.name} MacKay`);
+      // An approximation: it differs from the exact E[sigmoid f] where the variance is large.
+      expect(Math.max(...e.prob.map((v, i) => Math.abs(v - p[i])))).toBeLessThan(1.6e-2);
+    }
+    expectError(() => engine.mackayApproximation(new Float64Array(2), new Float64Array(3)), 'dimension_mismatch',
+      'latentVariance has 3 values, latentMean has 2');
+  });
+});
+
 describe('hyperparameters', () => {
   const xor = golden.cases.find((c) => c.name === 'xor-2d')!;
   const base = { inputs: matrix(xor.X_train), labels: Float64Array.from(xor.y_train) };

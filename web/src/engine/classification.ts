@@ -215,6 +215,23 @@ export class ClassificationEngine {
     return { ...e, x: { data: x, rows, cols } };
   }
 
+  /** MacKay's approximation σ(μ/√(1 + πΣ/8)) of the logistic likelihood's E[σ(f)] (max error 1.6e-2;
+   * for showing beside the exact probability, labelled as an approximation). */
+  mackayApproximation(latentMean: Float64Array, latentVariance: Float64Array): Float64Array {
+    const n = latentMean.length;
+    if (latentVariance.length !== n) {
+      throw new GpprobeError('dimension_mismatch', `latentVariance has ${latentVariance.length} values, latentMean has ${n}`);
+    }
+    const heap = new HeapScope(this.#module);
+    try {
+      const out = heap.allocate(n * 8, 'MacKay probabilities');
+      throwIfFailed(this.#module.mackayProbabilities(heap.copyIn(latentMean, 'latent means'), heap.copyIn(latentVariance, 'latent variances'), n, out));
+      return heap.readFloat64(out, n);
+    } finally {
+      heap.free();
+    }
+  }
+
   /** The benchmark's seeded data (synthetic_classification.h): x ~ N(0, I), a curved boundary in x1, x2. */
   syntheticClassification(rows: number, dimension: number, seed: number): { inputs: Matrix; labels: Float64Array } {
     for (const [key, value] of [['rows', rows], ['dimension', dimension], ['seed', seed]] as const) checkCount(key, value);

@@ -15,6 +15,8 @@ export const CONTOUR = '#111111';
 export interface MapInput {
   /** The model, for the title: "Laplace (probit)". */
   model: string;
+  /** The probability is MacKay's approximation (say so in the title). */
+  approximation?: boolean;
   data: ClassificationData;
   plane: Plane;
   grid: PlaneGrid;
@@ -77,7 +79,7 @@ function curve(input: MapInput, title: string, values: Float64Array, yLabel: str
 }
 
 export function probabilityMap(input: MapInput): PlotSpec {
-  const title = `${input.model}: p(y = 1 | x)`;
+  const title = `${input.model}: p(y = 1 | x)${input.approximation ? ", MacKay's approximation" : ''}`;
   if (input.grid.rows === 1) return curve(input, title, input.probability, 'p(y = 1 | x)', 1);
   return map(input, title, input.probability, [0, 1], PROBABILITY_PALETTE, 'p(y = 1 | x)');
 }

@@ -36,7 +36,12 @@ async function describe(gpc: GpClassifier, r: ClassifierData, start: number, c: 
     const grid = r.grid ? await predictInChunks(gpc, r.grid, c, `${label}: predicting the maps`) : null;
     const clamped = data.clamped + (grid?.clamped ?? 0);
     const notes = clamped > 0 ? [`${clamped} latent variance${clamped > 1 ? 's' : ''} rounded below 0 and set to 0`] : [];
-    return { state: gpc.state, data: data.prediction, grid: grid?.prediction ?? null, notes, seconds: (performance.now() - start) / 1000 };
+    const state = gpc.state, engine = c.engines.classification;
+    const mackay = (p: Prediction) => engine.mackayApproximation(p.latentMean, p.latentVariance);
+    return {
+      state, data: data.prediction, grid: grid?.prediction ?? null, notes, seconds: (performance.now() - start) / 1000,
+      mackay: state.likelihood === 'logistic' ? { data: mackay(data.prediction), grid: grid ? mackay(grid.prediction) : null } : null,
+    };
   } finally {
     gpc.dispose();
   }

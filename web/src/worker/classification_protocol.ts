@@ -49,6 +49,9 @@ export interface ClassifierFitResult {
   /** At the training inputs, in order. */
   data: Prediction;
   grid: Prediction | null;
+  /** With the logistic likelihood: MacKay's approximation of the probability at the data and the grid
+   * (shown beside the exact one, labelled as an approximation); null otherwise. */
+  mackay: { data: Float64Array; grid: Float64Array | null } | null;
   /** What was adjusted, e.g. latent variances rounded below 0 and set to 0. */
   notes: string[];
   seconds: number;

@@ -2,7 +2,7 @@
 // variance, one length-scale or one per column; moving one refits at once), its evidence, and its two
 // maps: the predictive probability p(y = 1 | x) and the latent variance, each with the 0.5 contour and
 // the training points; hover for the numbers.
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { gridCell, heldText, probabilityMap, varianceMap } from '../../plots/classification_plots.ts';
 import {
   copyHyperparameters, data, fits, fitting, grid, models, plane, setHyperparameter, setModel, vocabulary, type Side,
@@ -20,11 +20,13 @@ export function ModelColumn({ side }: { side: Side }) {
   const m = models.value[side], fit = fits.value[side], v = vocabulary.value;
   const d = data.value, p = plane.value, g = grid.value, busy = fitting.value;
   const name = SIDE_NAMES[side];
+  const [showMacKay, setShowMacKay] = useState(false);
   const current = fit && g && fit.result.grid && fit.result.grid.probability.length === g.points.rows ? fit : null;
+  const mackay = showMacKay ? current?.result.mackay?.grid ?? null : null;
   const input = useMemo(() => (current && d && p && g ? {
-    model: modelLabel(current.model), data: d, plane: p, grid: g, probability: current.result.grid!.probability,
-    latentVariance: current.result.grid!.latentVariance, signalVariance: current.result.state.signalVariance,
-  } : null), [current, d, p, g]);
+    model: modelLabel(current.model), data: d, plane: p, grid: g, probability: mackay ?? current.result.grid!.probability,
+    approximation: mackay !== null, latentVariance: current.result.grid!.latentVariance, signalVariance: current.result.state.signalVariance,
+  } : null), [current, d, p, g, mackay]);
   const probability = useMemo(() => input && probabilityMap(input), [input]);
   const variance = useMemo(() => input && varianceMap(input), [input]);
   if (!v || !d) return null;
@@ -37,6 +39,7 @@ export function ModelColumn({ side }: { side: Side }) {
     if (current) {
       const r = current.result.data;
       lines.push(`p(y = 1) ${formatMeasure(r.probability[i])} · latent mean ${formatMeasure(r.latentMean[i])} · variance ${formatMeasure(r.latentVariance[i])}`);
+      if (current.result.mackay) lines.push(`MacKay's approximation of p: ${formatMeasure(current.result.mackay.data[i])}`);
     }
     return lines;
   };
@@ -46,7 +49,8 @@ export function ModelColumn({ side }: { side: Side }) {
     if (k === null) return null;
     const r = current.result.grid!, at = g.points.data.subarray(k * g.points.cols, (k + 1) * g.points.cols);
     return [d.x.cols === 1 ? `${d.inputNames[p.x]} = ${formatMeasure(at[p.x])}` : `${d.inputNames[p.x]} = ${formatMeasure(at[p.x])}, ${d.inputNames[p.y]} = ${formatMeasure(at[p.y])}`,
-      `p(y = 1) ${formatMeasure(r.probability[k])}`, `latent mean ${formatMeasure(r.latentMean[k])} · variance ${formatMeasure(r.latentVariance[k])}`];
+      `p(y = 1) ${formatMeasure(r.probability[k])}${current.result.mackay?.grid ? ` (MacKay's approximation: ${formatMeasure(current.result.mackay.grid[k])})` : ''}`,
+      `latent mean ${formatMeasure(r.latentMean[k])} · variance ${formatMeasure(r.latentVariance[k])}`];
   };
   const s = current?.result.state;
   const held = p ? heldText(d, p, d.x.cols) : '';
@@ -80,9 +84,15 @@ export function ModelColumn({ side }: { side: Side }) {
             {current!.result.notes.length ? ` · ${current!.result.notes.join('; ')}` : ''}</> : 'fitting…'}
           {' '}<button type="button" class="link" onClick={() => copyHyperparameters(side)} disabled={busy}>copy to model {SIDE_NAMES[1 - side]}</button>
         </p>
+        {m.likelihood === 'logistic' && (
+          <label class="toggle" title="σ(μ/√(1 + πΣ/8)) (Toussaint's lecture): an approximation of the exact E[σ(f)], off by up to 0.016">
+            <input type="checkbox" checked={showMacKay} aria-label={`Model ${name}: show MacKay's approximation`}
+              onChange={(e) => setShowMacKay(e.currentTarget.checked)} /> map MacKay's approximation σ(μ/√(1 + πΣ/8)) instead
+          </label>
+        )}
       </div>
       <PlotView spec={probability} height={340} tooltip={point} hoverAt={place} testId={`model-${name}-probability`} empty="fitting…"
-        caption={`Predictive probability of class ${d.classNames[1]}, exactly ${m.likelihood === 'probit' ? 'Φ(μ/√(1 + Σ))' : 'E[σ(f)] by quadrature'}; ${d.x.cols === 1 ? 'dashed: p = 0.5; the points sit at their class (0 or 1)' : 'black: where it is 0.5'}.${where}`} />
+        caption={`Predictive probability of class ${d.classNames[1]}, ${mackay ? "by MacKay's approximation σ(μ/√(1 + πΣ/8)) (off by up to 0.016 from the exact E[σ(f)])" : `exactly ${m.likelihood === 'probit' ? 'Φ(μ/√(1 + Σ))' : 'E[σ(f)] by quadrature'}`}; ${d.x.cols === 1 ? 'dashed: p = 0.5; the points sit at their class (0 or 1)' : 'black: where it is 0.5'}.${where}`} />
       <PlotView spec={variance} height={340} tooltip={point} hoverAt={place} testId={`model-${name}-variance`} empty="fitting…"
         caption="Latent variance Σ(x): the epistemic uncertainty, from 0 (the data pin f down) to the signal variance (the prior, far from the data)." />
     </section>
