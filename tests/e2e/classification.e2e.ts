@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createClassificationEngine, type ClassificationEngine } from '../../web/src/engine/index.ts';
 import { formatDigits17, formatMeasure } from '../../web/src/ui/format.ts';
-import { browserPerFile, SHOTS } from './browser.ts';
+import { browserPerFile, SHOTS, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -39,21 +39,6 @@ async function openLab(viewport = { width: 1280, height: 800 }): Promise<void> {
 
 const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
 const shownLml = async (side: 'A' | 'B') => Number(await evidence(side).locator('[data-value]').getAttribute('data-value'));
-
-/** The longest gap between animation frames over `ms` milliseconds: a frozen page shows seconds. */
-function worstFrameGap(ms: number): Promise<number> {
-  return page.evaluate((duration) => new Promise<number>((resolve) => {
-    const start = performance.now();
-    let last = start, worst = 0;
-    const tick = (t: number) => {
-      worst = Math.max(worst, t - last);
-      last = t;
-      if (t - start < duration) requestAnimationFrame(tick);
-      else resolve(worst);
-    };
-    requestAnimationFrame(tick);
-  }), ms);
-}
 
 async function download(button: string | RegExp): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: button }).click()]);
@@ -200,7 +185,7 @@ describe('the classification lab', () => {
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     const bar = page.getByLabel('Fitting hyperparameters progress');
     await expect.poll(async () => Number(await bar.getAttribute('value') ?? 0), { timeout: 60_000 }).toBeGreaterThan(0);
-    expect(await worstFrameGap(1500)).toBeLessThan(250);
+    expect(await worstFrameGap(page, 1500)).toBeLessThan(250);
     expect(await page.locator('.task-bar').textContent()).toMatch(/Laplace \(probit\) \(1 of 2\): L-BFGS iterations|EP \(probit\) \(2 of 2\)/);
     await page.screenshot({ path: `${SHOTS}/classification-progress.png` });
     const cancelled = Date.now();

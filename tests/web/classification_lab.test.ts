@@ -4,32 +4,17 @@
 // (as C's printf("%.17g") writes them, like the CLI).
 import { unzlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { parseDelimitedText } from '../../web/src/io/delimited.ts';
 import { contourSegments } from '../../web/src/plots/contour.ts';
 import { base64, encodePng, imagePixels } from '../../web/src/plots/image_raster.ts';
 import {
   dataFromTable, defaultChoice, defaultPlane, planeGrid, type ColumnChoice,
 } from '../../web/src/state/classification_data.ts';
 import { formatDigits17 } from '../../web/src/ui/format.ts';
-import type { ParsedTable } from '../../web/src/worker/regression_protocol.ts';
-
-function table(text: string, fileName = 'data.csv'): ParsedTable {
-  const parsed = parseDelimitedText(text, fileName, { metadataOnly: true });
-  return { fileName, rows: parsed.rows, columns: parsed.columns };
-}
+import { messageOf, tableOf } from './fixtures.ts';
 
 function load(text: string, fileName = 'data.csv', choice?: ColumnChoice) {
-  const t = table(text, fileName);
+  const t = tableOf(text, fileName);
   return dataFromTable(t, choice ?? defaultChoice(t));
-}
-
-function message(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  return 'no error';
 }
 
 describe('CSV to classification data', () => {
@@ -40,7 +25,7 @@ describe('CSV to classification data', () => {
     expect(d.x).toEqual({ data: Float64Array.of(1, 2, 3, 4, 5, 6), rows: 3, cols: 2 });
     expect(Array.from(d.labels)).toEqual([0, 1, 1]);
     expect(d.classNames).toEqual(['0', '1']);
-    expect(defaultChoice(table('0.5,1,1\n0.7,3,0\n'))).toEqual({ label: 'column 3', features: ['column 1', 'column 2'] });
+    expect(defaultChoice(tableOf('0.5,1,1\n0.7,3,0\n'))).toEqual({ label: 'column 3', features: ['column 1', 'column 2'] });
   });
 
   it('keeps -1/+1 labels, maps two text values to 0/1 and says so', () => {
@@ -54,14 +39,14 @@ describe('CSV to classification data', () => {
   });
 
   it('refuses each bad file with a message naming the file, the column and the row', () => {
-    expect(message(() => load('x,label\n1,0\n2,2\n', 'bad.csv'))).toBe("bad.csv: column 'label' (label) row 2 is 2; labels must be 0/1 or -1/+1, or two text values");
-    expect(message(() => load('x,label\n1,0\n2,-1\n', 'mixed.csv'))).toBe("mixed.csv: column 'label' (label) mixes 0/1 and -1/+1: row 1 is 0, row 2 is -1");
-    expect(message(() => load('x,label\n1,a\n2,b\n3,c\n', 'three.csv'))).toBe("three.csv: column 'label' (label) has 3 values ('a', 'b', 'c'); binary classification needs two");
-    expect(message(() => load('x,label\n1,0\noops,1\n', 'nan.csv'))).toBe("nan.csv: column 'x' (feature) row 2 is 'oops', not a number");
-    expect(message(() => load('label\n0\n1\n', 'one.csv'))).toBe('one.csv: needs at least one feature column besides the label');
-    expect(message(() => load('x,label\n', 'empty.csv'))).toBe('empty.csv: no data rows');
+    expect(messageOf(() => load('x,label\n1,0\n2,2\n', 'bad.csv'))).toBe("bad.csv: column 'label' (label) row 2 is 2; labels must be 0/1 or -1/+1, or two text values");
+    expect(messageOf(() => load('x,label\n1,0\n2,-1\n', 'mixed.csv'))).toBe("mixed.csv: column 'label' (label) mixes 0/1 and -1/+1: row 1 is 0, row 2 is -1");
+    expect(messageOf(() => load('x,label\n1,a\n2,b\n3,c\n', 'three.csv'))).toBe("three.csv: column 'label' (label) has 3 values ('a', 'b', 'c'); binary classification needs two");
+    expect(messageOf(() => load('x,label\n1,0\noops,1\n', 'nan.csv'))).toBe("nan.csv: column 'x' (feature) row 2 is 'oops', not a number");
+    expect(messageOf(() => load('label\n0\n1\n', 'one.csv'))).toBe('one.csv: needs at least one feature column besides the label');
+    expect(messageOf(() => load('x,label\n', 'empty.csv'))).toBe('empty.csv: no data rows');
     const many = `x,label\n${Array.from({ length: 2001 }, (_, i) => `${i},${i % 2}`).join('\n')}\n`;
-    expect(message(() => load(many, 'big.csv'))).toBe('big.csv: has 2,001 rows; GP classification here takes at most 2,000 points (n³ work per Newton step or EP sweep)');
+    expect(messageOf(() => load(many, 'big.csv'))).toBe('big.csv: has 2,001 rows; GP classification here takes at most 2,000 points (n³ work per Newton step or EP sweep)');
   });
 });
 

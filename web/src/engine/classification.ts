@@ -18,7 +18,7 @@ import type {
   GpprobeModule,
 } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
-import { HeapScope } from './heap.ts';
+import { filledHandle, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
 import { checkCount, checkMatrix, type Matrix } from './matrix.ts';
 import { coreProgress, type ProgressListener } from './progress.ts';
@@ -196,17 +196,8 @@ export class ClassificationEngine {
         `training labels have ${options.labels.length} values, training inputs have ${options.inputs.rows} rows`);
     }
     const handle = new this.#module.ClassifierHandle();
-    const heap = new HeapScope(this.#module);
-    try {
-      throwIfFailed(call(handle, heap.copyIn(float64(options.inputs.data), 'training inputs'),
-        heap.copyIn(float64(options.labels), 'training labels')));
-    } catch (error) {
-      handle.delete();
-      throw error;
-    } finally {
-      heap.free();
-    }
-    return handle;
+    return filledHandle(this.#module, handle, (heap) =>
+      call(handle, heap.copyIn(float64(options.inputs.data), 'training inputs'), heap.copyIn(float64(options.labels), 'training labels')));
   }
 
   /** A bundled, seeded two-dimensional data set (labels 0/1). */

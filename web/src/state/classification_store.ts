@@ -8,7 +8,6 @@ import { batch, computed, effect, signal } from '@preact/signals';
 import type { ClassificationVocabulary } from '../engine/classification.ts';
 import { isCancelled } from '../engine/errors.ts';
 import { CLASSIFICATION_DEFAULTS } from '../engine/vocabulary.ts';
-import { FileError } from '../io/table.ts';
 import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/classification_protocol.ts';
 import type { RunningRequest } from '../worker/engine_client.ts';
 import type { ParsedTable } from '../worker/regression_protocol.ts';
@@ -16,6 +15,7 @@ import {
   dataFromExample, dataFromTable, defaultChoice, defaultPlane, planeGrid, type ClassificationData, type ColumnChoice, type Plane,
 } from './classification_data.ts';
 import { notify, report, request, startTask, tasks } from './engine_tasks.ts';
+import { uploadTable } from './table_upload.ts';
 import { throttled } from './throttled.ts';
 
 export interface CurrentFit {
@@ -111,16 +111,11 @@ export async function loadExample(name: string, seed = 1): Promise<void> {
 /** Reads a CSV; on any problem the error is shown and the loaded data stay. */
 export async function uploadCsv(file: File): Promise<void> {
   stopFitting();
-  try {
-    const parsed = await request(`Reading ${file.name}`, { kind: 'parse-table', file, name: file.name });
+  const problem = await uploadTable(file, (parsed) => {
     const initial = defaultChoice(parsed);
     adopt(dataFromTable(parsed, initial), { table: parsed, choice: initial, example: null });
-  } catch (error) {
-    if (isCancelled(error)) return;
-    const message = error instanceof Error ? error.message : String(error);
-    dataError.value = error instanceof FileError || message.startsWith(file.name) ? message : `${file.name}: ${message}`;
-    notify('error', dataError.value);
-  }
+  });
+  if (problem) dataError.value = problem;
 }
 
 /** Another choice of label and feature columns of the loaded CSV; a bad one is shown, the data stay. */
