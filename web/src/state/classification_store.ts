@@ -41,7 +41,6 @@ export interface FitSettings {
 export interface LearnedReport {
   results: ClassifierFitResult[];
   settings: FitSettings;
-  dataVersion: number;
 }
 
 export const GRID_SIZES = [100, 150, 200, 300];
@@ -70,11 +69,10 @@ function model(method: 'laplace' | 'ep', d: number): ClassifierModel {
   };
 }
 
-/** A model's length-scales resized to `count` values (the first repeated; every column's own kept). */
+/** A model with `count` length-scales: as they are when it has that many, else the first one repeated. */
 function resized(m: ClassifierModel, count: number): ClassifierModel {
-  const l = Array.from(m.kernel.lengthScales);
-  if (l.length === count) return m;
-  return { ...m, kernel: { ...m.kernel, lengthScales: Array.from({ length: count }, (_, j) => (l.length === count ? l[j] : l[0])) } };
+  if (m.kernel.lengthScales.length === count) return m;
+  return { ...m, kernel: { ...m.kernel, lengthScales: Array(count).fill(m.kernel.lengthScales[0]) } };
 }
 
 const lengthScaleCount = (d: number) => (fitSettings.value.sharedLengthScale ? 1 : d);
@@ -186,7 +184,7 @@ export async function fitHyperparameters(): Promise<void> {
     batch(() => {
       models.value = next;
       fits.value = SIDES.map((k) => ({ result: results[k], model: next[k], key: wanted.value[k] })) as [CurrentFit, CurrentFit];
-      learned.value = { results, settings: s, dataVersion: at };
+      learned.value = { results, settings: s };
     });
   } catch (error) {
     if (!isCancelled(error)) report(error);

@@ -16,9 +16,14 @@ export interface ClassifierModel {
   kernel: ClassificationKernel;
 }
 
+/** "Laplace", "EP": how the lab names an approximation. */
+export function methodTitle(method: ClassificationMethod | string): string {
+  return method === 'ep' ? 'EP' : method === 'laplace' ? 'Laplace' : method;
+}
+
 /** "EP (probit)": how the lab names a model. */
 export function modelLabel(model: Pick<ClassifierModel, 'method' | 'likelihood'>): string {
-  return `${model.method === 'ep' ? 'EP' : 'Laplace'} (${model.likelihood})`;
+  return `${methodTitle(model.method)} (${model.likelihood})`;
 }
 
 export interface ClassifierData {

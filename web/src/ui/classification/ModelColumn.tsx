@@ -7,14 +7,12 @@ import { gridCell, heldText, probabilityMap, varianceMap } from '../../plots/cla
 import {
   copyHyperparameters, data, fits, fitting, grid, models, plane, setHyperparameter, setModel, vocabulary, type Side,
 } from '../../state/classification_store.ts';
-import { modelLabel } from '../../worker/classification_protocol.ts';
+import { methodTitle, modelLabel } from '../../worker/classification_protocol.ts';
 import { formatMeasure } from '../format.ts';
 import { PlotView } from '../PlotView.tsx';
 import { ParameterField } from '../regression/ParameterField.tsx';
 
 export const SIDE_NAMES = ['A', 'B'] as const;
-
-const METHOD_TITLES: Record<string, string> = { laplace: 'Laplace', ep: 'EP' };
 
 export function ModelColumn({ side }: { side: Side }) {
   const m = models.value[side], fit = fits.value[side], v = vocabulary.value;
@@ -62,7 +60,7 @@ export function ModelColumn({ side }: { side: Side }) {
         <div class="card-actions">
           <select aria-label={`Model ${name} method`} value={m.method} disabled={busy}
             onChange={(e) => setModel(side, { method: e.currentTarget.value as typeof m.method })}>
-            {v.methods.map((x) => <option value={x}>{METHOD_TITLES[x] ?? x}</option>)}
+            {v.methods.map((x) => <option value={x}>{methodTitle(x)}</option>)}
           </select>
           <select aria-label={`Model ${name} likelihood`} value={m.likelihood} disabled={busy}
             title={m.method === 'ep' ? 'EP takes the probit likelihood only (its site moments are closed-form for probit)' : undefined}
