@@ -75,7 +75,7 @@ describe('the classification lab', () => {
       const [px, py] = circles[0];
       await page.mouse.move(box.x + px, box.y + py);
       const tip = page.locator('.tooltip');
-      await expect.poll(() => tip.textContent()).toContain('point 1: class');
+      await expect.poll(() => tip.textContent(), { timeout: 10_000 }).toContain('point 1: class');
       expect(await tip.textContent()).toContain(`p(y = 1) ${formatMeasure(p.probability[0])}`);
     }
     expect(await page.getByTestId('classification-summary').textContent()).toMatch(/^Two blobs: 100 points, 2 features · A: log marginal likelihood/);
@@ -111,7 +111,7 @@ describe('the classification lab', () => {
     const before = await page.getByTestId('classification-data-summary').textContent();
     const lml = await shownLml('A');
     await uploadCsv('broken.csv', 'x1,x2,label\n0.1,0.2,0\n0.3,0.1,2\n');
-    await expect.poll(() => page.getByTestId('classification-data-error').textContent())
+    await expect.poll(() => page.getByTestId('classification-data-error').textContent(), { timeout: 30_000 })
       .toBe("broken.csv: column 'label' (label) row 2 is 2; labels must be 0/1 or -1/+1, or two text values");
     expect(await page.getByRole('alert').textContent()).toContain('broken.csv: column');
     expect(await page.getByTestId('classification-data-summary').textContent()).toBe(before);
@@ -124,7 +124,7 @@ describe('the classification lab', () => {
       return `${a},${b},${c},${a + b > 0 ? 'yes' : 'no'}`;
     });
     await uploadCsv('three.csv', `a,b,c,class\n${rows.join('\n')}\n`);
-    await expect.poll(() => page.getByTestId('classification-data-summary').textContent()).toContain('three.csv');
+    await expect.poll(() => page.getByTestId('classification-data-summary').textContent(), { timeout: 30_000 }).toContain('three.csv');
     expect(await page.getByTestId('classification-data-summary').textContent()).toContain("labels: 'no' is class 0, 'yes' is class 1");
     await page.getByLabel('Vertical axis column').selectOption({ label: 'c' });
     await page.getByLabel('held value of b').fill('0.25');
@@ -192,7 +192,7 @@ describe('the classification lab', () => {
     await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
     await idle();
     expect(Date.now() - cancelled).toBeLessThan(2000);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count(), { timeout: 10_000 }).toBe(1);
     expect(await shownLml('B')).toBe(lml);
     expect(await page.getByTestId('classification-learned').count()).toBe(0);
     // The fresh worker answers: a changed value refits.
