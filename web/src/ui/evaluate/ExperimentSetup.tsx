@@ -76,7 +76,7 @@ export function ExperimentSetup({ kind }: { kind: ExperimentKind }) {
           </label>
         )}
         {kind === 'probing' && draft.gpc && (
-          <label class="field compact" title="GPC's cost grows as O³: on the demo a trial takes about 1 s up to O = 128, 4 s up to 256 and 30 s up to 512 in a browser">
+          <label class="field compact" title="GPC's cost grows as O³: on the demo a trial takes about 1 s up to O = 128, 4 s up to 256 and 35 s up to 512 (wasm, measured under load)">
             <span>GPC up to O</span>
             <select aria-label="GPC up to O" value={draft.gpcMaxObservations}
               onChange={(e) => set({ gpcMaxObservations: Number((e.target as HTMLSelectElement).value) })}>
