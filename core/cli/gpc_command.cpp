@@ -1,10 +1,11 @@
 // gpprobe gpc --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]
-//             [--signal-variance S] [--length-scales L1,L2,...] [--optimize [--restarts R] [--seed N]]
-//             [--out FILE]
+//             [--signal-variance S] [--length-scales L1,L2,...]
+//             [--optimize [--restarts R] [--seed N] [--shared-length-scale]] [--out FILE]
 // Binary GP classification with the SE-ARD kernel: train = feature columns then one label column (0/1 or
 // -1/+1), test = the feature columns. Writes point,latent_mean,latent_variance,probability (17 significant
 // digits) and one JSON line on stderr with the method, likelihood, hyperparameters, log marginal
 // likelihood and its gradient in [log S, log L1, ..., log Ld], iterations and convergence.
+// --shared-length-scale learns one length-scale for every column (an isotropic RBF) instead of one each.
 #include <ostream>
 #include <sstream>
 
@@ -28,6 +29,7 @@ std::string json_array(const std::vector<double>& values) {
 
 struct Run {
   bool optimized = false;
+  bool shared_length_scale = false;
   std::size_t restarts = 0;
   std::uint64_t seed = 0;
   GpcHyperparameterFit fit;
@@ -46,6 +48,7 @@ std::string summary(const GpClassifier& gpc, const Run& run, std::size_t m, cons
      << ",\"clamped_variances\":" << report.clamped_variances << ",\"optimized\":" << (run.optimized ? "true" : "false");
   if (run.optimized) {
     os << ",\"restarts\":" << run.restarts << ",\"seed\":" << run.seed
+       << ",\"shared_length_scale\":" << (run.shared_length_scale ? "true" : "false")
        << ",\"optimizer_iterations\":" << run.fit.iterations
        << ",\"optimizer_converged\":" << (run.fit.converged ? "true" : "false")
        << ",\"start_log_marginal_likelihood\":" << format_number(run.fit.start_log_marginal_likelihood);
@@ -57,7 +60,7 @@ std::string summary(const GpClassifier& gpc, const Run& run, std::size_t m, cons
 Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<Arguments> parsed = Arguments::parse(
       raw, {"train", "test", "method", "likelihood", "signal-variance", "length-scales", "restarts", "seed", "out"},
-      {"optimize"});
+      {"optimize", "shared-length-scale"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   Result<std::string> train_path = args.required("train");
@@ -88,9 +91,15 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<long long> restarts = args.integer("restarts", 0), seed = args.integer("seed", 0);
   for (const auto* r : {&restarts, &seed})
     if (!r->ok()) return r->status();
-  if (!run.optimized && (args.has("restarts") || args.has("seed"))) {
-    return Status(StatusCode::invalid_argument, std::string("--") + (args.has("restarts") ? "restarts" : "seed") +
-                                                    " only applies with --optimize");
+  for (const char* flag : {"restarts", "seed", "shared-length-scale"}) {
+    if (!run.optimized && args.has(flag)) {
+      return Status(StatusCode::invalid_argument, std::string("--") + flag + " only applies with --optimize");
+    }
+  }
+  run.shared_length_scale = args.has("shared-length-scale");
+  if (run.shared_length_scale && length_scales.value().size() != 1) {
+    return Status(StatusCode::invalid_argument, "--shared-length-scale learns one length-scale: give --length-scales "
+                                                "one value, got " + std::to_string(length_scales.value().size()));
   }
   run.restarts = std::size_t(restarts.value());
   run.seed = std::uint64_t(seed.value());
@@ -132,6 +141,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     GpcHyperparameterOptions fit_options;
     fit_options.restarts = run.restarts;
     fit_options.seed = run.seed;
+    fit_options.shared_length_scale = run.shared_length_scale;
     Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data.value(), kernel, options, fit_options);
     if (!fit.ok()) return with_file_names(fit.status(), files);
     run.fit = fit.value();
