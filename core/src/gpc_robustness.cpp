@@ -10,13 +10,12 @@ namespace gpprobe {
 
 namespace {
 
-// The bound of one box for one extreme, with pi at its candidates (duplicates evaluated once). The
-// root box gets both variance bounds (the reported root bounds are the reference's or tighter); the
-// boxes below it the centred form alone (VarianceMethod).
-BoxBound bound_box(const GpcBoxBounds& bounds, Extremum extremum, const Box& box) {
+// The bound of one box for one extreme, with pi at its candidates (duplicates evaluated once).
+BoxBound bound_box(const GpcBoxBounds& bounds, VarianceMethod variance, Extremum extremum, const Box& box) {
   const Box& root = bounds.region().box();
   const bool is_root = box.lower == root.lower && box.upper == root.upper;
-  LatentBoxBounds latent = bounds.latent(box, is_root ? VarianceMethod::both : VarianceMethod::centred);
+  if (variance == VarianceMethod::both && !is_root) variance = VarianceMethod::centred;
+  LatentBoxBounds latent = bounds.latent(box, variance);
   const Interval p = bounds.probability(latent);
   BoxBound out;
   out.bound = extremum == Extremum::minimum ? p.lower : p.upper;
@@ -75,7 +74,7 @@ Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, cons
   cert.probability_at_point = form.probability(point.data());
   cert.lower = region.lower();
   cert.upper = region.upper();
-  const LatentBoxBounds root = bounds.latent(region.box());
+  const LatentBoxBounds root = bounds.latent(region.box(), options.variance);
   cert.mean = root.mean;
   cert.variance = root.variance;
   cert.probability = bounds.probability(root);
@@ -101,7 +100,7 @@ Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, cons
         on_interval(extremum, iterations, lower, upper);
       };
     }
-    const BoundOracle oracle = [&](const Box& box) { return bound_box(bounds, extremum, box); };
+    const BoundOracle oracle = [&](const Box& box) { return bound_box(bounds, options.variance, extremum, box); };
     Result<BranchAndBoundResult> r = branch_and_bound(extremum, region.box(), oracle, search);
     if (!r.ok()) return r.status();
     done += r.value().iterations;
