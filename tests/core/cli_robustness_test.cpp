@@ -4,6 +4,7 @@
 // --valid-range, --sweep (Fig. 2 rows), --out, and one stderr line per bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -159,6 +160,34 @@ TEST(CliRobustness, ValidRangeClipsTheBoxAndOutWritesTheFile) {
     EXPECT_GE(j["maximum"]["witness"][i].get<double>(), -1.8);
     EXPECT_GE(j["gpfgs"]["point"][i].get<double>(), -1.8);
   }
+}
+
+TEST(CliRobustness, BenchCertifiesWhatTheCommandCertifiesOnItsData) {
+  // bench-robustness --data writes the very training set it certifies on; `robustness` on that file,
+  // with the same hyperparameters, point and options, gives the same adversarial interval.
+  const std::string dir = ::testing::TempDir() + "gpprobe_bench_robustness";
+  std::filesystem::create_directories(dir);
+  const auto bench = run_cli("bench-robustness --n 150 --gammas 0.5 --data " + dir + " --json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const nlohmann::json b = nlohmann::json::parse(bench.out);
+  ASSERT_EQ(b["rows"].size(), 1u);
+  const nlohmann::json& row = b["rows"][0];
+  EXPECT_EQ(row["status"], "converged");
+  EXPECT_LE(row["interval"][1].get<double>() - row["interval"][0].get<double>(), 0.02);
+  const auto r = run_cli("robustness --train " + dir + "/robustness_train.csv --signal-variance " +
+                         numbers(nlohmann::json::array({b["signal_variance"]})) + " --length-scales " +
+                         numbers(b["length_scales"]) + " --point " + numbers(b["point"]) +
+                         " --gamma 0.5 --tolerance 0.02 --search adversarial");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& x = j[b["sense"] == "min" ? "minimum" : "maximum"];
+  EXPECT_EQ(x["lower"], row["interval"][0]);
+  EXPECT_EQ(x["upper"], row["interval"][1]);
+  EXPECT_EQ(x["iterations"], row["iterations"]);
+  EXPECT_EQ(j["gpfgs"]["probability"], row["gpfgs_probability"]);
+  EXPECT_EQ(run_cli("bench-robustness --n 1100").err,
+            "gpprobe bench-robustness: --n must be between 2 and 1000 (Synthetic2D has 1,200 points, 200 of them for "
+            "testing), got 1100\n");
 }
 
 TEST(CliRobustness, EachBadInputIsOneLineNamingTheProblem) {
