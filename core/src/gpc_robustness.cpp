@@ -83,6 +83,7 @@ Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, cons
   const Extremum adversarial = cert.probability_at_point > 0.5 ? Extremum::minimum : Extremum::maximum;
   std::vector<double> scales;
   for (std::size_t j : region.dims()) scales.push_back(form.length_scales()[j]);
+  const std::size_t searches = options.search == RobustnessSearch::both ? 2 : 1;
   std::size_t done = 0;
   bool cancelled = false;
   for (Extremum extremum : {Extremum::minimum, Extremum::maximum}) {
@@ -93,7 +94,7 @@ Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, cons
     search.time_limit_seconds = options.time_limit_seconds;
     search.scales = scales;
     search.progress = [&](std::size_t iterations, std::size_t) {
-      return report_progress(progress, done + iterations, 2 * options.max_iterations);
+      return report_progress(progress, done + iterations, searches * options.max_iterations);
     };
     if (on_interval) {
       search.on_interval = [&](std::size_t iterations, double lower, double upper) {

@@ -75,7 +75,7 @@ struct RobustnessCertificate {
 using IntervalCallback = std::function<void(Extremum extremum, std::size_t iterations, double lower, double upper)>;
 
 // invalid_argument / non_finite naming the problem (the point's size or values, gamma, dims, valid
-// range, tolerance). `progress` sees (boxes split so far, searches x max_iterations); returning false
+// range, tolerance). `progress` sees (boxes split so far, searches refined x max_iterations); returning false
 // stops the searches, which then report status `cancelled` with the (valid) intervals reached.
 Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, const std::vector<double>& point,
                                                  const RobustnessOptions& options,
