@@ -39,12 +39,12 @@ writeFileSync(join(dir, 'train.csv'), Array.from(x, (t, i) => `${t},${y[i]}`).jo
 writeFileSync(join(dir, 'test.csv'), Array.from(test, String).join('\n'));
 start = performance.now();
 const run = spawnSync('build/native/gpprobe', ['gpr', '--train', join(dir, 'train.csv'), '--test', join(dir, 'test.csv'),
-  '--noise', '0.5', '--optimize', '--out', join(dir, 'out.csv')], { encoding: 'utf8' });
+  '--noise-variance', '0.5', '--optimize', '--out', join(dir, 'out.csv')], { encoding: 'utf8' });
 const native = (performance.now() - start) / 1000;
 rmSync(dir, { recursive: true });
 
 console.log(`n = ${n}, ${m} test points`);
 console.log(`wasm:   optimise ${optimise.toFixed(2)} s (${s.iterations} iterations, ${reports} progress reports), ` +
-  `predict ${predict.toFixed(2)} s; ${s.kernel}, noise ${s.noiseVariance.toFixed(4)}, LML ${s.logMarginalLikelihood.toFixed(4)}`);
+  `predict ${predict.toFixed(2)} s; ${s.description}, noise ${s.noiseVariance.toFixed(4)}, LML ${s.logMarginalLikelihood.toFixed(4)}`);
 console.log(`native: whole CLI run (optimise + fit + predict + CSV) ${native.toFixed(2)} s; ${run.stderr.trim()}`);
 console.log(`checksum ${p.mean[0] + p.latentVariance[m - 1]}`);

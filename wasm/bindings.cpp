@@ -1,113 +1,90 @@
-// Embind registration of the core for JavaScript. No mathematics here: each function views the wasm
-// heap buffers the TypeScript engine filled (row-major, whole arrays), calls the core, and returns a
-// BindingStatus {code, message}; code "ok" means success. No exception or abort reaches JavaScript for
-// bad input: the core returns statuses, and memory exhaustion is caught at this boundary.
-//
-// Matrices arrive as (pointer, rows, cols, dtype) with dtype 32 = float32, 64 = float64. The shared
-// helpers live in binding_support.h; other registration files (bindings_*.cpp) reuse BindingStatus,
-// which is registered here once.
+// Embind registration of the probe for JavaScript: the ProbeHandle the TS engine fits, scores and
+// updates, the observation draw, and the synthetic benchmark data. No mathematics here: each binding
+// views the heap buffers the TypeScript engine filled (row-major, whole arrays; matrices as pointer,
+// rows, cols, dtype 32/64), calls the core and returns the one result shape of binding_support.h.
+// Also registered here, once: BindingStatus, and the two test hooks of the guard (registeredBindings,
+// armFault).
 #include <emscripten/bind.h>
-#include <emscripten/val.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "binding_support.h"
+#include "gpprobe/observation_draw.h"
 #include "gpprobe/probe.h"
-#include "gpprobe/row_products.h"
 #include "gpprobe/synthetic_embeddings.h"
 
+namespace gpprobe::wasm {
 namespace {
 
-using emscripten::val;
-using gpprobe::MatrixView;
-using gpprobe::Status;
-using gpprobe::StatusCode;
-using gpprobe::wasm::BindingStatus;
-using gpprobe::wasm::guarded;
-using gpprobe::wasm::invalid;
-using gpprobe::wasm::make_view;
+// What a probe says about itself.
+struct ProbeState : BindingStatus {
+  double observationCount = 0;
+  double dimension = 0;
+  std::string space;
+  val labels = val::null();  // Uint8Array, the probe's current order
+};
 
-gpprobe::PosteriorSpace parse_space(const std::string& name, bool* ok) {
-  *ok = true;
-  if (name == "automatic") return gpprobe::PosteriorSpace::automatic;
-  if (name == "function") return gpprobe::PosteriorSpace::function;
-  if (name == "weight") return gpprobe::PosteriorSpace::weight;
-  *ok = false;
-  return gpprobe::PosteriorSpace::automatic;
-}
+Status not_fitted() { return Status(StatusCode::invalid_argument, "the probe is not fitted"); }
 
 // One fitted probe. JavaScript owns it and must call delete() (the TS Probe.dispose does).
 class ProbeHandle {
  public:
-  BindingStatus fit(std::uintptr_t observations, std::size_t rows, std::size_t cols, int dtype,
-                    std::uintptr_t labels, std::size_t label_count, double epsilon, double strength,
-                    const std::string& space, std::size_t expected_queries) {
-    return guarded([&]() -> Status {
-      MatrixView view;
-      if (!make_view(observations, rows, cols, dtype, &view)) {
-        return Status(StatusCode::invalid_argument, "observations must be float32 or float64");
-      }
-      gpprobe::ProbeOptions options;
-      options.epsilon = epsilon;
-      options.strength = strength;
-      options.expected_queries = expected_queries;
-      bool ok = false;
-      options.space = parse_space(space, &ok);
-      if (!ok) {
-        return Status(StatusCode::invalid_argument, "space must be automatic, function or weight, got '" + space + "'");
-      }
-      gpprobe::Result<gpprobe::Probe> fitted =
-          gpprobe::Probe::fit(view, reinterpret_cast<const std::uint8_t*>(labels), label_count, options);
-      if (!fitted.ok()) return fitted.status();
-      probe_ = std::make_unique<gpprobe::Probe>(std::move(fitted).value());
-      return Status::success();
-    });
+  Status fit(std::uintptr_t observations, std::size_t rows, std::size_t cols, int dtype, std::uintptr_t labels,
+             std::size_t label_count, double epsilon, double strength, const std::string& space,
+             double expected_queries) {
+    MatrixView view;
+    GPPROBE_RETURN_IF_ERROR(view_of(observations, rows, cols, dtype, "observations", &view));
+    gpprobe::ProbeOptions options;
+    options.epsilon = epsilon;
+    options.strength = strength;
+    options.expected_queries = std::size_t(expected_queries);
+    Result<gpprobe::PosteriorSpace> s = gpprobe::parse_space(space);
+    if (!s.ok()) return s.status();
+    options.space = s.value();
+    Result<gpprobe::Probe> fitted = gpprobe::Probe::fit(view, bytes(labels), label_count, options);
+    if (!fitted.ok()) return fitted.status();
+    probe_ = std::make_unique<gpprobe::Probe>(std::move(fitted).value());
+    return Status::success();
   }
 
   // Writes 7 columns of `rows` doubles each, one after the other, at `out`: judged_probability,
-  // episteme, alea, latent_mean, latent_variance, knowledge, ood_score. `progress(done, total)` is
-  // called after each block when it is a function; returning false cancels.
-  BindingStatus score(std::uintptr_t queries, std::size_t rows, std::size_t cols, int dtype, std::uintptr_t out,
-                      val progress) const {
-    if (!probe_) return invalid("the probe is not fitted");
-    return guarded([&]() -> Status {
-      MatrixView view;
-      if (!make_view(queries, rows, cols, dtype, &view)) {
-        return Status(StatusCode::invalid_argument, "queries must be float32 or float64");
-      }
-      double* base = reinterpret_cast<double*>(out);
-      gpprobe::ProbeScoreColumns columns{base, base + rows, base + 2 * rows, base + 3 * rows,
-                                         base + 4 * rows, base + 5 * rows, base + 6 * rows};
-      return probe_->score(view, columns, gpprobe::wasm::progress_from(progress));
-    });
+  // episteme, alea, latent_mean, latent_variance, knowledge, ood_score.
+  Status score(std::uintptr_t queries, std::size_t rows, std::size_t cols, int dtype, std::uintptr_t out,
+               val progress) const {
+    if (!probe_) return not_fitted();
+    MatrixView view;
+    GPPROBE_RETURN_IF_ERROR(view_of(queries, rows, cols, dtype, "queries", &view));
+    double* base = doubles_out(out);
+    const gpprobe::ProbeScoreColumns columns{base, base + rows, base + 2 * rows, base + 3 * rows,
+                                             base + 4 * rows, base + 5 * rows, base + 6 * rows};
+    return probe_->score(view, columns, progress_from(progress));
   }
 
-  BindingStatus add_observation(std::uintptr_t row, std::size_t cols, int dtype, int label) {
-    if (!probe_) return invalid("the probe is not fitted");
-    if (label != 0 && label != 1) return invalid("label must be 0 or 1, got " + std::to_string(label));
-    return guarded([&]() -> Status {
-      MatrixView view;
-      if (!make_view(row, 1, cols, dtype, &view)) {
-        return Status(StatusCode::invalid_argument, "the observation must be float32 or float64");
-      }
-      return probe_->add_observation(view, std::uint8_t(label));
-    });
+  Status add_observation(std::uintptr_t row, std::size_t cols, int dtype, int label) {
+    if (!probe_) return not_fitted();
+    if (label != 0 && label != 1) {
+      return Status(StatusCode::invalid_argument, "label must be 0 or 1, got " + std::to_string(label));
+    }
+    MatrixView view;
+    GPPROBE_RETURN_IF_ERROR(view_of(row, 1, cols, dtype, "the observation", &view));
+    return probe_->add_observation(view, std::uint8_t(label));
   }
 
-  BindingStatus remove_observation(std::size_t index) {
-    if (!probe_) return invalid("the probe is not fitted");
-    return guarded([&]() { return probe_->remove_observation(index); });
+  Status remove_observation(double index) {
+    if (!probe_) return not_fitted();
+    return probe_->remove_observation(std::size_t(index));
   }
 
-  std::size_t observation_count() const { return probe_ ? probe_->observation_count() : 0; }
-  std::size_t dimension() const { return probe_ ? probe_->dimension() : 0; }
-  std::string space() const { return probe_ ? gpprobe::space_name(probe_->space()) : ""; }
-  // Labels in the probe's current order, written to `out` (observation_count bytes).
-  void copy_labels(std::uintptr_t out) const {
-    if (!probe_) return;
-    std::uint8_t* dst = reinterpret_cast<std::uint8_t*>(out);
-    for (std::uint8_t y : probe_->labels()) *dst++ = y;
+  ProbeState state() const {
+    if (!probe_) return failed<ProbeState>(not_fitted());
+    ProbeState s;
+    s.observationCount = double(probe_->observation_count());
+    s.dimension = double(probe_->dimension());
+    s.space = gpprobe::space_name(probe_->space());
+    s.labels = copy_out(probe_->labels());
+    return s;
   }
 
  private:
@@ -115,36 +92,74 @@ class ProbeHandle {
 };
 
 // Seeded synthetic embeddings (the benchmark's workload): x as float64 rows*dim at `x`, labels at `labels`.
-BindingStatus synthetic_embeddings(std::size_t rows, std::size_t dimension, double seed, std::uintptr_t x,
-                                   std::uintptr_t labels) {
-  return guarded([&]() -> Status {
-    const gpprobe::SyntheticEmbeddings data = gpprobe::synthetic_embeddings(rows, dimension, std::uint64_t(seed));
-    std::copy(data.x.data(), data.x.data() + data.x.size(), reinterpret_cast<double*>(x));
-    std::copy(data.labels.begin(), data.labels.end(), reinterpret_cast<std::uint8_t*>(labels));
-    return Status::success();
-  });
+Status synthetic_embeddings(double rows, double dimension, double seed, std::uintptr_t x, std::uintptr_t labels) {
+  const gpprobe::SyntheticEmbeddings data =
+      gpprobe::synthetic_embeddings(std::size_t(rows), std::size_t(dimension), std::uint64_t(seed));
+  std::copy(data.x.data(), data.x.data() + data.x.size(), doubles_out(x));
+  std::copy(data.labels.begin(), data.labels.end(), reinterpret_cast<std::uint8_t*>(labels));
+  return Status::success();
 }
 
-std::string backend() { return gpprobe::row_products_backend(); }
+struct DrawnRows : BindingStatus {
+  val rows = val::null();  // Uint32Array, ascending
+};
+
+DrawnRows draw_observations(std::uintptr_t labels, std::size_t n, double per_class, double seed) {
+  Result<std::vector<std::size_t>> rows =
+      gpprobe::draw_observations(bytes(labels), n, std::size_t(per_class), std::uint64_t(seed));
+  if (!rows.ok()) return failed<DrawnRows>(rows.status());
+  const std::vector<std::uint32_t> out(rows.value().begin(), rows.value().end());
+  DrawnRows r;
+  r.rows = copy_out(out);
+  return r;
+}
+
+struct BindingNames : BindingStatus {
+  val names = val::null();  // string[]
+};
+
+BindingNames registered_binding_names() {
+  BindingNames r;
+  r.names = array_of(registered_bindings());
+  return r;
+}
+
+// Test hook: the next guarded call throws `fault` ("bad_alloc", "exception" or "none") before its body.
+Status arm_fault(const std::string& fault) {
+  if (fault == "bad_alloc") armed_fault() = Fault::bad_alloc;
+  else if (fault == "exception") armed_fault() = Fault::exception;
+  else if (fault == "none") armed_fault() = Fault::none;
+  else return Status(StatusCode::invalid_argument, "fault must be bad_alloc, exception or none, got '" + fault + "'");
+  return Status::success();
+}
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_probe) {
+  using namespace gpprobe::wasm;
   emscripten::value_object<BindingStatus>("BindingStatus")
       .field("code", &BindingStatus::code)
       .field("message", &BindingStatus::message);
+  result_object<ProbeState>("ProbeState", [](auto& o) {
+    o.field("observationCount", &ProbeState::observationCount)
+        .field("dimension", &ProbeState::dimension)
+        .field("space", &ProbeState::space)
+        .field("labels", &ProbeState::labels);
+  });
+  result_object<DrawnRows>("DrawnRows", [](auto& o) { o.field("rows", &DrawnRows::rows); });
+  result_object<BindingNames>("BindingNames", [](auto& o) { o.field("names", &BindingNames::names); });
 
-  emscripten::class_<ProbeHandle>("ProbeHandle")
-      .constructor<>()
-      .function("fit", &ProbeHandle::fit)
-      .function("score", &ProbeHandle::score)
-      .function("addObservation", &ProbeHandle::add_observation)
-      .function("removeObservation", &ProbeHandle::remove_observation)
-      .function("observationCount", &ProbeHandle::observation_count)
-      .function("dimension", &ProbeHandle::dimension)
-      .function("space", &ProbeHandle::space)
-      .function("copyLabels", &ProbeHandle::copy_labels);
+  emscripten::class_<ProbeHandle> probe("ProbeHandle");
+  probe.constructor<>();
+  bind_method<&ProbeHandle::fit>(probe, "ProbeHandle", "fit");
+  bind_method<&ProbeHandle::score>(probe, "ProbeHandle", "score");
+  bind_method<&ProbeHandle::add_observation>(probe, "ProbeHandle", "addObservation");
+  bind_method<&ProbeHandle::remove_observation>(probe, "ProbeHandle", "removeObservation");
+  bind_method<&ProbeHandle::state>(probe, "ProbeHandle", "state");
 
-  emscripten::function("syntheticEmbeddings", &synthetic_embeddings);
-  emscripten::function("backend", &backend);
+  bind_function<&synthetic_embeddings>("syntheticEmbeddings");
+  bind_function<&draw_observations>("drawObservations");
+  bind_function<&registered_binding_names>("registeredBindings");
+  bind_function<&arm_fault>("armFault");
 }

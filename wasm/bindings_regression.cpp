@@ -1,171 +1,179 @@
-// Embind registration of GP regression (core/include/gpprobe/gp_regression.h and friends): the
-// RegressionHandle that JavaScript fits, optimises, queries and samples. Same conventions as
-// bindings.cpp: heap pointers and shapes in, a BindingStatus out, no exception or abort reaches
-// JavaScript, progress through an optional JS function that returns false to cancel. Kernels travel as
-// text (kernel_expression.h). The free functions of the regression lab are in bindings_regression_tools.cpp.
+// Embind registration of GP regression (gp_regression.h, hyperparameter_fit.h): the RegressionHandle
+// that JavaScript fits or optimises and then queries. Conventions of binding_support.h. The kernel
+// arrives as a KernelValue (names and doubles, never text) and the fitted state reports it the same
+// way, so a value typed in the app reaches the core and a learned one comes back bit for bit. Every
+// call returns its own report (the optimiser's runs, clamped variances, a sample's jitter): nothing is
+// left in the handle for a later call to read. The lab's free functions are in
+// bindings_regression_tools.cpp.
 #include <emscripten/bind.h>
-#include <emscripten/val.h>
 
-#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "binding_support.h"
-#include "gpprobe/anomaly_detection.h"
-#include "gpprobe/anomaly_experiment.h"
 #include "gpprobe/gp_regression.h"
 #include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/kernel_expression.h"
-#include "gpprobe/regression_examples.h"
-#include "regression_binding_support.h"
 
+namespace gpprobe::wasm {
 namespace {
 
-using emscripten::val;
-using gpprobe::Kernel;
-using gpprobe::MatrixView;
-using gpprobe::Result;
-using gpprobe::Status;
-using gpprobe::StatusCode;
-using gpprobe::wasm::BindingStatus;
-using gpprobe::wasm::copy_out;
-using gpprobe::wasm::guarded;
-using gpprobe::wasm::invalid;
-using gpprobe::wasm::split_names;
+// The optimiser's options under the TS API's names; mean NaN = the average of y.
+struct OptimizeSettings {
+  double restarts = 0, seed = 0, maxIterations = 0, mean = 0;
+  val fixed = val::array();  // string[]: parameter names held at their values (may include the noise's)
+};
+
+struct OptimizeReport : BindingStatus {
+  val runValues = val::null();  // Float64Array: the best log marginal likelihood of each run
+  double iterations = 0;
+};
+
+struct PredictReport : BindingStatus {
+  double clampedVariances = 0;  // rounding-negative variances set to 0 (gp_regression.h)
+};
+
+struct SampleReport : BindingStatus {
+  double jitter = 0;  // added to the covariance diagonal so that it factorised
+};
+
+struct RegressionStateValue : BindingStatus {
+  KernelValue kernel;
+  std::string description;  // Kernel::describe(), for reading only
+  double noiseVariance = 0, mean = 0, logMarginalLikelihood = 0, size = 0, dimension = 0;
+};
+
+Status not_fitted() { return Status(StatusCode::invalid_argument, "the regression is not fitted"); }
+
+MatrixView training_view(std::uintptr_t x, std::size_t rows, std::size_t cols) {
+  return MatrixView(doubles(x), rows, cols);
+}
 
 // One fitted regression. JavaScript owns it and must call delete() (GpRegression.dispose does).
 class RegressionHandle {
  public:
   // x: rows by cols float64, y: rows float64; mean NaN = the average of y.
-  BindingStatus fit(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t y, const std::string& kernel,
-                    double noise_variance, double mean) {
-    return guarded([&]() -> Status {
-      Result<Kernel> k = gpprobe::parse_kernel(kernel);
-      if (!k.ok()) return k.status();
-      return refit(MatrixView(reinterpret_cast<const double*>(x), rows, cols), reinterpret_cast<const double*>(y),
-                   k.value(), noise_variance, mean);
-    });
+  Status fit(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t y, const KernelValue& kernel,
+             double noise_variance, double mean) {
+    Result<Kernel> k = kernel_of(kernel);
+    if (!k.ok()) return k.status();
+    return refit(training_view(x, rows, cols), doubles(y), kernel.name, k.value(), noise_variance, mean);
   }
 
-  // Maximises the marginal likelihood from (kernel, noise), then fits with the optimum. `fixed` lists
-  // parameter names held at their start values ("noise_variance" holds the noise).
-  BindingStatus optimize(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t y,
-                         const std::string& kernel, double noise_variance, double mean, const std::string& fixed,
-                         double restarts, double seed, double max_iterations, val progress) {
-    return guarded([&]() -> Status {
-      std::vector<std::string> names = split_names(fixed);
-      gpprobe::HyperparameterFitOptions options;
-      for (auto it = names.begin(); it != names.end();) {
-        if (*it == "noise_variance") {
-          options.noise_lower = options.noise_upper = noise_variance;
-          it = names.erase(it);
-        } else {
-          ++it;
-        }
-      }
-      Result<Kernel> k = gpprobe::parse_kernel(kernel);
-      if (!k.ok()) return k.status();
-      Result<Kernel> held = gpprobe::fix_parameters(k.value(), names);
-      if (!held.ok()) return held.status();
-      if (!(restarts >= 0 && seed >= 0 && max_iterations >= 1)) {
-        return Status(StatusCode::invalid_argument, "restarts and seed must be >= 0 and maxIterations >= 1");
-      }
-      options.restarts = std::size_t(restarts);
-      options.seed = std::uint64_t(seed);
-      options.max_iterations = std::size_t(max_iterations);
-      options.mean = mean;
-      const MatrixView view(reinterpret_cast<const double*>(x), rows, cols);
-      const double* targets = reinterpret_cast<const double*>(y);
-      Result<gpprobe::HyperparameterFit> fit = gpprobe::fit_hyperparameters(
-          view, targets, rows, held.value(), noise_variance, options, gpprobe::wasm::progress_from(progress));
-      if (!fit.ok()) return fit.status();
-      run_values_ = fit.value().run_values;
-      iterations_ = fit.value().iterations;
-      return refit(view, targets, fit.value().kernel, fit.value().noise_variance, mean);
-    });
+  // Maximises the marginal likelihood from (kernel, noise), then fits with the optimum.
+  OptimizeReport optimize(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t y,
+                          const KernelValue& kernel, double noise_variance, const OptimizeSettings& s, val progress) {
+    Result<Kernel> k = kernel_of(kernel);
+    if (!k.ok()) return failed<OptimizeReport>(k.status());
+    if (!(s.restarts >= 0 && s.seed >= 0 && s.maxIterations >= 1)) {
+      return failed<OptimizeReport>(
+          Status(StatusCode::invalid_argument, "restarts and seed must be >= 0 and maxIterations >= 1"));
+    }
+    gpprobe::HyperparameterFitOptions options;
+    options.restarts = std::size_t(s.restarts);
+    options.seed = std::uint64_t(s.seed);
+    options.max_iterations = std::size_t(s.maxIterations);
+    options.mean = s.mean;
+    options.fixed = strings_of(s.fixed);
+    const MatrixView view = training_view(x, rows, cols);
+    Result<gpprobe::HyperparameterFit> fit = gpprobe::fit_hyperparameters(
+        view, doubles(y), rows, k.value(), noise_variance, options, progress_from(progress));
+    if (!fit.ok()) return failed<OptimizeReport>(fit.status());
+    const Status refitted = refit(view, doubles(y), kernel.name, fit.value().kernel, fit.value().noise_variance, s.mean);
+    if (!refitted.ok()) return failed<OptimizeReport>(refitted);
+    OptimizeReport report;
+    report.runValues = copy_out(fit.value().run_values);
+    report.iterations = double(fit.value().iterations);
+    return report;
   }
 
   // Writes 8 columns of `rows` doubles at `out`: mean, latent_variance, observation_variance,
   // knowledge, latent_lower, latent_upper, observation_lower, observation_upper.
-  BindingStatus predict(std::uintptr_t test, std::size_t rows, std::size_t cols, std::uintptr_t out, val progress) {
-    if (!gp_) return invalid("the regression is not fitted");
-    return guarded([&]() -> Status {
-      double* b = reinterpret_cast<double*>(out);
-      const gpprobe::PredictionColumns columns{b, b + rows, b + 2 * rows, b + 3 * rows,
-                                               b + 4 * rows, b + 5 * rows, b + 6 * rows, b + 7 * rows};
-      gpprobe::PredictionReport report;
-      GPPROBE_RETURN_IF_ERROR(gp_->predict(MatrixView(reinterpret_cast<const double*>(test), rows, cols), columns,
-                                           gpprobe::wasm::progress_from(progress), &report));
-      clamped_ = report.clamped_variances;
-      return Status::success();
-    });
+  PredictReport predict(std::uintptr_t test, std::size_t rows, std::size_t cols, std::uintptr_t out, val progress) const {
+    if (!gp_) return failed<PredictReport>(not_fitted());
+    double* b = doubles_out(out);
+    const gpprobe::PredictionColumns columns{b, b + rows, b + 2 * rows, b + 3 * rows,
+                                             b + 4 * rows, b + 5 * rows, b + 6 * rows, b + 7 * rows};
+    gpprobe::PredictionReport report;
+    const Status s = gp_->predict(MatrixView(doubles(test), rows, cols), columns, progress_from(progress), &report);
+    if (!s.ok()) return failed<PredictReport>(s);
+    PredictReport r;
+    r.clampedVariances = double(report.clamped_variances);
+    return r;
   }
 
   // count by rows joint posterior samples of f at `out`.
-  BindingStatus sample(std::uintptr_t test, std::size_t rows, std::size_t cols, double count, double seed,
-                       std::uintptr_t out) {
-    if (!gp_) return invalid("the regression is not fitted");
-    return guarded([&]() -> Status {
-      Result<gpprobe::PosteriorSamples> s = gp_->sample(MatrixView(reinterpret_cast<const double*>(test), rows, cols),
-                                                        std::size_t(count), std::uint64_t(seed));
-      if (!s.ok()) return s.status();
-      std::copy(s.value().values.data(), s.value().values.data() + s.value().values.size(),
-                reinterpret_cast<double*>(out));
-      jitter_ = s.value().jitter;
-      return Status::success();
-    });
+  SampleReport sample(std::uintptr_t test, std::size_t rows, std::size_t cols, double count, double seed,
+                      std::uintptr_t out) const {
+    if (!gp_) return failed<SampleReport>(not_fitted());
+    Result<gpprobe::PosteriorSamples> s =
+        gp_->sample(MatrixView(doubles(test), rows, cols), std::size_t(count), std::uint64_t(seed));
+    if (!s.ok()) return failed<SampleReport>(s.status());
+    std::copy(s.value().values.data(), s.value().values.data() + s.value().values.size(), doubles_out(out));
+    SampleReport r;
+    r.jitter = s.value().jitter;
+    return r;
   }
 
-  // {kernel, names, values, noiseVariance, mean, logMarginalLikelihood, size, dimension, runValues,
-  //  iterations, clampedVariances, jitter}
-  val state() const {
-    if (!gp_) return val::null();
-    val out = val::object();
-    std::vector<double> values;
-    val names = val::array();
-    for (const gpprobe::KernelParameter& p : gp_->kernel().parameters()) {
-      names.call<void>("push", p.name);
-      values.push_back(p.value);
-    }
-    out.set("kernel", gp_->kernel().describe());
-    out.set("names", names);
-    out.set("values", copy_out(values.data(), values.size()));
-    out.set("noiseVariance", gp_->noise_variance());
-    out.set("mean", gp_->mean());
-    out.set("logMarginalLikelihood", gp_->log_marginal_likelihood());
-    out.set("size", double(gp_->size()));
-    out.set("dimension", double(gp_->dimension()));
-    out.set("runValues", copy_out(run_values_.data(), run_values_.size()));
-    out.set("iterations", double(iterations_));
-    out.set("clampedVariances", double(clamped_));
-    out.set("jitter", jitter_);
-    return out;
+  RegressionStateValue state() const {
+    if (!gp_) return failed<RegressionStateValue>(not_fitted());
+    RegressionStateValue v;
+    v.kernel = kernel_value(kernel_name_, gp_->kernel());
+    v.description = gp_->kernel().describe();
+    v.noiseVariance = gp_->noise_variance();
+    v.mean = gp_->mean();
+    v.logMarginalLikelihood = gp_->log_marginal_likelihood();
+    v.size = double(gp_->size());
+    v.dimension = double(gp_->dimension());
+    return v;
   }
 
  private:
-  Status refit(const MatrixView& x, const double* y, const Kernel& kernel, double noise, double mean) {
+  Status refit(const MatrixView& x, const double* y, const std::string& name, const Kernel& kernel, double noise,
+               double mean) {
     Result<gpprobe::GpRegression> gp = gpprobe::GpRegression::fit(x, y, x.rows(), kernel, noise, mean);
     if (!gp.ok()) return gp.status();
     gp_ = std::make_unique<gpprobe::GpRegression>(std::move(gp).value());
+    kernel_name_ = name;
     return Status::success();
   }
 
   std::unique_ptr<gpprobe::GpRegression> gp_;
-  std::vector<double> run_values_;
-  std::size_t iterations_ = 0, clamped_ = 0;
-  double jitter_ = 0.0;
+  std::string kernel_name_;  // the form the kernel was given in (a named kernel or an expression)
 };
 
 }  // namespace
+}  // namespace gpprobe::wasm
 
 EMSCRIPTEN_BINDINGS(gpprobe_regression) {
-  emscripten::class_<RegressionHandle>("RegressionHandle")
-      .constructor<>()
-      .function("fit", &RegressionHandle::fit)
-      .function("optimize", &RegressionHandle::optimize)
-      .function("predict", &RegressionHandle::predict)
-      .function("sample", &RegressionHandle::sample)
-      .function("state", &RegressionHandle::state);
+  using namespace gpprobe::wasm;
+  emscripten::value_object<OptimizeSettings>("OptimizeSettings")
+      .field("restarts", &OptimizeSettings::restarts)
+      .field("seed", &OptimizeSettings::seed)
+      .field("maxIterations", &OptimizeSettings::maxIterations)
+      .field("mean", &OptimizeSettings::mean)
+      .field("fixed", &OptimizeSettings::fixed);
+  result_object<OptimizeReport>("OptimizeReport", [](auto& o) {
+    o.field("runValues", &OptimizeReport::runValues).field("iterations", &OptimizeReport::iterations);
+  });
+  result_object<PredictReport>("PredictReport", [](auto& o) { o.field("clampedVariances", &PredictReport::clampedVariances); });
+  result_object<SampleReport>("SampleReport", [](auto& o) { o.field("jitter", &SampleReport::jitter); });
+  result_object<RegressionStateValue>("RegressionStateValue", [](auto& o) {
+    o.field("kernel", &RegressionStateValue::kernel)
+        .field("description", &RegressionStateValue::description)
+        .field("noiseVariance", &RegressionStateValue::noiseVariance)
+        .field("mean", &RegressionStateValue::mean)
+        .field("logMarginalLikelihood", &RegressionStateValue::logMarginalLikelihood)
+        .field("size", &RegressionStateValue::size)
+        .field("dimension", &RegressionStateValue::dimension);
+  });
+
+  emscripten::class_<RegressionHandle> handle("RegressionHandle");
+  handle.constructor<>();
+  bind_method<&RegressionHandle::fit>(handle, "RegressionHandle", "fit");
+  bind_method<&RegressionHandle::optimize>(handle, "RegressionHandle", "optimize");
+  bind_method<&RegressionHandle::predict>(handle, "RegressionHandle", "predict");
+  bind_method<&RegressionHandle::sample>(handle, "RegressionHandle", "sample");
+  bind_method<&RegressionHandle::state>(handle, "RegressionHandle", "state");
 }

@@ -1,56 +1,234 @@
-// Types of the Emscripten module built from wasm/*.cpp (copied next to web/src/engine/generated/gpprobe.mjs by CMake).
-// Keep in step with the EMSCRIPTEN_BINDINGS blocks: one interface per bindings file.
+// Types of the Emscripten module built from wasm/*.cpp (copied next to web/src/engine/generated/gpprobe.mjs
+// by CMake). One interface per bindings file. tests/wasm/bindings.test.ts holds this file to the module:
+// the same functions, classes and methods, each with the module's argument count, and every one of them
+// answering an injected bad_alloc or exception with a status (binding_support.h).
 
-/** What every binding returns: code "ok" or an error code, and a message naming the problem. */
+/** What every binding returns: code "ok" or an error code, and a message naming the problem. Result
+ * structs extend it with their outputs. */
 export interface BindingStatus {
   code: string;
   message: string;
 }
 
-/** A fitted Gaussian process probe living in the wasm heap (bindings.cpp). Call delete() when done. */
+/** JS progress callback of a long call: returning false cancels it (status "cancelled"). */
+export type CoreProgress = ((done: number, total: number) => boolean) | null;
+
+/** A kernel as a value: a named kernel or a kernel expression giving its form, and parameter values by
+ * the names of Kernel::parameters() (a parameter not named keeps the form's value). */
+export interface KernelValue {
+  name: string;
+  parameters: string[];
+  values: Float64Array;
+}
+
+// ---- bindings.cpp ----
+
+export interface ProbeState extends BindingStatus {
+  observationCount: number;
+  dimension: number;
+  space: string;
+  /** The labels in the probe's current order. */
+  labels: Uint8Array;
+}
+
+/** A fitted Gaussian process probe living in the wasm heap. Call delete() when done. */
 export interface ProbeHandle {
   fit(
     observations: number, rows: number, cols: number, dtype: 32 | 64,
     labels: number, labelCount: number, epsilon: number, strength: number,
     space: string, expectedQueries: number,
   ): BindingStatus;
-  /** Writes 7 columns of `rows` doubles at `out`; progress(done, total) may return false to cancel. */
-  score(
-    queries: number, rows: number, cols: number, dtype: 32 | 64, out: number,
-    progress: ((done: number, total: number) => boolean) | null,
-  ): BindingStatus;
+  /** Writes 7 columns of `rows` doubles at `out`. */
+  score(queries: number, rows: number, cols: number, dtype: 32 | 64, out: number, progress: CoreProgress): BindingStatus;
   addObservation(row: number, cols: number, dtype: 32 | 64, label: number): BindingStatus;
   removeObservation(index: number): BindingStatus;
-  observationCount(): number;
-  dimension(): number;
-  space(): string;
-  copyLabels(out: number): void;
+  state(): ProbeState;
   delete(): void;
+}
+
+export interface DrawnRows extends BindingStatus {
+  /** Ascending row indices. */
+  rows: Uint32Array;
+}
+
+export interface BindingNames extends BindingStatus {
+  /** "principalComponents", "ProbeHandle.score", ...: every binding registered through the guard. */
+  names: string[];
 }
 
 export interface ProbeBindings {
   ProbeHandle: new () => ProbeHandle;
   syntheticEmbeddings(rows: number, dimension: number, seed: number, x: number, labels: number): BindingStatus;
-  backend(): string;
+  drawObservations(labels: number, n: number, perClass: number, seed: number): DrawnRows;
+  registeredBindings(): BindingNames;
+  /** Test hook: the next guarded call throws `fault` before its body ("bad_alloc", "exception", "none"). */
+  armFault(fault: string): BindingStatus;
 }
 
-/** The analyses behind the app's views (bindings_analysis.cpp). */
+// ---- bindings_analysis.cpp ----
+
+export interface Belief extends BindingStatus {
+  betaA: number;
+  betaB: number;
+  latentMean: number;
+  latentVariance: number;
+}
+
 export interface AnalysisBindings {
   principalComponents(
     x: number, rows: number, cols: number, dtype: 32 | 64, k: number, seed: number,
-    scores: number, components: number, explained: number,
-    progress: ((done: number, total: number) => boolean) | null,
+    scores: number, components: number, explained: number, progress: CoreProgress,
   ): BindingStatus;
-  beliefDensities(
-    grid: number, n: number, mean: number, variance: number, a: number, b: number,
-    logitNormal: number, beta: number,
-  ): BindingStatus;
-  beliefAtObservedPoint(epsilon: number, strength: number, positives: number, negatives: number, out: number): BindingStatus;
+  logitNormalDensities(grid: number, n: number, mean: number, variance: number, out: number): BindingStatus;
+  betaDensities(grid: number, n: number, a: number, b: number, out: number): BindingStatus;
+  beliefAtObservedPoint(epsilon: number, strength: number, positives: number, negatives: number): Belief;
+  priorBelief(epsilon: number): Belief;
   beliefEnvelope(epsilon: number, points: number, maxJudged: number, out: number): BindingStatus;
 }
 
-/** A ROC curve of the anomaly score over the points with knowledge >= rho (bindings_regression.cpp). */
-export interface RocCurveData {
+// ---- bindings_evaluation.cpp ----
+
+export interface BaselineRun extends BindingStatus {
+  /** Which of score, probability, episteme, alea the method wrote. */
+  columns: string[];
+}
+
+export interface Metric extends BindingStatus {
+  value: number;
+}
+
+export interface RocCurveValue extends BindingStatus {
+  falsePositiveRate: Float64Array;
+  truePositiveRate: Float64Array;
+  thresholds: Float64Array;
+}
+
+/** The experiment options of core/include/gpprobe/experiment.h, under the TS API's names (one trial). */
+export interface ExperimentSettings {
+  seed: number;
+  maxObservations: number;
+  maxQueries: number;
+  members: number;
+  k: number;
+  epsilon: number;
+  strength: number;
+}
+
+/** One metric of one method at each observation count. */
+export interface CurveValue {
+  method: string;
+  /** "auroc" or "pearson". */
+  metric: string;
+  /** trials × points, row-major: values[t * points + j]. */
+  values: Float64Array;
+  mean: Float64Array;
+  /** Sample standard deviation over the trials (0 for one trial). */
+  sd: Float64Array;
+}
+
+/** The fuzzy experiment's per-query measures for one (label probability, observation count), trial 0. */
+export interface CloudValue {
+  method: string;
+  labelProbability: number;
+  observations: number;
+  /** The embedding row of each (originally positive) query. */
+  rows: Uint32Array;
+  judgedProbability: Float64Array;
+  episteme: Float64Array;
+  alea: Float64Array;
+}
+
+export interface ExperimentValue extends BindingStatus {
+  experiment: string;
+  observationCounts: Float64Array;
+  trials: number;
+  curves: CurveValue[];
+  clouds: CloudValue[];
+}
+
+/** An experiment's trials, added up in the core as they run. Call delete() when done. */
+export interface ExperimentHandle {
+  runTrial(
+    experiment: string, embeddings: number, rows: number, cols: number, dtype: 32 | 64,
+    labels: number, labelCount: number, ood: number, oodRows: number, oodCols: number, oodDtype: 32 | 64,
+    queryMask: number, queryMaskCount: number, trial: number, settings: ExperimentSettings, progress: CoreProgress,
+  ): BindingStatus;
+  result(): ExperimentValue;
+  delete(): void;
+}
+
+export interface EvaluationBindings {
+  ExperimentHandle: new () => ExperimentHandle;
+  /** Writes 4 columns of queryRows doubles at `out`: score, probability, episteme, alea. */
+  runBaseline(
+    method: string, observations: number, rows: number, cols: number, dtype: 32 | 64,
+    labels: number, labelCount: number, queries: number, queryRows: number, queryCols: number,
+    queryDtype: 32 | 64, k: number, seed: number, members: number, out: number, progress: CoreProgress,
+  ): BaselineRun;
+  auroc(labels: number, scores: number, n: number): Metric;
+  auprc(labels: number, scores: number, n: number): Metric;
+  accuracy(labels: number, probability: number, n: number, threshold: number): Metric;
+  pearson(x: number, y: number, n: number): Metric;
+  rocCurve(labels: number, scores: number, n: number): RocCurveValue;
+}
+
+// ---- bindings_regression.cpp ----
+
+export interface OptimizeSettings {
+  restarts: number;
+  seed: number;
+  maxIterations: number;
+  /** NaN: the average of y. */
+  mean: number;
+  /** Parameter names held at their values (the noise by the vocabulary's noiseParameter). */
+  fixed: string[];
+}
+
+export interface OptimizeReport extends BindingStatus {
+  runValues: Float64Array;
+  iterations: number;
+}
+
+export interface PredictReport extends BindingStatus {
+  clampedVariances: number;
+}
+
+export interface SampleReport extends BindingStatus {
+  jitter: number;
+}
+
+export interface RegressionStateValue extends BindingStatus {
+  kernel: KernelValue;
+  /** The kernel as text, for reading only. */
+  description: string;
+  noiseVariance: number;
+  mean: number;
+  logMarginalLikelihood: number;
+  size: number;
+  dimension: number;
+}
+
+/** One fitted GP regression living in the wasm heap. Call delete() when done. */
+export interface RegressionHandle {
+  fit(x: number, rows: number, cols: number, y: number, kernel: KernelValue, noiseVariance: number, mean: number): BindingStatus;
+  optimize(
+    x: number, rows: number, cols: number, y: number, kernel: KernelValue, noiseVariance: number,
+    settings: OptimizeSettings, progress: CoreProgress,
+  ): OptimizeReport;
+  /** Writes 8 columns of `rows` doubles at `out`. */
+  predict(test: number, rows: number, cols: number, out: number, progress: CoreProgress): PredictReport;
+  sample(test: number, rows: number, cols: number, count: number, seed: number, out: number): SampleReport;
+  state(): RegressionStateValue;
+  delete(): void;
+}
+
+export interface RegressionBindings {
+  RegressionHandle: new () => RegressionHandle;
+}
+
+// ---- bindings_regression_tools.cpp ----
+
+export interface RocValue {
   rho: number;
   points: number;
   positives: number;
@@ -62,43 +240,15 @@ export interface RocCurveData {
   truePositiveRate: Float64Array;
 }
 
-/** What a fitted regression reports about itself. */
-export interface RegressionState {
-  kernel: string;
-  names: string[];
-  values: Float64Array;
-  noiseVariance: number;
-  mean: number;
-  logMarginalLikelihood: number;
-  size: number;
-  dimension: number;
-  runValues: Float64Array;
-  iterations: number;
-  clampedVariances: number;
-  jitter: number;
+export interface RocSweep extends BindingStatus {
+  curves: RocValue[];
 }
 
-/** One fitted GP regression living in the wasm heap (bindings_regression.cpp). Call delete() when done. */
-export interface RegressionHandle {
-  fit(x: number, rows: number, cols: number, y: number, kernel: string, noiseVariance: number, mean: number): BindingStatus;
-  optimize(
-    x: number, rows: number, cols: number, y: number, kernel: string, noiseVariance: number, mean: number,
-    fixed: string, restarts: number, seed: number, maxIterations: number,
-    progress: ((done: number, total: number) => boolean) | null,
-  ): BindingStatus;
-  /** Writes 8 columns of `rows` doubles at `out`. */
-  predict(
-    test: number, rows: number, cols: number, out: number,
-    progress: ((done: number, total: number) => boolean) | null,
-  ): BindingStatus;
-  sample(test: number, rows: number, cols: number, count: number, seed: number, out: number): BindingStatus;
-  state(): RegressionState | null;
-  delete(): void;
-}
-
-export interface ExampleData {
-  status: BindingStatus;
+export interface ExampleValue extends BindingStatus {
   name: string;
+  title: string;
+  /** What x is called: "x", or "t" for a time. */
+  inputName: string;
   x: Float64Array;
   y: Float64Array;
   heldOutX: Float64Array;
@@ -106,10 +256,37 @@ export interface ExampleData {
   lower: number;
   upper: number;
   noiseSd: number;
+  /** The model the example is meant for, the parameters it holds, and the starting noise. */
+  kernel: KernelValue;
+  held: string[];
+  noiseVariance: number;
 }
 
-export interface AnomalyExperimentData {
-  status: BindingStatus;
+export interface AnomalySettings {
+  seed: number;
+  statusRho: number;
+  theta: number;
+  rhos: Float64Array;
+}
+
+/** Predictions at m points, one Float64Array of length m each. */
+export interface PredictionValue {
+  mean: Float64Array;
+  /** Epistemic: variance of the latent f. */
+  latentVariance: Float64Array;
+  /** Epistemic + aleatoric: latentVariance + noise variance. */
+  observationVariance: Float64Array;
+  /** G = 1 − latentVariance / k(x, x) ∈ [0, 1]. */
+  knowledge: Float64Array;
+  /** 95% band of f: mean ∓ 1.96 √latentVariance. */
+  latentLower: Float64Array;
+  latentUpper: Float64Array;
+  /** 95% band of y: mean ∓ 1.96 √observationVariance. */
+  observationLower: Float64Array;
+  observationUpper: Float64Array;
+}
+
+export interface AnomalyExperimentValue extends BindingStatus {
   trainX: Float64Array;
   trainY: Float64Array;
   trainAnomaly: Uint8Array;
@@ -122,85 +299,77 @@ export interface AnomalyExperimentData {
   knowledge: Float64Array;
   score: Float64Array;
   statuses: Uint8Array;
+  /** The learned kernel, for reading. */
   kernel: string;
   noiseVariance: number;
   logMarginalLikelihood: number;
-  ungated: RocCurveData;
-  gated: RocCurveData[];
+  ungated: RocValue;
+  gated: RocValue[];
+  /** The model's predictions on an even grid over the test range. */
+  gridX: Float64Array;
+  grid: PredictionValue;
 }
 
-export interface RegressionBindings {
-  RegressionHandle: new () => RegressionHandle;
+export interface RegressionToolBindings {
   samplePrior(
-    kernel: string, mean: number, test: number, rows: number, cols: number, count: number, seed: number, out: number,
+    kernel: KernelValue, mean: number, test: number, rows: number, cols: number, count: number, seed: number, out: number,
   ): BindingStatus;
   classifyPoints(
     y: number, mean: number, observationVariance: number, knowledge: number, n: number, rho: number, theta: number,
     out: number, scores: number,
   ): BindingStatus;
-  rocSweep(scores: number, isPositive: number, knowledge: number, n: number, rhos: number, rhoCount: number): RocCurveData[];
-  regressionExample(name: string, seed: number): ExampleData;
+  rocSweep(scores: number, isPositive: number, knowledge: number, n: number, rhos: number, rhoCount: number): RocSweep;
+  regressionExample(name: string, seed: number): ExampleValue;
   exampleTruth(name: string, x: number, n: number, out: number): BindingStatus;
-  anomalyExperiment(
-    seed: number, statusRho: number, theta: number, rhos: number, rhoCount: number,
-    progress: ((done: number, total: number) => boolean) | null,
-  ): AnomalyExperimentData;
-  kernelText(
-    name: string, variance: number, lengthScale: number, period: number, decay: number, offset: number,
-  ): { status: BindingStatus; kernel?: string };
+  anomalyExperiment(settings: AnomalySettings, progress: CoreProgress): AnomalyExperimentValue;
 }
 
-/** Experiment results held in the wasm heap (bindings_evaluation.cpp). Call delete() when done. */
-export interface ExperimentHandle {
-  /** Runs one experiment; `options` carries every field (the TS engine fills the defaults). */
-  run(
-    experiment: string, embeddings: number, rows: number, cols: number, dtype: 32 | 64,
-    labels: number, labelCount: number, ood: number, oodRows: number, oodCols: number, oodDtype: 32 | 64,
-    queryMask: number, queryMaskCount: number,
-    options: {
-      firstTrial: number; trials: number; seed: number; maxObservations: number; maxQueries: number;
-      members: number; k: number; epsilon: number; strength: number;
-    },
-    progress: ((done: number, total: number) => boolean) | null,
-  ): BindingStatus;
-  pointCount(): number;
-  trials(): number;
-  /** pointCount() doubles. */
-  copyObservationCounts(out: number): void;
-  curveCount(): number;
-  curveMethod(index: number): string;
-  curveMetric(index: number): string;
-  /** trials × points values, then points means, then points standard deviations (doubles). */
-  copyCurve(index: number, out: number): void;
-  cloudCount(): number;
-  cloudMethod(index: number): string;
-  cloudLabelProbability(index: number): number;
-  cloudObservations(index: number): number;
-  cloudSize(index: number): number;
-  /** size rows, then size judged probabilities, epistemes and aleas (doubles). */
-  copyCloud(index: number, out: number): void;
-  delete(): void;
+// ---- bindings_vocabulary.cpp ----
+
+export interface Defaults {
+  epsilon: number;
+  strength: number;
+  space: string;
+  expectedQueries: number;
+  trials: number;
+  seed: number;
+  maxObservations: number;
+  maxQueries: number;
+  members: number;
+  k: number;
+  restarts: number;
+  maxIterations: number;
+  noiseVariance: number;
+  rho: number;
+  theta: number;
+  /** The Fig. 3 experiment's ROC sweep. */
+  rhos: number[];
 }
 
-/** Baselines, metrics and experiments (bindings_evaluation.cpp). Labels are bytes, scores doubles. */
-export interface EvaluationBindings {
-  ExperimentHandle: new () => ExperimentHandle;
-  /** "score,probability,..." for a method name; "" for an unknown one. */
-  baselineColumns(method: string): string;
-  /** Writes 4 columns of queryRows doubles at `out`: score, probability, episteme, alea. */
-  runBaseline(
-    method: string, observations: number, rows: number, cols: number, dtype: 32 | 64,
-    labels: number, labelCount: number, queries: number, queryRows: number, queryCols: number,
-    queryDtype: 32 | 64, k: number, seed: number, members: number, out: number,
-    progress: ((done: number, total: number) => boolean) | null,
-  ): BindingStatus;
-  auroc(labels: number, scores: number, n: number, out: number): BindingStatus;
-  auprc(labels: number, scores: number, n: number, out: number): BindingStatus;
-  accuracy(labels: number, probability: number, n: number, threshold: number, out: number): BindingStatus;
-  pearson(x: number, y: number, n: number, out: number): BindingStatus;
-  /** out[0] = points, then fpr, tpr, thresholds at out + 8, each with a stride of n + 1 doubles. */
-  rocCurve(labels: number, scores: number, n: number, out: number): BindingStatus;
-  summariseTrials(values: number, trials: number, points: number, mean: number, sd: number): BindingStatus;
+export interface NamedKernelValue {
+  name: string;
+  title: string;
+  kernel: KernelValue;
+}
+
+export interface ExampleEntryValue {
+  name: string;
+  title: string;
+}
+
+export interface Vocabulary extends BindingStatus {
+  backend: string;
+  statusCodes: string[];
+  /** Index = the status code classifyPoints writes. */
+  anomalyStatuses: string[];
+  defaults: Defaults;
+  kernels: NamedKernelValue[];
+  noiseParameter: string;
+  examples: ExampleEntryValue[];
+}
+
+export interface VocabularyBindings {
+  vocabulary(): Vocabulary;
 }
 
 export interface HeapAccess {
@@ -211,7 +380,8 @@ export interface HeapAccess {
   _free(pointer: number): void;
 }
 
-export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, RegressionBindings, EvaluationBindings {}
+export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, EvaluationBindings,
+  RegressionBindings, RegressionToolBindings, VocabularyBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

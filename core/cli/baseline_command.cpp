@@ -24,8 +24,9 @@ Status run(const Args& raw, std::ostream& out) {
   if (!inputs.ok()) return inputs.status();
   Result<BaselineMethod> method = parse_baseline(method_name.value());
   if (!method.ok()) return Status(method.status().code(), "--" + method.status().message());
-  BaselineOptions options;
-  Result<long long> k = args.integer("k", 1), seed = args.integer("seed", 0), members = args.integer("members", 100);
+  BaselineOptions options;  // the core's defaults, overridden by flags
+  Result<long long> k = args.integer("k", (long long)options.k), seed = args.integer("seed", (long long)options.seed),
+                    members = args.integer("members", (long long)options.members);
   for (const auto* r : {&k, &seed, &members})
     if (!r->ok()) return r->status();
   options.k = std::size_t(k.value());

@@ -22,6 +22,7 @@ int bench_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpr_command(const Args& args, std::ostream& out, std::ostream& err);
 int baseline_command(const Args& args, std::ostream& out, std::ostream& err);
 int evaluate_command(const Args& args, std::ostream& out, std::ostream& err);
+int draw_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpc_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpc_bench_command(const Args& args, std::ostream& out, std::ostream& err);
 int robustness_command(const Args& args, std::ostream& out, std::ostream& err);

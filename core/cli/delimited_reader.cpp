@@ -9,6 +9,15 @@
 
 namespace gpprobe::cli {
 
+std::string lower_extension(const std::string& path) {
+  const auto dot = path.find_last_of('.');
+  const auto slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string ext = path.substr(dot + 1);
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
 namespace {
 
 constexpr char kWhitespace = ' ';  // stands for "runs of spaces" as a delimiter
@@ -42,15 +51,6 @@ bool parse_number(const std::string& cell, double* value) {
   errno = 0;
   *value = std::strtod(cell.c_str(), &end);
   return end == cell.c_str() + cell.size();
-}
-
-std::string extension(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  const auto slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-  std::string ext = path.substr(dot + 1);
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
 }
 
 // A cell as it may appear in a message: printable, at most 24 characters.
@@ -130,7 +130,7 @@ Result<DelimitedTable> read_delimited(const std::string& path) {
   if (!in) return Status(StatusCode::io_error, path + ": cannot open file");
   std::ostringstream text;
   text << in.rdbuf();
-  const std::string ext = extension(path);
+  const std::string ext = lower_extension(path);
   const char delimiter = ext == "tsv" ? '\t' : ext == "csv" ? ',' : 0;
   return parse_delimited(text.str(), path, delimiter);
 }

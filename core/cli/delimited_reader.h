@@ -21,6 +21,9 @@ struct DelimitedTable {
 
 gpprobe::Result<DelimitedTable> read_delimited(const std::string& path);
 
+// "csv" for "data/X.CSV"; "" when the file name has no extension.
+std::string lower_extension(const std::string& path);
+
 // The same, from text already in memory (`name` stands for the file in messages).
 gpprobe::Result<DelimitedTable> parse_delimited(const std::string& text, const std::string& name, char delimiter);
 

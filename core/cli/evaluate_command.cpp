@@ -20,14 +20,17 @@ struct Files {
   std::string embeddings, labels, ood, query_mask;
 };
 
+// `options` arrives with the core's defaults (experiment.h); a flag overrides its field.
 Status read_options(const Arguments& args, ExperimentOptions* options) {
-  Result<long long> trials = args.integer("trials", 10), seed = args.integer("seed", 0),
-                    max_observations = args.integer("max-observations", 512),
-                    max_queries = args.integer("max-queries", 1000), members = args.integer("members", 100),
-                    k = args.integer("k", 1);
+  const auto count = [&](const char* flag, std::size_t fallback) { return args.integer(flag, (long long)fallback); };
+  Result<long long> trials = count("trials", options->trials), seed = count("seed", options->seed),
+                    max_observations = count("max-observations", options->max_observations),
+                    max_queries = count("max-queries", options->max_queries),
+                    members = count("members", options->members), k = count("k", options->k);
   for (const auto* r : {&trials, &seed, &max_observations, &max_queries, &members, &k})
     if (!r->ok()) return r->status();
-  Result<double> epsilon = args.number("epsilon", 0.1), strength = args.number("strength", 5.0);
+  Result<double> epsilon = args.number("epsilon", options->probe.epsilon),
+                 strength = args.number("strength", options->probe.strength);
   for (const auto* r : {&epsilon, &strength})
     if (!r->ok()) return r->status();
   options->trials = std::size_t(trials.value());

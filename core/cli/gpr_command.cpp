@@ -1,11 +1,18 @@
-// gpprobe gpr --train F --test F [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|linear|cosine]
-//              [--optimize] [--restarts R] [--lengthscale L] [--variance V] [--noise N] [--period P]
-//              [--decay D] [--offset O] [--seed S] [--rho R] [--theta T] [--out F]
+// gpprobe gpr --train F --test F [--kernel NAME] [--PARAMETER V ...] [--noise-variance N] [--optimize]
+//              [--restarts R] [--seed S] [--rho R] [--theta T] [--out F]
 // Exact GP regression: train CSV = feature columns then y; test CSV = the same feature columns, and y
 // optionally. Writes mean,latent_variance,observation_variance,knowledge (+ status when the test file
 // has y) and one JSON line on stderr with the hyperparameters and the log marginal likelihood.
+//
+// The kernel is a named kernel (named_kernels.h) and each of its parameters is set by a flag spelled
+// from the parameter's one name, '.' and '_' written '-': constant.value is --constant-value,
+// rbf.length_scale --rbf-length-scale, periodic.period --periodic-period. The flags of the first
+// version (--variance, --lengthscale, --period, --decay, --offset, --noise) are read as aliases.
+#include <algorithm>
 #include <ostream>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "arguments.h"
 #include "commands.h"
@@ -14,6 +21,8 @@
 #include "gpprobe/anomaly_detection.h"
 #include "gpprobe/gp_regression.h"
 #include "gpprobe/hyperparameter_fit.h"
+#include "gpprobe/kernel_parameters.h"
+#include "gpprobe/named_kernels.h"
 
 namespace gpprobe::cli {
 
@@ -41,40 +50,109 @@ std::string summary(const GpRegression& gp, bool optimized, std::size_t restarts
     os << (first ? "" : ",") << json_string(p.name) << ":" << format_number(p.value);
     first = false;
   }
-  os << "},\"noise_variance\":" << format_number(gp.noise_variance()) << ",\"mean\":" << format_number(gp.mean())
+  os << "},\"" << kNoiseVariance << "\":" << format_number(gp.noise_variance()) << ",\"mean\":" << format_number(gp.mean())
      << ",\"log_marginal_likelihood\":" << format_number(gp.log_marginal_likelihood())
      << ",\"optimized\":" << (optimized ? "true" : "false") << ",\"restarts\":" << restarts << "}";
   return os.str();
 }
 
+// "rbf.length_scale" -> "rbf-length-scale".
+std::string flag_of(const std::string& parameter) {
+  std::string flag = parameter;
+  for (char& c : flag)
+    if (c == '.' || c == '_') c = '-';
+  return flag;
+}
+
+// The old spellings and the parameter each stands for in `kernel` ("" when the kernel has none).
+struct Alias {
+  const char* flag;
+  std::string parameter;
+};
+
+std::vector<Alias> aliases(const Kernel& kernel) {
+  std::string base_length_scale;  // the base kernel's: periodic.length_scale in locally-periodic
+  for (const KernelParameter& p : kernel.parameters()) {
+    const std::string suffix = ".length_scale";
+    if (base_length_scale.empty() && p.name.size() > suffix.size() &&
+        p.name.compare(p.name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      base_length_scale = p.name;
+  }
+  return {{"variance", "constant.value"}, {"lengthscale", base_length_scale}, {"period", "periodic.period"},
+          {"decay", "rbf.length_scale"},  {"offset", "linear.offset"},         {"noise", kNoiseVariance}};
+}
+
+// Every flag gpr reads: its own, one per parameter of every named kernel, and the old spellings.
+std::set<std::string> valued_flags() {
+  std::set<std::string> flags{"train", "test", "kernel", "restarts", "seed", "rho", "theta", "out", flag_of(kNoiseVariance)};
+  for (const NamedKernel& k : named_kernels())
+    for (const KernelParameter& p : k.kernel.parameters()) flags.insert(flag_of(p.name));
+  for (const Alias& a : aliases(Kernel::cosine())) flags.insert(a.flag);
+  return flags;
+}
+
+// The kernel NAME with its parameters from their flags, and the noise variance.
+Status read_model(const Arguments& args, Kernel* kernel, double* noise_variance) {
+  const std::string name = args.get("kernel", named_kernels().front().name);
+  Result<Kernel> named = named_kernel(name);
+  if (!named.ok()) return Status(named.status().code(), "--" + named.status().message());
+  std::vector<std::string> names;
+  std::vector<double> values;
+  const auto take = [&](const std::string& flag, const std::string& parameter) -> Status {
+    Result<double> v = args.number(flag, 0.0);
+    if (!v.ok()) return v.status();
+    if (parameter == kNoiseVariance) {
+      *noise_variance = v.value();
+      return Status::success();
+    }
+    if (parameter.empty()) return Status(StatusCode::invalid_argument, "--" + flag + ": the " + name + " kernel has no such parameter");
+    names.push_back(parameter);
+    values.push_back(v.value());
+    return Status::success();
+  };
+  *noise_variance = kDefaultNoiseVariance;
+  for (const Alias& a : aliases(named.value())) {
+    if (!args.has(a.flag)) continue;
+    const std::string canonical = a.parameter.empty() ? "" : flag_of(a.parameter);
+    if (!canonical.empty() && args.has(canonical)) {
+      return Status(StatusCode::invalid_argument, "--" + std::string(a.flag) + " is the old spelling of --" + canonical + "; give one");
+    }
+    GPPROBE_RETURN_IF_ERROR(take(a.flag, a.parameter));
+  }
+  if (args.has(flag_of(kNoiseVariance))) GPPROBE_RETURN_IF_ERROR(take(flag_of(kNoiseVariance), kNoiseVariance));
+  for (const NamedKernel& k : named_kernels()) {
+    for (const KernelParameter& p : k.kernel.parameters()) {
+      const std::string flag = flag_of(p.name);
+      if (!args.has(flag) || std::find(names.begin(), names.end(), p.name) != names.end()) continue;
+      GPPROBE_RETURN_IF_ERROR(take(flag, p.name));
+    }
+  }
+  Result<Kernel> set = set_parameters(named.value(), names, values);
+  if (!set.ok()) return Status(set.status().code(), "--kernel " + name + ": " + set.status().message());
+  *kernel = set.value();
+  return Status::success();
+}
+
 Status run(const Args& raw, std::ostream& out, std::ostream& err) {
-  Result<Arguments> parsed = Arguments::parse(
-      raw, {"train", "test", "kernel", "restarts", "lengthscale", "variance", "noise", "period", "decay", "offset",
-            "seed", "rho", "theta", "out"},
-      {"optimize"});
+  Result<Arguments> parsed = Arguments::parse(raw, valued_flags(), {"optimize"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   Result<std::string> train_path = args.required("train");
   if (!train_path.ok()) return train_path.status();
   Result<std::string> test_path = args.required("test");
   if (!test_path.ok()) return test_path.status();
-  KernelChoice choice;
-  choice.name = args.get("kernel", "rbf");
-  Result<double> noise = args.number("noise", 0.1), rho = args.number("rho", 0.5), theta = args.number("theta", 3.0);
-  Result<double> l = args.number("lengthscale", 1.0), v = args.number("variance", 1.0);
-  Result<double> period = args.number("period", 1.0), decay = args.number("decay", 10.0), offset = args.number("offset", 1.0);
-  for (const auto* r : {&noise, &rho, &theta, &l, &v, &period, &decay, &offset})
+  const AnomalyThresholds default_thresholds;
+  const HyperparameterFitOptions default_fit;
+  Result<double> rho = args.number("rho", default_thresholds.rho), theta = args.number("theta", default_thresholds.theta);
+  for (const auto* r : {&rho, &theta})
     if (!r->ok()) return r->status();
-  Result<long long> restarts = args.integer("restarts", 0), seed = args.integer("seed", 0);
+  Result<long long> restarts = args.integer("restarts", (long long)default_fit.restarts),
+                    seed = args.integer("seed", (long long)default_fit.seed);
   for (const auto* r : {&restarts, &seed})
     if (!r->ok()) return r->status();
-  choice.length_scale = l.value();
-  choice.variance = v.value();
-  choice.period = period.value();
-  choice.decay = decay.value();
-  choice.offset = offset.value();
-  Result<Kernel> kernel = make_kernel(choice);
-  if (!kernel.ok()) return Status(StatusCode::invalid_argument, "--" + kernel.status().message());
+  Kernel fitted_kernel = Kernel::cosine();
+  double noise_variance = 0.0;
+  GPPROBE_RETURN_IF_ERROR(read_model(args, &fitted_kernel, &noise_variance));
   const AnomalyThresholds thresholds{rho.value(), theta.value()};
   if (const Status s = check_thresholds(thresholds); !s.ok()) return Status(s.code(), "--" + s.message());
 
@@ -107,8 +185,6 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     if (has_y) y_test[i] = te.values[i * te.cols + d];
   }
 
-  Kernel fitted_kernel = kernel.value();
-  double noise_variance = noise.value();
   const bool optimize = args.has("optimize");
   if (optimize) {
     HyperparameterFitOptions options;

@@ -1,6 +1,5 @@
 #include "loaded_matrix.h"
 
-#include <cctype>
 #include <cmath>
 #include <sstream>
 
@@ -10,15 +9,6 @@
 namespace gpprobe::cli {
 
 namespace {
-
-std::string lower_extension(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  const auto slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-  std::string ext = path.substr(dot + 1);
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
-}
 
 std::string shape_text(const std::vector<std::size_t>& shape) {
   std::ostringstream os;

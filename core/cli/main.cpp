@@ -26,9 +26,11 @@ const char* kUsage =
     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
     "          time fitting and scoring on seeded synthetic data (native build).\n"
     "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
-    "          linear|cosine] [--optimize] [--restarts R] [--lengthscale L] [--variance V] [--noise N]\n"
-    "          [--period P] [--decay D] [--offset O] [--seed S] [--rho R] [--theta T] [--out FILE]\n"
-    "          exact GP regression (kernel = variance * base, noise variance N, mean = average of y):\n"
+    "          linear|cosine] [--PARAMETER V ...] [--noise-variance N] [--optimize] [--restarts R]\n"
+    "          [--seed S] [--rho R] [--theta T] [--out FILE]\n"
+    "          exact GP regression (kernel = constant(value) * base, mean = average of y). Each kernel\n"
+    "          parameter is set by its name with '.' and '_' as '-': --constant-value, --rbf-length-scale,\n"
+    "          --periodic-length-scale, --periodic-period, --linear-offset, --matern32-length-scale, ...\n"
     "          train = feature columns then y; test = feature columns (and y, optionally). One CSV row per\n"
     "          test point: mean, latent_variance, observation_variance, knowledge (+ status normal/anomaly/\n"
     "          unknown when the test file has y: unknown if knowledge < rho (0.5), anomaly if\n"
@@ -46,6 +48,8 @@ const char* kUsage =
     "          method,metric,observations,mean,sd,trials; --clouds writes the fuzzy experiment's\n"
     "          per-query judged_probability, episteme, alea. --query-mask: 0/1 per row, 1 = may be a\n"
     "          query (never an observation).\n"
+    "  draw    --labels FILE --per-class N [--seed S] [--out FILE]\n"
+    "          N random rows of each class (the app's observation draw, same rows for the same seed).\n"
     "  gpc     --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
     "          [--signal-variance S] [--length-scales L1,L2,...] [--optimize [--restarts R] [--seed N]]\n"
     "          [--out FILE]\n"
@@ -83,6 +87,7 @@ int main(int argc, char** argv) {
       {"gpr", gpprobe::cli::gpr_command},
       {"baseline", gpprobe::cli::baseline_command},
       {"evaluate", gpprobe::cli::evaluate_command},
+      {"draw", gpprobe::cli::draw_command},
       {"gpc", gpprobe::cli::gpc_command},
       {"bench-gpc", gpprobe::cli::gpc_bench_command},
       {"robustness", gpprobe::cli::robustness_command},

@@ -14,13 +14,6 @@ namespace gpprobe::cli {
 
 namespace {
 
-Result<PosteriorSpace> parse_space(const std::string& name) {
-  if (name == "automatic") return PosteriorSpace::automatic;
-  if (name == "function") return PosteriorSpace::function;
-  if (name == "weight") return PosteriorSpace::weight;
-  return Status(StatusCode::invalid_argument, "--space expects automatic, function or weight, got '" + name + "'");
-}
-
 Status run(const Args& raw, std::ostream& out) {
   std::set<std::string> flags = {"observations", "labels", "queries", "epsilon", "strength", "space", "out"};
   flags.insert(certify_flags().begin(), certify_flags().end());
@@ -31,12 +24,13 @@ Status run(const Args& raw, std::ostream& out) {
   if (!certify.ok()) return certify.status();
   Result<LabelledInputs> inputs = LabelledInputs::paths(args);
   if (!inputs.ok()) return inputs.status();
-  Result<double> epsilon = args.number("epsilon", 0.1);
+  const ProbeOptions defaults;
+  Result<double> epsilon = args.number("epsilon", defaults.epsilon);
   if (!epsilon.ok()) return epsilon.status();
-  Result<double> strength = args.number("strength", 5.0);
+  Result<double> strength = args.number("strength", defaults.strength);
   if (!strength.ok()) return strength.status();
-  Result<PosteriorSpace> space = parse_space(args.get("space", "automatic"));
-  if (!space.ok()) return space.status();
+  Result<PosteriorSpace> space = parse_space(args.get("space", space_name(defaults.space)));
+  if (!space.ok()) return Status(space.status().code(), "--" + space.status().message());
 
   LabelledInputs& in = inputs.value();
   GPPROBE_RETURN_IF_ERROR(in.read());

@@ -41,6 +41,7 @@ Status check_options(const AnomalyExperimentOptions& o) {
   if (!(o.test_lower < o.test_upper && std::isfinite(o.test_lower) && std::isfinite(o.test_upper))) {
     return Status(StatusCode::invalid_argument, "the test range must satisfy lower < upper");
   }
+  if (o.grid_points < 2) return Status(StatusCode::invalid_argument, "grid_points must be at least 2");
   GPPROBE_RETURN_IF_ERROR(check_thresholds({o.status_rho, o.theta}));
   for (double rho : o.rhos) GPPROBE_RETURN_IF_ERROR(check_thresholds({rho, o.theta}));
   return Status::success();
@@ -91,6 +92,12 @@ Result<AnomalyExperiment> run_anomaly_experiment(const AnomalyExperimentOptions&
                                           e.knowledge.data(), m, {o.status_rho, o.theta}, e.status.data()));
   e.ungated = gated_roc(e.score.data(), e.test_anomaly.data(), nullptr, m, 0.0);
   e.gated = gated_roc_sweep(e.score.data(), e.test_anomaly.data(), e.knowledge.data(), m, o.rhos);
+  e.grid_x.resize(o.grid_points);
+  for (std::size_t i = 0; i < o.grid_points; ++i) {
+    e.grid_x[i] = o.test_lower + (o.test_upper - o.test_lower) * double(i) / double(o.grid_points - 1);
+  }
+  e.grid = Predictions(o.grid_points);
+  GPPROBE_RETURN_IF_ERROR(gp.value().predict(MatrixView(e.grid_x.data(), o.grid_points, 1), e.grid.columns()));
   return e;
 }
 

@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "gpprobe/beta_prior.h"
 #include "gpprobe/probe.h"
+#include "input_checks.h"
 
 namespace gpprobe {
 
@@ -22,6 +24,11 @@ double beta_density(double y, double a, double b) {
   if (!(y > 0.0 && y < 1.0)) return 0.0;
   const double log_beta = std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b);
   return std::exp((a - 1.0) * std::log(y) + (b - 1.0) * std::log1p(-y) - log_beta);
+}
+
+Result<LatentBelief> prior_belief(double epsilon) {
+  GPPROBE_RETURN_IF_ERROR(check_positive("epsilon", epsilon));
+  return LatentBelief{0.0, 2.0 * lognormal_match(epsilon).variance};
 }
 
 Result<BeliefAtObservedPoint> belief_at_observed_point(double epsilon, double strength, int positives,

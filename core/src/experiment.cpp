@@ -1,6 +1,7 @@
 #include "gpprobe/experiment.h"
 
 #include <cmath>
+#include <utility>
 
 #include "experiment_protocol.h"
 
@@ -36,6 +37,27 @@ void summarise_trials(const double* values, std::size_t trials, std::size_t poin
     mean[j] = m;
     sd[j] = trials > 1 ? std::sqrt(squares / double(trials - 1)) : 0.0;
   }
+}
+
+Status append_trials(ExperimentResult* into, ExperimentResult more) {
+  if (into->trials == 0) {
+    *into = std::move(more);
+    return Status::success();
+  }
+  const bool same_run = into->kind == more.kind && into->observation_counts == more.observation_counts &&
+                        into->curves.size() == more.curves.size() &&
+                        more.first_trial == into->first_trial + into->trials;
+  if (!same_run) return Status(StatusCode::invalid_argument, "these trials are not the next ones of the same run");
+  const std::size_t points = into->observation_counts.size();
+  into->trials += more.trials;
+  for (std::size_t c = 0; c < into->curves.size(); ++c) {
+    ExperimentCurve& curve = into->curves[c];
+    const std::vector<double>& values = more.curves[c].values;
+    curve.values.insert(curve.values.end(), values.begin(), values.end());
+    summarise_trials(curve.values.data(), into->trials, points, curve.mean.data(), curve.sd.data());
+  }
+  if (into->clouds.empty()) into->clouds = std::move(more.clouds);
+  return Status::success();
 }
 
 Result<ExperimentResult> run_experiment(ExperimentKind kind, const ExperimentData& data,

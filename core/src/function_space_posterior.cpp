@@ -71,7 +71,6 @@ Status FunctionSpacePosterior::remove(const RowMatrix&, const std::vector<std::u
 }
 
 void FunctionSpacePosterior::refresh() {
-  const Index O = L_alpha_.rows();
   // We want alpha = K^-1 r (two triangular solves), not L^-1 r.
   VectorXd a_alpha = L_alpha_.triangularView<Eigen::Lower>().solve(r_alpha_);
   L_alpha_.triangularView<Eigen::Lower>().transpose().solveInPlace(a_alpha);
@@ -79,11 +78,7 @@ void FunctionSpacePosterior::refresh() {
   L_beta_.triangularView<Eigen::Lower>().transpose().solveInPlace(a_beta);
   w_ = a_alpha - a_beta;
 
-  M_.resize(O, O);
-  RowMatrix inverse_beta(O, O);
-  inverse_from_cholesky(L_alpha_, M_.data());
-  inverse_from_cholesky(L_beta_, inverse_beta.data());
-  M_ += inverse_beta;
+  sum_of_inverses(L_alpha_, L_beta_, &M_);
 }
 
 void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count,

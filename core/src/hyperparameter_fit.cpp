@@ -3,16 +3,35 @@
 #include <cmath>
 
 #include "gpprobe/gp_regression.h"
+#include "gpprobe/kernel_parameters.h"
 #include "gpprobe/lbfgs_restarts.h"
 #include "gpprobe/marginal_likelihood.h"
+#include "gpprobe/named_kernels.h"
 
 namespace gpprobe {
 
+namespace {
+
+// exp(theta), except that a parameter held by its bounds (lower == upper) is its bound exactly.
+double value_of(double theta, double lower, double upper) { return lower == upper ? lower : std::exp(theta); }
+
+}  // namespace
+
 Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double* y, std::size_t n,
-                                              const Kernel& kernel, double noise_variance,
-                                              const HyperparameterFitOptions& options,
+                                              const Kernel& given_kernel, double noise_variance,
+                                              const HyperparameterFitOptions& given_options,
                                               const ProgressCallback& progress) {
   GPPROBE_RETURN_IF_ERROR(check_training_data(x, y, n));
+  // The held parameters: the noise by its name, the kernel's by theirs.
+  HyperparameterFitOptions options = given_options;
+  std::vector<std::string> held;
+  for (const std::string& name : options.fixed) {
+    if (name == kNoiseVariance) options.noise_lower = options.noise_upper = noise_variance;
+    else held.push_back(name);
+  }
+  Result<Kernel> fixed_kernel = fix_parameters(given_kernel, held);
+  if (!fixed_kernel.ok()) return fixed_kernel.status();
+  const Kernel& kernel = fixed_kernel.value();
   GPPROBE_RETURN_IF_ERROR(kernel.check(x.cols()));
   if (!(std::isfinite(noise_variance) && noise_variance > 0.0)) {
     return Status(StatusCode::invalid_argument,
@@ -58,8 +77,12 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
                                                      count_of(m.run_values.size(), "starting point") +
                                                      " (K + noise I is not positive definite there)");
   }
-  HyperparameterFit best{kernel.with_log_parameters(m.x.data()), std::exp(m.x[P]), -m.value, {}, m.iterations,
-                         m.evaluations};
+  // A held parameter (lower == upper) keeps its given double, not exp(log v).
+  const std::vector<KernelParameter> ps = kernel.parameters();
+  std::vector<double> values(P);
+  for (std::size_t i = 0; i < P; ++i) values[i] = value_of(m.x[i], ps[i].lower, ps[i].upper);
+  HyperparameterFit best{kernel.with_values(values.data()), value_of(m.x[P], options.noise_lower, options.noise_upper),
+                         -m.value, {}, m.iterations, m.evaluations};
   for (double v : m.run_values) best.run_values.push_back(-v);
   return best;
 }

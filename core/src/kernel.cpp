@@ -206,12 +206,11 @@ Kernel Kernel::rbf(std::vector<double> l) { return Kernel(leaf(KernelKind::rbf, 
 Kernel Kernel::matern12(std::vector<double> l) { return Kernel(leaf(KernelKind::matern12, length_scales("matern12", l))); }
 Kernel Kernel::matern32(std::vector<double> l) { return Kernel(leaf(KernelKind::matern32, length_scales("matern32", l))); }
 Kernel Kernel::matern52(std::vector<double> l) { return Kernel(leaf(KernelKind::matern52, length_scales("matern52", l))); }
-Kernel Kernel::periodic(double length_scale, double periodicity) {
-  return Kernel(leaf(KernelKind::periodic,
-                     {{"periodic.length_scale", length_scale}, {"periodic.periodicity", periodicity}}));
+Kernel Kernel::periodic(double length_scale, double period) {
+  return Kernel(leaf(KernelKind::periodic, {{"periodic.length_scale", length_scale}, {"periodic.period", period}}));
 }
-Kernel Kernel::locally_periodic(double length_scale, double periodicity, double rbf_length_scale) {
-  return periodic(length_scale, periodicity) * rbf({rbf_length_scale});
+Kernel Kernel::locally_periodic(double length_scale, double period, double rbf_length_scale) {
+  return periodic(length_scale, period) * rbf({rbf_length_scale});
 }
 Kernel Kernel::linear(double offset) { return Kernel(leaf(KernelKind::linear, {{"linear.offset", offset}})); }
 Kernel Kernel::cosine() { return Kernel(leaf(KernelKind::cosine, {})); }
@@ -243,8 +242,14 @@ std::vector<double> Kernel::log_parameters() const {
 }
 
 Kernel Kernel::with_log_parameters(const double* theta) const {
+  std::vector<double> values(parameter_count());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(theta[i]);
+  return with_values(values.data());
+}
+
+Kernel Kernel::with_values(const double* values) const {
   std::vector<KernelParameter> ps = parameters();
-  for (std::size_t i = 0; i < ps.size(); ++i) ps[i].value = std::exp(theta[i]);
+  for (std::size_t i = 0; i < ps.size(); ++i) ps[i].value = values[i];
   const KernelParameter* source = ps.data();
   return Kernel(rebuild(*node_, source));
 }
@@ -281,22 +286,6 @@ std::string Kernel::describe() const {
   os.precision(6);
   describe_node(*node_, os);
   return os.str();
-}
-
-Result<Kernel> make_kernel(const KernelChoice& c) {
-  const Kernel v = Kernel::constant(c.variance);
-  const std::vector<double> l{c.length_scale};
-  if (c.name == "rbf") return v * Kernel::rbf(l);
-  if (c.name == "matern12") return v * Kernel::matern12(l);
-  if (c.name == "matern32") return v * Kernel::matern32(l);
-  if (c.name == "matern52") return v * Kernel::matern52(l);
-  if (c.name == "periodic") return v * Kernel::periodic(c.length_scale, c.period);
-  if (c.name == "locally-periodic") return v * Kernel::locally_periodic(c.length_scale, c.period, c.decay);
-  if (c.name == "linear") return v * Kernel::linear(c.offset);
-  if (c.name == "cosine") return v * Kernel::cosine();
-  return Status(StatusCode::invalid_argument,
-                "kernel must be rbf, matern12, matern32, matern52, periodic, locally-periodic, linear or cosine, got '" +
-                    c.name + "'");
 }
 
 }  // namespace gpprobe

@@ -64,7 +64,10 @@ class Parser {
     }
     skip_space();
     const std::size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+    // Names are letters, digits, '_' and '-' ("locally-periodic"); a number never starts a name.
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
+                                   (text_[pos_] == '-' && pos_ > start)))
+      ++pos_;
     const std::string name = text_.substr(start, pos_ - start);
     if (name.empty()) return error("expected a kernel name");
     if (!accept('(')) return error("expected '(' after " + name);
@@ -92,7 +95,8 @@ class Parser {
     if (name == "matern32" && !v.empty()) return Kernel::matern32(v);
     if (name == "matern52" && !v.empty()) return Kernel::matern52(v);
     if (name == "periodic" && arity(2)) return Kernel::periodic(v[0], v[1]);
-    if (name == "locally_periodic" && arity(3)) return Kernel::locally_periodic(v[0], v[1], v[2]);
+    if ((name == "locally-periodic" || name == "locally_periodic") && arity(3))
+      return Kernel::locally_periodic(v[0], v[1], v[2]);
     if (name == "linear" && arity(1)) return Kernel::linear(v[0]);
     if (name == "cosine" && arity(0)) return Kernel::cosine();
     return error("no kernel " + name + " with " + count_of(v.size(), "parameter"));
@@ -105,22 +109,5 @@ class Parser {
 }  // namespace
 
 Result<Kernel> parse_kernel(const std::string& text) { return Parser(text).parse(); }
-
-Result<Kernel> fix_parameters(const Kernel& kernel, const std::vector<std::string>& names) {
-  Kernel out = kernel;
-  const std::vector<KernelParameter> ps = kernel.parameters();
-  for (const std::string& name : names) {
-    std::size_t p = 0;
-    while (p < ps.size() && ps[p].name != name) ++p;
-    if (p == ps.size()) {
-      std::string known;
-      for (const KernelParameter& q : ps) known += (known.empty() ? "" : ", ") + q.name;
-      return Status(StatusCode::invalid_argument,
-                    "the kernel has no parameter '" + name + "' (it has: " + (known.empty() ? "none" : known) + ")");
-    }
-    out = out.with_bounds(p, ps[p].value, ps[p].value);
-  }
-  return out;
-}
 
 }  // namespace gpprobe

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
+#include "gpprobe/cholesky_update.h"
 #include "gpprobe/latent_weights.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/status.h"
@@ -40,6 +41,17 @@ struct SyntheticObservation {
   double noise;
   double residual;
 };
+
+// out = A_alpha^-1 + A_beta^-1 from their Cholesky factors: the posterior's precision-free covariance term
+// in either form (M of function space, S of weight space).
+inline void sum_of_inverses(const Eigen::MatrixXd& L_alpha, const Eigen::MatrixXd& L_beta, RowMatrix* out) {
+  const Eigen::Index n = L_alpha.rows();
+  out->resize(n, n);
+  RowMatrix inverse_beta(n, n);
+  inverse_from_cholesky(L_alpha, out->data());
+  inverse_from_cholesky(L_beta, inverse_beta.data());
+  *out += inverse_beta;
+}
 
 inline SyntheticObservation synthetic_observation(const BetaGpPrior& prior, bool raises) {
   return raises ? SyntheticObservation{prior.raised.variance, prior.raised.mean - prior.mean}

@@ -18,7 +18,6 @@ namespace {
 
 constexpr std::size_t kMaxRedraws = 1000;          // per member; P(one class only) <= 1/2 for any O >= 2
 constexpr double kSmallestLogitVariance = 1e-12;  // MATH.md: measures stay finite down to this
-constexpr double kLog2PiE = 2.8378770664093453;   // log(2 pi e)
 
 bool holds_both_labels(const std::uint8_t* labels, const std::uint32_t* counts, std::size_t O) {
   bool positive = false, negative = false;
@@ -150,23 +149,19 @@ Status LinearProbeEnsemble::score(const MatrixView& queries, const EnsembleScore
     multiply_transposed(block.data(), count, distinct_.data(), K, D, logits.data());
     for (std::size_t i = 0; i < count; ++i) {
       const double* t = &logits[i * K];
-      double g_mean = 0, t_mean = 0, alea = 0, softplus_neg = 0;
-      for (std::size_t k = 0; k < K; ++k) {
-        const double g = sigmoid(t[k]), sp_neg = softplus(-t[k]);
-        g_mean += w[k] * g;
-        t_mean += w[k] * t[k];
-        alea += w[k] * (g * sp_neg + (1 - g) * softplus(t[k]));
-        softplus_neg += w[k] * sp_neg;
-      }
+      // The members' logits are the distribution of f: the probe's measures over them (Gaussian
+      // entropy of f with the members' variance, as the header defines the episteme).
+      const LogisticExpectations e = logistic_expectations(K, w, [t](std::size_t k) { return t[k]; });
+      double t_mean = 0;
+      for (std::size_t k = 0; k < K; ++k) t_mean += w[k] * t[k];
       const double g_var = weighted_variance(t, w, K, sigmoid);
       const double t_var = std::max(weighted_variance(t, w, K, [](double v) { return v; }), kSmallestLogitVariance);
-      const double entropy_f = 0.5 * (kLog2PiE + std::log(t_var));
       const std::size_t q = first + i;
-      if (out.judged_probability) out.judged_probability[q] = g_mean;
+      if (out.judged_probability) out.judged_probability[q] = e.judged_probability;
       if (out.variance) out.variance[q] = g_var;
       if (out.ood_score) out.ood_score[q] = -g_var;
-      if (out.alea) out.alea[q] = alea;
-      if (out.episteme) out.episteme[q] = -(entropy_f - t_mean - 2 * softplus_neg);
+      if (out.alea) out.alea[q] = e.alea;
+      if (out.episteme) out.episteme[q] = latent_episteme(t_mean, t_var, e.softplus_neg);
     }
   }
   return Status::success();

@@ -31,6 +31,12 @@ const char* space_name(PosteriorSpace space) {
   return "unknown";
 }
 
+Result<PosteriorSpace> parse_space(const std::string& name) {
+  for (PosteriorSpace s : {PosteriorSpace::automatic, PosteriorSpace::function, PosteriorSpace::weight})
+    if (name == space_name(s)) return s;
+  return Status(StatusCode::invalid_argument, "space must be automatic, function or weight, got '" + name + "'");
+}
+
 PosteriorSpace cheaper_space(std::size_t observations, std::size_t dimension, std::size_t queries) {
   const double O = double(observations), D = double(dimension + 1), n = double(queries);
   // Leading flop counts: Gram matrix, two factorisations and two inverses; then per query the

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "gpprobe/kernel_parameters.h"
+#include "gpprobe/named_kernels.h"
 #include "gpprobe/random_stream.h"
 
 namespace gpprobe {
@@ -11,11 +13,19 @@ namespace {
 constexpr double kPi = 3.141592653589793;
 
 struct Recipe {
+  const char* name;
+  const char* title;
+  const char* input;  // what x is called: "x", or "t" for a time
   double (*truth)(double);
   double lower, upper;
   std::size_t points;
   double noise_sd;
   bool (*held_out)(double);
+  // The model: a named kernel with some values set, the held parameters.
+  const char* kernel;
+  std::vector<std::string> set;
+  std::vector<double> values;
+  std::vector<std::string> held;
 };
 
 double lecture(double x) { return std::sin(x) + 0.5 * std::sin(4.0 * x); }
@@ -25,23 +35,53 @@ bool none(double) { return false; }
 bool censored_tail(double t) { return t >= 8.0; }
 bool in_gap(double t) { return (t >= 4.0 && t < 4.5) || (t >= 9.0 && t < 10.5) || (t >= 14.0 && t < 17.0); }
 
-Result<Recipe> recipe(const std::string& name) {
-  if (name == "lecture") return Recipe{lecture, 0.0, 5.0, 50, 0.25, none};
-  if (name == "periodic-extrapolation") return Recipe{periodic, 0.0, 12.0, 150, 0.15, censored_tail};
-  if (name == "missing-segments") return Recipe{segments, 0.0, 20.0, 400, 0.1, in_gap};
+const std::vector<Recipe>& recipes() {
+  static const std::vector<Recipe> all{
+      {"lecture", "Lecture: y = sin x + ½ sin 4x + ε", "x", lecture, 0.0, 5.0, 50, 0.25, none, "rbf", {}, {},
+       {"constant.value"}},
+      {"periodic-extrapolation", "Periodic series, censored tail (extrapolation)", "t", periodic, 0.0, 12.0, 150, 0.15,
+       censored_tail, "locally-periodic", {"periodic.period"}, {1.5}, {}},
+      {"missing-segments", "Series with missing segments (interpolation)", "t", segments, 0.0, 20.0, 400, 0.1, in_gap,
+       "rbf", {}, {}, {}},
+  };
+  return all;
+}
+
+Result<const Recipe*> recipe(const std::string& name) {
+  for (const Recipe& r : recipes())
+    if (name == r.name) return &r;
   return Status(StatusCode::invalid_argument,
                 "example must be lecture, periodic-extrapolation or missing-segments, got '" + name + "'");
 }
 
 }  // namespace
 
+const std::vector<ExampleEntry>& regression_examples() {
+  static const std::vector<ExampleEntry> entries = [] {
+    std::vector<ExampleEntry> out;
+    for (const Recipe& r : recipes()) out.push_back({r.name, r.title});
+    return out;
+  }();
+  return entries;
+}
+
 Result<RegressionExample> regression_example(const std::string& name, std::uint64_t seed) {
-  Result<Recipe> r = recipe(name);
+  Result<const Recipe*> r = recipe(name);
   if (!r.ok()) return r.status();
-  const Recipe& p = r.value();
+  const Recipe& p = *r.value();
+  Result<Kernel> base = named_kernel(p.kernel);
+  if (!base.ok()) return base.status();
+  Result<Kernel> kernel = set_parameters(base.value(), p.set, p.values);
+  if (!kernel.ok()) return kernel.status();
   RandomStream rng(seed);
   RegressionExample e;
   e.name = name;
+  e.title = p.title;
+  e.input_name = p.input;
+  e.kernel_name = p.kernel;
+  e.kernel = kernel.value();
+  e.held = p.held;
+  e.noise_variance = kDefaultNoiseVariance;
   e.lower = p.lower;
   e.upper = p.upper;
   e.noise_sd = p.noise_sd;
@@ -63,9 +103,9 @@ Result<RegressionExample> regression_example(const std::string& name, std::uint6
 }
 
 Status example_truth(const std::string& name, const double* x, std::size_t n, double* out) {
-  Result<Recipe> r = recipe(name);
+  Result<const Recipe*> r = recipe(name);
   if (!r.ok()) return r.status();
-  for (std::size_t i = 0; i < n; ++i) out[i] = r.value().truth(x[i]);
+  for (std::size_t i = 0; i < n; ++i) out[i] = r.value()->truth(x[i]);
   return Status::success();
 }
 

@@ -13,6 +13,7 @@ const char* code_name(StatusCode code) {
     case StatusCode::io_error: return "io_error";
     case StatusCode::out_of_memory: return "out_of_memory";
     case StatusCode::cancelled: return "cancelled";
+    case StatusCode::internal_error: return "internal_error";
   }
   return "unknown";
 }

@@ -85,11 +85,7 @@ Status WeightSpacePosterior::refresh() {
   L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta);
   u_ = u_alpha - u_beta;
 
-  S_.resize(D, D);
-  RowMatrix inverse_beta(D, D);
-  inverse_from_cholesky(L_alpha, S_.data());
-  inverse_from_cholesky(L_beta, inverse_beta.data());
-  S_ += inverse_beta;
+  sum_of_inverses(L_alpha, L_beta, &S_);
   return Status::success();
 }
 

@@ -103,6 +103,19 @@ TEST(BeliefDensities, BeliefAtObservedPointMatchesTheClosedFormPosterior) {
   EXPECT_EQ(belief_at_observed_point(eps, s, -1, 0).status().code(), StatusCode::invalid_argument);
 }
 
+TEST(BeliefDensities, ThePriorBeliefNeedsNoStrength) {
+  // The prior is the belief at a point observed 0 times, for any strength: f ~ N(0, 2 log(1/eps + 1)).
+  const LatentBelief prior = prior_belief(0.1).value();
+  EXPECT_EQ(prior.mean, 0.0);
+  EXPECT_NEAR(prior.variance, 2.0 * std::log(11.0), 1e-15);
+  for (double strength : {0.5, 5.0, 40.0}) {
+    const BeliefAtObservedPoint b = belief_at_observed_point(0.1, strength, 0, 0).value();
+    EXPECT_NEAR(b.latent_variance, prior.variance, 1e-12) << strength;
+    EXPECT_NEAR(b.latent_mean, prior.mean, 1e-12) << strength;
+  }
+  EXPECT_EQ(prior_belief(-1.0).status().message(), "epsilon must be a finite number > 0, got -1");
+}
+
 TEST(BeliefEnvelope, IsTheLeastEpistemeOfAnyBeliefWithinThePriorVariance) {
   const double eps = 0.1;
   const double two_v = 2 * std::log(1 / eps + 1);

@@ -6,6 +6,7 @@
 #include "gpprobe/anomaly_detection.h"
 #include "gpprobe/anomaly_experiment.h"
 #include "gpprobe/gated_roc.h"
+#include "gpprobe/gp_regression.h"
 
 namespace gpprobe {
 namespace {
@@ -92,6 +93,34 @@ TEST(AnomalyExperiment, TheKnowledgeGateImprovesDetectionAsInFig3) {
   AnomalyExperimentOptions bad;
   bad.anomaly_fraction = 1.0;
   EXPECT_EQ(run_anomaly_experiment(bad).status().message(), "anomaly fraction must be in [0, 1)");
+}
+
+TEST(AnomalyExperiment, PredictsTheLearnedModelOnAGridOverTheTestRange) {
+  // The grid is the experiment's own model (learned kernel and noise, normal training points), evenly on
+  // [test_lower, test_upper], with the knowledge high over the training range [0, 1] and low beyond.
+  AnomalyExperimentOptions o;
+  o.seed = 5;
+  const AnomalyExperiment e = run_anomaly_experiment(o).value();
+  ASSERT_EQ(e.grid_x.size(), o.grid_points);
+  EXPECT_EQ(e.grid_x.front(), o.test_lower);
+  EXPECT_EQ(e.grid_x.back(), o.test_upper);
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < e.train_y.size(); ++i) {
+    if (e.train_anomaly[i]) continue;
+    x.push_back(e.train_x(Eigen::Index(i), 0));
+    y.push_back(e.train_y[i]);
+  }
+  const GpRegression gp = GpRegression::fit(MatrixView(x.data(), x.size(), 1), y.data(), y.size(), e.kernel,
+                                            e.noise_variance).value();
+  Predictions expected(o.grid_points);
+  ASSERT_TRUE(gp.predict(MatrixView(e.grid_x.data(), e.grid_x.size(), 1), expected.columns()).ok());
+  EXPECT_EQ(e.grid.mean, expected.mean);
+  EXPECT_EQ(e.grid.observation_upper, expected.observation_upper);
+  const std::size_t middle = o.grid_points / 2;  // x = 0.5
+  EXPECT_GT(e.grid.knowledge[middle], 0.9);
+  EXPECT_LT(e.grid.knowledge.back(), 0.5);
+  o.grid_points = 1;
+  EXPECT_EQ(run_anomaly_experiment(o).status().message(), "grid_points must be at least 2");
 }
 
 }  // namespace

@@ -146,5 +146,26 @@ TEST(CliGpr, BadInputsGiveOneLineNamingTheFileAndTheProblem) {
   }
 }
 
+TEST(CliGpr, ParametersAreFlagsSpelledFromTheirNames) {
+  // --constant-value / --rbf-length-scale / --noise-variance are the names; the first version's
+  // --variance / --lengthscale / --noise give the same output.
+  CliData d;
+  const std::string files = "gpr --train " + d.train.path() + " --test " + d.test.path();
+  const auto named = run_cli(files + " --constant-value 1.3 --rbf-length-scale 0.7 --noise-variance 0.1");
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_EQ(named.out, run_fixture(d, d.test).out);
+  EXPECT_EQ(named.err, run_fixture(d, d.test).err);
+  const auto periodic = run_cli(files + " --kernel locally-periodic --periodic-period 2.5 --decay 3");
+  ASSERT_EQ(periodic.exit_code, 0) << periodic.err;
+  const nlohmann::json summary = nlohmann::json::parse(periodic.err);
+  EXPECT_EQ(summary["parameters"]["periodic.period"].get<double>(), 2.5);
+  EXPECT_EQ(summary["parameters"]["rbf.length_scale"].get<double>(), 3.0);
+  EXPECT_EQ(run_cli(files + " --periodic-period 2").err,
+            "gpprobe gpr: --kernel rbf: the kernel has no parameter 'periodic.period' (it has: constant.value, "
+            "rbf.length_scale)\n");
+  EXPECT_EQ(run_cli(files + " --noise 0.1 --noise-variance 0.2").err,
+            "gpprobe gpr: --noise is the old spelling of --noise-variance; give one\n");
+}
+
 }  // namespace
 }  // namespace gpprobe

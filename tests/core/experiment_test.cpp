@@ -8,6 +8,7 @@
 
 #include "evaluation_fixtures.h"
 #include "gpprobe/experiment.h"
+#include "gpprobe/synthetic_embeddings.h"
 
 namespace gpprobe {
 namespace {
@@ -190,6 +191,39 @@ TEST(Experiments, EachBadInputNamesTheProblem) {
        "max_observations must be at least 2, got 1"},
       {status(ExperimentKind::probing, ExperimentData{}), StatusCode::invalid_argument, "embeddings are empty (0 rows)"},
   });
+}
+
+TEST(Experiment, TrialsRunOneByOneAddUpToOneRun) {
+  // The app runs one trial per call and the core adds them up: the same numbers as one call.
+  const SyntheticEmbeddings data = synthetic_embeddings(80, 6, 3);
+  ExperimentData d;
+  d.embeddings = MatrixView(data.x);
+  d.labels = data.labels.data();
+  d.label_count = data.labels.size();
+  ExperimentOptions options;
+  options.trials = 3;
+  options.max_observations = 8;
+  options.members = 5;
+  const ExperimentResult whole = run_experiment(ExperimentKind::fuzzy, d, options).value();
+  ExperimentResult parts;
+  for (std::size_t t = 0; t < options.trials; ++t) {
+    ExperimentOptions one = options;
+    one.first_trial = t;
+    one.trials = 1;
+    ASSERT_TRUE(append_trials(&parts, run_experiment(ExperimentKind::fuzzy, d, one).value()).ok());
+  }
+  ASSERT_EQ(parts.trials, 3u);
+  ASSERT_EQ(parts.curves.size(), whole.curves.size());
+  for (std::size_t c = 0; c < whole.curves.size(); ++c) {
+    EXPECT_EQ(parts.curves[c].values, whole.curves[c].values) << whole.curves[c].method;
+    EXPECT_EQ(parts.curves[c].mean, whole.curves[c].mean) << whole.curves[c].method;
+    EXPECT_EQ(parts.curves[c].sd, whole.curves[c].sd) << whole.curves[c].method;
+  }
+  EXPECT_EQ(parts.clouds.size(), whole.clouds.size());
+  ExperimentOptions again = options;
+  again.trials = 1;  // trial 0 again: not the next trial
+  EXPECT_EQ(append_trials(&parts, run_experiment(ExperimentKind::fuzzy, d, again).value()).message(),
+            "these trials are not the next ones of the same run");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "gpprobe/kernel.h"
 #include "gpprobe/kernel_expression.h"
 #include "gpprobe/kernel_matrix.h"
+#include "gpprobe/named_kernels.h"
 
 namespace gpprobe {
 namespace {
@@ -96,7 +97,7 @@ TEST(Kernel, ParametersFollowSklearnOrder) {
   ASSERT_EQ(ps.size(), 4u);
   EXPECT_EQ(ps[0].name, "constant.value");
   EXPECT_EQ(ps[1].name, "periodic.length_scale");
-  EXPECT_EQ(ps[2].name, "periodic.periodicity");
+  EXPECT_EQ(ps[2].name, "periodic.period");
   EXPECT_EQ(ps[3].name, "rbf.length_scale");
   EXPECT_EQ(Kernel::rbf({1, 2}).parameters()[1].name, "rbf.length_scale[1]");
   const std::vector<double> theta{0.0, 1.0, 2.0, 3.0};
@@ -111,16 +112,13 @@ TEST(Kernel, BadParametersAreNamed) {
   EXPECT_EQ(Kernel::rbf({1.0, 2.0, 3.0}).check(2).code(), StatusCode::dimension_mismatch);
   EXPECT_EQ((Kernel::constant(1.0) * Kernel::rbf({-1.0})).check(1).message(),
             "rbf.length_scale must be a finite number > 0, got -1");
-  EXPECT_EQ(Kernel::periodic(1.0, NAN).check(1).message(), "periodic.periodicity must be a finite number > 0, got nan");
+  EXPECT_EQ(Kernel::periodic(1.0, NAN).check(1).message(), "periodic.period must be a finite number > 0, got nan");
   EXPECT_EQ(Kernel::linear(1.0).with_bounds(0, 2.0, 1.0).check(1).message(),
             "linear.offset has bounds [2, 1]; they must satisfy 0 < lower <= upper < inf");
-  KernelChoice choice;
-  choice.name = "gaussian";
-  EXPECT_EQ(make_kernel(choice).status().message(),
+  EXPECT_EQ(named_kernel("gaussian").status().message(),
             "kernel must be rbf, matern12, matern32, matern52, periodic, locally-periodic, linear or cosine, got 'gaussian'");
-  choice.name = "locally-periodic";
-  ASSERT_TRUE(make_kernel(choice).ok());
-  EXPECT_EQ(make_kernel(choice).value().parameter_count(), 4u);
+  ASSERT_TRUE(named_kernel("locally-periodic").ok());
+  EXPECT_EQ(named_kernel("locally-periodic").value().parameter_count(), 4u);
 }
 
 }  // namespace

@@ -53,6 +53,8 @@ describe('the demo', () => {
       expect(await page.getByRole('button', { name }).count(), name).toBe(1);
     }
     await page.screenshot({ path: `${SHOTS}/probe-view.png`, fullPage: true });
+    // One engine worker, one wasm module instance, serves every lab until a regression fit needs a second.
+    expect(page.workers()).toHaveLength(1);
     await page.getByRole('tab', { name: 'Out-of-distribution' }).click();
     await page.getByTestId('ood-histogram').locator('canvas[role="img"]').waitFor();
     await page.screenshot({ path: `${SHOTS}/ood-view.png` });

@@ -13,13 +13,13 @@ import { digits, gather } from './digits.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserPerFile(new URL(baseUrl).origin);
-const demo = digits();
-
+let demo: ReturnType<typeof digits>;
 let engine: ProbeEngine;
 let page: Page;
 
 beforeAll(async () => {
   engine = await createProbeEngine();
+  demo = digits(engine);
 });
 beforeEach(async () => {
   page = browser.page;

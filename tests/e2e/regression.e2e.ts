@@ -1,5 +1,6 @@
 // The Regression tab in Chromium, as a user meets it: the lecture's example fitted (the learned values
-// equal the engine's for the same data and settings), both bands drawn and told apart, a bad CSV
+// equal the engine's for the same data and settings), a typed and a learned value crossing to the core
+// and back bit for bit, both bands drawn and told apart, a bad CSV
 // refused while the data stay, the paper's Fig. 3 experiment, and n = 2,000 points fitted with
 // progress, without freezing the page, cancelled, and exported with 10,000 grid predictions.
 // Every test also checks: no console errors, and no request leaves the page's origin.
@@ -30,7 +31,7 @@ async function openLab(): Promise<void> {
   await expect.poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
 }
 
-const idle = () => page.waitForFunction(() => !document.querySelector('.regression-tasks'), undefined, { timeout: 150_000 });
+const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
 const summaryValue = (label: string) => page.getByTestId('fit-summary').locator(`dt:text-is("${label}") + dd`).textContent();
 
 /** The longest gap between animation frames over `ms` milliseconds: a frozen page shows seconds. */
@@ -61,15 +62,15 @@ describe('the regression lab', () => {
     await idle();
     // The engine, on the same data with the same settings (variance held at 1 as in the lecture).
     const data = engine.example('lecture', 1);
-    const gp = engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf', variance: 1, lengthScale: 1 }, noiseVariance: 0.1,
+    const gp = engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf', parameters: { 'constant.value': 1, 'rbf.length_scale': 1 } }, noiseVariance: 0.1,
       fixed: ['constant.value'], restarts: 2, seed: 0 });
     const s = gp.state;
     gp.dispose();
-    expect(await summaryValue('length-scale')).toBe(formatMeasure(s.values[1]));
-    expect(await summaryValue('noise variance')).toBe(`${formatMeasure(s.noiseVariance)} (sd ${formatMeasure(Math.sqrt(s.noiseVariance))})`);
+    expect(await summaryValue('rbf.length_scale')).toBe(formatMeasure(s.kernel.parameters['rbf.length_scale']));
+    expect(await summaryValue('noise_variance')).toBe(`${formatMeasure(s.noiseVariance)} (sd ${formatMeasure(Math.sqrt(s.noiseVariance))})`);
     expect(await page.getByTestId('log-marginal-likelihood').textContent()).toBe(s.logMarginalLikelihood.toFixed(4));
     // The lecture's values within sampling variation: l ~ 0.55, noise sd ~ 0.25.
-    expect(Math.abs(s.values[1] - 0.55)).toBeLessThan(0.08);
+    expect(Math.abs(s.kernel.parameters['rbf.length_scale'] - 0.55)).toBeLessThan(0.08);
     expect(Math.abs(Math.sqrt(s.noiseVariance) - 0.25)).toBeLessThan(0.06);
 
     const svg = await download('Export Posterior: mean, bands and samples as SVG');
@@ -83,6 +84,29 @@ describe('the regression lab', () => {
     expect(await page.getByTestId('regression-knowledge-plot').locator('canvas[role="img"]').count()).toBe(1);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/regression-lecture.png`, fullPage: true });
+  });
+
+  it('sends a value with 17 significant digits to the core bit for bit, and brings a learned one back bit for bit', async () => {
+    await openLab();
+    const typed = '0.12345678901234567';
+    const field = page.getByLabel('rbf.length_scale', { exact: true });
+    await field.fill(typed);
+    await field.press('Tab');
+    // The fit summary shows what the core reports (data-value: the double's exact shortest text).
+    const reported = () => page.getByTestId('fit-summary').locator('dt:text-is("rbf.length_scale") + dd').getAttribute('data-value');
+    await expect.poll(reported, { timeout: 30_000 }).toBe(String(Number(typed)));
+    await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
+    await expect.poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 }).toContain('L-BFGS iterations');
+    await idle();
+    const data = engine.example('lecture', 1);
+    const gp = engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf', parameters: { 'rbf.length_scale': Number(typed) } },
+      noiseVariance: 0.1, fixed: ['constant.value'], restarts: 2, seed: 0 });
+    const learned = String(gp.state.kernel.parameters['rbf.length_scale']);
+    gp.dispose();
+    expect(await reported()).toBe(learned);
+    expect(await field.getAttribute('data-value')).toBe(learned);  // the field now holds the learned double
+    // The optimiser ran on a second instance of the engine worker (cancel ends only that one).
+    expect(page.workers()).toHaveLength(2);
   });
 
   it('shows a bad CSV\'s error and keeps the loaded data', async () => {
@@ -151,7 +175,7 @@ describe('the regression lab', () => {
     await idle();
     const seconds = (Date.now() - start) / 1000;
     expect(await page.getByTestId('fit-summary').textContent()).toMatch(/Learned in \d+ L-BFGS iterations over 1 run/);
-    const lengthScale = await summaryValue('length-scale');
+    const lengthScale = await summaryValue('rbf.length_scale');
     expect(Number(lengthScale)).toBeGreaterThan(0.4);
     expect(Number(lengthScale)).toBeLessThan(0.8);
     console.log(`n = 2,000: hyperparameters learned in the browser in ${seconds.toFixed(1)} s (length-scale ${lengthScale})`);
@@ -163,14 +187,14 @@ describe('the regression lab', () => {
     const learned = await page.getByTestId('log-marginal-likelihood').textContent();
     await page.getByLabel('restarts', { exact: true }).fill('2');
     await page.getByLabel('restarts', { exact: true }).press('Tab');
-    await page.getByLabel('length-scale', { exact: true }).fill('5');
-    await page.getByLabel('length-scale', { exact: true }).press('Tab');
+    await page.getByLabel('rbf.length_scale', { exact: true }).fill('5');
+    await page.getByLabel('rbf.length_scale', { exact: true }).press('Tab');
     await expect.poll(() => page.getByTestId('log-marginal-likelihood').textContent(), { timeout: 30_000 }).not.toBe(learned);
     const likelihood = await page.getByTestId('log-marginal-likelihood').textContent();
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
-    await expect.poll(() => page.locator('.regression-tasks').textContent(), { timeout: 30_000 }).toContain('L-BFGS');
+    await expect.poll(() => page.locator('.task-bar').textContent(), { timeout: 30_000 }).toContain('L-BFGS');
     const cancelled = Date.now();
-    await page.locator('.regression-tasks').getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
     await idle();
     expect(Date.now() - cancelled).toBeLessThan(2000);
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count()).toBe(1);

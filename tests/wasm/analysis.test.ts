@@ -1,7 +1,7 @@
 // The view analyses through wasm against closed forms; resident matrices against plain ones.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  beliefAtObservedPoint, beliefDensities, beliefEnvelope, createProbeEngine, GpprobeError, principalComponents,
+  beliefAtObservedPoint, beliefEnvelope, betaDensities, createProbeEngine, GpprobeError, logitNormalDensities, principalComponents,
   type ProbeEngine,
 } from '../../web/src/engine/index.ts';
 
@@ -30,7 +30,7 @@ describe('principal components', () => {
     const x = engine.syntheticEmbeddings(3000, 32, 5).x;
     const resident = engine.upload(x, 'embeddings');
     const passes: number[] = [];
-    const fromResident = principalComponents(engine, resident, { onProgress: (done) => passes.push(done) });
+    const fromResident = principalComponents(engine, resident, { onProgress: ({ done }) => { passes.push(done); } });
     const fromPlain = principalComponents(engine, x);
     expect(Array.from(fromResident.scores)).toEqual(Array.from(fromPlain.scores));
     expect(passes).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -42,7 +42,7 @@ describe('principal components', () => {
 describe('beliefs', () => {
   it('evaluates Beta and logit-normal densities', () => {
     const grid = Float64Array.from([0.1, 0.5, 0.9]);
-    const d = beliefDensities(engine, grid, { mean: 0, variance: 2 }, { a: 2, b: 3 });
+    const d = { beta: betaDensities(engine, grid, { a: 2, b: 3 }), logitNormal: logitNormalDensities(engine, grid, { mean: 0, variance: 2 }) };
     [0.1, 0.5, 0.9].forEach((y, i) => {
       expect(d.beta[i]).toBeCloseTo(12 * y * (1 - y) ** 2, 12);
       const z = Math.log(y / (1 - y));

@@ -132,7 +132,7 @@ describe('experiments equal the independent reference run through wasm', () => {
         ...data, experiment: run.experiment, trials: o.trials, seed: o.seed, maxObservations: o.max_observations,
         maxQueries: o.max_queries, members: o.members, k: o.k,
         queryMask: run.uses_mask ? Uint8Array.from(experiments.query_mask) : undefined,
-      }, { onProgress: (done, total) => { lastProgress = [done, total]; } });
+      }, { onProgress: ({ done, total }) => { lastProgress = [done, total]; } });
       expect(r.observationCounts).toEqual(run.observation_counts);
       const points = run.observation_counts.length;
       expect(lastProgress).toEqual([o.trials * points, o.trials * points]);
@@ -171,7 +171,7 @@ describe('experiments on matrices resident in the wasm heap', () => {
       a.curves.forEach((curve, c) => expect(Array.from(b.curves[c].values)).toEqual(Array.from(curve.values)));
       // Disposed between trials (as a worker would when new data arrives), never during a wasm call.
       const run = runExperiment(engine, { ...common, ...resident }, {
-        onProgress: (done) => { if (done === 1) setTimeout(() => resident.ood.dispose(), 0); },
+        onProgress: ({ done }) => { if (done === 1) setTimeout(() => resident.ood.dispose(), 0); },
       });
       await expect(run).rejects.toMatchObject({ code: 'disposed', message: 'this resident matrix was disposed' });
     } finally {
@@ -224,13 +224,13 @@ describe('bad input becomes a GpprobeError, cancel stops the work, the engine su
     const c = baselines[0];
     expectError(() => runBaseline(engine, {
       method: 'lpe', observations: matrix(c.observations), labels: Uint8Array.from(c.labels), queries: matrix(c.queries),
-      onProgress: (done) => done < 2,
+      onProgress: ({ done }) => done < 2,
     }), 'cancelled', 'lpe fitting cancelled after 2 members of 100');
     const controller = new AbortController();
     const run = runExperiment(engine, {
       embeddings: matrix(experiments.embeddings), labels: Uint8Array.from(experiments.labels), experiment: 'probing',
       trials: 3, maxObservations: 16, members: 8,
-    }, { signal: controller.signal, onProgress: (done) => { if (done === 2) controller.abort(); } });
+    }, { signal: controller.signal, onProgress: ({ done }) => { if (done === 2) controller.abort(); } });
     await expect(run).rejects.toMatchObject({ code: 'cancelled', message: 'probing experiment cancelled after 2 steps of 4' });
     // Still usable afterwards.
     const lp = runBaseline(engine, { method: 'lp', observations: matrix(c.observations), labels: Uint8Array.from(c.labels),

@@ -99,17 +99,17 @@ describe('scoring', () => {
     const probe = engine.fitProbe({ observations: synthetic.x, labels: synthetic.labels });
     const whole = probe.score(q);
     const seen: number[] = [];
-    const chunked = await probe.scoreAsync(q, { chunkRows: 1000, onProgress: (done) => seen.push(done) });
+    const chunked = await probe.scoreAsync(q, { chunkRows: 1000, onProgress: ({ done }) => { seen.push(done); } });
     expect(seen).toEqual([1000, 2000, 3000]);
     expect(Array.from(chunked.episteme)).toEqual(Array.from(whole.episteme));
     const controller = new AbortController();
     const pending = probe.scoreAsync(q, {
-      chunkRows: 1000, signal: controller.signal, onProgress: (done) => { if (done === 1000) controller.abort(); },
+      chunkRows: 1000, signal: controller.signal, onProgress: ({ done }) => { if (done === 1000) controller.abort(); },
     });
     await expect(pending).rejects.toMatchObject({ code: 'cancelled', message: 'scoring cancelled after 1000 of 3000 queries' });
     // Synchronous progress from inside the core, in blocks of 256; returning false cancels.
     const blocks: number[] = [];
-    probe.score(q, { onProgress: (done) => { blocks.push(done); } });
+    probe.score(q, { onProgress: ({ done }) => { blocks.push(done); } });
     expect(blocks.slice(0, 3)).toEqual([256, 512, 768]);
     expect(blocks.at(-1)).toBe(3000);
     probe.dispose();

@@ -67,18 +67,18 @@ describe('regression against scikit-learn', () => {
     const data = engine.example('lecture', 1);
     let reports = 0;
     const gp = engine.optimize({
-      x: data.x, y: data.y, kernel: { name: 'rbf', lengthScale: Math.sqrt(0.4) }, noiseVariance: 0.25, mean: 0,
+      x: data.x, y: data.y, kernel: { name: 'rbf', parameters: { 'rbf.length_scale': Math.sqrt(0.4) } }, noiseVariance: 0.25, mean: 0,
       fixed: ['constant.value'], onProgress: () => { reports += 1; },
     });
     const s = gp.state;
-    expect(s.names).toEqual(['constant.value', 'rbf.length_scale']);
-    expect(s.values[0]).toBe(1);
-    expect(Math.abs(s.values[1] - 0.55)).toBeLessThan(0.08);
+    expect(Object.keys(s.kernel.parameters)).toEqual(['constant.value', 'rbf.length_scale']);
+    expect(s.kernel.parameters['constant.value']).toBe(1);
+    expect(Math.abs(s.kernel.parameters['rbf.length_scale'] - 0.55)).toBeLessThan(0.08);
     expect(Math.abs(Math.sqrt(s.noiseVariance) - 0.25)).toBeLessThan(0.06);
     expect(reports).toBeGreaterThan(3);
     gp.dispose();
     expectError(() => engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf' }, noiseVariance: 0.1, restarts: 1,
-      onProgress: (done) => done < 2 }), 'cancelled', 'hyperparameter fit cancelled in run 1 of 2');
+      onProgress: ({ done }) => done < 2 }), 'cancelled', 'hyperparameter fit cancelled in run 1 of 2');
     const controller = new AbortController();
     controller.abort();
     expectError(() => engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf' }, noiseVariance: 0.1,
@@ -110,19 +110,19 @@ describe('predictions, knowledge and samples', () => {
     expect(samples.cols).toBe(5);
     expect(gp.sample(grid, 3, 7).data).toEqual(samples.data);
     expect(gp.sample(grid, 3, 8).data).not.toEqual(samples.data);
-    const prior = engine.samplePrior({ name: 'matern32', lengthScale: 2 }, grid, 4, 1);
+    const prior = engine.samplePrior({ name: 'matern32', parameters: { 'matern32.length_scale': 2 } }, grid, 4, 1);
     expect(prior.data.length).toBe(20);
     gp.dispose();
   });
 
   it('reports prediction progress per block of 256 and cancels', () => {
     const data = engine.example('lecture', 2);
-    const gp = engine.fit({ x: data.x, y: data.y, kernel: { name: 'rbf', lengthScale: 0.55 }, noiseVariance: 0.06 });
+    const gp = engine.fit({ x: data.x, y: data.y, kernel: { name: 'rbf', parameters: { 'rbf.length_scale': 0.55 } }, noiseVariance: 0.06 });
     const grid = column(Array.from({ length: 600 }, (_, i) => i / 100));
     const seen: number[] = [];
-    gp.predict(grid, { onProgress: (done) => { seen.push(done); } });
+    gp.predict(grid, { onProgress: ({ done }) => { seen.push(done); } });
     expect(seen).toEqual([256, 512, 600]);
-    expectError(() => gp.predict(grid, { onProgress: (done) => done < 256 }), 'cancelled',
+    expectError(() => gp.predict(grid, { onProgress: ({ done }) => done < 256 }), 'cancelled',
       'prediction cancelled after 256 test points of 600');
     gp.dispose();
     expectError(() => gp.predict(grid), 'disposed', 'this regression was disposed');
@@ -180,7 +180,7 @@ describe('bad input becomes a GpprobeError naming the problem', () => {
       'non_finite', 'training target 1 is NaN');
     expectError(() => engine.fit({ x, y, kernel: 'rbf(1', noiseVariance: 0.1 }), 'invalid_argument',
       "kernel expression 'rbf(1' at character 6: expected ')'");
-    expectError(() => engine.fit({ x, y, kernel: { name: 'rbf', lengthScale: -1 }, noiseVariance: 0.1 }),
+    expectError(() => engine.fit({ x, y, kernel: { name: 'rbf', parameters: { 'rbf.length_scale': -1 } }, noiseVariance: 0.1 }),
       'invalid_argument', 'rbf.length_scale must be a finite number > 0, got -1');
     expectError(() => engine.fit({ x, y, kernel: 'rbf(1)', noiseVariance: -1 }), 'invalid_argument',
       'noise variance must be a finite number >= 0, got -1');

@@ -1,8 +1,10 @@
-// Session rules: concept labels, seeded draws, toggling, undo/redo, and reading sessions back.
-import { describe, expect, it } from 'vitest';
+// Session rules: concept labels, seeded draws (the core's, through the module), toggling, undo/redo,
+// and reading sessions back.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createProbeEngine, type ProbeEngine } from '../../web/src/engine/index.ts';
 import type { Column } from '../../web/src/io/table.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, queryRows, drawObservations, inDistributionMask, parseSession, record, redo,
+  conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, queryRows, inDistributionMask, parseSession, record, redo,
   toggleObservation, undo, type History, type Session,
 } from '../../web/src/state/session.ts';
 
@@ -40,6 +42,12 @@ describe('concepts', () => {
     expect(inDistributionMask({ kind: 'none' }, columns, 6)).toBeNull();
   });
 });
+
+let engine: ProbeEngine;
+beforeAll(async () => {
+  engine = await createProbeEngine();
+});
+const drawObservations = (labels: Uint8Array, perClass: number, seed: number) => Array.from(engine.drawObservations(labels, perClass, seed));
 
 describe('observations', () => {
   const labels = Uint8Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? 1 : 0));

@@ -24,7 +24,7 @@ enum class PointStatus : std::uint8_t { normal = 0, anomaly = 1, unknown = 2 };
 const char* status_name(PointStatus status);
 
 struct AnomalyThresholds {
-  double rho = 0.0;    // knowledge gate, in [0, 1]
+  double rho = 0.5;    // knowledge gate, in [0, 1] (the CLI's and the app's default)
   double theta = 3.0;  // standardised residual threshold, > 0
 };
 

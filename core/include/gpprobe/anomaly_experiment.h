@@ -9,7 +9,8 @@
 //          first; here the generator's labels stand in for that step)
 //   outputs per test point: mean, variances, knowledge G, anomaly score |y - mean| / sd, status at
 //          (status_rho, theta); ROC of the score over all test points (ungated) and over G >= rho for
-//          each rho of the sweep.
+//          each rho of the sweep; and the model's predictions at grid_points evenly spaced x over the
+//          test range (for plotting the fitted curve and its bands).
 // The paper does not print F or the test range; these are our choices, fixed here and documented.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "gpprobe/anomaly_detection.h"
+#include "gpprobe/gp_regression.h"
 #include "gpprobe/kernel.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/progress.h"
@@ -36,6 +38,7 @@ struct AnomalyExperimentOptions {
   double status_rho = 0.5;
   std::vector<double> rhos{0.1, 0.3, 0.5, 0.7, 0.9};
   std::size_t restarts = 2;
+  std::size_t grid_points = 400;
 };
 
 struct AnomalyExperiment {
@@ -52,6 +55,8 @@ struct AnomalyExperiment {
   double log_marginal_likelihood = 0.0;
   GatedRoc ungated;
   std::vector<GatedRoc> gated;  // one per rho
+  std::vector<double> grid_x;   // grid_points evenly on [test_lower, test_upper]
+  Predictions grid;
 };
 
 // Progress covers the hyperparameter fit (the long part). invalid_argument for counts of 0, a fraction

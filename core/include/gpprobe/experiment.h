@@ -108,6 +108,12 @@ Result<ExperimentResult> run_experiment(ExperimentKind kind, const ExperimentDat
 // mean and sample sd (n - 1; 0 when trials = 1) of each column of `values` (trials by points).
 void summarise_trials(const double* values, std::size_t trials, std::size_t points, double* mean, double* sd);
 
+// Adds the trials of `more` (the next ones: more.first_trial = into.first_trial + into.trials) to `into`
+// and recomputes every curve's mean and sd, so a run split into calls of one trial each (the app yields
+// between trials) ends with the result of one call. An empty `into` (trials = 0) takes `more` as it is.
+// invalid_argument when the two are not parts of one run (experiment, points, curves, trial numbers).
+Status append_trials(ExperimentResult* into, ExperimentResult more);
+
 // The label probabilities p of the fuzzy experiment: 0.25, 0.5, 0.75, 1.
 const std::vector<double>& fuzzy_label_probabilities();
 

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -44,6 +45,20 @@ struct PredictionColumns {
   double* latent_upper = nullptr;
   double* observation_lower = nullptr;  // mean - 1.96 sqrt(observation_variance)
   double* observation_upper = nullptr;
+};
+
+// The same eight columns, owned (for results that keep their predictions, e.g. a grid for a plot).
+struct Predictions {
+  std::vector<double> mean, latent_variance, observation_variance, knowledge, latent_lower, latent_upper,
+      observation_lower, observation_upper;
+
+  explicit Predictions(std::size_t m = 0)
+      : mean(m), latent_variance(m), observation_variance(m), knowledge(m), latent_lower(m), latent_upper(m),
+        observation_lower(m), observation_upper(m) {}
+  PredictionColumns columns() {
+    return {mean.data(),         latent_variance.data(), observation_variance.data(), knowledge.data(),
+            latent_lower.data(), latent_upper.data(),    observation_lower.data(),    observation_upper.data()};
+  }
 };
 
 // Rounding can make k(x*,x*) - |v|^2 a tiny negative number where the data pin f down; such values

@@ -4,6 +4,10 @@
 //   theta = [kernel log-parameters..., log noise],  bounds from each KernelParameter and
 //   [noise_lower, noise_upper] (equal bounds fix a parameter, e.g. the lecture's variance 1)
 //
+// `fixed` names the parameters held at their given values: kernel parameters by their
+// Kernel::parameters() names and the noise as kNoiseVariance ("noise_variance"). A held value comes
+// back bit for bit (not through exp(log v)).
+//
 // The first run starts from the given kernel and noise; `restarts` more start from points drawn
 // uniformly in the log-bounds (RandomStream seeded with `seed`, as sklearn's n_restarts_optimizer does
 // with its random_state). The best run wins. A failed likelihood (a Cholesky that does not exist)
@@ -17,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "gpprobe/kernel.h"
@@ -33,6 +38,7 @@ struct HyperparameterFitOptions {
   double noise_lower = 1e-5;
   double noise_upper = 1e5;
   double mean = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::string> fixed;  // parameter names held at their values (see above)
 };
 
 struct HyperparameterFit {

@@ -9,6 +9,7 @@
 //   matern52(l)               k = (1 + sqrt5 r + 5/3 r^2) exp(-sqrt5 r)      Matern(l, nu=2.5)
 //   periodic(l, p)            k = exp(-2 sin^2(pi |d| / p) / l^2)            ExpSineSquared(l, p)
 //   locally_periodic(l, p, m) periodic(l, p) * rbf(m)                        ExpSineSquared * RBF
+//                             (m is the rbf leaf's length_scale: how fast the periodic pattern decays)
 //   linear(offset)            k = offset^2 + a'b                             DotProduct(sigma_0=offset)
 //   cosine()                  k = (a'b + 1) / sqrt((|a|^2 + 1)(|b|^2 + 1))   the probe's CosineKernel, v = 1
 //   k1 + k2, k1 * k2          sums and products                              Sum, Product
@@ -19,8 +20,10 @@
 // noise is not a kernel here but a parameter of the regression (sklearn's WhiteKernel).
 //
 // Parameters are positive; the optimiser works on theta = log(parameter), in sklearn's order
-// (depth first, left operand first; within periodic: length_scale, periodicity). Each parameter has
-// bounds (default 1e-5 .. 1e5 like sklearn); lower == upper fixes it.
+// (depth first, left operand first; within periodic: length_scale, period). Each parameter has
+// bounds (default 1e-5 .. 1e5 like sklearn); lower == upper fixes it. A parameter's name is
+// "<leaf>.<name>" ("constant.value", "rbf.length_scale", "periodic.period", "linear.offset"): the one
+// name the CLI, the TS API and the app's fields use (kernel_parameters.h sets and fixes them by name).
 #pragma once
 
 #include <cstddef>
@@ -35,7 +38,7 @@ namespace gpprobe {
 enum class KernelKind { constant, rbf, matern12, matern32, matern52, periodic, linear, cosine, sum, product };
 
 struct KernelParameter {
-  std::string name;  // "rbf.length_scale", "rbf.length_scale[1]" (ARD), "constant.value", ...
+  std::string name;  // "rbf.length_scale", "rbf.length_scale[1]" (ARD), "constant.value", "periodic.period", ...
   double value = 1.0;
   double lower = 1e-5;
   double upper = 1e5;
@@ -48,8 +51,8 @@ class Kernel {
   static Kernel matern12(std::vector<double> length_scales);
   static Kernel matern32(std::vector<double> length_scales);
   static Kernel matern52(std::vector<double> length_scales);
-  static Kernel periodic(double length_scale, double periodicity);
-  static Kernel locally_periodic(double length_scale, double periodicity, double rbf_length_scale);
+  static Kernel periodic(double length_scale, double period);
+  static Kernel locally_periodic(double length_scale, double period, double rbf_length_scale);
   static Kernel linear(double offset);
   static Kernel cosine();
   friend Kernel operator+(const Kernel& k1, const Kernel& k2);
@@ -69,6 +72,9 @@ class Kernel {
   std::vector<double> log_parameters() const;
   // The same kernel with parameters exp(theta) (theta has parameter_count() entries); bounds are kept.
   Kernel with_log_parameters(const double* theta) const;
+  // The same kernel with these parameter values, taken bit for bit (parameter_count() of them, in
+  // theta order); bounds are kept.
+  Kernel with_values(const double* values) const;
   // The same kernel with new bounds for parameter p (lower == upper fixes it).
   Kernel with_bounds(std::size_t p, double lower, double upper) const;
 
@@ -77,7 +83,9 @@ class Kernel {
   // (A value outside its bounds is allowed; the optimiser starts from its projection.)
   Status check(std::size_t d) const;
 
-  // sklearn-like text: "1**2 * RBF(length_scale=0.5)" is written "constant(1) * rbf(0.5)".
+  // sklearn-like text for people to read: "1**2 * RBF(length_scale=0.5)" is written "constant(1) *
+  // rbf(0.5)", 6 significant digits. Kernels travel between faces as values (names and doubles,
+  // kernel_parameters.h), never through this text.
   std::string describe() const;
 
   struct Node;
@@ -86,19 +94,5 @@ class Kernel {
   explicit Kernel(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
   std::shared_ptr<const Node> node_;
 };
-
-// The kernels the CLI and the app name: "rbf", "matern12", "matern32", "matern52", "periodic",
-// "locally-periodic", "linear", "cosine"; each is `variance * base` (the linear kernel too), with
-// length_scale, period, decay (the RBF length-scale of locally-periodic) and offset (linear) as given.
-// invalid_argument naming `name` when it is none of these.
-struct KernelChoice {
-  std::string name = "rbf";
-  double variance = 1.0;
-  double length_scale = 1.0;
-  double period = 1.0;
-  double decay = 10.0;
-  double offset = 1.0;
-};
-Result<Kernel> make_kernel(const KernelChoice& choice);
 
 }  // namespace gpprobe

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
@@ -30,6 +31,8 @@ enum class PosteriorSpace { automatic, function, weight };
 
 // "function" / "weight" / "automatic".
 const char* space_name(PosteriorSpace space);
+// The space called `name`; invalid_argument "space must be automatic, function or weight, got 'x'".
+Result<PosteriorSpace> parse_space(const std::string& name);
 
 struct ProbeOptions {
   double epsilon = 0.1;

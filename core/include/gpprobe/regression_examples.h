@@ -9,13 +9,17 @@
 //                           on [0, 20] with three gaps of lengths 0.5, 1.5 and 3 held out: interpolation
 //
 // Training points are `x` (n by 1) and `y`; held-out points keep their noisy values for plotting
-// against the predictions; [lower, upper] is the range to predict over.
+// against the predictions; [lower, upper] is the range to predict over. Each example also names the
+// model it is meant for (a named kernel at starting values, the parameters held while fitting, the
+// starting noise): the lecture holds the variance at 1, as the lecture does; the periodic series starts
+// a locally periodic kernel away from its period.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "gpprobe/kernel.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/status.h"
 
@@ -23,13 +27,26 @@ namespace gpprobe {
 
 struct RegressionExample {
   std::string name;
+  std::string title;       // for people: "Lecture: y = sin x + ½ sin 4x + ε"
+  std::string input_name;  // what x is called: "x", or "t" for a time
   RowMatrix x;  // n by 1
   std::vector<double> y;
   RowMatrix held_out_x;  // h by 1
   std::vector<double> held_out_y;
   double lower = 0.0, upper = 1.0;
   double noise_sd = 0.0;  // of the generating process
+  std::string kernel_name;          // a named kernel (named_kernels.h) ...
+  Kernel kernel = Kernel::cosine();  // ... at these values
+  std::vector<std::string> held;    // parameter names held while fitting (may name kNoiseVariance)
+  double noise_variance = 0.0;      // where a fit starts
 };
+
+struct ExampleEntry {
+  std::string name, title;
+};
+
+// The examples in menu order.
+const std::vector<ExampleEntry>& regression_examples();
 
 // invalid_argument naming `name` when it is not one of the three.
 Result<RegressionExample> regression_example(const std::string& name, std::uint64_t seed);

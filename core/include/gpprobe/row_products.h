@@ -18,7 +18,7 @@ void multiply_transposed(const double* A, std::size_t m, const double* B, std::s
 
 // C += sign * A B' on blocks inside larger row-major matrices: row i of A starts at A + i*lda, row j of
 // B at B + j*ldb, row i of C at C + i*ldc (A m by k, B n by k, C m by n; sign is +1 or -1). The trailing
-// updates of the blocked factorisations (spd_inverse.h) and triangular products over many queries.
+// updates of the blocked factorisations (blocked_cholesky.h) and triangular products over many queries.
 void add_product_transposed(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t m,
                             std::size_t n, std::size_t k, double sign, double* C, std::size_t ldc);
 

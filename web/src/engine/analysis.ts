@@ -1,9 +1,12 @@
 // The analyses behind the app's views, from the core: the PCA map of the embeddings, belief densities
-// of g = sigmoid(f) (paper Eq. 8 beside the exact Beta), the belief at an observed point (Figs 9-11),
-// and the belief envelope that bounds the rational region of judged probability vs episteme.
+// of g = sigmoid(f) (paper Eq. 8 beside the exact Beta), the belief at an observed point (Figs 9-11)
+// and the prior belief, and the belief envelope that bounds the rational region of judged probability
+// vs episteme. Every parameter of a belief (the Beta's, the latent mean and variance) comes from the core.
+import type { GpprobeModule } from './generated/gpprobe.mjs';
 import { throwIfFailed } from './errors.ts';
 import { HeapScope } from './heap.ts';
-import type { ProbeEngine, ProgressListener } from './probe_engine.ts';
+import type { ProbeEngine } from './probe_engine.ts';
+import { coreProgress, type ProgressListener } from './progress.ts';
 import type { MatrixInput } from './resident_matrix.ts';
 
 export interface PrincipalComponents {
@@ -27,9 +30,8 @@ export function principalComponents(
     const scores = heap.allocate(m.rows * k * 8, 'PCA scores');
     const components = heap.allocate(k * m.cols * 8, 'PCA components');
     const explained = heap.allocate((k + 1) * 8, 'explained variance');
-    const progress = options.onProgress;
     throwIfFailed(module.principalComponents(m.pointer, m.rows, m.cols, m.dtype, k, options.seed ?? 1,
-      scores, components, explained, progress ? (done, total) => { progress(done, total); return true; } : null));
+      scores, components, explained, coreProgress('computing the map', options.onProgress)));
     const e = heap.readFloat64(explained, k + 1);
     return {
       scores: heap.readFloat64(scores, m.rows * k), components: heap.readFloat64(components, k * m.cols),
@@ -40,24 +42,29 @@ export function principalComponents(
   }
 }
 
-/** Densities at each y of `grid` (0 < y < 1): logit-normal(mean, variance) and Beta(a, b). */
-export function beliefDensities(
-  engine: ProbeEngine, grid: Float64Array, latent: { mean: number; variance: number }, beta: { a: number; b: number },
-): { logitNormal: Float64Array; beta: Float64Array } {
-  const module = engine.module;
+/** A density of the core at each y of `grid` (0 < y < 1). */
+function densities(module: GpprobeModule, grid: Float64Array, write: (grid: number, out: number) => { code: string; message: string }): Float64Array {
   const heap = new HeapScope(module);
   try {
-    const y = heap.copyIn(grid, 'grid');
-    const ln = heap.allocate(grid.length * 8, 'densities');
-    const be = heap.allocate(grid.length * 8, 'densities');
-    throwIfFailed(module.beliefDensities(y, grid.length, latent.mean, latent.variance, beta.a, beta.b, ln, be));
-    return { logitNormal: heap.readFloat64(ln, grid.length), beta: heap.readFloat64(be, grid.length) };
+    const out = heap.allocate(grid.length * 8, 'densities');
+    throwIfFailed(write(heap.copyIn(grid, 'grid'), out));
+    return heap.readFloat64(out, grid.length);
   } finally {
     heap.free();
   }
 }
 
-export interface BeliefAtObservedPoint {
+/** The logit-normal density of g = sigmoid(f), f ~ N(mean, variance), at each y of `grid` (paper Eq. 8). */
+export function logitNormalDensities(engine: ProbeEngine, grid: Float64Array, latent: { mean: number; variance: number }): Float64Array {
+  return densities(engine.module, grid, (y, out) => engine.module.logitNormalDensities(y, grid.length, latent.mean, latent.variance, out));
+}
+
+/** The Beta(a, b) density at each y of `grid`. */
+export function betaDensities(engine: ProbeEngine, grid: Float64Array, beta: { a: number; b: number }): Float64Array {
+  return densities(engine.module, grid, (y, out) => engine.module.betaDensities(y, grid.length, beta.a, beta.b, out));
+}
+
+export interface Belief {
   /** Exact belief Beta(betaA, betaB). */
   betaA: number;
   betaB: number;
@@ -69,17 +76,15 @@ export interface BeliefAtObservedPoint {
 /** The belief at a point observed `positives` times with label 1 and `negatives` times with label 0. */
 export function beliefAtObservedPoint(
   engine: ProbeEngine, epsilon: number, strength: number, positives: number, negatives: number,
-): BeliefAtObservedPoint {
-  const module = engine.module;
-  const heap = new HeapScope(module);
-  try {
-    const out = heap.allocate(4 * 8, 'belief');
-    throwIfFailed(module.beliefAtObservedPoint(epsilon, strength, positives, negatives, out));
-    const [betaA, betaB, latentMean, latentVariance] = heap.readFloat64(out, 4);
-    return { betaA, betaB, latentMean, latentVariance };
-  } finally {
-    heap.free();
-  }
+): Belief {
+  const { betaA, betaB, latentMean, latentVariance } = throwIfFailed(engine.module.beliefAtObservedPoint(epsilon, strength, positives, negatives));
+  return { betaA, betaB, latentMean, latentVariance };
+}
+
+/** The prior belief at any point: Beta(epsilon, epsilon), and f ~ N(0, 2 v(epsilon)) whatever the strength. */
+export function priorBelief(engine: ProbeEngine, epsilon: number): Belief {
+  const { betaA, betaB, latentMean, latentVariance } = throwIfFailed(engine.module.priorBelief(epsilon));
+  return { betaA, betaB, latentMean, latentVariance };
 }
 
 /** The least episteme any belief of the probe can have at each judged probability (≥ 1/2; symmetric). */

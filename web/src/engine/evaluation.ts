@@ -6,11 +6,13 @@
 //
 // Every number comes from the C++ core (wasm/bindings_evaluation.cpp); this file only checks shapes and
 // moves whole arrays in and out of the wasm heap.
-import type { GpprobeModule } from './generated/gpprobe.mjs';
+import type { GpprobeModule, Metric } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { checkCount, checkLabels, checkMatrix, type Matrix } from './matrix.ts';
 import type { ProbeEngine } from './probe_engine.ts';
+import { coreProgress, type ProgressListener } from './progress.ts';
+import { DEFAULTS } from './vocabulary.ts';
 
 export type BaselineMethod = 'lp' | 'svm' | 'lpe' | 'msp' | 'maha' | 'knn';
 
@@ -22,14 +24,16 @@ export interface BaselineOptions {
   labels: Uint8Array;
   /** n by d embeddings to score. */
   queries: Matrix;
-  /** kNN: the k-th nearest observation; default 1. */
+  /** kNN: the k-th nearest observation; default DEFAULTS.k (1). */
   k?: number;
-  /** LPE: the seed of the bootstrap resamples; default 0. */
+  /** LPE: the seed of the bootstrap resamples; default DEFAULTS.seed (0). */
   seed?: number;
-  /** LPE: the number of linear probes; default 100. */
+  /** LPE: the number of linear probes; default DEFAULTS.members (100). */
   members?: number;
-  /** LPE reports after each member; returning false cancels (GpprobeError "cancelled"). */
-  onProgress?: (done: number, total: number) => boolean | void;
+  /** LPE reports after each member (stage "fitting lpe"); returning false cancels (GpprobeError "cancelled"). */
+  onProgress?: ProgressListener;
+  /** Checked at every progress report: an aborted signal cancels. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -53,10 +57,6 @@ function checkSameLength(name: string, values: Float64Array, other: string, n: n
   }
 }
 
-function withProgress(listener?: (done: number, total: number) => boolean | void) {
-  return listener ? (done: number, total: number) => listener(done, total) !== false : null;
-}
-
 /** Fits a baseline of the GPP paper on the observations and scores the queries. */
 export function runBaseline(engine: ProbeEngine, options: BaselineOptions): BaselineScores {
   const module = engine.module;
@@ -64,7 +64,7 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
   checkMatrix('observations', observations);
   checkMatrix('queries', queries);
   checkLabels('labels', labels);
-  const k = options.k ?? 1, seed = options.seed ?? 0, members = options.members ?? 100;
+  const k = options.k ?? DEFAULTS.k, seed = options.seed ?? DEFAULTS.seed, members = options.members ?? DEFAULTS.members;
   checkCount('k', k);
   checkCount('seed', seed);
   checkCount('members', members);
@@ -75,12 +75,11 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
     const y = heap.copyIn(labels, 'labels');
     const q = heap.copyIn(queries.data, 'queries');
     const out = heap.allocate(4 * n * 8, 'baseline scores');
-    throwIfFailed(module.runBaseline(
+    const { columns } = throwIfFailed(module.runBaseline(
       options.method, x, observations.rows, observations.cols, dtypeOf(observations.data), y, labels.length,
       q, n, queries.cols, dtypeOf(queries.data), k, seed, members, out,
-      withProgress(options.onProgress),
+      coreProgress(`fitting ${options.method}`, options.onProgress, options.signal),
     ));
-    const columns = module.baselineColumns(options.method).split(',');
     const result: BaselineScores = { score: heap.readFloat64(out, n) };
     (['probability', 'episteme', 'alea'] as const).forEach((name, k) => {
       if (columns.includes(name)) result[name] = heap.readFloat64(out + (k + 1) * n * 8, n);
@@ -91,18 +90,16 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
   }
 }
 
-/** Runs a metric binding that writes one double, on labels and equally many values. */
+/** Runs a metric binding on labels and equally many values. */
 function scalar(
   engine: ProbeEngine, labels: Uint8Array, values: Float64Array, valuesName: string,
-  call: (module: GpprobeModule, labels: number, values: number, n: number, out: number) => { code: string; message: string },
+  call: (module: GpprobeModule, labels: number, values: number, n: number) => Metric,
 ): number {
   checkLabels('labels', labels);
   checkSameLength(valuesName, values, 'labels', labels.length);
   const heap = new HeapScope(engine.module);
   try {
-    const out = heap.allocate(8, 'metric');
-    throwIfFailed(call(engine.module, heap.copyIn(labels, 'labels'), heap.copyIn(values, valuesName), labels.length, out));
-    return heap.readFloat64(out, 1)[0];
+    return throwIfFailed(call(engine.module, heap.copyIn(labels, 'labels'), heap.copyIn(values, valuesName), labels.length)).value;
   } finally {
     heap.free();
   }
@@ -110,17 +107,17 @@ function scalar(
 
 /** = scikit-learn's roc_auc_score (ties count ½). */
 export function auroc(engine: ProbeEngine, labels: Uint8Array, scores: Float64Array): number {
-  return scalar(engine, labels, scores, 'scores', (m, y, s, n, out) => m.auroc(y, s, n, out));
+  return scalar(engine, labels, scores, 'scores', (m, y, s, n) => m.auroc(y, s, n));
 }
 
 /** = scikit-learn's average_precision_score. */
 export function auprc(engine: ProbeEngine, labels: Uint8Array, scores: Float64Array): number {
-  return scalar(engine, labels, scores, 'scores', (m, y, s, n, out) => m.auprc(y, s, n, out));
+  return scalar(engine, labels, scores, 'scores', (m, y, s, n) => m.auprc(y, s, n));
 }
 
 /** The fraction of labels equal to (probability > threshold). */
 export function accuracy(engine: ProbeEngine, labels: Uint8Array, probability: Float64Array, threshold = 0.5): number {
-  return scalar(engine, labels, probability, 'probability', (m, y, p, n, out) => m.accuracy(y, p, n, threshold, out));
+  return scalar(engine, labels, probability, 'probability', (m, y, p, n) => m.accuracy(y, p, n, threshold));
 }
 
 /** Pearson's r of x and y (= scipy.stats.pearsonr). */
@@ -129,9 +126,7 @@ export function pearson(engine: ProbeEngine, x: Float64Array, y: Float64Array): 
   checkSameLength('y', y, 'x', x.length);
   const heap = new HeapScope(engine.module);
   try {
-    const out = heap.allocate(8, 'metric');
-    throwIfFailed(engine.module.pearson(heap.copyIn(x, 'x'), heap.copyIn(y, 'y'), x.length, out));
-    return heap.readFloat64(out, 1)[0];
+    return throwIfFailed(engine.module.pearson(heap.copyIn(x, 'x'), heap.copyIn(y, 'y'), x.length)).value;
   } finally {
     heap.free();
   }
@@ -148,14 +143,10 @@ export interface RocCurve {
 export function rocCurve(engine: ProbeEngine, labels: Uint8Array, scores: Float64Array): RocCurve {
   checkLabels('labels', labels);
   checkSameLength('scores', scores, 'labels', labels.length);
-  const n = labels.length;
   const heap = new HeapScope(engine.module);
   try {
-    const out = heap.allocate((1 + 3 * (n + 1)) * 8, 'roc curve');
-    throwIfFailed(engine.module.rocCurve(heap.copyIn(labels, 'labels'), heap.copyIn(scores, 'scores'), n, out));
-    const points = heap.readFloat64(out, 1)[0];
-    const column = (k: number) => heap.readFloat64(out + 8 + k * (n + 1) * 8, points);
-    return { falsePositiveRate: column(0), truePositiveRate: column(1), thresholds: column(2) };
+    const r = throwIfFailed(engine.module.rocCurve(heap.copyIn(labels, 'labels'), heap.copyIn(scores, 'scores'), labels.length));
+    return { falsePositiveRate: r.falsePositiveRate, truePositiveRate: r.truePositiveRate, thresholds: r.thresholds };
   } finally {
     heap.free();
   }

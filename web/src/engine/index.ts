@@ -1,25 +1,28 @@
 // The public JS/TS entry of gpprobe (package.json "exports"): the engine and its types.
 export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_engine.ts';
-export type { FitProbeOptions, PosteriorSpace, ProbeScores, ProgressListener, ScoreAsyncOptions } from './probe_engine.ts';
+export type { FitProbeOptions, PosteriorSpace, ProbeScores, ScoreAsyncOptions } from './probe_engine.ts';
 export { ResidentMatrix } from './resident_matrix.ts';
 export type { MatrixInput } from './resident_matrix.ts';
-export { beliefAtObservedPoint, beliefDensities, beliefEnvelope, principalComponents } from './analysis.ts';
-export type { BeliefAtObservedPoint, BeliefEnvelope, PrincipalComponents } from './analysis.ts';
+export {
+  beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief,
+} from './analysis.ts';
+export type { Belief, BeliefEnvelope, PrincipalComponents } from './analysis.ts';
 export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline } from './evaluation.ts';
 export type { BaselineMethod, BaselineOptions, BaselineScores, RocCurve } from './evaluation.ts';
 export { runExperiment } from './experiments.ts';
 export type {
   ExperimentCloud, ExperimentCurve, ExperimentKind, ExperimentOptions, ExperimentResult, RunExperimentOptions,
 } from './experiments.ts';
-export { GpprobeError } from './errors.ts';
+export { ERROR_CODES, GpprobeError, isCancelled } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
+export type { Progress, ProgressListener } from './progress.ts';
+export { ANOMALY_STATUSES, DEFAULTS } from './vocabulary.ts';
+export type { AnomalyStatus, Defaults } from './vocabulary.ts';
 export type { Matrix } from './matrix.ts';
 export type { LoadOptions } from './load_module.ts';
-export {
-  ANOMALY_STATUSES, createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine,
-} from './regression.ts';
+export { createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine } from './regression.ts';
 export type {
-  AnomalyClassification, AnomalyExperimentData, AnomalyExperimentOptions, AnomalyStatus, AnomalyThresholds,
-  ExampleName, FitRegressionOptions, KernelChoice, KernelName, KernelSpec, OptimizeOptions, ProgressCallback,
-  RegressionExample, RegressionPrediction, RegressionState, RocCurveData,
-} from './regression.ts';
+  AnomalyClassification, AnomalyExperimentData, AnomalyExperimentOptions, AnomalyThresholds,
+  FitRegressionOptions, KernelSpec, NamedKernel, OptimizeOptions, PredictionReport,
+  RegressionExample, RegressionPrediction, RegressionState, RegressionVocabulary, RocCurveData,
+} from './regression_types.ts';

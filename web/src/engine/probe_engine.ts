@@ -10,8 +10,10 @@ import type { GpprobeModule, ProbeHandle } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
-import { checkMatrix, sliceRows, type Matrix } from './matrix.ts';
+import { checkCount, checkLabels, checkMatrix, sliceRows, type Matrix } from './matrix.ts';
+import { coreProgress, yieldToEventLoop, type ProgressListener } from './progress.ts';
 import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
+import { DEFAULTS } from './vocabulary.ts';
 
 export type PosteriorSpace = 'automatic' | 'function' | 'weight';
 
@@ -20,13 +22,13 @@ export interface FitProbeOptions {
   observations: MatrixInput;
   /** O labels, 0 or 1. */
   labels: Uint8Array;
-  /** Prior Beta(epsilon, epsilon); > 0, default 0.1. */
+  /** Prior Beta(epsilon, epsilon); > 0, default DEFAULTS.epsilon (0.1). */
   epsilon?: number;
-  /** Observation strength s; > 0, default 5. */
+  /** Observation strength s; > 0, default DEFAULTS.strength (5). */
   strength?: number;
-  /** Function or weight space; "automatic" picks the cheaper for O, d and expectedQueries. */
+  /** Function or weight space; "automatic" (the default) picks the cheaper for O, d and expectedQueries. */
   space?: PosteriorSpace;
-  /** How many queries the probe will score (guides "automatic"); default 10,000. */
+  /** How many queries the probe will score (guides "automatic"); default DEFAULTS.expectedQueries. */
   expectedQueries?: number;
 }
 
@@ -47,8 +49,6 @@ export const SCORE_COLUMNS = [
   'judgedProbability', 'episteme', 'alea', 'latentMean', 'latentVariance', 'knowledge', 'oodScore',
 ] as const satisfies readonly (keyof ProbeScores)[];
 
-export type ProgressListener = (done: number, total: number) => void;
-
 export interface ScoreAsyncOptions {
   signal?: AbortSignal;
   onProgress?: ProgressListener;
@@ -63,8 +63,6 @@ function emptyScores(n: number): ProbeScores {
     oodScore: new Float64Array(n),
   };
 }
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 export class Probe {
   readonly #module: GpprobeModule;
@@ -81,30 +79,22 @@ export class Probe {
     return this.#handle;
   }
 
-  get observationCount(): number { return this.#live().observationCount(); }
-  get dimension(): number { return this.#live().dimension(); }
+  get observationCount(): number { return this.#state().observationCount; }
+  get dimension(): number { return this.#state().dimension; }
   /** The space the posterior lives in: "function" or "weight". */
-  get space(): PosteriorSpace { return this.#live().space() as PosteriorSpace; }
-
+  get space(): PosteriorSpace { return this.#state().space as PosteriorSpace; }
   /** The labels in the probe's current order. */
-  get labels(): Uint8Array {
-    const handle = this.#live();
-    const heap = new HeapScope(this.#module);
-    try {
-      const n = handle.observationCount();
-      const out = heap.allocate(n, 'labels');
-      handle.copyLabels(out);
-      return heap.readUint8(out, n);
-    } finally {
-      heap.free();
-    }
+  get labels(): Uint8Array { return this.#state().labels; }
+
+  #state() {
+    return throwIfFailed(this.#live().state());
   }
 
-  /** Scores every query in one wasm call. `onProgress` is called after each block of 256 queries. */
+  /** Scores every query in one wasm call; progress (stage "scoring") after each block of 256 queries. */
   score(queries: MatrixInput, options: { onProgress?: ProgressListener } = {}): ProbeScores {
     if (!(queries instanceof ResidentMatrix)) checkMatrix('queries', queries);
     const scores = emptyScores(queries.rows);
-    this.#scoreInto(queries, scores, 0, options.onProgress ? (done, total) => options.onProgress!(done, total) : null);
+    this.#scoreInto(queries, scores, 0, coreProgress('scoring', options.onProgress));
     return scores;
   }
 
@@ -123,7 +113,7 @@ export class Probe {
       }
       const count = Math.min(chunk, queries.rows - first);
       this.#scoreInto(queries, scores, first, null, count);
-      options.onProgress?.(first + count, queries.rows);
+      options.onProgress?.({ stage: 'scoring', done: first + count, total: queries.rows });
       if (first + count < queries.rows) await yieldToEventLoop();
     }
     return scores;
@@ -132,7 +122,7 @@ export class Probe {
   // Scores rows [first, first + count) of `queries` into `scores` at the same offsets.
   #scoreInto(
     queries: MatrixInput, scores: ProbeScores, first: number,
-    progress: ((done: number, total: number) => boolean | void) | null, count = queries.rows - first,
+    progress: ((done: number, total: number) => boolean) | null, count = queries.rows - first,
   ): void {
     const handle = this.#live();
     const heap = new HeapScope(this.#module);
@@ -141,8 +131,7 @@ export class Probe {
         ? { pointer: queries.pointer(first), cols: queries.cols, dtype: queries.dtype }
         : heap.matrix(sliceRows(queries, first, count), 'queries');
       const out = heap.allocate(7 * count * 8, 'scores');
-      throwIfFailed(handle.score(q.pointer, count, q.cols, q.dtype, out,
-        progress ? (done, total) => progress(done, total) !== false : null));
+      throwIfFailed(handle.score(q.pointer, count, q.cols, q.dtype, out, progress));
       SCORE_COLUMNS.forEach((column, k) => scores[column].set(heap.readFloat64(out + k * count * 8, count), first));
     } finally {
       heap.free();
@@ -185,7 +174,7 @@ export class ProbeEngine {
   }
 
   /** "wasm-simd128" for the SIMD build. */
-  get backend(): string { return this.#module.backend(); }
+  get backend(): string { return throwIfFailed(this.#module.vocabulary()).backend; }
 
   /** @internal The module, for sibling engine files (regression, baselines). */
   get module(): GpprobeModule { return this.#module; }
@@ -202,8 +191,8 @@ export class ProbeEngine {
       const y = heap.copyIn(labels, 'labels');
       throwIfFailed(handle.fit(
         x.pointer, x.rows, x.cols, x.dtype, y, labels.length,
-        options.epsilon ?? 0.1, options.strength ?? 5, options.space ?? 'automatic',
-        options.expectedQueries ?? 10000,
+        options.epsilon ?? DEFAULTS.epsilon, options.strength ?? DEFAULTS.strength, options.space ?? DEFAULTS.space,
+        options.expectedQueries ?? DEFAULTS.expectedQueries,
       ));
     } catch (error) {
       handle.delete();
@@ -217,6 +206,22 @@ export class ProbeEngine {
   /** Copies `m` into the wasm heap once, for many calls; dispose() it when done. */
   upload(m: Matrix, what = 'matrix'): ResidentMatrix {
     return new ResidentMatrix(this.#module, m, what);
+  }
+
+  /**
+   * `perClass` random rows of each label (fewer when a class is smaller), ascending: the core's draw
+   * (observation_draw.h), the same rows `gpprobe draw --per-class N --seed S` prints for these labels.
+   */
+  drawObservations(labels: Uint8Array, perClass: number, seed: number): Int32Array {
+    checkLabels('labels', labels);
+    checkCount('perClass', perClass);
+    checkCount('seed', seed);
+    const heap = new HeapScope(this.#module);
+    try {
+      return Int32Array.from(throwIfFailed(this.#module.drawObservations(heap.copyIn(labels, 'labels'), labels.length, perClass, seed)).rows);
+    } finally {
+      heap.free();
+    }
   }
 
   /** Seeded synthetic embeddings from the core (two Gaussian classes): the benchmark's workload. */

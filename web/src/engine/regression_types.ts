@@ -1,82 +1,93 @@
 // The types of the GP regression API (regression.ts): kernels, options, predictions, examples and
-// anomaly detection. Data only; the numbers all come from the C++ core.
-import type { AnomalyExperimentData, RegressionState, RocCurveData } from './generated/gpprobe.mjs';
+// anomaly detection. Data only; the numbers and the names all come from the C++ core.
+import type { AnomalyExperimentValue, PredictionValue, RegressionStateValue, RocValue } from './generated/gpprobe.mjs';
 import type { Matrix } from './matrix.ts';
+import type { ProgressListener } from './progress.ts';
 
-export type { AnomalyExperimentData, RegressionState, RocCurveData };
+/** A ROC curve of the anomaly score over the points with knowledge >= rho. */
+export type RocCurveData = RocValue;
 
-export type KernelName =
-  | 'rbf' | 'matern12' | 'matern32' | 'matern52' | 'periodic' | 'locally-periodic' | 'linear' | 'cosine';
-
-/** A named kernel: variance × base (scikit-learn's ConstantKernel × base). */
-export interface KernelChoice {
-  name: KernelName;
-  variance?: number;
-  lengthScale?: number;
-  period?: number;
-  /** The RBF length-scale of the locally periodic kernel. */
-  decay?: number;
-  /** The linear kernel's offset (sklearn's sigma_0): k = offset² + a·b. */
-  offset?: number;
+/**
+ * A kernel as a value: `name` is a named kernel ("rbf", "locally-periodic", ...: vocabulary().kernels)
+ * or a kernel expression ("constant(1) * rbf(0.5)"), and `parameters` sets values by the core's
+ * parameter names ("constant.value", "rbf.length_scale", "periodic.period", ...); a parameter not named
+ * keeps the form's value. The doubles reach the core bit for bit, and a fitted state reports its
+ * kernel in the same shape (every parameter named), ready to be passed back. A string is { name }.
+ */
+export interface KernelSpec {
+  name: string;
+  parameters?: Record<string, number>;
 }
 
-/** A named kernel, or a kernel expression such as "constant(1) * rbf(0.5) + constant(0.2) * periodic(1, 2)". */
-export type KernelSpec = KernelChoice | string;
+/** A named kernel of the core, with every parameter at its starting value. */
+export interface NamedKernel {
+  name: string;
+  title: string;
+  kernel: Required<KernelSpec>;
+}
+
+/** What the regression lab offers, from the core: kernels and their parameters, examples, the noise's name. */
+export interface RegressionVocabulary {
+  kernels: NamedKernel[];
+  examples: { name: string; title: string }[];
+  /** The noise variance's name where parameters are named (held while fitting). */
+  noiseParameter: string;
+}
 
 export interface FitRegressionOptions {
   /** n by d training inputs. */
   x: Matrix;
   /** n targets. */
   y: Float64Array;
-  kernel: KernelSpec;
+  kernel: KernelSpec | string;
   /** Observation noise variance (not sd). */
   noiseVariance: number;
   /** The fixed constant prior mean; default: the average of y. */
   mean?: number;
 }
 
-/** Called between optimiser iterations / prediction blocks; returning false cancels ("cancelled" error). */
-export type ProgressCallback = (done: number, total: number) => boolean | void;
-
 export interface OptimizeOptions extends FitRegressionOptions {
-  /** Extra runs from seeded random starts inside the bounds; default 0. */
+  /** Extra runs from seeded random starts inside the bounds; default DEFAULTS.restarts. */
   restarts?: number;
   seed?: number;
-  /** L-BFGS iterations per run; default 200. */
+  /** L-BFGS iterations per run; default DEFAULTS.maxIterations. */
   maxIterations?: number;
   /** Parameter names held at their start values, e.g. ["constant.value", "noise_variance"]. */
   fixed?: string[];
-  onProgress?: ProgressCallback;
+  /** Stage "L-BFGS iterations": done counts iterations over all runs; returning false cancels. */
+  onProgress?: ProgressListener;
   /** Checked at every progress report: an aborted signal cancels. */
   signal?: AbortSignal;
 }
 
-/** Per test point, one Float64Array of length m each. */
-export interface RegressionPrediction {
-  mean: Float64Array;
-  /** Epistemic: variance of the latent f. */
-  latentVariance: Float64Array;
-  /** Epistemic + aleatoric: latentVariance + noise variance. */
-  observationVariance: Float64Array;
-  /** G = 1 − latentVariance / k(x, x) ∈ [0, 1]. */
-  knowledge: Float64Array;
-  /** 95% band of f: mean ∓ 1.96 √latentVariance. */
-  latentLower: Float64Array;
-  latentUpper: Float64Array;
-  /** 95% band of y: mean ∓ 1.96 √observationVariance. */
-  observationLower: Float64Array;
-  observationUpper: Float64Array;
-}
+/**
+ * What a fitted regression reports about itself: the core's state (noise variance, mean, log marginal
+ * likelihood, size, dimension, the kernel as text for reading), its kernel as a value, and from an
+ * optimisation the best log marginal likelihood of each run and the iterations over all runs (empty
+ * and 0 for a fit with given hyperparameters).
+ */
+export type RegressionState = Omit<RegressionStateValue, 'code' | 'message' | 'kernel'> & {
+  kernel: Required<KernelSpec>;
+  runValues: Float64Array;
+  iterations: number;
+};
+
+/** Per test point, one Float64Array of length m each (the columns of gp_regression.h). */
+export type RegressionPrediction = PredictionValue;
 
 export const PREDICTION_COLUMNS = [
   'mean', 'latentVariance', 'observationVariance', 'knowledge',
   'latentLower', 'latentUpper', 'observationLower', 'observationUpper',
 ] as const satisfies readonly (keyof RegressionPrediction)[];
 
-export type ExampleName = 'lecture' | 'periodic-extrapolation' | 'missing-segments';
+/** Rounding-negative latent variances the core set to 0 (counted, never hidden). */
+export type PredictionReport = RegressionPrediction & { clampedVariances: number };
 
 export interface RegressionExample {
-  name: ExampleName;
+  name: string;
+  title: string;
+  /** What x is called: "x", or "t" for a time. */
+  inputName: string;
   /** n by 1 training inputs and their targets. */
   x: Matrix;
   y: Float64Array;
@@ -87,20 +98,21 @@ export interface RegressionExample {
   lower: number;
   upper: number;
   noiseSd: number;
+  /** The model the example is meant for: a kernel, the parameters held while fitting, the starting noise. */
+  kernel: Required<KernelSpec>;
+  held: string[];
+  noiseVariance: number;
 }
-
-export type AnomalyStatus = 'normal' | 'anomaly' | 'unknown';
-export const ANOMALY_STATUSES: readonly AnomalyStatus[] = ['normal', 'anomaly', 'unknown'];
 
 export interface AnomalyThresholds {
   /** Knowledge gate in [0, 1]: G < rho is "unknown". */
   rho: number;
-  /** Standardised residual threshold; default 3. */
+  /** Standardised residual threshold; default DEFAULTS.theta. */
   theta?: number;
 }
 
 export interface AnomalyClassification {
-  /** 0 normal, 1 anomaly, 2 unknown (index into ANOMALY_STATUSES). */
+  /** Index into ANOMALY_STATUSES (normal, anomaly, unknown). */
   statuses: Uint8Array;
   /** |y − mean| / √observationVariance. */
   scores: Float64Array;
@@ -108,10 +120,14 @@ export interface AnomalyClassification {
 
 export interface AnomalyExperimentOptions {
   seed?: number;
-  /** The gate of the returned statuses; default 0.5. */
+  /** The gate of the returned statuses; default DEFAULTS.rho. */
   statusRho?: number;
   theta?: number;
-  /** The ROC sweep; default [0.1, 0.3, 0.5, 0.7, 0.9]. */
+  /** The ROC sweep; default DEFAULTS.rhos. */
   rhos?: number[];
-  onProgress?: ProgressCallback;
+  /** Stage "L-BFGS iterations" of the experiment's hyperparameter fit. */
+  onProgress?: ProgressListener;
 }
+
+/** The paper's Fig. 3 experiment (anomaly_experiment.h), with its model predicted on a grid over the test range. */
+export type AnomalyExperimentData = Omit<AnomalyExperimentValue, 'code' | 'message'>;

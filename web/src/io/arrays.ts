@@ -3,6 +3,14 @@
 // arrays with one value per row become numeric metadata columns.
 import { checkFiniteEmbeddings, FileError, type Column, type ParsedFile } from './table.ts';
 
+/** An IEEE 754 half-precision value (its 16 bits) as a number; npy's float16 and safetensors' F16. */
+export function float16(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1, exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
 export interface NamedArray {
   name: string;
   shape: number[];

@@ -7,7 +7,7 @@
 // Everything else is metadata (numeric when every value parses as a number, otherwise text).
 // The first row is a header when none of its cells is a number.
 import { dimensionColumns } from './column_roles.ts';
-import { FileError, type Column, type ParsedFile, type ParseOptions } from './table.ts';
+import { checkAborted, FileError, type Column, type ParsedFile, type ParseOptions } from './table.ts';
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const SPECIAL = /^[+-]?(nan|inf|infinity)$/i;
@@ -279,10 +279,8 @@ export async function parseDelimitedBlob(
   const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
   let read = 0;
   for (;;) {
-    if (options.signal?.aborted) {
-      await reader.cancel();
-      throw new FileError(fileName, 'loading cancelled');
-    }
+    if (options.signal?.aborted) await reader.cancel();
+    checkAborted(options.signal, fileName);
     const { done, value } = await reader.read();
     if (done) break;
     parser.push(value);

@@ -9,7 +9,7 @@ import { isNpy, parseNpy } from './npy.ts';
 import { isZip, parseNpz } from './npz.ts';
 import { isParquet, parseParquet } from './parquet.ts';
 import { parseSafetensors } from './safetensors.ts';
-import { FileError, type Column, type ParsedFile, type ParseOptions } from './table.ts';
+import { checkAborted, FileError, type Column, type ParsedFile, type ParseOptions } from './table.ts';
 
 /** Larger files than this are refused before reading: a browser tab cannot hold them. */
 export const MAX_FILE_BYTES = 1.5 * 2 ** 30;
@@ -39,10 +39,8 @@ async function readBytes(file: Blob, name: string, options: ParseOptions): Promi
   const bytes = new Uint8Array(file.size);
   let offset = 0;
   for (;;) {
-    if (options.signal?.aborted) {
-      await reader.cancel();
-      throw new FileError(name, 'loading cancelled');
-    }
+    if (options.signal?.aborted) await reader.cancel();
+    checkAborted(options.signal, name);
     const { done, value } = await reader.read();
     if (done) break;
     bytes.set(value, offset);

@@ -1,6 +1,7 @@
 // NumPy .npy arrays (versions 1-3): "\x93NUMPY", header length, a Python-dict header
 // {'descr': '<f4', 'fortran_order': False, 'shape': (n, d)}, then the raw data.
 // Accepts float16/32/64, signed/unsigned integers and bool, either byte order, C or Fortran order.
+import { float16 } from './arrays.ts';
 import { FileError } from './table.ts';
 
 export interface NpyArray {
@@ -14,15 +15,6 @@ const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
 
 export function isNpy(bytes: Uint8Array): boolean {
   return bytes.length >= 6 && MAGIC.every((b, i) => bytes[i] === b);
-}
-
-function float16(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponent = (bits >> 10) & 0x1f;
-  const fraction = bits & 0x3ff;
-  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
-  if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
 }
 
 export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): NpyArray {

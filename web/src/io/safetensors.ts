@@ -1,6 +1,6 @@
 // safetensors: 8-byte little-endian header length N, N bytes of JSON
 // {name: {dtype, shape, data_offsets: [begin, end]}, "__metadata__": {...}}, then the tensor bytes.
-import { fromArrays, type NamedArray } from './arrays.ts';
+import { float16, fromArrays, type NamedArray } from './arrays.ts';
 import { FileError, type ParsedFile } from './table.ts';
 
 interface TensorInfo {
@@ -10,13 +10,6 @@ interface TensorInfo {
 }
 
 const SIZES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
-
-function halfToFloat(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1, exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
-  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
-  if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
-}
 
 export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFile {
   if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
@@ -53,7 +46,7 @@ export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFil
       for (let k = 0; k < count; k++) {
         const p = at + k * size;
         data[k] = dtype === 'F64' ? view.getFloat64(p, true)
-          : dtype === 'F16' ? halfToFloat(view.getUint16(p, true))
+          : dtype === 'F16' ? float16(view.getUint16(p, true))
           : dtype === 'BF16' ? new Float32Array(new Uint32Array([view.getUint16(p, true) << 16]).buffer)[0]
           : dtype === 'I64' ? Number(view.getBigInt64(p, true))
           : dtype === 'I32' ? view.getInt32(p, true)

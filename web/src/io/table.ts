@@ -37,6 +37,7 @@ export interface ParseOptions {
   signal?: AbortSignal;
 }
 
+/** Throws FileError "<file>: loading cancelled" once `signal` is aborted (readers call it between chunks). */
 export function checkAborted(signal: AbortSignal | undefined, fileName: string): void {
   if (signal?.aborted) throw new FileError(fileName, 'loading cancelled');
 }

@@ -1,11 +1,10 @@
 // Plots of the two-stage anomaly detection (paper 001, Figs 2-3): ROC curves of the anomaly score
 // over all points and over the points the model knows about (G >= rho), and the Fig. 3 experiment's
 // data, model and statuses. Curves, AUCs and statuses come from the core; this file lays them out.
-import type { RocCurveData } from '../engine/regression.ts';
-import type { ExperimentResult } from '../worker/regression_protocol.ts';
+import type { AnomalyExperimentData, RocCurveData } from '../engine/regression.ts';
 import { extent } from './layout.ts';
 import type { Mark, PlotSpec } from './plot_model.ts';
-import { knowledgeSpec, LATENT_BAND, MEAN, STATUS_PALETTE, TOTAL_BAND } from './regression_plots.ts';
+import { knowledgeSpec, LATENT_BAND, MEAN, STATUS_PALETTE, statusLegend, TOTAL_BAND } from './regression_plots.ts';
 
 const UNGATED = '#7b8794';
 const GATED = '#d55e00';
@@ -35,8 +34,8 @@ const pick = (v: Float64Array, set: Uint32Array) => Float64Array.from(set, (i) =
 
 /** Fig. 3 (A, B): training data (anomalies as diamonds), the model's mean and bands over the test
  * range, and the test points coloured by their status at the current ρ and θ. */
-export function experimentPlot(result: ExperimentResult, status: Uint8Array | null): PlotSpec {
-  const { data: e, gridX: x, grid: p } = result;
+export function experimentPlot(e: AnomalyExperimentData, status: Uint8Array | null): PlotSpec {
+  const { gridX: x, grid: p } = e;
   const normal = indices(e.trainY.length, (i) => !e.trainAnomaly[i]);
   const anomalous = indices(e.trainY.length, (i) => e.trainAnomaly[i] === 1);
   return {
@@ -53,15 +52,15 @@ export function experimentPlot(result: ExperimentResult, status: Uint8Array | nu
     x: { label: 'x', domain: [x[0], x[x.length - 1]] },
     y: { label: 'y', domain: extent(e.testY, 0.04) },
     legend: [
-      { label: 'normal', color: STATUS_PALETTE[0], kind: 'point' }, { label: 'anomaly', color: STATUS_PALETTE[1], kind: 'point' },
-      { label: 'unknown', color: STATUS_PALETTE[2], kind: 'point' }, { label: 'training', color: '#111111', kind: 'ring' },
+      ...statusLegend(),
+      { label: 'training', color: '#111111', kind: 'ring' },
       { label: 'training anomaly', color: '#111111', kind: 'diamond' }, { label: 'mean', color: MEAN, kind: 'line' },
     ],
   };
 }
 
 /** Fig. 3 (C): the knowledge score over the test range, with the gate ρ. */
-export function experimentKnowledgePlot(result: ExperimentResult, rho: number): PlotSpec {
+export function experimentKnowledgePlot(result: AnomalyExperimentData, rho: number): PlotSpec {
   const x = result.gridX;
   return knowledgeSpec('Fig. 3: knowledge score G(x)', 'x', [x[0], x[x.length - 1]], x, result.grid.knowledge, rho);
 }

@@ -3,6 +3,7 @@
 // samples, and under it the knowledge score on the same x axis. All numbers come from the engine;
 // this file only sorts points along the axis and lays them out.
 import type { RegressionPrediction } from '../engine/regression.ts';
+import { ANOMALY_STATUSES } from '../engine/vocabulary.ts';
 import type { RegressionSeries } from '../state/regression_series.ts';
 import type { FitResult, Inputs } from '../worker/regression_protocol.ts';
 import { extent } from './layout.ts';
@@ -16,6 +17,11 @@ export const TRUTH = '#cc79a7';
 /** Point colours by status index (anomaly_detection.h): normal, anomaly, unknown; then "no status". */
 export const STATUS_PALETTE = ['#009e73', '#d55e00', '#7b8794', '#3e4c59'];
 const NO_STATUS = 3;
+
+/** Legend entries of the anomaly statuses (the core's names, in its order). */
+export function statusLegend(): LegendEntry[] {
+  return ANOMALY_STATUSES.map((label, k) => ({ label, color: STATUS_PALETTE[k], kind: 'point' }));
+}
 
 /** Where the data sit along the plot's x axis: a 1-D input, one chosen column, or the row index. */
 export interface Axis {
@@ -115,8 +121,7 @@ export function fitPlot(input: FitPlotInput): PlotSpec {
     });
   }
   if (status) {
-    legend.push({ label: 'normal', color: STATUS_PALETTE[0], kind: 'point' }, { label: 'anomaly', color: STATUS_PALETTE[1], kind: 'point' },
-      { label: 'unknown', color: STATUS_PALETTE[2], kind: 'point' });
+    legend.push(...statusLegend());
   } else legend.push({ label: 'data', color: STATUS_PALETTE[NO_STATUS], kind: 'point' });
   if (data.heldOut) legend.push({ label: 'held out', color: '#3e4c59', kind: 'ring' });
   return {

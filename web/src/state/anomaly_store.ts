@@ -3,22 +3,21 @@
 // paper's Fig. 3 experiment with its ROC curves with and without the gate. Every status, score and
 // curve comes from the core through the worker.
 import { effect, signal } from '@preact/signals';
-import type { AnomalyClassification } from '../engine/regression.ts';
-import type { ExperimentResult, FitResult, RocResult } from '../worker/regression_protocol.ts';
-import { currentFit, regressionClient, report, series, track } from './regression_store.ts';
+import type { AnomalyClassification, AnomalyExperimentData } from '../engine/regression.ts';
+import { DEFAULTS } from '../engine/vocabulary.ts';
+import type { FitResult, RocResult } from '../worker/regression_protocol.ts';
+import { report, request } from './engine_tasks.ts';
+import { currentFit, series } from './regression_store.ts';
 
 export interface Thresholds {
   rho: number;
   theta: number;
 }
 
-/** The ρ values of the experiment's AUC table (the core's default sweep). */
-export const EXPERIMENT_RHOS = [0.1, 0.3, 0.5, 0.7, 0.9];
-
-export const thresholds = signal<Thresholds>({ rho: 0.5, theta: 3 });
+export const thresholds = signal<Thresholds>({ rho: DEFAULTS.rho, theta: DEFAULTS.theta });
 /** Statuses of the training data and of the held-out points, for the fit they were computed from. */
 export const dataStatus = signal<{ fit: FitResult; data: AnomalyClassification; extra: AnomalyClassification | null } | null>(null);
-export const experiment = signal<ExperimentResult | null>(null);
+export const experiment = signal<AnomalyExperimentData | null>(null);
 export const experimentStatus = signal<AnomalyClassification | null>(null);
 export const experimentRoc = signal<RocResult | null>(null);
 
@@ -30,8 +29,10 @@ export function setThresholds(change: Partial<Thresholds>): void {
 export async function runExperiment(seed = 0): Promise<void> {
   const { rho, theta } = thresholds.value;
   try {
-    experiment.value = await track('Running the Fig. 3 experiment', (p) => regressionClient().experiment(
-      { kind: 'experiment', seed, statusRho: rho, theta, rhos: EXPERIMENT_RHOS }, p));
+    // The core's ρ sweep for the AUC table; the experiment's model comes with its grid predictions.
+    experiment.value = await request('Running the Fig. 3 experiment', {
+      kind: 'anomaly-experiment', seed, statusRho: rho, theta, rhos: DEFAULTS.rhos,
+    });
   } catch (error) {
     report(error);
   }
@@ -40,24 +41,22 @@ export async function runExperiment(seed = 0): Promise<void> {
 async function classifyData(fit: FitResult, { rho, theta }: Thresholds): Promise<void> {
   const data = series.value;
   if (!data) return;
-  const client = regressionClient();
   const [main, extra] = await Promise.all([
-    client.classify({ kind: 'classify', y: data.y, prediction: fit.data, rho, theta }).result,
+    request(null, { kind: 'regression-classify', y: data.y, prediction: fit.data, rho, theta }),
     fit.extra && data.heldOut
-      ? client.classify({ kind: 'classify', y: data.heldOut.y, prediction: fit.extra, rho, theta }).result
+      ? request(null, { kind: 'regression-classify', y: data.heldOut.y, prediction: fit.extra, rho, theta })
       : Promise.resolve(null),
   ]);
   if (currentFit.value?.result === fit) dataStatus.value = { fit, data: main, extra };
 }
 
-async function classifyExperiment(result: ExperimentResult, { rho, theta }: Thresholds): Promise<void> {
-  const client = regressionClient(), e = result.data;
+async function classifyExperiment(e: AnomalyExperimentData, { rho, theta }: Thresholds): Promise<void> {
   const prediction = { mean: e.mean, observationVariance: e.observationVariance, knowledge: e.knowledge };
   const [status, roc] = await Promise.all([
-    client.classify({ kind: 'classify', y: e.testY, prediction, rho, theta }).result,
-    client.roc({ kind: 'roc', scores: e.score, isAnomaly: e.testAnomaly, knowledge: e.knowledge, rho }).result,
+    request(null, { kind: 'regression-classify', y: e.testY, prediction, rho, theta }),
+    request(null, { kind: 'regression-roc', scores: e.score, isAnomaly: e.testAnomaly, knowledge: e.knowledge, rho }),
   ]);
-  if (experiment.value === result) {
+  if (experiment.value === e) {
     experimentStatus.value = status;
     experimentRoc.value = roc;
   }

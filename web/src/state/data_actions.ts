@@ -1,7 +1,7 @@
 // Loading data into the engine: the bundled demos, uploads (kept in browser storage for reloads), the
 // OOD set, session files, and restoring the last session at start-up. A failed load keeps what was loaded.
 import { batch } from '@preact/signals';
-import type { DatasetRole, DatasetSummary } from '../worker/protocol.ts';
+import type { DatasetRole, DatasetSummary } from '../worker/probe_protocol.ts';
 import { notify, report, request } from './engine_tasks.ts';
 import { deleteFiles, loadFiles, saveFiles } from './file_store.ts';
 import { DEFAULT_SESSION, defaultConcept, parseSession, type Session } from './session.ts';
@@ -24,7 +24,7 @@ async function afterMainDataset(d: DatasetSummary, next: Session): Promise<void>
     session.value = next;
     if (next.ood.kind !== 'file') oodDataset.value = null;
   });
-  if (session.value.observations.length === 0 && session.value.concept) draw();
+  if (session.value.observations.length === 0 && session.value.concept) await draw();
   history.value = { past: [], future: [] };
   request('Computing the map', { kind: 'map' }).then((m) => { map.value = m; }, report);
 }

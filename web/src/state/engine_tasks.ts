@@ -1,14 +1,19 @@
-// Work sent to the engine worker as the user sees it: running tasks with progress and Cancel, and the
-// messages (errors, notices) the app shows. Every request to the worker goes through here.
+// The one task store: work sent to the engine worker as the user sees it, for every lab — running
+// tasks with their progress ({ stage, done, total }) and, when their kind can be cancelled, a Cancel —
+// and the messages (errors, notices) the app shows. Every request to the worker goes through here
+// (startTask / request); the TaskBar component draws the tasks.
 import { signal } from '@preact/signals';
-import type { Results } from '../worker/protocol.ts';
-import type { EngineClient, Progress, RunningRequest } from '../worker/worker_client.ts';
+import { isCancelled } from '../engine/errors.ts';
+import type { Progress } from '../engine/progress.ts';
+import type { EngineClient, RunningRequest } from '../worker/engine_client.ts';
+import { CANCEL_POLICY, type Request, type RequestKind, type ResultOf } from '../worker/protocol.ts';
 
 export interface Task {
   id: number;
   label: string;
+  kind: RequestKind;
   progress: Progress | null;
-  /** Null when the work cannot stop part-way (one uninterruptible wasm call). */
+  /** Null when the work cannot stop part-way (policy 'none': short work). */
   cancel: (() => void) | null;
 }
 
@@ -28,7 +33,7 @@ export function setEngineClient(c: EngineClient): void {
   client = c;
 }
 
-export function engine(): EngineClient {
+function engine(): EngineClient {
   if (!client) throw new Error('the engine is not started');
   return client;
 }
@@ -42,37 +47,29 @@ export function dismiss(id: number): void {
   messages.value = messages.value.filter((m) => m.id !== id);
 }
 
-/** Requests the worker can stop part-way (it checks between chunks, files and trials). */
-const CANCELLABLE = new Set(['load-files', 'load-urls', 'probe', 'experiment']);
-
-/** Runs a worker request as a visible task with progress and cancel (quiet when label is null). */
-export function track<T>(label: string | null, running: RunningRequest<T>, kind = 'probe'): Promise<T> {
-  if (label === null) return running.result;
-  const task: Task = { id: running.id, label, progress: null, cancel: CANCELLABLE.has(kind) ? running.cancel : null };
-  tasks.value = [...tasks.value, task];
-  return running.result.finally(() => {
-    tasks.value = tasks.value.filter((t) => t.id !== running.id);
-  });
-}
-
-/** Starts a worker request shown as a task (progress, Cancel) unless label is null; the caller may cancel it too. */
-export function startTask<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): RunningRequest<Results[R['kind']]> {
-  let running: RunningRequest<Results[R['kind']]>;
-  const onProgress = (p: Progress) => {
-    tasks.value = tasks.value.map((t) => (t.id === running.id ? { ...t, progress: p } : t));
-  };
-  running = engine().request(r, onProgress);
-  return { ...running, result: track(label, running, r.kind) };
-}
-
-export function request<R extends Parameters<EngineClient['request']>[0]>(label: string | null, r: R): Promise<Results[R['kind']]> {
-  return startTask(label, r).result;
-}
-
-export function isCancelled(error: unknown): boolean {
-  return (error as { code?: string })?.code === 'cancelled';
-}
-
+/** Shows an error unless it is a cancellation. */
 export function report(error: unknown): void {
   if (!isCancelled(error)) notify('error', error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Sends a request to the worker; unless `label` is null it is shown as a task (progress, and Cancel
+ * when its kind's policy allows) until it settles. The caller may cancel it too.
+ */
+export function startTask<K extends RequestKind>(label: string | null, r: Request<K>): RunningRequest<ResultOf<K>> {
+  let id = -1;
+  const running = engine().request(r, (progress) => {
+    tasks.value = tasks.value.map((t) => (t.id === id ? { ...t, progress } : t));
+  });
+  id = running.id;
+  if (label === null) return running;
+  tasks.value = [...tasks.value, { id, label, kind: r.kind, progress: null, cancel: CANCEL_POLICY[r.kind] === 'none' ? null : running.cancel }];
+  const result = running.result.finally(() => {
+    tasks.value = tasks.value.filter((t) => t.id !== id);
+  });
+  return { ...running, result };
+}
+
+export function request<K extends RequestKind>(label: string | null, r: Request<K>): Promise<ResultOf<K>> {
+  return startTask(label, r).result;
 }

@@ -2,18 +2,21 @@
 // switches tabs, marked stale when the data, concept, query subset or OOD set change), and the run in
 // progress with its progress and cancel. The experiments run in the engine worker.
 import { computed, effect, signal } from '@preact/signals';
+import { isCancelled } from '../engine/errors.ts';
 import type { ExperimentKind } from '../engine/experiments.ts';
+import { DEFAULTS } from '../engine/vocabulary.ts';
 import type { ExperimentRun, ExperimentSettings } from '../worker/evaluation_protocol.ts';
 import { oodSource, queryMask } from './evaluation_inputs.ts';
 import type { Concept } from './session.ts';
-import { notify, startTask, tasks } from './engine_tasks.ts';
+import { notify, startTask, tasks, type Task } from './engine_tasks.ts';
 import { dataset, labels, oodDataset, queryRows, session } from './store.ts';
 
 /** Settings as the user left them; epsilon and strength follow the session until set here. */
 export type SettingsDraft = Omit<ExperimentSettings, 'epsilon' | 'strength'> & { epsilon: number | null; strength: number | null };
 
 export const DEFAULT_SETTINGS: SettingsDraft = {
-  trials: 10, seed: 0, maxObservations: 512, maxQueries: 1000, members: 100, k: 1, epsilon: null, strength: null,
+  trials: DEFAULTS.trials, seed: DEFAULTS.seed, maxObservations: DEFAULTS.maxObservations, maxQueries: DEFAULTS.maxQueries,
+  members: DEFAULTS.members, k: DEFAULTS.k, epsilon: null, strength: null,
 };
 
 export interface ExperimentRecord {
@@ -33,17 +36,17 @@ export const experimentKind = signal<ExperimentKind>('probing');
 export const settingsDraft = signal<SettingsDraft>(DEFAULT_SETTINGS);
 export const records = signal<Partial<Record<ExperimentKind, ExperimentRecord>>>({});
 export const outcomes = signal<Partial<Record<ExperimentKind, Outcome>>>({});
-export const activeRun = signal<{ experiment: ExperimentKind; taskId: number; cancel(): void } | null>(null);
+export const activeRun = signal<{ experiment: ExperimentKind; taskId: number } | null>(null);
 
 export const settings = computed<ExperimentSettings>(() => {
   const d = settingsDraft.value, s = session.value;
   return { ...d, epsilon: d.epsilon ?? s.epsilon, strength: d.strength ?? s.strength };
 });
 
-/** The running experiment's progress (the task bar shows the same task). */
-export const runProgress = computed(() => {
+/** The running experiment's task (the app's task bar shows it too). */
+export const runTask = computed<Task | null>(() => {
   const run = activeRun.value;
-  return run ? tasks.value.find((t) => t.id === run.taskId)?.progress ?? null : null;
+  return run ? tasks.value.find((t) => t.id === run.taskId) ?? null : null;
 });
 
 
@@ -102,15 +105,15 @@ export async function runEvaluation(kind: ExperimentKind): Promise<void> {
     kind: 'experiment', experiment: kind, labels: y, queryMask: queryMask(queryRows.value, d.rows),
     ood: oodSource(session.value.ood, d.columns, d.rows, !!oodDataset.value), settings: used,
   });
-  activeRun.value = { experiment: kind, taskId: running.id, cancel: running.cancel };
+  activeRun.value = { experiment: kind, taskId: running.id };
   outcomes.value = { ...outcomes.value, [kind]: undefined };
   let lastStage = '';
-  const stopWatching = effect(() => { lastStage = runProgress.value?.stage ?? lastStage; });
+  const stopWatching = effect(() => { lastStage = runTask.value?.progress?.stage ?? lastStage; });
   try {
     const run = await running.result;
     records.value = { ...records.value, [kind]: { run, settings: used, setup, basis } };
   } catch (error) {
-    const cancelled = (error as { code?: string })?.code === 'cancelled';
+    const cancelled = isCancelled(error);
     const text = cancelled
       ? `Cancelled${lastStage ? ` during ${lastStage}` : ''}.${records.value[kind] ? ' The results below are from the previous run.' : ''}`
       : error instanceof Error ? error.message : String(error);
@@ -120,8 +123,4 @@ export async function runEvaluation(kind: ExperimentKind): Promise<void> {
     stopWatching();
     activeRun.value = null;
   }
-}
-
-export function cancelEvaluation(): void {
-  activeRun.value?.cancel();
 }

@@ -1,78 +1,62 @@
-// The kernels the regression lab offers, the fields each one shows, and how the core's parameter
-// names (RegressionState.names: "constant.value", "rbf.length_scale", ...) map onto those fields, so
-// learned values land in the fields a user edits. One name per quantity across core, API and UI.
-import type { KernelChoice, KernelName, RegressionState } from '../engine/regression.ts';
-
-export type FieldKey = 'variance' | 'lengthScale' | 'period' | 'decay' | 'offset' | 'noiseVariance';
-
-export interface KernelField {
-  key: FieldKey;
-  label: string;
-  /** The core's parameter name, as in RegressionState.names and OptimizeOptions.fixed. */
-  parameter: string;
-}
-
-const variance: KernelField = { key: 'variance', label: 'variance', parameter: 'constant.value' };
-const lengthScale = (kernel: string): KernelField => ({ key: 'lengthScale', label: 'length-scale', parameter: `${kernel}.length_scale` });
-const periodic = [lengthScale('periodic'), { key: 'period', label: 'period', parameter: 'periodic.periodicity' } satisfies KernelField];
-export const NOISE_FIELD: KernelField = { key: 'noiseVariance', label: 'noise variance', parameter: 'noise_variance' };
-
-export const KERNELS: readonly { name: KernelName; label: string; fields: KernelField[] }[] = [
-  { name: 'rbf', label: 'RBF (squared exponential)', fields: [variance, lengthScale('rbf')] },
-  { name: 'matern12', label: 'Matérn 1/2', fields: [variance, lengthScale('matern12')] },
-  { name: 'matern32', label: 'Matérn 3/2', fields: [variance, lengthScale('matern32')] },
-  { name: 'matern52', label: 'Matérn 5/2', fields: [variance, lengthScale('matern52')] },
-  { name: 'periodic', label: 'Periodic', fields: [variance, ...periodic] },
-  { name: 'locally-periodic', label: 'Locally periodic (periodic × RBF)', fields: [variance, ...periodic, { key: 'decay', label: 'decay (RBF length-scale)', parameter: 'rbf.length_scale' }] },
-  { name: 'linear', label: 'Linear', fields: [variance, { key: 'offset', label: 'offset', parameter: 'linear.offset' }] },
-  { name: 'cosine', label: 'Cosine (the probe\'s kernel)', fields: [variance] },
-];
+// The regression lab's settings and how they meet the core's kernels. The fields of a kernel are its
+// parameters under the names the core gives them (RegressionVocabulary.kernels: "constant.value",
+// "periodic.period", ...), then the noise variance under the vocabulary's noiseParameter; a value typed
+// into a field goes to the core under that name, and a learned state comes back into the fields by the
+// same names. TypeScript keeps no list of kernel or parameter names.
+import type { KernelSpec, RegressionState, RegressionVocabulary } from '../engine/regression.ts';
+import { DEFAULTS } from '../engine/vocabulary.ts';
 
 export interface RegressionSettings {
-  kernel: KernelName;
-  variance: number;
-  lengthScale: number;
-  period: number;
-  decay: number;
-  offset: number;
-  noiseVariance: number;
+  /** A named kernel of the vocabulary ("" until one is chosen). */
+  kernel: string;
+  /** Values by parameter name, of every kernel used so far (switching back finds them again). */
+  values: Record<string, number>;
   /** Extra L-BFGS runs from seeded random starts. */
   restarts: number;
   seed: number;
-  /** Parameter names held at their values while fitting (e.g. "constant.value", "noise_variance"). */
+  /** Parameter names held at their values while fitting (the noise's name holds the noise). */
   hold: string[];
 }
 
-export const DEFAULT_SETTINGS: RegressionSettings = {
-  kernel: 'rbf', variance: 1, lengthScale: 1, period: 1, decay: 10, offset: 1, noiseVariance: 0.1, restarts: 2, seed: 0, hold: [],
-};
+export const DEFAULT_SETTINGS: RegressionSettings = { kernel: '', values: {}, restarts: 2, seed: 0, hold: [] };
 
-/** The fields of `kernel`, then the noise variance. */
-export function fieldsOf(kernel: KernelName): KernelField[] {
-  return [...(KERNELS.find((k) => k.name === kernel)?.fields ?? []), NOISE_FIELD];
+function namedKernel(vocabulary: RegressionVocabulary, name: string) {
+  return vocabulary.kernels.find((k) => k.name === name) ?? null;
 }
 
-export function kernelChoice(s: RegressionSettings): KernelChoice {
-  return { name: s.kernel, variance: s.variance, lengthScale: s.lengthScale, period: s.period, decay: s.decay, offset: s.offset };
+/** The parameter names of `kernel`, then the noise variance's: the fields the lab shows, in order. */
+export function fieldsOf(vocabulary: RegressionVocabulary, kernel: string): string[] {
+  return [...Object.keys(namedKernel(vocabulary, kernel)?.kernel.parameters ?? {}), vocabulary.noiseParameter];
 }
 
-/** The held parameter names that the current kernel has (for OptimizeOptions.fixed). */
-export function heldParameters(s: RegressionSettings): string[] {
-  const names = new Set(fieldsOf(s.kernel).map((f) => f.parameter));
+/** A field's value: as set, else the kernel's starting value (the noise: the core's default). */
+export function valueOf(vocabulary: RegressionVocabulary, s: RegressionSettings, name: string): number {
+  return s.values[name] ?? namedKernel(vocabulary, s.kernel)?.kernel.parameters[name]
+    ?? (name === vocabulary.noiseParameter ? DEFAULTS.noiseVariance : NaN);
+}
+
+/** The kernel the settings describe, every parameter by name. */
+export function kernelSpec(vocabulary: RegressionVocabulary, s: RegressionSettings): Required<KernelSpec> {
+  const names = fieldsOf(vocabulary, s.kernel).filter((name) => name !== vocabulary.noiseParameter);
+  return { name: s.kernel, parameters: Object.fromEntries(names.map((name) => [name, valueOf(vocabulary, s, name)])) };
+}
+
+export function noiseVariance(vocabulary: RegressionVocabulary, s: RegressionSettings): number {
+  return valueOf(vocabulary, s, vocabulary.noiseParameter);
+}
+
+/** The held parameter names that the current kernel (or the noise) has. */
+export function heldParameters(vocabulary: RegressionVocabulary, s: RegressionSettings): string[] {
+  const names = new Set(fieldsOf(vocabulary, s.kernel));
   return s.hold.filter((p) => names.has(p));
 }
 
-/** The settings with the values a fit reports (learned or not) in their fields. */
-export function settingsFromState(s: RegressionSettings, state: RegressionState): RegressionSettings {
-  const next = { ...s, noiseVariance: state.noiseVariance };
-  for (const field of fieldsOf(s.kernel)) {
-    const i = state.names.indexOf(field.parameter);
-    if (i >= 0) next[field.key] = state.values[i];
-  }
-  return next;
+/** The settings with the values a fit reports (learned or not) in their fields, bit for bit. */
+export function settingsFromState(vocabulary: RegressionVocabulary, s: RegressionSettings, state: RegressionState): RegressionSettings {
+  return { ...s, values: { ...s.values, ...state.kernel.parameters, [vocabulary.noiseParameter]: state.noiseVariance } };
 }
 
 /** The values that decide a fit, as a key: equal keys mean the same fit. */
-export function fitKey(s: RegressionSettings): string {
-  return JSON.stringify([s.kernel, ...fieldsOf(s.kernel).map((f) => [f.key, s[f.key]])]);
+export function fitKey(vocabulary: RegressionVocabulary, s: RegressionSettings): string {
+  return JSON.stringify([s.kernel, ...fieldsOf(vocabulary, s.kernel).map((name) => [name, valueOf(vocabulary, s, name)])]);
 }

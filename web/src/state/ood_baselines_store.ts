@@ -2,14 +2,16 @@
 // LPE, all fitted on the session's observations, with AUROC and ROC curves from the core (in the worker).
 // Refreshed while the view is open whenever what it depends on changes; a newer run cancels an older one.
 import { computed, signal } from '@preact/signals';
+import { isCancelled } from '../engine/errors.ts';
+import { DEFAULTS } from '../engine/vocabulary.ts';
+import type { RunningRequest } from '../worker/engine_client.ts';
 import type { OodBaselines } from '../worker/evaluation_protocol.ts';
-import type { RunningRequest } from '../worker/worker_client.ts';
 import { oodSource, oodSplit, type OodSplit } from './evaluation_inputs.ts';
 import { startTask } from './engine_tasks.ts';
 import { dataset, labels, oodDataset, queryRows, session } from './store.ts';
 
-/** Fixed settings of the comparison (the Evaluate view varies them). */
-export const OOD_COMPARISON = { k: 1, seed: 0, members: 100 } as const;
+/** Fixed settings of the comparison, the core's defaults (the Evaluate view varies them). */
+export const OOD_COMPARISON = { k: DEFAULTS.k, seed: DEFAULTS.seed, members: DEFAULTS.members } as const;
 
 export const comparison = signal<{ result: OodBaselines; basis: string } | null>(null);
 export const comparisonError = signal<string | null>(null);
@@ -67,7 +69,7 @@ export function refreshComparison(): void {
   request.result.then(
     (result) => { comparison.value = { result, basis: b }; comparisonError.value = null; },
     (error: unknown) => {
-      const cancelled = (error as { code?: string })?.code === 'cancelled';
+      const cancelled = isCancelled(error);
       if (cancelled && running !== request) return;  // superseded by a newer run
       comparisonError.value = cancelled ? 'Cancelled.' : error instanceof Error ? error.message : String(error);
     },

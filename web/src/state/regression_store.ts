@@ -1,43 +1,31 @@
-// The regression lab's state and actions: the data (a bundled example or a CSV), the kernel settings,
-// the current fit, prior samples and the long tasks with their progress. Engine work goes to the
-// regression worker (regression_client.ts); when settings change, the fit follows, debounced.
+// The regression lab's state and actions: the lab's vocabulary from the core (kernels with their
+// parameters, examples), the data (a bundled example or a CSV), the kernel settings, the current fit and
+// prior samples. Engine work goes through the one worker client and task store (engine_tasks.ts): the
+// hyperparameter fit is a 'terminate' request (a long wasm call, cancelled by ending the worker
+// instance that runs it), the rest runs beside the probe lab's work. When settings change, the fit
+// follows, throttled.
 import { batch, computed, effect, signal } from '@preact/signals';
-import { GpprobeError } from '../engine/errors.ts';
-import type { ExampleName } from '../engine/regression.ts';
+import { isCancelled } from '../engine/errors.ts';
+import type { RegressionVocabulary } from '../engine/regression.ts';
 import { FileError } from '../io/table.ts';
-import { RegressionClient, type RegressionProgress, type Running, type WorkerPort } from '../worker/regression_client.ts';
-import type { ExampleResult, FitResult, Inputs, ParsedTable } from '../worker/regression_protocol.ts';
-import { DEFAULT_SETTINGS, fitKey, heldParameters, kernelChoice, settingsFromState, type RegressionSettings } from './kernel_fields.ts';
+import type { RunningRequest } from '../worker/engine_client.ts';
+import type { ExampleResult, FitRequest, FitResult, Inputs, ParsedTable } from '../worker/regression_protocol.ts';
+import { notify, report, request, startTask, tasks } from './engine_tasks.ts';
+import {
+  DEFAULT_SETTINGS, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, type RegressionSettings,
+} from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
 import { defaultChoice, seriesFromTable, type RegressionSeries, type SeriesChoice } from './regression_series.ts';
-import { notify } from './engine_tasks.ts';
-
-/** The bundled examples and the settings each starts from (the lecture holds the variance at 1, as
- * the lecture does; the periodic series starts a locally periodic kernel away from its period). */
-export const EXAMPLES: readonly { name: ExampleName; title: string; settings: Partial<RegressionSettings> }[] = [
-  { name: 'lecture', title: 'Lecture: y = sin x + ½ sin 4x + ε',
-    settings: { kernel: 'rbf', variance: 1, lengthScale: 1, noiseVariance: 0.1, hold: ['constant.value'] } },
-  { name: 'periodic-extrapolation', title: 'Periodic series, censored tail (extrapolation)',
-    settings: { kernel: 'locally-periodic', variance: 1, lengthScale: 1, period: 1.5, decay: 10, noiseVariance: 0.1, hold: [] } },
-  { name: 'missing-segments', title: 'Series with missing segments (interpolation)',
-    settings: { kernel: 'rbf', variance: 1, lengthScale: 1, noiseVariance: 0.1, hold: [] } },
-];
-
-export interface RegressionTask {
-  id: number;
-  label: string;
-  progress: RegressionProgress | null;
-  cancel(): void;
-}
 
 export interface CurrentFit {
   result: FitResult;
-  /** The settings it was fitted with (full precision, unlike the kernel text of its state). */
+  /** The settings it was fitted with. */
   settings: RegressionSettings;
   /** fitKey of those settings and the series version this fit belongs to. */
   key: string;
 }
 
+export const vocabulary = signal<RegressionVocabulary | null>(null);
 export const series = signal<RegressionSeries | null>(null);
 export const table = signal<ParsedTable | null>(null);
 export const choice = signal<SeriesChoice | null>(null);
@@ -45,38 +33,15 @@ export const example = signal<ExampleResult | null>(null);
 export const settings = signal<RegressionSettings>(DEFAULT_SETTINGS);
 export const currentFit = signal<CurrentFit | null>(null);
 export const prior = signal<{ samples: Float64Array; count: number } | { problem: string } | null>(null);
-export const tasks = signal<RegressionTask[]>([]);
 export const dataError = signal<string | null>(null);
 
-const FIT_LABEL = 'Fitting hyperparameters';
 let version = 0;
 const seriesVersion = signal(0);
 export const grid = computed<Inputs | null>(() => plotGrid(series.value, example.value));
-const wantedKey = computed(() => `${seriesVersion.value}|${fitKey(settings.value)}`);
-export const fitting = computed(() => tasks.value.some((t) => t.label === FIT_LABEL));
-
-let client: RegressionClient | null = null;
-export function regressionClient(): RegressionClient {
-  if (!client) throw new Error('the regression lab is not started');
-  return client;
-}
-
-let nextTask = 1;
-/** Runs `running` as a visible task with progress and cancel; resolves with its result. */
-export function track<T>(label: string, start: (onProgress: (p: RegressionProgress) => void) => Running<T>): Promise<T> {
-  const id = nextTask++;
-  const running = start((p) => { tasks.value = tasks.value.map((t) => (t.id === id ? { ...t, progress: p } : t)); });
-  tasks.value = [...tasks.value, { id, label, progress: null, cancel: running.cancel }];
-  return running.result.finally(() => { tasks.value = tasks.value.filter((t) => t.id !== id); });
-}
-
-export function isCancelled(error: unknown): boolean {
-  return error instanceof GpprobeError && error.code === 'cancelled';
-}
-
-export function report(error: unknown): void {
-  if (!isCancelled(error)) notify('error', error instanceof Error ? error.message : String(error));
-}
+/** The settings' fit key, or null while the vocabulary or a kernel is missing. */
+const settingsKey = computed(() => (vocabulary.value && settings.value.kernel ? fitKey(vocabulary.value, settings.value) : null));
+const wantedKey = computed(() => (settingsKey.value ? `${seriesVersion.value}|${settingsKey.value}` : null));
+export const fitting = computed(() => tasks.value.some((t) => t.kind === 'regression-optimize'));
 
 function adopt(next: RegressionSeries, from: { table: ParsedTable | null; choice: SeriesChoice | null; example: ExampleResult | null }): void {
   batch(() => {
@@ -90,22 +55,24 @@ function adopt(next: RegressionSeries, from: { table: ParsedTable | null; choice
   });
 }
 
-/** New data are wanted: a running hyperparameter fit would hold the worker (and the new data) up. */
+/** New data are wanted: a running hyperparameter fit would hold the new data up. */
 function stopFitting(): void {
-  tasks.value.find((t) => t.label === FIT_LABEL)?.cancel();
+  tasks.value.find((t) => t.kind === 'regression-optimize')?.cancel?.();
 }
 
-export async function loadExample(name: ExampleName, seed = 1): Promise<void> {
+export async function loadExample(name: string, seed = 1): Promise<void> {
   stopFitting();
   try {
-    const result = await regressionClient().example({ kind: 'example', name, seed }).result;
+    const result = await request(null, { kind: 'regression-example', name, seed });
     const e = result.example;
-    const entry = EXAMPLES.find((x) => x.name === name);
-    const title = entry?.title ?? name;
-    if (entry) updateSettings(entry.settings);
+    // The model the core says the example is meant for: its kernel, held parameters and noise.
+    updateSettings({
+      kernel: e.kernel.name, values: { ...settings.value.values, ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance },
+      hold: e.held,
+    });
     adopt({
-      name: title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 }, y: e.y,
-      xNames: [name === 'lecture' ? 'x' : 't'], yName: 'y',
+      name: e.title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 }, y: e.y,
+      xNames: [e.inputName], yName: 'y',
       heldOut: e.heldOutX.rows > 0 ? { x: Float64Array.from(e.heldOutX.data), y: e.heldOutY } : null,
       notes: e.heldOutX.rows > 0 ? [`${e.heldOutX.rows} points held out of the fit (rings)`] : [],
     }, { table: null, choice: null, example: result });
@@ -118,7 +85,7 @@ export async function loadExample(name: ExampleName, seed = 1): Promise<void> {
 export async function uploadCsv(file: File): Promise<void> {
   stopFitting();
   try {
-    const parsed = await track(`Reading ${file.name}`, (p) => regressionClient().parseCsv({ kind: 'parse-csv', file, name: file.name }, p));
+    const parsed = await request(`Reading ${file.name}`, { kind: 'parse-table', file, name: file.name });
     const initial = defaultChoice(parsed);
     adopt(seriesFromTable(parsed, initial), { table: parsed, choice: initial, example: null });
     updateSettings({ hold: [] });  // an example's held values (the lecture's variance) do not carry over
@@ -146,10 +113,14 @@ export function updateSettings(change: Partial<RegressionSettings>): void {
   settings.value = { ...settings.value, ...change };
 }
 
-function fitRequest(s: RegressionSettings, data: RegressionSeries, optimize: boolean) {
+/** Sets one field (a kernel parameter or the noise) by its name. */
+export function setValue(name: string, value: number): void {
+  updateSettings({ values: { ...settings.value.values, [name]: value } });
+}
+
+function fitRequest(v: RegressionVocabulary, s: RegressionSettings, data: RegressionSeries): FitRequest {
   return {
-    kind: 'fit' as const, x: data.x, y: data.y, kernel: kernelChoice(s), noiseVariance: s.noiseVariance,
-    optimize: optimize ? { restarts: s.restarts, seed: s.seed, fixed: heldParameters(s) } : null,
+    x: data.x, y: data.y, kernel: kernelSpec(v, s), noiseVariance: noiseVariance(v, s),
     grid: grid.value, samples: grid.value ? 3 : 0, seed: s.seed,
     extra: data.heldOut ? { data: data.heldOut.x, rows: data.heldOut.x.length, cols: 1 } : null,
   };
@@ -157,16 +128,18 @@ function fitRequest(s: RegressionSettings, data: RegressionSeries, optimize: boo
 
 /** Maximises the marginal likelihood from the current values; the learned ones replace them. */
 export async function fitHyperparameters(): Promise<void> {
-  const data = series.value;
-  if (!data || fitting.value) return;
+  const data = series.value, v = vocabulary.value;
+  if (!data || !v || fitting.value) return;
   const from = settings.value, at = seriesVersion.value;
   try {
-    const result = await track(FIT_LABEL, (p) => regressionClient().fit(fitRequest(from, data, true), p));
+    const result = await request('Fitting hyperparameters', {
+      kind: 'regression-optimize', ...fitRequest(v, from, data), restarts: from.restarts, fixed: heldParameters(v, from),
+    });
     if (seriesVersion.value !== at) return;  // other data arrived meanwhile
-    const learned = settingsFromState(from, result.state);
+    const learned = settingsFromState(v, from, result.state);
     batch(() => {
       settings.value = learned;
-      currentFit.value = { result, settings: learned, key: `${at}|${fitKey(learned)}` };
+      currentFit.value = { result, settings: learned, key: `${at}|${fitKey(v, learned)}` };
     });
   } catch (error) {
     if (!isCancelled(error)) report(error);
@@ -174,13 +147,13 @@ export async function fitHyperparameters(): Promise<void> {
   }
 }
 
-let manualFit: Running<FitResult> | null = null;
+let manualFit: RunningRequest<FitResult> | null = null;
 function refit(): void {
-  const data = series.value;
-  if (!data || fitting.value || currentFit.value?.key === wantedKey.value) return;
+  const data = series.value, v = vocabulary.value, key = wantedKey.value;
+  if (!data || !v || !key || fitting.value || currentFit.value?.key === key) return;
   manualFit?.cancel();  // superseded: its answer would be stale
-  const key = wantedKey.value, used = settings.value;
-  const running = regressionClient().fit(fitRequest(used, data, false));
+  const used = settings.value;
+  const running = startTask(null, { kind: 'regression-fit', ...fitRequest(v, used, data) });
   manualFit = running;
   running.result.then(
     (result) => { if (wantedKey.value === key) currentFit.value = { result, settings: used, key }; },
@@ -189,15 +162,15 @@ function refit(): void {
 }
 
 function refreshPrior(): void {
-  const g = grid.value;
-  if (!g) {
+  const g = grid.value, v = vocabulary.value;
+  if (!g || !v || !settings.value.kernel) {
     prior.value = null;
     return;
   }
   const s = settings.value;
   // A failure here (a covariance that will not factorise for extreme values) is shown in the plot, not as an alert.
-  regressionClient().prior({ kind: 'prior', kernel: kernelChoice(s), mean: currentFit.value?.result.state.mean ?? 0, grid: g, count: 5, seed: s.seed })
-    .result.then((p) => { prior.value = p; }, (error: unknown) => {
+  request(null, { kind: 'regression-prior', kernel: kernelSpec(v, s), mean: currentFit.value?.result.state.mean ?? 0, grid: g, count: 5, seed: s.seed })
+    .then((p) => { prior.value = p; }, (error: unknown) => {
       if (!isCancelled(error)) prior.value = { problem: error instanceof Error ? error.message : String(error) };
     });
 }
@@ -216,10 +189,17 @@ function throttled(ms: number, run: () => void): () => void {
   };
 }
 
-/** Starts the worker (once) and the effects that keep the fit and the prior samples current. */
-export function startRegression(spawn: () => WorkerPort): void {
-  if (client) return;
-  client = new RegressionClient(spawn);
+/** Asks the core for the lab's vocabulary and starts the effects that keep the fit and prior current. */
+let started = false;
+export async function startRegression(): Promise<void> {
+  if (started) return;
+  started = true;
+  try {
+    vocabulary.value = await request(null, { kind: 'regression-vocabulary' });
+  } catch (error) {
+    report(error);
+    return;
+  }
   const scheduleFit = throttled(150, refit);
   effect(() => {
     void wantedKey.value;
@@ -229,8 +209,8 @@ export function startRegression(spawn: () => WorkerPort): void {
   effect(() => {
     void grid.value;
     void currentFit.value?.result.state.mean;
-    void fitKey(settings.value);
+    void settingsKey.value;
     schedulePrior();
   });
-  if (!series.value) void loadExample('lecture');
+  if (!series.value) await loadExample(vocabulary.value.examples[0].name);
 }

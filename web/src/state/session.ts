@@ -1,6 +1,7 @@
 // The user's session as plain data: which dataset, the concept, the observations, the hyperparameters,
 // the OOD setup. Everything a reload, an export or an undo must restore lives here; results do not
 // (they are recomputed by the engine). Pure functions only, so the rules are easy to test.
+import { DEFAULTS } from '../engine/vocabulary.ts';
 import type { Column } from '../io/table.ts';
 
 export type DataRef =
@@ -33,7 +34,7 @@ export interface Session {
 export type QuerySubset = { kind: 'all' } | { kind: 'values'; column: string; values: string[] };
 
 export const DEFAULT_SESSION: Session = {
-  version: 1, data: null, concept: null, observations: [], epsilon: 0.1, strength: 5,
+  version: 1, data: null, concept: null, observations: [], epsilon: DEFAULTS.epsilon, strength: DEFAULTS.strength,
   draw: { perClass: 8, seed: 1 }, ood: { kind: 'none' }, queries: { kind: 'all' },
 };
 
@@ -76,35 +77,6 @@ export function conceptLabels(concept: Concept, columns: Column[], rows: number)
     for (let i = 0; i < rows; i++) labels[i] = positives.has(cellText(column, i)) ? 1 : 0;
   }
   return labels;
-}
-
-/** A small seeded generator (mulberry32): the same draw for the same seed, everywhere. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `perClass` random rows of each label (fewer when a class is smaller), sorted; seeded. */
-export function drawObservations(labels: Uint8Array, perClass: number, seed: number): number[] {
-  const random = seededRandom(seed);
-  const chosen: number[] = [];
-  for (const label of [1, 0]) {
-    const pool: number[] = [];
-    labels.forEach((y, i) => { if (y === label) pool.push(i); });
-    const take = Math.min(perClass, pool.length);
-    for (let k = 0; k < take; k++) {  // partial Fisher-Yates
-      const j = k + Math.floor(random() * (pool.length - k));
-      [pool[k], pool[j]] = [pool[j], pool[k]];
-      chosen.push(pool[k]);
-    }
-  }
-  return chosen.sort((a, b) => a - b);
 }
 
 /** Adds `row` to the observations, or removes it when it is one. */

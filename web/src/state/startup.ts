@@ -1,8 +1,8 @@
-// Start-up and the app's side effects: the engine worker, the demo list, restoring the last session,
+// Start-up and the app's side effects: the engine worker client (one for every lab), the demo list, restoring the last session,
 // saving the session on every change, re-running the probe and refreshing the views that follow the
 // hyperparameters and the selection.
 import { effect } from '@preact/signals';
-import { EngineClient } from '../worker/worker_client.ts';
+import { EngineClient, type WorkerPort } from '../worker/engine_client.ts';
 import { loadDemo, restore } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from './engine_tasks.ts';
 import {
@@ -18,8 +18,9 @@ function debounced(ms: number, run: () => void): () => void {
   };
 }
 
-export async function start(worker: Worker): Promise<void> {
-  const client = new EngineClient(worker);
+/** Starts the app; `spawn` starts an instance of the engine worker (engine_client.ts). */
+export async function start(spawn: () => WorkerPort): Promise<void> {
+  const client = new EngineClient(spawn);
   setEngineClient(client);
   try {
     backend.value = await client.ready;

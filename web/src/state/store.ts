@@ -5,12 +5,13 @@ import { batch, computed, signal } from '@preact/signals';
 import type { BeliefEnvelope } from '../engine/analysis.ts';
 import type { ProbeScores } from '../engine/probe_engine.ts';
 import type { Column } from '../io/table.ts';
-import type { DatasetSummary, Results } from '../worker/protocol.ts';
-import type { Progress, RunningRequest } from '../worker/worker_client.ts';
-import { engine, notify, report, tasks, track } from './engine_tasks.ts';
+import type { RunningRequest } from '../worker/engine_client.ts';
+import type { DatasetSummary, ProbeRun } from '../worker/probe_protocol.ts';
+import type { ResultOf } from '../worker/protocol.ts';
+import { notify, report, request, startTask } from './engine_tasks.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, drawObservations, queryRows as subsetRows, record, redo as redoHistory, undo as undoHistory,
-  type Concept, type History, type Session,
+  conceptLabels, DEFAULT_SESSION, queryRows as subsetRows, record, redo as redoHistory, toggleObservation as toggled,
+  undo as undoHistory, type Concept, type History, type Session,
 } from './session.ts';
 
 export interface DemoEntry {
@@ -27,7 +28,7 @@ export interface ProbeResults {
   oodScores: ProbeScores | null;
   space: string;
   seconds: number;
-  update: Results['probe']['update'];
+  update: ProbeRun['update'];
   /** The session the results belong to (the UI marks them stale when it changes). */
   basis: string;
 }
@@ -42,10 +43,10 @@ export const oodDataset = signal<DatasetSummary | null>(null);
 export const session = signal<Session>(DEFAULT_SESSION);
 export const history = signal<History>({ past: [], future: [] });
 export const results = signal<ProbeResults | null>(null);
-export const map = signal<Results['map'] | null>(null);
+export const map = signal<ResultOf<'map'> | null>(null);
 export const envelope = signal<BeliefEnvelope | null>(null);
-export const preview = signal<Results['belief-preview'] | null>(null);
-export const queryBelief = signal<Results['query-belief'] | null>(null);
+export const preview = signal<ResultOf<'belief-preview'> | null>(null);
+export const queryBelief = signal<ResultOf<'query-belief'> | null>(null);
 export const selected = signal<number | null>(null);
 export const autoRun = signal(true);
 
@@ -107,18 +108,24 @@ export function setHyperparameters(epsilon: number, strength: number): void {
   commit({ ...session.value, epsilon, strength }, 'hyperparameters');
 }
 
-export function setDraw(perClass: number, seed: number): void {
-  commit({ ...session.value, draw: { perClass, seed } });
-}
-
-/** Draws `perClass` observations of each class of the concept (seeded). */
-export function draw(perClass = session.value.draw.perClass, seed = session.value.draw.seed): void {
+/**
+ * Draws `perClass` observations of each class of the concept (seeded) through the core, so that
+ * `gpprobe draw --per-class N --seed S` on the same labels picks the same rows.
+ */
+export async function draw(perClass = session.value.draw.perClass, seed = session.value.draw.seed): Promise<void> {
   const y = labels.value;
   if (!y) {
     notify('info', 'Choose a concept first: observations are drawn per class.');
     return;
   }
-  commit({ ...session.value, draw: { perClass, seed }, observations: drawObservations(y, perClass, seed) });
+  const before = session.value;
+  try {
+    const rows = await request(null, { kind: 'draw-observations', labels: y, perClass, seed });
+    if (session.value.concept !== before.concept || labels.value !== y) return;  // the concept changed meanwhile
+    commit({ ...session.value, draw: { perClass, seed }, observations: Array.from(rows) });
+  } catch (error) {
+    report(error);
+  }
 }
 
 export function setObservations(rows: number[]): void {
@@ -126,12 +133,11 @@ export function setObservations(rows: number[]): void {
 }
 
 export function toggleObservation(row: number): void {
-  const rows = session.value.observations;
-  setObservations(rows.includes(row) ? rows.filter((r) => r !== row) : [...rows, row]);
+  commit({ ...session.value, observations: toggled(session.value.observations, row) });
 }
 
 // ---- the probe ----
-let probeRun: RunningRequest<Results['probe']> | null = null;
+let probeRun: RunningRequest<ProbeRun> | null = null;
 
 export async function runProbe(): Promise<void> {
   const d = dataset.value;
@@ -143,14 +149,10 @@ export async function runProbe(): Promise<void> {
   const rows = y ? Int32Array.from(s.observations.filter((r) => r < d.rows)) : new Int32Array(0);
   const obsLabels = Uint8Array.from(rows, (r) => y![r]);
   const basis = probeBasis.value;
-  let running!: RunningRequest<Results['probe']>;
-  const onProgress = (p: Progress) => {
-    tasks.value = tasks.value.map((t) => (t.id === running.id ? { ...t, progress: p } : t));
-  };
-  running = engine().request({ kind: 'probe', epsilon: s.epsilon, strength: s.strength, observations: rows, labels: obsLabels }, onProgress);
+  const running = startTask('Running the probe', { kind: 'probe', epsilon: s.epsilon, strength: s.strength, observations: rows, labels: obsLabels });
   probeRun = running;
   try {
-    const r = await track('Running the probe', running);
+    const r = await running.result;
     batch(() => {
       results.value = { scores: r.scores, oodScores: r.oodScores, space: r.space, seconds: r.seconds, update: r.update, basis };
       // A first look shows a belief at once: the first query of the subset that is not an observation.

@@ -1,33 +1,22 @@
-// The evaluation lab in the engine worker: the paper's experiments on the resident embeddings
-// (runExperiment, one trial per wasm call, cancellable between steps) and OOD detection by the probe and
-// the baselines fitted on the session's observations. Every number comes from the core; this file picks
-// rows and moves arrays.
+// The evaluation lab in the engine worker (evaluation_protocol.ts): the paper's experiments on the
+// resident embeddings (runExperiment, one trial per wasm call, cancellable between trials) and OOD
+// detection by the probe and the baselines fitted on the session's observations (cancellable between
+// methods and LPE members). Every number comes from the core; this file picks rows and moves arrays.
 import { beliefEnvelope } from '../engine/analysis.ts';
-import { GpprobeError } from '../engine/errors.ts';
+import { GpprobeError, isCancelled } from '../engine/errors.ts';
 import { auroc, rocCurve, runBaseline } from '../engine/evaluation.ts';
 import { runExperiment } from '../engine/experiments.ts';
 import type { Matrix } from '../engine/matrix.ts';
-import type { ProbeEngine } from '../engine/probe_engine.ts';
+import { yieldToEventLoop } from '../engine/progress.ts';
 import type { MatrixInput, ResidentMatrix } from '../engine/resident_matrix.ts';
 import {
-  OOD_METHODS, type ExperimentRequest, type ExperimentRun, type OodBaselines, type OodBaselinesRequest, type OodMethodResult,
+  OOD_METHODS, type EvaluationRequests, type ExperimentRequest, type ExperimentRun, type OodBaselines, type OodBaselinesRequest,
+  type OodMethodResult,
 } from './evaluation_protocol.ts';
-
-export type EvaluationRequest = ExperimentRequest | OodBaselinesRequest;
-
-export interface EvaluationContext {
-  main: ResidentMatrix | undefined;
-  ood: ResidentMatrix | undefined;
-  signal: AbortSignal;
-  progress(stage: string, fraction: number): void;
-}
+import type { HandlerContext, Handlers } from './handler.ts';
+import { loaded, mainData } from './resident_data.ts';
 
 const NO_OOD_SET = 'the OOD experiment needs an OOD set: upload one in the Out-of-distribution view, or say there which rows are in-distribution';
-
-function mainData(context: EvaluationContext): ResidentMatrix {
-  if (!context.main) throw new GpprobeError('invalid_argument', 'no embeddings are loaded');
-  return context.main;
-}
 
 function pick(values: Uint8Array, rows: number[]): Uint8Array {
   return Uint8Array.from(rows, (i) => values[i]);
@@ -47,22 +36,21 @@ function splitByColumn(main: ResidentMatrix, r: ExperimentRequest, inDistributio
   };
 }
 
-async function experiment(engine: ProbeEngine, r: ExperimentRequest, context: EvaluationContext): Promise<ExperimentRun> {
-  const main = mainData(context);
+async function experiment(r: ExperimentRequest, c: HandlerContext): Promise<ExperimentRun> {
+  const engine = c.engines.probe;
+  const main = mainData(), oodFile = loaded.ood?.resident;
   let inputs: { embeddings: MatrixInput; labels: Uint8Array; queryMask?: Uint8Array; ood?: MatrixInput } = {
     embeddings: main, labels: r.labels, queryMask: r.queryMask ?? undefined,
   };
   if (r.experiment === 'ood') {
     if (r.ood.kind === 'rows') inputs = splitByColumn(main, r, r.ood.inDistribution);
-    else if (r.ood.kind === 'file' && context.ood) inputs.ood = context.ood;
+    else if (r.ood.kind === 'file' && oodFile) inputs.ood = oodFile;
     else throw new GpprobeError('invalid_argument', NO_OOD_SET);
   }
-  const { trials } = r.settings;
   const start = performance.now();
   try {
     const result = await runExperiment(engine, { experiment: r.experiment, ...inputs, ...r.settings }, {
-      signal: context.signal,
-      onProgress: (done, total) => context.progress(`trial ${Math.min(trials, Math.floor((done * trials) / total) + 1)} of ${trials}`, done / total),
+      signal: c.signal, onProgress: c.progress,
     });
     const envelope = r.experiment === 'fuzzy' ? beliefEnvelope(engine, r.settings.epsilon, { points: 160 }) : null;
     return { result, envelope, rows: inputs.embeddings.rows, oodRows: inputs.ood?.rows ?? 0, seconds: (performance.now() - start) / 1000 };
@@ -85,18 +73,19 @@ function stackRows(a: Matrix, b: Matrix): Matrix {
 
 const allRows = (m: ResidentMatrix) => Int32Array.from({ length: m.rows }, (_, i) => i);
 
-function oodBaselines(engine: ProbeEngine, r: OodBaselinesRequest, context: EvaluationContext): OodBaselines {
-  const main = mainData(context);
+async function oodBaselines(r: OodBaselinesRequest, c: HandlerContext): Promise<OodBaselines> {
+  const engine = c.engines.probe;
+  const main = mainData(), oodFile = loaded.ood?.resident;
   const start = performance.now();
   let outside: Matrix;
   if (r.ood.kind === 'rows') outside = main.gatherRows(r.ood.rows);
-  else if (context.ood) outside = context.ood.gatherRows(allRows(context.ood));
+  else if (oodFile) outside = oodFile.gatherRows(allRows(oodFile));
   else throw new GpprobeError('invalid_argument', 'no OOD set is loaded');
   const queries = stackRows(main.gatherRows(r.queries), outside);
   // In-distribution queries are the positives of every AUROC.
   const truth = Uint8Array.from({ length: queries.rows }, (_, i) => (i < r.queries.length ? 1 : 0));
   const observations = main.gatherRows(r.observations);
-  const score = (method: (typeof OOD_METHODS)[number], k: number): Float64Array => {
+  const score = (method: (typeof OOD_METHODS)[number]): Float64Array => {
     if (method === 'gpp') {
       const probe = engine.fitProbe({ observations, labels: r.labels, epsilon: r.epsilon, strength: r.strength, expectedQueries: queries.rows });
       try {
@@ -106,28 +95,23 @@ function oodBaselines(engine: ProbeEngine, r: OodBaselinesRequest, context: Eval
       }
     }
     return runBaseline(engine, {
-      method, observations, labels: r.labels, queries, k: r.k, seed: r.seed, members: r.members,
-      onProgress: (done, total) => {
-        context.progress(`fitting ${method} (${done} of ${total})`, (k + done / total) / OOD_METHODS.length);
-        return !context.signal.aborted;
-      },
+      method, observations, labels: r.labels, queries, k: r.k, seed: r.seed, members: r.members, onProgress: c.progress, signal: c.signal,
     }).score;
   };
-  const methods: OodMethodResult[] = OOD_METHODS.map((method, k) => {
-    if (context.signal.aborted) throw new GpprobeError('cancelled', 'cancelled');
-    context.progress(`fitting ${method}`, k / OOD_METHODS.length);
+  const methods: OodMethodResult[] = [];
+  for (const [k, method] of OOD_METHODS.entries()) {
+    if (c.signal.aborted) throw new GpprobeError('cancelled', 'cancelled');
+    c.progress({ stage: `fitting ${method}`, done: k, total: OOD_METHODS.length });
     try {
-      const s = score(method, k);
-      return { method, auroc: auroc(engine, truth, s), roc: rocCurve(engine, truth, s) };
+      const s = score(method);
+      methods.push({ method, auroc: auroc(engine, truth, s), roc: rocCurve(engine, truth, s) });
     } catch (error) {
-      if (error instanceof GpprobeError && error.code === 'cancelled') throw error;
-      return { method, error: error instanceof Error ? error.message : String(error) };
+      if (isCancelled(error)) throw error;
+      methods.push({ method, error: error instanceof Error ? error.message : String(error) });
     }
-  });
+    await yieldToEventLoop();  // a cancel between methods is read here
+  }
   return { methods, queries: r.queries.length, oodRows: outside.rows, seconds: (performance.now() - start) / 1000 };
 }
 
-/** Answers the evaluation lab's requests (engine_worker.ts delegates them here). */
-export async function handleEvaluation(engine: ProbeEngine, request: EvaluationRequest, context: EvaluationContext): Promise<ExperimentRun | OodBaselines> {
-  return request.kind === 'experiment' ? experiment(engine, request, context) : oodBaselines(engine, request, context);
-}
+export const evaluationHandlers: Handlers<EvaluationRequests> = { experiment, 'ood-baselines': oodBaselines };

@@ -1,9 +1,10 @@
-// The evaluation lab's requests to the engine worker and their results (protocol.ts lists them with the
-// other requests). The worker holds the embeddings and the OOD set; the page sends what its state
-// defines (concept labels, the query subset, the OOD setup) as typed arrays.
+// The evaluation lab's requests to the engine worker and their results (protocol.ts joins them with the
+// other labs'). The worker holds the embeddings and the OOD set; the page sends what its state defines
+// (concept labels, the query subset, the OOD setup) as typed arrays.
 import type { BeliefEnvelope } from '../engine/analysis.ts';
 import type { RocCurve } from '../engine/evaluation.ts';
-import type { ExperimentKind, ExperimentResult } from '../engine/experiments.ts';
+import type { ExperimentKind, ExperimentResult, ExperimentSettings } from '../engine/experiments.ts';
+import type { Policies } from './protocol.ts';
 
 /**
  * Where out-of-distribution rows come from: the loaded OOD file, or the rows of the main dataset that a
@@ -11,20 +12,9 @@ import type { ExperimentKind, ExperimentResult } from '../engine/experiments.ts'
  */
 export type OodSource = { kind: 'none' } | { kind: 'file' } | { kind: 'rows'; inDistribution: Uint8Array };
 
-/** The experiment options of core/include/gpprobe/experiment.h, under the TS API's names. */
-export interface ExperimentSettings {
-  trials: number;
-  seed: number;
-  maxObservations: number;
-  maxQueries: number;
-  members: number;
-  k: number;
-  epsilon: number;
-  strength: number;
-}
+export type { ExperimentSettings } from '../engine/experiments.ts';
 
 export interface ExperimentRequest {
-  kind: 'experiment';
   experiment: ExperimentKind;
   /** One concept label (0/1) per row of the main dataset. */
   labels: Uint8Array;
@@ -50,7 +40,6 @@ export const OOD_METHODS: OodMethod[] = ['gpp', 'msp', 'maha', 'knn', 'lpe'];
 
 /** OOD detection by the probe and the baselines, all fitted on the session's observations. */
 export interface OodBaselinesRequest {
-  kind: 'ood-baselines';
   /** Rows of the main dataset that are observations, and their labels. */
   observations: Int32Array;
   labels: Uint8Array;
@@ -76,3 +65,10 @@ export interface OodBaselines {
   oodRows: number;
   seconds: number;
 }
+
+export interface EvaluationRequests {
+  experiment: { request: ExperimentRequest; result: ExperimentRun };
+  'ood-baselines': { request: OodBaselinesRequest; result: OodBaselines };
+}
+
+export const EVALUATION_POLICIES: Policies<EvaluationRequests> = { experiment: 'between-chunks', 'ood-baselines': 'between-chunks' };

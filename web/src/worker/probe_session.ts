@@ -1,10 +1,16 @@
 // The worker's probe: kept up to date with the page's list of observations by adding and removing
 // observations in place (the posterior is updated, not refitted) unless hyperparameters changed or
 // so much changed that a fresh fit is cheaper.
+//
+// Transactional: `observations` is always exactly the probe's observations in the probe's order. Each
+// add or remove that succeeds is recorded at once, so when one fails half-way (out of memory, a
+// factorisation that fails) the list still names the right rows and later removals by index hit the
+// right ones; the update then falls back to a fresh fit of the whole target, which replaces the probe
+// only if it succeeds.
 import type { Probe, ProbeEngine } from '../engine/probe_engine.ts';
 import type { ResidentMatrix } from '../engine/resident_matrix.ts';
 
-interface Observation {
+export interface Observation {
   row: number;
   label: number;
 }
@@ -25,6 +31,10 @@ export class ProbeSession {
     return this.#probe;
   }
 
+  get observations(): readonly Observation[] {
+    return this.#current;
+  }
+
   /** Forget the probe (new dataset). */
   reset(): void {
     this.#probe?.dispose();
@@ -37,46 +47,57 @@ export class ProbeSession {
   update(engine: ProbeEngine, embeddings: ResidentMatrix, epsilon: number, strength: number,
     rows: Int32Array, labels: Uint8Array): ProbeUpdate {
     const target: Observation[] = Array.from(rows, (row, i) => ({ row, label: labels[i] }));
-    const sameSetup = this.#probe && this.#embeddings === embeddings && this.#epsilon === epsilon && this.#strength === strength;
-    if (sameSetup) {
-      const wanted = new Map<string, number>();
-      for (const o of target) wanted.set(key(o), (wanted.get(key(o)) ?? 0) + 1);
-      const kept: Observation[] = [];
-      const removals: number[] = [];
-      this.#current.forEach((o, i) => {
-        const left = wanted.get(key(o)) ?? 0;
-        if (left > 0) {
-          wanted.set(key(o), left - 1);
-          kept.push(o);
-        } else {
-          removals.push(i);
+    const probe = this.#probe;
+    if (probe && this.#embeddings === embeddings && this.#epsilon === epsilon && this.#strength === strength) {
+      const plan = this.#plan(target);
+      if (plan.removals.length + plan.additions.length <= Math.max(16, 0.25 * target.length)) {
+        try {
+          this.#apply(probe, embeddings, plan);
+          return { kind: 'incremental', added: plan.additions.length, removed: plan.removals.length };
+        } catch {
+          // #current still matches the probe; a fresh fit below reaches the target or keeps both.
         }
-      });
-      const additions = target.filter((o) => {
-        const left = wanted.get(key(o)) ?? 0;
-        if (left > 0) wanted.set(key(o), left - 1);
-        return left > 0;
-      });
-      const changes = removals.length + additions.length;
-      if (changes <= Math.max(16, 0.25 * target.length)) {
-        // Highest index first, so earlier indices stay valid.
-        for (let k = removals.length - 1; k >= 0; k--) this.#probe!.removeObservation(removals[k]);
-        if (additions.length > 0) {
-          const added = embeddings.gatherRows(additions.map((o) => o.row));
-          additions.forEach((o, k) => this.#probe!.addObservation(added.data.subarray(k * added.cols, (k + 1) * added.cols), o.label));
-        }
-        this.#current = [...kept, ...additions];
-        return { kind: 'incremental', added: additions.length, removed: removals.length };
       }
     }
-    const observations = embeddings.gatherRows(rows);
-    const probe = engine.fitProbe({ observations, labels, epsilon, strength, expectedQueries: embeddings.rows });
+    const fitted = engine.fitProbe({ observations: embeddings.gatherRows(rows), labels, epsilon, strength, expectedQueries: embeddings.rows });
     this.#probe?.dispose();
-    this.#probe = probe;
+    this.#probe = fitted;
     this.#epsilon = epsilon;
     this.#strength = strength;
     this.#embeddings = embeddings;
     this.#current = target;
     return { kind: 'fit' };
+  }
+
+  /** Which current observations go (their indices, ascending) and which target ones come. */
+  #plan(target: Observation[]): { removals: number[]; additions: Observation[] } {
+    const wanted = new Map<string, number>();
+    for (const o of target) wanted.set(key(o), (wanted.get(key(o)) ?? 0) + 1);
+    const removals: number[] = [];
+    this.#current.forEach((o, i) => {
+      const left = wanted.get(key(o)) ?? 0;
+      if (left > 0) wanted.set(key(o), left - 1);
+      else removals.push(i);
+    });
+    const additions = target.filter((o) => {
+      const left = wanted.get(key(o)) ?? 0;
+      if (left > 0) wanted.set(key(o), left - 1);
+      return left > 0;
+    });
+    return { removals, additions };
+  }
+
+  #apply(probe: Probe, embeddings: ResidentMatrix, plan: { removals: number[]; additions: Observation[] }): void {
+    // Highest index first, so earlier indices stay valid; each success is recorded before the next.
+    for (let k = plan.removals.length - 1; k >= 0; k--) {
+      probe.removeObservation(plan.removals[k]);
+      this.#current.splice(plan.removals[k], 1);
+    }
+    if (plan.additions.length === 0) return;
+    const added = embeddings.gatherRows(plan.additions.map((o) => o.row));
+    plan.additions.forEach((o, k) => {
+      probe.addObservation(added.data.subarray(k * added.cols, (k + 1) * added.cols), o.label);
+      this.#current.push(o);
+    });
   }
 }

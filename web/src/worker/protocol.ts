@@ -1,84 +1,54 @@
-// Messages between the page and the engine worker. Every request has a kind and a typed result;
-// progress, results and errors come back tagged with the request's id. Arrays travel as transferred
-// typed arrays, never as JS arrays of numbers.
-import type { ProbeScores } from '../engine/probe_engine.ts';
-import type { BeliefEnvelope } from '../engine/analysis.ts';
-import type { Column } from '../io/table.ts';
-import type { ExperimentRequest, ExperimentRun, OodBaselines, OodBaselinesRequest } from './evaluation_protocol.ts';
+// The one protocol between the page and the engine worker, for every lab. A request is
+// { kind, ...fields }; each lab declares its kinds, with each one's result and cancel policy, in its
+// own file (probe_protocol.ts, evaluation_protocol.ts, regression_protocol.ts) and this file joins them.
+//
+//   page -> worker  { type: 'request', id, request }  |  { type: 'cancel', id }
+//   worker -> page  { type: 'ready', backend }  |  { type: 'progress', id, progress: { stage, done, total } }
+//                   { type: 'result', id, kind, result }  |  { type: 'error', id, code, message }
+//
+// Arrays travel as typed arrays (results are transferred, requests copied so one can be sent again).
+//
+// How a request is cancelled is a property of its kind (CANCEL_POLICY, checked complete by the compiler):
+//   'between-chunks'  its handler checks an AbortSignal between chunks (files, query blocks, trials,
+//                     methods) and stops there with code "cancelled"
+//   'terminate'       one long synchronous wasm call (the hyperparameter optimiser) cannot read a message:
+//                     it runs on a second instance of the same worker, started when first needed and
+//                     holding nothing but that work, and cancel terminates that instance (the next such
+//                     request starts a fresh one). The first instance keeps the resident embeddings.
+//   'none'            short work; cancel only drops the answer
+//
+// Adding a lab takes three files and two one-line registrations:
+//   worker/<lab>_protocol.ts   `interface <Lab>Requests { '<kind>': { request: {...}; result: ... } }` and
+//                              its policies; add `<Lab>Requests` to `Requests` and the policies below
+//   worker/<lab>_handlers.ts   one function per kind (handler.ts); add them to engine_worker.ts's table
+//   state/<lab>_store.ts + ui/<lab>/   send requests with engine_tasks.ts (startTask / request): the task
+//                              bar shows progress and Cancel, and errors arrive as GpprobeErrors
+import type { Progress } from '../engine/progress.ts';
+import { EVALUATION_POLICIES, type EvaluationRequests } from './evaluation_protocol.ts';
+import { PROBE_POLICIES, type ProbeRequests } from './probe_protocol.ts';
+import { REGRESSION_POLICIES, type RegressionRequests } from './regression_protocol.ts';
 
-export type DatasetRole = 'main' | 'ood';
+export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests {}
 
-export interface DatasetSummary {
-  role: DatasetRole;
-  name: string;
-  files: { name: string; size: number }[];
-  rows: number;
-  cols: number;
-  columns: Column[];
-  notes: string[];
-}
+export type RequestKind = keyof Requests;
+/** The request of kind K (every kind when K is the whole union). */
+export type Request<K extends RequestKind = RequestKind> = K extends RequestKind ? { kind: K } & Requests[K]['request'] : never;
+export type ResultOf<K extends RequestKind> = Requests[K]['result'];
 
-export interface ProbeRequest {
-  kind: 'probe';
-  epsilon: number;
-  strength: number;
-  /** Row indices of the observations in the main dataset, and their labels (0/1). */
-  observations: Int32Array;
-  labels: Uint8Array;
-}
+export type CancelPolicy = 'between-chunks' | 'terminate' | 'none';
+/** The policies of a lab's request kinds. */
+export type Policies<R> = { readonly [K in keyof R]: CancelPolicy };
 
-export type Request =
-  | { kind: 'load-files'; role: DatasetRole; files: { blob: Blob; name: string }[] }
-  | { kind: 'load-urls'; role: DatasetRole; name: string; urls: { url: string; name: string }[] }
-  | { kind: 'clear-dataset'; role: DatasetRole }
-  | ProbeRequest
-  | { kind: 'map' }
-  | { kind: 'belief-preview'; epsilon: number; strength: number; grid: Float64Array }
-  | { kind: 'query-belief'; mean: number; variance: number; epsilon: number; grid: Float64Array }
-  | { kind: 'envelope'; epsilon: number }
-  | ExperimentRequest
-  | OodBaselinesRequest;
-
-export interface BeliefCurve {
-  /** Exact Beta density of the belief. */
-  beta: Float64Array;
-  /** The probe's logit-normal approximation (paper Eq. 8). */
-  approximation: Float64Array;
-}
-
-export interface Results {
-  'load-files': DatasetSummary;
-  'load-urls': DatasetSummary;
-  'clear-dataset': null;
-  probe: {
-    scores: ProbeScores;
-    /** Scores of the OOD set, when one is loaded. */
-    oodScores: ProbeScores | null;
-    space: string;
-    observationCount: number;
-    /** How the probe was brought up to date: a fresh fit or incremental changes. */
-    update: { kind: 'fit' } | { kind: 'incremental'; added: number; removed: number };
-    seconds: number;
-  };
-  map: { x: Float64Array; y: Float64Array; explained: [number, number]; totalVariance: number };
-  'belief-preview': { prior: BeliefCurve; oneNegative: BeliefCurve; onePositiveOneNegative: BeliefCurve };
-  'query-belief': { posterior: Float64Array; prior: Float64Array };
-  envelope: BeliefEnvelope;
-  experiment: ExperimentRun;
-  'ood-baselines': OodBaselines;
-}
-
-export type RequestKind = Request['kind'];
-export type ResultOf<K extends RequestKind> = Results[K];
+export const CANCEL_POLICY: Policies<Requests> = { ...PROBE_POLICIES, ...EVALUATION_POLICIES, ...REGRESSION_POLICIES };
 
 /** Page -> worker. */
 export type ToWorker =
   | { type: 'request'; id: number; request: Request }
   | { type: 'cancel'; id: number };
 
-/** Worker -> page. */
+/** Worker -> page. id -1: the worker could not start. */
 export type FromWorker =
   | { type: 'ready'; backend: string }
-  | { type: 'progress'; id: number; stage: string; fraction: number }
-  | { type: 'result'; id: number; kind: RequestKind; result: Results[RequestKind] }
+  | { type: 'progress'; id: number; progress: Progress }
+  | { type: 'result'; id: number; kind: RequestKind; result: ResultOf<RequestKind> }
   | { type: 'error'; id: number; code: string; message: string };

@@ -1,15 +1,14 @@
-// Messages between the page and the regression worker (regression_worker.ts). Every request carries
-// all it needs (the data travels with each fit), so the worker holds no state the page depends on:
-// cancelling a synchronous wasm call means terminating the worker, and a fresh one answers the next
-// request as the old one would have. Arrays travel as transferred typed arrays.
+// The regression lab's requests (protocol.ts joins them with the other labs'). Every request carries all
+// it needs (the data travel with each fit), so no handler keeps state between requests: the optimiser
+// and the Fig. 3 experiment, long synchronous wasm calls, can run on the worker instance that cancel
+// terminates (policy 'terminate') without losing anything. Kernels travel as KernelSpec values
+// (names and doubles), never as text.
 import type {
-  AnomalyClassification, AnomalyExperimentData, ExampleName, KernelChoice, RegressionExample, RegressionPrediction,
-  RegressionState, RocCurveData,
+  AnomalyClassification, AnomalyExperimentData, KernelSpec, RegressionExample, RegressionPrediction, RegressionState,
+  RegressionVocabulary, RocCurveData,
 } from '../engine/regression.ts';
 import type { Column } from '../io/table.ts';
-
-/** Status codes of classify (anomaly_detection.h; the engine's ANOMALY_STATUSES) without loading the engine. */
-export const STATUS_NAMES = ['normal', 'anomaly', 'unknown'] as const;
+import type { Policies } from './protocol.ts';
 
 /** n by d inputs, row-major float64. */
 export interface Inputs {
@@ -18,14 +17,12 @@ export interface Inputs {
   cols: number;
 }
 
+/** A fit with the given hyperparameters, and what the lab shows of it. */
 export interface FitRequest {
-  kind: 'fit';
   x: Inputs;
   y: Float64Array;
-  kernel: KernelChoice;
+  kernel: KernelSpec;
   noiseVariance: number;
-  /** Maximise the marginal likelihood from these values first (null: use them as they are). */
-  optimize: { restarts: number; seed: number; fixed: string[] } | null;
   /** Where to predict for the plot (a grid over a 1-D input), or null. */
   grid: Inputs | null;
   /** Joint posterior samples of f on the grid. */
@@ -33,6 +30,13 @@ export interface FitRequest {
   seed: number;
   /** Further points to predict at (held-out data), or null. */
   extra: Inputs | null;
+}
+
+/** The same, after maximising the marginal likelihood from the given values. */
+export interface OptimizeRequest extends FitRequest {
+  restarts: number;
+  /** Parameter names held at their values (the vocabulary's noiseParameter holds the noise). */
+  fixed: string[];
 }
 
 export interface FitResult {
@@ -43,20 +47,10 @@ export interface FitResult {
   /** samples by grid.rows, row-major. */
   samples: Float64Array | null;
   extra: RegressionPrediction | null;
-  /** What could not be done, e.g. samples whose covariance would not factorise. */
+  /** What could not be done or was adjusted, e.g. samples whose covariance would not factorise. */
   notes: string[];
   seconds: number;
 }
-
-export type RegressionRequest =
-  | { kind: 'parse-csv'; file: Blob; name: string }
-  | { kind: 'example'; name: ExampleName; seed: number }
-  | { kind: 'prior'; kernel: KernelChoice; mean: number; grid: Inputs; count: number; seed: number }
-  | FitRequest
-  | { kind: 'predict'; x: Inputs; y: Float64Array; kernel: KernelChoice; noiseVariance: number; test: Inputs }
-  | { kind: 'classify'; y: Float64Array; prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>; rho: number; theta: number }
-  | { kind: 'roc'; scores: Float64Array; isAnomaly: Uint8Array; knowledge: Float64Array; rho: number }
-  | { kind: 'experiment'; seed: number; statusRho: number; theta: number; rhos: number[] };
 
 /** What a parsed CSV gives the page: its columns, numeric or text. */
 export interface ParsedTable {
@@ -72,41 +66,37 @@ export interface ExampleResult {
   truth: Float64Array;
 }
 
-/** The Fig. 3 experiment, with its model (refitted from the learned kernel and noise to the normal
- * training points, as the experiment fitted it) predicted on a grid over the test range, for the plot. */
-export interface ExperimentResult {
-  data: Omit<AnomalyExperimentData, 'status'>;
-  gridX: Float64Array;
-  grid: RegressionPrediction;
-}
-
 export interface RocResult {
   ungated: RocCurveData;
   /** Over the points with knowledge >= rho. */
   gated: RocCurveData;
 }
 
-/** The answer to each request kind, tagged with that kind. */
-export type RegressionResponse =
-  | { kind: 'parse-csv'; value: ParsedTable }
-  | { kind: 'example'; value: ExampleResult }
-  | { kind: 'prior'; value: { samples: Float64Array; count: number } }
-  | { kind: 'fit'; value: FitResult }
-  | { kind: 'predict'; value: RegressionPrediction }
-  | { kind: 'classify'; value: AnomalyClassification }
-  | { kind: 'roc'; value: RocResult }
-  | { kind: 'experiment'; value: ExperimentResult };
-
-/** Page -> worker. */
-export interface ToRegressionWorker {
-  id: number;
-  request: RegressionRequest;
+export interface RegressionRequests {
+  'regression-vocabulary': { request: Record<never, never>; result: RegressionVocabulary };
+  'parse-table': { request: { file: Blob; name: string }; result: ParsedTable };
+  'regression-example': { request: { name: string; seed: number }; result: ExampleResult };
+  'regression-prior': {
+    request: { kernel: KernelSpec; mean: number; grid: Inputs; count: number; seed: number };
+    result: { samples: Float64Array; count: number };
+  };
+  'regression-fit': { request: FitRequest; result: FitResult };
+  'regression-optimize': { request: OptimizeRequest; result: FitResult };
+  'regression-predict': {
+    request: { x: Inputs; y: Float64Array; kernel: KernelSpec; noiseVariance: number; test: Inputs };
+    result: RegressionPrediction;
+  };
+  'regression-classify': {
+    request: { y: Float64Array; prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>; rho: number; theta: number };
+    result: AnomalyClassification;
+  };
+  'regression-roc': { request: { scores: Float64Array; isAnomaly: Uint8Array; knowledge: Float64Array; rho: number }; result: RocResult };
+  /** The paper's Fig. 3 experiment, with its model predicted on a grid over the test range. */
+  'anomaly-experiment': { request: { seed: number; statusRho: number; theta: number; rhos: number[] }; result: AnomalyExperimentData };
 }
 
-/** Worker -> page. */
-export type FromRegressionWorker =
-  | { type: 'ready' }
-  | { type: 'start-failed'; message: string }
-  | { type: 'progress'; id: number; stage: string; done: number; total: number }
-  | { type: 'result'; id: number; response: RegressionResponse }
-  | { type: 'error'; id: number; code: string; message: string };
+export const REGRESSION_POLICIES: Policies<RegressionRequests> = {
+  'regression-vocabulary': 'none', 'parse-table': 'between-chunks', 'regression-example': 'none', 'regression-prior': 'none',
+  'regression-fit': 'between-chunks', 'regression-optimize': 'terminate', 'regression-predict': 'between-chunks',
+  'regression-classify': 'none', 'regression-roc': 'none', 'anomaly-experiment': 'terminate',
+};

@@ -2,9 +2,10 @@
 // changed here), Run, and while it runs a progress bar and Cancel.
 import type { ExperimentKind } from '../../engine/experiments.ts';
 import {
-  activeRun, blocker, cancelEvaluation, DEFAULT_SETTINGS, describeSetup, outcomes, runEvaluation, runProgress, settings, settingsDraft,
+  activeRun, blocker, DEFAULT_SETTINGS, describeSetup, outcomes, runEvaluation, runTask, settings, settingsDraft,
   type SettingsDraft,
 } from '../../state/evaluation_store.ts';
+import { TaskBar } from '../TaskBar.tsx';
 
 export const EXPERIMENTS: { kind: ExperimentKind; label: string; about: string }[] = [
   {
@@ -44,7 +45,7 @@ function NumberField({ label, value, min, max, integer = true, onValue, hint }: 
 export function ExperimentSetup({ kind }: { kind: ExperimentKind }) {
   const draft = settingsDraft.value, used = settings.value;
   const set = (patch: Partial<SettingsDraft>) => { settingsDraft.value = { ...draft, ...patch }; };
-  const run = activeRun.value, progress = runProgress.value;
+  const run = activeRun.value, task = runTask.value;
   const reason = blocker(kind);
   const outcome = outcomes.value[kind];
   const about = EXPERIMENTS.find((e) => e.kind === kind)!.about;
@@ -75,13 +76,7 @@ export function ExperimentSetup({ kind }: { kind: ExperimentKind }) {
         <button type="button" class="primary" disabled={run !== null || reason !== null} onClick={() => void runEvaluation(kind)}>
           Run {EXPERIMENTS.find((e) => e.kind === kind)!.label.toLowerCase()}
         </button>
-        {run && (
-          <div class="eval-progress" role="status" aria-live="polite">
-            <progress max={1} value={progress?.fraction ?? 0} aria-label="Experiment progress" />
-            <span>{run.experiment === kind ? '' : `${run.experiment} experiment: `}{progress ? `${progress.stage} · ${Math.round(100 * progress.fraction)} %` : 'starting…'}</span>
-            <button type="button" onClick={cancelEvaluation}>Cancel</button>
-          </div>
-        )}
+        {task && <TaskBar tasks={[task]} class="eval-progress" />}
         {!run && reason && <span class="hint">{reason}</span>}
       </div>
       {outcome && !run && <p class={`eval-outcome ${outcome.kind}`} role="status" data-testid="evaluation-outcome">{outcome.text}</p>}

@@ -38,14 +38,16 @@ function LogSlider({ label, name, value, min, max, onChange }: SliderProps) {
   );
 }
 
+const betaParameter = (v: number) => String(Number(v.toPrecision(4)));
+
 export function HyperparametersPanel() {
   const { epsilon, strength } = session.value;
   const p = preview.value;
-  const specs = useMemo(() => p && [
-    beliefPreview(DENSITY_GRID, p.prior.beta, p.prior.approximation, 'Prior of g(a)', `Beta(${epsilon}, ${epsilon})`),
-    beliefPreview(DENSITY_GRID, p.oneNegative.beta, p.oneNegative.approximation, 'After one negative observation', `Beta(${epsilon}, ${Number((epsilon + strength).toPrecision(4))})`),
-    beliefPreview(DENSITY_GRID, p.onePositiveOneNegative.beta, p.onePositiveOneNegative.approximation, 'After one positive and one negative', `Beta(${Number((epsilon + strength).toPrecision(4))}, ${Number((epsilon + strength).toPrecision(4))})`),
-  ], [p, epsilon, strength]);
+  // Each curve's Beta parameters are the core's (belief_densities.h), labelled as it gives them.
+  const specs = useMemo(() => p && ([
+    [p.prior, 'Prior of g(a)'], [p.oneNegative, 'After one negative observation'],
+    [p.onePositiveOneNegative, 'After one positive and one negative'],
+  ] as const).map(([c, title]) => beliefPreview(DENSITY_GRID, c.beta, c.approximation, title, `Beta(${betaParameter(c.belief.betaA)}, ${betaParameter(c.belief.betaB)})`)), [p]);
   return (
     <section class="panel" aria-labelledby="hyper-heading">
       <h3 id="hyper-heading">Hyperparameters</h3>

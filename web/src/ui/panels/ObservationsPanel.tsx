@@ -1,4 +1,5 @@
-// Choosing the observations: N random per class with a seed, or clicks on the map and table.
+// Choosing the observations: N random per class with a seed (the core's draw: `gpprobe draw` with the
+// same seed picks the same rows), or clicks on the map and table.
 import { draw, labels, session, setObservations } from '../../state/store.ts';
 
 export function ObservationsPanel() {
@@ -15,18 +16,18 @@ export function ObservationsPanel() {
           <input type="number" min={0} max={100000} value={s.draw.perClass} aria-label="Observations per class"
             onChange={(e) => {
               const n = Math.max(0, Math.floor(Number((e.target as HTMLInputElement).value)));
-              if (Number.isFinite(n)) draw(n, s.draw.seed);
+              if (Number.isFinite(n)) void draw(n, s.draw.seed);
             }} />
         </label>
         <label class="field compact">
           <span>Seed</span>
-          <input type="number" value={s.draw.seed} aria-label="Random seed"
+          <input type="number" min={0} value={s.draw.seed} aria-label="Random seed"
             onChange={(e) => {
               const seed = Math.floor(Number((e.target as HTMLInputElement).value));
-              if (Number.isFinite(seed)) draw(s.draw.perClass, seed);
+              if (Number.isFinite(seed) && seed >= 0) void draw(s.draw.perClass, seed);
             }} />
         </label>
-        <button type="button" onClick={() => draw(s.draw.perClass, s.draw.seed + 1)} title="Draw again with the next seed">Redraw</button>
+        <button type="button" onClick={() => void draw(s.draw.perClass, s.draw.seed + 1)} title="Draw again with the next seed">Redraw</button>
       </div>
       <p class="hint">
         <strong>{s.observations.length}</strong> observations

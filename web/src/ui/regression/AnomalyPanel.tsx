@@ -2,7 +2,7 @@
 // otherwise an "anomaly" when |y − mean| > θ · sd(y), otherwise "normal". The sliders recolour the
 // data, held-out points and the Fig. 3 experiment through the core; the button reproduces Fig. 3.
 import { dataStatus, experimentStatus, runExperiment, setThresholds, thresholds } from '../../state/anomaly_store.ts';
-import { STATUS_NAMES } from '../../worker/regression_protocol.ts';
+import { ANOMALY_STATUSES } from '../../engine/vocabulary.ts';
 import type { SliderProps } from '../panels/HyperparametersPanel.tsx';
 
 /** A linear slider with a number field beside it (the probe's hyperparameters use a log scale). */
@@ -22,7 +22,7 @@ function Slider({ label, name, value, min, max, step, onChange }: SliderProps & 
 export function statusCounts(statuses: Uint8Array): string {
   const counts = [0, 0, 0];
   for (const s of statuses) counts[s]++;
-  return STATUS_NAMES.map((name, k) => `${counts[k]} ${name}`).join(' · ');
+  return ANOMALY_STATUSES.map((name, k) => `${counts[k]} ${name}`).join(' · ');
 }
 
 export function AnomalyPanel() {

@@ -2,13 +2,10 @@
 // column of dates, or y alone against the row index) with a choice of columns. A bad file shows its
 // error here and leaves the loaded data as they were.
 import { useRef } from 'preact/hooks';
-import type { ExampleName } from '../../engine/regression.ts';
 import type { Column } from '../../io/table.ts';
-import { chooseColumns, choice, dataError, EXAMPLES, example, loadExample, series, table, uploadCsv } from '../../state/regression_store.ts';
+import { chooseColumns, choice, dataError, example, loadExample, series, table, uploadCsv, vocabulary } from '../../state/regression_store.ts';
 import type { SeriesChoice } from '../../state/regression_series.ts';
 import { formatCount } from '../format.ts';
-
-const isExample = (name: string): name is ExampleName => EXAMPLES.some((e) => e.name === name);
 
 function ColumnChoice({ columns, current }: { columns: Column[]; current: SeriesChoice }) {
   const numeric = columns.filter((c) => c.kind === 'number');
@@ -49,9 +46,9 @@ export function DataPanel() {
       <label class="field">
         <span>Bundled example</span>
         <select aria-label="Regression example" value={current}
-          onChange={(e) => { const name = e.currentTarget.value; if (isExample(name)) void loadExample(name); }}>
+          onChange={(e) => { const name = e.currentTarget.value; if (name) void loadExample(name); }}>
           {current === '' && <option value="">{data ? `(${data.name})` : '—'}</option>}
-          {EXAMPLES.map((x) => <option value={x.name}>{x.title}</option>)}
+          {(vocabulary.value?.examples ?? []).map((x) => <option value={x.name}>{x.title}</option>)}
         </select>
       </label>
       <button type="button" onClick={() => file.current?.click()}>Load CSV…</button>

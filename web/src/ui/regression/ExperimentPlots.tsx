@@ -26,7 +26,7 @@ export function ExperimentPlots() {
   const knowledge = useMemo(() => r && experimentKnowledgePlot(r, rho), [r, rho]);
   const rocSpec = useMemo(() => roc && rocPlot(roc.ungated, roc.gated, rho), [roc]);
   if (!r) return null;
-  const e = r.data;
+  const e = r;
   return (
     <section class="experiment" aria-labelledby="experiment-heading">
       <h2 id="experiment-heading">Paper 001, Fig. 3: knowledge-gated anomaly detection</h2>

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { fitPlot, knowledgePlot, axisOf, type FitPlotInput } from '../../plots/regression_plots.ts';
 import { dataStatus, thresholds } from '../../state/anomaly_store.ts';
 import { currentFit, example, grid, series } from '../../state/regression_store.ts';
-import { STATUS_NAMES } from '../../worker/regression_protocol.ts';
+import { ANOMALY_STATUSES } from '../../engine/vocabulary.ts';
 import { formatMeasure } from '../format.ts';
 import { PlotView } from '../PlotView.tsx';
 import { exportPredictions } from './export_predictions.ts';
@@ -34,7 +34,7 @@ export function FitPlots() {
       lines.push(`mean ${formatMeasure(fit.data.mean[i])}, sd of y ${formatMeasure(Math.sqrt(fit.data.observationVariance[i]))}`);
       lines.push(`knowledge G ${formatMeasure(fit.data.knowledge[i])}`);
     }
-    if (status && st) lines.push(`${STATUS_NAMES[status.data[i]]} (score ${formatMeasure(st.data.scores[i])})`);
+    if (status && st) lines.push(`${ANOMALY_STATUSES[status.data[i]]} (score ${formatMeasure(st.data.scores[i])})`);
     return lines;
   };
   const several = data.x.cols > 1;

@@ -1,7 +1,7 @@
 // The "Regression" tab: GP regression on a bundled example or a CSV, hyperparameters learned by
 // maximum marginal likelihood or set by hand, the epistemic and total bands, the knowledge score, and
-// knowledge-gated anomaly detection with the paper's Fig. 3 experiment. Its engine runs in a worker of
-// its own (regression_worker.ts), started the first time the tab opens.
+// knowledge-gated anomaly detection with the paper's Fig. 3 experiment. Its requests go to the app's one
+// engine worker (regression_handlers.ts); its long tasks show in the app's task bar.
 import { useEffect } from 'preact/hooks';
 import { startAnomalies } from '../../state/anomaly_store.ts';
 import { startRegression } from '../../state/regression_store.ts';
@@ -11,12 +11,11 @@ import { ExperimentPlots } from './ExperimentPlots.tsx';
 import { FitPlots } from './FitPlots.tsx';
 import { KernelPanel } from './KernelPanel.tsx';
 import { PriorPlot } from './PriorPlot.tsx';
-import { TaskProgress } from './TaskProgress.tsx';
 import './regression.css';
 
 export function RegressionView() {
   useEffect(() => {
-    startRegression(() => new Worker(new URL('../../worker/regression_worker.ts', import.meta.url), { type: 'module' }));
+    void startRegression();
     startAnomalies();
   }, []);
   return (
@@ -28,7 +27,6 @@ export function RegressionView() {
         <AnomalyPanel />
       </aside>
       <div class="regression-main">
-        <TaskProgress />
         <FitPlots />
         <ExperimentPlots />
       </div>

@@ -1,9 +1,9 @@
 // "Export predictions (CSV)": the data and held-out points with their statuses, and for a 1-D input a
 // grid of 10,000 points predicted in the worker (blocked inside the core, with progress and cancel).
 import { dataStatus } from '../../state/anomaly_store.ts';
-import { kernelChoice } from '../../state/kernel_fields.ts';
+import { report, request } from '../../state/engine_tasks.ts';
 import { EXPORT_POINTS, inputRange, evenGrid } from '../../state/regression_grid.ts';
-import { currentFit, example, regressionClient, report, series, track } from '../../state/regression_store.ts';
+import { currentFit, example, series } from '../../state/regression_store.ts';
 import { saveBlob, slug } from '../download.ts';
 import { predictionsCsv, type PredictionSet } from './predictions_csv.ts';
 
@@ -20,9 +20,10 @@ export async function exportPredictions(): Promise<void> {
   try {
     if (range) {
       const test = evenGrid(range, EXPORT_POINTS);
-      const s = current.settings;
-      const prediction = await track(`Predicting ${EXPORT_POINTS.toLocaleString()} points for the export`, (p) => regressionClient().predict(
-        { kind: 'predict', x: data.x, y: data.y, kernel: kernelChoice(s), noiseVariance: s.noiseVariance, test }, p));
+      // The fitted state's own kernel and noise, exactly as the core reported them.
+      const { kernel, noiseVariance } = fit.state;
+      const prediction = await request(`Predicting ${EXPORT_POINTS.toLocaleString()} points for the export`,
+        { kind: 'regression-predict', x: data.x, y: data.y, kernel, noiseVariance, test });
       sets.push({ set: 'grid', x: test.data, y: null, prediction, classification: null });
     }
     saveBlob(new Blob([predictionsCsv(data, sets)], { type: 'text/csv' }), `${slug(data.name)}-predictions.csv`);

@@ -2,8 +2,8 @@
 // (set = data | held_out | grid), each with the engine's mean, variances, 95% bands and knowledge, and
 // for points with a y the anomaly score and status. Numbers are written exactly (shortest round trip).
 import type { AnomalyClassification, RegressionPrediction } from '../../engine/regression.ts';
+import { ANOMALY_STATUSES } from '../../engine/vocabulary.ts';
 import { csvCell } from '../format.ts';
-import { STATUS_NAMES } from '../../worker/regression_protocol.ts';
 import type { RegressionSeries } from '../../state/regression_series.ts';
 
 export const PREDICTION_HEADER = [
@@ -36,7 +36,7 @@ export function predictionsCsv(data: RegressionSeries, sets: PredictionSet[]): s
       cells.push(s.y ? String(s.y[i]) : '');
       for (const c of COLUMNS) cells.push(String(s.prediction[c][i]));
       cells.push(s.classification ? String(s.classification.scores[i]) : '');
-      cells.push(s.classification ? STATUS_NAMES[s.classification.statuses[i]] : '');
+      cells.push(s.classification ? ANOMALY_STATUSES[s.classification.statuses[i]] : '');
       lines.push(cells.join(','));
     }
   }

@@ -1,0 +1,152 @@
+// The module's declaration and guard, checked structurally against the built module:
+//  - wasm/gpprobe.d.mts declares exactly the functions, classes and methods the module exports, each
+//    with the argument count Embind registered (the declaration is hand-written; this keeps it true);
+//  - every one of them was registered through the guard (binding_support.h), and answers a bad_alloc
+//    or an exception thrown inside it with a status (out_of_memory, internal_error), never a trap;
+//  - the TS tables of the core's vocabularies (ERROR_CODES, ANOMALY_STATUSES, DEFAULTS) equal the
+//    module's.
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../web/src/engine/errors.ts';
+import type { GpprobeModule } from '../../web/src/engine/generated/gpprobe.mjs';
+import { loadModule } from '../../web/src/engine/load_module.ts';
+import { ANOMALY_STATUSES, DEFAULTS } from '../../web/src/engine/vocabulary.ts';
+
+interface Declared {
+  functions: Map<string, ts.NodeArray<ts.ParameterDeclaration>>;
+  /** class -> method -> parameters */
+  classes: Map<string, Map<string, ts.NodeArray<ts.ParameterDeclaration>>>;
+  interfaces: Map<string, ts.InterfaceDeclaration>;
+}
+
+/** The module's shape as wasm/gpprobe.d.mts declares it. */
+function declared(): Declared {
+  const source = ts.createSourceFile('gpprobe.d.mts', readFileSync('wasm/gpprobe.d.mts', 'utf8'), ts.ScriptTarget.Latest, true);
+  const interfaces = new Map<string, ts.InterfaceDeclaration>();
+  source.forEachChild((node) => { if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node); });
+  const parts = interfaces.get('GpprobeModule')!.heritageClauses![0].types.map((t) => t.expression.getText(source))
+    .filter((name) => name !== 'HeapAccess');
+  const functions = new Map<string, ts.NodeArray<ts.ParameterDeclaration>>();
+  const classes = new Map<string, Map<string, ts.NodeArray<ts.ParameterDeclaration>>>();
+  for (const part of parts) {
+    for (const member of interfaces.get(part)!.members) {
+      const name = member.name!.getText(source);
+      if (ts.isMethodSignature(member)) functions.set(name, member.parameters);
+      else if (ts.isPropertySignature(member) && member.type && ts.isConstructorTypeNode(member.type)) {
+        const instance = member.type.type.getText(source);
+        const methods = new Map<string, ts.NodeArray<ts.ParameterDeclaration>>();
+        for (const m of interfaces.get(instance)!.members) {
+          if (ts.isMethodSignature(m) && m.name.getText(source) !== 'delete') methods.set(m.name.getText(source), m.parameters);
+        }
+        classes.set(name, methods);
+      }
+    }
+  }
+  return { functions, classes, interfaces };
+}
+
+/** A value of the declared type, enough to pass Embind's conversions (the guard fires before the body). */
+function dummy(type: ts.TypeNode | undefined, d: Declared): unknown {
+  if (!type) return undefined;
+  if (type.kind === ts.SyntaxKind.NumberKeyword) return 0;
+  if (type.kind === ts.SyntaxKind.StringKeyword) return '';
+  if (type.kind === ts.SyntaxKind.BooleanKeyword) return false;
+  if (ts.isArrayTypeNode(type)) return [];
+  if (ts.isUnionTypeNode(type)) return dummy(type.types[0], d);
+  if (ts.isLiteralTypeNode(type)) return ts.isNumericLiteral(type.literal) ? Number(type.literal.text) : null;
+  if (ts.isTypeReferenceNode(type)) {
+    const name = type.typeName.getText();
+    if (name === 'CoreProgress') return null;
+    if (name === 'Float64Array') return new Float64Array(0);
+    const declaration = d.interfaces.get(name);
+    if (declaration) {
+      return Object.fromEntries(declaration.members.filter(ts.isPropertySignature).map((p) => [p.name.getText(), dummy(p.type, d)]));
+    }
+  }
+  throw new Error(`no dummy for the declared type ${type.getText()}`);
+}
+
+let module: GpprobeModule;
+let d: Declared;
+beforeAll(async () => {
+  module = await loadModule();
+  d = declared();
+});
+
+/** Embind's exports: every function of the module that carries Embind's argCount. */
+function exported() {
+  type Embound = { argCount: number; prototype: Record<string, { argCount: number }> };
+  const functions = new Map<string, number>(), classes = new Map<string, Map<string, number>>();
+  for (const [name, value] of Object.entries(module as unknown as Record<string, unknown>)) {
+    if (typeof value !== 'function' || !('argCount' in value)) continue;
+    const f = value as unknown as Embound;
+    const methods = Object.getOwnPropertyNames(f.prototype).filter((m) => m !== 'constructor');
+    if (methods.length === 0) functions.set(name, f.argCount);
+    else classes.set(name, new Map(methods.map((m) => [m, f.prototype[m].argCount])));
+  }
+  return { functions, classes };
+}
+
+describe('wasm/gpprobe.d.mts', () => {
+  it('declares exactly what the module exports, with Embind\'s argument counts', () => {
+    const actual = exported();
+    expect([...d.functions.keys()].sort()).toEqual([...actual.functions.keys()].sort());
+    expect([...d.classes.keys()].sort()).toEqual([...actual.classes.keys()].sort());
+    for (const [name, parameters] of d.functions) expect(actual.functions.get(name), name).toBe(parameters.length);
+    for (const [name, methods] of d.classes) {
+      expect([...methods.keys()].sort(), name).toEqual([...actual.classes.get(name)!.keys()].sort());
+      for (const [method, parameters] of methods) expect(actual.classes.get(name)!.get(method), `${name}.${method}`).toBe(parameters.length);
+    }
+  });
+});
+
+describe('the guard of every binding', () => {
+  /** Every declared function and method, with a call of it on dummy arguments. */
+  function calls(): [string, () => { code: string; message: string }][] {
+    const all = module as unknown as Record<string, (...args: unknown[]) => { code: string; message: string }>;
+    const out: [string, () => { code: string; message: string }][] = [];
+    for (const [name, parameters] of d.functions) {
+      out.push([name, () => all[name](...parameters.map((p) => dummy(p.type, d)))]);
+    }
+    for (const [name, methods] of d.classes) {
+      const Class = all[name] as unknown as new () => Record<string, (...args: unknown[]) => { code: string; message: string }>;
+      for (const [method, parameters] of methods) {
+        out.push([`${name}.${method}`, () => {
+          const instance = new Class();
+          try {
+            return instance[method](...parameters.map((p) => dummy(p.type, d)));
+          } finally {
+            (instance as unknown as { delete(): void }).delete();
+          }
+        }]);
+      }
+    }
+    return out;
+  }
+
+  it('covers every export: each was registered through the guard', () => {
+    expect(calls().map(([name]) => name).sort()).toEqual([...module.registeredBindings().names].sort());
+  });
+
+  it.each([['bad_alloc', 'out_of_memory', 'out of memory: the wasm heap cannot grow further (4 GB at most)'],
+    ['exception', 'internal_error', 'internal error: injected fault']])('turns an injected %s inside any binding into a status', (fault, code, message) => {
+    for (const [name, call] of calls()) {
+      expect(module.armFault(fault).code).toBe('ok');
+      const result = call();
+      expect({ name, code: result.code, message: result.message }).toEqual({ name, code, message });
+      // The fault fired in that call: the next one runs normally.
+      expect(module.registeredBindings().code, name).toBe('ok');
+    }
+  });
+});
+
+describe('the TS tables of the core\'s vocabularies', () => {
+  it('equal the module\'s', () => {
+    const v = module.vocabulary();
+    expect(v.code).toBe('ok');
+    expect([...v.statusCodes.filter((c) => c !== 'ok'), 'disposed']).toEqual([...ERROR_CODES]);
+    expect(v.anomalyStatuses).toEqual([...ANOMALY_STATUSES]);
+    expect(v.defaults).toEqual(DEFAULTS);
+  });
+});

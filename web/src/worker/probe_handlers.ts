@@ -1,0 +1,121 @@
+// The probe lab in the engine worker (probe_protocol.ts): parses uploads and keeps the embeddings
+// resident in the wasm heap, keeps the probe up to date with the session's observations and scores
+// every row in chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs,
+// envelope, the observation draw). Every number comes from the core.
+import { beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief, type Belief } from '../engine/analysis.ts';
+import type { ProbeEngine, ProbeScores } from '../engine/probe_engine.ts';
+import { loadDataset, type Dataset } from '../io/load_files.ts';
+import { checkAborted, FileError } from '../io/table.ts';
+import type { Handlers, HandlerContext } from './handler.ts';
+import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests } from './probe_protocol.ts';
+import { loaded, mainData, session } from './resident_data.ts';
+
+function summary(role: DatasetRole, d: Dataset): DatasetSummary {
+  return { role, name: d.name, files: d.files, rows: d.embeddings.rows, cols: d.embeddings.cols, columns: d.columns, notes: d.notes };
+}
+
+function adopt(engine: ProbeEngine, role: DatasetRole, dataset: Dataset, signal: AbortSignal): DatasetSummary {
+  // The last moment a cancel can keep what was loaded before.
+  checkAborted(signal, dataset.name);
+  const main = loaded.main;
+  if (role === 'ood' && main && dataset.embeddings.cols !== main.resident.cols) {
+    throw new FileError(dataset.name, `has ${dataset.embeddings.cols} columns, the embeddings have ${main.resident.cols}`);
+  }
+  // Only now, with the new data fully parsed, replace what was loaded.
+  const resident = engine.upload(dataset.embeddings, role === 'main' ? 'embeddings' : 'OOD embeddings');
+  loaded[role]?.resident.dispose();
+  // From here the embeddings live once, in the wasm heap; the page keeps the metadata columns.
+  loaded[role] = { name: dataset.name, resident };
+  if (role === 'main') {
+    session.reset();
+    if (loaded.ood && loaded.ood.resident.cols !== resident.cols) {
+      loaded.ood.resident.dispose();
+      delete loaded.ood;
+    }
+  }
+  return summary(role, dataset);
+}
+
+async function load(role: DatasetRole, files: { blob: Blob; name: string }[], name: string | null, c: HandlerContext) {
+  const dataset = await loadDataset(files, { signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }) });
+  if (name) dataset.name = name;
+  return adopt(c.engines.probe, role, dataset, c.signal);
+}
+
+async function scoreAll(c: HandlerContext): Promise<{ scores: ProbeScores; oodScores: ProbeScores | null }> {
+  const probe = session.probe!;
+  const main = mainData(), ood = loaded.ood?.resident;
+  const total = main.rows + (ood?.rows ?? 0);
+  const scores = await probe.scoreAsync(main, {
+    signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring', done, total }),
+  });
+  const oodScores = ood ? await probe.scoreAsync(ood, {
+    signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring the OOD set', done: main.rows + done, total }),
+  }) : null;
+  return { scores, oodScores };
+}
+
+function curve(engine: ProbeEngine, grid: Float64Array, belief: Belief): BeliefCurve {
+  return {
+    belief,
+    beta: betaDensities(engine, grid, { a: belief.betaA, b: belief.betaB }),
+    approximation: logitNormalDensities(engine, grid, { mean: belief.latentMean, variance: belief.latentVariance }),
+  };
+}
+
+export const probeHandlers: Handlers<ProbeRequests> = {
+  'load-files': (r, c) => load(r.role, r.files, null, c),
+  'load-urls': async (r, c) => {
+    const files: { blob: Blob; name: string }[] = [];
+    for (const [k, u] of r.urls.entries()) {
+      c.progress({ stage: `downloading ${u.name}`, done: k, total: r.urls.length });
+      const response = await fetch(u.url, { signal: c.signal });
+      if (!response.ok) throw new FileError(u.name, `could not be downloaded (HTTP ${response.status})`);
+      files.push({ blob: await response.blob(), name: u.name });
+    }
+    return load(r.role, files, r.name, c);
+  },
+  'clear-dataset': (r) => {
+    loaded[r.role]?.resident.dispose();
+    delete loaded[r.role];
+    if (r.role === 'main') session.reset();
+    return null;
+  },
+  probe: async (r, c) => {
+    const main = mainData();
+    const start = performance.now();
+    c.progress({ stage: 'fitting', done: 0, total: 1 });
+    const update = session.update(c.engines.probe, main, r.epsilon, r.strength, r.observations, r.labels);
+    const { scores, oodScores } = await scoreAll(c);
+    const probe = session.probe!;
+    return { scores, oodScores, space: probe.space, observationCount: probe.observationCount, update, seconds: (performance.now() - start) / 1000 };
+  },
+  map: (_r, c) => {
+    const pc = principalComponents(c.engines.probe, mainData(), { k: 2, onProgress: c.progress });
+    const n = pc.scores.length / 2;
+    const x = new Float64Array(n), y = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = pc.scores[2 * i];
+      y[i] = pc.scores[2 * i + 1];
+    }
+    return { x, y, explained: [pc.explainedVariance[0], pc.explainedVariance[1]], totalVariance: pc.totalVariance };
+  },
+  'belief-preview': ({ epsilon, strength, grid }, c) => {
+    const engine = c.engines.probe;
+    return {
+      prior: curve(engine, grid, priorBelief(engine, epsilon)),
+      oneNegative: curve(engine, grid, beliefAtObservedPoint(engine, epsilon, strength, 0, 1)),
+      onePositiveOneNegative: curve(engine, grid, beliefAtObservedPoint(engine, epsilon, strength, 1, 1)),
+    };
+  },
+  'query-belief': (r, c) => {
+    const engine = c.engines.probe;
+    const prior = priorBelief(engine, r.epsilon);
+    return {
+      posterior: logitNormalDensities(engine, r.grid, { mean: r.mean, variance: r.variance }),
+      prior: logitNormalDensities(engine, r.grid, { mean: prior.latentMean, variance: prior.latentVariance }),
+    };
+  },
+  envelope: (r, c) => beliefEnvelope(c.engines.probe, r.epsilon, { points: 160 }),
+  'draw-observations': (r, c) => c.engines.probe.drawObservations(r.labels, r.perClass, r.seed),
+};

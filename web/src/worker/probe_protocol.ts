@@ -1,0 +1,65 @@
+// The probe lab's requests (protocol.ts joins them with the other labs'): loading datasets, which the
+// worker keeps resident in the wasm heap, the probe on the session's observations, the map, the beliefs
+// of the hyperparameter panel and the selected query, the irrational region, and the observation draw.
+import type { Belief, BeliefEnvelope } from '../engine/analysis.ts';
+import type { ProbeScores } from '../engine/probe_engine.ts';
+import type { Column } from '../io/table.ts';
+import type { Policies } from './protocol.ts';
+import type { ProbeUpdate } from './probe_session.ts';
+
+export type DatasetRole = 'main' | 'ood';
+
+export interface DatasetSummary {
+  role: DatasetRole;
+  name: string;
+  files: { name: string; size: number }[];
+  rows: number;
+  cols: number;
+  columns: Column[];
+  notes: string[];
+}
+
+/** A belief's densities on a grid, with the Beta parameters the core gives it. */
+export interface BeliefCurve {
+  belief: Belief;
+  /** Exact Beta density of the belief. */
+  beta: Float64Array;
+  /** The probe's logit-normal approximation (paper Eq. 8). */
+  approximation: Float64Array;
+}
+
+export interface ProbeRun {
+  scores: ProbeScores;
+  /** Scores of the OOD set, when one is loaded. */
+  oodScores: ProbeScores | null;
+  space: string;
+  observationCount: number;
+  /** How the probe was brought up to date: a fresh fit or incremental changes. */
+  update: ProbeUpdate;
+  seconds: number;
+}
+
+export interface ProbeRequests {
+  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[] }; result: DatasetSummary };
+  'load-urls': { request: { role: DatasetRole; name: string; urls: { url: string; name: string }[] }; result: DatasetSummary };
+  'clear-dataset': { request: { role: DatasetRole }; result: null };
+  /** Row indices of the observations in the main dataset, and their labels (0/1). */
+  probe: { request: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array }; result: ProbeRun };
+  map: { request: Record<never, never>; result: { x: Float64Array; y: Float64Array; explained: [number, number]; totalVariance: number } };
+  'belief-preview': {
+    request: { epsilon: number; strength: number; grid: Float64Array };
+    result: { prior: BeliefCurve; oneNegative: BeliefCurve; onePositiveOneNegative: BeliefCurve };
+  };
+  'query-belief': {
+    request: { mean: number; variance: number; epsilon: number; grid: Float64Array };
+    result: { posterior: Float64Array; prior: Float64Array };
+  };
+  envelope: { request: { epsilon: number }; result: BeliefEnvelope };
+  /** `perClass` random rows of each class of `labels` (the core's draw, = `gpprobe draw`). */
+  'draw-observations': { request: { labels: Uint8Array; perClass: number; seed: number }; result: Int32Array };
+}
+
+export const PROBE_POLICIES: Policies<ProbeRequests> = {
+  'load-files': 'between-chunks', 'load-urls': 'between-chunks', 'clear-dataset': 'none', probe: 'between-chunks',
+  map: 'none', 'belief-preview': 'none', 'query-belief': 'none', envelope: 'none', 'draw-observations': 'none',
+};
