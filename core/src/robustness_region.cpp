@@ -25,19 +25,8 @@ Result<RobustnessRegion> RobustnessRegion::linf_ball(std::vector<double> point, 
   if (!std::isfinite(gamma) || gamma < 0.0) {
     return Status(StatusCode::invalid_argument, "gamma must be a finite number >= 0, got " + number_text(gamma));
   }
-  if (dims.empty()) {
-    dims.resize(d);
-    for (std::size_t j = 0; j < d; ++j) dims[j] = j;
-  }
-  std::vector<bool> seen(d, false);
-  for (std::size_t j : dims) {
-    if (j >= d) {
-      return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is out of range: the point has " +
-                                                      count_of(d, "coordinate") + " (0 to " + std::to_string(d - 1) + ")");
-    }
-    if (seen[j]) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is listed twice");
-    seen[j] = true;
-  }
+  GPPROBE_RETURN_IF_ERROR(check_coordinates(
+      &dims, d, "the point has " + count_of(d, "coordinate") + " (0 to " + std::to_string(d - 1) + ")"));
   if (valid_range) {
     const Interval r = *valid_range;
     if (!std::isfinite(r.lower) || !std::isfinite(r.upper) || r.lower > r.upper) {
