@@ -9,7 +9,7 @@
 //      swapped for c < 0).
 //   3. mean: the lines sum to a + sum_i b_i z_i(x), minimised exactly coordinate by coordinate
 //      (separable); intersected with interval arithmetic sum_i [c_i e^{-zU_i}, c_i e^{-zL_i}].
-//   4. variance: the same for every pair, with w = z_i + z_l (pairwise_exponential_sums.h, O(n^2));
+//   4. variance: the same for every pair, with w = z_i + z_l (relaxed_variance_bounds.h, O(n^2));
 //      intersected with the pairwise interval sum, then with the centred form around the box centre
 //      (centred_variance_bounds.h: much tighter on small boxes, where the relaxation's gap carries the
 //      absolute mass of R), each end from whichever is tighter, and clipped to [0, s2].
@@ -18,9 +18,9 @@
 //
 // Every end is widened by an a-priori rounding allowance, 8 u (2n + k + 16) times the absolute size of
 // the terms summed (mean: sum_i |c_i| e^{-zL_i} (1 + zU_i); variance: s2 + sum_{i,l} |R_il| e^{-zL_i -
-// zL_l} (1 + zU_i + zU_l), which also covers the model's own evaluation s2 - |M k|^2: on the golden
-// models |M| k bounds |k|'|Q| k within a factor 1.31), so the bounds hold for the exact latent and for
-// the values GpcCommonForm reports. A box costs O(n^2 k) (k moving coordinates: products of the
+// zL_l} (1 + zU_i + zU_l), which also covers the model's own evaluation s2 - |M k|^2, whose terms sum to
+// | |M| k |^2: at most 1.31 times k'|Q|k on the golden models; the centred form uses | |M| k^U |^2 itself),
+// so the bounds hold for the exact latent and for the values GpcCommonForm reports. A box costs O(n^2 k) (k moving coordinates: products of the
 // variance factor's two signed parts with 2k + 8 columns, one pass over Q's lower triangle); the
 // region's fixed coordinates are folded into z once.
 #pragma once
