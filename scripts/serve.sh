@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 GPPROBE_SKIP_BROWSER=1 bash scripts/build.sh --app
 GPPROBE_SKIP_BROWSER=1 source scripts/setup.sh
-echo "serving gpprobe at http://127.0.0.1:${PORT:-4173}/  (Ctrl+C to stop)"
+echo "serving gpprobe at http://127.0.0.1:${PORT:-4173}/ (the embedding example: /docs/embed.html)  (Ctrl+C to stop)"
 exec npx vite preview --port "${PORT:-4173}" --strictPort

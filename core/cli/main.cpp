@@ -23,6 +23,8 @@ const char* kUsage =
     "          then refined by branch and bound): judged_probability_lower/_lowest_found/\n"
     "          _highest_found/_upper, latent_mean_, latent_variance_, episteme_lower/_upper,\n"
     "          verdict_can_flip (yes/no/unknown), certify_status, certify_iterations.\n"
+    "          probe --probe FILE.probe.json --queries FILE [...]: the probe the app exported (its\n"
+    "          observations, labels, epsilon, strength and space), fitted again, scores the queries.\n"
     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
     "          time fitting and scoring on seeded synthetic data (native build).\n"
     "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"

@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Every page records its
 // console errors and every request that leaves the page's origin; tests assert both lists are empty.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
@@ -22,7 +22,9 @@ export function launch(): Promise<Browser> {
   });
 }
 
-export async function watchedPage(context: BrowserContext, origin: string): Promise<WatchedPage> {
+/** `origins`: the page's own origin, and any other a test names as allowed (a data host). */
+export async function watchedPage(context: BrowserContext, origins: string | string[]): Promise<WatchedPage> {
+  const allowed = typeof origins === 'string' ? [origins] : origins;
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   const foreignRequests: string[] = [];
@@ -30,7 +32,7 @@ export async function watchedPage(context: BrowserContext, origin: string): Prom
   page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
   context.on('request', (r) => {
     const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:')) foreignRequests.push(url);
+    if (!allowed.some((o) => url.startsWith(o)) && !url.startsWith('blob:') && !url.startsWith('data:')) foreignRequests.push(url);
   });
   return { page, consoleErrors, foreignRequests };
 }
@@ -42,8 +44,12 @@ export async function waitForResults(page: Page): Promise<void> {
 }
 
 /** The pages of a test file: one browser for the file, a fresh context and watched page per test, and
- * after each test the checks every browser test makes (no console errors, no foreign requests). */
-export function browserPerFile(origin: string, screenshots = SHOTS): { readonly page: Page } {
+ * after each test the checks every browser test makes (no console errors, no foreign requests).
+ * `origins`: the app's origin and any other the file names as allowed (a function when they are known
+ * only once the file's servers listen); the browser and its first context are there for tests that
+ * open more pages (`browser`, `context`). */
+export function browserPerFile(origins: string | string[] | (() => string[]), screenshots = SHOTS,
+  viewport = { width: 1440, height: 1000 }): { readonly page: Page; readonly browser: Browser; readonly context: BrowserContext } {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let watched: WatchedPage | undefined;
@@ -55,8 +61,8 @@ export function browserPerFile(origin: string, screenshots = SHOTS): { readonly 
     await browser?.close();
   });
   beforeEach(async () => {
-    context = await browser!.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-    watched = await watchedPage(context, origin);
+    context = await browser!.newContext({ viewport, acceptDownloads: true });
+    watched = await watchedPage(context, typeof origins === 'function' ? origins() : origins);
   });
   afterEach(async () => {
     expect(watched?.consoleErrors, 'console errors').toEqual([]);
@@ -68,5 +74,19 @@ export function browserPerFile(origin: string, screenshots = SHOTS): { readonly 
       if (!watched) throw new Error('no page outside a test');
       return watched.page;
     },
+    get browser(): Browser {
+      if (!browser) throw new Error('no browser outside a test');
+      return browser;
+    },
+    get context(): BrowserContext {
+      if (!context) throw new Error('no context outside a test');
+      return context;
+    },
   };
+}
+
+/** Clicks the button called `name` and returns the text of the file it downloads. */
+export async function downloadText(page: Page, name: string): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+  return readFileSync(await download.path(), 'utf8');
 }

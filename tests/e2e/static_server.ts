@@ -1,5 +1,8 @@
-// A minimal static file server for the built app (dist/app), on loopback only. It serves the app at
-// "/" and again under a sub-path, to check that the build works from any path.
+// A minimal static file server for the browser tests, on loopback only. It serves the built app at "/"
+// and again under a sub-path (to check that the build works from any path), and — started a second
+// time on another port — plays "another site" holding data: with CORS for the origins it is told to
+// allow (none under /nocors/), HTTP range requests (206) as a data host has them, and a log of what
+// was asked, so tests can check that Parquet is read by ranges.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -7,28 +10,74 @@ import { extname, join, normalize, resolve } from 'node:path';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
   '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.npy': 'application/octet-stream', '.csv': 'text/csv', '.md': 'text/markdown',
+  '.npy': 'application/octet-stream', '.csv': 'text/csv', '.tsv': 'text/tab-separated-values', '.md': 'text/markdown',
 };
 
-export function serveStatic(root: string, subPath: string): Promise<{ server: Server; url: string }> {
+export interface Served {
+  method: string;
+  path: string;
+  range: string | null;
+  bytes: number;
+}
+
+export interface ServeOptions {
+  /** Origins allowed by CORS (Access-Control-Allow-Origin); paths under /nocors/ never allow any. */
+  corsOrigins?: Set<string>;
+  /** Every request answered, in order. */
+  log?: Served[];
+}
+
+export function serveStatic(root: string, subPath: string, options: ServeOptions = {}): Promise<{ server: Server; url: string }> {
   const base = resolve(root);
   const server = createServer((request, response) => {
     let path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-    if (path.startsWith(subPath)) path = '/' + path.slice(subPath.length);
+    if (subPath && path.startsWith(subPath)) path = '/' + path.slice(subPath.length);
+    const headers: Record<string, string> = { 'cache-control': 'no-store', 'accept-ranges': 'bytes' };
+    const origin = request.headers.origin;
+    const noCors = path.startsWith('/nocors/');
+    if (noCors) path = path.slice('/nocors'.length);
+    if (origin && !noCors && options.corsOrigins?.has(origin)) {
+      Object.assign(headers, { 'access-control-allow-origin': origin, vary: 'Origin' });
+    }
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, { ...headers, 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET, HEAD' }).end();
+      return;
+    }
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(base, path));
+    const record = (bytes: number) => options.log?.push({ method: request.method ?? 'GET', path, range: request.headers.range ?? null, bytes });
     if (!file.startsWith(base)) {
       response.writeHead(403).end();
       return;
     }
+    let size: number;
     try {
-      if (!statSync(file).isFile()) throw new Error('not a file');
+      const stat = statSync(file);
+      if (!stat.isFile()) throw new Error('not a file');
+      size = stat.size;
     } catch {
-      response.writeHead(404).end('not found');
+      response.writeHead(404, headers).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    createReadStream(file).pipe(response);
+    headers['content-type'] = TYPES[extname(file)] ?? 'application/octet-stream';
+    const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
+    if (range && (range[1] || range[2])) {
+      const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+      const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      if (start > end || start >= size) {
+        response.writeHead(416, { ...headers, 'content-range': `bytes */${size}` }).end();
+        return;
+      }
+      response.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) });
+      record(request.method === 'HEAD' ? 0 : end - start + 1);
+      if (request.method === 'HEAD') response.end();
+      else createReadStream(file, { start, end }).pipe(response);
+      return;
+    }
+    response.writeHead(200, { ...headers, 'content-length': String(size) });
+    record(request.method === 'HEAD' ? 0 : size);
+    if (request.method === 'HEAD') response.end();
+    else createReadStream(file).pipe(response);
   });
   return new Promise((done) => server.listen(0, '127.0.0.1', () => {
     const address = server.address();

@@ -11,6 +11,7 @@ import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
 import { checkCount, checkLabels, checkMatrix, sliceRows, type Matrix } from './matrix.ts';
+import { parseProbeFile } from './probe_file.ts';
 import { coreProgress, yieldToEventLoop, type ProgressListener } from './progress.ts';
 import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
 import { DEFAULTS } from './vocabulary.ts';
@@ -201,6 +202,20 @@ export class ProbeEngine {
       heap.free();
     }
     return new Probe(this.#module, handle);
+  }
+
+  /**
+   * Fits the probe a probe file describes (probe_file.ts: the app's "Export probe"), with the file's
+   * hyperparameters, observations, labels and posterior space, so it scores new queries with the same
+   * numbers as the app and `gpprobe probe --probe FILE`. `expectedQueries` only matters for a file
+   * whose space is "automatic".
+   */
+  loadProbe(file: Uint8Array | ArrayBuffer | string, options: { expectedQueries?: number } = {}): Probe {
+    const p = parseProbeFile(file);
+    return this.fitProbe({
+      observations: p.observations, labels: p.labels, epsilon: p.epsilon, strength: p.strength, space: p.space,
+      expectedQueries: options.expectedQueries,
+    });
   }
 
   /** Copies `m` into the wasm heap once, for many calls; dispose() it when done. */

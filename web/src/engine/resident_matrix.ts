@@ -51,6 +51,13 @@ export class ResidentMatrix {
     return { data: out, rows: indices.length, cols: this.cols };
   }
 
+  /** @internal The matrix as a view of the wasm heap, valid until the heap next grows (any allocation). */
+  view(): Matrix {
+    const heap = this.dtype === 32 ? this.#module.HEAPF32 : this.#module.HEAPF64;
+    const start = this.pointer() / (this.dtype / 8);
+    return { data: heap.subarray(start, start + this.rows * this.cols), rows: this.rows, cols: this.cols };
+  }
+
   dispose(): void {
     if (this.#pointer !== 0) this.#module._free(this.#pointer);
     this.#pointer = 0;

@@ -9,10 +9,9 @@ import { isNpy, parseNpy } from './npy.ts';
 import { isZip, parseNpz } from './npz.ts';
 import { isParquet, parseParquet } from './parquet.ts';
 import { parseSafetensors } from './safetensors.ts';
-import { checkAborted, FileError, type Column, type ParsedFile, type ParseOptions } from './table.ts';
+import { checkAborted, FileError, MAX_FILE_BYTES, tooLarge, type Column, type ParsedFile, type ParseOptions } from './table.ts';
 
-/** Larger files than this are refused before reading: a browser tab cannot hold them. */
-export const MAX_FILE_BYTES = 1.5 * 2 ** 30;
+export { MAX_FILE_BYTES };
 
 export const SUPPORTED_EXTENSIONS = ['.npy', '.npz', '.csv', '.tsv', '.txt', '.json', '.jsonl', '.ndjson', '.safetensors', '.parquet'];
 
@@ -28,10 +27,6 @@ export interface Dataset {
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot).toLowerCase();
-}
-
-function formatSize(bytes: number): string {
-  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GB` : `${(bytes / 2 ** 20).toFixed(1)} MB`;
 }
 
 async function readBytes(file: Blob, name: string, options: ParseOptions): Promise<Uint8Array> {
@@ -54,22 +49,18 @@ async function readBytes(file: Blob, name: string, options: ParseOptions): Promi
 export async function parseFile(
   file: Blob, name: string, options: ParseOptions & { projectorMetadata?: boolean } = {},
 ): Promise<ParsedFile> {
-  if (file.size > MAX_FILE_BYTES) {
-    throw new FileError(name, `is ${formatSize(file.size)}; the browser can load files up to ${formatSize(MAX_FILE_BYTES)} (try float32 .npy, or fewer rows)`);
-  }
+  if (file.size > MAX_FILE_BYTES) throw tooLarge(name, file.size);
   const ext = extensionOf(name);
   try {
-    if (ext === '.csv' || ext === '.tsv' || ext === '.txt') {
-      if (options.projectorMetadata) {
-        // Projector: a single-column metadata.tsv has no header; with several columns the first row is one.
-        const head = await file.slice(0, 64 * 1024).text();
-        const firstLine = head.split(/\r?\n/, 1)[0];
-        return await parseDelimitedBlob(file, name, {
-          ...options, delimiter: '\t', noHeader: !firstLine.includes('\t'), metadataOnly: true,
-        });
-      }
-      return await parseDelimitedBlob(file, name, options);
+    if (options.projectorMetadata) {
+      // Projector: a single-column metadata.tsv has no header; with several columns the first row is one.
+      const head = await file.slice(0, 64 * 1024).text();
+      const firstLine = head.split(/\r?\n/, 1)[0];
+      return await parseDelimitedBlob(file, name, {
+        ...options, delimiter: '\t', noHeader: !firstLine.includes('\t'), metadataOnly: true,
+      });
     }
+    if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return await parseDelimitedBlob(file, name, options);
     if (ext === '.json' || ext === '.jsonl' || ext === '.ndjson') {
       const text = new TextDecoder().decode(await readBytes(file, name, options));
       return ext === '.json' ? parseJson(text, name) : parseJsonLines(text, name);
@@ -109,6 +100,11 @@ function stem(name: string): string {
   return name.replace(/\.[^.]+$/, '');
 }
 
+/** Whether `names` are the Embedding Projector's pair (vectors.tsv + metadata.tsv). */
+export function isProjectorPair(names: string[]): boolean {
+  return names.length === 2 && names.some((n) => /vectors?\.tsv$/i.test(n)) && names.some((n) => /metadata\.tsv$/i.test(n));
+}
+
 /**
  * One dataset from the files a user chose together. `onProgress(fraction)` covers all files.
  * Errors name the file and the problem; nothing is half-loaded (the caller keeps its old dataset).
@@ -117,8 +113,7 @@ export async function loadDataset(
   files: { blob: Blob; name: string }[], options: ParseOptions = {},
 ): Promise<Dataset> {
   if (files.length === 0) throw new FileError('upload', 'no files chosen');
-  const isProjectorPair = files.length === 2
-    && files.some((f) => /vectors?\.tsv$/i.test(f.name)) && files.some((f) => /metadata\.tsv$/i.test(f.name));
+  const projectorPair = isProjectorPair(files.map((f) => f.name));
   const total = files.reduce((s, f) => s + Math.max(1, f.blob.size), 0);
   let done = 0;
   const parsed: ParsedFile[] = [];
@@ -126,12 +121,19 @@ export async function loadDataset(
     const size = Math.max(1, f.blob.size);
     parsed.push(await parseFile(f.blob, f.name, {
       signal: options.signal,
-      projectorMetadata: isProjectorPair && /metadata\.tsv$/i.test(f.name),
+      projectorMetadata: projectorPair && /metadata\.tsv$/i.test(f.name),
       onProgress: (fraction) => options.onProgress?.((done + fraction * size) / total),
     }));
     done += size;
   }
+  return combineFiles(parsed, files.map((f) => ({ name: f.name, size: f.blob.size })));
+}
 
+/**
+ * The dataset of files parsed together: exactly one holds the embeddings (the widest candidate), the
+ * others add metadata columns, and row counts must agree.
+ */
+export function combineFiles(parsed: ParsedFile[], files: { name: string; size: number }[]): Dataset {
   const withEmbeddings = parsed.filter((p) => p.embeddings);
   if (withEmbeddings.length === 0) {
     throw new FileError(files.map((f) => f.name).join(', '), 'no embeddings found (expected a 2-D array or numeric columns)');
@@ -160,9 +162,5 @@ export async function loadDataset(
     }
     notes.push(...p.notes.map((n) => `${p.fileName}: ${n}`));
   }
-  return {
-    name: files.map((f) => f.name).join(' + '),
-    files: files.map((f) => ({ name: f.name, size: f.blob.size })),
-    embeddings, columns, notes,
-  };
+  return { name: files.map((f) => f.name).join(' + '), files, embeddings, columns, notes };
 }

@@ -1,6 +1,12 @@
-// Apache Parquet, read with hyparquet (all codecs through hyparquet-compressors): rows become objects,
-// then embeddings + metadata by the same rules as JSON (a list column of numbers, or numeric columns).
-import { objectsToParsed } from './row_objects.ts';
+// Apache Parquet, read with hyparquet (all codecs through hyparquet-compressors), from bytes in memory
+// (an upload) or from a URL by HTTP range requests (hyparquet's asyncBufferFromUrl): only the footer
+// and the column chunks of the columns gpprobe uses are read. Those are, from the schema alone: the
+// embedding — a list column of numbers ("embedding", "vector", ... preferred, as for JSON), or failing
+// one, a JSON column (which may hold the vectors) — and every scalar column (numbers, booleans, text)
+// as metadata; other list, JSON, struct, map and binary columns are skipped and named in a note. Rows
+// then become embeddings + metadata by the rules of row_objects.ts.
+import type { AsyncBuffer, SchemaTree } from 'hyparquet';
+import { objectsToParsed, VECTOR_NAMES } from './row_objects.ts';
 import { FileError, type ParsedFile } from './table.ts';
 
 export function isParquet(bytes: Uint8Array): boolean {
@@ -9,17 +15,63 @@ export function isParquet(bytes: Uint8Array): boolean {
   return n >= 8 && par1(0) && par1(n - 4);
 }
 
+const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE', 'INT96']);
+
+type Role = 'vector' | 'json' | 'scalar' | 'skip';
+
+function roleOf(column: SchemaTree): Role {
+  const e = column.element;
+  if (column.children.length === 0) {
+    if (e.repetition_type === 'REPEATED') return e.type && NUMERIC.has(e.type) ? 'vector' : 'skip';  // legacy list
+    if (e.type === 'BYTE_ARRAY' || e.type === 'FIXED_LEN_BYTE_ARRAY') {
+      if (e.converted_type === 'JSON' || e.logical_type?.type === 'JSON') return 'json';
+      const text = e.converted_type === 'UTF8' || e.converted_type === 'ENUM' || e.logical_type?.type === 'STRING' || e.logical_type?.type === 'ENUM';
+      return text ? 'scalar' : 'skip';
+    }
+    return 'scalar';
+  }
+  // A LIST group: group (LIST) > repeated group > element (a numeric leaf for an embedding).
+  if (e.converted_type === 'LIST' || e.logical_type?.type === 'LIST') {
+    let leaf = column;
+    while (leaf.children.length === 1) leaf = leaf.children[0];
+    return leaf.children.length === 0 && leaf.element.type && NUMERIC.has(leaf.element.type) ? 'vector' : 'skip';
+  }
+  return 'skip';
+}
+
+/** The columns to read: one embedding column (if any) and the scalar columns; and what is skipped. */
+function parquetColumns(schema: SchemaTree): { columns: string[]; skipped: string[] } {
+  const top = schema.children.map((c) => ({ name: c.element.name, role: roleOf(c) }));
+  const candidates = (role: Role) => top.filter((c) => c.role === role).map((c) => c.name);
+  const preferred = (names: string[]) => names.find((name) => VECTOR_NAMES.includes(name.toLowerCase())) ?? names[0];
+  const vector = preferred(candidates('vector')) ?? preferred(candidates('json'));
+  const columns = top.filter((c) => c.name === vector || c.role === 'scalar').map((c) => c.name);
+  return { columns, skipped: top.map((c) => c.name).filter((name) => !columns.includes(name)) };
+}
+
+/** Reads a Parquet file from memory or from a range-request buffer over HTTP. */
+export async function readParquet(file: AsyncBuffer | ArrayBuffer, fileName: string): Promise<ParsedFile> {
+  if (file.byteLength === 0) throw new FileError(fileName, 'file is empty');
+  // Loaded on demand: most sessions never read Parquet.
+  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
+  let rows: Record<string, unknown>[];
+  let skipped: string[];
+  try {
+    const metadata = await parquetMetadataAsync(file);
+    const chosen = parquetColumns(parquetSchema(metadata));
+    skipped = chosen.skipped;
+    rows = await parquetReadObjects({ file, metadata, columns: chosen.columns, compressors });
+  } catch (error) {
+    if (error instanceof FileError) throw error;
+    throw new FileError(fileName, `cannot read Parquet: ${(error as Error).message}`);
+  }
+  const parsed = objectsToParsed(fileName, rows, (i) => `row ${i}`);
+  if (skipped.length) parsed.notes.push(`skipped column${skipped.length > 1 ? 's' : ''} ${skipped.map((s) => `'${s}'`).join(', ')} (not an embedding or a scalar)`);
+  return parsed;
+}
+
 export async function parseParquet(bytes: Uint8Array, fileName: string): Promise<ParsedFile> {
   if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
   if (!isParquet(bytes)) throw new FileError(fileName, 'not a Parquet file (missing PAR1 markers)');
-  // Loaded on demand: most sessions never read Parquet.
-  const [{ parquetReadObjects }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
-  let rows: Record<string, unknown>[];
-  try {
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    rows = await parquetReadObjects({ file: buffer, compressors });
-  } catch (error) {
-    throw new FileError(fileName, `cannot read Parquet: ${(error as Error).message}`);
-  }
-  return objectsToParsed(fileName, rows, (i) => `row ${i}`);
+  return readParquet(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, fileName);
 }

@@ -5,7 +5,7 @@
 import { dimensionColumns } from './column_roles.ts';
 import { checkFiniteEmbeddings, FileError, type Column, type ParsedFile } from './table.ts';
 
-const VECTOR_NAMES = ['embedding', 'embeddings', 'vector', 'vectors', 'features', 'activations', 'emb', 'x'];
+export const VECTOR_NAMES = ['embedding', 'embeddings', 'vector', 'vectors', 'features', 'activations', 'emb', 'x'];
 
 function toNumber(v: unknown): number | null {
   if (typeof v === 'number') return v;

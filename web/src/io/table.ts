@@ -29,6 +29,18 @@ export class FileError extends Error {
   }
 }
 
+/** Larger files than this are refused before reading (uploads and downloads): a browser tab cannot hold them. */
+export const MAX_FILE_BYTES = 1.5 * 2 ** 30;
+
+function formatSize(bytes: number): string {
+  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GB` : `${(bytes / 2 ** 20).toFixed(1)} MB`;
+}
+
+/** "x.npy: is 2.0 GB; the browser can load files up to 1.5 GB (...)". */
+export function tooLarge(fileName: string, bytes: number): FileError {
+  return new FileError(fileName, `is ${formatSize(bytes)}; the browser can load files up to ${formatSize(MAX_FILE_BYTES)} (try float32 .npy, or fewer rows)`);
+}
+
 /** Called while a file is read or parsed: fraction in [0, 1]. */
 export type ParseProgress = (fraction: number) => void;
 

@@ -146,8 +146,31 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
   }
 }
 
-export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: number): Layout {
+/** Where a text was drawn, in CSS pixels of the plot (whatever the transform): what tests check against the canvas bounds. */
+export interface TextBox {
+  text: string;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** fillText that records the text's box in plot pixels (`base`: the transform at the start of the plot). */
+function drawText(ctx: Context, boxes: { base: DOMMatrix; list: TextBox[] }, text: string, x: number, y: number): void {
+  ctx.fillText(text, x, y);
+  const m = ctx.measureText(text);
+  const local = boxes.base.inverse().multiply(ctx.getTransform());
+  const corners = [[x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent], [x + m.actualBoundingBoxRight, y - m.actualBoundingBoxAscent],
+    [x - m.actualBoundingBoxLeft, y + m.actualBoundingBoxDescent], [x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent]]
+    .map(([cx, cy]) => local.transformPoint({ x: cx, y: cy }));
+  const xs = corners.map((p) => p.x), ys = corners.map((p) => p.y);
+  boxes.list.push({ text, left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) });
+}
+
+/** Draws `spec` at width × height CSS pixels; returns its layout and the boxes of the texts around it. */
+export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: number): Layout & { textBoxes: TextBox[] } {
   const L = layout(spec, width, height);
+  const boxes = { base: ctx.getTransform(), list: [] as TextBox[] };
   ctx.save();
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, width, height);
@@ -183,20 +206,20 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
   ctx.font = SMALL_FONT;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  for (const t of L.xTicks) ctx.fillText(t.label, t.position, height - L.bottom + 5);
+  for (const t of L.xTicks) drawText(ctx, boxes, t.label, t.position, height - L.bottom + 5);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  for (const t of L.yTicks) ctx.fillText(t.label, L.left - 6, t.position);
+  for (const t of L.yTicks) drawText(ctx, boxes, t.label, L.left - 6, t.position);
   ctx.fillStyle = INK;
   ctx.font = FONT;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
-  ctx.fillText(spec.x.label, (L.left + width - L.right) / 2, height - 4);
+  drawText(ctx, boxes, spec.x.label, (L.left + width - L.right) / 2, height - 4);
   ctx.save();
   ctx.translate(13, (L.top + height - L.bottom) / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textBaseline = 'middle';
-  ctx.fillText(spec.y.label, 0, 0);
+  drawText(ctx, boxes, spec.y.label, 0, 0);
   ctx.restore();
   // legend along the top
   if (spec.legend?.length) {
@@ -230,7 +253,7 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
         ctx.fill();
       }
       ctx.fillStyle = INK;
-      ctx.fillText(entry.label, x + 21, y);
+      drawText(ctx, boxes, entry.label, x + 21, y);
       x += 21 + ctx.measureText(entry.label).width + 16;
     }
   }
@@ -247,18 +270,18 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
     ctx.font = SMALL_FONT;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
-    ctx.fillText(formatBound(domain[1]), barX + 13, barTop + 4);
-    ctx.fillText(formatBound(domain[0]), barX + 13, barTop + barHeight - 4);
+    drawText(ctx, boxes, formatBound(domain[1]), barX + 13, barTop + 4);
+    drawText(ctx, boxes, formatBound(domain[0]), barX + 13, barTop + barHeight - 4);
     ctx.save();
     ctx.translate(barX + 44, barTop + barHeight / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
-    ctx.fillText(label, 0, 0);
+    drawText(ctx, boxes, label, 0, 0);
     ctx.restore();
   }
   ctx.fillStyle = INK;
   ctx.restore();
-  return L;
+  return { ...L, textBoxes: boxes.list };
 }
 
 /** Draws extra marks (the selection) over a plot already drawn with the same layout, on a clear canvas. */

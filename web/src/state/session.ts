@@ -6,7 +6,11 @@ import type { Column } from '../io/table.ts';
 
 export type DataRef =
   | { kind: 'demo'; id: string }
-  | { kind: 'upload'; files: { name: string; size: number }[] };
+  | { kind: 'upload'; files: { name: string; size: number }[] }
+  /** Files by URL (a link's ?data= and ?metadata=): one holds the embeddings, the others metadata. */
+  | { kind: 'url'; data: string; metadata: string[] }
+  /** One embedding (by tensorName) of an Embedding Projector config (a link's ?config=). */
+  | { kind: 'projector'; config: string; embedding: string };
 
 export type Concept =
   | { column: string; kind: 'values'; positives: string[] }
@@ -15,7 +19,8 @@ export type Concept =
 export type OodSetup =
   | { kind: 'none' }
   | { kind: 'column'; column: string; inDistribution: string[] }
-  | { kind: 'file'; files: { name: string; size: number }[] };
+  /** A second file as the OOD set: uploaded, the demo's own, or by URL (a link's ?ood=). */
+  | { kind: 'file'; files: { name: string; size: number }[]; url?: string };
 
 export interface Session {
   version: 1;

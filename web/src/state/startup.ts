@@ -1,12 +1,14 @@
-// Start-up and the app's side effects: the engine worker client (one for every lab), the demo list, restoring the last session,
-// saving the session on every change, re-running the probe and refreshing the views that follow the
-// hyperparameters and the selection.
+// Start-up and the app's side effects: the engine worker client (one for every lab), the demo list,
+// opening what the URL asks for (a link) or else the last session, saving the session on every change
+// (not in embeds, which keep their state in their own URL), keeping the link in the address bar,
+// re-running the probe and refreshing the views that follow the hyperparameters and the selection.
 import { effect } from '@preact/signals';
 import { EngineClient, type WorkerPort } from '../worker/engine_client.ts';
-import { loadDemo, restore } from './data_actions.ts';
+import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from './engine_tasks.ts';
+import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
-  autoRun, backend, dataset, demos, envelope, preview, probeBasis, queryBelief, results, runProbe, selected, session,
+  autoRun, backend, dataset, demos, envelope, opening, preview, probeBasis, queryBelief, results, runProbe, selected, session,
   SESSION_KEY, type DemoEntry,
 } from './store.ts';
 
@@ -18,8 +20,12 @@ function debounced(ms: number, run: () => void): () => void {
   };
 }
 
-/** Starts the app; `spawn` starts an instance of the engine worker (engine_client.ts). */
-export async function start(spawn: () => WorkerPort): Promise<void> {
+/**
+ * Starts the app; `spawn` starts an instance of the engine worker (engine_client.ts). `persistent`:
+ * read and write the session saved in this browser (false in embeds).
+ */
+export async function start(spawn: () => WorkerPort, { persistent }: { persistent: boolean }): Promise<void> {
+  setPersistent(persistent);
   const client = new EngineClient(spawn);
   setEngineClient(client);
   try {
@@ -34,23 +40,26 @@ export async function start(spawn: () => WorkerPort): Promise<void> {
   } catch {
     notify('error', 'The demo datasets could not be loaded (demo/manifest.json).');
   }
-  const restored = await restore();
-  if (!restored && demos.value.length > 0) await loadDemo(demos.value[0].id);
+  const opened = (await openFromLocation()) || (persistent && (await restore()));
+  if (!opened && !dataset.value && demos.value.length > 0) await loadDemo(demos.value[0].id);
 
   // Save the session on every change (settings only; uploaded files are in IndexedDB).
-  effect(() => {
-    const s = session.value;
-    try {
-      localStorage.setItem(SESSION_KEY, JSON.stringify(s));
-    } catch {
-      // storage full or disabled: the session still works, it just will not survive a reload
-    }
-  });
-  // Re-run the probe when what it depends on changes.
-  const rerun = debounced(120, () => { if (autoRun.value) void runProbe(); });
+  if (persistent) {
+    effect(() => {
+      const s = session.value;
+      try {
+        localStorage.setItem(SESSION_KEY, JSON.stringify(s));
+      } catch {
+        // storage full or disabled: the session still works, it just will not survive a reload
+      }
+    });
+  }
+  keepLinkInAddressBar();
+  // Re-run the probe when what it depends on changes (once a session being opened is complete).
+  const rerun = debounced(120, () => { if (autoRun.value && !opening.value) void runProbe(); });
   effect(() => {
     void probeBasis.value;
-    if (dataset.value) rerun();
+    if (dataset.value && !opening.value) rerun();
   });
   // Hyperparameter views.
   const refreshPrior = debounced(60, () => {

@@ -49,6 +49,10 @@ export const preview = signal<ResultOf<'belief-preview'> | null>(null);
 export const queryBelief = signal<ResultOf<'query-belief'> | null>(null);
 export const selected = signal<number | null>(null);
 export const autoRun = signal(true);
+/** True while a session is being opened (data, draw, OOD set): the probe waits for all of it. */
+export const opening = signal(false);
+/** The rows the last draw gave and for what (links name the draw instead of listing these rows). */
+export const lastDraw = signal<{ key: string; rows: number[] } | null>(null);
 
 export const columns = computed<Column[]>(() => dataset.value?.columns ?? []);
 export const labels = computed<Uint8Array | null>(() => {
@@ -69,6 +73,18 @@ export const probeBasis = computed(() => {
 export const resultsStale = computed(() => results.value !== null && results.value.basis !== probeBasis.value);
 export const canUndo = computed(() => history.value.past.length > 0);
 export const canRedo = computed(() => history.value.future.length > 0);
+
+/** What a draw depends on besides its per-class count and seed. */
+function drawKey(perClass: number, seed: number): string {
+  return JSON.stringify([dataset.value?.name, dataset.value?.rows, session.value.concept, perClass, seed]);
+}
+
+/** Whether the observations are exactly what the session's draw gives (so a link can say "the draw"). */
+export const observationsDrawn = computed(() => {
+  const d = lastDraw.value, s = session.value;
+  return d !== null && d.key === drawKey(s.draw.perClass, s.draw.seed) && d.rows.length === s.observations.length
+    && d.rows.every((r, i) => r === s.observations[i]);
+});
 
 // ---- session changes ----
 
@@ -122,6 +138,7 @@ export async function draw(perClass = session.value.draw.perClass, seed = sessio
   try {
     const rows = await request(null, { kind: 'draw-observations', labels: y, perClass, seed });
     if (session.value.concept !== before.concept || labels.value !== y) return;  // the concept changed meanwhile
+    lastDraw.value = { key: drawKey(perClass, seed), rows: Array.from(rows) };
     commit({ ...session.value, draw: { perClass, seed }, observations: Array.from(rows) });
   } catch (error) {
     report(error);
@@ -139,7 +156,8 @@ export function toggleObservation(row: number): void {
 // ---- the probe ----
 let probeRun: RunningRequest<ProbeRun> | null = null;
 
-export async function runProbe(): Promise<void> {
+/** Runs the probe; `fresh`: fit it anew on the sorted observations (as a new page would) instead of updating it. */
+export async function runProbe(fresh = false): Promise<void> {
   const d = dataset.value;
   if (!d) return;
   probeRun?.cancel();
@@ -149,7 +167,7 @@ export async function runProbe(): Promise<void> {
   const rows = y ? Int32Array.from(s.observations.filter((r) => r < d.rows)) : new Int32Array(0);
   const obsLabels = Uint8Array.from(rows, (r) => y![r]);
   const basis = probeBasis.value;
-  const running = startTask('Running the probe', { kind: 'probe', epsilon: s.epsilon, strength: s.strength, observations: rows, labels: obsLabels });
+  const running = startTask('Running the probe', { kind: 'probe', epsilon: s.epsilon, strength: s.strength, observations: rows, labels: obsLabels, fresh });
   probeRun = running;
   try {
     const r = await running.result;

@@ -16,12 +16,14 @@ import { ProbeView } from './ProbeView.tsx';
 import { RegressionView } from './regression/RegressionView.tsx';
 import { TaskBar } from './TaskBar.tsx';
 import { columns } from '../state/store.ts';
+import { activeTab, type Tab } from '../state/view_state.ts';
+import { Prompts } from './Prompts.tsx';
+import { ShareActions } from './ShareActions.tsx';
 import { formatBytes, formatCount } from './format.ts';
 
-type View = 'probe' | 'ood' | 'evaluate' | 'regression';
-
 export function App() {
-  const [view, setView] = useState<View>('probe');
+  const view = activeTab.value;
+  const setView = (tab: Tab) => { activeTab.value = tab; };
   const [dragging, setDragging] = useState(false);
   const upload = useRef<HTMLInputElement>(null);
   const sessionFile = useRef<HTMLInputElement>(null);
@@ -73,6 +75,7 @@ export function App() {
           <button type="button" onClick={redo} disabled={!canRedo.value} title="Redo (Ctrl+Shift+Z)">Redo</button>
           <button type="button" onClick={exportCsv} disabled={!results.value}>Export results (CSV)</button>
           <button type="button" onClick={exportSession} disabled={!d}>Export session</button>
+          <ShareActions />
           <button type="button" onClick={() => sessionFile.current?.click()}>Import session</button>
           <input ref={sessionFile} type="file" accept=".json,application/json" hidden aria-label="Session file"
             onChange={async (e) => { const f = (e.target as HTMLInputElement).files?.[0]; (e.target as HTMLInputElement).value = ''; if (f) await importSession(await f.text()); }} />
@@ -113,6 +116,7 @@ export function App() {
         </main>
       </div>
       <Messages />
+      <Prompts />
       {dragging && <div class="drop-overlay">Drop embeddings (and metadata) files to load them</div>}
     </div>
   );

@@ -6,6 +6,7 @@ import type { Mark, PlotSpec, PointsMark } from '../plots/plot_model.ts';
 import { drawOverlay, drawPlot } from '../plots/render_canvas.ts';
 import { plotToSvg } from '../plots/render_svg.ts';
 import { saveBlob, slug } from './download.ts';
+import { useElementSize } from './element_size.ts';
 
 interface Props {
   spec: PlotSpec | null;
@@ -14,6 +15,8 @@ interface Props {
   height: number;
   /** Text lines for the tooltip of point i of the interactive mark. */
   tooltip?: (index: number) => string[];
+  /** A picture of point i for its tooltip (a sprite sheet's thumbnail). */
+  thumbnail?: (index: number) => preact.ComponentChildren;
   onPick?: (index: number | null, event: MouseEvent) => void;
   empty?: string;
   /** Extra controls in the card header. */
@@ -74,27 +77,20 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
   return ctx;
 }
 
-export function PlotView({ spec, overlay, height, tooltip, onPick, empty, controls, caption, testId }: Props) {
-  const box = useRef<HTMLDivElement>(null);
+export function PlotView({ spec, overlay, height, tooltip, thumbnail, onPick, empty, controls, caption, testId }: Props) {
+  const [box, { width }] = useElementSize<HTMLDivElement>();
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(0);
   const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
   const [layoutState, setLayout] = useState<Layout | null>(null);
 
   useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setWidth(Math.floor(element.clientWidth)));
-    observer.observe(element);
-    setWidth(Math.floor(element.clientWidth));
-    return () => observer.disconnect();
-  }, []);
-
-  useEffect(() => {
     const c = canvas.current;
     if (!c || !spec || width === 0) return;
-    setLayout(drawPlot(sizedContext(c, width, height), spec, width, height));
+    const drawn = drawPlot(sizedContext(c, width, height), spec, width, height);
+    // The drawn texts' boxes, for checks that nothing is cut off (tests/e2e/embed.e2e.ts).
+    c.dataset.textBoxes = JSON.stringify(drawn.textBoxes.map((b) => [b.left, b.top, b.right, b.bottom].map((v) => Math.round(v * 10) / 10)));
+    setLayout(drawn);
   }, [spec, width, height]);
 
   useEffect(() => {
@@ -162,6 +158,7 @@ export function PlotView({ spec, overlay, height, tooltip, onPick, empty, contro
         )}
         {hover && tooltip && (
           <div class="tooltip" style={{ left: `${Math.min(hover.x + 12, width - 220)}px`, top: `${Math.max(hover.y - 10, 0)}px` }}>
+            {thumbnail?.(hover.index)}
             {tooltip(hover.index).map((line) => <div>{line}</div>)}
           </div>
         )}

@@ -2,20 +2,24 @@
 // shaded), alea vs episteme, the belief of the selected query, and the table. Selecting a query in any
 // view selects it in all.
 import { useMemo, useState } from 'preact/hooks';
-import type { ProbeScores } from '../engine/probe_engine.ts';
 import { queryBelief as queryBeliefPlot } from '../plots/belief_plots.ts';
 import { embeddingMap } from '../plots/map_plot.ts';
 import { aleaVsEpisteme, judgedVsEpisteme, selectionRing } from '../plots/measure_plots.ts';
 import { cellText } from '../state/session.ts';
 import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
+import { COLOR_BY, colorBy as colorBySignal } from '../state/view_state.ts';
 import { formatMeasure } from './format.ts';
 import { DENSITY_GRID } from './panels/HyperparametersPanel.tsx';
 import { PlotView } from './PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
+import { currentSprite, Thumbnail } from './Thumbnail.tsx';
 
-type ColorBy = 'concept' | keyof ProbeScores;
+/** A row's thumbnail (when the data has a sprite sheet), for tooltips and the table. */
+export function thumbnailOf(size: number): ((row: number) => preact.ComponentChildren) | undefined {
+  return currentSprite() ? (row) => <Thumbnail row={row} size={size} /> : undefined;
+}
 
-function useTooltip() {
+export function useTooltip() {
   const cols = columns.value;
   const r = results.value;
   const y = labels.value;
@@ -39,6 +43,7 @@ function SelectedQuery() {
   return (
     <div class="selection">
       <div class="selection-title">
+        <Thumbnail row={row} size={64} />
         <strong>Row {row}</strong>
         <button type="button" class="small" onClick={() => toggleObservation(row)}>
           {isObservation ? 'Remove observation' : 'Add as observation'}
@@ -52,18 +57,14 @@ function SelectedQuery() {
   );
 }
 
-export function ProbeView() {
-  const d = dataset.value;
+/** The probe's plots for the current session and selection (the probe view's and the embed's). */
+export function useProbePlots() {
   const r = results.value;
   const m = map.value;
   const y = labels.value;
   const obs = session.value.observations;
   const sel = selected.value;
-  const [colorBy, setColorBy] = useState<ColorBy>('judgedProbability');
-  const [picking, setPicking] = useState(false);
-  const tooltip = useTooltip();
-  const observationSet = useMemo(() => new Set(obs), [obs]);
-
+  const colorBy = colorBySignal.value;
   const subset = queryRows.value;
   const input = r ? { scores: r.scores, labels: y, observations: obs, subset } : null;
   const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, subset, envelope.value]);
@@ -78,6 +79,32 @@ export function ProbeView() {
   const mapRing = useMemo(() => (m ? selectionRing(m.x, m.y, sel, 9) : []), [m, sel]);
   const belief = queryBelief.value;
   const beliefSpec = useMemo(() => belief && sel !== null ? queryBeliefPlot(DENSITY_GRID, belief.posterior, belief.prior, `Belief g(a) of row ${sel}`) : null, [belief, sel]);
+  return { mapSpec, judged, alea, beliefSpec, mapRing, judgedRing, aleaRing, tooltip: useTooltip() };
+}
+
+/** The map's colour choice (concept or a measure). */
+export function ColorBySelect() {
+  return (
+    <select aria-label="Colour the map by" value={colorBySignal.value} onChange={(e) => {
+      const value = (e.target as HTMLSelectElement).value;
+      colorBySignal.value = COLOR_BY.find((c) => c === value) ?? 'judgedProbability';
+    }}>
+      <option value="concept">concept</option>
+      {MEASURE_COLUMNS.map((c) => <option value={c.key}>{c.label}</option>)}
+    </select>
+  );
+}
+
+export function ProbeView() {
+  const d = dataset.value;
+  const r = results.value;
+  const y = labels.value;
+  const obs = session.value.observations;
+  const sel = selected.value;
+  const [picking, setPicking] = useState(false);
+  const observationSet = useMemo(() => new Set(obs), [obs]);
+  const subset = queryRows.value;
+  const { mapSpec, judged, alea, beliefSpec, mapRing, judgedRing, aleaRing, tooltip } = useProbePlots();
 
   if (!d) return <div class="empty-state">Load embeddings to begin: drop files anywhere on the page or use “Upload embeddings”.</div>;
   const pick = (row: number | null, event: MouseEvent) => {
@@ -96,17 +123,14 @@ export function ProbeView() {
         </p>
       )}
       <div class="plot-grid">
-        <PlotView spec={mapSpec} overlay={mapRing} height={340} tooltip={tooltip} onPick={pick} empty="computing the map…" testId="map-plot"
+        <PlotView spec={mapSpec} overlay={mapRing} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="computing the map…" testId="map-plot"
           controls={<>
-            <select aria-label="Colour the map by" value={colorBy} onChange={(e) => setColorBy((e.target as HTMLSelectElement).value as ColorBy)}>
-              <option value="concept">concept</option>
-              {MEASURE_COLUMNS.map((c) => <option value={c.key}>{c.label}</option>)}
-            </select>
+            <ColorBySelect />
             <label class="toggle"><input type="checkbox" checked={picking} onChange={(e) => setPicking((e.target as HTMLInputElement).checked)} /> pick observations</label>
           </>} />
-        <PlotView spec={judged} overlay={judgedRing} height={340} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="judged-plot"
+        <PlotView spec={judged} overlay={judgedRing} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="judged-plot"
           caption="Shaded: more certain than any belief of this prior could be with so little knowledge (the irrational region of Fox & Ülkümen). Click a point to select it; shift-click adds or removes an observation." />
-        <PlotView spec={alea} overlay={aleaRing} height={300} tooltip={tooltip} onPick={pick} empty="run the probe to see results" testId="alea-plot"
+        <PlotView spec={alea} overlay={aleaRing} height={300} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="alea-plot"
           caption="Alea: how fuzzy the concept is at the query; episteme: how much the probe knows there." />
         <div class="card selection-card">
           {beliefSpec ? <PlotView spec={beliefSpec} height={190} testId="belief-plot" /> : null}
@@ -114,7 +138,7 @@ export function ProbeView() {
         </div>
       </div>
       <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} subset={subset} labels={y} observations={observationSet}
-        selected={sel} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation} />
+        selected={sel} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation} thumbnail={thumbnailOf(22)} />
     </div>
   );
 }

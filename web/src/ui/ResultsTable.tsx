@@ -29,9 +29,13 @@ interface Props {
   selected: number | null;
   onSelect(row: number): void;
   onToggleObservation(row: number): void;
+  /** A picture per row (a sprite sheet's thumbnails), shown in a column of its own. */
+  thumbnail?: (row: number) => preact.ComponentChildren;
+  /** Height of the scrolling table in pixels (default 420). */
+  height?: number;
 }
 
-export function ResultsTable({ scores, columns, rows: total, subset, labels, observations, selected, onSelect, onToggleObservation }: Props) {
+export function ResultsTable({ scores, columns, rows: total, subset, labels, observations, selected, onSelect, onToggleObservation, thumbnail, height = 420 }: Props) {
   const rows = subset ? subset.length : total;
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: { kind: 'row' }, descending: false });
   const [scrollTop, setScrollTop] = useState(0);
@@ -60,7 +64,6 @@ export function ResultsTable({ scores, columns, rows: total, subset, labels, obs
     return sorted;
   }, [rows, subset, scores, columns, sort, observations]);
 
-  const height = 420;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 5);
   const last = Math.min(rows, Math.ceil((scrollTop + height) / ROW_HEIGHT) + 5);
   const header = (key: SortKey, label: string, numeric = false) => {
@@ -81,6 +84,7 @@ export function ResultsTable({ scores, columns, rows: total, subset, labels, obs
             <tr>
               {header({ kind: 'row' }, 'row', true)}
               {header({ kind: 'observation' }, 'obs.')}
+              {thumbnail && <th aria-label="thumbnail" />}
               {labels && <th>concept</th>}
               {MEASURE_COLUMNS.map((m) => header({ kind: 'measure', key: m.key }, m.label, true))}
               {shown.map((c) => header({ kind: 'column', name: c.name }, c.name, c.kind === 'number'))}
@@ -95,6 +99,7 @@ export function ResultsTable({ scores, columns, rows: total, subset, labels, obs
                   <input type="checkbox" checked={observations.has(row)} aria-label={`Observation ${row}`}
                     onClick={(e) => e.stopPropagation()} onChange={() => onToggleObservation(row)} />
                 </td>
+                {thumbnail && <td class="thumb">{thumbnail(row)}</td>}
                 {labels && <td><span class={`swatch ${labels[row] ? 'positive' : 'negative'}`} />{labels[row] ? 'yes' : 'no'}</td>}
                 {MEASURE_COLUMNS.map((m) => <td class="num">{scores ? formatMeasure(scores[m.key][row]) : '…'}</td>)}
                 {shown.map((c) => <td class={c.kind === 'number' ? 'num' : ''}>{cellText(c, row)}</td>)}

@@ -4,7 +4,9 @@
 // envelope, the observation draw). Every number comes from the core.
 import { beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief, type Belief } from '../engine/analysis.ts';
 import type { ProbeEngine, ProbeScores } from '../engine/probe_engine.ts';
+import { embeddingsId, probeFileBytes } from '../engine/probe_file.ts';
 import { loadDataset, type Dataset } from '../io/load_files.ts';
+import { loadProjectorEmbedding, loadUrls, readProjectorConfig } from '../io/load_urls.ts';
 import { checkAborted, FileError } from '../io/table.ts';
 import type { Handlers, HandlerContext } from './handler.ts';
 import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests } from './probe_protocol.ts';
@@ -36,10 +38,8 @@ function adopt(engine: ProbeEngine, role: DatasetRole, dataset: Dataset, signal:
   return summary(role, dataset);
 }
 
-async function load(role: DatasetRole, files: { blob: Blob; name: string }[], name: string | null, c: HandlerContext) {
-  const dataset = await loadDataset(files, { signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }) });
-  if (name) dataset.name = name;
-  return adopt(c.engines.probe, role, dataset, c.signal);
+function loadOptions(c: HandlerContext) {
+  return { signal: c.signal, onProgress: c.progress };
 }
 
 async function scoreAll(c: HandlerContext): Promise<{ scores: ProbeScores; oodScores: ProbeScores | null }> {
@@ -64,16 +64,19 @@ function curve(engine: ProbeEngine, grid: Float64Array, belief: Belief): BeliefC
 }
 
 export const probeHandlers: Handlers<ProbeRequests> = {
-  'load-files': (r, c) => load(r.role, r.files, null, c),
+  'load-files': async (r, c) => {
+    const dataset = await loadDataset(r.files, { signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }) });
+    return adopt(c.engines.probe, r.role, dataset, c.signal);
+  },
   'load-urls': async (r, c) => {
-    const files: { blob: Blob; name: string }[] = [];
-    for (const [k, u] of r.urls.entries()) {
-      c.progress({ stage: `downloading ${u.name}`, done: k, total: r.urls.length });
-      const response = await fetch(u.url, { signal: c.signal });
-      if (!response.ok) throw new FileError(u.name, `could not be downloaded (HTTP ${response.status})`);
-      files.push({ blob: await response.blob(), name: u.name });
-    }
-    return load(r.role, files, r.name, c);
+    const dataset = await loadUrls(r.urls, loadOptions(c));
+    dataset.name = r.name;
+    return adopt(c.engines.probe, r.role, dataset, c.signal);
+  },
+  'read-projector-config': (r, c) => readProjectorConfig(r, loadOptions(c)),
+  'load-projector': async (r, c) => {
+    const { dataset, sprite } = await loadProjectorEmbedding(r.embedding, loadOptions(c));
+    return { ...adopt(c.engines.probe, 'main', dataset, c.signal), ...(sprite ? { sprite } : {}) };
   },
   'clear-dataset': (r) => {
     loaded[r.role]?.resident.dispose();
@@ -85,7 +88,7 @@ export const probeHandlers: Handlers<ProbeRequests> = {
     const main = mainData();
     const start = performance.now();
     c.progress({ stage: 'fitting', done: 0, total: 1 });
-    const update = session.update(c.engines.probe, main, r.epsilon, r.strength, r.observations, r.labels);
+    const update = session.update(c.engines.probe, main, r.epsilon, r.strength, r.observations, r.labels, r.fresh ?? false);
     const { scores, oodScores } = await scoreAll(c);
     const probe = session.probe!;
     return { scores, oodScores, space: probe.space, observationCount: probe.observationCount, update, seconds: (performance.now() - start) / 1000 };
@@ -118,4 +121,17 @@ export const probeHandlers: Handlers<ProbeRequests> = {
   },
   envelope: (r, c) => beliefEnvelope(c.engines.probe, r.epsilon, { points: 160 }),
   'draw-observations': (r, c) => c.engines.probe.drawObservations(r.labels, r.perClass, r.seed),
+  'export-probe': async (r, c) => {
+    const main = mainData();
+    // The file records the space the app's probe uses, so every reader fits the probe the app shows.
+    session.update(c.engines.probe, main, r.epsilon, r.strength, r.observations, r.labels);
+    const current = session.observations;
+    loaded.main!.id ??= await embeddingsId(main.view());
+    return probeFileBytes({
+      epsilon: r.epsilon, strength: r.strength, space: session.probe!.space,
+      observations: main.gatherRows(current.map((o) => o.row)), labels: Uint8Array.from(current, (o) => o.label),
+      observationRows: current.map((o) => o.row),
+      data: { name: r.data, rows: main.rows, cols: main.cols, dtype: main.dtype === 32 ? 'float32' : 'float64', ...(loaded.main!.id ? { sha256: loaded.main!.id } : {}) },
+    });
+  },
 };

@@ -43,12 +43,15 @@ export class ProbeSession {
     this.#embeddings = null;
   }
 
-  /** Brings the probe to exactly `target` observations; returns what it did. */
+  /**
+   * Brings the probe to exactly `target` observations; returns what it did. `fresh`: fit anew in the
+   * target's order even when an update would do (the numbers a new page computes, to the last bit).
+   */
   update(engine: ProbeEngine, embeddings: ResidentMatrix, epsilon: number, strength: number,
-    rows: Int32Array, labels: Uint8Array): ProbeUpdate {
+    rows: Int32Array, labels: Uint8Array, fresh = false): ProbeUpdate {
     const target: Observation[] = Array.from(rows, (row, i) => ({ row, label: labels[i] }));
     const probe = this.#probe;
-    if (probe && this.#embeddings === embeddings && this.#epsilon === epsilon && this.#strength === strength) {
+    if (!fresh && probe && this.#embeddings === embeddings && this.#epsilon === epsilon && this.#strength === strength) {
       const plan = this.#plan(target);
       if (plan.removals.length + plan.additions.length <= Math.max(16, 0.25 * target.length)) {
         try {

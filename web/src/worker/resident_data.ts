@@ -9,6 +9,8 @@ import { ProbeSession } from './probe_session.ts';
 export interface Loaded {
   name: string;
   resident: ResidentMatrix;
+  /** SHA-256 of the embeddings (probe files' data id), computed when first asked for; null without Web Crypto. */
+  id?: string | null;
 }
 
 export const loaded: Partial<Record<DatasetRole, Loaded>> = {};

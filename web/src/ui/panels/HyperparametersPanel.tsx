@@ -17,9 +17,22 @@ export interface SliderProps {
   onChange(v: number): void;
 }
 
+/** A field for a positive number that takes what is typed on Enter or when it loses focus. */
+export function PositiveNumberInput({ name, value, onChange, class: className }: { name: string; value: number; onChange(v: number): void; class?: string }) {
+  const [text, setText] = useState<string | null>(null);
+  return (
+    <input type="number" class={className} step="any" value={text ?? String(value)} aria-label={name}
+      onInput={(e) => setText((e.target as HTMLInputElement).value)}
+      onChange={(e) => {
+        const v = Number((e.target as HTMLInputElement).value);
+        setText(null);
+        if (Number.isFinite(v) && v > 0) onChange(v);
+      }} />
+  );
+}
+
 /** A log-scale slider with an exact number field beside it. */
 function LogSlider({ label, name, value, min, max, onChange }: SliderProps) {
-  const [text, setText] = useState<string | null>(null);
   const toSlider = (v: number) => (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min));
   const fromSlider = (t: number) => Number(Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))).toPrecision(3));
   return (
@@ -27,13 +40,7 @@ function LogSlider({ label, name, value, min, max, onChange }: SliderProps) {
       <span>{label}</span>
       <input type="range" min={0} max={1} step={0.001} value={toSlider(value)} aria-label={`${name} slider`}
         onInput={(e) => onChange(fromSlider(Number((e.target as HTMLInputElement).value)))} />
-      <input type="number" class="number" step="any" value={text ?? String(value)} aria-label={name}
-        onInput={(e) => setText((e.target as HTMLInputElement).value)}
-        onChange={(e) => {
-          const v = Number((e.target as HTMLInputElement).value);
-          setText(null);
-          if (Number.isFinite(v) && v > 0) onChange(v);
-        }} />
+      <PositiveNumberInput class="number" name={name} value={value} onChange={onChange} />
     </label>
   );
 }
