@@ -67,6 +67,18 @@ const char* kUsage =
     "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
     "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
     "          writes that data as CSV for other implementations (scripts/bench_gpc.mjs).\n"
+    "  robustness --train FILE [gpc's model flags] --point x1,...,xd (--gamma G | --sweep G1,G2,...)\n"
+    "          [--dims i,j,...] [--valid-range LO,HI] [--tolerance E (0.01)] [--max-iterations N (10000)]\n"
+    "          [--time-limit S] [--search both|adversarial] [--out FILE]\n"
+    "          certified robustness of the classifier at the point over the L-inf ball of radius G on\n"
+    "          --dims (all without it; the rest fixed): one JSON object with probability_at_point, box,\n"
+    "          root bounds of mean/variance/probability, minimum and maximum (certified interval,\n"
+    "          witness, iterations, status of branch and bound), gpfgs and verdict_can_flip. --sweep:\n"
+    "          one such row per gamma (the paper's Fig. 2; only the adversarial side is refined unless\n"
+    "          --search both).\n"
+    "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
+    "          [--json]\n"
+    "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
@@ -84,6 +96,8 @@ int main(int argc, char** argv) {
       {"draw", gpprobe::cli::draw_command},
       {"gpc", gpprobe::cli::gpc_command},
       {"bench-gpc", gpprobe::cli::gpc_bench_command},
+      {"robustness", gpprobe::cli::robustness_command},
+      {"bench-robustness", gpprobe::cli::robustness_bench_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;
