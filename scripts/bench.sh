@@ -5,3 +5,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/build.sh >/dev/null
 node scripts/bench.mjs "$@"
 node scripts/bench_gpc.mjs
+node scripts/bench_robustness.mjs

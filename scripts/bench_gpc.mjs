@@ -4,13 +4,20 @@
 // (synthetic_classification.h) in every implementation:
 //   native   build/native/gpprobe bench-gpc (which also writes the data as CSV)
 //   sklearn  scripts/bench_gpc_sklearn.py on those files (Laplace, logistic only; OpenBLAS, 1 thread)
+//   wasm     the JS library (dist/lib) in Node on the same seeded data (drawn by the core in wasm, the
+//            same numbers as the native draw: the log marginal likelihoods are checked to agree); its fit
+//            always computes the evidence's gradient too (the library reports it), so its "fit" column is
+//            the work of native's fit and evidence together, and it has no separate evidence column
 // Each source returns rows {dimension, approximation, fit_seconds, evidence_seconds, predict_seconds,
-// log_marginal_likelihood}; a new implementation (the wasm build) is one more entry in `sources`.
+// log_marginal_likelihood}.
 //   node scripts/bench_gpc.mjs [--n 1000] [--dimensions 2,10] [--test 10000]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createClassificationEngine } from '../dist/lib/index.js';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -38,13 +45,39 @@ const sources = [
       return JSON.parse(r.stdout);
     },
   },
+  {
+    name: 'wasm',
+    run: async () => {
+      const engine = await createClassificationEngine();
+      const meta = JSON.parse(readFileSync(join(dir, 'gpc_bench.json'), 'utf8'));
+      const rows = [];
+      for (const c of meta.cases) {
+        const train = engine.syntheticClassification(meta.n, c.dimension, meta.seed);
+        const test = engine.syntheticClassification(meta.test, c.dimension, meta.seed + 1).inputs;
+        const kernel = { signalVariance: c.signal_variance, lengthScales: [c.length_scale] };
+        for (const [method, likelihood] of [['laplace', 'probit'], ['laplace', 'logistic'], ['ep', 'probit']]) {
+          let start = performance.now();
+          const gpc = engine.fitClassifier({ inputs: train.inputs, labels: train.labels, method, likelihood, kernel });
+          const fit = (performance.now() - start) / 1000;
+          start = performance.now();
+          gpc.predict(test);
+          const predict = (performance.now() - start) / 1000;
+          rows.push({ dimension: c.dimension, approximation: `${method}-${likelihood}`, fit_seconds: fit, evidence_seconds: NaN,
+            predict_seconds: predict, log_marginal_likelihood: gpc.state.logMarginalLikelihood });
+          gpc.dispose();
+        }
+      }
+      return rows;
+    },
+  },
 ];
 
-const results = sources.map((s) => ({ name: s.name, rows: s.run() }));
+const results = [];
+for (const s of sources) results.push({ name: s.name, rows: await s.run() });
 rmSync(dir, { recursive: true });
 
 const pad = (s, w) => String(s).padStart(w);
-const time = (row, key) => (row ? `${row[key].toFixed(3)}s` : '—');
+const time = (row, key) => (row && Number.isFinite(row[key]) ? `${row[key].toFixed(3)}s` : '—');
 const header = results.map((r) => pad(r.name, 9)).join(' ');
 console.log(`n = ${n}, ${test} test points; times per implementation (${results.map((r) => r.name).join(', ')})`);
 console.log(`${pad('d', 3)} ${pad('approximation', 17)} | fit ${header} | evidence ${header} | predict ${header}`);

@@ -92,6 +92,8 @@ RocCurveValue roc_curve(std::uintptr_t labels, std::uintptr_t scores, std::size_
 // fills what the caller left out from the core's defaults).
 struct ExperimentSettings {
   double seed, maxObservations, maxQueries, members, k, epsilon, strength;
+  bool gpc;  // probing: the GP classification probes too (experiment.h GpcProbeOptions) ...
+  double gpcMaxObservations;  // ... up to this O
 };
 
 struct CurveValue {
@@ -141,6 +143,8 @@ class ExperimentHandle {
     o.k = std::size_t(s.k);
     o.probe.epsilon = s.epsilon;
     o.probe.strength = s.strength;
+    o.gpc.enabled = s.gpc;
+    o.gpc.max_observations = std::size_t(s.gpcMaxObservations);
     Result<gpprobe::ExperimentResult> r = gpprobe::run_experiment(kind.value(), data, o, progress_from(progress));
     if (!r.ok()) return r.status();
     return gpprobe::append_trials(&result_, std::move(r).value());
@@ -188,7 +192,9 @@ EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
       .field("members", &ExperimentSettings::members)
       .field("k", &ExperimentSettings::k)
       .field("epsilon", &ExperimentSettings::epsilon)
-      .field("strength", &ExperimentSettings::strength);
+      .field("strength", &ExperimentSettings::strength)
+      .field("gpc", &ExperimentSettings::gpc)
+      .field("gpcMaxObservations", &ExperimentSettings::gpcMaxObservations);
   emscripten::value_object<CurveValue>("CurveValue")
       .field("method", &CurveValue::method)
       .field("metric", &CurveValue::metric)

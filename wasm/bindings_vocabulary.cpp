@@ -28,6 +28,8 @@ struct Defaults {
   std::string space;
   double expectedQueries;
   double trials, seed, maxObservations, maxQueries, members, k;
+  bool gpc;
+  double gpcMaxObservations;
   double restarts, maxIterations, noiseVariance, rho, theta;
   val rhos = val::null();  // number[]: the Fig. 3 experiment's ROC sweep
 };
@@ -76,6 +78,8 @@ Vocabulary vocabulary() {
                 double(experiment.max_queries),
                 double(baseline.members),
                 double(baseline.k),
+                experiment.gpc.enabled,
+                double(experiment.gpc.max_observations),
                 double(fit.restarts),
                 double(fit.max_iterations),
                 gpprobe::kDefaultNoiseVariance,
@@ -110,6 +114,8 @@ EMSCRIPTEN_BINDINGS(gpprobe_vocabulary) {
       .field("maxQueries", &Defaults::maxQueries)
       .field("members", &Defaults::members)
       .field("k", &Defaults::k)
+      .field("gpc", &Defaults::gpc)
+      .field("gpcMaxObservations", &Defaults::gpcMaxObservations)
       .field("restarts", &Defaults::restarts)
       .field("maxIterations", &Defaults::maxIterations)
       .field("noiseVariance", &Defaults::noiseVariance)

@@ -112,6 +112,10 @@ export interface ExperimentSettings {
   k: number;
   epsilon: number;
   strength: number;
+  /** Probing: also the GP classification probes (curves gpc-laplace, gpc-ep) ... */
+  gpc: boolean;
+  /** ... at the observation counts up to this (NaN values above it: not run). */
+  gpcMaxObservations: number;
 }
 
 /** One metric of one method at each observation count. */
@@ -119,7 +123,7 @@ export interface CurveValue {
   method: string;
   /** "auroc" or "pearson". */
   metric: string;
-  /** trials × points, row-major: values[t * points + j]. */
+  /** trials × points, row-major: values[t * points + j]; NaN where the method did not run. */
   values: Float64Array;
   mean: Float64Array;
   /** Sample standard deviation over the trials (0 for one trial). */
@@ -324,6 +328,108 @@ export interface RegressionToolBindings {
   anomalyExperiment(settings: AnomalySettings, progress: CoreProgress): AnomalyExperimentValue;
 }
 
+// ---- bindings_classification.cpp ----
+
+/** A classifier's model and hyperparameters: lengthScales holds 1 value (every column) or one per column. */
+export interface ClassifierSettings {
+  /** "laplace" or "ep". */
+  method: string;
+  /** "probit" or "logistic" (EP: probit only). */
+  likelihood: string;
+  signalVariance: number;
+  lengthScales: Float64Array;
+}
+
+export interface ClassifierOptimizeSettings {
+  restarts: number;
+  seed: number;
+  maxIterations: number;
+  /** One length-scale for every column (isotropic) instead of one each. */
+  sharedLengthScale: boolean;
+}
+
+export interface ClassifierOptimizeReport extends BindingStatus {
+  /** The best log marginal likelihood of each run. */
+  runValues: Float64Array;
+  iterations: number;
+  startLogMarginalLikelihood: number;
+  converged: boolean;
+}
+
+export interface ClassifierPredictReport extends BindingStatus {
+  clampedVariances: number;
+}
+
+export interface ClassifierStateValue extends BindingStatus {
+  method: string;
+  likelihood: string;
+  signalVariance: number;
+  /** One per input column. */
+  lengthScales: Float64Array;
+  logMarginalLikelihood: number;
+  /** d/d[log signalVariance, log lengthScales[0..d-1]]. */
+  gradient: Float64Array;
+  /** Newton steps (Laplace) or EP sweeps. */
+  iterations: number;
+  size: number;
+  dimension: number;
+}
+
+/** One fitted GP classifier living in the wasm heap. Call delete() when done. */
+export interface ClassifierHandle {
+  fit(x: number, rows: number, cols: number, labels: number, settings: ClassifierSettings): BindingStatus;
+  optimize(
+    x: number, rows: number, cols: number, labels: number, settings: ClassifierSettings,
+    options: ClassifierOptimizeSettings, progress: CoreProgress,
+  ): ClassifierOptimizeReport;
+  /** Writes 3 columns of `rows` doubles at `out`: latent mean, latent variance, probability. */
+  predict(test: number, rows: number, cols: number, out: number, progress: CoreProgress): ClassifierPredictReport;
+  state(): ClassifierStateValue;
+  delete(): void;
+}
+
+export interface ClassificationExampleValue extends BindingStatus {
+  name: string;
+  title: string;
+  inputNames: string[];
+  /** rows by cols, row-major. */
+  x: Float64Array;
+  /** 0/1. */
+  labels: Float64Array;
+  rows: number;
+  cols: number;
+}
+
+export interface ClassificationDefaults {
+  method: string;
+  likelihood: string;
+  signalVariance: number;
+  lengthScale: number;
+  restarts: number;
+  seed: number;
+  maxIterations: number;
+  /** L-BFGS iterations of the probing experiment's GP classification probes. */
+  probeLaplaceIterations: number;
+  probeEpIterations: number;
+}
+
+export interface ClassificationVocabulary extends BindingStatus {
+  methods: string[];
+  likelihoods: string[];
+  examples: { name: string; title: string }[];
+  defaults: ClassificationDefaults;
+}
+
+export interface ClassificationBindings {
+  ClassifierHandle: new () => ClassifierHandle;
+  classificationExample(name: string, seed: number): ClassificationExampleValue;
+  /** Writes rows × dimension doubles at `x` and rows 0/1 labels (as doubles) at `labels`. */
+  syntheticClassification(rows: number, dimension: number, seed: number, x: number, labels: number): BindingStatus;
+  classificationVocabulary(): ClassificationVocabulary;
+  /** MacKay's approximation σ(mean/√(1 + π variance/8)) of E[σ(f)]: n values at `out`. */
+  mackayProbabilities(mean: number, variance: number, n: number, out: number): BindingStatus;
+}
+
 // ---- bindings_vocabulary.cpp ----
 
 export interface Defaults {
@@ -337,6 +443,8 @@ export interface Defaults {
   maxQueries: number;
   members: number;
   k: number;
+  gpc: boolean;
+  gpcMaxObservations: number;
   restarts: number;
   maxIterations: number;
   noiseVariance: number;
@@ -381,7 +489,7 @@ export interface HeapAccess {
 }
 
 export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, EvaluationBindings,
-  RegressionBindings, RegressionToolBindings, VocabularyBindings {}
+  RegressionBindings, RegressionToolBindings, ClassificationBindings, VocabularyBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

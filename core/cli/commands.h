@@ -25,5 +25,7 @@ int evaluate_command(const Args& args, std::ostream& out, std::ostream& err);
 int draw_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpc_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpc_bench_command(const Args& args, std::ostream& out, std::ostream& err);
+int robustness_command(const Args& args, std::ostream& out, std::ostream& err);
+int robustness_bench_command(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpprobe::cli

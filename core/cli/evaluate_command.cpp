@@ -1,8 +1,12 @@
 // gpprobe evaluate --embeddings FILE --labels FILE [--ood FILE] --experiment probing|fuzzy|ood
 //                  [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]
-//                  [--members M] [--k K] [--epsilon E] [--strength S] [--out FILE] [--clouds FILE]
-// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/experiment.h). The fuzzy
-// experiment's per-query clouds go to --clouds FILE when given.
+//                  [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]
+//                  [--out FILE] [--clouds FILE]
+// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/experiment.h); a method's
+// rows stop where it did not run. The fuzzy experiment's per-query clouds go to --clouds FILE when given.
+// --gpc adds the GP classification probes (gpc-laplace, gpc-ep) to the probing experiment, up to
+// --gpc-max-observations (default 128).
+#include <cmath>
 #include <ostream>
 
 #include "arguments.h"
@@ -25,9 +29,10 @@ Status read_options(const Arguments& args, ExperimentOptions* options) {
   const auto count = [&](const char* flag, std::size_t fallback) { return args.integer(flag, (long long)fallback); };
   Result<long long> trials = count("trials", options->trials), seed = count("seed", options->seed),
                     max_observations = count("max-observations", options->max_observations),
+                    gpc_max_observations = count("gpc-max-observations", options->gpc.max_observations),
                     max_queries = count("max-queries", options->max_queries),
                     members = count("members", options->members), k = count("k", options->k);
-  for (const auto* r : {&trials, &seed, &max_observations, &max_queries, &members, &k})
+  for (const auto* r : {&trials, &seed, &max_observations, &gpc_max_observations, &max_queries, &members, &k})
     if (!r->ok()) return r->status();
   Result<double> epsilon = args.number("epsilon", options->probe.epsilon),
                  strength = args.number("strength", options->probe.strength);
@@ -41,6 +46,8 @@ Status read_options(const Arguments& args, ExperimentOptions* options) {
   options->k = std::size_t(k.value());
   options->probe.epsilon = epsilon.value();
   options->probe.strength = strength.value();
+  options->gpc.enabled = args.has("gpc");
+  options->gpc.max_observations = std::size_t(gpc_max_observations.value());
   return Status::success();
 }
 
@@ -51,6 +58,7 @@ Status write_curves(const ExperimentResult& r, const std::string& path, std::ost
   os << "method,metric,observations,mean,sd,trials\n";
   for (const ExperimentCurve& c : r.curves) {
     for (std::size_t j = 0; j < r.observation_counts.size(); ++j) {
+      if (std::isnan(c.mean[j])) continue;  // not run at this O
       os << c.method << ',' << c.metric << ',' << r.observation_counts[j] << ',' << format_number(c.mean[j]) << ','
          << format_number(c.sd[j]) << ',' << r.trials << '\n';
     }
@@ -76,7 +84,8 @@ Status write_clouds(const ExperimentResult& r, const std::string& path, std::ost
 Status run(const Args& raw, std::ostream& out) {
   Result<Arguments> parsed = Arguments::parse(
       raw, {"embeddings", "labels", "ood", "experiment", "query-mask", "trials", "seed", "max-observations",
-            "max-queries", "members", "k", "epsilon", "strength", "out", "clouds"});
+            "max-queries", "members", "k", "epsilon", "strength", "gpc-max-observations", "out", "clouds"},
+      {"gpc"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   Files files;
@@ -96,6 +105,12 @@ Status run(const Args& raw, std::ostream& out) {
   }
   ExperimentOptions options;
   GPPROBE_RETURN_IF_ERROR(read_options(args, &options));
+  if (options.gpc.enabled && kind.value() != ExperimentKind::probing) {
+    return Status(StatusCode::invalid_argument, "--gpc applies to --experiment probing only");
+  }
+  if (args.has("gpc-max-observations") && !options.gpc.enabled) {
+    return Status(StatusCode::invalid_argument, "--gpc-max-observations only applies with --gpc");
+  }
 
   Result<LoadedMatrix> embeddings = read_matrix(files.embeddings);
   if (!embeddings.ok()) return embeddings.status();

@@ -45,24 +45,40 @@ const char* kUsage =
     "          episteme, alea (lpe).\n"
     "  evaluate --embeddings FILE --labels FILE [--ood FILE] --experiment probing|fuzzy|ood\n"
     "          [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]\n"
-    "          [--members M] [--k K] [--epsilon E] [--strength S] [--out FILE] [--clouds FILE]\n"
+    "          [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]\n"
+    "          [--out FILE] [--clouds FILE]\n"
     "          the paper's experiments (GPP vs baselines as observations grow): CSV\n"
     "          method,metric,observations,mean,sd,trials; --clouds writes the fuzzy experiment's\n"
     "          per-query judged_probability, episteme, alea. --query-mask: 0/1 per row, 1 = may be a\n"
-    "          query (never an observation).\n"
+    "          query (never an observation). --gpc: probing also ranks by GP classification\n"
+    "          (gpc-laplace, gpc-ep: probit, RBF with learned signal variance and length-scale) for\n"
+    "          O up to --gpc-max-observations (default 128; its cost grows as O^3).\n"
     "  draw    --labels FILE --per-class N [--seed S] [--out FILE]\n"
     "          N random rows of each class (the app's observation draw, same rows for the same seed).\n"
     "  gpc     --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
-    "          [--signal-variance S] [--length-scales L1,L2,...] [--optimize [--restarts R] [--seed N]]\n"
-    "          [--out FILE]\n"
+    "          [--signal-variance S] [--length-scales L1,L2,...]\n"
+    "          [--optimize [--restarts R] [--seed N] [--shared-length-scale]] [--out FILE]\n"
     "          binary GP classification, SE-ARD kernel S exp(-sum_j (x_j - x'_j)^2 / (2 Lj^2)) (defaults\n"
     "          laplace, probit, S = 1, L = 1 for every column): train = feature columns then one label\n"
     "          column (0/1 or -1/+1); test = feature columns. CSV point,latent_mean,latent_variance,\n"
     "          probability (p(y = +1)); stderr: one JSON line with the hyperparameters, the log marginal\n"
     "          likelihood and its gradient in [log S, log L1..Ld], iterations and converged.\n"
+    "          --shared-length-scale learns one L for every column (isotropic) instead of one each.\n"
     "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
     "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
     "          writes that data as CSV for other implementations (scripts/bench_gpc.mjs).\n"
+    "  robustness --train FILE [gpc's model flags] --point x1,...,xd (--gamma G | --sweep G1,G2,...)\n"
+    "          [--dims i,j,...] [--valid-range LO,HI] [--tolerance E (0.01)] [--max-iterations N (10000)]\n"
+    "          [--time-limit S] [--search both|adversarial] [--out FILE]\n"
+    "          certified robustness of the classifier at the point over the L-inf ball of radius G on\n"
+    "          --dims (all without it; the rest fixed): one JSON object with probability_at_point, box,\n"
+    "          root bounds of mean/variance/probability, minimum and maximum (certified interval,\n"
+    "          witness, iterations, status of branch and bound), gpfgs and verdict_can_flip. --sweep:\n"
+    "          one such row per gamma (the paper's Fig. 2; only the adversarial side is refined unless\n"
+    "          --search both).\n"
+    "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
+    "          [--json]\n"
+    "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
@@ -80,6 +96,8 @@ int main(int argc, char** argv) {
       {"draw", gpprobe::cli::draw_command},
       {"gpc", gpprobe::cli::gpc_command},
       {"bench-gpc", gpprobe::cli::gpc_bench_command},
+      {"robustness", gpprobe::cli::robustness_command},
+      {"bench-robustness", gpprobe::cli::robustness_bench_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;

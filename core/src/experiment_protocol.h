@@ -59,6 +59,11 @@ Status lp_scores(const StepObservations& obs, const MatrixView& queries, double*
 Status lpe_scores(const StepObservations& obs, const MatrixView& queries, const ExperimentOptions& options,
                   std::uint64_t seed, const EnsembleScoreColumns& out);
 
+// GP classification probes (gpc_probe_scores.cpp): p(y = +1) of each query by Laplace and by EP, each
+// with hyperparameters learned on the step's observations.
+Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const GpcProbeOptions& options,
+                  double* laplace, double* ep);
+
 // values[m] = AUROC of scores[m] against `labels`, for m < methods.
 Status auroc_each(const std::vector<std::uint8_t>& labels, const std::vector<double>* scores, std::size_t methods,
                   double* values);

@@ -37,7 +37,8 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
   GpcOptions evidence_options = options;
   evidence_options.with_gradient = true;
 
-  const SeArdKernel first = start.expanded(d);
+  const SeArdKernel first =
+      fit_options.shared_length_scale ? SeArdKernel{start.signal_variance, {start.length_scales[0]}} : start.expanded(d);
   std::vector<double> theta{std::log(first.signal_variance)};
   std::vector<double> lower{std::log(fit_options.signal_variance_lower)};
   std::vector<double> upper{std::log(fit_options.signal_variance_upper)};
@@ -53,7 +54,14 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
   const Objective objective = [&](const std::vector<double>& t, std::vector<double>* gradient) {
     Result<GpcEvidence> e = gpc_log_marginal_likelihood(data, from_theta(t), evidence_options);
     if (!e.ok()) return std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < t.size(); ++i) (*gradient)[i] = -e.value().gradient[i];
+    const std::vector<double>& g = e.value().gradient;  // 1 + d entries
+    (*gradient)[0] = -g[0];
+    if (fit_options.shared_length_scale) {
+      (*gradient)[1] = 0.0;
+      for (std::size_t j = 1; j < g.size(); ++j) (*gradient)[1] -= g[j];
+    } else {
+      for (std::size_t i = 1; i < t.size(); ++i) (*gradient)[i] = -g[i];
+    }
     return -e.value().value;
   };
   const RestartOptions restart{fit_options.restarts, fit_options.seed, LbfgsOptions{fit_options.max_iterations}};

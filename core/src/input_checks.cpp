@@ -66,4 +66,18 @@ Status check_finite_values(const double* values, std::size_t n, const std::strin
   return Status::success();
 }
 
+Status check_coordinates(std::vector<std::size_t>* dims, std::size_t d, const std::string& range) {
+  if (dims->empty()) {
+    dims->resize(d);
+    for (std::size_t j = 0; j < d; ++j) (*dims)[j] = j;
+  }
+  std::vector<bool> seen(d, false);
+  for (std::size_t j : *dims) {
+    if (j >= d) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is out of range: " + range);
+    if (seen[j]) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is listed twice");
+    seen[j] = true;
+  }
+  return Status::success();
+}
+
 }  // namespace gpprobe

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/status.h"
@@ -33,5 +34,10 @@ Status check_both_classes(const std::uint8_t* labels, std::size_t count, const s
 
 // non_finite "<what> entry 4 is NaN" for the first non-finite of n values.
 Status check_finite_values(const double* values, std::size_t n, const std::string& what);
+
+// The coordinates a certified set lets move, among d: empty means all (filled in, 0 to d - 1); each below
+// d, none twice. invalid_argument "coordinate 9 is out of range: <range>" (range says what has how many,
+// e.g. "queries have 3 columns (coordinates 0 to 2)"), "coordinate 3 is listed twice".
+Status check_coordinates(std::vector<std::size_t>* dims, std::size_t d, const std::string& range);
 
 }  // namespace gpprobe

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "input_checks.h"
+
 namespace gpprobe {
 
 using Eigen::Index;
@@ -18,20 +20,8 @@ constexpr std::size_t kOwnEigenvalueLimit = 256;
 Result<MovingCoordinates> MovingCoordinates::make(std::shared_ptr<const LatentWeights> weights,
                                                   std::vector<std::size_t> dims) {
   const std::size_t d = weights->dimension();
-  if (dims.empty()) {
-    dims.resize(d);
-    for (std::size_t j = 0; j < d; ++j) dims[j] = j;
-  }
-  std::vector<bool> seen(d, false);
-  for (std::size_t j : dims) {
-    if (j >= d) {
-      return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) +
-                                                      " is out of range: queries have " + count_of(d, "column") +
-                                                      " (coordinates 0 to " + std::to_string(d == 0 ? 0 : d - 1) + ")");
-    }
-    if (seen[j]) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is listed twice");
-    seen[j] = true;
-  }
+  GPPROBE_RETURN_IF_ERROR(check_coordinates(&dims, d, "queries have " + count_of(d, "column") + " (coordinates 0 to " +
+                                                          std::to_string(d == 0 ? 0 : d - 1) + ")"));
   MovingCoordinates moving;
   const Index k = Index(dims.size());
   moving.u_J_.resize(k);

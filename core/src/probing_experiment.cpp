@@ -1,4 +1,6 @@
-// The probing experiment (paper Fig. 4): AUROC of GPP, LP, SVM and LPE on the held-out queries.
+// The probing experiment (paper Fig. 4): AUROC of GPP, LP, SVM and LPE on the held-out queries, and
+// with options.gpc.enabled of the GP classification probes (Laplace, EP).
+#include <limits>
 #include <vector>
 
 #include "experiment_protocol.h"
@@ -13,7 +15,7 @@ Result<ExperimentResult> run_probing(const Protocol& protocol, const ExperimentD
     const StepObservations obs = protocol.observations(draw, O);
     const MatrixView x(obs.x), queries(draw.query_matrix);
     const std::size_t n = draw.queries.size();
-    std::vector<double> scores[4];
+    std::vector<double> scores[6];
     for (auto& s : scores) s.resize(n);
 
     ProbeScoreColumns gpp;
@@ -27,9 +29,17 @@ Result<ExperimentResult> run_probing(const Protocol& protocol, const ExperimentD
     lpe.judged_probability = scores[3].data();
     GPPROBE_RETURN_IF_ERROR(lpe_scores(obs, queries, options, derive_seed(options.seed, {draw.trial, O, 1}), lpe));
 
-    return auroc_each(draw.query_labels, scores, 4, values);
+    if (!options.gpc.enabled) return auroc_each(draw.query_labels, scores, 4, values);
+    if (O > options.gpc.max_observations) {
+      values[4] = values[5] = std::numeric_limits<double>::quiet_NaN();  // not run
+      return auroc_each(draw.query_labels, scores, 4, values);
+    }
+    GPPROBE_RETURN_IF_ERROR(gpc_scores(obs, queries, options.gpc, scores[4].data(), scores[5].data()));
+    return auroc_each(draw.query_labels, scores, 6, values);
   };
-  return run_steps(ExperimentKind::probing, protocol, options, {"gpp", "lp", "svm", "lpe"}, "auroc", step, progress);
+  std::vector<std::string> curves{"gpp", "lp", "svm", "lpe"};
+  if (options.gpc.enabled) curves.insert(curves.end(), {"gpc-laplace", "gpc-ep"});
+  return run_steps(ExperimentKind::probing, protocol, options, curves, "auroc", step, progress);
 }
 
 }  // namespace gpprobe

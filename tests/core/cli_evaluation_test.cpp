@@ -141,6 +141,41 @@ TEST(CliEvaluate, CurvesAreTheMeanAndSdOfTheReferenceTrials) {
   }
 }
 
+TEST(CliEvaluate, GpcAddsTheClassificationProbesToProbing) {
+  const nlohmann::json doc = testing::evaluation_fixture("experiments.json");
+  const EvaluationFiles f(doc);
+  const std::string args = "evaluate --embeddings " + f.embeddings.path() + " --labels " + f.labels.path() +
+                           " --experiment probing --trials 2 --max-observations 16 --max-queries 12 --members 8";
+  const testing::CliRun plain = run_cli(args), gpc = run_cli(args + " --gpc");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(gpc.exit_code, 0) << gpc.err;
+  const auto without = cells_of(plain.out), with = cells_of(gpc.out);
+  const std::size_t points = (without.size() - 1) / 4;
+  ASSERT_EQ(with.size(), 1 + 6 * points);
+  for (std::size_t k = 0; k < without.size(); ++k) EXPECT_EQ(with[k], without[k]);  // the other probes unchanged
+  for (std::size_t k = 0; k < 2 * points; ++k) {
+    const auto& row = with[without.size() + k];
+    EXPECT_EQ(row[0], k < points ? "gpc-laplace" : "gpc-ep");
+    EXPECT_EQ(row[1], "auroc");
+    EXPECT_GE(std::stod(row[3]), 0.0);
+    EXPECT_LE(std::stod(row[3]), 1.0);
+  }
+  // Up to O = 4: the GPC rows stop there.
+  const testing::CliRun capped = run_cli(args + " --gpc --gpc-max-observations 4");
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  const auto part = cells_of(capped.out);
+  ASSERT_EQ(part.size(), without.size() + 4);
+  for (std::size_t k = 0; k < part.size(); ++k) {
+    if (k < without.size()) EXPECT_EQ(part[k], without[k]);
+    else EXPECT_EQ(part[k], with[without.size() + (k - without.size()) % 2 + (k - without.size()) / 2 * points]);
+  }
+  const testing::CliRun fuzzy = run_cli("evaluate --embeddings " + f.embeddings.path() + " --labels " +
+                                        f.labels.path() + " --experiment fuzzy --gpc");
+  EXPECT_EQ(fuzzy.err, "gpprobe evaluate: --gpc applies to --experiment probing only\n");
+  EXPECT_EQ(run_cli(args + " --gpc-max-observations 4").err,
+            "gpprobe evaluate: --gpc-max-observations only applies with --gpc\n");
+}
+
 TEST(CliEvaluate, WritesTheFuzzyCloudsWhenAsked) {
   const nlohmann::json doc = testing::evaluation_fixture("experiments.json");
   const EvaluationFiles f(doc);

@@ -116,6 +116,18 @@ TEST(CliGpc, DefaultsOptimisationAndOutFile) {
   EXPECT_EQ(s["seed"], 4);
   EXPECT_GT(s["log_marginal_likelihood"].get<double>(), s["start_log_marginal_likelihood"].get<double>());
   for (const auto& g : s["log_marginal_likelihood_gradient"]) EXPECT_LT(std::abs(g.get<double>()), 1e-4);
+  EXPECT_EQ(s["shared_length_scale"], false);
+
+  // One length-scale for both columns: equal in the output, and stationary along the shared direction.
+  const auto shared = run_cli(f.files(f.train) + " --optimize --shared-length-scale --length-scales 0.7");
+  ASSERT_EQ(shared.exit_code, 0) << shared.err;
+  s = nlohmann::json::parse(shared.err);
+  EXPECT_EQ(s["shared_length_scale"], true);
+  EXPECT_EQ(s["length_scales"][0], s["length_scales"][1]);
+  EXPECT_NE(s["length_scales"][0].get<double>(), 0.7);
+  const auto& g = s["log_marginal_likelihood_gradient"];
+  EXPECT_LT(std::abs(g[0].get<double>()), 1e-4);
+  EXPECT_LT(std::abs(g[1].get<double>() + g[2].get<double>()), 1e-4);
 }
 
 TEST(CliGpc, EachBadInputIsOneLineNamingFileAndProblem) {
@@ -146,6 +158,9 @@ TEST(CliGpc, EachBadInputIsOneLineNamingFileAndProblem) {
       {"gpc" + tr + te + " --length-scales 1,0", 2,
        "--length-scales: length-scale 2 must be a finite number > 0, got 0"},
       {"gpc" + tr + te + " --seed 3", 2, "--seed only applies with --optimize"},
+      {"gpc" + tr + te + " --shared-length-scale", 2, "--shared-length-scale only applies with --optimize"},
+      {"gpc" + tr + te + " --optimize --shared-length-scale --length-scales 1,2", 2,
+       "--shared-length-scale learns one length-scale: give --length-scales one value, got 2"},
       {"gpc --train " + bad_label.path() + te, 1,
        bad_label.path() + ": training label 1 is 2; labels must be 0/1 or -1/+1"},
       {"gpc --train " + mixed.path() + te, 1,

@@ -38,6 +38,36 @@ TEST(GpcHyperparameterFit, NeverEndsBelowItsStartAndStopsAtAStationaryPoint) {
   }
 }
 
+TEST(GpcHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirection) {
+  // XOR is symmetric in its two inputs, so the shared optimum is also a point where each ARD length-scale's
+  // own derivative is about half of the shared one; the property tested is the chain rule: with one
+  // length-scale l for every column, d log q / d log l = sum_j d log q / d log l_j, which must vanish there.
+  const GpcTrainingData data = testing::gpc_data(xor_case());
+  GpcHyperparameterOptions shared;
+  shared.shared_length_scale = true;
+  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
+    GpcOptions options;
+    options.method = method;
+    const GpcHyperparameterFit fit = fit_gpc_hyperparameters(data, {1.0, {0.7}}, options, shared).value();
+    ASSERT_EQ(fit.kernel.length_scales.size(), 1u);
+    EXPECT_TRUE(fit.converged);
+    EXPECT_GE(fit.log_marginal_likelihood, fit.start_log_marginal_likelihood);
+    const GpcEvidence at = gpc_log_marginal_likelihood(data, fit.kernel, options).value();
+    ASSERT_EQ(at.gradient.size(), 3u);  // d/d[log s2, log l_1, log l_2]
+    EXPECT_EQ(at.value, fit.log_marginal_likelihood);
+    EXPECT_LT(std::abs(at.gradient[0]), 1e-4) << method_name(method);
+    EXPECT_LT(std::abs(at.gradient[1] + at.gradient[2]), 1e-4) << method_name(method);
+    // A 1-D scan along l (s2 at its optimum) finds nothing better than the optimiser's l.
+    for (double factor : {0.8, 0.9, 0.97, 1.03, 1.1, 1.25}) {
+      const SeArdKernel moved{fit.kernel.signal_variance, {fit.kernel.length_scales[0] * factor}};
+      EXPECT_LT(gpc_log_marginal_likelihood(data, moved, options).value().value, fit.log_marginal_likelihood) << factor;
+    }
+    // One length-scale per column has more freedom: its optimum is at least as high.
+    const GpcHyperparameterFit ard = fit_gpc_hyperparameters(data, {1.0, {0.7}}, options).value();
+    EXPECT_GE(ard.log_marginal_likelihood, fit.log_marginal_likelihood - 1e-9) << method_name(method);
+  }
+}
+
 TEST(GpcHyperparameterFit, RestartsAreSeededAndNeverLose) {
   const GpcTrainingData data = testing::gpc_data(xor_case());
   GpcHyperparameterOptions fit_options;

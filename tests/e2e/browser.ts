@@ -43,6 +43,21 @@ export async function waitForResults(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
 }
 
+/** The longest gap between animation frames over `ms` milliseconds: a frozen page shows seconds. */
+export function worstFrameGap(page: Page, ms: number): Promise<number> {
+  return page.evaluate((duration) => new Promise<number>((resolve) => {
+    const start = performance.now();
+    let last = start, worst = 0;
+    const tick = (t: number) => {
+      worst = Math.max(worst, t - last);
+      last = t;
+      if (t - start < duration) requestAnimationFrame(tick);
+      else resolve(worst);
+    };
+    requestAnimationFrame(tick);
+  }), ms);
+}
+
 /** The pages of a test file: one browser for the file, a fresh context and watched page per test, and
  * after each test the checks every browser test makes (no console errors, no foreign requests).
  * `origins`: the app's origin and any other the file names as allowed (a function when they are known

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createRegressionEngine, type RegressionEngine } from '../../web/src/engine/index.ts';
 import { formatMeasure } from '../../web/src/ui/format.ts';
-import { browserPerFile, SHOTS } from './browser.ts';
+import { browserPerFile, SHOTS, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -33,21 +33,6 @@ async function openLab(): Promise<void> {
 
 const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
 const summaryValue = (label: string) => page.getByTestId('fit-summary').locator(`dt:text-is("${label}") + dd`).textContent();
-
-/** The longest gap between animation frames over `ms` milliseconds: a frozen page shows seconds. */
-function worstFrameGap(ms: number): Promise<number> {
-  return page.evaluate((duration) => new Promise<number>((resolve) => {
-    const start = performance.now();
-    let last = start, worst = 0;
-    const tick = (t: number) => {
-      worst = Math.max(worst, t - last);
-      last = t;
-      if (t - start < duration) requestAnimationFrame(tick);
-      else resolve(worst);
-    };
-    requestAnimationFrame(tick);
-  }), ms);
-}
 
 async function download(button: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: button }).click()]);
@@ -168,7 +153,7 @@ describe('the regression lab', () => {
     const bar = page.getByLabel('Fitting hyperparameters progress');
     await expect.poll(async () => Number(await bar.getAttribute('value') ?? 0), { timeout: 60_000 }).toBeGreaterThan(0);
     const early = Number(await bar.getAttribute('value'));
-    expect(await worstFrameGap(1500)).toBeLessThan(250);
+    expect(await worstFrameGap(page, 1500)).toBeLessThan(250);
     await expect.poll(async () => Number(await bar.getAttribute('value') ?? 1), { timeout: 60_000 }).toBeGreaterThan(early);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/regression-2000-progress.png` });

@@ -3,15 +3,15 @@
 //    with the argument count Embind registered (the declaration is hand-written; this keeps it true);
 //  - every one of them was registered through the guard (binding_support.h), and answers a bad_alloc
 //    or an exception thrown inside it with a status (out_of_memory, internal_error), never a trap;
-//  - the TS tables of the core's vocabularies (ERROR_CODES, ANOMALY_STATUSES, DEFAULTS) equal the
-//    module's.
+//  - the TS tables of the core's vocabularies (ERROR_CODES, ANOMALY_STATUSES, DEFAULTS,
+//    CLASSIFICATION_DEFAULTS) equal the module's.
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../web/src/engine/errors.ts';
 import type { GpprobeModule } from '../../web/src/engine/generated/gpprobe.mjs';
 import { loadModule } from '../../web/src/engine/load_module.ts';
-import { ANOMALY_STATUSES, DEFAULTS } from '../../web/src/engine/vocabulary.ts';
+import { ANOMALY_STATUSES, CLASSIFICATION_DEFAULTS, DEFAULTS } from '../../web/src/engine/vocabulary.ts';
 
 interface Declared {
   functions: Map<string, ts.NodeArray<ts.ParameterDeclaration>>;
@@ -148,5 +148,8 @@ describe('the TS tables of the core\'s vocabularies', () => {
     expect([...v.statusCodes.filter((c) => c !== 'ok'), 'disposed']).toEqual([...ERROR_CODES]);
     expect(v.anomalyStatuses).toEqual([...ANOMALY_STATUSES]);
     expect(v.defaults).toEqual(DEFAULTS);
+    const c = module.classificationVocabulary();
+    expect(c.code).toBe('ok');
+    expect(c.defaults).toEqual(CLASSIFICATION_DEFAULTS);
   });
 });

@@ -3,6 +3,7 @@
 // bit for bit — through the engine API, and along the regression lab's own path (its settings, the
 // worker protocol's structured clone, the worker's handler, and back into the settings).
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ClassificationEngine } from '../../web/src/engine/classification.ts';
 import { loadModule } from '../../web/src/engine/load_module.ts';
 import { ProbeEngine } from '../../web/src/engine/probe_engine.ts';
 import { RegressionEngine, type RegressionVocabulary } from '../../web/src/engine/regression.ts';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   const module = await loadModule();
   engine = new RegressionEngine(module);
   vocabulary = engine.vocabulary();
-  context = { engines: { probe: new ProbeEngine(module), regression: engine }, signal: new AbortController().signal, progress: () => undefined };
+  context = { engines: { probe: new ProbeEngine(module), regression: engine, classification: new ClassificationEngine(module) }, signal: new AbortController().signal, progress: () => undefined };
 });
 
 /** A request and its answer as the worker boundary moves them: structured clones. */

@@ -1,5 +1,8 @@
-// Builders for test files in memory: .npy bytes, .npz archives, safetensors.
+// Builders for test files in memory: .npy bytes, .npz archives, safetensors, CSV text parsed as the
+// labs parse it; and the message of a call that must fail.
 import { zipSync } from 'fflate';
+import { parseDelimitedText } from '../../web/src/io/delimited.ts';
+import type { ParsedTable } from '../../web/src/worker/regression_protocol.ts';
 
 export function npyBytes(descr: string, shape: number[], data: ArrayBufferView, fortran = false): Uint8Array {
   let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
@@ -37,4 +40,20 @@ export function safetensorsBytes(tensors: Record<string, { dtype: string; shape:
 
 export function blob(content: Uint8Array | string): Blob {
   return new Blob([content as BlobPart]);
+}
+
+/** CSV text as the labs' 'parse-table' gives it (metadata only: every column numeric or text). */
+export function tableOf(text: string, fileName = 'data.csv'): ParsedTable {
+  const parsed = parseDelimitedText(text, fileName, { metadataOnly: true });
+  return { fileName, rows: parsed.rows, columns: parsed.columns };
+}
+
+/** The message `run` fails with ('no error' when it does not). */
+export function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return 'no error';
 }

@@ -1,30 +1,15 @@
 // CSV text to the regression lab's series, through the app's own parser: which columns become x and y,
 // dates as days, the row index, the plotting range, and each bad input's exact message.
 import { describe, expect, it } from 'vitest';
-import { parseDelimitedText } from '../../web/src/io/delimited.ts';
 import { evenGrid, inputRange, plotGrid } from '../../web/src/state/regression_grid.ts';
 import {
   defaultChoice, parseIsoDate, seriesFromTable, type SeriesChoice,
 } from '../../web/src/state/regression_series.ts';
-import type { ParsedTable } from '../../web/src/worker/regression_protocol.ts';
-
-function table(text: string, fileName = 'data.csv'): ParsedTable {
-  const parsed = parseDelimitedText(text, fileName, { metadataOnly: true });
-  return { fileName, rows: parsed.rows, columns: parsed.columns };
-}
+import { messageOf, tableOf } from './fixtures.ts';
 
 function load(text: string, fileName = 'data.csv', choice?: SeriesChoice) {
-  const t = table(text, fileName);
+  const t = tableOf(text, fileName);
   return seriesFromTable(t, choice ?? defaultChoice(t));
-}
-
-function message(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  return 'no error';
 }
 
 describe('choosing columns', () => {
@@ -37,8 +22,8 @@ describe('choosing columns', () => {
   });
 
   it('takes the last numeric column as y without a header, and a time column alone as x', () => {
-    expect(defaultChoice(table('0.5,1,2\n0.7,3,4\n'))).toEqual({ y: 'column 3', x: ['column 1', 'column 2'] });
-    expect(defaultChoice(table('t,other,value\n0,5,1\n1,6,2\n'))).toEqual({ y: 'value', x: ['t'] });
+    expect(defaultChoice(tableOf('0.5,1,2\n0.7,3,4\n'))).toEqual({ y: 'column 3', x: ['column 1', 'column 2'] });
+    expect(defaultChoice(tableOf('t,other,value\n0,5,1\n1,6,2\n'))).toEqual({ y: 'value', x: ['t'] });
   });
 
   it('reads ISO dates as days since the first, and ignores text columns with a note', () => {
@@ -75,15 +60,15 @@ describe('bad input names the file, the column and the row', () => {
     ['name,kind\na,b\nc,d\n', 'words.csv', 'words.csv: has no numeric column to use as y'],
     ['date,y\n2021-02-28,1\n2021-02-30,2\n', 'dates.csv', "dates.csv: column 'date' (x) row 2: '2021-02-30' is not a valid date"],
   ])('%s', (text, fileName, expected) => {
-    expect(message(() => load(text, fileName))).toBe(expected);
+    expect(messageOf(() => load(text, fileName))).toBe(expected);
   });
 
   it('rejects impossible choices and files too large for an exact GP', () => {
-    const t = table('a,y\n1,2\n3,4\n', 'c.csv');
-    expect(message(() => seriesFromTable(t, { y: 'y', x: ['z'] }))).toBe("c.csv: has no column 'z' (x)");
-    expect(message(() => seriesFromTable(t, { y: 'y', x: ['y'] }))).toBe("c.csv: column 'y' cannot be both an input and y");
-    const big = table(`x,y\n${Array.from({ length: 5001 }, (_, i) => `${i},1`).join('\n')}\n`, 'big.csv');
-    expect(message(() => seriesFromTable(big, defaultChoice(big)))).toBe(
+    const t = tableOf('a,y\n1,2\n3,4\n', 'c.csv');
+    expect(messageOf(() => seriesFromTable(t, { y: 'y', x: ['z'] }))).toBe("c.csv: has no column 'z' (x)");
+    expect(messageOf(() => seriesFromTable(t, { y: 'y', x: ['y'] }))).toBe("c.csv: column 'y' cannot be both an input and y");
+    const big = tableOf(`x,y\n${Array.from({ length: 5001 }, (_, i) => `${i},1`).join('\n')}\n`, 'big.csv');
+    expect(messageOf(() => seriesFromTable(big, defaultChoice(big)))).toBe(
       'big.csv: has 5,001 rows; exact GP regression here takes at most 5,000 points (an n × n kernel matrix, n³ work per likelihood)');
   });
 });

@@ -2,6 +2,10 @@
 //
 //   probing  AUROC on held-out queries of GPP's judged probability, LP's and SVM's decision values
 //            and LPE's judged probability (Fig. 4)                          curves gpp, lp, svm, lpe
+//            with options.gpc.enabled also GP classification (probit, isotropic RBF on the embeddings,
+//            its signal variance and length-scale learned on each step's observations; Laplace and
+//            EP, src/gpc_probe_scores.cpp), ranked by p(y = +1)      further curves gpc-laplace, gpc-ep
+//            for O <= options.gpc.max_observations (their values are NaN at larger O: not run)
 //   fuzzy    each positive observation's label is flipped to 0 with probability 1 - p, p in
 //            {0.25, 0.5, 0.75, 1}; Pearson r between p and the judged probability over the originally
 //            positive queries, pooled over the four p (Fig. 5 left); and, for trial 0, the clouds of
@@ -65,6 +69,17 @@ struct ExperimentData {
   std::size_t query_mask_count = 0;
 };
 
+// GP classification probes of the probing experiment: the largest observation count they run at, and the
+// L-BFGS iterations of each hyperparameter fit (Laplace from the data's scale, EP from Laplace's optimum;
+// no restarts). Off by default, and up to O = 128 when on: their cost grows as O^3 (each EP evidence is
+// 10-20 sweeps of about 4 O^3 flops), about 40 times the other probes' at O = 512 on the demo.
+struct GpcProbeOptions {
+  bool enabled = false;
+  std::size_t max_observations = 128;
+  std::size_t laplace_iterations = 50;
+  std::size_t ep_iterations = 5;
+};
+
 struct ExperimentOptions {
   std::size_t first_trial = 0;  // trials first_trial .. first_trial + trials - 1
   std::size_t trials = 10;
@@ -74,11 +89,13 @@ struct ExperimentOptions {
   std::size_t members = 100;  // LPE
   std::size_t k = 1;          // kNN
   ProbeOptions probe;         // GPP
+  GpcProbeOptions gpc;        // probing only
 };
 
-// One metric of one method at each observation count.
+// One metric of one method at each observation count (NaN where the method did not run: GPC above its
+// max_observations).
 struct ExperimentCurve {
-  std::string method;          // "gpp", "lp", "svm", "lpe", "msp", "maha", "knn"
+  std::string method;          // "gpp", "lp", "svm", "lpe", "msp", "maha", "knn", "gpc-laplace", "gpc-ep"
   std::string metric;          // "auroc", "pearson"
   std::vector<double> values;  // trials by points, row-major
   std::vector<double> mean, sd;

@@ -28,4 +28,16 @@ SyntheticClassification synthetic_classification(std::size_t rows, std::size_t d
 // s2 = 2, l_j = sqrt(d / 2) for j = 1..d.
 SeArdKernel synthetic_classification_kernel(std::size_t dimension);
 
+// The robustness paper's Synthetic2D (Blaas et al., App. F; the authors' generate_2d_synthetic_datasets):
+// 600 points per class from N(0, I_2), class 1 shifted by 5 along the first coordinate and class 0 along
+// the second, drawn in that order (class 1's 600 points, then class 0's, x_1 then x_2 for each point),
+// standardised per column (mean 0, sample standard deviation 1), shuffled (RandomStream::shuffle of the
+// row numbers, same stream); the first `train` rows train, the next `test` rows test.
+struct SyntheticSplit {
+  SyntheticClassification train, test;
+};
+
+// train + test <= 1200.
+SyntheticSplit synthetic_2d_blobs(std::size_t train, std::size_t test, std::uint64_t seed);
+
 }  // namespace gpprobe

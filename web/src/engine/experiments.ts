@@ -44,6 +44,10 @@ export interface ExperimentOptions {
   epsilon?: number;
   /** GPP observation strength. */
   strength?: number;
+  /** Probing: also GP classification (Laplace and EP, RBF with learned hyperparameters) as probes ... */
+  gpc?: boolean;
+  /** ... at observation counts up to this (their curves hold NaN above it: not run). */
+  gpcMaxObservations?: number;
 }
 
 export interface RunExperimentOptions {
@@ -92,8 +96,9 @@ export async function runExperiment(
     seed: options.seed ?? DEFAULTS.seed, maxObservations: options.maxObservations ?? DEFAULTS.maxObservations,
     maxQueries: options.maxQueries ?? DEFAULTS.maxQueries, members: options.members ?? DEFAULTS.members,
     k: options.k ?? DEFAULTS.k, epsilon: options.epsilon ?? DEFAULTS.epsilon, strength: options.strength ?? DEFAULTS.strength,
+    gpc: options.gpc ?? DEFAULTS.gpc, gpcMaxObservations: options.gpcMaxObservations ?? DEFAULTS.gpcMaxObservations,
   };
-  for (const key of ['seed', 'maxObservations', 'maxQueries', 'members', 'k'] as const) checkCount(key, settings[key]);
+  for (const key of ['seed', 'maxObservations', 'maxQueries', 'members', 'k', 'gpcMaxObservations'] as const) checkCount(key, settings[key]);
   const heap = new HeapScope(module);
   const handle = new module.ExperimentHandle();
   try {

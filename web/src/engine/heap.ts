@@ -1,6 +1,6 @@
 // Copies between JavaScript typed arrays and the wasm heap: whole arrays, once, freed together.
 import type { HeapAccess } from './generated/gpprobe.mjs';
-import { GpprobeError } from './errors.ts';
+import { GpprobeError, throwIfFailed } from './errors.ts';
 import { checkMatrix } from './matrix.ts';
 import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
 
@@ -56,6 +56,26 @@ export class HeapScope {
     for (const pointer of this.#pointers) this.#module._free(pointer);
     this.#pointers.length = 0;
   }
+}
+
+/**
+ * A handle of the module filled by one binding call: `fill` gets a fresh heap scope for copies of its
+ * inputs and returns the call's status. On any failure the handle is deleted and the error thrown (a
+ * failed fit leaves nothing behind); the heap scope is freed either way.
+ */
+export function filledHandle<H extends { delete(): void }>(
+  module: HeapAccess, handle: H, fill: (heap: HeapScope) => { code: string; message: string },
+): H {
+  const heap = new HeapScope(module);
+  try {
+    throwIfFailed(fill(heap));
+  } catch (error) {
+    handle.delete();
+    throw error;
+  } finally {
+    heap.free();
+  }
+  return handle;
 }
 
 export function dtypeOf(data: Float32Array | Float64Array): 32 | 64 {

@@ -18,8 +18,8 @@ export type {
 export { ERROR_CODES, GpprobeError, isCancelled } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { Progress, ProgressListener } from './progress.ts';
-export { ANOMALY_STATUSES, DEFAULTS } from './vocabulary.ts';
-export type { AnomalyStatus, Defaults } from './vocabulary.ts';
+export { ANOMALY_STATUSES, CLASSIFICATION_DEFAULTS, DEFAULTS } from './vocabulary.ts';
+export type { AnomalyStatus, ClassificationDefaults, Defaults } from './vocabulary.ts';
 export type { Matrix } from './matrix.ts';
 export type { LoadOptions } from './load_module.ts';
 export { createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine } from './regression.ts';
@@ -28,3 +28,8 @@ export type {
   FitRegressionOptions, KernelSpec, NamedKernel, OptimizeOptions, PredictionReport,
   RegressionExample, RegressionPrediction, RegressionState, RegressionVocabulary, RocCurveData,
 } from './regression_types.ts';
+export { ClassificationEngine, CLASSIFIER_COLUMNS, createClassificationEngine, GpClassifier } from './classification.ts';
+export type {
+  ClassificationExample, ClassificationKernel, ClassificationLikelihood, ClassificationMethod, ClassificationVocabulary,
+  ClassifierOptimization, ClassifierPrediction, ClassifierState, FitClassifierOptions, OptimizeClassifierOptions,
+} from './classification.ts';

@@ -14,7 +14,7 @@
 import type { GpprobeModule, RegressionHandle } from './generated/gpprobe.mjs';
 import { kernelSpec, kernelValue } from './kernel_value.ts';
 import { GpprobeError, throwIfFailed } from './errors.ts';
-import { HeapScope } from './heap.ts';
+import { filledHandle, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
 import { checkMatrix, type Matrix } from './matrix.ts';
 import { coreProgress, type ProgressListener } from './progress.ts';
@@ -157,16 +157,8 @@ export class RegressionEngine {
         `training targets have ${options.y.length} values, training inputs have ${options.x.rows} rows`);
     }
     const handle = new this.#module.RegressionHandle();
-    const heap = new HeapScope(this.#module);
-    try {
-      throwIfFailed(call(handle, heap.copyIn(float64(options.x), 'training inputs'), heap.copyIn(options.y, 'training targets')));
-    } catch (error) {
-      handle.delete();
-      throw error;
-    } finally {
-      heap.free();
-    }
-    return handle;
+    return filledHandle(this.#module, handle, (heap) =>
+      call(handle, heap.copyIn(float64(options.x), 'training inputs'), heap.copyIn(options.y, 'training targets')));
   }
 
   /** `count` joint samples of the prior GP(mean, k) at the test points (count by m). */

@@ -31,3 +31,19 @@ export function robustDomain(values: ArrayLike<number>): [number, number] {
   const lo = at(0.01), hi = at(0.99);
   return lo === hi ? [lo - 0.5, hi + 0.5] : [lo, hi];
 }
+
+/** "#rrggbb" of a linear blend of two "#rrggbb" colours, t in [0, 1]. */
+function blend(a: string, b: string, t: number): string {
+  const channel = (k: number) => {
+    const v = Math.round(parseInt(a.slice(k, k + 2), 16) * (1 - t) + parseInt(b.slice(k, k + 2), 16) * t);
+    return v.toString(16).padStart(2, '0');
+  };
+  return `#${channel(1)}${channel(3)}${channel(5)}`;
+}
+
+/** A class probability p(y = 1) in 64 steps: the negative class's blue at 0, white at 1/2, the positive
+ * class's vermillion at 1 (the classes' colours above). */
+export const PROBABILITY_PALETTE: string[] = Array.from({ length: 64 }, (_, k) => {
+  const t = (k + 0.5) / 64;
+  return t < 0.5 ? blend(NEGATIVE, '#ffffff', t / 0.5) : blend('#ffffff', POSITIVE, (t - 0.5) / 0.5);
+});

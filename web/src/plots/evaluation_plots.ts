@@ -29,19 +29,22 @@ export function curvesPlot(result: ExperimentResult, options: CurvesPlotOptions)
   const legend: LegendEntry[] = [];
   let lo = Infinity, hi = -Infinity;
   if (options.chance !== undefined) marks.push({ type: 'rule', y: options.chance, color: NEUTRAL, dash: [3, 3] });
-  for (const curve of result.curves) {
+  // The points where each method ran (NaN: not run at that O, e.g. GPC above its limit).
+  const ran = result.curves.map((curve) => x.map((_, j) => j).filter((j) => !Number.isNaN(curve.mean[j])));
+  result.curves.forEach((curve, c) => {
     const { color, label } = methodStyle(curve.method);
-    const y0 = Array.from(curve.mean, (m, j) => m - curve.sd[j]);
-    const y1 = Array.from(curve.mean, (m, j) => m + curve.sd[j]);
-    for (let j = 0; j < x.length; j++) [lo, hi] = [Math.min(lo, y0[j]), Math.max(hi, y1[j])];
-    marks.push({ type: 'area', x, y0, y1, fill: color, opacity: 0.1 });
+    const at = ran[c];
+    const y0 = at.map((j) => curve.mean[j] - curve.sd[j]), y1 = at.map((j) => curve.mean[j] + curve.sd[j]);
+    for (let k = 0; k < at.length; k++) [lo, hi] = [Math.min(lo, y0[k]), Math.max(hi, y1[k])];
+    marks.push({ type: 'area', x: at.map((j) => x[j]), y0, y1, fill: color, opacity: 0.1 });
     legend.push({ label, color, kind: 'line' });
-  }
-  for (const curve of result.curves) {
+  });
+  result.curves.forEach((curve, c) => {
     const { color } = methodStyle(curve.method);
-    marks.push({ type: 'line', x, y: curve.mean, color, width: curve.method === 'gpp' ? 2.4 : 1.6 });
-    marks.push({ type: 'points', x, y: curve.mean, palette: [color], radius: curve.method === 'gpp' ? 3 : 2.2 });
-  }
+    const at = ran[c], xs = at.map((j) => x[j]), ys = at.map((j) => curve.mean[j]);
+    marks.push({ type: 'line', x: xs, y: ys, color, width: curve.method === 'gpp' ? 2.4 : 1.6 });
+    marks.push({ type: 'points', x: xs, y: ys, palette: [color], radius: curve.method === 'gpp' ? 3 : 2.2 });
+  });
   const [rangeLo, rangeHi] = options.range;
   const span = Math.max(hi - lo, 0.02);
   const yDomain: [number, number] = [Math.max(rangeLo, lo - 0.05 * span), Math.min(rangeHi, hi + 0.05 * span)];

@@ -1,5 +1,6 @@
 // How the probe and the baselines are named and coloured wherever the evaluation lab shows them
-// (Okabe-Ito colours, colour-blind safe; GPP in vermillion so it stands out).
+// (Okabe-Ito colours, colour-blind safe; GPP in vermillion so it stands out; the GP classification
+// probes in brown and purple, distinct from all of them).
 
 export interface MethodStyle {
   label: string;
@@ -16,6 +17,8 @@ export const METHODS: Record<string, MethodStyle> = {
   msp: { label: 'MSP', color: '#e69f00', oodScore: 'max(p, 1 − p) of the LP' },
   maha: { label: 'Mahalanobis', color: '#56b4e9', oodScore: '−distance to the nearest class mean' },
   knn: { label: 'kNN', color: '#3e4c59', oodScore: '−distance to the k-th nearest observation' },
+  'gpc-laplace': { label: 'GPC Laplace', color: '#8c510a' },
+  'gpc-ep': { label: 'GPC EP', color: '#5e3c99' },
 };
 
 export function methodStyle(method: string): MethodStyle {

@@ -81,7 +81,34 @@ export interface TextMark {
   align?: 'start' | 'middle' | 'end';
 }
 
-export type Mark = PointsMark | LineMark | AreaMark | BarsMark | SymbolsMark | RuleMark | TextMark;
+/** Line segments: segment k joins (x[2k], y[2k]) and (x[2k+1], y[2k+1]) (a contour). */
+export interface SegmentsMark {
+  type: 'segments';
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  color: string;
+  width?: number;
+  dash?: number[];
+}
+
+/**
+ * A field on a regular grid drawn as an image: `columns` by `rows` values whose centres run evenly from
+ * (x0, y0) to (x1, y1); colors[i * columns + j] picks palette[...] for the cell at row i (y, from y0
+ * up) and column j (x). Cells are interpolated smoothly between centres.
+ */
+export interface ImageMark {
+  type: 'image';
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  columns: number;
+  rows: number;
+  colors: Uint8Array;
+  palette: string[];
+}
+
+export type Mark = PointsMark | LineMark | AreaMark | BarsMark | SymbolsMark | RuleMark | TextMark | SegmentsMark | ImageMark;
 
 export interface LegendEntry {
   label: string;

@@ -1,6 +1,7 @@
 // Draws a PlotSpec on a 2-D canvas context (the interactive view and PNG export).
 import { FONT, GRID, INK, layout, MUTED, SMALL_FONT, type Layout } from './layout.ts';
-import type { Mark, PlotSpec, PointsMark } from './plot_model.ts';
+import type { ImageMark, Mark, PlotSpec, PointsMark } from './plot_model.ts';
+import { imageExtent, imagePixels } from './image_raster.ts';
 import { parseColor, splatPoints } from './point_splat.ts';
 
 type Context = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -38,6 +39,15 @@ function splatMark(ctx: Context, mark: PointsMark, L: Layout): void {
   const layer = new OffscreenCanvas(width, height);
   layer.getContext('2d')!.putImageData(image, 0, 0);
   ctx.drawImage(layer, L.left, L.top, width / scale, height / scale);
+}
+
+function drawImage(ctx: Context, mark: ImageMark, L: Layout): void {
+  const layer = new OffscreenCanvas(mark.columns, mark.rows);
+  layer.getContext('2d')!.putImageData(new ImageData(imagePixels(mark), mark.columns, mark.rows), 0, 0);
+  const e = imageExtent(mark);
+  const left = L.x(e.x0), right = L.x(e.x1), top = L.y(e.y1), bottom = L.y(e.y0);
+  ctx.imageSmoothingEnabled = true;
+  ctx.drawImage(layer, left, top, right - left, bottom - top);
 }
 
 function drawMark(ctx: Context, mark: Mark, L: Layout): void {
@@ -135,6 +145,22 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
       ctx.setLineDash([]);
       break;
     }
+    case 'segments': {
+      ctx.strokeStyle = mark.color;
+      ctx.lineWidth = mark.width ?? 1.5;
+      ctx.setLineDash(mark.dash ?? []);
+      ctx.beginPath();
+      for (let k = 0; k + 1 < mark.x.length; k += 2) {
+        ctx.moveTo(L.x(mark.x[k]), L.y(mark.y[k]));
+        ctx.lineTo(L.x(mark.x[k + 1]), L.y(mark.y[k + 1]));
+      }
+      ctx.stroke();
+      ctx.setLineDash([]);
+      break;
+    }
+    case 'image':
+      drawImage(ctx, mark, L);
+      break;
     case 'text': {
       ctx.fillStyle = mark.color;
       ctx.font = SMALL_FONT;

@@ -1,5 +1,6 @@
 // Writes a PlotSpec as a standalone SVG document (the vector export), with the same layout as the canvas.
 import { GRID, INK, layout, MUTED, type Layout } from './layout.ts';
+import { base64, encodePng, imageExtent, imagePixels } from './image_raster.ts';
 import type { Mark, PlotSpec } from './plot_model.ts';
 import { formatBound } from './render_canvas.ts';
 
@@ -60,6 +61,19 @@ function markSvg(mark: Mark, L: Layout): string {
       if (mark.x !== undefined) return `<line x1="${n(L.x(mark.x))}" x2="${n(L.x(mark.x))}" y1="${L.top}" y2="${L.height - L.bottom}" stroke="${mark.color}"${dash}/>`;
       if (mark.y !== undefined) return `<line x1="${L.left}" x2="${L.width - L.right}" y1="${n(L.y(mark.y))}" y2="${n(L.y(mark.y))}" stroke="${mark.color}"${dash}/>`;
       return '';
+    }
+    case 'segments': {
+      let d = '';
+      for (let k = 0; k + 1 < mark.x.length; k += 2) {
+        d += `M${n(L.x(mark.x[k]))},${n(L.y(mark.y[k]))}L${n(L.x(mark.x[k + 1]))},${n(L.y(mark.y[k + 1]))}`;
+      }
+      return `<path d="${d}" fill="none" stroke="${mark.color}" stroke-width="${mark.width ?? 1.5}"${mark.dash ? ` stroke-dasharray="${mark.dash.join(' ')}"` : ''}/>`;
+    }
+    case 'image': {
+      const e = imageExtent(mark);
+      const png = base64(encodePng(mark.columns, mark.rows, imagePixels(mark)));
+      return `<image x="${n(L.x(e.x0))}" y="${n(L.y(e.y1))}" width="${n(L.x(e.x1) - L.x(e.x0))}" height="${n(L.y(e.y0) - L.y(e.y1))}" ` +
+        `preserveAspectRatio="none" href="data:image/png;base64,${png}"/>`;
     }
     case 'text': {
       const anchor = mark.align ?? 'start';

@@ -16,7 +16,7 @@ export type SettingsDraft = Omit<ExperimentSettings, 'epsilon' | 'strength'> & {
 
 export const DEFAULT_SETTINGS: SettingsDraft = {
   trials: DEFAULTS.trials, seed: DEFAULTS.seed, maxObservations: DEFAULTS.maxObservations, maxQueries: DEFAULTS.maxQueries,
-  members: DEFAULTS.members, k: DEFAULTS.k, epsilon: null, strength: null,
+  members: DEFAULTS.members, k: DEFAULTS.k, gpc: true, gpcMaxObservations: DEFAULTS.gpcMaxObservations, epsilon: null, strength: null,
 };
 
 export interface ExperimentRecord {

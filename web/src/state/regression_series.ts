@@ -55,7 +55,7 @@ function quoted(cell: string): string {
 }
 
 /** A date column: every value shaped like an ISO date (2021-03-01, 2021-03-01T12:00). */
-function isDateColumn(c: Column): boolean {
+export function isDateColumn(c: Column): boolean {
   return c.kind === 'string' && c.values.length > 0 && c.values.every((v) => ISO_DATE.test(v.trim()));
 }
 
@@ -78,8 +78,9 @@ function column(table: ParsedTable, name: string, role: string): Column {
   return c;
 }
 
-/** The values of a column as numbers: numeric as they are, ISO dates as days since the first one. */
-function numbers(table: ParsedTable, c: Column, role: string): { values: Float64Array; label: string } {
+/** The values of a column as numbers: numeric as they are, ISO dates as days since the first one (not for
+ * role 'y'); anything else fails with a FileError naming the file, the column, its role and the row. */
+export function numericColumn(table: ParsedTable, c: Column, role: string): { values: Float64Array; label: string } {
   const where = (row: number) => `column '${c.name}' (${role}) row ${row + 1}`;
   if (c.kind === 'number') {
     const bad = c.values.findIndex((v) => !Number.isFinite(v));
@@ -109,10 +110,10 @@ export function seriesFromTable(table: ParsedTable, choice: SeriesChoice): Regre
       `${MAX_POINTS.toLocaleString('en-US')} points (an n × n kernel matrix, n³ work per likelihood)`);
   }
   if (choice.x.includes(choice.y)) throw new FileError(table.fileName, `column '${choice.y}' cannot be both an input and y`);
-  const y = numbers(table, column(table, choice.y, 'y'), 'y');
+  const y = numericColumn(table, column(table, choice.y, 'y'), 'y');
   const n = table.rows;
   const notes: string[] = [];
-  const inputs = choice.x.map((name) => numbers(table, column(table, name, 'x'), 'x'));
+  const inputs = choice.x.map((name) => numericColumn(table, column(table, name, 'x'), 'x'));
   if (inputs.length === 0) {
     inputs.push({ values: Float64Array.from({ length: n }, (_, i) => i), label: 'row index' });
     notes.push('no input column chosen: the row index is the input');

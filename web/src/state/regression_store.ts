@@ -7,7 +7,6 @@
 import { batch, computed, effect, signal } from '@preact/signals';
 import { isCancelled } from '../engine/errors.ts';
 import type { RegressionVocabulary } from '../engine/regression.ts';
-import { FileError } from '../io/table.ts';
 import type { RunningRequest } from '../worker/engine_client.ts';
 import type { ExampleResult, FitRequest, FitResult, Inputs, ParsedTable } from '../worker/regression_protocol.ts';
 import { notify, report, request, startTask, tasks } from './engine_tasks.ts';
@@ -15,6 +14,8 @@ import {
   DEFAULT_SETTINGS, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, type RegressionSettings,
 } from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
+import { uploadTable } from './table_upload.ts';
+import { throttled } from './throttled.ts';
 import { defaultChoice, seriesFromTable, type RegressionSeries, type SeriesChoice } from './regression_series.ts';
 
 export interface CurrentFit {
@@ -84,17 +85,12 @@ export async function loadExample(name: string, seed = 1): Promise<void> {
 /** Reads a CSV; on any problem the error is shown and the loaded data stays. */
 export async function uploadCsv(file: File): Promise<void> {
   stopFitting();
-  try {
-    const parsed = await request(`Reading ${file.name}`, { kind: 'parse-table', file, name: file.name });
+  const problem = await uploadTable(file, (parsed) => {
     const initial = defaultChoice(parsed);
     adopt(seriesFromTable(parsed, initial), { table: parsed, choice: initial, example: null });
     updateSettings({ hold: [] });  // an example's held values (the lecture's variance) do not carry over
-  } catch (error) {
-    if (isCancelled(error)) return;
-    const message = error instanceof Error ? error.message : String(error);
-    dataError.value = error instanceof FileError || message.startsWith(file.name) ? message : `${file.name}: ${message}`;
-    notify('error', dataError.value);
-  }
+  });
+  if (problem) dataError.value = problem;
 }
 
 /** Another choice of y and input columns of the loaded CSV. */
@@ -173,20 +169,6 @@ function refreshPrior(): void {
     .then((p) => { prior.value = p; }, (error: unknown) => {
       if (!isCancelled(error)) prior.value = { problem: error instanceof Error ? error.message : String(error) };
     });
-}
-
-/** Runs `run` at most once every `ms`, and once more after the last call (a dragged slider refits
- * as it moves, and ends on its final value). */
-function throttled(ms: number, run: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let last = 0;
-  return () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      last = Date.now();
-      run();
-    }, Math.max(0, last + ms - Date.now()));
-  };
 }
 
 /** Asks the core for the lab's vocabulary and starts the effects that keep the fit and prior current. */

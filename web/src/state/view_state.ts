@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import type { ProbeScores } from '../engine/probe_engine.ts';
 
-const TABS = ['probe', 'ood', 'evaluate', 'regression'] as const;
+const TABS = ['probe', 'ood', 'evaluate', 'regression', 'classification'] as const;
 export type Tab = (typeof TABS)[number];
 
 export type ColorBy = 'concept' | keyof ProbeScores;

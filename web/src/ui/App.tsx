@@ -14,6 +14,7 @@ import { ObservationsPanel } from './panels/ObservationsPanel.tsx';
 import { QueriesPanel } from './panels/QueriesPanel.tsx';
 import { ProbeView } from './ProbeView.tsx';
 import { RegressionView } from './regression/RegressionView.tsx';
+import { ClassificationView } from './classification/ClassificationView.tsx';
 import { TaskBar } from './TaskBar.tsx';
 import { columns } from '../state/store.ts';
 import { activeTab, type Tab } from '../state/view_state.ts';
@@ -83,7 +84,7 @@ export function App() {
       </header>
       <TaskBar />
       <div class="body">
-        {view !== 'regression' && <aside class="sidebar">
+        {view !== 'regression' && view !== 'classification' && <aside class="sidebar">
           {d && (
             <section class="panel data-panel">
               <h3>Data</h3>
@@ -111,8 +112,10 @@ export function App() {
             <button type="button" role="tab" aria-selected={view === 'ood'} class={view === 'ood' ? 'active' : ''} onClick={() => setView('ood')}>Out-of-distribution</button>
             <button type="button" role="tab" aria-selected={view === 'evaluate'} class={view === 'evaluate' ? 'active' : ''} onClick={() => setView('evaluate')}>Evaluate</button>
             <button type="button" role="tab" aria-selected={view === 'regression'} class={view === 'regression' ? 'active' : ''} onClick={() => setView('regression')}>Regression</button>
+            <button type="button" role="tab" aria-selected={view === 'classification'} class={view === 'classification' ? 'active' : ''} onClick={() => setView('classification')}>Classification</button>
           </nav>
-          {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : view === 'evaluate' ? <EvaluateView /> : <RegressionView />}
+          {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : view === 'evaluate' ? <EvaluateView />
+            : view === 'regression' ? <RegressionView /> : <ClassificationView />}
         </main>
       </div>
       <Messages />

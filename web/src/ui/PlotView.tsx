@@ -17,6 +17,9 @@ interface Props {
   tooltip?: (index: number) => string[];
   /** A picture of point i for its tooltip (a sprite sheet's thumbnail). */
   thumbnail?: (index: number) => preact.ComponentChildren;
+  /** Text lines for the tooltip at a place (x, y in data coordinates) with no point under the cursor
+   * (a map's values), or null for none. */
+  hoverAt?: (x: number, y: number) => string[] | null;
   onPick?: (index: number | null, event: MouseEvent) => void;
   empty?: string;
   /** Extra controls in the card header. */
@@ -77,11 +80,12 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
   return ctx;
 }
 
-export function PlotView({ spec, overlay, height, tooltip, thumbnail, onPick, empty, controls, caption, testId }: Props) {
+export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, onPick, empty, controls, caption, testId }: Props) {
   const [box, { width }] = useElementSize<HTMLDivElement>();
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
-  const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
+  /** index: the point under the cursor, or null over a place of a map (hoverAt). */
+  const [hover, setHover] = useState<{ lines: string[]; x: number; y: number; index: number | null } | null>(null);
   const [layoutState, setLayout] = useState<Layout | null>(null);
 
   useEffect(() => {
@@ -143,12 +147,14 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, onPick, em
             role="img"
             aria-label={spec.title}
             onMouseMove={(e) => {
-              const p = at(e);
-              setHover(p.index === null ? null : { index: p.index, x: p.x, y: p.y });
+              const p = at(e), L = layoutState;
+              const inside = L && p.x >= L.left && p.x <= L.width - L.right && p.y >= L.top && p.y <= L.height - L.bottom;
+              const lines = p.index !== null ? tooltip?.(p.index) : inside && hoverAt ? hoverAt(L.invertX(p.x), L.invertY(p.y)) : null;
+              setHover(lines ? { lines, x: p.x, y: p.y, index: p.index } : null);
             }}
             onMouseLeave={() => setHover(null)}
             onClick={(e) => onPick?.(at(e).index, e)}
-            style={{ cursor: hover ? 'pointer' : 'default' }}
+            style={{ cursor: hover?.index != null ? 'pointer' : 'default' }}
           />
         ) : null}
         {spec ? (
@@ -156,10 +162,10 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, onPick, em
         ) : (
           <div class="plot-empty">{empty ?? 'Nothing to show yet.'}</div>
         )}
-        {hover && tooltip && (
+        {hover && (
           <div class="tooltip" style={{ left: `${Math.min(hover.x + 12, width - 220)}px`, top: `${Math.max(hover.y - 10, 0)}px` }}>
-            {thumbnail?.(hover.index)}
-            {tooltip(hover.index).map((line) => <div>{line}</div>)}
+            {hover.index !== null && thumbnail?.(hover.index)}
+            {hover.lines.map((line) => <div>{line}</div>)}
           </div>
         )}
       </div>

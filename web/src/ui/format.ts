@@ -20,3 +20,17 @@ export function csvCell(value: string | number): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
+
+/** A number as C's printf("%.17g") writes it, as the CLI's CSV files do: 17 significant digits, enough to
+ * read back the same double, trailing zeros dropped ("0.10000000000000001", "1e-05", "3"). */
+export function formatDigits17(v: number): string {
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  const [mantissa, exponentText] = v.toExponential(16).split('e');
+  const exponent = Number(exponentText);
+  const strip = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
+  if (exponent < -4 || exponent >= 17) {
+    return `${strip(mantissa)}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  }
+  return strip(v.toFixed(Math.max(0, 16 - exponent)));
+}

@@ -2,6 +2,7 @@
 // requests (protocol.ts) with the handler of their kind, forwarding progress and reading cancel
 // messages between chunks. The page may start a second instance of this same script for requests
 // whose cancel policy is 'terminate' (engine_client.ts); that instance never holds resident data.
+import { ClassificationEngine } from '../engine/classification.ts';
 import { errorOf, GpprobeError } from '../engine/errors.ts';
 import { loadModule } from '../engine/load_module.ts';
 import { ProbeEngine } from '../engine/probe_engine.ts';
@@ -13,14 +14,17 @@ import { probeHandlers } from './probe_handlers.ts';
 import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from './protocol.ts';
 import { regressionHandlers } from './regression_handlers.ts';
 import { buffersOf } from './transferables.ts';
+import { classificationHandlers } from './classification_handlers.ts';
 
 /** Every kind's handler: the compiler checks that none is missing. */
-const HANDLERS: { [K in RequestKind]: Handler<K> } = { ...probeHandlers, ...evaluationHandlers, ...regressionHandlers };
+const HANDLERS: { [K in RequestKind]: Handler<K> } = {
+  ...probeHandlers, ...evaluationHandlers, ...regressionHandlers, ...classificationHandlers,
+};
 
 const scope = self as unknown as { postMessage(message: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
 
 const enginesPromise: Promise<Engines> = loadModule().then((module) => ({
-  probe: new ProbeEngine(module), regression: new RegressionEngine(module),
+  probe: new ProbeEngine(module), regression: new RegressionEngine(module), classification: new ClassificationEngine(module),
 }));
 const running = new Map<number, AbortController>();
 

@@ -1,5 +1,6 @@
 // What a request handler of the engine worker receives and returns (engine_worker.ts calls them; each
 // lab's <lab>_handlers.ts exports a table of them, one per kind of its protocol).
+import type { ClassificationEngine } from '../engine/classification.ts';
 import type { Progress } from '../engine/progress.ts';
 import type { ProbeEngine } from '../engine/probe_engine.ts';
 import type { RegressionEngine } from '../engine/regression.ts';
@@ -9,6 +10,7 @@ import type { Request, RequestKind, ResultOf } from './protocol.ts';
 export interface Engines {
   probe: ProbeEngine;
   regression: RegressionEngine;
+  classification: ClassificationEngine;
 }
 
 export interface HandlerContext {

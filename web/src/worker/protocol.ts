@@ -1,6 +1,7 @@
 // The one protocol between the page and the engine worker, for every lab. A request is
 // { kind, ...fields }; each lab declares its kinds, with each one's result and cancel policy, in its
-// own file (probe_protocol.ts, evaluation_protocol.ts, regression_protocol.ts) and this file joins them.
+// own file (probe_protocol.ts, evaluation_protocol.ts, regression_protocol.ts, classification_protocol.ts)
+// and this file joins them.
 //
 //   page -> worker  { type: 'request', id, request }  |  { type: 'cancel', id }
 //   worker -> page  { type: 'ready', backend }  |  { type: 'progress', id, progress: { stage, done, total } }
@@ -24,11 +25,12 @@
 //   state/<lab>_store.ts + ui/<lab>/   send requests with engine_tasks.ts (startTask / request): the task
 //                              bar shows progress and Cancel, and errors arrive as GpprobeErrors
 import type { Progress } from '../engine/progress.ts';
+import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classification_protocol.ts';
 import { EVALUATION_POLICIES, type EvaluationRequests } from './evaluation_protocol.ts';
 import { PROBE_POLICIES, type ProbeRequests } from './probe_protocol.ts';
 import { REGRESSION_POLICIES, type RegressionRequests } from './regression_protocol.ts';
 
-export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests {}
+export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests, ClassificationRequests {}
 
 export type RequestKind = keyof Requests;
 /** The request of kind K (every kind when K is the whole union). */
@@ -39,7 +41,9 @@ export type CancelPolicy = 'between-chunks' | 'terminate' | 'none';
 /** The policies of a lab's request kinds. */
 export type Policies<R> = { readonly [K in keyof R]: CancelPolicy };
 
-export const CANCEL_POLICY: Policies<Requests> = { ...PROBE_POLICIES, ...EVALUATION_POLICIES, ...REGRESSION_POLICIES };
+export const CANCEL_POLICY: Policies<Requests> = {
+  ...PROBE_POLICIES, ...EVALUATION_POLICIES, ...REGRESSION_POLICIES, ...CLASSIFICATION_POLICIES,
+};
 
 /** Page -> worker. */
 export type ToWorker =

@@ -31,7 +31,8 @@ function Summary({ kind, record }: { kind: ExperimentKind; record: ExperimentRec
     <p class={`run-summary ${stale ? 'stale' : ''}`} data-testid="evaluation-summary">
       {stale ? 'The data, concept, query subset or OOD set changed since this run · ' : ''}
       {run.result.trials} trials (seed {s.seed}) · O = {run.result.observationCounts.join(', ')} · ε = {s.epsilon}, s = {s.strength},
-      LPE of {s.members}{kind === 'ood' ? `, k = ${s.k}` : ''} · {run.rows.toLocaleString('en-US')} rows
+      LPE of {s.members}{kind === 'ood' ? `, k = ${s.k}` : ''}{kind === 'probing' && s.gpc ? ' · GPC: probit, RBF, hyperparameters learned per step' : ''}
+      {' '}· {run.rows.toLocaleString('en-US')} rows
       {run.oodRows ? ` + ${run.oodRows.toLocaleString('en-US')} OOD rows` : ''} · {setup} · {run.seconds.toFixed(1)} s
     </p>
   );

@@ -15,16 +15,19 @@ export function CurveTable({ result, testId }: { result: ExperimentResult; testI
       </thead>
       <tbody>
         {observationCounts.map((o, j) => {
-          // The highest mean of the row is shown in bold (a comparison for reading, not a new number).
-          const best = Math.max(...curves.map((c) => c.mean[j]));
+          // The highest mean of the row is shown in bold (a comparison for reading, not a new number); a
+          // method that did not run at this O (NaN: GPC above its limit) shows a dash.
+          const best = Math.max(...curves.map((c) => c.mean[j]).filter(Number.isFinite));
           return (
             <tr>
               <th class="num" scope="row">{o}</th>
               {curves.map((c) => (
-                <td class={`num ${c.mean[j] === best ? 'best' : ''}`} data-method={c.method} data-observations={o}
-                  data-value={String(c.mean[j])} data-sd={String(c.sd[j])}>
-                  {c.mean[j].toFixed(3)}{result.trials > 1 ? <span class="sd"> ± {c.sd[j].toFixed(3)}</span> : null}
-                </td>
+                Number.isNaN(c.mean[j]) ? <td class="num" data-method={c.method} data-observations={o} title="not run at this O">—</td> : (
+                  <td class={`num ${c.mean[j] === best ? 'best' : ''}`} data-method={c.method} data-observations={o}
+                    data-value={String(c.mean[j])} data-sd={String(c.sd[j])}>
+                    {c.mean[j].toFixed(3)}{result.trials > 1 ? <span class="sd"> ± {c.sd[j].toFixed(3)}</span> : null}
+                  </td>
+                )
               ))}
             </tr>
           );

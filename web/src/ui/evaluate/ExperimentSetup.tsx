@@ -1,6 +1,7 @@
 // Choosing and running an experiment: what it measures, its settings (ε and s follow the session until
 // changed here), Run, and while it runs a progress bar and Cancel.
 import type { ExperimentKind } from '../../engine/experiments.ts';
+import { CLASSIFICATION_DEFAULTS } from '../../engine/vocabulary.ts';
 import {
   activeRun, blocker, DEFAULT_SETTINGS, describeSetup, outcomes, runEvaluation, runTask, settings, settingsDraft,
   type SettingsDraft,
@@ -10,7 +11,7 @@ import { TaskBar } from '../TaskBar.tsx';
 export const EXPERIMENTS: { kind: ExperimentKind; label: string; about: string }[] = [
   {
     kind: 'probing', label: 'Probing',
-    about: 'How well each probe tells queries that show the concept from those that do not (AUROC on held-out queries) as the number of labelled observations grows (paper Fig. 4). GPP ranks by its judged probability, LP and SVM by their decision values, LPE (an ensemble of LPs on bootstrap resamples) by its mean.',
+    about: 'How well each probe tells queries that show the concept from those that do not (AUROC on held-out queries) as the number of labelled observations grows (paper Fig. 4). GPP ranks by its judged probability, LP and SVM by their decision values, LPE (an ensemble of LPs on bootstrap resamples) by its mean, and the GPC probes (GP classification, Laplace and EP, RBF kernel with learned hyperparameters) by p(y = 1).',
   },
   {
     kind: 'fuzzy', label: 'Fuzzy concepts',
@@ -23,6 +24,9 @@ export const EXPERIMENTS: { kind: ExperimentKind; label: string; about: string }
 ];
 
 const OBSERVATION_LIMITS = [8, 16, 32, 64, 128, 256, 512, 1024];
+
+/** What the GP classification probes are, with the optimiser's budget the core uses (its vocabulary). */
+export const GPC_HINT = `GP classification as two more probes: probit likelihood, RBF kernel on the embeddings, its signal variance and one length-scale learned on each step's observations by maximising the log marginal likelihood (Laplace: at most ${CLASSIFICATION_DEFAULTS.probeLaplaceIterations} L-BFGS iterations from the median distance between the observations; EP: at most ${CLASSIFICATION_DEFAULTS.probeEpIterations} from Laplace's optimum; no restarts). They rank queries by p(y = 1), up to the observation count chosen beside (their cost grows as O³: an EP evidence is 10–20 sweeps of about 4 O³ flops).`;
 
 function NumberField({ label, value, min, max, integer = true, onValue, hint }: {
   label: string; value: number; min: number; max?: number; integer?: boolean; onValue(v: number): void; hint?: string;
@@ -65,6 +69,21 @@ export function ExperimentSetup({ kind }: { kind: ExperimentKind }) {
         </label>
         <NumberField label="max queries" value={draft.maxQueries} min={1} onValue={(maxQueries) => set({ maxQueries })} hint="At most this many queries (and OOD rows) per trial" />
         <NumberField label="LPE members" value={draft.members} min={1} max={1000} onValue={(members) => set({ members })} />
+        {kind === 'probing' && (
+          <label class="toggle eval-gpc" title={GPC_HINT}>
+            <input type="checkbox" checked={draft.gpc} aria-label="GP classification probes" onChange={(e) => set({ gpc: e.currentTarget.checked })} />
+            {' '}GPC probes (Laplace, EP)
+          </label>
+        )}
+        {kind === 'probing' && draft.gpc && (
+          <label class="field compact" title="GPC's cost grows as O³: on the demo a trial takes about 1 s up to O = 128, 4 s up to 256 and 35 s up to 512 (wasm, measured under load)">
+            <span>GPC up to O</span>
+            <select aria-label="GPC up to O" value={draft.gpcMaxObservations}
+              onChange={(e) => set({ gpcMaxObservations: Number((e.target as HTMLSelectElement).value) })}>
+              {OBSERVATION_LIMITS.map((o) => <option value={o}>{o}</option>)}
+            </select>
+          </label>
+        )}
         {kind === 'ood' && <NumberField label="k (kNN)" value={draft.k} min={1} onValue={(k) => set({ k })} />}
         <NumberField label="ε" value={used.epsilon} min={0} integer={false} onValue={(epsilon) => set({ epsilon })} hint="GPP prior Beta(ε, ε); follows the session until changed here" />
         <NumberField label="s" value={used.strength} min={0} integer={false} onValue={(strength) => set({ strength })} hint="GPP observation strength; follows the session until changed here" />

@@ -7,11 +7,13 @@ import { csvCell } from '../format.ts';
 
 const line = (cells: (string | number)[]): string => cells.map(csvCell).join(',') + '\n';
 
-/** method,metric,observations,mean,sd,trials: one row per method and observation count. */
+/** method,metric,observations,mean,sd,trials: one row per method and observation count it ran at. */
 export function curvesCsv(result: ExperimentResult): string {
   let text = line(['method', 'metric', 'observations', 'mean', 'sd', 'trials']);
   for (const c of result.curves) {
-    result.observationCounts.forEach((o, j) => { text += line([c.method, c.metric, o, c.mean[j], c.sd[j], result.trials]); });
+    result.observationCounts.forEach((o, j) => {
+      if (!Number.isNaN(c.mean[j])) text += line([c.method, c.metric, o, c.mean[j], c.sd[j], result.trials]);  // NaN: not run
+    });
   }
   return text;
 }

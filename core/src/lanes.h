@@ -1,0 +1,35 @@
+// Four doubles as one value, for the hot loops of the certified bounds: the GCC/Clang vector extension,
+// which the native build maps to AVX (or SSE) registers and the wasm build (-msimd128) to two f64x2
+// registers. Loops over lanes keep every accumulator in a register without the reassociation flags
+// (-ffast-math) that auto-vectorised reductions would need. Private to core/src.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+namespace gpprobe {
+
+typedef double Lanes __attribute__((vector_size(32)));
+typedef long long LaneMask __attribute__((vector_size(32)));
+
+constexpr std::size_t kLaneCount = 4;
+
+inline Lanes load(const double* p) {
+  Lanes v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void store(double* p, Lanes v) { std::memcpy(p, &v, sizeof v); }
+
+inline Lanes splat(double x) { return Lanes{x, x, x, x}; }
+
+inline double sum(Lanes v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+// Lane by lane: `yes` where the mask is set, else 0.
+inline Lanes keep(LaneMask mask, Lanes yes) { return (Lanes)(mask & (LaneMask)yes); }
+
+// max(v, 0) lane by lane.
+inline Lanes positive_part(Lanes v) { return keep(v > splat(0.0), v); }
+
+}  // namespace gpprobe

@@ -1,0 +1,106 @@
+// Where the classification lab's data come from: a bundled example or a CSV (feature columns and one
+// label column, with a choice of columns), and with more than two features the plane the maps show:
+// two chosen columns, the others held at chosen values. A bad file shows its error here and leaves the
+// loaded data as they were.
+import { useRef } from 'preact/hooks';
+import type { Column } from '../../io/table.ts';
+import type { ClassificationData, ColumnChoice, Plane } from '../../state/classification_data.ts';
+import {
+  chooseColumns, choice, data, dataError, exampleName, loadExample, plane, setPlane, table, uploadCsv, vocabulary,
+} from '../../state/classification_store.ts';
+import { formatCount } from '../format.ts';
+
+function Columns({ columns, current }: { columns: Column[]; current: ColumnChoice }) {
+  const toggle = (name: string, on: boolean) => chooseColumns({
+    label: current.label, features: on ? [...current.features, name] : current.features.filter((f) => f !== name),
+  });
+  return (
+    <div class="column-choice">
+      <label class="field">
+        <span>label column (0/1, −1/+1 or two text values)</span>
+        <select aria-label="Label column" value={current.label}
+          onChange={(e) => chooseColumns({ label: e.currentTarget.value, features: current.features.filter((f) => f !== e.currentTarget.value) })}>
+          {columns.map((c) => <option value={c.name}>{c.name}</option>)}
+        </select>
+      </label>
+      <fieldset class="field inputs">
+        <legend>feature columns</legend>
+        {columns.filter((c) => c.name !== current.label).map((c) => (
+          <label class="toggle">
+            <input type="checkbox" checked={current.features.includes(c.name)} aria-label={`feature ${c.name}`}
+              onChange={(e) => toggle(c.name, e.currentTarget.checked)} /> {c.name}
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  );
+}
+
+/** With more than two features: which two the maps show, and where the others are held. */
+function PlaneChoice({ d, p }: { d: ClassificationData; p: Plane }) {
+  const axis = (which: 'x' | 'y') => (
+    <label class="field compact">
+      <span>{which === 'x' ? 'horizontal' : 'vertical'} axis</span>
+      <select aria-label={`${which === 'x' ? 'Horizontal' : 'Vertical'} axis column`} value={p[which]}
+        onChange={(e) => setPlane({ [which]: Number(e.currentTarget.value) })}>
+        {d.inputNames.map((name, j) => <option value={j} disabled={j === p[which === 'x' ? 'y' : 'x']}>{name}</option>)}
+      </select>
+    </label>
+  );
+  return (
+    <div class="plane-choice">
+      <div class="row">{axis('x')}{axis('y')}</div>
+      <p class="hint">The other columns are held at these values (the data's medians to start):</p>
+      <div class="held-values">
+        {d.inputNames.map((name, j) => (j === p.x || j === p.y ? null : (
+          <label class="field compact">
+            <span>{name}</span>
+            <input type="number" step="any" value={p.held[j]} aria-label={`held value of ${name}`}
+              onChange={(e) => {
+                const v = Number(e.currentTarget.value);
+                if (Number.isFinite(v)) setPlane({ held: p.held.map((h, k) => (k === j ? v : h)) });
+              }} />
+          </label>
+        )))}
+      </div>
+    </div>
+  );
+}
+
+export function DataPanel() {
+  const file = useRef<HTMLInputElement>(null);
+  const d = data.value, t = table.value, c = choice.value, p = plane.value;
+  const current = exampleName.value ?? '';
+  const counts = d ? [0, 0] : null;
+  if (d && counts) for (const v of d.labels) counts[v > 0 ? 1 : 0] += 1;
+  return (
+    <section class="panel" aria-labelledby="classification-data-heading">
+      <h3 id="classification-data-heading">Data</h3>
+      <label class="field">
+        <span>Bundled example</span>
+        <select aria-label="Classification example" value={current}
+          onChange={(e) => { const name = e.currentTarget.value; if (name) void loadExample(name); }}>
+          {current === '' && <option value="">{d ? `(${d.name})` : '—'}</option>}
+          {(vocabulary.value?.examples ?? []).map((x) => <option value={x.name}>{x.title}</option>)}
+        </select>
+      </label>
+      <button type="button" onClick={() => file.current?.click()}>Load CSV…</button>
+      <input ref={file} type="file" hidden accept=".csv,.tsv,.txt" aria-label="Classification CSV file"
+        onChange={(e) => { const f = e.currentTarget.files?.[0]; e.currentTarget.value = ''; if (f) void uploadCsv(f); }} />
+      {dataError.value && <p class="field-error" data-testid="classification-data-error">{dataError.value}</p>}
+      {d && counts && (
+        <div data-testid="classification-data-summary">
+          <p class="dataset-name">{d.name}</p>
+          <p class="hint">
+            {formatCount(d.labels.length)} points ({formatCount(counts[0])} of class {d.classNames[0]}, {formatCount(counts[1])} of class {d.classNames[1]})
+            {' '}· {d.x.cols} feature{d.x.cols > 1 ? 's' : ''} ({d.inputNames.join(', ')}) · label column {d.labelName}
+          </p>
+          {d.notes.map((n) => <p class="hint">{n}</p>)}
+        </div>
+      )}
+      {t && c && <Columns columns={t.columns} current={c} />}
+      {d && p && d.x.cols > 2 && <PlaneChoice d={d} p={p} />}
+      <p class="hint">CSV: feature columns and a label column (named label, class, y or target, else the last one).</p>
+    </section>
+  );
+}
