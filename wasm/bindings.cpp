@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "binding_support.h"
@@ -39,7 +40,7 @@ class ProbeHandle {
     gpprobe::ProbeOptions options;
     options.epsilon = epsilon;
     options.strength = strength;
-    options.expected_queries = std::size_t(expected_queries);
+    GPPROBE_RETURN_IF_ERROR(count_argument("expectedQueries", expected_queries, &options.expected_queries));
     Result<gpprobe::PosteriorSpace> s = gpprobe::parse_space(space);
     if (!s.ok()) return s.status();
     options.space = s.value();
@@ -62,10 +63,13 @@ class ProbeHandle {
     return probe_->score(view, columns, progress_from(progress));
   }
 
-  Status add_observation(std::uintptr_t row, std::size_t cols, int dtype, int label) {
+  // `label` arrives as the JS number itself (an int parameter would turn 0.5 and NaN into 0).
+  Status add_observation(std::uintptr_t row, std::size_t cols, int dtype, double label) {
     if (!probe_) return not_fitted();
-    if (label != 0 && label != 1) {
-      return Status(StatusCode::invalid_argument, "label must be 0 or 1, got " + std::to_string(label));
+    if (label != 0.0 && label != 1.0) {
+      std::ostringstream os;
+      os << "label must be 0 or 1, got " << label;
+      return Status(StatusCode::invalid_argument, os.str());
     }
     MatrixView view;
     GPPROBE_RETURN_IF_ERROR(view_of(row, 1, cols, dtype, "the observation", &view));
@@ -74,7 +78,9 @@ class ProbeHandle {
 
   Status remove_observation(double index) {
     if (!probe_) return not_fitted();
-    return probe_->remove_observation(std::size_t(index));
+    std::size_t i = 0;
+    GPPROBE_RETURN_IF_ERROR(count_argument("observation index", index, &i));
+    return probe_->remove_observation(i);
   }
 
   ProbeState state() const {
