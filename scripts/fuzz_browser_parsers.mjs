@@ -5,7 +5,7 @@
 // per input and a 1 GB heap. A finding is a parse that throws anything but a FileError naming the file,
 // returns inconsistent data, exceeds the time limit or runs out of memory; its input is kept under
 // build/fuzz/findings/browser/<target>/ and the run fails. Parquet hangs are the known upstream bug of
-// hyparquet (docs/upstream/hyparquet-rle-hang.md) that the app contains with a terminable parse worker:
+// hyparquet (docs/upstream/hyparquet-hybrid-run-hang.md) that the app contains with a terminable parse worker:
 // they are kept under build/fuzz/findings/browser/parquet-contained/ and counted, not failed.
 //
 //   node scripts/fuzz_browser_parsers.mjs --seconds 20 [--only npz] [--seed 7] [--timeout-ms 2000]
