@@ -78,12 +78,12 @@ describe('npy shapes that are not counts', () => {
     ['2, 4e0', 1, '4e0'],
   ])('names shape (%s)', (shape, axis, item) => {
     expect(messageOf(() => parseNpy(withShape(shape), 'bad.npy'))).toBe(
-      `bad.npy: the .npy shape (${shape}) has dimension ${axis} = ${item}; dimensions are whole numbers ≥ 0`);
+      `bad.npy: the .npy header's shape (${shape}) is not a tuple of non-negative integers (dimension ${axis} is ${item})`);
   });
 
   it('checks the element count against the file before allocating', () => {
     expect(messageOf(() => parseNpy(withShape('4, 4611686018427387905'), 'huge.npy'))).toBe(
-      'huge.npy: the .npy shape (4, 4611686018427387905) has dimension 1 = 4611686018427387905, more values than any file holds');
+      "huge.npy: the .npy header's shape (4, 4611686018427387905) has dimension 1 = 4611686018427387905, more values than any file holds");
     expect(messageOf(() => parseNpy(withShape('4, 2251799813685248'), 'big.npy'))).toBe(
       'big.npy: truncated: the header promises 72057594037927940 bytes of data, the file holds 64');
   });

@@ -94,10 +94,12 @@ function shapeOf(text: string, fileName: string): number[] {
   if (items.length > 1 && items[items.length - 1] === '') items.pop();  // (n,) and (n, d,)
   if (items.length === 1 && items[0] === '') return [];  // () is a scalar
   return items.map((item, axis) => {
-    const where = `the .npy shape (${text.trim()}) has dimension ${axis} = ${item || 'nothing'}`;
-    if (!/^\d+L?$/.test(item)) throw new FileError(fileName, `${where}; dimensions are whole numbers ≥ 0`);
+    const where = `the .npy header's shape (${text.trim()})`;
+    if (!/^\d+L?$/.test(item)) {
+      throw new FileError(fileName, `${where} is not a tuple of non-negative integers (dimension ${axis} is ${item || 'empty'})`);
+    }
     const n = Number(item.replace(/L$/, ''));
-    if (!Number.isSafeInteger(n)) throw new FileError(fileName, `${where}, more values than any file holds`);
+    if (!Number.isSafeInteger(n)) throw new FileError(fileName, `${where} has dimension ${axis} = ${item}, more values than any file holds`);
     return n;
   });
 }
