@@ -99,8 +99,10 @@ class ProbeHandle {
 
 // Seeded synthetic embeddings (the benchmark's workload): x as float64 rows*dim at `x`, labels at `labels`.
 Status synthetic_embeddings(double rows, double dimension, double seed, std::uintptr_t x, std::uintptr_t labels) {
-  const gpprobe::SyntheticEmbeddings data =
-      gpprobe::synthetic_embeddings(std::size_t(rows), std::size_t(dimension), std::uint64_t(seed));
+  std::size_t n = 0, d = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("rows", rows, &n));
+  GPPROBE_RETURN_IF_ERROR(count_argument("dimension", dimension, &d));
+  const gpprobe::SyntheticEmbeddings data = gpprobe::synthetic_embeddings(n, d, std::uint64_t(seed));
   std::copy(data.x.data(), data.x.data() + data.x.size(), doubles_out(x));
   std::copy(data.labels.begin(), data.labels.end(), reinterpret_cast<std::uint8_t*>(labels));
   return Status::success();
@@ -111,8 +113,10 @@ struct DrawnRows : BindingStatus {
 };
 
 DrawnRows draw_observations(std::uintptr_t labels, std::size_t n, double per_class, double seed) {
-  Result<std::vector<std::size_t>> rows =
-      gpprobe::draw_observations(bytes(labels), n, std::size_t(per_class), std::uint64_t(seed));
+  std::size_t per = 0;
+  const Status checked = count_argument("perClass", per_class, &per);
+  if (!checked.ok()) return failed<DrawnRows>(checked);
+  Result<std::vector<std::size_t>> rows = gpprobe::draw_observations(bytes(labels), n, per, std::uint64_t(seed));
   if (!rows.ok()) return failed<DrawnRows>(rows.status());
   const std::vector<std::uint32_t> out(rows.value().begin(), rows.value().end());
   DrawnRows r;

@@ -116,6 +116,12 @@ describe('sizes and indices that do not fit 32 bits', () => {
     probe.dispose();
   });
 
+  it('rejects counts past 32 bits that would wrap in C++', () => {
+    expectError(() => engine.drawObservations(labels, 2 ** 40, 1), 'invalid_argument',
+      'perClass must be a whole number from 0 to 4294967295, got 1099511627776');
+    expect(Array.from(engine.drawObservations(labels, 1, 1)).length).toBe(2);
+  });
+
   it('rejects expectedQueries that are not counts', () => {
     for (const [value, text] of [[-1, '-1'], [NaN, 'nan'], [1e20, '1e+20'], [2.5, '2.5']] as const) {
       expectError(() => engine.fitProbe({ observations, labels, expectedQueries: value }), 'invalid_argument',
