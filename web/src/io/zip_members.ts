@@ -3,7 +3,7 @@
 // members are inflated in small steps (fflate's streaming Inflate) with a running count that stops at
 // the member's declared size, so a decompression bomb ends within one step whatever its headers claim.
 import { Inflate } from 'fflate';
-import { FileError } from './table.ts';
+import { FileError, formatSize } from './table.ts';
 
 export interface ZipMember {
   name: string;
@@ -13,10 +13,6 @@ export interface ZipMember {
 /** Compressed bytes handed to the inflater at a time: at deflate's best ratio (~1:1032), 16 MB out. */
 const STEP = 16 * 1024;
 const END_OF_DIRECTORY = 0x06054b50, DIRECTORY_ENTRY = 0x02014b50, LOCAL_HEADER = 0x04034b50;
-
-function formatSize(bytes: number): string {
-  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GB` : `${(bytes / 2 ** 20).toFixed(1)} MB`;
-}
 
 interface Entry { name: string; method: number; compressedSize: number; size: number; localOffset: number }
 
