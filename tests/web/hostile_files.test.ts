@@ -1,6 +1,7 @@
 // Files built to break the browser parsers (issue 9, items 9 and 10): decompression bombs in .npz,
 // .npy shapes that are not counts, safetensors headers with missing or wrong fields. Each must end in
 // a FileError that names the file and the problem, before anything large is allocated.
+import { readFileSync } from 'node:fs';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { parseNpy } from '../../web/src/io/npy.ts';
@@ -64,6 +65,19 @@ describe('npz decompression bombs', () => {
     const small = npzBytes({ 'x.npy': npyBytes('<f8', [2, 2], Float64Array.from([1, 2, 3, 4])) });
     expect(messageOf(() => parseNpz(declareSize(small, 5000), 's.npz'))).toBe(
       "s.npz: member 'x.npy' holds 160 bytes, its header says 5000");
+  });
+});
+
+describe('npz archives written by NumPy', () => {
+  it('reads np.savez (zip64 local headers) and np.savez_compressed', () => {
+    const expected = Array.from({ length: 12 }, (_, k) => (k - 5.5) / 4);
+    for (const name of ['numpy_savez.npz', 'numpy_savez_compressed.npz']) {
+      const p = parseNpz(new Uint8Array(readFileSync(new URL(`../reference/npz/${name}`, import.meta.url))), name);
+      expect([p.embeddings!.rows, p.embeddings!.cols]).toEqual([4, 3]);
+      expect(Array.from(p.embeddings!.data)).toEqual(expected);
+    }
+    const labelled = parseNpz(new Uint8Array(readFileSync(new URL('../reference/npz/numpy_savez_compressed.npz', import.meta.url))), 'c.npz');
+    expect(labelled.columns.map((c) => [c.name, Array.from(c.values)])).toEqual([['label', [0, 1, 0, 1]]]);
   });
 });
 
