@@ -90,3 +90,5 @@ export async function outcomeOf(target: string, bytes: Uint8Array): Promise<Outc
 parentPort?.on('message', async ({ target, bytes }: { target: string; bytes: Uint8Array }) => {
   parentPort!.postMessage(await outcomeOf(target, bytes));
 });
+// Loaded: the runner starts timing inputs only now (a loaded machine can take seconds to get here).
+parentPort?.postMessage({ kind: 'ready' });
