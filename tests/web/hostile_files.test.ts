@@ -77,7 +77,7 @@ describe('npz archives written by NumPy', () => {
       expect(Array.from(p.embeddings!.data)).toEqual(expected);
     }
     const labelled = parseNpz(new Uint8Array(readFileSync(new URL('../reference/npz/numpy_savez_compressed.npz', import.meta.url))), 'c.npz');
-    expect(labelled.columns.map((c) => [c.name, Array.from(c.values)])).toEqual([['label', [0, 1, 0, 1]]]);
+    expect(labelled.columns.map((c) => [c.name, Array.from(c.values as Float64Array)])).toEqual([['label', [0, 1, 0, 1]]]);
   });
 });
 
