@@ -1,0 +1,79 @@
+// Certified bounds of the probe's outputs around one query, for JavaScript (the core's
+// probe_certificate.h; GPC.md "Extension: certified bounds for the GPP probe"): over every query of the
+// L∞ box a* ± gamma (norm 'inf') or the L2 ball |a − a*| ≤ gamma (norm '2') on the moving coordinates
+// `dims` (all by default; the others stay at a*), sound bounds of the judged probability, latent mean,
+// latent variance and episteme, and with `search` branch and bound for the lowest and highest judged
+// probability with witnesses. = `gpprobe probe --certify-gamma G [--norm] [--certify-dims]`, per query.
+//
+//   const c = probe.certify(queryRow, { gamma: 2, norm: '2', dims: [3, 17, 40] });
+//   c.judgedProbabilityBounds, c.lowestFound, c.highestFound, c.verdictCanFlip
+import type { GpprobeModule, ProbeHandle } from './generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from './errors.ts';
+import { dtypeOf, HeapScope } from './heap.ts';
+import { coreProgress, type ProgressListener } from './progress.ts';
+import type { Interval, SearchStatus, VerdictFlip } from './robustness.ts';
+import { CERTIFY_DEFAULTS } from './vocabulary.ts';
+
+export type QueryNorm = 'inf' | '2';
+
+export interface CertifyOptions {
+  /** Radius of the set, ≥ 0. */
+  gamma: number;
+  /** Default CERTIFY_DEFAULTS.probe.norm ('inf'). */
+  norm?: QueryNorm;
+  /** Moving coordinates (distinct, 0-based); default all. */
+  dims?: ArrayLike<number>;
+  /** Branch and bound for the judged probability's min and max; default: when `dims` are given (the
+   * CLI's rule: --certify-dims turns it on). Its cost grows exponentially with the moving coordinates. */
+  search?: boolean;
+  tolerance?: number;
+  maxIterations?: number;
+  timeLimitSeconds?: number;
+  /** Stage "branch and bound" (done = boxes split); returning false cancels (status 'cancelled'). */
+  onProgress?: ProgressListener;
+  signal?: AbortSignal;
+}
+
+export interface ProbeCertificate {
+  /** At a* itself. */
+  judgedProbability: number;
+  /** Sound over the whole set: every query of it has its value inside. */
+  judgedProbabilityBounds: Interval;
+  latentMean: Interval;
+  latentVariance: Interval;
+  episteme: Interval;
+  /** Judged probabilities attained at queries of the set (the witnesses, d values each):
+   * bounds.lower ≤ min ≤ lowestFound and highestFound ≤ max ≤ bounds.upper. */
+  lowestFound: number;
+  highestFound: number;
+  lowestWitness: Float64Array;
+  highestWitness: Float64Array;
+  /** Boxes split by both searches. */
+  iterations: number;
+  /** 'bounds_only' without branch and bound; 'converged' when both searches closed to the tolerance. */
+  status: SearchStatus | 'bounds_only';
+  /** The verdict is judged probability ≥ ½ at a*: 'yes' a query of the set on the other side was found,
+   * 'no' the certified bound stays on a*'s side. */
+  verdictCanFlip: VerdictFlip;
+}
+
+/** @internal Probe.certify. */
+export function certifyQuery(module: GpprobeModule, handle: ProbeHandle, query: Float32Array | Float64Array, options: CertifyOptions): ProbeCertificate {
+  if (!(query instanceof Float32Array) && !(query instanceof Float64Array)) {
+    throw new GpprobeError('invalid_argument', 'the query must be a Float32Array or Float64Array');
+  }
+  const d = CERTIFY_DEFAULTS.probe;
+  const dims = Float64Array.from(options.dims ?? []);
+  const heap = new HeapScope(module);
+  try {
+    const pointer = heap.copyIn(query, 'the query');
+    const { code: _code, message: _message, ...c } = throwIfFailed(handle.certify(pointer, query.length, dtypeOf(query), {
+      gamma: options.gamma, norm: options.norm ?? d.norm, dims, search: options.search ?? dims.length > 0,
+      tolerance: options.tolerance ?? d.tolerance, maxIterations: options.maxIterations ?? d.maxIterations,
+      timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
+    }, coreProgress('branch and bound', options.onProgress, options.signal)));
+    return { ...c, status: c.status as ProbeCertificate['status'], verdictCanFlip: c.verdictCanFlip as VerdictFlip };
+  } finally {
+    heap.free();
+  }
+}
