@@ -133,7 +133,7 @@ describe('the probe\'s certificate', () => {
       'coordinate 8 is out of range: queries have 8 columns (coordinates 0 to 7)');
     expectError(() => probe.certify(a, { gamma: 0.1, norm: '1' as '2' }), 'invalid_argument', "norm must be inf or 2, got '1'");
     expectError(() => probe.certify(a.subarray(0, 3), { gamma: 0.1 }), 'dimension_mismatch', 'the query has 3 columns, the probe\'s observations have 8');
-    expectError(() => probe.certify(Float64Array.of(NaN, 0, 0, 0, 0, 0, 0, 0), { gamma: 0.1 }), 'non_finite', 'the query value 0 is NaN');
+    expectError(() => probe.certify(Float64Array.of(NaN, 0, 0, 0, 0, 0, 0, 0), { gamma: 0.1 }), 'non_finite', 'the query entry 0 is NaN');
     expectError(() => probe.certify([0, 1] as unknown as Float64Array, { gamma: 0.1 }), 'invalid_argument', 'the query must be a Float32Array or Float64Array');
     // float32 queries are widened: the same certificate as the float64 copy of the same values.
     const f32 = Float32Array.from(a);

@@ -88,8 +88,10 @@ export function convergencePlot(title: string, root: RobustnessCertificate | nul
     // The certified side solid (it moves towards the found value), the found value dashed.
     marks.push({ type: 'line', x, y: e === 'minimum' ? lo : hi, color, width: 2 });
     marks.push({ type: 'line', x, y: e === 'minimum' ? hi : lo, color, width: 1.5, dash: [5, 3] });
-    legend.push({ label: `${name} certified bound`, color, kind: 'line' }, { label: `${name} found`, color, kind: 'dash' });
+    legend.push({ label: name, color, kind: 'line' });
   }
+  // Short entries, so the legend fits a phone's plot; the caption says which line is which.
+  legend.push({ label: 'found', color: NEUTRAL, kind: 'dash' });
   const iterations = Math.max(1, ...s.minimum.iterations, ...s.maximum.iterations);
   const [y0, y1] = extent(values, 0.08);
   return {
@@ -111,11 +113,11 @@ export function sweepPlot(title: string, rows: RobustnessCertificate[], refined:
     marks.push({ type: 'area', x: gammas, y0: lo, y1: hi, fill: color, opacity: 0.3 });
     marks.push({ type: 'line', x: gammas, y: lo, color, width: 1.5 });
     marks.push({ type: 'line', x: gammas, y: hi, color, width: 1.5 });
-    legend.push({ label: `${name}: certified interval`, color, kind: 'area' });
+    legend.push({ label: name, color, kind: 'area' });
   }
   marks.push({ type: 'line', x: gammas, y: rows.map((r) => r.gpfgs.probability), color: '#111111', width: 1, dash: [2, 2] });
   marks.push({ type: 'points', x: gammas, y: rows.map((r) => r.gpfgs.probability), palette: ['#111111'], radius: 3.2, interactive: true });
-  legend.push({ label: 'GPFGS attack', color: '#111111', kind: 'point' }, { label: 'p = 0.5', color: NEUTRAL, kind: 'dash' });
+  legend.push({ label: 'GPFGS', color: '#111111', kind: 'point' });
   const [g0, g1] = gammas.length > 1 ? extent(gammas, 0.03) : [gammas[0] - 0.1, gammas[0] + 0.1];
   return { title, marks, legend, x: { label: 'γ (half-width of the L∞ box)', domain: [g0, g1] }, y: { label: 'p(y = 1)', domain: [-0.02, 1.02] } };
 }

@@ -81,7 +81,7 @@ export function RobustnessCard({ side, name }: { side: Side; name: string }) {
       )}
       {entry.result && <Result entry={entry} />}
       {spec && <PlotView spec={spec} height={200} testId={`robustness-${name}-convergence`}
-        caption="Solid: the certified bound of each extreme; dashed: the best value found in the box; they close to the tolerance." />}
+        caption="Solid: the certified bound of each extreme (blue π_min, vermillion π_max); dashed in its colour: the value found at its witness; they close to the tolerance. Grey: p = ½." />}
     </div>
   );
 }

@@ -32,7 +32,7 @@ function SweepPlot({ side }: { side: Side }) {
   return (
     <PlotView spec={spec} height={300} tooltip={rows ? tooltip : undefined} testId={`sweep-${name}`} empty={empty}
       caption={`${refined.length === 2 ? 'Blue: π_min, vermillion: π_max' : `${refined[0] === 'minimum' ? 'Blue: π_min' : 'Vermillion: π_max'} (the adversarial extreme; the other is not refined)`}, each a certified interval `
-        + `(width ≤ ${formatMeasure(entry.settings.tolerance)} where converged); black: what one GPFGS step reaches. Where GPFGS stays on x*'s side of ½ but the `
+        + `(width ≤ ${formatMeasure(entry.settings.tolerance)} where converged); black: what one GPFGS step reaches; grey: p = ½. Where GPFGS stays on x*'s side of ½ but the `
         + `interval crosses it, the attack misses an adversarial example that exists.${isStale(entry, side) ? ' The model has changed since this sweep.' : ''}`} />
   );
 }
