@@ -65,10 +65,9 @@ Result<RobustnessOptions> robustness_options(const RobustnessSettings& s) {
   Result<RobustnessSearch> search = parse_search(s.search);
   if (!search.ok()) return search.status();
   o.search = search.value();
-  if (s.variance == "both") o.variance = VarianceMethod::both;
-  else if (s.variance == "centred") o.variance = VarianceMethod::centred;
-  else if (s.variance == "relaxation") o.variance = VarianceMethod::relaxation;
-  else return Status(StatusCode::invalid_argument, "variance must be both, centred or relaxation, got '" + s.variance + "'");
+  Result<VarianceMethod> variance = parse_variance_method(s.variance);
+  if (!variance.ok()) return variance.status();
+  o.variance = variance.value();
   return o;
 }
 
@@ -114,7 +113,7 @@ CertifyDefaults certify_defaults() {
   const CertifyOptions p;
   CertifyDefaults d;
   d.robustness = {r.tolerance, double(r.max_iterations), r.time_limit_seconds, search_name(r.search),
-                  r.variance == VarianceMethod::both ? "both" : r.variance == VarianceMethod::centred ? "centred" : "relaxation"};
+                  variance_method_name(r.variance)};
   d.probe = {p.tolerance, double(p.max_iterations), p.time_limit_seconds, norm_name(p.norm)};
   return d;
 }

@@ -7,11 +7,11 @@
 //
 //   const c = probe.certify(queryRow, { gamma: 2, norm: '2', dims: [3, 17, 40] });
 //   c.judgedProbabilityBounds, c.lowestFound, c.highestFound, c.verdictCanFlip
-import type { GpprobeModule, ProbeHandle } from './generated/gpprobe.mjs';
+import type { GpprobeModule, ProbeCertificateValue, ProbeHandle } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { coreProgress, type ProgressListener } from './progress.ts';
-import type { Interval, SearchStatus, VerdictFlip } from './robustness.ts';
+import type { SearchStatus, VerdictFlip } from './robustness.ts';
 import { CERTIFY_DEFAULTS } from './vocabulary.ts';
 
 export type QueryNorm = 'inf' | '2';
@@ -34,28 +34,16 @@ export interface CertifyOptions {
   signal?: AbortSignal;
 }
 
-export interface ProbeCertificate {
-  /** At a* itself. */
-  judgedProbability: number;
-  /** Sound over the whole set: every query of it has its value inside. */
-  judgedProbabilityBounds: Interval;
-  latentMean: Interval;
-  latentVariance: Interval;
-  episteme: Interval;
-  /** Judged probabilities attained at queries of the set (the witnesses, d values each):
-   * bounds.lower ≤ min ≤ lowestFound and highestFound ≤ max ≤ bounds.upper. */
-  lowestFound: number;
-  highestFound: number;
-  lowestWitness: Float64Array;
-  highestWitness: Float64Array;
-  /** Boxes split by both searches. */
-  iterations: number;
-  /** 'bounds_only' without branch and bound; 'converged' when both searches closed to the tolerance. */
+/** Sound ranges over the whole set (`judgedProbabilityBounds`, `latentMean`, `latentVariance`,
+ * `episteme`), the judged probability at a* itself, the values found at queries of the set with their
+ * witnesses (bounds.lower ≤ min ≤ lowestFound, highestFound ≤ max ≤ bounds.upper), the boxes split, the
+ * search's status ('bounds_only' without branch and bound), and whether the verdict (judged probability
+ * ≥ ½ at a*) can flip: 'yes' a query of the set on the other side was found, 'no' the certified range
+ * stays on a*'s side. */
+export type ProbeCertificate = Omit<ProbeCertificateValue, 'code' | 'message' | 'status' | 'verdictCanFlip'> & {
   status: SearchStatus | 'bounds_only';
-  /** The verdict is judged probability ≥ ½ at a*: 'yes' a query of the set on the other side was found,
-   * 'no' the certified bound stays on a*'s side. */
   verdictCanFlip: VerdictFlip;
-}
+};
 
 /** @internal Probe.certify. */
 export function certifyQuery(module: GpprobeModule, handle: ProbeHandle, query: Float32Array | Float64Array, options: CertifyOptions): ProbeCertificate {

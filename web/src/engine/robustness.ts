@@ -15,7 +15,9 @@
 // iterations, lower, upper } }, the searched extreme's current interval; returning false (or an aborted
 // signal) stops it with status 'cancelled' and the valid intervals reached. All numbers are the core's;
 // this file moves them across (the CLI's `gpprobe robustness` JSON, in camelCase).
-import type { ClassifierHandle, RobustnessCertificateValue, RobustnessSettings } from './generated/gpprobe.mjs';
+import type {
+  ClassifierHandle, IntervalValue, ProbabilityExtremeValue, RobustnessCertificateValue, RobustnessSettings,
+} from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import type { IntervalDetail, ProgressListener } from './progress.ts';
 import { CERTIFY_DEFAULTS } from './vocabulary.ts';
@@ -28,32 +30,19 @@ export type VarianceBounds = 'both' | 'centred' | 'relaxation';
 export type SearchStatus = 'converged' | 'iteration_limit' | 'time_limit' | 'min_box' | 'cancelled';
 export type VerdictFlip = 'yes' | 'no' | 'unknown';
 
-export interface Interval {
-  lower: number;
-  upper: number;
-}
+export type Interval = IntervalValue;
 
-export interface ProbabilityExtreme extends Interval {
-  /** d values in T where the attained end was found (upper for the minimum, lower for the maximum). */
-  witness: Float64Array;
-  /** Boxes split. */
-  iterations: number;
-  status: SearchStatus;
-}
+/** [lower, upper] holding an extreme of p over T; `witness` (d values in T) is where the attained end was
+ * found (upper for the minimum, lower for the maximum); `iterations`: boxes split. */
+export type ProbabilityExtreme = Omit<ProbabilityExtremeValue, 'status'> & { status: SearchStatus };
 
-export interface RobustnessCertificate {
-  gamma: number;
-  /** p(y = 1 | x*); x* is predicted class 1 when it is above 1/2. */
-  probabilityAtPoint: number;
-  /** The ends of T (d values each; fixed coordinates have lower = upper = x*). */
-  box: { lower: Float64Array; upper: Float64Array };
-  /** Sound over all of T at once (one box, before branch and bound). */
-  root: { mean: Interval; variance: Interval; probability: Interval };
+/** x*'s p(y = 1) (`probabilityAtPoint`; class 1 above ½), the ends of T (`box`; fixed coordinates have
+ * lower = upper = x*), the `root` bounds over all of T at once, both extremes, GPFGS, and the verdict. */
+export type RobustnessCertificate = Omit<RobustnessCertificateValue, 'code' | 'message' | 'minimum' | 'maximum' | 'verdictCanFlip'> & {
   minimum: ProbabilityExtreme;
   maximum: ProbabilityExtreme;
-  gpfgs: { point: Float64Array; probability: number };
   verdictCanFlip: VerdictFlip;
-}
+};
 
 export interface RobustnessOptions {
   /** Half-width of the L∞ box, ≥ 0. Ignored by robustnessSweep. */

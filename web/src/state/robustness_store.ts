@@ -128,7 +128,20 @@ async function eachSide(mine: number, one: (side: Side, alive: () => boolean) =>
   if (started === mine) running.value = null;
 }
 
-const failure = (error: unknown) => (isCancelled(error) ? { state: 'cancelled' as const } : { state: 'failed' as const, error: error instanceof Error ? error.message : String(error) });
+type Change<R> = { state: SideCertificate['state']; result?: R; error?: string };
+
+/** Makes `task` the running one and records its course on its side's entry (`set`): running, then done
+ * with its result, or cancelled / failed (rethrown, so the run stops). */
+async function follow<R>(task: RunningRequest<R>, set: (change: Change<R>) => void): Promise<void> {
+  current = task;
+  set({ state: 'running' });
+  try {
+    set({ result: await task.result, state: 'done' });
+  } catch (error) {
+    set(isCancelled(error) ? { state: 'cancelled' } : { state: 'failed', error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}
 
 /** Certifies both models at x*: root bounds at once, then branch and bound, its intervals live. */
 export async function certify(): Promise<void> {
@@ -145,14 +158,7 @@ export async function certify(): Promise<void> {
       if (detail.kind === 'root') setCertificate(side, mine, { root: detail.certificate });
       else setCertificate(side, mine, { trace: [...certificates.value[side]!.trace, detail] });
     });
-    current = task;
-    setCertificate(side, mine, { state: 'running' });
-    try {
-      setCertificate(side, mine, { result: await task.result, state: 'done' });
-    } catch (error) {
-      setCertificate(side, mine, failure(error));
-      throw error;
-    }
+    await follow(task, (change) => setCertificate(side, mine, change));
   });
   for (const side of SIDES) if (certificates.value[side]?.state === 'waiting') setCertificate(side, mine, { state: 'cancelled' });
 }
@@ -172,14 +178,7 @@ export async function sweep(): Promise<void> {
     const task = startTask(`Gamma sweep of model ${'AB'[side]}, ${modelLabel(model)}`, {
       kind: 'classification-sweep', x: d.x, labels: d.labels, model, point: p.x, gammas: s.gammas, options: { ...options(s), search: s.search },
     });
-    current = task;
-    setSweep(side, mine, { state: 'running' });
-    try {
-      setSweep(side, mine, { result: await task.result, state: 'done' });
-    } catch (error) {
-      setSweep(side, mine, failure(error));
-      throw error;
-    }
+    await follow(task, (change) => setSweep(side, mine, change));
   });
   for (const side of SIDES) if (sweeps.value[side]?.state === 'waiting') setSweep(side, mine, { state: 'cancelled' });
 }
