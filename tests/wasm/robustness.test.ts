@@ -261,6 +261,8 @@ describe('bad inputs', () => {
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, validRange: [1, 0] }), 'invalid_argument', 'the valid range [1, 0] is empty or not finite');
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, tolerance: -1 }), 'invalid_argument', 'tolerance must be a finite number >= 0, got -1');
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, search: 'min' as 'both' }), 'invalid_argument', "search must be both or adversarial, got 'min'");
+    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, variance: 'exact' as 'both' }), 'invalid_argument',
+      "variance must be both, centred or relaxation, got 'exact'");
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, maxIterations: 1.5 }), 'invalid_argument',
       'maxIterations must be a whole number >= 0, got 1.5');
     const ok = gpc.certifyRobustness(x, { gamma: 0.1 });
