@@ -6,6 +6,7 @@ import {
   cancelRobustness, certificates, certify, point, robustnessSettings, running, sweep, updateRobustnessSettings,
 } from '../../state/robustness_store.ts';
 import { saveBlob, slug } from '../download.ts';
+import { MinNumberField } from '../panels/MinNumberField.tsx';
 import { certificatesCsv } from './export_robustness.ts';
 
 /** "0, 0.1, 0.2" → numbers; null when a value is not a number >= 0. */
@@ -13,16 +14,6 @@ function parseGammas(text: string): number[] | null {
   const parts = text.split(/[\s,;]+/).filter((p) => p !== '');
   const values = parts.map(Number);
   return values.every((v) => Number.isFinite(v) && v >= 0) ? values : null;
-}
-
-function NumberField({ label, value, min, step, onChange, disabled }: { label: string; value: number; min: number; step?: string; onChange: (v: number) => void; disabled?: boolean }) {
-  return (
-    <label class="field compact">
-      <span>{label}</span>
-      <input type="number" min={min} step={step ?? 'any'} value={value} aria-label={label} disabled={disabled}
-        onChange={(e) => { const v = Number(e.currentTarget.value); if (Number.isFinite(v) && v >= min) onChange(v); }} />
-    </label>
-  );
 }
 
 export function RobustnessPanel() {
@@ -55,8 +46,8 @@ export function RobustnessPanel() {
       </div>
       {p?.index != null && <p class="hint">x* is training point {p.index + 1}.</p>}
       <div class="row">
-        <NumberField label="gamma" value={s.gamma} min={0} onChange={(gamma) => updateRobustnessSettings({ gamma })} />
-        <NumberField label="tolerance" value={s.tolerance} min={0} onChange={(tolerance) => updateRobustnessSettings({ tolerance })} />
+        <MinNumberField label="gamma" value={s.gamma} min={0} onChange={(gamma) => updateRobustnessSettings({ gamma })} />
+        <MinNumberField label="tolerance" value={s.tolerance} min={0} onChange={(tolerance) => updateRobustnessSettings({ tolerance })} />
       </div>
       <fieldset class="field inputs">
         <legend>moving coordinates (the others stay at x*)</legend>
@@ -67,8 +58,8 @@ export function RobustnessPanel() {
         ))}
       </fieldset>
       <div class="row">
-        <NumberField label="max iterations" value={s.maxIterations} min={0} step="1" onChange={(v) => updateRobustnessSettings({ maxIterations: Math.round(v) })} />
-        <NumberField label="time limit (s)" value={s.timeLimitSeconds} min={0} onChange={(timeLimitSeconds) => updateRobustnessSettings({ timeLimitSeconds })} />
+        <MinNumberField label="max iterations" value={s.maxIterations} min={0} step="1" onChange={(v) => updateRobustnessSettings({ maxIterations: Math.round(v) })} />
+        <MinNumberField label="time limit (s)" value={s.timeLimitSeconds} min={0} onChange={(timeLimitSeconds) => updateRobustnessSettings({ timeLimitSeconds })} />
       </div>
       <div class="row robustness-actions">
         <button type="button" class="primary" disabled={!p} onClick={() => void certify()}>Certify</button>

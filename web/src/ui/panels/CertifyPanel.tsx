@@ -8,6 +8,7 @@ import { dataset, probeBasis, selected } from '../../state/store.ts';
 import type { Interval } from '../../engine/robustness.ts';
 import type { ProbeCertificate } from '../../engine/probe_certificate.ts';
 import { formatMeasure } from '../format.ts';
+import { MinNumberField } from './MinNumberField.tsx';
 import './certify.css';
 
 /** "3, 17, 40" → [3, 17, 40]; an error text for anything else. */
@@ -57,11 +58,7 @@ export function CertifyPanel() {
     <div class="certify-panel" data-testid="certify-panel">
       <h3>Certify within γ</h3>
       <div class="row">
-        <label class="field compact">
-          <span>γ</span>
-          <input type="number" min={0} step="any" value={s.gamma} aria-label="certify gamma"
-            onChange={(e) => { const v = Number(e.currentTarget.value); if (Number.isFinite(v) && v >= 0) updateProbeCertifySettings({ gamma: v }); }} />
-        </label>
+        <MinNumberField label="γ" ariaLabel="certify gamma" value={s.gamma} min={0} onChange={(gamma) => updateProbeCertifySettings({ gamma })} />
         <label class="field compact">
           <span>set</span>
           <select aria-label="certify norm" value={s.norm} onChange={(e) => updateProbeCertifySettings({ norm: e.currentTarget.value === '2' ? '2' : 'inf' })}>
@@ -82,16 +79,9 @@ export function CertifyPanel() {
       {typeof parsed === 'string' && <p class="field-error">{parsed}</p>}
       {s.dims.length > 0 && (
         <div class="row">
-          <label class="field compact">
-            <span>tolerance</span>
-            <input type="number" min={0} step="any" value={s.tolerance} aria-label="certify tolerance"
-              onChange={(e) => { const v = Number(e.currentTarget.value); if (Number.isFinite(v) && v >= 0) updateProbeCertifySettings({ tolerance: v }); }} />
-          </label>
-          <label class="field compact">
-            <span>time limit (s)</span>
-            <input type="number" min={0} step="any" value={s.timeLimitSeconds} aria-label="certify time limit"
-              onChange={(e) => { const v = Number(e.currentTarget.value); if (Number.isFinite(v) && v >= 0) updateProbeCertifySettings({ timeLimitSeconds: v }); }} />
-          </label>
+          <MinNumberField label="tolerance" ariaLabel="certify tolerance" value={s.tolerance} min={0} onChange={(tolerance) => updateProbeCertifySettings({ tolerance })} />
+          <MinNumberField label="time limit (s)" ariaLabel="certify time limit" value={s.timeLimitSeconds} min={0}
+            onChange={(timeLimitSeconds) => updateProbeCertifySettings({ timeLimitSeconds })} />
         </div>
       )}
       <div class="row">
