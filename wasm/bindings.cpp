@@ -12,6 +12,7 @@
 #include <string>
 
 #include "binding_support.h"
+#include "certificate_values.h"
 #include "gpprobe/observation_draw.h"
 #include "gpprobe/probe.h"
 #include "gpprobe/synthetic_embeddings.h"
@@ -81,6 +82,13 @@ class ProbeHandle {
     std::size_t i = 0;
     GPPROBE_RETURN_IF_ERROR(count_argument("observation index", index, &i));
     return probe_->remove_observation(i);
+  }
+
+  // Certified bounds over the set around one query of `cols` values (certificate_values.h).
+  ProbeCertificateValue certify(std::uintptr_t query, std::size_t cols, int dtype, const ProbeCertifySettings& s,
+                                val progress) const {
+    if (!probe_) return failed<ProbeCertificateValue>(not_fitted());
+    return probe_certificate(*probe_, query, cols, dtype, s, progress);
   }
 
   ProbeState state() const {
@@ -167,6 +175,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
   bind_method<&ProbeHandle::add_observation>(probe, "ProbeHandle", "addObservation");
   bind_method<&ProbeHandle::remove_observation>(probe, "ProbeHandle", "removeObservation");
   bind_method<&ProbeHandle::state>(probe, "ProbeHandle", "state");
+  bind_method<&ProbeHandle::certify>(probe, "ProbeHandle", "certify");
 
   bind_function<&synthetic_embeddings>("syntheticEmbeddings");
   bind_function<&draw_observations>("drawObservations");
