@@ -10,7 +10,13 @@
 #   bash scripts/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
 #   bash scripts/fuzz.sh --smoke                the bounded run of scripts/test.sh: 4 s per harness
 #   bash scripts/fuzz.sh --only probe_api       one harness (repeatable); names as in tests/fuzz/*_fuzz.cpp
+#   bash scripts/fuzz.sh --only browser         the browser parsers only; --only browser:npz one of them
 #   build/fuzz/npy_reader_fuzz FILE             replay one input (after a build)
+#   node scripts/fuzz_browser_parsers.mjs --replay npz FILE      replay one input of a browser parser
+#
+# After the native harnesses, the browser parsers (web/src/io, tests/fuzz/browser/parsers.ts) run in a
+# Node loop for the same seconds per parser (2 s each in the smoke run), mutating valid files with a
+# 2 s time limit per input; findings go to build/fuzz/findings/browser/<parser>/.
 #
 # Installs clang and its libFuzzer runtime when missing (as root, with apt-get).
 set -euo pipefail
@@ -32,40 +38,43 @@ while [ $# -gt 0 ]; do
 done
 case "$seconds" in '' | *[!0-9]*) echo "fuzz: --seconds expects a whole number, got '$seconds'" >&2; exit 2 ;; esac
 
-# clang with the libFuzzer runtime: the proof is a one-line fuzzer that links.
-fuzzer_links() {
-  command -v clang++ >/dev/null 2>&1 &&
-    echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
-      clang++ -x c++ -fsanitize=fuzzer,address,undefined - -o /tmp/gpprobe-fuzz-probe.$$ >/dev/null 2>&1
-}
-if ! fuzzer_links; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "fuzz: installing clang and its libFuzzer runtime"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends clang cmake make libeigen3-dev >/dev/null
-    major=$(clang++ --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
-    apt-get install -y -qq --no-install-recommends "libclang-rt-${major}-dev" >/dev/null
-  fi
+# clang with the libFuzzer runtime (the proof is a one-line fuzzer that links), then the harnesses.
+build_native() {
+  fuzzer_links() {
+    command -v clang++ >/dev/null 2>&1 &&
+      echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
+        clang++ -x c++ -fsanitize=fuzzer,address,undefined - -o /tmp/gpprobe-fuzz-probe.$$ >/dev/null 2>&1
+  }
   if ! fuzzer_links; then
-    echo "fuzz: clang with libFuzzer is missing; install it with: sudo apt-get install clang libclang-rt-14-dev" >&2
-    exit 1
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "fuzz: installing clang and its libFuzzer runtime"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq
+      apt-get install -y -qq --no-install-recommends clang cmake make libeigen3-dev >/dev/null
+      major=$(clang++ --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
+      apt-get install -y -qq --no-install-recommends "libclang-rt-${major}-dev" >/dev/null
+    fi
+    if ! fuzzer_links; then
+      echo "fuzz: clang with libFuzzer is missing; install it with: sudo apt-get install clang libclang-rt-14-dev" >&2
+      return 1
+    fi
   fi
-fi
-rm -f /tmp/gpprobe-fuzz-probe.$$
+  rm -f /tmp/gpprobe-fuzz-probe.$$
 
-echo "fuzz: building the harnesses (clang, ASan, UBSan) in build/fuzz"
-nice -n 10 cmake -S . -B build/fuzz -DGPPROBE_FUZZ=ON -DGPPROBE_NATIVE_ARCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-if ! nice -n 10 cmake --build build/fuzz -j 2 >build/fuzz/build.log 2>&1; then
-  tail -40 build/fuzz/build.log >&2
-  exit 1
-fi
+  echo "fuzz: building the harnesses (clang, ASan, UBSan) in build/fuzz"
+  nice -n 10 cmake -S . -B build/fuzz -DGPPROBE_FUZZ=ON -DGPPROBE_NATIVE_ARCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+  if ! nice -n 10 cmake --build build/fuzz -j 2 >build/fuzz/build.log 2>&1; then
+    tail -40 build/fuzz/build.log >&2
+    return 1
+  fi
+}
 
 # The native harnesses, one after another. Each takes up to 4 KB inputs (2 KB for regression, whose
 # decoded problems stop growing long before) and the dictionary next to it, if any.
 fuzz_native() {
   local per_harness=$1 status=0 ran=0 source name binary log max_len
+  build_native || return 1
   for source in tests/fuzz/*_fuzz.cpp; do
     name=$(basename "$source" _fuzz.cpp)
     if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
@@ -98,11 +107,26 @@ fuzz_native() {
   return $status
 }
 
+# The browser parsers: scripts/fuzz_browser_parsers.mjs, for the same seconds per parser (2 in the smoke
+# run, which starts from the same fixed seed on every machine).
+fuzz_browser_parsers() {
+  local per_parser=$1 targets=() name
+  for name in "${browser_only[@]}"; do [ "$name" = browser ] || targets+=(--only "${name#browser:}"); done
+  local seed_arg=()
+  if [ ${#seed[@]} -gt 0 ]; then per_parser=2; seed_arg=(--seed 1); fi
+  nice -n 10 node scripts/fuzz_browser_parsers.mjs --seconds "$per_parser" "${seed_arg[@]}" "${targets[@]}"
+}
+
 # The stages of one run, in order; each gets the seconds per target and fails the run on a finding.
-# Hook for the browser parsers (issue 9, items 8-10): a Node loop over web/src/io with mutated valid
-# files and a time limit per input goes in as a function here (say fuzz_browser_parsers, its seeds
-# under tests/fuzz/corpus/browser/) appended to this list, honouring --seconds, --smoke and --only.
-stages=(fuzz_native)
+# --only names starting with "browser" select browser parsers; the others, native harnesses.
+native_only=() browser_only=()
+for name in "${only[@]}"; do
+  if [[ "$name" == browser* ]]; then browser_only+=("$name"); else native_only+=("$name"); fi
+done
+stages=()
+if [ ${#only[@]} = 0 ] || [ ${#native_only[@]} -gt 0 ]; then stages+=(fuzz_native); fi
+if [ ${#only[@]} = 0 ] || [ ${#browser_only[@]} -gt 0 ]; then stages+=(fuzz_browser_parsers); fi
+only=("${native_only[@]}")
 
 status=0
 for stage in "${stages[@]}"; do

@@ -2,7 +2,7 @@
 # The full test suite, from a fresh clone: installs what is missing, builds everything, then runs
 #   1. the native GoogleTest suite (core + CLI),
 #   2. a bounded fuzz smoke run (scripts/fuzz.sh --smoke: each libFuzzer harness for 4 s under
-#      ASan + UBSan; any finding fails the suite),
+#      ASan + UBSan, then each browser parser for 2 s in Node; any finding fails the suite),
 #   3. Vitest in Node: the wasm module through the TS API, parsers and session state,
 #   4. the browser tests: Debian's Chromium (playwright-core) on the production build.
 set -euo pipefail
@@ -11,7 +11,7 @@ bash scripts/build.sh
 source scripts/setup.sh
 echo "test: native (GoogleTest)"
 ./build/native/gpprobe_tests --gtest_brief=1
-echo "test: fuzz smoke (libFuzzer, ASan, UBSan)"
+echo "test: fuzz smoke (libFuzzer, ASan, UBSan; browser parsers)"
 bash scripts/fuzz.sh --smoke
 echo "test: wasm and web (Vitest)"
 npx vitest run

@@ -23,9 +23,12 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -145,6 +148,23 @@ void result_object(const char* name, Fields fields) {
   emscripten::value_object<R> object(name);
   object.field("code", &BindingStatus::code).field("message", &BindingStatus::message);
   fields(object);
+}
+
+// ---- numbers that become counts ----
+
+// A JS number that the core takes as a count or an index (std::size_t, 32 bits here): a whole number
+// from 0 to SIZE_MAX. Anything else (-1, NaN, 1.5, 1e20, 2^32 + k) cannot be converted without
+// wrapping or trapping, so it is an invalid_argument naming `name` and the value.
+inline Status count_argument(const char* name, double value, std::size_t* out) {
+  constexpr double limit = double(std::numeric_limits<std::size_t>::max());
+  if (!(value >= 0.0 && value <= limit && std::floor(value) == value)) {
+    std::ostringstream os;
+    os.precision(17);
+    os << name << " must be a whole number from 0 to " << std::numeric_limits<std::size_t>::max() << ", got " << value;
+    return Status(StatusCode::invalid_argument, os.str());
+  }
+  *out = std::size_t(value);
+  return Status::success();
 }
 
 // ---- arrays ----

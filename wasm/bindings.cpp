@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "binding_support.h"
@@ -40,7 +41,7 @@ class ProbeHandle {
     gpprobe::ProbeOptions options;
     options.epsilon = epsilon;
     options.strength = strength;
-    options.expected_queries = std::size_t(expected_queries);
+    GPPROBE_RETURN_IF_ERROR(count_argument("expectedQueries", expected_queries, &options.expected_queries));
     Result<gpprobe::PosteriorSpace> s = gpprobe::parse_space(space);
     if (!s.ok()) return s.status();
     options.space = s.value();
@@ -63,10 +64,13 @@ class ProbeHandle {
     return probe_->score(view, columns, progress_from(progress));
   }
 
-  Status add_observation(std::uintptr_t row, std::size_t cols, int dtype, int label) {
+  // `label` arrives as the JS number itself (an int parameter would turn 0.5 and NaN into 0).
+  Status add_observation(std::uintptr_t row, std::size_t cols, int dtype, double label) {
     if (!probe_) return not_fitted();
-    if (label != 0 && label != 1) {
-      return Status(StatusCode::invalid_argument, "label must be 0 or 1, got " + std::to_string(label));
+    if (label != 0.0 && label != 1.0) {
+      std::ostringstream os;
+      os << "label must be 0 or 1, got " << label;
+      return Status(StatusCode::invalid_argument, os.str());
     }
     MatrixView view;
     GPPROBE_RETURN_IF_ERROR(view_of(row, 1, cols, dtype, "the observation", &view));
@@ -75,7 +79,9 @@ class ProbeHandle {
 
   Status remove_observation(double index) {
     if (!probe_) return not_fitted();
-    return probe_->remove_observation(std::size_t(index));
+    std::size_t i = 0;
+    GPPROBE_RETURN_IF_ERROR(count_argument("observation index", index, &i));
+    return probe_->remove_observation(i);
   }
 
   // Certified bounds over the set around one query of `cols` values (certificate_values.h).
@@ -101,8 +107,10 @@ class ProbeHandle {
 
 // Seeded synthetic embeddings (the benchmark's workload): x as float64 rows*dim at `x`, labels at `labels`.
 Status synthetic_embeddings(double rows, double dimension, double seed, std::uintptr_t x, std::uintptr_t labels) {
-  const gpprobe::SyntheticEmbeddings data =
-      gpprobe::synthetic_embeddings(std::size_t(rows), std::size_t(dimension), std::uint64_t(seed));
+  std::size_t n = 0, d = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("rows", rows, &n));
+  GPPROBE_RETURN_IF_ERROR(count_argument("dimension", dimension, &d));
+  const gpprobe::SyntheticEmbeddings data = gpprobe::synthetic_embeddings(n, d, std::uint64_t(seed));
   std::copy(data.x.data(), data.x.data() + data.x.size(), doubles_out(x));
   std::copy(data.labels.begin(), data.labels.end(), reinterpret_cast<std::uint8_t*>(labels));
   return Status::success();
@@ -113,8 +121,10 @@ struct DrawnRows : BindingStatus {
 };
 
 DrawnRows draw_observations(std::uintptr_t labels, std::size_t n, double per_class, double seed) {
-  Result<std::vector<std::size_t>> rows =
-      gpprobe::draw_observations(bytes(labels), n, std::size_t(per_class), std::uint64_t(seed));
+  std::size_t per = 0;
+  const Status checked = count_argument("perClass", per_class, &per);
+  if (!checked.ok()) return failed<DrawnRows>(checked);
+  Result<std::vector<std::size_t>> rows = gpprobe::draw_observations(bytes(labels), n, per, std::uint64_t(seed));
   if (!rows.ok()) return failed<DrawnRows>(rows.status());
   const std::vector<std::uint32_t> out(rows.value().begin(), rows.value().end());
   DrawnRows r;

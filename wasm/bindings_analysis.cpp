@@ -22,7 +22,8 @@ Status principal_components(std::uintptr_t x, std::size_t rows, std::size_t cols
                             std::uintptr_t scores, std::uintptr_t components, std::uintptr_t explained, val progress) {
   gpprobe::MatrixView view;
   GPPROBE_RETURN_IF_ERROR(view_of(x, rows, cols, dtype, "embeddings", &view));
-  const std::size_t count = std::size_t(k);
+  std::size_t count = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("k", k, &count));
   Result<gpprobe::PrincipalComponents> pc =
       gpprobe::principal_components(view, count, std::uint64_t(seed), 3, progress_from(progress));
   if (!pc.ok()) return pc.status();
@@ -78,7 +79,8 @@ Belief prior_belief(double epsilon) {
 
 // Writes judged probability, least episteme and the variance attaining it as three columns of `points`.
 Status belief_envelope(double epsilon, double points, double max_judged, std::uintptr_t out) {
-  const std::size_t n = std::size_t(points);
+  std::size_t n = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("points", points, &n));
   Result<std::vector<gpprobe::EnvelopePoint>> curve = gpprobe::belief_envelope(epsilon, n, max_judged);
   if (!curve.ok()) return curve.status();
   double* o = doubles_out(out);

@@ -4,8 +4,10 @@ import { zipSync } from 'fflate';
 import { parseDelimitedText } from '../../web/src/io/delimited.ts';
 import type { ParsedTable } from '../../web/src/worker/regression_protocol.ts';
 
-export function npyBytes(descr: string, shape: number[], data: ArrayBufferView, fortran = false): Uint8Array {
-  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+/** `shape` as numbers, or as the verbatim text inside the header's parentheses (for broken headers). */
+export function npyBytes(descr: string, shape: number[] | string, data: ArrayBufferView, fortran = false): Uint8Array {
+  const shapeText = typeof shape === 'string' ? shape : `${shape.join(', ')}${shape.length === 1 ? ',' : ''}`;
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shapeText}), }`;
   while ((10 + header.length + 1) % 64 !== 0) header += ' ';
   header += '\n';
   const out = new Uint8Array(10 + header.length + data.byteLength);

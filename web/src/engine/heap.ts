@@ -1,6 +1,7 @@
 // Copies between JavaScript typed arrays and the wasm heap: whole arrays, once, freed together.
 import type { HeapAccess } from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
+import { throwIfFailed } from './errors.ts';
+import { allocateBlock, copyToBlock } from './heap_block.ts';
 import { checkMatrix } from './matrix.ts';
 import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
 
@@ -13,26 +14,17 @@ export class HeapScope {
     this.#module = module;
   }
 
-  /** `bytes` of uninitialised heap, 8-byte aligned. `what` names the buffer in an out-of-memory error. */
+  /** `bytes` of uninitialised heap, 8-byte aligned (heap_block.ts). `what` names the buffer in an out-of-memory error. */
   allocate(bytes: number, what: string): number {
-    const pointer = this.#module._malloc(Math.max(bytes, 8));
-    if (pointer === 0) {
-      throw new GpprobeError(
-        'out_of_memory',
-        `cannot allocate ${(bytes / 2 ** 20).toFixed(1)} MB in the wasm heap for ${what}`,
-      );
-    }
+    const pointer = allocateBlock(this.#module, bytes, what);
     this.#pointers.push(pointer);
     return pointer;
   }
 
   /** Copies `data` into the heap and returns its address. */
   copyIn(data: Float32Array | Float64Array | Uint8Array, what: string): number {
-    const pointer = this.allocate(data.byteLength, what);
-    // Views are taken after malloc: growing the heap replaces the buffer behind HEAP*.
-    if (data instanceof Float64Array) this.#module.HEAPF64.set(data, pointer / 8);
-    else if (data instanceof Float32Array) this.#module.HEAPF32.set(data, pointer / 4);
-    else this.#module.HEAPU8.set(data, pointer);
+    const pointer = copyToBlock(this.#module, data, what);
+    this.#pointers.push(pointer);
     return pointer;
   }
 

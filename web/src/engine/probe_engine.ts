@@ -154,9 +154,6 @@ export class Probe {
 
   /** Removes observation `index` (in the probe's current order). */
   removeObservation(index: number): void {
-    if (!Number.isInteger(index) || index < 0) {
-      throw new GpprobeError('invalid_argument', `observation index must be a non-negative integer, got ${index}`);
-    }
     throwIfFailed(this.#live().removeObservation(index));
   }
 

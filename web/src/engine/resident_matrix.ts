@@ -2,6 +2,7 @@
 // of the observations, PCA) without crossing the boundary again. Row-major, float32 or float64.
 import type { HeapAccess } from './generated/gpprobe.mjs';
 import { GpprobeError } from './errors.ts';
+import { copyToBlock } from './heap_block.ts';
 import { checkMatrix, type Matrix } from './matrix.ts';
 
 export class ResidentMatrix {
@@ -18,13 +19,7 @@ export class ResidentMatrix {
     this.rows = m.rows;
     this.cols = m.cols;
     this.dtype = m.data instanceof Float32Array ? 32 : 64;
-    this.#pointer = module._malloc(Math.max(m.data.byteLength, 8));
-    if (this.#pointer === 0) {
-      throw new GpprobeError('out_of_memory',
-        `cannot keep ${(m.data.byteLength / 2 ** 20).toFixed(1)} MB of ${what} in the wasm heap (4 GB at most)`);
-    }
-    if (m.data instanceof Float32Array) module.HEAPF32.set(m.data, this.#pointer / 4);
-    else module.HEAPF64.set(m.data, this.#pointer / 8);
+    this.#pointer = copyToBlock(module, m.data, what);
   }
 
   /** @internal Heap address of row `first`. */

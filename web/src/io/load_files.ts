@@ -72,7 +72,7 @@ export async function parseFile(
     }
     if (ext === '.npz' || (ext === '' && isZip(bytes))) return parseNpz(bytes, name);
     if (ext === '.safetensors') return parseSafetensors(bytes, name);
-    if (ext === '.parquet' || (ext === '' && isParquet(bytes))) return await parseParquet(bytes, name);
+    if (ext === '.parquet' || (ext === '' && isParquet(bytes))) return await parseParquet(bytes, name, { signal: options.signal });
   } catch (error) {
     if (error instanceof FileError) throw error;
     if (error instanceof RangeError) {

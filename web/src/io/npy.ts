@@ -38,7 +38,7 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
   if (descr === undefined || fortran === undefined || shapeText === undefined) {
     throw new FileError(fileName, 'the .npy header is missing descr, fortran_order or shape');
   }
-  const shape = shapeText.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map(Number);
+  const shape = shapeOf(shapeText, fileName);
   const match = /^([<>|=])([fiub])(\d+)$/.exec(descr);
   const supported = match && (
     (match[2] === 'f' && ['2', '4', '8'].includes(match[3])) ||
@@ -46,11 +46,15 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
     ((match[2] === 'i' || match[2] === 'u') && ['1', '2', '4', '8'].includes(match[3])));
   if (!match || !supported) throw new FileError(fileName, `unsupported dtype '${descr}'`);
   const kind = match[2], itemsize = Number(match[3]), little = match[1] !== '>';
-  const count = shape.reduce((a, b) => a * b, 1);
   const dataStart = headerStart + headerLength;
-  const expected = count * itemsize;
-  if (bytes.length - dataStart < expected) {
-    throw new FileError(fileName, `truncated: the header promises ${expected} bytes of data, the file holds ${bytes.length - dataStart}`);
+  // Checked against the file's size before anything is allocated, stopping as soon as the product passes it.
+  const available = bytes.length - dataStart;
+  let count = 1;
+  for (const n of shape) {
+    count *= n;
+    if (count * itemsize > available) {
+      throw new FileError(fileName, `truncated: the header promises ${shape.reduce((a, b) => a * b, itemsize)} bytes of data, the file holds ${available}`);
+    }
   }
 
   const read = (k: number): number => {
@@ -82,6 +86,22 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
   const data = new Float64Array(count);
   for (let k = 0; k < count; k++) data[k] = read(sourceIndex(k));
   return { shape, data, descr };
+}
+
+/** The dimensions of a header's shape tuple: Python ints only ("", 1.5, True, -1 are named and refused). */
+function shapeOf(text: string, fileName: string): number[] {
+  const items = text.split(',').map((s) => s.trim());
+  if (items.length > 1 && items[items.length - 1] === '') items.pop();  // (n,) and (n, d,)
+  if (items.length === 1 && items[0] === '') return [];  // () is a scalar
+  return items.map((item, axis) => {
+    const where = `the .npy header's shape (${text.trim()})`;
+    if (!/^\d+L?$/.test(item)) {
+      throw new FileError(fileName, `${where} is not a tuple of non-negative integers (dimension ${axis} is ${item || 'empty'})`);
+    }
+    const n = Number(item.replace(/L$/, ''));
+    if (!Number.isSafeInteger(n)) throw new FileError(fileName, `${where} has dimension ${axis} = ${item}, more values than any file holds`);
+    return n;
+  });
 }
 
 function columnMajorStrides(shape: number[]): number[] {

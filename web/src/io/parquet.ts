@@ -6,6 +6,7 @@
 // as metadata; other list, JSON, struct, map and binary columns are skipped and named in a note. Rows
 // then become embeddings + metadata by the rules of row_objects.ts.
 import type { AsyncBuffer, SchemaTree } from 'hyparquet';
+import { canIsolate, parseIsolated } from './isolated_parse.ts';
 import { objectsToParsed, VECTOR_NAMES } from './row_objects.ts';
 import { FileError, type ParsedFile } from './table.ts';
 
@@ -70,8 +71,14 @@ export async function readParquet(file: AsyncBuffer | ArrayBuffer, fileName: str
   return parsed;
 }
 
-export async function parseParquet(bytes: Uint8Array, fileName: string): Promise<ParsedFile> {
+/**
+ * Reads an uploaded Parquet file. Where workers exist (the browser) it is read in a parse worker that
+ * is stopped on cancel or after a time budget (isolated_parse.ts): hyparquet can spin forever on a
+ * damaged page. Elsewhere (Node) it is read here.
+ */
+export async function parseParquet(bytes: Uint8Array, fileName: string, options: { signal?: AbortSignal } = {}): Promise<ParsedFile> {
   if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
   if (!isParquet(bytes)) throw new FileError(fileName, 'not a Parquet file (missing PAR1 markers)');
-  return readParquet(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, fileName);
+  const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  return canIsolate() ? parseIsolated('parquet', copy, fileName, options) : readParquet(copy, fileName);
 }

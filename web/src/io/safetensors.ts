@@ -9,6 +9,23 @@ interface TensorInfo {
   data_offsets: [number, number];
 }
 
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** A header entry checked field by field: JSON from an untrusted file may hold anything. */
+function tensorInfo(info: unknown, name: string, fileName: string): TensorInfo {
+  const problem = (what: string) => new FileError(fileName, `tensor '${name}' ${what}`);
+  if (typeof info !== 'object' || info === null || Array.isArray(info)) throw problem('is not a {dtype, shape, data_offsets} entry');
+  const { dtype, shape, data_offsets: offsets } = info as Record<string, unknown>;
+  if (typeof dtype !== 'string') throw problem('has no dtype');
+  if (!Array.isArray(shape)) throw problem('has no shape');
+  const bad = shape.find((n) => !isCount(n));
+  if (bad !== undefined) throw problem(`has shape ${JSON.stringify(shape)}; dimensions are whole numbers ≥ 0, got ${JSON.stringify(bad)}`);
+  if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount) || offsets[0] > offsets[1]) {
+    throw problem(`has data_offsets ${JSON.stringify(offsets) ?? 'missing'}; expected [begin, end], whole numbers with begin ≤ end`);
+  }
+  return { dtype, shape, data_offsets: [offsets[0], offsets[1]] };
+}
+
 const SIZES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
 
 export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFile {
@@ -19,17 +36,20 @@ export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFil
   if (headerLength > bytes.length - 8 || headerLength > 100 * 2 ** 20) {
     throw new FileError(fileName, 'not a safetensors file (bad header length)');
   }
-  let header: Record<string, TensorInfo | Record<string, string>>;
+  let header: unknown;
   try {
     header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
   } catch {
     throw new FileError(fileName, 'not a safetensors file (header is not JSON)');
   }
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
+    throw new FileError(fileName, 'not a safetensors file (header is not a JSON object)');
+  }
   const start = 8 + headerLength;
   const arrays: NamedArray[] = [];
   for (const [name, info] of Object.entries(header)) {
     if (name === '__metadata__') continue;
-    const { dtype, shape, data_offsets: [begin, end] } = info as TensorInfo;
+    const { dtype, shape, data_offsets: [begin, end] } = tensorInfo(info, name, fileName);
     const size = SIZES[dtype];
     if (!size) throw new FileError(fileName, `tensor '${name}' has unsupported dtype ${dtype}`);
     const count = shape.reduce((a, b) => a * b, 1);

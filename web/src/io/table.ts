@@ -32,7 +32,8 @@ export class FileError extends Error {
 /** Larger files than this are refused before reading (uploads and downloads): a browser tab cannot hold them. */
 export const MAX_FILE_BYTES = 1.5 * 2 ** 30;
 
-function formatSize(bytes: number): string {
+/** "1.5 GB" or "12.3 MB", for messages about sizes. */
+export function formatSize(bytes: number): string {
   return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GB` : `${(bytes / 2 ** 20).toFixed(1)} MB`;
 }
 

@@ -1,0 +1,191 @@
+// The Node fuzz loop over every browser parser (issue 9), run by scripts/fuzz.sh after the libFuzzer
+// harnesses. tests/fuzz/browser/parsers.ts is bundled for Node (Vite, SSR build) into build/fuzz/browser;
+// each target's valid seed files are mutated (bit flips, interesting integers, inserted, deleted and
+// repeated bytes, splices with other seeds, truncation) and parsed in a worker thread with a time limit
+// per input (confirmed once with 5 times the limit) and a 1 GB heap. A finding is a parse that throws anything but a FileError naming the file,
+// returns inconsistent data, exceeds the time limit or runs out of memory; its input is kept under
+// build/fuzz/findings/browser/<target>/ and the run fails. Parquet hangs are the known upstream bug of
+// hyparquet (docs/upstream/hyparquet-hybrid-run-hang.md) that the app contains with a terminable parse worker:
+// they are kept under build/fuzz/findings/browser/parquet-contained/ and counted, not failed.
+//
+//   node scripts/fuzz_browser_parsers.mjs --seconds 20 [--only npz] [--seed 7] [--timeout-ms 2000]
+//   node scripts/fuzz_browser_parsers.mjs --replay npz build/fuzz/findings/browser/npz/<file>
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { build } from 'vite';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const seconds = Number(option('seconds', '30'));
+const timeoutMs = Number(option('timeout-ms', '2000'));
+let state = Number(option('seed', String(Date.now() % 2 ** 31))) >>> 0 || 1;
+const only = args.flatMap((a, i) => (args[i - 1] === '--only' ? [a] : []));
+const replay = option('replay', null);
+
+const out = resolve(root, 'build/fuzz/browser');
+mkdirSync(out, { recursive: true });
+await build({ configFile: false, root, logLevel: 'warn',
+  build: { ssr: resolve(root, 'tests/fuzz/browser/parsers.ts'), outDir: out, emptyOutDir: true, target: 'node20' } });
+const bundle = resolve(out, 'parsers.js');
+const { TARGETS, seeds } = await import(pathToFileURL(bundle).href);
+
+// xorshift32: the same mutations for the same --seed.
+const random = () => {
+  state ^= state << 13; state >>>= 0;
+  state ^= state >>> 17;
+  state ^= state << 5; state >>>= 0;
+  return state / 2 ** 32;
+};
+const below = (n) => Math.floor(random() * n);
+const INTERESTING = [0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe];
+
+function mutate(input, pool) {
+  let b = Uint8Array.from(input);
+  for (let n = 1 + below(4); n > 0; n--) {
+    const at = below(Math.max(1, b.length));
+    switch (below(8)) {
+      case 0: if (b.length) b[at] ^= 1 << below(8); break;
+      case 1: if (b.length) b[at] = INTERESTING[below(5)]; break;
+      case 2: {  // a little-endian 32-bit integer: lengths, offsets, counts
+        const v = INTERESTING[below(INTERESTING.length)];
+        for (let k = 0; k < 4 && at + k < b.length; k++) b[at + k] = (v >>> (8 * k)) & 0xff;
+        break;
+      }
+      case 3: {  // delete a run
+        const len = 1 + below(16);
+        b = Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + len)]);
+        break;
+      }
+      case 4: {  // insert random bytes or ASCII digits (text headers, shapes)
+        const len = 1 + below(8);
+        const ins = Uint8Array.from({ length: len }, () => (random() < 0.5 ? 0x30 + below(10) : below(256)));
+        b = Uint8Array.from([...b.subarray(0, at), ...ins, ...b.subarray(at)]);
+        break;
+      }
+      case 5: {  // repeat a run (nesting, long lines)
+        const len = 1 + below(32);
+        const run = b.subarray(at, at + len);
+        const copies = 1 + below(8);
+        b = Uint8Array.from([...b.subarray(0, at + len), ...Array.from({ length: copies }, () => [...run]).flat(), ...b.subarray(at + len)]);
+        break;
+      }
+      case 6: {  // splice with another seed
+        const other = pool[below(pool.length)];
+        const from = below(Math.max(1, other.length));
+        b = Uint8Array.from([...b.subarray(0, at), ...other.subarray(from, from + 1 + below(64))]);
+        break;
+      }
+      default: b = b.subarray(0, at);  // truncate
+    }
+  }
+  return b;
+}
+
+class Runner {
+  #worker = null;
+  /** A fresh worker, once it has loaded the bundle (its 'ready' message), so loading is never timed. */
+  async #start() {
+    const worker = new Worker(bundle, { resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    worker.unref();
+    await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    worker.removeAllListeners('error');
+    this.#worker = worker;
+  }
+  /**
+   * The outcome of one input: parsed / refused / defect, or 'timeout' / 'crash'. A timeout is tried
+   * once more with 5 times the limit, so a machine busy with other work does not make findings (not
+   * for Parquet, whose hangs are known and contained either way).
+   */
+  async run(target, bytes) {
+    const outcome = await this.#once(target, bytes, timeoutMs);
+    return outcome.kind === 'timeout' && target !== 'parquet' ? this.#once(target, bytes, 5 * timeoutMs) : outcome;
+  }
+  async #once(target, bytes, limit) {
+    if (!this.#worker) await this.#start();
+    const worker = this.#worker;
+    return new Promise((resolve) => {
+      const done = (outcome, restart) => {
+        clearTimeout(timer);
+        worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+        if (restart) {
+          void worker.terminate();
+          this.#worker = null;
+        }
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => done({ kind: 'timeout', detail: `no answer within ${limit} ms` }, true), limit);
+      worker.once('message', (outcome) => done(outcome, false));
+      worker.once('error', (error) => done({ kind: 'crash', detail: String(error) }, true));
+      worker.once('exit', (code) => done({ kind: 'crash', detail: `the worker exited (${code})` }, true));
+      worker.postMessage({ target, bytes });
+    });
+  }
+  stop() {
+    void this.#worker?.terminate();
+  }
+}
+
+const runner = new Runner();
+if (replay) {
+  const [target, file] = [replay, args[args.indexOf('--replay') + 2]];
+  const outcome = await runner.run(target, new Uint8Array(readFileSync(file)));
+  console.log(`fuzz: ${target} ${file}: ${outcome.kind}${outcome.detail ? ` (${outcome.detail})` : ''}`);
+  runner.stop();
+  process.exit(outcome.kind === 'parsed' || outcome.kind === 'refused' ? 0 : 1);
+}
+
+const all = seeds();
+const targets = Object.keys(TARGETS).filter((t) => only.length === 0 || only.includes(t));
+if (targets.length === 0) {
+  console.error(`fuzz: no browser parser named ${only.join(', ')} (${Object.keys(TARGETS).join(', ')})`);
+  process.exit(2);
+}
+let failed = false;
+for (const target of targets) {
+  const pool = all[target];
+  const counts = { parsed: 0, refused: 0, contained: 0, findings: 0 };
+  // Every seed must parse as it is; then mutations until the time is up.
+  for (const seed of pool) {
+    const outcome = await runner.run(target, seed);
+    if (outcome.kind !== 'parsed') {
+      console.error(`fuzz: browser ${target}: valid seed ${pool.indexOf(seed)} did not parse: ${outcome.kind} ${outcome.detail ?? ''}`);
+      failed = true;
+    }
+  }
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    const input = mutate(pool[below(pool.length)], pool);
+    const outcome = await runner.run(target, input);
+    if (outcome.kind === 'parsed' || outcome.kind === 'refused') {
+      counts[outcome.kind]++;
+      continue;
+    }
+    const contained = target === 'parquet' && (outcome.kind === 'timeout' || outcome.kind === 'crash');
+    const dir = resolve(root, 'build/fuzz/findings/browser', contained ? 'parquet-contained' : target);
+    mkdirSync(dir, { recursive: true });
+    const path = resolve(dir, createHash('sha1').update(input).digest('hex').slice(0, 16));
+    writeFileSync(path, input);
+    if (contained) {
+      counts.contained++;
+    } else {
+      counts.findings++;
+      failed = true;
+      if (counts.findings <= 5) console.error(`fuzz: browser ${target}: FINDING ${outcome.kind}: ${outcome.detail} (reproducer ${path})`);
+    }
+  }
+  const total = counts.parsed + counts.refused + counts.contained + counts.findings;
+  console.log(`fuzz: browser ${target}: ${total} inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named`
+    + `${counts.contained ? `, ${counts.contained} hyparquet hangs contained` : ''}), ${counts.findings ? `${counts.findings} FINDINGS` : 'no finding'}`);
+}
+runner.stop();
+process.exit(failed ? 1 : 0);
