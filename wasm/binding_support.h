@@ -167,6 +167,21 @@ inline Status count_argument(const char* name, double value, std::size_t* out) {
   return Status::success();
 }
 
+// A JS number used as a random seed: a whole number from 0 to 2^53 (every such number is exact in a
+// double, so the same seed gives the same draw in the CLI and the app). -1, NaN, 1.5 and 1e30 would be
+// converted to some other seed without a word: invalid_argument naming `name` and the value.
+inline Status seed_argument(const char* name, double value, std::uint64_t* out) {
+  constexpr double limit = 9007199254740992.0;  // 2^53
+  if (!(value >= 0.0 && value <= limit && std::floor(value) == value)) {
+    std::ostringstream os;
+    os.precision(17);
+    os << name << " must be a whole number from 0 to 9007199254740992, got " << value;
+    return Status(StatusCode::invalid_argument, os.str());
+  }
+  *out = std::uint64_t(value);
+  return Status::success();
+}
+
 // ---- arrays ----
 
 // dtype 32 = float32, 64 = float64.

@@ -110,7 +110,9 @@ Status synthetic_embeddings(double rows, double dimension, double seed, std::uin
   std::size_t n = 0, d = 0;
   GPPROBE_RETURN_IF_ERROR(count_argument("rows", rows, &n));
   GPPROBE_RETURN_IF_ERROR(count_argument("dimension", dimension, &d));
-  const gpprobe::SyntheticEmbeddings data = gpprobe::synthetic_embeddings(n, d, std::uint64_t(seed));
+  std::uint64_t s = 0;
+  GPPROBE_RETURN_IF_ERROR(seed_argument("seed", seed, &s));
+  const gpprobe::SyntheticEmbeddings data = gpprobe::synthetic_embeddings(n, d, s);
   std::copy(data.x.data(), data.x.data() + data.x.size(), doubles_out(x));
   std::copy(data.labels.begin(), data.labels.end(), reinterpret_cast<std::uint8_t*>(labels));
   return Status::success();
@@ -122,9 +124,11 @@ struct DrawnRows : BindingStatus {
 
 DrawnRows draw_observations(std::uintptr_t labels, std::size_t n, double per_class, double seed) {
   std::size_t per = 0;
-  const Status checked = count_argument("perClass", per_class, &per);
-  if (!checked.ok()) return failed<DrawnRows>(checked);
-  Result<std::vector<std::size_t>> rows = gpprobe::draw_observations(bytes(labels), n, per, std::uint64_t(seed));
+  std::uint64_t s = 0;
+  for (const Status& checked : {count_argument("perClass", per_class, &per), seed_argument("seed", seed, &s)}) {
+    if (!checked.ok()) return failed<DrawnRows>(checked);
+  }
+  Result<std::vector<std::size_t>> rows = gpprobe::draw_observations(bytes(labels), n, per, s);
   if (!rows.ok()) return failed<DrawnRows>(rows.status());
   const std::vector<std::uint32_t> out(rows.value().begin(), rows.value().end());
   DrawnRows r;

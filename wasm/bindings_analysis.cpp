@@ -24,8 +24,9 @@ Status principal_components(std::uintptr_t x, std::size_t rows, std::size_t cols
   GPPROBE_RETURN_IF_ERROR(view_of(x, rows, cols, dtype, "embeddings", &view));
   std::size_t count = 0;
   GPPROBE_RETURN_IF_ERROR(count_argument("k", k, &count));
-  Result<gpprobe::PrincipalComponents> pc =
-      gpprobe::principal_components(view, count, std::uint64_t(seed), 3, progress_from(progress));
+  std::uint64_t s = 0;
+  GPPROBE_RETURN_IF_ERROR(seed_argument("seed", seed, &s));
+  Result<gpprobe::PrincipalComponents> pc = gpprobe::principal_components(view, count, s, 3, progress_from(progress));
   if (!pc.ok()) return pc.status();
   const gpprobe::PrincipalComponents& p = pc.value();
   std::copy(p.scores.data(), p.scores.data() + p.scores.size(), doubles_out(scores));

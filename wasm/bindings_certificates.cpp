@@ -22,23 +22,22 @@ std::string text_of(double v) {
   return os.str();
 }
 
-// Whole numbers >= 0 of a JS array ("dims must be whole numbers >= 0, got 1.5").
+// Whole numbers >= 0 of a JS array, each a count the core can hold (binding_support.h count_argument:
+// "dims must be whole numbers from 0 to ..., got 1.5").
 Result<std::vector<std::size_t>> indices_of(const val& list, const char* what) {
   std::vector<std::size_t> out;
   for (double v : emscripten::convertJSArrayToNumberVector<double>(list)) {
-    if (!(v >= 0.0 && v == std::floor(v) && v < 1e15)) {
-      return Status(StatusCode::invalid_argument, std::string(what) + " must be whole numbers >= 0, got " + text_of(v));
-    }
-    out.push_back(std::size_t(v));
+    std::size_t i = 0;
+    GPPROBE_RETURN_IF_ERROR(count_argument(what, v, &i));
+    out.push_back(i);
   }
   return out;
 }
 
 Result<std::size_t> iteration_count(double v) {
-  if (!(v >= 0.0 && v == std::floor(v) && v < 1e15)) {
-    return Status(StatusCode::invalid_argument, "maxIterations must be a whole number >= 0, got " + text_of(v));
-  }
-  return std::size_t(v);
+  std::size_t n = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("maxIterations", v, &n));
+  return n;
 }
 
 Result<RobustnessOptions> robustness_options(const RobustnessSettings& s) {
@@ -52,7 +51,7 @@ Result<RobustnessOptions> robustness_options(const RobustnessSettings& s) {
   Result<std::size_t> iterations = iteration_count(s.maxIterations);
   if (!iterations.ok()) return iterations.status();
   o.max_iterations = iterations.value();
-  Result<std::vector<std::size_t>> dims = indices_of(s.dims, "dims");
+  Result<std::vector<std::size_t>> dims = indices_of(s.dims, "each of dims");
   if (!dims.ok()) return dims.status();
   o.dims = dims.value();
   if (!s.validRange.isNull() && !s.validRange.isUndefined()) {
@@ -176,7 +175,7 @@ ProbeCertificateValue probe_certificate(const Probe& probe, std::uintptr_t query
   Result<std::size_t> iterations = iteration_count(s.maxIterations);
   if (!iterations.ok()) return failed<Value>(iterations.status());
   o.max_iterations = iterations.value();
-  Result<std::vector<std::size_t>> dims = indices_of(s.dims, "dims");
+  Result<std::vector<std::size_t>> dims = indices_of(s.dims, "each of dims");
   if (!dims.ok()) return failed<Value>(dims.status());
   o.dims = dims.value();
   Result<ProbeCertifier> certifier = ProbeCertifier::make(probe, o);

@@ -93,15 +93,17 @@ class ClassifierHandle {
     using Report = ClassifierOptimizeReport;
     Result<Parsed> p = parse(s);
     if (!p.ok()) return failed<Report>(p.status());
-    if (!(o.restarts >= 0 && o.seed >= 0 && o.maxIterations >= 1)) {
-      return failed<Report>(Status(StatusCode::invalid_argument, "restarts and seed must be >= 0 and maxIterations >= 1"));
+    GpcHyperparameterOptions options;
+    for (const Status& checked : {count_argument("restarts", o.restarts, &options.restarts),
+                                  seed_argument("seed", o.seed, &options.seed),
+                                  count_argument("maxIterations", o.maxIterations, &options.max_iterations)}) {
+      if (!checked.ok()) return failed<Report>(checked);
+    }
+    if (options.max_iterations < 1) {
+      return failed<Report>(Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0"));
     }
     Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
     if (!data.ok()) return failed<Report>(data.status());
-    GpcHyperparameterOptions options;
-    options.restarts = std::size_t(o.restarts);
-    options.seed = std::uint64_t(o.seed);
-    options.max_iterations = std::size_t(o.maxIterations);
     options.shared_length_scale = o.sharedLengthScale;
     Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data.value(), p.value().kernel, p.value().options,
                                                                options, progress_from(progress));
@@ -176,7 +178,9 @@ struct ClassificationExampleValue : BindingStatus {
 };
 
 ClassificationExampleValue classification_example_value(const std::string& name, double seed) {
-  Result<ClassificationExample> e = classification_example(name, std::uint64_t(seed));
+  std::uint64_t s = 0;
+  if (Status checked = seed_argument("seed", seed, &s); !checked.ok()) return failed<ClassificationExampleValue>(checked);
+  Result<ClassificationExample> e = classification_example(name, s);
   if (!e.ok()) return failed<ClassificationExampleValue>(e.status());
   const ClassificationExample& v = e.value();
   ClassificationExampleValue r;
@@ -193,11 +197,15 @@ ClassificationExampleValue classification_example_value(const std::string& name,
 // Seeded synthetic classification data (synthetic_classification.h, the benchmark's workload): x as
 // float64 rows * dimension at `x`, labels 0/1 as float64 at `labels`.
 Status synthetic_classification_data(double rows, double dimension, double seed, std::uintptr_t x, std::uintptr_t labels) {
-  if (!(rows >= 1 && dimension >= 1)) {
+  std::size_t n = 0, d = 0;
+  std::uint64_t s = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("rows", rows, &n));
+  GPPROBE_RETURN_IF_ERROR(count_argument("dimension", dimension, &d));
+  GPPROBE_RETURN_IF_ERROR(seed_argument("seed", seed, &s));
+  if (n < 1 || d < 1) {
     return Status(StatusCode::invalid_argument, "synthetic classification data need rows >= 1 and dimension >= 1");
   }
-  const SyntheticClassification data =
-      synthetic_classification(std::size_t(rows), std::size_t(dimension), std::uint64_t(seed));
+  const SyntheticClassification data = synthetic_classification(n, d, s);
   std::copy(data.x.data(), data.x.data() + data.x.size(), doubles_out(x));
   std::copy(data.labels.begin(), data.labels.end(), doubles_out(labels));
   return Status::success();

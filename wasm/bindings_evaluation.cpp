@@ -32,9 +32,10 @@ BaselineRun run_baseline(const std::string& method, std::uintptr_t observations,
   if (Status s = view_of(observations, rows, cols, dtype, "observations", &x); !s.ok()) return failed<BaselineRun>(s);
   if (Status s = view_of(queries, query_rows, query_cols, query_dtype, "queries", &q); !s.ok()) return failed<BaselineRun>(s);
   gpprobe::BaselineOptions options;
-  options.k = std::size_t(k);
-  options.seed = std::uint64_t(seed);
-  options.members = std::size_t(members);
+  for (const Status& checked : {count_argument("k", k, &options.k), seed_argument("seed", seed, &options.seed),
+                                count_argument("members", members, &options.members)}) {
+    if (!checked.ok()) return failed<BaselineRun>(checked);
+  }
   Result<gpprobe::BaselineScores> r =
       gpprobe::run_baseline(m.value(), x, bytes(labels), label_count, q, options, progress_from(progress));
   if (!r.ok()) return failed<BaselineRun>(r.status());
@@ -134,17 +135,17 @@ class ExperimentHandle {
     data.query_mask = query_mask ? bytes(query_mask) : nullptr;
     data.query_mask_count = query_mask_count;
     gpprobe::ExperimentOptions o;
-    o.first_trial = std::size_t(trial);
     o.trials = 1;
-    o.seed = std::uint64_t(s.seed);
-    o.max_observations = std::size_t(s.maxObservations);
-    o.max_queries = std::size_t(s.maxQueries);
-    o.members = std::size_t(s.members);
-    o.k = std::size_t(s.k);
+    GPPROBE_RETURN_IF_ERROR(count_argument("trial", trial, &o.first_trial));
+    GPPROBE_RETURN_IF_ERROR(seed_argument("seed", s.seed, &o.seed));
+    GPPROBE_RETURN_IF_ERROR(count_argument("maxObservations", s.maxObservations, &o.max_observations));
+    GPPROBE_RETURN_IF_ERROR(count_argument("maxQueries", s.maxQueries, &o.max_queries));
+    GPPROBE_RETURN_IF_ERROR(count_argument("members", s.members, &o.members));
+    GPPROBE_RETURN_IF_ERROR(count_argument("k", s.k, &o.k));
     o.probe.epsilon = s.epsilon;
     o.probe.strength = s.strength;
     o.gpc.enabled = s.gpc;
-    o.gpc.max_observations = std::size_t(s.gpcMaxObservations);
+    GPPROBE_RETURN_IF_ERROR(count_argument("gpcMaxObservations", s.gpcMaxObservations, &o.gpc.max_observations));
     Result<gpprobe::ExperimentResult> r = gpprobe::run_experiment(kind.value(), data, o, progress_from(progress));
     if (!r.ok()) return r.status();
     return gpprobe::append_trials(&result_, std::move(r).value());

@@ -66,14 +66,15 @@ class RegressionHandle {
                           const KernelValue& kernel, double noise_variance, const OptimizeSettings& s, val progress) {
     Result<Kernel> k = kernel_of(kernel);
     if (!k.ok()) return failed<OptimizeReport>(k.status());
-    if (!(s.restarts >= 0 && s.seed >= 0 && s.maxIterations >= 1)) {
-      return failed<OptimizeReport>(
-          Status(StatusCode::invalid_argument, "restarts and seed must be >= 0 and maxIterations >= 1"));
-    }
     gpprobe::HyperparameterFitOptions options;
-    options.restarts = std::size_t(s.restarts);
-    options.seed = std::uint64_t(s.seed);
-    options.max_iterations = std::size_t(s.maxIterations);
+    for (const Status& checked : {count_argument("restarts", s.restarts, &options.restarts),
+                                  seed_argument("seed", s.seed, &options.seed),
+                                  count_argument("maxIterations", s.maxIterations, &options.max_iterations)}) {
+      if (!checked.ok()) return failed<OptimizeReport>(checked);
+    }
+    if (options.max_iterations < 1) {
+      return failed<OptimizeReport>(Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0"));
+    }
     options.mean = s.mean;
     options.fixed = strings_of(s.fixed);
     const MatrixView view = training_view(x, rows, cols);
@@ -107,8 +108,12 @@ class RegressionHandle {
   SampleReport sample(std::uintptr_t test, std::size_t rows, std::size_t cols, double count, double seed,
                       std::uintptr_t out) const {
     if (!gp_) return failed<SampleReport>(not_fitted());
-    Result<gpprobe::PosteriorSamples> s =
-        gp_->sample(MatrixView(doubles(test), rows, cols), std::size_t(count), std::uint64_t(seed));
+    std::size_t n = 0;
+    std::uint64_t draw = 0;
+    for (const Status& checked : {count_argument("count", count, &n), seed_argument("seed", seed, &draw)}) {
+      if (!checked.ok()) return failed<SampleReport>(checked);
+    }
+    Result<gpprobe::PosteriorSamples> s = gp_->sample(MatrixView(doubles(test), rows, cols), n, draw);
     if (!s.ok()) return failed<SampleReport>(s.status());
     std::copy(s.value().values.data(), s.value().values.data() + s.value().values.size(), doubles_out(out));
     SampleReport r;

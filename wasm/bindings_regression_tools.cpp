@@ -21,8 +21,11 @@ Status sample_prior(const KernelValue& kernel, double mean, std::uintptr_t test,
                     double count, double seed, std::uintptr_t out) {
   Result<Kernel> k = kernel_of(kernel);
   if (!k.ok()) return k.status();
-  Result<gpprobe::PosteriorSamples> s =
-      gpprobe::sample_prior(k.value(), mean, MatrixView(doubles(test), rows, cols), std::size_t(count), std::uint64_t(seed));
+  std::size_t n = 0;
+  std::uint64_t draw = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("count", count, &n));
+  GPPROBE_RETURN_IF_ERROR(seed_argument("seed", seed, &draw));
+  Result<gpprobe::PosteriorSamples> s = gpprobe::sample_prior(k.value(), mean, MatrixView(doubles(test), rows, cols), n, draw);
   if (!s.ok()) return s.status();
   std::copy(s.value().values.data(), s.value().values.data() + s.value().values.size(), doubles_out(out));
   return Status::success();
@@ -81,7 +84,9 @@ struct ExampleValue : BindingStatus {
 };
 
 ExampleValue regression_example(const std::string& name, double seed) {
-  Result<gpprobe::RegressionExample> e = gpprobe::regression_example(name, std::uint64_t(seed));
+  std::uint64_t s = 0;
+  if (Status checked = seed_argument("seed", seed, &s); !checked.ok()) return failed<ExampleValue>(checked);
+  Result<gpprobe::RegressionExample> e = gpprobe::regression_example(name, s);
   if (!e.ok()) return failed<ExampleValue>(e.status());
   const gpprobe::RegressionExample& v = e.value();
   ExampleValue r;
@@ -133,7 +138,7 @@ struct AnomalyExperimentValue : BindingStatus {
 
 AnomalyExperimentValue anomaly_experiment(const AnomalySettings& s, val progress) {
   gpprobe::AnomalyExperimentOptions o;
-  o.seed = std::uint64_t(s.seed);
+  if (Status checked = seed_argument("seed", s.seed, &o.seed); !checked.ok()) return failed<AnomalyExperimentValue>(checked);
   o.status_rho = s.statusRho;
   o.theta = s.theta;
   o.rhos = emscripten::convertJSArrayToNumberVector<double>(s.rhos);

@@ -4,7 +4,7 @@
 // where they cross into C++. One module instance fills its heap here; the others stay small.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createProbeEngine, createRegressionEngine, GpprobeError, type Matrix, type ProbeEngine, ResidentMatrix,
+  createClassificationEngine, createProbeEngine, createRegressionEngine, GpprobeError, type Matrix, type ProbeEngine, ResidentMatrix,
 } from '../../web/src/engine/index.ts';
 import { expectError } from './expect_error.ts';
 
@@ -128,6 +128,26 @@ describe('sizes and indices that do not fit 32 bits', () => {
         `expectedQueries must be a whole number from 0 to 4294967295, got ${text}`);
     }
     expect(engine.fitProbe({ observations, labels, expectedQueries: 4294967295 }).observationCount).toBe(4);
+  });
+
+  it('rejects seeds and counts of the other labs that used to be converted without a word', async () => {
+    const regression = await createRegressionEngine();
+    const seedError = (text: string) => `seed must be a whole number from 0 to 9007199254740992, got ${text}`;
+    for (const [seed, text] of [[-1, '-1'], [0.5, '0.5'], [NaN, 'nan'], [2 ** 53 + 2, '9007199254740994']] as const) {
+      expectError(() => regression.example('lecture', seed), 'invalid_argument', seedError(text));
+    }
+    const gp = regression.fit({ x: { data: Float64Array.from([0, 1, 2]), rows: 3, cols: 1 }, y: Float64Array.from([0, 1, 0]),
+      kernel: 'rbf(1)', noiseVariance: 0.1 });
+    const test = { data: Float64Array.from([0.5, 1.5]), rows: 2, cols: 1 };
+    expectError(() => gp.sample(test, 1.5), 'invalid_argument', 'count must be a whole number from 0 to 4294967295, got 1.5');
+    expectError(() => gp.sample(test, 2, -3), 'invalid_argument', seedError('-3'));
+    expectError(() => regression.samplePrior('rbf(1)', test, 2, 0.25), 'invalid_argument', seedError('0.25'));
+    // The largest exact seed is a seed: the same draw twice.
+    expect(Array.from(gp.sample(test, 2, 2 ** 53).data)).toEqual(Array.from(gp.sample(test, 2, 2 ** 53).data));
+    gp.dispose();
+    const classification = await createClassificationEngine();
+    expectError(() => classification.example('two-blobs', 1.5), 'invalid_argument', seedError('1.5'));
+    expect(classification.example('two-blobs', 1).x.rows).toBe(100);
   });
 
   it('rejects added labels 0.5 and NaN, which used to become 0', () => {

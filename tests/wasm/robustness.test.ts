@@ -255,7 +255,9 @@ describe('bad inputs', () => {
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [2] }), 'invalid_argument',
       'coordinate 2 is out of range: the point has 2 coordinates (0 to 1)');
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [0, 0] }), 'invalid_argument', 'coordinate 0 is listed twice');
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [0.5] }), 'invalid_argument', 'dims must be whole numbers >= 0, got 0.5');
+    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [0.5] }), 'invalid_argument', 'each of dims must be a whole number from 0 to 4294967295, got 0.5');
+    // 2^32 would wrap to coordinate 0 in the 32-bit size_t of the module.
+    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [2 ** 32] }), 'invalid_argument', 'each of dims must be a whole number from 0 to 4294967295, got 4294967296');
     expectError(() => gpc.certifyRobustness([0], { gamma: 0.1 }), 'dimension_mismatch', 'the point has 1 coordinate, the training inputs have 2 columns');
     expectError(() => gpc.certifyRobustness([NaN, 0], { gamma: 0.1 }), 'non_finite', 'the point entry 0 is NaN');
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, validRange: [1, 0] }), 'invalid_argument', 'the valid range [1, 0] is empty or not finite');
@@ -264,7 +266,7 @@ describe('bad inputs', () => {
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, variance: 'exact' as 'both' }), 'invalid_argument',
       "variance must be both, centred or relaxation, got 'exact'");
     expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, maxIterations: 1.5 }), 'invalid_argument',
-      'maxIterations must be a whole number >= 0, got 1.5');
+      'maxIterations must be a whole number from 0 to 4294967295, got 1.5');
     const ok = gpc.certifyRobustness(x, { gamma: 0.1 });
     expect(ok.minimum.status).toBe('converged');
     gpc.dispose();
