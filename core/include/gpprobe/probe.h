@@ -76,6 +76,8 @@ class Probe {
   PosteriorSpace space() const { return space_; }
   const BetaGpPrior& prior() const { return prior_; }
   const std::vector<std::uint8_t>& labels() const { return labels_; }
+  // The observations' features psi(a_i) of the cosine kernel (O by d+1), in the probe's order.
+  const RowMatrix& features() const { return psi_; }
 
   // The posterior's latent in weight space (latent_weights.h), for certified bounds: O(D^2) in weight
   // space, O(O^2 D + O D^2) in function space. With no observation, the prior of dimension().
