@@ -37,10 +37,15 @@ export async function watchedPage(context: BrowserContext, origins: string | str
   return { page, consoleErrors, foreignRequests };
 }
 
-/** Waits until a probe run has finished and its summary is shown. */
+/**
+ * Waits until the results shown are those of the session as it is now (the summary is not marked
+ * stale: a change whose refit is still debounced or running marks it) and no task is running.
+ */
 export async function waitForResults(page: Page): Promise<void> {
-  await page.getByTestId('run-summary').waitFor({ timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => {
+    const summary = document.querySelector('[data-testid="run-summary"]');
+    return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');
+  }, undefined, { timeout: 60_000 });
 }
 
 /** The longest gap between animation frames over `ms` milliseconds: a frozen page shows seconds. */

@@ -2,7 +2,7 @@
 // and the current view. Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSession, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
-import { autoRun, canRedo, canUndo, dataset, demos, labels, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
+import { autoRun, canRedo, canUndo, currentResults, dataset, demos, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from './export_results.ts';
 import { EvaluateView } from './evaluate/EvaluateView.tsx';
@@ -47,9 +47,10 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const exportCsv = () => {
-    const r = results.value;
-    if (r) saveBlob(resultsCsv(r.scores, columns.value, labels.value, session.value.observations, queryRows.value), 'gpprobe-results.csv');
+  // The results of the current observations: a refit still on its way is waited for, never mixed in.
+  const exportCsv = async () => {
+    const r = await currentResults();
+    if (r) saveBlob(resultsCsv(r.scores, columns.value, r.labels, r.observations, queryRows.value), 'gpprobe-results.csv');
   };
   const exportSession = () => saveBlob(new Blob([sessionJson()], { type: 'application/json' }), 'gpprobe-session.json');
 
