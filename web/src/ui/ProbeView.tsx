@@ -13,6 +13,7 @@ import { DENSITY_GRID } from './panels/HyperparametersPanel.tsx';
 import { PlotView } from './PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
 import { currentSprite, Thumbnail } from './Thumbnail.tsx';
+import { VerdictPanel } from './verdict/VerdictPanel.tsx';
 
 /** A row's thumbnail (when the data has a sprite sheet), for tooltips and the table. */
 export function thumbnailOf(size: number): ((row: number) => preact.ComponentChildren) | undefined {
@@ -122,6 +123,7 @@ export function ProbeView() {
           {subset ? ` · showing the ${subset.length.toLocaleString()} queries of the subset` : ''}
         </p>
       )}
+      <VerdictPanel />
       <div class="plot-grid">
         <PlotView spec={mapSpec} overlay={mapRing} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="computing the map…" testId="map-plot"
           controls={<>
