@@ -69,13 +69,13 @@ export function App() {
           </select>
           <button type="button" class="primary" onClick={() => upload.current?.click()}>Upload embeddings</button>
           <input ref={upload} type="file" multiple hidden aria-label="Embeddings files"
-            accept=".npy,.npz,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.safetensors,.parquet"
+            accept=".npy,.npz,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.safetensors,.parquet,.bytes,.png"
             onChange={(e) => { const files = Array.from((e.target as HTMLInputElement).files ?? []); (e.target as HTMLInputElement).value = ''; void uploadFiles(files); }} />
         </div>
         <div class="actions">
           <button type="button" onClick={undo} disabled={!canUndo.value} title="Undo (Ctrl+Z)">Undo</button>
           <button type="button" onClick={redo} disabled={!canRedo.value} title="Redo (Ctrl+Shift+Z)">Redo</button>
-          <button type="button" onClick={exportCsv} disabled={!results.value}>Export results (CSV)</button>
+          {(view === 'probe' || view === 'ood') && <button type="button" onClick={() => void exportCsv()} disabled={!results.value}>Export results (CSV)</button>}
           <button type="button" onClick={exportSession} disabled={!d}>Export session</button>
           <ShareActions />
           <button type="button" onClick={() => sessionFile.current?.click()}>Import session</button>
