@@ -73,7 +73,7 @@ describe('plots', () => {
     expect(auto.clipped).toEqual({ low: true, high: true });
     const x = new Float64Array(n), y = new Float64Array(n);
     const map = embeddingMap({ x, y, explained: [1, 1], totalVariance: 2, values: scores((i) => 0.9 + i / 5000).judgedProbability,
-      valueLabel: 'judged probability', valueRange: [0, 1], labels: null, observations: [] });
+      valueLabel: 'judged probability', valueRange: [0, 1], labels: null, observations: [], subset: null });
     expect(map.colorBar!.domain).toEqual([0, 1]);
     const L = layout({ ...map, colorBar: { ...map.colorBar!, clipped: { low: false, high: true } } }, 600, 340);
     expect([L.colorBar!.high, L.colorBar!.low]).toEqual(['≥ 1.00', '0.00']);
@@ -81,7 +81,7 @@ describe('plots', () => {
 
   it('draws observations in the legend as on the plot, and wraps a legend wider than the plot', () => {
     const labels = Uint8Array.from({ length: n }, (_, i) => i % 2);
-    const spec = judgedVsEpisteme({ scores: scores(() => 0.5), labels, observations: [0, 1] }, null);
+    const spec = judgedVsEpisteme({ scores: scores(() => 0.5), labels, observations: [0, 1], subset: null }, null);
     const symbols = spec.marks.filter((m) => m.type === 'symbols').map((m) => (m as { shape: string; fill?: string }));
     const legendShapes = spec.legend!.filter((e) => e.label.endsWith('observation')).map((e) => ({ shape: e.kind, fill: e.fill }));
     expect(legendShapes).toEqual(symbols.map((m) => ({ shape: m.shape, fill: m.fill })));

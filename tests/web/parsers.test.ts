@@ -259,7 +259,7 @@ describe('the Embedding Projector\'s own files, uploaded', () => {
     ]);
     expect(d.name).toBe('faces');
     expect(Array.from(d.embeddings.data)).toEqual(flat);
-    expect(d.columns.map((c) => [c.name, Array.from(c.values)])).toEqual([['names', ['Ada', 'Bo', 'Ada', 'Cy']]]);
+    expect(d.columns).toEqual([{ name: 'names', kind: 'string', values: ['Ada', 'Bo', 'Ada', 'Cy'] }]);
   });
 
   it('says when line 1 of a one-column file was taken as a header, and when it was read as a value', async () => {
