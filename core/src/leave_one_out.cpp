@@ -12,7 +12,7 @@ namespace gpprobe {
 
 namespace {
 
-constexpr double kZ95 = 1.959963984540054;  // the standard normal's 97.5% quantile
+constexpr double kZ99 = 2.5758293035489004;  // the standard normal's 99.5% quantile: 99% intervals
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The log loss of each observation, -log of the probability its label gets: E[sigmoid(f)] for a positive,
@@ -47,9 +47,10 @@ void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
     return;
   }
   r->auroc_standard_error = auroc_standard_error(labels.data(), r->judged_probability.data(), O).value();
-  const bool ranks_at_chance = r->auroc - kZ95 * r->auroc_standard_error <= 0.5;
-  const bool loss_at_chance = r->log_loss + kZ95 * r->log_loss_standard_error >= std::log(2.0);
-  r->verdict = ranks_at_chance || loss_at_chance ? LooVerdict::chance : LooVerdict::separates;
+  const bool ranks_at_chance = r->auroc - kZ99 * r->auroc_standard_error <= 0.5;
+  // Confidently wrong: the log loss is worse than the coin's log 2 beyond its interval.
+  const bool loss_worse_than_chance = r->log_loss - kZ99 * r->log_loss_standard_error > std::log(2.0);
+  r->verdict = ranks_at_chance || loss_worse_than_chance ? LooVerdict::chance : LooVerdict::separates;
 }
 
 }  // namespace

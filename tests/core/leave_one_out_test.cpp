@@ -147,7 +147,7 @@ TEST(LeaveOneOut, SeparableClassesSeparate) {
   const RowMatrix X = Eigen::Map<const RowMatrix>(data.x.data(), 16, 32);
   const LeaveOneOut loo = leave_one_out(fitted(X, data.labels, 0.1, 5.0)).value();
   EXPECT_EQ(loo.verdict, LooVerdict::separates) << "AUROC " << loo.auroc << ", log loss " << loo.log_loss;
-  EXPECT_GT(loo.auroc - 1.96 * loo.auroc_standard_error, 0.5);
+  EXPECT_GT(loo.auroc - 2.576 * loo.auroc_standard_error, 0.5);
 }
 
 TEST(Metrics, AurocStandardErrorIsDeLongs) {

@@ -67,7 +67,7 @@ export interface LeaveOneOut {
   /** Mean log loss in nats, with the standard error sd / sqrt(O) (NaN where undefined). */
   logLoss: number;
   logLossStandardError: number;
-  /** "chance": a 95% interval reaches AUROC 1/2 or log loss log 2; "too_few": under 2 of a class. */
+  /** "chance": the AUROC's 99% interval reaches 1/2, or the log loss's lies above log 2; "too_few": under 2 of a class. */
   verdict: 'separates' | 'chance' | 'too_few';
 }
 

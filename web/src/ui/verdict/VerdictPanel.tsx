@@ -10,8 +10,8 @@ import { countOf } from '../format.ts';
 import { LabelSuggestions } from './LabelSuggestions.tsx';
 import './verdict.css';
 
-/** The half-width of a 95% normal interval in standard errors. */
-const Z95 = 1.959963984540054;
+/** The half-width of a 99% normal interval in standard errors, as the core's verdict uses it (leave_one_out.h). */
+const Z99 = 2.5758293035489004;
 
 const f2 = (v: number) => v.toFixed(2);
 
@@ -25,7 +25,7 @@ function missingClass(observations: number[], labels: Uint8Array): string | null
 }
 
 function Numbers({ loo }: { loo: LeaveOneOut }) {
-  const interval = (value: number, se: number) => (Number.isFinite(se) ? <> ± {f2(Z95 * se)}</> : null);
+  const interval = (value: number, se: number) => (Number.isFinite(se) ? <> ± {f2(Z99 * se)}</> : null);
   return (
     <p class="verdict-numbers">
       AUROC <strong data-testid="loo-auroc">{Number.isFinite(loo.auroc) ? f2(loo.auroc) : '—'}</strong>{interval(loo.auroc, loo.aurocStandardError)}
@@ -42,7 +42,7 @@ function Conclusion({ loo }: { loo: LeaveOneOut }) {
   if (loo.verdict === 'separates') {
     return <p class="verdict-line separates">✓ These observations separate the concept in this embedding: each one, judged by the probe fitted on the others, is ranked and predicted better than chance.</p>;
   }
-  const low = loo.auroc - Z95 * loo.aurocStandardError, high = loo.auroc + Z95 * loo.aurocStandardError;
+  const low = loo.auroc - Z99 * loo.aurocStandardError, high = loo.auroc + Z99 * loo.aurocStandardError;
   return (
     <p class="verdict-line chance" role="alert">
       ⚠ These observations do not separate the concept in this embedding. Judged by the probe fitted on the others, they
@@ -70,7 +70,7 @@ export function VerdictPanel() {
         {missing && <p class="verdict-line chance" role="alert" data-testid="missing-class">⚠ {missing}</p>}
         {!missing && !loo && <p class="hint">Checking each observation against the probe fitted on the others…</p>}
         {!missing && loo && <><Numbers loo={loo} /><Conclusion loo={loo} /></>}
-        <p class="caption">Each observation is judged by the probe fitted on all the others, in closed form (no refits). ± is a 95% interval: 1.96 × DeLong's standard error for the AUROC, 1.96 × sd / √O for the mean log loss.</p>
+        <p class="caption">Each observation is judged by the probe fitted on all the others, in closed form (no refits). ± is a 99% interval: 2.58 × DeLong's standard error for the AUROC, 2.58 × sd / √O for the mean log loss.</p>
       </section>
       <LabelSuggestions />
     </div>
