@@ -36,6 +36,8 @@ export interface Layout {
   bottom: number;
   /** The legend along the top, in as many rows as the width needs (nothing is cut off). */
   legend: LegendItem[];
+  /** The centre of the x axis's label: the plot area's, moved in so a long label stays on a narrow plot. */
+  xLabelX: number;
   colorBar: ColorBarPlace | null;
   x(value: number): number;
   y(value: number): number;
@@ -137,8 +139,10 @@ export function layout(spec: PlotSpec, width: number, height: number): Layout {
   const top = legend.rows ? 30 + legend.rows * LEGEND_ROW - 2 : 30;
   const x = scaleLinear().domain(safeDomain(spec.x.domain)).range([left, width - right]);
   const y = scaleLinear().domain(safeDomain(spec.y.domain)).range([height - bottom, top]);
+  const half = textWidth(spec.x.label, FONT) / 2;
+  const xLabelX = Math.min(Math.max((left + width - right) / 2, half + 4), width - half - 4);
   return {
-    width, height, left, right, top, bottom, legend: legend.items, colorBar,
+    width, height, left, right, top, bottom, legend: legend.items, colorBar, xLabelX,
     x: (v) => x(v), y: (v) => y(v), invertX: (p) => x.invert(p), invertY: (p) => y.invert(p),
     xTicks: ticks(spec.x, x, Math.max(2, Math.floor((width - left - right) / 80))),
     yTicks: ticks(spec.y, y, Math.max(2, Math.floor((height - top - bottom) / 50))),

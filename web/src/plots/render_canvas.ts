@@ -274,7 +274,7 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
   ctx.font = FONT;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
-  drawText(ctx, boxes, spec.x.label, (L.left + width - L.right) / 2, height - 4);
+  drawText(ctx, boxes, spec.x.label, L.xLabelX, height - 4);
   ctx.save();
   ctx.translate(13, (L.top + height - L.bottom) / 2);
   ctx.rotate(-Math.PI / 2);

@@ -114,7 +114,7 @@ export function plotToSvg(spec: PlotSpec, width: number, height: number): string
   for (const t of L.xTicks) parts.push(`<text x="${n(t.position)}" y="${height - L.bottom + 15}" text-anchor="middle">${esc(t.label)}</text>`);
   for (const t of L.yTicks) parts.push(`<text x="${L.left - 6}" y="${n(t.position)}" text-anchor="end" dominant-baseline="middle">${esc(t.label)}</text>`);
   parts.push('</g>');
-  parts.push(`<text x="${(L.left + width - L.right) / 2}" y="${height - 6}" text-anchor="middle" font-size="12" fill="${INK}">${esc(spec.x.label)}</text>`);
+  parts.push(`<text x="${n(L.xLabelX)}" y="${height - 6}" text-anchor="middle" font-size="12" fill="${INK}">${esc(spec.x.label)}</text>`);
   parts.push(`<text transform="translate(13 ${(L.top + height - L.bottom) / 2}) rotate(-90)" text-anchor="middle" dominant-baseline="middle" font-size="12" fill="${INK}">${esc(spec.y.label)}</text>`);
   for (const { entry, x, y } of L.legend) {
     parts.push(`${legendSymbol(entry, x, y)}<text x="${n(x + 21)}" y="${y}" dominant-baseline="middle" font-size="11" fill="${INK}">${esc(entry.label)}</text>`);

@@ -134,9 +134,10 @@ export async function setConcept(concept: Concept | null): Promise<void> {
   const before = session.value, d = dataset.value;
   const change = ++conceptChanges;
   const key = `concept ${change}`;
+  // Asked before the commit: the draw's key names the concept, so after it no draw matches.
+  const handPicked = before.observations.length > 0 && !observationsDrawn.value;
   commit({ ...before, concept }, key);
   if (!concept || !d) return;
-  const handPicked = before.observations.length > 0 && !observationsDrawn.value;
   redrawing.value = true;
   try {
     const { perClass, seed } = session.value.draw;

@@ -1,7 +1,7 @@
 // Choosing values of a metadata column (the concept's positives, a query subset, the in-distribution
 // rows): every value with its row count, a search over all of them, several at once. The list is
 // virtualised (only the visible rows are in the DOM), so a column of 100,000 names stays quick.
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Column } from '../../io/table.ts';
 import { valueCounts } from '../../state/session.ts';
 import { countOf, formatCount } from '../format.ts';
@@ -19,9 +19,17 @@ interface Props {
 
 export function ValuePicker({ column, selected, onChange, label }: Props) {
   const counts = useMemo(() => valueCounts(column), [column]);
-  const [filter, setFilter] = useState('');
+  // The search and the scroll belong to a column: another column starts unfiltered at its top (with
+  // two values there is no search box to clear a filter left over from a column of hundreds).
+  const [search, setSearch] = useState<{ column: Column; text: string }>({ column, text: '' });
+  const filter = search.column === column ? search.text : '';
+  const setFilter = (text: string) => setSearch({ column, text });
   const [scrollTop, setScrollTop] = useState(0);
   const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    setScrollTop(0);
+    if (list.current) list.current.scrollTop = 0;
+  }, [column]);
   const chosen = useMemo(() => new Set(selected), [selected]);
   const needle = filter.trim().toLowerCase();
   const shown = useMemo(() => (needle ? counts.filter((c) => c.value.toLowerCase().includes(needle)) : counts), [counts, needle]);

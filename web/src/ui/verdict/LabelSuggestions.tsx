@@ -47,7 +47,7 @@ export function LabelSuggestions() {
               <Thumbnail row={row} size={28} />
               <button type="button" class="link row-link" onClick={() => { selected.value = row; }} title="Select this row">row {row}</button>
               <span class={`swatch ${y[row] ? 'positive' : 'negative'}`} />
-              <span class="suggestion-label">{y[row] ? 'shows the concept' : 'does not'}</span>
+              <span class="suggestion-label" title={y[row] ? 'shows the concept' : 'does not show the concept'}>{y[row] ? 'positive' : 'negative'}</span>
               <span class="gain" title="Expected rise of the knowledge score at this row from its label">+{formatMeasure(gain[row])}</span>
               <button type="button" class="small" onClick={() => { toggleObservation(row); setAdded(row); }}>Add as observation</button>
             </li>
