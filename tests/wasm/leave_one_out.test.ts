@@ -6,23 +6,12 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProbeEngine, runExperiment, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
+import { normals } from '../web/fixtures.ts';
 
 let engine: ProbeEngine;
 beforeAll(async () => {
   engine = await createProbeEngine();
 });
-
-/** A seeded generator of standard normal values (mulberry32 and Box-Muller). */
-function normals(seed: number): () => number {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-}
 
 function randomMatrix(rows: number, cols: number, seed: number): Matrix {
   const z = normals(seed);
