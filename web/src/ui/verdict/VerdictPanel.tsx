@@ -40,7 +40,7 @@ function Conclusion({ loo }: { loo: LeaveOneOut }) {
     return <p class="verdict-line too_few">Too few observations to judge: the check needs at least 2 of each class.</p>;
   }
   if (loo.verdict === 'separates') {
-    return <p class="verdict-line separates">✓ These observations separate the concept in this embedding: each one, judged by the probe fitted on the others, is ranked and predicted better than chance.</p>;
+    return <p class="verdict-line separates">✓ These observations separate the concept in this embedding: judged by the probe fitted on the others, they are ranked better than chance (the AUROC’s 99% interval lies above ½).</p>;
   }
   const low = loo.auroc - Z99 * loo.aurocStandardError, high = loo.auroc + Z99 * loo.aurocStandardError;
   return (
