@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # The full test suite, from a fresh clone: installs what is missing, builds everything, then runs
 #   1. the native GoogleTest suite (core + CLI),
-#   2. Vitest in Node: the wasm module through the TS API, parsers and session state,
-#   3. the browser tests: Debian's Chromium (playwright-core) on the production build.
+#   2. a bounded fuzz smoke run (scripts/fuzz.sh --smoke: each libFuzzer harness for 4 s under
+#      ASan + UBSan; any finding fails the suite),
+#   3. Vitest in Node: the wasm module through the TS API, parsers and session state,
+#   4. the browser tests: Debian's Chromium (playwright-core) on the production build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/build.sh
 source scripts/setup.sh
 echo "test: native (GoogleTest)"
 ./build/native/gpprobe_tests --gtest_brief=1
+echo "test: fuzz smoke (libFuzzer, ASan, UBSan)"
+bash scripts/fuzz.sh --smoke
 echo "test: wasm and web (Vitest)"
 npx vitest run
 echo "test: browser (Chromium on dist/app)"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 namespace gpprobe::cli {
@@ -20,12 +21,15 @@ std::string lower_extension(const std::string& path) {
 
 namespace {
 
-constexpr char kWhitespace = ' ';  // stands for "runs of spaces" as a delimiter
+constexpr char kWhitespace = ' ';  // stands for "runs of whitespace" as a delimiter
+// Every character std::isspace accepts in the C locale (what `>>` splits on): a line of only these,
+// "\f" or "\v" included, is a blank line.
+constexpr const char* kSpaces = " \t\n\v\f\r";
 
 std::string trim(const std::string& s) {
-  const auto begin = s.find_first_not_of(" \t\r\n");
+  const auto begin = s.find_first_not_of(kSpaces);
   if (begin == std::string::npos) return "";
-  const auto end = s.find_last_not_of(" \t\r\n");
+  const auto end = s.find_last_not_of(kSpaces);
   std::string t = s.substr(begin, end - begin + 1);
   if (t.size() >= 2 && t.front() == '"' && t.back() == '"') t = t.substr(1, t.size() - 2);
   return t;
@@ -128,11 +132,15 @@ Result<DelimitedTable> parse_delimited(const std::string& text, const std::strin
 Result<DelimitedTable> read_delimited(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status(StatusCode::io_error, path + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
   const std::string ext = lower_extension(path);
   const char delimiter = ext == "tsv" ? '\t' : ext == "csv" ? ',' : 0;
-  return parse_delimited(text.str(), path, delimiter);
+  try {
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_delimited(text.str(), path, delimiter);
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::out_of_memory, path + ": not enough memory to load it");
+  }
 }
 
 }  // namespace gpprobe::cli

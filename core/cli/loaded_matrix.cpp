@@ -1,7 +1,9 @@
 #include "loaded_matrix.h"
 
 #include <cmath>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 
 #include "delimited_reader.h"
 #include "npy_reader.h"
@@ -10,14 +12,6 @@ namespace gpprobe::cli {
 
 namespace {
 
-std::string shape_text(const std::vector<std::size_t>& shape) {
-  std::ostringstream os;
-  os << "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
-  os << (shape.size() == 1 ? ",)" : ")");
-  return os.str();
-}
-
 std::string format_value(double v) {
   std::ostringstream os;
   os.precision(17);
@@ -25,10 +19,26 @@ std::string format_value(double v) {
   return os.str();
 }
 
-Result<LoadedMatrix> matrix_from_npy(const std::string& path) {
-  Result<NpyArray> read = read_npy(path);
-  if (!read.ok()) return read.status();
-  NpyArray& a = read.value();
+Status check_label(const std::string& where, double v) {
+  if (v == 0.0 || v == 1.0) return Status::success();
+  return Status(StatusCode::invalid_argument, where + " is " + format_value(v) + "; labels must be 0 or 1");
+}
+
+// The reading, with running out of memory (a legitimately huge file) reported against the file.
+template <class T, class Read>
+Result<T> with_memory_guard(const std::string& path, Read read) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::out_of_memory, path + ": not enough memory to load it");
+  } catch (const std::length_error&) {
+    return Status(StatusCode::out_of_memory, path + ": not enough memory to load it");
+  }
+}
+
+}  // namespace
+
+Result<LoadedMatrix> matrix_from_npy(const NpyArray& a, const std::string& path) {
   if (a.shape.size() != 2) {
     return Status(StatusCode::parse_error, path + ": expected a 2-D array, got shape " + shape_text(a.shape));
   }
@@ -38,6 +48,10 @@ Result<LoadedMatrix> matrix_from_npy(const std::string& path) {
   }
   if (a.fortran_order) {
     return Status(StatusCode::parse_error, path + ": Fortran-ordered arrays are not supported (save with C order)");
+  }
+  // Rows of nothing: shape (2^64 - 1, 0) holds no data, yet every row loop would run 2^64 times.
+  if (a.shape[1] == 0 && a.shape[0] > 0) {
+    return Status(StatusCode::parse_error, path + ": the array has " + std::to_string(a.shape[0]) + " rows of 0 columns");
   }
   LoadedMatrix m;
   m.rows = a.shape[0];
@@ -63,60 +77,72 @@ Result<LoadedMatrix> matrix_from_npy(const std::string& path) {
   return m;
 }
 
-Status check_label(const std::string& where, double v) {
-  if (v == 0.0 || v == 1.0) return Status::success();
-  return Status(StatusCode::invalid_argument, where + " is " + format_value(v) + "; labels must be 0 or 1");
+LoadedMatrix matrix_from_table(DelimitedTable table) {
+  LoadedMatrix m;
+  m.rows = table.rows;
+  m.cols = table.cols;
+  m.float64 = std::move(table.values);
+  return m;
 }
 
-}  // namespace
+Result<std::vector<std::uint8_t>> labels_from_npy(const NpyArray& a, const std::string& path) {
+  std::vector<std::uint8_t> labels;
+  const bool column = a.shape.size() == 2 && a.shape[1] == 1;
+  if (a.shape.size() != 1 && !column) {
+    return Status(StatusCode::parse_error, path + ": expected a 1-D array of labels, got shape " + shape_text(a.shape));
+  }
+  labels.resize(a.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const double v = a.value(k);
+    GPPROBE_RETURN_IF_ERROR(check_label(path + ": entry " + std::to_string(k), v));
+    labels[k] = std::uint8_t(v);
+  }
+  return labels;
+}
+
+Result<std::vector<std::uint8_t>> labels_from_table(const DelimitedTable& table, const std::string& path) {
+  if (table.cols != 1) {
+    return Status(StatusCode::parse_error,
+                  path + ": expected one label per line, found " + std::to_string(table.cols) + " columns");
+  }
+  std::vector<std::uint8_t> labels;
+  const std::size_t offset = table.header.empty() ? 1 : 2;  // 1-based line of the first label
+  for (std::size_t k = 0; k < table.rows; ++k) {
+    GPPROBE_RETURN_IF_ERROR(check_label(path + ": label on data line " + std::to_string(k + offset), table.values[k]));
+    labels.push_back(std::uint8_t(table.values[k]));
+  }
+  return labels;
+}
 
 Result<LoadedMatrix> read_matrix(const std::string& path) {
-  const std::string ext = lower_extension(path);
-  if (ext == "npy") return matrix_from_npy(path);
-  if (ext == "csv" || ext == "tsv" || ext == "txt") {
-    Result<DelimitedTable> table = read_delimited(path);
-    if (!table.ok()) return table.status();
-    LoadedMatrix m;
-    m.rows = table.value().rows;
-    m.cols = table.value().cols;
-    m.float64 = std::move(table.value().values);
-    return m;
-  }
-  return Status(StatusCode::parse_error,
-                path + ": unsupported file type '." + ext + "' (expected .npy, .csv, .tsv or .txt)");
+  return with_memory_guard<LoadedMatrix>(path, [&]() -> Result<LoadedMatrix> {
+    const std::string ext = lower_extension(path);
+    if (ext == "npy") {
+      Result<NpyArray> read = read_npy(path);
+      if (!read.ok()) return read.status();
+      return matrix_from_npy(read.value(), path);
+    }
+    if (ext == "csv" || ext == "tsv" || ext == "txt") {
+      Result<DelimitedTable> table = read_delimited(path);
+      if (!table.ok()) return table.status();
+      return matrix_from_table(std::move(table.value()));
+    }
+    return Status(StatusCode::parse_error,
+                  path + ": unsupported file type '." + ext + "' (expected .npy, .csv, .tsv or .txt)");
+  });
 }
 
 Result<std::vector<std::uint8_t>> read_labels(const std::string& path) {
-  std::vector<std::uint8_t> labels;
-  if (lower_extension(path) == "npy") {
-    Result<NpyArray> read = read_npy(path);
-    if (!read.ok()) return read.status();
-    const NpyArray& a = read.value();
-    const bool column = a.shape.size() == 2 && a.shape[1] == 1;
-    if (a.shape.size() != 1 && !column) {
-      return Status(StatusCode::parse_error, path + ": expected a 1-D array of labels, got shape " + shape_text(a.shape));
+  return with_memory_guard<std::vector<std::uint8_t>>(path, [&]() -> Result<std::vector<std::uint8_t>> {
+    if (lower_extension(path) == "npy") {
+      Result<NpyArray> read = read_npy(path);
+      if (!read.ok()) return read.status();
+      return labels_from_npy(read.value(), path);
     }
-    labels.resize(a.size());
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      const double v = a.value(k);
-      GPPROBE_RETURN_IF_ERROR(check_label(path + ": entry " + std::to_string(k), v));
-      labels[k] = std::uint8_t(v);
-    }
-    return labels;
-  }
-  Result<DelimitedTable> table = read_delimited(path);
-  if (!table.ok()) return table.status();
-  if (table.value().cols != 1) {
-    return Status(StatusCode::parse_error, path + ": expected one label per line, found " +
-                                               std::to_string(table.value().cols) + " columns");
-  }
-  const std::size_t offset = table.value().header.empty() ? 1 : 2;  // 1-based line of the first label
-  for (std::size_t k = 0; k < table.value().rows; ++k) {
-    const double v = table.value().values[k];
-    GPPROBE_RETURN_IF_ERROR(check_label(path + ": label on data line " + std::to_string(k + offset), v));
-    labels.push_back(std::uint8_t(v));
-  }
-  return labels;
+    Result<DelimitedTable> table = read_delimited(path);
+    if (!table.ok()) return table.status();
+    return labels_from_table(table.value(), path);
+  });
 }
 
 }  // namespace gpprobe::cli

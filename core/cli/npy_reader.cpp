@@ -4,16 +4,12 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <iterator>
-#include <regex>
+#include <limits>
+#include <new>
 
 namespace gpprobe::cli {
 
 namespace {
-
-Status parse_error(const std::string& path, const std::string& what) {
-  return Status(StatusCode::parse_error, path + ": " + what);
-}
 
 template <class T>
 T load(const unsigned char* p, bool swap) {
@@ -27,11 +23,7 @@ T load(const unsigned char* p, bool swap) {
 
 }  // namespace
 
-std::size_t NpyArray::size() const {
-  std::size_t n = 1;
-  for (std::size_t s : shape) n *= s;
-  return n;
-}
+std::size_t NpyArray::size() const { return itemsize == 0 ? 0 : data.size() / itemsize; }
 
 double NpyArray::value(std::size_t index) const {
   const unsigned char* p = data.data() + index * itemsize;
@@ -55,74 +47,51 @@ double NpyArray::value(std::size_t index) const {
   }
 }
 
-Result<NpyArray> read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(StatusCode::io_error, path + ": cannot open file");
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.empty()) return parse_error(path, "file is empty");
-  static const unsigned char kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-  if (bytes.size() < 10 || !std::equal(kMagic, kMagic + 6, bytes.begin())) {
-    return parse_error(path, "not a .npy file (missing the \\x93NUMPY magic)");
-  }
-  const int major = bytes[6];
-  std::size_t header_len = 0, header_start = 0;
-  if (major == 1) {
-    header_len = std::size_t(bytes[8]) | std::size_t(bytes[9]) << 8;
-    header_start = 10;
-  } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) return parse_error(path, "truncated .npy header");
-    header_len = std::size_t(bytes[8]) | std::size_t(bytes[9]) << 8 | std::size_t(bytes[10]) << 16 |
-                 std::size_t(bytes[11]) << 24;
-    header_start = 12;
-  } else {
-    return parse_error(path, "unsupported .npy version " + std::to_string(major));
-  }
-  if (header_start + header_len > bytes.size()) return parse_error(path, "truncated .npy header");
-  const std::string header(bytes.begin() + std::ptrdiff_t(header_start),
-                           bytes.begin() + std::ptrdiff_t(header_start + header_len));
-
+Result<NpyArray> parse_npy(std::vector<unsigned char> bytes, const std::string& name) {
+  Result<NpyHeader> header = parse_npy_header(bytes.data(), bytes.size(), name);
+  if (!header.ok()) return header.status();
   NpyArray array;
-  std::smatch m;
-  if (!std::regex_search(header, m, std::regex(R"('descr'\s*:\s*'([^']*)')"))) {
-    return parse_error(path, "the .npy header has no 'descr'");
+  static_cast<NpyHeader&>(array) = std::move(header.value());
+  const std::size_t found = bytes.size() - array.data_offset;
+  // Every product checked: shape (4, 2^62 + 1) must not wrap around to a size the file seems to hold.
+  const bool empty = std::find(array.shape.begin(), array.shape.end(), 0) != array.shape.end();
+  std::size_t expected = empty ? 0 : array.itemsize;
+  bool overflow = false;
+  for (std::size_t i = 0; i < array.shape.size() && !empty && !overflow; ++i) {
+    overflow = expected > std::numeric_limits<std::size_t>::max() / array.shape[i];
+    expected *= array.shape[i];
   }
-  array.descr = m[1];
-  if (!std::regex_search(header, m, std::regex(R"('fortran_order'\s*:\s*(True|False))"))) {
-    return parse_error(path, "the .npy header has no 'fortran_order'");
+  if (overflow) {
+    return Status(StatusCode::parse_error, name + ": the .npy header's shape " + shape_text(array.shape) + " of " +
+                                               std::to_string(array.itemsize) +
+                                               "-byte items needs more than 2^64 bytes; the file holds " +
+                                               std::to_string(found));
   }
-  array.fortran_order = m[1] == "True";
-  if (!std::regex_search(header, m, std::regex(R"('shape'\s*:\s*\(([^)]*)\))"))) {
-    return parse_error(path, "the .npy header has no 'shape'");
-  }
-  const std::string shape = m[1];
-  static const std::regex kDigits(R"(\d+)");
-  for (std::sregex_iterator it(shape.begin(), shape.end(), kDigits), end; it != end; ++it) {
-    array.shape.push_back(std::stoull(it->str()));
-  }
-
-  static const std::regex kDescr(R"(^([<>|=])([fiub])(\d+)$)");
-  if (!std::regex_match(array.descr, m, kDescr)) {
-    return parse_error(path, "unsupported dtype '" + array.descr + "'");
-  }
-  array.kind = m[2].str()[0];
-  array.itemsize = std::stoul(m[3]);
-  array.swap_bytes = m[1] == ">";
-  const bool size_ok = array.kind == 'f' ? (array.itemsize == 4 || array.itemsize == 8)
-                       : array.kind == 'b' ? array.itemsize == 1
-                                           : (array.itemsize == 1 || array.itemsize == 2 ||
-                                              array.itemsize == 4 || array.itemsize == 8);
-  if (!size_ok) return parse_error(path, "unsupported dtype '" + array.descr + "'");
-
-  const std::size_t data_start = header_start + header_len;
-  const std::size_t expected = array.size() * array.itemsize;
-  const std::size_t found = bytes.size() - data_start;
   if (found < expected) {
-    return parse_error(path, "truncated: the header promises " + std::to_string(expected) +
-                                 " bytes of data, the file holds " + std::to_string(found));
+    return Status(StatusCode::parse_error, name + ": truncated: the header promises " + std::to_string(expected) +
+                                               " bytes of data, the file holds " + std::to_string(found));
   }
-  array.data.assign(bytes.begin() + std::ptrdiff_t(data_start),
-                    bytes.begin() + std::ptrdiff_t(data_start + expected));
+  // The data in place: drop the header in front and any bytes after the array, no second copy.
+  bytes.erase(bytes.begin(), bytes.begin() + std::ptrdiff_t(array.data_offset));
+  bytes.resize(expected);
+  array.data = std::move(bytes);
   return array;
+}
+
+Result<NpyArray> read_npy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return Status(StatusCode::io_error, path + ": cannot open file");
+  const std::streamoff size = in.tellg();
+  if (size < 0) return Status(StatusCode::io_error, path + ": cannot read file");
+  in.seekg(0);
+  std::vector<unsigned char> bytes;
+  try {
+    bytes.resize(std::size_t(size));
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::out_of_memory, path + ": not enough memory to read its " + std::to_string(size) + " bytes");
+  }
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return Status(StatusCode::io_error, path + ": read failed");
+  return parse_npy(std::move(bytes), path);
 }
 
 }  // namespace gpprobe::cli

@@ -25,6 +25,9 @@ struct ProbeFile {
 // "p.json: observations.data holds 4092 bytes; 16 x 64 float32 values need 4096".
 gpprobe::Result<ProbeFile> read_probe_file(const std::string& path);
 
+// The same from the file's text already in memory (`path` names it in messages; the fuzz harness).
+gpprobe::Result<ProbeFile> parse_probe_file(const std::string& text, const std::string& path);
+
 // The bytes that base64 `text` encodes (RFC 4648 alphabet, '=' padding optional); false when `text`
 // holds anything else.
 bool decode_base64(const std::string& text, std::vector<unsigned char>* bytes);

@@ -1,6 +1,7 @@
 #include "gpprobe/beta_prior.h"
 
 #include <cmath>
+#include <sstream>
 
 #include "input_checks.h"
 
@@ -13,9 +14,25 @@ LogNormalMatch lognormal_match(double shape) {
   return m;
 }
 
+namespace {
+
+Status check_between(const char* name, double value, double lower, double upper, const char* why) {
+  if (value >= lower && value <= upper) return Status::success();
+  std::ostringstream os;
+  os << name << " must be between " << lower << " and " << upper << " (" << why << "), got ";
+  os.precision(17);
+  os << value;
+  return Status(StatusCode::invalid_argument, os.str());
+}
+
+}  // namespace
+
 Result<BetaGpPrior> BetaGpPrior::make(double epsilon, double strength) {
   GPPROBE_RETURN_IF_ERROR(check_positive("epsilon", epsilon));
   GPPROBE_RETURN_IF_ERROR(check_positive("strength", strength));
+  GPPROBE_RETURN_IF_ERROR(check_between("epsilon", epsilon, kMinEpsilon, kMaxEpsilon,
+                                        "the prior variance log(1/epsilon + 1) must be a normal, finite number"));
+  GPPROBE_RETURN_IF_ERROR(check_between("strength", strength, 0.0, kMaxStrength, "epsilon + strength must stay finite"));
   BetaGpPrior p;
   p.epsilon = epsilon;
   p.strength = strength;

@@ -1,7 +1,10 @@
 #include "function_space_posterior.h"
 
+#include <algorithm>
+#include <tuple>
 #include <vector>
 
+#include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/cholesky_update.h"
 #include "gpprobe/row_products.h"
 
@@ -30,6 +33,7 @@ Status FunctionSpacePosterior::fit(const RowMatrix& psi, const std::vector<std::
   }
   GPPROBE_RETURN_IF_ERROR(cholesky_factor(K_alpha, &L_alpha_, "the kernel matrix of f_alpha"));
   GPPROBE_RETURN_IF_ERROR(cholesky_factor(K_beta, &L_beta_, "the kernel matrix of f_beta"));
+  positives_ = std::size_t(std::count(labels.begin(), labels.end(), std::uint8_t(1)));
   refresh();
   return Status::success();
 }
@@ -53,11 +57,13 @@ Status FunctionSpacePosterior::add(const RowMatrix& psi, const double* psi_new, 
   r_beta_.conservativeResize(O + 1);
   r_alpha_[O] = a.residual;
   r_beta_[O] = b.residual;
+  positives_ += positive ? 1 : 0;
   refresh();
   return Status::success();
 }
 
-Status FunctionSpacePosterior::remove(const RowMatrix&, const std::vector<std::uint8_t>&, Index i) {
+Status FunctionSpacePosterior::remove(const RowMatrix&, const std::vector<std::uint8_t>& labels, Index i) {
+  positives_ -= labels[std::size_t(i)] != 0 ? 1 : 0;
   delete_row(&L_alpha_, i);
   delete_row(&L_beta_, i);
   const Index O = r_alpha_.size();
@@ -71,36 +77,68 @@ Status FunctionSpacePosterior::remove(const RowMatrix&, const std::vector<std::u
 }
 
 void FunctionSpacePosterior::refresh() {
-  // We want alpha = K^-1 r (two triangular solves), not L^-1 r.
-  VectorXd a_alpha = L_alpha_.triangularView<Eigen::Lower>().solve(r_alpha_);
-  L_alpha_.triangularView<Eigen::Lower>().transpose().solveInPlace(a_alpha);
-  VectorXd a_beta = L_beta_.triangularView<Eigen::Lower>().solve(r_beta_);
-  L_beta_.triangularView<Eigen::Lower>().transpose().solveInPlace(a_beta);
-  w_ = a_alpha - a_beta;
-
-  sum_of_inverses(L_alpha_, L_beta_, &M_);
+  // Per GP: U = L^-1 (row-major lower, for row products) and c = L^-1 r, so that at a query
+  // v = U z gives mean z K^-1 r = v.c and variance k - z K^-1 z' = k - |v|^2. Never K^-1 itself: a
+  // quadratic form in the explicit inverse squares the condition number (negative variances).
+  const Index O = L_alpha_.rows();
+  // The variance v - |v|^2 may cancel down to 1/(1/v + sum_i 1/noise_i), no lower (Cauchy-Schwarz on
+  // the features: psi' A psi <= v + v^2 sum_i 1/noise_i with A the weight-space precision), so its
+  // rounding error relative to the result is up to 1 + v sum_i 1/noise_i times eps, however well
+  // conditioned K itself is.
+  const double P = double(positives_), N = double(O) - P, v = prior_.variance, raised = prior_.raised.variance;
+  condition_ = 1.0 + v * std::max(P / raised + N / v, N / raised + P / v);
+  for (auto [L, r, U, c] : {std::tuple{&L_alpha_, &r_alpha_, &U_alpha_, &c_alpha_},
+                            std::tuple{&L_beta_, &r_beta_, &U_beta_, &c_beta_}}) {
+    *c = L->triangularView<Eigen::Lower>().solve(*r);
+    const RowMatrix rows = L->triangularView<Eigen::Lower>();
+    RowMatrix transposed(O, O);
+    invert_lower_transposed(rows.data(), std::size_t(O), transposed.data());  // L^-T
+    U->noalias() = transposed.transpose();
+    // (K^-1)_jj = |column j of L^-1|^2 = |row j of L^-T|^2.
+    condition_ = std::max(condition_, scaled_condition(*L, transposed.rowwise().squaredNorm()));
+  }
 }
 
 void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count,
                                      double* mean, double* variance) const {
   const std::size_t O = std::size_t(psi.rows());
   const std::size_t D = std::size_t(psi.cols());
-  const double prior_variance = 2.0 * prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta
+  const double v = prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta
   if (O == 0) {
     std::fill(mean, mean + count, 0.0);
-    std::fill(variance, variance + count, prior_variance);
+    std::fill(variance, variance + count, 2.0 * v);
     return;
   }
-  std::vector<double> Z(count * O), ZM(count * O);
-  multiply_transposed(P, count, psi.data(), O, D, Z.data());   // kernel rows k(q, X)
-  multiply_vector(Z.data(), count, O, w_.data(), mean);
-  multiply_transposed(Z.data(), count, M_.data(), O, O, ZM.data());  // M is symmetric: rows = columns
-  rowwise_dot(Z.data(), ZM.data(), count, O, variance);
-  for (std::size_t i = 0; i < count; ++i) variance[i] = prior_variance - variance[i];
+  std::vector<double> Z(count * O), V(count * O), mean_part(count), explained(count);
+  multiply_transposed(P, count, psi.data(), O, D, Z.data());  // kernel rows z = k(q, X)
+  std::fill(mean, mean + count, 0.0);
+  std::fill(variance, variance + count, 0.0);
+  for (auto [U, c, sign] : {std::tuple{&U_alpha_, &c_alpha_, 1.0}, std::tuple{&U_beta_, &c_beta_, -1.0}}) {
+    multiply_lower_transposed(Z.data(), count, U->data(), O, V.data());  // rows v' = (L^-1 z)'
+    multiply_vector(V.data(), count, O, c->data(), mean_part.data());
+    rowwise_dot(V.data(), V.data(), count, O, explained.data());
+    for (std::size_t i = 0; i < count; ++i) {
+      mean[i] += sign * mean_part[i];
+      variance[i] += v - explained[i];
+    }
+  }
 }
 
 LatentWeights FunctionSpacePosterior::weights(const RowMatrix& psi) const {
-  return LatentWeights::from_function_space(prior_.variance, psi, w_, M_);
+  // The certified bounds' form: w = K_alpha^-1 r_alpha - K_beta^-1 r_beta = U_alpha' c_alpha - U_beta' c_beta
+  // and M_fs = K_alpha^-1 + K_beta^-1. predict() sums, per GP, (U z)_k c_k for the mean and (U z)_k^2
+  // for the variance with |(U z)_k| <= v |row k of U|_1 (every |z_j| <= v): those sums bound its rounding.
+  const double v = prior_.variance;
+  const VectorXd w = U_alpha_.transpose() * c_alpha_ - U_beta_.transpose() * c_beta_;
+  RowMatrix M_fs;
+  sum_of_inverses(L_alpha_, L_beta_, &M_fs);
+  double mean_terms = 0.0, variance_terms = 0.0;
+  for (auto [U, c] : {std::pair{&U_alpha_, &c_alpha_}, std::pair{&U_beta_, &c_beta_}}) {
+    const VectorXd row_sums = U->cwiseAbs().rowwise().sum();
+    mean_terms += v * row_sums.dot(c->cwiseAbs());
+    variance_terms += v * v * row_sums.squaredNorm();
+  }
+  return LatentWeights::from_function_space(v, psi, w, M_fs, mean_terms, variance_terms);
 }
 
 }  // namespace gpprobe

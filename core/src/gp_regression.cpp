@@ -31,6 +31,10 @@ std::string number(double v) {
 Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::MatrixXd& cov, std::size_t count,
                                     std::uint64_t seed, const char* what) {
   const Eigen::Index m = mean.size();
+  if (!mean.allFinite() || !cov.allFinite()) {
+    return Status(StatusCode::numerical_failure, std::string("test inputs: the ") + what +
+                                                     " mean or covariance is not finite (inputs too large for the kernel)");
+  }
   const double scale = std::max(cov.diagonal().mean(), 1e-300);
   PosteriorSamples out;
   Eigen::LLT<Eigen::MatrixXd> llt;
@@ -40,7 +44,9 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
     Eigen::MatrixXd shifted = cov;
     shifted.diagonal().array() += out.jitter;
     llt.compute(shifted);
-    if (llt.info() == Eigen::Success) {
+    // Eigen only refuses pivots <= 0; a tiny positive one (a covariance that cancelled to rounding noise)
+    // can leave +Inf below it, which is no factor either.
+    if (llt.info() == Eigen::Success && llt.matrixLLT().allFinite()) {
       factored = true;
       break;
     }
@@ -55,7 +61,18 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
   for (Eigen::Index i = 0; i < z.size(); ++i) z.data()[i] = rng.normal();
   out.values = z * llt.matrixL().transpose();
   out.values.rowwise() += mean.transpose();
+  if (!out.values.allFinite()) {
+    return Status(StatusCode::numerical_failure, std::string("the ") + what + " samples overflow (covariance up to " +
+                                                     number(cov.diagonal().maxCoeff()) + ")");
+  }
   return out;
+}
+
+// numerical_failure for test point `row` when its kernel values overflowed (inputs near 1e308).
+Status check_prediction(std::size_t row, double prior, double mean, double explained) {
+  if (std::isfinite(prior) && std::isfinite(mean) && std::isfinite(explained)) return Status::success();
+  return Status(StatusCode::numerical_failure, "test inputs row " + std::to_string(row) +
+                                                   ": the prediction is not finite (the kernel overflows at inputs this large)");
 }
 
 Status check_sample_request(const MatrixView& test, std::size_t count) {
@@ -146,6 +163,7 @@ Status GpRegression::predict(const MatrixView& test, const PredictionColumns& ou
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t q = first + i;
       const double mu = mean_ + mean[i];
+      GPPROBE_RETURN_IF_ERROR(check_prediction(q, prior[i], mu, explained[i]));
       double s2 = prior[i] - explained[i];
       if (s2 < 0.0) {
         ++local.clamped_variances;

@@ -60,10 +60,14 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
   lower.push_back(std::log(options.noise_lower));
   upper.push_back(std::log(options.noise_upper));
   const std::size_t P = kernel.parameter_count();
+  Status last_failure;  // why the likelihood could not be evaluated, for the message if no run succeeds
   const Objective objective = [&](const std::vector<double>& theta, std::vector<double>* gradient) {
     Result<MarginalLikelihood> lml = log_marginal_likelihood(kernel.with_log_parameters(theta.data()),
                                                              std::exp(theta[P]), points.data(), n, d, residual, true);
-    if (!lml.ok()) return std::numeric_limits<double>::infinity();
+    if (!lml.ok()) {
+      last_failure = lml.status();
+      return std::numeric_limits<double>::infinity();
+    }
     for (std::size_t i = 0; i <= P; ++i) (*gradient)[i] = -lml.value().gradient[i];
     return -lml.value().value;
   };
@@ -77,8 +81,8 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
   const RestartedMinimum& m = minimum.value();
   if (m.x.empty()) {
     return Status(StatusCode::numerical_failure, "the marginal likelihood could not be evaluated at any of the " +
-                                                     count_of(m.run_values.size(), "starting point") +
-                                                     " (K + noise I is not positive definite there)");
+                                                     count_of(m.run_values.size(), "starting point") + ": " +
+                                                     last_failure.message());
   }
   // A held parameter (lower == upper) keeps its given double, not exp(log v).
   const std::vector<KernelParameter> ps = kernel.parameters();

@@ -40,6 +40,7 @@ Status check_observations(const MatrixView& observations, const std::uint8_t* la
 
 Status check_queries(const MatrixView& queries, std::size_t dimension) {
   if (queries.rows() == 0) return Status(StatusCode::invalid_argument, "queries are empty (0 rows)");
+  if (queries.cols() == 0) return Status(StatusCode::invalid_argument, "queries have 0 columns");
   if (dimension > 0 && queries.cols() != dimension) {
     return Status(StatusCode::dimension_mismatch, "queries have " + count_of(queries.cols(), "column") +
                                                       ", observations have " + count_of(dimension, "column"));

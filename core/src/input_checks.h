@@ -25,7 +25,7 @@ Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t r
 // At least one row and one column, labels that fit, every value finite.
 Status check_observations(const MatrixView& observations, const std::uint8_t* labels, std::size_t count);
 
-// At least one row, `dimension` columns (when dimension > 0), every value finite.
+// At least one row and one column, `dimension` columns (when dimension > 0), every value finite.
 Status check_queries(const MatrixView& queries, std::size_t dimension);
 
 // invalid_argument "<need>; all 3 labels are 0" (or "; the only label is 0") unless both labels occur,

@@ -7,22 +7,41 @@ namespace gpprobe {
 
 namespace {
 
+// Texts longer than this are named by their length in messages instead of quoted in full; names and
+// characters are shown printable and at most this long.
+constexpr std::size_t kQuotedLength = 80;
+constexpr std::size_t kShownName = 40;
+
+std::string shown(const std::string& s, std::size_t limit = kShownName) {
+  std::string out;
+  for (char c : s.substr(0, limit)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+  return s.size() > limit ? out + "..." : out;
+}
+
 class Parser {
  public:
   explicit Parser(const std::string& text) : text_(text) {}
 
   Result<Kernel> parse() {
+    if (text_.size() > kMaxKernelExpressionLength) {
+      return Status(StatusCode::invalid_argument, "kernel expression of " + std::to_string(text_.size()) +
+                                                      " characters is too long (at most " +
+                                                      std::to_string(kMaxKernelExpressionLength) + ")");
+    }
     Result<Kernel> k = expression();
     if (!k.ok()) return k;
     skip_space();
-    if (pos_ < text_.size()) return error("unexpected '" + std::string(1, text_[pos_]) + "'");
+    if (pos_ < text_.size()) return error("unexpected '" + shown(std::string(1, text_[pos_])) + "'");
     return k;
   }
 
  private:
   Status error(const std::string& what) const {
+    const std::string quoted = text_.size() <= kQuotedLength
+                                   ? "'" + shown(text_, kQuotedLength) + "'"
+                                   : "of " + std::to_string(text_.size()) + " characters";
     return Status(StatusCode::invalid_argument,
-                  "kernel expression '" + text_ + "' at character " + std::to_string(pos_ + 1) + ": " + what);
+                  "kernel expression " + quoted + " at character " + std::to_string(pos_ + 1) + ": " + what);
   }
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -56,10 +75,18 @@ class Parser {
     return k;
   }
 
+  // Each '(' recurses once (factor -> expression -> term -> factor), and a sum or product of n kernels
+  // is a tree of depth n that is evaluated and destroyed recursively: both are bounded, so no text can
+  // exhaust the stack (20,000 nested parentheses are an error, not a crash).
   Result<Kernel> factor() {
     if (accept('(')) {
+      if (++depth_ > kMaxKernelNesting) {
+        --pos_;
+        return error("parentheses nested deeper than " + std::to_string(kMaxKernelNesting));
+      }
       Result<Kernel> k = expression();
       if (k.ok() && !accept(')')) return error("expected ')'");
+      --depth_;
       return k;
     }
     skip_space();
@@ -70,7 +97,11 @@ class Parser {
       ++pos_;
     const std::string name = text_.substr(start, pos_ - start);
     if (name.empty()) return error("expected a kernel name");
-    if (!accept('(')) return error("expected '(' after " + name);
+    if (++kernels_ > kMaxKernelTerms) {
+      pos_ = start;
+      return error("more than " + std::to_string(kMaxKernelTerms) + " kernels");
+    }
+    if (!accept('(')) return error("expected '(' after " + shown(name));
     std::vector<double> v;
     skip_space();
     if (!accept(')')) {
@@ -99,11 +130,13 @@ class Parser {
       return Kernel::locally_periodic(v[0], v[1], v[2]);
     if (name == "linear" && arity(1)) return Kernel::linear(v[0]);
     if (name == "cosine" && arity(0)) return Kernel::cosine();
-    return error("no kernel " + name + " with " + count_of(v.size(), "parameter"));
+    return error("no kernel " + shown(name) + " with " + count_of(v.size(), "parameter"));
   }
 
   const std::string& text_;
   std::size_t pos_ = 0;
+  std::size_t depth_ = 0;    // parentheses open around pos_
+  std::size_t kernels_ = 0;  // kernel names read so far
 };
 
 }  // namespace

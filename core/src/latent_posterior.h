@@ -7,8 +7,10 @@
 //   f_beta  the other way round.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gpprobe/beta_prior.h"
@@ -22,6 +24,8 @@ namespace gpprobe {
 class LatentPosterior {
  public:
   virtual ~LatentPosterior() = default;
+  // A copy to update on the side (an update that turns out ill-conditioned must leave the probe as it was).
+  virtual std::unique_ptr<LatentPosterior> clone() const = 0;
 
   virtual Status fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) = 0;
   // `psi` and `labels` are the data before the change; psi_new is one row of D features.
@@ -31,6 +35,12 @@ class LatentPosterior {
   // Latent mean and variance of f at `count` queries with features P (count by D). `psi` is the data.
   virtual void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                        double* variance) const = 0;
+
+  // Condition estimate of the linear systems behind the last fit or update: for each SPD system
+  // A = L L' the sum over j of A_jj (A^-1)_jj (Cholesky is blind to diagonal scaling, and this is about
+  // 1 / lambda_min of the unit-diagonal scaling of A), the larger of f_alpha's and f_beta's. Outputs lose
+  // about log10(condition * 1e-16) of their 16 digits. 1 before any fit.
+  virtual double condition() const = 0;
 
   // The same posterior in the weight-space form of latent_weights.h (for the certified bounds).
   virtual LatentWeights weights(const RowMatrix& psi) const = 0;
@@ -42,15 +52,22 @@ struct SyntheticObservation {
   double residual;
 };
 
+// sum_j A_jj (A^-1)_jj for A = L L' with L lower (A_jj = |row j of L|^2) and the diagonal of A^-1.
+inline double scaled_condition(const Eigen::MatrixXd& L, const Eigen::VectorXd& inverse_diagonal) {
+  return L.rowwise().squaredNorm().dot(inverse_diagonal);
+}
+
 // out = A_alpha^-1 + A_beta^-1 from their Cholesky factors: the posterior's precision-free covariance term
-// in either form (M of function space, S of weight space).
-inline void sum_of_inverses(const Eigen::MatrixXd& L_alpha, const Eigen::MatrixXd& L_beta, RowMatrix* out) {
+// in either form (M of function space, S of weight space). Returns the larger scaled_condition of the two.
+inline double sum_of_inverses(const Eigen::MatrixXd& L_alpha, const Eigen::MatrixXd& L_beta, RowMatrix* out) {
   const Eigen::Index n = L_alpha.rows();
   out->resize(n, n);
   RowMatrix inverse_beta(n, n);
   inverse_from_cholesky(L_alpha, out->data());
   inverse_from_cholesky(L_beta, inverse_beta.data());
+  const double condition = std::max(scaled_condition(L_alpha, out->diagonal()), scaled_condition(L_beta, inverse_beta.diagonal()));
   *out += inverse_beta;
+  return condition;
 }
 
 inline SyntheticObservation synthetic_observation(const BetaGpPrior& prior, bool raises) {

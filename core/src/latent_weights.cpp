@@ -61,7 +61,8 @@ LatentWeights LatentWeights::from_weight_space(double v, const VectorXd& u, cons
 }
 
 LatentWeights LatentWeights::from_function_space(double v, const RowMatrix& psi, const VectorXd& w,
-                                                 const RowMatrix& M_fs) {
+                                                 const RowMatrix& M_fs, double path_mean_terms,
+                                                 double path_variance_terms) {
   LatentWeights weights;
   weights.variance = v;
   const Index O = psi.rows(), D = psi.cols();
@@ -69,8 +70,8 @@ LatentWeights LatentWeights::from_function_space(double v, const RowMatrix& psi,
   weights.M = psi.transpose() * (M_fs * psi);
   weights.M = 0.5 * (weights.M + weights.M.transpose()).eval();  // exactly symmetric
   const double abs_M = weights.M.cwiseAbs().sum();
-  set_rounding(&weights, std::size_t(O), std::sqrt(v) * weights.u.lpNorm<1>() + v * w.lpNorm<1>(),
-               v * (2.0 + abs_M) + v * v * M_fs.cwiseAbs().sum());
+  set_rounding(&weights, std::size_t(O), std::sqrt(v) * weights.u.lpNorm<1>() + path_mean_terms,
+               v * (2.0 + abs_M) + path_variance_terms);
   if (O < D) {
     // The nonzero eigenvalues of Psi' M_fs Psi are those of R M_fs R' with Psi' = Q R (Q orthonormal).
     Eigen::HouseholderQR<MatrixXd> qr(psi.transpose());

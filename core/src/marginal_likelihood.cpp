@@ -5,6 +5,7 @@
 
 #include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/kernel_matrix.h"
+#include "input_checks.h"
 
 namespace gpprobe {
 
@@ -16,6 +17,17 @@ Result<KernelFactor> factor_kernel(const Kernel& kernel, double noise_variance, 
                                    std::size_t d, const Eigen::VectorXd& residual) {
   KernelFactor f;
   f.L = kernel_matrix(kernel, x, n, d);
+  // Inputs near 1e308 overflow a kernel (the linear kernel's a'b, the periodic kernel's sin of +Inf):
+  // say so, rather than let the NaN pass for a matrix that is "not positive definite".
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t i = j; i < n; ++i) {
+      const double k = f.L(Eigen::Index(i), Eigen::Index(j));
+      if (std::isfinite(k)) continue;
+      return Status(StatusCode::numerical_failure, "training inputs: the kernel " + kernel.describe() +
+                                                       " is not finite between rows " + std::to_string(j) + " and " +
+                                                       std::to_string(i) + " (inputs too large for it)");
+    }
+  }
   f.L.diagonal().array() += noise_variance;
   std::ostringstream what;
   what << "the kernel matrix K + noise I (kernel " << kernel.describe() << ", noise " << noise_variance << ")";
@@ -26,6 +38,11 @@ Result<KernelFactor> factor_kernel(const Kernel& kernel, double noise_variance, 
   f.L.triangularView<Eigen::Lower>().transpose().solveInPlace(f.alpha);
   const double log_det = 2.0 * f.L.diagonal().array().log().sum();
   f.log_marginal_likelihood = -0.5 * fit - 0.5 * log_det - 0.5 * double(n) * kLogTwoPi;
+  if (!std::isfinite(f.log_marginal_likelihood) || !f.alpha.allFinite()) {
+    return Status(StatusCode::numerical_failure,
+                  "training targets: the log marginal likelihood is not finite (r' K_y^-1 r overflows): the targets "
+                  "lie too far from the mean for double precision");
+  }
   return f;
 }
 
@@ -52,6 +69,12 @@ Result<MarginalLikelihood> log_marginal_likelihood(const Kernel& kernel, double 
   out.gradient = contract_gradient(kernel, x, n, d, W.data());
   for (double& g : out.gradient) g *= 0.5;
   out.gradient.push_back(0.5 * noise_variance * trace);
+  for (double g : out.gradient) {
+    if (!std::isfinite(g)) {
+      return Status(StatusCode::numerical_failure, "the gradient of the log marginal likelihood is not finite (kernel " +
+                                                       kernel.describe() + ", noise " + number_text(noise_variance, 6) + ")");
+    }
+  }
   return out;
 }
 

@@ -1,13 +1,14 @@
 #include "gpprobe/probe.h"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 #include <string>
 
-#include "function_space_posterior.h"
 #include "gpprobe/cosine_kernel.h"
 #include "gpprobe/uncertainty_measures.h"
 #include "input_checks.h"
-#include "weight_space_posterior.h"
+#include "posterior_choice.h"
 
 namespace gpprobe {
 
@@ -15,9 +16,21 @@ namespace {
 
 constexpr std::size_t kBlockRows = 256;
 
-std::unique_ptr<LatentPosterior> make_posterior(PosteriorSpace space, const BetaGpPrior& prior) {
-  if (space == PosteriorSpace::weight) return std::make_unique<WeightSpacePosterior>(prior);
-  return std::make_unique<FunctionSpacePosterior>(prior);
+// In exact arithmetic 0 < variance <= 2v; weight space adds two quadratic forms that are each <= v and
+// may overshoot 2v by a few ulps, which is rounding and is cut back. Anything else is a failure.
+constexpr double kVarianceRoundingExcess = 1e-12;
+
+Status check_latent(std::size_t query, double mean, double variance, double prior_variance, double condition) {
+  if (std::isfinite(mean) && variance > 0.0 && variance <= prior_variance * (1.0 + kVarianceRoundingExcess)) {
+    return Status::success();
+  }
+  std::ostringstream os;
+  os.precision(17);
+  os << "query " << query << ": the posterior gave latent mean " << mean << " and variance " << variance
+     << ", outside (0, 2v = " << prior_variance << "]";
+  os.precision(2);
+  os << " (condition estimate " << condition << ")";
+  return Status(StatusCode::numerical_failure, os.str());
 }
 
 }  // namespace
@@ -69,11 +82,17 @@ Result<Probe> Probe::fit(const MatrixView& observations, const std::uint8_t* lab
                      : options.space;
   probe.psi_ = CosineKernel(probe.prior_.variance).features(observations);
   probe.labels_.assign(labels, labels + label_count);
-  probe.posterior_ = make_posterior(probe.space_, probe.prior_);
+  ChosenPosterior chosen{make_posterior(probe.space_, probe.prior_), probe.space_};
   // Weight space needs the dimension; with no columns known, the prior is all there is to fit.
+  Status fitted;
   if (probe.dimension_ > 0 || probe.space_ == PosteriorSpace::function) {
-    GPPROBE_RETURN_IF_ERROR(probe.posterior_->fit(probe.psi_, probe.labels_));
+    fitted = chosen.posterior->fit(probe.psi_, probe.labels_);
   }
+  Result<ChosenPosterior> kept =
+      keep_well_conditioned(fitted, std::move(chosen), probe.prior_, probe.psi_, probe.labels_);
+  if (!kept.ok()) return kept.status();
+  probe.posterior_ = std::move(kept.value().posterior);
+  probe.space_ = kept.value().space;
   return probe;
 }
 
@@ -99,7 +118,8 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
     }
     for (std::size_t i = 0; i < count; ++i) {
       const std::size_t q = first + i;
-      const double m = mean[i], s2 = variance[i];
+      GPPROBE_RETURN_IF_ERROR(check_latent(q, mean[i], variance[i], prior_variance, condition()));
+      const double m = mean[i], s2 = std::min(variance[i], prior_variance);
       if (out.latent_mean) out.latent_mean[q] = m;
       if (out.latent_variance) out.latent_variance[q] = s2;
       if (out.knowledge) out.knowledge[q] = 1.0 - s2 / prior_variance;
@@ -124,6 +144,8 @@ LatentWeights Probe::latent_weights() const {
   return posterior_->weights(psi_);
 }
 
+double Probe::condition() const { return posterior_ ? posterior_->condition() : 1.0; }
+
 Status Probe::add_observation(const MatrixView& observation, std::uint8_t label) {
   if (observation.rows() != 1) {
     return Status(StatusCode::invalid_argument,
@@ -143,15 +165,15 @@ Status Probe::add_observation(const MatrixView& observation, std::uint8_t label)
     psi_.resize(0, Eigen::Index(dimension_ + 1));
     GPPROBE_RETURN_IF_ERROR(posterior_->fit(psi_, labels_));
   }
-  const std::size_t D = dimension_ + 1;
-  std::vector<double> psi_new(D);
-  CosineKernel(prior_.variance).features(observation, 0, 1, psi_new.data());
-  GPPROBE_RETURN_IF_ERROR(posterior_->add(psi_, psi_new.data(), label));
-  const Eigen::Index O = psi_.rows();
-  psi_.conservativeResize(O + 1, Eigen::NoChange);
-  psi_.row(O) = Eigen::Map<const Eigen::RowVectorXd>(psi_new.data(), Eigen::Index(D));
-  labels_.push_back(label);
-  return Status::success();
+  const Eigen::Index O = psi_.rows(), D = Eigen::Index(dimension_ + 1);
+  RowMatrix psi(O + 1, D);
+  psi.topRows(O) = psi_;
+  CosineKernel(prior_.variance).features(observation, 0, 1, psi.row(O).data());
+  std::vector<std::uint8_t> labels = labels_;
+  labels.push_back(label);
+  ChosenPosterior updated{posterior_->clone(), space_};
+  const Status status = updated.posterior->add(psi_, psi.row(O).data(), label);
+  return commit(status, std::move(updated), std::move(psi), std::move(labels));
 }
 
 Status Probe::remove_observation(std::size_t index) {
@@ -160,13 +182,24 @@ Status Probe::remove_observation(std::size_t index) {
                                                     ": the probe has " +
                                                     count_of(labels_.size(), "observation"));
   }
-  const Eigen::Index i = Eigen::Index(index);
-  GPPROBE_RETURN_IF_ERROR(posterior_->remove(psi_, labels_, i));
-  const Eigen::Index O = psi_.rows();
-  const Eigen::Index tail = O - i - 1;
-  psi_.middleRows(i, tail) = psi_.bottomRows(tail).eval();
-  psi_.conservativeResize(O - 1, Eigen::NoChange);
-  labels_.erase(labels_.begin() + std::ptrdiff_t(index));
+  const Eigen::Index i = Eigen::Index(index), O = psi_.rows();
+  RowMatrix psi(O - 1, psi_.cols());
+  psi.topRows(i) = psi_.topRows(i);
+  psi.bottomRows(O - i - 1) = psi_.bottomRows(O - i - 1);
+  std::vector<std::uint8_t> labels = labels_;
+  labels.erase(labels.begin() + std::ptrdiff_t(index));
+  ChosenPosterior updated{posterior_->clone(), space_};
+  const Status status = updated.posterior->remove(psi_, labels_, i);
+  return commit(status, std::move(updated), std::move(psi), std::move(labels));
+}
+
+Status Probe::commit(const Status& status, ChosenPosterior updated, RowMatrix psi, std::vector<std::uint8_t> labels) {
+  Result<ChosenPosterior> kept = keep_well_conditioned(status, std::move(updated), prior_, psi, labels);
+  if (!kept.ok()) return kept.status();
+  posterior_ = std::move(kept.value().posterior);
+  space_ = kept.value().space;
+  psi_ = std::move(psi);
+  labels_ = std::move(labels);
   return Status::success();
 }
 

@@ -1,5 +1,6 @@
 #include "weight_space_posterior.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "gpprobe/cholesky_update.h"
@@ -85,7 +86,7 @@ Status WeightSpacePosterior::refresh() {
   L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta);
   u_ = u_alpha - u_beta;
 
-  sum_of_inverses(L_alpha, L_beta, &S_);
+  condition_ = std::max(1.0, sum_of_inverses(L_alpha, L_beta, &S_));
   return Status::success();
 }
 

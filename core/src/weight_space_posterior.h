@@ -20,12 +20,14 @@ class WeightSpacePosterior final : public LatentPosterior {
  public:
   explicit WeightSpacePosterior(const BetaGpPrior& prior) : prior_(prior) {}
 
+  std::unique_ptr<LatentPosterior> clone() const override { return std::make_unique<WeightSpacePosterior>(*this); }
   Status fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) override;
   Status add(const RowMatrix& psi, const double* psi_new, std::uint8_t label) override;
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
   void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                double* variance) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
+  double condition() const override { return condition_; }
 
  private:
   // u and S from the sufficient statistics.
@@ -36,6 +38,7 @@ class WeightSpacePosterior final : public LatentPosterior {
   Eigen::VectorXd s_positive_, s_negative_;  // D
   Eigen::VectorXd u_;                        // D
   RowMatrix S_;                              // D by D, symmetric
+  double condition_ = 1.0;
 };
 
 }  // namespace gpprobe

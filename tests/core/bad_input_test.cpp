@@ -63,6 +63,18 @@ TEST(BadInput, ShapesThatDoNotFit) {
   expect_status(probe.value().score(MatrixView(empty), c), StatusCode::invalid_argument, "queries are empty (0 rows)");
 }
 
+TEST(BadInput, QueriesOfNoColumns) {
+  // A probe of no observation takes queries of any width, but not of none (found by fuzzing: 2^64 - 1
+  // rows of 0 columns were checked one empty row at a time).
+  Result<Probe> prior = Probe::fit(MatrixView(static_cast<const double*>(nullptr), 0, 0), nullptr, 0);
+  ASSERT_TRUE(prior.ok());
+  std::vector<double> out(3);
+  ProbeScoreColumns c;
+  c.judged_probability = out.data();
+  const RowMatrix no_columns(3, 0);
+  expect_status(prior.value().score(MatrixView(no_columns), c), StatusCode::invalid_argument, "queries have 0 columns");
+}
+
 TEST(BadInput, LabelsOutsideZeroOne) {
   Data d;
   expect_status(fit_status(d.X, {1, 2, 0}), StatusCode::invalid_argument, "label 1 is 2; labels must be 0 or 1");
@@ -88,6 +100,39 @@ TEST(BadInput, HyperparametersOutsideTheirDomain) {
                 "strength must be a finite number > 0, got 0");
   expect_status(fit_status(d.X, d.y, 0.1, -2.0), StatusCode::invalid_argument,
                 "strength must be a finite number > 0, got -2");
+}
+
+TEST(BadInput, HyperparametersAtTheEdgeOfDoublePrecision) {
+  // epsilon = 5e-324 made the prior variance log(1/epsilon + 1) = +Inf and every output NaN.
+  Data d;
+  expect_status(fit_status(d.X, d.y, 5e-324), StatusCode::invalid_argument,
+                "epsilon must be between 1e-300 and 1e+300 (the prior variance log(1/epsilon + 1) must be a normal, "
+                "finite number), got 4.9406564584124654e-324");
+  expect_status(fit_status(d.X, d.y, 1e301), StatusCode::invalid_argument,
+                "epsilon must be between 1e-300 and 1e+300 (the prior variance log(1/epsilon + 1) must be a normal, "
+                "finite number), got 1.0000000000000001e+301");
+  expect_status(fit_status(d.X, d.y, 0.1, 1e301), StatusCode::invalid_argument,
+                "strength must be between 0 and 1e+300 (epsilon + strength must stay finite), got "
+                "1.0000000000000001e+301");
+  // The ends of the domain fit and score to finite numbers, knowledge in [0, 1].
+  for (auto [eps, s] : {std::pair{1e-300, 5.0}, std::pair{1e300, 5.0}, std::pair{0.1, 1e300}, std::pair{1e300, 1e300}}) {
+    ProbeOptions o;
+    o.epsilon = eps;
+    o.strength = s;
+    Result<Probe> probe = Probe::fit(MatrixView(d.X), d.y.data(), 3, o);
+    if (!probe.ok()) {  // a strength this large pins the data down beyond double precision: said so
+      EXPECT_EQ(probe.status().code(), StatusCode::numerical_failure) << eps << " " << s << probe.status().message();
+      continue;
+    }
+    std::vector<double> judged(3), episteme(3), alea(3), mean(3), variance(3), knowledge(3);
+    ProbeScoreColumns c{judged.data(), episteme.data(), alea.data(), mean.data(), variance.data(), knowledge.data(), nullptr};
+    ASSERT_TRUE(probe.value().score(MatrixView(d.X), c).ok()) << eps << " " << s;
+    for (int q = 0; q < 3; ++q) {
+      for (double v : {judged[q], episteme[q], alea[q], mean[q], variance[q]}) EXPECT_TRUE(std::isfinite(v)) << eps;
+      EXPECT_GE(knowledge[q], 0.0);
+      EXPECT_LE(knowledge[q], 1.0);
+    }
+  }
 }
 
 TEST(BadInput, AddedObservationWithTheWrongShape) {

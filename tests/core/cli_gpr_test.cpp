@@ -167,5 +167,17 @@ TEST(CliGpr, ParametersAreFlagsSpelledFromTheirNames) {
             "gpprobe gpr: --noise is the old spelling of --noise-variance; give one\n");
 }
 
+TEST(CliGpr, PredictionsThatOverflowAreAnErrorNamingTheTestFile) {
+  // Issue 9, item 13: a test input near 1e308 overflows the linear kernel; the command used to print
+  // rows of NaN and exit 0.
+  const TempFile train("gpr_overflow_train.csv", "x,y\n0,1\n1,2\n2,1.5\n3,0.5\n");
+  const TempFile test("gpr_overflow_test.csv", "x\n1.5\n1e308\n");
+  const auto r = run_cli("gpr --train " + train.path() + " --test " + test.path() + " --kernel linear");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "gpprobe gpr: " + test.path() +
+                       ": test inputs row 1: the prediction is not finite (the kernel overflows at inputs this large)\n");
+}
+
 }  // namespace
 }  // namespace gpprobe

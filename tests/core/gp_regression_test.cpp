@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gpprobe/gp_regression.h"
+#include "gpprobe/hyperparameter_fit.h"
 #include "gpprobe/regression_examples.h"
 
 namespace gpprobe {
@@ -184,6 +185,77 @@ TEST(GpRegression, BadInputsAreNamed) {
             "joint samples factorise an m by m covariance: at most 4000 test points, got 4001");
   EXPECT_EQ(regression_example("sine", 1).status().message(),
             "example must be lecture, periodic-extrapolation or missing-segments, got 'sine'");
+}
+
+TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
+  // Issue 9, item 13: inputs near 1e308, a mean of 1e300 and a period of 1e-12 at x ~ 1e24 once came back
+  // as successes holding NaN or Inf. Each is a numerical_failure naming the input; what is finite stays.
+  const double x[] = {0.0, 1.0, 2.0, 3.0}, y[] = {1.0, 2.0, 1.5, 0.5};
+  const MatrixView train(x, 4, 1);
+  const double huge[] = {1.5, 1e308};
+  const MatrixView test(huge, 2, 1);
+  Predictions p;
+  auto predicted = [&](const Kernel& kernel) {
+    return GpRegression::fit(train, y, 4, kernel, 0.1).value().predict(test, p.columns(2));
+  };
+  // The linear kernel's a'b overflows; the periodic kernel takes the sine of +Inf.
+  Status s = predicted(Kernel::linear(1.0));
+  EXPECT_EQ(s.code(), StatusCode::numerical_failure);
+  const std::string overflow = "test inputs row 1: the prediction is not finite (the kernel overflows at inputs this large)";
+  EXPECT_EQ(s.message(), overflow);
+  s = predicted(Kernel::periodic(1.0, 1.0));
+  EXPECT_EQ(s.message(), overflow);
+  // The RBF kernel legitimately decays to 0 there: the prior mean (the average of y) and variance.
+  ASSERT_TRUE(predicted(Kernel::rbf({1.0})).ok());
+  EXPECT_EQ(p.mean[1], 1.25);
+  EXPECT_EQ(p.latent[1], 1.0);
+  EXPECT_EQ(p.knowledge[1], 0.0);
+  EXPECT_EQ(sample_prior(Kernel::linear(1.0), 0.0, test, 2, 7).status().message(),
+            "test inputs: the prior mean or covariance is not finite (inputs too large for the kernel)");
+  EXPECT_EQ(GpRegression::fit(train, y, 4, Kernel::rbf({1.0}), 0.1).value().sample(test, 2, 7).ok(), true);
+
+  // Training inputs near 1e308, and a mean 1e300 away from the targets (r' K^-1 r overflows).
+  const double far[] = {0.0, 1e308};
+  EXPECT_EQ(GpRegression::fit(MatrixView(far, 2, 1), y, 2, Kernel::linear(1.0), 0.1).status().message(),
+            "training inputs: the kernel linear(1) is not finite between rows 1 and 1 (inputs too large for it)");
+  const Status mean = GpRegression::fit(train, y, 4, Kernel::rbf({1.0}), 0.1, 1e300).status();
+  EXPECT_EQ(mean.code(), StatusCode::numerical_failure);
+  EXPECT_EQ(mean.message(), "training targets: the log marginal likelihood is not finite (r' K_y^-1 r overflows): the "
+                            "targets lie too far from the mean for double precision");
+  HyperparameterFitOptions options;
+  options.mean = 1e300;
+  EXPECT_EQ(fit_hyperparameters(train, y, 4, Kernel::rbf({1.0}), 0.1, options).status().message(),
+            "the marginal likelihood could not be evaluated at any of the 1 starting point: " + mean.message());
+
+  // Period 1e-12 at x ~ 1e24: sines of arguments near 1e36, a covariance that is numerically anything.
+  // Fit, samples and the optimiser either succeed with finite numbers or fail with a status.
+  std::vector<double> xs(20), ys(20), ts(10);
+  for (int i = 0; i < 20; ++i) xs[i] = 1e24 * (1 + 0.37 * i), ys[i] = std::sin(i);
+  for (int i = 0; i < 10; ++i) ts[i] = 1e24 * (1.1 + 0.5 * i);
+  const Kernel periodic = Kernel::periodic(1.0, 1e-12);
+  const MatrixView points(xs.data(), 20, 1), tests(ts.data(), 10, 1);
+  EXPECT_EQ(GpRegression::fit(points, ys.data(), 20, periodic, 0.1).status().code(), StatusCode::numerical_failure);
+  Result<GpRegression> noisy = GpRegression::fit(points, ys.data(), 20, periodic, 10.0);
+  ASSERT_TRUE(noisy.ok());
+  EXPECT_TRUE(std::isfinite(noisy.value().log_marginal_likelihood()));
+  Predictions q;
+  ASSERT_TRUE(noisy.value().predict(tests, q.columns(10)).ok());
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_TRUE(std::isfinite(q.mean[i]));
+    EXPECT_GE(q.latent[i], 0.0);
+    EXPECT_LE(q.latent[i], 1.0);
+  }
+  EXPECT_EQ(noisy.value().sample(tests, 3, 1).status().code(), StatusCode::numerical_failure);
+  EXPECT_EQ(sample_prior(periodic, 0.0, tests, 3, 1).status().code(), StatusCode::numerical_failure);
+  // From 1e-12 (projected onto the bounds, 1e-5) no start has a likelihood; two random restarts do.
+  EXPECT_EQ(fit_hyperparameters(points, ys.data(), 20, periodic, 0.1).status().code(), StatusCode::numerical_failure);
+  HyperparameterFitOptions restarts;
+  restarts.restarts = 2;
+  Result<HyperparameterFit> fitted =
+      fit_hyperparameters(points, ys.data(), 20, Kernel::constant(1.0) * periodic, 0.1, restarts);
+  ASSERT_TRUE(fitted.ok()) << fitted.status().message();
+  EXPECT_TRUE(std::isfinite(fitted.value().log_marginal_likelihood));
+  for (const KernelParameter& parameter : fitted.value().kernel.parameters()) EXPECT_TRUE(std::isfinite(parameter.value));
 }
 
 TEST(RegressionExamples, AreSeededAndHoldOutTheirSegments) {

@@ -153,5 +153,43 @@ TEST(KernelExpression, ErrorsSayWhere) {
             "the kernel has no parameter 'variance' (it has: constant.value, rbf.length_scale)");
 }
 
+std::string repeated(const std::string& s, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+TEST(KernelExpression, DeepNestingIsAnErrorNotAStackOverflow) {
+  // 20,000 nested parentheses recursed 60,000 frames deep (a RangeError, then a trapped wasm instance).
+  const std::string deep = repeated("(", 20000) + "rbf(1)" + repeated(")", 20000);
+  const Status s = parse_kernel(deep).status();
+  EXPECT_EQ(s.code(), StatusCode::invalid_argument);
+  // The 257th '(' is character 257; a text this long is named by its length, not quoted.
+  EXPECT_EQ(s.message(), "kernel expression of 40006 characters at character 257: parentheses nested deeper than 256");
+  // 256 levels are fine and mean what they say.
+  Result<Kernel> nested = parse_kernel(repeated("(", 256) + "rbf(2)" + repeated(")", 256));
+  ASSERT_TRUE(nested.ok()) << nested.status().message();
+  const double a[] = {0.0}, b[] = {1.0};
+  EXPECT_EQ(nested.value()(a, b, 1), std::exp(-0.125));
+}
+
+TEST(KernelExpression, LengthAndKernelCountAreBounded) {
+  EXPECT_EQ(parse_kernel(std::string(70000, ' ')).status().message(),
+            "kernel expression of 70000 characters is too long (at most 65536)");
+  // A sum of n kernels is a tree n deep, evaluated recursively: at most 256 of them.
+  Result<Kernel> most = parse_kernel(repeated("rbf(1) + ", 255) + "rbf(1)");
+  ASSERT_TRUE(most.ok()) << most.status().message();
+  const double a[] = {0.0}, b[] = {2.0};
+  EXPECT_NEAR(most.value()(a, b, 1), 256 * std::exp(-2.0), 1e-11);  // 256 roundings of ~1e-16 * 35
+  // Its text nests 255 sums deep and parses back to the same kernel.
+  const std::string text = most.value().describe();
+  EXPECT_EQ(text.rfind(repeated("(", 255) + "rbf(1) + rbf(1))", 0), 0u);
+  Result<Kernel> again = parse_kernel(text);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(again.value().describe(), text);
+  EXPECT_EQ(parse_kernel(repeated("rbf(1) + ", 256) + "rbf(1)").status().message(),
+            "kernel expression of 2310 characters at character 2305: more than 256 kernels");
+}
+
 }  // namespace
 }  // namespace gpprobe

@@ -161,6 +161,48 @@ TEST(Probe, CosineKernelIsPsdWithExactDiagonal) {
   EXPECT_LT((psi * psi.transpose() - K).cwiseAbs().maxCoeff(), 1e-14);
 }
 
+TEST(Probe, CosineKernelOfHugeVectorsDoesNotOverflow) {
+  // |a|^2 overflowed once |a| > 1e154 (features of 0 and NaN scores). The kernel is not scale-invariant
+  // ([a; 1] is augmented), but for c |a| >> 1e8 the augmentation is below double precision:
+  //   k(c a, c b) -> v a'b / (|a| |b|),   k(c a, b) -> v a'b / (|a| sqrt(|b|^2 + 1)),
+  //   psi(c a)   -> sqrt(v) [a / |a|; 0].
+  const CosineKernel kernel(2.5);
+  const double a[] = {3.0, -4.0}, b[] = {1.0, 2.0};
+  for (double c : {1e155, 1e200, 1e307}) {
+    const double ca[] = {c * a[0], c * a[1]}, cb[] = {c * b[0], c * b[1]};
+    EXPECT_NEAR(kernel(ca, cb, 2), 2.5 * (3 - 8) / (5 * std::sqrt(5.0)), 1e-15) << c;
+    EXPECT_NEAR(kernel(ca, b, 2), 2.5 * (3 - 8) / (5 * std::sqrt(6.0)), 1e-15) << c;
+    EXPECT_NEAR(kernel(ca, ca, 2), 2.5, 1e-15) << c;
+    const RowMatrix psi = kernel.features(MatrixView(ca, 1, 2));
+    EXPECT_NEAR(psi(0, 0), std::sqrt(2.5) * 0.6, 1e-15) << c;
+    EXPECT_NEAR(psi(0, 1), -std::sqrt(2.5) * 0.8, 1e-15) << c;
+    EXPECT_NEAR(psi(0, 2), 0.0, 1e-15) << c;
+  }
+  // The largest finite values, in float64 (float32 cannot hold them).
+  const double max[] = {1.7976931348623157e308, -1.7976931348623157e308};
+  const RowMatrix psi = kernel.features(MatrixView(max, 1, 2));
+  EXPECT_NEAR(psi(0, 0), std::sqrt(1.25), 1e-15);
+  EXPECT_NEAR(psi(0, 1), -std::sqrt(1.25), 1e-15);
+}
+
+TEST(Probe, EmbeddingsScaledBy1e200ScoreLikeTheirDirection) {
+  // Observations and queries scaled by 1e200 against the dense reference at scale 1e10, where nothing
+  // overflows and the augmentation contributes 1e-20 relative (the same numbers in double precision).
+  // The unscaled embeddings give other scores: the kernel sees |a| through [a; 1].
+  std::mt19937 rng(19);
+  const RowMatrix X = random_rows(12, 6, rng), Q = random_rows(10, 6, rng);
+  const auto y = random_labels(12, rng);
+  const RowMatrix X_huge = X * 1e200, Q_huge = Q * 1e200;
+  const Latent ref = dense_reference(X * 1e10, y, Q * 1e10, 0.1, 5);
+  for (PosteriorSpace space : {PosteriorSpace::function, PosteriorSpace::weight}) {
+    const Latent huge = scored(fitted(X_huge, y, space), Q_huge);
+    EXPECT_LT(max_relative(huge.mean, ref.mean), 1e-9);
+    EXPECT_LT(max_relative(huge.variance, ref.variance), 1e-9);
+  }
+  const Latent plain = scored(fitted(X, y, PosteriorSpace::function), Q);
+  EXPECT_GT(max_relative(plain.variance, ref.variance), 1e-3);
+}
+
 TEST(Probe, AddingAndRemovingObservationsEqualsRefitting) {
   std::mt19937 rng(15);
   const RowMatrix X = random_rows(12, 6, rng), Q = random_rows(20, 6, rng);

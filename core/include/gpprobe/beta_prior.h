@@ -19,6 +19,12 @@ struct LogNormalMatch {
 // The log-normal match of Gamma(shape, 1); shape > 0.
 LogNormalMatch lognormal_match(double shape);
 
+// The domain of the hyperparameters. Below 1e-300, 1/epsilon heads for overflow (at 5e-324 the prior
+// variance is +Inf and every output NaN); above 1e300 the prior variance falls out of the normal range.
+constexpr double kMinEpsilon = 1e-300;
+constexpr double kMaxEpsilon = 1e300;
+constexpr double kMaxStrength = 1e300;
+
 struct BetaGpPrior {
   double epsilon = 0.1;   // prior Beta(epsilon, epsilon)
   double strength = 5.0;  // s: how much one observation moves the Beta parameters
@@ -29,7 +35,8 @@ struct BetaGpPrior {
   // mean(epsilon + s) and var(epsilon + s). The other GP sees target mu0 with noise v.
   LogNormalMatch raised;
 
-  // Validates epsilon and strength (finite, > 0): invalid_argument naming the bad one otherwise.
+  // Validates epsilon (in [kMinEpsilon, kMaxEpsilon]) and strength (in (0, kMaxStrength]): invalid_argument
+  // naming the bad one otherwise.
   static Result<BetaGpPrior> make(double epsilon, double strength);
 };
 

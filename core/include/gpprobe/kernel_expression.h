@@ -8,9 +8,14 @@
 //              (locally_periodic, the name before it matched the app's, is read too)
 //
 // e.g. "constant(1.3) * rbf(0.7) + constant(0.5) * periodic(1, 2)". Errors say where:
-// "kernel expression 'rbf(0.5' at character 8: expected ')'".
+// "kernel expression 'rbf(0.5' at character 8: expected ')'" (a text over 80 characters is named by its
+// length). Limits, so that no text can exhaust the stack: kMaxKernelExpressionLength characters,
+// parentheses nested kMaxKernelNesting deep, kMaxKernelTerms kernels in all. describe() brackets every
+// sum, so a sum of 256 kernels prints 255 levels: the nesting limit lets every kernel within the other
+// limits round-trip through its text.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "gpprobe/kernel.h"
@@ -18,6 +23,10 @@
 #include "gpprobe/status.h"
 
 namespace gpprobe {
+
+constexpr std::size_t kMaxKernelExpressionLength = 65536;
+constexpr std::size_t kMaxKernelNesting = 256;
+constexpr std::size_t kMaxKernelTerms = 256;
 
 Result<Kernel> parse_kernel(const std::string& text);
 

@@ -13,8 +13,9 @@
 //   mean_rounding      how far the probe's own floating-point latent mean at any query may lie from
 //   variance_rounding  these formulas (and the variance likewise): an a-priori bound
 //                      64 eps (D + O) sum|terms| over both evaluation paths, with sum|terms| bounded
-//                      through |psi_i| = sqrt(v): sqrt(v)|u|_1 (+ v|w|_1 in function space) for the
-//                      mean, v (2 + sum|M_jk|) (+ v^2 sum|M_fs| in function space) for the variance
+//                      through |psi_i| = sqrt(v): sqrt(v)|u|_1 for the mean, v (2 + sum|M_jk|) for the
+//                      variance, plus in function space the sums of its own evaluation path (given
+//                      by the posterior: predict() forms L^-1 z, function_space_posterior.h)
 //   rayleigh_max       an upper bound of the largest eigenvalue of M (< 2), so s2 >= v (2 - rayleigh_max)
 #pragma once
 
@@ -47,9 +48,11 @@ struct LatentWeights {
   // From the weight-space posterior: u and S (D by D, symmetric), O observations.
   static LatentWeights from_weight_space(double v, const Eigen::VectorXd& u, const RowMatrix& S,
                                          std::size_t observations);
-  // From the function-space posterior: features psi (O by D), w (O) and M_fs = K_alpha^-1 + K_beta^-1.
+  // From the function-space posterior: features psi (O by D), w (O) and M_fs = K_alpha^-1 + K_beta^-1;
+  // path_mean_terms and path_variance_terms bound the sums of |terms| in how it evaluates them.
   static LatentWeights from_function_space(double v, const RowMatrix& psi, const Eigen::VectorXd& w,
-                                           const RowMatrix& M_fs);
+                                           const RowMatrix& M_fs, double path_mean_terms,
+                                           double path_variance_terms);
   // The prior (no observation): u = 0, M = 0, for queries of dimension d.
   static LatentWeights prior(double v, std::size_t dimension);
 };

@@ -7,8 +7,9 @@
 //                            latent_variance, knowledge = 1 - variance/(2v), ood_score = -variance
 //
 // The posterior lives in function space or weight space, whichever is cheaper for O, d and the
-// expected number of queries (both give the same numbers). Adding or removing an observation updates
-// it in place. Every input is validated here; failures come back as a Status naming the problem.
+// expected number of queries (both give the same numbers), unless that form is ill-conditioned and the
+// other is not (posterior_choice.h). Adding or removing an observation updates it in place. Every input
+// is validated here; failures come back as a Status naming the problem.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +27,7 @@
 namespace gpprobe {
 
 class LatentPosterior;
+struct ChosenPosterior;
 
 enum class PosteriorSpace { automatic, function, weight };
 
@@ -62,7 +64,8 @@ class Probe {
   Probe& operator=(Probe&&) noexcept;
   ~Probe();
 
-  // Scores every query (blocks of 256, progress after each). Cancelled leaves outputs partly written.
+  // Scores every query (blocks of 256, progress after each). Cancelled leaves outputs partly written, and
+  // so does numerical_failure: a latent variance outside (0, 2v] or a non-finite mean is never output.
   Status score(const MatrixView& queries, const ProbeScoreColumns& out,
                const ProgressCallback& progress = {}) const;
 
@@ -78,6 +81,10 @@ class Probe {
   const std::vector<std::uint8_t>& labels() const { return labels_; }
   // The observations' features psi(a_i) of the cosine kernel (O by d+1), in the probe's order.
   const RowMatrix& features() const { return psi_; }
+  // Condition estimate of the posterior's linear systems: the latent mean and variance carry a relative
+  // error of roughly 1e-16 times it. A form above 1e8 is replaced by the other (space() says which is in
+  // use); above 1e11 fit, add and remove fail with numerical_failure instead.
+  double condition() const;
 
   // The posterior's latent in weight space (latent_weights.h), for certified bounds: O(D^2) in weight
   // space, O(O^2 D + O D^2) in function space. With no observation, the prior of dimension().
@@ -85,6 +92,8 @@ class Probe {
 
  private:
   Probe();
+  // Keeps an updated posterior (or the other form, if better conditioned) with the data it was updated to.
+  Status commit(const Status& status, ChosenPosterior updated, RowMatrix psi, std::vector<std::uint8_t> labels);
 
   BetaGpPrior prior_;
   PosteriorSpace space_ = PosteriorSpace::function;

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Fuzzing, kept in the repository (issue 9). Builds the libFuzzer harnesses of tests/fuzz with clang,
+# AddressSanitizer and UndefinedBehaviorSanitizer into build/fuzz and runs them one at a time, niced,
+# each over its committed seed corpus (tests/fuzz/corpus/<harness>, read only) and what earlier runs
+# found (build/fuzz/corpus/<harness>). A crash, a sanitizer report, a broken invariant, an input slower
+# than 10 s or an allocation over 512 MB is a finding: the reproducer is kept under
+# build/fuzz/findings/<harness>/ and the script exits 1.
+#
+#   bash scripts/fuzz.sh                        every harness for 30 s            (npm run fuzz)
+#   bash scripts/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
+#   bash scripts/fuzz.sh --smoke                the bounded run of scripts/test.sh: 4 s per harness
+#   bash scripts/fuzz.sh --only probe_api       one harness (repeatable); names as in tests/fuzz/*_fuzz.cpp
+#   build/fuzz/npy_reader_fuzz FILE             replay one input (after a build)
+#
+# Installs clang and its libFuzzer runtime when missing (as root, with apt-get).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+seconds=30
+seed=()
+work=corpus  # build/fuzz/<work>/<harness>: where new inputs go
+only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    # The smoke run starts from the committed seeds alone with a fixed seed: the same inputs in the same
+    # order on every machine, however far it gets in its 4 s.
+    --smoke) seconds=4; seed=(-seed=1); work=smoke-corpus; rm -rf build/fuzz/smoke-corpus; shift ;;
+    --only) only+=("$2"); shift 2 ;;
+    *) echo "fuzz: unknown argument '$1' (see the top of scripts/fuzz.sh)" >&2; exit 2 ;;
+  esac
+done
+case "$seconds" in '' | *[!0-9]*) echo "fuzz: --seconds expects a whole number, got '$seconds'" >&2; exit 2 ;; esac
+
+# clang with the libFuzzer runtime: the proof is a one-line fuzzer that links.
+fuzzer_links() {
+  command -v clang++ >/dev/null 2>&1 &&
+    echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
+      clang++ -x c++ -fsanitize=fuzzer,address,undefined - -o /tmp/gpprobe-fuzz-probe.$$ >/dev/null 2>&1
+}
+if ! fuzzer_links; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "fuzz: installing clang and its libFuzzer runtime"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends clang cmake make libeigen3-dev >/dev/null
+    major=$(clang++ --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
+    apt-get install -y -qq --no-install-recommends "libclang-rt-${major}-dev" >/dev/null
+  fi
+  if ! fuzzer_links; then
+    echo "fuzz: clang with libFuzzer is missing; install it with: sudo apt-get install clang libclang-rt-14-dev" >&2
+    exit 1
+  fi
+fi
+rm -f /tmp/gpprobe-fuzz-probe.$$
+
+echo "fuzz: building the harnesses (clang, ASan, UBSan) in build/fuzz"
+nice -n 10 cmake -S . -B build/fuzz -DGPPROBE_FUZZ=ON -DGPPROBE_NATIVE_ARCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+if ! nice -n 10 cmake --build build/fuzz -j 2 >build/fuzz/build.log 2>&1; then
+  tail -40 build/fuzz/build.log >&2
+  exit 1
+fi
+
+# The native harnesses, one after another. Each takes up to 4 KB inputs (2 KB for regression, whose
+# decoded problems stop growing long before) and the dictionary next to it, if any.
+fuzz_native() {
+  local per_harness=$1 status=0 ran=0 source name binary log max_len
+  for source in tests/fuzz/*_fuzz.cpp; do
+    name=$(basename "$source" _fuzz.cpp)
+    if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
+    ran=$((ran + 1))
+    binary=build/fuzz/${name}_fuzz
+    log=build/fuzz/logs/$name.log
+    mkdir -p "build/fuzz/$work/$name" "build/fuzz/findings/$name" build/fuzz/logs "tests/fuzz/corpus/$name"
+    max_len=4096
+    [ "$name" = regression_api ] && max_len=2048
+    local dict=()
+    [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
+    if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 nice -n 10 "$binary" \
+      -max_total_time="$per_harness" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -max_len=$max_len \
+      -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$name/" "${dict[@]}" "${seed[@]}" \
+      "build/fuzz/$work/$name" "tests/fuzz/corpus/$name" >"$log" 2>&1; then
+      local runs coverage
+      runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+      coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+      echo "fuzz: $name: ${runs:-?} inputs in ${per_harness} s, coverage ${coverage:-?}, no finding"
+    else
+      echo "fuzz: $name: FINDING (log $log, reproducer in build/fuzz/findings/$name/):" >&2
+      grep -E 'ERROR|invariant|runtime error|SUMMARY|Test unit written' "$log" | head -20 >&2 || tail -30 "$log" >&2
+      status=1
+    fi
+  done
+  if [ ${#only[@]} -gt 0 ] && [ $ran = 0 ]; then
+    echo "fuzz: no harness named ${only[*]} (tests/fuzz/*_fuzz.cpp)" >&2
+    return 1
+  fi
+  return $status
+}
+
+# The stages of one run, in order; each gets the seconds per target and fails the run on a finding.
+# Hook for the browser parsers (issue 9, items 8-10): a Node loop over web/src/io with mutated valid
+# files and a time limit per input goes in as a function here (say fuzz_browser_parsers, its seeds
+# under tests/fuzz/corpus/browser/) appended to this list, honouring --seconds, --smoke and --only.
+stages=(fuzz_native)
+
+status=0
+for stage in "${stages[@]}"; do
+  "$stage" "$seconds" || status=1
+done
+exit $status
