@@ -13,6 +13,8 @@
 
 #include "binding_support.h"
 #include "certificate_values.h"
+#include "gpprobe/knowledge_gain.h"
+#include "gpprobe/leave_one_out.h"
 #include "gpprobe/observation_draw.h"
 #include "gpprobe/probe.h"
 #include "gpprobe/synthetic_embeddings.h"
@@ -26,6 +28,14 @@ struct ProbeState : BindingStatus {
   double dimension = 0;
   std::string space;
   val labels = val::null();  // Uint8Array, the probe's current order
+};
+
+// The probe's leave-one-out check (leave_one_out.h): one value per observation in the probe's order.
+struct LeaveOneOutValue : BindingStatus {
+  val judgedProbability = val::null(), latentMean = val::null(), latentVariance = val::null();  // Float64Array
+  double positives = 0, negatives = 0;
+  double auroc = 0, aurocStandardError = 0, logLoss = 0, logLossStandardError = 0;  // NaN where undefined
+  std::string verdict;                                                                // "separates", ...
 };
 
 Status not_fitted() { return Status(StatusCode::invalid_argument, "the probe is not fitted"); }
@@ -89,6 +99,34 @@ class ProbeHandle {
                                 val progress) const {
     if (!probe_) return failed<ProbeCertificateValue>(not_fitted());
     return probe_certificate(*probe_, query, cols, dtype, s, progress);
+  }
+
+  LeaveOneOutValue leave_one_out() const {
+    if (!probe_) return failed<LeaveOneOutValue>(not_fitted());
+    Result<gpprobe::LeaveOneOut> r = gpprobe::leave_one_out(*probe_);
+    if (!r.ok()) return failed<LeaveOneOutValue>(r.status());
+    const gpprobe::LeaveOneOut& loo = r.value();
+    LeaveOneOutValue v;
+    v.judgedProbability = copy_out(loo.judged_probability);
+    v.latentMean = copy_out(loo.latent_mean);
+    v.latentVariance = copy_out(loo.latent_variance);
+    v.positives = double(loo.positives);
+    v.negatives = double(loo.negatives);
+    v.auroc = loo.auroc;
+    v.aurocStandardError = loo.auroc_standard_error;
+    v.logLoss = loo.log_loss;
+    v.logLossStandardError = loo.log_loss_standard_error;
+    v.verdict = gpprobe::verdict_name(loo.verdict);
+    return v;
+  }
+
+  // Writes one double per query at `out`: the expected knowledge gain of labelling it (knowledge_gain.h).
+  Status knowledge_gain(std::uintptr_t queries, std::size_t rows, std::size_t cols, int dtype, std::uintptr_t out,
+                        val progress) const {
+    if (!probe_) return not_fitted();
+    MatrixView view;
+    GPPROBE_RETURN_IF_ERROR(view_of(queries, rows, cols, dtype, "queries", &view));
+    return gpprobe::knowledge_gain(*probe_, view, doubles_out(out), progress_from(progress));
   }
 
   ProbeState state() const {
@@ -169,6 +207,18 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
         .field("space", &ProbeState::space)
         .field("labels", &ProbeState::labels);
   });
+  result_object<LeaveOneOutValue>("LeaveOneOutValue", [](auto& o) {
+    o.field("judgedProbability", &LeaveOneOutValue::judgedProbability)
+        .field("latentMean", &LeaveOneOutValue::latentMean)
+        .field("latentVariance", &LeaveOneOutValue::latentVariance)
+        .field("positives", &LeaveOneOutValue::positives)
+        .field("negatives", &LeaveOneOutValue::negatives)
+        .field("auroc", &LeaveOneOutValue::auroc)
+        .field("aurocStandardError", &LeaveOneOutValue::aurocStandardError)
+        .field("logLoss", &LeaveOneOutValue::logLoss)
+        .field("logLossStandardError", &LeaveOneOutValue::logLossStandardError)
+        .field("verdict", &LeaveOneOutValue::verdict);
+  });
   result_object<DrawnRows>("DrawnRows", [](auto& o) { o.field("rows", &DrawnRows::rows); });
   result_object<BindingNames>("BindingNames", [](auto& o) { o.field("names", &BindingNames::names); });
 
@@ -180,6 +230,8 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
   bind_method<&ProbeHandle::remove_observation>(probe, "ProbeHandle", "removeObservation");
   bind_method<&ProbeHandle::state>(probe, "ProbeHandle", "state");
   bind_method<&ProbeHandle::certify>(probe, "ProbeHandle", "certify");
+  bind_method<&ProbeHandle::leave_one_out>(probe, "ProbeHandle", "leaveOneOut");
+  bind_method<&ProbeHandle::knowledge_gain>(probe, "ProbeHandle", "knowledgeGain");
 
   bind_function<&synthetic_embeddings>("syntheticEmbeddings");
   bind_function<&draw_observations>("drawObservations");

@@ -112,6 +112,7 @@ struct CloudValue {
 struct ExperimentValue : BindingStatus {
   std::string experiment;
   val observationCounts = val::null();  // Float64Array
+  std::string scheduleLimit;            // why the counts stop short of maxObservations, or ""
   double trials = 0;
   val curves = val::null();  // CurveValue[]
   val clouds = val::null();  // CloudValue[]
@@ -155,6 +156,7 @@ class ExperimentHandle {
     ExperimentValue v;
     v.experiment = gpprobe::experiment_name(result_.kind);
     v.observationCounts = copy_out(std::vector<double>(result_.observation_counts.begin(), result_.observation_counts.end()));
+    v.scheduleLimit = result_.schedule_limit;
     v.trials = double(result_.trials);
     std::vector<CurveValue> curves;
     for (const gpprobe::ExperimentCurve& c : result_.curves)
@@ -213,6 +215,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
   result_object<ExperimentValue>("ExperimentValue", [](auto& o) {
     o.field("experiment", &ExperimentValue::experiment)
         .field("observationCounts", &ExperimentValue::observationCounts)
+        .field("scheduleLimit", &ExperimentValue::scheduleLimit)
         .field("trials", &ExperimentValue::trials)
         .field("curves", &ExperimentValue::curves)
         .field("clouds", &ExperimentValue::clouds);

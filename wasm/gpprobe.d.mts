@@ -48,7 +48,26 @@ export interface ProbeHandle {
   state(): ProbeState;
   /** Certified bounds over the set around one query (`cols` values at `query`). */
   certify(query: number, cols: number, dtype: 32 | 64, settings: ProbeCertifySettings, progress: CoreProgress): ProbeCertificateValue;
+  /** Leave-one-out judged probabilities of the observations and the verdict (leave_one_out.h). */
+  leaveOneOut(): LeaveOneOutValue;
+  /** Writes `rows` doubles at `out`: each query's expected knowledge gain from its label (knowledge_gain.h). */
+  knowledgeGain(queries: number, rows: number, cols: number, dtype: 32 | 64, out: number, progress: CoreProgress): BindingStatus;
   delete(): void;
+}
+
+export interface LeaveOneOutValue extends BindingStatus {
+  /** One per observation, in the probe's order. */
+  judgedProbability: Float64Array;
+  latentMean: Float64Array;
+  latentVariance: Float64Array;
+  positives: number;
+  negatives: number;
+  /** NaN where undefined (a class missing; fewer than 2 of a class for the standard errors). */
+  auroc: number;
+  aurocStandardError: number;
+  logLoss: number;
+  logLossStandardError: number;
+  verdict: 'separates' | 'chance' | 'too_few';
 }
 
 export interface DrawnRows extends BindingStatus {
@@ -150,6 +169,8 @@ export interface CloudValue {
 export interface ExperimentValue extends BindingStatus {
   experiment: string;
   observationCounts: Float64Array;
+  /** Why the counts stop short of maxObservations (the core's words), or "". */
+  scheduleLimit: string;
   trials: number;
   curves: CurveValue[];
   clouds: CloudValue[];

@@ -18,6 +18,7 @@ using Args = std::vector<std::string>;
 int exit_code(const char* command, const gpprobe::Status& status, std::ostream& err);
 
 int probe_command(const Args& args, std::ostream& out, std::ostream& err);
+int loo_command(const Args& args, std::ostream& out, std::ostream& err);
 int bench_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpr_command(const Args& args, std::ostream& out, std::ostream& err);
 int baseline_command(const Args& args, std::ostream& out, std::ostream& err);

@@ -81,7 +81,7 @@ Status write_clouds(const ExperimentResult& r, const std::string& path, std::ost
   return csv.finish();
 }
 
-Status run(const Args& raw, std::ostream& out) {
+Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<Arguments> parsed = Arguments::parse(
       raw, {"embeddings", "labels", "ood", "experiment", "query-mask", "trials", "seed", "max-observations",
             "max-queries", "members", "k", "epsilon", "strength", "gpc-max-observations", "out", "clouds"},
@@ -154,13 +154,15 @@ Status run(const Args& raw, std::ostream& out) {
   }
   GPPROBE_RETURN_IF_ERROR(write_curves(result.value(), args.get("out", ""), out));
   if (args.has("clouds")) GPPROBE_RETURN_IF_ERROR(write_clouds(result.value(), args.get("clouds", ""), out));
+  // What ended the schedule early, in the core's words (the app shows the same line).
+  if (!result.value().schedule_limit.empty()) err << "gpprobe evaluate: " << result.value().schedule_limit << '\n';
   return Status::success();
 }
 
 }  // namespace
 
 int evaluate_command(const Args& args, std::ostream& out, std::ostream& err) {
-  return exit_code("evaluate", run(args, out), err);
+  return exit_code("evaluate", run(args, out, err), err);
 }
 
 }  // namespace gpprobe::cli

@@ -25,6 +25,12 @@ const char* kUsage =
     "          verdict_can_flip (yes/no/unknown), certify_status, certify_iterations.\n"
     "          probe --probe FILE.probe.json --queries FILE [...]: the probe the app exported (its\n"
     "          observations, labels, epsilon, strength and space), fitted again, scores the queries.\n"
+    "  loo     --observations FILE --labels FILE [--epsilon E] [--strength S] [--space ...] [--out FILE]\n"
+    "          (or --probe FILE.probe.json) leave-one-out check of the probe in closed form: CSV\n"
+    "          observation,label,judged_probability,latent_mean,latent_variance (each observation judged by\n"
+    "          the probe fitted on the others); stderr: one JSON line with the LOO auroc and log_loss, their\n"
+    "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 95%\n"
+    "          interval reaches AUROC 1/2 or log loss log 2 - these observations do not separate the concept).\n"
     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
     "          time fitting and scoring on seeded synthetic data (native build).\n"
     "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
@@ -89,6 +95,7 @@ int main(int argc, char** argv) {
   using gpprobe::cli::Args;
   const std::map<std::string, int (*)(const Args&, std::ostream&, std::ostream&)> commands = {
       {"probe", gpprobe::cli::probe_command},
+      {"loo", gpprobe::cli::loo_command},
       {"bench", gpprobe::cli::bench_command},
       {"gpr", gpprobe::cli::gpr_command},
       {"baseline", gpprobe::cli::baseline_command},

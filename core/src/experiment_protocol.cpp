@@ -85,6 +85,20 @@ SplitSizes split_sizes(const ExperimentData& data) {
 
 const char* class_name(int y) { return y ? "positive example (label 1)" : "negative example (label 0)"; }
 
+// Why the schedule ends at `reached` below `asked`: the smaller class of the observation pool (empty
+// when max_observations ended it).
+std::string schedule_limit(std::size_t reached, std::size_t asked, const SplitSizes& sizes, bool masked) {
+  if (2 * reached > asked) return "";
+  const int y = sizes.pool[1] <= sizes.pool[0] ? 1 : 0;
+  const std::string examples = y ? "positive examples (label 1)" : "negative examples (label 0)";
+  const std::string pool = masked
+      ? "the observation pool (the rows outside the query subset) holds " + std::to_string(sizes.pool[y]) + " " + examples
+      : "each trial keeps " + std::to_string(sizes.pool[y]) + " of the " + std::to_string(sizes.pool[y] + sizes.query[y]) +
+            " " + examples + " for observations (the other " + std::to_string(sizes.query[y]) + " are held-out queries)";
+  return "stopped at O = " + std::to_string(reached) + " (up to " + std::to_string(asked) + " asked): " + pool +
+         ", and O = " + std::to_string(2 * reached) + " needs " + std::to_string(reached) + " of each class";
+}
+
 }  // namespace
 
 Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data, const ExperimentOptions& options) {
@@ -104,6 +118,7 @@ Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data,
   p.options_ = options;
   const std::size_t per_class = std::min(sizes.pool[0], sizes.pool[1]);
   for (std::size_t O = 2; O <= options.max_observations && O / 2 <= per_class; O *= 2) p.counts_.push_back(O);
+  p.limit_ = schedule_limit(p.counts_.back(), options.max_observations, sizes, data.query_mask != nullptr);
   return p;
 }
 
@@ -203,6 +218,7 @@ Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol
   ExperimentResult result;
   result.kind = kind;
   result.observation_counts = protocol.counts();
+  result.schedule_limit = protocol.limit();
   result.first_trial = options.first_trial;
   result.trials = options.trials;
   const std::size_t points = result.observation_counts.size(), total = options.trials * points;

@@ -36,6 +36,8 @@ class Protocol {
   static Result<Protocol> make(ExperimentKind kind, const ExperimentData& data, const ExperimentOptions& options);
 
   const std::vector<std::size_t>& counts() const { return counts_; }
+  // Why the schedule stops short of max_observations (ExperimentResult::schedule_limit), or empty.
+  const std::string& limit() const { return limit_; }
   TrialDraw draw(std::size_t trial) const;
   StepObservations observations(const TrialDraw& draw, std::size_t O) const;
 
@@ -43,6 +45,7 @@ class Protocol {
   ExperimentData data_;
   ExperimentOptions options_;
   std::vector<std::size_t> counts_;
+  std::string limit_;
 };
 
 // Rows `rows` of `m`, widened to float64.

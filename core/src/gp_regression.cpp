@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 #include <vector>
 
@@ -124,7 +125,9 @@ Result<GpRegression> GpRegression::fit(const MatrixView& x, const double* y, std
   GpRegression gp(kernel);
   gp.noise_variance_ = noise_variance;
   const Eigen::Map<const Eigen::VectorXd> targets(y, Eigen::Index(n));
-  gp.mean_ = std::isnan(mean) ? targets.mean() : mean;
+  // A plain left-to-right sum: Eigen's vectorised mean depends on the buffer's alignment, so the same
+  // targets at another address could round differently in the last bit.
+  gp.mean_ = std::isnan(mean) ? std::accumulate(y, y + n, 0.0) / double(n) : mean;
   gp.x_.resize(Eigen::Index(n), Eigen::Index(x.cols()));
   x.copy_rows(0, n, gp.x_.data());
   const Eigen::VectorXd residual = targets.array() - gp.mean_;

@@ -1,6 +1,7 @@
 #include "gpprobe/hyperparameter_fit.h"
 
 #include <cmath>
+#include <numeric>
 
 #include "gpprobe/gp_regression.h"
 #include "gpprobe/kernel_parameters.h"
@@ -45,7 +46,9 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
   RowMatrix points{Eigen::Index(n), Eigen::Index(d)};
   x.copy_rows(0, n, points.data());
   const Eigen::Map<const Eigen::VectorXd> targets(y, Eigen::Index(n));
-  const double mean = std::isnan(options.mean) ? targets.mean() : options.mean;
+  // A plain left-to-right sum: Eigen's vectorised mean depends on the buffer's alignment, so the same
+  // targets at another address could round differently in the last bit.
+  const double mean = std::isnan(options.mean) ? std::accumulate(y, y + n, 0.0) / double(n) : options.mean;
   const Eigen::VectorXd residual = targets.array() - mean;
 
   // Minimise -log p in theta; bounds in log space.

@@ -63,6 +63,36 @@ Result<double> auroc(const std::uint8_t* labels, const double* scores, std::size
   return area / (tp_before * fp_before);
 }
 
+Result<double> auroc_standard_error(const std::uint8_t* labels, const double* scores, std::size_t n) {
+  GPPROBE_RETURN_IF_ERROR(check_scored("auroc_standard_error", labels, scores, n));
+  std::vector<double> positive, negative;
+  for (std::size_t i = 0; i < n; ++i) (labels[i] ? positive : negative).push_back(scores[i]);
+  if (positive.size() < 2 || negative.size() < 2) {
+    return Status(StatusCode::invalid_argument, "auroc_standard_error needs at least 2 labels of each class, got " +
+                                                    std::to_string(positive.size()) + " positive and " +
+                                                    std::to_string(negative.size()) + " negative");
+  }
+  // Placements: V_i over the negatives for each positive, W_j over the positives for each negative.
+  std::vector<double> V(positive.size(), 0.0), W(negative.size(), 0.0);
+  for (std::size_t i = 0; i < positive.size(); ++i) {
+    for (std::size_t j = 0; j < negative.size(); ++j) {
+      const double psi = positive[i] > negative[j] ? 1.0 : positive[i] == negative[j] ? 0.5 : 0.0;
+      V[i] += psi;
+      W[j] += psi;
+    }
+  }
+  const double n_positive = double(positive.size()), n_negative = double(negative.size());
+  for (double& v : V) v /= n_negative;
+  for (double& w : W) w /= n_positive;
+  auto sample_variance = [](const std::vector<double>& x) {
+    const double mean = std::accumulate(x.begin(), x.end(), 0.0) / double(x.size());
+    double sum = 0;
+    for (double v : x) sum += (v - mean) * (v - mean);
+    return sum / double(x.size() - 1);
+  };
+  return std::sqrt(sample_variance(V) / n_positive + sample_variance(W) / n_negative);
+}
+
 Result<double> auprc(const std::uint8_t* labels, const double* scores, std::size_t n) {
   GPPROBE_RETURN_IF_ERROR(check_scored("auprc", labels, scores, n));
   const double positives = double(std::count(labels, labels + n, std::uint8_t(1)));

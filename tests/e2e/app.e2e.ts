@@ -108,7 +108,7 @@ describe('uploads', () => {
     await page.locator('input[aria-label="Embeddings files"]').setInputFiles([
       { name: 'picture.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
     ]);
-    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' ')).toContain('picture.png: unsupported file type (.png)');
+    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' ')).toContain('picture.png: is an image: gpprobe reads one as the sprite sheet that a projector_config.json chosen with it names');
     expect(await page.locator('.dataset-name').textContent()).toBe(before);
   });
 });
@@ -199,7 +199,7 @@ describe('query subsets', () => {
     await waitForResults(page);
     const column = await page.locator('select[aria-label="Query subset column"] option').nth(1).getAttribute('value');
     await page.locator('select[aria-label="Query subset column"]').selectOption(column!);
-    const chosen = await page.locator('[aria-label="Query subset values"] .chip.on').textContent();
+    const chosen = await page.locator('[aria-label="Query subset values"] .value-option.on .value').textContent();
     const hint = await page.locator('#queries-heading ~ .hint').textContent();
     const shown = Number(hint!.split(' ')[0].replace(/,/g, ''));
     expect(shown).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Every page records its
 // console errors and every request that leaves the page's origin; tests assert both lists are empty.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 /** Where browser tests save screenshots for review. */
@@ -37,10 +37,15 @@ export async function watchedPage(context: BrowserContext, origins: string | str
   return { page, consoleErrors, foreignRequests };
 }
 
-/** Waits until a probe run has finished and its summary is shown. */
+/**
+ * Waits until the results shown are those of the session as it is now (the summary is not marked
+ * stale: a change whose refit is still debounced or running marks it) and no task is running.
+ */
 export async function waitForResults(page: Page): Promise<void> {
-  await page.getByTestId('run-summary').waitFor({ timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => {
+    const summary = document.querySelector('[data-testid="run-summary"]');
+    return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');
+  }, undefined, { timeout: 60_000 });
 }
 
 /** The longest gap between animation frames over `ms` milliseconds: a frozen page shows seconds. */
@@ -104,4 +109,17 @@ export function browserPerFile(origins: string | string[] | (() => string[]), sc
 export async function downloadText(page: Page, name: string): Promise<string> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
   return readFileSync(await download.path(), 'utf8');
+}
+
+/** Every text box drawn on the shown plot canvases (PlotView's data-text-boxes) that leaves its canvas,
+ * as "label: [l, t, r, b] outside w × h", for clipping checks; a shown canvas with no text is listed too. */
+export async function textOutside(target: Page | Frame): Promise<string[]> {
+  return target.locator('canvas[role="img"]').evaluateAll((canvases) => canvases.flatMap((c) => {
+    const boxes = JSON.parse((c as HTMLCanvasElement).dataset.textBoxes ?? '[]') as number[][];
+    const w = (c as HTMLCanvasElement).clientWidth, h = (c as HTMLCanvasElement).clientHeight;
+    if (w === 0) return [];
+    if (boxes.length === 0) return [`${c.getAttribute('aria-label')}: no text recorded`];
+    return boxes.filter(([l, t, r, b]) => l < 0 || t < 0 || r > w || b > h)
+      .map((box) => `${c.getAttribute('aria-label')}: [${box.join(', ')}] outside ${w} × ${h}`);
+  }));
 }

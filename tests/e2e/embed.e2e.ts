@@ -3,25 +3,13 @@
 // opens the same probe; embeds never read or write the full app's saved session; the docs page's two
 // elements each render, answer with their own events, and change independently; the element works
 // from a sub-path.
-import type { Frame, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { decodeLink } from '../../web/src/state/share_link.ts';
-import { browserPerFile, SHOTS, waitForResults, watchedPage } from './browser.ts';
+import { browserPerFile, SHOTS, textOutside, waitForResults, watchedPage } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
 const pages = browserPerFile(origin, SHOTS, { width: 600, height: 400 });
-
-/** Every text box drawn on the visible plot canvases, with the canvas size, for clipping checks. */
-async function textOutside(target: Page | Frame): Promise<string[]> {
-  return target.locator('canvas[role="img"]').evaluateAll((canvases) => canvases.flatMap((c) => {
-    const boxes = JSON.parse((c as HTMLCanvasElement).dataset.textBoxes ?? '[]') as number[][];
-    const w = (c as HTMLCanvasElement).clientWidth, h = (c as HTMLCanvasElement).clientHeight;
-    if (boxes.length === 0) return [`${c.getAttribute('aria-label')}: no text recorded`];
-    return boxes.filter(([l, t, r, b]) => l < 0 || t < 0 || r > w || b > h)
-      .map((box) => `${c.getAttribute('aria-label')}: [${box.join(', ')}] outside ${w} × ${h}`);
-  }));
-}
 
 const SAVED = 'gpprobe.session.v1';
 
@@ -47,13 +35,16 @@ describe('embed mode', () => {
 
   it('keeps its state in its own URL, and its link opens the same probe in the full app', async () => {
     const page = pages.page;
-    // The full app's saved session first: the embed must neither read nor change it.
+    // The full app's saved session first (at desktop width: below 760 px its settings are a drawer): the
+    // embed must neither read nor change it.
+    await page.setViewportSize({ width: 1440, height: 1000 });
     await page.goto(baseUrl);
     await waitForResults(page);
     await page.getByLabel('epsilon', { exact: true }).fill('3');
     await page.getByLabel('epsilon', { exact: true }).press('Enter');
     await expect.poll(() => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').epsilon, SAVED)).toBe(3);
     const saved = await page.evaluate((key) => localStorage.getItem(key), SAVED);
+    await page.setViewportSize({ width: 600, height: 400 });
 
     await page.goto(`${baseUrl}?embed=1&views=judged&concept=even=1&per-class=5`);
     await page.getByTestId('judged-plot').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });

@@ -156,7 +156,7 @@ describe('an OOD set defined by a metadata column', () => {
     await page.getByRole('tab', { name: 'Out-of-distribution' }).click();
     await page.locator('select[aria-label="In-distribution column"]').selectOption('digit');
     const chips = page.getByRole('group', { name: 'In-distribution values' });
-    expect(await chips.locator('.chip.on').textContent()).toBe('0');
+    expect(await chips.locator('.value-option.on .value').textContent()).toBe('0');
     await chips.getByRole('button', { name: '1', exact: true }).click();
     await openExperiment('Out-of-distribution');
     await settings().getByLabel('trials', { exact: true }).fill('2');

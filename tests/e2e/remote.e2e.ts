@@ -181,7 +181,7 @@ describe('an Embedding Projector config', () => {
     await waitForResults(page);
     expect(await page.locator('.dataset-name').textContent()).toBe('Digits: hidden layer');
     // The one-column metadata.tsv has no header: 300 rows, the first one a digit, not a column name.
-    expect(await page.locator('.data-panel .hint').first().textContent()).toContain('300 rows × 64 dimensions · 1 metadata columns');
+    expect(await page.locator('.data-panel .hint').first().textContent()).toContain('300 rows × 64 dimensions · 1 metadata column');
     expect(await page.locator('select[aria-label="Concept column"]').inputValue()).toBe('metadata');
 
     // The probe's numbers are the engine's on the same rows of the demo's .npy (hidden.bytes holds them).

@@ -7,7 +7,7 @@ import { oodSource, oodSplit, queryMask } from '../../web/src/state/evaluation_i
 import { cloudsCsv, curvesCsv, rocCsv } from '../../web/src/ui/evaluate/export_curves.ts';
 
 const result: ExperimentResult = {
-  experiment: 'fuzzy', observationCounts: [2, 4], trials: 3,
+  experiment: 'fuzzy', observationCounts: [2, 4], scheduleLimit: '', trials: 3,
   curves: [
     { method: 'gpp', metric: 'pearson', values: new Float64Array(6), mean: Float64Array.from([0.1, 0.30000000000000004]), sd: Float64Array.from([0, 1e-20]) },
     { method: 'lpe', metric: 'pearson', values: new Float64Array(6), mean: Float64Array.from([-0.5, 2 / 3]), sd: Float64Array.from([0.25, NaN]) },

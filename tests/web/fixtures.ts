@@ -59,3 +59,15 @@ export function messageOf(run: () => unknown): string {
   }
   return 'no error';
 }
+
+/** Seeded standard normal values (mulberry32 and Box-Muller), for random matrices the tests can repeat. */
+export function normals(seed: number): () => number {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+}

@@ -224,7 +224,7 @@ describe('datasets from several files', () => {
     const d = await loadDataset([{ blob: emb, name: 'emb.npy' }, { blob: blob(npyBytes('<i8', [4], BigInt64Array.from([1n, 0n, 1n, 0n]))), name: 'labels.npy' }]);
     expect(d.columns).toEqual([{ name: 'labels', kind: 'number', values: Float64Array.from([1, 0, 1, 0]) }]);
     await expectFileError(() => loadDataset([{ blob: emb, name: 'emb.npy' }, { blob: blob('label\n1\n0\n1\n'), name: 'meta.csv' }]),
-      'meta.csv: has 3 rows, emb.npy has 4');
+      'meta.csv: has 3 rows after line 1 (“label”) was taken as its header, emb.npy has 4');
     await expectFileError(() => loadDataset([{ blob: emb, name: 'a.npy' }, { blob: emb, name: 'b.npy' }]),
       'b.npy: holds embeddings too; choose one embeddings file (a.npy) plus metadata files');
     await expectFileError(() => loadDataset([{ blob: blob('label\n1\n'), name: 'only_labels.csv' }]),
@@ -233,12 +233,67 @@ describe('datasets from several files', () => {
 
   it('refuses unsupported types and files too large to load', async () => {
     await expectFileError(() => parseFile(blob('\x89PNG'), 'picture.png'),
-      'picture.png: unsupported file type (.png); gpprobe reads .npy, .npz, .csv, .tsv, .txt, .json, .jsonl, .ndjson, .safetensors, .parquet');
+      'picture.png: is an image: gpprobe reads one as the sprite sheet that a projector_config.json chosen with it names');
+    await expectFileError(() => parseFile(blob('x'), 'notes.docx'),
+      'notes.docx: unsupported file type (.docx); gpprobe reads .npy, .npz, .csv, .tsv, .txt, .json, .jsonl, .ndjson, .safetensors, .parquet, .bytes (with its projector_config.json)');
     const huge = { size: MAX_FILE_BYTES + 1 } as Blob;
     await expectFileError(() => parseFile(huge, 'huge.npy'),
       'huge.npy: is 1.5 GB; the browser can load files up to 1.5 GB (try float32 .npy, or fewer rows)');
     const controller = new AbortController();
     controller.abort();
     await expectFileError(() => parseFile(blob('1,2\n'), 'c.csv', { signal: controller.signal }), 'c.csv: loading cancelled');
+  });
+});
+
+describe('the Embedding Projector\'s own files, uploaded', () => {
+  const bytesOf = (values: number[]) => new Uint8Array(Float32Array.from(values).buffer);
+  const config = (metadataPath: string) => JSON.stringify({
+    embeddings: [{ tensorName: 'faces', tensorShape: [4, 3], tensorPath: 'out/faces.bytes', metadataPath }],
+  });
+
+  it('reads a .bytes tensor by its config\'s shape, and a one-column metadata file of any name has no header', async () => {
+    const d = await loadDataset([
+      { blob: blob(config('names.tsv')), name: 'projector_config.json' },
+      { blob: blob(bytesOf(flat)), name: 'faces.bytes' },
+      { blob: blob('Ada\nBo\nAda\nCy\n'), name: 'names.tsv' },
+    ]);
+    expect(d.name).toBe('faces');
+    expect(Array.from(d.embeddings.data)).toEqual(flat);
+    expect(d.columns).toEqual([{ name: 'names', kind: 'string', values: ['Ada', 'Bo', 'Ada', 'Cy'] }]);
+  });
+
+  it('says when line 1 of a one-column file was taken as a header, and when it was read as a value', async () => {
+    const emb = { blob: blob(npyBytes('<f4', [4, 3], Float32Array.from(flat))), name: 'e.npy' };
+    // Ordinary upload, one-column text file whose line 1 is a name: five lines for four rows.
+    const header = await loadDataset([emb, { blob: blob('person\nAda\nBo\nAda\nCy\n'), name: 'people.txt' }]);
+    expect(header.columns[0]).toEqual({ name: 'person', kind: 'string', values: ['Ada', 'Bo', 'Ada', 'Cy'] });
+    expect(header.notes).toContain('people.txt: line 1 (“person”) was taken as the header');
+    // Four lines for four rows: line 1 is a value (the Projector's rule), and the note says so.
+    const value = await loadDataset([emb, { blob: blob('Ada\nBo\nAda\nCy\n'), name: 'people.csv' }]);
+    expect(value.columns[0]).toMatchObject({ kind: 'string', values: ['Ada', 'Bo', 'Ada', 'Cy'] });
+    expect(value.notes).toContain('people.csv: line 1 (“Ada”) is a value, not a header: a one-column metadata file has none (the Embedding Projector\'s rule)');
+  });
+
+  it('refuses a .bytes file without its config, and a config without its tensor', async () => {
+    await expectFileError(() => loadDataset([{ blob: blob(bytesOf(flat)), name: 'faces.bytes' }]),
+      'faces.bytes: is raw float32 values without their shape: choose its projector_config.json together with it (the config\'s tensorShape says how many rows and columns)');
+    await expectFileError(() => loadDataset([{ blob: blob(config('m.tsv')), name: 'projector_config.json' }]),
+      'projector_config.json: names the tensor faces.bytes; choose it together with the config');
+    await expectFileError(() => loadDataset([{ blob: blob(config('m.tsv')), name: 'projector_config.json' }, { blob: blob(bytesOf(flat.slice(1))), name: 'faces.bytes' }]),
+      'faces.bytes: holds 44 bytes; the config\'s tensorShape [4, 3] needs 48 (float32)');
+  });
+
+  it('checks a .npy header before reading the file\'s body', async () => {
+    // A "1.4 GB" file of junk: only its first bytes may be read.
+    let read = 0;
+    const junk = new Uint8Array(1 << 16).fill(7);
+    const huge = {
+      size: 1.4e9,
+      slice: (start: number, end: number) => { read += end - start; return new Blob([junk.subarray(0, end - start)]); },
+      arrayBuffer: () => { throw new Error('read in full'); },
+      stream: () => { throw new Error('read in full'); },
+    } as unknown as Blob;
+    await expectFileError(() => parseFile(huge, 'junk.npy'), 'junk.npy: not a .npy file (missing the \\x93NUMPY magic)');
+    expect(read).toBeLessThanOrEqual(1 << 16);
   });
 });

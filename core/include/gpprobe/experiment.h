@@ -113,6 +113,10 @@ struct ExperimentCloud {
 struct ExperimentResult {
   ExperimentKind kind = ExperimentKind::probing;
   std::vector<std::size_t> observation_counts;  // the points
+  // Why the points stop short of max_observations, for people to read ("stopped at O = 16 (up to 512
+  // asked): each trial keeps 10 of the 20 positive examples (label 1) for observations (the other 10
+  // are held-out queries), and O = 32 needs 16 of each class"); empty when max_observations ended them.
+  std::string schedule_limit;
   std::size_t first_trial = 0, trials = 0;
   std::vector<ExperimentCurve> curves;
   std::vector<ExperimentCloud> clouds;  // fuzzy, and only when trial 0 ran

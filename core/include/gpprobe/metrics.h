@@ -7,6 +7,9 @@
 //   accuracy  accuracy_score(labels, probability > threshold): the fraction of correct predictions
 //             (strictly greater, like LogisticRegression.predict at threshold 0.5)
 //   pearson   scipy.stats.pearsonr's r: cov(x, y) / (sd(x) sd(y)), two-pass, clipped to [-1, 1]
+//   auroc_standard_error  DeLong et al. (1988): with the placements V_i = P(score of positive i > score of
+//             a negative) + ½ P(equal) over the negatives, and W_j likewise for negative j over the
+//             positives, var = s²(V) / n+ + s²(W) / n- (sample variances, n - 1); O(n+ n-)
 //   roc_curve roc_curve(drop_intermediate=False): one point per distinct threshold in descending order,
 //             after a first point (0, 0) whose threshold is +infinity (scikit-learn >= 1.3; 1.2 wrote
 //             max(score) + 1 there)
@@ -24,6 +27,8 @@ namespace gpprobe {
 
 // Both labels must occur.
 Result<double> auroc(const std::uint8_t* labels, const double* scores, std::size_t n);
+// At least two labels of each class.
+Result<double> auroc_standard_error(const std::uint8_t* labels, const double* scores, std::size_t n);
 // At least one positive label.
 Result<double> auprc(const std::uint8_t* labels, const double* scores, std::size_t n);
 Result<double> accuracy(const std::uint8_t* labels, const double* probability, std::size_t n,

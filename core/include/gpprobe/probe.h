@@ -79,6 +79,8 @@ class Probe {
   PosteriorSpace space() const { return space_; }
   const BetaGpPrior& prior() const { return prior_; }
   const std::vector<std::uint8_t>& labels() const { return labels_; }
+  // The observations' features psi(a_i) of the cosine kernel (O by d+1), in the probe's order.
+  const RowMatrix& features() const { return psi_; }
   // Condition estimate of the posterior's linear systems: the latent mean and variance carry a relative
   // error of roughly 1e-16 times it. A form above 1e8 is replaced by the other (space() says which is in
   // use); above 1e11 fit, add and remove fail with numerical_failure instead.

@@ -65,6 +65,8 @@ export type ExperimentSettings = TrialSettings & { trials: number };
 export interface ExperimentResult {
   experiment: ExperimentKind;
   observationCounts: number[];
+  /** Why the counts stop short of maxObservations, in the core's words ("stopped at O = 16 ..."), or "". */
+  scheduleLimit: string;
   trials: number;
   curves: ExperimentCurve[];
   clouds: ExperimentCloud[];
@@ -122,7 +124,7 @@ export async function runExperiment(
     }
     const r = throwIfFailed(handle.result());
     return {
-      experiment, observationCounts: Array.from(r.observationCounts), trials: r.trials,
+      experiment, observationCounts: Array.from(r.observationCounts), scheduleLimit: r.scheduleLimit, trials: r.trials,
       curves: r.curves.map(({ method, metric, values, mean, sd }) => ({ method, metric, values, mean, sd })),
       clouds: r.clouds.map(({ method, labelProbability, observations, rows, judgedProbability, episteme, alea }) => ({
         method, labelProbability, observations, rows, judgedProbability, episteme, alea,

@@ -1,6 +1,6 @@
 // The public JS/TS entry of gpprobe (package.json "exports"): the engine and its types.
 export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_engine.ts';
-export type { FitProbeOptions, PosteriorSpace, ProbeScores, ScoreAsyncOptions } from './probe_engine.ts';
+export type { FitProbeOptions, LeaveOneOut, PosteriorSpace, ProbeScores, ScoreAsyncOptions } from './probe_engine.ts';
 export { ResidentMatrix } from './resident_matrix.ts';
 export { embeddingsId, parseProbeFile, PROBE_FILE_FORMAT, PROBE_FILE_VERSION, probeFileBytes } from './probe_file.ts';
 export type { ProbeDataId, ProbeFile } from './probe_file.ts';

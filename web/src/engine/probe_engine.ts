@@ -51,11 +51,45 @@ export const SCORE_COLUMNS = [
   'judgedProbability', 'episteme', 'alea', 'latentMean', 'latentVariance', 'knowledge', 'oodScore',
 ] as const satisfies readonly (keyof ProbeScores)[];
 
+/**
+ * The leave-one-out check of a probe (core/include/gpprobe/leave_one_out.h): each observation judged by
+ * the probe fitted on the others, in closed form, and what that says about the whole.
+ */
+export interface LeaveOneOut {
+  /** One per observation, in the probe's order (its `labels`). */
+  judgedProbability: Float64Array;
+  latentMean: Float64Array;
+  latentVariance: Float64Array;
+  positives: number;
+  negatives: number;
+  /** AUROC of the LOO judged probabilities, with DeLong's standard error (NaN where undefined). */
+  auroc: number;
+  aurocStandardError: number;
+  /** Mean log loss in nats, with the standard error sd / sqrt(O) (NaN where undefined). */
+  logLoss: number;
+  logLossStandardError: number;
+  /** "chance": the AUROC's 99% interval reaches 1/2, or the log loss's lies above log 2; "too_few": under 2 of a class. */
+  verdict: 'separates' | 'chance' | 'too_few';
+}
+
 export interface ScoreAsyncOptions {
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   /** Queries per wasm call between yields to the event loop; default 2048. */
   chunkRows?: number;
+}
+
+/** Runs `run(first, count)` over `rows` in chunks, yielding to the event loop between them; stops with
+ * "cancelled" once `options.signal` is aborted. */
+async function inChunks(rows: number, stage: string, options: ScoreAsyncOptions, run: (first: number, count: number) => void): Promise<void> {
+  const chunk = Math.max(1, Math.floor(options.chunkRows ?? 2048));
+  for (let first = 0; first < rows; first += chunk) {
+    if (options.signal?.aborted) throw new GpprobeError('cancelled', `${stage} cancelled after ${first} of ${rows} queries`);
+    const count = Math.min(chunk, rows - first);
+    run(first, count);
+    options.onProgress?.({ stage, done: first + count, total: rows });
+    if (first + count < rows) await yieldToEventLoop();
+  }
 }
 
 function emptyScores(n: number): ProbeScores {
@@ -106,19 +140,49 @@ export class Probe {
    */
   async scoreAsync(queries: MatrixInput, options: ScoreAsyncOptions = {}): Promise<ProbeScores> {
     if (!(queries instanceof ResidentMatrix)) checkMatrix('queries', queries);
-    const chunk = Math.max(1, Math.floor(options.chunkRows ?? 2048));
     const scores = emptyScores(queries.rows);
     if (queries.rows === 0) this.#scoreInto(queries, scores, 0, null);  // the core's "empty" error
-    for (let first = 0; first < queries.rows; first += chunk) {
-      if (options.signal?.aborted) {
-        throw new GpprobeError('cancelled', `scoring cancelled after ${first} of ${queries.rows} queries`);
-      }
-      const count = Math.min(chunk, queries.rows - first);
-      this.#scoreInto(queries, scores, first, null, count);
-      options.onProgress?.({ stage: 'scoring', done: first + count, total: queries.rows });
-      if (first + count < queries.rows) await yieldToEventLoop();
-    }
+    await inChunks(queries.rows, 'scoring', options, (first, count) => this.#scoreInto(queries, scores, first, null, count));
     return scores;
+  }
+
+  /**
+   * Each observation judged by the probe fitted on all the others, in closed form (no refits), with the
+   * verdict: do these observations separate the concept at all? (core: leave_one_out.h)
+   */
+  leaveOneOut(): LeaveOneOut {
+    const r = throwIfFailed(this.#live().leaveOneOut());
+    return {
+      judgedProbability: r.judgedProbability, latentMean: r.latentMean, latentVariance: r.latentVariance,
+      positives: r.positives, negatives: r.negatives, auroc: r.auroc, aurocStandardError: r.aurocStandardError,
+      logLoss: r.logLoss, logLossStandardError: r.logLossStandardError, verdict: r.verdict,
+    };
+  }
+
+  /**
+   * For each query, the expected rise of its knowledge score if it were labelled and added as an
+   * observation (core: knowledge_gain.h): what to label next. In chunks, like scoreAsync.
+   */
+  async knowledgeGainAsync(queries: MatrixInput, options: ScoreAsyncOptions = {}): Promise<Float64Array> {
+    if (!(queries instanceof ResidentMatrix)) checkMatrix('queries', queries);
+    const gain = new Float64Array(queries.rows);
+    const handle = this.#live();
+    const into = (first: number, count: number) => {
+      const heap = new HeapScope(this.#module);
+      try {
+        const q = queries instanceof ResidentMatrix
+          ? { pointer: queries.pointer(first), cols: queries.cols, dtype: queries.dtype }
+          : heap.matrix(sliceRows(queries, first, count), 'queries');
+        const out = heap.allocate(count * 8, 'knowledge gain');
+        throwIfFailed(handle.knowledgeGain(q.pointer, count, q.cols, q.dtype, out, null));
+        gain.set(heap.readFloat64(out, count), first);
+      } finally {
+        heap.free();
+      }
+    };
+    if (queries.rows === 0) into(0, 0);  // the core's "empty" error
+    await inChunks(queries.rows, 'knowledge gain', options, into);
+    return gain;
   }
 
   // Scores rows [first, first + count) of `queries` into `scores` at the same offsets.

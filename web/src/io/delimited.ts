@@ -251,13 +251,13 @@ export class DelimitedParser {
         : { name: names[i], kind: 'string', values });
     });
     const notes: string[] = [];
-    const result: ParsedFile = { fileName: this.#fileName, columns, rows: this.#rows, notes };
+    const result: ParsedFile = { fileName: this.#fileName, columns, rows: this.#rows, notes, ...(this.#header ? { header: this.#header } : {}) };
     if (this.#dims > 0) {
       result.embeddings = { data: this.#embedding.toArray(), rows: this.#rows, cols: this.#dims };
       const dimensionNames = names.filter((_, i) => this.#roles[i].kind === 'dimension');
       if (dimensionNames.length === this.#dims) result.dimensionNames = dimensionNames;
       if (dimensionNames.length > 0 && this.#header) {
-        notes.push(`${dimensionNames.length} embedding columns (${dimensionNames[0]} … ${dimensionNames.at(-1)}), ${columns.length} metadata columns`);
+        notes.push(`${dimensionNames.length} embedding columns (${dimensionNames[0]} … ${dimensionNames.at(-1)}), ${columns.length} metadata column${columns.length === 1 ? '' : 's'}`);
       }
     }
     return result;

@@ -7,7 +7,7 @@ import type { Progress } from '../engine/progress.ts';
 import { fetchBlob, fetchChecked, fetchFailure, fileNameOf } from './fetch_file.ts';
 import { combineFiles, isProjectorPair, parseFile, type Dataset } from './load_files.ts';
 import { readParquet } from './parquet.ts';
-import { parseProjectorConfig, parseTensorBytes, spriteColumns, spriteProblem, type ProjectorEmbedding } from './projector.ts';
+import { parseProjectorConfig, parseTensorBytes, spriteSheet, type ProjectorEmbedding, type SpriteSheet } from './projector.ts';
 import { checkAborted, FileError, MAX_FILE_BYTES, tooLarge, type ParsedFile } from './table.ts';
 
 export interface UrlFile {
@@ -21,16 +21,7 @@ export interface LoadUrlOptions {
   onProgress(progress: Progress): void;
 }
 
-/** A sprite sheet as loaded: the image and how thumbnails sit in it. */
-export interface SpriteSheet {
-  image: Blob;
-  /** The sheet's size in pixels. */
-  width: number;
-  height: number;
-  singleImageDim: [number, number];
-  /** Thumbnails per row. */
-  columns: number;
-}
+export type { SpriteSheet } from './projector.ts';
 
 /** Parquet over HTTP: hyparquet's range-request buffer, with our fetch (messages, cancel, progress). */
 async function readRemoteParquet(file: UrlFile, options: LoadUrlOptions): Promise<{ parsed: ParsedFile; size: number }> {
@@ -117,17 +108,7 @@ export async function loadProjectorEmbedding(e: ProjectorEmbedding, options: Loa
   if (e.sprite) {
     const file = { url: e.sprite.imageUrl, name: fileNameOf(e.sprite.imageUrl) };
     const image = await download(file, options);
-    const rows = dataset.embeddings.rows;
-    try {
-      const bitmap = await createImageBitmap(image);
-      const { width, height } = bitmap;
-      bitmap.close();
-      const problem = spriteProblem(width, height, rows, e.sprite.singleImageDim);
-      if (problem) dataset.notes.push(`${file.name}: ${problem}; thumbnails are not shown`);
-      else sprite = { image, width, height, singleImageDim: e.sprite.singleImageDim, columns: spriteColumns(rows) };
-    } catch {
-      dataset.notes.push(`${file.name}: not an image this browser can decode; thumbnails are not shown`);
-    }
+    sprite = await spriteSheet(image, file.name, dataset.embeddings.rows, e.sprite.singleImageDim, dataset.notes);
   }
   return { dataset, sprite };
 }

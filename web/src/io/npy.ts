@@ -17,20 +17,36 @@ export function isNpy(bytes: Uint8Array): boolean {
   return bytes.length >= 6 && MAGIC.every((b, i) => bytes[i] === b);
 }
 
-export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): NpyArray {
-  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
-  if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
-  if (!isNpy(bytes) || bytes.length < 10) throw new FileError(fileName, 'not a .npy file (missing the \\x93NUMPY magic)');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const major = bytes[6];
+/** What a .npy header says, checked against the file's length: where the data starts and how it is laid out. */
+export interface NpyLayout {
+  shape: number[];
+  descr: string;
+  kind: string;
+  itemsize: number;
+  little: boolean;
+  fortran: boolean;
+  count: number;
+  dataStart: number;
+}
+
+/**
+ * Reads and checks the header at the start of `head` for a file of `fileLength` bytes: magic, version,
+ * dtype, shape, and that the file holds the data the header promises. Needs only the first bytes, so a
+ * large file that is not a .npy is refused before its body is read.
+ */
+export function npyLayout(head: Uint8Array, fileLength: number, fileName: string): NpyLayout {
+  if (fileLength === 0) throw new FileError(fileName, 'file is empty');
+  if (!isNpy(head) || head.length < 10) throw new FileError(fileName, 'not a .npy file (missing the \\x93NUMPY magic)');
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const major = head[6];
   let headerLength: number, headerStart: number;
   if (major === 1) [headerLength, headerStart] = [view.getUint16(8, true), 10];
   else if (major === 2 || major === 3) {
-    if (bytes.length < 12) throw new FileError(fileName, 'truncated .npy header');
+    if (head.length < 12) throw new FileError(fileName, 'truncated .npy header');
     [headerLength, headerStart] = [view.getUint32(8, true), 12];
   } else throw new FileError(fileName, `unsupported .npy version ${major}`);
-  if (headerStart + headerLength > bytes.length) throw new FileError(fileName, 'truncated .npy header');
-  const header = new TextDecoder('latin1').decode(bytes.subarray(headerStart, headerStart + headerLength));
+  if (headerStart + headerLength > Math.min(head.length, fileLength)) throw new FileError(fileName, 'truncated .npy header');
+  const header = new TextDecoder('latin1').decode(head.subarray(headerStart, headerStart + headerLength));
 
   const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
   const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
@@ -45,10 +61,10 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
     (match[2] === 'b' && match[3] === '1') ||
     ((match[2] === 'i' || match[2] === 'u') && ['1', '2', '4', '8'].includes(match[3])));
   if (!match || !supported) throw new FileError(fileName, `unsupported dtype '${descr}'`);
-  const kind = match[2], itemsize = Number(match[3]), little = match[1] !== '>';
+  const itemsize = Number(match[3]);
   const dataStart = headerStart + headerLength;
   // Checked against the file's size before anything is allocated, stopping as soon as the product passes it.
-  const available = bytes.length - dataStart;
+  const available = fileLength - dataStart;
   let count = 1;
   for (const n of shape) {
     count *= n;
@@ -56,6 +72,13 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
       throw new FileError(fileName, `truncated: the header promises ${shape.reduce((a, b) => a * b, itemsize)} bytes of data, the file holds ${available}`);
     }
   }
+  return { shape, descr, kind: match[2], itemsize, little: match[1] !== '>', fortran: fortran === 'True', count, dataStart };
+}
+
+export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): NpyArray {
+  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
+  const { shape, descr, kind, itemsize, little, fortran, count, dataStart } = npyLayout(bytes, bytes.length, fileName);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
   const read = (k: number): number => {
     const at = dataStart + k * itemsize;
@@ -67,7 +90,7 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
     }
   };
   // Fortran order: element k in C order sits at the column-major position of its index.
-  const strides = fortran === 'True' ? columnMajorStrides(shape) : null;
+  const strides = fortran ? columnMajorStrides(shape) : null;
   const sourceIndex = (k: number): number => {
     if (!strides) return k;
     let rest = k, offset = 0;

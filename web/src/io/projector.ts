@@ -89,6 +89,35 @@ export function parseTensorBytes(bytes: Uint8Array, [rows, cols]: [number, numbe
   return fromArrays(fileName, [{ name: fileName.replace(/\.bytes$/i, ''), shape: [rows, cols], data }]);
 }
 
+/** A sprite sheet as loaded: the image and how thumbnails sit in it. */
+export interface SpriteSheet {
+  image: Blob;
+  /** The sheet's size in pixels. */
+  width: number;
+  height: number;
+  singleImageDim: [number, number];
+  /** Thumbnails per row. */
+  columns: number;
+}
+
+/**
+ * The sprite sheet `image` for `rows` thumbnails of `dim` pixels, or null with a note (appended to
+ * `notes`) when it cannot hold them or is not an image this browser decodes.
+ */
+export async function spriteSheet(image: Blob, fileName: string, rows: number, dim: [number, number], notes: string[]): Promise<SpriteSheet | null> {
+  try {
+    const bitmap = await createImageBitmap(image);
+    const { width, height } = bitmap;
+    bitmap.close();
+    const problem = spriteProblem(width, height, rows, dim);
+    if (!problem) return { image, width, height, singleImageDim: dim, columns: spriteColumns(rows) };
+    notes.push(`${fileName}: ${problem}; thumbnails are not shown`);
+  } catch {
+    notes.push(`${fileName}: not an image this browser can decode; thumbnails are not shown`);
+  }
+  return null;
+}
+
 /** Thumbnails per row of a sprite sheet of `count` images (the Projector's rule). */
 export function spriteColumns(count: number): number {
   return Math.ceil(Math.sqrt(count));

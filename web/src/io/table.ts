@@ -17,6 +17,8 @@ export interface ParsedFile {
   rows: number;
   /** What the parser chose or skipped, for the user to read ("ignored 'classes': 10 values"). */
   notes: string[];
+  /** The cells of line 1 when a delimited file's first line was taken as its header (none: no header). */
+  header?: string[];
 }
 
 /** A problem with a file, with a message that names it: "x.csv: line 4 has 3 columns, line 2 has 4". */

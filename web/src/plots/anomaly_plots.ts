@@ -53,8 +53,8 @@ export function experimentPlot(e: AnomalyExperimentData, status: Uint8Array | nu
     y: { label: 'y', domain: extent(e.testY, 0.04) },
     legend: [
       ...statusLegend(),
-      { label: 'training', color: '#111111', kind: 'ring' },
-      { label: 'training anomaly', color: '#111111', kind: 'diamond' }, { label: 'mean', color: MEAN, kind: 'line' },
+      { label: 'training', color: '#111111', fill: '#ffffff', kind: 'ring' },
+      { label: 'training anomaly', color: '#111111', fill: STATUS_PALETTE[1], kind: 'diamond' }, { label: 'mean', color: MEAN, kind: 'line' },
     ],
   };
 }

@@ -7,7 +7,7 @@ import type { ClassificationData, Plane, PlaneGrid } from '../state/classificati
 import { columnOf } from '../state/classification_data.ts';
 import { MEASURE_PALETTE, NEGATIVE, NEUTRAL, paletteIndices, POSITIVE, PROBABILITY_PALETTE } from './colors.ts';
 import { contourSegments } from './contour.ts';
-import { formatBound } from './render_canvas.ts';
+import { formatBound } from './layout.ts';
 import type { LegendEntry, Mark, PlotSpec } from './plot_model.ts';
 
 export const CONTOUR = '#111111';

@@ -23,13 +23,27 @@ export function paletteIndices(values: ArrayLike<number>, domain: [number, numbe
   return out;
 }
 
-/** Robust colour domain: the 1st and 99th percentiles (a few extreme values do not wash out the rest). */
-export function robustDomain(values: ArrayLike<number>): [number, number] {
+/** A colour domain, and whether values lie beyond it at either end (they take the end colour). */
+export interface ColorDomain {
+  domain: [number, number];
+  clipped: { low: boolean; high: boolean };
+}
+
+/**
+ * Robust colour domain: the 1st and 99th percentiles (a few extreme values do not wash out the rest),
+ * saying at which end values were clipped. A fixed range (a probability's [0, 1]) is used as it is.
+ */
+export function colorDomain(values: ArrayLike<number>, fixed: [number, number] | null = null): ColorDomain {
   const sorted = Float64Array.from(values).filter(Number.isFinite).sort();
-  if (sorted.length === 0) return [0, 1];
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
-  const lo = at(0.01), hi = at(0.99);
-  return lo === hi ? [lo - 0.5, hi + 0.5] : [lo, hi];
+  let domain: [number, number];
+  if (fixed) domain = fixed;
+  else if (sorted.length === 0) domain = [0, 1];
+  else {
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
+    const lo = at(0.01), hi = at(0.99);
+    domain = lo === hi ? [lo - 0.5, hi + 0.5] : [lo, hi];
+  }
+  return { domain, clipped: { low: sorted.length > 0 && sorted[0] < domain[0], high: sorted.length > 0 && sorted[sorted.length - 1] > domain[1] } };
 }
 
 /** "#rrggbb" of a linear blend of two "#rrggbb" colours, t in [0, 1]. */

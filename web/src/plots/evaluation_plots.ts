@@ -87,7 +87,7 @@ export function cloudPlot(input: CloudPlotInput, measure: CloudMeasure): PlotSpe
   return {
     title: `${label}: ${measure === 'judged' ? 'judged probability' : 'alea'} vs episteme (p = ${p}, O = ${observations})`,
     marks, legend,
-    x: { label: 'episteme (−entropy of g)', domain: [x0, x1] },
+    x: { label: 'episteme (−entropy of g, nats)', domain: [x0, x1] },
     y: measure === 'judged'
       ? { label: 'judged probability E[g]', domain: [-0.02, 1.02] }
       : { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },

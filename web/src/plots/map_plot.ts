@@ -1,6 +1,6 @@
 // The 2-D map of the embeddings (first two principal components, computed by the core), coloured by
 // any measure or by the concept; observations and the selected query marked.
-import { MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE, robustDomain } from './colors.ts';
+import { colorDomain, MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE } from './colors.ts';
 import { extent } from './layout.ts';
 import type { Mark, PlotSpec } from './plot_model.ts';
 
@@ -12,6 +12,8 @@ export interface MapInput {
   /** Colour by these values (a measure), or by the concept labels when `values` is null. */
   values: Float64Array | null;
   valueLabel: string;
+  /** The measure's own range when it has one (a probability's [0, 1]); else a robust one, marked when clipped. */
+  valueRange?: [number, number] | null;
   labels: Uint8Array | null;
   observations: number[];
   /** Rows to draw (all when null). */
@@ -23,10 +25,11 @@ export function embeddingMap(input: MapInput): PlotSpec {
   const marks: Mark[] = [];
   let colorBar: PlotSpec['colorBar'];
   if (input.values) {
-    const domain = robustDomain(input.values);
+    const shown = input.subset ? Float64Array.from(input.subset, (i) => input.values![i]) : input.values;
+    const { domain, clipped } = colorDomain(shown, input.valueRange ?? null);
     marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.8, interactive: true, subset: input.subset ?? undefined,
       palette: MEASURE_PALETTE, colors: paletteIndices(input.values, domain) });
-    colorBar = { label: input.valueLabel, domain, palette: MEASURE_PALETTE };
+    colorBar = { label: input.valueLabel, domain, palette: MEASURE_PALETTE, clipped };
   } else {
     const colors = input.labels ? Uint8Array.from(input.labels) : undefined;
     marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.75, interactive: true, subset: input.subset ?? undefined,
@@ -42,8 +45,8 @@ export function embeddingMap(input: MapInput): PlotSpec {
     x: { label: `PC 1 (${pct(input.explained[0])} of variance)`, domain: extent(input.x) },
     y: { label: `PC 2 (${pct(input.explained[1])})`, domain: extent(input.y) },
     legend: [
-      { label: 'positive observation', color: POSITIVE, kind: 'diamond' },
-      { label: 'negative observation', color: NEGATIVE, kind: 'diamond' },
+      { label: 'positive observation', color: '#111', fill: POSITIVE, kind: 'diamond' },
+      { label: 'negative observation', color: '#111', fill: NEGATIVE, kind: 'square' },
     ],
   };
 }

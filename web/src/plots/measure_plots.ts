@@ -5,7 +5,10 @@ import type { BeliefEnvelope } from '../engine/analysis.ts';
 import type { ProbeScores } from '../engine/probe_engine.ts';
 import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from './colors.ts';
 import { extent } from './layout.ts';
-import type { Mark, PlotSpec } from './plot_model.ts';
+import type { LegendEntry, Mark, PlotSpec } from './plot_model.ts';
+
+/** The outlines of the observations' symbols. */
+const POSITIVE_EDGE = '#7a2e00', NEGATIVE_EDGE = '#003a5c';
 
 export interface MeasurePlotInput {
   scores: ProbeScores;
@@ -26,10 +29,11 @@ function classColors(labels: Uint8Array | null, n: number): { palette: string[];
 
 function overlays(input: MeasurePlotInput, x: ArrayLike<number>, y: ArrayLike<number>): Mark[] {
   const marks: Mark[] = [];
+  if (!input.labels) return marks;  // without a concept the observations have no labels (the probe is its prior)
   const pos = input.observations.filter((r) => input.labels?.[r] === 1);
   const neg = input.observations.filter((r) => input.labels?.[r] !== 1);
-  if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#7a2e00', fill: POSITIVE, size: 5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
-  if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#003a5c', fill: NEGATIVE, size: 4, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
+  if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: POSITIVE_EDGE, fill: POSITIVE, size: 5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
+  if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: NEGATIVE_EDGE, fill: NEGATIVE, size: 4, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
   return marks;
 }
 
@@ -38,14 +42,15 @@ export function selectionRing(x: ArrayLike<number>, y: ArrayLike<number>, row: n
   return row === null || row >= x.length ? [] : [{ type: 'symbols', shape: 'ring', color: SELECTED, size, x: [x[row]], y: [y[row]] }];
 }
 
-function legend(labels: Uint8Array | null) {
+/** The legend of the queries and the observations, with the observations' symbols as overlays() draws them. */
+function legend(labels: Uint8Array | null): LegendEntry[] {
+  const observations: LegendEntry[] = [
+    { label: 'positive observation', color: POSITIVE_EDGE, fill: POSITIVE, kind: 'diamond' },
+    { label: 'negative observation', color: NEGATIVE_EDGE, fill: NEGATIVE, kind: 'square' },
+  ];
   return labels
-    ? [
-        { label: 'shows the concept', color: POSITIVE, kind: 'point' as const },
-        { label: 'does not', color: NEGATIVE, kind: 'point' as const },
-        { label: 'observation', color: '#3e4c59', kind: 'diamond' as const },
-      ]
-    : [{ label: 'query', color: NEUTRAL, kind: 'point' as const }, { label: 'observation', color: '#3e4c59', kind: 'diamond' as const }];
+    ? [{ label: 'shows the concept', color: POSITIVE, kind: 'point' }, { label: 'does not', color: NEGATIVE, kind: 'point' }, ...observations]
+    : [{ label: 'query', color: NEUTRAL, kind: 'point' }];
 }
 
 /**
@@ -75,7 +80,7 @@ export function judgedVsEpisteme(input: MeasurePlotInput, envelope: BeliefEnvelo
   marks.push(...overlays(input, episteme, judgedProbability));
   return {
     title: 'Judged probability vs episteme', marks,
-    x: { label: 'episteme (−entropy of g)', domain: [x0, x1] },
+    x: { label: 'episteme (−entropy of g, nats)', domain: [x0, x1] },
     y: { label: 'judged probability E[g]', domain: [-0.02, 1.02] },
     legend: [...legend(input.labels), ...(envelope ? [{ label: 'irrational', color: IRRATIONAL, kind: 'area' as const }] : [])],
   };
@@ -90,7 +95,7 @@ export function aleaVsEpisteme(input: MeasurePlotInput): PlotSpec {
       { type: 'points', x: episteme, y: alea, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) },
       ...overlays(input, episteme, alea),
     ],
-    x: { label: 'episteme (−entropy of g)', domain: extent(episteme) },
+    x: { label: 'episteme (−entropy of g, nats)', domain: extent(episteme) },
     y: { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },
     legend: legend(input.labels),
   };

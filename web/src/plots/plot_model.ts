@@ -58,7 +58,7 @@ export interface SymbolsMark {
   type: 'symbols';
   x: ArrayLike<number>;
   y: ArrayLike<number>;
-  shape: 'ring' | 'diamond' | 'square';
+  shape: SymbolShape;
   color: string;
   size: number;
   fill?: string;
@@ -110,10 +110,16 @@ export interface ImageMark {
 
 export type Mark = PointsMark | LineMark | AreaMark | BarsMark | SymbolsMark | RuleMark | TextMark | SegmentsMark | ImageMark;
 
+/** The symbols a SymbolsMark draws; a legend entry of the same kind draws the same shape. */
+export type SymbolShape = 'ring' | 'diamond' | 'square';
+
 export interface LegendEntry {
   label: string;
+  /** The line, point or area colour; for a symbol its outline. */
   color: string;
-  kind: 'point' | 'line' | 'area' | 'dash' | 'ring' | 'diamond';
+  kind: 'point' | 'line' | 'area' | 'dash' | SymbolShape;
+  /** A symbol's fill, as its mark has it (none when absent). */
+  fill?: string;
 }
 
 export interface PlotSpec {
@@ -123,5 +129,14 @@ export interface PlotSpec {
   marks: Mark[];
   legend?: LegendEntry[];
   /** A colour bar for a measure mapped through a palette. */
-  colorBar?: { label: string; domain: [number, number]; palette: string[] };
+  colorBar?: ColorBar;
+}
+
+export interface ColorBar {
+  label: string;
+  domain: [number, number];
+  palette: string[];
+  /** Values lie below domain[0] (low) or above domain[1] (high) and take the end colour: the bar says
+   * "≤" / "≥" at that end. */
+  clipped?: { low: boolean; high: boolean };
 }

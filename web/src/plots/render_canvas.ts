@@ -1,12 +1,12 @@
 // Draws a PlotSpec on a 2-D canvas context (the interactive view and PNG export).
-import { FONT, GRID, INK, layout, MUTED, SMALL_FONT, type Layout } from './layout.ts';
-import type { ImageMark, Mark, PlotSpec, PointsMark } from './plot_model.ts';
+import { BAR_WIDTH, FONT, GRID, INK, layout, MUTED, SMALL_FONT, TITLE_FONT, titleBand, type Layout } from './layout.ts';
+import type { ImageMark, LegendEntry, Mark, PlotSpec, PointsMark, SymbolShape } from './plot_model.ts';
 import { imageExtent, imagePixels } from './image_raster.ts';
 import { parseColor, splatPoints } from './point_splat.ts';
 
 type Context = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
-function drawSymbol(ctx: Context, shape: 'ring' | 'diamond' | 'square', x: number, y: number, size: number): void {
+function drawSymbol(ctx: Context, shape: SymbolShape, x: number, y: number, size: number): void {
   ctx.beginPath();
   if (shape === 'ring') ctx.arc(x, y, size, 0, 2 * Math.PI);
   else if (shape === 'diamond') {
@@ -161,14 +161,47 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
     case 'image':
       drawImage(ctx, mark, L);
       break;
-    case 'text': {
-      ctx.fillStyle = mark.color;
-      ctx.font = SMALL_FONT;
-      ctx.textAlign = mark.align === 'middle' ? 'center' : mark.align === 'end' ? 'right' : 'left';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(mark.text, L.x(mark.x), L.y(mark.y));
-      break;
+    case 'text':
+      break;  // drawn after the clipped marks (drawTextMark), so a label is never cut at the plot's edge
+  }
+}
+
+function drawTextMark(ctx: Context, boxes: { base: DOMMatrix; list: TextBox[] }, mark: Mark & { type: 'text' }, L: Layout): void {
+  ctx.fillStyle = mark.color;
+  ctx.font = SMALL_FONT;
+  ctx.textAlign = mark.align === 'middle' ? 'center' : mark.align === 'end' ? 'right' : 'left';
+  ctx.textBaseline = 'middle';
+  drawText(ctx, boxes, mark.text, L.x(mark.x), L.y(mark.y));
+}
+
+/** A legend entry's symbol at (x, y): what its marks look like on the plot. */
+function drawLegendSymbol(ctx: Context, entry: LegendEntry, x: number, y: number): void {
+  ctx.fillStyle = entry.color;
+  ctx.strokeStyle = entry.color;
+  ctx.lineWidth = 2;
+  if (entry.kind === 'line' || entry.kind === 'dash') {
+    ctx.setLineDash(entry.kind === 'dash' ? [4, 3] : []);
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(x + 16, y);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  } else if (entry.kind === 'area') {
+    ctx.globalAlpha = 0.35;
+    ctx.fillRect(x, y - 6, 16, 12);
+    ctx.globalAlpha = 1;
+  } else if (entry.kind === 'point') {
+    ctx.beginPath();
+    ctx.arc(x + 8, y, 4, 0, 2 * Math.PI);
+    ctx.fill();
+  } else {
+    ctx.lineWidth = 1.6;
+    drawSymbol(ctx, entry.kind, x + 8, y, entry.kind === 'square' ? 4.5 : 5);
+    if (entry.fill) {
+      ctx.fillStyle = entry.fill;
+      ctx.fill();
     }
+    ctx.stroke();
   }
 }
 
@@ -220,6 +253,7 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
   ctx.clip();
   for (const mark of spec.marks) drawMark(ctx, mark, L);
   ctx.restore();
+  for (const mark of spec.marks) if (mark.type === 'text') drawTextMark(ctx, boxes, mark, L);
   // axes
   ctx.strokeStyle = MUTED;
   ctx.beginPath();
@@ -240,66 +274,40 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
   ctx.font = FONT;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
-  drawText(ctx, boxes, spec.x.label, (L.left + width - L.right) / 2, height - 4);
+  drawText(ctx, boxes, spec.x.label, L.xLabelX, height - 4);
   ctx.save();
   ctx.translate(13, (L.top + height - L.bottom) / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textBaseline = 'middle';
   drawText(ctx, boxes, spec.y.label, 0, 0);
   ctx.restore();
-  // legend along the top
-  if (spec.legend?.length) {
-    let x = L.left;
-    ctx.font = SMALL_FONT;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    const y = 18;
-    for (const entry of spec.legend) {
-      ctx.fillStyle = entry.color;
-      ctx.strokeStyle = entry.color;
-      ctx.lineWidth = 2;
-      if (entry.kind === 'line' || entry.kind === 'dash') {
-        ctx.setLineDash(entry.kind === 'dash' ? [4, 3] : []);
-        ctx.beginPath();
-        ctx.moveTo(x, y);
-        ctx.lineTo(x + 16, y);
-        ctx.stroke();
-        ctx.setLineDash([]);
-      } else if (entry.kind === 'area') {
-        ctx.globalAlpha = 0.35;
-        ctx.fillRect(x, y - 6, 16, 12);
-        ctx.globalAlpha = 1;
-      } else if (entry.kind === 'ring' || entry.kind === 'diamond') {
-        ctx.lineWidth = 1.6;
-        drawSymbol(ctx, entry.kind, x + 8, y, 5);
-        ctx.stroke();
-      } else {
-        ctx.beginPath();
-        ctx.arc(x + 8, y, 4, 0, 2 * Math.PI);
-        ctx.fill();
-      }
-      ctx.fillStyle = INK;
-      drawText(ctx, boxes, entry.label, x + 21, y);
-      x += 21 + ctx.measureText(entry.label).width + 16;
-    }
+  // legend along the top, in the rows the layout gave it
+  ctx.font = SMALL_FONT;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  for (const { entry, x, y } of L.legend) {
+    drawLegendSymbol(ctx, entry, x, y);
+    ctx.fillStyle = INK;
+    drawText(ctx, boxes, entry.label, x + 21, y);
   }
   // colour bar on the right
-  if (spec.colorBar) {
-    const { palette, domain, label } = spec.colorBar;
-    const barX = width - L.right + 14, barTop = L.top, barHeight = height - L.top - L.bottom;
+  if (spec.colorBar && L.colorBar) {
+    const { palette, label } = spec.colorBar;
+    const { x: barX, high, low, boundsX, labelX } = L.colorBar;
+    const barTop = L.top, barHeight = height - L.top - L.bottom;
     palette.forEach((color, k) => {
       ctx.fillStyle = color;
       const y0 = barTop + barHeight * (1 - (k + 1) / palette.length);
-      ctx.fillRect(barX, y0, 10, barHeight / palette.length + 0.5);
+      ctx.fillRect(barX, y0, BAR_WIDTH, barHeight / palette.length + 0.5);
     });
     ctx.fillStyle = MUTED;
     ctx.font = SMALL_FONT;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
-    drawText(ctx, boxes, formatBound(domain[1]), barX + 13, barTop + 4);
-    drawText(ctx, boxes, formatBound(domain[0]), barX + 13, barTop + barHeight - 4);
+    drawText(ctx, boxes, high, boundsX, barTop + 4);
+    drawText(ctx, boxes, low, boundsX, barTop + barHeight - 4);
     ctx.save();
-    ctx.translate(barX + 44, barTop + barHeight / 2);
+    ctx.translate(labelX, barTop + barHeight / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
     drawText(ctx, boxes, label, 0, 0);
@@ -308,6 +316,25 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
   ctx.fillStyle = INK;
   ctx.restore();
   return { ...L, textBoxes: boxes.list };
+}
+
+/**
+ * The plot as an exported picture: its title in a band above (wrapped to the width), then the plot.
+ * The canvas must be `height` + the band's height (titleBand) tall.
+ */
+export function drawTitledPlot(ctx: Context, spec: PlotSpec, width: number, height: number): void {
+  const band = titleBand(spec.title, width);
+  ctx.save();
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, band.height);
+  ctx.fillStyle = INK;
+  ctx.font = TITLE_FONT;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  band.lines.forEach((line, k) => ctx.fillText(line, 8, 8 + k * 18));
+  ctx.translate(0, band.height);
+  drawPlot(ctx, spec, width, height);
+  ctx.restore();
 }
 
 /** Draws extra marks (the selection) over a plot already drawn with the same layout, on a clear canvas. */
@@ -321,6 +348,3 @@ export function drawOverlay(ctx: Context, marks: Mark[], L: Layout): void {
   ctx.restore();
 }
 
-export function formatBound(v: number): string {
-  return Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toExponential(1) : v.toFixed(2);
-}

@@ -21,6 +21,8 @@ export interface Message {
   id: number;
   kind: 'error' | 'info';
   text: string;
+  /** How many times it was said (an identical message is not shown twice: its count goes up). */
+  count: number;
 }
 
 export const tasks = signal<Task[]>([]);
@@ -40,7 +42,10 @@ function engine(): EngineClient {
 
 let nextMessage = 1;
 export function notify(kind: Message['kind'], text: string): void {
-  messages.value = [...messages.value.slice(-4), { id: nextMessage++, kind, text }];
+  const same = messages.value.find((m) => m.kind === kind && m.text === text);
+  const others = messages.value.filter((m) => m !== same);
+  // A repeat moves to the end with a new id (so a notice's timer starts again) and one more in its count.
+  messages.value = [...others.slice(-4), { id: nextMessage++, kind, text, count: (same?.count ?? 0) + 1 }];
 }
 
 export function dismiss(id: number): void {

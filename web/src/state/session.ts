@@ -55,16 +55,52 @@ export function distinctValues(column: Column, limit = 200): string[] {
   return [...seen];
 }
 
+/** How many rows take each value of a column. */
+export interface ValueCount {
+  value: string;
+  count: number;
+}
+
 /**
- * A sensible first concept for new data: the first column with 2-20 distinct values; positive is
- * "1"/"true"/"yes" when the column has it (a 0/1 label column), otherwise its first value.
+ * Every distinct value of a column with its row count: numbers in ascending order, text by count
+ * (most rows first) and then alphabetically.
+ */
+export function valueCounts(column: Column): ValueCount[] {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < column.values.length; i++) {
+    const v = cellText(column, i);
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  const list = [...counts].map(([value, count]) => ({ value, count }));
+  if (column.kind === 'number') return list.sort((a, b) => Number(a.value) - Number(b.value));
+  return list.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+}
+
+/** Values that mean "yes" in a label column: what a concept's positive value is by default. */
+const POSITIVE_WORDS = ['1', 'true', 'yes', 'positive'];
+
+/**
+ * The value a new concept on `column` takes as positive, and why: "1"/"true"/"yes"/"positive" when the
+ * column has one (a 0/1 or boolean-like label column, as a labels.npy is read), else its most common
+ * value (numbers: the smallest).
+ */
+export function defaultPositive(column: Column): { value: string; reason: string } | null {
+  const counts = valueCounts(column);
+  if (counts.length === 0) return null;
+  const yes = counts.find((c) => POSITIVE_WORDS.includes(c.value.trim().toLowerCase()) || (c.value.trim() !== '' && Number(c.value) === 1));
+  if (yes) return { value: yes.value, reason: `“${yes.value}” means yes in a ${counts.length === 2 ? 'two-valued ' : ''}label column` };
+  return { value: counts[0].value, reason: column.kind === 'number' ? 'its smallest value' : 'its most common value' };
+}
+
+/**
+ * A sensible first concept for new data: the first column with 2-20 distinct values, positive as
+ * defaultPositive says.
  */
 export function defaultConcept(columns: Column[]): Concept | null {
   for (const c of columns) {
     const values = distinctValues(c, 21);
     if (values.length < 2 || values.length > 20) continue;
-    const positive = values.find((v) => ['1', 'true', 'yes'].includes(v.toLowerCase())) ?? values[0];
-    return { column: c.name, kind: 'values', positives: [positive] };
+    return { column: c.name, kind: 'values', positives: [defaultPositive(c)!.value] };
   }
   return null;
 }

@@ -8,7 +8,7 @@ import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from './engine_tasks.ts';
 import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
-  autoRun, backend, dataset, demos, envelope, opening, preview, probeBasis, queryBelief, results, runProbe, selected, session,
+  autoRun, backend, dataset, demos, envelope, opening, preview, probeBasis, queryBelief, redrawing, results, runProbe, selected, session,
   SESSION_KEY, type DemoEntry,
 } from './store.ts';
 
@@ -56,10 +56,10 @@ export async function start(spawn: () => WorkerPort, { persistent }: { persisten
   }
   keepLinkInAddressBar();
   // Re-run the probe when what it depends on changes (once a session being opened is complete).
-  const rerun = debounced(120, () => { if (autoRun.value && !opening.value) void runProbe(); });
+  const rerun = debounced(120, () => { if (autoRun.value && !opening.value && !redrawing.value) void runProbe(); });
   effect(() => {
     void probeBasis.value;
-    if (dataset.value && !opening.value) rerun();
+    if (dataset.value && !opening.value && !redrawing.value) rerun();
   });
   // Hyperparameter views.
   const refreshPrior = debounced(60, () => {

@@ -1,7 +1,7 @@
 // The app's state: signals for what the UI shows, the changes of the session (every one through
 // commit(): recorded for undo and saved to browser storage), and running the probe in the worker.
 // Loading data is in data_actions.ts, start-up and side effects in startup.ts.
-import { batch, computed, signal } from '@preact/signals';
+import { batch, computed, effect, signal } from '@preact/signals';
 import type { BeliefEnvelope } from '../engine/analysis.ts';
 import type { ProbeScores } from '../engine/probe_engine.ts';
 import type { Column } from '../io/table.ts';
@@ -25,6 +25,11 @@ export interface DemoEntry {
 
 export interface ProbeResults {
   scores: ProbeScores;
+  /** The observations and concept labels the probe was fitted with (exports use these, not the session's). */
+  observations: number[];
+  labels: Uint8Array | null;
+  epsilon: number;
+  strength: number;
   oodScores: ProbeScores | null;
   space: string;
   seconds: number;
@@ -115,8 +120,38 @@ export function redo(): void {
   if (r) batch(() => { history.value = r.history; session.value = r.session; });
 }
 
-export function setConcept(concept: Concept | null): void {
-  commit({ ...session.value, concept });
+/** True while the observations are being redrawn for a new concept (the probe waits for them). */
+export const redrawing = signal(false);
+let conceptChanges = 0;
+
+/**
+ * Sets the concept and draws the observations anew for it (the session's count per class and seed), so
+ * a probe never silently keeps observations chosen for another concept: one undo step brings back the
+ * previous concept with its observations. Observations picked by hand are replaced too, and a notice
+ * says how to get them back.
+ */
+export async function setConcept(concept: Concept | null): Promise<void> {
+  const before = session.value, d = dataset.value;
+  const change = ++conceptChanges;
+  const key = `concept ${change}`;
+  // Asked before the commit: the draw's key names the concept, so after it no draw matches.
+  const handPicked = before.observations.length > 0 && !observationsDrawn.value;
+  commit({ ...before, concept }, key);
+  if (!concept || !d) return;
+  redrawing.value = true;
+  try {
+    const { perClass, seed } = session.value.draw;
+    const y = conceptLabels(concept, d.columns, d.rows);
+    const rows = Array.from(await request(null, { kind: 'draw-observations', labels: y, perClass, seed }));
+    if (change !== conceptChanges || dataset.value !== d) return;  // a later change or other data won
+    lastDraw.value = { key: drawKey(perClass, seed), rows };
+    commit({ ...session.value, observations: rows }, key);
+    if (handPicked) notify('info', `New concept: ${perClass} observations per class were drawn for it (seed ${seed}). Undo (Ctrl+Z) brings back the ones you picked.`);
+  } catch (error) {
+    report(error);
+  } finally {
+    if (change === conceptChanges) redrawing.value = false;
+  }
 }
 
 export function setHyperparameters(epsilon: number, strength: number): void {
@@ -154,35 +189,76 @@ export function toggleObservation(row: number): void {
 }
 
 // ---- the probe ----
-let probeRun: RunningRequest<ProbeRun> | null = null;
+/** The run in flight: what it computes the results of, and when it settles. */
+let probeRun: { running: RunningRequest<ProbeRun>; basis: string; fresh: boolean; settled: Promise<void> } | null = null;
 
-/** Runs the probe; `fresh`: fit it anew on the sorted observations (as a new page would) instead of updating it. */
-export async function runProbe(fresh = false): Promise<void> {
+/**
+ * Runs the probe; `fresh`: fit it anew on the sorted observations (as a new page would) instead of
+ * updating it. A run already computing the results of the same session is joined, not restarted.
+ */
+export function runProbe(fresh = false): Promise<void> {
   const d = dataset.value;
-  if (!d) return;
-  probeRun?.cancel();
+  if (!d) return Promise.resolve();
+  const basis = probeBasis.value;
+  if (probeRun && probeRun.basis === basis && (probeRun.fresh || !fresh)) return probeRun.settled;
+  probeRun?.running.cancel();
   const s = session.value;
   const y = labels.value;
   // Without a concept the observations have no labels: the probe is its prior.
   const rows = y ? Int32Array.from(s.observations.filter((r) => r < d.rows)) : new Int32Array(0);
   const obsLabels = Uint8Array.from(rows, (r) => y![r]);
-  const basis = probeBasis.value;
   const running = startTask('Running the probe', { kind: 'probe', epsilon: s.epsilon, strength: s.strength, observations: rows, labels: obsLabels, fresh });
-  probeRun = running;
-  try {
-    const r = await running.result;
-    batch(() => {
-      results.value = { scores: r.scores, oodScores: r.oodScores, space: r.space, seconds: r.seconds, update: r.update, basis };
-      // A first look shows a belief at once: the first query of the subset that is not an observation.
-      if (selected.value === null) {
-        const observed = new Set(s.observations);
-        const candidates = queryRows.value ?? Int32Array.from({ length: d.rows }, (_, i) => i);
-        selected.value = candidates.find((row) => !observed.has(row)) ?? candidates[0] ?? null;
-      }
+  const run = { running, basis, fresh, settled: Promise.resolve() };
+  run.settled = (async () => {
+    try {
+      const r = await running.result;
+      batch(() => {
+        results.value = {
+          scores: r.scores, observations: Array.from(rows), labels: y, epsilon: s.epsilon, strength: s.strength,
+          oodScores: r.oodScores, space: r.space, seconds: r.seconds,
+          update: r.update, basis,
+        };
+        // A first look shows a belief at once: the first query of the subset that is not an observation.
+        if (selected.value === null) {
+          const observed = new Set(s.observations);
+          const candidates = queryRows.value ?? Int32Array.from({ length: d.rows }, (_, i) => i);
+          selected.value = candidates.find((row) => !observed.has(row)) ?? candidates[0] ?? null;
+        }
+      });
+    } catch (error) {
+      report(error);
+    } finally {
+      if (probeRun === run) probeRun = null;
+    }
+  })();
+  probeRun = run;
+  return run.settled;
+}
+
+/** Resolves once no concept redraw or session opening is under way (the observations are final). */
+function settledSession(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = effect(() => {
+      if (redrawing.value || opening.value) return;
+      queueMicrotask(() => stop());
+      resolve();
     });
-  } catch (error) {
-    report(error);
-  } finally {
-    if (probeRun === running) probeRun = null;
+  });
+}
+
+/**
+ * The results of the session as it is now: when the shown ones belong to an earlier session (a click
+ * whose refit has not come back yet), this waits for the run that computes them, starting it if none
+ * is under way. Exports go through here, so they never mix old scores with new observations. Null when
+ * there is no data or the run failed (reported).
+ */
+export async function currentResults(): Promise<ProbeResults | null> {
+  for (;;) {
+    await settledSession();
+    const basis = probeBasis.value;
+    if (results.value?.basis === basis) return results.value;
+    if (!dataset.value) return null;
+    await runProbe();
+    if (probeBasis.value === basis && results.value?.basis !== basis) return null;
   }
 }

@@ -2,7 +2,7 @@
 // and the current view. Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSession, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
-import { autoRun, canRedo, canUndo, dataset, demos, labels, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
+import { autoRun, canRedo, canUndo, currentResults, dataset, demos, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from './export_results.ts';
 import { EvaluateView } from './evaluate/EvaluateView.tsx';
@@ -20,12 +20,21 @@ import { columns } from '../state/store.ts';
 import { activeTab, type Tab } from '../state/view_state.ts';
 import { Prompts } from './Prompts.tsx';
 import { ShareActions } from './ShareActions.tsx';
-import { formatBytes, formatCount } from './format.ts';
+import { TabList, TabPanel } from './TabList.tsx';
+import { countOf, formatBytes } from './format.ts';
+
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'probe', label: 'Probe' }, { id: 'ood', label: 'Out-of-distribution' }, { id: 'evaluate', label: 'Evaluate' },
+  { id: 'regression', label: 'Regression' }, { id: 'classification', label: 'Classification' },
+];
 
 export function App() {
   const view = activeTab.value;
   const setView = (tab: Tab) => { activeTab.value = tab; };
   const [dragging, setDragging] = useState(false);
+  // Narrow screens: the sidebar is a drawer, opened from the header (app.css).
+  const [drawer, setDrawer] = useState(false);
+  const withSidebar = view !== 'regression' && view !== 'classification';
   const upload = useRef<HTMLInputElement>(null);
   const sessionFile = useRef<HTMLInputElement>(null);
   const d = dataset.value;
@@ -47,9 +56,10 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const exportCsv = () => {
-    const r = results.value;
-    if (r) saveBlob(resultsCsv(r.scores, columns.value, labels.value, session.value.observations, queryRows.value), 'gpprobe-results.csv');
+  // The results of the current observations: a refit still on its way is waited for, never mixed in.
+  const exportCsv = async () => {
+    const r = await currentResults();
+    if (r) saveBlob(resultsCsv(r.scores, columns.value, r.labels, r.observations, queryRows.value), 'gpprobe-results.csv');
   };
   const exportSession = () => saveBlob(new Blob([sessionJson()], { type: 'application/json' }), 'gpprobe-session.json');
 
@@ -60,6 +70,7 @@ export function App() {
       onDrop={(e) => { e.preventDefault(); setDragging(false); void uploadFiles(Array.from(e.dataTransfer?.files ?? [])); }}>
       <header class="top">
         <div class="brand"><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span></div>
+        {withSidebar && <button type="button" class="drawer-toggle" aria-expanded={drawer} aria-controls="probe-settings" onClick={() => setDrawer(!drawer)}>☰ Probe settings</button>}
         <div class="data">
           <select aria-label="Dataset" value={session.value.data?.kind === 'demo' ? session.value.data.id : ''}
             onChange={(e) => { const id = (e.target as HTMLSelectElement).value; if (id) void loadDemo(id); }}>
@@ -68,13 +79,13 @@ export function App() {
           </select>
           <button type="button" class="primary" onClick={() => upload.current?.click()}>Upload embeddings</button>
           <input ref={upload} type="file" multiple hidden aria-label="Embeddings files"
-            accept=".npy,.npz,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.safetensors,.parquet"
+            accept=".npy,.npz,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.safetensors,.parquet,.bytes,.png"
             onChange={(e) => { const files = Array.from((e.target as HTMLInputElement).files ?? []); (e.target as HTMLInputElement).value = ''; void uploadFiles(files); }} />
         </div>
         <div class="actions">
           <button type="button" onClick={undo} disabled={!canUndo.value} title="Undo (Ctrl+Z)">Undo</button>
           <button type="button" onClick={redo} disabled={!canRedo.value} title="Redo (Ctrl+Shift+Z)">Redo</button>
-          <button type="button" onClick={exportCsv} disabled={!results.value}>Export results (CSV)</button>
+          {(view === 'probe' || view === 'ood') && <button type="button" onClick={() => void exportCsv()} disabled={!results.value}>Export results (CSV)</button>}
           <button type="button" onClick={exportSession} disabled={!d}>Export session</button>
           <ShareActions />
           <button type="button" onClick={() => sessionFile.current?.click()}>Import session</button>
@@ -84,12 +95,14 @@ export function App() {
       </header>
       <TaskBar />
       <div class="body">
-        {view !== 'regression' && view !== 'classification' && <aside class="sidebar">
+        {withSidebar && drawer && <div class="drawer-backdrop" onClick={() => setDrawer(false)} aria-hidden="true" />}
+        {withSidebar && <aside class={`sidebar ${drawer ? 'open' : ''}`} id="probe-settings" aria-label="Probe settings">
+          <button type="button" class="drawer-close" onClick={() => setDrawer(false)}>Close settings ✕</button>
           {d && (
             <section class="panel data-panel">
               <h3>Data</h3>
               <p class="dataset-name">{d.name}</p>
-              <p class="hint">{formatCount(d.rows)} rows × {d.cols} dimensions · {d.columns.length} metadata columns
+              <p class="hint">{countOf(d.rows, 'row')} × {countOf(d.cols, 'dimension')} · {countOf(d.columns.length, 'metadata column')}
                 {d.files.length ? ` · ${formatBytes(d.files.reduce((s, f) => s + f.size, 0))}` : ''}</p>
               {demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)?.description &&
                 <p class="hint">{demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)!.description}</p>}
@@ -107,15 +120,11 @@ export function App() {
           )}
         </aside>}
         <main class="content">
-          <nav class="tabs" role="tablist">
-            <button type="button" role="tab" aria-selected={view === 'probe'} class={view === 'probe' ? 'active' : ''} onClick={() => setView('probe')}>Probe</button>
-            <button type="button" role="tab" aria-selected={view === 'ood'} class={view === 'ood' ? 'active' : ''} onClick={() => setView('ood')}>Out-of-distribution</button>
-            <button type="button" role="tab" aria-selected={view === 'evaluate'} class={view === 'evaluate' ? 'active' : ''} onClick={() => setView('evaluate')}>Evaluate</button>
-            <button type="button" role="tab" aria-selected={view === 'regression'} class={view === 'regression' ? 'active' : ''} onClick={() => setView('regression')}>Regression</button>
-            <button type="button" role="tab" aria-selected={view === 'classification'} class={view === 'classification' ? 'active' : ''} onClick={() => setView('classification')}>Classification</button>
-          </nav>
-          {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : view === 'evaluate' ? <EvaluateView />
-            : view === 'regression' ? <RegressionView /> : <ClassificationView />}
+          <TabList tabs={TABS} selected={view} onSelect={setView} label="Views" idPrefix="view" class="tabs" />
+          <TabPanel idPrefix="view" selected={view}>
+            {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : view === 'evaluate' ? <EvaluateView />
+              : view === 'regression' ? <RegressionView /> : <ClassificationView />}
+          </TabPanel>
         </main>
       </div>
       <Messages />

@@ -6,6 +6,7 @@ import { scoreHistograms } from '../plots/histogram_plot.ts';
 import type { OodSplit } from '../state/evaluation_inputs.ts';
 import { currentSplit } from '../state/ood_baselines_store.ts';
 import { distinctValues } from '../state/session.ts';
+import { ValuePicker } from './panels/ValuePicker.tsx';
 import { clearOod, uploadFiles } from '../state/data_actions.ts';
 import { columns, commit, dataset, oodDataset, type ProbeResults, results, session } from '../state/store.ts';
 import { OodAurocTable, OodRocPlot } from './evaluate/OodComparison.tsx';
@@ -58,18 +59,8 @@ export function OodView() {
           </div>
         </div>
         {s.ood.kind === 'column' && oodColumn && (
-          <div class="chips" role="group" aria-label="In-distribution values">
-            {distinctValues(oodColumn, 60).map((v) => {
-              const on = (s.ood as { inDistribution: string[] }).inDistribution.includes(v);
-              return (
-                <button type="button" class={`chip ${on ? 'on' : ''}`} aria-pressed={on}
-                  onClick={() => {
-                    const ood = s.ood as { kind: 'column'; column: string; inDistribution: string[] };
-                    commit({ ...s, ood: { ...ood, inDistribution: on ? ood.inDistribution.filter((x) => x !== v) : [...ood.inDistribution, v] } });
-                  }}>{v}</button>
-              );
-            })}
-          </div>
+          <ValuePicker column={oodColumn} selected={s.ood.inDistribution} label="In-distribution values"
+            onChange={(inDistribution) => commit({ ...s, ood: { ...(s.ood as { kind: 'column'; column: string }), inDistribution } })} />
         )}
         {s.ood.kind === 'file' && oodDataset.value && (
           <p class="hint">The {oodDataset.value.rows.toLocaleString()} rows of {oodDataset.value.name} are out-of-distribution; the rows of {dataset.value?.name} are in-distribution.</p>

@@ -1,9 +1,9 @@
 // A plot on a canvas that fits its container: hover shows a tooltip for the nearest point of the
 // interactive mark, click selects it, and the card exports the same plot as PNG or SVG.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { Layout } from '../plots/layout.ts';
+import { titleBand, type Layout } from '../plots/layout.ts';
 import type { Mark, PlotSpec, PointsMark } from '../plots/plot_model.ts';
-import { drawOverlay, drawPlot } from '../plots/render_canvas.ts';
+import { drawOverlay, drawPlot, drawTitledPlot } from '../plots/render_canvas.ts';
 import { plotToSvg } from '../plots/render_svg.ts';
 import { saveBlob, slug } from './download.ts';
 import { useElementSize } from './element_size.ts';
@@ -121,10 +121,10 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
     const scale = 2;
     const off = document.createElement('canvas');
     off.width = width * scale;
-    off.height = height * scale;
+    off.height = (height + titleBand(spec.title, width).height) * scale;
     const ctx = off.getContext('2d')!;
     ctx.scale(scale, scale);
-    drawPlot(ctx, spec, width, height);
+    drawTitledPlot(ctx, spec, width, height);
     off.toBlob((blob) => blob && saveBlob(blob, `${slug(spec.title)}.png`), 'image/png');
   };
   const exportSvg = () => {

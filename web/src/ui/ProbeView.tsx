@@ -14,6 +14,7 @@ import { DENSITY_GRID } from './panels/HyperparametersPanel.tsx';
 import { PlotView } from './PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
 import { currentSprite, Thumbnail } from './Thumbnail.tsx';
+import { VerdictPanel } from './verdict/VerdictPanel.tsx';
 
 /** A row's thumbnail (when the data has a sprite sheet), for tooltips and the table. */
 export function thumbnailOf(size: number): ((row: number) => preact.ComponentChildren) | undefined {
@@ -70,11 +71,13 @@ export function useProbePlots() {
   const input = r ? { scores: r.scores, labels: y, observations: obs, subset } : null;
   const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, subset, envelope.value]);
   const alea = useMemo(() => input && aleaVsEpisteme(input), [r, y, obs, subset]);
+  // Before a concept exists every measure is the prior's, the same everywhere: nothing to colour by.
+  const measure = colorBy === 'concept' || !r || !y ? null : MEASURE_COLUMNS.find((c) => c.key === colorBy);
   const mapSpec = useMemo(() => m && embeddingMap({
     x: m.x, y: m.y, explained: m.explained, totalVariance: m.totalVariance,
-    values: colorBy === 'concept' || !r ? null : r.scores[colorBy],
-    valueLabel: MEASURE_COLUMNS.find((c) => c.key === colorBy)?.label ?? '', labels: y, observations: obs, subset,
-  }), [m, r, colorBy, y, obs, subset]);
+    values: measure ? r!.scores[measure.key] : null, valueLabel: measure?.label ?? '', valueRange: measure?.range ?? null,
+    labels: y, observations: obs, subset,
+  }), [m, r, measure, y, obs, subset]);
   const judgedRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.judgedProbability, sel) : []), [r, sel]);
   const aleaRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.alea, sel) : []), [r, sel]);
   const mapRing = useMemo(() => (m ? selectionRing(m.x, m.y, sel, 9) : []), [m, sel]);
@@ -123,6 +126,7 @@ export function ProbeView() {
           {subset ? ` · showing the ${subset.length.toLocaleString()} queries of the subset` : ''}
         </p>
       )}
+      <VerdictPanel />
       <div class="plot-grid">
         <PlotView spec={mapSpec} overlay={mapRing} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="computing the map…" testId="map-plot"
           controls={<>

@@ -8,11 +8,13 @@ import { formatMeasure } from './format.ts';
 
 const ROW_HEIGHT = 28;
 
-export const MEASURE_COLUMNS: { key: keyof ProbeScores; label: string }[] = [
-  { key: 'judgedProbability', label: 'judged probability' },
-  { key: 'episteme', label: 'episteme' },
-  { key: 'alea', label: 'alea' },
-  { key: 'knowledge', label: 'knowledge' },
+/** The measures as tables, tooltips and the map's colour name them; `range`: the measure's own range, if it
+ * has one (a probability's [0, 1]; alea, a binary entropy in nats, up to log 2). */
+export const MEASURE_COLUMNS: { key: keyof ProbeScores; label: string; range?: [number, number] }[] = [
+  { key: 'judgedProbability', label: 'judged probability', range: [0, 1] },
+  { key: 'episteme', label: 'episteme (nats)' },
+  { key: 'alea', label: 'alea (nats)', range: [0, Math.LN2] },
+  { key: 'knowledge', label: 'knowledge', range: [0, 1] },
   { key: 'oodScore', label: 'OOD score' },
 ];
 

@@ -16,10 +16,11 @@ import { regressionHandlers } from './regression_handlers.ts';
 import { buffersOf } from './transferables.ts';
 import { classificationHandlers } from './classification_handlers.ts';
 import { certifyHandlers } from './certify_handlers.ts';
+import { verdictHandlers } from './verdict_handlers.ts';
 
 /** Every kind's handler: the compiler checks that none is missing. */
 const HANDLERS: { [K in RequestKind]: Handler<K> } = {
-  ...probeHandlers, ...evaluationHandlers, ...regressionHandlers, ...classificationHandlers, ...certifyHandlers,
+  ...probeHandlers, ...evaluationHandlers, ...regressionHandlers, ...classificationHandlers, ...certifyHandlers, ...verdictHandlers,
 };
 
 const scope = self as unknown as { postMessage(message: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };

@@ -13,7 +13,10 @@ import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests } from './
 import { loaded, mainData, session } from './resident_data.ts';
 
 function summary(role: DatasetRole, d: Dataset): DatasetSummary {
-  return { role, name: d.name, files: d.files, rows: d.embeddings.rows, cols: d.embeddings.cols, columns: d.columns, notes: d.notes };
+  return {
+    role, name: d.name, files: d.files, rows: d.embeddings.rows, cols: d.embeddings.cols, columns: d.columns, notes: d.notes,
+    ...(d.sprite ? { sprite: d.sprite } : {}),
+  };
 }
 
 function adopt(engine: ProbeEngine, role: DatasetRole, dataset: Dataset, signal: AbortSignal): DatasetSummary {

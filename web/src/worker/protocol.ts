@@ -33,8 +33,10 @@ import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classifi
 import { EVALUATION_POLICIES, type EvaluationRequests } from './evaluation_protocol.ts';
 import { PROBE_POLICIES, type ProbeRequests } from './probe_protocol.ts';
 import { REGRESSION_POLICIES, type RegressionRequests } from './regression_protocol.ts';
+import { VERDICT_POLICIES, type VerdictRequests } from './verdict_protocol.ts';
 
-export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests, ClassificationRequests, CertifyRequests {}
+export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests, ClassificationRequests, CertifyRequests,
+  VerdictRequests {}
 
 export type RequestKind = keyof Requests;
 /** The request of kind K (every kind when K is the whole union). */
@@ -47,6 +49,7 @@ export type Policies<R> = { readonly [K in keyof R]: CancelPolicy };
 
 export const CANCEL_POLICY: Policies<Requests> = {
   ...PROBE_POLICIES, ...EVALUATION_POLICIES, ...REGRESSION_POLICIES, ...CLASSIFICATION_POLICIES, ...CERTIFY_POLICIES,
+  ...VERDICT_POLICIES,
 };
 
 /** Page -> worker. */

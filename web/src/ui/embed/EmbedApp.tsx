@@ -16,6 +16,7 @@ import { ColorBySelect, thumbnailOf, useProbePlots } from '../ProbeView.tsx';
 import { Thumbnail } from '../Thumbnail.tsx';
 import { Prompts } from '../Prompts.tsx';
 import { ResultsTable } from '../ResultsTable.tsx';
+import { TabList } from '../TabList.tsx';
 import { TaskBar } from '../TaskBar.tsx';
 import './embed.css';
 
@@ -57,15 +58,13 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
     <div class="embed">
       <header class="embed-top">
         {views.length > 1 && (
-          <nav class="embed-tabs" role="tablist">
-            {views.map((v) => <button type="button" role="tab" aria-selected={v === view} class={v === view ? 'active' : ''} onClick={() => setView(v)}>{LABELS[v]}</button>)}
-          </nav>
+          <TabList<EmbedView> tabs={views.map((v) => ({ id: v, label: LABELS[v] }))} selected={view} onSelect={(v) => setView(v)} label="Views" idPrefix="embed" class="embed-tabs" />
         )}
         <span class="embed-title" title={d ? `${d.name} · ${concept}` : ''}>{d ? `${d.name} · ${concept}` : 'loading…'}</span>
         <a class="embed-open" href={d ? linkUrl() : undefined} target="_blank" rel="noopener">Open in gpprobe ↗</a>
       </header>
       <TaskBar />
-      <div class="embed-main" ref={main}>
+      <div class="embed-main" ref={main} {...(views.length > 1 ? { role: 'tabpanel', id: 'embed-panel', 'aria-labelledby': `embed-tab-${view}` } : {})}>
         {height > 0 && (view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
           : view === 'judged' ? <PlotView spec={plots.judged} overlay={plots.judgedRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="judged-plot" />
           : view === 'alea' ? <PlotView spec={plots.alea} overlay={plots.aleaRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="alea-plot" />

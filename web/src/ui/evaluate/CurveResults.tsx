@@ -34,6 +34,10 @@ function Summary({ kind, record }: { kind: ExperimentKind; record: ExperimentRec
       LPE of {s.members}{kind === 'ood' ? `, k = ${s.k}` : ''}{kind === 'probing' && s.gpc ? ' · GPC: probit, RBF, hyperparameters learned per step' : ''}
       {' '}· {run.rows.toLocaleString('en-US')} rows
       {run.oodRows ? ` + ${run.oodRows.toLocaleString('en-US')} OOD rows` : ''} · {setup} · {run.seconds.toFixed(1)} s
+      {run.result.scheduleLimit && (
+        // What ended the observation counts early, in the core's words.
+        <span class="eval-limit" data-testid="schedule-limit"><br />Observation counts {run.result.scheduleLimit}.</span>
+      )}
     </p>
   );
 }
@@ -46,7 +50,7 @@ export function CurveResults({ kind, record }: { kind: ExperimentKind; record: E
   return (
     <>
       <Summary kind={kind} record={record} />
-      <div class={`plot-grid eval-results ${result.curves.length > 4 ? 'stacked' : ''}`}>
+      <div class="plot-grid eval-results">
         <PlotView spec={spec} height={360} caption={meta.caption} testId={`${kind}-curves`} />
         <section class="card eval-table-card" aria-label={`${meta.title}: numbers`}>
           <header class="card-header">

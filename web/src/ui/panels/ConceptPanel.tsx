@@ -1,17 +1,25 @@
-// Defining the concept: a metadata column and the values that count as positive (or a threshold on a
-// numeric column).
-import { useState } from 'preact/hooks';
-import { distinctValues } from '../../state/session.ts';
+// Defining the concept: a metadata column and the values that count as positive (any of its values,
+// searched and counted in ValuePicker), or a threshold on a numeric column. A new column starts from
+// its "yes" value (1, true, yes, positive) when it has one, and the panel says which value it chose.
+// Every change draws the observations anew for the concept (store.ts setConcept).
+import type { Column } from '../../io/table.ts';
+import { defaultPositive, distinctValues } from '../../state/session.ts';
 import { columns, dataset, labels, session, setConcept } from '../../state/store.ts';
-import { formatCount } from '../format.ts';
+import { countOf, formatCount } from '../format.ts';
+import { ValuePicker } from './ValuePicker.tsx';
+
+/** Numeric columns with more distinct values than this start as a threshold (at the median). */
+const THRESHOLD_ABOVE = 60;
+
+function median(column: Column & { kind: 'number' }): number {
+  const sorted = Float64Array.from(column.values).sort();
+  return sorted[Math.floor(sorted.length / 2)];
+}
 
 export function ConceptPanel() {
   const cols = columns.value;
   const concept = session.value.concept;
   const column = cols.find((c) => c.name === concept?.column) ?? null;
-  const values = column ? distinctValues(column, 60) : [];
-  const manyValues = column !== null && column.kind === 'number' && distinctValues(column, 61).length > 60;
-  const [filter, setFilter] = useState('');
   const y = labels.value;
   const positives = y ? y.reduce((s, v) => s + v, 0) : 0;
 
@@ -24,16 +32,17 @@ export function ConceptPanel() {
       </section>
     );
   }
+  const byValues = (c: Column) => void setConcept({ column: c.name, kind: 'values', positives: [defaultPositive(c)!.value] });
   const pickColumn = (name: string) => {
     const c = cols.find((x) => x.name === name)!;
-    const many = c.kind === 'number' && distinctValues(c, 61).length > 60;
-    if (many) {
-      const sorted = Float64Array.from(c.values as Float64Array).sort();
-      setConcept({ column: name, kind: 'threshold', threshold: sorted[Math.floor(sorted.length / 2)] });
+    if (c.kind === 'number' && distinctValues(c, THRESHOLD_ABOVE + 1).length > THRESHOLD_ABOVE) {
+      void setConcept({ column: name, kind: 'threshold', threshold: median(c) });
     } else {
-      setConcept({ column: name, kind: 'values', positives: [distinctValues(c, 1)[0]] });
+      byValues(c);
     }
   };
+  const chosen = column && concept?.kind === 'values' ? defaultPositive(column) : null;
+  const isDefault = chosen !== null && concept?.kind === 'values' && concept.positives.length === 1 && concept.positives[0] === chosen.value;
   return (
     <section class="panel" aria-labelledby="concept-heading">
       <h3 id="concept-heading">Concept</h3>
@@ -50,38 +59,25 @@ export function ConceptPanel() {
           <input type="number" step="any" value={concept.threshold} aria-label="Concept threshold"
             onChange={(e) => {
               const t = Number((e.target as HTMLInputElement).value);
-              if (Number.isFinite(t)) setConcept({ ...concept, threshold: t });
+              if (Number.isFinite(t)) void setConcept({ ...concept, threshold: t });
             }} />
         </label>
       )}
       {concept?.kind === 'values' && column && (
         <div class="field">
           <span>Values that show the concept</span>
-          {values.length > 12 && <input type="search" placeholder="filter values" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />}
-          <div class="chips" role="group" aria-label="Positive values">
-            {values.filter((v) => v.toLowerCase().includes(filter.toLowerCase())).map((v) => {
-              const on = concept.positives.includes(v);
-              return (
-                <button type="button" class={`chip ${on ? 'on' : ''}`} aria-pressed={on}
-                  onClick={() => setConcept({ ...concept, positives: on ? concept.positives.filter((p) => p !== v) : [...concept.positives, v] })}>
-                  {v}
-                </button>
-              );
-            })}
-          </div>
-          {manyValues && <p class="hint">Showing the first 60 values.</p>}
+          <ValuePicker column={column} selected={concept.positives} label="Positive values"
+            onChange={(positives) => void setConcept({ ...concept, positives })} />
+          {isDefault && <p class="hint" data-testid="concept-default">Chose “{chosen.value}” as the concept: {chosen.reason}. Choose other values above.</p>}
         </div>
       )}
       {column?.kind === 'number' && concept?.kind === 'values' && (
-        <button type="button" class="link" onClick={() => {
-          const sorted = Float64Array.from(column.values as Float64Array).sort();
-          setConcept({ column: column.name, kind: 'threshold', threshold: sorted[Math.floor(sorted.length / 2)] });
-        }}>use a threshold instead</button>
+        <button type="button" class="link" onClick={() => void setConcept({ column: column.name, kind: 'threshold', threshold: median(column) })}>use a threshold instead</button>
       )}
       {column?.kind === 'number' && concept?.kind === 'threshold' && (
-        <button type="button" class="link" onClick={() => setConcept({ column: column.name, kind: 'values', positives: [values[0]] })}>pick values instead</button>
+        <button type="button" class="link" onClick={() => byValues(column)}>pick values instead</button>
       )}
-      {y && <p class="hint">{formatCount(positives)} of {formatCount(y.length)} rows show the concept.</p>}
+      {y && <p class="hint">{formatCount(positives)} of {countOf(y.length, 'row')} show the concept.</p>}
     </section>
   );
 }

@@ -29,8 +29,8 @@ export function ObservationsPanel() {
         </label>
         <button type="button" onClick={() => void draw(s.draw.perClass, s.draw.seed + 1)} title="Draw again with the next seed">Redraw</button>
       </div>
-      <p class="hint">
-        <strong>{s.observations.length}</strong> observations
+      <p class="hint" data-testid="observation-summary">
+        <strong>{s.observations.length}</strong> observation{s.observations.length === 1 ? '' : 's'}
         {y ? <> — <span class="swatch positive" />{positives} positive, <span class="swatch negative" />{negatives} negative</> : ' (no concept: the probe shows its prior)'}.
         Click points on the map (with “pick observations” on) or the table's checkboxes to add or remove one.
       </p>

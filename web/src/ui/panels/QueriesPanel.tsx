@@ -2,6 +2,7 @@
 // The probe scores every row either way; plots, table and export show the subset.
 import { distinctValues } from '../../state/session.ts';
 import { columns, commit, queryRows, session } from '../../state/store.ts';
+import { ValuePicker } from './ValuePicker.tsx';
 
 export function QueriesPanel() {
   const s = session.value;
@@ -25,17 +26,8 @@ export function QueriesPanel() {
         </select>
       </label>
       {subset.kind === 'values' && column && (
-        <div class="chips" role="group" aria-label="Query subset values">
-          {distinctValues(column, 60).map((v) => {
-            const on = subset.values.includes(v);
-            return (
-              <button type="button" class={`chip ${on ? 'on' : ''}`} aria-pressed={on}
-                onClick={() => commit({ ...s, queries: { ...subset, values: on ? subset.values.filter((x) => x !== v) : [...subset.values, v] } })}>
-                {v}
-              </button>
-            );
-          })}
-        </div>
+        <ValuePicker column={column} selected={subset.values} label="Query subset values"
+          onChange={(values) => commit({ ...s, queries: { ...subset, values } })} />
       )}
       {queryRows.value && <p class="hint">{queryRows.value.length.toLocaleString()} query rows shown in the plots, the table and the export.</p>}
     </section>
