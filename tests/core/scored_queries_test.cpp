@@ -105,6 +105,20 @@ void run_sequence(PosteriorSpace space, std::size_t dimension, std::size_t start
   *full_rescores = kept.full_rescores();
 }
 
+// The kept latents of `queries` against the probe's own scoring of them.
+void expect_latents_of(const Probe& probe, const RowMatrix& queries, const ScoredQueries& kept, double tolerance) {
+  const std::size_t n = std::size_t(queries.rows());
+  std::vector<double> mean(n), variance(n);
+  ProbeScoreColumns latent;
+  latent.latent_mean = mean.data();
+  latent.latent_variance = variance.data();
+  ASSERT_TRUE(probe.score(MatrixView(queries), latent).ok());
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_NEAR(kept.latent_mean()[i], mean[i], tolerance);
+    EXPECT_NEAR(kept.latent_variance()[i], variance[i], tolerance);
+  }
+}
+
 TEST(ScoredQueries, FunctionSpaceSequenceEqualsRefit) {
   std::size_t full = 0;
   run_sequence<double>(PosteriorSpace::function, 24, 10, 5.0, &full);
@@ -144,16 +158,8 @@ TEST(ScoredQueries, ChangesBehindItsBackAreMetByAFullPass) {
   ASSERT_TRUE(kept.add_observation(&probe, MatrixView(one), data.labels[25]).ok());
   EXPECT_EQ(kept.full_rescores(), 1u);
   EXPECT_TRUE(kept.current(probe));
-  // And the numbers are the probe's own.
-  std::vector<double> mean(50), variance(50);
-  ProbeScoreColumns latent;
-  latent.latent_mean = mean.data();
-  latent.latent_variance = variance.data();
-  ASSERT_TRUE(probe.score(MatrixView(q.x), latent).ok());
-  for (std::size_t i = 0; i < 50; ++i) {
-    EXPECT_EQ(kept.latent_mean()[i], mean[i]);
-    EXPECT_EQ(kept.latent_variance()[i], variance[i]);
-  }
+  // And the numbers are the probe's own, to the last bit (that pass scored them).
+  expect_latents_of(probe, q.x, kept, 0.0);
 }
 
 TEST(ScoredQueries, ASecondSetFollowsTheSameRankOneChanges) {
@@ -174,15 +180,7 @@ TEST(ScoredQueries, ASecondSetFollowsTheSameRankOneChanges) {
     ASSERT_TRUE(follower.follow(probe, leader).ok());
   }
   EXPECT_EQ(follower.full_rescores(), 0u);
-  std::vector<double> mean(30), variance(30);
-  ProbeScoreColumns latent;
-  latent.latent_mean = mean.data();
-  latent.latent_variance = variance.data();
-  ASSERT_TRUE(probe.score(MatrixView(other_set.x), latent).ok());
-  for (std::size_t i = 0; i < 30; ++i) {
-    EXPECT_NEAR(follower.latent_mean()[i], mean[i], 1e-12);
-    EXPECT_NEAR(follower.latent_variance()[i], variance[i], 1e-12);
-  }
+  expect_latents_of(probe, other_set.x, follower, 1e-12);
   // Two changes behind the follower's back: a full pass, and the numbers are still the probe's.
   const RowMatrix one = data.x.row(50);
   ASSERT_TRUE(leader.add_observation(&probe, MatrixView(one), 1).ok());
