@@ -11,6 +11,7 @@
 #include <string>
 
 #include "binding_support.h"
+#include "certificate_values.h"
 #include "gpprobe/observation_draw.h"
 #include "gpprobe/probe.h"
 #include "gpprobe/scored_queries.h"
@@ -81,6 +82,13 @@ class ProbeHandle {
   Status remove_observation(double index) {
     if (!probe_) return not_fitted();
     return probe_->remove_observation(std::size_t(index));
+  }
+
+  // Certified bounds over the set around one query of `cols` values (certificate_values.h).
+  ProbeCertificateValue certify(std::uintptr_t query, std::size_t cols, int dtype, const ProbeCertifySettings& s,
+                                val progress) const {
+    if (!probe_) return failed<ProbeCertificateValue>(not_fitted());
+    return probe_certificate(*probe_, query, cols, dtype, s, progress);
   }
 
   ProbeState state() const {
@@ -225,6 +233,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
   bind_method<&ProbeHandle::add_observation>(probe, "ProbeHandle", "addObservation");
   bind_method<&ProbeHandle::remove_observation>(probe, "ProbeHandle", "removeObservation");
   bind_method<&ProbeHandle::state>(probe, "ProbeHandle", "state");
+  bind_method<&ProbeHandle::certify>(probe, "ProbeHandle", "certify");
 
   result_object<KeptScoresState>("KeptScoresState", [](auto& o) {
     o.field("rows", &KeptScoresState::rows)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "binding_support.h"
+#include "certificate_values.h"
 #include "gpprobe/classification_examples.h"
 #include "gpprobe/experiment.h"
 #include "gpprobe/gp_classifier.h"
@@ -127,6 +128,17 @@ class ClassifierHandle {
     ClassifierPredictReport r;
     r.clampedVariances = double(report.clamped_variances);
     return r;
+  }
+
+  // Certified robustness at `point` (certificate_values.h); `on_interval` sees each split's interval.
+  RobustnessCertificateValue certify_robustness(val point, const RobustnessSettings& s, val progress, val on_interval) const {
+    if (!gpc_) return failed<RobustnessCertificateValue>(not_fitted());
+    return robustness_certificate(gpc_->common_form(), point, s, progress, on_interval);
+  }
+
+  RobustnessSweepValue robustness_sweep(val point, val gammas, const RobustnessSettings& s, val progress) const {
+    if (!gpc_) return failed<RobustnessSweepValue>(not_fitted());
+    return robustness_sweep_certificates(gpc_->common_form(), point, gammas, s, progress);
   }
 
   ClassifierStateValue state() const {
@@ -303,6 +315,8 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification) {
   bind_method<&ClassifierHandle::optimize>(handle, "ClassifierHandle", "optimize");
   bind_method<&ClassifierHandle::predict>(handle, "ClassifierHandle", "predict");
   bind_method<&ClassifierHandle::state>(handle, "ClassifierHandle", "state");
+  bind_method<&ClassifierHandle::certify_robustness>(handle, "ClassifierHandle", "certifyRobustness");
+  bind_method<&ClassifierHandle::robustness_sweep>(handle, "ClassifierHandle", "robustnessSweep");
 
   bind_function<&classification_example_value>("classificationExample");
   bind_function<&synthetic_classification_data>("syntheticClassification");

@@ -13,6 +13,9 @@ export interface BindingStatus {
 /** JS progress callback of a long call: returning false cancels it (status "cancelled"). */
 export type CoreProgress = ((done: number, total: number) => boolean) | null;
 
+/** JS callback of branch and bound, after each split: the searched extreme's current interval [lower, upper]. */
+export type CoreInterval = ((extremum: 'minimum' | 'maximum', iterations: number, lower: number, upper: number) => void) | null;
+
 /** A kernel as a value: a named kernel or a kernel expression giving its form, and parameter values by
  * the names of Kernel::parameters() (a parameter not named keeps the form's value). */
 export interface KernelValue {
@@ -43,6 +46,8 @@ export interface ProbeHandle {
   addObservation(row: number, cols: number, dtype: 32 | 64, label: number): BindingStatus;
   removeObservation(index: number): BindingStatus;
   state(): ProbeState;
+  /** Certified bounds over the set around one query (`cols` values at `query`). */
+  certify(query: number, cols: number, dtype: 32 | 64, settings: ProbeCertifySettings, progress: CoreProgress): ProbeCertificateValue;
   delete(): void;
 }
 
@@ -408,6 +413,10 @@ export interface ClassifierHandle {
   /** Writes 3 columns of `rows` doubles at `out`: latent mean, latent variance, probability. */
   predict(test: number, rows: number, cols: number, out: number, progress: CoreProgress): ClassifierPredictReport;
   state(): ClassifierStateValue;
+  /** Certified robustness at `point` (d values). */
+  certifyRobustness(point: Float64Array, settings: RobustnessSettings, progress: CoreProgress, onInterval: CoreInterval): RobustnessCertificateValue;
+  /** One certificate per gamma (settings.gamma ignored); progress (gammas done, gammas). */
+  robustnessSweep(point: Float64Array, gammas: Float64Array, settings: RobustnessSettings, progress: CoreProgress): RobustnessSweepValue;
   delete(): void;
 }
 
@@ -451,6 +460,93 @@ export interface ClassificationBindings {
   classificationVocabulary(): ClassificationVocabulary;
   /** MacKay's approximation σ(mean/√(1 + π variance/8)) of E[σ(f)]: n values at `out`. */
   mackayProbabilities(mean: number, variance: number, n: number, out: number): BindingStatus;
+}
+
+// ---- bindings_certificates.cpp ----
+
+/** RobustnessOptions (gpc_robustness.h) under the TS names. */
+export interface RobustnessSettings {
+  gamma: number;
+  /** Moving coordinates (whole numbers); empty: all. */
+  dims: Float64Array;
+  /** [lo, hi] clipping the moving coordinates, or null. */
+  validRange: number[] | null;
+  tolerance: number;
+  maxIterations: number;
+  /** 0: none. */
+  timeLimitSeconds: number;
+  /** "both" or "adversarial". */
+  search: string;
+  /** "both", "centred" or "relaxation". */
+  variance: string;
+}
+
+export interface IntervalValue {
+  lower: number;
+  upper: number;
+}
+
+export interface ProbabilityExtremeValue {
+  lower: number;
+  upper: number;
+  /** d values in the box: where the attained end was found. */
+  witness: Float64Array;
+  iterations: number;
+  /** "converged", "iteration_limit", "time_limit", "min_box" or "cancelled". */
+  status: string;
+}
+
+export interface RobustnessCertificateValue extends BindingStatus {
+  gamma: number;
+  probabilityAtPoint: number;
+  box: { lower: Float64Array; upper: Float64Array };
+  root: { mean: IntervalValue; variance: IntervalValue; probability: IntervalValue };
+  minimum: ProbabilityExtremeValue;
+  maximum: ProbabilityExtremeValue;
+  gpfgs: { point: Float64Array; probability: number };
+  /** "yes", "no" or "unknown". */
+  verdictCanFlip: string;
+}
+
+export interface RobustnessSweepValue extends BindingStatus {
+  certificates: RobustnessCertificateValue[];
+}
+
+/** CertifyOptions (probe_certificate.h) under the TS names. */
+export interface ProbeCertifySettings {
+  gamma: number;
+  /** "inf" or "2". */
+  norm: string;
+  dims: Float64Array;
+  search: boolean;
+  tolerance: number;
+  maxIterations: number;
+  timeLimitSeconds: number;
+}
+
+export interface ProbeCertificateValue extends BindingStatus {
+  judgedProbability: number;
+  judgedProbabilityBounds: IntervalValue;
+  latentMean: IntervalValue;
+  latentVariance: IntervalValue;
+  episteme: IntervalValue;
+  lowestFound: number;
+  highestFound: number;
+  lowestWitness: Float64Array;
+  highestWitness: Float64Array;
+  iterations: number;
+  /** A search status, or "bounds_only" without branch and bound. */
+  status: string;
+  verdictCanFlip: string;
+}
+
+export interface CertifyDefaults extends BindingStatus {
+  robustness: { tolerance: number; maxIterations: number; timeLimitSeconds: number; search: string; variance: string };
+  probe: { tolerance: number; maxIterations: number; timeLimitSeconds: number; norm: string };
+}
+
+export interface CertificateBindings {
+  certifyDefaults(): CertifyDefaults;
 }
 
 // ---- bindings_vocabulary.cpp ----
@@ -512,7 +608,7 @@ export interface HeapAccess {
 }
 
 export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, EvaluationBindings,
-  RegressionBindings, RegressionToolBindings, ClassificationBindings, VocabularyBindings {}
+  RegressionBindings, RegressionToolBindings, ClassificationBindings, CertificateBindings, VocabularyBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

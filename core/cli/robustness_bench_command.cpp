@@ -1,5 +1,5 @@
 // gpprobe bench-robustness [--n 1000] [--seed 1] [--test-point 0] [--signal-variance S] [--length-scales L1,L2]
-//                          [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--variance both|relaxation]
+//                          [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--variance both|centred|relaxation]
 //                          [--data DIR] [--json]
 // Times the robustness paper's Synthetic2D experiment (Fig. 2, left): Laplace probit on n points of
 // synthetic_2d_blobs(n, 200, seed), then for each gamma the certificate of test point --test-point over
@@ -92,11 +92,9 @@ Status run(const Args& raw, std::ostream& out) {
   const std::vector<double> point(row.data(), row.data() + row.size());
 
   RobustnessOptions options;
-  const std::string variance = args.get("variance", "both");
-  if (variance != "both" && variance != "relaxation") {
-    return Status(StatusCode::invalid_argument, "--variance must be both or relaxation, got '" + variance + "'");
-  }
-  options.variance = variance == "both" ? VarianceMethod::both : VarianceMethod::relaxation;
+  const Result<VarianceMethod> variance = parse_variance_method(args.get("variance", "both"));
+  if (!variance.ok()) return Status(StatusCode::invalid_argument, "--" + variance.status().message());
+  options.variance = variance.value();
   options.tolerance = tolerance.value();
   options.search = RobustnessSearch::adversarial;
   std::ostringstream rows;
@@ -105,7 +103,7 @@ Status run(const Args& raw, std::ostream& out) {
   if (!json) {
     out << "Synthetic2D: n = " << n.value() << ", seed " << seed.value() << ", test point " << test_point.value()
         << ", Laplace probit fit " << fit_seconds << " s; tolerance " << options.tolerance << ", variance bounds "
-        << variance << "\n"
+        << variance_method_name(options.variance) << "\n"
         << "gamma   seconds  iterations  status        root_probability       adversarial_interval   gpfgs\n";
   }
   std::string sense;
@@ -138,7 +136,7 @@ Status run(const Args& raw, std::ostream& out) {
     out << "{\"n\":" << n.value() << ",\"seed\":" << seed.value() << ",\"test_point\":" << test_point.value()
         << ",\"point\":" << json_array(point) << ",\"signal_variance\":" << format_number(kernel.signal_variance)
         << ",\"length_scales\":" << json_array(kernel.length_scales) << ",\"tolerance\":" << format_number(options.tolerance)
-        << ",\"variance\":\"" << variance << "\""
+        << ",\"variance\":\"" << variance_method_name(options.variance) << "\""
         << ",\"fit_seconds\":" << fit_seconds << ",\"probability_at_point\":" << format_number(form.probability(point.data()))
         << ",\"sense\":\"" << sense << "\",\"rows\":[" << rows.str() << "],\"total_seconds\":" << total << "}\n";
   } else {

@@ -53,6 +53,17 @@ Result<RobustnessSearch> parse_search(const std::string& name) {
   return Status(StatusCode::invalid_argument, "search must be both or adversarial, got '" + name + "'");
 }
 
+const char* variance_method_name(VarianceMethod variance) {
+  return variance == VarianceMethod::both ? "both" : variance == VarianceMethod::centred ? "centred" : "relaxation";
+}
+
+Result<VarianceMethod> parse_variance_method(const std::string& name) {
+  if (name == "both") return VarianceMethod::both;
+  if (name == "centred") return VarianceMethod::centred;
+  if (name == "relaxation") return VarianceMethod::relaxation;
+  return Status(StatusCode::invalid_argument, "variance must be both, centred or relaxation, got '" + name + "'");
+}
+
 Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, const std::vector<double>& point,
                                                  const RobustnessOptions& options, const ProgressCallback& progress,
                                                  const IntervalCallback& on_interval) {

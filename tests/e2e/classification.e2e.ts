@@ -27,7 +27,11 @@ beforeEach(() => {
 
 const evidence = (side: 'A' | 'B') => page.getByTestId(`model-${side}-evidence`);
 
-/** Opens the Classification tab and waits for both models' first fits of the first example. */
+const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+
+/** Opens the Classification tab and waits for both models' first fits of the first example, and for
+ * every task to end: the task bar sits above the page, so while the demo's probe run (started at load)
+ * is still on it, everything below moves up by its height when it ends. */
 async function openLab(viewport = { width: 1280, height: 800 }): Promise<void> {
   await page.setViewportSize(viewport);
   await page.goto(baseUrl);
@@ -35,9 +39,8 @@ async function openLab(viewport = { width: 1280, height: 800 }): Promise<void> {
   for (const side of ['A', 'B'] as const) {
     await expect.poll(() => evidence(side).textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
   }
+  await idle();
 }
-
-const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
 const shownLml = async (side: 'A' | 'B') => Number(await evidence(side).locator('[data-value]').getAttribute('data-value'));
 
 async function download(button: string | RegExp): Promise<string> {
@@ -64,7 +67,6 @@ describe('the classification lab', () => {
       const canvas = page.getByRole('img', { name: title });
       await canvas.waitFor();
       expect(await page.getByRole('img', { name: `${method === 'ep' ? 'EP' : 'Laplace'} (probit): latent variance` }).count()).toBe(1);
-      const box = (await canvas.boundingBox())!;
       const svg = await download(`Export ${title} as SVG`);
       expect(svg).toContain('<image ');
       expect(svg).toMatch(/data:image\/png;base64,/);
@@ -73,6 +75,7 @@ describe('the classification lab', () => {
       // The point's place on the canvas, from the SVG (same layout): the second circle of the interactive mark.
       const circles = Array.from(svg.matchAll(/M([\d.]+),([\d.]+)a3.2,3.2/g), (m) => [Number(m[1]) + 3.2, Number(m[2])]);
       const [px, py] = circles[0];
+      const box = (await canvas.boundingBox())!;  // where the canvas is now, just before hovering
       await page.mouse.move(box.x + px, box.y + py);
       const tip = page.locator('.tooltip');
       await expect.poll(() => tip.textContent(), { timeout: 10_000 }).toContain('point 1: class');

@@ -4,14 +4,14 @@
 //  - every one of them was registered through the guard (binding_support.h), and answers a bad_alloc
 //    or an exception thrown inside it with a status (out_of_memory, internal_error), never a trap;
 //  - the TS tables of the core's vocabularies (ERROR_CODES, ANOMALY_STATUSES, DEFAULTS,
-//    CLASSIFICATION_DEFAULTS) equal the module's.
+//    CLASSIFICATION_DEFAULTS, CERTIFY_DEFAULTS) equal the module's.
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../web/src/engine/errors.ts';
 import type { GpprobeModule } from '../../web/src/engine/generated/gpprobe.mjs';
 import { loadModule } from '../../web/src/engine/load_module.ts';
-import { ANOMALY_STATUSES, CLASSIFICATION_DEFAULTS, DEFAULTS } from '../../web/src/engine/vocabulary.ts';
+import { ANOMALY_STATUSES, CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS, DEFAULTS } from '../../web/src/engine/vocabulary.ts';
 
 interface Declared {
   functions: Map<string, ts.NodeArray<ts.ParameterDeclaration>>;
@@ -57,7 +57,7 @@ function dummy(type: ts.TypeNode | undefined, d: Declared): unknown {
   if (ts.isLiteralTypeNode(type)) return ts.isNumericLiteral(type.literal) ? Number(type.literal.text) : null;
   if (ts.isTypeReferenceNode(type)) {
     const name = type.typeName.getText();
-    if (name === 'CoreProgress') return null;
+    if (name === 'CoreProgress' || name === 'CoreInterval') return null;
     if (name === 'Float64Array') return new Float64Array(0);
     // A class handle (ScoredQueriesHandle's probe): a fresh, unfitted instance.
     if (d.classes.has(name)) return new (module as unknown as Record<string, new () => unknown>)[name]();
@@ -153,5 +153,8 @@ describe('the TS tables of the core\'s vocabularies', () => {
     const c = module.classificationVocabulary();
     expect(c.code).toBe('ok');
     expect(c.defaults).toEqual(CLASSIFICATION_DEFAULTS);
+    const { code, message: _message, ...certify } = module.certifyDefaults();
+    expect(code).toBe('ok');
+    expect(certify).toEqual(CERTIFY_DEFAULTS);
   });
 });

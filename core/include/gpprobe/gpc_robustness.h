@@ -41,6 +41,11 @@ const char* search_name(RobustnessSearch search);
 // invalid_argument "search must be both or adversarial, got 'x'".
 Result<RobustnessSearch> parse_search(const std::string& name);
 
+// "both" / "centred" / "relaxation" (gpc_box_bounds.h VarianceMethod).
+const char* variance_method_name(VarianceMethod variance);
+// invalid_argument "variance must be both, centred or relaxation, got 'x'".
+Result<VarianceMethod> parse_variance_method(const std::string& name);
+
 struct RobustnessOptions {
   double gamma = 0.0;                    // radius of the L-inf ball, finite and >= 0
   std::vector<std::size_t> dims;         // coordinates that move, distinct; empty: all

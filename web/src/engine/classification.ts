@@ -22,6 +22,7 @@ import { filledHandle, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
 import { checkCount, checkMatrix, type Matrix } from './matrix.ts';
 import { coreProgress, type ProgressListener } from './progress.ts';
+import { certifyWith, sweepWith, type RobustnessCertificate, type RobustnessOptions } from './robustness.ts';
 import { CLASSIFICATION_DEFAULTS as DEFAULTS } from './vocabulary.ts';
 
 export type ClassificationMethod = 'laplace' | 'ep';
@@ -135,6 +136,17 @@ export class GpClassifier {
     } finally {
       heap.free();
     }
+  }
+
+  /** Certified robustness at `point` (d values) over x* ± gamma (robustness.ts): root bounds, branch and
+   * bound for the smallest and largest p(y = 1) with witnesses, and GPFGS; = `gpprobe robustness`. */
+  certifyRobustness(point: ArrayLike<number>, options: RobustnessOptions): RobustnessCertificate {
+    return certifyWith(this.#live(), point, options);
+  }
+
+  /** One certificate per gamma, in order (the paper's Fig. 2; = `gpprobe robustness --sweep`). */
+  robustnessSweep(point: ArrayLike<number>, gammas: ArrayLike<number>, options: Omit<RobustnessOptions, 'gamma'> = {}): RobustnessCertificate[] {
+    return sweepWith(this.#live(), point, gammas, options);
   }
 
   /** Frees the wasm memory of this classifier. Further calls throw a GpprobeError with code "disposed". */

@@ -18,9 +18,13 @@ export type {
 } from './experiments.ts';
 export { ERROR_CODES, GpprobeError, isCancelled } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
-export type { Progress, ProgressListener } from './progress.ts';
-export { ANOMALY_STATUSES, CLASSIFICATION_DEFAULTS, DEFAULTS } from './vocabulary.ts';
-export type { AnomalyStatus, ClassificationDefaults, Defaults } from './vocabulary.ts';
+export type { IntervalDetail, Progress, ProgressDetail, ProgressListener, RootDetail } from './progress.ts';
+export type {
+  Interval, ProbabilityExtreme, RobustnessCertificate, RobustnessOptions, RobustnessSearch, SearchStatus, VarianceBounds, VerdictFlip,
+} from './robustness.ts';
+export type { CertifyOptions, ProbeCertificate, QueryNorm } from './probe_certificate.ts';
+export { ANOMALY_STATUSES, CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS, DEFAULTS } from './vocabulary.ts';
+export type { AnomalyStatus, CertifyDefaults, ClassificationDefaults, Defaults } from './vocabulary.ts';
 export type { Matrix } from './matrix.ts';
 export type { LoadOptions } from './load_module.ts';
 export { createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine } from './regression.ts';

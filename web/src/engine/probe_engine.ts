@@ -11,6 +11,7 @@ import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
 import { checkCount, checkLabels, checkMatrix, sliceRows, type Matrix } from './matrix.ts';
+import { certifyQuery, type CertifyOptions, type ProbeCertificate } from './probe_certificate.ts';
 import { parseProbeFile } from './probe_file.ts';
 import { coreProgress, yieldToEventLoop, type ProgressListener } from './progress.ts';
 import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
@@ -163,6 +164,12 @@ export class Probe {
       throw new GpprobeError('invalid_argument', `observation index must be a non-negative integer, got ${index}`);
     }
     throwIfFailed(this.#live().removeObservation(index));
+  }
+
+  /** Certified bounds of the probe's outputs over the set of queries within gamma of `query` (d values;
+   * probe_certificate.ts): = `gpprobe probe --certify-gamma` for one query. */
+  certify(query: Float32Array | Float64Array, options: CertifyOptions): ProbeCertificate {
+    return certifyQuery(this.#module, this.#live(), query, options);
   }
 
   /** Frees the wasm memory of this probe. Further calls throw a GpprobeError with code "disposed". */

@@ -3,9 +3,10 @@
 // is written here once and tests/wasm/bindings.test.ts holds it to the module's vocabulary(); nothing
 // else in TS restates them. (The error codes live beside GpprobeError in errors.ts, tested the same
 // way; the kernels' parameter names are never restated: the regression lab reads them from the module.)
-import type { ClassificationDefaults, Defaults } from './generated/gpprobe.mjs';
+import type { CertifyDefaults as CertifyDefaultsValue, ClassificationDefaults, Defaults } from './generated/gpprobe.mjs';
 
 export type { ClassificationDefaults, Defaults };
+export type CertifyDefaults = Omit<CertifyDefaultsValue, 'code' | 'message'>;
 
 export const DEFAULTS: Readonly<Defaults> = {
   epsilon: 0.1, strength: 5, space: 'automatic', expectedQueries: 10000,
@@ -17,6 +18,12 @@ export const DEFAULTS: Readonly<Defaults> = {
 export const CLASSIFICATION_DEFAULTS: Readonly<ClassificationDefaults> = {
   method: 'laplace', likelihood: 'probit', signalVariance: 1, lengthScale: 1, restarts: 0, seed: 0, maxIterations: 200,
   probeLaplaceIterations: 50, probeEpIterations: 5,
+};
+
+/** Certified bounds' defaults (gpc_robustness.h RobustnessOptions, probe_certificate.h CertifyOptions). */
+export const CERTIFY_DEFAULTS: Readonly<CertifyDefaults> = {
+  robustness: { tolerance: 0.01, maxIterations: 10000, timeLimitSeconds: 0, search: 'both', variance: 'both' },
+  probe: { tolerance: 0.01, maxIterations: 10000, timeLimitSeconds: 0, norm: 'inf' },
 };
 
 /** Index = the status code the core writes (anomaly_detection.h PointStatus). */

@@ -54,11 +54,13 @@ export function report(error: unknown): void {
 
 /**
  * Sends a request to the worker; unless `label` is null it is shown as a task (progress, and Cancel
- * when its kind's policy allows) until it settles. The caller may cancel it too.
+ * when its kind's policy allows) until it settles. The caller may cancel it too, and may watch its
+ * progress (`onProgress`: e.g. the details a view draws while it runs).
  */
-export function startTask<K extends RequestKind>(label: string | null, r: Request<K>): RunningRequest<ResultOf<K>> {
+export function startTask<K extends RequestKind>(label: string | null, r: Request<K>, onProgress?: (p: Progress) => void): RunningRequest<ResultOf<K>> {
   let id = -1;
   const running = engine().request(r, (progress) => {
+    onProgress?.(progress);
     tasks.value = tasks.value.map((t) => (t.id === id ? { ...t, progress } : t));
   });
   id = running.id;

@@ -21,6 +21,8 @@ interface Props {
    * (a map's values), or null for none. */
   hoverAt?: (x: number, y: number) => string[] | null;
   onPick?: (index: number | null, event: MouseEvent) => void;
+  /** A click inside the plot area with no point under it, at (x, y) in data coordinates. */
+  onPickAt?: (x: number, y: number) => void;
   empty?: string;
   /** Extra controls in the card header. */
   controls?: preact.ComponentChildren;
@@ -80,7 +82,7 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
   return ctx;
 }
 
-export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, onPick, empty, controls, caption, testId }: Props) {
+export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, onPick, onPickAt, empty, controls, caption, testId }: Props) {
   const [box, { width }] = useElementSize<HTMLDivElement>();
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
@@ -153,7 +155,13 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
               setHover(lines ? { lines, x: p.x, y: p.y, index: p.index } : null);
             }}
             onMouseLeave={() => setHover(null)}
-            onClick={(e) => onPick?.(at(e).index, e)}
+            onClick={(e) => {
+              const p = at(e), L = layoutState;
+              onPick?.(p.index, e);
+              if (p.index === null && onPickAt && L && p.x >= L.left && p.x <= L.width - L.right && p.y >= L.top && p.y <= L.height - L.bottom) {
+                onPickAt(L.invertX(p.x), L.invertY(p.y));
+              }
+            }}
             style={{ cursor: hover?.index != null ? 'pointer' : 'default' }}
           />
         ) : null}

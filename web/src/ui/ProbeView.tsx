@@ -9,6 +9,7 @@ import { cellText } from '../state/session.ts';
 import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
 import { COLOR_BY, colorBy as colorBySignal } from '../state/view_state.ts';
 import { formatMeasure } from './format.ts';
+import { CertifyPanel } from './panels/CertifyPanel.tsx';
 import { DENSITY_GRID } from './panels/HyperparametersPanel.tsx';
 import { PlotView } from './PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
@@ -135,6 +136,7 @@ export function ProbeView() {
         <div class="card selection-card">
           {beliefSpec ? <PlotView spec={beliefSpec} height={190} testId="belief-plot" /> : null}
           <SelectedQuery />
+          <CertifyPanel />
         </div>
       </div>
       <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} subset={subset} labels={y} observations={observationSet}

@@ -15,10 +15,11 @@ import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from './pro
 import { regressionHandlers } from './regression_handlers.ts';
 import { buffersOf } from './transferables.ts';
 import { classificationHandlers } from './classification_handlers.ts';
+import { certifyHandlers } from './certify_handlers.ts';
 
 /** Every kind's handler: the compiler checks that none is missing. */
 const HANDLERS: { [K in RequestKind]: Handler<K> } = {
-  ...probeHandlers, ...evaluationHandlers, ...regressionHandlers, ...classificationHandlers,
+  ...probeHandlers, ...evaluationHandlers, ...regressionHandlers, ...classificationHandlers, ...certifyHandlers,
 };
 
 const scope = self as unknown as { postMessage(message: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };

@@ -4,8 +4,11 @@
 // and this file joins them.
 //
 //   page -> worker  { type: 'request', id, request }  |  { type: 'cancel', id }
-//   worker -> page  { type: 'ready', backend }  |  { type: 'progress', id, progress: { stage, done, total } }
+//   worker -> page  { type: 'ready', backend }  |  { type: 'progress', id, progress: { stage, done, total, detail? } }
 //                   { type: 'result', id, kind, result }  |  { type: 'error', id, code, message }
+//
+// `detail` (engine/progress.ts ProgressDetail, a union by `kind`) carries what a view draws while the work
+// runs: 'root' (a certificate's one-box bounds) and 'interval' (branch and bound's current interval).
 //
 // Arrays travel as typed arrays (results are transferred, requests copied so one can be sent again).
 //
@@ -25,12 +28,13 @@
 //   state/<lab>_store.ts + ui/<lab>/   send requests with engine_tasks.ts (startTask / request): the task
 //                              bar shows progress and Cancel, and errors arrive as GpprobeErrors
 import type { Progress } from '../engine/progress.ts';
+import { CERTIFY_POLICIES, type CertifyRequests } from './certify_protocol.ts';
 import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classification_protocol.ts';
 import { EVALUATION_POLICIES, type EvaluationRequests } from './evaluation_protocol.ts';
 import { PROBE_POLICIES, type ProbeRequests } from './probe_protocol.ts';
 import { REGRESSION_POLICIES, type RegressionRequests } from './regression_protocol.ts';
 
-export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests, ClassificationRequests {}
+export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests, ClassificationRequests, CertifyRequests {}
 
 export type RequestKind = keyof Requests;
 /** The request of kind K (every kind when K is the whole union). */
@@ -42,7 +46,7 @@ export type CancelPolicy = 'between-chunks' | 'terminate' | 'none';
 export type Policies<R> = { readonly [K in keyof R]: CancelPolicy };
 
 export const CANCEL_POLICY: Policies<Requests> = {
-  ...PROBE_POLICIES, ...EVALUATION_POLICIES, ...REGRESSION_POLICIES, ...CLASSIFICATION_POLICIES,
+  ...PROBE_POLICIES, ...EVALUATION_POLICIES, ...REGRESSION_POLICIES, ...CLASSIFICATION_POLICIES, ...CERTIFY_POLICIES,
 };
 
 /** Page -> worker. */

@@ -7,6 +7,8 @@ import { data, fits, startClassification } from '../../state/classification_stor
 import { DataPanel } from './DataPanel.tsx';
 import { FitPanel } from './FitPanel.tsx';
 import { ModelColumn } from './ModelColumn.tsx';
+import { RobustnessPanel } from './RobustnessPanel.tsx';
+import { SweepView } from './SweepView.tsx';
 import './classification.css';
 
 export function ClassificationView() {
@@ -19,6 +21,7 @@ export function ClassificationView() {
       <aside class="classification-controls">
         <DataPanel />
         <FitPanel />
+        <RobustnessPanel />
       </aside>
       <div class="classification-main">
         {d ? (
@@ -31,6 +34,7 @@ export function ClassificationView() {
           <ModelColumn side={0} />
           <ModelColumn side={1} />
         </div>
+        <SweepView />
       </div>
     </div>
   );

@@ -4,13 +4,16 @@
 // the training points; hover for the numbers.
 import { useMemo, useState } from 'preact/hooks';
 import { gridCell, heldText, probabilityMap, varianceMap } from '../../plots/classification_plots.ts';
+import { pointMark, robustnessOverlay } from '../../plots/robustness_plots.ts';
 import {
   copyHyperparameters, data, fits, fitting, grid, models, plane, setHyperparameter, setModel, vocabulary, type Side,
 } from '../../state/classification_store.ts';
+import { certificates, pickPoint, point as robustnessPoint } from '../../state/robustness_store.ts';
 import { methodTitle, modelLabel } from '../../worker/classification_protocol.ts';
 import { formatMeasure } from '../format.ts';
 import { PlotView } from '../PlotView.tsx';
 import { ParameterField } from '../regression/ParameterField.tsx';
+import { RobustnessCard } from './RobustnessCard.tsx';
 
 export const SIDE_NAMES = ['A', 'B'] as const;
 
@@ -27,6 +30,14 @@ export function ModelColumn({ side }: { side: Side }) {
   } : null), [current, d, p, g, mackay]);
   const probability = useMemo(() => input && probabilityMap(input), [input]);
   const variance = useMemo(() => input && varianceMap(input), [input]);
+  // x*, its box, GPFGS and the witness over both maps (certified robustness).
+  const entry = certificates.value[side], at = robustnessPoint.value, oneFeature = (d?.x.cols ?? 0) === 1;
+  const certificate = entry?.result?.certificate ?? entry?.root ?? null;
+  const overlays = useMemo(() => (['probability', 'variance'] as const).map((quantity) => {
+    if (!p || !at) return [];
+    if (certificate && entry && entry.point === at.x) return robustnessOverlay(certificate, p, oneFeature, quantity, at.x, !!entry.result);
+    return quantity === 'probability' ? pointMark(p, oneFeature, at.x, null) : oneFeature ? [] : pointMark(p, oneFeature, at.x, null);
+  }), [p, at, certificate, entry, oneFeature]);
   if (!v || !d) return null;
 
   const lengthScales = Array.from(m.kernel.lengthScales);
@@ -40,6 +51,14 @@ export function ModelColumn({ side }: { side: Side }) {
       if (current.result.mackay) lines.push(`MacKay's approximation of p: ${formatMeasure(current.result.mackay.data[i])}`);
     }
     return lines;
+  };
+  // A click on a training point certifies there; a click elsewhere at that place of the plane.
+  const pickTraining = (i: number | null) => {
+    if (i !== null) pickPoint(Array.from(d.x.data.subarray(i * d.x.cols, (i + 1) * d.x.cols)), i);
+  };
+  const pickPlace = (x: number, y: number) => {
+    if (!p) return;
+    pickPoint(p.held.map((h, j) => (j === p.x ? x : j === p.y && !oneFeature ? y : h)), null);
   };
   const place = (x: number, y: number): string[] | null => {
     if (!current || !g || !p) return null;
@@ -89,10 +108,13 @@ export function ModelColumn({ side }: { side: Side }) {
           </label>
         )}
       </div>
-      <PlotView spec={probability} height={340} tooltip={point} hoverAt={place} testId={`model-${name}-probability`} empty="fitting…"
+      <PlotView spec={probability} overlay={overlays[0]} height={340} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
+        testId={`model-${name}-probability`} empty="fitting…"
         caption={`Predictive probability of class ${d.classNames[1]}, ${mackay ? "by MacKay's approximation σ(μ/√(1 + πΣ/8)) (off by up to 0.016 from the exact E[σ(f)])" : `exactly ${m.likelihood === 'probit' ? 'Φ(μ/√(1 + Σ))' : 'E[σ(f)] by quadrature'}`}; ${d.x.cols === 1 ? 'dashed: p = 0.5; the points sit at their class (0 or 1)' : 'black: where it is 0.5'}.${where}`} />
-      <PlotView spec={variance} height={340} tooltip={point} hoverAt={place} testId={`model-${name}-variance`} empty="fitting…"
+      <PlotView spec={variance} overlay={overlays[1]} height={340} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
+        testId={`model-${name}-variance`} empty="fitting…"
         caption="Latent variance Σ(x): the epistemic uncertainty, from 0 (the data pin f down) to the signal variance (the prior, far from the data)." />
+      <RobustnessCard side={side} name={name} />
     </section>
   );
 }

@@ -1,0 +1,282 @@
+// Embind registration of certified bounds (certificate_values.h): the settings and certificates of a
+// GP classifier's robustness and of the probe's verdict, their conversion from and to the core's
+// structs, and the defaults of both (certifyDefaults, which web/src/engine/vocabulary.ts restates once,
+// tested). Conventions of binding_support.h; no mathematics.
+#include <emscripten/bind.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "certificate_values.h"
+#include "gpprobe/gpc_robustness.h"
+#include "gpprobe/probe_certificate.h"
+
+namespace gpprobe::wasm {
+namespace {
+
+std::string text_of(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+// Whole numbers >= 0 of a JS array ("dims must be whole numbers >= 0, got 1.5").
+Result<std::vector<std::size_t>> indices_of(const val& list, const char* what) {
+  std::vector<std::size_t> out;
+  for (double v : emscripten::convertJSArrayToNumberVector<double>(list)) {
+    if (!(v >= 0.0 && v == std::floor(v) && v < 1e15)) {
+      return Status(StatusCode::invalid_argument, std::string(what) + " must be whole numbers >= 0, got " + text_of(v));
+    }
+    out.push_back(std::size_t(v));
+  }
+  return out;
+}
+
+Result<std::size_t> iteration_count(double v) {
+  if (!(v >= 0.0 && v == std::floor(v) && v < 1e15)) {
+    return Status(StatusCode::invalid_argument, "maxIterations must be a whole number >= 0, got " + text_of(v));
+  }
+  return std::size_t(v);
+}
+
+Result<RobustnessOptions> robustness_options(const RobustnessSettings& s) {
+  RobustnessOptions o;
+  o.gamma = s.gamma;
+  o.tolerance = s.tolerance;
+  o.time_limit_seconds = s.timeLimitSeconds;
+  if (!(s.timeLimitSeconds >= 0.0)) {
+    return Status(StatusCode::invalid_argument, "timeLimitSeconds must be >= 0, got " + text_of(s.timeLimitSeconds));
+  }
+  Result<std::size_t> iterations = iteration_count(s.maxIterations);
+  if (!iterations.ok()) return iterations.status();
+  o.max_iterations = iterations.value();
+  Result<std::vector<std::size_t>> dims = indices_of(s.dims, "dims");
+  if (!dims.ok()) return dims.status();
+  o.dims = dims.value();
+  if (!s.validRange.isNull() && !s.validRange.isUndefined()) {
+    const std::vector<double> range = emscripten::convertJSArrayToNumberVector<double>(s.validRange);
+    if (range.size() != 2) {
+      return Status(StatusCode::invalid_argument, "validRange must be [lo, hi], got " + std::to_string(range.size()) + " values");
+    }
+    o.valid_range = Interval{range[0], range[1]};
+  }
+  Result<RobustnessSearch> search = parse_search(s.search);
+  if (!search.ok()) return search.status();
+  o.search = search.value();
+  Result<VarianceMethod> variance = parse_variance_method(s.variance);
+  if (!variance.ok()) return variance.status();
+  o.variance = variance.value();
+  return o;
+}
+
+IntervalValue interval_value(Interval i) { return {i.lower, i.upper}; }
+
+ProbabilityExtremeValue extreme_value(const ProbabilityExtreme& x) {
+  return {x.lower, x.upper, copy_out(x.witness), double(x.iterations), search_status_name(x.status)};
+}
+
+RobustnessCertificateValue certificate_value(double gamma, const RobustnessCertificate& c) {
+  RobustnessCertificateValue v;
+  v.gamma = gamma;
+  v.probabilityAtPoint = c.probability_at_point;
+  v.box = {copy_out(c.lower), copy_out(c.upper)};
+  v.root = {interval_value(c.mean), interval_value(c.variance), interval_value(c.probability)};
+  v.minimum = extreme_value(c.minimum);
+  v.maximum = extreme_value(c.maximum);
+  v.gpfgs = {copy_out(c.gpfgs.point), c.gpfgs.probability};
+  v.verdictCanFlip = verdict_flip_name(c.verdict_can_flip);
+  return v;
+}
+
+std::vector<double> point_of(const val& point) { return emscripten::convertJSArrayToNumberVector<double>(point); }
+
+// The defaults of both kinds of certificate (RobustnessOptions, CertifyOptions), under the TS names.
+struct RobustnessDefaults {
+  double tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
+  std::string search, variance;
+};
+
+struct ProbeCertifyDefaults {
+  double tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
+  std::string norm;
+};
+
+struct CertifyDefaults : BindingStatus {
+  RobustnessDefaults robustness;
+  ProbeCertifyDefaults probe;
+};
+
+CertifyDefaults certify_defaults() {
+  const RobustnessOptions r;
+  const CertifyOptions p;
+  CertifyDefaults d;
+  d.robustness = {r.tolerance, double(r.max_iterations), r.time_limit_seconds, search_name(r.search),
+                  variance_method_name(r.variance)};
+  d.probe = {p.tolerance, double(p.max_iterations), p.time_limit_seconds, norm_name(p.norm)};
+  return d;
+}
+
+}  // namespace
+
+RobustnessCertificateValue robustness_certificate(const GpcCommonForm& form, const val& point,
+                                                  const RobustnessSettings& settings, const val& progress,
+                                                  const val& on_interval) {
+  Result<RobustnessOptions> options = robustness_options(settings);
+  if (!options.ok()) return failed<RobustnessCertificateValue>(options.status());
+  IntervalCallback intervals;
+  if (on_interval.typeOf().as<std::string>() == "function") {
+    intervals = [&on_interval](Extremum extremum, std::size_t iterations, double lower, double upper) {
+      on_interval(std::string(extremum == Extremum::minimum ? "minimum" : "maximum"), double(iterations), lower, upper);
+    };
+  }
+  Result<RobustnessCertificate> c =
+      certify_robustness(form, point_of(point), options.value(), progress_from(progress), intervals);
+  if (!c.ok()) return failed<RobustnessCertificateValue>(c.status());
+  return certificate_value(options.value().gamma, c.value());
+}
+
+RobustnessSweepValue robustness_sweep_certificates(const GpcCommonForm& form, const val& point, const val& gammas,
+                                                   const RobustnessSettings& settings, const val& progress) {
+  Result<RobustnessOptions> options = robustness_options(settings);
+  if (!options.ok()) return failed<RobustnessSweepValue>(options.status());
+  const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(gammas);
+  Result<std::vector<RobustnessCertificate>> rows =
+      robustness_sweep(form, point_of(point), values, options.value(), progress_from(progress));
+  if (!rows.ok()) return failed<RobustnessSweepValue>(rows.status());
+  std::vector<RobustnessCertificateValue> out;
+  for (std::size_t g = 0; g < values.size(); ++g) out.push_back(certificate_value(values[g], rows.value()[g]));
+  RobustnessSweepValue v;
+  v.certificates = array_of(out);
+  return v;
+}
+
+ProbeCertificateValue probe_certificate(const Probe& probe, std::uintptr_t query, std::size_t cols, int dtype,
+                                        const ProbeCertifySettings& s, const val& progress) {
+  using Value = ProbeCertificateValue;
+  MatrixView view;
+  if (const Status v = view_of(query, 1, cols, dtype, "the query", &view); !v.ok()) return failed<Value>(v);
+  if (probe.dimension() != 0 && cols != probe.dimension()) {
+    return failed<Value>(Status(StatusCode::dimension_mismatch, "the query has " + std::to_string(cols) +
+                                                                    " columns, the probe's observations have " +
+                                                                    std::to_string(probe.dimension())));
+  }
+  std::vector<double> a(cols);
+  view.copy_rows(0, 1, a.data());
+  CertifyOptions o;
+  o.gamma = s.gamma;
+  o.tolerance = s.tolerance;
+  o.time_limit_seconds = s.timeLimitSeconds;
+  o.search = s.search;
+  if (s.norm != "inf" && s.norm != "2") {
+    return failed<Value>(Status(StatusCode::invalid_argument, "norm must be inf or 2, got '" + s.norm + "'"));
+  }
+  o.norm = s.norm == "inf" ? QueryNorm::inf : QueryNorm::two;
+  Result<std::size_t> iterations = iteration_count(s.maxIterations);
+  if (!iterations.ok()) return failed<Value>(iterations.status());
+  o.max_iterations = iterations.value();
+  Result<std::vector<std::size_t>> dims = indices_of(s.dims, "dims");
+  if (!dims.ok()) return failed<Value>(dims.status());
+  o.dims = dims.value();
+  Result<ProbeCertifier> certifier = ProbeCertifier::make(probe, o);
+  if (!certifier.ok()) return failed<Value>(certifier.status());
+  Result<ProbeCertificate> c = certifier.value().certify(a.data(), progress_from(progress));
+  if (!c.ok()) return failed<Value>(c.status());
+  const ProbeCertificate& x = c.value();
+  Value v;
+  v.judgedProbability = x.judged_probability;
+  v.judgedProbabilityBounds = interval_value(x.judged_probability_bounds);
+  v.latentMean = interval_value(x.latent_mean);
+  v.latentVariance = interval_value(x.latent_variance);
+  v.episteme = interval_value(x.episteme);
+  v.lowestFound = x.lowest_found;
+  v.highestFound = x.highest_found;
+  v.lowestWitness = copy_out(x.lowest_witness);
+  v.highestWitness = copy_out(x.highest_witness);
+  v.iterations = double(x.iterations);
+  v.status = x.status ? search_status_name(*x.status) : "bounds_only";
+  v.verdictCanFlip = verdict_flip_name(x.verdict_can_flip);
+  return v;
+}
+
+}  // namespace gpprobe::wasm
+
+EMSCRIPTEN_BINDINGS(gpprobe_certificates) {
+  using namespace gpprobe::wasm;
+  emscripten::value_object<RobustnessSettings>("RobustnessSettings")
+      .field("gamma", &RobustnessSettings::gamma)
+      .field("dims", &RobustnessSettings::dims)
+      .field("validRange", &RobustnessSettings::validRange)
+      .field("tolerance", &RobustnessSettings::tolerance)
+      .field("maxIterations", &RobustnessSettings::maxIterations)
+      .field("timeLimitSeconds", &RobustnessSettings::timeLimitSeconds)
+      .field("search", &RobustnessSettings::search)
+      .field("variance", &RobustnessSettings::variance);
+  emscripten::value_object<IntervalValue>("IntervalValue")
+      .field("lower", &IntervalValue::lower)
+      .field("upper", &IntervalValue::upper);
+  emscripten::value_object<BoxValue>("BoxValue").field("lower", &BoxValue::lower).field("upper", &BoxValue::upper);
+  emscripten::value_object<RootBoundsValue>("RootBoundsValue")
+      .field("mean", &RootBoundsValue::mean)
+      .field("variance", &RootBoundsValue::variance)
+      .field("probability", &RootBoundsValue::probability);
+  emscripten::value_object<ProbabilityExtremeValue>("ProbabilityExtremeValue")
+      .field("lower", &ProbabilityExtremeValue::lower)
+      .field("upper", &ProbabilityExtremeValue::upper)
+      .field("witness", &ProbabilityExtremeValue::witness)
+      .field("iterations", &ProbabilityExtremeValue::iterations)
+      .field("status", &ProbabilityExtremeValue::status);
+  emscripten::value_object<GpfgsValue>("GpfgsValue")
+      .field("point", &GpfgsValue::point)
+      .field("probability", &GpfgsValue::probability);
+  result_object<RobustnessCertificateValue>("RobustnessCertificateValue", [](auto& o) {
+    o.field("gamma", &RobustnessCertificateValue::gamma)
+        .field("probabilityAtPoint", &RobustnessCertificateValue::probabilityAtPoint)
+        .field("box", &RobustnessCertificateValue::box)
+        .field("root", &RobustnessCertificateValue::root)
+        .field("minimum", &RobustnessCertificateValue::minimum)
+        .field("maximum", &RobustnessCertificateValue::maximum)
+        .field("gpfgs", &RobustnessCertificateValue::gpfgs)
+        .field("verdictCanFlip", &RobustnessCertificateValue::verdictCanFlip);
+  });
+  result_object<RobustnessSweepValue>("RobustnessSweepValue",
+                                      [](auto& o) { o.field("certificates", &RobustnessSweepValue::certificates); });
+  emscripten::value_object<ProbeCertifySettings>("ProbeCertifySettings")
+      .field("gamma", &ProbeCertifySettings::gamma)
+      .field("norm", &ProbeCertifySettings::norm)
+      .field("dims", &ProbeCertifySettings::dims)
+      .field("search", &ProbeCertifySettings::search)
+      .field("tolerance", &ProbeCertifySettings::tolerance)
+      .field("maxIterations", &ProbeCertifySettings::maxIterations)
+      .field("timeLimitSeconds", &ProbeCertifySettings::timeLimitSeconds);
+  result_object<ProbeCertificateValue>("ProbeCertificateValue", [](auto& o) {
+    o.field("judgedProbability", &ProbeCertificateValue::judgedProbability)
+        .field("judgedProbabilityBounds", &ProbeCertificateValue::judgedProbabilityBounds)
+        .field("latentMean", &ProbeCertificateValue::latentMean)
+        .field("latentVariance", &ProbeCertificateValue::latentVariance)
+        .field("episteme", &ProbeCertificateValue::episteme)
+        .field("lowestFound", &ProbeCertificateValue::lowestFound)
+        .field("highestFound", &ProbeCertificateValue::highestFound)
+        .field("lowestWitness", &ProbeCertificateValue::lowestWitness)
+        .field("highestWitness", &ProbeCertificateValue::highestWitness)
+        .field("iterations", &ProbeCertificateValue::iterations)
+        .field("status", &ProbeCertificateValue::status)
+        .field("verdictCanFlip", &ProbeCertificateValue::verdictCanFlip);
+  });
+  emscripten::value_object<RobustnessDefaults>("RobustnessDefaults")
+      .field("tolerance", &RobustnessDefaults::tolerance)
+      .field("maxIterations", &RobustnessDefaults::maxIterations)
+      .field("timeLimitSeconds", &RobustnessDefaults::timeLimitSeconds)
+      .field("search", &RobustnessDefaults::search)
+      .field("variance", &RobustnessDefaults::variance);
+  emscripten::value_object<ProbeCertifyDefaults>("ProbeCertifyDefaults")
+      .field("tolerance", &ProbeCertifyDefaults::tolerance)
+      .field("maxIterations", &ProbeCertifyDefaults::maxIterations)
+      .field("timeLimitSeconds", &ProbeCertifyDefaults::timeLimitSeconds)
+      .field("norm", &ProbeCertifyDefaults::norm);
+  result_object<CertifyDefaults>("CertifyDefaults", [](auto& o) {
+    o.field("robustness", &CertifyDefaults::robustness).field("probe", &CertifyDefaults::probe);
+  });
+  bind_function<&certify_defaults>("certifyDefaults");
+}

@@ -1,0 +1,98 @@
+// Certified bounds as JavaScript values: the settings and certificates of a GP classifier's robustness
+// at a point (gpc_robustness.h) and of the probe's verdict at a query (probe_certificate.h), under the
+// TS API's names (the CLI's JSON names in camelCase). bindings_certificates.cpp registers them and
+// converts; the handles (ClassifierHandle.certifyRobustness / .robustnessSweep, ProbeHandle.certify)
+// call the functions below on their fitted model. Registration only; the numbers are the core's.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "binding_support.h"
+#include "gpprobe/gpc_common_form.h"
+#include "gpprobe/probe.h"
+
+namespace gpprobe::wasm {
+
+// RobustnessOptions: gamma, dims (moving coordinates; empty: all), validRange ([lo, hi] or null),
+// tolerance, maxIterations, timeLimitSeconds (0: none), search ("both" | "adversarial"), variance
+// ("both" | "centred" | "relaxation").
+struct RobustnessSettings {
+  double gamma = 0, tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
+  val dims = val::array();        // Float64Array or number[] of whole numbers
+  val validRange = val::null();   // null or [lo, hi]
+  std::string search, variance;
+};
+
+struct IntervalValue {
+  double lower = 0, upper = 0;
+};
+
+struct BoxValue {
+  val lower = val::null(), upper = val::null();  // Float64Array, d each
+};
+
+struct RootBoundsValue {
+  IntervalValue mean, variance, probability;
+};
+
+struct ProbabilityExtremeValue {
+  double lower = 0, upper = 0;
+  val witness = val::null();  // Float64Array, d values
+  double iterations = 0;
+  std::string status;         // search_status_name
+};
+
+struct GpfgsValue {
+  val point = val::null();  // Float64Array, d values
+  double probability = 0;
+};
+
+struct RobustnessCertificateValue : BindingStatus {
+  double gamma = 0, probabilityAtPoint = 0;
+  BoxValue box;
+  RootBoundsValue root;
+  ProbabilityExtremeValue minimum, maximum;
+  GpfgsValue gpfgs;
+  std::string verdictCanFlip;  // "yes" | "no" | "unknown"
+};
+
+struct RobustnessSweepValue : BindingStatus {
+  val certificates = val::null();  // RobustnessCertificateValue[], one per gamma
+};
+
+// CertifyOptions: gamma, norm ("inf" | "2"), dims, search (branch and bound), tolerance, maxIterations,
+// timeLimitSeconds.
+struct ProbeCertifySettings {
+  double gamma = 0, tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
+  std::string norm;
+  val dims = val::array();
+  bool search = false;
+};
+
+struct ProbeCertificateValue : BindingStatus {
+  double judgedProbability = 0;
+  IntervalValue judgedProbabilityBounds, latentMean, latentVariance, episteme;
+  double lowestFound = 0, highestFound = 0;
+  val lowestWitness = val::null(), highestWitness = val::null();  // Float64Array, d values each
+  double iterations = 0;
+  std::string status;  // search_status_name, or "bounds_only" without a search
+  std::string verdictCanFlip;
+};
+
+// `point`: Float64Array or number[] of d values. `progress(done, total)` as progress_from; `on_interval`
+// a JS function (extremum "minimum" | "maximum", iterations, lower, upper) called after each split, or
+// anything else for none.
+RobustnessCertificateValue robustness_certificate(const GpcCommonForm& form, const val& point,
+                                                  const RobustnessSettings& settings, const val& progress,
+                                                  const val& on_interval);
+
+// One certificate per value of `gammas` (settings.gamma is ignored); progress (gammas done, gammas).
+RobustnessSweepValue robustness_sweep_certificates(const GpcCommonForm& form, const val& point, const val& gammas,
+                                                   const RobustnessSettings& settings, const val& progress);
+
+// The query: `cols` values at `query`, float32 or float64 (dtype 32 / 64).
+ProbeCertificateValue probe_certificate(const Probe& probe, std::uintptr_t query, std::size_t cols, int dtype,
+                                        const ProbeCertifySettings& settings, const val& progress);
+
+}  // namespace gpprobe::wasm
