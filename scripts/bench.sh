@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Times fitting and scoring natively and in wasm (Node) on the same seeded workload, with ratios.
+# Times fitting and scoring natively and in wasm (Node) on the same seeded workload, with ratios; then
+# toggling one observation with kept scores (library in Node, and the app in Chromium at 200,000 × 384).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/build.sh >/dev/null
 node scripts/bench.mjs "$@"
+node scripts/bench_toggle.mjs
+node scripts/bench_toggle_browser.mjs
 node scripts/bench_gpc.mjs
 node scripts/bench_robustness.mjs

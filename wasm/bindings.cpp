@@ -1,5 +1,5 @@
 // Embind registration of the probe for JavaScript: the ProbeHandle the TS engine fits, scores and
-// updates, the observation draw, and the synthetic benchmark data. No mathematics here: each binding
+// updates, the scores kept up to date with it (ScoredQueriesHandle), the observation draw, and the synthetic benchmark data. No mathematics here: each binding
 // views the heap buffers the TypeScript engine filled (row-major, whole arrays; matrices as pointer,
 // rows, cols, dtype 32/64), calls the core and returns the one result shape of binding_support.h.
 // Also registered here, once: BindingStatus, and the two test hooks of the guard (registeredBindings,
@@ -17,6 +17,7 @@
 #include "gpprobe/leave_one_out.h"
 #include "gpprobe/observation_draw.h"
 #include "gpprobe/probe.h"
+#include "gpprobe/scored_queries.h"
 #include "gpprobe/synthetic_embeddings.h"
 
 namespace gpprobe::wasm {
@@ -39,6 +40,14 @@ struct LeaveOneOutValue : BindingStatus {
 };
 
 Status not_fitted() { return Status(StatusCode::invalid_argument, "the probe is not fitted"); }
+
+// A label as the JS number itself (an int parameter would turn 0.5 and NaN into 0).
+Status check_label(double label) {
+  if (label == 0.0 || label == 1.0) return Status::success();
+  std::ostringstream os;
+  os << "label must be 0 or 1, got " << label;
+  return Status(StatusCode::invalid_argument, os.str());
+}
 
 // One fitted probe. JavaScript owns it and must call delete() (the TS Probe.dispose does).
 class ProbeHandle {
@@ -74,18 +83,15 @@ class ProbeHandle {
     return probe_->score(view, columns, progress_from(progress));
   }
 
-  // `label` arrives as the JS number itself (an int parameter would turn 0.5 and NaN into 0).
   Status add_observation(std::uintptr_t row, std::size_t cols, int dtype, double label) {
     if (!probe_) return not_fitted();
-    if (label != 0.0 && label != 1.0) {
-      std::ostringstream os;
-      os << "label must be 0 or 1, got " << label;
-      return Status(StatusCode::invalid_argument, os.str());
-    }
+    GPPROBE_RETURN_IF_ERROR(check_label(label));
     MatrixView view;
     GPPROBE_RETURN_IF_ERROR(view_of(row, 1, cols, dtype, "the observation", &view));
     return probe_->add_observation(view, std::uint8_t(label));
   }
+
+  gpprobe::Probe* probe() { return probe_.get(); }
 
   Status remove_observation(double index) {
     if (!probe_) return not_fitted();
@@ -141,6 +147,75 @@ class ProbeHandle {
 
  private:
   std::unique_ptr<gpprobe::Probe> probe_;
+};
+
+struct KeptScoresState : BindingStatus {
+  double rows = 0;
+  double fullRescores = 0;
+  bool current = false;  // every row scored by the probe as it is now
+};
+
+// Scores of one set of queries kept up to date with a probe (scored_queries.h). The queries stay in
+// the wasm heap (a ResidentMatrix) for as long as this handle lives; every change goes through it.
+class ScoredQueriesHandle {
+ public:
+  Status track(std::uintptr_t queries, std::size_t rows, std::size_t cols, int dtype) {
+    MatrixView view;
+    GPPROBE_RETURN_IF_ERROR(view_of(queries, rows, cols, dtype, "queries", &view));
+    kept_ = std::make_unique<gpprobe::ScoredQueries>(view);
+    return Status::success();
+  }
+
+  Status score_rows(ProbeHandle& probe, double first, double count) {
+    if (!kept_ || !probe.probe()) return not_fitted();
+    std::size_t f = 0, n = 0;
+    GPPROBE_RETURN_IF_ERROR(count_argument("first", first, &f));
+    GPPROBE_RETURN_IF_ERROR(count_argument("count", count, &n));
+    return kept_->score_rows(*probe.probe(), f, n);
+  }
+
+  Status add_observation(ProbeHandle& probe, std::uintptr_t row, std::size_t cols, int dtype, double label) {
+    if (!kept_ || !probe.probe()) return not_fitted();
+    GPPROBE_RETURN_IF_ERROR(check_label(label));
+    MatrixView view;
+    GPPROBE_RETURN_IF_ERROR(view_of(row, 1, cols, dtype, "the observation", &view));
+    return kept_->add_observation(probe.probe(), view, std::uint8_t(label));
+  }
+
+  Status remove_observation(ProbeHandle& probe, double index) {
+    if (!kept_ || !probe.probe()) return not_fitted();
+    std::size_t i = 0;
+    GPPROBE_RETURN_IF_ERROR(count_argument("observation index", index, &i));
+    return kept_->remove_observation(probe.probe(), i);
+  }
+
+  Status follow(ProbeHandle& probe, const ScoredQueriesHandle& leader) {
+    if (!kept_ || !leader.kept_ || !probe.probe()) return not_fitted();
+    return kept_->follow(*probe.probe(), *leader.kept_);
+  }
+
+  // 7 columns of `count` doubles at `out`, as ProbeHandle.score writes them, for rows [first, first + count).
+  Status write(std::uintptr_t out, double first, double count) const {
+    if (!kept_) return not_fitted();
+    std::size_t f = 0, n = 0;
+    GPPROBE_RETURN_IF_ERROR(count_argument("first", first, &f));
+    GPPROBE_RETURN_IF_ERROR(count_argument("count", count, &n));
+    double* base = doubles_out(out);
+    const gpprobe::ProbeScoreColumns columns{base, base + n, base + 2 * n, base + 3 * n, base + 4 * n, base + 5 * n, base + 6 * n};
+    return kept_->write(columns, f, n);
+  }
+
+  KeptScoresState state(ProbeHandle& probe) const {
+    if (!kept_ || !probe.probe()) return failed<KeptScoresState>(not_fitted());
+    KeptScoresState s;
+    s.rows = double(kept_->rows());
+    s.fullRescores = double(kept_->full_rescores());
+    s.current = kept_->current(*probe.probe());
+    return s;
+  }
+
+ private:
+  std::unique_ptr<gpprobe::ScoredQueries> kept_;
 };
 
 // Seeded synthetic embeddings (the benchmark's workload): x as float64 rows*dim at `x`, labels at `labels`.
@@ -232,6 +307,21 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
   bind_method<&ProbeHandle::certify>(probe, "ProbeHandle", "certify");
   bind_method<&ProbeHandle::leave_one_out>(probe, "ProbeHandle", "leaveOneOut");
   bind_method<&ProbeHandle::knowledge_gain>(probe, "ProbeHandle", "knowledgeGain");
+
+  result_object<KeptScoresState>("KeptScoresState", [](auto& o) {
+    o.field("rows", &KeptScoresState::rows)
+        .field("fullRescores", &KeptScoresState::fullRescores)
+        .field("current", &KeptScoresState::current);
+  });
+  emscripten::class_<ScoredQueriesHandle> kept("ScoredQueriesHandle");
+  kept.constructor<>();
+  bind_method<&ScoredQueriesHandle::track>(kept, "ScoredQueriesHandle", "track");
+  bind_method<&ScoredQueriesHandle::score_rows>(kept, "ScoredQueriesHandle", "scoreRows");
+  bind_method<&ScoredQueriesHandle::add_observation>(kept, "ScoredQueriesHandle", "addObservation");
+  bind_method<&ScoredQueriesHandle::remove_observation>(kept, "ScoredQueriesHandle", "removeObservation");
+  bind_method<&ScoredQueriesHandle::follow>(kept, "ScoredQueriesHandle", "follow");
+  bind_method<&ScoredQueriesHandle::write>(kept, "ScoredQueriesHandle", "write");
+  bind_method<&ScoredQueriesHandle::state>(kept, "ScoredQueriesHandle", "state");
 
   bind_function<&synthetic_embeddings>("syntheticEmbeddings");
   bind_function<&draw_observations>("drawObservations");

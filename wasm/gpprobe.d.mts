@@ -80,8 +80,31 @@ export interface BindingNames extends BindingStatus {
   names: string[];
 }
 
+export interface KeptScoresState extends BindingStatus {
+  rows: number;
+  /** Full passes the drift guard (or a probe changed elsewhere) caused. */
+  fullRescores: number;
+  /** Every row scored by the probe as it is now. */
+  current: boolean;
+}
+
+/** scored_queries.h: scores of resident queries kept up to date with a probe by rank-one updates. */
+export interface ScoredQueriesHandle {
+  track(queries: number, rows: number, cols: number, dtype: 32 | 64): BindingStatus;
+  scoreRows(probe: ProbeHandle, first: number, count: number): BindingStatus;
+  addObservation(probe: ProbeHandle, row: number, cols: number, dtype: 32 | 64, label: number): BindingStatus;
+  removeObservation(probe: ProbeHandle, index: number): BindingStatus;
+  /** Applies `leader`'s last change to these scores (or re-scores them fully). */
+  follow(probe: ProbeHandle, leader: ScoredQueriesHandle): BindingStatus;
+  /** Writes 7 columns of `count` doubles at `out` (as ProbeHandle.score) for rows [first, first + count). */
+  write(out: number, first: number, count: number): BindingStatus;
+  state(probe: ProbeHandle): KeptScoresState;
+  delete(): void;
+}
+
 export interface ProbeBindings {
   ProbeHandle: new () => ProbeHandle;
+  ScoredQueriesHandle: new () => ScoredQueriesHandle;
   syntheticEmbeddings(rows: number, dimension: number, seed: number, x: number, labels: number): BindingStatus;
   drawObservations(labels: number, n: number, perClass: number, seed: number): DrawnRows;
   registeredBindings(): BindingNames;

@@ -124,6 +124,26 @@ void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std:
   }
 }
 
+ObservationInfluence FunctionSpacePosterior::influence(const RowMatrix& psi, const double* x_data,
+                                                       std::uint8_t label) const {
+  // With z = Psi x and v = L^-1 z per GP: g = C x = x - Psi' K^-1 z = x - Psi' U' v, x'g = |x|^2 - |v|^2
+  // and the GP's residual mean at x is v.c (the weight-space C = I - Psi' K^-1 Psi by Woodbury).
+  const Index O = psi.rows(), D = psi.cols();
+  const Eigen::Map<const VectorXd> x(x_data, D);
+  VectorXd z(O);
+  multiply_vector(psi.data(), std::size_t(O), std::size_t(D), x_data, z.data());
+  ObservationInfluence out;
+  for (auto [U, c, raises, share] : {std::tuple{&U_alpha_, &c_alpha_, label != 0, &out.alpha},
+                                     std::tuple{&U_beta_, &c_beta_, label == 0, &out.beta}}) {
+    const VectorXd v = U->triangularView<Eigen::Lower>() * z;
+    VectorXd g = x;
+    if (O > 0) g.noalias() -= psi.transpose() * (U->transpose() * v);
+    const double p = x.squaredNorm() - v.squaredNorm();
+    set_influence(synthetic_observation(prior_, raises), std::move(g), O > 0 ? v.dot(*c) : 0.0, p, share);
+  }
+  return out;
+}
+
 LatentWeights FunctionSpacePosterior::weights(const RowMatrix& psi) const {
   // The certified bounds' form: w = K_alpha^-1 r_alpha - K_beta^-1 r_beta = U_alpha' c_alpha - U_beta' c_beta
   // and M_fs = K_alpha^-1 + K_beta^-1. predict() sums, per GP, (U z)_k c_k for the mean and (U z)_k^2

@@ -28,6 +28,7 @@ class FunctionSpacePosterior final : public LatentPosterior {
   void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                double* variance) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
+  ObservationInfluence influence(const RowMatrix& psi, const double* x, std::uint8_t label) const override;
   double condition() const override { return condition_; }
 
  private:

@@ -17,6 +17,7 @@
 #include "gpprobe/cholesky_update.h"
 #include "gpprobe/latent_weights.h"
 #include "gpprobe/matrix_view.h"
+#include "gpprobe/observation_influence.h"
 #include "gpprobe/status.h"
 
 namespace gpprobe {
@@ -44,6 +45,10 @@ class LatentPosterior {
 
   // The same posterior in the weight-space form of latent_weights.h (for the certified bounds).
   virtual LatentWeights weights(const RowMatrix& psi) const = 0;
+
+  // What observing one more point with features x (D values) and `label` would change, from this
+  // posterior, which must not contain that point (observation_influence.h).
+  virtual ObservationInfluence influence(const RowMatrix& psi, const double* x, std::uint8_t label) const = 0;
 };
 
 // Noise variance and residual of observation with label y for f_alpha (raises_alpha) or f_beta.
@@ -73,6 +78,16 @@ inline double sum_of_inverses(const Eigen::MatrixXd& L_alpha, const Eigen::Matri
 inline SyntheticObservation synthetic_observation(const BetaGpPrior& prior, bool raises) {
   return raises ? SyntheticObservation{prior.raised.variance, prior.raised.mean - prior.mean}
                 : SyntheticObservation{prior.variance, 0.0};
+}
+
+// One latent GP's share of an ObservationInfluence from its posterior at x: g = C x (C the GP's weight
+// covariance), the GP's residual mean x'w there, and the observation's noise and residual.
+inline void set_influence(const SyntheticObservation& o, Eigen::VectorXd g, double x_mean, double x_variance,
+                          ObservationInfluence::Share* share) {
+  const double denominator = o.noise + x_variance;
+  share->direction.assign(g.data(), g.data() + g.size());
+  share->mean_step = (o.residual - x_mean) / denominator;
+  share->variance_step = 1.0 / denominator;
 }
 
 }  // namespace gpprobe

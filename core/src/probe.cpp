@@ -1,14 +1,15 @@
 #include "gpprobe/probe.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "gpprobe/cosine_kernel.h"
-#include "gpprobe/uncertainty_measures.h"
 #include "input_checks.h"
+#include "latent_posterior.h"
 #include "posterior_choice.h"
+#include "score_columns.h"
 
 namespace gpprobe {
 
@@ -16,21 +17,9 @@ namespace {
 
 constexpr std::size_t kBlockRows = 256;
 
-// In exact arithmetic 0 < variance <= 2v; weight space adds two quadratic forms that are each <= v and
-// may overshoot 2v by a few ulps, which is rounding and is cut back. Anything else is a failure.
-constexpr double kVarianceRoundingExcess = 1e-12;
-
-Status check_latent(std::size_t query, double mean, double variance, double prior_variance, double condition) {
-  if (std::isfinite(mean) && variance > 0.0 && variance <= prior_variance * (1.0 + kVarianceRoundingExcess)) {
-    return Status::success();
-  }
-  std::ostringstream os;
-  os.precision(17);
-  os << "query " << query << ": the posterior gave latent mean " << mean << " and variance " << variance
-     << ", outside (0, 2v = " << prior_variance << "]";
-  os.precision(2);
-  os << " (condition estimate " << condition << ")";
-  return Status(StatusCode::numerical_failure, os.str());
+std::uint64_t next_revision() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
 }
 
 }  // namespace
@@ -93,6 +82,7 @@ Result<Probe> Probe::fit(const MatrixView& observations, const std::uint8_t* lab
   if (!kept.ok()) return kept.status();
   probe.posterior_ = std::move(kept.value().posterior);
   probe.space_ = kept.value().space;
+  probe.revision_ = next_revision();
   return probe;
 }
 
@@ -103,7 +93,6 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   const std::size_t n = queries.rows();
   const std::size_t D = queries.cols() + 1;
   const double prior_variance = 2.0 * prior_.variance;
-  const bool measures = out.judged_probability || out.episteme || out.alea;
   const bool prior_only = labels_.empty();
   const CosineKernel kernel(prior_.variance);
   std::vector<double> P(kBlockRows * D), mean(kBlockRows), variance(kBlockRows);
@@ -117,19 +106,8 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
       posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
     }
     for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t q = first + i;
-      GPPROBE_RETURN_IF_ERROR(check_latent(q, mean[i], variance[i], prior_variance, condition()));
-      const double m = mean[i], s2 = std::min(variance[i], prior_variance);
-      if (out.latent_mean) out.latent_mean[q] = m;
-      if (out.latent_variance) out.latent_variance[q] = s2;
-      if (out.knowledge) out.knowledge[q] = 1.0 - s2 / prior_variance;
-      if (out.ood_score) out.ood_score[q] = -s2;
-      if (measures) {
-        const UncertaintyMeasures u = uncertainty_measures(m, s2);
-        if (out.judged_probability) out.judged_probability[q] = u.judged_probability;
-        if (out.episteme) out.episteme[q] = u.episteme;
-        if (out.alea) out.alea[q] = u.alea;
-      }
+      GPPROBE_RETURN_IF_ERROR(check_latent(first + i, mean[i], variance[i], prior_variance, condition()));
+      write_score_columns(first + i, mean[i], variance[i], prior_variance, out);
     }
     if (!report_progress(progress, first + count, n)) {
       return Status(StatusCode::cancelled, "scoring cancelled after " + count_of(first + count, "query", "queries") +
@@ -142,6 +120,23 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
 LatentWeights Probe::latent_weights() const {
   if (labels_.empty()) return LatentWeights::prior(prior_.variance, dimension_);
   return posterior_->weights(psi_);
+}
+
+std::vector<double> Probe::observation_features(std::size_t index) const {
+  return std::vector<double>(psi_.row(Eigen::Index(index)).data(), psi_.row(Eigen::Index(index)).data() + psi_.cols());
+}
+
+ObservationInfluence Probe::influence(const double* features, std::uint8_t label) const {
+  if (!labels_.empty()) return posterior_->influence(psi_, features, label);
+  // The prior: weight covariance I, so g = x, x'g = |x|^2 = v and a zero residual mean.
+  const std::size_t D = dimension_ + 1;
+  ObservationInfluence out;
+  const double x_variance = Eigen::Map<const Eigen::VectorXd>(features, Eigen::Index(D)).squaredNorm();
+  for (auto [raises, share] : {std::pair{label != 0, &out.alpha}, std::pair{label == 0, &out.beta}}) {
+    set_influence(synthetic_observation(prior_, raises), Eigen::Map<const Eigen::VectorXd>(features, Eigen::Index(D)),
+                  0.0, x_variance, share);
+  }
+  return out;
 }
 
 double Probe::condition() const { return posterior_ ? posterior_->condition() : 1.0; }
@@ -200,6 +195,7 @@ Status Probe::commit(const Status& status, ChosenPosterior updated, RowMatrix ps
   space_ = kept.value().space;
   psi_ = std::move(psi);
   labels_ = std::move(labels);
+  revision_ = next_revision();
   return Status::success();
 }
 

@@ -1,6 +1,8 @@
 #include "weight_space_posterior.h"
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "gpprobe/cholesky_update.h"
@@ -39,31 +41,58 @@ Status WeightSpacePosterior::fit(const RowMatrix& psi, const std::vector<std::ui
 }
 
 Status WeightSpacePosterior::add(const RowMatrix&, const double* psi_new, std::uint8_t label) {
-  const Eigen::Map<const VectorXd> x(psi_new, G_positive_.rows());
-  MatrixXd& G = label ? G_positive_ : G_negative_;
-  VectorXd& s = label ? s_positive_ : s_negative_;
-  G.noalias() += x * x.transpose();
-  s += x;
-  const Status status = refresh();
-  if (!status.ok()) {  // leave the posterior as it was
-    G.noalias() -= x * x.transpose();
-    s -= x;
-  }
-  return status;
+  return change(Eigen::Map<const VectorXd>(psi_new, G_positive_.rows()), label != 0, 1.0);
 }
 
 Status WeightSpacePosterior::remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Index i) {
-  const VectorXd x = psi.row(i).transpose();
-  MatrixXd& G = labels[std::size_t(i)] ? G_positive_ : G_negative_;
-  VectorXd& s = labels[std::size_t(i)] ? s_positive_ : s_negative_;
-  G.noalias() -= x * x.transpose();
-  s -= x;
-  const Status status = refresh();
-  if (!status.ok()) {  // leave the posterior as it was
-    G.noalias() += x * x.transpose();
-    s += x;
+  return change(psi.row(i).transpose(), labels[std::size_t(i)] != 0, -1.0);
+}
+
+Status WeightSpacePosterior::change(const VectorXd& x, bool positive, double sign) {
+  (positive ? G_positive_ : G_negative_).noalias() += sign * x * x.transpose();
+  (positive ? s_positive_ : s_negative_) += sign * x;
+  // Sherman-Morrison per GP, O(D^2): taking an observation out is adding one of noise -n. A downdate
+  // whose denominator n - x'C x is not clearly positive (the point dominated its neighbourhood) or an
+  // inverse that drifted from the statistics (checked below) is refactored from G and s instead.
+  bool refactor = false;
+  for (auto [C, u, raises] : {std::tuple{&C_alpha_, &u_alpha_, positive}, std::tuple{&C_beta_, &u_beta_, !positive}}) {
+    const SyntheticObservation o = synthetic_observation(prior_, raises);
+    const VectorXd g = *C * x;
+    const double denominator = sign * o.noise + x.dot(g);
+    if (!(sign * denominator > 1e-6 * o.noise)) refactor = true;
+    if (refactor) break;
+    C->noalias() -= (g / denominator) * g.transpose();
+    *u += g * ((o.residual - x.dot(*u)) / denominator);
   }
-  return status;
+  if (refactor || !accurate()) return refresh();
+  S_ = C_alpha_ + C_beta_;
+  u_ = u_alpha_ - u_beta_;
+  return Status::success();
+}
+
+bool WeightSpacePosterior::accurate() {
+  // A C = I and A u = b for each GP, checked on x = the raising class's mean feature direction (any fixed
+  // vector would do): residuals against 1e-13 plus what the condition estimate already admits.
+  const double raised = prior_.raised.variance, base = prior_.variance;
+  const double delta = prior_.raised.mean - prior_.mean;
+  const Index D = G_positive_.rows();
+  const VectorXd probe = VectorXd::Ones(D) / std::sqrt(double(D));
+  double condition = 1.0;
+  for (auto [C, u, G_raised, G_base, s] :
+       {std::tuple{&C_alpha_, &u_alpha_, &G_positive_, &G_negative_, &s_positive_},
+        std::tuple{&C_beta_, &u_beta_, &G_negative_, &G_positive_, &s_negative_}}) {
+    const MatrixXd& raising = *G_raised;
+    const MatrixXd& lowering = *G_base;
+    const VectorXd diagonal = VectorXd::Ones(D) + raising.diagonal() / raised + lowering.diagonal() / base;
+    condition = std::max(condition, diagonal.dot(C->diagonal()));
+    const double tolerance = 1e-13 + 1e-15 * condition_;
+    const VectorXd b = *s * (delta / raised);
+    const VectorXd y = *C * probe;
+    if ((y + raising * (y / raised) + lowering * (y / base) - probe).norm() > tolerance) return false;
+    if ((*u + raising * (*u / raised) + lowering * (*u / base) - b).norm() > tolerance * std::max(1.0, b.norm())) return false;
+  }
+  condition_ = condition;
+  return true;
 }
 
 Status WeightSpacePosterior::refresh() {
@@ -78,15 +107,21 @@ Status WeightSpacePosterior::refresh() {
   GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_negative_ / raised + G_positive_ / base, &L_beta,
                                           "the weight precision of f_beta"));
   // u = A_alpha^-1 b_alpha - A_beta^-1 b_beta with b = s delta / n+ (a class's raising observations).
-  VectorXd u_alpha = s_positive_ * (delta / raised);
-  L_alpha.triangularView<Eigen::Lower>().solveInPlace(u_alpha);
-  L_alpha.triangularView<Eigen::Lower>().transpose().solveInPlace(u_alpha);
-  VectorXd u_beta = s_negative_ * (delta / raised);
-  L_beta.triangularView<Eigen::Lower>().solveInPlace(u_beta);
-  L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta);
-  u_ = u_alpha - u_beta;
+  u_alpha_ = s_positive_ * (delta / raised);
+  L_alpha.triangularView<Eigen::Lower>().solveInPlace(u_alpha_);
+  L_alpha.triangularView<Eigen::Lower>().transpose().solveInPlace(u_alpha_);
+  u_beta_ = s_negative_ * (delta / raised);
+  L_beta.triangularView<Eigen::Lower>().solveInPlace(u_beta_);
+  L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta_);
+  u_ = u_alpha_ - u_beta_;
 
-  condition_ = std::max(1.0, sum_of_inverses(L_alpha, L_beta, &S_));
+  // Both inverses are kept for the O(D^2) updates of change().
+  C_alpha_.resize(D, D);
+  C_beta_.resize(D, D);
+  inverse_from_cholesky(L_alpha, C_alpha_.data());
+  inverse_from_cholesky(L_beta, C_beta_.data());
+  condition_ = std::max({1.0, scaled_condition(L_alpha, C_alpha_.diagonal()), scaled_condition(L_beta, C_beta_.diagonal())});
+  S_ = C_alpha_ + C_beta_;
   return Status::success();
 }
 
@@ -97,6 +132,18 @@ void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::s
   std::vector<double> PS(count * D);
   multiply_transposed(P, count, S_.data(), D, D, PS.data());  // S is symmetric: rows = columns
   rowwise_dot(P, PS.data(), count, D, variance);
+}
+
+ObservationInfluence WeightSpacePosterior::influence(const RowMatrix&, const double* x_data, std::uint8_t label) const {
+  const Eigen::Map<const VectorXd> x(x_data, C_alpha_.rows());
+  ObservationInfluence out;
+  for (auto [C, u, raises, share] : {std::tuple{&C_alpha_, &u_alpha_, label != 0, &out.alpha},
+                                     std::tuple{&C_beta_, &u_beta_, label == 0, &out.beta}}) {
+    VectorXd g = *C * x;
+    const double p = x.dot(g);
+    set_influence(synthetic_observation(prior_, raises), std::move(g), x.dot(*u), p, share);
+  }
+  return out;
 }
 
 LatentWeights WeightSpacePosterior::weights(const RowMatrix& psi) const {

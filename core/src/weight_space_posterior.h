@@ -7,7 +7,9 @@
 //   at a query:  mean = psi' u,  variance = psi' S psi.
 //
 // Fit O(O D^2 + D^3); per query O(D^2). Adding or removing an observation is a rank-one change of
-// G and s, followed by a D^3 refactorisation (no pass over the O observations).
+// G and s and a Sherman-Morrison update of each GP's kept inverse C = A^-1 and mean weights, O(D^2),
+// checked against G and s after every change (a drift guard: residuals of A C and A u); when a check
+// fails, or a removal's denominator cancels, everything is refactored from G and s in O(D^3).
 #pragma once
 
 #include <Eigen/Core>
@@ -27,16 +29,23 @@ class WeightSpacePosterior final : public LatentPosterior {
   void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                double* variance) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
+  ObservationInfluence influence(const RowMatrix& psi, const double* x, std::uint8_t label) const override;
   double condition() const override { return condition_; }
 
  private:
-  // u and S from the sufficient statistics.
+  // Factorisations, inverses, u and S from the sufficient statistics.
   Status refresh();
+  // G and s change by sign * (x x', x) in x's class; C, u and S follow by Sherman-Morrison.
+  Status change(const Eigen::VectorXd& x, bool positive, double sign);
+  // The drift guard of change(); updates condition_ when the state passes.
+  bool accurate();
 
   BetaGpPrior prior_;
   Eigen::MatrixXd G_positive_, G_negative_;  // D by D
   Eigen::VectorXd s_positive_, s_negative_;  // D
-  Eigen::VectorXd u_;                        // D
+  RowMatrix C_alpha_, C_beta_;               // D by D: A_alpha^-1, A_beta^-1
+  Eigen::VectorXd u_alpha_, u_beta_;         // D: each GP's posterior mean weights
+  Eigen::VectorXd u_;                        // D: u_alpha - u_beta
   RowMatrix S_;                              // D by D, symmetric
   double condition_ = 1.0;
 };

@@ -2,9 +2,12 @@
 // over +-14 standard deviations (written out here, from MATH.md), plus limits and symmetries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpprobe/uncertainty_measures.h"
+
+#include "../../core/src/lanes_math.h"
 
 namespace gpprobe {
 namespace {
@@ -89,6 +92,23 @@ TEST(UncertaintyMeasures, SoftplusNeverOverflows) {
   EXPECT_EQ(softplus(-1e3), 0.0);
   EXPECT_NEAR(softplus(0.0), std::log(2.0), 1e-16);
   EXPECT_NEAR(softplus(-30.0), std::exp(-30.0), 1e-25);
+}
+
+TEST(UncertaintyMeasures, LaneExpAndLog1pMatchTheLibrary) {
+  // The quadrature's vector exp and log1p (lanes_math.h) against libm over their whole ranges.
+  for (double start = -750.0; start <= 0.0; start += 0.37) {
+    const Lanes x = {start, start * 0.5, start * 1e-3, start * 1e-9};
+    const Lanes e = exp_nonpositive(x);
+    for (std::size_t k = 0; k < kLaneCount; ++k) {
+      const double expected = x[k] < -708.0 ? 0.0 : std::exp(x[k]);
+      EXPECT_NEAR(e[k], expected, 1e-15 * expected) << x[k];
+    }
+    const Lanes u = {std::exp(start / 100), std::exp(start), 1.0, std::exp(start / 7)};
+    const Lanes l = log1p_unit(u);
+    for (std::size_t k = 0; k < kLaneCount; ++k) {
+      EXPECT_NEAR(l[k], std::log1p(u[k]), 1e-15 * std::log1p(u[k]) + 1e-300) << u[k];  // denormals: absolute
+    }
+  }
 }
 
 }  // namespace

@@ -59,6 +59,8 @@ function dummy(type: ts.TypeNode | undefined, d: Declared): unknown {
     const name = type.typeName.getText();
     if (name === 'CoreProgress' || name === 'CoreInterval') return null;
     if (name === 'Float64Array') return new Float64Array(0);
+    // A class handle (ScoredQueriesHandle's probe): a fresh, unfitted instance.
+    if (d.classes.has(name)) return new (module as unknown as Record<string, new () => unknown>)[name]();
     const declaration = d.interfaces.get(name);
     if (declaration) {
       return Object.fromEntries(declaration.members.filter(ts.isPropertySignature).map((p) => [p.name.getText(), dummy(p.type, d)]));

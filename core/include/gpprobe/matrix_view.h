@@ -35,6 +35,8 @@ class MatrixView {
   std::size_t rows() const { return rows_; }
   std::size_t cols() const { return cols_; }
   ScalarType type() const { return type_; }
+  // The first value (float or double as type() says), for loops that read rows in place.
+  const void* data() const { return data_; }
   bool empty() const { return rows_ == 0; }
 
   double at(std::size_t row, std::size_t col) const {

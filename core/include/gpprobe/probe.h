@@ -21,6 +21,7 @@
 #include "gpprobe/beta_prior.h"
 #include "gpprobe/latent_weights.h"
 #include "gpprobe/matrix_view.h"
+#include "gpprobe/observation_influence.h"
 #include "gpprobe/progress.h"
 #include "gpprobe/status.h"
 
@@ -86,6 +87,16 @@ class Probe {
   // use); above 1e11 fit, add and remove fail with numerical_failure instead.
   double condition() const;
 
+  // A stamp that changes with every successful fit, add and remove, unique across probes: scores kept
+  // for one revision (scored_queries.h) know when they are stale.
+  std::uint64_t revision() const { return revision_; }
+  // The features psi (d+1 values, cosine_kernel.h) of observation `index` < observation_count().
+  std::vector<double> observation_features(std::size_t index) const;
+  // What adding an observation with these features and label would change at every query
+  // (observation_influence.h), from the current posterior. O(D^2) in weight space, O(O D + O^2) in
+  // function space.
+  ObservationInfluence influence(const double* features, std::uint8_t label) const;
+
   // The posterior's latent in weight space (latent_weights.h), for certified bounds: O(D^2) in weight
   // space, O(O^2 D + O D^2) in function space. With no observation, the prior of dimension().
   LatentWeights latent_weights() const;
@@ -101,6 +112,7 @@ class Probe {
   RowMatrix psi_;              // O by d+1 features of the observations
   std::vector<std::uint8_t> labels_;
   std::unique_ptr<LatentPosterior> posterior_;
+  std::uint64_t revision_ = 0;
 };
 
 // The space `automatic` picks for O observations of dimension d and n expected queries:

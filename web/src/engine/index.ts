@@ -2,6 +2,7 @@
 export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_engine.ts';
 export type { FitProbeOptions, LeaveOneOut, PosteriorSpace, ProbeScores, ScoreAsyncOptions } from './probe_engine.ts';
 export { ResidentMatrix } from './resident_matrix.ts';
+export { keepScores, ScoredQueries } from './scored_queries.ts';
 export { embeddingsId, parseProbeFile, PROBE_FILE_FORMAT, PROBE_FILE_VERSION, probeFileBytes } from './probe_file.ts';
 export type { ProbeDataId, ProbeFile } from './probe_file.ts';
 export type { MatrixInput } from './resident_matrix.ts';

@@ -92,7 +92,8 @@ async function inChunks(rows: number, stage: string, options: ScoreAsyncOptions,
   }
 }
 
-function emptyScores(n: number): ProbeScores {
+/** @internal Seven zeroed columns of n rows. */
+export function emptyScores(n: number): ProbeScores {
   return {
     judgedProbability: new Float64Array(n), episteme: new Float64Array(n), alea: new Float64Array(n),
     latentMean: new Float64Array(n), latentVariance: new Float64Array(n), knowledge: new Float64Array(n),
@@ -124,6 +125,11 @@ export class Probe {
 
   #state() {
     return throwIfFailed(this.#live().state());
+  }
+
+  /** @internal The module and live handle, for ScoredQueries (scored_queries.ts). */
+  get binding(): { module: GpprobeModule; handle: ProbeHandle } {
+    return { module: this.#module, handle: this.#live() };
   }
 
   /** Scores every query in one wasm call; progress (stage "scoring") after each block of 256 queries. */

@@ -55,11 +55,19 @@ export async function start(spawn: () => WorkerPort, { persistent }: { persisten
     });
   }
   keepLinkInAddressBar();
-  // Re-run the probe when what it depends on changes (once a session being opened is complete).
-  const rerun = debounced(120, () => { if (autoRun.value && !opening.value && !redrawing.value) void runProbe(); });
+  // Re-run the probe when what it depends on changes (once a session being opened is complete): at once
+  // when only the observations changed (the worker updates the kept scores by a rank-one change), after
+  // 120 ms of quiet while the hyperparameter sliders move.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let hyperparameters = '';
   effect(() => {
     void probeBasis.value;
-    if (dataset.value && !opening.value && !redrawing.value) rerun();
+    const { epsilon, strength } = session.peek();
+    const moved = JSON.stringify([epsilon, strength]) !== hyperparameters;
+    hyperparameters = JSON.stringify([epsilon, strength]);
+    if (!dataset.value || opening.value || redrawing.value) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (autoRun.value && !opening.value && !redrawing.value) void runProbe(); }, moved ? 120 : 0);
   });
   // Hyperparameter views.
   const refreshPrior = debounced(60, () => {

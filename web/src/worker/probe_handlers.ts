@@ -46,13 +46,13 @@ function loadOptions(c: HandlerContext) {
 }
 
 async function scoreAll(c: HandlerContext): Promise<{ scores: ProbeScores; oodScores: ProbeScores | null }> {
-  const probe = session.probe!;
   const main = mainData(), ood = loaded.ood?.resident;
   const total = main.rows + (ood?.rows ?? 0);
-  const scores = await probe.scoreAsync(main, {
+  // Kept with the probe: after an add or remove these are the rank-one-updated scores, no new pass.
+  const scores = await session.scores('main', main, {
     signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring', done, total }),
   });
-  const oodScores = ood ? await probe.scoreAsync(ood, {
+  const oodScores = ood ? await session.scores('ood', ood, {
     signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring the OOD set', done: main.rows + done, total }),
   }) : null;
   return { scores, oodScores };

@@ -2,13 +2,18 @@
 // observations in place (the posterior is updated, not refitted) unless hyperparameters changed or
 // so much changed that a fresh fit is cheaper.
 //
+// The scores of the main embeddings and the OOD set are kept with the probe (scored_queries.ts): an
+// add or remove updates every query by a rank-one change, so toggling one observation costs O(rows * d)
+// instead of a full re-score; a fresh fit re-scores them in full (chunked, cancellable).
+//
 // Transactional: `observations` is always exactly the probe's observations in the probe's order. Each
 // add or remove that succeeds is recorded at once, so when one fails half-way (out of memory, a
 // factorisation that fails) the list still names the right rows and later removals by index hit the
 // right ones; the update then falls back to a fresh fit of the whole target, which replaces the probe
 // only if it succeeds.
-import type { Probe, ProbeEngine } from '../engine/probe_engine.ts';
+import type { Probe, ProbeEngine, ProbeScores, ScoreAsyncOptions } from '../engine/probe_engine.ts';
 import type { ResidentMatrix } from '../engine/resident_matrix.ts';
+import { ScoredQueries } from '../engine/scored_queries.ts';
 
 export interface Observation {
   row: number;
@@ -26,6 +31,8 @@ export class ProbeSession {
   #embeddings: ResidentMatrix | null = null;
   /** The probe's observations in its own order. */
   #current: Observation[] = [];
+  /** Kept scores per query set (main embeddings, OOD set); the first follows the probe's changes. */
+  #kept: { main?: ScoredQueries; ood?: ScoredQueries } = {};
 
   get probe(): Probe | null {
     return this.#probe;
@@ -37,6 +44,9 @@ export class ProbeSession {
 
   /** Forget the probe (new dataset). */
   reset(): void {
+    this.#kept.main?.dispose();
+    this.#kept.ood?.dispose();
+    this.#kept = {};
     this.#probe?.dispose();
     this.#probe = null;
     this.#current = [];
@@ -90,16 +100,44 @@ export class ProbeSession {
     return { removals, additions };
   }
 
+  /**
+   * The scores of `queries` (the main embeddings or the OOD set) for the current probe: the kept ones,
+   * updated with every change since, or a full pass when the probe was fitted anew.
+   */
+  async scores(role: 'main' | 'ood', queries: ResidentMatrix, options: ScoreAsyncOptions): Promise<ProbeScores> {
+    const probe = this.#probe!;
+    let kept = this.#kept[role];
+    if (!kept || kept.queries !== queries) {
+      kept?.dispose();
+      kept = new ScoredQueries(probe, queries);
+      this.#kept[role] = kept;
+    }
+    if (!kept.status(probe).current) await kept.score(probe, options);
+    return kept.scores();
+  }
+
   #apply(probe: Probe, embeddings: ResidentMatrix, plan: { removals: number[]; additions: Observation[] }): void {
+    // Through the main set's kept scores when they are current (the OOD set follows each change), else
+    // on the probe alone; either way scores() re-scores what did not follow.
+    const live = (k?: ScoredQueries) => (k && !k.queries.disposed && k.status(probe).current ? k : undefined);
+    const lead = live(this.#kept.main) && this.#kept.main!.queries === embeddings ? this.#kept.main : undefined;
+    const follower = lead ? live(this.#kept.ood) : undefined;
+    const change = (update: (k: ScoredQueries) => void, plain: () => void) => {
+      if (lead) update(lead);
+      else plain();
+      follower?.follow(probe, lead!);
+    };
     // Highest index first, so earlier indices stay valid; each success is recorded before the next.
     for (let k = plan.removals.length - 1; k >= 0; k--) {
-      probe.removeObservation(plan.removals[k]);
-      this.#current.splice(plan.removals[k], 1);
+      const index = plan.removals[k];
+      change((kept) => kept.removeObservation(probe, index), () => probe.removeObservation(index));
+      this.#current.splice(index, 1);
     }
     if (plan.additions.length === 0) return;
     const added = embeddings.gatherRows(plan.additions.map((o) => o.row));
     plan.additions.forEach((o, k) => {
-      probe.addObservation(added.data.subarray(k * added.cols, (k + 1) * added.cols), o.label);
+      const row = added.data.subarray(k * added.cols, (k + 1) * added.cols);
+      change((kept) => kept.addObservation(probe, row, o.label), () => probe.addObservation(row, o.label));
       this.#current.push(o);
     });
   }
