@@ -55,18 +55,22 @@ export interface ProbeHandle {
   delete(): void;
 }
 
+/** The leave-one-out check (leave_one_out.h): each observation judged by the probe fitted on the others. */
 export interface LeaveOneOutValue extends BindingStatus {
-  /** One per observation, in the probe's order. */
+  /** One per observation, in the probe's order (its `labels`). */
   judgedProbability: Float64Array;
   latentMean: Float64Array;
   latentVariance: Float64Array;
   positives: number;
   negatives: number;
-  /** NaN where undefined (a class missing; fewer than 2 of a class for the standard errors). */
+  /** AUROC of the LOO judged probabilities with DeLong's standard error; NaN where undefined (a class
+   * missing; fewer than 2 of a class for the standard errors). */
   auroc: number;
   aurocStandardError: number;
+  /** Mean log loss in nats, with the standard error sd / sqrt(O). */
   logLoss: number;
   logLossStandardError: number;
+  /** "chance": the AUROC's 99% interval reaches 1/2, or the log loss's lies above log 2; "too_few": under 2 of a class. */
   verdict: 'separates' | 'chance' | 'too_few';
 }
 

@@ -6,7 +6,7 @@
 //   probe.dispose();
 //
 // All numbers come from the C++ core; this file only moves whole arrays in and out of the wasm heap.
-import type { GpprobeModule, ProbeHandle } from './generated/gpprobe.mjs';
+import type { GpprobeModule, LeaveOneOutValue, ProbeHandle } from './generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { loadModule, type LoadOptions } from './load_module.ts';
@@ -55,22 +55,7 @@ export const SCORE_COLUMNS = [
  * The leave-one-out check of a probe (core/include/gpprobe/leave_one_out.h): each observation judged by
  * the probe fitted on the others, in closed form, and what that says about the whole.
  */
-export interface LeaveOneOut {
-  /** One per observation, in the probe's order (its `labels`). */
-  judgedProbability: Float64Array;
-  latentMean: Float64Array;
-  latentVariance: Float64Array;
-  positives: number;
-  negatives: number;
-  /** AUROC of the LOO judged probabilities, with DeLong's standard error (NaN where undefined). */
-  auroc: number;
-  aurocStandardError: number;
-  /** Mean log loss in nats, with the standard error sd / sqrt(O) (NaN where undefined). */
-  logLoss: number;
-  logLossStandardError: number;
-  /** "chance": the AUROC's 99% interval reaches 1/2, or the log loss's lies above log 2; "too_few": under 2 of a class. */
-  verdict: 'separates' | 'chance' | 'too_few';
-}
+export type LeaveOneOut = Omit<LeaveOneOutValue, 'code' | 'message'>;
 
 export interface ScoreAsyncOptions {
   signal?: AbortSignal;
@@ -157,12 +142,8 @@ export class Probe {
    * verdict: do these observations separate the concept at all? (core: leave_one_out.h)
    */
   leaveOneOut(): LeaveOneOut {
-    const r = throwIfFailed(this.#live().leaveOneOut());
-    return {
-      judgedProbability: r.judgedProbability, latentMean: r.latentMean, latentVariance: r.latentVariance,
-      positives: r.positives, negatives: r.negatives, auroc: r.auroc, aurocStandardError: r.aurocStandardError,
-      logLoss: r.logLoss, logLossStandardError: r.logLossStandardError, verdict: r.verdict,
-    };
+    const { code: _code, message: _message, ...loo } = throwIfFailed(this.#live().leaveOneOut());
+    return loo;
   }
 
   /**
