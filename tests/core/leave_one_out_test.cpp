@@ -12,6 +12,7 @@
 #include "gpprobe/leave_one_out.h"
 #include "gpprobe/metrics.h"
 #include "gpprobe/synthetic_embeddings.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
@@ -25,13 +26,7 @@ RowMatrix random_rows(int n, int d, std::mt19937& rng, double scale = 1.0) {
 
 Probe fitted(const RowMatrix& X, const std::vector<std::uint8_t>& y, double epsilon, double strength,
              PosteriorSpace space = PosteriorSpace::automatic) {
-  ProbeOptions o;
-  o.epsilon = epsilon;
-  o.strength = strength;
-  o.space = space;
-  Result<Probe> p = Probe::fit(MatrixView(X), y.data(), y.size(), o);
-  EXPECT_TRUE(p.ok()) << p.status().message();
-  return std::move(p).value();
+  return testing::fitted_probe(X, y, epsilon, strength, space);
 }
 
 // Refit without observation i and score a_i: the definition leave-one-out must equal.
@@ -73,7 +68,7 @@ TEST(LeaveOneOut, EqualsRefittingWithoutEachObservationInBothSpaces) {
       ASSERT_TRUE(loo.ok()) << loo.status().message();
       for (int i = 0; i < O; ++i) {
         const Refit r = refit_without(X, y, std::size_t(i), epsilon, strength);
-        SCOPED_TRACE(testing::Message() << "O " << O << " d " << d << " space " << space_name(space) << " i " << i);
+        SCOPED_TRACE(::testing::Message() << "O " << O << " d " << d << " space " << space_name(space) << " i " << i);
         EXPECT_NEAR(loo.value().latent_mean[std::size_t(i)], r.mean, 1e-9);
         EXPECT_NEAR(loo.value().latent_variance[std::size_t(i)], r.variance, 1e-9);
         EXPECT_NEAR(loo.value().judged_probability[std::size_t(i)], r.judged, 1e-9);

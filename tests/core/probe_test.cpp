@@ -10,6 +10,7 @@
 
 #include "gpprobe/cosine_kernel.h"
 #include "gpprobe/probe.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
@@ -76,13 +77,7 @@ Latent scored(const Probe& probe, const RowMatrix& Q) {
 }
 
 Probe fitted(const RowMatrix& X, const std::vector<std::uint8_t>& y, PosteriorSpace space, double eps = 0.1, double s = 5) {
-  ProbeOptions o;
-  o.epsilon = eps;
-  o.strength = s;
-  o.space = space;
-  Result<Probe> p = Probe::fit(MatrixView(X), y.data(), y.size(), o);
-  EXPECT_TRUE(p.ok()) << p.status().message();
-  return std::move(p).value();
+  return testing::fitted_probe(X, y, eps, s, space);
 }
 
 double max_relative(const VectorXd& a, const VectorXd& b) {

@@ -1,4 +1,4 @@
-// Helpers shared by the core tests: the golden reference cases, temporary files, a minimal .npy writer.
+// Helpers shared by the core tests: the golden reference cases, temporary files, a minimal .npy writer, a fitted probe.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/matrix_view.h"
+#include "gpprobe/probe.h"
 
 namespace gpprobe::testing {
 
@@ -24,6 +27,18 @@ struct GoldenCase {
   std::vector<std::uint8_t> labels;
   std::vector<double> mean, variance, judged, episteme, alea;
 };
+
+// A probe fitted to (X, y); a failed fit fails the test (and returns a probe of nothing further used).
+inline Probe fitted_probe(const RowMatrix& X, const std::vector<std::uint8_t>& y, double epsilon, double strength,
+                          PosteriorSpace space) {
+  ProbeOptions o;
+  o.epsilon = epsilon;
+  o.strength = strength;
+  o.space = space;
+  Result<Probe> p = Probe::fit(MatrixView(X), y.data(), y.size(), o);
+  EXPECT_TRUE(p.ok()) << p.status().message();
+  return std::move(p).value();
+}
 
 inline RowMatrix matrix_from_json(const nlohmann::json& rows, std::size_t cols) {
   RowMatrix m(Eigen::Index(rows.size()), Eigen::Index(cols));
