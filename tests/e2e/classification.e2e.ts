@@ -72,13 +72,22 @@ describe('the classification lab', () => {
       expect(svg).toMatch(/data:image\/png;base64,/);
       for (const label of ['class 0', 'class 1', 'p = 0.5', 'p(y = 1 | x)', '>x1<', '>x2<']) expect(svg).toContain(label);
       expect(svg).toMatch(/<path d="M[^"]+" fill="none" stroke="#111111" stroke-width="1.6"\/>/);  // the 0.5 contour
-      // The point's place on the canvas, from the SVG (same layout): the second circle of the interactive mark.
-      const circles = Array.from(svg.matchAll(/M([\d.]+),([\d.]+)a3.2,3.2/g), (m) => [Number(m[1]) + 3.2, Number(m[2])]);
-      const [px, py] = circles[0];
-      const box = (await canvas.boundingBox())!;  // where the canvas is now, just before hovering
-      await page.mouse.move(box.x + px, box.y + py);
+      // The point's place on the canvas, from the SVG (same layout): the first circle of the interactive mark.
+      // Read again at each try, with where the canvas is: a late layout change (the task bar leaving, a
+      // scroll bar appearing) must not send the pointer to the map beside the point.
+      const pointAt = (drawn: string) => Array.from(drawn.matchAll(/M([\d.]+),([\d.]+)a3.2,3.2/g), (m) => [Number(m[1]) + 3.2, Number(m[2])])[0];
+      await canvas.scrollIntoViewIfNeeded();
       const tip = page.locator('.tooltip');
-      await expect.poll(() => tip.textContent(), { timeout: 10_000 }).toContain('point 1: class');
+      let drawn = svg;
+      await expect.poll(async () => {
+        const [px, py] = pointAt(drawn);
+        const box = (await canvas.boundingBox())!;
+        await page.mouse.move(box.x + 1, box.y + 1);  // away first: a move to where the pointer is fires nothing
+        await page.mouse.move(box.x + px, box.y + py);
+        const text = (await tip.textContent()) ?? '';
+        if (!text.includes('point 1: class')) drawn = await download(`Export ${title} as SVG`);
+        return text;
+      }, { timeout: 20_000 }).toContain('point 1: class');
       expect(await tip.textContent()).toContain(`p(y = 1) ${formatMeasure(p.probability[0])}`);
     }
     expect(await page.getByTestId('classification-summary').textContent()).toMatch(/^Two blobs: 100 points, 2 features · A: log marginal likelihood/);
