@@ -17,8 +17,8 @@ using Eigen::VectorXd;
 Status FunctionSpacePosterior::fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) {
   const Index O = psi.rows();
   MatrixXd K(O, O);
-  // K is symmetric, so the row-major product can be written straight into column-major storage.
-  multiply_transposed(psi.data(), std::size_t(O), psi.data(), std::size_t(O), std::size_t(psi.cols()), K.data());
+  // K is symmetric (exactly: one triangle mirrored), so row-major output is its column-major storage too.
+  multiply_self_transposed(psi.data(), std::size_t(O), std::size_t(psi.cols()), K.data());
   MatrixXd K_alpha = K, K_beta = K;
   r_alpha_.resize(O);
   r_beta_.resize(O);

@@ -36,6 +36,10 @@ class LatentPosterior {
   // Latent mean and variance of f at `count` queries with features P (count by D). `psi` is the data.
   virtual void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                        double* variance) const = 0;
+  // Told before predict() runs over `queries` queries in all (in blocks): a form may precompute what
+  // pays off only over many queries (weight space: the triangular factor of S). Safe to call from
+  // several threads; predict() gives the same numbers to rounding either way.
+  virtual void prepare(std::size_t queries) const { (void)queries; }
 
   // Condition estimate of the linear systems behind the last fit or update: for each SPD system
   // A = L L' the sum over j of A_jj (A^-1)_jj (Cholesky is blind to diagonal scaling, and this is about

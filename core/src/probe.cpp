@@ -41,10 +41,11 @@ Result<PosteriorSpace> parse_space(const std::string& name) {
 
 PosteriorSpace cheaper_space(std::size_t observations, std::size_t dimension, std::size_t queries) {
   const double O = double(observations), D = double(dimension + 1), n = double(queries);
-  // Leading flop counts: Gram matrix, two factorisations and two inverses; then per query the
-  // kernel row and quadratic form (function) or the quadratic form alone (weight).
+  // Leading multiply-add counts: Gram matrix, two factorisations and two inverses (weight space: and
+  // the triangular factor of S); then per query the kernel row and two triangular products (function)
+  // or one triangular product (weight).
   const double function_cost = 0.5 * O * O * D + 2.0 * O * O * O + n * (O * D + O * O);
-  const double weight_cost = 0.5 * O * D * D + 2.0 * D * D * D + n * D * D;
+  const double weight_cost = 0.5 * O * D * D + (2.0 + 1.0 / 3.0) * D * D * D + 0.5 * n * D * D;
   return function_cost <= weight_cost ? PosteriorSpace::function : PosteriorSpace::weight;
 }
 
@@ -96,6 +97,7 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   const bool prior_only = labels_.empty();
   const CosineKernel kernel(prior_.variance);
   std::vector<double> P(kBlockRows * D), mean(kBlockRows), variance(kBlockRows);
+  if (!prior_only) posterior_->prepare(n);
   for (std::size_t first = 0; first < n; first += kBlockRows) {
     const std::size_t count = std::min(kBlockRows, n - first);
     if (prior_only) {

@@ -169,4 +169,15 @@ const char* row_products_backend() { return "eigen"; }
 
 #endif
 
+void multiply_self_transposed(const double* A, std::size_t m, std::size_t k, double* C) {
+  constexpr std::size_t kRows = 64;  // a block row of C against every row of A up to its diagonal
+  std::fill(C, C + m * m, 0.0);
+  for (std::size_t i0 = 0; i0 < m; i0 += kRows) {
+    const std::size_t b = std::min(kRows, m - i0);
+    add_product_transposed(A + i0 * k, k, A, k, b, i0 + b, k, 1.0, C + i0 * m, m);
+  }
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = i + 1; j < m; ++j) C[i * m + j] = C[j * m + i];
+}
+
 }  // namespace gpprobe

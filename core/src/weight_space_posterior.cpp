@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/cholesky_update.h"
 #include "gpprobe/row_products.h"
 
@@ -28,7 +29,7 @@ void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& lab
   RowMatrix T(D, Index(rows.size()));
   for (Index c = 0; c < Index(rows.size()); ++c) T.col(c) = psi.row(rows[std::size_t(c)]).transpose();
   G->resize(D, D);
-  multiply_transposed(T.data(), std::size_t(D), T.data(), std::size_t(D), rows.size(), G->data());
+  multiply_self_transposed(T.data(), std::size_t(D), rows.size(), G->data());
   *s = T.rowwise().sum();
 }
 
@@ -66,6 +67,7 @@ Status WeightSpacePosterior::change(const VectorXd& x, bool positive, double sig
   }
   if (refactor || !accurate()) return refresh();
   S_ = C_alpha_ + C_beta_;
+  std::atomic_store(&variance_factor_, std::shared_ptr<const RowMatrix>());
   u_ = u_alpha_ - u_beta_;
   return Status::success();
 }
@@ -122,7 +124,21 @@ Status WeightSpacePosterior::refresh() {
   inverse_from_cholesky(L_beta, C_beta_.data());
   condition_ = std::max({1.0, scaled_condition(L_alpha, C_alpha_.diagonal()), scaled_condition(L_beta, C_beta_.diagonal())});
   S_ = C_alpha_ + C_beta_;
+  std::atomic_store(&variance_factor_, std::shared_ptr<const RowMatrix>());
   return Status::success();
+}
+
+void WeightSpacePosterior::prepare(std::size_t queries) const {
+  // D^3/3 to factor against D^2/2 saved per query, and the factor serves every later pass until S
+  // changes (kept scores score in blocks of 512): from D/2 queries on. Single drift checks never factor.
+  const std::size_t D = std::size_t(S_.rows());
+  if (D == 0 || 2 * queries < D || std::atomic_load(&variance_factor_)) return;
+  // S = T'T with T lower is the Cholesky factor of S with its rows and columns reversed (J S J = L L'
+  // gives T = J L' J): T_ij = L_(D-1-j)(D-1-i).
+  RowMatrix reversed = S_.reverse();
+  if (!cholesky_in_place(reversed.data(), D, "S").ok()) return;  // S itself still serves predict()
+  auto T = std::make_shared<RowMatrix>(reversed.reverse().transpose());
+  std::atomic_store(&variance_factor_, std::shared_ptr<const RowMatrix>(std::move(T)));
 }
 
 void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
@@ -130,6 +146,11 @@ void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::s
   const std::size_t D = std::size_t(psi.cols());
   multiply_vector(P, count, D, u_.data(), mean);
   std::vector<double> PS(count * D);
+  if (const std::shared_ptr<const RowMatrix> T = std::atomic_load(&variance_factor_)) {
+    multiply_lower_transposed(P, count, T->data(), D, PS.data());  // rows (T psi)'
+    rowwise_dot(PS.data(), PS.data(), count, D, variance);
+    return;
+  }
   multiply_transposed(P, count, S_.data(), D, D, PS.data());  // S is symmetric: rows = columns
   rowwise_dot(P, PS.data(), count, D, variance);
 }

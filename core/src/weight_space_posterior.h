@@ -4,13 +4,20 @@
 //   G1 = Psi_1' Psi_1, s1 = Psi_1' 1 (positives),   G0, s0 likewise (negatives),
 //   A_alpha = I + G1/n+ + G0/v,  A_beta = I + G0/n+ + G1/v,
 //   u = A_alpha^-1 s1 delta/n+ - A_beta^-1 s0 delta/n+,   S = A_alpha^-1 + A_beta^-1,
-//   at a query:  mean = psi' u,  variance = psi' S psi.
+//   at a query:  mean = psi' u,  variance = psi' S psi = |T psi|^2  with S = T'T, T lower triangular.
+//
+// The triangular T halves the per-query product (D^2/2 multiply-adds instead of D^2) and makes the
+// variance a sum of squares, never negative. Factoring S costs D^3/3, so it is made only when a
+// scoring pass is long enough to repay it (prepare()) and dropped whenever S changes; short passes
+// (the drift checks of kept scores) use S itself.
 //
 // Fit O(O D^2 + D^3); per query O(D^2). Adding or removing an observation is a rank-one change of
 // G and s and a Sherman-Morrison update of each GP's kept inverse C = A^-1 and mean weights, O(D^2),
 // checked against G and s after every change (a drift guard: residuals of A C and A u); when a check
 // fails, or a removal's denominator cancels, everything is refactored from G and s in O(D^3).
 #pragma once
+
+#include <memory>
 
 #include <Eigen/Core>
 
@@ -28,6 +35,7 @@ class WeightSpacePosterior final : public LatentPosterior {
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
   void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                double* variance) const override;
+  void prepare(std::size_t queries) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
   ObservationInfluence influence(const RowMatrix& psi, const double* x, std::uint8_t label) const override;
   double condition() const override { return condition_; }
@@ -47,6 +55,9 @@ class WeightSpacePosterior final : public LatentPosterior {
   Eigen::VectorXd u_alpha_, u_beta_;         // D: each GP's posterior mean weights
   Eigen::VectorXd u_;                        // D: u_alpha - u_beta
   RowMatrix S_;                              // D by D, symmetric
+  // T with S = T'T (D by D, lower), or null until prepare() makes it; shared by clones, replaced
+  // atomically (std::atomic_load/store), reset by every change of S.
+  mutable std::shared_ptr<const RowMatrix> variance_factor_;
   double condition_ = 1.0;
 };
 

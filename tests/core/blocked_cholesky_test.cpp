@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -70,8 +71,8 @@ TEST(BlockedCholesky, GramWithoutMirrorFillsTheUpperTriangle) {
 TEST(BlockedCholesky, MultiplyLowerTransposedIgnoresTheUpperTriangle) {
   std::mt19937 rng(14);
   std::normal_distribution<double> z;
-  for (int n : {3, 64, 97}) {
-    const int m = 37;
+  // 769 = the probe's D at d = 768 (odd, 12 blocks and one row); m = 257 a block of queries and one.
+  for (auto [m, n] : {std::pair{37, 3}, std::pair{37, 64}, std::pair{37, 97}, std::pair{257, 769}}) {
     RowMatrix B(m, n), L(n, n);
     for (int i = 0; i < B.size(); ++i) B.data()[i] = z(rng);
     for (int i = 0; i < L.size(); ++i) L.data()[i] = z(rng);

@@ -36,6 +36,25 @@ TEST(RowProducts, MultiplyTransposedMatchesNaiveLoops) {
   }
 }
 
+TEST(RowProducts, SelfTransposedIsTheFullProductExactlySymmetric) {
+  std::mt19937 rng(8);
+  for (std::size_t m : {1u, 2u, 63u, 64u, 65u, 130u}) {
+    for (std::size_t k : {0u, 1u, 3u, 257u}) {
+      const auto A = random_values(m * k, rng);
+      std::vector<double> C(m * m, -1.0);
+      multiply_self_transposed(A.data(), m, k, C.data());
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < m; ++j) {
+          double s = 0;
+          for (std::size_t p = 0; p < k; ++p) s += A[i * k + p] * A[j * k + p];
+          ASSERT_NEAR(C[i * m + j], s, 1e-12) << m << "x" << k;
+          ASSERT_EQ(C[i * m + j], C[j * m + i]) << m << "x" << k;
+        }
+      }
+    }
+  }
+}
+
 TEST(RowProducts, RowwiseDotAndMatrixVector) {
   std::mt19937 rng(6);
   const std::size_t m = 11, k = 37;

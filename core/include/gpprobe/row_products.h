@@ -16,6 +16,11 @@ namespace gpprobe {
 void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
                          double* C);
 
+// C = A A' (m by m, exactly symmetric) for A m by k: the lower block triangle through
+// add_product_transposed, mirrored; half the multiply-adds of multiply_transposed(A, m, A, m, k, C).
+// Gram matrices (Psi Psi', and Psi_c' Psi_c through the transposed class block).
+void multiply_self_transposed(const double* A, std::size_t m, std::size_t k, double* C);
+
 // C += sign * A B' on blocks inside larger row-major matrices: row i of A starts at A + i*lda, row j of
 // B at B + j*ldb, row i of C at C + i*ldc (A m by k, B n by k, C m by n; sign is +1 or -1). The trailing
 // updates of the blocked factorisations (blocked_cholesky.h) and triangular products over many queries.
