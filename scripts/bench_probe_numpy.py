@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""Fits and scores the probe in numpy on the data `scripts/bench.mjs` wrote, the same maths as the core
+(MATH.md), so that `npm run bench` compares the same work:
+
+  features   psi(a) = sqrt(v) [a; 1] / sqrt(|a|^2 + 1)           (the cosine kernel's feature map)
+  function   K = Psi Psi' + diag(noise) = L L' per latent GP; at the queries Z = P Psi', V = L^-1 Z',
+             mean = V_a' c_a - V_b' c_b, variance = (v - |V_a|^2) + (v - |V_b|^2)
+  weight     A = I + G_raising / n+ + G_other / v per GP, u = A_a^-1 b_a - A_b^-1 b_b, S = A_a^-1 + A_b^-1,
+             mean = P u, variance = rowwise (P S) . P
+  measures   E[sigmoid f], E[H_b], -H[g] over f ~ N(mean, variance) by 128-node Gauss-Hermite quadrature
+
+Both spaces are timed (fit + score, best of 3) and the faster is numpy's figure. Each space's numbers are
+checked against gpprobe's (wasm) outputs that bench.mjs saved: the largest absolute difference over the
+five columns is reported, and the script fails if it exceeds 1e-9 (then it is not the same work).
+numpy's BLAS decides the speed: it is named from threadpoolctl (or numpy.show_config()).
+  /usr/bin/python3 scripts/bench_probe_numpy.py DIR   ->  one JSON object on stdout
+"""
+import json
+import sys
+import time
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve, solve_triangular
+
+TOLERANCE = 1e-9
+
+
+def blas_name():
+    try:
+        from threadpoolctl import threadpool_info
+        for pool in threadpool_info():
+            if pool.get('user_api') == 'blas':
+                return f"{pool['internal_api']} {pool.get('version')} ({pool.get('threading_layer')}, " \
+                       f"{pool['num_threads']} threads, {pool.get('architecture')})"
+    except ImportError:
+        pass
+    config = np.__config__
+    info = getattr(config, 'blas_opt_info', {}) or {}
+    return ','.join(info.get('libraries', ['unknown BLAS']))
+
+
+def prior(epsilon, strength):
+    v = np.log1p(1.0 / epsilon)
+    raised_v = np.log1p(1.0 / (epsilon + strength))
+    mean = np.log(epsilon) - 0.5 * v
+    raised_mean = np.log(epsilon + strength) - 0.5 * raised_v
+    return v, raised_v, raised_mean - mean
+
+
+def features(x, v):
+    scale = np.sqrt(v / (np.einsum('ij,ij->i', x, x) + 1.0))
+    return np.hstack([x * scale[:, None], scale[:, None]])
+
+
+def fit_function(psi, labels, v, raised, delta):
+    K = psi @ psi.T
+    positive = labels == 1
+    out = []
+    for raises in (positive, ~positive):  # f_alpha is raised by label 1, f_beta by label 0
+        noise = np.where(raises, raised, v)
+        L = np.linalg.cholesky(K + np.diag(noise))
+        c = solve_triangular(L, np.where(raises, delta, 0.0), lower=True)
+        out.append((L, c))
+    return out
+
+
+def score_function(model, psi, P, v):
+    Z = P @ psi.T
+    mean = np.zeros(len(P))
+    variance = np.zeros(len(P))
+    for sign, (L, c) in zip((1.0, -1.0), model):
+        V = solve_triangular(L, Z.T, lower=True, check_finite=False)
+        mean += sign * (V.T @ c)
+        variance += v - np.einsum('ij,ij->j', V, V)
+    return mean, variance
+
+
+def fit_weight(psi, labels, v, raised, delta):
+    positive = labels == 1
+    G1, G0 = psi[positive].T @ psi[positive], psi[~positive].T @ psi[~positive]
+    s1, s0 = psi[positive].sum(axis=0), psi[~positive].sum(axis=0)
+    identity = np.eye(psi.shape[1])
+    u = np.zeros(psi.shape[1])
+    S = np.zeros_like(identity)
+    for sign, G_raise, G_other, s in ((1.0, G1, G0, s1), (-1.0, G0, G1, s0)):
+        factor = cho_factor(identity + G_raise / raised + G_other / v)
+        u += sign * cho_solve(factor, s * (delta / raised))
+        S += cho_solve(factor, identity)
+    return u, S
+
+
+def score_weight(model, psi, P, v):
+    u, S = model
+    return P @ u, np.einsum('ij,ij->i', P @ S, P)
+
+
+def measures(mean, variance, nodes, weights):
+    f = mean[:, None] + np.sqrt(variance)[:, None] * nodes[None, :]
+    e = np.exp(-np.abs(f))
+    log1p_e = np.log1p(e)
+    sp_neg = np.maximum(-f, 0.0) + log1p_e
+    sp_pos = np.maximum(f, 0.0) + log1p_e
+    g = np.where(f >= 0.0, 1.0 / (1.0 + e), e / (1.0 + e))
+    judged = (g * weights).sum(axis=1)
+    alea = ((g * sp_neg + (1.0 - g) * sp_pos) * weights).sum(axis=1)
+    softplus_neg = (sp_neg * weights).sum(axis=1)
+    episteme = -(0.5 * (np.log(2.0 * np.pi * np.e) + np.log(variance)) - mean - 2.0 * softplus_neg)
+    return judged, episteme, alea
+
+
+def run(space, x, labels, queries, meta, quadrature, block=2048):
+    v, raised, delta = prior(meta['epsilon'], meta['strength'])
+    fit, score = (fit_function, score_function) if space == 'function' else (fit_weight, score_weight)
+    start = time.perf_counter()
+    psi = features(x, v)
+    model = fit(psi, labels, v, raised, delta)
+    fitted = time.perf_counter()
+    columns = [np.empty(len(queries)) for _ in range(5)]
+    for first in range(0, len(queries), block):
+        P = features(queries[first:first + block], v)
+        mean, variance = score(model, psi, P, v)
+        variance = np.minimum(variance, 2.0 * v)
+        for column, values in zip(columns, (mean, variance, *measures(mean, variance, *quadrature))):
+            column[first:first + block] = values
+    done = time.perf_counter()
+    return fitted - start, done - fitted, columns
+
+
+def main(directory):
+    with open(f'{directory}/probe_bench.json') as f:
+        meta = json.load(f)
+    nodes, weights = np.polynomial.hermite_e.hermegauss(128)
+    quadrature = (nodes, weights / weights.sum())
+    queries = np.load(f"{directory}/{meta['queries']}")
+    rows = []
+    for case in meta['cases']:
+        x = np.load(f"{directory}/{case['observations']}")
+        labels = np.load(f"{directory}/{case['labels']}")
+        ours = [np.load(f"{directory}/{name}") for name in case['outputs']]
+        best = None
+        for space in ('function', 'weight'):
+            runs = [run(space, x, labels, queries, meta, quadrature) for _ in range(meta.get('repeats', 3))]
+            fit_s, score_s, columns = min(runs, key=lambda r: r[0] + r[1])
+            difference = max(float(np.max(np.abs(a - b))) for a, b in zip(columns, ours))
+            if not difference <= TOLERANCE:
+                sys.exit(f"numpy {space} space differs from gpprobe by {difference:.2e} at O = {len(x)} "
+                         f"(more than {TOLERANCE:g}): not the same work")
+            entry = {'observations': len(x), 'space': space, 'fit_seconds': fit_s, 'score_seconds': score_s,
+                     'max_difference': difference}
+            if best is None or fit_s + score_s < best['fit_seconds'] + best['score_seconds']:
+                best = entry
+        rows.append(best)
+    json.dump({'blas': blas_name(), 'rows': rows}, sys.stdout)
+    print()
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])
