@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times fitting and scoring natively, in wasm (Node) and in numpy (when present) on the same seeded
-# workload, with ratios; then toggling one observation with kept scores (library in Node, and the app in Chromium at 200,000 × 384).
+# workload, with ratios; then toggling one observation with kept scores (library in Node, and the app in
+# Chromium at 200,000 × 384).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/build.sh >/dev/null
