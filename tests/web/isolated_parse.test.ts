@@ -1,7 +1,7 @@
 // Parsing in a terminable parse worker (issue 9, item 8): the client ends with a FileError naming the
-// file when the parser hangs past its budget or the user cancels, and terminates the worker either way.
-// A stand-in port plays the worker here; tests/e2e/hostile_upload.e2e.ts runs the real one on the
-// reproducer in Chromium.
+// file when the parser hangs past its budget or the user cancels, and terminates the worker either way;
+// a URL's reads restart the budget. A stand-in port plays the worker here; tests/e2e/hostile_upload.e2e.ts
+// and remote.e2e.ts run the real one on the reproducer in Chromium, uploaded and served by HTTP.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Progress } from '../../web/src/engine/progress.ts';
 import { parseBudgetMs, parseIsolated, type ParsePort, type ParseWorkerReply, type ParseWorkerRequest } from '../../web/src/io/isolated_parse.ts';
