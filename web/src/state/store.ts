@@ -34,6 +34,8 @@ export interface ProbeResults {
   space: string;
   seconds: number;
   update: ProbeRun['update'];
+  /** Full passes over a query set the run made (0: every score followed by rank-one updates). */
+  fullPasses: number;
   /** The session the results belong to (the UI marks them stale when it changes). */
   basis: string;
 }
@@ -216,7 +218,7 @@ export function runProbe(fresh = false): Promise<void> {
         results.value = {
           scores: r.scores, observations: Array.from(rows), labels: y, epsilon: s.epsilon, strength: s.strength,
           oodScores: r.oodScores, space: r.space, seconds: r.seconds,
-          update: r.update, basis,
+          update: r.update, fullPasses: r.fullPasses, basis,
         };
         // A first look shows a belief at once: the first query of the subset that is not an observation.
         if (selected.value === null) {
