@@ -28,6 +28,14 @@ describe('splatted points', () => {
     expect(pixel(img, 2, 2)).toEqual([Math.round((200 * 0.375) / 0.875), 0, Math.round(50 / 0.875), Math.round(255 * 0.875)]);
   });
 
+  it('compounds the opacity of many points on one pixel as drawing them one by one would', () => {
+    const img = image(9, 9);
+    splatPoints(img, { px: new Float32Array(10).fill(4.2), py: new Float32Array(10).fill(3.8), palette, radius: 1.6, opacity: 0.3 });
+    const edge = 0.3 * (2.1 - Math.SQRT2);
+    expect(pixel(img, 4, 4)).toEqual([200, 0, 0, Math.round(255 * (1 - 0.7 ** 10))]);
+    expect(pixel(img, 5, 5)).toEqual([200, 0, 0, Math.round(255 * (1 - (1 - edge) ** 10))]);
+  });
+
   it('clips disks at the image edge and skips points without a place', () => {
     const img = image(4, 3);
     splatPoints(img, { px: Float32Array.of(0, NaN, 3.4), py: Float32Array.of(0, 1, 2.4), palette, radius: 1, opacity: 1 });

@@ -1,6 +1,7 @@
 // Many points drawn as pixels: each point is an anti-aliased disk blended ("source over") into a
-// premultiplied float buffer, then the buffer is put on the canvas in one call. For tens of thousands of
-// points this is far cheaper than rasterising one arc per point; the picture is the same.
+// premultiplied float buffer (points on the same pixel merged first), then the buffer is put on the
+// canvas in one call. For tens of thousands of points this is far cheaper than rasterising one arc per
+// point; the picture is the same.
 
 /** [r, g, b] of "#rrggbb" or "rgb(r, g, b)". */
 export function parseColor(color: string): [number, number, number] {
@@ -24,16 +25,20 @@ export interface SplatInput {
 }
 
 /**
- * Blends every point into `image` (which must start transparent, as a new ImageData does). Colours are
- * accumulated premultiplied in floats, so "source over" costs four multiply-adds per covered pixel and
- * no division; one pass at the end turns them into RGBA bytes. No allocation per point.
+ * Blends every point into `image` (which must start transparent, as a new ImageData does). Points that
+ * fall on the same pixel are merged first — their colours blended in drawing order, their opacity
+ * compounded (k points of opacity a cover 1 - (1 - a)^k) — so the disks drawn are those of the occupied
+ * pixels, in the order of their first point: dense plots cost what their pixels cost, not their points.
+ * Colours are accumulated premultiplied in floats (source over: four multiply-adds per covered pixel,
+ * no division) and turned into RGBA bytes in one pass at the end. No allocation per point.
  */
 export function splatPoints(image: ImageData, input: SplatInput): void {
   const { data, width, height } = image;
-  const r = input.radius;
+  const r = input.radius, a = input.opacity;
+  if (!(a > 0)) return;
   const reach = Math.ceil(r + 0.5);
   // Coverage of the pixels around a point at a pixel centre (sub-pixel offsets are rounded away), as
-  // offsets (dx, dy), their step in the buffer, and the alpha they get.
+  // offsets (dx, dy), their step in the buffer, and log(1 - alpha) (alpha compounds over merged points).
   const dx: number[] = [], dy: number[] = [], alpha: number[] = [];
   for (let y = -reach; y <= reach; y++) {
     for (let x = -reach; x <= reach; x++) {
@@ -41,20 +46,43 @@ export function splatPoints(image: ImageData, input: SplatInput): void {
       if (coverage > 0) {
         dx.push(x);
         dy.push(y);
-        alpha.push(input.opacity * coverage);
+        alpha.push(a * coverage);
       }
     }
   }
   const m = alpha.length;
-  const ox = Int32Array.from(dx), oy = Int32Array.from(dy), oa = Float32Array.from(alpha);
+  const ox = Int32Array.from(dx), oy = Int32Array.from(dy);
+  // alphaOf[k * m + o]: the alpha of k merged points at offset o, 1 - (1 - alpha_o)^k, for small k.
+  const logKeep = Float64Array.from(alpha, (v) => Math.log1p(-v));
+  const tabled = 64;
+  const alphaOf = new Float64Array(tabled * alpha.length);
+  for (let k = 1; k < tabled; k++) for (let o = 0; o < alpha.length; o++) alphaOf[k * alpha.length + o] = -Math.expm1(k * logKeep[o]);
   const step = Int32Array.from(dx, (x, k) => 4 * (dy[k] * width + x));
   const palette = input.palette, colors = input.colors;
-  const sum = new Float32Array(4 * width * height);
+  // Merge the points per centre pixel, on a grid wider than the image by `reach` (a disk centred just
+  // outside still reaches in): count, premultiplied colour (source over at opacity a), first-come order.
+  const gridWidth = width + 2 * reach, gridHeight = height + 2 * reach;
+  const count = new Uint32Array(gridWidth * gridHeight);
+  const merged = new Float32Array(3 * gridWidth * gridHeight);
+  const order = new Int32Array(input.px.length);
+  let occupied = 0;
   for (let i = 0; i < input.px.length; i++) {
-    const cx = Math.round(input.px[i]), cy = Math.round(input.py[i]);
-    if (!(cx > -reach && cy > -reach && cx < width + reach && cy < height + reach)) continue;
+    const gx = Math.round(input.px[i]) + reach, gy = Math.round(input.py[i]) + reach;
+    if (!(gx > 0 && gy > 0 && gx < gridWidth && gy < gridHeight)) continue;  // no pixel in reach (or NaN)
+    const g = gy * gridWidth + gx;
+    if (count[g]++ === 0) order[occupied++] = g;
     const c = palette[colors ? colors[i] : 0];
-    const sr = c[0], sg = c[1], sb = c[2];
+    merged[3 * g] = c[0] * a + merged[3 * g] * (1 - a);
+    merged[3 * g + 1] = c[1] * a + merged[3 * g + 1] * (1 - a);
+    merged[3 * g + 2] = c[2] * a + merged[3 * g + 2] * (1 - a);
+  }
+  const sum = new Float32Array(4 * width * height);
+  for (let j = 0; j < occupied; j++) {
+    const g = order[j], k = count[g];
+    const cx = (g % gridWidth) - reach, cy = Math.floor(g / gridWidth) - reach;
+    // The merged colour without its premultiplication: 1 - (1 - a)^k is its alpha at full coverage.
+    const norm = 1 / (k === 1 ? a : -Math.expm1(k * Math.log1p(-a)));
+    const sr = merged[3 * g] * norm, sg = merged[3 * g + 1] * norm, sb = merged[3 * g + 2] * norm;
     const centre = 4 * (cy * width + cx);
     const inside = cx >= reach && cy >= reach && cx < width - reach && cy < height - reach;
     for (let o = 0; o < m; o++) {
@@ -62,19 +90,19 @@ export function splatPoints(image: ImageData, input: SplatInput): void {
         const x = cx + ox[o], y = cy + oy[o];
         if (x < 0 || y < 0 || x >= width || y >= height) continue;
       }
-      const k = centre + step[o], a = oa[o], keep = 1 - a;
-      sum[k] = sr * a + sum[k] * keep;
-      sum[k + 1] = sg * a + sum[k + 1] * keep;
-      sum[k + 2] = sb * a + sum[k + 2] * keep;
-      sum[k + 3] = a + sum[k + 3] * keep;
+      const t = centre + step[o], v = k < tabled ? alphaOf[k * m + o] : -Math.expm1(k * logKeep[o]), keep = 1 - v;
+      sum[t] = sr * v + sum[t] * keep;
+      sum[t + 1] = sg * v + sum[t + 1] * keep;
+      sum[t + 2] = sb * v + sum[t + 2] * keep;
+      sum[t + 3] = v + sum[t + 3] * keep;
     }
   }
-  for (let k = 0; k < sum.length; k += 4) {
-    const a = sum[k + 3];
-    if (a === 0) continue;
-    data[k] = sum[k] / a;
-    data[k + 1] = sum[k + 1] / a;
-    data[k + 2] = sum[k + 2] / a;
-    data[k + 3] = 255 * a;
+  for (let t = 0; t < sum.length; t += 4) {
+    const v = sum[t + 3];
+    if (v === 0) continue;
+    data[t] = sum[t] / v;
+    data[t + 1] = sum[t + 1] / v;
+    data[t + 2] = sum[t + 2] / v;
+    data[t + 3] = 255 * v;
   }
 }
