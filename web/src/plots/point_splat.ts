@@ -1,7 +1,8 @@
 // Many points drawn as pixels: each point is an anti-aliased disk blended ("source over") into a
 // premultiplied float buffer (points on the same pixel merged first), then the buffer is put on the
 // canvas in one call. For tens of thousands of points this is far cheaper than rasterising one arc per
-// point; the picture is the same.
+// point; the picture is the same but where points share a pixel (their merged disk is drawn where the
+// first of them came).
 
 /** [r, g, b] of "#rrggbb" or "rgb(r, g, b)". */
 export function parseColor(color: string): [number, number, number] {
