@@ -9,7 +9,7 @@ import type { Column } from '../../web/src/io/table.ts';
 import { colorDomain } from '../../web/src/plots/colors.ts';
 import { layout, textWidth } from '../../web/src/plots/layout.ts';
 import { embeddingMap } from '../../web/src/plots/map_plot.ts';
-import { judgedVsEpisteme } from '../../web/src/plots/measure_plots.ts';
+import { judgedVsEpisteme, observationSymbols } from '../../web/src/plots/measure_plots.ts';
 import { messages, notify } from '../../web/src/state/engine_tasks.ts';
 import { defaultPositive, valueCounts } from '../../web/src/state/session.ts';
 import { countOf, csvCell } from '../../web/src/ui/format.ts';
@@ -73,7 +73,7 @@ describe('plots', () => {
     expect(auto.clipped).toEqual({ low: true, high: true });
     const x = new Float64Array(n), y = new Float64Array(n);
     const map = embeddingMap({ x, y, explained: [1, 1], totalVariance: 2, values: scores((i) => 0.9 + i / 5000).judgedProbability,
-      valueLabel: 'judged probability', valueRange: [0, 1], labels: null, observations: [], subset: null });
+      valueLabel: 'judged probability', valueRange: [0, 1], labels: null, subset: null });
     expect(map.colorBar!.domain).toEqual([0, 1]);
     const L = layout({ ...map, colorBar: { ...map.colorBar!, clipped: { low: false, high: true } } }, 600, 340);
     expect([L.colorBar!.high, L.colorBar!.low]).toEqual(['≥ 1.00', '0.00']);
@@ -81,8 +81,9 @@ describe('plots', () => {
 
   it('draws observations in the legend as on the plot, and wraps a legend wider than the plot', () => {
     const labels = Uint8Array.from({ length: n }, (_, i) => i % 2);
-    const spec = judgedVsEpisteme({ scores: scores(() => 0.5), labels, observations: [0, 1], subset: null }, null);
-    const symbols = spec.marks.filter((m) => m.type === 'symbols').map((m) => (m as { shape: string; fill?: string }));
+    const s = scores(() => 0.5);
+    const spec = judgedVsEpisteme({ scores: s, labels, subset: null }, null);
+    const symbols = observationSymbols(labels, [0, 1], s.episteme, s.judgedProbability).filter((m) => m.type === 'symbols').map((m) => (m as { shape: string; fill?: string }));
     const legendShapes = spec.legend!.filter((e) => e.label.endsWith('observation')).map((e) => ({ shape: e.kind, fill: e.fill }));
     expect(legendShapes).toEqual(symbols.map((m) => ({ shape: m.shape, fill: m.fill })));
     // At 300 px the legend needs rows; every entry ends inside the plot.

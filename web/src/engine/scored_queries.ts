@@ -13,7 +13,7 @@ import type { GpprobeModule, ScoredQueriesHandle } from './generated/gpprobe.mjs
 import { GpprobeError, throwIfFailed } from './errors.ts';
 import { dtypeOf, HeapScope } from './heap.ts';
 import { checkMatrix } from './matrix.ts';
-import { emptyScores, SCORE_COLUMNS, type Probe, type ProbeScores, type ScoreAsyncOptions } from './probe_engine.ts';
+import { SCORE_COLUMNS, type Probe, type ProbeScores, type ScoreAsyncOptions } from './probe_engine.ts';
 import { yieldToEventLoop } from './progress.ts';
 import type { ResidentMatrix } from './resident_matrix.ts';
 
@@ -97,16 +97,15 @@ export class ScoredQueries {
   scores(): ProbeScores {
     const handle = this.#live();
     const n = this.rows;
-    const scores = emptyScores(n);
     const heap = new HeapScope(this.#module);
     try {
       const out = heap.allocate(7 * n * 8, 'scores');
       throwIfFailed(handle.write(out, 0, n));
-      SCORE_COLUMNS.forEach((column, k) => scores[column].set(heap.readFloat64(out + k * n * 8, n)));
+      // One copy out of the heap per column, each its own buffer (a worker can transfer them).
+      return Object.fromEntries(SCORE_COLUMNS.map((column, k) => [column, heap.readFloat64(out + k * n * 8, n)])) as unknown as ProbeScores;
     } finally {
       heap.free();
     }
-    return scores;
   }
 
   dispose(): void {

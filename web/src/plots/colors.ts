@@ -34,16 +34,24 @@ export interface ColorDomain {
  * saying at which end values were clipped. A fixed range (a probability's [0, 1]) is used as it is.
  */
 export function colorDomain(values: ArrayLike<number>, fixed: [number, number] | null = null): ColorDomain {
-  const sorted = Float64Array.from(values).filter(Number.isFinite).sort();
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (lo > hi) return { domain: fixed ?? [0, 1], clipped: { low: false, high: false } };  // no finite value
   let domain: [number, number];
   if (fixed) domain = fixed;
-  else if (sorted.length === 0) domain = [0, 1];
   else {
+    // Only an automatic range needs the values in order.
+    const sorted = Float64Array.from(values).filter(Number.isFinite).sort();
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
-    const lo = at(0.01), hi = at(0.99);
-    domain = lo === hi ? [lo - 0.5, hi + 0.5] : [lo, hi];
+    const low = at(0.01), high = at(0.99);
+    domain = low === high ? [low - 0.5, high + 0.5] : [low, high];
   }
-  return { domain, clipped: { low: sorted.length > 0 && sorted[0] < domain[0], high: sorted.length > 0 && sorted[sorted.length - 1] > domain[1] } };
+  return { domain, clipped: { low: lo < domain[0], high: hi > domain[1] } };
 }
 
 /** "#rrggbb" of a linear blend of two "#rrggbb" colours, t in [0, 1]. */

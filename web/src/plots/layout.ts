@@ -27,6 +27,18 @@ export interface ColorBarPlace {
   labelX: number;
 }
 
+export interface Linear {
+  offset: number;
+  slope: number;
+}
+
+/** The linear scale `s` as offset + slope * value. */
+function linear(s: ReturnType<typeof scaleLinear<number, number>>): Linear {
+  const [d0, d1] = s.domain(), [r0, r1] = s.range();
+  const slope = (r1 - r0) / (d1 - d0);
+  return { offset: r0 - slope * d0, slope };
+}
+
 export interface Layout {
   width: number;
   height: number;
@@ -41,6 +53,9 @@ export interface Layout {
   colorBar: ColorBarPlace | null;
   x(value: number): number;
   y(value: number): number;
+  /** x and y as pixel = offset + slope * value, for loops over many points (no call per point). */
+  xLinear: Linear;
+  yLinear: Linear;
   invertX(pixel: number): number;
   invertY(pixel: number): number;
   xTicks: Tick[];
@@ -143,7 +158,7 @@ export function layout(spec: PlotSpec, width: number, height: number): Layout {
   const xLabelX = Math.min(Math.max((left + width - right) / 2, half + 4), width - half - 4);
   return {
     width, height, left, right, top, bottom, legend: legend.items, colorBar, xLabelX,
-    x: (v) => x(v), y: (v) => y(v), invertX: (p) => x.invert(p), invertY: (p) => y.invert(p),
+    x: (v) => x(v), y: (v) => y(v), xLinear: linear(x), yLinear: linear(y), invertX: (p) => x.invert(p), invertY: (p) => y.invert(p),
     xTicks: ticks(spec.x, x, Math.max(2, Math.floor((width - left - right) / 80))),
     yTicks: ticks(spec.y, y, Math.max(2, Math.floor((height - top - bottom) / 50))),
   };

@@ -1,5 +1,5 @@
 // The 2-D map of the embeddings (first two principal components, computed by the core), coloured by
-// any measure or by the concept; observations and the selected query marked.
+// any measure or by the concept; observations and the selected query are marked over it (mapObservations).
 import { colorDomain, MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE } from './colors.ts';
 import { extent } from './layout.ts';
 import type { Mark, PlotSpec } from './plot_model.ts';
@@ -15,7 +15,6 @@ export interface MapInput {
   /** The measure's own range when it has one (a probability's [0, 1]); else a robust one, marked when clipped. */
   valueRange?: [number, number] | null;
   labels: Uint8Array | null;
-  observations: number[];
   /** Rows to draw (all when null). */
   subset: Int32Array | null;
 }
@@ -35,10 +34,6 @@ export function embeddingMap(input: MapInput): PlotSpec {
     marks.push({ type: 'points', x: input.x, y: input.y, radius: n > 20000 ? 1.5 : 2.5, opacity: 0.75, interactive: true, subset: input.subset ?? undefined,
       palette: input.labels ? [NEGATIVE, POSITIVE] : ['#7b8794'], colors });
   }
-  const pos = input.observations.filter((r) => input.labels?.[r] === 1);
-  const neg = input.observations.filter((r) => input.labels?.[r] !== 1);
-  if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#111', fill: POSITIVE, size: 5.5, x: pos.map((r) => input.x[r]), y: pos.map((r) => input.y[r]) });
-  if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#111', fill: NEGATIVE, size: 4.5, x: neg.map((r) => input.x[r]), y: neg.map((r) => input.y[r]) });
   const pct = (v: number) => `${((100 * v) / (input.totalVariance || 1)).toFixed(1)}%`;
   return {
     title: 'Embedding map (PCA)', marks, colorBar,
@@ -49,4 +44,14 @@ export function embeddingMap(input: MapInput): PlotSpec {
       { label: 'negative observation', color: '#111', fill: NEGATIVE, kind: 'square' },
     ],
   };
+}
+
+/** The observations on the map, drawn over it (PlotView's overlay) with the selection. */
+export function mapObservations(x: Float64Array, y: Float64Array, labels: Uint8Array | null, observations: number[]): Mark[] {
+  const marks: Mark[] = [];
+  const pos = observations.filter((r) => r < x.length && labels?.[r] === 1);
+  const neg = observations.filter((r) => r < x.length && labels?.[r] !== 1);
+  if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#111', fill: POSITIVE, size: 5.5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
+  if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#111', fill: NEGATIVE, size: 4.5, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
+  return marks;
 }

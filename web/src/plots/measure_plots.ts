@@ -1,6 +1,6 @@
 // The probe's uncertainty plots: judged probability vs episteme with the irrational region shaded
 // (paper Fig. 2 after Fox & Ulkumen; its boundary is the core's belief envelope), and alea vs episteme. Queries are coloured by whether they show
-// the concept; observations are drawn as symbols; the selected query is ringed.
+// the concept; observations are drawn as symbols and the selected query is ringed, both over the plot.
 import type { BeliefEnvelope } from '../engine/analysis.ts';
 import type { ProbeScores } from '../engine/probe_engine.ts';
 import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from './colors.ts';
@@ -14,8 +14,6 @@ export interface MeasurePlotInput {
   scores: ProbeScores;
   /** Concept label per row (1 shows the concept), or null when no concept is set. */
   labels: Uint8Array | null;
-  /** Rows that are observations. */
-  observations: number[];
   /** Rows to draw (all when null). */
   subset: Int32Array | null;
 }
@@ -27,11 +25,15 @@ function classColors(labels: Uint8Array | null, n: number): { palette: string[];
   return { palette: [NEGATIVE, POSITIVE], colors };
 }
 
-function overlays(input: MeasurePlotInput, x: ArrayLike<number>, y: ArrayLike<number>): Mark[] {
+/**
+ * The observations' symbols on a plot of x against y: drawn over the plot (PlotView's overlay) with the
+ * selection, so adding or removing an observation redraws them, not the plot's points.
+ */
+export function observationSymbols(labels: Uint8Array | null, observations: number[], x: ArrayLike<number>, y: ArrayLike<number>): Mark[] {
   const marks: Mark[] = [];
-  if (!input.labels) return marks;  // without a concept the observations have no labels (the probe is its prior)
-  const pos = input.observations.filter((r) => input.labels?.[r] === 1);
-  const neg = input.observations.filter((r) => input.labels?.[r] !== 1);
+  if (!labels) return marks;  // without a concept the observations have no labels (the probe is its prior)
+  const pos = observations.filter((r) => r < x.length && labels[r] === 1);
+  const neg = observations.filter((r) => r < x.length && labels[r] !== 1);
   if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: POSITIVE_EDGE, fill: POSITIVE, size: 5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
   if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: NEGATIVE_EDGE, fill: NEGATIVE, size: 4, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
   return marks;
@@ -42,7 +44,7 @@ export function selectionRing(x: ArrayLike<number>, y: ArrayLike<number>, row: n
   return row === null || row >= x.length ? [] : [{ type: 'symbols', shape: 'ring', color: SELECTED, size, x: [x[row]], y: [y[row]] }];
 }
 
-/** The legend of the queries and the observations, with the observations' symbols as overlays() draws them. */
+/** The legend of the queries and the observations, with the observations' symbols as observationSymbols() draws them. */
 function legend(labels: Uint8Array | null): LegendEntry[] {
   const observations: LegendEntry[] = [
     { label: 'positive observation', color: POSITIVE_EDGE, fill: POSITIVE, kind: 'diamond' },
@@ -77,7 +79,6 @@ export function judgedVsEpisteme(input: MeasurePlotInput, envelope: BeliefEnvelo
   const marks: Mark[] = envelope ? irrationalRegion(envelope, x0) : [];
   marks.push({ type: 'rule', y: 0.5, color: '#9aa5b1', dash: [2, 3] });
   marks.push({ type: 'points', x: episteme, y: judgedProbability, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) });
-  marks.push(...overlays(input, episteme, judgedProbability));
   return {
     title: 'Judged probability vs episteme', marks,
     x: { label: 'episteme (−entropy of g, nats)', domain: [x0, x1] },
@@ -93,7 +94,6 @@ export function aleaVsEpisteme(input: MeasurePlotInput): PlotSpec {
     title: 'Alea vs episteme',
     marks: [
       { type: 'points', x: episteme, y: alea, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) },
-      ...overlays(input, episteme, alea),
     ],
     x: { label: 'episteme (−entropy of g, nats)', domain: extent(episteme) },
     y: { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },

@@ -27,12 +27,16 @@ function splatMark(ctx: Context, mark: PointsMark, L: Layout): void {
   const height = Math.max(1, Math.round((L.height - L.top - L.bottom) * scale));
   const count = mark.subset ? mark.subset.length : mark.x.length;
   const px = new Float32Array(count), py = new Float32Array(count);
-  const colors = mark.colors ? new Uint8Array(count) : undefined;
+  const colors = mark.colors && mark.subset ? new Uint8Array(count) : mark.colors;
+  // Device pixels of the plot area: (offset + slope * value - left) * scale.
+  const ax = (L.xLinear.offset - L.left) * scale, bx = L.xLinear.slope * scale;
+  const ay = (L.yLinear.offset - L.top) * scale, by = L.yLinear.slope * scale;
+  const { x, y, subset } = mark;
   for (let k = 0; k < count; k++) {
-    const i = mark.subset ? mark.subset[k] : k;
-    px[k] = (L.x(mark.x[i]) - L.left) * scale;
-    py[k] = (L.y(mark.y[i]) - L.top) * scale;
-    if (colors) colors[k] = mark.colors![i];
+    const i = subset ? subset[k] : k;
+    px[k] = ax + bx * x[i];
+    py[k] = ay + by * y[i];
+    if (colors !== mark.colors) colors![k] = mark.colors![i];
   }
   const image = new ImageData(width, height);
   splatPoints(image, { px, py, colors, palette: mark.palette.map(parseColor), radius: mark.radius * scale, opacity: mark.opacity ?? 1 });

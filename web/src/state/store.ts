@@ -34,6 +34,8 @@ export interface ProbeResults {
   space: string;
   seconds: number;
   update: ProbeRun['update'];
+  /** Full passes over a query set the run made (0: every score followed by rank-one updates). */
+  fullPasses: number;
   /** The session the results belong to (the UI marks them stale when it changes). */
   basis: string;
 }
@@ -60,14 +62,29 @@ export const opening = signal(false);
 export const lastDraw = signal<{ key: string; rows: number[] } | null>(null);
 
 export const columns = computed<Column[]>(() => dataset.value?.columns ?? []);
+/** A part of the session as a signal that keeps its object while other parts change (a toggle). */
+function sessionPart<T>(select: (s: Session) => T) {
+  let last: T | undefined;
+  let text = '';
+  return computed(() => {
+    const part = select(session.value), next = JSON.stringify(part);
+    if (last === undefined || next !== text) [last, text] = [part, next];
+    return last;
+  });
+}
+const concept = sessionPart((s) => s.concept);
+const querySubset = sessionPart((s) => s.queries);
+/** Concept labels of every row: computed again only when the data or the concept change (not when an
+ * observation is toggled), so the plots that colour by them are not redrawn before the new scores come. */
 export const labels = computed<Uint8Array | null>(() => {
-  const d = dataset.value, c = session.value.concept;
+  const d = dataset.value, c = concept.value;
   return d && c ? conceptLabels(c, d.columns, d.rows) : null;
 });
-/** Rows of the query subset (null: all rows). Plots, table and export show these. */
+/** Rows of the query subset (null: all rows). Plots, table and export show these. Like the labels,
+ * computed again only when the data or the subset change. */
 export const queryRows = computed<Int32Array | null>(() => {
   const d = dataset.value;
-  return d ? subsetRows(session.value.queries, d.columns, d.rows) : null;
+  return d ? subsetRows(querySubset.value, d.columns, d.rows) : null;
 });
 
 /** The part of the session results depend on. */
@@ -216,7 +233,7 @@ export function runProbe(fresh = false): Promise<void> {
         results.value = {
           scores: r.scores, observations: Array.from(rows), labels: y, epsilon: s.epsilon, strength: s.strength,
           oodScores: r.oodScores, space: r.space, seconds: r.seconds,
-          update: r.update, basis,
+          update: r.update, fullPasses: r.fullPasses, basis,
         };
         // A first look shows a belief at once: the first query of the subset that is not an observation.
         if (selected.value === null) {

@@ -1,6 +1,6 @@
 // A plot on a canvas that fits its container: hover shows a tooltip for the nearest point of the
 // interactive mark, click selects it, and the card exports the same plot as PNG or SVG.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { titleBand, type Layout } from '../plots/layout.ts';
 import type { Mark, PlotSpec, PointsMark } from '../plots/plot_model.ts';
 import { drawOverlay, drawPlot, drawTitledPlot } from '../plots/render_canvas.ts';
@@ -31,34 +31,55 @@ interface Props {
   testId?: string;
 }
 
-/** Points of the interactive mark bucketed by 8-pixel cells, for nearest-point lookups. */
+/**
+ * Points of the interactive mark bucketed by 8-pixel cells of the canvas, for nearest-point lookups:
+ * typed arrays only (a counting sort into cells), built when the pointer first moves over a plot.
+ */
 class PointIndex {
-  readonly #cells = new Map<number, number[]>();
   readonly #px: Float32Array;
   readonly #py: Float32Array;
+  readonly #columns: number;
+  readonly #rows: number;
+  /** Points of cell c: #items[#starts[c] .. #starts[c + 1]). */
+  readonly #starts: Int32Array;
+  readonly #items: Int32Array;
   constructor(mark: PointsMark, L: Layout) {
     const n = mark.x.length;
+    const count = mark.subset ? mark.subset.length : n;
     this.#px = new Float32Array(n);
     this.#py = new Float32Array(n);
-    const count = mark.subset ? mark.subset.length : n;
+    this.#columns = Math.ceil(L.width / 8) + 1;
+    this.#rows = Math.ceil(L.height / 8) + 1;
+    const cells = this.#columns * this.#rows;
+    const cellOf = new Int32Array(count).fill(-1);
+    const starts = new Int32Array(cells + 1);
+    const { offset: ax, slope: bx } = L.xLinear, { offset: ay, slope: by } = L.yLinear;
     for (let k = 0; k < count; k++) {
       const i = mark.subset ? mark.subset[k] : k;
-      const px = L.x(mark.x[i]), py = L.y(mark.y[i]);
+      const px = ax + bx * mark.x[i], py = ay + by * mark.y[i];
       this.#px[i] = px;
       this.#py[i] = py;
-      if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
-      const key = Math.floor(px / 8) * 65536 + Math.floor(py / 8);
-      const cell = this.#cells.get(key);
-      if (cell) cell.push(i);
-      else this.#cells.set(key, [i]);
+      const cx = Math.floor(px / 8), cy = Math.floor(py / 8);
+      if (!(cx >= 0 && cy >= 0 && cx < this.#columns && cy < this.#rows)) continue;  // off the canvas (or NaN)
+      cellOf[k] = cy * this.#columns + cx;
+      starts[cellOf[k] + 1]++;
     }
+    for (let c = 0; c < cells; c++) starts[c + 1] += starts[c];
+    const next = starts.slice(0, cells);
+    this.#items = new Int32Array(starts[cells]);
+    for (let k = 0; k < count; k++) {
+      if (cellOf[k] >= 0) this.#items[next[cellOf[k]]++] = mark.subset ? mark.subset[k] : k;
+    }
+    this.#starts = starts;
   }
   nearest(x: number, y: number, radius = 7): number | null {
     let best: number | null = null, bestDistance = radius * radius;
     const cx = Math.floor(x / 8), cy = Math.floor(y / 8);
-    for (let dx = -1; dx <= 1; dx++) {
-      for (let dy = -1; dy <= 1; dy++) {
-        for (const i of this.#cells.get((cx + dx) * 65536 + cy + dy) ?? []) {
+    for (let ny = Math.max(0, cy - 1); ny <= Math.min(this.#rows - 1, cy + 1); ny++) {
+      for (let nx = Math.max(0, cx - 1); nx <= Math.min(this.#columns - 1, cx + 1); nx++) {
+        const c = ny * this.#columns + nx;
+        for (let k = this.#starts[c]; k < this.#starts[c + 1]; k++) {
+          const i = this.#items[k];
           const d = (this.#px[i] - x) ** 2 + (this.#py[i] - y) ** 2;
           if (d <= bestDistance) [best, bestDistance] = [i, d];
         }
@@ -106,12 +127,21 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
   }, [overlay, layoutState]);
 
   const interactive = spec?.marks.find((m): m is PointsMark => m.type === 'points' && !!m.interactive);
-  const index = useMemo(() => (interactive && layoutState ? new PointIndex(interactive, layoutState) : null), [interactive, layoutState]);
+  // Built at the first hover or click after a redraw, not at every redraw.
+  const indexCache = useRef<{ mark: PointsMark; layout: Layout; index: PointIndex } | null>(null);
+  const pointIndex = (): PointIndex | null => {
+    if (!interactive || !layoutState) return null;
+    const cached = indexCache.current;
+    if (cached?.mark === interactive && cached.layout === layoutState) return cached.index;
+    const index = new PointIndex(interactive, layoutState);
+    indexCache.current = { mark: interactive, layout: layoutState, index };
+    return index;
+  };
 
   const at = (event: MouseEvent) => {
     const rect = canvas.current!.getBoundingClientRect();
     const x = event.clientX - rect.left, y = event.clientY - rect.top;
-    return { x, y, index: index?.nearest(x, y) ?? null };
+    return { x, y, index: pointIndex()?.nearest(x, y) ?? null };
   };
 
   const full = (): PlotSpec | null => (spec ? { ...spec, marks: [...spec.marks, ...(overlay ?? [])] } : null);

@@ -3,8 +3,8 @@
 // view selects it in all.
 import { useMemo, useState } from 'preact/hooks';
 import { queryBelief as queryBeliefPlot } from '../plots/belief_plots.ts';
-import { embeddingMap } from '../plots/map_plot.ts';
-import { aleaVsEpisteme, judgedVsEpisteme, selectionRing } from '../plots/measure_plots.ts';
+import { embeddingMap, mapObservations } from '../plots/map_plot.ts';
+import { aleaVsEpisteme, judgedVsEpisteme, observationSymbols, selectionRing } from '../plots/measure_plots.ts';
 import { cellText } from '../state/session.ts';
 import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
 import { COLOR_BY, colorBy as colorBySignal } from '../state/view_state.ts';
@@ -68,22 +68,25 @@ export function useProbePlots() {
   const sel = selected.value;
   const colorBy = colorBySignal.value;
   const subset = queryRows.value;
-  const input = r ? { scores: r.scores, labels: y, observations: obs, subset } : null;
-  const judged = useMemo(() => input && judgedVsEpisteme(input, envelope.value), [r, y, obs, subset, envelope.value]);
-  const alea = useMemo(() => input && aleaVsEpisteme(input), [r, y, obs, subset]);
+  const scores = r?.scores ?? null;
+  // The points are drawn from the scores alone; the observations and the selection go on the overlay,
+  // so a click that toggles an observation redraws only the overlay until the new scores arrive.
+  const judged = useMemo(() => scores && judgedVsEpisteme({ scores, labels: y, subset }, envelope.value), [scores, y, subset, envelope.value]);
+  const alea = useMemo(() => scores && aleaVsEpisteme({ scores, labels: y, subset }), [scores, y, subset]);
   // Before a concept exists every measure is the prior's, the same everywhere: nothing to colour by.
-  const measure = colorBy === 'concept' || !r || !y ? null : MEASURE_COLUMNS.find((c) => c.key === colorBy);
+  const measure = colorBy === 'concept' || !scores || !y ? null : MEASURE_COLUMNS.find((c) => c.key === colorBy);
+  // Coloured by the concept, the map (PCA coordinates, computed once per dataset) does not follow the scores.
+  const mapValues = measure ? scores![measure.key] : null;
   const mapSpec = useMemo(() => m && embeddingMap({
     x: m.x, y: m.y, explained: m.explained, totalVariance: m.totalVariance,
-    values: measure ? r!.scores[measure.key] : null, valueLabel: measure?.label ?? '', valueRange: measure?.range ?? null,
-    labels: y, observations: obs, subset,
-  }), [m, r, measure, y, obs, subset]);
-  const judgedRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.judgedProbability, sel) : []), [r, sel]);
-  const aleaRing = useMemo(() => (r ? selectionRing(r.scores.episteme, r.scores.alea, sel) : []), [r, sel]);
-  const mapRing = useMemo(() => (m ? selectionRing(m.x, m.y, sel, 9) : []), [m, sel]);
+    values: mapValues, valueLabel: measure?.label ?? '', valueRange: measure?.range ?? null, labels: y, subset,
+  }), [m, mapValues, measure, y, subset]);
+  const judgedOverlay = useMemo(() => (scores ? [...observationSymbols(y, obs, scores.episteme, scores.judgedProbability), ...selectionRing(scores.episteme, scores.judgedProbability, sel)] : []), [scores, y, obs, sel]);
+  const aleaOverlay = useMemo(() => (scores ? [...observationSymbols(y, obs, scores.episteme, scores.alea), ...selectionRing(scores.episteme, scores.alea, sel)] : []), [scores, y, obs, sel]);
+  const mapOverlay = useMemo(() => (m ? [...mapObservations(m.x, m.y, y, obs), ...selectionRing(m.x, m.y, sel, 9)] : []), [m, y, obs, sel]);
   const belief = queryBelief.value;
   const beliefSpec = useMemo(() => belief && sel !== null ? queryBeliefPlot(DENSITY_GRID, belief.posterior, belief.prior, `Belief g(a) of row ${sel}`) : null, [belief, sel]);
-  return { mapSpec, judged, alea, beliefSpec, mapRing, judgedRing, aleaRing, tooltip: useTooltip() };
+  return { mapSpec, judged, alea, beliefSpec, mapOverlay, judgedOverlay, aleaOverlay, tooltip: useTooltip() };
 }
 
 /** The map's colour choice (concept or a measure). */
@@ -108,7 +111,7 @@ export function ProbeView() {
   const [picking, setPicking] = useState(false);
   const observationSet = useMemo(() => new Set(obs), [obs]);
   const subset = queryRows.value;
-  const { mapSpec, judged, alea, beliefSpec, mapRing, judgedRing, aleaRing, tooltip } = useProbePlots();
+  const { mapSpec, judged, alea, beliefSpec, mapOverlay, judgedOverlay, aleaOverlay, tooltip } = useProbePlots();
 
   if (!d) return <div class="empty-state">Load embeddings to begin: drop files anywhere on the page or use “Upload embeddings”.</div>;
   const pick = (row: number | null, event: MouseEvent) => {
@@ -119,23 +122,23 @@ export function ProbeView() {
   return (
     <div class="probe-view">
       {r && (
-        <p class={`run-summary ${resultsStale.value ? 'stale' : ''}`} data-testid="run-summary">
+        <p class={`run-summary ${resultsStale.value ? 'stale' : ''}`} data-testid="run-summary" data-full-passes={r.fullPasses}>
           {resultsStale.value ? 'Settings changed since this run · ' : ''}
           {r.scores.judgedProbability.length.toLocaleString()} rows scored in {(r.seconds * 1000).toFixed(0)} ms
-          ({r.space} space, {r.update.kind === 'fit' ? 'fitted' : `updated: +${r.update.added} −${r.update.removed} observations`})
+          ({r.space} space, {r.update.kind === 'fit' ? 'fitted' : `updated: +${r.update.added} −${r.update.removed} observations, ${r.fullPasses === 0 ? 'every score by a rank-one update' : 'scored again in full'}`})
           {subset ? ` · showing the ${subset.length.toLocaleString()} queries of the subset` : ''}
         </p>
       )}
       <VerdictPanel />
       <div class="plot-grid">
-        <PlotView spec={mapSpec} overlay={mapRing} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="computing the map…" testId="map-plot"
+        <PlotView spec={mapSpec} overlay={mapOverlay} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="computing the map…" testId="map-plot"
           controls={<>
             <ColorBySelect />
             <label class="toggle"><input type="checkbox" checked={picking} onChange={(e) => setPicking((e.target as HTMLInputElement).checked)} /> pick observations</label>
           </>} />
-        <PlotView spec={judged} overlay={judgedRing} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="judged-plot"
+        <PlotView spec={judged} overlay={judgedOverlay} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="judged-plot"
           caption="Shaded: more certain than any belief of this prior could be with so little knowledge (the irrational region of Fox & Ülkümen). Click a point to select it; shift-click adds or removes an observation." />
-        <PlotView spec={alea} overlay={aleaRing} height={300} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="alea-plot"
+        <PlotView spec={alea} overlay={aleaOverlay} height={300} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="alea-plot"
           caption="Alea: how fuzzy the concept is at the query; episteme: how much the probe knows there." />
         <div class="card selection-card">
           {beliefSpec ? <PlotView spec={beliefSpec} height={190} testId="belief-plot" /> : null}

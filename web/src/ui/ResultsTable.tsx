@@ -44,28 +44,31 @@ export function ResultsTable({ scores, columns, rows: total, subset, labels, obs
   const viewport = useRef<HTMLDivElement>(null);
   const shown = columns.slice(0, 6);
 
-  const order = useMemo(() => {
-    const index = subset ?? Int32Array.from({ length: rows }, (_, i) => i);
-    const key = sort.key;
+  // Rows in the order shown: by row number (the default) no array is built; the scores matter only
+  // when sorting by a measure, so new scores (an observation toggled) re-sort nothing otherwise.
+  const key = sort.key;
+  const measure = key.kind === 'measure' && scores ? scores[key.key] : null;
+  const order = useMemo((): ArrayLike<number> | null => {
+    if (key.kind === 'row' || (key.kind === 'measure' && !measure)) return subset;
     let compare: (a: number, b: number) => number;
-    if (key.kind === 'measure' && scores) {
-      const v = scores[key.key];
-      compare = (a, b) => v[a] - v[b];
+    if (measure) {
+      compare = (a, b) => measure[a] - measure[b];
     } else if (key.kind === 'column') {
       const c = columns.find((x) => x.name === key.name);
       if (c?.kind === 'number') compare = (a, b) => c.values[a] - c.values[b];
       else if (c) compare = (a, b) => c.values[a].localeCompare(c.values[b]);
       else compare = (a, b) => a - b;
-    } else if (key.kind === 'observation') {
-      compare = (a, b) => Number(observations.has(a)) - Number(observations.has(b));
     } else {
-      compare = (a, b) => a - b;
+      compare = (a, b) => Number(observations.has(a)) - Number(observations.has(b));
     }
-    const sorted = Array.from(index).sort((a, b) => compare(a, b) || a - b);
-    if (sort.descending) sorted.reverse();
-    return sorted;
-  }, [rows, subset, scores, columns, sort, observations]);
-
+    const index = subset ?? Int32Array.from({ length: rows }, (_, i) => i);
+    return Array.from(index).sort((a, b) => compare(a, b) || a - b);
+  }, [rows, subset, measure, columns, JSON.stringify(key), key.kind === 'observation' ? observations : null]);
+  /** The row shown at position k. */
+  const rowAt = (k: number): number => {
+    const p = sort.descending ? rows - 1 - k : k;
+    return order ? order[p] : p;
+  };
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 5);
   const last = Math.min(rows, Math.ceil((scrollTop + height) / ROW_HEIGHT) + 5);
   const header = (key: SortKey, label: string, numeric = false) => {
@@ -94,7 +97,7 @@ export function ResultsTable({ scores, columns, rows: total, subset, labels, obs
           </thead>
           <tbody>
             <tr style={{ height: `${first * ROW_HEIGHT}px` }} aria-hidden="true" />
-            {order.slice(first, last).map((row) => (
+            {Array.from({ length: Math.max(0, last - first) }, (_, k) => rowAt(first + k)).map((row) => (
               <tr key={row} class={row === selected ? 'selected' : ''} onClick={() => onSelect(row)} aria-selected={row === selected} style={{ height: `${ROW_HEIGHT}px` }}>
                 <td class="num">{row}</td>
                 <td>

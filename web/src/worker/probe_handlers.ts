@@ -90,11 +90,15 @@ export const probeHandlers: Handlers<ProbeRequests> = {
   probe: async (r, c) => {
     const main = mainData();
     const start = performance.now();
+    const passes = session.fullPasses;
     c.progress({ stage: 'fitting', done: 0, total: 1 });
     const update = session.update(c.engines.probe, main, r.epsilon, r.strength, r.observations, r.labels, r.fresh ?? false);
     const { scores, oodScores } = await scoreAll(c);
     const probe = session.probe!;
-    return { scores, oodScores, space: probe.space, observationCount: probe.observationCount, update, seconds: (performance.now() - start) / 1000 };
+    return {
+      scores, oodScores, space: probe.space, observationCount: probe.observationCount, update,
+      fullPasses: session.fullPasses - passes, seconds: (performance.now() - start) / 1000,
+    };
   },
   map: (_r, c) => {
     const pc = principalComponents(c.engines.probe, mainData(), { k: 2, onProgress: c.progress });

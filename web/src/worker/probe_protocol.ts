@@ -41,6 +41,8 @@ export interface ProbeRun {
   observationCount: number;
   /** How the probe was brought up to date: a fresh fit or incremental changes. */
   update: ProbeUpdate;
+  /** Full passes over a query set this run made: 0 when every score followed by rank-one updates. */
+  fullPasses: number;
   seconds: number;
 }
 

@@ -33,6 +33,15 @@ export class ProbeSession {
   #current: Observation[] = [];
   /** Kept scores per query set (main embeddings, OOD set); the first follows the probe's changes. */
   #kept: { main?: ScoredQueries; ood?: ScoredQueries } = {};
+  #fullPasses = 0;
+
+  /**
+   * Full passes over a query set so far: first scorings, after a fresh fit, and the drift guard's (or
+   * any other fallback of a rank-one update). A toggle that adds none was followed by rank-one updates alone.
+   */
+  get fullPasses(): number {
+    return this.#fullPasses;
+  }
 
   get probe(): Probe | null {
     return this.#probe;
@@ -112,7 +121,10 @@ export class ProbeSession {
       kept = new ScoredQueries(probe, queries);
       this.#kept[role] = kept;
     }
-    if (!kept.status(probe).current) await kept.score(probe, options);
+    if (!kept.status(probe).current) {
+      this.#fullPasses++;
+      await kept.score(probe, options);
+    }
     return kept.scores();
   }
 
@@ -122,6 +134,18 @@ export class ProbeSession {
     const live = (k?: ScoredQueries) => (k && !k.queries.disposed && k.status(probe).current ? k : undefined);
     const lead = live(this.#kept.main) && this.#kept.main!.queries === embeddings ? this.#kept.main : undefined;
     const follower = lead ? live(this.#kept.ood) : undefined;
+    // The kept sets' own full passes (drift guard, fallbacks) during these changes.
+    const rescores = () => (lead?.status(probe).fullRescores ?? 0) + (follower?.status(probe).fullRescores ?? 0);
+    const before = rescores();
+    try {
+      this.#changes(probe, embeddings, plan, lead, follower);
+    } finally {
+      this.#fullPasses += rescores() - before;
+    }
+  }
+
+  #changes(probe: Probe, embeddings: ResidentMatrix, plan: { removals: number[]; additions: Observation[] },
+    lead: ScoredQueries | undefined, follower: ScoredQueries | undefined): void {
     const change = (update: (k: ScoredQueries) => void, plain: () => void) => {
       if (lead) update(lead);
       else plain();

@@ -65,9 +65,9 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
       </header>
       <TaskBar />
       <div class="embed-main" ref={main} {...(views.length > 1 ? { role: 'tabpanel', id: 'embed-panel', 'aria-labelledby': `embed-tab-${view}` } : {})}>
-        {height > 0 && (view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
-          : view === 'judged' ? <PlotView spec={plots.judged} overlay={plots.judgedRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="judged-plot" />
-          : view === 'alea' ? <PlotView spec={plots.alea} overlay={plots.aleaRing} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="alea-plot" />
+        {height > 0 && (view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
+          : view === 'judged' ? <PlotView spec={plots.judged} overlay={plots.judgedOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="judged-plot" />
+          : view === 'alea' ? <PlotView spec={plots.alea} overlay={plots.aleaOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="alea-plot" />
           : view === 'belief' ? <PlotView spec={plots.beliefSpec} height={plotHeight} empty="Select a query to see its belief." testId="belief-plot" />
           : d && <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} subset={queryRows.value} labels={labels.value}
               observations={observationSet} selected={selected.value} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation}
