@@ -114,7 +114,9 @@ std::string no_query_of(ExperimentKind kind, int y, const SplitSizes& sizes, boo
 
 // Which classes the experiment's held-out queries must include (probing ranks both, fuzzy scores the
 // positives, OOD tells all of them from the OOD rows).
-bool needs_queries_of(ExperimentKind kind, int y) { return kind == ExperimentKind::probing || (kind == ExperimentKind::fuzzy && y == 1); }
+bool needs_queries_of(ExperimentKind kind, int y) {
+  return kind == ExperimentKind::probing || (kind == ExperimentKind::fuzzy && y == 1);
+}
 
 // The held-out queries: the first `count` of the shuffled candidates, unless that prefix lacks a class the
 // experiment needs while the candidates hold it; then a stratified draw instead, the first candidates of each
@@ -151,11 +153,15 @@ Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data,
   for (int y : {1, 0}) {
     if (sizes.pool[y] == 0) return Status(StatusCode::invalid_argument, std::string("the observation pool holds no ") + class_name(y));
   }
-  // Probing and OOD rank against both kinds of query; fuzzy scores the positive ones.
   for (int y : {1, 0}) {
-    if (sizes.query[y] == 0 && (kind == ExperimentKind::probing || y == 1)) {
+    if (sizes.query[y] == 0 && needs_queries_of(kind, y)) {
       return Status(StatusCode::invalid_argument, no_query_of(kind, y, sizes, data.query_mask != nullptr));
     }
+  }
+  if (kind == ExperimentKind::ood && sizes.query[0] + sizes.query[1] == 0) {
+    return Status(StatusCode::invalid_argument, data.query_mask ? "the query subset is empty: the ood experiment needs held-out queries"
+                                                                : "each trial holds out half of each class (rounded down) as queries, "
+                                                                  "none here: the ood experiment needs held-out queries");
   }
   if (kind == ExperimentKind::probing && options.max_queries < 2) {
     return Status(StatusCode::invalid_argument, "max_queries is 1, but probing's AUROC needs a held-out query of each "

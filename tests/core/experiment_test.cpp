@@ -304,6 +304,10 @@ TEST(Experiments, HeldOutQueriesThatCannotHoldAClassSaySoBeforeRunning) {
   ExperimentData masked = five.data();
   masked.query_mask = mask.data();
   masked.query_mask_count = mask.size();
+  const std::vector<std::uint8_t> no_query(200, 0);
+  ExperimentData empty_subset = five.data();
+  empty_subset.query_mask = no_query.data();
+  empty_subset.query_mask_count = no_query.size();
   ExperimentOptions one_query;
   one_query.max_queries = 1;
   auto status = [](ExperimentKind kind, const ExperimentData& d, ExperimentOptions o = {}) {
@@ -319,6 +323,8 @@ TEST(Experiments, HeldOutQueriesThatCannotHoldAClassSaySoBeforeRunning) {
        "classes"},
       {status(ExperimentKind::fuzzy, masked), StatusCode::invalid_argument,
        "the query subset holds no positive example (label 1): the fuzzy experiment scores the positive queries"},
+      {status(ExperimentKind::ood, empty_subset), StatusCode::invalid_argument,
+       "the query subset is empty: the ood experiment needs held-out queries"},
       {status(ExperimentKind::probing, five.data(), one_query), StatusCode::invalid_argument,
        "max_queries is 1, but probing's AUROC needs a held-out query of each class: at least 2"},
   });
