@@ -4,7 +4,8 @@
 // deployment that allows it. Checked: nothing is fetched before the reader confirms the host; the
 // default build's CSP still refuses, with a message saying what to change; confirmed data loads and
 // gives the numbers of the same files loaded from the app's own origin; a host without CORS gets a
-// message naming the header; Parquet is read by ranges; a Projector config loads with its sprite.
+// message naming the header; Parquet is read by ranges, in a parse worker that Cancel or a time budget
+// stops when a hostile file hangs the reader; a Projector config loads with its sprite.
 // Every test keeps the no-console-error and no-foreign-request checks; the one allowed foreign
 // origin is the data host's.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,8 +49,30 @@ afterAll(() => {
 });
 
 const DEMO = 'web/public/demo/digits';
+const HANG = 'tests/reference/hostile/bitpacked_hang.parquet';
 const hostDialog = (page: Page) => page.getByRole('dialog', { name: 'Load data from another site?' });
 const served = (path: string) => log.filter((r) => r.path.endsWith(path));
+const alerts = async (page: Page) => (await page.getByRole('alert').allTextContents()).join(' ');
+
+/**
+ * The exported results are the engine's: a probe fitted here (ε = 0.1, s = 5) on the rows the app
+ * observed, with their concept labels, gives every row's judged probability to 12 digits.
+ */
+async function expectEngineNumbers(csv: string, x: { data: Float32Array | Float64Array; rows: number; cols: number }): Promise<void> {
+  const [header, ...rows] = csv.trim().split('\n').map((l) => l.split(','));
+  expect(rows.length).toBe(x.rows);
+  const column = (name: string) => header.indexOf(name);
+  const observed = rows.filter((r) => r[column('is_observation')] === '1').map((r) => Number(r[column('row')]));
+  expect(observed.length).toBeGreaterThan(1);
+  const values = observed.flatMap((i) => Array.from(x.data.subarray(i * x.cols, (i + 1) * x.cols)));
+  const gather = x.data instanceof Float32Array ? Float32Array.from(values) : Float64Array.from(values);  // the app's precision
+  const engine = await createProbeEngine();
+  const probe = engine.fitProbe({ observations: { data: gather, rows: observed.length, cols: x.cols },
+    labels: Uint8Array.from(observed, (i) => Number(rows[i][column('concept')])), epsilon: 0.1, strength: 5 });
+  const scores = probe.score(x);
+  probe.dispose();
+  rows.forEach((r, i) => expect(Number(r[column('judged_probability')])).toBeCloseTo(scores.judgedProbability[i], 12));
+}
 
 describe('data from another site', () => {
   it('is not fetched before the reader confirms it, and is refused with a message when they do not', async () => {
@@ -61,7 +84,7 @@ describe('data from another site', () => {
     await page.screenshot({ path: `${SHOTS}/host-confirmation.png` });
     expect(log).toEqual([]);
     await hostDialog(page).getByRole('button', { name: 'Don\'t load' }).click();
-    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' '))
+    await expect.poll(() => alerts(page))
       .toContain(`Not loaded: embeddings.npy, metadata.csv from ${dataUrl} (loading data from another site needs your confirmation).`);
     await waitForResults(page);  // the demo instead
     expect(log).toEqual([]);
@@ -72,8 +95,13 @@ describe('data from another site', () => {
     log.length = 0;
     await page.goto(`${baseUrl}?data=${dataUrl}/${DEMO}/embeddings.npy`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
-    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' '), { timeout: 30_000 })
+    await expect.poll(() => alerts(page), { timeout: 30_000 })
       .toContain(`embeddings.npy: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`);
+    // Parquet is read in a parse worker of its own: the page's policy governs its range requests too.
+    await page.goto(`${baseUrl}?data=${dataUrl}/${HANG}`);
+    await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
+    await expect.poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(`bitpacked_hang.parquet: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`);
     expect(log).toEqual([]);
   });
 
@@ -119,8 +147,67 @@ describe('data from another site', () => {
     const page = pages.page;
     await page.goto(`${wideUrl}?data=${dataUrl}/nocors/${DEMO}/embeddings.npy`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
-    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' '), { timeout: 30_000 })
+    await expect.poll(() => alerts(page), { timeout: 30_000 })
       .toContain(`embeddings.npy: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`);
+    await page.goto(`${wideUrl}?data=${dataUrl}/nocors/${HANG}`);
+    await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
+    await expect.poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(`bitpacked_hang.parquet: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`);
+  });
+
+  it('stops a Parquet file that hangs the reader: Cancel at once, else its time budget, naming the URL; the data loaded before stays', async () => {
+    const page = pages.page;
+    const hang = `${dataUrl}/${HANG}`;
+    const link = `${wideUrl}?data=${dataUrl}/${DEMO}/embeddings.npy&metadata=${dataUrl}/${DEMO}/metadata.csv&concept=closed_loop=1&seed=1&epsilon=0.1&strength=5`;
+    const name = 'embeddings.npy + metadata.csv';
+    // The same data without the hostile OOD set: what must be kept.
+    await page.goto(link);
+    await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
+    await waitForResults(page);
+    const results = await downloadText(page, 'Export results (CSV)');
+
+    // Cancel: the engine worker is free, the parse worker is ended.
+    log.length = 0;
+    await page.goto(`${link}&ood=${hang}`);
+    await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
+    const oodTask = page.locator('.task-bar .task', { hasText: 'Loading the OOD set bitpacked_hang.parquet' });
+    await oodTask.waitFor({ timeout: 60_000 });
+    // Cancel once the file has been read (its footer and column chunk by range requests) and the reader spins.
+    await expect.poll(() => served('/bitpacked_hang.parquet').filter((r) => r.method === 'GET').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(500);
+    const pressed = Date.now();
+    await oodTask.getByRole('button', { name: 'Cancel' }).click();
+    await oodTask.waitFor({ state: 'detached', timeout: 5_000 });
+    expect(Date.now() - pressed).toBeLessThan(5_000);
+    expect(served('/bitpacked_hang.parquet').every((r) => r.method === 'HEAD' || r.range !== null)).toBe(true);
+    await waitForResults(page);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.locator('.dataset-name').textContent()).toBe(name);
+    expect(await downloadText(page, 'Export results (CSV)')).toBe(results);
+
+    // Left alone, the budget (10 s after its last read, for a file this small) stops it, naming the URL.
+    await page.goto(`${link}&ood=${hang}`);
+    await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
+    await oodTask.waitFor({ timeout: 60_000 });
+    const started = Date.now();
+    await expect.poll(() => alerts(page), { timeout: 30_000 }).toContain(
+      `bitpacked_hang.parquet: the parquet reader made no progress reading ${hang} for 10 s and was stopped; the file is damaged or built to hang the reader`);
+    const seconds = (Date.now() - started) / 1000;
+    expect(seconds).toBeGreaterThan(9);
+    expect(seconds).toBeLessThan(20);
+    expect(await page.locator('.dataset-name').textContent()).toBe(name);
+    await waitForResults(page);
+    expect(await downloadText(page, 'Export results (CSV)')).toBe(results);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/remote-parquet-hang.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/remote-parquet-hang-phone.png` });
+    await page.setViewportSize({ width: 1440, height: 1000 });  // the harness's, for the tests after this one
+
+    // The engine still answers on the kept data: one more observation gives a new run.
+    const summary = await page.getByTestId('run-summary').textContent();
+    await page.locator('table.results tbody input[aria-label^="Observation "]:not(:checked)').first().check();
+    await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 30_000 }).not.toBe(summary);
   });
 
   it('reads Parquet by range requests: the footer and the used columns, not the file', async () => {
@@ -154,10 +241,11 @@ describe('data from another site', () => {
     }));
     writeFileSync('test-results/remote/table.parquet', file);
     log.length = 0;
-    await page.goto(`${wideUrl}?data=${dataUrl}/test-results/remote/table.parquet&concept=kind=cat`);
+    await page.goto(`${wideUrl}?data=${dataUrl}/test-results/remote/table.parquet&concept=kind=cat&epsilon=0.1&strength=5`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await waitForResults(page);
     expect(await page.locator('.data-panel .hint').first().textContent()).toContain(`${TABLE_ROWS} rows × 8 dimensions`);
+    await expectEngineNumbers(await downloadText(page, 'Export results (CSV)'), { data: Float64Array.from(vectors.flat()), rows: TABLE_ROWS, cols: 8 });
     const requests = served('/table.parquet');
     const bytes = requests.reduce((s, r) => s + r.bytes, 0);
     expect(requests.filter((r) => r.method === 'GET').every((r) => r.range !== null)).toBe(true);
@@ -185,18 +273,9 @@ describe('an Embedding Projector config', () => {
     expect(await page.locator('select[aria-label="Concept column"]').inputValue()).toBe('metadata');
 
     // The probe's numbers are the engine's on the same rows of the demo's .npy (hidden.bytes holds them).
-    const csv = (await downloadText(page, 'Export results (CSV)')).trim().split('\n').map((l) => l.split(','));
-    const [header, ...rows] = csv;
-    const engine = await createProbeEngine();
     const { parseNpy } = await import('../../web/src/io/npy.ts');
     const x = parseNpy(readFileSync(`${DEMO}/embeddings.npy`), 'embeddings.npy');
-    const observed = rows.filter((r) => r[header.indexOf('is_observation')] === '1').map((r) => Number(r[0]));
-    const gather = Float32Array.from(observed.flatMap((i) => Array.from(x.data.subarray(i * 64, (i + 1) * 64))));
-    const probe = engine.fitProbe({ observations: { data: gather, rows: observed.length, cols: 64 },
-      labels: Uint8Array.from(observed, (i) => Number(rows[i][header.indexOf('concept')])), epsilon: 0.1, strength: 5 });
-    const scores = probe.score({ data: x.data.subarray(0, 300 * 64), rows: 300, cols: 64 });
-    probe.dispose();
-    rows.forEach((r, i) => expect(Number(r[header.indexOf('judged_probability')])).toBeCloseTo(scores.judgedProbability[i], 12));
+    await expectEngineNumbers(await downloadText(page, 'Export results (CSV)'), { data: x.data.subarray(0, 300 * 64), rows: 300, cols: 64 });
 
     // Thumbnails: in the table, the detail panel and the tooltip, each cut from the sheet where the
     // Projector puts row i (column i mod 18, row ⌊i / 18⌋ of 8 × 8 cells).

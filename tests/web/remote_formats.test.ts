@@ -1,12 +1,15 @@
 // Reading what links point at: an Embedding Projector config (paths resolved against it, shapes
 // checked), its float32 .bytes tensor and one-column metadata.tsv (no header: the Projector's rule),
-// its sprite sheet's layout, and Parquet read by ranges — only the footer and the columns gpprobe uses.
+// its sprite sheet's layout, and Parquet read by ranges — only the footer and the columns gpprobe uses —
+// over HTTP with progress in bytes, the size limit and messages that name the file.
 import { readFileSync } from 'node:fs';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Progress } from '../../web/src/engine/progress.ts';
 import { parseFile } from '../../web/src/io/load_files.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
 import { readParquet } from '../../web/src/io/parquet.ts';
+import { readParquetOverHttp } from '../../web/src/io/parquet_over_http.ts';
 import { parseProjectorConfig, parseTensorBytes, spriteColumns, spriteProblem } from '../../web/src/io/projector.ts';
 
 const DIR = 'tests/e2e/fixtures/projector';
@@ -116,5 +119,56 @@ describe('Parquet by ranges', () => {
     // guess at the footer) and the chunks of the three columns used.
     expect(file.byteLength).toBeGreaterThan(8e6);
     expect(read).toBeLessThan(0.1 * file.byteLength);
+  });
+
+  describe('over HTTP', () => {
+    const URL_ = 'https://data.example/tables/table.parquet';
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+    /** A data host holding `file` (HEAD, and GET by Range), answering `status` instead when given; logs each request. */
+    function host(options: { declared?: number; status?: number } = {}): { method: string; range: string | null }[] {
+      const requests: { method: string; range: string | null }[] = [];
+      vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
+        const method = init.method ?? 'GET', range = new Headers(init.headers).get('range');
+        requests.push({ method, range });
+        expect(input).toBe(URL_);
+        if (options.status) return new Response(null, { status: options.status, statusText: 'Not Found' });
+        if (method === 'HEAD') return new Response(null, { headers: { 'content-length': String(options.declared ?? file.byteLength) } });
+        const [, a, b] = /^bytes=(\d+)-(\d+)$/.exec(range!)!;
+        const body = file.slice(Number(a), Number(b) + 1);
+        return new Response(body, { status: 206, headers: { 'content-length': String(body.byteLength) } });
+      });
+      return requests;
+    }
+
+    it('reads the footer and the used columns by ranges, reporting the bytes received of the file\'s size', async () => {
+      const requests = host();
+      const seen: Progress[] = [];
+      const { parsed, size } = await readParquetOverHttp(URL_, 'table.parquet', { onProgress: (p) => seen.push(p) });
+      expect(size).toBe(file.byteLength);
+      expect(parsed.embeddings!.rows).toBe(ROWS);
+      expect(parsed.embeddings!.data[7 * DIM + 2]).toBe(vectors[7][2]);
+      expect(parsed.columns.map((c) => c.name)).toEqual(['id', 'score']);
+      expect(requests[0]).toEqual({ method: 'HEAD', range: null });
+      const gets = requests.slice(1);
+      expect(gets.every((r) => r.method === 'GET' && r.range !== null)).toBe(true);
+      const lengths = gets.map((r) => {
+        const [, a, b] = /^bytes=(\d+)-(\d+)$/.exec(r.range!)!;
+        return Number(b) - Number(a) + 1;
+      });
+      // After the HEAD, 0 of the size; then after each range, the running sum of what was received.
+      expect(seen.map((p) => [p.done, p.total])).toEqual([[0, file.byteLength], ...lengths.map((_, i) => [lengths.slice(0, i + 1).reduce((x, y) => x + y), file.byteLength])]);
+      expect(seen.every((p) => p.stage === 'reading table.parquet (only the columns used)')).toBe(true);
+      expect(seen.at(-1)!.done).toBeLessThan(0.1 * file.byteLength);
+    });
+
+    it('refuses a file over the limit before reading any of it, and names the file on an HTTP error', async () => {
+      const requests = host({ declared: 2 * 2 ** 30 });
+      await expect(readParquetOverHttp(URL_, 'table.parquet')).rejects.toThrow('table.parquet: is 2.0 GB; the browser can load files up to 1.5 GB');
+      expect(requests).toEqual([{ method: 'HEAD', range: null }]);
+      host({ status: 404 });
+      await expect(readParquetOverHttp(URL_, 'table.parquet')).rejects.toThrow('table.parquet: could not be downloaded from https://data.example (HTTP 404 Not Found)');
+    });
   });
 });

@@ -33,8 +33,11 @@ export async function fetchFailure(url: string, name: string): Promise<FileError
     `(${ownOrigin()}) by CORS, with the header Access-Control-Allow-Origin, or it is unreachable`);
 }
 
-/** fetch() with the messages above; a non-2xx status is an error naming it. */
-export async function fetchChecked(url: string, name: string, init: RequestInit = {}): Promise<Response> {
+/**
+ * fetch() with the messages above; a non-2xx status is an error naming it, except those in `allowed`
+ * (which the caller handles).
+ */
+export async function fetchChecked(url: string, name: string, init: RequestInit = {}, allowed: number[] = []): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, init);
@@ -43,7 +46,7 @@ export async function fetchChecked(url: string, name: string, init: RequestInit 
     if (error instanceof TypeError) throw await fetchFailure(url, name);
     throw error;
   }
-  if (!response.ok) {
+  if (!response.ok && !allowed.includes(response.status)) {
     throw new FileError(name, `could not be downloaded from ${new URL(url).origin} (HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''})`);
   }
   return response;

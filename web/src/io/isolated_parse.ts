@@ -2,13 +2,25 @@
 // (hyparquet on some damaged Parquet pages, see docs/upstream/hyparquet-hybrid-run-hang.md) runs in a worker of
 // its own (parse_worker.ts), which is terminated when the user cancels or when the time budget for the
 // file's size runs out. The caller's thread — the engine worker holding the user's data — never blocks.
+// The file is either bytes in memory (an upload) or a URL, which the parse worker reads itself by range
+// requests (parquet_over_http.ts), reporting progress after each; each report starts the budget over,
+// so a slow network does not count against the reader, and a reader that hangs is stopped one budget
+// after its last read.
+import type { Progress } from '../engine/progress.ts';
+import parseWorkerUrl from './parse_worker.ts?worker&url';
 import { FileError, type ParsedFile } from './table.ts';
 
 /** What runs in the parse worker: the parser of one format. */
 export type IsolatedFormat = 'parquet';
 
-export interface ParseWorkerRequest { format: IsolatedFormat; bytes: ArrayBuffer; fileName: string }
-export type ParseWorkerReply = { type: 'parsed'; parsed: ParsedFile } | { type: 'failed'; problem: string };
+/** The file to parse: its bytes (given up: transferred), or where to read it. */
+export type ParseSource = { bytes: ArrayBuffer } | { url: string };
+
+export interface ParseWorkerRequest { format: IsolatedFormat; source: ParseSource; fileName: string }
+export type ParseWorkerReply =
+  | { type: 'parsed'; parsed: ParsedFile; size: number }
+  | { type: 'progress'; progress: Progress }
+  | { type: 'failed'; problem: string };
 
 /** What the client needs of a Worker (a browser Worker is one; tests pass a stand-in). */
 export interface ParsePort {
@@ -23,8 +35,17 @@ export function parseBudgetMs(bytes: number): number {
   return 10_000 + 1000 * (bytes / 2 ** 20);
 }
 
+/**
+ * A parse worker started from a blob module that imports the worker script, as the engine worker is
+ * (main.tsx): a blob worker inherits its creator's Content-Security-Policy, so the page's connect-src
+ * governs the parse worker's range requests too.
+ */
 function spawnParseWorker(): ParsePort {
-  return new Worker(new URL('./parse_worker.ts', import.meta.url), { type: 'module' }) as unknown as ParsePort;
+  const source = `import ${JSON.stringify(new URL(parseWorkerUrl, import.meta.url).href)};\n`;
+  const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  const worker = new Worker(url, { type: 'module' });
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return worker as unknown as ParsePort;
 }
 
 /** Whether this environment has workers to isolate parsers in (browsers; not Node). */
@@ -32,22 +53,38 @@ export function canIsolate(): boolean {
   return typeof Worker !== 'undefined';
 }
 
+export interface IsolatedOptions {
+  signal?: AbortSignal;
+  /** The time the reader may go without finishing or reporting progress (default: parseBudgetMs of the file's size). */
+  budgetMs?: number;
+  onProgress?: (progress: Progress) => void;
+  spawn?: () => ParsePort;
+}
+
+function timeoutProblem(format: IsolatedFormat, source: ParseSource, budget: number): string {
+  const seconds = `${(budget / 1000).toFixed(budget < 10_000 ? 1 : 0)} s`;
+  const what = 'url' in source
+    ? `made no progress reading ${source.url} for ${seconds}`
+    : `did not finish within ${seconds}`;
+  return `the ${format} reader ${what} and was stopped; the file is damaged or built to hang the reader`;
+}
+
 /**
- * `bytes` (given up: transferred) parsed as `format` in a fresh parse worker. Rejects with a FileError
- * naming the file when the parser fails, runs past `budgetMs`, or `signal` aborts; the worker is
- * terminated in every case.
+ * `source` parsed as `format` in a fresh parse worker, with the file's size in bytes. Rejects with a
+ * FileError naming the file when the parser fails, goes `budgetMs` without progress, or `signal`
+ * aborts; the worker is terminated in every case.
  */
 export function parseIsolated(
-  format: IsolatedFormat, bytes: ArrayBuffer, fileName: string,
-  options: { signal?: AbortSignal; budgetMs?: number; spawn?: () => ParsePort } = {},
-): Promise<ParsedFile> {
-  const budget = options.budgetMs ?? parseBudgetMs(bytes.byteLength);
-  return new Promise<ParsedFile>((resolve, reject) => {
+  format: IsolatedFormat, source: ParseSource, fileName: string, options: IsolatedOptions = {},
+): Promise<{ parsed: ParsedFile; size: number }> {
+  let budget = options.budgetMs ?? parseBudgetMs('bytes' in source ? source.bytes.byteLength : 0);
+  return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new FileError(fileName, 'loading cancelled'));
       return;
     }
     const port = (options.spawn ?? spawnParseWorker)();
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (settle: () => void) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -56,15 +93,24 @@ export function parseIsolated(
       port.terminate();
       settle();
     };
+    const startBudget = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(() => reject(new FileError(fileName, timeoutProblem(format, source, budget)))), budget);
+    };
     const onAbort = () => finish(() => reject(new FileError(fileName, 'loading cancelled')));
-    const timer = setTimeout(() => finish(() => reject(new FileError(fileName,
-      `the ${format} reader did not finish within ${(budget / 1000).toFixed(budget < 10_000 ? 1 : 0)} s and was stopped; the file is damaged or built to hang the reader`))), budget);
+    startBudget();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    port.onmessage = (event) => {
-      const reply = event.data;
-      finish(() => (reply.type === 'parsed' ? resolve(reply.parsed) : reject(new FileError(fileName, reply.problem))));
+    port.onmessage = ({ data: reply }) => {
+      if (reply.type === 'progress') {
+        // The total of a read over HTTP is the file's size, known after its first request.
+        if (options.budgetMs === undefined) budget = Math.max(budget, parseBudgetMs(reply.progress.total));
+        startBudget();
+        options.onProgress?.(reply.progress);
+        return;
+      }
+      finish(() => (reply.type === 'parsed' ? resolve({ parsed: reply.parsed, size: reply.size }) : reject(new FileError(fileName, reply.problem))));
     };
     port.onerror = (event) => finish(() => reject(new FileError(fileName, `the ${format} reader failed (${event.message})`)));
-    port.postMessage({ format, bytes, fileName }, [bytes]);
+    port.postMessage({ format, source, fileName }, 'bytes' in source ? [source.bytes] : []);
   });
 }

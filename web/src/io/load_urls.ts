@@ -1,14 +1,16 @@
 // Datasets by URL, for the engine worker: the files of a link (?data=, ?metadata=, ?ood=), the bundled
 // demo, and an Embedding Projector config's embedding with its metadata and sprite sheet. Each file is
 // downloaded with progress in bytes and cancel (fetch_file.ts), except Parquet, which is read by range
-// requests so only its footer and the columns gpprobe uses cross the network (parquet.ts). Then the
-// files combine into one dataset by the upload rules (load_files.ts).
+// requests so only its footer and the columns gpprobe uses cross the network (parquet_over_http.ts),
+// in a parse worker that can be stopped (isolated_parse.ts). Then the files combine into one dataset
+// by the upload rules (load_files.ts).
 import type { Progress } from '../engine/progress.ts';
-import { fetchBlob, fetchChecked, fetchFailure, fileNameOf } from './fetch_file.ts';
+import { fetchBlob, fileNameOf } from './fetch_file.ts';
+import { canIsolate, parseIsolated } from './isolated_parse.ts';
 import { combineFiles, isProjectorPair, parseFile, type Dataset } from './load_files.ts';
-import { readParquet } from './parquet.ts';
+import { readParquetOverHttp } from './parquet_over_http.ts';
 import { parseProjectorConfig, parseTensorBytes, spriteSheet, type ProjectorEmbedding, type SpriteSheet } from './projector.ts';
-import { checkAborted, FileError, MAX_FILE_BYTES, tooLarge, type ParsedFile } from './table.ts';
+import { FileError, type ParsedFile } from './table.ts';
 
 export interface UrlFile {
   url: string;
@@ -23,29 +25,15 @@ export interface LoadUrlOptions {
 
 export type { SpriteSheet } from './projector.ts';
 
-/** Parquet over HTTP: hyparquet's range-request buffer, with our fetch (messages, cancel, progress). */
-async function readRemoteParquet(file: UrlFile, options: LoadUrlOptions): Promise<{ parsed: ParsedFile; size: number }> {
-  const { asyncBufferFromUrl } = await import('hyparquet');
-  let fetched = 0, size = 0;
-  const counting: typeof fetch = async (input, init) => {
-    if (init?.method === 'HEAD') {
-      // hyparquet asks the size first and handles a refused HEAD itself; only network errors are ours.
-      return fetch(input, { ...init, signal: options.signal }).catch(async (error: unknown) => {
-        if (error instanceof TypeError && !options.signal.aborted) throw await fetchFailure(file.url, file.name);
-        throw error;
-      });
-    }
-    const response = await fetchChecked(String(input), file.name, { ...init, signal: options.signal });
-    fetched += Number(response.headers.get('content-length') ?? 0);
-    options.onProgress({ stage: `reading ${file.name} (only the columns used)`, done: fetched, total: size || fetched });
-    return response;
-  };
-  const buffer = await asyncBufferFromUrl({ url: file.url, fetch: counting });
-  size = buffer.byteLength;
-  if (size > MAX_FILE_BYTES) throw tooLarge(file.name, size);
-  const parsed = await readParquet(buffer, file.name);
-  checkAborted(options.signal, file.name);
-  return { parsed, size };
+/**
+ * Parquet over HTTP, read by range requests (parquet_over_http.ts). Where workers exist (the browser)
+ * the reading and decoding run in a parse worker that is stopped on cancel or when the reader stops
+ * making progress (isolated_parse.ts): hyparquet can spin forever on a damaged page.
+ */
+function readRemoteParquet(file: UrlFile, options: LoadUrlOptions): Promise<{ parsed: ParsedFile; size: number }> {
+  return canIsolate()
+    ? parseIsolated('parquet', { url: file.url }, file.name, options)
+    : readParquetOverHttp(file.url, file.name, options);
 }
 
 async function download(file: UrlFile, options: LoadUrlOptions): Promise<Blob> {

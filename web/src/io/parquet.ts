@@ -80,5 +80,5 @@ export async function parseParquet(bytes: Uint8Array, fileName: string, options:
   if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
   if (!isParquet(bytes)) throw new FileError(fileName, 'not a Parquet file (missing PAR1 markers)');
   const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  return canIsolate() ? parseIsolated('parquet', copy, fileName, options) : readParquet(copy, fileName);
+  return canIsolate() ? (await parseIsolated('parquet', { bytes: copy }, fileName, options)).parsed : readParquet(copy, fileName);
 }

@@ -1,7 +1,9 @@
-// The parse worker: parses one file and answers once; its caller (isolated_parse.ts) terminates it
-// afterwards, or earlier on cancel or when the time budget runs out.
+// The parse worker: parses one file — bytes it was given, or a URL it reads by range requests,
+// reporting progress — and answers once; its caller (isolated_parse.ts) terminates it afterwards, or
+// earlier on cancel or when the time budget runs out.
 import type { ParseWorkerReply, ParseWorkerRequest } from './isolated_parse.ts';
 import { readParquet } from './parquet.ts';
+import { readParquetOverHttp } from './parquet_over_http.ts';
 import { FileError } from './table.ts';
 import { buffersOf } from '../worker/transferables.ts';
 
@@ -10,10 +12,12 @@ const scope = self as unknown as {
   postMessage(message: ParseWorkerReply, transfer?: Transferable[]): void;
 };
 
-scope.onmessage = async ({ data: { bytes, fileName } }) => {
+scope.onmessage = async ({ data: { source, fileName } }) => {
   try {
-    const parsed = await readParquet(bytes, fileName);
-    scope.postMessage({ type: 'parsed', parsed }, buffersOf(parsed));
+    const { parsed, size } = 'url' in source
+      ? await readParquetOverHttp(source.url, fileName, { onProgress: (progress) => scope.postMessage({ type: 'progress', progress }) })
+      : { parsed: await readParquet(source.bytes, fileName), size: source.bytes.byteLength };
+    scope.postMessage({ type: 'parsed', parsed, size }, buffersOf(parsed));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const problem = error instanceof FileError && message.startsWith(`${fileName}: `) ? message.slice(fileName.length + 2) : message;
