@@ -99,6 +99,52 @@ std::string schedule_limit(std::size_t reached, std::size_t asked, const SplitSi
          ", and O = " + std::to_string(2 * reached) + " needs " + std::to_string(reached) + " of each class";
 }
 
+// Why no held-out query can be of class y, and what needs one.
+std::string no_query_of(ExperimentKind kind, int y, const SplitSizes& sizes, bool masked) {
+  const std::string need = kind == ExperimentKind::probing
+                               ? "probing's AUROC needs held-out queries of both classes"
+                               : std::string("the ") + experiment_name(kind) + " experiment scores the positive queries";
+  if (masked) return std::string("the query subset holds no ") + class_name(y) + ": " + need;
+  const std::size_t total = sizes.query[y] + sizes.pool[y];
+  const char* examples = y ? "positive example (label 1)" : "negative example (label 0)";
+  return "the data hold " + count_of(total, examples, y ? "positive examples (label 1)" : "negative examples (label 0)") +
+         "; each trial holds out half of each class (rounded down: 0 of " + std::to_string(total) +
+         ") as queries, so no query is a " + examples + ": " + need;
+}
+
+// Which classes the experiment's held-out queries must include (probing ranks both, fuzzy scores the
+// positives, OOD tells all of them from the OOD rows).
+bool needs_queries_of(ExperimentKind kind, int y) {
+  return kind == ExperimentKind::probing || (kind == ExperimentKind::fuzzy && y == 1);
+}
+
+// The held-out queries: the first `count` of the shuffled candidates, unless that prefix lacks a class the
+// experiment needs while the candidates hold it; then a stratified draw instead, the first candidates of each
+// class in the same shuffled order, in proportion to the classes (rounded, at least one of each needed class).
+std::vector<std::size_t> held_out(std::vector<std::size_t> shuffled, std::size_t count, const std::uint8_t* labels,
+                                  ExperimentKind kind) {
+  std::vector<std::size_t> by_class[2];
+  for (std::size_t i : shuffled) by_class[labels[i]].push_back(i);
+  bool prefix_lacks = false;
+  for (int y : {0, 1}) {
+    const bool in_prefix =
+        std::any_of(shuffled.begin(), shuffled.begin() + std::ptrdiff_t(count), [&](std::size_t i) { return labels[i] == y; });
+    prefix_lacks = prefix_lacks || (needs_queries_of(kind, y) && !in_prefix && !by_class[y].empty());
+  }
+  if (!prefix_lacks) {
+    shuffled.resize(count);
+    return shuffled;
+  }
+  const std::size_t positives = by_class[1].size(), total = shuffled.size();
+  std::size_t take1 = std::size_t(std::llround(double(count) * double(positives) / double(total)));
+  take1 = std::clamp<std::size_t>(take1, needs_queries_of(kind, 1) ? 1 : 0,
+                                  needs_queries_of(kind, 0) ? count - 1 : count);
+  take1 = std::max(std::min(take1, positives), count - std::min(count, by_class[0].size()));
+  std::vector<std::size_t> queries(by_class[1].begin(), by_class[1].begin() + std::ptrdiff_t(take1));
+  queries.insert(queries.end(), by_class[0].begin(), by_class[0].begin() + std::ptrdiff_t(count - take1));
+  return queries;
+}
+
 }  // namespace
 
 Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data, const ExperimentOptions& options) {
@@ -107,13 +153,22 @@ Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data,
   for (int y : {1, 0}) {
     if (sizes.pool[y] == 0) return Status(StatusCode::invalid_argument, std::string("the observation pool holds no ") + class_name(y));
   }
-  // Probing and OOD rank against both kinds of query; fuzzy scores the positive ones.
   for (int y : {1, 0}) {
-    if (sizes.query[y] == 0 && (kind == ExperimentKind::probing || y == 1)) {
-      return Status(StatusCode::invalid_argument, std::string("the query candidates hold no ") + class_name(y));
+    if (sizes.query[y] == 0 && needs_queries_of(kind, y)) {
+      return Status(StatusCode::invalid_argument, no_query_of(kind, y, sizes, data.query_mask != nullptr));
     }
   }
+  if (kind == ExperimentKind::ood && sizes.query[0] + sizes.query[1] == 0) {
+    return Status(StatusCode::invalid_argument, data.query_mask ? "the query subset is empty: the ood experiment needs held-out queries"
+                                                                : "each trial holds out half of each class (rounded down) as queries, "
+                                                                  "none here: the ood experiment needs held-out queries");
+  }
+  if (kind == ExperimentKind::probing && options.max_queries < 2) {
+    return Status(StatusCode::invalid_argument, "max_queries is 1, but probing's AUROC needs a held-out query of each "
+                                                "class: at least 2");
+  }
   Protocol p;
+  p.kind_ = kind;
   p.data_ = data;
   p.options_ = options;
   const std::size_t per_class = std::min(sizes.pool[0], sizes.pool[1]);
@@ -147,7 +202,7 @@ TrialDraw Protocol::draw(std::size_t trial) const {
   d.pool_negative = std::move(by_class[0]);
   if (candidates.size() > options_.max_queries) {
     random.shuffle(candidates);
-    candidates.resize(options_.max_queries);
+    candidates = held_out(std::move(candidates), options_.max_queries, data_.labels, kind_);
   }
   d.queries = std::move(candidates);
   for (std::size_t i : d.queries) d.query_labels.push_back(data_.labels[i]);

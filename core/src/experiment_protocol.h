@@ -42,6 +42,7 @@ class Protocol {
   StepObservations observations(const TrialDraw& draw, std::size_t O) const;
 
  private:
+  ExperimentKind kind_ = ExperimentKind::probing;
   ExperimentData data_;
   ExperimentOptions options_;
   std::vector<std::size_t> counts_;

@@ -98,7 +98,7 @@ Result<LinearProbeEnsemble> LinearProbeEnsemble::fit_resamples(const MatrixView&
   const ProbeDesign design = probe_design(observations);
   Result<NewtonSolution> all = solve_logistic(design.Z, labels, nullptr, C);
   if (!all.ok()) return all.status();
-  const Eigen::VectorXd start = all.value().theta;
+  const NewtonStart start{all.value().theta, all.value().system};  // the members' expected H
 
   LinearProbeEnsemble ensemble;
   const Index d = Index(observations.cols());

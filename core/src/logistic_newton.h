@@ -6,10 +6,15 @@
 // LogisticRegression). Gradient g = [u; 0] + C Z~' (s ∘ -y ∘ sigmoid(-y t)), Hessian
 // H = diag(1,..,1,0) + C Z~' diag(s ∘ sigmoid(t) sigmoid(-t)) Z~ with Z~ = [Z 1], positive definite
 // whenever some s_i > 0. Steps are damped by Armijo backtracking until the Newton decrement
-// lambda² = g'H⁻¹g is small, then taken whole (quadratic convergence); it stops at lambda²/2 <= 1e-22.
-// Each step costs O(n r² + r³) with H formed, or, when fewer rows take part than there are weights
-// (n < r: bootstrap members of LPE on wide embeddings), O(n² r + n³) through the n by n Gram matrix
-// and Woodbury's identity; both solve the same system.
+// lambda² = g'H⁻¹g is small, then taken whole; it stops at lambda²/2 <= 1e-22. A factorised H is kept
+// for the next steps while it still cuts lambda² tenfold per step (near the optimum H hardly changes, and
+// forming it is the cost of a step: the chord steps in between cost O(n r + r²)); once it does not, or a
+// step was damped, H is formed afresh. Forming H costs O(n r² + r³), or, when fewer rows take part than
+// there are weights (n < r: bootstrap members of LPE on wide embeddings), O(n² r + n³) through the n by n
+// Gram matrix and Woodbury's identity; both solve the same system.
+//
+// A start may carry the H of a related problem (LPE: the fit to all observations, whose H is the
+// members' expected one): its first step is then the one-step estimate -H⁻¹g, at no factorisation.
 //
 //   Z        O by r design (row-major), r may be 0
 //   labels   O values in {0, 1}
@@ -19,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include <Eigen/Core>
 
@@ -27,13 +33,23 @@
 
 namespace gpprobe {
 
+// H of one problem at one theta, factorised (opaque; logistic_newton.cpp).
+class NewtonSystem;
+
 struct NewtonSolution {
-  Eigen::VectorXd theta;       // [u; b]
-  std::size_t iterations = 0;  // Newton steps taken
+  Eigen::VectorXd theta;                        // [u; b]
+  std::size_t iterations = 0;                   // Newton steps taken
+  std::shared_ptr<const NewtonSystem> system;   // the H the last step used
+};
+
+// Where to start: theta, and optionally an H to take the first step with.
+struct NewtonStart {
+  Eigen::VectorXd theta;
+  std::shared_ptr<const NewtonSystem> system;
 };
 
 Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* labels, const double* weights,
-                                      double C, const Eigen::VectorXd* start = nullptr,
+                                      double C, const NewtonStart* start = nullptr,
                                       std::size_t max_iterations = 200);
 
 // The logistic function 1 / (1 + e^-t) without overflow.

@@ -3,9 +3,11 @@
 // metrics, a numpy GPP checked against gpp_golden.json), plus their properties and bad inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "../../core/src/experiment_protocol.h"
 #include "evaluation_fixtures.h"
 #include "gpprobe/experiment.h"
 #include "gpprobe/synthetic_embeddings.h"
@@ -224,6 +226,115 @@ TEST(Experiment, TrialsRunOneByOneAddUpToOneRun) {
   again.trials = 1;  // trial 0 again: not the next trial
   EXPECT_EQ(append_trials(&parts, run_experiment(ExperimentKind::fuzzy, d, again).value()).message(),
             "these trials are not the next ones of the same run");
+}
+
+// 200 rows in 4 dimensions, `positives` of them (label 1) around +3 e1 and the rest around -3 e1:
+// every probe separates them perfectly (AUROC 1).
+struct FewPositives {
+  RowMatrix x;
+  std::vector<std::uint8_t> labels;
+  ExperimentData data() const {
+    ExperimentData d;
+    d.embeddings = MatrixView(x);
+    d.labels = labels.data();
+    d.label_count = labels.size();
+    d.ood = MatrixView(x);
+    return d;
+  }
+};
+
+FewPositives few_positives(std::size_t positives) {
+  const SyntheticEmbeddings noise = synthetic_embeddings(200, 4, 7);
+  FewPositives f{noise.x, std::vector<std::uint8_t>(200, 0)};
+  for (std::size_t i = 0; i < 200; ++i) {
+    f.labels[i] = i % 40 == 0 && i / 40 < positives ? 1 : 0;
+    f.x(Eigen::Index(i), 0) += f.labels[i] ? 3.0 : -3.0;
+  }
+  return f;
+}
+
+TEST(Experiments, HeldOutQueriesHoldBothClassesWhenFewArePositive) {
+  // 5 positives: each trial holds out 2 of them among 99 query candidates, and a shuffled prefix of 4
+  // queries lacks them in about 92% of trials (so probing failed with "auroc needs both classes").
+  const FewPositives f = few_positives(5);
+  ExperimentOptions options;
+  options.trials = 10;
+  options.max_queries = 4;
+  options.max_observations = 4;
+  options.members = 5;
+  const Result<ExperimentResult> r = run_experiment(ExperimentKind::probing, f.data(), options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r.value().observation_counts, (std::vector<std::size_t>{2, 4}));
+  for (const ExperimentCurve& curve : r.value().curves)
+    for (double v : curve.values) EXPECT_EQ(v, 1.0) << curve.method;
+
+  // The stratified draw: round(4 * 2 / 99) = 0 positives, raised to 1, and 3 negatives, the first of
+  // each class in the trial's shuffled order; the same rows for the same seed.
+  const Protocol protocol = Protocol::make(ExperimentKind::probing, f.data(), options).value();
+  const Protocol fuzzy = Protocol::make(ExperimentKind::fuzzy, f.data(), options).value();
+  const Protocol ood = Protocol::make(ExperimentKind::ood, f.data(), options).value();
+  std::size_t stratified = 0;
+  for (std::size_t t = 0; t < options.trials; ++t) {
+    const TrialDraw d = protocol.draw(t);
+    ASSERT_EQ(d.queries.size(), 4u);
+    const auto positives = std::count(d.query_labels.begin(), d.query_labels.end(), 1);
+    EXPECT_GE(positives, 1) << "trial " << t;
+    EXPECT_EQ(protocol.draw(t).queries, d.queries);
+    EXPECT_EQ(fuzzy.draw(t).queries, d.queries);  // fuzzy needs the positives as well
+    const TrialDraw unstratified = ood.draw(t);   // OOD needs no class: the shuffled prefix
+    for (std::size_t i : d.queries) {
+      EXPECT_EQ(std::count(d.pool_positive.begin(), d.pool_positive.end(), i), 0);
+      EXPECT_EQ(std::count(d.pool_negative.begin(), d.pool_negative.end(), i), 0);
+    }
+    if (std::count(unstratified.query_labels.begin(), unstratified.query_labels.end(), 1) > 0) {
+      EXPECT_EQ(unstratified.queries, d.queries) << "trial " << t;  // unchanged where it had both
+    } else {
+      ++stratified;
+      EXPECT_EQ(positives, 1) << "trial " << t;
+    }
+  }
+  EXPECT_GE(stratified, 5u);
+}
+
+TEST(Experiments, HeldOutQueriesThatCannotHoldAClassSaySoBeforeRunning) {
+  const FewPositives one = few_positives(1);
+  const FewPositives five = few_positives(5);
+  std::vector<std::uint8_t> mask(200, 0);
+  for (std::size_t i = 1; i < 200; i += 2) mask[i] = 1;  // odd rows: every positive (rows 0, 40, ...) is outside
+  ExperimentData masked = five.data();
+  masked.query_mask = mask.data();
+  masked.query_mask_count = mask.size();
+  const std::vector<std::uint8_t> no_query(200, 0);
+  ExperimentData empty_subset = five.data();
+  empty_subset.query_mask = no_query.data();
+  empty_subset.query_mask_count = no_query.size();
+  ExperimentOptions one_query;
+  one_query.max_queries = 1;
+  auto status = [](ExperimentKind kind, const ExperimentData& d, ExperimentOptions o = {}) {
+    return run_experiment(kind, d, o, [](std::size_t, std::size_t) {
+             ADD_FAILURE() << "a step ran";
+             return true;
+           }).status();
+  };
+  testing::expect_statuses({
+      {status(ExperimentKind::probing, one.data()), StatusCode::invalid_argument,
+       "the data hold 1 positive example (label 1); each trial holds out half of each class (rounded down: 0 of 1) "
+       "as queries, so no query is a positive example (label 1): probing's AUROC needs held-out queries of both "
+       "classes"},
+      {status(ExperimentKind::fuzzy, masked), StatusCode::invalid_argument,
+       "the query subset holds no positive example (label 1): the fuzzy experiment scores the positive queries"},
+      {status(ExperimentKind::ood, empty_subset), StatusCode::invalid_argument,
+       "the query subset is empty: the ood experiment needs held-out queries"},
+      {status(ExperimentKind::probing, five.data(), one_query), StatusCode::invalid_argument,
+       "max_queries is 1, but probing's AUROC needs a held-out query of each class: at least 2"},
+  });
+  // Fuzzy with one query: that query is a positive one.
+  ExperimentOptions fuzzy_one = one_query;
+  fuzzy_one.trials = 3;
+  fuzzy_one.max_observations = 4;
+  fuzzy_one.members = 3;
+  const Protocol fuzzy = Protocol::make(ExperimentKind::fuzzy, five.data(), fuzzy_one).value();
+  for (std::size_t t = 0; t < 3; ++t) EXPECT_EQ(fuzzy.draw(t).query_labels, std::vector<std::uint8_t>{1});
 }
 
 }  // namespace

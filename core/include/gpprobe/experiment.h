@@ -22,7 +22,12 @@
 //      first floor(n_c / 2) rows become query candidates, the rest the pool ("queries are sampled
 //      disjointly from the observations", paper §4.2).
 //   2. The pool's positives and negatives are shuffled. At most max_queries candidates are kept
-//      (a shuffled prefix), and at most max_queries OOD rows.
+//      (a shuffled prefix), and at most max_queries OOD rows. Where that prefix lacks a class the
+//      experiment needs (probing: both, fuzzy: the positives) and the candidates hold it, the kept
+//      queries are drawn stratified instead: the first candidates of each class in the same shuffled
+//      order, round(max_queries * share of positives) positives (at least one of each needed class).
+//      No candidate of a needed class, or max_queries < 2 for probing, is an invalid_argument before
+//      any trial runs, saying which class is missing and why.
 //   3. For each O in the schedule 2, 4, 8, ... (while O <= max_observations and O/2 <= the smaller
 //      class of the pool; the same for every trial): the observations are the first O/2 shuffled pool
 //      positives and the first O/2 negatives, so the sets grow nested and stay balanced (LP, SVM and
