@@ -1,4 +1,5 @@
 // gpprobe: the command-line face of the core. `gpprobe <command> [flags]`; `gpprobe help` lists them.
+#include <cstddef>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -6,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "gpprobe/parallel_for.h"
 
 namespace {
 
@@ -86,8 +88,27 @@ const char* kUsage =
     "          [--json]\n"
     "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
     "\n"
+    "Every command takes --threads N: threads for scoring queries (default: every core, at most 16).\n"
+    "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
+
+// Removes `--threads N` from the command's flags and sets the thread count; false when N is not a
+// positive integer.
+bool take_threads_flag(gpprobe::cli::Args* args) {
+  for (std::size_t i = 0; i < args->size(); ++i) {
+    if ((*args)[i] != "--threads") continue;
+    const std::string value = i + 1 < args->size() ? (*args)[i + 1] : "";
+    if (value.empty() || value.size() > 3 || value.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(value) == 0) {
+      return false;
+    }
+    gpprobe::set_thread_count(std::size_t(std::stoi(value)));
+    args->erase(args->begin() + std::ptrdiff_t(i), args->begin() + std::ptrdiff_t(i) + 2);
+    return true;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -115,7 +136,11 @@ int main(int argc, char** argv) {
     std::cerr << "gpprobe: unknown command '" << argv[1] << "' (try: gpprobe help)\n";
     return 2;
   }
-  const Args args(argv + 2, argv + argc);
+  Args args(argv + 2, argv + argc);
+  if (!take_threads_flag(&args)) {
+    std::cerr << "gpprobe " << argv[1] << ": --threads expects a positive integer\n";
+    return 2;
+  }
   // The core reports errors as values; this is the last line of defence (memory exhaustion).
   try {
     return it->second(args, std::cout, std::cerr);

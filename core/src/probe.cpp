@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpprobe/cosine_kernel.h"
+#include "gpprobe/parallel_for.h"
 #include "input_checks.h"
 #include "latent_posterior.h"
 #include "posterior_choice.h"
@@ -16,6 +17,7 @@ namespace gpprobe {
 namespace {
 
 constexpr std::size_t kBlockRows = 256;
+constexpr std::size_t kRoundBlocks = 4;  // per thread between progress reports
 
 std::uint64_t next_revision() {
   static std::atomic<std::uint64_t> counter{0};
@@ -96,27 +98,32 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   const double prior_variance = 2.0 * prior_.variance;
   const bool prior_only = labels_.empty();
   const CosineKernel kernel(prior_.variance);
-  std::vector<double> P(kBlockRows * D), mean(kBlockRows), variance(kBlockRows);
   if (!prior_only) posterior_->prepare(n);
-  for (std::size_t first = 0; first < n; first += kBlockRows) {
-    const std::size_t count = std::min(kBlockRows, n - first);
-    if (prior_only) {
-      std::fill(mean.begin(), mean.end(), 0.0);
-      std::fill(variance.begin(), variance.end(), prior_variance);
-    } else {
-      kernel.features(queries, first, count, P.data());
-      posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
+  // Blocks of kBlockRows queries, each scored by the same code whichever thread takes it.
+  const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
+    std::vector<double> P(kBlockRows * D), mean(kBlockRows), variance(kBlockRows);
+    for (std::size_t block = begin; block < end; ++block) {
+      const std::size_t first = block * kBlockRows, count = std::min(kBlockRows, n - first);
+      if (prior_only) {
+        std::fill(mean.begin(), mean.end(), 0.0);
+        std::fill(variance.begin(), variance.end(), prior_variance);
+      } else {
+        kernel.features(queries, first, count, P.data());
+        posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
+      }
+      for (std::size_t i = 0; i < count; ++i) {
+        GPPROBE_RETURN_IF_ERROR(check_latent(first + i, mean[i], variance[i], prior_variance, condition()));
+        write_score_columns(first + i, mean[i], variance[i], prior_variance, out);
+      }
     }
-    for (std::size_t i = 0; i < count; ++i) {
-      GPPROBE_RETURN_IF_ERROR(check_latent(first + i, mean[i], variance[i], prior_variance, condition()));
-      write_score_columns(first + i, mean[i], variance[i], prior_variance, out);
-    }
-    if (!report_progress(progress, first + count, n)) {
-      return Status(StatusCode::cancelled, "scoring cancelled after " + count_of(first + count, "query", "queries") +
-                                               " of " + std::to_string(n));
-    }
-  }
-  return Status::success();
+    return Status::success();
+  };
+  return parallel_rounds((n + kBlockRows - 1) / kBlockRows, kRoundBlocks, score_blocks, [&](std::size_t blocks) {
+    const std::size_t done = std::min(n, blocks * kBlockRows);
+    if (report_progress(progress, done, n)) return Status::success();
+    return Status(StatusCode::cancelled,
+                  "scoring cancelled after " + count_of(done, "query", "queries") + " of " + std::to_string(n));
+  });
 }
 
 LatentWeights Probe::latent_weights() const {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "gpprobe/cosine_kernel.h"
+#include "gpprobe/parallel_for.h"
 #include "lanes.h"
 #include "score_columns.h"
 
@@ -14,6 +15,8 @@ namespace {
 
 constexpr std::size_t kGuardRows = 8;
 constexpr std::size_t kBlockRows = 512;
+constexpr std::size_t kRoundBlocks = 2;     // per thread between progress reports
+constexpr std::size_t kMinWriteRows = 256;  // per thread: the measures cost about a microsecond a row
 
 typedef float Floats __attribute__((vector_size(16)));
 
@@ -75,28 +78,34 @@ Status ScoredQueries::score_rows(const Probe& probe, std::size_t first, std::siz
   // Probe::score writes row 0 of its view: offset the outputs so query first + i lands at its place.
   out.latent_mean += first;
   out.latent_variance += first;
-  std::vector<double> block(std::min(count, kBlockRows) * d);
-  for (std::size_t start = first; start < first + count; start += kBlockRows) {
-    const std::size_t n = std::min(kBlockRows, first + count - start);
-    queries_.copy_rows(start, n, block.data());
-    ProbeScoreColumns part = out;
-    part.latent_mean += start - first;
-    part.latent_variance += start - first;
-    GPPROBE_RETURN_IF_ERROR(probe.score(MatrixView(block.data(), n, d), part));
-    const double v = probe.prior().variance;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double* q = block.data() + i * d;
-      double norm = 0.0;
-      for (std::size_t j = 0; j < d; ++j) norm += q[j] * q[j];
-      scale_[start + i] = std::sqrt(v / (norm + 1.0));
+  const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
+    std::vector<double> block(std::min(count, kBlockRows) * d);
+    for (std::size_t b = begin; b < end; ++b) {
+      const std::size_t start = first + b * kBlockRows, n = std::min(kBlockRows, first + count - start);
+      queries_.copy_rows(start, n, block.data());
+      ProbeScoreColumns part = out;
+      part.latent_mean += start - first;
+      part.latent_variance += start - first;
+      GPPROBE_RETURN_IF_ERROR(probe.score(MatrixView(block.data(), n, d), part));
+      const double v = probe.prior().variance;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double* q = block.data() + i * d;
+        double norm = 0.0;
+        for (std::size_t j = 0; j < d; ++j) norm += q[j] * q[j];
+        scale_[start + i] = std::sqrt(v / (norm + 1.0));
+      }
     }
-    if (!report_progress(progress, start + n, rows())) {
-      return Status(StatusCode::cancelled, "scoring cancelled after " + std::to_string(start + n) + " of " +
+    return Status::success();
+  };
+  return parallel_rounds((count + kBlockRows - 1) / kBlockRows, kRoundBlocks, score_blocks, [&](std::size_t blocks) {
+    const std::size_t done = first + std::min(count, blocks * kBlockRows);
+    if (!report_progress(progress, done, rows())) {
+      return Status(StatusCode::cancelled, "scoring cancelled after " + std::to_string(done) + " of " +
                                                std::to_string(rows()) + " queries");
     }
-    scored_ = start + n;
-  }
-  return Status::success();
+    scored_ = done;
+    return Status::success();
+  });
 }
 
 Status ScoredQueries::rescore(const Probe& probe) {
@@ -151,23 +160,29 @@ Status ScoredQueries::update(const Probe& probe, const ObservationInfluence& inf
   const std::size_t n = rows(), d = queries_.cols();
   const double* g = influence.alpha.direction.data();
   const double* h = influence.beta.direction.data();
-  std::vector<double> a(std::min(n, kBlockRows)), b(a.size());
-  bool valid = true;
-  for (std::size_t first = 0; first < n; first += kBlockRows) {
-    const std::size_t count = std::min(kBlockRows, n - first);
-    if (queries_.type() == ScalarType::float32) {
-      augmented_products(static_cast<const float*>(queries_.data()) + first * d, count, d, g, h, a.data(), b.data());
-    } else {
-      augmented_products(static_cast<const double*>(queries_.data()) + first * d, count, d, g, h, a.data(), b.data());
+  // Each block of queries updated by the same code whichever thread takes it; the validity per block.
+  std::vector<char> block_valid((n + kBlockRows - 1) / kBlockRows, 1);
+  parallel_for(block_valid.size(), [&](std::size_t begin, std::size_t end) {
+    std::vector<double> a(std::min(n, kBlockRows)), b(a.size());
+    for (std::size_t block = begin; block < end; ++block) {
+      const std::size_t first = block * kBlockRows, count = std::min(kBlockRows, n - first);
+      if (queries_.type() == ScalarType::float32) {
+        augmented_products(static_cast<const float*>(queries_.data()) + first * d, count, d, g, h, a.data(), b.data());
+      } else {
+        augmented_products(static_cast<const double*>(queries_.data()) + first * d, count, d, g, h, a.data(), b.data());
+      }
+      bool valid = true;
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t q = first + i;
+        const double pa = scale_[q] * a[i], pb = scale_[q] * b[i];
+        mean_[q] += sign * (pa * influence.alpha.mean_step - pb * influence.beta.mean_step);
+        variance_[q] -= sign * (pa * pa * influence.alpha.variance_step + pb * pb * influence.beta.variance_step);
+        valid = valid && check_latent(q, mean_[q], variance_[q], prior_variance_, 1.0).ok();
+      }
+      block_valid[block] = valid;
     }
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t q = first + i;
-      const double pa = scale_[q] * a[i], pb = scale_[q] * b[i];
-      mean_[q] += sign * (pa * influence.alpha.mean_step - pb * influence.beta.mean_step);
-      variance_[q] -= sign * (pa * pa * influence.alpha.variance_step + pb * pb * influence.beta.variance_step);
-      valid = valid && check_latent(q, mean_[q], variance_[q], prior_variance_, 1.0).ok();
-    }
-  }
+  });
+  const bool valid = std::all_of(block_valid.begin(), block_valid.end(), [](char v) { return v != 0; });
   revision_ = probe.revision();
   if (!valid || !agrees_with(probe)) return rescore(probe);
   return Status::success();
@@ -202,9 +217,11 @@ Status ScoredQueries::write(const ProbeScoreColumns& out, std::size_t first, std
                                                     std::to_string(rows()) + " queries");
   }
   // Row first + i goes to index i of every column.
-  for (std::size_t i = 0; i < count; ++i) {
-    write_score_columns(i, mean_[first + i], variance_[first + i], prior_variance_, out);
-  }
+  parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      write_score_columns(i, mean_[first + i], variance_[first + i], prior_variance_, out);
+    }
+  }, kMinWriteRows);
   return Status::success();
 }
 

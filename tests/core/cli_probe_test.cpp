@@ -1,6 +1,7 @@
 // The `gpprobe probe` command end to end: files in, CSV out, and one stderr line per bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "cli_runner.h"
 #include "csv_output.h"
+#include "gpprobe/synthetic_embeddings.h"
 #include "test_support.h"
 
 namespace gpprobe {
@@ -166,6 +168,27 @@ TEST(CliProbe, UnknownCommandAndHelp) {
   const CliRun help = run_cli("help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("probe   --observations FILE --labels FILE --queries FILE"), std::string::npos);
+}
+
+TEST(CliProbe, ThreadsFlagGivesTheSameBytesOnAnyCount) {
+  // 1,300 queries (five blocks of 256 and a ragged 20): the CSV on 3 threads is the CSV on 1, byte for byte.
+  const SyntheticEmbeddings obs = synthetic_embeddings(30, 9, 1), queries = synthetic_embeddings(1300, 9, 2);
+  std::string labels;
+  for (auto y : obs.labels) labels += std::to_string(int(y)) + "\n";
+  const TempFile obs_csv("threads_obs.csv", csv_of(obs.x)), q_csv("threads_q.csv", csv_of(queries.x));
+  const TempFile labels_txt("threads_labels.txt", labels);
+  const std::string args =
+      "probe --observations " + obs_csv.path() + " --labels " + labels_txt.path() + " --queries " + q_csv.path();
+  const CliRun one = run_cli(args + " --threads 1"), three = run_cli(args + " --threads 3");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 1301);
+  EXPECT_EQ(three.out, one.out);
+  for (const char* bad : {"0", "x", "-2"}) {
+    const CliRun r = run_cli(args + " --threads " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_EQ(r.err, "gpprobe probe: --threads expects a positive integer\n") << bad;
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include "gpprobe/cosine_kernel.h"
+#include "gpprobe/parallel_for.h"
 #include "gpprobe/probe.h"
 #include "test_support.h"
 
@@ -266,6 +267,8 @@ TEST(Probe, ReportsProgressAndCanBeCancelled) {
   ProbeScoreColumns c;
   c.judged_probability = judged.data();
   std::vector<std::size_t> seen;
+  // Per block on one thread; on more, per round of blocks (parallel_for_test.cpp).
+  set_thread_count(1);
   ASSERT_TRUE(probe.score(MatrixView(Q), c, [&](std::size_t done, std::size_t total) {
                      EXPECT_EQ(total, 1000u);
                      seen.push_back(done);
@@ -275,6 +278,7 @@ TEST(Probe, ReportsProgressAndCanBeCancelled) {
   const Status cancelled = probe.score(MatrixView(Q), c, [](std::size_t done, std::size_t) { return done < 512; });
   EXPECT_EQ(cancelled.code(), StatusCode::cancelled);
   EXPECT_EQ(cancelled.message(), "scoring cancelled after 512 queries of 1000");
+  set_thread_count(0);
 }
 
 TEST(Probe, ChoosesTheCheaperSpace) {
