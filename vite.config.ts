@@ -22,6 +22,10 @@ function docsPage(): Plugin {
   };
 }
 
+// GPPROBE_ISOLATION=0 serves without them (the engine then runs on one thread, as on a plain host).
+const ISOLATION_HEADERS: Record<string, string> = process.env.GPPROBE_ISOLATION === '0' ? {}
+  : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 export default defineConfig({
   root: 'web',
   base: './',
@@ -39,6 +43,8 @@ export default defineConfig({
     },
   },
   worker: { format: 'es' },
-  server: { host: '127.0.0.1', port: 5173 },
-  preview: { host: '127.0.0.1', port: 4173 },
+  // Cross-origin isolation, so the engine loads its threaded module (engine/load_module.ts; README
+  // "Threads"). Data from other origins still loads when its host answers with CORS.
+  server: { host: '127.0.0.1', port: 5173, headers: ISOLATION_HEADERS },
+  preview: { host: '127.0.0.1', port: 4173, headers: ISOLATION_HEADERS },
 });

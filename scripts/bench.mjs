@@ -2,14 +2,17 @@
 // native build (build/native/gpprobe bench --json), by the wasm build through the JS library in Node
 // (dist/lib, one thread, best of 3) and by numpy (scripts/bench_probe_numpy.py, on the data and against
 // the outputs written here as .npy, skipped when numpy is missing; its BLAS is named), with ratios to
-// native and to numpy and the rate of the hot product. Run with `npm run bench`.
-//   node scripts/bench.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--repeats 3]
+// native and to numpy and the rate of the hot product; then the same workload in Chromium on a
+// cross-origin isolated page, single-threaded module against the threaded one (bench_threads_browser.mjs,
+// skipped without Chromium). Run with `npm run bench`.
+//   node scripts/bench.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--repeats 3] [--threads N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createProbeEngine } from '../dist/lib/index.js';
+import { chromiumProbeBench } from './bench_threads_browser.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -18,6 +21,7 @@ const sizes = (args.observations ?? '100,1000,4000').split(',').map(Number);
 const dimension = Number(args.dimension ?? 768);
 const queries = Number(args.queries ?? 10000);
 const repeats = Number(args.repeats ?? 3);
+const threads = Number(args.threads ?? availableParallelism());
 const seed = 7;
 const epsilon = 0.1, strength = 5;  // ProbeOptions' defaults, passed to numpy
 
@@ -43,7 +47,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gpprobe-bench-'));
 
 const native = JSON.parse(execFileSync('build/native/gpprobe', [
   'bench', '--observations', sizes.join(','), '--dimension', String(dimension), '--queries', String(queries),
-  '--seed', String(seed), '--json',
+  '--seed', String(seed), '--json', '--threads', '1',
 ], { encoding: 'utf8' }));
 
 const engine = await createProbeEngine();
@@ -87,7 +91,7 @@ if (!numpy) {
 const pad = (s, n) => String(s).padStart(n);
 const sec = (x) => (Number.isFinite(x) ? x.toFixed(3) + 's' : '—');
 const ratio = (a, b) => (Number.isFinite(a / b) ? (a / b).toFixed(2) + '×' : '—');
-console.log(`wasm backend: ${engine.backend} (Node, one thread, best of ${repeats}); native: -O3 -march=native (Eigen), one run; ` +
+console.log(`wasm backend: ${engine.backend} (Node, one thread, best of ${repeats}); native: -O3 -march=native (Eigen), one thread, one run; ` +
   `numpy: ${numpy ? numpy.blas : 'not available'}, best of function and weight space, best of ${repeats}`);
 console.log(`d = ${dimension}, ${queries} queries; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (two cores)`);
 console.log(`${pad('O', 5)} ${pad('space', 8)} | ${pad('fit wasm', 9)} ${pad('native', 8)} | ${pad('score wasm', 10)} ${pad('native', 8)} | ` +
@@ -106,3 +110,21 @@ for (let i = 0; i < sizes.length; i++) {
     `${pad(sec(numpyTotal) + (p ? ` ${p.space[0]}` : ''), 8)} ${pad(ratio(total, nativeTotal), 11)} ${pad(ratio(total, numpyTotal), 10)} | ${pad(gflops.toFixed(1), 11)}`);
 }
 if (numpy) console.log(`numpy equals gpprobe to ${Math.max(...numpy.rows.map((r) => r.max_difference)).toExponential(1)} (all five columns, every query)`);
+
+// The threaded module where a page allows it: Chromium, single-threaded module against threaded.
+try {
+  const [single, threaded] = await chromiumProbeBench({ sizes, dimension, queries, repeats, threads, seed });
+  console.log(`\nChromium (module worker, cross-origin isolated page), fit + score, best of ${repeats}; load average ` +
+    `${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`${pad('O', 5)} | ${pad('score 1 thread', 14)} ${pad(`${threaded.threads} threads`, 10)} ${pad('speed-up', 8)} | ` +
+    `${pad('fit+score 1 thread', 18)} ${pad(`${threaded.threads} threads`, 10)} ${pad('speed-up', 8)} | ${pad('max |difference|', 16)}`);
+  for (const [i, t] of threaded.rows.entries()) {
+    const o = single.rows[i];
+    console.log(`${pad(t.observations, 5)} | ${pad(sec(o.score_seconds), 14)} ${pad(sec(t.score_seconds), 10)} ` +
+      `${pad(ratio(o.score_seconds, t.score_seconds), 8)} | ${pad(sec(o.fit_seconds + o.score_seconds), 18)} ` +
+      `${pad(sec(t.fit_seconds + t.score_seconds), 10)} ${pad(ratio(o.fit_seconds + o.score_seconds, t.fit_seconds + t.score_seconds), 8)} | ` +
+      `${pad(t.max_difference.toExponential(1), 16)}`);
+  }
+} catch (error) {
+  console.error(`Chromium columns skipped: ${String(error).split('\n')[0]}`);
+}

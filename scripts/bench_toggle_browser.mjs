@@ -4,6 +4,8 @@
 // result reaches the page and the page's part after it. Run with `npm run bench` or
 //   node scripts/bench_toggle_browser.mjs [--rows 200000] [--dimension 384] [--toggles 5]
 // Writes the embeddings (float32 .npy) and their labels to a temporary directory and uploads them.
+// The page is served as `npm start` serves it, cross-origin isolated (the engine's threaded module);
+// --isolation 0 serves it without COOP/COEP (the single-threaded module).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ const args = Object.fromEntries(
 const rows = Number(args.rows ?? 200000);
 const dimension = Number(args.dimension ?? 384);
 const toggles = Number(args.toggles ?? 5);
+const isolation = args.isolation ?? '1';
 const port = 4300 + Math.floor(Math.random() * 500);
 
 function npy(descr, shape, bytes) {
@@ -44,7 +47,9 @@ const dir = mkdtempSync(join(tmpdir(), 'gpprobe-bench-'));
 writeFileSync(join(dir, 'emb.npy'), npy('<f4', [rows, dimension], x));
 writeFileSync(join(dir, 'kind.npy'), npy('<i8', [rows], labels));
 
-const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
+const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
+  stdio: 'ignore', detached: true, env: { ...process.env, GPPROBE_ISOLATION: isolation },
+});
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
@@ -79,7 +84,8 @@ try {
   await page.locator('input[aria-label="Embeddings files"]').setInputFiles([join(dir, 'emb.npy'), join(dir, 'kind.npy')]);
   await page.waitForFunction((n) => document.querySelector('[data-testid="run-summary"]')?.textContent?.includes(n), rows.toLocaleString('en-US'), { timeout: 600_000 });
   await settled();
-  console.log(`app: ${rows} × ${dimension} float32 loaded, drawn and probed in ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  const threads = await page.locator('.engine-threads').textContent();
+  console.log(`app: ${rows} × ${dimension} float32 loaded, drawn and probed in ${((Date.now() - start) / 1000).toFixed(1)} s; engine on ${threads}`);
   const times = [], workerMs = [], mainMs = [], verdictMs = [];
   for (let t = 0; t < toggles; t++) {
     const box = page.locator(`table.results tbody input[aria-label^="Observation"]`).nth(t + 1);
@@ -113,7 +119,7 @@ try {
     console.log(`  toggle ${t + 1}: ${split.total.toFixed(0)} ms (until the result arrived ${split.arrived.toFixed(0)} ms, then drawn in ${(split.total - split.arrived).toFixed(0)} ms; verdict followed at ${split.verdict.toFixed(0)} ms) — ${await page.getByTestId('run-summary').textContent()}`);
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(0);
-  console.log(`toggle one observation at ${rows} × ${dimension} in Chromium: median ${median(times)} ms click → every plot and the table redrawn `
+  console.log(`toggle one observation at ${rows} × ${dimension} in Chromium (${threads}): median ${median(times)} ms click → every plot and the table redrawn `
     + `(worker + message ${median(workerMs)} ms, main thread ${median(mainMs)} ms; verdict panel followed at ${median(verdictMs)} ms)`);
 } finally {
   await browser.close();

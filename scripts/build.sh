@@ -12,7 +12,7 @@ if [ "${1:-}" != "--app" ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j "$jobs"
 fi
-echo "build: wasm module"
+echo "build: wasm modules (gpprobe, gpprobe-threads)"
 emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm-cmake -j "$jobs"
 if [ "${1:-}" != "--app" ]; then
@@ -20,7 +20,9 @@ if [ "${1:-}" != "--app" ]; then
   rm -rf dist/lib
   npx tsc -p tsconfig.lib.json
   mkdir -p dist/lib/generated
-  cp web/src/engine/generated/gpprobe.mjs web/src/engine/generated/gpprobe.wasm web/src/engine/generated/gpprobe.d.mts dist/lib/generated/
+  cp web/src/engine/generated/gpprobe.mjs web/src/engine/generated/gpprobe.wasm web/src/engine/generated/gpprobe.d.mts \
+     web/src/engine/generated/gpprobe-threads.mjs web/src/engine/generated/gpprobe-threads.wasm \
+     web/src/engine/generated/gpprobe-threads.worker.js dist/lib/generated/
 fi
 echo "build: app (dist/app)"
 npx vite build --logLevel warn

@@ -15,6 +15,7 @@
 #include "gpprobe/experiment.h"
 #include "gpprobe/hyperparameter_fit.h"
 #include "gpprobe/named_kernels.h"
+#include "gpprobe/parallel_for.h"
 #include "gpprobe/probe.h"
 #include "gpprobe/regression_examples.h"
 #include "gpprobe/row_products.h"
@@ -45,6 +46,7 @@ struct ExampleEntryValue {
 
 struct Vocabulary : BindingStatus {
   std::string backend;
+  int threads = 1;                    // parallel_for.h thread_count()
   val statusCodes = val::null();      // string[]
   val anomalyStatuses = val::null();  // string[], index = PointStatus
   Defaults defaults{};
@@ -53,9 +55,21 @@ struct Vocabulary : BindingStatus {
   val examples = val::null();         // ExampleEntryValue[]
 };
 
+// The threads of later scoring (parallel_for.h): stays 1 in the single-threaded module; 0 restores the
+// default (every core, capped).
+gpprobe::Status set_threads(int threads) {
+  if (threads < 0) {
+    return gpprobe::Status(gpprobe::StatusCode::invalid_argument,
+                           "threads must be 0 (the default) or more, got " + std::to_string(threads));
+  }
+  gpprobe::set_thread_count(std::size_t(threads));
+  return gpprobe::Status::success();
+}
+
 Vocabulary vocabulary() {
   Vocabulary v;
   v.backend = gpprobe::row_products_backend();
+  v.threads = int(gpprobe::thread_count());
   std::vector<std::string> codes, statuses;
   for (gpprobe::StatusCode c : gpprobe::kStatusCodes) codes.push_back(gpprobe::code_name(c));
   for (gpprobe::PointStatus s : {gpprobe::PointStatus::normal, gpprobe::PointStatus::anomaly, gpprobe::PointStatus::unknown})
@@ -131,6 +145,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_vocabulary) {
       .field("title", &ExampleEntryValue::title);
   result_object<Vocabulary>("Vocabulary", [](auto& o) {
     o.field("backend", &Vocabulary::backend)
+        .field("threads", &Vocabulary::threads)
         .field("statusCodes", &Vocabulary::statusCodes)
         .field("anomalyStatuses", &Vocabulary::anomalyStatuses)
         .field("defaults", &Vocabulary::defaults)
@@ -139,4 +154,5 @@ EMSCRIPTEN_BINDINGS(gpprobe_vocabulary) {
         .field("examples", &Vocabulary::examples);
   });
   bind_function<&vocabulary>("vocabulary");
+  bind_function<&set_threads>("setThreads");
 }

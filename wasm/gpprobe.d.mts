@@ -611,6 +611,8 @@ export interface ExampleEntryValue {
 
 export interface Vocabulary extends BindingStatus {
   backend: string;
+  /** Threads the scoring uses: 1 in the single-threaded module. */
+  threads: number;
   statusCodes: string[];
   /** Index = the status code classifyPoints writes. */
   anomalyStatuses: string[];
@@ -622,6 +624,8 @@ export interface Vocabulary extends BindingStatus {
 
 export interface VocabularyBindings {
   vocabulary(): Vocabulary;
+  /** Threads of later scoring; ignored (1) by the single-threaded module, 0 = the default. */
+  setThreads(threads: number): BindingStatus;
 }
 
 export interface HeapAccess {
@@ -630,6 +634,8 @@ export interface HeapAccess {
   HEAPF64: Float64Array;
   _malloc(bytes: number): number;
   _free(pointer: number): void;
+  /** Threaded module only: renews HEAP* after a pool thread grew the memory (wasm/heap_views_post.js). */
+  refreshHeapViews?(): void;
 }
 
 export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, EvaluationBindings,
@@ -638,6 +644,10 @@ export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindin
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
+  /** Threaded module only: workers started with the module (its pthread pool). */
+  threadPoolSize?: number;
+  /** Threaded module only: the URL its pool workers import the module from. */
+  mainScriptUrlOrBlob?: string;
 }
 
 export default function createGpprobeModule(options?: ModuleOptions): Promise<GpprobeModule>;

@@ -2,7 +2,8 @@
 // and again under a sub-path (to check that the build works from any path), and — started a second
 // time on another port — plays "another site" holding data: with CORS for the origins it is told to
 // allow (none under /nocors/), HTTP range requests (206) as a data host has them, and a log of what
-// was asked, so tests can check that Parquet is read by ranges.
+// was asked, so tests can check that Parquet is read by ranges. With `isolated` it sends the headers
+// of cross-origin isolation, as `npm start` does.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -25,6 +26,8 @@ export interface ServeOptions {
   corsOrigins?: Set<string>;
   /** Every request answered, in order. */
   log?: Served[];
+  /** Send COOP/COEP (same-origin / require-corp), as `npm start` does: the page is cross-origin isolated. */
+  isolated?: boolean;
 }
 
 export function serveStatic(root: string, subPath: string, options: ServeOptions = {}): Promise<{ server: Server; url: string }> {
@@ -33,6 +36,9 @@ export function serveStatic(root: string, subPath: string, options: ServeOptions
     let path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     if (subPath && path.startsWith(subPath)) path = '/' + path.slice(subPath.length);
     const headers: Record<string, string> = { 'cache-control': 'no-store', 'accept-ranges': 'bytes' };
+    if (options.isolated) {
+      Object.assign(headers, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+    }
     const origin = request.headers.origin;
     const noCors = path.startsWith('/nocors/');
     if (noCors) path = path.slice('/nocors'.length);

@@ -158,3 +158,13 @@ describe('the TS tables of the core\'s vocabularies', () => {
     expect(certify).toEqual(CERTIFY_DEFAULTS);
   });
 });
+
+describe('threads', () => {
+  it('stay 1 in the single-threaded module whatever is asked, and a negative count is refused', () => {
+    expect(module.vocabulary().threads).toBe(1);
+    expect(module.setThreads(4).code).toBe('ok');
+    expect(module.vocabulary().threads).toBe(1);
+    expect(module.setThreads(-1)).toEqual({ code: 'invalid_argument', message: 'threads must be 0 (the default) or more, got -1' });
+    expect(module.setThreads(0).code).toBe('ok');
+  });
+});

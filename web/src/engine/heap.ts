@@ -1,7 +1,7 @@
 // Copies between JavaScript typed arrays and the wasm heap: whole arrays, once, freed together.
 import type { HeapAccess } from './generated/gpprobe.mjs';
 import { throwIfFailed } from './errors.ts';
-import { allocateBlock, copyToBlock } from './heap_block.ts';
+import { allocateBlock, copyToBlock, heapViews } from './heap_block.ts';
 import { checkMatrix } from './matrix.ts';
 import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
 
@@ -37,11 +37,11 @@ export class HeapScope {
 
   /** A copy of `count` doubles at `pointer`. */
   readFloat64(pointer: number, count: number): Float64Array {
-    return this.#module.HEAPF64.slice(pointer / 8, pointer / 8 + count);
+    return heapViews(this.#module).HEAPF64.slice(pointer / 8, pointer / 8 + count);
   }
 
   readUint8(pointer: number, count: number): Uint8Array {
-    return this.#module.HEAPU8.slice(pointer, pointer + count);
+    return heapViews(this.#module).HEAPU8.slice(pointer, pointer + count);
   }
 
   free(): void {

@@ -32,12 +32,22 @@ export function allocateBlock(module: HeapAccess, bytes: number, what: string): 
   return pointer;
 }
 
+/**
+ * The module with current HEAP* views: in the threaded module a pool thread may have grown the shared
+ * memory since this thread last looked (the single-threaded module's views are always current).
+ */
+export function heapViews(module: HeapAccess): HeapAccess {
+  module.refreshHeapViews?.();
+  return module;
+}
+
 /** Copies `data` to the block at `pointer` (unsigned, aligned for the element type). */
 export function writeBlock(module: HeapAccess, pointer: number, data: Float32Array | Float64Array | Uint8Array): void {
   // Views are taken after malloc: growing the heap replaces the buffer behind HEAP*.
-  if (data instanceof Float64Array) module.HEAPF64.set(data, pointer / 8);
-  else if (data instanceof Float32Array) module.HEAPF32.set(data, pointer / 4);
-  else module.HEAPU8.set(data, pointer);
+  const heap = heapViews(module);
+  if (data instanceof Float64Array) heap.HEAPF64.set(data, pointer / 8);
+  else if (data instanceof Float32Array) heap.HEAPF32.set(data, pointer / 4);
+  else heap.HEAPU8.set(data, pointer);
 }
 
 /** A newly allocated block holding a copy of `data`; nothing stays allocated if the copy fails. */

@@ -232,6 +232,9 @@ export class ProbeEngine {
   /** "wasm-simd128" for the SIMD build. */
   get backend(): string { return throwIfFailed(this.#module.vocabulary()).backend; }
 
+  /** Threads the scoring runs on: 1 unless the threaded module loaded (load_module.ts). */
+  get threads(): number { return throwIfFailed(this.#module.vocabulary()).threads; }
+
   /** @internal The module, for sibling engine files (regression, baselines). */
   get module(): GpprobeModule { return this.#module; }
 

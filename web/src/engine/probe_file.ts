@@ -72,7 +72,9 @@ const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** The row-major values of `m` as little-endian bytes. */
 function matrixBytes(m: Matrix): Uint8Array<ArrayBuffer> {
   if (!littleEndian) throw new GpprobeError('internal_error', 'probe files are written on little-endian machines only');
-  return new Uint8Array(m.data.buffer as ArrayBuffer, m.data.byteOffset, m.data.byteLength);
+  const bytes = new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+  // A view of the threaded module's shared heap is copied: SubtleCrypto refuses shared memory.
+  return m.data.buffer instanceof ArrayBuffer ? bytes as Uint8Array<ArrayBuffer> : new Uint8Array(bytes);
 }
 
 /** The file's bytes (UTF-8 JSON). */

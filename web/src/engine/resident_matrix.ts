@@ -2,7 +2,7 @@
 // of the observations, PCA) without crossing the boundary again. Row-major, float32 or float64.
 import type { HeapAccess } from './generated/gpprobe.mjs';
 import { GpprobeError } from './errors.ts';
-import { copyToBlock } from './heap_block.ts';
+import { copyToBlock, heapViews } from './heap_block.ts';
 import { checkMatrix, type Matrix } from './matrix.ts';
 
 export class ResidentMatrix {
@@ -34,7 +34,8 @@ export class ResidentMatrix {
   gatherRows(indices: ArrayLike<number>): Matrix {
     const base = this.pointer();
     const out = this.dtype === 32 ? new Float32Array(indices.length * this.cols) : new Float64Array(indices.length * this.cols);
-    const heap = this.dtype === 32 ? this.#module.HEAPF32 : this.#module.HEAPF64;
+    const views = heapViews(this.#module);
+    const heap = this.dtype === 32 ? views.HEAPF32 : views.HEAPF64;
     const start = base / (this.dtype / 8);
     for (let k = 0; k < indices.length; k++) {
       const i = indices[k];
@@ -48,7 +49,8 @@ export class ResidentMatrix {
 
   /** @internal The matrix as a view of the wasm heap, valid until the heap next grows (any allocation). */
   view(): Matrix {
-    const heap = this.dtype === 32 ? this.#module.HEAPF32 : this.#module.HEAPF64;
+    const views = heapViews(this.#module);
+    const heap = this.dtype === 32 ? views.HEAPF32 : views.HEAPF64;
     const start = this.pointer() / (this.dtype / 8);
     return { data: heap.subarray(start, start + this.rows * this.cols), rows: this.rows, cols: this.cols };
   }

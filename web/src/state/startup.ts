@@ -8,7 +8,7 @@ import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from './engine_tasks.ts';
 import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
-  autoRun, backend, dataset, demos, envelope, opening, preview, probeBasis, queryBelief, redrawing, results, runProbe, selected, session,
+  autoRun, backend, dataset, engineThreads, demos, envelope, opening, preview, probeBasis, queryBelief, redrawing, results, runProbe, selected, session,
   SESSION_KEY, type DemoEntry,
 } from './store.ts';
 
@@ -29,7 +29,9 @@ export async function start(spawn: () => WorkerPort, { persistent }: { persisten
   const client = new EngineClient(spawn);
   setEngineClient(client);
   try {
-    backend.value = await client.ready;
+    const info = await client.ready;
+    backend.value = info.backend;
+    engineThreads.value = info.threads;
   } catch (error) {
     report(error);
     return;

@@ -44,6 +44,8 @@ export const SESSION_KEY = 'gpprobe.session.v1';
 
 // ---- state ----
 export const backend = signal<string | null>(null);
+/** Threads the engine scores on (1: the single-threaded module), once it is ready. */
+export const engineThreads = signal<number | null>(null);
 export const demos = signal<DemoEntry[]>([]);
 export const dataset = signal<DatasetSummary | null>(null);
 export const oodDataset = signal<DatasetSummary | null>(null);

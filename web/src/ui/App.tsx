@@ -2,7 +2,7 @@
 // and the current view. Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSession, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
-import { autoRun, canRedo, canUndo, currentResults, dataset, demos, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
+import { autoRun, canRedo, canUndo, currentResults, dataset, demos, engineThreads, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from './export_results.ts';
 import { EvaluateView } from './evaluate/EvaluateView.tsx';
@@ -69,7 +69,11 @@ export function App() {
       onDragLeave={(e) => { if (e.relatedTarget === null) setDragging(false); }}
       onDrop={(e) => { e.preventDefault(); setDragging(false); void uploadFiles(Array.from(e.dataTransfer?.files ?? [])); }}>
       <header class="top">
-        <div class="brand"><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span></div>
+        <div class="brand"><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span>
+          {engineThreads.value !== null && <span class="engine-threads" title={engineThreads.value > 1
+            ? 'The engine scores on several threads: this page is cross-origin isolated (COOP/COEP headers).'
+            : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers, README "Threads").'}>
+            {countOf(engineThreads.value, 'thread')}</span>}</div>
         {withSidebar && <button type="button" class="drawer-toggle" aria-expanded={drawer} aria-controls="probe-settings" onClick={() => setDrawer(!drawer)}>☰ Probe settings</button>}
         <div class="data">
           <select aria-label="Dataset" value={session.value.data?.kind === 'demo' ? session.value.data.id : ''}

@@ -38,19 +38,25 @@ interface Pending {
   onProgress?: (p: Progress) => void;
 }
 
+/** What the engine worker reports once its module is loaded. */
+export interface EngineInfo {
+  backend: string;
+  threads: number;
+}
+
 export class EngineClient {
   readonly #spawn: () => WorkerPort;
   readonly #resident: WorkerPort;
   #terminable: WorkerPort | null = null;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
-  /** The backend of the resident instance once its module is loaded ("wasm-simd128"). */
-  readonly ready: Promise<string>;
+  /** The resident instance's backend ("wasm-simd128") and threads, once its module is loaded. */
+  readonly ready: Promise<EngineInfo>;
 
   /** `spawn` starts an instance of the engine worker script (engine_worker.ts). */
   constructor(spawn: () => WorkerPort) {
     this.#spawn = spawn;
-    let resolveReady!: (backend: string) => void, rejectReady!: (e: Error) => void;
+    let resolveReady!: (info: EngineInfo) => void, rejectReady!: (e: Error) => void;
     this.ready = new Promise((resolve, reject) => {
       resolveReady = resolve;
       rejectReady = reject;
@@ -83,7 +89,7 @@ export class EngineClient {
     return this.#terminable;
   }
 
-  #start(onReady: (backend: string) => void, onFailure: (e: Error) => void): WorkerPort {
+  #start(onReady: (info: EngineInfo) => void, onFailure: (e: Error) => void): WorkerPort {
     const port = this.#spawn();
     const fail = (error: Error) => {
       onFailure(error);
@@ -91,7 +97,7 @@ export class EngineClient {
     };
     port.onmessage = (event) => {
       const m = event.data;
-      if (m.type === 'ready') onReady(m.backend);
+      if (m.type === 'ready') onReady({ backend: m.backend, threads: m.threads });
       else if (m.type === 'error' && m.id === -1) fail(new GpprobeError('internal_error', m.message));
       else this.#receive(m);
     };

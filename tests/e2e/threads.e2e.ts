@@ -1,0 +1,124 @@
+// Threads where the page allows them, in Chromium. The same build served three ways: with COOP/COEP
+// (as `npm start` serves it) the page is cross-origin isolated, the engine loads its pthreads module
+// and the header says so; its exported results, before and after a toggled observation (the rank-one
+// path), are the single-threaded page's to the last bit (the CSV holds each number's shortest exact
+// form). Served without the headers, and served with them but inside an iframe of a page without them,
+// the engine runs on one thread and works. Data from another site still loads into the isolated page
+// when its host answers with CORS.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { widenConnectSrc } from '../../scripts/widen_csp.mjs';
+import { browserPerFile, downloadText, SHOTS, waitForResults, watchedPage } from './browser.ts';
+import { serveStatic } from './static_server.ts';
+
+const plainUrl = inject('baseUrl');
+const servers: Server[] = [];
+const corsOrigins = new Set<string>();
+const dirs: string[] = [];
+let isolatedUrl = '', parentUrl = '', dataUrl = '', wideUrl = '';
+
+await (async () => {
+  const isolated = await serveStatic('dist/app', '', { isolated: true });
+  isolatedUrl = `${isolated.url}/`;
+  // A page without the headers that frames the isolated app (another origin, as a blog embeds it).
+  const parentDir = mkdtempSync(join(tmpdir(), 'gpprobe-parent-'));
+  writeFileSync(join(parentDir, 'index.html'),
+    `<!doctype html><title>host</title><link rel="icon" href="data:,"><iframe src="${isolatedUrl}" width="1280" height="800" title="gpprobe"></iframe>`);
+  const parent = await serveStatic(parentDir, '');
+  parentUrl = `${parent.url}/`;
+  // A data host with CORS, and the isolated app with its connect-src widened to it (remote.e2e.ts).
+  const data = await serveStatic('.', '', { corsOrigins });
+  dataUrl = data.url;
+  const wideDir = mkdtempSync(join(tmpdir(), 'gpprobe-wide-isolated-'));
+  cpSync('dist/app', wideDir, { recursive: true });
+  writeFileSync(join(wideDir, 'index.html'), widenConnectSrc(readFileSync(join(wideDir, 'index.html'), 'utf8'), [dataUrl]));
+  const wide = await serveStatic(wideDir, '', { isolated: true });
+  wideUrl = `${wide.url}/`;
+  corsOrigins.add(wide.url);
+  servers.push(isolated.server, parent.server, data.server, wide.server);
+  dirs.push(parentDir, wideDir);
+})();
+const pages = browserPerFile([new URL(plainUrl).origin, new URL(isolatedUrl).origin, new URL(parentUrl).origin, dataUrl,
+  new URL(wideUrl).origin]);
+
+afterAll(() => {
+  for (const s of servers) s.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const SETTINGS = 'demo=digits&concept=closed_loop=1&queries=split=test&per-class=8&seed=1&epsilon=0.1&strength=5';
+
+/** The thread count the header shows, e.g. "2 threads". */
+async function shownThreads(target: Page | Frame): Promise<string> {
+  await target.locator('.engine-threads').waitFor();
+  return (await target.locator('.engine-threads').textContent())!.trim();
+}
+
+/** The exported results now, and after the first row that is not an observation becomes one. */
+async function resultsAndToggled(page: Page): Promise<[string, string]> {
+  await waitForResults(page);
+  const before = await downloadText(page, 'Export results (CSV)');
+  const box = page.locator('table.results tbody input[aria-label^="Observation"]:not(:checked)').first();
+  await box.click();
+  await expect.poll(() => page.getByTestId('run-summary').textContent()).toContain('every score by a rank-one update');
+  await waitForResults(page);
+  return [before, await downloadText(page, 'Export results (CSV)')];
+}
+
+describe('threads where the page allows them', () => {
+  it('runs the threaded module on an isolated page, with the single-threaded page\'s numbers to the last bit', async () => {
+    const page = pages.page;
+    await page.goto(`${isolatedUrl}?${SETTINGS}`);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(cores, 'this test needs a machine with 2 cores or more').toBeGreaterThan(1);
+    expect(await shownThreads(page)).toBe(`${Math.min(cores, 8)} threads`);
+    const [threaded, threadedToggled] = await resultsAndToggled(page);
+    await page.screenshot({ path: `${SHOTS}/threads-isolated.png` });
+
+    const context = await pages.browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 1000 } });
+    try {
+      const plain = await watchedPage(context, new URL(plainUrl).origin);
+      await plain.page.goto(`${plainUrl}?${SETTINGS}`);
+      expect(await plain.page.evaluate(() => crossOriginIsolated)).toBe(false);
+      expect(await shownThreads(plain.page)).toBe('1 thread');
+      const [single, singleToggled] = await resultsAndToggled(plain.page);
+      expect(threaded.split('\n').length).toBeGreaterThan(100);
+      expect(threaded).toBe(single);
+      expect(threadedToggled).toBe(singleToggled);
+      expect(threadedToggled).not.toBe(threaded);
+      expect(plain.consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('runs on one thread inside an iframe of a page that is not isolated', async () => {
+    const page = pages.page;
+    await page.goto(parentUrl);
+    const frame = page.frameLocator('iframe');
+    await frame.getByTestId('run-summary').waitFor({ timeout: 60_000 });
+    const inner = page.frames().find((f) => f.url().startsWith(isolatedUrl))!;
+    expect(await inner.evaluate(() => crossOriginIsolated)).toBe(false);
+    expect(await shownThreads(inner)).toBe('1 thread');
+    await inner.waitForFunction(() => {
+      const summary = document.querySelector('[data-testid="run-summary"]');
+      return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');
+    }, undefined, { timeout: 60_000 });
+    expect(await inner.locator('table.results tbody tr').count()).toBeGreaterThan(10);
+  });
+
+  it('loads data from another site into an isolated page when the host answers with CORS', async () => {
+    const page = pages.page;
+    await page.goto(`${wideUrl}?data=${dataUrl}/web/public/demo/digits/embeddings.npy`);
+    await page.getByRole('dialog', { name: 'Load data from another site?' }).getByRole('button', { name: 'Load data' }).click();
+    await waitForResults(page);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(await page.locator('.dataset-name').textContent()).toBe('embeddings.npy');
+    expect(await shownThreads(page)).toMatch(/^\d+ threads$/);
+  });
+});
