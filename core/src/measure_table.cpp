@@ -13,8 +13,8 @@ namespace gpprobe {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kMeanLimit = 24.0;     // cells cover [-24, 24)
-constexpr int kMeanCells = 48;          // of width 1
+constexpr double kMeanLimit = 24.0;     // cells cover |mean| in [0, 24)
+constexpr int kMeanCells = 24;          // of width 1
 constexpr int kMeanPoints = 12;         // degree 11 in the mean
 constexpr int kMeanPadded = 12;         // three lanes
 constexpr int kSdPoints = 9;            // degree 8 in the sd
@@ -33,10 +33,25 @@ struct Cell {
   std::unique_ptr<Coefficients> coefficients;
 };
 
-// What a cell interpolates: the judged probability, the episteme plus log(sd) (the episteme's -log(sd)
-// term is the one part that bends sharply at small sds, so it is added per query instead), the alea.
-double measure(const UncertaintyMeasures& u, double sd, int k) {
-  return k == 0 ? u.judged_probability : k == 1 ? u.episteme + std::log(sd) : u.alea;
+// The measures are symmetric in the mean (judged(-u) = 1 - judged(u); episteme and alea even), so cells
+// cover u = |mean| and keep, from the measures m at mean -u:
+//   the smaller judged probability m.judged(-u), in the first cell as (1/2 - m.judged(-u)) / u (so that the
+//     prior, mean 0, gives exactly 1/2 and the two signs stay exactly symmetric);
+//   the episteme plus log(sd) (its -log(sd) term is the one part that bends sharply at small sds: it is
+//     added back per query);
+//   the alea.
+struct Kept {
+  double v[3];
+};
+
+Kept kept_of(int cell, double u, double sd, const UncertaintyMeasures& m) {
+  return {{cell == 0 ? (0.5 - m.judged_probability) / u : m.judged_probability, m.episteme + std::log(sd), m.alea}};
+}
+
+UncertaintyMeasures measures_of(int cell, double mean, double sd, const Kept& k) {
+  const double u = std::fabs(mean);
+  const double lower = cell == 0 ? 0.5 - u * k.v[0] : k.v[0];  // judged(-u)
+  return {mean < 0.0 ? lower : 1.0 - lower, k.v[1] - std::log(sd), k.v[2]};
 }
 
 // Chebyshev point k of n (first kind) on [-1, 1].
@@ -63,21 +78,18 @@ class MeasureTable {
 
   UncertaintyMeasures measures(double mean, double variance) const {
     const double sd = std::sqrt(variance);
-    if (!(mean >= -kMeanLimit && mean < kMeanLimit && sd >= sd_min_ && sd <= sd_max_ && sd_cells_ > 0)) {
-      return uncertainty_measures(mean, variance);
-    }
-    const int i = std::min(kMeanCells - 1, static_cast<int>(mean + kMeanLimit));
+    const double u = std::fabs(mean);
+    if (!(u < kMeanLimit && sd >= sd_min_ && sd <= sd_max_ && sd_cells_ > 0)) return uncertainty_measures(mean, variance);
+    const int i = std::min(kMeanCells - 1, static_cast<int>(u));
     const int j = std::min(sd_cells_ - 1, static_cast<int>((sd - sd_min_) / sd_width_));
     Cell& cell = cells_[static_cast<std::size_t>(j) * kMeanCells + i];
     std::call_once(cell.built, [&] { cell.coefficients = build(i, j); });
     if (!cell.coefficients->usable) return uncertainty_measures(mean, variance);
-    UncertaintyMeasures u = evaluate(*cell.coefficients, 2.0 * (mean - mean_centre(i)), (sd - sd_centre(j)) / (0.5 * sd_width_));
-    u.episteme -= std::log(sd);
-    return u;
+    return measures_of(i, mean, sd, evaluate(*cell.coefficients, 2.0 * (u - mean_centre(i)), (sd - sd_centre(j)) / (0.5 * sd_width_)));
   }
 
  private:
-  double mean_centre(int i) const { return -kMeanLimit + i + 0.5; }
+  double mean_centre(int i) const { return i + 0.5; }
   double sd_centre(int j) const { return sd_min_ + (j + 0.5) * sd_width_; }
 
   // Cell (i, j): the quadrature at its Chebyshev points, two one-dimensional cosine transforms, the check.
@@ -87,8 +99,9 @@ class MeasureTable {
     for (int b = 0; b < kSdPoints; ++b) {
       const double sd = sd_centre(j) + 0.5 * sd_width_ * chebyshev_point(b, kSdPoints);
       for (int a = 0; a < kMeanPoints; ++a) {
-        const UncertaintyMeasures u = uncertainty_measures(mean_centre(i) + 0.5 * chebyshev_point(a, kMeanPoints), sd * sd);
-        for (int k = 0; k < 3; ++k) values[k][b][a] = measure(u, sd, k);
+        const double u = mean_centre(i) + 0.5 * chebyshev_point(a, kMeanPoints);
+        const Kept kept = kept_of(i, u, sd, uncertainty_measures(-u, sd * sd));
+        for (int k = 0; k < 3; ++k) values[k][b][a] = kept.v[k];
       }
     }
     for (int k = 0; k < 3; ++k) {
@@ -113,32 +126,35 @@ class MeasureTable {
     out->usable = true;
     for (const auto& p : kCheck) {
       const double sd = sd_centre(j) + 0.5 * sd_width_ * p[1];
-      const UncertaintyMeasures exact = uncertainty_measures(mean_centre(i) + 0.5 * p[0], sd * sd);
-      const UncertaintyMeasures table = evaluate(*out, p[0], p[1]);  // episteme + log(sd), as stored
-      for (int k = 0; k < 3; ++k) {
-        const double e = measure(exact, sd, k), t = k == 1 ? table.episteme : measure(table, 1.0, k);
-        if (!(std::fabs(t - e) <= kCheckTolerance * std::max(1.0, std::fabs(e)))) out->usable = false;
+      for (double mean : {-(mean_centre(i) + 0.5 * p[0]), mean_centre(i) + 0.5 * p[0]}) {
+        const UncertaintyMeasures exact = uncertainty_measures(mean, sd * sd);
+        const UncertaintyMeasures table = measures_of(i, mean, sd, evaluate(*out, p[0], p[1]));
+        const double gaps[3][2] = {{table.judged_probability, exact.judged_probability},
+                                   {table.episteme, exact.episteme}, {table.alea, exact.alea}};
+        for (const auto& g : gaps) {
+          if (!(std::fabs(g[0] - g[1]) <= kCheckTolerance * std::max(1.0, std::fabs(g[1])))) out->usable = false;
+        }
       }
     }
     return out;
   }
 
   // The three interpolants at (x, y) in [-1, 1]^2 of the cell.
-  static UncertaintyMeasures evaluate(const Coefficients& c, double x, double y) {
+  static Kept evaluate(const Coefficients& c, double x, double y) {
     double tx[kMeanPadded] = {}, ty[kSdPoints];
     chebyshev_values<kMeanPoints>(x, tx);
     chebyshev_values<kSdPoints>(y, ty);
     const Lanes t0 = load(tx), t1 = load(tx + 4), t2 = load(tx + 8);
-    double result[3];
+    Kept result;
     for (int k = 0; k < 3; ++k) {
       Lanes acc = splat(0.0);
       for (int m = 0; m < kSdPoints; ++m) {
         const double* row = c.c[k][m];
         acc += splat(ty[m]) * (load(row) * t0 + load(row + 4) * t1 + load(row + 8) * t2);
       }
-      result[k] = sum(acc);
+      result.v[k] = sum(acc);
     }
-    return {result[0], result[1], result[2]};
+    return result;
   }
 
   double prior_variance_ = 0.0, sd_max_ = 0.0, sd_min_ = 0.0, sd_width_ = 0.0;

@@ -73,6 +73,22 @@ TEST(MeasureTable, AgreesWithIndependentIntegrationAtTheDefaultPrior) {
   }
 }
 
+TEST(MeasureTable, KeepsThePriorAndTheSymmetryExact) {
+  const double pv = prior_variance(0.1);
+  EXPECT_EQ(tabulated_uncertainty_measures(0.0, pv, pv).judged_probability, 0.5);
+  EXPECT_EQ(tabulated_uncertainty_measures(-0.0, 1.1, pv).judged_probability, 0.5);
+  for (double m : {1e-9, 0.3, 0.999, 1.0, 2.5, 17.0}) {
+    const UncertaintyMeasures plus = tabulated_uncertainty_measures(m, 1.7, pv),
+                              minus = tabulated_uncertainty_measures(-m, 1.7, pv);
+    EXPECT_EQ(plus.judged_probability + minus.judged_probability, 1.0) << m;
+    EXPECT_EQ(plus.episteme, minus.episteme) << m;
+    EXPECT_EQ(plus.alea, minus.alea) << m;
+  }
+  // Far on the negative side the small judged probability keeps its relative precision.
+  const UncertaintyMeasures far = tabulated_uncertainty_measures(-20.0, 1.0, pv);
+  EXPECT_NEAR(far.judged_probability / uncertainty_measures(-20.0, 1.0).judged_probability, 1.0, 1e-12);
+}
+
 TEST(MeasureTable, OutsideTheTableTheQuadratureAnswers) {
   const double pv = prior_variance(0.1);
   for (double m : {-1e3, -24.0001, 24.0, 30.0, 1e3}) {
