@@ -41,7 +41,7 @@ export async function watchedPage(context: BrowserContext, origins: string | str
  * Waits until the results shown are those of the session as it is now (the summary is not marked
  * stale: a change whose refit is still debounced or running marks it) and no task is running.
  */
-export async function waitForResults(page: Page): Promise<void> {
+export async function waitForResults(page: Page | Frame): Promise<void> {
   await page.waitForFunction(() => {
     const summary = document.querySelector('[data-testid="run-summary"]');
     return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');

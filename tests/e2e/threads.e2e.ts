@@ -105,10 +105,7 @@ describe('threads where the page allows them', () => {
     const inner = page.frames().find((f) => f.url().startsWith(isolatedUrl))!;
     expect(await inner.evaluate(() => crossOriginIsolated)).toBe(false);
     expect(await shownThreads(inner)).toBe('1 thread');
-    await inner.waitForFunction(() => {
-      const summary = document.querySelector('[data-testid="run-summary"]');
-      return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');
-    }, undefined, { timeout: 60_000 });
+    await waitForResults(inner);
     expect(await inner.locator('table.results tbody tr').count()).toBeGreaterThan(10);
   });
 
