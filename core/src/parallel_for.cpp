@@ -6,9 +6,13 @@
 #include <vector>
 
 #if defined(GPPROBE_THREADS)
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/threading.h>
+#endif
 #endif
 
 namespace gpprobe {
@@ -89,7 +93,18 @@ class ThreadPool {
       std::unique_lock<std::mutex> lock(mutex_);
       unfinished_ -= finished;
       // Every worker back to waiting, so none reads the job while the next one is set up.
-      done_.wait(lock, [this] { return unfinished_ == 0 && active_ == 0; });
+      const auto finished_all = [this] { return unfinished_ == 0 && active_ == 0; };
+#if defined(__EMSCRIPTEN__)
+      // Pool threads proxy some calls (output, ...) to the thread that loaded the module, which is
+      // usually this one: serve them while waiting, or such a call would wait for us forever.
+      while (!done_.wait_for(lock, std::chrono::milliseconds(1), finished_all)) {
+        lock.unlock();
+        emscripten_current_thread_process_queued_calls();
+        lock.lock();
+      }
+#else
+      done_.wait(lock, finished_all);
+#endif
       body_ = nullptr;
     }
     for (const std::exception_ptr& e : errors)
