@@ -4,8 +4,7 @@
 // result reaches the page and the page's part after it. Run with `npm run bench` or
 //   node scripts/bench_toggle_browser.mjs [--rows 200000] [--dimension 384] [--toggles 5]
 // Writes the embeddings (float32 .npy) and their labels to a temporary directory and uploads them.
-// The page is served as `npm start` serves it, cross-origin isolated (the engine's threaded module);
-// --isolation 0 serves it without COOP/COEP (the single-threaded module).
+// --isolation 1 serves the page with COOP/COEP (the engine's threaded module; default 0: one thread).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +17,7 @@ const args = Object.fromEntries(
 const rows = Number(args.rows ?? 200000);
 const dimension = Number(args.dimension ?? 384);
 const toggles = Number(args.toggles ?? 5);
-const isolation = args.isolation ?? '1';
+const isolation = args.isolation ?? '0';
 const port = 4300 + Math.floor(Math.random() * 500);
 
 function npy(descr, shape, bytes) {
