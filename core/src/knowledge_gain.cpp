@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "gpprobe/cosine_kernel.h"
-#include "gpprobe/uncertainty_measures.h"
 #include "input_checks.h"
 #include "latent_pair.h"
+#include "measure_table.h"
 
 namespace gpprobe {
 
@@ -53,7 +53,8 @@ Status knowledge_gain(const Probe& probe, const MatrixView& queries, double* gai
     }
     for (std::size_t i = 0; i < count; ++i) {
       const double variance = s_alpha[i] + s_beta[i];
-      const double p = uncertainty_measures(mean_alpha[i] - mean_beta[i], variance).judged_probability;
+      const double p = tabulated_uncertainty_measures(mean_alpha[i] - mean_beta[i], variance, 2.0 * prior.variance)
+                           .judged_probability;
       const double expected = p * variance_after(prior, s_alpha[i], s_beta[i], true) +
                               (1.0 - p) * variance_after(prior, s_alpha[i], s_beta[i], false);
       gain[first + i] = (variance - expected) / (2.0 * prior.variance);

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "gpprobe/uncertainty_measures.h"
+#include "measure_table.h"
 
 namespace gpprobe {
 
@@ -33,7 +33,7 @@ void write_score_columns(std::size_t q, double mean, double variance, double pri
   if (out.knowledge) out.knowledge[q] = 1.0 - s2 / prior_variance;
   if (out.ood_score) out.ood_score[q] = -s2;
   if (out.judged_probability || out.episteme || out.alea) {
-    const UncertaintyMeasures u = uncertainty_measures(mean, s2);
+    const UncertaintyMeasures u = tabulated_uncertainty_measures(mean, s2, prior_variance);
     if (out.judged_probability) out.judged_probability[q] = u.judged_probability;
     if (out.episteme) out.episteme[q] = u.episteme;
     if (out.alea) out.alea[q] = u.alea;

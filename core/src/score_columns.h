@@ -14,7 +14,8 @@ namespace gpprobe {
 // mean) is numerical_failure naming the query and the condition estimate.
 Status check_latent(std::size_t query, double mean, double variance, double prior_variance, double condition);
 
-// Row q of every requested column; the measures only when one of them is requested.
+// Row q of every requested column; the measures only when one of them is requested, read from the table of
+// measure_table.h for this prior variance.
 void write_score_columns(std::size_t q, double mean, double variance, double prior_variance,
                          const ProbeScoreColumns& out);
 
