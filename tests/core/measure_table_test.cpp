@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "gpprobe/beta_prior.h"
+#include "gpprobe/parallel_for.h"
 #include "gpprobe/uncertainty_measures.h"
 
 #include "../../core/src/measure_table.h"
@@ -87,6 +89,31 @@ TEST(MeasureTable, KeepsThePriorAndTheSymmetryExact) {
   // Far on the negative side the small judged probability keeps its relative precision.
   const UncertaintyMeasures far = tabulated_uncertainty_measures(-20.0, 1.0, pv);
   EXPECT_NEAR(far.judged_probability / uncertainty_measures(-20.0, 1.0).judged_probability, 1.0, 1e-12);
+}
+
+// Cells built concurrently (a prior no other test uses, so every cell is new) hold what one thread builds.
+TEST(MeasureTable, CellsBuiltByManyThreadsAtOnceGiveTheSameBits) {
+  const double pv = prior_variance(0.0373);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> mean(-12.0, 12.0), sd(0.5, std::sqrt(pv));
+  const std::size_t n = 20000;
+  std::vector<double> m(n), s2(n), judged(n), episteme(n), alea(n);
+  for (std::size_t i = 0; i < n; ++i) m[i] = mean(rng), s2[i] = std::pow(sd(rng), 2);
+  set_thread_count(4);
+  parallel_for(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const UncertaintyMeasures u = tabulated_uncertainty_measures(m[i], s2[i], pv);
+      judged[i] = u.judged_probability, episteme[i] = u.episteme, alea[i] = u.alea;
+    }
+  });
+  set_thread_count(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const UncertaintyMeasures again = tabulated_uncertainty_measures(m[i], s2[i], pv);
+    ASSERT_EQ(again.judged_probability, judged[i]) << i;
+    ASSERT_EQ(again.episteme, episteme[i]) << i;
+    ASSERT_EQ(again.alea, alea[i]) << i;
+    ASSERT_LE(worst_gap(again, uncertainty_measures(m[i], s2[i])), 2e-13) << i;
+  }
 }
 
 TEST(MeasureTable, OutsideTheTableTheQuadratureAnswers) {
