@@ -8,12 +8,12 @@
 #include <utility>
 
 #include "input_checks.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // A leaf of the partition. Internally every search is a minimisation: a maximum works on -f.
 struct Leaf {

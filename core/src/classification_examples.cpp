@@ -3,12 +3,12 @@
 #include <cmath>
 
 #include "gpprobe/random_stream.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kPi = 3.141592653589793;
 
 struct Point {
   double x1, x2;
@@ -33,7 +33,7 @@ Point synthetic2d(RandomStream& rng, int label) {
   return label ? Point{a + 5.0, b} : Point{a, b + 5.0};
 }
 
-struct Recipe {
+struct ClassificationRecipe {
   const char* name;
   const char* title;
   std::size_t points;
@@ -41,8 +41,8 @@ struct Recipe {
   bool standardise;
 };
 
-const std::vector<Recipe>& recipes() {
-  static const std::vector<Recipe> all{
+const std::vector<ClassificationRecipe>& classification_recipes() {
+  static const std::vector<ClassificationRecipe> all{
       {"two-blobs", "Two blobs", 100, two_blobs, false},
       {"xor", "XOR", 120, nullptr, false},
       {"moons", "Two moons", 150, moons, false},
@@ -67,15 +67,15 @@ void standardise(RowMatrix* x) {
 const std::vector<ExampleEntry>& classification_examples() {
   static const std::vector<ExampleEntry> entries = [] {
     std::vector<ExampleEntry> out;
-    for (const Recipe& r : recipes()) out.push_back({r.name, r.title});
+    for (const ClassificationRecipe& r : classification_recipes()) out.push_back({r.name, r.title});
     return out;
   }();
   return entries;
 }
 
 Result<ClassificationExample> classification_example(const std::string& name, std::uint64_t seed) {
-  const Recipe* recipe = nullptr;
-  for (const Recipe& r : recipes())
+  const ClassificationRecipe* recipe = nullptr;
+  for (const ClassificationRecipe& r : classification_recipes())
     if (name == r.name) recipe = &r;
   if (!recipe) {
     return Status(StatusCode::invalid_argument,

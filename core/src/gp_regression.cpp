@@ -18,7 +18,7 @@ namespace gpprobe {
 
 namespace {
 
-constexpr std::size_t kBlockRows = 256;
+constexpr std::size_t kGpRegressionBlockRows = 256;
 
 std::string number(double v) {
   std::ostringstream os;
@@ -150,10 +150,10 @@ Status GpRegression::predict(const MatrixView& test, const PredictionColumns& ou
   GPPROBE_RETURN_IF_ERROR(check_test_inputs(test, d));
   const std::size_t m = test.rows();
   PredictionReport local;
-  std::vector<double> a(kBlockRows * d), Ks(kBlockRows * n), V(kBlockRows * n);
-  std::vector<double> mean(kBlockRows), prior(kBlockRows), explained(kBlockRows);
-  for (std::size_t first = 0; first < m; first += kBlockRows) {
-    const std::size_t count = std::min(kBlockRows, m - first);
+  std::vector<double> a(kGpRegressionBlockRows * d), Ks(kGpRegressionBlockRows * n), V(kGpRegressionBlockRows * n);
+  std::vector<double> mean(kGpRegressionBlockRows), prior(kGpRegressionBlockRows), explained(kGpRegressionBlockRows);
+  for (std::size_t first = 0; first < m; first += kGpRegressionBlockRows) {
+    const std::size_t count = std::min(kGpRegressionBlockRows, m - first);
     test.copy_rows(first, count, a.data());
     cross_kernel_matrix(kernel_, a.data(), count, x_.data(), n, d, Ks.data());
     kernel_diagonal(kernel_, a.data(), count, d, prior.data());

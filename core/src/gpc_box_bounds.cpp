@@ -8,12 +8,12 @@
 #include "exponential_sum_bounds.h"
 #include "gpprobe/gpc_probability_bounds.h"
 #include "relaxed_variance_bounds.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kUnitRoundoff = 0x1.0p-53;
 
 }  // namespace
 

@@ -14,7 +14,7 @@ namespace gpprobe {
 
 namespace {
 
-constexpr std::size_t kBlockRows = 256;
+constexpr std::size_t kGpcCommonFormBlockRows = 256;
 
 }  // namespace
 
@@ -67,10 +67,10 @@ Status GpcCommonForm::evaluate(const MatrixView& points, const GpcColumns& out, 
   const std::size_t m = points.rows();
   const double s2 = kernel_.signal_variance;
   PredictionReport local;
-  std::vector<double> a(kBlockRows * d), Ks(kBlockRows * n), V(kBlockRows * n);
-  std::vector<double> mean(kBlockRows), explained(kBlockRows);
-  for (std::size_t first = 0; first < m; first += kBlockRows) {
-    const std::size_t count = std::min(kBlockRows, m - first);
+  std::vector<double> a(kGpcCommonFormBlockRows * d), Ks(kGpcCommonFormBlockRows * n), V(kGpcCommonFormBlockRows * n);
+  std::vector<double> mean(kGpcCommonFormBlockRows), explained(kGpcCommonFormBlockRows);
+  for (std::size_t first = 0; first < m; first += kGpcCommonFormBlockRows) {
+    const std::size_t count = std::min(kGpcCommonFormBlockRows, m - first);
     points.copy_rows(first, count, a.data());
     cross_kernel_matrix(pairwise_, a.data(), count, inputs_.data(), n, d, Ks.data());
     multiply_vector(Ks.data(), count, n, alpha_.data(), mean.data());

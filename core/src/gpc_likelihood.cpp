@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "logistic_newton.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
@@ -10,11 +11,10 @@ namespace {
 
 constexpr double kSqrt2 = 1.4142135623730951;
 constexpr double kSqrtTwoOverPi = 0.7978845608028654;      // sqrt(2 / pi)
-constexpr double kInverseSqrtTwoPi = 0.3989422804014327;   // 1 / sqrt(2 pi)
 constexpr double kInverseSqrtPi = 0.5641895835477563;      // 1 / sqrt(pi)
 
 // log(1 + e^t) without overflow.
-double softplus(double t) { return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
+double logistic_softplus(double t) { return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
 
 }  // namespace
 
@@ -73,7 +73,7 @@ LikelihoodTerms likelihood_terms(GpcLikelihood likelihood, double y, double f) {
   }
   // sigmoid(-f) rather than 1 - sigmoid(f): it keeps its relative accuracy where sigmoid(f) -> 1.
   const double s = sigmoid(f), s_minus = sigmoid(-f);
-  t.log_p = -softplus(-y * f);
+  t.log_p = -logistic_softplus(-y * f);
   t.gradient = y > 0.0 ? s_minus : -s;  // (y + 1)/2 - s
   t.W = s * s_minus;
   t.third = -t.W * (s_minus - s);

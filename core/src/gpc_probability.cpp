@@ -4,13 +4,12 @@
 #include <vector>
 
 #include "logistic_newton.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kPi = 3.141592653589793;
-constexpr double kInverseSqrtTwoPi = 0.3989422804014327;
 constexpr int kPanels = 72;
 constexpr double kHalfWidth = 9.0;  // t in [-9, 9]
 

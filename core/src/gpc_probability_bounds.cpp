@@ -4,12 +4,12 @@
 #include <cmath>
 
 #include "gpprobe/gpc_probability.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kUnitRoundoff = 0x1.0p-53;
 
 // F(mean, variance) and how far the computed value may lie from the exact one.
 struct Evaluated {

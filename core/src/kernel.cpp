@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gpprobe/cosine_kernel.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
@@ -17,7 +18,6 @@ struct Kernel::Node {
 namespace {
 
 using Node = Kernel::Node;
-constexpr double kPi = 3.141592653589793;
 const double kSqrt3 = std::sqrt(3.0);
 const double kSqrt5 = std::sqrt(5.0);
 

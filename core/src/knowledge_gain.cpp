@@ -14,7 +14,7 @@ namespace gpprobe {
 
 namespace {
 
-constexpr std::size_t kBlockRows = 256;
+constexpr std::size_t kKnowledgeGainBlockRows = 256;
 
 // The latent variance at a query after one more observation with label y there: each GP's variance s
 // combined with the observation's noise (the raised GP's n+, the other's v).
@@ -38,10 +38,10 @@ Status knowledge_gain(const Probe& probe, const MatrixView& queries, double* gai
     pair = std::move(fitted).value();
   }
   const CosineKernel kernel(prior.variance);
-  std::vector<double> P(kBlockRows * D), mean_alpha(kBlockRows), s_alpha(kBlockRows), mean_beta(kBlockRows),
-      s_beta(kBlockRows);
-  for (std::size_t first = 0; first < n; first += kBlockRows) {
-    const std::size_t count = std::min(kBlockRows, n - first);
+  std::vector<double> P(kKnowledgeGainBlockRows * D), mean_alpha(kKnowledgeGainBlockRows), s_alpha(kKnowledgeGainBlockRows), mean_beta(kKnowledgeGainBlockRows),
+      s_beta(kKnowledgeGainBlockRows);
+  for (std::size_t first = 0; first < n; first += kKnowledgeGainBlockRows) {
+    const std::size_t count = std::min(kKnowledgeGainBlockRows, n - first);
     if (pair) {
       kernel.features(queries, first, count, P.data());
       pair->predict(P.data(), count, mean_alpha.data(), s_alpha.data(), mean_beta.data(), s_beta.data());

@@ -120,9 +120,9 @@ class NewtonSystem {
 
 namespace {
 
-class Objective {
+class LogisticObjective {
  public:
-  Objective(const RowMatrix& Z, const ActiveRows& rows, double C) : rows_(rows), C_(C) {
+  LogisticObjective(const RowMatrix& Z, const ActiveRows& rows, double C) : rows_(rows), C_(C) {
     // The active rows of Z, contiguous, for one product per evaluation.
     const Index n = Index(rows.index.size()), r = Z.cols();
     Za_.resize(n, r);
@@ -196,7 +196,7 @@ Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* la
                                       double C, const NewtonStart* start, std::size_t max_iterations) {
   const Index p = Z.cols() + 1;
   const ActiveRows rows = active_rows(labels, weights, Z.rows());
-  Objective objective(Z, rows, C);
+  LogisticObjective objective(Z, rows, C);
   NewtonSolution solution;
   solution.theta = start ? start->theta : VectorXd::Zero(p);
   solution.system = start ? start->system : nullptr;  // kept while it still converges fast

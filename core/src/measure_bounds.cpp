@@ -5,12 +5,12 @@
 #include <limits>
 
 #include "gpprobe/uncertainty_measures.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // The quadrature's sums of 128 terms and the log: a few hundred eps of the magnitudes involved.
 constexpr double kRounding = 1e-13;
 

@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "lanes.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kMeanLimit = 24.0;     // cells cover |mean| in [0, 24)
 constexpr int kMeanCells = 24;          // of width 1
 constexpr int kMeanPoints = 12;         // degree 11 in the mean

@@ -17,18 +17,18 @@ using Eigen::Index;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-constexpr std::size_t kBlockRows = 512;
+constexpr std::size_t kPcaBlockRows = 512;
 
 // Walks X in blocks of centred float64 rows: visit(first, count, block) with block count by d.
 class CenteredBlocks {
  public:
-  CenteredBlocks(const MatrixView& X, const VectorXd& mean) : X_(X), mean_(mean), block_(kBlockRows * X.cols()) {}
+  CenteredBlocks(const MatrixView& X, const VectorXd& mean) : X_(X), mean_(mean), block_(kPcaBlockRows * X.cols()) {}
 
   template <class Visit>
   void for_each(Visit&& visit) {
     const std::size_t n = X_.rows(), d = X_.cols();
-    for (std::size_t first = 0; first < n; first += kBlockRows) {
-      const std::size_t count = std::min(kBlockRows, n - first);
+    for (std::size_t first = 0; first < n; first += kPcaBlockRows) {
+      const std::size_t count = std::min(kPcaBlockRows, n - first);
       X_.copy_rows(first, count, block_.data());
       for (std::size_t i = 0; i < count; ++i) {
         Eigen::Map<Eigen::RowVectorXd>(block_.data() + i * d, Index(d)) -= mean_.transpose();
@@ -72,9 +72,9 @@ Result<PrincipalComponents> principal_components(const MatrixView& X, std::size_
   PrincipalComponents pc;
   pc.mean = VectorXd::Zero(Index(d));
   {
-    std::vector<double> block(kBlockRows * d);
-    for (std::size_t first = 0; first < n; first += kBlockRows) {
-      const std::size_t count = std::min(kBlockRows, n - first);
+    std::vector<double> block(kPcaBlockRows * d);
+    for (std::size_t first = 0; first < n; first += kPcaBlockRows) {
+      const std::size_t count = std::min(kPcaBlockRows, n - first);
       X.copy_rows(first, count, block.data());
       pc.mean += Eigen::Map<const RowMatrix>(block.data(), Index(count), Index(d)).colwise().sum().transpose();
     }

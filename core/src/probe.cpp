@@ -16,8 +16,8 @@ namespace gpprobe {
 
 namespace {
 
-constexpr std::size_t kBlockRows = 256;
-constexpr std::size_t kRoundBlocks = 4;  // per thread between progress reports
+constexpr std::size_t kProbeBlockRows = 256;
+constexpr std::size_t kProbeRoundBlocks = 4;  // per thread between progress reports
 
 std::uint64_t next_revision() {
   static std::atomic<std::uint64_t> counter{0};
@@ -99,11 +99,11 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   const bool prior_only = labels_.empty();
   const CosineKernel kernel(prior_.variance);
   if (!prior_only) posterior_->prepare(n);
-  // Blocks of kBlockRows queries, each scored by the same code whichever thread takes it.
+  // Blocks of kProbeBlockRows queries, each scored by the same code whichever thread takes it.
   const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
-    std::vector<double> P(kBlockRows * D), mean(kBlockRows), variance(kBlockRows);
+    std::vector<double> P(kProbeBlockRows * D), mean(kProbeBlockRows), variance(kProbeBlockRows);
     for (std::size_t block = begin; block < end; ++block) {
-      const std::size_t first = block * kBlockRows, count = std::min(kBlockRows, n - first);
+      const std::size_t first = block * kProbeBlockRows, count = std::min(kProbeBlockRows, n - first);
       if (prior_only) {
         std::fill(mean.begin(), mean.end(), 0.0);
         std::fill(variance.begin(), variance.end(), prior_variance);
@@ -118,8 +118,8 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
     }
     return Status::success();
   };
-  return parallel_rounds((n + kBlockRows - 1) / kBlockRows, kRoundBlocks, score_blocks, [&](std::size_t blocks) {
-    const std::size_t done = std::min(n, blocks * kBlockRows);
+  return parallel_rounds((n + kProbeBlockRows - 1) / kProbeBlockRows, kProbeRoundBlocks, score_blocks, [&](std::size_t blocks) {
+    const std::size_t done = std::min(n, blocks * kProbeBlockRows);
     if (report_progress(progress, done, n)) return Status::success();
     return Status(StatusCode::cancelled,
                   "scoring cancelled after " + count_of(done, "query", "queries") + " of " + std::to_string(n));

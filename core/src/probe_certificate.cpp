@@ -9,12 +9,12 @@
 #include "gpprobe/uncertainty_measures.h"
 #include "input_checks.h"
 #include "query_set.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 struct Found {
   double value;

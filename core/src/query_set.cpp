@@ -6,13 +6,12 @@
 
 #include "gpprobe/measure_bounds.h"
 #include "gpprobe/uncertainty_measures.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kPi = 3.14159265358979323846;
 
 double squared_norm(const std::vector<double>& x) {
   double s = 0.0;

@@ -5,14 +5,14 @@
 #include "gpprobe/kernel_parameters.h"
 #include "gpprobe/named_kernels.h"
 #include "gpprobe/random_stream.h"
+#include "numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kPi = 3.141592653589793;
 
-struct Recipe {
+struct RegressionRecipe {
   const char* name;
   const char* title;
   const char* input;  // what x is called: "x", or "t" for a time
@@ -35,8 +35,8 @@ bool none(double) { return false; }
 bool censored_tail(double t) { return t >= 8.0; }
 bool in_gap(double t) { return (t >= 4.0 && t < 4.5) || (t >= 9.0 && t < 10.5) || (t >= 14.0 && t < 17.0); }
 
-const std::vector<Recipe>& recipes() {
-  static const std::vector<Recipe> all{
+const std::vector<RegressionRecipe>& regression_recipes() {
+  static const std::vector<RegressionRecipe> all{
       {"lecture", "Lecture: y = sin x + ½ sin 4x + ε", "x", lecture, 0.0, 5.0, 50, 0.25, none, "rbf", {}, {},
        {"constant.value"}},
       {"periodic-extrapolation", "Periodic series, censored tail (extrapolation)", "t", periodic, 0.0, 12.0, 150, 0.15,
@@ -47,8 +47,8 @@ const std::vector<Recipe>& recipes() {
   return all;
 }
 
-Result<const Recipe*> recipe(const std::string& name) {
-  for (const Recipe& r : recipes())
+Result<const RegressionRecipe*> recipe(const std::string& name) {
+  for (const RegressionRecipe& r : regression_recipes())
     if (name == r.name) return &r;
   return Status(StatusCode::invalid_argument,
                 "example must be lecture, periodic-extrapolation or missing-segments, got '" + name + "'");
@@ -59,16 +59,16 @@ Result<const Recipe*> recipe(const std::string& name) {
 const std::vector<ExampleEntry>& regression_examples() {
   static const std::vector<ExampleEntry> entries = [] {
     std::vector<ExampleEntry> out;
-    for (const Recipe& r : recipes()) out.push_back({r.name, r.title});
+    for (const RegressionRecipe& r : regression_recipes()) out.push_back({r.name, r.title});
     return out;
   }();
   return entries;
 }
 
 Result<RegressionExample> regression_example(const std::string& name, std::uint64_t seed) {
-  Result<const Recipe*> r = recipe(name);
+  Result<const RegressionRecipe*> r = recipe(name);
   if (!r.ok()) return r.status();
-  const Recipe& p = *r.value();
+  const RegressionRecipe& p = *r.value();
   Result<Kernel> base = named_kernel(p.kernel);
   if (!base.ok()) return base.status();
   Result<Kernel> kernel = set_parameters(base.value(), p.set, p.values);
@@ -103,7 +103,7 @@ Result<RegressionExample> regression_example(const std::string& name, std::uint6
 }
 
 Status example_truth(const std::string& name, const double* x, std::size_t n, double* out) {
-  Result<const Recipe*> r = recipe(name);
+  Result<const RegressionRecipe*> r = recipe(name);
   if (!r.ok()) return r.status();
   for (std::size_t i = 0; i < n; ++i) out[i] = r.value()->truth(x[i]);
   return Status::success();

@@ -14,8 +14,8 @@ namespace gpprobe {
 namespace {
 
 constexpr std::size_t kGuardRows = 8;
-constexpr std::size_t kBlockRows = 512;
-constexpr std::size_t kRoundBlocks = 2;     // per thread between progress reports
+constexpr std::size_t kScoredQueriesBlockRows = 512;
+constexpr std::size_t kScoredQueriesRoundBlocks = 2;     // per thread between progress reports
 constexpr std::size_t kMinWriteRows = 256;  // per thread: the measures cost about a microsecond a row
 
 typedef float Floats __attribute__((vector_size(16)));
@@ -79,9 +79,9 @@ Status ScoredQueries::score_rows(const Probe& probe, std::size_t first, std::siz
   out.latent_mean += first;
   out.latent_variance += first;
   const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
-    std::vector<double> block(std::min(count, kBlockRows) * d);
+    std::vector<double> block(std::min(count, kScoredQueriesBlockRows) * d);
     for (std::size_t b = begin; b < end; ++b) {
-      const std::size_t start = first + b * kBlockRows, n = std::min(kBlockRows, first + count - start);
+      const std::size_t start = first + b * kScoredQueriesBlockRows, n = std::min(kScoredQueriesBlockRows, first + count - start);
       queries_.copy_rows(start, n, block.data());
       ProbeScoreColumns part = out;
       part.latent_mean += start - first;
@@ -97,8 +97,8 @@ Status ScoredQueries::score_rows(const Probe& probe, std::size_t first, std::siz
     }
     return Status::success();
   };
-  return parallel_rounds((count + kBlockRows - 1) / kBlockRows, kRoundBlocks, score_blocks, [&](std::size_t blocks) {
-    const std::size_t done = first + std::min(count, blocks * kBlockRows);
+  return parallel_rounds((count + kScoredQueriesBlockRows - 1) / kScoredQueriesBlockRows, kScoredQueriesRoundBlocks, score_blocks, [&](std::size_t blocks) {
+    const std::size_t done = first + std::min(count, blocks * kScoredQueriesBlockRows);
     if (!report_progress(progress, done, rows())) {
       return Status(StatusCode::cancelled, "scoring cancelled after " + std::to_string(done) + " of " +
                                                std::to_string(rows()) + " queries");
@@ -161,11 +161,11 @@ Status ScoredQueries::update(const Probe& probe, const ObservationInfluence& inf
   const double* g = influence.alpha.direction.data();
   const double* h = influence.beta.direction.data();
   // Each block of queries updated by the same code whichever thread takes it; the validity per block.
-  std::vector<char> block_valid((n + kBlockRows - 1) / kBlockRows, 1);
+  std::vector<char> block_valid((n + kScoredQueriesBlockRows - 1) / kScoredQueriesBlockRows, 1);
   parallel_for(block_valid.size(), [&](std::size_t begin, std::size_t end) {
-    std::vector<double> a(std::min(n, kBlockRows)), b(a.size());
+    std::vector<double> a(std::min(n, kScoredQueriesBlockRows)), b(a.size());
     for (std::size_t block = begin; block < end; ++block) {
-      const std::size_t first = block * kBlockRows, count = std::min(kBlockRows, n - first);
+      const std::size_t first = block * kScoredQueriesBlockRows, count = std::min(kScoredQueriesBlockRows, n - first);
       if (queries_.type() == ScalarType::float32) {
         augmented_products(static_cast<const float*>(queries_.data()) + first * d, count, d, g, h, a.data(), b.data());
       } else {
