@@ -22,9 +22,9 @@ function docsPage(): Plugin {
   };
 }
 
-// Opt-in with GPPROBE_ISOLATION=1 until the threaded module's hang on large data (README "Threads") is
-// fixed; without it the engine runs on one thread, as on a plain host.
-const ISOLATION_HEADERS: Record<string, string> = process.env.GPPROBE_ISOLATION !== '1' ? {}
+// Cross-origin isolation (COOP/COEP), so the engine can load its threaded module; GPPROBE_ISOLATION=0
+// serves without it (one thread, as on a plain static host).
+const ISOLATION_HEADERS: Record<string, string> = process.env.GPPROBE_ISOLATION === '0' ? {}
   : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
