@@ -22,6 +22,8 @@ export interface DatasetSummary {
   notes: string[];
   /** Thumbnails of the rows (an Embedding Projector config's sprite sheet). */
   sprite?: SpriteSheet;
+  /** The embeddings are read from their file as needed, not held in memory (io/streamed_dataset.ts). */
+  streamed?: boolean;
 }
 
 /** A belief's densities on a grid, with the Beta parameters the core gives it. */
@@ -47,7 +49,11 @@ export interface ProbeRun {
 }
 
 export interface ProbeRequests {
-  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[] }; result: DatasetSummary };
+  /**
+   * `streamAboveBytes`: main embeddings in a float .npy file larger than this are streamed from the file
+   * (default STREAM_ABOVE_BYTES, io/streamed_dataset.ts).
+   */
+  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[]; streamAboveBytes?: number }; result: DatasetSummary };
   'load-urls': { request: { role: DatasetRole; name: string; urls: { url: string; name: string }[] }; result: DatasetSummary };
   /** The embeddings a projector_config.json offers (paths resolved to URLs). */
   'read-projector-config': { request: { url: string; name: string }; result: ProjectorEmbedding[] };
