@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createProbeEngine, type ProbeEngine } from '../../web/src/engine/index.ts';
+import { createProbeEngine, parseProbeFile, type ProbeEngine } from '../../web/src/engine/index.ts';
 import { label, rowValues, writeByteColumn, writeEmbeddings } from '../../scripts/million_npy.mjs';
-import { browserPerFile, waitForResults } from './browser.ts';
+import { browserPerFile, downloadText, waitForResults } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -88,6 +88,16 @@ describe('a million embeddings', () => {
     const probe = engine.fitProbe({ observations: { data: rowsOf(OBSERVATIONS), rows: OBSERVATIONS.length, cols: COLS }, labels, epsilon: 0.1, strength: 5, expectedQueries: ROWS });
     const expected = probe.score({ data: rowsOf(CHECK), rows: CHECK.length, cols: COLS });
     probe.dispose();
+    // The exported probe holds the observations' rows as read from the file, and scores as the app does.
+    const probeText = await downloadText(page, 'Export probe');
+    const file = parseProbeFile(probeText);
+    expect(file.observationRows).toEqual(OBSERVATIONS);
+    expect(Array.from(file.observations.data)).toEqual(Array.from(rowsOf(OBSERVATIONS)));
+    expect(file.data).toEqual({ name: names.join(' + '), rows: ROWS, cols: COLS, dtype: 'float32' });
+    const loaded = engine.loadProbe(probeText, { expectedQueries: ROWS });
+    const fromFile = loaded.score({ data: rowsOf(CHECK), rows: CHECK.length, cols: COLS });
+    loaded.dispose();
+    expect(Array.from(fromFile.judgedProbability)).toEqual(Array.from(expected.judgedProbability));
     lines.forEach((r, k) => {
       expect(r[col('is_observation')]).toBe(OBSERVATIONS.includes(CHECK[k]) ? '1' : '0');
       expect(Number(r[col('concept')])).toBe(label(CHECK[k]));
