@@ -101,7 +101,7 @@ describe('plots', () => {
     expect(map.x.domain[0]).toBeLessThan(0);
     expect(map.x.domain[1]).toBeGreaterThan(49);
     const labels = Uint8Array.from({ length: n }, (_, i) => i % 2);
-    const marks = mapObservations(x, y, labels, [3, 4, 120, 121]) as { x: number[]; y: number[] }[];
+    const marks = mapObservations(x, y, labels, [3, 4, 120, 121]) as unknown as { x: number[]; y: number[] }[];
     expect(marks.map((m) => m.x)).toEqual([[3], [4]]);
     expect(selectionRing(x, y, 120)).toEqual([]);
     expect(selectionRing(x, y, 7)).toHaveLength(1);
