@@ -158,6 +158,9 @@ describe('streamed embeddings', () => {
     const probe = engine.fitProbe({ observations: await bad.embeddings.gatherRows([1, 2]), labels: Uint8Array.from([0, 1]) });
     try {
       await expect(scoreStreamed(probe, bad.embeddings, { chunkRows: 64 })).rejects.toThrow('nan.npy: element [250, 3] is NaN');
+      await expect(knowledgeGainStreamed(probe, bad.embeddings, { chunkRows: 100 })).rejects.toThrow('nan.npy: element [250, 3] is NaN');
+      // An observation (or a map sample) with a NaN is refused as it is read.
+      await expect(bad.embeddings.gatherRows([3, 250])).rejects.toThrow('nan.npy: element [250, 3] is NaN');
       // Cancelled between chunks.
       const controller = new AbortController();
       const pass = scoreStreamed(probe, bad.embeddings, { chunkRows: 64, signal: controller.signal, onProgress: () => controller.abort() });

@@ -2,7 +2,8 @@
 // (e.g. read from a file too large for memory), each chunk is copied into the heap, scored by the core
 // and freed, and only the seven score columns of every row are kept (56 MB for 1,000,000 rows). The
 // next chunk is read while the current one is scored. The numbers are the core's, the same as
-// probe.score gives for the rows held whole.
+// probe.score gives for the rows held whole; the core also refuses non-finite values (a source may name
+// them better: nonFiniteError).
 //
 //   const scores = await scoreStreamed(probe, { rows, cols, readRows: (first, count) => ... }, { signal, onProgress });
 import { GpprobeError } from './errors.ts';
@@ -16,6 +17,11 @@ export interface RowSource {
   /** Bytes per value (4: float32, 8: float64), to size chunks. */
   dtype: 32 | 64;
   readRows(first: number, count: number): Promise<Matrix>;
+  /**
+   * The error that names the first non-finite value of `rows` (the source's rows from `first`) better
+   * than the core can (the core counts rows from the chunk's start), or null.
+   */
+  nonFiniteError?(rows: Matrix, first: number): Error | null;
 }
 
 /** Rows per chunk: about `bytes` of the source's values (16 MB by default), at least 256. */
@@ -43,7 +49,12 @@ export async function forEachChunk(source: RowSource, stage: string, options: Sc
     const rows = await next!;
     if (options.signal?.aborted) throw new GpprobeError('cancelled', `${stage} cancelled after ${first} of ${n} queries`);
     next = read(first + chunk);
-    await run(rows, first);
+    try {
+      await run(rows, first);
+    } catch (error) {
+      // The core refuses non-finite values; the source names the element by its place in the whole.
+      throw (error instanceof GpprobeError && error.code === 'non_finite' && source.nonFiniteError?.(rows, first)) || error;
+    }
     options.onProgress?.({ stage, done: first + rows.rows, total: n });
   }
 }

@@ -35,8 +35,8 @@ export class NpyRows {
   get dataBytes(): number { return this.rows * this.rowBytes; }
 
   /**
-   * Rows [first, first + count) as a matrix. Refuses a non-finite value, naming the file and the
-   * element by its row in the whole file (the check the in-memory reader makes at load time).
+   * Rows [first, first + count) as a matrix, values unchecked: the core refuses non-finite queries
+   * itself (faster than a pass in JS over gigabytes), and nonFiniteError names what it refused.
    */
   async readRows(first: number, count: number): Promise<Matrix> {
     if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || first + count > this.rows) {
@@ -48,13 +48,34 @@ export class NpyRows {
       // The file changed (or was cut short) after its header was checked.
       throw new FileError(this.fileName, `truncated: rows ${first} to ${first + count} end past the file's ${this.#blob.size} bytes`);
     }
-    const data = this.#values(buffer, count * this.cols);
-    const m = { data, rows: count, cols: this.cols };
-    checkFiniteEmbeddings(this.fileName, m, 'element', first);
-    return m;
+    return { data: this.#values(buffer, count * this.cols), rows: count, cols: this.cols };
   }
 
-  /** The rows `indices` (any order, repeats allowed) as a matrix, in that order: one read per run of consecutive rows. */
+  /**
+   * The error naming the first non-finite value of `rows` (rows `first`... of this file) by the file and
+   * its row in the whole file, as the in-memory reader names it at load time; null when every value is finite.
+   */
+  nonFiniteError(rows: Matrix, first: number): FileError | null {
+    try {
+      checkFiniteEmbeddings(this.fileName, rows, 'element', first);
+      return null;
+    } catch (error) {
+      return error as FileError;
+    }
+  }
+
+  /** Rows [first, first + count), every value checked finite (a FileError naming the element otherwise). */
+  async readCheckedRows(first: number, count: number): Promise<Matrix> {
+    const rows = await this.readRows(first, count);
+    const error = this.nonFiniteError(rows, first);
+    if (error) throw error;
+    return rows;
+  }
+
+  /**
+   * The rows `indices` (any order, repeats allowed) as a matrix, in that order, every value checked
+   * finite: one read per run of nearby rows.
+   */
   async gatherRows(indices: ArrayLike<number>): Promise<Matrix> {
     const out = this.dtype === 32 ? new Float32Array(indices.length * this.cols) : new Float64Array(indices.length * this.cols);
     const order = Array.from({ length: indices.length }, (_, k) => k).sort((a, b) => indices[a] - indices[b]);
@@ -67,7 +88,7 @@ export class NpyRows {
       // Rows close together share one read (a few rows between them read and dropped).
       while (end < order.length && indices[order[end]] - indices[order[end - 1]] <= 64 && indices[order[end]] - first < 4096) end++;
       const last = indices[order[end - 1]];
-      const run = await this.readRows(first, last - first + 1);
+      const run = await this.readCheckedRows(first, last - first + 1);
       for (let j = k; j < end; j++) {
         const r = indices[order[j]] - first;
         out.set(run.data.subarray(r * this.cols, (r + 1) * this.cols), order[j] * this.cols);
