@@ -1,9 +1,10 @@
 // A million embeddings in the browser: 1,000,000 x 128 float32 (512 MB, above the streaming threshold)
 // dropped as a file with its labels is streamed from the file (io/streamed_dataset.ts): the first
-// results appear, the map is drawn from a sample, a toggle's pass over the file can be cancelled, and after a session names other observations and a few
-// query rows, the exported scores of those rows equal the library's in Node on the same rows, computed
-// from the generator (scripts/million_npy.mjs), not from the file. Prints the time from the drop to
-// the first results.
+// results appear, the map is drawn from a sample, a toggle's pass over the file can be cancelled; after
+// a session names other observations and a few query rows, the exported scores of those rows (and the
+// exported probe's) equal the library's in Node on the same rows, computed from the generator
+// (scripts/million_npy.mjs), not from the file; undo scores again. Prints the time from the drop to the
+// first results.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,5 +108,12 @@ describe('a million embeddings', () => {
         expect(Math.abs(Number(r[col(name)]) - want), `${name} of row ${CHECK[k]}`).toBeLessThan(1e-9 * Math.max(1, Math.abs(want)));
       }
     });
+
+    // Undo goes back to every row as a query and the drawn observations: scored again from the file.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.getByTestId('run-summary').textContent()).not.toContain('subset');
+    await waitForResults(page);
+    expect(await page.getByTestId('run-summary').textContent()).toMatch(/^1,000,000 rows scored in \d+ ms \(\w+ space, fitted\)$/);
+    expect(await page.locator('.message.error').count()).toBe(0);
   });
 });
