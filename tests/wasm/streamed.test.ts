@@ -151,6 +151,16 @@ describe('streamed embeddings', () => {
     const cut = npyBytes('<f4', [n, d], data).slice(0, 128 + 4 * d * 10);
     await expect(openStreamedDataset([{ blob: blobOf(cut), name: 'cut.npy' }], { streamAboveBytes: 0 })).rejects.toThrow(/^cut\.npy: truncated/);
 
+    // A file that can no longer be read (changed or moved since it was chosen) is named.
+    const real = blobOf(npyBytes('<f4', [n, d], data));
+    const moved = {
+      size: real.size,
+      slice: (start: number, end: number) => (start === 0 ? real.slice(start, end) : { arrayBuffer: () => Promise.reject(new Error('The requested file could not be read')) }),
+    } as unknown as Blob;
+    const gone = (await openStreamedDataset([{ blob: moved, name: 'moved.npy' }], { streamAboveBytes: 0 }))!;
+    await expect(gone.embeddings.readRows(10, 5)).rejects.toThrow(
+      'moved.npy: could not be read at rows 10 to 15 (The requested file could not be read); was it changed or moved since it was chosen? Choose it again');
+
     // A NaN deep in the file is found by the pass that reaches it, named by its row in the whole file.
     const withNan = Float32Array.from(data);
     withNan[250 * d + 3] = NaN;

@@ -43,7 +43,14 @@ export class NpyRows {
       throw new FileError(this.fileName, `rows ${first} to ${first + count} are outside the file (${this.rows} rows)`);
     }
     const start = this.#dataStart + first * this.rowBytes;
-    const buffer = await this.#blob.slice(start, start + count * this.rowBytes).arrayBuffer();
+    let buffer: ArrayBuffer;
+    try {
+      buffer = await this.#blob.slice(start, start + count * this.rowBytes).arrayBuffer();
+    } catch (error) {
+      // A browser refuses to read a file that changed or moved since it was chosen (NotReadableError).
+      throw new FileError(this.fileName, `could not be read at rows ${first} to ${first + count} (${(error as Error).message}); ` +
+        'was it changed or moved since it was chosen? Choose it again');
+    }
     if (buffer.byteLength !== count * this.rowBytes) {
       // The file changed (or was cut short) after its header was checked.
       throw new FileError(this.fileName, `truncated: rows ${first} to ${first + count} end past the file's ${this.#blob.size} bytes`);

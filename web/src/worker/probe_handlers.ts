@@ -105,7 +105,7 @@ export const probeHandlers: Handlers<ProbeRequests> = {
   'load-files': async (r, c) => {
     if (r.role === 'main') {
       const big = await openStreamedDataset(r.files, {
-        signal: c.signal, streamAboveBytes: r.streamAboveBytes, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+        signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
       });
       if (big) return adoptStreamed(big, c.signal);
     }

@@ -49,11 +49,8 @@ export interface ProbeRun {
 }
 
 export interface ProbeRequests {
-  /**
-   * `streamAboveBytes`: main embeddings in a float .npy file larger than this are streamed from the file
-   * (default STREAM_ABOVE_BYTES, io/streamed_dataset.ts).
-   */
-  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[]; streamAboveBytes?: number }; result: DatasetSummary };
+  /** Main embeddings in a float .npy file above STREAM_ABOVE_BYTES are streamed from it (io/streamed_dataset.ts). */
+  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[] }; result: DatasetSummary };
   'load-urls': { request: { role: DatasetRole; name: string; urls: { url: string; name: string }[] }; result: DatasetSummary };
   /** The embeddings a projector_config.json offers (paths resolved to URLs). */
   'read-projector-config': { request: { url: string; name: string }; result: ProjectorEmbedding[] };
