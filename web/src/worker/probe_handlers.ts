@@ -1,7 +1,8 @@
 // The probe lab in the engine worker (probe_protocol.ts): parses uploads and keeps the embeddings
-// resident in the wasm heap, keeps the probe up to date with the session's observations and scores
-// every row in chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs,
-// envelope, the observation draw). Every number comes from the core.
+// resident in the wasm heap (or, above STREAM_ABOVE_BYTES, reads them from their file as needed:
+// streamed_data.ts), keeps the probe up to date with the session's observations and scores every row in
+// chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs, envelope, the
+// observation draw). Every number comes from the core.
 import { beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief, type Belief } from '../engine/analysis.ts';
 import type { ProbeEngine, ProbeScores } from '../engine/probe_engine.ts';
 import { embeddingsId, probeFileBytes } from '../engine/probe_file.ts';
