@@ -8,8 +8,8 @@ import type { ProbeScores } from '../../web/src/engine/probe_engine.ts';
 import type { Column } from '../../web/src/io/table.ts';
 import { colorDomain } from '../../web/src/plots/colors.ts';
 import { layout, textWidth } from '../../web/src/plots/layout.ts';
-import { embeddingMap } from '../../web/src/plots/map_plot.ts';
-import { judgedVsEpisteme, observationSymbols } from '../../web/src/plots/measure_plots.ts';
+import { embeddingMap, mapObservations } from '../../web/src/plots/map_plot.ts';
+import { judgedVsEpisteme, observationSymbols, selectionRing } from '../../web/src/plots/measure_plots.ts';
 import { messages, notify } from '../../web/src/state/engine_tasks.ts';
 import { defaultPositive, valueCounts } from '../../web/src/state/session.ts';
 import { countOf, csvCell } from '../../web/src/ui/format.ts';
@@ -91,5 +91,21 @@ describe('plots', () => {
     expect(new Set(L.legend.map((item) => item.y)).size).toBeGreaterThan(1);
     for (const item of L.legend) expect(item.x + 21 + textWidth(item.entry.label)).toBeLessThanOrEqual(300);
     expect(L.top).toBeGreaterThan(Math.max(...L.legend.map((item) => item.y)));
+  });
+
+  it('maps streamed embeddings from their sample: says so, and marks only observations with a position', () => {
+    // Rows 0-49 are the sample; the others have no map position (NaN), as the worker sends them.
+    const x = Float64Array.from({ length: n }, (_, i) => (i < 50 ? i : NaN)), y = Float64Array.from(x, (v) => -v);
+    const map = embeddingMap({ x, y, explained: [1, 1], totalVariance: 2, values: null, valueLabel: '', labels: null, subset: null });
+    expect(map.title).toBe('Embedding map (PCA of a sample of 50 rows)');
+    expect(map.x.domain[0]).toBeLessThan(0);
+    expect(map.x.domain[1]).toBeGreaterThan(49);
+    const labels = Uint8Array.from({ length: n }, (_, i) => i % 2);
+    const marks = mapObservations(x, y, labels, [3, 4, 120, 121]) as unknown as { x: number[]; y: number[] }[];
+    expect(marks.map((m) => m.x)).toEqual([[3], [4]]);
+    expect(selectionRing(x, y, 120)).toEqual([]);
+    expect(selectionRing(x, y, 7)).toHaveLength(1);
+    const whole = embeddingMap({ x: Float64Array.from(x, (_, i) => i), y, explained: [1, 1], totalVariance: 2, values: null, valueLabel: '', labels: null, subset: null });
+    expect(whole.title).toBe('Embedding map (PCA)');
   });
 });

@@ -227,23 +227,39 @@ export function combineFiles(parsed: ParsedFile[], files: { name: string; size: 
   }
   // Several candidates: the widest is the embeddings; the others' named numeric columns are metadata.
   const main = withEmbeddings.reduce((best, p) => (p.embeddings!.cols > best.embeddings!.cols ? p : best));
-  for (const p of withEmbeddings) {
-    if (p === main) continue;
+  demoteOthers(main.fileName, parsed.filter((p) => p !== main));
+  const embeddings = main.embeddings!;
+  return { name: files.map((f) => f.name).join(' + '), files, embeddings, ...joinMetadata(main, parsed, embeddings.rows) };
+}
+
+/**
+ * Makes the parsed files beside the embeddings file `main` metadata: a table whose numeric columns were
+ * taken for embedding dimensions gives them back as columns; any other embeddings are refused.
+ */
+export function demoteOthers(main: string, others: ParsedFile[]): void {
+  for (const p of others) {
+    if (!p.embeddings) continue;
     if (!p.dimensionNames) {
-      throw new FileError(p.fileName, `holds embeddings too; choose one embeddings file (${main.fileName}) plus metadata files`);
+      throw new FileError(p.fileName, `holds embeddings too; choose one embeddings file (${main}) plus metadata files`);
     }
     demoteToMetadata(p);
   }
-  const embeddings = main.embeddings!;
+}
+
+/**
+ * The metadata columns and notes of the embeddings file `main` (of `rows` rows) and of the other files
+ * of `parsed`, whose row counts must agree with it.
+ */
+export function joinMetadata(main: ParsedFile, parsed: ParsedFile[], rows: number): { columns: Column[]; notes: string[] } {
   const columns: Column[] = [...main.columns];
   const notes = [...main.notes.map((n) => `${main.fileName}: ${n}`)];
   for (const p of parsed) {
     if (p === main) continue;
-    const reread = rereadFirstLine(p, embeddings.rows);
+    const reread = rereadFirstLine(p, rows);
     if (reread) notes.push(reread);
-    if (p.rows !== embeddings.rows) {
+    if (p.rows !== rows) {
       const header = p.header ? ` after ${lineOne(p.header)} was taken as its header` : '';
-      throw new FileError(p.fileName, `has ${p.rows} rows${header}, ${main.fileName} has ${embeddings.rows}`);
+      throw new FileError(p.fileName, `has ${p.rows} rows${header}, ${main.fileName} has ${rows}`);
     }
     if (!reread && p.header && p.columns.length === 1) notes.push(`${p.fileName}: ${lineOne(p.header)} was taken as the header`);
     for (const c of p.columns) {
@@ -253,5 +269,5 @@ export function combineFiles(parsed: ParsedFile[], files: { name: string; size: 
     }
     notes.push(...p.notes.map((n) => `${p.fileName}: ${n}`));
   }
-  return { name: files.map((f) => f.name).join(' + '), files, embeddings, columns, notes };
+  return { columns, notes };
 }

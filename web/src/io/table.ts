@@ -57,14 +57,14 @@ export function checkAborted(signal: AbortSignal | undefined, fileName: string):
   if (signal?.aborted) throw new FileError(fileName, 'loading cancelled');
 }
 
-/** Checks every value of a matrix is finite; names the file and the element. */
-export function checkFiniteEmbeddings(fileName: string, m: { data: Float32Array | Float64Array; cols: number }, where = 'element'): void {
+/** Checks every value of a matrix is finite; names the file and the element (its row counted from `firstRow`). */
+export function checkFiniteEmbeddings(fileName: string, m: { data: Float32Array | Float64Array; cols: number }, where = 'element', firstRow = 0): void {
   const { data, cols } = m;
   for (let k = 0; k < data.length; k++) {
     const v = data[k];
     if (v - v !== 0) {
       const what = Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
-      throw new FileError(fileName, `${where} [${Math.floor(k / cols)}, ${k % cols}] is ${what}`);
+      throw new FileError(fileName, `${where} [${firstRow + Math.floor(k / cols)}, ${k % cols}] is ${what}`);
     }
   }
 }

@@ -35,8 +35,11 @@ export function embeddingMap(input: MapInput): PlotSpec {
       palette: input.labels ? [NEGATIVE, POSITIVE] : ['#7b8794'], colors });
   }
   const pct = (v: number) => `${((100 * v) / (input.totalVariance || 1)).toFixed(1)}%`;
+  // Streamed embeddings are mapped from a sample: the other rows have no position (NaN).
+  let placed = 0;
+  for (let i = 0; i < n; i++) if (Number.isFinite(input.x[i])) placed++;
   return {
-    title: 'Embedding map (PCA)', marks, colorBar,
+    title: placed < n ? `Embedding map (PCA of a sample of ${placed.toLocaleString('en-US')} rows)` : 'Embedding map (PCA)', marks, colorBar,
     x: { label: `PC 1 (${pct(input.explained[0])} of variance)`, domain: extent(input.x) },
     y: { label: `PC 2 (${pct(input.explained[1])})`, domain: extent(input.y) },
     legend: [
@@ -49,8 +52,10 @@ export function embeddingMap(input: MapInput): PlotSpec {
 /** The observations on the map, drawn over it (PlotView's overlay) with the selection. */
 export function mapObservations(x: Float64Array, y: Float64Array, labels: Uint8Array | null, observations: number[]): Mark[] {
   const marks: Mark[] = [];
-  const pos = observations.filter((r) => r < x.length && labels?.[r] === 1);
-  const neg = observations.filter((r) => r < x.length && labels?.[r] !== 1);
+  // Rows without a map position (outside the sample of streamed embeddings) are not marked.
+  const placed = observations.filter((r) => r < x.length && Number.isFinite(x[r]) && Number.isFinite(y[r]));
+  const pos = placed.filter((r) => labels?.[r] === 1);
+  const neg = placed.filter((r) => labels?.[r] !== 1);
   if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: '#111', fill: POSITIVE, size: 5.5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
   if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: '#111', fill: NEGATIVE, size: 4.5, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
   return marks;

@@ -41,7 +41,7 @@ export function observationSymbols(labels: Uint8Array | null, observations: numb
 
 /** The ring around the selected query, drawn over a plot of x against y. */
 export function selectionRing(x: ArrayLike<number>, y: ArrayLike<number>, row: number | null, size = 8): Mark[] {
-  return row === null || row >= x.length ? [] : [{ type: 'symbols', shape: 'ring', color: SELECTED, size, x: [x[row]], y: [y[row]] }];
+  return row === null || row >= x.length || !Number.isFinite(x[row]) || !Number.isFinite(y[row]) ? [] : [{ type: 'symbols', shape: 'ring', color: SELECTED, size, x: [x[row]], y: [y[row]] }];
 }
 
 /** The legend of the queries and the observations, with the observations' symbols as observationSymbols() draws them. */

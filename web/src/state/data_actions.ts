@@ -142,7 +142,10 @@ export async function uploadFiles(files: File[], role: DatasetRole = 'main'): Pr
       oodDataset.value = summary;
       commit({ ...session.value, ood: { kind: 'file', files: refs } });
     }
-    if (persistent) {
+    if (persistent && summary.streamed) {
+      // A file too large for memory is read from the disk as needed; a copy in browser storage would double it on disk.
+      deleteFiles(role).catch(() => undefined);
+    } else if (persistent) {
       saveFiles(role, files.map((f) => ({ name: f.name, blob: f }))).catch(() =>
         notify('info', 'The files could not be kept in browser storage; after a reload you will need to upload them again.'));
     }

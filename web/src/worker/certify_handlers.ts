@@ -8,7 +8,7 @@ import { modelLabel } from './classification_protocol.ts';
 import type { HandlerContext, Handlers } from './handler.ts';
 import type { Inputs } from './regression_protocol.ts';
 import type { ClassifierModel } from './classification_protocol.ts';
-import { mainData } from './resident_data.ts';
+import { mainRows } from './resident_data.ts';
 
 function withClassifier<T>(c: HandlerContext, r: { x: Inputs; labels: Float64Array; model: ClassifierModel }, run: (gpc: GpClassifier) => T): T {
   c.progress({ stage: `${modelLabel(r.model)}: fitting`, done: 0, total: 1 });
@@ -48,7 +48,7 @@ export const certifyHandlers: Handlers<CertifyRequests> = {
     });
     return { certificates, seconds: (performance.now() - start) / 1000 };
   }),
-  'embedding-rows': (r) => mainData().gatherRows(r.rows),
+  'embedding-rows': (r) => mainRows(r.rows),
   'probe-certify': (r, c) => {
     const start = performance.now();
     c.progress({ stage: 'fitting the probe', done: 0, total: 1 });

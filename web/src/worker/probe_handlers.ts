@@ -1,16 +1,19 @@
 // The probe lab in the engine worker (probe_protocol.ts): parses uploads and keeps the embeddings
-// resident in the wasm heap, keeps the probe up to date with the session's observations and scores
-// every row in chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs,
-// envelope, the observation draw). Every number comes from the core.
+// resident in the wasm heap (or, above STREAM_ABOVE_BYTES, reads them from their file as needed:
+// streamed_data.ts), keeps the probe up to date with the session's observations and scores every row in
+// chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs, envelope, the
+// observation draw). Every number comes from the core.
 import { beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief, type Belief } from '../engine/analysis.ts';
 import type { ProbeEngine, ProbeScores } from '../engine/probe_engine.ts';
 import { embeddingsId, probeFileBytes } from '../engine/probe_file.ts';
 import { loadDataset, type Dataset } from '../io/load_files.ts';
 import { loadProjectorEmbedding, loadUrls, readProjectorConfig } from '../io/load_urls.ts';
+import { openStreamedDataset, type StreamedDataset } from '../io/streamed_dataset.ts';
 import { checkAborted, FileError } from '../io/table.ts';
 import type { Handlers, HandlerContext } from './handler.ts';
-import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests } from './probe_protocol.ts';
-import { loaded, mainData, session } from './resident_data.ts';
+import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests, ProbeRun } from './probe_protocol.ts';
+import { loaded, mainCols, mainData, session, streamed } from './resident_data.ts';
+import { fitStreamedProbe, scoreStreamedMain, streamedMap } from './streamed_data.ts';
 
 function summary(role: DatasetRole, d: Dataset): DatasetSummary {
   return {
@@ -22,9 +25,9 @@ function summary(role: DatasetRole, d: Dataset): DatasetSummary {
 function adopt(engine: ProbeEngine, role: DatasetRole, dataset: Dataset, signal: AbortSignal): DatasetSummary {
   // The last moment a cancel can keep what was loaded before.
   checkAborted(signal, dataset.name);
-  const main = loaded.main;
-  if (role === 'ood' && main && dataset.embeddings.cols !== main.resident.cols) {
-    throw new FileError(dataset.name, `has ${dataset.embeddings.cols} columns, the embeddings have ${main.resident.cols}`);
+  const cols = mainCols();
+  if (role === 'ood' && cols !== undefined && dataset.embeddings.cols !== cols) {
+    throw new FileError(dataset.name, `has ${dataset.embeddings.cols} columns, the embeddings have ${cols}`);
   }
   // Only now, with the new data fully parsed, replace what was loaded.
   const resident = engine.upload(dataset.embeddings, role === 'main' ? 'embeddings' : 'OOD embeddings');
@@ -32,6 +35,7 @@ function adopt(engine: ProbeEngine, role: DatasetRole, dataset: Dataset, signal:
   // From here the embeddings live once, in the wasm heap; the page keeps the metadata columns.
   loaded[role] = { name: dataset.name, resident };
   if (role === 'main') {
+    delete streamed.main;
     session.reset();
     if (loaded.ood && loaded.ood.resident.cols !== resident.cols) {
       loaded.ood.resident.dispose();
@@ -39,6 +43,38 @@ function adopt(engine: ProbeEngine, role: DatasetRole, dataset: Dataset, signal:
     }
   }
   return summary(role, dataset);
+}
+
+/** A streamed dataset as the main embeddings (OOD sets are always held in memory). */
+function adoptStreamed(dataset: StreamedDataset, signal: AbortSignal): DatasetSummary {
+  checkAborted(signal, dataset.name);
+  const { embeddings } = dataset;
+  loaded.main?.resident.dispose();
+  delete loaded.main;
+  session.reset();
+  streamed.main = { name: dataset.name, rows: embeddings };
+  if (loaded.ood && loaded.ood.resident.cols !== embeddings.cols) {
+    loaded.ood.resident.dispose();
+    delete loaded.ood;
+  }
+  return {
+    role: 'main', name: dataset.name, files: dataset.files, rows: embeddings.rows, cols: embeddings.cols,
+    columns: dataset.columns, notes: dataset.notes, streamed: true,
+  };
+}
+
+/** The probe run of a streamed main dataset (streamed_data.ts): the file is read once per new probe. */
+async function streamedProbe(r: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array }, c: HandlerContext): Promise<ProbeRun> {
+  const main = streamed.main!, ood = loaded.ood?.resident;
+  const start = performance.now();
+  const total = main.rows.rows + (ood?.rows ?? 0);
+  const run = await scoreStreamedMain(c.engines.probe, main, r, c, total, async (probe) => (ood ? probe.scoreAsync(ood, {
+    signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring the OOD set', done: main.rows.rows + done, total }),
+  }) : null));
+  return {
+    scores: run.scores, oodScores: run.also, space: run.space, observationCount: run.observationCount, update: { kind: 'fit' },
+    fullPasses: run.fullPass ? 1 : 0, seconds: (performance.now() - start) / 1000,
+  };
 }
 
 function loadOptions(c: HandlerContext) {
@@ -68,6 +104,12 @@ function curve(engine: ProbeEngine, grid: Float64Array, belief: Belief): BeliefC
 
 export const probeHandlers: Handlers<ProbeRequests> = {
   'load-files': async (r, c) => {
+    if (r.role === 'main') {
+      const big = await openStreamedDataset(r.files, {
+        signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+      });
+      if (big) return adoptStreamed(big, c.signal);
+    }
     const dataset = await loadDataset(r.files, { signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }) });
     return adopt(c.engines.probe, r.role, dataset, c.signal);
   },
@@ -84,10 +126,14 @@ export const probeHandlers: Handlers<ProbeRequests> = {
   'clear-dataset': (r) => {
     loaded[r.role]?.resident.dispose();
     delete loaded[r.role];
-    if (r.role === 'main') session.reset();
+    if (r.role === 'main') {
+      delete streamed.main;
+      session.reset();
+    }
     return null;
   },
   probe: async (r, c) => {
+    if (streamed.main) return streamedProbe(r, c);
     const main = mainData();
     const start = performance.now();
     const passes = session.fullPasses;
@@ -101,6 +147,7 @@ export const probeHandlers: Handlers<ProbeRequests> = {
     };
   },
   map: (_r, c) => {
+    if (streamed.main) return streamedMap(c.engines.probe, streamed.main, c);
     const pc = principalComponents(c.engines.probe, mainData(), { k: 2, onProgress: c.progress });
     const n = pc.scores.length / 2;
     const x = new Float64Array(n), y = new Float64Array(n);
@@ -129,6 +176,20 @@ export const probeHandlers: Handlers<ProbeRequests> = {
   envelope: (r, c) => beliefEnvelope(c.engines.probe, r.epsilon, { points: 160 }),
   'draw-observations': (r, c) => c.engines.probe.drawObservations(r.labels, r.perClass, r.seed),
   'export-probe': async (r, c) => {
+    const big = streamed.main;
+    if (big) {
+      // The observations' rows read from the file; no content hash (that would read the whole file).
+      const probe = await fitStreamedProbe(c.engines.probe, big, r);
+      try {
+        return probeFileBytes({
+          epsilon: r.epsilon, strength: r.strength, space: probe.space,
+          observations: await big.rows.gatherRows(r.observations), labels: r.labels, observationRows: Array.from(r.observations),
+          data: { name: r.data, rows: big.rows.rows, cols: big.rows.cols, dtype: big.rows.dtype === 32 ? 'float32' : 'float64' },
+        });
+      } finally {
+        probe.dispose();
+      }
+    }
     const main = mainData();
     // The file records the space the app's probe uses, so every reader fits the probe the app shows.
     session.update(c.engines.probe, main, r.epsilon, r.strength, r.observations, r.labels);

@@ -22,6 +22,8 @@ export interface DatasetSummary {
   notes: string[];
   /** Thumbnails of the rows (an Embedding Projector config's sprite sheet). */
   sprite?: SpriteSheet;
+  /** The embeddings are read from their file as needed, not held in memory (io/streamed_dataset.ts). */
+  streamed?: boolean;
 }
 
 /** A belief's densities on a grid, with the Beta parameters the core gives it. */
@@ -47,6 +49,7 @@ export interface ProbeRun {
 }
 
 export interface ProbeRequests {
+  /** Main embeddings in a float .npy file above STREAM_ABOVE_BYTES are streamed from it (io/streamed_dataset.ts). */
   'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[] }; result: DatasetSummary };
   'load-urls': { request: { role: DatasetRole; name: string; urls: { url: string; name: string }[] }; result: DatasetSummary };
   /** The embeddings a projector_config.json offers (paths resolved to URLs). */

@@ -1,13 +1,30 @@
 // The verdict in the engine worker (verdict_protocol.ts): fits a probe on the request's observations of
 // the resident embeddings, asks the core for its leave-one-out check, then scores every row's knowledge
-// gain in chunks (progress, cancel between chunks). Every number comes from the core.
+// gain in chunks (progress, cancel between chunks); streamed embeddings are read from their file chunk
+// by chunk. Every number comes from the core.
+import { knowledgeGainStreamed } from '../engine/streamed_scores.ts';
 import type { Handlers } from './handler.ts';
-import { mainData } from './resident_data.ts';
+import { mainData, streamed } from './resident_data.ts';
+import { fitStreamedProbe } from './streamed_data.ts';
 import type { VerdictRequests } from './verdict_protocol.ts';
 
 export const verdictHandlers: Handlers<VerdictRequests> = {
   verdict: async (r, c) => {
     const start = performance.now();
+    const big = streamed.main;
+    if (big) {
+      // Streamed embeddings (streamed_data.ts): the observations read from the file, the gains a pass over it.
+      const probe = await fitStreamedProbe(c.engines.probe, big, r);
+      try {
+        const leaveOneOut = probe.leaveOneOut();
+        const knowledgeGain = await knowledgeGainStreamed(probe, big.rows, {
+          signal: c.signal, onProgress: ({ done }) => c.progress({ stage: 'what to label next (reading the file)', done, total: big.rows.rows }),
+        });
+        return { leaveOneOut, knowledgeGain, seconds: (performance.now() - start) / 1000 };
+      } finally {
+        probe.dispose();
+      }
+    }
     const main = mainData();
     const probe = c.engines.probe.fitProbe({
       observations: main.gatherRows(r.observations), labels: r.labels, epsilon: r.epsilon, strength: r.strength,
