@@ -71,8 +71,8 @@ TEST(Float32Products, Float64QueriesAreScoredBitForBitAsWithout) {
 
 // Two clusters: every row (observation or query) moved by +c or -c, alternately, with c a random vector of
 // norm ~ spread * sqrt(d). The mean feature vector lies between them, so centring leaves T psi cancelling
-// (q / variance in the hundreds): without the fallback to float64 the variances would be off by up to
-// 3.6e-6 (measured).
+// (q / variance in the hundreds): without the fallback to float64 the variances are off by up to 3.8e-6
+// here (measured with the fallback disabled), well outside the bound.
 void split_into_clusters(RowMatrix* x, double spread) {
   std::mt19937 rng(9);
   std::normal_distribution<double> normal(0.0, 1.0);
@@ -87,7 +87,7 @@ struct Workload {
 };
 
 TEST(Float32Products, Float32QueriesStayWithinTheBoundAlsoNearZeroVariance) {
-  for (const Workload& w : {Workload{96, 5.0, 0.0}, Workload{96, 1e4, 0.0}, Workload{24, 1e4, 10.0}}) {
+  for (const Workload& w : {Workload{96, 5.0, 0.0}, Workload{96, 1e4, 0.0}, Workload{24, 1e4, 30.0}}) {
     const double strength = w.strength;
     SCOPED_TRACE("d " + std::to_string(w.dimension) + ", strength " + std::to_string(strength) + ", clusters " +
                  std::to_string(w.spread));
