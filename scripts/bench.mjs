@@ -5,6 +5,9 @@
 // native and to numpy and the rate of the hot product; then the same workload in Chromium on a
 // cross-origin isolated page, single-threaded module against the threaded one (bench_threads_browser.mjs,
 // skipped without Chromium). Run with `npm run bench`.
+// Then the same queries as float32 (real embeddings are): the exact scoring and ProbeOptions'
+// float32Products interleaved in one process (best of repeats each), against numpy with the products in
+// float32 too; the largest difference from the exact scores is printed for both.
 //   node scripts/bench.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--repeats 3] [--threads N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +30,7 @@ const epsilon = 0.1, strength = 5;  // ProbeOptions' defaults, passed to numpy
 
 // A C-order .npy (version 1.0) of a typed array with the given shape.
 function writeNpy(path, array, shape) {
-  const descr = array instanceof Float64Array ? '<f8' : '|u1';
+  const descr = array instanceof Float64Array ? '<f8' : array instanceof Float32Array ? '<f4' : '|u1';
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
   header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
   const prefix = Buffer.alloc(10);
@@ -53,7 +56,10 @@ const native = JSON.parse(execFileSync('build/native/gpprobe', [
 const engine = await createProbeEngine();
 const queryData = engine.syntheticEmbeddings(queries, dimension, seed + 1).x;
 writeNpy(join(dir, 'queries.npy'), queryData.data, [queries, dimension]);
+const query32 = { data: Float32Array.from(queryData.data), rows: queries, cols: dimension };
+writeNpy(join(dir, 'queries32.npy'), query32.data, [queries, dimension]);
 const wasm = [];
+const wasm32 = [];
 const cases = [];
 for (const O of sizes) {
   const data = engine.syntheticEmbeddings(O, dimension, seed);
@@ -72,15 +78,42 @@ for (const O of sizes) {
     probe.dispose();
   }
   wasm.push(best);
+  // Float32 queries: exact products and float32 products, interleaved.
+  const best32 = {};
+  for (let r = 0; r < repeats; r++) {
+    for (const float32Products of [false, true]) {
+      let start = performance.now();
+      const probe = engine.fitProbe({ observations: data.x, labels: data.labels, epsilon, strength, expectedQueries: queries, float32Products });
+      const fit = (performance.now() - start) / 1000;
+      start = performance.now();
+      const result = probe.score(query32);
+      const score = (performance.now() - start) / 1000;
+      const key = float32Products ? 'fast' : 'exact';
+      if (!best32[key] || fit + score < best32[key].fit_seconds + best32[key].score_seconds) {
+        best32[key] = { fit_seconds: fit, score_seconds: score, result, space: probe.space };
+      }
+      probe.dispose();
+    }
+  }
+  const columns = ['latentMean', 'latentVariance', 'judgedProbability', 'episteme', 'alea'];
+  const difference = (a, b) => Math.max(...columns.map((name) => a[name].reduce((m, x, i) => Math.max(m, Math.abs(x - b[name][i])), 0)));
+  let relativeVariance = 0;
+  best32.fast.result.latentVariance.forEach((x, i) => {
+    const e = best32.exact.result.latentVariance[i];
+    relativeVariance = Math.max(relativeVariance, Math.abs(x - e) / e);
+  });
+  wasm32.push({ observations: O, ...best32, max_difference: difference(best32.fast.result, best32.exact.result), relative_variance: relativeVariance });
+  for (const name of columns) writeNpy(join(dir, `${name}32_${O}.npy`), Float64Array.from(best32.exact.result[name]), [queries]);
   const outputs = ['latentMean', 'latentVariance', 'judgedProbability', 'episteme', 'alea'].map((name) => {
     writeNpy(join(dir, `${name}_${O}.npy`), Float64Array.from(best.result[name]), [queries]);
     return `${name}_${O}.npy`;
   });
   writeNpy(join(dir, `observations_${O}.npy`), data.x.data, [O, dimension]);
   writeNpy(join(dir, `labels_${O}.npy`), data.labels, [O]);
-  cases.push({ observations: `observations_${O}.npy`, labels: `labels_${O}.npy`, outputs });
+  cases.push({ observations: `observations_${O}.npy`, labels: `labels_${O}.npy`, outputs,
+    outputs32: ['latentMean', 'latentVariance', 'judgedProbability', 'episteme', 'alea'].map((name) => `${name}32_${O}.npy`) });
 }
-writeFileSync(join(dir, 'probe_bench.json'), JSON.stringify({ epsilon, strength, repeats, queries: 'queries.npy', cases }));
+writeFileSync(join(dir, 'probe_bench.json'), JSON.stringify({ epsilon, strength, repeats, queries: 'queries.npy', queries32: 'queries32.npy', cases }));
 const numpyRun = spawnSync('/usr/bin/python3', ['scripts/bench_probe_numpy.py', dir], { encoding: 'utf8' });
 rmSync(dir, { recursive: true });
 const numpy = numpyRun.status === 0 ? JSON.parse(numpyRun.stdout) : null;
@@ -110,6 +143,24 @@ for (let i = 0; i < sizes.length; i++) {
     `${pad(sec(numpyTotal) + (p ? ` ${p.space[0]}` : ''), 8)} ${pad(ratio(total, nativeTotal), 11)} ${pad(ratio(total, numpyTotal), 10)} | ${pad(gflops.toFixed(1), 11)}`);
 }
 if (numpy) console.log(`numpy equals gpprobe to ${Math.max(...numpy.rows.map((r) => r.max_difference)).toExponential(1)} (all five columns, every query)`);
+
+// Float32 queries: exact (float64 products) against float32 products, and numpy with float32 products.
+const hot = (w) => hotFlops(w.space, w.observations, dimension, queries);
+console.log(`\nfloat32 queries (the same values), best of ${repeats}, exact and float32 products interleaved; ` +
+  `numpy: P and the products in float32 (sgemm), fit and measures in float64`);
+console.log(`${pad('O', 5)} ${pad('space', 8)} | ${pad('exact wasm', 10)} ${pad('f32 wasm', 9)} ${pad('numpy f32', 10)} ${pad('f32/numpy', 9)} | ` +
+  `${pad('score exact', 11)} ${pad('f32', 7)} | ${pad('hot GFLOP/s exact', 17)} ${pad('f32', 6)} | ${pad('max |Δ| f32', 11)} ${pad('rel var', 8)} ${pad('numpy |Δ|', 9)}`);
+for (let i = 0; i < sizes.length; i++) {
+  const w = wasm32[i], p = numpy?.rows32?.[i];
+  const exact = w.exact.fit_seconds + w.exact.score_seconds, fast = w.fast.fit_seconds + w.fast.score_seconds;
+  const numpyTotal = p ? p.fit_seconds + p.score_seconds : NaN;
+  const space = { space: w.fast.space, observations: w.observations };
+  console.log(`${pad(w.observations, 5)} ${pad(w.fast.space, 8)} | ${pad(sec(exact), 10)} ${pad(sec(fast), 9)} ` +
+    `${pad(sec(numpyTotal) + (p ? ` ${p.space[0]}` : ''), 10)} ${pad(ratio(fast, numpyTotal), 9)} | ${pad(sec(w.exact.score_seconds), 11)} ` +
+    `${pad(sec(w.fast.score_seconds), 7)} | ${pad((hot(space) / w.exact.score_seconds / 1e9).toFixed(1), 17)} ` +
+    `${pad((hot(space) / w.fast.score_seconds / 1e9).toFixed(1), 6)} | ${pad(w.max_difference.toExponential(1), 11)} ` +
+    `${pad(w.relative_variance.toExponential(1), 8)} ${pad(p ? p.max_difference.toExponential(1) : '—', 9)}`);
+}
 
 // The threaded module where a page allows it: Chromium, single-threaded module against threaded.
 try {

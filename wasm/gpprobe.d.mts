@@ -39,7 +39,7 @@ export interface ProbeHandle {
   fit(
     observations: number, rows: number, cols: number, dtype: 32 | 64,
     labels: number, labelCount: number, epsilon: number, strength: number,
-    space: string, expectedQueries: number,
+    space: string, expectedQueries: number, float32Products: boolean,
   ): BindingStatus;
   /** Writes 7 columns of `rows` doubles at `out`. */
   score(queries: number, rows: number, cols: number, dtype: 32 | 64, out: number, progress: CoreProgress): BindingStatus;

@@ -49,12 +49,13 @@ class ProbeHandle {
  public:
   Status fit(std::uintptr_t observations, std::size_t rows, std::size_t cols, int dtype, std::uintptr_t labels,
              std::size_t label_count, double epsilon, double strength, const std::string& space,
-             double expected_queries) {
+             double expected_queries, bool float32_products) {
     MatrixView view;
     GPPROBE_RETURN_IF_ERROR(view_of(observations, rows, cols, dtype, "observations", &view));
     gpprobe::ProbeOptions options;
     options.epsilon = epsilon;
     options.strength = strength;
+    options.float32_products = float32_products;
     GPPROBE_RETURN_IF_ERROR(count_argument("expectedQueries", expected_queries, &options.expected_queries));
     Result<gpprobe::PosteriorSpace> s = gpprobe::parse_space(space);
     if (!s.ok()) return s.status();

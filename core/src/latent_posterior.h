@@ -36,6 +36,12 @@ class LatentPosterior {
   // Latent mean and variance of f at `count` queries with features P (count by D). `psi` is the data.
   virtual void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                        double* variance) const = 0;
+  // As predict(), for queries that arrived as float32, with float32 products where the form has them and
+  // they are accurate (ProbeOptions::float32_products); otherwise predict() itself.
+  virtual void predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+                               double* variance) const {
+    predict(psi, P, count, mean, variance);
+  }
   // Told before predict() runs over `queries` queries in all (in blocks): a form may precompute what
   // pays off only over many queries (weight space: the triangular factor of S). Safe to call from
   // several threads; predict() gives the same numbers to rounding either way.

@@ -69,6 +69,7 @@ Result<Probe> Probe::fit(const MatrixView& observations, const std::uint8_t* lab
   Probe probe;
   probe.prior_ = prior.value();
   probe.dimension_ = observations.cols();
+  probe.float32_products_ = options.float32_products;
   probe.space_ = options.space == PosteriorSpace::automatic
                      ? cheaper_space(observations.rows(), observations.cols(), options.expected_queries)
                      : options.space;
@@ -99,6 +100,7 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   const bool prior_only = labels_.empty();
   const CosineKernel kernel(prior_.variance);
   if (!prior_only) posterior_->prepare(n);
+  const bool float32 = float32_products_ && queries.type() == ScalarType::float32;
   // Blocks of kProbeBlockRows queries, each scored by the same code whichever thread takes it.
   const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
     std::vector<double> P(kProbeBlockRows * D), mean(kProbeBlockRows), variance(kProbeBlockRows);
@@ -109,7 +111,8 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
         std::fill(variance.begin(), variance.end(), prior_variance);
       } else {
         kernel.features(queries, first, count, P.data());
-        posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
+        if (float32) posterior_->predict_float32(psi_, P.data(), count, mean.data(), variance.data());
+        else posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
       }
       for (std::size_t i = 0; i < count; ++i) {
         GPPROBE_RETURN_IF_ERROR(check_latent(first + i, mean[i], variance[i], prior_variance, condition()));

@@ -8,6 +8,7 @@
 #include "gpprobe/blocked_cholesky.h"
 #include "gpprobe/cholesky_update.h"
 #include "gpprobe/row_products.h"
+#include "float32_products.h"
 
 namespace gpprobe {
 
@@ -16,6 +17,10 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 namespace {
+
+// Float32 variances are kept while q = sum_j S_jj (psi - m)_j^2 <= this times the variance (see the header):
+// measured, their relative error is then below ~1e-7 sqrt(64) = 8e-7.
+constexpr double kFloat32Cancellation = 64.0;
 
 // G = Psi_c' Psi_c and s = Psi_c' 1 over the rows of one label class.
 void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, std::uint8_t label,
@@ -38,6 +43,7 @@ void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& lab
 Status WeightSpacePosterior::fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) {
   class_statistics(psi, labels, 1, &G_positive_, &s_positive_);
   class_statistics(psi, labels, 0, &G_negative_, &s_negative_);
+  observations_ = double(labels.size());
   return refresh();
 }
 
@@ -52,6 +58,7 @@ Status WeightSpacePosterior::remove(const RowMatrix& psi, const std::vector<std:
 Status WeightSpacePosterior::change(const VectorXd& x, bool positive, double sign) {
   (positive ? G_positive_ : G_negative_).noalias() += sign * x * x.transpose();
   (positive ? s_positive_ : s_negative_) += sign * x;
+  observations_ += sign;
   // Sherman-Morrison per GP, O(D^2): taking an observation out is adding one of noise -n. A downdate
   // whose denominator n - x'C x is not clearly positive (the point dominated its neighbourhood) or an
   // inverse that drifted from the statistics (checked below) is refactored from G and s instead.
@@ -67,7 +74,7 @@ Status WeightSpacePosterior::change(const VectorXd& x, bool positive, double sig
   }
   if (refactor || !accurate()) return refresh();
   S_ = C_alpha_ + C_beta_;
-  std::atomic_store(&variance_factor_, std::shared_ptr<const RowMatrix>());
+  std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
   u_ = u_alpha_ - u_beta_;
   return Status::success();
 }
@@ -124,7 +131,7 @@ Status WeightSpacePosterior::refresh() {
   inverse_from_cholesky(L_beta, C_beta_.data());
   condition_ = std::max({1.0, scaled_condition(L_alpha, C_alpha_.diagonal()), scaled_condition(L_beta, C_beta_.diagonal())});
   S_ = C_alpha_ + C_beta_;
-  std::atomic_store(&variance_factor_, std::shared_ptr<const RowMatrix>());
+  std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
   return Status::success();
 }
 
@@ -137,8 +144,15 @@ void WeightSpacePosterior::prepare(std::size_t queries) const {
   // gives T = J L' J): T_ij = L_(D-1-j)(D-1-i).
   RowMatrix reversed = S_.reverse();
   if (!cholesky_in_place(reversed.data(), D, "S").ok()) return;  // S itself still serves predict()
-  auto T = std::make_shared<RowMatrix>(reversed.reverse().transpose());
-  std::atomic_store(&variance_factor_, std::shared_ptr<const RowMatrix>(std::move(T)));
+  auto factor = std::make_shared<VarianceFactor>();
+  factor->T = reversed.reverse().transpose();
+  factor->T32.assign(D * D, 0.0f);  // zeros above the diagonal, as float32_products.h needs
+  for (std::size_t i = 0; i < D; ++i)
+    for (std::size_t j = 0; j <= i; ++j) factor->T32[i * D + j] = float(factor->T(Index(i), Index(j)));
+  factor->S_diagonal = S_.diagonal();
+  factor->centre = observations_ > 0.0 ? VectorXd((s_positive_ + s_negative_) / observations_) : VectorXd::Zero(Index(D));
+  factor->centre_image = factor->T.triangularView<Eigen::Lower>() * factor->centre;
+  std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>(std::move(factor)));
 }
 
 void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
@@ -146,13 +160,49 @@ void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::s
   const std::size_t D = std::size_t(psi.cols());
   multiply_vector(P, count, D, u_.data(), mean);
   std::vector<double> PS(count * D);
-  if (const std::shared_ptr<const RowMatrix> T = std::atomic_load(&variance_factor_)) {
-    multiply_lower_transposed(P, count, T->data(), D, PS.data());  // rows (T psi)'
+  if (const std::shared_ptr<const VarianceFactor> factor = std::atomic_load(&variance_factor_)) {
+    multiply_lower_transposed(P, count, factor->T.data(), D, PS.data());  // rows (T psi)'
     rowwise_dot(PS.data(), PS.data(), count, D, variance);
     return;
   }
   multiply_transposed(P, count, S_.data(), D, D, PS.data());  // S is symmetric: rows = columns
   rowwise_dot(P, PS.data(), count, D, variance);
+}
+
+void WeightSpacePosterior::predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+                                           double* variance) const {
+  const std::shared_ptr<const VarianceFactor> factor = std::atomic_load(&variance_factor_);
+  if (!factor) return predict(psi, P, count, mean, variance);
+  const std::size_t D = std::size_t(psi.cols());
+  multiply_vector(P, count, D, u_.data(), mean);
+  // Rows (psi - m)' rounded to float, and q for each.
+  std::vector<float> P32(count * D);
+  std::vector<double> q(count, 0.0);
+  const double* s = factor->S_diagonal.data();
+  const double* m = factor->centre.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t j = 0; j < D; ++j) {
+      const double offset = P[i * D + j] - m[j];
+      P32[i * D + j] = float(offset);
+      q[i] += s[j] * (offset * offset);
+    }
+  }
+  std::vector<double> Y(count * D);
+  multiply_lower_transposed(P32.data(), count, factor->T32.data(), D, Y.data());  // rows (T (psi - m))'
+  const double* image = factor->centre_image.data();
+  for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t j = 0; j < D; ++j) Y[i * D + j] += image[j];  // rows (T psi)'
+  rowwise_dot(Y.data(), Y.data(), count, D, variance);
+  // Queries whose T psi cancels: again in float64, gathered into one product.
+  std::vector<std::size_t> again;
+  for (std::size_t i = 0; i < count; ++i)
+    if (!(kFloat32Cancellation * variance[i] >= q[i])) again.push_back(i);
+  if (again.empty()) return;
+  std::vector<double> rows(again.size() * D), products(again.size() * D), exact(again.size());
+  for (std::size_t r = 0; r < again.size(); ++r) std::copy(P + again[r] * D, P + (again[r] + 1) * D, rows.data() + r * D);
+  multiply_lower_transposed(rows.data(), again.size(), factor->T.data(), D, products.data());
+  rowwise_dot(products.data(), products.data(), again.size(), D, exact.data());
+  for (std::size_t r = 0; r < again.size(); ++r) variance[again[r]] = exact[r];
 }
 
 ObservationInfluence WeightSpacePosterior::influence(const RowMatrix&, const double* x_data, std::uint8_t label) const {

@@ -11,6 +11,14 @@
 // scoring pass is long enough to repay it (prepare()) and dropped whenever S changes; short passes
 // (the drift checks of kept scores) use S itself.
 //
+// Float32 queries with ProbeOptions::float32_products take T psi through float32 products
+// (float32_products.h), centred: T psi = T (psi - m) + T m with m the observations' mean feature vector and
+// T m kept in float64, so only the offset psi - m and T are rounded to float. Embeddings share a large
+// common direction, and centring takes it out of what is rounded. The error of |T psi|^2 grows with the
+// cancellation in it, measured by q / variance with q = sum_ij (T_ij (psi - m)_j)^2 = sum_j S_jj (psi - m)_j^2
+// (O(D) per query); measured, the relative error of the variance stays below ~1e-7 sqrt(q / variance).
+// A query with q > kFloat32Cancellation * variance is scored again in float64. The mean psi'u stays float64.
+//
 // Fit O(O D^2 + D^3); per query O(D^2). Adding or removing an observation is a rank-one change of
 // G and s and a Sherman-Morrison update of each GP's kept inverse C = A^-1 and mean weights, O(D^2),
 // checked against G and s after every change (a drift guard: residuals of A C and A u); when a check
@@ -18,6 +26,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -35,6 +44,8 @@ class WeightSpacePosterior final : public LatentPosterior {
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
   void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                double* variance) const override;
+  void predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+                       double* variance) const override;
   void prepare(std::size_t queries) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
   ObservationInfluence influence(const RowMatrix& psi, const double* x, std::uint8_t label) const override;
@@ -55,10 +66,17 @@ class WeightSpacePosterior final : public LatentPosterior {
   Eigen::VectorXd u_alpha_, u_beta_;         // D: each GP's posterior mean weights
   Eigen::VectorXd u_;                        // D: u_alpha - u_beta
   RowMatrix S_;                              // D by D, symmetric
-  // T with S = T'T (D by D, lower), or null until prepare() makes it; shared by clones, replaced
-  // atomically (std::atomic_load/store), reset by every change of S.
-  mutable std::shared_ptr<const RowMatrix> variance_factor_;
+  // T with S = T'T (D by D, lower), also rounded to float, and S's diagonal; or null until prepare()
+  // makes it; shared by clones, replaced atomically (std::atomic_load/store), reset by every change of S.
+  struct VarianceFactor {
+    RowMatrix T;
+    std::vector<float> T32;
+    Eigen::VectorXd S_diagonal;
+    Eigen::VectorXd centre, centre_image;  // m and T m
+  };
+  mutable std::shared_ptr<const VarianceFactor> variance_factor_;
   double condition_ = 1.0;
+  double observations_ = 0.0;  // O, for the mean feature vector m = (s_positive + s_negative) / O
 };
 
 }  // namespace gpprobe

@@ -42,6 +42,11 @@ struct ProbeOptions {
   double strength = 5.0;
   PosteriorSpace space = PosteriorSpace::automatic;
   std::size_t expected_queries = 10000;  // what "cheaper" is measured against
+  // Score float32 queries with float32 products where that is accurate (weight space, passes of at
+  // least D/2 queries: the variance's triangular product in f32x4, about twice as fast in wasm); each
+  // query whose variance would cancel falls back to float64. Scores then differ from the exact ones by
+  // the bound README "Accuracy and speed" states instead of 1e-9. Float64 queries are never affected.
+  bool float32_products = false;
 };
 
 // Caller-owned outputs, each of length queries.rows(). Any pointer may be null to skip that output
@@ -78,6 +83,7 @@ class Probe {
   std::size_t observation_count() const { return labels_.size(); }
   std::size_t dimension() const { return dimension_; }
   PosteriorSpace space() const { return space_; }
+  bool float32_products() const { return float32_products_; }
   const BetaGpPrior& prior() const { return prior_; }
   const std::vector<std::uint8_t>& labels() const { return labels_; }
   // The observations' features psi(a_i) of the cosine kernel (O by d+1), in the probe's order.
@@ -109,6 +115,7 @@ class Probe {
   BetaGpPrior prior_;
   PosteriorSpace space_ = PosteriorSpace::function;
   std::size_t dimension_ = 0;  // d; 0 while unknown (no observation and no columns given)
+  bool float32_products_ = false;  // ProbeOptions::float32_products
   RowMatrix psi_;              // O by d+1 features of the observations
   std::vector<std::uint8_t> labels_;
   std::unique_ptr<LatentPosterior> posterior_;
