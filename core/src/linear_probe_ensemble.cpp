@@ -38,7 +38,7 @@ const char* kNeedBoth = "lpe needs observations of both classes";
 
 // The ensemble's sums at one query over its members' logits t (weights w summing to 1; `count` a multiple of
 // kLaneCount, padded with weight 0), four members at a time with lanes_math.h's exp and log1p (the scalar
-// libm calls, three per member, were most of scoring under wasm). The variances are Σ_k w_k (h(t_k) - mean)²
+// libm calls, three per member and query, were half of scoring natively). The variances are Σ_k w_k (h(t_k) - mean)²
 // computed on h(t_k) - h(t_0), so that a single distinct member gives exactly 0.
 struct MemberSums {
   double judged_probability = 0, alea = 0, softplus_neg = 0;  // as logistic_expectations

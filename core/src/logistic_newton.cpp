@@ -44,9 +44,9 @@ ActiveRows active_rows(const std::uint8_t* labels, const double* weights, Index 
   return a;
 }
 
-// The margins' logistic terms four rows at a time with lanes_math.h's exp and log1p (a libm call per row
-// and iteration was a fifth of the ensemble's fits under wasm): for x_k = -y_k t_k, q_k = sigmoid(x_k)
-// and, when softplus is not null, softplus(x_k) = max(x_k, 0) + log1p(e^-|x_k|).
+// The margins' logistic terms four rows at a time with lanes_math.h's exp and log1p (libm's, one call per
+// row and iteration, were a tenth of the ensemble's fits natively; wasm has no vector libm): for
+// x_k = -y_k t_k, q_k = sigmoid(x_k) and, when softplus is not null, softplus(x_k) = max(x_k, 0) + log1p(e^-|x_k|).
 void logistic_terms(const double* x, std::size_t n, double* q, double* softplus) {
   const LaneMask sign_bit = LaneMask{} + (long long)0x8000000000000000ULL;
   for (std::size_t k = 0; k < n; k += kLaneCount) {
