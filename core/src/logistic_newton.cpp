@@ -46,7 +46,8 @@ ActiveRows active_rows(const std::uint8_t* labels, const double* weights, Index 
 
 // The margins' logistic terms four rows at a time with lanes_math.h's exp and log1p (libm's, one call per
 // row and iteration, were a tenth of the ensemble's fits natively; wasm has no vector libm): for
-// x_k = -y_k t_k, q_k = sigmoid(x_k) and, when softplus is not null, softplus(x_k) = max(x_k, 0) + log1p(e^-|x_k|).
+// x_k = -y_k t_k, q_k = sigmoid(x_k) when q is not null and, when softplus is not null,
+// softplus(x_k) = max(x_k, 0) + log1p(e^-|x_k|).
 void logistic_terms(const double* x, std::size_t n, double* q, double* softplus) {
   const LaneMask sign_bit = LaneMask{} + (long long)0x8000000000000000ULL;
   for (std::size_t k = 0; k < n; k += kLaneCount) {
@@ -55,10 +56,12 @@ void logistic_terms(const double* x, std::size_t n, double* q, double* softplus)
     std::copy(x + k, x + k + count, in);
     const Lanes v = load(in);
     const Lanes e = exp_nonpositive((Lanes)((LaneMask)v | sign_bit));  // e^-|x|
-    const Lanes big = splat(1.0) / (splat(1.0) + e);
-    const LaneMask non_negative = v >= splat(0.0);
-    store(out_q, keep(non_negative, big) + keep(~non_negative, e * big));
-    std::copy(out_q, out_q + count, q + k);
+    if (q) {
+      const Lanes big = splat(1.0) / (splat(1.0) + e);
+      const LaneMask non_negative = v >= splat(0.0);
+      store(out_q, keep(non_negative, big) + keep(~non_negative, e * big));
+      std::copy(out_q, out_q + count, q + k);
+    }
     if (softplus) {
       store(out_sp, positive_part(v) + log1p_unit(e));
       std::copy(out_sp, out_sp + count, softplus + k);
@@ -169,9 +172,9 @@ class Objective {
   double value(const VectorXd& theta) const {
     const Index n = Za_.rows(), r = Za_.cols();
     const std::size_t rows = std::size_t(n);
-    std::vector<double> x(rows), q(rows), sp(rows);
+    std::vector<double> x(rows), sp(rows);
     for (Index k = 0; k < n; ++k) x[std::size_t(k)] = -rows_.y[std::size_t(k)] * t_[k];
-    logistic_terms(x.data(), std::size_t(n), q.data(), sp.data());
+    logistic_terms(x.data(), rows, nullptr, sp.data());
     double loss = 0.0;
     for (Index k = 0; k < n; ++k) loss += rows_.s[std::size_t(k)] * sp[std::size_t(k)];
     return 0.5 * theta.head(r).squaredNorm() + C_ * loss;
