@@ -7,7 +7,6 @@
 #include "gpprobe/row_products.h"
 #include "gpprobe/uncertainty_measures.h"
 #include "input_checks.h"
-#include "lanes_math.h"
 #include "logistic_newton.h"
 #include "probe_design.h"
 
@@ -36,52 +35,18 @@ Status check_members(std::size_t members) {
 
 const char* kNeedBoth = "lpe needs observations of both classes";
 
-// The ensemble's sums at one query over its members' logits t (weights w summing to 1; `count` a multiple of
-// kLaneCount, padded with weight 0), four members at a time with lanes_math.h's exp and log1p (the scalar
-// libm calls, three per member and query, were half of scoring natively). The variances are Σ_k w_k (h(t_k) - mean)²
-// computed on h(t_k) - h(t_0), so that a single distinct member gives exactly 0.
-struct MemberSums {
-  double judged_probability = 0, alea = 0, softplus_neg = 0;  // as logistic_expectations
-  double logit_mean = 0, logit_variance = 0, probability_variance = 0;
-};
-
-MemberSums member_sums(const double* t, const double* w, std::size_t count) {
-  const LaneMask sign_bit = LaneMask{} + (long long)0x8000000000000000ULL;
-  const Lanes t0 = splat(t[0]);
-  Lanes judged = splat(0.0), alea = splat(0.0), softplus_neg = splat(0.0), t_sum = splat(0.0);
-  Lanes g_sum = splat(0.0), g_squares = splat(0.0), d_sum = splat(0.0), d_squares = splat(0.0);
-  Lanes g0 = splat(0.0);
-  for (std::size_t k = 0; k < count; k += kLaneCount) {
-    const Lanes x = load(t + k), wk = load(w + k);
-    const Lanes e = exp_nonpositive((Lanes)((LaneMask)x | sign_bit));  // e^-|x|
-    const Lanes log1p_e = log1p_unit(e);
-    const Lanes sp_neg = positive_part(-x) + log1p_e;
-    const Lanes sp_pos = positive_part(x) + log1p_e;
-    const Lanes big = splat(1.0) / (splat(1.0) + e);
-    const Lanes small = e * big;
-    const LaneMask non_negative = x >= splat(0.0);
-    const Lanes g = keep(non_negative, big) + keep(~non_negative, small);
-    const Lanes one_minus_g = keep(non_negative, small) + keep(~non_negative, big);
-    if (k == 0) g0 = splat(g[0]);
-    judged += wk * g;
-    alea += wk * (g * sp_neg + one_minus_g * sp_pos);
-    softplus_neg += wk * sp_neg;
-    t_sum += wk * x;
-    const Lanes dg = g - g0, dt = x - t0;
-    g_sum += wk * dg;
-    g_squares += wk * dg * dg;
-    d_sum += wk * dt;
-    d_squares += wk * dt * dt;
+// Σ_k w_k (h(t_k) - mean)² for weights w summing to 1, computed on h(t_k) - h(t_0) so that a single
+// distinct member gives exactly 0.
+template <class H>
+double weighted_variance(const double* t, const double* w, std::size_t K, H h) {
+  const double origin = h(t[0]);
+  double sum = 0, squares = 0;
+  for (std::size_t k = 0; k < K; ++k) {
+    const double d = h(t[k]) - origin;
+    sum += w[k] * d;
+    squares += w[k] * d * d;
   }
-  MemberSums m;
-  m.judged_probability = sum(judged);
-  m.alea = sum(alea);
-  m.softplus_neg = sum(softplus_neg);
-  m.logit_mean = sum(t_sum);
-  const double gs = sum(g_sum), ds = sum(d_sum);
-  m.probability_variance = std::max(sum(g_squares) - gs * gs, 0.0);
-  m.logit_variance = std::max(sum(d_squares) - ds * ds, 0.0);
-  return m;
+  return std::max(squares - sum * sum, 0.0);
 }
 
 }  // namespace
@@ -181,11 +146,8 @@ Status LinearProbeEnsemble::score(const MatrixView& queries, const EnsembleScore
   GPPROBE_RETURN_IF_ERROR(check_queries(queries, dimension()));
   constexpr std::size_t kBlockRows = 256;
   const std::size_t n = queries.rows(), d = dimension(), D = d + 1, K = std::size_t(distinct_.rows());
-  // The members' logits four at a time (lanes.h), padded with members of weight 0 whose terms add 0.
-  const std::size_t padded = (K + kLaneCount - 1) / kLaneCount * kLaneCount;
-  std::vector<double> w(padded, 0.0);
-  std::copy(weight_.begin(), weight_.end(), w.begin());
-  std::vector<double> block(kBlockRows * D), logits(kBlockRows * K), t(padded, 0.0);
+  const double* w = weight_.data();
+  std::vector<double> block(kBlockRows * D), logits(kBlockRows * K);
   for (std::size_t first = 0; first < n; first += kBlockRows) {
     const std::size_t count = std::min(kBlockRows, n - first);
     for (std::size_t i = 0; i < count; ++i) {  // rows [q' 1]
@@ -194,17 +156,20 @@ Status LinearProbeEnsemble::score(const MatrixView& queries, const EnsembleScore
     }
     multiply_transposed(block.data(), count, distinct_.data(), K, D, logits.data());
     for (std::size_t i = 0; i < count; ++i) {
-      std::copy(&logits[i * K], &logits[i * K] + K, t.begin());
+      const double* t = &logits[i * K];
       // The members' logits are the distribution of f: the probe's measures over them (Gaussian
       // entropy of f with the members' variance, as the header defines the episteme).
-      const MemberSums e = member_sums(t.data(), w.data(), padded);
+      const LogisticExpectations e = logistic_expectations(K, w, [t](std::size_t k) { return t[k]; });
+      double t_mean = 0;
+      for (std::size_t k = 0; k < K; ++k) t_mean += w[k] * t[k];
+      const double g_var = weighted_variance(t, w, K, sigmoid);
+      const double t_var = std::max(weighted_variance(t, w, K, [](double v) { return v; }), kSmallestLogitVariance);
       const std::size_t q = first + i;
-      const double t_var = std::max(e.logit_variance, kSmallestLogitVariance);
       if (out.judged_probability) out.judged_probability[q] = e.judged_probability;
-      if (out.variance) out.variance[q] = e.probability_variance;
-      if (out.ood_score) out.ood_score[q] = -e.probability_variance;
+      if (out.variance) out.variance[q] = g_var;
+      if (out.ood_score) out.ood_score[q] = -g_var;
       if (out.alea) out.alea[q] = e.alea;
-      if (out.episteme) out.episteme[q] = latent_episteme(e.logit_mean, t_var, e.softplus_neg);
+      if (out.episteme) out.episteme[q] = latent_episteme(t_mean, t_var, e.softplus_neg);
     }
   }
   return Status::success();

@@ -11,7 +11,6 @@
 
 #include "gpprobe/row_products.h"
 #include "gpprobe/uncertainty_measures.h"
-#include "lanes_math.h"
 
 namespace gpprobe {
 
@@ -42,31 +41,6 @@ ActiveRows active_rows(const std::uint8_t* labels, const double* weights, Index 
     a.s.push_back(s);
   }
   return a;
-}
-
-// The margins' logistic terms four rows at a time with lanes_math.h's exp and log1p (libm's, one call per
-// row and iteration, were a tenth of the ensemble's fits natively; wasm has no vector libm): for
-// x_k = -y_k t_k, q_k = sigmoid(x_k) when q is not null and, when softplus is not null,
-// softplus(x_k) = max(x_k, 0) + log1p(e^-|x_k|).
-void logistic_terms(const double* x, std::size_t n, double* q, double* softplus) {
-  const LaneMask sign_bit = LaneMask{} + (long long)0x8000000000000000ULL;
-  for (std::size_t k = 0; k < n; k += kLaneCount) {
-    const std::size_t count = std::min(kLaneCount, n - k);
-    double in[kLaneCount] = {0.0, 0.0, 0.0, 0.0}, out_q[kLaneCount], out_sp[kLaneCount];
-    std::copy(x + k, x + k + count, in);
-    const Lanes v = load(in);
-    const Lanes e = exp_nonpositive((Lanes)((LaneMask)v | sign_bit));  // e^-|x|
-    if (q) {
-      const Lanes big = splat(1.0) / (splat(1.0) + e);
-      const LaneMask non_negative = v >= splat(0.0);
-      store(out_q, keep(non_negative, big) + keep(~non_negative, e * big));
-      std::copy(out_q, out_q + count, q + k);
-    }
-    if (softplus) {
-      store(out_sp, positive_part(v) + log1p_unit(e));
-      std::copy(out_sp, out_sp + count, softplus + k);
-    }
-  }
 }
 
 }  // namespace
@@ -171,12 +145,8 @@ class Objective {
   // F(theta) at the theta of the last margins() call.
   double value(const VectorXd& theta) const {
     const Index n = Za_.rows(), r = Za_.cols();
-    const std::size_t rows = std::size_t(n);
-    std::vector<double> x(rows), sp(rows);
-    for (Index k = 0; k < n; ++k) x[std::size_t(k)] = -rows_.y[std::size_t(k)] * t_[k];
-    logistic_terms(x.data(), rows, nullptr, sp.data());
     double loss = 0.0;
-    for (Index k = 0; k < n; ++k) loss += rows_.s[std::size_t(k)] * sp[std::size_t(k)];
+    for (Index k = 0; k < n; ++k) loss += rows_.s[std::size_t(k)] * softplus(-rows_.y[std::size_t(k)] * t_[k]);
     return 0.5 * theta.head(r).squaredNorm() + C_ * loss;
   }
 
@@ -184,10 +154,9 @@ class Objective {
   void gradient(const VectorXd& theta, VectorXd* g) const {
     const Index n = Za_.rows(), r = Za_.cols();
     VectorXd residual(n);  // dF/dt_k
-    const std::vector<double> q = sigmoids_of_minus_margins();
     for (Index k = 0; k < n; ++k) {
       const double y = rows_.y[std::size_t(k)];
-      residual[k] = -C_ * rows_.s[std::size_t(k)] * y * q[std::size_t(k)];
+      residual[k] = -C_ * rows_.s[std::size_t(k)] * y * sigmoid(-y * t_[k]);
     }
     g->resize(r + 1);
     g->head(r) = theta.head(r);
@@ -200,23 +169,14 @@ class Objective {
   Result<NewtonSystem> system() const {
     const Index n = Za_.rows(), r = Za_.cols();
     VectorXd curvature(n);  // d²F/dt_k²
-    const std::vector<double> q = sigmoids_of_minus_margins();  // sigmoid of minus the margin
     for (Index k = 0; k < n; ++k) {
-      curvature[k] = C_ * rows_.s[std::size_t(k)] * q[std::size_t(k)] * (1.0 - q[std::size_t(k)]);
+      const double q = sigmoid(-rows_.y[std::size_t(k)] * t_[k]);  // sigmoid of minus the margin
+      curvature[k] = C_ * rows_.s[std::size_t(k)] * q * (1.0 - q);
     }
     return n < r ? NewtonSystem::woodbury(Za_, K_, curvature) : NewtonSystem::primal(Za_, curvature);
   }
 
  private:
-  // sigmoid(-y_k t_k) at the last margins.
-  std::vector<double> sigmoids_of_minus_margins() const {
-    const std::size_t n = std::size_t(Za_.rows());
-    std::vector<double> x(n), q(n);
-    for (std::size_t k = 0; k < n; ++k) x[k] = -rows_.y[k] * t_[Index(k)];
-    logistic_terms(x.data(), n, q.data(), nullptr);
-    return q;
-  }
-
   const ActiveRows& rows_;
   const double C_;
   RowMatrix Za_;

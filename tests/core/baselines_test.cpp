@@ -285,9 +285,9 @@ TEST(LinearProbeEnsemble, RepeatedResamplesGiveTheSeparateFitsBits) {
   }
 }
 
-// Scoring sums over the members four at a time with lanes_math.h's exp and log1p: the same measures as
-// the members' logits give through libm, member by member (the header's definitions), to rounding.
-TEST(LinearProbeEnsemble, LaneScoresEqualTheMembersSumsThroughLibm) {
+// Scoring (distinct members with their shares, sums through logistic_expectations) gives the header's
+// measures computed member by member from the members' weights, to rounding.
+TEST(LinearProbeEnsemble, ScoresEqualTheMembersSumsOneByOne) {
   for (const Case& c : cases()) {
     Result<LinearProbeEnsemble> lpe =
         LinearProbeEnsemble::fit(MatrixView(c.observations), c.labels.data(), c.labels.size(), {37, 3, 1.0});
