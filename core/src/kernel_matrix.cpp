@@ -1,6 +1,8 @@
 #include "gpprobe/kernel_matrix.h"
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace gpprobe {
 
@@ -81,6 +83,7 @@ void cross_kernel_matrix(const Kernel& kernel, const double* a, std::size_t m, c
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < n; ++j) out[i * n + j] = kernel(a + i * d, x + j * d, d);
 }
+
 void kernel_diagonal(const Kernel& kernel, const double* a, std::size_t m, std::size_t d, double* out) {
   for (std::size_t i = 0; i < m; ++i) out[i] = kernel(a + i * d, a + i * d, d);
 }
