@@ -219,6 +219,17 @@ Kernel operator*(const Kernel& k1, const Kernel& k2) { return Kernel(combine(Ker
 
 KernelKind Kernel::kind() const { return node_->kind; }
 
+bool Kernel::scaled_rbf(double* variance, std::vector<double>* length_scales) const {
+  const Node& n = *node_;
+  if (n.kind != KernelKind::product || n.left->kind != KernelKind::constant || n.right->kind != KernelKind::rbf) {
+    return false;
+  }
+  *variance = n.left->parameters[0].value;
+  length_scales->clear();
+  for (const KernelParameter& p : n.right->parameters) length_scales->push_back(p.value);
+  return true;
+}
+
 double Kernel::operator()(const double* a, const double* b, std::size_t d) const {
   return evaluate_node(*node_, a, b, d, nullptr);
 }

@@ -1,9 +1,64 @@
 #include "gpprobe/kernel_matrix.h"
 
+#include <cmath>
+#include <utility>
+#include <vector>
+
 namespace gpprobe {
+
+namespace {
+
+// constant(c) * rbf(l) without walking the expression (Kernel::scaled_rbf): the same operations in the
+// same order as kernel.cpp's evaluate_node, so the same bits, at a fraction of the time (the classifiers'
+// evidence evaluates it O(n^2) times per step, d divisions each).
+class ScaledRbf {
+ public:
+  ScaledRbf(double variance, std::vector<double> length_scales, std::size_t d)
+      : c_(variance), l_(std::move(length_scales)), t_(d) {
+    if (l_.size() == 1) l_.assign(d, l_[0]);  // (a_j - b_j) / l_0 for every j, as evaluate_leaf divides
+  }
+
+  // k(a, b); t_ keeps (a_j - b_j) / l_j.
+  double operator()(const double* a, const double* b) {
+    const std::size_t d = t_.size();
+    for (std::size_t j = 0; j < d; ++j) t_[j] = (a[j] - b[j]) / l_[j];
+    double r2 = 0.0;
+    for (std::size_t j = 0; j < d; ++j) r2 += t_[j] * t_[j];
+    rbf_ = std::exp(-0.5 * r2);
+    r2_ = r2;
+    return c_ * rbf_;
+  }
+
+  // out += w * dk/dtheta at the pair of the last operator() call (theta = log c, then log l).
+  void add_gradient(double w, bool isotropic, double* out) const {
+    out[0] += w * (c_ * rbf_);
+    if (isotropic) {
+      out[1] += w * ((rbf_ * r2_) * c_);
+      return;
+    }
+    const std::size_t d = t_.size();
+    for (std::size_t j = 0; j < d; ++j) out[1 + j] += w * (((rbf_ * t_[j]) * t_[j]) * c_);
+  }
+
+ private:
+  double c_;
+  std::vector<double> l_, t_;
+  double rbf_ = 0.0, r2_ = 0.0;
+};
+
+}  // namespace
 
 RowMatrix kernel_matrix(const Kernel& kernel, const double* x, std::size_t n, std::size_t d) {
   RowMatrix K{Eigen::Index(n), Eigen::Index(n)};
+  double c = 0.0;
+  std::vector<double> l;
+  if (kernel.scaled_rbf(&c, &l)) {
+    ScaledRbf k(c, std::move(l), d);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = j; i < n; ++i)
+        K(Eigen::Index(j), Eigen::Index(i)) = K(Eigen::Index(i), Eigen::Index(j)) = k(x + i * d, x + j * d);
+    return K;
+  }
   for (std::size_t j = 0; j < n; ++j) {
     const double* xj = x + j * d;
     for (std::size_t i = j; i < n; ++i) {
@@ -17,6 +72,14 @@ RowMatrix kernel_matrix(const Kernel& kernel, const double* x, std::size_t n, st
 
 void cross_kernel_matrix(const Kernel& kernel, const double* a, std::size_t m, const double* x, std::size_t n,
                          std::size_t d, double* out) {
+  double c = 0.0;
+  std::vector<double> l;
+  if (kernel.scaled_rbf(&c, &l)) {
+    ScaledRbf k(c, std::move(l), d);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) out[i * n + j] = k(a + i * d, x + j * d);
+    return;
+  }
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < n; ++j) out[i * n + j] = kernel(a + i * d, x + j * d, d);
 }
@@ -29,6 +92,19 @@ std::vector<double> contract_gradient(const Kernel& kernel, const double* x, std
                                       const double* W) {
   const std::size_t P = kernel.parameter_count();
   std::vector<double> out(P, 0.0), grad(P);
+  double c = 0.0;
+  std::vector<double> l;
+  if (kernel.scaled_rbf(&c, &l)) {
+    const bool isotropic = l.size() == 1;
+    ScaledRbf k(c, std::move(l), d);
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t i = j; i < n; ++i) {
+        k(x + i * d, x + j * d);
+        k.add_gradient((i == j ? 1.0 : 2.0) * W[j * n + i], isotropic, out.data());
+      }
+    }
+    return out;
+  }
   for (std::size_t j = 0; j < n; ++j) {
     const double* xj = x + j * d;
     for (std::size_t i = j; i < n; ++i) {

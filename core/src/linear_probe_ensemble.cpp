@@ -105,10 +105,18 @@ Result<LinearProbeEnsemble> LinearProbeEnsemble::fit_resamples(const MatrixView&
   ensemble.W_.resize(Index(members), d + 1);
   std::vector<double> weights(count);
   for (std::size_t m = 0; m < members; ++m) {
-    std::copy(counts + m * count, counts + (m + 1) * count, weights.begin());
-    Result<NewtonSolution> member = solve_logistic(design.Z, labels, weights.data(), C, &start);
-    if (!member.ok()) return Status(member.status().code(), "lpe member " + std::to_string(m) + ": " + member.status().message());
-    ensemble.W_.row(Index(m)) = expand_solution(design, member.value().theta).transpose();
+    const std::uint32_t* row = counts + m * count;
+    // A resample drawn before (every one at O = 2, many at small O) has the same solution, bit for bit.
+    std::size_t same = 0;
+    while (same < m && !std::equal(row, row + count, counts + same * count)) ++same;
+    if (same < m) {
+      ensemble.W_.row(Index(m)) = ensemble.W_.row(Index(same));
+    } else {
+      std::copy(row, row + count, weights.begin());
+      Result<NewtonSolution> member = solve_logistic(design.Z, labels, weights.data(), C, &start);
+      if (!member.ok()) return Status(member.status().code(), "lpe member " + std::to_string(m) + ": " + member.status().message());
+      ensemble.W_.row(Index(m)) = expand_solution(design, member.value().theta).transpose();
+    }
     if (!report_progress(progress, m + 1, members)) {
       return Status(StatusCode::cancelled, "lpe fitting cancelled after " + count_of(m + 1, "member") + " of " +
                                                std::to_string(members));

@@ -259,5 +259,74 @@ TEST(Baselines, CancellingTheEnsembleStopsAfterTheCurrentMember) {
   EXPECT_EQ(calls, 3u);
 }
 
+// A resample drawn twice is fitted once and copied: its members equal a fit of that resample alone, bit
+// for bit, wherever it appears.
+TEST(LinearProbeEnsemble, RepeatedResamplesGiveTheSeparateFitsBits) {
+  for (const Case& c : cases()) {
+    const std::size_t O = c.labels.size();
+    Result<std::vector<std::uint32_t>> drawn = bootstrap_counts(c.labels.data(), O, 2, 5);
+    ASSERT_TRUE(drawn.ok());
+    const std::vector<std::uint32_t>& two = drawn.value();
+    std::vector<std::uint32_t> counts;  // resamples r0 r1 r0 r1 r0
+    for (std::size_t k = 0; k < 5; ++k)
+      counts.insert(counts.end(), two.begin() + std::ptrdiff_t(k % 2 * O), two.begin() + std::ptrdiff_t((k % 2 + 1) * O));
+    Result<LinearProbeEnsemble> all =
+        LinearProbeEnsemble::fit_resamples(MatrixView(c.observations), c.labels.data(), O, counts.data(), 5);
+    ASSERT_TRUE(all.ok()) << c.name;
+    for (std::size_t r = 0; r < 2; ++r) {
+      Result<LinearProbeEnsemble> alone =
+          LinearProbeEnsemble::fit_resamples(MatrixView(c.observations), c.labels.data(), O, &two[r * O], 1);
+      ASSERT_TRUE(alone.ok()) << c.name;
+      for (std::size_t m = r; m < 5; m += 2) {
+        EXPECT_TRUE((all.value().weights().row(Eigen::Index(m)).array() == alone.value().weights().row(0).array()).all())
+            << c.name << " member " << m;
+      }
+    }
+  }
+}
+
+// Scoring (distinct members with their shares, sums through logistic_expectations) gives the header's
+// measures computed member by member from the members' weights, to rounding.
+TEST(LinearProbeEnsemble, ScoresEqualTheMembersSumsOneByOne) {
+  for (const Case& c : cases()) {
+    Result<LinearProbeEnsemble> lpe =
+        LinearProbeEnsemble::fit(MatrixView(c.observations), c.labels.data(), c.labels.size(), {37, 3, 1.0});
+    ASSERT_TRUE(lpe.ok()) << c.name;
+    const RowMatrix& W = lpe.value().weights();
+    const std::size_t n = c.queries.rows(), M = std::size_t(W.rows()), d = std::size_t(c.queries.cols());
+    std::vector<double> judged = column(n), variance = column(n), ood = column(n), episteme = column(n), alea = column(n);
+    ASSERT_TRUE(lpe.value()
+                    .score(MatrixView(c.queries), {judged.data(), variance.data(), ood.data(), episteme.data(), alea.data()})
+                    .ok());
+    for (std::size_t q = 0; q < n; ++q) {
+      std::vector<double> t(M);
+      double g_mean = 0, t_mean = 0, sp_neg = 0, entropy = 0;
+      for (std::size_t m = 0; m < M; ++m) {
+        t[m] = W(Eigen::Index(m), Eigen::Index(d));
+        for (std::size_t j = 0; j < d; ++j) t[m] += W(Eigen::Index(m), Eigen::Index(j)) * c.queries(Eigen::Index(q), Eigen::Index(j));
+        const double g = 1.0 / (1.0 + std::exp(-t[m]));
+        const double tail = std::log1p(std::exp(-std::abs(t[m])));
+        const double neg = std::max(-t[m], 0.0) + tail, pos = std::max(t[m], 0.0) + tail;  // softplus(-t), softplus(t)
+        g_mean += g / double(M);
+        t_mean += t[m] / double(M);
+        sp_neg += neg / double(M);
+        entropy += (g * neg + (1.0 - g) * pos) / double(M);
+      }
+      double g_var = 0, t_var = 0;
+      for (std::size_t m = 0; m < M; ++m) {
+        const double g = 1.0 / (1.0 + std::exp(-t[m]));
+        g_var += (g - g_mean) * (g - g_mean) / double(M);
+        t_var += (t[m] - t_mean) * (t[m] - t_mean) / double(M);
+      }
+      const double episteme_expected =
+          -(0.5 * std::log(2.0 * M_PI * M_E * std::max(t_var, 1e-12)) - t_mean - 2.0 * sp_neg);
+      EXPECT_NEAR(judged[q], g_mean, 1e-13) << c.name << " query " << q;
+      EXPECT_NEAR(alea[q], entropy, 1e-13) << c.name << " query " << q;
+      EXPECT_NEAR(variance[q], g_var, 1e-13) << c.name << " query " << q;
+      EXPECT_NEAR(episteme[q], episteme_expected, 1e-9 * std::max(1.0, std::abs(episteme_expected))) << c.name << " query " << q;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpprobe

@@ -126,5 +126,26 @@ TEST(GpcHyperparameterFit, ReportsProgressAndCancels) {
   EXPECT_EQ(cancelled.message(), "hyperparameter fit cancelled in run 1 of 3");
 }
 
+// The start's evidence doubles as L-BFGS's first evaluation (not computed twice): it is the evidence at
+// the start to rounding of its parameters, and a one-iteration fit's result is the fit's own first step
+// from that value (its reported likelihood is evaluated afresh at its kernel, bit for bit).
+TEST(GpcHyperparameterFit, TheStartsEvidenceIsTheEvidenceAtTheStart) {
+  const GpcTrainingData data = testing::gpc_data(xor_case());
+  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
+    GpcOptions options;
+    options.method = method;
+    const SeArdKernel start{1.7, {0.9, 1.3}};
+    GpcHyperparameterOptions fit_options;
+    fit_options.max_iterations = 1;
+    Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options, fit_options);
+    ASSERT_TRUE(fit.ok()) << fit.status().message();
+    const double expected = gpc_log_marginal_likelihood(data, start, options).value().value;
+    EXPECT_NEAR(fit.value().start_log_marginal_likelihood, expected, 1e-13 * std::abs(expected)) << method_name(method);
+    EXPECT_GT(fit.value().log_marginal_likelihood, fit.value().start_log_marginal_likelihood) << method_name(method);
+    EXPECT_EQ(gpc_log_marginal_likelihood(data, fit.value().kernel, options).value().value,
+              fit.value().log_marginal_likelihood) << method_name(method);
+  }
+}
+
 }  // namespace
 }  // namespace gpprobe

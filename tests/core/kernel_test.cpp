@@ -191,5 +191,54 @@ TEST(KernelExpression, LengthAndKernelCountAreBounded) {
             "kernel expression of 2310 characters at character 2305: more than 256 kernels");
 }
 
+// The classifiers' kernel constant(c) * rbf(l) has its own loops in kernel_matrix.cpp (Kernel::scaled_rbf):
+// they must give the bits that the expression gives pair by pair, so that the GPC probes' curves stay as
+// they were. Checked against Kernel::operator() and Kernel::evaluate, the expression walk.
+TEST(KernelMatrix, ScaledRbfLoopsGiveTheExpressionsBitsPairByPair) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  const std::size_t n = 9, m = 4, d = 6;
+  std::vector<double> x(n * d), a(m * d), W(n * n);
+  for (double& v : x) v = u(rng);
+  for (double& v : a) v = u(rng);
+  for (double& v : W) v = u(rng);
+  const std::vector<std::pair<std::string, Kernel>> kernels = {
+      {"isotropic", Kernel::constant(1.7) * Kernel::rbf({0.8})},
+      {"ard", Kernel::constant(0.6) * Kernel::rbf({0.5, 1.1, 2.3, 0.9, 1.4, 3.0})},
+      {"ard, equal entries (the GPC probe's expanded kernel)", Kernel::constant(2.5) * Kernel::rbf(std::vector<double>(d, 1.9))},
+  };
+  for (const auto& [name, kernel] : kernels) {
+    double c = 0.0;
+    std::vector<double> l;
+    ASSERT_TRUE(kernel.scaled_rbf(&c, &l)) << name;
+    const RowMatrix K = kernel_matrix(kernel, x.data(), n, d);
+    std::vector<double> cross(m * n);
+    cross_kernel_matrix(kernel, a.data(), m, x.data(), n, d, cross.data());
+    const std::size_t P = kernel.parameter_count();
+    std::vector<double> expected(P, 0.0), grad(P);
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t i = j; i < n; ++i) {
+        EXPECT_EQ(K(Eigen::Index(i), Eigen::Index(j)), kernel(&x[i * d], &x[j * d], d)) << name << " K " << i << "," << j;
+        EXPECT_EQ(K(Eigen::Index(j), Eigen::Index(i)), K(Eigen::Index(i), Eigen::Index(j))) << name;
+        kernel.evaluate(&x[i * d], &x[j * d], d, grad.data());
+        const double w = (i == j ? 1.0 : 2.0) * W[j * n + i];
+        for (std::size_t p = 0; p < P; ++p) expected[p] += w * grad[p];
+      }
+    }
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        EXPECT_EQ(cross[i * n + j], kernel(&a[i * d], &x[j * d], d)) << name << " cross " << i << "," << j;
+    const std::vector<double> gradient = contract_gradient(kernel, x.data(), n, d, W.data());
+    ASSERT_EQ(gradient.size(), P);
+    for (std::size_t p = 0; p < P; ++p) EXPECT_EQ(gradient[p], expected[p]) << name << " parameter " << p;
+  }
+  double c = 0.0;
+  std::vector<double> l;
+  EXPECT_FALSE(Kernel::rbf({0.8}).scaled_rbf(&c, &l));
+  EXPECT_FALSE((Kernel::rbf({0.8}) * Kernel::constant(1.7)).scaled_rbf(&c, &l));
+  EXPECT_FALSE((Kernel::constant(1.7) * Kernel::matern52({0.8})).scaled_rbf(&c, &l));
+  EXPECT_FALSE((Kernel::constant(1.7) + Kernel::rbf({0.8})).scaled_rbf(&c, &l));
+}
+
 }  // namespace
 }  // namespace gpprobe

@@ -59,6 +59,9 @@ class Kernel {
   friend Kernel operator*(const Kernel& k1, const Kernel& k2);
 
   KernelKind kind() const;
+  // For constant(c) * rbf(l), the classifiers' kernel: c and l (1 or D entries); false for any other
+  // kernel. kernel_matrix.h evaluates it without walking the expression, to the same bits.
+  bool scaled_rbf(double* variance, std::vector<double>* length_scales) const;
 
   // k(a, b) for two points of dimension d.
   double operator()(const double* a, const double* b, std::size_t d) const;
