@@ -64,8 +64,8 @@ def fit_function(psi, labels, v, raised, delta):
     return out
 
 
-def score_function(model, psi, P, v):
-    Z = P @ psi.T
+def score_function(model, psi, P, v, Z=None):
+    Z = P @ psi.T if Z is None else Z
     mean = np.zeros(len(P))
     variance = np.zeros(len(P))
     for sign, (L, c) in zip((1.0, -1.0), model):
@@ -96,14 +96,7 @@ def score_weight(model, psi, P, v):
 
 def score_function32(model, psi, P, v):
     # The kernel rows in float32 (sgemm), the triangular solves in float64.
-    Z = (P.astype(np.float32) @ psi.astype(np.float32).T).astype(np.float64)
-    mean = np.zeros(len(P))
-    variance = np.zeros(len(P))
-    for sign, (L, c) in zip((1.0, -1.0), model):
-        V = solve_triangular(L, Z.T, lower=True, check_finite=False)
-        mean += sign * (V.T @ c)
-        variance += v - np.einsum('ij,ij->j', V, V)
-    return mean, variance
+    return score_function(model, psi, P, v, (P.astype(np.float32) @ psi.astype(np.float32).T).astype(np.float64))
 
 
 def score_weight32(model, psi, P, v):

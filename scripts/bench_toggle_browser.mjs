@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { npyHeader } from './million_npy.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -21,13 +22,7 @@ const isolation = args.isolation ?? '0';
 const port = 4300 + Math.floor(Math.random() * 500);
 
 function npy(descr, shape, bytes) {
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1;
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+  return Buffer.concat([npyHeader(descr, shape), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
 }
 
 // Two seeded Gaussian classes (a 32-bit LCG, exact through Math.imul, and Box-Muller: the benchmark needs
