@@ -53,7 +53,7 @@ export async function openStreamedDataset(
   demoteOthers(embeddings.fileName, parsed);
   const head: ParsedFile = { fileName: embeddings.fileName, columns: [], rows: embeddings.rows, notes: [] };
   const { columns, notes } = joinMetadata(head, [head, ...parsed], embeddings.rows);
-  notes.unshift(`${embeddings.fileName}: ${formatSize(embeddings.dataBytes)} of embeddings, read from the file as needed (more than ${formatSize(threshold)} is not held in memory)`);
+  notes.unshift(`${embeddings.fileName}: ${formatSize(embeddings.dataBytes)} of embeddings, read from the file as needed, since embeddings over ${formatSize(threshold)} are not held in memory`);
   return {
     name: files.map((f) => f.name).join(' + '), files: files.map((f) => ({ name: f.name, size: f.blob.size })),
     embeddings, columns, notes,
