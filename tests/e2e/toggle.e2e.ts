@@ -69,9 +69,15 @@ describe('toggling an observation', () => {
     // The first row of the table that is not an observation becomes one.
     const box = page.locator('table.results tbody input[aria-label^="Observation"]:not(:checked)').first();
     const row = Number((await box.getAttribute('aria-label'))!.split(' ')[1]);
+    const judgedCanvas = page.locator('[data-testid="judged-plot"] canvas[role="img"]');
+    const drawsBefore = Number(await judgedCanvas.getAttribute('data-draws'));
     await box.click();
     await expect.poll(async () => (await savedSession()).observations.includes(row)).toBe(true);
     await waitForResults(page);
+    // The new scores redraw the judged-probability plot once: the prior's views (its envelope) do not
+    // follow a change of the observations.
+    await page.waitForTimeout(400);
+    expect(Number(await judgedCanvas.getAttribute('data-draws'))).toBe(drawsBefore + 1);
     const summary = page.getByTestId('run-summary');
     expect(await summary.textContent()).toContain('updated: +1 −0 observations, every score by a rank-one update');
     // The embeddings and the OOD set were both followed by rank-one updates: no full pass.

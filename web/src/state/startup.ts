@@ -2,7 +2,7 @@
 // opening what the URL asks for (a link) or else the last session, saving the session on every change
 // (not in embeds, which keep their state in their own URL), keeping the link in the address bar,
 // re-running the probe and refreshing the views that follow the hyperparameters and the selection.
-import { effect } from '@preact/signals';
+import { computed, effect } from '@preact/signals';
 import { EngineClient, type WorkerPort } from '../worker/engine_client.ts';
 import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from './engine_tasks.ts';
@@ -77,9 +77,11 @@ export async function start(spawn: () => WorkerPort, { persistent }: { persisten
     request(null, { kind: 'belief-preview', epsilon, strength, grid: previewGrid }).then((p) => { preview.value = p; }, report);
     request(null, { kind: 'envelope', epsilon }).then((e) => { envelope.value = e; }, report);
   });
+  // Only when ε or s change: the session signal also changes with every observation toggled, and a new
+  // (equal) envelope would redraw the judged-probability plot a second time after each toggle.
+  const prior = computed(() => `${session.value.epsilon} ${session.value.strength}`);
   effect(() => {
-    void session.value.epsilon;
-    void session.value.strength;
+    void prior.value;
     refreshPrior();
   });
   // The selected query's belief.

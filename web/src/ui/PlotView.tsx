@@ -117,6 +117,8 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
     const drawn = drawPlot(sizedContext(c, width, height), spec, width, height);
     // The drawn texts' boxes, for checks that nothing is cut off (tests/e2e/embed.e2e.ts).
     c.dataset.textBoxes = JSON.stringify(drawn.textBoxes.map((b) => [b.left, b.top, b.right, b.bottom].map((v) => Math.round(v * 10) / 10)));
+    // How often the points were drawn (tests/e2e/toggle.e2e.ts: once per toggled observation).
+    c.dataset.draws = String(Number(c.dataset.draws ?? 0) + 1);
     setLayout(drawn);
   }, [spec, width, height]);
 
