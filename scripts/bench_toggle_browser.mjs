@@ -83,29 +83,34 @@ try {
   const times = [], workerMs = [], mainMs = [], verdictMs = [];
   for (let t = 0; t < toggles; t++) {
     const box = page.locator(`table.results tbody input[aria-label^="Observation"]`).nth(t + 1);
-    const before = await page.getByTestId('run-summary').textContent();
     // Click → the probe's result message arrives (worker: the update, the measures, the transfer) →
     // the summary shows the new run and two more frames are drawn (main thread: stores, every plot, the
     // table); then, apart, until the verdict (leave-one-out, what to label next) has followed.
-    const split = await box.evaluate((element, previous) => new Promise((resolve) => {
+    const split = await box.evaluate((element) => new Promise((resolve) => {
       const arrivals = window.__gpprobeResults;
       const seen = arrivals.length;
       const t0 = performance.now();
       element.click();
       let drawn = 0;
+      // The new run is there when the worker's probe result has arrived and the summary is current (its
+      // text alone can repeat: two toggles of the same kind scored in the same milliseconds read alike).
+      const giveUp = setTimeout(() => resolve({ total: NaN, arrived: NaN, verdict: NaN }), 60_000);
       const check = () => {
         const summary = document.querySelector('[data-testid="run-summary"]');
-        if (!drawn && summary && summary.textContent !== previous && !summary.classList.contains('stale')) {
+        const arrived = arrivals.slice(seen).some((a) => a.kind === 'probe');
+        if (!drawn && summary && arrived && !summary.classList.contains('stale')) {
           requestAnimationFrame(() => requestAnimationFrame(() => { drawn = performance.now(); check(); }));
         } else if (drawn && !document.querySelector('.task-bar')) {
           const arrival = arrivals.slice(seen).find((a) => a.kind === 'probe');
+          clearTimeout(giveUp);
           resolve({ total: drawn - t0, arrived: (arrival?.at ?? NaN) - t0, verdict: performance.now() - t0 });
         } else {
           requestAnimationFrame(check);
         }
       };
       requestAnimationFrame(check);
-    }), before);
+    }));
+    if (Number.isNaN(split.total)) throw new Error(`toggle ${t + 1}: no new run within 60 s of the click`);
     times.push(split.total);
     workerMs.push(split.arrived);
     mainMs.push(split.total - split.arrived);
