@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
 
 // Serves the repository's files on loopback with the headers of cross-origin isolation.
-function serveIsolated() {
+export function serveIsolated() {
   const root = resolve('.');
   const server = createServer((request, response) => {
     const file = normalize(join(root, decodeURIComponent(new URL(request.url, 'http://x').pathname)));

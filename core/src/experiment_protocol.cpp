@@ -4,6 +4,7 @@
 
 #include "gpprobe/linear_probe.h"
 #include "gpprobe/metrics.h"
+#include "gpprobe/parallel_for.h"
 #include "gpprobe/random_stream.h"
 #include "input_checks.h"
 
@@ -280,18 +281,28 @@ Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol
   for (const std::string& method : curves) {
     result.curves.push_back({method, metric, std::vector<double>(options.trials * points), {}, {}});
   }
-  std::vector<double> values(curves.size());
+  // A trial's steps are independent (each fits its own models on its own observations): they run in
+  // parallel where the build has threads, the largest O first so that the long steps do not come last,
+  // each writing its own values; the curves are the same for any thread count.
+  const std::size_t methods = curves.size();
+  std::vector<double> values(points * methods);
   for (std::size_t t = 0; t < options.trials; ++t) {
     const TrialDraw draw = protocol.draw(options.first_trial + t);
-    for (std::size_t j = 0; j < points; ++j) {
-      GPPROBE_RETURN_IF_ERROR(step(draw, j, result.observation_counts[j], values.data()));
-      for (std::size_t c = 0; c < curves.size(); ++c) result.curves[c].values[t * points + j] = values[c];
-      const std::size_t done = t * points + j + 1;
-      if (!report_progress(progress, done, total)) {
-        return Status(StatusCode::cancelled, std::string(experiment_name(kind)) + " experiment cancelled after " +
-                                                 count_of(done, "step") + " of " + std::to_string(total));
-      }
-    }
+    const auto point_of = [points](std::size_t task) { return points - 1 - task; };
+    GPPROBE_RETURN_IF_ERROR(parallel_tasks(
+        points,
+        [&](std::size_t task) {
+          const std::size_t j = point_of(task);
+          return step(draw, j, result.observation_counts[j], &values[j * methods]);
+        },
+        [&](std::size_t finished) -> Status {
+          const std::size_t done = t * points + finished;
+          if (report_progress(progress, done, total)) return Status::success();
+          return Status(StatusCode::cancelled, std::string(experiment_name(kind)) + " experiment cancelled after " +
+                                                   count_of(done, "step") + " of " + std::to_string(total));
+        }));
+    for (std::size_t j = 0; j < points; ++j)
+      for (std::size_t c = 0; c < methods; ++c) result.curves[c].values[t * points + j] = values[j * methods + c];
   }
   for (ExperimentCurve& curve : result.curves) {
     curve.mean.resize(points);

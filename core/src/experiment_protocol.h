@@ -77,7 +77,9 @@ using ExperimentStep =
     std::function<Status(const TrialDraw& draw, std::size_t point, std::size_t O, double* values)>;
 
 // Runs `step` over the trials and the schedule, fills every curve's values, mean and sd, and reports
-// progress after each step. `curves` names the methods; all share `metric`.
+// progress as steps finish. `curves` names the methods; all share `metric`. A trial's steps may run at
+// the same time on several threads (parallel_tasks, largest O first): a step must write only its own
+// values and whatever else it writes must be its own per (trial, point).
 Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol, const ExperimentOptions& options,
                                    const std::vector<std::string>& curves, const std::string& metric,
                                    const ExperimentStep& step, const ProgressCallback& progress);

@@ -26,8 +26,9 @@ std::vector<std::uint8_t> flip_positives(const std::vector<std::uint8_t>& labels
 Result<ExperimentResult> run_fuzzy(const Protocol& protocol, const ExperimentData&, const ExperimentOptions& options,
                                    const ProgressCallback& progress) {
   const std::vector<double>& levels = fuzzy_label_probabilities();
-  std::vector<ExperimentCloud> clouds;
-  auto step = [&](const TrialDraw& draw, std::size_t, std::size_t O, double* values) -> Status {
+  // Trial 0's clouds, per point of the schedule (steps may run at the same time: each writes its own).
+  std::vector<std::vector<ExperimentCloud>> clouds(protocol.counts().size());
+  auto step = [&](const TrialDraw& draw, std::size_t point, std::size_t O, double* values) -> Status {
     StepObservations obs = protocol.observations(draw, O);
     const std::vector<std::uint8_t> original = obs.labels;
     std::vector<std::size_t> positive_rows;
@@ -64,8 +65,8 @@ Result<ExperimentResult> run_fuzzy(const Protocol& protocol, const ExperimentDat
       judged_gpp.insert(judged_gpp.end(), gpp.judged_probability.begin(), gpp.judged_probability.end());
       judged_lpe.insert(judged_lpe.end(), lpe.judged_probability.begin(), lpe.judged_probability.end());
       if (draw.trial == 0) {
-        clouds.push_back(std::move(gpp));
-        if (positive_left) clouds.push_back(std::move(lpe));
+        clouds[point].push_back(std::move(gpp));
+        if (positive_left) clouds[point].push_back(std::move(lpe));
       }
     }
     Result<double> r_gpp = pearson(truth.data(), judged_gpp.data(), truth.size());
@@ -78,7 +79,10 @@ Result<ExperimentResult> run_fuzzy(const Protocol& protocol, const ExperimentDat
   };
   Result<ExperimentResult> result =
       run_steps(ExperimentKind::fuzzy, protocol, options, {"gpp", "lpe"}, "pearson", step, progress);
-  if (result.ok()) result.value().clouds = std::move(clouds);
+  if (result.ok()) {
+    for (std::vector<ExperimentCloud>& at_point : clouds)
+      for (ExperimentCloud& cloud : at_point) result.value().clouds.push_back(std::move(cloud));
+  }
   return result;
 }
 

@@ -83,12 +83,13 @@ class ThreadPool {
       n_ = n;
       chunks_ = chunks;
       errors_ = &errors;
-      next_.store(0);
+      next_.store(1);  // chunk 0 is the caller's (parallel_tasks reports progress from it)
       unfinished_ = chunks;
       ++generation_;
     }
     wake_.notify_all();
-    const std::size_t finished = claim_chunks();
+    run_chunk(0);
+    const std::size_t finished = 1 + claim_chunks();
     {
       std::unique_lock<std::mutex> lock(mutex_);
       unfinished_ -= finished;
@@ -134,16 +135,17 @@ class ThreadPool {
   // Runs chunks until none is left; returns how many it ran.
   std::size_t claim_chunks() {
     std::size_t finished = 0;
-    for (std::size_t c; (c = next_.fetch_add(1)) < chunks_;) {
-      const std::size_t begin = c * n_ / chunks_, end = (c + 1) * n_ / chunks_;
-      try {
-        (*body_)(begin, end);
-      } catch (...) {
-        (*errors_)[c] = std::current_exception();
-      }
-      ++finished;
-    }
+    for (std::size_t c; (c = next_.fetch_add(1)) < chunks_; ++finished) run_chunk(c);
     return finished;
+  }
+
+  void run_chunk(std::size_t c) {
+    const std::size_t begin = c * n_ / chunks_, end = (c + 1) * n_ / chunks_;
+    try {
+      (*body_)(begin, end);
+    } catch (...) {
+      (*errors_)[c] = std::current_exception();
+    }
   }
 
   std::mutex mutex_;
@@ -192,6 +194,35 @@ Status parallel_rounds(std::size_t blocks, std::size_t per_thread,
     GPPROBE_RETURN_IF_ERROR(between(first + count));
   }
   return Status::success();
+}
+
+Status parallel_tasks(std::size_t count, const std::function<Status(std::size_t)>& task,
+                      const std::function<Status(std::size_t)>& between) {
+  std::vector<Status> statuses(count);
+  std::atomic<std::size_t> next{0}, finished{0};
+  std::atomic<bool> stop{false};
+  Status stopped = Status::success();  // between's failure (written on the caller's thread only)
+  std::size_t reported = 0;
+  const auto report = [&](std::size_t done) {
+    Status s = between(done);
+    reported = done;
+    if (!s.ok()) {
+      stopped = std::move(s);
+      stop.store(true);
+    }
+  };
+  parallel_for(std::min(thread_count(), count), [&](std::size_t begin, std::size_t) {
+    const bool reporter = begin == 0;  // the caller's chunk (parallel_for runs chunk 0 on the caller)
+    for (std::size_t i; !stop.load() && (i = next.fetch_add(1)) < count;) {
+      statuses[i] = task(i);
+      const std::size_t done = finished.fetch_add(1) + 1;
+      if (!statuses[i].ok()) stop.store(true);
+      else if (reporter) report(done);
+    }
+  });
+  for (const Status& status : statuses) GPPROBE_RETURN_IF_ERROR(status);
+  if (stopped.ok() && finished.load() > reported) report(finished.load());
+  return stopped;
 }
 
 }  // namespace gpprobe

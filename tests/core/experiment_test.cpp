@@ -10,6 +10,7 @@
 #include "../../core/src/experiment_protocol.h"
 #include "evaluation_fixtures.h"
 #include "gpprobe/experiment.h"
+#include "gpprobe/parallel_for.h"
 #include "gpprobe/synthetic_embeddings.h"
 
 namespace gpprobe {
@@ -117,9 +118,16 @@ TEST(Experiments, SummariesAreTheMeanAndSampleStandardDeviation) {
   EXPECT_DOUBLE_EQ(sd[1], std::sqrt((400.0 + 100.0 + 900.0) / 2.0));
 }
 
+// Sets the thread count for a test, restores the default at its end.
+struct ThreadsForTest {
+  explicit ThreadsForTest(std::size_t n) { set_thread_count(n); }
+  ~ThreadsForTest() { set_thread_count(0); }
+};
+
 TEST(Experiments, ProgressCountsStepsAndCancelStops) {
   const Dataset ds = dataset();
   ExperimentOptions options = options_of(ds.runs[0]["options"]);
+  const ThreadsForTest one(1);  // a trial's steps one after the other: one report per step
   std::vector<std::size_t> seen;
   Result<ExperimentResult> r = run_experiment(ExperimentKind::probing, ds.data(false), options,
                                               [&](std::size_t done, std::size_t total) {
@@ -130,6 +138,60 @@ TEST(Experiments, ProgressCountsStepsAndCancelStops) {
   EXPECT_EQ(r.status().code(), StatusCode::cancelled);
   EXPECT_EQ(r.status().message(), "probing experiment cancelled after 3 steps of 8");
   EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3}));
+}
+
+TEST(Experiments, ThreadsGiveTheSameNumbersAndProgressStillCountsAndCancels) {
+  // A trial's steps run at the same time on several threads (largest O first): the curves and the
+  // clouds are bit for bit those of one thread, in the same order; progress only grows, ends at the
+  // total, and a cancel names how far it got.
+  const Dataset ds = dataset();
+  for (const auto& run : ds.runs) {
+    const std::string name = run["experiment"];
+    const ExperimentKind kind = parse_experiment(name).value();
+    const ExperimentData data = ds.data(run["uses_mask"]);
+    const ExperimentOptions options = options_of(run["options"]);
+    ExperimentResult serial;
+    {
+      const ThreadsForTest one(1);
+      serial = run_experiment(kind, data, options).value();
+    }
+    const ThreadsForTest three(3);
+    std::vector<std::size_t> seen;
+    const ExperimentResult threaded = run_experiment(kind, data, options, [&](std::size_t done, std::size_t total) {
+                                        EXPECT_EQ(total, options.trials * serial.observation_counts.size());
+                                        seen.push_back(done);
+                                        return true;
+                                      }).value();
+    ASSERT_EQ(threaded.curves.size(), serial.curves.size()) << name;
+    for (std::size_t c = 0; c < serial.curves.size(); ++c) {
+      ASSERT_EQ(threaded.curves[c].values.size(), serial.curves[c].values.size());
+      for (std::size_t k = 0; k < serial.curves[c].values.size(); ++k) {
+        const double a = threaded.curves[c].values[k], b = serial.curves[c].values[k];
+        EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << name << " " << serial.curves[c].method << " " << k;
+      }
+    }
+    ASSERT_EQ(threaded.clouds.size(), serial.clouds.size()) << name;
+    for (std::size_t k = 0; k < serial.clouds.size(); ++k) {
+      EXPECT_EQ(threaded.clouds[k].method, serial.clouds[k].method);
+      EXPECT_EQ(threaded.clouds[k].observations, serial.clouds[k].observations);
+      EXPECT_EQ(threaded.clouds[k].label_probability, serial.clouds[k].label_probability);
+      EXPECT_EQ(threaded.clouds[k].judged_probability, serial.clouds[k].judged_probability);
+      EXPECT_EQ(threaded.clouds[k].episteme, serial.clouds[k].episteme);
+    }
+    ASSERT_FALSE(seen.empty());
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end())) << name;
+    EXPECT_EQ(seen.back(), options.trials * serial.observation_counts.size()) << name;
+  }
+  const ThreadsForTest three(3);
+  std::size_t last = 0;
+  const Result<ExperimentResult> cancelled =
+      run_experiment(ExperimentKind::probing, ds.data(false), options_of(ds.runs[0]["options"]),
+                     [&](std::size_t done, std::size_t) {
+                       last = done;
+                       return done < 3;
+                     });
+  EXPECT_EQ(cancelled.status().code(), StatusCode::cancelled);
+  EXPECT_EQ(cancelled.status().message(), "probing experiment cancelled after " + std::to_string(last) + " steps of 8");
 }
 
 TEST(Experiments, EachBadInputNamesTheProblem) {

@@ -6,11 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "gpprobe/probe.h"
@@ -106,6 +110,74 @@ TEST(ParallelFor, RoundsReturnTheFirstFailingBlockAndStopOnCancel) {
       });
   EXPECT_EQ(cancelled.code(), StatusCode::cancelled);
   EXPECT_EQ(reported, (std::vector<std::size_t>{6, 12}));  // rounds of 3 threads x 2 blocks
+}
+
+TEST(ParallelFor, TasksRunOnceEachAndReportOnTheCallersThreadOnly) {
+  const std::thread::id caller = std::this_thread::get_id();
+  for (std::size_t threads : {1, 2, 3, 7}) {
+    ThreadCount set(threads);
+    for (std::size_t count : {0, 1, 2, 9, 40}) {
+      std::vector<std::atomic<int>> runs(count);
+      std::vector<std::size_t> reported;
+      const Status s = parallel_tasks(
+          count,
+          [&](std::size_t i) {
+            // Unequal lengths, longest first, as the experiments order them.
+            volatile double sink = 0;
+            for (std::size_t k = 0; k < (count - i) * 2000; ++k) sink = sink + double(k);
+            ++runs[i];
+            return Status::success();
+          },
+          [&](std::size_t done) {
+            EXPECT_EQ(std::this_thread::get_id(), caller);
+            reported.push_back(done);
+            return Status::success();
+          });
+      ASSERT_TRUE(s.ok()) << s.message();
+      for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(runs[i].load(), 1) << "task " << i << " of " << count;
+      if (count == 0) {
+        EXPECT_TRUE(reported.empty());
+        continue;
+      }
+      // Counts only grow and the last one is every task; on one thread, one report per task.
+      EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()) &&
+                  std::adjacent_find(reported.begin(), reported.end()) == reported.end());
+      EXPECT_EQ(reported.back(), count) << threads << " threads";
+      if (threads == 1) EXPECT_EQ(reported.size(), count);
+    }
+  }
+}
+
+TEST(ParallelFor, TasksReturnTheLowestFailingTaskAndStopOnCancel) {
+  for (std::size_t threads : {1, 3}) {
+    ThreadCount set(threads);
+    // Tasks 3 and 5 fail; whichever thread meets one first, the lowest-indexed failure is returned
+    // (task 3 is always claimed: claiming stops only after some task has failed, and 3 < 5).
+    const Status failed = parallel_tasks(
+        12,
+        [](std::size_t i) {
+          return i == 3 || i == 5 ? Status(StatusCode::numerical_failure, "task " + std::to_string(i)) : Status::success();
+        },
+        [](std::size_t) { return Status::success(); });
+    EXPECT_EQ(failed.message(), "task 3") << threads << " threads";
+    std::atomic<std::size_t> ran{0};
+    std::vector<std::size_t> reported;
+    const Status cancelled = parallel_tasks(
+        50,
+        [&](std::size_t) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          ++ran;
+          return Status::success();
+        },
+        [&](std::size_t done) {
+          reported.push_back(done);
+          return done >= 4 ? Status(StatusCode::cancelled, "stop at " + std::to_string(done)) : Status::success();
+        });
+    EXPECT_EQ(cancelled.code(), StatusCode::cancelled);
+    EXPECT_EQ(cancelled.message(), "stop at " + std::to_string(reported.back()));
+    EXPECT_LT(ran.load(), 50u) << "claiming went on after the cancel";
+    if (threads == 1) EXPECT_EQ(reported, (std::vector<std::size_t>{1, 2, 3, 4}));
+  }
 }
 
 // All seven columns of a probe's scores of `queries`, on `threads` threads.

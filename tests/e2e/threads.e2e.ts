@@ -97,6 +97,37 @@ describe('threads where the page allows them', () => {
     }
   });
 
+  it('runs the evaluation lab\'s steps on the threads, with the single-threaded page\'s curves to the last bit', async () => {
+    // A trial's steps (one per O) run at the same time on the threaded module: the curves must not move.
+    const curves = async (page: Page): Promise<string> => {
+      await waitForResults(page);
+      await page.getByRole('tab', { name: 'Evaluate' }).click();
+      await page.getByRole('group', { name: 'Experiment' }).getByRole('button', { name: 'Fuzzy concepts' }).click();
+      const settings = page.getByRole('region', { name: 'Experiment settings' });
+      await settings.getByLabel('trials', { exact: true }).fill('2');
+      await settings.getByLabel('trials', { exact: true }).press('Enter');
+      await settings.getByRole('button', { name: 'Run fuzzy concepts' }).click();
+      await page.getByTestId('evaluation-summary').waitFor({ timeout: 60_000 });
+      return downloadText(page, 'Export curves (CSV)');
+    };
+    const page = pages.page;
+    await page.goto(`${isolatedUrl}?${SETTINGS}`);
+    expect(await shownThreads(page)).toMatch(/^\d+ threads$/);
+    const threaded = await curves(page);
+    const context = await pages.browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 1000 } });
+    try {
+      const plain = await watchedPage(context, new URL(plainUrl).origin);
+      await plain.page.goto(`${plainUrl}?${SETTINGS}`);
+      expect(await shownThreads(plain.page)).toBe('1 thread');
+      const single = await curves(plain.page);
+      expect(threaded.trim().split('\n').length).toBe(1 + 2 * 9);  // gpp and lpe at O = 2, 4, …, 512
+      expect(threaded).toBe(single);
+      expect(plain.consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('runs on one thread inside an iframe of a page that is not isolated', async () => {
     const page = pages.page;
     await page.goto(parentUrl);

@@ -27,7 +27,8 @@ void set_thread_count(std::size_t threads);
 constexpr std::size_t kMaxThreads = 16;
 
 // Calls body(begin, end) over contiguous chunks covering [0, n) in order of begin, at most
-// thread_count() chunks of at least `min_chunk` indices each. Returns when every chunk is done; an
+// thread_count() chunks of at least `min_chunk` indices each; the chunk that begins at 0 runs on the
+// caller's thread. Returns when every chunk is done; an
 // exception thrown by a body is rethrown here (the first chunk's, by index).
 void parallel_for(std::size_t n, const std::function<void(std::size_t begin, std::size_t end)>& body,
                   std::size_t min_chunk = 1);
@@ -40,5 +41,14 @@ void parallel_for(std::size_t n, const std::function<void(std::size_t begin, std
 Status parallel_rounds(std::size_t blocks, std::size_t per_thread,
                        const std::function<Status(std::size_t begin, std::size_t end)>& body,
                        const std::function<Status(std::size_t done)>& between);
+
+// Independent tasks of unequal length: task(i) for every i in [0, count), each once, claimed in index
+// order by the caller and the pool threads as each becomes free (so put the longest first). After each
+// task the caller's thread itself finishes, between(done) runs there with the number of tasks finished
+// so far on any thread, and once more at the end if that count has grown since; a failing task or
+// between stops the claiming. Returns the failure of the lowest-indexed failing task, else between's,
+// else success. What a task writes must be its own (results then do not depend on the thread count).
+Status parallel_tasks(std::size_t count, const std::function<Status(std::size_t task)>& task,
+                      const std::function<Status(std::size_t done)>& between);
 
 }  // namespace gpprobe
