@@ -1,6 +1,7 @@
 // Benchmark: in the built app (dist/app) in Debian's Chromium, toggle one observation of a large
-// embedding set and time the click until every view shows the updated run (the run summary says
-// "updated: +1" and two animation frames have been drawn), split into the part until the worker's
+// embedding set and time the click until every view shows the updated run (the run summary is current
+// and the frame after the last plot's redraw has come; no plot redraws in the three frames after it),
+// split into the part until the worker's
 // result reaches the page and the page's part after it. Run with `npm run bench` or
 //   node scripts/bench_toggle_browser.mjs [--rows 200000] [--dimension 384] [--toggles 5]
 // Writes the embeddings (float32 .npy) and their labels to a temporary directory and uploads them.
@@ -84,26 +85,36 @@ try {
   for (let t = 0; t < toggles; t++) {
     const box = page.locator(`table.results tbody input[aria-label^="Observation"]`).nth(t + 1);
     // Click → the probe's result message arrives (worker: the update, the measures, the transfer) →
-    // the summary shows the new run and two more frames are drawn (main thread: stores, every plot, the
-    // table); then, apart, until the verdict (leave-one-out, what to label next) has followed.
+    // the frame that shows the last plot redrawn (main thread: stores, every plot, the table); then,
+    // apart, until the verdict (leave-one-out, what to label next) has followed.
     const split = await box.evaluate((element) => new Promise((resolve) => {
       const arrivals = window.__gpprobeResults;
       const seen = arrivals.length;
+      // Every redraw of a plot's points counts up its canvas's data-draws (PlotView): the last one after
+      // the click is the last plot to follow, and the frame after it is the one that shows it.
+      let lastDraw = -Infinity;
+      const observer = new MutationObserver(() => { lastDraw = performance.now(); });
+      observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-draws'] });
       const t0 = performance.now();
       element.click();
-      let drawn = 0;
+      let shown = 0, calm = 0;
       // The new run is there when the worker's probe result has arrived and the summary is current (its
       // text alone can repeat: two toggles of the same kind scored in the same milliseconds read alike).
-      const giveUp = setTimeout(() => resolve({ total: NaN, arrived: NaN, verdict: NaN }), 60_000);
+      // Then the first frame after the last draw shows every plot and the table; three more frames with no
+      // draw make sure no plot follows later.
+      const giveUp = setTimeout(() => { observer.disconnect(); resolve({ total: NaN, arrived: NaN, verdict: NaN }); }, 60_000);
       const check = () => {
+        const now = performance.now();
         const summary = document.querySelector('[data-testid="run-summary"]');
         const arrived = arrivals.slice(seen).some((a) => a.kind === 'probe');
-        if (!drawn && summary && arrived && !summary.classList.contains('stale')) {
-          requestAnimationFrame(() => requestAnimationFrame(() => { drawn = performance.now(); check(); }));
-        } else if (drawn && !document.querySelector('.task-bar')) {
+        if (summary && arrived && !summary.classList.contains('stale')) {
+          if (!shown || lastDraw > shown) { shown = now; calm = 0; } else calm++;
+        }
+        if (shown && calm >= 3 && !document.querySelector('.task-bar')) {
           const arrival = arrivals.slice(seen).find((a) => a.kind === 'probe');
           clearTimeout(giveUp);
-          resolve({ total: drawn - t0, arrived: (arrival?.at ?? NaN) - t0, verdict: performance.now() - t0 });
+          observer.disconnect();
+          resolve({ total: shown - t0, arrived: (arrival?.at ?? NaN) - t0, verdict: now - t0 });
         } else {
           requestAnimationFrame(check);
         }

@@ -71,6 +71,21 @@ describe('toggling an observation', () => {
     const row = Number((await box.getAttribute('aria-label'))!.split(' ')[1]);
     const judgedCanvas = page.locator('[data-testid="judged-plot"] canvas[role="img"]');
     const drawsBefore = Number(await judgedCanvas.getAttribute('data-draws'));
+    // Which changes come in the same batch of DOM mutations (one task): the new scores' summary and the
+    // plot's redraw must, or the points would show a frame after the table and the summary.
+    await page.evaluate(() => {
+      const w = window as unknown as { __batches: string[][] };
+      w.__batches = [];
+      new MutationObserver((records) => {
+        const kinds = new Set<string>();
+        for (const r of records) {
+          const element = (r.target instanceof Element ? r.target : r.target.parentElement)!;
+          if (r.type === 'attributes' && r.attributeName === 'data-draws' && element.closest('[data-testid="judged-plot"]')) kinds.add('judged drawn');
+          if (element.closest('[data-testid="run-summary"]') && /rank-one update/.test(element.closest('[data-testid="run-summary"]')!.textContent ?? '')) kinds.add('summary');
+        }
+        if (kinds.size) w.__batches.push([...kinds].sort());
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-draws'], childList: true, characterData: true });
+    });
     await box.click();
     await expect.poll(async () => (await savedSession()).observations.includes(row)).toBe(true);
     await waitForResults(page);
@@ -78,6 +93,8 @@ describe('toggling an observation', () => {
     // follow a change of the observations.
     await page.waitForTimeout(400);
     expect(Number(await judgedCanvas.getAttribute('data-draws'))).toBe(drawsBefore + 1);
+    const batches = await page.evaluate(() => (window as unknown as { __batches: string[][] }).__batches);
+    expect(batches.find((b) => b.includes('judged drawn'))).toEqual(['judged drawn', 'summary']);
     const summary = page.getByTestId('run-summary');
     expect(await summary.textContent()).toContain('updated: +1 −0 observations, every score by a rank-one update');
     // The embeddings and the OOD set were both followed by rank-one updates: no full pass.

@@ -1,6 +1,6 @@
 // A plot on a canvas that fits its container: hover shows a tooltip for the nearest point of the
 // interactive mark, click selects it, and the card exports the same plot as PNG or SVG.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { titleBand, type Layout } from '../plots/layout.ts';
 import type { Mark, PlotSpec, PointsMark } from '../plots/plot_model.ts';
 import { drawOverlay, drawPlot, drawTitledPlot } from '../plots/render_canvas.ts';
@@ -111,7 +111,10 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
   const [hover, setHover] = useState<{ lines: string[]; x: number; y: number; index: number | null } | null>(null);
   const [layoutState, setLayout] = useState<Layout | null>(null);
 
-  useEffect(() => {
+  // Drawn in the commit that brings the new spec (a layout effect), so the points show in the same frame
+  // as the rest of the update (the table, the summary); a plain effect runs after that frame is painted and
+  // showed them one frame later.
+  useLayoutEffect(() => {
     const c = canvas.current;
     if (!c || !spec || width === 0) return;
     const drawn = drawPlot(sizedContext(c, width, height), spec, width, height);
@@ -122,7 +125,7 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
     setLayout(drawn);
   }, [spec, width, height]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const c = overlayCanvas.current;
     if (!c || !layoutState) return;
     drawOverlay(sizedContext(c, width, height), overlay ?? [], layoutState);
