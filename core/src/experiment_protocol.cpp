@@ -270,33 +270,34 @@ Status auroc_each(const std::vector<std::uint8_t>& labels, const std::vector<dou
 
 Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol, const ExperimentOptions& options,
                                    const std::vector<std::string>& curves, const std::string& metric,
-                                   const ExperimentStep& step, const ProgressCallback& progress) {
+                                   const ExperimentStep& step, const ProgressCallback& progress, std::size_t parts) {
   ExperimentResult result;
   result.kind = kind;
   result.observation_counts = protocol.counts();
   result.schedule_limit = protocol.limit();
   result.first_trial = options.first_trial;
   result.trials = options.trials;
-  const std::size_t points = result.observation_counts.size(), total = options.trials * points;
+  const std::size_t points = result.observation_counts.size(), pieces = points * parts;
+  const std::size_t total = options.trials * pieces;
   for (const std::string& method : curves) {
     result.curves.push_back({method, metric, std::vector<double>(options.trials * points), {}, {}});
   }
-  // A trial's steps are independent (each fits its own models on its own observations): they run in
-  // parallel where the build has threads, the largest O first so that the long steps do not come last,
-  // each writing its own values; the curves are the same for any thread count.
+  // A trial's pieces are independent (each fits its own models on its own observations): they run in
+  // parallel where the build has threads, the last part first and each part from the largest O down, so
+  // that the long pieces do not come last; each writes its own values, so the curves are the same for
+  // any thread count.
   const std::size_t methods = curves.size();
   std::vector<double> values(points * methods);
   for (std::size_t t = 0; t < options.trials; ++t) {
     const TrialDraw draw = protocol.draw(options.first_trial + t);
-    const auto point_of = [points](std::size_t task) { return points - 1 - task; };
     GPPROBE_RETURN_IF_ERROR(parallel_tasks(
-        points,
+        pieces,
         [&](std::size_t task) {
-          const std::size_t j = point_of(task);
-          return step(draw, j, result.observation_counts[j], &values[j * methods]);
+          const std::size_t part = parts - 1 - task / points, j = points - 1 - task % points;
+          return step(draw, j, result.observation_counts[j], part, &values[j * methods]);
         },
         [&](std::size_t finished) -> Status {
-          const std::size_t done = t * points + finished;
+          const std::size_t done = t * pieces + finished;
           if (report_progress(progress, done, total)) return Status::success();
           return Status(StatusCode::cancelled, std::string(experiment_name(kind)) + " experiment cancelled after " +
                                                    count_of(done, "step") + " of " + std::to_string(total));

@@ -72,17 +72,21 @@ Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const 
 Status auroc_each(const std::vector<std::uint8_t>& labels, const std::vector<double>* scores, std::size_t methods,
                   double* values);
 
-// Computes one value per curve for one (trial, O): values[c] for curve c.
+// Computes part `part` of one (trial, O): values[c] for the curves c that part owns (run_steps' `parts`
+// split a step's curves into independent pieces of work, each writing only its own curves' values).
 using ExperimentStep =
-    std::function<Status(const TrialDraw& draw, std::size_t point, std::size_t O, double* values)>;
+    std::function<Status(const TrialDraw& draw, std::size_t point, std::size_t O, std::size_t part, double* values)>;
 
-// Runs `step` over the trials and the schedule, fills every curve's values, mean and sd, and reports
-// progress as steps finish. `curves` names the methods; all share `metric`. A trial's steps may run at
-// the same time on several threads (parallel_tasks, largest O first): a step must write only its own
-// values and whatever else it writes must be its own per (trial, point).
+// Runs `step` over the trials, the schedule and the `parts` of each step, fills every curve's values, mean
+// and sd, and reports progress as pieces finish (done of trials x points x parts). `curves` names the
+// methods; all share `metric`. A trial's pieces may run at the same time on several threads
+// (parallel_tasks): the last part first (give the heaviest work the highest part), each part from the
+// largest O down. A piece must write only its own values, and whatever else it writes must be its own per
+// (trial, point, part).
 Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol, const ExperimentOptions& options,
                                    const std::vector<std::string>& curves, const std::string& metric,
-                                   const ExperimentStep& step, const ProgressCallback& progress);
+                                   const ExperimentStep& step, const ProgressCallback& progress,
+                                   std::size_t parts = 1);
 
 // The experiments (one source file each).
 Result<ExperimentResult> run_probing(const Protocol& protocol, const ExperimentData& data,

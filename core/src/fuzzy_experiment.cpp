@@ -28,7 +28,7 @@ Result<ExperimentResult> run_fuzzy(const Protocol& protocol, const ExperimentDat
   const std::vector<double>& levels = fuzzy_label_probabilities();
   // Trial 0's clouds, per point of the schedule (steps may run at the same time: each writes its own).
   std::vector<std::vector<ExperimentCloud>> clouds(protocol.counts().size());
-  auto step = [&](const TrialDraw& draw, std::size_t point, std::size_t O, double* values) -> Status {
+  auto step = [&](const TrialDraw& draw, std::size_t point, std::size_t O, std::size_t, double* values) -> Status {
     StepObservations obs = protocol.observations(draw, O);
     const std::vector<std::uint8_t> original = obs.labels;
     std::vector<std::size_t> positive_rows;

@@ -12,7 +12,7 @@ namespace gpprobe {
 
 Result<ExperimentResult> run_ood(const Protocol& protocol, const ExperimentData&, const ExperimentOptions& options,
                                  const ProgressCallback& progress) {
-  auto step = [&](const TrialDraw& draw, std::size_t, std::size_t O, double* values) -> Status {
+  auto step = [&](const TrialDraw& draw, std::size_t, std::size_t O, std::size_t, double* values) -> Status {
     const StepObservations obs = protocol.observations(draw, O);
     const MatrixView x(obs.x);
     // Queries: the in-distribution ones first (label 1), then the OOD rows (label 0).

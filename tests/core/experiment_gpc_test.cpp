@@ -13,6 +13,7 @@
 #include "gpprobe/gp_classifier.h"
 #include "gpprobe/gpc_hyperparameter_fit.h"
 #include "gpprobe/metrics.h"
+#include "gpprobe/parallel_for.h"
 #include "gpprobe/synthetic_embeddings.h"
 
 namespace gpprobe {
@@ -73,6 +74,34 @@ TEST(ExperimentGpc, AddsTwoCurvesAndChangesNoOther) {
     }
   }
   EXPECT_TRUE(std::isnan(part.curves[4].mean[4]) && std::isnan(part.curves[5].sd[3]));
+}
+
+TEST(ExperimentGpc, RunAsTheirOwnPiecesOnThreadsWithTheSameNumbersAndProgress) {
+  // With the GPC probes a step is two pieces (GPP, LP, SVM, LPE; the GPC probes), the GPC ones scheduled
+  // first: on 3 threads every value is the one thread's, and progress counts both pieces of each step.
+  const Data data;
+  ExperimentOptions o = options(true);
+  o.gpc.max_observations = 16;  // and the capped pieces still count
+  set_thread_count(1);
+  std::vector<std::size_t> serial_seen;
+  const ExperimentResult serial = run_experiment(ExperimentKind::probing, data.view(), o, [&](std::size_t done, std::size_t total) {
+                                    EXPECT_EQ(total, 2u * 5u * 2u);  // trials x points x pieces
+                                    serial_seen.push_back(done);
+                                    return true;
+                                  }).value();
+  set_thread_count(3);
+  const ExperimentResult threaded = run_experiment(ExperimentKind::probing, data.view(), o).value();
+  set_thread_count(0);
+  EXPECT_EQ(serial_seen.size(), 20u);
+  EXPECT_EQ(serial_seen.back(), 20u);
+  ASSERT_EQ(threaded.curves.size(), 6u);
+  for (std::size_t c = 0; c < 6; ++c) {
+    for (std::size_t k = 0; k < serial.curves[c].values.size(); ++k) {
+      const double a = threaded.curves[c].values[k], b = serial.curves[c].values[k];
+      EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << serial.curves[c].method << " " << k;
+    }
+  }
+  EXPECT_TRUE(std::isnan(serial.curves[4].values[4]) && !std::isnan(serial.curves[4].values[3]));  // O = 32 > 16
 }
 
 // The probe's score is p(y = 1) of a probit classifier whose signal variance and one length-scale were

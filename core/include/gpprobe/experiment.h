@@ -40,7 +40,9 @@
 //   kNN uses min(k, O) neighbours. GPP uses `probe` (the paper: epsilon 0.1, strength 5).
 //
 // Results hold every trial's value (trials by points) and the mean and sample standard deviation over
-// trials (0 for one trial). Progress is reported after each (trial, O) step.
+// trials (0 for one trial). Progress counts pieces of work: one per (trial, O) step, two with the GPC
+// probes (GPP and the baselines; the GPC probes). Where the build has threads, a trial's pieces run at the
+// same time (the GPC pieces first, each kind from the largest O down): the numbers do not depend on it.
 //
 //   embeddings  n by d;  labels n values in {0, 1};  ood m by d (m >= 1 for "ood");
 //   query_mask  null or n values in {0, 1}

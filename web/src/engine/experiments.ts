@@ -53,7 +53,7 @@ export interface ExperimentOptions {
 export interface RunExperimentOptions {
   /** Aborting stops the run with a GpprobeError of code "cancelled" (checked between steps). */
   signal?: AbortSignal;
-  /** Stage "trial t of T"; done counts steps (one per trial and observation count) of the total. */
+  /** Stage "trial t of T"; done counts pieces of work (one per trial and observation count, two with the GPC probes) of the total. */
   onProgress?: ProgressListener;
 }
 
