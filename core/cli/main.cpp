@@ -88,7 +88,8 @@ const char* kUsage =
     "          [--json]\n"
     "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
     "\n"
-    "Every command takes --threads N: threads for scoring queries (default: every core, at most 16).\n"
+    "Every command takes --threads N: threads for scoring queries and for the steps of evaluate\n"
+    "(default: every core, at most 16).\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
