@@ -1,7 +1,7 @@
 // Embind registration of the evaluation core (baselines, metrics, the GPP paper's experiments).
-// Conventions of binding_support.h. An experiment runs one trial per call (the TS engine yields and
-// checks for cancel between calls); the handle adds the trials up in the core (append_trials), so the
-// means and standard deviations never pass through TypeScript.
+// Conventions of binding_support.h. An experiment runs a few trials per call (one per thread: the TS
+// engine yields and checks for cancel between calls); the handle adds the trials up in the core
+// (append_trials), so the means and standard deviations never pass through TypeScript.
 #include <emscripten/bind.h>
 
 #include <cstdint>
@@ -121,11 +121,11 @@ struct ExperimentValue : BindingStatus {
 // One experiment's trials, added up as they run. JavaScript owns it and must delete() it.
 class ExperimentHandle {
  public:
-  // Runs trial `trial` and adds it to the ones run before. A query_mask of 0 means none.
+  // Runs trials [trial, trial + count) and adds them to the ones run before. A query_mask of 0 means none.
   Status run_trial(const std::string& experiment, std::uintptr_t embeddings, std::size_t rows, std::size_t cols,
                    int dtype, std::uintptr_t labels, std::size_t label_count, std::uintptr_t ood, std::size_t ood_rows,
                    std::size_t ood_cols, int ood_dtype, std::uintptr_t query_mask, std::size_t query_mask_count,
-                   double trial, const ExperimentSettings& s, val progress) {
+                   double trial, double count, const ExperimentSettings& s, val progress) {
     Result<gpprobe::ExperimentKind> kind = gpprobe::parse_experiment(experiment);
     if (!kind.ok()) return kind.status();
     gpprobe::ExperimentData data;
@@ -136,8 +136,9 @@ class ExperimentHandle {
     data.query_mask = query_mask ? bytes(query_mask) : nullptr;
     data.query_mask_count = query_mask_count;
     gpprobe::ExperimentOptions o;
-    o.trials = 1;
     GPPROBE_RETURN_IF_ERROR(count_argument("trial", trial, &o.first_trial));
+    GPPROBE_RETURN_IF_ERROR(count_argument("trial count", count, &o.trials));
+    if (o.trials == 0) return Status(StatusCode::invalid_argument, "trial count must be at least 1, got 0");
     GPPROBE_RETURN_IF_ERROR(seed_argument("seed", s.seed, &o.seed));
     GPPROBE_RETURN_IF_ERROR(count_argument("maxObservations", s.maxObservations, &o.max_observations));
     GPPROBE_RETURN_IF_ERROR(count_argument("maxQueries", s.maxQueries, &o.max_queries));

@@ -203,12 +203,13 @@ export interface ExperimentValue extends BindingStatus {
   clouds: CloudValue[];
 }
 
-/** An experiment's trials, added up in the core as they run. Call delete() when done. */
+/** An experiment's trials, added up in the core as they run (runTrial: trials [trial, trial + count)). Call delete() when done. */
 export interface ExperimentHandle {
   runTrial(
     experiment: string, embeddings: number, rows: number, cols: number, dtype: 32 | 64,
     labels: number, labelCount: number, ood: number, oodRows: number, oodCols: number, oodDtype: 32 | 64,
-    queryMask: number, queryMaskCount: number, trial: number, settings: ExperimentSettings, progress: CoreProgress,
+    queryMask: number, queryMaskCount: number, trial: number, count: number, settings: ExperimentSettings,
+    progress: CoreProgress,
   ): BindingStatus;
   result(): ExperimentValue;
   delete(): void;

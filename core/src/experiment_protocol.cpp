@@ -282,28 +282,34 @@ Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol
   for (const std::string& method : curves) {
     result.curves.push_back({method, metric, std::vector<double>(options.trials * points), {}, {}});
   }
-  // A trial's pieces are independent (each fits its own models on its own observations): they run in
-  // parallel where the build has threads, the last part first and each part from the largest O down, so
-  // that the long pieces do not come last; each writes its own values, so the curves are the same for
-  // any thread count.
-  const std::size_t methods = curves.size();
-  std::vector<double> values(points * methods);
-  for (std::size_t t = 0; t < options.trials; ++t) {
-    const TrialDraw draw = protocol.draw(options.first_trial + t);
+  // Pieces are independent (each fits its own models on its own observations): where the build has
+  // threads they run at the same time, the trials in groups of as many as there are threads (each group's
+  // draws held at once), the last part first, each part from the largest O down and the group's trials side
+  // by side, so that the long pieces start first and pair up. Each writes its own values: the curves are the
+  // same for any thread count.
+  const std::size_t methods = curves.size(), group = std::max<std::size_t>(1, thread_count());
+  for (std::size_t first = 0; first < options.trials; first += group) {
+    const std::size_t count = std::min(group, options.trials - first);
+    std::vector<TrialDraw> draws;
+    for (std::size_t t = first; t < first + count; ++t) draws.push_back(protocol.draw(options.first_trial + t));
+    std::vector<double> values(count * points * methods);
     GPPROBE_RETURN_IF_ERROR(parallel_tasks(
-        pieces,
+        count * pieces,
         [&](std::size_t task) {
-          const std::size_t part = parts - 1 - task / points, j = points - 1 - task % points;
-          return step(draw, j, result.observation_counts[j], part, &values[j * methods]);
+          const std::size_t t = task % count, rank = task / count;  // rank: order within one trial
+          const std::size_t part = parts - 1 - rank / points, j = points - 1 - rank % points;
+          return step(draws[t], j, result.observation_counts[j], part, &values[(t * points + j) * methods]);
         },
         [&](std::size_t finished) -> Status {
-          const std::size_t done = t * pieces + finished;
+          const std::size_t done = first * pieces + finished;
           if (report_progress(progress, done, total)) return Status::success();
           return Status(StatusCode::cancelled, std::string(experiment_name(kind)) + " experiment cancelled after " +
                                                    count_of(done, "step") + " of " + std::to_string(total));
         }));
-    for (std::size_t j = 0; j < points; ++j)
-      for (std::size_t c = 0; c < methods; ++c) result.curves[c].values[t * points + j] = values[j * methods + c];
+    for (std::size_t t = 0; t < count; ++t)
+      for (std::size_t j = 0; j < points; ++j)
+        for (std::size_t c = 0; c < methods; ++c)
+          result.curves[c].values[(first + t) * points + j] = values[(t * points + j) * methods + c];
   }
   for (ExperimentCurve& curve : result.curves) {
     curve.mean.resize(points);

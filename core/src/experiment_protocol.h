@@ -79,10 +79,10 @@ using ExperimentStep =
 
 // Runs `step` over the trials, the schedule and the `parts` of each step, fills every curve's values, mean
 // and sd, and reports progress as pieces finish (done of trials x points x parts). `curves` names the
-// methods; all share `metric`. A trial's pieces may run at the same time on several threads
-// (parallel_tasks): the last part first (give the heaviest work the highest part), each part from the
-// largest O down. A piece must write only its own values, and whatever else it writes must be its own per
-// (trial, point, part).
+// methods; all share `metric`. Pieces may run at the same time on several threads (parallel_tasks), the
+// trials in groups of thread_count(): the last part first (give the heaviest work the highest part), each
+// part from the largest O down, the group's trials side by side. A piece must write only its own values,
+// and whatever else it writes must be its own per (trial, point, part).
 Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol, const ExperimentOptions& options,
                                    const std::vector<std::string>& curves, const std::string& metric,
                                    const ExperimentStep& step, const ProgressCallback& progress,

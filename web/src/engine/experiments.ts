@@ -4,8 +4,8 @@
 //   // r.observationCounts, r.curves[i].mean / .sd / .values (trials × points), r.clouds (fuzzy)
 //
 // The protocol is the core's (core/include/gpprobe/experiment.h). An experiment runs one trial per wasm
-// call and yields to the event loop between trials, so a worker stays responsive and an AbortSignal can
-// stop it; the core adds the trials up (append_trials) and computes the mean and standard deviation, so
+// call (as many as the engine has threads, run side by side) and yields to the event loop between calls,
+// so a worker stays responsive and an AbortSignal can stop it; the core adds the trials up (append_trials) and computes the mean and standard deviation, so
 // nothing but the finished result crosses back. Embeddings already resident in the wasm heap
 // (engine.upload) are used in place, not copied.
 import type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve, ExperimentSettings as TrialSettings } from './generated/gpprobe.mjs';
@@ -53,7 +53,7 @@ export interface ExperimentOptions {
 export interface RunExperimentOptions {
   /** Aborting stops the run with a GpprobeError of code "cancelled" (checked between steps). */
   signal?: AbortSignal;
-  /** Stage "trial t of T"; done counts pieces of work (one per trial and observation count, two with the GPC probes) of the total. */
+  /** Stage "trial t of T" (on threads "trials t–u of T"); done counts pieces of work (one per trial and observation count, two with the GPC probes) of the total. */
   onProgress?: ProgressListener;
 }
 
@@ -81,7 +81,7 @@ function placed(heap: HeapScope, m: MatrixInput, what: string) {
 
 /**
  * Runs an experiment of the GPP paper (probing, fuzzy, ood; see core/include/gpprobe/experiment.h for the
- * protocol), one trial per wasm call. Trial t gives the same numbers as in the CLI's run with the same seed.
+ * protocol), one trial per wasm call (one per thread). Trial t gives the same numbers as in the CLI's run with the same seed.
  */
 export async function runExperiment(
   engine: ProbeEngine, options: ExperimentOptions, run: RunExperimentOptions = {},
@@ -108,19 +108,22 @@ export async function runExperiment(
     const y = heap.copyIn(labels, 'labels');
     const o = ood ? placed(heap, ood, 'ood') : null;
     const mask = queryMask ? heap.copyIn(queryMask, 'query mask') : 0;
-    for (let t = 0; t < trials; ++t) {
+    // As many trials per call as the engine has threads: the core runs their steps side by side.
+    const perCall = Math.max(1, engine.threads);
+    for (let t = 0; t < trials; t += perCall) {
       if (run.signal?.aborted) {
         throw new GpprobeError('cancelled', `${experiment} experiment cancelled after ${t} of ${trials} trials`);
       }
-      const stage = `trial ${t + 1} of ${trials}`;
-      // Addresses of resident matrices are taken per trial: one disposed meanwhile throws, never dangles.
+      const count = Math.min(perCall, trials - t);
+      const stage = count === 1 ? `trial ${t + 1} of ${trials}` : `trials ${t + 1}–${t + count} of ${trials}`;
+      // Addresses of resident matrices are taken per call: one disposed meanwhile throws, never dangles.
       throwIfFailed(handle.runTrial(
         experiment, x.pointer(), x.rows, x.cols, x.dtype, y, labels.length,
         o?.pointer() ?? 0, o?.rows ?? 0, o?.cols ?? x.cols, o?.dtype ?? 64,
-        mask, queryMask?.length ?? 0, t, settings,
-        (done, total) => run.onProgress?.({ stage, done: t * total + done, total: trials * total }) !== false && !run.signal?.aborted,
+        mask, queryMask?.length ?? 0, t, count, settings,
+        (done, total) => run.onProgress?.({ stage, done: t * (total / count) + done, total: trials * (total / count) }) !== false && !run.signal?.aborted,
       ));
-      if (t + 1 < trials) await yieldToEventLoop();
+      if (t + count < trials) await yieldToEventLoop();
     }
     const r = throwIfFailed(handle.result());
     return {

@@ -1,5 +1,5 @@
 // The evaluation lab in the engine worker (evaluation_protocol.ts): the paper's experiments on the
-// resident embeddings (runExperiment, one trial per wasm call, cancellable between trials) and OOD
+// resident embeddings (runExperiment, one trial per wasm call — one per thread — cancellable between calls) and OOD
 // detection by the probe and the baselines fitted on the session's observations (cancellable between
 // methods and LPE members). Every number comes from the core; this file picks rows and moves arrays.
 import { beliefEnvelope } from '../engine/analysis.ts';
