@@ -7,8 +7,7 @@
 //   node scripts/bench_evaluation_browser.mjs [--trials 10] [--threads 2] [--repeats 1]
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serveIsolated } from './bench_threads_browser.mjs';
+import { withIsolatedWorkers } from './bench_threads_browser.mjs';
 
 // Runs in the worker: every experiment on `threads` threads (1: the single-threaded module).
 const WORKER = `
@@ -42,33 +41,17 @@ onmessage = async ({ data: o }) => {
   postMessage({ threads: engine.threads, rows });
 };`;
 
-export async function chromiumEvaluationBench({ trials, threads, repeats }) {
-  const { server, url } = await serveIsolated();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
-  try {
-    const page = await browser.newPage();
-    await page.goto(`${url}/package.json`);
-    if (!(await page.evaluate(() => crossOriginIsolated))) throw new Error('the benchmark page is not cross-origin isolated');
+export function chromiumEvaluationBench({ trials, threads, repeats }) {
+  return withIsolatedWorkers(async (runWorker) => {
     const runs = [['probing + gpc', 'probing', true], ['fuzzy', 'fuzzy', false], ['ood', 'ood', false], ['probing', 'probing', false]];
-    const run = (t) => page.evaluate(([code, options]) => new Promise((done, fail) => {
-      const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
-      worker.onmessage = (e) => { worker.terminate(); done(e.data); };
-      worker.onerror = (e) => fail(new Error(e.message));
-      worker.postMessage(options);
-    }), [WORKER, { origin: url, trials, repeats, runs, threads: t }]);
+    const run = (t) => runWorker(WORKER, { trials, repeats, runs, threads: t });
     const single = await run(1), threaded = await run(threads);
     return single.rows.map((row, i) => {
       const other = threaded.rows[i];
       const same = row.curves.every((c, k) => c.every((v, j) => Object.is(v, other.curves[k][j])));
       return { experiment: row.name, single_seconds: row.seconds, threads: threaded.threads, threaded_seconds: other.seconds, same_curves: same };
     });
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -54,8 +54,12 @@ onmessage = async ({ data: o }) => {
   postMessage({ threads: engine.threads, rows });
 };`;
 
-/** [single-threaded module, threaded module with `threads`]: each { threads, rows: [{ observations, fit_seconds, score_seconds, max_difference }] }. */
-export async function chromiumProbeBench({ sizes, dimension, queries, repeats, threads, seed = 7 }) {
+/**
+ * Debian's Chromium on a cross-origin isolated page of this repository; `body(runWorker, origin)` runs
+ * with runWorker(code, options): `code` as a module worker, posted `options` plus { origin }, resolving to
+ * its first message.
+ */
+export async function withIsolatedWorkers(body) {
   const { server, url } = await serveIsolated();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
@@ -65,12 +69,23 @@ export async function chromiumProbeBench({ sizes, dimension, queries, repeats, t
     const page = await browser.newPage();
     await page.goto(`${url}/package.json`);
     if (!(await page.evaluate(() => crossOriginIsolated))) throw new Error('the benchmark page is not cross-origin isolated');
-    const run = (t) => page.evaluate(([code, options]) => new Promise((done, fail) => {
-      const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
+    const runWorker = (code, options) => page.evaluate(([source, o]) => new Promise((done, fail) => {
+      const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { type: 'module' });
       worker.onmessage = (e) => { worker.terminate(); done(e.data); };
       worker.onerror = (e) => fail(new Error(e.message));
-      worker.postMessage(options);
-    }), [WORKER, { origin: url, sizes, dimension, queries, repeats, seed, threads: t }]);
+      worker.postMessage(o);
+    }), [code, { ...options, origin: url }]);
+    return await body(runWorker);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** [single-threaded module, threaded module with `threads`]: each { threads, rows: [{ observations, fit_seconds, score_seconds, max_difference }] }. */
+export function chromiumProbeBench({ sizes, dimension, queries, repeats, threads, seed = 7 }) {
+  return withIsolatedWorkers(async (runWorker) => {
+    const run = (t) => runWorker(WORKER, { sizes, dimension, queries, repeats, seed, threads: t });
     const single = await run(1), threaded = await run(threads);
     // Both modules compute every query by the same code: the outputs should agree to the bit.
     for (const [i, row] of threaded.rows.entries()) {
@@ -79,10 +94,7 @@ export async function chromiumProbeBench({ sizes, dimension, queries, repeats, t
     }
     for (const r of [...single.rows, ...threaded.rows]) { delete r.judged; delete r.variance; }
     return [single, threaded];
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
