@@ -13,6 +13,7 @@ node scripts/bench_toggle_browser.mjs
 node scripts/bench_toggle_browser.mjs --isolation 1
 node scripts/bench_evaluation.mjs --trials 10 --concept closed_loop
 node scripts/bench_evaluation_browser.mjs
+node scripts/bench_evaluation_app.mjs
 node scripts/bench_gpc.mjs
 node scripts/bench_robustness.mjs
 if [ "${GPPROBE_BENCH_MILLION:-0}" = 1 ]; then node scripts/bench_million.mjs; fi
