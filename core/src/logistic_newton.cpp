@@ -161,7 +161,7 @@ class LogisticObjective {
     g->resize(r + 1);
     g->head(r) = theta.head(r);
     // Z' residual as a sum of rows (one vectorised pass over Z).
-    if (r > 0) accumulate_transposed_product(residual.data(), Za_.data(), std::size_t(n), 1, std::size_t(r), g->data());
+    add_weighted_rows(residual.data(), Za_.data(), std::size_t(n), std::size_t(r), g->data());
     (*g)[r] = residual.sum();
   }
 
