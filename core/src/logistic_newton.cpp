@@ -7,10 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include "gpprobe/row_products.h"
-#include "gpprobe/uncertainty_measures.h"
+#include <Eigen/Cholesky>
+#include "lanes_math.h"
 
 namespace gpprobe {
 
@@ -43,13 +42,17 @@ ActiveRows active_rows(const std::uint8_t* labels, const double* weights, Index 
   return a;
 }
 
+// n rounded up to whole lanes: the per-row arrays of LogisticObjective carry rows of weight 0 after
+// the last one, which add exactly 0 to every sum.
+std::size_t whole_lanes(std::size_t n) { return (n + kLaneCount - 1) / kLaneCount * kLaneCount; }
+
 }  // namespace
 
 // H at one theta, factorised once and reused while it still points the way (solve_logistic).
 class NewtonSystem {
  public:
   // H = diag(1,..,1,0) + Z~' diag(curvature) Z~ formed (p by p, one row product) and factorised.
-  static Result<NewtonSystem> primal(const RowMatrix& Za, const VectorXd& curvature) {
+  static Result<NewtonSystem> primal(const RowMatrix& Za, const double* curvature, std::vector<double>*) {
     const Index n = Za.rows(), r = Za.cols(), p = r + 1;
     RowMatrix A(p, n);  // (sqrt(curvature) ∘ Z~)', so that the data term of H is A A'
     for (Index k = 0; k < n; ++k) {
@@ -76,9 +79,11 @@ class NewtonSystem {
   // The same system with n < r rows: with S = diag(sqrt(curvature)) and B = S Z, the weight block
   // A = I + B'B is inverted by Woodbury, A⁻¹v = v - B'(I + S K S)⁻¹ B v (K = Z Z', n by n), and the
   // intercept by its Schur complement e - c'A⁻¹c with c = Z' curvature, e = Σ curvature.
-  static Result<NewtonSystem> woodbury(const RowMatrix& Za, const RowMatrix& K, const VectorXd& curvature) {
+  static Result<NewtonSystem> woodbury(const std::shared_ptr<const RowMatrix>& Zp, const RowMatrix& K, const double* cp) {
+    const RowMatrix& Za = *Zp;
+    const Eigen::Map<const VectorXd> curvature(cp, Zp->rows());
     NewtonSystem system;
-    system.Za_ = std::make_shared<const RowMatrix>(Za);
+    system.Za_ = Zp;
     system.root_ = curvature.cwiseSqrt();
     Eigen::MatrixXd M = system.root_.asDiagonal() * K * system.root_.asDiagonal();
     M.diagonal().array() += 1.0;
@@ -96,6 +101,7 @@ class NewtonSystem {
   }
 
   // -H⁻¹g.
+  void step(const VectorXd& g, VectorXd* out) const { *out = step(g); }
   VectorXd step(const VectorXd& g) const {
     if (!Za_) return -llt_.solve(g);
     const Index r = Za_->cols();
@@ -120,68 +126,106 @@ class NewtonSystem {
 
 namespace {
 
+// F, its gradient and Newton system over the active rows. Each margins() evaluation computes one
+// e = exp(-|t|) per row, four rows at a time (lanes_math.h), that value, gradient and curvature share:
+//   softplus(-y t) = max(-y t, 0) + log1p(e)
+//   sigmoid(-y t)  = 1/(1+e) where -y t >= 0, else e/(1+e)
+//   sigmoid(t) sigmoid(-t) = e/(1+e)²
 class LogisticObjective {
  public:
-  LogisticObjective(const RowMatrix& Z, const ActiveRows& rows, double C) : rows_(rows), C_(C) {
+  LogisticObjective(const RowMatrix& Z, const ActiveRows& rows, double C) : C_(C) {
     // The active rows of Z, contiguous, for one product per evaluation.
     const Index n = Index(rows.index.size()), r = Z.cols();
-    Za_.resize(n, r);
-    for (Index k = 0; k < n; ++k) Za_.row(k) = Z.row(rows.index[std::size_t(k)]);
-    t_.resize(n);
+    auto Za = std::make_shared<RowMatrix>(n, r);
+    for (Index k = 0; k < n; ++k) Za->row(k) = Z.row(rows.index[std::size_t(k)]);
+    Za_ = std::move(Za);
+    const std::size_t padded = whole_lanes(std::size_t(n));
+    flip_.assign(padded, 0.0);
+    s_.assign(padded, 0.0);
+    slope_.assign(padded, 0.0);
+    for (std::size_t k = 0; k < std::size_t(n); ++k) {
+      flip_[k] = -rows.y[k];
+      s_[k] = rows.s[k];
+      slope_[k] = -C * rows.s[k] * rows.y[k];
+    }
+    t_.assign(padded, 0.0);
+    e_.assign(padded, 1.0);
+    residual_.assign(padded, 0.0);
+    curvature_.assign(padded, 0.0);
     if (n < r) {  // fewer rows than weights: Newton systems through the n by n Gram matrix
       K_.resize(n, n);
-      multiply_transposed(Za_.data(), std::size_t(n), Za_.data(), std::size_t(n), std::size_t(r), K_.data());
+      multiply_transposed(Za_->data(), std::size_t(n), Za_->data(), std::size_t(n), std::size_t(r), K_.data());
     }
   }
 
-  // The margins t = Z u + b at theta, for value(), gradient() and system().
+  // The margins t = Z u + b at theta and e = exp(-|t|), for value(), gradient() and system().
   void margins(const VectorXd& theta) {
-    const Index n = Za_.rows(), r = Za_.cols();
-    if (r > 0) multiply_vector(Za_.data(), std::size_t(n), std::size_t(r), theta.data(), t_.data());
-    else t_.setZero();
-    t_.array() += theta[r];
+    const Index n = Za_->rows(), r = Za_->cols();
+    if (r > 0) multiply_vector(Za_->data(), std::size_t(n), std::size_t(r), theta.data(), t_.data());
+    else std::fill(t_.begin(), t_.begin() + n, 0.0);
+    for (Index k = 0; k < n; ++k) t_[std::size_t(k)] += theta[r];
+    const Lanes sign_bit = splat(-0.0);
+    Lanes finite = splat(0.0);  // 0 while every t is finite, else NaN
+    for (std::size_t k = 0; k < t_.size(); k += kLaneCount) {
+      const Lanes t = load(&t_[k]);
+      finite += t * splat(0.0);
+      store(&e_[k], exp_nonpositive((Lanes)((LaneMask)t | (LaneMask)sign_bit)));  // -|t|
+    }
+    finite_ = sum(finite) == 0.0;
   }
 
-  // F(theta) at the theta of the last margins() call.
+  // F(theta) at the theta of the last margins() call (NaN if some margin is not finite).
   double value(const VectorXd& theta) const {
-    const Index n = Za_.rows(), r = Za_.cols();
-    double loss = 0.0;
-    for (Index k = 0; k < n; ++k) loss += rows_.s[std::size_t(k)] * softplus(-rows_.y[std::size_t(k)] * t_[k]);
-    return 0.5 * theta.head(r).squaredNorm() + C_ * loss;
+    if (!finite_) return std::numeric_limits<double>::quiet_NaN();
+    const Index r = Za_->cols();
+    Lanes loss = splat(0.0);
+    for (std::size_t k = 0; k < t_.size(); k += kLaneCount) {
+      const Lanes softplus = positive_part(load(&flip_[k]) * load(&t_[k])) + log1p_unit(load(&e_[k]));
+      loss += load(&s_[k]) * softplus;
+    }
+    return 0.5 * theta.head(r).squaredNorm() + C_ * sum(loss);
   }
 
   // The gradient at the theta of the last margins() call.
-  void gradient(const VectorXd& theta, VectorXd* g) const {
-    const Index n = Za_.rows(), r = Za_.cols();
-    VectorXd residual(n);  // dF/dt_k
-    for (Index k = 0; k < n; ++k) {
-      const double y = rows_.y[std::size_t(k)];
-      residual[k] = -C_ * rows_.s[std::size_t(k)] * y * sigmoid(-y * t_[k]);
+  void gradient(const VectorXd& theta, VectorXd* g) {
+    const Index n = Za_->rows(), r = Za_->cols();
+    Lanes total = splat(0.0);
+    for (std::size_t k = 0; k < t_.size(); k += kLaneCount) {
+      const Lanes e = load(&e_[k]);
+      const Lanes big = splat(1.0) / (splat(1.0) + e);  // sigmoid(|t|)
+      const LaneMask minus_margin_positive = load(&flip_[k]) * load(&t_[k]) >= splat(0.0);
+      const Lanes q = keep(minus_margin_positive, big) + keep(~minus_margin_positive, e * big);  // sigmoid(-y t)
+      const Lanes residual = load(&slope_[k]) * q;  // dF/dt_k
+      store(&residual_[k], residual);
+      total += residual;
     }
     g->resize(r + 1);
     g->head(r) = theta.head(r);
     // Z' residual as a sum of rows (one vectorised pass over Z).
-    add_weighted_rows(residual.data(), Za_.data(), std::size_t(n), std::size_t(r), g->data());
-    (*g)[r] = residual.sum();
+    add_weighted_rows(residual_.data(), Za_->data(), std::size_t(n), std::size_t(r), g->data());
+    (*g)[r] = finite_ ? sum(total) : std::numeric_limits<double>::quiet_NaN();
   }
 
   // The Newton system at the theta of the last margins() call.
-  Result<NewtonSystem> system() const {
-    const Index n = Za_.rows(), r = Za_.cols();
-    VectorXd curvature(n);  // d²F/dt_k²
-    for (Index k = 0; k < n; ++k) {
-      const double q = sigmoid(-rows_.y[std::size_t(k)] * t_[k]);  // sigmoid of minus the margin
-      curvature[k] = C_ * rows_.s[std::size_t(k)] * q * (1.0 - q);
+  Result<NewtonSystem> system() {
+    const Index n = Za_->rows(), r = Za_->cols();
+    for (std::size_t k = 0; k < t_.size(); k += kLaneCount) {  // d²F/dt_k² = C s_k e/(1+e)²
+      const Lanes e = load(&e_[k]);
+      const Lanes big = splat(1.0) / (splat(1.0) + e);
+      store(&curvature_[k], splat(C_) * load(&s_[k]) * (e * big * big));
     }
-    return n < r ? NewtonSystem::woodbury(Za_, K_, curvature) : NewtonSystem::primal(Za_, curvature);
+    return n < r ? NewtonSystem::woodbury(Za_, K_, curvature_.data())
+                 : NewtonSystem::primal(*Za_, curvature_.data(), &scaled_);
   }
 
  private:
-  const ActiveRows& rows_;
   const double C_;
-  RowMatrix Za_;
+  std::shared_ptr<const RowMatrix> Za_;
   RowMatrix K_;  // Za Za' when n < r
-  VectorXd t_;
+  // Per row, lane-padded: -y, s, -C s y (dF/dt = slope sigmoid(-y t)), t, e = exp(-|t|), dF/dt, d²F/dt².
+  std::vector<double> flip_, s_, slope_, t_, e_, residual_, curvature_;
+  std::vector<double> scaled_;  // room for NewtonSystem::primal
+  bool finite_ = true;
 };
 
 std::string scientific(double v) {
@@ -202,14 +246,14 @@ Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* la
   solution.system = start ? start->system : nullptr;  // kept while it still converges fast
   objective.margins(solution.theta);
   double F = std::numeric_limits<double>::quiet_NaN();  // F(theta), computed when a line search needs it
-  VectorXd g, step;
+  VectorXd g, step, trial;
   double decrement = 0.0, previous = std::numeric_limits<double>::infinity();
   for (; solution.iterations < max_iterations; ++solution.iterations) {
     objective.gradient(solution.theta, &g);
     if (solution.system) {
       // A kept H still gives a descent direction; once it no longer cuts the Newton decrement by
       // kKeptSystemRate per step the iteration has turned linear: then a fresh H at this theta.
-      step = solution.system->step(g);
+      solution.system->step(g, &step);
       decrement = -g.dot(step);
       if (!(decrement >= 0 && decrement <= kKeptSystemRate * previous)) solution.system.reset();
     }
@@ -217,13 +261,13 @@ Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* la
       Result<NewtonSystem> made = objective.system();
       if (!made.ok()) return made.status();
       solution.system = std::make_shared<const NewtonSystem>(std::move(made.value()));
-      step = solution.system->step(g);
+      solution.system->step(g, &step);
       decrement = -g.dot(step);  // lambda² = g'H⁻¹g
     }
     if (!(decrement >= 0) || !std::isfinite(decrement)) break;
     if (decrement / 2 <= kDecrementTolerance) return solution;
     double alpha = 1.0;
-    VectorXd trial = solution.theta + step;
+    trial = solution.theta + step;
     if (decrement / 2 > kFullStepDecrement) {  // damped by Armijo backtracking
       if (std::isnan(F)) F = objective.value(solution.theta);
       objective.margins(trial);
@@ -241,7 +285,7 @@ Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* la
     }
     if (alpha < 1.0) solution.system.reset();  // far from the optimum: Newton's own steps
     previous = decrement;
-    solution.theta = std::move(trial);
+    solution.theta.swap(trial);
   }
   return Status(StatusCode::numerical_failure,
                 "logistic regression did not converge in " + std::to_string(max_iterations) +
