@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gpprobe/row_products.h"
-#include <Eigen/Cholesky>
+#include "lanes_cholesky.h"
 #include "lanes_math.h"
 
 namespace gpprobe {
@@ -52,25 +52,29 @@ std::size_t whole_lanes(std::size_t n) { return (n + kLaneCount - 1) / kLaneCoun
 class NewtonSystem {
  public:
   // H = diag(1,..,1,0) + Z~' diag(curvature) Z~ formed (p by p, one row product) and factorised.
-  static Result<NewtonSystem> primal(const RowMatrix& Za, const double* curvature, std::vector<double>*) {
+  // `scaled` is room for p by n values.
+  static Result<NewtonSystem> primal(const RowMatrix& Za, const double* curvature, std::vector<double>* scaled) {
     const Index n = Za.rows(), r = Za.cols(), p = r + 1;
-    RowMatrix A(p, n);  // (sqrt(curvature) ∘ Z~)', so that the data term of H is A A'
+    scaled->resize(std::size_t(p * n));
+    double* A = scaled->data();  // (sqrt(curvature) ∘ Z~)', p by n, so that the data term of H is A A'
     for (Index k = 0; k < n; ++k) {
       const double scale = std::sqrt(curvature[k]);
-      A.block(0, k, r, 1) = scale * Za.row(k).transpose();
-      A(r, k) = scale;
+      const double* z = Za.data() + k * r;
+      for (Index j = 0; j < r; ++j) A[j * n + k] = scale * z[j];
+      A[r * n + k] = scale;
     }
-    // Only H's lower triangle is read (LLT): block rows of it, each against the rows up to its end.
-    RowMatrix H = RowMatrix::Zero(p, p);
+    // Only H's lower triangle is read: block rows of it, each against the rows up to its end.
+    NewtonSystem system;
+    system.p_ = std::size_t(p);
+    system.factor_.assign(std::size_t(p * p), 0.0);
+    double* H = system.factor_.data();
     for (Index first = 0; first < p; first += kHessianBlock) {
       const Index count = std::min(kHessianBlock, p - first);
-      add_product_transposed(A.data() + first * n, std::size_t(n), A.data(), std::size_t(n), std::size_t(count),
-                             std::size_t(first + count), std::size_t(n), 1.0, H.data() + first * p, std::size_t(p));
+      add_product_transposed(A + first * n, std::size_t(n), A, std::size_t(n), std::size_t(count),
+                             std::size_t(first + count), std::size_t(n), 1.0, H + first * p, std::size_t(p));
     }
-    H.diagonal().head(r).array() += 1.0;
-    NewtonSystem system;
-    system.llt_.compute(H);
-    if (system.llt_.info() != Eigen::Success) {
+    for (Index j = 0; j < r; ++j) H[j * p + j] += 1.0;
+    if (!lanes_cholesky_rows(H, system.p_, system.p_)) {
       return Status(StatusCode::numerical_failure, "logistic regression: the Hessian is not positive definite");
     }
     return system;
@@ -79,48 +83,72 @@ class NewtonSystem {
   // The same system with n < r rows: with S = diag(sqrt(curvature)) and B = S Z, the weight block
   // A = I + B'B is inverted by Woodbury, A⁻¹v = v - B'(I + S K S)⁻¹ B v (K = Z Z', n by n), and the
   // intercept by its Schur complement e - c'A⁻¹c with c = Z' curvature, e = Σ curvature.
-  static Result<NewtonSystem> woodbury(const std::shared_ptr<const RowMatrix>& Zp, const RowMatrix& K, const double* cp) {
-    const RowMatrix& Za = *Zp;
-    const Eigen::Map<const VectorXd> curvature(cp, Zp->rows());
+  static Result<NewtonSystem> woodbury(const std::shared_ptr<const RowMatrix>& Za, const RowMatrix& K,
+                                       const double* curvature) {
+    const Index n = Za->rows(), r = Za->cols();
     NewtonSystem system;
-    system.Za_ = Zp;
-    system.root_ = curvature.cwiseSqrt();
-    Eigen::MatrixXd M = system.root_.asDiagonal() * K * system.root_.asDiagonal();
-    M.diagonal().array() += 1.0;
-    system.llt_.compute(M);
-    if (system.llt_.info() != Eigen::Success) {
+    system.Za_ = Za;
+    system.p_ = std::size_t(n);
+    system.root_.resize(std::size_t(n));
+    for (Index k = 0; k < n; ++k) system.root_[std::size_t(k)] = std::sqrt(curvature[k]);
+    system.factor_.assign(std::size_t(n * n), 0.0);  // I + S K S, lower triangle
+    for (Index i = 0; i < n; ++i) {
+      for (Index j = 0; j <= i; ++j) {
+        system.factor_[std::size_t(i * n + j)] = system.root_[std::size_t(i)] * K(i, j) * system.root_[std::size_t(j)];
+      }
+      system.factor_[std::size_t(i * n + i)] += 1.0;
+    }
+    if (!lanes_cholesky_rows(system.factor_.data(), system.p_, system.p_)) {
       return Status(StatusCode::numerical_failure, "logistic regression: I + S K S is not positive definite");
     }
-    system.c_ = Za.transpose() * curvature;
-    system.A_c_ = system.solve_weights(system.c_);
-    system.schur_ = curvature.sum() - system.c_.dot(system.A_c_);
+    system.c_ = VectorXd::Zero(r);
+    add_weighted_rows(curvature, Za->data(), std::size_t(n), std::size_t(r), system.c_.data());
+    system.A_c_.resize(r);
+    system.solve_weights(system.c_.data(), system.A_c_.data());
+    double e = 0.0;
+    for (Index k = 0; k < n; ++k) e += curvature[k];
+    system.schur_ = e - system.c_.dot(system.A_c_);
     if (!(system.schur_ > 0)) {
       return Status(StatusCode::numerical_failure, "logistic regression: the intercept's curvature vanished");
     }
     return system;
   }
 
-  // -H⁻¹g.
-  void step(const VectorXd& g, VectorXd* out) const { *out = step(g); }
-  VectorXd step(const VectorXd& g) const {
-    if (!Za_) return -llt_.solve(g);
+  // step = -H⁻¹g.
+  void step(const VectorXd& g, VectorXd* step) const {
+    step->resize(g.size());
+    if (!Za_) {
+      *step = g;
+      lanes_cholesky_solve(factor_.data(), p_, p_, step->data());
+      *step = -*step;
+      return;
+    }
     const Index r = Za_->cols();
-    const VectorXd A_g = solve_weights(g.head(r));
-    VectorXd step(r + 1);
-    step[r] = (-g[r] + c_.dot(A_g)) / schur_;
-    step.head(r) = -A_g - A_c_ * step[r];
-    return step;
+    VectorXd A_g(r);
+    solve_weights(g.data(), A_g.data());
+    const double b = (-g[r] + c_.dot(A_g)) / schur_;
+    (*step)[r] = b;
+    step->head(r) = -A_g - A_c_ * b;
   }
 
  private:
-  VectorXd solve_weights(const VectorXd& v) const {  // A⁻¹v
-    const VectorXd z = llt_.solve(root_.cwiseProduct(*Za_ * v));
-    return v - Za_->transpose() * root_.cwiseProduct(z);
+  // out = A⁻¹v for the r values at v.
+  void solve_weights(const double* v, double* out) const {
+    const std::size_t n = p_, r = std::size_t(Za_->cols());
+    std::vector<double> z(n);
+    multiply_vector(Za_->data(), n, r, v, z.data());
+    for (std::size_t k = 0; k < n; ++k) z[k] *= root_[k];
+    lanes_cholesky_solve(factor_.data(), n, n, z.data());
+    for (std::size_t k = 0; k < n; ++k) z[k] *= -root_[k];
+    std::copy(v, v + r, out);
+    add_weighted_rows(z.data(), Za_->data(), n, r, out);
   }
 
-  Eigen::LLT<Eigen::MatrixXd> llt_;
+  std::size_t p_ = 0;            // the order of the factorised matrix: r + 1 (primal) or n (Woodbury)
+  std::vector<double> factor_;   // its Cholesky factor L, row-major, lower triangle
   std::shared_ptr<const RowMatrix> Za_;  // the active rows, for the Woodbury form only
-  VectorXd root_, c_, A_c_;
+  std::vector<double> root_;
+  VectorXd c_, A_c_;
   double schur_ = 0.0;
 };
 
