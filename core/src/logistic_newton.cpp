@@ -21,7 +21,7 @@ namespace {
 constexpr double kDecrementTolerance = 1e-22;  // stop at lambda²/2 below this
 constexpr double kFullStepDecrement = 1e-8;    // below this, F's changes drown in rounding: full steps
 constexpr double kArmijo = 1e-4;
-constexpr Index kHessianBlock = 16;           // rows of H per product when forming its lower triangle
+constexpr Index kHessianBlock = 4;            // rows of H per product when forming its lower triangle
 constexpr double kKeptSystemRate = 1e-1;     // a kept H must cut the decrement at least this much a step
 
 // The rows that take part (weight > 0), their signed labels and weights.
