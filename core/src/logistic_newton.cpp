@@ -74,7 +74,8 @@ class NewtonSystem {
                              std::size_t(first + count), std::size_t(n), 1.0, H + first * p, std::size_t(p));
     }
     for (Index j = 0; j < r; ++j) H[j * p + j] += 1.0;
-    if (!lanes_cholesky_rows(H, system.p_, system.p_)) {
+    system.inverse_.resize(system.p_);
+    if (!lanes_cholesky_rows(H, system.p_, system.p_, system.inverse_.data())) {
       return Status(StatusCode::numerical_failure, "logistic regression: the Hessian is not positive definite");
     }
     return system;
@@ -98,7 +99,8 @@ class NewtonSystem {
       }
       system.factor_[std::size_t(i * n + i)] += 1.0;
     }
-    if (!lanes_cholesky_rows(system.factor_.data(), system.p_, system.p_)) {
+    system.inverse_.resize(system.p_);
+    if (!lanes_cholesky_rows(system.factor_.data(), system.p_, system.p_, system.inverse_.data())) {
       return Status(StatusCode::numerical_failure, "logistic regression: I + S K S is not positive definite");
     }
     system.c_ = VectorXd::Zero(r);
@@ -119,7 +121,7 @@ class NewtonSystem {
     step->resize(g.size());
     if (!Za_) {
       *step = g;
-      lanes_cholesky_solve(factor_.data(), p_, p_, step->data());
+      lanes_cholesky_solve(factor_.data(), p_, p_, inverse_.data(), step->data());
       *step = -*step;
       return;
     }
@@ -138,7 +140,7 @@ class NewtonSystem {
     std::vector<double> z(n);
     multiply_vector(Za_->data(), n, r, v, z.data());
     for (std::size_t k = 0; k < n; ++k) z[k] *= root_[k];
-    lanes_cholesky_solve(factor_.data(), n, n, z.data());
+    lanes_cholesky_solve(factor_.data(), n, n, inverse_.data(), z.data());
     for (std::size_t k = 0; k < n; ++k) z[k] *= -root_[k];
     std::copy(v, v + r, out);
     add_weighted_rows(z.data(), Za_->data(), n, r, out);
@@ -146,6 +148,7 @@ class NewtonSystem {
 
   std::size_t p_ = 0;            // the order of the factorised matrix: r + 1 (primal) or n (Woodbury)
   std::vector<double> factor_;   // its Cholesky factor L, row-major, lower triangle
+  std::vector<double> inverse_;  // 1 / L_jj
   std::shared_ptr<const RowMatrix> Za_;  // the active rows, for the Woodbury form only
   std::vector<double> root_;
   VectorXd c_, A_c_;

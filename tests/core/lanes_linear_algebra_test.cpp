@@ -74,9 +74,11 @@ TEST(LanesLinearAlgebra, CholeskyRowsReproducesTheMatrixAndSolves) {
     std::vector<double> L(n * ld, 7.0);  // the strict upper triangle must be neither read nor written
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j <= i; ++j) L[i * ld + j] = A[i * n + j];
-    ASSERT_TRUE(lanes_cholesky_rows(L.data(), n, ld)) << n;
+    std::vector<double> inverse(n);
+    ASSERT_TRUE(lanes_cholesky_rows(L.data(), n, ld, inverse.data())) << n;
     for (std::size_t i = 0; i < n; ++i) {
       EXPECT_GT(L[i * ld + i], 0.0);
+      EXPECT_EQ(inverse[i], 1.0 / L[i * ld + i]);
       for (std::size_t j = i + 1; j < ld; ++j) EXPECT_EQ(L[i * ld + j], 7.0);
       for (std::size_t j = 0; j <= i; ++j) {  // (L L')_ij in long double against A
         long double s = 0;
@@ -86,7 +88,7 @@ TEST(LanesLinearAlgebra, CholeskyRowsReproducesTheMatrixAndSolves) {
     }
     const std::vector<double> b = random_values(n, rng);
     std::vector<double> x = b;
-    lanes_cholesky_solve(L.data(), n, ld, x.data());
+    lanes_cholesky_solve(L.data(), n, ld, inverse.data(), x.data());
     for (std::size_t i = 0; i < n; ++i) {  // A x = b in long double
       long double s = 0;
       for (std::size_t j = 0; j < n; ++j) s += (long double)A[i * n + j] * x[j];
@@ -97,10 +99,10 @@ TEST(LanesLinearAlgebra, CholeskyRowsReproducesTheMatrixAndSolves) {
 
 TEST(LanesLinearAlgebra, CholeskyRowsRefusesAnIndefiniteMatrix) {
   // [[1, 2], [2, 1]] has eigenvalues 3 and -1: the second pivot is 1 - 4 < 0. NaN is refused too.
-  std::vector<double> A = {1.0, 0.0, 2.0, 1.0};
-  EXPECT_FALSE(lanes_cholesky_rows(A.data(), 2, 2));
+  std::vector<double> A = {1.0, 0.0, 2.0, 1.0}, inverse(2);
+  EXPECT_FALSE(lanes_cholesky_rows(A.data(), 2, 2, inverse.data()));
   std::vector<double> nan = {std::nan(""), 0.0, 0.0, 1.0};
-  EXPECT_FALSE(lanes_cholesky_rows(nan.data(), 2, 2));
+  EXPECT_FALSE(lanes_cholesky_rows(nan.data(), 2, 2, inverse.data()));
 }
 
 }  // namespace
