@@ -184,8 +184,13 @@ class LogisticObjective {
     residual_.assign(padded, 0.0);
     curvature_.assign(padded, 0.0);
     if (n < r) {  // fewer rows than weights: Newton systems through the n by n Gram matrix
-      K_.resize(n, n);
-      multiply_transposed(Za_->data(), std::size_t(n), Za_->data(), std::size_t(n), std::size_t(r), K_.data());
+      // Only K's lower triangle is read (NewtonSystem::woodbury): block rows against the rows up to their end.
+      K_ = RowMatrix::Zero(n, n);
+      for (Index first = 0; first < n; first += kHessianBlock) {
+        const Index count = std::min(kHessianBlock, n - first);
+        add_product_transposed(Za_->data() + first * r, std::size_t(r), Za_->data(), std::size_t(r), std::size_t(count),
+                               std::size_t(first + count), std::size_t(r), 1.0, K_.data() + first * n, std::size_t(n));
+      }
     }
   }
 
@@ -252,7 +257,7 @@ class LogisticObjective {
  private:
   const double C_;
   std::shared_ptr<const RowMatrix> Za_;
-  RowMatrix K_;  // Za Za' when n < r
+  RowMatrix K_;  // Za Za' when n < r (lower triangle)
   // Per row, lane-padded: -y, s, -C s y (dF/dt = slope sigmoid(-y t)), t, e = exp(-|t|), dF/dt, d²F/dt².
   std::vector<double> flip_, s_, slope_, t_, e_, residual_, curvature_;
   std::vector<double> scaled_;  // room for NewtonSystem::primal
