@@ -1,6 +1,6 @@
-// The four-lane kernels of the logistic fits (lanes.h dot/axpy, lanes_cholesky.h, add_weighted_rows of
-// row_products.h) against plain loops in long double, over sizes that leave every remainder of the lanes
-// (and of add_weighted_rows' strips of 16 columns).
+// The four-lane kernels of the logistic fits (lanes.h dot/axpy, lanes_cholesky.h with its dot4,
+// add_weighted_rows of row_products.h) against plain loops in long double, over sizes that leave every
+// remainder of the lanes (and of add_weighted_rows' strips of 16 columns).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,6 +33,20 @@ TEST(LanesLinearAlgebra, DotAndAxpyMatchLongDoubleLoops) {
     std::vector<double> y = b;
     lanes_axpy(-0.75, a.data(), y.data(), n);
     for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(y[i], double(b[i] - 0.75L * a[i]), 4e-16) << n << " " << i;
+  }
+}
+
+TEST(LanesLinearAlgebra, DotOfFourRowsMatchesLongDoubleLoops) {
+  std::mt19937 rng(14);
+  for (std::size_t n = 0; n <= 13; ++n) {
+    const auto x = random_values(n, rng), rows = random_values(4 * n, rng);
+    double out[4];
+    lanes_dot4(x.data(), &rows[0], &rows[n], &rows[2 * n], &rows[3 * n], n, out);
+    for (std::size_t a = 0; a < 4; ++a) {
+      long double dot = 0;
+      for (std::size_t i = 0; i < n; ++i) dot += (long double)x[i] * rows[a * n + i];
+      EXPECT_NEAR(out[a], double(dot), 1e-15 * double(n)) << n << " row " << a;
+    }
   }
 }
 
