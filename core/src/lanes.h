@@ -32,4 +32,29 @@ inline Lanes keep(LaneMask mask, Lanes yes) { return (Lanes)(mask & (LaneMask)ye
 // max(v, 0) lane by lane.
 inline Lanes positive_part(Lanes v) { return keep(v > splat(0.0), v); }
 
+// a . b over n values: four lanes at a time in two accumulators, the last n mod 4 values one by one.
+inline double lanes_dot(const double* a, const double* b, std::size_t n) {
+  Lanes even = splat(0.0), odd = splat(0.0);
+  std::size_t i = 0;
+  for (; i + 2 * kLaneCount <= n; i += 2 * kLaneCount) {
+    even += load(a + i) * load(b + i);
+    odd += load(a + i + kLaneCount) * load(b + i + kLaneCount);
+  }
+  if (i + kLaneCount <= n) {
+    even += load(a + i) * load(b + i);
+    i += kLaneCount;
+  }
+  double s = sum(even + odd);
+  for (; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+// y += alpha x over n values.
+inline void lanes_axpy(double alpha, const double* x, double* y, std::size_t n) {
+  const Lanes a = splat(alpha);
+  std::size_t i = 0;
+  for (; i + kLaneCount <= n; i += kLaneCount) store(y + i, load(y + i) + a * load(x + i));
+  for (; i < n; ++i) y[i] += alpha * x[i];
+}
+
 }  // namespace gpprobe

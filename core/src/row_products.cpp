@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "lanes.h"
+
 #if defined(__wasm_simd128__) && !defined(GPPROBE_PORTABLE_PRODUCTS)
 #define GPPROBE_WASM_SIMD 1
 #include <wasm_simd128.h>
@@ -168,6 +170,37 @@ void accumulate_transposed_product(const double* A, const double* B, std::size_t
 const char* row_products_backend() { return "eigen"; }
 
 #endif
+
+void add_weighted_rows(const double* w, const double* A, std::size_t m, std::size_t k, double* out) {
+  constexpr std::size_t kStrip = 4 * kLaneCount;  // 16 columns: four accumulators
+  std::size_t j = 0;
+  for (; j + kStrip <= k; j += kStrip) {
+    Lanes c0 = load(out + j), c1 = load(out + j + 4), c2 = load(out + j + 8), c3 = load(out + j + 12);
+    const double* a = A + j;
+    for (std::size_t i = 0; i < m; ++i, a += k) {
+      const Lanes wi = splat(w[i]);
+      c0 += wi * load(a);
+      c1 += wi * load(a + 4);
+      c2 += wi * load(a + 8);
+      c3 += wi * load(a + 12);
+    }
+    store(out + j, c0);
+    store(out + j + 4, c1);
+    store(out + j + 8, c2);
+    store(out + j + 12, c3);
+  }
+  for (; j + kLaneCount <= k; j += kLaneCount) {
+    Lanes c = load(out + j);
+    const double* a = A + j;
+    for (std::size_t i = 0; i < m; ++i, a += k) c += splat(w[i]) * load(a);
+    store(out + j, c);
+  }
+  for (; j < k; ++j) {
+    double c = out[j];
+    for (std::size_t i = 0; i < m; ++i) c += w[i] * A[i * k + j];
+    out[j] = c;
+  }
+}
 
 void multiply_self_transposed(const double* A, std::size_t m, std::size_t k, double* C) {
   constexpr std::size_t kRows = 64;  // a block row of C against every row of A up to its diagonal
