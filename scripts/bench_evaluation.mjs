@@ -1,6 +1,6 @@
-// Times the paper's experiments on the shipped digits dataset natively (build/native/gpprobe evaluate)
-// and in wasm through the JS library in Node (dist/lib), checks that both give the same curves, and
-// prints the ratio. Run after scripts/build.sh (or at least the native, wasm and library steps):
+// Times the paper's experiments on the shipped digits dataset natively (build/native/gpprobe evaluate, one
+// thread) and in wasm through the JS library in Node (dist/lib, the single-threaded module), checks that
+// both give the same curves, and prints the ratio. Run after scripts/build.sh (or at least the native, wasm and library steps):
 //   node scripts/bench_evaluation.mjs [--trials 3] [--concept even]   (the app's demo: --trials 10 --concept closed_loop)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ for (const name of ['probing', 'probing + gpc', 'fuzzy', 'ood']) {
   const csv = execFileSync('build/native/gpprobe', [
     'evaluate', '--embeddings', join(dir, 'embeddings.npy'), '--labels', join(work, 'labels.txt'),
     '--ood', join(dir, 'ood_embeddings.npy'), '--query-mask', join(work, 'mask.txt'), '--experiment', experiment,
-    '--trials', String(trials), ...(gpc ? ['--gpc'] : []),
+    '--trials', String(trials), ...(gpc ? ['--gpc'] : []), '--threads', '1',  // the same work as the wasm run: one thread
   ], { encoding: 'utf8' });
   const native = (performance.now() - start) / 1000;
   start = performance.now();
