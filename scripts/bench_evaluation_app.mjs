@@ -4,31 +4,16 @@
 // cross-origin isolated (the threaded module, what `npm start` serves) and without the headers (one
 // thread, as a plain static host or an iframe gets it). After scripts/build.sh:
 //   node scripts/bench_evaluation_app.mjs
-import { spawn } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { launchChromium, openWhenServed, servePreview } from './preview_app.mjs';
 
 const RUNS = [['Probing', 'Run probing'], ['Fuzzy concepts', 'Run fuzzy concepts'], ['Out-of-distribution', 'Run out-of-distribution']];
 
 async function timeApp(isolation) {
-  const port = 4300 + Math.floor(Math.random() * 500);
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
-    stdio: 'ignore', detached: true, env: { ...process.env, GPPROBE_ISOLATION: isolation },
-  });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+  const app = servePreview({ isolation });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    for (let t = 0; ; t++) {
-      try {
-        await page.goto(`http://127.0.0.1:${port}/`);
-        break;
-      } catch (error) {
-        if (t > 60) throw error;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
+    await openWhenServed(page, app.url);
     await page.getByTestId('run-summary').waitFor({ timeout: 120_000 });
     const threads = (await page.locator('.engine-threads').textContent()).trim();
     await page.getByRole('tab', { name: 'Evaluate' }).click();
@@ -44,7 +29,7 @@ async function timeApp(isolation) {
     return rows;
   } finally {
     await browser.close();
-    process.kill(-server.pid);
+    app.stop();
   }
 }
 

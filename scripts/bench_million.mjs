@@ -9,19 +9,17 @@
 //                           sampled every 200 ms, against the same right after the demo loaded
 // Not part of `npm test`; `npm run bench` runs it when GPPROBE_BENCH_MILLION=1. Options:
 //   node scripts/bench_million.mjs [--rows 1000000] [--dimension 768]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { label, writeByteColumn, writeEmbeddings } from './million_npy.mjs';
+import { launchChromium, openWhenServed, servePreview } from './preview_app.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
 );
 const rows = Number(args.rows ?? 1_000_000);
 const dimension = Number(args.dimension ?? 768);
-const port = 4300 + Math.floor(Math.random() * 500);
 const GB = 2 ** 30;
 
 /** Resident memory (kB) by process: current (VmRSS) and peak (VmHWM), with its command line. */
@@ -52,7 +50,7 @@ function chromiumTree(root) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gpprobe-million-'));
-const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
+const app = servePreview();
 let browser;
 try {
   let t = Date.now();
@@ -60,21 +58,10 @@ try {
   writeByteColumn(join(dir, 'labels.npy'), rows, label);
   console.log(`wrote ${rows} × ${dimension} float32 (${((rows * dimension * 4) / GB).toFixed(2)} GB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+  browser = await launchChromium();
   const root = process.pid;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  for (let k = 0; ; k++) {
-    try {
-      await page.goto(`http://127.0.0.1:${port}/`);
-      break;
-    } catch (error) {
-      if (k > 60) throw error;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  await openWhenServed(page, app.url);
   const settled = () => page.waitForFunction(() => !document.querySelector('.task-bar') && document.querySelector('[data-testid="run-summary"]:not(.stale)'), undefined, { timeout: 900_000 });
   await settled();
   const renderers = () => chromiumTree(root).filter((p) => p.cmd.includes('--type=renderer'));
@@ -122,6 +109,6 @@ try {
     + `all Chromium processes ${gb(peak.all)} GB (${gb(baseline.all)} GB with the demo)`);
 } finally {
   await browser?.close();
-  process.kill(-server.pid);
+  app.stop();
   rmSync(dir, { recursive: true, force: true });
 }

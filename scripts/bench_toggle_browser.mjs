@@ -6,11 +6,10 @@
 //   node scripts/bench_toggle_browser.mjs [--rows 200000] [--dimension 384] [--toggles 5]
 // Writes the embeddings (float32 .npy) and their labels to a temporary directory and uploads them.
 // --isolation 1 serves the page with COOP/COEP (the engine's threaded module; default 0: one thread).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium, openWhenServed, servePreview } from './preview_app.mjs';
 import { npyHeader } from './million_npy.mjs';
 
 const args = Object.fromEntries(
@@ -20,7 +19,6 @@ const rows = Number(args.rows ?? 200000);
 const dimension = Number(args.dimension ?? 384);
 const toggles = Number(args.toggles ?? 5);
 const isolation = args.isolation ?? '0';
-const port = 4300 + Math.floor(Math.random() * 500);
 
 function npy(descr, shape, bytes) {
   return Buffer.concat([npyHeader(descr, shape), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
@@ -42,18 +40,14 @@ const dir = mkdtempSync(join(tmpdir(), 'gpprobe-bench-'));
 writeFileSync(join(dir, 'emb.npy'), npy('<f4', [rows, dimension], x));
 writeFileSync(join(dir, 'kind.npy'), npy('<i8', [rows], labels));
 
-const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
-  stdio: 'ignore', detached: true, env: { ...process.env, GPPROBE_ISOLATION: isolation },
-});
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-});
+const app = servePreview({ isolation });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // When each result message of the engine worker reaches the page (the split between worker and page).
   await page.addInitScript(() => {
     window.__gpprobeResults = [];
+    window.__gpprobeRequests = [];
     const Original = window.Worker;
     window.Worker = class extends Original {
       constructor(...args) {
@@ -62,17 +56,14 @@ try {
           if (e.data?.type === 'result') window.__gpprobeResults.push({ kind: e.data.kind, at: performance.now() });
         });
       }
+
+      postMessage(message, ...rest) {
+        if (message?.type === 'request') window.__gpprobeRequests.push({ kind: message.request?.kind, at: performance.now() });
+        return super.postMessage(message, ...rest);
+      }
     };
   });
-  for (let t = 0; ; t++) {
-    try {
-      await page.goto(`http://127.0.0.1:${port}/`);
-      break;
-    } catch (error) {
-      if (t > 60) throw error;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  await openWhenServed(page, app.url);
   const settled = () => page.waitForFunction(() => !document.querySelector('.task-bar') && document.querySelector('[data-testid="run-summary"]'), undefined, { timeout: 600_000 });
   await settled();
   let start = Date.now();
@@ -88,8 +79,8 @@ try {
     // the frame that shows the last plot redrawn (main thread: stores, every plot, the table); then,
     // apart, until the verdict (leave-one-out, what to label next) has followed.
     const split = await box.evaluate((element) => new Promise((resolve) => {
-      const arrivals = window.__gpprobeResults;
-      const seen = arrivals.length;
+      const arrivals = window.__gpprobeResults, requests = window.__gpprobeRequests;
+      const seen = arrivals.length, asked = requests.length;
       // Every redraw of a plot's points counts up its canvas's data-draws (PlotView): the last one after
       // the click is the last plot to follow, and the frame after it is the one that shows it.
       let lastDraw = -Infinity;
@@ -102,7 +93,7 @@ try {
       // text alone can repeat: two toggles of the same kind scored in the same milliseconds read alike).
       // Then the first frame after the last draw shows every plot and the table; three more frames with no
       // draw make sure no plot follows later.
-      const giveUp = setTimeout(() => { observer.disconnect(); resolve({ total: NaN, arrived: NaN, verdict: NaN }); }, 60_000);
+      const giveUp = setTimeout(() => { observer.disconnect(); resolve({ total: NaN, asked: NaN, arrived: NaN, verdict: NaN }); }, 60_000);
       const check = () => {
         const now = performance.now();
         const summary = document.querySelector('[data-testid="run-summary"]');
@@ -112,9 +103,10 @@ try {
         }
         if (shown && calm >= 3 && !document.querySelector('.task-bar')) {
           const arrival = arrivals.slice(seen).find((a) => a.kind === 'probe');
+          const request = requests.slice(asked).find((a) => a.kind === 'probe');
           clearTimeout(giveUp);
           observer.disconnect();
-          resolve({ total: shown - t0, arrived: (arrival?.at ?? NaN) - t0, verdict: now - t0 });
+          resolve({ total: shown - t0, asked: (request?.at ?? NaN) - t0, arrived: (arrival?.at ?? NaN) - t0, verdict: now - t0 });
         } else {
           requestAnimationFrame(check);
         }
@@ -126,13 +118,13 @@ try {
     workerMs.push(split.arrived);
     mainMs.push(split.total - split.arrived);
     verdictMs.push(split.verdict);
-    console.log(`  toggle ${t + 1}: ${split.total.toFixed(0)} ms (until the result arrived ${split.arrived.toFixed(0)} ms, then drawn in ${(split.total - split.arrived).toFixed(0)} ms; verdict followed at ${split.verdict.toFixed(0)} ms) — ${await page.getByTestId('run-summary').textContent()}`);
+    console.log(`  toggle ${t + 1}: ${split.total.toFixed(0)} ms (the page asked the worker at ${split.asked.toFixed(0)} ms; until the result arrived ${split.arrived.toFixed(0)} ms, then drawn in ${(split.total - split.arrived).toFixed(0)} ms; verdict followed at ${split.verdict.toFixed(0)} ms) — ${await page.getByTestId('run-summary').textContent()}`);
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(0);
   console.log(`toggle one observation at ${rows} × ${dimension} in Chromium (${threads}): median ${median(times)} ms click → every plot and the table redrawn `
     + `(worker + message ${median(workerMs)} ms, main thread ${median(mainMs)} ms; verdict panel followed at ${median(verdictMs)} ms)`);
 } finally {
   await browser.close();
-  process.kill(-server.pid);
+  app.stop();
   rmSync(dir, { recursive: true, force: true });
 }
