@@ -42,6 +42,21 @@ inline void lanes_dot4(const double* x, const double* r0, const double* r1, cons
   out[3] = t3;
 }
 
+// Forward substitution for entries j .. j + 3 of x against rows j .. j + 3 of a lower triangle L (row
+// stride ld, from `rows` = L + j ld) whose rows' first j entries meet x[0 .. j) already final:
+// x[j + k] = (x[j + k] - L_{j+k, <j+k} . x) / L_{j+k, j+k}, the four dot products over x[0 .. j) in one pass
+// (lanes_dot4), then the 4 by 4 triangle between them. Shared by the factorisation (x a row of A becoming a
+// row of L) and the solve (x = b becoming y of L y = b).
+inline void forward_four(const double* rows, std::size_t ld, const double* inverse, std::size_t j, double* x) {
+  const double *r0 = rows, *r1 = r0 + ld, *r2 = r1 + ld, *r3 = r2 + ld;
+  double s[4];
+  lanes_dot4(x, r0, r1, r2, r3, j, s);
+  x[j] = (x[j] - s[0]) * inverse[j];
+  x[j + 1] = (x[j + 1] - s[1] - x[j] * r1[j]) * inverse[j + 1];
+  x[j + 2] = (x[j + 2] - s[2] - x[j] * r2[j] - x[j + 1] * r2[j + 1]) * inverse[j + 2];
+  x[j + 3] = (x[j + 3] - s[3] - x[j] * r3[j] - x[j + 1] * r3[j + 1] - x[j + 2] * r3[j + 2]) * inverse[j + 3];
+}
+
 // Overwrites the lower triangle of A (n by n, row stride ld) with L and sets inverse[j] = 1 / L_jj (n
 // values; the divisions of both routines become multiplications, off the chain of dependent steps).
 // The strict upper triangle is not read or written. False when a pivot is not > 0 (also NaN): A is
@@ -51,15 +66,7 @@ inline bool lanes_cholesky_rows(double* A, std::size_t n, std::size_t ld, double
   for (std::size_t i = 0; i < n; ++i) {
     double* x = A + i * ld;
     std::size_t j = 0;
-    for (; j + 4 <= i; j += 4) {
-      const double *r0 = A + j * ld, *r1 = r0 + ld, *r2 = r1 + ld, *r3 = r2 + ld;
-      double s[4];
-      lanes_dot4(x, r0, r1, r2, r3, j, s);
-      x[j] = (x[j] - s[0]) * inverse[j];
-      x[j + 1] = (x[j + 1] - s[1] - x[j] * r1[j]) * inverse[j + 1];
-      x[j + 2] = (x[j + 2] - s[2] - x[j] * r2[j] - x[j + 1] * r2[j + 1]) * inverse[j + 2];
-      x[j + 3] = (x[j + 3] - s[3] - x[j] * r3[j] - x[j + 1] * r3[j + 1] - x[j + 2] * r3[j + 2]) * inverse[j + 3];
-    }
+    for (; j + 4 <= i; j += 4) forward_four(A + j * ld, ld, inverse, j, x);
     for (; j < i; ++j) x[j] = (x[j] - lanes_dot(x, A + j * ld, j)) * inverse[j];
     const double pivot = x[i] - lanes_dot(x, x, i);
     if (!(pivot > 0.0)) return false;
@@ -74,15 +81,7 @@ inline bool lanes_cholesky_rows(double* A, std::size_t n, std::size_t ld, double
 // triangle, then the four rows' share subtracted from the rest of b in one pass.
 inline void lanes_cholesky_solve(const double* L, std::size_t n, std::size_t ld, const double* inverse, double* b) {
   std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const double *r0 = L + i * ld, *r1 = r0 + ld, *r2 = r1 + ld, *r3 = r2 + ld;
-    double s[4];
-    lanes_dot4(b, r0, r1, r2, r3, i, s);
-    b[i] = (b[i] - s[0]) * inverse[i];
-    b[i + 1] = (b[i + 1] - s[1] - r1[i] * b[i]) * inverse[i + 1];
-    b[i + 2] = (b[i + 2] - s[2] - r2[i] * b[i] - r2[i + 1] * b[i + 1]) * inverse[i + 2];
-    b[i + 3] = (b[i + 3] - s[3] - r3[i] * b[i] - r3[i + 1] * b[i + 1] - r3[i + 2] * b[i + 2]) * inverse[i + 3];
-  }
+  for (; i + 4 <= n; i += 4) forward_four(L + i * ld, ld, inverse, i, b);
   for (; i < n; ++i) b[i] = (b[i] - lanes_dot(L + i * ld, b, i)) * inverse[i];
 
   std::size_t j = n;

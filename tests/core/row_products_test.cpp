@@ -5,16 +5,12 @@
 #include <vector>
 
 #include "gpprobe/row_products.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
 
-std::vector<double> random_values(std::size_t n, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> v(n);
-  for (double& x : v) x = u(rng);
-  return v;
-}
+using testing::random_values;
 
 TEST(RowProducts, MultiplyTransposedMatchesNaiveLoops) {
   std::mt19937 rng(5);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +19,14 @@
 #include "gpprobe/probe.h"
 
 namespace gpprobe::testing {
+
+// n values uniform in [-1, 1) from `rng` (inputs of the kernel tests).
+inline std::vector<double> random_values(std::size_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (double& x : v) x = u(rng);
+  return v;
+}
 
 struct GoldenCase {
   std::string name;
