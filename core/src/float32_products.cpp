@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "blocked_rows.h"
+
 namespace gpprobe {
 
 namespace {
@@ -59,22 +61,10 @@ void add_product_transposed(const float* A, std::size_t lda, const float* B, std
   // A chunk of 256 values keeps 4 rows of A (4 KB) in L1 while a panel of kPanel rows of B (128 KB)
   // stays in L2; each chunk's sums go into C in float64.
   constexpr std::size_t kPanel = 128;
-  for (std::size_t p0 = 0; p0 < k; p0 += kFloat32Chunk) {
-    const std::size_t kc = std::min(kFloat32Chunk, k - p0);
-    for (std::size_t j0 = 0; j0 < n; j0 += kPanel) {
-      const std::size_t nc = std::min(kPanel, n - j0);
-      const float* Bp = B + j0 * ldb + p0;
-      double* Cj = C + j0;
-      std::size_t i = 0;
-      for (; i + 4 <= m; i += 4) row_block<4>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc);
-      switch (m - i) {
-        case 3: row_block<3>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc); break;
-        case 2: row_block<2>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc); break;
-        case 1: row_block<1>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc); break;
-        default: break;
-      }
-    }
-  }
+  for_row_blocks<kFloat32Chunk, kPanel>(m, n, k, [&](auto rows, std::size_t i, std::size_t j0, std::size_t p0,
+                                                     std::size_t nc, std::size_t kc) {
+    row_block<decltype(rows)::value>(A + i * lda + p0, lda, B + j0 * ldb + p0, ldb, nc, kc, C + j0 + i * ldc, ldc);
+  });
 }
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "blocked_rows.h"
 #include "lanes.h"
 
 #if defined(__wasm_simd128__) && !defined(GPPROBE_PORTABLE_PRODUCTS)
@@ -63,22 +64,11 @@ void add_product_transposed(const double* A, std::size_t lda, const double* B, s
   // (128 KB) stays in L2; C accumulates across k-chunks.
   constexpr std::size_t kKc = 256;
   constexpr std::size_t kNc = 64;
-  for (std::size_t p0 = 0; p0 < k; p0 += kKc) {
-    const std::size_t kc = std::min(kKc, k - p0);
-    for (std::size_t j0 = 0; j0 < n; j0 += kNc) {
-      const std::size_t nc = std::min(kNc, n - j0);
-      const double* Bp = B + j0 * ldb + p0;
-      double* Cj = C + j0;
-      std::size_t i = 0;
-      for (; i + 4 <= m; i += 4) row_block<4>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign);
-      switch (m - i) {
-        case 3: row_block<3>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign); break;
-        case 2: row_block<2>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign); break;
-        case 1: row_block<1>(A + i * lda + p0, lda, Bp, ldb, nc, kc, Cj + i * ldc, ldc, sign); break;
-        default: break;
-      }
-    }
-  }
+  for_row_blocks<kKc, kNc>(m, n, k, [&](auto rows, std::size_t i, std::size_t j0, std::size_t p0, std::size_t nc,
+                                        std::size_t kc) {
+    row_block<decltype(rows)::value>(A + i * lda + p0, lda, B + j0 * ldb + p0, ldb, nc, kc, C + j0 + i * ldc, ldc,
+                                     sign);
+  });
 }
 
 void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
