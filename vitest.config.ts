@@ -2,10 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // Unit and module tests in Node: tests/wasm (the built wasm module through the TS API) and tests/web
 // (parsers and state). The browser tests in tests/e2e run separately against the production build.
+// Node 20 runs relaxed SIMD behind a flag: with it the tests load the relaxed twin by default, as
+// Chromium does (tests/wasm/simd_builds.test.ts loads both twins).
 export default defineConfig({
   test: {
     include: ['tests/wasm/**/*.test.ts', 'tests/web/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    execArgv: ['--experimental-wasm-relaxed-simd'],
   },
 });

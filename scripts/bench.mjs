@@ -8,13 +8,16 @@
 // Then the same queries as float32 (real embeddings are): the exact scoring and ProbeOptions'
 // float32Products interleaved in one process (best of repeats each), against numpy with the products in
 // float32 too; the largest difference from the exact scores is printed for both.
+// The wasm columns run the relaxed-SIMD twin where Node validates it (npm run bench passes Node 20's
+// --experimental-wasm-relaxed-simd; Chromium has it by default); a last table times it against the plain
+// twin, interleaved in this process.
 //   node scripts/bench.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--repeats 3] [--threads N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createProbeEngine } from '../dist/lib/index.js';
+import { createProbeEngine, relaxedSimdSupported } from '../dist/lib/index.js';
 import { chromiumProbeBench } from './bench_threads_browser.mjs';
 
 const args = Object.fromEntries(
@@ -124,7 +127,7 @@ if (!numpy) {
 const pad = (s, n) => String(s).padStart(n);
 const sec = (x) => (Number.isFinite(x) ? x.toFixed(3) + 's' : '—');
 const ratio = (a, b) => (Number.isFinite(a / b) ? (a / b).toFixed(2) + '×' : '—');
-console.log(`wasm backend: ${engine.backend} (Node, one thread, best of ${repeats}); native: -O3 -march=native (Eigen), one thread, one run; ` +
+console.log(`wasm backend: ${engine.backend}${engine.fusedMultiplyAdd ? ' (fused multiply-adds)' : ''} (Node, one thread, best of ${repeats}); native: -O3 -march=native (Eigen), one thread, one run; ` +
   `numpy: ${numpy ? numpy.blas : 'not available'}, best of function and weight space, best of ${repeats}`);
 console.log(`d = ${dimension}, ${queries} queries; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (two cores)`);
 console.log(`${pad('O', 5)} ${pad('space', 8)} | ${pad('fit wasm', 9)} ${pad('native', 8)} | ${pad('score wasm', 10)} ${pad('native', 8)} | ` +
@@ -160,6 +163,44 @@ for (let i = 0; i < sizes.length; i++) {
     `${pad(sec(w.fast.score_seconds), 7)} | ${pad((hot(space) / w.exact.score_seconds / 1e9).toFixed(1), 17)} ` +
     `${pad((hot(space) / w.fast.score_seconds / 1e9).toFixed(1), 6)} | ${pad(w.max_difference.toExponential(1), 11)} ` +
     `${pad(w.relative_variance.toExponential(1), 8)} ${pad(p ? p.max_difference.toExponential(1) : '—', 9)}`);
+}
+
+// The relaxed twin against the plain one: the same fits and scoring passes, interleaved, best of repeats.
+if (relaxedSimdSupported()) {
+  const twins = { relaxed: engine, simd128: await createProbeEngine({ simd: 'simd128' }) };
+  console.log(`\nrelaxed SIMD (${engine.backend}${engine.fusedMultiplyAdd ? ', fused' : ', not fused on this CPU'}) against the plain ` +
+    `twin (wasm-simd128), Node, one thread, fit + score interleaved, best of ${repeats}`);
+  console.log(`${pad('O', 5)} ${pad('queries', 8)} | ${pad('simd128', 8)} ${pad('relaxed', 8)} ${pad('relaxed/simd128', 15)} | ` +
+    `${pad('hot GFLOP/s simd128', 19)} ${pad('relaxed', 7)} | ${pad('max |Δ|', 7)}`);
+  const query32 = { data: Float32Array.from(queryData.data), rows: queries, cols: dimension };
+  for (const O of sizes) {
+    const data = engine.syntheticEmbeddings(O, dimension, seed);
+    for (const float32Products of [false, true]) {
+      const best = {};
+      for (let r = 0; r < repeats; r++) {
+        for (const [name, twin] of Object.entries(twins)) {
+          const start = performance.now();
+          const probe = twin.fitProbe({ observations: data.x, labels: data.labels, epsilon, strength, expectedQueries: queries, float32Products });
+          const fitted = performance.now();
+          const result = probe.score(float32Products ? query32 : queryData);
+          const done = performance.now();
+          const run = { total: (done - start) / 1000, score: (done - fitted) / 1000, space: probe.space, result };
+          probe.dispose();
+          if (!best[name] || run.total < best[name].total) best[name] = run;
+        }
+      }
+      let difference = 0;
+      for (const column of ['latentMean', 'latentVariance', 'judgedProbability', 'episteme', 'alea']) {
+        best.relaxed.result[column].forEach((x, i) => { difference = Math.max(difference, Math.abs(x - best.simd128.result[column][i])); });
+      }
+      const flops = hotFlops(best.relaxed.space, O, dimension, queries);
+      console.log(`${pad(O, 5)} ${pad(float32Products ? 'f32' : 'f64', 8)} | ${pad(sec(best.simd128.total), 8)} ${pad(sec(best.relaxed.total), 8)} ` +
+        `${pad(ratio(best.relaxed.total, best.simd128.total), 15)} | ${pad((flops / best.simd128.score / 1e9).toFixed(1), 19)} ` +
+        `${pad((flops / best.relaxed.score / 1e9).toFixed(1), 7)} | ${pad(difference.toExponential(1), 7)}`);
+    }
+  }
+} else {
+  console.log('\nrelaxed SIMD: this Node does not validate it (Node 20 needs --experimental-wasm-relaxed-simd, as npm run bench passes)');
 }
 
 // The threaded module where a page allows it: Chromium, single-threaded module against threaded.

@@ -12,7 +12,7 @@ if [ "${1:-}" != "--app" ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j "$jobs"
 fi
-echo "build: wasm modules (gpprobe, gpprobe-threads)"
+echo "build: wasm modules (gpprobe, gpprobe-threads and their relaxed-SIMD twins)"
 emcmake cmake -S . -B build/wasm-cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm-cmake -j "$jobs"
 if [ "${1:-}" != "--app" ]; then
@@ -22,7 +22,9 @@ if [ "${1:-}" != "--app" ]; then
   mkdir -p dist/lib/generated
   cp web/src/engine/generated/gpprobe.mjs web/src/engine/generated/gpprobe.wasm web/src/engine/generated/gpprobe.d.mts \
      web/src/engine/generated/gpprobe-threads.mjs web/src/engine/generated/gpprobe-threads.wasm \
-     web/src/engine/generated/gpprobe-threads.worker.js dist/lib/generated/
+     web/src/engine/generated/gpprobe-threads.worker.js web/src/engine/generated/gpprobe-relaxed.wasm \
+     web/src/engine/generated/gpprobe-threads-relaxed.mjs web/src/engine/generated/gpprobe-threads-relaxed.wasm \
+     web/src/engine/generated/gpprobe-threads-relaxed.worker.js dist/lib/generated/
 fi
 echo "build: app (dist/app)"
 npx vite build --logLevel warn

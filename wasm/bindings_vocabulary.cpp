@@ -46,6 +46,7 @@ struct ExampleEntryValue {
 
 struct Vocabulary : BindingStatus {
   std::string backend;
+  bool fusedMultiplyAdd = false;      // row_products.h multiply_add_fuses(), measured at load
   int threads = 1;                    // parallel_for.h thread_count()
   val statusCodes = val::null();      // string[]
   val anomalyStatuses = val::null();  // string[], index = PointStatus
@@ -69,6 +70,7 @@ gpprobe::Status set_threads(int threads) {
 Vocabulary vocabulary() {
   Vocabulary v;
   v.backend = gpprobe::row_products_backend();
+  v.fusedMultiplyAdd = gpprobe::multiply_add_fuses();
   v.threads = int(gpprobe::thread_count());
   std::vector<std::string> codes, statuses;
   for (gpprobe::StatusCode c : gpprobe::kStatusCodes) codes.push_back(gpprobe::code_name(c));
@@ -145,6 +147,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_vocabulary) {
       .field("title", &ExampleEntryValue::title);
   result_object<Vocabulary>("Vocabulary", [](auto& o) {
     o.field("backend", &Vocabulary::backend)
+        .field("fusedMultiplyAdd", &Vocabulary::fusedMultiplyAdd)
         .field("threads", &Vocabulary::threads)
         .field("statusCodes", &Vocabulary::statusCodes)
         .field("anomalyStatuses", &Vocabulary::anomalyStatuses)

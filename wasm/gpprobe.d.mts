@@ -612,6 +612,8 @@ export interface ExampleEntryValue {
 
 export interface Vocabulary extends BindingStatus {
   backend: string;
+  /** Whether the products' multiply-adds fuse (one rounding): the relaxed build on an engine with FMA. */
+  fusedMultiplyAdd: boolean;
   /** Threads the scoring uses: 1 in the single-threaded module. */
   threads: number;
   statusCodes: string[];

@@ -5,12 +5,11 @@
 #include <vector>
 
 #include "blocked_rows.h"
+#include "fused.h"
 
 namespace gpprobe {
 
 namespace {
-
-typedef float Float4 __attribute__((vector_size(16)));
 
 inline Float4 load4(const float* p) {
   Float4 v;
@@ -34,7 +33,7 @@ inline void micro_kernel(const float* A, std::size_t lda, const float* B, std::s
     for (int c = 0; c < NR; ++c) b[c] = load4(B + c * ldb + p);
     for (int r = 0; r < MR; ++r) {
       const Float4 a = load4(A + r * lda + p);
-      for (int c = 0; c < NR; ++c) acc[r][c] += a * b[c];
+      for (int c = 0; c < NR; ++c) acc[r][c] = madd(a, b[c], acc[r][c]);
     }
   }
   for (int r = 0; r < MR; ++r) {

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "fused.h"
+
 namespace gpprobe {
 
 typedef double Lanes __attribute__((vector_size(32)));
@@ -26,6 +28,19 @@ inline Lanes splat(double x) { return Lanes{x, x, x, x}; }
 
 inline double sum(Lanes v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
+// a * b + c lane by lane (fused.h): two f64x2 fused multiply-adds in the relaxed wasm build.
+inline Lanes madd(Lanes a, Lanes b, Lanes c) {
+#if defined(GPPROBE_RELAXED_SIMD)
+  const Double2 low = madd((Double2)__builtin_shufflevector(a, a, 0, 1), (Double2)__builtin_shufflevector(b, b, 0, 1),
+                           (Double2)__builtin_shufflevector(c, c, 0, 1));
+  const Double2 high = madd((Double2)__builtin_shufflevector(a, a, 2, 3), (Double2)__builtin_shufflevector(b, b, 2, 3),
+                            (Double2)__builtin_shufflevector(c, c, 2, 3));
+  return (Lanes)__builtin_shufflevector(low, high, 0, 1, 2, 3);
+#else
+  return a * b + c;
+#endif
+}
+
 // Lane by lane: `yes` where the mask is set, else 0.
 inline Lanes keep(LaneMask mask, Lanes yes) { return (Lanes)(mask & (LaneMask)yes); }
 
@@ -37,11 +52,11 @@ inline double lanes_dot(const double* a, const double* b, std::size_t n) {
   Lanes even = splat(0.0), odd = splat(0.0);
   std::size_t i = 0;
   for (; i + 2 * kLaneCount <= n; i += 2 * kLaneCount) {
-    even += load(a + i) * load(b + i);
-    odd += load(a + i + kLaneCount) * load(b + i + kLaneCount);
+    even = madd(load(a + i), load(b + i), even);
+    odd = madd(load(a + i + kLaneCount), load(b + i + kLaneCount), odd);
   }
   if (i + kLaneCount <= n) {
-    even += load(a + i) * load(b + i);
+    even = madd(load(a + i), load(b + i), even);
     i += kLaneCount;
   }
   double s = sum(even + odd);
@@ -53,7 +68,7 @@ inline double lanes_dot(const double* a, const double* b, std::size_t n) {
 inline void lanes_axpy(double alpha, const double* x, double* y, std::size_t n) {
   const Lanes a = splat(alpha);
   std::size_t i = 0;
-  for (; i + kLaneCount <= n; i += kLaneCount) store(y + i, load(y + i) + a * load(x + i));
+  for (; i + kLaneCount <= n; i += kLaneCount) store(y + i, madd(a, load(x + i), load(y + i)));
   for (; i < n; ++i) y[i] += alpha * x[i];
 }
 

@@ -24,10 +24,10 @@ inline void lanes_dot4(const double* x, const double* r0, const double* r1, cons
   std::size_t i = 0;
   for (; i + kLaneCount <= n; i += kLaneCount) {
     const Lanes v = load(x + i);
-    s0 += v * load(r0 + i);
-    s1 += v * load(r1 + i);
-    s2 += v * load(r2 + i);
-    s3 += v * load(r3 + i);
+    s0 = madd(v, load(r0 + i), s0);
+    s1 = madd(v, load(r1 + i), s1);
+    s2 = madd(v, load(r2 + i), s2);
+    s3 = madd(v, load(r3 + i), s3);
   }
   double t0 = sum(s0), t1 = sum(s1), t2 = sum(s2), t3 = sum(s3);
   for (; i < n; ++i) {
@@ -95,7 +95,7 @@ inline void lanes_cholesky_solve(const double* L, std::size_t n, std::size_t ld,
     const Lanes x0 = splat(b[j0]), x1 = splat(b[j0 + 1]), x2 = splat(b[j0 + 2]), x3 = splat(b[j0 + 3]);
     std::size_t k = 0;  // b[0:j0] -= sum_a x_(j0+a) L[j0+a, 0:j0]
     for (; k + kLaneCount <= j0; k += kLaneCount) {
-      store(b + k, load(b + k) - (x0 * load(r0 + k) + x1 * load(r1 + k) + x2 * load(r2 + k) + x3 * load(r3 + k)));
+      store(b + k, load(b + k) - madd(x3, load(r3 + k), madd(x2, load(r2 + k), madd(x1, load(r1 + k), x0 * load(r0 + k)))));
     }
     for (; k < j0; ++k) b[k] -= b[j0] * r0[k] + b[j0 + 1] * r1[k] + b[j0 + 2] * r2[k] + b[j0 + 3] * r3[k];
   }

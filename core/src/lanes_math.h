@@ -27,7 +27,7 @@ inline Lanes exp_nonpositive(Lanes x) {
   constexpr double kInverseFactorials[] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
                                            1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0,
                                            1.0 / 6.0, 0.5, 1.0, 1.0};
-  for (double c : kInverseFactorials) p = p * r + splat(c);
+  for (double c : kInverseFactorials) p = madd(p, r, splat(c));
   // 2^k: k + 1023 in the exponent field. The low bits of `shifted` hold k as a two's-complement integer.
   const LaneMask integer_k = (LaneMask)shifted - (LaneMask)splat(kRound);
   const LaneMask bits = (integer_k + 1023) << 52;
@@ -38,7 +38,7 @@ inline Lanes log1p_unit(Lanes e) {
   const Lanes s = e / (splat(2.0) + e);
   const Lanes z = s * s;
   Lanes p = splat(1.0 / 35.0);
-  for (int n = 33; n >= 1; n -= 2) p = p * z + splat(1.0 / n);
+  for (int n = 33; n >= 1; n -= 2) p = madd(p, z, splat(1.0 / n));
   return splat(2.0) * s * p;
 }
 

@@ -150,7 +150,7 @@ class MeasureTable {
       Lanes acc = splat(0.0);
       for (int m = 0; m < kSdPoints; ++m) {
         const double* row = c.c[k][m];
-        acc += splat(ty[m]) * (load(row) * t0 + load(row + 4) * t1 + load(row + 8) * t2);
+        acc = madd(splat(ty[m]), madd(load(row + 8), t2, madd(load(row + 4), t1, load(row) * t0)), acc);
       }
       result.v[k] = sum(acc);
     }

@@ -18,6 +18,9 @@ namespace gpprobe {
 
 namespace {
 
+// acc + a * b (fused in the relaxed build, fused.h).
+inline v128_t madd_f64x2(v128_t a, v128_t b, v128_t acc) { return (v128_t)madd((Double2)a, (Double2)b, (Double2)acc); }
+
 inline double horizontal_sum(v128_t v) {
   return wasm_f64x2_extract_lane(v, 0) + wasm_f64x2_extract_lane(v, 1);
 }
@@ -36,7 +39,7 @@ inline void micro_kernel(const double* A, std::size_t lda, const double* B, std:
     for (int c = 0; c < NR; ++c) b[c] = wasm_v128_load(B + c * ldb + p);
     for (int r = 0; r < MR; ++r) {
       const v128_t a = wasm_v128_load(A + r * lda + p);
-      for (int c = 0; c < NR; ++c) acc[r][c] = wasm_f64x2_add(acc[r][c], wasm_f64x2_mul(a, b[c]));
+      for (int c = 0; c < NR; ++c) acc[r][c] = madd_f64x2(a, b[c], acc[r][c]);
     }
   }
   for (int r = 0; r < MR; ++r) {
@@ -103,14 +106,14 @@ void accumulate_transposed_product(const double* A, const double* B, std::size_t
       double* c = C + p * n;
       std::size_t j = 0;
       for (; j + 2 <= n; j += 2) {
-        wasm_v128_store(c + j, wasm_f64x2_add(wasm_v128_load(c + j), wasm_f64x2_mul(ap, wasm_v128_load(b + j))));
+        wasm_v128_store(c + j, madd_f64x2(ap, wasm_v128_load(b + j), wasm_v128_load(c + j)));
       }
       for (; j < n; ++j) c[j] += a[p] * b[j];
     }
   }
 }
 
-const char* row_products_backend() { return "wasm-simd128"; }
+const char* row_products_backend() { return kFusedMultiplyAdd ? "wasm-relaxed-simd" : "wasm-simd128"; }
 
 #else  // portable: Eigen
 
@@ -161,6 +164,14 @@ const char* row_products_backend() { return "eigen"; }
 
 #endif
 
+bool multiply_add_fuses() {
+  // (1 + 2^-30)(1 - 2^-30) - 1 = -2^-60 exactly, when fused; rounding the product first gives 1 - 1 = 0.
+  volatile double e = 0x1p-30;  // not a constant: the compiler must leave the arithmetic to the engine
+  const double x = e;
+  const Double2 product = madd(Double2{1.0 + x, 1.0 + x}, Double2{1.0 - x, 1.0 - x}, Double2{-1.0, -1.0});
+  return product[0] != 0.0;
+}
+
 void add_weighted_rows(const double* w, const double* A, std::size_t m, std::size_t k, double* out) {
   constexpr std::size_t kStrip = 4 * kLaneCount;  // 16 columns: four accumulators
   std::size_t j = 0;
@@ -169,10 +180,10 @@ void add_weighted_rows(const double* w, const double* A, std::size_t m, std::siz
     const double* a = A + j;
     for (std::size_t i = 0; i < m; ++i, a += k) {
       const Lanes wi = splat(w[i]);
-      c0 += wi * load(a);
-      c1 += wi * load(a + 4);
-      c2 += wi * load(a + 8);
-      c3 += wi * load(a + 12);
+      c0 = madd(wi, load(a), c0);
+      c1 = madd(wi, load(a + 4), c1);
+      c2 = madd(wi, load(a + 8), c2);
+      c3 = madd(wi, load(a + 12), c3);
     }
     store(out + j, c0);
     store(out + j + 4, c1);
@@ -182,7 +193,7 @@ void add_weighted_rows(const double* w, const double* A, std::size_t m, std::siz
   for (; j + kLaneCount <= k; j += kLaneCount) {
     Lanes c = load(out + j);
     const double* a = A + j;
-    for (std::size_t i = 0; i < m; ++i, a += k) c += splat(w[i]) * load(a);
+    for (std::size_t i = 0; i < m; ++i, a += k) c = madd(splat(w[i]), load(a), c);
     store(out + j, c);
   }
   for (; j < k; ++j) {

@@ -38,8 +38,8 @@ void augmented_products(const T* rows, std::size_t count, std::size_t d, const d
     std::size_t j = 0;
     for (; j + kLaneCount <= d; j += kLaneCount) {
       const Lanes x = widen(r + j);
-      sa += x * load(g + j);
-      sb += x * load(h + j);
+      sa = madd(x, load(g + j), sa);
+      sb = madd(x, load(h + j), sb);
     }
     double ta = sum(sa) + g[d], tb = sum(sb) + h[d];
     for (; j < d; ++j) {

@@ -58,6 +58,12 @@ async function shownThreads(target: Page | Frame): Promise<string> {
   return (await target.locator('.engine-threads').textContent())!.trim();
 }
 
+/** What the header says of the SIMD build: "FMA" (relaxed SIMD, fused multiply-adds) or "SIMD". */
+async function shownSimd(target: Page | Frame): Promise<string> {
+  await target.locator('.engine-simd').waitFor();
+  return (await target.locator('.engine-simd').textContent())!.trim();
+}
+
 /** The exported results now, and after the first row that is not an observation becomes one. */
 async function resultsAndToggled(page: Page): Promise<[string, string]> {
   await waitForResults(page);
@@ -77,6 +83,8 @@ describe('threads where the page allows them', () => {
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(cores, 'this test needs a machine with 2 cores or more').toBeGreaterThan(1);
     expect(await shownThreads(page)).toBe(`${Math.min(cores, 8)} threads`);
+    // Chromium runs relaxed SIMD, and this x86 CPU has FMA3: the threaded relaxed twin fuses.
+    expect(await shownSimd(page)).toBe('FMA');
     const [threaded, threadedToggled] = await resultsAndToggled(page);
     await page.screenshot({ path: `${SHOTS}/threads-isolated.png` });
 
@@ -86,6 +94,7 @@ describe('threads where the page allows them', () => {
       await plain.page.goto(`${plainUrl}?${SETTINGS}`);
       expect(await plain.page.evaluate(() => crossOriginIsolated)).toBe(false);
       expect(await shownThreads(plain.page)).toBe('1 thread');
+      expect(await shownSimd(plain.page)).toBe('FMA');
       const [single, singleToggled] = await resultsAndToggled(plain.page);
       expect(threaded.split('\n').length).toBeGreaterThan(100);
       expect(threaded).toBe(single);
@@ -136,6 +145,7 @@ describe('threads where the page allows them', () => {
     const inner = page.frames().find((f) => f.url().startsWith(isolatedUrl))!;
     expect(await inner.evaluate(() => crossOriginIsolated)).toBe(false);
     expect(await shownThreads(inner)).toBe('1 thread');
+    expect(await shownSimd(inner)).toBe('FMA');
     await waitForResults(inner);
     expect(await inner.locator('table.results tbody tr').count()).toBeGreaterThan(10);
   });

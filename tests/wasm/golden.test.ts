@@ -36,49 +36,58 @@ function expectGolden(r: ProbeScores, c: GoldenCase, tolerance: number): void {
   expectClose(r.alea, c.expected.alea, tolerance, `${c.name} alea`);
 }
 
-let engine: ProbeEngine;
-beforeAll(async () => {
-  engine = await createProbeEngine();
-});
+// Both SIMD builds (load_module.ts): the relaxed twin (fused multiply-adds; the suite runs Node with
+// relaxed SIMD, as Chromium has it) and the plain one every engine runs.
+const BUILDS = [
+  { simd: 'relaxed', backend: 'wasm-relaxed-simd', fused: true },
+  { simd: 'simd128', backend: 'wasm-simd128', fused: false },
+] as const;
 
-describe('golden reference through wasm', () => {
-  it('runs the SIMD build', () => {
-    expect(engine.backend).toBe('wasm-simd128');
-  });
+for (const build of BUILDS) {
+  describe(`golden reference through wasm (${build.simd})`, () => {
+    let engine: ProbeEngine;
+    beforeAll(async () => {
+      engine = await createProbeEngine({ simd: build.simd });
+    });
 
-  for (const c of golden.cases) {
-    for (const space of ['function', 'weight'] as const) {
-      it(`${c.name} (${space} space, float64) to 1e-8`, () => {
+    it(`runs the ${build.backend} build`, () => {
+      expect(engine.backend).toBe(build.backend);
+    });
+
+    for (const c of golden.cases) {
+      for (const space of ['function', 'weight'] as const) {
+        it(`${c.name} (${space} space, float64) to 1e-8`, () => {
+          const d = c.queries[0].length;
+          const probe = engine.fitProbe({
+            observations: matrix(c.observations, d, Float64Array), labels: Uint8Array.from(c.labels),
+            epsilon: c.epsilon, strength: c.strength, space,
+          });
+          try {
+            expect(probe.space).toBe(space);
+            expect(probe.observationCount).toBe(c.labels.length);
+            const r = probe.score(matrix(c.queries, d, Float64Array));
+            expectGolden(r, c, 1e-8);
+            const twoV = 2 * Math.log1p(1 / c.epsilon);
+            expectClose(r.knowledge, c.expected.var.map((v) => 1 - v / twoV), 1e-8, 'knowledge');
+            expectClose(r.oodScore, c.expected.var.map((v) => -v), 1e-8, 'oodScore');
+          } finally {
+            probe.dispose();
+          }
+        });
+      }
+
+      it(`${c.name} (float32 inputs) to 1e-6`, () => {
         const d = c.queries[0].length;
         const probe = engine.fitProbe({
-          observations: matrix(c.observations, d, Float64Array), labels: Uint8Array.from(c.labels),
-          epsilon: c.epsilon, strength: c.strength, space,
+          observations: matrix(c.observations, d, Float32Array), labels: Uint8Array.from(c.labels),
+          epsilon: c.epsilon, strength: c.strength,
         });
         try {
-          expect(probe.space).toBe(space);
-          expect(probe.observationCount).toBe(c.labels.length);
-          const r = probe.score(matrix(c.queries, d, Float64Array));
-          expectGolden(r, c, 1e-8);
-          const twoV = 2 * Math.log1p(1 / c.epsilon);
-          expectClose(r.knowledge, c.expected.var.map((v) => 1 - v / twoV), 1e-8, 'knowledge');
-          expectClose(r.oodScore, c.expected.var.map((v) => -v), 1e-8, 'oodScore');
+          expectGolden(probe.score(matrix(c.queries, d, Float32Array)), c, 1e-6);
         } finally {
           probe.dispose();
         }
       });
     }
-
-    it(`${c.name} (float32 inputs) to 1e-6`, () => {
-      const d = c.queries[0].length;
-      const probe = engine.fitProbe({
-        observations: matrix(c.observations, d, Float32Array), labels: Uint8Array.from(c.labels),
-        epsilon: c.epsilon, strength: c.strength,
-      });
-      try {
-        expectGolden(probe.score(matrix(c.queries, d, Float32Array)), c, 1e-6);
-      } finally {
-        probe.dispose();
-      }
-    });
-  }
-});
+  });
+}

@@ -44,7 +44,12 @@ void accumulate_transposed_product(const double* A, const double* B, std::size_t
 // rows, and each out value is summed in row order.
 void add_weighted_rows(const double* w, const double* A, std::size_t m, std::size_t k, double* out);
 
-// Which implementation this build uses: "wasm-simd128" or "eigen".
+// Which implementation this build uses: "wasm-simd128", "wasm-relaxed-simd" (fused.h) or "eigen".
 const char* row_products_backend();
+
+// Whether this engine fuses the products' multiply-adds (one rounding): measured, not assumed. True in the
+// relaxed wasm build where the engine maps relaxed_madd to an FMA (x86 with FMA3, ARM); false in the
+// plain wasm build, and wherever the engine or the compiler rounds the product first.
+bool multiply_add_fuses();
 
 }  // namespace gpprobe

@@ -26,7 +26,8 @@ export type { CertifyOptions, ProbeCertificate, QueryNorm } from './probe_certif
 export { ANOMALY_STATUSES, CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS, DEFAULTS } from './vocabulary.ts';
 export type { AnomalyStatus, CertifyDefaults, ClassificationDefaults, Defaults } from './vocabulary.ts';
 export type { Matrix } from './matrix.ts';
-export type { LoadOptions } from './load_module.ts';
+export type { LoadOptions, SimdBuild } from './load_module.ts';
+export { relaxedSimdSupported } from './load_module.ts';
 export { createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine } from './regression.ts';
 export type {
   AnomalyClassification, AnomalyExperimentData, AnomalyExperimentOptions, AnomalyThresholds,

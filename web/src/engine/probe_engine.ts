@@ -238,6 +238,8 @@ export class ProbeEngine {
 
   /** "wasm-simd128" for the SIMD build. */
   get backend(): string { return throwIfFailed(this.#module.vocabulary()).backend; }
+  /** Whether the products' multiply-adds fuse (measured in the module: the relaxed build on x86 FMA3 or ARM). */
+  get fusedMultiplyAdd(): boolean { return throwIfFailed(this.#module.vocabulary()).fusedMultiplyAdd; }
 
   /** Threads the scoring runs on: 1 unless the threaded module loaded (load_module.ts). */
   get threads(): number { return throwIfFailed(this.#module.vocabulary()).threads; }

@@ -8,7 +8,7 @@ import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from './engine_tasks.ts';
 import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
-  autoRun, backend, dataset, engineThreads, demos, envelope, opening, preview, probeBasis, queryBelief, redrawing, results, runProbe, selected, session,
+  autoRun, backend, dataset, engineFused, engineThreads, demos, envelope, opening, preview, probeBasis, queryBelief, redrawing, results, runProbe, selected, session,
   SESSION_KEY, type DemoEntry,
 } from './store.ts';
 
@@ -32,6 +32,7 @@ export async function start(spawn: () => WorkerPort, { persistent }: { persisten
     const info = await client.ready;
     backend.value = info.backend;
     engineThreads.value = info.threads;
+    engineFused.value = info.fused;
   } catch (error) {
     report(error);
     return;

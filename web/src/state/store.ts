@@ -44,6 +44,8 @@ export const SESSION_KEY = 'gpprobe.session.v1';
 
 // ---- state ----
 export const backend = signal<string | null>(null);
+/** Whether the engine's products fuse their multiply-adds (relaxed SIMD with FMA): the header says so. */
+export const engineFused = signal<boolean | null>(null);
 /** Threads the engine scores on (1: the single-threaded module), once it is ready. */
 export const engineThreads = signal<number | null>(null);
 export const demos = signal<DemoEntry[]>([]);

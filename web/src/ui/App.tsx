@@ -2,7 +2,7 @@
 // and the current view. Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSession, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
-import { autoRun, canRedo, canUndo, currentResults, dataset, demos, engineThreads, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
+import { autoRun, canRedo, canUndo, currentResults, dataset, demos, engineFused, engineThreads, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from './export_results.ts';
 import { EvaluateView } from './evaluate/EvaluateView.tsx';
@@ -73,7 +73,11 @@ export function App() {
           {engineThreads.value !== null && <span class="engine-threads" title={engineThreads.value > 1
             ? 'The engine scores on several threads: this page is cross-origin isolated (COOP/COEP headers).'
             : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers, README "Threads").'}>
-            {countOf(engineThreads.value, 'thread')}</span>}</div>
+            {countOf(engineThreads.value, 'thread')}</span>}
+          {engineFused.value !== null && <span class="engine-simd" title={engineFused.value
+            ? 'Relaxed SIMD: the engine multiplies and adds in one fused instruction (FMA), 15-20 % faster scoring.'
+            : 'WebAssembly SIMD without fused multiply-add: this browser has no relaxed SIMD, or its CPU no FMA.'}>
+            {engineFused.value ? 'FMA' : 'SIMD'}</span>}</div>
         {withSidebar && <button type="button" class="drawer-toggle" aria-expanded={drawer} aria-controls="probe-settings" onClick={() => setDrawer(!drawer)}>☰ Probe settings</button>}
         <div class="data">
           <select aria-label="Dataset" value={session.value.data?.kind === 'demo' ? session.value.data.id : ''}

@@ -42,6 +42,8 @@ interface Pending {
 export interface EngineInfo {
   backend: string;
   threads: number;
+  /** Whether the products' multiply-adds fuse (the relaxed-SIMD build on an engine with FMA). */
+  fused: boolean;
 }
 
 export class EngineClient {
@@ -50,7 +52,7 @@ export class EngineClient {
   #terminable: WorkerPort | null = null;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
-  /** The resident instance's backend ("wasm-simd128") and threads, once its module is loaded. */
+  /** The resident instance's backend ("wasm-relaxed-simd" or "wasm-simd128") and threads, once its module is loaded. */
   readonly ready: Promise<EngineInfo>;
 
   /** `spawn` starts an instance of the engine worker script (engine_worker.ts). */
@@ -97,7 +99,7 @@ export class EngineClient {
     };
     port.onmessage = (event) => {
       const m = event.data;
-      if (m.type === 'ready') onReady({ backend: m.backend, threads: m.threads });
+      if (m.type === 'ready') onReady({ backend: m.backend, threads: m.threads, fused: m.fused });
       else if (m.type === 'error' && m.id === -1) fail(new GpprobeError('internal_error', m.message));
       else this.#receive(m);
     };

@@ -67,6 +67,6 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 };
 
 enginesPromise.then(
-  (engines) => post({ type: 'ready', backend: engines.probe.backend, threads: engines.probe.threads }),
+  (engines) => post({ type: 'ready', backend: engines.probe.backend, threads: engines.probe.threads, fused: engines.probe.fusedMultiplyAdd }),
   (error: unknown) => post({ type: 'error', id: -1, code: 'internal_error', message: `the engine could not start: ${String(error)}` }),
 );

@@ -4,7 +4,7 @@
 // and this file joins them.
 //
 //   page -> worker  { type: 'request', id, request }  |  { type: 'cancel', id }
-//   worker -> page  { type: 'ready', backend, threads }  |  { type: 'progress', id, progress: { stage, done, total, detail? } }
+//   worker -> page  { type: 'ready', backend, threads, fused }  |  { type: 'progress', id, progress: { stage, done, total, detail? } }
 //                   { type: 'result', id, kind, result }  |  { type: 'error', id, code, message }
 //
 // `detail` (engine/progress.ts ProgressDetail, a union by `kind`) carries what a view draws while the work
@@ -59,7 +59,7 @@ export type ToWorker =
 
 /** Worker -> page. id -1: the worker could not start. */
 export type FromWorker =
-  | { type: 'ready'; backend: string; threads: number }
+  | { type: 'ready'; backend: string; threads: number; fused: boolean }
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'result'; id: number; kind: RequestKind; result: ResultOf<RequestKind> }
   | { type: 'error'; id: number; code: string; message: string };
