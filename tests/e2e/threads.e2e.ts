@@ -4,8 +4,9 @@
 // path), are the single-threaded page's to the last bit (the CSV holds each number's shortest exact
 // form). Served without the headers, and served with them but inside an iframe of a page without them,
 // the engine runs on one thread and works. Data from another site still loads into the isolated page
-// when its host answers with CORS.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// when its host answers with CORS. Served without the relaxed-SIMD twins' files, the engine falls back to
+// the plain twin, says so, and gives the same numbers to rounding.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ const plainUrl = inject('baseUrl');
 const servers: Server[] = [];
 const corsOrigins = new Set<string>();
 const dirs: string[] = [];
-let isolatedUrl = '', parentUrl = '', dataUrl = '', wideUrl = '';
+let isolatedUrl = '', parentUrl = '', dataUrl = '', wideUrl = '', plainSimdUrl = '';
 
 await (async () => {
   const isolated = await serveStatic('dist/app', '', { isolated: true });
@@ -39,11 +40,19 @@ await (async () => {
   const wide = await serveStatic(wideDir, '', { isolated: true });
   wideUrl = `${wide.url}/`;
   corsOrigins.add(wide.url);
-  servers.push(isolated.server, parent.server, data.server, wide.server);
-  dirs.push(parentDir, wideDir);
+  // The app as a host that copied only the plain twins (the relaxed ones' .wasm/.mjs/.worker.js missing).
+  const plainSimdDir = mkdtempSync(join(tmpdir(), 'gpprobe-plain-simd-'));
+  cpSync('dist/app', plainSimdDir, { recursive: true });
+  const relaxedFiles = readdirSync(join(plainSimdDir, 'assets')).filter((f) => f.includes('-relaxed'));
+  expect(relaxedFiles.length).toBe(4);  // gpprobe-relaxed.wasm, gpprobe-threads-relaxed.{mjs,wasm,worker.js}
+  for (const f of relaxedFiles) rmSync(join(plainSimdDir, 'assets', f));
+  const plainSimd = await serveStatic(plainSimdDir, '', { isolated: true });
+  plainSimdUrl = `${plainSimd.url}/`;
+  servers.push(isolated.server, parent.server, data.server, wide.server, plainSimd.server);
+  dirs.push(parentDir, wideDir, plainSimdDir);
 })();
 const pages = browserPerFile([new URL(plainUrl).origin, new URL(isolatedUrl).origin, new URL(parentUrl).origin, dataUrl,
-  new URL(wideUrl).origin]);
+  new URL(wideUrl).origin, new URL(plainSimdUrl).origin]);
 
 afterAll(() => {
   for (const s of servers) s.close();
@@ -132,6 +141,38 @@ describe('threads where the page allows them', () => {
       expect(threaded.trim().split('\n').length).toBe(1 + 2 * 9);  // gpp and lpe at O = 2, 4, …, 512
       expect(threaded).toBe(single);
       expect(plain.consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('falls back to the plain SIMD twin where the relaxed one is missing, with the same numbers to rounding', async () => {
+    const csvNumbers = (csv: string) => csv.trim().split('\n').map((line) => line.split(','));
+    const page = pages.page;
+    await page.goto(`${isolatedUrl}?${SETTINGS}`);
+    expect(await shownSimd(page)).toBe('FMA');
+    const [fused] = await resultsAndToggled(page);
+    const context = await pages.browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 1000 } });
+    try {
+      const fallback = await watchedPage(context, new URL(plainSimdUrl).origin);
+      const warnings: string[] = [];
+      fallback.page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+      await fallback.page.goto(`${plainSimdUrl}?${SETTINGS}`);
+      expect(await shownSimd(fallback.page)).toBe('SIMD');
+      expect(await shownThreads(fallback.page)).toMatch(/^\d+ threads$/);
+      const [plain] = await resultsAndToggled(fallback.page);
+      expect(warnings.some((w) => w.includes('relaxed-SIMD module did not load'))).toBe(true);
+      const a = csvNumbers(fused), b = csvNumbers(plain);
+      expect(a.length).toBeGreaterThan(100);
+      expect(b.length).toBe(a.length);
+      let largest = 0;
+      a.forEach((row, i) => row.forEach((cell, j) => {
+        const x = Number(cell), y = Number(b[i][j]);
+        if (cell === '' || Number.isNaN(x)) expect(b[i][j]).toBe(cell);
+        else largest = Math.max(largest, Math.abs(x - y));
+      }));
+      expect(largest).toBeLessThan(1e-9);
+      expect(fallback.consoleErrors).toEqual([]);
     } finally {
       await context.close();
     }

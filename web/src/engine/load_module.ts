@@ -105,7 +105,20 @@ export function chosenSimd(options: LoadOptions = {}): SimdBuild {
 export async function loadModule(options: LoadOptions = {}): Promise<GpprobeModule> {
   const simd = chosenSimd(options);
   const threads = chosenThreads(options);
-  if (threads > 1) return loadThreaded(threads, simd);
+  const load = (build: SimdBuild) => (threads > 1 ? loadThreaded(threads, build) : loadSingle(options, build));
+  // The caller's own .wasm, the plain twin, or the relaxed twin asked for by name: no second try.
+  if (simd === 'simd128' || options.simd === 'relaxed' || options.wasmBinary || options.wasmUrl) return load(simd);
+  try {
+    return await load('relaxed');
+  } catch (error) {
+    // A host that did not copy the relaxed twin's files, or an engine that validates the probe module
+    // but not the twin: the plain twin computes the same numbers (to rounding), a little slower.
+    console.warn(`gpprobe: the relaxed-SIMD module did not load (${String(error).split('\n')[0]}); using the plain SIMD module`);
+    return load('simd128');
+  }
+}
+
+async function loadSingle(options: LoadOptions, simd: SimdBuild): Promise<GpprobeModule> {
   let wasmBinary = options.wasmBinary;
   const ownUrl = options.wasmUrl ?? wasmUrls[simd];
   if (!wasmBinary && isNode()) {
