@@ -5,43 +5,26 @@
 #include <vector>
 
 #include "gpprobe/row_products.h"
+#include "lanes_cholesky.h"
 
 namespace gpprobe {
 
 namespace {
 
-// 64 rows: a 64 by 64 diagonal block (32 KB) stays in L1/L2 while its panel streams past it, and the
-// scalar work on diagonal blocks (n * 64^2 / 3 flops in all) stays small next to the n^3/3 of products.
+// 64 rows: a 64 by 64 diagonal block (32 KB) stays in L1/L2 while its panel streams past it. The diagonal
+// blocks and the panels below them are solved row by row with the four-lane kernels of lanes_cholesky.h
+// (n * 64^2 / 2 multiply-adds in all, a tenth of the n^3/3 at n = 769: scalar, they took half the time).
 constexpr std::size_t kBlock = 64;
 
-// Unblocked Cholesky of the b by b diagonal block at D (row stride ld), lower triangle.
-bool factor_diagonal_block(double* D, std::size_t b, std::size_t ld) {
-  for (std::size_t j = 0; j < b; ++j) {
-    double* row_j = D + j * ld;
-    double pivot = row_j[j];
-    for (std::size_t q = 0; q < j; ++q) pivot -= row_j[q] * row_j[q];
-    if (!(pivot > 0.0)) return false;  // also catches NaN
-    row_j[j] = std::sqrt(pivot);
-    for (std::size_t i = j + 1; i < b; ++i) {
-      double* row_i = D + i * ld;
-      double s = row_i[j];
-      for (std::size_t q = 0; q < j; ++q) s -= row_i[q] * row_j[q];
-      row_i[j] = s / row_j[j];
-    }
-  }
-  return true;
-}
-
-// X <- X L_JJ^-T for the `rows` rows of X (row stride ld, b columns), by forward substitution per row.
-void solve_panel(double* X, std::size_t rows, std::size_t ld, const double* D, std::size_t b) {
+// X <- X L_JJ^-T for the `rows` rows of X (row stride ld, b columns), by forward substitution per row:
+// each row of X is solved against the factored diagonal block D as lanes_cholesky_rows solves a row of
+// its own matrix (four entries at a time, dot products on four lanes, 1 / L_jj from `inverse`).
+void solve_panel(double* X, std::size_t rows, std::size_t ld, const double* D, std::size_t b, const double* inverse) {
   for (std::size_t i = 0; i < rows; ++i) {
     double* x = X + i * ld;
-    for (std::size_t c = 0; c < b; ++c) {
-      const double* l = D + c * ld;
-      double s = x[c];
-      for (std::size_t q = 0; q < c; ++q) s -= x[q] * l[q];
-      x[c] = s / l[c];
-    }
+    std::size_t j = 0;
+    for (; j + 4 <= b; j += 4) forward_four(D + j * ld, ld, inverse, j, x);
+    for (; j < b; ++j) x[j] = (x[j] - lanes_dot(x, D + j * ld, j)) * inverse[j];
   }
 }
 
@@ -62,15 +45,16 @@ void invert_diagonal_block(const double* D, std::size_t b, std::size_t ld, doubl
 }  // namespace
 
 Status cholesky_in_place(double* A, std::size_t n, const std::string& what) {
+  double inverse[kBlock];  // 1 / L_jj of the current diagonal block
   for (std::size_t j0 = 0; j0 < n; j0 += kBlock) {
     const std::size_t b = std::min(kBlock, n - j0);
     double* column = A + j0 * n + j0;  // the block column J from its diagonal block down
     // A[j0:n, J] -= L[j0:n, 0:j0] L[J, 0:j0]': everything left of J is final.
     add_product_transposed(A + j0 * n, n, A + j0 * n, n, n - j0, b, j0, -1.0, column, n);
-    if (!factor_diagonal_block(column, b, n)) {
+    if (!lanes_cholesky_rows(column, b, n, inverse)) {
       return Status(StatusCode::numerical_failure, what + " is not positive definite");
     }
-    solve_panel(column + b * n, n - j0 - b, n, column, b);
+    solve_panel(column + b * n, n - j0 - b, n, column, b, inverse);
   }
   for (std::size_t i = 0; i < n; ++i) std::fill(A + i * n + i + 1, A + (i + 1) * n, 0.0);
   return Status::success();

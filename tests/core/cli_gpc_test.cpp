@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -53,13 +55,24 @@ TEST(CliGpc, ReproducesTheGoldenCaseWithExactHeaderAndDigits) {
       EXPECT_TRUE(testing::relatively_near(rows[i][2], e["latent_variance"][i], 1e-8));
       EXPECT_TRUE(testing::relatively_near(rows[i][3], e["prob"][i], 1e-9));
     }
-    // Every number is printed with 17 significant digits (%.17g): 0.83417775103782899.
+    // Every number is printed with 17 significant digits (%.17g, which drops trailing zeros):
+    // 0.83417775103782899, and each field reads back as a double that prints as the same text.
     std::istringstream lines(r.out);
     std::string line;
     std::getline(lines, line);
     std::getline(lines, line);
-    const std::regex seventeen("^0,-?[0-9]\\.[0-9]{16}(e[-+][0-9]+)?,[0-9]\\.[0-9]{16}(e[-+][0-9]+)?,0\\.[0-9]{17}$");
+    const std::regex seventeen("^0,-?[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,0\\.[0-9]{1,17}$");
     EXPECT_TRUE(std::regex_match(line, seventeen)) << line;
+    std::istringstream fields(line);
+    std::string field;
+    int long_fields = 0;
+    while (std::getline(fields, field, ',')) {
+      char printed[32];
+      std::snprintf(printed, sizeof printed, "%.17g", std::strtod(field.c_str(), nullptr));
+      EXPECT_EQ(field, printed);
+      long_fields += field.size() >= 17;
+    }
+    EXPECT_GE(long_fields, 2) << line;  // %.6g would print at most 8 characters per field
 
     const nlohmann::json s = nlohmann::json::parse(r.err);
     EXPECT_EQ(s["method"], "laplace");
