@@ -5,6 +5,7 @@
 
 #include "gpprobe/cosine_kernel.h"
 #include "numeric_constants.h"
+#include "scaled_distance.h"
 
 namespace gpprobe {
 
@@ -39,14 +40,11 @@ std::vector<KernelParameter> length_scales(const char* kernel, const std::vector
   return out;
 }
 
-// r^2 = sum_j (d_j / l_j)^2 with d = a - b and an isotropic or ARD length-scale.
+// r^2 = sum_j (d_j / l_j)^2 with d = a - b and an isotropic or ARD length-scale (scaled_distance.h).
 double scaled_distance2(const std::vector<KernelParameter>& l, const double* a, const double* b, std::size_t d) {
-  double r2 = 0.0;
-  for (std::size_t j = 0; j < d; ++j) {
-    const double t = (a[j] - b[j]) / l[l.size() == 1 ? 0 : j].value;
-    r2 += t * t;
-  }
-  return r2;
+  if (l.size() == 1) return gpprobe::scaled_distance2(a, b, d, IsotropicScale{l[0].value});
+  const KernelParameter* p = l.data();
+  return gpprobe::scaled_distance2(a, b, d, ard_scale([p](std::size_t j) { return p[j].value; }));
 }
 
 // For stationary kernels k(r): dk/dtheta_j = f(r) * (d_j / l_j)^2 summed over the dimensions that

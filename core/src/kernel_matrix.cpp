@@ -4,26 +4,27 @@
 #include <utility>
 #include <vector>
 
+#include "scaled_distance.h"
+
 namespace gpprobe {
 
 namespace {
 
 // constant(c) * rbf(l) without walking the expression (Kernel::scaled_rbf): the same operations in the
-// same order as kernel.cpp's evaluate_node, so the same bits, at a fraction of the time (the classifiers'
-// evidence evaluates it O(n^2) times per step, d divisions each).
+// same order as kernel.cpp's evaluate_node (both sum through scaled_distance.h), so the same bits, at a
+// fraction of the time (the classifiers' evidence evaluates it O(n^2) times per step).
 class ScaledRbf {
  public:
   ScaledRbf(double variance, std::vector<double> length_scales, std::size_t d)
-      : c_(variance), l_(std::move(length_scales)), t_(d) {
-    if (l_.size() == 1) l_.assign(d, l_[0]);  // (a_j - b_j) / l_0 for every j, as evaluate_leaf divides
-  }
+      : c_(variance), l_(std::move(length_scales)), d_(d) {}
 
-  // k(a, b); t_ keeps (a_j - b_j) / l_j.
+  // k(a, b); a and b are kept for add_gradient.
   double operator()(const double* a, const double* b) {
-    const std::size_t d = t_.size();
-    for (std::size_t j = 0; j < d; ++j) t_[j] = (a[j] - b[j]) / l_[j];
-    double r2 = 0.0;
-    for (std::size_t j = 0; j < d; ++j) r2 += t_[j] * t_[j];
+    const double* l = l_.data();
+    const double r2 = l_.size() == 1 ? scaled_distance2(a, b, d_, IsotropicScale{l[0]})
+                                     : scaled_distance2(a, b, d_, ard_scale([l](std::size_t j) { return l[j]; }));
+    a_ = a;
+    b_ = b;
     rbf_ = std::exp(-0.5 * r2);
     r2_ = r2;
     return c_ * rbf_;
@@ -36,13 +37,18 @@ class ScaledRbf {
       out[1] += w * ((rbf_ * r2_) * c_);
       return;
     }
-    const std::size_t d = t_.size();
-    for (std::size_t j = 0; j < d; ++j) out[1 + j] += w * (((rbf_ * t_[j]) * t_[j]) * c_);
+    for (std::size_t j = 0; j < d_; ++j) {
+      const double t = (a_[j] - b_[j]) / l_[j];
+      out[1 + j] += w * (((rbf_ * t) * t) * c_);
+    }
   }
 
  private:
   double c_;
-  std::vector<double> l_, t_;
+  std::vector<double> l_;
+  std::size_t d_;
+  const double* a_ = nullptr;
+  const double* b_ = nullptr;
   double rbf_ = 0.0, r2_ = 0.0;
 };
 
