@@ -1,5 +1,7 @@
 #include "deferred_covariance.h"
 
+#include <algorithm>
+
 #include "gpc_factor.h"
 #include "gpprobe/row_products.h"
 
@@ -7,14 +9,16 @@ namespace gpprobe {
 
 void DeferredCovariance::reset(RowMatrix sigma) {
   base_ = std::move(sigma);
-  S_.setZero(base_.rows(), Eigen::Index(block_));
-  scaled_.setZero(base_.rows(), Eigen::Index(block_));
+  S_.resize(base_.rows(), Eigen::Index(block_));  // only the first pending_ columns are ever read
+  scaled_.resize(base_.rows(), Eigen::Index(block_));
   pending_ = 0;
 }
 
 void DeferredCovariance::column(std::size_t i, double* out) const {
   const std::size_t n = std::size_t(base_.rows());
-  multiply_vector(S_.data(), n, block_, scaled_.data() + i * block_, out);  // sum_k s_k kappa_k s_k[i]
+  // sum_k s_k kappa_k s_k[i] over the pending downdates only (the columns beyond them are stale).
+  std::fill(out, out + n, 0.0);
+  if (pending_ > 0) add_product_transposed(S_.data(), block_, scaled_.data() + i * block_, block_, n, 1, pending_, 1.0, out, 1);
   // Entry (j, i) of the symmetric matrix from the lower triangle: row i before the diagonal, column i after.
   const double* row = base_.data() + i * n;
   for (std::size_t j = 0; j < i; ++j) out[j] = row[j] - out[j];
@@ -33,9 +37,7 @@ void DeferredCovariance::downdate(const double* s, double kappa) {
 void DeferredCovariance::flush() {
   const std::size_t n = std::size_t(base_.rows());
   add_lower_product(scaled_.data(), block_, S_.data(), block_, n, pending_, -1.0, base_.data());
-  S_.setZero();
-  scaled_.setZero();
-  pending_ = 0;
+  pending_ = 0;  // the columns stay as they are: only the first pending_ are ever read
 }
 
 }  // namespace gpprobe

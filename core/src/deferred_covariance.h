@@ -33,7 +33,7 @@ class DeferredCovariance {
   std::size_t block_;
   std::size_t pending_ = 0;
   RowMatrix base_;
-  RowMatrix S_;       // n by block, column k = s_k (zero beyond pending_)
+  RowMatrix S_;       // n by block, column k = s_k (k < pending_; the rest is stale)
   RowMatrix scaled_;  // n by block, column k = kappa_k s_k
 };
 
