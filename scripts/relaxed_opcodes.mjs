@@ -131,14 +131,16 @@ function skipAtomicImmediates(reader) {
 
 /**
  * Rewrites the prototype relaxed fused multiply-adds of a module's code section in place.
- * Returns { f32x4, f64x2 }: how many of each were rewritten. Throws on malformed input, on an unknown
- * opcode and on a prototype relaxed instruction other than the two multiply-adds.
+ * Returns { f32x4, f64x2, shipped }: how many of each were rewritten, and how many shipped relaxed
+ * instructions were there already (a module rewritten before: running twice is harmless). Throws on
+ * malformed input, on an unknown opcode and on a prototype relaxed instruction other than the two
+ * multiply-adds.
  */
 export function rewriteRelaxedOpcodes(bytes) {
   if (bytes.length < 8 || bytes[0] !== 0x00 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
     throw new Error('not a WebAssembly module (no \\0asm header)');
   }
-  const counts = { f32x4: 0, f64x2: 0 };
+  const counts = { f32x4: 0, f64x2: 0, shipped: 0 };
   const top = new Reader(bytes, 8, bytes.length);
   while (top.position < bytes.length) {
     const id = top.byte();
@@ -192,6 +194,7 @@ function rewriteSimd(reader, counts) {
   else if (sub === 12 || sub === 13) reader.skip(16); // v128.const, i8x16.shuffle
   else if (sub >= 21 && sub <= 34) reader.skip(1); // extract_lane, replace_lane
   else if (sub >= 84 && sub <= 91) { reader.memarg(); reader.skip(1); } // load_lane, store_lane
+  else if (sub >= 0x100 && sub <= 0x113) counts.shipped += 1; // shipped relaxed SIMD (a module rewritten before)
   else if (sub > 0xff) throw new Error(`unknown SIMD opcode 0x${sub.toString(16)}`);
 }
 
@@ -208,6 +211,10 @@ function main() {
   } catch (error) {
     console.error(`${path}: ${error.message}`);
     process.exit(1);
+  }
+  if (counts.f32x4 + counts.f64x2 === 0 && counts.shipped > 0) {
+    console.log(`${path}: already has the shipped relaxed opcodes (${counts.shipped}); left as it is`);
+    return;
   }
   if (counts.f32x4 + counts.f64x2 === 0) {
     console.error(`${path}: no relaxed multiply-add found (was it compiled with -mrelaxed-simd and GPPROBE_RELAXED_SIMD?)`);

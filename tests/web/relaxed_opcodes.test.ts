@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs build script, without declarations
 import { rewriteRelaxedOpcodes } from '../../scripts/relaxed_opcodes.mjs';
 
-const rewrite = rewriteRelaxedOpcodes as (bytes: Uint8Array) => { f32x4: number; f64x2: number };
+const rewrite = rewriteRelaxedOpcodes as (bytes: Uint8Array) => { f32x4: number; f64x2: number; shipped: number };
 
 function leb(value: number): number[] {
   const out: number[] = [];
@@ -65,8 +65,12 @@ describe('relaxed_opcodes: prototype fused multiply-adds to the shipped relaxed_
     const bytes = assemble([{ type: 0, code: F64X2_FMA }, { type: 1, code: F32X4_FMA }, { type: 2, code: DECOY }]);
     expect(WebAssembly.validate(bytes)).toBe(false); // the prototype opcodes no engine ships
     const length = bytes.length;
-    expect(rewrite(bytes)).toEqual({ f32x4: 1, f64x2: 1 });
+    expect(rewrite(bytes)).toEqual({ f32x4: 1, f64x2: 1, shipped: 0 });
     expect(bytes.length).toBe(length);
+    // A second run finds the shipped opcodes and changes nothing.
+    const once = Uint8Array.from(bytes);
+    expect(rewrite(bytes)).toEqual({ f32x4: 0, f64x2: 0, shipped: 2 });
+    expect(bytes).toEqual(once);
     expect(WebAssembly.validate(bytes)).toBe(true);
     const { f0, f1 } = await exportsOf(bytes);
     expect(f0(2, 3, 5)).toBe(11); // a * b + c, not a + b * c (17) or c - a * b (-1)
@@ -79,7 +83,7 @@ describe('relaxed_opcodes: prototype fused multiply-adds to the shipped relaxed_
   it('leaves the same bytes alone where they are immediates: constants, v128 constants, memory offsets', () => {
     const bytes = assemble([{ type: 2, code: DECOY }]);
     const before = Uint8Array.from(bytes);
-    expect(rewrite(bytes)).toEqual({ f32x4: 0, f64x2: 0 });
+    expect(rewrite(bytes)).toEqual({ f32x4: 0, f64x2: 0, shipped: 0 });
     expect(bytes).toEqual(before);
     expect(WebAssembly.validate(bytes)).toBe(true);
   });
