@@ -7,6 +7,16 @@
 
 #if defined(GPPROBE_RELAXED_SIMD)
 #include <wasm_simd128.h>
+// clang 14 (Debian's Emscripten 3.1.6) names the relaxed multiply-add after the proposal's prototype and
+// emits its prototype opcode (scripts/relaxed_opcodes.mjs renumbers it after linking); clang 16 and later
+// name it relaxed_madd and emit the shipped opcode, which the script then leaves as it is.
+#if __has_builtin(__builtin_wasm_relaxed_madd_f64x2)
+#define GPPROBE_MADD_F64X2 __builtin_wasm_relaxed_madd_f64x2
+#define GPPROBE_MADD_F32X4 __builtin_wasm_relaxed_madd_f32x4
+#else
+#define GPPROBE_MADD_F64X2 __builtin_wasm_fma_f64x2
+#define GPPROBE_MADD_F32X4 __builtin_wasm_fma_f32x4
+#endif
 #endif
 
 namespace gpprobe {
@@ -23,7 +33,7 @@ constexpr bool kFusedMultiplyAdd = false;
 
 inline Double2 madd(Double2 a, Double2 b, Double2 c) {
 #if defined(GPPROBE_RELAXED_SIMD)
-  return (Double2)__builtin_wasm_fma_f64x2((__f64x2)a, (__f64x2)b, (__f64x2)c);
+  return (Double2)GPPROBE_MADD_F64X2((__f64x2)a, (__f64x2)b, (__f64x2)c);
 #else
   return a * b + c;
 #endif
@@ -31,7 +41,7 @@ inline Double2 madd(Double2 a, Double2 b, Double2 c) {
 
 inline Float4 madd(Float4 a, Float4 b, Float4 c) {
 #if defined(GPPROBE_RELAXED_SIMD)
-  return (Float4)__builtin_wasm_fma_f32x4((__f32x4)a, (__f32x4)b, (__f32x4)c);
+  return (Float4)GPPROBE_MADD_F32X4((__f32x4)a, (__f32x4)b, (__f32x4)c);
 #else
   return a * b + c;
 #endif
