@@ -39,8 +39,8 @@ function expectGolden(r: ProbeScores, c: GoldenCase, tolerance: number): void {
 // Both SIMD builds (load_module.ts): the relaxed twin (fused multiply-adds; the suite runs Node with
 // relaxed SIMD, as Chromium has it) and the plain one every engine runs.
 const BUILDS = [
-  { simd: 'relaxed', backend: 'wasm-relaxed-simd', fused: true },
-  { simd: 'simd128', backend: 'wasm-simd128', fused: false },
+  { simd: 'relaxed', backend: 'wasm-relaxed-simd' },
+  { simd: 'simd128', backend: 'wasm-simd128' },
 ] as const;
 
 for (const build of BUILDS) {
