@@ -7,8 +7,11 @@
 //             c = v_ r (z + r) / (1 + v_), >= 0 with no cancellation; only where rounding makes
 //             r (z + r) <= 0, at cavity z < -1e8, is c clipped to 0, and counted), nu~_i = m^/v^ - nu_; Sigma -= dtau/(1 + dtau Sigma_ii) s s' (s = Sigma[:, i])
 //             and mu = Sigma nu~ updated in O(n).
-//   after     each sweep Sigma and mu are recomputed from scratch: sW = sqrt tau~, L = chol(I + sW K sW),
-//             Sigma = K - C'C with C = L \ (sW K), mu = Sigma nu~.
+//   after     the sweep that converges, and every 8th sweep, Sigma and mu are recomputed from scratch:
+//             sW = sqrt tau~, L = chol(I + sW K sW), Sigma = K - C'C with C = L \ (sW K), mu = Sigma nu~;
+//             the sweeps in between continue from the downdated ones (R&W recompute after every sweep:
+//             that costs more than the sweep). A cavity precision <= 0 on a downdated Sigma is taken
+//             again on a recomputed one before it counts as a failure.
 //   stop      when no site moved more than 1e-9 (1 + max|tau~| + max|nu~|) in a sweep. (GPML's rule,
 //             |delta log Z| < 1e-4, leaves errors of 2e-5 to 3e-4 in the probabilities.)
 //   weights   alpha = nu~ - Q K nu~, Q = sW B^-1 sW (Alg. 3.6): the common form with M = L^-1 diag(sW).
@@ -17,7 +20,7 @@
 //                     + 1/2 nu~'Sigma nu~ + sum (tau~ nu_^2/tau_ - 2 nu_ nu~ - nu~^2) / (2 (tau_ + tau~))
 //   gradient  dlog Z/dtheta_p = 1/2 tr((alpha alpha' - Q) dK/dtheta_p)      (eq. 5.27, at convergence)
 //
-// Cost per sweep about 4 n^3 flops, all in blocked products (deferred_covariance.h, blocked_cholesky.h).
+// Cost per sweep about 1.5 n^3 flops, plus 8/3 n^3 per recomputation, all in blocked products (deferred_covariance.h, blocked_cholesky.h).
 #pragma once
 
 #include <cstddef>
