@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "float32_products.h"
 #include "gpprobe/row_products.h"
 #include "lanes_cholesky.h"
 #include "lanes_math.h"
@@ -23,6 +24,7 @@ constexpr double kFullStepDecrement = 1e-8;    // below this, F's changes drown 
 constexpr double kArmijo = 1e-4;
 constexpr Index kHessianBlock = 4;            // rows of H per product when forming its lower triangle
 constexpr double kKeptSystemRate = 1e-1;     // a kept H must cut the decrement at least this much a step
+constexpr double kFloat32LeastStep = 1e-3;   // a shorter damped step: H in float64 from then on
 
 // The rows that take part (weight > 0), their signed labels and weights.
 struct ActiveRows {
@@ -52,9 +54,15 @@ std::size_t whole_lanes(std::size_t n) { return (n + kLaneCount - 1) / kLaneCoun
 class NewtonSystem {
  public:
   // H = diag(1,..,1,0) + Z~' diag(curvature) Z~ formed (p by p, one row product) and factorised.
-  // `scaled` is room for p by n values.
-  static Result<NewtonSystem> primal(const RowMatrix& Za, const double* curvature, std::vector<double>* scaled) {
+  // `scaled` is room for p by n values. With `float32`, the weight block Z' diag(curvature) Z comes
+  // from float32 products (float32_products.h: each entry within 66 u sum_k c_k |z_kj z_kl|, u = 2^-24,
+  // about 4e-6 of the entries on H's diagonal), at twice the lanes; the intercept's row in float64.
+  // H only preconditions the steps (the solution is where the float64 gradient vanishes, and the
+  // stopping rule's decrement is a norm within that much of the exact one), so the solution is the same.
+  static Result<NewtonSystem> primal(const RowMatrix& Za, const double* curvature, std::vector<double>* scaled,
+                                     std::vector<float>* scaled32, bool float32) {
     const Index n = Za.rows(), r = Za.cols(), p = r + 1;
+    if (float32) return primal_float32(Za, curvature, scaled32);
     scaled->resize(std::size_t(p * n));
     double* A = scaled->data();  // (sqrt(curvature) ∘ Z~)', p by n, so that the data term of H is A A'
     for (Index k = 0; k < n; ++k) {
@@ -73,6 +81,37 @@ class NewtonSystem {
       add_product_transposed(A + first * n, std::size_t(n), A, std::size_t(n), std::size_t(count),
                              std::size_t(first + count), std::size_t(n), 1.0, H + first * p, std::size_t(p));
     }
+    for (Index j = 0; j < r; ++j) H[j * p + j] += 1.0;
+    system.inverse_.resize(system.p_);
+    if (!lanes_cholesky_rows(H, system.p_, system.p_, system.inverse_.data())) {
+      return Status(StatusCode::numerical_failure, "logistic regression: the Hessian is not positive definite");
+    }
+    return system;
+  }
+
+  static Result<NewtonSystem> primal_float32(const RowMatrix& Za, const double* curvature, std::vector<float>* scaled) {
+    const Index n = Za.rows(), r = Za.cols(), p = r + 1;
+    scaled->resize(std::size_t(r * n));
+    float* A = scaled->data();  // (sqrt(curvature) ∘ Z)', r by n, in float32
+    for (Index k = 0; k < n; ++k) {
+      const double scale = std::sqrt(curvature[k]);
+      const double* z = Za.data() + k * r;
+      for (Index j = 0; j < r; ++j) A[j * n + k] = float(scale * z[j]);
+    }
+    NewtonSystem system;
+    system.p_ = std::size_t(p);
+    system.factor_.assign(std::size_t(p * p), 0.0);
+    double* H = system.factor_.data();
+    for (Index first = 0; first < r; first += kHessianBlock) {
+      const Index count = std::min(kHessianBlock, r - first);
+      add_product_transposed(A + first * n, std::size_t(n), A, std::size_t(n), std::size_t(count),
+                             std::size_t(first + count), std::size_t(n), H + first * p, std::size_t(p));
+    }
+    // The intercept's row in float64: Z' curvature and the sum of the curvatures.
+    add_weighted_rows(curvature, Za.data(), std::size_t(n), std::size_t(r), H + r * p);
+    double e = 0.0;
+    for (Index k = 0; k < n; ++k) e += curvature[k];
+    H[r * p + r] = e;
     for (Index j = 0; j < r; ++j) H[j * p + j] += 1.0;
     system.inverse_.resize(system.p_);
     if (!lanes_cholesky_rows(H, system.p_, system.p_, system.inverse_.data())) {
@@ -242,8 +281,8 @@ class LogisticObjective {
     (*g)[r] = finite_ ? sum(total) : std::numeric_limits<double>::quiet_NaN();
   }
 
-  // The Newton system at the theta of the last margins() call.
-  Result<NewtonSystem> system() {
+  // The Newton system at the theta of the last margins() call (`float32`: NewtonSystem::primal's).
+  Result<NewtonSystem> system(bool float32) {
     const Index n = Za_->rows(), r = Za_->cols();
     for (std::size_t k = 0; k < t_.size(); k += kLaneCount) {  // d²F/dt_k² = C s_k e/(1+e)²
       const Lanes e = load(&e_[k]);
@@ -251,7 +290,7 @@ class LogisticObjective {
       store(&curvature_[k], splat(C_) * load(&s_[k]) * (e * big * big));
     }
     return n < r ? NewtonSystem::woodbury(Za_, K_, curvature_.data())
-                 : NewtonSystem::primal(*Za_, curvature_.data(), &scaled_);
+                 : NewtonSystem::primal(*Za_, curvature_.data(), &scaled_, &scaled32_, float32);
   }
 
  private:
@@ -261,6 +300,7 @@ class LogisticObjective {
   // Per row, lane-padded: -y, s, -C s y (dF/dt = slope sigmoid(-y t)), t, e = exp(-|t|), dF/dt, d²F/dt².
   std::vector<double> flip_, s_, slope_, t_, e_, residual_, curvature_;
   std::vector<double> scaled_;  // room for NewtonSystem::primal
+  std::vector<float> scaled32_;
   bool finite_ = true;
 };
 
@@ -284,6 +324,12 @@ Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* la
   double F = std::numeric_limits<double>::quiet_NaN();  // F(theta), computed when a line search needs it
   VectorXd g, step, trial;
   double decrement = 0.0, previous = std::numeric_limits<double>::infinity();
+  // H from float32 products (NewtonSystem::primal) until one falls short of what an exact H does: it
+  // does not factorise, or, made where Newton's steps are whole (decrement/2 <= kFullStepDecrement,
+  // where an exact H cuts the decrement by orders of magnitude), it does not cut it tenfold at its
+  // first reuse, or its step needs a line search below alpha = kFloat32LeastStep. Then float64 H for
+  // the rest of this solve.
+  bool float32 = true, fresh_where_whole = false;
   for (; solution.iterations < max_iterations; ++solution.iterations) {
     objective.gradient(solution.theta, &g);
     if (solution.system) {
@@ -291,14 +337,23 @@ Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* la
       // kKeptSystemRate per step the iteration has turned linear: then a fresh H at this theta.
       solution.system->step(g, &step);
       decrement = -g.dot(step);
-      if (!(decrement >= 0 && decrement <= kKeptSystemRate * previous)) solution.system.reset();
+      if (!(decrement >= 0 && decrement <= kKeptSystemRate * previous)) {
+        if (fresh_where_whole) float32 = false;
+        solution.system.reset();
+      }
     }
+    fresh_where_whole = false;
     if (!solution.system) {
-      Result<NewtonSystem> made = objective.system();
+      Result<NewtonSystem> made = objective.system(float32);
+      if (!made.ok() && float32) {
+        float32 = false;
+        made = objective.system(false);
+      }
       if (!made.ok()) return made.status();
       solution.system = std::make_shared<const NewtonSystem>(std::move(made.value()));
       solution.system->step(g, &step);
       decrement = -g.dot(step);  // lambda² = g'H⁻¹g
+      fresh_where_whole = float32 && decrement / 2 <= kFullStepDecrement;
     }
     if (!(decrement >= 0) || !std::isfinite(decrement)) break;
     if (decrement / 2 <= kDecrementTolerance) return solution;
@@ -319,6 +374,7 @@ Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* la
       objective.margins(trial);
       F = std::numeric_limits<double>::quiet_NaN();
     }
+    if (alpha < kFloat32LeastStep) float32 = false;
     if (alpha < 1.0) solution.system.reset();  // far from the optimum: Newton's own steps
     previous = decrement;
     solution.theta.swap(trial);

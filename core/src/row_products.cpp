@@ -90,6 +90,9 @@ void rowwise_dot(const double* A, const double* B, std::size_t m, std::size_t k,
 void multiply_vector(const double* A, std::size_t m, std::size_t k, const double* x, double* out) {
   std::fill(out, out + m, 0.0);
   std::size_t i = 0;
+  // Eight rows a step: eight independent accumulator chains keep two multiply-adds a cycle in flight
+  // (four chains wait on the multiply-add's latency half the time).
+  for (; i + 8 <= m; i += 8) micro_kernel<8, 1>(A + i * k, k, x, k, k, out + i, 1);
   for (; i + 4 <= m; i += 4) micro_kernel<4, 1>(A + i * k, k, x, k, k, out + i, 1);
   for (; i < m; ++i) micro_kernel<1, 1>(A + i * k, k, x, k, k, out + i, 1);
 }
@@ -190,11 +193,39 @@ void add_weighted_rows(const double* w, const double* A, std::size_t m, std::siz
     store(out + j + 8, c2);
     store(out + j + 12, c3);
   }
-  for (; j + kLaneCount <= k; j += kLaneCount) {
-    Lanes c = load(out + j);
+  // The last columns (fewer than a strip): rows in pairs, each on its own accumulators (one chain a
+  // row would wait on the multiply-add's latency), added together at the end.
+  for (; j + 2 * kLaneCount <= k; j += 2 * kLaneCount) {
+    Lanes c0 = load(out + j), c1 = load(out + j + 4), d0 = splat(0.0), d1 = splat(0.0);
     const double* a = A + j;
-    for (std::size_t i = 0; i < m; ++i, a += k) c = madd(splat(w[i]), load(a), c);
-    store(out + j, c);
+    std::size_t i = 0;
+    for (; i + 2 <= m; i += 2, a += 2 * k) {
+      const Lanes w0 = splat(w[i]), w1 = splat(w[i + 1]);
+      c0 = madd(w0, load(a), c0);
+      c1 = madd(w0, load(a + 4), c1);
+      d0 = madd(w1, load(a + k), d0);
+      d1 = madd(w1, load(a + k + 4), d1);
+    }
+    if (i < m) {
+      const Lanes wi = splat(w[i]);
+      c0 = madd(wi, load(a), c0);
+      c1 = madd(wi, load(a + 4), c1);
+    }
+    store(out + j, c0 + d0);
+    store(out + j + 4, c1 + d1);
+  }
+  for (; j + kLaneCount <= k; j += kLaneCount) {
+    Lanes c = load(out + j), d = splat(0.0), e = splat(0.0), f = splat(0.0);
+    const double* a = A + j;
+    std::size_t i = 0;
+    for (; i + 4 <= m; i += 4, a += 4 * k) {
+      c = madd(splat(w[i]), load(a), c);
+      d = madd(splat(w[i + 1]), load(a + k), d);
+      e = madd(splat(w[i + 2]), load(a + 2 * k), e);
+      f = madd(splat(w[i + 3]), load(a + 3 * k), f);
+    }
+    for (; i < m; ++i, a += k) c = madd(splat(w[i]), load(a), c);
+    store(out + j, (c + d) + (e + f));
   }
   for (; j < k; ++j) {
     double c = out[j];
