@@ -46,11 +46,13 @@ Cavity cavity(double mean, double variance, double tau, double nu) {
 
 }  // namespace
 
-Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool with_gradient, std::size_t max_sweeps) {
+Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool with_gradient, std::size_t max_sweeps,
+                     const RowMatrix* squared_distances) {
   const std::size_t n = data.size(), d = data.dimension();
   const Eigen::Index N = Eigen::Index(n);
   const Eigen::VectorXd& y = data.y;
-  const RowMatrix K = kernel_matrix(kernel, data.x.data(), n, d);
+  const TrainingKernel pairwise(kernel, data.x.data(), n, d, squared_distances);
+  const RowMatrix K = pairwise.matrix();
 
   EpFit fit;
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(N), nu = Eigen::VectorXd::Zero(N);
@@ -159,7 +161,7 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
   RowMatrix G = gram_of_factor(fit.variance_factor);
   for (Eigen::Index i = 0; i < N; ++i)
     for (Eigen::Index j = i; j < N; ++j) G(i, j) = 0.5 * (fit.alpha[i] * fit.alpha[j] - G(i, j));
-  fit.gradient = contract_gradient(kernel, data.x.data(), n, d, G.data());
+  fit.gradient = pairwise.contract(K, G.data());
   return fit;
 }
 

@@ -21,15 +21,16 @@ Approximation take(Fit&& fit) {
           std::move(fit.variance_factor)};
 }
 
-Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options) {
+Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options,
+                                  const RowMatrix* squared_distances = nullptr) {
   const Kernel pairwise = kernel.kernel();
   if (options.method == GpcMethod::laplace) {
-    Result<LaplaceFit> fit =
-        fit_laplace(data, pairwise, options.likelihood, options.with_gradient, options.max_iterations);
+    Result<LaplaceFit> fit = fit_laplace(data, pairwise, options.likelihood, options.with_gradient,
+                                         options.max_iterations, squared_distances);
     if (!fit.ok()) return fit.status();
     return take(std::move(fit.value()));
   }
-  Result<EpFit> fit = fit_ep(data, pairwise, options.with_gradient, options.max_iterations);
+  Result<EpFit> fit = fit_ep(data, pairwise, options.with_gradient, options.max_iterations, squared_distances);
   if (!fit.ok()) return fit.status();
   return take(std::move(fit.value()));
 }
@@ -59,6 +60,21 @@ Result<GpcEvidence> gpc_log_marginal_likelihood(const GpcTrainingData& data, con
   GPPROBE_RETURN_IF_ERROR(check_options(options));
   GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
   Result<Approximation> a = approximate(data, kernel.expanded(data.dimension()), options);
+  if (!a.ok()) return a.status();
+  return std::move(a.value().evidence);
+}
+
+Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData& data,
+                                                          const RowMatrix& squared_distances, double signal_variance,
+                                                          double length_scale, const GpcOptions& options) {
+  GPPROBE_RETURN_IF_ERROR(check_options(options));
+  const SeArdKernel kernel{signal_variance, {length_scale}};
+  GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
+  if (std::size_t(squared_distances.rows()) != data.size() || std::size_t(squared_distances.cols()) != data.size()) {
+    return Status(StatusCode::dimension_mismatch, "squared distances of " + std::to_string(squared_distances.rows()) +
+                                                      " points for " + std::to_string(data.size()) + " training points");
+  }
+  Result<Approximation> a = approximate(data, kernel, options, &squared_distances);
   if (!a.ok()) return a.status();
   return std::move(a.value().evidence);
 }

@@ -3,9 +3,28 @@
 #include <algorithm>
 
 #include "gpprobe/blocked_cholesky.h"
+#include "gpprobe/kernel_matrix.h"
 #include "gpprobe/row_products.h"
 
 namespace gpprobe {
+
+TrainingKernel::TrainingKernel(const Kernel& kernel, const double* x, std::size_t n, std::size_t d,
+                               const RowMatrix* D2)
+    : kernel_(kernel), x_(x), n_(n), d_(d) {
+  std::vector<double> l;
+  if (D2 && std::size_t(D2->rows()) == n && kernel.scaled_rbf(&c_, &l) && l.size() == 1) {
+    D2_ = D2;
+    l_ = l[0];
+  }
+}
+
+RowMatrix TrainingKernel::matrix() const {
+  return D2_ ? isotropic_rbf_matrix(c_, l_, *D2_) : kernel_matrix(kernel_, x_, n_, d_);
+}
+
+std::vector<double> TrainingKernel::contract(const RowMatrix& K, const double* W) const {
+  return D2_ ? contract_isotropic_rbf_gradient(l_, K, *D2_, W) : contract_gradient(kernel_, x_, n_, d_, W);
+}
 
 Result<RowMatrix> factor_b(const RowMatrix& K, const Eigen::VectorXd& sW, const std::string& method) {
   const std::size_t n = std::size_t(K.rows());

@@ -11,13 +11,33 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
+#include "gpprobe/kernel.h"
 #include "gpprobe/matrix_view.h"
 #include "gpprobe/status.h"
 
 namespace gpprobe {
+
+// The kernel on the n training points (rows of x, n by d) and its gradient contraction: through the
+// points' squared distances D2 (kernel_matrix.h) when D2 is given and the kernel is constant(c) * rbf(l)
+// with one length-scale (the shared length-scale fit), else pair by pair.
+class TrainingKernel {
+ public:
+  TrainingKernel(const Kernel& kernel, const double* x, std::size_t n, std::size_t d, const RowMatrix* D2);
+  RowMatrix matrix() const;
+  // sum_ij W_ij dK_ij/dtheta_p (kernel.parameter_count() values) for W's upper triangle, given K = matrix().
+  std::vector<double> contract(const RowMatrix& K, const double* W) const;
+
+ private:
+  const Kernel& kernel_;
+  const double* x_;
+  std::size_t n_, d_;
+  const RowMatrix* D2_ = nullptr;  // set when the isotropic path applies
+  double c_ = 0.0, l_ = 0.0;
+};
 
 // L with B = L L'. numerical_failure naming `method` if B is not positive definite (only possible
 // with non-finite entries, e.g. an overflowing kernel).

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "gpprobe/kernel_matrix.h"
 #include "gpprobe/lbfgs_restarts.h"
 
 namespace gpprobe {
@@ -50,19 +51,27 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
   // The start's own evidence: the result must not fall below it, and a failure here is the user's to see.
   // Evaluated at exp(theta), the point L-BFGS starts from (an ulp from `first` at most), so that its first
   // evaluation is this one.
-  Result<GpcEvidence> at_start = gpc_log_marginal_likelihood(data, from_theta(theta), evidence_options);
+  // A shared length-scale is the isotropic kernel: its evidence from the points' squared distances,
+  // computed once here (each evaluation is then free of O(n^2 d) kernel work), its gradient [log s2, log l].
+  const RowMatrix D2 =
+      fit_options.shared_length_scale ? squared_distances(data.x.data(), data.size(), d) : RowMatrix();
+  const auto evidence = [&](const std::vector<double>& t) {
+    return fit_options.shared_length_scale
+               ? gpc_isotropic_log_marginal_likelihood(data, D2, std::exp(t[0]), std::exp(t[1]), evidence_options)
+               : gpc_log_marginal_likelihood(data, from_theta(t), evidence_options);
+  };
+  Result<GpcEvidence> at_start = evidence(theta);
   if (!at_start.ok()) return at_start.status();
 
   const Objective objective = [&](const std::vector<double>& t, std::vector<double>* gradient) {
     // L-BFGS starts where at_start was just evaluated (inside the bounds): the same evidence, not again
     // (an EP evidence is 10-20 sweeps of O(n^3), and the GPC probes' EP fit takes a handful of steps).
-    Result<GpcEvidence> e = t == theta ? at_start : gpc_log_marginal_likelihood(data, from_theta(t), evidence_options);
+    Result<GpcEvidence> e = t == theta ? at_start : evidence(t);
     if (!e.ok()) return std::numeric_limits<double>::infinity();
-    const std::vector<double>& g = e.value().gradient;  // 1 + d entries
+    const std::vector<double>& g = e.value().gradient;  // [log s2, log l] shared, else 1 + d entries
     (*gradient)[0] = -g[0];
     if (fit_options.shared_length_scale) {
-      (*gradient)[1] = 0.0;
-      for (std::size_t j = 1; j < g.size(); ++j) (*gradient)[1] -= g[j];
+      (*gradient)[1] = -g[1];
     } else {
       for (std::size_t i = 1; i < t.size(); ++i) (*gradient)[i] = -g[i];
     }

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "lanes_math.h"
 #include "scaled_distance.h"
 
 namespace gpprobe {
@@ -121,6 +122,57 @@ std::vector<double> contract_gradient(const Kernel& kernel, const double* x, std
     }
   }
   return out;
+}
+
+RowMatrix squared_distances(const double* x, std::size_t n, std::size_t d) {
+  RowMatrix D2{Eigen::Index(n), Eigen::Index(n)};
+  for (std::size_t i = 0; i < n; ++i) {
+    D2(Eigen::Index(i), Eigen::Index(i)) = 0.0;
+    for (std::size_t j = 0; j < i; ++j) {
+      const double r2 = scaled_distance2(x + i * d, x + j * d, d, IsotropicScale{1.0});
+      D2(Eigen::Index(i), Eigen::Index(j)) = D2(Eigen::Index(j), Eigen::Index(i)) = r2;
+    }
+  }
+  return D2;
+}
+
+RowMatrix isotropic_rbf_matrix(double c, double l, const RowMatrix& D2) {
+  const std::size_t n = std::size_t(D2.rows()), count = n * n;
+  RowMatrix K{D2.rows(), D2.cols()};
+  const double* in = D2.data();
+  double* out = K.data();
+  const Lanes scale = splat(-0.5 / (l * l)), variance = splat(c);
+  std::size_t k = 0;
+  for (; k + kLaneCount <= count; k += kLaneCount) store(out + k, variance * exp_nonpositive(load(in + k) * scale));
+  if (k < count) {  // the last few entries through one padded step
+    double tail[kLaneCount] = {0.0, 0.0, 0.0, 0.0};
+    std::copy(in + k, in + count, tail);
+    double values[kLaneCount];
+    store(values, variance * exp_nonpositive(load(tail) * scale));
+    std::copy(values, values + (count - k), out + k);
+  }
+  return K;
+}
+
+std::vector<double> contract_isotropic_rbf_gradient(double l, const RowMatrix& K, const RowMatrix& D2,
+                                                    const double* W) {
+  const std::size_t n = std::size_t(K.rows());
+  const double inverse_l2 = 1.0 / (l * l);
+  double by_c = 0.0, by_l = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const double* k = K.data() + j * n;  // row j = column j (symmetric)
+    const double* r2 = D2.data() + j * n;
+    const double* w = W + j * n;
+    by_c += w[j] * k[j];  // the diagonal: D2 = 0
+    double row_c = 0.0, row_l = 0.0;
+    for (std::size_t i = j + 1; i < n; ++i) {
+      row_c += w[i] * k[i];
+      row_l += (w[i] * k[i]) * r2[i];
+    }
+    by_c += 2.0 * row_c;
+    by_l += 2.0 * row_l;
+  }
+  return {by_c, by_l * inverse_l2};
 }
 
 }  // namespace gpprobe

@@ -50,10 +50,12 @@ Eigen::VectorXd times(const RowMatrix& K, const Eigen::VectorXd& v) {
 }  // namespace
 
 Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel, GpcLikelihood likelihood,
-                               bool with_gradient, std::size_t max_iterations) {
+                               bool with_gradient, std::size_t max_iterations,
+                               const RowMatrix* squared_distances) {
   const std::size_t n = data.size(), d = data.dimension();
   const Eigen::VectorXd& y = data.y;
-  const RowMatrix K = kernel_matrix(kernel, data.x.data(), n, d);
+  const TrainingKernel pairwise(kernel, data.x.data(), n, d, squared_distances);
+  const RowMatrix K = pairwise.matrix();
 
   // Newton on Psi, parameterised by a (f = K a), from f = a = 0.
   Eigen::VectorXd f = Eigen::VectorXd::Zero(Eigen::Index(n)), a = f;
@@ -127,7 +129,7 @@ Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel
   for (Eigen::Index i = 0; i < Eigen::Index(n); ++i)
     for (Eigen::Index j = i; j < Eigen::Index(n); ++j)
       G(i, j) = 0.5 * (alpha[i] * alpha[j] - R(i, j) + c[i] * alpha[j] + alpha[i] * c[j]);
-  fit.gradient = contract_gradient(kernel, data.x.data(), n, d, G.data());
+  fit.gradient = pairwise.contract(K, G.data());
   return fit;
 }
 

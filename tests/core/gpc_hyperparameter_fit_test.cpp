@@ -6,6 +6,7 @@
 
 #include "gpc_fixtures.h"
 #include "gpprobe/gpc_hyperparameter_fit.h"
+#include "gpprobe/kernel_matrix.h"
 #include "gpprobe/random_stream.h"
 
 namespace gpprobe {
@@ -54,7 +55,9 @@ TEST(GpcHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirecti
     EXPECT_GE(fit.log_marginal_likelihood, fit.start_log_marginal_likelihood);
     const GpcEvidence at = gpc_log_marginal_likelihood(data, fit.kernel, options).value();
     ASSERT_EQ(at.gradient.size(), 3u);  // d/d[log s2, log l_1, log l_2]
-    EXPECT_EQ(at.value, fit.log_marginal_likelihood);
+    // The fit evaluates the isotropic kernel from squared distances (gpc_isotropic_log_marginal_likelihood),
+    // the expanded kernel here pair by pair: the same value to rounding.
+    EXPECT_NEAR(at.value, fit.log_marginal_likelihood, 1e-12 * std::abs(at.value));
     EXPECT_LT(std::abs(at.gradient[0]), 1e-4) << method_name(method);
     EXPECT_LT(std::abs(at.gradient[1] + at.gradient[2]), 1e-4) << method_name(method);
     // A 1-D scan along l (s2 at its optimum) finds nothing better than the optimiser's l.
@@ -145,6 +148,31 @@ TEST(GpcHyperparameterFit, TheStartsEvidenceIsTheEvidenceAtTheStart) {
     EXPECT_EQ(gpc_log_marginal_likelihood(data, fit.value().kernel, options).value().value,
               fit.value().log_marginal_likelihood) << method_name(method);
   }
+}
+
+TEST(GpcHyperparameterFit, IsotropicEvidenceFromSquaredDistancesEqualsTheExpandedKernels) {
+  // The shared length-scale fit's evidence: from D2, gradient [log s2, log l]; against the expanded
+  // kernel pair by pair, whose length-scale entries sum to the isotropic derivative (chain rule).
+  const GpcTrainingData data = testing::gpc_data(xor_case());
+  const RowMatrix D2 = squared_distances(data.x.data(), data.size(), data.dimension());
+  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
+    GpcOptions options;
+    options.method = method;
+    for (const auto& [s2, l] : {std::pair{1.0, 0.7}, std::pair{5.0, 2.5}, std::pair{0.2, 0.3}}) {
+      const GpcEvidence iso = gpc_isotropic_log_marginal_likelihood(data, D2, s2, l, options).value();
+      const GpcEvidence full = gpc_log_marginal_likelihood(data, SeArdKernel{s2, {l}}, options).value();
+      ASSERT_EQ(iso.gradient.size(), 2u);
+      ASSERT_EQ(full.gradient.size(), 1u + data.dimension());
+      EXPECT_NEAR(iso.value, full.value, 1e-12 * std::abs(full.value)) << method_name(method) << " " << l;
+      EXPECT_NEAR(iso.gradient[0], full.gradient[0], 1e-10 * (1.0 + std::abs(full.gradient[0]))) << method_name(method);
+      double sum = 0.0;
+      for (std::size_t j = 1; j < full.gradient.size(); ++j) sum += full.gradient[j];
+      EXPECT_NEAR(iso.gradient[1], sum, 1e-10 * (1.0 + std::abs(sum))) << method_name(method) << " " << l;
+      EXPECT_GT(std::abs(sum), 1e-3) << method_name(method) << " " << l;  // a derivative that is not zero
+    }
+  }
+  EXPECT_EQ(gpc_isotropic_log_marginal_likelihood(data, RowMatrix::Zero(3, 3), 1.0, 1.0, {}).status().message(),
+            "squared distances of 3 points for " + std::to_string(data.size()) + " training points");
 }
 
 }  // namespace

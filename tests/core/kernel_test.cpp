@@ -240,5 +240,36 @@ TEST(KernelMatrix, ScaledRbfLoopsGiveTheExpressionsBitsPairByPair) {
   EXPECT_FALSE((Kernel::constant(1.7) + Kernel::rbf({0.8})).scaled_rbf(&c, &l));
 }
 
+TEST(KernelMatrix, IsotropicRbfFromSquaredDistancesMatchesThePairByPairKernel) {
+  // K = c exp(-D2 / (2 l^2)) with the exponentials four lanes at a time (n^2 = 121: a padded last step),
+  // and the contraction [sum W dK/dlog c, sum W dK/dlog l] from K and D2, against the expression's values.
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  const std::size_t n = 11, d = 7;
+  std::vector<double> x(n * d), W(n * n);
+  for (double& v : x) v = u(rng);
+  for (double& v : W) v = u(rng);
+  const RowMatrix D2 = squared_distances(x.data(), n, d);
+  for (const auto& [c, l] : {std::pair{1.7, 0.8}, std::pair{0.3, 4.0}, std::pair{2.0, 0.05}}) {
+    const Kernel kernel = Kernel::constant(c) * Kernel::rbf({l});
+    const RowMatrix K = isotropic_rbf_matrix(c, l, D2);
+    const RowMatrix expected = kernel_matrix(kernel, x.data(), n, d);
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_EQ(D2(Eigen::Index(i), Eigen::Index(i)), 0.0);
+      for (std::size_t j = 0; j < n; ++j) {
+        EXPECT_EQ(K(Eigen::Index(i), Eigen::Index(j)), K(Eigen::Index(j), Eigen::Index(i)));
+        EXPECT_NEAR(K(Eigen::Index(i), Eigen::Index(j)), expected(Eigen::Index(i), Eigen::Index(j)),
+                    1e-15 * c + 4e-16 * expected(Eigen::Index(i), Eigen::Index(j)) * (1.0 + D2(Eigen::Index(i), Eigen::Index(j)) / (l * l)))
+            << c << " " << l << " " << i << "," << j;
+      }
+    }
+    const std::vector<double> g = contract_isotropic_rbf_gradient(l, K, D2, W.data());
+    const std::vector<double> e = contract_gradient(kernel, x.data(), n, d, W.data());
+    ASSERT_EQ(g.size(), 2u);
+    ASSERT_EQ(e.size(), 2u);
+    for (std::size_t p = 0; p < 2; ++p) EXPECT_NEAR(g[p], e[p], 1e-13 * (1.0 + std::abs(e[p]))) << c << " " << l << " " << p;
+  }
+}
+
 }  // namespace
 }  // namespace gpprobe

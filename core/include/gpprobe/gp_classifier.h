@@ -51,6 +51,15 @@ struct GpcEvidence {
 Result<GpcEvidence> gpc_log_marginal_likelihood(const GpcTrainingData& data, const SeArdKernel& kernel,
                                                 const GpcOptions& options);
 
+// The same evidence at the isotropic kernel (one length-scale for every column), its gradient in
+// [log s2, log l] (2 values: the sum over the columns of the expanded kernel's length-scale entries),
+// evaluated from the training points' squared distances (kernel_matrix.h's squared_distances, computed
+// once): no O(n^2 d) work per evaluation. Equal to gpc_log_marginal_likelihood at the expanded kernel to
+// rounding. dimension_mismatch when squared_distances is not n by n.
+Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData& data,
+                                                          const RowMatrix& squared_distances, double signal_variance,
+                                                          double length_scale, const GpcOptions& options);
+
 class GpClassifier {
  public:
   static Result<GpClassifier> fit(const MatrixView& x, const double* labels, std::size_t n,
