@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "float32_products.h"
@@ -71,22 +72,11 @@ class NewtonSystem {
       for (Index j = 0; j < r; ++j) A[j * n + k] = scale * z[j];
       A[r * n + k] = scale;
     }
-    // Only H's lower triangle is read: block rows of it, each against the rows up to its end.
     NewtonSystem system;
     system.p_ = std::size_t(p);
     system.factor_.assign(std::size_t(p * p), 0.0);
-    double* H = system.factor_.data();
-    for (Index first = 0; first < p; first += kHessianBlock) {
-      const Index count = std::min(kHessianBlock, p - first);
-      add_product_transposed(A + first * n, std::size_t(n), A, std::size_t(n), std::size_t(count),
-                             std::size_t(first + count), std::size_t(n), 1.0, H + first * p, std::size_t(p));
-    }
-    for (Index j = 0; j < r; ++j) H[j * p + j] += 1.0;
-    system.inverse_.resize(system.p_);
-    if (!lanes_cholesky_rows(H, system.p_, system.p_, system.inverse_.data())) {
-      return Status(StatusCode::numerical_failure, "logistic regression: the Hessian is not positive definite");
-    }
-    return system;
+    add_lower_gram(A, n, p, system.factor_.data(), p);
+    return factorised(std::move(system), r);
   }
 
   static Result<NewtonSystem> primal_float32(const RowMatrix& Za, const double* curvature, std::vector<float>* scaled) {
@@ -102,17 +92,34 @@ class NewtonSystem {
     system.p_ = std::size_t(p);
     system.factor_.assign(std::size_t(p * p), 0.0);
     double* H = system.factor_.data();
-    for (Index first = 0; first < r; first += kHessianBlock) {
-      const Index count = std::min(kHessianBlock, r - first);
-      add_product_transposed(A + first * n, std::size_t(n), A, std::size_t(n), std::size_t(count),
-                             std::size_t(first + count), std::size_t(n), H + first * p, std::size_t(p));
-    }
+    add_lower_gram(A, n, r, H, p);
     // The intercept's row in float64: Z' curvature and the sum of the curvatures.
     add_weighted_rows(curvature, Za.data(), std::size_t(n), std::size_t(r), H + r * p);
     double e = 0.0;
     for (Index k = 0; k < n; ++k) e += curvature[k];
     H[r * p + r] = e;
-    for (Index j = 0; j < r; ++j) H[j * p + j] += 1.0;
+    return factorised(std::move(system), r);
+  }
+
+  // H's lower triangle (row-major, p by p) += A A' over the first `rows` rows of A (n values each):
+  // block rows of it, each against the rows up to its end (only the lower triangle is read).
+  template <class Value>
+  static void add_lower_gram(const Value* A, Index n, Index rows, double* H, Index p) {
+    for (Index first = 0; first < rows; first += kHessianBlock) {
+      const Index count = std::min(kHessianBlock, rows - first);
+      const std::size_t m = std::size_t(count), columns = std::size_t(first + count), k = std::size_t(n);
+      if constexpr (std::is_same_v<Value, float>) {
+        add_product_transposed(A + first * n, k, A, k, m, columns, k, H + first * p, std::size_t(p));
+      } else {
+        add_product_transposed(A + first * n, k, A, k, m, columns, k, 1.0, H + first * p, std::size_t(p));
+      }
+    }
+  }
+
+  // The penalty's identity on the r weights added to H, then H factorised.
+  static Result<NewtonSystem> factorised(NewtonSystem system, Index r) {
+    double* H = system.factor_.data();
+    for (Index j = 0; j < r; ++j) H[std::size_t(j) * system.p_ + std::size_t(j)] += 1.0;
     system.inverse_.resize(system.p_);
     if (!lanes_cholesky_rows(H, system.p_, system.p_, system.inverse_.data())) {
       return Status(StatusCode::numerical_failure, "logistic regression: the Hessian is not positive definite");
