@@ -6,6 +6,7 @@
 
 #include "gpprobe/beta_prior.h"
 #include "gpprobe/uncertainty_measures.h"
+#include "lane_quadrature.h"
 
 namespace gpprobe {
 
@@ -17,20 +18,13 @@ constexpr double kMaxMean = 40.0;
 
 // The mean m >= 0 with E[sigmoid(f)] = p for f ~ N(m, s2): Newton from m0, with the slope
 // dE[g]/dm = E[g (1 - g)] > 0, bracketed so a step never leaves [lo, hi].
-double mean_for(double p, double s2, double m0, const GaussHermite& rule) {
+double mean_for(double p, double s2, double m0, const LaneRule& rule) {
   const double sd = std::sqrt(s2);
   double lo = 0.0, hi = 2.0 * kMaxMean, m = m0;
   for (int iteration = 0; iteration < 40; ++iteration) {
-    double judged = 0.0, slope = 0.0;
-    for (std::size_t i = 0; i < rule.nodes.size(); ++i) {
-      const double f = m + sd * rule.nodes[i];
-      const double e = std::exp(-std::fabs(f));
-      const double g = f >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-      judged += rule.weights[i] * g;
-      slope += rule.weights[i] * g * (1.0 - g);
-    }
-    (judged < p ? lo : hi) = m;
-    double next = m - (judged - p) / slope;
+    const JudgedAndSlope at = lane_judged_and_slope(m, sd, rule);
+    (at.judged < p ? lo : hi) = m;
+    double next = m - (at.judged - p) / at.slope;
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     if (std::fabs(next - m) < 1e-13 * (1.0 + m)) return next;
     m = next;
@@ -39,12 +33,12 @@ double mean_for(double p, double s2, double m0, const GaussHermite& rule) {
 }
 
 // The least episteme at judged probability p for log-variance in [a, b] (golden-section search).
-EnvelopePoint refine(double p, double a, double b, double m0, const GaussHermite& rule) {
+EnvelopePoint refine(double p, double a, double b, double m0, const LaneRule& rule) {
   const double phi = 0.6180339887498949;
   double m_guess = m0;
   auto episteme_at = [&](double t) {
     m_guess = mean_for(p, std::exp(t), m_guess, rule);
-    return uncertainty_measures(m_guess, std::exp(t), rule).episteme;
+    return lane_measures(m_guess, std::exp(t), rule).episteme;
   };
   double c = b - phi * (b - a), d = a + phi * (b - a);
   double fc = episteme_at(c), fd = episteme_at(d);
@@ -71,8 +65,9 @@ Result<std::vector<EnvelopePoint>> belief_envelope(double epsilon, std::size_t p
   if (points < 2 || !(max_judged > 0.5 && max_judged < 1.0)) {
     return Status(StatusCode::invalid_argument, "the envelope needs at least 2 points and 1/2 < max_judged < 1");
   }
-  // Plotting accuracy does not need the probe's 128 nodes; 64 keep every value within 1e-6 here.
-  static const GaussHermite rule = GaussHermite::make(64);
+  // Plotting accuracy does not need the probe's 128 nodes; 64 keep every value within 1e-6 here. On
+  // lanes (lane_quadrature.h): the grid and the searches are 2-3 million exp and log1p.
+  static const LaneRule rule = lane_rule(GaussHermite::make(64));
   const double top = 2.0 * prior.value().variance;
   const double max_logit = std::log(max_judged / (1.0 - max_judged));
 
@@ -89,7 +84,7 @@ Result<std::vector<EnvelopePoint>> belief_envelope(double epsilon, std::size_t p
     const double s2 = top * std::pow(1e-4, 1.0 - double(j) / (kVarianceSteps - 1));
     for (int i = 0; i < kMeanSteps; ++i) {
       const double t = double(i) / (kMeanSteps - 1);
-      const UncertaintyMeasures u = uncertainty_measures(kMaxMean * t * t, s2, rule);
+      const UncertaintyMeasures u = lane_measures(kMaxMean * t * t, s2, rule);
       judged[i] = u.judged_probability;
       episteme[i] = u.episteme;
     }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "lane_quadrature.h"
 #include "lanes_math.h"
 
 namespace gpprobe {
@@ -17,42 +18,38 @@ double latent_episteme(double mean, double variance, double softplus_neg) {
   return -(0.5 * (kLog2PiE + std::log(variance)) - mean - 2.0 * softplus_neg);
 }
 
+LaneRule lane_rule(const GaussHermite& full) {
+  LaneRule r;
+  for (std::size_t i = 0; i < full.nodes.size(); ++i) {
+    if (full.weights[i] < 1e-20) continue;
+    r.nodes.push_back(full.nodes[i]);
+    r.weights.push_back(full.weights[i]);
+  }
+  while (r.nodes.size() % kLaneCount != 0) {
+    r.nodes.push_back(0.0);
+    r.weights.push_back(0.0);
+  }
+  return r;
+}
+
 namespace {
 
-// The probe's rule without the nodes whose weight is below 1e-20 (beyond |t| ~ 9.3: every integrand is
-// at most |mean| + 30 there, so together they move no measure by 1e-15), padded with zero weights to
-// whole lanes: 60 of the 128 nodes.
-struct LaneRule {
-  std::vector<double> nodes, weights;
-};
+const LaneMask kSignBit = LaneMask{} + (long long)0x8000000000000000ULL;
 
+// The probe's rule on lanes: 60 of its 128 nodes.
 const LaneRule& probe_lane_rule() {
-  static const LaneRule rule = [] {
-    LaneRule r;
-    const GaussHermite& full = probe_quadrature();
-    for (std::size_t i = 0; i < full.nodes.size(); ++i) {
-      if (full.weights[i] < 1e-20) continue;
-      r.nodes.push_back(full.nodes[i]);
-      r.weights.push_back(full.weights[i]);
-    }
-    while (r.nodes.size() % kLaneCount != 0) {
-      r.nodes.push_back(0.0);
-      r.weights.push_back(0.0);
-    }
-    return r;
-  }();
+  static const LaneRule rule = lane_rule(probe_quadrature());
   return rule;
 }
 
-// logistic_expectations over the lane rule, four nodes at a time (lanes_math.h for exp and log1p).
-LogisticExpectations lane_expectations(double mean, double sd) {
-  const LaneRule& rule = probe_lane_rule();
-  const LaneMask sign_bit = LaneMask{} + (long long)0x8000000000000000ULL;
+}  // namespace
+
+LogisticExpectations lane_expectations(double mean, double sd, const LaneRule& rule) {
   Lanes judged = splat(0.0), alea = splat(0.0), softplus_neg = splat(0.0);
   for (std::size_t i = 0; i < rule.nodes.size(); i += kLaneCount) {
     const Lanes x = splat(mean) + splat(sd) * load(&rule.nodes[i]);
     const Lanes w = load(&rule.weights[i]);
-    const Lanes e = exp_nonpositive((Lanes)((LaneMask)x | sign_bit));  // e^-|x|
+    const Lanes e = exp_nonpositive((Lanes)((LaneMask)x | kSignBit));  // e^-|x|
     const Lanes log1p_e = log1p_unit(e);
     const Lanes sp_neg = positive_part(-x) + log1p_e;
     const Lanes sp_pos = positive_part(x) + log1p_e;
@@ -68,12 +65,31 @@ LogisticExpectations lane_expectations(double mean, double sd) {
   return {sum(judged), sum(alea), sum(softplus_neg)};
 }
 
-}  // namespace
+UncertaintyMeasures lane_measures(double mean, double variance, const LaneRule& rule) {
+  const LogisticExpectations e = lane_expectations(mean, std::sqrt(variance), rule);
+  return {e.judged_probability, latent_episteme(mean, variance, e.softplus_neg), e.alea};
+}
+
+JudgedAndSlope lane_judged_and_slope(double mean, double sd, const LaneRule& rule) {
+  Lanes judged = splat(0.0), slope = splat(0.0);
+  for (std::size_t i = 0; i < rule.nodes.size(); i += kLaneCount) {
+    const Lanes x = splat(mean) + splat(sd) * load(&rule.nodes[i]);
+    const Lanes w = load(&rule.weights[i]);
+    const Lanes e = exp_nonpositive((Lanes)((LaneMask)x | kSignBit));
+    const Lanes big = splat(1.0) / (splat(1.0) + e);
+    const Lanes small = e * big;
+    const LaneMask non_negative = x >= splat(0.0);
+    const Lanes g = keep(non_negative, big) + keep(~non_negative, small);
+    judged += w * g;
+    slope += w * (big * small);  // g (1 - g) = sigmoid(|x|) sigmoid(-|x|)
+  }
+  return {sum(judged), sum(slope)};
+}
 
 UncertaintyMeasures uncertainty_measures(double mean, double variance, const GaussHermite& rule) {
   const double sd = std::sqrt(variance);
   if (&rule == &probe_quadrature()) {
-    const LogisticExpectations e = lane_expectations(mean, sd);
+    const LogisticExpectations e = lane_expectations(mean, sd, probe_lane_rule());
     return {e.judged_probability, latent_episteme(mean, variance, e.softplus_neg), e.alea};
   }
   const LogisticExpectations e = logistic_expectations(rule.nodes.size(), rule.weights.data(),

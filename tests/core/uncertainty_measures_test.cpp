@@ -7,6 +7,7 @@
 
 #include "gpprobe/uncertainty_measures.h"
 
+#include "../../core/src/lane_quadrature.h"
 #include "../../core/src/lanes_math.h"
 
 namespace gpprobe {
@@ -107,6 +108,30 @@ TEST(UncertaintyMeasures, LaneExpAndLog1pMatchTheLibrary) {
     const Lanes l = log1p_unit(u);
     for (std::size_t k = 0; k < kLaneCount; ++k) {
       EXPECT_NEAR(l[k], std::log1p(u[k]), 1e-15 * std::log1p(u[k]) + 1e-300) << u[k];  // denormals: absolute
+    }
+  }
+}
+
+// Any rule on lanes (the belief envelope's 64 nodes) gives the scalar path's measures over the same
+// rule, and the judged probability's slope in the mean is its derivative.
+TEST(UncertaintyMeasures, LaneRulesMatchTheScalarSumsAndTheSlopeIsTheDerivative) {
+  for (std::size_t nodes : {16u, 64u}) {
+    const GaussHermite rule = GaussHermite::make(nodes);
+    const LaneRule lanes = lane_rule(rule);
+    EXPECT_EQ(lanes.nodes.size() % 4, 0u);
+    for (double mean : {-30.0, -3.0, -0.2, 0.0, 0.7, 5.0, 38.0}) {
+      for (double variance : {1e-6, 0.3, 4.8, 40.0}) {
+        const UncertaintyMeasures a = lane_measures(mean, variance, lanes), b = uncertainty_measures(mean, variance, rule);
+        EXPECT_NEAR(a.judged_probability, b.judged_probability, 1e-15) << nodes << " " << mean << " " << variance;
+        EXPECT_NEAR(a.alea, b.alea, 1e-14) << nodes << " " << mean << " " << variance;
+        EXPECT_NEAR(a.episteme, b.episteme, 1e-13 * (1.0 + std::abs(b.episteme))) << nodes << " " << mean << " " << variance;
+        const double sd = std::sqrt(variance), h = 1e-5;
+        const JudgedAndSlope at = lane_judged_and_slope(mean, sd, lanes);
+        EXPECT_NEAR(at.judged, b.judged_probability, 1e-15);
+        const double difference =
+            (lane_judged_and_slope(mean + h, sd, lanes).judged - lane_judged_and_slope(mean - h, sd, lanes).judged) / (2 * h);
+        EXPECT_NEAR(at.slope, difference, 1e-9) << nodes << " " << mean << " " << variance;
+      }
     }
   }
 }
