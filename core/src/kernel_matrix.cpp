@@ -137,19 +137,25 @@ RowMatrix squared_distances(const double* x, std::size_t n, std::size_t d) {
 }
 
 RowMatrix isotropic_rbf_matrix(double c, double l, const RowMatrix& D2) {
-  const std::size_t n = std::size_t(D2.rows()), count = n * n;
+  const std::size_t n = std::size_t(D2.rows());
   RowMatrix K{D2.rows(), D2.cols()};
-  const double* in = D2.data();
-  double* out = K.data();
   const Lanes scale = splat(-0.5 / (l * l)), variance = splat(c);
-  std::size_t k = 0;
-  for (; k + kLaneCount <= count; k += kLaneCount) store(out + k, variance * exp_nonpositive(load(in + k) * scale));
-  if (k < count) {  // the last few entries through one padded step
-    double tail[kLaneCount] = {0.0, 0.0, 0.0, 0.0};
-    std::copy(in + k, in + count, tail);
-    double values[kLaneCount];
-    store(values, variance * exp_nonpositive(load(tail) * scale));
-    std::copy(values, values + (count - k), out + k);
+  // Row i up to its diagonal, four entries a step (the last few through one padded step), then mirrored:
+  // each exponential once.
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* in = D2.data() + i * n;
+    double* out = K.data() + i * n;
+    const std::size_t count = i + 1;
+    std::size_t j = 0;
+    for (; j + kLaneCount <= count; j += kLaneCount) store(out + j, variance * exp_nonpositive(load(in + j) * scale));
+    if (j < count) {
+      double tail[kLaneCount] = {0.0, 0.0, 0.0, 0.0};
+      std::copy(in + j, in + count, tail);
+      double values[kLaneCount];
+      store(values, variance * exp_nonpositive(load(tail) * scale));
+      std::copy(values, values + (count - j), out + j);
+    }
+    for (std::size_t k = 0; k < i; ++k) K(Eigen::Index(k), Eigen::Index(i)) = out[k];
   }
   return K;
 }
