@@ -6,13 +6,13 @@
 //
 // Every number comes from the C++ core (wasm/bindings_evaluation.cpp); this file only checks shapes and
 // moves whole arrays in and out of the wasm heap.
-import type { GpprobeModule, Metric } from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import { dtypeOf, HeapScope } from './heap.ts';
-import { checkCount, checkLabels, checkMatrix, type Matrix } from './matrix.ts';
-import type { ProbeEngine } from './probe_engine.ts';
-import { coreProgress, type ProgressListener } from './progress.ts';
-import { DEFAULTS } from './vocabulary.ts';
+import type { GpprobeModule, Metric } from '../generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import { dtypeOf, HeapScope } from '../heap.ts';
+import { checkCount, checkLabels, checkMatrix, type Matrix } from '../matrix.ts';
+import type { ProbeEngine } from '../probe/probe_engine.ts';
+import { coreProgress, type ProgressListener } from '../progress.ts';
+import { DEFAULTS } from '../vocabulary.ts';
 
 export type BaselineMethod = 'lp' | 'svm' | 'lpe' | 'msp' | 'maha' | 'knn';
 

@@ -17,10 +17,10 @@
 // this file moves them across (the CLI's `gpprobe robustness` JSON, in camelCase).
 import type {
   ClassifierHandle, IntervalValue, ProbabilityExtremeValue, RobustnessCertificateValue, RobustnessSettings,
-} from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import type { IntervalDetail, ProgressListener } from './progress.ts';
-import { CERTIFY_DEFAULTS } from './vocabulary.ts';
+} from '../generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import type { IntervalDetail, ProgressListener } from '../progress.ts';
+import { CERTIFY_DEFAULTS } from '../vocabulary.ts';
 
 export type RobustnessSearch = 'both' | 'adversarial';
 /** The variance bounds of every box: ours ('both': the reference's relaxation and a centred form), or

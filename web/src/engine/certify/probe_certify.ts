@@ -7,12 +7,12 @@
 //
 //   const c = probe.certify(queryRow, { gamma: 2, norm: '2', dims: [3, 17, 40] });
 //   c.judgedProbabilityBounds, c.lowestFound, c.highestFound, c.verdictCanFlip
-import type { GpprobeModule, ProbeCertificateValue, ProbeHandle } from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import { dtypeOf, HeapScope } from './heap.ts';
-import { coreProgress, type ProgressListener } from './progress.ts';
-import type { SearchStatus, VerdictFlip } from './robustness.ts';
-import { CERTIFY_DEFAULTS } from './vocabulary.ts';
+import type { GpprobeModule, ProbeCertificateValue, ProbeHandle } from '../generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import { dtypeOf, HeapScope } from '../heap.ts';
+import { coreProgress, type ProgressListener } from '../progress.ts';
+import type { SearchStatus, VerdictFlip } from './classification_certify.ts';
+import { CERTIFY_DEFAULTS } from '../vocabulary.ts';
 
 export type QueryNorm = 'inf' | '2';
 

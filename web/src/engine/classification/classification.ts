@@ -16,14 +16,14 @@
 import type {
   ClassificationExampleValue, ClassificationVocabulary as VocabularyValue, ClassifierHandle, ClassifierStateValue,
   GpprobeModule,
-} from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import { filledHandle, HeapScope } from './heap.ts';
-import { loadModule, type LoadOptions } from './load_module.ts';
-import { checkCount, checkMatrix, type Matrix } from './matrix.ts';
-import { coreProgress, type ProgressListener } from './progress.ts';
-import { certifyWith, sweepWith, type RobustnessCertificate, type RobustnessOptions } from './robustness.ts';
-import { CLASSIFICATION_DEFAULTS as DEFAULTS } from './vocabulary.ts';
+} from '../generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import { filledHandle, HeapScope } from '../heap.ts';
+import { loadModule, type LoadOptions } from '../load_module.ts';
+import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
+import { coreProgress, type ProgressListener } from '../progress.ts';
+import { certifyWith, sweepWith, type RobustnessCertificate, type RobustnessOptions } from '../certify/classification_certify.ts';
+import { CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
 
 export type ClassificationMethod = 'laplace' | 'ep';
 export type ClassificationLikelihood = 'probit' | 'logistic';

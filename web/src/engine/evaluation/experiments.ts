@@ -8,14 +8,14 @@
 // so a worker stays responsive and an AbortSignal can stop it; the core adds the trials up (append_trials) and computes the mean and standard deviation, so
 // nothing but the finished result crosses back. Embeddings already resident in the wasm heap
 // (engine.upload) are used in place, not copied.
-import type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve, ExperimentSettings as TrialSettings } from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import { HeapScope } from './heap.ts';
-import { checkCount, checkLabels } from './matrix.ts';
-import type { ProbeEngine } from './probe_engine.ts';
-import { yieldToEventLoop, type ProgressListener } from './progress.ts';
-import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
-import { DEFAULTS } from './vocabulary.ts';
+import type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve, ExperimentSettings as TrialSettings } from '../generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import { HeapScope } from '../heap.ts';
+import { checkCount, checkLabels } from '../matrix.ts';
+import type { ProbeEngine } from '../probe/probe_engine.ts';
+import { yieldToEventLoop, type ProgressListener } from '../progress.ts';
+import { ResidentMatrix, type MatrixInput } from '../resident_matrix.ts';
+import { DEFAULTS } from '../vocabulary.ts';
 
 export type ExperimentKind = 'probing' | 'fuzzy' | 'ood';
 
@@ -58,7 +58,7 @@ export interface RunExperimentOptions {
 }
 
 /** The results' parts and the options of a run, as the core's bindings define them (gpprobe.d.mts). */
-export type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve } from './generated/gpprobe.mjs';
+export type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve } from '../generated/gpprobe.mjs';
 /** Every option of a run (experiment.h), the trials included. */
 export type ExperimentSettings = TrialSettings & { trials: number };
 

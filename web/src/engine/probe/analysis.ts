@@ -2,12 +2,12 @@
 // of g = sigmoid(f) (paper Eq. 8 beside the exact Beta), the belief at an observed point (Figs 9-11)
 // and the prior belief, and the belief envelope that bounds the rational region of judged probability
 // vs episteme. Every parameter of a belief (the Beta's, the latent mean and variance) comes from the core.
-import type { GpprobeModule } from './generated/gpprobe.mjs';
-import { throwIfFailed } from './errors.ts';
-import { HeapScope } from './heap.ts';
+import type { GpprobeModule } from '../generated/gpprobe.mjs';
+import { throwIfFailed } from '../errors.ts';
+import { HeapScope } from '../heap.ts';
 import type { ProbeEngine } from './probe_engine.ts';
-import { coreProgress, type ProgressListener } from './progress.ts';
-import type { MatrixInput } from './resident_matrix.ts';
+import { coreProgress, type ProgressListener } from '../progress.ts';
+import type { MatrixInput } from '../resident_matrix.ts';
 
 export interface PrincipalComponents {
   /** rows by k coordinates, row-major. */

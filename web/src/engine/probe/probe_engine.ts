@@ -6,16 +6,16 @@
 //   probe.dispose();
 //
 // All numbers come from the C++ core; this file only moves whole arrays in and out of the wasm heap.
-import type { GpprobeModule, LeaveOneOutValue, ProbeHandle } from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import { dtypeOf, HeapScope } from './heap.ts';
-import { loadModule, type LoadOptions } from './load_module.ts';
-import { checkCount, checkLabels, checkMatrix, sliceRows, type Matrix } from './matrix.ts';
-import { certifyQuery, type CertifyOptions, type ProbeCertificate } from './probe_certificate.ts';
+import type { GpprobeModule, LeaveOneOutValue, ProbeHandle } from '../generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import { dtypeOf, HeapScope } from '../heap.ts';
+import { loadModule, type LoadOptions } from '../load_module.ts';
+import { checkCount, checkLabels, checkMatrix, sliceRows, type Matrix } from '../matrix.ts';
+import { certifyQuery, type CertifyOptions, type ProbeCertificate } from '../certify/probe_certify.ts';
 import { parseProbeFile } from './probe_file.ts';
-import { coreProgress, yieldToEventLoop, type ProgressListener } from './progress.ts';
-import { ResidentMatrix, type MatrixInput } from './resident_matrix.ts';
-import { DEFAULTS } from './vocabulary.ts';
+import { coreProgress, yieldToEventLoop, type ProgressListener } from '../progress.ts';
+import { ResidentMatrix, type MatrixInput } from '../resident_matrix.ts';
+import { DEFAULTS } from '../vocabulary.ts';
 
 export type PosteriorSpace = 'automatic' | 'function' | 'weight';
 

@@ -17,8 +17,8 @@
 //
 // Parsing only moves bytes (JSON, base64) into a typed array: no mathematics happens here, and the
 // fit is the core's. Errors are GpprobeErrors (code "parse_error") naming the field and the problem.
-import { GpprobeError } from './errors.ts';
-import type { Matrix } from './matrix.ts';
+import { GpprobeError } from '../errors.ts';
+import type { Matrix } from '../matrix.ts';
 import type { PosteriorSpace } from './probe_engine.ts';
 
 export const PROBE_FILE_FORMAT = 'gpprobe-probe';

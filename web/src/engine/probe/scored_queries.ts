@@ -9,13 +9,13 @@
 //   kept.dispose();
 //
 // A second set kept for the same probe follows the first one's changes with follow().
-import type { GpprobeModule, ScoredQueriesHandle } from './generated/gpprobe.mjs';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import { dtypeOf, HeapScope } from './heap.ts';
-import { checkMatrix } from './matrix.ts';
+import type { GpprobeModule, ScoredQueriesHandle } from '../generated/gpprobe.mjs';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import { dtypeOf, HeapScope } from '../heap.ts';
+import { checkMatrix } from '../matrix.ts';
 import { SCORE_COLUMNS, type Probe, type ProbeScores, type ScoreAsyncOptions } from './probe_engine.ts';
-import { yieldToEventLoop } from './progress.ts';
-import type { ResidentMatrix } from './resident_matrix.ts';
+import { yieldToEventLoop } from '../progress.ts';
+import type { ResidentMatrix } from '../resident_matrix.ts';
 
 export class ScoredQueries {
   readonly queries: ResidentMatrix;

@@ -6,8 +6,8 @@
 // them better: nonFiniteError).
 //
 //   const scores = await scoreStreamed(probe, { rows, cols, readRows: (first, count) => ... }, { signal, onProgress });
-import { GpprobeError } from './errors.ts';
-import type { Matrix } from './matrix.ts';
+import { GpprobeError } from '../errors.ts';
+import type { Matrix } from '../matrix.ts';
 import { emptyScores, type Probe, type ProbeScores, type ScoreAsyncOptions } from './probe_engine.ts';
 
 /** Rows that can be read a chunk at a time. */

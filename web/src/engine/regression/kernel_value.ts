@@ -1,7 +1,7 @@
 // A kernel between the TS API and the bindings: the API's KernelSpec ({ name, parameters by name }, a
 // record in the caller's order) and the binding's KernelValue ({ name, parameters: names[], values:
 // Float64Array }). Both carry the doubles as they are: no text, no rounding, either way.
-import type { KernelValue } from './generated/gpprobe.mjs';
+import type { KernelValue } from '../generated/gpprobe.mjs';
 import type { KernelSpec } from './regression_types.ts';
 
 /** The binding's KernelValue of a kernel spec (names and doubles in the order given). */

@@ -11,20 +11,20 @@
 //   gp.dispose();
 //
 // Kernels cross as values (KernelSpec: a form and parameter values by the core's names), never as text.
-import type { GpprobeModule, RegressionHandle } from './generated/gpprobe.mjs';
+import type { GpprobeModule, RegressionHandle } from '../generated/gpprobe.mjs';
 import { kernelSpec, kernelValue } from './kernel_value.ts';
-import { GpprobeError, throwIfFailed } from './errors.ts';
-import { filledHandle, HeapScope } from './heap.ts';
-import { loadModule, type LoadOptions } from './load_module.ts';
-import { checkMatrix, type Matrix } from './matrix.ts';
-import { coreProgress, type ProgressListener } from './progress.ts';
+import { GpprobeError, throwIfFailed } from '../errors.ts';
+import { filledHandle, HeapScope } from '../heap.ts';
+import { loadModule, type LoadOptions } from '../load_module.ts';
+import { checkMatrix, type Matrix } from '../matrix.ts';
+import { coreProgress, type ProgressListener } from '../progress.ts';
 import {
   PREDICTION_COLUMNS,
   type AnomalyClassification, type AnomalyExperimentData, type AnomalyExperimentOptions, type AnomalyThresholds,
   type FitRegressionOptions, type KernelSpec, type OptimizeOptions, type PredictionReport, type RegressionExample,
   type RegressionPrediction, type RegressionState, type RegressionVocabulary, type RocCurveData,
 } from './regression_types.ts';
-import { DEFAULTS } from './vocabulary.ts';
+import { DEFAULTS } from '../vocabulary.ts';
 
 export * from './regression_types.ts';
 

@@ -1,8 +1,8 @@
 // The types of the GP regression API (regression.ts): kernels, options, predictions, examples and
 // anomaly detection. Data only; the numbers and the names all come from the C++ core.
-import type { AnomalyExperimentValue, PredictionValue, RegressionStateValue, RocValue } from './generated/gpprobe.mjs';
-import type { Matrix } from './matrix.ts';
-import type { ProgressListener } from './progress.ts';
+import type { AnomalyExperimentValue, PredictionValue, RegressionStateValue, RocValue } from '../generated/gpprobe.mjs';
+import type { Matrix } from '../matrix.ts';
+import type { ProgressListener } from '../progress.ts';
 
 /** A ROC curve of the anomaly score over the points with knowledge >= rho. */
 export type RocCurveData = RocValue;

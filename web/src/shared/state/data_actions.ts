@@ -3,7 +3,7 @@
 // the OOD set, session files, links, and restoring the last session at start-up. Every way of opening
 // a session goes through openTarget(). A failed load keeps what was loaded.
 import { batch } from '@preact/signals';
-import type { DatasetRole, DatasetSummary } from '../worker/probe_protocol.ts';
+import type { DatasetRole, DatasetSummary } from '../../labs/probe/worker/protocol.ts';
 import { notify, report, request } from './engine_tasks.ts';
 import { deleteFiles, loadFiles, saveFiles } from './file_store.ts';
 import { loadOodUrl, loadProjectorData, loadUrlData } from './remote_data.ts';

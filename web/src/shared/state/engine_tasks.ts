@@ -3,8 +3,8 @@
 // and the messages (errors, notices) the app shows. Every request to the worker goes through here
 // (startTask / request); the TaskBar component draws the tasks.
 import { signal } from '@preact/signals';
-import { isCancelled } from '../engine/errors.ts';
-import type { Progress } from '../engine/progress.ts';
+import { isCancelled } from '../../engine/errors.ts';
+import type { Progress } from '../../engine/progress.ts';
 import type { EngineClient, RunningRequest } from '../worker/engine_client.ts';
 import { CANCEL_POLICY, type Request, type RequestKind, type ResultOf } from '../worker/protocol.ts';
 

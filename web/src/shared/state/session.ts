@@ -1,8 +1,8 @@
 // The user's session as plain data: which dataset, the concept, the observations, the hyperparameters,
 // the OOD setup. Everything a reload, an export or an undo must restore lives here; results do not
 // (they are recomputed by the engine). Pure functions only, so the rules are easy to test.
-import { DEFAULTS } from '../engine/vocabulary.ts';
-import type { Column } from '../io/table.ts';
+import { DEFAULTS } from '../../engine/vocabulary.ts';
+import type { Column } from '../../io/table.ts';
 
 export type DataRef =
   | { kind: 'demo'; id: string }

@@ -2,11 +2,11 @@
 // commit(): recorded for undo and saved to browser storage), and running the probe in the worker.
 // Loading data is in data_actions.ts, start-up and side effects in startup.ts.
 import { batch, computed, effect, signal } from '@preact/signals';
-import type { BeliefEnvelope } from '../engine/analysis.ts';
-import type { ProbeScores } from '../engine/probe_engine.ts';
-import type { Column } from '../io/table.ts';
+import type { BeliefEnvelope } from '../../engine/probe/analysis.ts';
+import type { ProbeScores } from '../../engine/probe/probe_engine.ts';
+import type { Column } from '../../io/table.ts';
 import type { RunningRequest } from '../worker/engine_client.ts';
-import type { DatasetSummary, ProbeRun } from '../worker/probe_protocol.ts';
+import type { DatasetSummary, ProbeRun } from '../../labs/probe/worker/protocol.ts';
 import type { ResultOf } from '../worker/protocol.ts';
 import { notify, report, request, startTask } from './engine_tasks.ts';
 import {

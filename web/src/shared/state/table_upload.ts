@@ -2,9 +2,9 @@
 // ('parse-table', with progress in the task bar), handed to the lab, and on any problem, parsing or the
 // lab's own checks, one message naming the file, shown as an alert and returned for the lab's panel. What
 // the lab had loaded stays: `use` only runs on a good parse, and throws before changing anything.
-import { isCancelled } from '../engine/errors.ts';
-import { FileError } from '../io/table.ts';
-import type { ParsedTable } from '../worker/regression_protocol.ts';
+import { isCancelled } from '../../engine/errors.ts';
+import { FileError } from '../../io/table.ts';
+import type { ParsedTable } from '../../labs/regression/worker/protocol.ts';
 import { notify, request } from './engine_tasks.ts';
 
 /** Null when the table was used (or the read was cancelled), else the problem, naming the file. */

@@ -1,7 +1,7 @@
 // What the reader looks at, beside the session: the tab and what the map is coloured by. The
 // selected query is store.ts's `selected`. Links carry all three (share_link.ts).
 import { signal } from '@preact/signals';
-import type { ProbeScores } from '../engine/probe_engine.ts';
+import type { ProbeScores } from '../../engine/probe/probe_engine.ts';
 
 const TABS = ['probe', 'ood', 'evaluate', 'regression', 'classification'] as const;
 export type Tab = (typeof TABS)[number];

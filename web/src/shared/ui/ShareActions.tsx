@@ -2,7 +2,7 @@
 // when the clipboard refuses, with its embed variant) and "Export probe" (the probe file for
 // `gpprobe probe --probe` and `engine.loadProbe`).
 import { copiedLink, copyLink, linkUrl } from '../state/link_actions.ts';
-import { probeFile } from '../state/probe_export.ts';
+import { probeFile } from '../../labs/probe/state/probe_export.ts';
 import { dataset, session } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 

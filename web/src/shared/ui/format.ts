@@ -1,5 +1,5 @@
 // How numbers are shown: compact in tables and tooltips; full precision in exports.
-import { parseNumber } from '../io/delimited.ts';
+import { parseNumber } from '../../io/delimited.ts';
 
 export function formatMeasure(v: number): string {
   if (!Number.isFinite(v)) return String(v);

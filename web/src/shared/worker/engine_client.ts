@@ -12,8 +12,8 @@
 // The first instance holds the resident embeddings and is never terminated by a cancel. So the default
 // page (the probe lab) runs one wasm module instance; a second one exists only from the first
 // hyperparameter fit (regression or classification lab) or Fig. 3 run, until a cancel ends it.
-import { errorOf, GpprobeError } from '../engine/errors.ts';
-import type { Progress } from '../engine/progress.ts';
+import { errorOf, GpprobeError } from '../../engine/errors.ts';
+import type { Progress } from '../../engine/progress.ts';
 import { CANCEL_POLICY, type FromWorker, type Request, type RequestKind, type ResultOf, type ToWorker } from './protocol.ts';
 
 export interface RunningRequest<T> {

@@ -2,21 +2,21 @@
 // requests (protocol.ts) with the handler of their kind, forwarding progress and reading cancel
 // messages between chunks. The page may start a second instance of this same script for requests
 // whose cancel policy is 'terminate' (engine_client.ts); that instance never holds resident data.
-import { ClassificationEngine } from '../engine/classification.ts';
-import { errorOf, GpprobeError } from '../engine/errors.ts';
-import { loadModule } from '../engine/load_module.ts';
-import { ProbeEngine } from '../engine/probe_engine.ts';
-import { RegressionEngine } from '../engine/regression.ts';
-import { FileError } from '../io/table.ts';
-import { evaluationHandlers } from './evaluation_handlers.ts';
+import { ClassificationEngine } from '../../engine/classification/classification.ts';
+import { errorOf, GpprobeError } from '../../engine/errors.ts';
+import { loadModule } from '../../engine/load_module.ts';
+import { ProbeEngine } from '../../engine/probe/probe_engine.ts';
+import { RegressionEngine } from '../../engine/regression/regression.ts';
+import { FileError } from '../../io/table.ts';
+import { evaluationHandlers } from '../../labs/evaluation/worker/handlers.ts';
 import type { Engines, Handler } from './handler.ts';
-import { probeHandlers } from './probe_handlers.ts';
+import { probeHandlers } from '../../labs/probe/worker/handlers.ts';
 import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from './protocol.ts';
-import { regressionHandlers } from './regression_handlers.ts';
+import { regressionHandlers } from '../../labs/regression/worker/handlers.ts';
 import { buffersOf } from './transferables.ts';
-import { classificationHandlers } from './classification_handlers.ts';
-import { certifyHandlers } from './certify_handlers.ts';
-import { verdictHandlers } from './verdict_handlers.ts';
+import { classificationHandlers } from '../../labs/classification/worker/handlers.ts';
+import { certifyHandlers } from '../../labs/classification/worker/certify_handlers.ts';
+import { verdictHandlers } from '../../labs/probe/worker/verdict_handlers.ts';
 
 /** Every kind's handler: the compiler checks that none is missing. */
 const HANDLERS: { [K in RequestKind]: Handler<K> } = {

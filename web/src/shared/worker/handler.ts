@@ -1,9 +1,9 @@
 // What a request handler of the engine worker receives and returns (engine_worker.ts calls them; each
 // lab's <lab>_handlers.ts exports a table of them, one per kind of its protocol).
-import type { ClassificationEngine } from '../engine/classification.ts';
-import type { Progress } from '../engine/progress.ts';
-import type { ProbeEngine } from '../engine/probe_engine.ts';
-import type { RegressionEngine } from '../engine/regression.ts';
+import type { ClassificationEngine } from '../../engine/classification/classification.ts';
+import type { Progress } from '../../engine/progress.ts';
+import type { ProbeEngine } from '../../engine/probe/probe_engine.ts';
+import type { RegressionEngine } from '../../engine/regression/regression.ts';
 import type { Request, RequestKind, ResultOf } from './protocol.ts';
 
 /** The engines of the worker's one wasm module. */

@@ -27,13 +27,13 @@
 //   worker/<lab>_handlers.ts   one function per kind (handler.ts); add them to engine_worker.ts's table
 //   state/<lab>_store.ts + ui/<lab>/   send requests with engine_tasks.ts (startTask / request): the task
 //                              bar shows progress and Cancel, and errors arrive as GpprobeErrors
-import type { Progress } from '../engine/progress.ts';
-import { CERTIFY_POLICIES, type CertifyRequests } from './certify_protocol.ts';
-import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classification_protocol.ts';
-import { EVALUATION_POLICIES, type EvaluationRequests } from './evaluation_protocol.ts';
-import { PROBE_POLICIES, type ProbeRequests } from './probe_protocol.ts';
-import { REGRESSION_POLICIES, type RegressionRequests } from './regression_protocol.ts';
-import { VERDICT_POLICIES, type VerdictRequests } from './verdict_protocol.ts';
+import type { Progress } from '../../engine/progress.ts';
+import { CERTIFY_POLICIES, type CertifyRequests } from '../../labs/classification/worker/certify_protocol.ts';
+import { CLASSIFICATION_POLICIES, type ClassificationRequests } from '../../labs/classification/worker/protocol.ts';
+import { EVALUATION_POLICIES, type EvaluationRequests } from '../../labs/evaluation/worker/protocol.ts';
+import { PROBE_POLICIES, type ProbeRequests } from '../../labs/probe/worker/protocol.ts';
+import { REGRESSION_POLICIES, type RegressionRequests } from '../../labs/regression/worker/protocol.ts';
+import { VERDICT_POLICIES, type VerdictRequests } from '../../labs/probe/worker/verdict_protocol.ts';
 
 export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests, ClassificationRequests, CertifyRequests,
   VerdictRequests {}

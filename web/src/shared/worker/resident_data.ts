@@ -2,12 +2,12 @@
 // dataset and OOD set, or the main dataset streamed from its file when it is too large for the heap:
 // streamed_data.ts) and the probe kept up to date with the session. Only the first worker instance
 // holds any (requests of policy 'terminate' never read it), so terminating the other loses nothing.
-import { GpprobeError } from '../engine/errors.ts';
-import type { Matrix } from '../engine/matrix.ts';
-import type { ResidentMatrix } from '../engine/resident_matrix.ts';
-import { formatSize } from '../io/table.ts';
-import type { DatasetRole } from './probe_protocol.ts';
-import { ProbeSession } from './probe_session.ts';
+import { GpprobeError } from '../../engine/errors.ts';
+import type { Matrix } from '../../engine/matrix.ts';
+import type { ResidentMatrix } from '../../engine/resident_matrix.ts';
+import { formatSize } from '../../io/table.ts';
+import type { DatasetRole } from '../../labs/probe/worker/protocol.ts';
+import { ProbeSession } from '../../labs/probe/worker/probe_session.ts';
 import type { StreamedMain } from './streamed_data.ts';
 
 export interface Loaded {

@@ -7,11 +7,11 @@
 //          the same probe costs a copy, not a pass.
 //   map    PCA of a sample of rows (MAP_SAMPLE_ROWS, read as evenly spaced blocks); the other rows
 //          have no map position (NaN), and the map draws the sample.
-import { principalComponents } from '../engine/analysis.ts';
-import type { Matrix } from '../engine/matrix.ts';
-import type { Probe, ProbeEngine, ProbeScores } from '../engine/probe_engine.ts';
-import { scoreStreamed } from '../engine/streamed_scores.ts';
-import type { NpyRows } from '../io/npy_rows.ts';
+import { principalComponents } from '../../engine/probe/analysis.ts';
+import type { Matrix } from '../../engine/matrix.ts';
+import type { Probe, ProbeEngine, ProbeScores } from '../../engine/probe/probe_engine.ts';
+import { scoreStreamed } from '../../engine/probe/streamed_scores.ts';
+import type { NpyRows } from '../../io/npy_rows.ts';
 import type { HandlerContext } from './handler.ts';
 
 /** Rows of the map's sample: enough for a PCA of any width to settle, few enough to read in a second. */

@@ -3,12 +3,12 @@
 // intervals of the smallest and largest p(y = 1) over T as they converge; and a gamma sweep (the
 // paper's Fig. 2: the certified intervals of both extremes against gamma, GPFGS beside them). Layout
 // only: every value is the engine's.
-import type { IntervalDetail } from '../engine/progress.ts';
-import type { RobustnessCertificate } from '../engine/robustness.ts';
+import type { IntervalDetail } from '../../../engine/progress.ts';
+import type { RobustnessCertificate } from '../../../engine/certify/classification_certify.ts';
 import type { Plane } from '../state/classification_data.ts';
-import { ACCENT, NEGATIVE, NEUTRAL, POSITIVE } from './colors.ts';
-import { extent } from './layout.ts';
-import type { LegendEntry, Mark, PlotSpec } from './plot_model.ts';
+import { ACCENT, NEGATIVE, NEUTRAL, POSITIVE } from '../../../shared/plots/colors.ts';
+import { extent } from '../../../shared/plots/layout.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
 
 export const BOX = '#111111';
 

@@ -6,16 +6,16 @@
 // the running one and the rest of the run. New data clear everything; a changed model marks its side's
 // results as stale.
 import { batch, effect, signal } from '@preact/signals';
-import { isCancelled } from '../engine/errors.ts';
-import type { IntervalDetail } from '../engine/progress.ts';
-import type { RobustnessCertificate, RobustnessSearch } from '../engine/robustness.ts';
-import { CERTIFY_DEFAULTS } from '../engine/vocabulary.ts';
-import type { ClassifierModel } from '../worker/classification_protocol.ts';
-import { modelLabel } from '../worker/classification_protocol.ts';
-import type { RunningRequest } from '../worker/engine_client.ts';
+import { isCancelled } from '../../../engine/errors.ts';
+import type { IntervalDetail } from '../../../engine/progress.ts';
+import type { RobustnessCertificate, RobustnessSearch } from '../../../engine/certify/classification_certify.ts';
+import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
+import type { ClassifierModel } from '../worker/protocol.ts';
+import { modelLabel } from '../worker/protocol.ts';
+import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
 import type { ClassificationData } from './classification_data.ts';
 import { data, models, SIDES, type Side } from './classification_store.ts';
-import { notify, report, startTask } from './engine_tasks.ts';
+import { notify, report, startTask } from '../../../shared/state/engine_tasks.ts';
 
 export interface RobustnessSettings {
   gamma: number;

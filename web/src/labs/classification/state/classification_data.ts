@@ -2,11 +2,11 @@
 // the plane the maps show (two chosen columns, the others held at chosen values) with its grid of
 // points. A bad file fails with a FileError naming the file, the column and the row:
 // "bad.csv: column 'label' (label) row 4 is 2; labels must be 0/1 or -1/+1, or two text values".
-import type { ClassificationExample } from '../engine/classification.ts';
-import { parseNumber } from '../io/delimited.ts';
-import { FileError, type Column } from '../io/table.ts';
-import type { Inputs, ParsedTable } from '../worker/regression_protocol.ts';
-import { isDateColumn, numericColumn } from './regression_series.ts';
+import type { ClassificationExample } from '../../../engine/classification/classification.ts';
+import { parseNumber } from '../../../io/delimited.ts';
+import { FileError, type Column } from '../../../io/table.ts';
+import type { Inputs, ParsedTable } from '../../regression/worker/protocol.ts';
+import { isDateColumn, numericColumn } from '../../regression/state/regression_series.ts';
 
 export interface ClassificationData {
   /** A file name or an example's title. */

@@ -5,18 +5,18 @@
 // throttled, and a superseded fit is cancelled; "Fit hyperparameters" is one 'terminate' task that
 // learns both models' hyperparameters.
 import { batch, computed, effect, signal } from '@preact/signals';
-import type { ClassificationVocabulary } from '../engine/classification.ts';
-import { isCancelled } from '../engine/errors.ts';
-import { CLASSIFICATION_DEFAULTS } from '../engine/vocabulary.ts';
-import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/classification_protocol.ts';
-import type { RunningRequest } from '../worker/engine_client.ts';
-import type { ParsedTable } from '../worker/regression_protocol.ts';
+import type { ClassificationVocabulary } from '../../../engine/classification/classification.ts';
+import { isCancelled } from '../../../engine/errors.ts';
+import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
+import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/protocol.ts';
+import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
+import type { ParsedTable } from '../../regression/worker/protocol.ts';
 import {
   dataFromExample, dataFromTable, defaultChoice, defaultPlane, planeGrid, type ClassificationData, type ColumnChoice, type Plane,
 } from './classification_data.ts';
-import { notify, report, request, startTask, tasks } from './engine_tasks.ts';
-import { uploadTable } from './table_upload.ts';
-import { throttled } from './throttled.ts';
+import { notify, report, request, startTask, tasks } from '../../../shared/state/engine_tasks.ts';
+import { uploadTable } from '../../../shared/state/table_upload.ts';
+import { throttled } from '../../../shared/state/throttled.ts';
 
 export interface CurrentFit {
   result: ClassifierFitResult;

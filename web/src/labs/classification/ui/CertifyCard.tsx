@@ -2,14 +2,14 @@
 // arrive first), branch and bound's intervals converging live on a small plot, then both extremes'
 // certified intervals with iterations and stop reasons, GPFGS, and the verdict in words.
 import { useMemo } from 'preact/hooks';
-import type { Interval, ProbabilityExtreme, RobustnessCertificate } from '../../engine/robustness.ts';
-import { convergencePlot } from '../../plots/robustness_plots.ts';
-import { data, type Side } from '../../state/classification_store.ts';
-import { certificates, isStale, type SideCertificate } from '../../state/robustness_store.ts';
-import { formatMeasure } from '../format.ts';
-import { PlotView } from '../PlotView.tsx';
-import { coordinates, STATUS_TEXT, verdictText } from './robustness_text.ts';
-import '../panels/certify.css';
+import type { Interval, ProbabilityExtreme, RobustnessCertificate } from '../../../engine/certify/classification_certify.ts';
+import { convergencePlot } from '../plots/certify_plots.ts';
+import { data, type Side } from '../state/classification_store.ts';
+import { certificates, isStale, type SideCertificate } from '../state/certify_store.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { coordinates, STATUS_TEXT, verdictText } from './certify_text.ts';
+import '../../../shared/ui/certify.css';
 
 const range = (i: Interval, name: string) => (
   <span data-testid={name} data-value={`${i.lower},${i.upper}`}>[{formatMeasure(i.lower)}, {formatMeasure(i.upper)}]</span>

@@ -1,13 +1,13 @@
 // The Classification tab's robustness controls: the point x* (click a map, or type it), gamma, the
 // moving coordinates, branch and bound's tolerance and limits; Certify (both models at x*) and Cancel;
 // the gamma sweep (the paper's Fig. 2) and what it refines; the certificates' CSV.
-import { data } from '../../state/classification_store.ts';
+import { data } from '../state/classification_store.ts';
 import {
   cancelRobustness, certificates, certify, point, robustnessSettings, running, sweep, updateRobustnessSettings,
-} from '../../state/robustness_store.ts';
-import { saveBlob, slug } from '../download.ts';
-import { MinNumberField } from '../panels/MinNumberField.tsx';
-import { certificatesCsv } from './export_robustness.ts';
+} from '../state/certify_store.ts';
+import { saveBlob, slug } from '../../../shared/ui/download.ts';
+import { MinNumberField } from '../../../shared/ui/MinNumberField.tsx';
+import { certificatesCsv } from './export_certify.ts';
 
 /** "0, 0.1, 0.2" → numbers; null when a value is not a number >= 0. */
 function parseGammas(text: string): number[] | null {

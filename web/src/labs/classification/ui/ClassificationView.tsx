@@ -3,11 +3,11 @@
 // variance maps, hyperparameters set by hand or learned. Its requests go to the app's one engine worker
 // (classification_handlers.ts); its long tasks show in the app's task bar.
 import { useEffect } from 'preact/hooks';
-import { data, fits, startClassification } from '../../state/classification_store.ts';
+import { data, fits, startClassification } from '../state/classification_store.ts';
 import { DataPanel } from './DataPanel.tsx';
 import { FitPanel } from './FitPanel.tsx';
 import { ModelColumn } from './ModelColumn.tsx';
-import { RobustnessPanel } from './RobustnessPanel.tsx';
+import { RobustnessPanel } from './CertifyPanel.tsx';
 import { SweepView } from './SweepView.tsx';
 import './classification.css';
 

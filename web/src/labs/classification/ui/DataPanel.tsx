@@ -3,12 +3,12 @@
 // two chosen columns, the others held at chosen values. A bad file shows its error here and leaves the
 // loaded data as they were.
 import { useRef } from 'preact/hooks';
-import type { Column } from '../../io/table.ts';
-import type { ClassificationData, ColumnChoice, Plane } from '../../state/classification_data.ts';
+import type { Column } from '../../../io/table.ts';
+import type { ClassificationData, ColumnChoice, Plane } from '../state/classification_data.ts';
 import {
   chooseColumns, choice, data, dataError, exampleName, loadExample, plane, setPlane, table, uploadCsv, vocabulary,
-} from '../../state/classification_store.ts';
-import { formatCount } from '../format.ts';
+} from '../state/classification_store.ts';
+import { formatCount } from '../../../shared/ui/format.ts';
 
 function Columns({ columns, current }: { columns: Column[]; current: ColumnChoice }) {
   const toggle = (name: string, on: boolean) => chooseColumns({

@@ -2,10 +2,10 @@
 // hyperparameters" (both models, each maximising its own log marginal likelihood from its current
 // values; progress and Cancel in the task bar), the learned values and likelihoods listed; the maps'
 // resolution; and the CSV export of both models' predictions.
-import { data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, updateFitSettings, type CurrentFit } from '../../state/classification_store.ts';
-import { modelLabel } from '../../worker/classification_protocol.ts';
-import { saveBlob, slug } from '../download.ts';
-import { formatMeasure } from '../format.ts';
+import { data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, updateFitSettings, type CurrentFit } from '../state/classification_store.ts';
+import { modelLabel } from '../worker/protocol.ts';
+import { saveBlob, slug } from '../../../shared/ui/download.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
 import { classificationCsv } from './export_classification.ts';
 import { SIDE_NAMES } from './ModelColumn.tsx';
 

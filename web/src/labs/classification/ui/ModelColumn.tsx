@@ -3,17 +3,17 @@
 // maps: the predictive probability p(y = 1 | x) and the latent variance, each with the 0.5 contour and
 // the training points; hover for the numbers.
 import { useMemo, useState } from 'preact/hooks';
-import { gridCell, heldText, probabilityMap, varianceMap } from '../../plots/classification_plots.ts';
-import { pointMark, robustnessOverlay } from '../../plots/robustness_plots.ts';
+import { gridCell, heldText, probabilityMap, varianceMap } from '../plots/classification_plots.ts';
+import { pointMark, robustnessOverlay } from '../plots/certify_plots.ts';
 import {
   copyHyperparameters, data, fits, fitting, grid, models, plane, setHyperparameter, setModel, vocabulary, type Side,
-} from '../../state/classification_store.ts';
-import { certificates, pickPoint, point as robustnessPoint } from '../../state/robustness_store.ts';
-import { methodTitle, modelLabel } from '../../worker/classification_protocol.ts';
-import { formatMeasure } from '../format.ts';
-import { PlotView } from '../PlotView.tsx';
-import { ParameterField } from '../regression/ParameterField.tsx';
-import { RobustnessCard } from './RobustnessCard.tsx';
+} from '../state/classification_store.ts';
+import { certificates, pickPoint, point as robustnessPoint } from '../state/certify_store.ts';
+import { methodTitle, modelLabel } from '../worker/protocol.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { ParameterField } from '../../../shared/ui/LogScaleField.tsx';
+import { RobustnessCard } from './CertifyCard.tsx';
 
 export const SIDE_NAMES = ['A', 'B'] as const;
 

@@ -2,15 +2,15 @@
 // intervals of the smallest and largest p(y = 1) over x* ± gamma, and the GPFGS attack's probability;
 // hover a gamma for its numbers; PNG/SVG per plot and one CSV of both.
 import { useMemo } from 'preact/hooks';
-import { adversarialSide, sweepPlot } from '../../plots/robustness_plots.ts';
-import { data, SIDES, type Side } from '../../state/classification_store.ts';
-import { isStale, sweeps } from '../../state/robustness_store.ts';
-import { modelLabel } from '../../worker/classification_protocol.ts';
-import { saveBlob, slug } from '../download.ts';
-import { formatMeasure } from '../format.ts';
-import { PlotView } from '../PlotView.tsx';
+import { adversarialSide, sweepPlot } from '../plots/certify_plots.ts';
+import { data, SIDES, type Side } from '../state/classification_store.ts';
+import { isStale, sweeps } from '../state/certify_store.ts';
+import { modelLabel } from '../worker/protocol.ts';
+import { saveBlob, slug } from '../../../shared/ui/download.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 import { SIDE_NAMES } from './ModelColumn.tsx';
-import { sweepsCsv } from './export_robustness.ts';
+import { sweepsCsv } from './export_certify.ts';
 
 function SweepPlot({ side }: { side: Side }) {
   const entry = sweeps.value[side], name = SIDE_NAMES[side];

@@ -1,9 +1,9 @@
 // How a robustness certificate is said in words: the verdict at x* ("a point 0.83 from x* (L∞) is
 // classified the other way" / "certified: no point within γ = 0.2 changes the class" / not decided,
 // and why), and a stop reason a user can act on. Formatting only: the numbers are the certificate's.
-import type { RobustnessCertificate, SearchStatus } from '../../engine/robustness.ts';
-import { adversarialSide } from '../../plots/robustness_plots.ts';
-import { formatMeasure } from '../format.ts';
+import type { RobustnessCertificate, SearchStatus } from '../../../engine/certify/classification_certify.ts';
+import { adversarialSide } from '../plots/certify_plots.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
 
 export const STATUS_TEXT: Record<SearchStatus, string> = {
   converged: 'converged to the tolerance',

@@ -1,11 +1,11 @@
 // The certificates and gamma sweeps of the Classification tab as CSV, one row per model and gamma, with
 // the fields of `gpprobe robustness` (at 17 significant digits, as the CLI writes numbers): x*, gamma,
 // p(y = 1) at x*, the root bounds, each extreme's interval, iterations and status, GPFGS, the verdict.
-import type { RobustnessCertificate } from '../../engine/robustness.ts';
-import type { ClassificationData } from '../../state/classification_data.ts';
-import type { SideCertificate, SideSweep } from '../../state/robustness_store.ts';
-import { modelLabel } from '../../worker/classification_protocol.ts';
-import { csvCell, formatDigits17 } from '../format.ts';
+import type { RobustnessCertificate } from '../../../engine/certify/classification_certify.ts';
+import type { ClassificationData } from '../state/classification_data.ts';
+import type { SideCertificate, SideSweep } from '../state/certify_store.ts';
+import { modelLabel } from '../worker/protocol.ts';
+import { csvCell, formatDigits17 } from '../../../shared/ui/format.ts';
 
 function header(d: ClassificationData): string[] {
   return ['model', ...d.inputNames.map((n) => `point_${n}`), 'gamma', 'probability_at_point',

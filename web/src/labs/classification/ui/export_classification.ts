@@ -1,9 +1,9 @@
 // "Export predictions (CSV)": the training points (their inputs and labels) and every grid point of the
 // maps (every input column, the plane's and the held ones), each with both models' latent mean, latent
 // variance and probability, at 17 significant digits as the CLI writes them (gpprobe gpc).
-import type { ClassificationData, PlaneGrid } from '../../state/classification_data.ts';
-import type { CurrentFit } from '../../state/classification_store.ts';
-import { csvCell, formatDigits17 } from '../format.ts';
+import type { ClassificationData, PlaneGrid } from '../state/classification_data.ts';
+import type { CurrentFit } from '../state/classification_store.ts';
+import { csvCell, formatDigits17 } from '../../../shared/ui/format.ts';
 
 const COLUMNS = [['latent_mean', 'latentMean'], ['latent_variance', 'latentVariance'], ['probability', 'probability']] as const;
 

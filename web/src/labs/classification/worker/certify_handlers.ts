@@ -1,14 +1,14 @@
 // Certified bounds in the engine worker (certify_protocol.ts): fit the classifier or the probe from the
 // request, post the root bounds, run branch and bound with its intervals posted as it goes, return
 // the certificate. Every number comes from the core.
-import type { GpClassifier } from '../engine/classification.ts';
-import type { Progress } from '../engine/progress.ts';
+import type { GpClassifier } from '../../../engine/classification/classification.ts';
+import type { Progress } from '../../../engine/progress.ts';
 import { INTERVAL_MS, type CertifyRequests } from './certify_protocol.ts';
-import { modelLabel } from './classification_protocol.ts';
-import type { HandlerContext, Handlers } from './handler.ts';
-import type { Inputs } from './regression_protocol.ts';
-import type { ClassifierModel } from './classification_protocol.ts';
-import { mainRows } from './resident_data.ts';
+import { modelLabel } from './protocol.ts';
+import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
+import type { Inputs } from '../../regression/worker/protocol.ts';
+import type { ClassifierModel } from './protocol.ts';
+import { mainRows } from '../../../shared/worker/resident_data.ts';
 
 function withClassifier<T>(c: HandlerContext, r: { x: Inputs; labels: Float64Array; model: ClassifierModel }, run: (gpc: GpClassifier) => T): T {
   c.progress({ stage: `${modelLabel(r.model)}: fitting`, done: 0, total: 1 });

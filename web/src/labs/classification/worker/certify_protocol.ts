@@ -11,12 +11,12 @@
 // interval after splits (detail 'interval', at most every INTERVAL_MS so a fast search does not flood
 // the page; the final interval comes with the result). 'embedding-rows' fetches those rows from the
 // resident embeddings first (short: policy 'none').
-import type { ClassifierModel } from './classification_protocol.ts';
-import type { Matrix } from '../engine/matrix.ts';
-import type { CertifyOptions, ProbeCertificate } from '../engine/probe_certificate.ts';
-import type { RobustnessCertificate, RobustnessOptions } from '../engine/robustness.ts';
-import type { Policies } from './protocol.ts';
-import type { Inputs } from './regression_protocol.ts';
+import type { ClassifierModel } from './protocol.ts';
+import type { Matrix } from '../../../engine/matrix.ts';
+import type { CertifyOptions, ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
+import type { RobustnessCertificate, RobustnessOptions } from '../../../engine/certify/classification_certify.ts';
+import type { Policies } from '../../../shared/worker/protocol.ts';
+import type { Inputs } from '../../regression/worker/protocol.ts';
 
 /** Settings of a classifier's certificate, without the callbacks (the worker supplies them). */
 export type RobustnessSettings = Omit<RobustnessOptions, 'onProgress' | 'signal' | 'dims' | 'validRange'> & {

@@ -1,12 +1,12 @@
 // The classification lab in the engine worker (classification_protocol.ts). Each request is answered
 // on its own from the data it carries; grid predictions run in chunks with a cancel check and a yield
 // between them, so a superseded fit stops early. Every number comes from the core.
-import type { GpClassifier } from '../engine/classification.ts';
-import { GpprobeError } from '../engine/errors.ts';
-import type { Matrix } from '../engine/matrix.ts';
-import { yieldToEventLoop } from '../engine/progress.ts';
-import { modelLabel, type ClassificationRequests, type ClassifierData, type ClassifierFitResult, type Prediction } from './classification_protocol.ts';
-import type { HandlerContext, Handlers } from './handler.ts';
+import type { GpClassifier } from '../../../engine/classification/classification.ts';
+import { GpprobeError } from '../../../engine/errors.ts';
+import type { Matrix } from '../../../engine/matrix.ts';
+import { yieldToEventLoop } from '../../../engine/progress.ts';
+import { modelLabel, type ClassificationRequests, type ClassifierData, type ClassifierFitResult, type Prediction } from './protocol.ts';
+import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
 
 /** Points per wasm call of a grid prediction (a cancel is read between chunks). */
 const PREDICT_CHUNK = 4096;

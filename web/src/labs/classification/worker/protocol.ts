@@ -5,9 +5,9 @@
 import type {
   ClassificationExample, ClassificationKernel, ClassificationLikelihood, ClassificationMethod, ClassificationVocabulary,
   ClassifierPrediction, ClassifierState,
-} from '../engine/classification.ts';
-import type { Policies } from './protocol.ts';
-import type { Inputs } from './regression_protocol.ts';
+} from '../../../engine/classification/classification.ts';
+import type { Policies } from '../../../shared/worker/protocol.ts';
+import type { Inputs } from '../../regression/worker/protocol.ts';
 
 /** One classifier: its approximation, likelihood and kernel hyperparameters. */
 export interface ClassifierModel {

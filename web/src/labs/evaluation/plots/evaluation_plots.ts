@@ -2,14 +2,14 @@
 // trials, as the core returned them; observation counts on a log2 axis), the fuzzy experiment's clouds
 // (judged probability and alea against episteme, irrational region shaded as in the Probe view) and ROC
 // curves. Layout only: every number is the core's.
-import type { BeliefEnvelope } from '../engine/analysis.ts';
-import type { ExperimentCloud, ExperimentResult } from '../engine/experiments.ts';
-import type { OodMethodResult } from '../worker/evaluation_protocol.ts';
-import { IRRATIONAL, NEUTRAL } from './colors.ts';
-import { extent } from './layout.ts';
-import { irrationalRegion } from './measure_plots.ts';
+import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
+import type { ExperimentCloud, ExperimentResult } from '../../../engine/evaluation/experiments.ts';
+import type { OodMethodResult } from '../worker/protocol.ts';
+import { IRRATIONAL, NEUTRAL } from '../../../shared/plots/colors.ts';
+import { extent } from '../../../shared/plots/layout.ts';
+import { irrationalRegion } from '../../probe/plots/measure_plots.ts';
 import { methodStyle } from './methods.ts';
-import type { LegendEntry, Mark, PlotSpec } from './plot_model.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
 
 /** Tick labels of a log2 axis: 1 -> "2", 3 -> "8". */
 const powerOfTwo = (v: number): string => String(2 ** v);

@@ -1,8 +1,8 @@
 // What the evaluation lab sends to the worker, derived from the session: the query mask, the OOD source
 // and the in-/out-of-distribution query rows. Pure functions only, so the rules are easy to test.
-import type { Column } from '../io/table.ts';
-import type { OodSource } from '../worker/evaluation_protocol.ts';
-import { inDistributionMask, type OodSetup } from './session.ts';
+import type { Column } from '../../../io/table.ts';
+import type { OodSource } from '../worker/protocol.ts';
+import { inDistributionMask, type OodSetup } from '../../../shared/state/session.ts';
 
 /** 1 for the rows of the query subset; null when every row may be a query. */
 export function queryMask(subset: Int32Array | null, rows: number): Uint8Array | null {

@@ -2,14 +2,14 @@
 // switches tabs, marked stale when the data, concept, query subset or OOD set change), and the run in
 // progress with its progress and cancel. The experiments run in the engine worker.
 import { computed, effect, signal } from '@preact/signals';
-import { isCancelled } from '../engine/errors.ts';
-import type { ExperimentKind } from '../engine/experiments.ts';
-import { DEFAULTS } from '../engine/vocabulary.ts';
-import type { ExperimentRun, ExperimentSettings } from '../worker/evaluation_protocol.ts';
+import { isCancelled } from '../../../engine/errors.ts';
+import type { ExperimentKind } from '../../../engine/evaluation/experiments.ts';
+import { DEFAULTS } from '../../../engine/vocabulary.ts';
+import type { ExperimentRun, ExperimentSettings } from '../worker/protocol.ts';
 import { oodSource, queryMask } from './evaluation_inputs.ts';
-import type { Concept } from './session.ts';
-import { notify, startTask, tasks, type Task } from './engine_tasks.ts';
-import { dataset, labels, oodDataset, queryRows, session } from './store.ts';
+import type { Concept } from '../../../shared/state/session.ts';
+import { notify, startTask, tasks, type Task } from '../../../shared/state/engine_tasks.ts';
+import { dataset, labels, oodDataset, queryRows, session } from '../../../shared/state/store.ts';
 
 /** Settings as the user left them; epsilon and strength follow the session until set here. */
 export type SettingsDraft = Omit<ExperimentSettings, 'epsilon' | 'strength'> & { epsilon: number | null; strength: number | null };

@@ -1,11 +1,11 @@
 // An experiment's result: what ran on what (and whether the data changed since), the metric against
 // observations with its table, and the exports.
 import { useMemo } from 'preact/hooks';
-import type { ExperimentKind } from '../../engine/experiments.ts';
-import { curvesPlot } from '../../plots/evaluation_plots.ts';
-import { isStale, type ExperimentRecord } from '../../state/evaluation_store.ts';
-import { saveBlob } from '../download.ts';
-import { PlotView } from '../PlotView.tsx';
+import type { ExperimentKind } from '../../../engine/evaluation/experiments.ts';
+import { curvesPlot } from '../plots/evaluation_plots.ts';
+import { isStale, type ExperimentRecord } from '../state/evaluation_store.ts';
+import { saveBlob } from '../../../shared/ui/download.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 import { CurveTable } from './CurveTable.tsx';
 import { cloudsCsv, curvesCsv } from './export_curves.ts';
 

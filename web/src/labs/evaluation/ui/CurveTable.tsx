@@ -1,7 +1,7 @@
 // The numbers behind a curves plot: one row per observation count, one column per method, mean ± sd
 // over trials as the core returned them (full precision in data-value/data-sd and in the CSV export).
-import type { ExperimentResult } from '../../engine/experiments.ts';
-import { methodStyle } from '../../plots/methods.ts';
+import type { ExperimentResult } from '../../../engine/evaluation/experiments.ts';
+import { methodStyle } from '../plots/methods.ts';
 
 export function CurveTable({ result, testId }: { result: ExperimentResult; testId?: string }) {
   const { curves, observationCounts } = result;

@@ -1,12 +1,12 @@
 // Choosing and running an experiment: what it measures, its settings (ε and s follow the session until
 // changed here), Run, and while it runs a progress bar and Cancel.
-import type { ExperimentKind } from '../../engine/experiments.ts';
-import { CLASSIFICATION_DEFAULTS } from '../../engine/vocabulary.ts';
+import type { ExperimentKind } from '../../../engine/evaluation/experiments.ts';
+import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
 import {
   activeRun, blocker, DEFAULT_SETTINGS, describeSetup, outcomes, runEvaluation, runTask, settings, settingsDraft,
   type SettingsDraft,
-} from '../../state/evaluation_store.ts';
-import { TaskBar } from '../TaskBar.tsx';
+} from '../state/evaluation_store.ts';
+import { TaskBar } from '../../../shared/ui/TaskBar.tsx';
 
 export const EXPERIMENTS: { kind: ExperimentKind; label: string; about: string }[] = [
   {

@@ -3,13 +3,13 @@
 // as in the Probe view. Where the paper's point shows: a rational probe is not certain before it knows.
 import { signal } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
-import type { ExperimentCloud } from '../../engine/experiments.ts';
-import { cloudPlot, type CloudMeasure } from '../../plots/evaluation_plots.ts';
-import { cellText } from '../../state/session.ts';
-import { columns } from '../../state/store.ts';
-import type { ExperimentRun } from '../../worker/evaluation_protocol.ts';
-import { formatMeasure } from '../format.ts';
-import { PlotView } from '../PlotView.tsx';
+import type { ExperimentCloud } from '../../../engine/evaluation/experiments.ts';
+import { cloudPlot, type CloudMeasure } from '../plots/evaluation_plots.ts';
+import { cellText } from '../../../shared/state/session.ts';
+import { columns } from '../../../shared/state/store.ts';
+import type { ExperimentRun } from '../worker/protocol.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 
 /** The chosen cloud, kept while the user visits other tabs. */
 const chosen = signal<{ p: number; observations: number | null }>({ p: 0.5, observations: null });

@@ -1,9 +1,9 @@
 // The evaluation lab's exports as CSV text, in the CLI's formats (gpprobe evaluate --out / --clouds):
 // every curve point with its mean and standard deviation over trials, every cloud point, every ROC point.
 // Numbers in their shortest exact decimal form.
-import type { ExperimentResult } from '../../engine/experiments.ts';
-import type { OodMethodResult } from '../../worker/evaluation_protocol.ts';
-import { csvCell } from '../format.ts';
+import type { ExperimentResult } from '../../../engine/evaluation/experiments.ts';
+import type { OodMethodResult } from '../worker/protocol.ts';
+import { csvCell } from '../../../shared/ui/format.ts';
 
 const line = (cells: (string | number)[]): string => cells.map(csvCell).join(',') + '\n';
 

@@ -2,19 +2,19 @@
 // resident embeddings (runExperiment, one trial per wasm call — one per thread — cancellable between calls) and OOD
 // detection by the probe and the baselines fitted on the session's observations (cancellable between
 // methods and LPE members). Every number comes from the core; this file picks rows and moves arrays.
-import { beliefEnvelope } from '../engine/analysis.ts';
-import { GpprobeError, isCancelled } from '../engine/errors.ts';
-import { auroc, rocCurve, runBaseline } from '../engine/evaluation.ts';
-import { runExperiment } from '../engine/experiments.ts';
-import type { Matrix } from '../engine/matrix.ts';
-import { yieldToEventLoop } from '../engine/progress.ts';
-import type { MatrixInput, ResidentMatrix } from '../engine/resident_matrix.ts';
+import { beliefEnvelope } from '../../../engine/probe/analysis.ts';
+import { GpprobeError, isCancelled } from '../../../engine/errors.ts';
+import { auroc, rocCurve, runBaseline } from '../../../engine/baselines/baselines.ts';
+import { runExperiment } from '../../../engine/evaluation/experiments.ts';
+import type { Matrix } from '../../../engine/matrix.ts';
+import { yieldToEventLoop } from '../../../engine/progress.ts';
+import type { MatrixInput, ResidentMatrix } from '../../../engine/resident_matrix.ts';
 import {
   OOD_METHODS, type EvaluationRequests, type ExperimentRequest, type ExperimentRun, type OodBaselines, type OodBaselinesRequest,
   type OodMethodResult,
-} from './evaluation_protocol.ts';
-import type { HandlerContext, Handlers } from './handler.ts';
-import { loaded, mainData } from './resident_data.ts';
+} from './protocol.ts';
+import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
+import { loaded, mainData } from '../../../shared/worker/resident_data.ts';
 
 const NO_OOD_SET = 'the OOD experiment needs an OOD set: upload one in the Out-of-distribution view, or say there which rows are in-distribution';
 

@@ -1,10 +1,10 @@
 // The evaluation lab's requests to the engine worker and their results (protocol.ts joins them with the
 // other labs'). The worker holds the embeddings and the OOD set; the page sends what its state defines
 // (concept labels, the query subset, the OOD setup) as typed arrays.
-import type { BeliefEnvelope } from '../engine/analysis.ts';
-import type { RocCurve } from '../engine/evaluation.ts';
-import type { ExperimentKind, ExperimentResult, ExperimentSettings } from '../engine/experiments.ts';
-import type { Policies } from './protocol.ts';
+import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
+import type { RocCurve } from '../../../engine/baselines/baselines.ts';
+import type { ExperimentKind, ExperimentResult, ExperimentSettings } from '../../../engine/evaluation/experiments.ts';
+import type { Policies } from '../../../shared/worker/protocol.ts';
 
 /**
  * Where out-of-distribution rows come from: the loaded OOD file, or the rows of the main dataset that a
@@ -12,7 +12,7 @@ import type { Policies } from './protocol.ts';
  */
 export type OodSource = { kind: 'none' } | { kind: 'file' } | { kind: 'rows'; inDistribution: Uint8Array };
 
-export type { ExperimentSettings } from '../engine/experiments.ts';
+export type { ExperimentSettings } from '../../../engine/evaluation/experiments.ts';
 
 export interface ExperimentRequest {
   experiment: ExperimentKind;

@@ -2,13 +2,13 @@
 // LPE, all fitted on the session's observations, with AUROC and ROC curves from the core (in the worker).
 // Refreshed while the view is open whenever what it depends on changes; a newer run cancels an older one.
 import { computed, signal } from '@preact/signals';
-import { isCancelled } from '../engine/errors.ts';
-import { DEFAULTS } from '../engine/vocabulary.ts';
-import type { RunningRequest } from '../worker/engine_client.ts';
-import type { OodBaselines } from '../worker/evaluation_protocol.ts';
-import { oodSource, oodSplit, type OodSplit } from './evaluation_inputs.ts';
-import { startTask } from './engine_tasks.ts';
-import { dataset, labels, oodDataset, queryRows, session } from './store.ts';
+import { isCancelled } from '../../../engine/errors.ts';
+import { DEFAULTS } from '../../../engine/vocabulary.ts';
+import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
+import type { OodBaselines } from '../../evaluation/worker/protocol.ts';
+import { oodSource, oodSplit, type OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
+import { startTask } from '../../../shared/state/engine_tasks.ts';
+import { dataset, labels, oodDataset, queryRows, session } from '../../../shared/state/store.ts';
 
 /** Fixed settings of the comparison, the core's defaults (the Evaluate view varies them). */
 export const OOD_COMPARISON = { k: DEFAULTS.k, seed: DEFAULTS.seed, members: DEFAULTS.members } as const;

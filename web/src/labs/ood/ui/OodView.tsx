@@ -3,14 +3,14 @@
 // it beside the baselines (MSP, Mahalanobis, kNN, LPE) fitted on the same observations.
 import { useMemo, useRef } from 'preact/hooks';
 import { scoreHistograms } from '../plots/histogram_plot.ts';
-import type { OodSplit } from '../state/evaluation_inputs.ts';
+import type { OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
 import { currentSplit } from '../state/ood_baselines_store.ts';
-import { distinctValues } from '../state/session.ts';
-import { ValuePicker } from './panels/ValuePicker.tsx';
-import { clearOod, uploadFiles } from '../state/data_actions.ts';
-import { columns, commit, dataset, oodDataset, type ProbeResults, results, session } from '../state/store.ts';
-import { OodAurocTable, OodRocPlot } from './evaluate/OodComparison.tsx';
-import { PlotView } from './PlotView.tsx';
+import { distinctValues } from '../../../shared/state/session.ts';
+import { ValuePicker } from '../../probe/ui/ValuePicker.tsx';
+import { clearOod, uploadFiles } from '../../../shared/state/data_actions.ts';
+import { columns, commit, dataset, oodDataset, type ProbeResults, results, session } from '../../../shared/state/store.ts';
+import { OodAurocTable, OodRocPlot } from '../../evaluation/ui/OodComparison.tsx';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 
 /** The probe's OOD scores of the in- and out-of-distribution queries. */
 function oodGroups(r: ProbeResults | null, split: OodSplit | null): { inside: Float64Array; outside: Float64Array } | null {

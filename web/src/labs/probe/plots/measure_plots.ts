@@ -1,11 +1,11 @@
 // The probe's uncertainty plots: judged probability vs episteme with the irrational region shaded
 // (paper Fig. 2 after Fox & Ulkumen; its boundary is the core's belief envelope), and alea vs episteme. Queries are coloured by whether they show
 // the concept; observations are drawn as symbols and the selected query is ringed, both over the plot.
-import type { BeliefEnvelope } from '../engine/analysis.ts';
-import type { ProbeScores } from '../engine/probe_engine.ts';
-import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from './colors.ts';
-import { extent } from './layout.ts';
-import type { LegendEntry, Mark, PlotSpec } from './plot_model.ts';
+import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
+import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
+import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from '../../../shared/plots/colors.ts';
+import { extent } from '../../../shared/plots/layout.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
 
 /** The outlines of the observations' symbols. */
 const POSITIVE_EDGE = '#7a2e00', NEGATIVE_EDGE = '#003a5c';

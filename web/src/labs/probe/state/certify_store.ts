@@ -5,12 +5,12 @@
 // certified on the terminable worker instance ('probe-certify', certify_protocol.ts), so Cancel ends it
 // at once and the rest of the tab stays responsive meanwhile.
 import { signal } from '@preact/signals';
-import { isCancelled } from '../engine/errors.ts';
-import type { ProbeCertificate, QueryNorm } from '../engine/probe_certificate.ts';
-import { CERTIFY_DEFAULTS } from '../engine/vocabulary.ts';
-import type { RunningRequest } from '../worker/engine_client.ts';
-import { report, request, startTask } from './engine_tasks.ts';
-import { dataset, labels, probeBasis, session } from './store.ts';
+import { isCancelled } from '../../../engine/errors.ts';
+import type { ProbeCertificate, QueryNorm } from '../../../engine/certify/probe_certify.ts';
+import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
+import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
+import { report, request, startTask } from '../../../shared/state/engine_tasks.ts';
+import { dataset, labels, probeBasis, session } from '../../../shared/state/store.ts';
 
 export interface ProbeCertifySettings {
   gamma: number;

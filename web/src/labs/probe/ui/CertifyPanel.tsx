@@ -3,13 +3,13 @@
 // the probe's outputs over it, whether the verdict can flip, the witnesses, and how far to trust the
 // ranges (the tightness the README measured on the digits).
 import { useState } from 'preact/hooks';
-import { cancelQueryCertificate, certifyingRow, certifyRow, probeCertifySettings, queryCertificate, updateProbeCertifySettings } from '../../state/probe_certify_store.ts';
-import { dataset, probeBasis, selected } from '../../state/store.ts';
-import type { Interval } from '../../engine/robustness.ts';
-import type { ProbeCertificate } from '../../engine/probe_certificate.ts';
-import { formatMeasure } from '../format.ts';
-import { MinNumberField } from './MinNumberField.tsx';
-import './certify.css';
+import { cancelQueryCertificate, certifyingRow, certifyRow, probeCertifySettings, queryCertificate, updateProbeCertifySettings } from '../state/certify_store.ts';
+import { dataset, probeBasis, selected } from '../../../shared/state/store.ts';
+import type { Interval } from '../../../engine/certify/classification_certify.ts';
+import type { ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { MinNumberField } from '../../../shared/ui/MinNumberField.tsx';
+import '../../../shared/ui/certify.css';
 
 /** "3, 17, 40" → [3, 17, 40]; an error text for anything else. */
 function parseDims(text: string): number[] | string {

@@ -2,10 +2,10 @@
 // searched and counted in ValuePicker), or a threshold on a numeric column. A new column starts from
 // its "yes" value (1, true, yes, positive) when it has one, and the panel says which value it chose.
 // Every change draws the observations anew for the concept (store.ts setConcept).
-import type { Column } from '../../io/table.ts';
-import { defaultPositive, distinctValues } from '../../state/session.ts';
-import { columns, dataset, labels, session, setConcept } from '../../state/store.ts';
-import { countOf, formatCount } from '../format.ts';
+import type { Column } from '../../../io/table.ts';
+import { defaultPositive, distinctValues } from '../../../shared/state/session.ts';
+import { columns, dataset, labels, session, setConcept } from '../../../shared/state/store.ts';
+import { countOf, formatCount } from '../../../shared/ui/format.ts';
 import { ValuePicker } from './ValuePicker.tsx';
 
 /** Numeric columns with more distinct values than this start as a threshold (at the median). */

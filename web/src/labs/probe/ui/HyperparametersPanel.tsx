@@ -2,9 +2,9 @@
 // logit-normal) and the belief after one negative, or one positive and one negative, observation at
 // the same point (paper Figs 9-11), so a user can choose them by looking.
 import { useMemo, useState } from 'preact/hooks';
-import { beliefGrid, beliefPreview } from '../../plots/belief_plots.ts';
-import { preview, session, setHyperparameters } from '../../state/store.ts';
-import { PlotView } from '../PlotView.tsx';
+import { beliefGrid, beliefPreview } from '../plots/belief_plots.ts';
+import { preview, session, setHyperparameters } from '../../../shared/state/store.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 
 export const DENSITY_GRID = beliefGrid();
 

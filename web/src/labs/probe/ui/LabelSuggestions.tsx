@@ -2,10 +2,10 @@
 // knowledge there most, by the core's expected knowledge gain (knowledge_gain.h), each with one click to
 // add it as an observation (its label follows from the concept) and an Undo for that click.
 import { useMemo, useState } from 'preact/hooks';
-import { queryRows, results, selected, toggleObservation, undo } from '../../state/store.ts';
-import { verdict } from '../../state/verdict_store.ts';
-import { formatMeasure } from '../format.ts';
-import { Thumbnail } from '../Thumbnail.tsx';
+import { queryRows, results, selected, toggleObservation, undo } from '../../../shared/state/store.ts';
+import { verdict } from '../state/verdict_store.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { Thumbnail } from '../../../shared/ui/Thumbnail.tsx';
 
 const SHOWN = 5;
 

@@ -5,16 +5,16 @@ import { useMemo, useState } from 'preact/hooks';
 import { queryBelief as queryBeliefPlot } from '../plots/belief_plots.ts';
 import { embeddingMap, mapObservations } from '../plots/map_plot.ts';
 import { aleaVsEpisteme, judgedVsEpisteme, observationSymbols, selectionRing } from '../plots/measure_plots.ts';
-import { cellText } from '../state/session.ts';
-import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../state/store.ts';
-import { COLOR_BY, colorBy as colorBySignal } from '../state/view_state.ts';
-import { formatMeasure } from './format.ts';
-import { CertifyPanel } from './panels/CertifyPanel.tsx';
-import { DENSITY_GRID } from './panels/HyperparametersPanel.tsx';
-import { PlotView } from './PlotView.tsx';
+import { cellText } from '../../../shared/state/session.ts';
+import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../../../shared/state/store.ts';
+import { COLOR_BY, colorBy as colorBySignal } from '../../../shared/state/view_state.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { CertifyPanel } from './CertifyPanel.tsx';
+import { DENSITY_GRID } from './HyperparametersPanel.tsx';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
-import { currentSprite, Thumbnail } from './Thumbnail.tsx';
-import { VerdictPanel } from './verdict/VerdictPanel.tsx';
+import { currentSprite, Thumbnail } from '../../../shared/ui/Thumbnail.tsx';
+import { VerdictPanel } from './VerdictPanel.tsx';
 
 /** A row's thumbnail (when the data has a sprite sheet), for tooltips and the table. */
 export function thumbnailOf(size: number): ((row: number) => preact.ComponentChildren) | undefined {

@@ -1,10 +1,10 @@
 // All queries with their measures and metadata: sortable, virtualised (only visible rows are in the
 // DOM), smooth at 100,000 rows. A row click selects the query; the checkbox makes it an observation.
 import { useMemo, useRef, useState } from 'preact/hooks';
-import type { ProbeScores } from '../engine/probe_engine.ts';
-import type { Column } from '../io/table.ts';
-import { cellText } from '../state/session.ts';
-import { formatMeasure } from './format.ts';
+import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
+import type { Column } from '../../../io/table.ts';
+import { cellText } from '../../../shared/state/session.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
 
 const ROW_HEIGHT = 28;
 

@@ -3,10 +3,10 @@
 // judges each observation by the probe fitted on all the others and gives the AUROC and log loss of
 // those judgements with their uncertainty, with a plain warning when they are at chance.
 import { useSignalEffect } from '@preact/signals';
-import type { LeaveOneOut } from '../../engine/probe_engine.ts';
-import { results } from '../../state/store.ts';
-import { refreshVerdict, verdict } from '../../state/verdict_store.ts';
-import { countOf } from '../format.ts';
+import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';
+import { results } from '../../../shared/state/store.ts';
+import { refreshVerdict, verdict } from '../state/verdict_store.ts';
+import { countOf } from '../../../shared/ui/format.ts';
 import { LabelSuggestions } from './LabelSuggestions.tsx';
 import './verdict.css';
 

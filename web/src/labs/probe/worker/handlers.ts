@@ -3,17 +3,17 @@
 // streamed_data.ts), keeps the probe up to date with the session's observations and scores every row in
 // chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs, envelope, the
 // observation draw). Every number comes from the core.
-import { beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief, type Belief } from '../engine/analysis.ts';
-import type { ProbeEngine, ProbeScores } from '../engine/probe_engine.ts';
-import { embeddingsId, probeFileBytes } from '../engine/probe_file.ts';
-import { loadDataset, type Dataset } from '../io/load_files.ts';
-import { loadProjectorEmbedding, loadUrls, readProjectorConfig } from '../io/load_urls.ts';
-import { openStreamedDataset, type StreamedDataset } from '../io/streamed_dataset.ts';
-import { checkAborted, FileError } from '../io/table.ts';
-import type { Handlers, HandlerContext } from './handler.ts';
-import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests, ProbeRun } from './probe_protocol.ts';
-import { loaded, mainCols, mainData, session, streamed } from './resident_data.ts';
-import { fitStreamedProbe, scoreStreamedMain, streamedMap } from './streamed_data.ts';
+import { beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief, type Belief } from '../../../engine/probe/analysis.ts';
+import type { ProbeEngine, ProbeScores } from '../../../engine/probe/probe_engine.ts';
+import { embeddingsId, probeFileBytes } from '../../../engine/probe/probe_file.ts';
+import { loadDataset, type Dataset } from '../../../io/load_files.ts';
+import { loadProjectorEmbedding, loadUrls, readProjectorConfig } from '../../../io/load_urls.ts';
+import { openStreamedDataset, type StreamedDataset } from '../../../io/streamed_dataset.ts';
+import { checkAborted, FileError } from '../../../io/table.ts';
+import type { Handlers, HandlerContext } from '../../../shared/worker/handler.ts';
+import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests, ProbeRun } from './protocol.ts';
+import { loaded, mainCols, mainData, session, streamed } from '../../../shared/worker/resident_data.ts';
+import { fitStreamedProbe, scoreStreamedMain, streamedMap } from '../../../shared/worker/streamed_data.ts';
 
 function summary(role: DatasetRole, d: Dataset): DatasetSummary {
   return {

@@ -11,9 +11,9 @@
 // factorisation that fails) the list still names the right rows and later removals by index hit the
 // right ones; the update then falls back to a fresh fit of the whole target, which replaces the probe
 // only if it succeeds.
-import type { Probe, ProbeEngine, ProbeScores, ScoreAsyncOptions } from '../engine/probe_engine.ts';
-import type { ResidentMatrix } from '../engine/resident_matrix.ts';
-import { ScoredQueries } from '../engine/scored_queries.ts';
+import type { Probe, ProbeEngine, ProbeScores, ScoreAsyncOptions } from '../../../engine/probe/probe_engine.ts';
+import type { ResidentMatrix } from '../../../engine/resident_matrix.ts';
+import { ScoredQueries } from '../../../engine/probe/scored_queries.ts';
 
 export interface Observation {
   row: number;

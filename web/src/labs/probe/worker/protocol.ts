@@ -2,12 +2,12 @@
 // URLs, an Embedding Projector config), which the worker keeps resident in the wasm heap, the probe on
 // the session's observations, the map, the beliefs of the hyperparameter panel and the selected query,
 // the irrational region, the observation draw, and the probe file of the current probe.
-import type { Belief, BeliefEnvelope } from '../engine/analysis.ts';
-import type { ProbeScores } from '../engine/probe_engine.ts';
-import type { SpriteSheet } from '../io/load_urls.ts';
-import type { ProjectorEmbedding } from '../io/projector.ts';
-import type { Column } from '../io/table.ts';
-import type { Policies } from './protocol.ts';
+import type { Belief, BeliefEnvelope } from '../../../engine/probe/analysis.ts';
+import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
+import type { SpriteSheet } from '../../../io/load_urls.ts';
+import type { ProjectorEmbedding } from '../../../io/projector.ts';
+import type { Column } from '../../../io/table.ts';
+import type { Policies } from '../../../shared/worker/protocol.ts';
 import type { ProbeUpdate } from './probe_session.ts';
 
 export type DatasetRole = 'main' | 'ood';

@@ -2,10 +2,10 @@
 // the resident embeddings, asks the core for its leave-one-out check, then scores every row's knowledge
 // gain in chunks (progress, cancel between chunks); streamed embeddings are read from their file chunk
 // by chunk. Every number comes from the core.
-import { knowledgeGainStreamed } from '../engine/streamed_scores.ts';
-import type { Handlers } from './handler.ts';
-import { mainData, streamed } from './resident_data.ts';
-import { fitStreamedProbe } from './streamed_data.ts';
+import { knowledgeGainStreamed } from '../../../engine/probe/streamed_scores.ts';
+import type { Handlers } from '../../../shared/worker/handler.ts';
+import { mainData, streamed } from '../../../shared/worker/resident_data.ts';
+import { fitStreamedProbe } from '../../../shared/worker/streamed_data.ts';
 import type { VerdictRequests } from './verdict_protocol.ts';
 
 export const verdictHandlers: Handlers<VerdictRequests> = {

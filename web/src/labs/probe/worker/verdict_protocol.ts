@@ -1,8 +1,8 @@
 // The verdict beside the probe's results (protocol.ts joins it with the other labs' kinds): the
 // leave-one-out check of the probe on the session's observations, and each row's expected knowledge gain
 // from its label, for "label next" suggestions. Both from the core (leave_one_out.h, knowledge_gain.h).
-import type { LeaveOneOut } from '../engine/probe_engine.ts';
-import type { Policies } from './protocol.ts';
+import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';
+import type { Policies } from '../../../shared/worker/protocol.ts';
 
 export interface VerdictRun {
   /** In the order of the request's observations. */

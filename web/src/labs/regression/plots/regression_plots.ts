@@ -2,12 +2,12 @@
 // of y = f + noise: epistemic + aleatoric) drawn as nested shades with different edges, posterior
 // samples, and under it the knowledge score on the same x axis. All numbers come from the engine;
 // this file only sorts points along the axis and lays them out.
-import type { RegressionPrediction } from '../engine/regression.ts';
-import { ANOMALY_STATUSES } from '../engine/vocabulary.ts';
+import type { RegressionPrediction } from '../../../engine/regression/regression.ts';
+import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
 import type { RegressionSeries } from '../state/regression_series.ts';
-import type { FitResult, Inputs } from '../worker/regression_protocol.ts';
-import { extent } from './layout.ts';
-import type { LegendEntry, Mark, PlotSpec } from './plot_model.ts';
+import type { FitResult, Inputs } from '../worker/protocol.ts';
+import { extent } from '../../../shared/plots/layout.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
 
 export const LATENT_BAND = '#0b6e99';
 export const TOTAL_BAND = '#9ec5e8';

@@ -3,10 +3,10 @@
 // paper's Fig. 3 experiment with its ROC curves with and without the gate. Every status, score and
 // curve comes from the core through the worker.
 import { effect, signal } from '@preact/signals';
-import type { AnomalyClassification, AnomalyExperimentData } from '../engine/regression.ts';
-import { DEFAULTS } from '../engine/vocabulary.ts';
-import type { FitResult, RocResult } from '../worker/regression_protocol.ts';
-import { report, request } from './engine_tasks.ts';
+import type { AnomalyClassification, AnomalyExperimentData } from '../../../engine/regression/regression.ts';
+import { DEFAULTS } from '../../../engine/vocabulary.ts';
+import type { FitResult, RocResult } from '../worker/protocol.ts';
+import { report, request } from '../../../shared/state/engine_tasks.ts';
 import { currentFit, series } from './regression_store.ts';
 
 export interface Thresholds {

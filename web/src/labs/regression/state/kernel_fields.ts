@@ -3,8 +3,8 @@
 // "periodic.period", ...), then the noise variance under the vocabulary's noiseParameter; a value typed
 // into a field goes to the core under that name, and a learned state comes back into the fields by the
 // same names. TypeScript keeps no list of kernel or parameter names.
-import type { KernelSpec, RegressionState, RegressionVocabulary } from '../engine/regression.ts';
-import { DEFAULTS } from '../engine/vocabulary.ts';
+import type { KernelSpec, RegressionState, RegressionVocabulary } from '../../../engine/regression/regression.ts';
+import { DEFAULTS } from '../../../engine/vocabulary.ts';
 
 export interface RegressionSettings {
   /** A named kernel of the vocabulary ("" until one is chosen). */

@@ -1,7 +1,7 @@
 // Where the regression lab predicts for its plots and exports: evenly spaced points over the range of
 // a one-dimensional input (an example's own range, or the data's range widened by a tenth on each
 // side so that extrapolation shows). With more than one input column there is no such line.
-import type { ExampleResult, Inputs } from '../worker/regression_protocol.ts';
+import type { ExampleResult, Inputs } from '../worker/protocol.ts';
 import type { RegressionSeries } from './regression_series.ts';
 
 export const PLOT_POINTS = 400;

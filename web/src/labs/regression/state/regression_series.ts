@@ -1,9 +1,9 @@
 // From a parsed table (every column numeric or text) to the regression lab's data: the inputs x (one
 // or more columns, a time column of dates, or the row index) and the target y. Bad choices fail with
 // a FileError naming the file, the column and the row: "prices.csv: column 'y' row 3 is 'n/a', not a number".
-import { parseNumber } from '../io/delimited.ts';
-import { FileError, type Column } from '../io/table.ts';
-import type { ParsedTable } from '../worker/regression_protocol.ts';
+import { parseNumber } from '../../../io/delimited.ts';
+import { FileError, type Column } from '../../../io/table.ts';
+import type { ParsedTable } from '../worker/protocol.ts';
 
 /** Column names: the target, and the inputs (none: the row index is the input). */
 export interface SeriesChoice {

@@ -1,9 +1,9 @@
 // Two-stage anomaly detection (paper 001, Fig. 2): a point is "unknown" when its knowledge G < ρ,
 // otherwise an "anomaly" when |y − mean| > θ · sd(y), otherwise "normal". The sliders recolour the
 // data, held-out points and the Fig. 3 experiment through the core; the button reproduces Fig. 3.
-import { dataStatus, experimentStatus, runExperiment, setThresholds, thresholds } from '../../state/anomaly_store.ts';
-import { ANOMALY_STATUSES } from '../../engine/vocabulary.ts';
-import type { SliderProps } from '../panels/HyperparametersPanel.tsx';
+import { dataStatus, experimentStatus, runExperiment, setThresholds, thresholds } from '../state/anomaly_store.ts';
+import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
+import type { SliderProps } from '../../probe/ui/HyperparametersPanel.tsx';
 
 /** A linear slider with a number field beside it (the probe's hyperparameters use a log scale). */
 function Slider({ label, name, value, min, max, step, onChange }: SliderProps & { step: number }) {

@@ -2,10 +2,10 @@
 // column of dates, or y alone against the row index) with a choice of columns. A bad file shows its
 // error here and leaves the loaded data as they were.
 import { useRef } from 'preact/hooks';
-import type { Column } from '../../io/table.ts';
-import { chooseColumns, choice, dataError, example, loadExample, series, table, uploadCsv, vocabulary } from '../../state/regression_store.ts';
-import type { SeriesChoice } from '../../state/regression_series.ts';
-import { formatCount } from '../format.ts';
+import type { Column } from '../../../io/table.ts';
+import { chooseColumns, choice, dataError, example, loadExample, series, table, uploadCsv, vocabulary } from '../state/regression_store.ts';
+import type { SeriesChoice } from '../state/regression_series.ts';
+import { formatCount } from '../../../shared/ui/format.ts';
 
 function ColumnChoice({ columns, current }: { columns: Column[]; current: SeriesChoice }) {
   const numeric = columns.filter((c) => c.kind === 'number');

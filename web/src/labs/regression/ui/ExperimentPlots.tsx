@@ -2,11 +2,11 @@
 // points coloured by status; (C) the knowledge score; (D) ROC curves of the anomaly score over all test
 // points and over those with G >= ρ, and the AUC of the core's ρ sweep. Numbers from the core.
 import { useMemo } from 'preact/hooks';
-import type { RocCurveData } from '../../engine/regression.ts';
-import { experimentKnowledgePlot, experimentPlot, rocPlot } from '../../plots/anomaly_plots.ts';
-import { experiment, experimentRoc, experimentStatus, thresholds } from '../../state/anomaly_store.ts';
-import { formatMeasure } from '../format.ts';
-import { PlotView } from '../PlotView.tsx';
+import type { RocCurveData } from '../../../engine/regression/regression.ts';
+import { experimentKnowledgePlot, experimentPlot, rocPlot } from '../plots/anomaly_plots.ts';
+import { experiment, experimentRoc, experimentStatus, thresholds } from '../state/anomaly_store.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 
 function AucRow({ label, curve }: { label: string; curve: RocCurveData }) {
   return (

@@ -2,12 +2,12 @@
 // function of an example; under it the knowledge score on the same x axis. With several input columns
 // the x axis is one chosen column or the row index, and the caption says so. Exports the predictions.
 import { useMemo, useState } from 'preact/hooks';
-import { fitPlot, knowledgePlot, axisOf, type FitPlotInput } from '../../plots/regression_plots.ts';
-import { dataStatus, thresholds } from '../../state/anomaly_store.ts';
-import { currentFit, example, grid, series } from '../../state/regression_store.ts';
-import { ANOMALY_STATUSES } from '../../engine/vocabulary.ts';
-import { formatMeasure } from '../format.ts';
-import { PlotView } from '../PlotView.tsx';
+import { fitPlot, knowledgePlot, axisOf, type FitPlotInput } from '../plots/regression_plots.ts';
+import { dataStatus, thresholds } from '../state/anomaly_store.ts';
+import { currentFit, example, grid, series } from '../state/regression_store.ts';
+import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 import { exportPredictions } from './export_predictions.ts';
 
 const BANDS = 'Dark band: 95% of the latent f (epistemic: what the data leave open). Light band with dashed edges: 95% of a new ' +

@@ -3,10 +3,10 @@
 // values replace the ones in the fields and are listed with the likelihood. The kernels, their
 // parameters and every field's name come from the core (the lab's vocabulary): a field is labelled
 // with the name its value reaches the core under.
-import { fieldsOf, valueOf } from '../../state/kernel_fields.ts';
-import { currentFit, fitHyperparameters, fitting, series, setValue, settings, updateSettings, vocabulary } from '../../state/regression_store.ts';
-import { formatMeasure } from '../format.ts';
-import { ParameterField } from './ParameterField.tsx';
+import { fieldsOf, valueOf } from '../state/kernel_fields.ts';
+import { currentFit, fitHyperparameters, fitting, series, setValue, settings, updateSettings, vocabulary } from '../state/regression_store.ts';
+import { formatMeasure } from '../../../shared/ui/format.ts';
+import { ParameterField } from '../../../shared/ui/LogScaleField.tsx';
 
 /** Slider ranges: wide enough for data on any scale; the number fields take any positive value. */
 function range(name: string, noise: string): [number, number] {

@@ -1,8 +1,8 @@
 // What the chosen kernel believes before seeing data: joint samples of the prior GP on the plot's grid.
 import { useMemo } from 'preact/hooks';
-import { priorPlot } from '../../plots/regression_plots.ts';
-import { grid, prior, series } from '../../state/regression_store.ts';
-import { PlotView } from '../PlotView.tsx';
+import { priorPlot } from '../plots/regression_plots.ts';
+import { grid, prior, series } from '../state/regression_store.ts';
+import { PlotView } from '../../../shared/ui/PlotView.tsx';
 
 export function PriorPlot() {
   const g = grid.value, p = prior.value, data = series.value;

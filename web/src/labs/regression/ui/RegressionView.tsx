@@ -3,8 +3,8 @@
 // knowledge-gated anomaly detection with the paper's Fig. 3 experiment. Its requests go to the app's one
 // engine worker (regression_handlers.ts); its long tasks show in the app's task bar.
 import { useEffect } from 'preact/hooks';
-import { startAnomalies } from '../../state/anomaly_store.ts';
-import { startRegression } from '../../state/regression_store.ts';
+import { startAnomalies } from '../state/anomaly_store.ts';
+import { startRegression } from '../state/regression_store.ts';
 import { AnomalyPanel } from './AnomalyPanel.tsx';
 import { DataPanel } from './DataPanel.tsx';
 import { ExperimentPlots } from './ExperimentPlots.tsx';

@@ -1,10 +1,10 @@
 // The regression lab's predictions as one CSV: the data points, the held-out points and a dense grid
 // (set = data | held_out | grid), each with the engine's mean, variances, 95% bands and knowledge, and
 // for points with a y the anomaly score and status. Numbers are written exactly (shortest round trip).
-import type { AnomalyClassification, RegressionPrediction } from '../../engine/regression.ts';
-import { ANOMALY_STATUSES } from '../../engine/vocabulary.ts';
-import { csvCell } from '../format.ts';
-import type { RegressionSeries } from '../../state/regression_series.ts';
+import type { AnomalyClassification, RegressionPrediction } from '../../../engine/regression/regression.ts';
+import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
+import { csvCell } from '../../../shared/ui/format.ts';
+import type { RegressionSeries } from '../state/regression_series.ts';
 
 export const PREDICTION_HEADER = [
   'mean', 'latent_variance', 'observation_variance', 'latent_lower', 'latent_upper', 'observation_lower',

@@ -2,14 +2,14 @@
 // from the data it carries, nothing kept between requests; so the optimiser and the Fig. 3 experiment
 // (policy 'terminate') may run on the instance that a cancel terminates. Long predictions run in chunks
 // with a cancel check between them. Every number comes from the core.
-import { GpprobeError } from '../engine/errors.ts';
-import type { Matrix } from '../engine/matrix.ts';
-import { yieldToEventLoop } from '../engine/progress.ts';
-import { PREDICTION_COLUMNS, type GpRegression, type RegressionPrediction } from '../engine/regression.ts';
-import { parseDelimitedBlob } from '../io/delimited.ts';
-import { FileError } from '../io/table.ts';
-import type { HandlerContext, Handlers } from './handler.ts';
-import type { FitRequest, FitResult, RegressionRequests } from './regression_protocol.ts';
+import { GpprobeError } from '../../../engine/errors.ts';
+import type { Matrix } from '../../../engine/matrix.ts';
+import { yieldToEventLoop } from '../../../engine/progress.ts';
+import { PREDICTION_COLUMNS, type GpRegression, type RegressionPrediction } from '../../../engine/regression/regression.ts';
+import { parseDelimitedBlob } from '../../../io/delimited.ts';
+import { FileError } from '../../../io/table.ts';
+import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
+import type { FitRequest, FitResult, RegressionRequests } from './protocol.ts';
 
 /** Points of an example's true function. */
 const TRUTH_POINTS = 400;

@@ -6,9 +6,9 @@
 import type {
   AnomalyClassification, AnomalyExperimentData, KernelSpec, RegressionExample, RegressionPrediction, RegressionState,
   RegressionVocabulary, RocCurveData,
-} from '../engine/regression.ts';
-import type { Column } from '../io/table.ts';
-import type { Policies } from './protocol.ts';
+} from '../../../engine/regression/regression.ts';
+import type { Column } from '../../../io/table.ts';
+import type { Policies } from '../../../shared/worker/protocol.ts';
 
 /** n by d inputs, row-major float64. */
 export interface Inputs {
