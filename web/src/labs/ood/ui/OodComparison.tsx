@@ -2,14 +2,14 @@
 // table of AUROC values from the core, with an export of every ROC point.
 import { useSignalEffect } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
-import { rocPlot } from '../plots/evaluation_plots.ts';
-import { methodStyle } from '../plots/methods.ts';
+import { rocPlot } from '../../evaluation/plots/evaluation_plots.ts';
+import { methodStyle } from '../../evaluation/plots/methods.ts';
 import {
   comparable, comparison, comparisonBasis, comparisonError, comparisonStale, OOD_COMPARISON, refreshComparison,
-} from '../../ood/state/ood_baselines_store.ts';
+} from '../state/ood_baselines_store.ts';
 import { saveBlob } from '../../../shared/ui/download.ts';
 import { PlotView } from '../../../shared/ui/PlotView.tsx';
-import { rocCsv } from './export_curves.ts';
+import { rocCsv } from '../../evaluation/ui/export_curves.ts';
 
 /** Keeps the comparison up to date while the component is shown (debounced). */
 function useLiveComparison(): void {

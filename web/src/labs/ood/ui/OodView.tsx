@@ -9,7 +9,7 @@ import { distinctValues } from '../../../shared/state/session.ts';
 import { ValuePicker } from '../../probe/ui/ValuePicker.tsx';
 import { clearOod, uploadFiles } from '../../../shared/state/data_actions.ts';
 import { columns, commit, dataset, oodDataset, type ProbeResults, results, session } from '../../../shared/state/store.ts';
-import { OodAurocTable, OodRocPlot } from '../../evaluation/ui/OodComparison.tsx';
+import { OodAurocTable, OodRocPlot } from './OodComparison.tsx';
 import { PlotView } from '../../../shared/ui/PlotView.tsx';
 
 /** The probe's OOD scores of the in- and out-of-distribution queries. */
