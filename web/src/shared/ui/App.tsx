@@ -1,32 +1,27 @@
 // The app shell: header (data, upload, undo/redo, exports, views), the sidebar that defines the probe,
-// and the current view. Files can be dropped anywhere on the page.
+// and the current lab's view (the lab registry: labs/index.ts, labs/views.tsx). Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSession, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
 import { autoRun, canRedo, canUndo, currentResults, dataset, demos, engineFused, engineThreads, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from '../../labs/probe/ui/export_results.ts';
-import { EvaluateView } from '../../labs/evaluation/ui/EvaluationView.tsx';
 import { Messages } from './Messages.tsx';
-import { OodView } from '../../labs/ood/ui/OodView.tsx';
 import { ConceptPanel } from '../../labs/probe/ui/ConceptPanel.tsx';
 import { HyperparametersPanel } from '../../labs/probe/ui/HyperparametersPanel.tsx';
 import { ObservationsPanel } from '../../labs/probe/ui/ObservationsPanel.tsx';
 import { QueriesPanel } from '../../labs/probe/ui/QueriesPanel.tsx';
-import { ProbeView } from '../../labs/probe/ui/ProbeView.tsx';
-import { RegressionView } from '../../labs/regression/ui/RegressionView.tsx';
-import { ClassificationView } from '../../labs/classification/ui/ClassificationView.tsx';
 import { TaskBar } from './TaskBar.tsx';
 import { columns } from '../state/store.ts';
 import { activeTab, type Tab } from '../state/view_state.ts';
+import { LABS, tabsOf } from '../../labs/index.ts';
+import { LAB_VIEWS } from '../../labs/views.tsx';
 import { Prompts } from './Prompts.tsx';
 import { ShareActions } from './ShareActions.tsx';
 import { TabList, TabPanel } from './TabList.tsx';
 import { countOf, formatBytes } from './format.ts';
 
-const TABS: { id: Tab; label: string }[] = [
-  { id: 'probe', label: 'Probe' }, { id: 'ood', label: 'Out-of-distribution' }, { id: 'evaluate', label: 'Evaluate' },
-  { id: 'regression', label: 'Regression' }, { id: 'classification', label: 'Classification' },
-];
+/** The tab strip: one tab per lab of the registry (labs/index.ts), labelled with the lab's name. */
+const TABS = tabsOf(LABS);
 
 export function App() {
   const view = activeTab.value;
@@ -34,7 +29,9 @@ export function App() {
   const [dragging, setDragging] = useState(false);
   // Narrow screens: the sidebar is a drawer, opened from the header (app.css).
   const [drawer, setDrawer] = useState(false);
-  const withSidebar = view !== 'regression' && view !== 'classification';
+  const lab = LAB_VIEWS[view];
+  const withSidebar = lab.probeSettings;
+  const View = lab.view;
   const upload = useRef<HTMLInputElement>(null);
   const sessionFile = useRef<HTMLInputElement>(null);
   const d = dataset.value;
@@ -93,7 +90,7 @@ export function App() {
         <div class="actions">
           <button type="button" onClick={undo} disabled={!canUndo.value} title="Undo (Ctrl+Z)">Undo</button>
           <button type="button" onClick={redo} disabled={!canRedo.value} title="Redo (Ctrl+Shift+Z)">Redo</button>
-          {(view === 'probe' || view === 'ood') && <button type="button" onClick={() => void exportCsv()} disabled={!results.value}>Export results (CSV)</button>}
+          {lab.resultsExport && <button type="button" onClick={() => void exportCsv()} disabled={!results.value}>Export results (CSV)</button>}
           <button type="button" onClick={exportSession} disabled={!d}>Export session</button>
           <ShareActions />
           <button type="button" onClick={() => sessionFile.current?.click()}>Import session</button>
@@ -130,8 +127,7 @@ export function App() {
         <main class="content">
           <TabList tabs={TABS} selected={view} onSelect={setView} label="Views" idPrefix="view" class="tabs" />
           <TabPanel idPrefix="view" selected={view}>
-            {view === 'probe' ? <ProbeView /> : view === 'ood' ? <OodView /> : view === 'evaluate' ? <EvaluateView />
-              : view === 'regression' ? <RegressionView /> : <ClassificationView />}
+            <View />
           </TabPanel>
         </main>
       </div>

@@ -1,33 +1,19 @@
 // The engine's thread, one script for every lab: loads the wasm module once, and answers the page's
-// requests (protocol.ts) with the handler of their kind, forwarding progress and reading cancel
+// requests (protocol.ts) with the handler of their kind (the lab registry's HANDLERS, labs/worker.ts), forwarding progress and reading cancel
 // messages between chunks. The page may start a second instance of this same script for requests
 // whose cancel policy is 'terminate' (engine_client.ts); that instance never holds resident data.
-import { ClassificationEngine } from '../../engine/classification/classification.ts';
 import { errorOf, GpprobeError } from '../../engine/errors.ts';
 import { loadModule } from '../../engine/load_module.ts';
-import { ProbeEngine } from '../../engine/probe/probe_engine.ts';
-import { RegressionEngine } from '../../engine/regression/regression.ts';
 import { FileError } from '../../io/table.ts';
-import { evaluationHandlers } from '../../labs/evaluation/worker/handlers.ts';
-import type { Engines, Handler } from './handler.ts';
-import { probeHandlers } from '../../labs/probe/worker/handlers.ts';
+import type { Engines } from '../../labs/engines.ts';
+import { HANDLERS, makeEngines } from '../../labs/worker.ts';
+import type { Handler } from './handler.ts';
 import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from './protocol.ts';
-import { regressionHandlers } from '../../labs/regression/worker/handlers.ts';
 import { buffersOf } from './transferables.ts';
-import { classificationHandlers } from '../../labs/classification/worker/handlers.ts';
-import { certifyHandlers } from '../../labs/classification/worker/certify_handlers.ts';
-import { verdictHandlers } from '../../labs/probe/worker/verdict_handlers.ts';
-
-/** Every kind's handler: the compiler checks that none is missing. */
-const HANDLERS: { [K in RequestKind]: Handler<K> } = {
-  ...probeHandlers, ...evaluationHandlers, ...regressionHandlers, ...classificationHandlers, ...certifyHandlers, ...verdictHandlers,
-};
 
 const scope = self as unknown as { postMessage(message: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
 
-const enginesPromise: Promise<Engines> = loadModule().then((module) => ({
-  probe: new ProbeEngine(module), regression: new RegressionEngine(module), classification: new ClassificationEngine(module),
-}));
+const enginesPromise: Promise<Engines> = loadModule().then(makeEngines);
 const running = new Map<number, AbortController>();
 
 function post(message: FromWorker, transfer: Transferable[] = []): void {

@@ -1,7 +1,7 @@
 // The one protocol between the page and the engine worker, for every lab. A request is
 // { kind, ...fields }; each lab declares its kinds, with each one's result and cancel policy, in its
-// own file (probe_protocol.ts, evaluation_protocol.ts, regression_protocol.ts, classification_protocol.ts)
-// and this file joins them.
+// own labs/<lab>/worker/protocol.ts, and the lab registry (labs/protocol.ts) joins them: this file
+// derives the union of every kind from it.
 //
 //   page -> worker  { type: 'request', id, request }  |  { type: 'cancel', id }
 //   worker -> page  { type: 'ready', backend, threads, fused }  |  { type: 'progress', id, progress: { stage, done, total, detail? } }
@@ -21,22 +21,13 @@
 //                     request starts a fresh one). The first instance keeps the resident embeddings.
 //   'none'            short work; cancel only drops the answer
 //
-// Adding a lab takes three files and two one-line registrations:
-//   worker/<lab>_protocol.ts   `interface <Lab>Requests { '<kind>': { request: {...}; result: ... } }` and
-//                              its policies; add `<Lab>Requests` to `Requests` and the policies below
-//   worker/<lab>_handlers.ts   one function per kind (handler.ts); add them to engine_worker.ts's table
-//   state/<lab>_store.ts + ui/<lab>/   send requests with engine_tasks.ts (startTask / request): the task
-//                              bar shows progress and Cancel, and errors arrive as GpprobeErrors
+// Adding a lab: docs/architecture.md "How to add a lab" (a registry entry in labs/index.ts, its kinds in
+// labs/protocol.ts, its handlers in labs/worker.ts, its view in labs/views.tsx; the compiler checks each).
 import type { Progress } from '../../engine/progress.ts';
-import { CERTIFY_POLICIES, type CertifyRequests } from '../../labs/classification/worker/certify_protocol.ts';
-import { CLASSIFICATION_POLICIES, type ClassificationRequests } from '../../labs/classification/worker/protocol.ts';
-import { EVALUATION_POLICIES, type EvaluationRequests } from '../../labs/evaluation/worker/protocol.ts';
-import { PROBE_POLICIES, type ProbeRequests } from '../../labs/probe/worker/protocol.ts';
-import { REGRESSION_POLICIES, type RegressionRequests } from '../../labs/regression/worker/protocol.ts';
-import { VERDICT_POLICIES, type VerdictRequests } from '../../labs/probe/worker/verdict_protocol.ts';
+import { CANCEL_POLICIES_BY_KIND, type LabKinds } from '../../labs/protocol.ts';
 
-export interface Requests extends ProbeRequests, EvaluationRequests, RegressionRequests, ClassificationRequests, CertifyRequests,
-  VerdictRequests {}
+/** Every request kind of every lab (labs/protocol.ts LabRequests), with its request and result. */
+export type Requests = LabKinds;
 
 export type RequestKind = keyof Requests;
 /** The request of kind K (every kind when K is the whole union). */
@@ -47,10 +38,8 @@ export type CancelPolicy = 'between-chunks' | 'terminate' | 'none';
 /** The policies of a lab's request kinds. */
 export type Policies<R> = { readonly [K in keyof R]: CancelPolicy };
 
-export const CANCEL_POLICY: Policies<Requests> = {
-  ...PROBE_POLICIES, ...EVALUATION_POLICIES, ...REGRESSION_POLICIES, ...CLASSIFICATION_POLICIES, ...CERTIFY_POLICIES,
-  ...VERDICT_POLICIES,
-};
+/** Every kind's policy, from the labs' tables (labs/protocol.ts). */
+export const CANCEL_POLICY: Policies<Requests> = CANCEL_POLICIES_BY_KIND;
 
 /** Page -> worker. */
 export type ToWorker =

@@ -56,7 +56,7 @@ function copyScores(scores: ProbeScores): ProbeScores {
  * probe for anything else to score (the OOD set) before it is disposed.
  */
 export async function scoreStreamedMain<T>(
-  engine: ProbeEngine, main: StreamedMain, r: StreamedProbeRequest, c: HandlerContext, total: number,
+  engine: ProbeEngine, main: StreamedMain, r: StreamedProbeRequest, c: HandlerContext<never>, total: number,
   alsoScore: (probe: Probe) => Promise<T>,
 ): Promise<{ scores: ProbeScores; space: string; observationCount: number; fullPass: boolean; also: T }> {
   const key = JSON.stringify([r.epsilon, r.strength, Array.from(r.observations), Array.from(r.labels)]);
@@ -83,7 +83,7 @@ export async function scoreStreamedMain<T>(
 }
 
 /** The map of the streamed embeddings: PCA of a sample of rows; rows outside the sample are NaN. */
-export async function streamedMap(engine: ProbeEngine, main: StreamedMain, c: HandlerContext):
+export async function streamedMap(engine: ProbeEngine, main: StreamedMain, c: HandlerContext<never>):
   Promise<{ x: Float64Array; y: Float64Array; explained: [number, number]; totalVariance: number }> {
   const n = main.rows.rows;
   const sample = sampleRowIndices(n);

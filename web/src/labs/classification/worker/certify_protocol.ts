@@ -39,28 +39,11 @@ export interface RobustnessSweepRequest extends Omit<RobustnessRequest, 'options
   options: Omit<RobustnessSettings, 'gamma'>;
 }
 
-export interface ProbeCertifyRequest {
-  /** The probe's observations (rows of the embeddings) and labels, in the order the lab fits them. */
-  observations: Matrix;
-  labels: Uint8Array;
-  epsilon: number;
-  strength: number;
-  /** a*, d values. */
-  query: Float32Array | Float64Array;
-  options: Omit<CertifyOptions, 'onProgress' | 'signal' | 'dims'> & { dims?: number[] };
-}
-
 export interface CertifyRequests {
   'classification-certify': { request: RobustnessRequest; result: { certificate: RobustnessCertificate; seconds: number } };
   'classification-sweep': { request: RobustnessSweepRequest; result: { certificates: RobustnessCertificate[]; seconds: number } };
-  /** Rows of the main embeddings, in the given order. */
-  'embedding-rows': { request: { rows: Int32Array }; result: Matrix };
-  'probe-certify': { request: ProbeCertifyRequest; result: { certificate: ProbeCertificate; seconds: number } };
 }
 
 export const CERTIFY_POLICIES: Policies<CertifyRequests> = {
-  'classification-certify': 'terminate', 'classification-sweep': 'terminate', 'embedding-rows': 'none', 'probe-certify': 'terminate',
+  'classification-certify': 'terminate', 'classification-sweep': 'terminate',
 };
-
-/** Shortest time between two interval updates posted to the page. */
-export const INTERVAL_MS = 30;

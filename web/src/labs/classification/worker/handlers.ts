@@ -11,7 +11,7 @@ import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts
 /** Points per wasm call of a grid prediction (a cancel is read between chunks). */
 const PREDICT_CHUNK = 4096;
 
-async function predictInChunks(gpc: GpClassifier, points: Matrix, c: HandlerContext, stage: string): Promise<{ prediction: Prediction; clamped: number }> {
+async function predictInChunks(gpc: GpClassifier, points: Matrix, c: HandlerContext<'classification'>, stage: string): Promise<{ prediction: Prediction; clamped: number }> {
   const m = points.rows;
   const prediction: Prediction = { latentMean: new Float64Array(m), latentVariance: new Float64Array(m), probability: new Float64Array(m) };
   let clamped = 0;
@@ -30,7 +30,7 @@ async function predictInChunks(gpc: GpClassifier, points: Matrix, c: HandlerCont
 }
 
 /** What the lab shows of a fitted classifier: predictions at the data and on the grid. Disposes it. */
-async function describe(gpc: GpClassifier, r: ClassifierData, start: number, c: HandlerContext, label: string): Promise<ClassifierFitResult> {
+async function describe(gpc: GpClassifier, r: ClassifierData, start: number, c: HandlerContext<'classification'>, label: string): Promise<ClassifierFitResult> {
   try {
     const data = await predictInChunks(gpc, r.x, c, `${label}: predicting at the data`);
     const grid = r.grid ? await predictInChunks(gpc, r.grid, c, `${label}: predicting the maps`) : null;
@@ -47,7 +47,7 @@ async function describe(gpc: GpClassifier, r: ClassifierData, start: number, c: 
   }
 }
 
-export const classificationHandlers: Handlers<ClassificationRequests> = {
+export const classificationHandlers: Handlers<ClassificationRequests, 'classification'> = {
   'classification-vocabulary': (_r, c) => c.engines.classification.vocabulary(),
   'classification-example': (r, c) => c.engines.classification.example(r.name, r.seed),
   'classification-fit': (r, c) => {

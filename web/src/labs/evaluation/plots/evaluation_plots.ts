@@ -4,7 +4,7 @@
 // curves. Layout only: every number is the core's.
 import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
 import type { ExperimentCloud, ExperimentResult } from '../../../engine/evaluation/experiments.ts';
-import type { OodMethodResult } from '../worker/protocol.ts';
+import type { OodMethodResult } from '../../ood/worker/protocol.ts';
 import { IRRATIONAL, NEUTRAL } from '../../../shared/plots/colors.ts';
 import { extent } from '../../../shared/plots/layout.ts';
 import { irrationalRegion } from '../../probe/plots/measure_plots.ts';

@@ -8,12 +8,12 @@ import { EXPERIMENTS, ExperimentSetup } from './ExperimentSetup.tsx';
 import { FuzzyClouds } from './FuzzyClouds.tsx';
 import './evaluation.css';
 
-export function EvaluateView() {
+export function EvaluationView() {
   const kind = experimentKind.value;
   const record = records.value[kind];
   if (!dataset.value) return <div class="empty-state">Load embeddings to begin: the experiments run on the loaded dataset and the current concept.</div>;
   return (
-    <div class="evaluate-view">
+    <div class="evaluation-view">
       <div class="segmented" role="group" aria-label="Experiment">
         {EXPERIMENTS.map((e) => (
           <button type="button" aria-pressed={kind === e.kind} class={kind === e.kind ? 'on' : ''} onClick={() => { experimentKind.value = e.kind; }}>

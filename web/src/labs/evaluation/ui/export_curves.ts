@@ -2,7 +2,7 @@
 // every curve point with its mean and standard deviation over trials, every cloud point, every ROC point.
 // Numbers in their shortest exact decimal form.
 import type { ExperimentResult } from '../../../engine/evaluation/experiments.ts';
-import type { OodMethodResult } from '../worker/protocol.ts';
+import type { OodMethodResult } from '../../ood/worker/protocol.ts';
 import { csvCell } from '../../../shared/ui/format.ts';
 
 const line = (cells: (string | number)[]): string => cells.map(csvCell).join(',') + '\n';

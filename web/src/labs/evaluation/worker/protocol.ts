@@ -2,7 +2,6 @@
 // other labs'). The worker holds the embeddings and the OOD set; the page sends what its state defines
 // (concept labels, the query subset, the OOD setup) as typed arrays.
 import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
-import type { RocCurve } from '../../../engine/baselines/baselines.ts';
 import type { ExperimentKind, ExperimentResult, ExperimentSettings } from '../../../engine/evaluation/experiments.ts';
 import type { Policies } from '../../../shared/worker/protocol.ts';
 
@@ -35,40 +34,8 @@ export interface ExperimentRun {
   seconds: number;
 }
 
-export type OodMethod = 'gpp' | 'msp' | 'maha' | 'knn' | 'lpe';
-export const OOD_METHODS: OodMethod[] = ['gpp', 'msp', 'maha', 'knn', 'lpe'];
-
-/** OOD detection by the probe and the baselines, all fitted on the session's observations. */
-export interface OodBaselinesRequest {
-  /** Rows of the main dataset that are observations, and their labels. */
-  observations: Int32Array;
-  labels: Uint8Array;
-  /** In-distribution queries: rows of the main dataset. */
-  queries: Int32Array;
-  /** Out-of-distribution queries: every row of the loaded OOD file, or these rows of the main dataset. */
-  ood: { kind: 'file' } | { kind: 'rows'; rows: Int32Array };
-  epsilon: number;
-  strength: number;
-  k: number;
-  seed: number;
-  members: number;
-}
-
-/** A method's AUROC and ROC curve (in-distribution = positive), or why it could not run. */
-export type OodMethodResult =
-  | { method: OodMethod; auroc: number; roc: RocCurve }
-  | { method: OodMethod; error: string };
-
-export interface OodBaselines {
-  methods: OodMethodResult[];
-  queries: number;
-  oodRows: number;
-  seconds: number;
-}
-
 export interface EvaluationRequests {
   experiment: { request: ExperimentRequest; result: ExperimentRun };
-  'ood-baselines': { request: OodBaselinesRequest; result: OodBaselines };
 }
 
-export const EVALUATION_POLICIES: Policies<EvaluationRequests> = { experiment: 'between-chunks', 'ood-baselines': 'between-chunks' };
+export const EVALUATION_POLICIES: Policies<EvaluationRequests> = { experiment: 'between-chunks' };

@@ -5,7 +5,7 @@ import { computed, signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import { DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
-import type { OodBaselines } from '../../evaluation/worker/protocol.ts';
+import type { OodBaselines } from '../worker/protocol.ts';
 import { oodSource, oodSplit, type OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
 import { startTask } from '../../../shared/state/engine_tasks.ts';
 import { dataset, labels, oodDataset, queryRows, session } from '../../../shared/state/store.ts';

@@ -64,7 +64,7 @@ function adoptStreamed(dataset: StreamedDataset, signal: AbortSignal): DatasetSu
 }
 
 /** The probe run of a streamed main dataset (streamed_data.ts): the file is read once per new probe. */
-async function streamedProbe(r: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array }, c: HandlerContext): Promise<ProbeRun> {
+async function streamedProbe(r: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array }, c: HandlerContext<'probe'>): Promise<ProbeRun> {
   const main = streamed.main!, ood = loaded.ood?.resident;
   const start = performance.now();
   const total = main.rows.rows + (ood?.rows ?? 0);
@@ -77,11 +77,11 @@ async function streamedProbe(r: { epsilon: number; strength: number; observation
   };
 }
 
-function loadOptions(c: HandlerContext) {
+function loadOptions(c: HandlerContext<'probe'>) {
   return { signal: c.signal, onProgress: c.progress };
 }
 
-async function scoreAll(c: HandlerContext): Promise<{ scores: ProbeScores; oodScores: ProbeScores | null }> {
+async function scoreAll(c: HandlerContext<'probe'>): Promise<{ scores: ProbeScores; oodScores: ProbeScores | null }> {
   const main = mainData(), ood = loaded.ood?.resident;
   const total = main.rows + (ood?.rows ?? 0);
   // Kept with the probe: after an add or remove these are the rank-one-updated scores, no new pass.
@@ -102,7 +102,7 @@ function curve(engine: ProbeEngine, grid: Float64Array, belief: Belief): BeliefC
   };
 }
 
-export const probeHandlers: Handlers<ProbeRequests> = {
+export const probeHandlers: Handlers<ProbeRequests, 'probe'> = {
   'load-files': async (r, c) => {
     if (r.role === 'main') {
       const big = await openStreamedDataset(r.files, {

@@ -8,7 +8,7 @@ import { mainData, streamed } from '../../../shared/worker/resident_data.ts';
 import { fitStreamedProbe } from '../../../shared/worker/streamed_data.ts';
 import type { VerdictRequests } from './verdict_protocol.ts';
 
-export const verdictHandlers: Handlers<VerdictRequests> = {
+export const verdictHandlers: Handlers<VerdictRequests, 'probe'> = {
   verdict: async (r, c) => {
     const start = performance.now();
     const big = streamed.main;

@@ -17,12 +17,12 @@ const TRUTH_POINTS = 400;
 const PREDICT_CHUNK = 1024;
 const TABLE_EXTENSIONS = /\.(csv|tsv|txt)$/i;
 
-function checkCancelled(c: HandlerContext): void {
+function checkCancelled(c: HandlerContext<'regression'>): void {
   if (c.signal.aborted) throw new GpprobeError('cancelled', 'cancelled');
 }
 
 /** Predictions at every row of `test`, PREDICT_CHUNK rows per wasm call, yielding between chunks. */
-async function predictInChunks(gp: GpRegression, test: Matrix, c: HandlerContext): Promise<{ prediction: RegressionPrediction; clamped: number }> {
+async function predictInChunks(gp: GpRegression, test: Matrix, c: HandlerContext<'regression'>): Promise<{ prediction: RegressionPrediction; clamped: number }> {
   const prediction = Object.fromEntries(PREDICTION_COLUMNS.map((k) => [k, new Float64Array(test.rows)])) as unknown as RegressionPrediction;
   let clamped = 0;
   for (let first = 0; first < test.rows; first += PREDICT_CHUNK) {
@@ -38,7 +38,7 @@ async function predictInChunks(gp: GpRegression, test: Matrix, c: HandlerContext
 }
 
 /** What the lab shows of a fitted regression: predictions at the data, the grid and held-out points, samples. */
-async function describeFit(gp: GpRegression, r: FitRequest, start: number, c: HandlerContext): Promise<FitResult> {
+async function describeFit(gp: GpRegression, r: FitRequest, start: number, c: HandlerContext<'regression'>): Promise<FitResult> {
   try {
     const notes: string[] = [];
     let clamped = 0;
@@ -68,7 +68,7 @@ async function describeFit(gp: GpRegression, r: FitRequest, start: number, c: Ha
   }
 }
 
-export const regressionHandlers: Handlers<RegressionRequests> = {
+export const regressionHandlers: Handlers<RegressionRequests, 'regression'> = {
   'regression-vocabulary': (_r, c) => c.engines.regression.vocabulary(),
   'parse-table': async (r, c) => {
     if (!TABLE_EXTENSIONS.test(r.name)) {
