@@ -10,8 +10,8 @@ import { RegressionEngine, type RegressionVocabulary } from '../../web/src/engin
 import {
   DEFAULT_SETTINGS, kernelSpec, noiseVariance, settingsFromState, valueOf, type RegressionSettings,
 } from '../../web/src/labs/regression/state/kernel_fields.ts';
-import type { HandlerContext } from '../../web/src/shared/worker/handler.ts';
-import type { Request, ResultOf } from '../../web/src/shared/worker/protocol.ts';
+import type { HandlerContext } from '../../web/src/common/worker/handler.ts';
+import type { Request, ResultOf } from '../../web/src/common/worker/protocol.ts';
 import { regressionHandlers } from '../../web/src/labs/regression/worker/handlers.ts';
 
 const TYPED = 0.12345678901234567;       // 17 significant digits

@@ -8,9 +8,9 @@ import { knowledgeGainStreamed, scoreStreamed } from '../../web/src/engine/probe
 import { principalComponents } from '../../web/src/engine/probe/analysis.ts';
 import { loadDataset } from '../../web/src/io/load_files.ts';
 import { openStreamedDataset } from '../../web/src/io/streamed_dataset.ts';
-import type { HandlerContext } from '../../web/src/shared/worker/handler.ts';
+import type { HandlerContext } from '../../web/src/common/worker/handler.ts';
 import { ProbeSession } from '../../web/src/labs/probe/worker/probe_session.ts';
-import { sampleRowIndices, scoreStreamedMain, streamedMap } from '../../web/src/shared/worker/streamed_data.ts';
+import { sampleRowIndices, scoreStreamedMain, streamedMap } from '../../web/src/common/worker/streamed_data.ts';
 import { blob as blobOf, npyBytes } from '../web/fixtures.ts';
 
 let engine: ProbeEngine;

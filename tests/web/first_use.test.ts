@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ProbeScores } from '../../web/src/engine/probe/probe_engine.ts';
 import type { Column } from '../../web/src/io/table.ts';
-import { colorDomain } from '../../web/src/shared/plots/colors.ts';
-import { layout, textWidth } from '../../web/src/shared/plots/layout.ts';
+import { colorDomain } from '../../web/src/common/plots/colors.ts';
+import { layout, textWidth } from '../../web/src/common/plots/layout.ts';
 import { embeddingMap, mapObservations } from '../../web/src/labs/probe/plots/map_plot.ts';
 import { judgedVsEpisteme, observationSymbols, selectionRing } from '../../web/src/labs/probe/plots/measure_plots.ts';
-import { messages, notify } from '../../web/src/shared/state/engine_tasks.ts';
-import { defaultPositive, valueCounts } from '../../web/src/shared/state/session.ts';
-import { countOf, csvCell } from '../../web/src/shared/ui/format.ts';
+import { messages, notify } from '../../web/src/common/state/engine_tasks.ts';
+import { defaultPositive, valueCounts } from '../../web/src/common/state/session.ts';
+import { countOf, csvCell } from '../../web/src/common/ui/format.ts';
 
 describe('concept values', () => {
   it('counts every value of a column: text by count then name, numbers ascending', () => {

@@ -7,8 +7,8 @@ import { createRegressionEngine, type RegressionState, type RegressionVocabulary
 import { fieldsOf, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, DEFAULT_SETTINGS } from '../../web/src/labs/regression/state/kernel_fields.ts';
 import type { RegressionSeries } from '../../web/src/labs/regression/state/regression_series.ts';
 import { predictionsCsv } from '../../web/src/labs/regression/ui/predictions_csv.ts';
-import { EngineClient } from '../../web/src/shared/worker/engine_client.ts';
-import type { FromWorker, ToWorker } from '../../web/src/shared/worker/protocol.ts';
+import { EngineClient } from '../../web/src/common/worker/engine_client.ts';
+import type { FromWorker, ToWorker } from '../../web/src/common/worker/protocol.ts';
 
 let vocabulary: RegressionVocabulary;
 beforeAll(async () => {

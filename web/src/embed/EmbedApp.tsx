@@ -4,20 +4,20 @@
 // in the full app. Its state lives in its own URL only (state/link_actions.ts), never in the
 // origin-wide saved session.
 import { useMemo, useState } from 'preact/hooks';
-import type { EmbedView } from '../shared/state/link_params.ts';
-import { linkUrl } from '../shared/state/link_actions.ts';
-import { columns, dataset, labels, queryRows, results, selected, session, setHyperparameters, toggleObservation } from '../shared/state/store.ts';
-import { formatMeasure } from '../shared/ui/format.ts';
-import { useElementSize } from '../shared/ui/element_size.ts';
-import { Messages } from '../shared/ui/Messages.tsx';
+import type { EmbedView } from '../common/state/link_params.ts';
+import { linkUrl } from '../common/state/link_actions.ts';
+import { columns, dataset, labels, queryRows, results, selected, session, setHyperparameters, toggleObservation } from '../common/state/store.ts';
+import { formatMeasure } from '../common/ui/format.ts';
+import { useElementSize } from '../common/ui/element_size.ts';
+import { Messages } from '../common/ui/Messages.tsx';
 import { PositiveNumberInput } from '../labs/probe/ui/HyperparametersPanel.tsx';
-import { PlotView } from '../shared/ui/PlotView.tsx';
+import { PlotView } from '../common/ui/PlotView.tsx';
 import { ColorBySelect, thumbnailOf, useProbePlots } from '../labs/probe/ui/ProbeView.tsx';
-import { Thumbnail } from '../shared/ui/Thumbnail.tsx';
-import { Prompts } from '../shared/ui/Prompts.tsx';
+import { Thumbnail } from '../common/ui/Thumbnail.tsx';
+import { Prompts } from '../common/ui/Prompts.tsx';
 import { ResultsTable } from '../labs/probe/ui/ResultsTable.tsx';
-import { TabList } from '../shared/ui/TabList.tsx';
-import { TaskBar } from '../shared/ui/TaskBar.tsx';
+import { TabList } from '../common/ui/TabList.tsx';
+import { TaskBar } from '../common/ui/TaskBar.tsx';
 import './embed.css';
 
 const LABELS: Record<EmbedView, string> = { map: 'Map', judged: 'Judged', alea: 'Alea', belief: 'Belief', table: 'Table' };

@@ -10,7 +10,7 @@ import { PROBE_CERTIFY_POLICIES, type ProbeCertifyRequests } from './probe/worke
 import { PROBE_POLICIES, type ProbeRequests } from './probe/worker/protocol.ts';
 import { VERDICT_POLICIES, type VerdictRequests } from './probe/worker/verdict_protocol.ts';
 import { REGRESSION_POLICIES, type RegressionRequests } from './regression/worker/protocol.ts';
-import type { CancelPolicy, Policies } from '../shared/worker/protocol.ts';
+import type { CancelPolicy, Policies } from '../common/worker/protocol.ts';
 
 /** Each lab's request kinds. */
 export interface LabRequests {

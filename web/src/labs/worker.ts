@@ -13,8 +13,8 @@ import type { LabRequests } from './protocol.ts';
 import { regressionHandlers } from './regression/worker/handlers.ts';
 import { ENGINE_FACTORIES, type Engines } from './engines.ts';
 import type { GpprobeModule } from '../engine/generated/gpprobe.mjs';
-import type { Handler, Handlers } from '../shared/worker/handler.ts';
-import type { RequestKind } from '../shared/worker/protocol.ts';
+import type { Handler, Handlers } from '../common/worker/handler.ts';
+import type { RequestKind } from '../common/worker/protocol.ts';
 
 /** Each lab's handlers (the compiler checks every lab present, every kind handled, and the engine used). */
 export const LAB_HANDLERS: { readonly [L in LabId]: Handlers<LabRequests[L], EngineOf<L>> } = {

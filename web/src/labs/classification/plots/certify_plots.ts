@@ -6,9 +6,9 @@
 import type { IntervalDetail } from '../../../engine/progress.ts';
 import type { RobustnessCertificate } from '../../../engine/certify/classification_certify.ts';
 import type { Plane } from '../state/classification_data.ts';
-import { ACCENT, NEGATIVE, NEUTRAL, POSITIVE } from '../../../shared/plots/colors.ts';
-import { extent } from '../../../shared/plots/layout.ts';
-import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { ACCENT, NEGATIVE, NEUTRAL, POSITIVE } from '../../../common/plots/colors.ts';
+import { extent } from '../../../common/plots/layout.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 export const BOX = '#111111';
 

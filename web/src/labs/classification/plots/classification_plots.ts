@@ -5,10 +5,10 @@
 // contour is the geometry of where its probabilities cross 0.5.
 import type { ClassificationData, Plane, PlaneGrid } from '../state/classification_data.ts';
 import { columnOf } from '../state/classification_data.ts';
-import { MEASURE_PALETTE, NEGATIVE, NEUTRAL, paletteIndices, POSITIVE, PROBABILITY_PALETTE } from '../../../shared/plots/colors.ts';
-import { contourSegments } from '../../../shared/plots/contour.ts';
-import { formatBound } from '../../../shared/plots/layout.ts';
-import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { MEASURE_PALETTE, NEGATIVE, NEUTRAL, paletteIndices, POSITIVE, PROBABILITY_PALETTE } from '../../../common/plots/colors.ts';
+import { contourSegments } from '../../../common/plots/contour.ts';
+import { formatBound } from '../../../common/plots/layout.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 export const CONTOUR = '#111111';
 

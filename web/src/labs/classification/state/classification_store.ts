@@ -9,14 +9,14 @@ import type { ClassificationVocabulary } from '../../../engine/classification/cl
 import { isCancelled } from '../../../engine/errors.ts';
 import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/protocol.ts';
-import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/engine_client.ts';
 import type { ParsedTable } from '../../regression/worker/protocol.ts';
 import {
   dataFromExample, dataFromTable, defaultChoice, defaultPlane, planeGrid, type ClassificationData, type ColumnChoice, type Plane,
 } from './classification_data.ts';
-import { notify, report, request, startTask, tasks } from '../../../shared/state/engine_tasks.ts';
-import { uploadTable } from '../../../shared/state/table_upload.ts';
-import { throttled } from '../../../shared/state/throttled.ts';
+import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
+import { uploadTable } from '../../../common/state/table_upload.ts';
+import { throttled } from '../../../common/state/throttled.ts';
 
 export interface CurrentFit {
   result: ClassifierFitResult;

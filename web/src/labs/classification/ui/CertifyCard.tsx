@@ -6,10 +6,10 @@ import type { Interval, ProbabilityExtreme, RobustnessCertificate } from '../../
 import { convergencePlot } from '../plots/certify_plots.ts';
 import { data, type Side } from '../state/classification_store.ts';
 import { certificates, isStale, type SideCertificate } from '../state/certify_store.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { coordinates, STATUS_TEXT, verdictText } from './certify_text.ts';
-import '../../../shared/ui/certify.css';
+import '../../../common/ui/certify.css';
 
 const range = (i: Interval, name: string) => (
   <span data-testid={name} data-value={`${i.lower},${i.upper}`}>[{formatMeasure(i.lower)}, {formatMeasure(i.upper)}]</span>

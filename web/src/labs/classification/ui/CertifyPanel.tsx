@@ -5,8 +5,8 @@ import { data } from '../state/classification_store.ts';
 import {
   cancelRobustness, certificates, certify, point, robustnessSettings, running, sweep, updateRobustnessSettings,
 } from '../state/certify_store.ts';
-import { saveBlob, slug } from '../../../shared/ui/download.ts';
-import { MinNumberField } from '../../../shared/ui/MinNumberField.tsx';
+import { saveBlob, slug } from '../../../common/ui/download.ts';
+import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
 import { certificatesCsv } from './export_certify.ts';
 
 /** "0, 0.1, 0.2" → numbers; null when a value is not a number >= 0. */

@@ -8,7 +8,7 @@ import type { ClassificationData, ColumnChoice, Plane } from '../state/classific
 import {
   chooseColumns, choice, data, dataError, exampleName, loadExample, plane, setPlane, table, uploadCsv, vocabulary,
 } from '../state/classification_store.ts';
-import { formatCount } from '../../../shared/ui/format.ts';
+import { formatCount } from '../../../common/ui/format.ts';
 
 function Columns({ columns, current }: { columns: Column[]; current: ColumnChoice }) {
   const toggle = (name: string, on: boolean) => chooseColumns({

@@ -4,8 +4,8 @@
 // resolution; and the CSV export of both models' predictions.
 import { data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, updateFitSettings, type CurrentFit } from '../state/classification_store.ts';
 import { modelLabel } from '../worker/protocol.ts';
-import { saveBlob, slug } from '../../../shared/ui/download.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
+import { saveBlob, slug } from '../../../common/ui/download.ts';
+import { formatMeasure } from '../../../common/ui/format.ts';
 import { classificationCsv } from './export_classification.ts';
 import { SIDE_NAMES } from './ModelColumn.tsx';
 

@@ -10,9 +10,9 @@ import {
 } from '../state/classification_store.ts';
 import { certificates, pickPoint, point as robustnessPoint } from '../state/certify_store.ts';
 import { methodTitle, modelLabel } from '../worker/protocol.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
-import { ParameterField } from '../../../shared/ui/LogScaleField.tsx';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
+import { ParameterField } from '../../../common/ui/LogScaleField.tsx';
 import { RobustnessCard } from './CertifyCard.tsx';
 
 export const SIDE_NAMES = ['A', 'B'] as const;

@@ -6,9 +6,9 @@ import { adversarialSide, sweepPlot } from '../plots/certify_plots.ts';
 import { data, SIDES, type Side } from '../state/classification_store.ts';
 import { isStale, sweeps } from '../state/certify_store.ts';
 import { modelLabel } from '../worker/protocol.ts';
-import { saveBlob, slug } from '../../../shared/ui/download.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { saveBlob, slug } from '../../../common/ui/download.ts';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { SIDE_NAMES } from './ModelColumn.tsx';
 import { sweepsCsv } from './export_certify.ts';
 

@@ -3,7 +3,7 @@
 // and why), and a stop reason a user can act on. Formatting only: the numbers are the certificate's.
 import type { RobustnessCertificate, SearchStatus } from '../../../engine/certify/classification_certify.ts';
 import { adversarialSide } from '../plots/certify_plots.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
+import { formatMeasure } from '../../../common/ui/format.ts';
 
 export const STATUS_TEXT: Record<SearchStatus, string> = {
   converged: 'converged to the tolerance',

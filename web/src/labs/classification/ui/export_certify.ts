@@ -5,7 +5,7 @@ import type { RobustnessCertificate } from '../../../engine/certify/classificati
 import type { ClassificationData } from '../state/classification_data.ts';
 import type { SideCertificate, SideSweep } from '../state/certify_store.ts';
 import { modelLabel } from '../worker/protocol.ts';
-import { csvCell, formatDigits17 } from '../../../shared/ui/format.ts';
+import { csvCell, formatDigits17 } from '../../../common/ui/format.ts';
 
 function header(d: ClassificationData): string[] {
   return ['model', ...d.inputNames.map((n) => `point_${n}`), 'gamma', 'probability_at_point',

@@ -3,7 +3,7 @@
 // variance and probability, at 17 significant digits as the CLI writes them (gpprobe gpc).
 import type { ClassificationData, PlaneGrid } from '../state/classification_data.ts';
 import type { CurrentFit } from '../state/classification_store.ts';
-import { csvCell, formatDigits17 } from '../../../shared/ui/format.ts';
+import { csvCell, formatDigits17 } from '../../../common/ui/format.ts';
 
 const COLUMNS = [['latent_mean', 'latentMean'], ['latent_variance', 'latentVariance'], ['probability', 'probability']] as const;
 

@@ -3,9 +3,9 @@
 // the certificate. Every number comes from the core.
 import type { GpClassifier } from '../../../engine/classification/classification.ts';
 import type { CertifyRequests } from './certify_protocol.ts';
-import { throttled } from '../../../shared/worker/certify_progress.ts';
+import { throttled } from '../../../common/worker/certify_progress.ts';
 import { modelLabel } from './protocol.ts';
-import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
+import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
 import type { Inputs } from '../../regression/worker/protocol.ts';
 import type { ClassifierModel } from './protocol.ts';
 

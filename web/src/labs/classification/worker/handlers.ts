@@ -6,7 +6,7 @@ import { GpprobeError } from '../../../engine/errors.ts';
 import type { Matrix } from '../../../engine/matrix.ts';
 import { yieldToEventLoop } from '../../../engine/progress.ts';
 import { modelLabel, type ClassificationRequests, type ClassifierData, type ClassifierFitResult, type Prediction } from './protocol.ts';
-import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
+import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
 
 /** Points per wasm call of a grid prediction (a cancel is read between chunks). */
 const PREDICT_CHUNK = 4096;

@@ -6,7 +6,7 @@ import type {
   ClassificationExample, ClassificationKernel, ClassificationLikelihood, ClassificationMethod, ClassificationVocabulary,
   ClassifierPrediction, ClassifierState,
 } from '../../../engine/classification/classification.ts';
-import type { Policies } from '../../../shared/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/protocol.ts';
 import type { Inputs } from '../../regression/worker/protocol.ts';
 
 /** One classifier: its approximation, likelihood and kernel hyperparameters. */

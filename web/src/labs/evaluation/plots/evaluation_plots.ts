@@ -5,11 +5,11 @@
 import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
 import type { ExperimentCloud, ExperimentResult } from '../../../engine/evaluation/experiments.ts';
 import type { OodMethodResult } from '../../ood/worker/protocol.ts';
-import { IRRATIONAL, NEUTRAL } from '../../../shared/plots/colors.ts';
-import { extent } from '../../../shared/plots/layout.ts';
+import { IRRATIONAL, NEUTRAL } from '../../../common/plots/colors.ts';
+import { extent } from '../../../common/plots/layout.ts';
 import { irrationalRegion } from '../../probe/plots/measure_plots.ts';
 import { methodStyle } from './methods.ts';
-import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** Tick labels of a log2 axis: 1 -> "2", 3 -> "8". */
 const powerOfTwo = (v: number): string => String(2 ** v);

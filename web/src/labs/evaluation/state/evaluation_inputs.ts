@@ -2,7 +2,7 @@
 // and the in-/out-of-distribution query rows. Pure functions only, so the rules are easy to test.
 import type { Column } from '../../../io/table.ts';
 import type { OodSource } from '../worker/protocol.ts';
-import { inDistributionMask, type OodSetup } from '../../../shared/state/session.ts';
+import { inDistributionMask, type OodSetup } from '../../../common/state/session.ts';
 
 /** 1 for the rows of the query subset; null when every row may be a query. */
 export function queryMask(subset: Int32Array | null, rows: number): Uint8Array | null {

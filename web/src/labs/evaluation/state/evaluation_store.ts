@@ -7,9 +7,9 @@ import type { ExperimentKind } from '../../../engine/evaluation/experiments.ts';
 import { DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ExperimentRun, ExperimentSettings } from '../worker/protocol.ts';
 import { oodSource, queryMask } from './evaluation_inputs.ts';
-import type { Concept } from '../../../shared/state/session.ts';
-import { notify, startTask, tasks, type Task } from '../../../shared/state/engine_tasks.ts';
-import { dataset, labels, oodDataset, queryRows, session } from '../../../shared/state/store.ts';
+import type { Concept } from '../../../common/state/session.ts';
+import { notify, startTask, tasks, type Task } from '../../../common/state/engine_tasks.ts';
+import { dataset, labels, oodDataset, queryRows, session } from '../../../common/state/store.ts';
 
 /** Settings as the user left them; epsilon and strength follow the session until set here. */
 export type SettingsDraft = Omit<ExperimentSettings, 'epsilon' | 'strength'> & { epsilon: number | null; strength: number | null };

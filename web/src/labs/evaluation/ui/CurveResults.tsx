@@ -4,8 +4,8 @@ import { useMemo } from 'preact/hooks';
 import type { ExperimentKind } from '../../../engine/evaluation/experiments.ts';
 import { curvesPlot } from '../plots/evaluation_plots.ts';
 import { isStale, type ExperimentRecord } from '../state/evaluation_store.ts';
-import { saveBlob } from '../../../shared/ui/download.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { saveBlob } from '../../../common/ui/download.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { CurveTable } from './CurveTable.tsx';
 import { cloudsCsv, curvesCsv } from './export_curves.ts';
 

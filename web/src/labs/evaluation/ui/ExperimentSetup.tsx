@@ -6,7 +6,7 @@ import {
   activeRun, blocker, DEFAULT_SETTINGS, describeSetup, outcomes, runEvaluation, runTask, settings, settingsDraft,
   type SettingsDraft,
 } from '../state/evaluation_store.ts';
-import { TaskBar } from '../../../shared/ui/TaskBar.tsx';
+import { TaskBar } from '../../../common/ui/TaskBar.tsx';
 
 export const EXPERIMENTS: { kind: ExperimentKind; label: string; about: string }[] = [
   {

@@ -5,11 +5,11 @@ import { signal } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
 import type { ExperimentCloud } from '../../../engine/evaluation/experiments.ts';
 import { cloudPlot, type CloudMeasure } from '../plots/evaluation_plots.ts';
-import { cellText } from '../../../shared/state/session.ts';
-import { columns } from '../../../shared/state/store.ts';
+import { cellText } from '../../../common/state/session.ts';
+import { columns } from '../../../common/state/store.ts';
 import type { ExperimentRun } from '../worker/protocol.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 
 /** The chosen cloud, kept while the user visits other tabs. */
 const chosen = signal<{ p: number; observations: number | null }>({ p: 0.5, observations: null });

@@ -3,7 +3,7 @@
 // Numbers in their shortest exact decimal form.
 import type { ExperimentResult } from '../../../engine/evaluation/experiments.ts';
 import type { OodMethodResult } from '../../ood/worker/protocol.ts';
-import { csvCell } from '../../../shared/ui/format.ts';
+import { csvCell } from '../../../common/ui/format.ts';
 
 const line = (cells: (string | number)[]): string => cells.map(csvCell).join(',') + '\n';
 

@@ -8,8 +8,8 @@ import type { Matrix } from '../../../engine/matrix.ts';
 import { yieldToEventLoop } from '../../../engine/progress.ts';
 import type { MatrixInput, ResidentMatrix } from '../../../engine/resident_matrix.ts';
 import type { EvaluationRequests, ExperimentRequest, ExperimentRun } from './protocol.ts';
-import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
-import { loaded, mainData } from '../../../shared/worker/resident_data.ts';
+import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
+import { loaded, mainData } from '../../../common/worker/resident_data.ts';
 
 const NO_OOD_SET = 'the OOD experiment needs an OOD set: upload one in the Out-of-distribution view, or say there which rows are in-distribution';
 

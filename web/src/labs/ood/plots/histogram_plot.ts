@@ -1,8 +1,8 @@
 // Overlaid histograms of a score for in-distribution and out-of-distribution queries (binning is
 // presentation; the scores themselves come from the engine).
-import { NEGATIVE, OOD } from '../../../shared/plots/colors.ts';
-import { extent } from '../../../shared/plots/layout.ts';
-import type { PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { NEGATIVE, OOD } from '../../../common/plots/colors.ts';
+import { extent } from '../../../common/plots/layout.ts';
+import type { PlotSpec } from '../../../common/plots/plot_model.ts';
 
 function bin(values: ArrayLike<number>, lo: number, hi: number, bins: number): Float64Array {
   const counts = new Float64Array(bins);

@@ -7,8 +7,8 @@ import { methodStyle } from '../../evaluation/plots/methods.ts';
 import {
   comparable, comparison, comparisonBasis, comparisonError, comparisonStale, OOD_COMPARISON, refreshComparison,
 } from '../state/ood_baselines_store.ts';
-import { saveBlob } from '../../../shared/ui/download.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { saveBlob } from '../../../common/ui/download.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { rocCsv } from '../../evaluation/ui/export_curves.ts';
 
 /** Keeps the comparison up to date while the component is shown (debounced). */

@@ -5,12 +5,12 @@ import { useMemo, useRef } from 'preact/hooks';
 import { scoreHistograms } from '../plots/histogram_plot.ts';
 import type { OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
 import { currentSplit } from '../state/ood_baselines_store.ts';
-import { distinctValues } from '../../../shared/state/session.ts';
+import { distinctValues } from '../../../common/state/session.ts';
 import { ValuePicker } from '../../probe/ui/ValuePicker.tsx';
-import { clearOod, uploadFiles } from '../../../shared/state/data_actions.ts';
-import { columns, commit, dataset, oodDataset, type ProbeResults, results, session } from '../../../shared/state/store.ts';
+import { clearOod, uploadFiles } from '../../../common/state/data_actions.ts';
+import { columns, commit, dataset, oodDataset, type ProbeResults, results, session } from '../../../common/state/store.ts';
 import { OodAurocTable, OodRocPlot } from './OodComparison.tsx';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 
 /** The probe's OOD scores of the in- and out-of-distribution queries. */
 function oodGroups(r: ProbeResults | null, split: OodSplit | null): { inside: Float64Array; outside: Float64Array } | null {

@@ -6,8 +6,8 @@ import { GpprobeError, isCancelled } from '../../../engine/errors.ts';
 import type { Matrix } from '../../../engine/matrix.ts';
 import { yieldToEventLoop } from '../../../engine/progress.ts';
 import type { ResidentMatrix } from '../../../engine/resident_matrix.ts';
-import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
-import { loaded, mainData } from '../../../shared/worker/resident_data.ts';
+import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
+import { loaded, mainData } from '../../../common/worker/resident_data.ts';
 import { OOD_METHODS, type OodBaselines, type OodBaselinesRequest, type OodMethodResult, type OodRequests } from './protocol.ts';
 
 /** Rows of `a` then rows of `b` in one matrix (float32 when both are). */

@@ -1,7 +1,7 @@
 // Densities of the belief g(a) in (0, 1): for a selected query (paper Eq. 8) against the prior, and
 // the hyperparameter preview (exact Beta beside the probe's logit-normal, paper Figs 9-11).
-import { ACCENT, NEGATIVE, NEUTRAL, POSITIVE } from '../../../shared/plots/colors.ts';
-import type { PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { ACCENT, NEGATIVE, NEUTRAL, POSITIVE } from '../../../common/plots/colors.ts';
+import type { PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** An evaluation grid for densities on (0, 1), denser near the ends where Beta(ε, ε) has its mass. */
 export function beliefGrid(points = 301): Float64Array {

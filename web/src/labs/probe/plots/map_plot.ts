@@ -1,8 +1,8 @@
 // The 2-D map of the embeddings (first two principal components, computed by the core), coloured by
 // any measure or by the concept; observations and the selected query are marked over it (mapObservations).
-import { colorDomain, MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE } from '../../../shared/plots/colors.ts';
-import { extent } from '../../../shared/plots/layout.ts';
-import type { Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { colorDomain, MEASURE_PALETTE, NEGATIVE, paletteIndices, POSITIVE } from '../../../common/plots/colors.ts';
+import { extent } from '../../../common/plots/layout.ts';
+import type { Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 export interface MapInput {
   x: Float64Array;

@@ -3,9 +3,9 @@
 // the concept; observations are drawn as symbols and the selected query is ringed, both over the plot.
 import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
 import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
-import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from '../../../shared/plots/colors.ts';
-import { extent } from '../../../shared/plots/layout.ts';
-import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from '../../../common/plots/colors.ts';
+import { extent } from '../../../common/plots/layout.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** The outlines of the observations' symbols. */
 const POSITIVE_EDGE = '#7a2e00', NEGATIVE_EDGE = '#003a5c';

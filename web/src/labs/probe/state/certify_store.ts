@@ -8,9 +8,9 @@ import { signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import type { ProbeCertificate, QueryNorm } from '../../../engine/certify/probe_certify.ts';
 import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
-import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
-import { report, request, startTask } from '../../../shared/state/engine_tasks.ts';
-import { dataset, labels, probeBasis, session } from '../../../shared/state/store.ts';
+import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import { report, request, startTask } from '../../../common/state/engine_tasks.ts';
+import { dataset, labels, probeBasis, session } from '../../../common/state/store.ts';
 
 export interface ProbeCertifySettings {
   gamma: number;

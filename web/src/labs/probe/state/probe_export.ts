@@ -1,7 +1,7 @@
 // "Export probe": the current probe as a probe file (engine/probe_file.ts) that `gpprobe probe --probe`
 // and `engine.loadProbe` fit again, to score any number of new queries with the app's numbers.
-import { report, request } from '../../../shared/state/engine_tasks.ts';
-import { currentResults, dataset } from '../../../shared/state/store.ts';
+import { report, request } from '../../../common/state/engine_tasks.ts';
+import { currentResults, dataset } from '../../../common/state/store.ts';
 
 /**
  * The probe file's bytes, or null (reported) when there is no probe to export. It holds the probe whose

@@ -4,12 +4,12 @@
 // ranges (the tightness the README measured on the digits).
 import { useState } from 'preact/hooks';
 import { cancelQueryCertificate, certifyingRow, certifyRow, probeCertifySettings, queryCertificate, updateProbeCertifySettings } from '../state/certify_store.ts';
-import { dataset, probeBasis, selected } from '../../../shared/state/store.ts';
+import { dataset, probeBasis, selected } from '../../../common/state/store.ts';
 import type { Interval } from '../../../engine/certify/classification_certify.ts';
 import type { ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { MinNumberField } from '../../../shared/ui/MinNumberField.tsx';
-import '../../../shared/ui/certify.css';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
+import '../../../common/ui/certify.css';
 
 /** "3, 17, 40" → [3, 17, 40]; an error text for anything else. */
 function parseDims(text: string): number[] | string {

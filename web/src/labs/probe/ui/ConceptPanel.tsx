@@ -3,9 +3,9 @@
 // its "yes" value (1, true, yes, positive) when it has one, and the panel says which value it chose.
 // Every change draws the observations anew for the concept (store.ts setConcept).
 import type { Column } from '../../../io/table.ts';
-import { defaultPositive, distinctValues } from '../../../shared/state/session.ts';
-import { columns, dataset, labels, session, setConcept } from '../../../shared/state/store.ts';
-import { countOf, formatCount } from '../../../shared/ui/format.ts';
+import { defaultPositive, distinctValues } from '../../../common/state/session.ts';
+import { columns, dataset, labels, session, setConcept } from '../../../common/state/store.ts';
+import { countOf, formatCount } from '../../../common/ui/format.ts';
 import { ValuePicker } from './ValuePicker.tsx';
 
 /** Numeric columns with more distinct values than this start as a threshold (at the median). */

@@ -3,8 +3,8 @@
 // the same point (paper Figs 9-11), so a user can choose them by looking.
 import { useMemo, useState } from 'preact/hooks';
 import { beliefGrid, beliefPreview } from '../plots/belief_plots.ts';
-import { preview, session, setHyperparameters } from '../../../shared/state/store.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { preview, session, setHyperparameters } from '../../../common/state/store.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 
 export const DENSITY_GRID = beliefGrid();
 

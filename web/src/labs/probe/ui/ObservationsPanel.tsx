@@ -1,6 +1,6 @@
 // Choosing the observations: N random per class with a seed (the core's draw: `gpprobe draw` with the
 // same seed picks the same rows), or clicks on the map and table.
-import { draw, labels, session, setObservations } from '../../../shared/state/store.ts';
+import { draw, labels, session, setObservations } from '../../../common/state/store.ts';
 
 export function ObservationsPanel() {
   const s = session.value;

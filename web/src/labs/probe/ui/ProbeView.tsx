@@ -5,15 +5,15 @@ import { useMemo, useState } from 'preact/hooks';
 import { queryBelief as queryBeliefPlot } from '../plots/belief_plots.ts';
 import { embeddingMap, mapObservations } from '../plots/map_plot.ts';
 import { aleaVsEpisteme, judgedVsEpisteme, observationSymbols, selectionRing } from '../plots/measure_plots.ts';
-import { cellText } from '../../../shared/state/session.ts';
-import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../../../shared/state/store.ts';
-import { COLOR_BY, colorBy as colorBySignal } from '../../../shared/state/view_state.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
+import { cellText } from '../../../common/state/session.ts';
+import { columns, dataset, envelope, labels, map, queryBelief, queryRows, results, resultsStale, selected, session, toggleObservation } from '../../../common/state/store.ts';
+import { COLOR_BY, colorBy as colorBySignal } from '../../../common/state/view_state.ts';
+import { formatMeasure } from '../../../common/ui/format.ts';
 import { CertifyPanel } from './CertifyPanel.tsx';
 import { DENSITY_GRID } from './HyperparametersPanel.tsx';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
-import { currentSprite, Thumbnail } from '../../../shared/ui/Thumbnail.tsx';
+import { currentSprite, Thumbnail } from '../../../common/ui/Thumbnail.tsx';
 import { VerdictPanel } from './VerdictPanel.tsx';
 
 /** A row's thumbnail (when the data has a sprite sheet), for tooltips and the table. */

@@ -1,7 +1,7 @@
 // Which rows are queries: every row, or a subset chosen by metadata values (e.g. only the test split).
 // The probe scores every row either way; plots, table and export show the subset.
-import { distinctValues } from '../../../shared/state/session.ts';
-import { columns, commit, queryRows, session } from '../../../shared/state/store.ts';
+import { distinctValues } from '../../../common/state/session.ts';
+import { columns, commit, queryRows, session } from '../../../common/state/store.ts';
 import { ValuePicker } from './ValuePicker.tsx';
 
 export function QueriesPanel() {

@@ -3,8 +3,8 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
 import type { Column } from '../../../io/table.ts';
-import { cellText } from '../../../shared/state/session.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
+import { cellText } from '../../../common/state/session.ts';
+import { formatMeasure } from '../../../common/ui/format.ts';
 
 const ROW_HEIGHT = 28;
 

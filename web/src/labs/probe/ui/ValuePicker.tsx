@@ -3,8 +3,8 @@
 // virtualised (only the visible rows are in the DOM), so a column of 100,000 names stays quick.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Column } from '../../../io/table.ts';
-import { valueCounts } from '../../../shared/state/session.ts';
-import { countOf, formatCount } from '../../../shared/ui/format.ts';
+import { valueCounts } from '../../../common/state/session.ts';
+import { countOf, formatCount } from '../../../common/ui/format.ts';
 
 const ROW_HEIGHT = 26;
 const VISIBLE_ROWS = 8;

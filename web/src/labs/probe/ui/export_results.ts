@@ -2,8 +2,8 @@
 // concept label, and every measure at full precision (shortest exact decimal form of each double).
 import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
 import type { Column } from '../../../io/table.ts';
-import { cellText } from '../../../shared/state/session.ts';
-import { csvCell } from '../../../shared/ui/format.ts';
+import { cellText } from '../../../common/state/session.ts';
+import { csvCell } from '../../../common/ui/format.ts';
 
 export const RESULT_HEADER = ['row', 'is_observation', 'concept', 'judged_probability', 'episteme', 'alea', 'knowledge',
   'ood_score', 'latent_mean', 'latent_variance'];

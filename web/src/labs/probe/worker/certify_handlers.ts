@@ -1,9 +1,9 @@
 // The probe's certified bounds in the engine worker (certify_protocol.ts): fit the probe from the
 // request, run branch and bound with its intervals posted as it goes, return the certificate. Every
 // number comes from the core.
-import { throttled } from '../../../shared/worker/certify_progress.ts';
-import type { Handlers } from '../../../shared/worker/handler.ts';
-import { mainRows } from '../../../shared/worker/resident_data.ts';
+import { throttled } from '../../../common/worker/certify_progress.ts';
+import type { Handlers } from '../../../common/worker/handler.ts';
+import { mainRows } from '../../../common/worker/resident_data.ts';
 import type { ProbeCertifyRequests } from './certify_protocol.ts';
 
 export const probeCertifyHandlers: Handlers<ProbeCertifyRequests, 'probe'> = {

@@ -10,10 +10,10 @@ import { loadDataset, type Dataset } from '../../../io/load_files.ts';
 import { loadProjectorEmbedding, loadUrls, readProjectorConfig } from '../../../io/load_urls.ts';
 import { openStreamedDataset, type StreamedDataset } from '../../../io/streamed_dataset.ts';
 import { checkAborted, FileError } from '../../../io/table.ts';
-import type { Handlers, HandlerContext } from '../../../shared/worker/handler.ts';
+import type { Handlers, HandlerContext } from '../../../common/worker/handler.ts';
 import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests, ProbeRun } from './protocol.ts';
-import { loaded, mainCols, mainData, session, streamed } from '../../../shared/worker/resident_data.ts';
-import { fitStreamedProbe, scoreStreamedMain, streamedMap } from '../../../shared/worker/streamed_data.ts';
+import { loaded, mainCols, mainData, session, streamed } from '../../../common/worker/resident_data.ts';
+import { fitStreamedProbe, scoreStreamedMain, streamedMap } from '../../../common/worker/streamed_data.ts';
 
 function summary(role: DatasetRole, d: Dataset): DatasetSummary {
   return {

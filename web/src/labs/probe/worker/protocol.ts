@@ -7,7 +7,7 @@ import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
 import type { SpriteSheet } from '../../../io/load_urls.ts';
 import type { ProjectorEmbedding } from '../../../io/projector.ts';
 import type { Column } from '../../../io/table.ts';
-import type { Policies } from '../../../shared/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/protocol.ts';
 import type { ProbeUpdate } from './probe_session.ts';
 
 export type DatasetRole = 'main' | 'ood';

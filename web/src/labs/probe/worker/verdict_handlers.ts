@@ -3,9 +3,9 @@
 // gain in chunks (progress, cancel between chunks); streamed embeddings are read from their file chunk
 // by chunk. Every number comes from the core.
 import { knowledgeGainStreamed } from '../../../engine/probe/streamed_scores.ts';
-import type { Handlers } from '../../../shared/worker/handler.ts';
-import { mainData, streamed } from '../../../shared/worker/resident_data.ts';
-import { fitStreamedProbe } from '../../../shared/worker/streamed_data.ts';
+import type { Handlers } from '../../../common/worker/handler.ts';
+import { mainData, streamed } from '../../../common/worker/resident_data.ts';
+import { fitStreamedProbe } from '../../../common/worker/streamed_data.ts';
 import type { VerdictRequests } from './verdict_protocol.ts';
 
 export const verdictHandlers: Handlers<VerdictRequests, 'probe'> = {

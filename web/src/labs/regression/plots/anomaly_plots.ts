@@ -2,8 +2,8 @@
 // over all points and over the points the model knows about (G >= rho), and the Fig. 3 experiment's
 // data, model and statuses. Curves, AUCs and statuses come from the core; this file lays them out.
 import type { AnomalyExperimentData, RocCurveData } from '../../../engine/regression/regression.ts';
-import { extent } from '../../../shared/plots/layout.ts';
-import type { Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { extent } from '../../../common/plots/layout.ts';
+import type { Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 import { knowledgeSpec, LATENT_BAND, MEAN, STATUS_PALETTE, statusLegend, TOTAL_BAND } from './regression_plots.ts';
 
 const UNGATED = '#7b8794';

@@ -6,8 +6,8 @@ import type { RegressionPrediction } from '../../../engine/regression/regression
 import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
 import type { RegressionSeries } from '../state/regression_series.ts';
 import type { FitResult, Inputs } from '../worker/protocol.ts';
-import { extent } from '../../../shared/plots/layout.ts';
-import type { LegendEntry, Mark, PlotSpec } from '../../../shared/plots/plot_model.ts';
+import { extent } from '../../../common/plots/layout.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 export const LATENT_BAND = '#0b6e99';
 export const TOTAL_BAND = '#9ec5e8';

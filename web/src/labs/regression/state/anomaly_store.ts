@@ -6,7 +6,7 @@ import { effect, signal } from '@preact/signals';
 import type { AnomalyClassification, AnomalyExperimentData } from '../../../engine/regression/regression.ts';
 import { DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { FitResult, RocResult } from '../worker/protocol.ts';
-import { report, request } from '../../../shared/state/engine_tasks.ts';
+import { report, request } from '../../../common/state/engine_tasks.ts';
 import { currentFit, series } from './regression_store.ts';
 
 export interface Thresholds {

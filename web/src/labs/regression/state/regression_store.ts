@@ -7,15 +7,15 @@
 import { batch, computed, effect, signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import type { RegressionVocabulary } from '../../../engine/regression/regression.ts';
-import type { RunningRequest } from '../../../shared/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/engine_client.ts';
 import type { ExampleResult, FitRequest, FitResult, Inputs, ParsedTable } from '../worker/protocol.ts';
-import { notify, report, request, startTask, tasks } from '../../../shared/state/engine_tasks.ts';
+import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
 import {
   DEFAULT_SETTINGS, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, type RegressionSettings,
 } from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
-import { uploadTable } from '../../../shared/state/table_upload.ts';
-import { throttled } from '../../../shared/state/throttled.ts';
+import { uploadTable } from '../../../common/state/table_upload.ts';
+import { throttled } from '../../../common/state/throttled.ts';
 import { defaultChoice, seriesFromTable, type RegressionSeries, type SeriesChoice } from './regression_series.ts';
 
 export interface CurrentFit {

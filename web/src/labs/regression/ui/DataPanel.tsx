@@ -5,7 +5,7 @@ import { useRef } from 'preact/hooks';
 import type { Column } from '../../../io/table.ts';
 import { chooseColumns, choice, dataError, example, loadExample, series, table, uploadCsv, vocabulary } from '../state/regression_store.ts';
 import type { SeriesChoice } from '../state/regression_series.ts';
-import { formatCount } from '../../../shared/ui/format.ts';
+import { formatCount } from '../../../common/ui/format.ts';
 
 function ColumnChoice({ columns, current }: { columns: Column[]; current: SeriesChoice }) {
   const numeric = columns.filter((c) => c.kind === 'number');

@@ -5,8 +5,8 @@ import { useMemo } from 'preact/hooks';
 import type { RocCurveData } from '../../../engine/regression/regression.ts';
 import { experimentKnowledgePlot, experimentPlot, rocPlot } from '../plots/anomaly_plots.ts';
 import { experiment, experimentRoc, experimentStatus, thresholds } from '../state/anomaly_store.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 
 function AucRow({ label, curve }: { label: string; curve: RocCurveData }) {
   return (

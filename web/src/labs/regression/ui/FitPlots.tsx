@@ -6,8 +6,8 @@ import { fitPlot, knowledgePlot, axisOf, type FitPlotInput } from '../plots/regr
 import { dataStatus, thresholds } from '../state/anomaly_store.ts';
 import { currentFit, example, grid, series } from '../state/regression_store.ts';
 import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { exportPredictions } from './export_predictions.ts';
 
 const BANDS = 'Dark band: 95% of the latent f (epistemic: what the data leave open). Light band with dashed edges: 95% of a new ' +

@@ -5,8 +5,8 @@
 // with the name its value reaches the core under.
 import { fieldsOf, valueOf } from '../state/kernel_fields.ts';
 import { currentFit, fitHyperparameters, fitting, series, setValue, settings, updateSettings, vocabulary } from '../state/regression_store.ts';
-import { formatMeasure } from '../../../shared/ui/format.ts';
-import { ParameterField } from '../../../shared/ui/LogScaleField.tsx';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { ParameterField } from '../../../common/ui/LogScaleField.tsx';
 
 /** Slider ranges: wide enough for data on any scale; the number fields take any positive value. */
 function range(name: string, noise: string): [number, number] {

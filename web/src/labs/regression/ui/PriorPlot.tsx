@@ -2,7 +2,7 @@
 import { useMemo } from 'preact/hooks';
 import { priorPlot } from '../plots/regression_plots.ts';
 import { grid, prior, series } from '../state/regression_store.ts';
-import { PlotView } from '../../../shared/ui/PlotView.tsx';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
 
 export function PriorPlot() {
   const g = grid.value, p = prior.value, data = series.value;

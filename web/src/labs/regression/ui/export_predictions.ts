@@ -1,10 +1,10 @@
 // "Export predictions (CSV)": the data and held-out points with their statuses, and for a 1-D input a
 // grid of 10,000 points predicted in the worker (blocked inside the core, with progress and cancel).
 import { dataStatus } from '../state/anomaly_store.ts';
-import { report, request } from '../../../shared/state/engine_tasks.ts';
+import { report, request } from '../../../common/state/engine_tasks.ts';
 import { EXPORT_POINTS, inputRange, evenGrid } from '../state/regression_grid.ts';
 import { currentFit, example, series } from '../state/regression_store.ts';
-import { saveBlob, slug } from '../../../shared/ui/download.ts';
+import { saveBlob, slug } from '../../../common/ui/download.ts';
 import { predictionsCsv, type PredictionSet } from './predictions_csv.ts';
 
 export async function exportPredictions(): Promise<void> {

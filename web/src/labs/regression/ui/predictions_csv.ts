@@ -3,7 +3,7 @@
 // for points with a y the anomaly score and status. Numbers are written exactly (shortest round trip).
 import type { AnomalyClassification, RegressionPrediction } from '../../../engine/regression/regression.ts';
 import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
-import { csvCell } from '../../../shared/ui/format.ts';
+import { csvCell } from '../../../common/ui/format.ts';
 import type { RegressionSeries } from '../state/regression_series.ts';
 
 export const PREDICTION_HEADER = [

@@ -8,7 +8,7 @@ import { yieldToEventLoop } from '../../../engine/progress.ts';
 import { PREDICTION_COLUMNS, type GpRegression, type RegressionPrediction } from '../../../engine/regression/regression.ts';
 import { parseDelimitedBlob } from '../../../io/delimited.ts';
 import { FileError } from '../../../io/table.ts';
-import type { HandlerContext, Handlers } from '../../../shared/worker/handler.ts';
+import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
 import type { FitRequest, FitResult, RegressionRequests } from './protocol.ts';
 
 /** Points of an example's true function. */

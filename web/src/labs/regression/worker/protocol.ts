@@ -8,7 +8,7 @@ import type {
   RegressionVocabulary, RocCurveData,
 } from '../../../engine/regression/regression.ts';
 import type { Column } from '../../../io/table.ts';
-import type { Policies } from '../../../shared/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/protocol.ts';
 
 /** n by d inputs, row-major float64. */
 export interface Inputs {
