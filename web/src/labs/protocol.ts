@@ -1,5 +1,5 @@
 // The registry's protocol part: each lab's request kinds (an interface of { request, result } by kind)
-// and their cancel policies. The worker protocol (shared/worker/protocol.ts) is derived from it: the
+// and their cancel policies. The worker protocol (common/worker/protocol.ts) is derived from it: the
 // Requests every kind of every lab, CANCEL_POLICY every kind's policy. Page-safe: no handler, no engine.
 import { CERTIFY_POLICIES, type CertifyRequests } from './classification/worker/certify_protocol.ts';
 import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classification/worker/protocol.ts';

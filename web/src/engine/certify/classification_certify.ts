@@ -1,5 +1,5 @@
 // Certified robustness of a fitted GP classifier at a point, for JavaScript (the core's
-// gpc_robustness.h; Blaas et al., AISTATS 2020; GPC.md): over the box T = x* ± gamma on the moving
+// gpc_robustness.h; Blaas et al., AISTATS 2020; docs/design/certify.md): over the box T = x* ± gamma on the moving
 // coordinates `dims` (all by default; the others stay at x*; optionally clipped to `validRange`),
 //
 //   root      bounds of the latent mean, latent variance and probability over all of T at once

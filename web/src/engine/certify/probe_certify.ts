@@ -1,5 +1,5 @@
 // Certified bounds of the probe's outputs around one query, for JavaScript (the core's
-// probe_certificate.h; GPC.md "Extension: certified bounds for the GPP probe"): over every query of the
+// probe_certificate.h; docs/design/certify.md): over every query of the
 // L∞ box a* ± gamma (norm 'inf') or the L2 ball |a − a*| ≤ gamma (norm '2') on the moving coordinates
 // `dims` (all by default; the others stay at a*), sound bounds of the judged probability, latent mean,
 // latent variance and episteme, and with `search` branch and bound for the lowest and highest judged

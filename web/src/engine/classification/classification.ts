@@ -138,7 +138,7 @@ export class GpClassifier {
     }
   }
 
-  /** Certified robustness at `point` (d values) over x* ± gamma (robustness.ts): root bounds, branch and
+  /** Certified robustness at `point` (d values) over x* ± gamma (certify/classification_certify.ts): root bounds, branch and
    * bound for the smallest and largest p(y = 1) with witnesses, and GPFGS; = `gpprobe robustness`. */
   certifyRobustness(point: ArrayLike<number>, options: RobustnessOptions): RobustnessCertificate {
     return certifyWith(this.#live(), point, options);

@@ -216,7 +216,7 @@ export class Probe {
   }
 
   /** Certified bounds of the probe's outputs over the set of queries within gamma of `query` (d values;
-   * probe_certificate.ts): = `gpprobe probe --certify-gamma` for one query. */
+   * certify/probe_certify.ts): = `gpprobe probe --certify-gamma` for one query. */
   certify(query: Float32Array | Float64Array, options: CertifyOptions): ProbeCertificate {
     return certifyQuery(this.#module, this.#live(), query, options);
   }

@@ -1,7 +1,7 @@
 // The "Classification" tab: binary GP classification on a bundled 2-D example or a CSV, two models side
 // by side on the same data (Laplace and EP to start), each with its predictive probability and latent
 // variance maps, hyperparameters set by hand or learned. Its requests go to the app's one engine worker
-// (classification_handlers.ts); its long tasks show in the app's task bar.
+// (worker/handlers.ts); its long tasks show in the app's task bar.
 import { useEffect } from 'preact/hooks';
 import { data, fits, startClassification } from '../state/classification_store.ts';
 import { DataPanel } from './DataPanel.tsx';

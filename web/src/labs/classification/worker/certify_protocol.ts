@@ -1,4 +1,4 @@
-// Certified bounds' requests (protocol.ts joins them with the labs'): a GP classifier's robustness at a
+// Certified bounds' requests (the lab registry, labs/protocol.ts, joins them with the other labs'): a GP classifier's robustness at a
 // point and its gamma sweep (the Classification tab), and the probe's certificate at one query (the
 // Probe tab).
 //

@@ -1,4 +1,4 @@
-// The classification lab in the engine worker (classification_protocol.ts). Each request is answered
+// The classification lab in the engine worker (protocol.ts). Each request is answered
 // on its own from the data it carries; grid predictions run in chunks with a cancel check and a yield
 // between them, so a superseded fit stops early. Every number comes from the core.
 import type { GpClassifier } from '../../../engine/classification/classification.ts';

@@ -1,4 +1,4 @@
-// The classification lab's requests (protocol.ts joins them with the other labs'). Like the regression
+// The classification lab's requests (the lab registry, labs/protocol.ts, joins them with the other labs'). Like the regression
 // lab's, every request carries all it needs (the data travel with each fit) and no handler keeps state:
 // the hyperparameter fit, a long synchronous wasm call, runs on the worker instance that cancel
 // terminates (policy 'terminate'). CSV files are read with the regression lab's 'parse-table'.

@@ -1,4 +1,4 @@
-// The evaluation lab in the engine worker (evaluation_protocol.ts): the paper's experiments on the
+// The evaluation lab in the engine worker (protocol.ts): the paper's experiments on the
 // resident embeddings (runExperiment, one trial per wasm call — one per thread — cancellable between calls). Every number comes from the core; this file picks rows and moves arrays.
 import { beliefEnvelope } from '../../../engine/probe/analysis.ts';
 import { GpprobeError, isCancelled } from '../../../engine/errors.ts';

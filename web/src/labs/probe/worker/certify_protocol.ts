@@ -3,7 +3,7 @@
 // synchronous wasm call (branch and bound), so it runs on the instance that cancel terminates (policy
 // 'terminate') and carries all it needs: the probe's observations and the query, which 'embedding-rows'
 // fetches from the resident embeddings first (short: policy 'none'). Progress as the classifier's
-// certificates: root bounds, then intervals (shared/worker/certify_progress.ts).
+// certificates: root bounds, then intervals (common/worker/certify_progress.ts).
 import type { Matrix } from '../../../engine/matrix.ts';
 import type { CertifyOptions, ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
 import type { Policies } from '../../../common/worker/protocol.ts';

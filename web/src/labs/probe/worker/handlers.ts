@@ -1,4 +1,4 @@
-// The probe lab in the engine worker (probe_protocol.ts): parses uploads and keeps the embeddings
+// The probe lab in the engine worker (protocol.ts): parses uploads and keeps the embeddings
 // resident in the wasm heap (or, above STREAM_ABOVE_BYTES, reads them from their file as needed:
 // streamed_data.ts), keeps the probe up to date with the session's observations and scores every row in
 // chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs, envelope, the

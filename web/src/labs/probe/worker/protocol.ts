@@ -1,4 +1,4 @@
-// The probe lab's requests (protocol.ts joins them with the other labs'): loading datasets (uploads,
+// The probe lab's requests (the lab registry, labs/protocol.ts, joins them with the other labs'): loading datasets (uploads,
 // URLs, an Embedding Projector config), which the worker keeps resident in the wasm heap, the probe on
 // the session's observations, the map, the beliefs of the hyperparameter panel and the selected query,
 // the irrational region, the observation draw, and the probe file of the current probe.

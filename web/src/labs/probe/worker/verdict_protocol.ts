@@ -1,4 +1,4 @@
-// The verdict beside the probe's results (protocol.ts joins it with the other labs' kinds): the
+// The verdict beside the probe's results (the lab registry, labs/protocol.ts, joins it with the probe lab's kinds): the
 // leave-one-out check of the probe on the session's observations, and each row's expected knowledge gain
 // from its label, for "label next" suggestions. Both from the core (leave_one_out.h, knowledge_gain.h).
 import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';

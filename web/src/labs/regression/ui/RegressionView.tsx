@@ -1,7 +1,7 @@
 // The "Regression" tab: GP regression on a bundled example or a CSV, hyperparameters learned by
 // maximum marginal likelihood or set by hand, the epistemic and total bands, the knowledge score, and
 // knowledge-gated anomaly detection with the paper's Fig. 3 experiment. Its requests go to the app's one
-// engine worker (regression_handlers.ts); its long tasks show in the app's task bar.
+// engine worker (worker/handlers.ts); its long tasks show in the app's task bar.
 import { useEffect } from 'preact/hooks';
 import { startAnomalies } from '../state/anomaly_store.ts';
 import { startRegression } from '../state/regression_store.ts';

@@ -1,4 +1,4 @@
-// The regression lab in the engine worker (regression_protocol.ts). Each request is answered on its own
+// The regression lab in the engine worker (protocol.ts). Each request is answered on its own
 // from the data it carries, nothing kept between requests; so the optimiser and the Fig. 3 experiment
 // (policy 'terminate') may run on the instance that a cancel terminates. Long predictions run in chunks
 // with a cancel check between them. Every number comes from the core.

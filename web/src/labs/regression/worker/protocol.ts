@@ -1,4 +1,4 @@
-// The regression lab's requests (protocol.ts joins them with the other labs'). Every request carries all
+// The regression lab's requests (the lab registry, labs/protocol.ts, joins them with the other labs'). Every request carries all
 // it needs (the data travel with each fit), so no handler keeps state between requests: the optimiser
 // and the Fig. 3 experiment, long synchronous wasm calls, can run on the worker instance that cancel
 // terminates (policy 'terminate') without losing anything. Kernels travel as KernelSpec values
