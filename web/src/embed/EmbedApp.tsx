@@ -10,7 +10,7 @@ import { columns, dataset, labels, queryRows, results, selected, session, setHyp
 import { formatMeasure } from '../common/ui/format.ts';
 import { useElementSize } from '../common/ui/element_size.ts';
 import { Messages } from '../common/ui/Messages.tsx';
-import { PositiveNumberInput } from '../labs/probe/ui/HyperparametersPanel.tsx';
+import { PositiveNumberField } from '../common/ui/LogScaleField.tsx';
 import { PlotView } from '../common/ui/PlotView.tsx';
 import { ColorBySelect, thumbnailOf, useProbePlots } from '../labs/probe/ui/ProbeView.tsx';
 import { Thumbnail } from '../common/ui/Thumbnail.tsx';
@@ -27,7 +27,7 @@ function NumberField({ name, label, value, onChange }: { name: string; label: st
   return (
     <label class="embed-field">
       <span>{label}</span>
-      <PositiveNumberInput name={name} value={value} onChange={onChange} />
+      <PositiveNumberField name={name} value={value} onChange={onChange} />
     </label>
   );
 }

@@ -10,12 +10,11 @@ import { isCancelled } from '../../../engine/errors.ts';
 import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/protocol.ts';
 import type { RunningRequest } from '../../../common/worker/engine_client.ts';
-import type { ParsedTable } from '../../regression/worker/protocol.ts';
 import {
   dataFromExample, dataFromTable, defaultChoice, defaultPlane, planeGrid, type ClassificationData, type ColumnChoice, type Plane,
 } from './classification_data.ts';
 import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
-import { uploadTable } from '../../../common/state/table_upload.ts';
+import { dataSource } from '../../../common/state/data_source.ts';
 import { throttled } from '../../../common/state/throttled.ts';
 
 export interface CurrentFit {
@@ -46,11 +45,6 @@ export interface LearnedReport {
 export const GRID_SIZES = [100, 150, 200, 300];
 
 export const vocabulary = signal<ClassificationVocabulary | null>(null);
-export const data = signal<ClassificationData | null>(null);
-export const table = signal<ParsedTable | null>(null);
-export const choice = signal<ColumnChoice | null>(null);
-export const exampleName = signal<string | null>(null);
-export const dataError = signal<string | null>(null);
 export const plane = signal<Plane | null>(null);
 export const fitSettings = signal<FitSettings>({ restarts: 1, seed: CLASSIFICATION_DEFAULTS.seed, sharedLengthScale: false, gridSize: 150 });
 export const models = signal<[ClassifierModel, ClassifierModel]>([model('laplace', 1), model('ep', 1)]);
@@ -77,54 +71,29 @@ function resized(m: ClassifierModel, count: number): ClassifierModel {
 
 const lengthScaleCount = (d: number) => (fitSettings.value.sharedLengthScale ? 1 : d);
 
-function adopt(next: ClassificationData, from: { table: ParsedTable | null; choice: ColumnChoice | null; example: string | null }): void {
-  batch(() => {
-    data.value = next;
-    table.value = from.table;
-    choice.value = from.choice;
-    exampleName.value = from.example;
-    dataError.value = null;
-    plane.value = defaultPlane(next);
-    models.value = models.value.map((m) => resized(m, lengthScaleCount(next.x.cols))) as [ClassifierModel, ClassifierModel];
-    fits.value = [null, null];
-    learned.value = null;
-    dataVersion.value += 1;
-  });
-}
-
 /** New data are wanted: a running hyperparameter fit would hold them up. */
 function stopFitting(): void {
   tasks.value.find((t) => t.kind === 'classification-optimize')?.cancel?.();
 }
 
+/** The data: a bundled example or a CSV with its choice of label and feature columns (common/state/data_source.ts). */
+const source = dataSource<ClassificationData, ColumnChoice, string>({
+  fromTable: dataFromTable, defaultChoice,
+  adopted: (next) => {
+    plane.value = defaultPlane(next);
+    models.value = models.value.map((m) => resized(m, lengthScaleCount(next.x.cols))) as [ClassifierModel, ClassifierModel];
+    fits.value = [null, null];
+    learned.value = null;
+    dataVersion.value += 1;
+  },
+  beforeLoad: stopFitting,
+});
+export const { data, table, choice, example: exampleName, error: dataError, uploadCsv, chooseColumns } = source;
+
 export async function loadExample(name: string, seed = 1): Promise<void> {
-  stopFitting();
-  try {
-    adopt(dataFromExample(await request(null, { kind: 'classification-example', name, seed })), { table: null, choice: null, example: name });
-  } catch (error) {
-    report(error);
-  }
-}
-
-/** Reads a CSV; on any problem the error is shown and the loaded data stay. */
-export async function uploadCsv(file: File): Promise<void> {
-  stopFitting();
-  const problem = await uploadTable(file, (parsed) => {
-    const initial = defaultChoice(parsed);
-    adopt(dataFromTable(parsed, initial), { table: parsed, choice: initial, example: null });
-  });
-  if (problem) dataError.value = problem;
-}
-
-/** Another choice of label and feature columns of the loaded CSV; a bad one is shown, the data stay. */
-export function chooseColumns(next: ColumnChoice): void {
-  const t = table.value;
-  if (!t) return;
-  try {
-    adopt(dataFromTable(t, next), { table: t, choice: next, example: null });
-  } catch (error) {
-    dataError.value = error instanceof Error ? error.message : String(error);
-  }
+  await source.loadExample(async () => ({
+    data: dataFromExample(await request(null, { kind: 'classification-example', name, seed })), example: name,
+  }), report);
 }
 
 export function setPlane(change: Partial<Plane>): void {

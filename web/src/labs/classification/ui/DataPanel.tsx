@@ -2,39 +2,12 @@
 // label column, with a choice of columns), and with more than two features the plane the maps show:
 // two chosen columns, the others held at chosen values. A bad file shows its error here and leaves the
 // loaded data as they were.
-import { useRef } from 'preact/hooks';
-import type { Column } from '../../../io/table.ts';
-import type { ClassificationData, ColumnChoice, Plane } from '../state/classification_data.ts';
+import { ColumnChoice, DataSourcePanel } from '../../../common/ui/DataSourcePanel.tsx';
+import type { ClassificationData, Plane } from '../state/classification_data.ts';
 import {
   chooseColumns, choice, data, dataError, exampleName, loadExample, plane, setPlane, table, uploadCsv, vocabulary,
 } from '../state/classification_store.ts';
 import { formatCount } from '../../../common/ui/format.ts';
-
-function Columns({ columns, current }: { columns: Column[]; current: ColumnChoice }) {
-  const toggle = (name: string, on: boolean) => chooseColumns({
-    label: current.label, features: on ? [...current.features, name] : current.features.filter((f) => f !== name),
-  });
-  return (
-    <div class="column-choice">
-      <label class="field">
-        <span>label column (0/1, −1/+1 or two text values)</span>
-        <select aria-label="Label column" value={current.label}
-          onChange={(e) => chooseColumns({ label: e.currentTarget.value, features: current.features.filter((f) => f !== e.currentTarget.value) })}>
-          {columns.map((c) => <option value={c.name}>{c.name}</option>)}
-        </select>
-      </label>
-      <fieldset class="field inputs">
-        <legend>feature columns</legend>
-        {columns.filter((c) => c.name !== current.label).map((c) => (
-          <label class="toggle">
-            <input type="checkbox" checked={current.features.includes(c.name)} aria-label={`feature ${c.name}`}
-              onChange={(e) => toggle(c.name, e.currentTarget.checked)} /> {c.name}
-          </label>
-        ))}
-      </fieldset>
-    </div>
-  );
-}
 
 /** With more than two features: which two the maps show, and where the others are held. */
 function PlaneChoice({ d, p }: { d: ClassificationData; p: Plane }) {
@@ -68,26 +41,12 @@ function PlaneChoice({ d, p }: { d: ClassificationData; p: Plane }) {
 }
 
 export function DataPanel() {
-  const file = useRef<HTMLInputElement>(null);
   const d = data.value, t = table.value, c = choice.value, p = plane.value;
-  const current = exampleName.value ?? '';
   const counts = d ? [0, 0] : null;
   if (d && counts) for (const v of d.labels) counts[v > 0 ? 1 : 0] += 1;
   return (
-    <section class="panel" aria-labelledby="classification-data-heading">
-      <h3 id="classification-data-heading">Data</h3>
-      <label class="field">
-        <span>Bundled example</span>
-        <select aria-label="Classification example" value={current}
-          onChange={(e) => { const name = e.currentTarget.value; if (name) void loadExample(name); }}>
-          {current === '' && <option value="">{d ? `(${d.name})` : '—'}</option>}
-          {(vocabulary.value?.examples ?? []).map((x) => <option value={x.name}>{x.title}</option>)}
-        </select>
-      </label>
-      <button type="button" onClick={() => file.current?.click()}>Load CSV…</button>
-      <input ref={file} type="file" hidden accept=".csv,.tsv,.txt" aria-label="Classification CSV file"
-        onChange={(e) => { const f = e.currentTarget.files?.[0]; e.currentTarget.value = ''; if (f) void uploadCsv(f); }} />
-      {dataError.value && <p class="field-error" data-testid="classification-data-error">{dataError.value}</p>}
+    <DataSourcePanel lab="classification" name="Classification" examples={vocabulary.value?.examples ?? []} current={exampleName.value ?? ''}
+      dataName={d?.name ?? null} error={dataError.value} onExample={(name) => void loadExample(name)} onFile={(f) => void uploadCsv(f)}>
       {d && counts && (
         <div data-testid="classification-data-summary">
           <p class="dataset-name">{d.name}</p>
@@ -98,9 +57,11 @@ export function DataPanel() {
           {d.notes.map((n) => <p class="hint">{n}</p>)}
         </div>
       )}
-      {t && c && <Columns columns={t.columns} current={c} />}
+      {t && c && <ColumnChoice columns={t.columns} target={c.label} inputs={c.features} targetLabel="label column (0/1, −1/+1 or two text values)"
+        targetAriaLabel="Label column" targetColumns={t.columns} inputsLegend="feature columns" inputAriaPrefix="feature"
+        onChoose={(label, features) => chooseColumns({ label, features })} />}
       {d && p && d.x.cols > 2 && <PlaneChoice d={d} p={p} />}
       <p class="hint">CSV: feature columns and a label column (named label, class, y or target, else the last one).</p>
-    </section>
+    </DataSourcePanel>
   );
 }

@@ -12,7 +12,7 @@ import { certificates, pickPoint, point as robustnessPoint } from '../state/cert
 import { methodTitle, modelLabel } from '../worker/protocol.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
-import { ParameterField } from '../../../common/ui/LogScaleField.tsx';
+import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 import { RobustnessCard } from './CertifyCard.tsx';
 
 export const SIDE_NAMES = ['A', 'B'] as const;
@@ -89,10 +89,10 @@ export function ModelColumn({ side }: { side: Side }) {
         </div>
       </header>
       <div class="model-fields">
-        <ParameterField name="signal variance" label={`Model ${name} signal variance`} value={m.kernel.signalVariance} min={1e-2} max={1e3}
+        <LogScaleField name="signal variance" label={`Model ${name} signal variance`} value={m.kernel.signalVariance} min={1e-2} max={1e3}
           disabled={busy} onChange={(x) => setHyperparameter(side, -1, x)} />
         {lengthScales.map((l, j) => (
-          <ParameterField name={lengthScaleName(j)} label={`Model ${name} ${lengthScaleName(j)}`} value={l} min={1e-2} max={1e2}
+          <LogScaleField name={lengthScaleName(j)} label={`Model ${name} ${lengthScaleName(j)}`} value={l} min={1e-2} max={1e2}
             disabled={busy} onChange={(x) => setHyperparameter(side, j, x)} />
         ))}
         <p class="hint model-evidence" data-testid={`model-${name}-evidence`}>

@@ -8,13 +8,13 @@ import { batch, computed, effect, signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import type { RegressionVocabulary } from '../../../engine/regression/regression.ts';
 import type { RunningRequest } from '../../../common/worker/engine_client.ts';
-import type { ExampleResult, FitRequest, FitResult, Inputs, ParsedTable } from '../worker/protocol.ts';
+import type { ExampleResult, FitRequest, FitResult, Inputs } from '../worker/protocol.ts';
 import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
 import {
   DEFAULT_SETTINGS, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, type RegressionSettings,
 } from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
-import { uploadTable } from '../../../common/state/table_upload.ts';
+import { dataSource } from '../../../common/state/data_source.ts';
 import { throttled } from '../../../common/state/throttled.ts';
 import { defaultChoice, seriesFromTable, type RegressionSeries, type SeriesChoice } from './regression_series.ts';
 
@@ -27,14 +27,9 @@ export interface CurrentFit {
 }
 
 export const vocabulary = signal<RegressionVocabulary | null>(null);
-export const series = signal<RegressionSeries | null>(null);
-export const table = signal<ParsedTable | null>(null);
-export const choice = signal<SeriesChoice | null>(null);
-export const example = signal<ExampleResult | null>(null);
 export const settings = signal<RegressionSettings>(DEFAULT_SETTINGS);
 export const currentFit = signal<CurrentFit | null>(null);
 export const prior = signal<{ samples: Float64Array; count: number } | { problem: string } | null>(null);
-export const dataError = signal<string | null>(null);
 
 let version = 0;
 const seriesVersion = signal(0);
@@ -44,26 +39,25 @@ const settingsKey = computed(() => (vocabulary.value && settings.value.kernel ? 
 const wantedKey = computed(() => (settingsKey.value ? `${seriesVersion.value}|${settingsKey.value}` : null));
 export const fitting = computed(() => tasks.value.some((t) => t.kind === 'regression-optimize'));
 
-function adopt(next: RegressionSeries, from: { table: ParsedTable | null; choice: SeriesChoice | null; example: ExampleResult | null }): void {
-  batch(() => {
-    series.value = next;
-    table.value = from.table;
-    choice.value = from.choice;
-    example.value = from.example;
-    dataError.value = null;
-    currentFit.value = null;
-    seriesVersion.value = ++version;
-  });
-}
-
 /** New data are wanted: a running hyperparameter fit would hold the new data up. */
 function stopFitting(): void {
   tasks.value.find((t) => t.kind === 'regression-optimize')?.cancel?.();
 }
 
+/** The data: a bundled example or a CSV with its choice of y and input columns (common/state/data_source.ts). */
+const source = dataSource<RegressionSeries, SeriesChoice, ExampleResult>({
+  fromTable: seriesFromTable, defaultChoice,
+  adopted: () => {
+    currentFit.value = null;
+    seriesVersion.value = ++version;
+  },
+  beforeLoad: stopFitting,
+  afterUpload: () => updateSettings({ hold: [] }),  // an example's held values (the lecture's variance) do not carry over
+});
+export const { data: series, table, choice, example, error: dataError, uploadCsv, chooseColumns } = source;
+
 export async function loadExample(name: string, seed = 1): Promise<void> {
-  stopFitting();
-  try {
+  await source.loadExample(async () => {
     const result = await request(null, { kind: 'regression-example', name, seed });
     const e = result.example;
     // The model the core says the example is meant for: its kernel, held parameters and noise.
@@ -71,38 +65,16 @@ export async function loadExample(name: string, seed = 1): Promise<void> {
       kernel: e.kernel.name, values: { ...settings.value.values, ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance },
       hold: e.held,
     });
-    adopt({
-      name: e.title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 }, y: e.y,
-      xNames: [e.inputName], yName: 'y',
-      heldOut: e.heldOutX.rows > 0 ? { x: Float64Array.from(e.heldOutX.data), y: e.heldOutY } : null,
-      notes: e.heldOutX.rows > 0 ? [`${e.heldOutX.rows} points held out of the fit (rings)`] : [],
-    }, { table: null, choice: null, example: result });
-  } catch (error) {
-    report(error);
-  }
-}
-
-/** Reads a CSV; on any problem the error is shown and the loaded data stays. */
-export async function uploadCsv(file: File): Promise<void> {
-  stopFitting();
-  const problem = await uploadTable(file, (parsed) => {
-    const initial = defaultChoice(parsed);
-    adopt(seriesFromTable(parsed, initial), { table: parsed, choice: initial, example: null });
-    updateSettings({ hold: [] });  // an example's held values (the lecture's variance) do not carry over
-  });
-  if (problem) dataError.value = problem;
-}
-
-/** Another choice of y and input columns of the loaded CSV. */
-export function chooseColumns(next: SeriesChoice): void {
-  const t = table.value;
-  if (!t) return;
-  try {
-    const s = seriesFromTable(t, next);
-    adopt(s, { table: t, choice: next, example: null });
-  } catch (error) {
-    dataError.value = error instanceof Error ? error.message : String(error);
-  }
+    return {
+      data: {
+        name: e.title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 }, y: e.y,
+        xNames: [e.inputName], yName: 'y',
+        heldOut: e.heldOutX.rows > 0 ? { x: Float64Array.from(e.heldOutX.data), y: e.heldOutY } : null,
+        notes: e.heldOutX.rows > 0 ? [`${e.heldOutX.rows} points held out of the fit (rings)`] : [],
+      },
+      example: result,
+    };
+  }, report);
 }
 
 export function updateSettings(change: Partial<RegressionSettings>): void {

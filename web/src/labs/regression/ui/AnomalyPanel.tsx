@@ -3,10 +3,9 @@
 // data, held-out points and the Fig. 3 experiment through the core; the button reproduces Fig. 3.
 import { dataStatus, experimentStatus, runExperiment, setThresholds, thresholds } from '../state/anomaly_store.ts';
 import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
-import type { SliderProps } from '../../probe/ui/HyperparametersPanel.tsx';
 
 /** A linear slider with a number field beside it (the probe's hyperparameters use a log scale). */
-function Slider({ label, name, value, min, max, step, onChange }: SliderProps & { step: number }) {
+function Slider({ label, name, value, min, max, step, onChange }: { label: string; name: string; value: number; min: number; max: number; step: number; onChange(v: number): void }) {
   return (
     <label class="field slider">
       <span>{label}</span>

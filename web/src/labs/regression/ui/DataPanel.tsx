@@ -1,60 +1,15 @@
 // Where the regression lab's data come from: a bundled example, or a CSV (x columns and y, a time
 // column of dates, or y alone against the row index) with a choice of columns. A bad file shows its
 // error here and leaves the loaded data as they were.
-import { useRef } from 'preact/hooks';
-import type { Column } from '../../../io/table.ts';
+import { ColumnChoice, DataSourcePanel } from '../../../common/ui/DataSourcePanel.tsx';
 import { chooseColumns, choice, dataError, example, loadExample, series, table, uploadCsv, vocabulary } from '../state/regression_store.ts';
-import type { SeriesChoice } from '../state/regression_series.ts';
 import { formatCount } from '../../../common/ui/format.ts';
 
-function ColumnChoice({ columns, current }: { columns: Column[]; current: SeriesChoice }) {
-  const numeric = columns.filter((c) => c.kind === 'number');
-  const inputs = columns.filter((c) => c.name !== current.y);
-  const toggle = (name: string, on: boolean) => chooseColumns({
-    y: current.y, x: on ? [...current.x, name] : current.x.filter((x) => x !== name),
-  });
-  return (
-    <div class="column-choice">
-      <label class="field">
-        <span>y (target)</span>
-        <select aria-label="y column" value={current.y}
-          onChange={(e) => chooseColumns({ y: e.currentTarget.value, x: current.x.filter((x) => x !== e.currentTarget.value) })}>
-          {numeric.map((c) => <option value={c.name}>{c.name}</option>)}
-        </select>
-      </label>
-      <fieldset class="field inputs">
-        <legend>inputs x (none: the row index)</legend>
-        {inputs.map((c) => (
-          <label class="toggle">
-            <input type="checkbox" checked={current.x.includes(c.name)} aria-label={`input ${c.name}`}
-              onChange={(e) => toggle(c.name, e.currentTarget.checked)} /> {c.name}
-            {c.kind === 'string' ? <span class="hint"> (text or dates)</span> : null}
-          </label>
-        ))}
-      </fieldset>
-    </div>
-  );
-}
-
 export function DataPanel() {
-  const file = useRef<HTMLInputElement>(null);
   const data = series.value, t = table.value, c = choice.value;
-  const current = example.value?.example.name ?? '';
   return (
-    <section class="panel" aria-labelledby="regression-data-heading">
-      <h3 id="regression-data-heading">Data</h3>
-      <label class="field">
-        <span>Bundled example</span>
-        <select aria-label="Regression example" value={current}
-          onChange={(e) => { const name = e.currentTarget.value; if (name) void loadExample(name); }}>
-          {current === '' && <option value="">{data ? `(${data.name})` : '—'}</option>}
-          {(vocabulary.value?.examples ?? []).map((x) => <option value={x.name}>{x.title}</option>)}
-        </select>
-      </label>
-      <button type="button" onClick={() => file.current?.click()}>Load CSV…</button>
-      <input ref={file} type="file" hidden accept=".csv,.tsv,.txt" aria-label="Regression CSV file"
-        onChange={(e) => { const f = e.currentTarget.files?.[0]; e.currentTarget.value = ''; if (f) void uploadCsv(f); }} />
-      {dataError.value && <p class="field-error" data-testid="regression-data-error">{dataError.value}</p>}
+    <DataSourcePanel lab="regression" name="Regression" examples={vocabulary.value?.examples ?? []} current={example.value?.example.name ?? ''}
+      dataName={data?.name ?? null} error={dataError.value} onExample={(name) => void loadExample(name)} onFile={(f) => void uploadCsv(f)}>
       {data && (
         <div data-testid="regression-data-summary">
           <p class="dataset-name">{data.name}</p>
@@ -64,9 +19,12 @@ export function DataPanel() {
           {data.notes.map((n) => <p class="hint">{n}</p>)}
         </div>
       )}
-      {t && c && <ColumnChoice columns={t.columns} current={c} />}
+      {t && c && <ColumnChoice columns={t.columns} target={c.y} inputs={c.x} targetLabel="y (target)" targetAriaLabel="y column"
+        targetColumns={t.columns.filter((col) => col.kind === 'number')} inputsLegend="inputs x (none: the row index)" inputAriaPrefix="input"
+        inputNote={(col) => (col.kind === 'string' ? <span class="hint"> (text or dates)</span> : null)}
+        onChoose={(y, x) => chooseColumns({ y, x })} />}
       <p class="hint">CSV: input columns and y (the last numeric column, or one named y), a time column of dates
         (2021-03-01), or a single column of values against the row index.</p>
-    </section>
+    </DataSourcePanel>
   );
 }

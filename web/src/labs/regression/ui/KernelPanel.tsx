@@ -6,7 +6,7 @@
 import { fieldsOf, valueOf } from '../state/kernel_fields.ts';
 import { currentFit, fitHyperparameters, fitting, series, setValue, settings, updateSettings, vocabulary } from '../state/regression_store.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
-import { ParameterField } from '../../../common/ui/LogScaleField.tsx';
+import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 
 /** Slider ranges: wide enough for data on any scale; the number fields take any positive value. */
 function range(name: string, noise: string): [number, number] {
@@ -55,7 +55,7 @@ export function KernelPanel() {
         {fieldsOf(v, s.kernel).map((name) => {
           const [min, max] = range(name, v.noiseParameter);
           return (
-            <ParameterField name={name} value={valueOf(v, s, name)} min={min} max={max} held={s.hold.includes(name)} disabled={busy}
+            <LogScaleField name={name} value={valueOf(v, s, name)} min={min} max={max} held={s.hold.includes(name)} disabled={busy}
               onChange={(value) => setValue(name, value)} onHold={(on) => toggleHold(name, on)} />
           );
         })}
