@@ -62,7 +62,7 @@ const WAITING: Record<SideCertificate['state'], string> = {
   waiting: 'waits for the other model…', running: 'branch and bound running…', done: '', cancelled: 'cancelled', failed: 'failed',
 };
 
-export function RobustnessCard({ side, name }: { side: Side; name: string }) {
+export function CertifyCard({ side, name }: { side: Side; name: string }) {
   const entry = certificates.value[side];
   const spec = useMemo(() => entry && convergencePlot(`Model ${name}: branch and bound`, entry.root, entry.trace, entry.result?.certificate ?? null),
     [entry?.root, entry?.trace, entry?.result, name]);

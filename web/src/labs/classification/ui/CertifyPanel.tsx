@@ -16,7 +16,7 @@ function parseGammas(text: string): number[] | null {
   return values.every((v) => Number.isFinite(v) && v >= 0) ? values : null;
 }
 
-export function RobustnessPanel() {
+export function CertifyPanel() {
   const d = data.value, s = robustnessSettings.value, p = point.value, busy = running.value;
   if (!d) return null;
   const moving = (j: number) => s.dims.length === 0 || s.dims.includes(j);

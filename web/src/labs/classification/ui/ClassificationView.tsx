@@ -7,7 +7,7 @@ import { data, fits, startClassification } from '../state/classification_store.t
 import { DataPanel } from './DataPanel.tsx';
 import { FitPanel } from './FitPanel.tsx';
 import { ModelColumn } from './ModelColumn.tsx';
-import { RobustnessPanel } from './CertifyPanel.tsx';
+import { CertifyPanel } from './CertifyPanel.tsx';
 import { SweepView } from './SweepView.tsx';
 import './classification.css';
 
@@ -21,7 +21,7 @@ export function ClassificationView() {
       <aside class="classification-controls">
         <DataPanel />
         <FitPanel />
-        <RobustnessPanel />
+        <CertifyPanel />
       </aside>
       <div class="classification-main">
         {d ? (

@@ -13,7 +13,7 @@ import { methodTitle, modelLabel } from '../worker/protocol.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
-import { RobustnessCard } from './CertifyCard.tsx';
+import { CertifyCard } from './CertifyCard.tsx';
 
 export const SIDE_NAMES = ['A', 'B'] as const;
 
@@ -114,7 +114,7 @@ export function ModelColumn({ side }: { side: Side }) {
       <PlotView spec={variance} overlay={overlays[1]} height={340} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
         testId={`model-${name}-variance`} empty="fitting…"
         caption="Latent variance Σ(x): the epistemic uncertainty, from 0 (the data pin f down) to the signal variance (the prior, far from the data)." />
-      <RobustnessCard side={side} name={name} />
+      <CertifyCard side={side} name={name} />
     </section>
   );
 }
