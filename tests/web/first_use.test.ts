@@ -4,15 +4,15 @@
 // range that says at which end it clipped; legend symbols as the plot draws them; legends that wrap
 // instead of running off the plot.
 import { describe, expect, it } from 'vitest';
-import type { ProbeScores } from '../../web/src/engine/probe_engine.ts';
+import type { ProbeScores } from '../../web/src/engine/probe/probe_engine.ts';
 import type { Column } from '../../web/src/io/table.ts';
-import { colorDomain } from '../../web/src/plots/colors.ts';
-import { layout, textWidth } from '../../web/src/plots/layout.ts';
-import { embeddingMap, mapObservations } from '../../web/src/plots/map_plot.ts';
-import { judgedVsEpisteme, observationSymbols, selectionRing } from '../../web/src/plots/measure_plots.ts';
-import { messages, notify } from '../../web/src/state/engine_tasks.ts';
-import { defaultPositive, valueCounts } from '../../web/src/state/session.ts';
-import { countOf, csvCell } from '../../web/src/ui/format.ts';
+import { colorDomain } from '../../web/src/common/plots/colors.ts';
+import { layout, textWidth } from '../../web/src/common/plots/layout.ts';
+import { embeddingMap, mapObservations } from '../../web/src/labs/probe/plots/map_plot.ts';
+import { judgedVsEpisteme, observationSymbols, selectionRing } from '../../web/src/labs/probe/plots/measure_plots.ts';
+import { messages, notify } from '../../web/src/common/state/engine_tasks.ts';
+import { defaultPositive, valueCounts } from '../../web/src/common/state/session.ts';
+import { countOf, csvCell } from '../../web/src/common/ui/format.ts';
 
 describe('concept values', () => {
   it('counts every value of a column: text by count then name, numbers ascending', () => {

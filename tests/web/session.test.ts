@@ -6,7 +6,7 @@ import type { Column } from '../../web/src/io/table.ts';
 import {
   conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, queryRows, inDistributionMask, parseSession, record, redo,
   toggleObservation, undo, type History, type Session,
-} from '../../web/src/state/session.ts';
+} from '../../web/src/common/state/session.ts';
 
 const columns: Column[] = [
   { name: 'animal', kind: 'string', values: ['cat', 'dog', 'eel', 'cat', 'dog', 'cat'] },

@@ -5,17 +5,17 @@
 // the origin that answered. A plain iframe or a top-level page has no parent to talk to: nothing is
 // posted, and data from other sites needs the reader's confirmation.
 import { effect, untracked } from '@preact/signals';
-import { SCORE_COLUMNS } from '../engine/probe_engine.ts';
-import { openTarget } from '../state/data_actions.ts';
-import { report } from '../state/engine_tasks.ts';
-import { linkUrl } from '../state/link_actions.ts';
-import { paramsLink } from '../state/link_params.ts';
-import { allowOrigins } from '../state/prompts.ts';
-import { cellText, type Session } from '../state/session.ts';
+import { SCORE_COLUMNS } from '../engine/probe/probe_engine.ts';
+import { openTarget } from '../common/state/data_actions.ts';
+import { report } from '../common/state/engine_tasks.ts';
+import { linkUrl } from '../common/state/link_actions.ts';
+import { paramsLink } from '../common/state/link_params.ts';
+import { allowOrigins } from '../common/state/prompts.ts';
+import { cellText, type Session } from '../common/state/session.ts';
 import {
   columns, commit, dataset, draw, labels, opening, queryRows, results, resultsStale, selected, session,
-} from '../state/store.ts';
-import { showView } from '../state/view_state.ts';
+} from '../common/state/store.ts';
+import { showView } from '../common/state/view_state.ts';
 import type { ResultsDetail, SelectDetail, ToApp, ToHost } from './messages.ts';
 
 /** How long the app waits for the element's config before it goes on without. */

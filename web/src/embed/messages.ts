@@ -8,8 +8,8 @@
 //                 { gpprobe: 'select', element, detail }           when a query is selected (SelectDetail)
 //   host -> app   { gpprobe: 'config', element, allowOrigins }     origins the host page allows data from
 //                 { gpprobe: 'set', element, params }              a changed attribute, as link parameters
-import type { ProbeScores } from '../engine/probe_engine.ts';
-import type { Concept } from '../state/session.ts';
+import type { ProbeScores } from '../engine/probe/probe_engine.ts';
+import type { Concept } from '../common/state/session.ts';
 
 /** The numbers of a probe run, for the host page (`event.detail` of "gpprobe-results"). */
 export interface ResultsDetail {
