@@ -18,8 +18,8 @@
 #include <string>
 
 #include "arguments.h"
-#include "gpprobe/probe_certificate.h"
-#include "gpprobe/status.h"
+#include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe::cli {
 

@@ -17,10 +17,10 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpc_model_flags.h"
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/gpc_robustness.h"
-#include "gpprobe/synthetic_classification.h"
+#include "classification/gpc_model_flags.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/classification/synthetic_classification.h"
 
 namespace gpprobe::cli {
 

@@ -3,7 +3,7 @@
 //     --point x1,...,xd (--gamma G | --sweep G1,G2,...) [--dims i,j,...] [--valid-range LO,HI]
 //     [--tolerance E (0.01)] [--max-iterations N (10000)] [--time-limit S] [--search both|adversarial]
 //     [--out FILE]
-// Certified robustness of a GP classifier (gpc_robustness.h) at the point over the L-inf ball of radius
+// Certified robustness of a GP classifier (classifier_robustness.h) at the point over the L-inf ball of radius
 // G on the coordinates --dims (all without it; the others stay at the point), clipped to --valid-range.
 // stdout (or --out): one JSON object, {"point","dims","tolerance","search", the certificate's fields
 // (robustness_json.h), "seconds", "model"}. --sweep G1,G2,... (the paper's Fig. 2) prints instead
@@ -16,9 +16,9 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpc_model_flags.h"
-#include "loaded_matrix.h"
-#include "robustness_json.h"
+#include "classification/gpc_model_flags.h"
+#include "readers/loaded_matrix.h"
+#include "certify/robustness_json.h"
 
 namespace gpprobe::cli {
 

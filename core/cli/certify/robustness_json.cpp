@@ -1,9 +1,9 @@
-#include "robustness_json.h"
+#include "certify/robustness_json.h"
 
 #include <sstream>
 
 #include "csv_output.h"
-#include "gpc_model_flags.h"
+#include "classification/gpc_model_flags.h"
 
 namespace gpprobe::cli {
 

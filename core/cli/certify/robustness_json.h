@@ -1,4 +1,4 @@
-// A robustness certificate (gpc_robustness.h) as the JSON fields `gpprobe robustness` prints (17
+// A robustness certificate (classifier_robustness.h) as the JSON fields `gpprobe robustness` prints (17
 // significant digits, arrays in coordinate order, no braces around the whole):
 //
 //   "gamma":G,"probability_at_point":p,"box":{"lower":[..],"upper":[..]},
@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "gpprobe/gpc_robustness.h"
+#include "gpprobe/certify/classifier_robustness.h"
 
 namespace gpprobe::cli {
 

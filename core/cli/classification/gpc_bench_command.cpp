@@ -14,9 +14,9 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/row_products.h"
-#include "gpprobe/synthetic_classification.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/linalg/row_products.h"
+#include "gpprobe/classification/synthetic_classification.h"
 
 namespace gpprobe::cli {
 

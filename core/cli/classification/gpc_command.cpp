@@ -11,9 +11,9 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "file_messages.h"
-#include "gpc_model_flags.h"
-#include "loaded_matrix.h"
+#include "readers/file_messages.h"
+#include "classification/gpc_model_flags.h"
+#include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
 

@@ -1,9 +1,9 @@
-#include "gpc_model_flags.h"
+#include "classification/gpc_model_flags.h"
 
 #include <sstream>
 
 #include "csv_output.h"
-#include "file_messages.h"
+#include "readers/file_messages.h"
 
 namespace gpprobe::cli {
 

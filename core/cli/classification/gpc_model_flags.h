@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "arguments.h"
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/gpc_hyperparameter_fit.h"
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe::cli {
 

@@ -1,13 +1,13 @@
 // gpprobe baseline --method lp|svm|lpe|msp|maha|knn --observations FILE --labels FILE --queries FILE
 //                  [--k K] [--seed N] [--members M] [--out FILE]
-// One CSV row per query: query,score and the method's other columns (gpprobe/baselines.h).
+// One CSV row per query: query,score and the method's other columns (gpprobe/gpprobe/baselines/baselines.h).
 #include <ostream>
 
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/baselines.h"
-#include "labelled_inputs.h"
+#include "gpprobe/baselines/baselines.h"
+#include "readers/labelled_inputs.h"
 
 namespace gpprobe::cli {
 

@@ -2,7 +2,7 @@
 //                  [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]
 //                  [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]
 //                  [--out FILE] [--clouds FILE]
-// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/experiment.h); a method's
+// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/gpprobe/evaluation/experiment.h); a method's
 // rows stop where it did not run. The fuzzy experiment's per-query clouds go to --clouds FILE when given.
 // --gpc adds the GP classification probes (gpc-laplace, gpc-ep) to the probing experiment, up to
 // --gpc-max-observations (default 128).
@@ -12,9 +12,9 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "file_messages.h"
-#include "gpprobe/experiment.h"
-#include "loaded_matrix.h"
+#include "readers/file_messages.h"
+#include "gpprobe/evaluation/experiment.h"
+#include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
 

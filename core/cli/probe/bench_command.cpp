@@ -6,9 +6,9 @@
 
 #include "arguments.h"
 #include "commands.h"
-#include "gpprobe/probe.h"
-#include "gpprobe/row_products.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/linalg/row_products.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 
 namespace gpprobe::cli {
 

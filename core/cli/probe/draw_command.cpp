@@ -6,8 +6,8 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/observation_draw.h"
-#include "loaded_matrix.h"
+#include "gpprobe/probe/observation_draw.h"
+#include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
 

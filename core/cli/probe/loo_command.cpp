@@ -1,6 +1,6 @@
 // gpprobe loo --observations FILE --labels FILE [--epsilon E] [--strength S] [--space ...] [--out FILE]
 // gpprobe loo --probe FILE.probe.json [--space ...] [--out FILE]
-//   Leave-one-out judged probability of every observation in closed form (gpprobe/leave_one_out.h):
+//   Leave-one-out judged probability of every observation in closed form (gpprobe/gpprobe/probe/leave_one_out.h):
 //   CSV observation,label,judged_probability,latent_mean,latent_variance; the verdict as one JSON line
 //   on stderr: {"observations":O,"positives":..,"negatives":..,"auroc":..,"auroc_standard_error":..,
 //   "log_loss":..,"log_loss_standard_error":..,"verdict":"separates"|"chance"|"too_few"} (null where
@@ -12,10 +12,10 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "file_messages.h"
-#include "gpprobe/leave_one_out.h"
-#include "loaded_matrix.h"
-#include "probe_file.h"
+#include "readers/file_messages.h"
+#include "gpprobe/probe/leave_one_out.h"
+#include "readers/loaded_matrix.h"
+#include "readers/probe_file.h"
 
 namespace gpprobe::cli {
 

@@ -6,13 +6,13 @@
 #include <ostream>
 
 #include "arguments.h"
-#include "certify_columns.h"
+#include "certify/certify_columns.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "file_messages.h"
-#include "gpprobe/probe.h"
-#include "labelled_inputs.h"
-#include "probe_file.h"
+#include "readers/file_messages.h"
+#include "gpprobe/probe/probe.h"
+#include "readers/labelled_inputs.h"
+#include "readers/probe_file.h"
 
 namespace gpprobe::cli {
 

@@ -1,4 +1,4 @@
-#include "delimited_reader.h"
+#include "readers/delimited_reader.h"
 
 #include <cctype>
 #include <cerrno>

@@ -1,4 +1,4 @@
-#include "file_messages.h"
+#include "readers/file_messages.h"
 
 namespace gpprobe::cli {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe::cli {
 

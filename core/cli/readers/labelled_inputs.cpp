@@ -1,6 +1,6 @@
-#include "labelled_inputs.h"
+#include "readers/labelled_inputs.h"
 
-#include "file_messages.h"
+#include "readers/file_messages.h"
 
 namespace gpprobe::cli {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "arguments.h"
-#include "gpprobe/status.h"
-#include "loaded_matrix.h"
+#include "gpprobe/common/status.h"
+#include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
 

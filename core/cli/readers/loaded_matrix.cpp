@@ -1,12 +1,12 @@
-#include "loaded_matrix.h"
+#include "readers/loaded_matrix.h"
 
 #include <cmath>
 #include <new>
 #include <sstream>
 #include <stdexcept>
 
-#include "delimited_reader.h"
-#include "npy_reader.h"
+#include "readers/delimited_reader.h"
+#include "readers/npy_reader.h"
 
 namespace gpprobe::cli {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "delimited_reader.h"
-#include "gpprobe/matrix_view.h"
-#include "npy_reader.h"
+#include "readers/delimited_reader.h"
+#include "gpprobe/common/matrix_view.h"
+#include "readers/npy_reader.h"
 
 namespace gpprobe::cli {
 

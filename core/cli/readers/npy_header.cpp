@@ -1,4 +1,4 @@
-#include "npy_header.h"
+#include "readers/npy_header.h"
 
 #include <algorithm>
 #include <cctype>

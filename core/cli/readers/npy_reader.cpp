@@ -1,4 +1,4 @@
-#include "npy_reader.h"
+#include "readers/npy_reader.h"
 
 #include <algorithm>
 #include <cstdint>

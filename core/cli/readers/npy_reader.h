@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/status.h"
-#include "npy_header.h"
+#include "gpprobe/common/status.h"
+#include "readers/npy_header.h"
 
 namespace gpprobe::cli {
 

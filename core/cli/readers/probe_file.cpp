@@ -1,4 +1,4 @@
-#include "probe_file.h"
+#include "readers/probe_file.h"
 
 #include <cmath>
 #include <cstring>

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/probe.h"
-#include "gpprobe/status.h"
-#include "loaded_matrix.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/common/status.h"
+#include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
 

@@ -17,12 +17,12 @@
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "delimited_reader.h"
-#include "gpprobe/anomaly_detection.h"
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/kernel_parameters.h"
-#include "gpprobe/named_kernels.h"
+#include "readers/delimited_reader.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/kernels/kernel_parameters.h"
+#include "gpprobe/kernels/named_kernels.h"
 
 namespace gpprobe::cli {
 

@@ -1,13 +1,13 @@
-#include "gpprobe/linear_probe.h"
+#include "gpprobe/baselines/linear_probe.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "gpprobe/row_products.h"
-#include "input_checks.h"
-#include "logistic_newton.h"
-#include "probe_design.h"
+#include "gpprobe/linalg/row_products.h"
+#include "common/input_checks.h"
+#include "baselines/logistic_newton.h"
+#include "baselines/linear_probe_design.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-#include "probe_design.h"
+#include "baselines/linear_probe_design.h"
 
 #include <Eigen/QR>
 

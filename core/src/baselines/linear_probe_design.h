@@ -21,7 +21,7 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

@@ -1,15 +1,15 @@
-#include "gpprobe/linear_probe_ensemble.h"
+#include "gpprobe/baselines/linear_probe_ensemble.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpprobe/random_stream.h"
-#include "gpprobe/row_products.h"
-#include "gpprobe/uncertainty_measures.h"
-#include "input_checks.h"
-#include "lanes_math.h"
-#include "logistic_newton.h"
-#include "probe_design.h"
+#include "gpprobe/common/random_stream.h"
+#include "gpprobe/linalg/row_products.h"
+#include "gpprobe/probe/uncertainty_measures.h"
+#include "common/input_checks.h"
+#include "linalg/lanes_math.h"
+#include "baselines/logistic_newton.h"
+#include "baselines/linear_probe_design.h"
 
 namespace gpprobe {
 
@@ -18,7 +18,7 @@ using Eigen::Index;
 namespace {
 
 constexpr std::size_t kMaxRedraws = 1000;          // per member; P(one class only) <= 1/2 for any O >= 2
-constexpr double kSmallestLogitVariance = 1e-12;  // MATH.md: measures stay finite down to this
+constexpr double kSmallestLogitVariance = 1e-12;  // docs/design/probe.md, "Judged probability, episteme, alea": measures stay finite down to this
 
 bool holds_both_labels(const std::uint8_t* labels, const std::uint32_t* counts, std::size_t O) {
   bool positive = false, negative = false;

@@ -1,4 +1,4 @@
-#include "gpprobe/linear_svm.h"
+#include "gpprobe/baselines/linear_svm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,10 +8,10 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/linear_probe.h"
-#include "gpprobe/random_stream.h"
-#include "gpprobe/row_products.h"
-#include "input_checks.h"
+#include "gpprobe/baselines/linear_probe.h"
+#include "gpprobe/common/random_stream.h"
+#include "gpprobe/linalg/row_products.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

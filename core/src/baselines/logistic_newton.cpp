@@ -1,4 +1,4 @@
-#include "logistic_newton.h"
+#include "baselines/logistic_newton.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,10 +8,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "float32_products.h"
-#include "gpprobe/row_products.h"
-#include "lanes_cholesky.h"
-#include "lanes_math.h"
+#include "linalg/float32_products.h"
+#include "gpprobe/linalg/row_products.h"
+#include "linalg/lanes_cholesky.h"
+#include "linalg/lanes_math.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-#include "gpprobe/mahalanobis.h"
+#include "gpprobe/baselines/mahalanobis.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "gpprobe/row_products.h"
-#include "input_checks.h"
+#include "gpprobe/linalg/row_products.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

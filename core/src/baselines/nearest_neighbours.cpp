@@ -1,11 +1,11 @@
-#include "gpprobe/nearest_neighbours.h"
+#include "gpprobe/baselines/nearest_neighbours.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "gpprobe/row_products.h"
-#include "input_checks.h"
+#include "gpprobe/linalg/row_products.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

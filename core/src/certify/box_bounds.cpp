@@ -1,14 +1,14 @@
-#include "gpprobe/gpc_box_bounds.h"
+#include "gpprobe/certify/box_bounds.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "centred_variance_bounds.h"
-#include "exponential_sum_bounds.h"
-#include "gpprobe/gpc_probability_bounds.h"
-#include "relaxed_variance_bounds.h"
-#include "numeric_constants.h"
+#include "certify/centred_variance_bounds.h"
+#include "certify/exponential_sum_bounds.h"
+#include "gpprobe/certify/probability_bounds.h"
+#include "certify/relaxed_variance_bounds.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

@@ -1,9 +1,9 @@
-#include "centred_variance_bounds.h"
+#include "certify/centred_variance_bounds.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "signed_lower_products.h"
+#include "linalg/signed_lower_products.h"
 
 namespace gpprobe {
 

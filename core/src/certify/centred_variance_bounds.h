@@ -20,9 +20,9 @@
 
 #include <vector>
 
-#include "exponential_sum_bounds.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/matrix_view.h"
+#include "certify/exponential_sum_bounds.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-#include "exponential_sum_bounds.h"
+#include "certify/exponential_sum_bounds.h"
 
 #include <algorithm>
 #include <cmath>

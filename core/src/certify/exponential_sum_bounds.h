@@ -2,8 +2,8 @@
 //
 //   f(x) = sum_i w_i e^{-z_i(x)},   z_i(x) = zfix_i + sum_a theta_a (x_a - X_ia)^2  (a over the moving coordinates)
 //
-// the latent mean's form (w = s2 alpha) and that of every linear term of the variance bounds (GPC.md,
-// "Bounds over one box" items 1-3):
+// the latent mean's form (w = s2 alpha) and that of every linear term of the variance bounds (docs/design/
+// certify.md, "Bounds over a box" items 1-3):
 //   1. ExponentFactors: the exact range [zL_i, zU_i] of each z_i over the box and the factors of the lines
 //      of e^{-z} on it: the tangent at the midpoint zm (below) and the chord (above).
 //   2. w_i e^{-z_i} lies above w_i tangent and below w_i chord (w_i >= 0; swapped for w_i < 0); summed,
@@ -16,9 +16,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/interval.h"
-#include "separable_quadratic.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/interval.h"
+#include "certify/separable_quadratic.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-#include "gpprobe/gpfgs_attack.h"
+#include "gpprobe/certify/gpfgs_attack.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
-#include "gpprobe/measure_bounds.h"
+#include "gpprobe/certify/measure_bounds.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/uncertainty_measures.h"
-#include "numeric_constants.h"
+#include "gpprobe/probe/uncertainty_measures.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

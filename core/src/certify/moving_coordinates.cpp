@@ -1,9 +1,9 @@
-#include "gpprobe/moving_coordinates.h"
+#include "gpprobe/certify/moving_coordinates.h"
 
 #include <algorithm>
 #include <string>
 
-#include "input_checks.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

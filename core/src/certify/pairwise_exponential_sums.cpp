@@ -1,8 +1,8 @@
-#include "pairwise_exponential_sums.h"
+#include "certify/pairwise_exponential_sums.h"
 
 #include <algorithm>
 
-#include "lanes.h"
+#include "linalg/lanes.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,5 @@
-// The O(n^2) part of the latent-variance relaxation over a box (GPC.md, "Bounds over one box" item 4):
+// The O(n^2) part of the latent-variance relaxation over a box (docs/design/certify.md, "Bounds over a
+// box" item 4):
 // every pair (i, l) of training points contributes Q_il e^{-(z_i + z_l)}, with z_i in [zL_i, zU_i] over
 // the box. Its tangent at the midpoint and its interval ends are products of per-point factors, so
 // they reduce to matrix-vector products; only the chord slope of e^{-w} over [zL_i + zL_l, zU_i + zU_l]

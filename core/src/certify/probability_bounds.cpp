@@ -1,10 +1,10 @@
-#include "gpprobe/gpc_probability_bounds.h"
+#include "gpprobe/certify/probability_bounds.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpprobe/gpc_probability.h"
-#include "numeric_constants.h"
+#include "gpprobe/classification/probability.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

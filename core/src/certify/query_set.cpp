@@ -1,12 +1,12 @@
-#include "query_set.h"
+#include "certify/query_set.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/measure_bounds.h"
-#include "gpprobe/uncertainty_measures.h"
-#include "numeric_constants.h"
+#include "gpprobe/certify/measure_bounds.h"
+#include "gpprobe/probe/uncertainty_measures.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

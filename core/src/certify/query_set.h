@@ -12,8 +12,8 @@
 #include <optional>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/query_neighbourhood.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/query_neighbourhood.h"
 
 namespace gpprobe {
 

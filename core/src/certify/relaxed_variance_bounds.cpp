@@ -1,6 +1,6 @@
-#include "relaxed_variance_bounds.h"
+#include "certify/relaxed_variance_bounds.h"
 
-#include "pairwise_exponential_sums.h"
+#include "certify/pairwise_exponential_sums.h"
 
 namespace gpprobe {
 

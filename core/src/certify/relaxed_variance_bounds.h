@@ -1,5 +1,5 @@
-// The reference's bound of the latent variance over a box (GPC.md, "Bounds over one box" item 4; the
-// authors' `var_bound = 'quick'`): Sigma(x) = s2 - S(x), S = sum_{i,l} R_il e^{-(z_i + z_l)}, R = s2^2 Q.
+// The reference's bound of the latent variance over a box (docs/design/certify.md, "Bounds over a box"
+// item 4; the authors' `var_bound = 'quick'`): Sigma(x) = s2 - S(x), S = sum_{i,l} R_il e^{-(z_i + z_l)}, R = s2^2 Q.
 // Every pair is c e^{-w} with w = z_i + z_l in [zL_i + zL_l, zU_i + zU_l]: its tangent at the midpoint
 // lies below e^{-w}, its chord above, so with P = max(R, 0), N = min(R, 0)
 //
@@ -14,9 +14,9 @@
 
 #include <vector>
 
-#include "exponential_sum_bounds.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/matrix_view.h"
+#include "certify/exponential_sum_bounds.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

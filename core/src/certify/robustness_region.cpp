@@ -1,10 +1,10 @@
-#include "gpprobe/robustness_region.h"
+#include "gpprobe/certify/robustness_region.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "input_checks.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-#include "separable_quadratic.h"
+#include "certify/separable_quadratic.h"
 
 namespace gpprobe {
 

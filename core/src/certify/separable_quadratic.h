@@ -1,4 +1,5 @@
-// The separable problems of the latent bounds over a box (GPC.md, "Bounds over one box" items 3-4):
+// The separable problems of the latent bounds over a box (docs/design/certify.md, "Bounds over a box"
+// items 3-4):
 // a sum of lines b_i z_i in the scaled squared distances z_i(x) = sum_a theta_a (x_a - X_ia)^2 (+ a part
 // from the fixed coordinates, constant over the box) is, over the k moving coordinates,
 //
@@ -12,7 +13,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
+#include "gpprobe/certify/branch_and_bound.h"
 
 namespace gpprobe {
 

@@ -1,9 +1,9 @@
-#include "gpprobe/classification_examples.h"
+#include "gpprobe/classification/classification_examples.h"
 
 #include <cmath>
 
-#include "gpprobe/random_stream.h"
-#include "numeric_constants.h"
+#include "gpprobe/common/random_stream.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

@@ -1,14 +1,14 @@
-#include "gpprobe/gpc_common_form.h"
+#include "gpprobe/classification/common_form.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpc_factor.h"
-#include "input_checks.h"
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/gpc_probability.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/row_products.h"
+#include "classification/factor.h"
+#include "common/input_checks.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/classification/probability.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

@@ -1,14 +1,14 @@
-#include "gpprobe/ep_classifier.h"
+#include "gpprobe/classification/ep_classifier.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "deferred_covariance.h"
-#include "gpc_factor.h"
-#include "input_checks.h"
-#include "gpprobe/gpc_likelihood.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/row_products.h"
+#include "linalg/deferred_covariance.h"
+#include "classification/factor.h"
+#include "common/input_checks.h"
+#include "gpprobe/classification/likelihood.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

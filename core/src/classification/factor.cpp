@@ -1,10 +1,10 @@
-#include "gpc_factor.h"
+#include "classification/factor.h"
 
 #include <algorithm>
 
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/row_products.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

@@ -1,10 +1,10 @@
-#include "gpprobe/gpc_hyperparameter_fit.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
 
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/lbfgs_restarts.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/common/lbfgs_restarts.h"
 
 namespace gpprobe {
 

@@ -1,11 +1,11 @@
-#include "gpprobe/laplace_classifier.h"
+#include "gpprobe/classification/laplace_classifier.h"
 
 #include <cmath>
 
-#include "gpc_factor.h"
-#include "input_checks.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/row_products.h"
+#include "classification/factor.h"
+#include "common/input_checks.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

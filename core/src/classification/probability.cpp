@@ -1,10 +1,10 @@
-#include "gpprobe/gpc_probability.h"
+#include "gpprobe/classification/probability.h"
 
 #include <cmath>
 #include <vector>
 
-#include "logistic_newton.h"
-#include "numeric_constants.h"
+#include "baselines/logistic_newton.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

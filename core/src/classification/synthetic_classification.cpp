@@ -1,10 +1,10 @@
-#include "gpprobe/synthetic_classification.h"
+#include "gpprobe/classification/synthetic_classification.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "gpprobe/random_stream.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

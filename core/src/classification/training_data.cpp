@@ -1,8 +1,8 @@
-#include "gpprobe/gpc_training_data.h"
+#include "gpprobe/classification/training_data.h"
 
 #include <cmath>
 
-#include "input_checks.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

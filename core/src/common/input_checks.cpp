@@ -1,4 +1,4 @@
-#include "input_checks.h"
+#include "common/input_checks.h"
 
 #include <cmath>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "gpprobe/lbfgs.h"
+#include "gpprobe/common/lbfgs.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "gpprobe/lbfgs_restarts.h"
+#include "gpprobe/common/lbfgs_restarts.h"
 
-#include "gpprobe/random_stream.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

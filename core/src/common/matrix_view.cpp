@@ -1,4 +1,4 @@
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/common/matrix_view.h"
 
 #include <algorithm>
 #include <cmath>

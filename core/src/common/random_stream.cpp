@@ -1,4 +1,4 @@
-#include "gpprobe/random_stream.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

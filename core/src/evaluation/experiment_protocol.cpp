@@ -1,12 +1,12 @@
-#include "experiment_protocol.h"
+#include "evaluation/experiment_protocol.h"
 
 #include <algorithm>
 
-#include "gpprobe/linear_probe.h"
-#include "gpprobe/metrics.h"
-#include "gpprobe/parallel_for.h"
-#include "gpprobe/random_stream.h"
-#include "input_checks.h"
+#include "gpprobe/baselines/linear_probe.h"
+#include "gpprobe/evaluation/metrics.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/common/random_stream.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-// The sampling protocol the experiments share (gpprobe/experiment.h documents it): input checks, the
+// The sampling protocol the experiments share (gpprobe/gpprobe/evaluation/experiment.h documents it): input checks, the
 // schedule of observation counts, each trial's queries and observation pool, and the loop over
 // (trial, O) steps with progress and cancellation. Private to core/src.
 #pragma once
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/experiment.h"
-#include "gpprobe/linear_probe_ensemble.h"
+#include "gpprobe/evaluation/experiment.h"
+#include "gpprobe/baselines/linear_probe_ensemble.h"
 
 namespace gpprobe {
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "experiment_protocol.h"
-#include "gpprobe/metrics.h"
-#include "gpprobe/random_stream.h"
+#include "evaluation/experiment_protocol.h"
+#include "gpprobe/evaluation/metrics.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

@@ -1,6 +1,6 @@
 // GP classification as a probe of the probing experiment (experiment.h, options.gpc): the probit
 // likelihood, an isotropic RBF kernel on the embeddings, and its two hyperparameters learned on each
-// step's observations by type-II maximum likelihood (gpc_hyperparameter_fit.h, shared length-scale).
+// step's observations by type-II maximum likelihood (hyperparameter_fit.h, shared length-scale).
 //
 //   start     signal variance 1, length-scale the median distance between the observations (the scale
 //             of the data: an RBF with it neither sees every pair as unrelated nor as the same point)
@@ -8,14 +8,14 @@
 //   EP        L-BFGS from Laplace's optimum, GpcProbeOptions::ep_iterations at most: the optima are close (the
 //             approximations differ little in their evidence), and an EP evaluation costs about ten
 //             Laplace ones (sweeps of rank-one updates instead of a few Newton steps)
-// The probe's score is p(y = +1 | query) of each model (gpc_probability.h).
+// The probe's score is p(y = +1 | query) of each model (probability.h).
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "experiment_protocol.h"
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/gpc_hyperparameter_fit.h"
+#include "evaluation/experiment_protocol.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-#include "gpprobe/metrics.h"
+#include "gpprobe/evaluation/metrics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <numeric>
 #include <string>
 
-#include "input_checks.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

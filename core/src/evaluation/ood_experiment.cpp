@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "experiment_protocol.h"
-#include "gpprobe/mahalanobis.h"
-#include "gpprobe/nearest_neighbours.h"
-#include "gpprobe/random_stream.h"
+#include "evaluation/experiment_protocol.h"
+#include "gpprobe/baselines/mahalanobis.h"
+#include "gpprobe/baselines/nearest_neighbours.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

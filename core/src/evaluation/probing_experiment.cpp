@@ -3,9 +3,9 @@
 #include <limits>
 #include <vector>
 
-#include "experiment_protocol.h"
-#include "gpprobe/linear_svm.h"
-#include "gpprobe/random_stream.h"
+#include "evaluation/experiment_protocol.h"
+#include "gpprobe/baselines/linear_svm.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

@@ -1,8 +1,8 @@
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 
 #include <cmath>
 
-#include "gpprobe/random_stream.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

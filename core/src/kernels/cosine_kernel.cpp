@@ -1,4 +1,4 @@
-#include "gpprobe/cosine_kernel.h"
+#include "gpprobe/kernels/cosine_kernel.h"
 
 #include <cmath>
 

@@ -1,11 +1,11 @@
-#include "gpprobe/kernel.h"
+#include "gpprobe/kernels/kernel.h"
 
 #include <cmath>
 #include <sstream>
 
-#include "gpprobe/cosine_kernel.h"
-#include "numeric_constants.h"
-#include "scaled_distance.h"
+#include "gpprobe/kernels/cosine_kernel.h"
+#include "common/numeric_constants.h"
+#include "kernels/scaled_distance.h"
 
 namespace gpprobe {
 

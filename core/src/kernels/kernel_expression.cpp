@@ -1,4 +1,4 @@
-#include "gpprobe/kernel_expression.h"
+#include "gpprobe/kernels/kernel_expression.h"
 
 #include <cctype>
 #include <cstdlib>

@@ -1,11 +1,11 @@
-#include "gpprobe/kernel_matrix.h"
+#include "gpprobe/kernels/kernel_matrix.h"
 
 #include <cmath>
 #include <utility>
 #include <vector>
 
-#include "lanes_math.h"
-#include "scaled_distance.h"
+#include "linalg/lanes_math.h"
+#include "kernels/scaled_distance.h"
 
 namespace gpprobe {
 

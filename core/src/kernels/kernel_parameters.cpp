@@ -1,4 +1,4 @@
-#include "gpprobe/kernel_parameters.h"
+#include "gpprobe/kernels/kernel_parameters.h"
 
 namespace gpprobe {
 

@@ -1,4 +1,4 @@
-#include "gpprobe/named_kernels.h"
+#include "gpprobe/kernels/named_kernels.h"
 
 namespace gpprobe {
 

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "lanes.h"
+#include "linalg/lanes.h"
 
 namespace gpprobe {
 

@@ -1,11 +1,11 @@
-#include "gpprobe/blocked_cholesky.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "gpprobe/row_products.h"
-#include "lanes_cholesky.h"
+#include "gpprobe/linalg/row_products.h"
+#include "linalg/lanes_cholesky.h"
 
 namespace gpprobe {
 

@@ -1,11 +1,11 @@
-#include "gpprobe/cholesky_update.h"
+#include "gpprobe/linalg/cholesky_update.h"
 
 #include <cmath>
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

@@ -1,9 +1,9 @@
-#include "deferred_covariance.h"
+#include "linalg/deferred_covariance.h"
 
 #include <algorithm>
 
-#include "gpc_factor.h"
-#include "gpprobe/row_products.h"
+#include "classification/factor.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

@@ -1,11 +1,11 @@
-#include "float32_products.h"
+#include "linalg/float32_products.h"
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#include "blocked_rows.h"
-#include "fused.h"
+#include "linalg/blocked_rows.h"
+#include "linalg/fused.h"
 
 namespace gpprobe {
 

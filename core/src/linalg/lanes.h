@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "fused.h"
+#include "linalg/fused.h"
 
 namespace gpprobe {
 

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "lanes.h"
+#include "linalg/lanes.h"
 
 namespace gpprobe {
 

@@ -9,7 +9,7 @@
 // Private to core/src.
 #pragma once
 
-#include "lanes.h"
+#include "linalg/lanes.h"
 
 namespace gpprobe {
 

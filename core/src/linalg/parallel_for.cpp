@@ -1,4 +1,4 @@
-#include "gpprobe/parallel_for.h"
+#include "gpprobe/linalg/parallel_for.h"
 
 #include <algorithm>
 #include <atomic>

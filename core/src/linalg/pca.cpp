@@ -1,4 +1,4 @@
-#include "gpprobe/pca.h"
+#include "gpprobe/linalg/pca.h"
 
 #include <algorithm>
 #include <string>
@@ -6,8 +6,8 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
-#include "gpprobe/random_stream.h"
-#include "gpprobe/row_products.h"
+#include "gpprobe/common/random_stream.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

@@ -1,9 +1,9 @@
-#include "gpprobe/row_products.h"
+#include "gpprobe/linalg/row_products.h"
 
 #include <algorithm>
 
-#include "blocked_rows.h"
-#include "lanes.h"
+#include "linalg/blocked_rows.h"
+#include "linalg/lanes.h"
 
 #if defined(__wasm_simd128__) && !defined(GPPROBE_PORTABLE_PRODUCTS)
 #define GPPROBE_WASM_SIMD 1

@@ -1,8 +1,8 @@
-#include "signed_lower_products.h"
+#include "linalg/signed_lower_products.h"
 
 #include <algorithm>
 
-#include "lanes.h"
+#include "linalg/lanes.h"
 
 namespace gpprobe {
 

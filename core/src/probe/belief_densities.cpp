@@ -1,12 +1,12 @@
-#include "gpprobe/belief_densities.h"
+#include "gpprobe/probe/belief_densities.h"
 
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "gpprobe/beta_prior.h"
-#include "gpprobe/probe.h"
-#include "input_checks.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/probe/probe.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

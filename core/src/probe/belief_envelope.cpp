@@ -1,12 +1,12 @@
-#include "gpprobe/belief_envelope.h"
+#include "gpprobe/probe/belief_envelope.h"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "gpprobe/beta_prior.h"
-#include "gpprobe/uncertainty_measures.h"
-#include "lane_quadrature.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/probe/uncertainty_measures.h"
+#include "probe/lane_quadrature.h"
 
 namespace gpprobe {
 

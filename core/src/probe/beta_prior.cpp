@@ -1,9 +1,9 @@
-#include "gpprobe/beta_prior.h"
+#include "gpprobe/probe/beta_prior.h"
 
 #include <cmath>
 #include <sstream>
 
-#include "input_checks.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

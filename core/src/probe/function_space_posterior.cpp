@@ -1,12 +1,12 @@
-#include "function_space_posterior.h"
+#include "probe/function_space_posterior.h"
 
 #include <algorithm>
 #include <tuple>
 #include <vector>
 
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/cholesky_update.h"
-#include "gpprobe/row_products.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/linalg/cholesky_update.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

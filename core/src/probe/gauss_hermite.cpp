@@ -1,10 +1,10 @@
-#include "gpprobe/gauss_hermite.h"
+#include "gpprobe/probe/gauss_hermite.h"
 
 #include <cassert>
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
-#include "numeric_constants.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

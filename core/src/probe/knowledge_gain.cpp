@@ -1,14 +1,14 @@
-#include "gpprobe/knowledge_gain.h"
+#include "gpprobe/probe/knowledge_gain.h"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "gpprobe/cosine_kernel.h"
-#include "input_checks.h"
-#include "latent_pair.h"
-#include "measure_table.h"
+#include "gpprobe/kernels/cosine_kernel.h"
+#include "common/input_checks.h"
+#include "probe/latent_pair.h"
+#include "probe/measure_table.h"
 
 namespace gpprobe {
 

@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "gpprobe/gauss_hermite.h"
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/gauss_hermite.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
 namespace gpprobe {
 

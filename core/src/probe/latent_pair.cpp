@@ -1,10 +1,10 @@
-#include "latent_pair.h"
+#include "probe/latent_pair.h"
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/cholesky_update.h"
-#include "gpprobe/row_products.h"
-#include "latent_posterior.h"
+#include "gpprobe/linalg/cholesky_update.h"
+#include "gpprobe/linalg/row_products.h"
+#include "probe/latent_posterior.h"
 
 namespace gpprobe {
 

@@ -23,10 +23,10 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/beta_prior.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/probe.h"
-#include "gpprobe/status.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

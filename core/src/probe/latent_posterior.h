@@ -13,12 +13,12 @@
 #include <memory>
 #include <vector>
 
-#include "gpprobe/beta_prior.h"
-#include "gpprobe/cholesky_update.h"
-#include "gpprobe/latent_weights.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/observation_influence.h"
-#include "gpprobe/status.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/linalg/cholesky_update.h"
+#include "gpprobe/probe/latent_weights.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/probe/observation_influence.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

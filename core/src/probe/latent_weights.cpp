@@ -1,4 +1,4 @@
-#include "gpprobe/latent_weights.h"
+#include "gpprobe/probe/latent_weights.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "measure_table.h"
+#include "probe/measure_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <mutex>
 #include <vector>
 
-#include "lanes.h"
-#include "numeric_constants.h"
+#include "linalg/lanes.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

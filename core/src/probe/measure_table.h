@@ -18,7 +18,7 @@
 // Thread-safe. Private to core/src.
 #pragma once
 
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
 namespace gpprobe {
 

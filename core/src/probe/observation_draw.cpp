@@ -1,10 +1,10 @@
-#include "gpprobe/observation_draw.h"
+#include "gpprobe/probe/observation_draw.h"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 
-#include "gpprobe/random_stream.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

@@ -1,11 +1,11 @@
-#include "posterior_choice.h"
+#include "probe/posterior_choice.h"
 
 #include <algorithm>
 #include <limits>
 #include <sstream>
 
-#include "function_space_posterior.h"
-#include "weight_space_posterior.h"
+#include "probe/function_space_posterior.h"
+#include "probe/weight_space_posterior.h"
 
 namespace gpprobe {
 

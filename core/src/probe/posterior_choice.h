@@ -12,8 +12,8 @@
 #include <memory>
 #include <vector>
 
-#include "gpprobe/probe.h"
-#include "latent_posterior.h"
+#include "gpprobe/probe/probe.h"
+#include "probe/latent_posterior.h"
 
 namespace gpprobe {
 

@@ -1,10 +1,10 @@
-#include "score_columns.h"
+#include "probe/score_columns.h"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "measure_table.h"
+#include "probe/measure_table.h"
 
 namespace gpprobe {
 

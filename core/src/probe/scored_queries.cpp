@@ -1,13 +1,13 @@
-#include "gpprobe/scored_queries.h"
+#include "gpprobe/probe/scored_queries.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#include "gpprobe/cosine_kernel.h"
-#include "gpprobe/parallel_for.h"
-#include "lanes.h"
-#include "score_columns.h"
+#include "gpprobe/kernels/cosine_kernel.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "linalg/lanes.h"
+#include "probe/score_columns.h"
 
 namespace gpprobe {
 

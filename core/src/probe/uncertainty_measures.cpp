@@ -1,10 +1,10 @@
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
 #include <cmath>
 #include <vector>
 
-#include "lane_quadrature.h"
-#include "lanes_math.h"
+#include "probe/lane_quadrature.h"
+#include "linalg/lanes_math.h"
 
 namespace gpprobe {
 

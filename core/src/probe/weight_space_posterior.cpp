@@ -1,14 +1,14 @@
-#include "weight_space_posterior.h"
+#include "probe/weight_space_posterior.h"
 
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 #include <vector>
 
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/cholesky_update.h"
-#include "gpprobe/row_products.h"
-#include "float32_products.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/linalg/cholesky_update.h"
+#include "gpprobe/linalg/row_products.h"
+#include "linalg/float32_products.h"
 
 namespace gpprobe {
 

@@ -30,7 +30,7 @@
 
 #include <Eigen/Core>
 
-#include "latent_posterior.h"
+#include "probe/latent_posterior.h"
 
 namespace gpprobe {
 

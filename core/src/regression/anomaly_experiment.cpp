@@ -1,10 +1,10 @@
-#include "gpprobe/anomaly_experiment.h"
+#include "gpprobe/regression/anomaly_experiment.h"
 
 #include <cmath>
 
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/random_stream.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 

@@ -1,6 +1,6 @@
-#include "gpprobe/gated_roc.h"
+#include "gpprobe/regression/gated_roc.h"
 
-#include "gpprobe/metrics.h"
+#include "gpprobe/evaluation/metrics.h"
 
 namespace gpprobe {
 

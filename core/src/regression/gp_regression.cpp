@@ -1,4 +1,4 @@
-#include "gpprobe/gp_regression.h"
+#include "gpprobe/regression/gp_regression.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,11 +8,11 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/marginal_likelihood.h"
-#include "gpprobe/random_stream.h"
-#include "gpprobe/row_products.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/regression/marginal_likelihood.h"
+#include "gpprobe/common/random_stream.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 

@@ -1,13 +1,13 @@
-#include "gpprobe/hyperparameter_fit.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
 
 #include <cmath>
 #include <numeric>
 
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/kernel_parameters.h"
-#include "gpprobe/lbfgs_restarts.h"
-#include "gpprobe/marginal_likelihood.h"
-#include "gpprobe/named_kernels.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/kernels/kernel_parameters.h"
+#include "gpprobe/common/lbfgs_restarts.h"
+#include "gpprobe/regression/marginal_likelihood.h"
+#include "gpprobe/kernels/named_kernels.h"
 
 namespace gpprobe {
 

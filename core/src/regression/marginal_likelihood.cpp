@@ -1,11 +1,11 @@
-#include "gpprobe/marginal_likelihood.h"
+#include "gpprobe/regression/marginal_likelihood.h"
 
 #include <cmath>
 #include <sstream>
 
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/kernel_matrix.h"
-#include "input_checks.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 

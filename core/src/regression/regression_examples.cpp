@@ -1,11 +1,11 @@
-#include "gpprobe/regression_examples.h"
+#include "gpprobe/regression/regression_examples.h"
 
 #include <cmath>
 
-#include "gpprobe/kernel_parameters.h"
-#include "gpprobe/named_kernels.h"
-#include "gpprobe/random_stream.h"
-#include "numeric_constants.h"
+#include "gpprobe/kernels/kernel_parameters.h"
+#include "gpprobe/kernels/named_kernels.h"
+#include "gpprobe/common/random_stream.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

@@ -7,13 +7,13 @@
 #include <cmath>
 #include <limits>
 
-#include "evaluation_fixtures.h"
-#include "gpprobe/baselines.h"
-#include "gpprobe/linear_probe.h"
-#include "gpprobe/linear_probe_ensemble.h"
-#include "gpprobe/linear_svm.h"
-#include "gpprobe/mahalanobis.h"
-#include "gpprobe/nearest_neighbours.h"
+#include "evaluation/evaluation_fixtures.h"
+#include "gpprobe/baselines/baselines.h"
+#include "gpprobe/baselines/linear_probe.h"
+#include "gpprobe/baselines/linear_probe_ensemble.h"
+#include "gpprobe/baselines/linear_svm.h"
+#include "gpprobe/baselines/mahalanobis.h"
+#include "gpprobe/baselines/nearest_neighbours.h"
 
 namespace gpprobe {
 namespace {

@@ -1,5 +1,5 @@
 // LP and LPE on observations with columns that are zero in every observation (dead ReLU units): with
-// O >= d the design leaves those columns out (probe_design.h). The fit must be the fit to the other
+// O >= d the design leaves those columns out (linear_probe_design.h). The fit must be the fit to the other
 // columns with exact zeros put back in the right places, so that queries, which may be non-zero
 // there, get the same decisions; and with every column zero, the intercept-only model.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "gpprobe/linear_probe.h"
-#include "gpprobe/linear_probe_ensemble.h"
+#include "gpprobe/baselines/linear_probe.h"
+#include "gpprobe/baselines/linear_probe_ensemble.h"
 
 namespace gpprobe {
 namespace {

@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "../../core/src/logistic_newton.h"
+#include "core/src/baselines/logistic_newton.h"
 
 namespace gpprobe {
 namespace {

@@ -11,12 +11,12 @@
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/gpc_box_bounds.h"
-#include "gpprobe/gpc_robustness.h"
-#include "gpprobe/random_stream.h"
-#include "../../core/src/pairwise_exponential_sums.h"
-#include "../../core/src/separable_quadratic.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/certify/box_bounds.h"
+#include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/common/random_stream.h"
+#include "core/src/certify/pairwise_exponential_sums.h"
+#include "core/src/certify/separable_quadratic.h"
 
 namespace gpprobe {
 namespace {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/branch_and_bound.h"
+#include "gpprobe/certify/branch_and_bound.h"
 
 namespace gpprobe {
 namespace {

@@ -11,9 +11,9 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpc_fixtures.h"
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/kernel_matrix.h"
+#include "classification/gpc_fixtures.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/kernels/kernel_matrix.h"
 
 namespace gpprobe::testing {
 

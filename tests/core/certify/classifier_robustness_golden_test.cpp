@@ -10,9 +10,9 @@
 
 #include <iostream>
 
-#include "gpc_robustness_fixtures.h"
-#include "gpprobe/gpc_box_bounds.h"
-#include "gpprobe/gpc_robustness.h"
+#include "classifier_robustness_fixtures.h"
+#include "gpprobe/certify/box_bounds.h"
+#include "gpprobe/certify/classifier_robustness.h"
 
 namespace gpprobe {
 namespace {

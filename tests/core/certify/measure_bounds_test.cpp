@@ -6,9 +6,9 @@
 #include <cmath>
 #include <random>
 
-#include "gpprobe/gauss_hermite.h"
-#include "gpprobe/measure_bounds.h"
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/gauss_hermite.h"
+#include "gpprobe/certify/measure_bounds.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
 namespace gpprobe {
 namespace {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <iostream>
 
-#include "gpprobe/gpc_probability.h"
-#include "gpprobe/gpc_probability_bounds.h"
-#include "gpprobe/random_stream.h"
+#include "gpprobe/classification/probability.h"
+#include "gpprobe/certify/probability_bounds.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 namespace {

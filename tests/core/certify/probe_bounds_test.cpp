@@ -8,9 +8,9 @@
 #include <cmath>
 #include <random>
 
-#include "gpprobe/probe.h"
-#include "gpprobe/probe_certificate.h"
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
 namespace gpprobe {
 namespace {

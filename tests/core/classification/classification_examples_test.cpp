@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "gpprobe/classification_examples.h"
+#include "gpprobe/classification/classification_examples.h"
 
 namespace gpprobe {
 namespace {

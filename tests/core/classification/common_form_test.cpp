@@ -6,10 +6,10 @@
 #include <Eigen/Dense>
 
 #include "gpc_fixtures.h"
-#include "gpprobe/ep_classifier.h"
-#include "gpprobe/gpc_probability.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/laplace_classifier.h"
+#include "gpprobe/classification/ep_classifier.h"
+#include "gpprobe/classification/probability.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/classification/laplace_classifier.h"
 
 namespace gpprobe {
 namespace {

@@ -1,5 +1,5 @@
-// The GP classification reference cases: tests/reference/gpc_golden.json (a copy of
-// shared/reference/gpc_golden.json, GPC.md's numbers) and tests/reference/classification/*.json
+// The GP classification reference cases: tests/reference/gpc_golden.json (the settled
+// reference values of docs/design/classification.md and certify.md) and tests/reference/classification/*.json
 // (scikit-learn, written by scripts/fixtures/make_gpc_fixtures.py), with the comparison they prescribe.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpprobe/gp_classifier.h"
+#include "gpprobe/classification/gp_classifier.h"
 #include "test_support.h"
 
 namespace gpprobe::testing {

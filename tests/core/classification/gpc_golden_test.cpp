@@ -1,4 +1,4 @@
-// Every case of tests/reference/gpc_golden.json (GPC.md's reference values), to the tolerances,
+// Every case of tests/reference/gpc_golden.json (the reference values of docs/design/classification.md and docs/design/certify.md), to the tolerances,
 // compared relatively as the file's README says: |a - b| <= tol * max(1, |b|).
 //   Laplace  f^, W, grad log p, latent mean/variance, probit probability 1e-8; LML 1e-9; gradient 1e-7;
 //            logistic probability 1e-9 (forces the accurate quadrature)
@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "gpc_fixtures.h"
-#include "gpprobe/ep_classifier.h"
-#include "gpprobe/gpc_probability.h"
-#include "gpprobe/laplace_classifier.h"
+#include "gpprobe/classification/ep_classifier.h"
+#include "gpprobe/classification/probability.h"
+#include "gpprobe/classification/laplace_classifier.h"
 
 namespace gpprobe {
 namespace {

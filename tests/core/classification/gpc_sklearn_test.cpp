@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "gpc_fixtures.h"
-#include "gpprobe/gpc_hyperparameter_fit.h"
-#include "gpprobe/laplace_classifier.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/classification/laplace_classifier.h"
 
 namespace gpprobe {
 namespace {

@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "gpc_fixtures.h"
-#include "gpprobe/gpc_hyperparameter_fit.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/random_stream.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "gpc_fixtures.h"
-#include "gpprobe/gpc_probability.h"
+#include "gpprobe/classification/probability.h"
 
 namespace gpprobe {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "gpprobe/synthetic_classification.h"
+#include "gpprobe/classification/synthetic_classification.h"
 
 namespace gpprobe {
 namespace {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "evaluation_fixtures.h"
+#include "evaluation/evaluation_fixtures.h"
 
 namespace gpprobe {
 namespace {

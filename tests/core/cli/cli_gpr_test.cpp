@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "regression_fixtures.h"
+#include "regression/regression_fixtures.h"
 
 namespace gpprobe {
 namespace {

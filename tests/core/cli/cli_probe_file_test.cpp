@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "probe_file.h"
+#include "readers/probe_file.h"
 #include "test_support.h"
 
 namespace gpprobe {

@@ -9,7 +9,7 @@
 
 #include "cli_runner.h"
 #include "csv_output.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
 
 namespace gpprobe {

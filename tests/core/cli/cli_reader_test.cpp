@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "cli_runner.h"
-#include "delimited_reader.h"
-#include "loaded_matrix.h"
-#include "npy_reader.h"
-#include "probe_file.h"
+#include "readers/delimited_reader.h"
+#include "readers/loaded_matrix.h"
+#include "readers/npy_reader.h"
+#include "readers/probe_file.h"
 
 namespace gpprobe {
 namespace {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "gpc_fixtures.h"
+#include "classification/gpc_fixtures.h"
 
 namespace gpprobe {
 namespace {

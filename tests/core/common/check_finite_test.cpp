@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "gpprobe/lbfgs.h"
+#include "gpprobe/common/lbfgs.h"
 
 namespace gpprobe {
 namespace {

@@ -5,8 +5,8 @@
 #include <numeric>
 #include <random>
 
-#include "evaluation_fixtures.h"
-#include "gpprobe/random_stream.h"
+#include "evaluation/evaluation_fixtures.h"
+#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 namespace {

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 #include "test_support.h"
 
 namespace gpprobe::testing {

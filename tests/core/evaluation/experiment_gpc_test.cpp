@@ -9,12 +9,12 @@
 #include <cmath>
 #include <tuple>
 
-#include "gpprobe/experiment.h"
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/gpc_hyperparameter_fit.h"
-#include "gpprobe/metrics.h"
-#include "gpprobe/parallel_for.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/evaluation/experiment.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/evaluation/metrics.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 
 namespace gpprobe {
 namespace {

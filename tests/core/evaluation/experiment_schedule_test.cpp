@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "gpprobe/experiment.h"
+#include "gpprobe/evaluation/experiment.h"
 
 namespace gpprobe {
 namespace {

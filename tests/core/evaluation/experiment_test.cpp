@@ -7,11 +7,11 @@
 #include <cmath>
 #include <limits>
 
-#include "../../core/src/experiment_protocol.h"
+#include "core/src/evaluation/experiment_protocol.h"
 #include "evaluation_fixtures.h"
-#include "gpprobe/experiment.h"
-#include "gpprobe/parallel_for.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/evaluation/experiment.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 
 namespace gpprobe {
 namespace {

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "evaluation_fixtures.h"
-#include "gpprobe/metrics.h"
+#include "gpprobe/evaluation/metrics.h"
 
 namespace gpprobe {
 namespace {

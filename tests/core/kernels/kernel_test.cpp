@@ -6,10 +6,10 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "gpprobe/kernel.h"
-#include "gpprobe/kernel_expression.h"
-#include "gpprobe/kernel_matrix.h"
-#include "gpprobe/named_kernels.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/kernels/kernel_expression.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/kernels/named_kernels.h"
 
 namespace gpprobe {
 namespace {

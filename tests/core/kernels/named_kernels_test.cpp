@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/kernel_expression.h"
-#include "gpprobe/kernel_parameters.h"
-#include "gpprobe/named_kernels.h"
-#include "gpprobe/regression_examples.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/kernels/kernel_expression.h"
+#include "gpprobe/kernels/kernel_parameters.h"
+#include "gpprobe/kernels/named_kernels.h"
+#include "gpprobe/regression/regression_examples.h"
 
 namespace gpprobe {
 namespace {

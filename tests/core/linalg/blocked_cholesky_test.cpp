@@ -9,8 +9,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 namespace {

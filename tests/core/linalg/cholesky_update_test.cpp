@@ -5,7 +5,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/cholesky_update.h"
+#include "gpprobe/linalg/cholesky_update.h"
 
 namespace gpprobe {
 namespace {

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "../../core/src/deferred_covariance.h"
+#include "core/src/linalg/deferred_covariance.h"
 #include "test_support.h"
 
 namespace gpprobe {

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "../../core/src/float32_products.h"
+#include "core/src/linalg/float32_products.h"
 
 namespace gpprobe {
 namespace {

@@ -7,10 +7,10 @@
 #include <random>
 #include <vector>
 
-#include "gpprobe/row_products.h"
+#include "gpprobe/linalg/row_products.h"
 
-#include "../../core/src/lanes.h"
-#include "../../core/src/lanes_cholesky.h"
+#include "core/src/linalg/lanes.h"
+#include "core/src/linalg/lanes_cholesky.h"
 #include "test_support.h"
 
 namespace gpprobe {

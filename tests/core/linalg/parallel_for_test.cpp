@@ -2,7 +2,7 @@
 // in order-independent chunks, and probe scores, kept scores and their rank-one updates bit for bit the
 // same on 2, 3 and 7 threads as on one, on sizes that leave ragged last blocks and chunks. With threads
 // on, the golden numbers still hold.
-#include "gpprobe/parallel_for.h"
+#include "gpprobe/linalg/parallel_for.h"
 
 #include <gtest/gtest.h>
 
@@ -17,9 +17,9 @@
 #include <thread>
 #include <vector>
 
-#include "gpprobe/probe.h"
-#include "gpprobe/scored_queries.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/probe/scored_queries.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
 
 namespace gpprobe {

@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "gpprobe/row_products.h"
+#include "gpprobe/linalg/row_products.h"
 #include "test_support.h"
 
 namespace gpprobe {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "gpprobe/gauss_hermite.h"
+#include "gpprobe/probe/gauss_hermite.h"
 
 namespace gpprobe {
 namespace {

@@ -2,7 +2,7 @@
 // outputs, in both posterior spaces, and within 1e-6 when the inputs arrive as float32.
 #include <gtest/gtest.h>
 
-#include "gpprobe/probe.h"
+#include "gpprobe/probe/probe.h"
 #include "test_support.h"
 
 namespace gpprobe {

@@ -8,10 +8,10 @@
 #include <iostream>
 #include <random>
 
-#include "gpprobe/knowledge_gain.h"
-#include "gpprobe/leave_one_out.h"
-#include "gpprobe/metrics.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/probe/knowledge_gain.h"
+#include "gpprobe/probe/leave_one_out.h"
+#include "gpprobe/evaluation/metrics.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
 
 namespace gpprobe {

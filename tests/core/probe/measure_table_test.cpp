@@ -1,4 +1,4 @@
-// The tabulated measures (core/src/measure_table.h) against the quadrature they replace, over the whole
+// The tabulated measures (core/src/probe/measure_table.h) against the quadrature they replace, over the whole
 // table of several priors, and against an independent trapezoid integration in long double.
 #include <gtest/gtest.h>
 
@@ -7,11 +7,11 @@
 #include <random>
 #include <vector>
 
-#include "gpprobe/beta_prior.h"
-#include "gpprobe/parallel_for.h"
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
-#include "../../core/src/measure_table.h"
+#include "core/src/probe/measure_table.h"
 
 namespace gpprobe {
 namespace {

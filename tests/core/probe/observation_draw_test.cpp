@@ -3,9 +3,9 @@
 // held to the same rows, and to the CLI's, in tests/wasm/observation_draw.test.ts).
 #include <gtest/gtest.h>
 
-#include "cli_runner.h"
-#include "evaluation_fixtures.h"
-#include "gpprobe/observation_draw.h"
+#include "cli/cli_runner.h"
+#include "evaluation/evaluation_fixtures.h"
+#include "gpprobe/probe/observation_draw.h"
 
 namespace gpprobe {
 namespace {

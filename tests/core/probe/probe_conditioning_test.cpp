@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/probe.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 namespace {

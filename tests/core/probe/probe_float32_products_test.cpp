@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "gpprobe/probe.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
 
 namespace gpprobe {

@@ -1,4 +1,4 @@
-// Properties of the probe against a dense reference written from MATH.md (explicit inverses of the
+// Properties of the probe against a dense reference written from docs/design/probe.md (explicit inverses of the
 // heteroscedastic GP regression, kernel from its closed form): weight space = function space,
 // 0 <= knowledge <= 1, variance never above the prior, PSD kernel, incremental updates = refits.
 #include <gtest/gtest.h>
@@ -8,9 +8,9 @@
 
 #include <Eigen/Dense>
 
-#include "gpprobe/cosine_kernel.h"
-#include "gpprobe/parallel_for.h"
-#include "gpprobe/probe.h"
+#include "gpprobe/kernels/cosine_kernel.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/probe/probe.h"
 #include "test_support.h"
 
 namespace gpprobe {
@@ -36,7 +36,7 @@ struct Latent {
   VectorXd mean, variance;
 };
 
-// MATH.md written out densely: m = k_a' K_a^-1 (t_a - mu0) - k_b' K_b^-1 (t_b - mu0),
+// docs/design/probe.md written out densely: m = k_a' K_a^-1 (t_a - mu0) - k_b' K_b^-1 (t_b - mu0),
 // var = 2v - k' (K_a^-1 + K_b^-1) k, with k(a,b) = v (a'b + 1)/sqrt((|a|^2+1)(|b|^2+1)).
 Latent dense_reference(const RowMatrix& X, const std::vector<std::uint8_t>& y, const RowMatrix& Q, double eps, double s) {
   auto lognormal = [](double a) { const double var = std::log(1 / a + 1); return std::pair{std::log(a) - var / 2, var}; };

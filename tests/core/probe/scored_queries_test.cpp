@@ -2,7 +2,7 @@
 // the numbers equal a probe fitted afresh to the same observations (to 1e-9) after long sequences of
 // changes, in both posterior spaces and for float32 and float64 queries. full_rescores() pins that the
 // updates really were rank-one (no silent full pass) and that the drift guard does take over.
-#include "gpprobe/scored_queries.h"
+#include "gpprobe/probe/scored_queries.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "gpprobe/probe.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 
 namespace gpprobe {
 namespace {

@@ -1,14 +1,14 @@
 // The measures against an independent reference: composite Simpson integration of the same integrals
-// over +-14 standard deviations (written out here, from MATH.md), plus limits and symmetries.
+// over +-14 standard deviations (written out here, from docs/design/probe.md), plus limits and symmetries.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
-#include "../../core/src/lane_quadrature.h"
-#include "../../core/src/lanes_math.h"
+#include "core/src/probe/lane_quadrature.h"
+#include "core/src/linalg/lanes_math.h"
 
 namespace gpprobe {
 namespace {

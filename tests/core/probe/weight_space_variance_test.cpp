@@ -11,7 +11,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/probe.h"
+#include "gpprobe/probe/probe.h"
 #include "test_support.h"
 
 namespace gpprobe {

@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "gpprobe/anomaly_detection.h"
-#include "gpprobe/anomaly_experiment.h"
-#include "gpprobe/gated_roc.h"
-#include "gpprobe/gp_regression.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/anomaly_experiment.h"
+#include "gpprobe/regression/gated_roc.h"
+#include "gpprobe/regression/gp_regression.h"
 
 namespace gpprobe {
 namespace {

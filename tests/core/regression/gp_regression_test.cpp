@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/regression_examples.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/regression/regression_examples.h"
 
 namespace gpprobe {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/regression_examples.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/regression/regression_examples.h"
 #include "regression_fixtures.h"
 
 namespace gpprobe {

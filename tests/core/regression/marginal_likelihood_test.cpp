@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/marginal_likelihood.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/marginal_likelihood.h"
 #include "regression_fixtures.h"
 
 namespace gpprobe {

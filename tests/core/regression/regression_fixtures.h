@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpprobe/kernel.h"
+#include "gpprobe/kernels/kernel.h"
 #include "test_support.h"
 
 namespace gpprobe::testing {

@@ -6,8 +6,8 @@
 //
 // solved by Newton's method to a Newton decrement below 1e-22. Our probabilities equal scikit-learn's
 // optimum (solver="newton-cholesky", tol=1e-14) to 1e-9 and the default lbfgs fit, which stops at
-// tol = 1e-4, to 1e-4 (tests/core/baselines_test.cpp). With fewer observations than dimensions it is
-// solved in the span of the observations, which is exact (probe_design.h).
+// tol = 1e-4, to 1e-4 (tests/core/baselines/baselines_test.cpp). With fewer observations than dimensions it is
+// solved in the span of the observations, which is exact (linear_probe_design.h).
 //
 //   observations  O by d, O >= 1, both labels present
 //   labels        O values in {0, 1}
@@ -19,8 +19,8 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

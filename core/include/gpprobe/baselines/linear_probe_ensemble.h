@@ -9,8 +9,9 @@
 //                       (exact for any f), the expectations as ensemble means over f = t_m and H[f] the
 //                       entropy ½ log(2 pi e s²) of a Gaussian with the ensemble's logit variance s²
 //                       (population, 1/M). When every member agrees (O = 2: each admissible resample is
-//                       the pair itself) s² = 0 and H[f] = -inf; s² is then floored at 1e-12, MATH.md's
-//                       smallest supported variance, so episteme is large but finite.
+//                       the pair itself) s² = 0 and H[f] = -inf; s² is then floored at 1e-12, the smallest
+//                       variance the probe supports (docs/design/probe.md, "Judged probability,
+//                       episteme, alea"), so episteme is large but finite.
 //
 // Resamples: member m draws O indices uniformly with replacement (RandomStream(seed), in member order,
 // index(O) each); a resample without both labels is discarded and redrawn from the same stream. Each
@@ -25,9 +26,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -12,7 +12,7 @@
 // condition to 1e-9 (or the projected gradients span less than `tolerance`). Descent alone converges
 // linearly (10^5 sweeps on overlapping classes); with the Newton steps a fit at O = 512 takes ms.
 // scikit-learn's LinearSVC stops at tol = 1e-4; against the exact QP optimum our decision values
-// agree to 1e-9 (tests/core/baselines_test.cpp).
+// agree to 1e-9 (tests/core/baselines/baselines_test.cpp).
 //
 //   observations  O by d, O >= 1, both labels present
 //   labels        O values in {0, 1}
@@ -24,8 +24,8 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -17,8 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

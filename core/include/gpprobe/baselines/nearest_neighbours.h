@@ -13,8 +13,8 @@
 
 #include <cstddef>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

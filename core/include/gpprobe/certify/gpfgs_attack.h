@@ -8,13 +8,13 @@
 //
 // with sign(0) = 0 and the clamp to the region T being the authors' clip to the valid range. pi rises
 // with mu, so this is a gradient-sign step on pi wherever the variance changes little. A heuristic: it
-// finds a point of T, never a bound; branch and bound (gpc_robustness.h) may find a stronger one.
+// finds a point of T, never a bound; branch and bound (classifier_robustness.h) may find a stronger one.
 #pragma once
 
 #include <vector>
 
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/robustness_region.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/certify/robustness_region.h"
 
 namespace gpprobe {
 

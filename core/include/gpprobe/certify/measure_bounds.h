@@ -1,6 +1,7 @@
 // Sound bounds of the probe's judged probability E[sigmoid f] and episteme -H[sigmoid f] over every
-// f ~ N(m, s2) whose mean and variance lie in a rectangle [m_L, m_U] x [s2_L, s2_U] (GPC.md, "Bounds
-// over one box" item 6 for the logistic link, and the probe extension for the episteme):
+// f ~ N(m, s2) whose mean and variance lie in a rectangle [m_L, m_U] x [s2_L, s2_U] (docs/design/
+// certify.md, "Bounds over a box" item 6 for the logistic link, and "The probe's certificate" for the
+// episteme):
 //
 //   judged probability  F(m, s2) increases in m; dF/ds2 has the sign of -m, so
 //                       F >= F(m_L, m_L >= 0 ? s2_U : s2_L),   F <= F(m_U, m_U >= 0 ? s2_L : s2_U)
@@ -15,7 +16,7 @@
 // the values the probe reports and for the exact expectations alike.
 #pragma once
 
-#include "gpprobe/interval.h"
+#include "gpprobe/certify/interval.h"
 
 namespace gpprobe {
 
@@ -30,7 +31,7 @@ MeasureBounds measure_bounds(Interval mean, Interval variance);
 // An upper bound of |quadrature - exact| for the judged probability and the episteme at any mean and a
 // variance up to `variance`: max(1e-12, exp(1.2 - 65 / sqrt(variance))). It is the measured error of
 // the probe's 128-node Gauss-Hermite rule (5e-14 at 4.7, 1.7e-10 at 9.3, 3.5e-8 at 16.4, 9e-7 at 25.8,
-// against 20-digit adaptive quadrature) times 10; tests/core/measure_bounds_test.cpp pins it against
+// against 20-digit adaptive quadrature) times 10; tests/core/certify/measure_bounds_test.cpp pins it against
 // an independent integration up to variance 28 (epsilon down to ~3e-7).
 double quadrature_error_envelope(double variance);
 

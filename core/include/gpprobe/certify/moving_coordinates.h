@@ -14,8 +14,8 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/latent_weights.h"
-#include "gpprobe/status.h"
+#include "gpprobe/probe/latent_weights.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

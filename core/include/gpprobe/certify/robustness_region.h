@@ -1,5 +1,5 @@
-// The set T of a robustness question about a classifier at a point x* (GPC.md, "Robustness: the
-// problem"): the L-inf ball of radius gamma around x* on chosen coordinates J, every other coordinate
+// The set T of a robustness question about a classifier at a point x* (docs/design/certify.md,
+// "The robustness problem"): the L-inf ball of radius gamma around x* on chosen coordinates J, every other coordinate
 // fixed at x*, optionally clipped to a valid range (pixels in [0, 1]):
 //
 //   T = { x : x_j = x*_j for j not in J,  max(x*_j - gamma, lo) <= x_j <= min(x*_j + gamma, hi) for j in J }
@@ -18,9 +18,9 @@
 #include <optional>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/status.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

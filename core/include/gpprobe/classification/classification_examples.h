@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/regression_examples.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/regression/regression_examples.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -1,15 +1,15 @@
-// The common form of every fitted binary GP classifier (GPC.md, "Model"): Laplace and EP both reduce to
+// The common form of every fitted binary GP classifier (docs/design/classification.md, "Model"): Laplace and EP both reduce to
 //
 //   latent mean      mu(x)    = sum_i alpha_i k(x, x_i)                 = k(x)' alpha
 //   latent variance  Sigma(x) = s2 - k(x)' Q k(x)
-//   probability      pi(x)    = p(y = +1 | x) = E[p(+1 | f)], f ~ N(mu(x), Sigma(x))   (gpc_probability.h)
+//   probability      pi(x)    = p(y = +1 | x) = E[p(+1 | f)], f ~ N(mu(x), Sigma(x))   (probability.h)
 //
 // with the squared-exponential ARD kernel
 //
 //   k(x, x') = s2 exp(-sum_j (x_j - x'_j)^2 / (2 l_j^2)) = s2 exp(-z(x, x')),  k(x, x) = s2
 //
 // and Q = (K + W^-1)^-1 = W^1/2 B^-1 W^1/2 (B = I + W^1/2 K W^1/2; for EP, W = the site precisions).
-// This is exactly what the robustness bounds of GPC.md work on: everything is here, nothing refers back
+// This is exactly what the robustness bounds of docs/design/certify.md work on: everything is here, nothing refers back
 // to the fitter.
 //
 //   inputs           n by d   the training inputs x_i (row-major)
@@ -31,12 +31,12 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/gpc_likelihood.h"
-#include "gpprobe/kernel.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/classification/likelihood.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -1,5 +1,5 @@
 // Expectation propagation for binary GP classification with the probit likelihood (Rasmussen &
-// Williams Alg. 3.5, 3.6, eq. 3.65, 5.27; GPC.md "EP, probit"):
+// Williams Alg. 3.5, 3.6, eq. 3.65, 5.27; docs/design/classification.md, "EP probit"):
 //
 //   sites     t_i(f_i) = N(f_i | nu~_i / tau~_i, 1 / tau~_i), from tau~ = nu~ = 0, Sigma = K, mu = 0.
 //   sweep     for i = 1..n in index order: cavity tau_ = 1/Sigma_ii - tau~_i, nu_ = mu_i/Sigma_ii - nu~_i;
@@ -15,7 +15,7 @@
 //   stop      when no site moved more than 1e-9 (1 + max|tau~| + max|nu~|) in a sweep. (GPML's rule,
 //             |delta log Z| < 1e-4, leaves errors of 2e-5 to 3e-4 in the probabilities.)
 //   weights   alpha = nu~ - Q K nu~, Q = sW B^-1 sW (Alg. 3.6): the common form with M = L^-1 diag(sW).
-//   evidence  eq. 3.65 rearranged without 1/tau~ (GPC.md), with the cavities at convergence:
+//   evidence  eq. 3.65 rearranged without 1/tau~ (docs/design/classification.md, "EP probit"), with the cavities at convergence:
 //             log Z = sum log Phi(y m_ / sqrt(1 + v_)) + 1/2 sum log(1 + tau~/tau_) - sum log L_ii
 //                     + 1/2 nu~'Sigma nu~ + sum (tau~ nu_^2/tau_ - 2 nu_ nu~ - nu~^2) / (2 (tau_ + tau~))
 //   gradient  dlog Z/dtheta_p = 1/2 tr((alpha alpha' - Q) dK/dtheta_p)      (eq. 5.27, at convergence)
@@ -28,10 +28,10 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/gpc_training_data.h"
-#include "gpprobe/kernel.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/classification/training_data.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -9,7 +9,7 @@
 // the line search steps back from it. The result is never worse than the (projected) start: L-BFGS only
 // accepts steps that decrease -log q.
 //
-//   data   n training points (gpc_training_data.h)     start  s2 and 1 or d length-scales
+//   data   n training points (training_data.h)     start  s2 and 1 or d length-scales
 // Progress: done / total counts L-BFGS iterations over all runs, total = (restarts + 1) * max_iterations;
 // returning false cancels with status `cancelled`.
 #pragma once
@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

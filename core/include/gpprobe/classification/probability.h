@@ -1,5 +1,5 @@
 // The predictive class probability of binary GP classification, p(y = +1 | x) = E[p(+1 | f)] with the
-// latent f ~ N(mean, variance) at x (GPC.md, "Predictive probability"):
+// latent f ~ N(mean, variance) at x (docs/design/classification.md, "Predictive probability"):
 //
 //   probit     Phi(mean / sqrt(1 + variance))                                 exact
 //   logistic   E[sigmoid(f)] = int sigmoid(mean + sqrt(variance) t) phi(t) dt
@@ -13,7 +13,7 @@
 
 #include <cstddef>
 
-#include "gpprobe/gpc_likelihood.h"
+#include "gpprobe/classification/likelihood.h"
 
 namespace gpprobe {
 

@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

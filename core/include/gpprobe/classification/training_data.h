@@ -11,8 +11,8 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -18,8 +18,8 @@
 #include <functional>
 #include <vector>
 
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

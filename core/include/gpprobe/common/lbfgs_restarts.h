@@ -1,7 +1,7 @@
 // Bounded L-BFGS (lbfgs.h) from a given start and from `restarts` further starts drawn uniformly in the
 // box (RandomStream seeded with `seed`, as scikit-learn's n_restarts_optimizer does with its
 // random_state); the best run wins. The machinery behind every type-II maximum likelihood fit
-// (regression: hyperparameter_fit.h, classification: gpc_hyperparameter_fit.h).
+// (regression: hyperparameter_fit.h, classification: hyperparameter_fit.h).
 //
 //   f             the objective to minimise (a non-finite value makes the line search step back)
 //   start         the first run's start (projected into the box)
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/lbfgs.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/lbfgs.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

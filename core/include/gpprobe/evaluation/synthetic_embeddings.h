@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

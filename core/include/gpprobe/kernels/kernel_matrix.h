@@ -19,8 +19,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/kernel.h"
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

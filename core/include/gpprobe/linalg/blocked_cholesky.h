@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <string>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -17,9 +17,9 @@
 
 #include <cstdint>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -40,7 +40,7 @@ void accumulate_transposed_product(const double* A, const double* B, std::size_t
 
 // out += A' w = sum_i w_i A_i for the m rows of A (m by k) and m weights w: the gradient of a loss over
 // margins A x (k = 1 of accumulate_transposed_product, without its store of out per row). One kernel on
-// four lanes (core/src/lanes.h) under both backends: strips of out's columns stay in registers across all
+// four lanes (core/src/linalg/lanes.h) under both backends: strips of out's columns stay in registers across all
 // rows, and each out value is summed in row order.
 void add_weighted_rows(const double* w, const double* A, std::size_t m, std::size_t k, double* out);
 

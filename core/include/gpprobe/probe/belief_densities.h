@@ -11,7 +11,7 @@
 // those observations and queried at the same point (paper Figs 9-11).
 #pragma once
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

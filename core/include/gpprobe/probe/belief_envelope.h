@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

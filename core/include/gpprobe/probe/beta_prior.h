@@ -7,7 +7,7 @@
 //                                        mean     = log(shape) - variance/2.
 #pragma once
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

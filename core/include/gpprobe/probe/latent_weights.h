@@ -1,5 +1,5 @@
 // The probe's latent f = f_alpha - f_beta in weight space, the form the certified bounds work from
-// (GPC.md, "Extension: certified bounds for the GPP probe"). With ã = [a; 1] (length D = d + 1):
+// (docs/design/certify.md, "The probe's certificate"). With ã = [a; 1] (length D = d + 1):
 //
 //   latent mean      m(a)  = sqrt(v) ã'u / |ã|,        u = Psi'(K_alpha^-1 r_alpha - K_beta^-1 r_beta)
 //   latent variance  s2(a) = v (2 - ã'Mã / ã'ã),       M = Psi'(K_alpha^-1 + K_beta^-1) Psi
@@ -23,7 +23,7 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/matrix_view.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 

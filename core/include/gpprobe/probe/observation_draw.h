@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -18,10 +18,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/probe.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

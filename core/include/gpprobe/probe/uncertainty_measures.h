@@ -17,7 +17,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "gpprobe/gauss_hermite.h"
+#include "gpprobe/probe/gauss_hermite.h"
 
 namespace gpprobe {
 

@@ -17,13 +17,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/anomaly_detection.h"
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/kernel.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/gated_roc.h"
-#include "gpprobe/status.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/regression/gated_roc.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

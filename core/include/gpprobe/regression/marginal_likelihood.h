@@ -1,5 +1,5 @@
 // The log marginal likelihood of exact GP regression and its gradient in log-parameters
-// (Rasmussen & Williams eq. 2.30 and 5.9; MATH.md):
+// (Rasmussen & Williams eq. 2.30 and 5.9; docs/design/regression.md, "Hyperparameters"):
 //
 //   K_y = K + noise I = L L',   alpha = K_y^-1 r,   r = y - mean
 //   log p(y | X, theta) = -1/2 r' alpha - sum_i log L_ii - n/2 log 2 pi
@@ -21,9 +21,9 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/kernel.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/kernel.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/status.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
