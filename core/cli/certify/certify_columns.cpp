@@ -1,4 +1,4 @@
-#include "certify_columns.h"
+#include "certify/certify_columns.h"
 
 #include "csv_output.h"
 
@@ -24,8 +24,11 @@ Result<std::optional<CertifyOptions>> certify_options(const Arguments& args) {
   }
   options.gamma = gamma.value();
   const std::string norm = args.get("norm", "inf");
-  if (norm != "inf" && norm != "2") return Status(StatusCode::invalid_argument, "--norm expects inf or 2, got '" + norm + "'");
-  options.norm = norm == "inf" ? QueryNorm::inf : QueryNorm::two;
+  Result<QueryNorm> parsed = parse_norm(norm);
+  if (!parsed.ok()) {
+    return Status(StatusCode::invalid_argument, "--norm expects " + names_of(kQueryNormNames) + ", got '" + norm + "'");
+  }
+  options.norm = parsed.value();
   if (args.has("certify-dims")) {
     Result<std::vector<std::size_t>> dims = args.indices("certify-dims", "");
     if (!dims.ok()) return dims.status();

@@ -1,20 +1,17 @@
-#include "gpprobe/baselines.h"
+#include "gpprobe/baselines/baselines.h"
 
 #include <algorithm>
 
-#include "gpprobe/linear_probe.h"
-#include "gpprobe/linear_probe_ensemble.h"
-#include "gpprobe/linear_svm.h"
-#include "gpprobe/mahalanobis.h"
-#include "gpprobe/nearest_neighbours.h"
-#include "input_checks.h"
+#include "gpprobe/baselines/linear_probe.h"
+#include "gpprobe/baselines/linear_probe_ensemble.h"
+#include "gpprobe/baselines/linear_svm.h"
+#include "gpprobe/baselines/mahalanobis.h"
+#include "gpprobe/baselines/nearest_neighbours.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 
 namespace {
-
-constexpr BaselineMethod kMethods[] = {BaselineMethod::lp,  BaselineMethod::svm,  BaselineMethod::lpe,
-                                       BaselineMethod::msp, BaselineMethod::maha, BaselineMethod::knn};
 
 // The labels check every method shares (kNN ignores the labels but the call still passes them).
 Status check_inputs(const MatrixView& observations, const std::uint8_t* labels, std::size_t count,
@@ -48,24 +45,6 @@ Result<BaselineScores> linear(BaselineMethod method, const MatrixView& observati
 }
 
 }  // namespace
-
-const char* baseline_name(BaselineMethod method) {
-  switch (method) {
-    case BaselineMethod::lp: return "lp";
-    case BaselineMethod::svm: return "svm";
-    case BaselineMethod::lpe: return "lpe";
-    case BaselineMethod::msp: return "msp";
-    case BaselineMethod::maha: return "maha";
-    case BaselineMethod::knn: return "knn";
-  }
-  return "unknown";
-}
-
-Result<BaselineMethod> parse_baseline(const std::string& name) {
-  for (BaselineMethod m : kMethods)
-    if (name == baseline_name(m)) return m;
-  return Status(StatusCode::invalid_argument, "method must be lp, svm, lpe, msp, maha or knn, got '" + name + "'");
-}
 
 std::vector<std::string> baseline_columns(BaselineMethod method) {
   switch (method) {

@@ -1,4 +1,4 @@
-#include "gpprobe/branch_and_bound.h"
+#include "gpprobe/certify/branch_and_bound.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "input_checks.h"
-#include "numeric_constants.h"
+#include "common/input_checks.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 
@@ -72,17 +72,6 @@ bool Box::contains(const std::vector<double>& x) const {
   for (std::size_t j = 0; j < x.size(); ++j)
     if (!(x[j] >= lower[j] && x[j] <= upper[j])) return false;
   return true;
-}
-
-const char* search_status_name(SearchStatus status) {
-  switch (status) {
-    case SearchStatus::converged: return "converged";
-    case SearchStatus::iteration_limit: return "iteration_limit";
-    case SearchStatus::time_limit: return "time_limit";
-    case SearchStatus::min_box: return "min_box";
-    case SearchStatus::cancelled: return "cancelled";
-  }
-  return "unknown";
 }
 
 Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root, const BoundOracle& oracle,

@@ -1,10 +1,10 @@
-#include "gpprobe/gpc_robustness.h"
+#include "gpprobe/certify/classifier_robustness.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpprobe/gpc_box_bounds.h"
-#include "input_checks.h"
+#include "gpprobe/certify/box_bounds.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 
@@ -42,27 +42,6 @@ VerdictFlip verdict(const RobustnessCertificate& c) {
 }
 
 }  // namespace
-
-const char* search_name(RobustnessSearch search) {
-  return search == RobustnessSearch::both ? "both" : "adversarial";
-}
-
-Result<RobustnessSearch> parse_search(const std::string& name) {
-  if (name == "both") return RobustnessSearch::both;
-  if (name == "adversarial") return RobustnessSearch::adversarial;
-  return Status(StatusCode::invalid_argument, "search must be both or adversarial, got '" + name + "'");
-}
-
-const char* variance_method_name(VarianceMethod variance) {
-  return variance == VarianceMethod::both ? "both" : variance == VarianceMethod::centred ? "centred" : "relaxation";
-}
-
-Result<VarianceMethod> parse_variance_method(const std::string& name) {
-  if (name == "both") return VarianceMethod::both;
-  if (name == "centred") return VarianceMethod::centred;
-  if (name == "relaxation") return VarianceMethod::relaxation;
-  return Status(StatusCode::invalid_argument, "variance must be both, centred or relaxation, got '" + name + "'");
-}
 
 Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, const std::vector<double>& point,
                                                  const RobustnessOptions& options, const ProgressCallback& progress,

@@ -1,15 +1,15 @@
-#include "gpprobe/probe_certificate.h"
+#include "gpprobe/certify/probe_certificate.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "gpprobe/measure_bounds.h"
-#include "gpprobe/uncertainty_measures.h"
-#include "input_checks.h"
-#include "query_set.h"
-#include "numeric_constants.h"
+#include "gpprobe/certify/measure_bounds.h"
+#include "gpprobe/probe/uncertainty_measures.h"
+#include "common/input_checks.h"
+#include "certify/query_set.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 
@@ -29,15 +29,6 @@ Found best_of(const BoxBound& b, Extremum extremum) {
 }
 
 }  // namespace
-
-const char* verdict_flip_name(VerdictFlip flip) {
-  switch (flip) {
-    case VerdictFlip::no: return "no";
-    case VerdictFlip::yes: return "yes";
-    case VerdictFlip::unknown: return "unknown";
-  }
-  return "unknown";
-}
 
 Result<ProbeCertifier> ProbeCertifier::make(const Probe& probe, const CertifyOptions& options) {
   if (!std::isfinite(options.gamma) || options.gamma < 0.0) {

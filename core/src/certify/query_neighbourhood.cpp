@@ -1,4 +1,4 @@
-#include "gpprobe/query_neighbourhood.h"
+#include "gpprobe/certify/query_neighbourhood.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,6 @@ namespace gpprobe {
 
 using Eigen::Index;
 using Eigen::VectorXd;
-
-const char* norm_name(QueryNorm norm) { return norm == QueryNorm::inf ? "inf" : "2"; }
 
 QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const double* centre) : moving_(&moving) {
   const LatentWeights& w = moving.weights();

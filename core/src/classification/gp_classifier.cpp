@@ -1,7 +1,7 @@
-#include "gpprobe/gp_classifier.h"
+#include "gpprobe/classification/gp_classifier.h"
 
-#include "gpprobe/ep_classifier.h"
-#include "gpprobe/laplace_classifier.h"
+#include "gpprobe/classification/ep_classifier.h"
+#include "gpprobe/classification/laplace_classifier.h"
 
 namespace gpprobe {
 
@@ -36,14 +36,6 @@ Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel
 }
 
 }  // namespace
-
-const char* method_name(GpcMethod method) { return method == GpcMethod::laplace ? "laplace" : "ep"; }
-
-Result<GpcMethod> parse_method(const std::string& name) {
-  if (name == "laplace") return GpcMethod::laplace;
-  if (name == "ep") return GpcMethod::ep;
-  return Status(StatusCode::invalid_argument, "method must be laplace or ep, got '" + name + "'");
-}
 
 Status check_options(const GpcOptions& options) {
   if (options.method == GpcMethod::ep && options.likelihood != GpcLikelihood::probit) {

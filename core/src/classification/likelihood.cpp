@@ -1,9 +1,9 @@
-#include "gpprobe/gpc_likelihood.h"
+#include "gpprobe/classification/likelihood.h"
 
 #include <cmath>
 
-#include "logistic_newton.h"
-#include "numeric_constants.h"
+#include "baselines/logistic_newton.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 
@@ -17,16 +17,6 @@ constexpr double kInverseSqrtPi = 0.5641895835477563;      // 1 / sqrt(pi)
 double logistic_softplus(double t) { return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
 
 }  // namespace
-
-const char* likelihood_name(GpcLikelihood likelihood) {
-  return likelihood == GpcLikelihood::probit ? "probit" : "logistic";
-}
-
-Result<GpcLikelihood> parse_likelihood(const std::string& name) {
-  if (name == "probit") return GpcLikelihood::probit;
-  if (name == "logistic") return GpcLikelihood::logistic;
-  return Status(StatusCode::invalid_argument, "likelihood must be probit or logistic, got '" + name + "'");
-}
 
 double scaled_erfc(double x) {
   // Below 4, exp(x^2) costs at most 16 ulp of relative error; beyond, erfc's continued fraction

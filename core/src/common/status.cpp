@@ -1,22 +1,10 @@
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
+
+#include "gpprobe/common/enum_names.h"
 
 namespace gpprobe {
 
-const char* code_name(StatusCode code) {
-  switch (code) {
-    case StatusCode::ok: return "ok";
-    case StatusCode::invalid_argument: return "invalid_argument";
-    case StatusCode::dimension_mismatch: return "dimension_mismatch";
-    case StatusCode::non_finite: return "non_finite";
-    case StatusCode::numerical_failure: return "numerical_failure";
-    case StatusCode::parse_error: return "parse_error";
-    case StatusCode::io_error: return "io_error";
-    case StatusCode::out_of_memory: return "out_of_memory";
-    case StatusCode::cancelled: return "cancelled";
-    case StatusCode::internal_error: return "internal_error";
-  }
-  return "unknown";
-}
+const char* code_name(StatusCode code) { return name_of(kStatusCodeNames, code); }
 
 std::string count_of(std::size_t n, const char* singular, const char* plural) {
   const std::string many = plural ? plural : std::string(singular) + "s";

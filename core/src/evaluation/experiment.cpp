@@ -1,26 +1,11 @@
-#include "gpprobe/experiment.h"
+#include "gpprobe/evaluation/experiment.h"
 
 #include <cmath>
 #include <utility>
 
-#include "experiment_protocol.h"
+#include "evaluation/experiment_protocol.h"
 
 namespace gpprobe {
-
-const char* experiment_name(ExperimentKind kind) {
-  switch (kind) {
-    case ExperimentKind::probing: return "probing";
-    case ExperimentKind::fuzzy: return "fuzzy";
-    case ExperimentKind::ood: return "ood";
-  }
-  return "unknown";
-}
-
-Result<ExperimentKind> parse_experiment(const std::string& name) {
-  for (ExperimentKind k : {ExperimentKind::probing, ExperimentKind::fuzzy, ExperimentKind::ood})
-    if (name == experiment_name(k)) return k;
-  return Status(StatusCode::invalid_argument, "experiment must be probing, fuzzy or ood, got '" + name + "'");
-}
 
 const std::vector<double>& fuzzy_label_probabilities() {
   static const std::vector<double> levels = {0.25, 0.5, 0.75, 1.0};

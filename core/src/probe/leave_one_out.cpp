@@ -1,12 +1,12 @@
-#include "gpprobe/leave_one_out.h"
+#include "gpprobe/probe/leave_one_out.h"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "gpprobe/metrics.h"
-#include "gpprobe/uncertainty_measures.h"
-#include "latent_pair.h"
+#include "gpprobe/evaluation/metrics.h"
+#include "gpprobe/probe/uncertainty_measures.h"
+#include "probe/latent_pair.h"
 
 namespace gpprobe {
 
@@ -54,15 +54,6 @@ void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
 }
 
 }  // namespace
-
-const char* verdict_name(LooVerdict verdict) {
-  switch (verdict) {
-    case LooVerdict::too_few: return "too_few";
-    case LooVerdict::chance: return "chance";
-    case LooVerdict::separates: return "separates";
-  }
-  return "unknown";
-}
 
 Result<LeaveOneOut> leave_one_out(const Probe& probe, PosteriorSpace space) {
   const std::size_t O = probe.observation_count();

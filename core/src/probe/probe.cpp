@@ -1,16 +1,16 @@
-#include "gpprobe/probe.h"
+#include "gpprobe/probe/probe.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
 
-#include "gpprobe/cosine_kernel.h"
-#include "gpprobe/parallel_for.h"
-#include "input_checks.h"
-#include "latent_posterior.h"
-#include "posterior_choice.h"
-#include "score_columns.h"
+#include "gpprobe/kernels/cosine_kernel.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "common/input_checks.h"
+#include "probe/latent_posterior.h"
+#include "probe/posterior_choice.h"
+#include "probe/score_columns.h"
 
 namespace gpprobe {
 
@@ -25,21 +25,6 @@ std::uint64_t next_revision() {
 }
 
 }  // namespace
-
-const char* space_name(PosteriorSpace space) {
-  switch (space) {
-    case PosteriorSpace::automatic: return "automatic";
-    case PosteriorSpace::function: return "function";
-    case PosteriorSpace::weight: return "weight";
-  }
-  return "unknown";
-}
-
-Result<PosteriorSpace> parse_space(const std::string& name) {
-  for (PosteriorSpace s : {PosteriorSpace::automatic, PosteriorSpace::function, PosteriorSpace::weight})
-    if (name == space_name(s)) return s;
-  return Status(StatusCode::invalid_argument, "space must be automatic, function or weight, got '" + name + "'");
-}
 
 PosteriorSpace cheaper_space(std::size_t observations, std::size_t dimension, std::size_t queries) {
   const double O = double(observations), D = double(dimension + 1), n = double(queries);

@@ -1,18 +1,9 @@
-#include "gpprobe/anomaly_detection.h"
+#include "gpprobe/regression/anomaly_detection.h"
 
 #include <cmath>
 #include <sstream>
 
 namespace gpprobe {
-
-const char* status_name(PointStatus status) {
-  switch (status) {
-    case PointStatus::normal: return "normal";
-    case PointStatus::anomaly: return "anomaly";
-    case PointStatus::unknown: return "unknown";
-  }
-  return "unknown";
-}
 
 Status check_thresholds(const AnomalyThresholds& t) {
   std::ostringstream os;

@@ -19,18 +19,27 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 enum class BaselineMethod { lp, svm, lpe, msp, maha, knn };
+inline constexpr EnumNames<BaselineMethod, 6> kBaselineMethodNames = {{{BaselineMethod::lp, "lp"},
+                                                                     {BaselineMethod::svm, "svm"},
+                                                                     {BaselineMethod::lpe, "lpe"},
+                                                                     {BaselineMethod::msp, "msp"},
+                                                                     {BaselineMethod::maha, "maha"},
+                                                                     {BaselineMethod::knn, "knn"}}};
 
 // "lp", "svm", ...
-const char* baseline_name(BaselineMethod method);
+inline const char* baseline_name(BaselineMethod method) { return name_of(kBaselineMethodNames, method); }
 // invalid_argument "method must be lp, svm, lpe, msp, maha or knn, got 'x'".
-Result<BaselineMethod> parse_baseline(const std::string& name);
+inline Result<BaselineMethod> parse_baseline(const std::string& name) {
+  return parse_name(kBaselineMethodNames, name, "method");
+}
 // The columns run_baseline fills, in order: "score" first, then "probability", "episteme", "alea".
 std::vector<std::string> baseline_columns(BaselineMethod method);
 

@@ -1,6 +1,6 @@
 // Sound bounds of a fitted GP classifier's latent mean, latent variance and class probability over a
-// box of a robustness region, with the candidate points where they are nearly attained (GPC.md,
-// "Bounds over one box" items 1-6; the authors' `var_bound = 'quick'` relaxation), for the common form
+// box of a robustness region, with the candidate points where they are nearly attained (docs/design/certify.md,
+// "Bounds over a box" items 1-6; the authors' `var_bound = 'quick'` relaxation), for the common form
 // mu(x) = sum_i c_i e^{-z_i(x)}, Sigma(x) = s2 - sum_{i,l} R_il e^{-z_i(x) - z_l(x)} (c = s2 alpha,
 // R = s2^2 Q, z_i(x) = sum_j theta_j (x_j - x_ij)^2, theta_j = 1 / (2 l_j^2)):
 //
@@ -14,7 +14,7 @@
 //      (centred_variance_bounds.h: much tighter on small boxes, where the relaxation's gap carries the
 //      absolute mass of R), each end from whichever is tighter, and clipped to [0, s2].
 //   5. candidates: the optimisers of the four separable problems (and the caller's box centre).
-//   6. probability: gpc_probability_bounds.h from the mean and variance intervals.
+//   6. probability: probability_bounds.h from the mean and variance intervals.
 //
 // Every end is widened by an a-priori rounding allowance, 8 u (2n + k + 16) times the absolute size of
 // the terms summed (mean: sum_i |c_i| e^{-zL_i} (1 + zU_i); variance: s2 + sum_{i,l} |R_il| e^{-zL_i -
@@ -28,10 +28,11 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/robustness_region.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/certify/robustness_region.h"
+#include "gpprobe/common/enum_names.h"
 
 namespace gpprobe {
 
@@ -39,7 +40,7 @@ struct LatentBoxBounds {
   Interval mean;      // mean.lower <= mu(x) <= mean.upper for every x in the box
   Interval variance;  // likewise for Sigma(x); inside [0, s2]
   // Where the separable relaxations of mu^L, mu^U, Sigma^L and Sigma^U reach their optimum (k values
-  // each, in the box): promising points for the extremes of the probability (GPC.md item 5).
+  // each, in the box): promising points for the extremes of the probability (docs/design/certify.md, "Bounds over a box" item 5).
   std::vector<double> mean_lower_point, mean_upper_point, variance_lower_point, variance_upper_point;
 };
 
@@ -48,6 +49,8 @@ struct LatentBoxBounds {
 // it was the tighter one on under 1% of branch and bound's boxes, measured on 40 random models and
 // Synthetic2D), or the relaxation alone (the reference's bounds exactly, for comparison).
 enum class VarianceMethod { both, centred, relaxation };
+inline constexpr EnumNames<VarianceMethod, 3> kVarianceMethodNames = {
+    {{VarianceMethod::both, "both"}, {VarianceMethod::centred, "centred"}, {VarianceMethod::relaxation, "relaxation"}}};
 
 class GpcBoxBounds {
  public:

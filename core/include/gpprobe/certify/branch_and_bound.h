@@ -1,5 +1,5 @@
 // Best-first branch and bound for the minimum (or maximum) of a function f over an axis-aligned box,
-// with a certificate: Algorithm 1 of Blaas et al. (AISTATS 2020) as settled in GPC.md.
+// with a certificate: Algorithm 1 of Blaas et al. (AISTATS 2020) as settled in docs/design/certify.md, "Branch and bound".
 //
 //   root      k-dimensional box [lower, upper]
 //   oracle    for a box R: a sound bound L_R <= min_R f (an upper bound when maximising) and candidate
@@ -27,8 +27,8 @@
 // oracle then returns an infinite bound (+inf when minimising) and no candidates, and the box is closed.
 //
 // Example: the minimum of the class probability of a GP classifier over x* +- gamma, where
-// `probability_bounds(box)` returns sound [lower, upper] bounds over the box (GPC.md "Bounds over one
-// box") and `probability(x)` the exact value:
+// `probability_bounds(box)` returns sound [lower, upper] bounds over the box (docs/design/certify.md,
+// "Bounds over a box") and `probability(x)` the exact value:
 //
 //   BoundOracle oracle = [&](const Box& box) {
 //     BoxBound b;
@@ -48,8 +48,9 @@
 #include <functional>
 #include <vector>
 
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
@@ -74,11 +75,20 @@ struct BoxBound {
 using BoundOracle = std::function<BoxBound(const Box&)>;
 
 enum class Extremum { minimum, maximum };
+inline constexpr EnumNames<Extremum, 2> kExtremumNames = {{{Extremum::minimum, "minimum"}, {Extremum::maximum, "maximum"}}};
+
+// "minimum" / "maximum".
+inline const char* extremum_name(Extremum extremum) { return name_of(kExtremumNames, extremum); }
 
 enum class SearchStatus { converged, iteration_limit, time_limit, min_box, cancelled };
+inline constexpr EnumNames<SearchStatus, 5> kSearchStatusNames = {{{SearchStatus::converged, "converged"},
+                                                                   {SearchStatus::iteration_limit, "iteration_limit"},
+                                                                   {SearchStatus::time_limit, "time_limit"},
+                                                                   {SearchStatus::min_box, "min_box"},
+                                                                   {SearchStatus::cancelled, "cancelled"}}};
 
 // "converged", "iteration_limit", "time_limit", "min_box", "cancelled".
-const char* search_status_name(SearchStatus status);
+inline const char* search_status_name(SearchStatus status) { return name_of(kSearchStatusNames, status); }
 
 struct BranchAndBoundOptions {
   double tolerance = 1e-2;                  // stop when U - L <= tolerance (>= 0)

@@ -1,8 +1,8 @@
 // Certified adversarial robustness of a fitted GP classifier at a point x* (Blaas et al., AISTATS 2020;
-// GPC.md "Robustness" and "Branch and bound"): over the region T around x* (robustness_region.h)
+// docs/design/certify.md, "The robustness problem" and "Branch and bound"): over the region T around x* (robustness_region.h)
 //
 //   root      sound bounds of the latent mean, latent variance and class probability over all of T at
-//             once (gpc_box_bounds.h), O(n^2 + n d)
+//             once (box_bounds.h), O(n^2 + n d)
 //   minimum   an interval [L, U] holding pi_min(T) with a witness x in T, pi(x) = U, by best-first
 //             branch and bound (branch_and_bound.h: the widest side, in length-scale units, is split at
 //             its midpoint) until U - L <= tolerance or a limit; the candidates of each box are its
@@ -21,30 +21,37 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/gpc_box_bounds.h"
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/gpfgs_attack.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/probe_certificate.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/box_bounds.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/certify/gpfgs_attack.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 // Which extremes branch and bound refines: both, or only the adversarial one (the paper's Fig. 2);
 // the other then stops at the root box (its interval is still valid, with 0 iterations).
 enum class RobustnessSearch { both, adversarial };
+inline constexpr EnumNames<RobustnessSearch, 2> kRobustnessSearchNames = {
+    {{RobustnessSearch::both, "both"}, {RobustnessSearch::adversarial, "adversarial"}}};
 
 // "both" / "adversarial".
-const char* search_name(RobustnessSearch search);
+inline const char* search_name(RobustnessSearch search) { return name_of(kRobustnessSearchNames, search); }
 // invalid_argument "search must be both or adversarial, got 'x'".
-Result<RobustnessSearch> parse_search(const std::string& name);
+inline Result<RobustnessSearch> parse_search(const std::string& name) {
+  return parse_name(kRobustnessSearchNames, name, "search");
+}
 
-// "both" / "centred" / "relaxation" (gpc_box_bounds.h VarianceMethod).
-const char* variance_method_name(VarianceMethod variance);
+// "both" / "centred" / "relaxation" (box_bounds.h VarianceMethod).
+inline const char* variance_method_name(VarianceMethod variance) { return name_of(kVarianceMethodNames, variance); }
 // invalid_argument "variance must be both, centred or relaxation, got 'x'".
-Result<VarianceMethod> parse_variance_method(const std::string& name);
+inline Result<VarianceMethod> parse_variance_method(const std::string& name) {
+  return parse_name(kVarianceMethodNames, name, "variance");
+}
 
 struct RobustnessOptions {
   double gamma = 0.0;                    // radius of the L-inf ball, finite and >= 0
@@ -54,7 +61,7 @@ struct RobustnessOptions {
   std::size_t max_iterations = 10000;    // boxes split, per search
   double time_limit_seconds = 0.0;       // per search; 0: none
   RobustnessSearch search = RobustnessSearch::both;
-  // The variance bounds of every box (gpc_box_bounds.h). `both`: both at the root, the centred form
+  // The variance bounds of every box (box_bounds.h). `both`: both at the root, the centred form
   // below it (where it was tighter on 99% of boxes, at half the cost); `relaxation`: the reference's
   // relaxation everywhere (the paper's algorithm, for comparison); `centred`: the centred form everywhere.
   VarianceMethod variance = VarianceMethod::both;

@@ -18,20 +18,23 @@
 #include <optional>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/probe.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/query_neighbourhood.h"
-#include "gpprobe/status.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/certify/query_neighbourhood.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 enum class VerdictFlip { no, yes, unknown };
+inline constexpr EnumNames<VerdictFlip, 3> kVerdictFlipNames = {
+    {{VerdictFlip::no, "no"}, {VerdictFlip::yes, "yes"}, {VerdictFlip::unknown, "unknown"}}};
 
 // "no" / "yes" / "unknown".
-const char* verdict_flip_name(VerdictFlip flip);
+inline const char* verdict_flip_name(VerdictFlip flip) { return name_of(kVerdictFlipNames, flip); }
 
 struct CertifyOptions {
   double gamma = 0.0;                   // radius of the set, finite and >= 0

@@ -1,6 +1,6 @@
 // Sound bounds of the probe's latent mean and variance over a set of queries around a query a*: a box
 // of offsets on chosen coordinates J (the others stay at a*), or the L2 ball |a - a*| <= gamma within J
-// (GPC.md, "Extension: certified bounds for the GPP probe"). With ã = [a; 1], c = ã*, offsets D = a - a*
+// (docs/design/certify.md, "The probe's certificate"). With ã = [a; 1], c = ã*, offsets D = a - a*
 // on J and the weights u, M of latent_weights.h:
 //
 //   ã'u   = c'u + D'u_J                       exact range: box coordinate-wise, ball c'u +- gamma |u_J|
@@ -28,17 +28,21 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/interval.h"
-#include "gpprobe/latent_weights.h"
-#include "gpprobe/moving_coordinates.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/probe/latent_weights.h"
+#include "gpprobe/certify/moving_coordinates.h"
+#include "gpprobe/common/enum_names.h"
 
 namespace gpprobe {
 
 // The two shapes of set around a*: the L-inf box and the L2 ball (of radius gamma, on J).
 enum class QueryNorm { inf, two };
+inline constexpr EnumNames<QueryNorm, 2> kQueryNormNames = {{{QueryNorm::inf, "inf"}, {QueryNorm::two, "2"}}};
 
 // "inf" / "2".
-const char* norm_name(QueryNorm norm);
+inline const char* norm_name(QueryNorm norm) { return name_of(kQueryNormNames, norm); }
+// invalid_argument "norm must be inf or 2, got 'x'".
+inline Result<QueryNorm> parse_norm(const std::string& name) { return parse_name(kQueryNormNames, name, "norm"); }
 
 struct LatentBounds {
   Interval mean;

@@ -4,32 +4,34 @@
 //   fit         the approximation at fixed hyperparameters, its log marginal likelihood and the gradient
 //               in theta = [log s2, log l_1, ..., log l_d] (scikit-learn's order)
 //   predict     latent mean, latent variance and p(y = +1 | x) at test points, through the common form
-//               (gpc_common_form.h), which is also what the robustness bounds consume
+//               (common_form.h), which is also what the robustness bounds consume
 //
-//   x       n by d training inputs        labels  n values, 0/1 or -1/+1 (gpc_training_data.h)
+//   x       n by d training inputs        labels  n values, 0/1 or -1/+1 (training_data.h)
 //   kernel  signal variance and 1 or d length-scales
-// Hyperparameter learning is gpc_hyperparameter_fit.h.
+// Hyperparameter learning is hyperparameter_fit.h.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/gpc_likelihood.h"
-#include "gpprobe/gpc_training_data.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/classification/likelihood.h"
+#include "gpprobe/classification/training_data.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 enum class GpcMethod { laplace, ep };
+inline constexpr EnumNames<GpcMethod, 2> kGpcMethodNames = {{{GpcMethod::laplace, "laplace"}, {GpcMethod::ep, "ep"}}};
 
 // "laplace" or "ep".
-const char* method_name(GpcMethod method);
+inline const char* method_name(GpcMethod method) { return name_of(kGpcMethodNames, method); }
 // invalid_argument "method must be laplace or ep, got 'x'".
-Result<GpcMethod> parse_method(const std::string& name);
+inline Result<GpcMethod> parse_method(const std::string& name) { return parse_name(kGpcMethodNames, name, "method"); }
 
 struct GpcOptions {
   GpcMethod method = GpcMethod::laplace;

@@ -1,5 +1,5 @@
-// The two likelihoods of binary GP classification and their derivatives in the latent f (GPC.md,
-// "Model"), for a label y in {-1, +1} and z = y f:
+// The two likelihoods of binary GP classification and their derivatives in the latent f (docs/design/
+// classification.md, "Model"), for a label y in {-1, +1} and z = y f:
 //
 //              log p(y|f)          d/df              W = -d2/df2       d3/df3
 //   probit     log Phi(z)          y r               r (z + r)         y r ((z + r)(z + 2r) - 1)
@@ -18,16 +18,21 @@
 
 #include <string>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 enum class GpcLikelihood { probit, logistic };
+inline constexpr EnumNames<GpcLikelihood, 2> kGpcLikelihoodNames = {
+    {{GpcLikelihood::probit, "probit"}, {GpcLikelihood::logistic, "logistic"}}};
 
 // "probit" or "logistic": the name the CLI flag, the JSON and the app use.
-const char* likelihood_name(GpcLikelihood likelihood);
+inline const char* likelihood_name(GpcLikelihood likelihood) { return name_of(kGpcLikelihoodNames, likelihood); }
 // invalid_argument "likelihood must be probit or logistic, got 'x'".
-Result<GpcLikelihood> parse_likelihood(const std::string& name);
+inline Result<GpcLikelihood> parse_likelihood(const std::string& name) {
+  return parse_name(kGpcLikelihoodNames, name, "likelihood");
+}
 
 // log p(y|f) and its first three derivatives in f, at one training point.
 struct LikelihoodTerms {

@@ -25,15 +25,7 @@ enum class StatusCode {
   internal_error,      // an exception caught at a boundary (a bug, never a verdict on the input)
 };
 
-// Every code, in declaration order: the vocabulary the faces name errors by (the TS engine's
-// ERROR_CODES is tested against it through the wasm module).
-inline constexpr StatusCode kStatusCodes[] = {
-    StatusCode::ok,         StatusCode::invalid_argument, StatusCode::dimension_mismatch,
-    StatusCode::non_finite, StatusCode::numerical_failure, StatusCode::parse_error,
-    StatusCode::io_error,   StatusCode::out_of_memory,    StatusCode::cancelled,
-    StatusCode::internal_error};
-
-// "dimension_mismatch", ... : the name a JS Error carries as `.code`.
+// "dimension_mismatch", ... : the name a JS Error carries as `.code` (kStatusCodeNames, enum_names.h).
 const char* code_name(StatusCode code);
 
 // "1 row", "3 rows", "2 entries" (plural defaults to singular + "s"): counts in messages.

@@ -53,19 +53,24 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/probe.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 enum class ExperimentKind { probing, fuzzy, ood };
+inline constexpr EnumNames<ExperimentKind, 3> kExperimentKindNames = {
+    {{ExperimentKind::probing, "probing"}, {ExperimentKind::fuzzy, "fuzzy"}, {ExperimentKind::ood, "ood"}}};
 
 // "probing", "fuzzy", "ood".
-const char* experiment_name(ExperimentKind kind);
+inline const char* experiment_name(ExperimentKind kind) { return name_of(kExperimentKindNames, kind); }
 // invalid_argument "experiment must be probing, fuzzy or ood, got 'x'".
-Result<ExperimentKind> parse_experiment(const std::string& name);
+inline Result<ExperimentKind> parse_experiment(const std::string& name) {
+  return parse_name(kExperimentKindNames, name, "experiment");
+}
 
 struct ExperimentData {
   MatrixView embeddings;

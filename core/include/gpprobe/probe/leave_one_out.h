@@ -2,7 +2,7 @@
 // verdict they give: do these observations separate the concept in this embedding at all?
 //
 // Each latent GP g of the probe (f_alpha, f_beta) is heteroscedastic GP regression with
-// K_g = K + diag(n_g) and residuals r_g against mu0 (MATH.md). Leaving observation i out (the standard
+// K_g = K + diag(n_g) and residuals r_g against mu0 (docs/design/probe.md, "Knowledge"). Leaving observation i out (the standard
 // identities, e.g. Rasmussen & Williams §5.4.2, with the noise of each observation inside K_g), f_g at a_i
 // given the others is Gaussian with
 //   mean      mu0 + r_g,i - [K_g^-1 r_g]_i / [K_g^-1]_ii
@@ -31,15 +31,18 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/probe.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 enum class LooVerdict { too_few, chance, separates };
+inline constexpr EnumNames<LooVerdict, 3> kLooVerdictNames = {
+    {{LooVerdict::too_few, "too_few"}, {LooVerdict::chance, "chance"}, {LooVerdict::separates, "separates"}}};
 
 // "too_few", "chance", "separates".
-const char* verdict_name(LooVerdict verdict);
+inline const char* verdict_name(LooVerdict verdict) { return name_of(kLooVerdictNames, verdict); }
 
 struct LeaveOneOut {
   // One per observation, in the probe's order: f at a_i and E[sigmoid f] given every other observation.

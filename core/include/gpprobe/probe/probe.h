@@ -1,5 +1,5 @@
 // The Gaussian process probe: a Beta GP with the cosine kernel, fitted once to labelled observations
-// and queried many times (MATH.md).
+// and queried many times (docs/design/probe.md).
 //
 //   observations  O by d   (O may be 0: the probe is then its prior)
 //   labels        O values in {0, 1}
@@ -18,12 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/beta_prior.h"
-#include "gpprobe/latent_weights.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/observation_influence.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/probe/latent_weights.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/probe/observation_influence.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
@@ -31,11 +32,15 @@ class LatentPosterior;
 struct ChosenPosterior;
 
 enum class PosteriorSpace { automatic, function, weight };
+inline constexpr EnumNames<PosteriorSpace, 3> kPosteriorSpaceNames = {
+    {{PosteriorSpace::automatic, "automatic"}, {PosteriorSpace::function, "function"}, {PosteriorSpace::weight, "weight"}}};
 
 // "function" / "weight" / "automatic".
-const char* space_name(PosteriorSpace space);
+inline const char* space_name(PosteriorSpace space) { return name_of(kPosteriorSpaceNames, space); }
 // The space called `name`; invalid_argument "space must be automatic, function or weight, got 'x'".
-Result<PosteriorSpace> parse_space(const std::string& name);
+inline Result<PosteriorSpace> parse_space(const std::string& name) {
+  return parse_name(kPosteriorSpaceNames, name, "space");
+}
 
 struct ProbeOptions {
   double epsilon = 0.1;

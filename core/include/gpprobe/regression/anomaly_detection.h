@@ -1,4 +1,4 @@
-// Two-stage anomaly detection with the knowledge score (paper 001, Sec. III-B and Fig. 2; MATH.md):
+// Two-stage anomaly detection with the knowledge score (paper 001, Sec. III-B and Fig. 2; docs/design/regression.md, "Knowledge score"):
 //
 //   unknown   if G(x) < rho                                    (the model was not informed here)
 //   anomaly   else if |y - mean(x)| > theta sqrt(var_post(x) + noise)
@@ -14,14 +14,17 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 
 enum class PointStatus : std::uint8_t { normal = 0, anomaly = 1, unknown = 2 };
+inline constexpr EnumNames<PointStatus, 3> kPointStatusNames = {
+    {{PointStatus::normal, "normal"}, {PointStatus::anomaly, "anomaly"}, {PointStatus::unknown, "unknown"}}};
 
 // "normal" / "anomaly" / "unknown".
-const char* status_name(PointStatus status);
+inline const char* status_name(PointStatus status) { return name_of(kPointStatusNames, status); }
 
 struct AnomalyThresholds {
   double rho = 0.5;    // knowledge gate, in [0, 1] (the CLI's and the app's default)
