@@ -34,10 +34,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpprobe/kernel.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe::wasm {
 

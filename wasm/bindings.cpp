@@ -12,8 +12,8 @@
 #include <string>
 
 #include "binding_support.h"
-#include "gpprobe/observation_draw.h"
-#include "gpprobe/synthetic_embeddings.h"
+#include "gpprobe/probe/observation_draw.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "probe_handle.h"
 
 namespace gpprobe::wasm {

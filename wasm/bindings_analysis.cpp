@@ -9,9 +9,9 @@
 #include <string>
 
 #include "binding_support.h"
-#include "gpprobe/belief_densities.h"
-#include "gpprobe/belief_envelope.h"
-#include "gpprobe/pca.h"
+#include "gpprobe/probe/belief_densities.h"
+#include "gpprobe/probe/belief_envelope.h"
+#include "gpprobe/linalg/pca.h"
 
 namespace gpprobe::wasm {
 namespace {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "certificate_values.h"
-#include "gpprobe/gpc_robustness.h"
-#include "gpprobe/probe_certificate.h"
+#include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/certify/probe_certificate.h"
 
 namespace gpprobe::wasm {
 namespace {

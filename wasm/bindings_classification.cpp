@@ -1,4 +1,4 @@
-// Embind registration of binary GP classification (gp_classifier.h, gpc_hyperparameter_fit.h): the
+// Embind registration of binary GP classification (gp_classifier.h, hyperparameter_fit.h): the
 // ClassifierHandle that JavaScript fits or optimises and then queries, and MacKay's approximation (shown
 // as one). The bundled examples, the synthetic data and the lab's vocabulary are registered in
 // bindings_classification_examples.cpp. Conventions of binding_support.h. The kernel crosses as
@@ -13,9 +13,9 @@
 
 #include "binding_support.h"
 #include "certificate_values.h"
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/gpc_hyperparameter_fit.h"
-#include "gpprobe/gpc_probability.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/classification/probability.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -39,7 +39,7 @@ struct ClassifierOptimizeReport : BindingStatus {
 };
 
 struct ClassifierPredictReport : BindingStatus {
-  double clampedVariances = 0;  // rounding-negative latent variances set to 0 (gpc_common_form.h)
+  double clampedVariances = 0;  // rounding-negative latent variances set to 0 (common_form.h)
 };
 
 struct ClassifierStateValue : BindingStatus {
@@ -167,7 +167,7 @@ class ClassifierHandle {
 };
 
 // MacKay's approximation sigmoid(mean / sqrt(1 + pi variance / 8)) of the logistic E[sigmoid(f)]
-// (gpc_probability.h) at n latent means and variances; n values at `out`. For showing beside the exact
+// (probability.h) at n latent means and variances; n values at `out`. For showing beside the exact
 // probability, labelled as an approximation.
 Status mackay_probabilities(std::uintptr_t mean, std::uintptr_t variance, std::size_t n, std::uintptr_t out) {
   const double *m = doubles(mean), *v = doubles(variance);

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "binding_support.h"
-#include "gpprobe/classification_examples.h"
-#include "gpprobe/experiment.h"
-#include "gpprobe/gp_classifier.h"
-#include "gpprobe/gpc_hyperparameter_fit.h"
-#include "gpprobe/synthetic_classification.h"
+#include "gpprobe/classification/classification_examples.h"
+#include "gpprobe/evaluation/experiment.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/classification/synthetic_classification.h"
 
 namespace gpprobe::wasm {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "binding_support.h"
-#include "gpprobe/baselines.h"
-#include "gpprobe/experiment.h"
-#include "gpprobe/metrics.h"
+#include "gpprobe/baselines/baselines.h"
+#include "gpprobe/evaluation/experiment.h"
+#include "gpprobe/evaluation/metrics.h"
 
 namespace gpprobe::wasm {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "binding_support.h"
-#include "gpprobe/scored_queries.h"
+#include "gpprobe/probe/scored_queries.h"
 #include "probe_handle.h"
 
 namespace gpprobe::wasm {

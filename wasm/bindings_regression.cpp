@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "binding_support.h"
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/hyperparameter_fit.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
 
 namespace gpprobe::wasm {
 namespace {

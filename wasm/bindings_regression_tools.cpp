@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "binding_support.h"
-#include "gpprobe/anomaly_detection.h"
-#include "gpprobe/anomaly_experiment.h"
-#include "gpprobe/gated_roc.h"
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/regression_examples.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/anomaly_experiment.h"
+#include "gpprobe/regression/gated_roc.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/regression_examples.h"
 
 namespace gpprobe::wasm {
 namespace {

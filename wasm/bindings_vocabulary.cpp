@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "binding_support.h"
-#include "gpprobe/anomaly_detection.h"
-#include "gpprobe/anomaly_experiment.h"
-#include "gpprobe/baselines.h"
-#include "gpprobe/experiment.h"
-#include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/named_kernels.h"
-#include "gpprobe/parallel_for.h"
-#include "gpprobe/probe.h"
-#include "gpprobe/regression_examples.h"
-#include "gpprobe/row_products.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/anomaly_experiment.h"
+#include "gpprobe/baselines/baselines.h"
+#include "gpprobe/evaluation/experiment.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/kernels/named_kernels.h"
+#include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/regression/regression_examples.h"
+#include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe::wasm {
 namespace {

@@ -1,5 +1,5 @@
 // Certified bounds as JavaScript values: the settings and certificates of a GP classifier's robustness
-// at a point (gpc_robustness.h) and of the probe's verdict at a query (probe_certificate.h), under the
+// at a point (classifier_robustness.h) and of the probe's verdict at a query (probe_certificate.h), under the
 // TS API's names (the CLI's JSON names in camelCase). bindings_certificates.cpp registers them and
 // converts; the handles (ClassifierHandle.certifyRobustness / .robustnessSweep, ProbeHandle.certify)
 // call the functions below on their fitted model. Registration only; the numbers are the core's.
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "binding_support.h"
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/probe.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe::wasm {
 

@@ -2,9 +2,9 @@
 // an expression and parameter values by name, read back as every parameter's name and double. The
 // vocabulary binding (the named kernels, the examples' models) and the regression bindings use them.
 #include "binding_support.h"
-#include "gpprobe/kernel_expression.h"
-#include "gpprobe/kernel_parameters.h"
-#include "gpprobe/named_kernels.h"
+#include "gpprobe/kernels/kernel_expression.h"
+#include "gpprobe/kernels/kernel_parameters.h"
+#include "gpprobe/kernels/named_kernels.h"
 
 namespace gpprobe::wasm {
 

@@ -12,9 +12,9 @@
 
 #include "binding_support.h"
 #include "certificate_values.h"
-#include "gpprobe/knowledge_gain.h"
-#include "gpprobe/leave_one_out.h"
-#include "gpprobe/probe.h"
+#include "gpprobe/probe/knowledge_gain.h"
+#include "gpprobe/probe/leave_one_out.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe::wasm {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe::cli {
 

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe::cli {
 

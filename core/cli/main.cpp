@@ -7,7 +7,7 @@
 #include <string>
 
 #include "commands.h"
-#include "gpprobe/parallel_for.h"
+#include "gpprobe/linalg/parallel_for.h"
 
 namespace {
 

@@ -7,11 +7,11 @@
 
 #include <Eigen/Dense>
 
-#include "gpprobe/belief_densities.h"
-#include "gpprobe/belief_envelope.h"
-#include "gpprobe/pca.h"
-#include "gpprobe/probe.h"
-#include "gpprobe/uncertainty_measures.h"
+#include "gpprobe/probe/belief_densities.h"
+#include "gpprobe/probe/belief_envelope.h"
+#include "gpprobe/linalg/pca.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/probe/uncertainty_measures.h"
 
 namespace gpprobe {
 namespace {

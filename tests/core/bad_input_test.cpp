@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/probe.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 namespace {

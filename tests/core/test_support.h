@@ -15,8 +15,8 @@
 
 #include <gtest/gtest.h>
 
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/probe.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe::testing {
 
@@ -56,7 +56,7 @@ inline RowMatrix matrix_from_json(const nlohmann::json& rows, std::size_t cols) 
   return m;
 }
 
-// tests/reference/gpp_golden.json (a copy of shared/reference/gpp_golden.json).
+// tests/reference/gpp_golden.json (the probe's settled reference values).
 inline std::vector<GoldenCase> golden_cases() {
   std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/gpp_golden.json");
   const nlohmann::json doc = nlohmann::json::parse(in);

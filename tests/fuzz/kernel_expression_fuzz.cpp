@@ -1,7 +1,7 @@
 // Kernel expressions as the TS API and the app send them: any text. A parsed kernel prints a text that
 // parses back to the same kernel, and evaluates (with its gradient) without undefined behaviour.
 #include "fuzz_support.h"
-#include "gpprobe/kernel_expression.h"
+#include "gpprobe/kernels/kernel_expression.h"
 
 using namespace gpprobe;
 

@@ -1,8 +1,8 @@
 // Label files as text (one 0/1 per line, optional header): any bytes; parsed labels are 0 or 1, one per
 // data line.
-#include "delimited_reader.h"
+#include "readers/delimited_reader.h"
 #include "fuzz_support.h"
-#include "loaded_matrix.h"
+#include "readers/loaded_matrix.h"
 
 using namespace gpprobe;
 

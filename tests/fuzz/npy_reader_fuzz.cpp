@@ -1,8 +1,8 @@
 // .npy files: any bytes through the header parser and the size checks, then on to a matrix and to
 // labels as the CLI does. A successful parse must hold exactly the data its shape promises.
 #include "fuzz_support.h"
-#include "loaded_matrix.h"
-#include "npy_reader.h"
+#include "readers/loaded_matrix.h"
+#include "readers/npy_reader.h"
 
 using namespace gpprobe;
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fuzz_support.h"
-#include "gpprobe/probe.h"
+#include "gpprobe/probe/probe.h"
 
 using namespace gpprobe;
 
@@ -20,7 +20,7 @@ struct Scores {
   }
 };
 
-// Scores the queries; on success checks every invariant of MATH.md.
+// Scores the queries; on success checks every invariant of docs/design/probe.md.
 Status score_and_check(const Probe& probe, const RowMatrix& queries, Scores* s) {
   const Status status = probe.score(MatrixView(queries), s->columns());
   if (!status.ok()) {

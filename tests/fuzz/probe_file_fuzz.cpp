@@ -2,7 +2,7 @@
 // checks. A parsed file holds exactly rows x cols observations and one 0/1 label per row, and a probe
 // fits to it or says why.
 #include "fuzz_support.h"
-#include "probe_file.h"
+#include "readers/probe_file.h"
 
 using namespace gpprobe;
 

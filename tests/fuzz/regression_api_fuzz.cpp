@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "fuzz_support.h"
-#include "gpprobe/gp_regression.h"
-#include "gpprobe/hyperparameter_fit.h"
-#include "gpprobe/kernel_expression.h"
-#include "gpprobe/named_kernels.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/kernels/kernel_expression.h"
+#include "gpprobe/kernels/named_kernels.h"
 
 using namespace gpprobe;
 

@@ -1,0 +1,168 @@
+// gpprobe robustness --train FILE [--method laplace|ep] [--likelihood probit|logistic]
+//     [--signal-variance S] [--length-scales L1,...] [--optimize [--restarts R] [--seed N]]
+//     --point x1,...,xd (--gamma G | --sweep G1,G2,...) [--dims i,j,...] [--valid-range LO,HI]
+//     [--tolerance E (0.01)] [--max-iterations N (10000)] [--time-limit S] [--search both|adversarial]
+//     [--out FILE]
+// Certified robustness of a GP classifier (classifier_robustness.h) at the point over the L-inf ball of radius
+// G on the coordinates --dims (all without it; the others stay at the point), clipped to --valid-range.
+// stdout (or --out): one JSON object, {"point","dims","tolerance","search", the certificate's fields
+// (robustness_json.h), "seconds", "model"}. --sweep G1,G2,... (the paper's Fig. 2) prints instead
+// {"point","dims","tolerance","search","probability_at_point","rows":[one certificate per gamma],
+// "seconds","model"} and refines only the adversarial extreme unless --search both.
+#include <chrono>
+#include <ostream>
+#include <sstream>
+
+#include "arguments.h"
+#include "commands.h"
+#include "csv_output.h"
+#include "classification/gpc_model_flags.h"
+#include "readers/loaded_matrix.h"
+#include "certify/robustness_json.h"
+
+namespace gpprobe::cli {
+
+namespace {
+
+struct Request {
+  std::vector<double> point, gammas;
+  bool sweep = false;
+  RobustnessOptions options;
+};
+
+Result<Request> read_request(const Arguments& args) {
+  Request r;
+  if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
+  Result<std::vector<double>> point = args.numbers("point", "");
+  if (!point.ok()) return point.status();
+  r.point = point.value();
+  if (args.has("gamma") == args.has("sweep")) {
+    return Status(StatusCode::invalid_argument, args.has("gamma") ? "--gamma and --sweep exclude each other"
+                                                                  : "give --gamma G or --sweep G1,G2,...");
+  }
+  r.sweep = args.has("sweep");
+  if (r.sweep) {
+    Result<std::vector<double>> gammas = args.numbers("sweep", "");
+    if (!gammas.ok()) return gammas.status();
+    r.gammas = gammas.value();
+  } else {
+    Result<double> gamma = args.number("gamma", 0.0);
+    if (!gamma.ok()) return gamma.status();
+    r.gammas = {gamma.value()};
+  }
+  for (double g : r.gammas) {
+    if (g < 0.0) {
+      return Status(StatusCode::invalid_argument, std::string(r.sweep ? "--sweep values" : "--gamma") +
+                                                      " must be >= 0, got " + format_number(g));
+    }
+  }
+  RobustnessOptions& o = r.options;
+  o.gamma = r.gammas.front();
+  if (args.has("dims")) {
+    Result<std::vector<std::size_t>> dims = args.indices("dims", "");
+    if (!dims.ok()) return dims.status();
+    o.dims = dims.value();
+  }
+  if (args.has("valid-range")) {
+    Result<std::vector<double>> range = args.numbers("valid-range", "");
+    if (!range.ok()) return range.status();
+    if (range.value().size() != 2) {
+      return Status(StatusCode::invalid_argument,
+                    "--valid-range expects two numbers LO,HI, got '" + args.get("valid-range", "") + "'");
+    }
+    o.valid_range = Interval{range.value()[0], range.value()[1]};
+  }
+  Result<double> tolerance = args.number("tolerance", 0.01), time_limit = args.number("time-limit", 0.0);
+  for (const auto* v : {&tolerance, &time_limit})
+    if (!v->ok()) return v->status();
+  if (tolerance.value() < 0.0) {
+    return Status(StatusCode::invalid_argument, "--tolerance must be >= 0, got " + format_number(tolerance.value()));
+  }
+  if (time_limit.value() < 0.0) {
+    return Status(StatusCode::invalid_argument, "--time-limit must be >= 0, got " + format_number(time_limit.value()));
+  }
+  o.tolerance = tolerance.value();
+  o.time_limit_seconds = time_limit.value();
+  Result<long long> iterations = args.integer("max-iterations", 10000);
+  if (!iterations.ok()) return iterations.status();
+  o.max_iterations = std::size_t(iterations.value());
+  Result<RobustnessSearch> search = parse_search(args.get("search", r.sweep ? "adversarial" : "both"));
+  if (!search.ok()) return Status(StatusCode::invalid_argument, "--" + search.status().message());
+  o.search = search.value();
+  return r;
+}
+
+// The region's checks before the (possibly long) fit, with the flag named: "--dims: coordinate 5 is out
+// of range: ...", "--valid-range: the point's coordinate 0 is 1.5, outside the valid range [0, 1]".
+// Returns the moving coordinates (all of them without --dims).
+Result<std::vector<std::size_t>> check_region(const Request& r) {
+  Result<RobustnessRegion> dims = RobustnessRegion::linf_ball(r.point, 0.0, r.options.dims);
+  if (!dims.ok()) return Status(StatusCode::invalid_argument, "--dims: " + dims.status().message());
+  Result<RobustnessRegion> clipped = RobustnessRegion::linf_ball(r.point, 0.0, r.options.dims, r.options.valid_range);
+  if (!clipped.ok()) return Status(StatusCode::invalid_argument, "--valid-range: " + clipped.status().message());
+  return dims.value().dims();
+}
+
+Status run(const Args& raw, std::ostream& out) {
+  std::set<std::string> valued = gpc_model_flags();
+  valued.insert({"point", "gamma", "sweep", "dims", "valid-range", "tolerance", "max-iterations", "time-limit",
+                 "search", "out"});
+  Result<Arguments> parsed = Arguments::parse(raw, valued, gpc_model_switches());
+  if (!parsed.ok()) return parsed.status();
+  const Arguments& args = parsed.value();
+  Result<GpcModelFlags> flags = parse_gpc_model_flags(args);
+  if (!flags.ok()) return flags.status();
+  Result<Request> request = read_request(args);
+  if (!request.ok()) return request.status();
+  const Request& r = request.value();
+
+  Result<LoadedMatrix> train = read_matrix(flags.value().train_path);
+  if (!train.ok()) return train.status();
+  Result<std::size_t> d = feature_columns(flags.value(), train.value().view());
+  if (!d.ok()) return d.status();
+  if (r.point.size() != d.value()) {
+    return Status(StatusCode::invalid_argument, "--point has " + count_of(r.point.size(), "value") + "; " +
+                                                    flags.value().train_path + " has " +
+                                                    count_of(d.value(), "feature column"));
+  }
+  Result<std::vector<std::size_t>> moving = check_region(r);
+  if (!moving.ok()) return moving.status();
+  Result<GpcModel> model = fit_gpc_model(flags.value(), train.value().view());
+  if (!model.ok()) return model.status();
+  const GpcCommonForm& form = model.value().gpc.common_form();
+
+  const std::vector<double> dims(moving.value().begin(), moving.value().end());
+  std::ostringstream os;
+  os << "{\"point\":" << json_array(r.point) << ",\"dims\":" << json_array(dims)
+     << ",\"tolerance\":" << format_number(r.options.tolerance) << ",\"search\":\"" << search_name(r.options.search)
+     << "\",";
+  const auto start = std::chrono::steady_clock::now();
+  if (r.sweep) {
+    Result<std::vector<RobustnessCertificate>> rows = robustness_sweep(form, r.point, r.gammas, r.options);
+    if (!rows.ok()) return rows.status();
+    os << "\"probability_at_point\":" << format_number(rows.value().front().probability_at_point) << ",\"rows\":[";
+    for (std::size_t g = 0; g < r.gammas.size(); ++g)
+      os << (g ? "," : "") << "{" << certificate_fields(r.gammas[g], rows.value()[g]) << "}";
+    os << "]";
+  } else {
+    Result<RobustnessCertificate> certificate = certify_robustness(form, r.point, r.options);
+    if (!certificate.ok()) return certificate.status();
+    os << certificate_fields(r.options.gamma, certificate.value());
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  os << ",\"seconds\":" << format_number(seconds) << ",\"model\":{" << gpc_model_fields(model.value(), flags.value())
+     << "}}\n";
+
+  CsvOutput output(args.get("out", ""), out);
+  GPPROBE_RETURN_IF_ERROR(output.status());
+  output.stream() << os.str();
+  return output.finish();
+}
+
+}  // namespace
+
+int robustness_command(const Args& args, std::ostream& out, std::ostream& err) {
+  return exit_code("robustness", run(args, out), err);
+}
+
+}  // namespace gpprobe::cli

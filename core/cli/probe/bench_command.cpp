@@ -1,0 +1,78 @@
+// gpprobe bench [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]
+// Times Probe::fit and Probe::score on seeded synthetic embeddings, the same workload the wasm
+// benchmark (scripts/bench.mjs) runs, so the two can be divided.
+#include <chrono>
+#include <ostream>
+
+#include "arguments.h"
+#include "commands.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/linalg/row_products.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
+
+namespace gpprobe::cli {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+Status run(const Args& raw, std::ostream& out) {
+  Result<Arguments> parsed = Arguments::parse(raw, {"observations", "dimension", "queries", "seed"}, {"json"});
+  if (!parsed.ok()) return parsed.status();
+  const Arguments& args = parsed.value();
+  Result<std::vector<std::size_t>> sizes = args.counts("observations", "100,1000,4000");
+  if (!sizes.ok()) return sizes.status();
+  Result<long long> dimension = args.integer("dimension", 768);
+  Result<long long> queries = args.integer("queries", 10000);
+  Result<long long> seed = args.integer("seed", 7);
+  for (const auto* r : {&dimension, &queries, &seed})
+    if (!r->ok()) return r->status();
+  const std::size_t d = std::size_t(dimension.value()), n = std::size_t(queries.value());
+
+  const SyntheticEmbeddings query_data = synthetic_embeddings(n, d, std::uint64_t(seed.value()) + 1);
+  const bool json = args.has("json");
+  if (json) out << "[";
+  else out << "backend: " << row_products_backend() << "\n  O      d  queries  space     fit_s   score_s\n";
+  bool first = true;
+  for (std::size_t O : sizes.value()) {
+    const SyntheticEmbeddings data = synthetic_embeddings(O, d, std::uint64_t(seed.value()));
+    ProbeOptions options;
+    options.expected_queries = n;
+    auto start = std::chrono::steady_clock::now();
+    Result<Probe> probe = Probe::fit(MatrixView(data.x), data.labels.data(), data.labels.size(), options);
+    const double fit_s = seconds_since(start);
+    if (!probe.ok()) return probe.status();
+    std::vector<double> judged(n), episteme(n), alea(n), mean(n), variance(n), knowledge(n), ood(n);
+    ProbeScoreColumns columns{judged.data(), episteme.data(), alea.data(), mean.data(),
+                              variance.data(), knowledge.data(), ood.data()};
+    start = std::chrono::steady_clock::now();
+    GPPROBE_RETURN_IF_ERROR(probe.value().score(MatrixView(query_data.x), columns));
+    const double score_s = seconds_since(start);
+    const char* space = space_name(probe.value().space());
+    if (json) {
+      out << (first ? "" : ",") << "{\"observations\":" << O << ",\"dimension\":" << d << ",\"queries\":" << n
+          << ",\"space\":\"" << space << "\",\"fit_seconds\":" << fit_s << ",\"score_seconds\":" << score_s
+          << ",\"checksum\":" << judged[0] + variance[n - 1] << "}";
+    } else {
+      char line[128];
+      std::snprintf(line, sizeof line, "%5zu %6zu %8zu  %-8s %7.3f %9.3f\n", O, d, n, space, fit_s, score_s);
+      out << line;
+    }
+    first = false;
+  }
+  if (json) out << "]\n";
+  return Status::success();
+}
+
+}  // namespace
+
+int bench_command(const Args& args, std::ostream& out, std::ostream& err) {
+  const Status s = run(args, out);
+  if (s.ok()) return 0;
+  err << "gpprobe bench: " << s.message() << '\n';
+  return 1;
+}
+
+}  // namespace gpprobe::cli

@@ -1,0 +1,89 @@
+// Sound bounds of the probe's latent mean and variance over a set of queries around a query a*: a box
+// of offsets on chosen coordinates J (the others stay at a*), or the L2 ball |a - a*| <= gamma within J
+// (docs/design/certify.md, "The probe's certificate"). With ã = [a; 1], c = ã*, offsets D = a - a*
+// on J and the weights u, M of latent_weights.h:
+//
+//   ã'u   = c'u + D'u_J                       exact range: box coordinate-wise, ball c'u +- gamma |u_J|
+//   |ã|^2 = rest + |a*_J + D|^2               exact range (rest = 1 + sum of a*_i^2 off J)
+//   ã'Mã  = c'Mc + 2 D'g + D'M_JJ D,  g = (Mc)_J        centred form:
+//     box centred at offset e, half-widths h:  q_e +- 2 sum_j h_j |g_e,j| + [0, min(h'|M_JJ|h, lambda |h|^2)]
+//                                              q_e = c'Mc + 2 e'g + e'M_JJ e,  g_e = g + M_JJ e
+//     ball of radius gamma:                    c'Mc +- 2 gamma |g| + [0, lambda gamma^2]
+//   (lambda an upper bound of the largest eigenvalue of M_JJ)
+//
+// then m = sqrt(v) ã'u/|ã| by interval division (and |m| <= sqrt(v)|u|), rho = ã'Mã/|ã|^2 in
+// [Q_L / Dn_U, Q_U / Dn_L] ∩ [0, rayleigh_max], s2 = v (2 - rho). Both are intersected with their
+// mean-value forms around the centre p of the set, with the derivatives
+//   dm/da_j = sqrt(v) (u_j - ã'u a_j / |ã|^2) / |ã|,   drho/da_j = 2 ((Mã)_j - rho a_j) / |ã|^2
+// bounded over the set from the ranges above: on a box f(p) +- sum_j h_j max|df/da_j| (interval
+// arithmetic per coordinate; on a box's part inside a ball also the ball's limit on the linear term),
+// on a ball f(a*) +- gamma max|grad_J f| (triangle inequalities, see the source). Their excess shrinks like width^2 (the quotients' like width: the Rayleigh quotient is
+// scale-invariant, its interval quotient is not), which is also what lets branch and bound close.
+// Every end is finally widened by the weights' rounding allowances. A box costs O(k^2) for k = |J| moving coordinates; a query costs
+// O(D^2) once.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/probe/latent_weights.h"
+#include "gpprobe/certify/moving_coordinates.h"
+#include "gpprobe/common/enum_names.h"
+
+namespace gpprobe {
+
+// The two shapes of set around a*: the L-inf box and the L2 ball (of radius gamma, on J).
+enum class QueryNorm { inf, two };
+inline constexpr EnumNames<QueryNorm, 2> kQueryNormNames = {{{QueryNorm::inf, "inf"}, {QueryNorm::two, "2"}}};
+
+// "inf" / "2".
+inline const char* norm_name(QueryNorm norm) { return name_of(kQueryNormNames, norm); }
+// invalid_argument "norm must be inf or 2, got 'x'".
+inline Result<QueryNorm> parse_norm(const std::string& name) { return parse_name(kQueryNormNames, name, "norm"); }
+
+struct LatentBounds {
+  Interval mean;
+  Interval variance;
+};
+
+// The latent around one query a*; offsets are k-vectors on the moving coordinates, in their order.
+class QueryNeighbourhood {
+ public:
+  // centre: a* (d values, finite). `moving` must outlive this object.
+  QueryNeighbourhood(const MovingCoordinates& moving, const double* centre);
+
+  std::size_t size() const { return moving_->size(); }
+
+  // Exact latent mean and variance at a* + offset, O(k^2).
+  LatentValue at(const double* offset) const;
+  // The gradients of the latent mean and variance with respect to the offset, at a* + offset.
+  void slopes(const double* offset, double* mean_slope, double* variance_slope) const;
+  // a* + offset as a full query (d values).
+  std::vector<double> query(const double* offset) const;
+
+  // Over the box of offsets [lower, upper] (k each), or over its part inside the ball
+  // |offset| <= ball_radius when ball_radius >= 0 (the box must meet that ball).
+  LatentBounds over_box(const double* lower, const double* upper, double ball_radius = -1.0) const;
+  // Over the ball |offset| <= gamma.
+  LatentBounds over_ball(double gamma) const;
+
+ private:
+  // m from ã'u and |ã|^2 by interval division, capped by sqrt(v)|u|; rho = ã'Mã/|ã|^2 in [0, rayleigh_max].
+  Interval mean_range(Interval numerator, Interval norm2) const;
+  Interval rayleigh_range(Interval quadratic, Interval norm2) const;
+  // The latent bounds from m and rho ranges, every end widened by the rounding allowances.
+  LatentBounds widen(Interval mean, Interval rho) const;
+
+  const MovingCoordinates* moving_;
+  std::vector<double> centre_;  // a*, d
+  Eigen::VectorXd centre_J_;    // a*_J, k
+  double rest_ = 1.0;           // 1 + sum of a*_i^2 off J
+  double numerator_ = 0.0;      // c'u
+  double quadratic_ = 0.0;      // c'Mc
+  Eigen::VectorXd g_;           // (Mc)_J, k
+};
+
+}  // namespace gpprobe

@@ -1,0 +1,27 @@
+// Kernel parameters by name: the names of Kernel::parameters() ("constant.value", "rbf.length_scale",
+// "periodic.period", "linear.offset", "rbf.length_scale[1]" for ARD) are how every face sets and holds
+// them, so a value typed in the app or given on the command line reaches the kernel bit for bit and
+// under one name, and a learned value is read back the same way.
+//
+//   set_parameters(k, names, values)  k with each named parameter set to its value (the double as given)
+//   fix_parameters(k, names)          k with each named parameter held at its value (lower = upper)
+//
+// A name the kernel does not have is invalid_argument naming it and listing the kernel's:
+// "the kernel has no parameter 'variance' (it has: constant.value, rbf.length_scale)".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/status.h"
+
+namespace gpprobe {
+
+// names.size() == values.size(); names may be any subset of the kernel's, in any order.
+Result<Kernel> set_parameters(const Kernel& kernel, const std::vector<std::string>& names,
+                              const std::vector<double>& values);
+
+Result<Kernel> fix_parameters(const Kernel& kernel, const std::vector<std::string>& names);
+
+}  // namespace gpprobe

@@ -1,0 +1,58 @@
+// Type-II maximum likelihood: the kernel parameters and the noise variance that maximise the log
+// marginal likelihood (marginal_likelihood.h), found by bounded L-BFGS (lbfgs.h) in log space.
+//
+//   theta = [kernel log-parameters..., log noise],  bounds from each KernelParameter and
+//   [noise_lower, noise_upper] (equal bounds fix a parameter, e.g. the lecture's variance 1)
+//
+// `fixed` names the parameters held at their given values: kernel parameters by their
+// Kernel::parameters() names and the noise as kNoiseVariance ("noise_variance"). A held value comes
+// back bit for bit (not through exp(log v)).
+//
+// The first run starts from the given kernel and noise; `restarts` more start from points drawn
+// uniformly in the log-bounds (RandomStream seeded with `seed`, as sklearn's n_restarts_optimizer does
+// with its random_state). The best run wins. A failed likelihood (a Cholesky that does not exist)
+// counts as -inf, so the line search steps back from it.
+//
+//   x  n by d,  y  n targets,  mean  fixed constant (NaN: the average of y)
+// Progress: done / total counts L-BFGS iterations over all runs, total = (restarts + 1) * max_iterations;
+// returning false cancels with status `cancelled`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
+
+namespace gpprobe {
+
+struct HyperparameterFitOptions {
+  std::size_t restarts = 0;
+  std::uint64_t seed = 0;
+  std::size_t max_iterations = 200;  // per run
+  double noise_lower = 1e-5;
+  double noise_upper = 1e5;
+  double mean = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::string> fixed;  // parameter names held at their values (see above)
+};
+
+struct HyperparameterFit {
+  Kernel kernel;
+  double noise_variance = 0.0;
+  double log_marginal_likelihood = 0.0;
+  std::vector<double> run_values;  // the optimum of each run (-inf for a run whose start failed)
+  std::size_t iterations = 0;      // over all runs
+  std::size_t evaluations = 0;
+};
+
+Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double* y, std::size_t n,
+                                              const Kernel& kernel, double noise_variance,
+                                              const HyperparameterFitOptions& options = {},
+                                              const ProgressCallback& progress = {});
+
+}  // namespace gpprobe

@@ -1,0 +1,95 @@
+#include "gpprobe/classification/gp_classifier.h"
+
+#include "gpprobe/classification/ep_classifier.h"
+#include "gpprobe/classification/laplace_classifier.h"
+
+namespace gpprobe {
+
+namespace {
+
+// What either approximation leaves behind: its evidence and the common form's alpha and M.
+struct Approximation {
+  GpcEvidence evidence;
+  Eigen::VectorXd alpha;
+  RowMatrix variance_factor;
+};
+
+template <class Fit>
+Approximation take(Fit&& fit) {
+  return {{fit.log_marginal_likelihood, std::move(fit.gradient), fit.iterations},
+          std::move(fit.alpha),
+          std::move(fit.variance_factor)};
+}
+
+Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options,
+                                  const RowMatrix* squared_distances = nullptr) {
+  const Kernel pairwise = kernel.kernel();
+  if (options.method == GpcMethod::laplace) {
+    Result<LaplaceFit> fit = fit_laplace(data, pairwise, options.likelihood, options.with_gradient,
+                                         options.max_iterations, squared_distances);
+    if (!fit.ok()) return fit.status();
+    return take(std::move(fit.value()));
+  }
+  Result<EpFit> fit = fit_ep(data, pairwise, options.with_gradient, options.max_iterations, squared_distances);
+  if (!fit.ok()) return fit.status();
+  return take(std::move(fit.value()));
+}
+
+}  // namespace
+
+Status check_options(const GpcOptions& options) {
+  if (options.method == GpcMethod::ep && options.likelihood != GpcLikelihood::probit) {
+    return Status(StatusCode::invalid_argument,
+                  "EP is available with the probit likelihood only (its site moments are closed-form); use the "
+                  "Laplace method for the logistic likelihood");
+  }
+  if (options.max_iterations == 0) return Status(StatusCode::invalid_argument, "max_iterations must be at least 1");
+  return Status::success();
+}
+
+Result<GpcEvidence> gpc_log_marginal_likelihood(const GpcTrainingData& data, const SeArdKernel& kernel,
+                                                const GpcOptions& options) {
+  GPPROBE_RETURN_IF_ERROR(check_options(options));
+  GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
+  Result<Approximation> a = approximate(data, kernel.expanded(data.dimension()), options);
+  if (!a.ok()) return a.status();
+  return std::move(a.value().evidence);
+}
+
+Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData& data,
+                                                          const RowMatrix& squared_distances, double signal_variance,
+                                                          double length_scale, const GpcOptions& options) {
+  GPPROBE_RETURN_IF_ERROR(check_options(options));
+  const SeArdKernel kernel{signal_variance, {length_scale}};
+  GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
+  if (std::size_t(squared_distances.rows()) != data.size() || std::size_t(squared_distances.cols()) != data.size()) {
+    return Status(StatusCode::dimension_mismatch, "squared distances of " + std::to_string(squared_distances.rows()) +
+                                                      " points for " + std::to_string(data.size()) + " training points");
+  }
+  Result<Approximation> a = approximate(data, kernel, options, &squared_distances);
+  if (!a.ok()) return a.status();
+  return std::move(a.value().evidence);
+}
+
+Result<GpClassifier> GpClassifier::fit(const MatrixView& x, const double* labels, std::size_t n,
+                                       const SeArdKernel& kernel, const GpcOptions& options) {
+  Result<GpcTrainingData> data = make_gpc_training_data(x, labels, n);
+  if (!data.ok()) return data.status();
+  return fit(data.value(), kernel, options);
+}
+
+Result<GpClassifier> GpClassifier::fit(const GpcTrainingData& data, const SeArdKernel& kernel,
+                                       const GpcOptions& options) {
+  GPPROBE_RETURN_IF_ERROR(check_options(options));
+  GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
+  const SeArdKernel full = kernel.expanded(data.dimension());
+  Result<Approximation> a = approximate(data, full, options);
+  if (!a.ok()) return a.status();
+  Approximation& fit = a.value();
+  Result<GpcCommonForm> form = GpcCommonForm::from_factor(data.x, full, options.likelihood, std::move(fit.alpha),
+                                                          std::move(fit.variance_factor));
+  if (!form.ok()) return form.status();
+  return GpClassifier(std::move(form.value()), options, std::move(fit.evidence));
+}
+
+}  // namespace gpprobe

@@ -1,0 +1,224 @@
+#include "probe/weight_space_posterior.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <vector>
+
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/linalg/cholesky_update.h"
+#include "gpprobe/linalg/row_products.h"
+#include "linalg/float32_products.h"
+
+namespace gpprobe {
+
+using Eigen::Index;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+namespace {
+
+// Float32 variances are kept while q = sum_j S_jj (psi - m)_j^2 <= this times the variance (see the header):
+// measured, their relative error is then below ~1e-7 sqrt(64) = 8e-7.
+constexpr double kFloat32Cancellation = 64.0;
+
+// G = Psi_c' Psi_c and s = Psi_c' 1 over the rows of one label class.
+void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, std::uint8_t label,
+                      MatrixXd* G, VectorXd* s) {
+  const Index D = psi.cols();
+  std::vector<Index> rows;
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (labels[i] == label) rows.push_back(Index(i));
+  // The transposed class block, D by n_c row-major: its rows are the columns of Psi_c, so the Gram
+  // matrix Psi_c' Psi_c is one row product.
+  RowMatrix T(D, Index(rows.size()));
+  for (Index c = 0; c < Index(rows.size()); ++c) T.col(c) = psi.row(rows[std::size_t(c)]).transpose();
+  G->resize(D, D);
+  multiply_self_transposed(T.data(), std::size_t(D), rows.size(), G->data());
+  *s = T.rowwise().sum();
+}
+
+}  // namespace
+
+Status WeightSpacePosterior::fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) {
+  class_statistics(psi, labels, 1, &G_positive_, &s_positive_);
+  class_statistics(psi, labels, 0, &G_negative_, &s_negative_);
+  observations_ = double(labels.size());
+  return refresh();
+}
+
+Status WeightSpacePosterior::add(const RowMatrix&, const double* psi_new, std::uint8_t label) {
+  return change(Eigen::Map<const VectorXd>(psi_new, G_positive_.rows()), label != 0, 1.0);
+}
+
+Status WeightSpacePosterior::remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Index i) {
+  return change(psi.row(i).transpose(), labels[std::size_t(i)] != 0, -1.0);
+}
+
+Status WeightSpacePosterior::change(const VectorXd& x, bool positive, double sign) {
+  (positive ? G_positive_ : G_negative_).noalias() += sign * x * x.transpose();
+  (positive ? s_positive_ : s_negative_) += sign * x;
+  observations_ += sign;
+  // Sherman-Morrison per GP, O(D^2): taking an observation out is adding one of noise -n. A downdate
+  // whose denominator n - x'C x is not clearly positive (the point dominated its neighbourhood) or an
+  // inverse that drifted from the statistics (checked below) is refactored from G and s instead.
+  bool refactor = false;
+  for (auto [C, u, raises] : {std::tuple{&C_alpha_, &u_alpha_, positive}, std::tuple{&C_beta_, &u_beta_, !positive}}) {
+    const SyntheticObservation o = synthetic_observation(prior_, raises);
+    const VectorXd g = *C * x;
+    const double denominator = sign * o.noise + x.dot(g);
+    if (!(sign * denominator > 1e-6 * o.noise)) refactor = true;
+    if (refactor) break;
+    C->noalias() -= (g / denominator) * g.transpose();
+    *u += g * ((o.residual - x.dot(*u)) / denominator);
+  }
+  if (refactor || !accurate()) return refresh();
+  S_ = C_alpha_ + C_beta_;
+  std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
+  u_ = u_alpha_ - u_beta_;
+  return Status::success();
+}
+
+bool WeightSpacePosterior::accurate() {
+  // A C = I and A u = b for each GP, checked on x = the raising class's mean feature direction (any fixed
+  // vector would do): residuals against 1e-13 plus what the condition estimate already admits.
+  const double raised = prior_.raised.variance, base = prior_.variance;
+  const double delta = prior_.raised.mean - prior_.mean;
+  const Index D = G_positive_.rows();
+  const VectorXd probe = VectorXd::Ones(D) / std::sqrt(double(D));
+  double condition = 1.0;
+  for (auto [C, u, G_raised, G_base, s] :
+       {std::tuple{&C_alpha_, &u_alpha_, &G_positive_, &G_negative_, &s_positive_},
+        std::tuple{&C_beta_, &u_beta_, &G_negative_, &G_positive_, &s_negative_}}) {
+    const MatrixXd& raising = *G_raised;
+    const MatrixXd& lowering = *G_base;
+    const VectorXd diagonal = VectorXd::Ones(D) + raising.diagonal() / raised + lowering.diagonal() / base;
+    condition = std::max(condition, diagonal.dot(C->diagonal()));
+    const double tolerance = 1e-13 + 1e-15 * condition_;
+    const VectorXd b = *s * (delta / raised);
+    const VectorXd y = *C * probe;
+    if ((y + raising * (y / raised) + lowering * (y / base) - probe).norm() > tolerance) return false;
+    if ((*u + raising * (*u / raised) + lowering * (*u / base) - b).norm() > tolerance * std::max(1.0, b.norm())) return false;
+  }
+  condition_ = condition;
+  return true;
+}
+
+Status WeightSpacePosterior::refresh() {
+  const Index D = G_positive_.rows();
+  const double raised = prior_.raised.variance;
+  const double base = prior_.variance;
+  const double delta = prior_.raised.mean - prior_.mean;
+  const MatrixXd identity = MatrixXd::Identity(D, D);
+  MatrixXd L_alpha, L_beta;
+  GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_positive_ / raised + G_negative_ / base, &L_alpha,
+                                          "the weight precision of f_alpha"));
+  GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_negative_ / raised + G_positive_ / base, &L_beta,
+                                          "the weight precision of f_beta"));
+  // u = A_alpha^-1 b_alpha - A_beta^-1 b_beta with b = s delta / n+ (a class's raising observations).
+  u_alpha_ = s_positive_ * (delta / raised);
+  L_alpha.triangularView<Eigen::Lower>().solveInPlace(u_alpha_);
+  L_alpha.triangularView<Eigen::Lower>().transpose().solveInPlace(u_alpha_);
+  u_beta_ = s_negative_ * (delta / raised);
+  L_beta.triangularView<Eigen::Lower>().solveInPlace(u_beta_);
+  L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta_);
+  u_ = u_alpha_ - u_beta_;
+
+  // Both inverses are kept for the O(D^2) updates of change().
+  C_alpha_.resize(D, D);
+  C_beta_.resize(D, D);
+  inverse_from_cholesky(L_alpha, C_alpha_.data());
+  inverse_from_cholesky(L_beta, C_beta_.data());
+  condition_ = std::max({1.0, scaled_condition(L_alpha, C_alpha_.diagonal()), scaled_condition(L_beta, C_beta_.diagonal())});
+  S_ = C_alpha_ + C_beta_;
+  std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
+  return Status::success();
+}
+
+void WeightSpacePosterior::prepare(std::size_t queries) const {
+  // D^3/3 to factor against D^2/2 saved per query, and the factor serves every later pass until S
+  // changes (kept scores score in blocks of 512): from D/2 queries on. Single drift checks never factor.
+  const std::size_t D = std::size_t(S_.rows());
+  if (D == 0 || 2 * queries < D || std::atomic_load(&variance_factor_)) return;
+  // S = T'T with T lower is the Cholesky factor of S with its rows and columns reversed (J S J = L L'
+  // gives T = J L' J): T_ij = L_(D-1-j)(D-1-i).
+  RowMatrix reversed = S_.reverse();
+  if (!cholesky_in_place(reversed.data(), D, "S").ok()) return;  // S itself still serves predict()
+  auto factor = std::make_shared<VarianceFactor>();
+  factor->T = reversed.reverse().transpose();
+  factor->T32.assign(D * D, 0.0f);  // zeros above the diagonal, as float32_products.h needs
+  for (std::size_t i = 0; i < D; ++i)
+    for (std::size_t j = 0; j <= i; ++j) factor->T32[i * D + j] = float(factor->T(Index(i), Index(j)));
+  factor->S_diagonal = S_.diagonal();
+  factor->centre = observations_ > 0.0 ? VectorXd((s_positive_ + s_negative_) / observations_) : VectorXd::Zero(Index(D));
+  factor->centre_image = factor->T.triangularView<Eigen::Lower>() * factor->centre;
+  std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>(std::move(factor)));
+}
+
+void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+                                   double* variance) const {
+  const std::size_t D = std::size_t(psi.cols());
+  multiply_vector(P, count, D, u_.data(), mean);
+  std::vector<double> PS(count * D);
+  if (const std::shared_ptr<const VarianceFactor> factor = std::atomic_load(&variance_factor_)) {
+    multiply_lower_transposed(P, count, factor->T.data(), D, PS.data());  // rows (T psi)'
+    rowwise_dot(PS.data(), PS.data(), count, D, variance);
+    return;
+  }
+  multiply_transposed(P, count, S_.data(), D, D, PS.data());  // S is symmetric: rows = columns
+  rowwise_dot(P, PS.data(), count, D, variance);
+}
+
+void WeightSpacePosterior::predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+                                           double* variance) const {
+  const std::shared_ptr<const VarianceFactor> factor = std::atomic_load(&variance_factor_);
+  if (!factor) return predict(psi, P, count, mean, variance);
+  const std::size_t D = std::size_t(psi.cols());
+  multiply_vector(P, count, D, u_.data(), mean);
+  // Rows (psi - m)' rounded to float, and q for each.
+  std::vector<float> P32(count * D);
+  std::vector<double> q(count, 0.0);
+  const double* s = factor->S_diagonal.data();
+  const double* m = factor->centre.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t j = 0; j < D; ++j) {
+      const double offset = P[i * D + j] - m[j];
+      P32[i * D + j] = float(offset);
+      q[i] += s[j] * (offset * offset);
+    }
+  }
+  std::vector<double> Y(count * D);
+  multiply_lower_transposed(P32.data(), count, factor->T32.data(), D, Y.data());  // rows (T (psi - m))'
+  const double* image = factor->centre_image.data();
+  for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t j = 0; j < D; ++j) Y[i * D + j] += image[j];  // rows (T psi)'
+  rowwise_dot(Y.data(), Y.data(), count, D, variance);
+  // Queries whose T psi cancels: again in float64, gathered into one product.
+  std::vector<std::size_t> again;
+  for (std::size_t i = 0; i < count; ++i)
+    if (!(kFloat32Cancellation * variance[i] >= q[i])) again.push_back(i);
+  if (again.empty()) return;
+  std::vector<double> rows(again.size() * D), products(again.size() * D), exact(again.size());
+  for (std::size_t r = 0; r < again.size(); ++r) std::copy(P + again[r] * D, P + (again[r] + 1) * D, rows.data() + r * D);
+  multiply_lower_transposed(rows.data(), again.size(), factor->T.data(), D, products.data());
+  rowwise_dot(products.data(), products.data(), again.size(), D, exact.data());
+  for (std::size_t r = 0; r < again.size(); ++r) variance[again[r]] = exact[r];
+}
+
+ObservationInfluence WeightSpacePosterior::influence(const RowMatrix&, const double* x_data, std::uint8_t label) const {
+  const Eigen::Map<const VectorXd> x(x_data, C_alpha_.rows());
+  ObservationInfluence out;
+  for (auto [C, u, raises, share] : {std::tuple{&C_alpha_, &u_alpha_, label != 0, &out.alpha},
+                                     std::tuple{&C_beta_, &u_beta_, label == 0, &out.beta}}) {
+    VectorXd g = *C * x;
+    const double p = x.dot(g);
+    set_influence(synthetic_observation(prior_, raises), std::move(g), x.dot(*u), p, share);
+  }
+  return out;
+}
+
+LatentWeights WeightSpacePosterior::weights(const RowMatrix& psi) const {
+  return LatentWeights::from_weight_space(prior_.variance, u_, S_, std::size_t(psi.rows()));
+}
+
+}  // namespace gpprobe

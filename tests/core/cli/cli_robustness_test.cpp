@@ -1,0 +1,236 @@
+// The `gpprobe robustness` command end to end on golden boxes: the JSON's fields and invariants
+// (minimum.lower <= pi_min <= minimum.upper = pi(witness), the same for the maximum, the box, root
+// bounds around the reference's empirical extrema), pi(witness) as `gpprobe gpc` reports it, --dims,
+// --valid-range, --sweep (Fig. 2 rows), --out, and one stderr line per bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli_runner.h"
+#include "classification/gpc_fixtures.h"
+
+namespace gpprobe {
+namespace {
+
+using testing::run_cli;
+using testing::TempFile;
+
+// A golden case's training set as CSV (features, then labels -1/+1).
+std::string train_csv(const nlohmann::json& c) {
+  std::ostringstream os;
+  os.precision(17);
+  for (std::size_t i = 0; i < c["X_train"].size(); ++i) {
+    for (const auto& v : c["X_train"][i]) os << v.get<double>() << ',';
+    os << c["y_train"][i].get<int>() << '\n';
+  }
+  return os.str();
+}
+
+std::string numbers(const nlohmann::json& values) {
+  std::ostringstream os;
+  os.precision(17);
+  for (std::size_t i = 0; i < values.size(); ++i) os << (i ? "," : "") << values[i].get<double>();
+  return os.str();
+}
+
+std::string model_flags(const nlohmann::json& c, const std::string& model) {
+  std::string flags = " --signal-variance " + numbers(nlohmann::json::array({c["kernel"]["signal_variance"]})) +
+                      " --length-scales " + numbers(c["kernel"]["lengthscales"]);
+  if (model == "ep_probit") flags += " --method ep";
+  if (model == "laplace_logistic") flags += " --likelihood logistic";
+  return flags;
+}
+
+struct GoldenBoxFiles {
+  nlohmann::json c, box;
+  TempFile train;
+  GoldenBoxFiles(std::size_t case_index, std::size_t box_index)
+      : c(testing::gpc_golden_cases()[case_index]), box(c["robustness"][box_index]),
+        train("robustness_train.csv", train_csv(c)) {}
+  std::string args() const {
+    std::string dims;
+    for (std::size_t j = 0; j < box["dims"].size(); ++j) dims += (j ? "," : "") + std::to_string(box["dims"][j].get<int>());
+    return "robustness --train " + train.path() + model_flags(c, box["model"]) + " --point " + numbers(box["x_star"]) +
+           " --gamma " + numbers(nlohmann::json::array({box["gamma"]})) + " --dims " + dims;
+  }
+};
+
+// pi at one point as `gpprobe gpc` prints it.
+double gpc_probability(const GoldenBoxFiles& f, const nlohmann::json& point) {
+  const TempFile test("robustness_witness.csv", numbers(point) + "\n");
+  const auto r = run_cli("gpc --train " + f.train.path() + " --test " + test.path() + model_flags(f.c, f.box["model"]));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string header;
+  return testing::parse_output(r.out, &header).at(0).at(3);
+}
+
+void expect_certificate(const nlohmann::json& j, const GoldenBoxFiles& f, double tolerance) {
+  const nlohmann::json& box = f.box;
+  const std::size_t d = box["x_star"].size();
+  EXPECT_TRUE(testing::relatively_near(j["probability_at_point"], box["prob_at_x_star"], 1e-7));
+  EXPECT_EQ(j["box"]["lower"], box["lower"]);
+  EXPECT_EQ(j["box"]["upper"], box["upper"]);
+  // The root bounds hold the reference's empirical extrema (our fit agrees with the reference's to 1e-7).
+  const nlohmann::json& e = box["empirical"];
+  for (const auto& [field, quantity] : {std::pair<const char*, const char*>{"mean", "latent_mean"},
+                                        {"variance", "latent_variance"}, {"probability", "prob"}}) {
+    EXPECT_LE(j["root"][field][0].get<double>(), e[quantity]["min"].get<double>() + 1e-7) << field;
+    EXPECT_GE(j["root"][field][1].get<double>(), e[quantity]["max"].get<double>() - 1e-7) << field;
+  }
+  const double at_point = j["probability_at_point"];
+  for (const char* side : {"minimum", "maximum"}) {
+    const nlohmann::json& x = j[side];
+    EXPECT_EQ(x["status"], "converged") << side;
+    EXPECT_LE(x["upper"].get<double>() - x["lower"].get<double>(), tolerance) << side;
+    ASSERT_EQ(x["witness"].size(), d) << side;
+    for (std::size_t i = 0; i < d; ++i) {
+      EXPECT_GE(x["witness"][i].get<double>(), box["lower"][i].get<double>()) << side;
+      EXPECT_LE(x["witness"][i].get<double>(), box["upper"][i].get<double>()) << side;
+    }
+    const bool minimum = std::string(side) == "minimum";
+    const double attained = x[minimum ? "upper" : "lower"];
+    EXPECT_NEAR(gpc_probability(f, x["witness"]), attained, 1e-12) << side << ": pi(witness) as gpprobe gpc prints it";
+    // x* is in T: pi_min <= pi(x*) <= pi_max, and the searches start from it.
+    if (minimum) EXPECT_LE(attained, at_point + 1e-15);
+    else EXPECT_GE(attained, at_point - 1e-15);
+    EXPECT_LE(j["root"]["probability"][0].get<double>(), x["lower"].get<double>()) << side;
+    EXPECT_GE(j["root"]["probability"][1].get<double>(), x["upper"].get<double>()) << side;
+  }
+  EXPECT_LE(j["minimum"]["lower"].get<double>(), e["prob"]["min"].get<double>() + 1e-7);
+  EXPECT_GE(j["maximum"]["upper"].get<double>(), e["prob"]["max"].get<double>() - 1e-7);
+  EXPECT_EQ(j["gpfgs"]["point"].size(), d);
+  EXPECT_NEAR(gpc_probability(f, j["gpfgs"]["point"]), j["gpfgs"]["probability"].get<double>(), 1e-12);
+}
+
+TEST(CliRobustness, CertifiesTheGoldenBoxesWithTheStatedInvariants) {
+  // xor-2d Laplace probit (both coordinates), blobs-5d-ard EP (coordinates 0 and 2 of 5 move).
+  for (const auto& [case_index, box_index] : {std::pair<std::size_t, std::size_t>{2, 0}, {3, 1}, {1, 3}}) {
+    const GoldenBoxFiles f(case_index, box_index);
+    const auto r = run_cli(f.args());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const char* field : {"point", "dims", "tolerance", "search", "gamma", "probability_at_point", "box", "root",
+                              "minimum", "maximum", "gpfgs", "verdict_can_flip", "seconds", "model"}) {
+      EXPECT_TRUE(j.contains(field)) << field;
+    }
+    EXPECT_EQ(j["dims"], f.box["dims"]);
+    EXPECT_EQ(j["search"], "both");
+    EXPECT_EQ(j["model"]["method"], f.box["model"] == "ep_probit" ? "ep" : "laplace");
+    expect_certificate(j, f, 0.01);
+  }
+}
+
+TEST(CliRobustness, SweepGivesOneRowPerGammaOnTheAdversarialSide) {
+  const nlohmann::json c = testing::gpc_golden_cases()[4];
+  const nlohmann::json& s = c["robustness_sweep"];
+  const TempFile train("robustness_sweep_train.csv", train_csv(c));
+  std::string gammas;
+  for (const auto& row : s["rows"]) gammas += (gammas.empty() ? "" : ",") + numbers(nlohmann::json::array({row["gamma"]}));
+  const auto r = run_cli("robustness --train " + train.path() + model_flags(c, "laplace_probit") + " --point " +
+                         numbers(s["x_star"]) + " --sweep " + gammas);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["search"], "adversarial");
+  ASSERT_EQ(j["rows"].size(), s["rows"].size());
+  for (std::size_t g = 0; g < s["rows"].size(); ++g) {
+    const nlohmann::json &row = j["rows"][g], &ref = s["rows"][g];
+    EXPECT_EQ(row["gamma"], ref["gamma"]);
+    EXPECT_EQ(row["minimum"]["iterations"], 0) << "the minimum is not refined";
+    EXPECT_LE(row["maximum"]["lower"].get<double>(), ref["prob_max"].get<double>() + 1e-7);
+    EXPECT_GE(row["maximum"]["upper"].get<double>(), ref["prob_max"].get<double>() - 1e-7);
+    EXPECT_TRUE(testing::relatively_near(row["gpfgs"]["probability"], ref["gpfgs_prob"], 1e-7));
+  }
+  EXPECT_EQ(j["rows"].back()["verdict_can_flip"], "yes");
+}
+
+TEST(CliRobustness, ValidRangeClipsTheBoxAndOutWritesTheFile) {
+  const GoldenBoxFiles f(2, 0);  // x* = (-1.677, -1.782), gamma 0.2
+  const TempFile out("robustness_out.json", "");
+  const auto r = run_cli(f.args() + " --valid-range -1.8,0 --out " + out.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(out.path()));
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_DOUBLE_EQ(j["box"]["lower"][i].get<double>(), -1.8);
+    EXPECT_DOUBLE_EQ(j["box"]["upper"][i].get<double>(), f.box["upper"][i].get<double>());
+    EXPECT_GE(j["minimum"]["witness"][i].get<double>(), -1.8);
+    EXPECT_GE(j["maximum"]["witness"][i].get<double>(), -1.8);
+    EXPECT_GE(j["gpfgs"]["point"][i].get<double>(), -1.8);
+  }
+}
+
+TEST(CliRobustness, BenchCertifiesWhatTheCommandCertifiesOnItsData) {
+  // bench-robustness --data writes the very training set it certifies on; `robustness` on that file,
+  // with the same hyperparameters, point and options, gives the same adversarial interval.
+  const std::string dir = ::testing::TempDir() + "gpprobe_bench_robustness";
+  std::filesystem::create_directories(dir);
+  const auto bench = run_cli("bench-robustness --n 150 --gammas 0.5 --data " + dir + " --json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const nlohmann::json b = nlohmann::json::parse(bench.out);
+  ASSERT_EQ(b["rows"].size(), 1u);
+  const nlohmann::json& row = b["rows"][0];
+  EXPECT_EQ(row["status"], "converged");
+  EXPECT_LE(row["interval"][1].get<double>() - row["interval"][0].get<double>(), 0.02);
+  const auto r = run_cli("robustness --train " + dir + "/robustness_train.csv --signal-variance " +
+                         numbers(nlohmann::json::array({b["signal_variance"]})) + " --length-scales " +
+                         numbers(b["length_scales"]) + " --point " + numbers(b["point"]) +
+                         " --gamma 0.5 --tolerance 0.02 --search adversarial");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& x = j[b["sense"] == "min" ? "minimum" : "maximum"];
+  EXPECT_EQ(x["lower"], row["interval"][0]);
+  EXPECT_EQ(x["upper"], row["interval"][1]);
+  EXPECT_EQ(x["iterations"], row["iterations"]);
+  EXPECT_EQ(j["gpfgs"]["probability"], row["gpfgs_probability"]);
+  EXPECT_EQ(run_cli("bench-robustness --n 1100").err,
+            "gpprobe bench-robustness: --n must be between 2 and 1000 (Synthetic2D has 1,200 points, 200 of them for "
+            "testing), got 1100\n");
+}
+
+TEST(CliRobustness, EachBadInputIsOneLineNamingTheProblem) {
+  const GoldenBoxFiles f(2, 0);
+  const std::string base = "robustness --train " + f.train.path() + " --point -1.67,-1.78";
+  const struct {
+    std::string args;
+    int exit_code;
+    std::string message;
+  } cases[] = {
+      {"robustness --point 1,2 --gamma 1", 1, "missing --train"},
+      {"robustness --train " + f.train.path() + " --gamma 1", 1, "missing --point"},
+      {base, 1, "give --gamma G or --sweep G1,G2,..."},
+      {base + " --gamma 1 --sweep 1,2", 2, "--gamma and --sweep exclude each other"},
+      {base + " --gamma -1", 2, "--gamma must be >= 0, got -1"},
+      {base + " --gamma 1,2", 2, "--gamma expects a finite number, got '1,2'"},
+      {base + " --sweep 0,x", 2, "--sweep expects numbers separated by commas, got '0,x'"},
+      {base + " --sweep 0.5,-0.1", 2, "--sweep values must be >= 0, got -0.10000000000000001"},
+      {"robustness --train " + f.train.path() + " --point 1,x --gamma 1", 2,
+       "--point expects numbers separated by commas, got '1,x'"},
+      {"robustness --train " + f.train.path() + " --point 1 --gamma 1", 2,
+       "--point has 1 value; " + f.train.path() + " has 2 feature columns"},
+      {base + " --gamma 1 --dims 0,5", 2, "--dims: coordinate 5 is out of range: the point has 2 coordinates (0 to 1)"},
+      {base + " --gamma 1 --dims 1,1", 2, "--dims: coordinate 1 is listed twice"},
+      {base + " --gamma 1 --valid-range 0", 2, "--valid-range expects two numbers LO,HI, got '0'"},
+      {base + " --gamma 1 --valid-range 1,0", 2, "--valid-range: the valid range [1, 0] is empty or not finite"},
+      {base + " --gamma 1 --valid-range 0,1", 2,
+       "--valid-range: the point's coordinate 0 is -1.6699999999999999, outside the valid range [0, 1]"},
+      {base + " --gamma 1 --search all", 2, "--search must be both or adversarial, got 'all'"},
+      {base + " --gamma 1 --tolerance -0.1", 2, "--tolerance must be >= 0, got -0.10000000000000001"},
+      {base + " --gamma 1 --max-iterations x", 2, "--max-iterations expects a non-negative integer, got 'x'"},
+      {base + " --gamma 1 --method ep --likelihood logistic", 2,
+       "--likelihood logistic is not available with --method ep (EP's site moments are closed-form for probit "
+       "only); use --method laplace"},
+      {base + " --gamma 1 --bogus 1", 1, "unknown option --bogus"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.args;
+    EXPECT_EQ(r.out, "") << c.args;
+    EXPECT_EQ(r.err, "gpprobe robustness: " + c.message + "\n") << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace gpprobe

@@ -1,0 +1,203 @@
+// Leave-one-out in closed form against refitting the probe without each observation (both spaces), the
+// verdict on data whose labels are unrelated to it (chance) and on separable data (separates), DeLong's
+// standard error on a case worked by hand, and the knowledge gain against actually adding the label.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <random>
+
+#include "gpprobe/probe/knowledge_gain.h"
+#include "gpprobe/probe/leave_one_out.h"
+#include "gpprobe/evaluation/metrics.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "test_support.h"
+
+namespace gpprobe {
+namespace {
+
+RowMatrix random_rows(int n, int d, std::mt19937& rng, double scale = 1.0) {
+  std::normal_distribution<double> z(0.0, scale);
+  RowMatrix x(n, d);
+  for (int i = 0; i < x.size(); ++i) x.data()[i] = z(rng);
+  return x;
+}
+
+Probe fitted(const RowMatrix& X, const std::vector<std::uint8_t>& y, double epsilon, double strength,
+             PosteriorSpace space = PosteriorSpace::automatic) {
+  return testing::fitted_probe(X, y, epsilon, strength, space);
+}
+
+// Refit without observation i and score a_i: the definition leave-one-out must equal.
+struct Refit {
+  double mean, variance, judged;
+};
+Refit refit_without(const RowMatrix& X, const std::vector<std::uint8_t>& y, std::size_t i, double epsilon, double strength) {
+  RowMatrix rest(X.rows() - 1, X.cols());
+  std::vector<std::uint8_t> labels;
+  for (Eigen::Index r = 0, k = 0; r < X.rows(); ++r) {
+    if (std::size_t(r) == i) continue;
+    rest.row(k++) = X.row(r);
+    labels.push_back(y[std::size_t(r)]);
+  }
+  const Probe probe = fitted(rest, labels, epsilon, strength, PosteriorSpace::function);
+  const RowMatrix query = X.row(Eigen::Index(i));
+  Refit r{};
+  ProbeScoreColumns out;
+  out.latent_mean = &r.mean;
+  out.latent_variance = &r.variance;
+  out.judged_probability = &r.judged;
+  EXPECT_TRUE(probe.score(MatrixView(query), out).ok());
+  return r;
+}
+
+TEST(LeaveOneOut, EqualsRefittingWithoutEachObservationInBothSpaces) {
+  std::mt19937 rng(7);
+  double worst = 0;
+  for (const auto& [O, d, epsilon, strength] : std::vector<std::tuple<int, int, double, double>>{
+           {12, 5, 0.1, 5.0}, {30, 4, 0.01, 2.0}, {9, 40, 1.0, 10.0}, {20, 3, 3.0, 0.5}, {60, 8, 0.001, 50.0}}) {
+    const RowMatrix X = random_rows(O, d, rng, 0.8);
+    std::vector<std::uint8_t> y(static_cast<std::size_t>(O));
+    for (int i = 0; i < O; ++i) y[std::size_t(i)] = std::uint8_t(X(i, 0) + 0.3 * X(i, 1) > 0 ? 1 : 0);
+    y[0] = 1;
+    y[1] = 0;
+    for (PosteriorSpace space : {PosteriorSpace::function, PosteriorSpace::weight}) {
+      const Probe probe = fitted(X, y, epsilon, strength);
+      Result<LeaveOneOut> loo = leave_one_out(probe, space);
+      ASSERT_TRUE(loo.ok()) << loo.status().message();
+      for (int i = 0; i < O; ++i) {
+        const Refit r = refit_without(X, y, std::size_t(i), epsilon, strength);
+        SCOPED_TRACE(::testing::Message() << "O " << O << " d " << d << " space " << space_name(space) << " i " << i);
+        EXPECT_NEAR(loo.value().latent_mean[std::size_t(i)], r.mean, 1e-9);
+        EXPECT_NEAR(loo.value().latent_variance[std::size_t(i)], r.variance, 1e-9);
+        EXPECT_NEAR(loo.value().judged_probability[std::size_t(i)], r.judged, 1e-9);
+        worst = std::max({worst, std::fabs(loo.value().latent_mean[std::size_t(i)] - r.mean),
+                          std::fabs(loo.value().latent_variance[std::size_t(i)] - r.variance),
+                          std::fabs(loo.value().judged_probability[std::size_t(i)] - r.judged)});
+      }
+    }
+  }
+  std::cout << "leave-one-out vs refits: max |difference| " << worst << "\n";
+}
+
+TEST(LeaveOneOut, OneObservationFallsBackToThePriorAndNoneIsEmpty) {
+  std::mt19937 rng(3);
+  const RowMatrix X = random_rows(1, 6, rng);
+  const Probe probe = fitted(X, {1}, 0.1, 5.0);
+  const LeaveOneOut loo = leave_one_out(probe).value();
+  const double v = probe.prior().variance;
+  EXPECT_NEAR(loo.latent_mean[0], 0.0, 1e-12);
+  EXPECT_NEAR(loo.latent_variance[0], 2 * v, 1e-12);
+  EXPECT_NEAR(loo.judged_probability[0], 0.5, 1e-12);
+  EXPECT_EQ(loo.verdict, LooVerdict::too_few);
+  EXPECT_TRUE(std::isnan(loo.auroc));
+
+  const RowMatrix none(0, 6);
+  const LeaveOneOut empty = leave_one_out(fitted(none, {}, 0.1, 5.0)).value();
+  EXPECT_TRUE(empty.judged_probability.empty());
+  EXPECT_EQ(empty.verdict, LooVerdict::too_few);
+}
+
+TEST(LeaveOneOut, SummaryIsTheAurocAndLogLossOfTheLooProbabilities) {
+  std::mt19937 rng(11);
+  const RowMatrix X = random_rows(14, 8, rng);
+  std::vector<std::uint8_t> y(14);
+  for (int i = 0; i < 14; ++i) y[std::size_t(i)] = std::uint8_t(X(i, 2) > 0);
+  y[0] = 1;
+  y[1] = 0;
+  y[2] = 1;
+  y[3] = 0;
+  const LeaveOneOut loo = leave_one_out(fitted(X, y, 0.1, 5.0)).value();
+  double loss = 0;
+  std::vector<double> losses;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double p = loo.judged_probability[i];
+    losses.push_back(-(y[i] ? std::log(p) : std::log1p(-p)));
+    loss += losses.back() / double(y.size());
+  }
+  double squares = 0;
+  for (double l : losses) squares += (l - loss) * (l - loss);
+  EXPECT_NEAR(loo.log_loss, loss, 1e-12);
+  EXPECT_NEAR(loo.log_loss_standard_error, std::sqrt(squares / 13.0 / 14.0), 1e-12);
+  EXPECT_DOUBLE_EQ(loo.auroc, auroc(y.data(), loo.judged_probability.data(), y.size()).value());
+  EXPECT_EQ(loo.positives + loo.negatives, 14u);
+}
+
+// Labels unrelated to 32-dimensional data, 8 observations per class (the case): every seed warns.
+TEST(LeaveOneOut, UnrelatedLabelsAreAtChance) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    const RowMatrix X = random_rows(16, 32, rng);
+    std::vector<std::uint8_t> y(16);
+    for (int i = 0; i < 16; ++i) y[std::size_t(i)] = std::uint8_t(i % 2);
+    const LeaveOneOut loo = leave_one_out(fitted(X, y, 0.1, 5.0)).value();
+    EXPECT_EQ(loo.verdict, LooVerdict::chance) << "seed " << seed << ": AUROC " << loo.auroc << " ± "
+                                               << loo.auroc_standard_error << ", log loss " << loo.log_loss;
+  }
+}
+
+TEST(LeaveOneOut, SeparableClassesSeparate) {
+  const SyntheticEmbeddings data = synthetic_embeddings(16, 32, 5);
+  const RowMatrix X = Eigen::Map<const RowMatrix>(data.x.data(), 16, 32);
+  const LeaveOneOut loo = leave_one_out(fitted(X, data.labels, 0.1, 5.0)).value();
+  EXPECT_EQ(loo.verdict, LooVerdict::separates) << "AUROC " << loo.auroc << ", log loss " << loo.log_loss;
+  EXPECT_GT(loo.auroc - 2.576 * loo.auroc_standard_error, 0.5);
+}
+
+TEST(Metrics, AurocStandardErrorIsDeLongs) {
+  // Positives 0.9, 0.6; negatives 0.7, 0.2. Placements V = (1, 1/2), W = (1/2, 1): AUROC 3/4,
+  // s²(V) = s²(W) = 1/8, var = 1/16 + 1/16.
+  const std::uint8_t y[] = {1, 1, 0, 0};
+  const double scores[] = {0.9, 0.6, 0.7, 0.2};
+  EXPECT_NEAR(auroc_standard_error(y, scores, 4).value(), std::sqrt(0.125), 1e-15);
+  // Ties count one half: positives 0.5, 0.5, negatives 0.5, 0.1. V = (3/4, 3/4), W = (1/2, 1): var = 0 + 1/16.
+  const double tied[] = {0.5, 0.5, 0.5, 0.1};
+  EXPECT_NEAR(auroc_standard_error(y, tied, 4).value(), 0.25, 1e-15);
+  const std::uint8_t one_positive[] = {1, 0, 0};
+  Result<double> few = auroc_standard_error(one_positive, scores, 3);
+  EXPECT_EQ(few.status().message(), "auroc_standard_error needs at least 2 labels of each class, got 1 positive and 2 negative");
+}
+
+// The closed form against the probe's own update: add the label, score the query again.
+TEST(KnowledgeGain, IsTheExpectedKnowledgeRiseOfAddingTheLabel) {
+  std::mt19937 rng(5);
+  const RowMatrix X = random_rows(10, 6, rng);
+  const std::vector<std::uint8_t> y = {1, 0, 1, 0, 0, 1, 1, 0, 0, 1};
+  const RowMatrix Q = random_rows(7, 6, rng);
+  for (PosteriorSpace space : {PosteriorSpace::function, PosteriorSpace::weight}) {
+    const Probe probe = fitted(X, y, 0.1, 5.0);
+    std::vector<double> gain(7);
+    ASSERT_TRUE(knowledge_gain(probe, MatrixView(Q), gain.data(), {}, space).ok());
+    for (Eigen::Index q = 0; q < Q.rows(); ++q) {
+      const RowMatrix a = Q.row(q);
+      double p = 0, knowledge = 0;
+      ProbeScoreColumns now;
+      now.judged_probability = &p;
+      now.knowledge = &knowledge;
+      ASSERT_TRUE(probe.score(MatrixView(a), now).ok());
+      double expected = 0;
+      for (std::uint8_t label : {0, 1}) {
+        Probe more = fitted(X, y, 0.1, 5.0);
+        ASSERT_TRUE(more.add_observation(MatrixView(a), label).ok());
+        double after = 0;
+        ProbeScoreColumns out;
+        out.knowledge = &after;
+        ASSERT_TRUE(more.score(MatrixView(a), out).ok());
+        expected += (label ? p : 1 - p) * (after - knowledge);
+      }
+      EXPECT_NEAR(gain[std::size_t(q)], expected, 1e-12) << space_name(space) << " query " << q;
+      EXPECT_GT(gain[std::size_t(q)], 0.0);
+    }
+  }
+  // Without observations: the prior's gain, the same everywhere.
+  const Probe prior = fitted(RowMatrix(0, 6), {}, 0.1, 5.0);
+  std::vector<double> gain(7);
+  ASSERT_TRUE(knowledge_gain(prior, MatrixView(Q), gain.data()).ok());
+  for (double g : gain) EXPECT_NEAR(g, gain[0], 1e-15);
+  const Status wrong = knowledge_gain(fitted(X, y, 0.1, 5.0), MatrixView(RowMatrix(RowMatrix::Zero(1, 5))), gain.data());
+  EXPECT_EQ(wrong.message(), "queries have 5 columns, observations have 6 columns");
+}
+
+}  // namespace
+}  // namespace gpprobe
