@@ -3,7 +3,7 @@
 //   const r = await runExperiment(engine, { experiment: 'probing', embeddings, labels }, { onProgress, signal });
 //   // r.observationCounts, r.curves[i].mean / .sd / .values (trials × points), r.clouds (fuzzy)
 //
-// The protocol is the core's (core/include/gpprobe/experiment.h). An experiment runs one trial per wasm
+// The protocol is the core's (core/include/gpprobe/evaluation/experiment.h). An experiment runs one trial per wasm
 // call (as many as the engine has threads, run side by side) and yields to the event loop between calls,
 // so a worker stays responsive and an AbortSignal can stop it; the core adds the trials up (append_trials) and computes the mean and standard deviation, so
 // nothing but the finished result crosses back. Embeddings already resident in the wasm heap
@@ -80,7 +80,7 @@ function placed(heap: HeapScope, m: MatrixInput, what: string) {
 }
 
 /**
- * Runs an experiment of the GPP paper (probing, fuzzy, ood; see core/include/gpprobe/experiment.h for the
+ * Runs an experiment of the GPP paper (probing, fuzzy, ood; see core/include/gpprobe/evaluation/experiment.h for the
  * protocol), one trial per wasm call (one per thread). Trial t gives the same numbers as in the CLI's run with the same seed.
  */
 export async function runExperiment(

@@ -59,7 +59,7 @@ export const SCORE_COLUMNS = [
 ] as const satisfies readonly (keyof ProbeScores)[];
 
 /**
- * The leave-one-out check of a probe (core/include/gpprobe/leave_one_out.h): each observation judged by
+ * The leave-one-out check of a probe (core/include/gpprobe/probe/leave_one_out.h): each observation judged by
  * the probe fitted on the others, in closed form, and what that says about the whole.
  */
 export type LeaveOneOut = Omit<LeaveOneOutValue, 'code' | 'message'>;

@@ -1,6 +1,6 @@
 // A fitted probe to take away: the probe file (".probe.json"), read here for the library
 // (engine.loadProbe) and written by the app's "Export probe"; the CLI reads the same format in C++
-// (core/cli/probe_file.cpp, `gpprobe probe --probe FILE`). It holds what a fit needs, never a posterior,
+// (core/cli/readers/probe_file.cpp, `gpprobe probe --probe FILE`). It holds what a fit needs, never a posterior,
 // so every reader fits the same probe and scores new queries with the same numbers:
 //
 //   {
