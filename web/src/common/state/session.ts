@@ -3,6 +3,7 @@
 // (they are recomputed by the engine). Pure functions only, so the rules are easy to test.
 import { DEFAULTS } from '../../engine/vocabulary.ts';
 import type { Column } from '../../io/table.ts';
+import { checkFields, checkObject, parseStateJson, SchemaError, SESSION_FIELDS } from './session_schema.ts';
 
 export type DataRef =
   | { kind: 'demo'; id: string }
@@ -171,26 +172,22 @@ export function redo(history: History, current: Session): { history: History; se
   return { history: { past: [...history.past, current], future: history.future.slice(1) }, session: next };
 }
 
-/** A session read back from JSON (an export or browser storage); throws a readable Error when malformed. */
-export function parseSession(text: string): Session {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error('the session file is not valid JSON');
+/**
+ * A session read back from JSON (a session file, or the one saved in this browser), checked field by
+ * field against the one schema (session_schema.ts) before anything is applied or saved; throws a
+ * SchemaError naming `what`, the field and what it holds. Optional fields that are missing take their
+ * defaults; ε, s and the observations must be there.
+ */
+export function parseSession(text: string, what = 'the session file'): Session {
+  const json = checkObject(parseStateJson(text, what), what);
+  if (json.version !== 1) throw new SchemaError(`${what} is not a gpprobe session (expected "version": 1)`);
+  for (const required of ['epsilon', 'strength', 'observations']) {
+    if (json[required] === undefined) throw new SchemaError(`${what} has no ${required}`);
   }
-  const s = value as Partial<Session>;
-  if (!s || s.version !== 1) throw new Error('not a gpprobe session (expected "version": 1)');
-  const epsilon = Number(s.epsilon), strength = Number(s.strength);
-  if (!(epsilon > 0) || !(strength > 0) || !Number.isFinite(epsilon) || !Number.isFinite(strength)) {
-    throw new Error('the session has an invalid epsilon or strength');
-  }
-  if (!Array.isArray(s.observations) || !s.observations.every((r) => Number.isInteger(r) && r >= 0)) {
-    throw new Error('the session\'s observations must be a list of row numbers');
-  }
+  const f = checkFields(json, SESSION_FIELDS, `${what}: `);
   return {
-    version: 1, data: s.data ?? null, concept: s.concept ?? null, observations: [...s.observations],
-    epsilon, strength, draw: s.draw ?? DEFAULT_SESSION.draw, ood: s.ood ?? { kind: 'none' },
-    queries: s.queries ?? { kind: 'all' },
+    version: 1, data: f.data ?? null, concept: f.concept ?? null, observations: f.observations!,
+    epsilon: f.epsilon!, strength: f.strength!, draw: f.draw ?? DEFAULT_SESSION.draw, ood: f.ood ?? { kind: 'none' },
+    queries: f.queries ?? { kind: 'all' },
   };
 }
