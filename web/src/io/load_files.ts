@@ -229,6 +229,8 @@ export function combineFiles(parsed: ParsedFile[], files: { name: string; size: 
   const main = withEmbeddings.reduce((best, p) => (p.embeddings!.cols > best.embeddings!.cols ? p : best));
   demoteOthers(main.fileName, parsed.filter((p) => p !== main));
   const embeddings = main.embeddings!;
+  // Refused here, at load, so the data already loaded and the saved session stay (issue 23, item 6).
+  if (embeddings.rows === 0) throw new FileError(main.fileName, `holds no rows (0 × ${embeddings.cols} embeddings): there is nothing to probe`);
   return { name: files.map((f) => f.name).join(' + '), files, embeddings, ...joinMetadata(main, parsed, embeddings.rows) };
 }
 
