@@ -178,10 +178,10 @@ export function isProjectorPair(names: string[]): boolean {
  * Errors name the file and the problem; nothing is half-loaded (the caller keeps its old dataset).
  */
 export async function loadDataset(
-  files: { blob: Blob; name: string }[], options: ParseOptions = {},
+  files: { blob: Blob; name: string }[], options: ParseOptions & { embedding?: string } = {},
 ): Promise<Dataset> {
   if (files.length === 0) throw new FileError('upload', 'no files chosen');
-  const projector = await projectorUpload(files);
+  const projector = await projectorUpload(files, options.embedding);
   const projectorPair = isProjectorPair(files.map((f) => f.name));
   const total = files.reduce((s, f) => s + Math.max(1, f.blob.size), 0);
   let done = 0;

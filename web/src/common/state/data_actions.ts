@@ -6,6 +6,8 @@ import { batch, signal } from '@preact/signals';
 import type { DatasetRole, DatasetSummary } from '../../labs/probe/worker/protocol.ts';
 import { notify, report, request } from './engine_tasks.ts';
 import { deleteFiles, loadFiles, saveFiles } from './file_store.ts';
+import { uploadedEmbeddings } from '../../io/projector_upload.ts';
+import { chooseEmbedding } from './prompts.ts';
 import { loadOodUrl, loadProjectorData, loadUrlData } from './remote_data.ts';
 import { DEFAULT_SESSION, defaultConcept, parseSession, type DataRef, type Session } from './session.ts';
 import { SCHEMA_LIMITS } from './session_schema.ts';
@@ -178,8 +180,16 @@ export async function loadDemo(id: string, { keepPending = false } = {}): Promis
 export async function uploadFiles(files: File[], role: DatasetRole = 'main'): Promise<void> {
   if (files.length === 0) return;
   try {
+    // A Projector config uploaded with several of its tensors: which one (issue 24, item 2).
+    let embedding: string | undefined;
+    const projector = await uploadedEmbeddings(files.map((f) => ({ blob: f, name: f.name })));
+    if (projector && projector.embeddings.length > 1) {
+      const picked = await chooseEmbedding(projector.config, projector.embeddings);
+      if (picked === null) throw new Error(`Not loaded: no embedding of ${projector.config} was chosen.`);
+      embedding = projector.embeddings[picked].name;
+    }
     const summary = await request(`Reading ${files.map((f) => f.name).join(', ')}`, {
-      kind: 'load-files', role, files: files.map((f) => ({ blob: f, name: f.name })),
+      kind: 'load-files', role, files: files.map((f) => ({ blob: f, name: f.name })), ...(embedding !== undefined ? { embedding } : {}),
     });
     const refs = files.map((f) => ({ name: f.name, size: f.size }));
     const pending = pendingLink.value;
