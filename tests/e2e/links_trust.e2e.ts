@@ -115,3 +115,33 @@ describe('a session file', () => {
     await waitForResults(page);
   });
 });
+
+describe('a concept', () => {
+  it('from a link is in sight in the values list, far down as it may be', async () => {
+    const page = pages.page;
+    await page.goto(`${baseUrl}?concept=digit=9`);
+    await waitForResults(page);
+    const list = page.getByRole('group', { name: 'Positive values' });
+    const nine = list.getByRole('button', { name: '9', exact: true });
+    expect(await nine.getAttribute('aria-pressed')).toBe('true');
+    const [box, item] = [(await list.boundingBox())!, (await nine.boundingBox())!];
+    expect(item.y).toBeGreaterThanOrEqual(box.y);
+    expect(item.y + item.height).toBeLessThanOrEqual(box.y + box.height);
+  });
+
+  it('picked by hand drops the note on the value the app chose, even when it is that value again', async () => {
+    const page = pages.page;
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    const note = page.getByTestId('concept-default');
+    expect(await note.textContent()).toContain('Chose “1” as the concept');
+    const list = page.getByRole('group', { name: 'Positive values' });
+    for (const value of ['0', '1', '1', '0']) {  // add 0, drop 1, add 1, drop 0: "1" again, by hand
+      await list.getByRole('button', { name: value, exact: true }).click();
+      await waitForResults(page);
+    }
+    expect(await list.getByRole('button', { name: '1', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await list.getByRole('button', { name: '0', exact: true }).getAttribute('aria-pressed')).toBe('false');
+    expect(await note.count()).toBe(0);
+  });
+});

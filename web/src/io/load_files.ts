@@ -121,6 +121,8 @@ function demoteToMetadata(p: ParsedFile): void {
   });
   delete p.embeddings;
   delete p.dimensionNames;
+  // The parser's "N embedding columns (...)" note no longer holds: they are metadata columns now.
+  p.notes = p.notes.filter((n) => !/^\d+ embedding columns \(/.test(n));
 }
 
 /** "line 1 (“name, label”)", for messages. */

@@ -81,27 +81,50 @@ export function valueCounts(column: Column): ValueCount[] {
 const POSITIVE_WORDS = ['1', 'true', 'yes', 'positive'];
 
 /**
+ * A default concept's smaller class holds at least this share of the rows: a value on 99.8 % of the
+ * rows (or 0.2 %) leaves the other class a handful of rows to draw observations from (issue 24, item 7).
+ */
+export const BALANCED_SHARE = 0.05;
+
+const percent = (share: number) => `${(100 * share).toFixed(share < 0.01 || share > 0.99 ? 1 : 0)} %`;
+
+/**
  * The value a new concept on `column` takes as positive, and why: "1"/"true"/"yes"/"positive" when the
  * column has one (a 0/1 or boolean-like label column, as a labels.npy is read), else its most common
- * value (numbers: the smallest).
+ * value (numbers: the smallest); but when that value's class, or the rest, would hold less than 5 % of
+ * the rows, the value nearest half of the rows, saying why. `balanced`: whether the concept splits the
+ * rows at least 5 % / 95 %.
  */
-export function defaultPositive(column: Column): { value: string; reason: string } | null {
+export function defaultPositive(column: Column): { value: string; reason: string; balanced: boolean } | null {
   const counts = valueCounts(column);
   if (counts.length === 0) return null;
+  const total = counts.reduce((n, c) => n + c.count, 0);
+  const isBalanced = (c: ValueCount) => Math.min(c.count, total - c.count) >= BALANCED_SHARE * total;
   const yes = counts.find((c) => POSITIVE_WORDS.includes(c.value.trim().toLowerCase()) || (c.value.trim() !== '' && Number(c.value) === 1));
-  if (yes) return { value: yes.value, reason: `“${yes.value}” means yes in a ${counts.length === 2 ? 'two-valued ' : ''}label column` };
-  return { value: counts[0].value, reason: column.kind === 'number' ? 'its smallest value' : 'its most common value' };
+  const first = yes ?? counts[0];
+  const reason = yes ? `“${yes.value}” means yes in a ${counts.length === 2 ? 'two-valued ' : ''}label column`
+    : column.kind === 'number' ? 'its smallest value' : 'its most common value';
+  if (isBalanced(first)) return { value: first.value, reason, balanced: true };
+  const nearest = counts.reduce((best, c) => (Math.abs(c.count - total / 2) < Math.abs(best.count - total / 2) ? c : best));
+  if (nearest === first) return { value: first.value, reason, balanced: false };
+  return {
+    value: nearest.value,
+    reason: `the value nearest half of the rows (${percent(nearest.count / total)}); “${first.value}” would be on ${percent(first.count / total)} of them`,
+    balanced: isBalanced(nearest),
+  };
 }
 
 /**
- * A sensible first concept for new data: the first column with 2-20 distinct values, positive as
- * defaultPositive says.
+ * A sensible first concept for new data: the first column with 2-20 distinct values whose default
+ * positive (defaultPositive) splits the rows at least 5 % / 95 %; null when no column does (the concept
+ * panel then asks for one).
  */
 export function defaultConcept(columns: Column[]): Concept | null {
   for (const c of columns) {
     const values = distinctValues(c, 21);
     if (values.length < 2 || values.length > 20) continue;
-    return { column: c.name, kind: 'values', positives: [defaultPositive(c)!.value] };
+    const positive = defaultPositive(c)!;
+    if (positive.balanced) return { column: c.name, kind: 'values', positives: [positive.value] };
   }
   return null;
 }
