@@ -28,10 +28,10 @@ describe('concept values', () => {
   it('makes 1, true, yes or positive the concept, and says why; else the most common value', () => {
     // 0 comes first in the column and is the more common value: still 1 is the concept.
     expect(defaultPositive({ name: 'smiling', kind: 'number', values: Float64Array.from([0, 0, 0, 1]) }))
-      .toEqual({ value: '1', reason: '“1” means yes in a two-valued label column' });
+      .toEqual({ value: '1', reason: '“1” means yes in a two-valued label column', balanced: true });
     expect(defaultPositive({ name: 'ok', kind: 'string', values: ['negative', 'Positive', 'negative'] })!.value).toBe('Positive');
     expect(defaultPositive({ name: 'a', kind: 'string', values: ['dog', 'cat', 'cat'] }))
-      .toEqual({ value: 'cat', reason: 'its most common value' });
+      .toEqual({ value: 'cat', reason: 'its most common value', balanced: true });
     expect(defaultPositive({ name: 'empty', kind: 'string', values: [] })).toBeNull();
   });
 });

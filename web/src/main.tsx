@@ -6,7 +6,7 @@ import { setDensityGrid, start } from './common/state/startup.ts';
 import type { WorkerPort } from './common/worker/engine_client.ts';
 import engineWorkerUrl from './common/worker/engine_worker.ts?worker&url';
 import { App } from './common/ui/App.tsx';
-import { connectToHost } from './embed/host_bridge.ts';
+import { connectToHost, reportLinkFailure } from './embed/host_bridge.ts';
 import { EmbedApp } from './embed/EmbedApp.tsx';
 import { DENSITY_GRID } from './labs/probe/ui/HyperparametersPanel.tsx';
 import './common/ui/app.css';
@@ -30,7 +30,7 @@ setDensityGrid(DENSITY_GRID);
 if (options.embed) {
   document.documentElement.classList.add('embedded');
   render(<EmbedApp views={options.views} />, document.getElementById('app')!);
-  void connectToHost().then(() => start(spawnEngine, { persistent: false }));
+  void connectToHost().then(() => start(spawnEngine, { persistent: false, onLinkFailed: reportLinkFailure }));
 } else {
   render(<App />, document.getElementById('app')!);
   void start(spawnEngine, { persistent: true });

@@ -6,6 +6,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { EmbedView } from '../common/state/link_params.ts';
 import { linkUrl } from '../common/state/link_actions.ts';
+import { embedFailure } from './host_bridge.ts';
 import { columns, dataset, labels, queryRows, results, selected, session, setHyperparameters, toggleObservation } from '../common/state/store.ts';
 import { formatMeasure } from '../common/ui/format.ts';
 import { useElementSize } from '../common/ui/element_size.ts';
@@ -60,12 +61,13 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
         {views.length > 1 && (
           <TabList<EmbedView> tabs={views.map((v) => ({ id: v, label: LABELS[v] }))} selected={view} onSelect={(v) => setView(v)} label="Views" idPrefix="embed" class="embed-tabs" />
         )}
-        <span class="embed-title" title={d ? `${d.name} · ${concept}` : ''}>{d ? `${d.name} · ${concept}` : 'loading…'}</span>
+        <span class="embed-title" title={d ? `${d.name} · ${concept}` : embedFailure.value ?? ''}>{d ? `${d.name} · ${concept}` : embedFailure.value ? 'not loaded' : 'loading…'}</span>
         <a class="embed-open" href={d ? linkUrl() : undefined} target="_blank" rel="noopener">Open in gpprobe ↗</a>
       </header>
       <TaskBar />
       <div class="embed-main" ref={main} {...(views.length > 1 ? { role: 'tabpanel', id: 'embed-panel', 'aria-labelledby': `embed-tab-${view}` } : {})}>
-        {height > 0 && (view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
+        {!d && embedFailure.value ? <p class="embed-failure" role="alert" data-testid="embed-failure">Not loaded: {embedFailure.value}</p>
+          : height > 0 && (view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
           : view === 'judged' ? <PlotView spec={plots.judged} overlay={plots.judgedOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="judged-plot" />
           : view === 'alea' ? <PlotView spec={plots.alea} overlay={plots.aleaOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="alea-plot" />
           : view === 'belief' ? <PlotView spec={plots.beliefSpec} height={plotHeight} empty="Select a query to see its belief." testId="belief-plot" />

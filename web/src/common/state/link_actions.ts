@@ -4,7 +4,7 @@
 // anew on the sorted observations; so that the sharer's numbers are those too, to the last bit,
 // "Copy link" first refits a probe that was updated in place.
 import { computed, effect, signal } from '@preact/signals';
-import { openTarget } from './data_actions.ts';
+import { openSession, pendingLink, type OpenOutcome } from './data_actions.ts';
 import { notify, report } from './engine_tasks.ts';
 import { pageOptions, paramsLink, type PageOptions } from './link_params.ts';
 import { decodeLink, encodeLink, type LinkState } from './share_link.ts';
@@ -57,24 +57,33 @@ export async function copyLink(): Promise<void> {
 }
 
 /**
- * Opens what the page's URL asks for: its #s= state, else its hand-typed parameters. Returns false
- * when the URL asks for nothing (or what it asks for could not be opened).
+ * Opens what the page's URL asks for: its #s= state, else its hand-typed parameters. "none" when the URL
+ * asks for nothing; "failed" (reported, with the reason) when what it asks for is malformed, names data
+ * by a broken URL, or could not be loaded: then nothing of it was applied, and the caller shows what it
+ * would have shown without the link (the saved session), so a broken link never replaces the user's
+ * work (issue 23, item 5); "pending" when it waits for uploaded files (data_actions.ts, pendingLink).
  */
-export async function openFromLocation(): Promise<boolean> {
+export async function openFromLocation(): Promise<OpenOutcome | { kind: 'none' }> {
   let target;
   try {
     target = decodeLink(location.hash);
   } catch (error) {
-    report(error);
-    return false;
+    const reason = `This link was not opened: ${error instanceof Error ? error.message : String(error)}.`;
+    notify('error', reason);
+    return { kind: 'failed', reason };
   }
   if (!target) {
     const fromParams = paramsLink(new URLSearchParams(location.search), document.baseURI);
-    if (!fromParams) return false;
+    if (!fromParams) return { kind: 'none' };
+    if (fromParams.dataBroken) {
+      const reason = `This link was not opened: ${fromParams.problems.join('; ')}.`;
+      notify('error', reason);
+      return { kind: 'failed', reason };
+    }
     if (fromParams.problems.length) notify('error', `Some link parameters were ignored: ${fromParams.problems.join('; ')}.`);
     target = fromParams.link;
   }
-  return openTarget(target);
+  return openSession(target);
 }
 
 export function currentPageOptions(): PageOptions {
@@ -109,7 +118,8 @@ export function keepLinkInAddressBar(): void {
   };
   effect(() => {
     const link = currentLink.value;
-    if (opening.value || !link.session.data) return;
+    // A link waiting for its uploaded files keeps the address bar (so a reload still asks for them).
+    if (opening.value || !link.session.data || pendingLink.value) return;
     pending = link;
     if (timer === undefined) write();
   });

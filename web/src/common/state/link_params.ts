@@ -46,19 +46,32 @@ export interface ParamsLink {
   /** Only what the parameters say: the rest stays as the data's defaults (a demo's own concept, ...). */
   link: LinkTarget;
   problems: string[];
+  /** A URL of the data (data, metadata, config, ood) is broken: the link cannot be opened as meant. */
+  dataBroken: boolean;
 }
 
 /** The state the parameters describe, or null when they describe none. */
 export function paramsLink(params: URLSearchParams, base: string): ParamsLink | null {
   if (!STATE_PARAMS.some((p) => params.has(p))) return null;
   const problems: string[] = [];
+  let dataBroken = false;
+  // Data is fetched over HTTP only: a javascript:, file: or data: URL is refused here, before anyone is
+  // asked to allow its "host" (issue 24, item 7).
   const url = (name: string, value: string): string | null => {
+    let href: URL;
     try {
-      return new URL(value, base).href;
+      href = new URL(value, base);
     } catch {
       problems.push(`${name}=${value} is not a URL`);
+      dataBroken = true;
       return null;
     }
+    if (href.protocol !== 'http:' && href.protocol !== 'https:') {
+      problems.push(`${name}=${value} is not an http: or https: URL (gpprobe loads data over HTTP only)`);
+      dataBroken = true;
+      return null;
+    }
+    return href.href;
   };
   const number = (name: string, test: (v: number) => boolean, what: string): number | undefined => {
     const text = params.get(name);
@@ -124,5 +137,6 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
       view: { ...(tab !== null ? { tab } : {}), ...(colorBy !== null ? { colorBy } : {}), ...(selected !== undefined ? { selected } : {}) },
     },
     problems,
+    dataBroken,
   };
 }

@@ -5,7 +5,8 @@ import { signal } from '@preact/signals';
 
 export type Prompt =
   | { kind: 'hosts'; origins: string[]; files: string[]; answer(load: boolean): void }
-  | { kind: 'embedding'; config: string; embeddings: { name: string; shape: [number, number] }[]; answer(index: number | null): void };
+  /** `missing`: the name a link asked for that the config does not have. */
+  | { kind: 'embedding'; config: string; embeddings: { name: string; shape: [number, number] }[]; missing?: string; answer(index: number | null): void };
 
 export const prompt = signal<Prompt | null>(null);
 
@@ -51,7 +52,10 @@ export async function confirmOrigins(urls: string[]): Promise<void> {
   allowOrigins(origins);
 }
 
-/** The embedding of a Projector config the reader picks; null when they cancel. */
-export function chooseEmbedding(config: string, embeddings: { name: string; shape: [number, number] }[]): Promise<number | null> {
-  return ask<number | null>((answer) => ({ kind: 'embedding', config, embeddings, answer }));
+/**
+ * The embedding of a Projector config the reader picks; null when they cancel. `missing`: the name a
+ * link asked for and the config does not have (the dialog says so).
+ */
+export function chooseEmbedding(config: string, embeddings: { name: string; shape: [number, number] }[], missing?: string): Promise<number | null> {
+  return ask<number | null>((answer) => ({ kind: 'embedding', config, embeddings, ...(missing !== undefined ? { missing } : {}), answer }));
 }

@@ -4,11 +4,16 @@
 // embeds the app allowed it; the worker then downloads with progress and cancel (io/load_urls.ts).
 import { fileNameOf } from '../../io/fetch_file.ts';
 import type { DatasetSummary } from '../../labs/probe/worker/protocol.ts';
-import { request } from './engine_tasks.ts';
+import { notify, request } from './engine_tasks.ts';
 import { chooseEmbedding, confirmOrigins } from './prompts.ts';
 import type { DataRef } from './session.ts';
 
 type UrlRef = Extract<DataRef, { kind: 'url' }>;
+
+/** What loading left out or read specially (a sprite that could not be downloaded, ...), said once. */
+function tellNotes(summary: DatasetSummary): void {
+  if (summary.notes.length) notify('info', `Loaded ${summary.name}: ${summary.notes.join('; ')}.`);
+}
 type ProjectorRef = Extract<DataRef, { kind: 'projector' }>;
 
 export async function loadUrlData(ref: UrlRef): Promise<{ summary: DatasetSummary; ref: DataRef }> {
@@ -18,6 +23,7 @@ export async function loadUrlData(ref: UrlRef): Promise<{ summary: DatasetSummar
   const summary = await request(`Loading ${files.map((f) => f.name).join(' + ')}`, {
     kind: 'load-urls', role: 'main', name: files.map((f) => f.name).join(' + '), urls: files,
   });
+  tellNotes(summary);
   return { summary, ref };
 }
 
@@ -35,12 +41,13 @@ export async function loadProjectorData(ref: ProjectorRef): Promise<{ summary: D
   let index = embeddings.findIndex((e) => e.tensorName === ref.embedding);
   if (index < 0 && embeddings.length === 1) index = 0;
   if (index < 0) {
-    const picked = await chooseEmbedding(configName, embeddings.map((e) => ({ name: e.tensorName, shape: e.tensorShape })));
+    const picked = await chooseEmbedding(configName, embeddings.map((e) => ({ name: e.tensorName, shape: e.tensorShape })), ref.embedding || undefined);
     if (picked === null) throw new Error(`Not loaded: no embedding of ${configName} was chosen.`);
     index = picked;
   }
   const embedding = embeddings[index];
   await confirmOrigins([embedding.tensorUrl, ...(embedding.metadataUrl ? [embedding.metadataUrl] : []), ...(embedding.sprite ? [embedding.sprite.imageUrl] : [])]);
   const summary = await request(`Loading ${embedding.tensorName} from ${configName}`, { kind: 'load-projector', embedding });
+  tellNotes(summary);
   return { summary, ref: { kind: 'projector', config: ref.config, embedding: embedding.tensorName } };
 }

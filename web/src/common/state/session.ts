@@ -3,6 +3,7 @@
 // (they are recomputed by the engine). Pure functions only, so the rules are easy to test.
 import { DEFAULTS } from '../../engine/vocabulary.ts';
 import type { Column } from '../../io/table.ts';
+import { checkFields, checkObject, parseStateJson, SchemaError, SESSION_FIELDS } from './session_schema.ts';
 
 export type DataRef =
   | { kind: 'demo'; id: string }
@@ -80,27 +81,50 @@ export function valueCounts(column: Column): ValueCount[] {
 const POSITIVE_WORDS = ['1', 'true', 'yes', 'positive'];
 
 /**
+ * A default concept's smaller class holds at least this share of the rows: a value on 99.8 % of the
+ * rows (or 0.2 %) leaves the other class a handful of rows to draw observations from (issue 24, item 7).
+ */
+export const BALANCED_SHARE = 0.05;
+
+const percent = (share: number) => `${(100 * share).toFixed(share < 0.01 || share > 0.99 ? 1 : 0)} %`;
+
+/**
  * The value a new concept on `column` takes as positive, and why: "1"/"true"/"yes"/"positive" when the
  * column has one (a 0/1 or boolean-like label column, as a labels.npy is read), else its most common
- * value (numbers: the smallest).
+ * value (numbers: the smallest); but when that value's class, or the rest, would hold less than 5 % of
+ * the rows, the value nearest half of the rows, saying why. `balanced`: whether the concept splits the
+ * rows at least 5 % / 95 %.
  */
-export function defaultPositive(column: Column): { value: string; reason: string } | null {
+export function defaultPositive(column: Column): { value: string; reason: string; balanced: boolean } | null {
   const counts = valueCounts(column);
   if (counts.length === 0) return null;
+  const total = counts.reduce((n, c) => n + c.count, 0);
+  const isBalanced = (c: ValueCount) => Math.min(c.count, total - c.count) >= BALANCED_SHARE * total;
   const yes = counts.find((c) => POSITIVE_WORDS.includes(c.value.trim().toLowerCase()) || (c.value.trim() !== '' && Number(c.value) === 1));
-  if (yes) return { value: yes.value, reason: `“${yes.value}” means yes in a ${counts.length === 2 ? 'two-valued ' : ''}label column` };
-  return { value: counts[0].value, reason: column.kind === 'number' ? 'its smallest value' : 'its most common value' };
+  const first = yes ?? counts[0];
+  const reason = yes ? `“${yes.value}” means yes in a ${counts.length === 2 ? 'two-valued ' : ''}label column`
+    : column.kind === 'number' ? 'its smallest value' : 'its most common value';
+  if (isBalanced(first)) return { value: first.value, reason, balanced: true };
+  const nearest = counts.reduce((best, c) => (Math.abs(c.count - total / 2) < Math.abs(best.count - total / 2) ? c : best));
+  if (nearest === first) return { value: first.value, reason, balanced: false };
+  return {
+    value: nearest.value,
+    reason: `the value nearest half of the rows (${percent(nearest.count / total)}); “${first.value}” would be on ${percent(first.count / total)} of them`,
+    balanced: isBalanced(nearest),
+  };
 }
 
 /**
- * A sensible first concept for new data: the first column with 2-20 distinct values, positive as
- * defaultPositive says.
+ * A sensible first concept for new data: the first column with 2-20 distinct values whose default
+ * positive (defaultPositive) splits the rows at least 5 % / 95 %; null when no column does (the concept
+ * panel then asks for one).
  */
 export function defaultConcept(columns: Column[]): Concept | null {
   for (const c of columns) {
     const values = distinctValues(c, 21);
     if (values.length < 2 || values.length > 20) continue;
-    return { column: c.name, kind: 'values', positives: [defaultPositive(c)!.value] };
+    const positive = defaultPositive(c)!;
+    if (positive.balanced) return { column: c.name, kind: 'values', positives: [positive.value] };
   }
   return null;
 }
@@ -171,26 +195,22 @@ export function redo(history: History, current: Session): { history: History; se
   return { history: { past: [...history.past, current], future: history.future.slice(1) }, session: next };
 }
 
-/** A session read back from JSON (an export or browser storage); throws a readable Error when malformed. */
-export function parseSession(text: string): Session {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error('the session file is not valid JSON');
+/**
+ * A session read back from JSON (a session file, or the one saved in this browser), checked field by
+ * field against the one schema (session_schema.ts) before anything is applied or saved; throws a
+ * SchemaError naming `what`, the field and what it holds. Optional fields that are missing take their
+ * defaults; ε, s and the observations must be there.
+ */
+export function parseSession(text: string, what = 'the session file'): Session {
+  const json = checkObject(parseStateJson(text, what), what);
+  if (json.version !== 1) throw new SchemaError(`${what} is not a gpprobe session (expected "version": 1)`);
+  for (const required of ['epsilon', 'strength', 'observations']) {
+    if (json[required] === undefined) throw new SchemaError(`${what} has no ${required}`);
   }
-  const s = value as Partial<Session>;
-  if (!s || s.version !== 1) throw new Error('not a gpprobe session (expected "version": 1)');
-  const epsilon = Number(s.epsilon), strength = Number(s.strength);
-  if (!(epsilon > 0) || !(strength > 0) || !Number.isFinite(epsilon) || !Number.isFinite(strength)) {
-    throw new Error('the session has an invalid epsilon or strength');
-  }
-  if (!Array.isArray(s.observations) || !s.observations.every((r) => Number.isInteger(r) && r >= 0)) {
-    throw new Error('the session\'s observations must be a list of row numbers');
-  }
+  const f = checkFields(json, SESSION_FIELDS, `${what}: `);
   return {
-    version: 1, data: s.data ?? null, concept: s.concept ?? null, observations: [...s.observations],
-    epsilon, strength, draw: s.draw ?? DEFAULT_SESSION.draw, ood: s.ood ?? { kind: 'none' },
-    queries: s.queries ?? { kind: 'all' },
+    version: 1, data: f.data ?? null, concept: f.concept ?? null, observations: f.observations!,
+    epsilon: f.epsilon!, strength: f.strength!, draw: f.draw ?? DEFAULT_SESSION.draw, ood: f.ood ?? { kind: 'none' },
+    queries: f.queries ?? { kind: 'all' },
   };
 }

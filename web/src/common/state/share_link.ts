@@ -8,13 +8,13 @@
 //     "epsilon", "strength", "ood": OodSetup, "queries": QuerySubset,
 //     "tab", "colorBy", "selected" }
 // Every field but "v" may be missing (a reader fills in the default) and unknown fields are ignored,
-// so links made by older versions keep working as the format gains fields; a link from a newer
-// version than this build reads is refused with a message saying so. Old versions are migrated to
+// so links made by older versions keep working as the format gains fields; a field that is there is
+// held to the session's schema (session_schema.ts: its type and range) and refuses the link when it
+// breaks it; a link from a newer version than this build reads is refused with a message saying so. Old versions are migrated to
 // the current one in `migrate` (tests/web/share_link.test.ts keeps a committed v1 link).
-import { deflateSync, inflateSync } from 'fflate';
-import {
-  DEFAULT_SESSION, type Concept, type DataRef, type OodSetup, type QuerySubset, type Session,
-} from './session.ts';
+import { deflateSync } from 'fflate';
+import { DEFAULT_SESSION, type Session } from './session.ts';
+import { checkFields, checkObject, inflateBounded, SCHEMA_LIMITS, SchemaError, SESSION_FIELDS, VIEW_FIELDS } from './session_schema.ts';
 
 const LINK_VERSION = 1;
 
@@ -44,51 +44,6 @@ export interface LinkTarget {
   view: Partial<LinkView>;
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
-const isRow = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const isPositive = (v: unknown): v is number => typeof v === 'number' && v > 0 && Number.isFinite(v);
-
-function dataRef(v: unknown): DataRef | null {
-  const d = v as Record<string, unknown> | null;
-  if (!d || typeof d !== 'object') return null;
-  if (d.kind === 'demo' && isString(d.id)) return { kind: 'demo', id: d.id };
-  if (d.kind === 'url' && isString(d.data)) return { kind: 'url', data: d.data, metadata: isStringList(d.metadata) ? d.metadata : [] };
-  if (d.kind === 'projector' && isString(d.config)) return { kind: 'projector', config: d.config, embedding: isString(d.embedding) ? d.embedding : '' };
-  if (d.kind === 'upload' && Array.isArray(d.files)) {
-    const files = d.files.filter((f): f is { name: string; size: number } => f && isString(f.name) && isRow(f.size));
-    return { kind: 'upload', files: files.map((f) => ({ name: f.name, size: f.size })) };
-  }
-  return null;
-}
-
-function concept(v: unknown): Concept | null {
-  const c = v as Record<string, unknown> | null;
-  if (!c || !isString(c.column)) return null;
-  if (c.kind === 'values' && isStringList(c.positives)) return { column: c.column, kind: 'values', positives: c.positives };
-  if (c.kind === 'threshold' && typeof c.threshold === 'number' && Number.isFinite(c.threshold)) {
-    return { column: c.column, kind: 'threshold', threshold: c.threshold };
-  }
-  return null;
-}
-
-function ood(v: unknown): OodSetup {
-  const o = v as Record<string, unknown> | null;
-  if (o?.kind === 'column' && isString(o.column) && isStringList(o.inDistribution)) {
-    return { kind: 'column', column: o.column, inDistribution: o.inDistribution };
-  }
-  if (o?.kind === 'file' && Array.isArray(o.files)) {
-    const files = o.files.filter((f): f is { name: string; size: number } => f && isString(f.name) && isRow(f.size));
-    return { kind: 'file', files: files.map((f) => ({ name: f.name, size: f.size })), ...(isString(o.url) ? { url: o.url } : {}) };
-  }
-  return { kind: 'none' };
-}
-
-function queries(v: unknown): QuerySubset {
-  const q = v as Record<string, unknown> | null;
-  return q?.kind === 'values' && isString(q.column) && isStringList(q.values) ? { kind: 'values', column: q.column, values: q.values } : { kind: 'all' };
-}
-
 /** The JSON of a link (version LINK_VERSION). */
 function linkJson(link: LinkState): Record<string, unknown> {
   const s = link.session;
@@ -99,34 +54,36 @@ function linkJson(link: LinkState): Record<string, unknown> {
   };
 }
 
-/** A link's JSON of any version this build reads, as the current state (defaults for what is missing). */
-export function migrate(json: Record<string, unknown>): LinkState {
+/**
+ * A link's JSON of any version this build reads, as the current state (defaults for what is missing),
+ * checked against the session schema (session_schema.ts): a field of the wrong type or out of range
+ * refuses the whole link with a message naming it, before anything is applied or saved.
+ */
+export function migrate(value: unknown): LinkState {
+  const json = checkObject(value, 'this link\'s state');
   const version = json.v;
-  if (!Number.isInteger(version) || (version as number) < 1) throw new Error('this link is not a gpprobe link (no version)');
+  if (!Number.isInteger(version) || (version as number) < 1) throw new SchemaError('this link is not a gpprobe link (no version)');
   if ((version as number) > LINK_VERSION) {
-    throw new Error(`this link was made by a newer gpprobe (link version ${String(version)}; this one reads up to ${LINK_VERSION})`);
+    throw new SchemaError(`this link was made by a newer gpprobe (link version ${String(version)}; this one reads up to ${LINK_VERSION})`);
   }
   // Version 1 is the current version: nothing to convert yet. A later version adds its step here.
-  const draw = json.draw as Record<string, unknown> | undefined;
-  const rows = Array.isArray(json.rows) ? json.rows.filter(isRow) : null;
+  const prefix = 'this link\'s ';
+  const f = checkFields(json, SESSION_FIELDS, prefix, { observations: 'rows' });
+  const view = checkFields(json, VIEW_FIELDS, prefix);
   const session: Session = {
     ...DEFAULT_SESSION,
-    data: dataRef(json.data),
-    concept: concept(json.concept),
-    draw: draw && isRow(draw.perClass) && isRow(draw.seed) ? { perClass: draw.perClass, seed: draw.seed } : DEFAULT_SESSION.draw,
-    observations: rows ? [...new Set(rows)].sort((a, b) => a - b) : [],
-    epsilon: isPositive(json.epsilon) ? json.epsilon : DEFAULT_SESSION.epsilon,
-    strength: isPositive(json.strength) ? json.strength : DEFAULT_SESSION.strength,
-    ood: ood(json.ood),
-    queries: queries(json.queries),
+    data: f.data ?? null,
+    concept: f.concept ?? null,
+    draw: f.draw ?? DEFAULT_SESSION.draw,
+    observations: f.observations ?? [],
+    epsilon: f.epsilon ?? DEFAULT_SESSION.epsilon,
+    strength: f.strength ?? DEFAULT_SESSION.strength,
+    ood: f.ood ?? { kind: 'none' },
+    queries: f.queries ?? { kind: 'all' },
   };
   return {
-    session, drawn: rows === null,
-    view: {
-      tab: isString(json.tab) ? json.tab : DEFAULT_VIEW.tab,
-      colorBy: isString(json.colorBy) ? json.colorBy : DEFAULT_VIEW.colorBy,
-      selected: isRow(json.selected) ? json.selected : null,
-    },
+    session, drawn: f.observations === undefined,
+    view: { tab: view.tab ?? DEFAULT_VIEW.tab, colorBy: view.colorBy ?? DEFAULT_VIEW.colorBy, selected: view.selected ?? null },
   };
 }
 
@@ -146,15 +103,29 @@ export function encodeLink(link: LinkState): string {
   return `s=${toBase64Url(deflateSync(new TextEncoder().encode(JSON.stringify(linkJson(link))), { level: 9 }))}`;
 }
 
-/** The state in a URL hash ("#s=..."), or null when the hash holds none; throws a readable Error for a broken one. */
+/**
+ * The state in a URL hash ("#s=..."), or null when the hash holds none; throws a SchemaError with a
+ * readable message for a damaged, oversized or malformed one. The sizes are bounded before parsing:
+ * the value's length, then the inflated JSON (inflateBounded), then every list (session_schema.ts).
+ */
 export function decodeLink(hash: string): LinkState | null {
   const value = new URLSearchParams(hash.replace(/^#/, '')).get('s');
   if (value === null) return null;
-  let json: Record<string, unknown>;
+  if (value.length > SCHEMA_LIMITS.linkChars) {
+    throw new SchemaError(`this link's state (#s=...) is ${value.length.toLocaleString('en-US')} characters long; gpprobe reads at most ${SCHEMA_LIMITS.linkChars.toLocaleString('en-US')}`);
+  }
+  let bytes: Uint8Array;
   try {
-    json = JSON.parse(new TextDecoder().decode(inflateSync(fromBase64Url(value)))) as Record<string, unknown>;
+    bytes = inflateBounded(fromBase64Url(value), SCHEMA_LIMITS.stateBytes, 'this link\'s state (#s=...)');
+  } catch (error) {
+    if (error instanceof SchemaError) throw error;
+    throw new SchemaError('this link\'s state (#s=...) is damaged: it may have been cut off when it was copied');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    throw new Error('this link\'s state (#s=...) is damaged: it may have been cut off when it was copied');
+    throw new SchemaError('this link\'s state (#s=...) is damaged: it may have been cut off when it was copied');
   }
   return migrate(json);
 }

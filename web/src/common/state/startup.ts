@@ -20,11 +20,18 @@ function debounced(ms: number, run: () => void): () => void {
   };
 }
 
-/**
- * Starts the app; `spawn` starts an instance of the engine worker (engine_client.ts). `persistent`:
- * read and write the session saved in this browser (false in embeds).
- */
-export async function start(spawn: () => WorkerPort, { persistent }: { persistent: boolean }): Promise<void> {
+export interface StartOptions {
+  /** Read and write the session saved in this browser (false in embeds). */
+  persistent: boolean;
+  /**
+   * Embeds: when the link's data fails, show nothing else (never the demo, whose results a host would
+   * take for its data's) and call this with the reason (host_bridge.ts tells the element).
+   */
+  onLinkFailed?: (reason: string) => void;
+}
+
+/** Starts the app; `spawn` starts an instance of the engine worker (engine_client.ts). */
+export async function start(spawn: () => WorkerPort, { persistent, onLinkFailed }: StartOptions): Promise<void> {
   setPersistent(persistent);
   const client = new EngineClient(spawn);
   setEngineClient(client);
@@ -43,8 +50,15 @@ export async function start(spawn: () => WorkerPort, { persistent }: { persisten
   } catch {
     notify('error', 'The demo datasets could not be loaded (demo/manifest.json).');
   }
-  const opened = (await openFromLocation()) || (persistent && (await restore()));
-  if (!opened && !dataset.value && demos.value.length > 0) await loadDemo(demos.value[0].id);
+  // A link that fails (or waits for its uploaded files) leaves the saved session as it was: the page
+  // shows that session, and saving starts only below, once what is shown is settled (issue 23, item 5).
+  const link = await openFromLocation();
+  if (link.kind === 'failed' && onLinkFailed) {
+    onLinkFailed(link.reason);
+    return;
+  }
+  const opened = link.kind === 'opened' || (persistent && (await restore()));
+  if (!opened && !dataset.value && demos.value.length > 0) await loadDemo(demos.value[0].id, { keepPending: true });
 
   // Save the session on every change (settings only; uploaded files are in IndexedDB).
   if (persistent) {

@@ -1,7 +1,7 @@
 // The app shell: header (data, upload, undo/redo, exports, views), the sidebar that defines the probe,
 // and the current lab's view (the lab registry: labs/index.ts, labs/views.tsx). Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { importSession, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
+import { importSessionFile, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
 import { autoRun, canRedo, canUndo, currentResults, dataset, demos, engineFused, engineThreads, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from '../../labs/probe/ui/export_results.ts';
@@ -95,7 +95,7 @@ export function App() {
           <ShareActions />
           <button type="button" onClick={() => sessionFile.current?.click()}>Import session</button>
           <input ref={sessionFile} type="file" accept=".json,application/json" hidden aria-label="Session file"
-            onChange={async (e) => { const f = (e.target as HTMLInputElement).files?.[0]; (e.target as HTMLInputElement).value = ''; if (f) await importSession(await f.text()); }} />
+            onChange={async (e) => { const f = (e.target as HTMLInputElement).files?.[0]; (e.target as HTMLInputElement).value = ''; if (f) await importSessionFile(f); }} />
         </div>
       </header>
       <TaskBar />

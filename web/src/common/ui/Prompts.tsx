@@ -23,6 +23,7 @@ function EmbeddingDialog({ p }: { p: Extract<Prompt, { kind: 'embedding' }> }) {
   return (
     <>
       <h2 id="prompt-title">Which embedding?</h2>
+      {p.missing !== undefined && <p data-testid="embedding-missing"><strong>{p.config} has no embedding named “{p.missing}”.</strong></p>}
       <p>{p.config} offers {p.embeddings.length} embeddings:</p>
       <div class="prompt-choices">
         {p.embeddings.map((e, i) => (

@@ -2,11 +2,19 @@
 // searched and counted in ValuePicker), or a threshold on a numeric column. A new column starts from
 // its "yes" value (1, true, yes, positive) when it has one, and the panel says which value it chose.
 // Every change draws the observations anew for the concept (store.ts setConcept).
+import { signal } from '@preact/signals';
+import type { DatasetSummary } from '../../../labs/probe/worker/protocol.ts';
 import type { Column } from '../../../io/table.ts';
 import { defaultPositive, distinctValues } from '../../../common/state/session.ts';
 import { columns, dataset, labels, session, setConcept } from '../../../common/state/store.ts';
 import { countOf, formatCount } from '../../../common/ui/format.ts';
 import { ValuePicker } from './ValuePicker.tsx';
+
+/**
+ * The data whose concept values the user picked by hand: then the note saying which value the app chose
+ * and why no longer applies, even when the hand-picked value is that one (issue 24, item 7).
+ */
+const handPicked = signal<DatasetSummary | null>(null);
 
 /** Numeric columns with more distinct values than this start as a threshold (at the median). */
 const THRESHOLD_ABOVE = 60;
@@ -32,7 +40,10 @@ export function ConceptPanel() {
       </section>
     );
   }
-  const byValues = (c: Column) => void setConcept({ column: c.name, kind: 'values', positives: [defaultPositive(c)!.value] });
+  const byValues = (c: Column) => {
+    handPicked.value = null;
+    void setConcept({ column: c.name, kind: 'values', positives: [defaultPositive(c)!.value] });
+  };
   const pickColumn = (name: string) => {
     const c = cols.find((x) => x.name === name)!;
     if (c.kind === 'number' && distinctValues(c, THRESHOLD_ABOVE + 1).length > THRESHOLD_ABOVE) {
@@ -42,7 +53,8 @@ export function ConceptPanel() {
     }
   };
   const chosen = column && concept?.kind === 'values' ? defaultPositive(column) : null;
-  const isDefault = chosen !== null && concept?.kind === 'values' && concept.positives.length === 1 && concept.positives[0] === chosen.value;
+  const isDefault = chosen !== null && concept?.kind === 'values' && concept.positives.length === 1 && concept.positives[0] === chosen.value
+    && handPicked.value !== dataset.value;
   return (
     <section class="panel" aria-labelledby="concept-heading">
       <h3 id="concept-heading">Concept</h3>
@@ -53,6 +65,7 @@ export function ConceptPanel() {
           {cols.map((c) => <option value={c.name}>{c.name}</option>)}
         </select>
       </label>
+      {!concept && <p class="hint" data-testid="concept-ask">No concept yet: choose a column, then the values that show the concept (a first one is chosen only when a column splits the rows at least 5 % / 95 %).</p>}
       {concept?.kind === 'threshold' && (
         <label class="field">
           <span>Positive when value ≥</span>
@@ -67,7 +80,7 @@ export function ConceptPanel() {
         <div class="field">
           <span>Values that show the concept</span>
           <ValuePicker column={column} selected={concept.positives} label="Positive values"
-            onChange={(positives) => void setConcept({ ...concept, positives })} />
+            onChange={(positives) => { handPicked.value = dataset.value; void setConcept({ ...concept, positives }); }} />
           {isDefault && <p class="hint" data-testid="concept-default">Chose “{chosen.value}” as the concept: {chosen.reason}. Choose other values above.</p>}
         </div>
       )}

@@ -26,11 +26,14 @@ export function ValuePicker({ column, selected, onChange, label }: Props) {
   const setFilter = (text: string) => setSearch({ column, text });
   const [scrollTop, setScrollTop] = useState(0);
   const list = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    setScrollTop(0);
-    if (list.current) list.current.scrollTop = 0;
-  }, [column]);
   const chosen = useMemo(() => new Set(selected), [selected]);
+  // A new column opens scrolled to its first chosen value (a concept from a link may be far down the list).
+  useEffect(() => {
+    const at = counts.findIndex((c) => chosen.has(c.value));
+    const top = at >= VISIBLE_ROWS ? (at - Math.floor(VISIBLE_ROWS / 2)) * ROW_HEIGHT : 0;
+    setScrollTop(top);
+    if (list.current) list.current.scrollTop = top;
+  }, [column]);
   const needle = filter.trim().toLowerCase();
   const shown = useMemo(() => (needle ? counts.filter((c) => c.value.toLowerCase().includes(needle)) : counts), [counts, needle]);
   const height = Math.min(VISIBLE_ROWS, Math.max(1, shown.length)) * ROW_HEIGHT;

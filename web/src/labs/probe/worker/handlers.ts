@@ -110,7 +110,7 @@ export const probeHandlers: Handlers<ProbeRequests, 'probe'> = {
       });
       if (big) return adoptStreamed(big, c.signal);
     }
-    const dataset = await loadDataset(r.files, { signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }) });
+    const dataset = await loadDataset(r.files, { signal: c.signal, embedding: r.embedding, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }) });
     return adopt(c.engines.probe, r.role, dataset, c.signal);
   },
   'load-urls': async (r, c) => {

@@ -50,7 +50,8 @@ export interface ProbeRun {
 
 export interface ProbeRequests {
   /** Main embeddings in a float .npy file above STREAM_ABOVE_BYTES are streamed from it (io/streamed_dataset.ts). */
-  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[] }; result: DatasetSummary };
+  /** `embedding`: which of an uploaded Projector config's embeddings, when several tensors were uploaded. */
+  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[]; embedding?: string }; result: DatasetSummary };
   'load-urls': { request: { role: DatasetRole; name: string; urls: { url: string; name: string }[] }; result: DatasetSummary };
   /** The embeddings a projector_config.json offers (paths resolved to URLs). */
   'read-projector-config': { request: { url: string; name: string }; result: ProjectorEmbedding[] };
