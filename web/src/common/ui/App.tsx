@@ -66,7 +66,7 @@ export function App() {
       onDragLeave={(e) => { if (e.relatedTarget === null) setDragging(false); }}
       onDrop={(e) => { e.preventDefault(); setDragging(false); void uploadFiles(Array.from(e.dataTransfer?.files ?? [])); }}>
       <header class="top">
-        <div class="brand"><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span>
+        <div class="brand"><h1><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span></h1>
           {engineThreads.value !== null && <span class="engine-threads" title={engineThreads.value > 1
             ? 'The engine scores on several threads: this page is cross-origin isolated (COOP/COEP headers).'
             : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers, README "Threads").'}>
