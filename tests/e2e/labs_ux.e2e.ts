@@ -87,3 +87,77 @@ describe('robustness inputs (Classification tab)', () => {
     expect(await panel.getByTestId('certify-result').count()).toBe(0);
   });
 });
+
+/** The regression lab's fields (their exact values) and the model the fit summary reports, by name. */
+async function fieldsAndModel(): Promise<{ fields: Record<string, string>; model: Record<string, string> }> {
+  return page.evaluate(() => {
+    const fields: Record<string, string> = {}, model: Record<string, string> = {};
+    for (const input of Array.from(document.querySelectorAll<HTMLInputElement>('section[aria-labelledby="regression-kernel-heading"] input.number'))) {
+      fields[input.getAttribute('aria-label')!] = input.value === String(Number(Number(input.dataset.value).toPrecision(4))) ? input.dataset.value! : `typed ${input.value}`;
+    }
+    const summary = document.querySelector('[data-testid="fit-summary"]');
+    for (const dt of Array.from(summary?.querySelectorAll('dt') ?? [])) {
+      const dd = dt.nextElementSibling as HTMLElement | null;
+      if (dd?.dataset.value !== undefined) model[dt.textContent!] = dd.dataset.value;
+    }
+    return { fields, model };
+  });
+}
+
+/** Presses "Fit hyperparameters" (the field being typed in loses focus first, as with a pointer) and
+ * Cancel as soon as the task bar offers it, in the page: the lecture's fit is too quick to catch otherwise. */
+async function fitAndCancel(blur = true): Promise<void> {
+  const cancelled = await page.evaluate(async (blurFirst) => {
+    if (blurFirst) (document.activeElement as HTMLElement | null)?.blur();
+    const fit = Array.from(document.querySelectorAll('button')).find((b) => b.textContent?.trim() === 'Fit hyperparameters')!;
+    fit.click();
+    for (let k = 0; k < 200; k++) {
+      const cancel = document.querySelector<HTMLButtonElement>('.task-bar button');
+      if (cancel) {
+        cancel.click();
+        return true;
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return false;
+  }, blur);
+  expect(cancelled, 'the fit was still running to cancel').toBe(true);
+}
+
+describe('fields and model (Regression tab)', () => {
+  it('never disagree: typed values with a fit cancelled at once, and text left in a field when a fit starts (cancelled, or ending)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Regression');
+    const agree = async () => {
+      await idle();
+      await expect.poll(async () => {
+        const { fields, model } = await fieldsAndModel();
+        return Object.entries(fields).filter(([name, value]) => model[name] !== value).map(([name, value]) => `${name}: field ${value}, model ${model[name]}`);
+      }, { timeout: 30_000 }).toEqual([]);
+      await expect.poll(() => page.getByTestId('fit-summary').getAttribute('class')).toBe('fit-summary');  // not marked stale
+    };
+    await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
+    await expect.poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 }).toContain('L-BFGS iterations');
+    await agree();
+    await fill('rbf.length_scale', '2');
+    await agree();
+    // Typed values, then at once a fit, cancelled: the fields keep the typed values and the model follows them.
+    for (const [name, value] of [['constant.value', '1'], ['rbf.length_scale', '1'], ['noise_variance', '0.1']]) {
+      await page.getByLabel(name, { exact: true }).fill(value);
+    }
+    await fitAndCancel();
+    await agree();
+    const { fields } = await fieldsAndModel();
+    expect([fields['constant.value'], fields['rbf.length_scale'], fields.noise_variance]).toEqual(['1', '1', '0.1']);
+    // A value typed but not entered (the field still focused) when a fit starts, which is then cancelled:
+    // the fit ran from the model's values, and the field shows them again, not the text left in it.
+    await page.getByLabel('rbf.length_scale', { exact: true }).fill('3');
+    await fitAndCancel(false);
+    await agree();
+    // And when the fit ends with learned values instead.
+    await page.getByLabel('rbf.length_scale', { exact: true }).fill('3');
+    await page.evaluate(() => Array.from(document.querySelectorAll('button')).find((b) => b.textContent?.trim() === 'Fit hyperparameters')!.click());
+    await agree();
+  });
+});

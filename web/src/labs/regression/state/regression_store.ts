@@ -38,6 +38,8 @@ export const grid = computed<Inputs | null>(() => plotGrid(series.value, example
 const settingsKey = computed(() => (vocabulary.value && settings.value.kernel ? fitKey(vocabulary.value, settings.value) : null));
 const wantedKey = computed(() => (settingsKey.value ? `${seriesVersion.value}|${settingsKey.value}` : null));
 export const fitting = computed(() => tasks.value.some((t) => t.kind === 'regression-optimize'));
+/** Whether the fit shown is the one of the values in the fields (false while a refit is on its way). */
+export const fitIsCurrent = computed(() => currentFit.value !== null && currentFit.value.key === wantedKey.value);
 
 /** New data are wanted: a running hyperparameter fit would hold the new data up. */
 function stopFitting(): void {

@@ -4,7 +4,7 @@
 // parameters and every field's name come from the core (the lab's vocabulary): a field is labelled
 // with the name its value reaches the core under.
 import { fieldsOf, valueOf } from '../state/kernel_fields.ts';
-import { currentFit, fitHyperparameters, fitting, series, setValue, settings, updateSettings, vocabulary } from '../state/regression_store.ts';
+import { currentFit, fitHyperparameters, fitIsCurrent, fitting, series, setValue, settings, updateSettings, vocabulary } from '../state/regression_store.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 
@@ -18,7 +18,8 @@ function FitSummary() {
   if (!current || !v) return null;
   const fit = current.result, s = fit.state;
   return (
-    <div class="fit-summary" data-testid="fit-summary">
+    <div class={`fit-summary${fitIsCurrent.value ? '' : ' stale'}`} data-testid="fit-summary">
+      {!fitIsCurrent.value && <p class="hint stale-note">The fields have changed since this fit: refitting with their values…</p>}
       <dl>
         {Object.entries(s.kernel.parameters).map(([name, value]) => <><dt>{name}</dt><dd data-value={String(value)}>{formatMeasure(value)}</dd></>)}
         <dt>{v.noiseParameter}</dt>
