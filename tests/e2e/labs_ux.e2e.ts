@@ -161,3 +161,27 @@ describe('fields and model (Regression tab)', () => {
     await agree();
   });
 });
+
+/** Where the task bar and its Cancel are, against the window: true when both are wholly inside it. */
+const taskBarInView = () => page.evaluate(() => {
+  const bar = document.querySelector('.task-bar'), cancel = bar?.querySelector('button');
+  if (!bar || !cancel) return 'no task bar';
+  const inside = (e: Element) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; };
+  return inside(bar) && inside(cancel) ? 'in view' : `out of view: ${JSON.stringify(bar.getBoundingClientRect())} in ${window.innerHeight}`;
+});
+
+describe('long work in view', () => {
+  it.each([[1280, 800], [390, 844]])('keeps progress and Cancel on screen wherever the page is scrolled, at %i × %i', async (width, height) => {
+    await page.setViewportSize({ width, height });
+    await page.goto(baseUrl);
+    await openTab(page, 'Classification');
+    await fill('restarts', '20');
+    await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
+    for (const y of ['bottom', 'top', 'middle'] as const) {
+      await page.evaluate((at) => window.scrollTo(0, at === 'top' ? 0 : at === 'bottom' ? document.documentElement.scrollHeight : document.documentElement.scrollHeight / 2), y);
+      expect(await taskBarInView(), `scrolled to the ${y}`).toBe('in view');
+    }
+    await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
+    await idle();
+  });
+});
