@@ -185,3 +185,56 @@ describe('long work in view', () => {
     await idle();
   });
 });
+
+/** The notices shown. */
+const notices = () => page.locator('.message').allTextContents();
+
+describe('hyperparameters and new data', () => {
+  it('Classification: values set for one dataset go back to the defaults for the next, said; Reset does it by hand', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Classification');
+    const variance = page.getByLabel('Model A signal variance', { exact: true });
+    await variance.fill('586');
+    await variance.press('Tab');
+    await page.getByLabel('Model B signal variance', { exact: true }).fill('100000');
+    await page.getByLabel('Model B signal variance', { exact: true }).press('Tab');
+    await idle();
+    const examples = page.getByLabel('Classification example');
+    const other = await examples.locator('option').nth(1).getAttribute('value');
+    await examples.selectOption(other!);
+    await expect.poll(() => variance.getAttribute('data-value'), { timeout: 30_000 }).toBe('1');
+    expect(await page.getByLabel('Model B signal variance', { exact: true }).getAttribute('data-value')).toBe('1');
+    expect(await notices()).toContainEqual(expect.stringContaining("New data: both models' hyperparameters are back at their defaults"));
+    await idle();
+    await variance.fill('3');
+    await variance.press('Tab');
+    await page.getByRole('button', { name: "Reset both models' hyperparameters to the defaults" }).click();
+    await expect.poll(() => variance.getAttribute('data-value')).toBe('1');
+    await idle();
+  });
+
+  it('Regression: a CSV does not inherit the example\'s or a fitted noise; Reset goes back to the data\'s starting values', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Regression');
+    const noise = page.getByLabel('noise_variance', { exact: true }), lengthScale = page.getByLabel('rbf.length_scale', { exact: true });
+    await noise.fill('0.00001');
+    await noise.press('Tab');
+    await lengthScale.fill('7');
+    await lengthScale.press('Tab');
+    const lines = Array.from({ length: 40 }, (_, i) => `${i / 4},${Math.sin(i / 4)}`);
+    await page.locator('input[aria-label="Regression CSV file"]').setInputFiles([{ name: 'sine.csv', mimeType: 'text/csv', buffer: Buffer.from(`x,y\n${lines.join('\n')}\n`) }]);
+    await expect.poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 }).toMatch(/^sine\.csv/);
+    expect(await noise.getAttribute('data-value')).toBe('0.1');  // the core's default noise
+    expect(await lengthScale.getAttribute('data-value')).toBe('1');  // the kernel's starting value
+    expect(await page.getByLabel('hold constant.value').isChecked()).toBe(false);
+    expect(await notices()).toContainEqual(expect.stringContaining('New data: the kernel\'s hyperparameters and the noise are back at their starting values'));
+    await idle();
+    await lengthScale.fill('4');
+    await lengthScale.press('Tab');
+    await page.getByRole('button', { name: "Reset to the data's starting values" }).click();
+    await expect.poll(() => lengthScale.getAttribute('data-value')).toBe('1');
+    await idle();
+  });
+});

@@ -2,7 +2,9 @@
 // hyperparameters" (both models, each maximising its own log marginal likelihood from its current
 // values; progress and Cancel in the task bar), the learned values and likelihoods listed; the maps'
 // resolution; and the CSV export of both models' predictions.
-import { data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, updateFitSettings, type CurrentFit } from '../state/classification_store.ts';
+import {
+  data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, resetHyperparameters, updateFitSettings, type CurrentFit,
+} from '../state/classification_store.ts';
 import { modelLabel } from '../worker/protocol.ts';
 import { saveBlob, slug } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
@@ -65,6 +67,7 @@ export function FitPanel() {
         {integer('seed')}
       </div>
       <button type="button" class="primary wide" disabled={!d || busy} onClick={() => void fitHyperparameters()}>Fit hyperparameters</button>
+      <button type="button" class="link" disabled={!d || busy} onClick={resetHyperparameters}>Reset both models' hyperparameters to the defaults</button>
       <p class="hint">Each model maximises its own log marginal likelihood (Laplace: R&amp;W eq. 3.32; EP: eq. 3.65) by L-BFGS from its
         current values, then from {s.restarts} seeded random start{s.restarts === 1 ? '' : 's'}. The kernel is
         signal variance × exp(−Σ (xⱼ − x′ⱼ)² / 2 length-scaleⱼ²): the regression lab's <code>constant.value</code> × RBF

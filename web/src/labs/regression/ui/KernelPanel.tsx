@@ -4,7 +4,9 @@
 // parameters and every field's name come from the core (the lab's vocabulary): a field is labelled
 // with the name its value reaches the core under.
 import { fieldsOf, valueOf } from '../state/kernel_fields.ts';
-import { currentFit, fitHyperparameters, fitIsCurrent, fitting, series, setValue, settings, updateSettings, vocabulary } from '../state/regression_store.ts';
+import {
+  currentFit, fitHyperparameters, fitIsCurrent, fitting, resetHyperparameters, series, setValue, settings, updateSettings, vocabulary,
+} from '../state/regression_store.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 
@@ -76,6 +78,7 @@ export function KernelPanel() {
       <button type="button" class="primary wide" disabled={!series.value || !v || busy} onClick={() => void fitHyperparameters()}>
         Fit hyperparameters
       </button>
+      <button type="button" class="link" disabled={!series.value || busy} onClick={resetHyperparameters}>Reset to the data's starting values</button>
       <p class="hint">Maximises the log marginal likelihood (L-BFGS from these values, then from {s.restarts} seeded random
         start{s.restarts === 1 ? '' : 's'}). Moving a slider refits with that value at once. Each field is named as the
         core and the command line (<code>gpprobe gpr --rbf-length-scale …</code>) name it.</p>
