@@ -238,3 +238,20 @@ describe('hyperparameters and new data', () => {
     await idle();
   });
 });
+
+describe('a fit at a bound', () => {
+  it('Classification: says when EP\'s signal variance stops at the optimiser\'s bound 1e5', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Classification');
+    await page.getByLabel('Classification example').selectOption('xor');
+    await expect.poll(() => page.getByTestId('classification-summary').textContent(), { timeout: 30_000 }).toMatch(/^XOR/i);
+    await idle();
+    await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
+    await expect.poll(() => page.getByTestId('classification-learned').count(), { timeout: 60_000 }).toBe(1);
+    await idle();
+    expect(await page.getByTestId('learned-B').locator('td').first().getAttribute('data-value')).toBe('100000.00000000001');
+    expect(await page.getByTestId('classification-at-bound').textContent()).toContain("B: signal variance stopped at the fit's upper bound 1e5");
+    expect(await page.getByTestId('classification-at-bound').textContent()).not.toContain('A:');
+  });
+});

@@ -9,11 +9,18 @@ import { modelLabel } from '../worker/protocol.ts';
 import { saveBlob, slug } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { classificationCsv } from './export_classification.ts';
+import { boundNotes } from '../../../common/state/fit_bounds.ts';
 import { SIDE_NAMES } from './ModelColumn.tsx';
 
 function Learned() {
   const r = learned.value, d = data.value;
   if (!r || !d) return null;
+  // A value on the optimiser's bound is the bound, not an optimum (EP's signal variance on separated classes).
+  const atBounds = r.results.flatMap((x, k) => boundNotes([
+    ['signal variance', x.state.signalVariance],
+    ...Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
+      (l, j): [string, number] => [r.settings.sharedLengthScale || d.inputNames.length === 1 ? 'length-scale' : `length-scale of ${d.inputNames[j]}`, l]),
+  ]).map((note) => `${SIDE_NAMES[k]}: ${note}`));
   return (
     <div class="fit-summary" data-testid="classification-learned">
       <table class="learned-table">
@@ -37,6 +44,12 @@ function Learned() {
       <p class="hint">
         {r.results.map((x, k) => `${SIDE_NAMES[k]}: ${x.state.optimization!.iterations} L-BFGS iterations over ${x.state.optimization!.runValues.length} run${x.state.optimization!.runValues.length > 1 ? 's' : ''}${x.state.optimization!.converged ? '' : ' (stopped at the iteration limit)'}`).join(' · ')}.
       </p>
+      {atBounds.length > 0 && (
+        <p class="bound-note" data-testid="classification-at-bound">
+          {atBounds.join('; ')}. The log marginal likelihood still rises beyond it (for the signal variance: the classes are
+          separated and the latent function wants to be ever steeper), so the value shown is the bound, not an optimum.
+        </p>
+      )}
     </div>
   );
 }

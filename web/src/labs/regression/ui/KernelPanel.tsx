@@ -9,6 +9,7 @@ import {
 } from '../state/regression_store.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
+import { boundNotes } from '../../../common/state/fit_bounds.ts';
 
 /** Slider ranges: wide enough for data on any scale; the number fields take any positive value. */
 function range(name: string, noise: string): [number, number] {
@@ -19,6 +20,11 @@ function FitSummary() {
   const current = currentFit.value, v = vocabulary.value;
   if (!current || !v) return null;
   const fit = current.result, s = fit.state;
+  // Learned values on the optimiser's bound (held ones are where the user put them).
+  const held = new Set(current.settings.hold);
+  const atBounds = s.iterations > 0
+    ? boundNotes([...Object.entries(s.kernel.parameters), [v.noiseParameter, s.noiseVariance] as [string, number]].filter(([name]) => !held.has(name)))
+    : [];
   return (
     <div class={`fit-summary${fitIsCurrent.value ? '' : ' stale'}`} data-testid="fit-summary">
       {!fitIsCurrent.value && <p class="hint stale-note">The fields have changed since this fit: refitting with their values…</p>}
@@ -35,6 +41,11 @@ function FitSummary() {
           : 'Set by hand.'}
         {' '}Kernel: <code>{s.description}</code>. {fit.notes.join(' ')}
       </p>
+      {atBounds.length > 0 && (
+        <p class="bound-note" data-testid="regression-at-bound">
+          {atBounds.join('; ')}: the log marginal likelihood still rises beyond it, so the value is the bound, not an optimum.
+        </p>
+      )}
     </div>
   );
 }
