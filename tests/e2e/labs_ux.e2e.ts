@@ -255,3 +255,29 @@ describe('a fit at a bound', () => {
     expect(await page.getByTestId('classification-at-bound').textContent()).not.toContain('A:');
   });
 });
+
+/** Whether each element is wholly inside the window. */
+const inView = (selectors: string[]) => page.evaluate((list) => list.map((s) => {
+  const e = document.querySelector(s);
+  if (!e) return `${s}: missing`;
+  const r = e.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth ? 'in view' : `${s}: ${Math.round(r.top)}..${Math.round(r.bottom)} of ${window.innerHeight}`;
+}), selectors);
+
+describe('the anomaly controls', () => {
+  it('are on screen together with the plot they recolour at 1280 × 800', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Regression');
+    await page.getByLabel('rho slider').scrollIntoViewIfNeeded();
+    await page.getByLabel('theta', { exact: true }).scrollIntoViewIfNeeded();
+    expect(await inView(['input[aria-label="rho slider"]', 'input[aria-label="theta slider"]', '[data-testid="regression-fit-plot"] canvas[role="img"]']))
+      .toEqual(['in view', 'in view', 'in view']);
+    // Moving ρ recolours the points there and then: the counts follow.
+    const counts = await page.getByTestId('status-counts').textContent();
+    await page.getByLabel('rho', { exact: true }).fill('0.99');
+    await page.getByLabel('rho', { exact: true }).press('Tab');
+    await expect.poll(() => page.getByTestId('status-counts').textContent()).not.toBe(counts);
+    expect(await inView(['[data-testid="regression-fit-plot"] canvas[role="img"]', 'input[aria-label="rho slider"]'])).toEqual(['in view', 'in view']);
+  });
+});
