@@ -281,3 +281,30 @@ describe('the anomaly controls', () => {
     expect(await inView(['[data-testid="regression-fit-plot"] canvas[role="img"]', 'input[aria-label="rho slider"]'])).toEqual(['in view', 'in view']);
   });
 });
+
+describe('the evaluation lab explains its table', () => {
+  it('at 390 px: says why GPC is 0.500 ± 0.000 at O = 2 and what the dashes are, hints that the table scrolls, counts trials', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Evaluation');
+    await fill('trials', '2');
+    await page.getByLabel('max observations').selectOption('16');
+    await page.getByLabel('GPC up to O').selectOption('8');
+    // The trial count is on the progress from the start.
+    const label = page.evaluate(() => new Promise<string>((resolve) => {
+      const seen = () => document.querySelector('.eval-progress .task-label')?.textContent;
+      const watch = new MutationObserver(() => { const t = seen(); if (t) { watch.disconnect(); resolve(t); } });
+      watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+    }));
+    await page.getByRole('button', { name: 'Run probing' }).click();
+    expect(await label).toContain('Running the probing experiment, 2 trials');
+    await expect.poll(() => page.getByTestId('probing-table').count(), { timeout: 120_000 }).toBe(1);
+    await idle();
+    const notes = await page.getByTestId('probing-table-note').allTextContents();
+    expect(notes.some((n) => n.startsWith('GPC at 0.500 ± 0.000 (O = 2)'))).toBe(true);
+    expect(notes).toContainEqual(expect.stringContaining('—: GPC was not run at O = 16, above the setting "GPC up to O"'));
+    // The table is wider than a phone: it says it scrolls, and does.
+    expect(await page.getByTestId('probing-table-scrolls').textContent()).toContain('Scroll the table sideways');
+    expect(await page.locator('.eval-table-scroll').evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+  });
+});
