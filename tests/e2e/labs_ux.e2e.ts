@@ -308,3 +308,55 @@ describe('the evaluation lab explains its table', () => {
     expect(await page.locator('.eval-table-scroll').evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
   });
 });
+
+async function svgOf(title: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: `Export ${title} as SVG`, exact: true }).click()]);
+  const { readFileSync } = await import('node:fs');
+  return readFileSync(await file.path(), 'utf8');
+}
+
+describe('the classification maps say what they show', () => {
+  it('legends the box and symbols on screen and in exports, tells "found" from p = ½, counts splits per extreme, and gives a verdict after Cancel', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Classification');
+    expect(await page.locator('#classification-fit-heading').locator('..').textContent()).toContain('Rasmussen & Williams');
+    await fill('x* x1', '0.5');
+    await fill('x* x2', '-0.25');
+    await fill('gamma', '1');
+    await page.getByRole('button', { name: 'Certify', exact: true }).click();
+    for (const side of ['A', 'B']) await expect.poll(() => page.getByTestId(`robustness-${side}`).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    const map = await svgOf('Laplace (probit): p(y = 1 | x)');
+    for (const label of ['box x* ± γ', '>x*<', '>GPFGS<']) expect(map).toContain(label);
+    // The witness's diamond, when branch and bound found one, is in the legend as drawn.
+    if (map.includes('fill="#009e73"')) expect(map).toContain('>witness<');
+    const convergence = await svgOf('Model A: branch and bound');
+    for (const label of ['π_min found', 'π_max found', 'p = ½']) expect(convergence).toContain(label);
+    expect(convergence).not.toMatch(/>found</);
+
+    // A search that cannot converge (tolerance 0): its progress counts both extremes against their limit each;
+    // after Cancel the card says what the intervals reached decide.
+    await fill('tolerance', '0');
+    await fill('max iterations', '1000000');
+    await fill('time limit (s)', '120');
+    await fill('gamma', '1.5');
+    await page.getByRole('button', { name: 'Certify', exact: true }).click();
+    await expect.poll(() => page.locator('.task-bar').textContent(), { timeout: 60_000 }).toContain('boxes split for π_min and π_max together (at most 1,000,000 each)');
+    await expect.poll(() => page.getByTestId('robustness-A').getByTestId('robustness-status').textContent(), { timeout: 60_000 }).toMatch(/after \d+ splits/);
+    await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
+    await idle();
+    expect(await page.getByTestId('robustness-A').getByTestId('robustness-cancelled-verdict').textContent()).toMatch(/^Cancelled/);
+  });
+
+  it('keeps the held columns readable on the dark variance map (a halo), on screen and in the SVG', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Classification');
+    const rows = Array.from({ length: 30 }, (_, i) => `${(i % 6) / 2},${Math.floor(i / 6) / 2},${(i % 3) / 3},${i % 6 < 3 ? 0 : 1}`);
+    await page.locator('input[aria-label="Classification CSV file"]').setInputFiles([{ name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(`f1,f2,f3,label\n${rows.join('\n')}\n`) }]);
+    await expect.poll(() => page.getByTestId('classification-summary').textContent(), { timeout: 60_000 }).toMatch(/^three\.csv/);
+    await idle();
+    const svg = await svgOf('Laplace (probit): latent variance');
+    expect(svg).toMatch(/<text [^>]*stroke="#ffffff"[^>]*paint-order="stroke"[^>]*>held: f3 = /);
+  });
+});

@@ -81,7 +81,7 @@ export function FitPanel() {
       </div>
       <button type="button" class="primary wide" disabled={!d || busy} onClick={() => void fitHyperparameters()}>Fit hyperparameters</button>
       <button type="button" class="link" disabled={!d || busy} onClick={resetHyperparameters}>Reset both models' hyperparameters to the defaults</button>
-      <p class="hint">Each model maximises its own log marginal likelihood (Laplace: R&amp;W eq. 3.32; EP: eq. 3.65) by L-BFGS from its
+      <p class="hint">Each model maximises its own log marginal likelihood (Laplace: eq. 3.32, EP: eq. 3.65 of Rasmussen &amp; Williams, <cite>Gaussian Processes for Machine Learning</cite>, 2006) by L-BFGS from its
         current values, then from {s.restarts} seeded random start{s.restarts === 1 ? '' : 's'}. The kernel is
         signal variance × exp(−Σ (xⱼ − x′ⱼ)² / 2 length-scaleⱼ²): the regression lab's <code>constant.value</code> × RBF
         with <code>rbf.length_scale</code>, and <code>gpprobe gpc --signal-variance --length-scales</code>.</p>
