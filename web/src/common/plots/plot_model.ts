@@ -79,6 +79,8 @@ export interface TextMark {
   text: string;
   color: string;
   align?: 'start' | 'middle' | 'end';
+  /** A band of this colour around the letters, so the text reads on any background (a dark map). */
+  halo?: string;
 }
 
 /** Line segments: segment k joins (x[2k], y[2k]) and (x[2k+1], y[2k+1]) (a contour). */

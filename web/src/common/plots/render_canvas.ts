@@ -175,6 +175,14 @@ function drawTextMark(ctx: Context, boxes: { base: DOMMatrix; list: TextBox[] },
   ctx.font = SMALL_FONT;
   ctx.textAlign = mark.align === 'middle' ? 'center' : mark.align === 'end' ? 'right' : 'left';
   ctx.textBaseline = 'middle';
+  if (mark.halo) {
+    ctx.save();
+    ctx.strokeStyle = mark.halo;
+    ctx.lineWidth = 3;
+    ctx.lineJoin = 'round';
+    ctx.strokeText(mark.text, L.x(mark.x), L.y(mark.y));
+    ctx.restore();
+  }
   drawText(ctx, boxes, mark.text, L.x(mark.x), L.y(mark.y));
 }
 

@@ -81,7 +81,8 @@ function markSvg(mark: Mark, L: Layout): string {
 
 function textMarkSvg(mark: Mark & { type: 'text' }, L: Layout): string {
   const anchor = mark.align ?? 'start';
-  return `<text x="${n(L.x(mark.x))}" y="${n(L.y(mark.y))}" fill="${mark.color}" font-size="11" text-anchor="${anchor}" dominant-baseline="middle">${esc(mark.text)}</text>`;
+  const halo = mark.halo ? ` stroke="${mark.halo}" stroke-width="3" stroke-linejoin="round" paint-order="stroke"` : '';
+  return `<text x="${n(L.x(mark.x))}" y="${n(L.y(mark.y))}" fill="${mark.color}"${halo} font-size="11" text-anchor="${anchor}" dominant-baseline="middle">${esc(mark.text)}</text>`;
 }
 
 /** A legend entry's symbol at (x, y), as render_canvas.ts draws it. */

@@ -11,6 +11,7 @@ import { HyperparametersPanel } from '../../labs/probe/ui/HyperparametersPanel.t
 import { ObservationsPanel } from '../../labs/probe/ui/ObservationsPanel.tsx';
 import { QueriesPanel } from '../../labs/probe/ui/QueriesPanel.tsx';
 import { TaskBar } from './TaskBar.tsx';
+import { tasks } from '../state/engine_tasks.ts';
 import { columns } from '../state/store.ts';
 import { activeTab, type Tab } from '../state/view_state.ts';
 import { LABS, tabsOf } from '../../labs/index.ts';
@@ -61,12 +62,12 @@ export function App() {
   const exportSession = () => saveBlob(new Blob([sessionJson()], { type: 'application/json' }), 'gpprobe-session.json');
 
   return (
-    <div class={`app ${dragging ? 'dragging' : ''}`}
+    <div class={`app ${dragging ? 'dragging' : ''} ${tasks.value.length ? 'with-tasks' : ''}`}
       onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
       onDragLeave={(e) => { if (e.relatedTarget === null) setDragging(false); }}
       onDrop={(e) => { e.preventDefault(); setDragging(false); void uploadFiles(Array.from(e.dataTransfer?.files ?? [])); }}>
       <header class="top">
-        <div class="brand"><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span>
+        <div class="brand"><h1><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span></h1>
           {engineThreads.value !== null && <span class="engine-threads" title={engineThreads.value > 1
             ? 'The engine scores on several threads: this page is cross-origin isolated (COOP/COEP headers).'
             : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers, README "Threads").'}>
@@ -98,7 +99,6 @@ export function App() {
             onChange={async (e) => { const f = (e.target as HTMLInputElement).files?.[0]; (e.target as HTMLInputElement).value = ''; if (f) await importSessionFile(f); }} />
         </div>
       </header>
-      <TaskBar />
       <div class="body">
         {withSidebar && drawer && <div class="drawer-backdrop" onClick={() => setDrawer(false)} aria-hidden="true" />}
         {withSidebar && <aside class={`sidebar ${drawer ? 'open' : ''}`} id="probe-settings" aria-label="Probe settings">
@@ -131,6 +131,9 @@ export function App() {
           </TabPanel>
         </main>
       </div>
+      {/* After the page, sticky at the window's bottom: long work's progress and Cancel stay in view
+          wherever the user scrolled to start it. */}
+      <TaskBar />
       <Messages />
       <Prompts />
       {dragging && <div class="drop-overlay">Drop embeddings (and metadata) files to load them</div>}

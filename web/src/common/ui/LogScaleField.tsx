@@ -6,7 +6,7 @@
 // shows FIELD_DIGITS of them, with the exact value in its title and data-value. With `onHold`, "hold"
 // keeps the value while the others are fitted.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 export const SLIDER_DIGITS = 4;
 export const FIELD_DIGITS = 4;
@@ -23,9 +23,13 @@ export function sliderValue(t: number, min: number, max: number): number {
 
 const display = (v: number) => String(Number(v.toPrecision(FIELD_DIGITS)));
 
-/** A field for a positive number that takes what is typed on Enter or when it loses focus. */
+/** A field for a positive number that takes what is typed on Enter or when it loses focus. Text typed
+ * and not yet taken is dropped when the value changes from elsewhere (a fit's learned values) or the field
+ * is disabled (a fit starts from the values as they are): the field never shows a number the model does
+ * not have. */
 export function PositiveNumberField({ name, value, disabled = false, onChange }: { name: string; value: number; disabled?: boolean; onChange(v: number): void }) {
   const [text, setText] = useState<string | null>(null);
+  useEffect(() => setText(null), [value, disabled]);
   return (
     <input type="text" inputMode="decimal" class="number" value={text ?? display(value)} title={String(value)} disabled={disabled}
       aria-label={name} data-value={String(value)}

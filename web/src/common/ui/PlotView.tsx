@@ -5,6 +5,7 @@ import { titleBand, type Layout } from '../plots/layout.ts';
 import type { Mark, PlotSpec, PointsMark } from '../plots/plot_model.ts';
 import { drawOverlay, drawPlot, drawTitledPlot } from '../plots/render_canvas.ts';
 import { plotToSvg } from '../plots/render_svg.ts';
+import { isArrowKey, keyboardStep } from '../plots/keyboard_step.ts';
 import { saveBlob, slug } from './download.ts';
 import { useElementSize } from './element_size.ts';
 
@@ -28,6 +29,9 @@ interface Props {
   controls?: preact.ComponentChildren;
   /** One line under the plot saying how to read it. */
   caption?: string;
+  /** The selection by keyboard: the canvas takes focus, the arrow keys move the selection to the nearest
+   * point of the interactive mark that way (keyboard_step.ts), Enter activates the selected point. */
+  keyboard?: { selected: number | null; onSelect(index: number): void; onActivate?(index: number): void; help: string };
   testId?: string;
 }
 
@@ -103,7 +107,7 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
   return ctx;
 }
 
-export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, onPick, onPickAt, empty, controls, caption, testId }: Props) {
+export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, onPick, onPickAt, empty, controls, caption, testId, keyboard }: Props) {
   const [box, { width }] = useElementSize<HTMLDivElement>();
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
@@ -149,6 +153,32 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
     return { x, y, index: pointIndex()?.nearest(x, y) ?? null };
   };
 
+  // The arrow keys and Enter (keyboard): the tooltip follows the selection, as the pointer's would.
+  const showAt = (index: number) => {
+    const L = layoutState;
+    if (!L || !interactive) return;
+    const x = L.xLinear.offset + L.xLinear.slope * interactive.x[index], y = L.yLinear.offset + L.yLinear.slope * interactive.y[index];
+    const lines = tooltip?.(index);
+    setHover(lines ? { lines, x, y, index } : null);
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const L = layoutState;
+    if (!keyboard || !interactive || !L) return;
+    if (isArrowKey(event.key)) {
+      event.preventDefault();
+      const next = keyboardStep(interactive, L.xLinear, L.yLinear, keyboard.selected, event.key,
+        [(L.left + L.width - L.right) / 2, (L.top + L.height - L.bottom) / 2]);
+      if (next !== null) {
+        keyboard.onSelect(next);
+        showAt(next);
+      }
+    } else if (event.key === 'Enter' && keyboard.selected !== null && keyboard.onActivate) {
+      event.preventDefault();
+      keyboard.onActivate(keyboard.selected);
+    }
+  };
+  const helpId = testId ? `${testId}-keys` : undefined;
+
   const full = (): PlotSpec | null => (spec ? { ...spec, marks: [...spec.marks, ...(overlay ?? [])] } : null);
   const exportPng = () => {
     const spec = full();
@@ -183,6 +213,10 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
             ref={canvas}
             role="img"
             aria-label={spec.title}
+            tabIndex={keyboard ? 0 : undefined}
+            aria-describedby={keyboard ? helpId : undefined}
+            onKeyDown={keyboard ? onKeyDown : undefined}
+            onBlur={keyboard ? () => setHover(null) : undefined}
             onMouseMove={(e) => {
               const p = at(e), L = layoutState;
               const inside = L && p.x >= L.left && p.x <= L.width - L.right && p.y >= L.top && p.y <= L.height - L.bottom;
@@ -213,6 +247,7 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
         )}
       </div>
       {caption && spec && <p class="caption">{caption}</p>}
+      {keyboard && spec && <p class="sr-only" id={helpId}>{keyboard.help}</p>}
     </section>
   );
 }

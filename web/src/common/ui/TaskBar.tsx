@@ -1,5 +1,6 @@
 // Long work in progress, for every lab: what it is, its stage and how far along, and Cancel when its
-// kind can be cancelled. The app shows every task under the header; a view may show its own tasks
+// kind can be cancelled. The app shows every task in a bar stuck to the bottom of the window (in view
+// wherever the page is scrolled); a view may show its own tasks
 // again where the user looks (the Evaluate tab beside its Run button).
 import type { Task } from '../state/engine_tasks.ts';
 import { tasks as allTasks } from '../state/engine_tasks.ts';

@@ -43,6 +43,19 @@ export function robustnessOverlay(c: RobustnessCertificate, plane: Plane, oneFea
   return marks;
 }
 
+/** The legend of robustness marks over a map (robustnessOverlay, pointMark): one entry per kind of mark
+ * drawn, in the marks' own look, so the screen and the exports say what the box and the symbols are. */
+export function overlayLegend(marks: Mark[]): LegendEntry[] {
+  const legend: LegendEntry[] = [];
+  if (marks.some((m) => m.type === 'segments')) legend.push({ label: 'box x* ± γ', color: BOX, kind: 'dash' });
+  const names: Record<string, string> = { ring: 'x*', square: 'GPFGS', diamond: 'witness' };
+  for (const shape of ['ring', 'square', 'diamond'] as const) {
+    const mark = marks.find((m): m is Mark & { type: 'symbols' } => m.type === 'symbols' && m.shape === shape);
+    if (mark) legend.push({ label: names[shape], color: mark.color, kind: shape, fill: mark.fill });
+  }
+  return legend;
+}
+
 /** x* alone (before its certificate arrives). */
 export function pointMark(plane: Plane, oneFeature: boolean, point: number[], probability: number | null): Mark[] {
   if (oneFeature) return probability === null ? [] : [{ type: 'symbols', shape: 'ring', x: [point[plane.x]], y: [probability], color: BOX, size: 6, fill: '#ffffff' }];
@@ -88,10 +101,10 @@ export function convergencePlot(title: string, root: RobustnessCertificate | nul
     // The certified side solid (it moves towards the found value), the found value dashed.
     marks.push({ type: 'line', x, y: e === 'minimum' ? lo : hi, color, width: 2 });
     marks.push({ type: 'line', x, y: e === 'minimum' ? hi : lo, color, width: 1.5, dash: [5, 3] });
-    legend.push({ label: name, color, kind: 'line' });
+    // Each extreme's found value as it is drawn (dashed in its colour), never in the grey of the p = ½ line.
+    legend.push({ label: name, color, kind: 'line' }, { label: `${name} found`, color, kind: 'dash' });
   }
-  // Short entries, so the legend fits a phone's plot; the caption says which line is which.
-  legend.push({ label: 'found', color: NEUTRAL, kind: 'dash' });
+  legend.push({ label: 'p = ½', color: NEUTRAL, kind: 'dash' });
   const iterations = Math.max(1, ...s.minimum.iterations, ...s.maximum.iterations);
   const [y0, y1] = extent(values, 0.08);
   return {

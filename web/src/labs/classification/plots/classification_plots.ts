@@ -47,7 +47,7 @@ function map(input: MapInput, title: string, values: Float64Array, domain: [numb
   marks.push({ type: 'points', x: px, y: py, palette: ['#ffffff'], radius: radius + 1.3 });
   marks.push({ type: 'points', x: px, y: py, palette: [NEGATIVE, POSITIVE], colors: classes, radius, interactive: true });
   const held = heldText(data, plane);
-  if (held) marks.push({ type: 'text', x: x0 + 0.02 * (x1 - x0), y: y1 - 0.02 * (y1 - y0), text: `held: ${held}`, color: '#1f2933' });
+  if (held) marks.push({ type: 'text', x: x0 + 0.02 * (x1 - x0), y: y1 - 0.02 * (y1 - y0), text: `held: ${held}`, color: '#1f2933', halo: '#ffffff' });
   const legend: LegendEntry[] = [
     { label: `class ${data.classNames[0]}`, color: NEGATIVE, kind: 'point' },
     { label: `class ${data.classNames[1]}`, color: POSITIVE, kind: 'point' },

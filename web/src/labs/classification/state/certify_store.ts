@@ -16,10 +16,33 @@ import type { RunningRequest } from '../../../common/worker/engine_client.ts';
 import type { ClassificationData } from './classification_data.ts';
 import { data, models, SIDES, type Side } from './classification_store.ts';
 import { notify, report, startTask } from '../../../common/state/engine_tasks.ts';
+import { problemsIn } from '../../../common/state/field_problems.ts';
+
+/** The form the robustness fields record their problems under (field_problems.ts). */
+export const ROBUSTNESS_FORM = 'classification-robustness';
+/** The field an action does not read (a problem in any other field refuses it): the sweep's list for
+ * Certify, gamma for the sweep. The x* fields are named "x* <column>". */
+const UNREAD = { certify: 'sweep gammas', sweep: 'gamma' } as const;
+
+/** Why `action` cannot run on these settings, in words (empty: it can): the problems of the fields it
+ * reads, and no moving coordinate ticked. Nothing is certified on a value the user did not give. */
+export function robustnessProblems(action: 'certify' | 'sweep', s: RobustnessSettings): string[] {
+  const problems = problemsIn(ROBUSTNESS_FORM, (field) => field !== UNREAD[action]);
+  if (s.dims.length === 0) problems.push('no moving coordinate is ticked: tick at least one (with none, the box is x* alone)');
+  return problems;
+}
+
+/** Refuses `action` with a message when its inputs have problems; true when it may run. */
+function inputsUsable(action: 'certify' | 'sweep', s: RobustnessSettings): boolean {
+  const problems = robustnessProblems(action, s);
+  if (problems.length === 0) return true;
+  notify('error', `${action === 'certify' ? 'Not certified' : 'No sweep'}: ${problems.join('; ')}.`);
+  return false;
+}
 
 export interface RobustnessSettings {
   gamma: number;
-  /** Moving coordinates; empty: all. */
+  /** The moving coordinates, every one listed (none ticked: nothing to certify, refused). */
   dims: number[];
   tolerance: number;
   maxIterations: number;
@@ -110,8 +133,9 @@ function begin(kind: 'certify' | 'sweep'): number {
   return run;
 }
 
-function options(s: RobustnessSettings) {
-  return { dims: s.dims, tolerance: s.tolerance, maxIterations: s.maxIterations, timeLimitSeconds: s.timeLimitSeconds };
+function options(s: RobustnessSettings, cols: number) {
+  // The engine's empty list means every coordinate.
+  return { dims: s.dims.length === cols ? [] : s.dims, tolerance: s.tolerance, maxIterations: s.maxIterations, timeLimitSeconds: s.timeLimitSeconds };
 }
 
 /** Runs `one` for model A then model B as run `mine`; a failure or a cancel ends the run. */
@@ -147,12 +171,14 @@ async function follow<R>(task: RunningRequest<R>, set: (change: Change<R>) => vo
 export async function certify(): Promise<void> {
   const d = data.value, p = point.value;
   if (!d || !p) return;
-  const s = robustnessSettings.value, mine = begin('certify');
+  const s = robustnessSettings.value;
+  if (!inputsUsable('certify', s)) return;
+  const mine = begin('certify');
   certificates.value = SIDES.map((k): SideCertificate => ({ run: mine, model: models.value[k], point: p.x, settings: s, root: null, trace: [], result: null, state: 'waiting' })) as [SideCertificate, SideCertificate];
   await eachSide(mine, async (side, alive) => {
     const model = models.value[side];
     const task = startTask(`Certifying model ${'AB'[side]}, ${modelLabel(model)}`, {
-      kind: 'classification-certify', x: d.x, labels: d.labels, model, point: p.x, options: { ...options(s), gamma: s.gamma },
+      kind: 'classification-certify', x: d.x, labels: d.labels, model, point: p.x, options: { ...options(s, d.x.cols), gamma: s.gamma },
     }, ({ detail }) => {
       if (!alive() || !detail) return;
       if (detail.kind === 'root') setCertificate(side, mine, { root: detail.certificate });
@@ -166,17 +192,13 @@ export async function certify(): Promise<void> {
 /** Sweeps gamma for both models at x* (the paper's Fig. 2). */
 export async function sweep(): Promise<void> {
   const d = data.value, p = point.value, s = robustnessSettings.value;
-  if (!d || !p) return;
-  if (s.gammas.length === 0) {
-    notify('info', 'Give at least one gamma for the sweep.');
-    return;
-  }
+  if (!d || !p || !inputsUsable('sweep', s)) return;
   const mine = begin('sweep');
   sweeps.value = SIDES.map((k): SideSweep => ({ run: mine, model: models.value[k], point: p.x, settings: s, result: null, state: 'waiting' })) as [SideSweep, SideSweep];
   await eachSide(mine, async (side) => {
     const model = models.value[side];
     const task = startTask(`Gamma sweep of model ${'AB'[side]}, ${modelLabel(model)}`, {
-      kind: 'classification-sweep', x: d.x, labels: d.labels, model, point: p.x, gammas: s.gammas, options: { ...options(s), search: s.search },
+      kind: 'classification-sweep', x: d.x, labels: d.labels, model, point: p.x, gammas: s.gammas, options: { ...options(s, d.x.cols), search: s.search },
     });
     await follow(task, (change) => setSweep(side, mine, change));
   });
@@ -201,6 +223,6 @@ effect(() => {
     certificates.value = [null, null];
     sweeps.value = [null, null];
     running.value = null;
-    robustnessSettings.value = { ...robustnessSettings.value, dims: [] };
+    robustnessSettings.value = { ...robustnessSettings.value, dims: d ? d.inputNames.map((_, j) => j) : [] };
   });
 });

@@ -63,6 +63,24 @@ function model(method: 'laplace' | 'ep', d: number): ClassifierModel {
   };
 }
 
+/** The default hyperparameters (the core's) for `count` length-scales, on a model's method and likelihood. */
+function withDefaultKernel(m: ClassifierModel, count: number): ClassifierModel {
+  return { ...m, kernel: model(m.method, count).kernel };
+}
+
+/** Whether the two models' hyperparameters are the defaults. */
+function atDefaults(ms: readonly ClassifierModel[]): boolean {
+  return ms.every((m) => m.kernel.signalVariance === CLASSIFICATION_DEFAULTS.signalVariance
+    && Array.from(m.kernel.lengthScales).every((l) => l === CLASSIFICATION_DEFAULTS.lengthScale));
+}
+
+/** Both models' hyperparameters back at the defaults (the Reset button; new data do it too). */
+export function resetHyperparameters(): void {
+  const d = data.value;
+  if (!d) return;
+  models.value = models.value.map((m) => withDefaultKernel(m, lengthScaleCount(d.x.cols))) as [ClassifierModel, ClassifierModel];
+}
+
 /** A model with `count` length-scales: as they are when it has that many, else the first one repeated. */
 function resized(m: ClassifierModel, count: number): ClassifierModel {
   if (m.kernel.lengthScales.length === count) return m;
@@ -81,7 +99,13 @@ const source = dataSource<ClassificationData, ColumnChoice, string>({
   fromTable: dataFromTable, defaultChoice,
   adopted: (next) => {
     plane.value = defaultPlane(next);
-    models.value = models.value.map((m) => resized(m, lengthScaleCount(next.x.cols))) as [ClassifierModel, ClassifierModel];
+    // What was fitted or set for other data means nothing here (a fitted S = 586 paled the next maps):
+    // back to the defaults, said when something changes.
+    const previous = models.value;
+    models.value = previous.map((m) => withDefaultKernel(m, lengthScaleCount(next.x.cols))) as [ClassifierModel, ClassifierModel];
+    if (!atDefaults(previous)) {
+      notify('info', `New data: both models' hyperparameters are back at their defaults (signal variance ${CLASSIFICATION_DEFAULTS.signalVariance}, length-scales ${CLASSIFICATION_DEFAULTS.lengthScale}).`);
+    }
     fits.value = [null, null];
     learned.value = null;
     dataVersion.value += 1;

@@ -9,6 +9,7 @@ import { certificates, isStale, type SideCertificate } from '../state/certify_st
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { coordinates, STATUS_TEXT, verdictText } from './certify_text.ts';
+import { adversarialSide } from '../plots/certify_plots.ts';
 import '../../../common/ui/certify.css';
 
 const range = (i: Interval, name: string) => (
@@ -58,6 +59,26 @@ function Result({ entry }: { entry: SideCertificate }) {
   );
 }
 
+/** After Cancel: what the intervals reached already decide. The found value of the adversarial extreme
+ * (π_min's upper end, π_max's lower end) on the other side of ½ proves the class can flip; its certified
+ * end on x*'s side proves it cannot; otherwise nothing is decided yet. */
+export function cancelledVerdict(entry: SideCertificate): string | null {
+  if (entry.state !== 'cancelled' || !entry.root) return null;
+  const side = adversarialSide(entry.root), last = entry.trace.filter((t) => t.extremum === side).at(-1);
+  const interval = last ?? entry.root[side];
+  const positive = entry.root.probabilityAtPoint > 0.5, name = side === 'minimum' ? 'π_min' : 'π_max';
+  const found = side === 'minimum' ? interval.upper : interval.lower, certified = side === 'minimum' ? interval.lower : interval.upper;
+  if (last && (positive ? found < 0.5 : found > 0.5)) {
+    return `Cancelled, but already decided: the class can flip. A point of the box has p(y = 1) = ${formatMeasure(found)}, on the other side of ½ from x* `
+      + `(its place is not kept when cancelled: certify again to the end for the witness).`;
+  }
+  if (positive ? certified > 0.5 : certified < 0.5) {
+    return `Cancelled, but already decided: certified, no point within γ = ${formatMeasure(entry.settings.gamma)} changes the class: ${name} `
+      + `${positive ? `≥ ${formatMeasure(certified)} > ½` : `≤ ${formatMeasure(certified)} < ½`}.`;
+  }
+  return `Cancelled before a verdict: ${name} ∈ [${formatMeasure(interval.lower)}, ${formatMeasure(interval.upper)}] still contains ½.`;
+}
+
 const WAITING: Record<SideCertificate['state'], string> = {
   waiting: 'waits for the other model…', running: 'branch and bound running…', done: '', cancelled: 'cancelled', failed: 'failed',
 };
@@ -80,6 +101,9 @@ export function CertifyCard({ side, name }: { side: Side; name: string }) {
         </p>
       )}
       {entry.result && <Result entry={entry} />}
+      {cancelledVerdict(entry) && (
+        <p class="verdict verdict-cancelled" data-testid="robustness-cancelled-verdict">{cancelledVerdict(entry)}</p>
+      )}
       {spec && <PlotView spec={spec} height={200} testId={`robustness-${name}-convergence`}
         caption="Solid: the certified bound of each extreme (blue π_min, vermillion π_max); dashed in its colour: the value found at its witness; they close to the tolerance. Grey: p = ½." />}
     </div>

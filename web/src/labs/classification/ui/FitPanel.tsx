@@ -2,16 +2,25 @@
 // hyperparameters" (both models, each maximising its own log marginal likelihood from its current
 // values; progress and Cancel in the task bar), the learned values and likelihoods listed; the maps'
 // resolution; and the CSV export of both models' predictions.
-import { data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, updateFitSettings, type CurrentFit } from '../state/classification_store.ts';
+import {
+  data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, resetHyperparameters, updateFitSettings, type CurrentFit,
+} from '../state/classification_store.ts';
 import { modelLabel } from '../worker/protocol.ts';
 import { saveBlob, slug } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { classificationCsv } from './export_classification.ts';
+import { boundNotes } from '../../../common/state/fit_bounds.ts';
 import { SIDE_NAMES } from './ModelColumn.tsx';
 
 function Learned() {
   const r = learned.value, d = data.value;
   if (!r || !d) return null;
+  // A value on the optimiser's bound is the bound, not an optimum (EP's signal variance on separated classes).
+  const atBounds = r.results.flatMap((x, k) => boundNotes([
+    ['signal variance', x.state.signalVariance],
+    ...Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
+      (l, j): [string, number] => [r.settings.sharedLengthScale || d.inputNames.length === 1 ? 'length-scale' : `length-scale of ${d.inputNames[j]}`, l]),
+  ]).map((note) => `${SIDE_NAMES[k]}: ${note}`));
   return (
     <div class="fit-summary" data-testid="classification-learned">
       <table class="learned-table">
@@ -35,6 +44,12 @@ function Learned() {
       <p class="hint">
         {r.results.map((x, k) => `${SIDE_NAMES[k]}: ${x.state.optimization!.iterations} L-BFGS iterations over ${x.state.optimization!.runValues.length} run${x.state.optimization!.runValues.length > 1 ? 's' : ''}${x.state.optimization!.converged ? '' : ' (stopped at the iteration limit)'}`).join(' · ')}.
       </p>
+      {atBounds.length > 0 && (
+        <p class="bound-note" data-testid="classification-at-bound">
+          {atBounds.join('; ')}. The log marginal likelihood still rises beyond it (for the signal variance: the classes are
+          separated and the latent function wants to be ever steeper), so the value shown is the bound, not an optimum.
+        </p>
+      )}
     </div>
   );
 }
@@ -65,7 +80,8 @@ export function FitPanel() {
         {integer('seed')}
       </div>
       <button type="button" class="primary wide" disabled={!d || busy} onClick={() => void fitHyperparameters()}>Fit hyperparameters</button>
-      <p class="hint">Each model maximises its own log marginal likelihood (Laplace: R&amp;W eq. 3.32; EP: eq. 3.65) by L-BFGS from its
+      <button type="button" class="link" disabled={!d || busy} onClick={resetHyperparameters}>Reset both models' hyperparameters to the defaults</button>
+      <p class="hint">Each model maximises its own log marginal likelihood (Laplace: eq. 3.32, EP: eq. 3.65 of Rasmussen &amp; Williams, <cite>Gaussian Processes for Machine Learning</cite>, 2006) by L-BFGS from its
         current values, then from {s.restarts} seeded random start{s.restarts === 1 ? '' : 's'}. The kernel is
         signal variance × exp(−Σ (xⱼ − x′ⱼ)² / 2 length-scaleⱼ²): the regression lab's <code>constant.value</code> × RBF
         with <code>rbf.length_scale</code>, and <code>gpprobe gpc --signal-variance --length-scales</code>.</p>

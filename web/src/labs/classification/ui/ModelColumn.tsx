@@ -4,7 +4,7 @@
 // the training points; hover for the numbers.
 import { useMemo, useState } from 'preact/hooks';
 import { gridCell, heldText, probabilityMap, varianceMap } from '../plots/classification_plots.ts';
-import { pointMark, robustnessOverlay } from '../plots/certify_plots.ts';
+import { overlayLegend, pointMark, robustnessOverlay } from '../plots/certify_plots.ts';
 import {
   copyHyperparameters, data, fits, fitting, grid, models, plane, setHyperparameter, setModel, vocabulary, type Side,
 } from '../state/classification_store.ts';
@@ -38,6 +38,12 @@ export function ModelColumn({ side }: { side: Side }) {
     if (certificate && entry && entry.point === at.x) return robustnessOverlay(certificate, p, oneFeature, quantity, at.x, !!entry.result);
     return quantity === 'probability' ? pointMark(p, oneFeature, at.x, null) : oneFeature ? [] : pointMark(p, oneFeature, at.x, null);
   }), [p, at, certificate, entry, oneFeature]);
+  // The overlay's legend joins the map's (on screen and in the exports); keyed by its entries, so the live
+  // intervals of a running search do not redraw the maps.
+  const legends = overlays.map(overlayLegend);
+  const legendKey = legends.map((l) => l.map((e) => e.label).join('|')).join('/');
+  const probabilityShown = useMemo(() => probability && { ...probability, legend: [...(probability.legend ?? []), ...legends[0]] }, [probability, legendKey]);
+  const varianceShown = useMemo(() => variance && { ...variance, legend: [...(variance.legend ?? []), ...legends[1]] }, [variance, legendKey]);
   if (!v || !d) return null;
 
   const lengthScales = Array.from(m.kernel.lengthScales);
@@ -108,10 +114,10 @@ export function ModelColumn({ side }: { side: Side }) {
           </label>
         )}
       </div>
-      <PlotView spec={probability} overlay={overlays[0]} height={340} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
+      <PlotView spec={probabilityShown} overlay={overlays[0]} height={340} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
         testId={`model-${name}-probability`} empty="fitting…"
         caption={`Predictive probability of class ${d.classNames[1]}, ${mackay ? "by MacKay's approximation σ(μ/√(1 + πΣ/8)) (off by up to 0.016 from the exact E[σ(f)])" : `exactly ${m.likelihood === 'probit' ? 'Φ(μ/√(1 + Σ))' : 'E[σ(f)] by quadrature'}`}; ${d.x.cols === 1 ? 'dashed: p = 0.5; the points sit at their class (0 or 1)' : 'black: where it is 0.5'}.${where}`} />
-      <PlotView spec={variance} overlay={overlays[1]} height={340} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
+      <PlotView spec={varianceShown} overlay={overlays[1]} height={340} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
         testId={`model-${name}-variance`} empty="fitting…"
         caption="Latent variance Σ(x): the epistemic uncertainty, from 0 (the data pin f down) to the signal variance (the prior, far from the data)." />
       <CertifyCard side={side} name={name} />

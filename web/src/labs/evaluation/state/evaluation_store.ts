@@ -101,7 +101,8 @@ export async function runEvaluation(kind: ExperimentKind): Promise<void> {
   if (activeRun.value || !d || !y || blocker(kind)) return;
   const used = settings.value;
   const basis = basisOf(kind), setup = describeSetup(kind);
-  const running = startTask(`Running the ${kind} experiment`, {
+  // The label counts the trials from the start (the stage then says which trial runs).
+  const running = startTask(`Running the ${kind} experiment, ${used.trials} trial${used.trials === 1 ? '' : 's'}`, {
     kind: 'experiment', experiment: kind, labels: y, queryMask: queryMask(queryRows.value, d.rows),
     ood: oodSource(session.value.ood, d.columns, d.rows, !!oodDataset.value), settings: used,
   });

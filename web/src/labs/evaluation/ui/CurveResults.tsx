@@ -6,7 +6,7 @@ import { curvesPlot } from '../plots/evaluation_plots.ts';
 import { isStale, type ExperimentRecord } from '../state/evaluation_store.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
-import { CurveTable } from './CurveTable.tsx';
+import { CurveTable, tableNotes, useScrollsSideways } from './CurveTable.tsx';
 import { cloudsCsv, curvesCsv } from './export_curves.ts';
 
 const PLOTS: Record<ExperimentKind, { title: string; yLabel: string; range: [number, number]; chance?: number; caption: string }> = {
@@ -47,6 +47,7 @@ export function CurveResults({ kind, record }: { kind: ExperimentKind; record: E
   const meta = PLOTS[kind];
   const spec = useMemo(() => curvesPlot(result, meta), [result, meta]);
   const save = (text: string, name: string) => saveBlob(new Blob([text], { type: 'text/csv' }), name);
+  const [tableBox, scrolls] = useScrollsSideways();
   return (
     <>
       <Summary kind={kind} record={record} />
@@ -60,8 +61,12 @@ export function CurveResults({ kind, record }: { kind: ExperimentKind; record: E
               {kind === 'fuzzy' && <button type="button" class="small" onClick={() => save(cloudsCsv(result), 'gpprobe-fuzzy-clouds.csv')}>Export clouds (CSV)</button>}
             </div>
           </header>
-          <CurveTable result={result} testId={`${kind}-table`} />
+          {scrolls && <p class="hint scroll-hint" data-testid={`${kind}-table-scrolls`}>Scroll the table sideways for every method →</p>}
+          <div class="eval-table-scroll" ref={tableBox} tabIndex={scrolls ? 0 : undefined} aria-label={scrolls ? 'the table, scrolling sideways' : undefined}>
+            <CurveTable result={result} testId={`${kind}-table`} />
+          </div>
           <p class="caption">Bold: the highest mean at that O. The CSV has every value at full precision, in the columns of <code>gpprobe evaluate</code>.</p>
+          {tableNotes(result).map((note) => <p class="caption table-note" data-testid={`${kind}-table-note`}>{note}</p>)}
         </section>
       </div>
     </>

@@ -9,7 +9,11 @@ import { isCancelled } from '../../../engine/errors.ts';
 import type { ProbeCertificate, QueryNorm } from '../../../engine/certify/probe_certify.ts';
 import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { RunningRequest } from '../../../common/worker/engine_client.ts';
-import { report, request, startTask } from '../../../common/state/engine_tasks.ts';
+import { notify, report, request, startTask } from '../../../common/state/engine_tasks.ts';
+import { problemsIn } from '../../../common/state/field_problems.ts';
+
+/** The form the certify fields record their problems under (field_problems.ts). */
+export const PROBE_CERTIFY_FORM = 'probe-certify';
 import { dataset, labels, probeBasis, session } from '../../../common/state/store.ts';
 
 export interface ProbeCertifySettings {
@@ -54,6 +58,12 @@ export function cancelQueryCertificate(): void {
 export async function certifyRow(row: number): Promise<void> {
   const d = dataset.value, y = labels.value;
   if (!d) return;
+  // Never a certificate for a value the user did not give (an empty or negative γ is not γ = 0).
+  const problems = problemsIn(PROBE_CERTIFY_FORM);
+  if (problems.length > 0) {
+    notify('error', `Not certified: ${problems.join('; ')}.`);
+    return;
+  }
   current?.cancel();
   const mine = ++run;
   const s = session.value, settings = probeCertifySettings.value, basis = probeBasis.value;

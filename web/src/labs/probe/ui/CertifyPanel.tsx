@@ -3,7 +3,8 @@
 // the probe's outputs over it, whether the verdict can flip, the witnesses, and how far to trust the
 // ranges (the tightness the README measured on the digits).
 import { useState } from 'preact/hooks';
-import { cancelQueryCertificate, certifyingRow, certifyRow, probeCertifySettings, queryCertificate, updateProbeCertifySettings } from '../state/certify_store.ts';
+import { cancelQueryCertificate, certifyingRow, certifyRow, PROBE_CERTIFY_FORM, probeCertifySettings, queryCertificate, updateProbeCertifySettings } from '../state/certify_store.ts';
+import { problemsIn } from '../../../common/state/field_problems.ts';
 import { dataset, probeBasis, selected } from '../../../common/state/store.ts';
 import type { Interval } from '../../../engine/certify/classification_certify.ts';
 import type { ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
@@ -48,6 +49,7 @@ export function CertifyPanel() {
   const row = selected.value, d = dataset.value, s = probeCertifySettings.value;
   const [dimsText, setDimsText] = useState(s.dims.join(', '));
   const parsed = parseDims(dimsText);
+  const problems = problemsIn(PROBE_CERTIFY_FORM);
   if (row === null || !d) return null;
   const result = queryCertificate.value?.row === row ? queryCertificate.value : null;
   const c = result?.certificate, busy = certifyingRow.value === row;
@@ -58,7 +60,7 @@ export function CertifyPanel() {
     <div class="certify-panel" data-testid="certify-panel">
       <h3>Certify within γ</h3>
       <div class="row">
-        <MinNumberField label="γ" ariaLabel="certify gamma" value={s.gamma} min={0} onChange={(gamma) => updateProbeCertifySettings({ gamma })} />
+        <MinNumberField label="γ" ariaLabel="certify gamma" form={PROBE_CERTIFY_FORM} value={s.gamma} min={0} onChange={(gamma) => updateProbeCertifySettings({ gamma })} />
         <label class="field compact">
           <span>set</span>
           <select aria-label="certify norm" value={s.norm} onChange={(e) => updateProbeCertifySettings({ norm: e.currentTarget.value === '2' ? '2' : 'inf' })}>
@@ -77,10 +79,11 @@ export function CertifyPanel() {
         </label>
       </div>
       {typeof parsed === 'string' && <p class="field-error">{parsed}</p>}
+      {problems.length > 0 && <ul class="field-error" data-testid="certify-problems">{problems.map((x) => <li>{x}</li>)}</ul>}
       {s.dims.length > 0 && (
         <div class="row">
-          <MinNumberField label="tolerance" ariaLabel="certify tolerance" value={s.tolerance} min={0} onChange={(tolerance) => updateProbeCertifySettings({ tolerance })} />
-          <MinNumberField label="time limit (s)" ariaLabel="certify time limit" value={s.timeLimitSeconds} min={0}
+          <MinNumberField label="tolerance" ariaLabel="certify tolerance" form={PROBE_CERTIFY_FORM} value={s.tolerance} min={0} onChange={(tolerance) => updateProbeCertifySettings({ tolerance })} />
+          <MinNumberField label="time limit (s)" ariaLabel="certify time limit" form={PROBE_CERTIFY_FORM} value={s.timeLimitSeconds} min={0}
             onChange={(timeLimitSeconds) => updateProbeCertifySettings({ timeLimitSeconds })} />
         </div>
       )}

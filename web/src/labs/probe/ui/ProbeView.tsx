@@ -119,6 +119,11 @@ export function ProbeView() {
     if (picking || event.shiftKey) toggleObservation(row);
     else selected.value = row;
   };
+  // The same by keyboard: the arrow keys move the selected query, Enter adds or removes it as an observation.
+  const keyboard = {
+    selected: sel, onSelect: (row: number) => { selected.value = row; }, onActivate: toggleObservation,
+    help: 'Arrow keys: select the nearest query that way. Enter: add the selected query as an observation, or remove it.',
+  };
   return (
     <div class="probe-view">
       {r && (
@@ -131,14 +136,14 @@ export function ProbeView() {
       )}
       <VerdictPanel />
       <div class="plot-grid">
-        <PlotView spec={mapSpec} overlay={mapOverlay} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="computing the map…" testId="map-plot"
+        <PlotView spec={mapSpec} overlay={mapOverlay} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} keyboard={keyboard} empty="computing the map…" testId="map-plot"
           controls={<>
             <ColorBySelect />
             <label class="toggle"><input type="checkbox" checked={picking} onChange={(e) => setPicking((e.target as HTMLInputElement).checked)} /> pick observations</label>
           </>} />
-        <PlotView spec={judged} overlay={judgedOverlay} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="judged-plot"
+        <PlotView spec={judged} overlay={judgedOverlay} height={340} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} keyboard={keyboard} empty="run the probe to see results" testId="judged-plot"
           caption="Shaded: more certain than any belief of this prior could be with so little knowledge (the irrational region of Fox & Ülkümen). Click a point to select it; shift-click adds or removes an observation." />
-        <PlotView spec={alea} overlay={aleaOverlay} height={300} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} empty="run the probe to see results" testId="alea-plot"
+        <PlotView spec={alea} overlay={aleaOverlay} height={300} tooltip={tooltip} thumbnail={thumbnailOf(48)} onPick={pick} keyboard={keyboard} empty="run the probe to see results" testId="alea-plot"
           caption="Alea: how fuzzy the concept is at the query; episteme: how much the probe knows there." />
         <div class="card selection-card">
           {beliefSpec ? <PlotView spec={beliefSpec} height={190} testId="belief-plot" /> : null}

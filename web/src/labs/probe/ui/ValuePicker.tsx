@@ -51,10 +51,12 @@ export function ValuePicker({ column, selected, onChange, label }: Props) {
         <div style={{ height: `${first * ROW_HEIGHT}px` }} />
         {shown.slice(first, last).map(({ value, count }) => (
           <button type="button" key={value} class={`value-option ${chosen.has(value) ? 'on' : ''}`} aria-pressed={chosen.has(value)}
-            aria-label={value} title={`${value}: ${countOf(count, 'row')}`} style={{ height: `${ROW_HEIGHT}px` }} onClick={() => toggle(value)}>
+            title={`${value}: ${countOf(count, 'row')}`} style={{ height: `${ROW_HEIGHT}px` }} onClick={() => toggle(value)}>
             <span class="check" aria-hidden="true">{chosen.has(value) ? '✓' : ''}</span>
             <span class="value">{value === '' ? '(empty)' : value}</span>
-            <span class="count">{formatCount(count)}</span>
+            {/* The name is the value as shown (the count is its description, the title): a label that hid the
+                visible text would fail WCAG's "label in name". */}
+            <span class="count" aria-hidden="true">{formatCount(count)}</span>
           </button>
         ))}
         <div style={{ height: `${(shown.length - last) * ROW_HEIGHT}px` }} />

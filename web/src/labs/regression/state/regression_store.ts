@@ -38,6 +38,8 @@ export const grid = computed<Inputs | null>(() => plotGrid(series.value, example
 const settingsKey = computed(() => (vocabulary.value && settings.value.kernel ? fitKey(vocabulary.value, settings.value) : null));
 const wantedKey = computed(() => (settingsKey.value ? `${seriesVersion.value}|${settingsKey.value}` : null));
 export const fitting = computed(() => tasks.value.some((t) => t.kind === 'regression-optimize'));
+/** Whether the fit shown is the one of the values in the fields (false while a refit is on its way). */
+export const fitIsCurrent = computed(() => currentFit.value !== null && currentFit.value.key === wantedKey.value);
 
 /** New data are wanted: a running hyperparameter fit would hold the new data up. */
 function stopFitting(): void {
@@ -52,19 +54,40 @@ const source = dataSource<RegressionSeries, SeriesChoice, ExampleResult>({
     seriesVersion.value = ++version;
   },
   beforeLoad: stopFitting,
-  afterUpload: () => updateSettings({ hold: [] }),  // an example's held values (the lecture's variance) do not carry over
+  // Nothing set or learned for other data carries over (a CSV had inherited a fitted noise of 1e-5): the
+  // kernel's starting values and the default noise, nothing held, said when something changes.
+  afterUpload: () => {
+    const was = settings.value;
+    dataDefaults = { kernel: was.kernel, values: {}, hold: [] };
+    resetHyperparameters();
+    if (Object.keys(was.values).length > 0 || was.hold.length > 0) {
+      notify('info', 'New data: the kernel\'s hyperparameters and the noise are back at their starting values, none held.');
+    }
+  },
 });
 export const { data: series, table, choice, example, error: dataError, uploadCsv, chooseColumns } = source;
+
+/** The hyperparameters the loaded data start from (an example's model, or for a CSV the kernel's
+ * starting values): what Reset goes back to. */
+let dataDefaults: Pick<RegressionSettings, 'kernel' | 'values' | 'hold'> = { kernel: '', values: {}, hold: [] };
+
+/** The hyperparameters back at the loaded data's starting values (the Reset button; new data do it too). */
+export function resetHyperparameters(): void {
+  updateSettings({ values: { ...dataDefaults.values }, hold: [...dataDefaults.hold], ...(dataDefaults.kernel ? { kernel: dataDefaults.kernel } : {}) });
+}
 
 export async function loadExample(name: string, seed = 1): Promise<void> {
   await source.loadExample(async () => {
     const result = await request(null, { kind: 'regression-example', name, seed });
     const e = result.example;
-    // The model the core says the example is meant for: its kernel, held parameters and noise.
-    updateSettings({
-      kernel: e.kernel.name, values: { ...settings.value.values, ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance },
-      hold: e.held,
-    });
+    // The model the core says the example is meant for: its kernel, held parameters and noise; nothing
+    // set or learned before carries over.
+    const was = settings.value.values;
+    dataDefaults = { kernel: e.kernel.name, values: { ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance }, hold: e.held };
+    resetHyperparameters();
+    if (Object.keys(was).length > 0 && JSON.stringify(was) !== JSON.stringify(settings.value.values)) {
+      notify('info', `New data: the hyperparameters are ${e.title}'s starting values; none set or learned before is kept.`);
+    }
     return {
       data: {
         name: e.title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 }, y: e.y,

@@ -4,9 +4,12 @@
 // parameters and every field's name come from the core (the lab's vocabulary): a field is labelled
 // with the name its value reaches the core under.
 import { fieldsOf, valueOf } from '../state/kernel_fields.ts';
-import { currentFit, fitHyperparameters, fitting, series, setValue, settings, updateSettings, vocabulary } from '../state/regression_store.ts';
+import {
+  currentFit, fitHyperparameters, fitIsCurrent, fitting, resetHyperparameters, series, setValue, settings, updateSettings, vocabulary,
+} from '../state/regression_store.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
+import { boundNotes } from '../../../common/state/fit_bounds.ts';
 
 /** Slider ranges: wide enough for data on any scale; the number fields take any positive value. */
 function range(name: string, noise: string): [number, number] {
@@ -17,8 +20,14 @@ function FitSummary() {
   const current = currentFit.value, v = vocabulary.value;
   if (!current || !v) return null;
   const fit = current.result, s = fit.state;
+  // Learned values on the optimiser's bound (held ones are where the user put them).
+  const held = new Set(current.settings.hold);
+  const atBounds = s.iterations > 0
+    ? boundNotes([...Object.entries(s.kernel.parameters), [v.noiseParameter, s.noiseVariance] as [string, number]].filter(([name]) => !held.has(name)))
+    : [];
   return (
-    <div class="fit-summary" data-testid="fit-summary">
+    <div class={`fit-summary${fitIsCurrent.value ? '' : ' stale'}`} data-testid="fit-summary">
+      {!fitIsCurrent.value && <p class="hint stale-note">The fields have changed since this fit: refitting with their values…</p>}
       <dl>
         {Object.entries(s.kernel.parameters).map(([name, value]) => <><dt>{name}</dt><dd data-value={String(value)}>{formatMeasure(value)}</dd></>)}
         <dt>{v.noiseParameter}</dt>
@@ -32,6 +41,11 @@ function FitSummary() {
           : 'Set by hand.'}
         {' '}Kernel: <code>{s.description}</code>. {fit.notes.join(' ')}
       </p>
+      {atBounds.length > 0 && (
+        <p class="bound-note" data-testid="regression-at-bound">
+          {atBounds.join('; ')}: the log marginal likelihood still rises beyond it, so the value is the bound, not an optimum.
+        </p>
+      )}
     </div>
   );
 }
@@ -75,6 +89,7 @@ export function KernelPanel() {
       <button type="button" class="primary wide" disabled={!series.value || !v || busy} onClick={() => void fitHyperparameters()}>
         Fit hyperparameters
       </button>
+      <button type="button" class="link" disabled={!series.value || busy} onClick={resetHyperparameters}>Reset to the data's starting values</button>
       <p class="hint">Maximises the log marginal likelihood (L-BFGS from these values, then from {s.restarts} seeded random
         start{s.restarts === 1 ? '' : 's'}). Moving a slider refits with that value at once. Each field is named as the
         core and the command line (<code>gpprobe gpr --rbf-length-scale …</code>) name it.</p>
