@@ -200,13 +200,82 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
       out.difference_covariance[j * D + k] = v;
       out.difference_covariance[k * D + j] = v;
     }
+  // The exact moments at the centre.
+  const std::vector<double> x = region_->full(centre);
+  Result<MulticlassLatent> at = model_->latent(MatrixView(x.data(), 1, x.size()));
+  if (at.ok()) {
+    const Eigen::MatrixXd S = at.value().covariance_at(0);
+    const Eigen::Index rr = Eigen::Index(r);
+    for (Eigen::Index j = 0; j < rr; ++j) {
+      out.centre_difference_mean.push_back(at.value().mean(0, j) - at.value().mean(0, rr));
+      for (Eigen::Index k = 0; k < rr; ++k) out.centre_difference_covariance.push_back(S(j, k) - S(j, rr) - S(k, rr) + S(rr, rr));
+    }
+  }
   return out;
 }
 
 ClassProbabilityBounds MulticlassBoxBounds::probability(const MulticlassLatentBounds& latent,
                                                         const std::vector<std::size_t>& classes,
                                                         const LatentPartitionOptions& options) const {
-  return softmax_probability_bounds(latent.difference_mean, latent.difference_covariance, classes, options);
+  using namespace multiclass_box_detail;
+  const std::size_t C = C_, D = C - 1;
+  std::vector<std::size_t> asked = classes;
+  if (asked.empty())
+    for (std::size_t c = 0; c < C; ++c) asked.push_back(c);
+  // The vertex bound (see the header).
+  std::vector<Interval> vertex(C, Interval{0.0, 1.0});
+  double vertex_gap = 1.0;
+  if (latent.centre_difference_covariance.size() == D * D) {
+    double spread = 0.0;
+    for (std::size_t e = 0; e < D * D; ++e) {
+      const double g0 = latent.centre_difference_covariance[e];
+      spread += std::max(std::abs(latent.difference_covariance[e].upper - g0), std::abs(g0 - latent.difference_covariance[e].lower));
+    }
+    const double curvature = 4.0 / 27.0 * spread;
+    Eigen::VectorXd mean = Eigen::VectorXd::Zero(Eigen::Index(C));
+    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(Eigen::Index(C), Eigen::Index(C));
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t k = 0; k < D; ++k) cov(Eigen::Index(j), Eigen::Index(k)) = latent.centre_difference_covariance[j * D + k];
+    vertex_gap = 0.0;
+    for (std::size_t c : asked) {
+      double ends[2] = {0.0, 1.0};
+      bool ok = true;
+      for (int side = 0; side < 2; ++side) {
+        const bool minimum = side == 0;
+        for (std::size_t j = 0; j < D; ++j) {
+          const Interval& m = latent.difference_mean[j];
+          mean[Eigen::Index(j)] = ((j == c) == minimum) ? m.lower : m.upper;
+        }
+        SoftmaxExpectationOptions quadrature;
+        quadrature.tolerance = 1e-10;  // far below any gap here; the margin takes 10 times its estimate
+        Result<SoftmaxExpectation> e = softmax_expectation(mean, cov, quadrature);
+        if (!e.ok()) {
+          ok = false;
+          break;
+        }
+        const double margin = 10.0 * e.value().error_estimate + 1e-12;
+        ends[side] = minimum ? e.value().probabilities[c] - curvature - margin : e.value().probabilities[c] + curvature + margin;
+      }
+      if (!ok) {
+        vertex_gap = 1.0;
+        continue;
+      }
+      vertex[c] = {std::clamp(ends[0], 0.0, 1.0), std::clamp(ends[1], 0.0, 1.0)};
+      vertex_gap = std::max(vertex_gap, vertex[c].width());
+    }
+  }
+  LatentPartitionOptions partition = options;
+  if (vertex_gap <= options.target_gap) partition.max_cells = 0;  // the initial grid only
+  ClassProbabilityBounds out =
+      softmax_probability_bounds(latent.difference_mean, latent.difference_covariance, classes, partition);
+  for (std::size_t c = 0; c < C; ++c) out.probability[c] = intersect(out.probability[c], vertex[c]);
+  // The C probabilities sum to 1.
+  double low = 0.0, high = 0.0;
+  for (const Interval& i : out.probability) low += i.lower, high += i.upper;
+  for (Interval& i : out.probability) {
+    i = {std::max(i.lower, 1.0 - (high - i.upper)), std::min(i.upper, 1.0 - (low - i.lower))};
+  }
+  return out;
 }
 
 std::vector<double> MulticlassBoxBounds::probabilities_at(const std::vector<double>& moving,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <string>
 
@@ -60,30 +59,88 @@ AxisRule legendre_axis(int panels) {
 // 2e-15, far under the tolerance.
 constexpr double kNegligibleWeight = 1e-22;
 
-// sum over the tensor grid of prod(w) softmax(m + L t), for all C classes.
-std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule) {
-  const std::size_t D = std::size_t(m.size()), C = D + 1;
-  std::vector<CompensatedSum> sums(C);
-  std::vector<std::vector<double>> g(D + 1, std::vector<double>(m.data(), m.data() + D));
-  std::vector<double> p(C);
-  const std::function<void(std::size_t, double)> level = [&](std::size_t j, double weight) {
-    for (std::size_t k = 0; k < rule.t.size(); ++k) {
-      const double w = weight * rule.w[k];
+// sum over the tensor grid of prod(w) softmax(m + L t), for all C classes. When L is lower triangular
+// (a Cholesky factor), the innermost axis moves only the last difference: there softmax is a sigmoid of
+// it (one exponential per node) times fixed shares of the other classes.
+class TensorSum {
+ public:
+  TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule)
+      : D_(std::size_t(m.size())), L_(L), rule_(rule), sums_(D_ + 1), g_(D_ + 1, std::vector<double>(m.data(), m.data() + D_)),
+        p_(D_ + 1) {
+    triangular_ = true;
+    for (std::size_t r = 0; r + 1 < D_; ++r) triangular_ = triangular_ && L(Eigen::Index(r), Eigen::Index(D_ - 1)) == 0.0;
+  }
+
+  std::vector<double> run() {
+    level(0, 1.0);
+    std::vector<double> out(D_ + 1);
+    for (std::size_t c = 0; c <= D_; ++c) out[c] = sums_[c].value();
+    return out;
+  }
+
+ private:
+  void level(std::size_t j, double weight) {
+    if (j + 1 == D_ && triangular_) return innermost(weight);
+    const std::vector<double>& here = g_[j];
+    std::vector<double>& next = g_[j + 1];
+    for (std::size_t k = 0; k < rule_.t.size(); ++k) {
+      const double w = weight * rule_.w[k];
       if (w < kNegligibleWeight) continue;
-      std::vector<double>& next = g[j + 1];
-      for (std::size_t r = 0; r < D; ++r) next[r] = g[j][r] + L(Eigen::Index(r), Eigen::Index(j)) * rule.t[k];
-      if (j + 1 == D) {
-        softmax_of_differences(next.data(), D, p.data());
-        for (std::size_t c = 0; c < C; ++c) sums[c].add(w * p[c]);
+      for (std::size_t r = 0; r < D_; ++r) next[r] = here[r] + L_(Eigen::Index(r), Eigen::Index(j)) * rule_.t[k];
+      if (j + 1 == D_) {
+        softmax_of_differences(next.data(), D_, p_.data());
+        for (std::size_t c = 0; c <= D_; ++c) sums_[c].add(w * p_[c]);
       } else {
         level(j + 1, w);
       }
     }
-  };
-  level(0, 1.0);
-  std::vector<double> out(C);
-  for (std::size_t c = 0; c < C; ++c) out[c] = sums[c].value();
-  return out;
+  }
+
+  // The last axis: g_{D-1} = base + l t; the other entries (classes 0..D-2 and the reference's 0) fixed.
+  void innermost(double weight) {
+    const std::vector<double>& g = g_[D_ - 1];
+    const std::size_t last = D_ - 1;
+    double largest = 0.0;
+    for (std::size_t j = 0; j < last; ++j) largest = std::max(largest, g[j]);
+    double fixed = std::exp(-largest);
+    for (std::size_t j = 0; j < last; ++j) fixed += std::exp(g[j] - largest);
+    const double log_fixed = std::log(fixed) + largest;
+    const double l = L_(Eigen::Index(last), Eigen::Index(last));
+    CompensatedSum others, own;
+    for (std::size_t k = 0; k < rule_.t.size(); ++k) {
+      const double w = weight * rule_.w[k];
+      if (w < kNegligibleWeight) continue;
+      const double u = log_fixed - (g[last] + l * rule_.t[k]);  // log(sum of the fixed terms / e^{g_last})
+      double p_last, q;
+      if (u > 0.0) {
+        const double e = std::exp(-u);
+        q = 1.0 / (1.0 + e);
+        p_last = e * q;
+      } else {
+        const double e = std::exp(u);
+        p_last = 1.0 / (1.0 + e);
+        q = e * p_last;
+      }
+      own.add(w * p_last);
+      others.add(w * q);
+    }
+    const double shared = others.value();
+    for (std::size_t j = 0; j < last; ++j) sums_[j].add(std::exp(g[j] - largest) / fixed * shared);
+    sums_[D_].add(std::exp(-largest) / fixed * shared);
+    sums_[last].add(own.value());
+  }
+
+  std::size_t D_;
+  const Eigen::MatrixXd& L_;
+  const AxisRule& rule_;
+  bool triangular_ = true;
+  std::vector<CompensatedSum> sums_;
+  std::vector<std::vector<double>> g_;
+  std::vector<double> p_;
+};
+
+std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule) {
+  return TensorSum(m, L, rule).run();
 }
 
 double largest_change(const std::vector<double>& a, const std::vector<double>& b) {
@@ -98,6 +155,33 @@ double power(std::size_t base, std::size_t exponent) {
   return p;
 }
 
+const std::vector<int>& hermite_orders() {
+  static const std::vector<int> orders{8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 192, 256};
+  return orders;
+}
+
+const std::vector<int>& legendre_panels() {
+  static const std::vector<int> panels{16, 24, 32, 48, 64, 96};
+  return panels;
+}
+
+// Every rule of both sequences, built once (Gauss-Hermite's nodes come from an eigenproblem).
+const AxisRule& axis_rule(bool hermite, int order) {
+  static const std::vector<AxisRule> hermite_rules = [] {
+    std::vector<AxisRule> rules;
+    for (int n : hermite_orders()) rules.push_back(hermite_axis(n));
+    return rules;
+  }();
+  static const std::vector<AxisRule> legendre_rules = [] {
+    std::vector<AxisRule> rules;
+    for (int p : legendre_panels()) rules.push_back(legendre_axis(p));
+    return rules;
+  }();
+  const std::vector<int>& orders = hermite ? hermite_orders() : legendre_panels();
+  const std::size_t at = std::size_t(std::find(orders.begin(), orders.end(), order) - orders.begin());
+  return hermite ? hermite_rules[at] : legendre_rules[at];
+}
+
 // Raise the order of one tensor rule until two successive changes are <= tolerance.
 bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::vector<int>& orders, bool hermite,
                  const SoftmaxExpectationOptions& options, SoftmaxExpectation* out) {
@@ -108,7 +192,7 @@ bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::
   for (int order : orders) {
     const std::size_t per_axis = hermite ? std::size_t(order) : std::size_t(16 * order);
     if (power(per_axis, D) > double(options.max_nodes)) break;
-    const AxisRule rule = hermite ? hermite_axis(order) : legendre_axis(order);
+    const AxisRule& rule = axis_rule(hermite, order);
     std::vector<double> values = tensor_sum(m, L, rule);
     if (any) {
       const double change = largest_change(values, previous);
@@ -143,9 +227,9 @@ void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const
   for (auto& s : shift)
     for (double& v : s) v = random.uniform();
   std::vector<std::vector<CompensatedSum>> sums(kShifts, std::vector<CompensatedSum>(C));
-  std::vector<double> t(D), g(D), p(C);
+  std::vector<double> t(D), g(D), h(D), p(C), q(C);
   std::size_t done = 0, target = 1024;
-  const std::size_t cap = std::max<std::size_t>(options.max_nodes / kShifts, 1024);
+  const std::size_t cap = std::max<std::size_t>(options.qmc_max_points / kShifts, 1024);
   while (true) {
     for (std::size_t s = 0; s < kShifts; ++s) {
       for (std::size_t i = done; i < target; ++i) {
@@ -156,13 +240,16 @@ void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const
           u = std::clamp(u, 1e-300, 1.0 - 0x1.0p-53);
           t[j] = normal_quantile(u);
         }
+        // Antithetic: t and -t share one set of quantiles.
         for (std::size_t r = 0; r < D; ++r) {
-          double v = m[Eigen::Index(r)];
+          double v = 0.0;
           for (std::size_t j = 0; j < D; ++j) v += L(Eigen::Index(r), Eigen::Index(j)) * t[j];
-          g[r] = v;
+          g[r] = m[Eigen::Index(r)] + v;
+          h[r] = m[Eigen::Index(r)] - v;
         }
         softmax_of_differences(g.data(), D, p.data());
-        for (std::size_t c = 0; c < C; ++c) sums[s][c].add(p[c]);
+        softmax_of_differences(h.data(), D, q.data());
+        for (std::size_t c = 0; c < C; ++c) sums[s][c].add(0.5 * (p[c] + q[c]));
       }
     }
     done = target;
@@ -296,8 +383,8 @@ Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, cons
     out.rule = rule;
     quasi_monte_carlo(m, L, options, &out);
   } else {
-    static const std::vector<int> hermite{8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 192, 256};
-    static const std::vector<int> panels{16, 24, 32, 48, 64, 96};
+    const std::vector<int>& hermite = hermite_orders();
+    const std::vector<int>& panels = legendre_panels();
     bool done = false;
     if (rule == SoftmaxRule::gauss_hermite) {
       out.rule = SoftmaxRule::gauss_hermite;

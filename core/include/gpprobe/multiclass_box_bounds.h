@@ -15,7 +15,19 @@
 //               where the classes j, r (and k) share their length-scales, also directly as one exponential
 //               (double) sum with the combined weights, intersected.
 //   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as GPC.md).
-// A box costs O(C^2 n^2) (the double sums) plus the probability bounds' partition.
+//
+// probability() intersects two sound bounds of each class probability pi^c = F_c(m, Gamma) over the box:
+//   Prop. 3-4   softmax_probability_bounds (multiclass_probability_bounds.h) from the moment intervals
+//   vertex      (docs/design/multiclass.md's "cheap sound extra", with a curvature term for Gamma) for a
+//               fixed Gamma, F_c increases in m_c and decreases in every other m_j, so over the mean box it is
+//               extreme at Lemma 1's vertex of the box; and along the segment Gamma_0 -> Gamma (positive
+//               definite throughout) dF_c/dt = 1/2 sum_jk dGamma_jk E[d2 softmax_c / dg_j dg_k], where
+//               |d2 softmax_c / dg_j dg_k| <= 8/27 everywhere. So with Gamma_0 the exact covariance at the
+//               box centre, F_c(m, Gamma) >= F_c(vertex_min, Gamma_0) - 4/27 sum_jk |Gamma_jk - Gamma_0,jk|
+//               (and <= at vertex_max + the same): exact at a point, first order in the box width, two
+//               quadratures per class (their error estimates, times 10, plus 1e-12 widen the ends).
+//   The partition is refined only while the vertex bound is wider than the target gap.
+// A box costs O(C^2 n^2) (the double sums) plus the probability bounds' partition and 2C quadratures.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +49,9 @@ struct MulticlassLatentBounds {
   std::vector<Interval> difference_covariance;  // D * D
   // Where the mean relaxations of class c are optimal (k values each, in the box): promising candidates.
   std::vector<std::vector<double>> mean_lower_point, mean_upper_point;  // C each
+  // The exact difference moments at the box centre (the second bound's reference Gamma_0).
+  std::vector<double> centre_difference_mean;        // D
+  std::vector<double> centre_difference_covariance;  // D * D
 };
 
 class MulticlassBoxBounds {
