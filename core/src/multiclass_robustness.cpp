@@ -105,6 +105,9 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
   ClassCertificate cert;
   cert.class_index = c;
   cert.probability_at_point = model.probability_at(point.data(), options.quadrature);
+  for (double p : cert.probability_at_point) {
+    if (!std::isfinite(p)) return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
+  }
   cert.lower = region.lower();
   cert.upper = region.upper();
   {
