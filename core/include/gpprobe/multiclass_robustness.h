@@ -1,0 +1,97 @@
+// Certified adversarial robustness of a multi-class Laplace model at a point x* (Blaas et al. 2020, §5,
+// footnote 2; docs/design/multiclass.md "Robustness") over the region T around x* (robustness_region.h:
+// the L-inf ball of radius gamma on chosen coordinates, optionally clipped):
+//
+//   class extremes  for one class c, intervals [L, U] holding pi^c_min(T) and pi^c_max(T), each with a witness
+//                   x in T where the model's pi^c(x) is the attained end (U for the minimum, L for the
+//                   maximum): best-first branch and bound (branch_and_bound.h) whose box bounds are
+//                   multiclass_box_bounds.h (latent moments) + multiclass_probability_bounds.h (Prop. 3-4,
+//                   Lemma 1), and whose candidates are each box's centre and the optimisers of class c's mean
+//                   relaxations; it stops when U - L <= tolerance or at a limit (SearchStatus).
+//   safety margin   the predicted class c^ = argmax_c pi^c(x*) and the margin
+//                   min_T (pi^{c^}(x) - max_{c != c^} pi^c(x)) in [L, U]: each box's lower bound is
+//                   pi^{c^}_L - max_{c != c^} pi^c_U, U the margin at the best candidate (its witness).
+//                   certified when L > 0 (no x in T changes the prediction), refuted when U < 0 (the witness
+//                   is an adversarial example), else unknown. The search stops as soon as it is decided
+//                   (stop_when_decided), or when U - L <= tolerance, or at a limit.
+// For C = 2 the margin > 0 is pi^{c^} > 1/2, the binary question.
+//
+// Cancellation: `progress` sees (boxes split so far, searches x max_iterations) and may return false; the
+// searches then stop with status `cancelled` and the valid intervals reached (anytime).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "gpprobe/branch_and_bound.h"
+#include "gpprobe/interval.h"
+#include "gpprobe/multiclass_box_bounds.h"
+#include "gpprobe/multiclass_laplace.h"
+#include "gpprobe/progress.h"
+#include "gpprobe/status.h"
+
+namespace gpprobe {
+
+struct MulticlassRobustnessOptions {
+  double gamma = 0.0;                   // radius of the L-inf ball, finite and >= 0
+  std::vector<std::size_t> dims;        // coordinates that move, distinct; empty: all
+  std::optional<Interval> valid_range;  // clip the moving coordinates to it
+  double tolerance = 2e-2;              // stop when U - L <= tolerance
+  std::size_t max_iterations = 2000;    // boxes split, per search
+  double time_limit_seconds = 0.0;      // per search; 0: none
+  bool stop_when_decided = true;        // the safety search stops once certified or refuted
+  // The latent partition of every box (Prop. 3-4); target_gap 0 means tolerance / 4. Refined only where the
+  // vertex bound (multiclass_box_bounds.h) is wider than the target; 256 cells keep a box at ~1-2 ms (C = 3).
+  LatentPartitionOptions partition{0.0, 256, 7.0};
+  SoftmaxExpectationOptions quadrature;  // the exact probabilities at candidates and witnesses
+};
+
+struct ClassExtreme {
+  double lower = 0.0, upper = 0.0;  // the interval holding the extreme of pi^c over T
+  std::vector<double> witness;      // d values in T; pi^c(witness) = upper (minimum) or lower (maximum)
+  std::size_t iterations = 0;       // boxes split
+  SearchStatus status = SearchStatus::converged;
+};
+
+struct ClassCertificate {
+  std::size_t class_index = 0;
+  std::vector<double> probability_at_point;  // C: pi(x*)
+  std::vector<double> lower, upper;          // the ends of T (d values each)
+  Interval root;                             // Prop. 3-4 bound of pi^c over all of T (one box)
+  ClassExtreme minimum, maximum;
+};
+
+enum class SafetyVerdict { certified, refuted, unknown };
+// "certified", "refuted", "unknown".
+const char* safety_verdict_name(SafetyVerdict verdict);
+
+enum class SafetyStop { decided, converged, iteration_limit, time_limit, min_box, cancelled };
+// "decided", "converged", "iteration_limit", "time_limit", "min_box", "cancelled".
+const char* safety_stop_name(SafetyStop stop);
+
+struct SafetyCertificate {
+  std::size_t predicted_class = 0;           // argmax_c pi^c(x*) (the lowest index among ties)
+  std::vector<double> probability_at_point;  // C
+  std::vector<double> lower_end, upper_end;  // the ends of T
+  double lower = 0.0, upper = 0.0;           // the margin min_T (pi^{c^} - max_{c != c^} pi^c) lies in [lower, upper]
+  std::vector<double> witness;               // d values; the margin there is `upper`
+  std::vector<double> witness_probabilities; // C: pi at the witness
+  SafetyVerdict verdict = SafetyVerdict::unknown;
+  SafetyStop stop = SafetyStop::converged;
+  std::size_t iterations = 0;
+};
+
+// dimension_mismatch for a point of the wrong size, invalid_argument for a class index >= C, a tolerance
+// that is negative or not finite, and the region's own errors (robustness_region.h); non_finite for NaN / Inf
+// in the point.
+Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& model, const std::vector<double>& point,
+                                                   std::size_t class_index, const MulticlassRobustnessOptions& options,
+                                                   const ProgressCallback& progress = {});
+
+Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const std::vector<double>& point,
+                                         const MulticlassRobustnessOptions& options,
+                                         const ProgressCallback& progress = {});
+
+}  // namespace gpprobe

@@ -1,0 +1,404 @@
+#include "gpprobe/multiclass_laplace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <Eigen/Dense>
+
+#include "gpc_factor.h"
+#include "gpprobe/blocked_cholesky.h"
+#include "gpprobe/kernel_matrix.h"
+#include "input_checks.h"
+#include "numeric_constants.h"
+
+namespace gpprobe {
+
+namespace multiclass_laplace_detail {
+
+constexpr std::size_t kMaxHalvings = 60;
+constexpr std::size_t kBlock = 256;
+
+double row_log_sum_exp(const RowMatrix& F, Eigen::Index i) {
+  const double largest = F.row(i).maxCoeff();
+  return largest + std::log((F.row(i).array() - largest).exp().sum());
+}
+
+RowMatrix softmax_rows(const RowMatrix& F) {
+  RowMatrix P(F.rows(), F.cols());
+  for (Eigen::Index i = 0; i < F.rows(); ++i) {
+    const double largest = F.row(i).maxCoeff();
+    P.row(i) = (F.row(i).array() - largest).exp();
+    P.row(i) /= P.row(i).sum();
+  }
+  return P;
+}
+
+// Psi = -1/2 a'f + y'f - sum_i logsumexp(f_i).
+double objective(const RowMatrix& F, const RowMatrix& A, const std::vector<std::size_t>& labels) {
+  double psi = -0.5 * A.cwiseProduct(F).sum();
+  for (Eigen::Index i = 0; i < F.rows(); ++i) psi += F(i, Eigen::Index(labels[std::size_t(i)])) - row_log_sum_exp(F, i);
+  return psi;
+}
+
+struct Factors {
+  std::vector<RowMatrix> E;  // C, E_c = D_c^1/2 B_c^-1 D_c^1/2 (symmetric)
+  RowMatrix M;               // lower, M M' = sum_c E_c
+  double sum_log_L = 0.0, sum_log_M = 0.0;
+};
+
+Result<Factors> factor_at(const std::vector<RowMatrix>& K, const RowMatrix& Pi) {
+  const std::size_t C = K.size();
+  const Eigen::Index n = Pi.rows();
+  Factors out;
+  RowMatrix S = RowMatrix::Zero(n, n);
+  for (std::size_t c = 0; c < C; ++c) {
+    const Eigen::VectorXd sD = Pi.col(Eigen::Index(c)).cwiseSqrt();
+    Result<RowMatrix> L = factor_b(K[c], sD, "multi-class Laplace (class " + std::to_string(c) + ")");
+    if (!L.ok()) return L.status();
+    out.sum_log_L += L.value().diagonal().array().log().sum();
+    out.E.push_back(gram_of_factor(variance_factor(L.value(), sD)));
+    S += out.E.back();
+  }
+  out.M = S;
+  GPPROBE_RETURN_IF_ERROR(cholesky_in_place(out.M.data(), std::size_t(n), "multi-class Laplace: sum_c E_c"));
+  out.sum_log_M = out.M.diagonal().array().log().sum();
+  return out;
+}
+
+// x = S^-1 b with S = M M'.
+Eigen::VectorXd solve_sum(const RowMatrix& M, const Eigen::VectorXd& b) {
+  const auto lower = M.triangularView<Eigen::Lower>();
+  return lower.transpose().solve(lower.solve(b));
+}
+
+// (I + W K)^-1 r, class by class (R&W Alg. 3.3 lines 7-10 applied to r).
+RowMatrix solve_newton(const std::vector<RowMatrix>& K, const Factors& f, const RowMatrix& r) {
+  const std::size_t C = K.size();
+  RowMatrix out(r.rows(), r.cols());
+  std::vector<Eigen::VectorXd> c_(C);
+  Eigen::VectorXd total = Eigen::VectorXd::Zero(r.rows());
+  for (std::size_t c = 0; c < C; ++c) {
+    c_[c] = f.E[c] * (K[c] * r.col(Eigen::Index(c)));
+    total += c_[c];
+  }
+  const Eigen::VectorXd v = solve_sum(f.M, total);
+  for (std::size_t c = 0; c < C; ++c) out.col(Eigen::Index(c)) = r.col(Eigen::Index(c)) - c_[c] + f.E[c] * v;
+  return out;
+}
+
+bool same_kernel(const SeArdKernel& a, const SeArdKernel& b) {
+  return a.signal_variance == b.signal_variance && a.length_scales == b.length_scales;
+}
+
+}  // namespace multiclass_laplace_detail
+
+Eigen::MatrixXd MulticlassLatent::covariance_at(std::size_t p) const {
+  Eigen::MatrixXd S{Eigen::Index(classes), Eigen::Index(classes)};
+  for (std::size_t c = 0; c < classes; ++c)
+    for (std::size_t e = 0; e < classes; ++e) S(Eigen::Index(c), Eigen::Index(e)) = covariance[(p * classes + c) * classes + e];
+  return S;
+}
+
+Result<MulticlassTrainingData> make_multiclass_training_data(const MatrixView& x, const double* labels, std::size_t n,
+                                                             std::size_t classes) {
+  if (classes < 2) {
+    return Status(StatusCode::invalid_argument,
+                  "the number of classes must be at least 2, got " + std::to_string(classes));
+  }
+  if (x.rows() == 0) return Status(StatusCode::invalid_argument, "training inputs are empty (0 rows)");
+  if (x.cols() == 0) return Status(StatusCode::invalid_argument, "training inputs have 0 columns");
+  if (n != x.rows()) {
+    return Status(StatusCode::dimension_mismatch, "training labels have " + count_of(n, "value") +
+                                                      ", training inputs have " + count_of(x.rows(), "row"));
+  }
+  GPPROBE_RETURN_IF_ERROR(check_finite(x, "training inputs"));
+  MulticlassTrainingData data;
+  data.classes = classes;
+  const std::string range = "; labels must be integers 0 to " + std::to_string(classes - 1) + " (" +
+                            count_of(classes, "class", "classes") + ")";
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = labels[i];
+    if (!std::isfinite(y)) {
+      return Status(StatusCode::non_finite, "training label " + std::to_string(i) + " is " +
+                                                (std::isnan(y) ? std::string("NaN") : number_text(y)));
+    }
+    if (y < 0.0 || y > double(classes - 1) || y != std::floor(y)) {
+      return Status(StatusCode::invalid_argument, "training label " + std::to_string(i) + " is " + number_text(y) + range);
+    }
+    data.labels.push_back(std::size_t(y));
+  }
+  data.x.resize(Eigen::Index(n), Eigen::Index(x.cols()));
+  x.copy_rows(0, n, data.x.data());
+  return data;
+}
+
+std::vector<double> MulticlassLaplace::tied_gradient() const {
+  std::vector<double> sum;
+  for (const std::vector<double>& row : gradient_) {
+    sum.resize(row.size(), 0.0);
+    for (std::size_t p = 0; p < row.size(); ++p) sum[p] += row[p];
+  }
+  return sum;
+}
+
+Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& data,
+                                                 const std::vector<SeArdKernel>& kernels,
+                                                 const MulticlassOptions& options) {
+  using namespace multiclass_laplace_detail;
+  const std::size_t n = data.size(), d = data.dimension(), C = data.classes;
+  if (C < 2) {
+    return Status(StatusCode::invalid_argument, "the number of classes must be at least 2, got " + std::to_string(C));
+  }
+  if (data.labels.size() != n || n == 0) {
+    return Status(StatusCode::dimension_mismatch, "training labels have " + count_of(data.labels.size(), "value") +
+                                                      ", training inputs have " + count_of(n, "row"));
+  }
+  if (kernels.size() != 1 && kernels.size() != C) {
+    return Status(StatusCode::dimension_mismatch, count_of(kernels.size(), "kernel") + " for " +
+                                                      count_of(C, "class", "classes") + " (give 1 or " +
+                                                      std::to_string(C) + ")");
+  }
+  if (options.max_iterations == 0) {
+    return Status(StatusCode::invalid_argument, "max_iterations must be at least 1");
+  }
+  MulticlassLaplace model;
+  model.x_ = data.x;
+  model.C_ = C;
+  for (std::size_t c = 0; c < C; ++c) {
+    const SeArdKernel& k = kernels[kernels.size() == 1 ? 0 : c];
+    const Status checked = k.check(d);
+    if (!checked.ok()) {
+      return Status(checked.code(), "kernel of class " + std::to_string(c) + ": " + checked.message());
+    }
+    model.kernels_.push_back(k.expanded(d));
+  }
+  model.shared_ = true;
+  for (std::size_t c = 1; c < C; ++c) model.shared_ = model.shared_ && same_kernel(model.kernels_[c], model.kernels_[0]);
+
+  std::vector<RowMatrix> K;
+  for (std::size_t c = 0; c < C; ++c) {
+    if (c > 0 && same_kernel(model.kernels_[c], model.kernels_[c - 1])) {
+      K.push_back(K.back());
+    } else {
+      K.push_back(kernel_matrix(model.kernels_[c].kernel(), data.x.data(), n, d));
+    }
+    if (!K.back().allFinite()) {
+      return Status(StatusCode::numerical_failure, "the kernel matrix of class " + std::to_string(c) + " is not finite");
+    }
+  }
+  RowMatrix Y = RowMatrix::Zero(Eigen::Index(n), Eigen::Index(C));
+  for (std::size_t i = 0; i < n; ++i) Y(Eigen::Index(i), Eigen::Index(data.labels[i])) = 1.0;
+
+  // Newton in the correction form from f = a = 0.
+  RowMatrix F = RowMatrix::Zero(Eigen::Index(n), Eigen::Index(C)), A = F;
+  double psi = objective(F, A, data.labels);
+  bool converged = false;
+  double step = 0.0, previous_step = kInfinity, tolerance = 0.0;
+  while (!converged && model.iterations_ < options.max_iterations) {
+    ++model.iterations_;
+    const RowMatrix Pi = softmax_rows(F);
+    Result<Factors> factors = factor_at(K, Pi);
+    if (!factors.ok()) return factors.status();
+    RowMatrix dA = solve_newton(K, factors.value(), Y - Pi - A);
+    RowMatrix dF(dA.rows(), dA.cols());
+    for (std::size_t c = 0; c < C; ++c) dF.col(Eigen::Index(c)) = K[c] * dA.col(Eigen::Index(c));
+    double psi_new = objective(F + dF, A + dA, data.labels);
+    std::size_t halvings = 0;
+    while (!(psi_new >= psi - 1e-12 * (1.0 + std::abs(psi))) && halvings < kMaxHalvings) {
+      dA *= 0.5;
+      dF *= 0.5;
+      psi_new = objective(F + dF, A + dA, data.labels);
+      ++halvings;
+    }
+    model.halvings_ += halvings;
+    step = dF.cwiseAbs().maxCoeff();
+    F += dF;
+    A += dA;
+    psi = psi_new;
+    if (!F.allFinite() || !std::isfinite(psi)) {
+      return Status(StatusCode::numerical_failure, "multi-class Laplace: Newton's iterate is not finite after " +
+                                                       count_of(model.iterations_, "step"));
+    }
+    const double scale = 1.0 + F.cwiseAbs().maxCoeff();
+    tolerance = 1e-13 * scale;
+    // Quadratic convergence halves a small step at least; a step that does not is the rounding floor.
+    converged = halvings == 0 && (step <= tolerance || (step <= 1e-10 * scale && step > 0.5 * previous_step));
+    previous_step = step;
+  }
+  if (!converged) {
+    return Status(StatusCode::numerical_failure,
+                  "multi-class Laplace: Newton's method did not converge in " + count_of(model.iterations_, "iteration") +
+                      " (the last step moved f by " + number_text(step, 3) + ", the tolerance is " +
+                      number_text(tolerance, 3) + ")");
+  }
+
+  // At the mode: pi^, the factors, alpha = y - pi^.
+  const RowMatrix Pi = softmax_rows(F);
+  Result<Factors> made = factor_at(K, Pi);
+  if (!made.ok()) return made.status();
+  Factors& f = made.value();
+  const RowMatrix alpha = Y - Pi;
+  double residual = 0.0;
+  for (std::size_t c = 0; c < C; ++c) {
+    residual = std::max(residual, (F.col(Eigen::Index(c)) - K[c] * alpha.col(Eigen::Index(c))).cwiseAbs().maxCoeff());
+  }
+  if (!(residual <= 1e-10 * (1.0 + F.cwiseAbs().maxCoeff()))) {
+    return Status(StatusCode::numerical_failure,
+                  "multi-class Laplace: the mode does not satisfy f = K (y - pi) (residual " + number_text(residual, 3) + ")");
+  }
+  double lml = -0.5 * alpha.cwiseProduct(F).sum() - f.sum_log_L - f.sum_log_M;
+  for (std::size_t i = 0; i < n; ++i) {
+    lml += F(Eigen::Index(i), Eigen::Index(data.labels[i])) - row_log_sum_exp(F, Eigen::Index(i));
+  }
+  if (!std::isfinite(lml)) {
+    return Status(StatusCode::numerical_failure, "multi-class Laplace: the log marginal likelihood is not finite");
+  }
+  model.f_hat_ = F;
+  model.pi_hat_ = Pi;
+  model.alpha_ = alpha;
+  model.lml_ = lml;
+  model.log_det_ = {f.sum_log_L, f.sum_log_M};
+  model.E_ = f.E;
+  model.M_ = f.M;
+  if (!options.with_gradient) return model;
+
+  // The gradient (docs/design/multiclass.md): N_c = M^-1 E_c, P_c = N_c K_c, so that
+  // (K_c E_c S^-1 E_c' K_c')_ii = (P_c' P_c')_ii and E_c S^-1 E_c' = N_c' N_c'.
+  const auto lower = f.M.triangularView<Eigen::Lower>();
+  std::vector<RowMatrix> N(C), P(C);
+  std::vector<Eigen::VectorXd> own(C);  // (K_c - K_c E_c K_c)_ii
+  for (std::size_t c = 0; c < C; ++c) {
+    N[c] = lower.solve(f.E[c]);
+    P[c] = N[c] * K[c];
+    const RowMatrix KE = K[c] * f.E[c];
+    own[c] = K[c].diagonal() - KE.cwiseProduct(K[c]).rowwise().sum();
+  }
+  // V_i[c][e] = delta_ce own_c,i + sum_k P_c(k, i) P_e(k, i).
+  std::vector<std::vector<Eigen::VectorXd>> cross(C, std::vector<Eigen::VectorXd>(C));
+  for (std::size_t c = 0; c < C; ++c)
+    for (std::size_t e = c; e < C; ++e) {
+      cross[c][e] = P[c].cwiseProduct(P[e]).colwise().sum().transpose();
+      cross[e][c] = cross[c][e];
+    }
+  RowMatrix s{Eigen::Index(n), Eigen::Index(C)};
+  Eigen::MatrixXd V{Eigen::Index(C), Eigen::Index(C)};
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Index ii = Eigen::Index(i);
+    for (std::size_t c = 0; c < C; ++c)
+      for (std::size_t e = 0; e < C; ++e)
+        V(Eigen::Index(c), Eigen::Index(e)) = cross[c][e][ii] + (c == e ? own[c][ii] : 0.0);
+    const Eigen::VectorXd p = Pi.row(ii).transpose();
+    const Eigen::VectorXd Vp = V * p;
+    const double pVp = p.dot(Vp), trace = p.dot(V.diagonal());
+    for (std::size_t e = 0; e < C; ++e) {
+      const Eigen::Index ee = Eigen::Index(e);
+      s(ii, ee) = -0.5 * p[ee] * (V(ee, ee) - trace - 2.0 * Vp[ee] + 2.0 * pVp);
+    }
+  }
+  // t_c = s_c - E_c K_c s_c + E_c S^-1 sum_c' E_c' K_c' s_c'.
+  std::vector<Eigen::VectorXd> w(C);
+  Eigen::VectorXd total = Eigen::VectorXd::Zero(Eigen::Index(n));
+  for (std::size_t c = 0; c < C; ++c) {
+    w[c] = f.E[c] * (K[c] * s.col(Eigen::Index(c)));
+    total += w[c];
+  }
+  const Eigen::VectorXd u = solve_sum(f.M, total);
+  for (std::size_t c = 0; c < C; ++c) {
+    const Eigen::VectorXd t = s.col(Eigen::Index(c)) - w[c] + f.E[c] * u;
+    const Eigen::VectorXd a = alpha.col(Eigen::Index(c));
+    const RowMatrix Rw = f.E[c] - N[c].transpose() * N[c];
+    RowMatrix G{Eigen::Index(n), Eigen::Index(n)};
+    for (Eigen::Index i = 0; i < Eigen::Index(n); ++i)
+      for (Eigen::Index j = i; j < Eigen::Index(n); ++j) G(i, j) = 0.5 * (a[i] * a[j] - Rw(i, j) + t[i] * a[j] + a[i] * t[j]);
+    model.gradient_.push_back(contract_gradient(model.kernels_[c].kernel(), data.x.data(), n, d, G.data()));
+    for (double g : model.gradient_.back()) {
+      if (!std::isfinite(g)) {
+        return Status(StatusCode::numerical_failure, "multi-class Laplace: the gradient of class " + std::to_string(c) +
+                                                         " is not finite");
+      }
+    }
+  }
+  return model;
+}
+
+Result<MulticlassLatent> MulticlassLaplace::latent(const MatrixView& points, const ProgressCallback& progress) const {
+  const std::size_t n = size(), d = dimension(), C = C_, m = points.rows();
+  if (m == 0) return Status(StatusCode::invalid_argument, "test inputs are empty (0 rows)");
+  if (points.cols() != d) {
+    return Status(StatusCode::dimension_mismatch, "test inputs have " + count_of(points.cols(), "column") +
+                                                      ", training inputs have " + count_of(d, "column"));
+  }
+  GPPROBE_RETURN_IF_ERROR(check_finite(points, "test inputs"));
+  MulticlassLatent out;
+  out.classes = C;
+  out.mean.resize(Eigen::Index(m), Eigen::Index(C));
+  out.covariance.assign(m * C * C, 0.0);
+  const auto lower = M_.triangularView<Eigen::Lower>();
+  RowMatrix block;
+  for (std::size_t first = 0; first < m; first += multiclass_laplace_detail::kBlock) {
+    const std::size_t b = std::min(multiclass_laplace_detail::kBlock, m - first);
+    block.resize(Eigen::Index(b), Eigen::Index(d));
+    points.copy_rows(first, b, block.data());
+    std::vector<Eigen::MatrixXd> G(C);
+    std::vector<Eigen::VectorXd> own(C);
+    for (std::size_t c = 0; c < C; ++c) {
+      RowMatrix Ks{Eigen::Index(b), Eigen::Index(n)};  // k_c(x*, X)
+      cross_kernel_matrix(kernels_[c].kernel(), block.data(), b, x_.data(), n, d, Ks.data());
+      out.mean.block(Eigen::Index(first), Eigen::Index(c), Eigen::Index(b), 1) = Ks * alpha_.col(Eigen::Index(c));
+      const Eigen::MatrixXd B = E_[c] * Ks.transpose();  // n by b
+      own[c] = kernels_[c].signal_variance - Ks.cwiseProduct(B.transpose()).rowwise().sum().array();
+      G[c] = lower.solve(B);
+    }
+    for (std::size_t c = 0; c < C; ++c) {
+      for (std::size_t e = c; e < C; ++e) {
+        const Eigen::VectorXd shared = G[c].cwiseProduct(G[e]).colwise().sum().transpose();
+        for (std::size_t p = 0; p < b; ++p) {
+          const double v = shared[Eigen::Index(p)] + (c == e ? own[c][Eigen::Index(p)] : 0.0);
+          out.covariance[((first + p) * C + c) * C + e] = v;
+          out.covariance[((first + p) * C + e) * C + c] = v;
+        }
+      }
+    }
+    if (!report_progress(progress, first + b, m)) {
+      return Status(StatusCode::cancelled, "prediction cancelled after " + count_of(first + b, "point") + " of " +
+                                               std::to_string(m));
+    }
+  }
+  if (!out.mean.allFinite()) return Status(StatusCode::numerical_failure, "test inputs: the latent mean is not finite");
+  for (double v : out.covariance) {
+    if (!std::isfinite(v)) return Status(StatusCode::numerical_failure, "test inputs: the latent covariance is not finite");
+  }
+  return out;
+}
+
+Result<MulticlassPrediction> MulticlassLaplace::predict(const MatrixView& points,
+                                                        const SoftmaxExpectationOptions& options,
+                                                        const ProgressCallback& progress) const {
+  Result<MulticlassLatent> made = latent(points, progress);
+  if (!made.ok()) return made.status();
+  MulticlassPrediction out;
+  out.latent = std::move(made).value();
+  const std::size_t m = out.latent.size(), C = C_;
+  out.probability.resize(Eigen::Index(m), Eigen::Index(C));
+  for (std::size_t p = 0; p < m; ++p) {
+    Result<SoftmaxExpectation> e =
+        softmax_expectation(out.latent.mean.row(Eigen::Index(p)).transpose(), out.latent.covariance_at(p), options);
+    if (!e.ok()) {
+      return Status(e.status().code(), "test inputs row " + std::to_string(p) + ": " + e.status().message());
+    }
+    for (std::size_t c = 0; c < C; ++c) out.probability(Eigen::Index(p), Eigen::Index(c)) = e.value().probabilities[c];
+    e.value().probabilities.clear();
+    out.quadrature.push_back(std::move(e).value());
+  }
+  return out;
+}
+
+std::vector<double> MulticlassLaplace::probability_at(const double* x, const SoftmaxExpectationOptions& options) const {
+  Result<MulticlassPrediction> p = predict(MatrixView(x, 1, dimension()), options);
+  if (!p.ok()) return std::vector<double>(C_, std::numeric_limits<double>::quiet_NaN());
+  return std::vector<double>(p.value().probability.data(), p.value().probability.data() + C_);
+}
+
+}  // namespace gpprobe

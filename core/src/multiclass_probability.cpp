@@ -1,0 +1,414 @@
+#include "gpprobe/multiclass_probability.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+
+#include "gpprobe/gauss_hermite.h"
+#include "gpprobe/gpc_probability.h"
+#include "gpprobe/random_stream.h"
+#include "input_checks.h"
+#include "numeric_constants.h"
+
+namespace gpprobe {
+
+namespace multiclass_probability_detail {
+
+// Neumaier's compensated sum.
+struct CompensatedSum {
+  double sum = 0.0, correction = 0.0;
+  void add(double x) {
+    const double t = sum + x;
+    correction += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  double value() const { return sum + correction; }
+};
+
+// A rule for E[h(t)], t ~ N(0, 1), on one axis.
+struct AxisRule {
+  std::vector<double> t, w;
+};
+
+AxisRule hermite_axis(int n) {
+  const GaussHermite gh = GaussHermite::make(n);
+  return {gh.nodes, gh.weights};
+}
+
+AxisRule legendre_axis(int panels) {
+  constexpr double kHalfWidth = 9.0;
+  const GaussLegendre16& gl = gauss_legendre16();
+  AxisRule rule;
+  const double width = 2.0 * kHalfWidth / panels;
+  for (int p = 0; p < panels; ++p) {
+    const double centre = -kHalfWidth + (p + 0.5) * width;
+    for (int k = 0; k < 16; ++k) {
+      const double t = centre + 0.5 * width * gl.nodes[k];
+      rule.t.push_back(t);
+      rule.w.push_back(0.5 * width * gl.weights[k] * kInverseSqrtTwoPi * std::exp(-0.5 * t * t));
+    }
+  }
+  return rule;
+}
+
+// Nodes whose weight product falls below this are skipped: at most 256^3 of them, so together below
+// 2e-15, far under the tolerance.
+constexpr double kNegligibleWeight = 1e-22;
+
+// sum over the tensor grid of prod(w) softmax(m + L t), for all C classes. When L is lower triangular
+// (a Cholesky factor), the innermost axis moves only the last difference: there softmax is a sigmoid of
+// it (one exponential per node) times fixed shares of the other classes.
+class TensorSum {
+ public:
+  TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule)
+      : D_(std::size_t(m.size())), L_(L), rule_(rule), sums_(D_ + 1), g_(D_ + 1, std::vector<double>(m.data(), m.data() + D_)),
+        p_(D_ + 1) {
+    triangular_ = true;
+    for (std::size_t r = 0; r + 1 < D_; ++r) triangular_ = triangular_ && L(Eigen::Index(r), Eigen::Index(D_ - 1)) == 0.0;
+  }
+
+  std::vector<double> run() {
+    level(0, 1.0);
+    std::vector<double> out(D_ + 1);
+    for (std::size_t c = 0; c <= D_; ++c) out[c] = sums_[c].value();
+    return out;
+  }
+
+ private:
+  void level(std::size_t j, double weight) {
+    if (j + 1 == D_ && triangular_) return innermost(weight);
+    const std::vector<double>& here = g_[j];
+    std::vector<double>& next = g_[j + 1];
+    for (std::size_t k = 0; k < rule_.t.size(); ++k) {
+      const double w = weight * rule_.w[k];
+      if (w < kNegligibleWeight) continue;
+      for (std::size_t r = 0; r < D_; ++r) next[r] = here[r] + L_(Eigen::Index(r), Eigen::Index(j)) * rule_.t[k];
+      if (j + 1 == D_) {
+        softmax_of_differences(next.data(), D_, p_.data());
+        for (std::size_t c = 0; c <= D_; ++c) sums_[c].add(w * p_[c]);
+      } else {
+        level(j + 1, w);
+      }
+    }
+  }
+
+  // The last axis: g_{D-1} = base + l t; the other entries (classes 0..D-2 and the reference's 0) fixed.
+  void innermost(double weight) {
+    const std::vector<double>& g = g_[D_ - 1];
+    const std::size_t last = D_ - 1;
+    double largest = 0.0;
+    for (std::size_t j = 0; j < last; ++j) largest = std::max(largest, g[j]);
+    double fixed = std::exp(-largest);
+    for (std::size_t j = 0; j < last; ++j) fixed += std::exp(g[j] - largest);
+    const double log_fixed = std::log(fixed) + largest;
+    const double l = L_(Eigen::Index(last), Eigen::Index(last));
+    CompensatedSum others, own;
+    for (std::size_t k = 0; k < rule_.t.size(); ++k) {
+      const double w = weight * rule_.w[k];
+      if (w < kNegligibleWeight) continue;
+      const double u = log_fixed - (g[last] + l * rule_.t[k]);  // log(sum of the fixed terms / e^{g_last})
+      double p_last, q;
+      if (u > 0.0) {
+        const double e = std::exp(-u);
+        q = 1.0 / (1.0 + e);
+        p_last = e * q;
+      } else {
+        const double e = std::exp(u);
+        p_last = 1.0 / (1.0 + e);
+        q = e * p_last;
+      }
+      own.add(w * p_last);
+      others.add(w * q);
+    }
+    const double shared = others.value();
+    for (std::size_t j = 0; j < last; ++j) sums_[j].add(std::exp(g[j] - largest) / fixed * shared);
+    sums_[D_].add(std::exp(-largest) / fixed * shared);
+    sums_[last].add(own.value());
+  }
+
+  std::size_t D_;
+  const Eigen::MatrixXd& L_;
+  const AxisRule& rule_;
+  bool triangular_ = true;
+  std::vector<CompensatedSum> sums_;
+  std::vector<std::vector<double>> g_;
+  std::vector<double> p_;
+};
+
+std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule) {
+  return TensorSum(m, L, rule).run();
+}
+
+double largest_change(const std::vector<double>& a, const std::vector<double>& b) {
+  double change = 0.0;
+  for (std::size_t c = 0; c < a.size(); ++c) change = std::max(change, std::abs(a[c] - b[c]));
+  return change;
+}
+
+double power(std::size_t base, std::size_t exponent) {
+  double p = 1.0;
+  for (std::size_t i = 0; i < exponent; ++i) p *= double(base);
+  return p;
+}
+
+const std::vector<int>& hermite_orders() {
+  static const std::vector<int> orders{8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 192, 256};
+  return orders;
+}
+
+const std::vector<int>& legendre_panels() {
+  static const std::vector<int> panels{16, 24, 32, 48, 64, 96};
+  return panels;
+}
+
+// Every rule of both sequences, built once (Gauss-Hermite's nodes come from an eigenproblem).
+const AxisRule& axis_rule(bool hermite, int order) {
+  static const std::vector<AxisRule> hermite_rules = [] {
+    std::vector<AxisRule> rules;
+    for (int n : hermite_orders()) rules.push_back(hermite_axis(n));
+    return rules;
+  }();
+  static const std::vector<AxisRule> legendre_rules = [] {
+    std::vector<AxisRule> rules;
+    for (int p : legendre_panels()) rules.push_back(legendre_axis(p));
+    return rules;
+  }();
+  const std::vector<int>& orders = hermite ? hermite_orders() : legendre_panels();
+  const std::size_t at = std::size_t(std::find(orders.begin(), orders.end(), order) - orders.begin());
+  return hermite ? hermite_rules[at] : legendre_rules[at];
+}
+
+// Raise the order of one tensor rule until two successive changes are <= tolerance.
+bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::vector<int>& orders, bool hermite,
+                 const SoftmaxExpectationOptions& options, SoftmaxExpectation* out) {
+  const std::size_t D = std::size_t(m.size());
+  std::vector<double> previous;
+  double previous_change = kInfinity;
+  bool any = false;
+  for (int order : orders) {
+    const std::size_t per_axis = hermite ? std::size_t(order) : std::size_t(16 * order);
+    if (power(per_axis, D) > double(options.max_nodes)) break;
+    const AxisRule& rule = axis_rule(hermite, order);
+    std::vector<double> values = tensor_sum(m, L, rule);
+    if (any) {
+      const double change = largest_change(values, previous);
+      out->probabilities = values;
+      out->nodes_per_axis = per_axis;
+      out->error_estimate = change;
+      if (change <= options.tolerance && previous_change <= options.tolerance) return true;
+      previous_change = change;
+    } else {
+      out->probabilities = values;
+      out->nodes_per_axis = per_axis;
+      out->error_estimate = kInfinity;
+    }
+    previous = std::move(values);
+    any = true;
+  }
+  return false;
+}
+
+// Randomised quasi-Monte Carlo over a Kronecker sequence (see the header).
+void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const SoftmaxExpectationOptions& options,
+                       SoftmaxExpectation* out) {
+  constexpr std::size_t kShifts = 16;
+  const std::size_t D = std::size_t(m.size()), C = D + 1;
+  // phi_D: the positive root of x^(D+1) = x + 1 (Newton from 2).
+  double phi = 2.0;
+  for (int i = 0; i < 100; ++i) phi -= (std::pow(phi, double(D + 1)) - phi - 1.0) / ((D + 1) * std::pow(phi, double(D)) - 1.0);
+  std::vector<double> alpha(D);
+  for (std::size_t j = 0; j < D; ++j) alpha[j] = std::fmod(std::pow(1.0 / phi, double(j + 1)), 1.0);
+  RandomStream random(options.seed);
+  std::vector<std::vector<double>> shift(kShifts, std::vector<double>(D));
+  for (auto& s : shift)
+    for (double& v : s) v = random.uniform();
+  std::vector<std::vector<CompensatedSum>> sums(kShifts, std::vector<CompensatedSum>(C));
+  std::vector<double> t(D), g(D), h(D), p(C), q(C);
+  std::size_t done = 0, target = 1024;
+  const std::size_t cap = std::max<std::size_t>(options.qmc_max_points / kShifts, 1024);
+  while (true) {
+    for (std::size_t s = 0; s < kShifts; ++s) {
+      for (std::size_t i = done; i < target; ++i) {
+        for (std::size_t j = 0; j < D; ++j) {
+          // frac(shift + i alpha), with i alpha reduced first so that large i keep their digits.
+          double u = shift[s][j] + std::fmod(double(i) * alpha[j], 1.0);
+          u -= std::floor(u);
+          u = std::clamp(u, 1e-300, 1.0 - 0x1.0p-53);
+          t[j] = normal_quantile(u);
+        }
+        // Antithetic: t and -t share one set of quantiles.
+        for (std::size_t r = 0; r < D; ++r) {
+          double v = 0.0;
+          for (std::size_t j = 0; j < D; ++j) v += L(Eigen::Index(r), Eigen::Index(j)) * t[j];
+          g[r] = m[Eigen::Index(r)] + v;
+          h[r] = m[Eigen::Index(r)] - v;
+        }
+        softmax_of_differences(g.data(), D, p.data());
+        softmax_of_differences(h.data(), D, q.data());
+        for (std::size_t c = 0; c < C; ++c) sums[s][c].add(0.5 * (p[c] + q[c]));
+      }
+    }
+    done = target;
+    double worst = 0.0;
+    out->probabilities.assign(C, 0.0);
+    for (std::size_t c = 0; c < C; ++c) {
+      double mean = 0.0, square = 0.0;
+      for (std::size_t s = 0; s < kShifts; ++s) mean += sums[s][c].value() / double(done);
+      mean /= kShifts;
+      for (std::size_t s = 0; s < kShifts; ++s) {
+        const double e = sums[s][c].value() / double(done) - mean;
+        square += e * e;
+      }
+      out->probabilities[c] = mean;
+      worst = std::max(worst, std::sqrt(square / double(kShifts - 1) / double(kShifts)));
+    }
+    out->error_estimate = 3.0 * worst;
+    out->nodes_per_axis = done;
+    out->converged = worst <= options.qmc_tolerance;
+    if (out->converged || 2 * target > cap) break;
+    target *= 2;
+  }
+  // Each shift's estimate sums to 1 to rounding; renormalise the mean so that the C values do exactly.
+  double total = 0.0;
+  for (double v : out->probabilities) total += v;
+  for (double& v : out->probabilities) v /= total;
+}
+
+}  // namespace multiclass_probability_detail
+
+const char* softmax_rule_name(SoftmaxRule rule) {
+  switch (rule) {
+    case SoftmaxRule::automatic: return "automatic";
+    case SoftmaxRule::gauss_hermite: return "gauss-hermite";
+    case SoftmaxRule::gauss_legendre: return "composite-gauss-legendre";
+    case SoftmaxRule::quasi_monte_carlo: return "quasi-monte-carlo";
+  }
+  return "unknown";
+}
+
+void softmax_of_differences(const double* g, std::size_t D, double* out) {
+  double largest = 0.0;  // the reference class's entry
+  for (std::size_t j = 0; j < D; ++j) largest = std::max(largest, g[j]);
+  double total = std::exp(-largest);
+  out[D] = total;
+  for (std::size_t j = 0; j < D; ++j) {
+    out[j] = std::exp(g[j] - largest);
+    total += out[j];
+  }
+  for (std::size_t c = 0; c <= D; ++c) out[c] /= total;
+}
+
+double normal_quantile(double p) {
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                             1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                             6.680131188771972e+01,  -1.328068155288572e+01};
+  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                             -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                             3.754408661907416e+00};
+  constexpr double kLow = 0.02425;
+  double x;
+  if (p < kLow) {
+    const double q = std::sqrt(-2.0 * std::log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+  } else if (p <= 1.0 - kLow) {
+    const double q = p - 0.5, r = q * q;
+    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+  } else {
+    const double q = std::sqrt(-2.0 * std::log1p(-p));
+    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+  }
+  // One Halley step on Phi(x) - p (erfc keeps the lower tail's digits).
+  const double e = 0.5 * std::erfc(-x / std::sqrt(2.0)) - p;
+  const double u = e * std::sqrt(2.0 * kPi) * std::exp(0.5 * x * x);
+  return x - u / (1.0 + 0.5 * x * u);
+}
+
+Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, const Eigen::MatrixXd& covariance,
+                                               const SoftmaxExpectationOptions& options) {
+  using namespace multiclass_probability_detail;
+  const std::size_t C = std::size_t(mean.size());
+  if (C < 2) {
+    return Status(StatusCode::invalid_argument, "the softmax expectation needs at least 2 classes, got " +
+                                                    std::to_string(C));
+  }
+  if (std::size_t(covariance.rows()) != C || std::size_t(covariance.cols()) != C) {
+    return Status(StatusCode::dimension_mismatch, "the latent covariance is " + std::to_string(covariance.rows()) +
+                                                      " by " + std::to_string(covariance.cols()) + " for " +
+                                                      count_of(C, "class", "classes"));
+  }
+  GPPROBE_RETURN_IF_ERROR(check_finite_values(mean.data(), C, "latent mean"));
+  GPPROBE_RETURN_IF_ERROR(check_finite_values(covariance.data(), C * C, "latent covariance"));
+
+  // The differences to the last class: m = A mu, Gamma = A Sigma A'.
+  const std::size_t D = C - 1;
+  Eigen::VectorXd m{Eigen::Index(D)};
+  Eigen::MatrixXd Gamma{Eigen::Index(D), Eigen::Index(D)};
+  const Eigen::Index r = Eigen::Index(D);
+  for (Eigen::Index j = 0; j < r; ++j) {
+    m[j] = mean[j] - mean[r];
+    for (Eigen::Index k = 0; k < r; ++k) {
+      Gamma(j, k) = 0.5 * (covariance(j, k) + covariance(k, j)) - covariance(j, r) - covariance(r, k) + covariance(r, r);
+    }
+  }
+  Gamma = 0.5 * (Gamma + Gamma.transpose());
+  SoftmaxExpectation out;
+  Eigen::MatrixXd L;
+  Eigen::LLT<Eigen::MatrixXd> llt(Gamma);
+  if (llt.info() == Eigen::Success && llt.matrixL().toDenseMatrix().diagonal().minCoeff() > 0.0) {
+    L = llt.matrixL();
+  } else {
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(Gamma);
+    const double scale = 1.0 + Gamma.cwiseAbs().maxCoeff();
+    if (eigen.info() != Eigen::Success || eigen.eigenvalues().minCoeff() < -1e-9 * scale) {
+      return Status(StatusCode::numerical_failure,
+                    "the covariance of the latent differences is not positive semi-definite (smallest eigenvalue " +
+                        number_text(eigen.eigenvalues().minCoeff(), 3) + ")");
+    }
+    L = eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+    out.semidefinite = true;
+  }
+
+  SoftmaxRule rule = options.rule;
+  if (rule == SoftmaxRule::automatic) rule = C <= 4 ? SoftmaxRule::gauss_hermite : SoftmaxRule::quasi_monte_carlo;
+  if (rule == SoftmaxRule::quasi_monte_carlo) {
+    out.rule = rule;
+    quasi_monte_carlo(m, L, options, &out);
+  } else {
+    const std::vector<int>& hermite = hermite_orders();
+    const std::vector<int>& panels = legendre_panels();
+    bool done = false;
+    if (rule == SoftmaxRule::gauss_hermite) {
+      out.rule = SoftmaxRule::gauss_hermite;
+      done = raise_order(m, L, hermite, true, options, &out);
+    }
+    if (!done && (options.rule != SoftmaxRule::gauss_hermite)) {
+      SoftmaxExpectation legendre = out;
+      legendre.rule = SoftmaxRule::gauss_legendre;
+      done = raise_order(m, L, panels, false, options, &legendre);
+      // Keep Gauss-Hermite's answer only when Gauss-Legendre could not afford a single order.
+      if (!legendre.probabilities.empty() && (done || legendre.error_estimate <= out.error_estimate)) out = legendre;
+    }
+    out.converged = done;
+  }
+  if (out.probabilities.empty()) {
+    return Status(StatusCode::invalid_argument, "max_nodes (" + std::to_string(options.max_nodes) +
+                                                    ") does not allow a single order of the tensor rule");
+  }
+  for (double p : out.probabilities) {
+    if (!std::isfinite(p)) {
+      return Status(StatusCode::numerical_failure, "the class probabilities are not finite");
+    }
+  }
+  return out;
+}
+
+}  // namespace gpprobe

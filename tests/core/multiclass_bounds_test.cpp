@@ -1,0 +1,227 @@
+// Soundness of the multi-class certified bounds (multiclass_box_bounds.h, multiclass_probability_bounds.h):
+//   Prop. 2   gaussian_mass_range holds every value on a dense grid of the (mean, variance) rectangle, and
+//             its ends are attained (minimum exactly at a corner, maximum to the grid's resolution)
+//   Lemma 1   softmax_cell_extreme is the smallest / largest value over every vertex and interior sample
+//   Prop. 3-4 with exact moments the bounds hold the quadrature's value and close to the target gap
+//   boxes     on golden models (shared and per-class kernels, C = 3 and 4): for the root box of a region
+//             and two random sub-boxes, 10,000 sampled points (and the corners) each: every latent mean,
+//             covariance entry, difference moment and class probability the model reports lies inside
+//             its bounds.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gpprobe/multiclass_box_bounds.h"
+#include "gpprobe/multiclass_probability_bounds.h"
+#include "multiclass_fixtures.h"
+
+namespace gpprobe {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double gaussian_mass(double a, double b, double m, double v) {
+  const double s = std::sqrt(v);
+  return normal_cdf((b - m) / s) - normal_cdf((a - m) / s);
+}
+
+TEST(MulticlassBounds, GaussianMassRangeHoldsAndAttains) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    double a = u(rng), b = a + std::abs(u(rng)) + 1e-3;
+    if (trial % 5 == 1) a = -kInf;
+    if (trial % 5 == 2) b = kInf;
+    const double m0 = u(rng), m1 = m0 + std::abs(u(rng));
+    const double v0 = 0.05 + std::abs(u(rng)), v1 = v0 + std::abs(u(rng));
+    const Interval range = gaussian_mass_range(a, b, {m0, m1}, {v0, v1});
+    double lowest = 1.0, highest = 0.0;
+    for (int i = 0; i <= 200; ++i)
+      for (int j = 0; j <= 200; ++j) {
+        const double g = gaussian_mass(a, b, m0 + (m1 - m0) * i / 200.0, v0 + (v1 - v0) * j / 200.0);
+        lowest = std::min(lowest, g);
+        highest = std::max(highest, g);
+      }
+    EXPECT_LE(range.lower, lowest + 1e-15) << trial;
+    EXPECT_GE(range.upper, highest - 1e-15) << trial;
+    EXPECT_NEAR(range.lower, lowest, 1e-15) << trial;  // a corner, on the grid
+    EXPECT_LE(range.upper - highest, 2e-3) << trial;
+  }
+}
+
+TEST(MulticlassBounds, SoftmaxCellExtremesAreLemmaOnesVertices) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-4.0, 4.0), unit(0.0, 1.0);
+  for (std::size_t D : {1u, 2u, 3u}) {
+    for (int trial = 0; trial < 30; ++trial) {
+      std::vector<double> lo(D), hi(D);
+      for (std::size_t j = 0; j < D; ++j) lo[j] = u(rng), hi[j] = lo[j] + 3.0 * unit(rng);
+      std::vector<double> p(D + 1), g(D);
+      for (std::size_t c = 0; c <= D; ++c) {
+        const double least = softmax_cell_extreme(lo, hi, c, true), most = softmax_cell_extreme(lo, hi, c, false);
+        double vmin = 1.0, vmax = 0.0;
+        for (std::size_t mask = 0; mask < (std::size_t(1) << D); ++mask) {
+          for (std::size_t j = 0; j < D; ++j) g[j] = (mask >> j) & 1 ? hi[j] : lo[j];
+          softmax_of_differences(g.data(), D, p.data());
+          vmin = std::min(vmin, p[c]);
+          vmax = std::max(vmax, p[c]);
+        }
+        EXPECT_NEAR(least, vmin, 1e-15);
+        EXPECT_NEAR(most, vmax, 1e-15);
+        for (int s = 0; s < 50; ++s) {
+          for (std::size_t j = 0; j < D; ++j) g[j] = lo[j] + (hi[j] - lo[j]) * unit(rng);
+          softmax_of_differences(g.data(), D, p.data());
+          EXPECT_GE(p[c], least - 1e-15);
+          EXPECT_LE(p[c], most + 1e-15);
+        }
+      }
+    }
+  }
+  // Unbounded cells: their limits.
+  EXPECT_EQ(softmax_cell_extreme({-kInf}, {0.0}, 0, true), 0.0);
+  EXPECT_EQ(softmax_cell_extreme({0.0}, {kInf}, 0, false), 1.0);
+  EXPECT_EQ(softmax_cell_extreme({0.0}, {kInf}, 1, true), 0.0);
+}
+
+TEST(MulticlassBounds, ExactMomentsGiveTightBoundsAroundTheQuadrature) {
+  std::mt19937 rng(13);
+  std::normal_distribution<double> z;
+  for (std::size_t C : {2u, 3u, 4u}) {
+    const std::size_t D = C - 1;
+    for (int trial = 0; trial < 4; ++trial) {
+      Eigen::MatrixXd A{Eigen::Index(C), Eigen::Index(C)};
+      for (Eigen::Index i = 0; i < A.rows(); ++i)
+        for (Eigen::Index j = 0; j < A.cols(); ++j) A(i, j) = z(rng);
+      const Eigen::MatrixXd S = A * A.transpose() / double(C) + 0.2 * Eigen::MatrixXd::Identity(A.rows(), A.cols());
+      Eigen::VectorXd mu{Eigen::Index(C)};
+      for (Eigen::Index i = 0; i < mu.size(); ++i) mu[i] = z(rng);
+      std::vector<Interval> mean, cov;
+      const Eigen::Index r = Eigen::Index(D);
+      for (Eigen::Index j = 0; j < r; ++j) {
+        mean.push_back({mu[j] - mu[r], mu[j] - mu[r]});
+        for (Eigen::Index k = 0; k < r; ++k) {
+          const double v = S(j, k) - S(j, r) - S(k, r) + S(r, r);
+          cov.push_back({v, v});
+        }
+      }
+      // Refinement tightens the bounds (Prop. 4's conditioning gap shrinks with the cells); C = 2 reaches 0.01.
+      const SoftmaxExpectation e = softmax_expectation(mu, S).value();
+      double widths[2] = {0.0, 0.0};
+      for (int run = 0; run < 2; ++run) {
+        LatentPartitionOptions options;
+        options.target_gap = 0.01;
+        options.max_cells = run == 0 ? 1000 : 30000;
+        const ClassProbabilityBounds b = softmax_probability_bounds(mean, cov, {}, options);
+        ASSERT_FALSE(b.conditioning_failed);
+        for (std::size_t c = 0; c < C; ++c) {
+          EXPECT_LE(b.probability[c].lower, e.probabilities[c]);
+          EXPECT_GE(b.probability[c].upper, e.probabilities[c]);
+          widths[run] = std::max(widths[run], b.probability[c].width());
+        }
+      }
+      std::cout << "  C = " << C << ": widest bound " << widths[0] << " with 1000 cells, " << widths[1] << " with 30000\n";
+      EXPECT_LE(widths[1], C == 2 ? 0.01 + 1e-9 : C == 3 ? 0.03 : 0.25);
+      if (C > 2) EXPECT_LT(widths[1], 0.75 * widths[0]);
+    }
+  }
+}
+
+// Uniform points of a box of the region (k moving coordinates), its 2^k corners first (k <= 4).
+std::vector<std::vector<double>> samples_in(const Box& box, std::size_t count, std::mt19937& rng) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const std::size_t k = box.dimension();
+  std::vector<std::vector<double>> out;
+  for (std::size_t mask = 0; k <= 4 && mask < (std::size_t(1) << k); ++mask) {
+    std::vector<double> x(k);
+    for (std::size_t a = 0; a < k; ++a) x[a] = (mask >> a) & 1 ? box.upper[a] : box.lower[a];
+    out.push_back(x);
+  }
+  while (out.size() < count) {
+    std::vector<double> x(k);
+    for (std::size_t a = 0; a < k; ++a) x[a] = box.lower[a] + (box.upper[a] - box.lower[a]) * unit(rng);
+    out.push_back(x);
+  }
+  return out;
+}
+
+void check_box(const MulticlassBoxBounds& bounds, const Box& box, std::mt19937& rng, const std::string& what) {
+  const MulticlassLaplace& model = bounds.model();
+  const std::size_t C = model.classes(), D = C - 1, d = model.dimension();
+  const MulticlassLatentBounds latent = bounds.latent(box);
+  LatentPartitionOptions partition;
+  partition.target_gap = 0.02;
+  const ClassProbabilityBounds p = bounds.probability(latent, {}, partition);
+  const std::vector<std::vector<double>> points = samples_in(box, 10000, rng);
+  RowMatrix X(Eigen::Index(points.size()), Eigen::Index(d));
+  for (std::size_t s = 0; s < points.size(); ++s) {
+    const std::vector<double> x = bounds.region().full(points[s]);
+    for (std::size_t j = 0; j < d; ++j) X(Eigen::Index(s), Eigen::Index(j)) = x[j];
+  }
+  SoftmaxExpectationOptions quadrature;  // the sampled values to 1e-6 (their own error estimate is the slack)
+  quadrature.tolerance = 1e-6;
+  const MulticlassPrediction prediction = model.predict(MatrixView(X), quadrature).value();
+  std::size_t outside = 0;
+  auto inside = [&](double v, Interval i, double slack) {
+    if (!(v >= i.lower - slack && v <= i.upper + slack)) ++outside;
+  };
+  double widest = 0.0;
+  for (std::size_t s = 0; s < points.size(); ++s) {
+    const Eigen::MatrixXd S = prediction.latent.covariance_at(s);
+    const Eigen::Index r = Eigen::Index(D);
+    for (std::size_t c = 0; c < C; ++c) {
+      inside(prediction.latent.mean(Eigen::Index(s), Eigen::Index(c)), latent.mean[c], 0.0);
+      for (std::size_t e = 0; e < C; ++e) inside(S(Eigen::Index(c), Eigen::Index(e)), latent.covariance[c * C + e], 0.0);
+      inside(prediction.probability(Eigen::Index(s), Eigen::Index(c)), p.probability[c],
+             10.0 * prediction.quadrature[s].error_estimate + 1e-9);
+    }
+    for (Eigen::Index j = 0; j < r; ++j) {
+      inside(prediction.latent.mean(Eigen::Index(s), j) - prediction.latent.mean(Eigen::Index(s), r),
+             latent.difference_mean[std::size_t(j)], 0.0);
+      for (Eigen::Index k = 0; k < r; ++k)
+        inside(S(j, k) - S(j, r) - S(k, r) + S(r, r), latent.difference_covariance[std::size_t(j) * D + std::size_t(k)], 0.0);
+    }
+  }
+  for (const Interval& i : p.probability) widest = std::max(widest, i.width());
+  EXPECT_EQ(outside, 0u) << what;
+  std::cout << "  " << what << ": widest class probability bound " << widest << " (" << p.cells << " cells"
+            << (p.conditioning_failed ? ", Prop. 4's elimination failed: vertex bound only" : "") << ")\n";
+}
+
+void check_model(const nlohmann::json& c, double gamma, std::vector<std::size_t> dims) {
+  const std::string name = c["name"].get<std::string>();
+  const MulticlassTrainingData data = testing::multiclass_data(c);
+  const MulticlassLaplace model = testing::fitted_multiclass(data, testing::multiclass_kernels(c), false);
+  const RowMatrix test = testing::gpc_matrix(c["X_test"]);
+  const std::vector<double> point(test.row(0).data(), test.row(0).data() + test.cols());
+  const RobustnessRegion region = RobustnessRegion::linf_ball(point, gamma, dims).value();
+  const MulticlassBoxBounds bounds(model, region);
+  std::mt19937 rng(17);
+  check_box(bounds, region.box(), rng, name + " root");
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int b = 0; b < 2; ++b) {
+    Box box = region.box();
+    for (std::size_t a = 0; a < box.dimension(); ++a) {
+      const double lo = box.lower[a], w = box.upper[a] - lo;
+      const double x = lo + w * unit(rng) * 0.8, y = x + w * 0.2 * (0.2 + 0.8 * unit(rng));
+      box.lower[a] = x;
+      box.upper[a] = std::min(y, region.box().upper[a]);
+    }
+    check_box(bounds, box, rng, name + " sub-box " + std::to_string(b));
+  }
+}
+
+TEST(MulticlassBounds, SoundOverSampledPointsSharedKernel) {
+  check_model(testing::multiclass_golden_cases()[0], 0.4, {});  // c3-blobs-2d-shared
+}
+
+TEST(MulticlassBounds, SoundOverSampledPointsPerClassKernels) {
+  check_model(testing::multiclass_golden_cases()[1], 0.3, {0, 2});  // c3-per-class-kernels-3d
+  check_model(testing::multiclass_golden_cases()[4], 0.5, {1, 3});  // c3-far-test-point-4d
+}
+
+TEST(MulticlassBounds, SoundOverSampledPointsFourClasses) {
+  check_model(testing::multiclass_golden_cases()[2], 0.2, {});  // c4-quadrants-2d
+}
+
+}  // namespace
+}  // namespace gpprobe
