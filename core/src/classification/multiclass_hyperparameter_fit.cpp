@@ -1,10 +1,10 @@
-#include "gpprobe/multiclass_hyperparameter_fit.h"
+#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "gpprobe/lbfgs_restarts.h"
+#include "gpprobe/common/lbfgs_restarts.h"
 
 namespace gpprobe {
 

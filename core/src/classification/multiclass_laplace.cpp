@@ -1,4 +1,4 @@
-#include "gpprobe/multiclass_laplace.h"
+#include "gpprobe/classification/multiclass_laplace.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,17 +7,17 @@
 
 #include <Eigen/Dense>
 
-#include "gpc_factor.h"
-#include "gpprobe/blocked_cholesky.h"
-#include "gpprobe/kernel_matrix.h"
-#include "input_checks.h"
-#include "numeric_constants.h"
+#include "classification/factor.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "common/input_checks.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 
 namespace multiclass_laplace_detail {
 
-constexpr std::size_t kMaxHalvings = 60;
+constexpr std::size_t kMaxStepHalvings = 60;
 constexpr std::size_t kBlock = 256;
 
 double row_log_sum_exp(const RowMatrix& F, Eigen::Index i) {
@@ -206,7 +206,7 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
     for (std::size_t c = 0; c < C; ++c) dF.col(Eigen::Index(c)) = K[c] * dA.col(Eigen::Index(c));
     double psi_new = objective(F + dF, A + dA, data.labels);
     std::size_t halvings = 0;
-    while (!(psi_new >= psi - 1e-12 * (1.0 + std::abs(psi))) && halvings < kMaxHalvings) {
+    while (!(psi_new >= psi - 1e-12 * (1.0 + std::abs(psi))) && halvings < kMaxStepHalvings) {
       dA *= 0.5;
       dF *= 0.5;
       psi_new = objective(F + dF, A + dA, data.labels);

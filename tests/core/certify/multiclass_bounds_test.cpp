@@ -11,9 +11,9 @@
 
 #include <random>
 
-#include "gpprobe/multiclass_box_bounds.h"
-#include "gpprobe/multiclass_probability_bounds.h"
-#include "multiclass_fixtures.h"
+#include "gpprobe/certify/multiclass_box_bounds.h"
+#include "gpprobe/certify/multiclass_probability_bounds.h"
+#include "classification/multiclass_fixtures.h"
 
 namespace gpprobe {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <random>
 
-#include "gpprobe/multiclass_robustness.h"
-#include "multiclass_fixtures.h"
+#include "gpprobe/certify/multiclass_robustness.h"
+#include "classification/multiclass_fixtures.h"
 
 namespace gpprobe {
 namespace {

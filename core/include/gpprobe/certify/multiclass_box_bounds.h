@@ -2,7 +2,7 @@
 // (robustness_region.h), and from them of every class probability (multiclass_probability_bounds.h).
 // With z_i^c(x) = sum_j (x_j - x_ij)^2 / (2 l_cj^2) (class c's own length-scales) and e_i^c = e^{-z_i^c}:
 //
-//   mean        mu_c(x) = sum_i s2_c alpha_ic e_i^c(x): exponential_sum_bounds (GPC.md items 1-3: tangent and
+//   mean        mu_c(x) = sum_i s2_c alpha_ic e_i^c(x): exponential_sum_bounds (docs/design/certify.md, "Bounds over a box" items 1-3: tangent and
 //               chord lines, separable minimum, intersected with interval arithmetic), one class at a time
 //   covariance  Sigma_pq(x) = delta_pq s2_p - sum_il R^pq_il e_i^p(x) e_l^q(x),
 //               R^pq = s2_p s2_q (delta_pq E_p - E_p (sum E)^-1 E_q): each double sum bounded two ways and
@@ -14,7 +14,7 @@
 //   differences g_j = f_j - f_r (r = C - 1): means and covariances by interval arithmetic on the above, and,
 //               where the classes j, r (and k) share their length-scales, also directly as one exponential
 //               (double) sum with the combined weights, intersected.
-//   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as GPC.md).
+//   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as docs/design/certify.md).
 //
 // probability() intersects two sound bounds of each class probability pi^c = F_c(m, Gamma) over the box:
 //   Prop. 3-4   softmax_probability_bounds (multiclass_probability_bounds.h) from the moment intervals
@@ -33,12 +33,12 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/multiclass_laplace.h"
-#include "gpprobe/multiclass_probability_bounds.h"
-#include "gpprobe/robustness_region.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/certify/multiclass_probability_bounds.h"
+#include "gpprobe/certify/robustness_region.h"
 
 namespace gpprobe {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/multiclass_robustness.h"
+#include "gpprobe/certify/multiclass_robustness.h"
 #include "multiclass_fixtures.h"
 
 namespace gpprobe {

@@ -34,11 +34,11 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/gpc_common_form.h"
-#include "gpprobe/matrix_view.h"
-#include "gpprobe/multiclass_probability.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/classification/common_form.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/classification/multiclass_probability.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -4,7 +4,7 @@
 // shared fit keeps one kernel for every class.
 #include <gtest/gtest.h>
 
-#include "gpprobe/multiclass_hyperparameter_fit.h"
+#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "multiclass_fixtures.h"
 
 namespace gpprobe {

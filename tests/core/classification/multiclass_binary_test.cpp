@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "gpc_fixtures.h"
-#include "gpprobe/gpc_robustness.h"
-#include "gpprobe/laplace_classifier.h"
-#include "gpprobe/multiclass_robustness.h"
+#include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/classification/laplace_classifier.h"
+#include "gpprobe/certify/multiclass_robustness.h"
 #include "multiclass_fixtures.h"
 
 namespace gpprobe {

@@ -30,7 +30,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/interval.h"
+#include "gpprobe/certify/interval.h"
 
 namespace gpprobe {
 

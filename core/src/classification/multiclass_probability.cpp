@@ -1,4 +1,4 @@
-#include "gpprobe/multiclass_probability.h"
+#include "gpprobe/classification/multiclass_probability.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,11 +8,11 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
-#include "gpprobe/gauss_hermite.h"
-#include "gpprobe/gpc_probability.h"
-#include "gpprobe/random_stream.h"
-#include "input_checks.h"
-#include "numeric_constants.h"
+#include "gpprobe/probe/gauss_hermite.h"
+#include "gpprobe/classification/probability.h"
+#include "gpprobe/common/random_stream.h"
+#include "common/input_checks.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

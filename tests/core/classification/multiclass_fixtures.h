@@ -1,5 +1,5 @@
 // The multi-class GP classification reference cases: tests/reference/gpc_multiclass_golden.json (a copy of
-// shared/reference/gpc_multiclass_golden.json, docs/design/multiclass.md's numbers; its README field is the
+// the project's settled reference, docs/design/multiclass.md's numbers; its README field is the
 // schema), and small helpers for the multi-class tests.
 #pragma once
 
@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpc_fixtures.h"
-#include "gpprobe/multiclass_laplace.h"
+#include "classification/gpc_fixtures.h"
+#include "gpprobe/classification/multiclass_laplace.h"
 
 namespace gpprobe::testing {
 

@@ -1,11 +1,11 @@
-#include "gpprobe/multiclass_robustness.h"
+#include "gpprobe/certify/multiclass_robustness.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "input_checks.h"
-#include "numeric_constants.h"
+#include "common/input_checks.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

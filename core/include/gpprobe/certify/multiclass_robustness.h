@@ -25,12 +25,12 @@
 #include <optional>
 #include <vector>
 
-#include "gpprobe/branch_and_bound.h"
-#include "gpprobe/interval.h"
-#include "gpprobe/multiclass_box_bounds.h"
-#include "gpprobe/multiclass_laplace.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/certify/multiclass_box_bounds.h"
+#include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -29,7 +29,7 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/status.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -1,11 +1,11 @@
-#include "gpprobe/multiclass_probability_bounds.h"
+#include "gpprobe/certify/multiclass_probability_bounds.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/gpc_likelihood.h"
-#include "numeric_constants.h"
+#include "gpprobe/classification/likelihood.h"
+#include "common/numeric_constants.h"
 
 namespace gpprobe {
 

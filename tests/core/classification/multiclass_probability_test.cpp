@@ -11,9 +11,9 @@
 #include <numeric>
 #include <random>
 
-#include "gpprobe/gpc_likelihood.h"
-#include "gpprobe/gpc_probability.h"
-#include "gpprobe/multiclass_probability.h"
+#include "gpprobe/classification/likelihood.h"
+#include "gpprobe/classification/probability.h"
+#include "gpprobe/classification/multiclass_probability.h"
 
 namespace gpprobe {
 namespace {

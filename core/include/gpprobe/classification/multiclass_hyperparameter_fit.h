@@ -19,9 +19,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/multiclass_laplace.h"
-#include "gpprobe/progress.h"
-#include "gpprobe/status.h"
+#include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

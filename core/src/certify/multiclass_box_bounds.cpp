@@ -1,13 +1,13 @@
-#include "gpprobe/multiclass_box_bounds.h"
+#include "gpprobe/certify/multiclass_box_bounds.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <Eigen/Dense>
 
-#include "exponential_sum_bounds.h"
-#include "numeric_constants.h"
-#include "separable_quadratic.h"
+#include "certify/exponential_sum_bounds.h"
+#include "common/numeric_constants.h"
+#include "certify/separable_quadratic.h"
 
 namespace gpprobe {
 
