@@ -74,7 +74,7 @@ const char* kUsage =
     "          --shared-length-scale learns one L for every column (isotropic) instead of one each.\n"
     "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
     "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
-    "          writes that data as CSV for other implementations (scripts/bench_gpc.mjs).\n"
+    "          writes that data as CSV for other implementations (scripts/bench/bench_gpc.mjs).\n"
     "  robustness --train FILE [gpc's model flags] --point x1,...,xd (--gamma G | --sweep G1,G2,...)\n"
     "          [--dims i,j,...] [--valid-range LO,HI] [--tolerance E (0.01)] [--max-iterations N (10000)]\n"
     "          [--time-limit S] [--search both|adversarial] [--out FILE]\n"

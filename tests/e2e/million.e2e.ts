@@ -3,14 +3,14 @@
 // results appear, the map is drawn from a sample, a toggle's pass over the file can be cancelled; after
 // a session names other observations and a few query rows, the exported scores of those rows (and the
 // exported probe's) equal the library's in Node on the same rows, computed from the generator
-// (scripts/million_npy.mjs), not from the file; undo scores again. Prints the time from the drop to the
+// (scripts/bench/million_npy.mjs), not from the file; undo scores again. Prints the time from the drop to the
 // first results.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, parseProbeFile, type ProbeEngine } from '../../web/src/engine/index.ts';
-import { label, rowValues, writeByteColumn, writeEmbeddings } from '../../scripts/million_npy.mjs';
+import { label, rowValues, writeByteColumn, writeEmbeddings } from '../../scripts/bench/million_npy.mjs';
 import { browserPerFile, downloadText, waitForResults } from './browser.ts';
 
 const baseUrl = inject('baseUrl');

@@ -136,7 +136,7 @@ describe('the regression lab', () => {
 
   it('fits 2,000 points with progress and a live page, cancels a fit, and exports 10,000 grid predictions', async () => {
     await openLab();
-    // The lecture's function on [0, 20] with a fixed LCG's noise (as scripts/bench_regression.mjs).
+    // The lecture's function on [0, 20] with a fixed LCG's noise (as scripts/bench/bench_regression.mjs).
     let state = 12345;
     const noise = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * Math.sqrt(12) * 0.25;
     const lines = Array.from({ length: 2000 }, (_, i) => { const x = (20 * i) / 2000; return `${x},${Math.sin(x) + 0.5 * Math.sin(4 * x) + noise()}`; });

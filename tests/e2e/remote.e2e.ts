@@ -1,6 +1,6 @@
 // Data by URL from another site, in Chromium. A second local server plays the data host (CORS for
 // the origins it is told to allow, range requests, a log of what it served); a copy of the build
-// whose connect-src names that host (scripts/widen_csp.mjs, as a host would widen it) plays a
+// whose connect-src names that host (scripts/deploy/widen_csp.mjs, as a host would widen it) plays a
 // deployment that allows it. Checked: nothing is fetched before the reader confirms the host; the
 // default build's CSP still refuses, with a message saying what to change; confirmed data loads and
 // gives the numbers of the same files loaded from the app's own origin; a host without CORS gets a
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { widenConnectSrc } from '../../scripts/widen_csp.mjs';
+import { widenConnectSrc } from '../../scripts/deploy/widen_csp.mjs';
 import { createProbeEngine } from '../../web/src/engine/index.ts';
 import { browserPerFile, downloadText, SHOTS, waitForResults, watchedPage } from './browser.ts';
 import { COLS, ROWS, uploads } from './formats.ts';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { widenConnectSrc } from '../../scripts/widen_csp.mjs';
+import { widenConnectSrc } from '../../scripts/deploy/widen_csp.mjs';
 import { browserPerFile, downloadText, SHOTS, waitForResults, watchedPage } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 

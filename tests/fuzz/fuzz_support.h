@@ -1,4 +1,4 @@
-// Shared by the libFuzzer harnesses of tests/fuzz (built by scripts/fuzz.sh with clang, ASan and UBSan):
+// Shared by the libFuzzer harnesses of tests/fuzz (built by scripts/test/fuzz.sh with clang, ASan and UBSan):
 // decoding small structured inputs from the fuzzer's bytes, and invariants that abort with a message,
 // so that a wrong number is a finding just like a crash.
 #pragma once

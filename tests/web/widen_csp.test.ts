@@ -1,8 +1,8 @@
-// scripts/widen_csp.mjs on the app's real index.html: the origins join connect-src once (a URL is cut
+// scripts/deploy/widen_csp.mjs on the app's real index.html: the origins join connect-src once (a URL is cut
 // to its origin), every other directive stays as it was, and a page without the policy is refused.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { widenConnectSrc } from '../../scripts/widen_csp.mjs';
+import { widenConnectSrc } from '../../scripts/deploy/widen_csp.mjs';
 
 const html = readFileSync('web/index.html', 'utf8');
 const policy = (page: string) => /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(page)![1].split('; ');

@@ -5,7 +5,7 @@
 //   evidence  one log marginal likelihood with its gradient (the cost of one optimiser step)
 //   predict   latent mean, latent variance and probability at the test points
 // --data DIR also writes the data (gpc_d<d>_train.csv: features then label; gpc_d<d>_test.csv) and
-// gpc_bench.json (files and kernel) so scikit-learn can time the same work (scripts/bench_gpc.mjs).
+// gpc_bench.json (files and kernel) so scikit-learn can time the same work (scripts/bench/bench_gpc.mjs).
 #include <chrono>
 #include <fstream>
 #include <ostream>

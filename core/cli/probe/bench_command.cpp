@@ -1,6 +1,6 @@
 // gpprobe bench [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]
 // Times Probe::fit and Probe::score on seeded synthetic embeddings, the same workload the wasm
-// benchmark (scripts/bench.mjs) runs, so the two can be divided.
+// benchmark (scripts/bench/bench.mjs) runs, so the two can be divided.
 #include <chrono>
 #include <ostream>
 

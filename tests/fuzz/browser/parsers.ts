@@ -1,4 +1,4 @@
-// The browser parsers as fuzz targets (scripts/fuzz_browser_parsers.mjs bundles this file for Node):
+// The browser parsers as fuzz targets (scripts/test/fuzz_browser_parsers.mjs bundles this file for Node):
 // each format's parser called directly — not through load_files.ts, whose catch-all would hide a
 // parser's own TypeError behind "could not be read" — with valid seed files of that format. In a
 // worker thread the module answers {target, bytes} with what the parser did; the runner times it.

@@ -1,7 +1,7 @@
 // Sessions and links as fuzz targets (issue 23): the JSON of a session file (or the saved session), the
 // JSON a link's #s= carries (deflated and base64url-encoded here, as encodeLink does, so the mutations
 // reach the schema), and the deflated bytes of a link themselves (the bounded inflate). Bundled for Node
-// by scripts/fuzz_browser_parsers.mjs beside parsers.ts and run the same way: in a worker thread, the
+// by scripts/test/fuzz_browser_parsers.mjs beside parsers.ts and run the same way: in a worker thread, the
 // module answers {target, bytes} with what the reader did. A reader may accept (then what it returns
 // must hold to the schema and read back to itself) or refuse with a SchemaError; any other exception, a
 // result that breaks the schema, a timeout or running out of memory is a finding.

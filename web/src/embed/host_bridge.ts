@@ -24,7 +24,7 @@ const CONFIG_WAIT_MS = 3000;
 let host: { origin: string; element: string } | null = null;
 
 /** Where the documentation says where an embed's data may live and how a host allows it (widen_csp). */
-export const DATA_HELP = 'docs/embed.md, "Data by URL: where it may live" (node scripts/widen_csp.mjs adds an origin to the app\'s connect-src)';
+export const DATA_HELP = 'docs/embed.md, "Data by URL: where it may live" (node scripts/deploy/widen_csp.mjs adds an origin to the app\'s connect-src)';
 
 /** Why the embed's data could not be shown, once it failed (EmbedApp shows it in place of a dataset). */
 export const embedFailure = signal<string | null>(null);

@@ -27,7 +27,7 @@ export async function fetchFailure(url: string, name: string): Promise<FileError
   const { origin } = new URL(url);
   if (blockedByPolicy.has(url) || blockedByPolicy.has(origin)) {
     return new FileError(name, `this page's Content-Security-Policy does not allow loading data from ${origin}; ` +
-      `whoever hosts gpprobe must add ${origin} to connect-src (node scripts/widen_csp.mjs; see docs/embed.md, "Data by URL: where it may live")`);
+      `whoever hosts gpprobe must add ${origin} to connect-src (node scripts/deploy/widen_csp.mjs; see docs/embed.md, "Data by URL: where it may live")`);
   }
   return new FileError(name, `could not be fetched from ${origin}: its server must allow this page's origin ` +
     `(${ownOrigin()}) by CORS, with the header Access-Control-Allow-Origin, or it is unreachable`);

@@ -6,7 +6,7 @@
 // (for d = 1 the x_i2 term is absent), with the SE-ARD kernel the benchmark fits it with: s2 = 2 and
 // every length-scale sqrt(d / 2) (so typical distances stay comparable as d grows). RandomStream makes
 // the data the same in the native and the wasm build; the native bench also writes it to CSV for
-// scikit-learn (scripts/bench_gpc.mjs).
+// scikit-learn (scripts/bench/bench_gpc.mjs).
 #pragma once
 
 #include <cstddef>

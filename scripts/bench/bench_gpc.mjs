@@ -3,21 +3,21 @@
 // 10,000 points, for Laplace (probit, logistic) and EP (probit), on the same seeded data
 // (synthetic_classification.h) in every implementation:
 //   native   build/native/gpprobe bench-gpc (which also writes the data as CSV)
-//   sklearn  scripts/bench_gpc_sklearn.py on those files (Laplace, logistic only; OpenBLAS, 1 thread)
+//   sklearn  scripts/bench/bench_gpc_sklearn.py on those files (Laplace, logistic only; OpenBLAS, 1 thread)
 //   wasm     the JS library (dist/lib) in Node on the same seeded data (drawn by the core in wasm, the
 //            same numbers as the native draw: the log marginal likelihoods are checked to agree); its fit
 //            always computes the evidence's gradient too (the library reports it), so its "fit" column is
 //            the work of native's fit and evidence together, and it has no separate evidence column
 // Each source returns rows {dimension, approximation, fit_seconds, evidence_seconds, predict_seconds,
 // log_marginal_likelihood}.
-//   node scripts/bench_gpc.mjs [--n 1000] [--dimensions 2,10] [--test 10000]
+//   node scripts/bench/bench_gpc.mjs [--n 1000] [--dimensions 2,10] [--test 10000]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createClassificationEngine } from '../dist/lib/index.js';
+import { createClassificationEngine } from '../../dist/lib/index.js';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -36,7 +36,7 @@ const sources = [
   {
     name: 'sklearn',
     run: () => {
-      const r = spawnSync('/usr/bin/python3', ['scripts/bench_gpc_sklearn.py', dir], { encoding: 'utf8',
+      const r = spawnSync('/usr/bin/python3', ['scripts/bench/bench_gpc_sklearn.py', dir], { encoding: 'utf8',
         env: { ...process.env, OPENBLAS_NUM_THREADS: '1' } });
       if (r.status !== 0) {
         console.error(`scikit-learn column skipped (apt-get install -y python3-sklearn libopenblas0-pthread): ${r.stderr.trim().split('\n').pop()}`);

@@ -3,9 +3,9 @@
 digits taken from a hidden layer of a small trained network, concept labels from the digit, and
 uniform-noise images passed through the same network as out-of-distribution queries.
 
-Run with Debian's Python (numpy, scikit-learn 1.2): /usr/bin/python3 scripts/make_digits_dataset.py
+Run with Debian's Python (numpy, scikit-learn 1.2): /usr/bin/python3 scripts/data/make_digits_dataset.py
 Everything is seeded and BLAS runs single-threaded, so a rerun on the same machine reproduces the files
-bit for bit (scripts/make_digits_dataset.py --check compares a fresh build with the committed files).
+bit for bit (scripts/data/make_digits_dataset.py --check compares a fresh build with the committed files).
 """
 import os
 
@@ -23,7 +23,7 @@ from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.neural_network import MLPClassifier
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "web", "public", "demo", "digits")
 
 SPLIT_SEED = 0     # which images train the network

@@ -2,9 +2,9 @@
 // refitting the probe and scoring every query again, in wasm through the JS library in Node (dist/lib).
 // Each toggle removes one observation and adds it back; a timed step is the change plus reading every
 // column of every query out (what the app plots). Run with `npm run bench` or
-//   node scripts/bench_toggle.mjs [--queries 10000] [--dimension 768] [--observations 100,1000] [--toggles 10]
+//   node scripts/bench/bench_toggle.mjs [--queries 10000] [--dimension 768] [--observations 100,1000] [--toggles 10]
 import { performance } from 'node:perf_hooks';
-import { createProbeEngine, keepScores } from '../dist/lib/index.js';
+import { createProbeEngine, keepScores } from '../../dist/lib/index.js';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),

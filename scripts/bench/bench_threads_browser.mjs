@@ -2,7 +2,7 @@
 // `repeats`) run by the JS library (dist/lib) in a module worker of Debian's Chromium on a cross-origin
 // isolated page: once with the single-threaded module and once with the threaded one, so the two
 // differ only in threads. bench.mjs prints it as its Chromium columns; alone:
-//   node scripts/bench_threads_browser.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--threads 2]
+//   node scripts/bench/bench_threads_browser.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--threads 2]
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';

@@ -1,5 +1,5 @@
 // Benchmark: a million embeddings dropped on the built app (dist/app) in Debian's Chromium, streamed from
-// the file (io/streamed_dataset.ts). Writes 1,000,000 x 768 float32 (3 GB, scripts/million_npy.mjs) and
+// the file (io/streamed_dataset.ts). Writes 1,000,000 x 768 float32 (3 GB, scripts/bench/million_npy.mjs) and
 // its labels to a temporary directory (deleted afterwards), uploads them, and reports
 //   drop -> first results   until the run summary shows the new dataset's scores
 //   drop -> settled         until every task (map sample, verdict pass) is done
@@ -8,7 +8,7 @@
 //                           tab: page and engine worker), and of all Chromium processes together,
 //                           sampled every 200 ms, against the same right after the demo loaded
 // Not part of `npm test`; `npm run bench` runs it when GPPROBE_BENCH_MILLION=1. Options:
-//   node scripts/bench_million.mjs [--rows 1000000] [--dimension 768]
+//   node scripts/bench/bench_million.mjs [--rows 1000000] [--dimension 768]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Types of scripts/million_npy.mjs for the TypeScript tests that use it.
+// Types of scripts/bench/million_npy.mjs for the TypeScript tests that use it.
 export function label(i: number): number;
 export function rowValues(i: number, cols: number, out?: Float32Array, offset?: number): Float32Array;
 export function npyHeader(descr: string, shape: number[]): Buffer;

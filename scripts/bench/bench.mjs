@@ -1,6 +1,6 @@
 // Benchmark: the same seeded workload (synthetic embeddings from the core) fitted and scored by the
 // native build (build/native/gpprobe bench --json), by the wasm build through the JS library in Node
-// (dist/lib, one thread, best of 3) and by numpy (scripts/bench_probe_numpy.py, on the data and against
+// (dist/lib, one thread, best of 3) and by numpy (scripts/bench/bench_probe_numpy.py, on the data and against
 // the outputs written here as .npy, skipped when numpy is missing; its BLAS is named), with ratios to
 // native and to numpy and the rate of the hot product; then the same workload in Chromium on a
 // cross-origin isolated page, single-threaded module against the threaded one (bench_threads_browser.mjs,
@@ -11,13 +11,13 @@
 // The wasm columns run the relaxed-SIMD twin where Node validates it (npm run bench passes Node 20's
 // --experimental-wasm-relaxed-simd; Chromium has it by default); a last table times it against the plain
 // twin, interleaved in this process.
-//   node scripts/bench.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--repeats 3] [--threads N]
+//   node scripts/bench/bench.mjs [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--repeats 3] [--threads N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createProbeEngine, relaxedSimdSupported } from '../dist/lib/index.js';
+import { createProbeEngine, relaxedSimdSupported } from '../../dist/lib/index.js';
 import { chromiumProbeBench } from './bench_threads_browser.mjs';
 
 const args = Object.fromEntries(
@@ -117,7 +117,7 @@ for (const O of sizes) {
     outputs32: ['latentMean', 'latentVariance', 'judgedProbability', 'episteme', 'alea'].map((name) => `${name}32_${O}.npy`) });
 }
 writeFileSync(join(dir, 'probe_bench.json'), JSON.stringify({ epsilon, strength, repeats, queries: 'queries.npy', queries32: 'queries32.npy', cases }));
-const numpyRun = spawnSync('/usr/bin/python3', ['scripts/bench_probe_numpy.py', dir], { encoding: 'utf8' });
+const numpyRun = spawnSync('/usr/bin/python3', ['scripts/bench/bench_probe_numpy.py', dir], { encoding: 'utf8' });
 rmSync(dir, { recursive: true });
 const numpy = numpyRun.status === 0 ? JSON.parse(numpyRun.stdout) : null;
 if (!numpy) {

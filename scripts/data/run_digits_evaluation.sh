@@ -5,10 +5,10 @@
 # For the first concept it also summarises the fuzzy experiment's trial-0 clouds at p = 0.5 (the
 # ground-truth alea of a label that is 1 with probability 0.5 is log 2 = 0.693).
 #
-#   bash scripts/run_digits_evaluation.sh [trials] [concepts...]     (defaults: 10; even closed_loop ge5)
+#   bash scripts/data/run_digits_evaluation.sh [trials] [concepts...]     (defaults: 10; even closed_loop ge5)
 # Needs build/native/gpprobe (cmake --build build/native). Writes its CSVs under ${TMPDIR:-/tmp}.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 trials=${1:-10}
 shift || true
 concepts=("${@:-even closed_loop ge5}")

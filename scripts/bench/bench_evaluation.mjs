@@ -1,13 +1,13 @@
 // Times the paper's experiments on the shipped digits dataset natively (build/native/gpprobe evaluate, one
 // thread) and in wasm through the JS library in Node (dist/lib, the single-threaded module), checks that
-// both give the same curves, and prints the ratio. Run after scripts/build.sh (or at least the native, wasm and library steps):
-//   node scripts/bench_evaluation.mjs [--trials 3] [--concept even]   (the app's demo: --trials 10 --concept closed_loop)
+// both give the same curves, and prints the ratio. Run after scripts/build/build.sh (or at least the native, wasm and library steps):
+//   node scripts/bench/bench_evaluation.mjs [--trials 3] [--concept even]   (the app's demo: --trials 10 --concept closed_loop)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createProbeEngine, runExperiment } from '../dist/lib/index.js';
+import { createProbeEngine, runExperiment } from '../../dist/lib/index.js';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -16,7 +16,7 @@ const trials = Number(args.trials ?? 3);
 const concept = args.concept ?? 'even';
 const dir = 'web/public/demo/digits';
 
-// A C-order float32 2-D .npy (what scripts/make_digits_dataset.py writes).
+// A C-order float32 2-D .npy (what scripts/data/make_digits_dataset.py writes).
 function readNpy(path) {
   const bytes = readFileSync(path);
   const headerLength = bytes.readUInt16LE(8);

@@ -3,7 +3,7 @@
 // Content-Security-Policy <meta> tag in its index.html (the default allows this origin only, so a
 // link's ?data= elsewhere is refused with a message saying so). Run it on the built folder you deploy:
 //
-//   node scripts/widen_csp.mjs dist/app https://data.example.org https://cdn.example.net
+//   node scripts/deploy/widen_csp.mjs dist/app https://data.example.org https://cdn.example.net
 //
 // The data's server must also allow the app's origin by CORS (Access-Control-Allow-Origin).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ export function widenConnectSrc(html, origins) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir, ...origins] = process.argv.slice(2);
   if (!dir || origins.length === 0) {
-    console.error('usage: node scripts/widen_csp.mjs DIST_DIR ORIGIN [ORIGIN ...]');
+    console.error('usage: node scripts/deploy/widen_csp.mjs DIST_DIR ORIGIN [ORIGIN ...]');
     process.exit(2);
   }
   const file = join(dir, 'index.html');

@@ -3,7 +3,7 @@
 #   Debian packages (when running as root; otherwise prints the apt-get line to run) and npm packages.
 # Idempotent and quick when everything is present. Sourced by build.sh, test.sh, serve.sh.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 missing=()
 need_command() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }

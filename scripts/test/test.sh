@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # The full test suite, from a fresh clone: installs what is missing, builds everything, then runs
 #   1. the native GoogleTest suite (core + CLI),
-#   2. a bounded fuzz smoke run (scripts/fuzz.sh --smoke: each libFuzzer harness for 4 s under
+#   2. a bounded fuzz smoke run (scripts/test/fuzz.sh --smoke: each libFuzzer harness for 4 s under
 #      ASan + UBSan, then each browser parser for 2 s in Node; any finding fails the suite),
 #   3. Vitest in Node: the wasm module through the TS API, parsers and session state,
 #   4. the browser tests: Debian's Chromium (playwright-core) on the production build.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/build.sh
-source scripts/setup.sh
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+bash scripts/build/build.sh
+source scripts/build/setup.sh
 echo "test: native (GoogleTest)"
 ./build/native/gpprobe_tests --gtest_brief=1
 echo "test: fuzz smoke (libFuzzer, ASan, UBSan; browser parsers)"
-bash scripts/fuzz.sh --smoke
+bash scripts/test/fuzz.sh --smoke
 echo "test: wasm and web (Vitest)"
 npx vitest run
 echo "test: browser (Chromium on dist/app)"

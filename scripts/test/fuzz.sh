@@ -6,14 +6,14 @@
 # than 10 s or an allocation over 512 MB is a finding: the reproducer is kept under
 # build/fuzz/findings/<harness>/ and the script exits 1.
 #
-#   bash scripts/fuzz.sh                        every harness for 30 s            (npm run fuzz)
-#   bash scripts/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
-#   bash scripts/fuzz.sh --smoke                the bounded run of scripts/test.sh: 4 s per harness
-#   bash scripts/fuzz.sh --only probe_api       one harness (repeatable); names as in tests/fuzz/*_fuzz.cpp
-#   bash scripts/fuzz.sh --only browser         the browser parsers only; --only browser:npz one of them
-#   bash scripts/fuzz.sh --only browser:link_state   sessions and links: session_file, link_state, link_deflated
+#   bash scripts/test/fuzz.sh                        every harness for 30 s            (npm run fuzz)
+#   bash scripts/test/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
+#   bash scripts/test/fuzz.sh --smoke                the bounded run of scripts/test/test.sh: 4 s per harness
+#   bash scripts/test/fuzz.sh --only probe_api       one harness (repeatable); names as in tests/fuzz/*_fuzz.cpp
+#   bash scripts/test/fuzz.sh --only browser         the browser parsers only; --only browser:npz one of them
+#   bash scripts/test/fuzz.sh --only browser:link_state   sessions and links: session_file, link_state, link_deflated
 #   build/fuzz/npy_reader_fuzz FILE             replay one input (after a build)
-#   node scripts/fuzz_browser_parsers.mjs --replay npz FILE      replay one input of a browser parser
+#   node scripts/test/fuzz_browser_parsers.mjs --replay npz FILE      replay one input of a browser parser
 #
 # After the native harnesses, the browser parsers (web/src/io, tests/fuzz/browser/parsers.ts) run in a
 # Node loop for the same seconds per parser (2 s each in the smoke run), mutating valid files with a
@@ -21,7 +21,7 @@
 #
 # Installs clang and its libFuzzer runtime when missing (as root, with apt-get).
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 seconds=30
 seed=()
@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
     # order on every machine, however far it gets in its 4 s.
     --smoke) seconds=4; seed=(-seed=1); work=smoke-corpus; rm -rf build/fuzz/smoke-corpus; shift ;;
     --only) only+=("$2"); shift 2 ;;
-    *) echo "fuzz: unknown argument '$1' (see the top of scripts/fuzz.sh)" >&2; exit 2 ;;
+    *) echo "fuzz: unknown argument '$1' (see the top of scripts/test/fuzz.sh)" >&2; exit 2 ;;
   esac
 done
 case "$seconds" in '' | *[!0-9]*) echo "fuzz: --seconds expects a whole number, got '$seconds'" >&2; exit 2 ;; esac
@@ -108,14 +108,14 @@ fuzz_native() {
   return $status
 }
 
-# The browser parsers: scripts/fuzz_browser_parsers.mjs, for the same seconds per parser (2 in the smoke
+# The browser parsers: scripts/test/fuzz_browser_parsers.mjs, for the same seconds per parser (2 in the smoke
 # run, which starts from the same fixed seed on every machine).
 fuzz_browser_parsers() {
   local per_parser=$1 targets=() name
   for name in "${browser_only[@]}"; do [ "$name" = browser ] || targets+=(--only "${name#browser:}"); done
   local seed_arg=()
   if [ ${#seed[@]} -gt 0 ]; then per_parser=2; seed_arg=(--seed 1); fi
-  nice -n 10 node scripts/fuzz_browser_parsers.mjs --seconds "$per_parser" "${seed_arg[@]}" "${targets[@]}"
+  nice -n 10 node scripts/test/fuzz_browser_parsers.mjs --seconds "$per_parser" "${seed_arg[@]}" "${targets[@]}"
 }
 
 # The stages of one run, in order; each gets the seconds per target and fails the run on a finding.

@@ -12,13 +12,13 @@
 //   wasm                the JS library (dist/lib) in Node, on the data native writes (--data) and the same
 //                       model, one certifyRobustness per gamma (= the library's robustnessSweep, timed per row)
 //   wasm-relaxation     the same with variance: 'relaxation'
-//   node scripts/bench_robustness.mjs [--n 1000] [--tolerance 0.02]
+//   node scripts/bench/bench_robustness.mjs [--n 1000] [--tolerance 0.02]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createClassificationEngine } from '../dist/lib/index.js';
+import { createClassificationEngine } from '../../dist/lib/index.js';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),

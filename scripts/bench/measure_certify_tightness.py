@@ -9,7 +9,7 @@ the judged probability and of the latent variance with the range actually seen (
 witnesses the certifier found). The time per query comes from certifying 200 other test images
 (minus the same command without certification). Prints a markdown table. Standard library only.
 
-    python3 scripts/measure_certify_tightness.py [--gpprobe build/native/gpprobe] [--queries 20]
+    python3 scripts/bench/measure_certify_tightness.py [--gpprobe build/native/gpprobe] [--queries 20]
 """
 import argparse
 import array
@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIGITS = os.path.join(ROOT, "web", "public", "demo", "digits")
 
 

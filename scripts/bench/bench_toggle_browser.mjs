@@ -3,7 +3,7 @@
 // and the frame after the last plot's redraw has come; no plot redraws in the three frames after it),
 // split into the part until the worker's
 // result reaches the page and the page's part after it. Run with `npm run bench` or
-//   node scripts/bench_toggle_browser.mjs [--rows 200000] [--dimension 384] [--toggles 5]
+//   node scripts/bench/bench_toggle_browser.mjs [--rows 200000] [--dimension 384] [--toggles 5]
 // Writes the embeddings (float32 .npy) and their labels to a temporary directory and uploads them.
 // --isolation 1 serves the page with COOP/COEP (the engine's threaded module; default 0: one thread).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

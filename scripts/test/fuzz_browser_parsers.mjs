@@ -1,6 +1,6 @@
 // The Node fuzz loop over every browser parser (issue 9) and the session and link readers (issue 23:
 // tests/fuzz/browser/sessions.ts, targets session_file, link_state, link_deflated), run by
-// scripts/fuzz.sh after the libFuzzer harnesses. tests/fuzz/browser/parsers.ts and sessions.ts are
+// scripts/test/fuzz.sh after the libFuzzer harnesses. tests/fuzz/browser/parsers.ts and sessions.ts are
 // bundled for Node (Vite, SSR build) into build/fuzz/browser;
 // each target's valid seed files are mutated (bit flips, interesting integers, inserted, deleted and
 // repeated bytes, splices with other seeds, truncation) and parsed in a worker thread with a time limit
@@ -10,8 +10,8 @@
 // hyparquet (docs/upstream/hyparquet-hybrid-run-hang.md) that the app contains with a terminable parse worker:
 // they are kept under build/fuzz/findings/browser/parquet-contained/ and counted, not failed.
 //
-//   node scripts/fuzz_browser_parsers.mjs --seconds 20 [--only npz] [--seed 7] [--timeout-ms 2000]
-//   node scripts/fuzz_browser_parsers.mjs --replay npz build/fuzz/findings/browser/npz/<file>
+//   node scripts/test/fuzz_browser_parsers.mjs --seconds 20 [--only npz] [--seed 7] [--timeout-ms 2000]
+//   node scripts/test/fuzz_browser_parsers.mjs --replay npz build/fuzz/findings/browser/npz/<file>
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { build } from 'vite';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const at = args.indexOf(`--${name}`);

@@ -1,13 +1,13 @@
 // Benchmark of GP regression at the scale: n = 2,000 training points, hyperparameter
 // optimisation (constant * rbf + noise, no restarts) and prediction at 10,000 test points, through the
 // wasm build in Node (dist/lib) and the native CLI (build/native/gpprobe gpr) on the same data.
-//   node scripts/bench_regression.mjs [--n 2000] [--test 10000]
+//   node scripts/bench/bench_regression.mjs [--n 2000] [--test 10000]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createRegressionEngine } from '../dist/lib/index.js';
+import { createRegressionEngine } from '../../dist/lib/index.js';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),

@@ -1,5 +1,5 @@
 // Large seeded embeddings as .npy files, written in chunks (never whole in memory), for the streamed
-// path's browser test (tests/e2e/million.e2e.ts) and benchmark (scripts/bench_million.mjs):
+// path's browser test (tests/e2e/million.e2e.ts) and benchmark (scripts/bench/bench_million.mjs):
 //   row i: `cols` float32 values from a xorshift32 generator seeded by a hash of i, uniform in [-1, 1),
 //          shifted by +0.75 in the first 8 dimensions when label(i) is 1
 //   label(i) = 1 when i % 3 == 0

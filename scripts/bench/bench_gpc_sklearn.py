@@ -9,7 +9,7 @@
 Prints one JSON list on stdout, one entry per dimension, with the log marginal likelihood so the caller can
 check that both sides fitted the same model. numpy's BLAS decides sklearn's speed: run on OpenBLAS
 (libopenblas0-pthread), and set OPENBLAS_NUM_THREADS=1 for a single-core comparison.
-  /usr/bin/python3 scripts/bench_gpc_sklearn.py DIR
+  /usr/bin/python3 scripts/bench/bench_gpc_sklearn.py DIR
 """
 import json
 import sys

@@ -3,8 +3,8 @@
 # wasm module (web/src/engine/generated), the JS library (dist/lib) and the static app (dist/app).
 #   build.sh --app   only what the app needs (wasm module and dist/app), for `npm start`
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-source scripts/setup.sh
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source scripts/build/setup.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "${1:-}" != "--app" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Fits and scores the probe in numpy on the data `scripts/bench.mjs` wrote, the same maths as the core
+"""Fits and scores the probe in numpy on the data `scripts/bench/bench.mjs` wrote, the same maths as the core
 (MATH.md), so that `npm run bench` compares the same work:
 
   features   psi(a) = sqrt(v) [a; 1] / sqrt(|a|^2 + 1)           (the cosine kernel's feature map)
@@ -13,7 +13,7 @@ Both spaces are timed (fit + score, best of 3) and the faster is numpy's figure.
 checked against gpprobe's (wasm) outputs that bench.mjs saved: the largest absolute difference over the
 five columns is reported, and the script fails if it exceeds 1e-9 (then it is not the same work).
 numpy's BLAS decides the speed: it is named from threadpoolctl (or numpy.show_config()).
-  /usr/bin/python3 scripts/bench_probe_numpy.py DIR   ->  one JSON object on stdout
+  /usr/bin/python3 scripts/bench/bench_probe_numpy.py DIR   ->  one JSON object on stdout
 """
 import json
 import sys

@@ -1,2 +1,0 @@
-// Types of scripts/widen_csp.mjs for the TypeScript tests that use it.
-export function widenConnectSrc(html: string, origins: string[]): string;
