@@ -87,6 +87,12 @@ const char* kUsage =
     "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
     "          [--json]\n"
     "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
+    "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
+    "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
+    "          [--seed S] [--tolerance E (0.001)] [--out FILE]\n"
+    "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (or the\n"
+    "          probe's judged probability) at the point as an interval, beside LIME's coefficient. CSV\n"
+    "          feature,delta_lower,delta,delta_upper,lime. gpprobe explain --help for the details.\n"
     "\n"
     "Every command takes --threads N: threads for scoring queries and for the steps of evaluate\n"
     "(default: every core, at most 16).\n"
@@ -127,6 +133,7 @@ int main(int argc, char** argv) {
       {"bench-gpc", gpprobe::cli::gpc_bench_command},
       {"robustness", gpprobe::cli::robustness_command},
       {"bench-robustness", gpprobe::cli::robustness_bench_command},
+      {"explain", gpprobe::cli::explain_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;
