@@ -87,9 +87,19 @@ const char* kUsage =
     "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
     "          [--json]\n"
     "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
+    "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
+    "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
+    "          [--seed S] [--tolerance E (0.001)] [--out FILE]\n"
+    "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (or the\n"
+    "          probe's judged probability) at the point as an interval, beside LIME's coefficient. CSV\n"
+    "          feature,delta_lower,delta,delta_upper,lime. gpprobe explain --help for the details.\n"
+    "  paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
+    "          the robustness paper's binary experiments (safety vs GPFGS, delta-robustness vs training\n"
+    "          budget, global sensitivity vs LIME, branch-and-bound run time) as CSV on\n"
+    "          data/robustness/*.csv. gpprobe paper-robustness --help for each figure's flags.\n"
     "\n"
-    "Every command takes --threads N: threads for scoring queries and for the steps of evaluate\n"
-    "(default: every core, at most 16).\n"
+    "Every command takes --threads N: threads for scoring queries, for the steps of evaluate and for the\n"
+    "searches of explain and paper-robustness (default: every core, at most 16).\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
@@ -127,6 +137,8 @@ int main(int argc, char** argv) {
       {"bench-gpc", gpprobe::cli::gpc_bench_command},
       {"robustness", gpprobe::cli::robustness_command},
       {"bench-robustness", gpprobe::cli::robustness_bench_command},
+      {"explain", gpprobe::cli::explain_command},
+      {"paper-robustness", gpprobe::cli::paper_robustness_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;

@@ -1,0 +1,295 @@
+// gpprobe explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)
+//     --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N (5000)]
+//     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)] [--time-limit S] [--out FILE]
+// Why did the model decide that: per feature (each of --dims, all without it) the certified sensitivity
+// Delta_gamma of the output (the classifier's p(y = +1), the probe's judged probability) at the point
+// (feature_sensitivity.h: an interval [delta_lower, delta_upper] from four certified one-dimensional
+// searches and the value from their witnesses), and LIME's coefficient (lime.h: N on/off samples, a
+// switched-off feature set to the training mean, or 0 with --baseline zero as for pixels).
+// stdout (or --out): CSV feature,delta_lower,delta,delta_upper,lime, one row per feature, 17 significant
+// digits. stderr: one JSON line with the output at the point, gamma, LIME's intercept, score and
+// kernel width, how many searches did not converge, and the seconds each part took.
+#include <chrono>
+#include <numeric>
+#include <ostream>
+#include <sstream>
+
+#include "arguments.h"
+#include "commands.h"
+#include "csv_output.h"
+#include "classification/gpc_model_flags.h"
+#include "gpprobe/certify/robustness_region.h"
+#include "gpprobe/explain/feature_sensitivity.h"
+#include "gpprobe/explain/gpc_output.h"
+#include "gpprobe/explain/lime.h"
+#include "gpprobe/explain/probe_output.h"
+#include "readers/file_messages.h"
+#include "readers/loaded_matrix.h"
+#include "readers/probe_file.h"
+
+namespace gpprobe::cli {
+
+namespace {
+
+const char* kExplainUsage =
+    "usage: gpprobe explain --train FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
+    "           [--signal-variance S] [--length-scales L1,...] [--optimize [--restarts R] [--seed N]]\n"
+    "           --point x1,...,xd --gamma G [options]\n"
+    "       gpprobe explain --probe FILE.probe.json --query ROW_FILE --gamma G [options]\n"
+    "\n"
+    "Certified feature sensitivity Delta_gamma (Blaas et al. 2020, eqs. 21-26) of the classifier's\n"
+    "p(y = +1) or the probe's judged probability at the point, beside LIME's local linear surrogate.\n"
+    "For feature i, Delta = (pi_max(T+) - pi_max(T-)) + (pi_min(T+) - pi_min(T-)) over the one-sided\n"
+    "boxes T+ = [x, x + gamma e_i] and T- = [x - gamma e_i, x]: positive when raising feature i raises\n"
+    "the output. Each extreme is certified by branch and bound, so Delta comes as an interval.\n"
+    "\n"
+    "options:\n"
+    "  --dims i,j,...        features to explain (0-based; default all)\n"
+    "  --valid-range LO,HI   clip the boxes to it (pixels: 0,1); the point must lie inside\n"
+    "  --baseline mean|zero  what LIME switches a feature off to: the training (observations') mean\n"
+    "                        (default) or 0 (pixels)\n"
+    "  --lime-samples N      LIME's samples, the point included (default 5000)\n"
+    "  --seed S              LIME's sampling seed (default 0; with --optimize also the restarts')\n"
+    "  --tolerance E         of each certified search (default 0.001)\n"
+    "  --max-iterations N    boxes split per search (default 1000)\n"
+    "  --time-limit S        seconds per search (default none)\n"
+    "  --out FILE            the CSV (default stdout)\n"
+    "\n"
+    "CSV: feature,delta_lower,delta,delta_upper,lime (17 significant digits). stderr: one JSON line\n"
+    "with value_at_point, gamma, lime_intercept, lime_score, lime_kernel_width, unconverged_searches,\n"
+    "sensitivity_seconds, lime_seconds.\n";
+
+struct ExplainRequest {
+  SensitivityOptions sensitivity;
+  LimeOptions lime;
+  bool zero_baseline = false;
+};
+
+Result<ExplainRequest> read_explain_request(const Arguments& args) {
+  ExplainRequest r;
+  if (!args.has("gamma")) return Status(StatusCode::invalid_argument, "missing --gamma");
+  Result<double> gamma = args.number("gamma", 0.0);
+  if (!gamma.ok()) return gamma.status();
+  if (!(gamma.value() > 0.0)) {
+    return Status(StatusCode::invalid_argument, "--gamma must be > 0, got " + format_number(gamma.value()));
+  }
+  SensitivityOptions& o = r.sensitivity;
+  o.gamma = gamma.value();
+  if (args.has("dims")) {
+    Result<std::vector<std::size_t>> dims = args.indices("dims", "");
+    if (!dims.ok()) return dims.status();
+    o.dims = dims.value();
+  }
+  if (args.has("valid-range")) {
+    Result<std::vector<double>> range = args.numbers("valid-range", "");
+    if (!range.ok()) return range.status();
+    if (range.value().size() != 2 || range.value()[0] > range.value()[1]) {
+      return Status(StatusCode::invalid_argument,
+                    "--valid-range expects two numbers LO,HI with LO <= HI, got '" + args.get("valid-range", "") + "'");
+    }
+    o.valid_range = Interval{range.value()[0], range.value()[1]};
+  }
+  Result<double> tolerance = args.number("tolerance", o.tolerance), time_limit = args.number("time-limit", 0.0);
+  for (const auto* v : {&tolerance, &time_limit})
+    if (!v->ok()) return v->status();
+  if (tolerance.value() < 0.0) {
+    return Status(StatusCode::invalid_argument, "--tolerance must be >= 0, got " + format_number(tolerance.value()));
+  }
+  if (time_limit.value() < 0.0) {
+    return Status(StatusCode::invalid_argument, "--time-limit must be >= 0, got " + format_number(time_limit.value()));
+  }
+  o.tolerance = tolerance.value();
+  o.time_limit_seconds = time_limit.value();
+  Result<long long> iterations = args.integer("max-iterations", 1000);
+  if (!iterations.ok()) return iterations.status();
+  o.max_iterations = std::size_t(iterations.value());
+  Result<long long> samples = args.integer("lime-samples", 5000), seed = args.integer("seed", 0);
+  for (const auto* v : {&samples, &seed})
+    if (!v->ok()) return v->status();
+  if (samples.value() < 2) {
+    return Status(StatusCode::invalid_argument, "--lime-samples must be at least 2, got " + std::to_string(samples.value()));
+  }
+  r.lime.samples = std::size_t(samples.value());
+  r.lime.seed = std::uint64_t(seed.value());
+  r.lime.dims = o.dims;
+  const std::string baseline = args.get("baseline", "mean");
+  if (baseline != "mean" && baseline != "zero") {
+    return Status(StatusCode::invalid_argument, "--baseline must be mean or zero, got '" + baseline + "'");
+  }
+  r.zero_baseline = baseline == "zero";
+  return r;
+}
+
+// Column means of the first `d` columns.
+std::vector<double> column_means(const MatrixView& x, std::size_t d) {
+  std::vector<double> mean(d, 0.0), row(x.cols());
+  for (std::size_t i = 0; i < x.rows(); ++i) {
+    x.copy_rows(i, 1, row.data());
+    for (std::size_t j = 0; j < d; ++j) mean[j] += row[j];
+  }
+  for (double& m : mean) m /= double(x.rows());
+  return mean;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Both parts on one model, the CSV and the JSON line.
+Status explain_and_write(const BoundedOutput& output, const std::vector<double>& point, ExplainRequest& request,
+                         const Arguments& args, std::ostream& out, std::ostream& err) {
+  auto start = std::chrono::steady_clock::now();
+  Result<LocalSensitivity> local = feature_sensitivity(output, point, request.sensitivity);
+  if (!local.ok()) return local.status();
+  const double sensitivity_seconds = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  Result<LimeExplanation> lime = lime_explain(output, point, request.lime);
+  if (!lime.ok()) return lime.status();
+  const double lime_seconds = seconds_since(start);
+
+  CsvOutput csv(args.get("out", ""), out);
+  GPPROBE_RETURN_IF_ERROR(csv.status());
+  std::ostream& os = csv.stream();
+  os << "feature,delta_lower,delta,delta_upper,lime\n";
+  std::size_t unconverged = 0;
+  const std::vector<FeatureSensitivity>& features = local.value().features;
+  for (std::size_t a = 0; a < features.size(); ++a) {
+    const FeatureSensitivity& f = features[a];
+    for (const SideExtremes* side : {&f.minus, &f.plus})
+      for (const OutputExtreme* e : {&side->minimum, &side->maximum}) unconverged += e->status != SearchStatus::converged;
+    os << f.feature << ',' << format_number(f.delta_lower) << ',' << format_number(f.delta) << ','
+       << format_number(f.delta_upper) << ',' << format_number(lime.value().coefficients[a]) << '\n';
+  }
+  GPPROBE_RETURN_IF_ERROR(csv.finish());
+  err << "{\"value_at_point\":" << format_number(local.value().value)
+      << ",\"gamma\":" << format_number(request.sensitivity.gamma)
+      << ",\"lime_intercept\":" << format_number(lime.value().intercept)
+      << ",\"lime_score\":" << format_number(lime.value().score)
+      << ",\"lime_kernel_width\":" << format_number(lime.value().kernel_width)
+      << ",\"unconverged_searches\":" << unconverged << ",\"sensitivity_seconds\":" << format_number(sensitivity_seconds)
+      << ",\"lime_seconds\":" << format_number(lime_seconds) << "}\n";
+  return Status::success();
+}
+
+// The point's checks before the (possibly long) fit, with the flag named: "--dims: coordinate 5 is out of
+// range: ...", "--valid-range: the point's coordinate 0 is 1.5, outside the valid range [0, 1]".
+Status check_point_flags(const std::vector<double>& point, const SensitivityOptions& o) {
+  Result<RobustnessRegion> dims = RobustnessRegion::linf_ball(point, 0.0, o.dims);
+  if (!dims.ok()) {
+    const bool about_point = dims.status().code() == StatusCode::non_finite;
+    return Status(dims.status().code(), (about_point ? "--point: " : "--dims: ") + dims.status().message());
+  }
+  Result<RobustnessRegion> clipped = RobustnessRegion::linf_ball(point, 0.0, o.dims, o.valid_range);
+  if (!clipped.ok()) return Status(StatusCode::invalid_argument, "--valid-range: " + clipped.status().message());
+  return Status::success();
+}
+
+Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest& request, std::ostream& out,
+                          std::ostream& err) {
+  if (args.has("query")) return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
+  if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
+  Result<std::vector<double>> point = args.numbers("point", "");
+  if (!point.ok()) return point.status();
+  // --seed is LIME's; the model flags see it only with --optimize (then it also seeds the restarts).
+  Args model_args;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == "--seed" && !args.has("optimize")) {
+      ++i;
+      continue;
+    }
+    model_args.push_back(raw[i]);
+  }
+  std::set<std::string> valued = gpc_model_flags();
+  valued.insert({"point", "gamma", "dims", "valid-range", "baseline", "lime-samples", "tolerance", "max-iterations",
+                 "time-limit", "out"});
+  Result<Arguments> model_flags = Arguments::parse(model_args, valued, gpc_model_switches());
+  if (!model_flags.ok()) return model_flags.status();
+  Result<GpcModelFlags> flags = parse_gpc_model_flags(model_flags.value());
+  if (!flags.ok()) return flags.status();
+  Result<LoadedMatrix> train = read_matrix(flags.value().train_path);
+  if (!train.ok()) return train.status();
+  Result<std::size_t> d = feature_columns(flags.value(), train.value().view());
+  if (!d.ok()) return d.status();
+  if (point.value().size() != d.value()) {
+    return Status(StatusCode::invalid_argument, "--point has " + count_of(point.value().size(), "value") + "; " +
+                                                    flags.value().train_path + " has " +
+                                                    count_of(d.value(), "feature column"));
+  }
+  GPPROBE_RETURN_IF_ERROR(check_point_flags(point.value(), request.sensitivity));
+  Result<GpcModel> model = fit_gpc_model(flags.value(), train.value().view());
+  if (!model.ok()) return model.status();
+  request.lime.baseline =
+      request.zero_baseline ? std::vector<double>(d.value(), 0.0) : column_means(train.value().view(), d.value());
+  const GpcOutput output(model.value().gpc.common_form());
+  return explain_and_write(output, point.value(), request, args, out, err);
+}
+
+Status explain_probe(const Arguments& args, ExplainRequest& request, std::ostream& out, std::ostream& err) {
+  if (args.has("point")) return Status(StatusCode::invalid_argument, "--point goes with --train; give --query with --probe");
+  if (args.has("train")) return Status(StatusCode::invalid_argument, "--train and --probe exclude each other");
+  Result<std::string> query_path = args.required("query");
+  if (!query_path.ok()) return query_path.status();
+  const std::string probe_path = args.get("probe", "");
+  Result<ProbeFile> file = read_probe_file(probe_path);
+  if (!file.ok()) return file.status();
+  Result<LoadedMatrix> query = read_matrix(query_path.value());
+  if (!query.ok()) return query.status();
+  if (query.value().rows != 1) {
+    return Status(StatusCode::invalid_argument, query_path.value() + ": has " + count_of(query.value().rows, "row") +
+                                                    "; --query expects a file of one row (the query to explain)");
+  }
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"observations", probe_path}, {"labels", probe_path}, {"label ", probe_path}};
+  const ProbeFile& p = file.value();
+  Result<Probe> probe = Probe::fit(p.observations.view(), p.labels.data(), p.labels.size(), p.options);
+  if (!probe.ok()) return with_file_names(probe.status(), files);
+  if (query.value().cols != probe.value().dimension()) {
+    return Status(StatusCode::dimension_mismatch, query_path.value() + ": has " + count_of(query.value().cols, "column") +
+                                                      "; the probe's observations in " + probe_path + " have " +
+                                                      count_of(probe.value().dimension(), "column"));
+  }
+  std::vector<double> point(query.value().cols);
+  query.value().view().copy_rows(0, 1, point.data());
+  Status checked = check_point_flags(point, request.sensitivity);
+  if (!checked.ok()) {
+    return Status(checked.code(), query_path.value() + ": " +
+                                      (checked.message().rfind("--point: ", 0) == 0 ? checked.message().substr(9)
+                                                                                    : checked.message()));
+  }
+  request.lime.baseline = request.zero_baseline ? std::vector<double>(point.size(), 0.0)
+                                                : column_means(p.observations.view(), point.size());
+  Result<ProbeOutput> output = ProbeOutput::make(probe.value());
+  if (!output.ok()) return output.status();
+  return explain_and_write(output.value(), point, request, args, out, err);
+}
+
+Status run(const Args& raw, std::ostream& out, std::ostream& err) {
+  for (const std::string& a : raw) {
+    if (a == "--help" || a == "-h") {
+      out << kExplainUsage;
+      return Status::success();
+    }
+  }
+  std::set<std::string> valued = gpc_model_flags();
+  valued.insert({"point", "probe", "query", "gamma", "dims", "valid-range", "baseline", "lime-samples", "seed",
+                 "tolerance", "max-iterations", "time-limit", "out"});
+  Result<Arguments> parsed = Arguments::parse(raw, valued, gpc_model_switches());
+  if (!parsed.ok()) return parsed.status();
+  const Arguments& args = parsed.value();
+  if (args.has("train") == args.has("probe")) {
+    return Status(StatusCode::invalid_argument, args.has("train") ? "--train and --probe exclude each other"
+                                                                  : "give --train FILE (a classifier) or --probe FILE.probe.json");
+  }
+  Result<ExplainRequest> request = read_explain_request(args);
+  if (!request.ok()) return request.status();
+  return args.has("train") ? explain_classifier(raw, args, request.value(), out, err)
+                           : explain_probe(args, request.value(), out, err);
+}
+
+}  // namespace
+
+int explain_command(const Args& args, std::ostream& out, std::ostream& err) {
+  return exit_code("explain", run(args, out, err), err);
+}
+
+}  // namespace gpprobe::cli

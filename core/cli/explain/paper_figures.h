@@ -1,0 +1,38 @@
+// The figures of `gpprobe paper-robustness` (paper_robustness_command.cpp): each reads its own flags
+// from the parsed arguments, runs on the data split the command made, and writes its CSV to `out`
+// (and a JSON summary line to `err` where it has one).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arguments.h"
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/classification/training_data.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/status.h"
+
+namespace gpprobe::cli {
+
+// The dataset of a figure: the first rows train, the next `test` rows are its test points.
+struct PaperData {
+  std::string path;
+  GpcTrainingData train;
+  RowMatrix test;                        // test points, in file order
+  std::vector<double> test_labels;       // 0 or 1
+  std::optional<Interval> valid_range;   // --valid-range
+};
+
+// The flags each figure reads (beyond the command's own).
+const std::set<std::string>& figure_flags();
+
+Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
+Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
+Status figure_6(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
+Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
+
+}  // namespace gpprobe::cli

@@ -1,0 +1,83 @@
+// Certified feature sensitivity: the interpretability metric of Blaas et al. (AISTATS 2020, §6.3 and
+// supp. G, eqs. 21-26) for any bounded scalar output (scalar_output.h: a class probability, the probe's
+// judged probability). For a point x* and a feature i, the one-sided boxes
+//
+//   T+ = [x*, x* + gamma e_i],   T- = [x* - gamma e_i, x*]      (clipped to the valid range when given)
+//
+// and the extremes of the output pi over them,
+//
+//   Delta_i(x*) = (pi_max(T+) - pi_max(T-)) + (pi_min(T+) - pi_min(T-))            (eq. 24-25)
+//
+// positive when raising feature i raises pi near x*; for pi linear in x_i with slope w it is 2 gamma w.
+// Each of the four extremes is an interval from branch and bound (search_extreme), so Delta comes as
+//
+//   delta_lower = (maxT+.lower - maxT-.upper) + (minT+.lower - minT-.upper)      sound: <= Delta
+//   delta_upper = (maxT+.upper - maxT-.lower) + (minT+.upper - minT-.lower)      sound: >= Delta
+//   delta       = the same combination of the values attained at the four witnesses
+//
+// (each end widened by the rounding of its three sums). The global metric (eq. 26) is the mean over M
+// points, its interval the mean of theirs. Cost: 4 one-dimensional searches per feature and point; the
+// (point, feature) pairs run as tasks on the thread pool (parallel_for.h), each writing its own result,
+// so the numbers do not depend on the thread count.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "gpprobe/certify/interval.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
+#include "gpprobe/common/status.h"
+#include "gpprobe/explain/scalar_output.h"
+
+namespace gpprobe {
+
+struct SensitivityOptions {
+  double gamma = 0.1;                   // length of each one-sided box, finite and > 0
+  std::vector<std::size_t> dims;        // the features explained, distinct; empty: all d
+  std::optional<Interval> valid_range;  // clip the boxes to it (e.g. [0, 1] for pixels)
+  double tolerance = 1e-3;              // of each search (the authors' 0.001)
+  std::size_t max_iterations = 1000;    // boxes split per search (the authors' 1000)
+  double time_limit_seconds = 0.0;      // per search; 0: none
+};
+
+// The extremes of the output over one one-sided box (its feature's values from..to).
+struct SideExtremes {
+  double from = 0.0, to = 0.0;  // the box: [from, to] (T-: x*_i - gamma .. x*_i; T+: x*_i .. x*_i + gamma)
+  OutputExtreme minimum, maximum;  // witnesses: one value of the feature each
+};
+
+struct FeatureSensitivity {
+  std::size_t feature = 0;
+  double delta_lower = 0.0, delta = 0.0, delta_upper = 0.0;
+  SideExtremes minus, plus;  // over T- and T+
+  SearchStatus status = SearchStatus::converged;  // converged if all four searches did, else the first other
+  std::size_t iterations = 0;                     // boxes split by the four searches
+};
+
+struct LocalSensitivity {
+  std::vector<double> point;                 // x*
+  double value = 0.0;                        // the output at x*
+  std::vector<FeatureSensitivity> features;  // in the order of options.dims (all: 0..d-1)
+};
+
+struct GlobalSensitivity {
+  std::vector<std::size_t> features;
+  std::vector<double> delta_lower, delta, delta_upper;  // per feature, means over the points
+  std::vector<LocalSensitivity> points;                 // each point's own
+};
+
+// invalid_argument / dimension_mismatch / non_finite naming the problem (gamma, the point's size or
+// values, the feature list, the valid range and the point's place in it, tolerance). `progress` sees
+// (features done, features) and may cancel (status `cancelled`).
+Result<LocalSensitivity> feature_sensitivity(const BoundedOutput& output, const std::vector<double>& point,
+                                             const SensitivityOptions& options,
+                                             const ProgressCallback& progress = {});
+
+// The same at every row of `points` (M >= 1 rows), averaged. `progress` sees (pairs done, M x features).
+Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const MatrixView& points,
+                                             const SensitivityOptions& options,
+                                             const ProgressCallback& progress = {});
+
+}  // namespace gpprobe

@@ -1,0 +1,209 @@
+// `gpprobe explain` end to end: for a golden classifier and for a probe file, the CSV's header is
+// exactly feature,delta_lower,delta,delta_upper,lime, one row per feature in --dims order, each row the
+// certified interval and value the core computes for the same model (feature_sensitivity.h) and
+// LIME's coefficient (lime.h) with the same baseline and seed, written with 17 significant digits (so
+// equal to the last bit); --valid-range clips, --out writes the file, --help explains, and each bad
+// input gives one line naming the flag or file.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli_runner.h"
+#include "common/input_checks.h"
+#include "classification/gpc_fixtures.h"
+#include "gpprobe/explain/feature_sensitivity.h"
+#include "gpprobe/explain/gpc_output.h"
+#include "gpprobe/explain/lime.h"
+#include "gpprobe/explain/probe_output.h"
+#include "readers/probe_file.h"
+
+namespace gpprobe {
+namespace {
+
+using testing::CliRun;
+using testing::run_cli;
+using testing::TempFile;
+
+std::string train_csv(const nlohmann::json& c) {
+  std::ostringstream os;
+  os.precision(17);
+  for (std::size_t i = 0; i < c["X_train"].size(); ++i) {
+    for (const auto& v : c["X_train"][i]) os << v.get<double>() << ',';
+    os << c["y_train"][i].get<int>() << '\n';
+  }
+  return os.str();
+}
+
+std::string joined(const std::vector<double>& values) {
+  std::ostringstream os;
+  os.precision(17);
+  for (std::size_t i = 0; i < values.size(); ++i) os << (i ? "," : "") << values[i];
+  return os.str();
+}
+
+std::vector<std::vector<double>> rows_of(const CliRun& run) {
+  std::string header;
+  std::vector<std::vector<double>> rows = testing::parse_output(run.out, &header);
+  EXPECT_EQ(header, "feature,delta_lower,delta,delta_upper,lime");
+  return rows;
+}
+
+struct GoldenClassifier {
+  // `tag` names the training file: tests may run at once in separate processes.
+  explicit GoldenClassifier(const std::string& tag) : train("explain_train_" + tag + ".csv", train_csv(c)) {}
+  nlohmann::json c = testing::gpc_golden_cases()[3];  // blobs-5d-ard
+  TempFile train;
+  std::vector<double> point = c["X_test"][2].get<std::vector<double>>();
+
+  std::string flags() const {
+    return "explain --train " + train.path() + " --signal-variance " +
+           joined({c["kernel"]["signal_variance"].get<double>()}) + " --length-scales " +
+           joined(c["kernel"]["lengthscales"].get<std::vector<double>>()) + " --point " + joined(point);
+  }
+  GpClassifier fit() const { return GpClassifier::fit(testing::gpc_data(c), testing::gpc_kernel(c)).value(); }
+  std::vector<double> training_mean() const {
+    const RowMatrix X = testing::gpc_matrix(c["X_train"]);
+    std::vector<double> mean(std::size_t(X.cols()), 0.0);
+    for (Eigen::Index i = 0; i < X.rows(); ++i)
+      for (Eigen::Index j = 0; j < X.cols(); ++j) mean[std::size_t(j)] += X(i, j);
+    for (double& m : mean) m /= double(X.rows());
+    return mean;
+  }
+};
+
+TEST(CliExplain, ClassifierRowsAreTheCoresCertifiedIntervalsAndLimeCoefficients) {
+  const GoldenClassifier g("rows");
+  const CliRun run = run_cli(g.flags() + " --gamma 0.3 --dims 4,0,2 --lime-samples 600 --seed 9");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::vector<double>> rows = rows_of(run);
+  ASSERT_EQ(rows.size(), 3u);
+
+  const GpClassifier gpc = g.fit();
+  const GpcOutput output(gpc.common_form());
+  SensitivityOptions options;
+  options.gamma = 0.3;
+  options.dims = {4, 0, 2};
+  const LocalSensitivity local = feature_sensitivity(output, g.point, options).value();
+  LimeOptions lime_options;
+  lime_options.samples = 600;
+  lime_options.seed = 9;
+  lime_options.dims = options.dims;
+  lime_options.baseline = g.training_mean();
+  const LimeExplanation lime = lime_explain(output, g.point, lime_options).value();
+  for (std::size_t a = 0; a < 3; ++a) {
+    ASSERT_EQ(rows[a].size(), 5u);
+    const FeatureSensitivity& f = local.features[a];
+    EXPECT_EQ(rows[a][0], double(options.dims[a]));
+    EXPECT_EQ(rows[a][1], f.delta_lower);
+    EXPECT_EQ(rows[a][2], f.delta);
+    EXPECT_EQ(rows[a][3], f.delta_upper);
+    EXPECT_NEAR(rows[a][4], lime.coefficients[a], 1e-13);  // the mean is summed in another order
+    EXPECT_LE(rows[a][1], rows[a][2]);
+    EXPECT_LE(rows[a][2], rows[a][3]);
+  }
+  EXPECT_NE(run.err.find("\"value_at_point\":"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("\"unconverged_searches\":0"), std::string::npos) << run.err;
+}
+
+TEST(CliExplain, ValidRangeClipsAndOutWritesTheFile) {
+  const GoldenClassifier g("clip");
+  // Clip to a range that ends just above the point's feature 1: its T+ is shorter, so |Delta| shrinks.
+  const double hi = g.point[1] + 0.05;
+  const TempFile out("explain_out.csv");
+  const std::string range = " --valid-range -10," + joined({hi});
+  const CliRun clipped = run_cli(g.flags() + " --gamma 0.4 --dims 1 --lime-samples 50" + range + " --out " + out.path());
+  ASSERT_EQ(clipped.exit_code, 0) << clipped.err;
+  EXPECT_EQ(clipped.out, "");
+  std::ifstream file(out.path());
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::vector<std::vector<double>> rows = rows_of(CliRun{0, text.str(), ""});
+  ASSERT_EQ(rows.size(), 1u);
+  const GpClassifier gpc = g.fit();
+  SensitivityOptions options;
+  options.gamma = 0.4;
+  options.dims = {1};
+  options.valid_range = Interval{-10.0, hi};
+  const FeatureSensitivity f = feature_sensitivity(GpcOutput(gpc.common_form()), g.point, options).value().features[0];
+  EXPECT_DOUBLE_EQ(f.plus.to, hi);
+  EXPECT_EQ(rows[0][2], f.delta);
+}
+
+TEST(CliExplain, ProbeFileRowsAreTheCoresNumbers) {
+  const std::string probe_path = std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
+  const cli::ProbeFile file = cli::read_probe_file(probe_path).value();
+  const Probe probe =
+      Probe::fit(file.observations.view(), file.labels.data(), file.labels.size(), file.options).value();
+  std::vector<double> query(16);
+  for (std::size_t j = 0; j < 16; ++j) query[j] = 0.1 * double(j % 5) - 0.2;
+  const TempFile query_file("explain_query.csv", joined(query) + "\n");
+  const CliRun run = run_cli("explain --probe " + probe_path + " --query " + query_file.path() +
+                             " --gamma 0.5 --lime-samples 300 --seed 4 --baseline zero");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::vector<double>> rows = rows_of(run);
+  ASSERT_EQ(rows.size(), 16u);
+
+  const ProbeOutput output = ProbeOutput::make(probe).value();
+  SensitivityOptions options;
+  options.gamma = 0.5;
+  const LocalSensitivity local = feature_sensitivity(output, query, options).value();
+  LimeOptions lime_options;
+  lime_options.samples = 300;
+  lime_options.seed = 4;
+  lime_options.baseline.assign(16, 0.0);
+  const LimeExplanation lime = lime_explain(output, query, lime_options).value();
+  for (std::size_t j = 0; j < 16; ++j) {
+    EXPECT_EQ(rows[j][0], double(j));
+    EXPECT_EQ(rows[j][1], local.features[j].delta_lower);
+    EXPECT_EQ(rows[j][2], local.features[j].delta);
+    EXPECT_EQ(rows[j][3], local.features[j].delta_upper);
+    EXPECT_EQ(rows[j][4], lime.coefficients[j]);
+  }
+}
+
+TEST(CliExplain, HelpExplainsTheMetric) {
+  const CliRun run = run_cli("explain --help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.out.find("feature,delta_lower,delta,delta_upper,lime"), std::string::npos);
+  EXPECT_NE(run.out.find("--valid-range LO,HI"), std::string::npos);
+  EXPECT_NE(run_cli("help").out.find("explain"), std::string::npos);
+}
+
+TEST(CliExplain, EachBadInputGivesOneLineNamingIt) {
+  const GoldenClassifier g("errors");
+  const std::string probe_path = std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
+  const TempFile two_rows("explain_two_rows.csv", "1,2\n3,4\n");
+  const struct {
+    std::string args;
+    int code;
+    std::string message;
+  } cases[] = {
+      {"explain --point 1,2 --gamma 1", 1, "gpprobe explain: give --train FILE (a classifier) or --probe FILE.probe.json\n"},
+      {g.flags(), 1, "gpprobe explain: missing --gamma\n"},
+      {g.flags() + " --gamma 0", 2, "gpprobe explain: --gamma must be > 0, got 0\n"},
+      {g.flags() + " --gamma 0.1 --probe " + probe_path, 2, "gpprobe explain: --train and --probe exclude each other\n"},
+      {"explain --train " + g.train.path() + " --point 1,2 --gamma 0.1", 2,
+       "gpprobe explain: --point has 2 values; " + g.train.path() + " has 5 feature columns\n"},
+      {g.flags() + " --gamma 0.1 --dims 7", 2,
+       "gpprobe explain: --dims: coordinate 7 is out of range: the point has 5 coordinates (0 to 4)\n"},
+      {g.flags() + " --gamma 0.1 --valid-range 100,101", 2,
+       "gpprobe explain: --valid-range: the point's coordinate 0 is " + number_text(g.point[0]) +
+           ", outside the valid range [100, 101]\n"},
+      {g.flags() + " --gamma 0.1 --baseline median", 2, "gpprobe explain: --baseline must be mean or zero, got 'median'\n"},
+      {g.flags() + " --gamma 0.1 --lime-samples 1", 2, "gpprobe explain: --lime-samples must be at least 2, got 1\n"},
+      {"explain --probe " + probe_path + " --query " + two_rows.path() + " --gamma 0.1", 1,
+       "gpprobe explain: " + two_rows.path() + ": has 2 rows; --query expects a file of one row (the query to explain)\n"},
+      {"explain --probe " + probe_path + " --point 1 --gamma 0.1", 2,
+       "gpprobe explain: --point goes with --train; give --query with --probe\n"},
+  };
+  for (const auto& c : cases) {
+    const CliRun run = run_cli(c.args);
+    EXPECT_EQ(run.exit_code, c.code) << c.args << "\n" << run.err;
+    EXPECT_EQ(run.err, c.message) << c.args;
+    EXPECT_EQ(run.out, "") << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace gpprobe
