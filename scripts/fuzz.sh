@@ -10,6 +10,8 @@
 #   bash scripts/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
 #   bash scripts/fuzz.sh --smoke                the bounded run of scripts/test.sh: 4 s per harness
 #   bash scripts/fuzz.sh --only probe_api       one harness (repeatable); names as in tests/fuzz/*_fuzz.cpp
+#                                               (kernel_expression, labels, npy_reader, probe_api, probe_file,
+#                                               regression_api, text_matrix, certify_extremes)
 #   bash scripts/fuzz.sh --only browser         the browser parsers only; --only browser:npz one of them
 #   build/fuzz/npy_reader_fuzz FILE             replay one input (after a build)
 #   node scripts/fuzz_browser_parsers.mjs --replay npz FILE      replay one input of a browser parser
