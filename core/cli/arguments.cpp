@@ -3,8 +3,36 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 
 namespace gpprobe::cli {
+
+const std::map<std::string, double>& work_limits() {
+  static const std::map<std::string, double> limits = {
+      {"restarts", 1000},          {"max-iterations", 1000000}, {"trials", 1000},     {"members", 10000},
+      {"time-limit", 86400},       {"n", 20000},                {"test", 10000000},   {"queries", 10000000},
+      {"observations", 100000},    {"dimension", 100000},       {"dimensions", 10000}, {"sweep", 1000},
+      {"gammas", 1000}};
+  return limits;
+}
+
+namespace {
+
+std::string limit_text(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+// invalid_argument "--restarts must be at most 1000, got '4294967297' (...)" past the flag's work limit.
+Status within_limit(const std::string& name, double value, const std::string& text) {
+  const auto it = work_limits().find(name);
+  if (it == work_limits().end() || value <= it->second) return Status::success();
+  return Status(StatusCode::invalid_argument, "--" + name + " must be at most " + limit_text(it->second) + ", got '" +
+                                                  text + "' (a cap on the work one command may ask for)");
+}
+
+}  // namespace
 
 Result<Arguments> Arguments::parse(const std::vector<std::string>& args, const std::set<std::string>& valued,
                                    const std::set<std::string>& switches) {
@@ -55,6 +83,7 @@ Result<double> Arguments::number(const std::string& name, double fallback) const
   if (it->second.empty() || end != it->second.c_str() + it->second.size() || !std::isfinite(v)) {
     return Status(StatusCode::invalid_argument, "--" + name + " expects a finite number, got '" + it->second + "'");
   }
+  GPPROBE_RETURN_IF_ERROR(within_limit(name, v, it->second));
   return v;
 }
 
@@ -68,6 +97,7 @@ Result<long long> Arguments::integer(const std::string& name, long long fallback
     return Status(StatusCode::invalid_argument,
                   "--" + name + " expects a non-negative integer, got '" + it->second + "'");
   }
+  GPPROBE_RETURN_IF_ERROR(within_limit(name, double(v), it->second));
   return v;
 }
 
@@ -94,11 +124,18 @@ Result<std::vector<T>> list_of(const std::string& name, const std::string& text,
 }  // namespace
 
 Result<std::vector<double>> Arguments::numbers(const std::string& name, const std::string& fallback) const {
-  return list_of<double>(name, get(name, fallback), "numbers", [](const std::string& item, double* v) {
-    char* end = nullptr;
-    *v = std::strtod(item.c_str(), &end);
-    return !item.empty() && end == item.c_str() + item.size() && std::isfinite(*v);
-  });
+  Result<std::vector<double>> values =
+      list_of<double>(name, get(name, fallback), "numbers", [](const std::string& item, double* v) {
+        char* end = nullptr;
+        *v = std::strtod(item.c_str(), &end);
+        return !item.empty() && end == item.c_str() + item.size() && std::isfinite(*v);
+      });
+  // A list of runs (--sweep, --gammas): its length is the work.
+  if (values.ok()) {
+    const double n = double(values.value().size());
+    GPPROBE_RETURN_IF_ERROR(within_limit(name, n, std::to_string(values.value().size()) + " values"));
+  }
+  return values;
 }
 
 namespace {
@@ -115,8 +152,13 @@ bool parse_index(const std::string& item, std::size_t* v) {
 }  // namespace
 
 Result<std::vector<std::size_t>> Arguments::counts(const std::string& name, const std::string& fallback) const {
-  return list_of<std::size_t>(name, get(name, fallback), "positive integers",
-                              [](const std::string& item, std::size_t* v) { return parse_index(item, v) && *v > 0; });
+  Result<std::vector<std::size_t>> values =
+      list_of<std::size_t>(name, get(name, fallback), "positive integers",
+                           [](const std::string& item, std::size_t* v) { return parse_index(item, v) && *v > 0; });
+  if (values.ok()) {
+    for (std::size_t v : values.value()) GPPROBE_RETURN_IF_ERROR(within_limit(name, double(v), std::to_string(v)));
+  }
+  return values;
 }
 
 Result<std::vector<std::size_t>> Arguments::indices(const std::string& name, const std::string& fallback) const {

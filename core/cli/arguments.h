@@ -1,5 +1,12 @@
 // Command-line flags of one subcommand: `--name value` pairs and bare `--switch`es, checked against the
 // names the subcommand declares. Unknown flags and missing values are usage errors, never crashes.
+//
+// Flags that set an amount of work are capped (work_limits), whichever command reads them, so that a
+// typo's extra digits cannot run for days: --restarts 1000, --max-iterations 1000000, --trials 1000,
+// --members 10000, --time-limit 86400 (seconds), the benchmarks' sizes (--n 20000, --test 10000000,
+// --queries 10000000, --observations 100000 each, --dimension 100000, --dimensions 10000 each), and
+// lists of runs (--sweep, --gammas: 1000 values). Past one: invalid_argument "--restarts must be at
+// most 1000, got '4294967297' (a cap on the work one command may ask for)".
 #pragma once
 
 #include <cstddef>
@@ -11,6 +18,10 @@
 #include "gpprobe/common/status.h"
 
 namespace gpprobe::cli {
+
+// Flag name -> the largest value integer(), number() and counts() accept (for --sweep and --gammas,
+// numbers(): the largest number of values).
+const std::map<std::string, double>& work_limits();
 
 class Arguments {
  public:

@@ -13,7 +13,8 @@ namespace gpprobe::cli {
 
 using Args = std::vector<std::string>;
 
-// How a subcommand ends: 0 for ok; otherwise "gpprobe <command>: <message>" on `err` and 2 for a
+// How a subcommand ends: 0 for ok (and no NaN or Inf formatted as a result, csv_output.h: else 1 with
+// an internal error); otherwise "gpprobe <command>: <message>" on `err` and 2 for a
 // usage error (invalid_argument about a --flag), else 1.
 int exit_code(const char* command, const gpprobe::Status& status, std::ostream& err);
 

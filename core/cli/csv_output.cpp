@@ -1,14 +1,34 @@
 #include "csv_output.h"
 
+#include <atomic>
+#include <cmath>
 #include <cstdio>
 
 namespace gpprobe::cli {
 
-std::string format_number(double v) {
+namespace {
+
+std::atomic<std::size_t> non_finite_count{0};
+
+std::string printed(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.17g", v);
   return buffer;
 }
+
+}  // namespace
+
+std::string format_number(double v) {
+  if (!std::isfinite(v)) ++non_finite_count;
+  return printed(v);
+}
+
+std::string format_bound(double v) {
+  if (std::isnan(v)) ++non_finite_count;
+  return printed(v);
+}
+
+std::size_t non_finite_numbers() { return non_finite_count.load(); }
 
 CsvOutput::CsvOutput(const std::string& path, std::ostream& fallback) : path_(path), fallback_(fallback) {
   if (!path.empty()) file_.open(path, std::ios::binary | std::ios::trunc);

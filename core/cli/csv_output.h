@@ -2,6 +2,7 @@
 // digits, so a float64 survives the round trip through text exactly.
 #pragma once
 
+#include <cstddef>
 #include <fstream>
 #include <ostream>
 #include <string>
@@ -10,8 +11,17 @@
 
 namespace gpprobe::cli {
 
-// "%.17g" of v.
+// "%.17g" of v. Every number a command reports goes through here (or format_bound): a NaN or an
+// infinity formatted is counted, and a command that formatted one does not end in success (exit_code,
+// commands.h): nothing non-finite is reported as a result.
 std::string format_number(double v);
+
+// The same for a bound that is infinite by definition (a certificate's episteme_upper when the variance
+// may reach 0): +-inf is written as inf / -inf and not counted; NaN still is.
+std::string format_bound(double v);
+
+// How many numbers format_number / format_bound have written that they count (NaN; inf outside a bound).
+std::size_t non_finite_numbers();
 
 class CsvOutput {
  public:

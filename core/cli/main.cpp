@@ -3,6 +3,7 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <set>
 #include <new>
 #include <string>
 
@@ -11,98 +12,143 @@
 
 namespace {
 
-const char* kUsage =
+// One block per command (as `gpprobe help` lists them, and `gpprobe <command> --help` prints its own).
+struct CommandUsage {
+  const char* name;
+  const char* text;
+};
+
+const CommandUsage kCommandUsage[] = {
+    {"probe",
+     "  probe   --observations FILE --labels FILE --queries FILE [--epsilon E] [--strength S]\n"
+     "          [--space automatic|function|weight] [--out FILE]\n"
+     "          [--certify-gamma G [--norm inf|2] [--certify-dims i,j,...] [--tolerance E (0.01)]\n"
+     "          [--max-iterations N (10000)]]\n"
+     "          Gaussian process probe: one CSV row per query with judged_probability, episteme,\n"
+     "          alea, latent_mean, latent_variance, knowledge, ood_score. --certify-gamma adds certified\n"
+     "          bounds over every query within G of it (L-inf box or L2 ball; on --certify-dims only,\n"
+     "          then refined by branch and bound): judged_probability_lower/_lowest_found/\n"
+     "          _highest_found/_upper, latent_mean_, latent_variance_, episteme_lower/_upper,\n"
+     "          verdict_can_flip (yes/no/unknown), certify_status, certify_iterations.\n"
+     "          probe --probe FILE.probe.json --queries FILE [...]: the probe the app exported (its\n"
+     "          observations, labels, epsilon, strength and space), fitted again, scores the queries.\n"},
+    {"loo",
+     "  loo     --observations FILE --labels FILE [--epsilon E] [--strength S] [--space ...] [--out FILE]\n"
+     "          (or --probe FILE.probe.json) leave-one-out check of the probe in closed form: CSV\n"
+     "          observation,label,judged_probability,latent_mean,latent_variance (each observation judged by\n"
+     "          the probe fitted on the others); stderr: one JSON line with the LOO auroc and log_loss, their\n"
+     "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 95%\n"
+     "          interval reaches AUROC 1/2 or log loss log 2 - these observations do not separate the concept).\n"},
+    {"bench",
+     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
+     "          time fitting and scoring on seeded synthetic data (native build).\n"},
+    {"gpr",
+     "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
+     "          linear|cosine] [--PARAMETER V ...] [--noise-variance N] [--optimize] [--restarts R]\n"
+     "          [--seed S] [--rho R] [--theta T] [--out FILE]\n"
+     "          exact GP regression (kernel = constant(value) * base, mean = average of y). Each kernel\n"
+     "          parameter is set by its name with '.' and '_' as '-': --constant-value, --rbf-length-scale,\n"
+     "          --periodic-length-scale, --periodic-period, --linear-offset, --matern32-length-scale, ...\n"
+     "          train = feature columns then y; test = feature columns (and y, optionally). One CSV row per\n"
+     "          test point: mean, latent_variance, observation_variance, knowledge (+ status normal/anomaly/\n"
+     "          unknown when the test file has y: unknown if knowledge < rho (0.5), anomaly if\n"
+     "          |y - mean| > theta (3) sqrt(observation_variance)). Fitted hyperparameters and the log\n"
+     "          marginal likelihood go to stderr as one JSON line.\n"},
+    {"baseline",
+     "  baseline --method lp|svm|lpe|msp|maha|knn --observations FILE --labels FILE --queries FILE\n"
+     "          [--k K] [--seed N] [--members M] [--out FILE]\n"
+     "          a baseline of the GPP paper: CSV query,score (lp/svm: decision value; msp, maha, knn,\n"
+     "          lpe: OOD score, higher = more in-distribution) plus probability (lp, msp, lpe) and\n"
+     "          episteme, alea (lpe).\n"},
+    {"evaluate",
+     "  evaluate --embeddings FILE --labels FILE [--ood FILE] --experiment probing|fuzzy|ood\n"
+     "          [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]\n"
+     "          [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]\n"
+     "          [--out FILE] [--clouds FILE]\n"
+     "          the paper's experiments (GPP vs baselines as observations grow): CSV\n"
+     "          method,metric,observations,mean,sd,trials; --clouds writes the fuzzy experiment's\n"
+     "          per-query judged_probability, episteme, alea. --query-mask: 0/1 per row, 1 = may be a\n"
+     "          query (never an observation). --gpc: probing also ranks by GP classification\n"
+     "          (gpc-laplace, gpc-ep: probit, RBF with learned signal variance and length-scale) for\n"
+     "          O up to --gpc-max-observations (default 128; its cost grows as O^3).\n"},
+    {"draw",
+     "  draw    --labels FILE --per-class N [--seed S] [--out FILE]\n"
+     "          N random rows of each class (the app's observation draw, same rows for the same seed).\n"},
+    {"gpc",
+     "  gpc     --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
+     "          [--signal-variance S] [--length-scales L1,L2,...]\n"
+     "          [--optimize [--restarts R] [--seed N] [--shared-length-scale]] [--out FILE]\n"
+     "          binary GP classification, SE-ARD kernel S exp(-sum_j (x_j - x'_j)^2 / (2 Lj^2)) (defaults\n"
+     "          laplace, probit, S = 1, L = 1 for every column): train = feature columns then one label\n"
+     "          column (0/1 or -1/+1); test = feature columns. CSV point,latent_mean,latent_variance,\n"
+     "          probability (p(y = +1)); stderr: one JSON line with the hyperparameters, the log marginal\n"
+     "          likelihood and its gradient in [log S, log L1..Ld], iterations and converged.\n"
+     "          --shared-length-scale learns one L for every column (isotropic) instead of one each.\n"},
+    {"bench-gpc",
+     "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
+     "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
+     "          writes that data as CSV for other implementations (scripts/bench/bench_gpc.mjs).\n"},
+    {"robustness",
+     "  robustness --train FILE [gpc's model flags] --point x1,...,xd (--gamma G | --sweep G1,G2,...)\n"
+     "          [--dims i,j,...] [--valid-range LO,HI] [--tolerance E (0.01)] [--max-iterations N (10000)]\n"
+     "          [--time-limit S] [--search both|adversarial] [--out FILE]\n"
+     "          certified robustness of the classifier at the point over the L-inf ball of radius G on\n"
+     "          --dims (all without it; the rest fixed): one JSON object with probability_at_point, box,\n"
+     "          root bounds of mean/variance/probability, minimum and maximum (certified interval,\n"
+     "          witness, iterations, status of branch and bound), gpfgs and verdict_can_flip. --sweep:\n"
+     "          one such row per gamma (the paper's Fig. 2; only the adversarial side is refined unless\n"
+     "          --search both).\n"},
+    {"bench-robustness",
+     "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
+     "          [--json]\n"
+     "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"},
+    {"explain",
+     "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
+     "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
+     "          [--seed S] [--tolerance E (0.001)] [--out FILE]\n"
+     "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (or the\n"
+     "          probe's judged probability) at the point as an interval, beside LIME's coefficient. CSV\n"
+     "          feature,delta_lower,delta,delta_upper,lime.\n"},
+    {"paper-robustness",
+     "  paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
+     "          the robustness paper's binary experiments (safety vs GPFGS, delta-robustness vs training\n"
+     "          budget, global sensitivity vs LIME, branch-and-bound run time) as CSV on\n"
+     "          data/robustness/*.csv.\n"},
+};
+
+const char* kUsageHead =
     "usage: gpprobe <command> [flags]\n"
-    "\n"
-    "commands:\n"
-    "  probe   --observations FILE --labels FILE --queries FILE [--epsilon E] [--strength S]\n"
-    "          [--space automatic|function|weight] [--out FILE]\n"
-    "          [--certify-gamma G [--norm inf|2] [--certify-dims i,j,...] [--tolerance E (0.01)]\n"
-    "          [--max-iterations N (10000)]]\n"
-    "          Gaussian process probe: one CSV row per query with judged_probability, episteme,\n"
-    "          alea, latent_mean, latent_variance, knowledge, ood_score. --certify-gamma adds certified\n"
-    "          bounds over every query within G of it (L-inf box or L2 ball; on --certify-dims only,\n"
-    "          then refined by branch and bound): judged_probability_lower/_lowest_found/\n"
-    "          _highest_found/_upper, latent_mean_, latent_variance_, episteme_lower/_upper,\n"
-    "          verdict_can_flip (yes/no/unknown), certify_status, certify_iterations.\n"
-    "          probe --probe FILE.probe.json --queries FILE [...]: the probe the app exported (its\n"
-    "          observations, labels, epsilon, strength and space), fitted again, scores the queries.\n"
-    "  loo     --observations FILE --labels FILE [--epsilon E] [--strength S] [--space ...] [--out FILE]\n"
-    "          (or --probe FILE.probe.json) leave-one-out check of the probe in closed form: CSV\n"
-    "          observation,label,judged_probability,latent_mean,latent_variance (each observation judged by\n"
-    "          the probe fitted on the others); stderr: one JSON line with the LOO auroc and log_loss, their\n"
-    "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 95%\n"
-    "          interval reaches AUROC 1/2 or log loss log 2 - these observations do not separate the concept).\n"
-    "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
-    "          time fitting and scoring on seeded synthetic data (native build).\n"
-    "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
-    "          linear|cosine] [--PARAMETER V ...] [--noise-variance N] [--optimize] [--restarts R]\n"
-    "          [--seed S] [--rho R] [--theta T] [--out FILE]\n"
-    "          exact GP regression (kernel = constant(value) * base, mean = average of y). Each kernel\n"
-    "          parameter is set by its name with '.' and '_' as '-': --constant-value, --rbf-length-scale,\n"
-    "          --periodic-length-scale, --periodic-period, --linear-offset, --matern32-length-scale, ...\n"
-    "          train = feature columns then y; test = feature columns (and y, optionally). One CSV row per\n"
-    "          test point: mean, latent_variance, observation_variance, knowledge (+ status normal/anomaly/\n"
-    "          unknown when the test file has y: unknown if knowledge < rho (0.5), anomaly if\n"
-    "          |y - mean| > theta (3) sqrt(observation_variance)). Fitted hyperparameters and the log\n"
-    "          marginal likelihood go to stderr as one JSON line.\n"
-    "  baseline --method lp|svm|lpe|msp|maha|knn --observations FILE --labels FILE --queries FILE\n"
-    "          [--k K] [--seed N] [--members M] [--out FILE]\n"
-    "          a baseline of the GPP paper: CSV query,score (lp/svm: decision value; msp, maha, knn,\n"
-    "          lpe: OOD score, higher = more in-distribution) plus probability (lp, msp, lpe) and\n"
-    "          episteme, alea (lpe).\n"
-    "  evaluate --embeddings FILE --labels FILE [--ood FILE] --experiment probing|fuzzy|ood\n"
-    "          [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]\n"
-    "          [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]\n"
-    "          [--out FILE] [--clouds FILE]\n"
-    "          the paper's experiments (GPP vs baselines as observations grow): CSV\n"
-    "          method,metric,observations,mean,sd,trials; --clouds writes the fuzzy experiment's\n"
-    "          per-query judged_probability, episteme, alea. --query-mask: 0/1 per row, 1 = may be a\n"
-    "          query (never an observation). --gpc: probing also ranks by GP classification\n"
-    "          (gpc-laplace, gpc-ep: probit, RBF with learned signal variance and length-scale) for\n"
-    "          O up to --gpc-max-observations (default 128; its cost grows as O^3).\n"
-    "  draw    --labels FILE --per-class N [--seed S] [--out FILE]\n"
-    "          N random rows of each class (the app's observation draw, same rows for the same seed).\n"
-    "  gpc     --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
-    "          [--signal-variance S] [--length-scales L1,L2,...]\n"
-    "          [--optimize [--restarts R] [--seed N] [--shared-length-scale]] [--out FILE]\n"
-    "          binary GP classification, SE-ARD kernel S exp(-sum_j (x_j - x'_j)^2 / (2 Lj^2)) (defaults\n"
-    "          laplace, probit, S = 1, L = 1 for every column): train = feature columns then one label\n"
-    "          column (0/1 or -1/+1); test = feature columns. CSV point,latent_mean,latent_variance,\n"
-    "          probability (p(y = +1)); stderr: one JSON line with the hyperparameters, the log marginal\n"
-    "          likelihood and its gradient in [log S, log L1..Ld], iterations and converged.\n"
-    "          --shared-length-scale learns one L for every column (isotropic) instead of one each.\n"
-    "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
-    "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
-    "          writes that data as CSV for other implementations (scripts/bench/bench_gpc.mjs).\n"
-    "  robustness --train FILE [gpc's model flags] --point x1,...,xd (--gamma G | --sweep G1,G2,...)\n"
-    "          [--dims i,j,...] [--valid-range LO,HI] [--tolerance E (0.01)] [--max-iterations N (10000)]\n"
-    "          [--time-limit S] [--search both|adversarial] [--out FILE]\n"
-    "          certified robustness of the classifier at the point over the L-inf ball of radius G on\n"
-    "          --dims (all without it; the rest fixed): one JSON object with probability_at_point, box,\n"
-    "          root bounds of mean/variance/probability, minimum and maximum (certified interval,\n"
-    "          witness, iterations, status of branch and bound), gpfgs and verdict_can_flip. --sweep:\n"
-    "          one such row per gamma (the paper's Fig. 2; only the adversarial side is refined unless\n"
-    "          --search both).\n"
-    "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
-    "          [--json]\n"
-    "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
-    "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
-    "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
-    "          [--seed S] [--tolerance E (0.001)] [--out FILE]\n"
-    "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (or the\n"
-    "          probe's judged probability) at the point as an interval, beside LIME's coefficient. CSV\n"
-    "          feature,delta_lower,delta,delta_upper,lime. gpprobe explain --help for the details.\n"
-    "  paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
-    "          the robustness paper's binary experiments (safety vs GPFGS, delta-robustness vs training\n"
-    "          budget, global sensitivity vs LIME, branch-and-bound run time) as CSV on\n"
-    "          data/robustness/*.csv. gpprobe paper-robustness --help for each figure's flags.\n"
-    "\n"
+    "\n";
+
+const char* kUsageFoot =
     "Every command takes --threads N: threads for scoring queries, for the steps of evaluate and for the\n"
-    "searches of explain and paper-robustness (default: every core, at most 16).\n"
+    "searches of explain and paper-robustness (default: every core, at most 16), and --help. Flags\n"
+    "that set an amount of work are capped:\n"
+    "--restarts 1000, --max-iterations 1000000, --trials 1000, --members 10000, --time-limit 86400,\n"
+    "--sweep/--gammas 1000 values; the benchmarks' --n 20000, --test/--queries 10000000,\n"
+    "--observations 100000, --dimension 100000, --dimensions 10000.\n"
     "\n"
     "Matrices: .npy (float32/float64, C order, 2-D) or .csv/.tsv/.txt (numeric, optional header).\n"
     "Labels: .npy (bool/int/float 0/1, 1-D) or text with one 0/1 per line.\n";
+
+std::string usage() {
+  std::string text = kUsageHead;
+  text += "commands:\n";
+  for (const CommandUsage& c : kCommandUsage) text += c.text;
+  return text + "\n" + kUsageFoot;
+}
+
+// `gpprobe <command> --help`: the command's block, then what every command shares.
+std::string command_usage(const std::string& command) {
+  for (const CommandUsage& c : kCommandUsage) {
+    if (command != c.name) continue;
+    std::string block = c.text;
+    block.erase(0, block.find_first_not_of(' ') + command.size());  // "  gpc     --train ..." -> "--train ..."
+    block.erase(0, block.find_first_not_of(' '));
+    return "usage: gpprobe " + command + " " + block + "\n" + kUsageFoot;
+  }
+  return usage();
+}
 
 // Removes `--threads N` from the command's flags and sets the thread count; false when N is not a
 // positive integer.
@@ -140,8 +186,10 @@ int main(int argc, char** argv) {
       {"explain", gpprobe::cli::explain_command},
       {"paper-robustness", gpprobe::cli::paper_robustness_command},
   };
+  // Commands whose own --help says more than their block above (each flag, per figure).
+  const std::set<std::string> own_help = {"explain", "paper-robustness"};
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
-    (argc < 2 ? std::cerr : std::cout) << kUsage;
+    (argc < 2 ? std::cerr : std::cout) << usage();
     return argc < 2 ? 2 : 0;
   }
   const auto it = commands.find(argv[1]);
@@ -150,6 +198,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   Args args(argv + 2, argv + argc);
+  // Every command answers --help (or -h) with its usage, whatever else was given.
+  for (const std::string& a : args) {
+    if ((a == "--help" || a == "-h") && !own_help.count(argv[1])) {
+      std::cout << command_usage(argv[1]);
+      return 0;
+    }
+  }
   if (!take_threads_flag(&args)) {
     std::cerr << "gpprobe " << argv[1] << ": --threads expects a positive integer\n";
     return 2;

@@ -10,6 +10,8 @@
 #   bash scripts/test/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
 #   bash scripts/test/fuzz.sh --smoke                the bounded run of scripts/test/test.sh: 4 s per harness
 #   bash scripts/test/fuzz.sh --only probe_api       one harness (repeatable); names as in tests/fuzz/*_fuzz.cpp
+#                                                    (kernel_expression, labels, npy_reader, probe_api, probe_file,
+#                                                    regression_api, text_matrix, certify_extremes)
 #   bash scripts/test/fuzz.sh --only browser         the browser parsers only; --only browser:npz one of them
 #   bash scripts/test/fuzz.sh --only browser:link_state   sessions and links: session_file, link_state, link_deflated
 #   build/fuzz/npy_reader_fuzz FILE             replay one input (after a build)

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProbeEngine, type Matrix, type Probe, type ProbeCertificate, type ProbeEngine } from '../../web/src/engine/index.ts';
+import { createProbeEngine, GpprobeError, type Matrix, type Probe, type ProbeCertificate, type ProbeEngine } from '../../web/src/engine/index.ts';
 import { expectError } from './expect_error.ts';
 
 const D = 8, O = 30, Q = 4;
@@ -124,6 +124,40 @@ describe('the probe\'s certificate', () => {
     expect(c.judgedProbabilityBounds.lower).toBeLessThanOrEqual(full.lowestFound);
     expect(c.judgedProbabilityBounds.upper).toBeGreaterThanOrEqual(full.highestFound);
     expect(c.lowestFound).toBeGreaterThanOrEqual(full.judgedProbabilityBounds.lower);
+  });
+
+  it('certifies huge queries like their direction, or refuses them with the reason (issue 23)', () => {
+    // The issue's probe: (1, 0) labelled 0, (0, 1) labelled 1. A query 1e160 (1, 0) scores 0.0297 (its
+    // direction's value); its certificate overflowed (0 at the query, a range excluding 0.0297, NaN at 1e308).
+    const small = engine.fitProbe({ observations: { data: Float64Array.of(1, 0, 0, 1), rows: 2, cols: 2 }, labels: Uint8Array.of(0, 1) });
+    try {
+      for (const c of [1e160, 1e308]) {
+        const query = Float64Array.of(c, 0);
+        const scored = small.score({ data: query, rows: 1, cols: 2 });
+        expect(scored.judgedProbability[0]).toBeCloseTo(0.0297, 3);
+        for (const norm of ['inf', '2'] as const) {
+          const cert = small.certify(query, { gamma: 0.1, norm });
+          expect(Math.abs(cert.judgedProbability - scored.judgedProbability[0])).toBeLessThan(1e-12);
+          expect(cert.judgedProbabilityBounds.lower).toBeLessThanOrEqual(scored.judgedProbability[0]);
+          expect(cert.judgedProbabilityBounds.upper).toBeGreaterThanOrEqual(scored.judgedProbability[0]);
+          expect(cert.judgedProbabilityBounds.upper - cert.judgedProbabilityBounds.lower).toBeLessThan(1e-9);
+          expect(cert.latentMean.lower).toBeLessThanOrEqual(scored.latentMean[0]);
+          expect(cert.latentMean.upper).toBeGreaterThanOrEqual(scored.latentMean[0]);
+          expect(cert.verdictCanFlip).toBe('no');
+        }
+      }
+      const refused = (query: Float64Array, gamma: number, message: RegExp) => {
+        let error: unknown;
+        try { small.certify(query, { gamma }); } catch (e) { error = e; }
+        expect(error).toBeInstanceOf(GpprobeError);
+        expect((error as GpprobeError).code).toBe('invalid_argument');
+        expect((error as GpprobeError).message).toMatch(message);
+      };
+      refused(Float64Array.of(1e308, 0), 1e308, /^the set around the query reaches beyond the largest finite number/);
+      refused(Float64Array.of(1e160, 0), 1e160, /comes within 2\^-32 of its size of the origin/);
+    } finally {
+      small.dispose();
+    }
   });
 
   it('names bad inputs and keeps the module whole', () => {

@@ -71,8 +71,8 @@ describe('engine.loadProbe', () => {
     expectError(() => engine.loadProbe('{"format":"x"}'), 'parse_error', 'probe file: not a gpprobe probe file (expected "format": "gpprobe-probe")');
     expectError(() => engine.loadProbe(bad('"version": 1', '"version": 2')), 'parse_error', 'probe file: version 2 is not one this gpprobe reads (version 1)');
     expectError(() => engine.loadProbe(bad('"strength": 10.0', '"strength": 0')), 'parse_error', 'probe file: "strength" must be a positive number, got 0');
-    expectError(() => engine.loadProbe(bad('"rows": 40', '"rows": 41')), 'parse_error', 'probe file: observations.data holds 5120 bytes; 41 × 16 float64 values need 5248');
+    expectError(() => engine.loadProbe(bad('"rows": 40', '"rows": 41')), 'parse_error', 'probe file: observations.data holds 5120 bytes; 41 x 16 float64 values need 5248');
     expectError(() => engine.loadProbe(bad('"labels": [', '"labels": [1, ')), 'parse_error', 'probe file: "labels" has 41 values for 40 observation rows');
-    expectError(() => engine.loadProbe(bad('"data": "', '"data": "!')), 'parse_error', 'probe file: observations.data is not base64 text');
+    expectError(() => engine.loadProbe(bad('"data": "', '"data": "!')), 'parse_error', 'probe file: "observations.data" must be base64 text');
   });
 });

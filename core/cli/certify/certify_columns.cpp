@@ -66,10 +66,11 @@ std::string certify_header() {
 
 void write_certificate(std::ostream& os, const ProbeCertificate& c) {
   for (double v : {c.judged_probability_bounds.lower, c.lowest_found, c.highest_found, c.judged_probability_bounds.upper,
-                   c.latent_mean.lower, c.latent_mean.upper, c.latent_variance.lower, c.latent_variance.upper,
-                   c.episteme.lower, c.episteme.upper}) {
+                   c.latent_mean.lower, c.latent_mean.upper, c.latent_variance.lower, c.latent_variance.upper}) {
     os << ',' << format_number(v);
   }
+  // The episteme is unbounded above where the variance may reach 0 (measure_bounds.h).
+  os << ',' << format_bound(c.episteme.lower) << ',' << format_bound(c.episteme.upper);
   os << ',' << verdict_flip_name(c.verdict_can_flip) << ',' << (c.status ? search_status_name(*c.status) : "bounds_only")
      << ',' << c.iterations;
 }

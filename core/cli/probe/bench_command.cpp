@@ -69,10 +69,7 @@ Status run(const Args& raw, std::ostream& out) {
 }  // namespace
 
 int bench_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const Status s = run(args, out);
-  if (s.ok()) return 0;
-  err << "gpprobe bench: " << s.message() << '\n';
-  return 1;
+  return exit_code("bench", run(args, out), err);
 }
 
 }  // namespace gpprobe::cli

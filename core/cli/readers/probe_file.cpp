@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 namespace gpprobe::cli {
@@ -46,12 +47,31 @@ Result<double> positive(const json& j, const std::string& key, const std::string
   return j[key].get<double>();
 }
 
+// Counts are integers a JavaScript number holds exactly (the library reads the same files): up to
+// 2^53 - 1, written as 6 or as 6.0 (JSON.parse cannot tell them apart, so neither may we).
+constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+// The value as a count, or nullopt when it is not a non-negative integer up to kMaxSafeInteger.
+std::optional<std::size_t> count_value(const json& v) {
+  if (v.is_number_unsigned()) {
+    const std::uint64_t n = v.get<std::uint64_t>();
+    if (n <= std::uint64_t(kMaxSafeInteger)) return std::size_t(n);
+    return std::nullopt;
+  }
+  if (v.is_number_float()) {
+    const double x = v.get<double>();
+    if (x >= 0.0 && x <= kMaxSafeInteger && std::floor(x) == x) return std::size_t(x);
+  }
+  return std::nullopt;  // negative integers, fractions, text, ...
+}
+
 // A non-negative integer at `key` of `j` (named `name` in messages).
 Result<std::size_t> count(const json& j, const std::string& key, const std::string& name, const std::string& path) {
-  if (!j.contains(key) || !j[key].is_number_unsigned()) {
+  const std::optional<std::size_t> n = j.contains(key) ? count_value(j[key]) : std::nullopt;
+  if (!n) {
     return problem(path, "\"" + name + "\" must be a non-negative integer" + (j.contains(key) ? ", got " + shown(j[key]) : ""));
   }
-  return j[key].get<std::size_t>();
+  return *n;
 }
 
 Status read_observations(const json& o, const std::string& path, LoadedMatrix* x) {
@@ -69,8 +89,9 @@ Status read_observations(const json& o, const std::string& path, LoadedMatrix* x
     return problem(path, "\"observations.data\" must be base64 text");
   }
   const std::size_t size = dtype == "float32" ? 4 : 8, n = rows.value() * cols.value();
-  // Checked products: rows 2^62 + 1 by 4 columns must not wrap around to the 16 bytes a file holds.
-  if ((cols.value() != 0 && rows.value() > std::numeric_limits<std::size_t>::max() / size / cols.value()) ||
+  // Checked products (the library's test, in doubles: rows x cols x size > 2^53 - 1): rows 2^40 by 2^20
+  // columns must not wrap around to the 16 bytes a file holds.
+  if ((cols.value() != 0 && double(rows.value()) * double(cols.value()) * double(size) > kMaxSafeInteger) ||
       (cols.value() == 0 && rows.value() > 0)) {
     return problem(path, "observations of " + std::to_string(rows.value()) + " x " + std::to_string(cols.value()) +
                              " " + dtype + " values cannot be stored (" + std::to_string(bytes.size()) +
@@ -92,6 +113,50 @@ Status read_observations(const json& o, const std::string& path, LoadedMatrix* x
     x->type = ScalarType::float64;
     x->float64.resize(n);
     std::memcpy(x->float64.data(), bytes.data(), bytes.size());
+  }
+  return Status::success();
+}
+
+// "observation_rows" (optional): one row number per observation.
+Status check_observation_rows(const json& j, std::size_t rows, const std::string& path) {
+  if (!j.contains("observation_rows")) return Status::success();
+  const json& list = j["observation_rows"];
+  if (!list.is_array() || list.size() != rows) {
+    return problem(path, "\"observation_rows\" must list " + std::to_string(rows) + " row numbers");
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!count_value(list[i])) {
+      return problem(path, "\"observation_rows[" + std::to_string(i) + "]\" must be a non-negative integer, got " +
+                               shown(list[i]));
+    }
+  }
+  return Status::success();
+}
+
+// "data" (optional): the id of the embeddings the probe was fitted on.
+Status check_data_id(const json& j, const std::string& path) {
+  if (!j.contains("data")) return Status::success();
+  const json& d = j["data"];
+  if (!d.is_object()) return problem(path, "\"data\" must be an object with \"name\", \"rows\", \"cols\" and \"dtype\"");
+  if (!d.contains("name") || !d["name"].is_string()) {
+    return problem(path, "\"data.name\" must be text" + (d.contains("name") ? ", got " + shown(d["name"]) : ""));
+  }
+  for (const char* key : {"rows", "cols"}) {
+    Result<std::size_t> n = count(d, key, std::string("data.") + key, path);
+    if (!n.ok()) return n.status();
+  }
+  const json dtype = d.contains("dtype") ? d["dtype"] : json();
+  if (dtype != "float32" && dtype != "float64") {
+    return problem(path, "\"data.dtype\" must be \"float32\" or \"float64\"" +
+                             (d.contains("dtype") ? ", got " + shown(dtype) : ""));
+  }
+  if (d.contains("sha256")) {
+    const json& sha = d["sha256"];
+    bool hex = sha.is_string() && sha.get<std::string>().size() == 64;
+    if (hex) {
+      for (char c : sha.get<std::string>()) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    }
+    if (!hex) return problem(path, "\"data.sha256\" must be 64 lowercase hexadecimal digits, got " + shown(sha));
   }
   return Status::success();
 }
@@ -155,9 +220,8 @@ Result<ProbeFile> parse_probe_file(const std::string& text, const std::string& p
   if (!j.contains("labels") || !j["labels"].is_array()) return problem(path, "\"labels\" must be a list of 0/1 values");
   const json& labels = j["labels"];
   if (labels.size() != file.observations.rows) {
-    return Status(StatusCode::dimension_mismatch, path + ": \"labels\" has " + std::to_string(labels.size()) +
-                                                      " values for " + std::to_string(file.observations.rows) +
-                                                      " observation rows");
+    return problem(path, "\"labels\" has " + std::to_string(labels.size()) + " values for " +
+                             std::to_string(file.observations.rows) + " observation rows");
   }
   for (std::size_t i = 0; i < labels.size(); ++i) {
     if (labels[i] != 0 && labels[i] != 1) {
@@ -165,6 +229,8 @@ Result<ProbeFile> parse_probe_file(const std::string& text, const std::string& p
     }
     file.labels.push_back(labels[i] == 1 ? 1 : 0);
   }
+  GPPROBE_RETURN_IF_ERROR(check_observation_rows(j, file.observations.rows, path));
+  GPPROBE_RETURN_IF_ERROR(check_data_id(j, path));
   return file;
 }
 

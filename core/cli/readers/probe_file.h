@@ -2,7 +2,8 @@
 // web/src/engine/probe_file.ts, which reads it for the library): what a fit needs — epsilon, strength,
 // the posterior space, the O by d observations (base64 of little-endian float32/float64, row-major)
 // and their O labels — so `gpprobe probe --probe FILE --queries Q` fits the app's probe and scores Q
-// with its numbers. Optional fields (observation_rows, data) are provenance and are not needed here.
+// with its numbers. The optional fields (observation_rows, data) are provenance: checked, not kept.
+// Both readers hold to one validation table: tests/reference/probe_file/{valid,invalid}/.
 #pragma once
 
 #include <cstdint>

@@ -233,10 +233,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int gpr_command(const Args& args, std::ostream& out, std::ostream& err) {
-  const Status s = run(args, out, err);
-  if (s.ok()) return 0;
-  err << "gpprobe gpr: " << s.message() << '\n';
-  return s.code() == StatusCode::invalid_argument && s.message().rfind("--", 0) == 0 ? 2 : 1;
+  return exit_code("gpr", run(args, out, err), err);
 }
 
 }  // namespace gpprobe::cli

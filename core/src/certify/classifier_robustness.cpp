@@ -43,6 +43,33 @@ VerdictFlip verdict(const RobustnessCertificate& c) {
 
 }  // namespace
 
+namespace {
+
+// The box bounds form squared scaled distances sum_j ((x_j - x_ij) / l_j)^2 between points of the box
+// and the training inputs: refused, naming the coordinate, when the largest of them overflows (a box
+// beyond the largest double, or so far out that every kernel value underflows in a NaN of inf - inf).
+Status check_reach(const GpcCommonForm& form, const RobustnessRegion& region) {
+  const RowMatrix& x = form.inputs();
+  const std::vector<double> lower = region.lower(), upper = region.upper();
+  double total = 0.0;
+  for (std::size_t j = 0; j < form.dimension(); ++j) {
+    const double box = std::max(std::fabs(lower[j]), std::fabs(upper[j]));
+    const double inputs = x.col(Eigen::Index(j)).cwiseAbs().maxCoeff();
+    const double scaled = (box + inputs) / form.length_scales()[j];
+    total += scaled * scaled;
+    if (!std::isfinite(total)) {
+      return Status(StatusCode::invalid_argument,
+                    "the box around the point is too far out for double precision: in coordinate " + std::to_string(j) +
+                        " it reaches " + number_text(box, 3) + " (training inputs up to " + number_text(inputs, 3) +
+                        ", length-scale " + number_text(form.length_scales()[j], 3) +
+                        "), and squared distances over length-scales overflow");
+    }
+  }
+  return Status::success();
+}
+
+}  // namespace
+
 Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, const std::vector<double>& point,
                                                  const RobustnessOptions& options, const ProgressCallback& progress,
                                                  const IntervalCallback& on_interval) {
@@ -58,6 +85,7 @@ Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, cons
   Result<RobustnessRegion> made = RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
   if (!made.ok()) return made.status();
   const RobustnessRegion& region = made.value();
+  GPPROBE_RETURN_IF_ERROR(check_reach(form, region));
   const GpcBoxBounds bounds(form, region);
 
   RobustnessCertificate cert;

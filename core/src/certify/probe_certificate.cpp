@@ -28,6 +28,40 @@ Found best_of(const BoxBound& b, Extremum extremum) {
   return best;
 }
 
+// The certificate's arithmetic forms squares of the query's coordinates and of gamma (|ã|^2, ã'Mã,
+// interval products of them): taken directly while max(|a*|_inf, gamma) stays below 2^448, where the
+// largest of them (~2^900 times the dimension) cannot overflow. Past it the query is rescaled by a
+// power of two t (query_neighbourhood.h), which needs the set to stay clear of the origin: the set's
+// nearest query must keep 2^-32 of max(|a*|_inf, gamma) (else the 1 of [a; 1], then t < 2^-448,
+// would have to be resolved beside coordinates 2^448 times larger, past double range).
+constexpr int kDirectExponent = 448;
+constexpr double kNearestSquared = 0x1p-64;  // (2^-32)^2, in units of the rescaled set
+
+// The smallest |a|^2 over the set (without the augmentation), from the rescaled centre c and radius.
+double nearest_squared(const std::vector<double>& c, const std::vector<std::size_t>& dims, QueryNorm norm,
+                       double gamma) {
+  std::vector<bool> moves(c.size(), false);
+  double fixed = 0.0, moving = 0.0;
+  for (std::size_t j : dims) moves[j] = true;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (!moves[i]) {
+      fixed += c[i] * c[i];
+    } else if (norm == QueryNorm::inf) {
+      const double gap = std::max(0.0, std::fabs(c[i]) - gamma);
+      moving += gap * gap;
+    } else {
+      moving += c[i] * c[i];
+    }
+  }
+  if (norm == QueryNorm::two) {
+    const double gap = std::max(0.0, std::sqrt(moving) - gamma);
+    moving = gap * gap;
+  }
+  return fixed + moving;
+}
+
+bool finite(Interval i) { return std::isfinite(i.lower) && std::isfinite(i.upper); }
+
 }  // namespace
 
 Result<ProbeCertifier> ProbeCertifier::make(const Probe& probe, const CertifyOptions& options) {
@@ -48,9 +82,52 @@ Result<ProbeCertifier> ProbeCertifier::make(const Probe& probe, const CertifyOpt
 }
 
 Result<ProbeCertificate> ProbeCertifier::certify(const double* query, const ProgressCallback& progress) const {
-  GPPROBE_RETURN_IF_ERROR(check_finite_values(query, moving_.weights().dimension(), "the query"));
-  const QueryNeighbourhood around(moving_, query);
-  const QuerySet set(around, options_.norm, options_.gamma);
+  const std::size_t d = moving_.weights().dimension();
+  GPPROBE_RETURN_IF_ERROR(check_finite_values(query, d, "the query"));
+  double largest = 0.0;
+  for (std::size_t i = 0; i < d; ++i) largest = std::max(largest, std::fabs(query[i]));
+  const double gamma = options_.gamma;
+  if (!std::isfinite(largest + gamma)) {
+    return Status(StatusCode::invalid_argument,
+                  "the set around the query reaches beyond the largest finite number: its largest coordinate " +
+                      number_text(largest) + " plus gamma " + number_text(gamma) + " overflows");
+  }
+  // t = 1, or 2^-k with max(|a*|_inf, gamma) t in [1/2, 1): exact on every normal number; a coordinate
+  // that becomes subnormal moves the set by < 2^-1074 in these units, ~2^-1040 of its nearest query,
+  // far inside the weights' rounding allowances. gamma t is rounded up when it becomes subnormal (a
+  // larger set: still sound).
+  const int exponent = std::ilogb(std::max(largest, gamma));
+  const double t = std::max(largest, gamma) < std::ldexp(1.0, kDirectExponent) ? 1.0 : std::ldexp(1.0, -exponent - 1);
+  std::vector<double> centre(query, query + d);
+  double radius = gamma;
+  if (t != 1.0) {
+    for (double& x : centre) x *= t;
+    radius = gamma * t;
+    if (radius / t < gamma) radius = std::nextafter(radius, kInfinity);
+    if (nearest_squared(centre, moving_.dims(), options_.norm, radius) < kNearestSquared) {
+      return Status(StatusCode::invalid_argument,
+                    "cannot certify: the set around the query (largest coordinate " + number_text(largest) +
+                        ", gamma " + number_text(gamma) +
+                        ") comes within 2^-32 of its size of the origin; past 2^448 (7.3e134) in the query's "
+                        "largest coordinate or gamma, a certified set must stay clear of the origin");
+    }
+  }
+  const QueryNeighbourhood around(moving_, centre.data(), t);
+  const QuerySet set(around, options_.norm, radius);
+  // A witness offset (in units of t) as a query: a* + offset / t, kept inside the set.
+  auto witness = [&](const std::vector<double>& offset) {
+    if (t == 1.0) return around.query(offset.data());
+    std::vector<double> D(offset.size());
+    double norm2 = 0.0;
+    for (std::size_t j = 0; j < D.size(); ++j) {
+      D[j] = std::clamp(offset[j] / t, -gamma, gamma);
+      norm2 += D[j] * D[j];
+    }
+    const double shrink = options_.norm == QueryNorm::two && std::sqrt(norm2) > gamma ? gamma / std::sqrt(norm2) : 1.0;
+    std::vector<double> a(query, query + d);
+    for (std::size_t j = 0; j < D.size(); ++j) a[moving_.dims()[j]] += shrink * D[j];
+    return a;
+  };
   ProbeCertificate cert;
   const std::vector<double> zero(around.size(), 0.0);
   const LatentValue at_centre = around.at(zero.data());
@@ -91,14 +168,26 @@ Result<ProbeCertificate> ProbeCertifier::certify(const double* query, const Prog
   }
   cert.lowest_found = lowest.value;
   cert.highest_found = highest.value;
-  cert.lowest_witness = around.query(lowest.offset.data());
-  cert.highest_witness = around.query(highest.offset.data());
+  cert.lowest_witness = witness(lowest.offset);
+  cert.highest_witness = witness(highest.offset);
 
   const bool positive = cert.judged_probability >= 0.5;
   if (positive ? cert.lowest_found < 0.5 : cert.highest_found >= 0.5) {
     cert.verdict_can_flip = VerdictFlip::yes;
   } else if (positive ? cert.judged_probability_bounds.lower >= 0.5 : cert.judged_probability_bounds.upper < 0.5) {
     cert.verdict_can_flip = VerdictFlip::no;
+  }
+  // Sound or refused: a bound that is not a number, or misses the query's own value, is never reported.
+  const bool consistent = finite(cert.judged_probability_bounds) && finite(cert.latent_mean) &&
+                          finite(cert.latent_variance) && !std::isnan(cert.episteme.lower) &&
+                          !std::isnan(cert.episteme.upper) && std::isfinite(cert.lowest_found) &&
+                          std::isfinite(cert.highest_found) &&
+                          cert.judged_probability_bounds.contains(cert.judged_probability) &&
+                          cert.latent_mean.contains(at_centre.mean) && cert.latent_variance.contains(at_centre.variance);
+  if (!consistent) {
+    return Status(StatusCode::numerical_failure,
+                  "the certificate of the query (largest coordinate " + number_text(largest) + ", gamma " +
+                      number_text(gamma) + ") is not sound in double precision: refused rather than reported");
   }
   return cert;
 }

@@ -9,13 +9,14 @@ namespace gpprobe {
 using Eigen::Index;
 using Eigen::VectorXd;
 
-QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const double* centre) : moving_(&moving) {
+QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const double* centre, double augment)
+    : moving_(&moving) {
   const LatentWeights& w = moving.weights();
   const std::size_t d = w.dimension();
   centre_.assign(centre, centre + d);
   VectorXd c(Index(d + 1));
   for (std::size_t i = 0; i < d; ++i) c[Index(i)] = centre[i];
-  c[Index(d)] = 1.0;
+  c[Index(d)] = augment;
   const VectorXd Mc = w.M * c;
   numerator_ = c.dot(w.u);
   quadratic_ = c.dot(Mc);
@@ -29,7 +30,7 @@ QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const do
     g_[a] = Mc[Index(j)];
     moves[j] = true;
   }
-  rest_ = 1.0;
+  rest_ = augment * augment;
   for (std::size_t i = 0; i < d; ++i)
     if (!moves[i]) rest_ += centre[i] * centre[i];
 }

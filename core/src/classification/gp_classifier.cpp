@@ -1,7 +1,11 @@
 #include "gpprobe/classification/gp_classifier.h"
 
+#include <cmath>
+#include <string>
+
 #include "gpprobe/classification/ep_classifier.h"
 #include "gpprobe/classification/laplace_classifier.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 
@@ -21,9 +25,8 @@ Approximation take(Fit&& fit) {
           std::move(fit.variance_factor)};
 }
 
-Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options,
-                                  const RowMatrix* squared_distances = nullptr) {
-  const Kernel pairwise = kernel.kernel();
+Result<Approximation> fitted(const GpcTrainingData& data, const Kernel& pairwise, const GpcOptions& options,
+                             const RowMatrix* squared_distances) {
   if (options.method == GpcMethod::laplace) {
     Result<LaplaceFit> fit = fit_laplace(data, pairwise, options.likelihood, options.with_gradient,
                                          options.max_iterations, squared_distances);
@@ -33,6 +36,36 @@ Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel
   Result<EpFit> fit = fit_ep(data, pairwise, options.with_gradient, options.max_iterations, squared_distances);
   if (!fit.ok()) return fit.status();
   return take(std::move(fit.value()));
+}
+
+// numerical_failure naming the method and the first non-finite quantity of a fit, for every caller
+// (the classifier, its evidence for the hyperparameter search, robustness, the evaluation lab): a
+// signal variance near the largest double overflows the evidence's sums (NaN) while the sites or the
+// mode still look converged.
+Status check_finite_fit(const Approximation& a, const SeArdKernel& kernel, const GpcOptions& options) {
+  const char* what = nullptr;
+  double value = 0.0;
+  auto check = [&](const char* name, const double* values, Eigen::Index n) {
+    for (Eigen::Index i = 0; i < n && !what; ++i)
+      if (!std::isfinite(values[i])) what = name, value = values[i];
+  };
+  check("log marginal likelihood", &a.evidence.value, 1);
+  check("log marginal likelihood's gradient", a.evidence.gradient.data(), Eigen::Index(a.evidence.gradient.size()));
+  check("alpha", a.alpha.data(), a.alpha.size());
+  check("variance factor", a.variance_factor.data(), a.variance_factor.size());
+  if (!what) return Status::success();
+  return Status(StatusCode::numerical_failure,
+                std::string(options.method == GpcMethod::laplace ? "Laplace" : "EP") + ": the fit's " + what + " is " +
+                    (std::isnan(value) ? "NaN" : value > 0 ? "+Inf" : "-Inf") + " with signal variance " +
+                    number_text(kernel.signal_variance) + " (the kernel's scale is beyond double precision)");
+}
+
+Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options,
+                                  const RowMatrix* squared_distances = nullptr) {
+  Result<Approximation> a = fitted(data, kernel.kernel(), options, squared_distances);
+  if (!a.ok()) return a.status();
+  GPPROBE_RETURN_IF_ERROR(check_finite_fit(a.value(), kernel, options));
+  return a;
 }
 
 }  // namespace

@@ -195,7 +195,8 @@ TEST(CliReaders, ProbeFilesWithHostileShapesAndNesting) {
                                   "p.json")
                 .status()
                 .message(),
-            "p.json: observations of 4611686018427387905 x 4 float32 values cannot be stored (16 bytes of data)");
+            // Past 2^53 a count is refused as the library refuses it (one validation table for both readers).
+            "p.json: \"observations.rows\" must be a non-negative integer, got 4611686018427387905");
   Result<cli::ProbeFile> fine = cli::parse_probe_file(head + one_row + "\"labels\": [1]}", "p.json");
   ASSERT_TRUE(fine.ok()) << fine.status().message();
   EXPECT_EQ(fine.value().observations.float64, (std::vector<double>{1.0}));

@@ -52,8 +52,11 @@ struct LatentBounds {
 // The latent around one query a*; offsets are k-vectors on the moving coordinates, in their order.
 class QueryNeighbourhood {
  public:
-  // centre: a* (d values, finite). `moving` must outlive this object.
-  QueryNeighbourhood(const MovingCoordinates& moving, const double* centre);
+  // centre: a* (d values, finite). `moving` must outlive this object. `augment` is the last entry of
+  // ã = [a; augment]: 1 for the probe's queries, or t for a query rescaled by t (a power of two) so
+  // that its squares cannot overflow: m and s2 depend on ã only through its direction, so the set
+  // t (a* + D) with [t a; t] has the same latent as a* + D with [a; 1] (offsets then in units of t).
+  QueryNeighbourhood(const MovingCoordinates& moving, const double* centre, double augment = 1.0);
 
   std::size_t size() const { return moving_->size(); }
 
@@ -80,7 +83,7 @@ class QueryNeighbourhood {
   const MovingCoordinates* moving_;
   std::vector<double> centre_;  // a*, d
   Eigen::VectorXd centre_J_;    // a*_J, k
-  double rest_ = 1.0;           // 1 + sum of a*_i^2 off J
+  double rest_ = 1.0;           // augment^2 + sum of a*_i^2 off J
   double numerator_ = 0.0;      // c'u
   double quadratic_ = 0.0;      // c'Mc
   Eigen::VectorXd g_;           // (Mc)_J, k

@@ -17,6 +17,7 @@
 //
 // Parsing only moves bytes (JSON, base64) into a typed array: no mathematics happens here, and the
 // fit is the core's. Errors are GpprobeErrors (code "parse_error") naming the field and the problem.
+// The CLI's reader is held to the same validation table (tests/reference/probe_file/{valid,invalid}/).
 import { GpprobeError } from '../errors.ts';
 import type { Matrix } from '../matrix.ts';
 import type { PosteriorSpace } from './probe_engine.ts';
@@ -60,7 +61,7 @@ function fromBase64(text: string, what: string): Uint8Array {
   try {
     binary = atob(text);
   } catch {
-    fail(`${what} is not base64 text`);
+    fail(`${what} must be base64 text`);
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -91,14 +92,30 @@ export function probeFileBytes(file: ProbeFile): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(json, null, 1) + '\n');
 }
 
+/** ", got <value as JSON>", or nothing for a missing field. */
+const got = (value: unknown) => (value === undefined ? '' : `, got ${JSON.stringify(value)}`);
+
 function positive(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) fail(`"${name}" must be a positive number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) fail(`"${name}" must be a positive number${got(value)}`);
   return value;
 }
 
 function count(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(`"${name}" must be a non-negative integer, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(`"${name}" must be a non-negative integer${got(value)}`);
   return value;
+}
+
+function dataId(value: unknown): ProbeDataId {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) fail('"data" must be an object with "name", "rows", "cols" and "dtype"');
+  const d = value as Record<string, unknown>;
+  if (typeof d.name !== 'string') fail(`"data.name" must be text${got(d.name)}`);
+  count(d.rows, 'data.rows');
+  count(d.cols, 'data.cols');
+  if (d.dtype !== 'float32' && d.dtype !== 'float64') fail(`"data.dtype" must be "float32" or "float64"${got(d.dtype)}`);
+  if (d.sha256 !== undefined && (typeof d.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(d.sha256))) {
+    fail(`"data.sha256" must be 64 lowercase hexadecimal digits, got ${JSON.stringify(d.sha256)}`);
+  }
+  return d as unknown as ProbeDataId;
 }
 
 /** Reads a probe file (its bytes, or its text). */
@@ -106,41 +123,47 @@ export function parseProbeFile(input: Uint8Array | ArrayBuffer | string): ProbeF
   const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
   let json: Record<string, unknown>;
   try {
-    json = JSON.parse(text) as Record<string, unknown>;
+    // A number beyond the largest double (1e400) is not one the CLI's reader can hold either.
+    json = JSON.parse(text, (_key, value: unknown) => {
+      if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError('number overflow');
+      return value;
+    }) as Record<string, unknown>;
   } catch {
     fail('not JSON');
   }
   if (!json || typeof json !== 'object' || json.format !== PROBE_FILE_FORMAT) fail(`not a gpprobe probe file (expected "format": "${PROBE_FILE_FORMAT}")`);
   if (json.version !== PROBE_FILE_VERSION) {
-    fail(`version ${JSON.stringify(json.version)} is not one this gpprobe reads (version ${PROBE_FILE_VERSION})`);
+    fail(`version ${json.version === undefined ? '(missing)' : JSON.stringify(json.version)} is not one this gpprobe reads (version ${PROBE_FILE_VERSION})`);
   }
-  const space = json.space ?? 'automatic';
+  const epsilon = positive(json.epsilon, 'epsilon'), strength = positive(json.strength, 'strength');
+  const space = json.space === undefined ? 'automatic' : json.space;
   if (space !== 'automatic' && space !== 'function' && space !== 'weight') fail(`"space" must be "automatic", "function" or "weight", got ${JSON.stringify(space)}`);
   const o = json.observations as Record<string, unknown> | undefined;
-  if (!o || typeof o !== 'object') fail('"observations" is missing');
+  if (!o || typeof o !== 'object' || Array.isArray(o)) fail('"observations" is missing');
   const rows = count(o.rows, 'observations.rows'), cols = count(o.cols, 'observations.cols');
-  if (o.dtype !== 'float32' && o.dtype !== 'float64') fail(`"observations.dtype" must be "float32" or "float64", got ${JSON.stringify(o.dtype)}`);
-  if (typeof o.data !== 'string') fail('"observations.data" must be base64 text');
-  const bytes = fromBase64(o.data, 'observations.data');
+  if (o.dtype !== 'float32' && o.dtype !== 'float64') fail(`"observations.dtype" must be "float32" or "float64"${got(o.dtype)}`);
+  // Strict base64 (atob would also take whitespace), padding optional, as the CLI reads it.
+  if (typeof o.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(o.data)) fail('"observations.data" must be base64 text');
+  const bytes = fromBase64(o.data.replace(/=+$/, ''), '"observations.data"');
   const size = o.dtype === 'float32' ? 4 : 8;
+  if ((cols === 0 && rows > 0) || rows * cols * size > Number.MAX_SAFE_INTEGER) {
+    fail(`observations of ${rows} x ${cols} ${o.dtype} values cannot be stored (${bytes.length} bytes of data)`);
+  }
   if (bytes.length !== rows * cols * size) {
-    fail(`observations.data holds ${bytes.length} bytes; ${rows} × ${cols} ${o.dtype} values need ${rows * cols * size}`);
+    fail(`observations.data holds ${bytes.length} bytes; ${rows} x ${cols} ${o.dtype} values need ${rows * cols * size}`);
   }
   if (!littleEndian) throw new GpprobeError('internal_error', 'probe files are read on little-endian machines only');
   const data = o.dtype === 'float32' ? new Float32Array(bytes.buffer) : new Float64Array(bytes.buffer);
   if (!Array.isArray(json.labels)) fail('"labels" must be a list of 0/1 values');
   if (json.labels.length !== rows) fail(`"labels" has ${json.labels.length} values for ${rows} observation rows`);
   const labels = Uint8Array.from(json.labels, (v: unknown, i) => (v === 0 || v === 1 ? v : fail(`label ${i} is ${JSON.stringify(v)}; labels must be 0 or 1`)));
-  const file: ProbeFile = {
-    epsilon: positive(json.epsilon, 'epsilon'), strength: positive(json.strength, 'strength'), space,
-    observations: { data, rows, cols }, labels,
-  };
+  const file: ProbeFile = { epsilon, strength, space, observations: { data, rows, cols }, labels };
   if (json.observation_rows !== undefined) {
     const list = json.observation_rows;
     if (!Array.isArray(list) || list.length !== rows) fail(`"observation_rows" must list ${rows} row numbers`);
     file.observationRows = list.map((r: unknown, i) => count(r, `observation_rows[${i}]`));
   }
-  if (json.data !== undefined) file.data = json.data as ProbeDataId;
+  if (json.data !== undefined) file.data = dataId(json.data);
   return file;
 }
 

@@ -1,0 +1,230 @@
+// Certificates of queries of any finite magnitude are sound or refused (issue 23, item 1). The cosine
+// kernel sees a query only through the direction of [a; 1]: a query 1e160 (1, 0) scores like (1, 0)'s
+// direction with the augmentation below double precision. Before, |a*|^2 overflowed inside the bounds
+// (past ~1e154): 1e160 gave a certified range that excluded the scored value, 1e308 gave NaN bounds.
+//
+// The reference is the probe's own scoring path (Probe::score: features of the rescaled augmented
+// row, cosine_kernel.cpp), independent of the certificate's weight-space bounds, and, for the huge
+// queries, the score of the same direction at 1e10, where nothing overflows and the augmentation is
+// 1e-20 relative.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cli/cli_runner.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/certify/probe_certificate.h"
+#include "test_support.h"
+
+namespace gpprobe {
+namespace {
+
+using testing::CliRun;
+using testing::run_cli;
+using testing::TempFile;
+
+struct Scored {
+  double judged = 0, episteme = 0, mean = 0, variance = 0;
+};
+
+Scored score(const Probe& probe, const std::vector<double>& query) {
+  Scored s;
+  ProbeScoreColumns c;
+  c.judged_probability = &s.judged;
+  c.episteme = &s.episteme;
+  c.latent_mean = &s.mean;
+  c.latent_variance = &s.variance;
+  const Status status = probe.score(MatrixView(query.data(), 1, query.size()), c);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return s;
+}
+
+// The issue's probe: observations (1, 0) labelled 0 and (0, 1) labelled 1.
+Probe two_point_probe(PosteriorSpace space) {
+  const double X[] = {1.0, 0.0, 0.0, 1.0};
+  const std::uint8_t y[] = {0, 1};
+  ProbeOptions options;
+  options.space = space;
+  Result<Probe> probe = Probe::fit(MatrixView(X, 2, 2), y, 2, options);
+  EXPECT_TRUE(probe.ok()) << probe.status().message();
+  return std::move(probe).value();
+}
+
+void expect_sound(const ProbeCertificate& cert, const Scored& at_centre, const std::string& where) {
+  SCOPED_TRACE(where);
+  for (double x : {cert.judged_probability_bounds.lower, cert.judged_probability_bounds.upper, cert.latent_mean.lower,
+                   cert.latent_mean.upper, cert.latent_variance.lower, cert.latent_variance.upper,
+                   cert.episteme.lower, cert.lowest_found, cert.highest_found}) {
+    EXPECT_TRUE(std::isfinite(x)) << x;
+  }
+  EXPECT_NEAR(cert.judged_probability, at_centre.judged, 1e-12);
+  EXPECT_TRUE(cert.judged_probability_bounds.contains(at_centre.judged))
+      << cert.judged_probability_bounds.lower << " " << at_centre.judged << " " << cert.judged_probability_bounds.upper;
+  EXPECT_TRUE(cert.latent_mean.contains(at_centre.mean)) << cert.latent_mean.lower << " " << at_centre.mean;
+  EXPECT_TRUE(cert.latent_variance.contains(at_centre.variance));
+  EXPECT_TRUE(cert.episteme.contains(at_centre.episteme));
+  EXPECT_LE(cert.judged_probability_bounds.lower, cert.lowest_found);
+  EXPECT_LE(cert.lowest_found, cert.judged_probability);
+  EXPECT_LE(cert.judged_probability, cert.highest_found);
+  EXPECT_LE(cert.highest_found, cert.judged_probability_bounds.upper);
+}
+
+TEST(TrustCertificate, HugeQueriesAreCertifiedLikeTheirDirection) {
+  for (PosteriorSpace space : {PosteriorSpace::function, PosteriorSpace::weight}) {
+    const Probe probe = two_point_probe(space);
+    const Scored direction = score(probe, {1e10, 0.0});
+    // 0.0297...: the issue's value (the query's direction (1, 0) is an observation labelled 0).
+    EXPECT_NEAR(direction.judged, 0.0297, 5e-4);
+    for (double c : {1e100, 1e152, 1e155, 1e160, 1e200, 1e300, 1e308, 1.7976931348623157e308}) {
+      const std::vector<double> query{c, 0.0};
+      const Scored scored = score(probe, query);
+      EXPECT_NEAR(scored.judged, direction.judged, 1e-10) << c;
+      for (QueryNorm norm : {QueryNorm::inf, QueryNorm::two}) {
+        for (bool search : {false, true}) {
+          CertifyOptions options;
+          options.gamma = 0.1;
+          options.norm = norm;
+          options.search = search;
+          options.tolerance = 1e-6;
+          Result<ProbeCertifier> certifier = ProbeCertifier::make(probe, options);
+          ASSERT_TRUE(certifier.ok()) << certifier.status().message();
+          Result<ProbeCertificate> cert = certifier.value().certify(query.data());
+          ASSERT_TRUE(cert.ok()) << c << ": " << cert.status().message();
+          expect_sound(cert.value(), scored, std::to_string(c) + (search ? " search" : ""));
+          // A set of radius 0.1 around a query of norm >= 1e100 is one direction in double precision.
+          EXPECT_LT(cert.value().judged_probability_bounds.width(), 1e-9) << c;
+          EXPECT_EQ(cert.value().verdict_can_flip, VerdictFlip::no) << c;
+          for (const std::vector<double>* w : {&cert.value().lowest_witness, &cert.value().highest_witness}) {
+            ASSERT_EQ(w->size(), 2u);
+            EXPECT_TRUE(std::isfinite((*w)[0]) && std::isfinite((*w)[1]));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(TrustCertificate, HugeSetsAroundHugeQueriesAreSoundOnSampledPoints) {
+  // Radii comparable to the query: the set's directions really vary. Every sampled point of the set
+  // (the scoring path) lies inside the certified bounds.
+  const Probe probe = two_point_probe(PosteriorSpace::automatic);
+  for (double c : {1e20, 1e160, 1e300}) {
+    const std::vector<double> query{c, 0.25 * c};
+    const double gamma = 0.5 * c;
+    CertifyOptions options;
+    options.gamma = gamma;
+    Result<ProbeCertifier> certifier = ProbeCertifier::make(probe, options);
+    ASSERT_TRUE(certifier.ok());
+    Result<ProbeCertificate> cert = certifier.value().certify(query.data());
+    ASSERT_TRUE(cert.ok()) << c << ": " << cert.status().message();
+    expect_sound(cert.value(), score(probe, query), std::to_string(c));
+    EXPECT_GT(cert.value().judged_probability_bounds.width(), 1e-3);
+    const int steps = 8;
+    for (int i = 0; i <= steps; ++i) {
+      for (int j = 0; j <= steps; ++j) {
+        const std::vector<double> point{query[0] + gamma * (2.0 * i / steps - 1.0), query[1] + gamma * (2.0 * j / steps - 1.0)};
+        const Scored s = score(probe, point);
+        EXPECT_TRUE(cert.value().judged_probability_bounds.contains(s.judged)) << c << " " << i << " " << j;
+        EXPECT_TRUE(cert.value().latent_mean.contains(s.mean)) << c << " " << i << " " << j;
+        EXPECT_TRUE(cert.value().latent_variance.contains(s.variance)) << c << " " << i << " " << j;
+      }
+    }
+  }
+}
+
+TEST(TrustCertificate, SetsPastTheStatedRangeAreRefusedWithTheReason) {
+  const Probe probe = two_point_probe(PosteriorSpace::automatic);
+  struct Case {
+    std::vector<double> query;
+    double gamma;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      // The set holds queries beyond the largest double.
+      {{1e308, 0.0}, 1e308, "the set around the query reaches beyond the largest finite number"},
+      // The set reaches the origin from 1e160: it mixes queries where [a; 1]'s 1 matters with ones
+      // where it is 1e-160 relative, beyond double range.
+      {{1e160, 0.0}, 1e160, "comes within"},
+  };
+  for (const Case& c : cases) {
+    CertifyOptions options;
+    options.gamma = c.gamma;
+    Result<ProbeCertifier> certifier = ProbeCertifier::make(probe, options);
+    ASSERT_TRUE(certifier.ok());
+    Result<ProbeCertificate> cert = certifier.value().certify(c.query.data());
+    ASSERT_FALSE(cert.ok()) << c.query[0];
+    EXPECT_EQ(cert.status().code(), StatusCode::invalid_argument);
+    EXPECT_NE(cert.status().message().find(c.message), std::string::npos) << cert.status().message();
+  }
+}
+
+std::vector<double> csv_numbers(const std::string& line) {
+  std::vector<double> out;
+  std::size_t start = 0;
+  while (start <= line.size()) {
+    const std::size_t end = std::min(line.find(',', start), line.size());
+    const std::string cell = line.substr(start, end - start);
+    char* stop = nullptr;
+    const double x = std::strtod(cell.c_str(), &stop);
+    out.push_back(stop != cell.c_str() ? x : std::nan(""));
+    start = end + 1;
+  }
+  return out;
+}
+
+TEST(TrustCertificate, CliCertifiesHugeQueriesSoundly) {
+  const TempFile obs("o.csv", "1,0\n0,1\n"), labels("l.txt", "0\n1\n"), queries("q.csv", "1e160,0\n1e308,0\n");
+  const std::string inputs =
+      "probe --observations " + obs.path() + " --labels " + labels.path() + " --queries " + queries.path();
+  const CliRun plain = run_cli(inputs);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const CliRun r = run_cli(inputs + " --certify-gamma 0.1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
+  std::istringstream plain_lines(plain.out), lines(r.out);
+  std::string header, plain_header, line, plain_line;
+  std::getline(lines, header);
+  std::getline(plain_lines, plain_header);
+  const std::vector<std::string> names = [&] {
+    std::vector<std::string> n;
+    std::stringstream h(header);
+    for (std::string cell; std::getline(h, cell, ',');) n.push_back(cell);
+    return n;
+  }();
+  auto column = [&](const std::string& name) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return i;
+    ADD_FAILURE() << "no column " << name;
+    return std::size_t(0);
+  };
+  int rows = 0;
+  while (std::getline(lines, line) && std::getline(plain_lines, plain_line)) {
+    ++rows;
+    const std::vector<double> row = csv_numbers(line);
+    const std::vector<double> plain_row = csv_numbers(plain_line);
+    const double p = row[column("judged_probability")];
+    EXPECT_NEAR(p, 0.0297, 5e-4);
+    EXPECT_EQ(p, plain_row[column("judged_probability")]);
+    EXPECT_LE(row[column("judged_probability_lower")], p);
+    EXPECT_GE(row[column("judged_probability_upper")], p);
+    // One direction in double precision: the found values are p, up to the two paths' rounding.
+    EXPECT_NEAR(row[column("judged_probability_lowest_found")], p, 1e-12);
+    EXPECT_NEAR(row[column("judged_probability_highest_found")], p, 1e-12);
+    EXPECT_LE(row[column("latent_mean_lower")], row[column("latent_mean")]);
+    EXPECT_GE(row[column("latent_mean_upper")], row[column("latent_mean")]);
+    EXPECT_NE(line.find(",no,"), std::string::npos) << line;  // verdict_can_flip
+  }
+  EXPECT_EQ(rows, 2);
+
+  const TempFile far("far.csv", "1e160,0\n");
+  const CliRun refused = run_cli("probe --observations " + obs.path() + " --labels " + labels.path() + " --queries " +
+                                 far.path() + " --certify-gamma 1e160");
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_NE(refused.err.find("comes within"), std::string::npos) << refused.err;
+}
+
+}  // namespace
+}  // namespace gpprobe
