@@ -26,6 +26,10 @@ int baseline_command(const Args& args, std::ostream& out, std::ostream& err);
 int evaluate_command(const Args& args, std::ostream& out, std::ostream& err);
 int draw_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpc_command(const Args& args, std::ostream& out, std::ostream& err);
+// `gpc --likelihood softmax` and `robustness --likelihood softmax`: the multi-class paths the two commands
+// hand over to.
+int multiclass_gpc_command(const Args& args, std::ostream& out, std::ostream& err);
+int multiclass_robustness_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpc_bench_command(const Args& args, std::ostream& out, std::ostream& err);
 int robustness_command(const Args& args, std::ostream& out, std::ostream& err);
 int robustness_bench_command(const Args& args, std::ostream& out, std::ostream& err);

@@ -83,7 +83,17 @@ const CommandUsage kCommandUsage[] = {
      "          column (0/1 or -1/+1); test = feature columns. CSV point,latent_mean,latent_variance,\n"
      "          probability (p(y = +1)); stderr: one JSON line with the hyperparameters, the log marginal\n"
      "          likelihood and its gradient in [log S, log L1..Ld], iterations and converged.\n"
-     "          --shared-length-scale learns one L for every column (isotropic) instead of one each.\n"},
+     "          --shared-length-scale learns one L for every column (isotropic) instead of one each.\n"
+     "  gpc     --likelihood softmax --train FILE --test FILE [--signal-variance S | S0,...,S(C-1)]\n"
+     "          [--length-scales L1,...,Ld | --length-scales-per-class \"L...;L...;...\"]\n"
+     "          [--optimize [--restarts R] [--seed N]] [--out FILE]\n"
+     "          multi-class GP classification (softmax, Laplace, one SE-ARD kernel per class or one for\n"
+     "          all): train = feature columns then one label column of class indices 0..C-1 (C = the\n"
+     "          largest + 1). CSV point, latent_mean_0..C-1, latent_cov_c_k (c <= k), probability_0..C-1\n"
+     "          (exact quadrature for C <= 4; beyond, quasi-Monte Carlo with its error estimate on\n"
+     "          stderr); stderr: one JSON line with classes, the hyperparameters, the log marginal\n"
+     "          likelihood, its gradient (C arrays [log S_c, log L_c1..L_cd]), iterations, converged.\n"
+     "          --optimize ties the hyperparameters when S and L are given once, else learns them per class.\n"},
     {"bench-gpc",
      "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
      "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
@@ -97,7 +107,15 @@ const CommandUsage kCommandUsage[] = {
      "          root bounds of mean/variance/probability, minimum and maximum (certified interval,\n"
      "          witness, iterations, status of branch and bound), gpfgs and verdict_can_flip. --sweep:\n"
      "          one such row per gamma (the paper's Fig. 2; only the adversarial side is refined unless\n"
-     "          --search both).\n"},
+     "          --search both).\n"
+     "  robustness --likelihood softmax --train FILE [multi-class gpc's model flags] --point x1,...,xd\n"
+     "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--class c] [--tolerance E (0.02)]\n"
+     "          [--max-iterations N (2000)] [--time-limit S] [--out FILE]\n"
+     "          certified bounds of class c's probability over the box (c = the predicted class without\n"
+     "          --class): one JSON object with classes, probability_at_point (C values), class, minimum\n"
+     "          and maximum (as above) and safety: the predicted class's margin over every other class,\n"
+     "          margin_lower/margin_upper, witness, status certified|refuted|unknown. The cost grows\n"
+     "          exponentially with C.\n"},
     {"bench-robustness",
      "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
      "          [--json]\n"

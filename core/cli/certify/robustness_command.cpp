@@ -9,6 +9,7 @@
 // (robustness_json.h), "seconds", "model"}. --sweep G1,G2,... (the paper's Fig. 2) prints instead
 // {"point","dims","tolerance","search","probability_at_point","rows":[one certificate per gamma],
 // "seconds","model"} and refines only the adversarial extreme unless --search both.
+// --likelihood softmax: multi-class certificates (multiclass_robustness_command.cpp).
 #include <chrono>
 #include <ostream>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "commands.h"
 #include "csv_output.h"
 #include "classification/gpc_model_flags.h"
+#include "classification/multiclass_model_flags.h"
 #include "readers/loaded_matrix.h"
 #include "certify/robustness_json.h"
 
@@ -162,6 +164,7 @@ Status run(const Args& raw, std::ostream& out) {
 }  // namespace
 
 int robustness_command(const Args& args, std::ostream& out, std::ostream& err) {
+  if (wants_softmax(args)) return multiclass_robustness_command(args, out, err);
   return exit_code("robustness", run(args, out), err);
 }
 

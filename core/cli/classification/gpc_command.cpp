@@ -5,6 +5,7 @@
 // -1/+1), test = the feature columns. Writes point,latent_mean,latent_variance,probability (17 significant
 // digits) and one JSON line on stderr with the method, likelihood, hyperparameters, log marginal
 // likelihood and its gradient in [log S, log L1, ..., log Ld], iterations and convergence.
+// --likelihood softmax: multi-class classification (multiclass_gpc_command.cpp).
 // --shared-length-scale learns one length-scale for every column (an isotropic RBF) instead of one each.
 #include <ostream>
 
@@ -13,6 +14,7 @@
 #include "csv_output.h"
 #include "readers/file_messages.h"
 #include "classification/gpc_model_flags.h"
+#include "classification/multiclass_model_flags.h"
 #include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
@@ -72,6 +74,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int gpc_command(const Args& args, std::ostream& out, std::ostream& err) {
+  if (wants_softmax(args)) return multiclass_gpc_command(args, out, err);
   return exit_code("gpc", run(args, out, err), err);
 }
 
