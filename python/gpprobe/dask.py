@@ -46,7 +46,8 @@ CERTIFY_DTYPE = np.dtype(
 class ProbeFile:
     """A probe file as a graph's probe: tasks carry the path, and each worker process fits the probe
     once (on its first block) and keeps it, keyed by path, size and modification time. Every worker must
-    see the file at the same path (a shared file system, or a copy on each host)."""
+    see the file at the same path (a shared file system, or a copy on each host). A file changed after
+    the graph was made fails the graph (gpprobe.Error) rather than scoring some blocks with each version."""
 
     __slots__ = ("path", "stamp")
 
@@ -56,6 +57,10 @@ class ProbeFile:
         self.stamp = (stat.st_size, stat.st_mtime_ns)
 
     def probe(self) -> Probe:
+        stat = os.stat(self.path)
+        if (stat.st_size, stat.st_mtime_ns) != self.stamp:
+            # Workers that fitted it before and after the change would mix two probes in one result.
+            raise _error("invalid_argument", f"{self.path}: the probe file changed after the graph was made; make it again")
         key = (self.path, self.stamp)
         with _lock:
             probe = _probes.get(key)
@@ -106,9 +111,8 @@ def row_chunks(rows: int, dimension: int, rows_per_chunk: Optional[int] = None) 
     wanted = DEFAULT_ROWS_PER_CHUNK if rows_per_chunk is None else int(rows_per_chunk)
     if wanted <= 0:
         raise ValueError(f"rows_per_chunk must be > 0, got {rows_per_chunk}")
-    blocks = lambda r: math.ceil(r / CORE_BLOCK_ROWS) * CORE_BLOCK_ROWS  # noqa: E731
-    least = max(CORE_BLOCK_ROWS, blocks(math.ceil((dimension + 1) / 2)))
-    size = max(least, blocks(wanted))
+    least = _least_rows(dimension)
+    size = max(least, _whole_blocks(wanted))
     chunks = [size] * (rows // size)
     rest = rows - size * len(chunks)
     if rest:
@@ -117,6 +121,15 @@ def row_chunks(rows: int, dimension: int, rows_per_chunk: Optional[int] = None) 
         else:
             chunks.append(rest)
     return tuple(chunks) if chunks else (0,)
+
+
+def _whole_blocks(rows: int) -> int:
+    return math.ceil(rows / CORE_BLOCK_ROWS) * CORE_BLOCK_ROWS
+
+
+def _least_rows(dimension: int) -> int:
+    """The fewest rows of a chunk: one core block, and (d + 1)/2 rows in whole blocks."""
+    return max(CORE_BLOCK_ROWS, _whole_blocks(math.ceil((dimension + 1) / 2)))
 
 
 def _npy_rows(path: str, start: int, stop: int) -> np.ndarray:
@@ -188,10 +201,22 @@ def _queries(array: Any, dimension: int, name: str, rows_per_chunk: Optional[int
     if cols != dimension:
         s = lambda n: f"{n} column" + ("" if n == 1 else "s")  # noqa: E731
         raise _error("dimension_mismatch", f"queries have {s(cols)}, the observations of {name} have {s(dimension)}")
-    chunks = row_chunks(array.shape[0], cols, rows_per_chunk)
-    if array.chunks != (chunks, (cols,)):
-        array = array.rechunk((chunks, (cols,)))
+    rows = array.chunks[0]
+    if rows_per_chunk is not None or not _aligned(rows, cols) or len(array.chunks[1]) != 1:
+        wanted = rows_per_chunk if rows_per_chunk is not None else rows[0] or None
+        chunks = row_chunks(array.shape[0], cols, wanted)
+        if array.chunks != (chunks, (cols,)):
+            array = array.rechunk((chunks, (cols,)))
     return array
+
+
+def _aligned(rows: Tuple[int, ...], dimension: int) -> bool:
+    """Whether row chunks already keep one call's bits: each starts at a multiple of 256 rows, and each
+    (unless it is the only one) has at least the minimum of row_chunks()."""
+    least = _least_rows(dimension)
+    if len(rows) == 1:
+        return True
+    return all(r % CORE_BLOCK_ROWS == 0 for r in rows[:-1]) and all(r >= least for r in rows)
 
 
 def _probe_of(source: Any) -> Probe:
