@@ -4,11 +4,14 @@ packages gpprobe/ around it: `pip install --no-build-isolation ./python` (pyproj
 The build runs in setuptools' temporary folder, a Release build of the core, the CLI library and the
 module only (no GoogleTest suite, no CLI binary), for the interpreter running pip. GPPROBE_CMAKE_BUILD_DIR
 names an already configured build folder to build the module in instead (e.g. build/native, so that a
-developer's install reuses the compiled core); CMAKE_BUILD_PARALLEL_LEVEL sets the jobs (default 2).
+developer's install reuses the compiled core); CMAKE_BUILD_PARALLEL_LEVEL sets the jobs (default 2);
+GPPROBE_CMAKE_ARGS adds configure arguments (e.g. -DGPPROBE_NATIVE_ARCH=OFF for a module that runs on other
+x86-64 machines than the one building it, such as a cluster's worker image).
 """
 
 import glob
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -35,7 +38,8 @@ class CMakeBuild(build_ext):
         if not (build_dir / "CMakeCache.txt").exists():
             subprocess.run(
                 ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
-                 f"-DPython3_EXECUTABLE={sys.executable}", "-DGPPROBE_BUILD_TESTS=OFF"],
+                 f"-DPython3_EXECUTABLE={sys.executable}", "-DGPPROBE_BUILD_TESTS=OFF",
+                 *shlex.split(os.environ.get("GPPROBE_CMAKE_ARGS", ""))],
                 check=True,
             )
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")
