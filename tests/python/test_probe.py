@@ -218,3 +218,62 @@ def test_a_pickled_probe_scores_with_the_same_bits():
     a, b = probe.score(q), again.score(q)
     for measure in MEASURES:
         assert np.array_equal(a[measure], b[measure]), measure
+
+
+APP_WRITER = """
+import {{ createRequire }} from 'node:module';
+import {{ readFileSync, writeFileSync }} from 'node:fs';
+const require = createRequire({typescript!r});
+const ts = require('typescript');
+const out = {out!r};
+for (const [source, target] of [[{errors!r}, 'errors.mjs'], [{probe_file!r}, 'probe_file.mjs']]) {{
+  const js = ts.transpileModule(readFileSync(source, 'utf8'), {{
+    compilerOptions: {{ module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 }},
+  }}).outputText.replace("'../errors.ts'", "'./errors.mjs'");
+  writeFileSync(out + '/' + target, js);
+}}
+const {{ probeFileBytes }} = await import(out + '/probe_file.mjs');
+const input = JSON.parse(readFileSync(out + '/input.json', 'utf8'));
+const bytes = Buffer.from(input.data, 'base64');
+const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+const data = input.dtype === 'float32' ? new Float32Array(buffer) : new Float64Array(buffer);
+writeFileSync(out + '/app.probe.json', probeFileBytes({{
+  epsilon: input.epsilon, strength: input.strength, space: input.space,
+  observations: {{ data, rows: input.rows, cols: input.cols }}, labels: Uint8Array.from(input.labels),
+  observationRows: input.observation_rows, data: input.provenance,
+}}));
+"""
+
+
+@pytest.mark.parametrize("dtype, epsilon, strength", [(np.float32, 0.1, 5.0), (np.float64, 1e-7, 100.0), (np.float64, 2.5, 0.3)])
+def test_save_writes_the_bytes_the_apps_export_writes(tmp_path, dtype, epsilon, strength):
+    # The app's own writer (web/src/engine/probe/probe_file.ts, transpiled by the repository's TypeScript)
+    # run by Node on the same probe: the files are equal byte for byte.
+    import base64
+    import shutil
+    import subprocess
+    from conftest import ROOT
+
+    typescript = ROOT / "node_modules" / "typescript" / "package.json"
+    node = shutil.which("node")
+    if not typescript.exists() or node is None:
+        pytest.skip("the app's writer needs node and node_modules/typescript (npm ci, as scripts/setup.sh runs)")
+    rng = np.random.default_rng(12)
+    x = (rng.standard_normal((9, 5)) * 10.0 ** rng.integers(-8, 8, (9, 5))).astype(dtype)
+    y = rng.integers(0, 2, 9).astype(np.uint8)
+    probe = gpprobe.Probe(x, y, epsilon=epsilon, strength=strength)
+    provenance = {"name": "shard 7", "rows": 1797, "cols": 5, "dtype": np.dtype(dtype).name, "sha256": "ab" * 32}
+    rows = [int(r) for r in rng.integers(0, 1797, 9)]
+    (tmp_path / "input.json").write_text(json.dumps({
+        "epsilon": probe.epsilon, "strength": probe.strength, "space": probe.space, "rows": 9, "cols": 5,
+        "dtype": np.dtype(dtype).name, "data": base64.b64encode(x.astype(x.dtype.newbyteorder("<")).tobytes()).decode(),
+        "labels": y.tolist(), "observation_rows": rows, "provenance": provenance,
+    }))
+    script = tmp_path / "write.mjs"
+    script.write_text(APP_WRITER.format(
+        typescript=str(typescript), out=str(tmp_path),
+        errors=str(ROOT / "web" / "src" / "engine" / "errors.ts"),
+        probe_file=str(ROOT / "web" / "src" / "engine" / "probe" / "probe_file.ts")))
+    subprocess.run([node, str(script)], check=True, capture_output=True, text=True)
+    app = (tmp_path / "app.probe.json").read_bytes()
+    assert probe.file_bytes(observation_rows=rows, data=provenance) == app
