@@ -16,6 +16,7 @@ the core's.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import threading
@@ -44,51 +45,56 @@ CERTIFY_DTYPE = np.dtype(
 
 
 class ProbeFile:
-    """A probe file as a graph's probe: tasks carry the path, and each worker process fits the probe
-    once (on its first block) and keeps it, keyed by path, size and modification time. Every worker must
-    see the file at the same path (a shared file system, or a copy on each host). A file changed after
-    the graph was made fails the graph (gpprobe.Error) rather than scoring some blocks with each version."""
+    """A probe file as a graph's probe: tasks carry its path and the SHA-256 of its content, and each worker
+    process reads and fits the probe once (on its first block) and keeps it. Every worker must see the file
+    at the same path (a shared file system, or an identical copy on each host). A file whose content differs
+    from the one the graph was made with fails the graph (gpprobe.Error) rather than scoring some blocks
+    with each version."""
 
-    __slots__ = ("path", "stamp")
+    __slots__ = ("path", "sha256")
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         self.path = os.path.abspath(os.fspath(path))
-        stat = os.stat(self.path)
-        self.stamp = (stat.st_size, stat.st_mtime_ns)
+        with open(self.path, "rb") as f:
+            self.sha256 = hashlib.sha256(f.read()).hexdigest()
 
     def probe(self) -> Probe:
+        # Read and hashed once per file version (path, size, modification time) in this process.
         stat = os.stat(self.path)
-        if (stat.st_size, stat.st_mtime_ns) != self.stamp:
-            # Workers that fitted it before and after the change would mix two probes in one result.
-            raise _error("invalid_argument", f"{self.path}: the probe file changed after the graph was made; make it again")
-        key = (self.path, self.stamp)
+        version = (self.path, stat.st_size, stat.st_mtime_ns)
         with _lock:
-            probe = _probes.get(key)
-            if probe is None:
-                probe = Probe.load(self.path)
-                _probes[key] = probe
+            known = _probes.get(version)
+            if known is None:
+                with open(self.path, "rb") as f:
+                    content = f.read()
+                known = _probes[version] = (hashlib.sha256(content).hexdigest(),
+                                            Probe.from_file_bytes(content, name=self.path))
                 _loads[self.path] = _loads.get(self.path, 0) + 1
-            return probe
+        digest, fitted = known
+        if digest != self.sha256:
+            raise _error("invalid_argument", f"{self.path}: the probe file changed after the graph was made; make it again")
+        return fitted
 
-    def __dask_tokenize__(self) -> Tuple[str, str, Tuple[int, int]]:
-        return ("gpprobe.dask.ProbeFile", self.path, self.stamp)
+    def __dask_tokenize__(self) -> Tuple[str, str, str]:
+        return ("gpprobe.dask.ProbeFile", self.path, self.sha256)
 
     def __reduce__(self):
-        return (_probe_file, (self.path, self.stamp))
+        return (_probe_file, (self.path, self.sha256))
 
     def __repr__(self) -> str:
         return f"gpprobe.dask.ProbeFile({self.path!r})"
 
 
-def _probe_file(path: str, stamp: Tuple[int, int]) -> ProbeFile:
+def _probe_file(path: str, sha256: str) -> ProbeFile:
     file = ProbeFile.__new__(ProbeFile)
-    file.path, file.stamp = path, stamp
+    file.path, file.sha256 = path, sha256
     return file
 
 
-# This process's probes fitted from files, and how often each path was fitted (loaded_probes()).
+# This process's probe file versions: (path, size, mtime) -> (the content's SHA-256, its probe), and how
+# often each path was fitted (loaded_probes()).
 _lock = threading.Lock()
-_probes: Dict[Tuple[str, Tuple[int, int]], Probe] = {}
+_probes: Dict[Tuple[str, int, int], Tuple[str, Probe]] = {}
 _loads: Dict[str, int] = {}
 
 

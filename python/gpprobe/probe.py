@@ -105,7 +105,18 @@ class Probe:
         (gpprobe.Error, code parse_error or dimension_mismatch); a missing file is a gpprobe.FileError
         (an OSError).
         """
-        file = _gpprobe.read_probe_file(os.fspath(path))
+        return cls._of_file(_gpprobe.read_probe_file(os.fspath(path)), space, expected_queries)
+
+    @classmethod
+    def from_file_bytes(
+        cls, content: bytes, *, name: str = "probe file", space: Optional[str] = None, expected_queries: int = 10000
+    ) -> "Probe":
+        """The probe of a probe file's bytes (read elsewhere, e.g. from object storage); ``name`` names them in
+        error messages. Otherwise as :meth:`load`."""
+        return cls._of_file(_gpprobe.parse_probe_file(bytes(content), name), space, expected_queries)
+
+    @classmethod
+    def _of_file(cls, file: Mapping[str, Any], space: Optional[str], expected_queries: int) -> "Probe":
         return cls(
             file["observations"],
             file["labels"],

@@ -179,14 +179,9 @@ py::array_t<std::uint8_t> label_array(const std::vector<std::uint8_t>& labels) {
 
 // The fields a fit needs, as the CLI reads them: epsilon, strength, space, observations in the stored
 // precision, labels.
-py::dict read_probe_file(const std::string& path) {
-  std::optional<Result<cli::ProbeFile>> read;
-  {
-    py::gil_scoped_release unlocked;
-    read.emplace(cli::read_probe_file(path));
-  }
-  raise_if_failed(read->status());
-  const cli::ProbeFile& file = read->value();
+py::dict probe_file_fields(const Result<cli::ProbeFile>& read) {
+  raise_if_failed(read.status());
+  const cli::ProbeFile& file = read.value();
   const cli::LoadedMatrix& x = file.observations;
   py::array observations;
   if (x.type == ScalarType::float32) {
@@ -205,6 +200,26 @@ py::dict read_probe_file(const std::string& path) {
   out["observations"] = observations;
   out["labels"] = label_array(file.labels);
   return out;
+}
+
+py::dict read_probe_file(const std::string& path) {
+  std::optional<Result<cli::ProbeFile>> read;
+  {
+    py::gil_scoped_release unlocked;
+    read.emplace(cli::read_probe_file(path));
+  }
+  return probe_file_fields(*read);
+}
+
+// The same from the file's bytes already read; `name` names it in messages.
+py::dict parse_probe_file(const py::bytes& content, const std::string& name) {
+  const std::string text = content;
+  std::optional<Result<cli::ProbeFile>> read;
+  {
+    py::gil_scoped_release unlocked;
+    read.emplace(cli::parse_probe_file(text, name));
+  }
+  return probe_file_fields(*read);
 }
 
 }  // namespace
@@ -227,6 +242,7 @@ void register_probe(py::module_& m) {
   m.def("fit_probe", &fit, py::arg("observations"), py::arg("labels"), py::arg("epsilon") = 0.1,
         py::arg("strength") = 5.0, py::arg("space") = "automatic", py::arg("expected_queries") = 10000);
   m.def("read_probe_file", &read_probe_file, py::arg("path"));
+  m.def("parse_probe_file", &parse_probe_file, py::arg("content"), py::arg("name"));
   m.def("thread_count", &thread_count, "Threads the core's loops use (the caller and the pool's).");
   m.def("set_thread_count", &set_thread_count, py::arg("threads"),
         "Threads for the core's loops in this process; 0 restores the default (the hardware's, at most 16).");

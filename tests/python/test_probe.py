@@ -98,6 +98,11 @@ def test_probe_files_load_as_the_cli_reads_them(gpp_golden, cli, tmp_path, fixtu
         assert_close(scores[measure], columns[measure], 1e-12, f"{fixture} {measure} vs CLI")
     for measure, key in GOLDEN_KEYS.items():
         assert_close(scores[measure], case["expected"][key], tolerance, f"{fixture} {measure} vs golden")
+    from_bytes = gpprobe.Probe.from_file_bytes(path.read_bytes(), name=fixture)
+    for measure in MEASURES:
+        assert np.array_equal(from_bytes.score(q)[measure], scores[measure]), measure
+    with pytest.raises(gpprobe.Error, match=f"^{fixture}: not JSON$"):
+        gpprobe.Probe.from_file_bytes(path.read_bytes()[:100], name=fixture)
     other = "function" if probe.space == "weight" else "weight"
     overridden = gpprobe.Probe.load(path, space=other)
     assert overridden.space == other
