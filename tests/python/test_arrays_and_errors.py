@@ -59,7 +59,7 @@ def test_c_order_is_read_in_place_and_other_layouts_are_copied_once(fitted):
 
 def test_the_gil_is_released_while_the_core_scores(fitted):
     probe, _ = fitted
-    q = np.random.default_rng(6).standard_normal((300000, 32))
+    q = np.random.default_rng(6).standard_normal((1_000_000, 32), dtype=np.float32)
     ticks, done = [0], threading.Event()
 
     def score():
