@@ -19,6 +19,19 @@ need_file /usr/include/eigen3/Eigen/Core libeigen3-dev
 need_file /usr/include/gtest/gtest.h libgtest-dev
 need_file /usr/include/nlohmann/json.hpp nlohmann-json3-dev
 if [ "${GPPROBE_SKIP_BROWSER:-0}" != 1 ]; then need_file /usr/bin/chromium chromium; fi
+# The Python module (python/) and its tests (tests/python), for Debian's own Python: headers, pybind11,
+# numpy, Dask and distributed, Zarr and pandas (Dask's array and DataFrame forms), pytest, venv.
+need_python() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || missing+=("$2"); }
+need_file /usr/bin/python3-config python3-dev
+need_file /usr/include/pybind11/pybind11.h pybind11-dev
+need_python pybind11 python3-pybind11
+need_python numpy python3-numpy
+need_python dask.array python3-dask
+need_python distributed python3-distributed
+need_python zarr python3-zarr
+need_python pandas python3-pandas
+need_python pytest python3-pytest
+need_python ensurepip python3-venv
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The full test suite, from a fresh clone: installs what is missing, builds everything, then runs
-#   1. the native GoogleTest suite (core + CLI),
+#   1. the native GoogleTest suite (core + CLI), then pytest on the Python module (tests/python),
 #   2. a bounded fuzz smoke run (scripts/test/fuzz.sh --smoke: each libFuzzer harness for 4 s under
 #      ASan + UBSan, then each browser parser for 2 s in Node; any finding fails the suite),
 #   3. Vitest in Node: the wasm module through the TS API, parsers and session state,
@@ -11,6 +11,10 @@ bash scripts/build/build.sh
 source scripts/build/setup.sh
 echo "test: native (GoogleTest)"
 ./build/native/gpprobe_tests --gtest_brief=1
+echo "test: Python module (pytest: golden files, the CLI, a 2-worker Dask LocalCluster)"
+# Debian's Python, which has the packages setup.sh installs (a python3 earlier on PATH may not). pytest exits
+# 5 when it collects no test: that fails here like any other non-zero exit.
+/usr/bin/python3 -m pytest tests/python -q -p no:cacheprovider
 echo "test: fuzz smoke (libFuzzer, ASan, UBSan; browser parsers)"
 bash scripts/test/fuzz.sh --smoke
 echo "test: wasm and web (Vitest)"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/linalg/row_products.h"
 #include "linalg/lanes_cholesky.h"
 
@@ -15,6 +16,23 @@ namespace {
 // blocks and the panels below them are solved row by row with the four-lane kernels of lanes_cholesky.h
 // (n * 64^2 / 2 multiply-adds in all, a tenth of the n^3/3 at n = 769: scalar, they took half the time).
 constexpr std::size_t kBlock = 64;
+
+// Below this many multiply-adds a loop runs on the calling thread (a pool round trip costs microseconds).
+constexpr double kParallelWork = 262144.0;
+
+// Rows [0, rows) in chunks of kBlock rows: body(first, count) for each chunk, on the thread pool
+// (parallel_for.h) when the work, `work_per_row` multiply-adds a row, repays it. Every chunk is computed
+// by the same call whichever thread runs it, on its own rows, so the result does not depend on the thread
+// count.
+template <class Body>
+void for_row_chunks(std::size_t rows, double work_per_row, Body&& body) {
+  const std::size_t chunks = (rows + kBlock - 1) / kBlock;
+  const auto run = [&](std::size_t c0, std::size_t c1) {
+    for (std::size_t c = c0; c < c1; ++c) body(c * kBlock, std::min(kBlock, rows - c * kBlock));
+  };
+  if (chunks < 2 || double(rows) * work_per_row < kParallelWork) run(0, chunks);
+  else parallel_for(chunks, run);
+}
 
 // X <- X L_JJ^-T for the `rows` rows of X (row stride ld, b columns), by forward substitution per row:
 // each row of X is solved against the factored diagonal block D as lanes_cholesky_rows solves a row of
@@ -49,12 +67,19 @@ Status cholesky_in_place(double* A, std::size_t n, const std::string& what) {
   for (std::size_t j0 = 0; j0 < n; j0 += kBlock) {
     const std::size_t b = std::min(kBlock, n - j0);
     double* column = A + j0 * n + j0;  // the block column J from its diagonal block down
-    // A[j0:n, J] -= L[j0:n, 0:j0] L[J, 0:j0]': everything left of J is final.
-    add_product_transposed(A + j0 * n, n, A + j0 * n, n, n - j0, b, j0, -1.0, column, n);
+    // A[j0:n, J] -= L[j0:n, 0:j0] L[J, 0:j0]': everything left of J is final. Rows in chunks: each chunk
+    // reads its own rows and J's left of the diagonal, and writes its own rows of the block column.
+    for_row_chunks(n - j0, double(b) * double(j0), [&](std::size_t first, std::size_t count) {
+      add_product_transposed(A + (j0 + first) * n, n, A + j0 * n, n, count, b, j0, -1.0, column + first * n, n);
+    });
     if (!lanes_cholesky_rows(column, b, n, inverse)) {
       return Status(StatusCode::numerical_failure, what + " is not positive definite");
     }
-    solve_panel(column + b * n, n - j0 - b, n, column, b, inverse);
+    // The panel below the diagonal block, row by row against the factored block.
+    double* panel = column + b * n;
+    for_row_chunks(n - j0 - b, 0.5 * double(b) * double(b), [&](std::size_t first, std::size_t count) {
+      solve_panel(panel + first * n, count, n, column, b, inverse);
+    });
   }
   for (std::size_t i = 0; i < n; ++i) std::fill(A + i * n + i + 1, A + (i + 1) * n, 0.0);
   return Status::success();
@@ -73,12 +98,14 @@ void invert_lower_transposed(const double* L, std::size_t n, double* U) {
       for (std::size_t c = r; c < b; ++c) U[(i0 + r) * n + i0 + c] = M[c * b + r];
     if (i0 == 0) continue;
     S.assign(i0 * b, 0.0);
-    for (std::size_t j0 = 0; j0 < i0; j0 += kBlock) {
-      const std::size_t rows = std::min(kBlock, i0 - j0);
+    // Row block J of S from U's rows J (final) and L's block row I; blocks write their own rows of S.
+    for_row_chunks(i0, 0.5 * double(b) * double(i0), [&](std::size_t j0, std::size_t rows) {
       add_product_transposed(U + j0 * n + j0, n, L + i0 * n + j0, n, rows, b, i0 - j0, 1.0, S.data() + j0 * b, b);
-    }
+    });
     // U[0:i0, I] = -S U_II, and U_II = M' so its columns are the rows of M.
-    add_product_transposed(S.data(), b, M.data(), b, i0, b, b, -1.0, U + i0, n);
+    for_row_chunks(i0, double(b) * double(b), [&](std::size_t first, std::size_t count) {
+      add_product_transposed(S.data() + first * b, b, M.data(), b, count, b, b, -1.0, U + first * n + i0, n);
+    });
   }
 }
 
@@ -90,7 +117,9 @@ void gram_of_upper_in_place(double* U, std::size_t n, bool mirror) {
   for (std::size_t j0 = 0; j0 < n; j0 += kBlock) {
     const std::size_t b = std::min(kBlock, n - j0), j1 = j0 + b;
     T.assign(j1 * b, 0.0);
-    add_product_transposed(U + j0, n, U + j0 * n + j0, n, j1, b, n - j0, 1.0, T.data(), b);
+    for_row_chunks(j1, double(b) * double(n - j0), [&](std::size_t first, std::size_t count) {
+      add_product_transposed(U + first * n + j0, n, U + j0 * n + j0, n, count, b, n - j0, 1.0, T.data() + first * b, b);
+    });
     for (std::size_t r = 0; r < j1; ++r) std::copy(T.data() + r * b, T.data() + (r + 1) * b, U + r * n + j0);
   }
   if (!mirror) return;

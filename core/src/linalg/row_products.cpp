@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpprobe/linalg/parallel_for.h"
 #include "linalg/blocked_rows.h"
 #include "linalg/lanes.h"
 
@@ -236,10 +237,20 @@ void add_weighted_rows(const double* w, const double* A, std::size_t m, std::siz
 
 void multiply_self_transposed(const double* A, std::size_t m, std::size_t k, double* C) {
   constexpr std::size_t kRows = 64;  // a block row of C against every row of A up to its diagonal
+  constexpr double kSerialWork = 262144.0;  // multiply-adds below which the pool is not worth a round trip
   std::fill(C, C + m * m, 0.0);
-  for (std::size_t i0 = 0; i0 < m; i0 += kRows) {
-    const std::size_t b = std::min(kRows, m - i0);
+  // Block rows write their own rows of C, each by the same call whichever thread takes it, so C does not
+  // depend on the thread count (parallel_for.h); the largest (last) blocks are handed out first.
+  const std::size_t blocks = (m + kRows - 1) / kRows;
+  const auto block_row = [&](std::size_t task) {
+    const std::size_t i0 = (blocks - 1 - task) * kRows, b = std::min(kRows, m - i0);
     add_product_transposed(A + i0 * k, k, A, k, b, i0 + b, k, 1.0, C + i0 * m, m);
+    return Status::success();
+  };
+  if (0.5 * double(m) * double(m) * double(k) < kSerialWork) {
+    for (std::size_t task = 0; task < blocks; ++task) block_row(task);
+  } else {
+    parallel_tasks(blocks, block_row, [](std::size_t) { return Status::success(); });
   }
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = i + 1; j < m; ++j) C[i * m + j] = C[j * m + i];

@@ -109,7 +109,11 @@ void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std:
     std::fill(variance, variance + count, 2.0 * v);
     return;
   }
-  std::vector<double> Z(count * O), V(count * O), mean_part(count), explained(count);
+  thread_local std::vector<double> Z, V, mean_part, explained;  // per-thread scratch (probe.cpp, score)
+  Z.resize(count * O);
+  V.resize(count * O);
+  mean_part.resize(count);
+  explained.resize(count);
   multiply_transposed(P, count, psi.data(), O, D, Z.data());  // kernel rows z = k(q, X)
   std::fill(mean, mean + count, 0.0);
   std::fill(variance, variance + count, 0.0);

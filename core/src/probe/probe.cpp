@@ -88,7 +88,13 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   const bool float32 = float32_products_ && queries.type() == ScalarType::float32;
   // Blocks of kProbeBlockRows queries, each scored by the same code whichever thread takes it.
   const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
-    std::vector<double> P(kProbeBlockRows * D), mean(kProbeBlockRows), variance(kProbeBlockRows);
+    // Scratch kept by each thread across calls (its size only grows): allocated per block, these megabytes
+    // went through mmap and munmap wherever malloc's dynamic mmap threshold is off (Dask's workers set
+    // MALLOC_TRIM_THRESHOLD_, which turns it off), and scoring ran 2-3 times slower there.
+    thread_local std::vector<double> P, mean, variance;
+    P.resize(kProbeBlockRows * D);
+    mean.resize(kProbeBlockRows);
+    variance.resize(kProbeBlockRows);
     for (std::size_t block = begin; block < end; ++block) {
       const std::size_t first = block * kProbeBlockRows, count = std::min(kProbeBlockRows, n - first);
       if (prior_only) {

@@ -159,7 +159,8 @@ void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::s
                                    double* variance) const {
   const std::size_t D = std::size_t(psi.cols());
   multiply_vector(P, count, D, u_.data(), mean);
-  std::vector<double> PS(count * D);
+  thread_local std::vector<double> PS;  // per-thread scratch (probe.cpp, score)
+  PS.resize(count * D);
   if (const std::shared_ptr<const VarianceFactor> factor = std::atomic_load(&variance_factor_)) {
     multiply_lower_transposed(P, count, factor->T.data(), D, PS.data());  // rows (T psi)'
     rowwise_dot(PS.data(), PS.data(), count, D, variance);

@@ -17,6 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/linalg/row_products.h"
+#include "gpprobe/probe/leave_one_out.h"
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/probe/scored_queries.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
@@ -309,6 +312,59 @@ TEST(ParallelScoring, GoldenNumbersHoldOnSevenThreads) {
         EXPECT_NEAR(all[3 * n + i], g.mean[i], 1e-8) << g.name;
         EXPECT_NEAR(all[4 * n + i], g.variance[i], 1e-8) << g.name;
       }
+    }
+  }
+}
+
+// The fit's products on `threads` threads: a Gram matrix, then the blocked Cholesky, triangular inverse
+// and inverse of an SPD matrix of order n (sizes around and across the 64-row blocks), all in one vector.
+std::vector<double> blocked_products(std::size_t n, std::size_t threads) {
+  ThreadCount set(threads);
+  const SyntheticEmbeddings rows = synthetic_embeddings(n, n + 5, 9);
+  std::vector<double> out(n * n), A(n * n), U(n * n);
+  multiply_self_transposed(rows.x.data(), n, n + 5, A.data());
+  for (std::size_t i = 0; i < n; ++i) A[i * n + i] += 1.0;
+  std::vector<double> all = A;
+  EXPECT_TRUE(cholesky_in_place(A.data(), n, "A").ok());
+  all.insert(all.end(), A.begin(), A.end());
+  invert_lower_transposed(A.data(), n, U.data());
+  all.insert(all.end(), U.begin(), U.end());
+  gram_of_upper_in_place(U.data(), n, true);
+  all.insert(all.end(), U.begin(), U.end());
+  return all;
+}
+
+TEST(ParallelFits, BlockedProductsAreBitIdenticalOnAnyThreadCount) {
+  for (std::size_t n : {1, 63, 65, 200, 769}) {
+    const std::vector<double> serial = blocked_products(n, 1);
+    for (std::size_t threads : kThreadCounts) {
+      expect_bitwise_equal(blocked_products(n, threads), serial, "n=" + std::to_string(n) + " on " +
+                                                                     std::to_string(threads) + " threads");
+    }
+  }
+}
+
+// A probe fitted, scored (long enough for the weight-space factor of S) and left out one at a time, all
+// on `threads` threads.
+std::vector<double> fitted_on(std::size_t threads, PosteriorSpace space) {
+  ThreadCount set(threads);
+  const SyntheticEmbeddings obs = synthetic_embeddings(300, 260, 5);
+  const SyntheticEmbeddings q = synthetic_embeddings(600, 260, 6);
+  const Probe probe = testing::fitted_probe(obs.x, obs.labels, 0.1, 5.0, space);
+  std::vector<double> all = probe_scores(probe, MatrixView(q.x), threads);
+  Result<LeaveOneOut> loo = leave_one_out(probe, space);
+  EXPECT_TRUE(loo.ok());
+  all.insert(all.end(), loo.value().judged_probability.begin(), loo.value().judged_probability.end());
+  all.insert(all.end(), loo.value().latent_variance.begin(), loo.value().latent_variance.end());
+  return all;
+}
+
+TEST(ParallelFits, ProbeFitsAreBitIdenticalOnAnyThreadCount) {
+  for (PosteriorSpace space : {PosteriorSpace::function, PosteriorSpace::weight}) {
+    const std::vector<double> serial = fitted_on(1, space);
+    for (std::size_t threads : kThreadCounts) {
+      expect_bitwise_equal(fitted_on(threads, space), serial,
+                           std::string(space_name(space)) + " on " + std::to_string(threads) + " threads");
     }
   }
 }

@@ -1,0 +1,36 @@
+"""gpprobe: Gaussian process probes on embeddings, on the same C++ core as the gpprobe app and CLI.
+
+    import gpprobe
+    probe = gpprobe.Probe(observations, labels, epsilon=0.1, strength=5.0)   # or Probe.load("x.probe.json")
+    scores = probe.score(X)          # dict of numpy arrays: judged_probability, episteme, alea, ...
+    bounds = probe.certify(X, gamma=0.05)
+    probe.save("x.probe.json")       # the file the app exports and `gpprobe probe --probe` reads
+    gpprobe.loo(probe)               # leave-one-out verdict
+    gpprobe.GPClassifier().fit(X, y).predict_proba(X_test)
+    gpprobe.GPRegressor("rbf").fit(X, y).predict(X_test, return_std=True)
+
+For data larger than one machine, ``gpprobe.dask`` maps a probe over the row blocks of a dask array
+(docs/scale.md). The API: docs/python.md. Errors are ``gpprobe.Error`` (a ValueError; ``.code`` names the
+core's status) with the core's message, ``gpprobe.FileError`` (an OSError) for unreadable files, and
+TypeError for arrays of the wrong dtype.
+"""
+
+from ._gpprobe import Error, FileError, named_kernels, set_thread_count, thread_count
+from .models import GPClassifier, GPRegressor
+from .probe import CERTIFY_COLUMNS, MEASURES, Probe, loo
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CERTIFY_COLUMNS",
+    "Error",
+    "FileError",
+    "GPClassifier",
+    "GPRegressor",
+    "MEASURES",
+    "Probe",
+    "loo",
+    "named_kernels",
+    "set_thread_count",
+    "thread_count",
+]

@@ -1,0 +1,127 @@
+# Type stubs of the extension gpprobe._gpprobe (python/src/*.cpp). The package's public API
+# (gpprobe.Probe, GPClassifier, GPRegressor, loo, gpprobe.dask) is typed in its own .py files.
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+MatrixLike = npt.ArrayLike  # (n, d) float32/float64; C-contiguous arrays are read in place
+
+row_products_backend: str
+
+class Error(ValueError):
+    """A bad input or a failed computation, with the core's message."""
+
+    code: str  # invalid_argument, dimension_mismatch, non_finite, numerical_failure, parse_error
+
+class FileError(OSError):
+    """A file that could not be opened or read."""
+
+    code: str  # io_error
+
+class ProbeHandle:
+    @property
+    def observation_count(self) -> int: ...
+    @property
+    def dimension(self) -> int: ...
+    @property
+    def space(self) -> str: ...
+    @property
+    def epsilon(self) -> float: ...
+    @property
+    def strength(self) -> float: ...
+    @property
+    def prior_variance(self) -> float: ...
+    @property
+    def condition(self) -> float: ...
+    @property
+    def labels(self) -> npt.NDArray[np.uint8]: ...
+    def score(self, queries: MatrixLike) -> Dict[str, npt.NDArray[np.float64]]: ...
+    def certify(
+        self,
+        queries: MatrixLike,
+        gamma: float,
+        norm: str = "inf",
+        dims: Optional[Sequence[int]] = None,
+        tolerance: float = 0.01,
+        max_iterations: int = 10000,
+        time_limit_seconds: float = 0.0,
+    ) -> Dict[str, npt.NDArray[Any]]: ...
+    def leave_one_out(self, space: str = "automatic") -> Dict[str, Any]: ...
+
+def fit_probe(
+    observations: MatrixLike,
+    labels: npt.ArrayLike,
+    epsilon: float = 0.1,
+    strength: float = 5.0,
+    space: str = "automatic",
+    expected_queries: int = 10000,
+) -> ProbeHandle: ...
+def read_probe_file(path: str) -> Dict[str, Any]: ...
+def parse_probe_file(content: bytes, name: str) -> Dict[str, Any]: ...
+def thread_count() -> int: ...
+def set_thread_count(threads: int) -> None: ...
+
+class ClassifierHandle:
+    def predict(self, points: MatrixLike) -> Dict[str, Any]: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def likelihood(self) -> str: ...
+    @property
+    def signal_variance(self) -> float: ...
+    @property
+    def length_scales(self) -> List[float]: ...
+    @property
+    def log_marginal_likelihood(self) -> float: ...
+    @property
+    def log_marginal_likelihood_gradient(self) -> List[float]: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def training_points(self) -> int: ...
+    @property
+    def optimizer(self) -> Optional[Dict[str, Any]]: ...
+
+def fit_classifier(
+    inputs: MatrixLike,
+    labels: npt.ArrayLike,
+    method: str = "laplace",
+    likelihood: str = "probit",
+    signal_variance: float = 1.0,
+    length_scales: Sequence[float] = ...,
+    optimize: bool = False,
+    restarts: int = 0,
+    seed: int = 0,
+    shared_length_scale: bool = False,
+    max_iterations: int = 100,
+) -> ClassifierHandle: ...
+
+class RegressionHandle:
+    def predict(self, points: MatrixLike) -> Dict[str, Any]: ...
+    @property
+    def kernel(self) -> str: ...
+    @property
+    def parameters(self) -> Dict[str, float]: ...
+    @property
+    def noise_variance(self) -> float: ...
+    @property
+    def mean(self) -> float: ...
+    @property
+    def log_marginal_likelihood(self) -> float: ...
+    @property
+    def optimizer(self) -> Optional[Dict[str, Any]]: ...
+
+def fit_regressor(
+    inputs: MatrixLike,
+    targets: npt.ArrayLike,
+    kernel: str = "rbf",
+    parameters: Mapping[str, float] = ...,
+    noise_variance: float = 0.1,
+    mean: Optional[float] = None,
+    optimize: bool = False,
+    restarts: int = 0,
+    seed: int = 0,
+    fixed: Sequence[str] = ...,
+) -> RegressionHandle: ...
+def named_kernels() -> List[str]: ...
