@@ -28,5 +28,6 @@ int gpc_command(const Args& args, std::ostream& out, std::ostream& err);
 int gpc_bench_command(const Args& args, std::ostream& out, std::ostream& err);
 int robustness_command(const Args& args, std::ostream& out, std::ostream& err);
 int robustness_bench_command(const Args& args, std::ostream& out, std::ostream& err);
+int compare_command(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpprobe::cli

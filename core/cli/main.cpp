@@ -87,6 +87,13 @@ const char* kUsage =
     "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
     "          [--json]\n"
     "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"
+    "  compare --embeddings A.npy B.npy ... (or --config projector_config.json) --labels FILE\n"
+    "          [--observations ROWS | --per-class N [--seed S]] [--concepts SPEC ...] [--ood A.npy ...]\n"
+    "          [--epsilon E] [--strength S] [--out FILE]\n"
+    "          which representation holds the concept: the same concept and observation rows probed in\n"
+    "          every embedding of the same rows; CSV embedding,width,loo_auroc,loo_auroc_lower,\n"
+    "          loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea,... (DeLong's paired tests against the\n"
+    "          best; a sentence per concept on stderr). gpprobe compare --help for every flag.\n"
     "\n"
     "Every command takes --threads N: threads for scoring queries and for the steps of evaluate\n"
     "(default: every core, at most 16).\n"
@@ -127,6 +134,7 @@ int main(int argc, char** argv) {
       {"bench-gpc", gpprobe::cli::gpc_bench_command},
       {"robustness", gpprobe::cli::robustness_command},
       {"bench-robustness", gpprobe::cli::robustness_bench_command},
+      {"compare", gpprobe::cli::compare_command},
   };
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << kUsage;
