@@ -11,6 +11,7 @@
 #   bash scripts/fuzz.sh --smoke                the bounded run of scripts/test.sh: 4 s per harness
 #   bash scripts/fuzz.sh --only probe_api       one harness (repeatable); names as in tests/fuzz/*_fuzz.cpp
 #   bash scripts/fuzz.sh --only browser         the browser parsers only; --only browser:npz one of them
+#   bash scripts/fuzz.sh --only browser:link_state   sessions and links: session_file, link_state, link_deflated
 #   build/fuzz/npy_reader_fuzz FILE             replay one input (after a build)
 #   node scripts/fuzz_browser_parsers.mjs --replay npz FILE      replay one input of a browser parser
 #

@@ -1,5 +1,7 @@
-// The Node fuzz loop over every browser parser (issue 9), run by scripts/fuzz.sh after the libFuzzer
-// harnesses. tests/fuzz/browser/parsers.ts is bundled for Node (Vite, SSR build) into build/fuzz/browser;
+// The Node fuzz loop over every browser parser (issue 9) and the session and link readers (issue 23:
+// tests/fuzz/browser/sessions.ts, targets session_file, link_state, link_deflated), run by
+// scripts/fuzz.sh after the libFuzzer harnesses. tests/fuzz/browser/parsers.ts and sessions.ts are
+// bundled for Node (Vite, SSR build) into build/fuzz/browser;
 // each target's valid seed files are mutated (bit flips, interesting integers, inserted, deleted and
 // repeated bytes, splices with other seeds, truncation) and parsed in a worker thread with a time limit
 // per input (confirmed once with 5 times the limit) and a 1 GB heap. A finding is a parse that throws anything but a FileError naming the file,
@@ -31,10 +33,17 @@ const replay = option('replay', null);
 
 const out = resolve(root, 'build/fuzz/browser');
 mkdirSync(out, { recursive: true });
-await build({ configFile: false, root, logLevel: 'warn',
-  build: { ssr: resolve(root, 'tests/fuzz/browser/parsers.ts'), outDir: out, emptyOutDir: true, target: 'node20' } });
-const bundle = resolve(out, 'parsers.js');
-const { TARGETS, seeds } = await import(pathToFileURL(bundle).href);
+// Two bundles, each a worker module of its own: the file parsers, and sessions and links (sessions.ts).
+const bundles = {};
+for (const entry of ['parsers', 'sessions']) {
+  await build({ configFile: false, root, logLevel: 'warn',
+    build: { ssr: resolve(root, `tests/fuzz/browser/${entry}.ts`), outDir: resolve(out, entry), emptyOutDir: true, target: 'node20' } });
+  bundles[entry] = resolve(out, entry, `${entry}.js`);
+}
+const modules = Object.fromEntries(await Promise.all(Object.entries(bundles).map(async ([k, b]) => [k, await import(pathToFileURL(b).href)])));
+const TARGETS = Object.assign({}, ...Object.values(modules).map((m) => m.TARGETS));
+const seeds = () => Object.assign({}, ...Object.values(modules).map((m) => m.seeds()));
+const bundleOf = (target) => bundles[Object.keys(modules).find((k) => target in modules[k].TARGETS)];
 
 // xorshift32: the same mutations for the same --seed.
 const random = () => {
@@ -90,8 +99,9 @@ function mutate(input, pool) {
 
 class Runner {
   #worker = null;
+  #bundle = null;
   /** A fresh worker, once it has loaded the bundle (its 'ready' message), so loading is never timed. */
-  async #start() {
+  async #start(bundle) {
     const worker = new Worker(bundle, { resourceLimits: { maxOldGenerationSizeMb: 1024 } });
     worker.unref();
     await new Promise((resolve, reject) => {
@@ -100,6 +110,7 @@ class Runner {
     });
     worker.removeAllListeners('error');
     this.#worker = worker;
+    this.#bundle = bundle;
   }
   /**
    * The outcome of one input: parsed / refused / defect, or 'timeout' / 'crash'. A timeout is tried
@@ -111,7 +122,8 @@ class Runner {
     return outcome.kind === 'timeout' && target !== 'parquet' ? this.#once(target, bytes, 5 * timeoutMs) : outcome;
   }
   async #once(target, bytes, limit) {
-    if (!this.#worker) await this.#start();
+    if (this.#worker && this.#bundle !== bundleOf(target)) this.stop();
+    if (!this.#worker) await this.#start(bundleOf(target));
     const worker = this.#worker;
     return new Promise((resolve) => {
       const done = (outcome, restart) => {
@@ -132,6 +144,7 @@ class Runner {
   }
   stop() {
     void this.#worker?.terminate();
+    this.#worker = null;
   }
 }
 

@@ -154,7 +154,7 @@ export interface RocCurveValue extends BindingStatus {
   thresholds: Float64Array;
 }
 
-/** The experiment options of core/include/gpprobe/experiment.h, under the TS API's names (one trial). */
+/** The experiment options of core/include/gpprobe/evaluation/experiment.h, under the TS API's names (one trial). */
 export interface ExperimentSettings {
   seed: number;
   maxObservations: number;

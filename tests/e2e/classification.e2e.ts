@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createClassificationEngine, type ClassificationEngine } from '../../web/src/engine/index.ts';
-import { formatDigits17, formatMeasure } from '../../web/src/ui/format.ts';
+import { formatDigits17, formatMeasure } from '../../web/src/common/ui/format.ts';
 import { browserPerFile, SHOTS, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');

@@ -30,7 +30,7 @@ beforeEach(async () => {
 const settings = () => page.getByRole('region', { name: 'Experiment settings' });
 
 async function openExperiment(label: string): Promise<void> {
-  await page.getByRole('tab', { name: 'Evaluate' }).click();
+  await page.getByRole('tab', { name: 'Evaluation' }).click();
   await page.getByRole('group', { name: 'Experiment' }).getByRole('button', { name: label }).click();
 }
 
@@ -94,7 +94,7 @@ describe('the Evaluate view on the demo', () => {
     // The result stays when the user looks elsewhere, and is marked stale once the concept changes.
     await page.getByRole('tab', { name: 'Probe' }).click();
     await page.locator('select[aria-label="Concept column"]').selectOption('even');
-    await page.getByRole('tab', { name: 'Evaluate' }).click();
+    await page.getByRole('tab', { name: 'Evaluation' }).click();
     expect(await page.getByTestId('evaluation-summary').textContent()).toMatch(/^The data, concept, query subset or OOD set changed since this run/);
     expectSameCurves(await tableValues('probing-table'), expected);
   });

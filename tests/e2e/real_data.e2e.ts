@@ -154,7 +154,7 @@ describe('text and colour at 1280 × 800', () => {
   it('shows every column of the Evaluate table and says what ended the observation counts', async () => {
     const page = pages.page;
     await uploadFaces(page);  // 48 smiling rows: a trial keeps 24 of them for observations, so O stops at 32
-    await page.getByRole('tab', { name: 'Evaluate' }).click();
+    await page.getByRole('tab', { name: 'Evaluation' }).click();
     await page.getByLabel('trials', { exact: true }).fill('2');
     await page.getByLabel('trials', { exact: true }).press('Tab');
     await page.getByLabel('max observations').selectOption('512');

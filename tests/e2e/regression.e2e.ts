@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createRegressionEngine, type RegressionEngine } from '../../web/src/engine/index.ts';
-import { formatMeasure } from '../../web/src/ui/format.ts';
+import { formatMeasure } from '../../web/src/common/ui/format.ts';
 import { browserPerFile, SHOTS, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');

@@ -13,7 +13,7 @@ import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   createClassificationEngine, createProbeEngine, type ClassificationEngine, type ProbeEngine, type RobustnessCertificate,
 } from '../../web/src/engine/index.ts';
-import { formatDigits17 } from '../../web/src/ui/format.ts';
+import { formatDigits17 } from '../../web/src/common/ui/format.ts';
 import { browserPerFile, SHOTS, waitForResults, worstFrameGap } from './browser.ts';
 import { digits, gather } from './digits.ts';
 

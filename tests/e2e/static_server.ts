@@ -3,7 +3,8 @@
 // time on another port — plays "another site" holding data: with CORS for the origins it is told to
 // allow (none under /nocors/), HTTP range requests (206) as a data host has them, and a log of what
 // was asked, so tests can check that Parquet is read by ranges. With `isolated` it sends the headers
-// of cross-origin isolation, as `npm start` does.
+// of cross-origin isolation, as `npm start` does. With `spaFallback` it answers a missing file with
+// index.html (200, text/html), as `vite preview` behind `npm start` does.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -28,6 +29,8 @@ export interface ServeOptions {
   log?: Served[];
   /** Send COOP/COEP (same-origin / require-corp), as `npm start` does: the page is cross-origin isolated. */
   isolated?: boolean;
+  /** Answer a missing file with index.html (HTTP 200, text/html), as `vite preview` (`npm start`) does. */
+  spaFallback?: boolean;
 }
 
 export function serveStatic(root: string, subPath: string, options: ServeOptions = {}): Promise<{ server: Server; url: string }> {
@@ -57,15 +60,20 @@ export function serveStatic(root: string, subPath: string, options: ServeOptions
       return;
     }
     let size: number;
+    let served = file;
     try {
       const stat = statSync(file);
       if (!stat.isFile()) throw new Error('not a file');
       size = stat.size;
     } catch {
-      response.writeHead(404, headers).end('not found');
-      return;
+      if (!options.spaFallback) {
+        response.writeHead(404, headers).end('not found');
+        return;
+      }
+      served = join(base, 'index.html');
+      size = statSync(served).size;
     }
-    headers['content-type'] = TYPES[extname(file)] ?? 'application/octet-stream';
+    headers['content-type'] = TYPES[extname(served)] ?? 'application/octet-stream';
     const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
     if (range && (range[1] || range[2])) {
       const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
@@ -77,13 +85,13 @@ export function serveStatic(root: string, subPath: string, options: ServeOptions
       response.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) });
       record(request.method === 'HEAD' ? 0 : end - start + 1);
       if (request.method === 'HEAD') response.end();
-      else createReadStream(file, { start, end }).pipe(response);
+      else createReadStream(served, { start, end }).pipe(response);
       return;
     }
     response.writeHead(200, { ...headers, 'content-length': String(size) });
     record(request.method === 'HEAD' ? 0 : size);
     if (request.method === 'HEAD') response.end();
-    else createReadStream(file).pipe(response);
+    else createReadStream(served).pipe(response);
   });
   return new Promise((done) => server.listen(0, '127.0.0.1', () => {
     const address = server.address();

@@ -119,7 +119,7 @@ describe('threads where the page allows them', () => {
     // A trial's steps (one per O) run at the same time on the threaded module: the curves must not move.
     const curves = async (page: Page): Promise<string> => {
       await waitForResults(page);
-      await page.getByRole('tab', { name: 'Evaluate' }).click();
+      await page.getByRole('tab', { name: 'Evaluation' }).click();
       await page.getByRole('group', { name: 'Experiment' }).getByRole('button', { name: 'Fuzzy concepts' }).click();
       const settings = page.getByRole('region', { name: 'Experiment settings' });
       await settings.getByLabel('trials', { exact: true }).fill('2');

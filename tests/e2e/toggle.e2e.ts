@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, type ProbeEngine, type ProbeScores } from '../../web/src/engine/index.ts';
-import { NEGATIVE, POSITIVE } from '../../web/src/plots/colors.ts';
+import { NEGATIVE, POSITIVE } from '../../web/src/common/plots/colors.ts';
 import { browserPerFile, waitForResults } from './browser.ts';
 import { digits, gather } from './digits.ts';
 

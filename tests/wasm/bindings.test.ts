@@ -3,6 +3,9 @@
 //    with the argument count Embind registered (the declaration is hand-written; this keeps it true);
 //  - every one of them was registered through the guard (binding_support.h), and answers a bad_alloc
 //    or an exception thrown inside it with a status (out_of_memory, internal_error), never a trap;
+//  - every result carries exactly the fields its declared type names, nested value objects and their
+//    arrays included (so a field added to a C++ result and forgotten here, or declared and dropped from
+//    the C++, fails);
 //  - the TS tables of the core's vocabularies (ERROR_CODES, ANOMALY_STATUSES, DEFAULTS,
 //    CLASSIFICATION_DEFAULTS, CERTIFY_DEFAULTS) equal the module's.
 import { readFileSync } from 'node:fs';
@@ -18,6 +21,8 @@ interface Declared {
   /** class -> method -> parameters */
   classes: Map<string, Map<string, ts.NodeArray<ts.ParameterDeclaration>>>;
   interfaces: Map<string, ts.InterfaceDeclaration>;
+  /** 'function' or 'Class.method' -> its declared return type */
+  returns: Map<string, ts.TypeNode>;
 }
 
 /** The module's shape as wasm/gpprobe.d.mts declares it. */
@@ -29,21 +34,28 @@ function declared(): Declared {
     .filter((name) => name !== 'HeapAccess');
   const functions = new Map<string, ts.NodeArray<ts.ParameterDeclaration>>();
   const classes = new Map<string, Map<string, ts.NodeArray<ts.ParameterDeclaration>>>();
+  const returns = new Map<string, ts.TypeNode>();
   for (const part of parts) {
     for (const member of interfaces.get(part)!.members) {
       const name = member.name!.getText(source);
-      if (ts.isMethodSignature(member)) functions.set(name, member.parameters);
+      if (ts.isMethodSignature(member)) {
+        functions.set(name, member.parameters);
+        if (member.type) returns.set(name, member.type);
+      }
       else if (ts.isPropertySignature(member) && member.type && ts.isConstructorTypeNode(member.type)) {
         const instance = member.type.type.getText(source);
         const methods = new Map<string, ts.NodeArray<ts.ParameterDeclaration>>();
         for (const m of interfaces.get(instance)!.members) {
-          if (ts.isMethodSignature(m) && m.name.getText(source) !== 'delete') methods.set(m.name.getText(source), m.parameters);
+          if (ts.isMethodSignature(m) && m.name.getText(source) !== 'delete') {
+            methods.set(m.name.getText(source), m.parameters);
+            if (m.type) returns.set(`${name}.${m.name.getText(source)}`, m.type);
+          }
         }
         classes.set(name, methods);
       }
     }
   }
-  return { functions, classes, interfaces };
+  return { functions, classes, interfaces, returns };
 }
 
 /** A value of the declared type, enough to pass Embind's conversions (the guard fires before the body). */
@@ -67,6 +79,54 @@ function dummy(type: ts.TypeNode | undefined, d: Declared): unknown {
     }
   }
   throw new Error(`no dummy for the declared type ${type.getText()}`);
+}
+
+/** The properties interface `name` declares, its bases' included: name -> [type, optional]. */
+function declaredFields(name: string, d: Declared): Map<string, { type: ts.TypeNode | undefined; optional: boolean }> {
+  const declaration = d.interfaces.get(name)!;
+  const fields = new Map<string, { type: ts.TypeNode | undefined; optional: boolean }>();
+  for (const clause of declaration.heritageClauses ?? []) {
+    for (const base of clause.types) for (const [k, v] of declaredFields(base.expression.getText(), d)) fields.set(k, v);
+  }
+  for (const member of declaration.members) {
+    if (ts.isPropertySignature(member)) fields.set(member.name.getText().replace(/^['"]|['"]$/g, ''), { type: member.type, optional: !!member.questionToken });
+  }
+  return fields;
+}
+
+/** The declared interface a type names (through arrays, unions and parentheses), if any. */
+function interfaceOf(type: ts.TypeNode | undefined, d: Declared): { name: string; array: boolean } | null {
+  if (!type) return null;
+  if (ts.isParenthesizedTypeNode(type)) return interfaceOf(type.type, d);
+  if (ts.isArrayTypeNode(type)) {
+    const element = interfaceOf(type.elementType, d);
+    return element && !element.array ? { name: element.name, array: true } : null;
+  }
+  if (ts.isTypeReferenceNode(type) && d.interfaces.has(type.typeName.getText())) return { name: type.typeName.getText(), array: false };
+  return null;
+}
+
+/** Where `value` (a result, at `path`) differs from the fields of the declared type: missing or undeclared keys. */
+function fieldMismatches(value: unknown, type: ts.TypeNode | undefined, path: string, d: Declared): string[] {
+  const shape = interfaceOf(type, d);
+  if (!shape || value === null || typeof value !== 'object') return [];
+  if (shape.array) {
+    if (!Array.isArray(value)) return [`${path}: an array is declared, got ${Object.prototype.toString.call(value)}`];
+    return value.flatMap((element, i) => fieldMismatches(element, (type as ts.ArrayTypeNode).elementType ?? type, `${path}[${i}]`, d));
+  }
+  if (ArrayBuffer.isView(value) || Array.isArray(value)) return [];
+  const fields = declaredFields(shape.name, d);
+  const keys = Object.keys(value);
+  const out: string[] = [];
+  for (const key of keys) if (!fields.has(key)) out.push(`${path}.${key}: returned, not declared in ${shape.name}`);
+  for (const [key, field] of fields) {
+    if (!keys.includes(key)) {
+      if (!field.optional) out.push(`${path}.${key}: declared in ${shape.name}, not returned`);
+      continue;
+    }
+    out.push(...fieldMismatches((value as Record<string, unknown>)[key], field.type, `${path}.${key}`, d));
+  }
+  return out;
 }
 
 let module: GpprobeModule;
@@ -140,6 +200,47 @@ describe('the guard of every binding', () => {
       // The fault fired in that call: the next one runs normally.
       expect(module.registeredBindings().code, name).toBe('ok');
     }
+  });
+});
+
+describe('every result, field by field', () => {
+  /** Every declared function and method called on dummy arguments (no fault armed): its result. */
+  function results(): [string, unknown][] {
+    const all = module as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const out: [string, unknown][] = [];
+    for (const [name, parameters] of d.functions) out.push([name, all[name](...parameters.map((p) => dummy(p.type, d)))]);
+    for (const [name, methods] of d.classes) {
+      const Class = all[name] as unknown as new () => Record<string, (...args: unknown[]) => unknown>;
+      for (const [method, parameters] of methods) {
+        const instance = new Class();
+        try {
+          out.push([`${name}.${method}`, instance[method](...parameters.map((p) => dummy(p.type, d)))]);
+        } finally {
+          (instance as unknown as { delete(): void }).delete();
+        }
+      }
+    }
+    return out;
+  }
+
+  it('has exactly the fields wasm/gpprobe.d.mts declares for it', () => {
+    const checked: string[] = [];
+    const mismatches = results().flatMap(([name, result]) => {
+      const type = d.returns.get(name);
+      if (interfaceOf(type, d)) checked.push(name);
+      return fieldMismatches(result, type, name, d);
+    });
+    expect(mismatches).toEqual([]);
+    // Every call with a declared result type was looked at (a status at least: code and message).
+    expect(checked.length).toBe([...d.returns.values()].filter((t) => interfaceOf(t, d)).length);
+  });
+
+  it('notices a field the declaration lacks, and one the module does not return', () => {
+    const type = d.returns.get('vocabulary')!;
+    const v = module.vocabulary() as unknown as Record<string, unknown>;
+    expect(fieldMismatches({ ...v, addedInCpp: 1 }, type, 'vocabulary', d)).toEqual(['vocabulary.addedInCpp: returned, not declared in Vocabulary']);
+    const { message: _dropped, ...rest } = v;
+    expect(fieldMismatches(rest, type, 'vocabulary', d)).toEqual(['vocabulary.message: declared in Vocabulary, not returned']);
   });
 });
 

@@ -3,16 +3,16 @@
 // bit for bit — through the engine API, and along the regression lab's own path (its settings, the
 // worker protocol's structured clone, the worker's handler, and back into the settings).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ClassificationEngine } from '../../web/src/engine/classification.ts';
+import { ClassificationEngine } from '../../web/src/engine/classification/classification.ts';
 import { loadModule } from '../../web/src/engine/load_module.ts';
-import { ProbeEngine } from '../../web/src/engine/probe_engine.ts';
-import { RegressionEngine, type RegressionVocabulary } from '../../web/src/engine/regression.ts';
+import { ProbeEngine } from '../../web/src/engine/probe/probe_engine.ts';
+import { RegressionEngine, type RegressionVocabulary } from '../../web/src/engine/regression/regression.ts';
 import {
   DEFAULT_SETTINGS, kernelSpec, noiseVariance, settingsFromState, valueOf, type RegressionSettings,
-} from '../../web/src/state/kernel_fields.ts';
-import type { HandlerContext } from '../../web/src/worker/handler.ts';
-import type { Request, ResultOf } from '../../web/src/worker/protocol.ts';
-import { regressionHandlers } from '../../web/src/worker/regression_handlers.ts';
+} from '../../web/src/labs/regression/state/kernel_fields.ts';
+import type { HandlerContext } from '../../web/src/common/worker/handler.ts';
+import type { Request, ResultOf } from '../../web/src/common/worker/protocol.ts';
+import { regressionHandlers } from '../../web/src/labs/regression/worker/handlers.ts';
 
 const TYPED = 0.12345678901234567;       // 17 significant digits
 const bits = (v: number) => new BigUint64Array(Float64Array.of(v).buffer)[0];

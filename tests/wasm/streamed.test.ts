@@ -4,13 +4,13 @@
 // either byte order, across chunk boundaries; bad files are refused with messages naming the file.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProbeEngine, type ProbeEngine, type ProbeScores } from '../../web/src/engine/index.ts';
-import { knowledgeGainStreamed, scoreStreamed } from '../../web/src/engine/streamed_scores.ts';
-import { principalComponents } from '../../web/src/engine/analysis.ts';
+import { knowledgeGainStreamed, scoreStreamed } from '../../web/src/engine/probe/streamed_scores.ts';
+import { principalComponents } from '../../web/src/engine/probe/analysis.ts';
 import { loadDataset } from '../../web/src/io/load_files.ts';
 import { openStreamedDataset } from '../../web/src/io/streamed_dataset.ts';
-import type { HandlerContext } from '../../web/src/worker/handler.ts';
-import { ProbeSession } from '../../web/src/worker/probe_session.ts';
-import { sampleRowIndices, scoreStreamedMain, streamedMap } from '../../web/src/worker/streamed_data.ts';
+import type { HandlerContext } from '../../web/src/common/worker/handler.ts';
+import { ProbeSession } from '../../web/src/labs/probe/worker/probe_session.ts';
+import { sampleRowIndices, scoreStreamedMain, streamedMap } from '../../web/src/common/worker/streamed_data.ts';
 import { blob as blobOf, npyBytes } from '../web/fixtures.ts';
 
 let engine: ProbeEngine;

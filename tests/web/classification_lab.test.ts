@@ -4,12 +4,12 @@
 // (as C's printf("%.17g") writes them, like the CLI).
 import { unzlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { contourSegments } from '../../web/src/plots/contour.ts';
-import { base64, encodePng, imagePixels } from '../../web/src/plots/image_raster.ts';
+import { contourSegments } from '../../web/src/common/plots/contour.ts';
+import { base64, encodePng, imagePixels } from '../../web/src/common/plots/image_raster.ts';
 import {
   dataFromTable, defaultChoice, defaultPlane, planeGrid, type ColumnChoice,
-} from '../../web/src/state/classification_data.ts';
-import { formatDigits17 } from '../../web/src/ui/format.ts';
+} from '../../web/src/labs/classification/state/classification_data.ts';
+import { formatDigits17 } from '../../web/src/common/ui/format.ts';
 import { messageOf, tableOf } from './fixtures.ts';
 
 function load(text: string, fileName = 'data.csv', choice?: ColumnChoice) {

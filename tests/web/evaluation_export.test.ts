@@ -1,10 +1,10 @@
 // The evaluation lab's CSV exports (exact text, the CLI's columns) and the inputs it derives from the
 // session: the query mask, the OOD source and the split of queries into in- and out-of-distribution.
 import { describe, expect, it } from 'vitest';
-import type { ExperimentResult } from '../../web/src/engine/experiments.ts';
+import type { ExperimentResult } from '../../web/src/engine/evaluation/experiments.ts';
 import type { Column } from '../../web/src/io/table.ts';
-import { oodSource, oodSplit, queryMask } from '../../web/src/state/evaluation_inputs.ts';
-import { cloudsCsv, curvesCsv, rocCsv } from '../../web/src/ui/evaluate/export_curves.ts';
+import { oodSource, oodSplit, queryMask } from '../../web/src/labs/evaluation/state/evaluation_inputs.ts';
+import { cloudsCsv, curvesCsv, rocCsv } from '../../web/src/labs/evaluation/ui/export_curves.ts';
 
 const result: ExperimentResult = {
   experiment: 'fuzzy', observationCounts: [2, 4], scheduleLimit: '', trials: 3,

@@ -4,15 +4,15 @@
 // range that says at which end it clipped; legend symbols as the plot draws them; legends that wrap
 // instead of running off the plot.
 import { describe, expect, it } from 'vitest';
-import type { ProbeScores } from '../../web/src/engine/probe_engine.ts';
+import type { ProbeScores } from '../../web/src/engine/probe/probe_engine.ts';
 import type { Column } from '../../web/src/io/table.ts';
-import { colorDomain } from '../../web/src/plots/colors.ts';
-import { layout, textWidth } from '../../web/src/plots/layout.ts';
-import { embeddingMap, mapObservations } from '../../web/src/plots/map_plot.ts';
-import { judgedVsEpisteme, observationSymbols, selectionRing } from '../../web/src/plots/measure_plots.ts';
-import { messages, notify } from '../../web/src/state/engine_tasks.ts';
-import { defaultPositive, valueCounts } from '../../web/src/state/session.ts';
-import { countOf, csvCell } from '../../web/src/ui/format.ts';
+import { colorDomain } from '../../web/src/common/plots/colors.ts';
+import { layout, textWidth } from '../../web/src/common/plots/layout.ts';
+import { embeddingMap, mapObservations } from '../../web/src/labs/probe/plots/map_plot.ts';
+import { judgedVsEpisteme, observationSymbols, selectionRing } from '../../web/src/labs/probe/plots/measure_plots.ts';
+import { messages, notify } from '../../web/src/common/state/engine_tasks.ts';
+import { defaultPositive, valueCounts } from '../../web/src/common/state/session.ts';
+import { countOf, csvCell } from '../../web/src/common/ui/format.ts';
 
 describe('concept values', () => {
   it('counts every value of a column: text by count then name, numbers ascending', () => {
@@ -28,10 +28,10 @@ describe('concept values', () => {
   it('makes 1, true, yes or positive the concept, and says why; else the most common value', () => {
     // 0 comes first in the column and is the more common value: still 1 is the concept.
     expect(defaultPositive({ name: 'smiling', kind: 'number', values: Float64Array.from([0, 0, 0, 1]) }))
-      .toEqual({ value: '1', reason: '“1” means yes in a two-valued label column' });
+      .toEqual({ value: '1', reason: '“1” means yes in a two-valued label column', balanced: true });
     expect(defaultPositive({ name: 'ok', kind: 'string', values: ['negative', 'Positive', 'negative'] })!.value).toBe('Positive');
     expect(defaultPositive({ name: 'a', kind: 'string', values: ['dog', 'cat', 'cat'] }))
-      .toEqual({ value: 'cat', reason: 'its most common value' });
+      .toEqual({ value: 'cat', reason: 'its most common value', balanced: true });
     expect(defaultPositive({ name: 'empty', kind: 'string', values: [] })).toBeNull();
   });
 });

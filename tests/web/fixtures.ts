@@ -2,7 +2,7 @@
 // labs parse it; and the message of a call that must fail.
 import { zipSync } from 'fflate';
 import { parseDelimitedText } from '../../web/src/io/delimited.ts';
-import type { ParsedTable } from '../../web/src/worker/regression_protocol.ts';
+import type { ParsedTable } from '../../web/src/labs/regression/worker/protocol.ts';
 
 /** `shape` as numbers, or as the verbatim text inside the header's parentheses (for broken headers). */
 export function npyBytes(descr: string, shape: number[] | string, data: ArrayBufferView, fortran = false): Uint8Array {

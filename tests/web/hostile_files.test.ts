@@ -137,3 +137,19 @@ describe('safetensors headers with missing or wrong fields', () => {
     expect(messageOf(() => parseSafetensors(bytes, 'n.safetensors'))).toBe('n.safetensors: not a safetensors file (header is not a JSON object)');
   });
 });
+
+describe('files without rows (issue 23, item 6)', () => {
+  it('are refused at load, naming the file, in every format that can hold 0 × d embeddings', async () => {
+    const { loadDataset } = await import('../../web/src/io/load_files.ts');
+    const load = (bytes: Uint8Array | string, name: string) => loadDataset([{ blob: new Blob([bytes as BlobPart]), name }]);
+    await expect(load(npyBytes('<f4', [0, 768], new Float32Array(0)), 'empty.npy')).rejects.toThrow(
+      new FileError('empty.npy', 'holds no rows (0 × 768 embeddings): there is nothing to probe'));
+    await expect(load(npzBytes({ 'x.npy': npyBytes('<f8', [0, 4], new Float64Array(0)) }), 'empty.npz')).rejects.toThrow(
+      new FileError('empty.npz', 'holds no rows (0 × 4 embeddings): there is nothing to probe'));
+    await expect(load(safetensorsBytes({ x: { dtype: 'F32', shape: [0, 3], data: new Float32Array(0) } }), 'empty.safetensors')).rejects.toThrow(
+      new FileError('empty.safetensors', 'holds no rows (0 × 3 embeddings): there is nothing to probe'));
+    // One row is data: it loads.
+    const one = await load(npyBytes('<f4', [1, 3], Float32Array.from([1, 2, 3])), 'one.npy');
+    expect(one.embeddings.rows).toBe(1);
+  });
+});

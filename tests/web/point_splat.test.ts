@@ -1,7 +1,7 @@
 // Points splatted into pixels (plots of more than a few thousand points): each point is an anti-aliased
 // disk blended "source over" in drawing order, as a canvas would; pinned on pictures whose pixels are known.
 import { describe, expect, it } from 'vitest';
-import { splatPoints } from '../../web/src/plots/point_splat.ts';
+import { splatPoints } from '../../web/src/common/plots/point_splat.ts';
 
 function image(width: number, height: number): ImageData {
   return { data: new Uint8ClampedArray(4 * width * height), width, height, colorSpace: 'srgb' } as ImageData;

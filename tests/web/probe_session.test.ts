@@ -3,9 +3,9 @@
 // rows), and the update falls back to a fresh fit of the target; a fit that fails keeps the old probe.
 import { describe, expect, it } from 'vitest';
 import { GpprobeError } from '../../web/src/engine/errors.ts';
-import type { Probe, ProbeEngine } from '../../web/src/engine/probe_engine.ts';
+import type { Probe, ProbeEngine } from '../../web/src/engine/probe/probe_engine.ts';
 import type { ResidentMatrix } from '../../web/src/engine/resident_matrix.ts';
-import { ProbeSession, type Observation } from '../../web/src/worker/probe_session.ts';
+import { ProbeSession, type Observation } from '../../web/src/labs/probe/worker/probe_session.ts';
 
 /** A probe that keeps its rows (the embeddings' first column holds the row index) and can be told to fail. */
 class FakeProbe {

@@ -3,12 +3,12 @@
 // request kind by its policy: the optimiser by terminating the instance that runs it (never the one
 // holding the embeddings), work in chunks by telling the worker, short work by dropping the answer.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRegressionEngine, type RegressionState, type RegressionVocabulary } from '../../web/src/engine/regression.ts';
-import { fieldsOf, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, DEFAULT_SETTINGS } from '../../web/src/state/kernel_fields.ts';
-import type { RegressionSeries } from '../../web/src/state/regression_series.ts';
-import { predictionsCsv } from '../../web/src/ui/regression/predictions_csv.ts';
-import { EngineClient } from '../../web/src/worker/engine_client.ts';
-import type { FromWorker, ToWorker } from '../../web/src/worker/protocol.ts';
+import { createRegressionEngine, type RegressionState, type RegressionVocabulary } from '../../web/src/engine/regression/regression.ts';
+import { fieldsOf, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, DEFAULT_SETTINGS } from '../../web/src/labs/regression/state/kernel_fields.ts';
+import type { RegressionSeries } from '../../web/src/labs/regression/state/regression_series.ts';
+import { predictionsCsv } from '../../web/src/labs/regression/ui/predictions_csv.ts';
+import { EngineClient } from '../../web/src/common/worker/engine_client.ts';
+import type { FromWorker, ToWorker } from '../../web/src/common/worker/protocol.ts';
 
 let vocabulary: RegressionVocabulary;
 beforeAll(async () => {

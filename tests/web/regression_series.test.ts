@@ -1,10 +1,10 @@
 // CSV text to the regression lab's series, through the app's own parser: which columns become x and y,
 // dates as days, the row index, the plotting range, and each bad input's exact message.
 import { describe, expect, it } from 'vitest';
-import { evenGrid, inputRange, plotGrid } from '../../web/src/state/regression_grid.ts';
+import { evenGrid, inputRange, plotGrid } from '../../web/src/labs/regression/state/regression_grid.ts';
 import {
   defaultChoice, parseIsoDate, seriesFromTable, type SeriesChoice,
-} from '../../web/src/state/regression_series.ts';
+} from '../../web/src/labs/regression/state/regression_series.ts';
 import { messageOf, tableOf } from './fixtures.ts';
 
 function load(text: string, fileName = 'data.csv', choice?: SeriesChoice) {

@@ -6,7 +6,7 @@ import type { Column } from '../../web/src/io/table.ts';
 import {
   conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, queryRows, inDistributionMask, parseSession, record, redo,
   toggleObservation, undo, type History, type Session,
-} from '../../web/src/state/session.ts';
+} from '../../web/src/common/state/session.ts';
 
 const columns: Column[] = [
   { name: 'animal', kind: 'string', values: ['cat', 'dog', 'eel', 'cat', 'dog', 'cat'] },
@@ -96,8 +96,8 @@ describe('session files', () => {
     expect(parseSession(JSON.stringify(s))).toEqual(s);
     expect(() => parseSession('nope')).toThrowError('the session file is not valid JSON');
     expect(() => parseSession('{"version": 2}')).toThrowError('not a gpprobe session (expected "version": 1)');
-    expect(() => parseSession(JSON.stringify({ ...s, epsilon: -1 }))).toThrowError('the session has an invalid epsilon or strength');
-    expect(() => parseSession(JSON.stringify({ ...s, observations: [1.5] }))).toThrowError("the session's observations must be a list of row numbers");
+    expect(() => parseSession(JSON.stringify({ ...s, epsilon: -1 }))).toThrowError('the session file: epsilon must be a number from 1e-300 to 1e300, got -1');
+    expect(() => parseSession(JSON.stringify({ ...s, observations: [1.5] }))).toThrowError('the session file: observations[0] must be a whole number from 0 to 4294967295, got 1.5');
   });
 });
 

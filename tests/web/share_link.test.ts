@@ -4,9 +4,9 @@
 // parameters say only what they say.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pageOptions, paramsLink } from '../../web/src/state/link_params.ts';
-import { DEFAULT_SESSION } from '../../web/src/state/session.ts';
-import { decodeLink, encodeLink, migrate, type LinkState } from '../../web/src/state/share_link.ts';
+import { pageOptions, paramsLink } from '../../web/src/common/state/link_params.ts';
+import { DEFAULT_SESSION } from '../../web/src/common/state/session.ts';
+import { decodeLink, encodeLink, migrate, type LinkState } from '../../web/src/common/state/share_link.ts';
 
 const fixture = JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as { links: { name: string; hash: string; state: LinkState }[] };
 
@@ -59,13 +59,10 @@ describe('link state', () => {
     expect(decodeLink('#section-2')).toBeNull();
   });
 
-  it('replaces bad fields by their defaults instead of failing', () => {
-    const back = migrate({ v: 1, epsilon: -1, strength: 'x', rows: [3, -1, 2.5, 3, 1], concept: { column: 'c', kind: 'threshold', threshold: 'NaN' }, selected: -4 });
-    expect(back.session.epsilon).toBe(DEFAULT_SESSION.epsilon);
-    expect(back.session.strength).toBe(DEFAULT_SESSION.strength);
-    expect(back.session.observations).toEqual([1, 3]);
-    expect(back.session.concept).toBeNull();
-    expect(back.view.selected).toBeNull();
+  it('refuses bad fields instead of opening their defaults (issue 23, item 5; the rules: session_schema.test.ts)', () => {
+    expect(() => migrate({ v: 1, epsilon: -1, strength: 'x' })).toThrow('this link\'s epsilon must be a number from 1e-300 to 1e300, got -1');
+    expect(() => migrate({ v: 1, rows: [3, -1, 2.5, 3, 1] })).toThrow('this link\'s rows[1] must be a whole number from 0 to 4294967295, got -1');
+    expect(migrate({ v: 1, rows: [3, 1, 3] }).session.observations).toEqual([1, 3]);
   });
 });
 

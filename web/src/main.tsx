@@ -1,15 +1,15 @@
 // Entry of the app: the engine starts in a worker, the UI renders at once and fills in as work finishes.
 // `?embed=1` renders the embed (ui/embed/): the plots and a few controls, state in its own URL only.
 import { render } from 'preact';
-import { currentPageOptions } from './state/link_actions.ts';
-import { setDensityGrid, start } from './state/startup.ts';
-import type { WorkerPort } from './worker/engine_client.ts';
-import engineWorkerUrl from './worker/engine_worker.ts?worker&url';
-import { App } from './ui/App.tsx';
-import { connectToHost } from './embed/host_bridge.ts';
-import { EmbedApp } from './ui/embed/EmbedApp.tsx';
-import { DENSITY_GRID } from './ui/panels/HyperparametersPanel.tsx';
-import './ui/app.css';
+import { currentPageOptions } from './common/state/link_actions.ts';
+import { setDensityGrid, start } from './common/state/startup.ts';
+import type { WorkerPort } from './common/worker/engine_client.ts';
+import engineWorkerUrl from './common/worker/engine_worker.ts?worker&url';
+import { App } from './common/ui/App.tsx';
+import { connectToHost, reportLinkFailure } from './embed/host_bridge.ts';
+import { EmbedApp } from './embed/EmbedApp.tsx';
+import { DENSITY_GRID } from './labs/probe/ui/HyperparametersPanel.tsx';
+import './common/ui/app.css';
 
 /**
  * Every lab's requests go to this one worker script (a second instance only for cancellable long wasm
@@ -30,7 +30,7 @@ setDensityGrid(DENSITY_GRID);
 if (options.embed) {
   document.documentElement.classList.add('embedded');
   render(<EmbedApp views={options.views} />, document.getElementById('app')!);
-  void connectToHost().then(() => start(spawnEngine, { persistent: false }));
+  void connectToHost().then(() => start(spawnEngine, { persistent: false, onLinkFailed: reportLinkFailure }));
 } else {
   render(<App />, document.getElementById('app')!);
   void start(spawnEngine, { persistent: true });

@@ -11,9 +11,11 @@
 // allowed by the host page (no confirmation asked). Changing a setting's attribute updates the embed
 // in place; changing its data or views starts it again.
 // The element fires "gpprobe-results" (after each probe run) and "gpprobe-select" (when a query is
-// selected) with the numbers in `event.detail` (messages.ts). Messages are checked both ways: the
+// selected) with the numbers in `event.detail` (messages.ts), and "gpprobe-error" when its data could
+// not be loaded (`detail.message` says why, `detail.help` where the docs say where data may live); an
+// element whose data failed never fires results (no other dataset is shown in its place). Messages are checked both ways: the
 // element reads only its own iframe's messages from the app's origin.
-import type { ToApp, ToHost } from './messages.ts';
+import { readToHost, type ToApp } from './messages.ts';
 
 const APP_URL = new URL(/* @vite-ignore */ 'index.html', import.meta.url);
 
@@ -63,15 +65,15 @@ export class GpprobeProbe extends HTMLElement {
     return `${Number.isFinite(h) && h >= 200 ? h : 400}px`;
   }
 
-  readonly #onMessage = (event: MessageEvent<ToHost>) => {
-    const m = event.data;
+  readonly #onMessage = (event: MessageEvent<unknown>) => {
     if (!this.#frame || event.source !== this.#frame.contentWindow || event.origin !== APP_URL.origin) return;
-    if (!m || m.element !== this.#id) return;
+    const m = readToHost(event.data, this.#id);
+    if (!m) return;
     if (m.gpprobe === 'hello') {
       const allowOrigins = [...new Set(URL_PARAMS.flatMap((name) => this.#urls(name)).map((u) => new URL(u).origin))];
       this.#send({ gpprobe: 'config', element: this.#id, allowOrigins });
       this.#ready = true;
-    } else if (m.gpprobe === 'results' || m.gpprobe === 'select') {
+    } else {
       this.dispatchEvent(new CustomEvent(`gpprobe-${m.gpprobe}`, { detail: m.detail, bubbles: true, composed: true }));
     }
   };

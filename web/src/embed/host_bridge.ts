@@ -4,24 +4,40 @@
 // numbers after each run and the selected query on each selection — only to the parent window, at
 // the origin that answered. A plain iframe or a top-level page has no parent to talk to: nothing is
 // posted, and data from other sites needs the reader's confirmation.
-import { effect, untracked } from '@preact/signals';
-import { SCORE_COLUMNS } from '../engine/probe_engine.ts';
-import { openTarget } from '../state/data_actions.ts';
-import { report } from '../state/engine_tasks.ts';
-import { linkUrl } from '../state/link_actions.ts';
-import { paramsLink } from '../state/link_params.ts';
-import { allowOrigins } from '../state/prompts.ts';
-import { cellText, type Session } from '../state/session.ts';
+import { effect, signal, untracked } from '@preact/signals';
+import { SCORE_COLUMNS } from '../engine/probe/probe_engine.ts';
+import { openTarget } from '../common/state/data_actions.ts';
+import { notify, report } from '../common/state/engine_tasks.ts';
+import { linkUrl } from '../common/state/link_actions.ts';
+import { paramsLink } from '../common/state/link_params.ts';
+import { allowOrigins } from '../common/state/prompts.ts';
+import { cellText, type Session } from '../common/state/session.ts';
 import {
   columns, commit, dataset, draw, labels, opening, queryRows, results, resultsStale, selected, session,
-} from '../state/store.ts';
-import { showView } from '../state/view_state.ts';
-import type { ResultsDetail, SelectDetail, ToApp, ToHost } from './messages.ts';
+} from '../common/state/store.ts';
+import { showView } from '../common/state/view_state.ts';
+import { MESSAGE_LIMITS, readToApp, type ResultsDetail, type SelectDetail, type ToHost } from './messages.ts';
 
 /** How long the app waits for the element's config before it goes on without. */
 const CONFIG_WAIT_MS = 3000;
 
 let host: { origin: string; element: string } | null = null;
+
+/** Where the documentation says where an embed's data may live and how a host allows it (widen_csp). */
+export const DATA_HELP = 'docs/embed.md, "Data by URL: where it may live" (node scripts/widen_csp.mjs adds an origin to the app\'s connect-src)';
+
+/** Why the embed's data could not be shown, once it failed (EmbedApp shows it in place of a dataset). */
+export const embedFailure = signal<string | null>(null);
+
+/**
+ * The embed's data failed: nothing else is shown (never the demo), and the element hears why, by a
+ * "gpprobe-error" event (issue 24, item 3).
+ */
+export function reportLinkFailure(reason: string): void {
+  embedFailure.value = reason;
+  const message = reason.length > MESSAGE_LIMITS.text ? `${reason.slice(0, MESSAGE_LIMITS.text - 1)}…` : reason;
+  if (host) post({ gpprobe: 'error', element: host.element, detail: { message, help: DATA_HELP } });
+}
 
 function post(message: ToHost): void {
   if (host) window.parent.postMessage(message, host.origin);
@@ -77,15 +93,24 @@ export async function connectToHost(): Promise<void> {
   if (!element || window.parent === window) return;
   const configured = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, CONFIG_WAIT_MS);
-    window.addEventListener('message', (event: MessageEvent<ToApp>) => {
-      const m = event.data;
-      if (event.source !== window.parent || !m || m.element !== element) return;
+    window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (event.source !== window.parent) return;
+      const m = readToApp(event.data, element);
+      if (!m) {
+        // Ours by its type and element, but malformed: the host page has a bug; say so, read nothing of it.
+        const d = event.data as { gpprobe?: unknown; element?: unknown } | null;
+        if (d && typeof d === 'object' && d.element === element && (d.gpprobe === 'config' || d.gpprobe === 'set')) {
+          notify('error', `The embedding page sent a malformed "${d.gpprobe}" message (see docs/embed.md, "Messages"); it was ignored.`);
+        }
+        return;
+      }
       if (m.gpprobe === 'config') {
+        if (host) return;  // one config per start
         host = { origin: event.origin, element };
-        allowOrigins(m.allowOrigins.filter((o) => typeof o === 'string'));
+        allowOrigins(m.allowOrigins);
         clearTimeout(timer);
         resolve();
-      } else if (m.gpprobe === 'set' && host && event.origin === host.origin && typeof m.params === 'string') {
+      } else if (host && event.origin === host.origin) {
         void applyParams(m.params);
       }
     });

@@ -1,5 +1,5 @@
 // Errors of the engine: every failure of the core arrives as a GpprobeError whose `code` is the core's
-// status code (core/include/gpprobe/status.h) and whose message names the input and the problem.
+// status code (core/include/gpprobe/common/status.h) and whose message names the input and the problem.
 // ERROR_CODES is the one TS list of those codes (tests/wasm/bindings.test.ts holds it to the module's
 // vocabulary), plus "disposed", the TS engine's own code for a handle used after dispose().
 

@@ -1,41 +1,41 @@
 // The public JS/TS entry of gpprobe (package.json "exports"): the engine and its types.
-export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe_engine.ts';
-export type { FitProbeOptions, LeaveOneOut, PosteriorSpace, ProbeScores, ScoreAsyncOptions } from './probe_engine.ts';
+export { createProbeEngine, Probe, ProbeEngine, SCORE_COLUMNS } from './probe/probe_engine.ts';
+export type { FitProbeOptions, LeaveOneOut, PosteriorSpace, ProbeScores, ScoreAsyncOptions } from './probe/probe_engine.ts';
 export { ResidentMatrix } from './resident_matrix.ts';
-export { keepScores, ScoredQueries } from './scored_queries.ts';
-export { embeddingsId, parseProbeFile, PROBE_FILE_FORMAT, PROBE_FILE_VERSION, probeFileBytes } from './probe_file.ts';
-export type { ProbeDataId, ProbeFile } from './probe_file.ts';
+export { keepScores, ScoredQueries } from './probe/scored_queries.ts';
+export { embeddingsId, parseProbeFile, PROBE_FILE_FORMAT, PROBE_FILE_VERSION, probeFileBytes } from './probe/probe_file.ts';
+export type { ProbeDataId, ProbeFile } from './probe/probe_file.ts';
 export type { MatrixInput } from './resident_matrix.ts';
 export {
   beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief,
-} from './analysis.ts';
-export type { Belief, BeliefEnvelope, PrincipalComponents } from './analysis.ts';
-export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline } from './evaluation.ts';
-export type { BaselineMethod, BaselineOptions, BaselineScores, RocCurve } from './evaluation.ts';
-export { runExperiment } from './experiments.ts';
+} from './probe/analysis.ts';
+export type { Belief, BeliefEnvelope, PrincipalComponents } from './probe/analysis.ts';
+export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline } from './baselines/baselines.ts';
+export type { BaselineMethod, BaselineOptions, BaselineScores, RocCurve } from './baselines/baselines.ts';
+export { runExperiment } from './evaluation/experiments.ts';
 export type {
   ExperimentCloud, ExperimentCurve, ExperimentKind, ExperimentOptions, ExperimentResult, RunExperimentOptions,
-} from './experiments.ts';
+} from './evaluation/experiments.ts';
 export { ERROR_CODES, GpprobeError, isCancelled } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { IntervalDetail, Progress, ProgressDetail, ProgressListener, RootDetail } from './progress.ts';
 export type {
   Interval, ProbabilityExtreme, RobustnessCertificate, RobustnessOptions, RobustnessSearch, SearchStatus, VarianceBounds, VerdictFlip,
-} from './robustness.ts';
-export type { CertifyOptions, ProbeCertificate, QueryNorm } from './probe_certificate.ts';
+} from './certify/classification_certify.ts';
+export type { CertifyOptions, ProbeCertificate, QueryNorm } from './certify/probe_certify.ts';
 export { ANOMALY_STATUSES, CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS, DEFAULTS } from './vocabulary.ts';
 export type { AnomalyStatus, CertifyDefaults, ClassificationDefaults, Defaults } from './vocabulary.ts';
 export type { Matrix } from './matrix.ts';
 export type { LoadOptions, SimdBuild } from './load_module.ts';
 export { relaxedSimdSupported } from './load_module.ts';
-export { createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine } from './regression.ts';
+export { createRegressionEngine, GpRegression, PREDICTION_COLUMNS, RegressionEngine } from './regression/regression.ts';
 export type {
   AnomalyClassification, AnomalyExperimentData, AnomalyExperimentOptions, AnomalyThresholds,
   FitRegressionOptions, KernelSpec, NamedKernel, OptimizeOptions, PredictionReport,
   RegressionExample, RegressionPrediction, RegressionState, RegressionVocabulary, RocCurveData,
-} from './regression_types.ts';
-export { ClassificationEngine, CLASSIFIER_COLUMNS, createClassificationEngine, GpClassifier } from './classification.ts';
+} from './regression/regression_types.ts';
+export { ClassificationEngine, CLASSIFIER_COLUMNS, createClassificationEngine, GpClassifier } from './classification/classification.ts';
 export type {
   ClassificationExample, ClassificationKernel, ClassificationLikelihood, ClassificationMethod, ClassificationVocabulary,
   ClassifierOptimization, ClassifierPrediction, ClassifierState, FitClassifierOptions, OptimizeClassifierOptions,
-} from './classification.ts';
+} from './classification/classification.ts';

@@ -3,7 +3,7 @@
 // optimiser iterations, trials, bytes). Every engine call that takes `onProgress` reports this shape,
 // the worker forwards it unchanged, and the TaskBar draws it. A report may carry a typed `detail`
 // (ProgressDetail, a union by `kind`) for a view that draws the work as it goes.
-import type { RobustnessCertificate } from './robustness.ts';
+import type { RobustnessCertificate } from './certify/classification_certify.ts';
 
 /** Branch and bound's current interval [lower, upper] of one extreme, after `iterations` splits
  * (certified robustness: the library reports it after each split). */

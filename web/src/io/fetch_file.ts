@@ -27,7 +27,7 @@ export async function fetchFailure(url: string, name: string): Promise<FileError
   const { origin } = new URL(url);
   if (blockedByPolicy.has(url) || blockedByPolicy.has(origin)) {
     return new FileError(name, `this page's Content-Security-Policy does not allow loading data from ${origin}; ` +
-      `whoever hosts gpprobe must add ${origin} to connect-src (README: "Embed in your docs")`);
+      `whoever hosts gpprobe must add ${origin} to connect-src (node scripts/widen_csp.mjs; see docs/embed.md, "Data by URL: where it may live")`);
   }
   return new FileError(name, `could not be fetched from ${origin}: its server must allow this page's origin ` +
     `(${ownOrigin()}) by CORS, with the header Access-Control-Allow-Origin, or it is unreachable`);
@@ -58,15 +58,43 @@ export interface FetchOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** The file at `url` as a Blob (typed by the server), read as a stream. */
+/** Whether `name` is a web page itself (then text/html is what it should be). */
+const isPage = (name: string) => /\.html?$/i.test(name);
+
+/**
+ * The error for a file that came back as a web page: servers of single-page apps (`vite preview`,
+ * `npm start`, many static hosts) answer a missing file with their index.html and HTTP 200.
+ */
+function servedPage(url: string, name: string, how: string): FileError {
+  return new FileError(name, `not found at ${url}: the server answered with a web page (${how}) instead of the file, as a web app's server does for a file it does not have`);
+}
+
+/** Whether `bytes` begin like an HTML document (after a BOM and white space). */
+export function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().slice(0, 15).toLowerCase();
+  return head.startsWith('<!doctype html') || head.startsWith('<html');
+}
+
+/**
+ * The file at `url` as a Blob (typed by the server), read as a stream. A web page where another file
+ * was asked for (by its text/html type, or its first bytes) is "not found" (issue 24, item 4).
+ */
 export async function fetchBlob(url: string, name: string, options: FetchOptions = {}): Promise<Blob> {
   const response = await fetchChecked(url, name, { signal: options.signal });
+  if (!isPage(name) && /^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
+    await response.body?.cancel();
+    throw servedPage(url, name, 'text/html');
+  }
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > MAX_FILE_BYTES) {
     await response.body?.cancel();
     throw tooLarge(name, declared);
   }
-  if (!response.body) return response.blob();
+  if (!response.body) {
+    const blob = await response.blob();
+    if (!isPage(name) && looksLikeHtml(new Uint8Array(await blob.slice(0, 512).arrayBuffer()))) throw servedPage(url, name, 'an HTML document');
+    return blob;
+  }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -81,6 +109,10 @@ export async function fetchBlob(url: string, name: string, options: FetchOptions
       throw new FileError(name, `the download from ${new URL(url).origin} broke off (${(error as Error).message})`);
     }
     if (step.done) break;
+    if (received === 0 && !isPage(name) && looksLikeHtml(step.value)) {
+      await reader.cancel();
+      throw servedPage(url, name, 'an HTML document');
+    }
     chunks.push(step.value);
     received += step.value.length;
     if (received > MAX_FILE_BYTES) {

@@ -121,6 +121,8 @@ function demoteToMetadata(p: ParsedFile): void {
   });
   delete p.embeddings;
   delete p.dimensionNames;
+  // The parser's "N embedding columns (...)" note no longer holds: they are metadata columns now.
+  p.notes = p.notes.filter((n) => !/^\d+ embedding columns \(/.test(n));
 }
 
 /** "line 1 (“name, label”)", for messages. */
@@ -178,10 +180,10 @@ export function isProjectorPair(names: string[]): boolean {
  * Errors name the file and the problem; nothing is half-loaded (the caller keeps its old dataset).
  */
 export async function loadDataset(
-  files: { blob: Blob; name: string }[], options: ParseOptions = {},
+  files: { blob: Blob; name: string }[], options: ParseOptions & { embedding?: string } = {},
 ): Promise<Dataset> {
   if (files.length === 0) throw new FileError('upload', 'no files chosen');
-  const projector = await projectorUpload(files);
+  const projector = await projectorUpload(files, options.embedding);
   const projectorPair = isProjectorPair(files.map((f) => f.name));
   const total = files.reduce((s, f) => s + Math.max(1, f.blob.size), 0);
   let done = 0;
@@ -229,6 +231,8 @@ export function combineFiles(parsed: ParsedFile[], files: { name: string; size: 
   const main = withEmbeddings.reduce((best, p) => (p.embeddings!.cols > best.embeddings!.cols ? p : best));
   demoteOthers(main.fileName, parsed.filter((p) => p !== main));
   const embeddings = main.embeddings!;
+  // Refused here, at load, so the data already loaded and the saved session stay (issue 23, item 6).
+  if (embeddings.rows === 0) throw new FileError(main.fileName, `holds no rows (0 × ${embeddings.cols} embeddings): there is nothing to probe`);
   return { name: files.map((f) => f.name).join(' + '), files, embeddings, ...joinMetadata(main, parsed, embeddings.rows) };
 }
 

@@ -10,7 +10,7 @@ import { canIsolate, parseIsolated } from './isolated_parse.ts';
 import { combineFiles, isProjectorPair, parseFile, type Dataset } from './load_files.ts';
 import { readParquetOverHttp } from './parquet_over_http.ts';
 import { parseProjectorConfig, parseTensorBytes, spriteSheet, type ProjectorEmbedding, type SpriteSheet } from './projector.ts';
-import { FileError, type ParsedFile } from './table.ts';
+import { checkAborted, FileError, type ParsedFile } from './table.ts';
 
 export interface UrlFile {
   url: string;
@@ -75,7 +75,8 @@ export async function readProjectorConfig(file: UrlFile, options: LoadUrlOptions
 /**
  * One embedding of a Projector config: its tensor (".bytes" with the config's shape, or a file read
  * by its extension), its metadata (the Projector's header rule) and its sprite sheet, checked to hold
- * a thumbnail per row (a sheet that does not is left out, with a note).
+ * a thumbnail per row (a sheet that does not is left out, with a note). Only the tensor is required:
+ * metadata or a sprite that cannot be downloaded is left out with a note naming it and why.
  */
 export async function loadProjectorEmbedding(e: ProjectorEmbedding, options: LoadUrlOptions): Promise<{ dataset: Dataset; sprite: SpriteSheet | null }> {
   const tensor = { url: e.tensorUrl, name: fileNameOf(e.tensorUrl) };
@@ -84,19 +85,37 @@ export async function loadProjectorEmbedding(e: ProjectorEmbedding, options: Loa
     ? parseTensorBytes(new Uint8Array(await tensorBlob.arrayBuffer()), e.tensorShape, tensor.name)
     : await parseFile(tensorBlob, tensor.name, { signal: options.signal })];
   const sizes = [{ name: tensor.name, size: tensorBlob.size }];
+  // The metadata and the sprite sheet are optional (issue 24, item 1): one that cannot be downloaded is
+  // left out with a note saying what is missing and why, and the tensor loads (as an upload does).
+  const missing: string[] = [];
+  const optional = async (file: UrlFile): Promise<Blob | null> => {
+    try {
+      return await download(file, options);
+    } catch (error) {
+      checkAborted(options.signal, file.name);
+      missing.push(error instanceof Error ? error.message : String(error));
+      return null;
+    }
+  };
   if (e.metadataUrl) {
     const metadata = { url: e.metadataUrl, name: fileNameOf(e.metadataUrl) };
-    const blob = await download(metadata, options);
-    parsed.push(await parseFile(blob, metadata.name, { signal: options.signal, projectorMetadata: true }));
-    sizes.push({ name: metadata.name, size: blob.size });
+    const blob = await optional(metadata);
+    if (blob) {
+      parsed.push(await parseFile(blob, metadata.name, { signal: options.signal, projectorMetadata: true }));
+      sizes.push({ name: metadata.name, size: blob.size });
+    } else {
+      missing[missing.length - 1] += ': loaded without its metadata (no columns for a concept)';
+    }
   }
   const dataset = combineFiles(parsed, sizes);
   dataset.name = e.tensorName;
   let sprite: SpriteSheet | null = null;
   if (e.sprite) {
     const file = { url: e.sprite.imageUrl, name: fileNameOf(e.sprite.imageUrl) };
-    const image = await download(file, options);
-    sprite = await spriteSheet(image, file.name, dataset.embeddings.rows, e.sprite.singleImageDim, dataset.notes);
+    const image = await optional(file);
+    if (image) sprite = await spriteSheet(image, file.name, dataset.embeddings.rows, e.sprite.singleImageDim, dataset.notes);
+    else missing[missing.length - 1] += ': no thumbnails';
   }
+  dataset.notes.push(...missing);
   return { dataset, sprite };
 }

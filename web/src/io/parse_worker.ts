@@ -5,7 +5,7 @@ import type { ParseWorkerReply, ParseWorkerRequest } from './isolated_parse.ts';
 import { readParquet } from './parquet.ts';
 import { readParquetOverHttp } from './parquet_over_http.ts';
 import { FileError } from './table.ts';
-import { buffersOf } from '../worker/transferables.ts';
+import { buffersOf } from '../common/worker/transferables.ts';
 
 const scope = self as unknown as {
   onmessage: ((e: MessageEvent<ParseWorkerRequest>) => void) | null;

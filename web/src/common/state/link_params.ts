@@ -1,0 +1,142 @@
+// The query parameters people type by hand (and the <gpprobe-probe> element's attributes become):
+//
+//   ?data=URL [&metadata=URL ...] [&ood=URL]       files by URL, any format the app reads
+//   ?config=URL [&embedding=tensorName]            an Embedding Projector projector_config.json
+//   ?demo=digits                                   a bundled demo
+//   &concept=column=v1,v2   or   &concept=column>=0.5
+//   &per-class=8 &seed=1   or   &observations=12,40,77
+//   &epsilon=0.1 &strength=5 &queries=column=v1,v2
+//   &tab=probe &color-by=episteme &selected=12
+//   &embed=1 [&views=map,judged,alea,belief,table]  embed mode (ui/embed/)
+//
+// They are read when the URL has no #s= state (share_link.ts), which otherwise says everything.
+// Relative URLs are resolved against the page. Pure functions; problems are returned as messages.
+import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from './session.ts';
+import type { LinkTarget } from './share_link.ts';
+
+const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table'] as const;
+export type EmbedView = (typeof EMBED_VIEWS)[number];
+
+export interface PageOptions {
+  embed: boolean;
+  /** The views an embed shows (in this order); all of them by default. */
+  views: EmbedView[];
+}
+
+/** The parameters that describe state (not how the page shows it). */
+const STATE_PARAMS = ['data', 'metadata', 'ood', 'config', 'embedding', 'demo', 'concept', 'per-class', 'seed',
+  'observations', 'epsilon', 'strength', 'queries', 'tab', 'color-by', 'selected'];
+
+export function pageOptions(params: URLSearchParams): PageOptions {
+  const embed = ['1', 'true', 'yes', ''].includes(params.get('embed') ?? 'no');
+  const asked = (params.get('views') ?? '').split(',').map((v) => v.trim()).filter((v): v is EmbedView => (EMBED_VIEWS as readonly string[]).includes(v));
+  return { embed, views: asked.length ? [...new Set(asked)] : [...EMBED_VIEWS] };
+}
+
+/** "column=v1,v2" or "column>=t" (a concept), or null. */
+function columnValues(text: string): { column: string; values: string[] } | { column: string; threshold: number } | null {
+  const threshold = /^(.+?)>=(.+)$/.exec(text);
+  if (threshold && Number.isFinite(Number(threshold[2]))) return { column: threshold[1], threshold: Number(threshold[2]) };
+  const at = text.indexOf('=');
+  if (at <= 0) return null;
+  return { column: text.slice(0, at), values: text.slice(at + 1).split(',') };
+}
+
+export interface ParamsLink {
+  /** Only what the parameters say: the rest stays as the data's defaults (a demo's own concept, ...). */
+  link: LinkTarget;
+  problems: string[];
+  /** A URL of the data (data, metadata, config, ood) is broken: the link cannot be opened as meant. */
+  dataBroken: boolean;
+}
+
+/** The state the parameters describe, or null when they describe none. */
+export function paramsLink(params: URLSearchParams, base: string): ParamsLink | null {
+  if (!STATE_PARAMS.some((p) => params.has(p))) return null;
+  const problems: string[] = [];
+  let dataBroken = false;
+  // Data is fetched over HTTP only: a javascript:, file: or data: URL is refused here, before anyone is
+  // asked to allow its "host" (issue 24, item 7).
+  const url = (name: string, value: string): string | null => {
+    let href: URL;
+    try {
+      href = new URL(value, base);
+    } catch {
+      problems.push(`${name}=${value} is not a URL`);
+      dataBroken = true;
+      return null;
+    }
+    if (href.protocol !== 'http:' && href.protocol !== 'https:') {
+      problems.push(`${name}=${value} is not an http: or https: URL (gpprobe loads data over HTTP only)`);
+      dataBroken = true;
+      return null;
+    }
+    return href.href;
+  };
+  const number = (name: string, test: (v: number) => boolean, what: string): number | undefined => {
+    const text = params.get(name);
+    if (text === null) return undefined;
+    const v = Number(text);
+    if (text.trim() !== '' && test(v)) return v;
+    problems.push(`${name}=${text} is not ${what}`);
+    return undefined;
+  };
+  const session: Partial<Session> = {};
+  const data = params.get('data'), config = params.get('config'), demo = params.get('demo');
+  if (data !== null) {
+    const main = url('data', data);
+    const metadata = params.getAll('metadata').map((m) => url('metadata', m)).filter((m): m is string => m !== null);
+    if (main) session.data = { kind: 'url', data: main, metadata };
+  } else if (config !== null) {
+    const at = url('config', config);
+    if (at) session.data = { kind: 'projector', config: at, embedding: params.get('embedding') ?? '' };
+  } else if (demo !== null) {
+    session.data = { kind: 'demo', id: demo };
+  }
+  const ood = params.get('ood');
+  if (ood !== null) {
+    const at = url('ood', ood);
+    if (at) session.ood = { kind: 'file', files: [], url: at };
+  }
+  const conceptText = params.get('concept');
+  if (conceptText !== null) {
+    const c = columnValues(conceptText);
+    if (!c) problems.push(`concept=${conceptText} is not column=value,... or column>=number`);
+    else session.concept = ('threshold' in c ? { column: c.column, kind: 'threshold', threshold: c.threshold }
+      : { column: c.column, kind: 'values', positives: c.values }) satisfies Concept;
+  }
+  const queriesText = params.get('queries');
+  if (queriesText !== null) {
+    const q = columnValues(queriesText);
+    if (!q || 'threshold' in q) problems.push(`queries=${queriesText} is not column=value,...`);
+    else session.queries = { kind: 'values', column: q.column, values: q.values } satisfies QuerySubset;
+  }
+  const isCount = (v: number) => Number.isInteger(v) && v >= 0;
+  const perClass = number('per-class', isCount, 'a count'), seed = number('seed', isCount, 'a non-negative integer');
+  if (perClass !== undefined || seed !== undefined) {
+    session.draw = { perClass: perClass ?? DEFAULT_SESSION.draw.perClass, seed: seed ?? DEFAULT_SESSION.draw.seed };
+  }
+  const rowsText = params.get('observations');
+  let drawn = true;
+  if (rowsText !== null) {
+    const rows = rowsText.split(',').filter((r) => r.trim() !== '').map(Number);
+    if (rows.every(isCount)) {
+      session.observations = [...new Set(rows)].sort((a, b) => a - b);
+      drawn = false;
+    } else problems.push(`observations=${rowsText} is not a list of row numbers`);
+  }
+  const isPositive = (v: number) => v > 0 && Number.isFinite(v);
+  const epsilon = number('epsilon', isPositive, 'a positive number'), strength = number('strength', isPositive, 'a positive number');
+  if (epsilon !== undefined) session.epsilon = epsilon;
+  if (strength !== undefined) session.strength = strength;
+  const selected = number('selected', isCount, 'a row number');
+  const tab = params.get('tab'), colorBy = params.get('color-by');
+  return {
+    link: {
+      session, drawn,
+      view: { ...(tab !== null ? { tab } : {}), ...(colorBy !== null ? { colorBy } : {}), ...(selected !== undefined ? { selected } : {}) },
+    },
+    problems,
+    dataBroken,
+  };
+}

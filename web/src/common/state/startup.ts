@@ -1,0 +1,120 @@
+// Start-up and the app's side effects: the engine worker client (one for every lab), the demo list,
+// opening what the URL asks for (a link) or else the last session, saving the session on every change
+// (not in embeds, which keep their state in their own URL), keeping the link in the address bar,
+// re-running the probe and refreshing the views that follow the hyperparameters and the selection.
+import { computed, effect } from '@preact/signals';
+import { EngineClient, type WorkerPort } from '../worker/engine_client.ts';
+import { loadDemo, restore, setPersistent } from './data_actions.ts';
+import { notify, report, request, setEngineClient } from './engine_tasks.ts';
+import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
+import {
+  autoRun, backend, dataset, engineFused, engineThreads, demos, envelope, opening, preview, probeBasis, queryBelief, redrawing, results, runProbe, selected, session,
+  SESSION_KEY, type DemoEntry,
+} from './store.ts';
+
+function debounced(ms: number, run: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+}
+
+export interface StartOptions {
+  /** Read and write the session saved in this browser (false in embeds). */
+  persistent: boolean;
+  /**
+   * Embeds: when the link's data fails, show nothing else (never the demo, whose results a host would
+   * take for its data's) and call this with the reason (host_bridge.ts tells the element).
+   */
+  onLinkFailed?: (reason: string) => void;
+}
+
+/** Starts the app; `spawn` starts an instance of the engine worker (engine_client.ts). */
+export async function start(spawn: () => WorkerPort, { persistent, onLinkFailed }: StartOptions): Promise<void> {
+  setPersistent(persistent);
+  const client = new EngineClient(spawn);
+  setEngineClient(client);
+  try {
+    const info = await client.ready;
+    backend.value = info.backend;
+    engineThreads.value = info.threads;
+    engineFused.value = info.fused;
+  } catch (error) {
+    report(error);
+    return;
+  }
+  try {
+    const manifest = await fetch(new URL('demo/manifest.json', document.baseURI)).then((r) => r.json() as Promise<{ datasets: DemoEntry[] }>);
+    demos.value = manifest.datasets;
+  } catch {
+    notify('error', 'The demo datasets could not be loaded (demo/manifest.json).');
+  }
+  // A link that fails (or waits for its uploaded files) leaves the saved session as it was: the page
+  // shows that session, and saving starts only below, once what is shown is settled (issue 23, item 5).
+  const link = await openFromLocation();
+  if (link.kind === 'failed' && onLinkFailed) {
+    onLinkFailed(link.reason);
+    return;
+  }
+  const opened = link.kind === 'opened' || (persistent && (await restore()));
+  if (!opened && !dataset.value && demos.value.length > 0) await loadDemo(demos.value[0].id, { keepPending: true });
+
+  // Save the session on every change (settings only; uploaded files are in IndexedDB).
+  if (persistent) {
+    effect(() => {
+      const s = session.value;
+      try {
+        localStorage.setItem(SESSION_KEY, JSON.stringify(s));
+      } catch {
+        // storage full or disabled: the session still works, it just will not survive a reload
+      }
+    });
+  }
+  keepLinkInAddressBar();
+  // Re-run the probe when what it depends on changes (once a session being opened is complete): at once
+  // when only the observations changed (the worker updates the kept scores by a rank-one change), after
+  // 120 ms of quiet while the hyperparameter sliders move.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let hyperparameters = '';
+  effect(() => {
+    void probeBasis.value;
+    const { epsilon, strength } = session.peek();
+    const moved = JSON.stringify([epsilon, strength]) !== hyperparameters;
+    hyperparameters = JSON.stringify([epsilon, strength]);
+    if (!dataset.value || opening.value || redrawing.value) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (autoRun.value && !opening.value && !redrawing.value) void runProbe(); }, moved ? 120 : 0);
+  });
+  // Hyperparameter views.
+  const refreshPrior = debounced(60, () => {
+    const { epsilon, strength } = session.value;
+    request(null, { kind: 'belief-preview', epsilon, strength, grid: previewGrid }).then((p) => { preview.value = p; }, report);
+    request(null, { kind: 'envelope', epsilon }).then((e) => { envelope.value = e; }, report);
+  });
+  // Only when ε or s change: the session signal also changes with every observation toggled, and a new
+  // (equal) envelope would redraw the judged-probability plot a second time after each toggle.
+  const prior = computed(() => `${session.value.epsilon} ${session.value.strength}`);
+  effect(() => {
+    void prior.value;
+    refreshPrior();
+  });
+  // The selected query's belief.
+  effect(() => {
+    const r = results.value, row = selected.value;
+    if (!r || row === null || row >= r.scores.latentMean.length) {
+      queryBelief.value = null;
+      return;
+    }
+    request(null, {
+      kind: 'query-belief', mean: r.scores.latentMean[row], variance: r.scores.latentVariance[row],
+      epsilon: session.value.epsilon, grid: previewGrid,
+    }).then((b) => { queryBelief.value = b; }, report);
+  });
+}
+
+/** The grid all density plots use (set by the UI once). */
+let previewGrid: Float64Array = new Float64Array(0);
+export function setDensityGrid(grid: Float64Array): void {
+  previewGrid = grid;
+}

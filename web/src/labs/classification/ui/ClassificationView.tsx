@@ -1,0 +1,41 @@
+// The "Classification" tab: binary GP classification on a bundled 2-D example or a CSV, two models side
+// by side on the same data (Laplace and EP to start), each with its predictive probability and latent
+// variance maps, hyperparameters set by hand or learned. Its requests go to the app's one engine worker
+// (worker/handlers.ts); its long tasks show in the app's task bar.
+import { useEffect } from 'preact/hooks';
+import { data, fits, startClassification } from '../state/classification_store.ts';
+import { DataPanel } from './DataPanel.tsx';
+import { FitPanel } from './FitPanel.tsx';
+import { ModelColumn } from './ModelColumn.tsx';
+import { CertifyPanel } from './CertifyPanel.tsx';
+import { SweepView } from './SweepView.tsx';
+import './classification.css';
+
+export function ClassificationView() {
+  useEffect(() => {
+    void startClassification();
+  }, []);
+  const d = data.value;
+  return (
+    <div class="classification">
+      <aside class="classification-controls">
+        <DataPanel />
+        <FitPanel />
+        <CertifyPanel />
+      </aside>
+      <div class="classification-main">
+        {d ? (
+          <p class="run-summary" data-testid="classification-summary">
+            {d.name}: {d.labels.length.toLocaleString('en-US')} points, {d.x.cols} feature{d.x.cols > 1 ? 's' : ''}
+            {fits.value.map((f, k) => (f ? ` · ${'AB'[k]}: log marginal likelihood ${f.result.state.logMarginalLikelihood.toFixed(3)}` : '')).join('')}
+          </p>
+        ) : <div class="empty-state">Loading the first example…</div>}
+        <div class="model-columns">
+          <ModelColumn side={0} />
+          <ModelColumn side={1} />
+        </div>
+        <SweepView />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+// Learning the hyperparameters: one length-scale or one per column, restarts and seed, "Fit
+// hyperparameters" (both models, each maximising its own log marginal likelihood from its current
+// values; progress and Cancel in the task bar), the learned values and likelihoods listed; the maps'
+// resolution; and the CSV export of both models' predictions.
+import {
+  data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, resetHyperparameters, updateFitSettings, type CurrentFit,
+} from '../state/classification_store.ts';
+import { modelLabel } from '../worker/protocol.ts';
+import { saveBlob, slug } from '../../../common/ui/download.ts';
+import { formatMeasure } from '../../../common/ui/format.ts';
+import { classificationCsv } from './export_classification.ts';
+import { boundNotes } from '../../../common/state/fit_bounds.ts';
+import { SIDE_NAMES } from './ModelColumn.tsx';
+
+function Learned() {
+  const r = learned.value, d = data.value;
+  if (!r || !d) return null;
+  // A value on the optimiser's bound is the bound, not an optimum (EP's signal variance on separated classes).
+  const atBounds = r.results.flatMap((x, k) => boundNotes([
+    ['signal variance', x.state.signalVariance],
+    ...Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
+      (l, j): [string, number] => [r.settings.sharedLengthScale || d.inputNames.length === 1 ? 'length-scale' : `length-scale of ${d.inputNames[j]}`, l]),
+  ]).map((note) => `${SIDE_NAMES[k]}: ${note}`));
+  return (
+    <div class="fit-summary" data-testid="classification-learned">
+      <table class="learned-table">
+        <thead><tr><th scope="col">model</th><th scope="col" class="num">signal variance</th><th scope="col" class="num">length-scale{r.settings.sharedLengthScale ? '' : 's'}</th><th scope="col" class="num">log marginal likelihood</th></tr></thead>
+        <tbody>
+          {r.results.map((x, k) => (
+            <tr data-testid={`learned-${SIDE_NAMES[k]}`}>
+              <th scope="row">{SIDE_NAMES[k]}: {modelLabel(x.state)}</th>
+              <td class="num" data-value={String(x.state.signalVariance)}>{formatMeasure(x.state.signalVariance)}</td>
+              <td class="num" data-value={Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales).join(',')}>
+                {Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales, formatMeasure).join(', ')}
+              </td>
+              <td class="num" data-value={String(x.state.logMarginalLikelihood)}>
+                {x.state.logMarginalLikelihood.toFixed(4)}
+                <span class="sd"> (from {x.state.optimization!.startLogMarginalLikelihood.toFixed(4)})</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="hint">
+        {r.results.map((x, k) => `${SIDE_NAMES[k]}: ${x.state.optimization!.iterations} L-BFGS iterations over ${x.state.optimization!.runValues.length} run${x.state.optimization!.runValues.length > 1 ? 's' : ''}${x.state.optimization!.converged ? '' : ' (stopped at the iteration limit)'}`).join(' · ')}.
+      </p>
+      {atBounds.length > 0 && (
+        <p class="bound-note" data-testid="classification-at-bound">
+          {atBounds.join('; ')}. The log marginal likelihood still rises beyond it (for the signal variance: the classes are
+          separated and the latent function wants to be ever steeper), so the value shown is the bound, not an optimum.
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function FitPanel() {
+  const s = fitSettings.value, busy = fitting.value, d = data.value, g = grid.value;
+  const current = fits.value.filter((f): f is CurrentFit => f !== null && !!g && f.result.grid?.probability.length === g.points.rows);
+  const both = current.length === 2 ? current : null;
+  const exportCsv = () => {
+    if (d && g && both) saveBlob(new Blob([classificationCsv(d, g, both)], { type: 'text/csv' }), `${slug(d.name)}-classification.csv`);
+  };
+  const integer = (key: 'restarts' | 'seed', max?: number) => (
+    <label class="field compact">
+      <span>{key}</span>
+      <input type="number" min={0} max={max} step={1} value={s[key]} disabled={busy} aria-label={key}
+        onChange={(e) => { const x = Number(e.currentTarget.value); if (Number.isInteger(x) && x >= 0) updateFitSettings({ [key]: x }); }} />
+    </label>
+  );
+  return (
+    <section class="panel" aria-labelledby="classification-fit-heading">
+      <h3 id="classification-fit-heading">Hyperparameters</h3>
+      <label class="toggle">
+        <input type="checkbox" checked={s.sharedLengthScale} disabled={busy} aria-label="one length-scale for every column"
+          onChange={(e) => updateFitSettings({ sharedLengthScale: e.currentTarget.checked })} /> one length-scale for every column
+      </label>
+      <div class="row">
+        {integer('restarts', 20)}
+        {integer('seed')}
+      </div>
+      <button type="button" class="primary wide" disabled={!d || busy} onClick={() => void fitHyperparameters()}>Fit hyperparameters</button>
+      <button type="button" class="link" disabled={!d || busy} onClick={resetHyperparameters}>Reset both models' hyperparameters to the defaults</button>
+      <p class="hint">Each model maximises its own log marginal likelihood (Laplace: eq. 3.32, EP: eq. 3.65 of Rasmussen &amp; Williams, <cite>Gaussian Processes for Machine Learning</cite>, 2006) by L-BFGS from its
+        current values, then from {s.restarts} seeded random start{s.restarts === 1 ? '' : 's'}. The kernel is
+        signal variance × exp(−Σ (xⱼ − x′ⱼ)² / 2 length-scaleⱼ²): the regression lab's <code>constant.value</code> × RBF
+        with <code>rbf.length_scale</code>, and <code>gpprobe gpc --signal-variance --length-scales</code>.</p>
+      <Learned />
+      <div class="row export-row">
+        <label class="field compact">
+          <span>map resolution</span>
+          <select aria-label="map resolution" value={s.gridSize} onChange={(e) => updateFitSettings({ gridSize: Number(e.currentTarget.value) })}>
+            {GRID_SIZES.map((n) => <option value={n}>{n} × {n}</option>)}
+          </select>
+        </label>
+        <button type="button" disabled={!both} onClick={exportCsv}>Export predictions (CSV)</button>
+      </div>
+    </section>
+  );
+}
