@@ -106,7 +106,7 @@ SelectedRows select_rows(const MatrixView& x, const std::vector<std::size_t>& ro
 }
 
 // [value - z se, value + z se] clipped to [0, 1]; NaN where the standard error is.
-void interval(double value, double standard_error, double* lower, double* upper) {
+void interval_99(double value, double standard_error, double* lower, double* upper) {
   *lower = std::isfinite(standard_error) ? std::max(0.0, value - kCompareZ99 * standard_error) : kCompareNaN;
   *upper = std::isfinite(standard_error) ? std::min(1.0, value + kCompareZ99 * standard_error) : kCompareNaN;
 }
@@ -146,7 +146,7 @@ Status probe_one(const std::string& name, const MatrixView& embeddings, const Ma
   out->negatives = l.negatives;
   out->loo_auroc = l.auroc;
   out->loo_auroc_standard_error = l.auroc_standard_error;
-  interval(l.auroc, l.auroc_standard_error, &out->loo_auroc_lower, &out->loo_auroc_upper);
+  interval_99(l.auroc, l.auroc_standard_error, &out->loo_auroc_lower, &out->loo_auroc_upper);
   out->loo_log_loss = l.log_loss;
   out->loo_verdict = l.verdict;
   *loo_scores = l.judged_probability;
@@ -199,7 +199,7 @@ Status probe_one(const std::string& name, const MatrixView& embeddings, const Ma
     out->heldout_auroc_standard_error =
         auroc_standard_error(heldout_labels.data(), heldout_scores->data(), heldout.size()).value();
   }
-  interval(out->heldout_auroc, out->heldout_auroc_standard_error, &out->heldout_auroc_lower, &out->heldout_auroc_upper);
+  interval_99(out->heldout_auroc, out->heldout_auroc_standard_error, &out->heldout_auroc_lower, &out->heldout_auroc_upper);
 
   out->ood_rows = ood.rows();
   out->ood_auroc = kCompareNaN;
