@@ -1,0 +1,73 @@
+// The layer profile: each representation's AUROC at its position (its layer number when the names carry
+// one, else its place in the list), with the 99 % interval as a bar: held-out AUROC (the comparison's
+// basis when there are held-out rows) and leave-one-out AUROC, chance at 1/2. Layout only: every number
+// is the core's.
+import type { ConceptComparison, RepresentationComparison } from '../../../engine/compare/compare_representations.ts';
+import { ACCENT, NEGATIVE, NEUTRAL } from '../../../common/plots/colors.ts';
+import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
+
+/** Each representation's position on the profile's axis. */
+export function positions(comparison: RepresentationComparison, count: number): number[] {
+  return comparison.layers.layered ? comparison.layers.numbers : Array.from({ length: count }, (_, k) => k);
+}
+
+interface Series {
+  label: string;
+  color: string;
+  value: (k: number) => number;
+  lower: (k: number) => number;
+  upper: (k: number) => number;
+  dash?: number[];
+}
+
+export function profilePlot(comparison: RepresentationComparison, concept: ConceptComparison): PlotSpec {
+  const probes = concept.probes;
+  const x = positions(comparison, probes.length);
+  const order = x.map((_, k) => k).sort((a, b) => x[a] - x[b]);
+  const series: Series[] = [
+    { label: 'held-out AUROC', color: NEGATIVE, value: (k) => probes[k].heldoutAuroc, lower: (k) => probes[k].heldoutAurocLower, upper: (k) => probes[k].heldoutAurocUpper },
+    { label: 'leave-one-out AUROC', color: ACCENT, value: (k) => probes[k].looAuroc, lower: (k) => probes[k].looAurocLower, upper: (k) => probes[k].looAurocUpper, dash: [5, 3] },
+  ];
+  const marks: Mark[] = [{ type: 'rule', y: 0.5, color: NEUTRAL, dash: [3, 3] }];
+  const legend: LegendEntry[] = [];
+  const span = x.length > 1 ? Math.max(...x) - Math.min(...x) : 1;
+  let lo = 0.5;
+  series.forEach((s, i) => {
+    const at = order.filter((k) => Number.isFinite(s.value(k)));
+    if (at.length === 0) return;
+    const shift = (i - 0.5) * 0.06 * span;  // the two bars of one position side by side
+    const xs = at.map((k) => x[k] + shift);
+    const bars: number[] = [], ys: number[] = [];
+    at.forEach((k, j) => {
+      if (Number.isFinite(s.lower(k))) {
+        bars.push(xs[j], xs[j]);
+        ys.push(s.lower(k), s.upper(k));
+        lo = Math.min(lo, s.lower(k));
+      }
+    });
+    marks.push({ type: 'segments', x: bars, y: ys, color: s.color, width: 2 });
+    marks.push({ type: 'line', x: xs, y: at.map(s.value), color: s.color, width: 2, dash: s.dash });
+    marks.push({ type: 'points', x: xs, y: at.map(s.value), palette: [s.color], radius: 3.5, interactive: i === 0 });
+    legend.push({ label: `${s.label} ± 99 % interval`, color: s.color, kind: s.dash ? 'dash' : 'line' });
+  });
+  const best = concept.basis === 'none' ? null : concept.best;
+  if (best !== null) {
+    // On the point of the basis the paired tests used (held-out: the first series, drawn left of the position).
+    const shift = (concept.basis === 'heldout' ? -0.5 : 0.5) * 0.06 * span;
+    marks.push({ type: 'symbols', x: [x[best] + shift], y: [probes[best].basisAuroc], shape: 'ring', color: '#111111', size: 9 });
+    legend.push({ label: 'best (the paired tests\' reference)', color: '#111111', kind: 'ring' });
+  }
+  const noun = comparison.layers.layered && comparison.layers.noun ? comparison.layers.noun : 'representation';
+  return {
+    title: `Layer profile: ${concept.concept}`,
+    marks,
+    legend: [...legend, { label: 'chance (½)', color: NEUTRAL, kind: 'dash' }],
+    x: {
+      label: comparison.layers.layered ? `${noun} (from the names)` : 'representation (in the order loaded)',
+      domain: [Math.min(...x) - 0.15 * span - 0.2, Math.max(...x) + 0.15 * span + 0.2],
+      ticks: [...new Set(x)].sort((a, b) => a - b),
+      format: comparison.layers.layered ? (v) => String(v) : (v) => probes[Math.round(v)]?.name ?? '',
+    },
+    y: { label: 'AUROC', domain: [Math.max(0, Math.min(lo, 0.5) - 0.03), 1.01] },
+  };
+}
