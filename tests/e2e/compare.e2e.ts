@@ -1,6 +1,6 @@
 // The Compare lab in Chromium on the built app: three layer files of the digits network chosen together
 // are compared on the demo's concept (closed loop) with the sidebar's observations; the table, the
-// layer profile and the sentence show; the exported CSV holds the engine's numbers in Node for the same
+// layer profile and the sentence show, and the observation curves run; the exported CSV holds the engine's numbers in Node for the same
 // files, concept and observations (to 1e-12) under the CLI's header; a row opens its probe in the Probe
 // tab on that layer. Every test also checks: no console errors, and no request leaves the page's origin.
 import { readFileSync } from 'node:fs';
@@ -78,6 +78,12 @@ describe('the Compare lab', () => {
     await page.getByTestId('compare-table').getByRole('button', { name: 'held-out AUROC' }).click();
     const best = LAYERS[expected.concepts[0].best];
     expect(await page.getByTestId('compare-row').first().locator('td.name').textContent()).toBe(`★ ${best}`);
+
+    // Evaluate's probing experiment per representation: one curve each.
+    await page.getByRole('region', { name: 'Observation curves' }).getByRole('button', { name: /^Run/ }).click();
+    await page.getByTestId('compare-curves').waitFor({ timeout: 120_000 });
+    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 120_000 });
+    await page.getByTestId('compare-curves').screenshot({ path: `${SHOTS}/compare-curves.png` });
 
     // The hidden layer's row opens its probe in the Probe tab: its rows, the same concept and observations.
     const row = page.getByTestId('compare-row').filter({ hasText: 'layer_1_hidden.npy' });

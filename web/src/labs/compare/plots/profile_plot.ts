@@ -3,7 +3,8 @@
 // basis when there are held-out rows) and leave-one-out AUROC, chance at 1/2. Layout only: every number
 // is the core's.
 import type { ConceptComparison, RepresentationComparison } from '../../../engine/compare/compare_representations.ts';
-import { ACCENT, NEGATIVE, NEUTRAL } from '../../../common/plots/colors.ts';
+import type { RepresentationCurve } from '../worker/protocol.ts';
+import { ACCENT, MEASURE_PALETTE, NEGATIVE, NEUTRAL } from '../../../common/plots/colors.ts';
 import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** Each representation's position on the profile's axis. */
@@ -69,5 +70,32 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
       format: comparison.layers.layered ? (v) => String(v) : (v) => probes[Math.round(v)]?.name ?? '',
     },
     y: { label: 'AUROC', domain: [Math.max(0, Math.min(lo, 0.5) - 0.03), 1.01] },
+  };
+}
+
+/** GPP's held-out AUROC against the observation count (log2 axis), one line per representation with its
+ * ± 1 sd band over the trials, coloured from dark (first) to light (last). */
+export function curvesPlot(curves: RepresentationCurve[], title: string, trials: number): PlotSpec {
+  const marks: Mark[] = [{ type: 'rule', y: 0.5, color: NEUTRAL, dash: [3, 3] }];
+  const legend: LegendEntry[] = [];
+  let lo = 0.5, first = Infinity, last = -Infinity;
+  curves.forEach((curve, k) => {
+    const color = MEASURE_PALETTE[Math.round((k / Math.max(1, curves.length - 1)) * 0.85 * (MEASURE_PALETTE.length - 1))];
+    const at = curve.observationCounts.map((_, j) => j).filter((j) => Number.isFinite(curve.mean[j]));
+    const x = at.map((j) => Math.log2(curve.observationCounts[j]));
+    const y0 = at.map((j) => curve.mean[j] - curve.sd[j]), y1 = at.map((j) => curve.mean[j] + curve.sd[j]);
+    for (const v of y0) lo = Math.min(lo, v);
+    for (const v of x) [first, last] = [Math.min(first, v), Math.max(last, v)];
+    marks.push({ type: 'area', x, y0, y1, fill: color, opacity: 0.12 });
+    marks.push({ type: 'line', x, y: at.map((j) => curve.mean[j]), color, width: 2 });
+    marks.push({ type: 'points', x, y: at.map((j) => curve.mean[j]), palette: [color], radius: 2.6 });
+    legend.push({ label: curve.name, color, kind: 'line' });
+  });
+  const ticks = curves[0]?.observationCounts.map(Math.log2) ?? [];
+  return {
+    title, marks,
+    legend: [...legend, { label: trials > 1 ? `± 1 sd over ${trials} trials` : '1 trial', color: NEUTRAL, kind: 'area' }],
+    x: { label: 'observations O (balanced, log scale)', domain: [first - 0.3, last + 0.3], ticks, format: (v) => String(2 ** v) },
+    y: { label: 'GPP held-out AUROC', domain: [Math.max(0, lo - 0.03), 1.01] },
   };
 }

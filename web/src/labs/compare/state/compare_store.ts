@@ -4,7 +4,7 @@
 // opening one (concept, representation) probe in the Probe tab. The comparison runs in the engine worker.
 import { batch, computed, signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
-import type { CompareRun, ComparedConceptRequest, RepresentationSummary } from '../worker/protocol.ts';
+import type { CompareRun, ComparedConceptRequest, RepresentationCurve, RepresentationSummary } from '../worker/protocol.ts';
 import { conceptLabels, distinctValues, type Concept } from '../../../common/state/session.ts';
 import { notify, report, request, startTask, tasks, type Task } from '../../../common/state/engine_tasks.ts';
 import { commit, dataset, demos, labels, map, oodDataset, results, selected, session } from '../../../common/state/store.ts';
@@ -192,4 +192,41 @@ function metadataUrls(): string[] | null {
     return files?.length ? files : null;
   }
   return null;
+}
+
+// ---- observation curves ----
+
+export interface CurvesRecord {
+  curves: RepresentationCurve[];
+  schedule: string;
+  seconds: number;
+  trials: number;
+  concept: string;
+}
+
+export const curves = signal<CurvesRecord | null>(null);
+export const curvesRun = signal<number | null>(null);
+export const CURVE_TRIALS = 3;
+
+/**
+ * Evaluate's probing experiment on every representation for the sidebar's concept (the same trials,
+ * seed and observation schedule 2, 4, ..., 128): GPP's held-out AUROC against the observation count,
+ * one curve per representation.
+ */
+export async function runCurves(): Promise<void> {
+  const y = labels.value, s = session.value;
+  if (curvesRun.value !== null || !y || !s.concept || representations.value.length === 0) return;
+  try {
+    const running = startTask(`Observation curves of ${representations.value.length} representations`, {
+      kind: 'compare-curves', labels: y, trials: CURVE_TRIALS, seed: s.draw.seed, maxObservations: 128,
+      epsilon: s.epsilon, strength: s.strength,
+    });
+    curvesRun.value = running.id;
+    const r = await running.result;
+    curves.value = { ...r, trials: CURVE_TRIALS, concept: describeConcept(s.concept) };
+  } catch (error) {
+    report(error);
+  } finally {
+    curvesRun.value = null;
+  }
 }

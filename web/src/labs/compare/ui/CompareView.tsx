@@ -3,10 +3,10 @@
 // (one fit each, the sidebar's ε and s); the table, the layer profile with 99 % intervals, a sentence on
 // what the paired tests support, and with several concepts the concept × representation grid.
 import { useMemo, useRef } from 'preact/hooks';
-import { profilePlot } from '../plots/profile_plot.ts';
+import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
 import {
-  activeRun, blocker, conceptChoice, loadFiles, loadLayersDemo, MAX_GRID_VALUES, outcome, record, representations, runComparison,
-  runTask, shownConcept, stale,
+  activeRun, blocker, conceptChoice, curves, curvesRun, CURVE_TRIALS, loadFiles, loadLayersDemo, MAX_GRID_VALUES, outcome, record,
+  representations, runComparison, runCurves, runTask, shownConcept, stale,
 } from '../state/compare_store.ts';
 import { compareCsv } from './compare_csv.ts';
 import { CompareTable } from './CompareTable.tsx';
@@ -125,6 +125,26 @@ function Results() {
   );
 }
 
+/** Evaluate's probing experiment per representation: GPP's AUROC against the observation count. */
+function Curves() {
+  const c = curves.value, busy = curvesRun.value !== null;
+  const spec = useMemo(() => (c ? curvesPlot(c.curves, `Observation curves: ${c.concept}`, c.trials) : null), [c]);
+  return (
+    <section class="card compare-curves" aria-label="Observation curves">
+      <header class="card-header">
+        <h2>Observation curves</h2>
+        <div class="card-actions">
+          <button type="button" class="small" disabled={busy || representations.value.length === 0 || blocker.value !== null}
+            onClick={() => void runCurves()}>{c ? 'Run again' : 'Run'} ({CURVE_TRIALS} trials, O up to 128)</button>
+        </div>
+      </header>
+      <p class="hint">Evaluate's probing experiment on each representation for the sidebar's concept: the same trials (seed of the sidebar's draw), held-out queries and balanced observations 2, 4, …, 128; GPP's AUROC on the held-out queries, mean ± 1 sd.</p>
+      {spec && <PlotView spec={spec} height={300} testId="compare-curves"
+        caption={`${c!.seconds.toFixed(1)} s${c!.schedule ? ` · observation counts ${c!.schedule}` : ''}`} />}
+    </section>
+  );
+}
+
 export function CompareView() {
   return (
     <div class="compare-view">
@@ -136,6 +156,7 @@ export function CompareView() {
             : 'No comparison yet: load the representations and press Compare. On the digits layers demo this takes about a second.'}
         </p>
       )}
+      {representations.value.length > 0 && <Curves />}
     </div>
   );
 }

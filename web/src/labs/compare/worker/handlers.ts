@@ -3,11 +3,12 @@
 // (engine.compareRepresentations: a cell per wasm call, cancellable between cells), and makes one of them
 // the main embeddings when a cell is opened in the Probe tab. Every number comes from the core.
 import type { RepresentationComparison } from '../../../engine/compare/compare_representations.ts';
+import { runExperiment } from '../../../engine/evaluation/experiments.ts';
 import { fetchBlob } from '../../../io/fetch_file.ts';
 import { checkAborted, FileError } from '../../../io/table.ts';
 import type { Handlers } from '../../../common/worker/handler.ts';
 import { loaded, session, streamed } from '../../../common/worker/resident_data.ts';
-import type { CompareRequests, RepresentationSummary } from './protocol.ts';
+import type { CompareRequests, RepresentationCurve, RepresentationSummary } from './protocol.ts';
 import { readRepresentations, type RepresentationData } from './representation_files.ts';
 
 /** The representations held between requests. */
@@ -73,5 +74,25 @@ export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
   'compare-clear': () => {
     held = [];
     return null;
+  },
+  'compare-curves': async (r, c) => {
+    if (held.length === 0) throw new FileError('compare', 'no representations are loaded');
+    const start = performance.now();
+    const curves: RepresentationCurve[] = [];
+    let schedule = '';
+    for (const [k, h] of held.entries()) {
+      // Only GPP's curve is shown: LPE with one member keeps the baselines' share of the work small.
+      const result = await runExperiment(c.engines.probe, {
+        experiment: 'probing', embeddings: h.embeddings, labels: r.labels, trials: r.trials, seed: r.seed,
+        maxObservations: r.maxObservations, maxQueries: 1000, members: 1, gpc: false, epsilon: r.epsilon, strength: r.strength,
+      }, {
+        signal: c.signal,
+        onProgress: (p) => c.progress({ stage: `${h.name} (${k + 1} of ${held.length}): ${p.stage}`, done: k * p.total + p.done, total: held.length * p.total }),
+      });
+      const gpp = result.curves.find((curve) => curve.method === 'gpp')!;
+      curves.push({ name: h.name, observationCounts: result.observationCounts, mean: gpp.mean, sd: gpp.sd });
+      schedule = result.scheduleLimit;
+    }
+    return { curves, schedule, seconds: (performance.now() - start) / 1000 };
   },
 };

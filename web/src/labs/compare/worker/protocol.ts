@@ -28,6 +28,26 @@ export interface CompareRun {
   seconds: number;
 }
 
+/** One representation's probing curve: GPP's held-out AUROC against the observation count (Evaluate's
+ * probing experiment on that representation). */
+export interface RepresentationCurve {
+  name: string;
+  observationCounts: number[];
+  /** Mean and sample sd over the trials, one per observation count. */
+  mean: Float64Array;
+  sd: Float64Array;
+}
+
+export interface CurvesRequest {
+  /** One 0/1 label per row. */
+  labels: Uint8Array;
+  trials: number;
+  seed: number;
+  maxObservations: number;
+  epsilon: number;
+  strength: number;
+}
+
 export interface CompareRequests {
   /** The files chosen together: every embedding in them (representation_files.ts) replaces the set held. */
   'compare-load-files': { request: { files: { blob: Blob; name: string }[] }; result: RepresentationSummary[] };
@@ -39,9 +59,11 @@ export interface CompareRequests {
   /** Representation `index` becomes the main embeddings (the Probe tab's); the metadata stays the page's. */
   'compare-open': { request: { index: number }; result: { name: string; rows: number; cols: number; oodKept: boolean } };
   'compare-clear': { request: Record<never, never>; result: null };
+  /** Evaluate's probing experiment run on every representation (the same trials, seeds and schedule). */
+  'compare-curves': { request: CurvesRequest; result: { curves: RepresentationCurve[]; schedule: string; seconds: number } };
 }
 
 export const COMPARE_POLICIES: Policies<CompareRequests> = {
   'compare-load-files': 'between-chunks', 'compare-load-urls': 'between-chunks', 'compare-run': 'between-chunks',
-  'compare-open': 'none', 'compare-clear': 'none',
+  'compare-open': 'none', 'compare-clear': 'none', 'compare-curves': 'between-chunks',
 };
