@@ -15,6 +15,7 @@ const baseUrl = inject('baseUrl');
 const browser = browserPerFile(new URL(baseUrl).origin);
 const DIR = 'web/public/demo/digits_layers';
 const LAYERS = ['layer_0_pixels.npy', 'layer_1_hidden.npy', 'layer_2_hidden.npy'];
+const ALL = [...LAYERS, 'layer_3_logits.npy'];
 let engine: ProbeEngine;
 let expected: RepresentationComparison;
 let page: Page;
@@ -93,26 +94,33 @@ describe('the Compare lab', () => {
     expect(await page.locator('body').textContent()).toContain('layer_1_hidden.npy');
   });
 
-  it('makes the concept × representation grid of every digit, each cell the engine\'s, and a cell opens its probe', async () => {
+  it('makes the concept × representation grid of every digit on the bundled layers, each cell the engine\'s, and a cell opens its probe', async () => {
     await page.getByRole('tab', { name: 'Compare' }).click();
-    await page.getByTestId('compare-files').setInputFiles(LAYERS.map((f) => `${DIR}/${f}`));
+    await page.getByRole('button', { name: 'Load the digits layers demo' }).click();
     await page.getByTestId('compare-representations').waitFor();
+    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(ALL.map((f, k) =>
+      `${f} · 1,797 × ${[64, 128, 64, 10][k]} float32 · OOD set 512 rows`));
     await page.getByRole('radio', { name: 'every value of' }).check();
     await page.getByLabel('grid column').selectOption('digit');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByTestId('compare-grid').waitFor({ timeout: 60_000 });
-    expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(30);
-    // Row 3 (digit = 3) against the engine in Node: the demo's draw (8 per class, seed 1) of that concept.
+    expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(40);
+    // Row 3 (digit = 3) against the engine in Node: the demo's draw (8 per class, seed 1) of that concept,
+    // each layer with its OOD set.
     const [header, ...lines] = readFileSync('web/public/demo/digits/metadata.csv', 'utf8').trim().split('\n').map((l) => l.split(','));
     const labels = Uint8Array.from(lines, (cells) => (cells[header.indexOf('digit')] === '3' ? 1 : 0));
     const reference = await engine.compareRepresentations({
-      embeddings: LAYERS.map((name) => ({ name, embeddings: matrix(name) })),
+      embeddings: ALL.map((name) => ({ name, embeddings: matrix(name), ood: matrix(`ood_${name}`) })),
       concepts: [{ name: 'digit = 3', labels, observations: engine.drawObservations(labels, 8, 1) }],
     });
-    for (let k = 0; k < 3; k++) {
+    for (let k = 0; k < 4; k++) {
       const text = (await page.getByTestId(`compare-cell-3-${k}`).textContent())!;
       expect(text.replace(' ★', '')).toBe(reference.concepts[0].probes[k].basisAuroc.toFixed(3));
     }
+    // The OOD sets came with the demo: the table's OOD AUROC is the engine's.
+    await page.getByTestId('compare-grid').getByRole('button', { name: 'digit = 3' }).click();
+    const ood = await page.getByTestId('compare-row').locator('td:nth-child(8)').allTextContents();
+    expect(ood).toEqual(reference.concepts[0].probes.map((p) => p.oodAuroc.toFixed(3)));
     await page.screenshot({ path: `${SHOTS}/compare-grid.png`, fullPage: true });
     await page.getByTestId('compare-cell-3-1').click();
     await page.getByRole('tab', { name: 'Probe', selected: true }).waitFor();
