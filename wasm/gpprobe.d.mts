@@ -575,6 +575,107 @@ export interface CertificateBindings {
   certifyDefaults(): CertifyDefaults;
 }
 
+// ---- bindings_compare.cpp ----
+
+/** The comparison's options (representation_comparison.h ComparisonOptions) under the TS API's names. */
+export interface CompareSettings {
+  epsilon: number;
+  strength: number;
+  /** A query is decided when its judged probability is < decided or > 1 - decided (0.1). */
+  decided: number;
+  /** Episteme a decided query needs; NaN: the episteme one observation gives at its own point. */
+  epistemeThreshold: number;
+}
+
+/** One concept probed in one embedding: what that probe alone gives (NaN where undefined). */
+export interface RepresentationProbeValue {
+  name: string;
+  width: number;
+  /** "function" or "weight": the posterior form the fit used. */
+  space: string;
+  observations: number;
+  positives: number;
+  negatives: number;
+  looAuroc: number;
+  looAurocStandardError: number;
+  /** looAuroc -/+ 2.576 standard errors, clipped to [0, 1] (99%). */
+  looAurocLower: number;
+  looAurocUpper: number;
+  looLogLoss: number;
+  looVerdict: 'separates' | 'chance' | 'too_few';
+  /** Labelled rows that are not observations. */
+  heldoutRows: number;
+  heldoutPositives: number;
+  heldoutAuroc: number;
+  heldoutAurocStandardError: number;
+  heldoutAurocLower: number;
+  heldoutAurocUpper: number;
+  /** Rows that are not observations, and the means over them. */
+  queries: number;
+  meanJudgedProbability: number;
+  meanEpisteme: number;
+  meanAlea: number;
+  /** Share of queries decided with episteme at least the threshold. */
+  decidedFraction: number;
+  oodRows: number;
+  oodAuroc: number;
+  /** On the comparison's basis (held-out rows, else the observations' leave-one-out probabilities). */
+  basisAuroc: number;
+  basisAurocLower: number;
+  basisAurocUpper: number;
+  differenceFromBest: number;
+  /** DeLong's paired test against the best embedding (two-sided). */
+  pValueAgainstBest: number;
+  separates: boolean;
+  indistinguishableFromBest: boolean;
+}
+
+export interface ConceptComparisonValue {
+  concept: string;
+  /** "heldout", "leave_one_out" or "none": the rows the paired tests rank. */
+  basis: string;
+  basisRows: number;
+  /** Index of the best embedding. */
+  best: number;
+  /** K × K, row-major: A_a - A_b, its standard error and the two-sided p-value of DeLong's paired test. */
+  difference: Float64Array;
+  standardError: Float64Array;
+  pValue: Float64Array;
+  sentence: string;
+  probes: RepresentationProbeValue[];
+}
+
+export interface ComparisonValue extends BindingStatus {
+  epistemeThreshold: number;
+  decided: number;
+  /** Whether the names carry layer numbers (layer_names.h), then one per embedding and the noun. */
+  layered: boolean;
+  layerNoun: string;
+  layerNumbers: Float64Array;
+  concepts: ConceptComparisonValue[];
+}
+
+/** A comparison of representations in steps (ComparisonRun). Call delete() when done. */
+export interface CompareHandle {
+  /** labels: concepts × rows bytes (0, 1, 255 unlabelled), concept-major; observations: each concept's
+   * rows (uint32) one after another, observationCounts (uint32) of them per concept. */
+  start(
+    names: string[], rows: number, conceptNames: string[], labels: number, observations: number,
+    observationCounts: number, settings: CompareSettings,
+  ): BindingStatus;
+  /** Probes one concept in one embedding (rows × cols at `embeddings`; its OOD set oodRows × cols at `ood`). */
+  probe(
+    concept: number, embedding: number, embeddings: number, rows: number, cols: number, dtype: 32 | 64,
+    ood: number, oodRows: number, progress: CoreProgress,
+  ): BindingStatus;
+  result(): ComparisonValue;
+  delete(): void;
+}
+
+export interface CompareBindings {
+  CompareHandle: new () => CompareHandle;
+}
+
 // ---- bindings_vocabulary.cpp ----
 
 export interface Defaults {
@@ -642,7 +743,8 @@ export interface HeapAccess {
 }
 
 export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, EvaluationBindings,
-  RegressionBindings, RegressionToolBindings, ClassificationBindings, CertificateBindings, VocabularyBindings {}
+  RegressionBindings, RegressionToolBindings, ClassificationBindings, CertificateBindings, CompareBindings,
+  VocabularyBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

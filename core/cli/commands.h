@@ -35,5 +35,6 @@ int robustness_command(const Args& args, std::ostream& out, std::ostream& err);
 int robustness_bench_command(const Args& args, std::ostream& out, std::ostream& err);
 int explain_command(const Args& args, std::ostream& out, std::ostream& err);
 int paper_robustness_command(const Args& args, std::ostream& out, std::ostream& err);
+int compare_command(const Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpprobe::cli

@@ -132,6 +132,14 @@ const CommandUsage kCommandUsage[] = {
      "          the robustness paper's binary experiments (safety vs GPFGS, delta-robustness vs training\n"
      "          budget, global sensitivity vs LIME, branch-and-bound run time) as CSV on\n"
      "          data/robustness/*.csv.\n"},
+    {"compare",
+     "  compare --embeddings A.npy B.npy ... (or --config projector_config.json) --labels FILE\n"
+     "          [--observations ROWS | --per-class N [--seed S]] [--concepts SPEC ...] [--ood A.npy ...]\n"
+     "          [--epsilon E] [--strength S] [--out FILE]\n"
+     "          which representation holds the concept: the same concept and observation rows probed in\n"
+     "          every embedding of the same rows; CSV embedding,width,loo_auroc,loo_auroc_lower,\n"
+     "          loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea,... (DeLong's paired tests against the\n"
+     "          best; a sentence per concept on stderr).\n"},
 };
 
 const char* kUsageHead =
@@ -203,9 +211,10 @@ int main(int argc, char** argv) {
       {"bench-robustness", gpprobe::cli::robustness_bench_command},
       {"explain", gpprobe::cli::explain_command},
       {"paper-robustness", gpprobe::cli::paper_robustness_command},
+      {"compare", gpprobe::cli::compare_command},
   };
   // Commands whose own --help says more than their block above (each flag, per figure).
-  const std::set<std::string> own_help = {"explain", "paper-robustness"};
+  const std::set<std::string> own_help = {"explain", "paper-robustness", "compare"};
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << usage();
     return argc < 2 ? 2 : 0;

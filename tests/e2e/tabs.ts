@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { waitForResults } from './browser.ts';
 
-export const TAB_NAMES = ['Probe', 'Out-of-distribution', 'Evaluation', 'Regression', 'Classification'] as const;
+export const TAB_NAMES = ['Probe', 'Out-of-distribution', 'Evaluation', 'Regression', 'Classification', 'Compare'] as const;
 export type TabName = (typeof TAB_NAMES)[number];
 
 const idle = (page: Page) => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });

@@ -15,9 +15,9 @@ describe('the registry', () => {
   it('gives the tab strip: one tab per lab, labelled with its one name', () => {
     expect(tabsOf(LABS)).toEqual([
       { id: 'probe', label: 'Probe' }, { id: 'ood', label: 'Out-of-distribution' }, { id: 'evaluation', label: 'Evaluation' },
-      { id: 'regression', label: 'Regression' }, { id: 'classification', label: 'Classification' },
+      { id: 'regression', label: 'Regression' }, { id: 'classification', label: 'Classification' }, { id: 'compare', label: 'Compare' },
     ]);
-    expect(LAB_IDS).toEqual(['probe', 'ood', 'evaluation', 'regression', 'classification']);
+    expect(LAB_IDS).toEqual(['probe', 'ood', 'evaluation', 'regression', 'classification', 'compare']);
   });
 
   it('opens links by a lab\'s id or an old name, and ignores words no lab knows', () => {

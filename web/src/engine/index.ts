@@ -13,6 +13,11 @@ export type { Belief, BeliefEnvelope, PrincipalComponents } from './probe/analys
 export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline } from './baselines/baselines.ts';
 export type { BaselineMethod, BaselineOptions, BaselineScores, RocCurve } from './baselines/baselines.ts';
 export { runExperiment } from './evaluation/experiments.ts';
+export { compareRepresentations, UNLABELLED } from './compare/compare_representations.ts';
+export type {
+  ComparedConcept, ComparedEmbedding, CompareRepresentationsOptions, ConceptComparison, RepresentationComparison,
+  RepresentationProbe, RunCompareOptions,
+} from './compare/compare_representations.ts';
 export type {
   ExperimentCloud, ExperimentCurve, ExperimentKind, ExperimentOptions, ExperimentResult, RunExperimentOptions,
 } from './evaluation/experiments.ts';

@@ -11,12 +11,16 @@ export function isZip(bytes: Uint8Array): boolean {
 
 /** `maxBytes`: what the .npy members may expand to together (tests lower it). */
 export function parseNpz(bytes: Uint8Array, fileName: string, maxBytes = MAX_FILE_BYTES): ParsedFile {
+  return fromArrays(fileName, npzArrays(bytes, fileName, maxBytes));
+}
+
+/** Every .npy member of a .npz archive, by name (the Compare lab takes each 2-D one as an embedding). */
+export function npzArrays(bytes: Uint8Array, fileName: string, maxBytes = MAX_FILE_BYTES): NamedArray[] {
   if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
   if (!isZip(bytes)) throw new FileError(fileName, 'not a .npz file (not a zip archive)');
   const members = readZipMembers(bytes, fileName, (name) => name.endsWith('.npy'), maxBytes);
-  const arrays: NamedArray[] = members.map(({ name, data }) => {
+  return members.map(({ name, data }) => {
     const a = parseNpy(data, `${fileName}/${name}`);
     return { name: name.replace(/\.npy$/, ''), shape: a.shape, data: a.data };
   });
-  return fromArrays(fileName, arrays);
 }

@@ -29,6 +29,11 @@ function tensorInfo(info: unknown, name: string, fileName: string): TensorInfo {
 const SIZES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
 
 export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFile {
+  return fromArrays(fileName, safetensorsArrays(bytes, fileName));
+}
+
+/** Every tensor of a safetensors file, by name (the Compare lab takes each 2-D one as an embedding). */
+export function safetensorsArrays(bytes: Uint8Array, fileName: string): NamedArray[] {
   if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
   if (bytes.length < 8) throw new FileError(fileName, 'not a safetensors file (too short)');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -77,5 +82,5 @@ export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFil
     }
     arrays.push({ name, shape, data });
   }
-  return fromArrays(fileName, arrays);
+  return arrays;
 }

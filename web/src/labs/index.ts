@@ -23,6 +23,7 @@ export const LABS = {
   evaluation: { name: 'Evaluation', aliases: ['evaluate'], engine: 'probe' },
   regression: { name: 'Regression', aliases: [], engine: 'regression' },
   classification: { name: 'Classification', aliases: ['gpc'], engine: 'classification' },
+  compare: { name: 'Compare', aliases: [], engine: 'probe' },
 } as const satisfies Record<string, LabEntry>;
 
 export type LabId = keyof typeof LABS;

@@ -3,6 +3,7 @@
 // Requests every kind of every lab, CANCEL_POLICY every kind's policy. Page-safe: no handler, no engine.
 import { CERTIFY_POLICIES, type CertifyRequests } from './classification/worker/certify_protocol.ts';
 import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classification/worker/protocol.ts';
+import { COMPARE_POLICIES, type CompareRequests } from './compare/worker/protocol.ts';
 import { EVALUATION_POLICIES, type EvaluationRequests } from './evaluation/worker/protocol.ts';
 import { mergeLabTables, type LabId, type SameKeys } from './index.ts';
 import { OOD_POLICIES, type OodRequests } from './ood/worker/protocol.ts';
@@ -19,6 +20,7 @@ export interface LabRequests {
   evaluation: EvaluationRequests;
   regression: RegressionRequests;
   classification: ClassificationRequests & CertifyRequests;
+  compare: CompareRequests;
 }
 
 /** Each lab's cancel policies, one per kind (the compiler checks each lab's table complete). */
@@ -28,6 +30,7 @@ export const LAB_POLICIES: { readonly [L in LabId]: Policies<LabRequests[L]> } =
   evaluation: EVALUATION_POLICIES,
   regression: REGRESSION_POLICIES,
   classification: { ...CLASSIFICATION_POLICIES, ...CERTIFY_POLICIES },
+  compare: COMPARE_POLICIES,
 };
 
 type KeysOf<U> = U extends unknown ? keyof U : never;

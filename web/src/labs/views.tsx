@@ -3,6 +3,7 @@
 // names a lab the registry lacks. Page bundle only (the worker never imports a component).
 import type { ComponentType } from 'preact';
 import { ClassificationView } from './classification/ui/ClassificationView.tsx';
+import { CompareView } from './compare/ui/CompareView.tsx';
 import { EvaluationView } from './evaluation/ui/EvaluationView.tsx';
 import type { LabId } from './index.ts';
 import { OodView } from './ood/ui/OodView.tsx';
@@ -24,4 +25,5 @@ export const LAB_VIEWS: { readonly [L in LabId]: LabView } = {
   evaluation: { view: EvaluationView, probeSettings: true, resultsExport: false },
   regression: { view: RegressionView, probeSettings: false, resultsExport: false },
   classification: { view: ClassificationView, probeSettings: false, resultsExport: false },
+  compare: { view: CompareView, probeSettings: true, resultsExport: false },
 };

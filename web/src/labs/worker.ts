@@ -3,6 +3,7 @@
 // does not compile. The engine worker's HANDLERS table is derived from it. Worker bundle only.
 import { certifyHandlers } from './classification/worker/certify_handlers.ts';
 import { classificationHandlers } from './classification/worker/handlers.ts';
+import { compareHandlers } from './compare/worker/handlers.ts';
 import { evaluationHandlers } from './evaluation/worker/handlers.ts';
 import { enginesOf, LABS, mergeLabTables, type EngineOf, type LabId } from './index.ts';
 import { oodHandlers } from './ood/worker/handlers.ts';
@@ -23,6 +24,7 @@ export const LAB_HANDLERS: { readonly [L in LabId]: Handlers<LabRequests[L], Eng
   evaluation: evaluationHandlers,
   regression: regressionHandlers,
   classification: { ...classificationHandlers, ...certifyHandlers },
+  compare: compareHandlers,
 };
 
 /** Every kind's handler. */

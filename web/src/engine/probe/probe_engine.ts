@@ -6,6 +6,9 @@
 //   probe.dispose();
 //
 // All numbers come from the C++ core; this file only moves whole arrays in and out of the wasm heap.
+import {
+  compareRepresentations, type CompareRepresentationsOptions, type RepresentationComparison, type RunCompareOptions,
+} from '../compare/compare_representations.ts';
 import type { GpprobeModule, LeaveOneOutValue, ProbeHandle } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
 import { dtypeOf, HeapScope } from '../heap.ts';
@@ -304,6 +307,14 @@ export class ProbeEngine {
     } finally {
       heap.free();
     }
+  }
+
+  /**
+   * Which representation holds the concept: the same concepts and observation rows probed in several
+   * embeddings of the same rows, with DeLong's paired tests (engine/compare/compare_representations.ts).
+   */
+  compareRepresentations(options: CompareRepresentationsOptions, run: RunCompareOptions = {}): Promise<RepresentationComparison> {
+    return compareRepresentations(this, options, run);
   }
 
   /** Seeded synthetic embeddings from the core (two Gaussian classes): the benchmark's workload. */

@@ -1,0 +1,55 @@
+// The Compare lab's reading of representations (labs/compare/worker/representation_files.ts): several
+// .npy files chosen together, every 2-D array of an .npz or .safetensors, every tensor of a Projector
+// config uploaded with its .bytes, an ood_<name> file as <name>'s OOD set; float32 kept float32; and the
+// refusals, naming the file.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readRepresentations } from '../../web/src/labs/compare/worker/representation_files.ts';
+import { blob, npyBytes, npzBytes, safetensorsBytes } from './fixtures.ts';
+
+const a = Float32Array.from([1, 2, 3, 4, 5, 6]);           // 3 x 2
+const b = Float64Array.from([1, 0, 0, 1, 1, 1, 0.5, 2, 3]);  // 3 x 3
+
+describe('the representations of the files chosen together', () => {
+  it('reads several .npy files, one each, in the order chosen, float32 kept, with ood_<name> as an OOD set', async () => {
+    const reps = await readRepresentations([
+      { name: 'layer_1.npy', blob: blob(npyBytes('<f8', [3, 3], b)) },
+      { name: 'layer_0.npy', blob: blob(npyBytes('<f4', [3, 2], a)) },
+      { name: 'ood_layer_0.npy', blob: blob(npyBytes('<f4', [1, 2], Float32Array.from([9, 9]))) },
+    ]);
+    expect(reps.map((r) => r.name)).toEqual(['layer_1.npy', 'layer_0.npy']);
+    expect(reps[1].embeddings.data).toBeInstanceOf(Float32Array);
+    expect(Array.from(reps[1].embeddings.data)).toEqual(Array.from(a));
+    expect(reps[0].embeddings.data).toBeInstanceOf(Float64Array);
+    expect(reps[1].ood?.rows).toBe(1);
+    expect(reps[0].ood).toBeUndefined();
+  });
+
+  it('takes every 2-D array of an .npz and of a .safetensors (one-column and 1-D arrays are not embeddings)', async () => {
+    const npz = npzBytes({ 'h1.npy': npyBytes('<f4', [3, 2], a), 'h2.npy': npyBytes('<f8', [3, 3], b), 'labels.npy': npyBytes('<i8', [3], BigInt64Array.from([1n, 0n, 1n])) });
+    const st = safetensorsBytes({ x: { dtype: 'F32', shape: [3, 2], data: a }, y: { dtype: 'F64', shape: [3, 3], data: b }, c: { dtype: 'F32', shape: [3, 1], data: new Float32Array(3) } });
+    const reps = await readRepresentations([{ name: 'layers.npz', blob: blob(npz) }, { name: 'm.safetensors', blob: blob(st) }]);
+    expect(reps.map((r) => [r.name, r.embeddings.rows, r.embeddings.cols])).toEqual([
+      ['layers.npz/h1', 3, 2], ['layers.npz/h2', 3, 3], ['m.safetensors/x', 3, 2], ['m.safetensors/y', 3, 3]]);
+    expect(reps[0].embeddings.data).toBeInstanceOf(Float32Array);
+  });
+
+  it('takes every tensor of a Projector config uploaded with it, by tensorName, float32', async () => {
+    const dir = 'tests/e2e/fixtures/projector/';
+    const files = ['projector_config.json', 'hidden.bytes', 'pixels.bytes', 'metadata.tsv', 'sprite.png']
+      .map((name) => ({ name, blob: blob(new Uint8Array(readFileSync(dir + name))) }));
+    const reps = await readRepresentations(files);
+    expect(reps.map((r) => [r.name, r.embeddings.rows, r.embeddings.cols, r.embeddings.data instanceof Float32Array]))
+      .toEqual([['Digits: hidden layer', 300, 64, true], ['Digits: pixels', 300, 64, true]]);
+  });
+
+  it('refuses what it cannot take, naming the file', async () => {
+    await expect(readRepresentations([{ name: 'ood_x.npy', blob: blob(npyBytes('<f4', [1, 2], a.subarray(0, 2))) }]))
+      .rejects.toThrow('ood_x.npy: is named as an OOD set (ood_<name>), but no representation x.npy was chosen with it');
+    await expect(readRepresentations([
+      { name: 'x.npy', blob: blob(npyBytes('<f4', [3, 2], a)) }, { name: 'ood_x.npy', blob: blob(npyBytes('<f8', [1, 3], b.subarray(0, 3))) },
+    ])).rejects.toThrow('ood_x.npy: has 3 columns, x.npy has 2');
+    const flat = npzBytes({ 'labels.npy': npyBytes('<i8', [3], BigInt64Array.from([1n, 0n, 1n])) });
+    await expect(readRepresentations([{ name: 'l.npz', blob: blob(flat) }])).rejects.toThrow('l.npz: holds no 2-D array of embeddings');
+  });
+});

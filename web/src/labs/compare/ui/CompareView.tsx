@@ -1,0 +1,162 @@
+// The Compare lab: which representation holds the concept? Several embeddings of the dataset's rows
+// (layers of a network, several models) are probed with the same concept and the same observation rows
+// (one fit each, the sidebar's ε and s); the table, the layer profile with 99 % intervals, a sentence on
+// what the paired tests support, and with several concepts the concept × representation grid.
+import { useMemo, useRef } from 'preact/hooks';
+import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
+import {
+  activeRun, blocker, conceptChoice, curves, curvesRun, CURVE_TRIALS, loadFiles, loadLayersDemo, MAX_GRID_VALUES, outcome, record,
+  representations, runComparison, runCurves, runTask, shownConcept, stale,
+} from '../state/compare_store.ts';
+import { compareCsv } from './compare_csv.ts';
+import { CompareTable } from './CompareTable.tsx';
+import { ConceptGrid } from './ConceptGrid.tsx';
+import { dataset } from '../../../common/state/store.ts';
+import { saveBlob } from '../../../common/ui/download.ts';
+import { PlotView } from '../../../common/ui/PlotView.tsx';
+import { TaskBar } from '../../../common/ui/TaskBar.tsx';
+import './compare.css';
+
+const ACCEPT = '.npy,.npz,.safetensors,.json,.bytes,.csv,.tsv,.txt,.parquet';
+
+function Representations() {
+  const reps = representations.value, d = dataset.value;
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <section class="card compare-data" aria-label="Representations">
+      <header class="card-header">
+        <h2>Representations</h2>
+        <div class="card-actions">
+          <input ref={input} type="file" multiple accept={ACCEPT} hidden data-testid="compare-files" aria-label="Representation files"
+            onChange={(e) => { const files = Array.from(e.currentTarget.files ?? []); e.currentTarget.value = ''; if (files.length) void loadFiles(files); }} />
+          <button type="button" class="small" onClick={() => input.current?.click()}>Choose files…</button>
+          <button type="button" class="small" onClick={() => void loadLayersDemo()}>Load the digits layers demo</button>
+        </div>
+      </header>
+      <p class="hint">
+        Several embeddings of the same rows, in the order of the dataset loaded in the Probe tab (its metadata defines the concepts):
+        {' '}.npy files chosen together (<code>layer_00.npy … layer_11.npy</code>), an .npz or .safetensors with several 2-D arrays, or a
+        {' '}<code>projector_config.json</code> with its tensors. A file <code>ood_&lt;name&gt;</code> is the OOD set of <code>&lt;name&gt;</code>.
+        Float32 stays float32; one representation at a time enters the engine.
+      </p>
+      {reps.length > 0 && (
+        <ul class="compare-reps" data-testid="compare-representations">
+          {reps.map((r) => (
+            <li class={d && r.rows !== d.rows ? 'mismatch' : ''}>
+              <strong>{r.name}</strong> · {r.rows.toLocaleString('en-US')} × {r.cols} float{r.dtype}
+              {r.oodRows ? ` · OOD set ${r.oodRows.toLocaleString('en-US')} rows` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Setup() {
+  const choice = conceptChoice.value, d = dataset.value, run = activeRun.value, task = runTask.value, reason = blocker.value;
+  const columns = d?.columns ?? [];
+  return (
+    <section class="card compare-setup" aria-label="Comparison settings">
+      <div class="row compare-concepts" role="radiogroup" aria-label="Concepts">
+        <label class="toggle">
+          <input type="radio" name="compare-concepts" checked={choice.kind === 'session'} onChange={() => { conceptChoice.value = { kind: 'session' }; }} />
+          {' '}the sidebar's concept, with its observations
+        </label>
+        <label class="toggle">
+          <input type="radio" name="compare-concepts" checked={choice.kind === 'values'} disabled={columns.length === 0}
+            onChange={() => { conceptChoice.value = { kind: 'values', column: columns[0]?.name ?? '' }; }} />
+          {' '}every value of
+        </label>
+        <select aria-label="grid column" disabled={choice.kind !== 'values'} value={choice.kind === 'values' ? choice.column : columns[0]?.name ?? ''}
+          onChange={(e) => { conceptChoice.value = { kind: 'values', column: e.currentTarget.value }; }}>
+          {columns.map((c) => <option value={c.name}>{c.name}</option>)}
+        </select>
+        <span class="hint">(the grid: at most {MAX_GRID_VALUES} values, each with the sidebar's draw)</span>
+      </div>
+      <div class="row compare-run">
+        <button type="button" class="primary" disabled={run !== null || reason !== null} onClick={() => void runComparison()}>Compare</button>
+        {task && <TaskBar tasks={[task]} class="eval-progress" />}
+        {!run && reason && <span class="hint">{reason}</span>}
+      </div>
+      {outcome.value && !run && <p class={`eval-outcome ${outcome.value.kind}`} role="status" data-testid="compare-outcome">{outcome.value.text}</p>}
+    </section>
+  );
+}
+
+function Results() {
+  const r = record.value!;
+  const comparison = r.run.comparison;
+  const index = Math.min(shownConcept.value, comparison.concepts.length - 1);
+  const concept = comparison.concepts[index];
+  const spec = useMemo(() => profilePlot(comparison, concept), [comparison, concept]);
+  const save = () => saveBlob(new Blob([compareCsv(comparison)], { type: 'text/csv' }), 'gpprobe-compare.csv');
+  return (
+    <>
+      <p class={`run-summary ${stale.value ? 'stale' : ''}`} data-testid="compare-summary">
+        {stale.value ? 'The data, concept, observations or hyperparameters changed since this run · ' : ''}
+        {r.representations.length} representations × {comparison.concepts.length} concept{comparison.concepts.length === 1 ? '' : 's'} ·
+        {' '}{concept.probes[0]?.observations} observations · ε = {r.epsilon}, s = {r.strength} · paired tests on
+        {' '}{concept.basis === 'heldout' ? `${concept.basisRows.toLocaleString('en-US')} held-out rows` : concept.basis === 'leave_one_out' ? 'the observations (leave-one-out)' : 'no rows'} · {r.run.seconds.toFixed(2)} s
+      </p>
+      <p class="compare-sentence" data-testid="compare-sentence">{concept.sentence}</p>
+      {comparison.concepts.length > 1 && <ConceptGrid comparison={comparison} />}
+      <div class="plot-grid compare-results">
+        <PlotView spec={spec} height={340} testId="compare-profile"
+          tooltip={(i) => {
+            const p = concept.probes.map((_, k) => k).filter((k) => Number.isFinite(concept.probes[k].heldoutAuroc))
+              .sort((a, b) => (comparison.layers.layered ? comparison.layers.numbers[a] - comparison.layers.numbers[b] : a - b))[i];
+            const probe = concept.probes[p];
+            return probe ? [probe.name, `held-out AUROC ${probe.heldoutAuroc.toFixed(3)} (${probe.heldoutAurocLower.toFixed(3)}–${probe.heldoutAurocUpper.toFixed(3)})`] : [];
+          }}
+          caption="Each representation's AUROC with its 99 % interval (DeLong): held-out over every labelled row that is not an observation, and leave-one-out over the observations. Whether two differ is the paired test's call (the table's p vs best), not the bars'." />
+        <section class="card compare-table-card" aria-label={`${concept.concept}: the table`}>
+          <header class="card-header">
+            <h2>{concept.concept}</h2>
+            <div class="card-actions">
+              <button type="button" class="small" data-testid="compare-export" onClick={save}>Export table (CSV)</button>
+            </div>
+          </header>
+          <div class="compare-table-scroll"><CompareTable comparison={comparison} concept={concept} conceptIndex={index} /></div>
+          <p class="caption">★ best; tinted: indistinguishable from it at 99 % (DeLong's paired test); greyed: does not separate the concept (its interval reaches ½). The CSV has every concept and column at full precision, as <code>gpprobe compare</code> writes them.</p>
+        </section>
+      </div>
+    </>
+  );
+}
+
+/** Evaluate's probing experiment per representation: GPP's AUROC against the observation count. */
+function Curves() {
+  const c = curves.value, busy = curvesRun.value !== null;
+  const spec = useMemo(() => (c ? curvesPlot(c.curves, `Observation curves: ${c.concept}`, c.trials) : null), [c]);
+  return (
+    <section class="card compare-curves" aria-label="Observation curves">
+      <header class="card-header">
+        <h2>Observation curves</h2>
+        <div class="card-actions">
+          <button type="button" class="small" disabled={busy || representations.value.length === 0 || blocker.value !== null}
+            onClick={() => void runCurves()}>{c ? 'Run again' : 'Run'} ({CURVE_TRIALS} trials, O up to 128)</button>
+        </div>
+      </header>
+      <p class="hint">Evaluate's probing experiment on each representation for the sidebar's concept: the same trials (seed of the sidebar's draw), held-out queries and balanced observations 2, 4, …, 128; GPP's AUROC on the held-out queries, mean ± 1 sd.</p>
+      {spec && <PlotView spec={spec} height={300} testId="compare-curves"
+        caption={`${c!.seconds.toFixed(1)} s${c!.schedule ? ` · observation counts ${c!.schedule}` : ''}`} />}
+    </section>
+  );
+}
+
+export function CompareView() {
+  return (
+    <div class="compare-view">
+      <Representations />
+      <Setup />
+      {record.value ? <Results /> : (
+        <p class="empty-state eval-empty">
+          {activeRun.value !== null ? 'Comparing: the table appears when every representation is probed.'
+            : 'No comparison yet: load the representations and press Compare. On the digits layers demo this takes about a second.'}
+        </p>
+      )}
+      {representations.value.length > 0 && <Curves />}
+    </div>
+  );
+}

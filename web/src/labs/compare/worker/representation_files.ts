@@ -1,0 +1,93 @@
+// The embeddings the Compare lab compares, read from the files chosen together (or fetched by URL): every
+// 2-D array becomes one representation, named after its file or tensor, kept in its own precision
+// (float32 stays float32: K files of n x d take K n d 4 bytes, never a float64 copy of them all).
+//   .npy                     one representation, named after the file
+//   .npz, .safetensors       each 2-D array with more than one column, "file/array"
+//   projector_config.json    each of its tensors uploaded with it (.bytes), named by tensorName
+//   .csv/.tsv/.json/Parquet  one representation each, by the Probe tab's rules (load_files.ts)
+// A file named ood_<name> is the OOD set of the representation <name> chosen with it (as the bundled
+// layers demo has them). Row counts are checked by the core when the comparison runs (naming the files).
+import type { Matrix } from '../../../engine/matrix.ts';
+import { npzArrays } from '../../../io/npz.ts';
+import { parseFile } from '../../../io/load_files.ts';
+import { parseTensorBytes } from '../../../io/projector.ts';
+import { projectorUpload, uploadedEmbeddings, type UploadedFile } from '../../../io/projector_upload.ts';
+import { safetensorsArrays } from '../../../io/safetensors.ts';
+import { checkAborted, FileError, type ParseOptions } from '../../../io/table.ts';
+import type { NamedArray } from '../../../io/arrays.ts';
+
+export interface RepresentationData {
+  name: string;
+  embeddings: Matrix;
+  ood?: Matrix;
+  /** Where it was read from: the file's name, or its URL. */
+  source: string;
+}
+
+const OOD_PREFIX = /^ood_/i;
+
+function matricesOf(fileName: string, arrays: NamedArray[]): { name: string; embeddings: Matrix }[] {
+  const matrices = arrays.filter((a) => a.shape.length === 2 && a.shape[1] > 1);
+  if (matrices.length === 0) throw new FileError(fileName, 'holds no 2-D array of embeddings');
+  return matrices.map((a) => ({ name: `${fileName}/${a.name}`, embeddings: { data: a.data, rows: a.shape[0], cols: a.shape[1] } }));
+}
+
+async function bytesOf(blob: Blob): Promise<Uint8Array> {
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+/** The representations in one file (not a Projector config's). */
+async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ name: string; embeddings: Matrix }[]> {
+  const lower = file.name.toLowerCase();
+  if (lower.endsWith('.npz')) return matricesOf(file.name, npzArrays(await bytesOf(file.blob), file.name));
+  if (lower.endsWith('.safetensors')) return matricesOf(file.name, safetensorsArrays(await bytesOf(file.blob), file.name));
+  const parsed = await parseFile(file.blob, file.name, options);
+  if (!parsed.embeddings) throw new FileError(file.name, 'holds no embeddings (only metadata columns)');
+  return [{ name: file.name, embeddings: parsed.embeddings }];
+}
+
+/**
+ * The representations of the files chosen together, in the order chosen (a Projector config's tensors in
+ * the config's order); `source` names where each file came from (its URL, for a download).
+ */
+export async function readRepresentations(
+  files: UploadedFile[], options: ParseOptions & { sources?: Map<string, string> } = {},
+): Promise<RepresentationData[]> {
+  if (files.length === 0) throw new FileError('compare', 'no files chosen');
+  const out: RepresentationData[] = [];
+  let rest = files;
+  const projector = await uploadedEmbeddings(files);
+  if (projector) {
+    const used = new Set<string>([projector.config]);
+    for (const { name } of projector.embeddings) {
+      const upload = await projectorUpload(files, name);
+      if (!upload) break;
+      checkAborted(options.signal, upload.tensor.name);
+      const parsed = parseTensorBytes(await bytesOf(upload.tensor.blob), upload.embedding.tensorShape, upload.tensor.name);
+      out.push({ name, embeddings: parsed.embeddings!, source: upload.tensor.name });
+      used.add(upload.tensor.name);
+      if (upload.metadata) used.add(upload.metadata.name);
+      if (upload.sprite) used.add(upload.sprite.name);
+    }
+    rest = files.filter((f) => !used.has(f.name));
+  }
+  const oodFiles = rest.filter((f) => OOD_PREFIX.test(f.name));
+  for (const [i, file] of rest.entries()) {
+    if (OOD_PREFIX.test(file.name) || /\.(png|jpe?g)$/i.test(file.name)) continue;
+    checkAborted(options.signal, file.name);
+    for (const r of await fromFile(file, { signal: options.signal, onProgress: (f) => options.onProgress?.((i + f) / rest.length) })) {
+      out.push({ ...r, source: options.sources?.get(file.name) ?? file.name });
+    }
+  }
+  for (const file of oodFiles) {
+    const owner = out.find((r) => r.name === file.name.replace(OOD_PREFIX, ''));
+    if (!owner) throw new FileError(file.name, `is named as an OOD set (ood_<name>), but no representation ${file.name.replace(OOD_PREFIX, '')} was chosen with it`);
+    const [ood] = await fromFile(file, { signal: options.signal });
+    if (ood.embeddings.cols !== owner.embeddings.cols) {
+      throw new FileError(file.name, `has ${ood.embeddings.cols} columns, ${owner.name} has ${owner.embeddings.cols}`);
+    }
+    owner.ood = ood.embeddings;
+  }
+  if (out.length === 0) throw new FileError(files[0].name, 'no embeddings among the chosen files');
+  return out;
+}
