@@ -1,6 +1,8 @@
 // Helpers shared by the core tests: the golden reference cases, temporary files, a minimal .npy writer, a fitted probe.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -85,7 +87,8 @@ inline std::vector<GoldenCase> golden_cases() {
 class TempFile {
  public:
   explicit TempFile(const std::string& name, const std::string& content = "")
-      : path_(std::string(::testing::TempDir()) + "gpprobe_" + name) {
+      // The process id keeps two test binaries (two checkouts on one machine) off each other's files.
+      : path_(std::string(::testing::TempDir()) + "gpprobe_" + std::to_string(::getpid()) + "_" + name) {
     std::ofstream(path_, std::ios::binary) << content;
   }
   ~TempFile() { std::remove(path_.c_str()); }
