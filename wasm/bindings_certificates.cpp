@@ -11,6 +11,7 @@
 
 #include "certificate_values.h"
 #include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/certify/multiclass_robustness.h"
 #include "gpprobe/certify/probe_certificate.h"
 
 namespace gpprobe::wasm {
@@ -102,9 +103,15 @@ struct ProbeCertifyDefaults {
   std::string norm;
 };
 
+// MulticlassRobustnessOptions (multiclass_robustness.h): the multi-class certificate's searches.
+struct MulticlassCertifyDefaults {
+  double tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
+};
+
 struct CertifyDefaults : BindingStatus {
   RobustnessDefaults robustness;
   ProbeCertifyDefaults probe;
+  MulticlassCertifyDefaults multiclass;
 };
 
 CertifyDefaults certify_defaults() {
@@ -114,6 +121,8 @@ CertifyDefaults certify_defaults() {
   d.robustness = {r.tolerance, double(r.max_iterations), r.time_limit_seconds, search_name(r.search),
                   variance_method_name(r.variance)};
   d.probe = {p.tolerance, double(p.max_iterations), p.time_limit_seconds, norm_name(p.norm)};
+  const MulticlassRobustnessOptions m;
+  d.multiclass = {m.tolerance, double(m.max_iterations), m.time_limit_seconds};
   return d;
 }
 
@@ -274,8 +283,14 @@ EMSCRIPTEN_BINDINGS(gpprobe_certificates) {
       .field("maxIterations", &ProbeCertifyDefaults::maxIterations)
       .field("timeLimitSeconds", &ProbeCertifyDefaults::timeLimitSeconds)
       .field("norm", &ProbeCertifyDefaults::norm);
+  emscripten::value_object<MulticlassCertifyDefaults>("MulticlassCertifyDefaults")
+      .field("tolerance", &MulticlassCertifyDefaults::tolerance)
+      .field("maxIterations", &MulticlassCertifyDefaults::maxIterations)
+      .field("timeLimitSeconds", &MulticlassCertifyDefaults::timeLimitSeconds);
   result_object<CertifyDefaults>("CertifyDefaults", [](auto& o) {
-    o.field("robustness", &CertifyDefaults::robustness).field("probe", &CertifyDefaults::probe);
+    o.field("robustness", &CertifyDefaults::robustness)
+        .field("probe", &CertifyDefaults::probe)
+        .field("multiclass", &CertifyDefaults::multiclass);
   });
   bind_function<&certify_defaults>("certifyDefaults");
 }

@@ -488,6 +488,116 @@ export interface ClassificationBindings {
   mackayProbabilities(mean: number, variance: number, n: number, out: number): BindingStatus;
 }
 
+// ---- bindings_classification_multiclass.cpp ----
+
+/** A multi-class (softmax) classifier's kernels: 1 signal variance for every class or C, 1 length-scale list
+ * for every class or C (each 1 value or one per column). */
+export interface MulticlassSettings {
+  signalVariances: Float64Array | number[];
+  lengthScales: (Float64Array | number[])[];
+  /** 0: the largest label + 1. */
+  classes: number;
+}
+
+export interface MulticlassOptimizeSettings {
+  restarts: number;
+  seed: number;
+  maxIterations: number;
+  /** One kernel for every class (tied hyperparameters). */
+  shared: boolean;
+}
+
+export interface MulticlassOptimizeReport extends BindingStatus {
+  runValues: Float64Array;
+  iterations: number;
+  startLogMarginalLikelihood: number;
+  converged: boolean;
+}
+
+export interface MulticlassPredictReport extends BindingStatus {
+  /** The largest estimated error of any class probability. */
+  errorEstimate: number;
+  /** Points whose quadrature stopped at its node budget. */
+  unconverged: number;
+  /** The quadratures used ("gauss-hermite", "composite-gauss-legendre", "quasi-monte-carlo"). */
+  rules: string[];
+}
+
+export interface MulticlassStateValue extends BindingStatus {
+  classes: number;
+  sharedKernel: boolean;
+  /** C values. */
+  signalVariances: Float64Array;
+  /** C by d, row-major. */
+  lengthScales: Float64Array;
+  logMarginalLikelihood: number;
+  /** C by (1 + d), row-major: d/d[log S_c, log L_c1..L_cd]. */
+  gradient: Float64Array;
+  /** C: training points per class. */
+  classCounts: Float64Array;
+  /** Newton steps. */
+  iterations: number;
+  size: number;
+  dimension: number;
+}
+
+export interface MulticlassRobustnessSettings {
+  gamma: number;
+  /** -1: the predicted class. */
+  classIndex: number;
+  dims: Float64Array;
+  validRange: number[] | null;
+  tolerance: number;
+  maxIterations: number;
+  timeLimitSeconds: number;
+}
+
+export interface SafetyValue {
+  predictedClass: number;
+  marginLower: number;
+  marginUpper: number;
+  witness: Float64Array;
+  witnessProbabilities: Float64Array;
+  /** "certified" | "refuted" | "unknown". */
+  status: string;
+  stop: string;
+  iterations: number;
+}
+
+export interface MulticlassCertificateValue extends BindingStatus {
+  classes: number;
+  classIndex: number;
+  gamma: number;
+  /** C values: pi(x*). */
+  probabilityAtPoint: Float64Array;
+  box: { lower: Float64Array; upper: Float64Array };
+  /** One-box bound of the class's probability over all of T. */
+  root: IntervalValue;
+  minimum: ProbabilityExtremeValue;
+  maximum: ProbabilityExtremeValue;
+  safety: SafetyValue;
+}
+
+/** One fitted multi-class GP classifier living in the wasm heap. Call delete() when done. */
+export interface MulticlassClassifierHandle {
+  /** labels: class indices 0..C-1 (float64). */
+  fit(x: number, rows: number, cols: number, labels: number, settings: MulticlassSettings): BindingStatus;
+  optimize(
+    x: number, rows: number, cols: number, labels: number, settings: MulticlassSettings,
+    options: MulticlassOptimizeSettings, progress: CoreProgress,
+  ): MulticlassOptimizeReport;
+  /** Writes rows × C latent means, rows × C × C latent covariances, rows × C probabilities at `out`. */
+  predict(test: number, rows: number, cols: number, out: number, progress: CoreProgress): MulticlassPredictReport;
+  state(): MulticlassStateValue;
+  /** A class's extremes over the box and the predicted class's safety margin. */
+  certifyRobustness(point: Float64Array, settings: MulticlassRobustnessSettings, progress: CoreProgress): MulticlassCertificateValue;
+  delete(): void;
+}
+
+export interface MulticlassBindings {
+  MulticlassClassifierHandle: new () => MulticlassClassifierHandle;
+}
+
 // ---- bindings_certificates.cpp ----
 
 /** RobustnessOptions (gpc_robustness.h) under the TS names. */
@@ -569,6 +679,8 @@ export interface ProbeCertificateValue extends BindingStatus {
 export interface CertifyDefaults extends BindingStatus {
   robustness: { tolerance: number; maxIterations: number; timeLimitSeconds: number; search: string; variance: string };
   probe: { tolerance: number; maxIterations: number; timeLimitSeconds: number; norm: string };
+  /** The multi-class certificate (MulticlassClassifierHandle.certifyRobustness). */
+  multiclass: { tolerance: number; maxIterations: number; timeLimitSeconds: number };
 }
 
 export interface CertificateBindings {
@@ -743,8 +855,8 @@ export interface HeapAccess {
 }
 
 export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, EvaluationBindings,
-  RegressionBindings, RegressionToolBindings, ClassificationBindings, CertificateBindings, CompareBindings,
-  VocabularyBindings {}
+  RegressionBindings, RegressionToolBindings, ClassificationBindings, MulticlassBindings, CertificateBindings,
+  CompareBindings, VocabularyBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

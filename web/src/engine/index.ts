@@ -44,3 +44,8 @@ export type {
   ClassificationExample, ClassificationKernel, ClassificationLikelihood, ClassificationMethod, ClassificationVocabulary,
   ClassifierOptimization, ClassifierPrediction, ClassifierState, FitClassifierOptions, OptimizeClassifierOptions,
 } from './classification/classification.ts';
+export { MulticlassGpClassifier } from './classification/multiclass.ts';
+export type {
+  FitMulticlassOptions, MulticlassCertificate, MulticlassOptimization, MulticlassPrediction, MulticlassRobustnessOptions,
+  MulticlassState, OptimizeMulticlassOptions, SafetyVerdict,
+} from './classification/multiclass.ts';

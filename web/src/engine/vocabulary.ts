@@ -20,10 +20,12 @@ export const CLASSIFICATION_DEFAULTS: Readonly<ClassificationDefaults> = {
   probeLaplaceIterations: 50, probeEpIterations: 5,
 };
 
-/** Certified bounds' defaults (gpc_robustness.h RobustnessOptions, probe_certificate.h CertifyOptions). */
+/** Certified bounds' defaults (gpc_robustness.h RobustnessOptions, probe_certificate.h CertifyOptions,
+ * multiclass_robustness.h MulticlassRobustnessOptions). */
 export const CERTIFY_DEFAULTS: Readonly<CertifyDefaults> = {
   robustness: { tolerance: 0.01, maxIterations: 10000, timeLimitSeconds: 0, search: 'both', variance: 'both' },
   probe: { tolerance: 0.01, maxIterations: 10000, timeLimitSeconds: 0, norm: 'inf' },
+  multiclass: { tolerance: 0.02, maxIterations: 2000, timeLimitSeconds: 0 },
 };
 
 /** Index = the status code the core writes (anomaly_detection.h PointStatus). */

@@ -10,6 +10,8 @@
 //   const learned = engine.optimizeClassifier({ ...same, restarts: 2, onProgress: (p) => bar(p.done / p.total) });
 //   gpc.dispose(); learned.dispose();
 //
+// likelihood 'softmax' fits C classes instead and returns a MulticlassGpClassifier (multiclass.ts).
+//
 // The kernel is k(x, x') = signalVariance · exp(−Σⱼ (xⱼ − x′ⱼ)² / (2 lengthScales[j]²)): the regression
 // lab's constant × RBF kernel with constant.value = signalVariance and rbf.length_scale = lengthScales
 // (the CLI's --signal-variance and --length-scales).
@@ -24,6 +26,9 @@ import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
 import { certifyWith, sweepWith, type RobustnessCertificate, type RobustnessOptions } from '../certify/classification_certify.ts';
 import { CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
+import {
+  fitMulticlass, optimizeMulticlass, type FitMulticlassOptions, type MulticlassGpClassifier, type OptimizeMulticlassOptions,
+} from './multiclass.ts';
 
 export type ClassificationMethod = 'laplace' | 'ep';
 export type ClassificationLikelihood = 'probit' | 'logistic';
@@ -174,15 +179,21 @@ export class ClassificationEngine {
     return v;
   }
 
-  /** Fits with the given hyperparameters. */
-  fitClassifier(options: FitClassifierOptions): GpClassifier {
+  /** Fits with the given hyperparameters; likelihood 'softmax' fits C classes (multiclass.ts). */
+  fitClassifier(options: FitMulticlassOptions): MulticlassGpClassifier;
+  fitClassifier(options: FitClassifierOptions): GpClassifier;
+  fitClassifier(options: FitClassifierOptions | FitMulticlassOptions): GpClassifier | MulticlassGpClassifier {
+    if (options.likelihood === 'softmax') return fitMulticlass(this.#module, options);
     return new GpClassifier(this.#module, this.#run(options, (handle, x, y) =>
       handle.fit(x, options.inputs.rows, options.inputs.cols, y, settings(options))));
   }
 
   /** Maximises the approximation's log marginal likelihood (bounded L-BFGS from options.kernel, then
    * seeded restarts), then fits at the optimum. */
-  optimizeClassifier(options: OptimizeClassifierOptions): GpClassifier {
+  optimizeClassifier(options: OptimizeMulticlassOptions): MulticlassGpClassifier;
+  optimizeClassifier(options: OptimizeClassifierOptions): GpClassifier;
+  optimizeClassifier(options: OptimizeClassifierOptions | OptimizeMulticlassOptions): GpClassifier | MulticlassGpClassifier {
+    if (options.likelihood === 'softmax') return optimizeMulticlass(this.#module, options);
     for (const key of ['restarts', 'seed'] as const) if (options[key] !== undefined) checkCount(key, options[key]);
     let optimization: ClassifierOptimization | null = null;
     const handle = this.#run(options, (h, x, y) => {

@@ -1,0 +1,403 @@
+// Embind registration of multi-class GP classification (multiclass_laplace.h, multiclass_hyperparameter_fit.h,
+// multiclass_robustness.h): the MulticlassClassifierHandle that JavaScript fits or optimises, then queries
+// for latent moments and class probabilities and certifies at a point. Conventions of binding_support.h.
+// The kernels cross under the TS API's names: signalVariances (1 value for every class, or C) and
+// lengthScales (1 list for every class, or C lists; each 1 value or one per column), the CLI's
+// --signal-variance and --length-scales / --length-scales-per-class. Labels are class indices 0..C-1 with
+// C = the largest + 1 unless `classes` says more (a class without an example is allowed).
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "binding_support.h"
+#include "certificate_values.h"
+#include "gpprobe/certify/multiclass_robustness.h"
+#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
+#include "gpprobe/classification/multiclass_laplace.h"
+
+namespace gpprobe::wasm {
+namespace {
+
+struct MulticlassSettings {
+  val signalVariances = val::array();  // Float64Array or number[]: 1 or C values
+  val lengthScales = val::array();     // array of Float64Array / number[]: 1 list or C lists
+  double classes = 0;                  // 0: the largest label + 1
+};
+
+struct MulticlassOptimizeSettings {
+  double restarts = 0, seed = 0, maxIterations = 0;
+  bool shared = false;  // one kernel for every class (tied hyperparameters)
+};
+
+struct MulticlassOptimizeReport : BindingStatus {
+  val runValues = val::null();  // Float64Array: each run's best log marginal likelihood
+  double iterations = 0, startLogMarginalLikelihood = 0;
+  bool converged = false;
+};
+
+struct MulticlassPredictReport : BindingStatus {
+  double errorEstimate = 0;    // the largest estimated error of any probability
+  double unconverged = 0;      // points whose rule stopped at its node budget
+  val rules = val::array();    // string[]: the quadratures used
+};
+
+struct MulticlassStateValue : BindingStatus {
+  double classes = 0;
+  bool sharedKernel = false;
+  val signalVariances = val::null();  // Float64Array, C
+  val lengthScales = val::null();     // Float64Array, C by d row-major
+  double logMarginalLikelihood = 0;
+  val gradient = val::null();         // Float64Array, C by (1 + d): d/d[log S_c, log L_c1..L_cd]
+  val classCounts = val::null();      // Float64Array, C: training points per class
+  double iterations = 0, size = 0, dimension = 0;
+};
+
+struct MulticlassRobustnessSettings {
+  double gamma = 0, tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
+  double classIndex = -1;          // -1: the predicted class
+  val dims = val::array();         // Float64Array or number[] of whole numbers; empty: all
+  val validRange = val::null();    // null or [lo, hi]
+};
+
+struct SafetyValue {
+  double predictedClass = 0, marginLower = 0, marginUpper = 0, iterations = 0;
+  val witness = val::null(), witnessProbabilities = val::null();  // Float64Array, d and C
+  std::string status, stop;  // safety_verdict_name, safety_stop_name
+};
+
+struct MulticlassCertificateValue : BindingStatus {
+  double classes = 0, classIndex = 0, gamma = 0;
+  val probabilityAtPoint = val::null();  // Float64Array, C
+  BoxValue box;
+  IntervalValue root;
+  ProbabilityExtremeValue minimum, maximum;
+  SafetyValue safety;
+};
+
+Status not_fitted() { return Status(StatusCode::invalid_argument, "the classifier is not fitted"); }
+
+std::vector<double> numbers_of(const val& list) { return emscripten::convertJSArrayToNumberVector<double>(list); }
+
+// The kernels of the settings for C classes and d columns: 1 (shared) or C.
+Result<std::vector<SeArdKernel>> kernels_of(const MulticlassSettings& s, std::size_t C, std::size_t d) {
+  const std::vector<double> signal = numbers_of(s.signalVariances);
+  std::vector<std::vector<double>> lists;
+  const std::size_t count = s.lengthScales["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < count; ++i) lists.push_back(numbers_of(s.lengthScales[i]));
+  if (signal.size() != 1 && signal.size() != C) {
+    return Status(StatusCode::invalid_argument, "signalVariances has " + count_of(signal.size(), "value") + " for " +
+                                                    count_of(C, "class", "classes") + ": give 1 or " + std::to_string(C));
+  }
+  if (lists.size() != 1 && lists.size() != C) {
+    return Status(StatusCode::invalid_argument, "lengthScales has " + count_of(lists.size(), "list") + " for " +
+                                                    count_of(C, "class", "classes") + ": give 1 or " + std::to_string(C));
+  }
+  std::vector<SeArdKernel> kernels;
+  for (std::size_t c = 0; c < std::max(signal.size(), lists.size()); ++c) {
+    const SeArdKernel k{signal[signal.size() == 1 ? 0 : c], lists[lists.size() == 1 ? 0 : c]};
+    if (const Status checked = k.check(d); !checked.ok()) {
+      return Status(checked.code(), "kernel of class " + std::to_string(c) + ": " + checked.message());
+    }
+    kernels.push_back(k.expanded(d));
+  }
+  return kernels;
+}
+
+// C from the labels (the largest + 1) or the settings; the core checks every label against it.
+Result<MulticlassTrainingData> data_of(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels,
+                                       const MulticlassSettings& s) {
+  std::size_t C = 0;
+  GPPROBE_RETURN_IF_ERROR(count_argument("classes", s.classes, &C));
+  const double* y = doubles(labels);
+  if (C == 0) {
+    double largest = 0.0;
+    for (std::size_t i = 0; i < rows; ++i)
+      if (std::isfinite(y[i]) && y[i] == std::floor(y[i]) && y[i] >= 0.0) largest = std::max(largest, y[i]);
+    C = largest < 1e6 ? std::size_t(largest) + 1 : 0;
+    if (C == 0) return Status(StatusCode::invalid_argument, "training labels: the largest label is too large");
+  }
+  return make_multiclass_training_data(MatrixView(doubles(x), rows, cols), y, rows, C);
+}
+
+ProbabilityExtremeValue extreme_value(const ClassExtreme& x) {
+  return {x.lower, x.upper, copy_out(x.witness), double(x.iterations), search_status_name(x.status)};
+}
+
+Result<MulticlassRobustnessOptions> options_of(const MulticlassRobustnessSettings& s) {
+  MulticlassRobustnessOptions o;
+  o.gamma = s.gamma;
+  o.tolerance = s.tolerance;
+  if (!(s.timeLimitSeconds >= 0.0)) return Status(StatusCode::invalid_argument, "timeLimitSeconds must be >= 0");
+  o.time_limit_seconds = s.timeLimitSeconds;
+  GPPROBE_RETURN_IF_ERROR(count_argument("maxIterations", s.maxIterations, &o.max_iterations));
+  for (double v : numbers_of(s.dims)) {
+    std::size_t i = 0;
+    GPPROBE_RETURN_IF_ERROR(count_argument("each of dims", v, &i));
+    o.dims.push_back(i);
+  }
+  if (!s.validRange.isNull() && !s.validRange.isUndefined()) {
+    const std::vector<double> range = numbers_of(s.validRange);
+    if (range.size() != 2) {
+      return Status(StatusCode::invalid_argument,
+                    "validRange must be [lo, hi], got " + std::to_string(range.size()) + " values");
+    }
+    o.valid_range = Interval{range[0], range[1]};
+  }
+  return o;
+}
+
+bool finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+// One fitted multi-class classifier. JavaScript owns it and must call delete() (dispose does).
+class MulticlassClassifierHandle {
+ public:
+  // x: rows by cols float64, labels: rows float64 class indices.
+  Status fit(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels, const MulticlassSettings& s) {
+    Result<MulticlassTrainingData> data = data_of(x, rows, cols, labels, s);
+    if (!data.ok()) return data.status();
+    Result<std::vector<SeArdKernel>> kernels = kernels_of(s, data.value().classes, cols);
+    if (!kernels.ok()) return kernels.status();
+    return refit(data.value(), kernels.value());
+  }
+
+  // Maximises the log marginal likelihood from the given hyperparameters, then fits at the optimum.
+  MulticlassOptimizeReport optimize(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels,
+                                    const MulticlassSettings& s, const MulticlassOptimizeSettings& o, val progress) {
+    using Report = MulticlassOptimizeReport;
+    MulticlassHyperparameterOptions options;
+    for (const Status& checked : {count_argument("restarts", o.restarts, &options.restarts),
+                                  seed_argument("seed", o.seed, &options.seed),
+                                  count_argument("maxIterations", o.maxIterations, &options.max_iterations)}) {
+      if (!checked.ok()) return failed<Report>(checked);
+    }
+    if (options.max_iterations < 1) {
+      return failed<Report>(Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0"));
+    }
+    options.shared = o.shared;
+    Result<MulticlassTrainingData> data = data_of(x, rows, cols, labels, s);
+    if (!data.ok()) return failed<Report>(data.status());
+    Result<std::vector<SeArdKernel>> kernels = kernels_of(s, data.value().classes, cols);
+    if (!kernels.ok()) return failed<Report>(kernels.status());
+    Result<MulticlassHyperparameterFit> fit =
+        fit_multiclass_hyperparameters(data.value(), kernels.value(), options, progress_from(progress));
+    if (!fit.ok()) return failed<Report>(fit.status());
+    const Status refitted = refit(data.value(), fit.value().kernels);
+    if (!refitted.ok()) return failed<Report>(refitted);
+    Report r;
+    r.runValues = copy_out(fit.value().run_values);
+    r.iterations = double(fit.value().iterations);
+    r.startLogMarginalLikelihood = fit.value().start_log_marginal_likelihood;
+    r.converged = fit.value().converged;
+    return r;
+  }
+
+  // Writes at `out`: the latent means (rows by C), the latent covariances (rows by C by C) and the class
+  // probabilities (rows by C), one block after the other, row-major.
+  MulticlassPredictReport predict(std::uintptr_t test, std::size_t rows, std::size_t cols, std::uintptr_t out,
+                                  val progress) const {
+    using Report = MulticlassPredictReport;
+    if (!model_) return failed<Report>(not_fitted());
+    Result<MulticlassPrediction> p = model_->predict(MatrixView(doubles(test), rows, cols), {}, progress_from(progress));
+    if (!p.ok()) return failed<Report>(p.status());
+    const std::size_t C = model_->classes(), m = p.value().latent.size();
+    double* mean = doubles_out(out);
+    double* covariance = mean + m * C;
+    double* probability = covariance + m * C * C;
+    std::copy(p.value().latent.mean.data(), p.value().latent.mean.data() + m * C, mean);
+    std::copy(p.value().latent.covariance.begin(), p.value().latent.covariance.end(), covariance);
+    std::copy(p.value().probability.data(), p.value().probability.data() + m * C, probability);
+    Report r;
+    std::set<std::string> rules;
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t c = 0; c < C; ++c) {
+        if (!std::isfinite(probability[i * C + c])) {
+          return failed<Report>(Status(StatusCode::numerical_failure, "test inputs row " + std::to_string(i) +
+                                                                          ": the probability of class " +
+                                                                          std::to_string(c) + " is not finite"));
+        }
+      }
+      const SoftmaxExpectation& q = p.value().quadrature[i];
+      r.errorEstimate = std::max(r.errorEstimate, q.error_estimate);
+      r.unconverged += q.converged ? 0.0 : 1.0;
+      rules.insert(softmax_rule_name(q.rule));
+    }
+    r.rules = array_of(std::vector<std::string>(rules.begin(), rules.end()));
+    return r;
+  }
+
+  // Class `classIndex`'s extremes over the box (the predicted class for -1) and the predicted class's safety
+  // margin, as `gpprobe robustness --likelihood softmax`; progress (splits done, limit) for each search in turn.
+  MulticlassCertificateValue certify_robustness(val point, const MulticlassRobustnessSettings& s, val progress) const {
+    using Value = MulticlassCertificateValue;
+    if (!model_) return failed<Value>(not_fitted());
+    Result<MulticlassRobustnessOptions> options = options_of(s);
+    if (!options.ok()) return failed<Value>(options.status());
+    const MulticlassRobustnessOptions& o = options.value();
+    const std::size_t C = model_->classes();
+    std::size_t class_index = 0;
+    const bool predicted = s.classIndex == -1;
+    if (!predicted) {
+      const Status checked = count_argument("classIndex", s.classIndex, &class_index);
+      if (!checked.ok()) return failed<Value>(checked);
+      if (class_index >= C) {
+        return failed<Value>(Status(StatusCode::invalid_argument, "classIndex is " + std::to_string(class_index) +
+                                                                      "; the model has " +
+                                                                      count_of(C, "class", "classes")));
+      }
+    }
+    const std::vector<double> x = numbers_of(point);
+    const ProgressCallback report = progress_from(progress);
+    Result<SafetyCertificate> safety = certify_safety(*model_, x, o, report);
+    if (!safety.ok()) return failed<Value>(safety.status());
+    const SafetyCertificate& sc = safety.value();
+    if (predicted) class_index = sc.predicted_class;
+    Result<ClassCertificate> certificate = certify_class_probability(*model_, x, class_index, o, report);
+    if (!certificate.ok()) return failed<Value>(certificate.status());
+    const ClassCertificate& k = certificate.value();
+    if (!finite(k.probability_at_point) ||
+        !finite({k.minimum.lower, k.minimum.upper, k.maximum.lower, k.maximum.upper, sc.lower, sc.upper})) {
+      return failed<Value>(Status(StatusCode::numerical_failure, "the certificate of class " +
+                                                                     std::to_string(class_index) +
+                                                                     " or the safety margin is not finite"));
+    }
+    Value v;
+    v.classes = double(C);
+    v.classIndex = double(class_index);
+    v.gamma = s.gamma;
+    v.probabilityAtPoint = copy_out(k.probability_at_point);
+    v.box = {copy_out(k.lower), copy_out(k.upper)};
+    v.root = {k.root.lower, k.root.upper};
+    v.minimum = extreme_value(k.minimum);
+    v.maximum = extreme_value(k.maximum);
+    v.safety.predictedClass = double(sc.predicted_class);
+    v.safety.marginLower = sc.lower;
+    v.safety.marginUpper = sc.upper;
+    v.safety.iterations = double(sc.iterations);
+    v.safety.witness = copy_out(sc.witness);
+    v.safety.witnessProbabilities = copy_out(sc.witness_probabilities);
+    v.safety.status = safety_verdict_name(sc.verdict);
+    v.safety.stop = safety_stop_name(sc.stop);
+    return v;
+  }
+
+  MulticlassStateValue state() const {
+    if (!model_) return failed<MulticlassStateValue>(not_fitted());
+    const MulticlassLaplace& m = *model_;
+    const std::size_t C = m.classes();
+    MulticlassStateValue v;
+    v.classes = double(C);
+    v.sharedKernel = m.shared_kernel();
+    std::vector<double> signal, lengths, gradient;
+    for (std::size_t c = 0; c < C; ++c) {
+      signal.push_back(m.kernels()[c].signal_variance);
+      lengths.insert(lengths.end(), m.kernels()[c].length_scales.begin(), m.kernels()[c].length_scales.end());
+      gradient.insert(gradient.end(), m.gradient()[c].begin(), m.gradient()[c].end());
+    }
+    v.signalVariances = copy_out(signal);
+    v.lengthScales = copy_out(lengths);
+    v.logMarginalLikelihood = m.log_marginal_likelihood();
+    v.gradient = copy_out(gradient);
+    v.classCounts = copy_out(counts_);
+    v.iterations = double(m.iterations());
+    v.size = double(m.size());
+    v.dimension = double(m.dimension());
+    return v;
+  }
+
+ private:
+  Status refit(const MulticlassTrainingData& data, const std::vector<SeArdKernel>& kernels) {
+    Result<MulticlassLaplace> model = MulticlassLaplace::fit(data, kernels);
+    if (!model.ok()) return model.status();
+    model_ = std::make_unique<MulticlassLaplace>(std::move(model).value());
+    counts_.assign(data.classes, 0.0);
+    for (std::size_t label : data.labels) counts_[label] += 1.0;
+    return Status::success();
+  }
+
+  std::unique_ptr<MulticlassLaplace> model_;
+  std::vector<double> counts_;
+};
+
+}  // namespace
+}  // namespace gpprobe::wasm
+
+EMSCRIPTEN_BINDINGS(gpprobe_classification_multiclass) {
+  using namespace gpprobe::wasm;
+  emscripten::value_object<MulticlassSettings>("MulticlassSettings")
+      .field("signalVariances", &MulticlassSettings::signalVariances)
+      .field("lengthScales", &MulticlassSettings::lengthScales)
+      .field("classes", &MulticlassSettings::classes);
+  emscripten::value_object<MulticlassOptimizeSettings>("MulticlassOptimizeSettings")
+      .field("restarts", &MulticlassOptimizeSettings::restarts)
+      .field("seed", &MulticlassOptimizeSettings::seed)
+      .field("maxIterations", &MulticlassOptimizeSettings::maxIterations)
+      .field("shared", &MulticlassOptimizeSettings::shared);
+  emscripten::value_object<MulticlassRobustnessSettings>("MulticlassRobustnessSettings")
+      .field("gamma", &MulticlassRobustnessSettings::gamma)
+      .field("classIndex", &MulticlassRobustnessSettings::classIndex)
+      .field("dims", &MulticlassRobustnessSettings::dims)
+      .field("validRange", &MulticlassRobustnessSettings::validRange)
+      .field("tolerance", &MulticlassRobustnessSettings::tolerance)
+      .field("maxIterations", &MulticlassRobustnessSettings::maxIterations)
+      .field("timeLimitSeconds", &MulticlassRobustnessSettings::timeLimitSeconds);
+  result_object<MulticlassOptimizeReport>("MulticlassOptimizeReport", [](auto& o) {
+    o.field("runValues", &MulticlassOptimizeReport::runValues)
+        .field("iterations", &MulticlassOptimizeReport::iterations)
+        .field("startLogMarginalLikelihood", &MulticlassOptimizeReport::startLogMarginalLikelihood)
+        .field("converged", &MulticlassOptimizeReport::converged);
+  });
+  result_object<MulticlassPredictReport>("MulticlassPredictReport", [](auto& o) {
+    o.field("errorEstimate", &MulticlassPredictReport::errorEstimate)
+        .field("unconverged", &MulticlassPredictReport::unconverged)
+        .field("rules", &MulticlassPredictReport::rules);
+  });
+  result_object<MulticlassStateValue>("MulticlassStateValue", [](auto& o) {
+    o.field("classes", &MulticlassStateValue::classes)
+        .field("sharedKernel", &MulticlassStateValue::sharedKernel)
+        .field("signalVariances", &MulticlassStateValue::signalVariances)
+        .field("lengthScales", &MulticlassStateValue::lengthScales)
+        .field("logMarginalLikelihood", &MulticlassStateValue::logMarginalLikelihood)
+        .field("gradient", &MulticlassStateValue::gradient)
+        .field("classCounts", &MulticlassStateValue::classCounts)
+        .field("iterations", &MulticlassStateValue::iterations)
+        .field("size", &MulticlassStateValue::size)
+        .field("dimension", &MulticlassStateValue::dimension);
+  });
+  emscripten::value_object<SafetyValue>("SafetyValue")
+      .field("predictedClass", &SafetyValue::predictedClass)
+      .field("marginLower", &SafetyValue::marginLower)
+      .field("marginUpper", &SafetyValue::marginUpper)
+      .field("witness", &SafetyValue::witness)
+      .field("witnessProbabilities", &SafetyValue::witnessProbabilities)
+      .field("status", &SafetyValue::status)
+      .field("stop", &SafetyValue::stop)
+      .field("iterations", &SafetyValue::iterations);
+  result_object<MulticlassCertificateValue>("MulticlassCertificateValue", [](auto& o) {
+    o.field("classes", &MulticlassCertificateValue::classes)
+        .field("classIndex", &MulticlassCertificateValue::classIndex)
+        .field("gamma", &MulticlassCertificateValue::gamma)
+        .field("probabilityAtPoint", &MulticlassCertificateValue::probabilityAtPoint)
+        .field("box", &MulticlassCertificateValue::box)
+        .field("root", &MulticlassCertificateValue::root)
+        .field("minimum", &MulticlassCertificateValue::minimum)
+        .field("maximum", &MulticlassCertificateValue::maximum)
+        .field("safety", &MulticlassCertificateValue::safety);
+  });
+
+  emscripten::class_<MulticlassClassifierHandle> handle("MulticlassClassifierHandle");
+  handle.constructor<>();
+  bind_method<&MulticlassClassifierHandle::fit>(handle, "MulticlassClassifierHandle", "fit");
+  bind_method<&MulticlassClassifierHandle::optimize>(handle, "MulticlassClassifierHandle", "optimize");
+  bind_method<&MulticlassClassifierHandle::predict>(handle, "MulticlassClassifierHandle", "predict");
+  bind_method<&MulticlassClassifierHandle::state>(handle, "MulticlassClassifierHandle", "state");
+  bind_method<&MulticlassClassifierHandle::certify_robustness>(handle, "MulticlassClassifierHandle",
+                                                               "certifyRobustness");
+}
