@@ -12,6 +12,7 @@
 #include "gpprobe/linalg/pca.h"
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -99,17 +100,18 @@ TEST(BeliefDensities, BeliefAtObservedPointMatchesTheClosedFormPosterior) {
   EXPECT_EQ(b.value().beta_a, eps);
   EXPECT_EQ(b.value().beta_b, eps + s);
   Result<BeliefAtObservedPoint> prior = belief_at_observed_point(eps, s, 0, 0);
+  ASSERT_OK(prior);
   EXPECT_NEAR(prior.value().latent_variance, 2 * v, 1e-14);
   EXPECT_EQ(belief_at_observed_point(eps, s, -1, 0).status().code(), StatusCode::invalid_argument);
 }
 
 TEST(BeliefDensities, ThePriorBeliefNeedsNoStrength) {
   // The prior is the belief at a point observed 0 times, for any strength: f ~ N(0, 2 log(1/eps + 1)).
-  const LatentBelief prior = prior_belief(0.1).value();
+  const LatentBelief prior = ok_value(prior_belief(0.1));
   EXPECT_EQ(prior.mean, 0.0);
   EXPECT_NEAR(prior.variance, 2.0 * std::log(11.0), 1e-15);
   for (double strength : {0.5, 5.0, 40.0}) {
-    const BeliefAtObservedPoint b = belief_at_observed_point(0.1, strength, 0, 0).value();
+    const BeliefAtObservedPoint b = ok_value(belief_at_observed_point(0.1, strength, 0, 0));
     EXPECT_NEAR(b.latent_variance, prior.variance, 1e-12) << strength;
     EXPECT_NEAR(b.latent_mean, prior.mean, 1e-12) << strength;
   }

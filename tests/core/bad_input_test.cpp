@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "gpprobe/probe/probe.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -79,6 +80,7 @@ TEST(BadInput, LabelsOutsideZeroOne) {
   Data d;
   expect_status(fit_status(d.X, {1, 2, 0}), StatusCode::invalid_argument, "label 1 is 2; labels must be 0 or 1");
   Result<Probe> probe = Probe::fit(MatrixView(d.X), d.y.data(), 3);
+  ASSERT_OK(probe);
   const RowMatrix row = d.X.topRows(1);
   expect_status(probe.value().add_observation(MatrixView(row), 7), StatusCode::invalid_argument,
                 "label 0 is 7; labels must be 0 or 1");
@@ -138,6 +140,7 @@ TEST(BadInput, HyperparametersAtTheEdgeOfDoublePrecision) {
 TEST(BadInput, AddedObservationWithTheWrongShape) {
   Data d;
   Result<Probe> probe = Probe::fit(MatrixView(d.X), d.y.data(), 3);
+  ASSERT_OK(probe);
   RowMatrix wide(1, 3);
   wide << 1, 2, 3;
   expect_status(probe.value().add_observation(MatrixView(wide), 1), StatusCode::dimension_mismatch,

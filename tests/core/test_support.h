@@ -19,6 +19,7 @@
 
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/probe/probe.h"
+#include "result_assertions.h"
 
 namespace gpprobe::testing {
 
@@ -48,7 +49,7 @@ inline Probe fitted_probe(const RowMatrix& X, const std::vector<std::uint8_t>& y
   o.space = space;
   Result<Probe> p = Probe::fit(MatrixView(X), y.data(), y.size(), o);
   EXPECT_TRUE(p.ok()) << p.status().message();
-  return std::move(p).value();
+  return ok_value(std::move(p));
 }
 
 inline RowMatrix matrix_from_json(const nlohmann::json& rows, std::size_t cols) {

@@ -14,6 +14,7 @@
 #include "gpprobe/baselines/linear_svm.h"
 #include "gpprobe/baselines/mahalanobis.h"
 #include "gpprobe/baselines/nearest_neighbours.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -183,15 +184,18 @@ TEST(Baselines, RunBaselineFillsTheDocumentedColumns) {
   const auto& e = c.expected;
   Result<BaselineScores> msp = run_baseline(BaselineMethod::msp, MatrixView(c.observations), c.labels.data(),
                                             c.labels.size(), MatrixView(c.queries));
+  ASSERT_OK(msp);
   for (std::size_t i = 0; i < n; ++i) {
     const double p = e["lp"]["probability"][i];
     EXPECT_NEAR(msp.value().score[i], std::max(p, 1 - p), 1e-9);
   }
   Result<BaselineScores> lpe = run_baseline(BaselineMethod::lpe, MatrixView(c.observations), c.labels.data(),
                                             c.labels.size(), MatrixView(c.queries), {1.0, 12, 7, 1});
+  ASSERT_OK(lpe);
   for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(lpe.value().score[i], -e["lpe"]["variance"][i].get<double>(), 1e-9);
   Result<BaselineScores> knn = run_baseline(BaselineMethod::knn, MatrixView(c.observations), c.labels.data(),
                                             c.labels.size(), MatrixView(c.queries), {1.0, 100, 0, 2});
+  ASSERT_OK(knn);
   for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(knn.value().score[i], -e["knn"]["k2"][i].get<double>(), 1e-7);
 }
 
@@ -205,7 +209,7 @@ TEST(Baselines, EachBadInputNamesTheProblem) {
   const RowMatrix empty(0, 2);
   auto run = [&](const char* method, const RowMatrix& o, const std::vector<std::uint8_t>& l, const RowMatrix& qs,
                  BaselineOptions options = {}) {
-    return run_baseline(parse_baseline(method).value(), MatrixView(o), l.data(), l.size(), MatrixView(qs), options)
+    return run_baseline(ok_value(parse_baseline(method)), MatrixView(o), l.data(), l.size(), MatrixView(qs), options)
         .status();
   };
   testing::expect_statuses({

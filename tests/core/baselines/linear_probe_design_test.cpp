@@ -10,6 +10,7 @@
 
 #include "gpprobe/baselines/linear_probe.h"
 #include "gpprobe/baselines/linear_probe_ensemble.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -32,8 +33,8 @@ TEST(ProbeDesign, ZeroColumnsAreLeftOutAndTheirWeightsAreExactlyZero) {
     for (Eigen::Index k = 0; k < kept; ++k) queries_reduced(i, k) = queries(i, live[std::size_t(k)]);
   }
 
-  const LinearProbe a = LinearProbe::fit(MatrixView(full), labels.data(), std::size_t(O)).value();
-  const LinearProbe b = LinearProbe::fit(MatrixView(reduced), labels.data(), std::size_t(O)).value();
+  const LinearProbe a = ok_value(LinearProbe::fit(MatrixView(full), labels.data(), std::size_t(O)));
+  const LinearProbe b = ok_value(LinearProbe::fit(MatrixView(reduced), labels.data(), std::size_t(O)));
   ASSERT_EQ(a.weights().size(), d);
   for (Eigen::Index j : dead) EXPECT_EQ(a.weights()[j], 0.0) << j;
   for (Eigen::Index k = 0; k < kept; ++k)
@@ -49,8 +50,8 @@ TEST(ProbeDesign, ZeroColumnsAreLeftOutAndTheirWeightsAreExactlyZero) {
   EnsembleOptions options;
   options.members = 12;
   options.seed = 4;
-  const LinearProbeEnsemble ea = LinearProbeEnsemble::fit(MatrixView(full), labels.data(), std::size_t(O), options).value();
-  const LinearProbeEnsemble eb = LinearProbeEnsemble::fit(MatrixView(reduced), labels.data(), std::size_t(O), options).value();
+  const LinearProbeEnsemble ea = ok_value(LinearProbeEnsemble::fit(MatrixView(full), labels.data(), std::size_t(O), options));
+  const LinearProbeEnsemble eb = ok_value(LinearProbeEnsemble::fit(MatrixView(reduced), labels.data(), std::size_t(O), options));
   ASSERT_EQ(ea.weights().cols(), d + 1);
   for (Eigen::Index m = 0; m < 12; ++m) {
     for (Eigen::Index j : dead) EXPECT_EQ(ea.weights()(m, j), 0.0) << m << " " << j;
@@ -61,7 +62,7 @@ TEST(ProbeDesign, ZeroColumnsAreLeftOutAndTheirWeightsAreExactlyZero) {
 
   // Every column zero: the intercept-only optimum, log(positives / negatives).
   const RowMatrix zeros = RowMatrix::Zero(O, d);
-  const LinearProbe z = LinearProbe::fit(MatrixView(zeros), labels.data(), std::size_t(O)).value();
+  const LinearProbe z = ok_value(LinearProbe::fit(MatrixView(zeros), labels.data(), std::size_t(O)));
   double positives = 0;
   for (std::uint8_t y : labels) positives += y;
   EXPECT_EQ(z.weights().cwiseAbs().maxCoeff(), 0.0);

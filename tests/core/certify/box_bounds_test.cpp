@@ -17,6 +17,7 @@
 #include "gpprobe/common/random_stream.h"
 #include "core/src/certify/pairwise_exponential_sums.h"
 #include "core/src/certify/separable_quadratic.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -46,7 +47,7 @@ RandomModel random_model(std::uint64_t seed) {
   options.likelihood = kind == 1 ? GpcLikelihood::logistic : GpcLikelihood::probit;
   Result<GpClassifier> gpc = GpClassifier::fit(MatrixView(x), labels.data(), n, kernel, options);
   EXPECT_TRUE(gpc.ok()) << gpc.status().message();
-  return {std::move(gpc).value(), "seed " + std::to_string(seed) + " n " + std::to_string(n) + " d " +
+  return {ok_value(std::move(gpc)), "seed " + std::to_string(seed) + " n " + std::to_string(n) + " d " +
                                        std::to_string(d) + " " + method_name(options.method) + "-" +
                                        likelihood_name(options.likelihood)};
 }
@@ -59,7 +60,7 @@ RobustnessRegion random_region(std::size_t d, RandomStream& rng) {
   for (std::size_t j = 0; j < d; ++j)
     if (rng.uniform() < 0.7) dims.push_back(j);
   if (dims.empty()) dims.push_back(rng.index(d));
-  return RobustnessRegion::linf_ball(point, rng.uniform(0.0, 1.2), dims).value();
+  return ok_value(RobustnessRegion::linf_ball(point, rng.uniform(0.0, 1.2), dims));
 }
 
 // Corners (up to 2^4), uniform samples and the bounds' own candidates, as k-vectors.
@@ -135,7 +136,7 @@ TEST(GpcBoxBounds, CloseOnTheValueAsTheBoxShrinks) {
     for (double& v : point) v = rng.uniform(-1.5, 1.5);
     double previous = std::numeric_limits<double>::infinity();
     for (double gamma : {0.4, 0.1, 0.025, 0.00625}) {
-      const RobustnessRegion region = RobustnessRegion::linf_ball(point, gamma).value();
+      const RobustnessRegion region = ok_value(RobustnessRegion::linf_ball(point, gamma));
       const GpcBoxBounds bounds(form, region);
       const LatentBoxBounds b = bounds.latent(region.box());
       const double gap = bounds.probability(b).width() + b.mean.width() + b.variance.width();
@@ -144,7 +145,7 @@ TEST(GpcBoxBounds, CloseOnTheValueAsTheBoxShrinks) {
       EXPECT_LT(gap, previous / 3.0) << m.label << " gamma " << gamma;
       previous = gap;
     }
-    const RobustnessRegion point_region = RobustnessRegion::linf_ball(point, 0.0).value();
+    const RobustnessRegion point_region = ok_value(RobustnessRegion::linf_ball(point, 0.0));
     const GpcBoxBounds bounds(form, point_region);
     const LatentBoxBounds b = bounds.latent(point_region.box());
     const GpcCommonForm::Latent f = form.latent(point.data());

@@ -14,6 +14,7 @@
 #include "classification/gpc_fixtures.h"
 #include "gpprobe/classification/common_form.h"
 #include "gpprobe/kernels/kernel_matrix.h"
+#include "result_assertions.h"
 
 namespace gpprobe::testing {
 
@@ -44,7 +45,7 @@ inline GpcCommonForm fitted_form(const nlohmann::json& c, const std::string& mod
   GpcOptions options;
   options.method = model == "ep_probit" ? GpcMethod::ep : GpcMethod::laplace;
   options.likelihood = likelihood_of(model);
-  return GpClassifier::fit(gpc_data(c), gpc_kernel(c), options).value().common_form();
+  return ok_value(GpClassifier::fit(gpc_data(c), gpc_kernel(c), options)).common_form();
 }
 
 }  // namespace gpprobe::testing

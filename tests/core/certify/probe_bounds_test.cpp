@@ -11,6 +11,7 @@
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/certify/probe_certificate.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -49,7 +50,7 @@ Probe random_probe(int O, int d, double epsilon, std::mt19937& rng, PosteriorSpa
   options.space = space;
   Result<Probe> probe = Probe::fit(MatrixView(X), y.data(), y.size(), options);
   EXPECT_TRUE(probe.ok()) << probe.status().message();
-  return std::move(probe).value();
+  return ok_value(std::move(probe));
 }
 
 // n points of the set around a* (offsets on dims): for a box, interior points, corners and mixtures of
@@ -235,7 +236,7 @@ TEST(ProbeCertificate, SingleBoxBoundsEqualHandWorkedValues) {
   const double centre = 0.5;
   Result<ProbeCertifier> certifier = ProbeCertifier::make(probe.value(), options);
   ASSERT_TRUE(certifier.ok());
-  const ProbeCertificate c = certifier.value().certify(&centre).value();
+  const ProbeCertificate c = ok_value(certifier.value().certify(&centre));
   // Up to the rounding allowances, 1e-12 here.
   EXPECT_NEAR(c.latent_mean.lower, m_L, 2e-12);
   EXPECT_NEAR(c.latent_mean.upper, m_U, 2e-12);
@@ -277,7 +278,7 @@ TEST(ProbeCertificate, BranchAndBoundClosesToTheToleranceWithAWitnessInTheSet) {
     options.search = true;
     options.tolerance = 1e-4;
     options.max_iterations = 100000;
-    const ProbeCertificate c = ProbeCertifier::make(probe, options).value().certify(centre.data()).value();
+    const ProbeCertificate c = ok_value(ok_value(ProbeCertifier::make(probe, options)).certify(centre.data()));
     SCOPED_TRACE(norm_name(norm));
     EXPECT_EQ(c.status, SearchStatus::converged);
     EXPECT_LE(c.lowest_found - c.judged_probability_bounds.lower, 1e-4);
@@ -332,7 +333,7 @@ TEST(ProbeCertificate, VerdictFlipsOnlyWhenAWitnessCrossesOneHalf) {
   options.max_iterations = 100000;
   for (double gamma : {0.0, 0.05, 1.0, 4.0}) {
     options.gamma = gamma;
-    const ProbeCertificate c = ProbeCertifier::make(probe, options).value().certify(centre.data()).value();
+    const ProbeCertificate c = ok_value(ok_value(ProbeCertifier::make(probe, options)).certify(centre.data()));
     const bool positive = c.judged_probability >= 0.5;
     const double far_side = positive ? c.lowest_found : c.highest_found;
     if (c.verdict_can_flip == VerdictFlip::yes) EXPECT_NE(far_side >= 0.5, positive);
@@ -367,7 +368,7 @@ TEST(ProbeCertificate, RejectsBadOptionsWithOneLine) {
   EXPECT_EQ(message(o), "tolerance must be a finite number >= 0, got -1");
   o.tolerance = 0.01;
   const double bad[] = {0.0, NAN, 1.0, 2.0};
-  const Result<ProbeCertificate> r = ProbeCertifier::make(probe, o).value().certify(bad);
+  const Result<ProbeCertificate> r = ok_value(ProbeCertifier::make(probe, o)).certify(bad);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "the query entry 1 is NaN");
 }

@@ -17,6 +17,7 @@
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/certify/probe_certificate.h"
 #include "test_support.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -49,7 +50,7 @@ Probe two_point_probe(PosteriorSpace space) {
   options.space = space;
   Result<Probe> probe = Probe::fit(MatrixView(X, 2, 2), y, 2, options);
   EXPECT_TRUE(probe.ok()) << probe.status().message();
-  return std::move(probe).value();
+  return ok_value(std::move(probe));
 }
 
 void expect_sound(const ProbeCertificate& cert, const Scored& at_centre, const std::string& where) {

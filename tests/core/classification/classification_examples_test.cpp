@@ -6,11 +6,12 @@
 #include <cmath>
 
 #include "gpprobe/classification/classification_examples.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
 
-ClassificationExample example(const char* name, std::uint64_t seed = 1) { return classification_example(name, seed).value(); }
+ClassificationExample example(const char* name, std::uint64_t seed = 1) { return ok_value(classification_example(name, seed)); }
 
 TEST(ClassificationExamples, AreSeededAndListedInMenuOrder) {
   std::vector<std::string> names;

@@ -10,6 +10,7 @@
 #include "gpprobe/classification/probability.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 #include "gpprobe/classification/laplace_classifier.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -29,12 +30,12 @@ Eigen::MatrixXd dense_q(const GpcTrainingData& data, const SeArdKernel& kernel, 
 TEST(GpcCommonForm, QIsTheInverseOfKPlusWInverse) {
   const GpcTrainingData data = testing::gpc_data(xor_case());
   const SeArdKernel kernel = testing::gpc_kernel(xor_case());
-  const LaplaceFit laplace = fit_laplace(data, kernel.kernel(), GpcLikelihood::probit, false).value();
-  const EpFit ep = fit_ep(data, kernel.kernel(), false).value();
+  const LaplaceFit laplace = ok_value(fit_laplace(data, kernel.kernel(), GpcLikelihood::probit, false));
+  const EpFit ep = ok_value(fit_ep(data, kernel.kernel(), false));
   for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
     GpcOptions options;
     options.method = method;
-    const GpClassifier gpc = GpClassifier::fit(data, kernel, options).value();
+    const GpClassifier gpc = ok_value(GpClassifier::fit(data, kernel, options));
     const GpcCommonForm& form = gpc.common_form();
     const Eigen::MatrixXd expected = dense_q(data, kernel, method == GpcMethod::laplace ? laplace.W : ep.site_tau);
     EXPECT_LT((Eigen::MatrixXd(form.Q()) - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
@@ -54,7 +55,7 @@ TEST(GpcCommonForm, BlockedEvaluationEqualsTheFormulaPointByPoint) {
   const SeArdKernel kernel = testing::gpc_kernel(xor_case());
   GpcOptions options;
   options.likelihood = GpcLikelihood::logistic;
-  const GpcCommonForm form = GpClassifier::fit(data, kernel, options).value().common_form();
+  const GpcCommonForm form = ok_value(GpClassifier::fit(data, kernel, options)).common_form();
   // 600 points: three blocks of up to 256.
   RowMatrix points(600, 2);
   for (Eigen::Index i = 0; i < points.rows(); ++i) points.row(i) << -3.0 + 0.01 * double(i), 2.0 - 0.007 * double(i);

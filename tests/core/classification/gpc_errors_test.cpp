@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "gpc_fixtures.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -42,8 +43,8 @@ TEST(GpcErrors, Labels) {
   // Both conventions give the same model.
   Data a, b;
   b.y = {-1, 1, 1, -1};
-  const auto fa = GpClassifier::fit(MatrixView(a.x), a.y.data(), 4, a.kernel).value();
-  const auto fb = GpClassifier::fit(MatrixView(b.x), b.y.data(), 4, b.kernel).value();
+  const auto fa = ok_value(GpClassifier::fit(MatrixView(a.x), a.y.data(), 4, a.kernel));
+  const auto fb = ok_value(GpClassifier::fit(MatrixView(b.x), b.y.data(), 4, b.kernel));
   EXPECT_EQ(fa.log_marginal_likelihood(), fb.log_marginal_likelihood());
 }
 
@@ -67,7 +68,7 @@ TEST(GpcErrors, InputsAndKernel) {
 
 TEST(GpcErrors, TestInputs) {
   Data d;
-  const GpClassifier gpc = GpClassifier::fit(MatrixView(d.x), d.y.data(), 4, d.kernel).value();
+  const GpClassifier gpc = ok_value(GpClassifier::fit(MatrixView(d.x), d.y.data(), 4, d.kernel));
   RowMatrix q(2, 3);
   q.setZero();
   std::vector<double> out(2);
@@ -90,8 +91,8 @@ TEST(GpcErrors, OptionsAndNames) {
   expect_status(parse_method("vb").status(), StatusCode::invalid_argument, "method must be laplace or ep, got 'vb'");
   expect_status(parse_likelihood("erf").status(), StatusCode::invalid_argument,
                 "likelihood must be probit or logistic, got 'erf'");
-  EXPECT_EQ(parse_method("ep").value(), GpcMethod::ep);
-  EXPECT_EQ(parse_likelihood("logistic").value(), GpcLikelihood::logistic);
+  EXPECT_EQ(ok_value(parse_method("ep")), GpcMethod::ep);
+  EXPECT_EQ(ok_value(parse_likelihood("logistic")), GpcLikelihood::logistic);
 }
 
 TEST(GpcErrors, NonConvergenceSaysHowFarItGot) {
@@ -120,7 +121,7 @@ TEST(GpcOneClass, EpOnOnePointIsTheExactPosterior) {
   const double x[] = {0.3}, y[] = {1}, s2 = 2.5;
   GpcOptions options;
   options.method = GpcMethod::ep;
-  const GpClassifier gpc = GpClassifier::fit(MatrixView(x, 1, 1), y, 1, {s2, {0.7}}, options).value();
+  const GpClassifier gpc = ok_value(GpClassifier::fit(MatrixView(x, 1, 1), y, 1, {s2, {0.7}}, options));
   const double r0 = std::sqrt(2.0 / 3.141592653589793);
   std::vector<double> mean(1), variance(1);
   ASSERT_TRUE(gpc.predict(MatrixView(x, 1, 1), {mean.data(), variance.data(), nullptr}).ok());

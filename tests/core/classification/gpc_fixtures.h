@@ -16,6 +16,7 @@
 
 #include "gpprobe/classification/gp_classifier.h"
 #include "test_support.h"
+#include "result_assertions.h"
 
 namespace gpprobe::testing {
 
@@ -33,7 +34,7 @@ inline RowMatrix gpc_matrix(const nlohmann::json& rows) { return matrix_from_jso
 inline GpcTrainingData gpc_data(const nlohmann::json& c) {
   const RowMatrix x = gpc_matrix(c["X_train"]);
   const std::vector<double> y = c["y_train"].get<std::vector<double>>();
-  return make_gpc_training_data(MatrixView(x), y.data(), y.size()).value();
+  return ok_value(make_gpc_training_data(MatrixView(x), y.data(), y.size()));
 }
 
 inline SeArdKernel gpc_kernel(const nlohmann::json& c) {

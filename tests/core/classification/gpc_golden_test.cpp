@@ -9,6 +9,7 @@
 #include "gpprobe/classification/ep_classifier.h"
 #include "gpprobe/classification/probability.h"
 #include "gpprobe/classification/laplace_classifier.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -29,7 +30,7 @@ Predictions predict(const nlohmann::json& c, GpcMethod method, GpcLikelihood lik
   const RowMatrix test = testing::gpc_matrix(c["X_test"]);
   const std::size_t m = std::size_t(test.rows());
   Predictions p{std::vector<double>(m), std::vector<double>(m), std::vector<double>(m)};
-  EXPECT_TRUE(gpc.value().predict(MatrixView(test), {p.mean.data(), p.variance.data(), p.probability.data()}).ok());
+  EXPECT_TRUE(ok_value(gpc).predict(MatrixView(test), {p.mean.data(), p.variance.data(), p.probability.data()}).ok());
   return p;
 }
 

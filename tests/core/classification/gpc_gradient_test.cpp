@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gpc_fixtures.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -22,19 +23,19 @@ double gradient_error(const GpcTrainingData& data, const SeArdKernel& kernel, co
   for (double l : kernel.expanded(data.dimension()).length_scales) theta.push_back(std::log(l));
   Result<GpcEvidence> at = gpc_log_marginal_likelihood(data, from_theta(theta), options);
   EXPECT_TRUE(at.ok()) << at.status().message();
-  EXPECT_EQ(at.value().gradient.size(), theta.size());
+  EXPECT_EQ(ok_value(at).gradient.size(), theta.size());
   // Five-point stencil: truncation O(h^4) (the third derivatives are large at s2 = 421), rounding ~1e-11.
   constexpr double h = 1e-4;
   const auto at_offset = [&](std::size_t p, double offset) {
     std::vector<double> t = theta;
     t[p] += offset;
-    return gpc_log_marginal_likelihood(data, from_theta(t), options).value().value;
+    return ok_value(gpc_log_marginal_likelihood(data, from_theta(t), options)).value;
   };
   double worst = 0.0;
   for (std::size_t p = 0; p < theta.size(); ++p) {
     const double fd =
         (8.0 * (at_offset(p, h) - at_offset(p, -h)) - (at_offset(p, 2.0 * h) - at_offset(p, -2.0 * h))) / (12.0 * h);
-    const double analytic = at.value().gradient[p];
+    const double analytic = ok_value(at).gradient[p];
     worst = std::max(worst, std::abs(analytic - fd) / std::max(1.0, std::abs(analytic)));
   }
   return worst;

@@ -8,6 +8,7 @@
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 #include "gpprobe/common/random_stream.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -32,7 +33,7 @@ TEST(GpcHyperparameterFit, NeverEndsBelowItsStartAndStopsAtAStationaryPoint) {
       EXPECT_GE(f.log_marginal_likelihood, f.start_log_marginal_likelihood) << method_name(method) << " " << trial;
       EXPECT_TRUE(f.converged);
       // The reported value is the likelihood at the reported kernel, where the gradient vanishes.
-      const GpcEvidence at = gpc_log_marginal_likelihood(data, f.kernel, options).value();
+      const GpcEvidence at = ok_value(gpc_log_marginal_likelihood(data, f.kernel, options));
       EXPECT_EQ(at.value, f.log_marginal_likelihood);
       for (double g : at.gradient) EXPECT_LT(std::abs(g), 1e-4) << method_name(method) << " " << trial;
     }
@@ -49,11 +50,11 @@ TEST(GpcHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirecti
   for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
     GpcOptions options;
     options.method = method;
-    const GpcHyperparameterFit fit = fit_gpc_hyperparameters(data, {1.0, {0.7}}, options, shared).value();
+    const GpcHyperparameterFit fit = ok_value(fit_gpc_hyperparameters(data, {1.0, {0.7}}, options, shared));
     ASSERT_EQ(fit.kernel.length_scales.size(), 1u);
     EXPECT_TRUE(fit.converged);
     EXPECT_GE(fit.log_marginal_likelihood, fit.start_log_marginal_likelihood);
-    const GpcEvidence at = gpc_log_marginal_likelihood(data, fit.kernel, options).value();
+    const GpcEvidence at = ok_value(gpc_log_marginal_likelihood(data, fit.kernel, options));
     ASSERT_EQ(at.gradient.size(), 3u);  // d/d[log s2, log l_1, log l_2]
     // The fit evaluates the isotropic kernel from squared distances (gpc_isotropic_log_marginal_likelihood),
     // the expanded kernel here pair by pair: the same value to rounding.
@@ -63,10 +64,10 @@ TEST(GpcHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirecti
     // A 1-D scan along l (s2 at its optimum) finds nothing better than the optimiser's l.
     for (double factor : {0.8, 0.9, 0.97, 1.03, 1.1, 1.25}) {
       const SeArdKernel moved{fit.kernel.signal_variance, {fit.kernel.length_scales[0] * factor}};
-      EXPECT_LT(gpc_log_marginal_likelihood(data, moved, options).value().value, fit.log_marginal_likelihood) << factor;
+      EXPECT_LT(ok_value(gpc_log_marginal_likelihood(data, moved, options)).value, fit.log_marginal_likelihood) << factor;
     }
     // One length-scale per column has more freedom: its optimum is at least as high.
-    const GpcHyperparameterFit ard = fit_gpc_hyperparameters(data, {1.0, {0.7}}, options).value();
+    const GpcHyperparameterFit ard = ok_value(fit_gpc_hyperparameters(data, {1.0, {0.7}}, options));
     EXPECT_GE(ard.log_marginal_likelihood, fit.log_marginal_likelihood - 1e-9) << method_name(method);
   }
 }
@@ -80,8 +81,8 @@ TEST(GpcHyperparameterFit, RestartsAreSeededAndNeverLose) {
   fit_options.length_scale_lower = 0.05;
   fit_options.length_scale_upper = 20.0;
   const SeArdKernel start{1.0, {1.0}};
-  const auto a = fit_gpc_hyperparameters(data, start, {}, fit_options).value();
-  const auto b = fit_gpc_hyperparameters(data, start, {}, fit_options).value();
+  const auto a = ok_value(fit_gpc_hyperparameters(data, start, {}, fit_options));
+  const auto b = ok_value(fit_gpc_hyperparameters(data, start, {}, fit_options));
   ASSERT_EQ(a.run_values.size(), 4u);
   for (double v : a.run_values) EXPECT_LE(v, a.log_marginal_likelihood);
   EXPECT_EQ(a.log_marginal_likelihood, b.log_marginal_likelihood);
@@ -92,7 +93,7 @@ TEST(GpcHyperparameterFit, HeldParametersStayPut) {
   GpcHyperparameterOptions fit_options;
   fit_options.signal_variance_lower = fit_options.signal_variance_upper = 2.0;
   const auto fit =
-      fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0, 1.0}}, {}, fit_options).value();
+      ok_value(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0, 1.0}}, {}, fit_options));
   EXPECT_EQ(fit.kernel.signal_variance, 2.0);
   EXPECT_NE(fit.kernel.length_scales[0], 1.0);
   EXPECT_EQ(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0}}, {},
@@ -142,10 +143,10 @@ TEST(GpcHyperparameterFit, TheStartsEvidenceIsTheEvidenceAtTheStart) {
     fit_options.max_iterations = 1;
     Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options, fit_options);
     ASSERT_TRUE(fit.ok()) << fit.status().message();
-    const double expected = gpc_log_marginal_likelihood(data, start, options).value().value;
+    const double expected = ok_value(gpc_log_marginal_likelihood(data, start, options)).value;
     EXPECT_NEAR(fit.value().start_log_marginal_likelihood, expected, 1e-13 * std::abs(expected)) << method_name(method);
     EXPECT_GT(fit.value().log_marginal_likelihood, fit.value().start_log_marginal_likelihood) << method_name(method);
-    EXPECT_EQ(gpc_log_marginal_likelihood(data, fit.value().kernel, options).value().value,
+    EXPECT_EQ(ok_value(gpc_log_marginal_likelihood(data, fit.value().kernel, options)).value,
               fit.value().log_marginal_likelihood) << method_name(method);
   }
 }
@@ -159,8 +160,8 @@ TEST(GpcHyperparameterFit, IsotropicEvidenceFromSquaredDistancesEqualsTheExpande
     GpcOptions options;
     options.method = method;
     for (const auto& [s2, l] : {std::pair{1.0, 0.7}, std::pair{5.0, 2.5}, std::pair{0.2, 0.3}}) {
-      const GpcEvidence iso = gpc_isotropic_log_marginal_likelihood(data, D2, s2, l, options).value();
-      const GpcEvidence full = gpc_log_marginal_likelihood(data, SeArdKernel{s2, {l}}, options).value();
+      const GpcEvidence iso = ok_value(gpc_isotropic_log_marginal_likelihood(data, D2, s2, l, options));
+      const GpcEvidence full = ok_value(gpc_log_marginal_likelihood(data, SeArdKernel{s2, {l}}, options));
       ASSERT_EQ(iso.gradient.size(), 2u);
       ASSERT_EQ(full.gradient.size(), 1u + data.dimension());
       EXPECT_NEAR(iso.value, full.value, 1e-12 * std::abs(full.value)) << method_name(method) << " " << l;

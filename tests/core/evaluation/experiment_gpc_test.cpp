@@ -15,6 +15,7 @@
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -41,8 +42,8 @@ ExperimentOptions options(bool gpc) {
 
 TEST(ExperimentGpc, AddsTwoCurvesAndChangesNoOther) {
   const Data data;
-  const ExperimentResult without = run_experiment(ExperimentKind::probing, data.view(), options(false)).value();
-  const ExperimentResult with = run_experiment(ExperimentKind::probing, data.view(), options(true)).value();
+  const ExperimentResult without = ok_value(run_experiment(ExperimentKind::probing, data.view(), options(false)));
+  const ExperimentResult with = ok_value(run_experiment(ExperimentKind::probing, data.view(), options(true)));
   ASSERT_EQ(without.curves.size(), 4u);
   ASSERT_EQ(with.curves.size(), 6u);
   for (std::size_t c = 0; c < 4; ++c) {
@@ -58,12 +59,12 @@ TEST(ExperimentGpc, AddsTwoCurvesAndChangesNoOther) {
     for (std::size_t c : {4u, 5u}) EXPECT_GT(with.curves[c].mean[j], 0.9) << with.curves[c].method << " O = " << with.observation_counts[j];
     EXPECT_LT(std::abs(with.curves[4].mean[j] - with.curves[5].mean[j]), 0.03) << "O = " << with.observation_counts[j];
   }
-  EXPECT_EQ(run_experiment(ExperimentKind::fuzzy, data.view(), options(true)).value().curves.size(), 2u);  // probing only
+  EXPECT_EQ(ok_value(run_experiment(ExperimentKind::fuzzy, data.view(), options(true))).curves.size(), 2u);  // probing only
 
   // Up to O = 8 only: the same values there, NaN (not run) beyond, and the other probes unchanged.
   ExperimentOptions capped = options(true);
   capped.gpc.max_observations = 8;
-  const ExperimentResult part = run_experiment(ExperimentKind::probing, data.view(), capped).value();
+  const ExperimentResult part = ok_value(run_experiment(ExperimentKind::probing, data.view(), capped));
   for (std::size_t c = 0; c < 6; ++c) {
     for (std::size_t t = 0; t < 2; ++t) {
       for (std::size_t j = 0; j < 5; ++j) {
@@ -84,13 +85,13 @@ TEST(ExperimentGpc, RunAsTheirOwnPiecesOnThreadsWithTheSameNumbersAndProgress) {
   o.gpc.max_observations = 16;  // and the capped pieces still count
   set_thread_count(1);
   std::vector<std::size_t> serial_seen;
-  const ExperimentResult serial = run_experiment(ExperimentKind::probing, data.view(), o, [&](std::size_t done, std::size_t total) {
+  const ExperimentResult serial = ok_value(run_experiment(ExperimentKind::probing, data.view(), o, [&](std::size_t done, std::size_t total) {
                                     EXPECT_EQ(total, 2u * 5u * 2u);  // trials x points x pieces
                                     serial_seen.push_back(done);
                                     return true;
-                                  }).value();
+                                  }));
   set_thread_count(3);
-  const ExperimentResult threaded = run_experiment(ExperimentKind::probing, data.view(), o).value();
+  const ExperimentResult threaded = ok_value(run_experiment(ExperimentKind::probing, data.view(), o));
   set_thread_count(0);
   EXPECT_EQ(serial_seen.size(), 20u);
   EXPECT_EQ(serial_seen.back(), 20u);
@@ -127,7 +128,7 @@ TEST(ExperimentGpc, IsTheAurocOfTheClassifiersItDescribes) {
   ExperimentOptions o = options(true);
   o.trials = 1;
   o.max_observations = 8;
-  const ExperimentResult r = run_experiment(ExperimentKind::probing, d, o).value();
+  const ExperimentResult r = ok_value(run_experiment(ExperimentKind::probing, d, o));
   ASSERT_EQ(r.observation_counts.back(), 8u);
 
   // The 8 pool rows (positives first, as the protocol orders them; the order does not change the fit).
@@ -154,7 +155,7 @@ TEST(ExperimentGpc, IsTheAurocOfTheClassifiersItDescribes) {
   std::sort(distances.begin(), distances.end());
   const double median = distances[distances.size() / 2];  // 28 distances: the upper middle one
 
-  const GpcTrainingData data = make_gpc_training_data(MatrixView(x), labels.data(), 8).value();
+  const GpcTrainingData data = ok_value(make_gpc_training_data(MatrixView(x), labels.data(), 8));
   GpcHyperparameterOptions fit;
   fit.shared_length_scale = true;
   SeArdKernel kernel{1.0, {median}};
@@ -163,11 +164,11 @@ TEST(ExperimentGpc, IsTheAurocOfTheClassifiersItDescribes) {
     GpcOptions options;
     options.method = method;
     fit.max_iterations = iterations;
-    kernel = fit_gpc_hyperparameters(data, kernel, options, fit).value().kernel;
-    const GpClassifier gpc = GpClassifier::fit(data, kernel, options).value();
+    kernel = ok_value(fit_gpc_hyperparameters(data, kernel, options, fit)).kernel;
+    const GpClassifier gpc = ok_value(GpClassifier::fit(data, kernel, options));
     std::vector<double> p(52);
     ASSERT_TRUE(gpc.predict(MatrixView(queries), {nullptr, nullptr, p.data()}).ok());
-    EXPECT_EQ(r.curves[std::size_t(curve)].values.back(), auroc(truth.data(), p.data(), 52).value()) << method_name(method);
+    EXPECT_EQ(r.curves[std::size_t(curve)].values.back(), ok_value(auroc(truth.data(), p.data(), 52))) << method_name(method);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "gpprobe/evaluation/experiment.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -42,7 +43,7 @@ ExperimentResult run(const Data& d, bool masked, std::size_t max_observations) {
   o.max_observations = max_observations;
   Result<ExperimentResult> r = run_experiment(ExperimentKind::probing, e, o);
   EXPECT_TRUE(r.ok()) << r.status().message();
-  return std::move(r).value();
+  return ok_value(std::move(r));
 }
 
 TEST(ExperimentSchedule, SaysWhichClassOfThePoolStoppedIt) {

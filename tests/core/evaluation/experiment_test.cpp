@@ -12,6 +12,7 @@
 #include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -57,7 +58,7 @@ TEST(Experiments, MatchTheIndependentReference) {
   const Dataset ds = dataset();
   for (const auto& run : ds.runs) {
     const std::string name = run["experiment"];
-    Result<ExperimentResult> r = run_experiment(parse_experiment(name).value(), ds.data(run["uses_mask"]),
+    Result<ExperimentResult> r = run_experiment(ok_value(parse_experiment(name)), ds.data(run["uses_mask"]),
                                                 options_of(run["options"]));
     ASSERT_TRUE(r.ok()) << name << ": " << r.status().message();
     EXPECT_EQ(r.value().observation_counts, run["observation_counts"].get<std::vector<std::size_t>>()) << name;
@@ -91,13 +92,13 @@ TEST(Experiments, ATrialGivesTheSameNumbersAloneOrWithOthers) {
   const Dataset ds = dataset();
   ExperimentOptions options = options_of(ds.runs[0]["options"]);
   options.trials = 3;
-  const ExperimentResult all = run_experiment(ExperimentKind::probing, ds.data(false), options).value();
+  const ExperimentResult all = ok_value(run_experiment(ExperimentKind::probing, ds.data(false), options));
   const std::size_t points = all.observation_counts.size();
   for (std::size_t t = 0; t < 3; ++t) {
     ExperimentOptions one = options;
     one.first_trial = t;
     one.trials = 1;
-    const ExperimentResult single = run_experiment(ExperimentKind::probing, ds.data(false), one).value();
+    const ExperimentResult single = ok_value(run_experiment(ExperimentKind::probing, ds.data(false), one));
     EXPECT_EQ(single.first_trial, t);
     for (std::size_t c = 0; c < all.curves.size(); ++c) {
       for (std::size_t j = 0; j < points; ++j) {
@@ -147,21 +148,21 @@ TEST(Experiments, ThreadsGiveTheSameNumbersAndProgressStillCountsAndCancels) {
   const Dataset ds = dataset();
   for (const auto& run : ds.runs) {
     const std::string name = run["experiment"];
-    const ExperimentKind kind = parse_experiment(name).value();
+    const ExperimentKind kind = ok_value(parse_experiment(name));
     const ExperimentData data = ds.data(run["uses_mask"]);
     const ExperimentOptions options = options_of(run["options"]);
     ExperimentResult serial;
     {
       const ThreadsForTest one(1);
-      serial = run_experiment(kind, data, options).value();
+      serial = ok_value(run_experiment(kind, data, options));
     }
     const ThreadsForTest three(3);
     std::vector<std::size_t> seen;
-    const ExperimentResult threaded = run_experiment(kind, data, options, [&](std::size_t done, std::size_t total) {
+    const ExperimentResult threaded = ok_value(run_experiment(kind, data, options, [&](std::size_t done, std::size_t total) {
                                         EXPECT_EQ(total, options.trials * serial.observation_counts.size());
                                         seen.push_back(done);
                                         return true;
-                                      }).value();
+                                      }));
     ASSERT_EQ(threaded.curves.size(), serial.curves.size()) << name;
     for (std::size_t c = 0; c < serial.curves.size(); ++c) {
       ASSERT_EQ(threaded.curves[c].values.size(), serial.curves[c].values.size());
@@ -268,13 +269,13 @@ TEST(Experiment, TrialsRunOneByOneAddUpToOneRun) {
   options.trials = 3;
   options.max_observations = 8;
   options.members = 5;
-  const ExperimentResult whole = run_experiment(ExperimentKind::fuzzy, d, options).value();
+  const ExperimentResult whole = ok_value(run_experiment(ExperimentKind::fuzzy, d, options));
   ExperimentResult parts;
   for (std::size_t t = 0; t < options.trials; ++t) {
     ExperimentOptions one = options;
     one.first_trial = t;
     one.trials = 1;
-    ASSERT_TRUE(append_trials(&parts, run_experiment(ExperimentKind::fuzzy, d, one).value()).ok());
+    ASSERT_TRUE(append_trials(&parts, ok_value(run_experiment(ExperimentKind::fuzzy, d, one))).ok());
   }
   ASSERT_EQ(parts.trials, 3u);
   ASSERT_EQ(parts.curves.size(), whole.curves.size());
@@ -286,7 +287,7 @@ TEST(Experiment, TrialsRunOneByOneAddUpToOneRun) {
   EXPECT_EQ(parts.clouds.size(), whole.clouds.size());
   ExperimentOptions again = options;
   again.trials = 1;  // trial 0 again: not the next trial
-  EXPECT_EQ(append_trials(&parts, run_experiment(ExperimentKind::fuzzy, d, again).value()).message(),
+  EXPECT_EQ(append_trials(&parts, ok_value(run_experiment(ExperimentKind::fuzzy, d, again))).message(),
             "these trials are not the next ones of the same run");
 }
 
@@ -332,9 +333,9 @@ TEST(Experiments, HeldOutQueriesHoldBothClassesWhenFewArePositive) {
 
   // The stratified draw: round(4 * 2 / 99) = 0 positives, raised to 1, and 3 negatives, the first of
   // each class in the trial's shuffled order; the same rows for the same seed.
-  const Protocol protocol = Protocol::make(ExperimentKind::probing, f.data(), options).value();
-  const Protocol fuzzy = Protocol::make(ExperimentKind::fuzzy, f.data(), options).value();
-  const Protocol ood = Protocol::make(ExperimentKind::ood, f.data(), options).value();
+  const Protocol protocol = ok_value(Protocol::make(ExperimentKind::probing, f.data(), options));
+  const Protocol fuzzy = ok_value(Protocol::make(ExperimentKind::fuzzy, f.data(), options));
+  const Protocol ood = ok_value(Protocol::make(ExperimentKind::ood, f.data(), options));
   std::size_t stratified = 0;
   for (std::size_t t = 0; t < options.trials; ++t) {
     const TrialDraw d = protocol.draw(t);
@@ -395,7 +396,7 @@ TEST(Experiments, HeldOutQueriesThatCannotHoldAClassSaySoBeforeRunning) {
   fuzzy_one.trials = 3;
   fuzzy_one.max_observations = 4;
   fuzzy_one.members = 3;
-  const Protocol fuzzy = Protocol::make(ExperimentKind::fuzzy, five.data(), fuzzy_one).value();
+  const Protocol fuzzy = ok_value(Protocol::make(ExperimentKind::fuzzy, five.data(), fuzzy_one));
   for (std::size_t t = 0; t < 3; ++t) EXPECT_EQ(fuzzy.draw(t).query_labels, std::vector<std::uint8_t>{1});
 }
 

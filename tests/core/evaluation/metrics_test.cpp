@@ -7,6 +7,7 @@
 
 #include "evaluation_fixtures.h"
 #include "gpprobe/evaluation/metrics.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -18,11 +19,11 @@ TEST(Metrics, MatchScikitLearnAndScipy) {
     const std::vector<std::uint8_t> y = testing::labels_of(c["labels"]);
     const std::vector<double> s = c["scores"], p = c["probability"], other = c["other"];
     const std::size_t n = y.size();
-    EXPECT_NEAR(auroc(y.data(), s.data(), n).value(), c["auroc"].get<double>(), 1e-15) << name;
-    EXPECT_NEAR(auprc(y.data(), s.data(), n).value(), c["auprc"].get<double>(), 1e-14) << name;
-    EXPECT_NEAR(accuracy(y.data(), p.data(), n).value(), c["accuracy"].get<double>(), 1e-15) << name;
-    EXPECT_NEAR(pearson(s.data(), other.data(), n).value(), c["pearson"].get<double>(), 1e-14) << name;
-    const RocCurve roc = roc_curve(y.data(), s.data(), n).value();
+    EXPECT_NEAR(ok_value(auroc(y.data(), s.data(), n)), c["auroc"].get<double>(), 1e-15) << name;
+    EXPECT_NEAR(ok_value(auprc(y.data(), s.data(), n)), c["auprc"].get<double>(), 1e-14) << name;
+    EXPECT_NEAR(ok_value(accuracy(y.data(), p.data(), n)), c["accuracy"].get<double>(), 1e-15) << name;
+    EXPECT_NEAR(ok_value(pearson(s.data(), other.data(), n)), c["pearson"].get<double>(), 1e-14) << name;
+    const RocCurve roc = ok_value(roc_curve(y.data(), s.data(), n));
     testing::expect_near_all(roc.false_positive_rate, c["roc"]["false_positive_rate"], 1e-15, name + " fpr");
     testing::expect_near_all(roc.true_positive_rate, c["roc"]["true_positive_rate"], 1e-15, name + " tpr");
     EXPECT_EQ(roc.thresholds.front(), std::numeric_limits<double>::infinity());
@@ -35,20 +36,20 @@ TEST(Metrics, ClosedForms) {
   // One positive above, one tied with, and one below a negative: AUROC = (1 + ½ + 0) / 3.
   const std::vector<std::uint8_t> y = {1, 1, 1, 0};
   const std::vector<double> s = {3, 2, 1, 2};
-  EXPECT_DOUBLE_EQ(auroc(y.data(), s.data(), 4).value(), 0.5);
+  EXPECT_DOUBLE_EQ(ok_value(auroc(y.data(), s.data(), 4)), 0.5);
   const std::vector<double> ranked = {3, 2.5, 1, 2};
-  EXPECT_DOUBLE_EQ(auroc(y.data(), ranked.data(), 4).value(), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(ok_value(auroc(y.data(), ranked.data(), 4)), 2.0 / 3.0);
   // AP: thresholds 3 (P=1, R=1/3), 2.5 (P=1, R=2/3), 2 (P=2/3), 1 (P=3/4, R=1).
-  EXPECT_DOUBLE_EQ(auprc(y.data(), ranked.data(), 4).value(), 1.0 / 3 + 1.0 / 3 + 0.25);
+  EXPECT_DOUBLE_EQ(ok_value(auprc(y.data(), ranked.data(), 4)), 1.0 / 3 + 1.0 / 3 + 0.25);
   // All scores equal: AUROC ½, AP = prevalence.
   const std::vector<double> flat = {1, 1, 1, 1};
-  EXPECT_DOUBLE_EQ(auroc(y.data(), flat.data(), 4).value(), 0.5);
-  EXPECT_DOUBLE_EQ(auprc(y.data(), flat.data(), 4).value(), 0.75);
+  EXPECT_DOUBLE_EQ(ok_value(auroc(y.data(), flat.data(), 4)), 0.5);
+  EXPECT_DOUBLE_EQ(ok_value(auprc(y.data(), flat.data(), 4)), 0.75);
   // Perfectly anti-correlated, and a probability of exactly 0.5 predicts 0.
   const std::vector<double> x = {1, 2, 3}, minus = {-2, -4, -6};
-  EXPECT_DOUBLE_EQ(pearson(x.data(), minus.data(), 3).value(), -1.0);
+  EXPECT_DOUBLE_EQ(ok_value(pearson(x.data(), minus.data(), 3)), -1.0);
   const std::vector<double> half = {0.5, 0.9, 0.1, 0.2};
-  EXPECT_DOUBLE_EQ(accuracy(y.data(), half.data(), 4).value(), 0.5);
+  EXPECT_DOUBLE_EQ(ok_value(accuracy(y.data(), half.data(), 4)), 0.5);
 }
 
 TEST(Metrics, EachBadInputNamesTheProblem) {

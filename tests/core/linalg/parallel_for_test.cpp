@@ -24,6 +24,7 @@
 #include "gpprobe/probe/scored_queries.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -220,7 +221,7 @@ std::vector<double> kept_history(const SyntheticEmbeddings& pool, const MatrixVi
   options.space = space;
   Result<Probe> fitted = Probe::fit(MatrixView(RowMatrix(pool.x.topRows(20))), pool.labels.data(), 20, options);
   EXPECT_TRUE(fitted.ok());
-  Probe probe = std::move(fitted).value();
+  Probe probe = ok_value(std::move(fitted));
   ScoredQueries kept(queries);
   EXPECT_TRUE(kept.score(probe).ok());
   std::vector<double> history;
@@ -289,7 +290,7 @@ TEST(ParallelScoring, Float32ProductsAreBitIdenticalOnAnyThreadCount) {
     out.latent_mean = mean.data();
     out.latent_variance = variance.data();
     out.episteme = episteme.data();
-    EXPECT_TRUE(probe.value().score(queries, out).ok());
+    EXPECT_TRUE(ok_value(probe).score(queries, out).ok());
     variance.insert(variance.end(), mean.begin(), mean.end());
     variance.insert(variance.end(), episteme.begin(), episteme.end());
     return variance;

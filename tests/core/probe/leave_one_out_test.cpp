@@ -13,6 +13,7 @@
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -85,7 +86,7 @@ TEST(LeaveOneOut, OneObservationFallsBackToThePriorAndNoneIsEmpty) {
   std::mt19937 rng(3);
   const RowMatrix X = random_rows(1, 6, rng);
   const Probe probe = fitted(X, {1}, 0.1, 5.0);
-  const LeaveOneOut loo = leave_one_out(probe).value();
+  const LeaveOneOut loo = ok_value(leave_one_out(probe));
   const double v = probe.prior().variance;
   EXPECT_NEAR(loo.latent_mean[0], 0.0, 1e-12);
   EXPECT_NEAR(loo.latent_variance[0], 2 * v, 1e-12);
@@ -94,7 +95,7 @@ TEST(LeaveOneOut, OneObservationFallsBackToThePriorAndNoneIsEmpty) {
   EXPECT_TRUE(std::isnan(loo.auroc));
 
   const RowMatrix none(0, 6);
-  const LeaveOneOut empty = leave_one_out(fitted(none, {}, 0.1, 5.0)).value();
+  const LeaveOneOut empty = ok_value(leave_one_out(fitted(none, {}, 0.1, 5.0)));
   EXPECT_TRUE(empty.judged_probability.empty());
   EXPECT_EQ(empty.verdict, LooVerdict::too_few);
 }
@@ -108,7 +109,7 @@ TEST(LeaveOneOut, SummaryIsTheAurocAndLogLossOfTheLooProbabilities) {
   y[1] = 0;
   y[2] = 1;
   y[3] = 0;
-  const LeaveOneOut loo = leave_one_out(fitted(X, y, 0.1, 5.0)).value();
+  const LeaveOneOut loo = ok_value(leave_one_out(fitted(X, y, 0.1, 5.0)));
   double loss = 0;
   std::vector<double> losses;
   for (std::size_t i = 0; i < y.size(); ++i) {
@@ -120,7 +121,7 @@ TEST(LeaveOneOut, SummaryIsTheAurocAndLogLossOfTheLooProbabilities) {
   for (double l : losses) squares += (l - loss) * (l - loss);
   EXPECT_NEAR(loo.log_loss, loss, 1e-12);
   EXPECT_NEAR(loo.log_loss_standard_error, std::sqrt(squares / 13.0 / 14.0), 1e-12);
-  EXPECT_DOUBLE_EQ(loo.auroc, auroc(y.data(), loo.judged_probability.data(), y.size()).value());
+  EXPECT_DOUBLE_EQ(loo.auroc, ok_value(auroc(y.data(), loo.judged_probability.data(), y.size())));
   EXPECT_EQ(loo.positives + loo.negatives, 14u);
 }
 
@@ -131,7 +132,7 @@ TEST(LeaveOneOut, UnrelatedLabelsAreAtChance) {
     const RowMatrix X = random_rows(16, 32, rng);
     std::vector<std::uint8_t> y(16);
     for (int i = 0; i < 16; ++i) y[std::size_t(i)] = std::uint8_t(i % 2);
-    const LeaveOneOut loo = leave_one_out(fitted(X, y, 0.1, 5.0)).value();
+    const LeaveOneOut loo = ok_value(leave_one_out(fitted(X, y, 0.1, 5.0)));
     EXPECT_EQ(loo.verdict, LooVerdict::chance) << "seed " << seed << ": AUROC " << loo.auroc << " ± "
                                                << loo.auroc_standard_error << ", log loss " << loo.log_loss;
   }
@@ -140,7 +141,7 @@ TEST(LeaveOneOut, UnrelatedLabelsAreAtChance) {
 TEST(LeaveOneOut, SeparableClassesSeparate) {
   const SyntheticEmbeddings data = synthetic_embeddings(16, 32, 5);
   const RowMatrix X = Eigen::Map<const RowMatrix>(data.x.data(), 16, 32);
-  const LeaveOneOut loo = leave_one_out(fitted(X, data.labels, 0.1, 5.0)).value();
+  const LeaveOneOut loo = ok_value(leave_one_out(fitted(X, data.labels, 0.1, 5.0)));
   EXPECT_EQ(loo.verdict, LooVerdict::separates) << "AUROC " << loo.auroc << ", log loss " << loo.log_loss;
   EXPECT_GT(loo.auroc - 2.576 * loo.auroc_standard_error, 0.5);
 }
@@ -150,10 +151,10 @@ TEST(Metrics, AurocStandardErrorIsDeLongs) {
   // s²(V) = s²(W) = 1/8, var = 1/16 + 1/16.
   const std::uint8_t y[] = {1, 1, 0, 0};
   const double scores[] = {0.9, 0.6, 0.7, 0.2};
-  EXPECT_NEAR(auroc_standard_error(y, scores, 4).value(), std::sqrt(0.125), 1e-15);
+  EXPECT_NEAR(ok_value(auroc_standard_error(y, scores, 4)), std::sqrt(0.125), 1e-15);
   // Ties count one half: positives 0.5, 0.5, negatives 0.5, 0.1. V = (3/4, 3/4), W = (1/2, 1): var = 0 + 1/16.
   const double tied[] = {0.5, 0.5, 0.5, 0.1};
-  EXPECT_NEAR(auroc_standard_error(y, tied, 4).value(), 0.25, 1e-15);
+  EXPECT_NEAR(ok_value(auroc_standard_error(y, tied, 4)), 0.25, 1e-15);
   const std::uint8_t one_positive[] = {1, 0, 0};
   Result<double> few = auroc_standard_error(one_positive, scores, 3);
   EXPECT_EQ(few.status().message(), "auroc_standard_error needs at least 2 labels of each class, got 1 positive and 2 negative");

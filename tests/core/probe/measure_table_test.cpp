@@ -12,6 +12,7 @@
 #include "gpprobe/probe/uncertainty_measures.h"
 
 #include "core/src/probe/measure_table.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -24,7 +25,7 @@ double worst_gap(const UncertaintyMeasures& a, const UncertaintyMeasures& b) {
 }
 
 // 2v for an epsilon: the prior variance of the latent difference.
-double prior_variance(double epsilon) { return 2.0 * BetaGpPrior::make(epsilon, 1.0).value().variance; }
+double prior_variance(double epsilon) { return 2.0 * ok_value(BetaGpPrior::make(epsilon, 1.0)).variance; }
 
 TEST(MeasureTable, EqualsTheQuadratureEverywhereInTheTable) {
   std::mt19937_64 rng(20261123);

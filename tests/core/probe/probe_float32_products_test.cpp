@@ -11,6 +11,7 @@
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -41,7 +42,7 @@ Probe fitted(const SyntheticEmbeddings& data, double strength, bool float32_prod
   options.float32_products = float32_products;
   Result<Probe> probe = Probe::fit(MatrixView(data.x), data.labels.data(), data.labels.size(), options);
   EXPECT_TRUE(probe.ok()) << probe.status().message();
-  return std::move(probe).value();
+  return ok_value(std::move(probe));
 }
 
 // Synthetic queries, then observations themselves and observations moved by 1e-4 and 1e-2 of their scale.

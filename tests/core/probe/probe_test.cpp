@@ -12,6 +12,7 @@
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/probe/probe.h"
 #include "test_support.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -238,7 +239,7 @@ TEST(Probe, StartsFromNothingAndReturnsToThePrior) {
   const RowMatrix Q = random_rows(5, 3, rng);
   Result<Probe> empty = Probe::fit(MatrixView(static_cast<const double*>(nullptr), 0, 0), nullptr, 0);
   ASSERT_TRUE(empty.ok());
-  Probe probe = std::move(empty).value();
+  Probe probe = ok_value(std::move(empty));
   const double two_v = 2 * std::log(11.0);
   Latent prior = scored(probe, Q);
   for (int q = 0; q < 5; ++q) {

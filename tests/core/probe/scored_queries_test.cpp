@@ -13,6 +13,7 @@
 
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -80,7 +81,7 @@ void run_sequence(PosteriorSpace space, std::size_t dimension, std::size_t start
   }
   Result<Probe> fitted = Probe::fit(MatrixView(x), labels.data(), labels.size(), options);
   ASSERT_TRUE(fitted.ok()) << fitted.status().message();
-  Probe probe = std::move(fitted).value();
+  Probe probe = ok_value(std::move(fitted));
   ScoredQueries kept(queries);
   ASSERT_TRUE(kept.score(probe).ok());
   ASSERT_TRUE(kept.current(probe));
@@ -145,7 +146,7 @@ TEST(ScoredQueries, ChangesBehindItsBackAreMetByAFullPass) {
   const RowMatrix first = data.x.topRows(20);
   Result<Probe> fitted = Probe::fit(MatrixView(first), data.labels.data(), 20);
   ASSERT_TRUE(fitted.ok());
-  Probe probe = std::move(fitted).value();
+  Probe probe = ok_value(std::move(fitted));
   ScoredQueries kept(MatrixView(q.x));
   ASSERT_TRUE(kept.score(probe).ok());
   ASSERT_TRUE(probe.remove_observation(0).ok());  // not through `kept`
@@ -168,7 +169,7 @@ TEST(ScoredQueries, ASecondSetFollowsTheSameRankOneChanges) {
   const RowMatrix first = data.x.topRows(20);
   Result<Probe> fitted = Probe::fit(MatrixView(first), data.labels.data(), 20);
   ASSERT_TRUE(fitted.ok());
-  Probe probe = std::move(fitted).value();
+  Probe probe = ok_value(std::move(fitted));
   ScoredQueries leader(MatrixView(main_set.x)), follower(MatrixView(other_set.x));
   ASSERT_TRUE(leader.score(probe).ok());
   ASSERT_TRUE(follower.score(probe).ok());
@@ -194,7 +195,7 @@ TEST(ScoredQueries, FailedChangesLeaveProbeAndScores) {
   const SyntheticEmbeddings data = synthetic_embeddings(10, 4, 5);
   Result<Probe> fitted = Probe::fit(MatrixView(data.x), data.labels.data(), 10);
   ASSERT_TRUE(fitted.ok());
-  Probe probe = std::move(fitted).value();
+  Probe probe = ok_value(std::move(fitted));
   ScoredQueries kept(MatrixView(data.x));
   ASSERT_TRUE(kept.score(probe).ok());
   const std::vector<double> before = kept.latent_mean();

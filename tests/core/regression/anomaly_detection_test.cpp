@@ -7,6 +7,7 @@
 #include "gpprobe/regression/anomaly_experiment.h"
 #include "gpprobe/regression/gated_roc.h"
 #include "gpprobe/regression/gp_regression.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -100,7 +101,7 @@ TEST(AnomalyExperiment, PredictsTheLearnedModelOnAGridOverTheTestRange) {
   // [test_lower, test_upper], with the knowledge high over the training range [0, 1] and low beyond.
   AnomalyExperimentOptions o;
   o.seed = 5;
-  const AnomalyExperiment e = run_anomaly_experiment(o).value();
+  const AnomalyExperiment e = ok_value(run_anomaly_experiment(o));
   ASSERT_EQ(e.grid_x.size(), o.grid_points);
   EXPECT_EQ(e.grid_x.front(), o.test_lower);
   EXPECT_EQ(e.grid_x.back(), o.test_upper);
@@ -110,8 +111,8 @@ TEST(AnomalyExperiment, PredictsTheLearnedModelOnAGridOverTheTestRange) {
     x.push_back(e.train_x(Eigen::Index(i), 0));
     y.push_back(e.train_y[i]);
   }
-  const GpRegression gp = GpRegression::fit(MatrixView(x.data(), x.size(), 1), y.data(), y.size(), e.kernel,
-                                            e.noise_variance).value();
+  const GpRegression gp = ok_value(GpRegression::fit(MatrixView(x.data(), x.size(), 1), y.data(), y.size(), e.kernel,
+                                                     e.noise_variance));
   Predictions expected(o.grid_points);
   ASSERT_TRUE(gp.predict(MatrixView(e.grid_x.data(), e.grid_x.size(), 1), expected.columns()).ok());
   EXPECT_EQ(e.grid.mean, expected.mean);

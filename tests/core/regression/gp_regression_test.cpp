@@ -7,6 +7,7 @@
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/hyperparameter_fit.h"
 #include "gpprobe/regression/regression_examples.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -41,11 +42,11 @@ TEST(GpRegression, OnePointMatchesTheClosedForm) {
   // The default mean is the average of y; the log marginal likelihood of N(y; m, v + noise).
   const double lml = -0.5 * (2.0 - mean) * (2.0 - mean) / (v + noise) - 0.5 * std::log(2 * M_PI * (v + noise));
   EXPECT_NEAR(gp.value().log_marginal_likelihood(), lml, 1e-14);
-  EXPECT_EQ(GpRegression::fit(MatrixView(x, 1, 1), y, 1, kernel, noise).value().mean(), 2.0);
+  EXPECT_EQ(ok_value(GpRegression::fit(MatrixView(x, 1, 1), y, 1, kernel, noise)).mean(), 2.0);
 }
 
 TEST(GpRegression, KnowledgeIsBoundedAndDropsInExtrapolationAndGaps) {
-  const RegressionExample e = regression_example("missing-segments", 2).value();
+  const RegressionExample e = ok_value(regression_example("missing-segments", 2));
   const Kernel kernel = Kernel::constant(1.0) * Kernel::rbf({0.5});
   Result<GpRegression> gp = GpRegression::fit(MatrixView(e.x), e.y.data(), e.y.size(), kernel, 0.01);
   ASSERT_TRUE(gp.ok());
@@ -73,7 +74,7 @@ TEST(GpRegression, KnowledgeIsBoundedAndDropsInExtrapolationAndGaps) {
 }
 
 TEST(GpRegression, KnowledgeDropsBeyondACensoredTail) {
-  const RegressionExample e = regression_example("periodic-extrapolation", 1).value();
+  const RegressionExample e = ok_value(regression_example("periodic-extrapolation", 1));
   const Kernel kernel = Kernel::constant(1.0) * Kernel::locally_periodic(1.0, 2.0, 4.0);
   Result<GpRegression> gp = GpRegression::fit(MatrixView(e.x), e.y.data(), e.y.size(), kernel, 0.02);
   ASSERT_TRUE(gp.ok());
@@ -86,7 +87,7 @@ TEST(GpRegression, KnowledgeDropsBeyondACensoredTail) {
 }
 
 TEST(GpRegression, BlocksGiveTheSameNumbersAsSinglePoints) {
-  const RegressionExample e = regression_example("lecture", 4).value();
+  const RegressionExample e = ok_value(regression_example("lecture", 4));
   Result<GpRegression> gp =
       GpRegression::fit(MatrixView(e.x), e.y.data(), e.y.size(), Kernel::constant(1.0) * Kernel::matern52({0.7}), 0.06);
   ASSERT_TRUE(gp.ok());
@@ -113,7 +114,7 @@ TEST(GpRegression, BlocksGiveTheSameNumbersAsSinglePoints) {
 }
 
 TEST(GpRegression, SamplesAreSeededAndHaveThePosteriorMoments) {
-  const RegressionExample e = regression_example("lecture", 5).value();
+  const RegressionExample e = ok_value(regression_example("lecture", 5));
   Result<GpRegression> gp =
       GpRegression::fit(MatrixView(e.x), e.y.data(), e.y.size(), Kernel::constant(1.0) * Kernel::rbf({0.55}), 0.0625);
   ASSERT_TRUE(gp.ok());
@@ -137,6 +138,7 @@ TEST(GpRegression, SamplesAreSeededAndHaveThePosteriorMoments) {
   const double c01 = ((v.col(0).array() - v.col(0).mean()) * (v.col(1).array() - v.col(1).mean())).mean();
   EXPECT_GT(c01 / std::sqrt(p.latent[0] * p.latent[1]), 0.8);
   Result<PosteriorSamples> again = gp.value().sample(MatrixView(t, 4, 1), count, 9);
+  ASSERT_OK(again);
   EXPECT_EQ((again.value().values - v).cwiseAbs().maxCoeff(), 0.0);
   EXPECT_EQ(s.value().jitter, 0.0);
 
@@ -170,7 +172,7 @@ TEST(GpRegression, BadInputsAreNamed) {
   const double dup[] = {1.0, 1.0};
   EXPECT_EQ(GpRegression::fit(MatrixView(dup, 2, 1), y, 2, k, 0.0).status().code(), StatusCode::numerical_failure);
 
-  const GpRegression gp = GpRegression::fit(X, y, 3, k, 0.1).value();
+  const GpRegression gp = ok_value(GpRegression::fit(X, y, 3, k, 0.1));
   const double q[] = {0.5, 0.5};
   double out[2];
   PredictionColumns columns;
@@ -196,7 +198,7 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
   const MatrixView test(huge, 2, 1);
   Predictions p;
   auto predicted = [&](const Kernel& kernel) {
-    return GpRegression::fit(train, y, 4, kernel, 0.1).value().predict(test, p.columns(2));
+    return ok_value(GpRegression::fit(train, y, 4, kernel, 0.1)).predict(test, p.columns(2));
   };
   // The linear kernel's a'b overflows; the periodic kernel takes the sine of +Inf.
   Status s = predicted(Kernel::linear(1.0));
@@ -212,7 +214,7 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
   EXPECT_EQ(p.knowledge[1], 0.0);
   EXPECT_EQ(sample_prior(Kernel::linear(1.0), 0.0, test, 2, 7).status().message(),
             "test inputs: the prior mean or covariance is not finite (inputs too large for the kernel)");
-  EXPECT_EQ(GpRegression::fit(train, y, 4, Kernel::rbf({1.0}), 0.1).value().sample(test, 2, 7).ok(), true);
+  EXPECT_EQ(ok_value(GpRegression::fit(train, y, 4, Kernel::rbf({1.0}), 0.1)).sample(test, 2, 7).ok(), true);
 
   // Training inputs near 1e308, and a mean 1e300 away from the targets (r' K^-1 r overflows).
   const double far[] = {0.0, 1e308};
@@ -259,7 +261,7 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
 }
 
 TEST(RegressionExamples, AreSeededAndHoldOutTheirSegments) {
-  const RegressionExample a = regression_example("lecture", 7).value(), b = regression_example("lecture", 7).value();
+  const RegressionExample a = ok_value(regression_example("lecture", 7)), b = ok_value(regression_example("lecture", 7));
   EXPECT_EQ(a.y, b.y);
   EXPECT_EQ(a.x.rows(), 50);
   EXPECT_NEAR(a.x(49, 0), 5.0, 1e-15);
@@ -269,11 +271,11 @@ TEST(RegressionExamples, AreSeededAndHoldOutTheirSegments) {
   double ss = 0.0;
   for (int i = 0; i < 50; ++i) ss += (a.y[i] - truth[i]) * (a.y[i] - truth[i]);
   EXPECT_NEAR(std::sqrt(ss / 50.0), 0.25, 0.07);
-  const RegressionExample c = regression_example("periodic-extrapolation", 1).value();
+  const RegressionExample c = ok_value(regression_example("periodic-extrapolation", 1));
   EXPECT_LT(c.x.maxCoeff(), 8.0);
   EXPECT_GE(c.held_out_x.minCoeff(), 8.0);
   EXPECT_EQ(c.x.rows() + c.held_out_x.rows(), 150);
-  const RegressionExample d = regression_example("missing-segments", 1).value();
+  const RegressionExample d = ok_value(regression_example("missing-segments", 1));
   for (Eigen::Index i = 0; i < d.x.rows(); ++i) EXPECT_FALSE(d.x(i, 0) >= 14.0 && d.x(i, 0) < 17.0);
   EXPECT_EQ(d.x.rows() + d.held_out_x.rows(), 400);
 }

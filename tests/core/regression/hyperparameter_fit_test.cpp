@@ -7,6 +7,7 @@
 #include "gpprobe/regression/hyperparameter_fit.h"
 #include "gpprobe/regression/regression_examples.h"
 #include "regression_fixtures.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -37,7 +38,7 @@ TEST(HyperparameterFit, LearnsTheLectureHyperparameters) {
   // sd of 0.24 from 50 points with true noise sd 0.25. Over several draws of the noise the estimates
   // stay within sampling variation of those values.
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const RegressionExample e = regression_example("lecture", seed).value();
+    const RegressionExample e = ok_value(regression_example("lecture", seed));
     const Kernel kernel = Kernel::constant(1.0).with_bounds(0, 1.0, 1.0) * Kernel::rbf({std::sqrt(0.4)});
     HyperparameterFitOptions options;
     options.mean = 0.0;
@@ -53,13 +54,14 @@ TEST(HyperparameterFit, LearnsTheLectureHyperparameters) {
 }
 
 TEST(HyperparameterFit, RestartsNeverLoseAndAreSeeded) {
-  const RegressionExample e = regression_example("periodic-extrapolation", 3).value();
+  const RegressionExample e = ok_value(regression_example("periodic-extrapolation", 3));
   const Kernel kernel = Kernel::constant(1.0) * Kernel::periodic(1.0, 3.0);
   HyperparameterFitOptions options;
   options.restarts = 3;
   options.seed = 11;
   const auto a = fit_hyperparameters(MatrixView(e.x), e.y.data(), e.y.size(), kernel, 0.1, options);
   const auto b = fit_hyperparameters(MatrixView(e.x), e.y.data(), e.y.size(), kernel, 0.1, options);
+  ASSERT_OK(b);
   ASSERT_TRUE(a.ok());
   ASSERT_EQ(a.value().run_values.size(), 4u);
   for (double v : a.value().run_values) EXPECT_LE(v, a.value().log_marginal_likelihood);
@@ -70,7 +72,7 @@ TEST(HyperparameterFit, RestartsNeverLoseAndAreSeeded) {
 }
 
 TEST(HyperparameterFit, ReportsProgressAndCancels) {
-  const RegressionExample e = regression_example("lecture", 1).value();
+  const RegressionExample e = ok_value(regression_example("lecture", 1));
   const Kernel kernel = Kernel::constant(1.0) * Kernel::rbf({1.0});
   HyperparameterFitOptions options;
   options.restarts = 2;

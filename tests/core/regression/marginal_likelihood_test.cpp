@@ -7,6 +7,7 @@
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/marginal_likelihood.h"
 #include "regression_fixtures.h"
+#include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
@@ -60,10 +61,11 @@ TEST(MarginalLikelihood, GradientMatchesCentralDifferences) {
     std::vector<double> theta = kernel.log_parameters();
     theta.push_back(std::log(c["noise_variance"].get<double>()));
     const auto value = [&](const std::vector<double>& t) {
-      return log_marginal_likelihood(kernel.with_log_parameters(t.data()), std::exp(t.back()), x.data(), y.size(),
-                                     x.cols(), r, false).value().value;
+      return ok_value(log_marginal_likelihood(kernel.with_log_parameters(t.data()), std::exp(t.back()), x.data(),
+                                              y.size(), x.cols(), r, false)).value;
     };
     const auto lml = log_marginal_likelihood(kernel, std::exp(theta.back()), x.data(), y.size(), x.cols(), r, true);
+    ASSERT_OK(lml);
     for (std::size_t p = 0; p < theta.size(); ++p) {
       const double h = 1e-5;
       std::vector<double> up = theta, down = theta;
