@@ -131,7 +131,7 @@ const CommandUsage kCommandUsage[] = {
      "  paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
      "          the robustness paper's binary experiments (safety vs GPFGS, delta-robustness vs training\n"
      "          budget, global sensitivity vs LIME, branch-and-bound run time) as CSV on\n"
-     "          data/robustness/*.csv.\n"},
+     "          web/public/demo/robustness/*.csv.\n"},
     {"compare",
      "  compare --embeddings A.npy B.npy ... (or --config projector_config.json) --labels FILE\n"
      "          [--observations ROWS | --per-class N [--seed S]] [--concepts SPEC ...] [--ood A.npy ...]\n"

@@ -1,7 +1,7 @@
 // gpprobe paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M]
 //     [--valid-range LO,HI] [--out FILE] [figure flags]
 // The binary experiments of the robustness paper (Blaas et al., AISTATS 2020, §6 and supp. E) on a
-// dataset of data/robustness/ (scripts/make_robustness_datasets.py): feature columns then a 0/1 label,
+// dataset of web/public/demo/robustness/ (scripts/data/make_robustness_datasets.py): feature columns then a 0/1 label,
 // rows already in a seeded random order. The first N rows train (default: all but min(200, 30 %)), the
 // next M are the test points (default: the rest, at most 50). Each figure writes CSV (paper_figures.cpp
 // lists the columns); Fig. 5 needs the multi-class classifier and is not here yet.
@@ -24,7 +24,7 @@ const char* kPaperUsage =
     "           [--valid-range LO,HI] [--out FILE] [figure flags]\n"
     "\n"
     "The robustness paper's binary experiments (Blaas et al. 2020) on FILE (feature columns, then a 0/1\n"
-    "label; rows in random order: data/robustness/*.csv). The first N rows train (default: all but\n"
+    "label; rows in random order: web/public/demo/robustness/*.csv). The first N rows train (default: all but\n"
     "min(200, 30%)); the next M rows are the test points (default: the rest, at most 50). Hyperparameters\n"
     "as the authors train them: SE-ARD from s2 = 1, l = 1, at most E marginal-likelihood evaluations.\n"
     "\n"

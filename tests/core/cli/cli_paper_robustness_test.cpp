@@ -1,4 +1,4 @@
-// `gpprobe paper-robustness` on small configurations of data/robustness/synthetic2d.csv: every figure
+// `gpprobe paper-robustness` on small configurations of web/public/demo/robustness/synthetic2d.csv: every figure
 // gives the same table on a second run (Fig. 7 but for its seconds), with the columns its --help names,
 // and numbers that keep the certificates' promises against independent evidence: in Fig. 3 the GPFGS
 // attack's point lies in the box, so its probability never passes the certified bound of the adversarial
@@ -18,7 +18,7 @@ namespace {
 using testing::CliRun;
 using testing::run_cli;
 
-const std::string kData = std::string(GPPROBE_SOURCE_DIR) + "/data/robustness/synthetic2d.csv";
+const std::string kData = std::string(GPPROBE_SOURCE_DIR) + "/web/public/demo/robustness/synthetic2d.csv";
 
 std::vector<std::vector<std::string>> table(const std::string& text, std::string* header) {
   std::istringstream in(text);

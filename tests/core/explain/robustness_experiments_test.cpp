@@ -1,5 +1,5 @@
 // The robustness paper's experiment blocks (robustness_experiments.h) on small configurations:
-// data/robustness/synthetic2d.csv (scripts/make_robustness_datasets.py, a Python mirror of the recipe)
+// web/public/demo/robustness/synthetic2d.csv (scripts/data/make_robustness_datasets.py, a Python mirror of the recipe)
 // is the core's synthetic_2d_blobs; the training budget is a budget (at most `epochs` evaluations, the
 // best of them kept, so more epochs never end lower) from the authors' start; delta-robustness brackets
 // the brute-force delta of a dense grid over each 2-D box, for any thread count; the timed maximum
@@ -26,7 +26,7 @@ GpcTrainingData training(const SyntheticClassification& part) {
 }
 
 TEST(RobustnessExperiments, TheCommittedSynthetic2dIsTheCoresRecipe) {
-  std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/data/robustness/synthetic2d.csv");
+  std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/web/public/demo/robustness/synthetic2d.csv");
   std::string line;
   std::getline(in, line);
   EXPECT_EQ(line, "x1,x2,label");

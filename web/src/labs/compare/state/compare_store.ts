@@ -11,7 +11,7 @@ import { commit, dataset, demos, labels, map, oodDataset, results, selected, ses
 import { activeTab } from '../../../common/state/view_state.ts';
 import { describeConcept } from '../../evaluation/state/evaluation_store.ts';
 
-/** Where the bundled multi-layer demo lives (scripts/make_digits_layers.py), relative to the page. */
+/** Where the bundled multi-layer demo lives (scripts/data/make_digits_layers.py), relative to the page. */
 export const LAYERS_DEMO = {
   folder: 'demo/digits_layers/',
   files: ['layer_0_pixels.npy', 'layer_1_hidden.npy', 'layer_2_hidden.npy', 'layer_3_logits.npy'],

@@ -11,7 +11,7 @@ the same split, seeds and MLPClassifier), for the Compare lab and `gpprobe compa
   metadata.csv         the demo's metadata (index,digit,even,closed_loop,ge5,split), row i = image i
 
 All float32 (about 2.4 MB together). Run with Debian's Python (numpy, scikit-learn 1.2):
-/usr/bin/python3 scripts/make_digits_layers.py [--check]"""
+/usr/bin/python3 scripts/data/make_digits_layers.py [--check]"""
 import os
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):

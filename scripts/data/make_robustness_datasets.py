@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The robustness paper's binary datasets (Blaas et al., AISTATS 2020, supp. F.1) rebuilt from sources
-anyone has offline, written to data/robustness/ as CSV: a header (x1..xd or the variables' names, then
+anyone has offline, written to web/public/demo/robustness/ as CSV: a header (x1..xd or the variables' names, then
 label), feature columns then a 0/1
 label, rows in a seeded random order (the first rows train, the rest test: `gpprobe paper-robustness
 --train-rows N`).
@@ -22,8 +22,8 @@ label, rows in a seeded random order (the first rows train, the rest test: `gppr
                    fewer of them, and not the same digits
 
 Run with Debian's Python (numpy, scikit-learn) and R (r-cran-kernlab):
-    /usr/bin/python3 scripts/make_robustness_datasets.py          # writes the three files
-    /usr/bin/python3 scripts/make_robustness_datasets.py --check  # compares a fresh build with them
+    /usr/bin/python3 scripts/data/make_robustness_datasets.py          # writes the three files
+    /usr/bin/python3 scripts/data/make_robustness_datasets.py --check  # compares a fresh build with them
 """
 import argparse
 import csv
@@ -37,10 +37,10 @@ import tempfile
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, 'fixtures'))
+sys.path.insert(0, os.path.join(HERE, '..', 'fixtures'))
 from reference_random import RandomStream  # noqa: E402
 
-OUT = os.path.join(HERE, '..', 'data', 'robustness')
+OUT = os.path.join(HERE, '..', '..', 'web', 'public', 'demo', 'robustness')
 SEED = 1
 
 SPAM_COLUMNS = ['our', 'remove', 'free', 'business', 'you', 'your', 'num000', 'hp', 'charExclamation',
