@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Browser tests: Debian's Chromium (playwright-core) against the production build in dist/app,
-// served on loopback by tests/e2e/global_setup.ts. Run after scripts/build/build.sh. Tests that hold the app's
+// served on loopback by tests/e2e/global_setup.ts. Run after scripts/make/build.sh. Tests that hold the app's
 // numbers to the library's load it in Node with relaxed SIMD (Node 20's flag), so both run the relaxed
 // twin, as Chromium does: the same bits on the same machine.
 export default defineConfig({

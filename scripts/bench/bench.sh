@@ -7,7 +7,7 @@
 # --experimental-wasm-relaxed-simd, so they load the relaxed-SIMD twin as Chromium does.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-bash scripts/build/build.sh >/dev/null
+bash scripts/make/build.sh >/dev/null
 node --experimental-wasm-relaxed-simd scripts/bench/bench.mjs "$@"
 node --experimental-wasm-relaxed-simd scripts/bench/bench_toggle.mjs
 node scripts/bench/bench_toggle_browser.mjs

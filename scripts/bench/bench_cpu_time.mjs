@@ -2,7 +2,7 @@
 // shared, loaded machine's other jobs do not count: float64 queries, the same queries as float32 scored
 // exactly, and with float32 products (fitProbe float32Products), interleaved, best of 3. The "hot
 // product" rate is the multiply-adds of bench.mjs's hotFlops over the scoring time (a lower bound).
-//   node scripts/bench/bench_cpu_time.mjs [100,1000,4000]      (after scripts/build/build.sh)
+//   node scripts/bench/bench_cpu_time.mjs [100,1000,4000]      (after scripts/make/build.sh)
 import { createProbeEngine } from '../../dist/lib/index.js';
 const engine = await createProbeEngine();
 const d = 768, n = 10000;

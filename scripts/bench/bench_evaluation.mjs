@@ -1,6 +1,6 @@
 // Times the paper's experiments on the shipped digits dataset natively (build/native/gpprobe evaluate, one
 // thread) and in wasm through the JS library in Node (dist/lib, the single-threaded module), checks that
-// both give the same curves, and prints the ratio. Run after scripts/build/build.sh (or at least the native, wasm and library steps):
+// both give the same curves, and prints the ratio. Run after scripts/make/build.sh (or at least the native, wasm and library steps):
 //   node scripts/bench/bench_evaluation.mjs [--trials 3] [--concept even]   (the app's demo: --trials 10 --concept closed_loop)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // serves it) in Debian's Chromium on the bundled demo, each experiment with its defaults (10 trials;
 // probing with the GPC probes up to O = 128), the seconds the app reports under the results. Twice:
 // cross-origin isolated (the threaded module, what `npm start` serves) and without the headers (one
-// thread, as a plain static host or an iframe gets it). After scripts/build/build.sh:
+// thread, as a plain static host or an iframe gets it). After scripts/make/build.sh:
 //   node scripts/bench/bench_evaluation_app.mjs
 import { launchChromium, openWhenServed, servePreview } from './preview_app.mjs';
 

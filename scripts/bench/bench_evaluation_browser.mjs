@@ -3,7 +3,7 @@
 // worker of Debian's Chromium on a cross-origin isolated page, as the app's engine worker runs them: once
 // on the single-threaded module and once on the threaded one, so the two differ only in threads (a
 // trial's steps run in parallel there). Prints seconds per experiment and checks that both give the same
-// curves. After scripts/build/build.sh:
+// curves. After scripts/make/build.sh:
 //   node scripts/bench/bench_evaluation_browser.mjs [--trials 10] [--threads 2] [--repeats 1]
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';

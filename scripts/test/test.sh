@@ -7,8 +7,8 @@
 #   4. the browser tests: Debian's Chromium (playwright-core) on the production build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-bash scripts/build/build.sh
-source scripts/build/setup.sh
+bash scripts/make/build.sh
+source scripts/make/setup.sh
 echo "test: native (GoogleTest)"
 ./build/native/gpprobe_tests --gtest_brief=1
 echo "test: Python module (pytest: golden files, the CLI, a 2-worker Dask LocalCluster)"

@@ -1,4 +1,4 @@
-// Serves the production build (dist/app, made by scripts/build/build.sh) for the browser tests.
+// Serves the production build (dist/app, made by scripts/make/build.sh) for the browser tests.
 import { existsSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { serveStatic } from './static_server.ts';
@@ -11,7 +11,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  if (!existsSync('dist/app/index.html')) throw new Error('dist/app is missing: run scripts/build/build.sh first');
+  if (!existsSync('dist/app/index.html')) throw new Error('dist/app is missing: run scripts/make/build.sh first');
   const { server, url } = await serveStatic('dist/app', '/docs/tools/gpprobe/');
   project.provide('baseUrl', `${url}/`);
   project.provide('subPathUrl', `${url}/docs/tools/gpprobe/`);

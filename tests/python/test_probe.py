@@ -262,7 +262,7 @@ def test_save_writes_the_bytes_the_apps_export_writes(tmp_path, dtype, epsilon, 
     typescript = ROOT / "node_modules" / "typescript" / "package.json"
     node = shutil.which("node")
     if not typescript.exists() or node is None:
-        pytest.skip("the app's writer needs node and node_modules/typescript (npm ci, as scripts/build/setup.sh runs)")
+        pytest.skip("the app's writer needs node and node_modules/typescript (npm ci, as scripts/make/setup.sh runs)")
     rng = np.random.default_rng(12)
     x = (rng.standard_normal((9, 5)) * 10.0 ** rng.integers(-8, 8, (9, 5))).astype(dtype)
     y = rng.integers(0, 2, 9).astype(np.uint8)

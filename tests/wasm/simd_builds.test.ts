@@ -1,5 +1,5 @@
 // The two SIMD builds of the module (load_module.ts): the relaxed twin, whose hot loops fuse their
-// multiply-adds (core/src/linalg/fused.h, opcodes renumbered by scripts/build/relaxed_opcodes.mjs), and the plain
+// multiply-adds (core/src/linalg/fused.h, opcodes renumbered by scripts/make/relaxed_opcodes.mjs), and the plain
 // twin every engine with wasm SIMD runs. Vitest runs Node with --experimental-wasm-relaxed-simd
 // (vitest.config.ts), as Chromium runs relaxed SIMD by default, so every other wasm test (the float32
 // products' bound among them) runs the relaxed twin; golden.test.ts runs both.

@@ -1,9 +1,9 @@
-// scripts/build/relaxed_opcodes.mjs: the build step that gives the relaxed twins the shipped relaxed-SIMD
+// scripts/make/relaxed_opcodes.mjs: the build step that gives the relaxed twins the shipped relaxed-SIMD
 // opcodes. Modules are assembled here byte by byte; Vitest runs Node with --experimental-wasm-relaxed-simd
 // (vitest.config.ts), so the rewritten modules are validated and run.
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs build script, without declarations
-import { rewriteRelaxedOpcodes } from '../../scripts/build/relaxed_opcodes.mjs';
+import { rewriteRelaxedOpcodes } from '../../scripts/make/relaxed_opcodes.mjs';
 
 const rewrite = rewriteRelaxedOpcodes as (bytes: Uint8Array) => { f32x4: number; f64x2: number; shipped: number };
 

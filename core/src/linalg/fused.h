@@ -8,7 +8,7 @@
 #if defined(GPPROBE_RELAXED_SIMD)
 #include <wasm_simd128.h>
 // clang 14 (Debian's Emscripten 3.1.6) names the relaxed multiply-add after the proposal's prototype and
-// emits its prototype opcode (scripts/build/relaxed_opcodes.mjs renumbers it after linking); clang 16 and later
+// emits its prototype opcode (scripts/make/relaxed_opcodes.mjs renumbers it after linking); clang 16 and later
 // name it relaxed_madd and emit the shipped opcode, which the script then leaves as it is.
 #if __has_builtin(__builtin_wasm_relaxed_madd_f64x2)
 #define GPPROBE_MADD_F64X2 __builtin_wasm_relaxed_madd_f64x2

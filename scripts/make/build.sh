@@ -4,7 +4,7 @@
 #   build.sh --app   only what the app needs (wasm module and dist/app), for `npm start`
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/build/setup.sh
+source scripts/make/setup.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "${1:-}" != "--app" ]; then

@@ -11,7 +11,7 @@
 // in constants, memory offsets and data), rewrites those two opcodes and refuses any other prototype
 // relaxed opcode (fms, laneselect, ...) or an opcode it does not know, naming the function and offset.
 //
-//   node scripts/build/relaxed_opcodes.mjs MODULE.wasm [--glue TWIN.mjs PLAIN.mjs]
+//   node scripts/make/relaxed_opcodes.mjs MODULE.wasm [--glue TWIN.mjs PLAIN.mjs]
 //     rewrites in place and prints how many were rewritten; with --glue, also fails unless the twin's JS
 //     equals the plain module's but for the module's name
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -201,7 +201,7 @@ function rewriteSimd(reader, counts) {
 function main() {
   const [path, flag, twinGlue, plainGlue] = process.argv.slice(2);
   if (!path || (flag !== undefined && (flag !== '--glue' || !plainGlue))) {
-    console.error('usage: node scripts/build/relaxed_opcodes.mjs MODULE.wasm [--glue TWIN.mjs PLAIN.mjs]');
+    console.error('usage: node scripts/make/relaxed_opcodes.mjs MODULE.wasm [--glue TWIN.mjs PLAIN.mjs]');
     process.exit(2);
   }
   const bytes = new Uint8Array(readFileSync(path));
