@@ -54,7 +54,15 @@ describe('a heap filled past 2 GiB', () => {
     const high = blocks.reduce((a, b) => (b.pointer() > a.pointer() ? b : a));
     blocks.splice(blocks.indexOf(high), 1);
     high.dispose();
-    const residentQueries = full.upload(queries, 'queries');
+    // Holes low in the heap (left by the module's own scratch) take small blocks first: fill them with
+    // copies of the queries until one lands in the freed block above 2 GiB.
+    const fillers = [];
+    let residentQueries = full.upload(queries, 'queries');
+    while (residentQueries.pointer() < 2 ** 31 && fillers.length < 4096) {
+      fillers.push(residentQueries);
+      residentQueries = full.upload(queries, 'queries');
+    }
+    for (const f of fillers) f.dispose();
     expect(residentQueries.pointer()).toBeGreaterThanOrEqual(2 ** 31);
     const probe = full.fitProbe({ observations, labels, epsilon: 0.1, strength: 5 });
     for (const scores of [probe.score(residentQueries), probe.score(queries)]) {
