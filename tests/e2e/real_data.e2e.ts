@@ -180,9 +180,9 @@ describe('text and colour at 1280 × 800', () => {
     await page.keyboard.press('ArrowRight');
     expect(await page.getByRole('tab', { name: 'Out-of-distribution' }).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('End');
-    expect(await page.getByRole('tab', { name: 'Classification' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tab', { name: 'Compare' }).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('ArrowLeft');
-    expect(await page.getByRole('tab', { name: 'Regression' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tab', { name: 'Classification' }).getAttribute('aria-selected')).toBe('true');
     expect(await page.getByRole('button', { name: 'Export results (CSV)' }).count()).toBe(0);
     await page.keyboard.press('Home');
     expect(await page.getByRole('button', { name: 'Export results (CSV)' }).count()).toBe(1);
