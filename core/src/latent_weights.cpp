@@ -32,7 +32,7 @@ void set_rounding(LatentWeights* weights, std::size_t observations, double mean_
 double largest_eigenvalue_bound(const MatrixXd& A) {
   if (A.rows() == 0) return 0.0;
   Eigen::SelfAdjointEigenSolver<MatrixXd> solver(A, Eigen::EigenvaluesOnly);
-  return solver.eigenvalues().maxCoeff() + rounding_factor(std::size_t(A.rows())) * A.norm();
+  return solver.eigenvalues().maxCoeff() + rounding_factor(std::size_t(A.rows())) * A.stableNorm();
 }
 
 LatentValue LatentWeights::at(const double* a) const {

@@ -19,8 +19,12 @@
 // arithmetic per coordinate; on a box's part inside a ball also the ball's limit on the linear term),
 // on a ball f(a*) +- gamma max|grad_J f| (triangle inequalities, see the source). Their excess shrinks like width^2 (the quotients' like width: the Rayleigh quotient is
 // scale-invariant, its interval quotient is not), which is also what lets branch and bound close.
-// Every end is finally widened by the weights' rounding allowances. A box costs O(k^2) for k = |J| moving coordinates; a query costs
-// O(D^2) once.
+// Every end is finally widened by the weights' rounding allowances, and the interval forms' sums by their
+// own rounding from the sizes of their terms (a set reaching from far out towards the origin makes them
+// small differences of large numbers); such a wide set (largest |ã|^2 over 4 times its smallest) is
+// bounded by the interval forms alone. A point is evaluated from its own coordinates a_J (not as c + D).
+// Euclidean norms are taken without squaring (stableNorm): |u| of weights near 1e-244 squares to 0.
+// A box costs O(k^2) for k = |J| moving coordinates; a query costs O(D^2) once.
 #pragma once
 
 #include <cstddef>
@@ -75,6 +79,9 @@ class QueryNeighbourhood {
   Interval rayleigh_range(Interval quadratic, Interval norm2) const;
   // The latent bounds from m and rho ranges, every end widened by the rounding allowances.
   LatentBounds widen(Interval mean, Interval rho) const;
+  // Widens the ranges of ã'u, |ã|^2 and ã'Mã by their sums' rounding, from the sizes of their terms.
+  void allow_for_sums(Interval* numerator, Interval* norm2, Interval* quadratic, double numerator_size,
+                      double quadratic_size) const;
 
   const MovingCoordinates* moving_;
   std::vector<double> centre_;  // a*, d
@@ -83,6 +90,14 @@ class QueryNeighbourhood {
   double numerator_ = 0.0;      // c'u
   double quadratic_ = 0.0;      // c'Mc
   Eigen::VectorXd g_;           // (Mc)_J, k
+  // The same without the moving coordinates (c_off = c with c_J = 0): a point is a_J on top of these.
+  double numerator_off_ = 0.0;  // c_off'u
+  double quadratic_off_ = 0.0;  // c_off'M c_off
+  Eigen::VectorXd g_off_;       // (M c_off)_J, k
+  // Sizes of the terms: |c|'|u|, |c|'|M||c|, (|M||c|)_J, and the same of c_off.
+  double numerator_size_ = 0.0, numerator_off_size_ = 0.0, quadratic_size_ = 0.0, quadratic_off_size_ = 0.0;
+  Eigen::VectorXd abs_g_, abs_g_off_;
+  double sums_rounding_ = 0.0;  // 2 eps (D + k + 8)
 };
 
 }  // namespace gpprobe
