@@ -22,8 +22,9 @@
 // Every end is finally widened by the weights' rounding allowances, and the interval forms' sums by their
 // own rounding from the sizes of their terms (a set reaching from far out towards the origin makes them
 // small differences of large numbers); such a wide set (largest |ã|^2 over 4 times its smallest) is
-// bounded by the interval forms alone. A point is evaluated from its own coordinates a_J (not as c + D).
-// Euclidean norms are taken without squaring (stableNorm): |u| of weights near 1e-244 squares to 0.
+// bounded by the interval forms alone, from its points' own coordinates a_J (not as c + D), and so is a
+// point far from a* (|D|^2 > 4 |ã|^2); narrow sets and near points keep the offset forms.
+// Euclidean norms fall back to stableNorm where squaring would underflow (weights near 1e-244) or overflow.
 // A box costs O(k^2) for k = |J| moving coordinates; a query costs O(D^2) once.
 #pragma once
 
@@ -79,6 +80,11 @@ class QueryNeighbourhood {
   Interval rayleigh_range(Interval quadratic, Interval norm2) const;
   // The latent bounds from m and rho ranges, every end widened by the rounding allowances.
   LatentBounds widen(Interval mean, Interval rho) const;
+  // A box whose largest |ã|^2 exceeds kNarrow times its smallest (norm2: that range): interval forms
+  // from the points' own coordinates, widened by their sums' rounding.
+  LatentBounds over_wide_box(const double* lower, const double* upper, Interval norm2) const;
+  // Whether the point c + D is evaluated from a_J = c_J + D rather than from the offset D.
+  bool far(const Eigen::VectorXd& D, double norm2) const;
   // Widens the ranges of ã'u, |ã|^2 and ã'Mã by their sums' rounding, from the sizes of their terms.
   void allow_for_sums(Interval* numerator, Interval* norm2, Interval* quadratic, double numerator_size,
                       double quadratic_size) const;
