@@ -9,6 +9,23 @@ namespace gpprobe {
 using Eigen::Index;
 using Eigen::VectorXd;
 
+namespace {
+
+// A set whose largest |ã|^2 is within this factor of its smallest also takes the mean-value forms: their
+// intermediate terms are then of the size of the values they bound, which the relative and the weights'
+// allowances cover. A wider set (one reaching far towards the origin from far out) is bounded by the
+// interval forms alone, with their sums' cancellation allowed for explicitly (sums_rounding).
+constexpr double kNarrow = 4.0;
+
+// |v| as norm() computes it, or without squaring (stableNorm) where the squares would underflow or
+// overflow (weights near 1e-243 squared to 0).
+double safe_norm(const VectorXd& v) {
+  const double n = v.norm();
+  return n > 1e-150 && n < 1e150 ? n : v.stableNorm();
+}
+
+}  // namespace
+
 QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const double* centre, double augment)
     : moving_(&moving) {
   const LatentWeights& w = moving.weights();
@@ -33,14 +50,72 @@ QueryNeighbourhood::QueryNeighbourhood(const MovingCoordinates& moving, const do
   rest_ = augment * augment;
   for (std::size_t i = 0; i < d; ++i)
     if (!moves[i]) rest_ += centre[i] * centre[i];
+
+  // The same terms without the moving coordinates (c_off: c with c_J = 0), so that a point a_J of the set
+  // is evaluated from its own coordinates and not as c + D (c'u + D'u_J cancels when D is as large as c),
+  // and the sizes of every term (|c|'|u|, |M||c|, |c|'|M||c|) for the sums' rounding allowances.
+  VectorXd c_off = c, abs_c_off(c.size());
+  for (Index a = 0; a < k; ++a) c_off[Index(moving.dims()[std::size_t(a)])] = 0.0;
+  const VectorXd M_c_off = w.M * c_off;
+  abs_c_off = c_off.cwiseAbs();
+  const VectorXd abs_c = c.cwiseAbs();
+  VectorXd abs_M_c = VectorXd::Zero(c.size()), abs_M_c_off = VectorXd::Zero(c.size());
+  for (Index j = 0; j < c.size(); ++j) {
+    for (Index i = 0; i < c.size(); ++i) {
+      const double m = std::fabs(w.M(i, j));
+      abs_M_c[i] += m * abs_c[j];
+      abs_M_c_off[i] += m * abs_c_off[j];
+    }
+  }
+  numerator_off_ = c_off.dot(w.u);
+  quadratic_off_ = c_off.dot(M_c_off);
+  numerator_size_ = abs_c.dot(w.u.cwiseAbs());
+  numerator_off_size_ = abs_c_off.dot(w.u.cwiseAbs());
+  quadratic_size_ = abs_c.dot(abs_M_c);
+  quadratic_off_size_ = abs_c_off.dot(abs_M_c_off);
+  g_off_.resize(k);
+  abs_g_.resize(k);
+  abs_g_off_.resize(k);
+  for (Index a = 0; a < k; ++a) {
+    const Index j = Index(moving.dims()[std::size_t(a)]);
+    g_off_[a] = M_c_off[j];
+    abs_g_[a] = abs_M_c[j];
+    abs_g_off_[a] = abs_M_c_off[j];
+  }
+  sums_rounding_ = 2.0 * std::numeric_limits<double>::epsilon() * double(c.size() + size() + 8);
+}
+
+void QueryNeighbourhood::allow_for_sums(Interval* numerator, Interval* norm2, Interval* quadratic,
+                                        double numerator_size, double quadratic_size) const {
+  // A sum of n terms rounds by at most ~n eps times the sum of their sizes, whatever its value; norm2's
+  // terms are all >= 0, so its rounding is relative.
+  numerator->lower -= sums_rounding_ * numerator_size;
+  numerator->upper += sums_rounding_ * numerator_size;
+  norm2->lower *= 1.0 - sums_rounding_;
+  norm2->upper *= 1.0 + sums_rounding_;
+  quadratic->lower = std::max(0.0, quadratic->lower - sums_rounding_ * quadratic_size);
+  quadratic->upper += sums_rounding_ * quadratic_size;
+}
+
+bool QueryNeighbourhood::far(const VectorXd& D, double norm2) const {
+  // c + D is evaluated from the point's own coordinates a_J once D could cancel against c by more than
+  // the point's own size: |D|^2 beyond kNarrow |ã|^2 (near points keep the offset form, as before).
+  return D.squaredNorm() > kNarrow * norm2;
 }
 
 LatentValue QueryNeighbourhood::at(const double* offset) const {
   const Eigen::Map<const VectorXd> D(offset, Index(size()));
   const LatentWeights& w = moving_->weights();
-  const double numerator = numerator_ + D.dot(moving_->u_J());
-  const double norm2 = rest_ + (centre_J_ + D).squaredNorm();
-  const double quadratic = quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ() * D);
+  const VectorXd a = centre_J_ + D;  // the point's own coordinates on J
+  const double norm2 = rest_ + a.squaredNorm();
+  double numerator, quadratic;
+  if (far(D, norm2)) {
+    numerator = numerator_off_ + a.dot(moving_->u_J());
+    quadratic = quadratic_off_ + 2.0 * a.dot(g_off_) + a.dot(moving_->M_JJ() * a);
+  } else {
+    numerator = numerator_ + D.dot(moving_->u_J());
+    quadratic = quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ() * D);
+  }
   return {std::sqrt(w.variance) * numerator / std::sqrt(norm2), w.variance * (2.0 - quadratic / norm2)};
 }
 
@@ -49,10 +124,13 @@ void QueryNeighbourhood::slopes(const double* offset, double* mean_slope, double
   const Eigen::Map<const VectorXd> D(offset, k);
   const LatentWeights& w = moving_->weights();
   const VectorXd a = centre_J_ + D;
-  const double numerator = numerator_ + D.dot(moving_->u_J());
   const double norm2 = rest_ + a.squaredNorm();
-  const VectorXd Ma = g_ + moving_->M_JJ() * D;  // (Mã)_J
-  const double rho = (quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ() * D)) / norm2;
+  const bool from_a = far(D, norm2);
+  const double numerator = from_a ? numerator_off_ + a.dot(moving_->u_J()) : numerator_ + D.dot(moving_->u_J());
+  const VectorXd Ma = from_a ? VectorXd(g_off_ + moving_->M_JJ() * a) : VectorXd(g_ + moving_->M_JJ() * D);  // (Mã)_J
+  const double rho = (from_a ? quadratic_off_ + 2.0 * a.dot(g_off_) + a.dot(moving_->M_JJ() * a)
+                             : quadratic_ + 2.0 * D.dot(g_) + D.dot(moving_->M_JJ() * D)) /
+                     norm2;
   const double root = std::sqrt(norm2), sqrt_v = std::sqrt(w.variance);
   for (Index j = 0; j < k; ++j) {
     mean_slope[j] = sqrt_v * (moving_->u_J()[j] / root - numerator * a[j] / (norm2 * root));
@@ -80,6 +158,7 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
     e[j] = lower[j] + 0.5 * (upper[j] - lower[j]);
     h[j] = 0.5 * (upper[j] - lower[j]);
   }
+  if (!(norm2.upper <= kNarrow * norm2.lower)) return over_wide_box(lower, upper, norm2);
   const VectorXd Me = moving_->M_JJ() * e;
   const VectorXd Mh = moving_->abs_M_JJ() * h;
   const VectorXd Ma = g_ + Me;  // (Mã)_J at the box's centre
@@ -118,7 +197,7 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
     const double box = h.dot(mid.cwiseAbs());
     Interval r{-box, box};
     if (ball_radius >= 0.0) {
-      const double shift = -mid.dot(e), reach = ball_radius * mid.norm();
+      const double shift = -mid.dot(e), reach = ball_radius * safe_norm(mid);
       r = intersect(r, {shift - reach, shift + reach});
     }
     return r;
@@ -130,14 +209,48 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
   return widen(mean, rho);
 }
 
+LatentBounds QueryNeighbourhood::over_wide_box(const double* lower, const double* upper, Interval norm2) const {
+  // Every sum from the points' own coordinates a_J (c_off'u + a_J'u_J, ...), widened by its rounding.
+  const Index k = Index(size());
+  Interval numerator{numerator_off_, numerator_off_};
+  VectorXd a_e(k), h(k), largest(k);
+  for (Index j = 0; j < k; ++j) {
+    const double u = moving_->u_J()[j];
+    const double lo = centre_J_[j] + lower[j], hi = centre_J_[j] + upper[j];  // a_j's range
+    numerator.lower += std::min(lo * u, hi * u);
+    numerator.upper += std::max(lo * u, hi * u);
+    a_e[j] = centre_J_[j] + (lower[j] + 0.5 * (upper[j] - lower[j]));
+    h[j] = 0.5 * (upper[j] - lower[j]);
+    largest[j] = std::max(std::fabs(lo), std::fabs(hi));
+  }
+  const VectorXd M_a_e = moving_->M_JJ() * a_e;
+  const VectorXd Ma = g_off_ + M_a_e;  // (Mã)_J at the box's centre
+  const double q_e = quadratic_off_ + 2.0 * a_e.dot(g_off_) + a_e.dot(M_a_e);
+  const double linear = 2.0 * h.dot(Ma.cwiseAbs());
+  const double spread = std::min(h.dot(moving_->abs_M_JJ() * h), moving_->lambda() * h.squaredNorm());
+  Interval quadratic{std::max(0.0, q_e - linear), q_e + linear + spread};
+  allow_for_sums(&numerator, &norm2, &quadratic, numerator_off_size_ + largest.dot(moving_->u_J().cwiseAbs()),
+                 quadratic_off_size_ + 2.0 * largest.dot(abs_g_off_) + largest.dot(moving_->abs_M_JJ() * largest) +
+                     linear + spread);
+  return widen(mean_range(numerator, norm2), rayleigh_range(quadratic, norm2));
+}
+
 LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
-  const double r = centre_J_.norm();
-  const double reach = gamma * moving_->u_J().norm();
+  const double r = safe_norm(centre_J_);
+  const double reach = gamma * safe_norm(moving_->u_J());
   const double lo = std::max(0.0, r - gamma), hi = r + gamma;
-  const double linear = 2.0 * gamma * g_.norm();
-  const Interval numerator{numerator_ - reach, numerator_ + reach};
-  const Interval norm2{rest_ + lo * lo, rest_ + hi * hi};
-  const Interval quadratic{std::max(0.0, quadratic_ - linear), quadratic_ + linear + moving_->lambda() * gamma * gamma};
+  const double linear = 2.0 * gamma * safe_norm(g_);
+  Interval numerator{numerator_ - reach, numerator_ + reach};
+  Interval norm2{rest_ + lo * lo, rest_ + hi * hi};
+  Interval quadratic{std::max(0.0, quadratic_ - linear), quadratic_ + linear + moving_->lambda() * gamma * gamma};
+  if (!(norm2.upper <= kNarrow * norm2.lower)) {
+    // A wide ball: the interval forms alone, widened by their sums' rounding (offsets D with
+    // |D| <= gamma: |D|'|u_J| <= gamma |u_J|, |D|'|M_JJ||D| <= gamma^2 |M_JJ|_F).
+    allow_for_sums(&numerator, &norm2, &quadratic, numerator_size_ + reach,
+                   quadratic_size_ + 2.0 * gamma * safe_norm(abs_g_) + gamma * gamma * moving_->M_JJ().stableNorm() +
+                       linear);
+    return widen(mean_range(numerator, norm2), rayleigh_range(quadratic, norm2));
+  }
   Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
 
   // Mean-value forms: |f(a) - f(a*)| <= gamma max_ball |grad_J f|, with, at a = a* + D (a_J = c_J + D),
@@ -151,8 +264,8 @@ LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
   const Interval t = over(numerator, norm2);
   const double t_spread = std::max(std::fabs(t.lower - t_c), std::fabs(t.upper - t_c));
   const double rho_spread = std::max(std::fabs(rho.lower - rho_c), std::fabs(rho.upper - rho_c));
-  const double mean_slope = (moving_->u_J() - t_c * centre_J_).norm() + std::fabs(t_c) * gamma + t_spread * (r + gamma);
-  const double rho_slope = (g_ - rho_c * centre_J_).norm() + std::max(moving_->lambda() - rho_c, rho_c) * gamma +
+  const double mean_slope = safe_norm(moving_->u_J() - t_c * centre_J_) + std::fabs(t_c) * gamma + t_spread * (r + gamma);
+  const double rho_slope = safe_norm(g_ - rho_c * centre_J_) + std::max(moving_->lambda() - rho_c, rho_c) * gamma +
                            rho_spread * (r + gamma);
   const double sqrt_v = std::sqrt(moving_->weights().variance);
   const double mean_c = sqrt_v * numerator_ / std::sqrt(norm2_c);
@@ -165,7 +278,7 @@ LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
 
 Interval QueryNeighbourhood::mean_range(Interval numerator, Interval norm2) const {
   const double sqrt_v = std::sqrt(moving_->weights().variance);
-  const double cap = sqrt_v * moving_->weights().u.norm();  // |ã'u| / |ã| <= |u|
+  const double cap = sqrt_v * safe_norm(moving_->weights().u);  // |ã'u| / |ã| <= |u|
   const Interval m = over(numerator, {std::sqrt(norm2.lower), std::sqrt(norm2.upper)});
   return {std::max(sqrt_v * m.lower, -cap), std::min(sqrt_v * m.upper, cap)};
 }

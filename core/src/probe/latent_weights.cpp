@@ -32,7 +32,9 @@ void set_rounding(LatentWeights* weights, std::size_t observations, double mean_
 double largest_eigenvalue_bound(const MatrixXd& A) {
   if (A.rows() == 0) return 0.0;
   Eigen::SelfAdjointEigenSolver<MatrixXd> solver(A, Eigen::EigenvaluesOnly);
-  return solver.eigenvalues().maxCoeff() + rounding_factor(std::size_t(A.rows())) * A.norm();
+  const double size = A.norm();  // |A|_F, without squaring where the squares would under- or overflow
+  return solver.eigenvalues().maxCoeff() +
+         rounding_factor(std::size_t(A.rows())) * (size > 1e-150 && size < 1e150 ? size : A.stableNorm());
 }
 
 LatentValue LatentWeights::at(const double* a) const {

@@ -135,6 +135,74 @@ TEST(TrustCertificate, HugeSetsAroundHugeQueriesAreSoundOnSampledPoints) {
   }
 }
 
+TEST(TrustCertificate, ASetReachingTheOriginFromFarOutIsSound) {
+  // Found by tests/fuzz/certify_extremes_fuzz.cpp (its corpus keeps the input): a ball of radius
+  // 5.2e107 around -5.2e107 holds a = 0, where ã = [0; 1] and the latent mean is -0.548. The bounds took
+  // c'u - gamma |u_J| (two numbers of 1e107 whose difference is u's last entry) as 0 and certified
+  // mean >= -5e-11; the point evaluation at 0 cancelled the same way.
+  const double X[] = {0.0, -6.3904314047695978e-162, -0.14611872781107471, 1.3471370006941858, -9.900364375144777e+22,
+                      -0.0013841286895587572};
+  const std::uint8_t y[] = {1, 0, 0, 0, 1, 1};
+  ProbeOptions probe_options;
+  probe_options.epsilon = 0.0017015853675292419;
+  probe_options.strength = 22.300658789149558;
+  probe_options.space = PosteriorSpace::function;
+  Result<Probe> probe = Probe::fit(MatrixView(X, 6, 1), y, 6, probe_options);
+  ASSERT_TRUE(probe.ok()) << probe.status().message();
+  const double centre = -5.2197182204353209e+107;
+  for (bool search : {false, true}) {
+    for (QueryNorm norm : {QueryNorm::two, QueryNorm::inf}) {
+      CertifyOptions options;
+      options.gamma = 5.2197182204353209e+107;
+      options.norm = norm;
+      options.search = search;
+      options.max_iterations = 7;
+      Result<ProbeCertifier> certifier = ProbeCertifier::make(probe.value(), options);
+      ASSERT_TRUE(certifier.ok());
+      Result<ProbeCertificate> cert = certifier.value().certify(&centre);
+      ASSERT_TRUE(cert.ok()) << cert.status().message();
+      expect_sound(cert.value(), score(probe.value(), {centre}), "centre");
+      for (double a : {0.0, 1.0, -1.0, -1e-300, 0.5 * centre, 2.0 * centre}) {
+        const Scored s = score(probe.value(), {a});
+        EXPECT_TRUE(cert.value().judged_probability_bounds.contains(s.judged)) << a;
+        EXPECT_TRUE(cert.value().latent_mean.contains(s.mean)) << a << ": " << s.mean;
+        EXPECT_TRUE(cert.value().latent_variance.contains(s.variance)) << a;
+      }
+      EXPECT_LT(score(probe.value(), {0.0}).mean, -0.5);  // the value the old bounds excluded
+    }
+  }
+}
+
+TEST(TrustCertificate, TinyWeightsAreNotSquaredToZero) {
+  // Found by the same harness: observations near 1e-244 (and a subnormal one) give weights u near
+  // 3e-243, whose |u| squared to 0: the mean was capped at |m| <= sqrt(v) |u| = 0 (plus allowances of
+  // 3e-256) while the probe scores -7.5e-246 inside the set.
+  const double X[] = {7.8750162482127898e-309, -2.5533520840958912e-244};
+  const std::uint8_t y[] = {0, 1};
+  ProbeOptions probe_options;
+  probe_options.epsilon = 0.09651018072056429;
+  probe_options.strength = 29.310121866873548;
+  probe_options.space = PosteriorSpace::weight;
+  Result<Probe> probe = Probe::fit(MatrixView(X, 2, 1), y, 2, probe_options);
+  ASSERT_TRUE(probe.ok()) << probe.status().message();
+  const double centre = 0.0, gamma = 0.001462522704634077;
+  for (QueryNorm norm : {QueryNorm::two, QueryNorm::inf}) {
+    CertifyOptions options;
+    options.gamma = gamma;
+    options.norm = norm;
+    Result<ProbeCertifier> certifier = ProbeCertifier::make(probe.value(), options);
+    ASSERT_TRUE(certifier.ok());
+    Result<ProbeCertificate> cert = certifier.value().certify(&centre);
+    ASSERT_TRUE(cert.ok()) << cert.status().message();
+    for (double a : {-gamma, -0.5 * gamma, 0.0, 0.5 * gamma, gamma}) {
+      const Scored s = score(probe.value(), {a});
+      EXPECT_TRUE(cert.value().latent_mean.contains(s.mean)) << a << ": " << s.mean;
+      EXPECT_TRUE(cert.value().latent_variance.contains(s.variance)) << a;
+    }
+    EXPECT_LT(score(probe.value(), {gamma}).mean, -7e-246);
+  }
+}
+
 TEST(TrustCertificate, SetsPastTheStatedRangeAreRefusedWithTheReason) {
   const Probe probe = two_point_probe(PosteriorSpace::automatic);
   struct Case {

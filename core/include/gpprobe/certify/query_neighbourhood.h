@@ -19,8 +19,13 @@
 // arithmetic per coordinate; on a box's part inside a ball also the ball's limit on the linear term),
 // on a ball f(a*) +- gamma max|grad_J f| (triangle inequalities, see the source). Their excess shrinks like width^2 (the quotients' like width: the Rayleigh quotient is
 // scale-invariant, its interval quotient is not), which is also what lets branch and bound close.
-// Every end is finally widened by the weights' rounding allowances. A box costs O(k^2) for k = |J| moving coordinates; a query costs
-// O(D^2) once.
+// Every end is finally widened by the weights' rounding allowances, and the interval forms' sums by their
+// own rounding from the sizes of their terms (a set reaching from far out towards the origin makes them
+// small differences of large numbers); such a wide set (largest |ã|^2 over 4 times its smallest) is
+// bounded by the interval forms alone, from its points' own coordinates a_J (not as c + D), and so is a
+// point far from a* (|D|^2 > 4 |ã|^2); narrow sets and near points keep the offset forms.
+// Euclidean norms fall back to stableNorm where squaring would underflow (weights near 1e-244) or overflow.
+// A box costs O(k^2) for k = |J| moving coordinates; a query costs O(D^2) once.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +84,14 @@ class QueryNeighbourhood {
   Interval rayleigh_range(Interval quadratic, Interval norm2) const;
   // The latent bounds from m and rho ranges, every end widened by the rounding allowances.
   LatentBounds widen(Interval mean, Interval rho) const;
+  // A box whose largest |ã|^2 exceeds kNarrow times its smallest (norm2: that range): interval forms
+  // from the points' own coordinates, widened by their sums' rounding.
+  LatentBounds over_wide_box(const double* lower, const double* upper, Interval norm2) const;
+  // Whether the point c + D is evaluated from a_J = c_J + D rather than from the offset D.
+  bool far(const Eigen::VectorXd& D, double norm2) const;
+  // Widens the ranges of ã'u, |ã|^2 and ã'Mã by their sums' rounding, from the sizes of their terms.
+  void allow_for_sums(Interval* numerator, Interval* norm2, Interval* quadratic, double numerator_size,
+                      double quadratic_size) const;
 
   const MovingCoordinates* moving_;
   std::vector<double> centre_;  // a*, d
@@ -87,6 +100,14 @@ class QueryNeighbourhood {
   double numerator_ = 0.0;      // c'u
   double quadratic_ = 0.0;      // c'Mc
   Eigen::VectorXd g_;           // (Mc)_J, k
+  // The same without the moving coordinates (c_off = c with c_J = 0): a point is a_J on top of these.
+  double numerator_off_ = 0.0;  // c_off'u
+  double quadratic_off_ = 0.0;  // c_off'M c_off
+  Eigen::VectorXd g_off_;       // (M c_off)_J, k
+  // Sizes of the terms: |c|'|u|, |c|'|M||c|, (|M||c|)_J, and the same of c_off.
+  double numerator_size_ = 0.0, numerator_off_size_ = 0.0, quadratic_size_ = 0.0, quadratic_off_size_ = 0.0;
+  Eigen::VectorXd abs_g_, abs_g_off_;
+  double sums_rounding_ = 0.0;  // 2 eps (D + k + 8)
 };
 
 }  // namespace gpprobe
