@@ -81,13 +81,6 @@ fuzz_native() {
   for source in tests/fuzz/*_fuzz.cpp; do
     name=$(basename "$source" _fuzz.cpp)
     if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
-    # OPEN FINDING: certify_extremes finds a probe certificate that a point of its set falls outside
-    # (tests/fuzz/findings/certify_extremes/, see docs/hostile-inputs.md). Until it is fixed the smoke run
-    # of npm test leaves this harness out; `npm run fuzz` and --only certify_extremes still run it.
-    if [ "$work" = smoke-corpus ] && [ "$name" = certify_extremes ] && [ ${#only[@]} -eq 0 ]; then
-      echo "fuzz: certify_extremes: left out of the smoke run (open finding, tests/fuzz/findings/certify_extremes)"
-      continue
-    fi
     ran=$((ran + 1))
     binary=build/fuzz/${name}_fuzz
     log=build/fuzz/logs/$name.log
