@@ -3,6 +3,7 @@
 // config uploaded with its .bytes, an ood_<name> file as <name>'s OOD set; float32 kept float32; and the
 // refusals, naming the file.
 import { readFileSync } from 'node:fs';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { readRepresentations } from '../../web/src/labs/compare/worker/representation_files.ts';
 import { blob, npyBytes, npzBytes, safetensorsBytes } from './fixtures.ts';
@@ -51,5 +52,61 @@ describe('the representations of the files chosen together', () => {
     ])).rejects.toThrow('ood_x.npy: has 3 columns, x.npy has 2');
     const flat = npzBytes({ 'labels.npy': npyBytes('<i8', [3], BigInt64Array.from([1n, 0n, 1n])) });
     await expect(readRepresentations([{ name: 'l.npz', blob: blob(flat) }])).rejects.toThrow('l.npz: holds no 2-D array of embeddings');
+  });
+
+  it('takes every vector column of a Parquet file, in its order, one embedding each; scalar columns are not embeddings', async () => {
+    const rowsOf = (data: ArrayLike<number>, cols: number) => Array.from({ length: data.length / cols }, (_, i) => Array.from(data).slice(i * cols, (i + 1) * cols));
+    const list = (name: string, type: 'FLOAT' | 'DOUBLE') => [
+      { name, repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
+      { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+      { name: 'element', type, repetition_type: 'REQUIRED' },
+    ] as const;
+    const file = new Uint8Array(parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: [7, 8, 9] },
+        { name: 'layer_0', data: rowsOf(a, 2) },
+        { name: 'layer_1', data: rowsOf(b, 3) },
+        { name: 'label', data: ['x', 'y', 'x'] },
+      ],
+      schema: [
+        { name: 'root', num_children: 4 },
+        { name: 'id', type: 'INT32', repetition_type: 'OPTIONAL' },
+        ...list('layer_0', 'FLOAT'),
+        ...list('layer_1', 'DOUBLE'),
+        { name: 'label', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      ],
+    }));
+    const reps = await readRepresentations([{ name: 'layers.parquet', blob: blob(file) }]);
+    expect(reps.map((r) => [r.name, r.embeddings.rows, r.embeddings.cols, r.source])).toEqual([
+      ['layers.parquet/layer_0', 3, 2, 'layers.parquet'], ['layers.parquet/layer_1', 3, 3, 'layers.parquet']]);
+    expect(Array.from(reps[0].embeddings.data)).toEqual(Array.from(a));
+    expect(Array.from(reps[1].embeddings.data)).toEqual(Array.from(b));
+    // A FLOAT column stays float32, a DOUBLE one float64.
+    expect(reps[0].embeddings.data).toBeInstanceOf(Float32Array);
+    expect(reps[1].embeddings.data).toBeInstanceOf(Float64Array);
+    const single = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'label', data: ['x', 'y', 'x'], type: 'STRING' }] }));
+    await expect(readRepresentations([{ name: 'flat.parquet', blob: blob(single) }]))
+      .rejects.toThrow('flat.parquet: holds no vector column (list of numbers) to take as an embedding');
+  });
+
+  it('reads a .safetensors tensor by tensor: an F32 tensor is a Float32Array over its own bytes', async () => {
+    const st = safetensorsBytes({ x: { dtype: 'F32', shape: [3, 2], data: a }, y: { dtype: 'F64', shape: [3, 3], data: b } });
+    const reps = await readRepresentations([{ name: 'm.safetensors', blob: blob(st) }]);
+    expect(reps[0].embeddings.data).toBeInstanceOf(Float32Array);
+    expect(reps[0].embeddings.data.byteOffset).toBe(0);
+    expect(reps[0].embeddings.data.buffer.byteLength).toBe(3 * 2 * 4);
+    expect(Array.from(reps[1].embeddings.data)).toEqual(Array.from(b));
+    const cut = st.subarray(0, st.length - 8);
+    await expect(readRepresentations([{ name: 'cut.safetensors', blob: blob(cut) }])).rejects.toThrow(/cut\.safetensors: tensor '.' is truncated/);
+  });
+
+  it('refuses row counts that differ, naming both files', async () => {
+    await expect(readRepresentations([
+      { name: 'layer_0.npy', blob: blob(npyBytes('<f4', [3, 2], a)) },
+      { name: 'short.npy', blob: blob(npyBytes('<f4', [2, 2], a.subarray(0, 4))) },
+    ])).rejects.toThrow("short.npy: embedding 'short.npy' has 2 rows, embedding 'layer_0.npy' has 3 rows; every embedding must hold the same rows");
+    const npz = npzBytes({ 'h1.npy': npyBytes('<f4', [3, 2], a), 'h2.npy': npyBytes('<f4', [2, 2], a.subarray(0, 4)) });
+    await expect(readRepresentations([{ name: 'layers.npz', blob: blob(npz) }]))
+      .rejects.toThrow("layers.npz: embedding 'layers.npz/h2' has 2 rows, embedding 'layers.npz/h1' has 3 rows");
   });
 });

@@ -19,9 +19,10 @@ import { Prompts } from '../common/ui/Prompts.tsx';
 import { ResultsTable } from '../labs/probe/ui/ResultsTable.tsx';
 import { TabList } from '../common/ui/TabList.tsx';
 import { TaskBar } from '../common/ui/TaskBar.tsx';
+import { CompareEmbed } from '../labs/compare/ui/CompareEmbed.tsx';
 import './embed.css';
 
-const LABELS: Record<EmbedView, string> = { map: 'Map', judged: 'Judged', alea: 'Alea', belief: 'Belief', table: 'Table' };
+const LABELS: Record<EmbedView, string> = { map: 'Map', judged: 'Judged', alea: 'Alea', belief: 'Belief', table: 'Table', profile: 'Profile', grid: 'Grid' };
 
 /** ε or s, typed (commits on Enter or blur). */
 function NumberField({ name, label, value, onChange }: { name: string; label: string; value: number; onChange(v: number): void }) {
@@ -67,7 +68,8 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
       <TaskBar />
       <div class="embed-main" ref={main} {...(views.length > 1 ? { role: 'tabpanel', id: 'embed-panel', 'aria-labelledby': `embed-tab-${view}` } : {})}>
         {!d && embedFailure.value ? <p class="embed-failure" role="alert" data-testid="embed-failure">Not loaded: {embedFailure.value}</p>
-          : height > 0 && (view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
+          : height > 0 && (view === 'profile' || view === 'grid' ? <CompareEmbed view={view} height={plotHeight} />
+          : view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
           : view === 'judged' ? <PlotView spec={plots.judged} overlay={plots.judgedOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="judged-plot" />
           : view === 'alea' ? <PlotView spec={plots.alea} overlay={plots.aleaOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="alea-plot" />
           : view === 'belief' ? <PlotView spec={plots.beliefSpec} height={plotHeight} empty="Select a query to see its belief." testId="belief-plot" />

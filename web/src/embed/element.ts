@@ -21,9 +21,9 @@ const APP_URL = new URL(/* @vite-ignore */ 'index.html', import.meta.url);
 
 /** Attributes that become link parameters (same names). */
 const PARAMS = ['data', 'metadata', 'ood', 'config', 'embedding', 'demo', 'concept', 'per-class', 'seed', 'observations',
-  'epsilon', 'strength', 'queries', 'tab', 'color-by', 'selected'];
-/** Attributes holding URLs, resolved against the host page. `metadata` may list several, separated by spaces. */
-const URL_PARAMS = ['data', 'metadata', 'ood', 'config'];
+  'epsilon', 'strength', 'queries', 'tab', 'color-by', 'selected', 'compare', 'compare-concepts', 'compare-view'];
+/** Attributes holding URLs, resolved against the host page. `metadata` and `compare` may list several, separated by spaces. */
+const URL_PARAMS = ['data', 'metadata', 'ood', 'config', 'compare'];
 
 let nextId = 1;
 
@@ -37,7 +37,8 @@ export class GpprobeProbe extends HTMLElement {
   #urls(name: string): string[] {
     const value = this.getAttribute(name);
     if (value === null) return [];
-    return (name === 'metadata' ? value.split(/\s+/) : [value.trim()]).filter(Boolean).map((v) => new URL(v, document.baseURI).href);
+    return (name === 'metadata' || name === 'compare' ? value.split(/\s+/) : [value.trim()]).filter(Boolean)
+      .map((v) => (name === 'compare' && v === 'layers-demo' ? v : new URL(v, document.baseURI).href));
   }
 
   /** The attributes as link parameters, URLs made absolute. */
@@ -70,7 +71,7 @@ export class GpprobeProbe extends HTMLElement {
     const m = readToHost(event.data, this.#id);
     if (!m) return;
     if (m.gpprobe === 'hello') {
-      const allowOrigins = [...new Set(URL_PARAMS.flatMap((name) => this.#urls(name)).map((u) => new URL(u).origin))];
+      const allowOrigins = [...new Set(URL_PARAMS.flatMap((name) => this.#urls(name)).filter((u) => u !== 'layers-demo').map((u) => new URL(u).origin))];
       this.#send({ gpprobe: 'config', element: this.#id, allowOrigins });
       this.#ready = true;
     } else {

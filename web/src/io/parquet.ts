@@ -18,9 +18,9 @@ export function isParquet(bytes: Uint8Array): boolean {
 
 const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE', 'INT96']);
 
-type Role = 'vector' | 'json' | 'scalar' | 'skip';
+export type Role = 'vector' | 'json' | 'scalar' | 'skip';
 
-function roleOf(column: SchemaTree): Role {
+export function roleOf(column: SchemaTree): Role {
   const e = column.element;
   if (column.children.length === 0) {
     if (e.repetition_type === 'REPEATED') return e.type && NUMERIC.has(e.type) ? 'vector' : 'skip';  // legacy list

@@ -10,12 +10,18 @@ import { pageOptions, paramsLink, type PageOptions } from './link_params.ts';
 import { decodeLink, encodeLink, type LinkState } from './share_link.ts';
 import { observationsDrawn, opening, results, resultsStale, runProbe, selected, session } from './store.ts';
 import { activeTab, colorBy } from './view_state.ts';
+import { compareLinkState, openCompareLink } from '../../labs/compare/state/compare_store.ts';
 
-export const currentLink = computed<LinkState>(() => ({
-  session: session.value,
-  drawn: observationsDrawn.value,
-  view: { tab: activeTab.value, colorBy: colorBy.value, selected: selected.value },
-}));
+export const currentLink = computed<LinkState>(() => {
+  const compare = compareLinkState.value;
+  return {
+    session: session.value,
+    drawn: observationsDrawn.value,
+    view: { tab: activeTab.value, colorBy: colorBy.value, selected: selected.value },
+    // Only when the Compare lab holds representations by URL: other links keep their bytes.
+    ...(compare ? { compare } : {}),
+  };
+});
 
 /** The page's own URL without state: its query minus the state parameters (kept: embed, views). */
 function pageUrl(options: { embed: boolean; views?: string[] }): URL {
@@ -83,7 +89,10 @@ export async function openFromLocation(): Promise<OpenOutcome | { kind: 'none' }
     if (fromParams.problems.length) notify('error', `Some link parameters were ignored: ${fromParams.problems.join('; ')}.`);
     target = fromParams.link;
   }
-  return openSession(target);
+  const outcome = await openSession(target);
+  // The comparison opens after the session it compares on (its rows, concept and observations).
+  if (outcome.kind === 'opened' && target.compare) await openCompareLink(target.compare);
+  return outcome;
 }
 
 export function currentPageOptions(): PageOptions {

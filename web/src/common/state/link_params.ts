@@ -7,15 +7,20 @@
 //   &per-class=8 &seed=1   or   &observations=12,40,77
 //   &epsilon=0.1 &strength=5 &queries=column=v1,v2
 //   &tab=probe &color-by=episteme &selected=12
-//   &embed=1 [&views=map,judged,alea,belief,table]  embed mode (ui/embed/)
+//   &compare=URL [&compare=URL ...]  or  &compare=layers-demo     the Compare lab's representations
+//   [&compare-concepts=column] [&compare-view=table|profile|grid]  (the grid: every value of column)
+//   &embed=1 [&views=map,judged,alea,belief,table,profile,grid]  embed mode (ui/embed/)
 //
 // They are read when the URL has no #s= state (share_link.ts), which otherwise says everything.
 // Relative URLs are resolved against the page. Pure functions; problems are returned as messages.
 import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from './session.ts';
 import type { LinkTarget } from './share_link.ts';
+import { COMPARE_VIEWS, type CompareLink } from './session_schema.ts';
 
-const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table'] as const;
+const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table', 'profile', 'grid'] as const;
 export type EmbedView = (typeof EMBED_VIEWS)[number];
+/** The probe's views, an embed's default; the Compare lab's (profile, grid) only when asked for. */
+const PROBE_VIEWS: EmbedView[] = ['map', 'judged', 'alea', 'belief', 'table'];
 
 export interface PageOptions {
   embed: boolean;
@@ -25,12 +30,12 @@ export interface PageOptions {
 
 /** The parameters that describe state (not how the page shows it). */
 const STATE_PARAMS = ['data', 'metadata', 'ood', 'config', 'embedding', 'demo', 'concept', 'per-class', 'seed',
-  'observations', 'epsilon', 'strength', 'queries', 'tab', 'color-by', 'selected'];
+  'observations', 'epsilon', 'strength', 'queries', 'tab', 'color-by', 'selected', 'compare', 'compare-concepts', 'compare-view'];
 
 export function pageOptions(params: URLSearchParams): PageOptions {
   const embed = ['1', 'true', 'yes', ''].includes(params.get('embed') ?? 'no');
   const asked = (params.get('views') ?? '').split(',').map((v) => v.trim()).filter((v): v is EmbedView => (EMBED_VIEWS as readonly string[]).includes(v));
-  return { embed, views: asked.length ? [...new Set(asked)] : [...EMBED_VIEWS] };
+  return { embed, views: asked.length ? [...new Set(asked)] : [...PROBE_VIEWS] };
 }
 
 /** "column=v1,v2" or "column>=t" (a concept), or null. */
@@ -131,10 +136,25 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
   if (strength !== undefined) session.strength = strength;
   const selected = number('selected', isCount, 'a row number');
   const tab = params.get('tab'), colorBy = params.get('color-by');
+  let compare: CompareLink | undefined;
+  const compared = params.getAll('compare');
+  if (compared.length) {
+    const urls = compared.filter((c) => c !== 'layers-demo').map((c) => url('compare', c)).filter((c): c is string => c !== null);
+    const column = params.get('compare-concepts'), view = params.get('compare-view') ?? 'table';
+    if (!(COMPARE_VIEWS as readonly string[]).includes(view)) problems.push(`compare-view=${view} is not one of ${COMPARE_VIEWS.join(', ')}`);
+    compare = {
+      sources: compared.includes('layers-demo') ? { kind: 'demo' } : { kind: 'urls', urls },
+      concepts: column ? { kind: 'values', column } : { kind: 'session' },
+      view: (COMPARE_VIEWS as readonly string[]).includes(view) ? view as CompareLink['view'] : 'table',
+      shown: 0,
+      run: true,
+    };
+  }
   return {
     link: {
       session, drawn,
       view: { ...(tab !== null ? { tab } : {}), ...(colorBy !== null ? { colorBy } : {}), ...(selected !== undefined ? { selected } : {}) },
+      ...(compare ? { compare } : {}),
     },
     problems,
     dataBroken,

@@ -6,7 +6,8 @@
 //     "rows": [...]            // the observations' rows; absent when they are the draw's (then the
 //                              // reader's core draws the same rows: observation_draw.h)
 //     "epsilon", "strength", "ood": OodSetup, "queries": QuerySubset,
-//     "tab", "colorBy", "selected" }
+//     "tab", "colorBy", "selected",
+//     "compare": CompareLink }  // only when the Compare lab's representations came by URL or the demo
 // Every field but "v" may be missing (a reader fills in the default) and unknown fields are ignored,
 // so links made by older versions keep working as the format gains fields; a field that is there is
 // held to the session's schema (session_schema.ts: its type and range) and refuses the link when it
@@ -14,7 +15,7 @@
 // the current one in `migrate` (tests/web/share_link.test.ts keeps a committed v1 link).
 import { deflateSync } from 'fflate';
 import { DEFAULT_SESSION, type Session } from './session.ts';
-import { checkFields, checkObject, inflateBounded, SCHEMA_LIMITS, SchemaError, SESSION_FIELDS, VIEW_FIELDS } from './session_schema.ts';
+import { checkFields, checkObject, compareLink, inflateBounded, SCHEMA_LIMITS, SchemaError, SESSION_FIELDS, VIEW_FIELDS, type CompareLink } from './session_schema.ts';
 
 const LINK_VERSION = 1;
 
@@ -32,6 +33,8 @@ export interface LinkState {
   session: Session;
   drawn: boolean;
   view: LinkView;
+  /** The Compare lab's state; absent from links that carry none (their bytes are as before). */
+  compare?: CompareLink;
 }
 
 /**
@@ -42,6 +45,7 @@ export interface LinkTarget {
   session: Partial<Session>;
   drawn: boolean;
   view: Partial<LinkView>;
+  compare?: CompareLink;
 }
 
 /** The JSON of a link (version LINK_VERSION). */
@@ -51,6 +55,7 @@ function linkJson(link: LinkState): Record<string, unknown> {
     v: LINK_VERSION, data: s.data, concept: s.concept, draw: s.draw, ...(link.drawn ? {} : { rows: s.observations }),
     epsilon: s.epsilon, strength: s.strength, ood: s.ood, queries: s.queries,
     tab: link.view.tab, colorBy: link.view.colorBy, selected: link.view.selected,
+    ...(link.compare ? { compare: link.compare } : {}),
   };
 }
 
@@ -81,9 +86,11 @@ export function migrate(value: unknown): LinkState {
     ood: f.ood ?? { kind: 'none' },
     queries: f.queries ?? { kind: 'all' },
   };
+  const compare = json.compare === undefined ? undefined : compareLink(json.compare, `${prefix}compare`);
   return {
     session, drawn: f.observations === undefined,
     view: { tab: view.tab ?? DEFAULT_VIEW.tab, colorBy: view.colorBy ?? DEFAULT_VIEW.colorBy, selected: view.selected ?? null },
+    ...(compare ? { compare } : {}),
   };
 }
 

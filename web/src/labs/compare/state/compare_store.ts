@@ -9,6 +9,9 @@ import { conceptLabels, distinctValues, type Concept } from '../../../common/sta
 import { notify, report, request, startTask, tasks, type Task } from '../../../common/state/engine_tasks.ts';
 import { commit, dataset, demos, labels, map, oodDataset, results, selected, session } from '../../../common/state/store.ts';
 import { activeTab } from '../../../common/state/view_state.ts';
+import { confirmOrigins } from '../../../common/state/prompts.ts';
+import type { CompareLink } from '../../../common/state/session_schema.ts';
+import { fileNameOf } from '../../../io/fetch_file.ts';
 import { describeConcept } from '../../evaluation/state/evaluation_store.ts';
 
 /** Where the bundled multi-layer demo lives (scripts/data/make_digits_layers.py), relative to the page. */
@@ -34,6 +37,10 @@ export interface CompareRecord {
 }
 
 export const representations = signal<RepresentationSummary[]>([]);
+/** Where the representations came from, when a link can say it (the demo, or URLs); null for uploads. */
+export const sources = signal<CompareLink['sources'] | null>(null);
+/** The view an embed shows (and a link carries): the table, the layer profile or the grid. */
+export const compareView = signal<CompareLink['view']>('table');
 export const conceptChoice = signal<ConceptChoice>({ kind: 'session' });
 export const record = signal<CompareRecord | null>(null);
 export const outcome = signal<{ kind: 'cancelled' | 'error'; text: string } | null>(null);
@@ -77,22 +84,80 @@ export async function loadFiles(files: File[]): Promise<void> {
     const list = await request(`Reading ${files.length} file${files.length === 1 ? '' : 's'} to compare`, {
       kind: 'compare-load-files', files: files.map((f) => ({ blob: f, name: f.name })),
     });
-    batch(() => { representations.value = list; record.value = null; outcome.value = null; });
+    batch(() => { representations.value = list; sources.value = null; record.value = null; outcome.value = null; });
   } catch (error) {
     report(error);
   }
 }
 
-export async function loadLayersDemo(): Promise<void> {
+/** Loads the bundled layers demo; false when it failed (reported). */
+export async function loadLayersDemo(): Promise<boolean> {
   const base = new URL(LAYERS_DEMO.folder, document.baseURI);
   try {
     const list = await request('Loading the layers of the digits network', {
       kind: 'compare-load-urls',
       urls: [...LAYERS_DEMO.files, ...LAYERS_DEMO.ood].map((name) => ({ url: new URL(name, base).href, name })),
     });
-    batch(() => { representations.value = list; record.value = null; outcome.value = null; });
+    batch(() => { representations.value = list; sources.value = { kind: 'demo' }; record.value = null; outcome.value = null; });
+    return true;
   } catch (error) {
     report(error);
+    return false;
+  }
+}
+
+/**
+ * Loads representations by URL (any format the lab reads; a Projector config brings every tensor it
+ * names), after the reader confirmed other sites. False when it failed (reported).
+ */
+export async function loadUrls(urls: string[]): Promise<boolean> {
+  try {
+    const absolute = urls.map((u) => new URL(u, document.baseURI).href);
+    for (const u of absolute) {
+      const protocol = new URL(u).protocol;
+      if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${u} is not an http: or https: URL (gpprobe loads data over HTTP only)`);
+    }
+    await confirmOrigins(absolute);
+    const files: { url: string; name: string }[] = [];
+    for (const url of absolute) {
+      const name = fileNameOf(url);
+      files.push({ url, name });
+      if (!/\.json$/i.test(name)) continue;
+      // A Projector config brings every tensor it names, in its order.
+      const embeddings = await request(`Reading ${name}`, { kind: 'read-projector-config', url, name });
+      const tensors = embeddings.map((e) => e.tensorUrl);
+      await confirmOrigins(tensors);
+      for (const t of tensors) files.push({ url: t, name: fileNameOf(t) });
+    }
+    const list = await request(`Loading ${files.length} file${files.length === 1 ? '' : 's'} to compare`, { kind: 'compare-load-urls', urls: files });
+    batch(() => { representations.value = list; sources.value = { kind: 'urls', urls: absolute }; record.value = null; outcome.value = null; });
+    return true;
+  } catch (error) {
+    report(error);
+    return false;
+  }
+}
+
+/** The Compare lab's part of the link: only when its representations can be fetched again. */
+export const compareLinkState = computed<CompareLink | undefined>(() => {
+  const src = sources.value;
+  if (!src || representations.value.length === 0) return undefined;
+  return { sources: src, concepts: conceptChoice.value, view: compareView.value, shown: shownConcept.value, run: record.value !== null };
+});
+
+/**
+ * Opens a link's comparison (after its session opened): loads the representations, sets the concepts and
+ * the view, and runs the comparison when the link's had been run; so the table is the sharer's, byte for byte.
+ */
+export async function openCompareLink(link: CompareLink): Promise<void> {
+  const loaded = link.sources.kind === 'demo' ? await loadLayersDemo() : await loadUrls(link.sources.urls);
+  if (!loaded) return;
+  batch(() => { conceptChoice.value = link.concepts; compareView.value = link.view; });
+  if (link.run && !blocker.value) {
+    await runComparison();
+    shownConcept.value = Math.min(link.shown, Math.max(0, (record.value?.run.comparison.concepts.length ?? 1) - 1));
+  } else if (link.run) {
+    notify('info', `The link's comparison was not run: ${blocker.value}`);
   }
 }
 

@@ -2,10 +2,10 @@
 // (layers of a network, several models) are probed with the same concept and the same observation rows
 // (one fit each, the sidebar's ε and s); the table, the layer profile with 99 % intervals, a sentence on
 // what the paired tests support, and with several concepts the concept × representation grid.
-import { useMemo, useRef } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
 import {
-  activeRun, blocker, conceptChoice, curves, curvesRun, CURVE_TRIALS, loadFiles, loadLayersDemo, MAX_GRID_VALUES, outcome, record,
+  activeRun, blocker, conceptChoice, curves, curvesRun, CURVE_TRIALS, loadFiles, loadLayersDemo, loadUrls, MAX_GRID_VALUES, outcome, record,
   representations, runComparison, runCurves, runTask, shownConcept, stale,
 } from '../state/compare_store.ts';
 import { compareCsv } from './compare_csv.ts';
@@ -22,6 +22,8 @@ const ACCEPT = '.npy,.npz,.safetensors,.json,.bytes,.csv,.tsv,.txt,.parquet';
 function Representations() {
   const reps = representations.value, d = dataset.value;
   const input = useRef<HTMLInputElement>(null);
+  const [urlText, setUrlText] = useState('');
+  const urls = urlText.split(/\s+/).filter(Boolean);
   return (
     <section class="card compare-data" aria-label="Representations">
       <header class="card-header">
@@ -37,8 +39,13 @@ function Representations() {
         Several embeddings of the same rows, in the order of the dataset loaded in the Probe tab (its metadata defines the concepts):
         {' '}.npy files chosen together (<code>layer_00.npy … layer_11.npy</code>), an .npz or .safetensors with several 2-D arrays, or a
         {' '}<code>projector_config.json</code> with its tensors. A file <code>ood_&lt;name&gt;</code> is the OOD set of <code>&lt;name&gt;</code>.
-        Float32 stays float32; one representation at a time enters the engine.
+        A Parquet file gives one representation per vector column. Float32 stays float32; one representation at a time enters the engine.
       </p>
+      <form class="row compare-urls" onSubmit={(e) => { e.preventDefault(); if (urls.length) void loadUrls(urls); }}>
+        <input type="text" class="compare-url-field" value={urlText} placeholder="or URLs, separated by spaces (files, or a projector_config.json)"
+          aria-label="Representation URLs" data-testid="compare-urls" onInput={(e) => setUrlText(e.currentTarget.value)} />
+        <button type="submit" class="small" disabled={urls.length === 0}>Load URLs</button>
+      </form>
       {reps.length > 0 && (
         <ul class="compare-reps" data-testid="compare-representations">
           {reps.map((r) => (

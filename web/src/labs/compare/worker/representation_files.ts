@@ -2,17 +2,21 @@
 // 2-D array becomes one representation, named after its file or tensor, kept in its own precision
 // (float32 stays float32: K files of n x d take K n d 4 bytes, never a float64 copy of them all).
 //   .npy                     one representation, named after the file
-//   .npz, .safetensors       each 2-D array with more than one column, "file/array"
+//   .npz                     each 2-D array with more than one column, "file/array"
+//   .safetensors             the same, each tensor read by its own byte range (io/multi_arrays.ts)
+//   Parquet                  each vector column (list<float>, fixed-size list), "file/column", one at a time
 //   projector_config.json    each of its tensors uploaded with it (.bytes), named by tensorName
-//   .csv/.tsv/.json/Parquet  one representation each, by the Probe tab's rules (load_files.ts)
+//   .csv/.tsv/.json          one representation each, by the Probe tab's rules (load_files.ts)
 // A file named ood_<name> is the OOD set of the representation <name> chosen with it (as the bundled
-// layers demo has them). Row counts are checked by the core when the comparison runs (naming the files).
+// layers demo has them). Row counts that differ are refused here, naming both files (and again by the
+// core when the comparison runs).
 import type { Matrix } from '../../../engine/matrix.ts';
+import { parquetMatrices, rowCountProblem, safetensorsMatrices } from '../../../io/multi_arrays.ts';
 import { npzArrays } from '../../../io/npz.ts';
+import { isParquet } from '../../../io/parquet.ts';
 import { parseFile } from '../../../io/load_files.ts';
 import { parseTensorBytes } from '../../../io/projector.ts';
 import { projectorUpload, uploadedEmbeddings, type UploadedFile } from '../../../io/projector_upload.ts';
-import { safetensorsArrays } from '../../../io/safetensors.ts';
 import { checkAborted, FileError, type ParseOptions } from '../../../io/table.ts';
 import type { NamedArray } from '../../../io/arrays.ts';
 
@@ -36,11 +40,25 @@ async function bytesOf(blob: Blob): Promise<Uint8Array> {
   return new Uint8Array(await blob.arrayBuffer());
 }
 
+/** A Blob's first and last 4 bytes, as isParquet reads them. */
+async function parquetEnds(blob: Blob): Promise<Uint8Array> {
+  const bytes = new Uint8Array(8);
+  bytes.set(new Uint8Array(await blob.slice(0, 4).arrayBuffer()), 0);
+  bytes.set(new Uint8Array(await blob.slice(blob.size - 4).arrayBuffer()), 4);
+  return bytes;
+}
+
 /** The representations in one file (not a Projector config's). */
 async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ name: string; embeddings: Matrix }[]> {
   const lower = file.name.toLowerCase();
+  const reading = { signal: options.signal, onProgress: options.onProgress };
   if (lower.endsWith('.npz')) return matricesOf(file.name, npzArrays(await bytesOf(file.blob), file.name));
-  if (lower.endsWith('.safetensors')) return matricesOf(file.name, safetensorsArrays(await bytesOf(file.blob), file.name));
+  if (lower.endsWith('.safetensors')) return matricesOf(file.name, await safetensorsMatrices(file.blob, file.name, reading));
+  if (lower.endsWith('.parquet') || (file.blob.size >= 8 && isParquet(await parquetEnds(file.blob)))) {
+    // Read by ranges of the Blob: only the footer and the vector columns' chunks, one column at a time.
+    const buffer = { byteLength: file.blob.size, slice: (start: number, end?: number) => file.blob.slice(start, end).arrayBuffer() };
+    return matricesOf(file.name, await parquetMatrices(buffer, file.name, reading));
+  }
   const parsed = await parseFile(file.blob, file.name, options);
   if (!parsed.embeddings) throw new FileError(file.name, 'holds no embeddings (only metadata columns)');
   return [{ name: file.name, embeddings: parsed.embeddings }];
@@ -64,7 +82,7 @@ export async function readRepresentations(
       if (!upload) break;
       checkAborted(options.signal, upload.tensor.name);
       const parsed = parseTensorBytes(await bytesOf(upload.tensor.blob), upload.embedding.tensorShape, upload.tensor.name);
-      out.push({ name, embeddings: parsed.embeddings!, source: upload.tensor.name });
+      out.push({ name, embeddings: parsed.embeddings!, source: options.sources?.get(upload.tensor.name) ?? upload.tensor.name });
       used.add(upload.tensor.name);
       if (upload.metadata) used.add(upload.metadata.name);
       if (upload.sprite) used.add(upload.sprite.name);
@@ -89,5 +107,7 @@ export async function readRepresentations(
     owner.ood = ood.embeddings;
   }
   if (out.length === 0) throw new FileError(files[0].name, 'no embeddings among the chosen files');
+  const mismatch = rowCountProblem(out.map((r) => ({ name: r.name, source: r.source, rows: r.embeddings.rows })));
+  if (mismatch) throw mismatch;
   return out;
 }

@@ -1,0 +1,148 @@
+// Files that hold several embeddings of the same rows, read one array at a time and kept float32 (the
+// Compare lab: labs/compare/worker/representation_files.ts). What the single-embedding readers would
+// read whole is read here in parts, so K arrays of n x d float32 cost K n d 4 bytes and one array's
+// bytes at a time more, never the file twice over nor a float64 copy of them all:
+//   .safetensors  the 8-byte header length and the JSON header first, then each 2-D tensor's own byte
+//                 range (Blob.slice): F32 tensors become Float32Arrays over their own bytes, no copy;
+//   Parquet       every list<number> / fixed-size-list column is one embedding; each is read alone (only
+//                 its column chunks), ROW_CHUNK rows at a time, into a Float32Array (float64 columns are
+//                 kept float64).
+import type { AsyncBuffer } from 'hyparquet';
+import type { NamedArray } from './arrays.ts';
+import { roleOf } from './parquet.ts';
+import { safetensorsArrays } from './safetensors.ts';
+import { checkAborted, FileError } from './table.ts';
+
+export interface ReadArraysOptions {
+  signal?: AbortSignal;
+  /** Fraction of the file read, 0 to 1. */
+  onProgress?: (fraction: number) => void;
+}
+
+const MAX_HEADER_BYTES = 100 * 2 ** 20;
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The 2-D tensors (with more than one column) of a .safetensors Blob, each read by its byte range. */
+export async function safetensorsMatrices(blob: Blob, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray[]> {
+  if (blob.size < 8) throw new FileError(fileName, blob.size === 0 ? 'file is empty' : 'not a safetensors file (too short)');
+  const headerLength = Number(new DataView(await blob.slice(0, 8).arrayBuffer()).getBigUint64(0, true));
+  if (headerLength > blob.size - 8 || headerLength > MAX_HEADER_BYTES) throw new FileError(fileName, 'not a safetensors file (bad header length)');
+  const headerBytes = new Uint8Array(await blob.slice(8, 8 + headerLength).arrayBuffer());
+  let header: unknown;
+  try {
+    header = JSON.parse(new TextDecoder().decode(headerBytes));
+  } catch {
+    throw new FileError(fileName, 'not a safetensors file (header is not JSON)');
+  }
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
+    throw new FileError(fileName, 'not a safetensors file (header is not a JSON object)');
+  }
+  const start = 8 + headerLength;
+  const entries = Object.entries(header as Record<string, unknown>).filter(([name]) => name !== '__metadata__');
+  const out: NamedArray[] = [];
+  for (const [i, [name, info]] of entries.entries()) {
+    checkAborted(options.signal, fileName);
+    const t = info as { dtype?: unknown; shape?: unknown; data_offsets?: unknown } | null;
+    const shape = t && typeof t === 'object' && Array.isArray(t.shape) && t.shape.every(isCount) ? t.shape as number[] : null;
+    const offsets = t && typeof t === 'object' && Array.isArray(t.data_offsets) && t.data_offsets.length === 2 && t.data_offsets.every(isCount)
+      ? t.data_offsets as [number, number] : null;
+    if (!shape || !offsets || offsets[0] > offsets[1] || typeof t?.dtype !== 'string') {
+      // The whole-file reader's messages name what is wrong with the entry.
+      safetensorsArrays(tinyFile(name, info, new Uint8Array(0)), fileName);
+      throw new FileError(fileName, `tensor '${name}' is not a {dtype, shape, data_offsets} entry`);
+    }
+    if (shape.length !== 2 || shape[1] < 2) continue;
+    const [begin, end] = offsets;
+    if (start + end > blob.size) throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
+    const bytes = await blob.slice(start + begin, start + end).arrayBuffer();
+    if (t.dtype === 'F32' && bytes.byteLength === shape[0] * shape[1] * 4) {
+      out.push({ name, shape, data: new Float32Array(bytes) });
+    } else {
+      // Other dtypes (and a size that does not match) go through the whole-file reader on this tensor alone.
+      const [a] = safetensorsArrays(tinyFile(name, { dtype: t.dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)), fileName);
+      out.push(a);
+    }
+    options.onProgress?.((i + 1) / entries.length);
+  }
+  return out;
+}
+
+/** A safetensors file of one tensor: its header entry, then `data`. */
+function tinyFile(name: string, info: unknown, data: Uint8Array): Uint8Array {
+  const header = new TextEncoder().encode(JSON.stringify({ [name]: info }));
+  const bytes = new Uint8Array(8 + header.length + data.length);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(header.length), true);
+  bytes.set(header, 8);
+  bytes.set(data, 8 + header.length);
+  return bytes;
+}
+
+/** Rows read at once from a Parquet vector column. */
+const ROW_CHUNK = 4096;
+
+/** Every vector column (list<number>, fixed-size list) of a Parquet file, one embedding each. */
+export async function parquetMatrices(file: AsyncBuffer | ArrayBuffer, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray[]> {
+  if (file.byteLength === 0) throw new FileError(fileName, 'file is empty');
+  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
+  let metadata;
+  try {
+    metadata = await parquetMetadataAsync(file);
+  } catch (error) {
+    throw new FileError(fileName, `cannot read Parquet: ${(error as Error).message}`);
+  }
+  const schema = parquetSchema(metadata);
+  const vectors = schema.children.filter((c) => roleOf(c) === 'vector');
+  if (vectors.length === 0) throw new FileError(fileName, 'holds no vector column (list of numbers) to take as an embedding');
+  const rows = Number(metadata.num_rows);
+  const out: NamedArray[] = [];
+  for (const [k, column] of vectors.entries()) {
+    const name = column.element.name;
+    let leaf = column;
+    while (leaf.children.length === 1) leaf = leaf.children[0];
+    const wide = leaf.element.type === 'DOUBLE' || leaf.element.type === 'INT64';
+    let data: Float32Array | Float64Array | null = null;
+    let cols = 0;
+    for (let at = 0; at < rows; at += ROW_CHUNK) {
+      checkAborted(options.signal, fileName);
+      let part: Record<string, unknown>[];
+      try {
+        part = await parquetReadObjects({ file, metadata, columns: [name], rowStart: at, rowEnd: Math.min(rows, at + ROW_CHUNK), compressors });
+      } catch (error) {
+        throw new FileError(fileName, `cannot read Parquet column '${name}': ${(error as Error).message}`);
+      }
+      for (const [j, row] of part.entries()) {
+        const v = row[name] as ArrayLike<number | bigint> | null | undefined;
+        const i = at + j;
+        if (!v || typeof v !== 'object' || typeof v.length !== 'number') throw new FileError(fileName, `column '${name}' has no vector in row ${i}`);
+        if (data === null) {
+          cols = v.length;
+          if (cols < 2) throw new FileError(fileName, `column '${name}' holds vectors of ${cols} value${cols === 1 ? '' : 's'}; an embedding needs at least 2`);
+          data = wide ? new Float64Array(rows * cols) : new Float32Array(rows * cols);
+        }
+        if (v.length !== cols) throw new FileError(fileName, `column '${name}' has ${v.length} values in row ${i}, ${cols} in row 0`);
+        for (let c = 0; c < cols; c++) {
+          const x = Number(v[c]);
+          if (!Number.isFinite(x)) throw new FileError(fileName, `column '${name}' holds ${x} in row ${i}, column ${c}`);
+          data[i * cols + c] = x;
+        }
+      }
+      options.onProgress?.((k + Math.min(1, (at + ROW_CHUNK) / rows)) / vectors.length);
+    }
+    if (data) out.push({ name, shape: [rows, cols], data });
+  }
+  return out;
+}
+
+/** The first pair of sources whose row counts differ, as an error naming both files; null if they agree. */
+export function rowCountProblem(list: { name: string; source: string; rows: number }[]): FileError | null {
+  const first = list[0];
+  const other = list.find((r) => r.rows !== first?.rows);
+  if (!first || !other) return null;
+  const label = (r: { name: string; source: string }) => {
+    const file = r.source.includes('/') ? r.source.slice(r.source.lastIndexOf('/') + 1) : r.source;
+    return r.name === file || r.name.startsWith(`${file}/`) ? `'${r.name}'` : `'${r.name}' (${file})`;
+  };
+  const count = (n: number) => n.toLocaleString('en-US');
+  return new FileError(other.source.slice(other.source.lastIndexOf('/') + 1),
+    `embedding ${label(other)} has ${count(other.rows)} rows, embedding ${label(first)} has ${count(first.rows)} rows; every embedding must hold the same rows`);
+}
