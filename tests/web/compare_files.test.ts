@@ -100,6 +100,13 @@ describe('the representations of the files chosen together', () => {
     await expect(readRepresentations([{ name: 'cut.safetensors', blob: blob(cut) }])).rejects.toThrow(/cut\.safetensors: tensor '.' is truncated/);
   });
 
+  it('streams a float32 .npy into its array and still refuses non-finite values and truncation, naming the file', async () => {
+    const nan = Float32Array.from([1, 2, 3, NaN, 5, 6]);
+    await expect(readRepresentations([{ name: 'bad.npy', blob: blob(npyBytes('<f4', [3, 2], nan)) }])).rejects.toThrow('bad.npy: element [1, 1] is NaN');
+    const whole = npyBytes('<f4', [3, 2], a);
+    await expect(readRepresentations([{ name: 'cut.npy', blob: blob(whole.subarray(0, whole.length - 4)) }])).rejects.toThrow(/^cut\.npy: truncated/);
+  });
+
   it('refuses row counts that differ, naming both files', async () => {
     await expect(readRepresentations([
       { name: 'layer_0.npy', blob: blob(npyBytes('<f4', [3, 2], a)) },

@@ -4,14 +4,17 @@
 // bytes at a time more, never the file twice over nor a float64 copy of them all:
 //   .safetensors  the 8-byte header length and the JSON header first, then each 2-D tensor's own byte
 //                 range (Blob.slice): F32 tensors become Float32Arrays over their own bytes, no copy;
+//   .npy          a little-endian float32 C-order 2-D array streamed from the Blob straight into its
+//                 Float32Array (other dtypes: the whole-file reader);
 //   Parquet       every list<number> / fixed-size-list column is one embedding; each is read alone (only
 //                 its column chunks), ROW_CHUNK rows at a time, into a Float32Array (float64 columns are
 //                 kept float64).
 import type { AsyncBuffer } from 'hyparquet';
 import type { NamedArray } from './arrays.ts';
+import { npyLayout } from './npy.ts';
 import { roleOf } from './parquet.ts';
 import { safetensorsArrays } from './safetensors.ts';
-import { checkAborted, FileError } from './table.ts';
+import { checkAborted, checkFiniteEmbeddings, FileError } from './table.ts';
 
 export interface ReadArraysOptions {
   signal?: AbortSignal;
@@ -20,6 +23,32 @@ export interface ReadArraysOptions {
 }
 
 const MAX_HEADER_BYTES = 100 * 2 ** 20;
+
+/**
+ * A float32 (little-endian, C order) 2-D .npy Blob read chunk by chunk into its Float32Array: the file's
+ * bytes are never held twice. Null for any other layout (the whole-file reader takes those).
+ */
+export async function npyFloat32Matrix(blob: Blob, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray | null> {
+  const head = new Uint8Array(await blob.slice(0, 64 * 1024).arrayBuffer());
+  const layout = npyLayout(head, blob.size, fileName);
+  if (layout.descr !== '<f4' || layout.fortran || layout.shape.length !== 2 || layout.shape[1] < 2) return null;
+  const data = new Float32Array(layout.count);
+  const target = new Uint8Array(data.buffer);
+  const reader = blob.slice(layout.dataStart, layout.dataStart + target.length).stream().getReader();
+  let offset = 0;
+  for (;;) {
+    if (options.signal?.aborted) await reader.cancel();
+    checkAborted(options.signal, fileName);
+    const { done, value } = await reader.read();
+    if (done) break;
+    target.set(value, offset);
+    offset += value.length;
+    options.onProgress?.(offset / target.length);
+  }
+  if (offset !== target.length) throw new FileError(fileName, `truncated: ${offset} of ${target.length} bytes of data`);
+  checkFiniteEmbeddings(fileName, { data, cols: layout.shape[1] });
+  return { name: fileName.replace(/\.npy$/i, ''), shape: layout.shape, data };
+}
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** The 2-D tensors (with more than one column) of a .safetensors Blob, each read by its byte range. */

@@ -1,7 +1,7 @@
 // The embeddings the Compare lab compares, read from the files chosen together (or fetched by URL): every
 // 2-D array becomes one representation, named after its file or tensor, kept in its own precision
 // (float32 stays float32: K files of n x d take K n d 4 bytes, never a float64 copy of them all).
-//   .npy                     one representation, named after the file
+//   .npy                     one representation, named after the file (float32 streamed into its array)
 //   .npz                     each 2-D array with more than one column, "file/array"
 //   .safetensors             the same, each tensor read by its own byte range (io/multi_arrays.ts)
 //   Parquet                  each vector column (list<float>, fixed-size list), "file/column", one at a time
@@ -11,7 +11,7 @@
 // layers demo has them). Row counts that differ are refused here, naming both files (and again by the
 // core when the comparison runs).
 import type { Matrix } from '../../../engine/matrix.ts';
-import { parquetMatrices, rowCountProblem, safetensorsMatrices } from '../../../io/multi_arrays.ts';
+import { npyFloat32Matrix, parquetMatrices, rowCountProblem, safetensorsMatrices } from '../../../io/multi_arrays.ts';
 import { npzArrays } from '../../../io/npz.ts';
 import { isParquet } from '../../../io/parquet.ts';
 import { parseFile } from '../../../io/load_files.ts';
@@ -52,6 +52,11 @@ async function parquetEnds(blob: Blob): Promise<Uint8Array> {
 async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ name: string; embeddings: Matrix }[]> {
   const lower = file.name.toLowerCase();
   const reading = { signal: options.signal, onProgress: options.onProgress };
+  if (lower.endsWith('.npy')) {
+    // float32 streamed into its array (the file's bytes never held twice); other dtypes below.
+    const a = await npyFloat32Matrix(file.blob, file.name, reading);
+    if (a) return [{ name: file.name, embeddings: { data: a.data, rows: a.shape[0], cols: a.shape[1] } }];
+  }
   if (lower.endsWith('.npz')) return matricesOf(file.name, npzArrays(await bytesOf(file.blob), file.name));
   if (lower.endsWith('.safetensors')) return matricesOf(file.name, await safetensorsMatrices(file.blob, file.name, reading));
   if (lower.endsWith('.parquet') || (file.blob.size >= 8 && isParquet(await parquetEnds(file.blob)))) {
