@@ -11,6 +11,13 @@ import { withIsolatedWorkers } from './bench_threads_browser.mjs';
 
 const WORKER = `
 onmessage = async ({ data: o }) => {
+  try {
+    postMessage(await run(o));
+  } catch (error) {
+    postMessage({ error: String(error && error.message || error) });
+  }
+};
+async function run(o) {
   const { createProbeEngine } = await import(o.origin + '/dist/lib/index.js');
   const engine = await createProbeEngine({ threads: o.threads });
   const embeddings = [];
@@ -42,20 +49,20 @@ onmessage = async ({ data: o }) => {
       cells.push({ stage, seconds: (performance.now() - last) / 1000 });
       return { seconds: (performance.now() - start) / 1000, cells, cancelled: false };
     } catch (error) {
-      return { seconds: (performance.now() - start) / 1000, cells, cancelled: error.code === 'cancelled', error: String(error.message) };
+      if (!signal || error.code !== 'cancelled') throw error;
+      return { seconds: (performance.now() - start) / 1000, cells, cancelled: true, error: String(error.message) };
     }
   };
   const table = await timed(concepts.slice(0, 1));
   const grid = await timed(concepts);
   const controller = new AbortController();
-  const abortAt = performance.now() + 1000;
-  setTimeout(() => controller.abort(), 1000);
+    setTimeout(() => controller.abort(), 1000);
   const cancelled = await timed(concepts, controller.signal);
-  postMessage({
+  return {
     threads: engine.threads, table, grid,
     cancel: { cancelled: cancelled.cancelled, stoppedAfterAbortSeconds: cancelled.seconds - 1, cellsDone: cancelled.cells.length, message: cancelled.error },
-  });
-};`;
+  };
+}`;
 
 function summary(name, run) {
   const cells = run.cells;
@@ -70,6 +77,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     concepts: Number(args.concepts ?? 10), threads: Number(args.threads ?? 2), seed: 11,
   };
   const r = await withIsolatedWorkers((runWorker) => runWorker(WORKER, options));
+  if (r.error) throw new Error(`the comparison failed in Chromium: ${r.error}`);
   console.log(`compare in Chromium, ${options.embeddings} × ${options.rows} × ${options.dimension} float32, 16 observations, ${r.threads} thread(s):`);
   console.log(`  ${summary('table (1 concept)', r.table)}  [target ≤ 2 s]`);
   console.log(`  ${summary(`grid (${options.concepts} concepts)`, r.grid)}  [target ≤ 15 s]`);
