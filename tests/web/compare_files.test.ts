@@ -44,6 +44,16 @@ describe('the representations of the files chosen together', () => {
       .toEqual([['Digits: hidden layer', 300, 64, true], ['Digits: pixels', 300, 64, true]]);
   });
 
+  it('names where each tensor of a Projector config read by URL came from (the link reopens them)', async () => {
+    const dir = 'tests/e2e/fixtures/projector/';
+    const files = ['projector_config.json', 'hidden.bytes', 'pixels.bytes']
+      .map((name) => ({ name, blob: blob(new Uint8Array(readFileSync(dir + name))) }));
+    const sources = new Map(files.map((f) => [f.name, `https://data.example/p/${f.name}`]));
+    const reps = await readRepresentations(files, { sources });
+    expect(reps.map((r) => [r.name, r.source])).toEqual([
+      ['Digits: hidden layer', 'https://data.example/p/hidden.bytes'], ['Digits: pixels', 'https://data.example/p/pixels.bytes']]);
+  });
+
   it('refuses what it cannot take, naming the file', async () => {
     await expect(readRepresentations([{ name: 'ood_x.npy', blob: blob(npyBytes('<f4', [1, 2], a.subarray(0, 2))) }]))
       .rejects.toThrow('ood_x.npy: is named as an OOD set (ood_<name>), but no representation x.npy was chosen with it');
