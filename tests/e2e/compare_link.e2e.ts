@@ -74,17 +74,20 @@ describe('the Compare lab\'s link', () => {
     await again.close();
   });
 
-  it('opens a hand-typed compare= link as an embed showing the grid and the profile', async () => {
+  it('opens a hand-typed compare= link as an embed: the view the link names first (the profile), then the grid', async () => {
     const page = browser.page;
     await page.setViewportSize({ width: 900, height: 600 });
-    await page.goto(`${baseUrl}?embed=1&views=grid,profile&demo=digits&compare=layers-demo&compare-concepts=digit`);
-    await page.getByTestId('compare-grid').waitFor({ timeout: 60_000 });
-    expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(40);
-    await page.screenshot({ path: `${SHOTS}/compare-embed-grid.png` });
-    await page.getByRole('tab', { name: 'Profile' }).click();
+    await page.goto(`${baseUrl}?embed=1&views=grid,profile&demo=digits&compare=layers-demo&compare-concepts=digit&compare-view=profile`);
+    await page.getByTestId('compare-embed-profile').waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('tab', { name: 'Profile', selected: true }).count()).toBe(1);
     await page.getByTestId('compare-profile').waitFor();
     expect(await page.getByTestId('compare-sentence').textContent()).toMatch(/at 99 %/);
     await page.screenshot({ path: `${SHOTS}/compare-embed-profile.png` });
+    await page.getByRole('tab', { name: 'Grid' }).click();
+    await page.getByTestId('compare-grid').waitFor();
+    // Every digit against the 4 layers.
+    expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(40);
+    await page.screenshot({ path: `${SHOTS}/compare-embed-grid.png` });
   });
 
   it('refuses representations whose row counts differ, naming both files', async () => {

@@ -3,7 +3,7 @@
 // frame it is given (600 × 400 and up), with no header chrome and a link that opens the same probe
 // in the full app. Its state lives in its own URL only (state/link_actions.ts), never in the
 // origin-wide saved session.
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EmbedView } from '../common/state/link_params.ts';
 import { linkUrl } from '../common/state/link_actions.ts';
 import { embedFailure } from './host_bridge.ts';
@@ -20,6 +20,7 @@ import { ResultsTable } from '../labs/probe/ui/ResultsTable.tsx';
 import { TabList } from '../common/ui/TabList.tsx';
 import { TaskBar } from '../common/ui/TaskBar.tsx';
 import { CompareEmbed } from '../labs/compare/ui/CompareEmbed.tsx';
+import { compareView, record } from '../labs/compare/state/compare_store.ts';
 import './embed.css';
 
 const LABELS: Record<EmbedView, string> = { map: 'Map', judged: 'Judged', alea: 'Alea', belief: 'Belief', table: 'Table', profile: 'Profile', grid: 'Grid' };
@@ -47,7 +48,13 @@ function SelectionLine() {
 }
 
 export function EmbedApp({ views }: { views: EmbedView[] }) {
+  // A comparison's link may say which of its views to show first (profile or grid), when the embed offers it.
+  const linked = compareView.value;
   const [view, setView] = useState<EmbedView>(views[0]);
+  const compared = record.value !== null;
+  useEffect(() => {
+    if (compared && linked !== 'table' && views.includes(linked)) setView(linked);
+  }, [compared, linked]);
   const [main, { height }] = useElementSize<HTMLDivElement>();
   const d = dataset.value, r = results.value, s = session.value;
   const plots = useProbePlots();

@@ -5,7 +5,7 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
 import {
-  activeRun, blocker, conceptChoice, curves, curvesRun, CURVE_TRIALS, loadFiles, loadLayersDemo, loadUrls, MAX_GRID_VALUES, outcome, record,
+  activeRun, blocker, compareView, conceptChoice, curves, curvesRun, CURVE_TRIALS, loadFiles, loadLayersDemo, loadUrls, MAX_GRID_VALUES, outcome, record,
   representations, runComparison, runCurves, runTask, shownConcept, stale,
 } from '../state/compare_store.ts';
 import { compareCsv } from './compare_csv.ts';
@@ -85,6 +85,13 @@ function Setup() {
         <button type="button" class="primary" disabled={run !== null || reason !== null} onClick={() => void runComparison()}>Compare</button>
         {task && <TaskBar tasks={[task]} class="eval-progress" />}
         {!run && reason && <span class="hint">{reason}</span>}
+        <label class="field compact compare-embed-view" title="What an embed of this comparison's link shows first (?embed=1&views=profile,grid)">
+          <span>link's view</span>
+          <select aria-label="link's view" value={compareView.value}
+            onChange={(e) => { compareView.value = e.currentTarget.value as typeof compareView.value; }}>
+            <option value="table">table</option><option value="profile">profile</option><option value="grid">grid</option>
+          </select>
+        </label>
       </div>
       {outcome.value && !run && <p class={`eval-outcome ${outcome.value.kind}`} role="status" data-testid="compare-outcome">{outcome.value.text}</p>}
     </section>
