@@ -62,7 +62,12 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
   const pick = (row: number | null) => { if (row !== null) selected.value = row; };
   // The card's header takes ~30 px of the main area; the plot gets the rest.
   const plotHeight = Math.max(120, height - 34);
-  const concept = s.concept ? `${s.concept.column} ${s.concept.kind === 'values' ? `∈ {${s.concept.positives.join(', ')}}` : `≥ ${s.concept.threshold}`}` : 'no concept';
+  const compareShown = view === 'profile' || view === 'grid';
+  const probeConcept = s.concept ? `${s.concept.column} ${s.concept.kind === 'values' ? `∈ {${s.concept.positives.join(', ')}}` : `≥ ${s.concept.threshold}`}` : 'no concept';
+  // The Compare lab's views name what is compared: the concepts of the grid, or the sidebar's.
+  const grid = record.value?.run.comparison.concepts;
+  const concept = compareShown && grid
+    ? `${record.value!.representations.length} representations × ${grid.length === 1 ? grid[0].concept : `${grid.length} concepts`}` : probeConcept;
   return (
     <div class="embed">
       <header class="embed-top">
@@ -84,12 +89,12 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
               observations={observationSet} selected={selected.value} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation}
               thumbnail={thumbnailOf(22)} height={height - 2} />)}
       </div>
-      <footer class="embed-controls">
+      {!compareShown && <footer class="embed-controls">
         <NumberField name="epsilon" label="ε" value={s.epsilon} onChange={(v) => setHyperparameters(v, s.strength)} />
         <NumberField name="strength" label="s" value={s.strength} onChange={(v) => setHyperparameters(s.epsilon, v)} />
         {view === 'map' && <ColorBySelect />}
         <SelectionLine />
-      </footer>
+      </footer>}
       <Messages />
       <Prompts />
     </div>

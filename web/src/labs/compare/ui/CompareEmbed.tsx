@@ -21,7 +21,9 @@ export function CompareEmbed({ view, height }: { view: 'profile' | 'grid'; heigh
   }
   return (
     <div class="compare-embed" data-testid={`compare-embed-${view}`}>
-      <p class="compare-sentence compact" data-testid="compare-sentence">{concept.sentence}</p>
+      <p class="compare-sentence compact">
+        {comparison.concepts.length > 1 && <strong>{concept.concept}: </strong>}<span data-testid="compare-sentence">{concept.sentence}</span>
+      </p>
       {view === 'profile' ? <PlotView spec={spec} height={Math.max(120, height - 70)} testId="compare-profile" />
         : comparison.concepts.length > 1 ? <ConceptGrid comparison={comparison} />
         : <p class="hint">The grid needs several concepts: compare every value of a column (compare-concepts=column).</p>}

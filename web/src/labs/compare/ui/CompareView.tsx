@@ -42,7 +42,7 @@ function Representations() {
         A Parquet file gives one representation per vector column. Float32 stays float32; one representation at a time enters the engine.
       </p>
       <form class="row compare-urls" onSubmit={(e) => { e.preventDefault(); if (urls.length) void loadUrls(urls); }}>
-        <input type="text" class="compare-url-field" value={urlText} placeholder="or URLs, separated by spaces (files, or a projector_config.json)"
+        <input type="text" class="compare-url-field" value={urlText} placeholder="or URLs (space-separated)"
           aria-label="Representation URLs" data-testid="compare-urls" onInput={(e) => setUrlText(e.currentTarget.value)} />
         <button type="submit" class="small" disabled={urls.length === 0}>Load URLs</button>
       </form>
