@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { decodeLink } from '../../web/src/common/state/share_link.ts';
 import { browserPerFile, downloadText, SHOTS, waitForResults } from './browser.ts';
 
@@ -88,6 +89,38 @@ describe('the Compare lab\'s link', () => {
     // Every digit against the 4 layers.
     expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(40);
     await page.screenshot({ path: `${SHOTS}/compare-embed-grid.png` });
+  });
+
+  it('loads representations by URL (into the link) and a Parquet file\'s vector columns by upload', async () => {
+    const page = browser.page;
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    await openCompare(page);
+    await page.getByTestId('compare-urls').fill('demo/digits_layers/layer_1_hidden.npy demo/digits_layers/layer_3_logits.npy');
+    await page.getByRole('button', { name: 'Load URLs' }).click();
+    await page.getByTestId('compare-representations').waitFor();
+    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(
+      ['layer_1_hidden.npy · 1,797 × 128 float32', 'layer_3_logits.npy · 1,797 × 10 float32']);
+    const base = new URL('demo/digits_layers/', baseUrl).href;
+    await expect.poll(() => decodeLink(new URL(page.url()).hash)?.compare?.sources, { timeout: 10_000 })
+      .toEqual({ kind: 'urls', urls: [`${base}layer_1_hidden.npy`, `${base}layer_3_logits.npy`] });
+
+    // Two FLOAT list columns of the same 1,797 rows and a text column: two representations, float32.
+    const list = (name: string) => [
+      { name, repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
+      { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+      { name: 'element', type: 'FLOAT', repetition_type: 'REQUIRED' },
+    ] as const;
+    const rows = (cols: number, f: (i: number, j: number) => number) => Array.from({ length: 1797 }, (_, i) => Array.from({ length: cols }, (_, j) => f(i, j)));
+    const file = Buffer.from(parquetWriteBuffer({
+      columnData: [{ name: 'a', data: rows(3, (i, j) => Math.sin(i + j)) }, { name: 'b', data: rows(5, (i, j) => Math.cos(i * j)) }, { name: 'note', data: Array.from({ length: 1797 }, (_, i) => `r${i}`) }],
+      schema: [{ name: 'root', num_children: 3 }, ...list('a'), ...list('b'), { name: 'note', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }],
+    }));
+    await page.getByTestId('compare-files').setInputFiles([{ name: 'two.parquet', mimeType: 'application/octet-stream', buffer: file }]);
+    await expect.poll(() => page.getByTestId('compare-representations').locator('li').allTextContents())
+      .toEqual(['two.parquet/a · 1,797 × 3 float32', 'two.parquet/b · 1,797 × 5 float32']);
+    // Uploaded files cannot travel in a link: the comparison leaves it.
+    await expect.poll(() => decodeLink(new URL(page.url()).hash)?.compare).toBeUndefined();
   });
 
   it('refuses representations whose row counts differ, naming both files', async () => {
