@@ -117,6 +117,30 @@ describe('the representations of the files chosen together', () => {
     await expect(readRepresentations([{ name: 'cut.npy', blob: blob(whole.subarray(0, whole.length - 4)) }])).rejects.toThrow(/^cut\.npy: truncated/);
   });
 
+  it('refuses a hostile .safetensors header tensor by tensor with the whole-file reader\'s messages', async () => {
+    const file = (header: unknown, body = new Uint8Array(0)) => {
+      const text = new TextEncoder().encode(JSON.stringify(header));
+      const bytes = new Uint8Array(8 + text.length + body.length);
+      new DataView(bytes.buffer).setBigUint64(0, BigInt(text.length), true);
+      bytes.set(text, 8);
+      bytes.set(body, 8 + text.length);
+      return bytes;
+    };
+    const read = (bytes: Uint8Array) => readRepresentations([{ name: 'h.safetensors', blob: blob(bytes) }]);
+    await expect(read(file({ x: { dtype: 'F32', shape: [-1, 2], data_offsets: [0, 8] } })))
+      .rejects.toThrow('h.safetensors: tensor \'x\' has shape [-1,2]; dimensions are whole numbers ≥ 0, got -1');
+    await expect(read(file({ x: { dtype: 'F32', shape: [2, 2], data_offsets: [8, 0] } })))
+      .rejects.toThrow('h.safetensors: tensor \'x\' has data_offsets [8,0]; expected [begin, end], whole numbers with begin ≤ end');
+    await expect(read(file({ x: 5 }))).rejects.toThrow('h.safetensors: tensor \'x\' is not a {dtype, shape, data_offsets} entry');
+    await expect(read(file({ x: { dtype: 'F32', shape: [2, 2], data_offsets: [0, 16] } }, new Uint8Array(8))))
+      .rejects.toThrow('h.safetensors: tensor \'x\' is truncated or its offsets do not match its shape');
+    await expect(read(file({ x: { dtype: 'Q9', shape: [1, 2], data_offsets: [0, 8] } }, new Uint8Array(8))))
+      .rejects.toThrow('h.safetensors: tensor \'x\' has unsupported dtype Q9');
+    const long = new Uint8Array(16);
+    new DataView(long.buffer).setBigUint64(0, 2n ** 40n, true);
+    await expect(read(long)).rejects.toThrow('h.safetensors: not a safetensors file (bad header length)');
+  });
+
   it('refuses row counts that differ, naming both files', async () => {
     await expect(readRepresentations([
       { name: 'layer_0.npy', blob: blob(npyBytes('<f4', [3, 2], a)) },
