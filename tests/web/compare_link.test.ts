@@ -61,9 +61,11 @@ describe('the comparison in a link', () => {
     expect(paramsLink(new URLSearchParams('compare=file:///etc/passwd'), 'https://app.example/')!.dataBroken).toBe(true);
   });
 
-  it('embeds show the probe\'s views by default, the profile and the grid when asked', () => {
+  it('embeds show the probe\'s views by default, the profile and the grid when asked or when the link compares', () => {
     expect(pageOptions(new URLSearchParams('embed=1')).views).toEqual(['map', 'judged', 'alea', 'belief', 'table']);
     expect(pageOptions(new URLSearchParams('embed=1&views=profile,grid')).views).toEqual(['profile', 'grid']);
+    expect(pageOptions(new URLSearchParams('embed=1&compare=layers-demo')).views).toEqual(['profile', 'grid']);
+    expect(pageOptions(new URLSearchParams('embed=1&compare=layers-demo&views=grid,map')).views).toEqual(['grid', 'map']);
   });
 });
 

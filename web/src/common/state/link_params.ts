@@ -35,7 +35,9 @@ const STATE_PARAMS = ['data', 'metadata', 'ood', 'config', 'embedding', 'demo', 
 export function pageOptions(params: URLSearchParams): PageOptions {
   const embed = ['1', 'true', 'yes', ''].includes(params.get('embed') ?? 'no');
   const asked = (params.get('views') ?? '').split(',').map((v) => v.trim()).filter((v): v is EmbedView => (EMBED_VIEWS as readonly string[]).includes(v));
-  return { embed, views: asked.length ? [...new Set(asked)] : [...PROBE_VIEWS] };
+  // An embed of a comparison (compare=...) shows its profile and grid unless `views` says otherwise.
+  const fallback: EmbedView[] = params.has('compare') ? ['profile', 'grid'] : PROBE_VIEWS;
+  return { embed, views: asked.length ? [...new Set(asked)] : [...fallback] };
 }
 
 /** "column=v1,v2" or "column>=t" (a concept), or null. */
