@@ -227,6 +227,51 @@ inline ProgressCallback progress_from(const val& progress) {
   };
 }
 
+// ---- hyperparameter optimisation ----
+// What the classifiers' optimize() report (binary and softmax alike): each run's best log marginal
+// likelihood, the best run's iterations, the log marginal likelihood at the start and whether it converged.
+struct OptimizeRunsReport : BindingStatus {
+  val runValues = val::null();  // Float64Array: each run's best log marginal likelihood
+  double iterations = 0, startLogMarginalLikelihood = 0;
+  bool converged = false;
+};
+
+// Settings' restarts, seed and maxIterations (at least 1) into the core's options (any struct with
+// restarts, seed, max_iterations), each refused by name.
+template <class Settings, class Options>
+Status optimizer_counts(const Settings& s, Options* options) {
+  for (const Status& checked : {count_argument("restarts", s.restarts, &options->restarts),
+                                seed_argument("seed", s.seed, &options->seed),
+                                count_argument("maxIterations", s.maxIterations, &options->max_iterations)}) {
+    GPPROBE_RETURN_IF_ERROR(checked);
+  }
+  if (options->max_iterations < 1) return Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0");
+  return Status::success();
+}
+
+// The report of a finished fit (any struct with run_values, iterations, start_log_marginal_likelihood, converged).
+template <class Report, class Fit>
+Report optimize_runs_report(const Fit& fit) {
+  Report r;
+  r.runValues = copy_out(fit.run_values);
+  r.iterations = double(fit.iterations);
+  r.startLogMarginalLikelihood = fit.start_log_marginal_likelihood;
+  r.converged = fit.converged;
+  return r;
+}
+
+// Registers Report (derived from OptimizeRunsReport) under `name`.
+template <class Report>
+void optimize_runs_result(const char* name) {
+  static_assert(std::is_base_of_v<OptimizeRunsReport, Report>, "an optimize report derives from OptimizeRunsReport");
+  result_object<Report>(name, [](auto& o) {
+    o.field("runValues", &OptimizeRunsReport::runValues)
+        .field("iterations", &OptimizeRunsReport::iterations)
+        .field("startLogMarginalLikelihood", &OptimizeRunsReport::startLogMarginalLikelihood)
+        .field("converged", &OptimizeRunsReport::converged);
+  });
+}
+
 // ---- kernels ----
 
 // A kernel as a value: `name` a named kernel ("rbf", "locally-periodic", named_kernels.h) or a kernel

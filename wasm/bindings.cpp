@@ -93,6 +93,11 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
         .field("aurocStandardError", &LeaveOneOutValue::aurocStandardError)
         .field("logLoss", &LeaveOneOutValue::logLoss)
         .field("logLossStandardError", &LeaveOneOutValue::logLossStandardError)
+        .field("confidence", &LeaveOneOutValue::confidence)
+        .field("aurocLower", &LeaveOneOutValue::aurocLower)
+        .field("aurocUpper", &LeaveOneOutValue::aurocUpper)
+        .field("logLossLower", &LeaveOneOutValue::logLossLower)
+        .field("logLossUpper", &LeaveOneOutValue::logLossUpper)
         .field("verdict", &LeaveOneOutValue::verdict);
   });
   result_object<DrawnRows>("DrawnRows", [](auto& o) { o.field("rows", &DrawnRows::rows); });

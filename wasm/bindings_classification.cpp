@@ -32,11 +32,7 @@ struct ClassifierOptimizeSettings {
   bool sharedLengthScale = false;
 };
 
-struct ClassifierOptimizeReport : BindingStatus {
-  val runValues = val::null();  // Float64Array: each run's best log marginal likelihood
-  double iterations = 0, startLogMarginalLikelihood = 0;
-  bool converged = false;
-};
+struct ClassifierOptimizeReport : OptimizeRunsReport {};
 
 struct ClassifierPredictReport : BindingStatus {
   double clampedVariances = 0;  // rounding-negative latent variances set to 0 (common_form.h)
@@ -91,14 +87,7 @@ class ClassifierHandle {
     Result<Parsed> p = parse(s);
     if (!p.ok()) return failed<Report>(p.status());
     GpcHyperparameterOptions options;
-    for (const Status& checked : {count_argument("restarts", o.restarts, &options.restarts),
-                                  seed_argument("seed", o.seed, &options.seed),
-                                  count_argument("maxIterations", o.maxIterations, &options.max_iterations)}) {
-      if (!checked.ok()) return failed<Report>(checked);
-    }
-    if (options.max_iterations < 1) {
-      return failed<Report>(Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0"));
-    }
+    if (const Status checked = optimizer_counts(o, &options); !checked.ok()) return failed<Report>(checked);
     Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
     if (!data.ok()) return failed<Report>(data.status());
     options.shared_length_scale = o.sharedLengthScale;
@@ -107,12 +96,7 @@ class ClassifierHandle {
     if (!fit.ok()) return failed<Report>(fit.status());
     const Status refitted = refit(data.value(), fit.value().kernel, p.value().options);
     if (!refitted.ok()) return failed<Report>(refitted);
-    Report r;
-    r.runValues = copy_out(fit.value().run_values);
-    r.iterations = double(fit.value().iterations);
-    r.startLogMarginalLikelihood = fit.value().start_log_marginal_likelihood;
-    r.converged = fit.value().converged;
-    return r;
+    return optimize_runs_report<Report>(fit.value());
   }
 
   // Writes 3 columns of `rows` doubles at `out`: latent mean, latent variance, probability p(y = +1).
@@ -191,12 +175,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification) {
       .field("seed", &ClassifierOptimizeSettings::seed)
       .field("maxIterations", &ClassifierOptimizeSettings::maxIterations)
       .field("sharedLengthScale", &ClassifierOptimizeSettings::sharedLengthScale);
-  result_object<ClassifierOptimizeReport>("ClassifierOptimizeReport", [](auto& o) {
-    o.field("runValues", &ClassifierOptimizeReport::runValues)
-        .field("iterations", &ClassifierOptimizeReport::iterations)
-        .field("startLogMarginalLikelihood", &ClassifierOptimizeReport::startLogMarginalLikelihood)
-        .field("converged", &ClassifierOptimizeReport::converged);
-  });
+  optimize_runs_result<ClassifierOptimizeReport>("ClassifierOptimizeReport");
   result_object<ClassifierPredictReport>("ClassifierPredictReport",
                                          [](auto& o) { o.field("clampedVariances", &ClassifierPredictReport::clampedVariances); });
   result_object<ClassifierStateValue>("ClassifierStateValue", [](auto& o) {

@@ -35,11 +35,7 @@ struct MulticlassOptimizeSettings {
   bool shared = false;  // one kernel for every class (tied hyperparameters)
 };
 
-struct MulticlassOptimizeReport : BindingStatus {
-  val runValues = val::null();  // Float64Array: each run's best log marginal likelihood
-  double iterations = 0, startLogMarginalLikelihood = 0;
-  bool converged = false;
-};
+struct MulticlassOptimizeReport : OptimizeRunsReport {};
 
 struct MulticlassPredictReport : BindingStatus {
   double errorEstimate = 0;    // the largest estimated error of any probability
@@ -173,14 +169,7 @@ class MulticlassClassifierHandle {
                                     const MulticlassSettings& s, const MulticlassOptimizeSettings& o, val progress) {
     using Report = MulticlassOptimizeReport;
     MulticlassHyperparameterOptions options;
-    for (const Status& checked : {count_argument("restarts", o.restarts, &options.restarts),
-                                  seed_argument("seed", o.seed, &options.seed),
-                                  count_argument("maxIterations", o.maxIterations, &options.max_iterations)}) {
-      if (!checked.ok()) return failed<Report>(checked);
-    }
-    if (options.max_iterations < 1) {
-      return failed<Report>(Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0"));
-    }
+    if (const Status checked = optimizer_counts(o, &options); !checked.ok()) return failed<Report>(checked);
     options.shared = o.shared;
     Result<MulticlassTrainingData> data = data_of(x, rows, cols, labels, s);
     if (!data.ok()) return failed<Report>(data.status());
@@ -191,12 +180,7 @@ class MulticlassClassifierHandle {
     if (!fit.ok()) return failed<Report>(fit.status());
     const Status refitted = refit(data.value(), fit.value().kernels);
     if (!refitted.ok()) return failed<Report>(refitted);
-    Report r;
-    r.runValues = copy_out(fit.value().run_values);
-    r.iterations = double(fit.value().iterations);
-    r.startLogMarginalLikelihood = fit.value().start_log_marginal_likelihood;
-    r.converged = fit.value().converged;
-    return r;
+    return optimize_runs_report<Report>(fit.value());
   }
 
   // Writes at `out`: the latent means (rows by C), the latent covariances (rows by C by C) and the class
@@ -348,12 +332,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification_multiclass) {
       .field("tolerance", &MulticlassRobustnessSettings::tolerance)
       .field("maxIterations", &MulticlassRobustnessSettings::maxIterations)
       .field("timeLimitSeconds", &MulticlassRobustnessSettings::timeLimitSeconds);
-  result_object<MulticlassOptimizeReport>("MulticlassOptimizeReport", [](auto& o) {
-    o.field("runValues", &MulticlassOptimizeReport::runValues)
-        .field("iterations", &MulticlassOptimizeReport::iterations)
-        .field("startLogMarginalLikelihood", &MulticlassOptimizeReport::startLogMarginalLikelihood)
-        .field("converged", &MulticlassOptimizeReport::converged);
-  });
+  optimize_runs_result<MulticlassOptimizeReport>("MulticlassOptimizeReport");
   result_object<MulticlassPredictReport>("MulticlassPredictReport", [](auto& o) {
     o.field("errorEstimate", &MulticlassPredictReport::errorEstimate)
         .field("unconverged", &MulticlassPredictReport::unconverged)

@@ -70,6 +70,13 @@ export interface LeaveOneOutValue extends BindingStatus {
   /** Mean log loss in nats, with the standard error sd / sqrt(O). */
   logLoss: number;
   logLossStandardError: number;
+  /** The level of the intervals the verdict judges (0.99), and their bounds: value -/+ z standard errors, z the
+   * standard normal's (1 + confidence) / 2 quantile, not clipped; NaN where the standard error is. */
+  confidence: number;
+  aurocLower: number;
+  aurocUpper: number;
+  logLossLower: number;
+  logLossUpper: number;
   /** "chance": the AUROC's 99% interval reaches 1/2, or the log loss's lies above log 2; "too_few": under 2 of a class. */
   verdict: 'separates' | 'chance' | 'too_few';
 }

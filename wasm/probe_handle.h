@@ -31,6 +31,7 @@ struct LeaveOneOutValue : BindingStatus {
   val judgedProbability = val::null(), latentMean = val::null(), latentVariance = val::null();  // Float64Array
   double positives = 0, negatives = 0;
   double auroc = 0, aurocStandardError = 0, logLoss = 0, logLossStandardError = 0;  // NaN where undefined
+  double confidence = 0, aurocLower = 0, aurocUpper = 0, logLossLower = 0, logLossUpper = 0;  // the intervals
   std::string verdict;                                                                // "separates", ...
 };
 
@@ -118,6 +119,11 @@ class ProbeHandle {
     v.aurocStandardError = loo.auroc_standard_error;
     v.logLoss = loo.log_loss;
     v.logLossStandardError = loo.log_loss_standard_error;
+    v.confidence = loo.confidence;
+    v.aurocLower = loo.auroc_interval.lower;
+    v.aurocUpper = loo.auroc_interval.upper;
+    v.logLossLower = loo.log_loss_interval.lower;
+    v.logLossUpper = loo.log_loss_interval.upper;
     v.verdict = gpprobe::verdict_name(loo.verdict);
     return v;
   }

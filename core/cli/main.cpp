@@ -37,7 +37,7 @@ const CommandUsage kCommandUsage[] = {
      "          (or --probe FILE.probe.json) leave-one-out check of the probe in closed form: CSV\n"
      "          observation,label,judged_probability,latent_mean,latent_variance (each observation judged by\n"
      "          the probe fitted on the others); stderr: one JSON line with the LOO auroc and log_loss, their\n"
-     "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 95%\n"
+     "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 99%\n"
      "          interval reaches AUROC 1/2 or log loss log 2 - these observations do not separate the concept).\n"},
     {"bench",
      "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"

@@ -13,7 +13,6 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"  # one thread: floating-point sums in a fixed order
 
 import argparse
-import io
 import sys
 import warnings
 
@@ -22,6 +21,9 @@ import sklearn
 from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.neural_network import MLPClassifier
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from demo_files import npy_bytes, write_or_check  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "web", "public", "demo", "digits")
@@ -61,18 +63,21 @@ def embed(net, x):
     return a.astype(np.float32)
 
 
-def build():
+def trained():
+    """The images in [0, 1], their digits, the training split, the trained network and the noise images
+    (also what make_digits_layers.py sees every layer of)."""
     data = load_digits()
     x = data.data / 16.0  # pixels 0..16 -> [0, 1]
     digits = data.target.astype(np.int64)
     train = split(digits)
     net = train_network(x[train], digits[train])
     noise = np.random.default_rng(NOISE_SEED).random((NOISE_IMAGES, x.shape[1]))  # uniform pixels in [0, 1)
-    files = {}
-    for name, array in (("embeddings.npy", embed(net, x)), ("ood_embeddings.npy", embed(net, noise))):
-        buffer = io.BytesIO()
-        np.save(buffer, array)
-        files[name] = buffer.getvalue()
+    return x, digits, train, net, noise
+
+
+def build():
+    x, digits, train, net, noise = trained()
+    files = {"embeddings.npy": npy_bytes(embed(net, x)), "ood_embeddings.npy": npy_bytes(embed(net, noise))}
     lines = ["index,digit,even,closed_loop,ge5,split"]
     for i, d in enumerate(digits):
         lines.append(f"{i},{d},{int(d % 2 == 0)},{int(d in CLOSED_LOOP)},{int(d >= 5)},{'train' if train[i] else 'test'}")
@@ -88,16 +93,7 @@ def main():
     files, accuracy = build()
     print(f"scikit-learn {sklearn.__version__}, numpy {np.__version__}; network accuracy "
           f"train {accuracy['train']:.4f}, test {accuracy['test']:.4f}")
-    if args.check:
-        stale = [n for n, b in files.items() if not os.path.exists(os.path.join(OUT, n))
-                 or open(os.path.join(OUT, n), "rb").read() != b]
-        print("differs: " + ", ".join(stale) if stale else "identical to the committed files")
-        sys.exit(1 if stale else 0)
-    os.makedirs(OUT, exist_ok=True)
-    for name, content in files.items():
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(content)
-        print(f"wrote {os.path.relpath(os.path.join(OUT, name), ROOT)} ({len(content)} bytes)")
+    write_or_check(files, OUT, ROOT, args.check)
 
 
 if __name__ == "__main__":

@@ -18,14 +18,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"  # one thread: floating-point sums in a fixed order
 
 import argparse
-import io
 import sys
 
 import numpy as np
-from sklearn.datasets import load_digits
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_digits_dataset as demo  # noqa: E402  (the network, split and seeds of the single-layer demo)
+from demo_files import npy_bytes, write_or_check  # noqa: E402
 
 OUT = os.path.join(demo.ROOT, "web", "public", "demo", "digits_layers")
 NAMES = ("layer_0_pixels", "layer_1_hidden", "layer_2_hidden", "layer_3_logits")
@@ -43,19 +42,8 @@ def layers(net, x):
     return [layer.astype(np.float32) for layer in out]
 
 
-def npy_bytes(array):
-    buffer = io.BytesIO()
-    np.save(buffer, array)
-    return buffer.getvalue()
-
-
 def build():
-    data = load_digits()
-    x = data.data / 16.0
-    digits = data.target.astype(np.int64)
-    train = demo.split(digits)
-    net = demo.train_network(x[train], digits[train])
-    noise = np.random.default_rng(demo.NOISE_SEED).random((demo.NOISE_IMAGES, x.shape[1]))
+    x, _, _, net, noise = demo.trained()
     files = {}
     for name, layer, ood in zip(NAMES, layers(net, x), layers(net, noise)):
         files[name + ".npy"] = npy_bytes(layer)
@@ -72,16 +60,7 @@ def main():
     parser.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
     args = parser.parse_args()
     files = build()
-    if args.check:
-        stale = [n for n, b in files.items() if not os.path.exists(os.path.join(OUT, n))
-                 or open(os.path.join(OUT, n), "rb").read() != b]
-        print("differs: " + ", ".join(stale) if stale else "identical to the committed files")
-        sys.exit(1 if stale else 0)
-    os.makedirs(OUT, exist_ok=True)
-    for name, content in files.items():
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(content)
-        print(f"wrote {os.path.relpath(os.path.join(OUT, name), demo.ROOT)} ({len(content)} bytes)")
+    write_or_check(files, OUT, demo.ROOT, args.check)
 
 
 if __name__ == "__main__":

@@ -78,7 +78,14 @@ describe('leave-one-out', () => {
       probe.dispose();
       resident.dispose();
       expect(loo.verdict, `${concept}: AUROC ${loo.auroc} ± ${loo.aurocStandardError}, log loss ${loo.logLoss} ± ${loo.logLossStandardError}`).toBe('separates');
-      expect(loo.auroc - 2.576 * loo.aurocStandardError).toBeGreaterThan(0.5);
+      // The intervals the result carries: value -/+ z standard errors at its 99% level, z = scipy.stats.norm.ppf(0.995).
+      expect(loo.confidence).toBe(0.99);
+      for (const [value, se, lower, upper] of [[loo.auroc, loo.aurocStandardError, loo.aurocLower, loo.aurocUpper],
+        [loo.logLoss, loo.logLossStandardError, loo.logLossLower, loo.logLossUpper]]) {
+        expect(lower).toBeCloseTo(value - 2.5758293035489004 * se, 12);
+        expect(upper).toBeCloseTo(value + 2.5758293035489004 * se, 12);
+      }
+      expect(loo.aurocLower).toBeGreaterThan(0.5);
     }
   });
 
@@ -92,6 +99,7 @@ describe('leave-one-out', () => {
     one.dispose();
     expect(loo.verdict).toBe('too_few');
     expect(Number.isNaN(loo.aurocStandardError)).toBe(true);
+    expect(Number.isNaN(loo.aurocLower) && Number.isNaN(loo.aurocUpper)).toBe(true);
     expect(Number.isFinite(loo.auroc)).toBe(true);
   });
 });

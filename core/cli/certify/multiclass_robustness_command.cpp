@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "arguments.h"
+#include "certify/box_flags.h"
 #include "certify/robustness_json.h"
 #include "classification/gpc_model_flags.h"
 #include "classification/multiclass_model_flags.h"
@@ -47,51 +48,24 @@ Result<Request> read_request(const Arguments& args) {
                                                "extremes of the class and the safety margin are certified)");
     }
   }
-  if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
-  Result<std::vector<double>> point = args.numbers("point", "");
+  Result<std::vector<double>> point = required_point(args);
   if (!point.ok()) return point.status();
   r.point = point.value();
-  if (!args.has("gamma")) return Status(StatusCode::invalid_argument, "missing --gamma");
-  Result<double> gamma = args.number("gamma", 0.0);
+  Result<double> gamma = required_gamma(args, GammaBound::non_negative);
   if (!gamma.ok()) return gamma.status();
-  if (gamma.value() < 0.0) {
-    return Status(StatusCode::invalid_argument, "--gamma must be >= 0, got " + format_number(gamma.value()));
-  }
   MulticlassRobustnessOptions& o = r.options;
   o.gamma = gamma.value();
-  if (args.has("dims")) {
-    Result<std::vector<std::size_t>> dims = args.indices("dims", "");
-    if (!dims.ok()) return dims.status();
-    o.dims = dims.value();
-  }
-  if (args.has("valid-range")) {
-    Result<std::vector<double>> range = args.numbers("valid-range", "");
-    if (!range.ok()) return range.status();
-    if (range.value().size() != 2) {
-      return Status(StatusCode::invalid_argument,
-                    "--valid-range expects two numbers LO,HI, got '" + args.get("valid-range", "") + "'");
-    }
-    o.valid_range = Interval{range.value()[0], range.value()[1]};
-  }
+  Result<BoxFlags> box = read_box_flags(args, RangeOrder::any);
+  if (!box.ok()) return box.status();
+  apply_box(box.value(), &o);
   if (args.has("class")) {
     Result<long long> c = args.integer("class", 0);
     if (!c.ok()) return c.status();
     r.class_index = std::size_t(c.value());
   }
-  Result<double> tolerance = args.number("tolerance", o.tolerance), time_limit = args.number("time-limit", 0.0);
-  for (const auto* v : {&tolerance, &time_limit})
-    if (!v->ok()) return v->status();
-  if (tolerance.value() < 0.0) {
-    return Status(StatusCode::invalid_argument, "--tolerance must be >= 0, got " + format_number(tolerance.value()));
-  }
-  if (time_limit.value() < 0.0) {
-    return Status(StatusCode::invalid_argument, "--time-limit must be >= 0, got " + format_number(time_limit.value()));
-  }
-  o.tolerance = tolerance.value();
-  o.time_limit_seconds = time_limit.value();
-  Result<long long> iterations = args.integer("max-iterations", (long long)o.max_iterations);
-  if (!iterations.ok()) return iterations.status();
-  o.max_iterations = std::size_t(iterations.value());
+  Result<SearchLimits> limits = read_search_limits(args, o.tolerance, (long long)o.max_iterations);
+  if (!limits.ok()) return limits.status();
+  apply_limits(limits.value(), &o);
   return r;
 }
 
@@ -111,8 +85,8 @@ bool finite(const std::vector<double>& values) {
 
 Status run(const Args& raw, std::ostream& out) {
   std::set<std::string> valued = multiclass_model_flags();
-  valued.insert({"point", "gamma", "sweep", "dims", "valid-range", "class", "tolerance", "max-iterations",
-                 "time-limit", "search", "out"});
+  valued.merge(robustness_flag_names());
+  valued.insert("class");
   Result<Arguments> parsed = Arguments::parse(raw, valued, multiclass_model_switches());
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
@@ -124,16 +98,12 @@ Status run(const Args& raw, std::ostream& out) {
 
   Result<LoadedMatrix> train = read_matrix(flags.value().train_path);
   if (!train.ok()) return train.status();
-  if (train.value().cols >= 2 && r.point.size() != train.value().cols - 1) {
-    return Status(StatusCode::invalid_argument, "--point has " + count_of(r.point.size(), "value") + "; " +
-                                                    flags.value().train_path + " has " +
-                                                    count_of(train.value().cols - 1, "feature column"));
+  if (train.value().cols >= 2) {
+    GPPROBE_RETURN_IF_ERROR(check_point_size(r.point, flags.value().train_path, train.value().cols - 1));
   }
   // The region's checks before the (possibly long) fit, with the flag named.
-  Result<RobustnessRegion> dims = RobustnessRegion::linf_ball(r.point, 0.0, r.options.dims);
-  if (!dims.ok()) return Status(StatusCode::invalid_argument, "--dims: " + dims.status().message());
-  Result<RobustnessRegion> clipped = RobustnessRegion::linf_ball(r.point, 0.0, r.options.dims, r.options.valid_range);
-  if (!clipped.ok()) return Status(StatusCode::invalid_argument, "--valid-range: " + clipped.status().message());
+  Result<std::vector<std::size_t>> dims = check_region(r.point, r.options.dims, r.options.valid_range);
+  if (!dims.ok()) return dims.status();
 
   Result<MulticlassModel> model = fit_multiclass_model(flags.value(), train.value().view());
   if (!model.ok()) return model.status();
@@ -162,7 +132,7 @@ Status run(const Args& raw, std::ostream& out) {
                                                      " or the safety margin is not finite");
   }
 
-  const std::vector<double> moving(dims.value().dims().begin(), dims.value().dims().end());
+  const std::vector<double> moving(dims.value().begin(), dims.value().end());
   std::ostringstream os;
   os << "{\"point\":" << json_array(r.point) << ",\"dims\":" << json_array(moving)
      << ",\"gamma\":" << format_number(r.options.gamma) << ",\"tolerance\":" << format_number(r.options.tolerance)

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "arguments.h"
+#include "certify/box_flags.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "classification/gpc_model_flags.h"
@@ -34,8 +35,7 @@ struct Request {
 
 Result<Request> read_request(const Arguments& args) {
   Request r;
-  if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
-  Result<std::vector<double>> point = args.numbers("point", "");
+  Result<std::vector<double>> point = required_point(args);
   if (!point.ok()) return point.status();
   r.point = point.value();
   if (args.has("gamma") == args.has("sweep")) {
@@ -47,68 +47,31 @@ Result<Request> read_request(const Arguments& args) {
     Result<std::vector<double>> gammas = args.numbers("sweep", "");
     if (!gammas.ok()) return gammas.status();
     r.gammas = gammas.value();
+    for (double g : r.gammas) {
+      if (g < 0.0) return Status(StatusCode::invalid_argument, "--sweep values must be >= 0, got " + format_number(g));
+    }
   } else {
-    Result<double> gamma = args.number("gamma", 0.0);
+    Result<double> gamma = required_gamma(args, GammaBound::non_negative);
     if (!gamma.ok()) return gamma.status();
     r.gammas = {gamma.value()};
   }
-  for (double g : r.gammas) {
-    if (g < 0.0) {
-      return Status(StatusCode::invalid_argument, std::string(r.sweep ? "--sweep values" : "--gamma") +
-                                                      " must be >= 0, got " + format_number(g));
-    }
-  }
   RobustnessOptions& o = r.options;
   o.gamma = r.gammas.front();
-  if (args.has("dims")) {
-    Result<std::vector<std::size_t>> dims = args.indices("dims", "");
-    if (!dims.ok()) return dims.status();
-    o.dims = dims.value();
-  }
-  if (args.has("valid-range")) {
-    Result<std::vector<double>> range = args.numbers("valid-range", "");
-    if (!range.ok()) return range.status();
-    if (range.value().size() != 2) {
-      return Status(StatusCode::invalid_argument,
-                    "--valid-range expects two numbers LO,HI, got '" + args.get("valid-range", "") + "'");
-    }
-    o.valid_range = Interval{range.value()[0], range.value()[1]};
-  }
-  Result<double> tolerance = args.number("tolerance", 0.01), time_limit = args.number("time-limit", 0.0);
-  for (const auto* v : {&tolerance, &time_limit})
-    if (!v->ok()) return v->status();
-  if (tolerance.value() < 0.0) {
-    return Status(StatusCode::invalid_argument, "--tolerance must be >= 0, got " + format_number(tolerance.value()));
-  }
-  if (time_limit.value() < 0.0) {
-    return Status(StatusCode::invalid_argument, "--time-limit must be >= 0, got " + format_number(time_limit.value()));
-  }
-  o.tolerance = tolerance.value();
-  o.time_limit_seconds = time_limit.value();
-  Result<long long> iterations = args.integer("max-iterations", 10000);
-  if (!iterations.ok()) return iterations.status();
-  o.max_iterations = std::size_t(iterations.value());
+  Result<BoxFlags> box = read_box_flags(args, RangeOrder::any);
+  if (!box.ok()) return box.status();
+  apply_box(box.value(), &o);
+  Result<SearchLimits> limits = read_search_limits(args, 0.01, 10000);
+  if (!limits.ok()) return limits.status();
+  apply_limits(limits.value(), &o);
   Result<RobustnessSearch> search = parse_search(args.get("search", r.sweep ? "adversarial" : "both"));
   if (!search.ok()) return Status(StatusCode::invalid_argument, "--" + search.status().message());
   o.search = search.value();
   return r;
 }
 
-// The region's checks before the (possibly long) fit, with the flag named: "--dims: coordinate 5 is out
-// of range: ...", "--valid-range: the point's coordinate 0 is 1.5, outside the valid range [0, 1]".
-// Returns the moving coordinates (all of them without --dims).
-Result<std::vector<std::size_t>> check_region(const Request& r) {
-  Result<RobustnessRegion> dims = RobustnessRegion::linf_ball(r.point, 0.0, r.options.dims);
-  if (!dims.ok()) return Status(StatusCode::invalid_argument, "--dims: " + dims.status().message());
-  Result<RobustnessRegion> clipped = RobustnessRegion::linf_ball(r.point, 0.0, r.options.dims, r.options.valid_range);
-  if (!clipped.ok()) return Status(StatusCode::invalid_argument, "--valid-range: " + clipped.status().message());
-  return dims.value().dims();
-}
-
 Status run(const Args& raw, std::ostream& out) {
   std::set<std::string> valued = gpc_model_flags();
-  valued.insert({"point", "gamma", "sweep", "dims", "valid-range", "tolerance", "max-iterations", "time-limit",
-                 "search", "out"});
+  valued.merge(robustness_flag_names());
   Result<Arguments> parsed = Arguments::parse(raw, valued, gpc_model_switches());
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
@@ -122,12 +85,8 @@ Status run(const Args& raw, std::ostream& out) {
   if (!train.ok()) return train.status();
   Result<std::size_t> d = feature_columns(flags.value(), train.value().view());
   if (!d.ok()) return d.status();
-  if (r.point.size() != d.value()) {
-    return Status(StatusCode::invalid_argument, "--point has " + count_of(r.point.size(), "value") + "; " +
-                                                    flags.value().train_path + " has " +
-                                                    count_of(d.value(), "feature column"));
-  }
-  Result<std::vector<std::size_t>> moving = check_region(r);
+  GPPROBE_RETURN_IF_ERROR(check_point_size(r.point, flags.value().train_path, d.value()));
+  Result<std::vector<std::size_t>> moving = check_region(r.point, r.options.dims, r.options.valid_range);
   if (!moving.ok()) return moving.status();
   Result<GpcModel> model = fit_gpc_model(flags.value(), train.value().view());
   if (!model.ok()) return model.status();

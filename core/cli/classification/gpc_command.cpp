@@ -16,6 +16,7 @@
 #include "classification/gpc_model_flags.h"
 #include "classification/multiclass_model_flags.h"
 #include "readers/loaded_matrix.h"
+#include "readers/train_test.h"
 
 namespace gpprobe::cli {
 
@@ -27,25 +28,20 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<Arguments> parsed = Arguments::parse(raw, valued, gpc_model_switches());
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
-  Result<std::string> train_path = args.required("train");
-  if (!train_path.ok()) return train_path.status();
-  Result<std::string> test_path = args.required("test");
-  if (!test_path.ok()) return test_path.status();
+  Result<TrainTestPaths> paths = required_train_test(args);
+  if (!paths.ok()) return paths.status();
+  const std::string& test_path = paths.value().test;
   Result<GpcModelFlags> flags = parse_gpc_model_flags(args);
   if (!flags.ok()) return flags.status();
 
-  Result<LoadedMatrix> train = read_matrix(train_path.value());
+  Result<LoadedMatrix> train = read_matrix(paths.value().train);
   if (!train.ok()) return train.status();
-  Result<LoadedMatrix> test = read_matrix(test_path.value());
+  Result<LoadedMatrix> test = read_matrix(test_path);
   if (!test.ok()) return test.status();
   Result<std::size_t> d = feature_columns(flags.value(), train.value().view());
   if (!d.ok()) return d.status();
-  if (test.value().cols != d.value()) {
-    return Status(StatusCode::dimension_mismatch, test_path.value() + ": has " + count_of(test.value().cols, "column") +
-                                                      "; expected " + count_of(d.value(), "feature column") + ", as " +
-                                                      train_path.value() + " has");
-  }
-  const std::vector<std::pair<std::string, std::string>> files = {{"test", test_path.value()}};
+  GPPROBE_RETURN_IF_ERROR(check_test_columns(paths.value(), test.value().cols, d.value()));
+  const std::vector<std::pair<std::string, std::string>> files = {{"test", test_path}};
   Result<GpcModel> model = fit_gpc_model(flags.value(), train.value().view(), files);
   if (!model.ok()) return model.status();
   const GpClassifier& gpc = model.value().gpc;
@@ -55,7 +51,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   PredictionReport report;
   const Status predicted =
       gpc.predict(test.value().view(), {mean.data(), variance.data(), probability.data()}, {}, &report);
-  if (!predicted.ok()) return with_file_names(predicted, {{"test", test_path.value()}});
+  if (!predicted.ok()) return with_file_names(predicted, {{"test", test_path}});
 
   CsvOutput csv(args.get("out", ""), out);
   GPPROBE_RETURN_IF_ERROR(csv.status());

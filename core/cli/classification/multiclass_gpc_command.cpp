@@ -19,6 +19,7 @@
 #include "csv_output.h"
 #include "readers/file_messages.h"
 #include "readers/loaded_matrix.h"
+#include "readers/train_test.h"
 
 namespace gpprobe::cli {
 
@@ -30,23 +31,20 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<Arguments> parsed = Arguments::parse(raw, valued, multiclass_model_switches());
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
-  Result<std::string> train_path = args.required("train");
-  if (!train_path.ok()) return train_path.status();
-  Result<std::string> test_path = args.required("test");
-  if (!test_path.ok()) return test_path.status();
+  Result<TrainTestPaths> paths = required_train_test(args);
+  if (!paths.ok()) return paths.status();
+  const std::string& test_path = paths.value().test;
   Result<MulticlassModelFlags> flags = parse_multiclass_model_flags(args);
   if (!flags.ok()) return flags.status();
 
-  Result<LoadedMatrix> train = read_matrix(train_path.value());
+  Result<LoadedMatrix> train = read_matrix(paths.value().train);
   if (!train.ok()) return train.status();
-  Result<LoadedMatrix> test = read_matrix(test_path.value());
+  Result<LoadedMatrix> test = read_matrix(test_path);
   if (!test.ok()) return test.status();
-  if (train.value().cols >= 2 && test.value().cols != train.value().cols - 1) {
-    return Status(StatusCode::dimension_mismatch, test_path.value() + ": has " + count_of(test.value().cols, "column") +
-                                                      "; expected " + count_of(train.value().cols - 1, "feature column") +
-                                                      ", as " + train_path.value() + " has");
+  if (train.value().cols >= 2) {
+    GPPROBE_RETURN_IF_ERROR(check_test_columns(paths.value(), test.value().cols, train.value().cols - 1));
   }
-  const std::vector<std::pair<std::string, std::string>> files = {{"test", test_path.value()}};
+  const std::vector<std::pair<std::string, std::string>> files = {{"test", test_path}};
   Result<MulticlassModel> model = fit_multiclass_model(flags.value(), train.value().view(), files);
   if (!model.ok()) return model.status();
   const MulticlassLaplace& gpc = model.value().model;
@@ -62,7 +60,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t c = 0; c < C; ++c) {
       if (!std::isfinite(p.probability(Eigen::Index(i), Eigen::Index(c)))) {
-        return Status(StatusCode::numerical_failure, test_path.value() + ": the probability of class " +
+        return Status(StatusCode::numerical_failure, test_path + ": the probability of class " +
                                                          std::to_string(c) + " at row " + std::to_string(i) +
                                                          " is not finite");
       }

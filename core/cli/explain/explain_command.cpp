@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "arguments.h"
+#include "certify/box_flags.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "classification/gpc_model_flags.h"
@@ -67,42 +68,16 @@ struct ExplainRequest {
 
 Result<ExplainRequest> read_explain_request(const Arguments& args) {
   ExplainRequest r;
-  if (!args.has("gamma")) return Status(StatusCode::invalid_argument, "missing --gamma");
-  Result<double> gamma = args.number("gamma", 0.0);
+  Result<double> gamma = required_gamma(args, GammaBound::positive);
   if (!gamma.ok()) return gamma.status();
-  if (!(gamma.value() > 0.0)) {
-    return Status(StatusCode::invalid_argument, "--gamma must be > 0, got " + format_number(gamma.value()));
-  }
   SensitivityOptions& o = r.sensitivity;
   o.gamma = gamma.value();
-  if (args.has("dims")) {
-    Result<std::vector<std::size_t>> dims = args.indices("dims", "");
-    if (!dims.ok()) return dims.status();
-    o.dims = dims.value();
-  }
-  if (args.has("valid-range")) {
-    Result<std::vector<double>> range = args.numbers("valid-range", "");
-    if (!range.ok()) return range.status();
-    if (range.value().size() != 2 || range.value()[0] > range.value()[1]) {
-      return Status(StatusCode::invalid_argument,
-                    "--valid-range expects two numbers LO,HI with LO <= HI, got '" + args.get("valid-range", "") + "'");
-    }
-    o.valid_range = Interval{range.value()[0], range.value()[1]};
-  }
-  Result<double> tolerance = args.number("tolerance", o.tolerance), time_limit = args.number("time-limit", 0.0);
-  for (const auto* v : {&tolerance, &time_limit})
-    if (!v->ok()) return v->status();
-  if (tolerance.value() < 0.0) {
-    return Status(StatusCode::invalid_argument, "--tolerance must be >= 0, got " + format_number(tolerance.value()));
-  }
-  if (time_limit.value() < 0.0) {
-    return Status(StatusCode::invalid_argument, "--time-limit must be >= 0, got " + format_number(time_limit.value()));
-  }
-  o.tolerance = tolerance.value();
-  o.time_limit_seconds = time_limit.value();
-  Result<long long> iterations = args.integer("max-iterations", 1000);
-  if (!iterations.ok()) return iterations.status();
-  o.max_iterations = std::size_t(iterations.value());
+  Result<BoxFlags> box = read_box_flags(args, RangeOrder::ordered);
+  if (!box.ok()) return box.status();
+  apply_box(box.value(), &o);
+  Result<SearchLimits> limits = read_search_limits(args, o.tolerance, 1000);
+  if (!limits.ok()) return limits.status();
+  apply_limits(limits.value(), &o);
   Result<long long> samples = args.integer("lime-samples", 5000), seed = args.integer("seed", 0);
   for (const auto* v : {&samples, &seed})
     if (!v->ok()) return v->status();
@@ -187,8 +162,7 @@ Status check_point_flags(const std::vector<double>& point, const SensitivityOpti
 Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest& request, std::ostream& out,
                           std::ostream& err) {
   if (args.has("query")) return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
-  if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
-  Result<std::vector<double>> point = args.numbers("point", "");
+  Result<std::vector<double>> point = required_point(args);
   if (!point.ok()) return point.status();
   // --seed is LIME's; the model flags see it only with --optimize (then it also seeds the restarts).
   Args model_args;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "certify/box_flags.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "explain/paper_figures.h"
@@ -93,15 +94,9 @@ Result<PaperData> load_data(const Arguments& args) {
   data.train = std::move(train).value();
   data.test = all.block(Eigen::Index(n), 0, Eigen::Index(t), Eigen::Index(d));
   for (std::size_t i = 0; i < t; ++i) data.test_labels.push_back(all(Eigen::Index(n + i), Eigen::Index(d)));
-  if (args.has("valid-range")) {
-    Result<std::vector<double>> range = args.numbers("valid-range", "");
-    if (!range.ok()) return range.status();
-    if (range.value().size() != 2 || range.value()[0] > range.value()[1]) {
-      return Status(StatusCode::invalid_argument,
-                    "--valid-range expects two numbers LO,HI with LO <= HI, got '" + args.get("valid-range", "") + "'");
-    }
-    data.valid_range = Interval{range.value()[0], range.value()[1]};
-  }
+  Result<std::optional<Interval>> range = read_valid_range(args, RangeOrder::ordered);
+  if (!range.ok()) return range.status();
+  data.valid_range = range.value();
   return data;
 }
 

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/delimited_reader.h"
+#include "readers/train_test.h"
 #include "gpprobe/regression/anomaly_detection.h"
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/hyperparameter_fit.h"
@@ -137,10 +138,10 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<Arguments> parsed = Arguments::parse(raw, valued_flags(), {"optimize"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
-  Result<std::string> train_path = args.required("train");
-  if (!train_path.ok()) return train_path.status();
-  Result<std::string> test_path = args.required("test");
-  if (!test_path.ok()) return test_path.status();
+  Result<TrainTestPaths> paths = required_train_test(args);
+  if (!paths.ok()) return paths.status();
+  const std::string& train_path = paths.value().train;
+  const std::string& test_path = paths.value().test;
   const AnomalyThresholds default_thresholds;
   const HyperparameterFitOptions default_fit;
   Result<double> rho = args.number("rho", default_thresholds.rho), theta = args.number("theta", default_thresholds.theta);
@@ -156,21 +157,21 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   const AnomalyThresholds thresholds{rho.value(), theta.value()};
   if (const Status s = check_thresholds(thresholds); !s.ok()) return Status(s.code(), "--" + s.message());
 
-  Result<DelimitedTable> train = read_delimited(train_path.value());
+  Result<DelimitedTable> train = read_delimited(train_path);
   if (!train.ok()) return train.status();
-  Result<DelimitedTable> test = read_delimited(test_path.value());
+  Result<DelimitedTable> test = read_delimited(test_path);
   if (!test.ok()) return test.status();
   const DelimitedTable& tr = train.value();
   const DelimitedTable& te = test.value();
   if (tr.cols < 2) {
-    return Status(StatusCode::dimension_mismatch, train_path.value() + ": has " + count_of(tr.cols, "column") +
+    return Status(StatusCode::dimension_mismatch, train_path + ": has " + count_of(tr.cols, "column") +
                                                       "; expected feature columns then y (at least 2)");
   }
   const std::size_t d = tr.cols - 1;
   if (te.cols != d && te.cols != d + 1) {
     return Status(StatusCode::dimension_mismatch,
-                  test_path.value() + ": has " + count_of(te.cols, "column") + "; expected " + std::to_string(d) +
-                      " (features) or " + std::to_string(d + 1) + " (features and y), as " + train_path.value() +
+                  test_path + ": has " + count_of(te.cols, "column") + "; expected " + std::to_string(d) +
+                      " (features) or " + std::to_string(d + 1) + " (features and y), as " + train_path +
                       " has " + count_of(d, "feature column"));
   }
   const bool has_y = te.cols == d + 1;
@@ -192,12 +193,12 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     options.seed = std::uint64_t(seed.value());
     Result<HyperparameterFit> fit = fit_hyperparameters(MatrixView(x), y.data(), y.size(), fitted_kernel,
                                                         noise_variance, options);
-    if (!fit.ok()) return with_files(fit.status(), train_path.value(), test_path.value());
+    if (!fit.ok()) return with_files(fit.status(), train_path, test_path);
     fitted_kernel = fit.value().kernel;
     noise_variance = fit.value().noise_variance;
   }
   Result<GpRegression> gp = GpRegression::fit(MatrixView(x), y.data(), y.size(), fitted_kernel, noise_variance);
-  if (!gp.ok()) return with_files(gp.status(), train_path.value(), test_path.value());
+  if (!gp.ok()) return with_files(gp.status(), train_path, test_path);
 
   const std::size_t m = te.rows;
   std::vector<double> mean(m), latent(m), observation(m), knowledge(m);
@@ -207,7 +208,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   columns.observation_variance = observation.data();
   columns.knowledge = knowledge.data();
   const Status predicted = gp.value().predict(MatrixView(q), columns);
-  if (!predicted.ok()) return with_files(predicted, train_path.value(), test_path.value());
+  if (!predicted.ok()) return with_files(predicted, train_path, test_path);
   std::vector<PointStatus> status(has_y ? m : 0);
   if (has_y) {
     GPPROBE_RETURN_IF_ERROR(classify_points(y_test.data(), mean.data(), observation.data(), knowledge.data(), m,

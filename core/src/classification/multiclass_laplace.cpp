@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include "classification/factor.h"
+#include "classification/training_inputs.h"
 #include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 #include "common/input_checks.h"
@@ -107,13 +108,7 @@ Result<MulticlassTrainingData> make_multiclass_training_data(const MatrixView& x
     return Status(StatusCode::invalid_argument,
                   "the number of classes must be at least 2, got " + std::to_string(classes));
   }
-  if (x.rows() == 0) return Status(StatusCode::invalid_argument, "training inputs are empty (0 rows)");
-  if (x.cols() == 0) return Status(StatusCode::invalid_argument, "training inputs have 0 columns");
-  if (n != x.rows()) {
-    return Status(StatusCode::dimension_mismatch, "training labels have " + count_of(n, "value") +
-                                                      ", training inputs have " + count_of(x.rows(), "row"));
-  }
-  GPPROBE_RETURN_IF_ERROR(check_finite(x, "training inputs"));
+  GPPROBE_RETURN_IF_ERROR(check_training_inputs(x, n));
   MulticlassTrainingData data;
   data.classes = classes;
   const std::string range = "; labels must be integers 0 to " + std::to_string(classes - 1) + " (" +

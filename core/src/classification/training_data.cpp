@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "classification/training_inputs.h"
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -34,14 +35,18 @@ Status check_labels(const double* labels, std::size_t n) {
 
 }  // namespace
 
-Result<GpcTrainingData> make_gpc_training_data(const MatrixView& x, const double* labels, std::size_t n) {
+Status check_training_inputs(const MatrixView& x, std::size_t labels) {
   if (x.rows() == 0) return Status(StatusCode::invalid_argument, "training inputs are empty (0 rows)");
   if (x.cols() == 0) return Status(StatusCode::invalid_argument, "training inputs have 0 columns");
-  if (n != x.rows()) {
-    return Status(StatusCode::dimension_mismatch, "training labels have " + count_of(n, "value") +
+  if (labels != x.rows()) {
+    return Status(StatusCode::dimension_mismatch, "training labels have " + count_of(labels, "value") +
                                                       ", training inputs have " + count_of(x.rows(), "row"));
   }
-  GPPROBE_RETURN_IF_ERROR(check_finite(x, "training inputs"));
+  return check_finite(x, "training inputs");
+}
+
+Result<GpcTrainingData> make_gpc_training_data(const MatrixView& x, const double* labels, std::size_t n) {
+  GPPROBE_RETURN_IF_ERROR(check_training_inputs(x, n));
   GPPROBE_RETURN_IF_ERROR(check_labels(labels, n));
   GpcTrainingData data;
   data.x.resize(Eigen::Index(n), Eigen::Index(x.cols()));

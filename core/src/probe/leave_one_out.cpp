@@ -12,7 +12,8 @@ namespace gpprobe {
 
 namespace {
 
-constexpr double kZ99 = 2.5758293035489004;  // the standard normal's 99.5% quantile: 99% intervals
+constexpr double kConfidence = 0.99;
+constexpr double kZ99 = 2.5758293035489004;  // the standard normal's (1 + kConfidence) / 2 = 99.5% quantile
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The log loss of each observation, -log of the probability its label gets: E[sigmoid(f)] for a positive,
@@ -21,10 +22,16 @@ double observation_loss(double mean, double variance, bool positive) {
   return -std::log(uncertainty_measures(positive ? mean : -mean, variance).judged_probability);
 }
 
+Interval normal_interval(double value, double standard_error) {
+  return {value - kZ99 * standard_error, value + kZ99 * standard_error};
+}
+
 void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
   const std::size_t O = labels.size();
   for (std::uint8_t y : labels) ++(y ? r->positives : r->negatives);
   r->auroc = r->auroc_standard_error = r->log_loss = r->log_loss_standard_error = kNaN;
+  r->confidence = kConfidence;
+  r->auroc_interval = r->log_loss_interval = {kNaN, kNaN};
   if (O > 0) {
     std::vector<double> losses(O);
     double sum = 0;
@@ -37,6 +44,7 @@ void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
       double squares = 0;
       for (double l : losses) squares += (l - r->log_loss) * (l - r->log_loss);
       r->log_loss_standard_error = std::sqrt(squares / double(O - 1) / double(O));
+      r->log_loss_interval = normal_interval(r->log_loss, r->log_loss_standard_error);
     }
   }
   if (r->positives > 0 && r->negatives > 0) {
@@ -47,9 +55,10 @@ void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
     return;
   }
   r->auroc_standard_error = auroc_standard_error(labels.data(), r->judged_probability.data(), O).value();
-  const bool ranks_at_chance = r->auroc - kZ99 * r->auroc_standard_error <= 0.5;
+  r->auroc_interval = normal_interval(r->auroc, r->auroc_standard_error);
+  const bool ranks_at_chance = r->auroc_interval.lower <= 0.5;
   // Confidently wrong: the log loss is worse than the coin's log 2 beyond its interval.
-  const bool loss_worse_than_chance = r->log_loss - kZ99 * r->log_loss_standard_error > std::log(2.0);
+  const bool loss_worse_than_chance = r->log_loss_interval.lower > std::log(2.0);
   r->verdict = ranks_at_chance || loss_worse_than_chance ? LooVerdict::chance : LooVerdict::separates;
 }
 

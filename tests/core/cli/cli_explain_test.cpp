@@ -25,16 +25,6 @@ using testing::CliRun;
 using testing::run_cli;
 using testing::TempFile;
 
-std::string train_csv(const nlohmann::json& c) {
-  std::ostringstream os;
-  os.precision(17);
-  for (std::size_t i = 0; i < c["X_train"].size(); ++i) {
-    for (const auto& v : c["X_train"][i]) os << v.get<double>() << ',';
-    os << c["y_train"][i].get<int>() << '\n';
-  }
-  return os.str();
-}
-
 std::string joined(const std::vector<double>& values) {
   std::ostringstream os;
   os.precision(17);
@@ -51,7 +41,7 @@ std::vector<std::vector<double>> rows_of(const CliRun& run) {
 
 struct GoldenClassifier {
   // `tag` names the training file: tests may run at once in separate processes.
-  explicit GoldenClassifier(const std::string& tag) : train("explain_train_" + tag + ".csv", train_csv(c)) {}
+  explicit GoldenClassifier(const std::string& tag) : train("explain_train_" + tag + ".csv", testing::golden_train_csv(c)) {}
   nlohmann::json c = testing::gpc_golden_cases()[3];  // blobs-5d-ard
   TempFile train;
   std::vector<double> point = c["X_test"][2].get<std::vector<double>>();

@@ -63,16 +63,7 @@ TEST(CliGpc, ReproducesTheGoldenCaseWithExactHeaderAndDigits) {
     std::getline(lines, line);
     const std::regex seventeen("^0,-?[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,0\\.[0-9]{1,17}$");
     EXPECT_TRUE(std::regex_match(line, seventeen)) << line;
-    std::istringstream fields(line);
-    std::string field;
-    int long_fields = 0;
-    while (std::getline(fields, field, ',')) {
-      char printed[32];
-      std::snprintf(printed, sizeof printed, "%.17g", std::strtod(field.c_str(), nullptr));
-      EXPECT_EQ(field, printed);
-      long_fields += field.size() >= 17;
-    }
-    EXPECT_GE(long_fields, 2) << line;  // %.6g would print at most 8 characters per field
+    EXPECT_GE(testing::expect_seventeen_digit_fields(line), 2) << line;  // %.6g would print at most 8 characters per field
 
     const nlohmann::json s = nlohmann::json::parse(r.err);
     EXPECT_EQ(s["method"], "laplace");

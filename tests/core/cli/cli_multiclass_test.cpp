@@ -40,11 +40,7 @@ struct MulticlassFiles {
     std::ostringstream os;
     os.precision(17);
     for (std::size_t j = 0; j < c["d"].get<std::size_t>(); ++j) os << 'x' << j << ',';
-    os << "label\n";
-    for (std::size_t i = 0; i < c["X_train"].size(); ++i) {
-      for (const auto& v : c["X_train"][i]) os << v.get<double>() << ',';
-      os << c["y"][i].get<int>() << '\n';
-    }
+    os << "label\n" << testing::golden_train_csv(c, "y");
     return os.str();
   }
   // The case's kernels as flags: one S and one L list when shared, else per class.
@@ -66,25 +62,6 @@ struct MulticlassFiles {
   }
 };
 
-// The CSV as numbers, read with strtod: a prior-like far point's latent mean can be subnormal (1.5e-323),
-// which std::stod (cli_runner.h's parse_output) rejects as out of range.
-std::vector<std::vector<double>> parse_csv(const std::string& text, std::string* header) {
-  std::istringstream in(text);
-  std::getline(in, *header);
-  std::vector<std::vector<double>> rows;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<double> row;
-    std::stringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) {
-      char* end = nullptr;
-      row.push_back(std::strtod(cell.c_str(), &end));
-      EXPECT_EQ(*end, '\0') << cell;
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 std::string expected_header(std::size_t C) {
   std::string h = "point";
   for (std::size_t c = 0; c < C; ++c) h += ",latent_mean_" + std::to_string(c);
@@ -105,7 +82,7 @@ TEST(CliMulticlass, GpcReproducesEveryGoldenCaseThroughCsv) {
     const auto r = run_cli(f.gpc(f.test.path()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::string header;
-    const auto rows = parse_csv(r.out, &header);
+    const auto rows = testing::parse_output(r.out, &header);
     EXPECT_EQ(header, expected_header(C));
     ASSERT_EQ(rows.size(), c["X_test"].size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -159,16 +136,7 @@ TEST(CliMulticlass, GpcPrintsSeventeenSignificantDigitsAndWritesOut) {
   std::getline(in, header);
   std::getline(in, line);
   EXPECT_EQ(header, expected_header(3));
-  std::istringstream fields(line);
-  std::string field;
-  int long_fields = 0;
-  while (std::getline(fields, field, ',')) {
-    char printed[32];
-    std::snprintf(printed, sizeof printed, "%.17g", std::strtod(field.c_str(), nullptr));
-    EXPECT_EQ(field, printed);
-    long_fields += field.size() >= 17;
-  }
-  EXPECT_GE(long_fields, 6) << line;
+  EXPECT_GE(testing::expect_seventeen_digit_fields(line), 6) << line;
 }
 
 TEST(CliMulticlass, OptimizeRaisesTheLogMarginalLikelihoodToAStationaryPoint) {
@@ -211,7 +179,7 @@ std::vector<std::vector<double>> gpc_probabilities(const MulticlassFiles& f, con
   const auto r = run_cli(f.gpc(test.path()));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::string header;
-  const auto rows = parse_csv(r.out, &header);
+  const auto rows = testing::parse_output(r.out, &header);
   const std::size_t C = f.c["C"];
   std::vector<std::vector<double>> out;
   for (const auto& row : rows) out.emplace_back(row.end() - std::ptrdiff_t(C), row.end());
@@ -405,7 +373,7 @@ TEST(CliMulticlass, EachBadInputIsOneLineNamingTheProblem) {
   EXPECT_EQ(s["classes"], 3);
   EXPECT_EQ(s["class_counts"].get<std::vector<double>>(), (std::vector<double>{2, 0, 2}));
   std::string header;
-  const auto rows = parse_csv(ok.out, &header);
+  const auto rows = testing::parse_output(ok.out, &header);
   ASSERT_EQ(rows.size(), 2u);
   // Columns: point, 3 means, 6 covariances, then probability_0..2 at 10..12.
   EXPECT_LT(rows[0][11], rows[0][10]);  // probability_1 < probability_0 at a class-0 example

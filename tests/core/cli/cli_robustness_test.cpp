@@ -17,17 +17,6 @@ namespace {
 using testing::run_cli;
 using testing::TempFile;
 
-// A golden case's training set as CSV (features, then labels -1/+1).
-std::string train_csv(const nlohmann::json& c) {
-  std::ostringstream os;
-  os.precision(17);
-  for (std::size_t i = 0; i < c["X_train"].size(); ++i) {
-    for (const auto& v : c["X_train"][i]) os << v.get<double>() << ',';
-    os << c["y_train"][i].get<int>() << '\n';
-  }
-  return os.str();
-}
-
 std::string numbers(const nlohmann::json& values) {
   std::ostringstream os;
   os.precision(17);
@@ -48,7 +37,7 @@ struct GoldenBoxFiles {
   TempFile train;
   GoldenBoxFiles(std::size_t case_index, std::size_t box_index)
       : c(testing::gpc_golden_cases()[case_index]), box(c["robustness"][box_index]),
-        train("robustness_train.csv", train_csv(c)) {}
+        train("robustness_train.csv", testing::golden_train_csv(c)) {}
   std::string args() const {
     std::string dims;
     for (std::size_t j = 0; j < box["dims"].size(); ++j) dims += (j ? "," : "") + std::to_string(box["dims"][j].get<int>());
@@ -126,7 +115,7 @@ TEST(CliRobustness, CertifiesTheGoldenBoxesWithTheStatedInvariants) {
 TEST(CliRobustness, SweepGivesOneRowPerGammaOnTheAdversarialSide) {
   const nlohmann::json c = testing::gpc_golden_cases()[4];
   const nlohmann::json& s = c["robustness_sweep"];
-  const TempFile train("robustness_sweep_train.csv", train_csv(c));
+  const TempFile train("robustness_sweep_train.csv", testing::golden_train_csv(c));
   std::string gammas;
   for (const auto& row : s["rows"]) gammas += (gammas.empty() ? "" : ",") + numbers(nlohmann::json::array({row["gamma"]}));
   const auto r = run_cli("robustness --train " + train.path() + model_flags(c, "laplace_probit") + " --point " +

@@ -93,6 +93,7 @@ TEST(LeaveOneOut, OneObservationFallsBackToThePriorAndNoneIsEmpty) {
   EXPECT_NEAR(loo.judged_probability[0], 0.5, 1e-12);
   EXPECT_EQ(loo.verdict, LooVerdict::too_few);
   EXPECT_TRUE(std::isnan(loo.auroc));
+  EXPECT_TRUE(std::isnan(loo.auroc_interval.lower) && std::isnan(loo.log_loss_interval.upper));
 
   const RowMatrix none(0, 6);
   const LeaveOneOut empty = ok_value(leave_one_out(fitted(none, {}, 0.1, 5.0)));
@@ -100,16 +101,23 @@ TEST(LeaveOneOut, OneObservationFallsBackToThePriorAndNoneIsEmpty) {
   EXPECT_EQ(empty.verdict, LooVerdict::too_few);
 }
 
-TEST(LeaveOneOut, SummaryIsTheAurocAndLogLossOfTheLooProbabilities) {
+// 14 observations of 8 dimensions labelled by the sign of column 2 (both classes at least twice), and
+// their leave-one-out check; the labels into *y.
+LeaveOneOut fourteen_observations(std::vector<std::uint8_t>* y) {
   std::mt19937 rng(11);
   const RowMatrix X = random_rows(14, 8, rng);
-  std::vector<std::uint8_t> y(14);
-  for (int i = 0; i < 14; ++i) y[std::size_t(i)] = std::uint8_t(X(i, 2) > 0);
-  y[0] = 1;
-  y[1] = 0;
-  y[2] = 1;
-  y[3] = 0;
-  const LeaveOneOut loo = ok_value(leave_one_out(fitted(X, y, 0.1, 5.0)));
+  y->assign(14, 0);
+  for (int i = 0; i < 14; ++i) (*y)[std::size_t(i)] = std::uint8_t(X(i, 2) > 0);
+  (*y)[0] = 1;
+  (*y)[1] = 0;
+  (*y)[2] = 1;
+  (*y)[3] = 0;
+  return ok_value(leave_one_out(fitted(X, *y, 0.1, 5.0)));
+}
+
+TEST(LeaveOneOut, SummaryIsTheAurocAndLogLossOfTheLooProbabilities) {
+  std::vector<std::uint8_t> y;
+  const LeaveOneOut loo = fourteen_observations(&y);
   double loss = 0;
   std::vector<double> losses;
   for (std::size_t i = 0; i < y.size(); ++i) {
@@ -123,6 +131,52 @@ TEST(LeaveOneOut, SummaryIsTheAurocAndLogLossOfTheLooProbabilities) {
   EXPECT_NEAR(loo.log_loss_standard_error, std::sqrt(squares / 13.0 / 14.0), 1e-12);
   EXPECT_DOUBLE_EQ(loo.auroc, ok_value(auroc(y.data(), loo.judged_probability.data(), y.size())));
   EXPECT_EQ(loo.positives + loo.negatives, 14u);
+}
+
+// The intervals the result carries against their definition worked here from scratch: DeLong's variance from
+// the placements of the leave-one-out probabilities (V_i the share of negatives a positive outranks, ties
+// half; W_j likewise; var = s2(V)/m + s2(W)/n), sd(losses)/sqrt(O), and z the point where the standard
+// normal's two-sided tail erfc(z/sqrt 2) is 1 - confidence, found by bisection.
+TEST(LeaveOneOut, IntervalsAreValueMinusPlusTheNormalQuantileTimesTheStandardError) {
+  std::vector<std::uint8_t> y;
+  const LeaveOneOut loo = fourteen_observations(&y);
+  EXPECT_EQ(loo.confidence, 0.99);
+  std::vector<double> pos, neg, losses;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double p = loo.judged_probability[i];
+    (y[i] ? pos : neg).push_back(p);
+    losses.push_back(-(y[i] ? std::log(p) : std::log1p(-p)));
+  }
+  auto placement = [](double s, const std::vector<double>& others, bool above) {
+    double share = 0;
+    for (double o : others) share += (above ? s > o : s < o) ? 1.0 : s == o ? 0.5 : 0.0;
+    return share / double(others.size());
+  };
+  auto mean_and_var = [](const std::vector<double>& v) {
+    double m = 0, s2 = 0;
+    for (double x : v) m += x / double(v.size());
+    for (double x : v) s2 += (x - m) * (x - m) / double(v.size() - 1);
+    return std::pair<double, double>{m, s2};
+  };
+  std::vector<double> V, W;
+  for (double p : pos) V.push_back(placement(p, neg, true));
+  for (double q : neg) W.push_back(placement(q, pos, false));
+  const auto [auc, var_v] = mean_and_var(V);
+  const double se_auc = std::sqrt(var_v / double(V.size()) + mean_and_var(W).second / double(W.size()));
+  const auto [loss, var_loss] = mean_and_var(losses);
+  const double se_loss = std::sqrt(var_loss / double(losses.size()));
+  double lo = 0, hi = 10;
+  for (int k = 0; k < 200; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (std::erfc(mid / std::sqrt(2.0)) > 1.0 - loo.confidence ? lo : hi) = mid;
+  }
+  const double z = 0.5 * (lo + hi);
+  EXPECT_NEAR(z, 2.5758293035489004, 1e-12);
+  EXPECT_NEAR(loo.auroc_interval.lower, auc - z * se_auc, 1e-12);
+  EXPECT_NEAR(loo.auroc_interval.upper, auc + z * se_auc, 1e-12);
+  EXPECT_NEAR(loo.log_loss_interval.lower, loss - z * se_loss, 1e-12);
+  EXPECT_NEAR(loo.log_loss_interval.upper, loss + z * se_loss, 1e-12);
+  EXPECT_GT(se_auc, 0.0);  // a case with width
 }
 
 // Labels unrelated to 32-dimensional data, 8 observations per class (the case): every seed warns.
@@ -143,7 +197,7 @@ TEST(LeaveOneOut, SeparableClassesSeparate) {
   const RowMatrix X = Eigen::Map<const RowMatrix>(data.x.data(), 16, 32);
   const LeaveOneOut loo = ok_value(leave_one_out(fitted(X, data.labels, 0.1, 5.0)));
   EXPECT_EQ(loo.verdict, LooVerdict::separates) << "AUROC " << loo.auroc << ", log loss " << loo.log_loss;
-  EXPECT_GT(loo.auroc - 2.576 * loo.auroc_standard_error, 0.5);
+  EXPECT_GT(loo.auroc_interval.lower, 0.5);
 }
 
 TEST(Metrics, AurocStandardErrorIsDeLongs) {

@@ -17,7 +17,8 @@
 //   log loss   -(1/O) sum [y log p + (1 - y) log(1 - p)], with standard error sd(losses) / sqrt(O)
 //   99% intervals: value -/+ 2.576 standard errors (normal approximations, rough at O this small, so
 //              99% rather than 95%: with 95%, 1 of 20 seeds of unrelated labels in the tests passed as
-//              separating, AUROC 0.81 +/- 0.25)
+//              separating, AUROC 0.81 +/- 0.25); the result carries them and their level (confidence),
+//              so callers show them without restating z
 //   too_few    fewer than 2 observations of a class (no standard error)
 //   chance     the AUROC's interval reaches 1/2 (or lies below it), or the log loss's interval lies
 //              above log 2, the loss of the prior's judged probability 1/2 (confidently wrong): these
@@ -31,6 +32,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "gpprobe/certify/interval.h"
 #include "gpprobe/common/enum_names.h"
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/common/status.h"
@@ -50,6 +52,10 @@ struct LeaveOneOut {
   std::size_t positives = 0, negatives = 0;
   double auroc = 0.0, auroc_standard_error = 0.0;       // NaN when undefined (a class missing / < 2)
   double log_loss = 0.0, log_loss_standard_error = 0.0;  // NaN when undefined (O = 0 / O < 2)
+  // The intervals the verdict judges: value -/+ z standard errors, z the standard normal's (1 + confidence) / 2
+  // quantile (not clipped to [0, 1] or [0, inf)); NaN bounds where the standard error is NaN.
+  double confidence = 0.99;
+  Interval auroc_interval, log_loss_interval;
   LooVerdict verdict = LooVerdict::too_few;
 };
 

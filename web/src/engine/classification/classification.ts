@@ -20,7 +20,7 @@ import type {
   GpprobeModule,
 } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
-import { filledHandle, HeapScope } from '../heap.ts';
+import { HeapScope } from '../heap.ts';
 import { loadModule, type LoadOptions } from '../load_module.ts';
 import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
@@ -29,6 +29,9 @@ import { CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
 import {
   fitMulticlass, optimizeMulticlass, type FitMulticlassOptions, type MulticlassGpClassifier, type OptimizeMulticlassOptions,
 } from './multiclass.ts';
+import {
+  checkOptimizerCounts, checkTraining, float64, optimizationOf, trainedHandle, type Optimization, type TrainingLabels,
+} from './training.ts';
 
 export type ClassificationMethod = 'laplace' | 'ep';
 export type ClassificationLikelihood = 'probit' | 'logistic';
@@ -43,7 +46,7 @@ export interface FitClassifierOptions {
   /** n by d training inputs. */
   inputs: Matrix;
   /** n labels, 0/1 or −1/+1 (one convention throughout). */
-  labels: Uint8Array | Int8Array | Int32Array | Float64Array;
+  labels: TrainingLabels;
   /** Default CLASSIFICATION_DEFAULTS.method ("laplace"). */
   method?: ClassificationMethod;
   /** Default CLASSIFICATION_DEFAULTS.likelihood ("probit"); EP takes probit only. */
@@ -78,12 +81,7 @@ export interface ClassifierPrediction {
 export const CLASSIFIER_COLUMNS = ['latentMean', 'latentVariance', 'probability'] as const;
 
 /** The optimiser's report: the best log marginal likelihood of each run, the iterations over all runs. */
-export interface ClassifierOptimization {
-  runValues: Float64Array;
-  iterations: number;
-  startLogMarginalLikelihood: number;
-  converged: boolean;
-}
+export type ClassifierOptimization = Optimization;
 
 /** What a fitted classifier reports: its model, kernel (d length-scales), evidence and its gradient in
  * [log signalVariance, log lengthScales…], Newton steps or EP sweeps, and the optimiser's report. */
@@ -95,8 +93,6 @@ export type ClassifierState = Omit<ClassifierStateValue, 'code' | 'message' | 'm
 
 export type ClassificationExample = Omit<ClassificationExampleValue, 'code' | 'message' | 'x' | 'rows' | 'cols'> & { x: Matrix };
 export type ClassificationVocabulary = Omit<VocabularyValue, 'code' | 'message'>;
-
-const LABEL_TYPES = [Uint8Array, Int8Array, Int32Array, Float64Array];
 
 export class GpClassifier {
   readonly #module: GpprobeModule;
@@ -161,10 +157,6 @@ export class GpClassifier {
   }
 }
 
-function float64(data: ArrayLike<number>): Float64Array {
-  return data instanceof Float64Array ? data : Float64Array.from(data);
-}
-
 export class ClassificationEngine {
   readonly #module: GpprobeModule;
 
@@ -194,33 +186,20 @@ export class ClassificationEngine {
   optimizeClassifier(options: OptimizeClassifierOptions): GpClassifier;
   optimizeClassifier(options: OptimizeClassifierOptions | OptimizeMulticlassOptions): GpClassifier | MulticlassGpClassifier {
     if (options.likelihood === 'softmax') return optimizeMulticlass(this.#module, options);
-    for (const key of ['restarts', 'seed'] as const) if (options[key] !== undefined) checkCount(key, options[key]);
+    checkOptimizerCounts(options);
     let optimization: ClassifierOptimization | null = null;
-    const handle = this.#run(options, (h, x, y) => {
-      const { runValues, iterations, startLogMarginalLikelihood, converged, code, message } = h.optimize(
-        x, options.inputs.rows, options.inputs.cols, y, settings(options), {
-          restarts: options.restarts ?? DEFAULTS.restarts, seed: options.seed ?? DEFAULTS.seed,
-          maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
-          sharedLengthScale: options.sharedLengthScale ?? false,
-        }, coreProgress('L-BFGS iterations', options.onProgress, options.signal));
-      optimization = { runValues, iterations, startLogMarginalLikelihood, converged };
-      return { code, message };
-    });
+    const handle = this.#run(options, (h, x, y) => optimizationOf(h.optimize(
+      x, options.inputs.rows, options.inputs.cols, y, settings(options), {
+        restarts: options.restarts ?? DEFAULTS.restarts, seed: options.seed ?? DEFAULTS.seed,
+        maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
+        sharedLengthScale: options.sharedLengthScale ?? false,
+      }, coreProgress('L-BFGS iterations', options.onProgress, options.signal)), (o) => { optimization = o; }));
     return new GpClassifier(this.#module, handle, optimization);
   }
 
   #run(options: FitClassifierOptions, call: (handle: ClassifierHandle, x: number, y: number) => { code: string; message: string }): ClassifierHandle {
-    checkMatrix('inputs', options.inputs);
-    if (!LABEL_TYPES.some((T) => options.labels instanceof T)) {
-      throw new GpprobeError('invalid_argument', 'labels must be a Uint8Array, Int8Array, Int32Array or Float64Array');
-    }
-    if (options.labels.length !== options.inputs.rows) {
-      throw new GpprobeError('dimension_mismatch',
-        `training labels have ${options.labels.length} values, training inputs have ${options.inputs.rows} rows`);
-    }
-    const handle = new this.#module.ClassifierHandle();
-    return filledHandle(this.#module, handle, (heap) =>
-      call(handle, heap.copyIn(float64(options.inputs.data), 'training inputs'), heap.copyIn(float64(options.labels), 'training labels')));
+    checkTraining(options);
+    return trainedHandle(this.#module, new this.#module.ClassifierHandle(), options, call);
   }
 
   /** A bundled, seeded two-dimensional data set (labels 0/1). */

@@ -16,18 +16,21 @@ import type {
   MulticlassCertificateValue, MulticlassClassifierHandle, MulticlassSettings, GpprobeModule,
 } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
-import { filledHandle, HeapScope } from '../heap.ts';
+import { HeapScope } from '../heap.ts';
 import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
 import type { ProbabilityExtreme, SearchStatus } from '../certify/classification_certify.ts';
 import { CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
 import type { ClassificationKernel } from './classification.ts';
+import {
+  checkOptimizerCounts, checkTraining, float64, optimizationOf, trainedHandle, type Optimization, type TrainingLabels,
+} from './training.ts';
 
 export interface FitMulticlassOptions {
   /** n by d training inputs. */
   inputs: Matrix;
   /** n class indices 0..C−1. */
-  labels: Uint8Array | Int8Array | Int32Array | Float64Array;
+  labels: TrainingLabels;
   likelihood: 'softmax';
   /** Multi-class classification is Laplace only. */
   method?: 'laplace';
@@ -65,12 +68,7 @@ export interface MulticlassPrediction {
   rules: string[];
 }
 
-export interface MulticlassOptimization {
-  runValues: Float64Array;
-  iterations: number;
-  startLogMarginalLikelihood: number;
-  converged: boolean;
-}
+export type MulticlassOptimization = Optimization;
 
 export interface MulticlassState {
   classes: number;
@@ -110,12 +108,6 @@ export type MulticlassCertificate = Omit<MulticlassCertificateValue, 'code' | 'm
   maximum: ProbabilityExtreme;
   safety: Omit<MulticlassCertificateValue['safety'], 'status'> & { status: SafetyVerdict };
 };
-
-const LABEL_TYPES = [Uint8Array, Int8Array, Int32Array, Float64Array];
-
-function float64(data: ArrayLike<number>): Float64Array {
-  return data instanceof Float64Array ? data : Float64Array.from(data);
-}
 
 function settings(options: FitMulticlassOptions): MulticlassSettings {
   if (options.kernel && options.kernels) throw new GpprobeError('invalid_argument', 'give kernel or kernels, not both');
@@ -221,18 +213,9 @@ export class MulticlassGpClassifier {
 
 function handleOf(module: GpprobeModule, options: FitMulticlassOptions,
   call: (handle: MulticlassClassifierHandle, x: number, y: number, s: MulticlassSettings) => { code: string; message: string }): MulticlassClassifierHandle {
-  checkMatrix('inputs', options.inputs);
-  if (!LABEL_TYPES.some((T) => options.labels instanceof T)) {
-    throw new GpprobeError('invalid_argument', 'labels must be a Uint8Array, Int8Array, Int32Array or Float64Array');
-  }
-  if (options.labels.length !== options.inputs.rows) {
-    throw new GpprobeError('dimension_mismatch',
-      `training labels have ${options.labels.length} values, training inputs have ${options.inputs.rows} rows`);
-  }
+  checkTraining(options);
   const s = settings(options);
-  const handle = new module.MulticlassClassifierHandle();
-  return filledHandle(module, handle, (heap) =>
-    call(handle, heap.copyIn(float64(options.inputs.data), 'training inputs'), heap.copyIn(float64(options.labels), 'training labels'), s));
+  return trainedHandle(module, new module.MulticlassClassifierHandle(), options, (h, x, y) => call(h, x, y, s));
 }
 
 /** @internal ClassificationEngine.fitClassifier with likelihood 'softmax'. */
@@ -243,16 +226,12 @@ export function fitMulticlass(module: GpprobeModule, options: FitMulticlassOptio
 
 /** @internal ClassificationEngine.optimizeClassifier with likelihood 'softmax'. */
 export function optimizeMulticlass(module: GpprobeModule, options: OptimizeMulticlassOptions): MulticlassGpClassifier {
-  for (const key of ['restarts', 'seed'] as const) if (options[key] !== undefined) checkCount(key, options[key]);
+  checkOptimizerCounts(options);
   let optimization: MulticlassOptimization | null = null;
-  const handle = handleOf(module, options, (h, x, y, s) => {
-    const { runValues, iterations, startLogMarginalLikelihood, converged, code, message } = h.optimize(
-      x, options.inputs.rows, options.inputs.cols, y, s, {
-        restarts: options.restarts ?? DEFAULTS.restarts, seed: options.seed ?? DEFAULTS.seed,
-        maxIterations: options.maxIterations ?? DEFAULTS.maxIterations, shared: options.shared ?? !options.kernels,
-      }, coreProgress('L-BFGS iterations', options.onProgress, options.signal));
-    optimization = { runValues, iterations, startLogMarginalLikelihood, converged };
-    return { code, message };
-  });
+  const handle = handleOf(module, options, (h, x, y, s) => optimizationOf(h.optimize(
+    x, options.inputs.rows, options.inputs.cols, y, s, {
+      restarts: options.restarts ?? DEFAULTS.restarts, seed: options.seed ?? DEFAULTS.seed,
+      maxIterations: options.maxIterations ?? DEFAULTS.maxIterations, shared: options.shared ?? !options.kernels,
+    }, coreProgress('L-BFGS iterations', options.onProgress, options.signal)), (o) => { optimization = o; }));
   return new MulticlassGpClassifier(module, handle, optimization);
 }

@@ -10,10 +10,9 @@ import { countOf } from '../../../common/ui/format.ts';
 import { LabelSuggestions } from './LabelSuggestions.tsx';
 import './verdict.css';
 
-/** The half-width of a 99% normal interval in standard errors, as the core's verdict uses it (leave_one_out.h). */
-const Z99 = 2.5758293035489004;
-
 const f2 = (v: number) => v.toFixed(2);
+/** The level of the core's intervals as a percentage ("99%"). */
+const percent = (confidence: number) => `${+(100 * confidence).toFixed(1)}%`;
 
 /** What is missing from the observations for the probe to say anything, or null. */
 function missingClass(observations: number[], labels: Uint8Array): string | null {
@@ -25,11 +24,12 @@ function missingClass(observations: number[], labels: Uint8Array): string | null
 }
 
 function Numbers({ loo }: { loo: LeaveOneOut }) {
-  const interval = (value: number, se: number) => (Number.isFinite(se) ? <> ± {f2(Z99 * se)}</> : null);
+  // The core's intervals are value -/+ z standard errors, so the half-width is upper - value.
+  const interval = (value: number, upper: number) => (Number.isFinite(upper) ? <> ± {f2(upper - value)}</> : null);
   return (
     <p class="verdict-numbers">
-      AUROC <strong data-testid="loo-auroc">{Number.isFinite(loo.auroc) ? f2(loo.auroc) : '—'}</strong>{interval(loo.auroc, loo.aurocStandardError)}
-      {' '}· log loss <strong data-testid="loo-log-loss">{Number.isFinite(loo.logLoss) ? f2(loo.logLoss) : '—'}</strong>{interval(loo.logLoss, loo.logLossStandardError)} nats
+      AUROC <strong data-testid="loo-auroc">{Number.isFinite(loo.auroc) ? f2(loo.auroc) : '—'}</strong>{interval(loo.auroc, loo.aurocUpper)}
+      {' '}· log loss <strong data-testid="loo-log-loss">{Number.isFinite(loo.logLoss) ? f2(loo.logLoss) : '—'}</strong>{interval(loo.logLoss, loo.logLossUpper)} nats
       {' '}· {countOf(loo.positives + loo.negatives, 'observation')} ({loo.positives} positive, {loo.negatives} negative)
     </p>
   );
@@ -40,9 +40,9 @@ function Conclusion({ loo }: { loo: LeaveOneOut }) {
     return <p class="verdict-line too_few">Too few observations to judge: the check needs at least 2 of each class.</p>;
   }
   if (loo.verdict === 'separates') {
-    return <p class="verdict-line separates">✓ These observations separate the concept in this embedding: judged by the probe fitted on the others, they are ranked better than chance (the AUROC’s 99% interval lies above ½).</p>;
+    return <p class="verdict-line separates">✓ These observations separate the concept in this embedding: judged by the probe fitted on the others, they are ranked better than chance (the AUROC’s {percent(loo.confidence)} interval lies above ½).</p>;
   }
-  const low = loo.auroc - Z99 * loo.aurocStandardError, high = loo.auroc + Z99 * loo.aurocStandardError;
+  const low = loo.aurocLower, high = loo.aurocUpper;
   return (
     <p class="verdict-line chance" role="alert">
       ⚠ These observations do not separate the concept in this embedding. Judged by the probe fitted on the others, they
@@ -70,7 +70,7 @@ export function VerdictPanel() {
         {missing && <p class="verdict-line chance" role="alert" data-testid="missing-class">⚠ {missing}</p>}
         {!missing && !loo && <p class="hint">Checking each observation against the probe fitted on the others…</p>}
         {!missing && loo && <><Numbers loo={loo} /><Conclusion loo={loo} /></>}
-        <p class="caption">Each observation is judged by the probe fitted on all the others, in closed form (no refits). ± is a 99% interval: 2.58 × DeLong's standard error for the AUROC, 2.58 × sd / √O for the mean log loss.</p>
+        <p class="caption">Each observation is judged by the probe fitted on all the others, in closed form (no refits). ± marks the core’s {loo ? `${percent(loo.confidence)} ` : ''}normal interval: that level’s normal quantile times DeLong's standard error for the AUROC, times sd / √O for the mean log loss.</p>
       </section>
       <LabelSuggestions />
     </div>
