@@ -13,12 +13,12 @@ import {
 import { classCount, classIndices, type ClassificationData } from '../state/classification_data.ts';
 import { data, fitting, grid, plane } from '../state/classification_store.ts';
 import { point } from '../state/certify_store.ts';
-import { mapsShown, multiclassFit, multiclassModel, pickMulticlassPoint, setMulticlassHyperparameter } from '../state/multiclass_store.ts';
+import { mapsShown, multiclassCertification, multiclassFit, multiclassModel, pickMulticlassPoint, setMulticlassHyperparameter } from '../state/multiclass_store.ts';
 import type { MulticlassPredictionSummary } from '../worker/multiclass_protocol.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
-import type { PlotSpec } from '../../../common/plots/plot_model.ts';
+import type { Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 import { MulticlassCertifyCard } from './MulticlassCertifyCard.tsx';
 
 /** "p(0) 0.91 · p(1) 0.05 · p(2) 0.04 · entropy 0.35 · predicted 0": all C numbers of row i. */
@@ -130,8 +130,18 @@ export function MulticlassView() {
   const pickPlace = (x: number, y: number) => pickMulticlassPoint(p.held.map((h, j) => (j === p.x ? x : j === p.y && d.x.cols > 1 ? y : h)), null);
   const held = heldText(d, p, d.x.cols);
   const where = held ? ` The plane of ${d.inputNames[p.x]} and ${d.inputNames[p.y]} with ${held}.` : '';
+  // x* and its box (the moving plane coordinates ± γ) over every map, once a certificate is asked for.
+  const cert = multiclassCertification.value;
+  const overlay: Mark[] = [];
+  if (cert && mapsShown(d)) {
+    const at = cert.point, gamma = cert.settings.gamma, moving = (j: number) => cert.settings.dims.includes(j);
+    const [x0, x1] = moving(p.x) ? [at[p.x] - gamma, at[p.x] + gamma] : [at[p.x], at[p.x]];
+    const y = d.x.cols > 1 ? at[p.y] : 0.5, [y0, y1] = d.x.cols > 1 && moving(p.y) ? [y - gamma, y + gamma] : [y, y];
+    overlay.push({ type: 'line', x: [x0, x1, x1, x0, x0], y: [y0, y0, y1, y1, y0], color: '#111111', width: 2 });
+    overlay.push({ type: 'symbols', x: [at[p.x]], y: [y], shape: 'diamond', color: '#111111', fill: '#ffffff', size: 11 });
+  }
   const view = (spec: PlotSpec | null, testId: string, caption: string, height = 300) => (
-    <PlotView spec={spec} height={height} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace} testId={testId} empty="fitting…" caption={caption} />
+    <PlotView spec={spec} overlay={overlay} height={height} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace} testId={testId} empty="fitting…" caption={caption} />
   );
   return (
     <section class="card model-card multiclass-card" aria-label="Softmax model" data-testid="model-softmax">
@@ -164,7 +174,7 @@ export function MulticlassView() {
             `The predicted class in its colour, its probability as saturation: white where every class is equally likely (1/${C}), full colour where it is 1; black lines: the decision boundaries.${where}`, 380)}
           <div class="class-maps">
             {Array.from({ length: C }, (_, c) => (
-              <PlotView spec={maps?.perClass[c] ?? null} height={240} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
+              <PlotView spec={maps?.perClass[c] ?? null} overlay={overlay} height={240} tooltip={point} hoverAt={place} onPick={pickTraining} onPickAt={pickPlace}
                 testId={`multiclass-class-${c}`} empty="fitting…" caption={`p(class ${d.classNames[c]} | x).`} />
             ))}
           </div>
