@@ -65,7 +65,7 @@ function TestPoints({ d, p }: { d: ClassificationData; p: MulticlassPredictionSu
   return (
     <div class="multiclass-points" data-testid="multiclass-points">
       <p class="hint">
-        {heading}: <strong data-testid="multiclass-accuracy" data-value={String(right / p.rows)}>{formatMeasure((100 * right) / p.rows)}%</strong> predicted
+        {heading}: <strong data-testid="multiclass-accuracy" data-value={String(right / p.rows)}>{((100 * right) / p.rows).toFixed(1)}%</strong> predicted
         right{rows < p.rows ? `; the first ${rows} shown` : ''}. Each shows its {C} class probabilities (bars in the classes' colours) and the predicted
         class; a wrong prediction is outlined in red. Click one to certify it.
       </p>
