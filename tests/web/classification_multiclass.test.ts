@@ -153,3 +153,25 @@ describe('the softmax CSV export', () => {
     expect(Number(last.at(-1))).toBe(-(0.25 * Math.log(0.25) * 2 + 0.5 * Math.log(0.5)));
   });
 });
+
+describe('the softmax certificate CSV export', () => {
+  it('writes one row per class with its intervals, and the safety verdict with its witness', async () => {
+    const { multiclassCertificateCsv } = await import('../../web/src/labs/classification/ui/export_certify.ts');
+    const d = load('x1,x2,label\n0,0,0\n1,1,1\n2,2,2\n');
+    const extreme = (lower: number, upper: number) => ({ lower, upper, witness: Float64Array.of(0.5, 0.25), iterations: 3, status: 'converged' });
+    const safety = { predictedClass: 1, marginLower: 0.125, marginUpper: 0.5, witness: Float64Array.of(0.25, 0.75), witnessProbabilities: Float64Array.of(0.2, 0.6, 0.2),
+      status: 'certified', stop: 'converged', iterations: 7 };
+    const cert = (c: number) => ({ classes: 3, classIndex: c, gamma: 0.5, probabilityAtPoint: Float64Array.of(0.25, 0.5, 0.25), box: { lower: new Float64Array(2), upper: new Float64Array(2) },
+      root: { lower: 0, upper: 1 }, minimum: extreme(0.1 * c, 0.1 * c + 0.05), maximum: extreme(0.5, 0.625), safety });
+    const m = {
+      run: 1, model: { signalVariance: 1, lengthScales: [1] }, point: [0.5, 0.5], state: 'done' as const,
+      settings: { gamma: 0.5, dims: [0, 1], tolerance: 0.02, maxIterations: 10, timeLimitSeconds: 0, gammas: [], search: 'both' as const },
+      classes: [0, 1, 2].map((c) => ({ classIndex: c, root: null, result: c === 2 ? null : { certificate: cert(c), seconds: 1 }, state: c === 2 ? 'cancelled' as const : 'done' as const, progress: null })),
+    } as never;
+    const lines = multiclassCertificateCsv(d, m).trim().split('\n');
+    expect(lines.length).toBe(3);  // the header and the two classes that have a certificate
+    expect(lines[0].split(',').slice(0, 6)).toEqual(['class', 'point_x1', 'point_x2', 'gamma', 'probability_at_point', 'root_lower']);
+    expect(lines[2].split(',')).toEqual(['1', '0.5', '0.5', '0.5', '0.5', '0', '1', '0.10000000000000001', '0.15000000000000002', '3', 'converged',
+      '0.5', '0.625', '3', 'converged', 'yes', '1', '0.125', '0.5', 'certified', '0.25', '0.75']);
+  });
+});

@@ -31,7 +31,7 @@ export function ClassificationView() {
       <div class="classification-main">
         {d ? (
           <p class="run-summary" data-testid="classification-summary">
-            {d.name}: {d.labels.length.toLocaleString('en-US')} points, {d.x.cols} feature{d.x.cols > 1 ? 's' : ''}, {classCount(d)} classes
+            {d.name}: {d.labels.length.toLocaleString('en-US')} points, {d.x.cols} feature{d.x.cols > 1 ? 's' : ''}{softmax ? `, ${classCount(d)} classes` : ''}
             {softmax ? (mc ? ` · softmax: log marginal likelihood ${mc.result.state.logMarginalLikelihood.toFixed(3)}` : '')
               : fits.value.map((f, k) => (f ? ` · ${'AB'[k]}: log marginal likelihood ${f.result.state.logMarginalLikelihood.toFixed(3)}` : '')).join('')}
           </p>
