@@ -3,7 +3,8 @@
 # workload, with ratios; then toggling one observation with kept scores (library in Node, and the app in
 # Chromium at 200,000 × 384); the evaluation lab's experiments natively vs in wasm, and in Chromium on one
 # thread vs the threaded module; the Compare lab's table and 10-concept grid (12 x 10,000 x 768 float32) in
-# Chromium on 2 threads. GPPROBE_BENCH_MILLION=1 adds a million embeddings streamed in Chromium
+# Chromium on 2 threads; multi-class classification on the 8 x 8 digits 3/5/8 (C = 3; certify with C = 4
+# beside it). GPPROBE_BENCH_MILLION=1 adds a million embeddings streamed in Chromium
 # (1,000,000 × 768 float32, a 3 GB temporary file: slow, so opt-in). Node runs get Node 20's
 # --experimental-wasm-relaxed-simd, so they load the relaxed-SIMD twin as Chromium does.
 set -euo pipefail
@@ -19,4 +20,5 @@ node scripts/bench/bench_evaluation_app.mjs
 node --experimental-wasm-relaxed-simd scripts/bench/bench_gpc.mjs
 node --experimental-wasm-relaxed-simd scripts/bench/bench_robustness.mjs
 node scripts/bench/bench_compare_browser.mjs
+node --experimental-wasm-relaxed-simd scripts/bench/bench_multiclass.mjs
 if [ "${GPPROBE_BENCH_MILLION:-0}" = 1 ]; then node scripts/bench/bench_million.mjs; fi

@@ -122,9 +122,9 @@ describe('the classification lab', () => {
     await openLab();
     const before = await page.getByTestId('classification-data-summary').textContent();
     const lml = await shownLml('A');
-    await uploadCsv('broken.csv', 'x1,x2,label\n0.1,0.2,0\n0.3,0.1,2\n');
+    await uploadCsv('broken.csv', 'x1,x2,label\n0.1,0.2,0\n0.3,0.1,2.5\n');
     await expect.poll(() => page.getByTestId('classification-data-error').textContent(), { timeout: 30_000 })
-      .toBe("broken.csv: column 'label' (label) row 2 is 2; labels must be 0/1 or -1/+1, or two text values");
+      .toBe("broken.csv: column 'label' (label) row 2 is 2.5; labels must be class indices 0, 1, 2, … (or -1/+1), or text values");
     expect(await page.getByRole('alert').textContent()).toContain('broken.csv: column');
     expect(await page.getByTestId('classification-data-summary').textContent()).toBe(before);
     expect(await shownLml('A')).toBe(lml);

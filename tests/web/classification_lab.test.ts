@@ -1,5 +1,5 @@
 // The classification lab's pieces that are not the engine's: CSV text to data (which columns, labels of
-// either convention or two text values, each bad input's exact message), the plane and its grid, the
+// either convention, class indices or text values (tests/web/classification_multiclass.test.ts: C classes), each bad input's exact message), the plane and its grid, the
 // 0.5 contour's geometry, the map image's PNG (decoded again), and the CSV export's 17-digit numbers
 // (as C's printf("%.17g") writes them, like the CLI).
 import { unzlibSync } from 'fflate';
@@ -39,9 +39,8 @@ describe('CSV to classification data', () => {
   });
 
   it('refuses each bad file with a message naming the file, the column and the row', () => {
-    expect(messageOf(() => load('x,label\n1,0\n2,2\n', 'bad.csv'))).toBe("bad.csv: column 'label' (label) row 2 is 2; labels must be 0/1 or -1/+1, or two text values");
+    expect(messageOf(() => load('x,label\n1,0\n2,2.5\n', 'bad.csv'))).toBe("bad.csv: column 'label' (label) row 2 is 2.5; labels must be class indices 0, 1, 2, … (or -1/+1), or text values");
     expect(messageOf(() => load('x,label\n1,0\n2,-1\n', 'mixed.csv'))).toBe("mixed.csv: column 'label' (label) mixes 0/1 and -1/+1: row 1 is 0, row 2 is -1");
-    expect(messageOf(() => load('x,label\n1,a\n2,b\n3,c\n', 'three.csv'))).toBe("three.csv: column 'label' (label) has 3 values ('a', 'b', 'c'); binary classification needs two");
     expect(messageOf(() => load('x,label\n1,0\noops,1\n', 'nan.csv'))).toBe("nan.csv: column 'x' (feature) row 2 is 'oops', not a number");
     expect(messageOf(() => load('label\n0\n1\n', 'one.csv'))).toBe('one.csv: needs at least one feature column besides the label');
     expect(messageOf(() => load('x,label\n', 'empty.csv'))).toBe('empty.csv: no data rows');

@@ -13,7 +13,7 @@ import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ClassifierModel } from '../worker/protocol.ts';
 import { modelLabel } from '../worker/protocol.ts';
 import type { RunningRequest } from '../../../common/worker/engine_client.ts';
-import type { ClassificationData } from './classification_data.ts';
+import { classCount, defaultDims, type ClassificationData } from './classification_data.ts';
 import { data, models, SIDES, type Side } from './classification_store.ts';
 import { notify, report, startTask } from '../../../common/state/engine_tasks.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
@@ -223,6 +223,10 @@ effect(() => {
     certificates.value = [null, null];
     sweeps.value = [null, null];
     running.value = null;
-    robustnessSettings.value = { ...robustnessSettings.value, dims: d ? d.inputNames.map((_, j) => j) : [] };
+    robustnessSettings.value = {
+      ...robustnessSettings.value, dims: d ? defaultDims(d) : [],
+      // The softmax model's own default tolerance (its searches cost more per box) with more than two classes.
+      tolerance: d && classCount(d) > 2 ? CERTIFY_DEFAULTS.multiclass.tolerance : CERTIFY_DEFAULTS.robustness.tolerance,
+    };
   });
 });

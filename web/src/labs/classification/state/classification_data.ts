@@ -1,7 +1,9 @@
 // The classification lab's data: a bundled example or a CSV (feature columns and one label column), and
 // the plane the maps show (two chosen columns, the others held at chosen values) with its grid of
-// points. A bad file fails with a FileError naming the file, the column and the row:
-// "bad.csv: column 'label' (label) row 4 is 2; labels must be 0/1 or -1/+1, or two text values".
+// points. Labels are 0/1 or -1/+1 (two classes), class indices 0..C-1 (C = the largest + 1, up to
+// MAX_CLASSES), or text values (sorted, then numbered). A bad file fails with a FileError naming the
+// file, the column and the row: "bad.csv: column 'label' (label) row 4 is 2.5; labels must be class
+// indices 0, 1, 2, … (or -1/+1), or text values".
 import type { ClassificationExample } from '../../../engine/classification/classification.ts';
 import { parseNumber } from '../../../io/delimited.ts';
 import { FileError, type Column } from '../../../io/table.ts';
@@ -13,12 +15,18 @@ export interface ClassificationData {
   name: string;
   /** n by d inputs, row-major. */
   x: Inputs;
-  /** n labels, 0/1 or -1/+1 as the file has them (text labels become 0/1). */
+  /** n labels: 0/1 or -1/+1 as the file has them with two classes, else class indices 0..C-1 (text
+   * labels become indices in sorted order). */
   labels: Float64Array;
   inputNames: string[];
   labelName: string;
-  /** What the negative and the positive class are called ("0" and "1", or the file's text values). */
-  classNames: [string, string];
+  /** What each class is called ("0", "1", … or the file's text values); classNames[0] is the negative
+   * class of a binary model. Its length is C. */
+  classNames: string[];
+  /** Rows each an image of this many columns (the digits: 8), for thumbnails; absent otherwise. */
+  imageWidth?: number;
+  /** Held-out points with their labels (a bundled example's test rows): shown as a table or thumbnails. */
+  test?: { x: Inputs; labels: Float64Array } | null;
   /** What was converted or ignored, for the user to read. */
   notes: string[];
 }
@@ -30,6 +38,9 @@ export interface ColumnChoice {
 }
 
 const LABEL_NAME = /^(label|labels|class|classes|y|target|category)$/i;
+/** The most classes the lab takes (the core's exact class probabilities cover C <= 4; up to 10 it
+ * estimates their error). */
+export const MAX_CLASSES = 10;
 /** Beyond this an exact GP classifier (n³ per Newton step or EP sweep) is not a browser's job. */
 export const MAX_POINTS = 2000;
 
@@ -57,31 +68,73 @@ export function defaultChoice(table: ParsedTable): ColumnChoice {
 
 const quoted = (v: string) => `'${v.length > 24 ? `${v.slice(0, 24)}...` : v}'`;
 
-/** The labels of a column: 0/1 or -1/+1 numbers as they are; a text column of two values as 0/1. */
-function labelsOf(table: ParsedTable, c: Column): { labels: Float64Array; classNames: [string, string]; note: string | null } {
+/** The labels of a column: 0/1 or -1/+1 numbers as they are; other non-negative whole numbers as class
+ * indices 0..C-1; text values numbered in sorted order. */
+function labelsOf(table: ParsedTable, c: Column): { labels: Float64Array; classNames: string[]; note: string | null } {
   const where = (row: number) => `column '${c.name}' (label) row ${row + 1}`;
-  const rule = 'labels must be 0/1 or -1/+1, or two text values';
+  const rule = 'labels must be class indices 0, 1, 2, … (or -1/+1), or text values';
+  const tooMany = (count: number) => new FileError(table.fileName,
+    `column '${c.name}' (label) has ${count} classes; the lab takes at most ${MAX_CLASSES}`);
   if (c.kind === 'number') {
     const values = c.values;
-    const bad = values.findIndex((v) => v !== 0 && v !== 1 && v !== -1);
+    const bad = values.findIndex((v) => !(Number.isInteger(v) && v >= -1));
     if (bad >= 0) throw new FileError(table.fileName, `${where(bad)} is ${values[bad]}; ${rule}`);
-    const zero = values.indexOf(0), minus = values.indexOf(-1);
+    const zero = values.indexOf(0), minus = values.indexOf(-1), big = values.findIndex((v) => v > 1);
     if (zero >= 0 && minus >= 0) {
       throw new FileError(table.fileName, `column '${c.name}' (label) mixes 0/1 and -1/+1: row ${zero + 1} is 0, row ${minus + 1} is -1`);
     }
-    return { labels: values, classNames: [minus >= 0 ? '-1' : '0', '1'], note: null };
+    if (big >= 0 && minus >= 0) {
+      throw new FileError(table.fileName, `column '${c.name}' (label) mixes -1/+1 and class indices: row ${big + 1} is ${values[big]}, row ${minus + 1} is -1`);
+    }
+    if (big < 0) return { labels: values, classNames: [minus >= 0 ? '-1' : '0', '1'], note: null };
+    let C = 0;
+    for (const v of values) C = Math.max(C, v + 1);
+    if (C > MAX_CLASSES) throw tooMany(C);
+    return { labels: values, classNames: Array.from({ length: C }, (_, k) => String(k)), note: null };
   }
   const empty = c.values.findIndex((v) => v.trim() === '');
   if (empty >= 0) throw new FileError(table.fileName, `${where(empty)} is empty; ${rule}`);
   const names = [...new Set(c.values.map((v) => v.trim()))].sort();
+  if (names.length > MAX_CLASSES) throw tooMany(names.length);
   if (names.length > 2) {
-    throw new FileError(table.fileName, `column '${c.name}' (label) has ${names.length} values (${names.slice(0, 3).map(quoted).join(', ')}${names.length > 3 ? ', ...' : ''}); binary classification needs two`);
+    const index = new Map(names.map((name, k) => [name, k]));
+    return {
+      labels: Float64Array.from(c.values, (v) => index.get(v.trim())!), classNames: names,
+      note: `labels: ${names.map((name, k) => `${quoted(name)} is class ${k}`).join(', ')}`,
+    };
   }
   const positive = names.at(-1)!, negative = names.length === 2 ? names[0] : `not ${positive}`;
   return {
     labels: Float64Array.from(c.values, (v) => (v.trim() === positive ? 1 : 0)), classNames: [negative, positive],
     note: `labels: ${quoted(negative)} is class 0, ${quoted(positive)} is class 1`,
   };
+}
+
+/** The number of classes C of the data (2 for binary labels). */
+export const classCount = (d: Pick<ClassificationData, 'classNames'>): number => d.classNames.length;
+
+/** Class indices 0..C-1 of labels (a binary model's -1/+1 become 0/1). */
+export function classIndices(d: Pick<ClassificationData, 'labels' | 'classNames'>, labels: Float64Array = d.labels): Float64Array {
+  return classCount(d) === 2 ? Float64Array.from(labels, (v) => (v > 0 ? 1 : 0)) : labels;
+}
+
+/** How many examples each class has. */
+export function classCounts(d: Pick<ClassificationData, 'labels' | 'classNames'>): number[] {
+  const counts = Array(classCount(d)).fill(0);
+  for (const v of classIndices(d)) counts[v] += 1;
+  return counts;
+}
+
+/** The data of a bundled multi-class example: a CSV's table (feature columns x1.., then label), its
+ * first `trainRows` rows trained on and the rest held out. */
+export function dataFromExampleTable(table: ParsedTable, title: string, trainRows: number, imageWidth?: number): ClassificationData {
+  const all = dataFromTable(table, defaultChoice(table));
+  const { rows, cols } = all.x, n = Math.min(trainRows, rows);
+  const part = (from: number, to: number) => ({
+    x: { data: all.x.data.slice(from * cols, to * cols), rows: to - from, cols }, labels: all.labels.slice(from, to),
+  });
+  const train = part(0, n);
+  return { ...all, name: title, ...train, notes: [], imageWidth, test: n < rows ? part(n, rows) : null };
 }
 
 /** The data of a table under a choice of columns. */
@@ -121,6 +174,20 @@ export interface Plane {
 export function columnOf(data: ClassificationData, j: number): Float64Array {
   const { rows, cols } = data.x;
   return Float64Array.from({ length: rows }, (_, i) => data.x.data[i * cols + j]);
+}
+
+/** Coordinates moving in a certificate to start with: every one up to MOST_MOVING columns; beyond (the
+ * digits' 64 pixels, where branch and bound over every one would not end), the MOST_MOVING columns
+ * that vary most over the data (the first of equals). */
+export const MOST_MOVING = 5;
+export function defaultDims(data: ClassificationData): number[] {
+  const d = data.x.cols;
+  if (d <= MOST_MOVING) return Array.from({ length: d }, (_, j) => j);
+  const spread = Array.from({ length: d }, (_, j) => {
+    const v = columnOf(data, j), mean = v.reduce((s, x) => s + x, 0) / v.length;
+    return v.reduce((s, x) => s + (x - mean) ** 2, 0);
+  });
+  return spread.map((s, j) => [s, j] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, MOST_MOVING).map(([, j]) => j).sort((a, b) => a - b);
 }
 
 /** The first two columns, the others held at their medians (a typical point of the data). */

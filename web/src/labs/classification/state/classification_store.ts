@@ -11,7 +11,7 @@ import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/protocol.ts';
 import type { RunningRequest } from '../../../common/worker/engine_client.ts';
 import {
-  dataFromExample, dataFromTable, defaultChoice, defaultPlane, planeGrid, type ClassificationData, type ColumnChoice, type Plane,
+  classCount, dataFromExample, dataFromExampleTable, dataFromTable, defaultChoice, defaultPlane, planeGrid, type ClassificationData, type ColumnChoice, type Plane,
 } from './classification_data.ts';
 import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
 import { dataSource } from '../../../common/state/data_source.ts';
@@ -50,10 +50,14 @@ export const fitSettings = signal<FitSettings>({ restarts: 1, seed: CLASSIFICATI
 export const models = signal<[ClassifierModel, ClassifierModel]>([model('laplace', 1), model('ep', 1)]);
 export const fits = signal<[CurrentFit | null, CurrentFit | null]>([null, null]);
 export const learned = signal<LearnedReport | null>(null);
+/** Which models the lab fits: the two binary ones side by side, or one softmax model of C classes (the
+ * only choice with more than two classes; multiclass_store.ts). Chosen with the data. */
+export const family = signal<'binary' | 'softmax'>('binary');
 
-const dataVersion = signal(0);
+/** Counts new data (a fit for older data is dropped). */
+export const dataVersion = signal(0);
 export const grid = computed(() => (data.value && plane.value ? planeGrid(data.value, plane.value, fitSettings.value.gridSize) : null));
-export const fitting = computed(() => tasks.value.some((t) => t.kind === 'classification-optimize'));
+export const fitting = computed(() => tasks.value.some((t) => t.kind === 'classification-optimize' || t.kind === 'classification-multiclass-optimize'));
 const wanted = computed(() => SIDES.map((k) => `${dataVersion.value}|${JSON.stringify(plane.value)}|${fitSettings.value.gridSize}|${JSON.stringify(models.value[k])}`));
 
 function model(method: 'laplace' | 'ep', d: number): ClassifierModel {
@@ -91,7 +95,7 @@ const lengthScaleCount = (d: number) => (fitSettings.value.sharedLengthScale ? 1
 
 /** New data are wanted: a running hyperparameter fit would hold them up. */
 function stopFitting(): void {
-  tasks.value.find((t) => t.kind === 'classification-optimize')?.cancel?.();
+  tasks.value.find((t) => t.kind === 'classification-optimize' || t.kind === 'classification-multiclass-optimize')?.cancel?.();
 }
 
 /** The data: a bundled example or a CSV with its choice of label and feature columns (common/state/data_source.ts). */
@@ -108,15 +112,35 @@ const source = dataSource<ClassificationData, ColumnChoice, string>({
     }
     fits.value = [null, null];
     learned.value = null;
+    family.value = classCount(next) > 2 ? 'softmax' : 'binary';
     dataVersion.value += 1;
   },
   beforeLoad: stopFitting,
 });
 export const { data, table, choice, example: exampleName, error: dataError, uploadCsv, chooseColumns } = source;
 
+/** The bundled multi-class examples (CSV files under demo/classification/, made by
+ * scripts/data/make_classification_datasets.py), listed after the core's binary ones. */
+export const MULTICLASS_EXAMPLES = [
+  { name: 'three-blobs', title: 'Three blobs (3 classes, 2-D)', file: 'three_blobs.csv', trainRows: 180 },
+  { name: 'digits-358', title: 'Digits 3, 5, 8 (8 × 8 images, 3 classes)', file: 'digits358.csv', trainRows: 400, imageWidth: 8 },
+] as const;
+
+export const examples = computed(() => [...(vocabulary.value?.examples ?? []), ...MULTICLASS_EXAMPLES.map(({ name, title }) => ({ name, title }))]);
+
+async function multiclassExample(e: (typeof MULTICLASS_EXAMPLES)[number]): Promise<ClassificationData> {
+  const url = new URL(`demo/classification/${e.file}`, document.baseURI);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${e.file}: the example could not be loaded (HTTP ${response.status})`);
+  const file = new File([await response.blob()], e.file, { type: 'text/csv' });
+  const table = await request(null, { kind: 'parse-table', file, name: e.file });
+  return dataFromExampleTable(table, e.title, e.trainRows, 'imageWidth' in e ? e.imageWidth : undefined);
+}
+
 export async function loadExample(name: string, seed = 1): Promise<void> {
+  const multiclass = MULTICLASS_EXAMPLES.find((e) => e.name === name);
   await source.loadExample(async () => ({
-    data: dataFromExample(await request(null, { kind: 'classification-example', name, seed })), example: name,
+    data: multiclass ? await multiclassExample(multiclass) : dataFromExample(await request(null, { kind: 'classification-example', name, seed })), example: name,
   }), report);
 }
 
@@ -154,6 +178,7 @@ export function updateFitSettings(change: Partial<FitSettings>): void {
 
 function fitData(): ClassifierData | null {
   const d = data.value, g = grid.value;
+  if (d && classCount(d) > 2) return null;  // binary models take two classes
   return d && g ? { x: d.x, labels: d.labels, grid: g.points } : null;
 }
 
@@ -188,7 +213,7 @@ export async function fitHyperparameters(): Promise<void> {
 const running: (RunningRequest<ClassifierFitResult> | null)[] = [null, null];
 function refit(side: Side): void {
   const r = fitData(), key = wanted.value[side], m = models.value[side];
-  if (!r || fitting.value || fits.value[side]?.key === key) return;
+  if (!r || fitting.value || family.value !== 'binary' || fits.value[side]?.key === key) return;
   running[side]?.cancel();  // superseded: its answer would be stale
   const task = startTask(null, { kind: 'classification-fit', ...r, model: m });
   running[side] = task;
@@ -216,7 +241,7 @@ export async function startClassification(): Promise<void> {
     const schedule = throttled(150, () => refit(side));
     effect(() => {
       void wanted.value[side];
-      if (data.value && !fitting.value) schedule();
+      if (data.value && !fitting.value && family.value === 'binary') schedule();
     });
   }
   if (!data.value) await loadExample(vocabulary.value.examples[0].name);

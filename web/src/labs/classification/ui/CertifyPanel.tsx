@@ -2,7 +2,9 @@
 // moving coordinates, branch and bound's tolerance and limits; Certify (both models at x*) and Cancel;
 // the gamma sweep (the paper's Fig. 2) and what it refines; the certificates' CSV.
 import { useState } from 'preact/hooks';
-import { data } from '../state/classification_store.ts';
+import { data, family } from '../state/classification_store.ts';
+import { cancelMulticlassCertify, certifyMulticlass, multiclassCertification, multiclassCertifying } from '../state/multiclass_store.ts';
+import { multiclassCertificateCsv } from './export_certify.ts';
 import {
   cancelRobustness, certificates, certify, point, ROBUSTNESS_FORM, robustnessProblems, robustnessSettings, running, sweep, updateRobustnessSettings,
 } from '../state/certify_store.ts';
@@ -12,7 +14,10 @@ import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
 import { certificatesCsv } from './export_certify.ts';
 
 export function CertifyPanel() {
-  const d = data.value, s = robustnessSettings.value, p = point.value, busy = running.value;
+  const d = data.value, s = robustnessSettings.value, p = point.value, softmax = family.value === 'softmax';
+  const busy = softmax ? multiclassCertifying.value : running.value, mc = multiclassCertification.value;
+  /** Many columns (the digits' 64 pixels): x* comes from a click, and the moving ones are listed compactly. */
+  const many = (d?.x.cols ?? 0) > 8;
   // Typed text a field refused, kept on screen (its problem is in the form's list below).
   const [refused, setRefused] = useState<Record<string, string>>({});
   if (!d) return null;
@@ -46,9 +51,17 @@ export function CertifyPanel() {
   return (
     <section class="panel" aria-labelledby="robustness-heading">
       <h3 id="robustness-heading">Certified robustness</h3>
-      <p class="hint">Click a point on either model's map (a training point, or any place) to certify both models there: over the
-        box x* ± γ on the moving coordinates, the smallest and largest p(y = 1), with guarantees (Blaas et al. 2020).</p>
-      <div class="row robustness-point" data-testid="robustness-point">
+      {softmax ? (
+        <p class="hint">Click {many ? 'a held-out point' : 'a point or a place on a map'} to certify the softmax model there: over the box x* ± γ on the
+          moving coordinates, every class's smallest and largest probability, and whether the predicted class stays predicted (its margin over
+          every other class), with guarantees (Blaas et al. 2020, §5).</p>
+      ) : (
+        <p class="hint">Click a point on either model's map (a training point, or any place) to certify both models there: over the
+          box x* ± γ on the moving coordinates, the smallest and largest p(y = 1), with guarantees (Blaas et al. 2020).</p>
+      )}
+      {many ? (
+        <p class="hint" data-testid="robustness-point">{p ? `x* is ${p.index != null ? `training point ${p.index + 1}` : 'the point clicked'} (${d.x.cols} values).` : 'No x* yet.'}</p>
+      ) : <div class="row robustness-point" data-testid="robustness-point">
         {d.inputNames.map((name, j) => (
           <label class="field compact">
             <span>x* {name}</span>
@@ -57,13 +70,13 @@ export function CertifyPanel() {
               onChange={(e) => setCoordinate(j, e.currentTarget.validity.badInput ? 'not a number' : e.currentTarget.value)} />
           </label>
         ))}
-      </div>
-      {p?.index != null && <p class="hint">x* is training point {p.index + 1}.</p>}
+      </div>}
+      {!many && p?.index != null && <p class="hint">x* is training point {p.index + 1}.</p>}
       <div class="row">
         <MinNumberField label="gamma" form={ROBUSTNESS_FORM} value={s.gamma} min={0} onChange={(gamma) => updateRobustnessSettings({ gamma })} />
         <MinNumberField label="tolerance" form={ROBUSTNESS_FORM} value={s.tolerance} min={0} onChange={(tolerance) => updateRobustnessSettings({ tolerance })} />
       </div>
-      <fieldset class="field inputs">
+      <fieldset class={`field inputs${many ? ' many' : ''}`}>
         <legend>moving coordinates (the others stay at x*)</legend>
         {d.inputNames.map((name, j) => (
           <label class="toggle">
@@ -79,14 +92,22 @@ export function CertifyPanel() {
         <ul class="field-error" data-testid="robustness-problems">{problems.map((x) => <li>{x}</li>)}</ul>
       )}
       <div class="row robustness-actions">
-        <button type="button" class="primary" disabled={!p} onClick={() => void certify()}>Certify</button>
-        {busy && <button type="button" onClick={cancelRobustness}>Cancel</button>}
-        <button type="button" disabled={done.length === 0}
-          onClick={() => saveBlob(new Blob([certificatesCsv(d, certificates.value)], { type: 'text/csv' }), `${slug(d.name)}-robustness.csv`)}>
-          Export certificates (CSV)</button>
+        <button type="button" class="primary" disabled={!p} onClick={() => void (softmax ? certifyMulticlass() : certify())}>Certify</button>
+        {busy && <button type="button" onClick={softmax ? cancelMulticlassCertify : cancelRobustness}>Cancel</button>}
+        {softmax ? (
+          <button type="button" disabled={!mc || !mc.classes.some((c) => c.root)}
+            onClick={() => saveBlob(new Blob([multiclassCertificateCsv(d, mc!)], { type: 'text/csv' }), `${slug(d.name)}-softmax-robustness.csv`)}>
+            Export certificates (CSV)</button>
+        ) : (
+          <button type="button" disabled={done.length === 0}
+            onClick={() => saveBlob(new Blob([certificatesCsv(d, certificates.value)], { type: 'text/csv' }), `${slug(d.name)}-robustness.csv`)}>
+            Export certificates (CSV)</button>
+        )}
       </div>
       <p class="hint">Branch and bound splits the box until the certified bound is within the tolerance of a value it found
         (or a limit stops it: the interval reached is still valid). Its cost grows fast with the number of moving coordinates.</p>
+      {!softmax && (
+        <>
       <label class="field">
         <span>γ sweep (the paper's Fig. 2)</span>
         <input type="text" aria-label="sweep gammas" value={refused['sweep gammas'] ?? s.gammas.join(', ')} aria-invalid={'sweep gammas' in refused}
@@ -102,6 +123,8 @@ export function CertifyPanel() {
         </label>
         <button type="button" disabled={!p} onClick={() => void sweep()}>Run sweep</button>
       </div>
+        </>
+      )}
     </section>
   );
 }

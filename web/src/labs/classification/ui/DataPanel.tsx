@@ -5,8 +5,9 @@
 import { ColumnChoice, DataSourcePanel } from '../../../common/ui/DataSourcePanel.tsx';
 import type { ClassificationData, Plane } from '../state/classification_data.ts';
 import {
-  chooseColumns, choice, data, dataError, exampleName, loadExample, plane, setPlane, table, uploadCsv, vocabulary,
+  chooseColumns, choice, data, dataError, exampleName, examples, family, fitting, loadExample, plane, setPlane, table, uploadCsv,
 } from '../state/classification_store.ts';
+import { classCount, classCounts } from '../state/classification_data.ts';
 import { formatCount } from '../../../common/ui/format.ts';
 
 /** With more than two features: which two the maps show, and where the others are held. */
@@ -40,28 +41,54 @@ function PlaneChoice({ d, p }: { d: ClassificationData; p: Plane }) {
   );
 }
 
+/** The likelihood: the binary models (logistic or probit, Laplace or EP) or softmax (Laplace), chosen
+ * with the data: softmax when the labels have more than two classes (the only choice then). */
+function ModelChoice({ d }: { d: ClassificationData }) {
+  const C = classCount(d);
+  return (
+    <label class="field" data-testid="classification-family">
+      <span>model</span>
+      <select aria-label="Classification model" value={family.value} disabled={fitting.value}
+        onChange={(e) => { family.value = e.currentTarget.value === 'softmax' ? 'softmax' : 'binary'; }}>
+        <option value="binary" disabled={C > 2}>two binary models side by side (logistic or probit; Laplace or EP)</option>
+        <option value="softmax">softmax, Laplace (C latent GPs)</option>
+      </select>
+      <span class="hint">{C > 2
+        ? `The labels have ${C} classes: the softmax likelihood (one latent GP per class, Laplace) is the model; the binary ones take two classes.`
+        : family.value === 'softmax' ? 'Two classes with the softmax likelihood: two latent GPs (C = 2), the same as a logistic model with twice the kernel.'
+          : 'Two classes: the binary models. Choose softmax to see the multi-class model on them.'}</span>
+    </label>
+  );
+}
+
 export function DataPanel() {
   const d = data.value, t = table.value, c = choice.value, p = plane.value;
-  const counts = d ? [0, 0] : null;
-  if (d && counts) for (const v of d.labels) counts[v > 0 ? 1 : 0] += 1;
+  const counts = d ? classCounts(d) : null;
   return (
-    <DataSourcePanel lab="classification" name="Classification" examples={vocabulary.value?.examples ?? []} current={exampleName.value ?? ''}
+    <DataSourcePanel lab="classification" name="Classification" examples={examples.value} current={exampleName.value ?? ''}
       dataName={d?.name ?? null} error={dataError.value} onExample={(name) => void loadExample(name)} onFile={(f) => void uploadCsv(f)}>
       {d && counts && (
         <div data-testid="classification-data-summary">
           <p class="dataset-name">{d.name}</p>
           <p class="hint">
-            {formatCount(d.labels.length)} points ({formatCount(counts[0])} of class {d.classNames[0]}, {formatCount(counts[1])} of class {d.classNames[1]})
-            {' '}· {d.x.cols} feature{d.x.cols > 1 ? 's' : ''} ({d.inputNames.join(', ')}) · label column {d.labelName}
+            {formatCount(d.labels.length)} points ({counts.map((n, k) => `${formatCount(n)} of class ${d.classNames[k]}`).join(', ')})
+            {' '}· {d.x.cols} feature{d.x.cols > 1 ? 's' : ''} ({d.x.cols > 8 ? `${d.inputNames.slice(0, 3).join(', ')}, … ${d.inputNames.at(-1)}` : d.inputNames.join(', ')}) · label column {d.labelName}
+            {d.test ? ` · ${formatCount(d.test.x.rows)} more held out` : ''}
           </p>
           {d.notes.map((n) => <p class="hint">{n}</p>)}
+          {counts.some((n) => n === 0) && (
+            <p class="hint" data-testid="classification-empty-class">Class {counts.flatMap((n, k) => (n === 0 ? [d.classNames[k]] : [])).join(', ')} has no
+              example (the labels skip {counts.filter((n) => n === 0).length === 1 ? 'its index' : 'their indices'}): the model still has it, with a low probability wherever there are data.</p>
+          )}
+          <ModelChoice d={d} />
         </div>
       )}
-      {t && c && <ColumnChoice columns={t.columns} target={c.label} inputs={c.features} targetLabel="label column (0/1, −1/+1 or two text values)"
+      {t && c && <ColumnChoice columns={t.columns} target={c.label} inputs={c.features} targetLabel="label column (class indices 0, 1, 2, …, −1/+1 or text values)"
         targetAriaLabel="Label column" targetColumns={t.columns} inputsLegend="feature columns" inputAriaPrefix="feature"
         onChoose={(label, features) => chooseColumns({ label, features })} />}
-      {d && p && d.x.cols > 2 && <PlaneChoice d={d} p={p} />}
-      <p class="hint">CSV: feature columns and a label column (named label, class, y or target, else the last one).</p>
+      {d && p && d.x.cols > 2 && family.value === 'binary' && <PlaneChoice d={d} p={p} />}
+      <p class="hint">CSV: feature columns and a label column (named label, class, y or target, else the last one) of class indices
+        0 … C−1 (more than two classes: the softmax model; at most 10), 0/1 or −1/+1, or text values (numbered in sorted order).</p>
     </DataSourcePanel>
   );
 }

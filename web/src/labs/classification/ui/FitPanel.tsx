@@ -3,8 +3,10 @@
 // values; progress and Cancel in the task bar), the learned values and likelihoods listed; the maps'
 // resolution; and the CSV export of both models' predictions.
 import {
-  data, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, resetHyperparameters, updateFitSettings, type CurrentFit,
+  data, family, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, resetHyperparameters, updateFitSettings, type CurrentFit,
 } from '../state/classification_store.ts';
+import { fitMulticlassHyperparameters, multiclassFit, multiclassLearned, resetMulticlass } from '../state/multiclass_store.ts';
+import { multiclassCsv } from './export_classification.ts';
 import { modelLabel } from '../worker/protocol.ts';
 import { saveBlob, slug } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
@@ -54,7 +56,74 @@ function Learned() {
   );
 }
 
+/** The softmax model's learned hyperparameters. */
+function LearnedSoftmax() {
+  const r = multiclassLearned.value;
+  if (!r) return null;
+  const k = r.state.kernels[0], o = r.state.optimization!;
+  const ls = Array.from(k.lengthScales);
+  const notes = boundNotes([['signal variance', k.signalVariance], ...ls.map((l, j): [string, number] => [ls.length === 1 ? 'length-scale' : `length-scale ${j + 1}`, l])]);
+  return (
+    <div class="fit-summary" data-testid="classification-learned-softmax">
+      <p class="hint">Learned (one kernel for every class): signal variance <span data-value={String(k.signalVariance)}>{formatMeasure(k.signalVariance)}</span>,
+        {' '}length-scale{ls.length > 1 ? `s ${formatMeasure(Math.min(...ls))} … ${formatMeasure(Math.max(...ls))}` : ` ${formatMeasure(ls[0])}`}; log marginal likelihood
+        {' '}<span data-value={String(r.state.logMarginalLikelihood)}>{r.state.logMarginalLikelihood.toFixed(4)}</span> (from {o.startLogMarginalLikelihood.toFixed(4)}),
+        {' '}{o.iterations} L-BFGS iterations over {o.runValues.length} run{o.runValues.length > 1 ? 's' : ''}{o.converged ? '' : ' (stopped at the iteration limit)'}.</p>
+      {notes.length > 0 && <p class="bound-note">{notes.join('; ')}: the value shown is the bound, not an optimum.</p>}
+    </div>
+  );
+}
+
 export function FitPanel() {
+  if (family.value === 'softmax') return <SoftmaxFitPanel />;
+  return <BinaryFitPanel />;
+}
+
+function SoftmaxFitPanel() {
+  const s = fitSettings.value, busy = fitting.value, d = data.value, fit = multiclassFit.value, g = grid.value;
+  const exportCsv = () => {
+    if (d && fit) saveBlob(new Blob([multiclassCsv(d, g, fit.result)], { type: 'text/csv' }), `${slug(d.name)}-softmax.csv`);
+  };
+  const integer = (key: 'restarts' | 'seed', max?: number) => (
+    <label class="field compact">
+      <span>{key}</span>
+      <input type="number" min={0} max={max} step={1} value={s[key]} disabled={busy} aria-label={key}
+        onChange={(e) => { const x = Number(e.currentTarget.value); if (Number.isInteger(x) && x >= 0) updateFitSettings({ [key]: x }); }} />
+    </label>
+  );
+  return (
+    <section class="panel" aria-labelledby="classification-fit-heading">
+      <h3 id="classification-fit-heading">Hyperparameters</h3>
+      <label class="toggle">
+        <input type="checkbox" checked={s.sharedLengthScale} disabled={busy} aria-label="one length-scale for every column"
+          onChange={(e) => updateFitSettings({ sharedLengthScale: e.currentTarget.checked })} /> one length-scale for every column
+      </label>
+      <div class="row">
+        {integer('restarts', 20)}
+        {integer('seed')}
+      </div>
+      <button type="button" class="primary wide" disabled={!d || busy} onClick={() => void fitMulticlassHyperparameters()}>Fit hyperparameters</button>
+      <button type="button" class="link" disabled={!d || busy} onClick={resetMulticlass}>Reset the softmax model's hyperparameters to the defaults</button>
+      <p class="hint">The softmax model maximises its Laplace log marginal likelihood (Rasmussen &amp; Williams eq. 3.44, with the
+        −Σ log Mᵢᵢ term) by L-BFGS, one kernel shared by the classes, as <code>gpprobe gpc --likelihood softmax --optimize</code>. Each
+        Newton step costs C + 1 Cholesky factorisations of n × n.</p>
+      <LearnedSoftmax />
+      <div class="row export-row">
+        {d && d.x.cols <= 2 && (
+          <label class="field compact">
+            <span>map resolution</span>
+            <select aria-label="map resolution" value={s.gridSize} onChange={(e) => updateFitSettings({ gridSize: Number(e.currentTarget.value) })}>
+              {GRID_SIZES.map((n) => <option value={n}>{n} × {n}</option>)}
+            </select>
+          </label>
+        )}
+        <button type="button" disabled={!fit} onClick={exportCsv}>Export predictions (CSV)</button>
+      </div>
+    </section>
+  );
+}
+
+function BinaryFitPanel() {
   const s = fitSettings.value, busy = fitting.value, d = data.value, g = grid.value;
   const current = fits.value.filter((f): f is CurrentFit => f !== null && !!g && f.result.grid?.probability.length === g.points.rows);
   const both = current.length === 2 ? current : null;

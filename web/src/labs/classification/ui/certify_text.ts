@@ -26,7 +26,7 @@ function linfDistance(x: ArrayLike<number>, point: number[]): number {
 }
 
 /** The verdict at x* in one sentence, with the predicted class named. */
-export function verdictText(c: RobustnessCertificate, point: number[], classNames: [string, string], names: string[]): string {
+export function verdictText(c: RobustnessCertificate, point: number[], classNames: readonly string[], names: string[]): string {
   const side = adversarialSide(c), x = c[side];
   const predicted = classNames[c.probabilityAtPoint > 0.5 ? 1 : 0], other = classNames[c.probabilityAtPoint > 0.5 ? 0 : 1];
   const name = side === 'minimum' ? 'π_min' : 'π_max';

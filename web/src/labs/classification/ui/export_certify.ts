@@ -5,6 +5,7 @@ import type { RobustnessCertificate } from '../../../engine/certify/classificati
 import type { ClassificationData } from '../state/classification_data.ts';
 import type { SideCertificate, SideSweep } from '../state/certify_store.ts';
 import { modelLabel } from '../worker/protocol.ts';
+import { certificateOf, safetyOf, type MulticlassCertification } from '../state/multiclass_store.ts';
 import { csvCell, formatDigits17 } from '../../../common/ui/format.ts';
 
 function header(d: ClassificationData): string[] {
@@ -35,5 +36,25 @@ export function certificatesCsv(d: ClassificationData, entries: readonly (SideCe
 export function sweepsCsv(d: ClassificationData, entries: readonly (SideSweep | null)[]): string {
   const lines = [header(d).join(',')];
   for (const e of entries) for (const c of e?.result?.certificates ?? []) lines.push(row(modelLabel(e!.model), e!.point, c).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The softmax model's certificate, one row per class: x*, gamma, p at x*, the root bound, each extreme's
+ * interval, iterations and status, then the safety verdict (the same on every row) with its witness. */
+export function multiclassCertificateCsv(d: ClassificationData, m: MulticlassCertification): string {
+  const n = (v: number) => formatDigits17(v);
+  const lines = [['class', ...d.inputNames.map((x) => `point_${x}`), 'gamma', 'probability_at_point', 'root_lower', 'root_upper',
+    'minimum_lower', 'minimum_upper', 'minimum_iterations', 'minimum_status', 'maximum_lower', 'maximum_upper', 'maximum_iterations', 'maximum_status',
+    'refined', 'safety_predicted_class', 'safety_margin_lower', 'safety_margin_upper', 'safety_status',
+    ...d.inputNames.map((x) => `safety_witness_${x}`)].map(csvCell).join(',')];
+  const s = safetyOf(m);
+  for (const c of m.classes) {
+    const cert = certificateOf(c);
+    if (!cert || !s) continue;
+    lines.push([csvCell(d.classNames[c.classIndex]), ...m.point.map(n), n(cert.gamma), n(cert.probabilityAtPoint[c.classIndex]), n(cert.root.lower), n(cert.root.upper),
+      n(cert.minimum.lower), n(cert.minimum.upper), String(cert.minimum.iterations), cert.minimum.status,
+      n(cert.maximum.lower), n(cert.maximum.upper), String(cert.maximum.iterations), cert.maximum.status, c.result ? 'yes' : 'root bounds only',
+      csvCell(d.classNames[s.predictedClass]), n(s.marginLower), n(s.marginUpper), s.status, ...Array.from(s.witness, n)].join(','));
+  }
   return `${lines.join('\n')}\n`;
 }

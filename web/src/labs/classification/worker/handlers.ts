@@ -7,6 +7,7 @@ import type { Matrix } from '../../../engine/matrix.ts';
 import { yieldToEventLoop } from '../../../engine/progress.ts';
 import { modelLabel, type ClassificationRequests, type ClassifierData, type ClassifierFitResult, type Prediction } from './protocol.ts';
 import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
+import { multiclassHandlers } from './multiclass_handlers.ts';
 
 /** Points per wasm call of a grid prediction (a cancel is read between chunks). */
 const PREDICT_CHUNK = 4096;
@@ -48,6 +49,7 @@ async function describe(gpc: GpClassifier, r: ClassifierData, start: number, c: 
 }
 
 export const classificationHandlers: Handlers<ClassificationRequests, 'classification'> = {
+  ...multiclassHandlers,
   'classification-vocabulary': (_r, c) => c.engines.classification.vocabulary(),
   'classification-example': (r, c) => c.engines.classification.example(r.name, r.seed),
   'classification-fit': (r, c) => {

@@ -8,6 +8,7 @@ import type {
 } from '../../../engine/classification/classification.ts';
 import type { Policies } from '../../../common/worker/protocol.ts';
 import type { Inputs } from '../../regression/worker/protocol.ts';
+import { MULTICLASS_POLICIES, type MulticlassRequests } from './multiclass_protocol.ts';
 
 /** One classifier: its approximation, likelihood and kernel hyperparameters. */
 export interface ClassifierModel {
@@ -62,14 +63,18 @@ export interface ClassifierFitResult {
   seconds: number;
 }
 
-export interface ClassificationRequests {
+export interface BinaryRequests {
   'classification-vocabulary': { request: Record<never, never>; result: ClassificationVocabulary };
   'classification-example': { request: { name: string; seed: number }; result: ClassificationExample };
   'classification-fit': { request: ClassifierFitRequest; result: ClassifierFitResult };
   'classification-optimize': { request: ClassifierOptimizeRequest; result: ClassifierFitResult[] };
 }
 
+/** The binary models' requests and the multi-class ones (multiclass_protocol.ts). */
+export type ClassificationRequests = BinaryRequests & MulticlassRequests;
+
 export const CLASSIFICATION_POLICIES: Policies<ClassificationRequests> = {
+  ...MULTICLASS_POLICIES,
   'classification-vocabulary': 'none', 'classification-example': 'none', 'classification-fit': 'between-chunks',
   'classification-optimize': 'terminate',
 };
