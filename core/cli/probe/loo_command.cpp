@@ -3,8 +3,9 @@
 //   Leave-one-out judged probability of every observation in closed form (gpprobe/gpprobe/probe/leave_one_out.h):
 //   CSV observation,label,judged_probability,latent_mean,latent_variance; the verdict as one JSON line
 //   on stderr: {"observations":O,"positives":..,"negatives":..,"auroc":..,"auroc_standard_error":..,
-//   "log_loss":..,"log_loss_standard_error":..,"verdict":"separates"|"chance"|"too_few"} (null where
-//   undefined).
+//   "log_loss":..,"log_loss_standard_error":..,"confidence":0.99,"auroc_lower":..,"auroc_upper":..,
+//   "log_loss_lower":..,"log_loss_upper":..,"verdict":"separates"|"chance"|"too_few"} (null where
+//   undefined; the intervals are the ones the verdict judges, value -/+ z standard errors at confidence).
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -29,7 +30,12 @@ std::string summary(const LeaveOneOut& r) {
      << ",\"negatives\":" << r.negatives << ",\"auroc\":" << json_number(r.auroc)
      << ",\"auroc_standard_error\":" << json_number(r.auroc_standard_error)
      << ",\"log_loss\":" << json_number(r.log_loss)
-     << ",\"log_loss_standard_error\":" << json_number(r.log_loss_standard_error) << ",\"verdict\":\""
+     << ",\"log_loss_standard_error\":" << json_number(r.log_loss_standard_error)
+     << ",\"confidence\":" << json_number(r.confidence)
+     << ",\"auroc_lower\":" << json_number(r.auroc_interval.lower)
+     << ",\"auroc_upper\":" << json_number(r.auroc_interval.upper)
+     << ",\"log_loss_lower\":" << json_number(r.log_loss_interval.lower)
+     << ",\"log_loss_upper\":" << json_number(r.log_loss_interval.upper) << ",\"verdict\":\""
      << verdict_name(r.verdict) << "\"}";
   return os.str();
 }

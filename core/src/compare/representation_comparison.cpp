@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpprobe/compare/comparison_sentence.h"
+#include "gpprobe/common/confidence.h"
 #include "gpprobe/compare/delong.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "common/input_checks.h"
@@ -15,8 +16,6 @@ namespace gpprobe {
 
 namespace {
 
-constexpr double kCompareZ99 = 2.5758293035489004;  // the standard normal's 99.5% quantile: 99% intervals
-constexpr double kCompareAlpha = 0.01;              // paired tests at 99%
 constexpr double kCompareNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string in_quotes(const std::string& name) { return "'" + name + "'"; }
@@ -107,8 +106,8 @@ SelectedRows select_rows(const MatrixView& x, const std::vector<std::size_t>& ro
 
 // [value - z se, value + z se] clipped to [0, 1]; NaN where the standard error is.
 void interval_99(double value, double standard_error, double* lower, double* upper) {
-  *lower = std::isfinite(standard_error) ? std::max(0.0, value - kCompareZ99 * standard_error) : kCompareNaN;
-  *upper = std::isfinite(standard_error) ? std::min(1.0, value + kCompareZ99 * standard_error) : kCompareNaN;
+  *lower = std::isfinite(standard_error) ? std::max(0.0, value - kIntervalZ * standard_error) : kCompareNaN;
+  *upper = std::isfinite(standard_error) ? std::min(1.0, value + kIntervalZ * standard_error) : kCompareNaN;
 }
 
 Status prefixed(const Status& status, const std::string& prefix) {
@@ -267,7 +266,7 @@ Status judge(const std::vector<std::uint8_t>& basis_labels, const std::vector<st
     RepresentationProbe& p = c->probes[k];
     p.difference_from_best = c->difference[k * K + c->best];
     p.p_value_against_best = c->p_value[k * K + c->best];
-    p.indistinguishable_from_best = k == c->best || p.p_value_against_best >= kCompareAlpha;
+    p.indistinguishable_from_best = k == c->best || p.p_value_against_best >= kPairedTestAlpha;
     p.separates = p.basis_auroc_lower > 0.5;
   }
   return Status::success();

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "gpprobe/common/confidence.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/probe/uncertainty_measures.h"
 #include "probe/latent_pair.h"
@@ -12,8 +13,6 @@ namespace gpprobe {
 
 namespace {
 
-constexpr double kConfidence = 0.99;
-constexpr double kZ99 = 2.5758293035489004;  // the standard normal's (1 + kConfidence) / 2 = 99.5% quantile
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The log loss of each observation, -log of the probability its label gets: E[sigmoid(f)] for a positive,
@@ -23,14 +22,14 @@ double observation_loss(double mean, double variance, bool positive) {
 }
 
 Interval normal_interval(double value, double standard_error) {
-  return {value - kZ99 * standard_error, value + kZ99 * standard_error};
+  return {value - kIntervalZ * standard_error, value + kIntervalZ * standard_error};
 }
 
 void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
   const std::size_t O = labels.size();
   for (std::uint8_t y : labels) ++(y ? r->positives : r->negatives);
   r->auroc = r->auroc_standard_error = r->log_loss = r->log_loss_standard_error = kNaN;
-  r->confidence = kConfidence;
+  r->confidence = kIntervalConfidence;
   r->auroc_interval = r->log_loss_interval = {kNaN, kNaN};
   if (O > 0) {
     std::vector<double> losses(O);

@@ -87,13 +87,26 @@ TEST(CliLoo, UnrelatedLabelsAreAtChanceAndTooFewSaySo) {
   const TempFile obs("loo_random.csv", testing::csv_of(x)), labels("loo_random.txt", labels_text(y));
   const CliRun r = run_cli("loo --observations " + obs.path() + " --labels " + labels.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.err)["verdict"], "chance");
+  const nlohmann::json chance = nlohmann::json::parse(r.err);
+  EXPECT_EQ(chance["verdict"], "chance");
+  // The JSON carries the intervals the verdict judged: value -/+ z standard errors, z the standard normal's
+  // 99.5 % quantile (scipy.stats.norm.ppf(0.995)); chance: the AUROC interval does not lie above 1/2.
+  const double z995 = 2.5758293035489004, auroc = chance["auroc"], se = chance["auroc_standard_error"];
+  EXPECT_EQ(chance["confidence"].get<double>(), 0.99);
+  EXPECT_NEAR(chance["auroc_lower"].get<double>(), auroc - z995 * se, 1e-15);
+  EXPECT_NEAR(chance["auroc_upper"].get<double>(), auroc + z995 * se, 1e-15);
+  EXPECT_LE(chance["auroc_lower"].get<double>(), 0.5);
+  const double loss = chance["log_loss"], loss_se = chance["log_loss_standard_error"];
+  EXPECT_NEAR(chance["log_loss_lower"].get<double>(), loss - z995 * loss_se, 1e-15);
+  EXPECT_NEAR(chance["log_loss_upper"].get<double>(), loss + z995 * loss_se, 1e-15);
 
   const TempFile one("loo_one.txt", labels_text({1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
   const CliRun few = run_cli("loo --observations " + obs.path() + " --labels " + one.path());
   const nlohmann::json v = nlohmann::json::parse(few.err);
   EXPECT_EQ(v["verdict"], "too_few");
   EXPECT_TRUE(v["auroc_standard_error"].is_null());
+  EXPECT_TRUE(v["auroc_lower"].is_null());
+  EXPECT_TRUE(v["auroc_upper"].is_null());
   EXPECT_TRUE(v["auroc"].is_number());
 }
 
