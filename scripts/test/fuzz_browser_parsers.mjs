@@ -1,5 +1,7 @@
 // The Node fuzz loop over every browser parser (issue 9) and the session and link readers (issue 23:
-// tests/fuzz/browser/sessions.ts, targets session_file, link_state, link_deflated), run by
+// tests/fuzz/browser/sessions.ts, targets session_file, link_state, link_deflated, and the Compare lab's
+// link_compare, link_compare_params), and the Compare lab's readers (parsers.ts: safetensors_matrices,
+// parquet_matrices, npy_stream), run by
 // scripts/test/fuzz.sh after the libFuzzer harnesses. tests/fuzz/browser/parsers.ts and sessions.ts are
 // bundled for Node (Vite, SSR build) into build/fuzz/browser;
 // each target's valid seed files are mutated (bit flips, interesting integers, inserted, deleted and
