@@ -160,7 +160,10 @@ if (replay) {
 }
 
 const all = seeds();
-const targets = Object.keys(TARGETS).filter((t) => only.length === 0 || only.includes(t));
+// Targets run only when named (--only): parquet_matrices is an open finding (docs/hostile-inputs.md): a
+// hyparquet definition-level run aborts the whole Node process within seconds, the smoke run included.
+const BY_NAME_ONLY = ['parquet_matrices'];
+const targets = Object.keys(TARGETS).filter((t) => (only.length === 0 ? !BY_NAME_ONLY.includes(t) : only.includes(t)));
 if (targets.length === 0) {
   console.error(`fuzz: no browser parser named ${only.join(', ')} (${Object.keys(TARGETS).join(', ')})`);
   process.exit(2);
