@@ -1,5 +1,7 @@
 // The Node fuzz loop over every browser parser (issue 9) and the session and link readers (issue 23:
-// tests/fuzz/browser/sessions.ts, targets session_file, link_state, link_deflated), run by
+// tests/fuzz/browser/sessions.ts, targets session_file, link_state, link_deflated, and the Compare lab's
+// link_compare, link_compare_params), and the Compare lab's readers (parsers.ts: safetensors_matrices,
+// parquet_matrices, npy_stream), run by
 // scripts/test/fuzz.sh after the libFuzzer harnesses. tests/fuzz/browser/parsers.ts and sessions.ts are
 // bundled for Node (Vite, SSR build) into build/fuzz/browser;
 // each target's valid seed files are mutated (bit flips, interesting integers, inserted, deleted and
@@ -158,7 +160,10 @@ if (replay) {
 }
 
 const all = seeds();
-const targets = Object.keys(TARGETS).filter((t) => only.length === 0 || only.includes(t));
+// Targets run only when named (--only): parquet_matrices is an open finding (docs/hostile-inputs.md): a
+// hyparquet definition-level run aborts the whole Node process within seconds, the smoke run included.
+const BY_NAME_ONLY = ['parquet_matrices'];
+const targets = Object.keys(TARGETS).filter((t) => (only.length === 0 ? !BY_NAME_ONLY.includes(t) : only.includes(t)));
 if (targets.length === 0) {
   console.error(`fuzz: no browser parser named ${only.join(', ')} (${Object.keys(TARGETS).join(', ')})`);
   process.exit(2);

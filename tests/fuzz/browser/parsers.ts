@@ -6,7 +6,8 @@ import { parentPort } from 'node:worker_threads';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { parseDelimitedText } from '../../../web/src/io/delimited.ts';
 import { parseJson, parseJsonLines } from '../../../web/src/io/json.ts';
-import { fromArrays } from '../../../web/src/io/arrays.ts';
+import { fromArrays, type NamedArray } from '../../../web/src/io/arrays.ts';
+import { npyFloat32Matrix, parquetMatrices, rowCountProblem, safetensorsMatrices } from '../../../web/src/io/multi_arrays.ts';
 import { parseNpy } from '../../../web/src/io/npy.ts';
 import { parseNpz } from '../../../web/src/io/npz.ts';
 import { readParquet } from '../../../web/src/io/parquet.ts';
@@ -14,7 +15,7 @@ import { parseProjectorConfig, parseTensorBytes } from '../../../web/src/io/proj
 import { parseSafetensors } from '../../../web/src/io/safetensors.ts';
 import { FileError, type ParsedFile } from '../../../web/src/io/table.ts';
 import { uploads } from '../../e2e/formats.ts';
-import { npyBytes, npzBytes } from '../../web/fixtures.ts';
+import { npyBytes, npzBytes, safetensorsBytes } from '../../web/fixtures.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const arrayBuffer = (bytes: Uint8Array) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
@@ -35,7 +36,34 @@ export const TARGETS: Record<string, Target> = {
   jsonl: { name: 'f.jsonl', parse: (b, n) => parseJsonLines(text(b), n) },
   projector_config: { name: 'projector_config.json', parse: (b, n) => parseProjectorConfig(text(b), 'https://example.org/p/projector_config.json', n) },
   projector_tensor: { name: 'f.bytes', parse: (b, n) => parseTensorBytes(b, [4, 2], n) },
+  // The Compare lab's readers of several embeddings (io/multi_arrays.ts), each given a Blob as the lab
+  // gives it; what they return is checked as arrays (arraysOutcome), a row-count mismatch between them
+  // must be refused naming the file.
+  safetensors_matrices: { name: 'f.safetensors', parse: (b, n) => safetensorsMatrices(new Blob([b as BlobPart]), n).then((a) => multi(a, n)) },
+  parquet_matrices: { name: 'f.parquet', parse: (b, n) => parquetMatrices(arrayBuffer(b), n).then((a) => multi(a, n)) },
+  npy_stream: { name: 'f.npy', parse: (b, n) => npyFloat32Matrix(new Blob([b as BlobPart]), n).then((a) => multi(a ? [a] : [], n)) },
 };
+
+/** Arrays read by a Compare reader, marked for arraysOutcome; a row-count mismatch is refused as the lab refuses it. */
+function multi(arrays: NamedArray[], name: string): { arrays: NamedArray[] } {
+  const problem = rowCountProblem(arrays.map((a) => ({ name: `${name}/${a.name}`, source: name, rows: a.shape[0] })));
+  if (problem) throw problem;
+  return { arrays };
+}
+
+/** A defect in the arrays of a Compare reader: each 2-D, more than one column, rows × width values, all finite. */
+function arraysDefect(arrays: NamedArray[]): string | null {
+  for (const a of arrays) {
+    const [rows, cols] = a.shape;
+    if (a.shape.length !== 2 || !Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 0 || cols < 2) {
+      return `'${a.name}' has shape [${a.shape.join(', ')}]`;
+    }
+    if (!(a.data instanceof Float32Array || a.data instanceof Float64Array)) return `'${a.name}' is not float32 or float64`;
+    if (a.data.length !== rows * cols) return `'${a.name}' holds ${a.data.length} values for ${rows} × ${cols}`;
+    for (const v of a.data) if (!Number.isFinite(v)) return `'${a.name}' passed a non-finite value (${v})`;
+  }
+  return null;
+}
 
 /** Valid files of each target: the e2e upload set plus the variants the readers branch on. */
 export function seeds(): Record<string, Uint8Array[]> {
@@ -58,6 +86,50 @@ export function seeds(): Record<string, Uint8Array[]> {
     projector_config: [new TextEncoder().encode(JSON.stringify({ embeddings: [
       { tensorName: 't', tensorShape: [4, 2], tensorPath: 't.bytes', metadataPath: 'm.tsv', sprite: { imagePath: 's.png', singleImageDim: [8, 8] } }] }))],
     projector_tensor: [new Uint8Array(Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]).buffer)],
+    ...compareSeeds(),
+  };
+}
+
+/**
+ * Valid files of the Compare readers: .safetensors of several 2-D tensors (F32 read in place, F64 and
+ * F16 through the whole-file reader, a 1-D and a one-column tensor skipped); Parquet with two list<float>
+ * columns and a list<double> one beside scalar columns, one of 4,100 rows (two reads of 4,096 rows);
+ * float32 .npy, one larger than a stream chunk of the Blob (64 KiB).
+ */
+function compareSeeds(): Record<string, Uint8Array[]> {
+  const f32 = (n: number, at = 0) => Float32Array.from({ length: n }, (_, i) => Math.sin(i + at) * 4);
+  const f64 = (n: number) => Float64Array.from({ length: n }, (_, i) => i / 8 - 1);
+  const f16 = Uint16Array.from([0x3c00, 0x4000, 0xbc00, 0x3800, 0x0000, 0x4200]);  // 1, 2, -1, 0.5, 0, 3
+  const rowsOf = (data: ArrayLike<number>, cols: number) =>
+    Array.from({ length: data.length / cols }, (_, i) => Array.from(data).slice(i * cols, (i + 1) * cols));
+  const list = (name: string, type: 'FLOAT' | 'DOUBLE') => [
+    { name, repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type, repetition_type: 'REQUIRED' },
+  ] as const;
+  const parquet = (rows: number) => new Uint8Array(parquetWriteBuffer({
+    columnData: [
+      { name: 'id', data: Array.from({ length: rows }, (_, i) => i) },
+      { name: 'layer_0', data: rowsOf(f32(rows * 2), 2) },
+      { name: 'layer_1', data: rowsOf(f32(rows * 3, 7), 3) },
+      { name: 'layer_2', data: rowsOf(f64(rows * 2), 2) },
+      { name: 'label', data: Array.from({ length: rows }, (_, i) => (i % 2 ? 'x' : 'y')) },
+    ],
+    schema: [
+      { name: 'root', num_children: 5 },
+      { name: 'id', type: 'INT32', repetition_type: 'OPTIONAL' },
+      ...list('layer_0', 'FLOAT'), ...list('layer_1', 'FLOAT'), ...list('layer_2', 'DOUBLE'),
+      { name: 'label', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+    ],
+  }));
+  return {
+    safetensors_matrices: [
+      safetensorsBytes({ a: { dtype: 'F32', shape: [3, 2], data: f32(6) }, b: { dtype: 'F32', shape: [3, 4], data: f32(12, 3) },
+        labels: { dtype: 'I64', shape: [3], data: BigInt64Array.from([1n, 0n, 1n]) }, c: { dtype: 'F32', shape: [3, 1], data: f32(3) } }),
+      safetensorsBytes({ h: { dtype: 'F64', shape: [2, 3], data: f64(6) }, g: { dtype: 'F16', shape: [2, 3], data: f16 } }),
+    ],
+    parquet_matrices: [parquet(6), parquet(4100)],
+    npy_stream: [npyBytes('<f4', [3, 2], f32(6)), npyBytes('<f4', [2100, 8], f32(16800))],
   };
 }
 
@@ -75,8 +147,12 @@ export async function outcomeOf(target: string, bytes: Uint8Array): Promise<Outc
     if (error instanceof FileError) return { kind: 'defect', detail: `a message that does not name the file: ${error.message}` };
     return { kind: 'defect', detail: `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` };
   }
-  const p = result as ParsedFile;
   if (target === 'projector_config') return { kind: 'parsed' };
+  if (result && typeof result === 'object' && 'arrays' in result) {
+    const defect = arraysDefect((result as { arrays: NamedArray[] }).arrays);
+    return defect ? { kind: 'defect', detail: defect } : { kind: 'parsed' };
+  }
+  const p = result as ParsedFile;
   const m = p.embeddings;
   if (m && (m.data.length !== m.rows * m.cols || !Number.isInteger(m.rows) || m.rows < 0 || m.cols < 0)) {
     return { kind: 'defect', detail: `embeddings of ${m.data.length} values for ${m.rows} × ${m.cols}` };

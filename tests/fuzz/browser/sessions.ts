@@ -9,20 +9,28 @@ import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { deflateSync, inflateSync } from 'fflate';
 import { DEFAULT_SESSION, parseSession, type Session } from '../../../web/src/common/state/session.ts';
-import { SCHEMA_LIMITS, SchemaError } from '../../../web/src/common/state/session_schema.ts';
+import { COMPARE_VIEWS, compareLink, SCHEMA_LIMITS, SchemaError, type CompareLink } from '../../../web/src/common/state/session_schema.ts';
 import { decodeLink, encodeLink, type LinkState } from '../../../web/src/common/state/share_link.ts';
+import { paramsLink } from '../../../web/src/common/state/link_params.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const toBase64Url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 interface Target {
-  read(bytes: Uint8Array): Session | LinkState | null;
+  read(bytes: Uint8Array): Session | LinkState | CompareLink | null;
 }
+
+const APP = 'https://app.example/gp/';
 
 export const TARGETS: Record<string, Target> = {
   session_file: { read: (b) => parseSession(text(b)) },
   link_state: { read: (b) => decodeLink(`#s=${toBase64Url(deflateSync(b))}`) },
   link_deflated: { read: (b) => decodeLink(`#s=${toBase64Url(b)}`) },
+  // The Compare lab's field of a link (its JSON, deflated as encodeLink does), and the hand-typed
+  // compare=, compare-concepts=, compare-view= parameters: what they give must be a CompareLink the
+  // link's schema accepts (the link the page then writes must open again).
+  link_compare: { read: (b) => decodeLink(`#s=${toBase64Url(deflateSync(b))}`) },
+  link_compare_params: { read: (b) => paramsLink(new URLSearchParams(text(b)), APP)?.link.compare ?? null },
 };
 
 const full: Session = {
@@ -48,7 +56,24 @@ export function seeds(): Record<string, Uint8Array[]> {
     ...(JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as { links: { state: LinkState }[] }).links.map((l) => l.state),
   ];
   const linkJson = links.map((l) => new TextDecoder().decode(inflateLink(encodeLink(l))));
+  const compares: CompareLink[] = [
+    { sources: { kind: 'demo' }, concepts: { kind: 'session' }, view: 'profile', shown: 0, run: false },
+    { sources: { kind: 'urls', urls: ['https://data.example/layers/a.npy', 'https://data.example/b.safetensors', 'https://data.example/c.parquet'] },
+      concepts: { kind: 'values', column: 'digit' }, view: 'grid', shown: 7, run: true },
+    { sources: { kind: 'urls', urls: Array.from({ length: SCHEMA_LIMITS.files }, (_, i) => `https://data.example/l${i}.npy`) },
+      concepts: { kind: 'session' }, view: 'table', shown: 1000, run: true },
+  ];
+  const compareLinks = compares.map((compare, i) => ({ ...links[i], view: { tab: 'compare', colorBy: 'judgedProbability', selected: null }, compare }));
   return {
+    link_compare: compareLinks.map((l) => inflateLink(encodeLink(l))),
+    link_compare_params: [
+      'demo=digits&compare=layers/a.npy&compare=https://x.example/b.npy&compare-concepts=digit&compare-view=grid',
+      'compare=layers-demo&compare-view=profile&embed=1',
+      'data=emb.parquet&compare=a.safetensors&compare=http://h.example:8080/c.parquet?x=1%262&compare-concepts=split',
+      // At the schema's limits: as many URLs as a link holds, a column name as long as a link holds.
+      `demo=digits${Array.from({ length: SCHEMA_LIMITS.files }, (_, i) => `&compare=l${i}.npy`).join('')}`,
+      `compare=layers-demo&compare-concepts=${'c'.repeat(SCHEMA_LIMITS.text - 4)}&compare-view=grid`,
+    ].map(encode),
     session_file: sessions.map((s) => encode(JSON.stringify(s, null, 2))),
     link_state: linkJson.map(encode),
     link_deflated: links.map((l) => fromBase64Url(encodeLink(l).slice(2))),
@@ -80,9 +105,23 @@ function schemaBreaks(s: Session): string[] {
   return out;
 }
 
+/** Breaks of the schema in a Compare link (session_schema.ts: compareLink), as text (empty when it holds). */
+function compareBreaks(c: CompareLink): string[] {
+  const out: string[] = [];
+  if (c.sources.kind === 'urls') {
+    if (c.sources.urls.length > SCHEMA_LIMITS.files) out.push(`${c.sources.urls.length} URLs`);
+    for (const u of c.sources.urls) if (!/^https?:\/\//.test(u) || u.length > SCHEMA_LIMITS.url) out.push(`URL ${u.slice(0, 60)}`);
+  } else if (c.sources.kind !== 'demo') out.push(`sources ${JSON.stringify(c.sources)}`);
+  if (c.concepts.kind === 'values' && !(typeof c.concepts.column === 'string' && c.concepts.column.length <= SCHEMA_LIMITS.text)) out.push('concepts column');
+  if (!(COMPARE_VIEWS as readonly string[]).includes(c.view)) out.push(`view ${c.view}`);
+  if (!(Number.isInteger(c.shown) && c.shown >= 0 && c.shown <= 1000)) out.push(`shown ${c.shown}`);
+  if (typeof c.run !== 'boolean') out.push(`run ${String(c.run)}`);
+  return out;
+}
+
 /** What a read of `bytes` did: parsed (holding to the schema, reading back to itself), refused with a SchemaError, or a defect. */
 export function outcomeOf(target: string, bytes: Uint8Array): Outcome {
-  let result: Session | LinkState | null;
+  let result: Session | LinkState | CompareLink | null;
   try {
     result = TARGETS[target].read(bytes);
   } catch (error) {
@@ -91,13 +130,19 @@ export function outcomeOf(target: string, bytes: Uint8Array): Outcome {
   }
   if (result === null) return target === 'session_file' ? { kind: 'defect', detail: 'a session file read as nothing' } : { kind: 'parsed' };
   try {
-    if ('version' in result) {
+    if ('sources' in result) {
+      // Hand-typed parameters: the Compare link they give must pass the link's schema as it is.
+      const breaks = compareBreaks(result);
+      if (breaks.length) return { kind: 'defect', detail: `parameters gave a compare link that breaks the schema: ${breaks.join(', ')}` };
+      const again = compareLink(JSON.parse(JSON.stringify(result)), 'compare');
+      if (JSON.stringify(again) !== JSON.stringify(result)) return { kind: 'defect', detail: 'a compare link from parameters does not read back to itself' };
+    } else if ('version' in result) {
       const breaks = schemaBreaks(result);
       if (breaks.length) return { kind: 'defect', detail: `accepted a session that breaks the schema: ${breaks.join(', ')}` };
       const again = parseSession(JSON.stringify(result));
       if (JSON.stringify(again) !== JSON.stringify(result)) return { kind: 'defect', detail: 'a session does not read back to itself' };
     } else {
-      const breaks = schemaBreaks(result.session);
+      const breaks = [...schemaBreaks(result.session), ...(result.compare ? compareBreaks(result.compare) : [])];
       if (breaks.length) return { kind: 'defect', detail: `accepted a link that breaks the schema: ${breaks.join(', ')}` };
       const again = decodeLink(`#${encodeLink(result)}`);
       if (JSON.stringify(again) !== JSON.stringify(result)) return { kind: 'defect', detail: 'a link does not read back to itself' };

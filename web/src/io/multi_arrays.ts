@@ -84,13 +84,16 @@ export async function safetensorsMatrices(blob: Blob, fileName: string, options:
     const [begin, end] = offsets;
     if (start + end > blob.size) throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
     const bytes = await blob.slice(start + begin, start + end).arrayBuffer();
+    let a: NamedArray;
     if (t.dtype === 'F32' && bytes.byteLength === shape[0] * shape[1] * 4) {
-      out.push({ name, shape, data: new Float32Array(bytes) });
+      a = { name, shape, data: new Float32Array(bytes) };
     } else {
       // Other dtypes (and a size that does not match) go through the whole-file reader on this tensor alone.
-      const [a] = safetensorsArrays(tinyFile(name, { dtype: t.dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)), fileName);
-      out.push(a);
+      [a] = safetensorsArrays(tinyFile(name, { dtype: t.dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)), fileName);
     }
+    // The whole-file reader leaves finiteness to fromArrays; every tensor here is an embedding.
+    checkFiniteEmbeddings(fileName, { data: a.data, cols: shape[1] }, `tensor '${name}' element`);
+    out.push(a);
     options.onProgress?.((i + 1) / entries.length);
   }
   return out;

@@ -15,7 +15,7 @@
 // Relative URLs are resolved against the page. Pure functions; problems are returned as messages.
 import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from './session.ts';
 import type { LinkTarget } from './share_link.ts';
-import { COMPARE_VIEWS, type CompareLink } from './session_schema.ts';
+import { COMPARE_VIEWS, SCHEMA_LIMITS, type CompareLink } from './session_schema.ts';
 
 const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table', 'profile', 'grid'] as const;
 export type EmbedView = (typeof EMBED_VIEWS)[number];
@@ -141,8 +141,22 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
   let compare: CompareLink | undefined;
   const compared = params.getAll('compare');
   if (compared.length) {
-    const urls = compared.filter((c) => c !== 'layers-demo').map((c) => url('compare', c)).filter((c): c is string => c !== null);
-    const column = params.get('compare-concepts'), view = params.get('compare-view') ?? 'table';
+    // Held to the link's schema (session_schema.ts: compareLink), so the link the page writes opens again.
+    const typed = compared.filter((c) => c !== 'layers-demo');
+    if (typed.length > SCHEMA_LIMITS.files) {
+      problems.push(`compare= is given ${typed.length} URLs; gpprobe compares at most ${SCHEMA_LIMITS.files} (the first ${SCHEMA_LIMITS.files} are read)`);
+    }
+    const urls = typed.slice(0, SCHEMA_LIMITS.files).map((c) => url('compare', c)).filter((c): c is string => c !== null).filter((c) => {
+      if (c.length <= SCHEMA_LIMITS.url) return true;
+      problems.push(`compare=${c.slice(0, 40)}… is a URL of ${c.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.url.toLocaleString('en-US')}`);
+      return false;
+    });
+    let column = params.get('compare-concepts');
+    const view = params.get('compare-view') ?? 'table';
+    if (column !== null && column.length > SCHEMA_LIMITS.text) {
+      problems.push(`compare-concepts= is a column name of ${column.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.text.toLocaleString('en-US')} (the session's concepts are compared)`);
+      column = null;
+    }
     if (!(COMPARE_VIEWS as readonly string[]).includes(view)) problems.push(`compare-view=${view} is not one of ${COMPARE_VIEWS.join(', ')}`);
     compare = {
       sources: compared.includes('layers-demo') ? { kind: 'demo' } : { kind: 'urls', urls },
