@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "gpprobe/linalg/blocked_cholesky.h"
-#include "gpprobe/linalg/cholesky_update.h"
 #include "gpprobe/linalg/row_products.h"
 #include "linalg/float32_products.h"
 
@@ -109,27 +108,36 @@ Status WeightSpacePosterior::refresh() {
   const double raised = prior_.raised.variance;
   const double base = prior_.variance;
   const double delta = prior_.raised.mean - prior_.mean;
+  // Each GP: A = L L' by the blocked Cholesky, then C = A^-1 = L^-T L^-1 (blocked_cholesky.h), all of it
+  // on the thread pool with a partition of the work that does not depend on the thread count, so the fit
+  // has the same bits on any number of threads. u = A^-1 b with b = s delta / n+ (a class's raising
+  // observations) by two triangular solves (O(D^2)).
+  // Nothing is kept unless both GPs factor.
   const MatrixXd identity = MatrixXd::Identity(D, D);
-  MatrixXd L_alpha, L_beta;
-  GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_positive_ / raised + G_negative_ / base, &L_alpha,
-                                          "the weight precision of f_alpha"));
-  GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_negative_ / raised + G_positive_ / base, &L_beta,
-                                          "the weight precision of f_beta"));
-  // u = A_alpha^-1 b_alpha - A_beta^-1 b_beta with b = s delta / n+ (a class's raising observations).
-  u_alpha_ = s_positive_ * (delta / raised);
-  L_alpha.triangularView<Eigen::Lower>().solveInPlace(u_alpha_);
-  L_alpha.triangularView<Eigen::Lower>().transpose().solveInPlace(u_alpha_);
-  u_beta_ = s_negative_ * (delta / raised);
-  L_beta.triangularView<Eigen::Lower>().solveInPlace(u_beta_);
-  L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta_);
-  u_ = u_alpha_ - u_beta_;
-
+  double condition = 1.0;
+  RowMatrix C[2];
+  VectorXd u[2];
+  for (int gp = 0; gp < 2; ++gp) {  // 0: f_alpha, raised by the positives; 1: f_beta, by the negatives
+    const MatrixXd& G_raised = gp == 0 ? G_positive_ : G_negative_;
+    const MatrixXd& G_base = gp == 0 ? G_negative_ : G_positive_;
+    RowMatrix L = identity + G_raised / raised + G_base / base;
+    GPPROBE_RETURN_IF_ERROR(cholesky_in_place(L.data(), std::size_t(D),
+                                              gp == 0 ? "the weight precision of f_alpha" : "the weight precision of f_beta"));
+    u[gp] = (gp == 0 ? s_positive_ : s_negative_) * (delta / raised);
+    L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
+    L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
+    C[gp].resize(D, D);
+    invert_lower_transposed(L.data(), std::size_t(D), C[gp].data());
+    gram_of_upper_in_place(C[gp].data(), std::size_t(D), true);
+    condition = std::max(condition, L.rowwise().squaredNorm().dot(C[gp].diagonal()));  // scaled_condition
+  }
   // Both inverses are kept for the O(D^2) updates of change().
-  C_alpha_.resize(D, D);
-  C_beta_.resize(D, D);
-  inverse_from_cholesky(L_alpha, C_alpha_.data());
-  inverse_from_cholesky(L_beta, C_beta_.data());
-  condition_ = std::max({1.0, scaled_condition(L_alpha, C_alpha_.diagonal()), scaled_condition(L_beta, C_beta_.diagonal())});
+  C_alpha_ = std::move(C[0]);
+  C_beta_ = std::move(C[1]);
+  u_alpha_ = std::move(u[0]);
+  u_beta_ = std::move(u[1]);
+  u_ = u_alpha_ - u_beta_;
+  condition_ = condition;
   S_ = C_alpha_ + C_beta_;
   std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
   return Status::success();
