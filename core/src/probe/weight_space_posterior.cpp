@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/linalg/cholesky_update.h"
 #include "gpprobe/linalg/row_products.h"
 #include "linalg/float32_products.h"
 
@@ -20,6 +21,10 @@ namespace {
 // Float32 variances are kept while q = sum_j S_jj (psi - m)_j^2 <= this times the variance (see the header):
 // measured, their relative error is then below ~1e-7 sqrt(64) = 8e-7.
 constexpr double kFloat32Cancellation = 64.0;
+
+// The largest D fitted by Eigen's LLT on the calling thread (refresh()): one 64-row block of the blocked
+// factorisation, which has no second block to give another thread.
+constexpr Index kLargestSerialFit = 64;
 
 // G = Psi_c' Psi_c and s = Psi_c' 1 over the rows of one label class.
 void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, std::uint8_t label,
@@ -112,7 +117,9 @@ Status WeightSpacePosterior::refresh() {
   // on the thread pool with a partition of the work that does not depend on the thread count, so the fit
   // has the same bits on any number of threads. u = A^-1 b with b = s delta / n+ (a class's raising
   // observations) by two triangular solves (O(D^2)).
-  // Nothing is kept unless both GPs factor.
+  // Up to one block (D <= kLargestSerialFit) there is nothing to share between threads, and Eigen's LLT is
+  // kept: small probes (the golden files, certificates compared between builds to 1e-9, where a search
+  // follows the rounding) keep the arithmetic they always had. Nothing is kept unless both GPs factor.
   const MatrixXd identity = MatrixXd::Identity(D, D);
   double condition = 1.0;
   RowMatrix C[2];
@@ -120,13 +127,22 @@ Status WeightSpacePosterior::refresh() {
   for (int gp = 0; gp < 2; ++gp) {  // 0: f_alpha, raised by the positives; 1: f_beta, by the negatives
     const MatrixXd& G_raised = gp == 0 ? G_positive_ : G_negative_;
     const MatrixXd& G_base = gp == 0 ? G_negative_ : G_positive_;
-    RowMatrix L = identity + G_raised / raised + G_base / base;
-    GPPROBE_RETURN_IF_ERROR(cholesky_in_place(L.data(), std::size_t(D),
-                                              gp == 0 ? "the weight precision of f_alpha" : "the weight precision of f_beta"));
+    const char* what = gp == 0 ? "the weight precision of f_alpha" : "the weight precision of f_beta";
     u[gp] = (gp == 0 ? s_positive_ : s_negative_) * (delta / raised);
+    C[gp].resize(D, D);
+    if (D <= kLargestSerialFit) {
+      MatrixXd L;
+      GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_raised / raised + G_base / base, &L, what));
+      L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
+      L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
+      inverse_from_cholesky(L, C[gp].data());
+      condition = std::max(condition, scaled_condition(L, C[gp].diagonal()));
+      continue;
+    }
+    RowMatrix L = identity + G_raised / raised + G_base / base;
+    GPPROBE_RETURN_IF_ERROR(cholesky_in_place(L.data(), std::size_t(D), what));
     L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
     L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
-    C[gp].resize(D, D);
     invert_lower_transposed(L.data(), std::size_t(D), C[gp].data());
     gram_of_upper_in_place(C[gp].data(), std::size_t(D), true);
     condition = std::max(condition, L.rowwise().squaredNorm().dot(C[gp].diagonal()));  // scaled_condition
