@@ -20,7 +20,7 @@ import hashlib
 import math
 import os
 import threading
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
 from . import _gpprobe
-from .probe import CERTIFY_COLUMNS, MEASURES, Probe
+from .probe import CERTIFY_COLUMNS, MEASURES, Probe, certify_options
 
 #: The core scores queries in blocks of this many rows (core/src/probe/probe.cpp): chunks are multiples of it.
 CORE_BLOCK_ROWS = 256
@@ -239,6 +239,35 @@ def _located(error: Exception, block_info: Optional[Dict[Any, Any]]) -> Exceptio
     return located
 
 
+def _over_rows(
+    probe: Any,
+    array: Any,
+    rows_per_chunk: Optional[int],
+    kind: str,
+    block_function: Any,
+    arguments: Tuple[Any, ...],
+    dtype: Any,
+    columns: Optional[int],
+) -> da.Array:
+    """block_function(block, source, *arguments) mapped over the row chunks of ``array`` checked against
+    the probe's width: a 2-D array of ``columns`` columns, or 1-D of records when ``columns`` is None.
+    The graph's name (``gpprobe-<kind>-``) is a token of the queries, the probe's source and the arguments."""
+    source, dimension, name = _source(probe)
+    queries = _queries(array, dimension, name, rows_per_chunk)
+    if columns is None:
+        shape: Dict[str, Any] = dict(chunks=(queries.chunks[0],), drop_axis=1, meta=np.empty((0,), dtype=dtype))
+    else:
+        shape = dict(chunks=(queries.chunks[0], (columns,)), meta=np.empty((0, 0), dtype=dtype))
+    return queries.map_blocks(
+        block_function,
+        source,
+        *arguments,
+        dtype=dtype,
+        name=f"gpprobe-{kind}-" + tokenize(queries, source, *arguments),
+        **shape,
+    )
+
+
 def _score_block(block: np.ndarray, source: Any, threads: Optional[int], block_info=None) -> np.ndarray:
     if threads is not None:
         _gpprobe.set_thread_count(threads)
@@ -272,17 +301,7 @@ def score(
     gpprobe.Error (dimension_mismatch); an error inside a block (a NaN row) fails the computation with
     the core's message and the rows it concerns.
     """
-    source, dimension, name = _source(probe)
-    queries = _queries(array, dimension, name, rows_per_chunk)
-    scores = queries.map_blocks(
-        _score_block,
-        source,
-        threads,
-        dtype=np.float64,
-        chunks=(queries.chunks[0], (len(MEASURES),)),
-        meta=np.empty((0, 0), dtype=np.float64),
-        name="gpprobe-score-" + tokenize(queries, source, threads),
-    )
+    scores = _over_rows(probe, array, rows_per_chunk, "score", _score_block, (threads,), np.float64, len(MEASURES))
     if frame:
         import dask.dataframe as dd
 
@@ -308,35 +327,18 @@ def certify(
     array: Any,
     gamma: float,
     *,
-    norm: str = "inf",
-    dims: Optional[Sequence[int]] = None,
-    tolerance: float = 0.01,
-    max_iterations: int = 10000,
-    time_limit: float = 0.0,
     rows_per_chunk: Optional[int] = None,
     threads: Optional[int] = None,
     frame: bool = False,
+    **options: Any,
 ):
     """:meth:`gpprobe.Probe.certify` over every row of ``array``: a lazy 1-D dask array of
     :data:`CERTIFY_DTYPE` records (the CLI's certified columns; witnesses are not kept), or with
-    ``frame=True`` a dask DataFrame of them. Arguments as in :func:`score` and ``Probe.certify``."""
-    source, dimension, name = _source(probe)
-    queries = _queries(array, dimension, name, rows_per_chunk)
-    options = dict(
-        gamma=float(gamma), norm=norm, dims=None if dims is None else [int(i) for i in dims],
-        tolerance=float(tolerance), max_iterations=int(max_iterations), time_limit=float(time_limit),
-    )
-    records = queries.map_blocks(
-        _certify_block,
-        source,
-        options,
-        threads,
-        dtype=CERTIFY_DTYPE,
-        chunks=(queries.chunks[0],),
-        drop_axis=1,
-        meta=np.empty((0,), dtype=CERTIFY_DTYPE),
-        name="gpprobe-certify-" + tokenize(queries, source, options, threads),
-    )
+    ``frame=True`` a dask DataFrame of them. ``options`` are ``Probe.certify``'s keywords (``norm``,
+    ``dims``, ``tolerance``, ``max_iterations``, ``time_limit``, with its defaults; a ``TypeError`` for
+    any other); the rest as in :func:`score`."""
+    options = certify_options(gamma, **options)
+    records = _over_rows(probe, array, rows_per_chunk, "certify", _certify_block, (options, threads), CERTIFY_DTYPE, None)
     if frame:
         import dask.dataframe as dd
 

@@ -170,8 +170,12 @@ class Probe:
         ``certify_status`` (a branch-and-bound stop reason, or "bounds_only" without ``dims``);
         ``certify_iterations``; and with ``dims`` ``lowest_witness`` and ``highest_witness`` (n by d).
         """
-        dims_list = None if dims is None else [int(i) for i in dims]
-        return self._handle.certify(queries, gamma, norm, dims_list, tolerance, max_iterations, time_limit)
+        o = certify_options(
+            gamma, norm=norm, dims=dims, tolerance=tolerance, max_iterations=max_iterations, time_limit=time_limit
+        )
+        return self._handle.certify(
+            queries, o["gamma"], o["norm"], o["dims"], o["tolerance"], o["max_iterations"], o["time_limit"]
+        )
 
     def loo(self, space: str = "automatic") -> Dict[str, Any]:
         """Leave-one-out judged probabilities of the observations in closed form, and their verdict.
@@ -278,6 +282,26 @@ class Probe:
             f"gpprobe.Probe(observations={self.observation_count}, dimension={self.dimension}, "
             f"epsilon={self.epsilon!r}, strength={self.strength!r}, space={self.space!r})"
         )
+
+
+def certify_options(gamma: float, **options: Any) -> Dict[str, Any]:
+    """The arguments of :meth:`Probe.certify` after the queries, as one dict: ``gamma`` and the keywords
+    in ``options`` bound to that method's signature (its defaults filled in, a ``TypeError`` for a
+    keyword it does not take), each as the core takes it (``dims`` a list of ints or None). The one
+    place those arguments are read, for ``Probe.certify`` and ``gpprobe.dask.certify`` alike."""
+    import inspect
+
+    bound = inspect.signature(Probe.certify).bind(None, None, gamma, **options)
+    bound.apply_defaults()
+    a = bound.arguments
+    return dict(
+        gamma=float(a["gamma"]),
+        norm=a["norm"],
+        dims=None if a["dims"] is None else [int(i) for i in a["dims"]],
+        tolerance=float(a["tolerance"]),
+        max_iterations=int(a["max_iterations"]),
+        time_limit=float(a["time_limit"]),
+    )
 
 
 def _from_state(state: Mapping[str, Any]) -> Probe:

@@ -9,9 +9,11 @@
              mean = P u, variance = rowwise (P S) . P
   measures   E[sigmoid f], E[H_b], -H[g] over f ~ N(mean, variance) by 128-node Gauss-Hermite quadrature
 
-Both spaces are timed (fit + score, best of 3) and the faster is numpy's figure. Each space's numbers are
-checked against gpprobe's (wasm) outputs that bench.mjs saved: the largest absolute difference over the
-five columns is reported, and the script fails if it exceeds 1e-9 (then it is not the same work).
+Every formulation of FORMULATIONS is timed (fit + score, best of 3) and the fastest is numpy's figure:
+function space, and weight space as rowwise (P S) . P, or with S = L L' factored once (after the two
+covariances are summed) and |P L|^2 by gemm or by trmm. Each formulation's numbers are checked against
+gpprobe's (wasm) outputs that bench.mjs saved: the largest absolute difference over the five columns is
+reported, and the script fails if it exceeds 1e-9 (then it is not the same work).
 numpy's BLAS decides the speed: it is named from threadpoolctl (or numpy.show_config()).
   /usr/bin/python3 scripts/bench/bench_probe_numpy.py DIR   ->  one JSON object on stdout
 """
@@ -21,6 +23,8 @@ import time
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve, solve_triangular
+from scipy.linalg.blas import dtrmm
+from scipy.linalg.lapack import dpotri
 
 TOLERANCE = 1e-9
 
@@ -94,6 +98,49 @@ def score_weight(model, psi, P, v):
     return P @ u, np.einsum('ij,ij->i', P @ S, P)
 
 
+def fit_weight_factor(psi, labels, v, raised, delta):
+    # The best numpy form of weight space: each A^-1 from its Cholesky factor by LAPACK's potri (n^3 flops,
+    # not a solve against I), the two covariances summed into S, then S = L L' once, so a query's variance
+    # is |L' p|^2: one triangular product per block of queries.
+    positive = labels == 1
+    G1, G0 = psi[positive].T @ psi[positive], psi[~positive].T @ psi[~positive]
+    s1, s0 = psi[positive].sum(axis=0), psi[~positive].sum(axis=0)
+    identity = np.eye(psi.shape[1])
+    u = np.zeros(psi.shape[1])
+    S = np.zeros_like(identity)
+    for sign, G_raise, G_other, s in ((1.0, G1, G0, s1), (-1.0, G0, G1, s0)):
+        factor = cho_factor(identity + G_raise / raised + G_other / v, lower=True)
+        u += sign * cho_solve(factor, s * (delta / raised))
+        inverse, info = dpotri(factor[0], lower=1)
+        if info != 0:
+            sys.exit(f'potri failed ({info})')
+        S += np.tril(inverse) + np.tril(inverse, -1).T
+    return u, np.linalg.cholesky(S)
+
+
+def score_weight_factor(model, psi, P, v):
+    # P L as a dense product (BLAS gemm beats trmm on the triangle's zeros).
+    u, L = model
+    Y = P @ L
+    return P @ u, np.einsum('ij,ij->i', Y, Y)
+
+
+def score_weight_trmm(model, psi, P, v):
+    # L' P' by BLAS trmm on the transposed (Fortran-order) view of P: the triangular product itself.
+    u, L = model
+    Y = dtrmm(1.0, L, P.T, side=0, lower=1, trans_a=1)
+    return P @ u, np.einsum('ij,ij->j', Y, Y)
+
+
+# Every formulation is timed; the fastest is numpy's figure.
+FORMULATIONS = {
+    'function': (fit_function, score_function),
+    'weight': (fit_weight, score_weight),
+    'weight-factor': (fit_weight_factor, score_weight_factor),
+    'weight-trmm': (fit_weight_factor, score_weight_trmm),
+}
+
+
 def score_function32(model, psi, P, v):
     # The kernel rows in float32 (sgemm), the triangular solves in float64.
     return score_function(model, psi, P, v, (P.astype(np.float32) @ psi.astype(np.float32).T).astype(np.float64))
@@ -122,9 +169,9 @@ def measures(mean, variance, nodes, weights):
 
 def run(space, x, labels, queries, meta, quadrature, block=2048, float32=False):
     v, raised, delta = prior(meta['epsilon'], meta['strength'])
-    fit, score = (fit_function, score_function) if space == 'function' else (fit_weight, score_weight)
+    fit, score = FORMULATIONS[space]
     if float32:
-        score = score_function32 if space == 'function' else score_weight32
+        fit, score = (fit_function, score_function32) if space == 'function' else (fit_weight, score_weight32)
         queries = queries.astype(np.float64)  # exact: the features are computed in float64, as gpprobe does
     start = time.perf_counter()
     psi = features(x, v)
@@ -155,7 +202,7 @@ def main(directory):
         labels = np.load(f"{directory}/{case['labels']}")
         ours = [np.load(f"{directory}/{name}") for name in case['outputs']]
         best = None
-        for space in ('function', 'weight'):
+        for space in FORMULATIONS:
             runs = [run(space, x, labels, queries, meta, quadrature) for _ in range(meta.get('repeats', 3))]
             fit_s, score_s, columns = min(runs, key=lambda r: r[0] + r[1])
             difference = max(float(np.max(np.abs(a - b))) for a, b in zip(columns, ours))

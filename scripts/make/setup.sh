@@ -32,6 +32,9 @@ need_python zarr python3-zarr
 need_python pandas python3-pandas
 need_python pytest python3-pytest
 need_python ensurepip python3-venv
+# npm run bench's numpy comparison: numpy on OpenBLAS (threaded), which Debian's alternatives then prefer
+# to the reference BLAS.
+need_file "/usr/lib/$(uname -m)-linux-gnu/openblas-pthread/libblas.so.3" libopenblas0-pthread
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

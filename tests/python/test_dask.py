@@ -113,6 +113,18 @@ def test_a_probe_of_another_width_fails_at_once(data, client, tmp_path):
     assert time.monotonic() - start < 10
 
 
+def test_certify_takes_the_keywords_of_probe_certify_and_no_other(data):
+    # One reading of the arguments for both (gpprobe.probe.certify_options): a misspelt keyword fails with
+    # Python's own TypeError before any graph is made, and the defaults are Probe.certify's.
+    queries = gd.from_npy(data["npy"])
+    with pytest.raises(TypeError, match="nrom"):
+        gd.certify(data["probe_path"], queries, 0.1, nrom="2")
+    assert gpprobe.probe.certify_options(0.1) == dict(
+        gamma=0.1, norm="inf", dims=None, tolerance=0.01, max_iterations=10000, time_limit=0.0
+    )
+    assert gpprobe.probe.certify_options(1, dims=np.array([3, 1]), max_iterations=5.0)["dims"] == [3, 1]
+
+
 def test_an_error_inside_a_block_fails_the_computation_with_its_rows(data, client, tmp_path):
     x = np.random.default_rng(5).standard_normal((5000, COLS)).astype(np.float32)
     x[3000, 7] = np.nan

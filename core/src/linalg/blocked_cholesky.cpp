@@ -34,6 +34,23 @@ void for_row_chunks(std::size_t rows, double work_per_row, Body&& body) {
   else parallel_for(chunks, run);
 }
 
+// As for_row_chunks, for chunks of unequal work that shrinks with the chunk's first row (the products
+// of the triangular inverse): the chunks are claimed one at a time as threads become free, first row
+// first (parallel_tasks), so one thread is not left with the long ones. Same bits on any thread count.
+template <class Body>
+void for_shrinking_row_chunks(std::size_t rows, double work_per_row, Body&& body) {
+  const std::size_t chunks = (rows + kBlock - 1) / kBlock;
+  const auto chunk = [&](std::size_t c) {
+    body(c * kBlock, std::min(kBlock, rows - c * kBlock));
+    return Status::success();
+  };
+  if (chunks < 2 || double(rows) * work_per_row < kParallelWork) {
+    for (std::size_t c = 0; c < chunks; ++c) chunk(c);
+  } else {
+    parallel_tasks(chunks, chunk, [](std::size_t) { return Status::success(); });
+  }
+}
+
 // X <- X L_JJ^-T for the `rows` rows of X (row stride ld, b columns), by forward substitution per row:
 // each row of X is solved against the factored diagonal block D as lanes_cholesky_rows solves a row of
 // its own matrix (four entries at a time, dot products on four lanes, 1 / L_jj from `inverse`).
@@ -99,7 +116,7 @@ void invert_lower_transposed(const double* L, std::size_t n, double* U) {
     if (i0 == 0) continue;
     S.assign(i0 * b, 0.0);
     // Row block J of S from U's rows J (final) and L's block row I; blocks write their own rows of S.
-    for_row_chunks(i0, 0.5 * double(b) * double(i0), [&](std::size_t j0, std::size_t rows) {
+    for_shrinking_row_chunks(i0, 0.5 * double(b) * double(i0), [&](std::size_t j0, std::size_t rows) {
       add_product_transposed(U + j0 * n + j0, n, L + i0 * n + j0, n, rows, b, i0 - j0, 1.0, S.data() + j0 * b, b);
     });
     // U[0:i0, I] = -S U_II, and U_II = M' so its columns are the rows of M.

@@ -22,6 +22,10 @@ namespace {
 // measured, their relative error is then below ~1e-7 sqrt(64) = 8e-7.
 constexpr double kFloat32Cancellation = 64.0;
 
+// The largest D fitted by Eigen's LLT on the calling thread (refresh()): one 64-row block of the blocked
+// factorisation, which has no second block to give another thread.
+constexpr Index kLargestSerialFit = 64;
+
 // G = Psi_c' Psi_c and s = Psi_c' 1 over the rows of one label class.
 void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, std::uint8_t label,
                       MatrixXd* G, VectorXd* s) {
@@ -109,27 +113,47 @@ Status WeightSpacePosterior::refresh() {
   const double raised = prior_.raised.variance;
   const double base = prior_.variance;
   const double delta = prior_.raised.mean - prior_.mean;
+  // Each GP: A = L L' by the blocked Cholesky, then C = A^-1 = L^-T L^-1 (blocked_cholesky.h), all of it
+  // on the thread pool with a partition of the work that does not depend on the thread count, so the fit
+  // has the same bits on any number of threads. u = A^-1 b with b = s delta / n+ (a class's raising
+  // observations) by two triangular solves (O(D^2)).
+  // Up to one block (D <= kLargestSerialFit) there is nothing to share between threads, and Eigen's LLT is
+  // kept: small probes (the golden files, certificates compared between builds to 1e-9, where a search
+  // follows the rounding) keep the arithmetic they always had. Nothing is kept unless both GPs factor.
   const MatrixXd identity = MatrixXd::Identity(D, D);
-  MatrixXd L_alpha, L_beta;
-  GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_positive_ / raised + G_negative_ / base, &L_alpha,
-                                          "the weight precision of f_alpha"));
-  GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_negative_ / raised + G_positive_ / base, &L_beta,
-                                          "the weight precision of f_beta"));
-  // u = A_alpha^-1 b_alpha - A_beta^-1 b_beta with b = s delta / n+ (a class's raising observations).
-  u_alpha_ = s_positive_ * (delta / raised);
-  L_alpha.triangularView<Eigen::Lower>().solveInPlace(u_alpha_);
-  L_alpha.triangularView<Eigen::Lower>().transpose().solveInPlace(u_alpha_);
-  u_beta_ = s_negative_ * (delta / raised);
-  L_beta.triangularView<Eigen::Lower>().solveInPlace(u_beta_);
-  L_beta.triangularView<Eigen::Lower>().transpose().solveInPlace(u_beta_);
-  u_ = u_alpha_ - u_beta_;
-
+  double condition = 1.0;
+  RowMatrix C[2];
+  VectorXd u[2];
+  for (int gp = 0; gp < 2; ++gp) {  // 0: f_alpha, raised by the positives; 1: f_beta, by the negatives
+    const MatrixXd& G_raised = gp == 0 ? G_positive_ : G_negative_;
+    const MatrixXd& G_base = gp == 0 ? G_negative_ : G_positive_;
+    const char* what = gp == 0 ? "the weight precision of f_alpha" : "the weight precision of f_beta";
+    u[gp] = (gp == 0 ? s_positive_ : s_negative_) * (delta / raised);
+    C[gp].resize(D, D);
+    if (D <= kLargestSerialFit) {
+      MatrixXd L;
+      GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_raised / raised + G_base / base, &L, what));
+      L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
+      L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
+      inverse_from_cholesky(L, C[gp].data());
+      condition = std::max(condition, scaled_condition(L, C[gp].diagonal()));
+      continue;
+    }
+    RowMatrix L = identity + G_raised / raised + G_base / base;
+    GPPROBE_RETURN_IF_ERROR(cholesky_in_place(L.data(), std::size_t(D), what));
+    L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
+    L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
+    invert_lower_transposed(L.data(), std::size_t(D), C[gp].data());
+    gram_of_upper_in_place(C[gp].data(), std::size_t(D), true);
+    condition = std::max(condition, L.rowwise().squaredNorm().dot(C[gp].diagonal()));  // scaled_condition
+  }
   // Both inverses are kept for the O(D^2) updates of change().
-  C_alpha_.resize(D, D);
-  C_beta_.resize(D, D);
-  inverse_from_cholesky(L_alpha, C_alpha_.data());
-  inverse_from_cholesky(L_beta, C_beta_.data());
-  condition_ = std::max({1.0, scaled_condition(L_alpha, C_alpha_.diagonal()), scaled_condition(L_beta, C_beta_.diagonal())});
+  C_alpha_ = std::move(C[0]);
+  C_beta_ = std::move(C[1]);
+  u_alpha_ = std::move(u[0]);
+  u_beta_ = std::move(u[1]);
+  u_ = u_alpha_ - u_beta_;
+  condition_ = condition;
   S_ = C_alpha_ + C_beta_;
   std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
   return Status::success();

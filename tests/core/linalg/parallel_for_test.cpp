@@ -1,7 +1,8 @@
 // The parallel loop (parallel_for.h) and the scoring paths that use it: every index handled exactly once
 // in order-independent chunks, and probe scores, kept scores and their rank-one updates bit for bit the
-// same on 2, 3 and 7 threads as on one, on sizes that leave ragged last blocks and chunks. With threads
-// on, the golden numbers still hold.
+// same on 2, 3 and 7 threads as on one, on sizes that leave ragged last blocks and chunks, and so are the
+// fits' blocked products and the weight-space fit's own outputs. With threads on, the golden numbers
+// still hold.
 #include "gpprobe/linalg/parallel_for.h"
 
 #include <gtest/gtest.h>
@@ -366,6 +367,30 @@ TEST(ParallelFits, ProbeFitsAreBitIdenticalOnAnyThreadCount) {
     for (std::size_t threads : kThreadCounts) {
       expect_bitwise_equal(fitted_on(threads, space), serial,
                            std::string(space_name(space)) + " on " + std::to_string(threads) + " threads");
+    }
+  }
+}
+
+// The weight-space fit itself (Gram blocks, both blocked Cholesky factors, triangular solves and inverses
+// on the pool): its mean weights u, covariance term M and condition estimate on `threads` threads, at
+// D = d + 1 = 65 (one block and a row), 201 (ragged blocks) and 769 (the d = 768).
+std::vector<double> weight_space_fit(std::size_t d, std::size_t threads) {
+  ThreadCount set(threads);
+  const SyntheticEmbeddings obs = synthetic_embeddings(2 * d + 40, d, 21);
+  const Probe probe = testing::fitted_probe(obs.x, obs.labels, 0.1, 5.0, PosteriorSpace::weight);
+  const LatentWeights w = probe.latent_weights();
+  std::vector<double> all(w.u.data(), w.u.data() + w.u.size());
+  all.insert(all.end(), w.M.data(), w.M.data() + w.M.size());
+  all.push_back(probe.condition());
+  return all;
+}
+
+TEST(ParallelFits, WeightSpaceFitIsBitIdenticalOnAnyThreadCount) {
+  for (std::size_t d : {64, 200, 768}) {
+    const std::vector<double> serial = weight_space_fit(d, 1);
+    for (std::size_t threads : {2, 3}) {
+      expect_bitwise_equal(weight_space_fit(d, threads), serial,
+                           "d=" + std::to_string(d) + " on " + std::to_string(threads) + " threads");
     }
   }
 }
