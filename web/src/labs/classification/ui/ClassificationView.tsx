@@ -8,6 +8,7 @@ import { DataPanel } from './DataPanel.tsx';
 import { FitPanel } from './FitPanel.tsx';
 import { ModelColumn } from './ModelColumn.tsx';
 import { CertifyPanel } from './CertifyPanel.tsx';
+import { ExplainPanel } from './ExplainPanel.tsx';
 import { SweepView } from './SweepView.tsx';
 import './classification.css';
 
@@ -35,6 +36,7 @@ export function ClassificationView() {
           <ModelColumn side={1} />
         </div>
         <SweepView />
+        <ExplainPanel />
       </div>
     </div>
   );
