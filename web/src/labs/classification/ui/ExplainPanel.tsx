@@ -12,6 +12,7 @@ import { formatMeasure } from '../../../common/ui/format.ts';
 import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
 import { modelLabel } from '../worker/protocol.ts';
 import { arrows, bars, beside, drawFigure, figureSvg, heatMap, imageFigure, type Figure } from '../plots/explain_plots.ts';
+import './explain.css';
 
 const LIME_TITLE = 'LIME (local linear surrogate)';
 

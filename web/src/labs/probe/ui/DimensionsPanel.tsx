@@ -9,6 +9,7 @@ import { saveBlob } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
 import '../../../common/ui/certify.css';
+import './dimensions.css';
 
 const sign = (r: DimensionRow) => (r.deltaLower > 0 ? 'raises' : r.deltaUpper < 0 ? 'lowers' : 'either way');
 
