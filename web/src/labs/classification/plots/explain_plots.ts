@@ -69,7 +69,7 @@ export function heatMap(values: ArrayLike<number>, side: number, title: string, 
     }
   }
   const legendY = top + side * cell + 10;
-  legend(shapes, pad, legendY, side * cell, scale, 'blue: raising the pixel lowers p · red: raises it');
+  legend(shapes, pad, legendY, side * cell, scale, 'blue: lowers p · red: raises p');
   return { width, height: legendY + 44, shapes };
 }
 

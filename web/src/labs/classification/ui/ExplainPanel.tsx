@@ -27,7 +27,7 @@ function figuresOf(r: ExplainResult, names: string[]): { image: Figure | null; d
     lime = new Float64Array(k);
     for (let p = 0; p < m; p++) for (let a = 0; a < k; a++) lime[a] += e.lime[p * k + a] / m;
   }
-  const deltaTitle = `${local ? '' : 'mean '}certified Δ_γ, γ = ${formatMeasure(r.settings.gamma)}`;
+  const deltaTitle = `${local ? '' : 'mean '}certified Δ_γ, γ = ${r.settings.gamma}`;
   const limeTitle = `${local ? '' : 'mean '}${LIME_TITLE}`;
   if (r.image) {
     const side = r.image, pixels = local ? r.points : meanRows(r.points, m, k);

@@ -11,6 +11,16 @@ import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
 import '../../../common/ui/certify.css';
 import './dimensions.css';
 
+/** [lower, upper] with as many significant digits (3 to 6) as it takes for the two ends to differ: a
+ * tight certified interval is not shown as a point. */
+export function intervalText(lower: number, upper: number): string {
+  for (let digits = 3; digits <= 6; digits++) {
+    const a = lower.toPrecision(digits), b = upper.toPrecision(digits);
+    if (a !== b || digits === 6) return `[${a}, ${b}]`;
+  }
+  return `[${lower}, ${upper}]`;
+}
+
 const sign = (r: DimensionRow) => (r.deltaLower > 0 ? 'raises' : r.deltaUpper < 0 ? 'lowers' : 'either way');
 
 export function DimensionsPanel() {
@@ -30,8 +40,8 @@ export function DimensionsPanel() {
           onChange={(limeSamples) => updateProbeExplainSettings({ limeSamples: Math.round(limeSamples) })} />
         <label class="field compact">
           <span>LIME's "off"</span>
-          <select aria-label="explain baseline" value={s.baseline} onChange={(e) => updateProbeExplainSettings({ baseline: e.currentTarget.value === 'zero' ? 'zero' : 'mean' })}>
-            <option value="mean">observations' mean</option>
+          <select aria-label="explain baseline" title="What LIME switches a dimension off to" value={s.baseline} onChange={(e) => updateProbeExplainSettings({ baseline: e.currentTarget.value === 'zero' ? 'zero' : 'mean' })}>
+            <option value="mean">mean</option>
             <option value="zero">0</option>
           </select>
         </label>
@@ -45,7 +55,7 @@ export function DimensionsPanel() {
       </div>
       {result && top && (
         <div class="certify-result" data-testid="dimensions-result">
-          <p class="hint">Δ of dimension i: how much the judged probability's range moves when a* moves by up to γ = {formatMeasure(result.settings.gamma)} along
+          <p class="hint">Δ of dimension i: how much the judged probability's range moves when a* moves by up to γ = {result.settings.gamma} along
             i only, up minus down (both extremes, certified); positive: raising i raises it.
             {result.basis !== probeBasis.value ? ' The probe has changed since: explain again.' : ''}</p>
           <div class="dimensions-tables">
@@ -56,8 +66,8 @@ export function DimensionsPanel() {
                 {top.delta.map((r) => (
                   <tr data-testid="dimensions-row" data-dimension={r.dimension} data-value={`${r.deltaLower},${r.deltaUpper}`}>
                     <th scope="row">{r.dimension}</th>
-                    <td class="num">[{formatMeasure(r.deltaLower)}, {formatMeasure(r.deltaUpper)}]</td>
-                    <td class="num">{formatMeasure(r.delta)}</td>
+                    <td class="num">{intervalText(r.deltaLower, r.deltaUpper)}</td>
+                    <td class="num">{r.delta.toPrecision(3)}</td>
                     <td>{sign(r)}</td>
                   </tr>
                 ))}
