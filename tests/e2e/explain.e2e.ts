@@ -121,6 +121,37 @@ describe('explain a digit in the Classification tab', () => {
   });
 });
 
+describe('explain on 2-D data in the Classification tab', () => {
+  it('draws bars with the certified whiskers for a point and the global view as arrows (the paper\'s Fig. 6)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await page.getByRole('tab', { name: 'Classification' }).click();
+    await expect.poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+    await idle();
+    const panel = page.getByTestId('explain-panel');
+    await panel.getByLabel('explain lime samples').fill('300');
+    await panel.getByLabel('explain lime samples').press('Tab');
+    await panel.getByRole('button', { name: 'Explain point 0' }).click();
+    await page.getByTestId('explain-local').waitFor({ timeout: 120_000 });
+    await idle();
+    expect(await inked('explain-delta-map')).toBeGreaterThan(0.01);
+    expect(await inked('explain-lime-map')).toBeGreaterThan(0.01);
+    const text = await download(page.getByTestId('explain-local'), 'explain-local-csv');
+    expect(text.trim().split('\n').length).toBe(3);
+    await panel.getByLabel('explain global points').fill('10');
+    await panel.getByLabel('explain global points').press('Tab');
+    await panel.getByRole('button', { name: 'Global view' }).click();
+    await page.getByTestId('explain-global').waitFor({ timeout: 120_000 });
+    await idle();
+    expect(await inked('explain-global-delta')).toBeGreaterThan(0.005);
+    const svg = await download(page.getByTestId('explain-global'), 'explain-global-svg');
+    expect(svg).toContain('>Δ_γ</text>');
+    expect(svg).toContain('>LIME</text>');
+    await page.getByTestId('explain-global').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/explain-classification-2d-1280.png` });
+  });
+});
+
 describe('which dimensions matter in the Probe tab', () => {
   it('shows k dimensions with their certified intervals, the library\'s for the same probe and query', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -90,6 +90,8 @@ function Result({ r }: { r: ExplainResult }) {
         Δ_γ is certified: each value lies in an interval from branch and bound on the one-sided boxes x ± γ eᵢ
         {e.unconverged > 0 ? ` (${e.unconverged} searches stopped at their limit: their intervals are wider)` : ''}. LIME fits a linear model to
         {' '}{r.settings.limeSamples} random on/off switches of the features: an approximation, not a bound.
+        {!r.image && ' A LIME coefficient is the effect of switching a feature from the training mean to the point\'s value, not a slope: its sign says which side of the mean the point lies on as much as where p rises.'}
+        {!r.image && r.kind === 'global' && e.features.length === 2 && ' Arrows: the directions of the mean Δ and of LIME\'s mean coefficients, each scaled to the same length (the paper\'s Fig. 6).'}
       </p>
       <div class="row">
         <button type="button" class="small" data-testid={`explain-${r.kind}-csv`}
