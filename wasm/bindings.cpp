@@ -111,6 +111,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
   bind_method<&ProbeHandle::remove_observation>(probe, "ProbeHandle", "removeObservation");
   bind_method<&ProbeHandle::state>(probe, "ProbeHandle", "state");
   bind_method<&ProbeHandle::certify>(probe, "ProbeHandle", "certify");
+  bind_method<&ProbeHandle::explain>(probe, "ProbeHandle", "explain");
   bind_method<&ProbeHandle::leave_one_out>(probe, "ProbeHandle", "leaveOneOut");
   bind_method<&ProbeHandle::knowledge_gain>(probe, "ProbeHandle", "knowledgeGain");
 

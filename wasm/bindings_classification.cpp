@@ -13,6 +13,8 @@
 
 #include "binding_support.h"
 #include "certificate_values.h"
+#include "explain_values.h"
+#include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/probability.h"
@@ -119,6 +121,12 @@ class ClassifierHandle {
     return robustness_certificate(gpc_->common_form(), point, s, progress, on_interval);
   }
 
+  // Delta_gamma and LIME of p(y = +1) at the rows of `points` (explain_values.h).
+  ExplainValue explain(val points, const ExplainSettings& s, val progress) const {
+    if (!gpc_) return failed<ExplainValue>(not_fitted());
+    return explain_output(GpcOutput(gpc_->common_form()), points, s, progress);
+  }
+
   RobustnessSweepValue robustness_sweep(val point, val gammas, const RobustnessSettings& s, val progress) const {
     if (!gpc_) return failed<RobustnessSweepValue>(not_fitted());
     return robustness_sweep_certificates(gpc_->common_form(), point, gammas, s, progress);
@@ -198,6 +206,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification) {
   bind_method<&ClassifierHandle::state>(handle, "ClassifierHandle", "state");
   bind_method<&ClassifierHandle::certify_robustness>(handle, "ClassifierHandle", "certifyRobustness");
   bind_method<&ClassifierHandle::robustness_sweep>(handle, "ClassifierHandle", "robustnessSweep");
+  bind_method<&ClassifierHandle::explain>(handle, "ClassifierHandle", "explain");
 
   bind_function<&mackay_probabilities>("mackayProbabilities");
 }

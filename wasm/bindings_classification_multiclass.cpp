@@ -17,9 +17,11 @@
 
 #include "binding_support.h"
 #include "certificate_values.h"
+#include "explain_values.h"
 #include "gpprobe/certify/multiclass_robustness.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/explain/multiclass_output.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -219,6 +221,16 @@ class MulticlassClassifierHandle {
 
   // Class `classIndex`'s extremes over the box (the predicted class for -1) and the predicted class's safety
   // margin, as `gpprobe robustness --likelihood softmax`; progress (splits done, limit) for each search in turn.
+  // Delta_gamma and LIME of class `class_index`'s probability at the rows of `points` (explain_values.h).
+  ExplainValue explain(val points, double class_index, const ExplainSettings& s, val progress) const {
+    if (!model_) return failed<ExplainValue>(not_fitted());
+    std::size_t c = 0;
+    if (const Status k = count_argument("classIndex", class_index, &c); !k.ok()) return failed<ExplainValue>(k);
+    Result<MulticlassOutput> output = MulticlassOutput::make(*model_, c);
+    if (!output.ok()) return failed<ExplainValue>(output.status());
+    return explain_output(output.value(), points, s, progress);
+  }
+
   MulticlassCertificateValue certify_robustness(val point, const MulticlassRobustnessSettings& s, val progress) const {
     using Value = MulticlassCertificateValue;
     if (!model_) return failed<Value>(not_fitted());
@@ -377,6 +389,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification_multiclass) {
   bind_method<&MulticlassClassifierHandle::optimize>(handle, "MulticlassClassifierHandle", "optimize");
   bind_method<&MulticlassClassifierHandle::predict>(handle, "MulticlassClassifierHandle", "predict");
   bind_method<&MulticlassClassifierHandle::state>(handle, "MulticlassClassifierHandle", "state");
+  bind_method<&MulticlassClassifierHandle::explain>(handle, "MulticlassClassifierHandle", "explain");
   bind_method<&MulticlassClassifierHandle::certify_robustness>(handle, "MulticlassClassifierHandle",
                                                                "certifyRobustness");
 }

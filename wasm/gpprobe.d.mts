@@ -48,6 +48,8 @@ export interface ProbeHandle {
   state(): ProbeState;
   /** Certified bounds over the set around one query (`cols` values at `query`). */
   certify(query: number, cols: number, dtype: 32 | 64, settings: ProbeCertifySettings, progress: CoreProgress): ProbeCertificateValue;
+  /** Delta_gamma and LIME of the judged probability over embedding dimensions at rows of queries (explain_values.h). */
+  explain(points: Float64Array, settings: ExplainSettings, progress: CoreProgress): ExplainValue;
   /** Leave-one-out judged probabilities of the observations and the verdict (leave_one_out.h). */
   leaveOneOut(): LeaveOneOutValue;
   /** Writes `rows` doubles at `out`: each query's expected knowledge gain from its label (knowledge_gain.h). */
@@ -450,6 +452,8 @@ export interface ClassifierHandle {
   certifyRobustness(point: Float64Array, settings: RobustnessSettings, progress: CoreProgress, onInterval: CoreInterval): RobustnessCertificateValue;
   /** One certificate per gamma (settings.gamma ignored); progress (gammas done, gammas). */
   robustnessSweep(point: Float64Array, gammas: Float64Array, settings: RobustnessSettings, progress: CoreProgress): RobustnessSweepValue;
+  /** Delta_gamma and LIME of p(y = +1) at rows of `points` (m * d values; explain_values.h). */
+  explain(points: Float64Array, settings: ExplainSettings, progress: CoreProgress): ExplainValue;
   delete(): void;
 }
 
@@ -598,6 +602,8 @@ export interface MulticlassClassifierHandle {
   state(): MulticlassStateValue;
   /** A class's extremes over the box and the predicted class's safety margin. */
   certifyRobustness(point: Float64Array, settings: MulticlassRobustnessSettings, progress: CoreProgress): MulticlassCertificateValue;
+  /** Delta_gamma and LIME of class `classIndex`'s probability at rows of `points` (explain_values.h). */
+  explain(points: Float64Array, classIndex: number, settings: ExplainSettings, progress: CoreProgress): ExplainValue;
   delete(): void;
 }
 
@@ -823,6 +829,51 @@ export interface NamedKernelValue {
   name: string;
   title: string;
   kernel: KernelValue;
+}
+
+// ---- bindings_explain.cpp: explanations (the handles' explain methods) ----
+
+/** Certified feature sensitivity Delta_gamma and LIME's settings (explain_values.h). */
+export interface ExplainSettings {
+  gamma: number;
+  /** Features explained; empty: all. */
+  dims: Float64Array | number[];
+  validRange: number[] | null;
+  /** Of each of the four one-dimensional searches per feature. */
+  tolerance: number;
+  maxIterations: number;
+  timeLimitSeconds: number;
+  /** LIME's samples N (the point included); 0: no LIME. */
+  limeSamples: number;
+  /** LIME's sampling seed; point p uses seed + p. */
+  seed: number;
+  /** d values a switched-off feature becomes (training mean, or 0 for pixels); null: 0. */
+  baseline: Float64Array | null;
+}
+
+/** For m points and k features; m by k arrays are row-major. */
+export interface ExplainValue extends BindingStatus {
+  /** k: the features explained. */
+  features: Float64Array;
+  points: number;
+  /** m: the output at each point. */
+  values: Float64Array;
+  /** m by k: each Delta's certified interval and its value at the witnesses. */
+  deltaLower: Float64Array;
+  delta: Float64Array;
+  deltaUpper: Float64Array;
+  /** k: means over the points (the global metric). */
+  meanDeltaLower: Float64Array;
+  meanDelta: Float64Array;
+  meanDeltaUpper: Float64Array;
+  /** m by k: LIME's coefficients (empty without LIME). */
+  lime: Float64Array;
+  /** m each. */
+  limeIntercept: Float64Array;
+  limeScore: Float64Array;
+  limeKernelWidth: number;
+  /** Searches stopped at a limit rather than at the tolerance. */
+  unconverged: number;
 }
 
 export interface ExampleEntryValue {

@@ -12,6 +12,8 @@
 
 #include "binding_support.h"
 #include "certificate_values.h"
+#include "explain_values.h"
+#include "gpprobe/explain/probe_output.h"
 #include "gpprobe/probe/knowledge_gain.h"
 #include "gpprobe/probe/leave_one_out.h"
 #include "gpprobe/probe/probe.h"
@@ -102,6 +104,15 @@ class ProbeHandle {
                                 val progress) const {
     if (!probe_) return failed<ProbeCertificateValue>(not_fitted());
     return probe_certificate(*probe_, query, cols, dtype, s, progress);
+  }
+
+  // Delta_gamma and LIME of the judged probability over embedding dimensions at the rows of `points`
+  // (queries of the probe's dimension; explain_values.h).
+  ExplainValue explain(val points, const ExplainSettings& s, val progress) const {
+    if (!probe_) return failed<ExplainValue>(not_fitted());
+    Result<gpprobe::ProbeOutput> output = gpprobe::ProbeOutput::make(*probe_);
+    if (!output.ok()) return failed<ExplainValue>(output.status());
+    return explain_output(output.value(), points, s, progress);
   }
 
   LeaveOneOutValue leave_one_out() const {

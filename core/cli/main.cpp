@@ -124,13 +124,15 @@ const CommandUsage kCommandUsage[] = {
      "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
      "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
      "          [--seed S] [--tolerance E (0.001)] [--out FILE]\n"
-     "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (or the\n"
-     "          probe's judged probability) at the point as an interval, beside LIME's coefficient. CSV\n"
+     "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (with\n"
+     "          --likelihood softmax [--class c]: class c's probability; or the probe's judged probability) at\n"
+     "          the point as an interval, beside LIME's coefficient. CSV\n"
      "          feature,delta_lower,delta,delta_upper,lime.\n"},
     {"paper-robustness",
-     "  paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
-     "          the robustness paper's binary experiments (safety vs GPFGS, delta-robustness vs training\n"
-     "          budget, global sensitivity vs LIME, branch-and-bound run time) as CSV on\n"
+     "  paper-robustness --figure 3|4|5|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
+     "          the robustness paper's experiments (safety vs GPFGS, delta-robustness vs training\n"
+     "          budget, multi-class local heat maps vs LIME, global sensitivity vs LIME, branch-and-bound\n"
+     "          run time) as CSV on\n"
      "          web/public/demo/robustness/*.csv.\n"},
     {"compare",
      "  compare --embeddings A.npy B.npy ... (or --config projector_config.json) --labels FILE\n"

@@ -42,8 +42,9 @@ describe('the registry', () => {
     }
     // The kinds the page's cancel relies on (the long wasm calls run on the instance cancel terminates).
     expect(Object.entries(CANCEL_POLICY).filter(([, p]) => p === 'terminate').map(([k]) => k).sort()).toEqual([
-      'anomaly-experiment', 'classification-certify', 'classification-multiclass-certify', 'classification-multiclass-optimize', 'classification-optimize',
-      'classification-sweep', 'probe-certify', 'regression-optimize',
+      'anomaly-experiment', 'classification-certify', 'classification-explain', 'classification-multiclass-certify',
+      'classification-multiclass-optimize', 'classification-optimize', 'classification-sweep', 'probe-certify',
+      'probe-explain', 'regression-optimize',
     ]);
     expect(LAB_POLICIES.ood).toEqual({ 'ood-baselines': 'between-chunks' });
     expect(Object.keys(LAB_POLICIES.evaluation)).toEqual(['experiment']);

@@ -9,8 +9,10 @@
 // stdout (or --out): CSV feature,delta_lower,delta,delta_upper,lime, one row per feature, 17 significant
 // digits. stderr: one JSON line with the output at the point, gamma, LIME's intercept, score and
 // kernel width, how many searches did not converge, and the seconds each part took.
+#include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -19,10 +21,12 @@
 #include "commands.h"
 #include "csv_output.h"
 #include "classification/gpc_model_flags.h"
+#include "classification/multiclass_model_flags.h"
 #include "gpprobe/certify/robustness_region.h"
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/explain/lime.h"
+#include "gpprobe/explain/multiclass_output.h"
 #include "gpprobe/explain/probe_output.h"
 #include "readers/file_messages.h"
 #include "readers/loaded_matrix.h"
@@ -36,10 +40,13 @@ const char* kExplainUsage =
     "usage: gpprobe explain --train FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
     "           [--signal-variance S] [--length-scales L1,...] [--optimize [--restarts R] [--seed N]]\n"
     "           --point x1,...,xd --gamma G [options]\n"
+    "       gpprobe explain --likelihood softmax --train FILE [multi-class gpc's model flags]\n"
+    "           --point x1,...,xd --gamma G [--class c] [options]\n"
     "       gpprobe explain --probe FILE.probe.json --query ROW_FILE --gamma G [options]\n"
     "\n"
     "Certified feature sensitivity Delta_gamma (Blaas et al. 2020, eqs. 21-26) of the classifier's\n"
-    "p(y = +1) or the probe's judged probability at the point, beside LIME's local linear surrogate.\n"
+    "p(y = +1) (with --likelihood softmax: class c's probability, c = --class or the predicted class)\n"
+    "or the probe's judged probability at the point, beside LIME's local linear surrogate.\n"
     "For feature i, Delta = (pi_max(T+) - pi_max(T-)) + (pi_min(T+) - pi_min(T-)) over the one-sided\n"
     "boxes T+ = [x, x + gamma e_i] and T- = [x - gamma e_i, x]: positive when raising feature i raises\n"
     "the output. Each extreme is certified by branch and bound, so Delta comes as an interval.\n"
@@ -112,7 +119,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // Both parts on one model, the CSV and the JSON line.
 Status explain_and_write(const BoundedOutput& output, const std::vector<double>& point, ExplainRequest& request,
-                         const Arguments& args, std::ostream& out, std::ostream& err) {
+                         const Arguments& args, std::ostream& out, std::ostream& err,
+                         const std::string& json_fields = "") {
   auto start = std::chrono::steady_clock::now();
   Result<LocalSensitivity> local = feature_sensitivity(output, point, request.sensitivity);
   if (!local.ok()) return local.status();
@@ -136,7 +144,7 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
        << format_number(f.delta_upper) << ',' << format_number(lime.value().coefficients[a]) << '\n';
   }
   GPPROBE_RETURN_IF_ERROR(csv.finish());
-  err << "{\"value_at_point\":" << format_number(local.value().value)
+  err << "{" << json_fields << "\"value_at_point\":" << format_number(local.value().value)
       << ",\"gamma\":" << format_number(request.sensitivity.gamma)
       << ",\"lime_intercept\":" << format_number(lime.value().intercept)
       << ",\"lime_score\":" << format_number(lime.value().score)
@@ -198,6 +206,69 @@ Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest
   return explain_and_write(output, point.value(), request, args, out, err);
 }
 
+// --likelihood softmax: class c's probability of the multi-class classifier (multiclass_output.h); c is
+// --class, or the class predicted at the point. The JSON line also names the class.
+Status explain_multiclass(const Args& raw, const Arguments& args, ExplainRequest& request, std::ostream& out,
+                          std::ostream& err) {
+  if (args.has("query")) return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
+  if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
+  Result<std::vector<double>> point = args.numbers("point", "");
+  if (!point.ok()) return point.status();
+  Args model_args;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == "--seed" && !args.has("optimize")) {
+      ++i;
+      continue;
+    }
+    model_args.push_back(raw[i]);
+  }
+  std::set<std::string> valued = multiclass_model_flags();
+  valued.insert({"point", "gamma", "dims", "valid-range", "baseline", "lime-samples", "tolerance", "max-iterations",
+                 "time-limit", "out", "class"});
+  Result<Arguments> model_flags = Arguments::parse(model_args, valued, multiclass_model_switches());
+  if (!model_flags.ok()) return model_flags.status();
+  Result<MulticlassModelFlags> flags = parse_multiclass_model_flags(model_flags.value());
+  if (!flags.ok()) return flags.status();
+  Result<LoadedMatrix> train = read_matrix(flags.value().train_path);
+  if (!train.ok()) return train.status();
+  if (train.value().cols < 2 || point.value().size() != train.value().cols - 1) {
+    return Status(StatusCode::invalid_argument, "--point has " + count_of(point.value().size(), "value") + "; " +
+                                                    flags.value().train_path + " has " +
+                                                    count_of(train.value().cols < 2 ? 0 : train.value().cols - 1,
+                                                             "feature column"));
+  }
+  const std::size_t d = point.value().size();
+  GPPROBE_RETURN_IF_ERROR(check_point_flags(point.value(), request.sensitivity));
+  std::optional<long long> asked;
+  if (args.has("class")) {
+    Result<long long> c = args.integer("class", 0);
+    if (!c.ok()) return c.status();
+    if (c.value() < 0) return Status(StatusCode::invalid_argument, "--class must be >= 0, got " + std::to_string(c.value()));
+    asked = c.value();
+  }
+  Result<MulticlassModel> model = fit_multiclass_model(flags.value(), train.value().view());
+  if (!model.ok()) return model.status();
+  const MulticlassLaplace& gpc = model.value().model;
+  std::size_t c = 0;
+  if (asked) {
+    if (std::size_t(*asked) >= gpc.classes()) {
+      return Status(StatusCode::invalid_argument, "--class is " + std::to_string(*asked) + "; " +
+                                                      flags.value().train_path + " has " +
+                                                      count_of(gpc.classes(), "class", "classes") + " (0 to " +
+                                                      std::to_string(gpc.classes() - 1) + ")");
+    }
+    c = std::size_t(*asked);
+  } else {
+    const std::vector<double> p = gpc.probability_at(point.value().data());
+    c = std::size_t(std::max_element(p.begin(), p.end()) - p.begin());
+  }
+  request.lime.baseline = request.zero_baseline ? std::vector<double>(d, 0.0) : column_means(train.value().view(), d);
+  Result<MulticlassOutput> output = MulticlassOutput::make(gpc, c);
+  if (!output.ok()) return output.status();
+  return explain_and_write(output.value(), point.value(), request, args, out, err,
+                           "\"class\":" + std::to_string(c) + ",");
+}
+
 Status explain_probe(const Arguments& args, ExplainRequest& request, std::ostream& out, std::ostream& err) {
   if (args.has("point")) return Status(StatusCode::invalid_argument, "--point goes with --train; give --query with --probe");
   if (args.has("train")) return Status(StatusCode::invalid_argument, "--train and --probe exclude each other");
@@ -247,7 +318,12 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   std::set<std::string> valued = gpc_model_flags();
   valued.insert({"point", "probe", "query", "gamma", "dims", "valid-range", "baseline", "lime-samples", "seed",
                  "tolerance", "max-iterations", "time-limit", "out"});
-  Result<Arguments> parsed = Arguments::parse(raw, valued, gpc_model_switches());
+  if (wants_softmax(raw)) {
+    valued.insert(multiclass_model_flags().begin(), multiclass_model_flags().end());
+    valued.insert("class");
+  }
+  Result<Arguments> parsed =
+      Arguments::parse(raw, valued, wants_softmax(raw) ? multiclass_model_switches() : gpc_model_switches());
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   if (args.has("train") == args.has("probe")) {
@@ -256,6 +332,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   }
   Result<ExplainRequest> request = read_explain_request(args);
   if (!request.ok()) return request.status();
+  if (args.has("train") && wants_softmax(raw)) return explain_multiclass(raw, args, request.value(), out, err);
+  if (args.has("class")) return Status(StatusCode::invalid_argument, "--class goes with --likelihood softmax");
   return args.has("train") ? explain_classifier(raw, args, request.value(), out, err)
                            : explain_probe(args, request.value(), out, err);
 }

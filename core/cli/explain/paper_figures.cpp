@@ -12,6 +12,9 @@
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/explain/lime.h"
+#include "gpprobe/explain/multiclass_output.h"
+#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
+#include "readers/loaded_matrix.h"
 #include "gpprobe/explain/robustness_experiments.h"
 
 namespace gpprobe::cli {
@@ -97,7 +100,7 @@ const std::set<std::string>& figure_flags() {
   static const std::set<std::string> names = {
       "points",   "pixels",   "gammas",   "gamma",       "tolerance",       "epochs",          "method",
       "methods",  "seed",     "baseline", "lime-samples", "dimensions",     "epsilons",        "fixed-dimension",
-      "fixed-epsilon", "time-limit", "max-iterations"};
+      "fixed-epsilon", "time-limit", "max-iterations", "patch"};
   return names;
 }
 
@@ -281,6 +284,222 @@ Status figure_6(const Arguments& args, const PaperData& data, std::ostream& out,
           << ',' << format_number(slope_mean[j]) << '\n';
     }
   }
+  return Status::success();
+}
+
+namespace {
+
+// Fig. 5's data: the first N rows train, the next M are test points (the defaults of load_data in
+// paper_robustness_command.cpp), labels class indices.
+struct MulticlassPaperData {
+  std::string path;
+  RowMatrix train_x, test;
+  std::vector<double> train_y, test_labels;
+  std::size_t classes = 0;
+};
+
+Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
+  Result<std::string> path = args.required("data");
+  if (!path.ok()) return path.status();
+  Result<LoadedMatrix> loaded = read_matrix(path.value());
+  if (!loaded.ok()) return loaded.status();
+  const LoadedMatrix& m = loaded.value();
+  if (m.cols < 2) {
+    return Status(StatusCode::dimension_mismatch, path.value() + ": has " + count_of(m.cols, "column") +
+                                                      "; expected feature columns then one label column");
+  }
+  const std::size_t rows = m.rows, d = m.cols - 1;
+  const std::size_t held_out = std::min<std::size_t>(200, rows * 3 / 10);
+  Result<long long> train_rows = args.integer("train-rows", (long long)(rows - held_out));
+  if (!train_rows.ok()) return train_rows.status();
+  if (train_rows.value() < 1 || std::size_t(train_rows.value()) >= rows) {
+    return Status(StatusCode::invalid_argument, "--train-rows must be between 1 and " + std::to_string(rows - 1) +
+                                                    " (" + path.value() + " has " + count_of(rows, "row") + "), got " +
+                                                    std::to_string(train_rows.value()));
+  }
+  const std::size_t n = std::size_t(train_rows.value());
+  Result<long long> test_points = args.integer("test-points", (long long)std::min<std::size_t>(50, rows - n));
+  if (!test_points.ok()) return test_points.status();
+  if (test_points.value() < 1 || std::size_t(test_points.value()) > rows - n) {
+    return Status(StatusCode::invalid_argument, "--test-points must be between 1 and " + std::to_string(rows - n) +
+                                                    " (the rows after the training rows), got " +
+                                                    std::to_string(test_points.value()));
+  }
+  const std::size_t t = std::size_t(test_points.value());
+  RowMatrix all(Eigen::Index(rows), Eigen::Index(m.cols));
+  m.view().copy_rows(0, rows, all.data());
+  MulticlassPaperData data;
+  data.path = path.value();
+  data.train_x = all.topLeftCorner(Eigen::Index(n), Eigen::Index(d));
+  data.test = all.block(Eigen::Index(n), 0, Eigen::Index(t), Eigen::Index(d));
+  for (std::size_t i = 0; i < rows; ++i) {
+    const double label = all(Eigen::Index(i), Eigen::Index(d));
+    if (!(label >= 0.0) || label != std::floor(label) || label > 1000.0) {
+      return Status(StatusCode::invalid_argument, path.value() + ": row " + std::to_string(i + 1) + " has label " +
+                                                      format_number(label) +
+                                                      "; --figure 5 expects class indices 0, 1, ..., C - 1");
+    }
+    data.classes = std::max(data.classes, std::size_t(label) + 1);
+    if (i < n) data.train_y.push_back(label);
+    else if (i < n + t) data.test_labels.push_back(label);
+  }
+  if (data.classes < 2) {
+    return Status(StatusCode::invalid_argument, path.value() + ": every label is 0; --figure 5 needs at least 2 classes");
+  }
+  return data;
+}
+
+// The K most negative entries of `score` (K at most), and only those below 0 when `negative_only`.
+std::vector<std::size_t> most_negative(const std::vector<double>& score, std::size_t k) {
+  std::vector<std::size_t> order(score.size());
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score[a] < score[b]; });
+  std::vector<std::size_t> out;
+  for (std::size_t j : order) {
+    if (out.size() == k || !(score[j] < 0.0)) break;
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string index_list(const std::vector<std::size_t>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+// Fig. 5: local heat maps (every feature's Delta_gamma of the point's own class, and LIME's coefficient) of
+// chosen test points of a multi-class model, and the whitening check: the K pixels with the most negative
+// certified Delta (the whole interval below 0) set to the valid range's top must lower that class's
+// probability; LIME's K most negative coefficients, whitened the same way, beside it.
+Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
+  Result<MulticlassPaperData> loaded = load_multiclass_data(args);
+  if (!loaded.ok()) return loaded.status();
+  const MulticlassPaperData& data = loaded.value();
+  Result<std::size_t> epochs = count_flag(args, "epochs", 10, 0), samples = count_flag(args, "lime-samples", 5000, 2),
+                      seed = count_flag(args, "seed", 0, 0), patch = count_flag(args, "patch", 3, 1);
+  for (const auto* v : {&epochs, &samples, &seed, &patch})
+    if (!v->ok()) return v->status();
+  Result<double> gamma = positive_flag(args, "gamma", 0.25, false), tolerance = positive_flag(args, "tolerance", 0.002, true);
+  for (const auto* v : {&gamma, &tolerance})
+    if (!v->ok()) return v->status();
+  Interval range{0.0, 1.0};
+  if (args.has("valid-range")) {
+    Result<std::vector<double>> r = args.numbers("valid-range", "");
+    if (!r.ok()) return r.status();
+    if (r.value().size() != 2 || r.value()[0] > r.value()[1]) {
+      return Status(StatusCode::invalid_argument,
+                    "--valid-range expects two numbers LO,HI with LO <= HI, got '" + args.get("valid-range", "") + "'");
+    }
+    range = Interval{r.value()[0], r.value()[1]};
+  }
+  const std::size_t d = std::size_t(data.train_x.cols()), m = std::size_t(data.test.rows());
+  // The points: --points, or the first test point of each class.
+  std::vector<std::size_t> points;
+  if (args.has("points")) {
+    Result<std::vector<std::size_t>> p = args.indices("points", "");
+    if (!p.ok()) return p.status();
+    points = p.value();
+    for (std::size_t i : points) {
+      if (i >= m) {
+        return Status(StatusCode::invalid_argument, "--points: test point " + std::to_string(i) + " is out of range (" +
+                                                        count_of(m, "test point") + ")");
+      }
+    }
+  } else {
+    for (std::size_t c = 0; c < data.classes; ++c) {
+      for (std::size_t i = 0; i < m; ++i) {
+        if (std::size_t(data.test_labels[i]) == c) {
+          points.push_back(i);
+          break;
+        }
+      }
+    }
+  }
+  Result<MulticlassTrainingData> train =
+      make_multiclass_training_data(MatrixView(data.train_x), data.train_y.data(), data.train_y.size(), data.classes);
+  if (!train.ok()) return Status(train.status().code(), data.path + ": " + train.status().message());
+  // The authors' training: SE-ARD from s2 = 1, l = 1 (tied over the classes here), at most `epochs` L-BFGS
+  // iterations of the Laplace evidence (0: those starting values).
+  std::vector<SeArdKernel> kernels{SeArdKernel{1.0, std::vector<double>(d, 1.0)}};
+  double lml_start = 0.0, lml = 0.0;
+  if (epochs.value() > 0) {
+    MulticlassHyperparameterOptions fit_options;
+    fit_options.shared = true;
+    fit_options.max_iterations = epochs.value();
+    Result<MulticlassHyperparameterFit> fit = fit_multiclass_hyperparameters(train.value(), kernels, fit_options);
+    if (!fit.ok()) return Status(fit.status().code(), data.path + ": " + fit.status().message());
+    kernels = {fit.value().kernels.front()};
+    lml_start = fit.value().start_log_marginal_likelihood;
+    lml = fit.value().log_marginal_likelihood;
+  }
+  MulticlassOptions model_options;
+  model_options.with_gradient = false;
+  Result<MulticlassLaplace> fitted = MulticlassLaplace::fit(train.value(), kernels, model_options);
+  if (!fitted.ok()) return Status(fitted.status().code(), data.path + ": " + fitted.status().message());
+  const MulticlassLaplace& model = fitted.value();
+  if (epochs.value() == 0) lml = lml_start = model.log_marginal_likelihood();
+
+  out << "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime\n";
+  std::ostringstream summary;
+  summary << "{\"figure\":5,\"train_rows\":" << data.train_y.size() << ",\"classes\":" << data.classes
+          << ",\"gamma\":" << format_number(gamma.value()) << ",\"start_log_marginal_likelihood\":"
+          << format_number(lml_start) << ",\"log_marginal_likelihood\":" << format_number(lml) << ",\"points\":[";
+  const std::size_t side = std::size_t(std::lround(std::sqrt(double(d))));
+  const bool image = side * side == d;
+  for (std::size_t a = 0; a < points.size(); ++a) {
+    const std::size_t p = points[a];
+    const std::size_t c = std::size_t(data.test_labels[p]);
+    const auto row = data.test.row(Eigen::Index(p));
+    const std::vector<double> point(row.data(), row.data() + row.size());
+    Result<MulticlassOutput> output = MulticlassOutput::make(model, c);
+    if (!output.ok()) return output.status();
+    SensitivityOptions options;
+    options.gamma = gamma.value();
+    options.valid_range = range;
+    options.tolerance = tolerance.value();
+    Result<LocalSensitivity> local = feature_sensitivity(output.value(), point, options);
+    if (!local.ok()) return Status(local.status().code(), "test point " + std::to_string(p) + ": " + local.status().message());
+    LimeOptions lime;
+    lime.samples = samples.value();
+    lime.seed = derive_seed(seed.value(), {p});
+    lime.baseline.assign(d, range.lower);  // pixels switched off: black, as the paper does
+    Result<LimeExplanation> e = lime_explain(output.value(), point, lime);
+    if (!e.ok()) return e.status();
+    const double probability = local.value().value;
+    std::vector<double> delta(d), delta_upper(d), lime_coefficients = e.value().coefficients;
+    for (const FeatureSensitivity& f : local.value().features) {
+      delta[f.feature] = f.delta;
+      delta_upper[f.feature] = f.delta_upper;
+      out << p << ',' << c << ',' << c << ',' << format_number(probability) << ',' << f.feature << ','
+          << (image ? f.feature / side : 0) << ',' << (image ? f.feature % side : f.feature) << ','
+          << format_number(point[f.feature]) << ',' << format_number(f.delta_lower) << ',' << format_number(f.delta)
+          << ',' << format_number(f.delta_upper) << ',' << format_number(lime_coefficients[f.feature]) << '\n';
+    }
+    // The patch: the most negative certified Delta among the pixels whose whole interval is below 0.
+    std::vector<double> certified_negative(d);
+    for (std::size_t j = 0; j < d; ++j) certified_negative[j] = delta_upper[j] < 0.0 ? delta[j] : 0.0;
+    const std::vector<std::size_t> ours = most_negative(certified_negative, patch.value());
+    const std::vector<std::size_t> theirs = most_negative(lime_coefficients, patch.value());
+    auto whitened = [&](const std::vector<std::size_t>& pixels) -> Result<double> {
+      std::vector<double> x = point;
+      for (std::size_t j : pixels) x[j] = range.upper;
+      double value = 0.0;
+      GPPROBE_RETURN_IF_ERROR(output.value().values(MatrixView(x.data(), 1, d), &value));
+      return value;
+    };
+    Result<double> after = whitened(ours), after_lime = whitened(theirs);
+    for (const auto* v : {&after, &after_lime})
+      if (!v->ok()) return v->status();
+    summary << (a ? "," : "") << "{\"point\":" << p << ",\"class\":" << c << ",\"probability\":"
+            << format_number(probability) << ",\"patch\":" << index_list(ours) << ",\"whitened_probability\":"
+            << format_number(after.value()) << ",\"lime_patch\":" << index_list(theirs)
+            << ",\"lime_whitened_probability\":" << format_number(after_lime.value()) << "}";
+  }
+  summary << "]}\n";
+  err << summary.str();
   return Status::success();
 }
 

@@ -32,6 +32,9 @@ const std::set<std::string>& figure_flags();
 
 Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
 Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
+// Fig. 5 on a multi-class file (feature columns, then class indices 0..C-1): it reads --data,
+// --train-rows, --test-points and --valid-range itself (the binary PaperData refuses labels above 1).
+Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err);
 Status figure_6(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
 Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err);
 

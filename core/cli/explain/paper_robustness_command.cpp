@@ -1,10 +1,10 @@
-// gpprobe paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M]
+// gpprobe paper-robustness --figure 3|4|5|6|7 --data FILE [--train-rows N] [--test-points M]
 //     [--valid-range LO,HI] [--out FILE] [figure flags]
 // The binary experiments of the robustness paper (Blaas et al., AISTATS 2020, §6 and supp. E) on a
 // dataset of web/public/demo/robustness/ (scripts/data/make_robustness_datasets.py): feature columns then a 0/1 label,
 // rows already in a seeded random order. The first N rows train (default: all but min(200, 30 %)), the
 // next M are the test points (default: the rest, at most 50). Each figure writes CSV (paper_figures.cpp
-// lists the columns); Fig. 5 needs the multi-class classifier and is not here yet.
+// lists the columns); Fig. 5 is multi-class (class indices 0..C-1 in the label column: digits358.csv).
 #include <algorithm>
 #include <ostream>
 #include <sstream>
@@ -21,7 +21,7 @@ namespace gpprobe::cli {
 namespace {
 
 const char* kPaperUsage =
-    "usage: gpprobe paper-robustness --figure 3|4|6|7 --data FILE [--train-rows N] [--test-points M]\n"
+    "usage: gpprobe paper-robustness --figure 3|4|5|6|7 --data FILE [--train-rows N] [--test-points M]\n"
     "           [--valid-range LO,HI] [--out FILE] [figure flags]\n"
     "\n"
     "The robustness paper's binary experiments (Blaas et al. 2020) on FILE (feature columns, then a 0/1\n"
@@ -51,8 +51,16 @@ const char* kPaperUsage =
     "              (--epsilons 0.005,...,0.025 at --fixed-dimension 5), for --gammas (0.125,0.25).\n"
     "              Flags also --epochs (10) --time-limit S (60, per search) --max-iterations (1000000).\n"
     "              CSV sweep,gamma,dimension,epsilon,point,seconds,iterations,status,lower,upper\n"
-    "\n"
-    "Fig. 5 (local heat maps on digits 3/5/8) needs the multi-class classifier: not here yet.\n";
+    "  --figure 5  local heat maps on a multi-class file (labels 0..C-1; digits358.csv): per chosen test\n"
+    "              point, every feature's certified Delta_gamma of the point's own class beside LIME (pixels\n"
+    "              switched off to the valid range's bottom), and the whitening check: the K pixels with the\n"
+    "              most negative certified Delta set to the range's top, and LIME's K most negative.\n"
+    "              Flags: --points i,j,k (default the first test point of each class) --gamma (0.25)\n"
+    "              --valid-range (0,1) --patch K (3) --epochs E (10 L-BFGS iterations, tied SE-ARD; 0: s2 = 1,\n"
+    "              l = 1) --lime-samples N (5000) --seed S (0) --tolerance (0.002). CSV point,label,class,\n"
+    "              probability,feature,row,col,value,delta_lower,delta,delta_upper,lime; stderr: one JSON\n"
+    "              line with each point's probability, patch, whitened_probability, lime_patch and\n"
+    "              lime_whitened_probability\n";
 
 Result<PaperData> load_data(const Arguments& args) {
   Result<std::string> path = args.required("data");
@@ -115,13 +123,16 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<std::string> figure = args.required("figure");
   if (!figure.ok()) return figure.status();
   const std::string f = figure.value();
-  if (f == "5") {
-    return Status(StatusCode::invalid_argument,
-                  "--figure 5 (local heat maps on digits 3/5/8) needs the multi-class classifier, which gpprobe does "
-                  "not have yet; figures 3, 4, 6 and 7 are here");
+  if (f != "3" && f != "4" && f != "5" && f != "6" && f != "7") {
+    return Status(StatusCode::invalid_argument, "--figure must be 3, 4, 5, 6 or 7, got '" + f + "'");
   }
-  if (f != "3" && f != "4" && f != "6" && f != "7") {
-    return Status(StatusCode::invalid_argument, "--figure must be 3, 4, 6 or 7, got '" + f + "'");
+  if (f == "5") {
+    CsvOutput csv(args.get("out", ""), out);
+    GPPROBE_RETURN_IF_ERROR(csv.status());
+    std::ostringstream table;
+    GPPROBE_RETURN_IF_ERROR(figure_5(args, table, err));
+    csv.stream() << table.str();
+    return csv.finish();
   }
   Result<PaperData> data = load_data(args);
   if (!data.ok()) return data.status();

@@ -3,7 +3,7 @@
 // and numbers that keep the certificates' promises against independent evidence: in Fig. 3 the GPFGS
 // attack's point lies in the box, so its probability never passes the certified bound of the adversarial
 // extreme; in Fig. 4 each delta interval is ordered and holds pi(x*) - pi(x*) = 0 only at gamma 0; in
-// Fig. 6 each mean Delta lies in its interval; Fig. 5 is refused with the reason.
+// Fig. 6 each mean Delta lies in its interval (Fig. 5, multi-class: tests/core/explain/figure5_test.cpp).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -109,15 +109,12 @@ TEST(CliPaperRobustness, Figure7SplitsTheSameBoxesEachRun) {
   }
 }
 
-TEST(CliPaperRobustness, RefusesFigure5AndBadFlagsWithTheReason) {
-  const CliRun five = run_cli("paper-robustness --figure 5 --data " + kData);
-  EXPECT_EQ(five.exit_code, 2);
-  EXPECT_NE(five.err.find("needs the multi-class classifier"), std::string::npos) << five.err;
+TEST(CliPaperRobustness, RefusesBadFlagsWithTheReason) {
   const CliRun rows = run_cli("paper-robustness --figure 4 --data " + kData + " --train-rows 1200");
   EXPECT_EQ(rows.err, "gpprobe paper-robustness: --train-rows must be between 1 and 1199 (" + kData +
                           " has 1200 rows), got 1200\n");
   const CliRun figure = run_cli("paper-robustness --figure 8 --data " + kData);
-  EXPECT_EQ(figure.err, "gpprobe paper-robustness: --figure must be 3, 4, 6 or 7, got '8'\n");
+  EXPECT_EQ(figure.err, "gpprobe paper-robustness: --figure must be 3, 4, 5, 6 or 7, got '8'\n");
   const CliRun help = run_cli("paper-robustness --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("--figure 7"), std::string::npos);

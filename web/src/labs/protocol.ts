@@ -2,12 +2,14 @@
 // and their cancel policies. The worker protocol (common/worker/protocol.ts) is derived from it: the
 // Requests every kind of every lab, CANCEL_POLICY every kind's policy. Page-safe: no handler, no engine.
 import { CERTIFY_POLICIES, type CertifyRequests } from './classification/worker/certify_protocol.ts';
+import { EXPLAIN_POLICIES, type ExplainRequests } from './classification/worker/explain_protocol.ts';
 import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classification/worker/protocol.ts';
 import { COMPARE_POLICIES, type CompareRequests } from './compare/worker/protocol.ts';
 import { EVALUATION_POLICIES, type EvaluationRequests } from './evaluation/worker/protocol.ts';
 import { mergeLabTables, type LabId, type SameKeys } from './index.ts';
 import { OOD_POLICIES, type OodRequests } from './ood/worker/protocol.ts';
 import { PROBE_CERTIFY_POLICIES, type ProbeCertifyRequests } from './probe/worker/certify_protocol.ts';
+import { PROBE_EXPLAIN_POLICIES, type ProbeExplainRequests } from './probe/worker/explain_protocol.ts';
 import { PROBE_POLICIES, type ProbeRequests } from './probe/worker/protocol.ts';
 import { VERDICT_POLICIES, type VerdictRequests } from './probe/worker/verdict_protocol.ts';
 import { REGRESSION_POLICIES, type RegressionRequests } from './regression/worker/protocol.ts';
@@ -15,21 +17,21 @@ import type { CancelPolicy, Policies } from '../common/worker/protocol.ts';
 
 /** Each lab's request kinds. */
 export interface LabRequests {
-  probe: ProbeRequests & VerdictRequests & ProbeCertifyRequests;
+  probe: ProbeRequests & VerdictRequests & ProbeCertifyRequests & ProbeExplainRequests;
   ood: OodRequests;
   evaluation: EvaluationRequests;
   regression: RegressionRequests;
-  classification: ClassificationRequests & CertifyRequests;
+  classification: ClassificationRequests & CertifyRequests & ExplainRequests;
   compare: CompareRequests;
 }
 
 /** Each lab's cancel policies, one per kind (the compiler checks each lab's table complete). */
 export const LAB_POLICIES: { readonly [L in LabId]: Policies<LabRequests[L]> } = {
-  probe: { ...PROBE_POLICIES, ...VERDICT_POLICIES, ...PROBE_CERTIFY_POLICIES },
+  probe: { ...PROBE_POLICIES, ...VERDICT_POLICIES, ...PROBE_CERTIFY_POLICIES, ...PROBE_EXPLAIN_POLICIES },
   ood: OOD_POLICIES,
   evaluation: EVALUATION_POLICIES,
   regression: REGRESSION_POLICIES,
-  classification: { ...CLASSIFICATION_POLICIES, ...CERTIFY_POLICIES },
+  classification: { ...CLASSIFICATION_POLICIES, ...CERTIFY_POLICIES, ...EXPLAIN_POLICIES },
   compare: COMPARE_POLICIES,
 };
 

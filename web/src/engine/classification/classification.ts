@@ -25,6 +25,7 @@ import { loadModule, type LoadOptions } from '../load_module.ts';
 import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
 import { certifyWith, sweepWith, type RobustnessCertificate, type RobustnessOptions } from '../certify/classification_certify.ts';
+import { explainProgress, explainSettings, explanation, pointRows, type Explanation, type ExplainOptions } from '../explain/explain.ts';
 import { CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
 import {
   fitMulticlass, optimizeMulticlass, type FitMulticlassOptions, type MulticlassGpClassifier, type OptimizeMulticlassOptions,
@@ -143,6 +144,11 @@ export class GpClassifier {
    * bound for the smallest and largest p(y = 1) with witnesses, and GPFGS; = `gpprobe robustness`. */
   certifyRobustness(point: ArrayLike<number>, options: RobustnessOptions): RobustnessCertificate {
     return certifyWith(this.#live(), point, options);
+  }
+
+  /** Certified feature sensitivity Δ_γ of p(y = +1) and LIME at the points (explain/explain.ts; = `gpprobe explain`). */
+  explain(points: ArrayLike<number> | readonly ArrayLike<number>[], options: ExplainOptions): Explanation {
+    return explanation(this.#live().explain(pointRows(points), explainSettings(options), explainProgress(options)));
   }
 
   /** One certificate per gamma, in order (the paper's Fig. 2; = `gpprobe robustness --sweep`). */

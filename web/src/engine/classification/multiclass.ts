@@ -20,6 +20,7 @@ import { HeapScope } from '../heap.ts';
 import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
 import type { ProbabilityExtreme, SearchStatus } from '../certify/classification_certify.ts';
+import { explainProgress, explainSettings, explanation, pointRows, type Explanation, type ExplainOptions } from '../explain/explain.ts';
 import { CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
 import type { ClassificationKernel } from './classification.ts';
 import {
@@ -202,6 +203,12 @@ export class MulticlassGpClassifier {
       maximum: { ...c.maximum, status: c.maximum.status as SearchStatus },
       safety: { ...c.safety, status: c.safety.status as SafetyVerdict },
     };
+  }
+
+  /** Certified feature sensitivity Δ_γ of class `classIndex`'s probability and LIME at the points
+   * (explain/explain.ts; = `gpprobe explain --likelihood softmax --class c`). */
+  explain(points: ArrayLike<number> | readonly ArrayLike<number>[], options: ExplainOptions & { classIndex: number }): Explanation {
+    return explanation(this.#live().explain(pointRows(points), options.classIndex, explainSettings(options), explainProgress(options)));
   }
 
   /** Frees the wasm memory of this classifier. Further calls throw a GpprobeError with code "disposed". */

@@ -12,6 +12,7 @@ import { DataPanel } from './DataPanel.tsx';
 import { FitPanel } from './FitPanel.tsx';
 import { ModelColumn } from './ModelColumn.tsx';
 import { CertifyPanel } from './CertifyPanel.tsx';
+import { ExplainPanel } from './ExplainPanel.tsx';
 import { SweepView } from './SweepView.tsx';
 import './classification.css';
 
@@ -45,6 +46,7 @@ export function ClassificationView() {
             <SweepView />
           </>
         )}
+        <ExplainPanel />
       </div>
     </div>
   );

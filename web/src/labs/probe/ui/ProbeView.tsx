@@ -10,6 +10,7 @@ import { columns, dataset, envelope, labels, map, queryBelief, queryRows, result
 import { COLOR_BY, colorBy as colorBySignal } from '../../../common/state/view_state.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { CertifyPanel } from './CertifyPanel.tsx';
+import { DimensionsPanel } from './DimensionsPanel.tsx';
 import { DENSITY_GRID } from './HyperparametersPanel.tsx';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
@@ -149,6 +150,7 @@ export function ProbeView() {
           {beliefSpec ? <PlotView spec={beliefSpec} height={190} testId="belief-plot" /> : null}
           <SelectedQuery />
           <CertifyPanel />
+          <DimensionsPanel />
         </div>
       </div>
       <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} subset={subset} labels={y} observations={observationSet}

@@ -1,0 +1,119 @@
+// "Explain a point" in the Classification tab: model A's certified feature sensitivity Δ_γ at a chosen
+// training point (each feature's interval and value) beside LIME's coefficients, and the global view:
+// the mean Δ over M chosen points with LIME's mean coefficient. Images (a square number of features in
+// [0, 1], e.g. the 8 × 8 digits) are explained pixel by pixel, clipped to [0, 1], with LIME switching
+// pixels off to 0 as the paper does; other data with the training mean as LIME's "off". Each run is one
+// task of kind 'classification-explain' (worker/explain_protocol.ts, policy 'terminate').
+import { signal } from '@preact/signals';
+import { isCancelled } from '../../../engine/errors.ts';
+import { EXPLAIN_CSV_HEADER, explanationCsv, type Explanation } from '../../../engine/explain/explain.ts';
+import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import { notify, report, startTask } from '../../../common/state/engine_tasks.ts';
+import { problemsIn } from '../../../common/state/field_problems.ts';
+import type { ClassifierModel } from '../worker/protocol.ts';
+import { modelLabel } from '../worker/protocol.ts';
+import type { ClassificationData } from './classification_data.ts';
+import { data, models } from './classification_store.ts';
+import { imageSide } from '../plots/explain_plots.ts';
+
+export const EXPLAIN_FORM = 'classification-explain';
+
+export interface ExplainSettings {
+  gamma: number;
+  /** The training point explained. */
+  index: number;
+  /** Points of the global view: every ⌈n / M⌉-th training point, M of them. */
+  globalPoints: number;
+  limeSamples: number;
+  tolerance: number;
+}
+
+export interface ExplainResult {
+  kind: 'local' | 'global';
+  model: ClassifierModel;
+  settings: ExplainSettings;
+  /** The points explained (m × d) and their indices in the data. */
+  points: Float64Array;
+  indices: number[];
+  image: number | null;
+  explanation: Explanation;
+  seconds: number;
+}
+
+export const explainSettings = signal<ExplainSettings>({ gamma: 0.25, index: 0, globalPoints: 20, limeSamples: 2000, tolerance: 1e-3 });
+export const localExplanation = signal<ExplainResult | null>(null);
+export const globalExplanation = signal<ExplainResult | null>(null);
+export const explaining = signal<'local' | 'global' | null>(null);
+
+export function updateExplainSettings(change: Partial<ExplainSettings>): void {
+  explainSettings.value = { ...explainSettings.value, ...change };
+}
+
+/** The side of the image the data are (every value in [0, 1] and d a square), or null for tabular data. */
+export function imageOf(d: ClassificationData): number | null {
+  const side = imageSide(d.x.cols);
+  if (side === null) return null;
+  for (let i = 0; i < d.x.data.length; i++) if (!(d.x.data[i] >= 0 && d.x.data[i] <= 1)) return null;
+  return side;
+}
+
+/** Every ⌈n / M⌉-th row: M points spread over the data. */
+export function globalIndices(n: number, m: number): number[] {
+  const count = Math.max(1, Math.min(n, Math.round(m)));
+  const step = n / count;
+  return Array.from({ length: count }, (_, k) => Math.floor(k * step));
+}
+
+/** The explanation as `gpprobe explain` writes it: one point's rows, or the global view's means. */
+export function explainResultCsv(r: ExplainResult): string {
+  return explanationCsv(r.explanation, r.kind === 'global' ? 'mean' : 0);
+}
+export { EXPLAIN_CSV_HEADER };
+
+let current: RunningRequest<unknown> | null = null, run = 0;
+
+export function cancelExplanation(): void {
+  run += 1;
+  current?.cancel();
+}
+
+/** Explains the chosen training point ('local') or the M points of the global view with model A. */
+export async function explain(kind: 'local' | 'global'): Promise<void> {
+  const d = data.value;
+  if (!d) return;
+  const problems = problemsIn(EXPLAIN_FORM);
+  if (problems.length > 0) {
+    notify('error', `Not explained: ${problems.join('; ')}.`);
+    return;
+  }
+  const s = explainSettings.value, n = d.labels.length, cols = d.x.cols;
+  if (kind === 'local' && !(Number.isInteger(s.index) && s.index >= 0 && s.index < n)) {
+    notify('error', `Not explained: point ${s.index} is not a row of the data (0 to ${n - 1}).`);
+    return;
+  }
+  cancelExplanation();
+  const mine = run;
+  const indices = kind === 'local' ? [s.index] : globalIndices(n, s.globalPoints);
+  const points = new Float64Array(indices.length * cols);
+  indices.forEach((i, p) => points.set(d.x.data.subarray(i * cols, (i + 1) * cols), p * cols));
+  const image = imageOf(d), model = models.value[0];
+  explaining.value = kind;
+  try {
+    const task = startTask(kind === 'local' ? `Explaining point ${s.index} (${modelLabel(model)}, γ = ${s.gamma})`
+      : `Explaining ${indices.length} points (${modelLabel(model)}, γ = ${s.gamma})`, {
+      kind: 'classification-explain', x: d.x, labels: d.labels, model, points,
+      options: { gamma: s.gamma, validRange: image ? [0, 1] : null, tolerance: s.tolerance, limeSamples: s.limeSamples, seed: 0,
+        baseline: image ? 'zero' : 'mean' },
+    });
+    current = task;
+    const r = await task.result;
+    if (mine !== run) return;
+    const result: ExplainResult = { kind, model, settings: s, points, indices, image, explanation: r.explanation, seconds: r.seconds };
+    if (kind === 'local') localExplanation.value = result;
+    else globalExplanation.value = result;
+  } catch (error) {
+    if (!isCancelled(error)) report(error);
+  } finally {
+    if (mine === run) explaining.value = null;
+  }
+}
