@@ -1,5 +1,5 @@
 // `gpprobe paper-robustness --figure 5` pinned on a small configuration of
-// web/public/demo/robustness/digits358.csv (scripts/data/make_digits358.py): 60 training images of 3, 5
+// web/public/demo/classification/digits358.csv (scripts/data/make_classification_datasets.py): 60 training images of 3, 5
 // and 8, untrained hyperparameters (s2 = 1, l = 1), gamma 0.25 on [0, 1], LIME on 300 samples. The table
 // is the same on a second run; it has 64 rows (one per pixel, with its row and column of the 8 x 8 image)
 // for each of the three points, each point of its own class; every Delta lies in its certified interval;
@@ -22,7 +22,7 @@ namespace {
 using testing::CliRun;
 using testing::run_cli;
 
-const std::string kData = std::string(GPPROBE_SOURCE_DIR) + "/web/public/demo/robustness/digits358.csv";
+const std::string kData = std::string(GPPROBE_SOURCE_DIR) + "/web/public/demo/classification/digits358.csv";
 const std::string kFlags = "paper-robustness --figure 5 --data " + kData +
                            " --train-rows 60 --test-points 30 --epochs 0 --lime-samples 300 --gamma 0.25 --patch 3";
 
