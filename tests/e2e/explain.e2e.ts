@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
-  createClassificationEngine, createProbeEngine, explainProbe, rankFeatures, type ClassificationEngine, type ProbeEngine,
+  CLASSIFICATION_DEFAULTS, createClassificationEngine, createProbeEngine, explainProbe, rankFeatures, type ClassificationEngine, type ProbeEngine,
 } from '../../web/src/engine/index.ts';
 import { browserPerFile, SHOTS, waitForResults } from './browser.ts';
 import { digits, gather } from './digits.ts';
@@ -191,5 +191,58 @@ describe('which dimensions matter in the Probe tab', () => {
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/explain-probe-${width}.png` });
     }
+  });
+});
+
+describe('explain one class of the softmax model in the Classification tab', () => {
+  it('explains the chosen class of the three blobs with the engine\'s numbers, and the predicted class by default', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await page.getByRole('tab', { name: 'Classification' }).click();
+    const example = page.locator('select[aria-label="Classification example"]');
+    await expect.poll(() => example.locator('option[value="three-blobs"]').count(), { timeout: 60_000 }).toBe(1);
+    await example.selectOption('three-blobs');
+    await expect.poll(() => page.getByTestId('model-softmax-evidence').locator('[data-value]').count(), { timeout: 120_000 }).toBe(1);
+    await idle();
+    const panel = page.getByTestId('explain-panel');
+    await expect.poll(() => panel.textContent()).toContain('the softmax model');
+    await panel.getByLabel('explain lime samples').fill('300');
+    await panel.getByLabel('explain lime samples').press('Tab');
+    await panel.getByTestId('explain-class').selectOption('2');
+    await panel.getByRole('button', { name: 'Explain point 0' }).click();
+    const local = page.getByTestId('explain-local');
+    await local.waitFor({ timeout: 120_000 });
+    await idle();
+    expect(await local.textContent()).toContain('p(class 2)');
+    const [header, ...rows] = (await download(local, 'explain-local-csv')).trim().split('\n');
+    expect(header).toBe('feature,delta_lower,delta,delta_upper,lime');
+    expect(rows.length).toBe(2);
+
+    // The engine in Node: the softmax model at the lab's defaults (s² = 1, one length-scale 1 per feature),
+    // class 2's probability at training point 0, the panel's γ and LIME settings.
+    const [, ...lines] = readFileSync('web/public/demo/classification/three_blobs.csv', 'utf8').trim().split('\n');
+    const data = lines.map((l) => l.split(',').map(Number));
+    const gpc = gpcEngine.fitClassifier({
+      inputs: { data: Float64Array.from(data.flatMap((x) => x.slice(0, 2))), rows: data.length, cols: 2 },
+      labels: Float64Array.from(data, (x) => x[2]), likelihood: 'softmax', classes: 3,
+      kernel: { signalVariance: CLASSIFICATION_DEFAULTS.signalVariance, lengthScales: [CLASSIFICATION_DEFAULTS.lengthScale, CLASSIFICATION_DEFAULTS.lengthScale] },
+    });
+    const e = gpc.explain([data[0].slice(0, 2)], { classIndex: 2, gamma: 0.25, validRange: null, limeSamples: 300, seed: 0,
+      baseline: Float64Array.from([0, 1], (j) => data.reduce((s, x) => s + x[j], 0) / data.length) });
+    const predicted = gpc.predict({ data: Float64Array.from(data[0].slice(0, 2)), rows: 1, cols: 2 }).probability;
+    gpc.dispose();
+    rows.forEach((row, a) => {
+      const v = row.split(',').map(Number);
+      expect(v[1]).toBe(e.deltaLower[a]);
+      expect(v[2]).toBe(e.delta[a]);
+      expect(v[3]).toBe(e.deltaUpper[a]);
+      expect(v[4]).toBeCloseTo(e.lime[a], 12);
+    });
+
+    // Back to the predicted class: the class whose probability is largest at point 0.
+    const top = Array.from(predicted).indexOf(Math.max(...predicted));
+    await panel.getByTestId('explain-class').selectOption('predicted');
+    await panel.getByRole('button', { name: 'Explain point 0' }).click();
+    await expect.poll(() => local.textContent(), { timeout: 120_000 }).toContain(`p(class ${top})`);
   });
 });

@@ -6,6 +6,7 @@ import { EXPLAIN_CSV_HEADER, explanationCsv, rankFeatures, type Explanation } fr
 import { topDimensions } from '../../web/src/labs/probe/state/explain_store.ts';
 import { intervalText } from '../../web/src/labs/probe/ui/DimensionsPanel.tsx';
 import { globalIndices } from '../../web/src/labs/classification/state/explain_store.ts';
+import { mostPredicted } from '../../web/src/labs/classification/worker/explain_handlers.ts';
 import { beside, diverging, heatMap, imageSide, scaleOf } from '../../web/src/labs/classification/plots/explain_plots.ts';
 
 const f = (...v: number[]) => Float64Array.from(v);
@@ -71,5 +72,17 @@ describe('the classification panel', () => {
     const both = beside([map, map], 10);
     expect(both.width).toBe(2 * map.width + 10);
     expect(both.shapes.length).toBe(2 * map.shapes.length);
+  });
+});
+
+describe('the softmax model\'s class explained over M points', () => {
+  it('is the class predicted at most of them, the lowest index on ties', () => {
+    // Four points, three classes: predicted 1, 2, 1, 0.
+    const p = f(0.2, 0.5, 0.3, 0.1, 0.2, 0.7, 0.3, 0.4, 0.3, 0.6, 0.3, 0.1);
+    expect(mostPredicted(p, 4, 3)).toBe(1);
+    // The first two points only: one vote each for 1 and 2 -> 1.
+    expect(mostPredicted(p.subarray(0, 6), 2, 3)).toBe(1);
+    // The last point only: class 0.
+    expect(mostPredicted(p.subarray(9), 1, 3)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
-// "Explain a point" in the Classification tab: model A's certified feature sensitivity Δ_γ at a chosen
-// training point (each feature's interval and value) beside LIME's coefficients, and the global view:
+// "Explain a point" in the Classification tab: model A's (or the softmax model's, for one class) certified
+// feature sensitivity Δ_γ at a chosen training point (each feature's interval and value) beside LIME's coefficients, and the global view:
 // the mean Δ over M chosen points with LIME's mean coefficient. Images (a square number of features in
 // [0, 1], e.g. the 8 × 8 digits) are explained pixel by pixel, clipped to [0, 1], with LIME switching
 // pixels off to 0 as the paper does; other data with the training mean as LIME's "off". Each run is one
@@ -12,8 +12,9 @@ import { notify, report, startTask } from '../../../common/state/engine_tasks.ts
 import { problemsIn } from '../../../common/state/field_problems.ts';
 import type { ClassifierModel } from '../worker/protocol.ts';
 import { modelLabel } from '../worker/protocol.ts';
-import type { ClassificationData } from './classification_data.ts';
-import { data, models } from './classification_store.ts';
+import { classCount, classIndices, type ClassificationData } from './classification_data.ts';
+import { data, family, models } from './classification_store.ts';
+import { multiclassModel } from './multiclass_store.ts';
 import { imageSide } from '../plots/explain_plots.ts';
 
 export const EXPLAIN_FORM = 'classification-explain';
@@ -26,11 +27,18 @@ export interface ExplainSettings {
   globalPoints: number;
   limeSamples: number;
   tolerance: number;
+  /** Softmax model: the class explained; null: the predicted one. */
+  classIndex: number | null;
 }
 
 export interface ExplainResult {
   kind: 'local' | 'global';
-  model: ClassifierModel;
+  /** The binary model explained, or null for the softmax model. */
+  model: ClassifierModel | null;
+  /** What the panel calls the model ("Laplace (logistic)", "softmax Laplace"). */
+  modelName: string;
+  /** Softmax model: the class whose probability was explained. */
+  classIndex: number | null;
   settings: ExplainSettings;
   /** The points explained (m × d) and their indices in the data. */
   points: Float64Array;
@@ -40,7 +48,7 @@ export interface ExplainResult {
   seconds: number;
 }
 
-export const explainSettings = signal<ExplainSettings>({ gamma: 0.25, index: 0, globalPoints: 20, limeSamples: 2000, tolerance: 1e-3 });
+export const explainSettings = signal<ExplainSettings>({ gamma: 0.25, index: 0, globalPoints: 20, limeSamples: 2000, tolerance: 1e-3, classIndex: null });
 export const localExplanation = signal<ExplainResult | null>(null);
 export const globalExplanation = signal<ExplainResult | null>(null);
 export const explaining = signal<'local' | 'global' | null>(null);
@@ -96,19 +104,26 @@ export async function explain(kind: 'local' | 'global'): Promise<void> {
   const indices = kind === 'local' ? [s.index] : globalIndices(n, s.globalPoints);
   const points = new Float64Array(indices.length * cols);
   indices.forEach((i, p) => points.set(d.x.data.subarray(i * cols, (i + 1) * cols), p * cols));
-  const image = imageOf(d), model = models.value[0];
+  const image = imageOf(d), softmax = family.value === 'softmax';
+  const model = softmax ? null : models.value[0];
+  const modelName = model ? modelLabel(model) : 'softmax Laplace';
+  const classes = classCount(d);
+  const classIndex = softmax && s.classIndex !== null && s.classIndex < classes ? s.classIndex : null;
   explaining.value = kind;
   try {
-    const task = startTask(kind === 'local' ? `Explaining point ${s.index} (${modelLabel(model)}, γ = ${s.gamma})`
-      : `Explaining ${indices.length} points (${modelLabel(model)}, γ = ${s.gamma})`, {
-      kind: 'classification-explain', x: d.x, labels: d.labels, model, points,
+    const task = startTask(kind === 'local' ? `Explaining point ${s.index} (${modelName}, γ = ${s.gamma})`
+      : `Explaining ${indices.length} points (${modelName}, γ = ${s.gamma})`, {
+      kind: 'classification-explain', x: d.x, labels: softmax ? classIndices(d) : d.labels, model, points,
+      softmax: softmax ? { model: multiclassModel.value, classes, classIndex } : null,
       options: { gamma: s.gamma, validRange: image ? [0, 1] : null, tolerance: s.tolerance, limeSamples: s.limeSamples, seed: 0,
         baseline: image ? 'zero' : 'mean' },
     });
     current = task;
     const r = await task.result;
     if (mine !== run) return;
-    const result: ExplainResult = { kind, model, settings: s, points, indices, image, explanation: r.explanation, seconds: r.seconds };
+    const result: ExplainResult = {
+      kind, model, modelName, classIndex: r.classIndex, settings: s, points, indices, image, explanation: r.explanation, seconds: r.seconds,
+    };
     if (kind === 'local') localExplanation.value = result;
     else globalExplanation.value = result;
   } catch (error) {

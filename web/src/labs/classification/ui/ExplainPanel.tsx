@@ -10,7 +10,8 @@ import { problemsIn } from '../../../common/state/field_problems.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
-import { modelLabel } from '../worker/protocol.ts';
+import { family } from '../state/classification_store.ts';
+import { classCount } from '../state/classification_data.ts';
 import { arrows, bars, beside, drawFigure, figureSvg, heatMap, imageFigure, type Figure } from '../plots/explain_plots.ts';
 import './explain.css';
 
@@ -74,11 +75,12 @@ function Result({ r }: { r: ExplainResult }) {
   const all = beside([f.image, f.delta, f.lime].filter((x): x is Figure => x !== null));
   const base = r.kind === 'local' ? `explain-point-${r.indices[0]}` : `explain-global-${r.indices.length}`;
   const e = r.explanation;
+  const what = r.classIndex === null ? 'p(y = +1)' : `p(class ${d?.classNames[r.classIndex] ?? r.classIndex})`;
   return (
     <div class="explain-result" data-testid={`explain-${r.kind}`}>
       <p class="hint">{r.kind === 'local'
-        ? `Point ${r.indices[0]}: p(y = +1) = ${formatMeasure(e.values[0])} under ${modelLabel(r.model)}.`
-        : `Means over ${r.indices.length} points (every ${Math.max(1, Math.round((d?.labels.length ?? 1) / r.indices.length))}th row) under ${modelLabel(r.model)}.`}
+        ? `Point ${r.indices[0]}: ${what} = ${formatMeasure(e.values[0])} under ${r.modelName}.`
+        : `Means over ${r.indices.length} points (every ${Math.max(1, Math.round((d?.labels.length ?? 1) / r.indices.length))}th row) of ${what} under ${r.modelName}.`}
         {r.image ? ' Pixels clipped to [0, 1]; LIME switches a pixel off to 0 (grey: a pixel already 0, which LIME cannot see).' : ''}</p>
       <div class="explain-figures">
         {f.image && <FigureCanvas figure={f.image} testId={`explain-${r.kind}-image`} label="the image explained" />}
@@ -86,7 +88,7 @@ function Result({ r }: { r: ExplainResult }) {
         {f.lime && <FigureCanvas figure={f.lime} testId={r.kind === 'local' ? 'explain-lime-map' : 'explain-global-lime'} label={LIME_TITLE} />}
       </div>
       <p class="hint explain-legend" data-testid={`explain-${r.kind}-legend`}>
-        Red: raising the feature raises p(y = +1) near the point; blue: it lowers it; each map is scaled to its own largest value (its legend).
+        Red: raising the feature raises {what} near the point; blue: it lowers it; each map is scaled to its own largest value (its legend).
         Δ_γ is certified: each value lies in an interval from branch and bound on the one-sided boxes x ± γ eᵢ
         {e.unconverged > 0 ? ` (${e.unconverged} searches stopped at their limit: their intervals are wider)` : ''}. LIME fits a linear model to
         {' '}{r.settings.limeSamples} random on/off switches of the features: an approximation, not a bound.
@@ -111,16 +113,27 @@ export function ExplainPanel() {
   if (!d) return null;
   const n = d.labels.length, image = imageOf(d);
   const local = localExplanation.value, global = globalExplanation.value;
+  const softmax = family.value === 'softmax', classes = classCount(d);
   return (
     <section class="panel explain-panel" data-testid="explain-panel">
       <h3>Explain</h3>
-      <p class="hint">Why does model A decide as it does at a point: each feature's certified sensitivity Δ_γ beside LIME.
+      <p class="hint">Why does {softmax ? 'the softmax model' : 'model A'} decide as it does at a point: each feature's certified sensitivity Δ_γ beside LIME.
         {image ? ` The data are ${image} × ${image} images: shown as heat maps on the image.` : ''}</p>
       <label class="field">
         <span>γ = {formatMeasure(s.gamma)}</span>
         <input type="range" aria-label="explain gamma slider" min={0.01} max={image ? 1 : 2} step={0.01} value={s.gamma}
           onInput={(e) => updateExplainSettings({ gamma: Number(e.currentTarget.value) })} />
       </label>
+      {softmax && (
+        <label class="field">
+          <span>class explained</span>
+          <select aria-label="explain class" data-testid="explain-class" value={s.classIndex === null ? 'predicted' : String(s.classIndex)}
+            onChange={(e) => updateExplainSettings({ classIndex: e.currentTarget.value === 'predicted' ? null : Number(e.currentTarget.value) })}>
+            <option value="predicted">the predicted class (over M points: the one predicted most)</option>
+            {Array.from({ length: classes }, (_, k) => <option value={String(k)}>class {d.classNames[k] ?? k}</option>)}
+          </select>
+        </label>
+      )}
       <div class="row">
         <MinNumberField label="point" ariaLabel="explain point" form={EXPLAIN_FORM} value={s.index} min={0} step="1" onChange={(index) => updateExplainSettings({ index })} />
         <MinNumberField label="LIME samples" ariaLabel="explain lime samples" form={EXPLAIN_FORM} value={s.limeSamples} min={0} step="1"
