@@ -4,7 +4,8 @@
 #   2. a bounded fuzz smoke run (scripts/test/fuzz.sh --smoke: each libFuzzer harness for 4 s under
 #      ASan + UBSan, then each browser parser for 2 s in Node; any finding fails the suite),
 #   3. Vitest in Node: the wasm module through the TS API, parsers and session state,
-#   4. the browser tests: Debian's Chromium (playwright-core) on the production build.
+#   4. the browser tests: Debian's Chromium (playwright-core) on the production build,
+#   5. a benchmark smoke run (`npm run bench -- --quick`'s scale table at small sizes: every part runs; not figures).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 bash scripts/make/build.sh
@@ -21,4 +22,6 @@ echo "test: wasm and web (Vitest)"
 npx vitest run
 echo "test: browser (Chromium on dist/app)"
 npx vitest run --config vitest.e2e.config.ts
+echo "test: benchmark smoke (the scale table at --quick sizes)"
+node --experimental-wasm-relaxed-simd scripts/bench/bench_scale.mjs --quick
 echo "test: all passed"
