@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -53,6 +54,52 @@ AxisRule legendre_axis(int panels) {
     }
   }
   return rule;
+}
+
+// The innermost axis at a large scale l: E[sigmoid(a + l t)], t ~ N(0, 1), split at the step. With
+// X = a + l t and H the unit step, sigmoid = H + r, r(x) = -sign(x) sigmoid(-|x|), so
+//   E[sigmoid(X)] = Phi(a / l) + R,  E[sigmoid(-X)] = Phi(-a / l) - R,
+//   R = int_0^inf sigmoid(-x) (phi_X(-x) - phi_X(x)) dx,  phi_X(x) = phi((x - a) / l) / l.
+// R's integrand is below e^-x / l and smooth on [0, inf) (sigmoid(-x) has its poles at +-i pi; phi_X varies
+// on the scale l): composite 16-point Gauss-Legendre on [0, 2, 5, 9, 15, 24, 40] (the tail beyond 40 is
+// below e^-40), each panel's error under 1e-16. The node count does not grow with l, where a rule in t
+// needs nodes ~ l (sigmoid(a + l t) has its poles pi / l from the real axis).
+constexpr double kStepSplitScale = 2.0;  // below it the axis rule in t is used as before
+
+struct StepSplitRule {
+  std::vector<double> x, w;  // w: the Gauss-Legendre weight times sigmoid(-x)
+};
+
+const StepSplitRule& step_split_rule() {
+  static const StepSplitRule rule = [] {
+    StepSplitRule r;
+    const GaussLegendre16& gl = gauss_legendre16();
+    const double edges[] = {0.0, 2.0, 5.0, 9.0, 15.0, 24.0, 40.0};
+    for (std::size_t p = 0; p + 1 < std::size(edges); ++p) {
+      const double centre = 0.5 * (edges[p] + edges[p + 1]), half = 0.5 * (edges[p + 1] - edges[p]);
+      for (int k = 0; k < 16; ++k) {
+        const double x = centre + half * gl.nodes[k];
+        r.x.push_back(x);
+        r.w.push_back(half * gl.weights[k] / (1.0 + std::exp(x)));
+      }
+    }
+    return r;
+  }();
+  return rule;
+}
+
+// E[sigmoid(a + l t)] and E[sigmoid(-(a + l t))] (they sum to 1), l >= kStepSplitScale.
+void step_split(double a, double l, double* upper, double* lower) {
+  const StepSplitRule& rule = step_split_rule();
+  const double scale = 1.0 / (2.0 * l * l);
+  CompensatedSum r;
+  for (std::size_t k = 0; k < rule.x.size(); ++k) {
+    const double x = rule.x[k];
+    r.add(rule.w[k] * (std::exp(-(x + a) * (x + a) * scale) - std::exp(-(x - a) * (x - a) * scale)));
+  }
+  const double R = r.value() * kInverseSqrtTwoPi / l, z = a / (l * std::sqrt(2.0));
+  *upper = 0.5 * std::erfc(-z) + R;
+  *lower = 0.5 * std::erfc(z) - R;
 }
 
 // Nodes whose weight product falls below this are skipped: at most 256^3 of them, so together below
@@ -107,7 +154,13 @@ class TensorSum {
     const double log_fixed = std::log(fixed) + largest;
     const double l = L_(Eigen::Index(last), Eigen::Index(last));
     CompensatedSum others, own;
-    for (std::size_t k = 0; k < rule_.t.size(); ++k) {
+    if (l >= kStepSplitScale) {
+      double p_last, q;
+      step_split(g[last] - log_fixed, l, &p_last, &q);
+      own.add(weight * p_last);
+      others.add(weight * q);
+    }
+    for (std::size_t k = 0; k < rule_.t.size() && l < kStepSplitScale; ++k) {
       const double w = weight * rule_.w[k];
       if (w < kNegligibleWeight) continue;
       const double u = log_fixed - (g[last] + l * rule_.t[k]);  // log(sum of the fixed terms / e^{g_last})
@@ -161,7 +214,7 @@ const std::vector<int>& hermite_orders() {
 }
 
 const std::vector<int>& legendre_panels() {
-  static const std::vector<int> panels{16, 24, 32, 48, 64, 96};
+  static const std::vector<int> panels{16, 24, 32, 48, 64, 96, 128};
   return panels;
 }
 
@@ -182,6 +235,20 @@ const AxisRule& axis_rule(bool hermite, int order) {
   return hermite ? hermite_rules[at] : legendre_rules[at];
 }
 
+bool is_lower_triangular(const Eigen::MatrixXd& L) {
+  for (Eigen::Index r = 0; r < L.rows(); ++r)
+    for (Eigen::Index c = r + 1; c < L.cols(); ++c)
+      if (L(r, c) != 0.0) return false;
+  return true;
+}
+
+// The largest entry of L outside its last column: the scale of the axes a tensor rule integrates in t.
+double outer_scale(const Eigen::MatrixXd& L) {
+  double largest = 0.0;
+  for (Eigen::Index c = 0; c + 1 < L.cols(); ++c) largest = std::max(largest, L.col(c).cwiseAbs().maxCoeff());
+  return largest;
+}
+
 // Raise the order of one tensor rule until two successive changes are <= tolerance.
 bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::vector<int>& orders, bool hermite,
                  const SoftmaxExpectationOptions& options, SoftmaxExpectation* out) {
@@ -191,7 +258,10 @@ bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::
   bool any = false;
   for (int order : orders) {
     const std::size_t per_axis = hermite ? std::size_t(order) : std::size_t(16 * order);
-    if (power(per_axis, D) > double(options.max_nodes)) break;
+    // A split innermost axis costs its fixed rule's nodes, whatever the order.
+    const bool split = L(Eigen::Index(D - 1), Eigen::Index(D - 1)) >= kStepSplitScale && is_lower_triangular(L);
+    const double nodes = split ? power(per_axis, D - 1) * double(step_split_rule().x.size()) : power(per_axis, D);
+    if (nodes > double(options.max_nodes)) break;
     const AxisRule& rule = axis_rule(hermite, order);
     std::vector<double> values = tensor_sum(m, L, rule);
     if (any) {
@@ -386,6 +456,15 @@ Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, cons
     const std::vector<int>& hermite = hermite_orders();
     const std::vector<int>& panels = legendre_panels();
     bool done = false;
+    // Gauss-Hermite does not converge by 256 nodes once an outer axis moves a difference by more than
+    // about 8 standard units (the poles of the softmax come within pi / 8 of the real axis): go to
+    // Gauss-Legendre directly.
+    constexpr double kHermiteScale = 8.0;
+    if (rule == SoftmaxRule::gauss_hermite && options.rule == SoftmaxRule::automatic &&
+        outer_scale(L) > kHermiteScale) {
+      rule = SoftmaxRule::gauss_legendre;
+      out.error_estimate = kInfinity;
+    }
     if (rule == SoftmaxRule::gauss_hermite) {
       out.rule = SoftmaxRule::gauss_hermite;
       done = raise_order(m, L, hermite, true, options, &out);
