@@ -11,7 +11,9 @@
 //     has complex poles ~pi/sd from the real axis), composite Gauss-Legendre on [-9, 9] per axis (P panels
 //     of 16 nodes, P = 16, 24, 32, 48, 64, 96, 128), the same test. error_estimate = the last change (or, when
 //     no order converged within max_nodes, the last change seen: then `converged` is false). Automatic
-//     starts at Gauss-Legendre when an outer axis (a column of L but the last) has an entry above 8.
+//     starts at Gauss-Legendre when an outer axis (a column of L but the last) has an entry above 8. With L
+//     lower triangular the outer axes' panels are graded (P / 2 uniform panels plus edges at c +- w h 3^k
+//     towards each t where two differences cross in their conditional means; h = 16 / P).
 //     The innermost axis, once its scale l = L_{D-1,D-1} is >= 2, is integrated in closed form plus a fixed
 //     96-node rule instead (E[sigmoid(a + l t)] = Phi(a / l) + R, R a smooth integral over [0, 40];
 //     docs/design/multiclass.md): its cost no longer grows with l, and max_nodes counts N^(C-2) * 96.
