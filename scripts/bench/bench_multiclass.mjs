@@ -8,8 +8,8 @@
 //            optimizeClassifier with 10 L-BFGS iterations (restarts 0), then predict at 1,000 points (the
 //            539 digits of the file, cycled); native: `gpprobe gpc --likelihood softmax` (process wall
 //            time, CSV parsing included) fitting at the start values and predicting the same 1,000
-//            points, and with --optimize --restarts 0 to convergence (its iteration count beside it; the
-//            CLI has no iteration limit, so the per-iteration time is the comparable figure)
+//            points, and with --optimize --restarts 0 --max-iterations 10 (the same cap as the wasm run; its
+//            iteration and evaluation counts beside it)
 //   certify  native `gpprobe robustness --likelihood softmax` at the 10-iteration hyperparameters, the
 //            first held-out digit (row 501), its predicted class, over its 5 pixels of shortest
 //            length-scale (among the pixels that vary over the training images), pixels kept in [0, 1],
@@ -110,11 +110,12 @@ try {
   const s3 = setting('web/public/demo/classification/digits358.csv');
   const s4 = setting('web/public/demo/classification/digits3589.csv');
   const nativeFit = nativeGpc(s3, []);
-  const nativeOpt = nativeGpc(s3, ['--optimize', '--restarts', '0']);
+  const nativeOpt = nativeGpc(s3, ['--optimize', '--restarts', '0', '--max-iterations', String(ITERATIONS)]);
   const fit = {
     setting: `n = ${N}, C = ${s3.classes}, d = ${s3.all.d}, predict ${PREDICT}`,
     native_fit_predict_seconds: nativeFit.seconds, native_start_log_marginal_likelihood: nativeFit.report.log_marginal_likelihood,
-    native_optimize_seconds: nativeOpt.seconds, native_optimize_iterations: nativeOpt.report.optimization?.iterations ?? nativeOpt.report.iterations,
+    native_optimize_seconds: nativeOpt.seconds, native_optimize_iterations: nativeOpt.report.optimizer_iterations,
+    native_optimize_evaluations: nativeOpt.report.optimizer_evaluations, native_optimize_log_marginal_likelihood: nativeOpt.report.log_marginal_likelihood,
   };
   let kernel = { signalVariance: START.signalVariance, lengthScales: Array(s3.all.d).fill(START.lengthScale) };
   if (args['skip-wasm'] === undefined) {

@@ -1,12 +1,13 @@
 // gpprobe gpc --likelihood softmax --train FILE --test FILE [--signal-variance S | S0,...,S(C-1)]
 //             [--length-scales L1,...,Ld | --length-scales-per-class "L...;L...;..."]
-//             [--optimize [--restarts R] [--seed N]] [--out FILE]
+//             [--optimize [--restarts R] [--seed N] [--max-iterations K]] [--out FILE]
 // Multi-class GP classification (softmax likelihood, Laplace; multiclass_laplace.h): train = feature columns
 // then one label column of class indices 0..C-1 (C = the largest + 1), test = the feature columns. Writes
 // point, latent_mean_0..C-1, latent_cov_c_k for c <= k (row-major upper triangle), probability_0..C-1 (17
 // significant digits) and one JSON line on stderr with the model (multiclass_model_flags.h), the number of
 // test points and how the class probabilities were integrated (the rules used and the largest error
 // estimate; exact tensor rules for C <= 4, quasi-Monte Carlo with its estimated error beyond).
+// --max-iterations caps L-BFGS's iterations per run (default 200).
 #include <algorithm>
 #include <cmath>
 #include <ostream>
@@ -27,7 +28,7 @@ namespace {
 
 Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   std::set<std::string> valued = multiclass_model_flags();
-  valued.insert({"test", "out"});
+  valued.insert({"test", "out", "max-iterations"});
   Result<Arguments> parsed = Arguments::parse(raw, valued, multiclass_model_switches());
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
@@ -36,6 +37,18 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   const std::string& test_path = paths.value().test;
   Result<MulticlassModelFlags> flags = parse_multiclass_model_flags(args);
   if (!flags.ok()) return flags.status();
+  if (args.has("max-iterations")) {
+    if (!flags.value().optimize) {
+      return Status(StatusCode::invalid_argument, "--max-iterations only applies with --optimize");
+    }
+    Result<long long> iterations = args.integer("max-iterations", 0);
+    if (!iterations.ok()) return iterations.status();
+    if (iterations.value() < 1) {
+      return Status(StatusCode::invalid_argument,
+                    "--max-iterations must be at least 1, got " + args.get("max-iterations", ""));
+    }
+    flags.value().fit_options.max_iterations = std::size_t(iterations.value());
+  }
 
   Result<LoadedMatrix> train = read_matrix(paths.value().train);
   if (!train.ok()) return train.status();

@@ -239,6 +239,7 @@ std::string multiclass_model_fields(const MulticlassModel& model, const Multicla
     os << ",\"restarts\":" << flags.fit_options.restarts << ",\"seed\":" << flags.fit_options.seed
        << ",\"tied_hyperparameters\":" << (flags.fit_options.shared ? "true" : "false")
        << ",\"optimizer_iterations\":" << model.fit->iterations
+       << ",\"optimizer_evaluations\":" << model.fit->evaluations
        << ",\"optimizer_converged\":" << (model.fit->converged ? "true" : "false")
        << ",\"start_log_marginal_likelihood\":" << format_number(model.fit->start_log_marginal_likelihood);
   }

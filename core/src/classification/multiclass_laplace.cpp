@@ -189,6 +189,17 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
   // Newton in the correction form from f = a = 0.
   RowMatrix F = RowMatrix::Zero(Eigen::Index(n), Eigen::Index(C)), A = F;
   double psi = objective(F, A, data.labels);
+  if (options.start_a != nullptr && options.start_a->rows() == Eigen::Index(n) && options.start_a->cols() == Eigen::Index(C) &&
+      options.start_a->allFinite()) {
+    RowMatrix warm(F.rows(), F.cols());
+    for (std::size_t c = 0; c < C; ++c) warm.col(Eigen::Index(c)) = K[c] * options.start_a->col(Eigen::Index(c));
+    const double psi_warm = objective(warm, *options.start_a, data.labels);
+    if (std::isfinite(psi_warm) && psi_warm > psi) {
+      F = warm;
+      A = *options.start_a;
+      psi = psi_warm;
+    }
+  }
   bool converged = false;
   double step = 0.0, previous_step = kInfinity, tolerance = 0.0;
   while (!converged && model.iterations_ < options.max_iterations) {
@@ -266,9 +277,9 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
   std::vector<Eigen::VectorXd> own(C);  // (K_c - K_c E_c K_c)_ii
   for (std::size_t c = 0; c < C; ++c) {
     N[c] = lower.solve(f.E[c]);
-    P[c] = N[c] * K[c];
     const RowMatrix KE = K[c] * f.E[c];
     own[c] = K[c].diagonal() - KE.cwiseProduct(K[c]).rowwise().sum();
+    P[c] = lower.solve(KE.transpose());  // = N_c K_c, as E_c K_c = (K_c E_c)': a solve instead of a product
   }
   // V_i[c][e] = delta_ce own_c,i + sum_k P_c(k, i) P_e(k, i).
   std::vector<std::vector<Eigen::VectorXd>> cross(C, std::vector<Eigen::VectorXd>(C));
@@ -303,7 +314,9 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
   for (std::size_t c = 0; c < C; ++c) {
     const Eigen::VectorXd t = s.col(Eigen::Index(c)) - w[c] + f.E[c] * u;
     const Eigen::VectorXd a = alpha.col(Eigen::Index(c));
-    const RowMatrix Rw = f.E[c] - N[c].transpose() * N[c];
+    // R_w,cc = E_c - N_c' N_c, its upper triangle only (G reads j >= i): a symmetric rank-n update, half a product.
+    RowMatrix Rw = f.E[c];
+    Rw.selfadjointView<Eigen::Upper>().rankUpdate(N[c].transpose(), -1.0);
     RowMatrix G{Eigen::Index(n), Eigen::Index(n)};
     for (Eigen::Index i = 0; i < Eigen::Index(n); ++i)
       for (Eigen::Index j = i; j < Eigen::Index(n); ++j) G(i, j) = 0.5 * (a[i] * a[j] - Rw(i, j) + t[i] * a[j] + a[i] * t[j]);

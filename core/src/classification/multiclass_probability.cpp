@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -55,6 +56,52 @@ AxisRule legendre_axis(int panels) {
   return rule;
 }
 
+// The innermost axis at a large scale l: E[sigmoid(a + l t)], t ~ N(0, 1), split at the step. With
+// X = a + l t and H the unit step, sigmoid = H + r, r(x) = -sign(x) sigmoid(-|x|), so
+//   E[sigmoid(X)] = Phi(a / l) + R,  E[sigmoid(-X)] = Phi(-a / l) - R,
+//   R = int_0^inf sigmoid(-x) (phi_X(-x) - phi_X(x)) dx,  phi_X(x) = phi((x - a) / l) / l.
+// R's integrand is below e^-x / l and smooth on [0, inf) (sigmoid(-x) has its poles at +-i pi; phi_X varies
+// on the scale l): composite 16-point Gauss-Legendre on [0, 2, 5, 9, 15, 24, 40] (the tail beyond 40 is
+// below e^-40), each panel's error under 1e-16. The node count does not grow with l, where a rule in t
+// needs nodes ~ l (sigmoid(a + l t) has its poles pi / l from the real axis).
+constexpr double kStepSplitScale = 2.0;  // below it the axis rule in t is used as before
+
+struct StepSplitRule {
+  std::vector<double> x, w;  // w: the Gauss-Legendre weight times sigmoid(-x)
+};
+
+const StepSplitRule& step_split_rule() {
+  static const StepSplitRule rule = [] {
+    StepSplitRule r;
+    const GaussLegendre16& gl = gauss_legendre16();
+    const double edges[] = {0.0, 2.0, 5.0, 9.0, 15.0, 24.0, 40.0};
+    for (std::size_t p = 0; p + 1 < std::size(edges); ++p) {
+      const double centre = 0.5 * (edges[p] + edges[p + 1]), half = 0.5 * (edges[p + 1] - edges[p]);
+      for (int k = 0; k < 16; ++k) {
+        const double x = centre + half * gl.nodes[k];
+        r.x.push_back(x);
+        r.w.push_back(half * gl.weights[k] / (1.0 + std::exp(x)));
+      }
+    }
+    return r;
+  }();
+  return rule;
+}
+
+// E[sigmoid(a + l t)] and E[sigmoid(-(a + l t))] (they sum to 1), l >= kStepSplitScale.
+void step_split(double a, double l, double* upper, double* lower) {
+  const StepSplitRule& rule = step_split_rule();
+  const double scale = 1.0 / (2.0 * l * l);
+  CompensatedSum r;
+  for (std::size_t k = 0; k < rule.x.size(); ++k) {
+    const double x = rule.x[k];
+    r.add(rule.w[k] * (std::exp(-(x + a) * (x + a) * scale) - std::exp(-(x - a) * (x - a) * scale)));
+  }
+  const double R = r.value() * kInverseSqrtTwoPi / l, z = a / (l * std::sqrt(2.0));
+  *upper = 0.5 * std::erfc(-z) + R;
+  *lower = 0.5 * std::erfc(z) - R;
+}
+
 // Nodes whose weight product falls below this are skipped: at most 256^3 of them, so together below
 // 2e-15, far under the tolerance.
 constexpr double kNegligibleWeight = 1e-22;
@@ -64,11 +111,12 @@ constexpr double kNegligibleWeight = 1e-22;
 // it (one exponential per node) times fixed shares of the other classes.
 class TensorSum {
  public:
-  TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule)
+  TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule, int graded_panels)
       : D_(std::size_t(m.size())), L_(L), rule_(rule), sums_(D_ + 1), g_(D_ + 1, std::vector<double>(m.data(), m.data() + D_)),
-        p_(D_ + 1) {
+        p_(D_ + 1), graded_panels_(graded_panels), graded_(D_) {
     triangular_ = true;
-    for (std::size_t r = 0; r + 1 < D_; ++r) triangular_ = triangular_ && L(Eigen::Index(r), Eigen::Index(D_ - 1)) == 0.0;
+    for (Eigen::Index r = 0; r < L.rows(); ++r)
+      for (Eigen::Index c = r + 1; c < L.cols(); ++c) triangular_ = triangular_ && L(r, c) == 0.0;
   }
 
   std::vector<double> run() {
@@ -83,10 +131,11 @@ class TensorSum {
     if (j + 1 == D_ && triangular_) return innermost(weight);
     const std::vector<double>& here = g_[j];
     std::vector<double>& next = g_[j + 1];
-    for (std::size_t k = 0; k < rule_.t.size(); ++k) {
-      const double w = weight * rule_.w[k];
+    const AxisRule& rule = graded_panels_ > 0 && triangular_ ? graded_axis(j) : rule_;
+    for (std::size_t k = 0; k < rule.t.size(); ++k) {
+      const double w = weight * rule.w[k];
       if (w < kNegligibleWeight) continue;
-      for (std::size_t r = 0; r < D_; ++r) next[r] = here[r] + L_(Eigen::Index(r), Eigen::Index(j)) * rule_.t[k];
+      for (std::size_t r = 0; r < D_; ++r) next[r] = here[r] + L_(Eigen::Index(r), Eigen::Index(j)) * rule.t[k];
       if (j + 1 == D_) {
         softmax_of_differences(next.data(), D_, p_.data());
         for (std::size_t c = 0; c <= D_; ++c) sums_[c].add(w * p_[c]);
@@ -107,7 +156,13 @@ class TensorSum {
     const double log_fixed = std::log(fixed) + largest;
     const double l = L_(Eigen::Index(last), Eigen::Index(last));
     CompensatedSum others, own;
-    for (std::size_t k = 0; k < rule_.t.size(); ++k) {
+    if (l >= kStepSplitScale) {
+      double p_last, q;
+      step_split(g[last] - log_fixed, l, &p_last, &q);
+      own.add(weight * p_last);
+      others.add(weight * q);
+    }
+    for (std::size_t k = 0; k < rule_.t.size() && l < kStepSplitScale; ++k) {
       const double w = weight * rule_.w[k];
       if (w < kNegligibleWeight) continue;
       const double u = log_fixed - (g[last] + l * rule_.t[k]);  // log(sum of the fixed terms / e^{g_last})
@@ -130,6 +185,58 @@ class TensorSum {
     sums_[last].add(own.value());
   }
 
+  // Composite Gauss-Legendre on [-9, 9] for an outer axis j (L lower triangular), graded towards the t where
+  // two entries of the augmented difference vector (g_0 .. g_{D-1}, 0) cross in their conditional means given
+  // t_0 .. t_j: pair (a, b) with slope s = L_aj - L_bj and offset o (their values at t = 0) crosses at
+  // c = -o / s, its softmax transition there spread over w = sqrt(1 + v) / |s| in t (v = the variance the
+  // inner axes still add to g_a - g_b). Edges at c +- w h 3^k (k = 0, 1, ...) for every pair with w < 2, plus
+  // P / 2 uniform panels; h = 16 / P, so raising P refines every panel together.
+  const AxisRule& graded_axis(std::size_t j) {
+    constexpr double kHalfWidth = 9.0;
+    const std::vector<double>& here = g_[j];
+    const double h = 16.0 / graded_panels_;
+    std::vector<double> edges;
+    const int base = std::max(graded_panels_ / 2, 4);
+    for (int p = 0; p <= base; ++p) edges.push_back(-kHalfWidth + 2.0 * kHalfWidth * p / base);
+    // entry a's slope and offset at this level: a < j fixed (slope 0), a = D_ the reference (0, 0).
+    auto slope = [&](std::size_t a) { return a < j || a == D_ ? 0.0 : L_(Eigen::Index(a), Eigen::Index(j)); };
+    auto offset = [&](std::size_t a) { return a == D_ ? 0.0 : here[a]; };
+    for (std::size_t a = 0; a <= D_; ++a) {
+      for (std::size_t b = a + 1; b <= D_; ++b) {
+        const double s = slope(a) - slope(b);
+        if (s == 0.0) continue;
+        double v = 0.0;
+        for (std::size_t k = j + 1; k < D_; ++k) {
+          const double la = a >= k && a < D_ ? L_(Eigen::Index(a), Eigen::Index(k)) : 0.0;
+          const double lb = b >= k && b < D_ ? L_(Eigen::Index(b), Eigen::Index(k)) : 0.0;
+          v += (la - lb) * (la - lb);
+        }
+        const double c = -(offset(a) - offset(b)) / s, w = std::sqrt(1.0 + v) / std::abs(s);
+        if (!(w < 2.0) || !(c > -kHalfWidth - 2.0 && c < kHalfWidth + 2.0)) continue;
+        if (c > -kHalfWidth && c < kHalfWidth) edges.push_back(c);
+        for (double d = w * h; d < 2.0 * kHalfWidth; d *= 3.0) {
+          if (c - d > -kHalfWidth && c - d < kHalfWidth) edges.push_back(c - d);
+          if (c + d > -kHalfWidth && c + d < kHalfWidth) edges.push_back(c + d);
+        }
+      }
+    }
+    std::sort(edges.begin(), edges.end());
+    AxisRule& rule = graded_[j];
+    rule.t.clear();
+    rule.w.clear();
+    const GaussLegendre16& gl = gauss_legendre16();
+    for (std::size_t e = 0; e + 1 < edges.size(); ++e) {
+      const double half = 0.5 * (edges[e + 1] - edges[e]), centre = 0.5 * (edges[e + 1] + edges[e]);
+      if (!(half > 0.0)) continue;
+      for (int k = 0; k < 16; ++k) {
+        const double t = centre + half * gl.nodes[k];
+        rule.t.push_back(t);
+        rule.w.push_back(half * gl.weights[k] * kInverseSqrtTwoPi * std::exp(-0.5 * t * t));
+      }
+    }
+    return rule;
+  }
+
   std::size_t D_;
   const Eigen::MatrixXd& L_;
   const AxisRule& rule_;
@@ -137,10 +244,12 @@ class TensorSum {
   std::vector<CompensatedSum> sums_;
   std::vector<std::vector<double>> g_;
   std::vector<double> p_;
+  int graded_panels_ = 0;            // > 0: outer axes use graded_axis with this P
+  std::vector<AxisRule> graded_;     // one per level (the recursion keeps each level's rule while inside it)
 };
 
-std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule) {
-  return TensorSum(m, L, rule).run();
+std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule, int graded_panels) {
+  return TensorSum(m, L, rule, graded_panels).run();
 }
 
 double largest_change(const std::vector<double>& a, const std::vector<double>& b) {
@@ -161,7 +270,7 @@ const std::vector<int>& hermite_orders() {
 }
 
 const std::vector<int>& legendre_panels() {
-  static const std::vector<int> panels{16, 24, 32, 48, 64, 96};
+  static const std::vector<int> panels{16, 24, 32, 48, 64, 96, 128};
   return panels;
 }
 
@@ -182,6 +291,20 @@ const AxisRule& axis_rule(bool hermite, int order) {
   return hermite ? hermite_rules[at] : legendre_rules[at];
 }
 
+bool is_lower_triangular(const Eigen::MatrixXd& L) {
+  for (Eigen::Index r = 0; r < L.rows(); ++r)
+    for (Eigen::Index c = r + 1; c < L.cols(); ++c)
+      if (L(r, c) != 0.0) return false;
+  return true;
+}
+
+// The largest entry of L outside its last column: the scale of the axes a tensor rule integrates in t.
+double outer_scale(const Eigen::MatrixXd& L) {
+  double largest = 0.0;
+  for (Eigen::Index c = 0; c + 1 < L.cols(); ++c) largest = std::max(largest, L.col(c).cwiseAbs().maxCoeff());
+  return largest;
+}
+
 // Raise the order of one tensor rule until two successive changes are <= tolerance.
 bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::vector<int>& orders, bool hermite,
                  const SoftmaxExpectationOptions& options, SoftmaxExpectation* out) {
@@ -191,9 +314,12 @@ bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::
   bool any = false;
   for (int order : orders) {
     const std::size_t per_axis = hermite ? std::size_t(order) : std::size_t(16 * order);
-    if (power(per_axis, D) > double(options.max_nodes)) break;
+    // A split innermost axis costs its fixed rule's nodes, whatever the order.
+    const bool split = L(Eigen::Index(D - 1), Eigen::Index(D - 1)) >= kStepSplitScale && is_lower_triangular(L);
+    const double nodes = split ? power(per_axis, D - 1) * double(step_split_rule().x.size()) : power(per_axis, D);
+    if (nodes > double(options.max_nodes)) break;
     const AxisRule& rule = axis_rule(hermite, order);
-    std::vector<double> values = tensor_sum(m, L, rule);
+    std::vector<double> values = tensor_sum(m, L, rule, hermite ? 0 : order);
     if (any) {
       const double change = largest_change(values, previous);
       out->probabilities = values;
@@ -386,6 +512,15 @@ Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, cons
     const std::vector<int>& hermite = hermite_orders();
     const std::vector<int>& panels = legendre_panels();
     bool done = false;
+    // Gauss-Hermite does not converge by 256 nodes once an outer axis moves a difference by more than
+    // about 8 standard units (the poles of the softmax come within pi / 8 of the real axis): go to
+    // Gauss-Legendre directly.
+    constexpr double kHermiteScale = 8.0;
+    if (rule == SoftmaxRule::gauss_hermite && options.rule == SoftmaxRule::automatic &&
+        outer_scale(L) > kHermiteScale) {
+      rule = SoftmaxRule::gauss_legendre;
+      out.error_estimate = kInfinity;
+    }
     if (rule == SoftmaxRule::gauss_hermite) {
       out.rule = SoftmaxRule::gauss_hermite;
       done = raise_order(m, L, hermite, true, options, &out);

@@ -3,13 +3,19 @@
 //   symmetry    relabelling the classes permutes the probabilities (another reference class), 1e-12
 //   limits      Sigma = 0 gives softmax(mu) exactly; exchangeable classes give 1/C
 //   large Sigma Gauss-Hermite does not converge, composite Gauss-Legendre does (C = 3, variances 100)
+//   very large  variances 5 to 5000 (the learned digits model's ~700): against a brute-force composite
+//               Gauss-Legendre sum in t computed here (C = 2: 1-D, 4000 panels; C = 3: 2-D, 200 x 200 panels
+//               of 16 x 16 nodes), 1e-11
 //   C > 4       quasi-Monte Carlo agrees with a forced tensor rule within its own error estimate
 //   quantile    Phi(Phi^-1(p)) = p
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
+
+#include <Eigen/Cholesky>
 
 #include "gpprobe/classification/likelihood.h"
 #include "gpprobe/classification/probability.h"
@@ -109,6 +115,68 @@ TEST(MulticlassProbability, LargeVariancesNeedGaussLegendre) {
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(f.probabilities[a], e.probabilities[2 - a], 1e-12);
   // Gauss-Hermite's best effort is off by far more than the tolerance.
   EXPECT_GT(std::abs(h.probabilities[0] - e.probabilities[0]), 1e-10);
+}
+
+// sum over a tensor grid of composite 16-point Gauss-Legendre on [-9, 9] per axis (P panels each) of the
+// softmax of the differences g = m + L t, L = chol(A Sigma A'): no split, no adaptivity, many nodes.
+std::vector<double> brute_force(const Eigen::VectorXd& mean, const Eigen::MatrixXd& S, int panels) {
+  const Eigen::Index C = mean.size(), D = C - 1;
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(D, C);
+  for (Eigen::Index j = 0; j < D; ++j) A(j, j) = 1.0, A(j, D) = -1.0;
+  const Eigen::VectorXd m = A * mean;
+  const Eigen::MatrixXd L = Eigen::MatrixXd(A * S * A.transpose()).llt().matrixL();
+  const GaussLegendre16& gl = gauss_legendre16();
+  std::vector<double> t, w;
+  const double width = 18.0 / panels;
+  for (int p = 0; p < panels; ++p)
+    for (int k = 0; k < 16; ++k) {
+      const double x = -9.0 + (p + 0.5) * width + 0.5 * width * gl.nodes[k];
+      t.push_back(x);
+      w.push_back(0.5 * width * gl.weights[k] * std::exp(-0.5 * x * x) / std::sqrt(2.0 * 3.14159265358979323846));
+    }
+  std::vector<long double> sum(static_cast<std::size_t>(C), 0.0L);
+  std::vector<double> g(static_cast<std::size_t>(D)), out(static_cast<std::size_t>(C));
+  std::vector<std::size_t> index(static_cast<std::size_t>(D), 0);
+  while (true) {
+    double weight = 1.0;
+    for (Eigen::Index r = 0; r < D; ++r) {
+      g[std::size_t(r)] = m[r];
+      for (Eigen::Index j = 0; j <= r; ++j) g[std::size_t(r)] += L(r, j) * t[index[std::size_t(j)]];
+      weight *= w[index[std::size_t(r)]];
+    }
+    softmax_of_differences(g.data(), std::size_t(D), out.data());
+    for (std::size_t c = 0; c < std::size_t(C); ++c) sum[c] += (long double)(weight * out[c]);
+    std::size_t r = 0;
+    while (r < std::size_t(D) && ++index[r] == t.size()) index[r++] = 0;
+    if (r == std::size_t(D)) break;
+  }
+  return std::vector<double>(sum.begin(), sum.end());
+}
+
+TEST(MulticlassProbability, VeryLargeVariancesAgainstBruteForce) {
+  // C = 2: difference variances 5, 450 and 5000.
+  for (double scale : {1.0, 90.0, 1000.0}) {
+    Eigen::VectorXd m(2);
+    m << 1.3, -0.4;
+    Eigen::MatrixXd S(2, 2);
+    S << 7.0 * scale, 4.5 * scale, 4.5 * scale, 6.5 * scale;
+    const SoftmaxExpectation e = softmax_expectation(m, S).value();
+    EXPECT_TRUE(e.converged);
+    const std::vector<double> ref = brute_force(m, S, 4000);
+    for (int c = 0; c < 2; ++c) EXPECT_NEAR(e.probabilities[std::size_t(c)], ref[std::size_t(c)], 1e-11) << scale;
+  }
+  // C = 3: a held-out digit's latent moments under the digits model at s2 = 1590 (variances ~700), and
+  // the same covariance with other means.
+  Eigen::MatrixXd S(3, 3);
+  S << 672.03515724252657, 444.69556142931867, 473.26928132875912, 444.69556142931867, 725.53098870038161,
+      419.77344987076503, 473.26928132875912, 419.77344987076503, 696.95726880098528;
+  for (const Eigen::Vector3d& m : {Eigen::Vector3d(11.629301402964945, -4.5842922418664003, -7.0450091610973224),
+                                   Eigen::Vector3d(-3.0, 2.5, 0.2), Eigen::Vector3d(0.0, 0.0, 40.0)}) {
+    const SoftmaxExpectation e = softmax_expectation(m, S).value();
+    EXPECT_TRUE(e.converged);
+    const std::vector<double> ref = brute_force(m, S, 200);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(e.probabilities[std::size_t(c)], ref[std::size_t(c)], 1e-11) << m.transpose();
+  }
 }
 
 TEST(MulticlassProbability, QuasiMonteCarloAboveFourClassesWithinItsErrorEstimate) {

@@ -3,7 +3,8 @@
 // 3.44, as settled in docs/design/multiclass.md):
 //
 //   model       p(y = c | f) = softmax_c(f),  f = (f^0 .. f^{C-1}),  f^c ~ GP(0, k_c) independent a priori
-//   mode        Newton in the correction form a += (I + W K)^-1 (onehot(y) - pi - a), f = K a, from f = 0,
+//   mode        Newton in the correction form a += (I + W K)^-1 (onehot(y) - pi - a), f = K a, from f = 0
+//               (or from a warm start a0, f = K a0, when its Psi is higher),
 //               with C + 1 Cholesky factors of n by n per step (never one of Cn by Cn):
 //                 L_c = chol(I + D_c^1/2 K_c D_c^1/2), E_c = D_c^1/2 (I + D_c^1/2 K_c D_c^1/2)^-1 D_c^1/2,
 //                 M = chol(sum_c E_c)
@@ -26,7 +27,8 @@
 //            and returns to the prior far from them (with a shared kernel, every class is 1/C there).
 //   kernels  C SeArdKernels (one per class, in class order), or 1 (shared by every class); each with 1 or
 //            d length-scales (expanded to d).
-// Cost per Newton step about (C + 1/3) n^3 flops; the gradient adds about 4 C n^3; prediction O(C n^2) per point.
+// Cost per Newton step about (C + 1/3) n^3 flops; the gradient adds about 5 C n^3 (then O(n^2 d) for all d + 1
+// hyperparameters of a class); prediction O(C n^2) per point.
 #pragma once
 
 #include <cstddef>
@@ -61,6 +63,10 @@ Result<MulticlassTrainingData> make_multiclass_training_data(const MatrixView& x
 struct MulticlassOptions {
   std::size_t max_iterations = 100;  // Newton steps
   bool with_gradient = true;
+  // A warm start (n by C, e.g. the alpha of a fit at nearby hyperparameters): Newton starts from a = this,
+  // f = K a when that point's Psi is finite and above Psi(f = a = 0), else from 0. Psi is strictly concave,
+  // so the mode is the same either way; only the number of Newton steps changes.
+  const RowMatrix* start_a = nullptr;
 };
 
 // The two log-determinant sums of eq. 3.44 (1/2 log|I + K W| = sum_log_L + sum_log_M).

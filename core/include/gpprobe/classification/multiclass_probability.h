@@ -9,8 +9,14 @@
 //     Gauss-Hermite with N nodes per axis, N raised 8, 12, 16, 24, ..., 256 until two successive changes of
 //     every probability are <= tolerance; where it has not converged by 256 (large variances: the softmax
 //     has complex poles ~pi/sd from the real axis), composite Gauss-Legendre on [-9, 9] per axis (P panels
-//     of 16 nodes, P = 16, 24, 32, 48, 64, 96), the same test. error_estimate = the last change (or, when
-//     no order converged within max_nodes, the last change seen: then `converged` is false).
+//     of 16 nodes, P = 16, 24, 32, 48, 64, 96, 128), the same test. error_estimate = the last change (or, when
+//     no order converged within max_nodes, the last change seen: then `converged` is false). Automatic
+//     starts at Gauss-Legendre when an outer axis (a column of L but the last) has an entry above 8. With L
+//     lower triangular the outer axes' panels are graded (P / 2 uniform panels plus edges at c +- w h 3^k
+//     towards each t where two differences cross in their conditional means; h = 16 / P).
+//     The innermost axis, once its scale l = L_{D-1,D-1} is >= 2, is integrated in closed form plus a fixed
+//     96-node rule instead (E[sigmoid(a + l t)] = Phi(a / l) + R, R a smooth integral over [0, 40];
+//     docs/design/multiclass.md): its cost no longer grows with l, and max_nodes counts N^(C-2) * 96.
 //   quasi_monte_carlo (C > 4 by default)
 //     randomised quasi-Monte Carlo: a Kronecker (R_d, generalised golden ratio) sequence in [0, 1)^{C-1},
 //     mapped by the inverse normal CDF (each point t used with its antithetic -t), under 16 independent
