@@ -132,7 +132,11 @@ function runIsolated(
       }
       finish(() => (reply.type === 'failed' ? reject(new FileError(fileName, reply.problem)) : resolve(reply)));
     };
-    port.onerror = (event) => finish(() => reject(new FileError(fileName, `the ${format} reader failed (${event.message})`)));
+    port.onerror = (event) => {
+      // Reported here, as a FileError naming the file: not also as an uncaught error in the console.
+      event.preventDefault?.();
+      finish(() => reject(new FileError(fileName, `the ${format} reader failed (${event.message})`)));
+    };
     port.postMessage({ format, source, fileName }, 'bytes' in source ? [source.bytes] : []);
   });
 }
