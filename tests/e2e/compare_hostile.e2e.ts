@@ -58,9 +58,14 @@ describe('a hostile Parquet file in the Compare lab', () => {
     // Load errors are the app's error notices (role alert), as in hostile_upload.e2e.ts.
     const alerts = async () => (await page.getByRole('alert').allTextContents()).join(' ');
 
+    // Each Parquet file is read in a parse worker of its own, started from a blob module (isolated_parse.ts).
+    const started: string[] = [];
+    page.on('worker', (w) => started.push(w.url()));
     await choose([file('layers_hang.parquet', hostileParquet())]);
     // V8 in Chromium throws a RangeError there (Node aborts instead); the reader names file and column.
     await expect.poll(alerts, { timeout: 60_000 }).toContain("layers_hang.parquet: cannot read Parquet column 'layer': Invalid array length");
+    expect(started.length).toBe(1);
+    expect(started[0]).toMatch(/^blob:/);
     await page.screenshot({ path: `${SHOTS}/compare-hostile-parquet.png` });
 
     const reproducer = readFileSync(new URL('../reference/hostile/rle_hang.parquet', import.meta.url));
@@ -71,6 +76,7 @@ describe('a hostile Parquet file in the Compare lab', () => {
     await choose([file('good.parquet', layerParquet([[0.5, -1], [2, 0.25], [-3, 4]]))]);
     await page.getByTestId('compare-representations').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(['good.parquet/layer · 3 × 2 float64']);
+    expect(started.length).toBe(3);
 
     await page.getByTestId('compare-files').setInputFiles([`${DIR}/layer_0_pixels.npy`, `${DIR}/layer_1_hidden.npy`]);
     await expect.poll(() => page.getByTestId('compare-representations').locator('li').allTextContents(), { timeout: 30_000 }).toEqual(
