@@ -47,6 +47,9 @@ class ProbeHandle:
         max_iterations: int = 10000,
         time_limit_seconds: float = 0.0,
     ) -> Dict[str, npt.NDArray[Any]]: ...
+    # judged_probability, latent_mean, latent_variance (arrays); positives, negatives; auroc,
+    # auroc_standard_error, log_loss, log_loss_standard_error; confidence, auroc_lower, auroc_upper,
+    # log_loss_lower, log_loss_upper (the intervals the verdict judges, as `gpprobe loo`'s JSON); verdict.
     def leave_one_out(self, space: str = "automatic") -> Dict[str, Any]: ...
 
 def fit_probe(

@@ -336,9 +336,12 @@ def loo(
 
     Returns a dict: ``judged_probability``, ``latent_mean``, ``latent_variance`` (arrays of length O, in the
     probe's order); ``positives``, ``negatives``; ``auroc`` with DeLong's ``auroc_standard_error``;
-    ``log_loss`` with ``log_loss_standard_error`` (NaN where undefined); and ``verdict``: "separates",
-    "chance" (the AUROC's 99% interval reaches 1/2, or the log loss's lies above log 2) or "too_few"
-    (fewer than two observations of a class). The same numbers as ``gpprobe loo``.
+    ``log_loss`` with ``log_loss_standard_error`` (NaN where undefined); the intervals the verdict judges,
+    ``confidence`` (0.99) with ``auroc_lower``/``auroc_upper`` and ``log_loss_lower``/``log_loss_upper``
+    (value -/+ z standard errors, z = 2.5758293035489004 the standard normal's 0.995 quantile; NaN where
+    undefined); and ``verdict``: "separates", "chance" (the AUROC's 99% interval reaches 1/2, or the log
+    loss's lies above log 2) or "too_few" (fewer than two observations of a class). The same numbers, and
+    names, as ``gpprobe loo``'s JSON.
     """
     if isinstance(observations, Probe):
         if labels is not None:

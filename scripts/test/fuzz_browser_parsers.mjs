@@ -8,9 +8,14 @@
 // repeated bytes, splices with other seeds, truncation) and parsed in a worker thread with a time limit
 // per input (confirmed once with 5 times the limit) and a 1 GB heap. A finding is a parse that throws anything but a FileError naming the file,
 // returns inconsistent data, exceeds the time limit or runs out of memory; its input is kept under
-// build/fuzz/findings/browser/<target>/ and the run fails. Parquet hangs are the known upstream bug of
-// hyparquet (docs/upstream/hyparquet-hybrid-run-hang.md) that the app contains with a terminable parse worker:
+// build/fuzz/findings/browser/<target>/ and the run fails. Parquet hangs and crashes (targets parquet and
+// parquet_matrices) are the known upstream bug of hyparquet (docs/upstream/hyparquet-hybrid-run-hang.md) that
+// the app contains with a terminable parse worker (the Probe tab's and the Compare lab's Parquet alike):
 // they are kept under build/fuzz/findings/browser/parquet-contained/ and counted, not failed.
+// parquet_matrices runs in a child process rather than a worker thread: its crash is a V8 fatal error
+// ("invalid size": a definition-level run of 2^31 - 1 values grows a plain Array) that aborts the whole
+// Node process, which only a process boundary contains (in Chromium the same input ends the parse worker
+// with a RangeError, and isolated_parse.ts reports it).
 //
 //   node scripts/test/fuzz_browser_parsers.mjs --seconds 20 [--only npz] [--seed 7] [--timeout-ms 2000]
 //   node scripts/test/fuzz_browser_parsers.mjs --replay npz build/fuzz/findings/browser/npz/<file>
@@ -18,6 +23,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { build } from 'vite';
 
@@ -99,12 +105,40 @@ function mutate(input, pool) {
   return b;
 }
 
+/** Targets whose inputs run in a child process (a process abort is an outcome there, not the runner's end). */
+const IN_CHILD_PROCESS = ['parquet_matrices'];
+/** Targets whose timeouts and crashes are hyparquet's contained bug, not findings. */
+const PARQUET_CONTAINED = ['parquet', 'parquet_matrices'];
+
+/** A child process running the bundle, with the worker-thread interface the runner uses. */
+function childWorker(bundle) {
+  const proc = fork(bundle, [], {
+    serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    execArgv: ['--max-old-space-size=1024'], env: { ...process.env, GPPROBE_FUZZ_CHILD: '1' },
+  });
+  const wrapper = {
+    once(event, f) {
+      proc.once(event, event === 'exit' ? (code, signal) => f(signal ?? code) : f);
+      return wrapper;
+    },
+    removeAllListeners(event) {
+      proc.removeAllListeners(event);
+      return wrapper;
+    },
+    postMessage: (message) => proc.send(message),
+    terminate: () => { proc.kill('SIGKILL'); },
+    unref: () => proc.unref(),  // the IPC channel stays referenced while the runner waits for an answer
+  };
+  return wrapper;
+}
+
 class Runner {
   #worker = null;
   #bundle = null;
   /** A fresh worker, once it has loaded the bundle (its 'ready' message), so loading is never timed. */
-  async #start(bundle) {
-    const worker = new Worker(bundle, { resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+  #inChild = false;
+  async #start(bundle, inChild) {
+    const worker = inChild ? childWorker(bundle) : new Worker(bundle, { resourceLimits: { maxOldGenerationSizeMb: 1024 } });
     worker.unref();
     await new Promise((resolve, reject) => {
       worker.once('message', resolve);
@@ -113,6 +147,7 @@ class Runner {
     worker.removeAllListeners('error');
     this.#worker = worker;
     this.#bundle = bundle;
+    this.#inChild = inChild;
   }
   /**
    * The outcome of one input: parsed / refused / defect, or 'timeout' / 'crash'. A timeout is tried
@@ -121,11 +156,12 @@ class Runner {
    */
   async run(target, bytes) {
     const outcome = await this.#once(target, bytes, timeoutMs);
-    return outcome.kind === 'timeout' && target !== 'parquet' ? this.#once(target, bytes, 5 * timeoutMs) : outcome;
+    return outcome.kind === 'timeout' && !PARQUET_CONTAINED.includes(target) ? this.#once(target, bytes, 5 * timeoutMs) : outcome;
   }
   async #once(target, bytes, limit) {
-    if (this.#worker && this.#bundle !== bundleOf(target)) this.stop();
-    if (!this.#worker) await this.#start(bundleOf(target));
+    const inChild = IN_CHILD_PROCESS.includes(target);
+    if (this.#worker && (this.#bundle !== bundleOf(target) || this.#inChild !== inChild)) this.stop();
+    if (!this.#worker) await this.#start(bundleOf(target), inChild);
     const worker = this.#worker;
     return new Promise((resolve) => {
       const done = (outcome, restart) => {
@@ -160,10 +196,7 @@ if (replay) {
 }
 
 const all = seeds();
-// Targets run only when named (--only): parquet_matrices is an open finding (docs/hostile-inputs.md): a
-// hyparquet definition-level run aborts the whole Node process within seconds, the smoke run included.
-const BY_NAME_ONLY = ['parquet_matrices'];
-const targets = Object.keys(TARGETS).filter((t) => (only.length === 0 ? !BY_NAME_ONLY.includes(t) : only.includes(t)));
+const targets = Object.keys(TARGETS).filter((t) => only.length === 0 || only.includes(t));
 if (targets.length === 0) {
   console.error(`fuzz: no browser parser named ${only.join(', ')} (${Object.keys(TARGETS).join(', ')})`);
   process.exit(2);
@@ -188,7 +221,7 @@ for (const target of targets) {
       counts[outcome.kind]++;
       continue;
     }
-    const contained = target === 'parquet' && (outcome.kind === 'timeout' || outcome.kind === 'crash');
+    const contained = PARQUET_CONTAINED.includes(target) && (outcome.kind === 'timeout' || outcome.kind === 'crash');
     const dir = resolve(root, 'build/fuzz/findings/browser', contained ? 'parquet-contained' : target);
     mkdirSync(dir, { recursive: true });
     const path = resolve(dir, createHash('sha1').update(input).digest('hex').slice(0, 16));
@@ -203,7 +236,7 @@ for (const target of targets) {
   }
   const total = counts.parsed + counts.refused + counts.contained + counts.findings;
   console.log(`fuzz: browser ${target}: ${total} inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named`
-    + `${counts.contained ? `, ${counts.contained} hyparquet hangs contained` : ''}), ${counts.findings ? `${counts.findings} FINDINGS` : 'no finding'}`);
+    + `${counts.contained ? `, ${counts.contained} hyparquet hangs or crashes contained` : ''}), ${counts.findings ? `${counts.findings} FINDINGS` : 'no finding'}`);
 }
 runner.stop();
 process.exit(failed ? 1 : 0);

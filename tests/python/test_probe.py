@@ -186,6 +186,17 @@ def test_certify_equals_the_cli(gpp_golden, cli, tmp_path):
                 assert_close(probe.score(w)["judged_probability"], certified[found], 1e-12, side)
 
 
+def _normal_quantile_995() -> float:
+    try:
+        from scipy.stats import norm
+    except ImportError:
+        return 2.5758293035489004  # scipy.stats.norm.ppf(0.995)
+    return float(norm.ppf(0.995))
+
+
+Z_99 = _normal_quantile_995()
+
+
 def test_loo_equals_the_cli(gpp_golden, cli, tmp_path):
     for case in gpp_golden:
         x, y, _ = case_arrays(case)
@@ -203,11 +214,21 @@ def test_loo_equals_the_cli(gpp_golden, cli, tmp_path):
                 assert_close(r[key], columns[key], 1e-12, f"{case['name']} {space} loo {key}")
             assert r["verdict"] == summary["verdict"]
             assert (r["positives"], r["negatives"]) == (summary["positives"], summary["negatives"])
-            for key in ("auroc", "auroc_standard_error", "log_loss", "log_loss_standard_error"):
+            for key in ("auroc", "auroc_standard_error", "log_loss", "log_loss_standard_error", "confidence",
+                        "auroc_lower", "auroc_upper", "log_loss_lower", "log_loss_upper"):
                 if summary[key] is None:
-                    assert np.isnan(r[key]), key
+                    assert np.isnan(r[key]), f"{case['name']} {space} {key}"
                 else:
-                    assert abs(r[key] - summary[key]) <= 1e-12, key
+                    assert abs(r[key] - summary[key]) <= 1e-12, f"{case['name']} {space} {key}"
+            # The intervals are value -/+ z SE at the 99 % level, z from the normal's quantile, not the core.
+            assert r["confidence"] == 0.99
+            for value in ("auroc", "log_loss"):
+                se = r[f"{value}_standard_error"]
+                if np.isnan(r[value]) or np.isnan(se):
+                    assert np.isnan(r[f"{value}_lower"]) and np.isnan(r[f"{value}_upper"]), f"{case['name']} {space} {value}"
+                    continue
+                assert abs(r[f"{value}_lower"] - (r[value] - Z_99 * se)) <= 1e-12, f"{case['name']} {space} {value}_lower"
+                assert abs(r[f"{value}_upper"] - (r[value] + Z_99 * se)) <= 1e-12, f"{case['name']} {space} {value}_upper"
             probe = gpprobe.Probe(x, y, epsilon=case["epsilon"], strength=case["strength"])
             assert gpprobe.loo(probe, space=space)["verdict"] == summary["verdict"]
 

@@ -163,8 +163,18 @@ export async function outcomeOf(target: string, bytes: Uint8Array): Promise<Outc
   return { kind: 'parsed' };
 }
 
-parentPort?.on('message', async ({ target, bytes }: { target: string; bytes: Uint8Array }) => {
-  parentPort!.postMessage(await outcomeOf(target, bytes));
+// The runner's end: a worker thread's port, or, for the targets run in a child process of their own
+// (parquet_matrices: hyparquet's unbounded runs abort the whole Node process, which a worker thread
+// cannot survive), the child's IPC channel (GPPROBE_FUZZ_CHILD=1, structured-clone serialisation).
+type PortMessage = Outcome | { kind: 'ready' };
+const child = process.env.GPPROBE_FUZZ_CHILD === '1' && typeof process.send === 'function';
+const port = parentPort
+  ? { on: (f: (m: { target: string; bytes: Uint8Array }) => void) => parentPort!.on('message', f), post: (m: PortMessage) => parentPort!.postMessage(m) }
+  : child
+    ? { on: (f: (m: { target: string; bytes: Uint8Array }) => void) => process.on('message', f), post: (m: PortMessage) => process.send!(m) }
+    : null;
+port?.on(async ({ target, bytes }) => {
+  port.post(await outcomeOf(target, bytes));
 });
 // Loaded: the runner starts timing inputs only now (a loaded machine can take seconds to get here).
-parentPort?.postMessage({ kind: 'ready' });
+port?.post({ kind: 'ready' });

@@ -7,18 +7,23 @@
 // so a slow network does not count against the reader, and a reader that hangs is stopped one budget
 // after its last read.
 import type { Progress } from '../engine/progress.ts';
+import type { NamedArray } from './arrays.ts';
 import parseWorkerUrl from './parse_worker.ts?worker&url';
 import { FileError, type ParsedFile } from './table.ts';
 
-/** What runs in the parse worker: the parser of one format. */
-export type IsolatedFormat = 'parquet';
+/**
+ * What runs in the parse worker: the parser of one format ('parquet': one table, the Probe tab's;
+ * 'parquet_matrices': every vector column as an array, the Compare lab's, multi_arrays.ts).
+ */
+export type IsolatedFormat = 'parquet' | 'parquet_matrices';
 
-/** The file to parse: its bytes (given up: transferred), or where to read it. */
-export type ParseSource = { bytes: ArrayBuffer } | { url: string };
+/** The file to parse: its bytes (given up: transferred), a Blob (read by ranges in the worker), or where to read it. */
+export type ParseSource = { bytes: ArrayBuffer } | { blob: Blob } | { url: string };
 
 export interface ParseWorkerRequest { format: IsolatedFormat; source: ParseSource; fileName: string }
 export type ParseWorkerReply =
   | { type: 'parsed'; parsed: ParsedFile; size: number }
+  | { type: 'matrices'; arrays: NamedArray[] }
   | { type: 'progress'; progress: Progress }
   | { type: 'failed'; problem: string };
 
@@ -74,10 +79,27 @@ function timeoutProblem(format: IsolatedFormat, source: ParseSource, budget: num
  * FileError naming the file when the parser fails, goes `budgetMs` without progress, or `signal`
  * aborts; the worker is terminated in every case.
  */
-export function parseIsolated(
+export async function parseIsolated(
   format: IsolatedFormat, source: ParseSource, fileName: string, options: IsolatedOptions = {},
 ): Promise<{ parsed: ParsedFile; size: number }> {
-  let budget = options.budgetMs ?? parseBudgetMs('bytes' in source ? source.bytes.byteLength : 0);
+  const reply = await runIsolated(format, source, fileName, options);
+  if (reply.type !== 'parsed') throw new FileError(fileName, `the ${format} reader answered with ${reply.type}, not a table`);
+  return { parsed: reply.parsed, size: reply.size };
+}
+
+/** The arrays of every vector column of a Parquet Blob (multi_arrays.ts parquetMatrices), read in a parse worker as parseIsolated reads. */
+export async function parquetMatricesIsolated(blob: Blob, fileName: string, options: IsolatedOptions = {}): Promise<NamedArray[]> {
+  const reply = await runIsolated('parquet_matrices', { blob }, fileName, options);
+  if (reply.type !== 'matrices') throw new FileError(fileName, `the parquet_matrices reader answered with ${reply.type}, not arrays`);
+  return reply.arrays;
+}
+
+const sizeOf = (source: ParseSource) => ('bytes' in source ? source.bytes.byteLength : 'blob' in source ? source.blob.size : 0);
+
+function runIsolated(
+  format: IsolatedFormat, source: ParseSource, fileName: string, options: IsolatedOptions,
+): Promise<Extract<ParseWorkerReply, { type: 'parsed' | 'matrices' }>> {
+  let budget = options.budgetMs ?? parseBudgetMs(sizeOf(source));
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new FileError(fileName, 'loading cancelled'));
@@ -108,9 +130,13 @@ export function parseIsolated(
         options.onProgress?.(reply.progress);
         return;
       }
-      finish(() => (reply.type === 'parsed' ? resolve({ parsed: reply.parsed, size: reply.size }) : reject(new FileError(fileName, reply.problem))));
+      finish(() => (reply.type === 'failed' ? reject(new FileError(fileName, reply.problem)) : resolve(reply)));
     };
-    port.onerror = (event) => finish(() => reject(new FileError(fileName, `the ${format} reader failed (${event.message})`)));
+    port.onerror = (event) => {
+      // Reported here, as a FileError naming the file: not also as an uncaught error in the console.
+      event.preventDefault?.();
+      finish(() => reject(new FileError(fileName, `the ${format} reader failed (${event.message})`)));
+    };
     port.postMessage({ format, source, fileName }, 'bytes' in source ? [source.bytes] : []);
   });
 }

@@ -8,9 +8,13 @@
 //                 Float32Array (other dtypes: the whole-file reader);
 //   Parquet       every list<number> / fixed-size-list column is one embedding; each is read alone (only
 //                 its column chunks), ROW_CHUNK rows at a time, into a Float32Array (float64 columns are
-//                 kept float64).
+//                 kept float64). In the browser this runs in a parse worker (isolated_parse.ts) that is
+//                 terminated after a time budget without progress, and whose death (hyparquet's unbounded
+//                 runs, docs/upstream/hyparquet-hybrid-run-hang.md, end in a RangeError or an exhausted heap
+//                 there) becomes a FileError naming the file: the engine worker holding the lab's data never blocks.
 import type { AsyncBuffer } from 'hyparquet';
 import type { NamedArray } from './arrays.ts';
+import { canIsolate, parquetMatricesIsolated } from './isolated_parse.ts';
 import { npyLayout } from './npy.ts';
 import { roleOf } from './parquet.ts';
 import { safetensorsArrays } from './safetensors.ts';
@@ -107,6 +111,23 @@ function tinyFile(name: string, info: unknown, data: Uint8Array): Uint8Array {
   bytes.set(header, 8);
   bytes.set(data, 8 + header.length);
   return bytes;
+}
+
+/** A Blob as hyparquet's AsyncBuffer: only the byte ranges asked for are read. */
+export function blobBuffer(blob: Blob): AsyncBuffer {
+  return { byteLength: blob.size, slice: (start: number, end?: number) => blob.slice(start, end).arrayBuffer() };
+}
+
+/**
+ * Every vector column of a Parquet Blob (parquetMatrices): where workers exist, in a parse worker that a
+ * hang, a crash or `signal` ends with a FileError naming the file; elsewhere (Node) here.
+ */
+export async function readParquetMatrices(blob: Blob, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray[]> {
+  if (blob.size === 0) throw new FileError(fileName, 'file is empty');
+  if (!canIsolate()) return parquetMatrices(blobBuffer(blob), fileName, options);
+  return parquetMatricesIsolated(blob, fileName, {
+    signal: options.signal, onProgress: (p) => options.onProgress?.(p.total > 0 ? p.done / p.total : 0),
+  });
 }
 
 /** Rows read at once from a Parquet vector column. */

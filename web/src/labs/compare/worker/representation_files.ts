@@ -2,22 +2,23 @@
 // 2-D array becomes one representation, named after its file or tensor, kept in its own precision
 // (float32 stays float32: K files of n x d take K n d 4 bytes, never a float64 copy of them all).
 //   .npy                     one representation, named after the file (float32 streamed into its array)
-//   .npz                     each 2-D array with more than one column, "file/array"
+//   .npz                     each 2-D array with more than one column, "file/array" (NaN/Inf refused, naming the array and element)
 //   .safetensors             the same, each tensor read by its own byte range (io/multi_arrays.ts)
-//   Parquet                  each vector column (list<float>, fixed-size list), "file/column", one at a time
+//   Parquet                  each vector column (list<float>, fixed-size list), "file/column", one at a time, in a
+//                            parse worker stopped when it hangs (io/isolated_parse.ts)
 //   projector_config.json    each of its tensors uploaded with it (.bytes), named by tensorName
 //   .csv/.tsv/.json          one representation each, by the Probe tab's rules (load_files.ts)
 // A file named ood_<name> is the OOD set of the representation <name> chosen with it (as the bundled
 // layers demo has them). Row counts that differ are refused here, naming both files (and again by the
 // core when the comparison runs).
 import type { Matrix } from '../../../engine/matrix.ts';
-import { npyFloat32Matrix, parquetMatrices, rowCountProblem, safetensorsMatrices } from '../../../io/multi_arrays.ts';
+import { npyFloat32Matrix, readParquetMatrices, rowCountProblem, safetensorsMatrices } from '../../../io/multi_arrays.ts';
 import { npzArrays } from '../../../io/npz.ts';
 import { isParquet } from '../../../io/parquet.ts';
 import { parseFile } from '../../../io/load_files.ts';
 import { parseTensorBytes } from '../../../io/projector.ts';
 import { projectorUpload, uploadedEmbeddings, type UploadedFile } from '../../../io/projector_upload.ts';
-import { checkAborted, FileError, type ParseOptions } from '../../../io/table.ts';
+import { checkAborted, checkFiniteEmbeddings, FileError, type ParseOptions } from '../../../io/table.ts';
 import type { NamedArray } from '../../../io/arrays.ts';
 
 export interface RepresentationData {
@@ -57,12 +58,20 @@ async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ na
     const a = await npyFloat32Matrix(file.blob, file.name, reading);
     if (a) return [{ name: file.name, embeddings: { data: a.data, rows: a.shape[0], cols: a.shape[1] } }];
   }
-  if (lower.endsWith('.npz')) return matricesOf(file.name, npzArrays(await bytesOf(file.blob), file.name));
+  if (lower.endsWith('.npz')) {
+    const arrays = npzArrays(await bytesOf(file.blob), file.name);
+    const matrices = matricesOf(file.name, arrays);
+    // The whole-file reader leaves finiteness to fromArrays; every 2-D array here is an embedding.
+    for (const a of arrays.filter((x) => x.shape.length === 2 && x.shape[1] > 1)) {
+      checkFiniteEmbeddings(file.name, { data: a.data, cols: a.shape[1] }, `array '${a.name}' element`);
+    }
+    return matrices;
+  }
   if (lower.endsWith('.safetensors')) return matricesOf(file.name, await safetensorsMatrices(file.blob, file.name, reading));
   if (lower.endsWith('.parquet') || (file.blob.size >= 8 && isParquet(await parquetEnds(file.blob)))) {
-    // Read by ranges of the Blob: only the footer and the vector columns' chunks, one column at a time.
-    const buffer = { byteLength: file.blob.size, slice: (start: number, end?: number) => file.blob.slice(start, end).arrayBuffer() };
-    return matricesOf(file.name, await parquetMatrices(buffer, file.name, reading));
+    // Read by ranges of the Blob (only the footer and the vector columns' chunks, one column at a time), in
+    // a parse worker where there are workers: hyparquet can hang or exhaust memory on a damaged page.
+    return matricesOf(file.name, await readParquetMatrices(file.blob, file.name, reading));
   }
   const parsed = await parseFile(file.blob, file.name, options);
   if (!parsed.embeddings) throw new FileError(file.name, 'holds no embeddings (only metadata columns)');
