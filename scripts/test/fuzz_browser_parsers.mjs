@@ -106,7 +106,7 @@ function mutate(input, pool) {
 }
 
 /** Targets whose inputs run in a child process (a process abort is an outcome there, not the runner's end). */
-const IN_CHILD_PROCESS = ['parquet_matrices'];
+const IN_CHILD_PROCESS = ['parquet', 'parquet_matrices'];
 /** Targets whose timeouts and crashes are hyparquet's contained bug, not findings. */
 const PARQUET_CONTAINED = ['parquet', 'parquet_matrices'];
 
