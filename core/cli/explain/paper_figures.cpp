@@ -287,18 +287,7 @@ Status figure_6(const Arguments& args, const PaperData& data, std::ostream& out,
   return Status::success();
 }
 
-namespace {
-
-// Fig. 5's data: the first N rows train, the next M are test points (the defaults of load_data in
-// paper_robustness_command.cpp), labels class indices.
-struct MulticlassPaperData {
-  std::string path;
-  RowMatrix train_x, test;
-  std::vector<double> train_y, test_labels;
-  std::size_t classes = 0;
-};
-
-Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
+Result<PaperSplit> read_paper_split(const Arguments& args) {
   Result<std::string> path = args.required("data");
   if (!path.ok()) return path.status();
   Result<LoadedMatrix> loaded = read_matrix(path.value());
@@ -308,7 +297,7 @@ Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
     return Status(StatusCode::dimension_mismatch, path.value() + ": has " + count_of(m.cols, "column") +
                                                       "; expected feature columns then one label column");
   }
-  const std::size_t rows = m.rows, d = m.cols - 1;
+  const std::size_t rows = m.rows;
   const std::size_t held_out = std::min<std::size_t>(200, rows * 3 / 10);
   Result<long long> train_rows = args.integer("train-rows", (long long)(rows - held_out));
   if (!train_rows.ok()) return train_rows.status();
@@ -325,17 +314,42 @@ Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
                                                     " (the rows after the training rows), got " +
                                                     std::to_string(test_points.value()));
   }
-  const std::size_t t = std::size_t(test_points.value());
-  RowMatrix all(Eigen::Index(rows), Eigen::Index(m.cols));
-  m.view().copy_rows(0, rows, all.data());
+  PaperSplit split;
+  split.path = path.value();
+  split.all = RowMatrix(Eigen::Index(rows), Eigen::Index(m.cols));
+  m.view().copy_rows(0, rows, split.all.data());
+  split.train = n;
+  split.test = std::size_t(test_points.value());
+  split.features = m.cols - 1;
+  return split;
+}
+
+namespace {
+
+// Fig. 5's data: the first N rows train, the next M are test points (read_paper_split), labels class
+// indices.
+struct MulticlassPaperData {
+  std::string path;
+  RowMatrix train_x, test;
+  std::vector<double> train_y, test_labels;
+  std::size_t classes = 0;
+};
+
+Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
+  Result<PaperSplit> split = read_paper_split(args);
+  if (!split.ok()) return split.status();
+  const RowMatrix& all = split.value().all;
+  const std::size_t rows = std::size_t(all.rows()), n = split.value().train, t = split.value().test,
+                    d = split.value().features;
+  const std::string& path_value = split.value().path;
   MulticlassPaperData data;
-  data.path = path.value();
+  data.path = path_value;
   data.train_x = all.topLeftCorner(Eigen::Index(n), Eigen::Index(d));
   data.test = all.block(Eigen::Index(n), 0, Eigen::Index(t), Eigen::Index(d));
   for (std::size_t i = 0; i < rows; ++i) {
     const double label = all(Eigen::Index(i), Eigen::Index(d));
     if (!(label >= 0.0) || label != std::floor(label) || label > 1000.0) {
-      return Status(StatusCode::invalid_argument, path.value() + ": row " + std::to_string(i + 1) + " has label " +
+      return Status(StatusCode::invalid_argument, path_value + ": row " + std::to_string(i + 1) + " has label " +
                                                       format_number(label) +
                                                       "; --figure 5 expects class indices 0, 1, ..., C - 1");
     }
@@ -344,7 +358,7 @@ Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
     else if (i < n + t) data.test_labels.push_back(label);
   }
   if (data.classes < 2) {
-    return Status(StatusCode::invalid_argument, path.value() + ": every label is 0; --figure 5 needs at least 2 classes");
+    return Status(StatusCode::invalid_argument, path_value + ": every label is 0; --figure 5 needs at least 2 classes");
   }
   return data;
 }

@@ -27,6 +27,16 @@ struct PaperData {
   std::optional<Interval> valid_range;   // --valid-range
 };
 
+// --data FILE split as every figure splits it: the file's rows (feature columns, then one label column),
+// the first `train` of them training rows (--train-rows, default all but min(200, 30 %)), the next `test`
+// the test points (--test-points, default min(50, the rest)); refusals name the file and the flag.
+struct PaperSplit {
+  std::string path;
+  RowMatrix all;                 // every row of the file, labels in the last column
+  std::size_t train = 0, test = 0, features = 0;
+};
+Result<PaperSplit> read_paper_split(const Arguments& args);
+
 // The flags each figure reads (beyond the command's own).
 const std::set<std::string>& figure_flags();
 

@@ -63,42 +63,18 @@ const char* kPaperUsage =
     "              lime_whitened_probability\n";
 
 Result<PaperData> load_data(const Arguments& args) {
-  Result<std::string> path = args.required("data");
-  if (!path.ok()) return path.status();
-  Result<LoadedMatrix> loaded = read_matrix(path.value());
-  if (!loaded.ok()) return loaded.status();
-  const LoadedMatrix& m = loaded.value();
-  if (m.cols < 2) {
-    return Status(StatusCode::dimension_mismatch, path.value() + ": has " + count_of(m.cols, "column") +
-                                                      "; expected feature columns then one label column");
-  }
-  const std::size_t rows = m.rows, d = m.cols - 1;
-  const std::size_t held_out = std::min<std::size_t>(200, rows * 3 / 10);
-  Result<long long> train_rows = args.integer("train-rows", (long long)(rows - held_out));
-  if (!train_rows.ok()) return train_rows.status();
-  if (train_rows.value() < 1 || std::size_t(train_rows.value()) >= rows) {
-    return Status(StatusCode::invalid_argument, "--train-rows must be between 1 and " + std::to_string(rows - 1) +
-                                                    " (" + path.value() + " has " + count_of(rows, "row") + "), got " +
-                                                    std::to_string(train_rows.value()));
-  }
-  const std::size_t n = std::size_t(train_rows.value());
-  Result<long long> test_points = args.integer("test-points", (long long)std::min<std::size_t>(50, rows - n));
-  if (!test_points.ok()) return test_points.status();
-  if (test_points.value() < 1 || std::size_t(test_points.value()) > rows - n) {
-    return Status(StatusCode::invalid_argument, "--test-points must be between 1 and " + std::to_string(rows - n) +
-                                                    " (the rows after the training rows), got " +
-                                                    std::to_string(test_points.value()));
-  }
-  const std::size_t t = std::size_t(test_points.value());
-  RowMatrix all(Eigen::Index(rows), Eigen::Index(m.cols));
-  m.view().copy_rows(0, rows, all.data());
+  Result<PaperSplit> split = read_paper_split(args);
+  if (!split.ok()) return split.status();
+  const RowMatrix& all = split.value().all;
+  const std::size_t n = split.value().train, t = split.value().test, d = split.value().features;
+  const std::string& path_value = split.value().path;
   const RowMatrix x = all.topLeftCorner(Eigen::Index(n), Eigen::Index(d));
   std::vector<double> y(n);
   for (std::size_t i = 0; i < n; ++i) y[i] = all(Eigen::Index(i), Eigen::Index(d));
   Result<GpcTrainingData> train = make_gpc_training_data(MatrixView(x), y.data(), n);
-  if (!train.ok()) return Status(train.status().code(), path.value() + ": " + train.status().message());
+  if (!train.ok()) return Status(train.status().code(), path_value + ": " + train.status().message());
   PaperData data;
-  data.path = path.value();
+  data.path = path_value;
   data.train = std::move(train).value();
   data.test = all.block(Eigen::Index(n), 0, Eigen::Index(t), Eigen::Index(d));
   for (std::size_t i = 0; i < t; ++i) data.test_labels.push_back(all(Eigen::Index(n + i), Eigen::Index(d)));
