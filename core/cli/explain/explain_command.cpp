@@ -167,12 +167,13 @@ Status check_point_flags(const std::vector<double>& point, const SensitivityOpti
   return Status::success();
 }
 
-Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest& request, std::ostream& out,
-                          std::ostream& err) {
-  if (args.has("query")) return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
-  Result<std::vector<double>> point = required_point(args);
-  if (!point.ok()) return point.status();
-  // --seed is LIME's; the model flags see it only with --optimize (then it also seeds the restarts).
+// The flags explain reads beside a classifier's model flags.
+const std::vector<std::string> kExplainFlags = {"point", "gamma", "dims", "valid-range", "baseline", "lime-samples",
+                                                "tolerance", "max-iterations", "time-limit", "out"};
+
+// The arguments the model flags see: --seed is LIME's, so the model sees it only with --optimize (where it
+// also seeds the restarts).
+Args model_arguments(const Args& raw, const Arguments& args) {
   Args model_args;
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == "--seed" && !args.has("optimize")) {
@@ -181,9 +182,17 @@ Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest
     }
     model_args.push_back(raw[i]);
   }
+  return model_args;
+}
+
+Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest& request, std::ostream& out,
+                          std::ostream& err) {
+  if (args.has("query")) return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
+  Result<std::vector<double>> point = required_point(args);
+  if (!point.ok()) return point.status();
+  const Args model_args = model_arguments(raw, args);
   std::set<std::string> valued = gpc_model_flags();
-  valued.insert({"point", "gamma", "dims", "valid-range", "baseline", "lime-samples", "tolerance", "max-iterations",
-                 "time-limit", "out"});
+  valued.insert(kExplainFlags.begin(), kExplainFlags.end());
   Result<Arguments> model_flags = Arguments::parse(model_args, valued, gpc_model_switches());
   if (!model_flags.ok()) return model_flags.status();
   Result<GpcModelFlags> flags = parse_gpc_model_flags(model_flags.value());
@@ -214,17 +223,10 @@ Status explain_multiclass(const Args& raw, const Arguments& args, ExplainRequest
   if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
   Result<std::vector<double>> point = args.numbers("point", "");
   if (!point.ok()) return point.status();
-  Args model_args;
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] == "--seed" && !args.has("optimize")) {
-      ++i;
-      continue;
-    }
-    model_args.push_back(raw[i]);
-  }
+  const Args model_args = model_arguments(raw, args);
   std::set<std::string> valued = multiclass_model_flags();
-  valued.insert({"point", "gamma", "dims", "valid-range", "baseline", "lime-samples", "tolerance", "max-iterations",
-                 "time-limit", "out", "class"});
+  valued.insert(kExplainFlags.begin(), kExplainFlags.end());
+  valued.insert("class");
   Result<Arguments> model_flags = Arguments::parse(model_args, valued, multiclass_model_switches());
   if (!model_flags.ok()) return model_flags.status();
   Result<MulticlassModelFlags> flags = parse_multiclass_model_flags(model_flags.value());
