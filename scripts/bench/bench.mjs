@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createProbeEngine, relaxedSimdSupported } from '../../dist/lib/index.js';
 import { chromiumProbeBench } from './bench_threads_browser.mjs';
+import { writeNpy } from './million_npy.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -31,17 +32,6 @@ const threads = Number(args.threads ?? availableParallelism());
 const seed = 7;
 const epsilon = 0.1, strength = 5;  // ProbeOptions' defaults, passed to numpy
 
-// A C-order .npy (version 1.0) of a typed array with the given shape.
-function writeNpy(path, array, shape) {
-  const descr = array instanceof Float64Array ? '<f8' : array instanceof Float32Array ? '<f4' : '|u1';
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
-  const prefix = Buffer.alloc(10);
-  prefix.write('\x93NUMPY', 0, 'latin1');
-  prefix.writeUInt8(1, 6);
-  prefix.writeUInt16LE(header.length, 8);
-  writeFileSync(path, Buffer.concat([prefix, Buffer.from(header, 'latin1'), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]));
-}
 
 // Multiply-adds of the hot products per scoring pass, times 2: the kernel rows and two triangular
 // products in function space, the triangular quadratic form in weight space (D = d + 1).

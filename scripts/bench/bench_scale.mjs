@@ -21,6 +21,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProbeEngine } from '../../dist/lib/index.js';
 import { chromiumProbeBench } from './bench_threads_browser.mjs';
+import { writeNpy } from './million_npy.mjs';
 
 const FULL = { observations: '100,1000,4000', dimension: 768, queries: 10000, repeats: 3, threads: 2,
   'dask-rows': 2000000, 'dask-dimension': 768, 'dask-observations': 100 };
@@ -37,17 +38,6 @@ const CLI = 'build/native/gpprobe';
 const load = () => loadavg()[0].toFixed(1);
 const loadBefore = load();
 
-// A C-order .npy (version 1.0) of a typed array with the given shape.
-function writeNpy(path, array, shape) {
-  const descr = array instanceof Float64Array ? '<f8' : array instanceof Float32Array ? '<f4' : '|u1';
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
-  const prefix = Buffer.alloc(10);
-  prefix.write('\x93NUMPY', 0, 'latin1');
-  prefix.writeUInt8(1, 6);
-  prefix.writeUInt16LE(header.length, 8);
-  writeFileSync(path, Buffer.concat([prefix, Buffer.from(header, 'latin1'), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]));
-}
 
 const total = (r) => r.fit_seconds + r.score_seconds;
 

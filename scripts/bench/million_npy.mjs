@@ -4,7 +4,7 @@
 //          shifted by +0.75 in the first 8 dimensions when label(i) is 1
 //   label(i) = 1 when i % 3 == 0
 // Any row can be computed alone (rowValues), so a reference needs no second read of the file.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 
 export function label(i) {
   return i % 3 === 0 ? 1 : 0;
@@ -34,6 +34,12 @@ export function npyHeader(descr, shape) {
   head[6] = 1;
   head.writeUInt16LE(header.length, 8);
   return Buffer.concat([head, Buffer.from(header, 'latin1')]);
+}
+
+/** Writes a typed array (float64, float32 or bytes) as a C-order .npy of the given shape. */
+export function writeNpy(path, array, shape) {
+  const descr = array instanceof Float64Array ? '<f8' : array instanceof Float32Array ? '<f4' : '|u1';
+  writeFileSync(path, Buffer.concat([npyHeader(descr, shape), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]));
 }
 
 /** Writes `rows` x `cols` float32 embeddings (rowValues) to `path` in chunks of `chunkRows` rows. */
