@@ -22,7 +22,6 @@ Run with Debian's Python (numpy, scikit-learn):
     /usr/bin/python3 scripts/data/make_classification_datasets.py --check  # compares a fresh build with them
 """
 import argparse
-import io
 import math
 import os
 import sys
@@ -31,7 +30,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_robustness_datasets import NormalStream, shuffled  # noqa: E402
+from make_robustness_datasets import NormalStream, shuffled, write_csv_sets  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, '..', 'fixtures'))
 from reference_random import RandomStream  # noqa: E402
 
@@ -62,36 +61,14 @@ def digits(kept):
     return x[order], y[order], '%.17g'
 
 
-def as_csv(x, y, number):
-    out = io.StringIO()
-    out.write(','.join([f'x{j + 1}' for j in range(x.shape[1])] + ['label']) + '\n')
-    for row, label in zip(x, y):
-        out.write(','.join(number % v for v in row) + f',{label}\n')
-    return out.getvalue()
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--check', action='store_true', help='compare a fresh build with the committed files')
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    failed = False
-    for name, build in (('three_blobs', three_blobs), ('digits358', lambda: digits([3, 5, 8])),
-                        ('digits3589', lambda: digits([3, 5, 8, 9]))):
-        x, y, number = build()
-        text = as_csv(x, y, number)
-        path = os.path.join(OUT, name + '.csv')
-        if args.check:
-            with open(path) as f:
-                same = f.read() == text
-            print(f'{name}: {"same" if same else "DIFFERENT"}')
-            failed |= not same
-        else:
-            with open(path, 'w') as f:
-                f.write(text)
-            counts = np.bincount(y).tolist()
-            print(f'{name}: {x.shape[0]} rows, {x.shape[1]} features, per class {counts} -> {path}')
-    sys.exit(1 if failed else 0)
+    write_csv_sets((('three_blobs', three_blobs, None), ('digits358', lambda: digits([3, 5, 8]), None),
+                    ('digits3589', lambda: digits([3, 5, 8, 9]), None)),
+                   OUT, args.check, lambda x, y: f'per class {np.bincount(y).tolist()}')
 
 
 if __name__ == '__main__':

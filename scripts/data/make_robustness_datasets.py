@@ -125,18 +125,15 @@ def as_csv(x, y, number, names):
     return out.getvalue()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--check', action='store_true', help='compare a fresh build with the committed files')
-    args = parser.parse_args()
-    os.makedirs(OUT, exist_ok=True)
+def write_csv_sets(sets, out, check, summary):
+    """Builds each (name, build, column names) set as CSV under `out`, or with `check` compares it with the
+    committed file; exits 1 when a checked file differs. summary(x, y) says what was written."""
     failed = False
-    for name, build, names in (('synthetic2d', synthetic2d, None), ('spam11', spam, SPAM_COLUMNS),
-                               ('digits38', digits38, None)):
+    for name, build, names in sets:
         x, y, number = build()
         text = as_csv(x, y, number, names)
-        path = os.path.join(OUT, name + '.csv')
-        if args.check:
+        path = os.path.join(out, name + '.csv')
+        if check:
             with open(path) as f:
                 same = f.read() == text
             print(f'{name}: {"same" if same else "DIFFERENT"}')
@@ -144,8 +141,17 @@ def main():
         else:
             with open(path, 'w') as f:
                 f.write(text)
-            print(f'{name}: {x.shape[0]} rows, {x.shape[1]} features, {int(y.sum())} labelled 1 -> {path}')
+            print(f'{name}: {x.shape[0]} rows, {x.shape[1]} features, {summary(x, y)} -> {path}')
     sys.exit(1 if failed else 0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--check', action='store_true', help='compare a fresh build with the committed files')
+    args = parser.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    write_csv_sets((('synthetic2d', synthetic2d, None), ('spam11', spam, SPAM_COLUMNS), ('digits38', digits38, None)),
+                   OUT, args.check, lambda x, y: f'{int(y.sum())} labelled 1')
 
 
 if __name__ == '__main__':
