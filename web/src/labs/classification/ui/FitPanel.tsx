@@ -2,6 +2,7 @@
 // hyperparameters" (both models, each maximising its own log marginal likelihood from its current
 // values; progress and Cancel in the task bar), the learned values and likelihoods listed; the maps'
 // resolution; and the CSV export of both models' predictions.
+import type { ComponentChildren } from 'preact';
 import {
   data, family, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, resetHyperparameters, updateFitSettings, type CurrentFit,
 } from '../state/classification_store.ts';
@@ -79,11 +80,13 @@ export function FitPanel() {
   return <BinaryFitPanel />;
 }
 
-function SoftmaxFitPanel() {
-  const s = fitSettings.value, busy = fitting.value, d = data.value, fit = multiclassFit.value, g = grid.value;
-  const exportCsv = () => {
-    if (d && fit) saveBlob(new Blob([multiclassCsv(d, g, fit.result)], { type: 'text/csv' }), `${slug(d.name)}-softmax.csv`);
-  };
+/** What the binary and the softmax panels share: the length-scale choice, restarts and seed, the fit and
+ * reset buttons, then the panel's own text and learned values, the map resolution and the CSV export. */
+function FitControls({ onFit, onReset, resetLabel, showGrid, canExport, onExport, children }: {
+  onFit: () => void; onReset: () => void; resetLabel: string; showGrid: boolean; canExport: boolean; onExport: () => void;
+  children: ComponentChildren;
+}) {
+  const s = fitSettings.value, busy = fitting.value, d = data.value;
   const integer = (key: 'restarts' | 'seed', max?: number) => (
     <label class="field compact">
       <span>{key}</span>
@@ -102,14 +105,11 @@ function SoftmaxFitPanel() {
         {integer('restarts', 20)}
         {integer('seed')}
       </div>
-      <button type="button" class="primary wide" disabled={!d || busy} onClick={() => void fitMulticlassHyperparameters()}>Fit hyperparameters</button>
-      <button type="button" class="link" disabled={!d || busy} onClick={resetMulticlass}>Reset the softmax model's hyperparameters to the defaults</button>
-      <p class="hint">The softmax model maximises its Laplace log marginal likelihood (Rasmussen &amp; Williams eq. 3.44, with the
-        −Σ log Mᵢᵢ term) by L-BFGS, one kernel shared by the classes, as <code>gpprobe gpc --likelihood softmax --optimize</code>. Each
-        Newton step costs C + 1 Cholesky factorisations of n × n.</p>
-      <LearnedSoftmax />
+      <button type="button" class="primary wide" disabled={!d || busy} onClick={onFit}>Fit hyperparameters</button>
+      <button type="button" class="link" disabled={!d || busy} onClick={onReset}>{resetLabel}</button>
+      {children}
       <div class="row export-row">
-        {d && d.x.cols <= 2 && (
+        {showGrid && (
           <label class="field compact">
             <span>map resolution</span>
             <select aria-label="map resolution" value={s.gridSize} onChange={(e) => updateFitSettings({ gridSize: Number(e.currentTarget.value) })}>
@@ -117,53 +117,44 @@ function SoftmaxFitPanel() {
             </select>
           </label>
         )}
-        <button type="button" disabled={!fit} onClick={exportCsv}>Export predictions (CSV)</button>
+        <button type="button" disabled={!canExport} onClick={onExport}>Export predictions (CSV)</button>
       </div>
     </section>
   );
 }
 
+function SoftmaxFitPanel() {
+  const d = data.value, fit = multiclassFit.value, g = grid.value;
+  const exportCsv = () => {
+    if (d && fit) saveBlob(new Blob([multiclassCsv(d, g, fit.result)], { type: 'text/csv' }), `${slug(d.name)}-softmax.csv`);
+  };
+  return (
+    <FitControls onFit={() => void fitMulticlassHyperparameters()} onReset={resetMulticlass}
+      resetLabel="Reset the softmax model's hyperparameters to the defaults" showGrid={!!d && d.x.cols <= 2}
+      canExport={!!fit} onExport={exportCsv}>
+      <p class="hint">The softmax model maximises its Laplace log marginal likelihood (Rasmussen &amp; Williams eq. 3.44, with the
+        −Σ log Mᵢᵢ term) by L-BFGS, one kernel shared by the classes, as <code>gpprobe gpc --likelihood softmax --optimize</code>. Each
+        Newton step costs C + 1 Cholesky factorisations of n × n.</p>
+      <LearnedSoftmax />
+    </FitControls>
+  );
+}
+
 function BinaryFitPanel() {
-  const s = fitSettings.value, busy = fitting.value, d = data.value, g = grid.value;
+  const s = fitSettings.value, d = data.value, g = grid.value;
   const current = fits.value.filter((f): f is CurrentFit => f !== null && !!g && f.result.grid?.probability.length === g.points.rows);
   const both = current.length === 2 ? current : null;
   const exportCsv = () => {
     if (d && g && both) saveBlob(new Blob([classificationCsv(d, g, both)], { type: 'text/csv' }), `${slug(d.name)}-classification.csv`);
   };
-  const integer = (key: 'restarts' | 'seed', max?: number) => (
-    <label class="field compact">
-      <span>{key}</span>
-      <input type="number" min={0} max={max} step={1} value={s[key]} disabled={busy} aria-label={key}
-        onChange={(e) => { const x = Number(e.currentTarget.value); if (Number.isInteger(x) && x >= 0) updateFitSettings({ [key]: x }); }} />
-    </label>
-  );
   return (
-    <section class="panel" aria-labelledby="classification-fit-heading">
-      <h3 id="classification-fit-heading">Hyperparameters</h3>
-      <label class="toggle">
-        <input type="checkbox" checked={s.sharedLengthScale} disabled={busy} aria-label="one length-scale for every column"
-          onChange={(e) => updateFitSettings({ sharedLengthScale: e.currentTarget.checked })} /> one length-scale for every column
-      </label>
-      <div class="row">
-        {integer('restarts', 20)}
-        {integer('seed')}
-      </div>
-      <button type="button" class="primary wide" disabled={!d || busy} onClick={() => void fitHyperparameters()}>Fit hyperparameters</button>
-      <button type="button" class="link" disabled={!d || busy} onClick={resetHyperparameters}>Reset both models' hyperparameters to the defaults</button>
+    <FitControls onFit={() => void fitHyperparameters()} onReset={resetHyperparameters}
+      resetLabel="Reset both models' hyperparameters to the defaults" showGrid canExport={!!both} onExport={exportCsv}>
       <p class="hint">Each model maximises its own log marginal likelihood (Laplace: eq. 3.32, EP: eq. 3.65 of Rasmussen &amp; Williams, <cite>Gaussian Processes for Machine Learning</cite>, 2006) by L-BFGS from its
         current values, then from {s.restarts} seeded random start{s.restarts === 1 ? '' : 's'}. The kernel is
         signal variance × exp(−Σ (xⱼ − x′ⱼ)² / 2 length-scaleⱼ²): the regression lab's <code>constant.value</code> × RBF
         with <code>rbf.length_scale</code>, and <code>gpprobe gpc --signal-variance --length-scales</code>.</p>
       <Learned />
-      <div class="row export-row">
-        <label class="field compact">
-          <span>map resolution</span>
-          <select aria-label="map resolution" value={s.gridSize} onChange={(e) => updateFitSettings({ gridSize: Number(e.currentTarget.value) })}>
-            {GRID_SIZES.map((n) => <option value={n}>{n} × {n}</option>)}
-          </select>
-        </label>
-        <button type="button" disabled={!both} onClick={exportCsv}>Export predictions (CSV)</button>
-      </div>
-    </section>
+    </FitControls>
   );
 }
