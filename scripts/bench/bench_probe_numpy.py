@@ -79,14 +79,19 @@ def score_function(model, psi, P, v, Z=None):
     return mean, variance
 
 
-def fit_weight(psi, labels, v, raised, delta):
+def class_sides(psi, labels):
+    """Both GPs' sides: (sign, Gram of the raised class, Gram of the other, sum of the raised class's rows)."""
     positive = labels == 1
     G1, G0 = psi[positive].T @ psi[positive], psi[~positive].T @ psi[~positive]
     s1, s0 = psi[positive].sum(axis=0), psi[~positive].sum(axis=0)
+    return ((1.0, G1, G0, s1), (-1.0, G0, G1, s0))
+
+
+def fit_weight(psi, labels, v, raised, delta):
     identity = np.eye(psi.shape[1])
     u = np.zeros(psi.shape[1])
     S = np.zeros_like(identity)
-    for sign, G_raise, G_other, s in ((1.0, G1, G0, s1), (-1.0, G0, G1, s0)):
+    for sign, G_raise, G_other, s in class_sides(psi, labels):
         factor = cho_factor(identity + G_raise / raised + G_other / v)
         u += sign * cho_solve(factor, s * (delta / raised))
         S += cho_solve(factor, identity)
@@ -102,13 +107,10 @@ def fit_weight_factor(psi, labels, v, raised, delta):
     # The best numpy form of weight space: each A^-1 from its Cholesky factor by LAPACK's potri (n^3 flops,
     # not a solve against I), the two covariances summed into S, then S = L L' once, so a query's variance
     # is |L' p|^2: one triangular product per block of queries.
-    positive = labels == 1
-    G1, G0 = psi[positive].T @ psi[positive], psi[~positive].T @ psi[~positive]
-    s1, s0 = psi[positive].sum(axis=0), psi[~positive].sum(axis=0)
     identity = np.eye(psi.shape[1])
     u = np.zeros(psi.shape[1])
     S = np.zeros_like(identity)
-    for sign, G_raise, G_other, s in ((1.0, G1, G0, s1), (-1.0, G0, G1, s0)):
+    for sign, G_raise, G_other, s in class_sides(psi, labels):
         factor = cho_factor(identity + G_raise / raised + G_other / v, lower=True)
         u += sign * cho_solve(factor, s * (delta / raised))
         inverse, info = dpotri(factor[0], lower=1)
