@@ -1,5 +1,7 @@
 #include "gpprobe/kernels/cosine_kernel.h"
 
+#include "gpprobe/linalg/parallel_for.h"
+
 #include <cmath>
 
 namespace gpprobe {
@@ -69,7 +71,12 @@ void CosineKernel::features(const MatrixView& x, std::size_t first, std::size_t 
 
 RowMatrix CosineKernel::features(const MatrixView& x) const {
   RowMatrix psi(static_cast<Eigen::Index>(x.rows()), static_cast<Eigen::Index>(x.cols() + 1));
-  features(x, 0, x.rows(), psi.data());
+  // Rows are independent: bands of them on the pool (the same values on any thread count), so a large
+  // psi is also first touched by every thread.
+  const std::size_t D = x.cols() + 1;
+  parallel_for(x.rows(), [&](std::size_t begin, std::size_t end) {
+    features(x, begin, end - begin, psi.data() + begin * D);
+  }, 256);
   return psi;
 }
 

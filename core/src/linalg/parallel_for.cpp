@@ -68,6 +68,7 @@ class ThreadPool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stopping_ = true;
+      stopping_flag_.store(true);
     }
     wake_.notify_all();
     for (std::thread& t : workers_) t.join();
@@ -85,14 +86,22 @@ class ThreadPool {
       errors_ = &errors;
       next_.store(1);  // chunk 0 is the caller's (parallel_tasks reports progress from it)
       unfinished_ = chunks;
+      all_done_.store(false);
       ++generation_;
+      posted_.store(generation_, std::memory_order_release);
     }
     wake_.notify_all();
     run_chunk(0);
     const std::size_t finished = 1 + claim_chunks();
     {
-      std::unique_lock<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       unfinished_ -= finished;
+      if (unfinished_ == 0 && active_ == 0) all_done_.store(true);
+    }
+    // The workers' last chunks usually end within microseconds: wait for them awake first.
+    spin_until([this] { return all_done_.load(std::memory_order_acquire); });
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
       // Every worker back to waiting, so none reads the job while the next one is set up.
       const auto finished_all = [this] { return unfinished_ == 0 && active_ == 0; };
 #if defined(__EMSCRIPTEN__)
@@ -113,12 +122,36 @@ class ThreadPool {
   }
 
  private:
+  // A hand-off through the condition variables costs a sleep and a wake-up of a thread, tens of
+  // microseconds (more on a virtual machine's idle core), and the blocked factorisations hand off
+  // two loops per block of 64 columns. So both sides first wait awake, polling an atomic, for about
+  // kSpins pauses (~0.1 ms) before they sleep.
+  static constexpr int kSpins = 4000;
+
+  template <class Ready>
+  static bool spin_until(Ready ready) {
+    for (int i = 0; i < kSpins; ++i) {
+      if (ready()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    }
+    return ready();
+  }
+
   void work() {
     inside_loop = true;
     std::uint64_t seen = 0;
     for (;;) {
+      spin_until([&] { return posted_.load(std::memory_order_acquire) != seen || stopping_flag_.load(); });
       {
         std::unique_lock<std::mutex> lock(mutex_);
+        if (!stopping_ && generation_ != seen && body_ == nullptr) {
+          seen = generation_;  // that job ended before this thread joined it: wait (awake first) for the next
+          continue;
+        }
         wake_.wait(lock, [&] { return stopping_ || (generation_ != seen && body_ != nullptr); });
         if (stopping_) return;
         seen = generation_;
@@ -128,7 +161,10 @@ class ThreadPool {
       std::lock_guard<std::mutex> lock(mutex_);
       unfinished_ -= finished;
       --active_;
-      if (unfinished_ == 0 && active_ == 0) done_.notify_one();
+      if (unfinished_ == 0 && active_ == 0) {
+        all_done_.store(true, std::memory_order_release);
+        done_.notify_one();
+      }
     }
   }
 
@@ -157,6 +193,10 @@ class ThreadPool {
   std::atomic<std::size_t> next_{0};
   std::uint64_t generation_ = 0;
   bool stopping_ = false;
+  // Mirrors for the awake waits (written under mutex_, read without it): generation_, stopping_, and
+  // whether the current job's chunks have all finished with no worker inside it.
+  std::atomic<std::uint64_t> posted_{0};
+  std::atomic<bool> stopping_flag_{false}, all_done_{false};
 };
 
 std::mutex pool_mutex;  // held by the thread whose loop the pool is running

@@ -238,12 +238,14 @@ void add_weighted_rows(const double* w, const double* A, std::size_t m, std::siz
 void multiply_self_transposed(const double* A, std::size_t m, std::size_t k, double* C) {
   constexpr std::size_t kRows = 64;  // a block row of C against every row of A up to its diagonal
   constexpr double kSerialWork = 262144.0;  // multiply-adds below which the pool is not worth a round trip
-  std::fill(C, C + m * m, 0.0);
   // Block rows write their own rows of C, each by the same call whichever thread takes it, so C does not
-  // depend on the thread count (parallel_for.h); the largest (last) blocks are handed out first.
+  // depend on the thread count (parallel_for.h); the largest (last) blocks are handed out first. Each
+  // zeroes the part of its rows it accumulates (the rest is the mirror's), so a fresh C's pages are first
+  // touched on the threads too.
   const std::size_t blocks = (m + kRows - 1) / kRows;
   const auto block_row = [&](std::size_t task) {
     const std::size_t i0 = (blocks - 1 - task) * kRows, b = std::min(kRows, m - i0);
+    for (std::size_t i = i0; i < i0 + b; ++i) std::fill(C + i * m, C + i * m + i0 + b, 0.0);
     add_product_transposed(A + i0 * k, k, A, k, b, i0 + b, k, 1.0, C + i0 * m, m);
     return Status::success();
   };
@@ -252,8 +254,22 @@ void multiply_self_transposed(const double* A, std::size_t m, std::size_t k, dou
   } else {
     parallel_tasks(blocks, block_row, [](std::size_t) { return Status::success(); });
   }
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = i + 1; j < m; ++j) C[i * m + j] = C[j * m + i];
+  // The upper triangle from the lower, in 64 by 64 tiles (each tile's reads stay in cache), block rows
+  // (the longest first) on the pool: a copy, the same values on any thread count.
+  const auto mirror_row = [&](std::size_t block) {
+    const std::size_t i0 = block * kRows, i1 = std::min(m, i0 + kRows);
+    for (std::size_t j0 = i0; j0 < m; j0 += kRows) {
+      const std::size_t j1 = std::min(m, j0 + kRows);
+      for (std::size_t i = i0; i < i1; ++i)
+        for (std::size_t j = std::max(j0, i + 1); j < j1; ++j) C[i * m + j] = C[j * m + i];
+    }
+    return Status::success();
+  };
+  if (0.5 * double(m) * double(m) < kSerialWork) {
+    for (std::size_t block = 0; block < blocks; ++block) mirror_row(block);
+  } else {
+    parallel_tasks(blocks, mirror_row, [](std::size_t) { return Status::success(); });
+  }
 }
 
 }  // namespace gpprobe

@@ -7,6 +7,7 @@
 
 #include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/linalg/cholesky_update.h"
+#include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/linalg/row_products.h"
 #include "linalg/float32_products.h"
 
@@ -35,11 +36,22 @@ void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& lab
     if (labels[i] == label) rows.push_back(Index(i));
   // The transposed class block, D by n_c row-major: its rows are the columns of Psi_c, so the Gram
   // matrix Psi_c' Psi_c is one row product.
-  RowMatrix T(D, Index(rows.size()));
-  for (Index c = 0; c < Index(rows.size()); ++c) T.col(c) = psi.row(rows[std::size_t(c)]).transpose();
+  // Filled in bands of 64 of its rows on the pool (each band reads 64 consecutive values of every class
+  // row), with each row's sum.
+  const Index n = Index(rows.size());
+  RowMatrix T(D, n);
+  s->resize(D);
+  constexpr Index kBand = 64;
+  parallel_for(std::size_t((D + kBand - 1) / kBand), [&](std::size_t begin, std::size_t end) {
+    const Index first = Index(begin) * kBand, last = std::min(D, Index(end) * kBand);
+    for (Index c = 0; c < n; ++c) {
+      const double* from = psi.data() + rows[std::size_t(c)] * D;
+      for (Index j = first; j < last; ++j) T(j, c) = from[j];
+    }
+    s->segment(first, last - first) = T.middleRows(first, last - first).rowwise().sum();
+  });
   G->resize(D, D);
   multiply_self_transposed(T.data(), std::size_t(D), rows.size(), G->data());
-  *s = T.rowwise().sum();
 }
 
 }  // namespace
@@ -113,18 +125,17 @@ Status WeightSpacePosterior::refresh() {
   const double raised = prior_.raised.variance;
   const double base = prior_.variance;
   const double delta = prior_.raised.mean - prior_.mean;
-  // Each GP: A = L L' by the blocked Cholesky, then C = A^-1 = L^-T L^-1 (blocked_cholesky.h), all of it
-  // on the thread pool with a partition of the work that does not depend on the thread count, so the fit
-  // has the same bits on any number of threads. u = A^-1 b with b = s delta / n+ (a class's raising
-  // observations) by two triangular solves (O(D^2)).
+  // Each GP: A = L L' by the blocked Cholesky, then C = A^-1 = L^-T L^-1 (blocked_cholesky.h), with a
+  // partition of the work that does not depend on the thread count, so the fit has the same bits on any
+  // number of threads. u = A^-1 b with b = s delta / n+ (a class's raising observations) by two triangular
+  // solves (O(D^2)).
   // Up to one block (D <= kLargestSerialFit) there is nothing to share between threads, and Eigen's LLT is
   // kept: small probes (the golden files, certificates compared between builds to 1e-9, where a search
   // follows the rounding) keep the arithmetic they always had. Nothing is kept unless both GPs factor.
-  const MatrixXd identity = MatrixXd::Identity(D, D);
-  double condition = 1.0;
+  double condition[2] = {1.0, 1.0};
   RowMatrix C[2];
   VectorXd u[2];
-  for (int gp = 0; gp < 2; ++gp) {  // 0: f_alpha, raised by the positives; 1: f_beta, by the negatives
+  const auto fit_gp = [&](std::size_t gp) -> Status {  // 0: f_alpha, raised by the positives; 1: f_beta
     const MatrixXd& G_raised = gp == 0 ? G_positive_ : G_negative_;
     const MatrixXd& G_base = gp == 0 ? G_negative_ : G_positive_;
     const char* what = gp == 0 ? "the weight precision of f_alpha" : "the weight precision of f_beta";
@@ -132,20 +143,44 @@ Status WeightSpacePosterior::refresh() {
     C[gp].resize(D, D);
     if (D <= kLargestSerialFit) {
       MatrixXd L;
-      GPPROBE_RETURN_IF_ERROR(cholesky_factor(identity + G_raised / raised + G_base / base, &L, what));
+      GPPROBE_RETURN_IF_ERROR(
+          cholesky_factor(MatrixXd::Identity(D, D) + G_raised / raised + G_base / base, &L, what));
       L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
       L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
       inverse_from_cholesky(L, C[gp].data());
-      condition = std::max(condition, scaled_condition(L, C[gp].diagonal()));
-      continue;
+      condition[gp] = scaled_condition(L, C[gp].diagonal());
+      return Status::success();
     }
-    RowMatrix L = identity + G_raised / raised + G_base / base;
+    // A's lower triangle, row by row. G is symmetric (mirrored exactly) and column-major, so its memory
+    // read row-major is G itself: contiguous reads, the same values and operations as (I + G/raised) +
+    // G'/base element by element.
+    RowMatrix L(D, D);
+    const double* gr = G_raised.data();
+    const double* gb = G_base.data();
+    parallel_for(std::size_t(D), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        double* row = L.data() + i * std::size_t(D);
+        const std::size_t at = i * std::size_t(D);
+        for (std::size_t j = 0; j <= i; ++j) row[j] = ((i == j ? 1.0 : 0.0) + gr[at + j] / raised) + gb[at + j] / base;
+        std::fill(row + i + 1, row + D, 0.0);
+      }
+    }, 64);
     GPPROBE_RETURN_IF_ERROR(cholesky_in_place(L.data(), std::size_t(D), what));
     L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
     L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
     invert_lower_transposed(L.data(), std::size_t(D), C[gp].data());
     gram_of_upper_in_place(C[gp].data(), std::size_t(D), true);
-    condition = std::max(condition, L.rowwise().squaredNorm().dot(C[gp].diagonal()));  // scaled_condition
+    condition[gp] = L.rowwise().squaredNorm().dot(C[gp].diagonal());  // scaled_condition
+    return Status::success();
+  };
+  // On two threads the two GPs run side by side, each on its own thread with its products serial there
+  // (parallel_for.h: a loop inside a task runs on the task's thread): no hand-offs between the many small
+  // steps of the blocked factorisations. With more threads each GP runs in turn with its products on all
+  // of them. The arithmetic is the same either way.
+  if (thread_count() <= 2) {
+    GPPROBE_RETURN_IF_ERROR(parallel_tasks(2, fit_gp, [](std::size_t) { return Status::success(); }));
+  } else {
+    for (std::size_t gp = 0; gp < 2; ++gp) GPPROBE_RETURN_IF_ERROR(fit_gp(gp));
   }
   // Both inverses are kept for the O(D^2) updates of change().
   C_alpha_ = std::move(C[0]);
@@ -153,8 +188,12 @@ Status WeightSpacePosterior::refresh() {
   u_alpha_ = std::move(u[0]);
   u_beta_ = std::move(u[1]);
   u_ = u_alpha_ - u_beta_;
-  condition_ = condition;
-  S_ = C_alpha_ + C_beta_;
+  condition_ = std::max({1.0, condition[0], condition[1]});
+  S_.resize(D, D);
+  parallel_for(std::size_t(D), [&](std::size_t begin, std::size_t end) {
+    const std::size_t at = begin * std::size_t(D), count = (end - begin) * std::size_t(D);
+    for (std::size_t e = 0; e < count; ++e) S_.data()[at + e] = C_alpha_.data()[at + e] + C_beta_.data()[at + e];
+  }, 64);
   std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
   return Status::success();
 }
@@ -166,13 +205,31 @@ void WeightSpacePosterior::prepare(std::size_t queries) const {
   if (D == 0 || 2 * queries < D || std::atomic_load(&variance_factor_)) return;
   // S = T'T with T lower is the Cholesky factor of S with its rows and columns reversed (J S J = L L'
   // gives T = J L' J): T_ij = L_(D-1-j)(D-1-i).
-  RowMatrix reversed = S_.reverse();
+  // The copies below run in bands of 64 rows on the pool, the transposing one in 64 by 64 tiles.
+  constexpr std::size_t kBand = 64;
+  const std::size_t bands = (D + kBand - 1) / kBand;
+  const auto by_bands = [&](const auto& band) {
+    parallel_for(bands, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t b = begin; b < end; ++b) band(b * kBand, std::min(D, (b + 1) * kBand));
+    });
+  };
+  RowMatrix reversed{Index(D), Index(D)};
+  by_bands([&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      for (std::size_t j = 0; j < D; ++j) reversed.data()[i * D + j] = S_.data()[(D - 1 - i) * D + (D - 1 - j)];
+  });
   if (!cholesky_in_place(reversed.data(), D, "S").ok()) return;  // S itself still serves predict()
   auto factor = std::make_shared<VarianceFactor>();
-  factor->T = reversed.reverse().transpose();
-  factor->T32.assign(D * D, 0.0f);  // zeros above the diagonal, as float32_products.h needs
-  for (std::size_t i = 0; i < D; ++i)
-    for (std::size_t j = 0; j <= i; ++j) factor->T32[i * D + j] = float(factor->T(Index(i), Index(j)));
+  factor->T.resize(Index(D), Index(D));
+  factor->T32.resize(D * D);  // zeros above the diagonal, as float32_products.h needs
+  by_bands([&](std::size_t first, std::size_t last) {
+    double* T = factor->T.data();
+    for (std::size_t j0 = 0; j0 < D; j0 += kBand)
+      for (std::size_t i = first; i < last; ++i)
+        for (std::size_t j = j0; j < std::min(D, j0 + kBand); ++j) T[i * D + j] = reversed.data()[(D - 1 - j) * D + (D - 1 - i)];
+    for (std::size_t i = first; i < last; ++i)
+      for (std::size_t j = 0; j < D; ++j) factor->T32[i * D + j] = j <= i ? float(T[i * D + j]) : 0.0f;
+  });
   factor->S_diagonal = S_.diagonal();
   factor->centre = observations_ > 0.0 ? VectorXd((s_positive_ + s_negative_) / observations_) : VectorXd::Zero(Index(D));
   factor->centre_image = factor->T.triangularView<Eigen::Lower>() * factor->centre;

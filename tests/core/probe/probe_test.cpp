@@ -88,8 +88,10 @@ double max_relative(const VectorXd& a, const VectorXd& b) {
 
 TEST(Probe, BothSpacesMatchTheDenseReference) {
   std::mt19937 rng(11);
-  for (auto [O, d] : {std::pair{60, 20}, std::pair{25, 90}, std::pair{3, 1}}) {
-    const RowMatrix X = random_rows(O, d, rng), Q = random_rows(40, d, rng);
+  // 100 queries: enough for the weight space to score through the factor T of S (prepare) up to D = 200,
+  // blocked (D > 64, ragged blocks) at d = 90 and 150.
+  for (auto [O, d] : {std::pair{60, 20}, std::pair{25, 90}, std::pair{300, 150}, std::pair{3, 1}}) {
+    const RowMatrix X = random_rows(O, d, rng), Q = random_rows(100, d, rng);
     const auto y = random_labels(O, rng);
     const Latent ref = dense_reference(X, y, Q, 0.1, 5);
     const Latent fs = scored(fitted(X, y, PosteriorSpace::function), Q);
