@@ -12,7 +12,7 @@ const std::map<std::string, double>& work_limits() {
       {"restarts", 1000},          {"max-iterations", 1000000}, {"trials", 1000},     {"members", 10000},
       {"time-limit", 86400},       {"n", 20000},                {"test", 10000000},   {"queries", 10000000},
       {"observations", 100000},    {"dimension", 100000},       {"dimensions", 10000}, {"sweep", 1000},
-      {"gammas", 1000}};
+      {"gammas", 1000},            {"repeats", 100}};
   return limits;
 }
 

@@ -4,7 +4,7 @@
 // Flags that set an amount of work are capped (work_limits), whichever command reads them, so that a
 // typo's extra digits cannot run for days: --restarts 1000, --max-iterations 1000000, --trials 1000,
 // --members 10000, --time-limit 86400 (seconds), the benchmarks' sizes (--n 20000, --test 10000000,
-// --queries 10000000, --observations 100000 each, --dimension 100000, --dimensions 10000 each), and
+// --queries 10000000, --observations 100000 each, --dimension 100000, --dimensions 10000 each, --repeats 100), and
 // lists of runs (--sweep, --gammas: 1000 values). Past one: invalid_argument "--restarts must be at
 // most 1000, got '4294967297' (a cap on the work one command may ask for)".
 #pragma once

@@ -40,8 +40,10 @@ const CommandUsage kCommandUsage[] = {
      "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 99%\n"
      "          interval reaches AUROC 1/2 or log loss log 2 - these observations do not separate the concept).\n"},
     {"bench",
-     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--json]\n"
-     "          time fitting and scoring on seeded synthetic data (native build).\n"},
+     "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--repeats R]\n"
+     "          [--json]\n"
+     "          time fitting and scoring on seeded synthetic data (native build); with --repeats, the\n"
+     "          fastest fit + score of R runs in this process for each O.\n"},
     {"gpr",
      "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
      "          linear|cosine] [--PARAMETER V ...] [--noise-variance N] [--optimize] [--restarts R]\n"

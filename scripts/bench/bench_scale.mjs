@@ -1,5 +1,5 @@
 // Every core, side by side in one run (issue 28): fit + score of `queries` × `dimension` at each O, by
-//   native     build/native/gpprobe bench --json on 1 and on `threads` threads (best of `repeats`)
+//   native     build/native/gpprobe bench --json --repeats `repeats` on 1 and on `threads` threads (best of them)
 //   wasm       the JS library in Chromium (bench_threads_browser.mjs): the single-threaded module, and the
 //              threaded module on `threads` threads, whose outputs must equal the first's to the bit
 //   numpy      numpy + its BLAS (OpenBLAS, scripts/make/setup.sh) on `threads` threads, the fastest of its
@@ -41,15 +41,13 @@ const loadBefore = load();
 
 const total = (r) => r.fit_seconds + r.score_seconds;
 
-/** gpprobe bench on `t` threads, best fit + score of `repeats` runs per O. */
+/** gpprobe bench on `t` threads: the best fit + score of `repeats` runs per O in one process (as the numpy and
+ * Python rows: a warm process, its thread pool started). */
 function native(t) {
-  const best = new Map();
-  for (let r = 0; r < repeats; r++) {
-    const rows = JSON.parse(execFileSync(CLI, ['bench', '--observations', sizes.join(','), '--dimension', String(dimension),
-      '--queries', String(queries), '--seed', String(seed), '--json', '--threads', String(t)], { encoding: 'utf8' }));
-    for (const row of rows) if (!best.has(row.observations) || total(row) < total(best.get(row.observations))) best.set(row.observations, row);
-  }
-  return sizes.map((O) => best.get(O));
+  const rows = JSON.parse(execFileSync(CLI, ['bench', '--observations', sizes.join(','), '--dimension', String(dimension),
+    '--queries', String(queries), '--seed', String(seed), '--repeats', String(repeats), '--json', '--threads', String(t)],
+  { encoding: 'utf8' }));
+  return sizes.map((O) => rows.find((row) => row.observations === O));
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gpprobe-bench-scale-'));

@@ -67,6 +67,7 @@ TEST(TrustCli, WorkFlagsAreCappedWithAMessageNamingTheFlagAndTheLimit) {
       {"bench --observations 100,1000000", "bench: --observations must be at most 100000, got '1000000'"},
       {"bench --queries 10000001", "bench: --queries must be at most 10000000, got '10000001'"},
       {"bench --dimension 200000", "bench: --dimension must be at most 100000, got '200000'"},
+      {"bench --repeats 101", "bench: --repeats must be at most 100, got '101'"},
       {"bench-gpc --n 50000", "bench-gpc: --n must be at most 20000, got '50000'"},
       {"bench-gpc --dimensions 2,20000", "bench-gpc: --dimensions must be at most 10000, got '20000'"},
       {"bench-gpc --test 20000000", "bench-gpc: --test must be at most 10000000, got '20000000'"},
@@ -78,6 +79,9 @@ TEST(TrustCli, WorkFlagsAreCappedWithAMessageNamingTheFlagAndTheLimit) {
     EXPECT_EQ(r.out, "") << args;
     EXPECT_EQ(r.err, "gpprobe " + message + cap + "\n") << args;
   }
+  const CliRun none = run_cli("bench --repeats 0");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err, "gpprobe bench: --repeats must be at least 1\n");
   // A sweep of 1,001 gammas is 1,001 certifications.
   std::string gammas = "0";
   for (int i = 1; i <= 1000; ++i) gammas += ",0.001";
