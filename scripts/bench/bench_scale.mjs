@@ -11,7 +11,7 @@
 // and prints one table, each ratio against its target. The machine should be otherwise idle: the load
 // average is printed before and after.
 //   node scripts/bench/bench_scale.mjs [--quick] [--observations 100,1000,4000] [--dimension 768]
-//     [--queries 10000] [--repeats 3] [--threads 2] [--dask-rows 2000000] [--dask-dimension 768]
+//     [--queries 10000] [--repeats 10] [--threads 2] [--dask-rows 2000000] [--dask-dimension 768] [--dask-repeats 3]
 //     [--dask-observations 100] [--json FILE]
 // --quick: a check that every part runs (O = 100, 300; 64 dimensions; 1,000 queries; Dask on 40,000 × 64;
 // one repeat), not figures; any flag given after it wins.
@@ -23,9 +23,9 @@ import { createProbeEngine } from '../../dist/lib/index.js';
 import { chromiumProbeBench } from './bench_threads_browser.mjs';
 import { writeNpy } from './million_npy.mjs';
 
-const FULL = { observations: '100,1000,4000', dimension: 768, queries: 10000, repeats: 3, threads: 2,
+const FULL = { observations: '100,1000,4000', dimension: 768, queries: 10000, repeats: 10, 'dask-repeats': 3, threads: 2,
   'dask-rows': 2000000, 'dask-dimension': 768, 'dask-observations': 100 };
-const QUICK = { ...FULL, observations: '100,300', dimension: 64, queries: 1000, repeats: 1, 'dask-rows': 40000,
+const QUICK = { ...FULL, observations: '100,300', dimension: 64, queries: 1000, repeats: 1, 'dask-repeats': 1, 'dask-rows': 40000,
   'dask-dimension': 64 };
 const argv = process.argv.slice(2);
 const flags = Object.fromEntries(argv.reduce((pairs, a, i, all) => (a.startsWith('--') && a !== '--quick' ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -84,7 +84,7 @@ try {
 
   console.error('Python module, numpy' + (Number(o['dask-rows']) > 0 ? ' and Dask' : ''));
   const python = spawnSync('/usr/bin/python3', ['scripts/bench/bench_scale.py', dir, '--threads', String(threads),
-    '--repeats', String(repeats), '--dask-rows', String(o['dask-rows']), '--dask-dimension', String(o['dask-dimension']),
+    '--repeats', String(repeats), '--dask-repeats', String(o['dask-repeats']), '--dask-rows', String(o['dask-rows']), '--dask-dimension', String(o['dask-dimension']),
     '--dask-observations', String(o['dask-observations'])], {
     encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26,
     env: { ...process.env, OPENBLAS_NUM_THREADS: String(threads), PYTHONPATH: ['build/native/python', process.env.PYTHONPATH].filter(Boolean).join(':') },

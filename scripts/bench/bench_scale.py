@@ -16,7 +16,7 @@ script wrote in DIR (scale.json and .npy files of the core's seeded synthetic em
             once (every worker fits the probe and maps the file), then timed in interleaved rounds, best
             round each; both must give the same scores to the bit.
 
-  /usr/bin/python3 scripts/bench/bench_scale.py DIR [--threads 2] [--repeats 3]
+  /usr/bin/python3 scripts/bench/bench_scale.py DIR [--threads 2] [--repeats 3] [--dask-repeats 3]
       [--dask-rows 2000000] [--dask-dimension 768] [--dask-observations 100] [--folder /tmp]
   -> one JSON object on stdout; progress on stderr
 """
@@ -147,6 +147,7 @@ def main():
     parser.add_argument("directory")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--dask-repeats", type=int, default=3)
     parser.add_argument("--dask-rows", type=int, default=0)
     parser.add_argument("--dask-dimension", type=int, default=768)
     parser.add_argument("--dask-observations", type=int, default=100)
@@ -172,7 +173,7 @@ def main():
     out = {"blas": bench_probe_numpy.blas_name(), "threads": args.threads, "numpy": numpy_rows, "python": python_rows}
     if args.dask_rows > 0:
         out["dask"] = dask_scaling(gpprobe, args.dask_rows, args.dask_dimension, args.dask_observations,
-                                   args.repeats, args.folder)
+                                   args.dask_repeats, args.folder)
     json.dump(out, sys.stdout)
     print()
 

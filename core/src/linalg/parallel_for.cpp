@@ -125,24 +125,22 @@ class ThreadPool {
   // A hand-off through the condition variables costs a sleep and a wake-up of a thread, tens of
   // microseconds (more on a virtual machine's idle core), and the blocked factorisations hand off
   // two loops per block of 64 columns. So both sides first wait awake, polling an atomic, for about
-  // 0.1 ms before they sleep: 4,000 x86 pauses (measured 101 us here), or 40,000 polls where there is no
-  // pause instruction to slow the loop (WebAssembly; aarch64's yield is a cycle).
-#if defined(__x86_64__) || defined(__i386__)
-  static constexpr int kSpins = 4000;
-#else
-  static constexpr int kSpins = 40000;
-#endif
-
+  // 0.1 ms before they sleep: 4,000 x86 pauses (measured 101 us here), or by the clock where there is no
+  // pause instruction to pace the loop (WebAssembly; aarch64's yield is a cycle).
   template <class Ready>
   static bool spin_until(Ready ready) {
-    for (int i = 0; i < kSpins; ++i) {
-      if (ready()) return true;
 #if defined(__x86_64__) || defined(__i386__)
+    for (int i = 0; i < 4000; ++i) {
+      if (ready()) return true;
       __builtin_ia32_pause();
-#elif defined(__aarch64__)
-      asm volatile("yield");
-#endif
     }
+#else
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    do {
+      for (int i = 0; i < 64; ++i)
+        if (ready()) return true;
+    } while (std::chrono::steady_clock::now() < deadline);
+#endif
     return ready();
   }
 
