@@ -65,6 +65,7 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
   RowMatrix last_alpha;
   const auto evidence = [&](const std::vector<double>& t) {
     MulticlassOptions newton;
+    newton.tied_gradient_only = options.shared;  // the objective reads only the sum of the class rows
     if (last_alpha.size() > 0) newton.start_a = &last_alpha;
     Result<MulticlassLaplace> fit = MulticlassLaplace::fit(data, kernels_of(t, C, d, options.shared), newton);
     if (fit.ok()) last_alpha = fit.value().alpha();

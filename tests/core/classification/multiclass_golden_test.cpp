@@ -59,6 +59,17 @@ TEST(MulticlassGolden, EveryCase) {
     std::vector<double> gradient;
     for (const auto& row : model.gradient()) gradient.insert(gradient.end(), row.begin(), row.end());
     expect_near_flat(gradient, c["lml_gradient"], 1e-7, name + ": gradient", log);
+    if (model.shared_kernel()) {
+      // The tied gradient computed alone (one contraction of the summed G) against the reference rows' sum.
+      MulticlassOptions tied_only;
+      tied_only.tied_gradient_only = true;
+      Result<MulticlassLaplace> alone = MulticlassLaplace::fit(data, testing::multiclass_kernels(c), tied_only);
+      ASSERT_TRUE(alone.ok()) << alone.status().message();
+      std::vector<double> expected(alone.value().tied_gradient().size(), 0.0);
+      for (const auto& row : c["lml_gradient"])
+        for (std::size_t p = 0; p < expected.size(); ++p) expected[p] += row[p].get<double>();
+      expect_all_near(alone.value().tied_gradient(), nlohmann::json(expected), 1e-7, name + ": tied gradient", log);
+    }
     // The reference stops on the same rule from the same start: the same number of steps, give or take one.
     EXPECT_LE(model.iterations(), c["newton_iterations"].get<std::size_t>() + 1);
     EXPECT_EQ(model.step_halvings(), 0u);
