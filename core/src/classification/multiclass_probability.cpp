@@ -282,7 +282,7 @@ const std::vector<int>& hermite_orders() {
 }
 
 const std::vector<int>& legendre_panels() {
-  static const std::vector<int> panels{16, 24, 32, 48, 64, 96, 128};
+  static const std::vector<int> panels{8, 12, 16, 24, 32, 48, 64, 96, 128};
   return panels;
 }
 
