@@ -60,15 +60,18 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
       upper.push_back(std::log(options.length_scale_upper));
     }
   }
-  // Each evaluation's Newton starts from the last successful evaluation's alpha (L-BFGS moves theta a
-  // little between evaluations, so the mode moves a little): the same mode, fewer Newton steps.
-  RowMatrix last_alpha;
+  // Each evaluation's Newton starts from the last successful evaluation's alpha, or one Newton step from
+  // its mode f^, whichever has the higher Psi (L-BFGS moves theta a little between evaluations, so the mode
+  // moves a little): the same mode, fewer Newton steps.
+  RowMatrix last_alpha, last_f;
   const auto evidence = [&](const std::vector<double>& t) {
     MulticlassOptions newton;
     newton.tied_gradient_only = options.shared;  // the objective reads only the sum of the class rows
     if (last_alpha.size() > 0) newton.start_a = &last_alpha;
+    if (last_f.size() > 0) newton.start_f = &last_f;
     Result<MulticlassLaplace> fit = MulticlassLaplace::fit(data, kernels_of(t, C, d, options.shared), newton);
     if (fit.ok()) last_alpha = fit.value().alpha();
+    if (fit.ok()) last_f = fit.value().f_hat();
     return fit;
   };
   Result<MulticlassLaplace> at_start = evidence(theta);

@@ -203,6 +203,32 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
       psi = psi_warm;
     }
   }
+  // A mode at nearby hyperparameters, f0: one Newton step from it in the book form (R&W Alg. 3.3 applied
+  // to b = W f0 + y - pi(f0), which needs f only, not an a with f0 = K a), taken when its Psi is above the
+  // start's. It counts as a Newton step.
+  if (options.start_f != nullptr && options.start_f->rows() == Eigen::Index(n) &&
+      options.start_f->cols() == Eigen::Index(C) && options.start_f->allFinite()) {
+    const RowMatrix& F0 = *options.start_f;
+    const RowMatrix P0 = softmax_rows(F0);
+    Result<Factors> factors = factor_at(K, P0);
+    if (factors.ok()) {
+      ++model.iterations_;
+      RowMatrix b = Y - P0;
+      for (Eigen::Index i = 0; i < Eigen::Index(n); ++i) {
+        const double mean = P0.row(i).dot(F0.row(i));
+        for (Eigen::Index c = 0; c < Eigen::Index(C); ++c) b(i, c) += P0(i, c) * (F0(i, c) - mean);
+      }
+      const RowMatrix A1 = solve_newton(K, factors.value(), b);
+      RowMatrix F1(A1.rows(), A1.cols());
+      for (std::size_t c = 0; c < C; ++c) F1.col(Eigen::Index(c)) = K[c] * A1.col(Eigen::Index(c));
+      const double psi1 = objective(F1, A1, data.labels);
+      if (std::isfinite(psi1) && psi1 > psi) {
+        F = F1;
+        A = A1;
+        psi = psi1;
+      }
+    }
+  }
   bool converged = false;
   double step = 0.0, previous_step = kInfinity, tolerance = 0.0;
   while (!converged && model.iterations_ < options.max_iterations) {

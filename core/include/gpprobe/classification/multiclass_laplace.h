@@ -73,6 +73,10 @@ struct MulticlassOptions {
   // f = K a when that point's Psi is finite and above Psi(f = a = 0), else from 0. Psi is strictly concave,
   // so the mode is the same either way; only the number of Newton steps changes.
   const RowMatrix* start_a = nullptr;
+  // A mode f^ at nearby hyperparameters (n by C): one Newton step from it (in the form that needs f only),
+  // kept when its Psi is above that of the start above. The same mode, fewer steps when f^ moves less
+  // than K a0 with the hyperparameters.
+  const RowMatrix* start_f = nullptr;
 };
 
 // The two log-determinant sums of eq. 3.44 (1/2 log|I + K W| = sum_log_L + sum_log_M).
