@@ -4,7 +4,8 @@
 //
 //   model       p(y = c | f) = softmax_c(f),  f = (f^0 .. f^{C-1}),  f^c ~ GP(0, k_c) independent a priori
 //   mode        Newton in the correction form a += (I + W K)^-1 (onehot(y) - pi - a), f = K a, from f = 0
-//               (or from a warm start a0, f = K a0, when its Psi is higher),
+//               (or from a warm start a0, f = K a0, or one book-form Newton step from a nearby mode f0,
+//               whichever has the higher Psi),
 //               with C + 1 Cholesky factors of n by n per step (never one of Cn by Cn):
 //                 L_c = chol(I + D_c^1/2 K_c D_c^1/2), E_c = D_c^1/2 (I + D_c^1/2 K_c D_c^1/2)^-1 D_c^1/2,
 //                 M = chol(sum_c E_c)
