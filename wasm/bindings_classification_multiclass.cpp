@@ -180,7 +180,7 @@ class MulticlassClassifierHandle {
     Result<MulticlassHyperparameterFit> fit =
         fit_multiclass_hyperparameters(data.value(), kernels.value(), options, progress_from(progress));
     if (!fit.ok()) return failed<Report>(fit.status());
-    const Status refitted = refit(data.value(), fit.value().kernels);
+    const Status refitted = refit(data.value(), fit.value().kernels, &fit.value().alpha);
     if (!refitted.ok()) return failed<Report>(refitted);
     return optimize_runs_report<Report>(fit.value());
   }
@@ -309,8 +309,12 @@ class MulticlassClassifierHandle {
   }
 
  private:
-  Status refit(const MulticlassTrainingData& data, const std::vector<SeArdKernel>& kernels) {
-    Result<MulticlassLaplace> model = MulticlassLaplace::fit(data, kernels);
+  // start_a: the optimizer's Newton weights at `kernels` (a warm start; the same mode, fewer Newton steps).
+  Status refit(const MulticlassTrainingData& data, const std::vector<SeArdKernel>& kernels,
+               const RowMatrix* start_a = nullptr) {
+    MulticlassOptions options;
+    options.start_a = start_a;
+    Result<MulticlassLaplace> model = MulticlassLaplace::fit(data, kernels, options);
     if (!model.ok()) return model.status();
     model_ = std::make_unique<MulticlassLaplace>(std::move(model).value());
     counts_.assign(data.classes, 0.0);

@@ -198,7 +198,9 @@ Result<MulticlassModel> fit_multiclass_model(const MulticlassModelFlags& flags, 
     fit = optimum.value();
     fitted = fit->kernels;
   }
-  Result<MulticlassLaplace> model = MulticlassLaplace::fit(data.value(), fitted);
+  MulticlassOptions newton;
+  if (fit) newton.start_a = &fit->alpha;  // the optimizer's weights at `fitted`: a warm start, the same mode
+  Result<MulticlassLaplace> model = MulticlassLaplace::fit(data.value(), fitted, newton);
   if (!model.ok()) return with_file_names(model.status(), files);
   if (!std::isfinite(model.value().log_marginal_likelihood())) {
     return Status(StatusCode::numerical_failure, flags.train_path + ": the log marginal likelihood is not finite");

@@ -60,22 +60,33 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
       upper.push_back(std::log(options.length_scale_upper));
     }
   }
-  // Each evaluation's Newton starts from the last successful evaluation's alpha (L-BFGS moves theta a
-  // little between evaluations, so the mode moves a little): the same mode, fewer Newton steps.
-  RowMatrix last_alpha;
+  // Each evaluation's Newton starts from the last successful evaluation's alpha, or one Newton step from
+  // its mode f^, whichever has the higher Psi (L-BFGS moves theta a little between evaluations, so the mode
+  // moves a little): the same mode, fewer Newton steps.
+  RowMatrix last_alpha, last_f;
   const auto evidence = [&](const std::vector<double>& t) {
     MulticlassOptions newton;
+    newton.tied_gradient_only = options.shared;  // the objective reads only the sum of the class rows
     if (last_alpha.size() > 0) newton.start_a = &last_alpha;
+    if (last_f.size() > 0) newton.start_f = &last_f;
     Result<MulticlassLaplace> fit = MulticlassLaplace::fit(data, kernels_of(t, C, d, options.shared), newton);
     if (fit.ok()) last_alpha = fit.value().alpha();
+    if (fit.ok()) last_f = fit.value().f_hat();
     return fit;
   };
   Result<MulticlassLaplace> at_start = evidence(theta);
   if (!at_start.ok()) return at_start.status();
   const double start_value = at_start.value().log_marginal_likelihood();
 
+  // The first run's first evaluation is the start itself: answered from the fit above, not fitted twice.
+  bool start_pending = true;
+  // The weights of the best evaluation so far (a warm start for the caller's refit at the optimum).
+  double best_value = std::numeric_limits<double>::infinity();
+  std::vector<double> best_theta;
+  RowMatrix best_alpha;
   const Objective objective = [&](const std::vector<double>& t, std::vector<double>* gradient) {
-    Result<MulticlassLaplace> fit = evidence(t);
+    Result<MulticlassLaplace> fit = start_pending && t == theta ? std::move(at_start) : evidence(t);
+    start_pending = false;
     if (!fit.ok()) return std::numeric_limits<double>::infinity();
     if (options.shared) {
       const std::vector<double> g = fit.value().tied_gradient();
@@ -85,7 +96,13 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
       for (std::size_t c = 0; c < C; ++c)
         for (std::size_t p = 0; p <= d; ++p) (*gradient)[c * (1 + d) + p] = -rows[c][p];
     }
-    return -fit.value().log_marginal_likelihood();
+    const double value = -fit.value().log_marginal_likelihood();
+    if (value < best_value) {
+      best_value = value;
+      best_theta = t;
+      best_alpha = fit.value().alpha();
+    }
+    return value;
   };
   const RestartOptions restart{options.restarts, options.seed, LbfgsOptions{options.max_iterations}};
   Result<RestartedMinimum> minimum =
@@ -104,6 +121,7 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
   fit.iterations = m.iterations;
   fit.evaluations = m.evaluations;
   fit.converged = m.converged;
+  if (best_theta == m.x) fit.alpha = best_alpha;
   return fit;
 }
 

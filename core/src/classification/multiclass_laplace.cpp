@@ -10,6 +10,8 @@
 #include "classification/factor.h"
 #include "classification/training_inputs.h"
 #include "gpprobe/linalg/blocked_cholesky.h"
+#include "gpprobe/linalg/row_products.h"
+#include "linalg/triangular_solve.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 #include "common/input_checks.h"
 #include "common/numeric_constants.h"
@@ -130,6 +132,7 @@ Result<MulticlassTrainingData> make_multiclass_training_data(const MatrixView& x
 }
 
 std::vector<double> MulticlassLaplace::tied_gradient() const {
+  if (!tied_gradient_.empty()) return tied_gradient_;
   std::vector<double> sum;
   for (const std::vector<double>& row : gradient_) {
     sum.resize(row.size(), 0.0);
@@ -198,6 +201,32 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
       F = warm;
       A = *options.start_a;
       psi = psi_warm;
+    }
+  }
+  // A mode at nearby hyperparameters, f0: one Newton step from it in the book form (R&W Alg. 3.3 applied
+  // to b = W f0 + y - pi(f0), which needs f only, not an a with f0 = K a), taken when its Psi is above the
+  // start's. It counts as a Newton step.
+  if (options.start_f != nullptr && options.start_f->rows() == Eigen::Index(n) &&
+      options.start_f->cols() == Eigen::Index(C) && options.start_f->allFinite()) {
+    const RowMatrix& F0 = *options.start_f;
+    const RowMatrix P0 = softmax_rows(F0);
+    Result<Factors> factors = factor_at(K, P0);
+    if (factors.ok()) {
+      ++model.iterations_;
+      RowMatrix b = Y - P0;
+      for (Eigen::Index i = 0; i < Eigen::Index(n); ++i) {
+        const double mean = P0.row(i).dot(F0.row(i));
+        for (Eigen::Index c = 0; c < Eigen::Index(C); ++c) b(i, c) += P0(i, c) * (F0(i, c) - mean);
+      }
+      const RowMatrix A1 = solve_newton(K, factors.value(), b);
+      RowMatrix F1(A1.rows(), A1.cols());
+      for (std::size_t c = 0; c < C; ++c) F1.col(Eigen::Index(c)) = K[c] * A1.col(Eigen::Index(c));
+      const double psi1 = objective(F1, A1, data.labels);
+      if (std::isfinite(psi1) && psi1 > psi) {
+        F = F1;
+        A = A1;
+        psi = psi1;
+      }
     }
   }
   bool converged = false;
@@ -271,21 +300,29 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
   if (!options.with_gradient) return model;
 
   // The gradient (docs/design/multiclass.md): N_c = M^-1 E_c, P_c = N_c K_c, so that
-  // (K_c E_c S^-1 E_c' K_c')_ii = (P_c' P_c')_ii and E_c S^-1 E_c' = N_c' N_c'.
-  const auto lower = f.M.triangularView<Eigen::Lower>();
-  std::vector<RowMatrix> N(C), P(C);
+  // (K_c E_c S^-1 E_c' K_c')_ii = (P_c' P_c')_ii and E_c S^-1 E_c' = N_c' N_c'. All n^3 work runs through
+  // row_products.h and solve_lower_rows (f64x2 kernels under wasm), in the transposed layout the row
+  // solves give: Nt_c = N_c' = E_c M^-T and Pt_c = P_c' = (K_c E_c) M^-T, row-major.
+  const std::size_t nn = n;
+  std::vector<RowMatrix> Nt(C), Pt(C);
   std::vector<Eigen::VectorXd> own(C);  // (K_c - K_c E_c K_c)_ii
   for (std::size_t c = 0; c < C; ++c) {
-    N[c] = lower.solve(f.E[c]);
-    const RowMatrix KE = K[c] * f.E[c];
-    own[c] = K[c].diagonal() - KE.cwiseProduct(K[c]).rowwise().sum();
-    P[c] = lower.solve(KE.transpose());  // = N_c K_c, as E_c K_c = (K_c E_c)': a solve instead of a product
+    Nt[c] = f.E[c];
+    solve_lower_rows(f.M.data(), nn, Nt[c].data(), nn);
+    RowMatrix KE{Eigen::Index(n), Eigen::Index(n)};
+    multiply_transposed(K[c].data(), nn, f.E[c].data(), nn, nn, KE.data());  // K_c E_c' = K_c E_c
+    own[c].resize(Eigen::Index(n));
+    rowwise_dot(KE.data(), K[c].data(), nn, nn, own[c].data());  // (K_c E_c K_c)_ii, K_c symmetric
+    own[c] = K[c].diagonal() - own[c];
+    solve_lower_rows(f.M.data(), nn, KE.data(), nn);  // E_c K_c = (K_c E_c)': a solve instead of a product
+    Pt[c] = std::move(KE);
   }
   // V_i[c][e] = delta_ce own_c,i + sum_k P_c(k, i) P_e(k, i).
   std::vector<std::vector<Eigen::VectorXd>> cross(C, std::vector<Eigen::VectorXd>(C));
   for (std::size_t c = 0; c < C; ++c)
     for (std::size_t e = c; e < C; ++e) {
-      cross[c][e] = P[c].cwiseProduct(P[e]).colwise().sum().transpose();
+      cross[c][e].resize(Eigen::Index(n));
+      rowwise_dot(Pt[c].data(), Pt[e].data(), nn, nn, cross[c][e].data());
       cross[e][c] = cross[c][e];
     }
   RowMatrix s{Eigen::Index(n), Eigen::Index(C)};
@@ -311,20 +348,34 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
     total += w[c];
   }
   const Eigen::VectorXd u = solve_sum(f.M, total);
+  const bool tied_only = options.tied_gradient_only && model.shared_;
+  RowMatrix G;
   for (std::size_t c = 0; c < C; ++c) {
     const Eigen::VectorXd t = s.col(Eigen::Index(c)) - w[c] + f.E[c] * u;
     const Eigen::VectorXd a = alpha.col(Eigen::Index(c));
-    // R_w,cc = E_c - N_c' N_c, its upper triangle only (G reads j >= i): a symmetric rank-n update, half a product.
-    RowMatrix Rw = f.E[c];
-    Rw.selfadjointView<Eigen::Upper>().rankUpdate(N[c].transpose(), -1.0);
-    RowMatrix G{Eigen::Index(n), Eigen::Index(n)};
+    // R_w,cc = E_c - N_c' N_c (G reads j >= i): N_c' N_c = Nt_c Nt_c', half a product.
+    RowMatrix Rw{Eigen::Index(n), Eigen::Index(n)};
+    multiply_self_transposed(Nt[c].data(), nn, nn, Rw.data());
+    Rw = f.E[c] - Rw;
+    // G's upper triangle (contract_gradient reads j >= i); summed over the classes when only the tied
+    // gradient is asked for (one kernel, so sum_c contract(G_c) = contract(sum_c G_c): one contraction).
+    if (!tied_only || c == 0) G = RowMatrix::Zero(Eigen::Index(n), Eigen::Index(n));
     for (Eigen::Index i = 0; i < Eigen::Index(n); ++i)
-      for (Eigen::Index j = i; j < Eigen::Index(n); ++j) G(i, j) = 0.5 * (a[i] * a[j] - Rw(i, j) + t[i] * a[j] + a[i] * t[j]);
+      for (Eigen::Index j = i; j < Eigen::Index(n); ++j) G(i, j) += 0.5 * (a[i] * a[j] - Rw(i, j) + t[i] * a[j] + a[i] * t[j]);
+    if (tied_only) continue;
     model.gradient_.push_back(contract_gradient(model.kernels_[c].kernel(), data.x.data(), n, d, G.data()));
     for (double g : model.gradient_.back()) {
       if (!std::isfinite(g)) {
         return Status(StatusCode::numerical_failure, "multi-class Laplace: the gradient of class " + std::to_string(c) +
                                                          " is not finite");
+      }
+    }
+  }
+  if (tied_only) {
+    model.tied_gradient_ = contract_gradient(model.kernels_[0].kernel(), data.x.data(), n, d, G.data());
+    for (double g : model.tied_gradient_) {
+      if (!std::isfinite(g)) {
+        return Status(StatusCode::numerical_failure, "multi-class Laplace: the tied gradient is not finite");
       }
     }
   }
@@ -343,25 +394,37 @@ Result<MulticlassLatent> MulticlassLaplace::latent(const MatrixView& points, con
   out.classes = C;
   out.mean.resize(Eigen::Index(m), Eigen::Index(C));
   out.covariance.assign(m * C * C, 0.0);
-  const auto lower = M_.triangularView<Eigen::Lower>();
   RowMatrix block;
   for (std::size_t first = 0; first < m; first += multiclass_laplace_detail::kBlock) {
     const std::size_t b = std::min(multiclass_laplace_detail::kBlock, m - first);
     block.resize(Eigen::Index(b), Eigen::Index(d));
     points.copy_rows(first, b, block.data());
-    std::vector<Eigen::MatrixXd> G(C);
+    // Per class, with Ks = k_c(x*, X) (b by n; computed once when the classes share a kernel):
+    // Bt = Ks E_c (= B', B = E_c Ks'), own = s2_c - (Ks E_c Ks')_pp, Gt_c = Bt M^-T (= (M^-1 B)'), so the
+    // shared term b_c' S^-1 b_e = (Gt_c Gt_e')_pp: products and row solves through the SIMD primitives.
+    std::vector<RowMatrix> Gt(C);
     std::vector<Eigen::VectorXd> own(C);
+    RowMatrix Ks{Eigen::Index(b), Eigen::Index(n)};
     for (std::size_t c = 0; c < C; ++c) {
-      RowMatrix Ks{Eigen::Index(b), Eigen::Index(n)};  // k_c(x*, X)
-      cross_kernel_matrix(kernels_[c].kernel(), block.data(), b, x_.data(), n, d, Ks.data());
-      out.mean.block(Eigen::Index(first), Eigen::Index(c), Eigen::Index(b), 1) = Ks * alpha_.col(Eigen::Index(c));
-      const Eigen::MatrixXd B = E_[c] * Ks.transpose();  // n by b
-      own[c] = kernels_[c].signal_variance - Ks.cwiseProduct(B.transpose()).rowwise().sum().array();
-      G[c] = lower.solve(B);
+      if (c == 0 || !multiclass_laplace_detail::same_kernel(kernels_[c], kernels_[c - 1])) {
+        cross_kernel_matrix(kernels_[c].kernel(), block.data(), b, x_.data(), n, d, Ks.data());
+      }
+      const Eigen::VectorXd a = alpha_.col(Eigen::Index(c));
+      Eigen::VectorXd mean(Eigen::Index(b), 1);
+      multiply_vector(Ks.data(), b, n, a.data(), mean.data());
+      out.mean.block(Eigen::Index(first), Eigen::Index(c), Eigen::Index(b), 1) = mean;
+      RowMatrix Bt{Eigen::Index(b), Eigen::Index(n)};
+      multiply_transposed(Ks.data(), b, E_[c].data(), n, n, Bt.data());  // Ks E_c' = Ks E_c
+      own[c].resize(Eigen::Index(b));
+      rowwise_dot(Ks.data(), Bt.data(), b, n, own[c].data());
+      own[c] = kernels_[c].signal_variance - own[c].array();
+      solve_lower_rows(M_.data(), n, Bt.data(), b);
+      Gt[c] = std::move(Bt);
     }
     for (std::size_t c = 0; c < C; ++c) {
       for (std::size_t e = c; e < C; ++e) {
-        const Eigen::VectorXd shared = G[c].cwiseProduct(G[e]).colwise().sum().transpose();
+        Eigen::VectorXd shared(Eigen::Index(b), 1);
+        rowwise_dot(Gt[c].data(), Gt[e].data(), b, n, shared.data());
         for (std::size_t p = 0; p < b; ++p) {
           const double v = shared[Eigen::Index(p)] + (c == e ? own[c][Eigen::Index(p)] : 0.0);
           out.covariance[((first + p) * C + c) * C + e] = v;

@@ -59,6 +59,34 @@ TEST(MulticlassGolden, EveryCase) {
     std::vector<double> gradient;
     for (const auto& row : model.gradient()) gradient.insert(gradient.end(), row.begin(), row.end());
     expect_near_flat(gradient, c["lml_gradient"], 1e-7, name + ": gradient", log);
+    if (model.shared_kernel()) {
+      // The tied gradient computed alone (one contraction of the summed G) against the reference rows' sum.
+      MulticlassOptions tied_only;
+      tied_only.tied_gradient_only = true;
+      Result<MulticlassLaplace> alone = MulticlassLaplace::fit(data, testing::multiclass_kernels(c), tied_only);
+      ASSERT_TRUE(alone.ok()) << alone.status().message();
+      std::vector<double> expected(alone.value().tied_gradient().size(), 0.0);
+      for (const auto& row : c["lml_gradient"])
+        for (std::size_t p = 0; p < expected.size(); ++p) expected[p] += row[p].get<double>();
+      expect_all_near(alone.value().tied_gradient(), nlohmann::json(expected), 1e-7, name + ": tied gradient", log);
+    }
+    {
+      // Warm starts from the mode and weights at hyperparameters 10 % off (what the hyperparameter fit
+      // passes between evaluations): the same mode and evidence as the reference.
+      std::vector<SeArdKernel> nearby = testing::multiclass_kernels(c);
+      for (auto& k : nearby) k.signal_variance *= 1.1;
+      const MulticlassLaplace there = testing::fitted_multiclass(data, nearby);
+      MulticlassOptions warm;
+      warm.start_a = &there.alpha();
+      warm.start_f = &there.f_hat();
+      Result<MulticlassLaplace> again = MulticlassLaplace::fit(data, testing::multiclass_kernels(c), warm);
+      ASSERT_TRUE(again.ok()) << again.status().message();
+      expect_near_flat(flat(again.value().f_hat()), c["f_hat"], 1e-8, name + ": f_hat (warm start)", log);
+      EXPECT_TRUE(relatively_near(again.value().log_marginal_likelihood(), c["log_marginal_likelihood"], 1e-9));
+      std::vector<double> warm_gradient;
+      for (const auto& row : again.value().gradient()) warm_gradient.insert(warm_gradient.end(), row.begin(), row.end());
+      expect_near_flat(warm_gradient, c["lml_gradient"], 1e-7, name + ": gradient (warm start)", log);
+    }
     // The reference stops on the same rule from the same start: the same number of steps, give or take one.
     EXPECT_LE(model.iterations(), c["newton_iterations"].get<std::size_t>() + 1);
     EXPECT_EQ(model.step_halvings(), 0u);

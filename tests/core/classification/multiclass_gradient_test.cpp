@@ -1,5 +1,6 @@
 // The gradient of the multi-class Laplace evidence against 5-point central differences (h = 1e-3 in the
-// log-hyperparameters) on every golden case, per class and tied: max |g - fd| / max(1, |g|) <= 1e-7.
+// log-hyperparameters) on every golden case, per class and tied (the sum of the class rows, and the tied
+// gradient computed alone with tied_gradient_only): max |g - fd| / max(1, |g|) <= 1e-7.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,9 +56,18 @@ TEST(MulticlassGradient, FiniteDifferencesEveryGoldenCase) {
     std::vector<std::size_t> all(C);
     for (std::size_t k = 0; k < C; ++k) all[k] = k;
     const std::vector<double> tied = model.tied_gradient();
+    // The tied gradient alone (one contraction of the summed G, what the tied hyperparameter fit asks for).
+    MulticlassOptions tied_only;
+    tied_only.tied_gradient_only = true;
+    Result<MulticlassLaplace> alone = MulticlassLaplace::fit(data, kernels, tied_only);
+    ASSERT_TRUE(alone.ok()) << alone.status().message();
+    EXPECT_TRUE(alone.value().gradient().empty());
+    ASSERT_EQ(alone.value().tied_gradient().size(), P);
     for (std::size_t p = 0; p < P; ++p) {
       const double fd = central_difference(data, kernels, all, p);
       EXPECT_LE(std::abs(tied[p] - fd) / std::max(1.0, std::abs(tied[p])), 1e-7) << "tied parameter " << p;
+      const double single = alone.value().tied_gradient()[p];
+      EXPECT_LE(std::abs(single - fd) / std::max(1.0, std::abs(single)), 1e-7) << "tied-only parameter " << p;
     }
   }
   std::cout << "  largest relative gradient error against finite differences: " << worst << "\n";

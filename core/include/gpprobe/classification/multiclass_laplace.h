@@ -4,7 +4,8 @@
 //
 //   model       p(y = c | f) = softmax_c(f),  f = (f^0 .. f^{C-1}),  f^c ~ GP(0, k_c) independent a priori
 //   mode        Newton in the correction form a += (I + W K)^-1 (onehot(y) - pi - a), f = K a, from f = 0
-//               (or from a warm start a0, f = K a0, when its Psi is higher),
+//               (or from a warm start a0, f = K a0, or one book-form Newton step from a nearby mode f0,
+//               whichever has the higher Psi),
 //               with C + 1 Cholesky factors of n by n per step (never one of Cn by Cn):
 //                 L_c = chol(I + D_c^1/2 K_c D_c^1/2), E_c = D_c^1/2 (I + D_c^1/2 K_c D_c^1/2)^-1 D_c^1/2,
 //                 M = chol(sum_c E_c)
@@ -28,7 +29,9 @@
 //   kernels  C SeArdKernels (one per class, in class order), or 1 (shared by every class); each with 1 or
 //            d length-scales (expanded to d).
 // Cost per Newton step about (C + 1/3) n^3 flops; the gradient adds about 5 C n^3 (then O(n^2 d) for all d + 1
-// hyperparameters of a class); prediction O(C n^2) per point.
+// hyperparameters of a class, or once for the tied gradient alone); prediction O(C n^2) per point. Every
+// n^3 and n^2 m step runs through the SIMD primitives (blocked_cholesky.h, row_products.h, the row-wise
+// triangular solve of core/src/linalg/triangular_solve.h), never Eigen's scalar wasm path.
 #pragma once
 
 #include <cstddef>
@@ -63,10 +66,18 @@ Result<MulticlassTrainingData> make_multiclass_training_data(const MatrixView& x
 struct MulticlassOptions {
   std::size_t max_iterations = 100;  // Newton steps
   bool with_gradient = true;
+  // With one kernel shared by every class: only the tied gradient (what the tied hyperparameter fit needs),
+  // one contraction of sum_c G_c with dK instead of C; gradient() is then empty, tied_gradient() holds it.
+  // Ignored when the classes' kernels differ.
+  bool tied_gradient_only = false;
   // A warm start (n by C, e.g. the alpha of a fit at nearby hyperparameters): Newton starts from a = this,
   // f = K a when that point's Psi is finite and above Psi(f = a = 0), else from 0. Psi is strictly concave,
   // so the mode is the same either way; only the number of Newton steps changes.
   const RowMatrix* start_a = nullptr;
+  // A mode f^ at nearby hyperparameters (n by C): one Newton step from it (in the form that needs f only),
+  // kept when its Psi is above that of the start above. The same mode, fewer steps when f^ moves less
+  // than K a0 with the hyperparameters.
+  const RowMatrix* start_f = nullptr;
 };
 
 // The two log-determinant sums of eq. 3.44 (1/2 log|I + K W| = sum_log_L + sum_log_M).
@@ -119,7 +130,8 @@ class MulticlassLaplace {
   double lml_as_printed() const { return lml_ + log_det_.sum_log_M; }
   // C rows of 1 + d: d log q / d[log s2_c, log l_c1..l_cd]; empty without options.with_gradient.
   const std::vector<std::vector<double>>& gradient() const { return gradient_; }
-  // The gradient in the tied parameters (one kernel shared by every class): the sum of the rows.
+  // The gradient in the tied parameters (one kernel shared by every class): the sum of the rows, or with
+  // options.tied_gradient_only the one contraction of the summed G.
   std::vector<double> tied_gradient() const;
   std::size_t iterations() const { return iterations_; }
   std::size_t step_halvings() const { return halvings_; }
@@ -151,6 +163,7 @@ class MulticlassLaplace {
   double lml_ = 0.0;
   MulticlassLogDet log_det_;
   std::vector<std::vector<double>> gradient_;
+  std::vector<double> tied_gradient_;  // set only with options.tied_gradient_only
   std::size_t iterations_ = 0, halvings_ = 0;
 };
 

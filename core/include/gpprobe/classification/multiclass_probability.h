@@ -9,7 +9,7 @@
 //     Gauss-Hermite with N nodes per axis, N raised 8, 12, 16, 24, ..., 256 until two successive changes of
 //     every probability are <= tolerance; where it has not converged by 256 (large variances: the softmax
 //     has complex poles ~pi/sd from the real axis), composite Gauss-Legendre on [-9, 9] per axis (P panels
-//     of 16 nodes, P = 16, 24, 32, 48, 64, 96, 128), the same test. error_estimate = the last change (or, when
+//     of 16 nodes, P = 8, 12, 16, 24, 32, 48, 64, 96, 128), the same test. error_estimate = the last change (or, when
 //     no order converged within max_nodes, the last change seen: then `converged` is false). Automatic
 //     starts at Gauss-Legendre when an outer axis (a column of L but the last) has an entry above 8. With L
 //     lower triangular the outer axes' panels are graded (P / 2 uniform panels plus edges at c +- w h 3^k
