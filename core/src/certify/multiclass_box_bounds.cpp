@@ -6,8 +6,9 @@
 #include <Eigen/Dense>
 
 #include "certify/exponential_sum_bounds.h"
-#include "common/numeric_constants.h"
 #include "certify/separable_quadratic.h"
+#include "common/numeric_constants.h"
+#include "linalg/signed_lower_products.h"
 
 namespace gpprobe {
 
@@ -19,8 +20,115 @@ struct ClassView {
   const std::vector<double>* fixed_z;
   ExponentFactors e;
   std::vector<double> centre;  // e_i at the box centre
+  std::vector<double> centre_z;  // z_i at the box centre
   double largest_zU = 0.0;
 };
+
+// min and max of B u^2 - 2 D u over u in [-h, h].
+double quadratic_minimum(double B, double D, double h) {
+  double v = B * h * h - 2.0 * std::abs(D) * h;
+  if (B > 0.0 && std::abs(D) < B * h) v = std::min(v, -D * D / B);
+  return v;
+}
+
+double quadratic_maximum(double B, double D, double h) {
+  double v = B * h * h + 2.0 * std::abs(D) * h;
+  if (B < 0.0 && std::abs(D) < -B * h) v = std::max(v, -D * D / B);
+  return v;
+}
+
+// An upper bound of |M delta(x)|^2 over the box, delta_i(x) = e_i(x) - e_i(c) (c the box centre), for a
+// lower-triangular M (n by n) with residual bound `residual` (|delta' (P - M'M) delta| <= residual |delta|^2
+// for the matrix P that M factors): every row (M delta)_r is an exponential sum, bounded by the lines of
+// e_i (tangent below, chord above, exchanged where M_ri < 0) minimised exactly over the box in the
+// coordinates u = x - c (separable), and intersected with interval arithmetic on delta's ranges; the bound
+// is sum_r max(lo_r^2, hi_r^2). O(n^2 k).
+double factor_remainder(const RowMatrix& M, double residual, const ClassView& v, const Box& box, double rounding) {
+  const std::size_t n = v.inputs.n, k = v.inputs.k;
+  const std::vector<double> centre = box.centre();
+  std::vector<double> half(k);
+  for (std::size_t a = 0; a < k; ++a) half[a] = 0.5 * (box.upper[a] - box.lower[a]);
+  const std::size_t block = 2 + k, chords = block, delta_low = 2 * block, delta_high = delta_low + 1,
+                    mass = delta_low + 2, ec = delta_low + 3, m = delta_low + 4;
+  std::vector<double> V(n * m);
+  double delta_squared = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double* row = V.data() + i * m;
+    const ExponentFactors::Line lines[2] = {v.e.tangent(1.0, i), v.e.chord(1.0, i)};
+    for (std::size_t which = 0; which < 2; ++which) {
+      double* line = row + which * block;
+      line[0] = lines[which].a + lines[which].b * v.centre_z[i];
+      line[1] = lines[which].b;
+      for (std::size_t a = 0; a < k; ++a) line[2 + a] = lines[which].b * (v.inputs.column(a)[i] - centre[a]);
+    }
+    row[delta_low] = v.e.high[i] - v.centre[i];
+    row[delta_high] = v.e.low[i] - v.centre[i];
+    row[mass] = v.e.low[i] * (1.0 + v.e.zU[i]);
+    row[ec] = v.centre[i];
+    const double d = std::max(std::abs(row[delta_low]), std::abs(row[delta_high]));
+    delta_squared += d * d;
+  }
+  std::vector<double> plus(n * m), minus(n * m);
+  signed_lower_products(M.data(), n, V.data(), m, plus.data(), minus.data());
+  double remainder = 0.0;
+  for (std::size_t r = 0; r < n; ++r) {
+    const double* P = plus.data() + r * m;
+    const double* N = minus.data() + r * m;
+    double lower = P[0] + N[chords], upper = P[chords] + N[0];
+    const double B_lower = P[1] + N[chords + 1], B_upper = P[chords + 1] + N[1];
+    for (std::size_t a = 0; a < k; ++a) {
+      const std::size_t j = 2 + a;
+      lower += v.inputs.theta[a] * quadratic_minimum(B_lower, P[j] + N[chords + j], half[a]);
+      upper += v.inputs.theta[a] * quadratic_maximum(B_upper, P[chords + j] + N[j], half[a]);
+    }
+    const double allowance = rounding * (P[mass] - N[mass]);
+    const double at_centre = P[ec] + N[ec];
+    const double lo = std::max(lower - at_centre, P[delta_low] + N[delta_high]) - allowance;
+    const double hi = std::min(upper - at_centre, P[delta_high] + N[delta_low]) + allowance;
+    remainder += std::max(lo * lo, hi * hi);
+  }
+  return remainder * (1.0 + rounding) + residual * delta_squared;
+}
+
+// Bounds of S = sum_il R_il e_i e_l over the box for one class's exponentials and a matrix R whose
+// symmetric part's quadratic remainder delta' R delta is known to lie in `quadratic`: term by term, and
+// the centred form S(c) + w'delta + [quadratic], w = (R + R') e(c) one exponential sum; intersected.
+Interval same_view_sum(const RowMatrix& R, const ClassView& v, const Box& box, double rounding, Interval quadratic) {
+  const Eigen::Index n = R.rows();
+  double lo = 0.0, hi = 0.0, mass = 0.0;
+  const Eigen::Map<const Eigen::VectorXd> c(v.centre.data(), n);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const std::size_t ii = std::size_t(i);
+    double pos_high = 0.0, pos_low = 0.0, neg_high = 0.0, neg_low = 0.0, row_c = 0.0;
+    const double* row = R.data() + i * n;
+    for (Eigen::Index l = 0; l < n; ++l) {
+      const double r = row[l];
+      const std::size_t ll = std::size_t(l);
+      if (r >= 0.0) {
+        pos_high += r * v.e.high[ll];
+        pos_low += r * v.e.low[ll];
+      } else {
+        neg_high += r * v.e.high[ll];
+        neg_low += r * v.e.low[ll];
+      }
+      row_c += r * c[l];
+      w[l] += r * c[i];
+    }
+    lo += v.e.high[ii] * pos_high + v.e.low[ii] * neg_low;
+    hi += v.e.low[ii] * pos_low + v.e.high[ii] * neg_high;
+    mass += v.e.low[ii] * (pos_low - neg_low);
+    w[i] += row_c;
+  }
+  const double at_centre = 0.5 * c.dot(w);
+  const ExponentialSumBounds linear = exponential_sum_bounds(w.data(), v.e, v.inputs, *v.fixed_z, box, rounding);
+  const double wc = w.dot(c);
+  const Interval centred{at_centre + (linear.value.lower - wc) + quadratic.lower,
+                         at_centre + (linear.value.upper - wc) + quadratic.upper};
+  const double size = std::max(std::abs(quadratic.lower), std::abs(quadratic.upper));
+  const double allowance = rounding * mass * (1.0 + 2.0 * v.largest_zU) + rounding * (mass + size);
+  return {std::max(lo, centred.lower) - allowance, std::min(hi, centred.upper) + allowance};
+}
 
 // Bounds of S = sum_il R_il e_i^p e_l^q over the box: term by term, and the centred form; intersected.
 Interval pairwise_sum(const RowMatrix& R, const ClassView& p, const ClassView& q, const Box& box, double rounding) {
@@ -128,7 +236,53 @@ MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const R
         difference_R_.push_back(R_[pair_index(j, k)] - R_[pair_index(j, r)] - R_[pair_index(k, r)].transpose() +
                                 R_[pair_index(r, r)]);
       }
+    // The positive semi-definite matrices of the variances of g_j (j < D) and of g_j + g_k (j < k < D), and
+    // their lower-triangular factors P = M'M (multiclass_box_detail::factor_remainder).
+    auto combined = [&](std::size_t j, std::size_t k) -> const RowMatrix& {
+      std::size_t index = 0;
+      for (std::size_t a = 0; a < j; ++a) index += D - a;
+      return difference_R_[index + (k - j)];
+    };
+    for (std::size_t j = 0; j < D; ++j) add_factor(combined(j, j));
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t k = j + 1; k < D; ++k) {
+        const RowMatrix& jk = combined(j, k);
+        add_factor(combined(j, j) + combined(k, k) + jk + RowMatrix(jk.transpose()));
+      }
   }
+}
+
+void MulticlassBoxBounds::add_factor(const RowMatrix& matrix) {
+  // P = (matrix + matrix') / 2 + tau I, factored in reversed order so that M is lower triangular: with J the
+  // reversal, J P J = L L' gives P = M'M for M = J L' J. tau keeps the rounding from making a positive
+  // semi-definite P indefinite; it only adds tau |delta|^2 >= 0 to |M delta|^2, which stays an upper bound.
+  const Eigen::Index n = matrix.rows();
+  const RowMatrix P = 0.5 * (matrix + RowMatrix(matrix.transpose()));
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) largest = std::max(largest, std::abs(P(i, i)));
+  for (double tau = 1e-13 * std::max(largest, 1e-300);; tau *= 100.0) {
+    Eigen::MatrixXd reversed(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index l = 0; l < n; ++l) reversed(i, l) = P(n - 1 - i, n - 1 - l) + (i == l ? tau : 0.0);
+    Eigen::LLT<Eigen::MatrixXd> llt(reversed);
+    if (llt.info() != Eigen::Success) {
+      if (tau > largest) break;  // not positive semi-definite: no factor (the bound stays the pairwise one)
+      continue;
+    }
+    const Eigen::MatrixXd L = llt.matrixL();
+    RowMatrix M = RowMatrix::Zero(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index l = 0; l <= i; ++l) M(i, l) = L(n - 1 - l, n - 1 - i);
+    // |delta' (P - M'M) delta| <= rho(|P - M'M|) |delta|^2 <= (largest row sum of |P - M'M|) |delta|^2,
+    // doubled for the rounding of this very check.
+    const Eigen::MatrixXd residual = (Eigen::MatrixXd(P) - Eigen::MatrixXd(M.transpose() * M)).cwiseAbs();
+    factors_.push_back(std::move(M));
+    factor_residuals_.push_back(2.0 * residual.rowwise().sum().maxCoeff());
+    return;
+  }
+  factors_.clear();
+  factor_residuals_.clear();
+  factors_failed_ = true;
 }
 
 MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
@@ -140,7 +294,8 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   views.reserve(C);
   for (std::size_t c = 0; c < C; ++c) {
     const MovingInputs inputs{n, k_, moving_columns_.data(), theta_[c].data()};
-    ClassView v{inputs, &fixed_z_[c], ExponentFactors(inputs, fixed_z_[c], box), std::vector<double>(n), 0.0};
+    ClassView v{inputs, &fixed_z_[c], ExponentFactors(inputs, fixed_z_[c], box), std::vector<double>(n),
+                std::vector<double>(n), 0.0};
     for (std::size_t i = 0; i < n; ++i) {
       double z = fixed_z_[c][i];
       for (std::size_t a = 0; a < k_; ++a) {
@@ -148,6 +303,7 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
         z += theta_[c][a] * t * t;
       }
       v.centre[i] = std::exp(-z);
+      v.centre_z[i] = z;
       v.largest_zU = std::max(v.largest_zU, v.e.zU[i]);
     }
     views.push_back(std::move(v));
@@ -187,12 +343,24 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   }
   out.difference_covariance.assign(D * D, Interval{});
   std::size_t combined = 0;
+  // Upper bounds of delta' P delta for the factored matrices (shared length-scales).
+  std::vector<double> remainders;
+  for (std::size_t f = 0; f < factors_.size(); ++f)
+    remainders.push_back(factor_remainder(factors_[f], factor_residuals_[f], views[r], box, rounding));
   for (std::size_t j = 0; j < D; ++j)
     for (std::size_t k = j; k < D; ++k) {
       const auto& S = out.covariance;
       Interval v = add(minus(S[j * C + k], add(S[j * C + r], S[k * C + r])), S[r * C + r]);
       if (!difference_R_.empty()) {
-        const Interval sum = pairwise_sum(difference_R_[combined++], views[r], views[r], box, rounding);
+        Interval quadratic{-kInfinity, kInfinity};
+        if (!remainders.empty()) {
+          quadratic = j == k ? Interval{0.0, remainders[j]}
+                             : Interval{-0.5 * (remainders[j] + remainders[k]), 0.5 * remainders[pair_factor(j, k)]};
+        }
+        const Interval sum = remainders.empty()
+                                 ? pairwise_sum(difference_R_[combined], views[r], views[r], box, rounding)
+                                 : same_view_sum(difference_R_[combined], views[r], box, rounding, quadratic);
+        ++combined;
         const double constant = (j == k ? model_->kernels()[j].signal_variance : 0.0) + model_->kernels()[r].signal_variance;
         v = intersect(v, Interval{constant - sum.upper, constant - sum.lower});
       }

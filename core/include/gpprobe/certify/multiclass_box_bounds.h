@@ -83,7 +83,20 @@ class MulticlassBoxBounds {
   std::vector<RowMatrix> R_;                        // R^pq for p <= q, at pair_index(p, q)
   std::vector<RowMatrix> difference_R_;             // combined matrices of Gamma_jk (j <= k) when shared, else empty
   std::vector<bool> same_scales_;                   // C: class c has class r's length-scales
+  // With shared length-scales: lower-triangular factors M'M = P of the positive semi-definite matrices of
+  // Var g_j (j < D, first) and Var(g_j + g_k) (j < k, in row order), and their residual bounds.
+  std::vector<RowMatrix> factors_;
+  std::vector<double> factor_residuals_;
+  bool factors_failed_ = false;
   std::size_t pair_index(std::size_t p, std::size_t q) const;
+  void add_factor(const RowMatrix& matrix);
+  // The index in factors_ of Var(g_j + g_k), j < k.
+  std::size_t pair_factor(std::size_t j, std::size_t k) const {
+    const std::size_t D = C_ - 1;
+    std::size_t index = D;
+    for (std::size_t a = 0; a < j; ++a) index += D - 1 - a;
+    return index + (k - j - 1);
+  }
 };
 
 }  // namespace gpprobe
