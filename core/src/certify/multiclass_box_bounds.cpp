@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <Eigen/Dense>
 
@@ -176,9 +177,221 @@ Interval pairwise_sum(const RowMatrix& R, const ClassView& p, const ClassView& q
 }
 
 Interval minus(Interval a, Interval b) { return {a.lower - b.upper, a.upper - b.lower}; }
+
+constexpr double kStandardNormalDensityAtOne = 0.24197072451914337;  // phi(1) = e^{-1/2} / sqrt(2 pi)
+
+// F_c(m, Gamma) = E[softmax_c(g)], g ~ N(m, Gamma) over the D differences, with its quadrature's error
+// allowance (10 times the estimate plus 1e-12); nullopt when the quadrature fails.
+struct Expectation {
+  double value, error;
+};
+std::optional<Expectation> expectation(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c) {
+  const Eigen::Index D = m.size();
+  Eigen::VectorXd mean = Eigen::VectorXd::Zero(D + 1);
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(D + 1, D + 1);
+  mean.head(D) = m;
+  cov.topLeftCorner(D, D) = gamma;
+  SoftmaxExpectationOptions quadrature;
+  quadrature.tolerance = 1e-9;  // far below any gap here; the allowance takes 10 times its estimate
+  Result<SoftmaxExpectation> e = softmax_expectation(mean, cov, quadrature);
+  if (!e.ok() || !e.value().converged || !std::isfinite(e.value().probabilities[c])) return std::nullopt;
+  return Expectation{e.value().probabilities[c], 10.0 * e.value().error_estimate + 1e-12};
+}
+
+// The vertex bound's covariance geometry over a box: Gamma_0, the intervals of Gamma - Gamma_0, their sum of
+// largest magnitudes and squared Frobenius bound, a lower bound lambda of the smallest eigenvalue on every
+// segment Gamma_0 -> Gamma (<= 0: unknown), and the whitened norms.
+struct VertexGeometry {
+  Eigen::MatrixXd centre, centre_inverse;
+  std::vector<Interval> delta;
+  double sum_abs = 0.0, frobenius_squared = 0.0, lambda = 0.0;
+  // Bounds of |Gamma_0^-1/2 dGamma Gamma_0^-1/2|_F and _*, and 1 - (bounds of its spectral norm and of the
+  // square root's rounding); > 0 means every Gamma(t) is positive definite.
+  double whitened_frobenius = 0.0, whitened_nuclear = 0.0, whitened_shrink = 0.0;
+};
+
+VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const std::vector<double>& centre) {
+  const std::size_t D = std::size_t(std::llround(std::sqrt(double(centre.size()))));
+  VertexGeometry g;
+  g.centre = Eigen::MatrixXd(D, D);
+  Eigen::MatrixXd mid(D, D);
+  double radius_row = 0.0;
+  for (std::size_t j = 0; j < D; ++j) {
+    double row = 0.0;
+    for (std::size_t k = 0; k < D; ++k) {
+      const Interval& b = covariance[j * D + k];
+      const double g0 = centre[j * D + k];
+      g.centre(Eigen::Index(j), Eigen::Index(k)) = g0;
+      // Gamma - Gamma_0 over the box, widened by the rounding of these differences.
+      const double slack = 4.0 * kUnitRoundoff * std::max({std::abs(b.lower), std::abs(b.upper), std::abs(g0)});
+      g.delta.push_back({b.lower - g0 - slack, b.upper - g0 + slack});
+      const double most = std::max(std::abs(g.delta.back().lower), std::abs(g.delta.back().upper));
+      g.sum_abs += most;
+      g.frobenius_squared += most * most;
+      mid(Eigen::Index(j), Eigen::Index(k)) = 0.5 * (b.lower + b.upper);
+      row += 0.5 * (b.upper - b.lower) + slack;
+    }
+    radius_row = std::max(radius_row, row);
+  }
+  // lambda_min over the segments Gamma_0 -> Gamma: lambda_min is concave, so it is at least the smaller of
+  // lambda_min(Gamma_0) and a lower bound over the interval matrix: lambda_min(mid) - rho(radius) (Weyl, with
+  // |Gamma - mid| <= radius entrywise so |Gamma - mid|_2 <= rho(radius) <= its largest row sum), each eigenvalue
+  // less a rounding allowance.
+  const double scale = 16.0 * kUnitRoundoff * double(D + 1) * (mid.cwiseAbs().sum() + g.centre.cwiseAbs().sum());
+  const double at_centre = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(g.centre, Eigen::EigenvaluesOnly).eigenvalues()(0);
+  const double at_mid = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(mid, Eigen::EigenvaluesOnly).eigenvalues()(0);
+  g.lambda = std::min(at_centre, at_mid - radius_row) - scale;
+  if (!(at_centre > scale)) return g;
+  g.centre_inverse = g.centre.inverse();
+  // Whitened: with W = Gamma_0^{-1/2} (computed), Gamma(t) = W^-1 (I + E + t B0) W^-1, B0 = W dGamma W, E = W Gamma_0 W - I
+  // (rounding). |B0| <= |W| |dGamma| |W| entrywise (|dGamma| the largest magnitudes), so |B0|_F <= whitened_frobenius
+  // and |B0|_2 <= rho(|W| |dGamma| |W|) <= its largest row sum; |E|_2 <= |E|_F.
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(g.centre);
+  const Eigen::MatrixXd W =
+      eigen.eigenvectors() * eigen.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal() * eigen.eigenvectors().transpose();
+  Eigen::MatrixXd magnitude(D, D);
+  for (std::size_t j = 0; j < D; ++j)
+    for (std::size_t k = 0; k < D; ++k) {
+      const Interval& d = g.delta[j * D + k];
+      magnitude(Eigen::Index(j), Eigen::Index(k)) = std::max(std::abs(d.lower), std::abs(d.upper));
+    }
+  const Eigen::MatrixXd whitened = W.cwiseAbs() * magnitude * W.cwiseAbs();
+  const double E = (W * g.centre * W - Eigen::MatrixXd::Identity(D, D)).norm() + scale / at_centre;
+  double frobenius = whitened.norm(), spectral = whitened.rowwise().sum().maxCoeff(), nuclear = std::sqrt(double(D)) * frobenius;
+  // The three norms of W dGamma W are convex in dGamma's D (D + 1) / 2 free entries, so over the box of their
+  // intervals they are largest at a vertex: exact maxima by enumeration while there are at most 2^10 vertices.
+  const std::size_t free = D * (D + 1) / 2;
+  if (free <= 10) {
+    double most_f = 0.0, most_2 = 0.0, most_n = 0.0;
+    Eigen::MatrixXd delta(D, D);
+    for (std::size_t mask = 0; mask < (std::size_t(1) << free); ++mask) {
+      std::size_t bit = 0;
+      for (std::size_t j = 0; j < D; ++j)
+        for (std::size_t k = j; k < D; ++k, ++bit) {
+          const Interval& d = g.delta[j * D + k];
+          delta(Eigen::Index(j), Eigen::Index(k)) = delta(Eigen::Index(k), Eigen::Index(j)) = (mask >> bit) & 1 ? d.upper : d.lower;
+        }
+      const Eigen::MatrixXd b = W * delta * W;
+      const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(b, Eigen::EigenvaluesOnly).eigenvalues();
+      most_f = std::max(most_f, b.norm());
+      most_2 = std::max(most_2, eigenvalues.cwiseAbs().maxCoeff());
+      most_n = std::max(most_n, eigenvalues.cwiseAbs().sum());
+    }
+    // Rounding of these small products and eigenvalues: relative 1e-12 plus an absolute term.
+    const double slack = 64.0 * kUnitRoundoff * double(D + 1) * (W.cwiseAbs() * magnitude * W.cwiseAbs()).sum();
+    frobenius = std::min(frobenius, most_f * (1.0 + 1e-12) + slack);
+    spectral = std::min(spectral, most_2 * (1.0 + 1e-12) + slack);
+    nuclear = std::min(nuclear, most_n * (1.0 + 1e-12) + double(D) * slack);
+  }
+  g.whitened_frobenius = frobenius * (1.0 + 1e-12);
+  g.whitened_nuclear = nuclear * (1.0 + 1e-12);
+  g.whitened_shrink = 1.0 - E - spectral * (1.0 + 1e-12);
+  return g;
+}
+
+std::optional<double> vertex_end(const std::vector<Interval>& mean, const VertexGeometry& g, std::size_t c, bool minimum,
+                                 double target_gap) {
+  const std::size_t D = mean.size();
+  const double sign = minimum ? -1.0 : 1.0;  // the end moves by sign * (allowance)
+  const Eigen::Index Dn = Eigen::Index(D);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(Dn);
+  for (std::size_t j = 0; j < D; ++j) {
+    const Interval& m = mean[j];
+    v[Eigen::Index(j)] = ((j == c) == minimum) ? m.lower : m.upper;
+  }
+  const std::optional<Expectation> f0 = expectation(v, g.centre, c);
+  if (!f0) return std::nullopt;
+  // Zeroth order: |F(v, Gamma) - F(v, Gamma_0)| <= 4/27 sum |dGamma_jk|, and <= phi(1) |dGamma|_* / lambda.
+  // |F(v, Gamma) - F(v, Gamma_0)| <= sup_t 1/2 |A(t)|_2 |B(t)|_* with |A|_2 <= 2 phi(1), B(t) = L(t)^-1 dGamma L(t)^-T,
+  // |B(t)|_* <= |dGamma|_* / lambda and, whitened, <= sqrt(D) |B0|_F / (1 - |E|_2 - |B0|_2).
+  double zeroth = 4.0 / 27.0 * g.sum_abs;
+  if (g.lambda > 0.0) {
+    const double nuclear = std::min(g.sum_abs, std::sqrt(double(D) * g.frobenius_squared));
+    zeroth = std::min(zeroth, kStandardNormalDensityAtOne * nuclear / g.lambda);
+  }
+  if (g.whitened_shrink > 0.0) {
+    zeroth = std::min(zeroth, kStandardNormalDensityAtOne * g.whitened_nuclear / g.whitened_shrink);
+  }
+  double best = f0->value + sign * (zeroth + f0->error);
+  if (!(g.lambda > 0.0 || g.whitened_shrink > 0.0) || g.centre_inverse.size() == 0 || zeroth <= 0.5 * target_gap) {
+    return best;
+  }
+  // First order: F(v, Gamma) = F(v, Gamma_0) + 1/2 tr(dGamma H) + R2 with H = grad_m^2 F(v, Gamma_0) from second
+  // differences of F in m, |R2| <= sqrt(6)/8 |dGamma|_F^2 / lambda^2.
+  const std::size_t pairs = D * (D + 1) / 2;
+  std::vector<Eigen::VectorXd> directions;
+  for (std::size_t j = 0; j < D; ++j) directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)));
+  for (std::size_t j = 0; j < D; ++j)
+    for (std::size_t k = j + 1; k < D; ++k)
+      directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)) +
+                           Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(k)));
+  std::vector<double> second(pairs), error(pairs);
+  const double planned = 10.0 * 1e-9 + 1e-12;  // the quadrature allowance the steps are chosen for
+  for (std::size_t u = 0; u < pairs; ++u) {
+    const Eigen::VectorXd& dir = directions[u];
+    // |d^4 F / du^4| <= (u' Gamma_0^-1 u)^2 E[He_4^+] <= (u' Gamma_0^-1 u)^2 sqrt(24) / 2; the second difference's
+    // truncation is h^2 / 12 of it and its rounding 4 eps / h^2: h^4 = 48 eps / (sqrt(24)/2 q^2) balances them.
+    const double q = dir.dot(g.centre_inverse * dir) * (1.0 + 1e-10);
+    const double fourth = 0.5 * std::sqrt(24.0) * q * q;
+    const double h = std::pow(48.0 * planned / fourth, 0.25);
+    const std::optional<Expectation> plus = expectation(v + h * dir, g.centre, c);
+    const std::optional<Expectation> minus = expectation(v - h * dir, g.centre, c);
+    if (!plus || !minus) return best;
+    const double eps = std::max({f0->error, plus->error, minus->error});
+    second[u] = (plus->value - 2.0 * f0->value + minus->value) / (h * h);
+    error[u] = h * h / 12.0 * fourth + 4.0 * eps / (h * h) + 8.0 * kUnitRoundoff * std::abs(second[u]);
+  }
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(Dn, Dn), H_error = Eigen::MatrixXd::Zero(Dn, Dn);
+  for (std::size_t j = 0; j < D; ++j) {
+    H(Eigen::Index(j), Eigen::Index(j)) = second[j];
+    H_error(Eigen::Index(j), Eigen::Index(j)) = error[j];
+  }
+  for (std::size_t j = 0, u = D; j < D; ++j)
+    for (std::size_t k = j + 1; k < D; ++k, ++u) {
+      const double h = 0.5 * (second[u] - second[j] - second[k]);
+      const double e = 0.5 * (error[u] + error[j] + error[k]) + 4.0 * kUnitRoundoff * std::abs(second[u]);
+      H(Eigen::Index(j), Eigen::Index(k)) = H(Eigen::Index(k), Eigen::Index(j)) = h;
+      H_error(Eigen::Index(j), Eigen::Index(k)) = H_error(Eigen::Index(k), Eigen::Index(j)) = e;
+    }
+  double linear = 0.0, linear_error = 0.0;
+  for (std::size_t j = 0; j < D; ++j)
+    for (std::size_t k = 0; k < D; ++k) {
+      const Interval& d = g.delta[j * D + k];
+      const double h = H(Eigen::Index(j), Eigen::Index(k));
+      linear += minimum ? std::min(h * d.lower, h * d.upper) : std::max(h * d.lower, h * d.upper);
+      linear_error += H_error(Eigen::Index(j), Eigen::Index(k)) * std::max(std::abs(d.lower), std::abs(d.upper));
+    }
+  // |B(t)|_F^2 <= |dGamma|_F^2 / lambda^2, and <= |B0|_F^2 / (1 - |E|_2 - |B0|_2)^2.
+  double b_squared = kInfinity;
+  if (g.lambda > 0.0) b_squared = g.frobenius_squared / (g.lambda * g.lambda);
+  if (g.whitened_shrink > 0.0) {
+    b_squared = std::min(b_squared, std::pow(g.whitened_frobenius / g.whitened_shrink, 2));
+  }
+  const double remainder = std::sqrt(6.0) / 8.0 * b_squared;
+  const double first = f0->value + 0.5 * linear + sign * (0.5 * linear_error + remainder + f0->error) +
+                       sign * 8.0 * kUnitRoundoff * (std::abs(f0->value) + std::abs(linear));
+  return minimum ? std::max(best, first) : std::min(best, first);
+}
 Interval add(Interval a, Interval b) { return {a.lower + b.lower, a.upper + b.upper}; }
 
 }  // namespace multiclass_box_detail
+
+Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vector<Interval>& covariance,
+                               const std::vector<double>& reference, std::size_t c, double target_gap,
+                               LatentPartitionOptions::Ends ends) {
+  using namespace multiclass_box_detail;
+  const std::size_t D = mean.size();
+  if (D == 0 || c > D || covariance.size() != D * D || reference.size() != D * D) return {0.0, 1.0};
+  const VertexGeometry geometry = vertex_geometry(covariance, reference);
+  // The end not asked for gets the zeroth-order bound only (target_gap 1: no first-order step).
+  const bool lower_first = ends != LatentPartitionOptions::Ends::upper, upper_first = ends != LatentPartitionOptions::Ends::lower;
+  const std::optional<double> lower = vertex_end(mean, geometry, c, true, lower_first ? target_gap : 1.0);
+  const std::optional<double> upper = vertex_end(mean, geometry, c, false, upper_first ? target_gap : 1.0);
+  Interval out{0.0, 1.0};
+  if (lower) out.lower = std::clamp(*lower, 0.0, 1.0);
+  if (upper) out.upper = std::clamp(*upper, 0.0, 1.0);
+  return out;
+}
 
 std::size_t MulticlassBoxBounds::pair_index(std::size_t p, std::size_t q) const {
   if (p > q) std::swap(p, q);
@@ -394,41 +607,10 @@ ClassProbabilityBounds MulticlassBoxBounds::probability(const MulticlassLatentBo
   std::vector<Interval> vertex(C, Interval{0.0, 1.0});
   double vertex_gap = 1.0;
   if (latent.centre_difference_covariance.size() == D * D) {
-    double spread = 0.0;
-    for (std::size_t e = 0; e < D * D; ++e) {
-      const double g0 = latent.centre_difference_covariance[e];
-      spread += std::max(std::abs(latent.difference_covariance[e].upper - g0), std::abs(g0 - latent.difference_covariance[e].lower));
-    }
-    const double curvature = 4.0 / 27.0 * spread;
-    Eigen::VectorXd mean = Eigen::VectorXd::Zero(Eigen::Index(C));
-    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(Eigen::Index(C), Eigen::Index(C));
-    for (std::size_t j = 0; j < D; ++j)
-      for (std::size_t k = 0; k < D; ++k) cov(Eigen::Index(j), Eigen::Index(k)) = latent.centre_difference_covariance[j * D + k];
     vertex_gap = 0.0;
     for (std::size_t c : asked) {
-      double ends[2] = {0.0, 1.0};
-      bool ok = true;
-      for (int side = 0; side < 2; ++side) {
-        const bool minimum = side == 0;
-        for (std::size_t j = 0; j < D; ++j) {
-          const Interval& m = latent.difference_mean[j];
-          mean[Eigen::Index(j)] = ((j == c) == minimum) ? m.lower : m.upper;
-        }
-        SoftmaxExpectationOptions quadrature;
-        quadrature.tolerance = 1e-10;  // far below any gap here; the margin takes 10 times its estimate
-        Result<SoftmaxExpectation> e = softmax_expectation(mean, cov, quadrature);
-        if (!e.ok()) {
-          ok = false;
-          break;
-        }
-        const double margin = 10.0 * e.value().error_estimate + 1e-12;
-        ends[side] = minimum ? e.value().probabilities[c] - curvature - margin : e.value().probabilities[c] + curvature + margin;
-      }
-      if (!ok) {
-        vertex_gap = 1.0;
-        continue;
-      }
-      vertex[c] = {std::clamp(ends[0], 0.0, 1.0), std::clamp(ends[1], 0.0, 1.0)};
+      vertex[c] = softmax_vertex_bounds(latent.difference_mean, latent.difference_covariance,
+                                        latent.centre_difference_covariance, c, options.target_gap, options.ends);
       vertex_gap = std::max(vertex_gap, vertex[c].width());
     }
   }

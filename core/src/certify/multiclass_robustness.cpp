@@ -125,9 +125,11 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
     search.progress = [&](std::size_t iterations, std::size_t) {
       return report_progress(progress, done + iterations, 2 * options.max_iterations);
     };
+    LatentPartitionOptions one_end = partition;
+    one_end.ends = extremum == Extremum::minimum ? LatentPartitionOptions::Ends::lower : LatentPartitionOptions::Ends::upper;
     const BoundOracle oracle = [&](const Box& box) {
       MulticlassLatentBounds latent = bounds.latent(box);
-      const ClassProbabilityBounds p = bounds.probability(latent, {c}, partition);
+      const ClassProbabilityBounds p = bounds.probability(latent, {c}, one_end);
       BoxBound out;
       out.bound = extremum == Extremum::minimum ? p.probability[c].lower : p.probability[c].upper;
       const std::vector<double>* mean_point =
