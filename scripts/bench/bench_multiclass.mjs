@@ -20,6 +20,9 @@
 // Prints one JSON object per part. Timings under load are not figures: run it on a quiet machine.
 //   node --experimental-wasm-relaxed-simd scripts/bench/bench_multiclass.mjs [--native build/native/gpprobe] [--skip-wasm]
 //        [--skip-certify]   (the fit part only)
+//        [--write-kernel FILE] [--kernel FILE --skip-fit]
+// Without the wasm part the certify takes the native 10-iteration fit's kernel. --write-kernel saves the kernel the
+// certify uses ({"signalVariance": S, "lengthScales": [...]}); --kernel FILE --skip-fit reruns only the certify at it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,24 +115,31 @@ function nativeCertify(s, kernel) {
 try {
   const s3 = setting('web/public/demo/classification/digits358.csv');
   const s4 = setting('web/public/demo/classification/digits3589.csv');
-  const nativeFit = nativeGpc(s3, []);
-  const nativeOpt = nativeGpc(s3, ['--optimize', '--restarts', '0', '--max-iterations', String(ITERATIONS)]);
-  const fit = {
-    setting: `n = ${N}, C = ${s3.classes}, d = ${s3.all.d}, predict ${PREDICT}`,
-    native_fit_predict_seconds: nativeFit.seconds, native_start_log_marginal_likelihood: nativeFit.report.log_marginal_likelihood,
-    native_optimize_seconds: nativeOpt.seconds, native_optimize_iterations: nativeOpt.report.optimizer_iterations,
-    native_optimize_evaluations: nativeOpt.report.optimizer_evaluations, native_optimize_log_marginal_likelihood: nativeOpt.report.log_marginal_likelihood,
-  };
-  let kernel = { signalVariance: START.signalVariance, lengthScales: Array(s3.all.d).fill(START.lengthScale) };
-  if (args['skip-wasm'] === undefined) {
-    const w = await wasmPart(s3);
-    Object.assign(fit, { wasm: w, wasm_seconds_per_iteration: w.optimize_seconds / Math.max(1, w.iterations) });
-    kernel = w.kernel;
-  }
-  console.log(JSON.stringify({ part: 'fit', ...fit }));
-  for (const s of args['skip-certify'] === undefined ? [s3, s4] : []) {
-    const k = s === s3 ? kernel : kernel;  // the same pixels' hyperparameters for C = 4
-    console.log(JSON.stringify({ part: 'certify', ...nativeCertify(s, k) }));
+  if (args['skip-fit'] !== undefined) {
+    if (!args.kernel) throw new Error('--skip-fit needs --kernel FILE');
+    const k = JSON.parse(readFileSync(args.kernel, 'utf8'));
+    for (const s of [s3, s4]) console.log(JSON.stringify({ part: 'certify', ...nativeCertify(s, k) }));
+  } else {
+    const nativeFit = nativeGpc(s3, []);
+    const nativeOpt = nativeGpc(s3, ['--optimize', '--restarts', '0', '--max-iterations', String(ITERATIONS)]);
+    const fit = {
+      setting: `n = ${N}, C = ${s3.classes}, d = ${s3.all.d}, predict ${PREDICT}`,
+      native_fit_predict_seconds: nativeFit.seconds, native_start_log_marginal_likelihood: nativeFit.report.log_marginal_likelihood,
+      native_optimize_seconds: nativeOpt.seconds, native_optimize_iterations: nativeOpt.report.optimizer_iterations,
+      native_optimize_evaluations: nativeOpt.report.optimizer_evaluations, native_optimize_log_marginal_likelihood: nativeOpt.report.log_marginal_likelihood,
+    };
+    let kernel = { signalVariance: nativeOpt.report.signal_variances[0], lengthScales: nativeOpt.report.length_scales[0] };
+    if (args['skip-wasm'] === undefined) {
+      const w = await wasmPart(s3);
+      Object.assign(fit, { wasm: w, wasm_seconds_per_iteration: w.optimize_seconds / Math.max(1, w.iterations) });
+      kernel = w.kernel;
+    }
+    console.log(JSON.stringify({ part: 'fit', ...fit }));
+    if (args['write-kernel']) writeFileSync(args['write-kernel'], JSON.stringify(kernel));
+    for (const s of args['skip-certify'] === undefined ? [s3, s4] : []) {
+      const k = s === s3 ? kernel : kernel;  // the same pixels' hyperparameters for C = 4
+      console.log(JSON.stringify({ part: 'certify', ...nativeCertify(s, k) }));
+    }
   }
 } finally {
   rmSync(dir, { recursive: true });

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <Eigen/Dense>
 
 #include "certify/exponential_sum_bounds.h"
-#include "common/numeric_constants.h"
 #include "certify/separable_quadratic.h"
+#include "common/numeric_constants.h"
+#include "linalg/signed_lower_products.h"
 
 namespace gpprobe {
 
@@ -19,8 +21,115 @@ struct ClassView {
   const std::vector<double>* fixed_z;
   ExponentFactors e;
   std::vector<double> centre;  // e_i at the box centre
+  std::vector<double> centre_z;  // z_i at the box centre
   double largest_zU = 0.0;
 };
+
+// min and max of B u^2 - 2 D u over u in [-h, h].
+double quadratic_minimum(double B, double D, double h) {
+  double v = B * h * h - 2.0 * std::abs(D) * h;
+  if (B > 0.0 && std::abs(D) < B * h) v = std::min(v, -D * D / B);
+  return v;
+}
+
+double quadratic_maximum(double B, double D, double h) {
+  double v = B * h * h + 2.0 * std::abs(D) * h;
+  if (B < 0.0 && std::abs(D) < -B * h) v = std::max(v, -D * D / B);
+  return v;
+}
+
+// An upper bound of |M delta(x)|^2 over the box, delta_i(x) = e_i(x) - e_i(c) (c the box centre), for a
+// lower-triangular M (n by n) with residual bound `residual` (|delta' (P - M'M) delta| <= residual |delta|^2
+// for the matrix P that M factors): every row (M delta)_r is an exponential sum, bounded by the lines of
+// e_i (tangent below, chord above, exchanged where M_ri < 0) minimised exactly over the box in the
+// coordinates u = x - c (separable), and intersected with interval arithmetic on delta's ranges; the bound
+// is sum_r max(lo_r^2, hi_r^2). O(n^2 k).
+double factor_remainder(const RowMatrix& M, double residual, const ClassView& v, const Box& box, double rounding) {
+  const std::size_t n = v.inputs.n, k = v.inputs.k;
+  const std::vector<double> centre = box.centre();
+  std::vector<double> half(k);
+  for (std::size_t a = 0; a < k; ++a) half[a] = 0.5 * (box.upper[a] - box.lower[a]);
+  const std::size_t block = 2 + k, chords = block, delta_low = 2 * block, delta_high = delta_low + 1,
+                    mass = delta_low + 2, ec = delta_low + 3, m = delta_low + 4;
+  std::vector<double> V(n * m);
+  double delta_squared = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double* row = V.data() + i * m;
+    const ExponentFactors::Line lines[2] = {v.e.tangent(1.0, i), v.e.chord(1.0, i)};
+    for (std::size_t which = 0; which < 2; ++which) {
+      double* line = row + which * block;
+      line[0] = lines[which].a + lines[which].b * v.centre_z[i];
+      line[1] = lines[which].b;
+      for (std::size_t a = 0; a < k; ++a) line[2 + a] = lines[which].b * (v.inputs.column(a)[i] - centre[a]);
+    }
+    row[delta_low] = v.e.high[i] - v.centre[i];
+    row[delta_high] = v.e.low[i] - v.centre[i];
+    row[mass] = v.e.low[i] * (1.0 + v.e.zU[i]);
+    row[ec] = v.centre[i];
+    const double d = std::max(std::abs(row[delta_low]), std::abs(row[delta_high]));
+    delta_squared += d * d;
+  }
+  std::vector<double> plus(n * m), minus(n * m);
+  signed_lower_products(M.data(), n, V.data(), m, plus.data(), minus.data());
+  double remainder = 0.0;
+  for (std::size_t r = 0; r < n; ++r) {
+    const double* P = plus.data() + r * m;
+    const double* N = minus.data() + r * m;
+    double lower = P[0] + N[chords], upper = P[chords] + N[0];
+    const double B_lower = P[1] + N[chords + 1], B_upper = P[chords + 1] + N[1];
+    for (std::size_t a = 0; a < k; ++a) {
+      const std::size_t j = 2 + a;
+      lower += v.inputs.theta[a] * quadratic_minimum(B_lower, P[j] + N[chords + j], half[a]);
+      upper += v.inputs.theta[a] * quadratic_maximum(B_upper, P[chords + j] + N[j], half[a]);
+    }
+    const double allowance = rounding * (P[mass] - N[mass]);
+    const double at_centre = P[ec] + N[ec];
+    const double lo = std::max(lower - at_centre, P[delta_low] + N[delta_high]) - allowance;
+    const double hi = std::min(upper - at_centre, P[delta_high] + N[delta_low]) + allowance;
+    remainder += std::max(lo * lo, hi * hi);
+  }
+  return remainder * (1.0 + rounding) + residual * delta_squared;
+}
+
+// Bounds of S = sum_il R_il e_i e_l over the box for one class's exponentials and a matrix R whose
+// symmetric part's quadratic remainder delta' R delta is known to lie in `quadratic`: term by term, and
+// the centred form S(c) + w'delta + [quadratic], w = (R + R') e(c) one exponential sum; intersected.
+Interval same_view_sum(const RowMatrix& R, const ClassView& v, const Box& box, double rounding, Interval quadratic) {
+  const Eigen::Index n = R.rows();
+  double lo = 0.0, hi = 0.0, mass = 0.0;
+  const Eigen::Map<const Eigen::VectorXd> c(v.centre.data(), n);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const std::size_t ii = std::size_t(i);
+    double pos_high = 0.0, pos_low = 0.0, neg_high = 0.0, neg_low = 0.0, row_c = 0.0;
+    const double* row = R.data() + i * n;
+    for (Eigen::Index l = 0; l < n; ++l) {
+      const double r = row[l];
+      const std::size_t ll = std::size_t(l);
+      if (r >= 0.0) {
+        pos_high += r * v.e.high[ll];
+        pos_low += r * v.e.low[ll];
+      } else {
+        neg_high += r * v.e.high[ll];
+        neg_low += r * v.e.low[ll];
+      }
+      row_c += r * c[l];
+      w[l] += r * c[i];
+    }
+    lo += v.e.high[ii] * pos_high + v.e.low[ii] * neg_low;
+    hi += v.e.low[ii] * pos_low + v.e.high[ii] * neg_high;
+    mass += v.e.low[ii] * (pos_low - neg_low);
+    w[i] += row_c;
+  }
+  const double at_centre = 0.5 * c.dot(w);
+  const ExponentialSumBounds linear = exponential_sum_bounds(w.data(), v.e, v.inputs, *v.fixed_z, box, rounding);
+  const double wc = w.dot(c);
+  const Interval centred{at_centre + (linear.value.lower - wc) + quadratic.lower,
+                         at_centre + (linear.value.upper - wc) + quadratic.upper};
+  const double size = std::max(std::abs(quadratic.lower), std::abs(quadratic.upper));
+  const double allowance = rounding * mass * (1.0 + 2.0 * v.largest_zU) + rounding * (mass + size);
+  return {std::max(lo, centred.lower) - allowance, std::min(hi, centred.upper) + allowance};
+}
 
 // Bounds of S = sum_il R_il e_i^p e_l^q over the box: term by term, and the centred form; intersected.
 Interval pairwise_sum(const RowMatrix& R, const ClassView& p, const ClassView& q, const Box& box, double rounding) {
@@ -68,9 +177,221 @@ Interval pairwise_sum(const RowMatrix& R, const ClassView& p, const ClassView& q
 }
 
 Interval minus(Interval a, Interval b) { return {a.lower - b.upper, a.upper - b.lower}; }
+
+constexpr double kStandardNormalDensityAtOne = 0.24197072451914337;  // phi(1) = e^{-1/2} / sqrt(2 pi)
+
+// F_c(m, Gamma) = E[softmax_c(g)], g ~ N(m, Gamma) over the D differences, with its quadrature's error
+// allowance (10 times the estimate plus 1e-12); nullopt when the quadrature fails.
+struct Expectation {
+  double value, error;
+};
+std::optional<Expectation> expectation(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c) {
+  const Eigen::Index D = m.size();
+  Eigen::VectorXd mean = Eigen::VectorXd::Zero(D + 1);
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(D + 1, D + 1);
+  mean.head(D) = m;
+  cov.topLeftCorner(D, D) = gamma;
+  SoftmaxExpectationOptions quadrature;
+  quadrature.tolerance = 1e-9;  // far below any gap here; the allowance takes 10 times its estimate
+  Result<SoftmaxExpectation> e = softmax_expectation(mean, cov, quadrature);
+  if (!e.ok() || !e.value().converged || !std::isfinite(e.value().probabilities[c])) return std::nullopt;
+  return Expectation{e.value().probabilities[c], 10.0 * e.value().error_estimate + 1e-12};
+}
+
+// The vertex bound's covariance geometry over a box: Gamma_0, the intervals of Gamma - Gamma_0, their sum of
+// largest magnitudes and squared Frobenius bound, a lower bound lambda of the smallest eigenvalue on every
+// segment Gamma_0 -> Gamma (<= 0: unknown), and the whitened norms.
+struct VertexGeometry {
+  Eigen::MatrixXd centre, centre_inverse;
+  std::vector<Interval> delta;
+  double sum_abs = 0.0, frobenius_squared = 0.0, lambda = 0.0;
+  // Bounds of |Gamma_0^-1/2 dGamma Gamma_0^-1/2|_F and _*, and 1 - (bounds of its spectral norm and of the
+  // square root's rounding); > 0 means every Gamma(t) is positive definite.
+  double whitened_frobenius = 0.0, whitened_nuclear = 0.0, whitened_shrink = 0.0;
+};
+
+VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const std::vector<double>& centre) {
+  const std::size_t D = std::size_t(std::llround(std::sqrt(double(centre.size()))));
+  VertexGeometry g;
+  g.centre = Eigen::MatrixXd(D, D);
+  Eigen::MatrixXd mid(D, D);
+  double radius_row = 0.0;
+  for (std::size_t j = 0; j < D; ++j) {
+    double row = 0.0;
+    for (std::size_t k = 0; k < D; ++k) {
+      const Interval& b = covariance[j * D + k];
+      const double g0 = centre[j * D + k];
+      g.centre(Eigen::Index(j), Eigen::Index(k)) = g0;
+      // Gamma - Gamma_0 over the box, widened by the rounding of these differences.
+      const double slack = 4.0 * kUnitRoundoff * std::max({std::abs(b.lower), std::abs(b.upper), std::abs(g0)});
+      g.delta.push_back({b.lower - g0 - slack, b.upper - g0 + slack});
+      const double most = std::max(std::abs(g.delta.back().lower), std::abs(g.delta.back().upper));
+      g.sum_abs += most;
+      g.frobenius_squared += most * most;
+      mid(Eigen::Index(j), Eigen::Index(k)) = 0.5 * (b.lower + b.upper);
+      row += 0.5 * (b.upper - b.lower) + slack;
+    }
+    radius_row = std::max(radius_row, row);
+  }
+  // lambda_min over the segments Gamma_0 -> Gamma: lambda_min is concave, so it is at least the smaller of
+  // lambda_min(Gamma_0) and a lower bound over the interval matrix: lambda_min(mid) - rho(radius) (Weyl, with
+  // |Gamma - mid| <= radius entrywise so |Gamma - mid|_2 <= rho(radius) <= its largest row sum), each eigenvalue
+  // less a rounding allowance.
+  const double scale = 16.0 * kUnitRoundoff * double(D + 1) * (mid.cwiseAbs().sum() + g.centre.cwiseAbs().sum());
+  const double at_centre = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(g.centre, Eigen::EigenvaluesOnly).eigenvalues()(0);
+  const double at_mid = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(mid, Eigen::EigenvaluesOnly).eigenvalues()(0);
+  g.lambda = std::min(at_centre, at_mid - radius_row) - scale;
+  if (!(at_centre > scale)) return g;
+  g.centre_inverse = g.centre.inverse();
+  // Whitened: with W = Gamma_0^{-1/2} (computed), Gamma(t) = W^-1 (I + E + t B0) W^-1, B0 = W dGamma W, E = W Gamma_0 W - I
+  // (rounding). |B0| <= |W| |dGamma| |W| entrywise (|dGamma| the largest magnitudes), so |B0|_F <= whitened_frobenius
+  // and |B0|_2 <= rho(|W| |dGamma| |W|) <= its largest row sum; |E|_2 <= |E|_F.
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(g.centre);
+  const Eigen::MatrixXd W =
+      eigen.eigenvectors() * eigen.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal() * eigen.eigenvectors().transpose();
+  Eigen::MatrixXd magnitude(D, D);
+  for (std::size_t j = 0; j < D; ++j)
+    for (std::size_t k = 0; k < D; ++k) {
+      const Interval& d = g.delta[j * D + k];
+      magnitude(Eigen::Index(j), Eigen::Index(k)) = std::max(std::abs(d.lower), std::abs(d.upper));
+    }
+  const Eigen::MatrixXd whitened = W.cwiseAbs() * magnitude * W.cwiseAbs();
+  const double E = (W * g.centre * W - Eigen::MatrixXd::Identity(D, D)).norm() + scale / at_centre;
+  double frobenius = whitened.norm(), spectral = whitened.rowwise().sum().maxCoeff(), nuclear = std::sqrt(double(D)) * frobenius;
+  // The three norms of W dGamma W are convex in dGamma's D (D + 1) / 2 free entries, so over the box of their
+  // intervals they are largest at a vertex: exact maxima by enumeration while there are at most 2^10 vertices.
+  const std::size_t free = D * (D + 1) / 2;
+  if (free <= 10) {
+    double most_f = 0.0, most_2 = 0.0, most_n = 0.0;
+    Eigen::MatrixXd delta(D, D);
+    for (std::size_t mask = 0; mask < (std::size_t(1) << free); ++mask) {
+      std::size_t bit = 0;
+      for (std::size_t j = 0; j < D; ++j)
+        for (std::size_t k = j; k < D; ++k, ++bit) {
+          const Interval& d = g.delta[j * D + k];
+          delta(Eigen::Index(j), Eigen::Index(k)) = delta(Eigen::Index(k), Eigen::Index(j)) = (mask >> bit) & 1 ? d.upper : d.lower;
+        }
+      const Eigen::MatrixXd b = W * delta * W;
+      const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(b, Eigen::EigenvaluesOnly).eigenvalues();
+      most_f = std::max(most_f, b.norm());
+      most_2 = std::max(most_2, eigenvalues.cwiseAbs().maxCoeff());
+      most_n = std::max(most_n, eigenvalues.cwiseAbs().sum());
+    }
+    // Rounding of these small products and eigenvalues: relative 1e-12 plus an absolute term.
+    const double slack = 64.0 * kUnitRoundoff * double(D + 1) * (W.cwiseAbs() * magnitude * W.cwiseAbs()).sum();
+    frobenius = std::min(frobenius, most_f * (1.0 + 1e-12) + slack);
+    spectral = std::min(spectral, most_2 * (1.0 + 1e-12) + slack);
+    nuclear = std::min(nuclear, most_n * (1.0 + 1e-12) + double(D) * slack);
+  }
+  g.whitened_frobenius = frobenius * (1.0 + 1e-12);
+  g.whitened_nuclear = nuclear * (1.0 + 1e-12);
+  g.whitened_shrink = 1.0 - E - spectral * (1.0 + 1e-12);
+  return g;
+}
+
+std::optional<double> vertex_end(const std::vector<Interval>& mean, const VertexGeometry& g, std::size_t c, bool minimum,
+                                 double target_gap) {
+  const std::size_t D = mean.size();
+  const double sign = minimum ? -1.0 : 1.0;  // the end moves by sign * (allowance)
+  const Eigen::Index Dn = Eigen::Index(D);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(Dn);
+  for (std::size_t j = 0; j < D; ++j) {
+    const Interval& m = mean[j];
+    v[Eigen::Index(j)] = ((j == c) == minimum) ? m.lower : m.upper;
+  }
+  const std::optional<Expectation> f0 = expectation(v, g.centre, c);
+  if (!f0) return std::nullopt;
+  // Zeroth order: |F(v, Gamma) - F(v, Gamma_0)| <= 4/27 sum |dGamma_jk|, and <= phi(1) |dGamma|_* / lambda.
+  // |F(v, Gamma) - F(v, Gamma_0)| <= sup_t 1/2 |A(t)|_2 |B(t)|_* with |A|_2 <= 2 phi(1), B(t) = L(t)^-1 dGamma L(t)^-T,
+  // |B(t)|_* <= |dGamma|_* / lambda and, whitened, <= sqrt(D) |B0|_F / (1 - |E|_2 - |B0|_2).
+  double zeroth = 4.0 / 27.0 * g.sum_abs;
+  if (g.lambda > 0.0) {
+    const double nuclear = std::min(g.sum_abs, std::sqrt(double(D) * g.frobenius_squared));
+    zeroth = std::min(zeroth, kStandardNormalDensityAtOne * nuclear / g.lambda);
+  }
+  if (g.whitened_shrink > 0.0) {
+    zeroth = std::min(zeroth, kStandardNormalDensityAtOne * g.whitened_nuclear / g.whitened_shrink);
+  }
+  double best = f0->value + sign * (zeroth + f0->error);
+  if (!(g.lambda > 0.0 || g.whitened_shrink > 0.0) || g.centre_inverse.size() == 0 || zeroth <= 0.5 * target_gap) {
+    return best;
+  }
+  // First order: F(v, Gamma) = F(v, Gamma_0) + 1/2 tr(dGamma H) + R2 with H = grad_m^2 F(v, Gamma_0) from second
+  // differences of F in m, |R2| <= sqrt(6)/8 |dGamma|_F^2 / lambda^2.
+  const std::size_t pairs = D * (D + 1) / 2;
+  std::vector<Eigen::VectorXd> directions;
+  for (std::size_t j = 0; j < D; ++j) directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)));
+  for (std::size_t j = 0; j < D; ++j)
+    for (std::size_t k = j + 1; k < D; ++k)
+      directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)) +
+                           Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(k)));
+  std::vector<double> second(pairs), error(pairs);
+  const double planned = 10.0 * 1e-9 + 1e-12;  // the quadrature allowance the steps are chosen for
+  for (std::size_t u = 0; u < pairs; ++u) {
+    const Eigen::VectorXd& dir = directions[u];
+    // |d^4 F / du^4| <= (u' Gamma_0^-1 u)^2 E[He_4^+] <= (u' Gamma_0^-1 u)^2 sqrt(24) / 2; the second difference's
+    // truncation is h^2 / 12 of it and its rounding 4 eps / h^2: h^4 = 48 eps / (sqrt(24)/2 q^2) balances them.
+    const double q = dir.dot(g.centre_inverse * dir) * (1.0 + 1e-10);
+    const double fourth = 0.5 * std::sqrt(24.0) * q * q;
+    const double h = std::pow(48.0 * planned / fourth, 0.25);
+    const std::optional<Expectation> plus = expectation(v + h * dir, g.centre, c);
+    const std::optional<Expectation> minus = expectation(v - h * dir, g.centre, c);
+    if (!plus || !minus) return best;
+    const double eps = std::max({f0->error, plus->error, minus->error});
+    second[u] = (plus->value - 2.0 * f0->value + minus->value) / (h * h);
+    error[u] = h * h / 12.0 * fourth + 4.0 * eps / (h * h) + 8.0 * kUnitRoundoff * std::abs(second[u]);
+  }
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(Dn, Dn), H_error = Eigen::MatrixXd::Zero(Dn, Dn);
+  for (std::size_t j = 0; j < D; ++j) {
+    H(Eigen::Index(j), Eigen::Index(j)) = second[j];
+    H_error(Eigen::Index(j), Eigen::Index(j)) = error[j];
+  }
+  for (std::size_t j = 0, u = D; j < D; ++j)
+    for (std::size_t k = j + 1; k < D; ++k, ++u) {
+      const double h = 0.5 * (second[u] - second[j] - second[k]);
+      const double e = 0.5 * (error[u] + error[j] + error[k]) + 4.0 * kUnitRoundoff * std::abs(second[u]);
+      H(Eigen::Index(j), Eigen::Index(k)) = H(Eigen::Index(k), Eigen::Index(j)) = h;
+      H_error(Eigen::Index(j), Eigen::Index(k)) = H_error(Eigen::Index(k), Eigen::Index(j)) = e;
+    }
+  double linear = 0.0, linear_error = 0.0;
+  for (std::size_t j = 0; j < D; ++j)
+    for (std::size_t k = 0; k < D; ++k) {
+      const Interval& d = g.delta[j * D + k];
+      const double h = H(Eigen::Index(j), Eigen::Index(k));
+      linear += minimum ? std::min(h * d.lower, h * d.upper) : std::max(h * d.lower, h * d.upper);
+      linear_error += H_error(Eigen::Index(j), Eigen::Index(k)) * std::max(std::abs(d.lower), std::abs(d.upper));
+    }
+  // |B(t)|_F^2 <= |dGamma|_F^2 / lambda^2, and <= |B0|_F^2 / (1 - |E|_2 - |B0|_2)^2.
+  double b_squared = kInfinity;
+  if (g.lambda > 0.0) b_squared = g.frobenius_squared / (g.lambda * g.lambda);
+  if (g.whitened_shrink > 0.0) {
+    b_squared = std::min(b_squared, std::pow(g.whitened_frobenius / g.whitened_shrink, 2));
+  }
+  const double remainder = std::sqrt(6.0) / 8.0 * b_squared;
+  const double first = f0->value + 0.5 * linear + sign * (0.5 * linear_error + remainder + f0->error) +
+                       sign * 8.0 * kUnitRoundoff * (std::abs(f0->value) + std::abs(linear));
+  return minimum ? std::max(best, first) : std::min(best, first);
+}
 Interval add(Interval a, Interval b) { return {a.lower + b.lower, a.upper + b.upper}; }
 
 }  // namespace multiclass_box_detail
+
+Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vector<Interval>& covariance,
+                               const std::vector<double>& reference, std::size_t c, double target_gap,
+                               LatentPartitionOptions::Ends ends) {
+  using namespace multiclass_box_detail;
+  const std::size_t D = mean.size();
+  if (D == 0 || c > D || covariance.size() != D * D || reference.size() != D * D) return {0.0, 1.0};
+  const VertexGeometry geometry = vertex_geometry(covariance, reference);
+  // The end not asked for gets the zeroth-order bound only (target_gap 1: no first-order step).
+  const bool lower_first = ends != LatentPartitionOptions::Ends::upper, upper_first = ends != LatentPartitionOptions::Ends::lower;
+  const std::optional<double> lower = vertex_end(mean, geometry, c, true, lower_first ? target_gap : 1.0);
+  const std::optional<double> upper = vertex_end(mean, geometry, c, false, upper_first ? target_gap : 1.0);
+  Interval out{0.0, 1.0};
+  if (lower) out.lower = std::clamp(*lower, 0.0, 1.0);
+  if (upper) out.upper = std::clamp(*upper, 0.0, 1.0);
+  return out;
+}
 
 std::size_t MulticlassBoxBounds::pair_index(std::size_t p, std::size_t q) const {
   if (p > q) std::swap(p, q);
@@ -128,7 +449,53 @@ MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const R
         difference_R_.push_back(R_[pair_index(j, k)] - R_[pair_index(j, r)] - R_[pair_index(k, r)].transpose() +
                                 R_[pair_index(r, r)]);
       }
+    // The positive semi-definite matrices of the variances of g_j (j < D) and of g_j + g_k (j < k < D), and
+    // their lower-triangular factors P = M'M (multiclass_box_detail::factor_remainder).
+    auto combined = [&](std::size_t j, std::size_t k) -> const RowMatrix& {
+      std::size_t index = 0;
+      for (std::size_t a = 0; a < j; ++a) index += D - a;
+      return difference_R_[index + (k - j)];
+    };
+    for (std::size_t j = 0; j < D; ++j) add_factor(combined(j, j));
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t k = j + 1; k < D; ++k) {
+        const RowMatrix& jk = combined(j, k);
+        add_factor(combined(j, j) + combined(k, k) + jk + RowMatrix(jk.transpose()));
+      }
   }
+}
+
+void MulticlassBoxBounds::add_factor(const RowMatrix& matrix) {
+  // P = (matrix + matrix') / 2 + tau I, factored in reversed order so that M is lower triangular: with J the
+  // reversal, J P J = L L' gives P = M'M for M = J L' J. tau keeps the rounding from making a positive
+  // semi-definite P indefinite; it only adds tau |delta|^2 >= 0 to |M delta|^2, which stays an upper bound.
+  const Eigen::Index n = matrix.rows();
+  const RowMatrix P = 0.5 * (matrix + RowMatrix(matrix.transpose()));
+  double largest = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) largest = std::max(largest, std::abs(P(i, i)));
+  for (double tau = 1e-13 * std::max(largest, 1e-300);; tau *= 100.0) {
+    Eigen::MatrixXd reversed(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index l = 0; l < n; ++l) reversed(i, l) = P(n - 1 - i, n - 1 - l) + (i == l ? tau : 0.0);
+    Eigen::LLT<Eigen::MatrixXd> llt(reversed);
+    if (llt.info() != Eigen::Success) {
+      if (tau > largest) break;  // not positive semi-definite: no factor (the bound stays the pairwise one)
+      continue;
+    }
+    const Eigen::MatrixXd L = llt.matrixL();
+    RowMatrix M = RowMatrix::Zero(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index l = 0; l <= i; ++l) M(i, l) = L(n - 1 - l, n - 1 - i);
+    // |delta' (P - M'M) delta| <= rho(|P - M'M|) |delta|^2 <= (largest row sum of |P - M'M|) |delta|^2,
+    // doubled for the rounding of this very check.
+    const Eigen::MatrixXd residual = (Eigen::MatrixXd(P) - Eigen::MatrixXd(M.transpose() * M)).cwiseAbs();
+    factors_.push_back(std::move(M));
+    factor_residuals_.push_back(2.0 * residual.rowwise().sum().maxCoeff());
+    return;
+  }
+  factors_.clear();
+  factor_residuals_.clear();
+  factors_failed_ = true;
 }
 
 MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
@@ -140,7 +507,8 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   views.reserve(C);
   for (std::size_t c = 0; c < C; ++c) {
     const MovingInputs inputs{n, k_, moving_columns_.data(), theta_[c].data()};
-    ClassView v{inputs, &fixed_z_[c], ExponentFactors(inputs, fixed_z_[c], box), std::vector<double>(n), 0.0};
+    ClassView v{inputs, &fixed_z_[c], ExponentFactors(inputs, fixed_z_[c], box), std::vector<double>(n),
+                std::vector<double>(n), 0.0};
     for (std::size_t i = 0; i < n; ++i) {
       double z = fixed_z_[c][i];
       for (std::size_t a = 0; a < k_; ++a) {
@@ -148,6 +516,7 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
         z += theta_[c][a] * t * t;
       }
       v.centre[i] = std::exp(-z);
+      v.centre_z[i] = z;
       v.largest_zU = std::max(v.largest_zU, v.e.zU[i]);
     }
     views.push_back(std::move(v));
@@ -187,12 +556,24 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   }
   out.difference_covariance.assign(D * D, Interval{});
   std::size_t combined = 0;
+  // Upper bounds of delta' P delta for the factored matrices (shared length-scales).
+  std::vector<double> remainders;
+  for (std::size_t f = 0; f < factors_.size(); ++f)
+    remainders.push_back(factor_remainder(factors_[f], factor_residuals_[f], views[r], box, rounding));
   for (std::size_t j = 0; j < D; ++j)
     for (std::size_t k = j; k < D; ++k) {
       const auto& S = out.covariance;
       Interval v = add(minus(S[j * C + k], add(S[j * C + r], S[k * C + r])), S[r * C + r]);
       if (!difference_R_.empty()) {
-        const Interval sum = pairwise_sum(difference_R_[combined++], views[r], views[r], box, rounding);
+        Interval quadratic{-kInfinity, kInfinity};
+        if (!remainders.empty()) {
+          quadratic = j == k ? Interval{0.0, remainders[j]}
+                             : Interval{-0.5 * (remainders[j] + remainders[k]), 0.5 * remainders[pair_factor(j, k)]};
+        }
+        const Interval sum = remainders.empty()
+                                 ? pairwise_sum(difference_R_[combined], views[r], views[r], box, rounding)
+                                 : same_view_sum(difference_R_[combined], views[r], box, rounding, quadratic);
+        ++combined;
         const double constant = (j == k ? model_->kernels()[j].signal_variance : 0.0) + model_->kernels()[r].signal_variance;
         v = intersect(v, Interval{constant - sum.upper, constant - sum.lower});
       }
@@ -226,41 +607,10 @@ ClassProbabilityBounds MulticlassBoxBounds::probability(const MulticlassLatentBo
   std::vector<Interval> vertex(C, Interval{0.0, 1.0});
   double vertex_gap = 1.0;
   if (latent.centre_difference_covariance.size() == D * D) {
-    double spread = 0.0;
-    for (std::size_t e = 0; e < D * D; ++e) {
-      const double g0 = latent.centre_difference_covariance[e];
-      spread += std::max(std::abs(latent.difference_covariance[e].upper - g0), std::abs(g0 - latent.difference_covariance[e].lower));
-    }
-    const double curvature = 4.0 / 27.0 * spread;
-    Eigen::VectorXd mean = Eigen::VectorXd::Zero(Eigen::Index(C));
-    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(Eigen::Index(C), Eigen::Index(C));
-    for (std::size_t j = 0; j < D; ++j)
-      for (std::size_t k = 0; k < D; ++k) cov(Eigen::Index(j), Eigen::Index(k)) = latent.centre_difference_covariance[j * D + k];
     vertex_gap = 0.0;
     for (std::size_t c : asked) {
-      double ends[2] = {0.0, 1.0};
-      bool ok = true;
-      for (int side = 0; side < 2; ++side) {
-        const bool minimum = side == 0;
-        for (std::size_t j = 0; j < D; ++j) {
-          const Interval& m = latent.difference_mean[j];
-          mean[Eigen::Index(j)] = ((j == c) == minimum) ? m.lower : m.upper;
-        }
-        SoftmaxExpectationOptions quadrature;
-        quadrature.tolerance = 1e-10;  // far below any gap here; the margin takes 10 times its estimate
-        Result<SoftmaxExpectation> e = softmax_expectation(mean, cov, quadrature);
-        if (!e.ok()) {
-          ok = false;
-          break;
-        }
-        const double margin = 10.0 * e.value().error_estimate + 1e-12;
-        ends[side] = minimum ? e.value().probabilities[c] - curvature - margin : e.value().probabilities[c] + curvature + margin;
-      }
-      if (!ok) {
-        vertex_gap = 1.0;
-        continue;
-      }
-      vertex[c] = {std::clamp(ends[0], 0.0, 1.0), std::clamp(ends[1], 0.0, 1.0)};
+      vertex[c] = softmax_vertex_bounds(latent.difference_mean, latent.difference_covariance,
+                                        latent.centre_difference_covariance, c, options.target_gap, options.ends);
       vertex_gap = std::max(vertex_gap, vertex[c].width());
     }
   }

@@ -7,12 +7,16 @@
 //             and two random sub-boxes, 10,000 sampled points (and the corners) each: every latent mean,
 //             covariance entry, difference moment and class probability the model reports lies inside
 //             its bounds.
+//   large S   the same at the benchmark's learned digits kernel (S ~ 1590, n = 500, d = 64, the 5 certified pixels)
+//             and on the three-blob golden model refitted at S = 1000: the regime of the vertex bound's
+//             covariance terms and of the factored covariance remainder.
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/certify/multiclass_probability_bounds.h"
+#include "certify/multiclass_digits_fixture.h"
 #include "classification/multiclass_fixtures.h"
 
 namespace gpprobe {
@@ -187,18 +191,12 @@ void check_box(const MulticlassBoxBounds& bounds, const Box& box, std::mt19937& 
             << (p.conditioning_failed ? ", Prop. 4's elimination failed: vertex bound only" : "") << ")\n";
 }
 
-void check_model(const nlohmann::json& c, double gamma, std::vector<std::size_t> dims) {
-  const std::string name = c["name"].get<std::string>();
-  const MulticlassTrainingData data = testing::multiclass_data(c);
-  const MulticlassLaplace model = testing::fitted_multiclass(data, testing::multiclass_kernels(c), false);
-  const RowMatrix test = testing::gpc_matrix(c["X_test"]);
-  const std::vector<double> point(test.row(0).data(), test.row(0).data() + test.cols());
-  const RobustnessRegion region = RobustnessRegion::linf_ball(point, gamma, dims).value();
-  const MulticlassBoxBounds bounds(model, region);
+void check_boxes(const MulticlassBoxBounds& bounds, const std::string& name, int sub_boxes = 2) {
+  const RobustnessRegion& region = bounds.region();
   std::mt19937 rng(17);
   check_box(bounds, region.box(), rng, name + " root");
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (int b = 0; b < 2; ++b) {
+  for (int b = 0; b < sub_boxes; ++b) {
     Box box = region.box();
     for (std::size_t a = 0; a < box.dimension(); ++a) {
       const double lo = box.lower[a], w = box.upper[a] - lo;
@@ -208,6 +206,16 @@ void check_model(const nlohmann::json& c, double gamma, std::vector<std::size_t>
     }
     check_box(bounds, box, rng, name + " sub-box " + std::to_string(b));
   }
+}
+
+void check_model(const nlohmann::json& c, double gamma, std::vector<std::size_t> dims) {
+  const std::string name = c["name"].get<std::string>();
+  const MulticlassTrainingData data = testing::multiclass_data(c);
+  const MulticlassLaplace model = testing::fitted_multiclass(data, testing::multiclass_kernels(c), false);
+  const RowMatrix test = testing::gpc_matrix(c["X_test"]);
+  const std::vector<double> point(test.row(0).data(), test.row(0).data() + test.cols());
+  const RobustnessRegion region = RobustnessRegion::linf_ball(point, gamma, dims).value();
+  check_boxes(MulticlassBoxBounds(model, region), name);
 }
 
 TEST(MulticlassBounds, SoundOverSampledPointsSharedKernel) {
@@ -221,6 +229,35 @@ TEST(MulticlassBounds, SoundOverSampledPointsPerClassKernels) {
 
 TEST(MulticlassBounds, SoundOverSampledPointsFourClasses) {
   check_model(testing::multiclass_golden_cases()[2], 0.2, {});  // c4-quadrants-2d
+}
+
+TEST(MulticlassBounds, SoundOverSampledPointsAtTheLearnedDigitsKernel) {
+  const testing::DigitsRows rows = testing::read_digits("digits358.csv");
+  ASSERT_GT(rows.x.rows(), 500);
+  const RowMatrix train = rows.x.topRows(500);
+  const MulticlassTrainingData data =
+      make_multiclass_training_data(MatrixView(train), rows.labels.data(), 500, 3).value();
+  const MulticlassLaplace model = testing::fitted_multiclass(data, {testing::digits_learned_kernel()}, false);
+  const std::vector<double> point(rows.x.row(500).data(), rows.x.row(500).data() + rows.x.cols());
+  const RobustnessRegion region =
+      RobustnessRegion::linf_ball(point, 0.15, testing::kDigitsShortestPixels, Interval{0.0, 1.0}).value();
+  const MulticlassBoxBounds bounds(model, region);
+  check_boxes(bounds, "digits358 at S = 1590", 1);
+  // A small box at the far corner (every moving pixel at its largest values), where the search spends its boxes.
+  Box corner = region.box();
+  for (std::size_t a = 0; a < corner.dimension(); ++a) corner.lower[a] = corner.upper[a] - 0.02;
+  std::mt19937 rng(19);
+  check_box(bounds, corner, rng, "digits358 at S = 1590, corner box");
+}
+
+TEST(MulticlassBounds, SoundOverSampledPointsAtALargeSignalVariance) {
+  const nlohmann::json c = testing::multiclass_golden_cases()[0];  // c3-blobs-2d-shared, refitted at S = 1000
+  std::vector<SeArdKernel> kernels = testing::multiclass_kernels(c);
+  for (SeArdKernel& k : kernels) k.signal_variance = 1000.0;
+  const MulticlassLaplace model = testing::fitted_multiclass(testing::multiclass_data(c), kernels, false);
+  const RowMatrix test = testing::gpc_matrix(c["X_test"]);
+  const std::vector<double> point(test.row(0).data(), test.row(0).data() + test.cols());
+  check_boxes(MulticlassBoxBounds(model, RobustnessRegion::linf_ball(point, 0.3).value()), "c3-blobs-2d-shared at S = 1000", 2);
 }
 
 }  // namespace

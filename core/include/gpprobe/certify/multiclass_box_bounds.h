@@ -13,25 +13,33 @@
 //               +-sqrt(s2_p s2_q).
 //   differences g_j = f_j - f_r (r = C - 1): means and covariances by interval arithmetic on the above, and,
 //               where the classes j, r (and k) share their length-scales, also directly as one exponential
-//               (double) sum with the combined weights, intersected.
+//               (double) sum with the combined weights, intersected. With every class's length-scales shared,
+//               the covariances' centred form takes its quadratic remainder delta' R delta from factors
+//               M'M = P of the positive semi-definite matrices of Var g_j and Var(g_j + g_k) (setup: D (D + 1) / 2
+//               Cholesky factors), each row (M delta)_r an exponential sum (polarisation for j != k), instead of
+//               |d|' |R| |d|, which carries R's absolute mass (~ s2^2) and is useless at large signal variances.
 //   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as docs/design/certify.md).
 //
 // probability() intersects two sound bounds of each class probability pi^c = F_c(m, Gamma) over the box:
 //   Prop. 3-4   softmax_probability_bounds (multiclass_probability_bounds.h) from the moment intervals
-//   vertex      (docs/design/multiclass.md's "cheap sound extra", with a curvature term for Gamma) for a
-//               fixed Gamma, F_c increases in m_c and decreases in every other m_j, so over the mean box it is
-//               extreme at Lemma 1's vertex of the box; and along the segment Gamma_0 -> Gamma (positive
-//               definite throughout) dF_c/dt = 1/2 sum_jk dGamma_jk E[d2 softmax_c / dg_j dg_k], where
-//               |d2 softmax_c / dg_j dg_k| <= 8/27 everywhere. So with Gamma_0 the exact covariance at the
-//               box centre, F_c(m, Gamma) >= F_c(vertex_min, Gamma_0) - 4/27 sum_jk |Gamma_jk - Gamma_0,jk|
-//               (and <= at vertex_max + the same): exact at a point, first order in the box width, two
-//               quadratures per class (their error estimates, times 10, plus 1e-12 widen the ends).
+//   vertex      softmax_vertex_bounds below (docs/design/multiclass.md, "The vertex bound"): for a fixed Gamma,
+//               F_c increases in m_c and decreases in every other m_j, so over the mean box it is extreme at Lemma
+//               1's vertex v of the box for every Gamma; then along Gamma_0 -> Gamma (Gamma_0 the exact covariance
+//               at the box centre) either |F(v, Gamma) - F(v, Gamma_0)| <= min(4/27 sum|dGamma_jk|,
+//               phi(1) sup_t |B(t)|_*) (B(t) = Gamma(t)^-1/2 dGamma Gamma(t)^-1/2), or, to first order,
+//               F(v, Gamma_0) + 1/2 tr(dGamma H) +- sqrt(6)/8 sup_t |B(t)|_F^2 with H the Hessian of F in m at
+//               (v, Gamma_0) from second differences (their truncation and quadrature errors added). Quadrature
+//               errors (10 times their estimates plus 1e-12) widen every end.
 //   The partition is refined only while the vertex bound is wider than the target gap.
-// A box costs O(C^2 n^2) (the double sums) plus the probability bounds' partition and 2C quadratures.
+// A box costs O(C^2 n^2 k) (the double sums and factor rows) plus the probability bounds' partition and 2 to
+// 2 (D^2 + D + 1) quadratures per class asked.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
+
+#include <Eigen/Dense>
 
 #include "gpprobe/certify/branch_and_bound.h"
 #include "gpprobe/certify/interval.h"
@@ -53,6 +61,17 @@ struct MulticlassLatentBounds {
   std::vector<double> centre_difference_mean;        // D
   std::vector<double> centre_difference_covariance;  // D * D
 };
+
+// Bounds of F_c(m, Gamma) = E[softmax_c(g)], g ~ N(m, Gamma) over the D = C - 1 differences, for every m in the
+// box `mean` (D intervals) and every Gamma in the box `covariance` (D * D intervals, symmetric) that holds the
+// positive definite `reference` Gamma_0 (D * D): the vertex bound (see above), from F_c at Lemma 1's vertex with
+// Gamma_0 and the larger of the zeroth-order allowance (4/27 sum|dGamma_jk|; phi(1) |dGamma|_* / lambda) and, when
+// that exceeds target_gap / 2, the first-order one (the exact gradient in Gamma by second differences in m, plus
+// sqrt(6)/8 |B|_F^2) for the ends asked (`ends`; the other gets the zeroth-order one). An end whose quadrature fails
+// is 0 or 1; [0, 1] when c > D.
+Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vector<Interval>& covariance,
+                               const std::vector<double>& reference, std::size_t c, double target_gap,
+                               LatentPartitionOptions::Ends ends = LatentPartitionOptions::Ends::both);
 
 class MulticlassBoxBounds {
  public:
@@ -83,7 +102,20 @@ class MulticlassBoxBounds {
   std::vector<RowMatrix> R_;                        // R^pq for p <= q, at pair_index(p, q)
   std::vector<RowMatrix> difference_R_;             // combined matrices of Gamma_jk (j <= k) when shared, else empty
   std::vector<bool> same_scales_;                   // C: class c has class r's length-scales
+  // With shared length-scales: lower-triangular factors M'M = P of the positive semi-definite matrices of
+  // Var g_j (j < D, first) and Var(g_j + g_k) (j < k, in row order), and their residual bounds.
+  std::vector<RowMatrix> factors_;
+  std::vector<double> factor_residuals_;
+  bool factors_failed_ = false;
   std::size_t pair_index(std::size_t p, std::size_t q) const;
+  void add_factor(const RowMatrix& matrix);
+  // The index in factors_ of Var(g_j + g_k), j < k.
+  std::size_t pair_factor(std::size_t j, std::size_t k) const {
+    const std::size_t D = C_ - 1;
+    std::size_t index = D;
+    for (std::size_t a = 0; a < j; ++a) index += D - 1 - a;
+    return index + (k - j - 1);
+  }
 };
 
 }  // namespace gpprobe
