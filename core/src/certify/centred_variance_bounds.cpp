@@ -3,24 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "certify/row_quadratic_range.h"
 #include "linalg/signed_lower_products.h"
 
 namespace gpprobe {
 
 namespace {
-
-// min and max of B u^2 - 2 D u over u in [-h, h].
-double quadratic_minimum(double B, double D, double h) {
-  double v = B * h * h - 2.0 * std::abs(D) * h;
-  if (B > 0.0 && std::abs(D) < B * h) v = std::min(v, -D * D / B);
-  return v;
-}
-
-double quadratic_maximum(double B, double D, double h) {
-  double v = B * h * h + 2.0 * std::abs(D) * h;
-  if (B < 0.0 && std::abs(D) < -B * h) v = std::max(v, -D * D / B);
-  return v;
-}
 
 }  // namespace
 
@@ -66,13 +54,8 @@ CentredVarianceBounds centred_variance_bounds(const RowMatrix& M, double s2,
   for (std::size_t r = 0; r < n; ++r) {
     const double* P = plus.data() + r * m;   // the row of max(M, 0) V
     const double* N = minus.data() + r * m;  // the row of min(M, 0) V
-    double lower = P[0] + N[chords], upper = P[chords] + N[0];
-    const double B_lower = P[1] + N[chords + 1], B_upper = P[chords + 1] + N[1];
-    for (std::size_t a = 0; a < k; ++a) {
-      const std::size_t j = 2 + a;
-      lower += inputs.theta[a] * quadratic_minimum(B_lower, P[j] + N[chords + j], half[a]);
-      upper += inputs.theta[a] * quadratic_maximum(B_upper, P[chords + j] + N[j], half[a]);
-    }
+    double lower, upper;
+    row_quadratic_range(P, N, chords, k, inputs.theta, half.data(), &lower, &upper);
     const double row_mass = P[mass] - N[mass];  // (|M| k^U (1 + zU))_r
     const double allowance = rounding * row_mass;
     v_centre[r] = P[kc] + N[kc];

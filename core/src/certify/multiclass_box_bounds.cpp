@@ -9,6 +9,7 @@
 #include "certify/exponential_sum_bounds.h"
 #include "certify/separable_quadratic.h"
 #include "common/numeric_constants.h"
+#include "certify/row_quadratic_range.h"
 #include "linalg/signed_lower_products.h"
 
 namespace gpprobe {
@@ -24,19 +25,6 @@ struct ClassView {
   std::vector<double> centre_z;  // z_i at the box centre
   double largest_zU = 0.0;
 };
-
-// min and max of B u^2 - 2 D u over u in [-h, h].
-double quadratic_minimum(double B, double D, double h) {
-  double v = B * h * h - 2.0 * std::abs(D) * h;
-  if (B > 0.0 && std::abs(D) < B * h) v = std::min(v, -D * D / B);
-  return v;
-}
-
-double quadratic_maximum(double B, double D, double h) {
-  double v = B * h * h + 2.0 * std::abs(D) * h;
-  if (B < 0.0 && std::abs(D) < -B * h) v = std::max(v, -D * D / B);
-  return v;
-}
 
 // An upper bound of |M delta(x)|^2 over the box, delta_i(x) = e_i(x) - e_i(c) (c the box centre), for a
 // lower-triangular M (n by n) with residual bound `residual` (|delta' (P - M'M) delta| <= residual |delta|^2
@@ -75,13 +63,8 @@ double factor_remainder(const RowMatrix& M, double residual, const ClassView& v,
   for (std::size_t r = 0; r < n; ++r) {
     const double* P = plus.data() + r * m;
     const double* N = minus.data() + r * m;
-    double lower = P[0] + N[chords], upper = P[chords] + N[0];
-    const double B_lower = P[1] + N[chords + 1], B_upper = P[chords + 1] + N[1];
-    for (std::size_t a = 0; a < k; ++a) {
-      const std::size_t j = 2 + a;
-      lower += v.inputs.theta[a] * quadratic_minimum(B_lower, P[j] + N[chords + j], half[a]);
-      upper += v.inputs.theta[a] * quadratic_maximum(B_upper, P[chords + j] + N[j], half[a]);
-    }
+    double lower, upper;
+    row_quadratic_range(P, N, chords, k, v.inputs.theta, half.data(), &lower, &upper);
     const double allowance = rounding * (P[mass] - N[mass]);
     const double at_centre = P[ec] + N[ec];
     const double lo = std::max(lower - at_centre, P[delta_low] + N[delta_high]) - allowance;
