@@ -25,7 +25,7 @@ export { ERROR_CODES, GpprobeError, isCancelled } from './errors.ts';
 export type { GpprobeErrorCode } from './errors.ts';
 export type { IntervalDetail, Progress, ProgressDetail, ProgressListener, RootDetail } from './progress.ts';
 export type {
-  Interval, ProbabilityExtreme, RobustnessCertificate, RobustnessOptions, RobustnessSearch, SearchStatus, VarianceBounds, VerdictFlip,
+  BoxSearchOptions, Interval, ProbabilityExtreme, RobustnessCertificate, RobustnessOptions, RobustnessSearch, SearchStatus, VarianceBounds, VerdictFlip,
 } from './certify/classification_certify.ts';
 export type { CertifyOptions, ProbeCertificate, QueryNorm } from './certify/probe_certify.ts';
 export { EXPLAIN_CSV_HEADER, EXPLAIN_DEFAULTS, explainProbe, explanationCsv, rankFeatures } from './explain/explain.ts';

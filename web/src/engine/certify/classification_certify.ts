@@ -44,19 +44,26 @@ export type RobustnessCertificate = Omit<RobustnessCertificateValue, 'code' | 'm
   verdictCanFlip: VerdictFlip;
 };
 
-export interface RobustnessOptions {
-  /** Half-width of the L∞ box, ≥ 0. Ignored by robustnessSweep. */
+/** The box and the stopping rule of a branch-and-bound search over it: a certificate's (robustness) and each
+ * feature's in an explanation (explain.ts). Their defaults differ; each says its own. */
+export interface BoxSearchOptions {
+  /** Half-width of the L∞ box (each side's length from x*), ≥ 0. */
   gamma: number;
   /** Moving coordinates (distinct, 0-based); default all. */
   dims?: ArrayLike<number>;
   /** Clip the moving coordinates to [lo, hi] (e.g. [0, 1] for pixels); x* must lie inside. */
   validRange?: readonly [number, number] | null;
-  /** Each search stops when U − L ≤ tolerance; default CERTIFY_DEFAULTS.robustness.tolerance (0.01). */
+  /** Each search stops when U − L ≤ tolerance. */
   tolerance?: number;
-  /** Boxes split per search; default 10,000. */
+  /** Boxes split per search. */
   maxIterations?: number;
   /** Seconds per search; 0 (the default): none. */
   timeLimitSeconds?: number;
+}
+
+/** gamma is ignored by robustnessSweep; tolerance defaults to CERTIFY_DEFAULTS.robustness.tolerance (0.01),
+ * maxIterations to 10,000. */
+export interface RobustnessOptions extends BoxSearchOptions {
   /** Refine both extremes (the default) or only the adversarial one (π_min if p(x*) > ½, else π_max). */
   search?: RobustnessSearch;
   variance?: VarianceBounds;

@@ -19,6 +19,7 @@
 import type { ExplainSettings, ExplainValue } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
+import type { BoxSearchOptions } from '../certify/classification_certify.ts';
 import type { Probe } from '../probe/probe_engine.ts';
 
 /** The defaults of gpprobe explain: the authors' search tolerance and iteration budget, LIME's 5,000 samples. */
@@ -27,19 +28,9 @@ export const EXPLAIN_DEFAULTS = { tolerance: 1e-3, maxIterations: 1000, timeLimi
 /** The CSV header of every explanation export, the same as `gpprobe explain`'s. */
 export const EXPLAIN_CSV_HEADER = 'feature,delta_lower,delta,delta_upper,lime';
 
-export interface ExplainOptions {
-  /** Length of each one-sided box, > 0. */
-  gamma: number;
-  /** Features explained (distinct, 0-based); default all. */
-  dims?: ArrayLike<number>;
-  /** Clip the boxes to [lo, hi] (pixels: [0, 1]); every point must lie inside on the features explained. */
-  validRange?: readonly [number, number] | null;
-  /** Each search stops when U − L ≤ tolerance (default 0.001). */
-  tolerance?: number;
-  /** Boxes split per search (default 1,000). */
-  maxIterations?: number;
-  /** Seconds per search; 0 (the default): none. */
-  timeLimitSeconds?: number;
+/** gamma > 0; dims: the features explained (default all), each point must lie inside validRange on them;
+ * tolerance defaults to 0.001, maxIterations to 1,000 (EXPLAIN_DEFAULTS). */
+export interface ExplainOptions extends BoxSearchOptions {
   /** LIME's samples (the point included; default 5,000); 0: no LIME. */
   limeSamples?: number;
   /** LIME's sampling seed (default 0); point p uses seed + p. */
