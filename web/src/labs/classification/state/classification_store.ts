@@ -244,5 +244,5 @@ export async function startClassification(): Promise<void> {
       if (data.value && !fitting.value && family.value === 'binary') schedule();
     });
   }
-  if (!data.value) await loadExample(vocabulary.value.examples[0].name);
+  if (!source.requested()) await loadExample(vocabulary.value.examples[0].name);
 }

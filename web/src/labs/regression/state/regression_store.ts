@@ -56,6 +56,16 @@ const source = dataSource<RegressionSeries, SeriesChoice, ExampleResult>({
   beforeLoad: stopFitting,
   // Nothing set or learned for other data carries over (a CSV had inherited a fitted noise of 1e-5): the
   // kernel's starting values and the default noise, nothing held, said when something changes.
+  // The model the core says the example is meant for: its kernel, held parameters and noise; nothing
+  // set or learned before carries over.
+  afterExample: ({ example: e }) => {
+    const was = settings.value.values;
+    dataDefaults = { kernel: e.kernel.name, values: { ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance }, hold: e.held };
+    resetHyperparameters();
+    if (Object.keys(was).length > 0 && JSON.stringify(was) !== JSON.stringify(settings.value.values)) {
+      notify('info', `New data: the hyperparameters are ${e.title}'s starting values; none set or learned before is kept.`);
+    }
+  },
   afterUpload: () => {
     const was = settings.value;
     dataDefaults = { kernel: was.kernel, values: {}, hold: [] };
@@ -80,14 +90,6 @@ export async function loadExample(name: string, seed = 1): Promise<void> {
   await source.loadExample(async () => {
     const result = await request(null, { kind: 'regression-example', name, seed });
     const e = result.example;
-    // The model the core says the example is meant for: its kernel, held parameters and noise; nothing
-    // set or learned before carries over.
-    const was = settings.value.values;
-    dataDefaults = { kernel: e.kernel.name, values: { ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance }, hold: e.held };
-    resetHyperparameters();
-    if (Object.keys(was).length > 0 && JSON.stringify(was) !== JSON.stringify(settings.value.values)) {
-      notify('info', `New data: the hyperparameters are ${e.title}'s starting values; none set or learned before is kept.`);
-    }
     return {
       data: {
         name: e.title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 }, y: e.y,
@@ -189,5 +191,5 @@ export async function startRegression(): Promise<void> {
     void settingsKey.value;
     schedulePrior();
   });
-  if (!series.value) await loadExample(vocabulary.value.examples[0].name);
+  if (!source.requested()) await loadExample(vocabulary.value.examples[0].name);
 }
