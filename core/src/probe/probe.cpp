@@ -17,7 +17,6 @@ namespace gpprobe {
 namespace {
 
 constexpr std::size_t kProbeBlockRows = 256;
-constexpr std::size_t kProbeRoundBlocks = 4;  // per thread between progress reports
 
 std::uint64_t next_revision() {
   static std::atomic<std::uint64_t> counter{0};
@@ -86,8 +85,11 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
   const CosineKernel kernel(prior_.variance);
   if (!prior_only) posterior_->prepare(n);
   const bool float32 = float32_products_ && queries.type() == ScalarType::float32;
-  // Blocks of kProbeBlockRows queries, each scored by the same code whichever thread takes it.
-  const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
+  // Blocks of kProbeBlockRows queries, each scored by the same code whichever thread takes it, claimed
+  // one at a time by whichever thread is free (parallel_tasks): a thread that runs slower (a busy core)
+  // takes fewer blocks instead of holding the others up at the end of a fixed share.
+  const std::size_t blocks = (n + kProbeBlockRows - 1) / kProbeBlockRows;
+  const auto score_block = [&](std::size_t block) -> Status {
     // Scratch kept by each thread across calls (its size only grows): allocated per block, these megabytes
     // went through mmap and munmap wherever malloc's dynamic mmap threshold is off (Dask's workers set
     // MALLOC_TRIM_THRESHOLD_, which turns it off), and scoring ran 2-3 times slower there.
@@ -95,25 +97,23 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
     P.resize(kProbeBlockRows * D);
     mean.resize(kProbeBlockRows);
     variance.resize(kProbeBlockRows);
-    for (std::size_t block = begin; block < end; ++block) {
-      const std::size_t first = block * kProbeBlockRows, count = std::min(kProbeBlockRows, n - first);
-      if (prior_only) {
-        std::fill(mean.begin(), mean.end(), 0.0);
-        std::fill(variance.begin(), variance.end(), prior_variance);
-      } else {
-        kernel.features(queries, first, count, P.data());
-        if (float32) posterior_->predict_float32(psi_, P.data(), count, mean.data(), variance.data());
-        else posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
-      }
-      for (std::size_t i = 0; i < count; ++i) {
-        GPPROBE_RETURN_IF_ERROR(check_latent(first + i, mean[i], variance[i], prior_variance, condition()));
-        write_score_columns(first + i, mean[i], variance[i], prior_variance, out);
-      }
+    const std::size_t first = block * kProbeBlockRows, count = std::min(kProbeBlockRows, n - first);
+    if (prior_only) {
+      std::fill(mean.begin(), mean.end(), 0.0);
+      std::fill(variance.begin(), variance.end(), prior_variance);
+    } else {
+      kernel.features(queries, first, count, P.data());
+      if (float32) posterior_->predict_float32(psi_, P.data(), count, mean.data(), variance.data());
+      else posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      GPPROBE_RETURN_IF_ERROR(check_latent(first + i, mean[i], variance[i], prior_variance, condition()));
+      write_score_columns(first + i, mean[i], variance[i], prior_variance, out);
     }
     return Status::success();
   };
-  return parallel_rounds((n + kProbeBlockRows - 1) / kProbeBlockRows, kProbeRoundBlocks, score_blocks, [&](std::size_t blocks) {
-    const std::size_t done = std::min(n, blocks * kProbeBlockRows);
+  return parallel_tasks(blocks, score_block, [&](std::size_t finished) {
+    const std::size_t done = std::min(n, finished * kProbeBlockRows);
     if (report_progress(progress, done, n)) return Status::success();
     return Status(StatusCode::cancelled,
                   "scoring cancelled after " + count_of(done, "query", "queries") + " of " + std::to_string(n));
