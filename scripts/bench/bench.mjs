@@ -207,6 +207,7 @@ try {
       `${pad(sec(t.fit_seconds + t.score_seconds), 10)} ${pad(ratio(o.fit_seconds + o.score_seconds, t.fit_seconds + t.score_seconds), 8)} | ` +
       `${pad(t.max_difference.toExponential(1), 16)}`);
   }
+  console.log(`(data on the wasm heap before the clock starts; the queries' upload from JS took ${sec(threaded.rows[0].upload_seconds)} s, once)`);
 } catch (error) {
   console.error(`Chromium columns skipped: ${String(error).split('\n')[0]}`);
 }

@@ -1,17 +1,20 @@
 // Every core, side by side in one run (issue 28): fit + score of `queries` × `dimension` at each O, by
 //   native     build/native/gpprobe bench --json --repeats `repeats` on 1 and on `threads` threads (best of them)
 //   wasm       the JS library in Chromium (bench_threads_browser.mjs): the single-threaded module, and the
-//              threaded module on `threads` threads, whose outputs must equal the first's to the bit
+//              threaded module on `threads` threads, whose outputs must equal the first's to the bit; on data
+//              uploaded to the wasm heap first (as the app holds its embeddings, and as the other contenders
+//              read theirs in place), the upload's copy timed apart and printed under the table
 //   numpy      numpy + its BLAS (OpenBLAS, scripts/make/setup.sh) on `threads` threads, the fastest of its
 //              formulations (bench_scale.py, bench_probe_numpy.py), checked against gpprobe to 1e-9
 //   Python     the Python module (build/native/python) on `threads` threads, on the same data as the CLI's
-//              (the core's seeded synthetic embeddings, written here as .npy; checksums compared)
+//              (the core's seeded synthetic embeddings, written here as .npy; checksums compared), alone in
+//              its process, in `rounds` rounds interleaved with the CLI's on `threads` threads (best of all)
 //   Dask       gpprobe.dask.score of `dask-rows` × `dask-dimension` float32 (O = `dask-observations`) on 2
 //              local workers against 1 (bench_scale.py: a memory-mapped .npy made in /tmp, then deleted)
 // and prints one table, each ratio against its target. The machine should be otherwise idle: the load
 // average is printed before and after.
 //   node scripts/bench/bench_scale.mjs [--quick] [--observations 100,1000,4000] [--dimension 768]
-//     [--queries 10000] [--repeats 10] [--threads 2] [--dask-rows 2000000] [--dask-dimension 768] [--dask-repeats 3]
+//     [--queries 10000] [--repeats 10] [--rounds 2] [--threads 2] [--dask-rows 2000000] [--dask-dimension 768] [--dask-repeats 3]
 //     [--dask-observations 100] [--json FILE]
 // --quick: a check that every part runs (O = 100, 300; 64 dimensions; 1,000 queries; Dask on 40,000 × 64;
 // one repeat), not figures; any flag given after it wins.
@@ -23,9 +26,9 @@ import { createProbeEngine } from '../../dist/lib/index.js';
 import { chromiumProbeBench } from './bench_threads_browser.mjs';
 import { writeNpy } from './million_npy.mjs';
 
-const FULL = { observations: '100,1000,4000', dimension: 768, queries: 10000, repeats: 10, 'dask-repeats': 3, threads: 2,
+const FULL = { observations: '100,1000,4000', dimension: 768, queries: 10000, repeats: 10, rounds: 2, 'dask-repeats': 3, threads: 2,
   'dask-rows': 2000000, 'dask-dimension': 768, 'dask-observations': 100 };
-const QUICK = { ...FULL, observations: '100,300', dimension: 64, queries: 1000, repeats: 1, 'dask-repeats': 1, 'dask-rows': 40000,
+const QUICK = { ...FULL, observations: '100,300', dimension: 64, queries: 1000, repeats: 1, rounds: 1, 'dask-repeats': 1, 'dask-rows': 40000,
   'dask-dimension': 64 };
 const argv = process.argv.slice(2);
 const flags = Object.fromEntries(argv.reduce((pairs, a, i, all) => (a.startsWith('--') && a !== '--quick' ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -33,6 +36,7 @@ const quick = argv.includes('--quick');
 const o = { ...(quick ? QUICK : FULL), ...flags };
 const sizes = String(o.observations).split(',').map(Number);
 const dimension = Number(o.dimension), queries = Number(o.queries), repeats = Number(o.repeats), threads = Number(o.threads);
+const rounds = Number(o.rounds);
 const seed = 7, epsilon = 0.1, strength = 5;  // gpprobe bench's seed, ProbeOptions' defaults
 const CLI = 'build/native/gpprobe';
 const load = () => loadavg()[0].toFixed(1);
@@ -66,8 +70,25 @@ try {
   });
   writeFileSync(join(dir, 'scale.json'), JSON.stringify({ epsilon, strength, queries: 'queries.npy', cases }));
 
-  console.error('native, 1 thread and', threads);
-  const native1 = native(1), nativeN = native(threads);
+  // The Python module: bench_scale.py's module part, alone in its process (as the CLI is in its own).
+  const pythonEnv = { ...process.env, OPENBLAS_NUM_THREADS: String(threads), PYTHONPATH: ['build/native/python', process.env.PYTHONPATH].filter(Boolean).join(':') };
+  const benchPy = (parts, extra = []) => {
+    const run = spawnSync('/usr/bin/python3', ['scripts/bench/bench_scale.py', dir, '--threads', String(threads),
+      '--repeats', String(repeats), '--parts', parts, ...extra], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, env: pythonEnv });
+    if (run.status !== 0) throw new Error(`bench_scale.py --parts ${parts} failed (${run.status ?? run.signal})`);
+    return JSON.parse(run.stdout);
+  };
+  const faster = (a, b) => a.map((r, i) => (total(b[i]) < total(r) ? b[i] : r));
+  // The CLI on 1 and on `threads` threads and the module run in interleaved rounds (CLI, CLI, module, CLI,
+  // ...), the best of all rounds each: a machine whose speed drifts over minutes favours none of them.
+  let native1 = null, nativeN = null, pythonRows = null;
+  for (let round = 0; round < rounds; round++) {
+    console.error(`native on 1 and ${threads} threads, the Python module: round ${round + 1} of ${rounds}`);
+    const one = native(1), n = native(threads), p = benchPy('module').python;
+    native1 = native1 ? faster(native1, one) : one;
+    nativeN = nativeN ? faster(nativeN, n) : n;
+    pythonRows = pythonRows ? faster(pythonRows, p) : p;
+  }
 
   let chromium = null;
   if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
@@ -82,15 +103,9 @@ try {
     console.error('no Chromium: the wasm rows are left out');
   }
 
-  console.error('Python module, numpy' + (Number(o['dask-rows']) > 0 ? ' and Dask' : ''));
-  const python = spawnSync('/usr/bin/python3', ['scripts/bench/bench_scale.py', dir, '--threads', String(threads),
-    '--repeats', String(repeats), '--dask-repeats', String(o['dask-repeats']), '--dask-rows', String(o['dask-rows']), '--dask-dimension', String(o['dask-dimension']),
-    '--dask-observations', String(o['dask-observations'])], {
-    encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26,
-    env: { ...process.env, OPENBLAS_NUM_THREADS: String(threads), PYTHONPATH: ['build/native/python', process.env.PYTHONPATH].filter(Boolean).join(':') },
-  });
-  if (python.status !== 0) throw new Error(`bench_scale.py failed (${python.status ?? python.signal})`);
-  const py = JSON.parse(python.stdout);
+  console.error('numpy' + (Number(o['dask-rows']) > 0 ? ' and Dask' : ''));
+  const py = { ...benchPy('numpy,dask', ['--dask-repeats', String(o['dask-repeats']), '--dask-rows', String(o['dask-rows']),
+    '--dask-dimension', String(o['dask-dimension']), '--dask-observations', String(o['dask-observations'])]), python: pythonRows };
   // gpprobe bench prints its checksum to 6 significant digits.
   for (const [i, row] of py.python.entries()) {
     const difference = Math.abs(row.checksum - nativeN[i].checksum);
@@ -133,8 +148,14 @@ const header = ['measure (fit + score)', ...sizes.map((O) => `O = ${O.toLocaleSt
 console.log(`\n${queries.toLocaleString('en')} queries × ${dimension}; best of ${repeats}; BLAS: ${results.blas}; ` +
   `load average ${results.loadBefore} before, ${results.loadAfter} after${quick ? '; --quick: not figures' : ''}\n`);
 const cores = availableParallelism();
-if (Math.max(Number(results.loadBefore), Number(results.loadAfter)) >= 0.5 * cores) {
-  console.log(`The load average reached half the ${cores} cores: other processes took CPU time during the run, so these are not figures.\n`);
+// The load after includes the run's own threads; the one before says whether the machine was busy.
+if (Number(results.loadBefore) >= 0.5 * cores) {
+  console.log(`The load average was at half the ${cores} cores before the run: other processes were taking CPU time, so these are not figures.\n`);
+}
+if (chromium) {
+  const upload = Math.min(...chromium.threaded.map((r) => r.upload_seconds));
+  console.log(`wasm: the data are on the wasm heap before the clock starts; copying the ${queries.toLocaleString('en')} × ${dimension} ` +
+    `queries there from JS (engine.upload, once per data set) took ${(1000 * upload).toFixed(1)} ms, on one thread.\n`);
 }
 console.log(`| ${header.join(' | ')} |`);
 console.log(`| ${header.map((h, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
