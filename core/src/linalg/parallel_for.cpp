@@ -231,8 +231,13 @@ Status parallel_rounds(std::size_t blocks, std::size_t per_thread,
   const std::size_t round = threads == 1 ? 1 : threads * std::max<std::size_t>(per_thread, 1);
   for (std::size_t first = 0; first < blocks; first += round) {
     const std::size_t count = std::min(round, blocks - first);
-    std::vector<Status> statuses(count);  // at the first block of each chunk
-    parallel_for(count, [&](std::size_t begin, std::size_t end) { statuses[begin] = body(first + begin, first + end); });
+    // The round's blocks are claimed one at a time by whichever thread is free (a slower core takes fewer),
+    // every one of them run; then the first failure by block.
+    std::vector<Status> statuses(count);
+    std::atomic<std::size_t> next{0};
+    parallel_for(std::min(threads, count), [&](std::size_t, std::size_t) {
+      for (std::size_t b; (b = next.fetch_add(1)) < count;) statuses[b] = body(first + b, first + b + 1);
+    });
     for (const Status& status : statuses) GPPROBE_RETURN_IF_ERROR(status);
     GPPROBE_RETURN_IF_ERROR(between(first + count));
   }

@@ -79,7 +79,8 @@ Status ScoredQueries::score_rows(const Probe& probe, std::size_t first, std::siz
   out.latent_mean += first;
   out.latent_variance += first;
   const auto score_blocks = [&](std::size_t begin, std::size_t end) -> Status {
-    std::vector<double> block(std::min(count, kScoredQueriesBlockRows) * d);
+    thread_local std::vector<double> block;  // per-thread scratch that only grows (probe.cpp, score)
+    block.resize(std::min(count, kScoredQueriesBlockRows) * d);
     for (std::size_t b = begin; b < end; ++b) {
       const std::size_t start = first + b * kScoredQueriesBlockRows, n = std::min(kScoredQueriesBlockRows, first + count - start);
       queries_.copy_rows(start, n, block.data());

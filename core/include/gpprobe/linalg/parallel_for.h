@@ -34,10 +34,11 @@ void parallel_for(std::size_t n, const std::function<void(std::size_t begin, std
                   std::size_t min_chunk = 1);
 
 // Long work in blocks, with progress and cancel between rounds: blocks [0, blocks) go in rounds of
-// `per_thread` blocks per thread (one block per round on one thread, as a serial loop would), each round
-// split over the threads. body(begin, end) runs blocks [begin, end) in order and returns the first
-// failure. After a round, the first failing chunk's status (by block) is returned; else between(end),
-// called on the caller's thread with the number of blocks done, decides whether to go on.
+// `per_thread` blocks per thread (one block per round on one thread, as a serial loop would), each
+// round's blocks claimed one at a time by the threads as they become free, so every block before a
+// round's end is done when between runs. body(begin, end) runs blocks [begin, end) and returns the first
+// failure. After a round, the first failing block's status is returned; else between(end), called on the
+// caller's thread with the number of blocks done, decides whether to go on.
 Status parallel_rounds(std::size_t blocks, std::size_t per_thread,
                        const std::function<Status(std::size_t begin, std::size_t end)>& body,
                        const std::function<Status(std::size_t done)>& between);
