@@ -463,12 +463,14 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
           << format_number(lml_start) << ",\"log_marginal_likelihood\":" << format_number(lml) << ",\"points\":[";
   const std::size_t side = std::size_t(std::lround(std::sqrt(double(d))));
   const bool image = side * side == d;
+  // What every feature's bounds of this model share (the O(C^2 n^3) setup), made once for all the points.
+  const std::shared_ptr<const MulticlassBoundTerms> terms = MulticlassBoundTerms::make(model);
   for (std::size_t a = 0; a < points.size(); ++a) {
     const std::size_t p = points[a];
     const std::size_t c = std::size_t(data.test_labels[p]);
     const auto row = data.test.row(Eigen::Index(p));
     const std::vector<double> point(row.data(), row.data() + row.size());
-    Result<MulticlassOutput> output = MulticlassOutput::make(model, c);
+    Result<MulticlassOutput> output = MulticlassOutput::make(model, c, MulticlassOutput::default_partition(), {}, terms);
     if (!output.ok()) return output.status();
     SensitivityOptions options;
     options.gamma = gamma.value();

@@ -376,17 +376,72 @@ Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vec
   return out;
 }
 
-std::size_t MulticlassBoxBounds::pair_index(std::size_t p, std::size_t q) const {
+std::size_t MulticlassBoundTerms::pair_index(std::size_t p, std::size_t q) const {
   if (p > q) std::swap(p, q);
-  return p * C_ - p * (p + 1) / 2 + q;  // row p of the upper triangle
+  return p * classes - p * (p + 1) / 2 + q;  // row p of the upper triangle
 }
 
-MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const RobustnessRegion& region)
+std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const MulticlassLaplace& model) {
+  auto terms = std::make_shared<MulticlassBoundTerms>();
+  MulticlassBoundTerms& t = *terms;
+  t.model = &model;
+  t.classes = model.classes();
+  t.size = model.size();
+  const std::size_t C = t.classes, n = t.size, r = C - 1;
+  for (std::size_t c = 0; c < C; ++c) {
+    const SeArdKernel& kernel = model.kernels()[c];
+    std::vector<double> w(n);
+    for (std::size_t i = 0; i < n; ++i) w[i] = kernel.signal_variance * model.alpha()(Eigen::Index(i), Eigen::Index(c));
+    t.weights.push_back(std::move(w));
+    t.same_scales.push_back(kernel.length_scales == model.kernels()[r].length_scales);
+  }
+  // R^pq = s2_p s2_q (delta_pq E_p - N_p' N_q), N = M^-1 E.
+  const auto lower = model.M().triangularView<Eigen::Lower>();
+  std::vector<RowMatrix> N;
+  for (std::size_t c = 0; c < C; ++c) N.push_back(lower.solve(model.E()[c]));
+  t.R.resize(C * (C + 1) / 2);
+  for (std::size_t p = 0; p < C; ++p)
+    for (std::size_t q = p; q < C; ++q) {
+      RowMatrix Rpq = -(N[p].transpose() * N[q]);
+      if (p == q) Rpq += model.E()[p];
+      t.R[t.pair_index(p, q)] = model.kernels()[p].signal_variance * model.kernels()[q].signal_variance * Rpq;
+    }
+  bool all_same = true;
+  for (bool s : t.same_scales) all_same = all_same && s;
+  if (all_same) {
+    const std::size_t D = C - 1;
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t k = j; k < D; ++k) {
+        t.difference_R.push_back(t.R[t.pair_index(j, k)] - t.R[t.pair_index(j, r)] - t.R[t.pair_index(k, r)].transpose() +
+                                 t.R[t.pair_index(r, r)]);
+      }
+    // The positive semi-definite matrices of the variances of g_j (j < D) and of g_j + g_k (j < k < D), and
+    // their lower-triangular factors P = M'M (multiclass_box_detail::factor_remainder).
+    auto combined = [&](std::size_t j, std::size_t k) -> const RowMatrix& {
+      std::size_t index = 0;
+      for (std::size_t a = 0; a < j; ++a) index += D - a;
+      return t.difference_R[index + (k - j)];
+    };
+    for (std::size_t j = 0; j < D; ++j) t.add_factor(combined(j, j));
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t k = j + 1; k < D; ++k) {
+        const RowMatrix& jk = combined(j, k);
+        t.add_factor(combined(j, j) + combined(k, k) + jk + RowMatrix(jk.transpose()));
+      }
+  }
+  return terms;
+}
+
+MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const RobustnessRegion& region,
+                                         std::shared_ptr<const MulticlassBoundTerms> terms)
     : model_(&model), region_(&region) {
   n_ = model.size();
   C_ = model.classes();
   k_ = region.size();
-  const std::size_t d = model.dimension(), r = C_ - 1;
+  // Terms made for another model are never used: the bounds would be another model's.
+  if (!terms || terms->model != &model || terms->classes != C_ || terms->size != n_) terms = MulticlassBoundTerms::make(model);
+  terms_ = std::move(terms);
+  const std::size_t d = model.dimension();
   const RowMatrix& X = model.inputs();
   std::vector<bool> moving(d, false);
   for (std::size_t j : region.dims()) moving[j] = true;
@@ -407,48 +462,10 @@ MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const R
       }
     theta_.push_back(std::move(moving_theta));
     fixed_z_.push_back(std::move(fixed));
-    std::vector<double> w(n_);
-    for (std::size_t i = 0; i < n_; ++i) w[i] = kernel.signal_variance * model.alpha()(Eigen::Index(i), Eigen::Index(c));
-    weights_.push_back(std::move(w));
-    same_scales_.push_back(kernel.length_scales == model.kernels()[r].length_scales);
-  }
-  // R^pq = s2_p s2_q (delta_pq E_p - N_p' N_q), N = M^-1 E.
-  const auto lower = model.M().triangularView<Eigen::Lower>();
-  std::vector<RowMatrix> N;
-  for (std::size_t c = 0; c < C_; ++c) N.push_back(lower.solve(model.E()[c]));
-  R_.resize(C_ * (C_ + 1) / 2);
-  for (std::size_t p = 0; p < C_; ++p)
-    for (std::size_t q = p; q < C_; ++q) {
-      RowMatrix Rpq = -(N[p].transpose() * N[q]);
-      if (p == q) Rpq += model.E()[p];
-      R_[pair_index(p, q)] = model.kernels()[p].signal_variance * model.kernels()[q].signal_variance * Rpq;
-    }
-  bool all_same = true;
-  for (bool s : same_scales_) all_same = all_same && s;
-  if (all_same) {
-    const std::size_t D = C_ - 1;
-    for (std::size_t j = 0; j < D; ++j)
-      for (std::size_t k = j; k < D; ++k) {
-        difference_R_.push_back(R_[pair_index(j, k)] - R_[pair_index(j, r)] - R_[pair_index(k, r)].transpose() +
-                                R_[pair_index(r, r)]);
-      }
-    // The positive semi-definite matrices of the variances of g_j (j < D) and of g_j + g_k (j < k < D), and
-    // their lower-triangular factors P = M'M (multiclass_box_detail::factor_remainder).
-    auto combined = [&](std::size_t j, std::size_t k) -> const RowMatrix& {
-      std::size_t index = 0;
-      for (std::size_t a = 0; a < j; ++a) index += D - a;
-      return difference_R_[index + (k - j)];
-    };
-    for (std::size_t j = 0; j < D; ++j) add_factor(combined(j, j));
-    for (std::size_t j = 0; j < D; ++j)
-      for (std::size_t k = j + 1; k < D; ++k) {
-        const RowMatrix& jk = combined(j, k);
-        add_factor(combined(j, j) + combined(k, k) + jk + RowMatrix(jk.transpose()));
-      }
   }
 }
 
-void MulticlassBoxBounds::add_factor(const RowMatrix& matrix) {
+void MulticlassBoundTerms::add_factor(const RowMatrix& matrix) {
   // P = (matrix + matrix') / 2 + tau I, factored in reversed order so that M is lower triangular: with J the
   // reversal, J P J = L L' gives P = M'M for M = J L' J. tau keeps the rounding from making a positive
   // semi-definite P indefinite; it only adds tau |delta|^2 >= 0 to |M delta|^2, which stays an upper bound.
@@ -472,13 +489,13 @@ void MulticlassBoxBounds::add_factor(const RowMatrix& matrix) {
     // |delta' (P - M'M) delta| <= rho(|P - M'M|) |delta|^2 <= (largest row sum of |P - M'M|) |delta|^2,
     // doubled for the rounding of this very check.
     const Eigen::MatrixXd residual = (Eigen::MatrixXd(P) - Eigen::MatrixXd(M.transpose() * M)).cwiseAbs();
-    factors_.push_back(std::move(M));
-    factor_residuals_.push_back(2.0 * residual.rowwise().sum().maxCoeff());
+    factors.push_back(std::move(M));
+    factor_residuals.push_back(2.0 * residual.rowwise().sum().maxCoeff());
     return;
   }
-  factors_.clear();
-  factor_residuals_.clear();
-  factors_failed_ = true;
+  factors.clear();
+  factor_residuals.clear();
+  factors_failed = true;
 }
 
 MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
@@ -507,7 +524,7 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   MulticlassLatentBounds out;
   for (std::size_t c = 0; c < C; ++c) {
     ExponentialSumBounds m =
-        exponential_sum_bounds(weights_[c].data(), views[c].e, views[c].inputs, fixed_z_[c], box, rounding);
+        exponential_sum_bounds(terms_->weights[c].data(), views[c].e, views[c].inputs, fixed_z_[c], box, rounding);
     out.mean.push_back(m.value);
     out.mean_lower_point.push_back(std::move(m.lower_point));
     out.mean_upper_point.push_back(std::move(m.upper_point));
@@ -515,7 +532,7 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   out.covariance.assign(C * C, Interval{});
   for (std::size_t p = 0; p < C; ++p)
     for (std::size_t q = p; q < C; ++q) {
-      const Interval S = pairwise_sum(R_[pair_index(p, q)], views[p], views[q], box, rounding);
+      const Interval S = pairwise_sum(terms_->R[terms_->pair_index(p, q)], views[p], views[q], box, rounding);
       const double s2p = model_->kernels()[p].signal_variance, s2q = model_->kernels()[q].signal_variance;
       Interval v{(p == q ? s2p : 0.0) - S.upper, (p == q ? s2p : 0.0) - S.lower};
       if (p == q) {
@@ -530,9 +547,9 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   // The differences to the last class.
   for (std::size_t j = 0; j < D; ++j) {
     Interval m = minus(out.mean[j], out.mean[r]);
-    if (same_scales_[j]) {
+    if (terms_->same_scales[j]) {
       std::vector<double> w(n);
-      for (std::size_t i = 0; i < n; ++i) w[i] = weights_[j][i] - weights_[r][i];
+      for (std::size_t i = 0; i < n; ++i) w[i] = terms_->weights[j][i] - terms_->weights[r][i];
       m = intersect(m, exponential_sum_bounds(w.data(), views[r].e, views[r].inputs, fixed_z_[r], box, rounding).value);
     }
     out.difference_mean.push_back(m);
@@ -541,21 +558,21 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   std::size_t combined = 0;
   // Upper bounds of delta' P delta for the factored matrices (shared length-scales).
   std::vector<double> remainders;
-  for (std::size_t f = 0; f < factors_.size(); ++f)
-    remainders.push_back(factor_remainder(factors_[f], factor_residuals_[f], views[r], box, rounding));
+  for (std::size_t f = 0; f < terms_->factors.size(); ++f)
+    remainders.push_back(factor_remainder(terms_->factors[f], terms_->factor_residuals[f], views[r], box, rounding));
   for (std::size_t j = 0; j < D; ++j)
     for (std::size_t k = j; k < D; ++k) {
       const auto& S = out.covariance;
       Interval v = add(minus(S[j * C + k], add(S[j * C + r], S[k * C + r])), S[r * C + r]);
-      if (!difference_R_.empty()) {
+      if (!terms_->difference_R.empty()) {
         Interval quadratic{-kInfinity, kInfinity};
         if (!remainders.empty()) {
           quadratic = j == k ? Interval{0.0, remainders[j]}
                              : Interval{-0.5 * (remainders[j] + remainders[k]), 0.5 * remainders[pair_factor(j, k)]};
         }
         const Interval sum = remainders.empty()
-                                 ? pairwise_sum(difference_R_[combined], views[r], views[r], box, rounding)
-                                 : same_view_sum(difference_R_[combined], views[r], box, rounding, quadratic);
+                                 ? pairwise_sum(terms_->difference_R[combined], views[r], views[r], box, rounding)
+                                 : same_view_sum(terms_->difference_R[combined], views[r], box, rounding, quadratic);
         ++combined;
         const double constant = (j == k ? model_->kernels()[j].signal_variance : 0.0) + model_->kernels()[r].signal_variance;
         v = intersect(v, Interval{constant - sum.upper, constant - sum.lower});

@@ -19,8 +19,9 @@ namespace {
 class MulticlassBoxBounder final : public BoxBounder {
  public:
   MulticlassBoxBounder(const MulticlassLaplace& model, RobustnessRegion region, std::size_t c,
-                       LatentPartitionOptions partition, SoftmaxExpectationOptions quadrature)
-      : region_(std::move(region)), bounds_(model, region_), class_(c), partition_(partition),
+                       LatentPartitionOptions partition, SoftmaxExpectationOptions quadrature,
+                       std::shared_ptr<const MulticlassBoundTerms> terms)
+      : region_(std::move(region)), bounds_(model, region_, std::move(terms)), class_(c), partition_(partition),
         quadrature_(quadrature) {
     // Per moving coordinate the smallest length-scale over the classes, as certify_class_probability.
     for (std::size_t j : region_.dims()) {
@@ -69,7 +70,8 @@ class MulticlassBoxBounder final : public BoxBounder {
 }  // namespace
 
 Result<MulticlassOutput> MulticlassOutput::make(const MulticlassLaplace& model, std::size_t class_index,
-                                                LatentPartitionOptions partition, SoftmaxExpectationOptions quadrature) {
+                                                LatentPartitionOptions partition, SoftmaxExpectationOptions quadrature,
+                                                std::shared_ptr<const MulticlassBoundTerms> terms) {
   if (class_index >= model.classes()) {
     return Status(StatusCode::invalid_argument, "class " + std::to_string(class_index) +
                                                     " is out of range: the model has " +
@@ -77,7 +79,8 @@ Result<MulticlassOutput> MulticlassOutput::make(const MulticlassLaplace& model, 
                                                     std::to_string(model.classes() - 1) + ")");
   }
   if (!(partition.target_gap > 0.0)) partition.target_gap = 2.5e-4;
-  return MulticlassOutput(model, class_index, partition, quadrature);
+  if (!terms || terms->model != &model) terms = MulticlassBoundTerms::make(model);
+  return MulticlassOutput(model, class_index, partition, quadrature, std::move(terms));
 }
 
 Status MulticlassOutput::values(const MatrixView& points, double* out) const {
@@ -104,7 +107,7 @@ Result<std::unique_ptr<BoxBounder>> MulticlassOutput::around(const std::vector<d
   Result<RobustnessRegion> region = RobustnessRegion::linf_ball(point, 0.0, dims);
   if (!region.ok()) return region.status();
   return std::unique_ptr<BoxBounder>(
-      new MulticlassBoxBounder(*model_, std::move(region).value(), class_, partition_, quadrature_));
+      new MulticlassBoxBounder(*model_, std::move(region).value(), class_, partition_, quadrature_, terms_));
 }
 
 }  // namespace gpprobe

@@ -218,6 +218,55 @@ void check_model(const nlohmann::json& c, double gamma, std::vector<std::size_t>
   check_boxes(MulticlassBoxBounds(model, region), name);
 }
 
+// Explanations bound one region per feature with terms made once for the model (MulticlassBoundTerms): the
+// bounds must be those of terms made for that region alone, to the bit, and terms made for another model
+// (here: the same data at another signal variance, whose R^pq differ) must never be used.
+TEST(MulticlassBounds, SharedTermsGiveTheSameBoundsAndAnotherModelsAreNotUsed) {
+  const nlohmann::json c = testing::multiclass_golden_cases()[0];  // c3-blobs-2d-shared
+  const MulticlassTrainingData data = testing::multiclass_data(c);
+  const MulticlassLaplace model = testing::fitted_multiclass(data, testing::multiclass_kernels(c), false);
+  std::vector<SeArdKernel> louder = testing::multiclass_kernels(c);
+  for (SeArdKernel& k : louder) k.signal_variance *= 4.0;
+  const MulticlassLaplace other = testing::fitted_multiclass(data, louder, false);
+  const RowMatrix test = testing::gpc_matrix(c["X_test"]);
+  const std::vector<double> point(test.row(0).data(), test.row(0).data() + test.cols());
+  const std::shared_ptr<const MulticlassBoundTerms> shared = MulticlassBoundTerms::make(model);
+  const std::shared_ptr<const MulticlassBoundTerms> wrong = MulticlassBoundTerms::make(other);
+  for (const std::vector<std::size_t>& dims : {std::vector<std::size_t>{0}, std::vector<std::size_t>{1}, std::vector<std::size_t>{}}) {
+    const RobustnessRegion region = RobustnessRegion::linf_ball(point, 0.4, dims).value();
+    const MulticlassBoxBounds alone(model, region), with_shared(model, region, shared), with_wrong(model, region, wrong);
+    EXPECT_EQ(with_shared.terms(), shared);
+    EXPECT_NE(with_wrong.terms(), wrong);  // made afresh for this model
+    const MulticlassLatentBounds a = alone.latent(region.box()), b = with_shared.latent(region.box()),
+                                 w = with_wrong.latent(region.box()), o = MulticlassBoxBounds(other, region).latent(region.box());
+    for (const MulticlassLatentBounds* x : {&b, &w}) {
+      ASSERT_EQ(x->covariance.size(), a.covariance.size());
+      for (std::size_t e = 0; e < a.covariance.size(); ++e) {
+        EXPECT_EQ(x->covariance[e].lower, a.covariance[e].lower) << e;
+        EXPECT_EQ(x->covariance[e].upper, a.covariance[e].upper) << e;
+      }
+      for (std::size_t e = 0; e < a.difference_covariance.size(); ++e) {
+        EXPECT_EQ(x->difference_covariance[e].lower, a.difference_covariance[e].lower) << e;
+        EXPECT_EQ(x->difference_covariance[e].upper, a.difference_covariance[e].upper) << e;
+      }
+      for (std::size_t e = 0; e < a.mean.size(); ++e) {
+        EXPECT_EQ(x->mean[e].lower, a.mean[e].lower) << e;
+        EXPECT_EQ(x->mean[e].upper, a.mean[e].upper) << e;
+      }
+    }
+    // The other model's bounds really are other bounds (so the check above could fail).
+    bool differs = false;
+    for (std::size_t e = 0; e < a.covariance.size(); ++e) differs = differs || o.covariance[e].upper != a.covariance[e].upper;
+    EXPECT_TRUE(differs);
+    const LatentPartitionOptions partition{2.5e-4, 256, 7.0};
+    const ClassProbabilityBounds pa = alone.probability(a, {}, partition), pb = with_shared.probability(b, {}, partition);
+    for (std::size_t k = 0; k < model.classes(); ++k) {
+      EXPECT_EQ(pb.probability[k].lower, pa.probability[k].lower) << k;
+      EXPECT_EQ(pb.probability[k].upper, pa.probability[k].upper) << k;
+    }
+  }
+}
+
 TEST(MulticlassBounds, SoundOverSampledPointsSharedKernel) {
   check_model(testing::multiclass_golden_cases()[0], 0.4, {});  // c3-blobs-2d-shared
 }

@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -73,10 +74,37 @@ Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vec
                                const std::vector<double>& reference, std::size_t c, double target_gap,
                                LatentPartitionOptions::Ends ends = LatentPartitionOptions::Ends::both);
 
+// What the bounds over every region of one model share, built once (setup O(C^2 n^3): C solves and
+// C (C + 1) / 2 products of n x n for the matrices R^pq, and with shared length-scales D (D + 1) / 2
+// Cholesky factors): explanations bound one region per feature, and a certificate's several searches one
+// region each, all of the same model.
+struct MulticlassBoundTerms {
+  static std::shared_ptr<const MulticlassBoundTerms> make(const MulticlassLaplace& model);
+
+  const MulticlassLaplace* model = nullptr;  // the model they were made for (checked by MulticlassBoxBounds)
+  std::size_t classes = 0, size = 0;         // C and n
+  std::vector<std::vector<double>> weights;  // C: s2_c alpha_c
+  std::vector<RowMatrix> R;                  // R^pq for p <= q, at pair_index(p, q)
+  std::vector<RowMatrix> difference_R;       // combined matrices of Gamma_jk (j <= k) when shared, else empty
+  std::vector<bool> same_scales;             // C: class c has class r's length-scales
+  // With shared length-scales: lower-triangular factors M'M = P of the positive semi-definite matrices of
+  // Var g_j (j < D, first) and Var(g_j + g_k) (j < k, in row order), and their residual bounds.
+  std::vector<RowMatrix> factors;
+  std::vector<double> factor_residuals;
+  bool factors_failed = false;
+
+  std::size_t pair_index(std::size_t p, std::size_t q) const;
+
+ private:
+  void add_factor(const RowMatrix& matrix);
+};
+
 class MulticlassBoxBounds {
  public:
-  // `model` and `region` must outlive this object. Setup O(C^2 n^3) (the matrices R^pq).
-  MulticlassBoxBounds(const MulticlassLaplace& model, const RobustnessRegion& region);
+  // `model` and `region` must outlive this object. Setup O(C^2 n^3) unless `terms` made for this model are
+  // given (terms made for another model are not used: they are made afresh).
+  MulticlassBoxBounds(const MulticlassLaplace& model, const RobustnessRegion& region,
+                      std::shared_ptr<const MulticlassBoundTerms> terms = nullptr);
 
   // `box`: k sides over the region's moving coordinates, inside region.box().
   MulticlassLatentBounds latent(const Box& box) const;
@@ -90,26 +118,17 @@ class MulticlassBoxBounds {
 
   const MulticlassLaplace& model() const { return *model_; }
   const RobustnessRegion& region() const { return *region_; }
+  const std::shared_ptr<const MulticlassBoundTerms>& terms() const { return terms_; }
 
  private:
   const MulticlassLaplace* model_;
   const RobustnessRegion* region_;
   std::size_t n_ = 0, C_ = 0, k_ = 0;
-  std::vector<double> moving_columns_;              // k columns of n
-  std::vector<std::vector<double>> theta_;          // C: theta on the moving coordinates (k)
-  std::vector<std::vector<double>> fixed_z_;        // C: the fixed coordinates' part of z_i^c (n)
-  std::vector<std::vector<double>> weights_;        // C: s2_c alpha_c
-  std::vector<RowMatrix> R_;                        // R^pq for p <= q, at pair_index(p, q)
-  std::vector<RowMatrix> difference_R_;             // combined matrices of Gamma_jk (j <= k) when shared, else empty
-  std::vector<bool> same_scales_;                   // C: class c has class r's length-scales
-  // With shared length-scales: lower-triangular factors M'M = P of the positive semi-definite matrices of
-  // Var g_j (j < D, first) and Var(g_j + g_k) (j < k, in row order), and their residual bounds.
-  std::vector<RowMatrix> factors_;
-  std::vector<double> factor_residuals_;
-  bool factors_failed_ = false;
-  std::size_t pair_index(std::size_t p, std::size_t q) const;
-  void add_factor(const RowMatrix& matrix);
-  // The index in factors_ of Var(g_j + g_k), j < k.
+  std::shared_ptr<const MulticlassBoundTerms> terms_;
+  std::vector<double> moving_columns_;      // k columns of n
+  std::vector<std::vector<double>> theta_;  // C: theta on the moving coordinates (k)
+  std::vector<std::vector<double>> fixed_z_;  // C: the fixed coordinates' part of z_i^c (n)
+  // The index in terms_->factors of Var(g_j + g_k), j < k.
   std::size_t pair_factor(std::size_t j, std::size_t k) const {
     const std::size_t D = C_ - 1;
     std::size_t index = D;

@@ -10,12 +10,16 @@
 //   class_index the class c explained, < C
 //   partition  the latent partition of every box (target_gap 0: 2.5e-4, a quarter of the sensitivity's
 //              default tolerance; at most 256 cells as the robustness search)
+//   terms      what every region's bounds of this model share (multiclass_box_bounds.h): made here once when
+//              not given, so the bounders of all the features explained (one region each) share one setup
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
+#include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/certify/multiclass_probability_bounds.h"
 #include "gpprobe/classification/multiclass_laplace.h"
 #include "gpprobe/explain/scalar_output.h"
@@ -24,13 +28,18 @@ namespace gpprobe {
 
 class MulticlassOutput final : public BoundedOutput {
  public:
+  // The partition explanations use unless told (see above).
+  static LatentPartitionOptions default_partition() { return {0.0, 256, 7.0}; }
+
   // invalid_argument naming the class when class_index >= C.
   static Result<MulticlassOutput> make(const MulticlassLaplace& model, std::size_t class_index,
-                                       LatentPartitionOptions partition = {0.0, 256, 7.0},
-                                       SoftmaxExpectationOptions quadrature = {});
+                                       LatentPartitionOptions partition = default_partition(),
+                                       SoftmaxExpectationOptions quadrature = {},
+                                       std::shared_ptr<const MulticlassBoundTerms> terms = nullptr);
 
   std::size_t dimension() const override { return model_->dimension(); }
   std::size_t class_index() const { return class_; }
+  const std::shared_ptr<const MulticlassBoundTerms>& terms() const { return terms_; }
   // pi^c at every row; errors name "test inputs".
   Status values(const MatrixView& points, double* out) const override;
   Result<std::unique_ptr<BoxBounder>> around(const std::vector<double>& point,
@@ -38,13 +47,14 @@ class MulticlassOutput final : public BoundedOutput {
 
  private:
   MulticlassOutput(const MulticlassLaplace& model, std::size_t c, LatentPartitionOptions partition,
-                   SoftmaxExpectationOptions quadrature)
-      : model_(&model), class_(c), partition_(partition), quadrature_(quadrature) {}
+                   SoftmaxExpectationOptions quadrature, std::shared_ptr<const MulticlassBoundTerms> terms)
+      : model_(&model), class_(c), partition_(partition), quadrature_(quadrature), terms_(std::move(terms)) {}
 
   const MulticlassLaplace* model_;
   std::size_t class_;
   LatentPartitionOptions partition_;
   SoftmaxExpectationOptions quadrature_;
+  std::shared_ptr<const MulticlassBoundTerms> terms_;
 };
 
 }  // namespace gpprobe
