@@ -34,7 +34,8 @@ beforeEach(() => {
 const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
 const SIZES = [[1280, 800], [800, 1000], [390, 844]] as const;
 
-/** Share of a canvas's pixels that are neither white nor transparent. */
+/** Share of a canvas's pixels that are neither white nor transparent. A figure is drawn in an effect after
+ * its element appears, so tests poll it. */
 function inked(testId: string): Promise<number> {
   return page.getByTestId(testId).evaluate((canvas: HTMLCanvasElement) => {
     const ctx = canvas.getContext('2d')!;
@@ -73,8 +74,8 @@ describe('explain a digit in the Classification tab', () => {
     await idle();
 
     // Both maps drawn, each with its legend (drawn under the map) and the panel's legend in words.
-    expect(await inked('explain-delta-map')).toBeGreaterThan(0.2);
-    expect(await inked('explain-lime-map')).toBeGreaterThan(0.2);
+    await expect.poll(() => inked('explain-delta-map')).toBeGreaterThan(0.2);
+    await expect.poll(() => inked('explain-lime-map')).toBeGreaterThan(0.2);
     expect(await page.getByTestId('explain-lime-map').getAttribute('aria-label')).toBe('LIME (local linear surrogate)');
     expect(await page.getByTestId('explain-local-legend').textContent()).toContain('Red: raising the feature raises p(y = +1)');
 
@@ -109,7 +110,7 @@ describe('explain a digit in the Classification tab', () => {
     await panel.getByRole('button', { name: 'Global view' }).click();
     await page.getByTestId('explain-global').waitFor({ timeout: 120_000 });
     await idle();
-    expect(await inked('explain-global-delta')).toBeGreaterThan(0.2);
+    await expect.poll(() => inked('explain-global-delta')).toBeGreaterThan(0.2);
     const svg = await download(page.getByTestId('explain-global'), 'explain-global-svg');
     expect(svg.startsWith('<svg')).toBe(true);
 
@@ -134,8 +135,8 @@ describe('explain on 2-D data in the Classification tab', () => {
     await panel.getByRole('button', { name: 'Explain point 0' }).click();
     await page.getByTestId('explain-local').waitFor({ timeout: 120_000 });
     await idle();
-    expect(await inked('explain-delta-map')).toBeGreaterThan(0.01);
-    expect(await inked('explain-lime-map')).toBeGreaterThan(0.01);
+    await expect.poll(() => inked('explain-delta-map')).toBeGreaterThan(0.01);
+    await expect.poll(() => inked('explain-lime-map')).toBeGreaterThan(0.01);
     const text = await download(page.getByTestId('explain-local'), 'explain-local-csv');
     expect(text.trim().split('\n').length).toBe(3);
     await panel.getByLabel('explain global points').fill('10');
@@ -143,7 +144,7 @@ describe('explain on 2-D data in the Classification tab', () => {
     await panel.getByRole('button', { name: 'Global view' }).click();
     await page.getByTestId('explain-global').waitFor({ timeout: 120_000 });
     await idle();
-    expect(await inked('explain-global-delta')).toBeGreaterThan(0.005);
+    await expect.poll(() => inked('explain-global-delta')).toBeGreaterThan(0.005);
     const svg = await download(page.getByTestId('explain-global'), 'explain-global-svg');
     expect(svg).toContain('>Δ_γ</text>');
     expect(svg).toContain('>LIME</text>');
