@@ -24,8 +24,10 @@ function docsPage(): Plugin {
 
 // Cross-origin isolation (COOP/COEP), so the engine can load its threaded module; GPPROBE_ISOLATION=0
 // serves without it (one thread, as on a plain static host).
-const ISOLATION_HEADERS: Record<string, string> = process.env.GPPROBE_ISOLATION === '0' ? {}
-  : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+const ISOLATION_HEADERS: Record<string, string> =
+  process.env.GPPROBE_ISOLATION === '0'
+    ? {}
+    : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
   root: 'web',

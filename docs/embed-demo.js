@@ -8,7 +8,8 @@ for (const element of document.querySelectorAll('gpprobe-probe')) {
     const { scores, queryRows, observations, epsilon, strength } = event.detail;
     const rows = queryRows ?? Array.from(scores.judgedProbability, (_, i) => i);
     const confident = rows.filter((i) => scores.judgedProbability[i] >= 0.9).length;
-    readout.textContent = `${observations.length} observations, ε = ${epsilon}, s = ${strength}: ` +
+    readout.textContent =
+      `${observations.length} observations, ε = ${epsilon}, s = ${strength}: ` +
       `${confident} of ${rows.length} images judged ≥ 0.9 likely to show the concept.`;
     readout.dataset.results = String(rows.length);
   });

@@ -20,9 +20,6 @@
 // Kernels: KernelValue {name, parameters, values} (kernel_of / kernel_value), never text.
 #pragma once
 
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
-
 #include <cmath>
 #include <cstdint>
 #include <exception>
@@ -34,10 +31,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpprobe/kernels/kernel.h"
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe::wasm {
 
@@ -83,7 +83,8 @@ R guarded_call(Body&& body) {
     fault_point();
     return body();
   } catch (const std::bad_alloc&) {
-    return failed<R>(Status(StatusCode::out_of_memory, "out of memory: the wasm heap cannot grow further (4 GB at most)"));
+    return failed<R>(
+        Status(StatusCode::out_of_memory, "out of memory: the wasm heap cannot grow further (4 GB at most)"));
   } catch (const std::exception& e) {
     return failed<R>(Status(StatusCode::internal_error, std::string("internal error: ") + e.what()));
   }
@@ -222,9 +223,7 @@ inline std::vector<std::string> strings_of(const val& list) { return emscripten:
 // The JS `progress(done, total)` when it is a function (returning false cancels), else none.
 inline ProgressCallback progress_from(const val& progress) {
   if (progress.typeOf().as<std::string>() != "function") return {};
-  return [progress](std::size_t done, std::size_t total) {
-    return progress(double(done), double(total)).as<bool>();
-  };
+  return [progress](std::size_t done, std::size_t total) { return progress(double(done), double(total)).as<bool>(); };
 }
 
 // ---- hyperparameter optimisation ----
@@ -240,12 +239,13 @@ struct OptimizeRunsReport : BindingStatus {
 // restarts, seed, max_iterations), each refused by name.
 template <class Settings, class Options>
 Status optimizer_counts(const Settings& s, Options* options) {
-  for (const Status& checked : {count_argument("restarts", s.restarts, &options->restarts),
-                                seed_argument("seed", s.seed, &options->seed),
-                                count_argument("maxIterations", s.maxIterations, &options->max_iterations)}) {
+  for (const Status& checked :
+       {count_argument("restarts", s.restarts, &options->restarts), seed_argument("seed", s.seed, &options->seed),
+        count_argument("maxIterations", s.maxIterations, &options->max_iterations)}) {
     GPPROBE_RETURN_IF_ERROR(checked);
   }
-  if (options->max_iterations < 1) return Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0");
+  if (options->max_iterations < 1)
+    return Status(StatusCode::invalid_argument, "maxIterations must be at least 1, got 0");
   return Status::success();
 }
 

@@ -4,16 +4,17 @@
 // rows, cols, dtype 32/64), calls the core and returns the one result shape of binding_support.h.
 // Also registered here, once: BindingStatus, and the two test hooks of the guard (registeredBindings,
 // armFault).
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <memory>
 #include <sstream>
 #include <string>
 
-#include "binding_support.h"
-#include "gpprobe/probe/observation_draw.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "gpprobe/probe/observation_draw.h"
+
+#include "binding_support.h"
 #include "probe_handle.h"
 
 namespace gpprobe::wasm {

@@ -3,15 +3,16 @@
 // core, never from TS arithmetic), their densities, and the belief envelope (the rational region).
 // Conventions of binding_support.h: heap pointers and shapes in, outputs into caller-allocated buffers
 // or the result struct, one status shape out.
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <string>
 
-#include "binding_support.h"
+#include <emscripten/bind.h>
+
+#include "gpprobe/linalg/pca.h"
 #include "gpprobe/probe/belief_densities.h"
 #include "gpprobe/probe/belief_envelope.h"
-#include "gpprobe/linalg/pca.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -40,7 +41,8 @@ Status principal_components(std::uintptr_t x, std::size_t rows, std::size_t cols
 // The logit-normal density (mean, variance) at n points of (0, 1).
 Status logit_normal_densities(std::uintptr_t grid, std::size_t n, double mean, double variance, std::uintptr_t out) {
   if (!(variance > 0.0)) return Status(StatusCode::invalid_argument, "a logit-normal density needs variance > 0");
-  for (std::size_t i = 0; i < n; ++i) doubles_out(out)[i] = gpprobe::logit_normal_density(doubles(grid)[i], mean, variance);
+  for (std::size_t i = 0; i < n; ++i)
+    doubles_out(out)[i] = gpprobe::logit_normal_density(doubles(grid)[i], mean, variance);
   return Status::success();
 }
 

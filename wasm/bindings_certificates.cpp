@@ -2,17 +2,18 @@
 // GP classifier's robustness and of the probe's verdict, their conversion from and to the core's
 // structs, and the defaults of both (certifyDefaults, which web/src/engine/vocabulary.ts restates once,
 // tested). Conventions of binding_support.h; no mathematics.
-#include <emscripten/bind.h>
-
 #include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "certificate_values.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/certify/classifier_robustness.h"
 #include "gpprobe/certify/multiclass_robustness.h"
 #include "gpprobe/certify/probe_certificate.h"
+
+#include "certificate_values.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -58,7 +59,8 @@ Result<RobustnessOptions> robustness_options(const RobustnessSettings& s) {
   if (!s.validRange.isNull() && !s.validRange.isUndefined()) {
     const std::vector<double> range = emscripten::convertJSArrayToNumberVector<double>(s.validRange);
     if (range.size() != 2) {
-      return Status(StatusCode::invalid_argument, "validRange must be [lo, hi], got " + std::to_string(range.size()) + " values");
+      return Status(StatusCode::invalid_argument,
+                    "validRange must be [lo, hi], got " + std::to_string(range.size()) + " values");
     }
     o.valid_range = Interval{range[0], range[1]};
   }

@@ -5,19 +5,20 @@
 // numbers under the TS API's names (signalVariance, lengthScales: the CLI's --signal-variance and
 // --length-scales), and every call returns its own report: nothing is left in the handle for a later
 // call to read.
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "binding_support.h"
-#include "certificate_values.h"
-#include "explain_values.h"
-#include "gpprobe/explain/gpc_output.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/probability.h"
+#include "gpprobe/explain/gpc_output.h"
+
+#include "binding_support.h"
+#include "certificate_values.h"
+#include "explain_values.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -45,7 +46,7 @@ struct ClassifierStateValue : BindingStatus {
   double signalVariance = 0;
   val lengthScales = val::null();  // Float64Array, one per input column
   double logMarginalLikelihood = 0;
-  val gradient = val::null();      // Float64Array: d/d[log signal variance, log length-scale 1..d]
+  val gradient = val::null();  // Float64Array: d/d[log signal variance, log length-scale 1..d]
   double iterations = 0, size = 0, dimension = 0;
 };
 
@@ -93,8 +94,8 @@ class ClassifierHandle {
     Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
     if (!data.ok()) return failed<Report>(data.status());
     options.shared_length_scale = o.sharedLengthScale;
-    Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data.value(), p.value().kernel, p.value().options,
-                                                               options, progress_from(progress));
+    Result<GpcHyperparameterFit> fit =
+        fit_gpc_hyperparameters(data.value(), p.value().kernel, p.value().options, options, progress_from(progress));
     if (!fit.ok()) return failed<Report>(fit.status());
     const Status refitted = refit(data.value(), fit.value().kernel, p.value().options);
     if (!refitted.ok()) return failed<Report>(refitted);
@@ -116,7 +117,8 @@ class ClassifierHandle {
   }
 
   // Certified robustness at `point` (certificate_values.h); `on_interval` sees each split's interval.
-  RobustnessCertificateValue certify_robustness(val point, const RobustnessSettings& s, val progress, val on_interval) const {
+  RobustnessCertificateValue certify_robustness(val point, const RobustnessSettings& s, val progress,
+                                                val on_interval) const {
     if (!gpc_) return failed<RobustnessCertificateValue>(not_fitted());
     return robustness_certificate(gpc_->common_form(), point, s, progress, on_interval);
   }
@@ -184,8 +186,9 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification) {
       .field("maxIterations", &ClassifierOptimizeSettings::maxIterations)
       .field("sharedLengthScale", &ClassifierOptimizeSettings::sharedLengthScale);
   optimize_runs_result<ClassifierOptimizeReport>("ClassifierOptimizeReport");
-  result_object<ClassifierPredictReport>("ClassifierPredictReport",
-                                         [](auto& o) { o.field("clampedVariances", &ClassifierPredictReport::clampedVariances); });
+  result_object<ClassifierPredictReport>("ClassifierPredictReport", [](auto& o) {
+    o.field("clampedVariances", &ClassifierPredictReport::clampedVariances);
+  });
   result_object<ClassifierStateValue>("ClassifierStateValue", [](auto& o) {
     o.field("method", &ClassifierStateValue::method)
         .field("likelihood", &ClassifierStateValue::likelihood)

@@ -3,19 +3,20 @@
 // synthetic data (synthetic_classification.h) and the lab's vocabulary — methods, likelihoods, examples
 // and the defaults of the model, the hyperparameter fit and the probing experiment's probes.
 // Conventions of binding_support.h; no mathematics.
-#include <emscripten/bind.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "binding_support.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/classification/classification_examples.h"
-#include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/synthetic_classification.h"
+#include "gpprobe/evaluation/experiment.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -30,7 +31,8 @@ struct ClassificationExampleValue : BindingStatus {
 
 ClassificationExampleValue classification_example_value(const std::string& name, double seed) {
   std::uint64_t s = 0;
-  if (Status checked = seed_argument("seed", seed, &s); !checked.ok()) return failed<ClassificationExampleValue>(checked);
+  if (Status checked = seed_argument("seed", seed, &s); !checked.ok())
+    return failed<ClassificationExampleValue>(checked);
   Result<ClassificationExample> e = classification_example(name, s);
   if (!e.ok()) return failed<ClassificationExampleValue>(e.status());
   const ClassificationExample& v = e.value();
@@ -47,7 +49,8 @@ ClassificationExampleValue classification_example_value(const std::string& name,
 
 // Seeded synthetic classification data (synthetic_classification.h, the benchmark's workload): x as
 // float64 rows * dimension at `x`, labels 0/1 as float64 at `labels`.
-Status synthetic_classification_data(double rows, double dimension, double seed, std::uintptr_t x, std::uintptr_t labels) {
+Status synthetic_classification_data(double rows, double dimension, double seed, std::uintptr_t x,
+                                     std::uintptr_t labels) {
   std::size_t n = 0, d = 0;
   std::uint64_t s = 0;
   GPPROBE_RETURN_IF_ERROR(count_argument("rows", rows, &n));
@@ -78,8 +81,8 @@ struct ClassificationVocabulary : BindingStatus {
 ClassificationVocabulary classification_vocabulary() {
   ClassificationVocabulary v;
   v.methods = array_of(std::vector<std::string>{method_name(GpcMethod::laplace), method_name(GpcMethod::ep)});
-  v.likelihoods = array_of(std::vector<std::string>{likelihood_name(GpcLikelihood::probit),
-                                                    likelihood_name(GpcLikelihood::logistic)});
+  v.likelihoods = array_of(
+      std::vector<std::string>{likelihood_name(GpcLikelihood::probit), likelihood_name(GpcLikelihood::logistic)});
   val examples = val::array();
   for (const ExampleEntry& e : classification_examples()) {
     val entry = val::object();
@@ -92,9 +95,11 @@ ClassificationVocabulary classification_vocabulary() {
   const SeArdKernel kernel;  // s2 = 1; every length-scale 1 (the CLI's defaults)
   const GpcHyperparameterOptions fit;
   const GpcProbeOptions probe;
-  v.defaults = {method_name(model.method), likelihood_name(model.likelihood), kernel.signal_variance, 1.0,
-                double(fit.restarts), double(fit.seed), double(fit.max_iterations),
-                double(probe.laplace_iterations), double(probe.ep_iterations)};
+  v.defaults = {method_name(model.method),  likelihood_name(model.likelihood),
+                kernel.signal_variance,     1.0,
+                double(fit.restarts),       double(fit.seed),
+                double(fit.max_iterations), double(probe.laplace_iterations),
+                double(probe.ep_iterations)};
   return v;
 }
 
@@ -128,7 +133,6 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification_examples) {
         .field("examples", &ClassificationVocabulary::examples)
         .field("defaults", &ClassificationVocabulary::defaults);
   });
-
 
   bind_function<&classification_example_value>("classificationExample");
   bind_function<&synthetic_classification_data>("syntheticClassification");

@@ -5,8 +5,6 @@
 // lengthScales (1 list for every class, or C lists; each 1 value or one per column), the CLI's
 // --signal-variance and --length-scales / --length-scales-per-class. Labels are class indices 0..C-1 with
 // C = the largest + 1 unless `classes` says more (a class without an example is allowed).
-#include <emscripten/bind.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,13 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "binding_support.h"
-#include "certificate_values.h"
-#include "explain_values.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/certify/multiclass_robustness.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
 #include "gpprobe/explain/multiclass_output.h"
+
+#include "binding_support.h"
+#include "certificate_values.h"
+#include "explain_values.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -40,9 +41,9 @@ struct MulticlassOptimizeSettings {
 struct MulticlassOptimizeReport : OptimizeRunsReport {};
 
 struct MulticlassPredictReport : BindingStatus {
-  double errorEstimate = 0;    // the largest estimated error of any probability
-  double unconverged = 0;      // points whose rule stopped at its node budget
-  val rules = val::array();    // string[]: the quadratures used
+  double errorEstimate = 0;  // the largest estimated error of any probability
+  double unconverged = 0;    // points whose rule stopped at its node budget
+  val rules = val::array();  // string[]: the quadratures used
 };
 
 struct MulticlassStateValue : BindingStatus {
@@ -51,22 +52,22 @@ struct MulticlassStateValue : BindingStatus {
   val signalVariances = val::null();  // Float64Array, C
   val lengthScales = val::null();     // Float64Array, C by d row-major
   double logMarginalLikelihood = 0;
-  val gradient = val::null();         // Float64Array, C by (1 + d): d/d[log S_c, log L_c1..L_cd]
-  val classCounts = val::null();      // Float64Array, C: training points per class
+  val gradient = val::null();     // Float64Array, C by (1 + d): d/d[log S_c, log L_c1..L_cd]
+  val classCounts = val::null();  // Float64Array, C: training points per class
   double iterations = 0, size = 0, dimension = 0;
 };
 
 struct MulticlassRobustnessSettings {
   double gamma = 0, tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
-  double classIndex = -1;          // -1: the predicted class
-  val dims = val::array();         // Float64Array or number[] of whole numbers; empty: all
-  val validRange = val::null();    // null or [lo, hi]
+  double classIndex = -1;        // -1: the predicted class
+  val dims = val::array();       // Float64Array or number[] of whole numbers; empty: all
+  val validRange = val::null();  // null or [lo, hi]
 };
 
 struct SafetyValue {
   double predictedClass = 0, marginLower = 0, marginUpper = 0, iterations = 0;
   val witness = val::null(), witnessProbabilities = val::null();  // Float64Array, d and C
-  std::string status, stop;  // safety_verdict_name, safety_stop_name
+  std::string status, stop;                                       // safety_verdict_name, safety_stop_name
 };
 
 struct MulticlassCertificateValue : BindingStatus {
@@ -90,11 +91,13 @@ Result<std::vector<SeArdKernel>> kernels_of(const MulticlassSettings& s, std::si
   for (std::size_t i = 0; i < count; ++i) lists.push_back(numbers_of(s.lengthScales[i]));
   if (signal.size() != 1 && signal.size() != C) {
     return Status(StatusCode::invalid_argument, "signalVariances has " + count_of(signal.size(), "value") + " for " +
-                                                    count_of(C, "class", "classes") + ": give 1 or " + std::to_string(C));
+                                                    count_of(C, "class", "classes") + ": give 1 or " +
+                                                    std::to_string(C));
   }
   if (lists.size() != 1 && lists.size() != C) {
     return Status(StatusCode::invalid_argument, "lengthScales has " + count_of(lists.size(), "list") + " for " +
-                                                    count_of(C, "class", "classes") + ": give 1 or " + std::to_string(C));
+                                                    count_of(C, "class", "classes") + ": give 1 or " +
+                                                    std::to_string(C));
   }
   std::vector<SeArdKernel> kernels;
   for (std::size_t c = 0; c < std::max(signal.size(), lists.size()); ++c) {
@@ -191,7 +194,8 @@ class MulticlassClassifierHandle {
                                   val progress) const {
     using Report = MulticlassPredictReport;
     if (!model_) return failed<Report>(not_fitted());
-    Result<MulticlassPrediction> p = model_->predict(MatrixView(doubles(test), rows, cols), {}, progress_from(progress));
+    Result<MulticlassPrediction> p =
+        model_->predict(MatrixView(doubles(test), rows, cols), {}, progress_from(progress));
     if (!p.ok()) return failed<Report>(p.status());
     const std::size_t C = model_->classes(), m = p.value().latent.size();
     double* mean = doubles_out(out);
@@ -244,9 +248,9 @@ class MulticlassClassifierHandle {
       const Status checked = count_argument("classIndex", s.classIndex, &class_index);
       if (!checked.ok()) return failed<Value>(checked);
       if (class_index >= C) {
-        return failed<Value>(Status(StatusCode::invalid_argument, "classIndex is " + std::to_string(class_index) +
-                                                                      "; the model has " +
-                                                                      count_of(C, "class", "classes")));
+        return failed<Value>(Status(
+            StatusCode::invalid_argument,
+            "classIndex is " + std::to_string(class_index) + "; the model has " + count_of(C, "class", "classes")));
       }
     }
     const std::vector<double> x = numbers_of(point);
@@ -260,9 +264,9 @@ class MulticlassClassifierHandle {
     const ClassCertificate& k = certificate.value();
     if (!finite(k.probability_at_point) ||
         !finite({k.minimum.lower, k.minimum.upper, k.maximum.lower, k.maximum.upper, sc.lower, sc.upper})) {
-      return failed<Value>(Status(StatusCode::numerical_failure, "the certificate of class " +
-                                                                     std::to_string(class_index) +
-                                                                     " or the safety margin is not finite"));
+      return failed<Value>(
+          Status(StatusCode::numerical_failure,
+                 "the certificate of class " + std::to_string(class_index) + " or the safety margin is not finite"));
     }
     Value v;
     v.classes = double(C);

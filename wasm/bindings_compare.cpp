@@ -3,15 +3,16 @@
 // names, the row count and the concepts; probe() one (concept, embedding) cell at a time, the embedding's
 // rows viewed in the wasm heap (the TS engine copies one embedding in, probes every concept, frees it, and
 // yields between cells for progress and cancel); result() for the table, the paired tests and sentences.
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "binding_support.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/compare/representation_comparison.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -25,8 +26,8 @@ struct RepresentationProbeValue {
   std::string name, space, looVerdict;
   double width = 0, observations = 0, positives = 0, negatives = 0;
   double looAuroc = 0, looAurocStandardError = 0, looAurocLower = 0, looAurocUpper = 0, looLogLoss = 0;
-  double heldoutRows = 0, heldoutPositives = 0, heldoutAuroc = 0, heldoutAurocStandardError = 0,
-         heldoutAurocLower = 0, heldoutAurocUpper = 0;
+  double heldoutRows = 0, heldoutPositives = 0, heldoutAuroc = 0, heldoutAurocStandardError = 0, heldoutAurocLower = 0,
+         heldoutAurocUpper = 0;
   double queries = 0, meanJudgedProbability = 0, meanEpisteme = 0, meanAlea = 0, decidedFraction = 0;
   double oodRows = 0, oodAuroc = 0;
   double basisAuroc = 0, basisAurocLower = 0, basisAurocUpper = 0, differenceFromBest = 0, pValueAgainstBest = 0;
@@ -37,7 +38,7 @@ struct ConceptComparisonValue {
   std::string concept, basis, sentence;
   double basisRows = 0, best = 0;
   val difference = val::null(), standardError = val::null(), pValue = val::null();  // Float64Array, K by K
-  val probes = val::null();                                                          // RepresentationProbeValue[]
+  val probes = val::null();                                                         // RepresentationProbeValue[]
 };
 
 struct ComparisonValue : BindingStatus {
@@ -99,7 +100,7 @@ class CompareHandle {
     const std::uint32_t* counts = reinterpret_cast<const std::uint32_t*>(observation_counts);
     const std::uint32_t* rows_of = reinterpret_cast<const std::uint32_t*>(observations);
     for (std::size_t c = 0, offset = 0; c < concepts.size(); ++c) {
-      gpprobe::ComparedConcept concept{concepts[c], bytes(labels) + c * n, n, {}};
+      gpprobe::ComparedConcept concept {concepts[c], bytes(labels) + c * n, n, {}};
       concept.observations.assign(rows_of + offset, rows_of + offset + counts[c]);
       offset += counts[c];
       compared.push_back(std::move(concept));
@@ -133,7 +134,8 @@ class CompareHandle {
   }
 
   ComparisonValue result() const {
-    if (!run_) return failed<ComparisonValue>(Status(StatusCode::invalid_argument, "compare: start() the comparison first"));
+    if (!run_)
+      return failed<ComparisonValue>(Status(StatusCode::invalid_argument, "compare: start() the comparison first"));
     Result<gpprobe::ComparisonResult> r = run_->finish();
     if (!r.ok()) return failed<ComparisonValue>(r.status());
     const gpprobe::ComparisonResult& result = r.value();

@@ -2,16 +2,17 @@
 // Conventions of binding_support.h. An experiment runs a few trials per call (one per thread: the TS
 // engine yields and checks for cancel between calls); the handle adds the trials up in the core
 // (append_trials), so the means and standard deviations never pass through TypeScript.
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
 
-#include "binding_support.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/baselines/baselines.h"
 #include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/evaluation/metrics.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -30,7 +31,8 @@ BaselineRun run_baseline(const std::string& method, std::uintptr_t observations,
   if (!m.ok()) return failed<BaselineRun>(m.status());
   MatrixView x, q;
   if (Status s = view_of(observations, rows, cols, dtype, "observations", &x); !s.ok()) return failed<BaselineRun>(s);
-  if (Status s = view_of(queries, query_rows, query_cols, query_dtype, "queries", &q); !s.ok()) return failed<BaselineRun>(s);
+  if (Status s = view_of(queries, query_rows, query_cols, query_dtype, "queries", &q); !s.ok())
+    return failed<BaselineRun>(s);
   gpprobe::BaselineOptions options;
   for (const Status& checked : {count_argument("k", k, &options.k), seed_argument("seed", seed, &options.seed),
                                 count_argument("members", members, &options.members)}) {
@@ -73,7 +75,9 @@ Metric accuracy(std::uintptr_t labels, std::uintptr_t probability, std::size_t n
   return metric(gpprobe::accuracy(bytes(labels), doubles(probability), n, threshold));
 }
 
-Metric pearson(std::uintptr_t x, std::uintptr_t y, std::size_t n) { return metric(gpprobe::pearson(doubles(x), doubles(y), n)); }
+Metric pearson(std::uintptr_t x, std::uintptr_t y, std::size_t n) {
+  return metric(gpprobe::pearson(doubles(x), doubles(y), n));
+}
 
 struct RocCurveValue : BindingStatus {
   val falsePositiveRate = val::null(), truePositiveRate = val::null(), thresholds = val::null();  // Float64Array
@@ -93,7 +97,7 @@ RocCurveValue roc_curve(std::uintptr_t labels, std::uintptr_t scores, std::size_
 // fills what the caller left out from the core's defaults).
 struct ExperimentSettings {
   double seed, maxObservations, maxQueries, members, k, epsilon, strength;
-  bool gpc;  // probing: the GP classification probes too (experiment.h GpcProbeOptions) ...
+  bool gpc;                   // probing: the GP classification probes too (experiment.h GpcProbeOptions) ...
   double gpcMaxObservations;  // ... up to this O
 };
 
@@ -156,7 +160,8 @@ class ExperimentHandle {
   ExperimentValue result() const {
     ExperimentValue v;
     v.experiment = gpprobe::experiment_name(result_.kind);
-    v.observationCounts = copy_out(std::vector<double>(result_.observation_counts.begin(), result_.observation_counts.end()));
+    v.observationCounts =
+        copy_out(std::vector<double>(result_.observation_counts.begin(), result_.observation_counts.end()));
     v.scheduleLimit = result_.schedule_limit;
     v.trials = double(result_.trials);
     std::vector<CurveValue> curves;

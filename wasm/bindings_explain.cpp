@@ -1,14 +1,15 @@
 // Embind registration of the explanations (explain_values.h): settings in, Delta intervals and LIME's
 // coefficients out, for the handles' explain methods. Conventions of binding_support.h; no mathematics.
-#include <emscripten/bind.h>
-
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "explain_values.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/lime.h"
+
+#include "explain_values.h"
 
 namespace gpprobe::wasm {
 
@@ -18,16 +19,17 @@ ExplainValue explain_output(const BoundedOutput& output, const val& points, cons
   const std::size_t d = output.dimension();
   const std::vector<double> x = emscripten::convertJSArrayToNumberVector<double>(points);
   if (d == 0 || x.empty() || x.size() % d != 0) {
-    return failed<Value>(Status(StatusCode::dimension_mismatch,
-                                "the points have " + std::to_string(x.size()) + " values, not a whole number of rows of " +
-                                    std::to_string(d) + " (the model's inputs)"));
+    return failed<Value>(Status(StatusCode::dimension_mismatch, "the points have " + std::to_string(x.size()) +
+                                                                    " values, not a whole number of rows of " +
+                                                                    std::to_string(d) + " (the model's inputs)"));
   }
   const std::size_t m = x.size() / d;
   SensitivityOptions o;
   o.gamma = s.gamma;
   o.tolerance = s.tolerance;
   o.time_limit_seconds = s.timeLimitSeconds;
-  if (const Status c = count_argument("maxIterations", s.maxIterations, &o.max_iterations); !c.ok()) return failed<Value>(c);
+  if (const Status c = count_argument("maxIterations", s.maxIterations, &o.max_iterations); !c.ok())
+    return failed<Value>(c);
   for (double v : emscripten::convertJSArrayToNumberVector<double>(s.dims)) {
     std::size_t i = 0;
     if (const Status c = count_argument("each of dims", v, &i); !c.ok()) return failed<Value>(c);
@@ -69,7 +71,8 @@ ExplainValue explain_output(const BoundedOutput& output, const val& points, cons
       const FeatureSensitivity& f = local.features[a];
       lower[p * k + a] = f.delta_lower, delta[p * k + a] = f.delta, upper[p * k + a] = f.delta_upper;
       for (const SideExtremes* side : {&f.minus, &f.plus})
-        for (const OutputExtreme* e : {&side->minimum, &side->maximum}) unconverged += e->status != SearchStatus::converged;
+        for (const OutputExtreme* e : {&side->minimum, &side->maximum})
+          unconverged += e->status != SearchStatus::converged;
     }
     if (samples == 0) continue;
     // Each point's own stream (the seed for the first point, as the CLI's single point).

@@ -1,13 +1,14 @@
 // Embind registration of scores kept up to date with a probe (scored_queries.h): adding or removing
 // an observation updates every kept query by a rank-one change instead of scoring it again.
 // Conventions of binding_support.h; no mathematics.
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <memory>
 
-#include "binding_support.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/probe/scored_queries.h"
+
+#include "binding_support.h"
 #include "probe_handle.h"
 
 namespace gpprobe::wasm {
@@ -65,7 +66,8 @@ class ScoredQueriesHandle {
     GPPROBE_RETURN_IF_ERROR(count_argument("first", first, &f));
     GPPROBE_RETURN_IF_ERROR(count_argument("count", count, &n));
     double* base = doubles_out(out);
-    const gpprobe::ProbeScoreColumns columns{base, base + n, base + 2 * n, base + 3 * n, base + 4 * n, base + 5 * n, base + 6 * n};
+    const gpprobe::ProbeScoreColumns columns{base,         base + n,     base + 2 * n, base + 3 * n,
+                                             base + 4 * n, base + 5 * n, base + 6 * n};
     return kept_->write(columns, f, n);
   }
 

@@ -5,16 +5,17 @@
 // call returns its own report (the optimiser's runs, clamped variances, a sample's jitter): nothing is
 // left in the handle for a later call to read. The lab's free functions are in
 // bindings_regression_tools.cpp.
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "binding_support.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/hyperparameter_fit.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -67,9 +68,9 @@ class RegressionHandle {
     Result<Kernel> k = kernel_of(kernel);
     if (!k.ok()) return failed<OptimizeReport>(k.status());
     gpprobe::HyperparameterFitOptions options;
-    for (const Status& checked : {count_argument("restarts", s.restarts, &options.restarts),
-                                  seed_argument("seed", s.seed, &options.seed),
-                                  count_argument("maxIterations", s.maxIterations, &options.max_iterations)}) {
+    for (const Status& checked :
+         {count_argument("restarts", s.restarts, &options.restarts), seed_argument("seed", s.seed, &options.seed),
+          count_argument("maxIterations", s.maxIterations, &options.max_iterations)}) {
       if (!checked.ok()) return failed<OptimizeReport>(checked);
     }
     if (options.max_iterations < 1) {
@@ -81,7 +82,8 @@ class RegressionHandle {
     Result<gpprobe::HyperparameterFit> fit = gpprobe::fit_hyperparameters(
         view, doubles(y), rows, k.value(), noise_variance, options, progress_from(progress));
     if (!fit.ok()) return failed<OptimizeReport>(fit.status());
-    const Status refitted = refit(view, doubles(y), kernel.name, fit.value().kernel, fit.value().noise_variance, s.mean);
+    const Status refitted =
+        refit(view, doubles(y), kernel.name, fit.value().kernel, fit.value().noise_variance, s.mean);
     if (!refitted.ok()) return failed<OptimizeReport>(refitted);
     OptimizeReport report;
     report.runValues = copy_out(fit.value().run_values);
@@ -91,11 +93,12 @@ class RegressionHandle {
 
   // Writes 8 columns of `rows` doubles at `out`: mean, latent_variance, observation_variance,
   // knowledge, latent_lower, latent_upper, observation_lower, observation_upper.
-  PredictReport predict(std::uintptr_t test, std::size_t rows, std::size_t cols, std::uintptr_t out, val progress) const {
+  PredictReport predict(std::uintptr_t test, std::size_t rows, std::size_t cols, std::uintptr_t out,
+                        val progress) const {
     if (!gp_) return failed<PredictReport>(not_fitted());
     double* b = doubles_out(out);
-    const gpprobe::PredictionColumns columns{b, b + rows, b + 2 * rows, b + 3 * rows,
-                                             b + 4 * rows, b + 5 * rows, b + 6 * rows, b + 7 * rows};
+    const gpprobe::PredictionColumns columns{
+        b, b + rows, b + 2 * rows, b + 3 * rows, b + 4 * rows, b + 5 * rows, b + 6 * rows, b + 7 * rows};
     gpprobe::PredictionReport report;
     const Status s = gp_->predict(MatrixView(doubles(test), rows, cols), columns, progress_from(progress), &report);
     if (!s.ok()) return failed<PredictReport>(s);
@@ -162,7 +165,8 @@ EMSCRIPTEN_BINDINGS(gpprobe_regression) {
   result_object<OptimizeReport>("OptimizeReport", [](auto& o) {
     o.field("runValues", &OptimizeReport::runValues).field("iterations", &OptimizeReport::iterations);
   });
-  result_object<PredictReport>("PredictReport", [](auto& o) { o.field("clampedVariances", &PredictReport::clampedVariances); });
+  result_object<PredictReport>("PredictReport",
+                               [](auto& o) { o.field("clampedVariances", &PredictReport::clampedVariances); });
   result_object<SampleReport>("SampleReport", [](auto& o) { o.field("jitter", &SampleReport::jitter); });
   result_object<RegressionStateValue>("RegressionStateValue", [](auto& o) {
     o.field("kernel", &RegressionStateValue::kernel)

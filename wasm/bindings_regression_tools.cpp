@@ -1,18 +1,19 @@
 // Embind registration of the regression lab's free functions: prior samples, anomaly statuses, the
 // knowledge-gated ROC sweep, the bundled examples (with the model each is meant for) and the paper's
 // Fig. 3 experiment (with its model's predictions on a grid). Conventions of binding_support.h.
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "binding_support.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/regression/anomaly_detection.h"
 #include "gpprobe/regression/anomaly_experiment.h"
 #include "gpprobe/regression/gated_roc.h"
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/regression_examples.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -25,7 +26,8 @@ Status sample_prior(const KernelValue& kernel, double mean, std::uintptr_t test,
   std::uint64_t draw = 0;
   GPPROBE_RETURN_IF_ERROR(count_argument("count", count, &n));
   GPPROBE_RETURN_IF_ERROR(seed_argument("seed", seed, &draw));
-  Result<gpprobe::PosteriorSamples> s = gpprobe::sample_prior(k.value(), mean, MatrixView(doubles(test), rows, cols), n, draw);
+  Result<gpprobe::PosteriorSamples> s =
+      gpprobe::sample_prior(k.value(), mean, MatrixView(doubles(test), rows, cols), n, draw);
   if (!s.ok()) return s.status();
   std::copy(s.value().values.data(), s.value().values.data() + s.value().values.size(), doubles_out(out));
   return Status::success();
@@ -50,8 +52,14 @@ struct RocValue {
 };
 
 RocValue roc_value(const gpprobe::GatedRoc& c) {
-  return {c.rho, double(c.points), double(c.positives), double(c.negatives), c.defined, c.auc,
-          copy_out(c.false_positive_rate), copy_out(c.true_positive_rate)};
+  return {c.rho,
+          double(c.points),
+          double(c.positives),
+          double(c.negatives),
+          c.defined,
+          c.auc,
+          copy_out(c.false_positive_rate),
+          copy_out(c.true_positive_rate)};
 }
 
 std::vector<RocValue> roc_values(const std::vector<gpprobe::GatedRoc>& curves) {
@@ -68,9 +76,9 @@ struct RocSweep : BindingStatus {
 RocSweep roc_sweep(std::uintptr_t scores, std::uintptr_t is_positive, std::uintptr_t knowledge, std::size_t n,
                    std::uintptr_t rhos, std::size_t rho_count) {
   RocSweep r;
-  r.curves = array_of(roc_values(gpprobe::gated_roc_sweep(doubles(scores), bytes(is_positive),
-                                                          knowledge ? doubles(knowledge) : nullptr, n,
-                                                          std::vector<double>(doubles(rhos), doubles(rhos) + rho_count))));
+  r.curves = array_of(
+      roc_values(gpprobe::gated_roc_sweep(doubles(scores), bytes(is_positive), knowledge ? doubles(knowledge) : nullptr,
+                                          n, std::vector<double>(doubles(rhos), doubles(rhos) + rho_count))));
   return r;
 }
 
@@ -138,7 +146,8 @@ struct AnomalyExperimentValue : BindingStatus {
 
 AnomalyExperimentValue anomaly_experiment(const AnomalySettings& s, val progress) {
   gpprobe::AnomalyExperimentOptions o;
-  if (Status checked = seed_argument("seed", s.seed, &o.seed); !checked.ok()) return failed<AnomalyExperimentValue>(checked);
+  if (Status checked = seed_argument("seed", s.seed, &o.seed); !checked.ok())
+    return failed<AnomalyExperimentValue>(checked);
   o.status_rho = s.statusRho;
   o.theta = s.theta;
   o.rhos = emscripten::convertJSArrayToNumberVector<double>(s.rhos);
@@ -165,9 +174,14 @@ AnomalyExperimentValue anomaly_experiment(const AnomalySettings& s, val progress
   v.gated = array_of(roc_values(e.gated));
   v.gridX = copy_out(e.grid_x);
   const gpprobe::Predictions& g = e.grid;
-  v.grid = {copy_out(g.mean),         copy_out(g.latent_variance), copy_out(g.observation_variance),
-            copy_out(g.knowledge),    copy_out(g.latent_lower),    copy_out(g.latent_upper),
-            copy_out(g.observation_lower), copy_out(g.observation_upper)};
+  v.grid = {copy_out(g.mean),
+            copy_out(g.latent_variance),
+            copy_out(g.observation_variance),
+            copy_out(g.knowledge),
+            copy_out(g.latent_lower),
+            copy_out(g.latent_upper),
+            copy_out(g.observation_lower),
+            copy_out(g.observation_upper)};
   return v;
 }
 

@@ -3,22 +3,23 @@
 // parameters (the regression lab's fields come from here), the examples, and the build's backend.
 // web/src/engine/vocabulary.ts reads them; its few tables that the page needs before any module is
 // loaded (ERROR_CODES, ANOMALY_STATUSES, DEFAULTS) are tested against this binding.
-#include <emscripten/bind.h>
-
 #include <string>
 #include <vector>
 
-#include "binding_support.h"
-#include "gpprobe/regression/anomaly_detection.h"
-#include "gpprobe/regression/anomaly_experiment.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/baselines/baselines.h"
 #include "gpprobe/evaluation/experiment.h"
-#include "gpprobe/regression/hyperparameter_fit.h"
 #include "gpprobe/kernels/named_kernels.h"
 #include "gpprobe/linalg/parallel_for.h"
-#include "gpprobe/probe/probe.h"
-#include "gpprobe/regression/regression_examples.h"
 #include "gpprobe/linalg/row_products.h"
+#include "gpprobe/probe/probe.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/anomaly_experiment.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/regression/regression_examples.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -51,9 +52,9 @@ struct Vocabulary : BindingStatus {
   val statusCodes = val::null();      // string[]
   val anomalyStatuses = val::null();  // string[], index = PointStatus
   Defaults defaults{};
-  val kernels = val::null();          // NamedKernelValue[]
-  std::string noiseParameter;         // the noise variance's name among parameter names
-  val examples = val::null();         // ExampleEntryValue[]
+  val kernels = val::null();   // NamedKernelValue[]
+  std::string noiseParameter;  // the noise variance's name among parameter names
+  val examples = val::null();  // ExampleEntryValue[]
 };
 
 // The threads of later scoring (parallel_for.h): stays 1 in the single-threaded module; 0 restores the
@@ -74,7 +75,8 @@ Vocabulary vocabulary() {
   v.threads = int(gpprobe::thread_count());
   std::vector<std::string> codes, statuses;
   for (gpprobe::StatusCode c : gpprobe::kStatusCodes) codes.push_back(gpprobe::code_name(c));
-  for (gpprobe::PointStatus s : {gpprobe::PointStatus::normal, gpprobe::PointStatus::anomaly, gpprobe::PointStatus::unknown})
+  for (gpprobe::PointStatus s :
+       {gpprobe::PointStatus::normal, gpprobe::PointStatus::anomaly, gpprobe::PointStatus::unknown})
     statuses.push_back(gpprobe::status_name(s));
   v.statusCodes = array_of(codes);
   v.anomalyStatuses = array_of(statuses);

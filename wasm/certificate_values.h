@@ -8,9 +8,10 @@
 #include <cstddef>
 #include <string>
 
-#include "binding_support.h"
 #include "gpprobe/classification/common_form.h"
 #include "gpprobe/probe/probe.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 
@@ -19,8 +20,8 @@ namespace gpprobe::wasm {
 // ("both" | "centred" | "relaxation").
 struct RobustnessSettings {
   double gamma = 0, tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
-  val dims = val::array();        // Float64Array or number[] of whole numbers
-  val validRange = val::null();   // null or [lo, hi]
+  val dims = val::array();       // Float64Array or number[] of whole numbers
+  val validRange = val::null();  // null or [lo, hi]
   std::string search, variance;
 };
 
@@ -40,7 +41,7 @@ struct ProbabilityExtremeValue {
   double lower = 0, upper = 0;
   val witness = val::null();  // Float64Array, d values
   double iterations = 0;
-  std::string status;         // search_status_name
+  std::string status;  // search_status_name
 };
 
 struct GpfgsValue {

@@ -6,8 +6,9 @@
 // conversion only; the numbers are the core's (the CLI's `gpprobe explain` gives the same).
 #pragma once
 
-#include "binding_support.h"
 #include "gpprobe/explain/scalar_output.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 
@@ -26,13 +27,13 @@ struct ExplainSettings {
 // Delta interval and value, their means over the points (the global metric, eq. 26), and LIME's
 // coefficients, intercepts and weighted R^2 per point (empty with limeSamples 0).
 struct ExplainValue : BindingStatus {
-  val features = val::null();                                               // k
-  double points = 0;                                                        // m
-  val values = val::null();                                                 // m
-  val deltaLower = val::null(), delta = val::null(), deltaUpper = val::null();  // m by k
+  val features = val::null();                                                               // k
+  double points = 0;                                                                        // m
+  val values = val::null();                                                                 // m
+  val deltaLower = val::null(), delta = val::null(), deltaUpper = val::null();              // m by k
   val meanDeltaLower = val::null(), meanDelta = val::null(), meanDeltaUpper = val::null();  // k
-  val lime = val::null();                                                   // m by k
-  val limeIntercept = val::null(), limeScore = val::null();                 // m
+  val lime = val::null();                                                                   // m by k
+  val limeIntercept = val::null(), limeScore = val::null();                                 // m
   double limeKernelWidth = 0;
   double unconverged = 0;  // searches that stopped at a limit
 };

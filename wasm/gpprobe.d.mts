@@ -14,7 +14,8 @@ export interface BindingStatus {
 export type CoreProgress = ((done: number, total: number) => boolean) | null;
 
 /** JS callback of branch and bound, after each split: the searched extreme's current interval [lower, upper]. */
-export type CoreInterval = ((extremum: 'minimum' | 'maximum', iterations: number, lower: number, upper: number) => void) | null;
+export type CoreInterval =
+  ((extremum: 'minimum' | 'maximum', iterations: number, lower: number, upper: number) => void) | null;
 
 /** A kernel as a value: a named kernel or a kernel expression giving its form, and parameter values by
  * the names of Kernel::parameters() (a parameter not named keeps the form's value). */
@@ -37,23 +38,51 @@ export interface ProbeState extends BindingStatus {
 /** A fitted Gaussian process probe living in the wasm heap. Call delete() when done. */
 export interface ProbeHandle {
   fit(
-    observations: number, rows: number, cols: number, dtype: 32 | 64,
-    labels: number, labelCount: number, epsilon: number, strength: number,
-    space: string, expectedQueries: number, float32Products: boolean,
+    observations: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    labels: number,
+    labelCount: number,
+    epsilon: number,
+    strength: number,
+    space: string,
+    expectedQueries: number,
+    float32Products: boolean,
   ): BindingStatus;
   /** Writes 7 columns of `rows` doubles at `out`. */
-  score(queries: number, rows: number, cols: number, dtype: 32 | 64, out: number, progress: CoreProgress): BindingStatus;
+  score(
+    queries: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    out: number,
+    progress: CoreProgress,
+  ): BindingStatus;
   addObservation(row: number, cols: number, dtype: 32 | 64, label: number): BindingStatus;
   removeObservation(index: number): BindingStatus;
   state(): ProbeState;
   /** Certified bounds over the set around one query (`cols` values at `query`). */
-  certify(query: number, cols: number, dtype: 32 | 64, settings: ProbeCertifySettings, progress: CoreProgress): ProbeCertificateValue;
+  certify(
+    query: number,
+    cols: number,
+    dtype: 32 | 64,
+    settings: ProbeCertifySettings,
+    progress: CoreProgress,
+  ): ProbeCertificateValue;
   /** Delta_gamma and LIME of the judged probability over embedding dimensions at rows of queries (explain_values.h). */
   explain(points: Float64Array, settings: ExplainSettings, progress: CoreProgress): ExplainValue;
   /** Leave-one-out judged probabilities of the observations and the verdict (leave_one_out.h). */
   leaveOneOut(): LeaveOneOutValue;
   /** Writes `rows` doubles at `out`: each query's expected knowledge gain from its label (knowledge_gain.h). */
-  knowledgeGain(queries: number, rows: number, cols: number, dtype: 32 | 64, out: number, progress: CoreProgress): BindingStatus;
+  knowledgeGain(
+    queries: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    out: number,
+    progress: CoreProgress,
+  ): BindingStatus;
   delete(): void;
 }
 
@@ -136,8 +165,16 @@ export interface Belief extends BindingStatus {
 
 export interface AnalysisBindings {
   principalComponents(
-    x: number, rows: number, cols: number, dtype: 32 | 64, k: number, seed: number,
-    scores: number, components: number, explained: number, progress: CoreProgress,
+    x: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    k: number,
+    seed: number,
+    scores: number,
+    components: number,
+    explained: number,
+    progress: CoreProgress,
   ): BindingStatus;
   logitNormalDensities(grid: number, n: number, mean: number, variance: number, out: number): BindingStatus;
   betaDensities(grid: number, n: number, a: number, b: number, out: number): BindingStatus;
@@ -215,9 +252,22 @@ export interface ExperimentValue extends BindingStatus {
 /** An experiment's trials, added up in the core as they run (runTrial: trials [trial, trial + count)). Call delete() when done. */
 export interface ExperimentHandle {
   runTrial(
-    experiment: string, embeddings: number, rows: number, cols: number, dtype: 32 | 64,
-    labels: number, labelCount: number, ood: number, oodRows: number, oodCols: number, oodDtype: 32 | 64,
-    queryMask: number, queryMaskCount: number, trial: number, count: number, settings: ExperimentSettings,
+    experiment: string,
+    embeddings: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    labels: number,
+    labelCount: number,
+    ood: number,
+    oodRows: number,
+    oodCols: number,
+    oodDtype: 32 | 64,
+    queryMask: number,
+    queryMaskCount: number,
+    trial: number,
+    count: number,
+    settings: ExperimentSettings,
     progress: CoreProgress,
   ): BindingStatus;
   result(): ExperimentValue;
@@ -228,9 +278,22 @@ export interface EvaluationBindings {
   ExperimentHandle: new () => ExperimentHandle;
   /** Writes 4 columns of queryRows doubles at `out`: score, probability, episteme, alea. */
   runBaseline(
-    method: string, observations: number, rows: number, cols: number, dtype: 32 | 64,
-    labels: number, labelCount: number, queries: number, queryRows: number, queryCols: number,
-    queryDtype: 32 | 64, k: number, seed: number, members: number, out: number, progress: CoreProgress,
+    method: string,
+    observations: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    labels: number,
+    labelCount: number,
+    queries: number,
+    queryRows: number,
+    queryCols: number,
+    queryDtype: 32 | 64,
+    k: number,
+    seed: number,
+    members: number,
+    out: number,
+    progress: CoreProgress,
   ): BaselineRun;
   auroc(labels: number, scores: number, n: number): Metric;
   auprc(labels: number, scores: number, n: number): Metric;
@@ -277,10 +340,24 @@ export interface RegressionStateValue extends BindingStatus {
 
 /** One fitted GP regression living in the wasm heap. Call delete() when done. */
 export interface RegressionHandle {
-  fit(x: number, rows: number, cols: number, y: number, kernel: KernelValue, noiseVariance: number, mean: number): BindingStatus;
+  fit(
+    x: number,
+    rows: number,
+    cols: number,
+    y: number,
+    kernel: KernelValue,
+    noiseVariance: number,
+    mean: number,
+  ): BindingStatus;
   optimize(
-    x: number, rows: number, cols: number, y: number, kernel: KernelValue, noiseVariance: number,
-    settings: OptimizeSettings, progress: CoreProgress,
+    x: number,
+    rows: number,
+    cols: number,
+    y: number,
+    kernel: KernelValue,
+    noiseVariance: number,
+    settings: OptimizeSettings,
+    progress: CoreProgress,
   ): OptimizeReport;
   /** Writes 8 columns of `rows` doubles at `out`. */
   predict(test: number, rows: number, cols: number, out: number, progress: CoreProgress): PredictReport;
@@ -379,11 +456,25 @@ export interface AnomalyExperimentValue extends BindingStatus {
 
 export interface RegressionToolBindings {
   samplePrior(
-    kernel: KernelValue, mean: number, test: number, rows: number, cols: number, count: number, seed: number, out: number,
+    kernel: KernelValue,
+    mean: number,
+    test: number,
+    rows: number,
+    cols: number,
+    count: number,
+    seed: number,
+    out: number,
   ): BindingStatus;
   classifyPoints(
-    y: number, mean: number, observationVariance: number, knowledge: number, n: number, rho: number, theta: number,
-    out: number, scores: number,
+    y: number,
+    mean: number,
+    observationVariance: number,
+    knowledge: number,
+    n: number,
+    rho: number,
+    theta: number,
+    out: number,
+    scores: number,
   ): BindingStatus;
   rocSweep(scores: number, isPositive: number, knowledge: number, n: number, rhos: number, rhoCount: number): RocSweep;
   regressionExample(name: string, seed: number): ExampleValue;
@@ -442,16 +533,31 @@ export interface ClassifierStateValue extends BindingStatus {
 export interface ClassifierHandle {
   fit(x: number, rows: number, cols: number, labels: number, settings: ClassifierSettings): BindingStatus;
   optimize(
-    x: number, rows: number, cols: number, labels: number, settings: ClassifierSettings,
-    options: ClassifierOptimizeSettings, progress: CoreProgress,
+    x: number,
+    rows: number,
+    cols: number,
+    labels: number,
+    settings: ClassifierSettings,
+    options: ClassifierOptimizeSettings,
+    progress: CoreProgress,
   ): ClassifierOptimizeReport;
   /** Writes 3 columns of `rows` doubles at `out`: latent mean, latent variance, probability. */
   predict(test: number, rows: number, cols: number, out: number, progress: CoreProgress): ClassifierPredictReport;
   state(): ClassifierStateValue;
   /** Certified robustness at `point` (d values). */
-  certifyRobustness(point: Float64Array, settings: RobustnessSettings, progress: CoreProgress, onInterval: CoreInterval): RobustnessCertificateValue;
+  certifyRobustness(
+    point: Float64Array,
+    settings: RobustnessSettings,
+    progress: CoreProgress,
+    onInterval: CoreInterval,
+  ): RobustnessCertificateValue;
   /** One certificate per gamma (settings.gamma ignored); progress (gammas done, gammas). */
-  robustnessSweep(point: Float64Array, gammas: Float64Array, settings: RobustnessSettings, progress: CoreProgress): RobustnessSweepValue;
+  robustnessSweep(
+    point: Float64Array,
+    gammas: Float64Array,
+    settings: RobustnessSettings,
+    progress: CoreProgress,
+  ): RobustnessSweepValue;
   /** Delta_gamma and LIME of p(y = +1) at rows of `points` (m * d values; explain_values.h). */
   explain(points: Float64Array, settings: ExplainSettings, progress: CoreProgress): ExplainValue;
   delete(): void;
@@ -594,14 +700,23 @@ export interface MulticlassClassifierHandle {
   /** labels: class indices 0..C-1 (float64). */
   fit(x: number, rows: number, cols: number, labels: number, settings: MulticlassSettings): BindingStatus;
   optimize(
-    x: number, rows: number, cols: number, labels: number, settings: MulticlassSettings,
-    options: MulticlassOptimizeSettings, progress: CoreProgress,
+    x: number,
+    rows: number,
+    cols: number,
+    labels: number,
+    settings: MulticlassSettings,
+    options: MulticlassOptimizeSettings,
+    progress: CoreProgress,
   ): MulticlassOptimizeReport;
   /** Writes rows × C latent means, rows × C × C latent covariances, rows × C probabilities at `out`. */
   predict(test: number, rows: number, cols: number, out: number, progress: CoreProgress): MulticlassPredictReport;
   state(): MulticlassStateValue;
   /** A class's extremes over the box and the predicted class's safety margin. */
-  certifyRobustness(point: Float64Array, settings: MulticlassRobustnessSettings, progress: CoreProgress): MulticlassCertificateValue;
+  certifyRobustness(
+    point: Float64Array,
+    settings: MulticlassRobustnessSettings,
+    progress: CoreProgress,
+  ): MulticlassCertificateValue;
   /** Delta_gamma and LIME of class `classIndex`'s probability at rows of `points` (explain_values.h). */
   explain(points: Float64Array, classIndex: number, settings: ExplainSettings, progress: CoreProgress): ExplainValue;
   delete(): void;
@@ -785,13 +900,25 @@ export interface CompareHandle {
   /** labels: concepts × rows bytes (0, 1, 255 unlabelled), concept-major; observations: each concept's
    * rows (uint32) one after another, observationCounts (uint32) of them per concept. */
   start(
-    names: string[], rows: number, conceptNames: string[], labels: number, observations: number,
-    observationCounts: number, settings: CompareSettings,
+    names: string[],
+    rows: number,
+    conceptNames: string[],
+    labels: number,
+    observations: number,
+    observationCounts: number,
+    settings: CompareSettings,
   ): BindingStatus;
   /** Probes one concept in one embedding (rows × cols at `embeddings`; its OOD set oodRows × cols at `ood`). */
   probe(
-    concept: number, embedding: number, embeddings: number, rows: number, cols: number, dtype: 32 | 64,
-    ood: number, oodRows: number, progress: CoreProgress,
+    concept: number,
+    embedding: number,
+    embeddings: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    ood: number,
+    oodRows: number,
+    progress: CoreProgress,
   ): BindingStatus;
   result(): ComparisonValue;
   delete(): void;
@@ -912,9 +1039,19 @@ export interface HeapAccess {
   refreshHeapViews?(): void;
 }
 
-export interface GpprobeModule extends HeapAccess, ProbeBindings, AnalysisBindings, EvaluationBindings,
-  RegressionBindings, RegressionToolBindings, ClassificationBindings, MulticlassBindings, CertificateBindings,
-  CompareBindings, VocabularyBindings {}
+export interface GpprobeModule
+  extends
+    HeapAccess,
+    ProbeBindings,
+    AnalysisBindings,
+    EvaluationBindings,
+    RegressionBindings,
+    RegressionToolBindings,
+    ClassificationBindings,
+    MulticlassBindings,
+    CertificateBindings,
+    CompareBindings,
+    VocabularyBindings {}
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;

@@ -1,10 +1,11 @@
 // Kernels across the boundary as values (binding_support.h KernelValue): built from a named kernel or
 // an expression and parameter values by name, read back as every parameter's name and double. The
 // vocabulary binding (the named kernels, the examples' models) and the regression bindings use them.
-#include "binding_support.h"
 #include "gpprobe/kernels/kernel_expression.h"
 #include "gpprobe/kernels/kernel_parameters.h"
 #include "gpprobe/kernels/named_kernels.h"
+
+#include "binding_support.h"
 
 namespace gpprobe::wasm {
 

@@ -3,20 +3,21 @@
 // argument. Conventions of binding_support.h; no mathematics.
 #pragma once
 
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <memory>
 #include <sstream>
 #include <string>
 
-#include "binding_support.h"
-#include "certificate_values.h"
-#include "explain_values.h"
+#include <emscripten/bind.h>
+
 #include "gpprobe/explain/probe_output.h"
 #include "gpprobe/probe/knowledge_gain.h"
 #include "gpprobe/probe/leave_one_out.h"
 #include "gpprobe/probe/probe.h"
+
+#include "binding_support.h"
+#include "certificate_values.h"
+#include "explain_values.h"
 
 namespace gpprobe::wasm {
 
@@ -32,9 +33,9 @@ struct ProbeState : BindingStatus {
 struct LeaveOneOutValue : BindingStatus {
   val judgedProbability = val::null(), latentMean = val::null(), latentVariance = val::null();  // Float64Array
   double positives = 0, negatives = 0;
-  double auroc = 0, aurocStandardError = 0, logLoss = 0, logLossStandardError = 0;  // NaN where undefined
+  double auroc = 0, aurocStandardError = 0, logLoss = 0, logLossStandardError = 0;            // NaN where undefined
   double confidence = 0, aurocLower = 0, aurocUpper = 0, logLossLower = 0, logLossUpper = 0;  // the intervals
-  std::string verdict;                                                                // "separates", ...
+  std::string verdict;                                                                        // "separates", ...
 };
 
 inline Status not_fitted() { return Status(StatusCode::invalid_argument, "the probe is not fitted"); }
@@ -77,8 +78,8 @@ class ProbeHandle {
     MatrixView view;
     GPPROBE_RETURN_IF_ERROR(view_of(queries, rows, cols, dtype, "queries", &view));
     double* base = doubles_out(out);
-    const gpprobe::ProbeScoreColumns columns{base, base + rows, base + 2 * rows, base + 3 * rows,
-                                             base + 4 * rows, base + 5 * rows, base + 6 * rows};
+    const gpprobe::ProbeScoreColumns columns{
+        base, base + rows, base + 2 * rows, base + 3 * rows, base + 4 * rows, base + 5 * rows, base + 6 * rows};
     return probe_->score(view, columns, progress_from(progress));
   }
 

@@ -2,17 +2,19 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 namespace gpprobe::cli {
 
 const std::map<std::string, double>& work_limits() {
-  static const std::map<std::string, double> limits = {
-      {"restarts", 1000},          {"max-iterations", 1000000}, {"trials", 1000},     {"members", 10000},
-      {"time-limit", 86400},       {"n", 20000},                {"test", 10000000},   {"queries", 10000000},
-      {"observations", 100000},    {"dimension", 100000},       {"dimensions", 10000}, {"sweep", 1000},
-      {"gammas", 1000},            {"repeats", 100}};
+  static const std::map<std::string, double> limits = {{"restarts", 1000},       {"max-iterations", 1000000},
+                                                       {"trials", 1000},         {"members", 10000},
+                                                       {"time-limit", 86400},    {"n", 20000},
+                                                       {"test", 10000000},       {"queries", 10000000},
+                                                       {"observations", 100000}, {"dimension", 100000},
+                                                       {"dimensions", 10000},    {"sweep", 1000},
+                                                       {"gammas", 1000},         {"repeats", 100}};
   return limits;
 }
 
@@ -113,7 +115,8 @@ Result<std::vector<T>> list_of(const std::string& name, const std::string& text,
     const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     T value{};
     if (!parse(item, &value)) {
-      return Status(StatusCode::invalid_argument, "--" + name + " expects " + what + " separated by commas, got '" + text + "'");
+      return Status(StatusCode::invalid_argument,
+                    "--" + name + " expects " + what + " separated by commas, got '" + text + "'");
     }
     values.push_back(value);
     if (comma == std::string::npos) return values;

@@ -1,8 +1,8 @@
 #include "commands.h"
 
-#include "csv_output.h"
-
 #include <ostream>
+
+#include "csv_output.h"
 
 namespace gpprobe::cli {
 

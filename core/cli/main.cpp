@@ -3,12 +3,13 @@
 #include <exception>
 #include <iostream>
 #include <map>
-#include <set>
 #include <new>
+#include <set>
 #include <string>
 
-#include "commands.h"
 #include "gpprobe/linalg/parallel_for.h"
+
+#include "commands.h"
 
 namespace {
 

@@ -12,12 +12,16 @@ PyObject* file_error_type = nullptr;
 
 PyObject* python_type(StatusCode code) {
   switch (code) {
-    case StatusCode::io_error: return file_error_type;
-    case StatusCode::out_of_memory: return PyExc_MemoryError;
+    case StatusCode::io_error:
+      return file_error_type;
+    case StatusCode::out_of_memory:
+      return PyExc_MemoryError;
     case StatusCode::cancelled:
     case StatusCode::internal_error:
-    case StatusCode::ok: return PyExc_RuntimeError;
-    default: return error_type;
+    case StatusCode::ok:
+      return PyExc_RuntimeError;
+    default:
+      return error_type;
   }
 }
 
@@ -37,7 +41,9 @@ std::string number_text(double value) {
   return os.str();
 }
 
-[[noreturn]] void invalid(const std::string& message) { throw CoreError(Status(StatusCode::invalid_argument, message)); }
+[[noreturn]] void invalid(const std::string& message) {
+  throw CoreError(Status(StatusCode::invalid_argument, message));
+}
 
 // `value` as a numpy array: arrays as they are, other sequences converted by numpy to float64.
 py::array as_array(const py::handle& value, const char* what, const char* expected) {
@@ -52,7 +58,8 @@ py::array as_array(const py::handle& value, const char* what, const char* expect
 
 void check_ndim(const py::array& a, const char* what, py::ssize_t ndim) {
   if (a.ndim() != ndim) {
-    invalid(std::string(what) + ": expected ndim = " + std::to_string(ndim) + ", got ndim = " + std::to_string(a.ndim()));
+    invalid(std::string(what) + ": expected ndim = " + std::to_string(ndim) +
+            ", got ndim = " + std::to_string(a.ndim()));
   }
 }
 
@@ -64,9 +71,9 @@ void register_errors(py::module_& m) {
       "A bad input or a failed computation, with the core's message; `code` is the status name "
       "(invalid_argument, dimension_mismatch, non_finite, numerical_failure, parse_error).",
       PyExc_ValueError, nullptr);
-  file_error_type = PyErr_NewExceptionWithDoc("gpprobe._gpprobe.FileError",
-                                              "A file that could not be opened or read; `code` is io_error.",
-                                              PyExc_OSError, nullptr);
+  file_error_type =
+      PyErr_NewExceptionWithDoc("gpprobe._gpprobe.FileError",
+                                "A file that could not be opened or read; `code` is io_error.", PyExc_OSError, nullptr);
   if (!error_type || !file_error_type) throw py::error_already_set();
   m.attr("Error") = py::reinterpret_borrow<py::object>(error_type);
   m.attr("FileError") = py::reinterpret_borrow<py::object>(file_error_type);
@@ -85,7 +92,8 @@ MatrixArgument matrix_argument(const py::handle& value, const char* what) {
   const py::dtype dtype = a.dtype();
   const bool single = dtype.kind() == 'f' && dtype.itemsize() == 4;
   const bool doubles = dtype.kind() == 'f' && dtype.itemsize() == 8;
-  if (!single && !doubles) throw py::type_error(std::string(what) + " must be float32 or float64, got " + dtype_text(a));
+  if (!single && !doubles)
+    throw py::type_error(std::string(what) + " must be float32 or float64, got " + dtype_text(a));
   const py::dtype native = single ? py::dtype::of<float>() : py::dtype::of<double>();
   MatrixArgument out;
   const int needed = py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
@@ -118,7 +126,8 @@ std::vector<std::uint8_t> label_argument(const py::handle& value, const char* wh
   py::array_t<double> values = py::module_::import("numpy").attr("ascontiguousarray")(a, "float64");
   for (std::size_t i = 0; i < n; ++i) {
     const double v = values.data()[i];
-    if (v != 0.0 && v != 1.0) invalid("label " + std::to_string(i) + " is " + number_text(v) + "; labels must be 0 or 1");
+    if (v != 0.0 && v != 1.0)
+      invalid("label " + std::to_string(i) + " is " + number_text(v) + "; labels must be 0 or 1");
     labels[i] = v == 1.0 ? 1 : 0;
   }
   return labels;

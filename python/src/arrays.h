@@ -16,14 +16,14 @@
 // each with the core's message and `.code`, the StatusCode's name (as the wasm binding's JS errors carry).
 #pragma once
 
-#include <pybind11/numpy.h>
-#include <pybind11/pybind11.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
 
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"

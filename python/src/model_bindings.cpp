@@ -3,8 +3,6 @@
 // gpc_model_flags.cpp, core/cli/regression/gpr_command.cpp): the same checks, the optional type-II
 // maximum likelihood, then the fit. gpprobe.GPClassifier and gpprobe.GPRegressor (models.py) give them
 // scikit-learn's fit/predict. Registration and array bookkeeping only; the GIL is released while the core works.
-#include <pybind11/stl.h>
-
 #include <cmath>
 #include <limits>
 #include <map>
@@ -13,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "arrays.h"
-#include "bindings.h"
+#include <pybind11/stl.h>
+
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/kernels/kernel_expression.h"
@@ -22,6 +20,9 @@
 #include "gpprobe/kernels/named_kernels.h"
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/hyperparameter_fit.h"
+
+#include "arrays.h"
+#include "bindings.h"
 
 namespace gpprobe::python {
 
@@ -190,12 +191,15 @@ std::map<std::string, double> parameters_of(const Kernel& kernel) {
 void register_models(py::module_& m) {
   py::class_<ClassifierHandle>(m, "ClassifierHandle", "A fitted binary GP classifier of the core.")
       .def("predict", &predict_classifier, py::arg("points"))
-      .def_property_readonly("method", [](const ClassifierHandle& h) { return std::string(method_name(h.gpc.method())); })
+      .def_property_readonly("method",
+                             [](const ClassifierHandle& h) { return std::string(method_name(h.gpc.method())); })
       .def_property_readonly("likelihood",
                              [](const ClassifierHandle& h) { return std::string(likelihood_name(h.gpc.likelihood())); })
-      .def_property_readonly("signal_variance", [](const ClassifierHandle& h) { return h.gpc.kernel().signal_variance; })
+      .def_property_readonly("signal_variance",
+                             [](const ClassifierHandle& h) { return h.gpc.kernel().signal_variance; })
       .def_property_readonly("length_scales", [](const ClassifierHandle& h) { return h.gpc.kernel().length_scales; })
-      .def_property_readonly("log_marginal_likelihood", [](const ClassifierHandle& h) { return h.gpc.log_marginal_likelihood(); })
+      .def_property_readonly("log_marginal_likelihood",
+                             [](const ClassifierHandle& h) { return h.gpc.log_marginal_likelihood(); })
       .def_property_readonly("log_marginal_likelihood_gradient",
                              [](const ClassifierHandle& h) { return h.gpc.log_marginal_likelihood_gradient(); })
       .def_property_readonly("iterations", [](const ClassifierHandle& h) { return h.gpc.iterations(); })
@@ -220,7 +224,8 @@ void register_models(py::module_& m) {
       .def_property_readonly("parameters", [](const RegressionHandle& h) { return parameters_of(h.gp.kernel()); })
       .def_property_readonly("noise_variance", [](const RegressionHandle& h) { return h.gp.noise_variance(); })
       .def_property_readonly("mean", [](const RegressionHandle& h) { return h.gp.mean(); })
-      .def_property_readonly("log_marginal_likelihood", [](const RegressionHandle& h) { return h.gp.log_marginal_likelihood(); })
+      .def_property_readonly("log_marginal_likelihood",
+                             [](const RegressionHandle& h) { return h.gp.log_marginal_likelihood(); })
       .def_property_readonly("optimizer", [](const RegressionHandle& h) -> py::object {
         if (!h.fit) return py::none();
         py::dict d;

@@ -2,9 +2,10 @@
 // in Python's conventions; see docs/python.md.
 #include <pybind11/pybind11.h>
 
+#include "gpprobe/linalg/row_products.h"
+
 #include "arrays.h"
 #include "bindings.h"
-#include "gpprobe/linalg/row_products.h"
 
 PYBIND11_MODULE(_gpprobe, m) {
   m.doc() = "The gpprobe core (C++): probe, certify, leave-one-out, GP classification and regression.";

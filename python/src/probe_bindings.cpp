@@ -2,19 +2,20 @@
 // and the probe file read by the CLI's own reader (core/cli/readers/probe_file.h), so a file means the
 // same here as to `gpprobe probe --probe FILE`. Registration and array bookkeeping only: every number is
 // the core's. The GIL is released while the core works, so threads score in parallel.
-#include <pybind11/stl.h>
-
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "arrays.h"
-#include "bindings.h"
+#include <pybind11/stl.h>
+
 #include "gpprobe/certify/probe_certificate.h"
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/probe/leave_one_out.h"
 #include "gpprobe/probe/probe.h"
+
+#include "arrays.h"
+#include "bindings.h"
 #include "readers/probe_file.h"
 
 namespace gpprobe::python {
@@ -54,10 +55,10 @@ ProbeHandle fit(const py::handle& observations, const py::handle& labels, double
 py::dict score(const ProbeHandle& self, const py::handle& queries) {
   const MatrixArgument q = matrix_argument(queries, "queries");
   const std::size_t n = q.view.rows();
-  py::array_t<double> judged = new_column(n), episteme = new_column(n), alea = new_column(n),
-                      mean = new_column(n), variance = new_column(n), knowledge = new_column(n), ood = new_column(n);
-  const ProbeScoreColumns columns{judged.mutable_data(),   episteme.mutable_data(), alea.mutable_data(),
-                                  mean.mutable_data(),     variance.mutable_data(), knowledge.mutable_data(),
+  py::array_t<double> judged = new_column(n), episteme = new_column(n), alea = new_column(n), mean = new_column(n),
+                      variance = new_column(n), knowledge = new_column(n), ood = new_column(n);
+  const ProbeScoreColumns columns{judged.mutable_data(), episteme.mutable_data(), alea.mutable_data(),
+                                  mean.mutable_data(),   variance.mutable_data(), knowledge.mutable_data(),
                                   ood.mutable_data()};
   Status scored;
   {
@@ -106,9 +107,16 @@ py::dict certify(const ProbeHandle& self, const py::handle& queries, double gamm
   raise_if_failed(certified->status());
   const std::vector<ProbeCertificate>& c = certified->value();
   const std::size_t n = c.size(), d = q.view.cols();
-  const char* names[] = {"judged_probability", "judged_probability_lower", "judged_probability_lowest_found",
-                         "judged_probability_highest_found", "judged_probability_upper", "latent_mean_lower",
-                         "latent_mean_upper", "latent_variance_lower", "latent_variance_upper", "episteme_lower",
+  const char* names[] = {"judged_probability",
+                         "judged_probability_lower",
+                         "judged_probability_lowest_found",
+                         "judged_probability_highest_found",
+                         "judged_probability_upper",
+                         "latent_mean_lower",
+                         "latent_mean_upper",
+                         "latent_variance_lower",
+                         "latent_variance_upper",
+                         "episteme_lower",
                          "episteme_upper"};
   std::vector<py::array_t<double>> columns;
   for (std::size_t k = 0; k < std::size(names); ++k) columns.push_back(new_column(n));
@@ -117,10 +125,17 @@ py::dict certify(const ProbeHandle& self, const py::handle& queries, double gamm
   py::array_t<double> lowest = new_matrix(options.search ? n : 0, d), highest = new_matrix(options.search ? n : 0, d);
   for (std::size_t i = 0; i < n; ++i) {
     const ProbeCertificate& r = c[i];
-    const double values[] = {r.judged_probability,        r.judged_probability_bounds.lower, r.lowest_found,
-                             r.highest_found,             r.judged_probability_bounds.upper, r.latent_mean.lower,
-                             r.latent_mean.upper,         r.latent_variance.lower,           r.latent_variance.upper,
-                             r.episteme.lower,            r.episteme.upper};
+    const double values[] = {r.judged_probability,
+                             r.judged_probability_bounds.lower,
+                             r.lowest_found,
+                             r.highest_found,
+                             r.judged_probability_bounds.upper,
+                             r.latent_mean.lower,
+                             r.latent_mean.upper,
+                             r.latent_variance.lower,
+                             r.latent_variance.upper,
+                             r.episteme.lower,
+                             r.episteme.upper};
     for (std::size_t k = 0; k < std::size(names); ++k) columns[k].mutable_data()[i] = values[k];
     iterations.mutable_data()[i] = std::int64_t(r.iterations);
     flips[i] = verdict_flip_name(r.verdict_can_flip);

@@ -71,17 +71,36 @@ function summary(name, run) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = Object.fromEntries(process.argv.slice(2).reduce((p, a, i, all) => (a.startsWith('--') ? [...p, [a.slice(2), all[i + 1]]] : p), []));
+  const args = Object.fromEntries(
+    process.argv.slice(2).reduce((p, a, i, all) => (a.startsWith('--') ? [...p, [a.slice(2), all[i + 1]]] : p), []),
+  );
   const options = {
-    embeddings: Number(args.embeddings ?? 12), rows: Number(args.rows ?? 10000), dimension: Number(args.dimension ?? 768),
-    concepts: Number(args.concepts ?? 10), threads: Number(args.threads ?? 2), seed: 11,
+    embeddings: Number(args.embeddings ?? 12),
+    rows: Number(args.rows ?? 10000),
+    dimension: Number(args.dimension ?? 768),
+    concepts: Number(args.concepts ?? 10),
+    threads: Number(args.threads ?? 2),
+    seed: 11,
   };
   const r = await withIsolatedWorkers((runWorker) => runWorker(WORKER, options));
   if (r.error) throw new Error(`the comparison failed in Chromium: ${r.error}`);
-  console.log(`compare in Chromium, ${options.embeddings} × ${options.rows} × ${options.dimension} float32, 16 observations, ${r.threads} thread(s):`);
+  console.log(
+    `compare in Chromium, ${options.embeddings} × ${options.rows} × ${options.dimension} float32, 16 observations, ${r.threads} thread(s):`,
+  );
   console.log(`  ${summary('table (1 concept)', r.table)}  [target ≤ 2 s]`);
   console.log(`  ${summary(`grid (${options.concepts} concepts)`, r.grid)}  [target ≤ 15 s]`);
-  console.log(`  first embedding's cell (heap copy + probe): ${r.grid.cells[0]?.seconds.toFixed(3)} s; a later concept's cell of it (probe only): ${r.grid.cells[1]?.seconds.toFixed(3)} s`);
-  console.log(`  cancel: ${r.cancel.cancelled ? 'stopped' : 'NOT stopped'} ${r.cancel.stoppedAfterAbortSeconds.toFixed(2)} s after the abort, after ${r.cancel.cellsDone} cells (${r.cancel.message})`);
-  console.log(JSON.stringify({ threads: r.threads, table_seconds: r.table.seconds, grid_seconds: r.grid.seconds, cancel: r.cancel }));
+  console.log(
+    `  first embedding's cell (heap copy + probe): ${r.grid.cells[0]?.seconds.toFixed(3)} s; a later concept's cell of it (probe only): ${r.grid.cells[1]?.seconds.toFixed(3)} s`,
+  );
+  console.log(
+    `  cancel: ${r.cancel.cancelled ? 'stopped' : 'NOT stopped'} ${r.cancel.stoppedAfterAbortSeconds.toFixed(2)} s after the abort, after ${r.cancel.cellsDone} cells (${r.cancel.message})`,
+  );
+  console.log(
+    JSON.stringify({
+      threads: r.threads,
+      table_seconds: r.table.seconds,
+      grid_seconds: r.grid.seconds,
+      cancel: r.cancel,
+    }),
+  );
 }

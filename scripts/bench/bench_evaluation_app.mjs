@@ -6,7 +6,11 @@
 //   node scripts/bench/bench_evaluation_app.mjs
 import { launchChromium, openWhenServed, servePreview } from './preview_app.mjs';
 
-const RUNS = [['Probing', 'Run probing'], ['Fuzzy concepts', 'Run fuzzy concepts'], ['Out-of-distribution', 'Run out-of-distribution']];
+const RUNS = [
+  ['Probing', 'Run probing'],
+  ['Fuzzy concepts', 'Run fuzzy concepts'],
+  ['Out-of-distribution', 'Run out-of-distribution'],
+];
 
 async function timeApp(isolation) {
   const app = servePreview({ isolation });
@@ -33,7 +37,9 @@ async function timeApp(isolation) {
   }
 }
 
-console.log('the evaluation lab in the app, the demo (closed loops), defaults (10 trials) | engine | seconds the app reports');
+console.log(
+  'the evaluation lab in the app, the demo (closed loops), defaults (10 trials) | engine | seconds the app reports',
+);
 for (const isolation of ['1', '0']) {
   for (const r of await timeApp(isolation)) console.log(`${r.experiment} | ${r.threads} | ${r.seconds.toFixed(1)} s`);
 }

@@ -43,25 +43,43 @@ onmessage = async ({ data: o }) => {
 
 export function chromiumEvaluationBench({ trials, threads, repeats }) {
   return withIsolatedWorkers(async (runWorker) => {
-    const runs = [['probing + gpc', 'probing', true], ['fuzzy', 'fuzzy', false], ['ood', 'ood', false], ['probing', 'probing', false]];
+    const runs = [
+      ['probing + gpc', 'probing', true],
+      ['fuzzy', 'fuzzy', false],
+      ['ood', 'ood', false],
+      ['probing', 'probing', false],
+    ];
     const run = (t) => runWorker(WORKER, { trials, repeats, runs, threads: t });
-    const single = await run(1), threaded = await run(threads);
+    const single = await run(1),
+      threaded = await run(threads);
     return single.rows.map((row, i) => {
       const other = threaded.rows[i];
       const same = row.curves.every((c, k) => c.every((v, j) => Object.is(v, other.curves[k][j])));
-      return { experiment: row.name, single_seconds: row.seconds, threads: threaded.threads, threaded_seconds: other.seconds, same_curves: same };
+      return {
+        experiment: row.name,
+        single_seconds: row.seconds,
+        threads: threaded.threads,
+        threaded_seconds: other.seconds,
+        same_curves: same,
+      };
     });
   });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = Object.fromEntries(process.argv.slice(2).reduce((p, a, i, all) => (a.startsWith('--') ? [...p, [a.slice(2), all[i + 1]]] : p), []));
+  const args = Object.fromEntries(
+    process.argv.slice(2).reduce((p, a, i, all) => (a.startsWith('--') ? [...p, [a.slice(2), all[i + 1]]] : p), []),
+  );
   const rows = await chromiumEvaluationBench({
-    trials: Number(args.trials ?? 10), threads: Number(args.threads ?? availableParallelism()), repeats: Number(args.repeats ?? 1),
+    trials: Number(args.trials ?? 10),
+    threads: Number(args.threads ?? availableParallelism()),
+    repeats: Number(args.repeats ?? 1),
   });
   console.log('experiment (demo, closed loops) | one thread | threads | seconds | same curves');
   for (const r of rows) {
-    console.log(`${r.experiment} | ${r.single_seconds.toFixed(2)} s | ${r.threads} | ${r.threaded_seconds.toFixed(2)} s | ${r.same_curves ? 'yes, bit for bit' : 'NO'}`);
+    console.log(
+      `${r.experiment} | ${r.single_seconds.toFixed(2)} s | ${r.threads} | ${r.threaded_seconds.toFixed(2)} s | ${r.same_curves ? 'yes, bit for bit' : 'NO'}`,
+    );
   }
   if (rows.some((r) => !r.same_curves)) process.exitCode = 1;
 }

@@ -20,7 +20,9 @@ import { performance } from 'node:perf_hooks';
 import { createClassificationEngine } from '../../dist/lib/index.js';
 
 const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+  process.argv
+    .slice(2)
+    .reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
 );
 const n = String(args.n ?? 1000);
 const dimensions = String(args.dimensions ?? '2,10');
@@ -30,16 +32,26 @@ const dir = mkdtempSync(join(tmpdir(), 'gpprobe-gpc-bench-'));
 const sources = [
   {
     name: 'native',
-    run: () => JSON.parse(execFileSync('build/native/gpprobe', ['bench-gpc', '--n', n, '--dimensions', dimensions,
-      '--test', test, '--seed', '7', '--data', dir, '--json'], { encoding: 'utf8' })),
+    run: () =>
+      JSON.parse(
+        execFileSync(
+          'build/native/gpprobe',
+          ['bench-gpc', '--n', n, '--dimensions', dimensions, '--test', test, '--seed', '7', '--data', dir, '--json'],
+          { encoding: 'utf8' },
+        ),
+      ),
   },
   {
     name: 'sklearn',
     run: () => {
-      const r = spawnSync('/usr/bin/python3', ['scripts/bench/bench_gpc_sklearn.py', dir], { encoding: 'utf8',
-        env: { ...process.env, OPENBLAS_NUM_THREADS: '1' } });
+      const r = spawnSync('/usr/bin/python3', ['scripts/bench/bench_gpc_sklearn.py', dir], {
+        encoding: 'utf8',
+        env: { ...process.env, OPENBLAS_NUM_THREADS: '1' },
+      });
       if (r.status !== 0) {
-        console.error(`scikit-learn column skipped (apt-get install -y python3-sklearn libopenblas0-pthread): ${r.stderr.trim().split('\n').pop()}`);
+        console.error(
+          `scikit-learn column skipped (apt-get install -y python3-sklearn libopenblas0-pthread): ${r.stderr.trim().split('\n').pop()}`,
+        );
         return [];
       }
       return JSON.parse(r.stdout);
@@ -55,15 +67,25 @@ const sources = [
         const train = engine.syntheticClassification(meta.n, c.dimension, meta.seed);
         const test = engine.syntheticClassification(meta.test, c.dimension, meta.seed + 1).inputs;
         const kernel = { signalVariance: c.signal_variance, lengthScales: [c.length_scale] };
-        for (const [method, likelihood] of [['laplace', 'probit'], ['laplace', 'logistic'], ['ep', 'probit']]) {
+        for (const [method, likelihood] of [
+          ['laplace', 'probit'],
+          ['laplace', 'logistic'],
+          ['ep', 'probit'],
+        ]) {
           let start = performance.now();
           const gpc = engine.fitClassifier({ inputs: train.inputs, labels: train.labels, method, likelihood, kernel });
           const fit = (performance.now() - start) / 1000;
           start = performance.now();
           gpc.predict(test);
           const predict = (performance.now() - start) / 1000;
-          rows.push({ dimension: c.dimension, approximation: `${method}-${likelihood}`, fit_seconds: fit, evidence_seconds: NaN,
-            predict_seconds: predict, log_marginal_likelihood: gpc.state.logMarginalLikelihood });
+          rows.push({
+            dimension: c.dimension,
+            approximation: `${method}-${likelihood}`,
+            fit_seconds: fit,
+            evidence_seconds: NaN,
+            predict_seconds: predict,
+            log_marginal_likelihood: gpc.state.logMarginalLikelihood,
+          });
           gpc.dispose();
         }
       }
@@ -83,13 +105,23 @@ console.log(`n = ${n}, ${test} test points; times per implementation (${results.
 console.log(`${pad('d', 3)} ${pad('approximation', 17)} | fit ${header} | evidence ${header} | predict ${header}`);
 const native = results[0].rows;
 for (const row of native) {
-  const same = results.map((r) => r.rows.find((x) => x.dimension === row.dimension && x.approximation === row.approximation));
+  const same = results.map((r) =>
+    r.rows.find((x) => x.dimension === row.dimension && x.approximation === row.approximation),
+  );
   const columns = (key) => same.map((x) => pad(time(x, key), 9)).join(' ');
-  console.log(`${pad(row.dimension, 3)} ${pad(row.approximation, 17)} |     ${columns('fit_seconds')} |          ${columns('evidence_seconds')} |         ${columns('predict_seconds')}`);
+  console.log(
+    `${pad(row.dimension, 3)} ${pad(row.approximation, 17)} |     ${columns('fit_seconds')} |          ${columns('evidence_seconds')} |         ${columns('predict_seconds')}`,
+  );
   for (const other of same.slice(1)) {
-    if (other && Math.abs(other.log_marginal_likelihood - row.log_marginal_likelihood) > 1e-8 * Math.abs(row.log_marginal_likelihood)) {
-      console.error(`warning: d = ${row.dimension} ${row.approximation}: log marginal likelihoods differ, ` +
-        `${other.log_marginal_likelihood} vs native ${row.log_marginal_likelihood}`);
+    if (
+      other &&
+      Math.abs(other.log_marginal_likelihood - row.log_marginal_likelihood) >
+        1e-8 * Math.abs(row.log_marginal_likelihood)
+    ) {
+      console.error(
+        `warning: d = ${row.dimension} ${row.approximation}: log marginal likelihoods differ, ` +
+          `${other.log_marginal_likelihood} vs native ${row.log_marginal_likelihood}`,
+      );
     }
   }
 }

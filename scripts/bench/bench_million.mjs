@@ -16,7 +16,9 @@ import { label, writeByteColumn, writeEmbeddings } from './million_npy.mjs';
 import { launchChromium, openWhenServed, servePreview } from './preview_app.mjs';
 
 const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+  process.argv
+    .slice(2)
+    .reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
 );
 const rows = Number(args.rows ?? 1_000_000);
 const dimension = Number(args.dimension ?? 768);
@@ -30,7 +32,13 @@ function processes() {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
       const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
-      out.push({ pid: Number(pid), ppid, cmd, rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0), hwm: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) });
+      out.push({
+        pid: Number(pid),
+        ppid,
+        cmd,
+        rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0),
+        hwm: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0),
+      });
     } catch {
       // the process ended meanwhile
     }
@@ -44,7 +52,11 @@ function chromiumTree(root) {
   const ids = new Set([root]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const p of all) if (!ids.has(p.pid) && ids.has(p.ppid)) { ids.add(p.pid); grew = true; }
+    for (const p of all)
+      if (!ids.has(p.pid) && ids.has(p.ppid)) {
+        ids.add(p.pid);
+        grew = true;
+      }
   }
   return all.filter((p) => ids.has(p.pid) && p.pid !== root && /chrom/i.test(p.cmd));
 }
@@ -56,30 +68,52 @@ try {
   let t = Date.now();
   writeEmbeddings(join(dir, 'million.npy'), rows, dimension);
   writeByteColumn(join(dir, 'labels.npy'), rows, label);
-  console.log(`wrote ${rows} × ${dimension} float32 (${((rows * dimension * 4) / GB).toFixed(2)} GB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `wrote ${rows} × ${dimension} float32 (${((rows * dimension * 4) / GB).toFixed(2)} GB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
 
   browser = await launchChromium();
   const root = process.pid;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await openWhenServed(page, app.url);
-  const settled = () => page.waitForFunction(() => !document.querySelector('.task-bar') && document.querySelector('[data-testid="run-summary"]:not(.stale)'), undefined, { timeout: 900_000 });
+  const settled = () =>
+    page.waitForFunction(
+      () => !document.querySelector('.task-bar') && document.querySelector('[data-testid="run-summary"]:not(.stale)'),
+      undefined,
+      { timeout: 900_000 },
+    );
   await settled();
   const renderers = () => chromiumTree(root).filter((p) => p.cmd.includes('--type=renderer'));
-  const baseline = { tab: Math.max(...renderers().map((p) => p.rss)), all: chromiumTree(root).reduce((s, p) => s + p.rss, 0) };
+  const baseline = {
+    tab: Math.max(...renderers().map((p) => p.rss)),
+    all: chromiumTree(root).reduce((s, p) => s + p.rss, 0),
+  };
   const peak = { tab: 0, all: 0 };
   const sample = () => {
     const tree = chromiumTree(root);
-    peak.tab = Math.max(peak.tab, ...tree.filter((p) => p.cmd.includes('--type=renderer')).map((p) => Math.max(p.rss, p.hwm)));
-    peak.all = Math.max(peak.all, tree.reduce((s, p) => s + p.rss, 0));
+    peak.tab = Math.max(
+      peak.tab,
+      ...tree.filter((p) => p.cmd.includes('--type=renderer')).map((p) => Math.max(p.rss, p.hwm)),
+    );
+    peak.all = Math.max(
+      peak.all,
+      tree.reduce((s, p) => s + p.rss, 0),
+    );
   };
   const sampler = setInterval(sample, 200);
 
   t = Date.now();
-  await page.locator('input[aria-label="Embeddings files"]').setInputFiles([join(dir, 'million.npy'), join(dir, 'labels.npy')]);
-  await page.waitForFunction((n) => {
-    const summary = document.querySelector('[data-testid="run-summary"]');
-    return summary?.textContent?.includes(n) && !summary.classList.contains('stale');
-  }, rows.toLocaleString('en-US'), { timeout: 900_000 });
+  await page
+    .locator('input[aria-label="Embeddings files"]')
+    .setInputFiles([join(dir, 'million.npy'), join(dir, 'labels.npy')]);
+  await page.waitForFunction(
+    (n) => {
+      const summary = document.querySelector('[data-testid="run-summary"]');
+      return summary?.textContent?.includes(n) && !summary.classList.contains('stale');
+    },
+    rows.toLocaleString('en-US'),
+    { timeout: 900_000 },
+  );
   const first = (Date.now() - t) / 1000;
   const summary = await page.getByTestId('run-summary').textContent();
   await settled();
@@ -91,10 +125,14 @@ try {
   const before = await page.getByTestId('run-summary').textContent();
   t = Date.now();
   await page.locator('table.results tbody input[aria-label^="Observation"]').nth(1).click();
-  await page.waitForFunction((previous) => {
-    const s = document.querySelector('[data-testid="run-summary"]');
-    return s && s.textContent !== previous && !s.classList.contains('stale');
-  }, before, { timeout: 900_000 });
+  await page.waitForFunction(
+    (previous) => {
+      const s = document.querySelector('[data-testid="run-summary"]');
+      return s && s.textContent !== previous && !s.classList.contains('stale');
+    },
+    before,
+    { timeout: 900_000 },
+  );
   const toggle = (Date.now() - t) / 1000;
   await settled();
   clearInterval(sampler);
@@ -105,8 +143,10 @@ try {
   console.log(`  drop -> first results ${first.toFixed(1)} s (${summary?.trim()})`);
   console.log(`  drop -> every task done (map sample, verdict pass) ${all.toFixed(1)} s`);
   console.log(`  toggle one observation -> new results ${toggle.toFixed(1)} s (the file read again)`);
-  console.log(`  peak memory: tab (renderer: page + engine worker) ${gb(peak.tab)} GB (${gb(baseline.tab)} GB with the demo); `
-    + `all Chromium processes ${gb(peak.all)} GB (${gb(baseline.all)} GB with the demo)`);
+  console.log(
+    `  peak memory: tab (renderer: page + engine worker) ${gb(peak.tab)} GB (${gb(baseline.tab)} GB with the demo); ` +
+      `all Chromium processes ${gb(peak.all)} GB (${gb(baseline.all)} GB with the demo)`,
+  );
 } finally {
   await browser?.close();
   app.stop();

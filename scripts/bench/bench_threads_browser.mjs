@@ -10,21 +10,36 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+const TYPES = {
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
 
 // Serves the repository's files on loopback with the headers of cross-origin isolation.
 export function serveIsolated() {
   const root = resolve('.');
   const server = createServer((request, response) => {
     const file = normalize(join(root, decodeURIComponent(new URL(request.url, 'http://x').pathname)));
-    const headers = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp', 'cache-control': 'no-store' };
+    const headers = {
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+      'cache-control': 'no-store',
+    };
     let ok = file.startsWith(root);
-    try { ok &&= statSync(file).isFile(); } catch { ok = false; }
+    try {
+      ok &&= statSync(file).isFile();
+    } catch {
+      ok = false;
+    }
     if (!ok) return response.writeHead(404, headers).end('not found');
     response.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(response);
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, url: `http://127.0.0.1:${server.address().port}` })));
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () => done({ server, url: `http://127.0.0.1:${server.address().port}` })),
+  );
 }
 
 // Runs in the worker: fit + score per observation count with `threads` threads (1: the single module).
@@ -76,19 +91,31 @@ onmessage = async ({ data: o }) => {
 export async function withIsolatedWorkers(body) {
   const { server, url } = await serveIsolated();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
   });
   try {
     const page = await browser.newPage();
     await page.goto(`${url}/package.json`);
-    if (!(await page.evaluate(() => crossOriginIsolated))) throw new Error('the benchmark page is not cross-origin isolated');
-    const runWorker = (code, options) => page.evaluate(([source, o]) => new Promise((done, fail) => {
-      const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { type: 'module' });
-      worker.onmessage = (e) => { worker.terminate(); done(e.data); };
-      worker.onerror = (e) => fail(new Error(e.message));
-      worker.postMessage(o);
-    }), [code, { ...options, origin: url }]);
+    if (!(await page.evaluate(() => crossOriginIsolated)))
+      throw new Error('the benchmark page is not cross-origin isolated');
+    const runWorker = (code, options) =>
+      page.evaluate(
+        ([source, o]) =>
+          new Promise((done, fail) => {
+            const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), {
+              type: 'module',
+            });
+            worker.onmessage = (e) => {
+              worker.terminate();
+              done(e.data);
+            };
+            worker.onerror = (e) => fail(new Error(e.message));
+            worker.postMessage(o);
+          }),
+        [code, { ...options, origin: url }],
+      );
     return await body(runWorker);
   } finally {
     await browser.close();
@@ -100,22 +127,34 @@ export async function withIsolatedWorkers(body) {
 export function chromiumProbeBench({ sizes, dimension, queries, repeats, threads, seed = 7 }) {
   return withIsolatedWorkers(async (runWorker) => {
     const run = (t) => runWorker(WORKER, { sizes, dimension, queries, repeats, seed, threads: t });
-    const single = await run(1), threaded = await run(threads);
+    const single = await run(1),
+      threaded = await run(threads);
     // Both modules compute every query by the same code: the outputs should agree to the bit.
     for (const [i, row] of threaded.rows.entries()) {
       const other = single.rows[i];
-      row.max_difference = Math.max(...row.judged.map((v, q) => Math.abs(v - other.judged[q])), ...row.variance.map((v, q) => Math.abs(v - other.variance[q])));
+      row.max_difference = Math.max(
+        ...row.judged.map((v, q) => Math.abs(v - other.judged[q])),
+        ...row.variance.map((v, q) => Math.abs(v - other.variance[q])),
+      );
     }
-    for (const r of [...single.rows, ...threaded.rows]) { delete r.judged; delete r.variance; }
+    for (const r of [...single.rows, ...threaded.rows]) {
+      delete r.judged;
+      delete r.variance;
+    }
     return [single, threaded];
   });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = Object.fromEntries(process.argv.slice(2).reduce((p, a, i, all) => (a.startsWith('--') ? [...p, [a.slice(2), all[i + 1]]] : p), []));
+  const args = Object.fromEntries(
+    process.argv.slice(2).reduce((p, a, i, all) => (a.startsWith('--') ? [...p, [a.slice(2), all[i + 1]]] : p), []),
+  );
   const [single, threaded] = await chromiumProbeBench({
-    sizes: (args.observations ?? '100,1000,4000').split(',').map(Number), dimension: Number(args.dimension ?? 768),
-    queries: Number(args.queries ?? 10000), repeats: Number(args.repeats ?? 3), threads: Number(args.threads ?? availableParallelism()),
+    sizes: (args.observations ?? '100,1000,4000').split(',').map(Number),
+    dimension: Number(args.dimension ?? 768),
+    queries: Number(args.queries ?? 10000),
+    repeats: Number(args.repeats ?? 3),
+    threads: Number(args.threads ?? availableParallelism()),
   });
   console.log(JSON.stringify({ single, threaded }, null, 1));
 }

@@ -7,7 +7,9 @@ import { performance } from 'node:perf_hooks';
 import { createProbeEngine, keepScores } from '../../dist/lib/index.js';
 
 const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+  process.argv
+    .slice(2)
+    .reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
 );
 const queries = Number(args.queries ?? 10000);
 const dimension = Number(args.dimension ?? 768);
@@ -22,8 +24,12 @@ const resident = engine.upload({ data: Float32Array.from(q.data), rows: q.rows, 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pad = (s, n) => String(s).padStart(n);
 
-console.log(`toggle one observation, ${queries} queries × d = ${dimension} (float32, resident), wasm ${engine.backend}, median of ${2 * toggles}`);
-console.log(`${pad('O', 5)} ${pad('space', 8)} | ${pad('kept', 9)} ${pad('refit+score', 12)} ${pad('speed-up', 9)} | ${pad('max |Δ| vs refit', 17)} ${pad('full passes', 12)}`);
+console.log(
+  `toggle one observation, ${queries} queries × d = ${dimension} (float32, resident), wasm ${engine.backend}, median of ${2 * toggles}`,
+);
+console.log(
+  `${pad('O', 5)} ${pad('space', 8)} | ${pad('kept', 9)} ${pad('refit+score', 12)} ${pad('speed-up', 9)} | ${pad('max |Δ| vs refit', 17)} ${pad('full passes', 12)}`,
+);
 for (const O of sizes) {
   const data = engine.syntheticEmbeddings(O, dimension, seed);
   const probe = engine.fitProbe({ observations: data.x, labels: data.labels, expectedQueries: queries });
@@ -57,13 +63,17 @@ for (const O of sizes) {
   const rows = new Float64Array(O * dimension);
   order.forEach((r, k) => rows.set(data.x.data.subarray(r * dimension, (r + 1) * dimension), k * dimension));
   const refit = engine.fitProbe({ observations: { data: rows, rows: O, cols: dimension }, labels, space: probe.space });
-  const expected = refit.score(resident), actual = kept.scores();
+  const expected = refit.score(resident),
+    actual = kept.scores();
   let worst = 0;
   for (const column of Object.keys(expected)) {
     for (let i = 0; i < queries; i++) worst = Math.max(worst, Math.abs(expected[column][i] - actual[column][i]));
   }
-  const k = median(keptTimes), r = median(refitTimes);
-  console.log(`${pad(O, 5)} ${pad(probe.space, 8)} | ${pad(k.toFixed(1) + ' ms', 9)} ${pad(r.toFixed(0) + ' ms', 12)} ${pad((r / k).toFixed(0) + '×', 9)} | ${pad(worst.toExponential(1), 17)} ${pad(kept.status(probe).fullRescores, 12)}`);
+  const k = median(keptTimes),
+    r = median(refitTimes);
+  console.log(
+    `${pad(O, 5)} ${pad(probe.space, 8)} | ${pad(k.toFixed(1) + ' ms', 9)} ${pad(r.toFixed(0) + ' ms', 12)} ${pad((r / k).toFixed(0) + '×', 9)} | ${pad(worst.toExponential(1), 17)} ${pad(kept.status(probe).fullRescores, 12)}`,
+  );
   refit.dispose();
   kept.dispose();
   probe.dispose();

@@ -13,7 +13,9 @@ import { launchChromium, openWhenServed, servePreview } from './preview_app.mjs'
 import { npyHeader } from './million_npy.mjs';
 
 const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+  process.argv
+    .slice(2)
+    .reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
 );
 const rows = Number(args.rows ?? 200000);
 const dimension = Number(args.dimension ?? 384);
@@ -28,7 +30,8 @@ function npy(descr, shape, bytes) {
 // size, not realism).
 let state = 12345;
 const uniform = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) + 0.5) / 4294967296;
-const x = new Float32Array(rows * dimension), labels = new BigInt64Array(rows);
+const x = new Float32Array(rows * dimension),
+  labels = new BigInt64Array(rows);
 for (let i = 0; i < rows; i++) {
   labels[i] = BigInt(i % 2);
   for (let j = 0; j < dimension; j++) {
@@ -58,71 +61,111 @@ try {
       }
 
       postMessage(message, ...rest) {
-        if (message?.type === 'request') window.__gpprobeRequests.push({ kind: message.request?.kind, at: performance.now() });
+        if (message?.type === 'request')
+          window.__gpprobeRequests.push({ kind: message.request?.kind, at: performance.now() });
         return super.postMessage(message, ...rest);
       }
     };
   });
   await openWhenServed(page, app.url);
-  const settled = () => page.waitForFunction(() => !document.querySelector('.task-bar') && document.querySelector('[data-testid="run-summary"]'), undefined, { timeout: 600_000 });
+  const settled = () =>
+    page.waitForFunction(
+      () => !document.querySelector('.task-bar') && document.querySelector('[data-testid="run-summary"]'),
+      undefined,
+      { timeout: 600_000 },
+    );
   await settled();
   let start = Date.now();
-  await page.locator('input[aria-label="Embeddings files"]').setInputFiles([join(dir, 'emb.npy'), join(dir, 'kind.npy')]);
-  await page.waitForFunction((n) => document.querySelector('[data-testid="run-summary"]')?.textContent?.includes(n), rows.toLocaleString('en-US'), { timeout: 600_000 });
+  await page
+    .locator('input[aria-label="Embeddings files"]')
+    .setInputFiles([join(dir, 'emb.npy'), join(dir, 'kind.npy')]);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="run-summary"]')?.textContent?.includes(n),
+    rows.toLocaleString('en-US'),
+    { timeout: 600_000 },
+  );
   await settled();
   const threads = await page.locator('.engine-threads').textContent();
-  console.log(`app: ${rows} × ${dimension} float32 loaded, drawn and probed in ${((Date.now() - start) / 1000).toFixed(1)} s; engine on ${threads}`);
-  const times = [], workerMs = [], mainMs = [], verdictMs = [];
+  console.log(
+    `app: ${rows} × ${dimension} float32 loaded, drawn and probed in ${((Date.now() - start) / 1000).toFixed(1)} s; engine on ${threads}`,
+  );
+  const times = [],
+    workerMs = [],
+    mainMs = [],
+    verdictMs = [];
   for (let t = 0; t < toggles; t++) {
     const box = page.locator(`table.results tbody input[aria-label^="Observation"]`).nth(t + 1);
     // Click → the probe's result message arrives (worker: the update, the measures, the transfer) →
     // the frame that shows the last plot redrawn (main thread: stores, every plot, the table); then,
     // apart, until the verdict (leave-one-out, what to label next) has followed.
-    const split = await box.evaluate((element) => new Promise((resolve) => {
-      const arrivals = window.__gpprobeResults, requests = window.__gpprobeRequests;
-      const seen = arrivals.length, asked = requests.length;
-      // Every redraw of a plot's points counts up its canvas's data-draws (PlotView): the last one after
-      // the click is the last plot to follow, and the frame after it is the one that shows it.
-      let lastDraw = -Infinity;
-      const observer = new MutationObserver(() => { lastDraw = performance.now(); });
-      observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-draws'] });
-      const t0 = performance.now();
-      element.click();
-      let shown = 0, calm = 0;
-      // The new run is there when the worker's probe result has arrived and the summary is current (its
-      // text alone can repeat: two toggles of the same kind scored in the same milliseconds read alike).
-      // Then the first frame after the last draw shows every plot and the table; three more frames with no
-      // draw make sure no plot follows later.
-      const giveUp = setTimeout(() => { observer.disconnect(); resolve({ total: NaN, asked: NaN, arrived: NaN, verdict: NaN }); }, 60_000);
-      const check = () => {
-        const now = performance.now();
-        const summary = document.querySelector('[data-testid="run-summary"]');
-        const arrived = arrivals.slice(seen).some((a) => a.kind === 'probe');
-        if (summary && arrived && !summary.classList.contains('stale')) {
-          if (!shown || lastDraw > shown) { shown = now; calm = 0; } else calm++;
-        }
-        if (shown && calm >= 3 && !document.querySelector('.task-bar')) {
-          const arrival = arrivals.slice(seen).find((a) => a.kind === 'probe');
-          const request = requests.slice(asked).find((a) => a.kind === 'probe');
-          clearTimeout(giveUp);
-          observer.disconnect();
-          resolve({ total: shown - t0, asked: (request?.at ?? NaN) - t0, arrived: (arrival?.at ?? NaN) - t0, verdict: now - t0 });
-        } else {
+    const split = await box.evaluate(
+      (element) =>
+        new Promise((resolve) => {
+          const arrivals = window.__gpprobeResults,
+            requests = window.__gpprobeRequests;
+          const seen = arrivals.length,
+            asked = requests.length;
+          // Every redraw of a plot's points counts up its canvas's data-draws (PlotView): the last one after
+          // the click is the last plot to follow, and the frame after it is the one that shows it.
+          let lastDraw = -Infinity;
+          const observer = new MutationObserver(() => {
+            lastDraw = performance.now();
+          });
+          observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-draws'] });
+          const t0 = performance.now();
+          element.click();
+          let shown = 0,
+            calm = 0;
+          // The new run is there when the worker's probe result has arrived and the summary is current (its
+          // text alone can repeat: two toggles of the same kind scored in the same milliseconds read alike).
+          // Then the first frame after the last draw shows every plot and the table; three more frames with no
+          // draw make sure no plot follows later.
+          const giveUp = setTimeout(() => {
+            observer.disconnect();
+            resolve({ total: NaN, asked: NaN, arrived: NaN, verdict: NaN });
+          }, 60_000);
+          const check = () => {
+            const now = performance.now();
+            const summary = document.querySelector('[data-testid="run-summary"]');
+            const arrived = arrivals.slice(seen).some((a) => a.kind === 'probe');
+            if (summary && arrived && !summary.classList.contains('stale')) {
+              if (!shown || lastDraw > shown) {
+                shown = now;
+                calm = 0;
+              } else calm++;
+            }
+            if (shown && calm >= 3 && !document.querySelector('.task-bar')) {
+              const arrival = arrivals.slice(seen).find((a) => a.kind === 'probe');
+              const request = requests.slice(asked).find((a) => a.kind === 'probe');
+              clearTimeout(giveUp);
+              observer.disconnect();
+              resolve({
+                total: shown - t0,
+                asked: (request?.at ?? NaN) - t0,
+                arrived: (arrival?.at ?? NaN) - t0,
+                verdict: now - t0,
+              });
+            } else {
+              requestAnimationFrame(check);
+            }
+          };
           requestAnimationFrame(check);
-        }
-      };
-      requestAnimationFrame(check);
-    }));
+        }),
+    );
     if (Number.isNaN(split.total)) throw new Error(`toggle ${t + 1}: no new run within 60 s of the click`);
     times.push(split.total);
     workerMs.push(split.arrived);
     mainMs.push(split.total - split.arrived);
     verdictMs.push(split.verdict);
-    console.log(`  toggle ${t + 1}: ${split.total.toFixed(0)} ms (the page asked the worker at ${split.asked.toFixed(0)} ms; until the result arrived ${split.arrived.toFixed(0)} ms, then drawn in ${(split.total - split.arrived).toFixed(0)} ms; verdict followed at ${split.verdict.toFixed(0)} ms) — ${await page.getByTestId('run-summary').textContent()}`);
+    console.log(
+      `  toggle ${t + 1}: ${split.total.toFixed(0)} ms (the page asked the worker at ${split.asked.toFixed(0)} ms; until the result arrived ${split.arrived.toFixed(0)} ms, then drawn in ${(split.total - split.arrived).toFixed(0)} ms; verdict followed at ${split.verdict.toFixed(0)} ms) — ${await page.getByTestId('run-summary').textContent()}`,
+    );
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(0);
-  console.log(`toggle one observation at ${rows} × ${dimension} in Chromium (${threads}): median ${median(times)} ms click → every plot and the table redrawn `
-    + `(worker + message ${median(workerMs)} ms, main thread ${median(mainMs)} ms; verdict panel followed at ${median(verdictMs)} ms)`);
+  console.log(
+    `toggle one observation at ${rows} × ${dimension} in Chromium (${threads}): median ${median(times)} ms click → every plot and the table redrawn ` +
+      `(worker + message ${median(workerMs)} ms, main thread ${median(mainMs)} ms; verdict panel followed at ${median(verdictMs)} ms)`,
+  );
 } finally {
   await browser.close();
   app.stop();

@@ -19,7 +19,7 @@ export function rowValues(i, cols, out = new Float32Array(cols), offset = 0) {
     s ^= s << 13;
     s ^= s >>> 17;
     s ^= s << 5;
-    out[offset + j] = s * 4.656612873077393e-10;  // s / 2^31
+    out[offset + j] = s * 4.656612873077393e-10; // s / 2^31
   }
   for (let j = 0; j < Math.min(8, cols); j++) out[offset + j] += shift;
   return out;
@@ -39,7 +39,10 @@ export function npyHeader(descr, shape) {
 /** Writes a typed array (float64, float32 or bytes) as a C-order .npy of the given shape. */
 export function writeNpy(path, array, shape) {
   const descr = array instanceof Float64Array ? '<f8' : array instanceof Float32Array ? '<f4' : '|u1';
-  writeFileSync(path, Buffer.concat([npyHeader(descr, shape), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]));
+  writeFileSync(
+    path,
+    Buffer.concat([npyHeader(descr, shape), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]),
+  );
 }
 
 /** Writes `rows` x `cols` float32 embeddings (rowValues) to `path` in chunks of `chunkRows` rows. */

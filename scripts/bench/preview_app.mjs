@@ -12,13 +12,18 @@ import { chromium } from 'playwright-core';
 export function servePreview({ isolation } = {}) {
   const port = 4300 + Math.floor(Math.random() * 500);
   const env = isolation === undefined ? process.env : { ...process.env, GPPROBE_ISOLATION: isolation };
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true, env });
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
+    stdio: 'ignore',
+    detached: true,
+    env,
+  });
   return { url: `http://127.0.0.1:${port}/`, stop: () => process.kill(-server.pid) };
 }
 
 export function launchChromium() {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
   });
 }

@@ -15,7 +15,10 @@ export function widenConnectSrc(html, origins) {
   const meta = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/i;
   const match = meta.exec(html);
   if (!match) throw new Error('no Content-Security-Policy <meta> tag found');
-  const directives = match[2].split(';').map((d) => d.trim()).filter(Boolean);
+  const directives = match[2]
+    .split(';')
+    .map((d) => d.trim())
+    .filter(Boolean);
   const at = directives.findIndex((d) => d.startsWith('connect-src'));
   if (at < 0) throw new Error('the policy has no connect-src directive');
   const sources = directives[at].split(/\s+/);

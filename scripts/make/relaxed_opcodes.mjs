@@ -27,11 +27,21 @@ export const RELAXED_RENUMBERING = new Map([
 // Sub-opcodes of the prototype's other relaxed instructions (clang 14 / binaryen 108 numbering) that
 // have no shipped equivalent with the same operands: refused, not guessed.
 const PROTOTYPE_RELAXED = new Map([
-  [0xa2, 'i8x16.relaxed_swizzle'], [0xa5, 'i32x4.relaxed_trunc_f32x4_s'], [0xa6, 'i32x4.relaxed_trunc_f32x4_u'],
-  [0xc5, 'i32x4.relaxed_trunc_f64x2_s_zero'], [0xc6, 'i32x4.relaxed_trunc_f64x2_u_zero'],
-  [0xb0, 'f32x4.fms'], [0xd0, 'f64x2.fms'], [0xb2, 'i8x16.laneselect'], [0xb3, 'i16x8.laneselect'],
-  [0xd2, 'i32x4.laneselect'], [0xd3, 'i64x2.laneselect'], [0xb4, 'f32x4.relaxed_min'], [0xe2, 'f32x4.relaxed_max'],
-  [0xd4, 'f64x2.relaxed_min'], [0xee, 'f64x2.relaxed_max'],
+  [0xa2, 'i8x16.relaxed_swizzle'],
+  [0xa5, 'i32x4.relaxed_trunc_f32x4_s'],
+  [0xa6, 'i32x4.relaxed_trunc_f32x4_u'],
+  [0xc5, 'i32x4.relaxed_trunc_f64x2_s_zero'],
+  [0xc6, 'i32x4.relaxed_trunc_f64x2_u_zero'],
+  [0xb0, 'f32x4.fms'],
+  [0xd0, 'f64x2.fms'],
+  [0xb2, 'i8x16.laneselect'],
+  [0xb3, 'i16x8.laneselect'],
+  [0xd2, 'i32x4.laneselect'],
+  [0xd3, 'i64x2.laneselect'],
+  [0xb4, 'f32x4.relaxed_min'],
+  [0xe2, 'f32x4.relaxed_max'],
+  [0xd4, 'f64x2.relaxed_min'],
+  [0xee, 'f64x2.relaxed_max'],
 ]);
 
 const VALUE_TYPES = new Set([0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f]);
@@ -73,41 +83,82 @@ class Reader {
 
 // One instruction after its opcode byte: its immediates skipped; SIMD sub-opcodes come back for the rewrite.
 function skipImmediates(reader, opcode) {
-  if (opcode <= 0x01 || opcode === 0x05 || opcode === 0x0b || opcode === 0x0f || opcode === 0x19
-      || opcode === 0x1a || opcode === 0x1b || opcode === 0xd1 || (opcode >= 0x45 && opcode <= 0xc4)) return;
+  if (
+    opcode <= 0x01 ||
+    opcode === 0x05 ||
+    opcode === 0x0b ||
+    opcode === 0x0f ||
+    opcode === 0x19 ||
+    opcode === 0x1a ||
+    opcode === 0x1b ||
+    opcode === 0xd1 ||
+    (opcode >= 0x45 && opcode <= 0xc4)
+  )
+    return;
   switch (opcode) {
-    case 0x02: case 0x03: case 0x04: case 0x06: { // block, loop, if, try: a block type
+    case 0x02:
+    case 0x03:
+    case 0x04:
+    case 0x06: {
+      // block, loop, if, try: a block type
       const b = reader.bytes[reader.position];
       if (b === 0x40 || VALUE_TYPES.has(b)) reader.skip(1);
       else reader.leb();
       return;
     }
-    case 0x07: case 0x08: case 0x09: case 0x18: // catch, throw, rethrow, delegate
-    case 0x0c: case 0x0d: case 0x10: case 0x12: // br, br_if, call, return_call
-    case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25: case 0x26: // locals, globals, tables
-    case 0x3f: case 0x40: case 0xd2: // memory.size, memory.grow, ref.func
+    case 0x07:
+    case 0x08:
+    case 0x09:
+    case 0x18: // catch, throw, rethrow, delegate
+    case 0x0c:
+    case 0x0d:
+    case 0x10:
+    case 0x12: // br, br_if, call, return_call
+    case 0x20:
+    case 0x21:
+    case 0x22:
+    case 0x23:
+    case 0x24:
+    case 0x25:
+    case 0x26: // locals, globals, tables
+    case 0x3f:
+    case 0x40:
+    case 0xd2: // memory.size, memory.grow, ref.func
       reader.leb();
       return;
-    case 0x0e: { // br_table
+    case 0x0e: {
+      // br_table
       const count = reader.leb();
       for (let i = 0; i <= count; ++i) reader.leb();
       return;
     }
-    case 0x11: case 0x13: // call_indirect, return_call_indirect
+    case 0x11:
+    case 0x13: // call_indirect, return_call_indirect
       reader.leb();
       reader.leb();
       return;
-    case 0x1c: { // select with types
+    case 0x1c: {
+      // select with types
       const count = reader.leb();
       reader.skip(count);
       return;
     }
-    case 0x41: case 0x42: reader.leb(); return; // i32.const, i64.const
-    case 0x43: reader.skip(4); return;
-    case 0x44: reader.skip(8); return;
-    case 0xd0: reader.skip(1); return; // ref.null
+    case 0x41:
+    case 0x42:
+      reader.leb();
+      return; // i32.const, i64.const
+    case 0x43:
+      reader.skip(4);
+      return;
+    case 0x44:
+      reader.skip(8);
+      return;
+    case 0xd0:
+      reader.skip(1);
+      return; // ref.null
     default:
-      if (opcode >= 0x28 && opcode <= 0x3e) { // loads and stores
+      if (opcode >= 0x28 && opcode <= 0x3e) {
+        // loads and stores
         reader.memarg();
         return;
       }
@@ -118,14 +169,22 @@ function skipImmediates(reader, opcode) {
 function skipMiscImmediates(reader) {
   const sub = reader.leb();
   if (sub <= 7) return;
-  if (sub === 8 || sub === 10 || sub === 12 || sub === 14) { reader.leb(); reader.leb(); return; }
-  if (sub === 9 || sub === 11 || sub === 13 || (sub >= 15 && sub <= 17)) { reader.leb(); return; }
+  if (sub === 8 || sub === 10 || sub === 12 || sub === 14) {
+    reader.leb();
+    reader.leb();
+    return;
+  }
+  if (sub === 9 || sub === 11 || sub === 13 || (sub >= 15 && sub <= 17)) {
+    reader.leb();
+    return;
+  }
   throw new Error(`unknown opcode 0xfc ${sub}`);
 }
 
 function skipAtomicImmediates(reader) {
   const sub = reader.leb();
-  if (sub === 0x03) reader.skip(1); // atomic.fence
+  if (sub === 0x03)
+    reader.skip(1); // atomic.fence
   else reader.memarg();
 }
 
@@ -190,11 +249,18 @@ function rewriteSimd(reader, counts) {
   if (PROTOTYPE_RELAXED.has(sub)) {
     throw new Error(`prototype relaxed SIMD ${PROTOTYPE_RELAXED.get(sub)} (0xfd 0x${sub.toString(16)}) has no rewrite`);
   }
-  if (sub <= 11 || sub === 92 || sub === 93) reader.memarg(); // loads, store, load_zero
-  else if (sub === 12 || sub === 13) reader.skip(16); // v128.const, i8x16.shuffle
-  else if (sub >= 21 && sub <= 34) reader.skip(1); // extract_lane, replace_lane
-  else if (sub >= 84 && sub <= 91) { reader.memarg(); reader.skip(1); } // load_lane, store_lane
-  else if (sub >= 0x100 && sub <= 0x113) counts.shipped += 1; // shipped relaxed SIMD (a module rewritten before)
+  if (sub <= 11 || sub === 92 || sub === 93)
+    reader.memarg(); // loads, store, load_zero
+  else if (sub === 12 || sub === 13)
+    reader.skip(16); // v128.const, i8x16.shuffle
+  else if (sub >= 21 && sub <= 34)
+    reader.skip(1); // extract_lane, replace_lane
+  else if (sub >= 84 && sub <= 91) {
+    reader.memarg();
+    reader.skip(1);
+  } // load_lane, store_lane
+  else if (sub >= 0x100 && sub <= 0x113)
+    counts.shipped += 1; // shipped relaxed SIMD (a module rewritten before)
   else if (sub > 0xff) throw new Error(`unknown SIMD opcode 0x${sub.toString(16)}`);
 }
 
@@ -217,7 +283,9 @@ function main() {
     return;
   }
   if (counts.f32x4 + counts.f64x2 === 0) {
-    console.error(`${path}: no relaxed multiply-add found (was it compiled with -mrelaxed-simd and GPPROBE_RELAXED_SIMD?)`);
+    console.error(
+      `${path}: no relaxed multiply-add found (was it compiled with -mrelaxed-simd and GPPROBE_RELAXED_SIMD?)`,
+    );
     process.exit(1);
   }
   if (plainGlue) {
@@ -227,9 +295,11 @@ function main() {
     if (twin !== plain) {
       let at = 0;
       while (twin[at] === plain[at]) at += 1;
-      console.error(`${twinGlue} differs from ${plainGlue} beyond the module's name (at character ${at}: `
-        + `${JSON.stringify(twin.slice(at - 40, at + 40))} vs ${JSON.stringify(plain.slice(at - 40, at + 40))}): `
-        + `the loader cannot run ${path} with ${plainGlue}'s JS`);
+      console.error(
+        `${twinGlue} differs from ${plainGlue} beyond the module's name (at character ${at}: ` +
+          `${JSON.stringify(twin.slice(at - 40, at + 40))} vs ${JSON.stringify(plain.slice(at - 40, at + 40))}): ` +
+          `the loader cannot run ${path} with ${plainGlue}'s JS`,
+      );
       process.exit(1);
     }
   }

@@ -12,6 +12,7 @@ need_file() { [ -e "$1" ] || missing+=("$2"); }
 need_command cmake cmake
 need_command g++ g++
 need_command make make
+need_command clang-format clang-format
 need_command em++ emscripten
 need_command node nodejs
 need_command npm npm

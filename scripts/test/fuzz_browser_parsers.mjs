@@ -44,20 +44,33 @@ mkdirSync(out, { recursive: true });
 // Two bundles, each a worker module of its own: the file parsers, and sessions and links (sessions.ts).
 const bundles = {};
 for (const entry of ['parsers', 'sessions']) {
-  await build({ configFile: false, root, logLevel: 'warn',
-    build: { ssr: resolve(root, `tests/fuzz/browser/${entry}.ts`), outDir: resolve(out, entry), emptyOutDir: true, target: 'node20' } });
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    build: {
+      ssr: resolve(root, `tests/fuzz/browser/${entry}.ts`),
+      outDir: resolve(out, entry),
+      emptyOutDir: true,
+      target: 'node20',
+    },
+  });
   bundles[entry] = resolve(out, entry, `${entry}.js`);
 }
-const modules = Object.fromEntries(await Promise.all(Object.entries(bundles).map(async ([k, b]) => [k, await import(pathToFileURL(b).href)])));
+const modules = Object.fromEntries(
+  await Promise.all(Object.entries(bundles).map(async ([k, b]) => [k, await import(pathToFileURL(b).href)])),
+);
 const TARGETS = Object.assign({}, ...Object.values(modules).map((m) => m.TARGETS));
 const seeds = () => Object.assign({}, ...Object.values(modules).map((m) => m.seeds()));
 const bundleOf = (target) => bundles[Object.keys(modules).find((k) => target in modules[k].TARGETS)];
 
 // xorshift32: the same mutations for the same --seed.
 const random = () => {
-  state ^= state << 13; state >>>= 0;
+  state ^= state << 13;
+  state >>>= 0;
   state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
+  state ^= state << 5;
+  state >>>= 0;
   return state / 2 ** 32;
 };
 const below = (n) => Math.floor(random() * n);
@@ -68,38 +81,52 @@ function mutate(input, pool) {
   for (let n = 1 + below(4); n > 0; n--) {
     const at = below(Math.max(1, b.length));
     switch (below(8)) {
-      case 0: if (b.length) b[at] ^= 1 << below(8); break;
-      case 1: if (b.length) b[at] = INTERESTING[below(5)]; break;
-      case 2: {  // a little-endian 32-bit integer: lengths, offsets, counts
+      case 0:
+        if (b.length) b[at] ^= 1 << below(8);
+        break;
+      case 1:
+        if (b.length) b[at] = INTERESTING[below(5)];
+        break;
+      case 2: {
+        // a little-endian 32-bit integer: lengths, offsets, counts
         const v = INTERESTING[below(INTERESTING.length)];
         for (let k = 0; k < 4 && at + k < b.length; k++) b[at + k] = (v >>> (8 * k)) & 0xff;
         break;
       }
-      case 3: {  // delete a run
+      case 3: {
+        // delete a run
         const len = 1 + below(16);
         b = Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + len)]);
         break;
       }
-      case 4: {  // insert random bytes or ASCII digits (text headers, shapes)
+      case 4: {
+        // insert random bytes or ASCII digits (text headers, shapes)
         const len = 1 + below(8);
         const ins = Uint8Array.from({ length: len }, () => (random() < 0.5 ? 0x30 + below(10) : below(256)));
         b = Uint8Array.from([...b.subarray(0, at), ...ins, ...b.subarray(at)]);
         break;
       }
-      case 5: {  // repeat a run (nesting, long lines)
+      case 5: {
+        // repeat a run (nesting, long lines)
         const len = 1 + below(32);
         const run = b.subarray(at, at + len);
         const copies = 1 + below(8);
-        b = Uint8Array.from([...b.subarray(0, at + len), ...Array.from({ length: copies }, () => [...run]).flat(), ...b.subarray(at + len)]);
+        b = Uint8Array.from([
+          ...b.subarray(0, at + len),
+          ...Array.from({ length: copies }, () => [...run]).flat(),
+          ...b.subarray(at + len),
+        ]);
         break;
       }
-      case 6: {  // splice with another seed
+      case 6: {
+        // splice with another seed
         const other = pool[below(pool.length)];
         const from = below(Math.max(1, other.length));
         b = Uint8Array.from([...b.subarray(0, at), ...other.subarray(from, from + 1 + below(64))]);
         break;
       }
-      default: b = b.subarray(0, at);  // truncate
+      default:
+        b = b.subarray(0, at); // truncate
     }
   }
   return b;
@@ -113,8 +140,10 @@ const PARQUET_CONTAINED = ['parquet', 'parquet_matrices'];
 /** A child process running the bundle, with the worker-thread interface the runner uses. */
 function childWorker(bundle) {
   const proc = fork(bundle, [], {
-    serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    execArgv: ['--max-old-space-size=1024'], env: { ...process.env, GPPROBE_FUZZ_CHILD: '1' },
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    execArgv: ['--max-old-space-size=1024'],
+    env: { ...process.env, GPPROBE_FUZZ_CHILD: '1' },
   });
   const wrapper = {
     once(event, f) {
@@ -126,8 +155,10 @@ function childWorker(bundle) {
       return wrapper;
     },
     postMessage: (message) => proc.send(message),
-    terminate: () => { proc.kill('SIGKILL'); },
-    unref: () => proc.unref(),  // the IPC channel stays referenced while the runner waits for an answer
+    terminate: () => {
+      proc.kill('SIGKILL');
+    },
+    unref: () => proc.unref(), // the IPC channel stays referenced while the runner waits for an answer
   };
   return wrapper;
 }
@@ -138,7 +169,9 @@ class Runner {
   /** A fresh worker, once it has loaded the bundle (its 'ready' message), so loading is never timed. */
   #inChild = false;
   async #start(bundle, inChild) {
-    const worker = inChild ? childWorker(bundle) : new Worker(bundle, { resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    const worker = inChild
+      ? childWorker(bundle)
+      : new Worker(bundle, { resourceLimits: { maxOldGenerationSizeMb: 1024 } });
     worker.unref();
     await new Promise((resolve, reject) => {
       worker.once('message', resolve);
@@ -156,7 +189,9 @@ class Runner {
    */
   async run(target, bytes) {
     const outcome = await this.#once(target, bytes, timeoutMs);
-    return outcome.kind === 'timeout' && !PARQUET_CONTAINED.includes(target) ? this.#once(target, bytes, 5 * timeoutMs) : outcome;
+    return outcome.kind === 'timeout' && !PARQUET_CONTAINED.includes(target)
+      ? this.#once(target, bytes, 5 * timeoutMs)
+      : outcome;
   }
   async #once(target, bytes, limit) {
     const inChild = IN_CHILD_PROCESS.includes(target);
@@ -209,7 +244,9 @@ for (const target of targets) {
   for (const seed of pool) {
     const outcome = await runner.run(target, seed);
     if (outcome.kind !== 'parsed') {
-      console.error(`fuzz: browser ${target}: valid seed ${pool.indexOf(seed)} did not parse: ${outcome.kind} ${outcome.detail ?? ''}`);
+      console.error(
+        `fuzz: browser ${target}: valid seed ${pool.indexOf(seed)} did not parse: ${outcome.kind} ${outcome.detail ?? ''}`,
+      );
       failed = true;
     }
   }
@@ -231,12 +268,15 @@ for (const target of targets) {
     } else {
       counts.findings++;
       failed = true;
-      if (counts.findings <= 5) console.error(`fuzz: browser ${target}: FINDING ${outcome.kind}: ${outcome.detail} (reproducer ${path})`);
+      if (counts.findings <= 5)
+        console.error(`fuzz: browser ${target}: FINDING ${outcome.kind}: ${outcome.detail} (reproducer ${path})`);
     }
   }
   const total = counts.parsed + counts.refused + counts.contained + counts.findings;
-  console.log(`fuzz: browser ${target}: ${total} inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named`
-    + `${counts.contained ? `, ${counts.contained} hyparquet hangs or crashes contained` : ''}), ${counts.findings ? `${counts.findings} FINDINGS` : 'no finding'}`);
+  console.log(
+    `fuzz: browser ${target}: ${total} inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named` +
+      `${counts.contained ? `, ${counts.contained} hyparquet hangs or crashes contained` : ''}), ${counts.findings ? `${counts.findings} FINDINGS` : 'no finding'}`,
+  );
 }
 runner.stop();
 process.exit(failed ? 1 : 0);

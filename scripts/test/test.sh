@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The full test suite, from a fresh clone: installs what is missing, builds everything, then runs
+#   0. the formatters' check (scripts/test/format_check.sh),
 #   1. the native GoogleTest suite (core + CLI), then pytest on the Python module (tests/python),
 #   2. a bounded fuzz smoke run (scripts/test/fuzz.sh --smoke: each libFuzzer harness for 4 s under
 #      ASan + UBSan, then each browser parser for 2 s in Node; any finding fails the suite),
@@ -10,6 +11,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 bash scripts/make/build.sh
 source scripts/make/setup.sh
+echo "test: formatting (clang-format, prettier)"
+bash scripts/test/format_check.sh
 echo "test: native (GoogleTest)"
 ./build/native/gpprobe_tests --gtest_brief=1
 echo "test: Python module (pytest: golden files, the CLI, a 2-worker Dask LocalCluster)"

@@ -1,17 +1,17 @@
 // PCA against the exact eigendecomposition of the covariance; belief densities against closed forms
 // and direct integration; the evidence frontier against a Probe fitted to n duplicate observations.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 
 #include <Eigen/Dense>
+#include <gtest/gtest.h>
 
+#include "gpprobe/linalg/pca.h"
 #include "gpprobe/probe/belief_densities.h"
 #include "gpprobe/probe/belief_envelope.h"
-#include "gpprobe/linalg/pca.h"
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -133,7 +133,8 @@ TEST(BeliefEnvelope, IsTheLeastEpistemeOfAnyBeliefWithinThePriorVariance) {
       const double mid = 0.5 * (lo + hi);
       (uncertainty_measures(mid, e[k].latent_variance).judged_probability < e[k].judged_probability ? lo : hi) = mid;
     }
-    EXPECT_NEAR(uncertainty_measures(lo, e[k].latent_variance, GaussHermite::make(64)).episteme, e[k].episteme, 1e-7) << k;
+    EXPECT_NEAR(uncertainty_measures(lo, e[k].latent_variance, GaussHermite::make(64)).episteme, e[k].episteme, 1e-7)
+        << k;
   }
   // No belief f ~ N(m, s2) with s2 <= 2v lies below it (random beliefs, both signs of m).
   std::mt19937 rng(31);

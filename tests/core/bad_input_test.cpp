@@ -1,10 +1,11 @@
 // Every bad input comes back as a Status with the exact message a user will read.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <limits>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/probe/probe.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -57,7 +58,8 @@ TEST(BadInput, ShapesThatDoNotFit) {
   c.judged_probability = out.data();
   expect_status(probe.value().score(MatrixView(Q), c), StatusCode::dimension_mismatch,
                 "queries have 3 columns, observations have 2 columns");
-  expect_status(fit_status(d.X, {1, 0}), StatusCode::dimension_mismatch, "labels have 2 entries, observations have 3 rows");
+  expect_status(fit_status(d.X, {1, 0}), StatusCode::dimension_mismatch,
+                "labels have 2 entries, observations have 3 rows");
   expect_status(fit_status(d.X, {1, 0, 1, 1}), StatusCode::dimension_mismatch,
                 "labels have 4 entries, observations have 3 rows");
   const RowMatrix empty(0, 2);
@@ -117,7 +119,8 @@ TEST(BadInput, HyperparametersAtTheEdgeOfDoublePrecision) {
                 "strength must be between 0 and 1e+300 (epsilon + strength must stay finite), got "
                 "1.0000000000000001e+301");
   // The ends of the domain fit and score to finite numbers, knowledge in [0, 1].
-  for (auto [eps, s] : {std::pair{1e-300, 5.0}, std::pair{1e300, 5.0}, std::pair{0.1, 1e300}, std::pair{1e300, 1e300}}) {
+  for (auto [eps, s] :
+       {std::pair{1e-300, 5.0}, std::pair{1e300, 5.0}, std::pair{0.1, 1e300}, std::pair{1e300, 1e300}}) {
     ProbeOptions o;
     o.epsilon = eps;
     o.strength = s;
@@ -127,7 +130,8 @@ TEST(BadInput, HyperparametersAtTheEdgeOfDoublePrecision) {
       continue;
     }
     std::vector<double> judged(3), episteme(3), alea(3), mean(3), variance(3), knowledge(3);
-    ProbeScoreColumns c{judged.data(), episteme.data(), alea.data(), mean.data(), variance.data(), knowledge.data(), nullptr};
+    ProbeScoreColumns c{judged.data(),   episteme.data(),  alea.data(), mean.data(),
+                        variance.data(), knowledge.data(), nullptr};
     ASSERT_TRUE(probe.value().score(MatrixView(d.X), c).ok()) << eps << " " << s;
     for (int q = 0; q < 3; ++q) {
       for (double v : {judged[q], episteme[q], alea[q], mean[q], variance[q]}) EXPECT_TRUE(std::isfinite(v)) << eps;

@@ -1,24 +1,22 @@
 // Helpers shared by the core tests: the golden reference cases, temporary files, a minimal .npy writer, a fitted probe.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
-#include <sys/wait.h>
-
-#include <nlohmann/json.hpp>
-
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/probe/probe.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe::testing {
@@ -102,8 +100,8 @@ class TempFile {
 // The bytes of a version-1 .npy file with the given header fields and raw data.
 inline std::string npy_bytes(const std::string& descr, bool fortran, const std::string& shape,
                              const std::string& data) {
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
-                       ", 'shape': " + shape + ", }";
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
   std::string out = "\x93NUMPY";

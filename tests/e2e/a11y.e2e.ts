@@ -18,10 +18,29 @@ async function violations(page: Page): Promise<string[]> {
   // Evaluated by the test driver (a script tag would be refused by the app's CSP, as it should be).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{
+            violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[];
+          }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.slice(0, 4).map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`));
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) =>
+        v.nodes
+          .slice(0, 4)
+          .map(
+            (n) =>
+              `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`,
+          ),
+      );
   });
 }
 
@@ -48,7 +67,7 @@ describe('accessibility', () => {
     await openTab(page, 'Probe');
     await page.getByRole('button', { name: '☰ Probe settings' }).click();
     await page.locator('.sidebar.open').waitFor();
-    await page.waitForTimeout(300);  // the drawer's slide
+    await page.waitForTimeout(300); // the drawer's slide
     expect(await violations(page)).toEqual([]);
   });
 
@@ -63,12 +82,17 @@ describe('accessibility', () => {
       await canvas.focus();
       expect(await canvas.evaluate((c) => c === document.activeElement)).toBe(true);
       // The help a screen reader reads with the plot.
-      expect(await page.locator(`#${await canvas.getAttribute('aria-describedby')}`).textContent()).toContain('Arrow keys');
+      expect(await page.locator(`#${await canvas.getAttribute('aria-describedby')}`).textContent()).toContain(
+        'Arrow keys',
+      );
       const before = await title.textContent();
       let moved = false;
       for (const key of ['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown']) {
         await page.keyboard.press(key);
-        if ((await title.textContent()) !== before) { moved = true; break; }
+        if ((await title.textContent()) !== before) {
+          moved = true;
+          break;
+        }
       }
       expect(moved, `${plot}: an arrow key moved the selection from ${before}`).toBe(true);
       // The tooltip follows the selection: it names the selected row.

@@ -22,18 +22,32 @@ beforeEach(() => {
 });
 
 async function exportedCsv(): Promise<{ header: string[]; rows: string[][] }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export results (CSV)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export results (CSV)' }).click(),
+  ]);
   const text = readFileSync(await download.path(), 'utf8');
-  const [header, ...rows] = text.trim().split('\n').map((line) => line.split(','));
+  const [header, ...rows] = text
+    .trim()
+    .split('\n')
+    .map((line) => line.split(','));
   return { header, rows };
 }
 
 /** The engine's scores for the observations and labels the export reports, on the same embeddings. */
-function engineScores(x: number[][], csv: { header: string[]; rows: string[][] }, Type: Float32ArrayConstructor | Float64ArrayConstructor) {
+function engineScores(
+  x: number[][],
+  csv: { header: string[]; rows: string[][] },
+  Type: Float32ArrayConstructor | Float64ArrayConstructor,
+) {
   const col = (name: string) => csv.header.indexOf(name);
   const observationRows = csv.rows.filter((r) => r[col('is_observation')] === '1').map((r) => Number(r[col('row')]));
   const labels = Uint8Array.from(observationRows, (i) => Number(csv.rows[i][col('concept')]));
-  const observations: Matrix = { data: Type.from(observationRows.flatMap((i) => x[i])), rows: observationRows.length, cols: x[0].length };
+  const observations: Matrix = {
+    data: Type.from(observationRows.flatMap((i) => x[i])),
+    rows: observationRows.length,
+    cols: x[0].length,
+  };
   const probe = engine.fitProbe({ observations, labels, epsilon: 0.1, strength: 5 });
   const scores = probe.score({ data: Type.from(x.flat()), rows: x.length, cols: x[0].length });
   probe.dispose();
@@ -74,17 +88,26 @@ describe('uploads', () => {
       await page.goto(baseUrl);
       await waitForResults(page);
       await page.locator('input[aria-label="Embeddings files"]').setInputFiles(files);
-      await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: 30_000 }).toBe(files.map((f) => f.name).join(' + '));
+      await expect
+        .poll(() => page.locator('.dataset-name').textContent(), { timeout: 30_000 })
+        .toBe(files.map((f) => f.name).join(' + '));
       await waitForResults(page);
-      expect(await page.locator('.data-panel .hint').first().textContent()).toContain(`${ROWS} rows × ${COLS} dimensions`);
+      expect(await page.locator('.data-panel .hint').first().textContent()).toContain(
+        `${ROWS} rows × ${COLS} dimensions`,
+      );
       const csv = await exportedCsv();
       expect(csv.rows.length).toBe(ROWS);
       // float32 files are float32 in the app and in the reference; text formats are float64.
       const Type = ['npy', 'npz', 'safetensors'].includes(format) ? Float32Array : Float64Array;
       const x32 = format === 'parquet' ? x.map((r) => Array.from(Float32Array.from(r))) : x;
-      const { scores, observationRows } = engineScores(format === 'parquet' ? x32 : x, csv, format === 'parquet' ? Float64Array : Type);
-      expect(observationRows.length).toBe(16);  // 8 per class by default
-      const judged = csv.header.indexOf('judged_probability'), episteme = csv.header.indexOf('episteme');
+      const { scores, observationRows } = engineScores(
+        format === 'parquet' ? x32 : x,
+        csv,
+        format === 'parquet' ? Float64Array : Type,
+      );
+      expect(observationRows.length).toBe(16); // 8 per class by default
+      const judged = csv.header.indexOf('judged_probability'),
+        episteme = csv.header.indexOf('episteme');
       csv.rows.forEach((r, i) => {
         expect(Number(r[judged])).toBeCloseTo(scores.judgedProbability[i], 12);
         expect(Number(r[episteme])).toBeCloseTo(scores.episteme[i], 11);
@@ -92,23 +115,27 @@ describe('uploads', () => {
     });
   }
 
-  it('shows a bad file\'s error and keeps the loaded data', async () => {
+  it("shows a bad file's error and keeps the loaded data", async () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     const before = await page.locator('.dataset-name').textContent();
     const summary = await page.getByTestId('run-summary').textContent();
-    await page.locator('input[aria-label="Embeddings files"]').setInputFiles([
-      { name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('x0,x1\n1,2\n3,oops\n') },
-    ]);
+    await page
+      .locator('input[aria-label="Embeddings files"]')
+      .setInputFiles([{ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('x0,x1\n1,2\n3,oops\n') }]);
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain("broken.csv: line 3, column 2: 'oops' is not a number");
     expect(await page.locator('.dataset-name').textContent()).toBe(before);
     expect(await page.getByTestId('run-summary').textContent()).toBe(summary);
-    await page.locator('input[aria-label="Embeddings files"]').setInputFiles([
-      { name: 'picture.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
-    ]);
-    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' ')).toContain('picture.png: is an image: gpprobe reads one as the sprite sheet that a projector_config.json chosen with it names');
+    await page
+      .locator('input[aria-label="Embeddings files"]')
+      .setInputFiles([{ name: 'picture.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]);
+    await expect
+      .poll(async () => (await page.getByRole('alert').allTextContents()).join(' '))
+      .toContain(
+        'picture.png: is an image: gpprobe reads one as the sprite sheet that a projector_config.json chosen with it names',
+      );
     expect(await page.locator('.dataset-name').textContent()).toBe(before);
   });
 });
@@ -128,7 +155,7 @@ describe('long work', () => {
     await cancel.click();
     await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 30_000 });
     expect(await page.locator('.dataset-name').textContent()).toBe(before);
-    expect(await page.getByRole('alert').count()).toBe(0);  // a cancel is not an error
+    expect(await page.getByRole('alert').count()).toBe(0); // a cancel is not an error
     rmSync(path);
   });
 });
@@ -139,7 +166,9 @@ describe('the session', () => {
     await waitForResults(page);
     const before = await page.locator('#observations-heading + .row + .hint strong').textContent();
     await page.locator('table.results tbody input[aria-label="Observation 2"]').check();
-    await expect.poll(() => page.locator('#observations-heading + .row + .hint strong').textContent()).toBe(String(Number(before) + 1));
+    await expect
+      .poll(() => page.locator('#observations-heading + .row + .hint strong').textContent())
+      .toBe(String(Number(before) + 1));
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => page.locator('#observations-heading + .row + .hint strong').textContent()).toBe(before);
     expect(await page.locator('table.results tbody input[aria-label="Observation 2"]').isChecked()).toBe(false);
@@ -178,17 +207,32 @@ describe('the session', () => {
   it('exports the session and plots, and imports the session back', async () => {
     await page.goto(baseUrl);
     await waitForResults(page);
-    const [session] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export session' }).click()]);
+    const [session] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export session' }).click(),
+    ]);
     const text = readFileSync(await session.path(), 'utf8');
     expect(JSON.parse(text)).toMatchObject({ version: 1, data: { kind: 'demo' }, epsilon: 0.1, strength: 5 });
-    const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Judged probability vs episteme as PNG' }).click()]);
-    expect(readFileSync(await png.path()).subarray(1, 4).toString()).toBe('PNG');
-    const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Judged probability vs episteme as SVG' }).click()]);
+    const [png] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Judged probability vs episteme as PNG' }).click(),
+    ]);
+    expect(
+      readFileSync(await png.path())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+    const [svg] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Judged probability vs episteme as SVG' }).click(),
+    ]);
     expect(readFileSync(await svg.path(), 'utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     // Change something, then import the exported session: the change is gone.
     await page.getByLabel('strength', { exact: true }).fill('20');
     await page.getByLabel('strength', { exact: true }).press('Enter');
-    await page.locator('input[aria-label="Session file"]').setInputFiles([{ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(text) }]);
+    await page
+      .locator('input[aria-label="Session file"]')
+      .setInputFiles([{ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(text) }]);
     await expect.poll(() => page.getByLabel('strength', { exact: true }).inputValue()).toBe('5');
   });
 });

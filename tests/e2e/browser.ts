@@ -17,8 +17,16 @@ export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -28,11 +36,14 @@ export async function watchedPage(context: BrowserContext, origins: string | str
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   const foreignRequests: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
   context.on('request', (r) => {
     const url = r.url();
-    if (!allowed.some((o) => url.startsWith(o)) && !url.startsWith('blob:') && !url.startsWith('data:')) foreignRequests.push(url);
+    if (!allowed.some((o) => url.startsWith(o)) && !url.startsWith('blob:') && !url.startsWith('data:'))
+      foreignRequests.push(url);
   });
   return { page, consoleErrors, foreignRequests };
 }
@@ -42,25 +53,34 @@ export async function watchedPage(context: BrowserContext, origins: string | str
  * stale: a change whose refit is still debounced or running marks it) and no task is running.
  */
 export async function waitForResults(page: Page | Frame): Promise<void> {
-  await page.waitForFunction(() => {
-    const summary = document.querySelector('[data-testid="run-summary"]');
-    return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');
-  }, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => {
+      const summary = document.querySelector('[data-testid="run-summary"]');
+      return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
 }
 
 /** The longest gap between animation frames over `ms` milliseconds: a frozen page shows seconds. */
 export function worstFrameGap(page: Page, ms: number): Promise<number> {
-  return page.evaluate((duration) => new Promise<number>((resolve) => {
-    const start = performance.now();
-    let last = start, worst = 0;
-    const tick = (t: number) => {
-      worst = Math.max(worst, t - last);
-      last = t;
-      if (t - start < duration) requestAnimationFrame(tick);
-      else resolve(worst);
-    };
-    requestAnimationFrame(tick);
-  }), ms);
+  return page.evaluate(
+    (duration) =>
+      new Promise<number>((resolve) => {
+        const start = performance.now();
+        let last = start,
+          worst = 0;
+        const tick = (t: number) => {
+          worst = Math.max(worst, t - last);
+          last = t;
+          if (t - start < duration) requestAnimationFrame(tick);
+          else resolve(worst);
+        };
+        requestAnimationFrame(tick);
+      }),
+    ms,
+  );
 }
 
 /** The pages of a test file: one browser for the file, a fresh context and watched page per test, and
@@ -68,8 +88,11 @@ export function worstFrameGap(page: Page, ms: number): Promise<number> {
  * `origins`: the app's origin and any other the file names as allowed (a function when they are known
  * only once the file's servers listen); the browser and its first context are there for tests that
  * open more pages (`browser`, `context`). */
-export function browserPerFile(origins: string | string[] | (() => string[]), screenshots = SHOTS,
-  viewport = { width: 1440, height: 1000 }): { readonly page: Page; readonly browser: Browser; readonly context: BrowserContext } {
+export function browserPerFile(
+  origins: string | string[] | (() => string[]),
+  screenshots = SHOTS,
+  viewport = { width: 1440, height: 1000 },
+): { readonly page: Page; readonly browser: Browser; readonly context: BrowserContext } {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let watched: WatchedPage | undefined;
@@ -107,19 +130,26 @@ export function browserPerFile(origins: string | string[] | (() => string[]), sc
 
 /** Clicks the button called `name` and returns the text of the file it downloads. */
 export async function downloadText(page: Page, name: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name, exact: true }).click(),
+  ]);
   return readFileSync(await download.path(), 'utf8');
 }
 
 /** Every text box drawn on the shown plot canvases (PlotView's data-text-boxes) that leaves its canvas,
  * as "label: [l, t, r, b] outside w × h", for clipping checks; a shown canvas with no text is listed too. */
 export async function textOutside(target: Page | Frame): Promise<string[]> {
-  return target.locator('canvas[role="img"]').evaluateAll((canvases) => canvases.flatMap((c) => {
-    const boxes = JSON.parse((c as HTMLCanvasElement).dataset.textBoxes ?? '[]') as number[][];
-    const w = (c as HTMLCanvasElement).clientWidth, h = (c as HTMLCanvasElement).clientHeight;
-    if (w === 0) return [];
-    if (boxes.length === 0) return [`${c.getAttribute('aria-label')}: no text recorded`];
-    return boxes.filter(([l, t, r, b]) => l < 0 || t < 0 || r > w || b > h)
-      .map((box) => `${c.getAttribute('aria-label')}: [${box.join(', ')}] outside ${w} × ${h}`);
-  }));
+  return target.locator('canvas[role="img"]').evaluateAll((canvases) =>
+    canvases.flatMap((c) => {
+      const boxes = JSON.parse((c as HTMLCanvasElement).dataset.textBoxes ?? '[]') as number[][];
+      const w = (c as HTMLCanvasElement).clientWidth,
+        h = (c as HTMLCanvasElement).clientHeight;
+      if (w === 0) return [];
+      if (boxes.length === 0) return [`${c.getAttribute('aria-label')}: no text recorded`];
+      return boxes
+        .filter(([l, t, r, b]) => l < 0 || t < 0 || r > w || b > h)
+        .map((box) => `${c.getAttribute('aria-label')}: [${box.join(', ')}] outside ${w} × ${h}`);
+    }),
+  );
 }

@@ -35,7 +35,11 @@ async function openExample(name: string, viewport = { width: 1280, height: 800 }
   await page.goto(baseUrl);
   await page.getByRole('tab', { name: 'Classification' }).click();
   await page.locator('select[aria-label="Classification example"]').waitFor();
-  await expect.poll(() => page.locator('select[aria-label="Classification example"] option[value="three-blobs"]').count(), { timeout: 60_000 }).toBe(1);
+  await expect
+    .poll(() => page.locator('select[aria-label="Classification example"] option[value="three-blobs"]').count(), {
+      timeout: 60_000,
+    })
+    .toBe(1);
   await page.locator('select[aria-label="Classification example"]').selectOption(name);
   await expect.poll(() => evidence().locator('[data-value]').count(), { timeout: 120_000 }).toBe(1);
   await idle();
@@ -44,12 +48,16 @@ async function openExample(name: string, viewport = { width: 1280, height: 800 }
 function blobs() {
   const [, ...lines] = readFileSync('web/public/demo/classification/three_blobs.csv', 'utf8').trim().split('\n');
   const rows = lines.map((l) => l.split(',').map(Number));
-  return { inputs: { data: Float64Array.from(rows.flatMap((r) => r.slice(0, 2))), rows: rows.length, cols: 2 }, labels: Float64Array.from(rows, (r) => r[2]) };
+  return {
+    inputs: { data: Float64Array.from(rows.flatMap((r) => r.slice(0, 2))), rows: rows.length, cols: 2 },
+    labels: Float64Array.from(rows, (r) => r[2]),
+  };
 }
 
 /** The hue (degrees) of an RGB colour, or null when it is too pale or grey to have one. */
 function hue(r: number, g: number, b: number): number | null {
-  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b);
   if (max - min < 40) return null;
   const d = max - min;
   const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
@@ -60,10 +68,17 @@ describe('the classification lab with three classes', () => {
   it('fits the three blobs by softmax, draws the maps in three hues and labels them, hover shows all three probabilities', async () => {
     await openExample('three-blobs');
     await expect.poll(() => page.locator('select[aria-label="Classification model"]').inputValue()).toBe('softmax');
-    expect(await page.locator('select[aria-label="Classification model"] option[value="binary"]').isDisabled()).toBe(true);
+    expect(await page.locator('select[aria-label="Classification model"] option[value="binary"]').isDisabled()).toBe(
+      true,
+    );
     expect(await page.getByTestId('classification-family').textContent()).toContain('The labels have 3 classes');
     const { inputs, labels } = blobs();
-    const gpc = engine.fitClassifier({ inputs, labels, likelihood: 'softmax', kernel: { signalVariance: 1, lengthScales: [1, 1] } });
+    const gpc = engine.fitClassifier({
+      inputs,
+      labels,
+      likelihood: 'softmax',
+      kernel: { signalVariance: 1, lengthScales: [1, 1] },
+    });
     const lml = gpc.state.logMarginalLikelihood;
     const predicted = gpc.predict(inputs).probability;
     gpc.dispose();
@@ -72,23 +87,34 @@ describe('the classification lab with three classes', () => {
 
     const map = page.getByRole('img', { name: 'Softmax (Laplace): predicted class' });
     await map.waitFor();
-    for (const c of [0, 1, 2]) expect(await page.getByRole('img', { name: `Softmax (Laplace): p(class ${c} | x)` }).count()).toBe(1);
-    for (const title of ['predictive entropy', 'latent variance']) expect(await page.getByRole('img', { name: `Softmax (Laplace): ${title}` }).count()).toBe(1);
+    for (const c of [0, 1, 2])
+      expect(await page.getByRole('img', { name: `Softmax (Laplace): p(class ${c} | x)` }).count()).toBe(1);
+    for (const title of ['predictive entropy', 'latent variance'])
+      expect(await page.getByRole('img', { name: `Softmax (Laplace): ${title}` }).count()).toBe(1);
 
     // The canvas: three hues (the classes' #0072b2 ≈ 202°, #d55e00 ≈ 26°, #009e73 ≈ 164°), each on many pixels.
-    const pixels = await map.evaluate((canvas: HTMLCanvasElement) => Array.from(canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data));
-    const counts = [0, 0, 0], centres = [202, 26, 164];
+    const pixels = await map.evaluate((canvas: HTMLCanvasElement) =>
+      Array.from(canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data),
+    );
+    const counts = [0, 0, 0],
+      centres = [202, 26, 164];
     for (let k = 0; k < pixels.length; k += 4) {
       const h = hue(pixels[k], pixels[k + 1], pixels[k + 2]);
       if (h === null) continue;
-      centres.forEach((centre, c) => { if (Math.min(Math.abs(h - centre), 360 - Math.abs(h - centre)) < 12) counts[c] += 1; });
+      centres.forEach((centre, c) => {
+        if (Math.min(Math.abs(h - centre), 360 - Math.abs(h - centre)) < 12) counts[c] += 1;
+      });
     }
     for (const n of counts) expect(n).toBeGreaterThan(2000);
 
     // The legend, on the SVG export: every class, the boundary, the image.
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Softmax (Laplace): predicted class as SVG' }).click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Softmax (Laplace): predicted class as SVG' }).click(),
+    ]);
     const svg = readFileSync(await file.path(), 'utf8');
-    for (const label of ['class 0', 'class 1', 'class 2', 'decision boundary', '>x1<', '>x2<']) expect(svg).toContain(label);
+    for (const label of ['class 0', 'class 1', 'class 2', 'decision boundary', '>x1<', '>x2<'])
+      expect(svg).toContain(label);
     expect(svg).toMatch(/data:image\/png;base64,/);
     expect(svg).toMatch(/<path d="M[^"]+" fill="none" stroke="#111111" stroke-width="1.6"\/>/);
 
@@ -96,10 +122,16 @@ describe('the classification lab with three classes', () => {
     // three probabilities, as the engine has them.
     const box = (await map.boundingBox())!;
     const tip = page.locator('.tooltip');
-    const pointAt = Array.from(svg.matchAll(/M([\d.]+),([\d.]+)a3.2,3.2/g), (m) => [Number(m[1]) + 3.2, Number(m[2])])[0];
+    const pointAt = Array.from(svg.matchAll(/M([\d.]+),([\d.]+)a3.2,3.2/g), (m) => [
+      Number(m[1]) + 3.2,
+      Number(m[2]),
+    ])[0];
     await map.scrollIntoViewIfNeeded();
     const again = (await map.boundingBox())!;
-    await page.mouse.move(again.x + pointAt[0] * (again.width / box.width), again.y + pointAt[1] * (again.height / box.height));
+    await page.mouse.move(
+      again.x + pointAt[0] * (again.width / box.width),
+      again.y + pointAt[1] * (again.height / box.height),
+    );
     await expect.poll(() => tip.textContent()).toMatch(/^point \d+:/);
     const text = (await tip.textContent())!;
     const i = Number(/^point (\d+):/.exec(text)![1]) - 1;
@@ -107,7 +139,7 @@ describe('the classification lab with three classes', () => {
     await page.screenshot({ path: `${SHOTS}/classification-multiclass-1280.png`, fullPage: true });
   });
 
-  it('certifies a point: every class\'s interval contains its probability there, with the safety verdict', async () => {
+  it("certifies a point: every class's interval contains its probability there, with the safety verdict", async () => {
     await openExample('three-blobs');
     const map = page.getByRole('img', { name: 'Softmax (Laplace): predicted class' });
     await map.waitFor();
@@ -142,7 +174,12 @@ describe('the classification lab with three classes', () => {
 
   it('cancels a long certificate: the root bounds stay, the page says it was cancelled', async () => {
     await openExample('three-blobs');
-    for (const [label, value] of [['tolerance', '0.000000001'], ['max iterations', '1000000'], ['time limit (s)', '0'], ['gamma', '2']]) {
+    for (const [label, value] of [
+      ['tolerance', '0.000000001'],
+      ['max iterations', '1000000'],
+      ['time limit (s)', '0'],
+      ['gamma', '2'],
+    ]) {
       const field = page.getByLabel(label, { exact: true });
       await field.fill(value);
       await field.press('Tab');
@@ -151,13 +188,20 @@ describe('the classification lab with three classes', () => {
     const box = (await map.boundingBox())!;
     await map.click({ position: { x: box.width * 0.5, y: box.height * 0.5 } });
     const card = page.getByTestId('multiclass-certificate');
-    await expect.poll(() => page.locator('[data-testid^="multiclass-interval-"][data-state="running"]').count(), { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-testid^="multiclass-interval-"][data-state="running"]').count(), {
+        timeout: 60_000,
+      })
+      .toBe(1);
     await page.waitForTimeout(1500);
     await page.getByRole('button', { name: 'Cancel', exact: true }).first().click();
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 30_000 }).toBe('cancelled');
     expect(await card.textContent()).toContain('Cancelled: the intervals shown are still valid');
     // Every class has its root bounds still.
-    for (const c of [0, 1, 2]) expect((await page.getByTestId(`multiclass-interval-${c}`).getAttribute('data-value'))!.split(',').length).toBe(4);
+    for (const c of [0, 1, 2])
+      expect((await page.getByTestId(`multiclass-interval-${c}`).getAttribute('data-value'))!.split(',').length).toBe(
+        4,
+      );
     await idle();
   });
 

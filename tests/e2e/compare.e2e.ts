@@ -6,7 +6,12 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createProbeEngine, type Matrix, type ProbeEngine, type RepresentationComparison } from '../../web/src/engine/index.ts';
+import {
+  createProbeEngine,
+  type Matrix,
+  type ProbeEngine,
+  type RepresentationComparison,
+} from '../../web/src/engine/index.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
 import { browserPerFile, downloadText, SHOTS, waitForResults } from './browser.ts';
 import { digits } from './digits.ts';
@@ -31,7 +36,8 @@ beforeAll(async () => {
   expected = await engine.compareRepresentations({
     embeddings: LAYERS.map((name) => ({ name, embeddings: matrix(name) })),
     concepts: [{ name: 'closed_loop ∈ {1}', labels: demo.labels, observations: demo.observations }],
-    epsilon: 0.1, strength: 5,
+    epsilon: 0.1,
+    strength: 5,
   });
 });
 beforeEach(async () => {
@@ -41,16 +47,22 @@ beforeEach(async () => {
 });
 
 function csvRows(text: string): string[][] {
-  return text.trim().split('\n').map((line) => line.split(','));
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => line.split(','));
 }
 
 describe('the Compare lab', () => {
-  it('compares three layer files on the sidebar\'s concept: table, profile, sentence, export, and a row opens its probe', async () => {
+  it("compares three layer files on the sidebar's concept: table, profile, sentence, export, and a row opens its probe", async () => {
     await page.getByRole('tab', { name: 'Compare' }).click();
     await page.getByTestId('compare-files').setInputFiles(LAYERS.map((f) => `${DIR}/${f}`));
     await page.getByTestId('compare-representations').waitFor();
-    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(
-      ['layer_0_pixels.npy · 1,797 × 64 float32', 'layer_1_hidden.npy · 1,797 × 128 float32', 'layer_2_hidden.npy · 1,797 × 64 float32']);
+    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual([
+      'layer_0_pixels.npy · 1,797 × 64 float32',
+      'layer_1_hidden.npy · 1,797 × 128 float32',
+      'layer_2_hidden.npy · 1,797 × 64 float32',
+    ]);
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
     const summary = (await page.getByTestId('compare-summary').textContent())!;
@@ -61,16 +73,25 @@ describe('the Compare lab', () => {
     await page.screenshot({ path: `${SHOTS}/compare.png`, fullPage: true });
 
     const csv = csvRows(await downloadText(page, 'Export table (CSV)'));
-    expect(csv[0].slice(0, 8).join(',')).toBe('embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea');
+    expect(csv[0].slice(0, 8).join(',')).toBe(
+      'embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea',
+    );
     expect(csv.length).toBe(4);
     const column = (name: string) => csv[0].indexOf(name);
     expected.concepts[0].probes.forEach((p, k) => {
       const row = csv[k + 1];
       expect(row[0]).toBe(LAYERS[k]);
       expect(Number(row[column('width')])).toBe(p.width);
-      for (const [name, value] of [['loo_auroc', p.looAuroc], ['loo_auroc_lower', p.looAurocLower], ['loo_auroc_upper', p.looAurocUpper],
-        ['heldout_auroc', p.heldoutAuroc], ['mean_episteme', p.meanEpisteme], ['mean_alea', p.meanAlea],
-        ['decided_fraction', p.decidedFraction], ['p_value_against_best', p.pValueAgainstBest]] as const) {
+      for (const [name, value] of [
+        ['loo_auroc', p.looAuroc],
+        ['loo_auroc_lower', p.looAurocLower],
+        ['loo_auroc_upper', p.looAurocUpper],
+        ['heldout_auroc', p.heldoutAuroc],
+        ['mean_episteme', p.meanEpisteme],
+        ['mean_alea', p.meanAlea],
+        ['decided_fraction', p.decidedFraction],
+        ['p_value_against_best', p.pValueAgainstBest],
+      ] as const) {
         expect(Math.abs(Number(row[column(name)]) - value), `${LAYERS[k]} ${name}`).toBeLessThanOrEqual(1e-12);
       }
     });
@@ -94,12 +115,13 @@ describe('the Compare lab', () => {
     expect(await page.locator('body').textContent()).toContain('layer_1_hidden.npy');
   });
 
-  it('makes the concept × representation grid of every digit on the bundled layers, each cell the engine\'s, and a cell opens its probe', async () => {
+  it("makes the concept × representation grid of every digit on the bundled layers, each cell the engine's, and a cell opens its probe", async () => {
     await page.getByRole('tab', { name: 'Compare' }).click();
     await page.getByRole('button', { name: 'Load the digits layers demo' }).click();
     await page.getByTestId('compare-representations').waitFor();
-    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(ALL.map((f, k) =>
-      `${f} · 1,797 × ${[64, 128, 64, 10][k]} float32 · OOD set 512 rows`));
+    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(
+      ALL.map((f, k) => `${f} · 1,797 × ${[64, 128, 64, 10][k]} float32 · OOD set 512 rows`),
+    );
     await page.getByRole('radio', { name: 'every value of' }).check();
     await page.getByLabel('grid column').selectOption('digit');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
@@ -107,7 +129,10 @@ describe('the Compare lab', () => {
     expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(40);
     // Row 3 (digit = 3) against the engine in Node: the demo's draw (8 per class, seed 1) of that concept,
     // each layer with its OOD set.
-    const [header, ...lines] = readFileSync('web/public/demo/digits/metadata.csv', 'utf8').trim().split('\n').map((l) => l.split(','));
+    const [header, ...lines] = readFileSync('web/public/demo/digits/metadata.csv', 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const labels = Uint8Array.from(lines, (cells) => (cells[header.indexOf('digit')] === '3' ? 1 : 0));
     const reference = await engine.compareRepresentations({
       embeddings: ALL.map((name) => ({ name, embeddings: matrix(name), ood: matrix(`ood_${name}`) })),

@@ -19,15 +19,17 @@ let page: Page;
 
 /** A Parquet file of one list<double> column 'layer' (hyparquet-writer, v2 page, snappy). */
 function layerParquet(rows: (number[] | null)[]): Buffer {
-  return Buffer.from(parquetWriteBuffer({
-    columnData: [{ name: 'layer', data: rows }],
-    schema: [
-      { name: 'root', num_children: 1 },
-      { name: 'layer', repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
-      { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-      { name: 'element', type: 'DOUBLE', repetition_type: 'REQUIRED' },
-    ],
-  }));
+  return Buffer.from(
+    parquetWriteBuffer({
+      columnData: [{ name: 'layer', data: rows }],
+      schema: [
+        { name: 'root', num_children: 1 },
+        { name: 'layer', repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        { name: 'element', type: 'DOUBLE', repetition_type: 'REQUIRED' },
+      ],
+    }),
+  );
 }
 
 /**
@@ -63,23 +65,39 @@ describe('a hostile Parquet file in the Compare lab', () => {
     page.on('worker', (w) => started.push(w.url()));
     await choose([file('layers_hang.parquet', hostileParquet())]);
     // V8 in Chromium throws a RangeError there (Node aborts instead); the reader names file and column.
-    await expect.poll(alerts, { timeout: 60_000 }).toContain("layers_hang.parquet: cannot read Parquet column 'layer': Invalid array length");
+    await expect
+      .poll(alerts, { timeout: 60_000 })
+      .toContain("layers_hang.parquet: cannot read Parquet column 'layer': Invalid array length");
     expect(started.length).toBe(1);
     expect(started[0]).toMatch(/^blob:/);
     await page.screenshot({ path: `${SHOTS}/compare-hostile-parquet.png` });
 
     const reproducer = readFileSync(new URL('../reference/hostile/rle_hang.parquet', import.meta.url));
     await choose([file('rle_hang.parquet', reproducer)]);
-    await expect.poll(alerts, { timeout: 30_000 }).toContain('rle_hang.parquet: holds no vector column (list of numbers) to take as an embedding');
+    await expect
+      .poll(alerts, { timeout: 30_000 })
+      .toContain('rle_hang.parquet: holds no vector column (list of numbers) to take as an embedding');
 
     // The same reader, in a fresh parse worker, on a valid file: 3 rows x 2, float64 kept.
-    await choose([file('good.parquet', layerParquet([[0.5, -1], [2, 0.25], [-3, 4]]))]);
+    await choose([
+      file(
+        'good.parquet',
+        layerParquet([
+          [0.5, -1],
+          [2, 0.25],
+          [-3, 4],
+        ]),
+      ),
+    ]);
     await page.getByTestId('compare-representations').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(['good.parquet/layer · 3 × 2 float64']);
+    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual([
+      'good.parquet/layer · 3 × 2 float64',
+    ]);
     expect(started.length).toBe(3);
 
     await page.getByTestId('compare-files').setInputFiles([`${DIR}/layer_0_pixels.npy`, `${DIR}/layer_1_hidden.npy`]);
-    await expect.poll(() => page.getByTestId('compare-representations').locator('li').allTextContents(), { timeout: 30_000 }).toEqual(
-      ['layer_0_pixels.npy · 1,797 × 64 float32', 'layer_1_hidden.npy · 1,797 × 128 float32']);
+    await expect
+      .poll(() => page.getByTestId('compare-representations').locator('li').allTextContents(), { timeout: 30_000 })
+      .toEqual(['layer_0_pixels.npy · 1,797 × 64 float32', 'layer_1_hidden.npy · 1,797 × 128 float32']);
   });
 });

@@ -25,7 +25,8 @@ function npyHeader(rows: number, cols: number): Buffer {
   header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
   const head = Buffer.alloc(10);
   head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1; head[7] = 0;
+  head[6] = 1;
+  head[7] = 0;
   head.writeUInt16LE(header.length, 8);
   return Buffer.concat([head, Buffer.from(header, 'latin1')]);
 }
@@ -40,7 +41,7 @@ async function openCompare(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Compare' }).click();
 }
 
-describe('the Compare lab\'s link', () => {
+describe("the Compare lab's link", () => {
   it('reopens the comparison from the link: the exported table is the same byte for byte', async () => {
     const page = browser.page;
     await page.goto(baseUrl);
@@ -51,17 +52,33 @@ describe('the Compare lab\'s link', () => {
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
     const first = await downloadText(page, 'Export table (CSV)');
-    expect(first.split('\n')[0].startsWith('embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea')).toBe(true);
+    expect(
+      first
+        .split('\n')[0]
+        .startsWith('embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea'),
+    ).toBe(true);
     expect(first.trim().split('\n').length).toBe(5);
 
     // The address bar's link carries the comparison (once it ran).
-    await expect.poll(() => decodeLink(new URL(page.url()).hash)?.compare?.run ?? false, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => decodeLink(new URL(page.url()).hash)?.compare?.run ?? false, { timeout: 10_000 })
+      .toBe(true);
     const link = page.url();
     const state = decodeLink(new URL(link).hash)!;
-    expect(state.compare).toEqual({ sources: { kind: 'demo' }, concepts: { kind: 'session' }, view: 'table', shown: 0, run: true });
+    expect(state.compare).toEqual({
+      sources: { kind: 'demo' },
+      concepts: { kind: 'session' },
+      view: 'table',
+      shown: 0,
+      run: true,
+    });
     expect(state.view.tab).toBe('compare');
 
-    for (const [width, height] of [[1280, 800], [800, 1000], [390, 844]]) {
+    for (const [width, height] of [
+      [1280, 800],
+      [800, 1000],
+      [390, 844],
+    ]) {
       await page.setViewportSize({ width, height });
       await page.screenshot({ path: `${SHOTS}/compare-${width}x${height}.png` });
     }
@@ -78,7 +95,9 @@ describe('the Compare lab\'s link', () => {
   it('opens a hand-typed compare= link as an embed: the view the link names first (the profile), then the grid', async () => {
     const page = browser.page;
     await page.setViewportSize({ width: 900, height: 600 });
-    await page.goto(`${baseUrl}?embed=1&views=grid,profile&demo=digits&compare=layers-demo&compare-concepts=digit&compare-view=profile`);
+    await page.goto(
+      `${baseUrl}?embed=1&views=grid,profile&demo=digits&compare=layers-demo&compare-concepts=digit&compare-view=profile`,
+    );
     await page.getByTestId('compare-embed-profile').waitFor({ timeout: 60_000 });
     expect(await page.getByRole('tab', { name: 'Profile', selected: true }).count()).toBe(1);
     await page.getByTestId('compare-profile').waitFor();
@@ -91,33 +110,54 @@ describe('the Compare lab\'s link', () => {
     await page.screenshot({ path: `${SHOTS}/compare-embed-grid.png` });
   });
 
-  it('loads representations by URL (into the link) and a Parquet file\'s vector columns by upload', async () => {
+  it("loads representations by URL (into the link) and a Parquet file's vector columns by upload", async () => {
     const page = browser.page;
     await page.goto(baseUrl);
     await waitForResults(page);
     await openCompare(page);
-    await page.getByTestId('compare-urls').fill('demo/digits_layers/layer_1_hidden.npy demo/digits_layers/layer_3_logits.npy');
+    await page
+      .getByTestId('compare-urls')
+      .fill('demo/digits_layers/layer_1_hidden.npy demo/digits_layers/layer_3_logits.npy');
     await page.getByRole('button', { name: 'Load URLs' }).click();
     await page.getByTestId('compare-representations').waitFor();
-    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(
-      ['layer_1_hidden.npy · 1,797 × 128 float32', 'layer_3_logits.npy · 1,797 × 10 float32']);
+    expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual([
+      'layer_1_hidden.npy · 1,797 × 128 float32',
+      'layer_3_logits.npy · 1,797 × 10 float32',
+    ]);
     const base = new URL('demo/digits_layers/', baseUrl).href;
-    await expect.poll(() => decodeLink(new URL(page.url()).hash)?.compare?.sources, { timeout: 10_000 })
+    await expect
+      .poll(() => decodeLink(new URL(page.url()).hash)?.compare?.sources, { timeout: 10_000 })
       .toEqual({ kind: 'urls', urls: [`${base}layer_1_hidden.npy`, `${base}layer_3_logits.npy`] });
 
     // Two FLOAT list columns of the same 1,797 rows and a text column: two representations, float32.
-    const list = (name: string) => [
-      { name, repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
-      { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-      { name: 'element', type: 'FLOAT', repetition_type: 'REQUIRED' },
-    ] as const;
-    const rows = (cols: number, f: (i: number, j: number) => number) => Array.from({ length: 1797 }, (_, i) => Array.from({ length: cols }, (_, j) => f(i, j)));
-    const file = Buffer.from(parquetWriteBuffer({
-      columnData: [{ name: 'a', data: rows(3, (i, j) => Math.sin(i + j)) }, { name: 'b', data: rows(5, (i, j) => Math.cos(i * j)) }, { name: 'note', data: Array.from({ length: 1797 }, (_, i) => `r${i}`) }],
-      schema: [{ name: 'root', num_children: 3 }, ...list('a'), ...list('b'), { name: 'note', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }],
-    }));
-    await page.getByTestId('compare-files').setInputFiles([{ name: 'two.parquet', mimeType: 'application/octet-stream', buffer: file }]);
-    await expect.poll(() => page.getByTestId('compare-representations').locator('li').allTextContents())
+    const list = (name: string) =>
+      [
+        { name, repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        { name: 'element', type: 'FLOAT', repetition_type: 'REQUIRED' },
+      ] as const;
+    const rows = (cols: number, f: (i: number, j: number) => number) =>
+      Array.from({ length: 1797 }, (_, i) => Array.from({ length: cols }, (_, j) => f(i, j)));
+    const file = Buffer.from(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'a', data: rows(3, (i, j) => Math.sin(i + j)) },
+          { name: 'b', data: rows(5, (i, j) => Math.cos(i * j)) },
+          { name: 'note', data: Array.from({ length: 1797 }, (_, i) => `r${i}`) },
+        ],
+        schema: [
+          { name: 'root', num_children: 3 },
+          ...list('a'),
+          ...list('b'),
+          { name: 'note', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+        ],
+      }),
+    );
+    await page
+      .getByTestId('compare-files')
+      .setInputFiles([{ name: 'two.parquet', mimeType: 'application/octet-stream', buffer: file }]);
+    await expect
+      .poll(() => page.getByTestId('compare-representations').locator('li').allTextContents())
       .toEqual(['two.parquet/a · 1,797 × 3 float32', 'two.parquet/b · 1,797 × 5 float32']);
     // Uploaded files cannot travel in a link: the comparison leaves it.
     await expect.poll(() => decodeLink(new URL(page.url()).hash)?.compare).toBeUndefined();
@@ -129,16 +169,26 @@ describe('the Compare lab\'s link', () => {
     await waitForResults(page);
     await openCompare(page);
     await page.getByTestId('compare-files').setInputFiles([
-      { name: 'layer_0.npy', mimeType: 'application/octet-stream', buffer: npyBytes(1797, 4, (i, j) => Math.sin(i + j)) },
+      {
+        name: 'layer_0.npy',
+        mimeType: 'application/octet-stream',
+        buffer: npyBytes(1797, 4, (i, j) => Math.sin(i + j)),
+      },
       { name: 'short.npy', mimeType: 'application/octet-stream', buffer: npyBytes(1796, 4, (i, j) => Math.cos(i * j)) },
     ]);
-    await page.getByText('short.npy: embedding \'short.npy\' has 1,796 rows, embedding \'layer_0.npy\' has 1,797 rows; every embedding must hold the same rows').waitFor();
+    await page
+      .getByText(
+        "short.npy: embedding 'short.npy' has 1,796 rows, embedding 'layer_0.npy' has 1,797 rows; every embedding must hold the same rows",
+      )
+      .waitFor();
     expect(await page.getByTestId('compare-representations').count()).toBe(0);
   });
 });
 
 describe('a large set of representations', () => {
-  const K = 12, ROWS = 20_000, COLS = 768;
+  const K = 12,
+    ROWS = 20_000,
+    COLS = 768;
   let dir: string;
   const layer = (k: number) => `layer_${String(k).padStart(2, '0')}.npy`;
   beforeAll(() => {
@@ -151,8 +201,9 @@ describe('a large set of representations', () => {
       const block = new Float32Array(1000 * COLS);
       for (let start = 0; start < ROWS; start += 1000) {
         for (let r = 0; r < 1000; r++) {
-          const i = start + r, y = i % 10 < 5 ? 1 : -1;
-          for (let j = 0; j < COLS; j++) row[j] = Math.sin(0.37 * i * (j + 1) + k) + (j < 8 ? (0.1 * k * y) : 0);
+          const i = start + r,
+            y = i % 10 < 5 ? 1 : -1;
+          for (let j = 0; j < COLS; j++) row[j] = Math.sin(0.37 * i * (j + 1) + k) + (j < 8 ? 0.1 * k * y : 0);
           block.set(row, r * COLS);
         }
         writeSync(fd, Buffer.from(block.buffer));
@@ -163,20 +214,29 @@ describe('a large set of representations', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it(`loads ${K} × ${ROWS.toLocaleString('en-US')} × ${COLS} float32 (${(K * ROWS * COLS * 4 / 1e6).toFixed(0)} MB), and the 10-concept grid shows progress and stops on Cancel`, async () => {
+  it(`loads ${K} × ${ROWS.toLocaleString('en-US')} × ${COLS} float32 (${((K * ROWS * COLS * 4) / 1e6).toFixed(0)} MB), and the 10-concept grid shows progress and stops on Cancel`, async () => {
     const page = browser.page;
     await page.goto(baseUrl);
     await waitForResults(page);
-    await page.locator('input[aria-label="Embeddings files"]').setInputFiles([join(dir, layer(0)), join(dir, 'meta.csv')]);
-    await page.waitForFunction(() => document.querySelector('.dataset-name')?.textContent === 'layer_00.npy + meta.csv', undefined, { timeout: 120_000 });
+    await page
+      .locator('input[aria-label="Embeddings files"]')
+      .setInputFiles([join(dir, layer(0)), join(dir, 'meta.csv')]);
+    await page.waitForFunction(
+      () => document.querySelector('.dataset-name')?.textContent === 'layer_00.npy + meta.csv',
+      undefined,
+      { timeout: 120_000 },
+    );
     await waitForResults(page);
     await openCompare(page);
     const start = Date.now();
     await page.getByTestId('compare-files').setInputFiles(Array.from({ length: K }, (_, k) => join(dir, layer(k))));
     await page.getByTestId('compare-representations').waitFor({ timeout: 300_000 });
-    console.info(`compare_link.e2e: ${K} × ${ROWS} × ${COLS} float32 read in ${((Date.now() - start) / 1000).toFixed(1)} s (a loaded machine: not a figure)`);
+    console.info(
+      `compare_link.e2e: ${K} × ${ROWS} × ${COLS} float32 read in ${((Date.now() - start) / 1000).toFixed(1)} s (a loaded machine: not a figure)`,
+    );
     expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual(
-      Array.from({ length: K }, (_, k) => `${layer(k)} · 20,000 × 768 float32`));
+      Array.from({ length: K }, (_, k) => `${layer(k)} · 20,000 × 768 float32`),
+    );
 
     await page.getByRole('radio', { name: 'every value of' }).check();
     await page.getByLabel('grid column').selectOption('group');
@@ -186,7 +246,9 @@ describe('a large set of representations', () => {
     // Progress moves: the stage names a (representation, concept) cell.
     await expect.poll(() => bar.textContent(), { timeout: 60_000 }).toMatch(/layer_0\d\.npy: group = g\d/);
     await page.locator('.compare-run').getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => page.getByTestId('compare-outcome').textContent(), { timeout: 30_000 }).toMatch(/^Cancelled during layer_\d\d\.npy: group = g\d\./);
+    await expect
+      .poll(() => page.getByTestId('compare-outcome').textContent(), { timeout: 30_000 })
+      .toMatch(/^Cancelled during layer_\d\d\.npy: group = g\d\./);
     expect(await page.getByTestId('compare-summary').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/compare-cancelled.png` });
   });

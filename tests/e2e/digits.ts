@@ -14,13 +14,24 @@ function matrix(file: string): Matrix {
 }
 
 export function digits(engine: ProbeEngine) {
-  const [header, ...lines] = readFileSync(`${DIR}/metadata.csv`, 'utf8').trim().split('\n').map((l) => l.split(','));
+  const [header, ...lines] = readFileSync(`${DIR}/metadata.csv`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   const column = (name: string) => lines.map((cells) => cells[header.indexOf(name)]);
   const labels = Uint8Array.from(column('closed_loop'), Number);
   const queryMask = Uint8Array.from(column('split'), (s) => (s === 'test' ? 1 : 0));
-  const manifest = JSON.parse(readFileSync('web/public/demo/manifest.json', 'utf8')) as { datasets: { session: { draw: { perClass: number; seed: number } } }[] };
+  const manifest = JSON.parse(readFileSync('web/public/demo/manifest.json', 'utf8')) as {
+    datasets: { session: { draw: { perClass: number; seed: number } } }[];
+  };
   const { perClass, seed } = manifest.datasets[0].session.draw;
-  return { embeddings: matrix('embeddings.npy'), ood: matrix('ood_embeddings.npy'), labels, queryMask, observations: Array.from(engine.drawObservations(labels, perClass, seed)) };
+  return {
+    embeddings: matrix('embeddings.npy'),
+    ood: matrix('ood_embeddings.npy'),
+    labels,
+    queryMask,
+    observations: Array.from(engine.drawObservations(labels, perClass, seed)),
+  };
 }
 
 /** Rows `rows` of `m`, in that order (same precision). */

@@ -18,14 +18,17 @@ describe('embed mode', () => {
     const page = pages.page;
     await page.goto(`${baseUrl}?embed=1`);
     await page.getByTestId('map-plot').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
-    expect(await page.locator('header.top').count()).toBe(0);  // no app chrome
+    expect(await page.locator('header.top').count()).toBe(0); // no app chrome
     for (const view of ['Map', 'Judged', 'Alea', 'Belief', 'Table']) {
       await page.getByRole('tab', { name: view }).click();
       if (view === 'Table') await page.locator('table.results tbody tr[aria-selected]').first().waitFor();
       else await page.locator('.embed-main canvas[role="img"]').first().waitFor();
-      await page.waitForTimeout(300);  // resize observers settle
+      await page.waitForTimeout(300); // resize observers settle
       expect(await textOutside(page), view).toEqual([]);
-      const scroll = await page.evaluate(() => ({ h: document.documentElement.scrollHeight, w: document.documentElement.scrollWidth }));
+      const scroll = await page.evaluate(() => ({
+        h: document.documentElement.scrollHeight,
+        w: document.documentElement.scrollWidth,
+      }));
       expect(scroll, view).toEqual({ h: 400, w: 600 });
       await page.screenshot({ path: `${SHOTS}/embed-600x400-${view.toLowerCase()}.png` });
     }
@@ -42,13 +45,15 @@ describe('embed mode', () => {
     await waitForResults(page);
     await page.getByLabel('epsilon', { exact: true }).fill('3');
     await page.getByLabel('epsilon', { exact: true }).press('Enter');
-    await expect.poll(() => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').epsilon, SAVED)).toBe(3);
+    await expect
+      .poll(() => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').epsilon, SAVED))
+      .toBe(3);
     const saved = await page.evaluate((key) => localStorage.getItem(key), SAVED);
     await page.setViewportSize({ width: 600, height: 400 });
 
     await page.goto(`${baseUrl}?embed=1&views=judged&concept=even=1&per-class=5`);
     await page.getByTestId('judged-plot').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
-    expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.1');  // not the saved 3
+    expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.1'); // not the saved 3
     await page.getByLabel('strength', { exact: true }).fill('9');
     await page.getByLabel('strength', { exact: true }).press('Enter');
     await expect.poll(() => decodeLink(new URL(page.url()).hash)?.session.strength).toBe(9);
@@ -57,7 +62,11 @@ describe('embed mode', () => {
     const link = await page.getByRole('link', { name: 'Open in gpprobe ↗' }).getAttribute('href');
     const state = decodeLink(new URL(link!).hash)!;
     expect(new URL(link!).search).toBe('');
-    expect(state.session).toMatchObject({ strength: 9, concept: { column: 'even', kind: 'values', positives: ['1'] }, draw: { perClass: 5 } });
+    expect(state.session).toMatchObject({
+      strength: 9,
+      concept: { column: 'even', kind: 'values', positives: ['1'] },
+      draw: { perClass: 5 },
+    });
     expect(state.drawn).toBe(true);
     await page.setViewportSize({ width: 1440, height: 1000 });
     await page.goto(link!);
@@ -74,27 +83,52 @@ describe('the docs page', () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     const saved = await page.evaluate((key) => localStorage.getItem(key), SAVED);
-    const events: { id: string; type: string; detail: { epsilon?: number; observations?: number[]; row?: number; scores?: unknown } }[] = [];
-    await page.exposeFunction('recordGpprobeEvent', (e: (typeof events)[number]) => { events.push(e); });
+    const events: {
+      id: string;
+      type: string;
+      detail: { epsilon?: number; observations?: number[]; row?: number; scores?: unknown };
+    }[] = [];
+    await page.exposeFunction('recordGpprobeEvent', (e: (typeof events)[number]) => {
+      events.push(e);
+    });
     await page.addInitScript(() => {
       for (const type of ['gpprobe-results', 'gpprobe-select']) {
         document.addEventListener(type, (e) => {
           const d = (e as CustomEvent).detail;
           (window as unknown as { recordGpprobeEvent(x: unknown): void }).recordGpprobeEvent({
-            id: (e.target as HTMLElement).id, type, detail: { epsilon: d.epsilon, observations: d.observations, row: d.row, scores: d.scores ? Object.keys(d.scores) : null },
+            id: (e.target as HTMLElement).id,
+            type,
+            detail: {
+              epsilon: d.epsilon,
+              observations: d.observations,
+              row: d.row,
+              scores: d.scores ? Object.keys(d.scores) : null,
+            },
           });
         });
       }
     });
     await page.goto(`${baseUrl}docs/embed.html`);
     const readout = (id: string) => page.locator(`#${id}-readout`);
-    await expect.poll(() => readout('closed-loop').textContent(), { timeout: 60_000 }).toContain('16 observations, ε = 0.1, s = 5');
-    await expect.poll(() => readout('even').textContent(), { timeout: 60_000 }).toContain('8 observations, ε = 0.5, s = 5');
+    await expect
+      .poll(() => readout('closed-loop').textContent(), { timeout: 60_000 })
+      .toContain('16 observations, ε = 0.1, s = 5');
+    await expect
+      .poll(() => readout('even').textContent(), { timeout: 60_000 })
+      .toContain('8 observations, ε = 0.5, s = 5');
     const plain = page.frameLocator('#plain-embed');
     await plain.getByTestId('alea-plot').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: `${SHOTS}/docs-embed.png`, fullPage: true });
     const results = (id: string) => events.filter((e) => e.id === id && e.type === 'gpprobe-results');
-    expect(results('closed-loop').at(-1)!.detail.scores).toEqual(['judgedProbability', 'episteme', 'alea', 'latentMean', 'latentVariance', 'knowledge', 'oodScore']);
+    expect(results('closed-loop').at(-1)!.detail.scores).toEqual([
+      'judgedProbability',
+      'episteme',
+      'alea',
+      'latentMean',
+      'latentVariance',
+      'knowledge',
+      'oodScore',
+    ]);
 
     // A click in the first element selects there and tells only the first element's listeners.
     const selections = (id: string) => events.filter((e) => e.id === id && e.type === 'gpprobe-select');
@@ -104,7 +138,9 @@ describe('the docs page', () => {
     const row = frame.locator('table.results tbody tr[aria-selected]').nth(2);
     const clicked = Number(await row.locator('td').first().textContent());
     await row.click();
-    await expect.poll(() => readout('closed-loop').textContent()).toMatch(new RegExp(`^Image ${clicked}: judged probability 0\\.\\d{3}, episteme \\d`));
+    await expect
+      .poll(() => readout('closed-loop').textContent())
+      .toMatch(new RegExp(`^Image ${clicked}: judged probability 0\\.\\d{3}, episteme \\d`));
     expect(selections('closed-loop').at(-1)!.detail.row).toBe(clicked);
     expect(selections('even').length).toBe(evenSelections);
     const evenBefore = await readout('even').textContent();
@@ -128,8 +164,12 @@ describe('the docs page', () => {
     try {
       const watched = await watchedPage(context, origin);
       await watched.page.goto(`${inject('subPathUrl')}docs/embed.html`);
-      await expect.poll(() => watched.page.locator('#closed-loop-readout').textContent(), { timeout: 60_000 }).toContain('16 observations');
-      expect(watched.page.frames().some((f) => f.url().startsWith(`${inject('subPathUrl')}index.html?embed=1&element=`))).toBe(true);
+      await expect
+        .poll(() => watched.page.locator('#closed-loop-readout').textContent(), { timeout: 60_000 })
+        .toContain('16 observations');
+      expect(
+        watched.page.frames().some((f) => f.url().startsWith(`${inject('subPathUrl')}index.html?embed=1&element=`)),
+      ).toBe(true);
       expect(watched.consoleErrors).toEqual([]);
       expect(watched.foreignRequests).toEqual([]);
     } finally {

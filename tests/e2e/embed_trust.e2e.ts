@@ -35,7 +35,10 @@ describe('malformed messages from the embedding page', () => {
   it('are dropped with a notice, never an uncaught error; the embed goes on', async () => {
     const page = pages.page;
     // A host page on the app's origin that answers each iframe's hello with a malformed config.
-    await page.route(`${baseUrl}trust-host.html`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>host</title>
+    await page.route(`${baseUrl}trust-host.html`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>host</title>
       <script>
         const bad = { e1: { allowOrigins: 5 }, e2: { allowOrigins: null }, e3: {} };
         addEventListener('message', (event) => {
@@ -43,12 +46,17 @@ describe('malformed messages from the embedding page', () => {
           if (m && m.gpprobe === 'hello' && bad[m.element]) event.source.postMessage({ gpprobe: 'config', element: m.element, ...bad[m.element] }, '*');
         });
       </script>
-      ${['e1', 'e2', 'e3'].map((e) => `<iframe id="${e}" style="width:600px;height:400px" src="index.html?embed=1&element=${e}&demo=digits&views=table"></iframe>`).join('')}` }));
+      ${['e1', 'e2', 'e3'].map((e) => `<iframe id="${e}" style="width:600px;height:400px" src="index.html?embed=1&element=${e}&demo=digits&views=table"></iframe>`).join('')}`,
+      }),
+    );
     await page.goto(`${baseUrl}trust-host.html`);
     for (const e of ['e1', 'e2', 'e3']) {
       const frame = page.frameLocator(`#${e}`);
-      await expect.poll(() => frame.getByRole('alert').allTextContents(), { timeout: 30_000 })
-        .toContain('The embedding page sent a malformed "config" message (see docs/embed.md, "Messages"); it was ignored.×');
+      await expect
+        .poll(() => frame.getByRole('alert').allTextContents(), { timeout: 30_000 })
+        .toContain(
+          'The embedding page sent a malformed "config" message (see docs/embed.md, "Messages"); it was ignored.×',
+        );
       // Without a config the app goes on after its wait, on its own origin's data.
       await frame.locator('table.results tbody tr[aria-selected]').first().waitFor({ timeout: 60_000 });
     }
@@ -56,9 +64,11 @@ describe('malformed messages from the embedding page', () => {
 });
 
 describe('an element whose data failed', () => {
-  it('fires gpprobe-error with the reason and where data may live, and never another dataset\'s results', async () => {
+  it("fires gpprobe-error with the reason and where data may live, and never another dataset's results", async () => {
     const page = pages.page;
-    writeFileSync(join(hostDir, 'docs.html'), `<!doctype html><title>docs</title><link rel="icon" href="data:,">
+    writeFileSync(
+      join(hostDir, 'docs.html'),
+      `<!doctype html><title>docs</title><link rel="icon" href="data:,">
       <script type="module" src="${app.url}/embed.js"></script>
       <gpprobe-probe id="probe" config="site/my_config.json" concept="label=1" views="map,judged" height="400"></gpprobe-probe>
       <script>
@@ -66,17 +76,22 @@ describe('an element whose data failed', () => {
         for (const type of ['gpprobe-results', 'gpprobe-select', 'gpprobe-error']) {
           document.addEventListener(type, (e) => window.events.push({ type, detail: e.detail }));
         }
-      </script>`);
+      </script>`,
+    );
     await page.goto(`${host.url}/docs.html`);
     type Recorded = { type: string; detail: { message?: string; help?: string; rows?: number } };
     const events = () => page.evaluate(() => (window as unknown as { events: Recorded[] }).events);
     await expect.poll(async () => (await events()).length, { timeout: 30_000 }).toBeGreaterThan(0);
     const [error] = await events();
     expect(error.type).toBe('gpprobe-error');
-    expect(error.detail.message).toContain(`my_config.json: this page's Content-Security-Policy does not allow loading data from ${host.url}; whoever hosts gpprobe must add ${host.url} to connect-src`);
+    expect(error.detail.message).toContain(
+      `my_config.json: this page's Content-Security-Policy does not allow loading data from ${host.url}; whoever hosts gpprobe must add ${host.url} to connect-src`,
+    );
     expect(error.detail.help).toContain('docs/embed.md, "Data by URL: where it may live"');
     const frame = page.frameLocator('gpprobe-probe iframe');
-    expect(await frame.getByTestId('embed-failure').textContent()).toContain('Not loaded: my_config.json: this page\'s Content-Security-Policy');
+    expect(await frame.getByTestId('embed-failure').textContent()).toContain(
+      "Not loaded: my_config.json: this page's Content-Security-Policy",
+    );
     expect(await frame.locator('.embed-title').textContent()).toBe('not loaded');
     // Nothing else is loaded in its place: no results, ever (the demo used to fire 1,797 rows).
     await page.waitForTimeout(5000);

@@ -11,7 +11,13 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
-  CLASSIFICATION_DEFAULTS, createClassificationEngine, createProbeEngine, explainProbe, rankFeatures, type ClassificationEngine, type ProbeEngine,
+  CLASSIFICATION_DEFAULTS,
+  createClassificationEngine,
+  createProbeEngine,
+  explainProbe,
+  rankFeatures,
+  type ClassificationEngine,
+  type ProbeEngine,
 } from '../../web/src/engine/index.ts';
 import { browserPerFile, SHOTS, waitForResults } from './browser.ts';
 import { digits, gather } from './digits.ts';
@@ -32,7 +38,11 @@ beforeEach(() => {
 });
 
 const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
-const SIZES = [[1280, 800], [800, 1000], [390, 844]] as const;
+const SIZES = [
+  [1280, 800],
+  [800, 1000],
+  [390, 844],
+] as const;
 
 /** Share of a canvas's pixels that are neither white nor transparent. A figure is drawn in an effect after
  * its element appears, so tests poll it. */
@@ -41,13 +51,17 @@ function inked(testId: string): Promise<number> {
     const ctx = canvas.getContext('2d')!;
     const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
     let ink = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240)) ink++;
+    for (let i = 0; i < data.length; i += 4)
+      if (data[i + 3] > 0 && (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240)) ink++;
     return ink / (data.length / 4);
   });
 }
 
 async function download(scope: ReturnType<Page['getByTestId']>, testId: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), scope.getByTestId(testId).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    scope.getByTestId(testId).click(),
+  ]);
   return readFileSync(await file.path(), 'utf8');
 }
 
@@ -55,14 +69,18 @@ const DIGITS = readFileSync('web/public/demo/robustness/digits38.csv', 'utf8').t
 const TRAIN = 200;
 
 describe('explain a digit in the Classification tab', () => {
-  it('draws both heat maps with legends and exports the CSV of every pixel with the engine\'s numbers', async () => {
+  it("draws both heat maps with legends and exports the CSV of every pixel with the engine's numbers", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(baseUrl);
     await page.getByRole('tab', { name: 'Classification' }).click();
-    await expect.poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+    await expect
+      .poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: 60_000 })
+      .toContain('log marginal likelihood');
     await idle();
     const csv = DIGITS.slice(0, TRAIN + 1).join('\n') + '\n';
-    await page.locator('input[aria-label="Classification CSV file"]').setInputFiles([{ name: 'digits38.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
+    await page
+      .locator('input[aria-label="Classification CSV file"]')
+      .setInputFiles([{ name: 'digits38.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
     const panel = page.getByTestId('explain-panel');
     await expect.poll(() => panel.textContent(), { timeout: 60_000 }).toContain('8 × 8 images');
     await idle();
@@ -77,7 +95,9 @@ describe('explain a digit in the Classification tab', () => {
     await expect.poll(() => inked('explain-delta-map')).toBeGreaterThan(0.2);
     await expect.poll(() => inked('explain-lime-map')).toBeGreaterThan(0.2);
     expect(await page.getByTestId('explain-lime-map').getAttribute('aria-label')).toBe('LIME (local linear surrogate)');
-    expect(await page.getByTestId('explain-local-legend').textContent()).toContain('Red: raising the feature raises p(y = +1)');
+    expect(await page.getByTestId('explain-local-legend').textContent()).toContain(
+      'Red: raising the feature raises p(y = +1)',
+    );
 
     const text = await download(local, 'explain-local-csv');
     const [header, ...rows] = text.trim().split('\n');
@@ -88,10 +108,18 @@ describe('explain a digit in the Classification tab', () => {
     const lines = DIGITS.slice(1, TRAIN + 1).map((l) => l.split(',').map(Number));
     const gpc = gpcEngine.fitClassifier({
       inputs: { data: Float64Array.from(lines.flatMap((x) => x.slice(0, 64))), rows: TRAIN, cols: 64 },
-      labels: Float64Array.from(lines, (x) => x[64]), method: 'laplace', likelihood: 'probit',
+      labels: Float64Array.from(lines, (x) => x[64]),
+      method: 'laplace',
+      likelihood: 'probit',
       kernel: { signalVariance: 1, lengthScales: Array(64).fill(1) },
     });
-    const e = gpc.explain([lines[0].slice(0, 64)], { gamma: 0.25, validRange: [0, 1], limeSamples: 500, seed: 0, baseline: null });
+    const e = gpc.explain([lines[0].slice(0, 64)], {
+      gamma: 0.25,
+      validRange: [0, 1],
+      limeSamples: 500,
+      seed: 0,
+      baseline: null,
+    });
     gpc.dispose();
     rows.forEach((row, a) => {
       const v = row.split(',').map(Number);
@@ -123,11 +151,13 @@ describe('explain a digit in the Classification tab', () => {
 });
 
 describe('explain on 2-D data in the Classification tab', () => {
-  it('draws bars with the certified whiskers for a point and the global view as arrows (the paper\'s Fig. 6)', async () => {
+  it("draws bars with the certified whiskers for a point and the global view as arrows (the paper's Fig. 6)", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(baseUrl);
     await page.getByRole('tab', { name: 'Classification' }).click();
-    await expect.poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+    await expect
+      .poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: 60_000 })
+      .toContain('log marginal likelihood');
     await idle();
     const panel = page.getByTestId('explain-panel');
     await panel.getByLabel('explain lime samples').fill('300');
@@ -154,7 +184,7 @@ describe('explain on 2-D data in the Classification tab', () => {
 });
 
 describe('which dimensions matter in the Probe tab', () => {
-  it('shows k dimensions with their certified intervals, the library\'s for the same probe and query', async () => {
+  it("shows k dimensions with their certified intervals, the library's for the same probe and query", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(baseUrl);
     await waitForResults(page);
@@ -168,19 +198,27 @@ describe('which dimensions matter in the Probe tab', () => {
     await button.click();
     await panel.getByTestId('dimensions-result').waitFor({ timeout: 120_000 });
 
-    const shown = await panel.getByTestId('dimensions-row').evaluateAll((rows) => rows.map((r) => ({
-      dimension: Number(r.getAttribute('data-dimension')), value: r.getAttribute('data-value')!.split(',').map(Number),
-    })));
+    const shown = await panel.getByTestId('dimensions-row').evaluateAll((rows) =>
+      rows.map((r) => ({
+        dimension: Number(r.getAttribute('data-dimension')),
+        value: r.getAttribute('data-value')!.split(',').map(Number),
+      })),
+    );
     expect(shown.length).toBe(6);
     for (const s of shown) expect(s.value[0]).toBeLessThanOrEqual(s.value[1]);
     expect(await panel.getByTestId('dimensions-lime-row').count()).toBe(6);
     expect(await panel.getByTestId('dimensions-note').textContent()).toContain('a coordinate of the embedding');
 
     const demo = digits(probeEngine);
-    const probe = probeEngine.fitProbe({ observations: gather(demo.embeddings, demo.observations), labels: Uint8Array.from(demo.observations, (r) => demo.labels[r]) });
+    const probe = probeEngine.fitProbe({
+      observations: gather(demo.embeddings, demo.observations),
+      labels: Uint8Array.from(demo.observations, (r) => demo.labels[r]),
+    });
     const query = demo.embeddings.data.slice(row * demo.embeddings.cols, (row + 1) * demo.embeddings.cols);
     const mean = new Float64Array(demo.embeddings.cols);
-    for (const r of demo.observations) for (let j = 0; j < mean.length; j++) mean[j] += demo.embeddings.data[r * demo.embeddings.cols + j] / demo.observations.length;
+    for (const r of demo.observations)
+      for (let j = 0; j < mean.length; j++)
+        mean[j] += demo.embeddings.data[r * demo.embeddings.cols + j] / demo.observations.length;
     const e = explainProbe(probe, Float64Array.from(query), { gamma: 0.1, limeSamples: 300, seed: 0, baseline: mean });
     probe.dispose();
     const top = rankFeatures(e).slice(0, 6);
@@ -196,14 +234,16 @@ describe('which dimensions matter in the Probe tab', () => {
 });
 
 describe('explain one class of the softmax model in the Classification tab', () => {
-  it('explains the chosen class of the three blobs with the engine\'s numbers, and the predicted class by default', async () => {
+  it("explains the chosen class of the three blobs with the engine's numbers, and the predicted class by default", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(baseUrl);
     await page.getByRole('tab', { name: 'Classification' }).click();
     const example = page.locator('select[aria-label="Classification example"]');
     await expect.poll(() => example.locator('option[value="three-blobs"]').count(), { timeout: 60_000 }).toBe(1);
     await example.selectOption('three-blobs');
-    await expect.poll(() => page.getByTestId('model-softmax-evidence').locator('[data-value]').count(), { timeout: 120_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByTestId('model-softmax-evidence').locator('[data-value]').count(), { timeout: 120_000 })
+      .toBe(1);
     await idle();
     const panel = page.getByTestId('explain-panel');
     await expect.poll(() => panel.textContent()).toContain('the softmax model');
@@ -225,11 +265,22 @@ describe('explain one class of the softmax model in the Classification tab', () 
     const data = lines.map((l) => l.split(',').map(Number));
     const gpc = gpcEngine.fitClassifier({
       inputs: { data: Float64Array.from(data.flatMap((x) => x.slice(0, 2))), rows: data.length, cols: 2 },
-      labels: Float64Array.from(data, (x) => x[2]), likelihood: 'softmax', classes: 3,
-      kernel: { signalVariance: CLASSIFICATION_DEFAULTS.signalVariance, lengthScales: [CLASSIFICATION_DEFAULTS.lengthScale, CLASSIFICATION_DEFAULTS.lengthScale] },
+      labels: Float64Array.from(data, (x) => x[2]),
+      likelihood: 'softmax',
+      classes: 3,
+      kernel: {
+        signalVariance: CLASSIFICATION_DEFAULTS.signalVariance,
+        lengthScales: [CLASSIFICATION_DEFAULTS.lengthScale, CLASSIFICATION_DEFAULTS.lengthScale],
+      },
     });
-    const e = gpc.explain([data[0].slice(0, 2)], { classIndex: 2, gamma: 0.25, validRange: null, limeSamples: 300, seed: 0,
-      baseline: Float64Array.from([0, 1], (j) => data.reduce((s, x) => s + x[j], 0) / data.length) });
+    const e = gpc.explain([data[0].slice(0, 2)], {
+      classIndex: 2,
+      gamma: 0.25,
+      validRange: null,
+      limeSamples: 300,
+      seed: 0,
+      baseline: Float64Array.from([0, 1], (j) => data.reduce((s, x) => s + x[j], 0) / data.length),
+    });
     const predicted = gpc.predict({ data: Float64Array.from(data[0].slice(0, 2)), rows: 1, cols: 2 }).probability;
     gpc.dispose();
     rows.forEach((row, a) => {

@@ -16,8 +16,11 @@ beforeEach(() => {
   page = pages.page;
 });
 
-const hang = { name: 'bitpacked_hang.parquet', mimeType: 'application/octet-stream',
-  buffer: readFileSync(new URL('../reference/hostile/bitpacked_hang.parquet', import.meta.url)) };
+const hang = {
+  name: 'bitpacked_hang.parquet',
+  mimeType: 'application/octet-stream',
+  buffer: readFileSync(new URL('../reference/hostile/bitpacked_hang.parquet', import.meta.url)),
+};
 
 /** The claim of a 4 GB member in a 200-byte archive. */
 function claimsFourGigabytes(): Buffer {
@@ -35,7 +38,9 @@ async function loaded(): Promise<string[]> {
   return [
     (await page.locator('.dataset-name').textContent()) ?? '',
     (await page.getByTestId('run-summary').textContent()) ?? '',
-    ...(await page.locator('table.results tbody tr').evaluateAll((rows) => rows.slice(0, 5).map((r) => r.textContent ?? ''))),
+    ...(await page
+      .locator('table.results tbody tr')
+      .evaluateAll((rows) => rows.slice(0, 5).map((r) => r.textContent ?? ''))),
   ];
 }
 
@@ -70,15 +75,30 @@ describe('hostile uploads after good data', () => {
 
     // Left alone, the budget (10 s for a small file) ends it with an error that names the file.
     await upload([hang]);
-    await expect.poll(alerts, { timeout: 40_000 }).toContain(
-      'bitpacked_hang.parquet: the parquet reader did not finish within 10 s and was stopped; the file is damaged or built to hang the reader');
+    await expect
+      .poll(alerts, { timeout: 40_000 })
+      .toContain(
+        'bitpacked_hang.parquet: the parquet reader did not finish within 10 s and was stopped; the file is damaged or built to hang the reader',
+      );
     expect(await loaded()).toEqual(before);
     await page.screenshot({ path: `${SHOTS}/hostile-parquet-hang.png` });
 
     await upload([{ name: 'claim.npz', mimeType: 'application/octet-stream', buffer: claimsFourGigabytes() }]);
-    await expect.poll(alerts, { timeout: 30_000 }).toContain("claim.npz: its members declare 4.0 GB uncompressed ('x.npy' 4.0 GB); gpprobe reads at most 1.5 GB");
-    await upload([{ name: 'minus.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(npyBytes('<f4', '-1, 3', new Float32Array(3))) }]);
-    await expect.poll(alerts, { timeout: 30_000 }).toContain("minus.npy: the .npy header's shape (-1, 3) is not a tuple of non-negative integers (dimension 0 is -1)");
+    await expect
+      .poll(alerts, { timeout: 30_000 })
+      .toContain("claim.npz: its members declare 4.0 GB uncompressed ('x.npy' 4.0 GB); gpprobe reads at most 1.5 GB");
+    await upload([
+      {
+        name: 'minus.npy',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(npyBytes('<f4', '-1, 3', new Float32Array(3))),
+      },
+    ]);
+    await expect
+      .poll(alerts, { timeout: 30_000 })
+      .toContain(
+        "minus.npy: the .npy header's shape (-1, 3) is not a tuple of non-negative integers (dimension 0 is -1)",
+      );
     expect(await loaded()).toEqual(before);
 
     // The engine still works on the kept data: one more observation gives a new run.

@@ -22,7 +22,11 @@ function overflow(page: Page): Promise<string[]> {
     const scrollsSideways = (e: Element | null): boolean => {
       for (let p = e?.parentElement ?? null; p && p !== document.body; p = p.parentElement) {
         const s = getComputedStyle(p);
-        if ((s.overflowX === 'auto' || s.overflowX === 'scroll' || s.overflowX === 'hidden') && p.scrollWidth >= p.clientWidth) return true;
+        if (
+          (s.overflowX === 'auto' || s.overflowX === 'scroll' || s.overflowX === 'hidden') &&
+          p.scrollWidth >= p.clientWidth
+        )
+          return true;
       }
       return false;
     };

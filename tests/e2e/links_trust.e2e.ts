@@ -14,16 +14,20 @@ const pages = browserPerFile(new URL(baseUrl).origin);
 const SAVED = 'gpprobe.session.v1';
 const alerts = async (page: Page) => (await page.getByRole('alert').allTextContents()).join(' ');
 const saved = (page: Page) => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), SAVED);
-const toBase64Url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const toBase64Url = (bytes: Uint8Array) =>
+  Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const hashOf = (json: string) => `#s=${toBase64Url(deflateSync(new TextEncoder().encode(json), { level: 9 }))}`;
 
 /** `{"v":1,"rows":[0,0,…]}` with 150 million zeros, deflated (390 KB), as the issue's link. */
 function zerosHash(): string {
   const parts: Uint8Array[] = [];
-  const deflate = new Deflate({ level: 9 }, (chunk) => { parts.push(chunk); });
+  const deflate = new Deflate({ level: 9 }, (chunk) => {
+    parts.push(chunk);
+  });
   deflate.push(new TextEncoder().encode('{"v":1,"rows":[0'));
   const block = new TextEncoder().encode(',0'.repeat(2 ** 20));
-  for (let left = 150_000_000 - 1; left > 0; left -= 2 ** 20) deflate.push(left >= 2 ** 20 ? block : new TextEncoder().encode(',0'.repeat(left)));
+  for (let left = 150_000_000 - 1; left > 0; left -= 2 ** 20)
+    deflate.push(left >= 2 ** 20 ? block : new TextEncoder().encode(',0'.repeat(left)));
   deflate.push(new TextEncoder().encode(']}'), true);
   return `#s=${toBase64Url(Buffer.concat(parts))}`;
 }
@@ -48,8 +52,11 @@ describe('a link', () => {
     const hash = zerosHash();
     expect(hash.length).toBeLessThan(600_000);
     await page.goto(baseUrl + hash);
-    await expect.poll(() => alerts(page), { timeout: 30_000 })
-      .toContain('This link was not opened: this link\'s state (#s=...) inflates to more than 16,777,216 bytes; gpprobe reads at most that.');
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(
+        "This link was not opened: this link's state (#s=...) inflates to more than 16,777,216 bytes; gpprobe reads at most that.",
+      );
     await waitForResults(page);
   });
 
@@ -57,7 +64,9 @@ describe('a link', () => {
     const page = pages.page;
     const work = await makeWork(page);
     await page.goto(`${baseUrl}?data=http://%zz`);
-    await expect.poll(() => alerts(page), { timeout: 30_000 }).toContain('This link was not opened: data=http://%zz is not a URL.');
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain('This link was not opened: data=http://%zz is not a URL.');
     await waitForResults(page);
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.35');
     expect(await saved(page)).toMatchObject(work);
@@ -66,10 +75,25 @@ describe('a link', () => {
   it('whose fields all have wrong types is refused naming one, and saves nothing', async () => {
     const page = pages.page;
     const work = await makeWork(page);
-    const wrong = { v: 1, data: 5, concept: 'x', draw: [], rows: 'all', epsilon: 'small', strength: null, ood: 1, queries: true, tab: 3, colorBy: {}, selected: -4 };
-    await page.goto('about:blank');  // a new hash on the same page would not load it again
+    const wrong = {
+      v: 1,
+      data: 5,
+      concept: 'x',
+      draw: [],
+      rows: 'all',
+      epsilon: 'small',
+      strength: null,
+      ood: 1,
+      queries: true,
+      tab: 3,
+      colorBy: {},
+      selected: -4,
+    };
+    await page.goto('about:blank'); // a new hash on the same page would not load it again
     await page.goto(baseUrl + hashOf(JSON.stringify(wrong)));
-    await expect.poll(() => alerts(page), { timeout: 30_000 }).toContain('This link was not opened: this link\'s data must be an object, got 5.');
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain("This link was not opened: this link's data must be an object, got 5.");
     await waitForResults(page);
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.35');
     expect(await saved(page)).toMatchObject(work);
@@ -78,7 +102,9 @@ describe('a link', () => {
   it('of a deflated null is refused as not an object', async () => {
     const page = pages.page;
     await page.goto(baseUrl + hashOf('null'));
-    await expect.poll(() => alerts(page), { timeout: 30_000 }).toContain('this link\'s state must be a JSON object, got null');
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain("this link's state must be a JSON object, got null");
     await waitForResults(page);
   });
 });
@@ -88,11 +114,19 @@ describe('a session file', () => {
     const page = pages.page;
     const work = await makeWork(page);
     const bad = { ...(await saved(page)), queries: { kind: 'values', column: 'split', values: 5 } };
-    await page.getByLabel('Session file').setInputFiles({ name: 'bad-session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await page.getByLabel('Session file').setInputFiles({
+      name: 'bad-session.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(bad)),
+    });
     await expect.poll(() => alerts(page)).toContain('bad-session.json: queries.values must be a list, got 5');
     expect(await saved(page)).toMatchObject(work);
     const badData = { ...(await saved(page)), data: { kind: 'url', data: 5, metadata: 7 } };
-    await page.getByLabel('Session file').setInputFiles({ name: 'bad-data.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(badData)) });
+    await page.getByLabel('Session file').setInputFiles({
+      name: 'bad-data.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(badData)),
+    });
     await expect.poll(() => alerts(page)).toContain('bad-data.json: data.data must be a text, got 5');
     expect(await saved(page)).toMatchObject(work);
     await page.reload();
@@ -108,7 +142,8 @@ describe('a session file', () => {
       localStorage.setItem(key, JSON.stringify({ ...s, queries: { kind: 'values', column: 'split', values: 5 } }));
     }, SAVED);
     await page.goto(baseUrl);
-    await expect.poll(() => alerts(page), { timeout: 30_000 })
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
       .toContain('the session saved in this browser: queries.values must be a list, got 5; it was not opened.');
     await waitForResults(page);
     await page.reload();
@@ -136,7 +171,8 @@ describe('a concept', () => {
     const note = page.getByTestId('concept-default');
     expect(await note.textContent()).toContain('Chose “1” as the concept');
     const list = page.getByRole('group', { name: 'Positive values' });
-    for (const value of ['0', '1', '1', '0']) {  // add 0, drop 1, add 1, drop 0: "1" again, by hand
+    for (const value of ['0', '1', '1', '0']) {
+      // add 0, drop 1, add 1, drop 0: "1" again, by hand
       await list.getByRole('button', { name: value, exact: true }).click();
       await waitForResults(page);
     }

@@ -16,7 +16,8 @@ import { browserPerFile, downloadText, waitForResults } from './browser.ts';
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
 
-const ROWS = 1_000_000, COLS = 128;
+const ROWS = 1_000_000,
+  COLS = 128;
 const CHECK = [0, 7, 123_457, 654_321, 999_997];
 const OBSERVATIONS = [0, 1, 2, 3, 4, 5, 6, 9, 12, 300_000, 500_000, 600_003, 700_001, 999_998, 999_999];
 
@@ -40,25 +41,35 @@ function rowsOf(rows: number[]): Float32Array {
 }
 
 describe('a million embeddings', () => {
-  it('are streamed from the file: first results, then the engine\'s numbers for chosen rows', async () => {
+  it("are streamed from the file: first results, then the engine's numbers for chosen rows", async () => {
     const page = pages.page;
     await page.goto(baseUrl);
     await waitForResults(page);
     const names = ['million.npy', 'labels.npy', 'check.npy'];
     const start = Date.now();
     await page.locator('input[aria-label="Embeddings files"]').setInputFiles(names.map((n) => join(dir, n)));
-    await page.waitForFunction((n) => {
-      const summary = document.querySelector('[data-testid="run-summary"]');
-      return summary?.textContent?.includes(n) && !summary.classList.contains('stale');
-    }, ROWS.toLocaleString('en-US'), { timeout: 60_000 });
+    await page.waitForFunction(
+      (n) => {
+        const summary = document.querySelector('[data-testid="run-summary"]');
+        return summary?.textContent?.includes(n) && !summary.classList.contains('stale');
+      },
+      ROWS.toLocaleString('en-US'),
+      { timeout: 60_000 },
+    );
     const firstResults = (Date.now() - start) / 1000;
     await waitForResults(page);
-    console.log(`million.e2e: ${ROWS} x ${COLS} float32 dropped -> first results ${firstResults.toFixed(1)} s, every task done ${((Date.now() - start) / 1000).toFixed(1)} s`);
+    console.log(
+      `million.e2e: ${ROWS} x ${COLS} float32 dropped -> first results ${firstResults.toFixed(1)} s, every task done ${((Date.now() - start) / 1000).toFixed(1)} s`,
+    );
     expect(await page.locator('.dataset-name').textContent()).toBe(names.join(' + '));
-    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(`${ROWS.toLocaleString('en-US')} rows × ${COLS} dimensions`);
+    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(
+      `${ROWS.toLocaleString('en-US')} rows × ${COLS} dimensions`,
+    );
     await expect.poll(() => page.locator('[data-testid="map-plot"] canvas[role="img"]').count()).toBe(1);
     expect(await page.locator('table.results tbody tr[aria-selected]').count()).toBeGreaterThan(10);
-    expect(await page.locator('[data-testid="map-plot"] canvas[role="img"]').getAttribute('aria-label')).toBe('Embedding map (PCA of a sample of 20,000 rows)');
+    expect(await page.locator('[data-testid="map-plot"] canvas[role="img"]').getAttribute('aria-label')).toBe(
+      'Embedding map (PCA of a sample of 20,000 rows)',
+    );
     expect(await page.getByRole('alert').count()).toBe(0);
 
     // A toggle reads the file again, with progress; Cancel stops the pass and keeps the results shown.
@@ -72,21 +83,43 @@ describe('a million embeddings', () => {
 
     // A session with other observations, and the query rows of check.npy: the file is read again.
     const session = {
-      version: 1, data: { kind: 'upload', files: names.map((n) => ({ name: n, size: statSync(join(dir, n)).size })) },
-      concept: { column: 'labels', kind: 'values', positives: ['1'] }, observations: OBSERVATIONS, epsilon: 0.1, strength: 5,
-      draw: { perClass: 8, seed: 1 }, ood: { kind: 'none' }, queries: { kind: 'values', column: 'check', values: ['1'] },
+      version: 1,
+      data: { kind: 'upload', files: names.map((n) => ({ name: n, size: statSync(join(dir, n)).size })) },
+      concept: { column: 'labels', kind: 'values', positives: ['1'] },
+      observations: OBSERVATIONS,
+      epsilon: 0.1,
+      strength: 5,
+      draw: { perClass: 8, seed: 1 },
+      ood: { kind: 'none' },
+      queries: { kind: 'values', column: 'check', values: ['1'] },
     };
-    await page.locator('input[aria-label="Session file"]').setInputFiles([{ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(session)) }]);
-    await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 60_000 }).toContain('showing the 5 queries of the subset');
+    await page
+      .locator('input[aria-label="Session file"]')
+      .setInputFiles([{ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(session)) }]);
+    await expect
+      .poll(() => page.getByTestId('run-summary').textContent(), { timeout: 60_000 })
+      .toContain('showing the 5 queries of the subset');
     await waitForResults(page);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export results (CSV)' }).click()]);
-    const [header, ...lines] = readFileSync(await download.path(), 'utf8').trim().split('\n').map((line) => line.split(','));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export results (CSV)' }).click(),
+    ]);
+    const [header, ...lines] = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(','));
     const col = (name: string) => header.indexOf(name);
     expect(lines.map((r) => Number(r[col('row')]))).toEqual(CHECK);
 
     // The library in Node on the generator's rows (the app fits with expectedQueries = its rows).
     const labels = Uint8Array.from(OBSERVATIONS, label);
-    const probe = engine.fitProbe({ observations: { data: rowsOf(OBSERVATIONS), rows: OBSERVATIONS.length, cols: COLS }, labels, epsilon: 0.1, strength: 5, expectedQueries: ROWS });
+    const probe = engine.fitProbe({
+      observations: { data: rowsOf(OBSERVATIONS), rows: OBSERVATIONS.length, cols: COLS },
+      labels,
+      epsilon: 0.1,
+      strength: 5,
+      expectedQueries: ROWS,
+    });
     const expected = probe.score({ data: rowsOf(CHECK), rows: CHECK.length, cols: COLS });
     probe.dispose();
     // The exported probe holds the observations' rows as read from the file, and scores as the app does.
@@ -102,10 +135,17 @@ describe('a million embeddings', () => {
     lines.forEach((r, k) => {
       expect(r[col('is_observation')]).toBe(OBSERVATIONS.includes(CHECK[k]) ? '1' : '0');
       expect(Number(r[col('concept')])).toBe(label(CHECK[k]));
-      for (const [name, key] of [['judged_probability', 'judgedProbability'], ['episteme', 'episteme'], ['alea', 'alea'],
-        ['latent_mean', 'latentMean'], ['latent_variance', 'latentVariance']] as const) {
+      for (const [name, key] of [
+        ['judged_probability', 'judgedProbability'],
+        ['episteme', 'episteme'],
+        ['alea', 'alea'],
+        ['latent_mean', 'latentMean'],
+        ['latent_variance', 'latentVariance'],
+      ] as const) {
         const want = expected[key][k];
-        expect(Math.abs(Number(r[col(name)]) - want), `${name} of row ${CHECK[k]}`).toBeLessThan(1e-9 * Math.max(1, Math.abs(want)));
+        expect(Math.abs(Number(r[col(name)]) - want), `${name} of row ${CHECK[k]}`).toBeLessThan(
+          1e-9 * Math.max(1, Math.abs(want)),
+        );
       }
     });
 
@@ -113,7 +153,9 @@ describe('a million embeddings', () => {
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => page.getByTestId('run-summary').textContent()).not.toContain('subset');
     await waitForResults(page);
-    expect(await page.getByTestId('run-summary').textContent()).toMatch(/^1,000,000 rows scored in \d+ ms \(\w+ space, fitted\)$/);
+    expect(await page.getByTestId('run-summary').textContent()).toMatch(
+      /^1,000,000 rows scored in \d+ ms \(\w+ space, fitted\)$/,
+    );
     expect(await page.locator('.message.error').count()).toBe(0);
   });
 });

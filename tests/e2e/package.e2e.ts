@@ -12,9 +12,19 @@ import { browserPerFile } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 
 const ROOT = resolve('.');
-const golden = (JSON.parse(readFileSync('tests/reference/gpp_golden.json', 'utf8')) as {
-  cases: { name: string; epsilon: number; strength: number; observations: number[][]; labels: number[]; queries: number[][]; expected: { judged: number[]; episteme: number[] } }[];
-}).cases.find((c) => c.name === 'random O=12 d=5')!;
+const golden = (
+  JSON.parse(readFileSync('tests/reference/gpp_golden.json', 'utf8')) as {
+    cases: {
+      name: string;
+      epsilon: number;
+      strength: number;
+      observations: number[][];
+      labels: number[];
+      queries: number[][];
+      expected: { judged: number[]; episteme: number[] };
+    }[];
+  }
+).cases.find((c) => c.name === 'random O=12 d=5')!;
 
 // The consumer's code, the same in Node and in the browser: fit the golden case, score its queries.
 const consumer = `
@@ -43,17 +53,33 @@ let appUrl = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'gpprobe-package-'));
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   project = join(dir, 'consumer');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // --offline: the registry is never asked; the tarball must need nothing else.
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, tarball)], { cwd: project, stdio: 'pipe' });
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, tarball)], {
+    cwd: project,
+    stdio: 'pipe',
+  });
   writeFileSync(join(project, 'probe.mjs'), consumer);
   // A Vite app that imports the library (the repository's Vite builds it; the project has no config).
-  writeFileSync(join(project, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>consumer</title><pre id="out"></pre><script type="module" src="./main.js"></script>');
-  writeFileSync(join(project, 'main.js'), `import { run } from './probe.mjs';\nrun().then((r) => { document.getElementById('out').textContent = JSON.stringify(r); }, (e) => { document.getElementById('out').textContent = 'error: ' + e; });\n`);
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--base', './'], { cwd: project, stdio: 'pipe' });
+  writeFileSync(
+    join(project, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>consumer</title><pre id="out"></pre><script type="module" src="./main.js"></script>',
+  );
+  writeFileSync(
+    join(project, 'main.js'),
+    `import { run } from './probe.mjs';\nrun().then((r) => { document.getElementById('out').textContent = JSON.stringify(r); }, (e) => { document.getElementById('out').textContent = 'error: ' + e; });\n`,
+  );
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--base', './'],
+    { cwd: project, stdio: 'pipe' },
+  );
   const served = await serveStatic(join(project, 'dist'), '');
   server = served.server;
   appUrl = `${served.url}/`;
@@ -69,24 +95,40 @@ const pages = browserPerFile(() => [new URL(appUrl || 'http://127.0.0.1').origin
 describe('the npm package', () => {
   it('installs offline, with the library, its types and the embed module', () => {
     const installed = join(project, 'node_modules/gpprobe');
-    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { private?: boolean; dependencies?: object; exports: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      private?: boolean;
+      dependencies?: object;
+      exports: Record<string, unknown>;
+    };
     expect(pkg.private).toBeUndefined();
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(Object.keys(pkg.exports)).toEqual(['.', './embed', './package.json']);
-    for (const file of ['dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/generated/gpprobe.wasm', 'dist/app/embed.js', 'dist/app/index.html']) {
+    for (const file of [
+      'dist/lib/index.js',
+      'dist/lib/index.d.ts',
+      'dist/lib/generated/gpprobe.wasm',
+      'dist/app/embed.js',
+      'dist/app/index.html',
+    ]) {
       expect(() => readFileSync(join(installed, file)), file).not.toThrow();
     }
   });
 
   it('runs a probe in Node with the golden numbers', () => {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `import { run } from './probe.mjs'; console.log(JSON.stringify(await run()));`], { cwd: project, encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `import { run } from './probe.mjs'; console.log(JSON.stringify(await run()));`],
+      { cwd: project, encoding: 'utf8' },
+    );
     expectGolden(JSON.parse(out));
   });
 
   it('runs a probe in a Vite app build, in Chromium, with the golden numbers', async () => {
     const page = pages.page;
     await page.goto(appUrl);
-    await page.waitForFunction(() => (document.getElementById('out')?.textContent ?? '') !== '', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => (document.getElementById('out')?.textContent ?? '') !== '', undefined, {
+      timeout: 60_000,
+    });
     const text = (await page.locator('#out').textContent())!;
     expect(text.startsWith('error')).toBe(false);
     expectGolden(JSON.parse(text));

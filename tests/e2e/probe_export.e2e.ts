@@ -20,12 +20,15 @@ beforeAll(async () => {
 });
 
 function table(text: string): { header: string[]; rows: string[][] } {
-  const [header, ...rows] = text.trim().split('\n').map((l) => l.split(','));
+  const [header, ...rows] = text
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   return { header, rows };
 }
 
 describe('export probe', () => {
-  it('gives a file the CLI and the library score with the app\'s numbers', async () => {
+  it("gives a file the CLI and the library score with the app's numbers", async () => {
     const page = pages.page;
     await page.goto(baseUrl);
     await waitForResults(page);
@@ -44,24 +47,48 @@ describe('export probe', () => {
     expect(file.observations.data).toBeInstanceOf(Float32Array);
     expect(new Set(file.observationRows).size).toBe(17);
     for (const r of app.rows.filter((cells) => cells[1] === '1')) expect(file.observationRows).toContain(Number(r[0]));
-    expect(file.data).toMatchObject({ name: 'Handwritten digits through a trained network', rows: 1797, cols: 64, dtype: 'float32' });
+    expect(file.data).toMatchObject({
+      name: 'Handwritten digits through a trained network',
+      rows: 1797,
+      cols: 64,
+      dtype: 'float32',
+    });
     // The data's id is the SHA-256 of the embeddings as the .npy stores them (numpy: x.tobytes()).
     const npy = readFileSync('web/public/demo/digits/embeddings.npy');
     const x = parseNpy(npy, 'embeddings.npy');
     const { createHash } = await import('node:crypto');
-    expect(file.data!.sha256).toBe(createHash('sha256').update(new Uint8Array(x.data.buffer, x.data.byteOffset, x.data.byteLength)).digest('hex'));
+    expect(file.data!.sha256).toBe(
+      createHash('sha256')
+        .update(new Uint8Array(x.data.buffer, x.data.byteOffset, x.data.byteLength))
+        .digest('hex'),
+    );
 
     // The CLI, on all 1,797 rows; the app's CSV lists the test rows by their row number.
     const dir = mkdtempSync(join(tmpdir(), 'gpprobe-probe-'));
     writeFileSync(join(dir, 'digits.probe.json'), fileText);
-    const cli = table(execFileSync('build/native/gpprobe', ['probe', '--probe', join(dir, 'digits.probe.json'), '--queries', 'web/public/demo/digits/embeddings.npy'], { encoding: 'utf8' }));
+    const cli = table(
+      execFileSync(
+        'build/native/gpprobe',
+        ['probe', '--probe', join(dir, 'digits.probe.json'), '--queries', 'web/public/demo/digits/embeddings.npy'],
+        { encoding: 'utf8' },
+      ),
+    );
     rmSync(dir, { recursive: true, force: true });
     expect(cli.rows.length).toBe(1797);
     const library = engine.loadProbe(new TextEncoder().encode(fileText));
     const scores = library.score({ data: x.data, rows: x.shape[0], cols: x.shape[1] });
     library.dispose();
-    const keys = ['judgedProbability', 'episteme', 'alea', 'latentMean', 'latentVariance', 'knowledge', 'oodScore'] as const;
-    let cliGap = 0, libraryGap = 0;
+    const keys = [
+      'judgedProbability',
+      'episteme',
+      'alea',
+      'latentMean',
+      'latentVariance',
+      'knowledge',
+      'oodScore',
+    ] as const;
+    let cliGap = 0,
+      libraryGap = 0;
     for (const r of app.rows) {
       const row = Number(r[0]);
       MEASURES.forEach((m, k) => {
@@ -74,6 +101,8 @@ describe('export probe', () => {
     // Native (-march=native) and wasm builds of the same core differ in the last bits only.
     expect(cliGap).toBeLessThanOrEqual(1e-12);
     expect(libraryGap).toBeLessThanOrEqual(1e-12);
-    console.log(`probe file: CLI vs app max |difference| ${cliGap.toExponential(2)}, library vs app ${libraryGap.toExponential(2)}`);
+    console.log(
+      `probe file: CLI vs app max |difference| ${cliGap.toExponential(2)}, library vs app ${libraryGap.toExponential(2)}`,
+    );
   });
 });

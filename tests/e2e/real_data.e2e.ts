@@ -13,7 +13,8 @@ import { normals } from '../web/fixtures.ts';
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin, SHOTS, { width: 1280, height: 800 });
 
-const ROWS = 240, COLS = 32;
+const ROWS = 240,
+  COLS = 32;
 
 /**
  * "Faces" as the Projector shares them: 240 rows of 32 float32 values in faces.bytes, its shape in
@@ -21,7 +22,8 @@ const ROWS = 240, COLS = 32;
  * far along the first axis: a concept the embedding separates) and coin (yes/no, unrelated to the data).
  */
 function projectorFiles() {
-  const z = normals(13), coin = normals(99);
+  const z = normals(13),
+    coin = normals(99);
   const x = new Float32Array(ROWS * COLS);
   const lines = ['person\tsmiling\tcoin'];
   for (let i = 0; i < ROWS; i++) {
@@ -29,7 +31,16 @@ function projectorFiles() {
     for (let j = 0; j < COLS; j++) x[i * COLS + j] = z() + (j === 0 && smiling ? 4 : 0);
     lines.push(`person ${String(i >> 1).padStart(3, '0')}\t${smiling}\t${coin() > 0 ? 'yes' : 'no'}`);
   }
-  const config = { embeddings: [{ tensorName: 'Faces', tensorShape: [ROWS, COLS], tensorPath: 'oss_data/faces.bytes', metadataPath: 'oss_data/metadata.tsv' }] };
+  const config = {
+    embeddings: [
+      {
+        tensorName: 'Faces',
+        tensorShape: [ROWS, COLS],
+        tensorPath: 'oss_data/faces.bytes',
+        metadataPath: 'oss_data/metadata.tsv',
+      },
+    ],
+  };
   return [
     { name: 'projector_config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) },
     { name: 'faces.bytes', mimeType: 'application/octet-stream', buffer: Buffer.from(x.buffer) },
@@ -54,23 +65,29 @@ async function observationCounts(page: Page): Promise<{ total: number; positive:
 }
 
 describe('real data, first session', () => {
-  it('reads the Projector\'s files, makes 1 the concept, finds any of 120 names and redraws observations per concept', async () => {
+  it("reads the Projector's files, makes 1 the concept, finds any of 120 names and redraws observations per concept", async () => {
     const page = pages.page;
     await uploadFaces(page);
-    expect(await page.locator('.data-panel .hint').first().textContent()).toContain('240 rows × 32 dimensions · 3 metadata columns');
+    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(
+      '240 rows × 32 dimensions · 3 metadata columns',
+    );
     // 0/1 column: 1 is the concept, and the panel says which value it chose and why.
     expect(await page.getByLabel('Concept column').inputValue()).toBe('smiling');
-    expect(await page.getByTestId('concept-default').textContent()).toBe('Chose “1” as the concept: “1” means yes in a two-valued label column. Choose other values above.');
+    expect(await page.getByTestId('concept-default').textContent()).toBe(
+      'Chose “1” as the concept: “1” means yes in a two-valued label column. Choose other values above.',
+    );
     expect(await observationCounts(page)).toEqual({ total: 16, positive: 8, negative: 8 });
 
     // A column of 120 names: every value is there to search, with its count.
     await page.getByLabel('Concept column').selectOption('person');
     await waitForResults(page);
-    expect(await observationCounts(page)).toMatchObject({ positive: 2 });  // person 000's 2 rows, drawn anew
+    expect(await observationCounts(page)).toMatchObject({ positive: 2 }); // person 000's 2 rows, drawn anew
     // The observations were the draw's: nothing of the user's was replaced, so no notice says so.
     expect(await page.locator('.message', { hasText: 'brings back the ones you picked' }).count()).toBe(0);
     await page.getByLabel('Search positive values').fill('person 119');
-    const option = page.getByRole('group', { name: 'Positive values' }).getByRole('button', { name: 'person 119', exact: true });
+    const option = page
+      .getByRole('group', { name: 'Positive values' })
+      .getByRole('button', { name: 'person 119', exact: true });
     expect(await option.getAttribute('title')).toBe('person 119: 2 rows');
     await option.click();
     await waitForResults(page);
@@ -114,7 +131,9 @@ describe('real data, first session', () => {
     const page = pages.page;
     await page.goto(baseUrl);
     await waitForResults(page);
-    await expect.poll(() => page.getByTestId('verdict').getAttribute('data-verdict'), { timeout: 60_000 }).toBe('separates');
+    await expect
+      .poll(() => page.getByTestId('verdict').getAttribute('data-verdict'), { timeout: 60_000 })
+      .toBe('separates');
     const before = await observationCounts(page);
     const first = page.getByTestId('label-suggestions').locator('li').first();
     const row = Number(await first.getAttribute('data-row'));
@@ -130,16 +149,16 @@ describe('real data, first session', () => {
 });
 
 describe('text and colour at 1280 × 800', () => {
-  it('draws no text outside a plot, says a probability\'s range is [0, 1] and marks a clipped auto range', async () => {
+  it("draws no text outside a plot, says a probability's range is [0, 1] and marks a clipped auto range", async () => {
     const page = pages.page;
     await page.goto(baseUrl);
     await waitForResults(page);
     await page.getByTestId('map-plot').locator('canvas[role="img"]').waitFor();
-    await page.waitForTimeout(300);  // resize observers settle
+    await page.waitForTimeout(300); // resize observers settle
     expect(await textOutside(page)).toEqual([]);
     const svg = await downloadText(page, 'Export Judged probability vs episteme as SVG');
     expect(svg).toContain('>irrational<');
-    expect(svg).toContain('>Judged probability vs episteme<');  // the exported picture has its title
+    expect(svg).toContain('>Judged probability vs episteme<'); // the exported picture has its title
 
     await page.getByLabel('Colour the map by').selectOption('judgedProbability');
     const map = await downloadText(page, 'Export Embedding map (PCA) as SVG');
@@ -153,7 +172,7 @@ describe('text and colour at 1280 × 800', () => {
 
   it('shows every column of the Evaluate table and says what ended the observation counts', async () => {
     const page = pages.page;
-    await uploadFaces(page);  // 48 smiling rows: a trial keeps 24 of them for observations, so O stops at 32
+    await uploadFaces(page); // 48 smiling rows: a trial keeps 24 of them for observations, so O stops at 32
     await page.getByRole('tab', { name: 'Evaluation' }).click();
     await page.getByLabel('trials', { exact: true }).fill('2');
     await page.getByLabel('trials', { exact: true }).press('Tab');
@@ -163,16 +182,20 @@ describe('text and colour at 1280 × 800', () => {
     await page.locator('.eval-run button.primary').click();
     const limit = page.getByTestId('schedule-limit');
     await limit.waitFor({ timeout: 120_000 });
-    expect(await limit.textContent()).toBe('Observation counts stopped at O = 32 (up to 512 asked): each trial keeps 24 of the 48 positive examples (label 1) for observations (the other 24 are held-out queries), and O = 64 needs 32 of each class.');
+    expect(await limit.textContent()).toBe(
+      'Observation counts stopped at O = 32 (up to 512 asked): each trial keeps 24 of the 48 positive examples (label 1) for observations (the other 24 are held-out queries), and O = 64 needs 32 of each class.',
+    );
     expect(await page.getByTestId('evaluation-summary').textContent()).toMatch(/^2 trials/);
     await page.screenshot({ path: `${SHOTS}/real-data-evaluate-1280.png`, fullPage: true });
     // Every column of the numbers is shown: the card does not need to scroll sideways.
     const table = page.locator('.eval-table-card').first();
-    expect(await table.evaluate((el) => [el.scrollWidth, el.clientWidth])).toSatisfy(([scroll, client]: number[]) => scroll <= client + 1);
+    expect(await table.evaluate((el) => [el.scrollWidth, el.clientWidth])).toSatisfy(
+      ([scroll, client]: number[]) => scroll <= client + 1,
+    );
     expect(await textOutside(page)).toEqual([]);
   });
 
-  it('moves between tabs with the arrow keys and offers the results CSV only where the probe\'s results are', async () => {
+  it("moves between tabs with the arrow keys and offers the results CSV only where the probe's results are", async () => {
     const page = pages.page;
     await page.goto(baseUrl);
     await waitForResults(page);
@@ -198,9 +221,13 @@ describe('a phone, 390 × 844', () => {
     await waitForResults(page);
     await page.getByTestId('map-plot').locator('canvas[role="img"]').waitFor();
     await page.waitForTimeout(300);
-    const widths = await page.locator('canvas[role="img"]').evaluateAll((cs) => cs.map((c) => (c as HTMLElement).clientWidth));
-    expect(Math.min(...widths)).toBeGreaterThan(300);  // 390 less the page's and the cards' padding
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const widths = await page
+      .locator('canvas[role="img"]')
+      .evaluateAll((cs) => cs.map((c) => (c as HTMLElement).clientWidth));
+    expect(Math.min(...widths)).toBeGreaterThan(300); // 390 less the page's and the cards' padding
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBe(0);
     expect(await page.locator('#probe-settings').isVisible()).toBe(false);
     expect(await textOutside(page)).toEqual([]);

@@ -28,31 +28,48 @@ beforeEach(() => {
 async function openLab(): Promise<void> {
   await page.goto(baseUrl);
   await page.getByRole('tab', { name: 'Regression' }).click();
-  await expect.poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+  await expect
+    .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 })
+    .toContain('log marginal likelihood');
 }
 
 const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
-const summaryValue = (label: string) => page.getByTestId('fit-summary').locator(`dt:text-is("${label}") + dd`).textContent();
+const summaryValue = (label: string) =>
+  page.getByTestId('fit-summary').locator(`dt:text-is("${label}") + dd`).textContent();
 
 async function download(button: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: button }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: button }).click(),
+  ]);
   return readFileSync(await file.path(), 'utf8');
 }
 
 describe('the regression lab', () => {
-  it('learns the lecture example\'s hyperparameters and draws both bands, labelled', async () => {
+  it("learns the lecture example's hyperparameters and draws both bands, labelled", async () => {
     await openLab();
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
-    await expect.poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 }).toContain('L-BFGS iterations');
+    await expect
+      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 })
+      .toContain('L-BFGS iterations');
     await idle();
     // The engine, on the same data with the same settings (variance held at 1 as in the lecture).
     const data = engine.example('lecture', 1);
-    const gp = engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf', parameters: { 'constant.value': 1, 'rbf.length_scale': 1 } }, noiseVariance: 0.1,
-      fixed: ['constant.value'], restarts: 2, seed: 0 });
+    const gp = engine.optimize({
+      x: data.x,
+      y: data.y,
+      kernel: { name: 'rbf', parameters: { 'constant.value': 1, 'rbf.length_scale': 1 } },
+      noiseVariance: 0.1,
+      fixed: ['constant.value'],
+      restarts: 2,
+      seed: 0,
+    });
     const s = gp.state;
     gp.dispose();
     expect(await summaryValue('rbf.length_scale')).toBe(formatMeasure(s.kernel.parameters['rbf.length_scale']));
-    expect(await summaryValue('noise_variance')).toBe(`${formatMeasure(s.noiseVariance)} (sd ${formatMeasure(Math.sqrt(s.noiseVariance))})`);
+    expect(await summaryValue('noise_variance')).toBe(
+      `${formatMeasure(s.noiseVariance)} (sd ${formatMeasure(Math.sqrt(s.noiseVariance))})`,
+    );
     expect(await page.getByTestId('log-marginal-likelihood').textContent()).toBe(s.logMarginalLikelihood.toFixed(4));
     // The lecture's values within sampling variation: l ~ 0.55, noise sd ~ 0.25.
     expect(Math.abs(s.kernel.parameters['rbf.length_scale'] - 0.55)).toBeLessThan(0.08);
@@ -63,7 +80,7 @@ describe('the regression lab', () => {
     const total = Array.from(svg.matchAll(/<path d="(M[^"]*)Z" fill="#9ec5e8" fill-opacity="0.45"\/>/g), (m) => m[1]);
     expect(latent).toHaveLength(1);
     expect(total).toHaveLength(1);
-    expect(latent.join('').split('L')).toHaveLength(800);  // 400 grid points up, 400 back
+    expect(latent.join('').split('L')).toHaveLength(800); // 400 grid points up, 400 back
     expect(svg).toContain('95% of f (epistemic)');
     expect(svg).toContain('95% of y (epistemic + noise)');
     expect(await page.getByTestId('regression-knowledge-plot').locator('canvas[role="img"]').count()).toBe(1);
@@ -78,44 +95,58 @@ describe('the regression lab', () => {
     await field.fill(typed);
     await field.press('Tab');
     // The fit summary shows what the core reports (data-value: the double's exact shortest text).
-    const reported = () => page.getByTestId('fit-summary').locator('dt:text-is("rbf.length_scale") + dd').getAttribute('data-value');
+    const reported = () =>
+      page.getByTestId('fit-summary').locator('dt:text-is("rbf.length_scale") + dd').getAttribute('data-value');
     await expect.poll(reported, { timeout: 30_000 }).toBe(String(Number(typed)));
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
-    await expect.poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 }).toContain('L-BFGS iterations');
+    await expect
+      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 })
+      .toContain('L-BFGS iterations');
     await idle();
     const data = engine.example('lecture', 1);
-    const gp = engine.optimize({ x: data.x, y: data.y, kernel: { name: 'rbf', parameters: { 'rbf.length_scale': Number(typed) } },
-      noiseVariance: 0.1, fixed: ['constant.value'], restarts: 2, seed: 0 });
+    const gp = engine.optimize({
+      x: data.x,
+      y: data.y,
+      kernel: { name: 'rbf', parameters: { 'rbf.length_scale': Number(typed) } },
+      noiseVariance: 0.1,
+      fixed: ['constant.value'],
+      restarts: 2,
+      seed: 0,
+    });
     const learned = String(gp.state.kernel.parameters['rbf.length_scale']);
     gp.dispose();
     expect(await reported()).toBe(learned);
-    expect(await field.getAttribute('data-value')).toBe(learned);  // the field now holds the learned double
+    expect(await field.getAttribute('data-value')).toBe(learned); // the field now holds the learned double
     // The optimiser ran on a second instance of the engine worker (cancel ends only that one).
     expect(page.workers()).toHaveLength(2);
   });
 
-  it('shows a bad CSV\'s error and keeps the loaded data', async () => {
+  it("shows a bad CSV's error and keeps the loaded data", async () => {
     await openLab();
     const before = await page.getByTestId('regression-data-summary').textContent();
     const likelihood = await page.getByTestId('log-marginal-likelihood').textContent();
-    await page.locator('input[aria-label="Regression CSV file"]').setInputFiles([
-      { name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('t,y\n1,2\n2,oops\n3,4\n') },
-    ]);
-    await expect.poll(() => page.getByTestId('regression-data-error').textContent())
+    await page
+      .locator('input[aria-label="Regression CSV file"]')
+      .setInputFiles([{ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('t,y\n1,2\n2,oops\n3,4\n') }]);
+    await expect
+      .poll(() => page.getByTestId('regression-data-error').textContent())
       .toBe("broken.csv: column 'y' (y) row 2 is 'oops', not a number");
-    expect(await page.getByRole('alert').textContent()).toContain("broken.csv: column 'y' (y) row 2 is 'oops', not a number");
+    expect(await page.getByRole('alert').textContent()).toContain(
+      "broken.csv: column 'y' (y) row 2 is 'oops', not a number",
+    );
     expect(await page.getByTestId('regression-data-summary').textContent()).toBe(before);
     expect(await page.getByTestId('log-marginal-likelihood').textContent()).toBe(likelihood);
-    await page.locator('input[aria-label="Regression CSV file"]').setInputFiles([
-      { name: 'picture.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
-    ]);
-    await expect.poll(() => page.getByTestId('regression-data-error').textContent())
+    await page
+      .locator('input[aria-label="Regression CSV file"]')
+      .setInputFiles([{ name: 'picture.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]);
+    await expect
+      .poll(() => page.getByTestId('regression-data-error').textContent())
       .toBe('picture.png: unsupported file type (.png); the regression lab reads .csv, .tsv or .txt');
     expect(await page.getByTestId('regression-data-summary').textContent()).toBe(before);
     await page.screenshot({ path: `${SHOTS}/regression-bad-csv.png` });
   });
 
-  it('reproduces the paper\'s Fig. 3 experiment: the knowledge gate raises the AUC', async () => {
+  it("reproduces the paper's Fig. 3 experiment: the knowledge gate raises the AUC", async () => {
     await openLab();
     await page.getByRole('button', { name: /Reproduce Fig. 3/ }).click();
     await page.getByTestId('auc-table').waitFor({ timeout: 120_000 });
@@ -127,8 +158,11 @@ describe('the regression lab', () => {
     e.gated.forEach((c, k) => expect(rows[k + 1]).toBe(`G ≥ ${c.rho}${c.points}${c.positives}${c.auc.toFixed(3)}`));
     expect(e.gated.at(-1)!.auc).toBeGreaterThan(e.ungated.auc);
     const counts = [0, 0, 0];
-    e.statuses.forEach((s) => { counts[s] += 1; });
-    await expect.poll(() => page.getByTestId('status-counts').textContent())
+    e.statuses.forEach((s) => {
+      counts[s] += 1;
+    });
+    await expect
+      .poll(() => page.getByTestId('status-counts').textContent())
       .toContain(`Fig. 3 test points: ${counts[0]} normal · ${counts[1]} anomaly · ${counts[2]} unknown`);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/regression-fig3.png`, fullPage: true });
@@ -139,11 +173,15 @@ describe('the regression lab', () => {
     // The lecture's function on [0, 20] with a fixed LCG's noise (as scripts/bench/bench_regression.mjs).
     let state = 12345;
     const noise = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * Math.sqrt(12) * 0.25;
-    const lines = Array.from({ length: 2000 }, (_, i) => { const x = (20 * i) / 2000; return `${x},${Math.sin(x) + 0.5 * Math.sin(4 * x) + noise()}`; });
-    await page.locator('input[aria-label="Regression CSV file"]').setInputFiles([
-      { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(`x,y\n${lines.join('\n')}\n`) },
-    ]);
-    await expect.poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 })
+    const lines = Array.from({ length: 2000 }, (_, i) => {
+      const x = (20 * i) / 2000;
+      return `${x},${Math.sin(x) + 0.5 * Math.sin(4 * x) + noise()}`;
+    });
+    await page
+      .locator('input[aria-label="Regression CSV file"]')
+      .setInputFiles([{ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(`x,y\n${lines.join('\n')}\n`) }]);
+    await expect
+      .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 })
       .toMatch(/^big\.csv: 2,000 points · log marginal likelihood/);
     await page.getByLabel('restarts', { exact: true }).fill('0');
     await page.getByLabel('restarts', { exact: true }).press('Tab');
@@ -151,10 +189,14 @@ describe('the regression lab', () => {
     const start = Date.now();
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     const bar = page.getByLabel('Fitting hyperparameters progress');
-    await expect.poll(async () => Number(await bar.getAttribute('value') ?? 0), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { timeout: 60_000 })
+      .toBeGreaterThan(0);
     const early = Number(await bar.getAttribute('value'));
     expect(await worstFrameGap(page, 1500)).toBeLessThan(250);
-    await expect.poll(async () => Number(await bar.getAttribute('value') ?? 1), { timeout: 60_000 }).toBeGreaterThan(early);
+    await expect
+      .poll(async () => Number((await bar.getAttribute('value')) ?? 1), { timeout: 60_000 })
+      .toBeGreaterThan(early);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/regression-2000-progress.png` });
     await idle();
@@ -163,7 +205,9 @@ describe('the regression lab', () => {
     const lengthScale = await summaryValue('rbf.length_scale');
     expect(Number(lengthScale)).toBeGreaterThan(0.4);
     expect(Number(lengthScale)).toBeLessThan(0.8);
-    console.log(`n = 2,000: hyperparameters learned in the browser in ${seconds.toFixed(1)} s (length-scale ${lengthScale})`);
+    console.log(
+      `n = 2,000: hyperparameters learned in the browser in ${seconds.toFixed(1)} s (length-scale ${lengthScale})`,
+    );
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/regression-2000.png`, fullPage: true });
 
@@ -174,7 +218,9 @@ describe('the regression lab', () => {
     await page.getByLabel('restarts', { exact: true }).press('Tab');
     await page.getByLabel('rbf.length_scale', { exact: true }).fill('5');
     await page.getByLabel('rbf.length_scale', { exact: true }).press('Tab');
-    await expect.poll(() => page.getByTestId('log-marginal-likelihood').textContent(), { timeout: 30_000 }).not.toBe(learned);
+    await expect
+      .poll(() => page.getByTestId('log-marginal-likelihood').textContent(), { timeout: 30_000 })
+      .not.toBe(learned);
     const likelihood = await page.getByTestId('log-marginal-likelihood').textContent();
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     await expect.poll(() => page.locator('.task-bar').textContent(), { timeout: 30_000 }).toContain('L-BFGS');
@@ -182,12 +228,16 @@ describe('the regression lab', () => {
     await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
     await idle();
     expect(Date.now() - cancelled).toBeLessThan(2000);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count())
+      .toBe(1);
     expect(await page.getByTestId('log-marginal-likelihood').textContent()).toBe(likelihood);
 
     // The fresh worker answers: predictions on 10,000 grid points (blocked in the core) for the export.
     const csv = (await download('Export predictions (CSV)')).trim().split('\n');
-    expect(csv[0]).toBe('set,x,y,mean,latent_variance,observation_variance,latent_lower,latent_upper,observation_lower,observation_upper,knowledge,anomaly_score,status');
+    expect(csv[0]).toBe(
+      'set,x,y,mean,latent_variance,observation_variance,latent_lower,latent_upper,observation_lower,observation_upper,knowledge,anomaly_score,status',
+    );
     expect(csv.filter((l) => l.startsWith('data,'))).toHaveLength(2000);
     expect(csv.filter((l) => l.startsWith('grid,'))).toHaveLength(10_000);
     expect(csv[1].split(',').at(-1)).toMatch(/^(normal|anomaly|unknown)$/);

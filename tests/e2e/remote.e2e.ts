@@ -25,7 +25,9 @@ const baseUrl = inject('baseUrl');
 const servers: Server[] = [];
 const log: Served[] = [];
 const corsOrigins = new Set<string>();
-let dataUrl = '', wideUrl = '', wideDir = '';
+let dataUrl = '',
+  wideUrl = '',
+  wideDir = '';
 
 // Ports are known only once the servers listen: the data host first, then the widened app.
 const ready = (async () => {
@@ -33,7 +35,10 @@ const ready = (async () => {
   dataUrl = data.url;
   wideDir = mkdtempSync(join(tmpdir(), 'gpprobe-wide-'));
   cpSync('dist/app', wideDir, { recursive: true });
-  writeFileSync(join(wideDir, 'index.html'), widenConnectSrc(readFileSync(join(wideDir, 'index.html'), 'utf8'), [dataUrl]));
+  writeFileSync(
+    join(wideDir, 'index.html'),
+    widenConnectSrc(readFileSync(join(wideDir, 'index.html'), 'utf8'), [dataUrl]),
+  );
   const wide = await serveStatic(wideDir, '');
   wideUrl = `${wide.url}/`;
   corsOrigins.add(wide.url).add(new URL(baseUrl).origin);
@@ -58,17 +63,27 @@ const alerts = async (page: Page) => (await page.getByRole('alert').allTextConte
  * The exported results are the engine's: a probe fitted here (ε = 0.1, s = 5) on the rows the app
  * observed, with their concept labels, gives every row's judged probability to 12 digits.
  */
-async function expectEngineNumbers(csv: string, x: { data: Float32Array | Float64Array; rows: number; cols: number }): Promise<void> {
-  const [header, ...rows] = csv.trim().split('\n').map((l) => l.split(','));
+async function expectEngineNumbers(
+  csv: string,
+  x: { data: Float32Array | Float64Array; rows: number; cols: number },
+): Promise<void> {
+  const [header, ...rows] = csv
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   expect(rows.length).toBe(x.rows);
   const column = (name: string) => header.indexOf(name);
   const observed = rows.filter((r) => r[column('is_observation')] === '1').map((r) => Number(r[column('row')]));
   expect(observed.length).toBeGreaterThan(1);
   const values = observed.flatMap((i) => Array.from(x.data.subarray(i * x.cols, (i + 1) * x.cols)));
-  const gather = x.data instanceof Float32Array ? Float32Array.from(values) : Float64Array.from(values);  // the app's precision
+  const gather = x.data instanceof Float32Array ? Float32Array.from(values) : Float64Array.from(values); // the app's precision
   const engine = await createProbeEngine();
-  const probe = engine.fitProbe({ observations: { data: gather, rows: observed.length, cols: x.cols },
-    labels: Uint8Array.from(observed, (i) => Number(rows[i][column('concept')])), epsilon: 0.1, strength: 5 });
+  const probe = engine.fitProbe({
+    observations: { data: gather, rows: observed.length, cols: x.cols },
+    labels: Uint8Array.from(observed, (i) => Number(rows[i][column('concept')])),
+    epsilon: 0.1,
+    strength: 5,
+  });
   const scores = probe.score(x);
   probe.dispose();
   rows.forEach((r, i) => expect(Number(r[column('judged_probability')])).toBeCloseTo(scores.judgedProbability[i], 12));
@@ -83,32 +98,43 @@ describe('data from another site', () => {
     expect(await hostDialog(page).textContent()).toContain(dataUrl);
     await page.screenshot({ path: `${SHOTS}/host-confirmation.png` });
     expect(log).toEqual([]);
-    await hostDialog(page).getByRole('button', { name: 'Don\'t load' }).click();
-    await expect.poll(() => alerts(page))
-      .toContain(`Not loaded: embeddings.npy, metadata.csv from ${dataUrl} (loading data from another site needs your confirmation).`);
-    await waitForResults(page);  // the demo instead
+    await hostDialog(page).getByRole('button', { name: "Don't load" }).click();
+    await expect
+      .poll(() => alerts(page))
+      .toContain(
+        `Not loaded: embeddings.npy, metadata.csv from ${dataUrl} (loading data from another site needs your confirmation).`,
+      );
+    await waitForResults(page); // the demo instead
     expect(log).toEqual([]);
   });
 
-  it('is refused by the default build\'s CSP, with what the host must change', async () => {
+  it("is refused by the default build's CSP, with what the host must change", async () => {
     const page = pages.page;
     log.length = 0;
     await page.goto(`${baseUrl}?data=${dataUrl}/${DEMO}/embeddings.npy`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
-    await expect.poll(() => alerts(page), { timeout: 30_000 })
-      .toContain(`embeddings.npy: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`);
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(
+        `embeddings.npy: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`,
+      );
     // Parquet is read in a parse worker of its own: the page's policy governs its range requests too.
     await page.goto(`${baseUrl}?data=${dataUrl}/${HANG}`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
-    await expect.poll(() => alerts(page), { timeout: 30_000 })
-      .toContain(`bitpacked_hang.parquet: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`);
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(
+        `bitpacked_hang.parquet: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`,
+      );
     expect(log).toEqual([]);
   });
 
-  it('loads once confirmed where the CSP allows it, with the numbers of the same files from the app\'s origin', async () => {
+  it("loads once confirmed where the CSP allows it, with the numbers of the same files from the app's origin", async () => {
     const page = pages.page;
     const settings = 'concept=closed_loop=1&queries=split=test&per-class=8&seed=1&epsilon=0.1&strength=5';
-    await page.goto(`${wideUrl}?data=${dataUrl}/${DEMO}/embeddings.npy&metadata=${dataUrl}/${DEMO}/metadata.csv&ood=${dataUrl}/${DEMO}/ood_embeddings.npy&${settings}`);
+    await page.goto(
+      `${wideUrl}?data=${dataUrl}/${DEMO}/embeddings.npy&metadata=${dataUrl}/${DEMO}/metadata.csv&ood=${dataUrl}/${DEMO}/ood_embeddings.npy&${settings}`,
+    );
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await waitForResults(page);
     expect(await page.locator('.dataset-name').textContent()).toBe('embeddings.npy + metadata.csv');
@@ -139,7 +165,9 @@ describe('data from another site', () => {
       await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
       await waitForResults(page);
       expect(await page.locator('.dataset-name').textContent(), format).toBe(files.map((f) => f.name).join(' + '));
-      expect(await page.locator('.data-panel .hint').first().textContent(), format).toContain(`${ROWS} rows × ${COLS} dimensions`);
+      expect(await page.locator('.data-panel .hint').first().textContent(), format).toContain(
+        `${ROWS} rows × ${COLS} dimensions`,
+      );
     }
   });
 
@@ -147,12 +175,18 @@ describe('data from another site', () => {
     const page = pages.page;
     await page.goto(`${wideUrl}?data=${dataUrl}/nocors/${DEMO}/embeddings.npy`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
-    await expect.poll(() => alerts(page), { timeout: 30_000 })
-      .toContain(`embeddings.npy: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`);
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(
+        `embeddings.npy: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`,
+      );
     await page.goto(`${wideUrl}?data=${dataUrl}/nocors/${HANG}`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
-    await expect.poll(() => alerts(page), { timeout: 30_000 })
-      .toContain(`bitpacked_hang.parquet: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`);
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(
+        `bitpacked_hang.parquet: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`,
+      );
   });
 
   it('stops a Parquet file that hangs the reader: Cancel at once, else its time budget, naming the URL; the data loaded before stays', async () => {
@@ -173,7 +207,9 @@ describe('data from another site', () => {
     const oodTask = page.locator('.task-bar .task', { hasText: 'Loading the OOD set bitpacked_hang.parquet' });
     await oodTask.waitFor({ timeout: 60_000 });
     // Cancel once the file has been read (its footer and column chunk by range requests) and the reader spins.
-    await expect.poll(() => served('/bitpacked_hang.parquet').filter((r) => r.method === 'GET').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => served('/bitpacked_hang.parquet').filter((r) => r.method === 'GET').length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
     await page.waitForTimeout(500);
     const pressed = Date.now();
     await oodTask.getByRole('button', { name: 'Cancel' }).click();
@@ -190,8 +226,11 @@ describe('data from another site', () => {
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await oodTask.waitFor({ timeout: 60_000 });
     const started = Date.now();
-    await expect.poll(() => alerts(page), { timeout: 30_000 }).toContain(
-      `bitpacked_hang.parquet: the parquet reader made no progress reading ${hang} for 10 s and was stopped; the file is damaged or built to hang the reader`);
+    await expect
+      .poll(() => alerts(page), { timeout: 30_000 })
+      .toContain(
+        `bitpacked_hang.parquet: the parquet reader made no progress reading ${hang} for 10 s and was stopped; the file is damaged or built to hang the reader`,
+      );
     const seconds = (Date.now() - started) / 1000;
     expect(seconds).toBeGreaterThan(9);
     expect(seconds).toBeLessThan(20);
@@ -202,7 +241,7 @@ describe('data from another site', () => {
     await page.screenshot({ path: `${SHOTS}/remote-parquet-hang.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/remote-parquet-hang-phone.png` });
-    await page.setViewportSize({ width: 1440, height: 1000 });  // the harness's, for the tests after this one
+    await page.setViewportSize({ width: 1440, height: 1000 }); // the harness's, for the tests after this one
 
     // The engine still answers on the kept data: one more observation gives a new run.
     const summary = await page.getByTestId('run-summary').textContent();
@@ -214,44 +253,60 @@ describe('data from another site', () => {
     const page = pages.page;
     const TABLE_ROWS = 600;
     let seed = 7;
-    const noise = (n: number) => Uint8Array.from({ length: n }, () => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return seed >>> 24;
-    });
-    const vectors = Array.from({ length: TABLE_ROWS }, (_, i) => Array.from({ length: 8 }, (_, j) => Math.cos(i * 0.11 + j * (i % 3 === 0 ? 1 : -1))));
+    const noise = (n: number) =>
+      Uint8Array.from({ length: n }, () => {
+        seed ^= seed << 13;
+        seed ^= seed >>> 17;
+        seed ^= seed << 5;
+        return seed >>> 24;
+      });
+    const vectors = Array.from({ length: TABLE_ROWS }, (_, i) =>
+      Array.from({ length: 8 }, (_, j) => Math.cos(i * 0.11 + j * (i % 3 === 0 ? 1 : -1))),
+    );
     const list = (name: string) => [
       { name, repetition_type: 'OPTIONAL' as const, converted_type: 'LIST' as const, num_children: 1 },
       { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
       { name: 'element', repetition_type: 'REQUIRED' as const, type: 'DOUBLE' as const },
     ];
     mkdirSync('test-results/remote', { recursive: true });
-    const file = new Uint8Array(parquetWriteBuffer({
-      columnData: [
-        { name: 'embedding', data: vectors },
-        { name: 'kind', data: Array.from({ length: TABLE_ROWS }, (_, i) => (i % 3 === 0 ? 'cat' : 'dog')) },
-        { name: 'photo', data: Array.from({ length: TABLE_ROWS }, () => noise(20_000)) },
-      ],
-      schema: [
-        { name: 'root', num_children: 3 }, ...list('embedding'),
-        { name: 'kind', repetition_type: 'REQUIRED', type: 'BYTE_ARRAY', converted_type: 'UTF8' },
-        { name: 'photo', repetition_type: 'REQUIRED', type: 'BYTE_ARRAY' },
-      ],
-    }));
+    const file = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'embedding', data: vectors },
+          { name: 'kind', data: Array.from({ length: TABLE_ROWS }, (_, i) => (i % 3 === 0 ? 'cat' : 'dog')) },
+          { name: 'photo', data: Array.from({ length: TABLE_ROWS }, () => noise(20_000)) },
+        ],
+        schema: [
+          { name: 'root', num_children: 3 },
+          ...list('embedding'),
+          { name: 'kind', repetition_type: 'REQUIRED', type: 'BYTE_ARRAY', converted_type: 'UTF8' },
+          { name: 'photo', repetition_type: 'REQUIRED', type: 'BYTE_ARRAY' },
+        ],
+      }),
+    );
     writeFileSync('test-results/remote/table.parquet', file);
     log.length = 0;
-    await page.goto(`${wideUrl}?data=${dataUrl}/test-results/remote/table.parquet&concept=kind=cat&epsilon=0.1&strength=5`);
+    await page.goto(
+      `${wideUrl}?data=${dataUrl}/test-results/remote/table.parquet&concept=kind=cat&epsilon=0.1&strength=5`,
+    );
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await waitForResults(page);
-    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(`${TABLE_ROWS} rows × 8 dimensions`);
-    await expectEngineNumbers(await downloadText(page, 'Export results (CSV)'), { data: Float64Array.from(vectors.flat()), rows: TABLE_ROWS, cols: 8 });
+    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(
+      `${TABLE_ROWS} rows × 8 dimensions`,
+    );
+    await expectEngineNumbers(await downloadText(page, 'Export results (CSV)'), {
+      data: Float64Array.from(vectors.flat()),
+      rows: TABLE_ROWS,
+      cols: 8,
+    });
     const requests = served('/table.parquet');
     const bytes = requests.reduce((s, r) => s + r.bytes, 0);
     expect(requests.filter((r) => r.method === 'GET').every((r) => r.range !== null)).toBe(true);
     expect(file.byteLength).toBeGreaterThan(12e6);
     expect(bytes).toBeLessThan(0.1 * file.byteLength);
-    console.log(`Parquet over HTTP: ${requests.length} requests, ${bytes.toLocaleString('en-US')} of ${file.byteLength.toLocaleString('en-US')} bytes`);
+    console.log(
+      `Parquet over HTTP: ${requests.length} requests, ${bytes.toLocaleString('en-US')} of ${file.byteLength.toLocaleString('en-US')} bytes`,
+    );
   });
 });
 
@@ -264,18 +319,28 @@ describe('an Embedding Projector config', () => {
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     const chooser = page.getByRole('dialog', { name: 'Which embedding?' });
     await chooser.waitFor();
-    expect(await chooser.getByRole('button').allTextContents()).toEqual(['Digits: hidden layer 300 × 64', 'Digits: pixels 300 × 64', 'Cancel']);
+    expect(await chooser.getByRole('button').allTextContents()).toEqual([
+      'Digits: hidden layer 300 × 64',
+      'Digits: pixels 300 × 64',
+      'Cancel',
+    ]);
     await chooser.getByRole('button', { name: /Digits: hidden layer/ }).click();
     await waitForResults(page);
     expect(await page.locator('.dataset-name').textContent()).toBe('Digits: hidden layer');
     // The one-column metadata.tsv has no header: 300 rows, the first one a digit, not a column name.
-    expect(await page.locator('.data-panel .hint').first().textContent()).toContain('300 rows × 64 dimensions · 1 metadata column');
+    expect(await page.locator('.data-panel .hint').first().textContent()).toContain(
+      '300 rows × 64 dimensions · 1 metadata column',
+    );
     expect(await page.locator('select[aria-label="Concept column"]').inputValue()).toBe('metadata');
 
     // The probe's numbers are the engine's on the same rows of the demo's .npy (hidden.bytes holds them).
     const { parseNpy } = await import('../../web/src/io/npy.ts');
     const x = parseNpy(readFileSync(`${DEMO}/embeddings.npy`), 'embeddings.npy');
-    await expectEngineNumbers(await downloadText(page, 'Export results (CSV)'), { data: x.data.subarray(0, 300 * 64), rows: 300, cols: 64 });
+    await expectEngineNumbers(await downloadText(page, 'Export results (CSV)'), {
+      data: x.data.subarray(0, 300 * 64),
+      rows: 300,
+      cols: 64,
+    });
 
     // Thumbnails: in the table, the detail panel and the tooltip, each cut from the sheet where the
     // Projector puts row i (column i mod 18, row ⌊i / 18⌋ of 8 × 8 cells).
@@ -283,8 +348,12 @@ describe('an Embedding Projector config', () => {
     await page.locator('table.results tbody tr[aria-selected]').nth(19).click();
     const thumb = page.locator('.selection-title .thumbnail');
     expect(await thumb.getAttribute('aria-label')).toBe('thumbnail of row 19');
-    const style = await thumb.evaluate((e) => ({ position: getComputedStyle(e).backgroundPosition, size: getComputedStyle(e).backgroundSize, width: getComputedStyle(e).width }));
-    expect(style).toEqual({ position: '-64px -64px', size: '1152px 1152px', width: '64px' });  // 8× scale: column 1, row 1
+    const style = await thumb.evaluate((e) => ({
+      position: getComputedStyle(e).backgroundPosition,
+      size: getComputedStyle(e).backgroundSize,
+      width: getComputedStyle(e).width,
+    }));
+    expect(style).toEqual({ position: '-64px -64px', size: '1152px 1152px', width: '64px' }); // 8× scale: column 1, row 1
     // Hover a drawn point: a strongly coloured pixel of the map inside its axes (left of the colour bar).
     const canvas = page.getByTestId('map-plot').locator('canvas[role="img"]');
     const point = await canvas.evaluate((c: HTMLCanvasElement) => {
@@ -293,7 +362,8 @@ describe('an Embedding Projector config', () => {
       for (let y = Math.round(40 * ratio); y < c.height - 45 * ratio; y += 2) {
         for (let x = Math.round(60 * ratio); x < c.width - 70 * ratio; x += 2) {
           const k = 4 * (y * c.width + x);
-          if (Math.max(data[k], data[k + 1], data[k + 2]) - Math.min(data[k], data[k + 1], data[k + 2]) > 120) return { x: x / ratio, y: y / ratio };
+          if (Math.max(data[k], data[k + 1], data[k + 2]) - Math.min(data[k], data[k + 1], data[k + 2]) > 120)
+            return { x: x / ratio, y: y / ratio };
         }
       }
       return null;
@@ -302,7 +372,13 @@ describe('an Embedding Projector config', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + point!.x, box.y + point!.y);
-    const hovered = await page.locator('.tooltip .thumbnail').waitFor({ timeout: 5000 }).then(() => true, () => false);
+    const hovered = await page
+      .locator('.tooltip .thumbnail')
+      .waitFor({ timeout: 5000 })
+      .then(
+        () => true,
+        () => false,
+      );
     await page.screenshot({ path: `${SHOTS}/projector-sprites.png` });
     expect(hovered).toBe(true);
     await page.screenshot({ path: `${SHOTS}/projector-sprites.png` });
@@ -310,14 +386,21 @@ describe('an Embedding Projector config', () => {
 
   it('is loaded without a question when a <gpprobe-probe> on the page names it', async () => {
     const page = pages.page;
-    writeFileSync(join(wideDir, 'element.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
+    writeFileSync(
+      join(wideDir, 'element.html'),
+      `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
       <script type="module" src="./embed.js"></script>
-      <gpprobe-probe id="p" config="${config()}" embedding="Digits: hidden layer" concept="metadata=0" views="map"></gpprobe-probe>`);
-    await page.addInitScript(() => document.addEventListener('gpprobe-results', (e) => {
-      (window as unknown as { rows?: number }).rows = (e as CustomEvent).detail.rows;
-    }));
+      <gpprobe-probe id="p" config="${config()}" embedding="Digits: hidden layer" concept="metadata=0" views="map"></gpprobe-probe>`,
+    );
+    await page.addInitScript(() =>
+      document.addEventListener('gpprobe-results', (e) => {
+        (window as unknown as { rows?: number }).rows = (e as CustomEvent).detail.rows;
+      }),
+    );
     await page.goto(`${wideUrl}element.html`);
-    await page.waitForFunction(() => (window as unknown as { rows?: number }).rows !== undefined, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { rows?: number }).rows !== undefined, undefined, {
+      timeout: 60_000,
+    });
     expect(await page.evaluate(() => (window as unknown as { rows?: number }).rows)).toBe(300);
     const frame = page.frames().find((f) => f.url().includes('embed=1'))!;
     expect(await frame.getByRole('dialog').count()).toBe(0);

@@ -11,7 +11,11 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
-  createClassificationEngine, createProbeEngine, type ClassificationEngine, type ProbeEngine, type RobustnessCertificate,
+  createClassificationEngine,
+  createProbeEngine,
+  type ClassificationEngine,
+  type ProbeEngine,
+  type RobustnessCertificate,
 } from '../../web/src/engine/index.ts';
 import { formatDigits17 } from '../../web/src/common/ui/format.ts';
 import { browserPerFile, SHOTS, waitForResults, worstFrameGap } from './browser.ts';
@@ -40,7 +44,9 @@ async function openLab(viewport = { width: 1280, height: 800 }): Promise<void> {
   await page.goto(baseUrl);
   await page.getByRole('tab', { name: 'Classification' }).click();
   for (const side of ['A', 'B'] as const) {
-    await expect.poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+    await expect
+      .poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 })
+      .toContain('log marginal likelihood');
   }
   await idle();
 }
@@ -52,7 +58,10 @@ async function fill(label: string, value: string): Promise<void> {
 }
 
 async function download(button: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: button }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: button }).click(),
+  ]);
   return readFileSync(await file.path(), 'utf8');
 }
 
@@ -71,17 +80,22 @@ async function shown(side: 'A' | 'B') {
 function expected(c: RobustnessCertificate) {
   const i = (x: { lower: number; upper: number }) => `${x.lower},${x.upper}`;
   return {
-    probability: String(c.probabilityAtPoint), root: [i(c.root.probability), i(c.root.mean), i(c.root.variance)],
-    minimum: `${i(c.minimum)},${c.minimum.iterations},${c.minimum.status}`, maximum: `${i(c.maximum)},${c.maximum.iterations},${c.maximum.status}`,
+    probability: String(c.probabilityAtPoint),
+    root: [i(c.root.probability), i(c.root.mean), i(c.root.variance)],
+    minimum: `${i(c.minimum)},${c.minimum.iterations},${c.minimum.status}`,
+    maximum: `${i(c.maximum)},${c.maximum.iterations},${c.maximum.status}`,
     verdict: c.verdictCanFlip,
   };
 }
 
-const MODELS = [['A', 'laplace'], ['B', 'ep']] as const;
+const MODELS = [
+  ['A', 'laplace'],
+  ['B', 'ep'],
+] as const;
 const KERNEL = { signalVariance: 1, lengthScales: [1, 1] };
 
 describe('certified robustness in the Classification tab', () => {
-  it('certifies both models at a typed point with the engine\'s numbers, draws the box and the witness, and sweeps gamma', async () => {
+  it("certifies both models at a typed point with the engine's numbers, draws the box and the witness, and sweeps gamma", async () => {
     await openLab();
     const data = gpcEngine.example('two-blobs', 1);
     // x*: training point 7, typed; gamma 0.6 on both coordinates.
@@ -90,20 +104,34 @@ describe('certified robustness in the Classification tab', () => {
     await fill('x* x2', String(x[1]));
     await fill('gamma', '0.6');
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
-    for (const [side] of MODELS) await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    for (const [side] of MODELS)
+      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
     for (const [side, method] of MODELS) {
-      const gpc = gpcEngine.fitClassifier({ inputs: data.x, labels: data.labels, method, likelihood: 'probit', kernel: KERNEL });
+      const gpc = gpcEngine.fitClassifier({
+        inputs: data.x,
+        labels: data.labels,
+        method,
+        likelihood: 'probit',
+        kernel: KERNEL,
+      });
       const c = gpc.certifyRobustness(x, { gamma: 0.6, tolerance: 0.01, maxIterations: 10000, timeLimitSeconds: 30 });
       gpc.dispose();
       expect(await shown(side), side).toEqual(expected(c));
-      expect(await card(side).getByTestId('robustness-verdict').textContent()).toMatch(c.verdictCanFlip === 'yes'
-        ? /^A point [0-9.]+ from x\* \(L∞\) is classified the other way/ : /^Certified: no point within γ = 0\.6000 of x\* \(L∞\) changes the class|^Not decided/);
+      expect(await card(side).getByTestId('robustness-verdict').textContent()).toMatch(
+        c.verdictCanFlip === 'yes'
+          ? /^A point [0-9.]+ from x\* \(L∞\) is classified the other way/
+          : /^Certified: no point within γ = 0\.6000 of x\* \(L∞\) changes the class|^Not decided/,
+      );
       // The box, x*, GPFGS and the witness over the map (the SVG export holds the overlay as vectors).
       const title = `${method === 'ep' ? 'EP' : 'Laplace'} (probit): p(y = 1 | x)`;
       const svg = await download(`Export ${title} as SVG`);
-      expect(svg).toMatch(/<path d="(M[\d.]+,[\d.]+L[\d.]+,[\d.]+){4}" fill="none" stroke="#111111" stroke-width="1.6" stroke-dasharray="5 3"\/>/);
-      expect(svg).toContain('fill="#009e73" stroke="#111111"');  // the witness
-      expect(await card(side).getByTestId(`robustness-${side}-convergence`).locator('canvas[role="img"]').count()).toBe(1);
+      expect(svg).toMatch(
+        /<path d="(M[\d.]+,[\d.]+L[\d.]+,[\d.]+){4}" fill="none" stroke="#111111" stroke-width="1.6" stroke-dasharray="5 3"\/>/,
+      );
+      expect(svg).toContain('fill="#009e73" stroke="#111111"'); // the witness
+      expect(await card(side).getByTestId(`robustness-${side}-convergence`).locator('canvas[role="img"]').count()).toBe(
+        1,
+      );
     }
     const certificates = (await download('Export certificates (CSV)')).trim().split('\n');
     expect(certificates[0]).toMatch(/^model,point_x1,point_x2,gamma,probability_at_point,root_mean_lower,/);
@@ -114,13 +142,28 @@ describe('certified robustness in the Classification tab', () => {
     // The gamma sweep of both models: the engine's rows in the CSV, every digit.
     await fill('sweep gammas', '0, 0.5, 1, 1.5');
     await page.getByRole('button', { name: 'Run sweep' }).click();
-    for (const [side] of MODELS) await page.getByTestId(`sweep-${side}`).locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
+    for (const [side] of MODELS)
+      await page.getByTestId(`sweep-${side}`).locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
     await idle();
-    const csv = (await download('Export sweep (CSV)')).trim().split('\n').map((l) => l.split(','));
+    const csv = (await download('Export sweep (CSV)'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     expect(csv).toHaveLength(1 + 2 * 4);
     for (const [k, [, method]] of MODELS.entries()) {
-      const gpc = gpcEngine.fitClassifier({ inputs: data.x, labels: data.labels, method, likelihood: 'probit', kernel: KERNEL });
-      const rows = gpc.robustnessSweep(x, [0, 0.5, 1, 1.5], { tolerance: 0.01, maxIterations: 10000, timeLimitSeconds: 30, search: 'both' });
+      const gpc = gpcEngine.fitClassifier({
+        inputs: data.x,
+        labels: data.labels,
+        method,
+        likelihood: 'probit',
+        kernel: KERNEL,
+      });
+      const rows = gpc.robustnessSweep(x, [0, 0.5, 1, 1.5], {
+        tolerance: 0.01,
+        maxIterations: 10000,
+        timeLimitSeconds: 30,
+        search: 'both',
+      });
       gpc.dispose();
       rows.forEach((c, g) => {
         const cells = csv[1 + 4 * k + g];
@@ -137,9 +180,13 @@ describe('certified robustness in the Classification tab', () => {
   it('certifies where a map is clicked; a long branch and bound updates live, the page keeps drawing, and Cancel stops it', async () => {
     await openLab();
     await page.getByLabel('Classification example').selectOption('synthetic2d');
-    await expect.poll(() => page.getByTestId('classification-summary').textContent(), { timeout: 60_000 }).toContain('300 points');
+    await expect
+      .poll(() => page.getByTestId('classification-summary').textContent(), { timeout: 60_000 })
+      .toContain('300 points');
     for (const side of ['A', 'B'] as const) {
-      await expect.poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+      await expect
+        .poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 })
+        .toContain('log marginal likelihood');
     }
     await idle();
     await fill('gamma', '1.5');
@@ -152,7 +199,9 @@ describe('certified robustness in the Classification tab', () => {
     const canvas = page.getByRole('img', { name: 'Laplace (probit): p(y = 1 | x)' });
     const box = (await canvas.boundingBox())!;
     await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } });
-    await expect.poll(async () => Number(await page.getByLabel('x* x1', { exact: true }).inputValue()), { timeout: 10_000 }).not.toBe(0);
+    await expect
+      .poll(async () => Number(await page.getByLabel('x* x1', { exact: true }).inputValue()), { timeout: 10_000 })
+      .not.toBe(0);
     const status = card('A').getByTestId('robustness-status');
     await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/after \d+ splits/);
     const splits = async () => Number((await status.textContent())!.match(/after (\d+) splits/)![1]);
@@ -170,7 +219,8 @@ describe('certified robustness in the Classification tab', () => {
     // A fresh worker answers the next certificate.
     await fill('tolerance', '0.01');
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
-    for (const side of ['A', 'B'] as const) await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    for (const side of ['A', 'B'] as const)
+      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
   });
 
   it('fits on a phone: the certificate and its plot readable, nothing clipped', async () => {
@@ -179,7 +229,8 @@ describe('certified robustness in the Classification tab', () => {
     await fill('x* x1', String(data.x.data[0]));
     await fill('x* x2', String(data.x.data[1]));
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
-    for (const [side] of MODELS) await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    for (const [side] of MODELS)
+      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
     const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
     expect(widths.page).toBeLessThanOrEqual(widths.view);
     await card('A').scrollIntoViewIfNeeded();
@@ -188,7 +239,7 @@ describe('certified robustness in the Classification tab', () => {
 });
 
 describe('certify within γ in the Probe tab', () => {
-  it('shows the library\'s certified ranges for the demo\'s selected query', async () => {
+  it("shows the library's certified ranges for the demo's selected query", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(baseUrl);
     await waitForResults(page);
@@ -203,7 +254,10 @@ describe('certify within γ in the Probe tab', () => {
     await panel.getByTestId('certify-result').waitFor({ timeout: 60_000 });
 
     const demo = digits(probeEngine);
-    const probe = probeEngine.fitProbe({ observations: gather(demo.embeddings, demo.observations), labels: Uint8Array.from(demo.observations, (r) => demo.labels[r]) });
+    const probe = probeEngine.fitProbe({
+      observations: gather(demo.embeddings, demo.observations),
+      labels: Uint8Array.from(demo.observations, (r) => demo.labels[r]),
+    });
     const query = demo.embeddings.data.slice(row * demo.embeddings.cols, (row + 1) * demo.embeddings.cols);
     const c = probe.certify(query, { gamma: 2, norm: '2', dims: [3, 17, 40], timeLimitSeconds: 30 });
     probe.dispose();

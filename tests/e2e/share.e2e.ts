@@ -48,7 +48,9 @@ describe('links', () => {
       expect(await reader.page.getByLabel('strength', { exact: true }).inputValue()).toBe('7.5');
       expect(await observationCount(reader.page)).toBe(observations);
       expect(await reader.page.locator('select[aria-label="Colour the map by"]').inputValue()).toBe('episteme');
-      expect(await reader.page.locator('table.results tbody tr[aria-selected="true"] td').first().textContent()).toBe(selectedRow);
+      expect(await reader.page.locator('table.results tbody tr[aria-selected="true"] td').first().textContent()).toBe(
+        selectedRow,
+      );
       const opened = await downloadText(reader.page, 'Export results (CSV)');
       expect(opened.length).toBeGreaterThan(10_000);
       expect(opened).toBe(sharer);
@@ -80,7 +82,8 @@ describe('links', () => {
 
   it('made by version 1 still open (the committed link)', async () => {
     const page = pages.page;
-    const link = (JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as { links: { hash: string }[] }).links[0].hash;
+    const link = (JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as { links: { hash: string }[] })
+      .links[0].hash;
     await page.goto(baseUrl + link);
     await page.getByTestId('ood-split').waitFor({ timeout: 60_000 });
     expect(await page.getByRole('tab', { name: 'Out-of-distribution' }).getAttribute('aria-selected')).toBe('true');
@@ -93,7 +96,7 @@ describe('links', () => {
     expect(await page.locator('.selection-title strong').textContent()).toBe('Row 17');
   });
 
-  it('with hand-typed parameters set what they name over the demo\'s defaults', async () => {
+  it("with hand-typed parameters set what they name over the demo's defaults", async () => {
     const page = pages.page;
     await page.goto(`${baseUrl}?concept=ge5=1&per-class=3&seed=9&epsilon=0.2`);
     await waitForResults(page);

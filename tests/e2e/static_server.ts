@@ -10,9 +10,18 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.npy': 'application/octet-stream', '.csv': 'text/csv', '.tsv': 'text/tab-separated-values', '.md': 'text/markdown',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.npy': 'application/octet-stream',
+  '.csv': 'text/csv',
+  '.tsv': 'text/tab-separated-values',
+  '.md': 'text/markdown',
 };
 
 export interface Served {
@@ -33,14 +42,21 @@ export interface ServeOptions {
   spaFallback?: boolean;
 }
 
-export function serveStatic(root: string, subPath: string, options: ServeOptions = {}): Promise<{ server: Server; url: string }> {
+export function serveStatic(
+  root: string,
+  subPath: string,
+  options: ServeOptions = {},
+): Promise<{ server: Server; url: string }> {
   const base = resolve(root);
   const server = createServer((request, response) => {
     let path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     if (subPath && path.startsWith(subPath)) path = '/' + path.slice(subPath.length);
     const headers: Record<string, string> = { 'cache-control': 'no-store', 'accept-ranges': 'bytes' };
     if (options.isolated) {
-      Object.assign(headers, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+      Object.assign(headers, {
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'require-corp',
+      });
     }
     const origin = request.headers.origin;
     const noCors = path.startsWith('/nocors/');
@@ -49,12 +65,19 @@ export function serveStatic(root: string, subPath: string, options: ServeOptions
       Object.assign(headers, { 'access-control-allow-origin': origin, vary: 'Origin' });
     }
     if (request.method === 'OPTIONS') {
-      response.writeHead(204, { ...headers, 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET, HEAD' }).end();
+      response
+        .writeHead(204, {
+          ...headers,
+          'access-control-allow-headers': 'range',
+          'access-control-allow-methods': 'GET, HEAD',
+        })
+        .end();
       return;
     }
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(base, path));
-    const record = (bytes: number) => options.log?.push({ method: request.method ?? 'GET', path, range: request.headers.range ?? null, bytes });
+    const record = (bytes: number) =>
+      options.log?.push({ method: request.method ?? 'GET', path, range: request.headers.range ?? null, bytes });
     if (!file.startsWith(base)) {
       response.writeHead(403).end();
       return;
@@ -82,7 +105,11 @@ export function serveStatic(root: string, subPath: string, options: ServeOptions
         response.writeHead(416, { ...headers, 'content-range': `bytes */${size}` }).end();
         return;
       }
-      response.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) });
+      response.writeHead(206, {
+        ...headers,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'content-length': String(end - start + 1),
+      });
       record(request.method === 'HEAD' ? 0 : end - start + 1);
       if (request.method === 'HEAD') response.end();
       else createReadStream(served, { start, end }).pipe(response);
@@ -93,9 +120,11 @@ export function serveStatic(root: string, subPath: string, options: ServeOptions
     if (request.method === 'HEAD') response.end();
     else createReadStream(served).pipe(response);
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    done({ server, url: `http://127.0.0.1:${port}` });
-  }));
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      done({ server, url: `http://127.0.0.1:${port}` });
+    }),
+  );
 }

@@ -4,10 +4,18 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { waitForResults } from './browser.ts';
 
-export const TAB_NAMES = ['Probe', 'Out-of-distribution', 'Evaluation', 'Regression', 'Classification', 'Compare'] as const;
+export const TAB_NAMES = [
+  'Probe',
+  'Out-of-distribution',
+  'Evaluation',
+  'Regression',
+  'Classification',
+  'Compare',
+] as const;
 export type TabName = (typeof TAB_NAMES)[number];
 
-const idle = (page: Page) => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+const idle = (page: Page) =>
+  page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
 
 /** Selects the tab and waits for its lab's first results (the probe's run, which the other probe tabs show, the first fits of the
  * regression and classification labs) and for every task to end. */
@@ -15,11 +23,15 @@ export async function openTab(page: Page, tab: TabName): Promise<void> {
   await page.getByRole('tab', { name: tab, exact: true }).click();
   if (tab === 'Probe') await waitForResults(page);
   if (tab === 'Regression') {
-    await expect.poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+    await expect
+      .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 })
+      .toContain('log marginal likelihood');
   }
   if (tab === 'Classification') {
     for (const side of ['A', 'B']) {
-      await expect.poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+      await expect
+        .poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 })
+        .toContain('log marginal likelihood');
     }
   }
   await idle(page);

@@ -20,15 +20,21 @@ const plainUrl = inject('baseUrl');
 const servers: Server[] = [];
 const corsOrigins = new Set<string>();
 const dirs: string[] = [];
-let isolatedUrl = '', parentUrl = '', dataUrl = '', wideUrl = '', plainSimdUrl = '';
+let isolatedUrl = '',
+  parentUrl = '',
+  dataUrl = '',
+  wideUrl = '',
+  plainSimdUrl = '';
 
 await (async () => {
   const isolated = await serveStatic('dist/app', '', { isolated: true });
   isolatedUrl = `${isolated.url}/`;
   // A page without the headers that frames the isolated app (another origin, as a blog embeds it).
   const parentDir = mkdtempSync(join(tmpdir(), 'gpprobe-parent-'));
-  writeFileSync(join(parentDir, 'index.html'),
-    `<!doctype html><title>host</title><link rel="icon" href="data:,"><iframe src="${isolatedUrl}" width="1280" height="800" title="gpprobe"></iframe>`);
+  writeFileSync(
+    join(parentDir, 'index.html'),
+    `<!doctype html><title>host</title><link rel="icon" href="data:,"><iframe src="${isolatedUrl}" width="1280" height="800" title="gpprobe"></iframe>`,
+  );
   const parent = await serveStatic(parentDir, '');
   parentUrl = `${parent.url}/`;
   // A data host with CORS, and the isolated app with its connect-src widened to it (remote.e2e.ts).
@@ -36,7 +42,10 @@ await (async () => {
   dataUrl = data.url;
   const wideDir = mkdtempSync(join(tmpdir(), 'gpprobe-wide-isolated-'));
   cpSync('dist/app', wideDir, { recursive: true });
-  writeFileSync(join(wideDir, 'index.html'), widenConnectSrc(readFileSync(join(wideDir, 'index.html'), 'utf8'), [dataUrl]));
+  writeFileSync(
+    join(wideDir, 'index.html'),
+    widenConnectSrc(readFileSync(join(wideDir, 'index.html'), 'utf8'), [dataUrl]),
+  );
   const wide = await serveStatic(wideDir, '', { isolated: true });
   wideUrl = `${wide.url}/`;
   corsOrigins.add(wide.url);
@@ -44,15 +53,21 @@ await (async () => {
   const plainSimdDir = mkdtempSync(join(tmpdir(), 'gpprobe-plain-simd-'));
   cpSync('dist/app', plainSimdDir, { recursive: true });
   const relaxedFiles = readdirSync(join(plainSimdDir, 'assets')).filter((f) => f.includes('-relaxed'));
-  expect(relaxedFiles.length).toBe(4);  // gpprobe-relaxed.wasm, gpprobe-threads-relaxed.{mjs,wasm,worker.js}
+  expect(relaxedFiles.length).toBe(4); // gpprobe-relaxed.wasm, gpprobe-threads-relaxed.{mjs,wasm,worker.js}
   for (const f of relaxedFiles) rmSync(join(plainSimdDir, 'assets', f));
   const plainSimd = await serveStatic(plainSimdDir, '', { isolated: true });
   plainSimdUrl = `${plainSimd.url}/`;
   servers.push(isolated.server, parent.server, data.server, wide.server, plainSimd.server);
   dirs.push(parentDir, wideDir, plainSimdDir);
 })();
-const pages = browserPerFile([new URL(plainUrl).origin, new URL(isolatedUrl).origin, new URL(parentUrl).origin, dataUrl,
-  new URL(wideUrl).origin, new URL(plainSimdUrl).origin]);
+const pages = browserPerFile([
+  new URL(plainUrl).origin,
+  new URL(isolatedUrl).origin,
+  new URL(parentUrl).origin,
+  dataUrl,
+  new URL(wideUrl).origin,
+  new URL(plainSimdUrl).origin,
+]);
 
 afterAll(() => {
   for (const s of servers) s.close();
@@ -85,7 +100,7 @@ async function resultsAndToggled(page: Page): Promise<[string, string]> {
 }
 
 describe('threads where the page allows them', () => {
-  it('runs the threaded module on an isolated page, with the single-threaded page\'s numbers to the last bit', async () => {
+  it("runs the threaded module on an isolated page, with the single-threaded page's numbers to the last bit", async () => {
     const page = pages.page;
     await page.goto(`${isolatedUrl}?${SETTINGS}`);
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
@@ -115,7 +130,7 @@ describe('threads where the page allows them', () => {
     }
   });
 
-  it('runs the evaluation lab\'s steps on the threads, with the single-threaded page\'s curves to the last bit', async () => {
+  it("runs the evaluation lab's steps on the threads, with the single-threaded page's curves to the last bit", async () => {
     // A trial's steps (one per O) run at the same time on the threaded module: the curves must not move.
     const curves = async (page: Page): Promise<string> => {
       await waitForResults(page);
@@ -138,7 +153,7 @@ describe('threads where the page allows them', () => {
       await plain.page.goto(`${plainUrl}?${SETTINGS}`);
       expect(await shownThreads(plain.page)).toBe('1 thread');
       const single = await curves(plain.page);
-      expect(threaded.trim().split('\n').length).toBe(1 + 2 * 9);  // gpp and lpe at O = 2, 4, …, 512
+      expect(threaded.trim().split('\n').length).toBe(1 + 2 * 9); // gpp and lpe at O = 2, 4, …, 512
       expect(threaded).toBe(single);
       expect(plain.consoleErrors).toEqual([]);
     } finally {
@@ -147,7 +162,11 @@ describe('threads where the page allows them', () => {
   });
 
   it('falls back to the plain SIMD twin where the relaxed one is missing, with the same numbers to rounding', async () => {
-    const csvNumbers = (csv: string) => csv.trim().split('\n').map((line) => line.split(','));
+    const csvNumbers = (csv: string) =>
+      csv
+        .trim()
+        .split('\n')
+        .map((line) => line.split(','));
     const page = pages.page;
     await page.goto(`${isolatedUrl}?${SETTINGS}`);
     expect(await shownSimd(page)).toBe('FMA');
@@ -156,21 +175,27 @@ describe('threads where the page allows them', () => {
     try {
       const fallback = await watchedPage(context, new URL(plainSimdUrl).origin);
       const warnings: string[] = [];
-      fallback.page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+      fallback.page.on('console', (m) => {
+        if (m.type() === 'warning') warnings.push(m.text());
+      });
       await fallback.page.goto(`${plainSimdUrl}?${SETTINGS}`);
       expect(await shownSimd(fallback.page)).toBe('SIMD');
       expect(await shownThreads(fallback.page)).toMatch(/^\d+ threads$/);
       const [plain] = await resultsAndToggled(fallback.page);
       expect(warnings.some((w) => w.includes('relaxed-SIMD module did not load'))).toBe(true);
-      const a = csvNumbers(fused), b = csvNumbers(plain);
+      const a = csvNumbers(fused),
+        b = csvNumbers(plain);
       expect(a.length).toBeGreaterThan(100);
       expect(b.length).toBe(a.length);
       let largest = 0;
-      a.forEach((row, i) => row.forEach((cell, j) => {
-        const x = Number(cell), y = Number(b[i][j]);
-        if (cell === '' || Number.isNaN(x)) expect(b[i][j]).toBe(cell);
-        else largest = Math.max(largest, Math.abs(x - y));
-      }));
+      a.forEach((row, i) =>
+        row.forEach((cell, j) => {
+          const x = Number(cell),
+            y = Number(b[i][j]);
+          if (cell === '' || Number.isNaN(x)) expect(b[i][j]).toBe(cell);
+          else largest = Math.max(largest, Math.abs(x - y));
+        }),
+      );
       expect(largest).toBeLessThan(1e-9);
       expect(fallback.consoleErrors).toEqual([]);
     } finally {
@@ -194,7 +219,10 @@ describe('threads where the page allows them', () => {
   it('loads data from another site into an isolated page when the host answers with CORS', async () => {
     const page = pages.page;
     await page.goto(`${wideUrl}?data=${dataUrl}/web/public/demo/digits/embeddings.npy`);
-    await page.getByRole('dialog', { name: 'Load data from another site?' }).getByRole('button', { name: 'Load data' }).click();
+    await page
+      .getByRole('dialog', { name: 'Load data from another site?' })
+      .getByRole('button', { name: 'Load data' })
+      .click();
     await waitForResults(page);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(await page.locator('.dataset-name').textContent()).toBe('embeddings.npy');

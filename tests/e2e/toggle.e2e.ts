@@ -26,7 +26,10 @@ beforeEach(() => {
 });
 
 async function download(name: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name, exact: true }).click(),
+  ]);
   return readFileSync(await file.path(), 'utf8');
 }
 
@@ -38,7 +41,12 @@ async function savedSession(): Promise<{ observations: number[]; epsilon: number
 /** Every row of the demo scored by a probe fitted afresh on `observations` (sorted), in Node. */
 function refit(observations: number[], epsilon: number, strength: number): ProbeScores {
   const rows = [...observations].sort((a, b) => a - b);
-  const probe = engine.fitProbe({ observations: gather(demo.embeddings, rows), labels: Uint8Array.from(rows, (r) => demo.labels[r]), epsilon, strength });
+  const probe = engine.fitProbe({
+    observations: gather(demo.embeddings, rows),
+    labels: Uint8Array.from(rows, (r) => demo.labels[r]),
+    epsilon,
+    strength,
+  });
   try {
     return probe.score(demo.embeddings);
   } finally {
@@ -56,13 +64,14 @@ function pointCentres(svg: string, color: string): { x: number; y: number }[] {
 
 /** The largest distance (pixels) of points from a + b value along one axis, a and b fitted through the first and last point. */
 function worstOffLine(pixels: number[], values: number[]): number {
-  const i = values.indexOf(Math.min(...values)), j = values.indexOf(Math.max(...values));
+  const i = values.indexOf(Math.min(...values)),
+    j = values.indexOf(Math.max(...values));
   const slope = (pixels[j] - pixels[i]) / (values[j] - values[i]);
   return Math.max(...pixels.map((p, k) => Math.abs(p - (pixels[i] + slope * (values[k] - values[i])))));
 }
 
 describe('toggling an observation', () => {
-  it('updates every score by a rank-one update, and the page shows a fresh fit\'s numbers', async () => {
+  it("updates every score by a rank-one update, and the page shows a fresh fit's numbers", async () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     const before = await savedSession();
@@ -80,11 +89,26 @@ describe('toggling an observation', () => {
         const kinds = new Set<string>();
         for (const r of records) {
           const element = (r.target instanceof Element ? r.target : r.target.parentElement)!;
-          if (r.type === 'attributes' && r.attributeName === 'data-draws' && element.closest('[data-testid="judged-plot"]')) kinds.add('judged drawn');
-          if (element.closest('[data-testid="run-summary"]') && /rank-one update/.test(element.closest('[data-testid="run-summary"]')!.textContent ?? '')) kinds.add('summary');
+          if (
+            r.type === 'attributes' &&
+            r.attributeName === 'data-draws' &&
+            element.closest('[data-testid="judged-plot"]')
+          )
+            kinds.add('judged drawn');
+          if (
+            element.closest('[data-testid="run-summary"]') &&
+            /rank-one update/.test(element.closest('[data-testid="run-summary"]')!.textContent ?? '')
+          )
+            kinds.add('summary');
         }
         if (kinds.size) w.__batches.push([...kinds].sort());
-      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-draws'], childList: true, characterData: true });
+      }).observe(document.body, {
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['data-draws'],
+        childList: true,
+        characterData: true,
+      });
     });
     await box.click();
     await expect.poll(async () => (await savedSession()).observations.includes(row)).toBe(true);
@@ -106,10 +130,20 @@ describe('toggling an observation', () => {
     const before_ = refit(before.observations, before.epsilon, before.strength);
 
     // The exported results: every measure of every shown row equals the fresh fit's to 1e-9.
-    const [header, ...lines] = (await download('Export results (CSV)')).trim().split('\n').map((l) => l.split(','));
+    const [header, ...lines] = (await download('Export results (CSV)'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const col = (name: string) => header.indexOf(name);
-    const columns: [string, keyof ProbeScores][] = [['judged_probability', 'judgedProbability'], ['episteme', 'episteme'], ['alea', 'alea'],
-      ['knowledge', 'knowledge'], ['ood_score', 'oodScore'], ['latent_mean', 'latentMean'], ['latent_variance', 'latentVariance']];
+    const columns: [string, keyof ProbeScores][] = [
+      ['judged_probability', 'judgedProbability'],
+      ['episteme', 'episteme'],
+      ['alea', 'alea'],
+      ['knowledge', 'knowledge'],
+      ['ood_score', 'oodScore'],
+      ['latent_mean', 'latentMean'],
+      ['latent_variance', 'latentVariance'],
+    ];
     let worst = 0;
     for (const cells of lines) {
       const r = Number(cells[col('row')]);
@@ -125,13 +159,24 @@ describe('toggling an observation', () => {
     const svg = await download('Export Judged probability vs episteme as SVG');
     const offLine = (scores: ProbeScores) => {
       let worstPixels = 0;
-      for (const [color, label] of [[NEGATIVE, 0], [POSITIVE, 1]] as const) {
+      for (const [color, label] of [
+        [NEGATIVE, 0],
+        [POSITIVE, 1],
+      ] as const) {
         const rows = shown.filter((r) => demo.labels[r] === label);
         const centres = pointCentres(svg, color);
         expect(centres.length).toBe(rows.length);
-        worstPixels = Math.max(worstPixels,
-          worstOffLine(centres.map((p) => p.x), rows.map((r) => scores.episteme[r])),
-          worstOffLine(centres.map((p) => p.y), rows.map((r) => scores.judgedProbability[r])));
+        worstPixels = Math.max(
+          worstPixels,
+          worstOffLine(
+            centres.map((p) => p.x),
+            rows.map((r) => scores.episteme[r]),
+          ),
+          worstOffLine(
+            centres.map((p) => p.y),
+            rows.map((r) => scores.judgedProbability[r]),
+          ),
+        );
       }
       return worstPixels;
     };

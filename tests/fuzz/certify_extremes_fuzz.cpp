@@ -8,9 +8,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "fuzz_support.h"
-#include "gpprobe/probe/probe.h"
 #include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/probe/probe.h"
+
+#include "fuzz_support.h"
 
 using namespace gpprobe;
 
@@ -64,7 +65,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   CertifyOptions certify;
   const std::uint8_t radius = in.byte();
-  certify.gamma = radius < 16 ? in.raw_double() : radius < 48 ? 0.0 : radius < 128 ? in.positive(-3, 1) : std::fabs(extreme(in));
+  certify.gamma = radius < 16    ? in.raw_double()
+                  : radius < 48  ? 0.0
+                  : radius < 128 ? in.positive(-3, 1)
+                                 : std::fabs(extreme(in));
   certify.norm = in.flag() ? QueryNorm::two : QueryNorm::inf;
   for (std::size_t j = 0; j < d; ++j)
     if (in.flag()) certify.dims.push_back(j);
@@ -82,9 +86,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Result<ProbeCertificate> result = certifier.value().certify(query.data());
   if (!result.ok()) {
     const StatusCode code = result.status().code();
-    fuzz::require(code == StatusCode::invalid_argument || code == StatusCode::numerical_failure ||
-                      code == StatusCode::non_finite,
-                  "certify refuses with a value, not a crash");
+    fuzz::require(
+        code == StatusCode::invalid_argument || code == StatusCode::numerical_failure || code == StatusCode::non_finite,
+        "certify refuses with a value, not a crash");
     return 0;
   }
   const ProbeCertificate& c = result.value();
@@ -124,8 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       norm2 += offset * offset;
       largest = std::max(largest, offset);
     }
-    const bool inside = certify.norm == QueryNorm::inf ? largest <= certify.gamma
-                                                       : std::sqrt(norm2) <= certify.gamma;
+    const bool inside = certify.norm == QueryNorm::inf ? largest <= certify.gamma : std::sqrt(norm2) <= certify.gamma;
     if (!inside || !std::isfinite(norm2)) continue;
     Scored s;
     fuzz::require(score(probe, a, &s), "a point of the set scores");

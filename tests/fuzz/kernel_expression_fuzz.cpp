@@ -1,7 +1,8 @@
 // Kernel expressions as the TS API and the app send them: any text. A parsed kernel prints a text that
 // parses back to the same kernel, and evaluates (with its gradient) without undefined behaviour.
-#include "fuzz_support.h"
 #include "gpprobe/kernels/kernel_expression.h"
+
+#include "fuzz_support.h"
 
 using namespace gpprobe;
 
@@ -10,7 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Result<Kernel> kernel = parse_kernel(text);
   if (!kernel.ok()) {
     fuzz::require(kernel.status().code() == StatusCode::invalid_argument, "parse errors are invalid_argument");
-    fuzz::require(kernel.status().message().size() < 400, "messages stay short", double(kernel.status().message().size()));
+    fuzz::require(kernel.status().message().size() < 400, "messages stay short",
+                  double(kernel.status().message().size()));
     return 0;
   }
   const Kernel& k = kernel.value();

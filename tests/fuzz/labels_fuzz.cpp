@@ -1,7 +1,7 @@
 // Label files as text (one 0/1 per line, optional header): any bytes; parsed labels are 0 or 1, one per
 // data line.
-#include "readers/delimited_reader.h"
 #include "fuzz_support.h"
+#include "readers/delimited_reader.h"
 #include "readers/loaded_matrix.h"
 
 using namespace gpprobe;

@@ -5,8 +5,9 @@
 // failed update leaves every score as it was.
 #include <vector>
 
-#include "fuzz_support.h"
 #include "gpprobe/probe/probe.h"
+
+#include "fuzz_support.h"
 
 using namespace gpprobe;
 

@@ -22,9 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Result<Probe> probe = Probe::fit(x.view(), y.data(), y.size(), file.value().options);
   if (!probe.ok()) {
     const StatusCode code = probe.status().code();
-    fuzz::require(code == StatusCode::invalid_argument || code == StatusCode::non_finite ||
-                      code == StatusCode::numerical_failure,
-                  "a valid file's probe fails only on its values");
+    fuzz::require(
+        code == StatusCode::invalid_argument || code == StatusCode::non_finite || code == StatusCode::numerical_failure,
+        "a valid file's probe fails only on its values");
   }
   return 0;
 }

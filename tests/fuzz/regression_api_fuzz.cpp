@@ -5,11 +5,12 @@
 #include <limits>
 #include <vector>
 
-#include "fuzz_support.h"
-#include "gpprobe/regression/gp_regression.h"
-#include "gpprobe/regression/hyperparameter_fit.h"
 #include "gpprobe/kernels/kernel_expression.h"
 #include "gpprobe/kernels/named_kernels.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+
+#include "fuzz_support.h"
 
 using namespace gpprobe;
 
@@ -60,7 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                     lo.data(), hi.data(),     olo.data(),         ohi.data()};
     const Status predicted = gp.value().predict(tests, columns);
     if (predicted.ok()) {
-      for (const auto* v : {&mu, &latent, &observation, &knowledge, &lo, &hi, &olo, &ohi}) require_finite(*v, "predictions finite");
+      for (const auto* v : {&mu, &latent, &observation, &knowledge, &lo, &hi, &olo, &ohi})
+        require_finite(*v, "predictions finite");
       for (std::size_t i = 0; i < m; ++i) {
         fuzz::require(latent[i] >= 0.0, "latent variance >= 0", latent[i]);
         fuzz::require(knowledge[i] >= 0.0 && knowledge[i] <= 1.0, "knowledge in [0, 1]", knowledge[i]);

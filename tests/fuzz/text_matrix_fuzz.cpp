@@ -1,8 +1,8 @@
 // Delimited text matrices (.csv, .tsv, .txt): the first byte picks the delimiter as the extension
 // would (auto-detected, comma, tab), the rest is the file. A parsed table must hold rows * cols finite
 // values (the over-read of issue 9 broke exactly this).
-#include "readers/delimited_reader.h"
 #include "fuzz_support.h"
+#include "readers/delimited_reader.h"
 #include "readers/loaded_matrix.h"
 
 using namespace gpprobe;

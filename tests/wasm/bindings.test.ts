@@ -14,7 +14,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../web/src/engine/errors.ts';
 import type { GpprobeModule } from '../../web/src/engine/generated/gpprobe.mjs';
 import { loadModule } from '../../web/src/engine/load_module.ts';
-import { ANOMALY_STATUSES, CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS, DEFAULTS } from '../../web/src/engine/vocabulary.ts';
+import {
+  ANOMALY_STATUSES,
+  CERTIFY_DEFAULTS,
+  CLASSIFICATION_DEFAULTS,
+  DEFAULTS,
+} from '../../web/src/engine/vocabulary.ts';
 
 interface Declared {
   functions: Map<string, ts.NodeArray<ts.ParameterDeclaration>>;
@@ -27,10 +32,19 @@ interface Declared {
 
 /** The module's shape as wasm/gpprobe.d.mts declares it. */
 function declared(): Declared {
-  const source = ts.createSourceFile('gpprobe.d.mts', readFileSync('wasm/gpprobe.d.mts', 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(
+    'gpprobe.d.mts',
+    readFileSync('wasm/gpprobe.d.mts', 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const interfaces = new Map<string, ts.InterfaceDeclaration>();
-  source.forEachChild((node) => { if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node); });
-  const parts = interfaces.get('GpprobeModule')!.heritageClauses![0].types.map((t) => t.expression.getText(source))
+  source.forEachChild((node) => {
+    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node);
+  });
+  const parts = interfaces
+    .get('GpprobeModule')!
+    .heritageClauses![0].types.map((t) => t.expression.getText(source))
     .filter((name) => name !== 'HeapAccess');
   const functions = new Map<string, ts.NodeArray<ts.ParameterDeclaration>>();
   const classes = new Map<string, Map<string, ts.NodeArray<ts.ParameterDeclaration>>>();
@@ -41,8 +55,7 @@ function declared(): Declared {
       if (ts.isMethodSignature(member)) {
         functions.set(name, member.parameters);
         if (member.type) returns.set(name, member.type);
-      }
-      else if (ts.isPropertySignature(member) && member.type && ts.isConstructorTypeNode(member.type)) {
+      } else if (ts.isPropertySignature(member) && member.type && ts.isConstructorTypeNode(member.type)) {
         const instance = member.type.type.getText(source);
         const methods = new Map<string, ts.NodeArray<ts.ParameterDeclaration>>();
         for (const m of interfaces.get(instance)!.members) {
@@ -75,7 +88,9 @@ function dummy(type: ts.TypeNode | undefined, d: Declared): unknown {
     if (d.classes.has(name)) return new (module as unknown as Record<string, new () => unknown>)[name]();
     const declaration = d.interfaces.get(name);
     if (declaration) {
-      return Object.fromEntries(declaration.members.filter(ts.isPropertySignature).map((p) => [p.name.getText(), dummy(p.type, d)]));
+      return Object.fromEntries(
+        declaration.members.filter(ts.isPropertySignature).map((p) => [p.name.getText(), dummy(p.type, d)]),
+      );
     }
   }
   throw new Error(`no dummy for the declared type ${type.getText()}`);
@@ -86,10 +101,15 @@ function declaredFields(name: string, d: Declared): Map<string, { type: ts.TypeN
   const declaration = d.interfaces.get(name)!;
   const fields = new Map<string, { type: ts.TypeNode | undefined; optional: boolean }>();
   for (const clause of declaration.heritageClauses ?? []) {
-    for (const base of clause.types) for (const [k, v] of declaredFields(base.expression.getText(), d)) fields.set(k, v);
+    for (const base of clause.types)
+      for (const [k, v] of declaredFields(base.expression.getText(), d)) fields.set(k, v);
   }
   for (const member of declaration.members) {
-    if (ts.isPropertySignature(member)) fields.set(member.name.getText().replace(/^['"]|['"]$/g, ''), { type: member.type, optional: !!member.questionToken });
+    if (ts.isPropertySignature(member))
+      fields.set(member.name.getText().replace(/^['"]|['"]$/g, ''), {
+        type: member.type,
+        optional: !!member.questionToken,
+      });
   }
   return fields;
 }
@@ -102,7 +122,8 @@ function interfaceOf(type: ts.TypeNode | undefined, d: Declared): { name: string
     const element = interfaceOf(type.elementType, d);
     return element && !element.array ? { name: element.name, array: true } : null;
   }
-  if (ts.isTypeReferenceNode(type) && d.interfaces.has(type.typeName.getText())) return { name: type.typeName.getText(), array: false };
+  if (ts.isTypeReferenceNode(type) && d.interfaces.has(type.typeName.getText()))
+    return { name: type.typeName.getText(), array: false };
   return null;
 }
 
@@ -112,7 +133,9 @@ function fieldMismatches(value: unknown, type: ts.TypeNode | undefined, path: st
   if (!shape || value === null || typeof value !== 'object') return [];
   if (shape.array) {
     if (!Array.isArray(value)) return [`${path}: an array is declared, got ${Object.prototype.toString.call(value)}`];
-    return value.flatMap((element, i) => fieldMismatches(element, (type as ts.ArrayTypeNode).elementType ?? type, `${path}[${i}]`, d));
+    return value.flatMap((element, i) =>
+      fieldMismatches(element, (type as ts.ArrayTypeNode).elementType ?? type, `${path}[${i}]`, d),
+    );
   }
   if (ArrayBuffer.isView(value) || Array.isArray(value)) return [];
   const fields = declaredFields(shape.name, d);
@@ -139,7 +162,8 @@ beforeAll(async () => {
 /** Embind's exports: every function of the module that carries Embind's argCount. */
 function exported() {
   type Embound = { argCount: number; prototype: Record<string, { argCount: number }> };
-  const functions = new Map<string, number>(), classes = new Map<string, Map<string, number>>();
+  const functions = new Map<string, number>(),
+    classes = new Map<string, Map<string, number>>();
   for (const [name, value] of Object.entries(module as unknown as Record<string, unknown>)) {
     if (typeof value !== 'function' || !('argCount' in value)) continue;
     const f = value as unknown as Embound;
@@ -151,14 +175,15 @@ function exported() {
 }
 
 describe('wasm/gpprobe.d.mts', () => {
-  it('declares exactly what the module exports, with Embind\'s argument counts', () => {
+  it("declares exactly what the module exports, with Embind's argument counts", () => {
     const actual = exported();
     expect([...d.functions.keys()].sort()).toEqual([...actual.functions.keys()].sort());
     expect([...d.classes.keys()].sort()).toEqual([...actual.classes.keys()].sort());
     for (const [name, parameters] of d.functions) expect(actual.functions.get(name), name).toBe(parameters.length);
     for (const [name, methods] of d.classes) {
       expect([...methods.keys()].sort(), name).toEqual([...actual.classes.get(name)!.keys()].sort());
-      for (const [method, parameters] of methods) expect(actual.classes.get(name)!.get(method), `${name}.${method}`).toBe(parameters.length);
+      for (const [method, parameters] of methods)
+        expect(actual.classes.get(name)!.get(method), `${name}.${method}`).toBe(parameters.length);
     }
   });
 });
@@ -172,27 +197,39 @@ describe('the guard of every binding', () => {
       out.push([name, () => all[name](...parameters.map((p) => dummy(p.type, d)))]);
     }
     for (const [name, methods] of d.classes) {
-      const Class = all[name] as unknown as new () => Record<string, (...args: unknown[]) => { code: string; message: string }>;
+      const Class = all[name] as unknown as new () => Record<
+        string,
+        (...args: unknown[]) => { code: string; message: string }
+      >;
       for (const [method, parameters] of methods) {
-        out.push([`${name}.${method}`, () => {
-          const instance = new Class();
-          try {
-            return instance[method](...parameters.map((p) => dummy(p.type, d)));
-          } finally {
-            (instance as unknown as { delete(): void }).delete();
-          }
-        }]);
+        out.push([
+          `${name}.${method}`,
+          () => {
+            const instance = new Class();
+            try {
+              return instance[method](...parameters.map((p) => dummy(p.type, d)));
+            } finally {
+              (instance as unknown as { delete(): void }).delete();
+            }
+          },
+        ]);
       }
     }
     return out;
   }
 
   it('covers every export: each was registered through the guard', () => {
-    expect(calls().map(([name]) => name).sort()).toEqual([...module.registeredBindings().names].sort());
+    expect(
+      calls()
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual([...module.registeredBindings().names].sort());
   });
 
-  it.each([['bad_alloc', 'out_of_memory', 'out of memory: the wasm heap cannot grow further (4 GB at most)'],
-    ['exception', 'internal_error', 'internal error: injected fault']])('turns an injected %s inside any binding into a status', (fault, code, message) => {
+  it.each([
+    ['bad_alloc', 'out_of_memory', 'out of memory: the wasm heap cannot grow further (4 GB at most)'],
+    ['exception', 'internal_error', 'internal error: injected fault'],
+  ])('turns an injected %s inside any binding into a status', (fault, code, message) => {
     for (const [name, call] of calls()) {
       expect(module.armFault(fault).code).toBe('ok');
       const result = call();
@@ -208,7 +245,8 @@ describe('every result, field by field', () => {
   function results(): [string, unknown][] {
     const all = module as unknown as Record<string, (...args: unknown[]) => unknown>;
     const out: [string, unknown][] = [];
-    for (const [name, parameters] of d.functions) out.push([name, all[name](...parameters.map((p) => dummy(p.type, d)))]);
+    for (const [name, parameters] of d.functions)
+      out.push([name, all[name](...parameters.map((p) => dummy(p.type, d)))]);
     for (const [name, methods] of d.classes) {
       const Class = all[name] as unknown as new () => Record<string, (...args: unknown[]) => unknown>;
       for (const [method, parameters] of methods) {
@@ -238,14 +276,18 @@ describe('every result, field by field', () => {
   it('notices a field the declaration lacks, and one the module does not return', () => {
     const type = d.returns.get('vocabulary')!;
     const v = module.vocabulary() as unknown as Record<string, unknown>;
-    expect(fieldMismatches({ ...v, addedInCpp: 1 }, type, 'vocabulary', d)).toEqual(['vocabulary.addedInCpp: returned, not declared in Vocabulary']);
+    expect(fieldMismatches({ ...v, addedInCpp: 1 }, type, 'vocabulary', d)).toEqual([
+      'vocabulary.addedInCpp: returned, not declared in Vocabulary',
+    ]);
     const { message: _dropped, ...rest } = v;
-    expect(fieldMismatches(rest, type, 'vocabulary', d)).toEqual(['vocabulary.message: declared in Vocabulary, not returned']);
+    expect(fieldMismatches(rest, type, 'vocabulary', d)).toEqual([
+      'vocabulary.message: declared in Vocabulary, not returned',
+    ]);
   });
 });
 
-describe('the TS tables of the core\'s vocabularies', () => {
-  it('equal the module\'s', () => {
+describe("the TS tables of the core's vocabularies", () => {
+  it("equal the module's", () => {
     const v = module.vocabulary();
     expect(v.code).toBe('ok');
     expect([...v.statusCodes.filter((c) => c !== 'ok'), 'disposed']).toEqual([...ERROR_CODES]);
@@ -265,7 +307,10 @@ describe('threads', () => {
     expect(module.vocabulary().threads).toBe(1);
     expect(module.setThreads(4).code).toBe('ok');
     expect(module.vocabulary().threads).toBe(1);
-    expect(module.setThreads(-1)).toEqual({ code: 'invalid_argument', message: 'threads must be 0 (the default) or more, got -1' });
+    expect(module.setThreads(-1)).toEqual({
+      code: 'invalid_argument',
+      message: 'threads must be 0 (the default) or more, got -1',
+    });
     expect(module.setThreads(0).code).toBe('ok');
   });
 });

@@ -6,7 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  auroc, createProbeEngine, GpprobeError, UNLABELLED, type ComparedEmbedding, type Matrix, type ProbeEngine, type RepresentationComparison,
+  auroc,
+  createProbeEngine,
+  GpprobeError,
+  UNLABELLED,
+  type ComparedEmbedding,
+  type Matrix,
+  type ProbeEngine,
+  type RepresentationComparison,
 } from '../../web/src/engine/index.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
 import { normals } from '../web/fixtures.ts';
@@ -19,7 +26,10 @@ function near(actual: number, expected: number, what: string): void {
 }
 
 async function expectRejection(run: Promise<unknown>, code: string, message: string | RegExp): Promise<void> {
-  const error = await run.then(() => null, (e: unknown) => e);
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GpprobeError);
   expect((error as GpprobeError).code).toBe(code);
   if (typeof message === 'string') expect((error as GpprobeError).message).toBe(message);
@@ -49,7 +59,8 @@ function layers(): { embeddings: ComparedEmbedding[]; thirds: Uint8Array; odd: U
   };
   const ood = { data: Float64Array.from({ length: 30 * 40 }, () => 3 * z() + 2), rows: 30, cols: 40 };
   return {
-    thirds, odd,
+    thirds,
+    odd,
     embeddings: [
       { name: 'layer_0.npy', embeddings: make(6, 0, 0, false) },
       { name: 'layer_1.npy', embeddings: make(12, 0.8, 0.5, true) },
@@ -59,36 +70,54 @@ function layers(): { embeddings: ComparedEmbedding[]; thirds: Uint8Array; odd: U
 }
 
 function rowsOf(m: Matrix, rows: ArrayLike<number>): Matrix {
-  const data = m.data instanceof Float32Array ? new Float32Array(rows.length * m.cols) : new Float64Array(rows.length * m.cols);
+  const data =
+    m.data instanceof Float32Array ? new Float32Array(rows.length * m.cols) : new Float64Array(rows.length * m.cols);
   for (let k = 0; k < rows.length; k++) data.set(m.data.subarray(rows[k] * m.cols, (rows[k] + 1) * m.cols), k * m.cols);
   return { data, rows: rows.length, cols: m.cols };
 }
 
 /** DeLong's placements of each scorer, from the definition: V over the positives, W over the negatives. */
 function delong(labels: Uint8Array, scores: Float64Array[]) {
-  const pos: number[] = [], neg: number[] = [];
+  const pos: number[] = [],
+    neg: number[] = [];
   labels.forEach((y, i) => (y ? pos : neg).push(i));
   const psi = (x: number, y: number) => (x > y ? 1 : x === y ? 0.5 : 0);
   const V = scores.map((s) => pos.map((i) => neg.reduce((a, j) => a + psi(s[i], s[j]), 0) / neg.length));
   const W = scores.map((s) => neg.map((j) => pos.reduce((a, i) => a + psi(s[i], s[j]), 0) / pos.length));
   const cov = (x: number[][], a: number, b: number) => {
-    const ma = x[a].reduce((p, q) => p + q, 0) / x[a].length, mb = x[b].reduce((p, q) => p + q, 0) / x[b].length;
+    const ma = x[a].reduce((p, q) => p + q, 0) / x[a].length,
+      mb = x[b].reduce((p, q) => p + q, 0) / x[b].length;
     return x[a].reduce((sum, v, i) => sum + (v - ma) * (x[b][i] - mb), 0) / (x[a].length - 1);
   };
   const S = (a: number, b: number) => cov(V, a, b) / pos.length + cov(W, a, b) / neg.length;
   const A = V.map((v) => v.reduce((p, q) => p + q, 0) / v.length);
-  return { A, se: (k: number) => Math.sqrt(S(k, k)), pair: (a: number, b: number) => ({ d: A[a] - A[b], se: Math.sqrt(Math.max(0, S(a, a) + S(b, b) - 2 * S(a, b))) }) };
+  return {
+    A,
+    se: (k: number) => Math.sqrt(S(k, k)),
+    pair: (a: number, b: number) => ({ d: A[a] - A[b], se: Math.sqrt(Math.max(0, S(a, a) + S(b, b) - 2 * S(a, b))) }),
+  };
 }
 
 describe('compareRepresentations', () => {
-  it('gives every number that probing each embedding alone gives, and DeLong\'s paired tests', async () => {
+  it("gives every number that probing each embedding alone gives, and DeLong's paired tests", async () => {
     const { embeddings, thirds, odd } = layers();
-    const observations = [[1, 2, 4, 5, 6, 7, 9, 10, 12, 15, 18, 21, 24, 27, 30, 33], [0, 1, 2, 3, 4, 5, 10, 11]];
-    const concepts = [{ name: 'thirds', labels: thirds, observations: observations[0] }, { name: 'odd', labels: odd, observations: observations[1] }];
+    const observations = [
+      [1, 2, 4, 5, 6, 7, 9, 10, 12, 15, 18, 21, 24, 27, 30, 33],
+      [0, 1, 2, 3, 4, 5, 10, 11],
+    ];
+    const concepts = [
+      { name: 'thirds', labels: thirds, observations: observations[0] },
+      { name: 'odd', labels: odd, observations: observations[1] },
+    ];
     const r = await engine.compareRepresentations({ embeddings, concepts, epsilon: 0.2, strength: 4 });
     expect(r.layers).toEqual({ layered: true, noun: 'layer', numbers: [0, 1, 2] });
     // The threshold: the episteme of one observation, scored at its own point.
-    const one = engine.fitProbe({ observations: { data: Float64Array.of(0.3, -1), rows: 1, cols: 2 }, labels: Uint8Array.of(1), epsilon: 0.2, strength: 4 });
+    const one = engine.fitProbe({
+      observations: { data: Float64Array.of(0.3, -1), rows: 1, cols: 2 },
+      labels: Uint8Array.of(1),
+      epsilon: 0.2,
+      strength: 4,
+    });
     const threshold = one.score({ data: Float64Array.of(0.3, -1), rows: 1, cols: 2 }).episteme[0];
     one.dispose();
     near(r.epistemeThreshold, threshold, 'episteme threshold');
@@ -103,31 +132,50 @@ describe('compareRepresentations', () => {
       const heldoutLabels = Uint8Array.from(heldout, (i) => concept.labels[i]);
       const heldoutScores: Float64Array[] = [];
       for (const [k, e] of embeddings.entries()) {
-        const x = e.embeddings as Matrix, p = result.probes[k];
+        const x = e.embeddings as Matrix,
+          p = result.probes[k];
         const probe = engine.fitProbe({
-          observations: rowsOf(x, observations[c]), labels: Uint8Array.from(observations[c], (i) => concept.labels[i]),
-          epsilon: 0.2, strength: 4, expectedQueries: N,
+          observations: rowsOf(x, observations[c]),
+          labels: Uint8Array.from(observations[c], (i) => concept.labels[i]),
+          epsilon: 0.2,
+          strength: 4,
+          expectedQueries: N,
         });
         const s = probe.score(rowsOf(x, queries));
         const loo = probe.leaveOneOut();
         const oodScores = e.ood ? probe.score(e.ood as Matrix).oodScore : null;
         probe.dispose();
         const mean = (v: Float64Array) => v.reduce((a, b) => a + b, 0) / v.length;
-        const decided = s.judgedProbability.reduce((n, q, i) => n + ((q < 0.1 || q > 0.9) && s.episteme[i] >= r.epistemeThreshold ? 1 : 0), 0);
+        const decided = s.judgedProbability.reduce(
+          (n, q, i) => n + ((q < 0.1 || q > 0.9) && s.episteme[i] >= r.epistemeThreshold ? 1 : 0),
+          0,
+        );
         const scores = Float64Array.from(heldout, (i) => s.judgedProbability[queries.indexOf(i)]);
         heldoutScores.push(scores);
         const reference = delong(heldoutLabels, [scores]);
         const expected = {
-          width: x.cols, looAuroc: loo.auroc, looAurocStandardError: loo.aurocStandardError,
-          looAurocLower: Math.max(0, loo.auroc - Z99 * loo.aurocStandardError), looAurocUpper: Math.min(1, loo.auroc + Z99 * loo.aurocStandardError),
-          looLogLoss: loo.logLoss, heldoutRows: heldout.length, heldoutAuroc: auroc(engine, heldoutLabels, scores),
-          heldoutAurocStandardError: reference.se(0), meanJudgedProbability: mean(s.judgedProbability), meanEpisteme: mean(s.episteme),
-          meanAlea: mean(s.alea), decidedFraction: decided / queries.length, queries: queries.length,
+          width: x.cols,
+          looAuroc: loo.auroc,
+          looAurocStandardError: loo.aurocStandardError,
+          looAurocLower: Math.max(0, loo.auroc - Z99 * loo.aurocStandardError),
+          looAurocUpper: Math.min(1, loo.auroc + Z99 * loo.aurocStandardError),
+          looLogLoss: loo.logLoss,
+          heldoutRows: heldout.length,
+          heldoutAuroc: auroc(engine, heldoutLabels, scores),
+          heldoutAurocStandardError: reference.se(0),
+          meanJudgedProbability: mean(s.judgedProbability),
+          meanEpisteme: mean(s.episteme),
+          meanAlea: mean(s.alea),
+          decidedFraction: decided / queries.length,
+          queries: queries.length,
         };
-        for (const [key, value] of Object.entries(expected)) near(p[key as keyof typeof p] as number, value, `${concept.name} ${e.name} ${key}`);
+        for (const [key, value] of Object.entries(expected))
+          near(p[key as keyof typeof p] as number, value, `${concept.name} ${e.name} ${key}`);
         expect(p.looVerdict).toBe(loo.verdict);
         if (oodScores) {
-          const inside = Uint8Array.from({ length: queries.length + oodScores.length }, (_, i) => (i < queries.length ? 1 : 0));
+          const inside = Uint8Array.from({ length: queries.length + oodScores.length }, (_, i) =>
+            i < queries.length ? 1 : 0,
+          );
           near(p.oodAuroc, auroc(engine, inside, Float64Array.from([...s.oodScore, ...oodScores])), 'ood auroc');
         } else {
           expect(p.oodAuroc).toBeNaN();
@@ -148,14 +196,16 @@ describe('compareRepresentations', () => {
     expect(r.concepts[0].sentence).toContain('layer 0 does not separate the concept');
   });
 
-  it('gives the same numbers for resident and lazily given embeddings, and draws the CLI\'s rows', async () => {
+  it("gives the same numbers for resident and lazily given embeddings, and draws the CLI's rows", async () => {
     const { embeddings, thirds } = layers();
     const concepts = [{ name: 'thirds', labels: thirds }];
     const plain = await engine.compareRepresentations({ embeddings, concepts, perClass: 5, seed: 3 });
     const resident = embeddings.map((e) => ({ ...e, embeddings: engine.upload(e.embeddings as Matrix) }));
     const lazy = embeddings.map((e) => ({ ...e, embeddings: async () => e.embeddings as Matrix }));
     try {
-      expect(await engine.compareRepresentations({ embeddings: resident, concepts, perClass: 5, seed: 3 })).toEqual(plain);
+      expect(await engine.compareRepresentations({ embeddings: resident, concepts, perClass: 5, seed: 3 })).toEqual(
+        plain,
+      );
     } finally {
       for (const e of resident) (e.embeddings as { dispose(): void }).dispose();
     }
@@ -165,7 +215,11 @@ describe('compareRepresentations', () => {
     expect(rows.length).toBe(10);
     expect(Array.from(rows).every((i) => thirds[i] !== UNLABELLED)).toBe(true);
     const labelled = Array.from({ length: N }, (_, i) => i).filter((i) => thirds[i] !== UNLABELLED);
-    const compact = engine.drawObservations(Uint8Array.from(labelled, (i) => thirds[i]), 5, 3);
+    const compact = engine.drawObservations(
+      Uint8Array.from(labelled, (i) => thirds[i]),
+      5,
+      3,
+    );
     expect(Array.from(rows)).toEqual(Array.from(compact, (k) => labelled[k]));
   });
 
@@ -176,12 +230,19 @@ describe('compareRepresentations', () => {
       const a = parseNpy(readFileSync(`${dir}${name}.npy`), `${name}.npy`);
       return { name: `${name}.npy`, embeddings: { data: a.data, rows: a.shape[0], cols: a.shape[1] } };
     });
-    const [header, ...lines] = readFileSync(`${dir}metadata.csv`, 'utf8').trim().split('\n').map((l) => l.split(','));
+    const [header, ...lines] = readFileSync(`${dir}metadata.csv`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const labels = Uint8Array.from(lines, (cells) => Number(cells[header.indexOf('closed_loop')]));
     const stages: string[] = [];
     const r: RepresentationComparison = await engine.compareRepresentations(
       { embeddings, concepts: [{ name: 'closed_loop', labels }], perClass: 32, seed: 0 },
-      { onProgress: (p) => { stages.push(p.stage); } },
+      {
+        onProgress: (p) => {
+          stages.push(p.stage);
+        },
+      },
     );
     const c = r.concepts[0];
     const auroc = c.probes.map((p) => p.heldoutAuroc);
@@ -198,13 +259,35 @@ describe('compareRepresentations', () => {
     const { embeddings, thirds } = layers();
     const concepts = [{ name: 'thirds', labels: thirds }];
     const controller = new AbortController();
-    await expectRejection(engine.compareRepresentations({ embeddings, concepts }, {
-      signal: controller.signal, onProgress: () => { controller.abort(); },
-    }), 'cancelled', /cancelled/);
-    const short = { name: 'short.npy', embeddings: rowsOf(embeddings[1].embeddings as Matrix, Array.from({ length: N - 1 }, (_, i) => i)) };
-    await expectRejection(engine.compareRepresentations({ embeddings: [embeddings[0], short], concepts }), 'dimension_mismatch',
-      "embedding 'short.npy' has 239 rows, embedding 'layer_0.npy' has 240 rows; every embedding must hold the same rows");
-    await expectRejection(engine.compareRepresentations({ embeddings, concepts: [{ name: 'c', labels: thirds, observations: [1, 2] }] }),
-      'invalid_argument', "concept 'c': the observations need both classes; all 2 are 0");
+    await expectRejection(
+      engine.compareRepresentations(
+        { embeddings, concepts },
+        {
+          signal: controller.signal,
+          onProgress: () => {
+            controller.abort();
+          },
+        },
+      ),
+      'cancelled',
+      /cancelled/,
+    );
+    const short = {
+      name: 'short.npy',
+      embeddings: rowsOf(
+        embeddings[1].embeddings as Matrix,
+        Array.from({ length: N - 1 }, (_, i) => i),
+      ),
+    };
+    await expectRejection(
+      engine.compareRepresentations({ embeddings: [embeddings[0], short], concepts }),
+      'dimension_mismatch',
+      "embedding 'short.npy' has 239 rows, embedding 'layer_0.npy' has 240 rows; every embedding must hold the same rows",
+    );
+    await expectRejection(
+      engine.compareRepresentations({ embeddings, concepts: [{ name: 'c', labels: thirds, observations: [1, 2] }] }),
+      'invalid_argument',
+      "concept 'c': the observations need both classes; all 2 are 0",
+    );
   });
 });

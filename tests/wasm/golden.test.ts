@@ -13,9 +13,9 @@ interface GoldenCase {
   expected: { mean: number[]; var: number[]; judged: number[]; episteme: number[]; alea: number[] };
 }
 
-const golden = JSON.parse(
-  readFileSync(new URL('../reference/gpp_golden.json', import.meta.url), 'utf8'),
-) as { cases: GoldenCase[] };
+const golden = JSON.parse(readFileSync(new URL('../reference/gpp_golden.json', import.meta.url), 'utf8')) as {
+  cases: GoldenCase[];
+};
 
 function matrix(rows: number[][], cols: number, Type: Float32ArrayConstructor | Float64ArrayConstructor) {
   return { data: Type.from(rows.flat()), rows: rows.length, cols };
@@ -24,7 +24,9 @@ function matrix(rows: number[][], cols: number, Type: Float32ArrayConstructor | 
 function expectClose(actual: Float64Array, expected: number[], tolerance: number, what: string): void {
   expect(actual.length).toBe(expected.length);
   actual.forEach((value, i) => {
-    expect(Math.abs(value - expected[i]), `${what}[${i}] = ${value}, expected ${expected[i]}`).toBeLessThanOrEqual(tolerance);
+    expect(Math.abs(value - expected[i]), `${what}[${i}] = ${value}, expected ${expected[i]}`).toBeLessThanOrEqual(
+      tolerance,
+    );
   });
 }
 
@@ -59,8 +61,11 @@ for (const build of BUILDS) {
         it(`${c.name} (${space} space, float64) to 1e-8`, () => {
           const d = c.queries[0].length;
           const probe = engine.fitProbe({
-            observations: matrix(c.observations, d, Float64Array), labels: Uint8Array.from(c.labels),
-            epsilon: c.epsilon, strength: c.strength, space,
+            observations: matrix(c.observations, d, Float64Array),
+            labels: Uint8Array.from(c.labels),
+            epsilon: c.epsilon,
+            strength: c.strength,
+            space,
           });
           try {
             expect(probe.space).toBe(space);
@@ -68,8 +73,18 @@ for (const build of BUILDS) {
             const r = probe.score(matrix(c.queries, d, Float64Array));
             expectGolden(r, c, 1e-8);
             const twoV = 2 * Math.log1p(1 / c.epsilon);
-            expectClose(r.knowledge, c.expected.var.map((v) => 1 - v / twoV), 1e-8, 'knowledge');
-            expectClose(r.oodScore, c.expected.var.map((v) => -v), 1e-8, 'oodScore');
+            expectClose(
+              r.knowledge,
+              c.expected.var.map((v) => 1 - v / twoV),
+              1e-8,
+              'knowledge',
+            );
+            expectClose(
+              r.oodScore,
+              c.expected.var.map((v) => -v),
+              1e-8,
+              'oodScore',
+            );
           } finally {
             probe.dispose();
           }
@@ -79,8 +94,10 @@ for (const build of BUILDS) {
       it(`${c.name} (float32 inputs) to 1e-6`, () => {
         const d = c.queries[0].length;
         const probe = engine.fitProbe({
-          observations: matrix(c.observations, d, Float32Array), labels: Uint8Array.from(c.labels),
-          epsilon: c.epsilon, strength: c.strength,
+          observations: matrix(c.observations, d, Float32Array),
+          labels: Uint8Array.from(c.labels),
+          epsilon: c.epsilon,
+          strength: c.strength,
         });
         try {
           expectGolden(probe.score(matrix(c.queries, d, Float32Array)), c, 1e-6);

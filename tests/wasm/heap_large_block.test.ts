@@ -9,7 +9,8 @@ import { createProbeEngine, GpprobeError } from '../../web/src/engine/index.ts';
 import { allocateBlock, largestBlock, MAX_HEAP_BYTES } from '../../web/src/engine/heap_block.ts';
 import { loadModule } from '../../web/src/engine/load_module.ts';
 
-const ROWS = 699_050, COLS = 768;
+const ROWS = 699_050,
+  COLS = 768;
 
 function refusal(run: () => unknown): GpprobeError {
   try {
@@ -32,7 +33,9 @@ describe('one block of 2 GiB or more', () => {
     try {
       expect(resident.rows).toBe(ROWS);
       const back = resident.gatherRows(marked);
-      expect(Array.from(back.data)).toEqual(marked.flatMap((row) => Array.from(data.subarray(row * COLS, (row + 1) * COLS))));
+      expect(Array.from(back.data)).toEqual(
+        marked.flatMap((row) => Array.from(data.subarray(row * COLS, (row + 1) * COLS))),
+      );
       expect(Array.from(resident.gatherRows([2]).data).every((v) => v === 0)).toBe(true);
     } finally {
       resident.dispose();
@@ -43,7 +46,10 @@ describe('one block of 2 GiB or more', () => {
     const module = await loadModule();
     const error = refusal(() => allocateBlock(module, MAX_HEAP_BYTES - 2 ** 16, 'a huge matrix'));
     expect(error.code).toBe('out_of_memory');
-    const match = /^cannot allocate 4\.0 GB in the wasm heap for a huge matrix: one block can be at most \d\.\d GB \((\d+) bytes\): the heap holds 4\.0 GB at most, less the module's own memory$/.exec(error.message);
+    const match =
+      /^cannot allocate 4\.0 GB in the wasm heap for a huge matrix: one block can be at most \d\.\d GB \((\d+) bytes\): the heap holds 4\.0 GB at most, less the module's own memory$/.exec(
+        error.message,
+      );
     expect(match, error.message).not.toBeNull();
     const largest = Number(match![1]);
     // Nearly all of the 4 GiB: the module's own memory is a few MB.
@@ -52,22 +58,27 @@ describe('one block of 2 GiB or more', () => {
     const pointer = allocateBlock(module, largest, 'the largest block');
     expect(pointer).toBeGreaterThan(0);
     module._free(pointer);
-    expect(() => allocateBlock(module, largest + 2 ** 16, 'one more unit')).toThrow(/^cannot allocate .* for one more unit: one block can be at most /);
-    expect(largestBlock(module)).toBe(largest);  // nothing leaked by the refusals
+    expect(() => allocateBlock(module, largest + 2 ** 16, 'one more unit')).toThrow(
+      /^cannot allocate .* for one more unit: one block can be at most /,
+    );
+    expect(largestBlock(module)).toBe(largest); // nothing leaked by the refusals
   });
 
   it('says "free some data first" when data in the heap is what stands in the way', async () => {
     const module = await loadModule();
-    const held = allocateBlock(module, 2 ** 31, 'held data');  // 2 GiB in one block: needs the growth too
+    const held = allocateBlock(module, 2 ** 31, 'held data'); // 2 GiB in one block: needs the growth too
     const error = refusal(() => allocateBlock(module, 2 ** 31 + 2 ** 30, 'a second matrix'));
     expect(error.code).toBe('out_of_memory');
-    const match = /^cannot allocate 3\.0 GB in the wasm heap for a second matrix: the largest free block is \d\.\d GB \((\d+) bytes\) now, of a heap that holds 4\.0 GB at most; free some data first$/.exec(error.message);
+    const match =
+      /^cannot allocate 3\.0 GB in the wasm heap for a second matrix: the largest free block is \d\.\d GB \((\d+) bytes\) now, of a heap that holds 4\.0 GB at most; free some data first$/.exec(
+        error.message,
+      );
     expect(match, error.message).not.toBeNull();
     const largest = Number(match![1]);
     expect(largest).toBeLessThan(2 ** 31);
     expect(largest).toBeGreaterThan(2 ** 31 - 64 * 2 ** 20);
     module._free(held);
-    const again = allocateBlock(module, 2 ** 31 + 2 ** 30, 'a second matrix');  // room once the data is freed
+    const again = allocateBlock(module, 2 ** 31 + 2 ** 30, 'a second matrix'); // room once the data is freed
     module._free(again);
   });
 });

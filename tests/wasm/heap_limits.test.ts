@@ -4,11 +4,18 @@
 // where they cross into C++. One module instance fills its heap here; the others stay small.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createClassificationEngine, createProbeEngine, createRegressionEngine, GpprobeError, type Matrix, type ProbeEngine, ResidentMatrix,
+  createClassificationEngine,
+  createProbeEngine,
+  createRegressionEngine,
+  GpprobeError,
+  type Matrix,
+  type ProbeEngine,
+  ResidentMatrix,
 } from '../../web/src/engine/index.ts';
 import { expectError } from './expect_error.ts';
 
-const BLOCK_ROWS = 2 ** 20, BLOCK_COLS = 64;  // 256 MiB of float32 per filler block
+const BLOCK_ROWS = 2 ** 20,
+  BLOCK_COLS = 64; // 256 MiB of float32 per filler block
 const filler: Matrix = { data: new Float32Array(BLOCK_ROWS * BLOCK_COLS), rows: BLOCK_ROWS, cols: BLOCK_COLS };
 
 const observations: Matrix = { data: Float64Array.from([1, 0, 0, 1, 1, 1, -1, 0.5]), rows: 4, cols: 2 };
@@ -78,12 +85,13 @@ describe('a heap filled past 2 GiB', () => {
 
     // Nothing leaked by refused uploads and copies: the heap's free memory is the same after them.
     const free = capacity(full);
-    expect(free * 16).toBeGreaterThan(3.5 * 1024);  // MiB: nearly all of the 4 GiB
+    expect(free * 16).toBeGreaterThan(3.5 * 1024); // MiB: nearly all of the 4 GiB
     for (let round = 0; round < 2; round++) {
       const again = fillHeap(full);
       expect(again.length).toBeGreaterThanOrEqual(blocks.length);
       expect(() => full.fitProbe({ observations: filler, labels: new Uint8Array(BLOCK_ROWS) })).toThrow(
-        /^cannot allocate 256\.0 MB in the wasm heap for observations/);
+        /^cannot allocate 256\.0 MB in the wasm heap for observations/,
+      );
       for (const b of again) b.dispose();
     }
     expect(capacity(full)).toBe(free);
@@ -97,27 +105,47 @@ describe('sizes and indices that do not fit 32 bits', () => {
   });
 
   it('refuses byte counts of 2^32 and more before calling malloc', () => {
-    expectError(() => engine.syntheticEmbeddings(2 ** 29, 2, 1), 'out_of_memory',
-      'synthetic embeddings would need 8.0 GB; the wasm heap holds 4.0 GB at most');
+    expectError(
+      () => engine.syntheticEmbeddings(2 ** 29, 2, 1),
+      'out_of_memory',
+      'synthetic embeddings would need 8.0 GB; the wasm heap holds 4.0 GB at most',
+    );
   });
 
   it('refuses predictions of 70,000,000 points as out_of_memory, and keeps working', async () => {
     const regression = await createRegressionEngine();
-    const gp = regression.fit({ x: { data: Float64Array.from([0, 1, 2]), rows: 3, cols: 1 }, y: Float64Array.from([0, 1, 0]),
-      kernel: 'rbf(1)', noiseVariance: 0.1 });
+    const gp = regression.fit({
+      x: { data: Float64Array.from([0, 1, 2]), rows: 3, cols: 1 },
+      y: Float64Array.from([0, 1, 0]),
+      kernel: 'rbf(1)',
+      noiseVariance: 0.1,
+    });
     const test = { data: new Float32Array(70_000_000), rows: 70_000_000, cols: 1 };
-    expectError(() => gp.predict(test), 'out_of_memory', 'predictions would need 4.2 GB; the wasm heap holds 4.0 GB at most');
+    expectError(
+      () => gp.predict(test),
+      'out_of_memory',
+      'predictions would need 4.2 GB; the wasm heap holds 4.0 GB at most',
+    );
     expect(gp.predict({ data: Float64Array.from([1]), rows: 1, cols: 1 }).mean[0]).toBeGreaterThan(0.5);
   });
 
   it('removes observation 2^32 + k as out of range, not observation k', () => {
     const probe = engine.fitProbe({ observations, labels });
-    expectError(() => probe.removeObservation(2 ** 32 + 1), 'invalid_argument',
-      'observation index must be a whole number from 0 to 4294967295, got 4294967297');
+    expectError(
+      () => probe.removeObservation(2 ** 32 + 1),
+      'invalid_argument',
+      'observation index must be a whole number from 0 to 4294967295, got 4294967297',
+    );
     for (const bad of [-1, 0.5, NaN]) {
-      expect(() => probe.removeObservation(bad)).toThrow(/^observation index must be a whole number from 0 to 4294967295, got /);
+      expect(() => probe.removeObservation(bad)).toThrow(
+        /^observation index must be a whole number from 0 to 4294967295, got /,
+      );
     }
-    expectError(() => probe.removeObservation(4), 'invalid_argument', 'cannot remove observation 4: the probe has 4 observations');
+    expectError(
+      () => probe.removeObservation(4),
+      'invalid_argument',
+      'cannot remove observation 4: the probe has 4 observations',
+    );
     expect(probe.observationCount).toBe(4);
     probe.removeObservation(1);
     expect(Array.from(probe.labels)).toEqual([1, 1, 0]);
@@ -125,15 +153,26 @@ describe('sizes and indices that do not fit 32 bits', () => {
   });
 
   it('rejects counts past 32 bits that would wrap in C++', () => {
-    expectError(() => engine.drawObservations(labels, 2 ** 40, 1), 'invalid_argument',
-      'perClass must be a whole number from 0 to 4294967295, got 1099511627776');
+    expectError(
+      () => engine.drawObservations(labels, 2 ** 40, 1),
+      'invalid_argument',
+      'perClass must be a whole number from 0 to 4294967295, got 1099511627776',
+    );
     expect(Array.from(engine.drawObservations(labels, 1, 1)).length).toBe(2);
   });
 
   it('rejects expectedQueries that are not counts', () => {
-    for (const [value, text] of [[-1, '-1'], [NaN, 'nan'], [1e20, '1e+20'], [2.5, '2.5']] as const) {
-      expectError(() => engine.fitProbe({ observations, labels, expectedQueries: value }), 'invalid_argument',
-        `expectedQueries must be a whole number from 0 to 4294967295, got ${text}`);
+    for (const [value, text] of [
+      [-1, '-1'],
+      [NaN, 'nan'],
+      [1e20, '1e+20'],
+      [2.5, '2.5'],
+    ] as const) {
+      expectError(
+        () => engine.fitProbe({ observations, labels, expectedQueries: value }),
+        'invalid_argument',
+        `expectedQueries must be a whole number from 0 to 4294967295, got ${text}`,
+      );
     }
     expect(engine.fitProbe({ observations, labels, expectedQueries: 4294967295 }).observationCount).toBe(4);
   });
@@ -141,13 +180,26 @@ describe('sizes and indices that do not fit 32 bits', () => {
   it('rejects seeds and counts of the other labs that used to be converted without a word', async () => {
     const regression = await createRegressionEngine();
     const seedError = (text: string) => `seed must be a whole number from 0 to 9007199254740992, got ${text}`;
-    for (const [seed, text] of [[-1, '-1'], [0.5, '0.5'], [NaN, 'nan'], [2 ** 53 + 2, '9007199254740994']] as const) {
+    for (const [seed, text] of [
+      [-1, '-1'],
+      [0.5, '0.5'],
+      [NaN, 'nan'],
+      [2 ** 53 + 2, '9007199254740994'],
+    ] as const) {
       expectError(() => regression.example('lecture', seed), 'invalid_argument', seedError(text));
     }
-    const gp = regression.fit({ x: { data: Float64Array.from([0, 1, 2]), rows: 3, cols: 1 }, y: Float64Array.from([0, 1, 0]),
-      kernel: 'rbf(1)', noiseVariance: 0.1 });
+    const gp = regression.fit({
+      x: { data: Float64Array.from([0, 1, 2]), rows: 3, cols: 1 },
+      y: Float64Array.from([0, 1, 0]),
+      kernel: 'rbf(1)',
+      noiseVariance: 0.1,
+    });
     const test = { data: Float64Array.from([0.5, 1.5]), rows: 2, cols: 1 };
-    expectError(() => gp.sample(test, 1.5), 'invalid_argument', 'count must be a whole number from 0 to 4294967295, got 1.5');
+    expectError(
+      () => gp.sample(test, 1.5),
+      'invalid_argument',
+      'count must be a whole number from 0 to 4294967295, got 1.5',
+    );
     expectError(() => gp.sample(test, 2, -3), 'invalid_argument', seedError('-3'));
     expectError(() => regression.samplePrior('rbf(1)', test, 2, 0.25), 'invalid_argument', seedError('0.25'));
     // The largest exact seed is a seed: the same draw twice.
@@ -160,8 +212,16 @@ describe('sizes and indices that do not fit 32 bits', () => {
 
   it('rejects added labels 0.5 and NaN, which used to become 0', () => {
     const probe = engine.fitProbe({ observations, labels });
-    for (const [label, text] of [[0.5, '0.5'], [NaN, 'nan'], [-1, '-1']] as const) {
-      expectError(() => probe.addObservation(Float64Array.from([0, 0]), label), 'invalid_argument', `label must be 0 or 1, got ${text}`);
+    for (const [label, text] of [
+      [0.5, '0.5'],
+      [NaN, 'nan'],
+      [-1, '-1'],
+    ] as const) {
+      expectError(
+        () => probe.addObservation(Float64Array.from([0, 0]), label),
+        'invalid_argument',
+        `label must be 0 or 1, got ${text}`,
+      );
     }
     expect(probe.observationCount).toBe(4);
     probe.dispose();

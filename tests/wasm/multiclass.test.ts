@@ -26,8 +26,14 @@ interface GoldenCase {
   prob: number[][];
 }
 
-const golden = JSON.parse(readFileSync(new URL('../reference/gpc_multiclass_golden.json', import.meta.url), 'utf8')) as { cases: GoldenCase[] };
-const matrix = (rows: number[][]): Matrix => ({ data: Float64Array.from(rows.flat()), rows: rows.length, cols: rows[0].length });
+const golden = JSON.parse(
+  readFileSync(new URL('../reference/gpc_multiclass_golden.json', import.meta.url), 'utf8'),
+) as { cases: GoldenCase[] };
+const matrix = (rows: number[][]): Matrix => ({
+  data: Float64Array.from(rows.flat()),
+  rows: rows.length,
+  cols: rows[0].length,
+});
 
 let engine: ClassificationEngine;
 beforeAll(async () => {
@@ -45,7 +51,9 @@ function expectNear(actual: ArrayLike<number>, expected: number[], tol: number, 
 function fit(c: GoldenCase) {
   const kernels = c.kernels.map((k) => ({ signalVariance: k.signal_variance, lengthScales: k.lengthscales }));
   return engine.fitClassifier({
-    inputs: matrix(c.X_train), labels: Float64Array.from(c.y), likelihood: 'softmax',
+    inputs: matrix(c.X_train),
+    labels: Float64Array.from(c.y),
+    likelihood: 'softmax',
     ...(c.shared_kernel ? { kernel: kernels[0] } : { kernels }),
   });
 }
@@ -93,8 +101,14 @@ describe('learning the hyperparameters', () => {
       const kernels = c.kernels.map((k) => ({ signalVariance: k.signal_variance, lengthScales: k.lengthscales }));
       let reports = 0;
       const gpc = engine.optimizeClassifier({
-        inputs: matrix(c.X_train), labels: Float64Array.from(c.y), likelihood: 'softmax',
-        ...(c.shared_kernel ? { kernel: kernels[0] } : { kernels }), onProgress: () => { reports++; return true; },
+        inputs: matrix(c.X_train),
+        labels: Float64Array.from(c.y),
+        likelihood: 'softmax',
+        ...(c.shared_kernel ? { kernel: kernels[0] } : { kernels }),
+        onProgress: () => {
+          reports++;
+          return true;
+        },
       });
       try {
         const s = gpc.state;
@@ -130,15 +144,28 @@ describe('certified robustness of a class and of the prediction', () => {
     const c = golden.cases[0];
     const gpc = fit(c);
     try {
-      const x = c.X_test[0], gamma = 0.3, C = c.C, d = c.d;
+      const x = c.X_test[0],
+        gamma = 0.3,
+        C = c.C,
+        d = c.d;
       const cert = gpc.certifyRobustness(x, { gamma });
       expect(cert.classes).toBe(C);
       expectNear(cert.probabilityAtPoint, c.prob[0], 1e-9, 'probability at the point');
       const predicted = c.prob[0].indexOf(Math.max(...c.prob[0]));
       expect(cert.classIndex).toBe(predicted);
       expect(cert.safety.predictedClass).toBe(predicted);
-      expectNear(cert.box.lower, x.map((v) => v - gamma), 0, 'box lower');
-      expectNear(cert.box.upper, x.map((v) => v + gamma), 0, 'box upper');
+      expectNear(
+        cert.box.lower,
+        x.map((v) => v - gamma),
+        0,
+        'box lower',
+      );
+      expectNear(
+        cert.box.upper,
+        x.map((v) => v + gamma),
+        0,
+        'box upper',
+      );
       for (const e of [cert.minimum, cert.maximum]) {
         expect(e.status).toBe('converged');
         expect(e.upper - e.lower).toBeLessThanOrEqual(0.02);
@@ -146,18 +173,29 @@ describe('certified robustness of a class and of the prediction', () => {
       const { marginLower, marginUpper, status } = cert.safety;
       expect(status).toBe(marginLower > 0 ? 'certified' : marginUpper < 0 ? 'refuted' : 'unknown');
 
-      const witnesses = gpc.predict(matrix([Array.from(cert.minimum.witness), Array.from(cert.maximum.witness), Array.from(cert.safety.witness)]));
+      const witnesses = gpc.predict(
+        matrix([Array.from(cert.minimum.witness), Array.from(cert.maximum.witness), Array.from(cert.safety.witness)]),
+      );
       expect(Math.abs(witnesses.probability[0 * C + predicted] - cert.minimum.upper)).toBeLessThanOrEqual(1e-12);
       expect(Math.abs(witnesses.probability[1 * C + predicted] - cert.maximum.lower)).toBeLessThanOrEqual(1e-12);
-      expect(Math.abs(margin(witnesses.probability.subarray(2 * C, 3 * C), predicted) - marginUpper)).toBeLessThanOrEqual(1e-12);
-      expectNear(cert.safety.witnessProbabilities, Array.from(witnesses.probability.subarray(2 * C, 3 * C)), 1e-12, 'witness probabilities');
+      expect(
+        Math.abs(margin(witnesses.probability.subarray(2 * C, 3 * C), predicted) - marginUpper),
+      ).toBeLessThanOrEqual(1e-12);
+      expectNear(
+        cert.safety.witnessProbabilities,
+        Array.from(witnesses.probability.subarray(2 * C, 3 * C)),
+        1e-12,
+        'witness probabilities',
+      );
 
       const random = uniform(25);
       const m = 10000;
       const points = new Float64Array(m * d);
       for (let i = 0; i < m; i++) for (let j = 0; j < d; j++) points[i * d + j] = x[j] - gamma + 2 * gamma * random();
       const sampled = gpc.predict({ data: points, rows: m, cols: d });
-      let smallest = 1, largest = 0, smallestMargin = 1;
+      let smallest = 1,
+        largest = 0,
+        smallestMargin = 1;
       for (let i = 0; i < m; i++) {
         const p = sampled.probability.subarray(i * C, (i + 1) * C);
         smallest = Math.min(smallest, p[predicted]);
@@ -176,21 +214,29 @@ describe('certified robustness of a class and of the prediction', () => {
   });
 
   it('certifies the class asked for, and stops when progress says so', () => {
-    const c = golden.cases[2];  // four quadrants
+    const c = golden.cases[2]; // four quadrants
     const gpc = fit(c);
     try {
       const cert = gpc.certifyRobustness(c.X_test[1], { gamma: 0.25, classIndex: 3 });
       expect(cert.classIndex).toBe(3);
       expect(cert.minimum.upper).toBeLessThanOrEqual(c.prob[1][3] + 1e-12);
       expect(cert.maximum.lower).toBeGreaterThanOrEqual(c.prob[1][3] - 1e-12);
-      const stopped = gpc.certifyRobustness(c.X_test[1], { gamma: 0.25, classIndex: 3, tolerance: 0, onProgress: () => false });
+      const stopped = gpc.certifyRobustness(c.X_test[1], {
+        gamma: 0.25,
+        classIndex: 3,
+        tolerance: 0,
+        onProgress: () => false,
+      });
       expect(stopped.minimum.status).toBe('cancelled');
       expect(stopped.maximum.status).toBe('cancelled');
       expect(stopped.safety.stop).toBe('cancelled');
       expect(stopped.minimum.lower).toBeLessThanOrEqual(cert.minimum.upper);
       expect(stopped.maximum.upper).toBeGreaterThanOrEqual(cert.maximum.lower);
-      expectError(() => gpc.certifyRobustness(c.X_test[1], { gamma: 0.25, classIndex: 4 }), 'invalid_argument',
-        'classIndex is 4; the model has 4 classes');
+      expectError(
+        () => gpc.certifyRobustness(c.X_test[1], { gamma: 0.25, classIndex: 4 }),
+        'invalid_argument',
+        'classIndex is 4; the model has 4 classes',
+      );
     } finally {
       gpc.dispose();
     }
@@ -198,19 +244,47 @@ describe('certified robustness of a class and of the prediction', () => {
 });
 
 describe('bad inputs', () => {
-  const inputs = matrix([[0, 0], [1, 1], [2, 2]]);
+  const inputs = matrix([
+    [0, 0],
+    [1, 1],
+    [2, 2],
+  ]);
   it('names the label, the class count and the kernel lists', () => {
-    expectError(() => engine.fitClassifier({ inputs, labels: Float64Array.from([0, 1.5, 2]), likelihood: 'softmax' }),
-      'invalid_argument', 'training label 1 is 1.5; labels must be integers 0 to 2 (3 classes)');
-    expectError(() => engine.fitClassifier({ inputs, labels: Float64Array.from([0, 0, 0]), likelihood: 'softmax' }),
-      'invalid_argument', 'the number of classes must be at least 2, got 1');
-    expectError(() => engine.fitClassifier({
-      inputs, labels: Float64Array.from([0, 1, 2]), likelihood: 'softmax',
-      kernels: [{ signalVariance: 1, lengthScales: [1] }, { signalVariance: 1, lengthScales: [1] }],
-    }), 'invalid_argument', 'signalVariances has 2 values for 3 classes: give 1 or 3');
-    expectError(() => engine.fitClassifier({
-      inputs, labels: Float64Array.from([0, 1, 2]), likelihood: 'softmax', kernel: { signalVariance: 1, lengthScales: [1, 1, 1] },
-    }), 'dimension_mismatch', 'kernel of class 0: 3 length-scales for 2 input columns');
+    expectError(
+      () => engine.fitClassifier({ inputs, labels: Float64Array.from([0, 1.5, 2]), likelihood: 'softmax' }),
+      'invalid_argument',
+      'training label 1 is 1.5; labels must be integers 0 to 2 (3 classes)',
+    );
+    expectError(
+      () => engine.fitClassifier({ inputs, labels: Float64Array.from([0, 0, 0]), likelihood: 'softmax' }),
+      'invalid_argument',
+      'the number of classes must be at least 2, got 1',
+    );
+    expectError(
+      () =>
+        engine.fitClassifier({
+          inputs,
+          labels: Float64Array.from([0, 1, 2]),
+          likelihood: 'softmax',
+          kernels: [
+            { signalVariance: 1, lengthScales: [1] },
+            { signalVariance: 1, lengthScales: [1] },
+          ],
+        }),
+      'invalid_argument',
+      'signalVariances has 2 values for 3 classes: give 1 or 3',
+    );
+    expectError(
+      () =>
+        engine.fitClassifier({
+          inputs,
+          labels: Float64Array.from([0, 1, 2]),
+          likelihood: 'softmax',
+          kernel: { signalVariance: 1, lengthScales: [1, 1, 1] },
+        }),
+      'dimension_mismatch',
+      'kernel of class 0: 3 length-scales for 2 input columns',
+    );
   });
 
   it('allows a class without an example: it is never the most probable at the data', () => {
@@ -218,7 +292,8 @@ describe('bad inputs', () => {
     try {
       expect([...gpc.state.classCounts]).toEqual([1, 0, 2]);
       const p = gpc.predict(inputs);
-      for (let i = 0; i < 3; i++) expect(p.probability[i * 3 + 1]).toBeLessThan(Math.max(p.probability[i * 3], p.probability[i * 3 + 2]));
+      for (let i = 0; i < 3; i++)
+        expect(p.probability[i * 3 + 1]).toBeLessThan(Math.max(p.probability[i * 3], p.probability[i * 3 + 2]));
     } finally {
       gpc.dispose();
     }

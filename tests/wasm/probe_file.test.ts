@@ -5,7 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createProbeEngine, embeddingsId, parseProbeFile, probeFileBytes, type ProbeEngine,
+  createProbeEngine,
+  embeddingsId,
+  parseProbeFile,
+  probeFileBytes,
+  type ProbeEngine,
 } from '../../web/src/engine/index.ts';
 import { expectError } from './expect_error.ts';
 
@@ -35,8 +39,13 @@ describe('engine.loadProbe', () => {
         expect(probe.space).toBe(space);
         const d = c.queries[0].length;
         const r = probe.score({ data: Float64Array.from(c.queries.flat()), rows: c.queries.length, cols: d });
-        const pairs = [[r.judgedProbability, c.expected.judged], [r.episteme, c.expected.episteme], [r.alea, c.expected.alea],
-          [r.latentMean, c.expected.mean], [r.latentVariance, c.expected.var]] as const;
+        const pairs = [
+          [r.judgedProbability, c.expected.judged],
+          [r.episteme, c.expected.episteme],
+          [r.alea, c.expected.alea],
+          [r.latentMean, c.expected.mean],
+          [r.latentVariance, c.expected.var],
+        ] as const;
         for (const [actual, expected] of pairs) {
           actual.forEach((v, i) => expect(Math.abs(v - expected[i])).toBeLessThanOrEqual(tolerance));
         }
@@ -68,11 +77,35 @@ describe('engine.loadProbe', () => {
     const good = fixture('random_o40_d16.float64.probe.json').toString('utf8');
     const bad = (from: string, to: string) => good.replace(from, to);
     expectError(() => engine.loadProbe('{'), 'parse_error', 'probe file: not JSON');
-    expectError(() => engine.loadProbe('{"format":"x"}'), 'parse_error', 'probe file: not a gpprobe probe file (expected "format": "gpprobe-probe")');
-    expectError(() => engine.loadProbe(bad('"version": 1', '"version": 2')), 'parse_error', 'probe file: version 2 is not one this gpprobe reads (version 1)');
-    expectError(() => engine.loadProbe(bad('"strength": 10.0', '"strength": 0')), 'parse_error', 'probe file: "strength" must be a positive number, got 0');
-    expectError(() => engine.loadProbe(bad('"rows": 40', '"rows": 41')), 'parse_error', 'probe file: observations.data holds 5120 bytes; 41 x 16 float64 values need 5248');
-    expectError(() => engine.loadProbe(bad('"labels": [', '"labels": [1, ')), 'parse_error', 'probe file: "labels" has 41 values for 40 observation rows');
-    expectError(() => engine.loadProbe(bad('"data": "', '"data": "!')), 'parse_error', 'probe file: "observations.data" must be base64 text');
+    expectError(
+      () => engine.loadProbe('{"format":"x"}'),
+      'parse_error',
+      'probe file: not a gpprobe probe file (expected "format": "gpprobe-probe")',
+    );
+    expectError(
+      () => engine.loadProbe(bad('"version": 1', '"version": 2')),
+      'parse_error',
+      'probe file: version 2 is not one this gpprobe reads (version 1)',
+    );
+    expectError(
+      () => engine.loadProbe(bad('"strength": 10.0', '"strength": 0')),
+      'parse_error',
+      'probe file: "strength" must be a positive number, got 0',
+    );
+    expectError(
+      () => engine.loadProbe(bad('"rows": 40', '"rows": 41')),
+      'parse_error',
+      'probe file: observations.data holds 5120 bytes; 41 x 16 float64 values need 5248',
+    );
+    expectError(
+      () => engine.loadProbe(bad('"labels": [', '"labels": [1, ')),
+      'parse_error',
+      'probe file: "labels" has 41 values for 40 observation rows',
+    );
+    expectError(
+      () => engine.loadProbe(bad('"data": "', '"data": "!')),
+      'parse_error',
+      'probe file: "observations.data" must be base64 text',
+    );
   });
 });

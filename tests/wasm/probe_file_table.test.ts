@@ -7,13 +7,21 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GpprobeError, parseProbeFile } from '../../web/src/engine/index.ts';
 
-const table = (kind: 'valid' | 'invalid', name: string) => readFileSync(`tests/reference/probe_file/${kind}/${name}`, 'utf8');
+const table = (kind: 'valid' | 'invalid', name: string) =>
+  readFileSync(`tests/reference/probe_file/${kind}/${name}`, 'utf8');
 
 describe('the probe file validation table', () => {
   const invalid = JSON.parse(table('invalid', 'expected.json')) as Record<string, string>;
-  const valid = JSON.parse(table('valid', 'expected.json')) as Record<string, {
-    rows: number; cols: number; labels: number[]; space: string; observation_rows: number[] | null;
-  }>;
+  const valid = JSON.parse(table('valid', 'expected.json')) as Record<
+    string,
+    {
+      rows: number;
+      cols: number;
+      labels: number[];
+      space: string;
+      observation_rows: number[] | null;
+    }
+  >;
 
   it('has the cases the CLI is held to', () => {
     expect(Object.keys(invalid).length).toBeGreaterThanOrEqual(30);

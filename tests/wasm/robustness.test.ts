@@ -13,12 +13,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  createClassificationEngine, type ClassificationEngine, type ClassificationLikelihood, type ClassificationMethod, type GpClassifier,
-  type IntervalDetail, type Matrix, type RobustnessCertificate,
+  createClassificationEngine,
+  type ClassificationEngine,
+  type ClassificationLikelihood,
+  type ClassificationMethod,
+  type GpClassifier,
+  type IntervalDetail,
+  type Matrix,
+  type RobustnessCertificate,
 } from '../../web/src/engine/index.ts';
 import { expectError } from './expect_error.ts';
 
-interface Extremes { min: number; max: number; argmin: number[]; argmax: number[] }
+interface Extremes {
+  min: number;
+  max: number;
+  argmin: number[];
+  argmax: number[];
+}
 interface GoldenBox {
   model: 'laplace_probit' | 'laplace_logistic' | 'ep_probit';
   x_star: number[];
@@ -31,7 +42,15 @@ interface GoldenBox {
   root_bounds: Record<'mean_lower' | 'mean_upper' | 'var_lower' | 'var_upper' | 'prob_lower' | 'prob_upper', number>;
   reference_bnb: { epsilon: number; prob_min_interval: [number, number]; prob_max_interval: [number, number] };
 }
-interface SweepRow { gamma: number; prob_min: number; prob_max: number; root_prob_lower: number; root_prob_upper: number; bnb_interval: [number, number]; gpfgs_prob: number }
+interface SweepRow {
+  gamma: number;
+  prob_min: number;
+  prob_max: number;
+  root_prob_lower: number;
+  root_prob_upper: number;
+  bnb_interval: [number, number];
+  gpfgs_prob: number;
+}
 interface GoldenCase {
   name: string;
   X_train: number[][];
@@ -41,8 +60,14 @@ interface GoldenCase {
   robustness_sweep?: { model: string; x_star: number[]; dims: number[]; rows: SweepRow[] };
 }
 
-const golden = JSON.parse(readFileSync(new URL('../reference/gpc_golden.json', import.meta.url), 'utf8')) as { cases: GoldenCase[] };
-const matrix = (rows: number[][]): Matrix => ({ data: Float64Array.from(rows.flat()), rows: rows.length, cols: rows[0].length });
+const golden = JSON.parse(readFileSync(new URL('../reference/gpc_golden.json', import.meta.url), 'utf8')) as {
+  cases: GoldenCase[];
+};
+const matrix = (rows: number[][]): Matrix => ({
+  data: Float64Array.from(rows.flat()),
+  rows: rows.length,
+  cols: rows[0].length,
+});
 const MODELS: Record<GoldenBox['model'], { method: ClassificationMethod; likelihood: ClassificationLikelihood }> = {
   laplace_probit: { method: 'laplace', likelihood: 'probit' },
   laplace_logistic: { method: 'laplace', likelihood: 'logistic' },
@@ -56,7 +81,9 @@ beforeAll(async () => {
 
 function fit(c: GoldenCase, model: GoldenBox['model']): GpClassifier {
   return engine.fitClassifier({
-    inputs: matrix(c.X_train), labels: Float64Array.from(c.y_train), ...MODELS[model],
+    inputs: matrix(c.X_train),
+    labels: Float64Array.from(c.y_train),
+    ...MODELS[model],
     kernel: { signalVariance: c.kernel.signal_variance, lengthScales: c.kernel.lengthscales },
   });
 }
@@ -89,18 +116,29 @@ describe('the golden robustness boxes through the library', () => {
         const label = `${c.name} ${b.model} gamma ${b.gamma}`;
         const gpc = fit(c, b.model);
         try {
-          const cert = gpc.certifyRobustness(b.x_star, { gamma: b.gamma, dims: b.dims, tolerance: b.reference_bnb.epsilon });
+          const cert = gpc.certifyRobustness(b.x_star, {
+            gamma: b.gamma,
+            dims: b.dims,
+            tolerance: b.reference_bnb.epsilon,
+          });
           boxes += 1;
           expect(Array.from(cert.box.lower), label).toEqual(b.lower);
           expect(Array.from(cert.box.upper), label).toEqual(b.upper);
           expect(Math.abs(cert.probabilityAtPoint - b.prob_at_x_star), label).toBeLessThan(MODEL_SLACK);
-          expect(Math.abs(cert.probabilityAtPoint - predictAt(gpc, b.x_star).probability), label).toBeLessThanOrEqual(ULP_SLACK);
-          const root = cert.root, ref = b.root_bounds;
+          expect(Math.abs(cert.probabilityAtPoint - predictAt(gpc, b.x_star).probability), label).toBeLessThanOrEqual(
+            ULP_SLACK,
+          );
+          const root = cert.root,
+            ref = b.root_bounds;
           // Sound: our model's values at the reference's arg-extrema of each quantity, exactly inside.
           for (const q of ['latent_mean', 'latent_variance', 'prob'] as const) {
             for (const at of [b.empirical[q].argmin, b.empirical[q].argmax]) {
               const v = predictAt(gpc, at);
-              for (const [value, bound] of [[v.mean, root.mean], [v.variance, root.variance], [v.probability, root.probability]] as const) {
+              for (const [value, bound] of [
+                [v.mean, root.mean],
+                [v.variance, root.variance],
+                [v.probability, root.probability],
+              ] as const) {
                 expect(value, `${label} ${q}`).toBeGreaterThanOrEqual(bound.lower);
                 expect(value, `${label} ${q}`).toBeLessThanOrEqual(bound.upper);
               }
@@ -116,17 +154,23 @@ describe('the golden robustness boxes through the library', () => {
           // Branch and bound: closed to the tolerance around the brute-force extrema; witnesses in T whose
           // probability (by predict) is the reported end, to the last bit.
           for (const [x, empirical, attained] of [
-            [cert.minimum, b.empirical.prob.min, cert.minimum.upper], [cert.maximum, b.empirical.prob.max, cert.maximum.lower],
+            [cert.minimum, b.empirical.prob.min, cert.minimum.upper],
+            [cert.maximum, b.empirical.prob.max, cert.maximum.lower],
           ] as const) {
             expect(x.status, label).toBe('converged');
             expect(x.upper - x.lower, label).toBeLessThanOrEqual(b.reference_bnb.epsilon);
             expect(x.lower, label).toBeLessThanOrEqual(empirical + MODEL_SLACK);
             expect(x.upper, label).toBeGreaterThanOrEqual(empirical - MODEL_SLACK);
             expectInBox(cert, x.witness, `${label} witness`);
-            expect(Math.abs(predictAt(gpc, x.witness).probability - attained), `${label} witness`).toBeLessThanOrEqual(ULP_SLACK);
+            expect(Math.abs(predictAt(gpc, x.witness).probability - attained), `${label} witness`).toBeLessThanOrEqual(
+              ULP_SLACK,
+            );
           }
           expectInBox(cert, cert.gpfgs.point, `${label} GPFGS`);
-          expect(Math.abs(predictAt(gpc, cert.gpfgs.point).probability - cert.gpfgs.probability), `${label} GPFGS`).toBeLessThanOrEqual(ULP_SLACK);
+          expect(
+            Math.abs(predictAt(gpc, cert.gpfgs.point).probability - cert.gpfgs.probability),
+            `${label} GPFGS`,
+          ).toBeLessThanOrEqual(ULP_SLACK);
         } finally {
           gpc.dispose();
         }
@@ -135,19 +179,29 @@ describe('the golden robustness boxes through the library', () => {
     expect(boxes).toBe(11);
   });
 
-  it('the synthetic2d-small sweep: the paper\'s Fig. 2 rows, and GPFGS missing the flip branch and bound finds', () => {
+  it("the synthetic2d-small sweep: the paper's Fig. 2 rows, and GPFGS missing the flip branch and bound finds", () => {
     const c = golden.cases.find((x) => x.robustness_sweep)!;
     const s = c.robustness_sweep!;
     const gpc = fit(c, 'laplace_probit');
     const done: number[] = [];
-    const rows = gpc.robustnessSweep(s.x_star, s.rows.map((r) => r.gamma), {
-      dims: s.dims, tolerance: 0.01, search: 'adversarial', onProgress: (p) => { done.push(p.done); },
-    });
+    const rows = gpc.robustnessSweep(
+      s.x_star,
+      s.rows.map((r) => r.gamma),
+      {
+        dims: s.dims,
+        tolerance: 0.01,
+        search: 'adversarial',
+        onProgress: (p) => {
+          done.push(p.done);
+        },
+      },
+    );
     gpc.dispose();
     expect(rows.map((r) => r.gamma)).toEqual(s.rows.map((r) => r.gamma));
     expect(done.at(-1)).toBe(s.rows.length);
     s.rows.forEach((row, g) => {
-      const cert = rows[g], label = `gamma ${row.gamma}`;
+      const cert = rows[g],
+        label = `gamma ${row.gamma}`;
       expect(cert.root.probability.lower, label).toBeGreaterThanOrEqual(row.root_prob_lower - MODEL_SLACK);
       expect(cert.root.probability.upper, label).toBeLessThanOrEqual(row.root_prob_upper + MODEL_SLACK);
       // pi(x*) < 1/2: the adversarial side is the maximum; the other stops at the root box.
@@ -172,19 +226,45 @@ describe('the same certificate as the native CLI', () => {
     const train = join(dir, 'train.csv');
     writeFileSync(train, c.X_train.map((x, i) => `${x.map(String).join(',')},${c.y_train[i]}`).join('\n') + '\n');
     const { method, likelihood } = MODELS[b.model];
-    const native = JSON.parse(execFileSync('build/native/gpprobe', [
-      'robustness', '--train', train, '--method', method, '--likelihood', likelihood,
-      '--signal-variance', String(c.kernel.signal_variance), '--length-scales', c.kernel.lengthscales.map(String).join(','),
-      '--point', b.x_star.map(String).join(','), '--gamma', String(b.gamma), '--dims', b.dims.join(','), '--tolerance', '0.001',
-    ], { encoding: 'utf8' })) as {
-      probability_at_point: number; root: Record<'mean' | 'variance' | 'probability', [number, number]>;
-      minimum: { lower: number; upper: number; iterations: number; witness: number[] }; maximum: { lower: number; upper: number; iterations: number };
-      gpfgs: { probability: number }; verdict_can_flip: string;
+    const native = JSON.parse(
+      execFileSync(
+        'build/native/gpprobe',
+        [
+          'robustness',
+          '--train',
+          train,
+          '--method',
+          method,
+          '--likelihood',
+          likelihood,
+          '--signal-variance',
+          String(c.kernel.signal_variance),
+          '--length-scales',
+          c.kernel.lengthscales.map(String).join(','),
+          '--point',
+          b.x_star.map(String).join(','),
+          '--gamma',
+          String(b.gamma),
+          '--dims',
+          b.dims.join(','),
+          '--tolerance',
+          '0.001',
+        ],
+        { encoding: 'utf8' },
+      ),
+    ) as {
+      probability_at_point: number;
+      root: Record<'mean' | 'variance' | 'probability', [number, number]>;
+      minimum: { lower: number; upper: number; iterations: number; witness: number[] };
+      maximum: { lower: number; upper: number; iterations: number };
+      gpfgs: { probability: number };
+      verdict_can_flip: string;
     };
     const gpc = fit(c, b.model);
     const cert = gpc.certifyRobustness(b.x_star, { gamma: b.gamma, dims: b.dims, tolerance: 0.001 });
     gpc.dispose();
-    const near = (a: number, e: number, what: string) => expect(Math.abs(a - e), `${what}: ${a} vs ${e}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(e)));
+    const near = (a: number, e: number, what: string) =>
+      expect(Math.abs(a - e), `${what}: ${a} vs ${e}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(e)));
     near(cert.probabilityAtPoint, native.probability_at_point, 'probability_at_point');
     for (const q of ['mean', 'variance', 'probability'] as const) {
       near(cert.root[q].lower, native.root[q][0], `root ${q} lower`);
@@ -203,13 +283,18 @@ describe('the same certificate as the native CLI', () => {
 describe('progress, live intervals and cancel', () => {
   const c = () => golden.cases.find((x) => x.robustness_sweep)!;
 
-  it('reports the searched extreme\'s interval after each split, tightening to the result', () => {
+  it("reports the searched extreme's interval after each split, tightening to the result", () => {
     const s = c().robustness_sweep!;
     const gpc = fit(c(), 'laplace_probit');
     const details: IntervalDetail[] = [];
     const cert = gpc.certifyRobustness(s.x_star, {
-      gamma: 1.4, dims: s.dims, tolerance: 0.01, search: 'adversarial',
-      onProgress: (p) => { if (p.detail?.kind === 'interval') details.push(p.detail); },
+      gamma: 1.4,
+      dims: s.dims,
+      tolerance: 0.01,
+      search: 'adversarial',
+      onProgress: (p) => {
+        if (p.detail?.kind === 'interval') details.push(p.detail);
+      },
     });
     gpc.dispose();
     expect(cert.maximum.iterations).toBeGreaterThan(5);
@@ -219,17 +304,23 @@ describe('progress, live intervals and cancel', () => {
       expect(d.iterations).toBe(k + 1);
       expect(d.lower).toBeLessThanOrEqual(d.upper);
       if (k > 0) {
-        expect(d.lower).toBeGreaterThanOrEqual(details[k - 1].lower);  // the best value found only rises
-        expect(d.upper).toBeLessThanOrEqual(details[k - 1].upper);      // the certified bound only falls
+        expect(d.lower).toBeGreaterThanOrEqual(details[k - 1].lower); // the best value found only rises
+        expect(d.upper).toBeLessThanOrEqual(details[k - 1].upper); // the certified bound only falls
       }
     });
     expect([details.at(-1)!.lower, details.at(-1)!.upper]).toEqual([cert.maximum.lower, cert.maximum.upper]);
   });
 
   it('cancel by the listener or the signal stops with status "cancelled" and a valid interval', () => {
-    const s = c().robustness_sweep!, row = s.rows.at(-1)!;
+    const s = c().robustness_sweep!,
+      row = s.rows.at(-1)!;
     const gpc = fit(c(), 'laplace_probit');
-    const cert = gpc.certifyRobustness(s.x_star, { gamma: row.gamma, dims: s.dims, tolerance: 0.01, onProgress: (p) => p.done < 3 });
+    const cert = gpc.certifyRobustness(s.x_star, {
+      gamma: row.gamma,
+      dims: s.dims,
+      tolerance: 0.01,
+      onProgress: (p) => p.done < 3,
+    });
     expect(cert.minimum.status).toBe('cancelled');
     expect(cert.maximum.status).toBe('cancelled');
     expect(cert.minimum.iterations + cert.maximum.iterations).toBe(3);
@@ -240,8 +331,11 @@ describe('progress, live intervals and cancel', () => {
     const stopped = gpc.certifyRobustness(s.x_star, { gamma: row.gamma, dims: s.dims, signal: controller.signal });
     expect(stopped.minimum.status).toBe('cancelled');
     expect(stopped.minimum.iterations).toBe(1);
-    expectError(() => gpc.robustnessSweep(s.x_star, [0.5, 1], { dims: s.dims, signal: controller.signal }), 'cancelled',
-      'the sweep was cancelled after 1 gamma of 2');
+    expectError(
+      () => gpc.robustnessSweep(s.x_star, [0.5, 1], { dims: s.dims, signal: controller.signal }),
+      'cancelled',
+      'the sweep was cancelled after 1 gamma of 2',
+    );
     gpc.dispose();
   });
 });
@@ -251,22 +345,63 @@ describe('bad inputs', () => {
     const c = golden.cases.find((x) => x.name === 'xor-2d')!;
     const gpc = fit(c, 'laplace_probit');
     const x = c.robustness[0].x_star;
-    expectError(() => gpc.certifyRobustness(x, { gamma: -1 }), 'invalid_argument', 'gamma must be a finite number >= 0, got -1');
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [2] }), 'invalid_argument',
-      'coordinate 2 is out of range: the point has 2 coordinates (0 to 1)');
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [0, 0] }), 'invalid_argument', 'coordinate 0 is listed twice');
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [0.5] }), 'invalid_argument', 'each of dims must be a whole number from 0 to 4294967295, got 0.5');
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: -1 }),
+      'invalid_argument',
+      'gamma must be a finite number >= 0, got -1',
+    );
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, dims: [2] }),
+      'invalid_argument',
+      'coordinate 2 is out of range: the point has 2 coordinates (0 to 1)',
+    );
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, dims: [0, 0] }),
+      'invalid_argument',
+      'coordinate 0 is listed twice',
+    );
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, dims: [0.5] }),
+      'invalid_argument',
+      'each of dims must be a whole number from 0 to 4294967295, got 0.5',
+    );
     // 2^32 would wrap to coordinate 0 in the 32-bit size_t of the module.
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, dims: [2 ** 32] }), 'invalid_argument', 'each of dims must be a whole number from 0 to 4294967295, got 4294967296');
-    expectError(() => gpc.certifyRobustness([0], { gamma: 0.1 }), 'dimension_mismatch', 'the point has 1 coordinate, the training inputs have 2 columns');
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, dims: [2 ** 32] }),
+      'invalid_argument',
+      'each of dims must be a whole number from 0 to 4294967295, got 4294967296',
+    );
+    expectError(
+      () => gpc.certifyRobustness([0], { gamma: 0.1 }),
+      'dimension_mismatch',
+      'the point has 1 coordinate, the training inputs have 2 columns',
+    );
     expectError(() => gpc.certifyRobustness([NaN, 0], { gamma: 0.1 }), 'non_finite', 'the point entry 0 is NaN');
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, validRange: [1, 0] }), 'invalid_argument', 'the valid range [1, 0] is empty or not finite');
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, tolerance: -1 }), 'invalid_argument', 'tolerance must be a finite number >= 0, got -1');
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, search: 'min' as 'both' }), 'invalid_argument', "search must be both or adversarial, got 'min'");
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, variance: 'exact' as 'both' }), 'invalid_argument',
-      "variance must be both, centred or relaxation, got 'exact'");
-    expectError(() => gpc.certifyRobustness(x, { gamma: 0.1, maxIterations: 1.5 }), 'invalid_argument',
-      'maxIterations must be a whole number from 0 to 4294967295, got 1.5');
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, validRange: [1, 0] }),
+      'invalid_argument',
+      'the valid range [1, 0] is empty or not finite',
+    );
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, tolerance: -1 }),
+      'invalid_argument',
+      'tolerance must be a finite number >= 0, got -1',
+    );
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, search: 'min' as 'both' }),
+      'invalid_argument',
+      "search must be both or adversarial, got 'min'",
+    );
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, variance: 'exact' as 'both' }),
+      'invalid_argument',
+      "variance must be both, centred or relaxation, got 'exact'",
+    );
+    expectError(
+      () => gpc.certifyRobustness(x, { gamma: 0.1, maxIterations: 1.5 }),
+      'invalid_argument',
+      'maxIterations must be a whole number from 0 to 4294967295, got 1.5',
+    );
     const ok = gpc.certifyRobustness(x, { gamma: 0.1 });
     expect(ok.minimum.status).toBe('converged');
     gpc.dispose();

@@ -1,7 +1,13 @@
 // Kept scores through the library (scored_queries.ts): adds and removes update every query by a
 // rank-one change in the core, and the columns equal a probe fitted afresh to the same observations.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProbeEngine, keepScores, type Matrix, type ProbeEngine, type ProbeScores } from '../../web/src/engine/index.ts';
+import {
+  createProbeEngine,
+  keepScores,
+  type Matrix,
+  type ProbeEngine,
+  type ProbeScores,
+} from '../../web/src/engine/index.ts';
 import { expectError } from './expect_error.ts';
 
 let engine: ProbeEngine;
@@ -20,7 +26,9 @@ function rowsOf(m: Matrix, rows: number[]): Matrix {
 function expectClose(actual: ProbeScores, expected: ProbeScores): void {
   for (const column of Object.keys(expected) as (keyof ProbeScores)[]) {
     for (let i = 0; i < expected[column].length; i++) {
-      expect(Math.abs(actual[column][i] - expected[column][i]), `${column}[${i}]`).toBeLessThan(1e-9 * Math.max(1, Math.abs(expected[column][i])));
+      expect(Math.abs(actual[column][i] - expected[column][i]), `${column}[${i}]`).toBeLessThan(
+        1e-9 * Math.max(1, Math.abs(expected[column][i])),
+      );
     }
   }
 }
@@ -33,7 +41,11 @@ describe('kept scores', () => {
     const other = engine.upload(engine.syntheticEmbeddings(50, d, 5).x, 'OOD queries');
     for (const space of ['function', 'weight'] as const) {
       let order = Array.from({ length: 30 }, (_, i) => i);
-      const probe = engine.fitProbe({ observations: rowsOf(pool.x, order), labels: Uint8Array.from(order, (r) => pool.labels[r]), space });
+      const probe = engine.fitProbe({
+        observations: rowsOf(pool.x, order),
+        labels: Uint8Array.from(order, (r) => pool.labels[r]),
+        space,
+      });
       const kept = await keepScores(probe, main);
       const follower = await keepScores(probe, other);
       for (let step = 0; step < 40; step++) {
@@ -49,7 +61,11 @@ describe('kept scores', () => {
       }
       expect(kept.status(probe)).toEqual({ current: true, fullRescores: 0 });
       expect(follower.status(probe)).toEqual({ current: true, fullRescores: 0 });
-      const fresh = engine.fitProbe({ observations: rowsOf(pool.x, order), labels: Uint8Array.from(order, (r) => pool.labels[r]), space: probe.space });
+      const fresh = engine.fitProbe({
+        observations: rowsOf(pool.x, order),
+        labels: Uint8Array.from(order, (r) => pool.labels[r]),
+        space: probe.space,
+      });
       expectClose(kept.scores(), fresh.score(main));
       expectClose(follower.scores(), fresh.score(other));
       // A change made on the probe alone leaves them stale until scored again.
@@ -70,9 +86,21 @@ describe('kept scores', () => {
     const probe = engine.fitProbe({ observations: pool.x, labels: pool.labels });
     const kept = await keepScores(probe, queries);
     const before = kept.scores();
-    expectError(() => kept.addObservation(probe, new Float64Array(d + 1), 1), 'dimension_mismatch', 'the added observation has 17 columns, observations have 16 columns');
-    expectError(() => kept.addObservation(probe, new Float64Array(d), 2), 'invalid_argument', 'label must be 0 or 1, got 2');
-    expectError(() => kept.removeObservation(probe, 10), 'invalid_argument', 'cannot remove observation 10: the probe has 10 observations');
+    expectError(
+      () => kept.addObservation(probe, new Float64Array(d + 1), 1),
+      'dimension_mismatch',
+      'the added observation has 17 columns, observations have 16 columns',
+    );
+    expectError(
+      () => kept.addObservation(probe, new Float64Array(d), 2),
+      'invalid_argument',
+      'label must be 0 or 1, got 2',
+    );
+    expectError(
+      () => kept.removeObservation(probe, 10),
+      'invalid_argument',
+      'cannot remove observation 10: the probe has 10 observations',
+    );
     expect(probe.observationCount).toBe(10);
     expect(kept.scores()).toEqual(before);
     queries.dispose();

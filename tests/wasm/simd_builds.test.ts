@@ -26,7 +26,10 @@ const COLUMNS = ['latentMean', 'latentVariance', 'judgedProbability', 'episteme'
 
 function largestDifference(a: ProbeScores, b: ProbeScores): number {
   let largest = 0;
-  for (const name of COLUMNS) a[name].forEach((x, i) => { largest = Math.max(largest, Math.abs(x - b[name][i])); });
+  for (const name of COLUMNS)
+    a[name].forEach((x, i) => {
+      largest = Math.max(largest, Math.abs(x - b[name][i]));
+    });
   return largest;
 }
 
@@ -57,7 +60,10 @@ describe('the relaxed twin', () => {
 
   // The products differ in their last bits (the kernels fuse: were the opcodes or fused.h lost, the two
   // builds would agree bit for bit) and agree to far better than the 1e-9 the golden tests hold.
-  for (const [space, observations, dimension] of [['weight', 300, 96], ['function', 60, 200]] as const) {
+  for (const [space, observations, dimension] of [
+    ['weight', 300, 96],
+    ['function', 60, 200],
+  ] as const) {
     it(`scores as the plain twin does to 1e-11, not bit for bit (${space} space, ${observations} x ${dimension})`, () => {
       const data = plain.syntheticEmbeddings(observations, dimension, 7);
       const queries = plain.syntheticEmbeddings(400, dimension, 8).x;

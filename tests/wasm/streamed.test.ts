@@ -18,13 +18,18 @@ beforeAll(async () => {
   engine = await createProbeEngine();
 });
 
-const n = 300, d = 12;
+const n = 300,
+  d = 12;
 
 function context(engineFor: ProbeEngine, signal = new AbortController().signal): HandlerContext & { stages: string[] } {
   const stages: string[] = [];
   return {
-    engines: { probe: engineFor } as HandlerContext['engines'], signal, stages,
-    progress: (p) => { if (!stages.includes(p.stage)) stages.push(p.stage); },
+    engines: { probe: engineFor } as HandlerContext['engines'],
+    signal,
+    stages,
+    progress: (p) => {
+      if (!stages.includes(p.stage)) stages.push(p.stage);
+    },
   };
 }
 
@@ -32,7 +37,9 @@ function expectClose(actual: ProbeScores, expected: ProbeScores): void {
   for (const column of Object.keys(expected) as (keyof ProbeScores)[]) {
     expect(actual[column].length).toBe(expected[column].length);
     for (let i = 0; i < expected[column].length; i++) {
-      expect(Math.abs(actual[column][i] - expected[column][i]), `${column}[${i}]`).toBeLessThan(1e-9 * Math.max(1, Math.abs(expected[column][i])));
+      expect(Math.abs(actual[column][i] - expected[column][i]), `${column}[${i}]`).toBeLessThan(
+        1e-9 * Math.max(1, Math.abs(expected[column][i])),
+      );
     }
   }
 }
@@ -80,16 +87,37 @@ describe('streamed embeddings', () => {
       expect(streamed!.embeddings.dtype).toBe(name.includes('32') ? 32 : 64);
       const main = { name, rows: streamed!.embeddings };
       const c = context(engine);
-      const run = await scoreStreamedMain(engine, main, { epsilon: 0.1, strength: 5, observations, labels }, c, n, async () => 'also');
+      const run = await scoreStreamedMain(
+        engine,
+        main,
+        { epsilon: 0.1, strength: 5, observations, labels },
+        c,
+        n,
+        async () => 'also',
+      );
       expect(run.fullPass).toBe(true);
       expect(run.also).toBe('also');
       expect(run.observationCount).toBe(observations.length);
       expectClose(run.scores, expected);
       // Chunks of 7 rows (300 = 42 * 7 + 6): every boundary lands inside the file.
-      const probe = engine.fitProbe({ observations: await main.rows.gatherRows(observations), labels, epsilon: 0.1, strength: 5, expectedQueries: n });
+      const probe = engine.fitProbe({
+        observations: await main.rows.gatherRows(observations),
+        labels,
+        epsilon: 0.1,
+        strength: 5,
+        expectedQueries: n,
+      });
       try {
         const done: number[] = [];
-        expectClose(await scoreStreamed(probe, main.rows, { chunkRows: 7, onProgress: (p) => { done.push(p.done); } }), expected);
+        expectClose(
+          await scoreStreamed(probe, main.rows, {
+            chunkRows: 7,
+            onProgress: (p) => {
+              done.push(p.done);
+            },
+          }),
+          expected,
+        );
         expect(done.slice(0, 2)).toEqual([7, 14]);
         expect(done.at(-1)).toBe(n);
         // The verdict's knowledge gains, streamed, equal the probe's over the rows held whole.
@@ -102,7 +130,14 @@ describe('streamed embeddings', () => {
         probe.dispose();
       }
       // The same probe again: the kept scores, no pass over the file.
-      const again = await scoreStreamedMain(engine, main, { epsilon: 0.1, strength: 5, observations, labels }, c, n, async () => null);
+      const again = await scoreStreamedMain(
+        engine,
+        main,
+        { epsilon: 0.1, strength: 5, observations, labels },
+        c,
+        n,
+        async () => null,
+      );
       expect(again.fullPass).toBe(false);
       expectClose(again.scores, expected);
     }
@@ -114,12 +149,16 @@ describe('streamed embeddings', () => {
     const rows = (await openStreamedDataset([{ blob, name: 'e.npy' }], { streamAboveBytes: 0 }))!.embeddings;
     const wanted = [299, 0, 5, 5, 4, 120, 60];
     const got = await rows.gatherRows(wanted);
-    wanted.forEach((r, k) => expect(Array.from(got.data.subarray(k * d, (k + 1) * d))).toEqual(Array.from(source.data.subarray(r * d, (r + 1) * d))));
+    wanted.forEach((r, k) =>
+      expect(Array.from(got.data.subarray(k * d, (k + 1) * d))).toEqual(
+        Array.from(source.data.subarray(r * d, (r + 1) * d)),
+      ),
+    );
 
     const sample = sampleRowIndices(1_000_000);
     expect(sample.length).toBe(20_000);
     expect(sample[0]).toBe(0);
-    expect(sample[40]).toBe(2000);  // 500 blocks of 40 rows, one every 2000 rows
+    expect(sample[40]).toBe(2000); // 500 blocks of 40 rows, one every 2000 rows
     expect(sample.at(-1)).toBe(998_000 + 39);
     expect(Array.from(sampleRowIndices(50))).toEqual(Array.from({ length: 50 }, (_, i) => i));
 
@@ -134,7 +173,16 @@ describe('streamed embeddings', () => {
   it('adds metadata files, and refuses bad input naming the file', async () => {
     const source = engine.syntheticEmbeddings(n, d, 13).x;
     const data = Float32Array.from(source.data);
-    const labels = { blob: blobOf(npyBytes('<i8', [n], BigInt64Array.from({ length: n }, (_, i) => BigInt(i % 2)))), name: 'labels.npy' };
+    const labels = {
+      blob: blobOf(
+        npyBytes(
+          '<i8',
+          [n],
+          BigInt64Array.from({ length: n }, (_, i) => BigInt(i % 2)),
+        ),
+      ),
+      name: 'labels.npy',
+    };
     const embeddings = { blob: blobOf(npyBytes('<f4', [n, d], data)), name: 'e.npy' };
     const dataset = (await openStreamedDataset([embeddings, labels], { streamAboveBytes: 0 }))!;
     expect(dataset.name).toBe('e.npy + labels.npy');
@@ -147,33 +195,54 @@ describe('streamed embeddings', () => {
     expect(await openStreamedDataset([labels], { streamAboveBytes: 0 })).toBeNull();
 
     const short = { blob: blobOf(npyBytes('<i8', [n - 1], new BigInt64Array(n - 1))), name: 'short.npy' };
-    await expect(openStreamedDataset([embeddings, short], { streamAboveBytes: 0 })).rejects.toThrow(`short.npy: has ${n - 1} rows, e.npy has ${n}`);
+    await expect(openStreamedDataset([embeddings, short], { streamAboveBytes: 0 })).rejects.toThrow(
+      `short.npy: has ${n - 1} rows, e.npy has ${n}`,
+    );
     const cut = npyBytes('<f4', [n, d], data).slice(0, 128 + 4 * d * 10);
-    await expect(openStreamedDataset([{ blob: blobOf(cut), name: 'cut.npy' }], { streamAboveBytes: 0 })).rejects.toThrow(/^cut\.npy: truncated/);
+    await expect(
+      openStreamedDataset([{ blob: blobOf(cut), name: 'cut.npy' }], { streamAboveBytes: 0 }),
+    ).rejects.toThrow(/^cut\.npy: truncated/);
 
     // A file that can no longer be read (changed or moved since it was chosen) is named.
     const real = blobOf(npyBytes('<f4', [n, d], data));
     const moved = {
       size: real.size,
-      slice: (start: number, end: number) => (start === 0 ? real.slice(start, end) : { arrayBuffer: () => Promise.reject(new Error('The requested file could not be read')) }),
+      slice: (start: number, end: number) =>
+        start === 0
+          ? real.slice(start, end)
+          : { arrayBuffer: () => Promise.reject(new Error('The requested file could not be read')) },
     } as unknown as Blob;
     const gone = (await openStreamedDataset([{ blob: moved, name: 'moved.npy' }], { streamAboveBytes: 0 }))!;
     await expect(gone.embeddings.readRows(10, 5)).rejects.toThrow(
-      'moved.npy: could not be read at rows 10 to 15 (The requested file could not be read); was it changed or moved since it was chosen? Choose it again');
+      'moved.npy: could not be read at rows 10 to 15 (The requested file could not be read); was it changed or moved since it was chosen? Choose it again',
+    );
 
     // A NaN deep in the file is found by the pass that reaches it, named by its row in the whole file.
     const withNan = Float32Array.from(data);
     withNan[250 * d + 3] = NaN;
-    const bad = (await openStreamedDataset([{ blob: blobOf(npyBytes('<f4', [n, d], withNan)), name: 'nan.npy' }], { streamAboveBytes: 0 }))!;
-    const probe = engine.fitProbe({ observations: await bad.embeddings.gatherRows([1, 2]), labels: Uint8Array.from([0, 1]) });
+    const bad = (await openStreamedDataset([{ blob: blobOf(npyBytes('<f4', [n, d], withNan)), name: 'nan.npy' }], {
+      streamAboveBytes: 0,
+    }))!;
+    const probe = engine.fitProbe({
+      observations: await bad.embeddings.gatherRows([1, 2]),
+      labels: Uint8Array.from([0, 1]),
+    });
     try {
-      await expect(scoreStreamed(probe, bad.embeddings, { chunkRows: 64 })).rejects.toThrow('nan.npy: element [250, 3] is NaN');
-      await expect(knowledgeGainStreamed(probe, bad.embeddings, { chunkRows: 100 })).rejects.toThrow('nan.npy: element [250, 3] is NaN');
+      await expect(scoreStreamed(probe, bad.embeddings, { chunkRows: 64 })).rejects.toThrow(
+        'nan.npy: element [250, 3] is NaN',
+      );
+      await expect(knowledgeGainStreamed(probe, bad.embeddings, { chunkRows: 100 })).rejects.toThrow(
+        'nan.npy: element [250, 3] is NaN',
+      );
       // An observation (or a map sample) with a NaN is refused as it is read.
       await expect(bad.embeddings.gatherRows([3, 250])).rejects.toThrow('nan.npy: element [250, 3] is NaN');
       // Cancelled between chunks.
       const controller = new AbortController();
-      const pass = scoreStreamed(probe, bad.embeddings, { chunkRows: 64, signal: controller.signal, onProgress: () => controller.abort() });
+      const pass = scoreStreamed(probe, bad.embeddings, {
+        chunkRows: 64,
+        signal: controller.signal,
+        onProgress: () => controller.abort(),
+      });
       await expect(pass).rejects.toMatchObject({ code: 'cancelled' });
     } finally {
       probe.dispose();

@@ -14,19 +14,22 @@ import { readRepresentations } from '../../web/src/labs/compare/worker/represent
 import { blob, npyBytes, npzBytes } from './fixtures.ts';
 
 const a = Float32Array.from([0.5, -1, 2, 0.25, -3, 4]);
-const rowsOf = (data: ArrayLike<number>, cols: number) => Array.from({ length: data.length / cols }, (_, i) => Array.from(data).slice(i * cols, (i + 1) * cols));
+const rowsOf = (data: ArrayLike<number>, cols: number) =>
+  Array.from({ length: data.length / cols }, (_, i) => Array.from(data).slice(i * cols, (i + 1) * cols));
 
 /** A Parquet file of one list<float> column 'layer' of 3 rows x 2. */
 function layerFile(): Uint8Array {
-  return new Uint8Array(parquetWriteBuffer({
-    columnData: [{ name: 'layer', data: rowsOf(a, 2) }],
-    schema: [
-      { name: 'root', num_children: 1 },
-      { name: 'layer', repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
-      { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-      { name: 'element', type: 'FLOAT', repetition_type: 'REQUIRED' },
-    ],
-  }));
+  return new Uint8Array(
+    parquetWriteBuffer({
+      columnData: [{ name: 'layer', data: rowsOf(a, 2) }],
+      schema: [
+        { name: 'root', num_children: 1 },
+        { name: 'layer', repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        { name: 'element', type: 'FLOAT', repetition_type: 'REQUIRED' },
+      ],
+    }),
+  );
 }
 
 /** What each stand-in worker did: the requests it got, whether it was terminated. */
@@ -37,7 +40,9 @@ class StandInWorker {
   onmessage: ((event: MessageEvent<ParseWorkerReply>) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
   #log = { request: undefined as ParseWorkerRequest | undefined, terminated: false };
-  constructor() { workers.push(this.#log); }
+  constructor() {
+    workers.push(this.#log);
+  }
   postMessage(request: ParseWorkerRequest) {
     this.#log.request = request;
     if (request.fileName.startsWith('hang')) return;
@@ -52,11 +57,15 @@ class StandInWorker {
         const arrays = await parquetMatrices(blobBuffer(source.blob), request.fileName);
         this.onmessage?.({ data: { type: 'matrices', arrays } } as MessageEvent<ParseWorkerReply>);
       } catch (error) {
-        this.onmessage?.({ data: { type: 'failed', problem: (error as Error).message.slice(request.fileName.length + 2) } } as MessageEvent<ParseWorkerReply>);
+        this.onmessage?.({
+          data: { type: 'failed', problem: (error as Error).message.slice(request.fileName.length + 2) },
+        } as MessageEvent<ParseWorkerReply>);
       }
     }, 1);
   }
-  terminate() { this.#log.terminated = true; }
+  terminate() {
+    this.#log.terminated = true;
+  }
 }
 
 describe('the Compare lab reads Parquet in the parse worker', () => {
@@ -70,10 +79,15 @@ describe('the Compare lab reads Parquet in the parse worker', () => {
     vi.stubGlobal('Worker', StandInWorker);
     vi.useFakeTimers();
     const file = layerFile();
-    const hung = readRepresentations([{ name: 'hang.parquet', blob: blob(file) }]).then(() => 'read', (e: Error) => e.message);
+    const hung = readRepresentations([{ name: 'hang.parquet', blob: blob(file) }]).then(
+      () => 'read',
+      (e: Error) => e.message,
+    );
     // parseBudgetMs: 10 s plus a second per MB.
-    await vi.advanceTimersByTimeAsync(10_000 + file.length / 2 ** 20 * 1000 + 1);
-    expect(await hung).toBe('hang.parquet: the parquet_matrices reader did not finish within 10 s and was stopped; the file is damaged or built to hang the reader');
+    await vi.advanceTimersByTimeAsync(10_000 + (file.length / 2 ** 20) * 1000 + 1);
+    expect(await hung).toBe(
+      'hang.parquet: the parquet_matrices reader did not finish within 10 s and was stopped; the file is damaged or built to hang the reader',
+    );
     expect(workers[0].terminated).toBe(true);
     expect(workers[0].request?.format).toBe('parquet_matrices');
     expect(workers[0].request?.source).toHaveProperty('blob');
@@ -87,41 +101,50 @@ describe('the Compare lab reads Parquet in the parse worker', () => {
   it('turns a reader that dies into a FileError naming the file, and reads the next file', async () => {
     vi.stubGlobal('Worker', StandInWorker);
     const file = layerFile();
-    await expect(readRepresentations([{ name: 'crash.parquet', blob: blob(file) }]))
-      .rejects.toThrow('crash.parquet: the parquet_matrices reader failed (Uncaught RangeError: Invalid array length)');
+    await expect(readRepresentations([{ name: 'crash.parquet', blob: blob(file) }])).rejects.toThrow(
+      'crash.parquet: the parquet_matrices reader failed (Uncaught RangeError: Invalid array length)',
+    );
     expect(workers[0].terminated).toBe(true);
     const [next] = await readRepresentations([{ name: 'layers.parquet', blob: blob(file) }]);
     expect(Array.from(next.embeddings.data)).toEqual(Array.from(a));
   });
 
-  it('passes on the reader\'s own refusal with the file named', async () => {
+  it("passes on the reader's own refusal with the file named", async () => {
     vi.stubGlobal('Worker', StandInWorker);
-    const single = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'label', data: ['x', 'y', 'x'], type: 'STRING' }] }));
-    await expect(readRepresentations([{ name: 'flat.parquet', blob: blob(single) }]))
-      .rejects.toThrow('flat.parquet: holds no vector column (list of numbers) to take as an embedding');
+    const single = new Uint8Array(
+      parquetWriteBuffer({ columnData: [{ name: 'label', data: ['x', 'y', 'x'], type: 'STRING' }] }),
+    );
+    await expect(readRepresentations([{ name: 'flat.parquet', blob: blob(single) }])).rejects.toThrow(
+      'flat.parquet: holds no vector column (list of numbers) to take as an embedding',
+    );
   });
 
   it('refuses the reproducer rle_hang.parquet with the file named (its one column, a nullable double, is no embedding: no page is read)', async () => {
     const hostile = new Uint8Array(readFileSync(new URL('../reference/hostile/rle_hang.parquet', import.meta.url)));
-    await expect(readRepresentations([{ name: 'rle_hang.parquet', blob: blob(hostile) }]))
-      .rejects.toThrow('rle_hang.parquet: holds no vector column (list of numbers) to take as an embedding');
+    await expect(readRepresentations([{ name: 'rle_hang.parquet', blob: blob(hostile) }])).rejects.toThrow(
+      'rle_hang.parquet: holds no vector column (list of numbers) to take as an embedding',
+    );
     const [next] = await readRepresentations([{ name: 'layers.parquet', blob: blob(layerFile()) }]);
     expect(Array.from(next.embeddings.data)).toEqual(Array.from(a));
   });
 });
 
-describe('the Compare lab\'s .npz arrays', () => {
+describe("the Compare lab's .npz arrays", () => {
   it('refuses NaN and Inf, naming the file, the array and the element', async () => {
     const withNaN = Float32Array.from([0.5, -1, NaN, 0.25, -3, 4]);
     const npz = npzBytes({ 'h1.npy': npyBytes('<f4', [3, 2], a), 'h2.npy': npyBytes('<f4', [3, 2], withNaN) });
-    await expect(readRepresentations([{ name: 'layers.npz', blob: blob(npz) }]))
-      .rejects.toThrow("layers.npz: array 'h2' element [1, 0] is NaN");
+    await expect(readRepresentations([{ name: 'layers.npz', blob: blob(npz) }])).rejects.toThrow(
+      "layers.npz: array 'h2' element [1, 0] is NaN",
+    );
     const withInf = Float64Array.from([0.5, -1, 2, 0.25, -3, 4, 1, -Infinity, 0]);
     const npz64 = npzBytes({ 'h3.npy': npyBytes('<f8', [3, 3], withInf) });
-    await expect(readRepresentations([{ name: 'wide.npz', blob: blob(npz64) }]))
-      .rejects.toThrow("wide.npz: array 'h3' element [2, 1] is -Inf");
+    await expect(readRepresentations([{ name: 'wide.npz', blob: blob(npz64) }])).rejects.toThrow(
+      "wide.npz: array 'h3' element [2, 1] is -Inf",
+    );
     // A finite archive still reads.
-    const [ok] = await readRepresentations([{ name: 'ok.npz', blob: blob(npzBytes({ 'h1.npy': npyBytes('<f4', [3, 2], a) })) }]);
+    const [ok] = await readRepresentations([
+      { name: 'ok.npz', blob: blob(npzBytes({ 'h1.npy': npyBytes('<f4', [3, 2], a) })) },
+    ]);
     expect([ok.name, ok.embeddings.rows, ok.embeddings.cols]).toEqual(['ok.npz/h1', 3, 2]);
   });
 });

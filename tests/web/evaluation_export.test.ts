@@ -7,41 +7,75 @@ import { oodSource, oodSplit, queryMask } from '../../web/src/labs/evaluation/st
 import { cloudsCsv, curvesCsv, rocCsv } from '../../web/src/labs/evaluation/ui/export_curves.ts';
 
 const result: ExperimentResult = {
-  experiment: 'fuzzy', observationCounts: [2, 4], scheduleLimit: '', trials: 3,
+  experiment: 'fuzzy',
+  observationCounts: [2, 4],
+  scheduleLimit: '',
+  trials: 3,
   curves: [
-    { method: 'gpp', metric: 'pearson', values: new Float64Array(6), mean: Float64Array.from([0.1, 0.30000000000000004]), sd: Float64Array.from([0, 1e-20]) },
-    { method: 'lpe', metric: 'pearson', values: new Float64Array(6), mean: Float64Array.from([-0.5, 2 / 3]), sd: Float64Array.from([0.25, NaN]) },
+    {
+      method: 'gpp',
+      metric: 'pearson',
+      values: new Float64Array(6),
+      mean: Float64Array.from([0.1, 0.30000000000000004]),
+      sd: Float64Array.from([0, 1e-20]),
+    },
+    {
+      method: 'lpe',
+      metric: 'pearson',
+      values: new Float64Array(6),
+      mean: Float64Array.from([-0.5, 2 / 3]),
+      sd: Float64Array.from([0.25, NaN]),
+    },
   ],
-  clouds: [{
-    method: 'gpp', labelProbability: 0.25, observations: 4, rows: Uint32Array.from([7, 12]),
-    judgedProbability: Float64Array.from([0.5, 0.125]), episteme: Float64Array.from([-1.5, 3]), alea: Float64Array.from([0.6931471805599453, 0]),
-  }],
+  clouds: [
+    {
+      method: 'gpp',
+      labelProbability: 0.25,
+      observations: 4,
+      rows: Uint32Array.from([7, 12]),
+      judgedProbability: Float64Array.from([0.5, 0.125]),
+      episteme: Float64Array.from([-1.5, 3]),
+      alea: Float64Array.from([0.6931471805599453, 0]),
+    },
+  ],
 };
 
 describe('CSV exports', () => {
   it('writes every curve point in the columns of gpprobe evaluate, numbers exact', () => {
     expect(curvesCsv(result)).toBe(
       'method,metric,observations,mean,sd,trials\n' +
-      'gpp,pearson,2,0.1,0,3\n' +
-      'gpp,pearson,4,0.30000000000000004,1e-20,3\n' +
-      'lpe,pearson,2,-0.5,0.25,3\n' +
-      'lpe,pearson,4,0.6666666666666666,,3\n');
+        'gpp,pearson,2,0.1,0,3\n' +
+        'gpp,pearson,4,0.30000000000000004,1e-20,3\n' +
+        'lpe,pearson,2,-0.5,0.25,3\n' +
+        'lpe,pearson,4,0.6666666666666666,,3\n',
+    );
   });
 
   it('writes the fuzzy clouds in the columns of gpprobe evaluate --clouds', () => {
     expect(cloudsCsv(result)).toBe(
       'method,label_probability,observations,row,judged_probability,episteme,alea\n' +
-      'gpp,0.25,4,7,0.5,-1.5,0.6931471805599453\n' +
-      'gpp,0.25,4,12,0.125,3,0\n');
+        'gpp,0.25,4,7,0.5,-1.5,0.6931471805599453\n' +
+        'gpp,0.25,4,12,0.125,3,0\n',
+    );
   });
 
   it('writes every ROC point, with the first threshold +Infinity, and skips methods that could not run', () => {
-    const roc = { falsePositiveRate: Float64Array.from([0, 0, 1]), truePositiveRate: Float64Array.from([0, 0.5, 1]), thresholds: Float64Array.from([Infinity, 0.75, -2]) };
-    expect(rocCsv([{ method: 'gpp', auroc: 0.75, roc }, { method: 'lpe', error: 'lpe needs observations of both classes' }])).toBe(
+    const roc = {
+      falsePositiveRate: Float64Array.from([0, 0, 1]),
+      truePositiveRate: Float64Array.from([0, 0.5, 1]),
+      thresholds: Float64Array.from([Infinity, 0.75, -2]),
+    };
+    expect(
+      rocCsv([
+        { method: 'gpp', auroc: 0.75, roc },
+        { method: 'lpe', error: 'lpe needs observations of both classes' },
+      ]),
+    ).toBe(
       'method,auroc,false_positive_rate,true_positive_rate,threshold\n' +
-      'gpp,0.75,0,0,Infinity\n' +
-      'gpp,0.75,0,0.5,0.75\n' +
-      'gpp,0.75,1,1,-2\n');
+        'gpp,0.75,0,0,Infinity\n' +
+        'gpp,0.75,0,0.5,0.75\n' +
+        'gpp,0.75,1,1,-2\n',
+    );
   });
 });
 

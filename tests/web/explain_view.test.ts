@@ -2,21 +2,42 @@
 // header and number forms of `gpprobe explain`), the probe panel's top k and interval text, the
 // classification panel's image detection and global points, and the plots' colour scale.
 import { describe, expect, it } from 'vitest';
-import { EXPLAIN_CSV_HEADER, explanationCsv, rankFeatures, type Explanation } from '../../web/src/engine/explain/explain.ts';
+import {
+  EXPLAIN_CSV_HEADER,
+  explanationCsv,
+  rankFeatures,
+  type Explanation,
+} from '../../web/src/engine/explain/explain.ts';
 import { topDimensions } from '../../web/src/labs/probe/state/explain_store.ts';
 import { intervalText } from '../../web/src/labs/probe/ui/DimensionsPanel.tsx';
 import { globalIndices } from '../../web/src/labs/classification/state/explain_store.ts';
 import { mostPredicted } from '../../web/src/labs/classification/worker/explain_handlers.ts';
-import { beside, diverging, heatMap, imageSide, scaleOf } from '../../web/src/labs/classification/plots/explain_plots.ts';
+import {
+  beside,
+  diverging,
+  heatMap,
+  imageSide,
+  scaleOf,
+} from '../../web/src/labs/classification/plots/explain_plots.ts';
 
 const f = (...v: number[]) => Float64Array.from(v);
 
 /** Two points, three features (5, 0, 2). */
 const e: Explanation = {
-  features: [5, 0, 2], points: 2, values: f(0.7, 0.4),
-  deltaLower: f(-0.02, 0.01, -0.05, 0, 0, 0), delta: f(0.01, 0.02, -0.04, 0, 0, 0), deltaUpper: f(0.03, 0.03, -0.03, 0, 0, 0),
-  meanDeltaLower: f(-0.01, 0.005, -0.025), meanDelta: f(0.005, 0.01, -0.02), meanDeltaUpper: f(0.015, 0.015, -0.015),
-  lime: f(0.2, -0.1, 0.05, 0.4, 0, -0.2), limeIntercept: f(0.1, 0.2), limeScore: f(0.9, 0.8), limeKernelWidth: 1.3, unconverged: 0,
+  features: [5, 0, 2],
+  points: 2,
+  values: f(0.7, 0.4),
+  deltaLower: f(-0.02, 0.01, -0.05, 0, 0, 0),
+  delta: f(0.01, 0.02, -0.04, 0, 0, 0),
+  deltaUpper: f(0.03, 0.03, -0.03, 0, 0, 0),
+  meanDeltaLower: f(-0.01, 0.005, -0.025),
+  meanDelta: f(0.005, 0.01, -0.02),
+  meanDeltaUpper: f(0.015, 0.015, -0.015),
+  lime: f(0.2, -0.1, 0.05, 0.4, 0, -0.2),
+  limeIntercept: f(0.1, 0.2),
+  limeScore: f(0.9, 0.8),
+  limeKernelWidth: 1.3,
+  unconverged: 0,
 };
 
 describe('ranking and export', () => {
@@ -25,20 +46,29 @@ describe('ranking and export', () => {
     expect(rankFeatures(e)).toEqual([2, 1, 0]);
   });
 
-  it('writes the CLI\'s header and one row per feature, in shortest exact form', () => {
-    expect(explanationCsv(e)).toBe(`${EXPLAIN_CSV_HEADER}\n5,-0.02,0.01,0.03,0.2\n0,0.01,0.02,0.03,-0.1\n2,-0.05,-0.04,-0.03,0.05\n`);
+  it("writes the CLI's header and one row per feature, in shortest exact form", () => {
+    expect(explanationCsv(e)).toBe(
+      `${EXPLAIN_CSV_HEADER}\n5,-0.02,0.01,0.03,0.2\n0,0.01,0.02,0.03,-0.1\n2,-0.05,-0.04,-0.03,0.05\n`,
+    );
     // The means, with LIME's mean coefficient per feature ((0.2 + 0.4) / 2, (-0.1 + 0) / 2, (0.05 - 0.2) / 2).
-    const rows = explanationCsv(e, 'mean').trim().split('\n').slice(1).map((r) => r.split(',').map(Number));
+    const rows = explanationCsv(e, 'mean')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((r) => r.split(',').map(Number));
     expect(rows.map((r) => r[4])).toEqual([0.30000000000000004, -0.05, -0.07500000000000001]);
     expect(rows.map((r) => r[2])).toEqual([0.005, 0.01, -0.02]);
   });
 });
 
 describe('the probe panel', () => {
-  it('lists the top k by certified |Δ| and by |LIME| with LIME\'s rank', () => {
+  it("lists the top k by certified |Δ| and by |LIME| with LIME's rank", () => {
     const top = topDimensions(e, 2);
     expect(top.delta.map((r) => r.dimension)).toEqual([2, 0]);
-    expect(top.lime.map((r) => [r.dimension, r.limeRank])).toEqual([[5, 1], [0, 2]]);
+    expect(top.lime.map((r) => [r.dimension, r.limeRank])).toEqual([
+      [5, 1],
+      [0, 2],
+    ]);
   });
 
   it('shows an interval with the digits that tell its ends apart', () => {
@@ -75,7 +105,7 @@ describe('the classification panel', () => {
   });
 });
 
-describe('the softmax model\'s class explained over M points', () => {
+describe("the softmax model's class explained over M points", () => {
   it('is the class predicted at most of them, the lowest index on ties', () => {
     // Four points, three classes: predicted 1, 2, 1, 0.
     const p = f(0.2, 0.5, 0.3, 0.1, 0.2, 0.7, 0.3, 0.4, 0.3, 0.6, 0.3, 0.1);

@@ -21,7 +21,9 @@ export function npzBytes(members: Record<string, Uint8Array>, deflate = true): U
   return zipSync(Object.fromEntries(Object.entries(members).map(([k, v]) => [k, [v, { level: deflate ? 6 : 0 }]])));
 }
 
-export function safetensorsBytes(tensors: Record<string, { dtype: string; shape: number[]; data: ArrayBufferView }>): Uint8Array {
+export function safetensorsBytes(
+  tensors: Record<string, { dtype: string; shape: number[]; data: ArrayBufferView }>,
+): Uint8Array {
   const header: Record<string, unknown> = { __metadata__: { format: 'pt' } };
   let offset = 0;
   for (const [name, t] of Object.entries(tensors)) {

@@ -41,20 +41,23 @@ describe('npz decompression bombs', () => {
     const claim = declareSize(npzBytes({ 'x.npy': npyBytes('<f8', [1, 2], Float64Array.from([1, 2])) }), 0xffffffff);
     expect(claim.length).toBeLessThan(300);
     expect(messageOf(() => parseNpz(claim, 'claim.npz'))).toBe(
-      "claim.npz: its members declare 4.0 GB uncompressed ('x.npy' 4.0 GB); gpprobe reads at most 1.5 GB");
+      "claim.npz: its members declare 4.0 GB uncompressed ('x.npy' 4.0 GB); gpprobe reads at most 1.5 GB",
+    );
   });
 
   it('refuses an honest archive that expands past the limit, by its declared size', () => {
     expect(bomb.length).toBeLessThan(1e6);
     expect(messageOf(() => parseNpz(bomb, 'big.npz', 64 * 2 ** 20))).toBe(
-      "big.npz: its members declare 100.0 MB uncompressed ('x.npy' 100.0 MB); gpprobe reads at most 64.0 MB");
+      "big.npz: its members declare 100.0 MB uncompressed ('x.npy' 100.0 MB); gpprobe reads at most 64.0 MB",
+    );
   });
 
   it('stops inflating a member that expands past the size it declares', () => {
     const liar = declareSize(bomb, 4096);
     const started = performance.now();
     expect(messageOf(() => parseNpz(liar, 'liar.npz'))).toBe(
-      "liar.npz: member 'x.npy' expands past the 4096 bytes it declares (a decompression bomb or a damaged archive)");
+      "liar.npz: member 'x.npy' expands past the 4096 bytes it declares (a decompression bomb or a damaged archive)",
+    );
     // One 16 KB step of input at most, not the whole 100 MiB.
     expect(performance.now() - started).toBeLessThan(2000);
   });
@@ -64,7 +67,8 @@ describe('npz decompression bombs', () => {
     expect([p.embeddings!.rows, p.embeddings!.cols]).toEqual([12_800, 1024]);
     const small = npzBytes({ 'x.npy': npyBytes('<f8', [2, 2], Float64Array.from([1, 2, 3, 4])) });
     expect(messageOf(() => parseNpz(declareSize(small, 5000), 's.npz'))).toBe(
-      "s.npz: member 'x.npy' holds 160 bytes, its header says 5000");
+      "s.npz: member 'x.npy' holds 160 bytes, its header says 5000",
+    );
   });
 });
 
@@ -76,8 +80,13 @@ describe('npz archives written by NumPy', () => {
       expect([p.embeddings!.rows, p.embeddings!.cols]).toEqual([4, 3]);
       expect(Array.from(p.embeddings!.data)).toEqual(expected);
     }
-    const labelled = parseNpz(new Uint8Array(readFileSync(new URL('../reference/npz/numpy_savez_compressed.npz', import.meta.url))), 'c.npz');
-    expect(labelled.columns.map((c) => [c.name, Array.from(c.values as Float64Array)])).toEqual([['label', [0, 1, 0, 1]]]);
+    const labelled = parseNpz(
+      new Uint8Array(readFileSync(new URL('../reference/npz/numpy_savez_compressed.npz', import.meta.url))),
+      'c.npz',
+    );
+    expect(labelled.columns.map((c) => [c.name, Array.from(c.values as Float64Array)])).toEqual([
+      ['label', [0, 1, 0, 1]],
+    ]);
   });
 });
 
@@ -92,14 +101,17 @@ describe('npy shapes that are not counts', () => {
     ['2, 4e0', 1, '4e0'],
   ])('names shape (%s)', (shape, axis, item) => {
     expect(messageOf(() => parseNpy(withShape(shape), 'bad.npy'))).toBe(
-      `bad.npy: the .npy header's shape (${shape}) is not a tuple of non-negative integers (dimension ${axis} is ${item})`);
+      `bad.npy: the .npy header's shape (${shape}) is not a tuple of non-negative integers (dimension ${axis} is ${item})`,
+    );
   });
 
   it('checks the element count against the file before allocating', () => {
     expect(messageOf(() => parseNpy(withShape('4, 4611686018427387905'), 'huge.npy'))).toBe(
-      "huge.npy: the .npy header's shape (4, 4611686018427387905) has dimension 1 = 4611686018427387905, more values than any file holds");
+      "huge.npy: the .npy header's shape (4, 4611686018427387905) has dimension 1 = 4611686018427387905, more values than any file holds",
+    );
     expect(messageOf(() => parseNpy(withShape('4, 2251799813685248'), 'big.npy'))).toBe(
-      'big.npy: truncated: the header promises 72057594037927940 bytes of data, the file holds 64');
+      'big.npy: truncated: the header promises 72057594037927940 bytes of data, the file holds 64',
+    );
   });
 });
 
@@ -119,11 +131,26 @@ describe('safetensors headers with missing or wrong fields', () => {
   it.each([
     [{ dtype: 'F32', data_offsets: [0, 16] }, "tensor 'x' has no shape"],
     [{ shape: [2, 2], data_offsets: [0, 16] }, "tensor 'x' has no dtype"],
-    [{ dtype: 'F32', shape: [2, -2], data_offsets: [0, 16] }, "tensor 'x' has shape [2,-2]; dimensions are whole numbers ≥ 0, got -2"],
-    [{ dtype: 'F32', shape: ['2', 2], data_offsets: [0, 16] }, `tensor 'x' has shape ["2",2]; dimensions are whole numbers ≥ 0, got "2"`],
-    [{ dtype: 'F32', shape: [2, 2], data_offsets: ['0', 16] }, `tensor 'x' has data_offsets ["0",16]; expected [begin, end], whole numbers with begin ≤ end`],
-    [{ dtype: 'F32', shape: [2, 2], data_offsets: [-16, 0] }, "tensor 'x' has data_offsets [-16,0]; expected [begin, end], whole numbers with begin ≤ end"],
-    [{ dtype: 'F32', shape: [2, 2] }, "tensor 'x' has data_offsets missing; expected [begin, end], whole numbers with begin ≤ end"],
+    [
+      { dtype: 'F32', shape: [2, -2], data_offsets: [0, 16] },
+      "tensor 'x' has shape [2,-2]; dimensions are whole numbers ≥ 0, got -2",
+    ],
+    [
+      { dtype: 'F32', shape: ['2', 2], data_offsets: [0, 16] },
+      `tensor 'x' has shape ["2",2]; dimensions are whole numbers ≥ 0, got "2"`,
+    ],
+    [
+      { dtype: 'F32', shape: [2, 2], data_offsets: ['0', 16] },
+      `tensor 'x' has data_offsets ["0",16]; expected [begin, end], whole numbers with begin ≤ end`,
+    ],
+    [
+      { dtype: 'F32', shape: [2, 2], data_offsets: [-16, 0] },
+      "tensor 'x' has data_offsets [-16,0]; expected [begin, end], whole numbers with begin ≤ end",
+    ],
+    [
+      { dtype: 'F32', shape: [2, 2] },
+      "tensor 'x' has data_offsets missing; expected [begin, end], whole numbers with begin ≤ end",
+    ],
     ['F32', "tensor 'x' is not a {dtype, shape, data_offsets} entry"],
   ])('names %j', (entry, problem) => {
     expect(messageOf(() => parseSafetensors(withEntry(entry), 'm.safetensors'))).toBe(`m.safetensors: ${problem}`);
@@ -134,20 +161,28 @@ describe('safetensors headers with missing or wrong fields', () => {
     const bytes = new Uint8Array(8 + json.length);
     new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
     bytes.set(json, 8);
-    expect(messageOf(() => parseSafetensors(bytes, 'n.safetensors'))).toBe('n.safetensors: not a safetensors file (header is not a JSON object)');
+    expect(messageOf(() => parseSafetensors(bytes, 'n.safetensors'))).toBe(
+      'n.safetensors: not a safetensors file (header is not a JSON object)',
+    );
   });
 });
 
 describe('files without rows (issue 23, item 6)', () => {
   it('are refused at load, naming the file, in every format that can hold 0 × d embeddings', async () => {
     const { loadDataset } = await import('../../web/src/io/load_files.ts');
-    const load = (bytes: Uint8Array | string, name: string) => loadDataset([{ blob: new Blob([bytes as BlobPart]), name }]);
+    const load = (bytes: Uint8Array | string, name: string) =>
+      loadDataset([{ blob: new Blob([bytes as BlobPart]), name }]);
     await expect(load(npyBytes('<f4', [0, 768], new Float32Array(0)), 'empty.npy')).rejects.toThrow(
-      new FileError('empty.npy', 'holds no rows (0 × 768 embeddings): there is nothing to probe'));
-    await expect(load(npzBytes({ 'x.npy': npyBytes('<f8', [0, 4], new Float64Array(0)) }), 'empty.npz')).rejects.toThrow(
-      new FileError('empty.npz', 'holds no rows (0 × 4 embeddings): there is nothing to probe'));
-    await expect(load(safetensorsBytes({ x: { dtype: 'F32', shape: [0, 3], data: new Float32Array(0) } }), 'empty.safetensors')).rejects.toThrow(
-      new FileError('empty.safetensors', 'holds no rows (0 × 3 embeddings): there is nothing to probe'));
+      new FileError('empty.npy', 'holds no rows (0 × 768 embeddings): there is nothing to probe'),
+    );
+    await expect(
+      load(npzBytes({ 'x.npy': npyBytes('<f8', [0, 4], new Float64Array(0)) }), 'empty.npz'),
+    ).rejects.toThrow(new FileError('empty.npz', 'holds no rows (0 × 4 embeddings): there is nothing to probe'));
+    await expect(
+      load(safetensorsBytes({ x: { dtype: 'F32', shape: [0, 3], data: new Float32Array(0) } }), 'empty.safetensors'),
+    ).rejects.toThrow(
+      new FileError('empty.safetensors', 'holds no rows (0 × 3 embeddings): there is nothing to probe'),
+    );
     // One row is data: it loads.
     const one = await load(npyBytes('<f4', [1, 3], Float32Array.from([1, 2, 3])), 'one.npy');
     expect(one.embeddings.rows).toBe(1);

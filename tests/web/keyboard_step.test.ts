@@ -5,16 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { keyboardStep } from '../../web/src/common/plots/keyboard_step.ts';
 
 // Data (x, y) to pixels: x * 10, and y flipped (pixel y = 100 - 10 y), as a plot's layout does.
-const X = { offset: 0, slope: 10 }, Y = { offset: 100, slope: -10 };
+const X = { offset: 0, slope: 10 },
+  Y = { offset: 100, slope: -10 };
 //              0  1  2  3   4  5
 const points = { x: [5, 7, 6, 5, 3, 9], y: [5, 5, 8, 2, 5, 6] };
 const centre: [number, number] = [50, 50];
 
-describe('moving a plot\'s selection with the arrow keys', () => {
+describe("moving a plot's selection with the arrow keys", () => {
   it('moves to the nearest point in the direction, on screen', () => {
-    expect(keyboardStep(points, X, Y, 0, 'ArrowRight', centre)).toBe(1);  // (7, 5): 20 px along, none across
+    expect(keyboardStep(points, X, Y, 0, 'ArrowRight', centre)).toBe(1); // (7, 5): 20 px along, none across
     expect(keyboardStep(points, X, Y, 0, 'ArrowLeft', centre)).toBe(4);
-    expect(keyboardStep(points, X, Y, 0, 'ArrowUp', centre)).toBe(2);     // y = 8 is up on screen
+    expect(keyboardStep(points, X, Y, 0, 'ArrowUp', centre)).toBe(2); // y = 8 is up on screen
     expect(keyboardStep(points, X, Y, 0, 'ArrowDown', centre)).toBe(3);
   });
 

@@ -6,7 +6,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CANCEL_POLICY, type Policies, type RequestKind } from '../../web/src/common/worker/protocol.ts';
 import type { HandlerContext } from '../../web/src/common/worker/handler.ts';
-import { enginesOf, LAB_IDS, labNamed, LABS, mergeLabTables, tabsOf, type LabEntry, type LabId } from '../../web/src/labs/index.ts';
+import {
+  enginesOf,
+  LAB_IDS,
+  labNamed,
+  LABS,
+  mergeLabTables,
+  tabsOf,
+  type LabEntry,
+  type LabId,
+} from '../../web/src/labs/index.ts';
 import { LAB_POLICIES, type LabRequests } from '../../web/src/labs/protocol.ts';
 import type { LabView } from '../../web/src/labs/views.tsx';
 import { HANDLERS, LAB_HANDLERS } from '../../web/src/labs/worker.ts';
@@ -14,13 +23,17 @@ import { HANDLERS, LAB_HANDLERS } from '../../web/src/labs/worker.ts';
 describe('the registry', () => {
   it('gives the tab strip: one tab per lab, labelled with its one name', () => {
     expect(tabsOf(LABS)).toEqual([
-      { id: 'probe', label: 'Probe' }, { id: 'ood', label: 'Out-of-distribution' }, { id: 'evaluation', label: 'Evaluation' },
-      { id: 'regression', label: 'Regression' }, { id: 'classification', label: 'Classification' }, { id: 'compare', label: 'Compare' },
+      { id: 'probe', label: 'Probe' },
+      { id: 'ood', label: 'Out-of-distribution' },
+      { id: 'evaluation', label: 'Evaluation' },
+      { id: 'regression', label: 'Regression' },
+      { id: 'classification', label: 'Classification' },
+      { id: 'compare', label: 'Compare' },
     ]);
     expect(LAB_IDS).toEqual(['probe', 'ood', 'evaluation', 'regression', 'classification', 'compare']);
   });
 
-  it('opens links by a lab\'s id or an old name, and ignores words no lab knows', () => {
+  it("opens links by a lab's id or an old name, and ignores words no lab knows", () => {
     expect(labNamed(LABS, 'evaluation')).toBe('evaluation');
     expect(labNamed(LABS, 'evaluate')).toBe('evaluation');
     expect(labNamed(LABS, 'gpc')).toBe('classification');
@@ -41,10 +54,22 @@ describe('the registry', () => {
       }
     }
     // The kinds the page's cancel relies on (the long wasm calls run on the instance cancel terminates).
-    expect(Object.entries(CANCEL_POLICY).filter(([, p]) => p === 'terminate').map(([k]) => k).sort()).toEqual([
-      'anomaly-experiment', 'classification-certify', 'classification-explain', 'classification-multiclass-certify',
-      'classification-multiclass-optimize', 'classification-optimize', 'classification-sweep', 'probe-certify',
-      'probe-explain', 'regression-optimize',
+    expect(
+      Object.entries(CANCEL_POLICY)
+        .filter(([, p]) => p === 'terminate')
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual([
+      'anomaly-experiment',
+      'classification-certify',
+      'classification-explain',
+      'classification-multiclass-certify',
+      'classification-multiclass-optimize',
+      'classification-optimize',
+      'classification-sweep',
+      'probe-certify',
+      'probe-explain',
+      'regression-optimize',
     ]);
     expect(LAB_POLICIES.ood).toEqual({ 'ood-baselines': 'between-chunks' });
     expect(Object.keys(LAB_POLICIES.evaluation)).toEqual(['experiment']);
@@ -55,8 +80,9 @@ describe('the registry', () => {
   });
 
   it('refuses a kind declared by two labs', () => {
-    expect(() => mergeLabTables({ ...LAB_POLICIES, toy: { probe: 'none' } }))
-      .toThrow('request kind "probe" is declared by two labs: probe and toy');
+    expect(() => mergeLabTables({ ...LAB_POLICIES, toy: { probe: 'none' } })).toThrow(
+      'request kind "probe" is declared by two labs: probe and toy',
+    );
   });
 });
 
@@ -68,9 +94,14 @@ export const missingView: { readonly [L in LabId]: LabView } = {};
 
 describe('a toy lab added as docs/architecture.md says', () => {
   // Step 2: the registry entry.
-  const labs = { ...LABS, toy: { name: 'Toy', aliases: ['old-toy'], engine: 'probe' } } as const satisfies Record<string, LabEntry>;
+  const labs = { ...LABS, toy: { name: 'Toy', aliases: ['old-toy'], engine: 'probe' } } as const satisfies Record<
+    string,
+    LabEntry
+  >;
   // Step 3: its kinds and their cancel policies.
-  interface ToyRequests { 'toy-echo': { request: { text: string }; result: { text: string } } }
+  interface ToyRequests {
+    'toy-echo': { request: { text: string }; result: { text: string } };
+  }
   const TOY_POLICIES: Policies<ToyRequests> = { 'toy-echo': 'none' };
   // Step 4: its handler (the context holds only the engine the lab names).
   const toyHandlers = {
@@ -89,15 +120,24 @@ describe('a toy lab added as docs/architecture.md says', () => {
     expect(enginesOf(labs)).toEqual(enginesOf(LABS));
   });
 
-  it('joins the protocol\'s policies and the handler table, and its handler answers', async () => {
+  it("joins the protocol's policies and the handler table, and its handler answers", async () => {
     const policies = mergeLabTables<string>({ ...LAB_POLICIES, toy: TOY_POLICIES });
     expect(policies['toy-echo']).toBe('none');
     expect(Object.keys(policies).length).toBe(Object.keys(CANCEL_POLICY).length + 1);
-    const handlers = mergeLabTables<unknown>({ ...LAB_HANDLERS, toy: toyHandlers }) as Record<string, typeof toyHandlers['toy-echo']>;
+    const handlers = mergeLabTables<unknown>({ ...LAB_HANDLERS, toy: toyHandlers }) as Record<
+      string,
+      (typeof toyHandlers)['toy-echo']
+    >;
     expect(Object.keys(handlers).sort()).toEqual(Object.keys(policies).sort());
     const stages: string[] = [];
-    const context = { engines: {}, signal: new AbortController().signal, progress: (p: { stage: string }) => stages.push(p.stage) };
-    expect(await handlers['toy-echo']({ kind: 'toy-echo', text: 'gp' }, context as unknown as HandlerContext<'probe'>)).toEqual({ text: 'GP' });
+    const context = {
+      engines: {},
+      signal: new AbortController().signal,
+      progress: (p: { stage: string }) => stages.push(p.stage),
+    };
+    expect(
+      await handlers['toy-echo']({ kind: 'toy-echo', text: 'gp' }, context as unknown as HandlerContext<'probe'>),
+    ).toEqual({ text: 'GP' });
     expect(stages).toEqual(['echoing']);
     const views: Record<keyof typeof labs, LabView> = { ...({} as Record<LabId, LabView>), toy: toyView };
     expect(views.toy.probeSettings).toBe(false);
@@ -108,8 +148,9 @@ describe('docs/architecture.md "How to add a lab"', () => {
   const doc = readFileSync('docs/architecture.md', 'utf8');
   const section = doc.slice(doc.indexOf('## How to add a lab'));
 
-  it('points at files that exist (a path with <lab> or <domain> at an existing lab\'s)', () => {
-    const paths = [...section.matchAll(/`((?:web|wasm|tests)\/[^`\s]+)`/g)].map((m) => m[1])
+  it("points at files that exist (a path with <lab> or <domain> at an existing lab's)", () => {
+    const paths = [...section.matchAll(/`((?:web|wasm|tests)\/[^`\s]+)`/g)]
+      .map((m) => m[1])
       .filter((p) => !p.includes('/toy/'))
       .map((p) => p.replace('<lab>', 'regression').replace('<domain>', 'regression'));
     expect(paths.length).toBeGreaterThan(8);
@@ -124,6 +165,7 @@ describe('docs/architecture.md "How to add a lab"', () => {
     has('web/src/labs/worker.ts', 'export const LAB_HANDLERS');
     has('web/src/labs/views.tsx', 'export const LAB_VIEWS');
     has('web/src/labs/engines.ts', 'export const ENGINE_FACTORIES');
-    for (const name of ['LABS', 'LabRequests', 'LAB_POLICIES', 'LAB_HANDLERS', 'LAB_VIEWS']) expect(section).toContain(name);
+    for (const name of ['LABS', 'LabRequests', 'LAB_POLICIES', 'LAB_HANDLERS', 'LAB_VIEWS'])
+      expect(section).toContain(name);
   });
 });

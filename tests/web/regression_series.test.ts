@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { evenGrid, inputRange, plotGrid } from '../../web/src/labs/regression/state/regression_grid.ts';
 import {
-  defaultChoice, parseIsoDate, seriesFromTable, type SeriesChoice,
+  defaultChoice,
+  parseIsoDate,
+  seriesFromTable,
+  type SeriesChoice,
 } from '../../web/src/labs/regression/state/regression_series.ts';
 import { messageOf, tableOf } from './fixtures.ts';
 
@@ -58,7 +61,11 @@ describe('bad input names the file, the column and the row', () => {
     ['x,y\n1,2\n2,inf\n', 'inf.csv', "inf.csv: column 'y' (y) row 2 is +Inf"],
     ['x,y\n1,2\n', 'one.csv', 'one.csv: needs at least 2 data rows, has 1'],
     ['name,kind\na,b\nc,d\n', 'words.csv', 'words.csv: has no numeric column to use as y'],
-    ['date,y\n2021-02-28,1\n2021-02-30,2\n', 'dates.csv', "dates.csv: column 'date' (x) row 2: '2021-02-30' is not a valid date"],
+    [
+      'date,y\n2021-02-28,1\n2021-02-30,2\n',
+      'dates.csv',
+      "dates.csv: column 'date' (x) row 2: '2021-02-30' is not a valid date",
+    ],
   ])('%s', (text, fileName, expected) => {
     expect(messageOf(() => load(text, fileName))).toBe(expected);
   });
@@ -66,10 +73,13 @@ describe('bad input names the file, the column and the row', () => {
   it('rejects impossible choices and files too large for an exact GP', () => {
     const t = tableOf('a,y\n1,2\n3,4\n', 'c.csv');
     expect(messageOf(() => seriesFromTable(t, { y: 'y', x: ['z'] }))).toBe("c.csv: has no column 'z' (x)");
-    expect(messageOf(() => seriesFromTable(t, { y: 'y', x: ['y'] }))).toBe("c.csv: column 'y' cannot be both an input and y");
+    expect(messageOf(() => seriesFromTable(t, { y: 'y', x: ['y'] }))).toBe(
+      "c.csv: column 'y' cannot be both an input and y",
+    );
     const big = tableOf(`x,y\n${Array.from({ length: 5001 }, (_, i) => `${i},1`).join('\n')}\n`, 'big.csv');
     expect(messageOf(() => seriesFromTable(big, defaultChoice(big)))).toBe(
-      'big.csv: has 5,001 rows; exact GP regression here takes at most 5,000 points (an n × n kernel matrix, n³ work per likelihood)');
+      'big.csv: has 5,001 rows; exact GP regression here takes at most 5,000 points (an n × n kernel matrix, n³ work per likelihood)',
+    );
   });
 });
 

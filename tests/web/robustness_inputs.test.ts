@@ -3,8 +3,18 @@
 // and the classification lab's refusal to certify or sweep while a field it reads has a problem or no
 // coordinate moves.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fieldProblems, parseMinNumber, parseNumberList, problemsIn, setFieldProblem } from '../../web/src/common/state/field_problems.ts';
-import { ROBUSTNESS_FORM, robustnessProblems, robustnessSettings } from '../../web/src/labs/classification/state/certify_store.ts';
+import {
+  fieldProblems,
+  parseMinNumber,
+  parseNumberList,
+  problemsIn,
+  setFieldProblem,
+} from '../../web/src/common/state/field_problems.ts';
+import {
+  ROBUSTNESS_FORM,
+  robustnessProblems,
+  robustnessSettings,
+} from '../../web/src/labs/classification/state/certify_store.ts';
 
 afterEach(() => {
   fieldProblems.value = {};
@@ -27,9 +37,15 @@ describe('typed numbers', () => {
 
   it('reads a list, or names the first entry that is not a number ≥ min', () => {
     expect(parseNumberList('0, 0.1; 0.2 1.4', 0, 'sweep gammas')).toEqual({ value: [0, 0.1, 0.2, 1.4] });
-    expect(parseNumberList('0, abc, 0.5', 0, 'sweep gammas')).toEqual({ problem: "sweep gammas: 'abc' is not a number ≥ 0" });
-    expect(parseNumberList('0, -0.5', 0, 'sweep gammas')).toEqual({ problem: "sweep gammas: '-0.5' is not a number ≥ 0" });
-    expect(parseNumberList(' , ', 0, 'sweep gammas')).toEqual({ problem: 'sweep gammas is empty: give at least one number ≥ 0' });
+    expect(parseNumberList('0, abc, 0.5', 0, 'sweep gammas')).toEqual({
+      problem: "sweep gammas: 'abc' is not a number ≥ 0",
+    });
+    expect(parseNumberList('0, -0.5', 0, 'sweep gammas')).toEqual({
+      problem: "sweep gammas: '-0.5' is not a number ≥ 0",
+    });
+    expect(parseNumberList(' , ', 0, 'sweep gammas')).toEqual({
+      problem: 'sweep gammas is empty: give at least one number ≥ 0',
+    });
   });
 });
 
@@ -43,7 +59,10 @@ describe('the classification lab refuses to certify what the user did not give',
     expect(robustnessProblems('certify', settings())).toEqual(['gamma is empty: give a number ≥ 0']);
     expect(robustnessProblems('sweep', settings())).toEqual(["sweep gammas: 'abc' is not a number ≥ 0"]);
     setFieldProblem(ROBUSTNESS_FORM, 'x* x2', "x* x2: 'e' is not a number");
-    expect(robustnessProblems('sweep', settings())).toEqual(["sweep gammas: 'abc' is not a number ≥ 0", "x* x2: 'e' is not a number"]);
+    expect(robustnessProblems('sweep', settings())).toEqual([
+      "sweep gammas: 'abc' is not a number ≥ 0",
+      "x* x2: 'e' is not a number",
+    ]);
     // A corrected field clears its problem.
     setFieldProblem(ROBUSTNESS_FORM, 'gamma', null);
     expect(problemsIn(ROBUSTNESS_FORM)).toHaveLength(2);
@@ -51,7 +70,8 @@ describe('the classification lab refuses to certify what the user did not give',
   });
 
   it('refuses when no coordinate moves', () => {
-    expect(robustnessProblems('certify', { ...settings(), dims: [] }))
-      .toEqual(['no moving coordinate is ticked: tick at least one (with none, the box is x* alone)']);
+    expect(robustnessProblems('certify', { ...settings(), dims: [] })).toEqual([
+      'no moving coordinate is ticked: tick at least one (with none, the box is x* alone)',
+    ]);
   });
 });

@@ -4,8 +4,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createProbeEngine, type ProbeEngine } from '../../web/src/engine/index.ts';
 import type { Column } from '../../web/src/io/table.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, defaultConcept, distinctValues, queryRows, inDistributionMask, parseSession, record, redo,
-  toggleObservation, undo, type History, type Session,
+  conceptLabels,
+  DEFAULT_SESSION,
+  defaultConcept,
+  distinctValues,
+  queryRows,
+  inDistributionMask,
+  parseSession,
+  record,
+  redo,
+  toggleObservation,
+  undo,
+  type History,
+  type Session,
 } from '../../web/src/common/state/session.ts';
 
 const columns: Column[] = [
@@ -15,30 +26,47 @@ const columns: Column[] = [
 
 describe('concepts', () => {
   it('labels rows by chosen values or by a threshold', () => {
-    expect(Array.from(conceptLabels({ column: 'animal', kind: 'values', positives: ['cat', 'eel'] }, columns, 6))).toEqual([1, 0, 1, 1, 0, 1]);
-    expect(Array.from(conceptLabels({ column: 'size', kind: 'threshold', threshold: 5 }, columns, 6))).toEqual([0, 1, 0, 1, 0, 1]);
-    expect(Array.from(conceptLabels({ column: 'size', kind: 'values', positives: ['9', '1'] }, columns, 6))).toEqual([1, 0, 0, 0, 0, 1]);
+    expect(
+      Array.from(conceptLabels({ column: 'animal', kind: 'values', positives: ['cat', 'eel'] }, columns, 6)),
+    ).toEqual([1, 0, 1, 1, 0, 1]);
+    expect(Array.from(conceptLabels({ column: 'size', kind: 'threshold', threshold: 5 }, columns, 6))).toEqual([
+      0, 1, 0, 1, 0, 1,
+    ]);
+    expect(Array.from(conceptLabels({ column: 'size', kind: 'values', positives: ['9', '1'] }, columns, 6))).toEqual([
+      1, 0, 0, 0, 0, 1,
+    ]);
     expect(distinctValues(columns[0])).toEqual(['cat', 'dog', 'eel']);
   });
 
   it('chooses a first concept: a few-valued column, positive "1" when it has one', () => {
     const label: Column = { name: 'label', kind: 'number', values: Float64Array.from([0, 1, 0, 1]) };
-    const id: Column = { name: 'id', kind: 'number', values: Float64Array.from(Array.from({ length: 40 }, (_, i) => i)) };
+    const id: Column = {
+      name: 'id',
+      kind: 'number',
+      values: Float64Array.from(Array.from({ length: 40 }, (_, i) => i)),
+    };
     expect(defaultConcept([id, label])).toEqual({ column: 'label', kind: 'values', positives: ['1'] });
-    expect(defaultConcept([{ name: 'flag', kind: 'string', values: ['no', 'Yes', 'no'] }])).toEqual({ column: 'flag', kind: 'values', positives: ['Yes'] });
+    expect(defaultConcept([{ name: 'flag', kind: 'string', values: ['no', 'Yes', 'no'] }])).toEqual({
+      column: 'flag',
+      kind: 'values',
+      positives: ['Yes'],
+    });
     expect(defaultConcept(columns)).toEqual({ column: 'animal', kind: 'values', positives: ['cat'] });
     expect(defaultConcept([id])).toBeNull();
   });
 
   it('lists the rows of a query subset', () => {
     expect(queryRows({ kind: 'all' }, columns, 6)).toBeNull();
-    expect(Array.from(queryRows({ kind: 'values', column: 'animal', values: ['dog', 'eel'] }, columns, 6)!)).toEqual([1, 2, 4]);
+    expect(Array.from(queryRows({ kind: 'values', column: 'animal', values: ['dog', 'eel'] }, columns, 6)!)).toEqual([
+      1, 2, 4,
+    ]);
     expect(Array.from(queryRows({ kind: 'values', column: 'size', values: ['9'] }, columns, 6)!)).toEqual([5]);
   });
 
   it('marks in-distribution rows for a column-based OOD setup', () => {
-    expect(Array.from(inDistributionMask({ kind: 'column', column: 'animal', inDistribution: ['cat', 'dog'] }, columns, 6)!))
-      .toEqual([1, 1, 0, 1, 1, 1]);
+    expect(
+      Array.from(inDistributionMask({ kind: 'column', column: 'animal', inDistribution: ['cat', 'dog'] }, columns, 6)!),
+    ).toEqual([1, 1, 0, 1, 1, 1]);
     expect(inDistributionMask({ kind: 'none' }, columns, 6)).toBeNull();
   });
 });
@@ -47,7 +75,8 @@ let engine: ProbeEngine;
 beforeAll(async () => {
   engine = await createProbeEngine();
 });
-const drawObservations = (labels: Uint8Array, perClass: number, seed: number) => Array.from(engine.drawObservations(labels, perClass, seed));
+const drawObservations = (labels: Uint8Array, perClass: number, seed: number) =>
+  Array.from(engine.drawObservations(labels, perClass, seed));
 
 describe('observations', () => {
   const labels = Uint8Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? 1 : 0));
@@ -92,12 +121,20 @@ describe('undo and redo', () => {
 
 describe('session files', () => {
   it('round-trips through JSON and rejects malformed files', () => {
-    const s: Session = { ...DEFAULT_SESSION, data: { kind: 'demo', id: 'digits' }, concept: { column: 'animal', kind: 'values', positives: ['cat'] }, observations: [0, 4] };
+    const s: Session = {
+      ...DEFAULT_SESSION,
+      data: { kind: 'demo', id: 'digits' },
+      concept: { column: 'animal', kind: 'values', positives: ['cat'] },
+      observations: [0, 4],
+    };
     expect(parseSession(JSON.stringify(s))).toEqual(s);
     expect(() => parseSession('nope')).toThrowError('the session file is not valid JSON');
     expect(() => parseSession('{"version": 2}')).toThrowError('not a gpprobe session (expected "version": 1)');
-    expect(() => parseSession(JSON.stringify({ ...s, epsilon: -1 }))).toThrowError('the session file: epsilon must be a number from 1e-300 to 1e300, got -1');
-    expect(() => parseSession(JSON.stringify({ ...s, observations: [1.5] }))).toThrowError('the session file: observations[0] must be a whole number from 0 to 4294967295, got 1.5');
+    expect(() => parseSession(JSON.stringify({ ...s, epsilon: -1 }))).toThrowError(
+      'the session file: epsilon must be a number from 1e-300 to 1e300, got -1',
+    );
+    expect(() => parseSession(JSON.stringify({ ...s, observations: [1.5] }))).toThrowError(
+      'the session file: observations[0] must be a whole number from 0 to 4294967295, got 1.5',
+    );
   });
 });
-

@@ -8,13 +8,19 @@ import { pageOptions, paramsLink } from '../../web/src/common/state/link_params.
 import { DEFAULT_SESSION } from '../../web/src/common/state/session.ts';
 import { decodeLink, encodeLink, migrate, type LinkState } from '../../web/src/common/state/share_link.ts';
 
-const fixture = JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as { links: { name: string; hash: string; state: LinkState }[] };
+const fixture = JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as {
+  links: { name: string; hash: string; state: LinkState }[];
+};
 
 const full: LinkState = {
   session: {
-    ...DEFAULT_SESSION, data: { kind: 'url', data: 'https://data.example/emb.parquet', metadata: ['https://data.example/m.tsv'] },
-    concept: { column: 'score', kind: 'threshold', threshold: 0.125 }, draw: { perClass: 12, seed: 7 },
-    observations: [0, 5, 9, 123456], epsilon: 0.1 + 0.2, strength: 1 / 3,
+    ...DEFAULT_SESSION,
+    data: { kind: 'url', data: 'https://data.example/emb.parquet', metadata: ['https://data.example/m.tsv'] },
+    concept: { column: 'score', kind: 'threshold', threshold: 0.125 },
+    draw: { perClass: 12, seed: 7 },
+    observations: [0, 5, 9, 123456],
+    epsilon: 0.1 + 0.2,
+    strength: 1 / 3,
     ood: { kind: 'file', files: [{ name: 'ood.npy', size: 1200 }], url: 'https://data.example/ood.npy' },
     queries: { kind: 'values', column: 'split', values: ['test', 'val'] },
   },
@@ -27,7 +33,17 @@ describe('link state', () => {
     const back = decodeLink(`#${encodeLink(full)}`)!;
     expect(back).toEqual(full);
     expect(back.session.epsilon).toBe(0.30000000000000004);
-    const projector = { ...full, session: { ...full.session, data: { kind: 'projector' as const, config: 'https://x.example/projector_config.json', embedding: 'Word2Vec 10K' } } };
+    const projector = {
+      ...full,
+      session: {
+        ...full.session,
+        data: {
+          kind: 'projector' as const,
+          config: 'https://x.example/projector_config.json',
+          embedding: 'Word2Vec 10K',
+        },
+      },
+    };
     expect(decodeLink(`#${encodeLink(projector)}`)).toEqual(projector);
   });
 
@@ -53,15 +69,21 @@ describe('link state', () => {
   }
 
   it('refuses a link from a newer version, and a damaged one, with a message', () => {
-    expect(() => migrate({ v: 2 })).toThrow('this link was made by a newer gpprobe (link version 2; this one reads up to 1)');
+    expect(() => migrate({ v: 2 })).toThrow(
+      'this link was made by a newer gpprobe (link version 2; this one reads up to 1)',
+    );
     expect(() => migrate({ data: {} })).toThrow('this link is not a gpprobe link (no version)');
-    expect(() => decodeLink(fixture.links[0].hash.slice(0, 60))).toThrow('this link\'s state (#s=...) is damaged');
+    expect(() => decodeLink(fixture.links[0].hash.slice(0, 60))).toThrow("this link's state (#s=...) is damaged");
     expect(decodeLink('#section-2')).toBeNull();
   });
 
   it('refuses bad fields instead of opening their defaults (issue 23, item 5; the rules: session_schema.test.ts)', () => {
-    expect(() => migrate({ v: 1, epsilon: -1, strength: 'x' })).toThrow('this link\'s epsilon must be a number from 1e-300 to 1e300, got -1');
-    expect(() => migrate({ v: 1, rows: [3, -1, 2.5, 3, 1] })).toThrow('this link\'s rows[1] must be a whole number from 0 to 4294967295, got -1');
+    expect(() => migrate({ v: 1, epsilon: -1, strength: 'x' })).toThrow(
+      "this link's epsilon must be a number from 1e-300 to 1e300, got -1",
+    );
+    expect(() => migrate({ v: 1, rows: [3, -1, 2.5, 3, 1] })).toThrow(
+      "this link's rows[1] must be a whole number from 0 to 4294967295, got -1",
+    );
     expect(migrate({ v: 1, rows: [3, 1, 3] }).session.observations).toEqual([1, 3]);
   });
 });
@@ -70,23 +92,41 @@ describe('hand-typed parameters', () => {
   const base = 'https://host.example/tools/gpprobe/index.html';
 
   it('say only what they say, with URLs resolved against the page', () => {
-    const p = paramsLink(new URLSearchParams('data=data/emb.npy&metadata=data/meta.csv&metadata=https://o.example/labels.npy&concept=label=cat,dog&per-class=4&epsilon=0.5'), base)!;
+    const p = paramsLink(
+      new URLSearchParams(
+        'data=data/emb.npy&metadata=data/meta.csv&metadata=https://o.example/labels.npy&concept=label=cat,dog&per-class=4&epsilon=0.5',
+      ),
+      base,
+    )!;
     expect(p.problems).toEqual([]);
     expect(p.link).toEqual({
       session: {
-        data: { kind: 'url', data: 'https://host.example/tools/gpprobe/data/emb.npy', metadata: ['https://host.example/tools/gpprobe/data/meta.csv', 'https://o.example/labels.npy'] },
-        concept: { column: 'label', kind: 'values', positives: ['cat', 'dog'] }, draw: { perClass: 4, seed: 1 }, epsilon: 0.5,
+        data: {
+          kind: 'url',
+          data: 'https://host.example/tools/gpprobe/data/emb.npy',
+          metadata: ['https://host.example/tools/gpprobe/data/meta.csv', 'https://o.example/labels.npy'],
+        },
+        concept: { column: 'label', kind: 'values', positives: ['cat', 'dog'] },
+        draw: { perClass: 4, seed: 1 },
+        epsilon: 0.5,
       },
-      drawn: true, view: {},
+      drawn: true,
+      view: {},
     });
   });
 
   it('read thresholds, explicit rows, a Projector config, the OOD file and the view', () => {
-    const p = paramsLink(new URLSearchParams('config=/p/projector_config.json&embedding=Mnist&concept=score>=0.75&observations=9,2,9&ood=ood.npy&queries=split=test&tab=ood&color-by=episteme&selected=2'), base)!;
+    const p = paramsLink(
+      new URLSearchParams(
+        'config=/p/projector_config.json&embedding=Mnist&concept=score>=0.75&observations=9,2,9&ood=ood.npy&queries=split=test&tab=ood&color-by=episteme&selected=2',
+      ),
+      base,
+    )!;
     expect(p.problems).toEqual([]);
     expect(p.link.session).toEqual({
       data: { kind: 'projector', config: 'https://host.example/p/projector_config.json', embedding: 'Mnist' },
-      concept: { column: 'score', kind: 'threshold', threshold: 0.75 }, observations: [2, 9],
+      concept: { column: 'score', kind: 'threshold', threshold: 0.75 },
+      observations: [2, 9],
       ood: { kind: 'file', files: [], url: 'https://host.example/tools/gpprobe/ood.npy' },
       queries: { kind: 'values', column: 'split', values: ['test'] },
     });
@@ -95,17 +135,29 @@ describe('hand-typed parameters', () => {
   });
 
   it('name each bad value and keep the rest', () => {
-    const p = paramsLink(new URLSearchParams('demo=digits&epsilon=abc&strength=0&per-class=2.5&observations=1,x&concept=nocolumn'), base)!;
+    const p = paramsLink(
+      new URLSearchParams('demo=digits&epsilon=abc&strength=0&per-class=2.5&observations=1,x&concept=nocolumn'),
+      base,
+    )!;
     expect(p.problems).toEqual([
-      'concept=nocolumn is not column=value,... or column>=number', 'per-class=2.5 is not a count',
-      'observations=1,x is not a list of row numbers', 'epsilon=abc is not a positive number', 'strength=0 is not a positive number',
+      'concept=nocolumn is not column=value,... or column>=number',
+      'per-class=2.5 is not a count',
+      'observations=1,x is not a list of row numbers',
+      'epsilon=abc is not a positive number',
+      'strength=0 is not a positive number',
     ]);
     expect(p.link.session).toEqual({ data: { kind: 'demo', id: 'digits' } });
   });
 
   it('describe nothing without state parameters; embed options are separate', () => {
     expect(paramsLink(new URLSearchParams('embed=1&views=judged'), base)).toBeNull();
-    expect(pageOptions(new URLSearchParams('embed=1&views=table,judged,nonsense,judged'))).toEqual({ embed: true, views: ['table', 'judged'] });
-    expect(pageOptions(new URLSearchParams(''))).toEqual({ embed: false, views: ['map', 'judged', 'alea', 'belief', 'table'] });
+    expect(pageOptions(new URLSearchParams('embed=1&views=table,judged,nonsense,judged'))).toEqual({
+      embed: true,
+      views: ['table', 'judged'],
+    });
+    expect(pageOptions(new URLSearchParams(''))).toEqual({
+      embed: false,
+      views: ['map', 'judged', 'alea', 'belief', 'table'],
+    });
   });
 });

@@ -9,14 +9,25 @@ const policy = (page: string) => /http-equiv="Content-Security-Policy"\s+content
 
 describe('widen_csp', () => {
   it('adds origins to connect-src only, once each', () => {
-    const wide = widenConnectSrc(html, ['https://data.example.org/some/path.npy', 'https://cdn.example.net', 'https://data.example.org']);
-    const before = policy(html), after = policy(wide);
-    expect(after.find((d) => d.startsWith('connect-src'))).toBe("connect-src 'self' blob: data: https://data.example.org https://cdn.example.net");
-    expect(after.filter((d) => !d.startsWith('connect-src'))).toEqual(before.filter((d) => !d.startsWith('connect-src')));
+    const wide = widenConnectSrc(html, [
+      'https://data.example.org/some/path.npy',
+      'https://cdn.example.net',
+      'https://data.example.org',
+    ]);
+    const before = policy(html),
+      after = policy(wide);
+    expect(after.find((d) => d.startsWith('connect-src'))).toBe(
+      "connect-src 'self' blob: data: https://data.example.org https://cdn.example.net",
+    );
+    expect(after.filter((d) => !d.startsWith('connect-src'))).toEqual(
+      before.filter((d) => !d.startsWith('connect-src')),
+    );
     expect(widenConnectSrc(wide, ['https://cdn.example.net'])).toBe(wide);
   });
 
   it('refuses a page without the policy', () => {
-    expect(() => widenConnectSrc('<html></html>', ['https://a.example'])).toThrow('no Content-Security-Policy <meta> tag found');
+    expect(() => widenConnectSrc('<html></html>', ['https://a.example'])).toThrow(
+      'no Content-Security-Policy <meta> tag found',
+    );
   });
 });

@@ -2,13 +2,15 @@
 
 #include <string>
 
-#include "csv_output.h"
 #include "gpprobe/certify/robustness_region.h"
+
+#include "csv_output.h"
 
 namespace gpprobe::cli {
 
 std::set<std::string> robustness_flag_names() {
-  return {"point", "gamma", "sweep", "dims", "valid-range", "tolerance", "max-iterations", "time-limit", "search", "out"};
+  return {"point",     "gamma",          "sweep",      "dims",   "valid-range",
+          "tolerance", "max-iterations", "time-limit", "search", "out"};
 }
 
 Result<std::vector<double>> required_point(const Arguments& args) {
@@ -22,8 +24,8 @@ Result<double> required_gamma(const Arguments& args, GammaBound bound) {
   if (!gamma.ok()) return gamma.status();
   const bool positive = bound == GammaBound::positive;
   if (positive ? !(gamma.value() > 0.0) : gamma.value() < 0.0) {
-    return Status(StatusCode::invalid_argument,
-                  std::string("--gamma must be ") + (positive ? "> 0" : ">= 0") + ", got " + format_number(gamma.value()));
+    return Status(StatusCode::invalid_argument, std::string("--gamma must be ") + (positive ? "> 0" : ">= 0") +
+                                                    ", got " + format_number(gamma.value()));
   }
   return gamma.value();
 }

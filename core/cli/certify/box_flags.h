@@ -15,9 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "arguments.h"
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/common/status.h"
+
+#include "arguments.h"
 
 namespace gpprobe::cli {
 

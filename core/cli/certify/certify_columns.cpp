@@ -19,8 +19,7 @@ Result<std::optional<CertifyOptions>> certify_options(const Arguments& args) {
   Result<double> gamma = args.number("certify-gamma", 0.0);
   if (!gamma.ok()) return gamma.status();
   if (gamma.value() < 0.0) {
-    return Status(StatusCode::invalid_argument,
-                  "--certify-gamma must be >= 0, got " + format_number(gamma.value()));
+    return Status(StatusCode::invalid_argument, "--certify-gamma must be >= 0, got " + format_number(gamma.value()));
   }
   options.gamma = gamma.value();
   const std::string norm = args.get("norm", "inf");
@@ -37,8 +36,9 @@ Result<std::optional<CertifyOptions>> certify_options(const Arguments& args) {
   } else {
     for (const char* flag : {"tolerance", "max-iterations"})
       if (args.has(flag)) {
-        return Status(StatusCode::invalid_argument, std::string("--") + flag +
-                                                        " needs --certify-dims: branch and bound runs over chosen coordinates");
+        return Status(
+            StatusCode::invalid_argument,
+            std::string("--") + flag + " needs --certify-dims: branch and bound runs over chosen coordinates");
       }
   }
   Result<double> tolerance = args.number("tolerance", 0.01);
@@ -54,7 +54,8 @@ Result<std::optional<CertifyOptions>> certify_options(const Arguments& args) {
 }
 
 Status name_certify_flag(const Status& status) {
-  if (status.message().rfind("coordinate ", 0) == 0) return Status(status.code(), "--certify-dims: " + status.message());
+  if (status.message().rfind("coordinate ", 0) == 0)
+    return Status(status.code(), "--certify-dims: " + status.message());
   return status;
 }
 
@@ -65,14 +66,15 @@ std::string certify_header() {
 }
 
 void write_certificate(std::ostream& os, const ProbeCertificate& c) {
-  for (double v : {c.judged_probability_bounds.lower, c.lowest_found, c.highest_found, c.judged_probability_bounds.upper,
-                   c.latent_mean.lower, c.latent_mean.upper, c.latent_variance.lower, c.latent_variance.upper}) {
+  for (double v :
+       {c.judged_probability_bounds.lower, c.lowest_found, c.highest_found, c.judged_probability_bounds.upper,
+        c.latent_mean.lower, c.latent_mean.upper, c.latent_variance.lower, c.latent_variance.upper}) {
     os << ',' << format_number(v);
   }
   // The episteme is unbounded above where the variance may reach 0 (measure_bounds.h).
   os << ',' << format_bound(c.episteme.lower) << ',' << format_bound(c.episteme.upper);
-  os << ',' << verdict_flip_name(c.verdict_can_flip) << ',' << (c.status ? search_status_name(*c.status) : "bounds_only")
-     << ',' << c.iterations;
+  os << ',' << verdict_flip_name(c.verdict_can_flip) << ','
+     << (c.status ? search_status_name(*c.status) : "bounds_only") << ',' << c.iterations;
 }
 
 }  // namespace gpprobe::cli

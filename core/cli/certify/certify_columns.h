@@ -17,9 +17,10 @@
 #include <set>
 #include <string>
 
-#include "arguments.h"
 #include "gpprobe/certify/probe_certificate.h"
 #include "gpprobe/common/status.h"
+
+#include "arguments.h"
 
 namespace gpprobe::cli {
 

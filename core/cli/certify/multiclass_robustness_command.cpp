@@ -18,6 +18,9 @@
 #include <ostream>
 #include <sstream>
 
+#include "gpprobe/certify/multiclass_robustness.h"
+#include "gpprobe/certify/robustness_region.h"
+
 #include "arguments.h"
 #include "certify/box_flags.h"
 #include "certify/robustness_json.h"
@@ -25,8 +28,6 @@
 #include "classification/multiclass_model_flags.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/certify/multiclass_robustness.h"
-#include "gpprobe/certify/robustness_region.h"
 #include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
@@ -44,8 +45,9 @@ Result<Request> read_request(const Arguments& args) {
   for (const char* flag : {"sweep", "search"}) {
     if (args.has(flag)) {
       return Status(StatusCode::invalid_argument,
-                    std::string("--") + flag + " is not available with --likelihood softmax (give --gamma G; both "
-                                               "extremes of the class and the safety margin are certified)");
+                    std::string("--") + flag +
+                        " is not available with --likelihood softmax (give --gamma G; both "
+                        "extremes of the class and the safety margin are certified)");
     }
   }
   Result<std::vector<double>> point = required_point(args);
@@ -110,10 +112,9 @@ Status run(const Args& raw, std::ostream& out) {
   const MulticlassLaplace& gpc = model.value().model;
   const std::size_t C = gpc.classes();
   if (r.class_index && *r.class_index >= C) {
-    return Status(StatusCode::invalid_argument, "--class is " + std::to_string(*r.class_index) + "; " +
-                                                    flags.value().train_path + " has " +
-                                                    count_of(C, "class", "classes") + " (0 to " +
-                                                    std::to_string(C - 1) + ")");
+    return Status(StatusCode::invalid_argument,
+                  "--class is " + std::to_string(*r.class_index) + "; " + flags.value().train_path + " has " +
+                      count_of(C, "class", "classes") + " (0 to " + std::to_string(C - 1) + ")");
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -125,19 +126,19 @@ Status run(const Args& raw, std::ostream& out) {
   if (!certificate.ok()) return certificate.status();
   const ClassCertificate& k = certificate.value();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!finite(k.probability_at_point) || !finite({k.minimum.lower, k.minimum.upper, k.maximum.lower, k.maximum.upper,
-                                                  s.lower, s.upper}) ||
+  if (!finite(k.probability_at_point) ||
+      !finite({k.minimum.lower, k.minimum.upper, k.maximum.lower, k.maximum.upper, s.lower, s.upper}) ||
       !finite(k.minimum.witness) || !finite(k.maximum.witness) || !finite(s.witness)) {
-    return Status(StatusCode::numerical_failure, "the certificate of class " + std::to_string(c) +
-                                                     " or the safety margin is not finite");
+    return Status(StatusCode::numerical_failure,
+                  "the certificate of class " + std::to_string(c) + " or the safety margin is not finite");
   }
 
   const std::vector<double> moving(dims.value().begin(), dims.value().end());
   std::ostringstream os;
   os << "{\"point\":" << json_array(r.point) << ",\"dims\":" << json_array(moving)
      << ",\"gamma\":" << format_number(r.options.gamma) << ",\"tolerance\":" << format_number(r.options.tolerance)
-     << ",\"classes\":" << C << ",\"probability_at_point\":" << json_array(k.probability_at_point)
-     << ",\"class\":" << c << ",\"box\":{\"lower\":" << json_array(k.lower) << ",\"upper\":" << json_array(k.upper)
+     << ",\"classes\":" << C << ",\"probability_at_point\":" << json_array(k.probability_at_point) << ",\"class\":" << c
+     << ",\"box\":{\"lower\":" << json_array(k.lower) << ",\"upper\":" << json_array(k.upper)
      << "},\"root\":" << json_array({k.root.lower, k.root.upper}) << ",\"minimum\":" << extreme(k.minimum)
      << ",\"maximum\":" << extreme(k.maximum) << ",\"safety\":{\"predicted_class\":" << s.predicted_class
      << ",\"margin_lower\":" << format_number(s.lower) << ",\"margin_upper\":" << format_number(s.upper)

@@ -14,13 +14,14 @@
 #include <ostream>
 #include <sstream>
 
+#include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/synthetic_classification.h"
+
 #include "arguments.h"
+#include "classification/gpc_model_flags.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "classification/gpc_model_flags.h"
-#include "gpprobe/classification/gp_classifier.h"
-#include "gpprobe/certify/classifier_robustness.h"
-#include "gpprobe/classification/synthetic_classification.h"
 
 namespace gpprobe::cli {
 
@@ -42,7 +43,8 @@ Status write_csv(const std::string& path, const SyntheticClassification& part) {
   std::ofstream os(path, std::ios::binary | std::ios::trunc);
   os << "x1,x2,label\n";
   for (Eigen::Index i = 0; i < part.x.rows(); ++i)
-    os << format_number(part.x(i, 0)) << ',' << format_number(part.x(i, 1)) << ',' << part.labels[std::size_t(i)] << '\n';
+    os << format_number(part.x(i, 0)) << ',' << format_number(part.x(i, 1)) << ',' << part.labels[std::size_t(i)]
+       << '\n';
   os.flush();
   if (!os) return Status(StatusCode::io_error, path + ": cannot write the benchmark data");
   return Status::success();
@@ -59,15 +61,19 @@ Status run(const Args& raw, std::ostream& out) {
   for (const auto* r : {&n, &seed, &test_point})
     if (!r->ok()) return r->status();
   if (n.value() < 2 || n.value() + std::size_t(kTestPoints) > 1200) {
-    return Status(StatusCode::invalid_argument, "--n must be between 2 and 1000 (Synthetic2D has 1,200 points, 200 "
-                                                "of them for testing), got " + std::to_string(n.value()));
+    return Status(StatusCode::invalid_argument,
+                  "--n must be between 2 and 1000 (Synthetic2D has 1,200 points, 200 "
+                  "of them for testing), got " +
+                      std::to_string(n.value()));
   }
   if (std::size_t(test_point.value()) >= kTestPoints) {
-    return Status(StatusCode::invalid_argument, "--test-point must be below 200, got " + std::to_string(test_point.value()));
+    return Status(StatusCode::invalid_argument,
+                  "--test-point must be below 200, got " + std::to_string(test_point.value()));
   }
   Result<double> signal_variance = args.number("signal-variance", std::stod(kSignalVariance));
   Result<std::vector<double>> length_scales = args.numbers("length-scales", kLengthScales);
-  Result<std::vector<double>> gammas = args.numbers("gammas", "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1,1.1,1.2,1.3,1.4");
+  Result<std::vector<double>> gammas =
+      args.numbers("gammas", "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1,1.1,1.2,1.3,1.4");
   Result<double> tolerance = args.number("tolerance", 0.02);
   if (!signal_variance.ok()) return signal_variance.status();
   for (const auto* r : {&length_scales, &gammas})
@@ -83,8 +89,8 @@ Status run(const Args& raw, std::ostream& out) {
     GPPROBE_RETURN_IF_ERROR(write_csv(dir + "/robustness_test.csv", data.test));
   }
   auto start = std::chrono::steady_clock::now();
-  Result<GpClassifier> gpc = GpClassifier::fit(MatrixView(data.train.x), data.train.labels.data(),
-                                               data.train.labels.size(), kernel);
+  Result<GpClassifier> gpc =
+      GpClassifier::fit(MatrixView(data.train.x), data.train.labels.data(), data.train.labels.size(), kernel);
   if (!gpc.ok()) return gpc.status();
   const double fit_seconds = seconds_since(start);
   const GpcCommonForm& form = gpc.value().common_form();
@@ -122,8 +128,8 @@ Status run(const Args& raw, std::ostream& out) {
       rows << (g ? "," : "") << "{\"gamma\":" << format_number(options.gamma) << ",\"seconds\":" << seconds
            << ",\"root_probability\":" << json_array({c.probability.lower, c.probability.upper})
            << ",\"interval\":" << json_array({x.lower, x.upper}) << ",\"iterations\":" << x.iterations
-           << ",\"status\":\"" << search_status_name(x.status) << "\",\"gpfgs_probability\":"
-           << format_number(c.gpfgs.probability) << "}";
+           << ",\"status\":\"" << search_status_name(x.status)
+           << "\",\"gpfgs_probability\":" << format_number(c.gpfgs.probability) << "}";
     } else {
       char line[200];
       std::snprintf(line, sizeof line, "%5.2f %9.3f %11zu  %-13s [%.4f, %.4f]  [%.4f, %.4f]  %.4f\n", options.gamma,
@@ -135,10 +141,12 @@ Status run(const Args& raw, std::ostream& out) {
   if (json) {
     out << "{\"n\":" << n.value() << ",\"seed\":" << seed.value() << ",\"test_point\":" << test_point.value()
         << ",\"point\":" << json_array(point) << ",\"signal_variance\":" << format_number(kernel.signal_variance)
-        << ",\"length_scales\":" << json_array(kernel.length_scales) << ",\"tolerance\":" << format_number(options.tolerance)
-        << ",\"variance\":\"" << variance_method_name(options.variance) << "\""
-        << ",\"fit_seconds\":" << fit_seconds << ",\"probability_at_point\":" << format_number(form.probability(point.data()))
-        << ",\"sense\":\"" << sense << "\",\"rows\":[" << rows.str() << "],\"total_seconds\":" << total << "}\n";
+        << ",\"length_scales\":" << json_array(kernel.length_scales)
+        << ",\"tolerance\":" << format_number(options.tolerance) << ",\"variance\":\""
+        << variance_method_name(options.variance) << "\""
+        << ",\"fit_seconds\":" << fit_seconds
+        << ",\"probability_at_point\":" << format_number(form.probability(point.data())) << ",\"sense\":\"" << sense
+        << "\",\"rows\":[" << rows.str() << "],\"total_seconds\":" << total << "}\n";
   } else {
     out << "total " << total << " s over " << gammas.value().size() << " gammas (" << sense << " side)\n";
   }

@@ -16,12 +16,12 @@
 
 #include "arguments.h"
 #include "certify/box_flags.h"
-#include "commands.h"
-#include "csv_output.h"
+#include "certify/robustness_json.h"
 #include "classification/gpc_model_flags.h"
 #include "classification/multiclass_model_flags.h"
+#include "commands.h"
+#include "csv_output.h"
 #include "readers/loaded_matrix.h"
-#include "certify/robustness_json.h"
 
 namespace gpprobe::cli {
 
@@ -39,8 +39,8 @@ Result<Request> read_request(const Arguments& args) {
   if (!point.ok()) return point.status();
   r.point = point.value();
   if (args.has("gamma") == args.has("sweep")) {
-    return Status(StatusCode::invalid_argument, args.has("gamma") ? "--gamma and --sweep exclude each other"
-                                                                  : "give --gamma G or --sweep G1,G2,...");
+    return Status(StatusCode::invalid_argument,
+                  args.has("gamma") ? "--gamma and --sweep exclude each other" : "give --gamma G or --sweep G1,G2,...");
   }
   r.sweep = args.has("sweep");
   if (r.sweep) {

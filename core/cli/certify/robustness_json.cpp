@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "csv_output.h"
 #include "classification/gpc_model_flags.h"
+#include "csv_output.h"
 
 namespace gpprobe::cli {
 

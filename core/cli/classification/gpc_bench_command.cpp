@@ -11,12 +11,13 @@
 #include <ostream>
 #include <sstream>
 
+#include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/synthetic_classification.h"
+#include "gpprobe/linalg/row_products.h"
+
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/classification/gp_classifier.h"
-#include "gpprobe/linalg/row_products.h"
-#include "gpprobe/classification/synthetic_classification.h"
 
 namespace gpprobe::cli {
 
@@ -56,18 +57,21 @@ Status run(const Args& raw, std::ostream& out) {
   Result<long long> n = args.integer("n", 1000), m = args.integer("test", 10000), seed = args.integer("seed", 7);
   for (const auto* r : {&n, &m, &seed})
     if (!r->ok()) return r->status();
-  if (n.value() == 0 || m.value() == 0) return Status(StatusCode::invalid_argument, "--n and --test must be at least 1");
+  if (n.value() == 0 || m.value() == 0)
+    return Status(StatusCode::invalid_argument, "--n and --test must be at least 1");
   const std::string dir = args.get("data", "");
   const bool json = args.has("json");
 
   std::ostringstream meta;
   meta << "{\"n\":" << n.value() << ",\"test\":" << m.value() << ",\"seed\":" << seed.value() << ",\"cases\":[";
   if (json) out << "[";
-  else out << "backend: " << row_products_backend() << "; n = " << n.value() << ", " << m.value() << " test points\n"
-           << "   d  approximation      fit_s  evidence_s  predict_s  iterations\n";
+  else
+    out << "backend: " << row_products_backend() << "; n = " << n.value() << ", " << m.value() << " test points\n"
+        << "   d  approximation      fit_s  evidence_s  predict_s  iterations\n";
   bool first = true;
   for (std::size_t d : dimensions.value()) {
-    const SyntheticClassification train = synthetic_classification(std::size_t(n.value()), d, std::uint64_t(seed.value()));
+    const SyntheticClassification train =
+        synthetic_classification(std::size_t(n.value()), d, std::uint64_t(seed.value()));
     const RowMatrix test = synthetic_classification(std::size_t(m.value()), d, std::uint64_t(seed.value()) + 1).x;
     const SeArdKernel kernel = synthetic_classification_kernel(d);
     if (!dir.empty()) {
@@ -75,11 +79,12 @@ Status run(const Args& raw, std::ostream& out) {
       GPPROBE_RETURN_IF_ERROR(write_csv(stem + "_train.csv", train.x, &train.labels));
       GPPROBE_RETURN_IF_ERROR(write_csv(stem + "_test.csv", test, nullptr));
       meta << (d == dimensions.value().front() ? "" : ",") << "{\"dimension\":" << d << ",\"train\":\"" << stem
-           << "_train.csv\",\"test\":\"" << stem << "_test.csv\",\"signal_variance\":"
-           << format_number(kernel.signal_variance) << ",\"length_scale\":" << format_number(kernel.length_scales[0])
-           << "}";
+           << "_train.csv\",\"test\":\"" << stem
+           << "_test.csv\",\"signal_variance\":" << format_number(kernel.signal_variance)
+           << ",\"length_scale\":" << format_number(kernel.length_scales[0]) << "}";
     }
-    Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(train.x), train.labels.data(), train.labels.size());
+    Result<GpcTrainingData> data =
+        make_gpc_training_data(MatrixView(train.x), train.labels.data(), train.labels.size());
     if (!data.ok()) return data.status();
     for (const Approximation& a : kApproximations) {
       GpcOptions options;

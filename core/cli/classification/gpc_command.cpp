@@ -10,11 +10,11 @@
 #include <ostream>
 
 #include "arguments.h"
+#include "classification/gpc_model_flags.h"
+#include "classification/multiclass_model_flags.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/file_messages.h"
-#include "classification/gpc_model_flags.h"
-#include "classification/multiclass_model_flags.h"
 #include "readers/loaded_matrix.h"
 #include "readers/train_test.h"
 

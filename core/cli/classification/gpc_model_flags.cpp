@@ -8,8 +8,8 @@
 namespace gpprobe::cli {
 
 const std::set<std::string>& gpc_model_flags() {
-  static const std::set<std::string> names = {"train", "method", "likelihood", "signal-variance", "length-scales",
-                                              "restarts", "seed"};
+  static const std::set<std::string> names = {"train",         "method",   "likelihood", "signal-variance",
+                                              "length-scales", "restarts", "seed"};
   return names;
 }
 
@@ -36,8 +36,9 @@ Result<GpcModelFlags> parse_gpc_model_flags(const Arguments& args) {
   flags.options.method = method.value();
   flags.options.likelihood = likelihood.value();
   if (!check_options(flags.options).ok()) {
-    return Status(StatusCode::invalid_argument, "--likelihood logistic is not available with --method ep (EP's site "
-                                                "moments are closed-form for probit only); use --method laplace");
+    return Status(StatusCode::invalid_argument,
+                  "--likelihood logistic is not available with --method ep (EP's site "
+                  "moments are closed-form for probit only); use --method laplace");
   }
   Result<double> signal_variance = args.number("signal-variance", 1.0);
   if (!signal_variance.ok()) return signal_variance.status();
@@ -59,8 +60,10 @@ Result<GpcModelFlags> parse_gpc_model_flags(const Arguments& args) {
   }
   flags.fit_options.shared_length_scale = args.has("shared-length-scale");
   if (flags.fit_options.shared_length_scale && length_scales.value().size() != 1) {
-    return Status(StatusCode::invalid_argument, "--shared-length-scale learns one length-scale: give --length-scales "
-                                                "one value, got " + std::to_string(length_scales.value().size()));
+    return Status(StatusCode::invalid_argument,
+                  "--shared-length-scale learns one length-scale: give --length-scales "
+                  "one value, got " +
+                      std::to_string(length_scales.value().size()));
   }
   flags.fit_options.restarts = std::size_t(restarts.value());
   flags.fit_options.seed = std::uint64_t(seed.value());
@@ -82,8 +85,9 @@ Result<GpcModel> fit_gpc_model(const GpcModelFlags& flags, const MatrixView& tra
   const std::size_t n = train.rows(), d = columns.value();
   const SeArdKernel& kernel = flags.kernel;
   if (kernel.length_scales.size() != 1 && kernel.length_scales.size() != d) {
-    return Status(StatusCode::invalid_argument, "--length-scales has " + count_of(kernel.length_scales.size(), "value") +
-                                                    "; " + flags.train_path + " has " + count_of(d, "feature column"));
+    return Status(StatusCode::invalid_argument, "--length-scales has " +
+                                                    count_of(kernel.length_scales.size(), "value") + "; " +
+                                                    flags.train_path + " has " + count_of(d, "feature column"));
   }
   if (const Status s = kernel.check(d); !s.ok()) return Status(s.code(), "--length-scales: " + s.message());
   RowMatrix x{Eigen::Index(n), Eigen::Index(d)};

@@ -13,10 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "arguments.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/common/matrix_view.h"
+
+#include "arguments.h"
 
 namespace gpprobe::cli {
 

@@ -73,9 +73,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   for (std::size_t i = 0; i < m; ++i) {
     for (std::size_t c = 0; c < C; ++c) {
       if (!std::isfinite(p.probability(Eigen::Index(i), Eigen::Index(c)))) {
-        return Status(StatusCode::numerical_failure, test_path + ": the probability of class " +
-                                                         std::to_string(c) + " at row " + std::to_string(i) +
-                                                         " is not finite");
+        return Status(StatusCode::numerical_failure, test_path + ": the probability of class " + std::to_string(c) +
+                                                         " at row " + std::to_string(i) + " is not finite");
       }
     }
     largest_error = std::max(largest_error, p.quadrature[i].error_estimate);

@@ -46,8 +46,9 @@ bool wants_softmax(const std::vector<std::string>& raw) {
 }
 
 const std::set<std::string>& multiclass_model_flags() {
-  static const std::set<std::string> names = {"train",         "method",  "likelihood", "signal-variance",
-                                              "length-scales", "length-scales-per-class", "restarts", "seed"};
+  static const std::set<std::string> names = {"train",           "method",        "likelihood",
+                                              "signal-variance", "length-scales", "length-scales-per-class",
+                                              "restarts",        "seed"};
   return names;
 }
 
@@ -62,9 +63,10 @@ Result<MulticlassModelFlags> parse_multiclass_model_flags(const Arguments& args)
   if (!train_path.ok()) return train_path.status();
   flags.train_path = train_path.value();
   if (args.get("method", "laplace") != "laplace") {
-    return Status(StatusCode::invalid_argument, "--method " + args.get("method", "") +
-                                                    " is not available with --likelihood softmax (multi-class "
-                                                    "classification uses the Laplace approximation); use --method laplace");
+    return Status(StatusCode::invalid_argument,
+                  "--method " + args.get("method", "") +
+                      " is not available with --likelihood softmax (multi-class "
+                      "classification uses the Laplace approximation); use --method laplace");
   }
   if (args.has("shared-length-scale")) {
     return Status(StatusCode::invalid_argument,
@@ -92,14 +94,16 @@ Result<MulticlassModelFlags> parse_multiclass_model_flags(const Arguments& args)
       if (!parse_list(group, &values)) {
         return Status(StatusCode::invalid_argument,
                       "--length-scales-per-class expects one list of numbers per class, the lists separated by ';' "
-                      "and the numbers by ',', got '" + text + "'");
+                      "and the numbers by ',', got '" +
+                          text + "'");
       }
       flags.length_scales.push_back(values);
     }
     if (flags.length_scales.empty() || text.back() == ';') {
       return Status(StatusCode::invalid_argument,
                     "--length-scales-per-class expects one list of numbers per class, the lists separated by ';' and "
-                    "the numbers by ',', got '" + text + "'");
+                    "the numbers by ',', got '" +
+                        text + "'");
     }
   } else {
     Result<std::vector<double>> length_scales = args.numbers("length-scales", "1");
@@ -152,14 +156,14 @@ Result<MulticlassModel> fit_multiclass_model(const MulticlassModelFlags& flags, 
   const std::size_t C = std::size_t(largest) + 1;
   if (C < 2) {
     return Status(StatusCode::invalid_argument,
-                  flags.train_path + ": every label is 0, so there is 1 class; --likelihood softmax needs at least 2 "
-                                     "(labels 0 to C - 1, C = the largest label + 1)");
+                  flags.train_path +
+                      ": every label is 0, so there is 1 class; --likelihood softmax needs at least 2 "
+                      "(labels 0 to C - 1, C = the largest label + 1)");
   }
   if (flags.signal_variances.size() != 1 && flags.signal_variances.size() != C) {
-    return Status(StatusCode::invalid_argument, "--signal-variance has " +
-                                                    count_of(flags.signal_variances.size(), "value") + "; " +
-                                                    flags.train_path + " has " + class_count_text(C) + ": give 1 or " +
-                                                    std::to_string(C));
+    return Status(StatusCode::invalid_argument,
+                  "--signal-variance has " + count_of(flags.signal_variances.size(), "value") + "; " +
+                      flags.train_path + " has " + class_count_text(C) + ": give 1 or " + std::to_string(C));
   }
   if (flags.per_class_length_scales && flags.length_scales.size() != C) {
     return Status(StatusCode::invalid_argument, "--length-scales-per-class has " +
@@ -174,12 +178,13 @@ Result<MulticlassModel> fit_multiclass_model(const MulticlassModelFlags& flags, 
     const std::vector<double>& ls = flags.length_scales[flags.length_scales.size() == 1 ? 0 : c];
     const std::string which = flags.per_class_length_scales ? " for class " + std::to_string(c) : "";
     if (ls.size() != 1 && ls.size() != d) {
-      return Status(StatusCode::invalid_argument, std::string(ls_flag) + " has " + count_of(ls.size(), "value") +
-                                                      which + "; " + flags.train_path + " has " +
-                                                      count_of(d, "feature column") + ": give 1 or " + std::to_string(d));
+      return Status(StatusCode::invalid_argument,
+                    std::string(ls_flag) + " has " + count_of(ls.size(), "value") + which + "; " + flags.train_path +
+                        " has " + count_of(d, "feature column") + ": give 1 or " + std::to_string(d));
     }
     const SeArdKernel k{flags.signal_variances[flags.signal_variances.size() == 1 ? 0 : c], ls};
-    if (const Status s = k.check(d); !s.ok()) return Status(s.code(), std::string(ls_flag) + which + ": " + s.message());
+    if (const Status s = k.check(d); !s.ok())
+      return Status(s.code(), std::string(ls_flag) + which + ": " + s.message());
     kernels.push_back(k.expanded(d));
   }
 
@@ -193,7 +198,8 @@ Result<MulticlassModel> fit_multiclass_model(const MulticlassModelFlags& flags, 
   std::optional<MulticlassHyperparameterFit> fit;
   std::vector<SeArdKernel> fitted = kernels;
   if (flags.optimize) {
-    Result<MulticlassHyperparameterFit> optimum = fit_multiclass_hyperparameters(data.value(), kernels, flags.fit_options);
+    Result<MulticlassHyperparameterFit> optimum =
+        fit_multiclass_hyperparameters(data.value(), kernels, flags.fit_options);
     if (!optimum.ok()) return with_file_names(optimum.status(), files);
     fit = optimum.value();
     fitted = fit->kernels;

@@ -19,10 +19,11 @@
 #include <utility>
 #include <vector>
 
-#include "arguments.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
 #include "gpprobe/common/matrix_view.h"
+
+#include "arguments.h"
 
 namespace gpprobe::cli {
 
@@ -35,8 +36,8 @@ const std::set<std::string>& multiclass_model_switches();
 
 struct MulticlassModelFlags {
   std::string train_path;
-  std::vector<double> signal_variances;             // 1 or C values
-  std::vector<std::vector<double>> length_scales;   // 1 list (--length-scales) or C lists (per class)
+  std::vector<double> signal_variances;            // 1 or C values
+  std::vector<std::vector<double>> length_scales;  // 1 list (--length-scales) or C lists (per class)
   bool per_class_length_scales = false;
   bool optimize = false;
   MulticlassHyperparameterOptions fit_options;
@@ -48,7 +49,7 @@ gpprobe::Result<MulticlassModelFlags> parse_multiclass_model_flags(const Argumen
 struct MulticlassModel {
   gpprobe::MulticlassLaplace model;
   std::optional<gpprobe::MulticlassHyperparameterFit> fit;  // when --optimize chose the hyperparameters
-  std::vector<std::size_t> class_counts;                     // C: training points per class (0 allowed)
+  std::vector<std::size_t> class_counts;                    // C: training points per class (0 allowed)
 };
 
 // Reads the labels (C = largest + 1), checks the per-class flags against C and d, optimises with

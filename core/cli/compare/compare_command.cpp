@@ -13,12 +13,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpprobe/compare/representation_comparison.h"
+#include "gpprobe/probe/observation_draw.h"
+
 #include "arguments.h"
 #include "commands.h"
 #include "compare/concept_labels.h"
 #include "csv_output.h"
-#include "gpprobe/compare/representation_comparison.h"
-#include "gpprobe/probe/observation_draw.h"
 #include "readers/loaded_matrix.h"
 #include "readers/projector_config.h"
 
@@ -128,10 +129,10 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   if (!ood_files.ok()) return ood_files.status();
   Result<std::vector<std::string>> specs = take_list(&rest, "concepts", &has_concepts);
   if (!specs.ok()) return specs.status();
-  Result<Arguments> parsed =
-      Arguments::parse(rest, {"config", "labels", "observations", "per-class", "seed", "epsilon", "strength", "decided",
-                              "episteme-threshold", "out"},
-                       {"help"});
+  Result<Arguments> parsed = Arguments::parse(rest,
+                                              {"config", "labels", "observations", "per-class", "seed", "epsilon",
+                                               "strength", "decided", "episteme-threshold", "out"},
+                                              {"help"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   if (args.has("help")) {
@@ -139,8 +140,9 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     return Status::success();
   }
   if (has_embeddings == args.has("config")) {
-    return Status(StatusCode::invalid_argument, has_embeddings ? "--embeddings and --config exclude each other; give one"
-                                                               : "missing --embeddings (or --config)");
+    return Status(StatusCode::invalid_argument, has_embeddings
+                                                    ? "--embeddings and --config exclude each other; give one"
+                                                    : "missing --embeddings (or --config)");
   }
   Result<std::string> labels_path = args.required("labels");
   if (!labels_path.ok()) return labels_path.status();
@@ -148,9 +150,9 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     return Status(StatusCode::invalid_argument, "--observations and --per-class/--seed exclude each other; give one");
   }
   ComparisonOptions options;
-  for (auto [flag, value] : {std::pair{"epsilon", &options.probe.epsilon}, std::pair{"strength", &options.probe.strength},
-                             std::pair{"decided", &options.decided},
-                             std::pair{"episteme-threshold", &options.episteme_threshold}}) {
+  for (auto [flag, value] :
+       {std::pair{"epsilon", &options.probe.epsilon}, std::pair{"strength", &options.probe.strength},
+        std::pair{"decided", &options.decided}, std::pair{"episteme-threshold", &options.episteme_threshold}}) {
     Result<double> v = args.number(flag, *value);
     if (!v.ok()) return v.status();
     *value = v.value();
@@ -167,8 +169,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   std::vector<LoadedMatrix> ood;
   if (has_ood) {
     if (ood_files.value().size() != embeddings.value().size()) {
-      return Status(StatusCode::invalid_argument, "--ood names " + count_of(ood_files.value().size(), "file") + " for " +
-                                                      count_of(embeddings.value().size(), "embedding") +
+      return Status(StatusCode::invalid_argument, "--ood names " + count_of(ood_files.value().size(), "file") +
+                                                      " for " + count_of(embeddings.value().size(), "embedding") +
                                                       "; give one OOD file per embedding, in the same order");
     }
     for (const std::string& file : ood_files.value()) {
@@ -193,9 +195,10 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
                                                         " for " + count_of(n, "row") + " in " +
                                                         representations.front().name);
     }
-    ComparedConcept concept{c.name, c.labels.data(), c.labels.size(), given_rows.value()};
+    ComparedConcept concept {c.name, c.labels.data(), c.labels.size(), given_rows.value()};
     if (!args.has("observations")) {
-      Result<std::vector<std::size_t>> rows = drawn_rows(c, std::size_t(per_class.value()), std::uint64_t(seed.value()));
+      Result<std::vector<std::size_t>> rows =
+          drawn_rows(c, std::size_t(per_class.value()), std::uint64_t(seed.value()));
       if (!rows.ok()) return Status(rows.status().code(), labels_path.value() + ": " + rows.status().message());
       concept.observations = std::move(rows.value());
     }
@@ -225,12 +228,13 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   }
   GPPROBE_RETURN_IF_ERROR(csv.finish());
   for (const ConceptComparison& c : result.value().concepts) {
-    nlohmann::json line = {{"concept", c.concept},
-                           {"basis", basis_name(c.basis)},
-                           {"basis_rows", c.basis_rows},
-                           {"best", c.basis == ComparisonBasis::none ? nlohmann::json(nullptr) : nlohmann::json(c.probes[c.best].name)},
-                           {"episteme_threshold", json_number(result.value().episteme_threshold)},
-                           {"sentence", c.sentence}};
+    nlohmann::json line = {
+        {"concept", c.concept},
+        {"basis", basis_name(c.basis)},
+        {"basis_rows", c.basis_rows},
+        {"best", c.basis == ComparisonBasis::none ? nlohmann::json(nullptr) : nlohmann::json(c.probes[c.best].name)},
+        {"episteme_threshold", json_number(result.value().episteme_threshold)},
+        {"sentence", c.sentence}};
     err << line.dump() << '\n';
   }
   return Status::success();

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gpprobe/compare/representation_comparison.h"
+
 #include "readers/delimited_reader.h"
 #include "readers/loaded_matrix.h"
 #include "readers/npy_reader.h"
@@ -173,9 +174,9 @@ Result<ConceptLabels> concept_of(const LabelTable& t, const std::string& spec, c
     } else if (v == 0.0 || v == 1.0) {
       concept.labels[i] = std::uint8_t(v);
     } else {
-      return Status(StatusCode::invalid_argument, path + ": column '" + column + "' holds '" + cell + "' on data row " +
-                                                      std::to_string(i + 1) +
-                                                      "; a concept column holds 0 or 1 (or write " + column + "=VALUE)");
+      return Status(StatusCode::invalid_argument,
+                    path + ": column '" + column + "' holds '" + cell + "' on data row " + std::to_string(i + 1) +
+                        "; a concept column holds 0 or 1 (or write " + column + "=VALUE)");
     }
   }
   return concept;

@@ -25,6 +25,7 @@ struct ConceptLabels {
 
 // Errors name the file and the spec: "m.tsv: no column 'colour' (columns: digit, loop)",
 // "m.tsv: column 'digit' holds '3' on data row 5; a concept column holds 0 or 1 (or write digit=VALUE)".
-gpprobe::Result<std::vector<ConceptLabels>> read_concepts(const std::string& path, const std::vector<std::string>& specs);
+gpprobe::Result<std::vector<ConceptLabels>> read_concepts(const std::string& path,
+                                                          const std::vector<std::string>& specs);
 
 }  // namespace gpprobe::cli

@@ -3,10 +3,11 @@
 // One CSV row per query: query,score and the method's other columns (gpprobe/gpprobe/baselines/baselines.h).
 #include <ostream>
 
+#include "gpprobe/baselines/baselines.h"
+
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/baselines/baselines.h"
 #include "readers/labelled_inputs.h"
 
 namespace gpprobe::cli {

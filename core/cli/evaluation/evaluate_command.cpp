@@ -2,18 +2,19 @@
 //                  [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]
 //                  [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]
 //                  [--out FILE] [--clouds FILE]
-// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/gpprobe/evaluation/experiment.h); a method's
-// rows stop where it did not run. The fuzzy experiment's per-query clouds go to --clouds FILE when given.
+// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/gpprobe/evaluation/experiment.h); a
+// method's rows stop where it did not run. The fuzzy experiment's per-query clouds go to --clouds FILE when given.
 // --gpc adds the GP classification probes (gpc-laplace, gpc-ep) to the probing experiment, up to
 // --gpc-max-observations (default 128).
 #include <cmath>
 #include <ostream>
 
+#include "gpprobe/evaluation/experiment.h"
+
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/file_messages.h"
-#include "gpprobe/evaluation/experiment.h"
 #include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
@@ -82,10 +83,11 @@ Status write_clouds(const ExperimentResult& r, const std::string& path, std::ost
 }
 
 Status run(const Args& raw, std::ostream& out, std::ostream& err) {
-  Result<Arguments> parsed = Arguments::parse(
-      raw, {"embeddings", "labels", "ood", "experiment", "query-mask", "trials", "seed", "max-observations",
-            "max-queries", "members", "k", "epsilon", "strength", "gpc-max-observations", "out", "clouds"},
-      {"gpc"});
+  Result<Arguments> parsed =
+      Arguments::parse(raw,
+                       {"embeddings", "labels", "ood", "experiment", "query-mask", "trials", "seed", "max-observations",
+                        "max-queries", "members", "k", "epsilon", "strength", "gpc-max-observations", "out", "clouds"},
+                       {"gpc"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   Files files;
@@ -139,9 +141,9 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<ExperimentResult> result = run_experiment(kind.value(), data, options);
   if (!result.ok()) {
     const std::string& m = result.status().message();
-    for (auto [option, flag] : {std::pair{"trials must", "--trials must"},
-                                std::pair{"max_observations must", "--max-observations must"},
-                                std::pair{"max_queries must", "--max-queries must"}}) {
+    for (auto [option, flag] :
+         {std::pair{"trials must", "--trials must"}, std::pair{"max_observations must", "--max-observations must"},
+          std::pair{"max_queries must", "--max-queries must"}}) {
       if (m.rfind(option, 0) == 0) return Status(result.status().code(), flag + m.substr(std::string(option).size()));
     }
     return with_file_names(result.status(), {{"embeddings", files.embeddings},

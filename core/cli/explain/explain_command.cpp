@@ -1,6 +1,7 @@
 // gpprobe explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)
 //     --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N (5000)]
-//     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)] [--time-limit S] [--out FILE]
+//     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)]
+//     [--time-limit S] [--out FILE]
 // Why did the model decide that: per feature (each of --dims, all without it) the certified sensitivity
 // Delta_gamma of the output (the classifier's p(y = +1), the probe's judged probability) at the point
 // (feature_sensitivity.h: an interval [delta_lower, delta_upper] from four certified one-dimensional
@@ -16,18 +17,19 @@
 #include <ostream>
 #include <sstream>
 
-#include "arguments.h"
-#include "certify/box_flags.h"
-#include "commands.h"
-#include "csv_output.h"
-#include "classification/gpc_model_flags.h"
-#include "classification/multiclass_model_flags.h"
 #include "gpprobe/certify/robustness_region.h"
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/explain/lime.h"
 #include "gpprobe/explain/multiclass_output.h"
 #include "gpprobe/explain/probe_output.h"
+
+#include "arguments.h"
+#include "certify/box_flags.h"
+#include "classification/gpc_model_flags.h"
+#include "classification/multiclass_model_flags.h"
+#include "commands.h"
+#include "csv_output.h"
 #include "readers/file_messages.h"
 #include "readers/loaded_matrix.h"
 #include "readers/probe_file.h"
@@ -89,7 +91,8 @@ Result<ExplainRequest> read_explain_request(const Arguments& args) {
   for (const auto* v : {&samples, &seed})
     if (!v->ok()) return v->status();
   if (samples.value() < 2) {
-    return Status(StatusCode::invalid_argument, "--lime-samples must be at least 2, got " + std::to_string(samples.value()));
+    return Status(StatusCode::invalid_argument,
+                  "--lime-samples must be at least 2, got " + std::to_string(samples.value()));
   }
   r.lime.samples = std::size_t(samples.value());
   r.lime.seed = std::uint64_t(seed.value());
@@ -139,7 +142,8 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
   for (std::size_t a = 0; a < features.size(); ++a) {
     const FeatureSensitivity& f = features[a];
     for (const SideExtremes* side : {&f.minus, &f.plus})
-      for (const OutputExtreme* e : {&side->minimum, &side->maximum}) unconverged += e->status != SearchStatus::converged;
+      for (const OutputExtreme* e : {&side->minimum, &side->maximum})
+        unconverged += e->status != SearchStatus::converged;
     os << f.feature << ',' << format_number(f.delta_lower) << ',' << format_number(f.delta) << ','
        << format_number(f.delta_upper) << ',' << format_number(lime.value().coefficients[a]) << '\n';
   }
@@ -149,7 +153,8 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
       << ",\"lime_intercept\":" << format_number(lime.value().intercept)
       << ",\"lime_score\":" << format_number(lime.value().score)
       << ",\"lime_kernel_width\":" << format_number(lime.value().kernel_width)
-      << ",\"unconverged_searches\":" << unconverged << ",\"sensitivity_seconds\":" << format_number(sensitivity_seconds)
+      << ",\"unconverged_searches\":" << unconverged
+      << ",\"sensitivity_seconds\":" << format_number(sensitivity_seconds)
       << ",\"lime_seconds\":" << format_number(lime_seconds) << "}\n";
   return Status::success();
 }
@@ -168,8 +173,9 @@ Status check_point_flags(const std::vector<double>& point, const SensitivityOpti
 }
 
 // The flags explain reads beside a classifier's model flags.
-const std::vector<std::string> kExplainFlags = {"point", "gamma", "dims", "valid-range", "baseline", "lime-samples",
-                                                "tolerance", "max-iterations", "time-limit", "out"};
+const std::vector<std::string> kExplainFlags = {"point",      "gamma",        "dims",      "valid-range",
+                                                "baseline",   "lime-samples", "tolerance", "max-iterations",
+                                                "time-limit", "out"};
 
 // The arguments the model flags see: --seed is LIME's, so the model sees it only with --optimize (where it
 // also seeds the restarts).
@@ -187,7 +193,8 @@ Args model_arguments(const Args& raw, const Arguments& args) {
 
 Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest& request, std::ostream& out,
                           std::ostream& err) {
-  if (args.has("query")) return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
+  if (args.has("query"))
+    return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
   Result<std::vector<double>> point = required_point(args);
   if (!point.ok()) return point.status();
   const Args model_args = model_arguments(raw, args);
@@ -219,7 +226,8 @@ Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest
 // --class, or the class predicted at the point. The JSON line also names the class.
 Status explain_multiclass(const Args& raw, const Arguments& args, ExplainRequest& request, std::ostream& out,
                           std::ostream& err) {
-  if (args.has("query")) return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
+  if (args.has("query"))
+    return Status(StatusCode::invalid_argument, "--query goes with --probe; give --point with --train");
   if (!args.has("point")) return Status(StatusCode::invalid_argument, "missing --point");
   Result<std::vector<double>> point = args.numbers("point", "");
   if (!point.ok()) return point.status();
@@ -234,10 +242,9 @@ Status explain_multiclass(const Args& raw, const Arguments& args, ExplainRequest
   Result<LoadedMatrix> train = read_matrix(flags.value().train_path);
   if (!train.ok()) return train.status();
   if (train.value().cols < 2 || point.value().size() != train.value().cols - 1) {
-    return Status(StatusCode::invalid_argument, "--point has " + count_of(point.value().size(), "value") + "; " +
-                                                    flags.value().train_path + " has " +
-                                                    count_of(train.value().cols < 2 ? 0 : train.value().cols - 1,
-                                                             "feature column"));
+    return Status(StatusCode::invalid_argument,
+                  "--point has " + count_of(point.value().size(), "value") + "; " + flags.value().train_path + " has " +
+                      count_of(train.value().cols < 2 ? 0 : train.value().cols - 1, "feature column"));
   }
   const std::size_t d = point.value().size();
   GPPROBE_RETURN_IF_ERROR(check_point_flags(point.value(), request.sensitivity));
@@ -245,7 +252,8 @@ Status explain_multiclass(const Args& raw, const Arguments& args, ExplainRequest
   if (args.has("class")) {
     Result<long long> c = args.integer("class", 0);
     if (!c.ok()) return c.status();
-    if (c.value() < 0) return Status(StatusCode::invalid_argument, "--class must be >= 0, got " + std::to_string(c.value()));
+    if (c.value() < 0)
+      return Status(StatusCode::invalid_argument, "--class must be >= 0, got " + std::to_string(c.value()));
     asked = c.value();
   }
   Result<MulticlassModel> model = fit_multiclass_model(flags.value(), train.value().view());
@@ -272,7 +280,8 @@ Status explain_multiclass(const Args& raw, const Arguments& args, ExplainRequest
 }
 
 Status explain_probe(const Arguments& args, ExplainRequest& request, std::ostream& out, std::ostream& err) {
-  if (args.has("point")) return Status(StatusCode::invalid_argument, "--point goes with --train; give --query with --probe");
+  if (args.has("point"))
+    return Status(StatusCode::invalid_argument, "--point goes with --train; give --query with --probe");
   if (args.has("train")) return Status(StatusCode::invalid_argument, "--train and --probe exclude each other");
   Result<std::string> query_path = args.required("query");
   if (!query_path.ok()) return query_path.status();
@@ -291,7 +300,8 @@ Status explain_probe(const Arguments& args, ExplainRequest& request, std::ostrea
   Result<Probe> probe = Probe::fit(p.observations.view(), p.labels.data(), p.labels.size(), p.options);
   if (!probe.ok()) return with_file_names(probe.status(), files);
   if (query.value().cols != probe.value().dimension()) {
-    return Status(StatusCode::dimension_mismatch, query_path.value() + ": has " + count_of(query.value().cols, "column") +
+    return Status(StatusCode::dimension_mismatch, query_path.value() + ": has " +
+                                                      count_of(query.value().cols, "column") +
                                                       "; the probe's observations in " + probe_path + " have " +
                                                       count_of(probe.value().dimension(), "column"));
   }
@@ -299,9 +309,9 @@ Status explain_probe(const Arguments& args, ExplainRequest& request, std::ostrea
   query.value().view().copy_rows(0, 1, point.data());
   Status checked = check_point_flags(point, request.sensitivity);
   if (!checked.ok()) {
-    return Status(checked.code(), query_path.value() + ": " +
-                                      (checked.message().rfind("--point: ", 0) == 0 ? checked.message().substr(9)
-                                                                                    : checked.message()));
+    return Status(checked.code(),
+                  query_path.value() + ": " +
+                      (checked.message().rfind("--point: ", 0) == 0 ? checked.message().substr(9) : checked.message()));
   }
   request.lime.baseline = request.zero_baseline ? std::vector<double>(point.size(), 0.0)
                                                 : column_means(p.observations.view(), point.size());
@@ -329,8 +339,9 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   if (args.has("train") == args.has("probe")) {
-    return Status(StatusCode::invalid_argument, args.has("train") ? "--train and --probe exclude each other"
-                                                                  : "give --train FILE (a classifier) or --probe FILE.probe.json");
+    return Status(StatusCode::invalid_argument, args.has("train")
+                                                    ? "--train and --probe exclude each other"
+                                                    : "give --train FILE (a classifier) or --probe FILE.probe.json");
   }
   Result<ExplainRequest> request = read_explain_request(args);
   if (!request.ok()) return request.status();

@@ -5,17 +5,18 @@
 #include <map>
 #include <sstream>
 
-#include "csv_output.h"
-#include "classification/gpc_model_flags.h"
 #include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/common/random_stream.h"
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/explain/lime.h"
 #include "gpprobe/explain/multiclass_output.h"
-#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
-#include "readers/loaded_matrix.h"
 #include "gpprobe/explain/robustness_experiments.h"
+
+#include "classification/gpc_model_flags.h"
+#include "csv_output.h"
+#include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
 
@@ -58,8 +59,8 @@ Result<double> positive_flag(const Arguments& args, const std::string& name, dou
   Result<double> v = args.number(name, fallback);
   if (!v.ok()) return v.status();
   if (zero_allowed ? v.value() < 0.0 : !(v.value() > 0.0)) {
-    return Status(StatusCode::invalid_argument, "--" + name + " must be " + (zero_allowed ? ">= 0" : "> 0") +
-                                                    ", got " + format_number(v.value()));
+    return Status(StatusCode::invalid_argument,
+                  "--" + name + " must be " + (zero_allowed ? ">= 0" : "> 0") + ", got " + format_number(v.value()));
   }
   return v;
 }
@@ -70,8 +71,8 @@ Result<std::vector<double>> positive_list(const Arguments& args, const std::stri
   if (!v.ok()) return v.status();
   for (double x : v.value()) {
     if (zero_allowed ? x < 0.0 : !(x > 0.0)) {
-      return Status(StatusCode::invalid_argument, "--" + name + " values must be " + (zero_allowed ? ">= 0" : "> 0") +
-                                                      ", got " + format_number(x));
+      return Status(StatusCode::invalid_argument,
+                    "--" + name + " values must be " + (zero_allowed ? ">= 0" : "> 0") + ", got " + format_number(x));
     }
   }
   return v;
@@ -98,9 +99,9 @@ double median(std::vector<double> v) {
 
 const std::set<std::string>& figure_flags() {
   static const std::set<std::string> names = {
-      "points",   "pixels",   "gammas",   "gamma",       "tolerance",       "epochs",          "method",
-      "methods",  "seed",     "baseline", "lime-samples", "dimensions",     "epsilons",        "fixed-dimension",
-      "fixed-epsilon", "time-limit", "max-iterations", "patch"};
+      "points",   "pixels",          "gammas",        "gamma",      "tolerance",      "epochs",
+      "method",   "methods",         "seed",          "baseline",   "lime-samples",   "dimensions",
+      "epsilons", "fixed-dimension", "fixed-epsilon", "time-limit", "max-iterations", "patch"};
   return names;
 }
 
@@ -142,7 +143,8 @@ Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out,
   options.search = RobustnessSearch::adversarial;
   out << "point,label,probability,gamma,pixels,side,bound_lower,bound_upper,gpfgs,verdict_can_flip,iterations,status\n";
   for (std::size_t p : points) {
-    Result<std::vector<RobustnessCertificate>> rows = robustness_sweep(form, test_row(data, p), gammas.value(), options);
+    Result<std::vector<RobustnessCertificate>> rows =
+        robustness_sweep(form, test_row(data, p), gammas.value(), options);
     if (!rows.ok()) return rows.status();
     for (std::size_t g = 0; g < gammas.value().size(); ++g) {
       const RobustnessCertificate& c = rows.value()[g];
@@ -171,7 +173,8 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
   }
   Result<std::vector<std::size_t>> budgets = args.counts("epochs", "10,40,100");
   if (!budgets.ok()) return budgets.status();
-  Result<double> gamma = positive_flag(args, "gamma", 0.1, false), tolerance = positive_flag(args, "tolerance", 0.001, true),
+  Result<double> gamma = positive_flag(args, "gamma", 0.1, false),
+                 tolerance = positive_flag(args, "tolerance", 0.001, true),
                  time_limit = positive_flag(args, "time-limit", 0.0, true);
   for (const auto* v : {&gamma, &tolerance, &time_limit})
     if (!v->ok()) return v->status();
@@ -187,7 +190,8 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
       const GpcCommonForm& form = model.value().gpc.common_form();
       RobustnessOptions options;
       options.gamma = gamma.value();
-      if (pixels.value() > 0) options.dims = shortest_length_scales(form.kernel(), pixels.value(), MatrixView(data.train.x));
+      if (pixels.value() > 0)
+        options.dims = shortest_length_scales(form.kernel(), pixels.value(), MatrixView(data.train.x));
       options.valid_range = data.valid_range;
       options.tolerance = tolerance.value();
       options.time_limit_seconds = time_limit.value();
@@ -211,8 +215,8 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
   err << "{\"median_delta\":{";
   bool first = true;
   for (const auto& [key, value] : medians) {
-    err << (first ? "" : ",") << "\"" << method_name(key.second) << "_" << key.first << "\":"
-        << json_array({value.lower, value.upper});
+    err << (first ? "" : ",") << "\"" << method_name(key.second) << "_" << key.first
+        << "\":" << json_array({value.lower, value.upper});
     first = false;
   }
   err << "},\"laplace_over_ep\":{";
@@ -396,7 +400,8 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
                       seed = count_flag(args, "seed", 0, 0), patch = count_flag(args, "patch", 3, 1);
   for (const auto* v : {&epochs, &samples, &seed, &patch})
     if (!v->ok()) return v->status();
-  Result<double> gamma = positive_flag(args, "gamma", 0.25, false), tolerance = positive_flag(args, "tolerance", 0.002, true);
+  Result<double> gamma = positive_flag(args, "gamma", 0.25, false),
+                 tolerance = positive_flag(args, "tolerance", 0.002, true);
   for (const auto* v : {&gamma, &tolerance})
     if (!v->ok()) return v->status();
   Interval range{0.0, 1.0};
@@ -459,8 +464,9 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
   out << "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime\n";
   std::ostringstream summary;
   summary << "{\"figure\":5,\"train_rows\":" << data.train_y.size() << ",\"classes\":" << data.classes
-          << ",\"gamma\":" << format_number(gamma.value()) << ",\"start_log_marginal_likelihood\":"
-          << format_number(lml_start) << ",\"log_marginal_likelihood\":" << format_number(lml) << ",\"points\":[";
+          << ",\"gamma\":" << format_number(gamma.value())
+          << ",\"start_log_marginal_likelihood\":" << format_number(lml_start)
+          << ",\"log_marginal_likelihood\":" << format_number(lml) << ",\"points\":[";
   const std::size_t side = std::size_t(std::lround(std::sqrt(double(d))));
   const bool image = side * side == d;
   // What every feature's bounds of this model share (the O(C^2 n^3) setup), made once for all the points.
@@ -470,14 +476,16 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
     const std::size_t c = std::size_t(data.test_labels[p]);
     const auto row = data.test.row(Eigen::Index(p));
     const std::vector<double> point(row.data(), row.data() + row.size());
-    Result<MulticlassOutput> output = MulticlassOutput::make(model, c, MulticlassOutput::default_partition(), {}, terms);
+    Result<MulticlassOutput> output =
+        MulticlassOutput::make(model, c, MulticlassOutput::default_partition(), {}, terms);
     if (!output.ok()) return output.status();
     SensitivityOptions options;
     options.gamma = gamma.value();
     options.valid_range = range;
     options.tolerance = tolerance.value();
     Result<LocalSensitivity> local = feature_sensitivity(output.value(), point, options);
-    if (!local.ok()) return Status(local.status().code(), "test point " + std::to_string(p) + ": " + local.status().message());
+    if (!local.ok())
+      return Status(local.status().code(), "test point " + std::to_string(p) + ": " + local.status().message());
     LimeOptions lime;
     lime.samples = samples.value();
     lime.seed = derive_seed(seed.value(), {p});
@@ -509,9 +517,9 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
     Result<double> after = whitened(ours), after_lime = whitened(theirs);
     for (const auto* v : {&after, &after_lime})
       if (!v->ok()) return v->status();
-    summary << (a ? "," : "") << "{\"point\":" << p << ",\"class\":" << c << ",\"probability\":"
-            << format_number(probability) << ",\"patch\":" << index_list(ours) << ",\"whitened_probability\":"
-            << format_number(after.value()) << ",\"lime_patch\":" << index_list(theirs)
+    summary << (a ? "," : "") << "{\"point\":" << p << ",\"class\":" << c
+            << ",\"probability\":" << format_number(probability) << ",\"patch\":" << index_list(ours)
+            << ",\"whitened_probability\":" << format_number(after.value()) << ",\"lime_patch\":" << index_list(theirs)
             << ",\"lime_whitened_probability\":" << format_number(after_lime.value()) << "}";
   }
   summary << "]}\n";
@@ -523,7 +531,8 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
 Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream&) {
   Result<GpcMethod> method = method_flag(args);
   if (!method.ok()) return method.status();
-  Result<std::size_t> epochs = count_flag(args, "epochs", 10, 1), fixed_dimension = count_flag(args, "fixed-dimension", 5, 1),
+  Result<std::size_t> epochs = count_flag(args, "epochs", 10, 1),
+                      fixed_dimension = count_flag(args, "fixed-dimension", 5, 1),
                       max_iterations = count_flag(args, "max-iterations", 1000000, 1);
   for (const auto* v : {&epochs, &fixed_dimension, &max_iterations})
     if (!v->ok()) return v->status();
@@ -538,19 +547,21 @@ Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out,
   for (const auto* v : {&fixed_epsilon, &time_limit})
     if (!v->ok()) return v->status();
   const std::size_t d = data.train.dimension();
-  const std::size_t widest = std::max(fixed_dimension.value(), *std::max_element(dimensions.value().begin(), dimensions.value().end()));
+  const std::size_t widest =
+      std::max(fixed_dimension.value(), *std::max_element(dimensions.value().begin(), dimensions.value().end()));
   if (widest > d) {
-    return Status(StatusCode::invalid_argument, "--dimensions and --fixed-dimension go up to " + std::to_string(widest) +
-                                                    "; " + data.path + " has " + count_of(d, "feature"));
+    return Status(StatusCode::invalid_argument, "--dimensions and --fixed-dimension go up to " +
+                                                    std::to_string(widest) + "; " + data.path + " has " +
+                                                    count_of(d, "feature"));
   }
   Result<TrainedModel> model = train(data, method.value(), epochs.value());
   if (!model.ok()) return model.status();
   const GpcCommonForm& form = model.value().gpc.common_form();
   const std::vector<std::size_t> order = shortest_length_scales(form.kernel(), widest, MatrixView(data.train.x));
   if (order.size() < widest) {
-    return Status(StatusCode::invalid_argument, "--dimensions and --fixed-dimension go up to " + std::to_string(widest) +
-                                                    "; the training rows of " + data.path + " vary on " +
-                                                    count_of(order.size(), "feature") + " only");
+    return Status(StatusCode::invalid_argument, "--dimensions and --fixed-dimension go up to " +
+                                                    std::to_string(widest) + "; the training rows of " + data.path +
+                                                    " vary on " + count_of(order.size(), "feature") + " only");
   }
 
   out << "sweep,gamma,dimension,epsilon,point,seconds,iterations,status,lower,upper\n";
@@ -574,7 +585,8 @@ Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out,
   };
   for (double gamma : gammas.value()) {
     for (std::size_t k : dimensions.value()) GPPROBE_RETURN_IF_ERROR(run("dimension", gamma, k, fixed_epsilon.value()));
-    for (double epsilon : epsilons.value()) GPPROBE_RETURN_IF_ERROR(run("epsilon", gamma, fixed_dimension.value(), epsilon));
+    for (double epsilon : epsilons.value())
+      GPPROBE_RETURN_IF_ERROR(run("epsilon", gamma, fixed_dimension.value(), epsilon));
   }
   return Status::success();
 }

@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "arguments.h"
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/classification/training_data.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
+
+#include "arguments.h"
 
 namespace gpprobe::cli {
 
@@ -22,9 +23,9 @@ namespace gpprobe::cli {
 struct PaperData {
   std::string path;
   GpcTrainingData train;
-  RowMatrix test;                        // test points, in file order
-  std::vector<double> test_labels;       // 0 or 1
-  std::optional<Interval> valid_range;   // --valid-range
+  RowMatrix test;                       // test points, in file order
+  std::vector<double> test_labels;      // 0 or 1
+  std::optional<Interval> valid_range;  // --valid-range
 };
 
 // --data FILE split as every figure splits it: the file's rows (feature columns, then one label column),
@@ -32,7 +33,7 @@ struct PaperData {
 // the test points (--test-points, default min(50, the rest)); refusals name the file and the flag.
 struct PaperSplit {
   std::string path;
-  RowMatrix all;                 // every row of the file, labels in the last column
+  RowMatrix all;  // every row of the file, labels in the last column
   std::size_t train = 0, test = 0, features = 0;
 };
 Result<PaperSplit> read_paper_split(const Arguments& args);

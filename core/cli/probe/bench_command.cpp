@@ -6,12 +6,13 @@
 #include <chrono>
 #include <ostream>
 
-#include "arguments.h"
-#include "commands.h"
-#include "gpprobe/probe/probe.h"
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/linalg/row_products.h"
-#include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "gpprobe/probe/probe.h"
+
+#include "arguments.h"
+#include "commands.h"
 
 namespace gpprobe::cli {
 
@@ -22,7 +23,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 Status run(const Args& raw, std::ostream& out) {
-  Result<Arguments> parsed = Arguments::parse(raw, {"observations", "dimension", "queries", "seed", "repeats"}, {"json"});
+  Result<Arguments> parsed =
+      Arguments::parse(raw, {"observations", "dimension", "queries", "seed", "repeats"}, {"json"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   Result<std::vector<std::size_t>> sizes = args.counts("observations", "100,1000,4000");
@@ -49,7 +51,7 @@ Status run(const Args& raw, std::ostream& out) {
     ProbeOptions options;
     options.expected_queries = n;
     std::vector<double> judged(n), episteme(n), alea(n), mean(n), variance(n), knowledge(n), ood(n);
-    ProbeScoreColumns columns{judged.data(), episteme.data(), alea.data(), mean.data(),
+    ProbeScoreColumns columns{judged.data(),   episteme.data(),  alea.data(), mean.data(),
                               variance.data(), knowledge.data(), ood.data()};
     double fit_s = 0.0, score_s = 0.0;
     Result<Probe> probe = Status(StatusCode::invalid_argument, "no run");

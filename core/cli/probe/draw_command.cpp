@@ -3,10 +3,11 @@
 // the same rows the app's "draw N per class" picks for the same labels and seed.
 #include <ostream>
 
+#include "gpprobe/probe/observation_draw.h"
+
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/probe/observation_draw.h"
 #include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
@@ -25,8 +26,8 @@ Status run(const Args& raw, std::ostream& out) {
     if (!r->ok()) return r->status();
   Result<std::vector<std::uint8_t>> labels = read_labels(labels_path.value());
   if (!labels.ok()) return labels.status();
-  Result<std::vector<std::size_t>> rows = draw_observations(labels.value().data(), labels.value().size(),
-                                                            std::size_t(per_class.value()), std::uint64_t(seed.value()));
+  Result<std::vector<std::size_t>> rows = draw_observations(
+      labels.value().data(), labels.value().size(), std::size_t(per_class.value()), std::uint64_t(seed.value()));
   if (!rows.ok()) return Status(rows.status().code(), labels_path.value() + ": " + rows.status().message());
   CsvOutput csv(args.get("out", ""), out);
   GPPROBE_RETURN_IF_ERROR(csv.status());

@@ -10,11 +10,12 @@
 #include <ostream>
 #include <sstream>
 
+#include "gpprobe/probe/leave_one_out.h"
+
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/file_messages.h"
-#include "gpprobe/probe/leave_one_out.h"
 #include "readers/loaded_matrix.h"
 #include "readers/probe_file.h"
 
@@ -31,12 +32,11 @@ std::string summary(const LeaveOneOut& r) {
      << ",\"auroc_standard_error\":" << json_number(r.auroc_standard_error)
      << ",\"log_loss\":" << json_number(r.log_loss)
      << ",\"log_loss_standard_error\":" << json_number(r.log_loss_standard_error)
-     << ",\"confidence\":" << json_number(r.confidence)
-     << ",\"auroc_lower\":" << json_number(r.auroc_interval.lower)
+     << ",\"confidence\":" << json_number(r.confidence) << ",\"auroc_lower\":" << json_number(r.auroc_interval.lower)
      << ",\"auroc_upper\":" << json_number(r.auroc_interval.upper)
      << ",\"log_loss_lower\":" << json_number(r.log_loss_interval.lower)
-     << ",\"log_loss_upper\":" << json_number(r.log_loss_interval.upper) << ",\"verdict\":\""
-     << verdict_name(r.verdict) << "\"}";
+     << ",\"log_loss_upper\":" << json_number(r.log_loss_interval.upper) << ",\"verdict\":\"" << verdict_name(r.verdict)
+     << "\"}";
   return os.str();
 }
 
@@ -90,7 +90,8 @@ Result<LooInputs> inputs(const Arguments& args) {
 }
 
 Status run(const Args& raw, std::ostream& out, std::ostream& err) {
-  Result<Arguments> parsed = Arguments::parse(raw, {"observations", "labels", "epsilon", "strength", "space", "out", "probe"});
+  Result<Arguments> parsed =
+      Arguments::parse(raw, {"observations", "labels", "epsilon", "strength", "space", "out", "probe"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   Result<PosteriorSpace> space = parse_space(args.get("space", "automatic"));

@@ -5,12 +5,13 @@
 //   (the probe file, exported by the app, holds the observations, labels, epsilon, strength and space)
 #include <ostream>
 
+#include "gpprobe/probe/probe.h"
+
 #include "arguments.h"
 #include "certify/certify_columns.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/file_messages.h"
-#include "gpprobe/probe/probe.h"
 #include "readers/labelled_inputs.h"
 #include "readers/probe_file.h"
 
@@ -44,15 +45,18 @@ Result<ProbeInputs> from_flags(const Arguments& args) {
   in.observations = std::move(files.observations);
   in.queries = std::move(files.queries);
   in.labels = std::move(files.labels);
-  in.files = {{"observations", files.observations_path}, {"queries", files.queries_path},
-              {"labels", files.labels_path}, {"label ", files.labels_path}};
+  in.files = {{"observations", files.observations_path},
+              {"queries", files.queries_path},
+              {"labels", files.labels_path},
+              {"label ", files.labels_path}};
   return in;
 }
 
 Result<ProbeInputs> from_probe_file(const Arguments& args) {
   for (const char* flag : {"observations", "labels", "epsilon", "strength"}) {
     if (args.has(flag)) {
-      return Status(StatusCode::invalid_argument, std::string("--probe holds the observations, labels, epsilon and strength; remove --") + flag);
+      return Status(StatusCode::invalid_argument,
+                    std::string("--probe holds the observations, labels, epsilon and strength; remove --") + flag);
     }
   }
   Result<std::string> queries_path = args.required("queries");
@@ -67,7 +71,8 @@ Result<ProbeInputs> from_probe_file(const Arguments& args) {
   in.observations = std::move(file.value().observations);
   in.labels = std::move(file.value().labels);
   in.queries = std::move(queries.value());
-  in.files = {{"observations", probe_path}, {"queries", queries_path.value()}, {"labels", probe_path}, {"label ", probe_path}};
+  in.files = {
+      {"observations", probe_path}, {"queries", queries_path.value()}, {"labels", probe_path}, {"label ", probe_path}};
   return in;
 }
 
@@ -95,7 +100,7 @@ Status run(const Args& raw, std::ostream& out) {
 
   const std::size_t n = in.queries.rows;
   std::vector<double> judged(n), episteme(n), alea(n), mean(n), variance(n), knowledge(n), ood(n);
-  ProbeScoreColumns columns{judged.data(), episteme.data(), alea.data(), mean.data(),
+  ProbeScoreColumns columns{judged.data(),   episteme.data(),  alea.data(), mean.data(),
                             variance.data(), knowledge.data(), ood.data()};
   const Status scored = probe.value().score(in.queries.view(), columns);
   if (!scored.ok()) return in.name_files(scored);
@@ -114,9 +119,9 @@ Status run(const Args& raw, std::ostream& out) {
   os << "query,judged_probability,episteme,alea,latent_mean,latent_variance,knowledge,ood_score"
      << (certificates.empty() ? "" : certify_header()) << '\n';
   for (std::size_t q = 0; q < n; ++q) {
-    os << q << ',' << format_number(judged[q]) << ',' << format_number(episteme[q]) << ','
-       << format_number(alea[q]) << ',' << format_number(mean[q]) << ',' << format_number(variance[q]) << ','
-       << format_number(knowledge[q]) << ',' << format_number(ood[q]);
+    os << q << ',' << format_number(judged[q]) << ',' << format_number(episteme[q]) << ',' << format_number(alea[q])
+       << ',' << format_number(mean[q]) << ',' << format_number(variance[q]) << ',' << format_number(knowledge[q])
+       << ',' << format_number(ood[q]);
     if (!certificates.empty()) write_certificate(os, certificates[q]);
     os << '\n';
   }

@@ -101,10 +101,9 @@ Result<DelimitedTable> parse_delimited(const std::string& text, const std::strin
       table.cols = cells.size();
       first_data_line = line_number;
     } else if (cells.size() != table.cols) {
-      return Status(StatusCode::parse_error, name + ": line " + std::to_string(line_number) + " has " +
-                                                 std::to_string(cells.size()) + " columns, line " +
-                                                 std::to_string(first_data_line) + " has " +
-                                                 std::to_string(table.cols));
+      return Status(StatusCode::parse_error,
+                    name + ": line " + std::to_string(line_number) + " has " + std::to_string(cells.size()) +
+                        " columns, line " + std::to_string(first_data_line) + " has " + std::to_string(table.cols));
     }
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const std::string where = name + ": line " + std::to_string(line_number) + ", column " + std::to_string(c + 1);
@@ -114,7 +113,10 @@ Result<DelimitedTable> parse_delimited(const std::string& text, const std::strin
                       cells[c].empty() ? where + " is empty" : where + ": " + quoted(cells[c]) + " is not a number");
       }
       if (!std::isfinite(value)) {
-        return Status(StatusCode::non_finite, where + " is " + (std::isnan(value) ? "NaN" : value > 0 ? "+Inf" : "-Inf"));
+        return Status(StatusCode::non_finite, where + " is " +
+                                                  (std::isnan(value) ? "NaN"
+                                                   : value > 0       ? "+Inf"
+                                                                     : "-Inf"));
       }
       table.values.push_back(value);
     }

@@ -26,16 +26,18 @@ Status LabelledInputs::read() {
   if (!q.ok()) return q.status();
   queries = std::move(q.value());
   if (labels.size() != observations.rows) {
-    return Status(StatusCode::dimension_mismatch, labels_path + ": " + std::to_string(labels.size()) +
-                                                      " labels for " + std::to_string(observations.rows) +
-                                                      " observation rows in " + observations_path);
+    return Status(StatusCode::dimension_mismatch, labels_path + ": " + std::to_string(labels.size()) + " labels for " +
+                                                      std::to_string(observations.rows) + " observation rows in " +
+                                                      observations_path);
   }
   return Status::success();
 }
 
 Status LabelledInputs::name_files(const Status& status) const {
-  return with_file_names(status, {{"observations", observations_path}, {"queries", queries_path},
-                                  {"labels", labels_path}, {"label ", labels_path}});
+  return with_file_names(status, {{"observations", observations_path},
+                                  {"queries", queries_path},
+                                  {"labels", labels_path},
+                                  {"label ", labels_path}});
 }
 
 }  // namespace gpprobe::cli

@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "arguments.h"
 #include "gpprobe/common/status.h"
+
+#include "arguments.h"
 #include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {

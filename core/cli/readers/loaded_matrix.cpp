@@ -51,7 +51,8 @@ Result<LoadedMatrix> matrix_from_npy(const NpyArray& a, const std::string& path)
   }
   // Rows of nothing: shape (2^64 - 1, 0) holds no data, yet every row loop would run 2^64 times.
   if (a.shape[1] == 0 && a.shape[0] > 0) {
-    return Status(StatusCode::parse_error, path + ": the array has " + std::to_string(a.shape[0]) + " rows of 0 columns");
+    return Status(StatusCode::parse_error,
+                  path + ": the array has " + std::to_string(a.shape[0]) + " rows of 0 columns");
   }
   LoadedMatrix m;
   m.rows = a.shape[0];
@@ -71,7 +72,9 @@ Result<LoadedMatrix> matrix_from_npy(const NpyArray& a, const std::string& path)
     if (!std::isfinite(v)) {
       return Status(StatusCode::non_finite, path + ": element [" + std::to_string(k / m.cols) + ", " +
                                                 std::to_string(k % m.cols) + "] is " +
-                                                (std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"));
+                                                (std::isnan(v) ? "NaN"
+                                                 : v > 0       ? "+Inf"
+                                                               : "-Inf"));
     }
   }
   return m;

@@ -5,8 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "readers/delimited_reader.h"
 #include "gpprobe/common/matrix_view.h"
+
+#include "readers/delimited_reader.h"
 #include "readers/npy_reader.h"
 
 namespace gpprobe::cli {

@@ -116,11 +116,15 @@ bool parse_descr(const std::string& descr, NpyHeader* h) {
   h->swap_bytes = descr[0] == '>';
   const std::size_t s = h->itemsize;
   switch (h->kind) {
-    case 'f': return s == 4 || s == 8;
-    case 'b': return s == 1;
+    case 'f':
+      return s == 4 || s == 8;
+    case 'b':
+      return s == 1;
     case 'i':
-    case 'u': return s == 1 || s == 2 || s == 4 || s == 8;
-    default: return false;
+    case 'u':
+      return s == 1 || s == 2 || s == 4 || s == 8;
+    default:
+      return false;
   }
 }
 
@@ -138,7 +142,8 @@ Result<NpyHeader> parse_npy_header(const unsigned char* bytes, std::size_t size,
   const auto fail = [&](const std::string& what) { return Status(StatusCode::parse_error, name + ": " + what); };
   if (size == 0) return fail("file is empty");
   static const unsigned char kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-  if (size < 10 || !std::equal(kMagic, kMagic + 6, bytes)) return fail("not a .npy file (missing the \\x93NUMPY magic)");
+  if (size < 10 || !std::equal(kMagic, kMagic + 6, bytes))
+    return fail("not a .npy file (missing the \\x93NUMPY magic)");
   const int major = bytes[6];
   std::size_t header_len = 0, header_start = 0;
   if (major == 1) {

@@ -20,10 +20,10 @@ namespace gpprobe::cli {
 constexpr std::size_t kMaxNpyHeaderBytes = 65536;
 
 struct NpyHeader {
-  std::string descr;        // e.g. "<f4", "|b1", ">i8"
-  char kind = 0;            // 'f' float, 'i' signed, 'u' unsigned, 'b' bool
+  std::string descr;         // e.g. "<f4", "|b1", ">i8"
+  char kind = 0;             // 'f' float, 'i' signed, 'u' unsigned, 'b' bool
   std::size_t itemsize = 0;  // 1, 2, 4 or 8 (f: 4 or 8; b: 1)
-  bool swap_bytes = false;  // stored big-endian
+  bool swap_bytes = false;   // stored big-endian
   bool fortran_order = false;
   std::vector<std::size_t> shape;
   std::size_t data_offset = 0;  // where the array's bytes start in the file

@@ -28,21 +28,31 @@ std::size_t NpyArray::size() const { return itemsize == 0 ? 0 : data.size() / it
 double NpyArray::value(std::size_t index) const {
   const unsigned char* p = data.data() + index * itemsize;
   switch (kind) {
-    case 'f': return itemsize == 4 ? double(load<float>(p, swap_bytes)) : load<double>(p, swap_bytes);
-    case 'b': return *p ? 1.0 : 0.0;
+    case 'f':
+      return itemsize == 4 ? double(load<float>(p, swap_bytes)) : load<double>(p, swap_bytes);
+    case 'b':
+      return *p ? 1.0 : 0.0;
     case 'i':
       switch (itemsize) {
-        case 1: return double(load<std::int8_t>(p, false));
-        case 2: return double(load<std::int16_t>(p, swap_bytes));
-        case 4: return double(load<std::int32_t>(p, swap_bytes));
-        default: return double(load<std::int64_t>(p, swap_bytes));
+        case 1:
+          return double(load<std::int8_t>(p, false));
+        case 2:
+          return double(load<std::int16_t>(p, swap_bytes));
+        case 4:
+          return double(load<std::int32_t>(p, swap_bytes));
+        default:
+          return double(load<std::int64_t>(p, swap_bytes));
       }
     default:  // 'u'
       switch (itemsize) {
-        case 1: return double(*p);
-        case 2: return double(load<std::uint16_t>(p, swap_bytes));
-        case 4: return double(load<std::uint32_t>(p, swap_bytes));
-        default: return double(load<std::uint64_t>(p, swap_bytes));
+        case 1:
+          return double(*p);
+        case 2:
+          return double(load<std::uint16_t>(p, swap_bytes));
+        case 4:
+          return double(load<std::uint32_t>(p, swap_bytes));
+        default:
+          return double(load<std::uint64_t>(p, swap_bytes));
       }
   }
 }
@@ -88,9 +98,11 @@ Result<NpyArray> read_npy(const std::string& path) {
   try {
     bytes.resize(std::size_t(size));
   } catch (const std::bad_alloc&) {
-    return Status(StatusCode::out_of_memory, path + ": not enough memory to read its " + std::to_string(size) + " bytes");
+    return Status(StatusCode::out_of_memory,
+                  path + ": not enough memory to read its " + std::to_string(size) + " bytes");
   }
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return Status(StatusCode::io_error, path + ": read failed");
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
+    return Status(StatusCode::io_error, path + ": read failed");
   return parse_npy(std::move(bytes), path);
 }
 

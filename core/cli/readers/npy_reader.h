@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpprobe/common/status.h"
+
 #include "readers/npy_header.h"
 
 namespace gpprobe::cli {

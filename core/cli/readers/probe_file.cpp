@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+
 #include <nlohmann/json.hpp>
 
 namespace gpprobe::cli {
@@ -42,7 +43,8 @@ std::string shown(const json& value) {
 // A positive finite number at `key`.
 Result<double> positive(const json& j, const std::string& key, const std::string& path) {
   if (!j.contains(key) || !j[key].is_number() || !(j[key].get<double>() > 0) || !std::isfinite(j[key].get<double>())) {
-    return problem(path, "\"" + key + "\" must be a positive number" + (j.contains(key) ? ", got " + shown(j[key]) : ""));
+    return problem(path,
+                   "\"" + key + "\" must be a positive number" + (j.contains(key) ? ", got " + shown(j[key]) : ""));
   }
   return j[key].get<double>();
 }
@@ -69,7 +71,8 @@ std::optional<std::size_t> count_value(const json& v) {
 Result<std::size_t> count(const json& j, const std::string& key, const std::string& name, const std::string& path) {
   const std::optional<std::size_t> n = j.contains(key) ? count_value(j[key]) : std::nullopt;
   if (!n) {
-    return problem(path, "\"" + name + "\" must be a non-negative integer" + (j.contains(key) ? ", got " + shown(j[key]) : ""));
+    return problem(
+        path, "\"" + name + "\" must be a non-negative integer" + (j.contains(key) ? ", got " + shown(j[key]) : ""));
   }
   return *n;
 }
@@ -137,7 +140,8 @@ Status check_observation_rows(const json& j, std::size_t rows, const std::string
 Status check_data_id(const json& j, const std::string& path) {
   if (!j.contains("data")) return Status::success();
   const json& d = j["data"];
-  if (!d.is_object()) return problem(path, "\"data\" must be an object with \"name\", \"rows\", \"cols\" and \"dtype\"");
+  if (!d.is_object())
+    return problem(path, "\"data\" must be an object with \"name\", \"rows\", \"cols\" and \"dtype\"");
   if (!d.contains("name") || !d["name"].is_string()) {
     return problem(path, "\"data.name\" must be text" + (d.contains("name") ? ", got " + shown(d["name"]) : ""));
   }
@@ -210,12 +214,15 @@ Result<ProbeFile> parse_probe_file(const std::string& text, const std::string& p
   file.options.epsilon = epsilon.value();
   file.options.strength = strength.value();
   if (j.contains("space")) {
-    Result<PosteriorSpace> space = j["space"].is_string() ? parse_space(j["space"].get<std::string>())
-                                                          : Result<PosteriorSpace>(Status(StatusCode::invalid_argument, ""));
-    if (!space.ok()) return problem(path, "\"space\" must be \"automatic\", \"function\" or \"weight\", got " + shown(j["space"]));
+    Result<PosteriorSpace> space = j["space"].is_string()
+                                       ? parse_space(j["space"].get<std::string>())
+                                       : Result<PosteriorSpace>(Status(StatusCode::invalid_argument, ""));
+    if (!space.ok())
+      return problem(path, "\"space\" must be \"automatic\", \"function\" or \"weight\", got " + shown(j["space"]));
     file.options.space = space.value();
   }
-  if (!j.contains("observations") || !j["observations"].is_object()) return problem(path, "\"observations\" is missing");
+  if (!j.contains("observations") || !j["observations"].is_object())
+    return problem(path, "\"observations\" is missing");
   GPPROBE_RETURN_IF_ERROR(read_observations(j["observations"], path, &file.observations));
   if (!j.contains("labels") || !j["labels"].is_array()) return problem(path, "\"labels\" must be a list of 0/1 values");
   const json& labels = j["labels"];

@@ -10,15 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/probe/probe.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/probe.h"
+
 #include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {
 
 struct ProbeFile {
-  gpprobe::ProbeOptions options;   // epsilon, strength, space as the file states them
-  LoadedMatrix observations;       // O by d, in the precision stored
+  gpprobe::ProbeOptions options;  // epsilon, strength, space as the file states them
+  LoadedMatrix observations;      // O by d, in the precision stored
   std::vector<std::uint8_t> labels;
 };
 

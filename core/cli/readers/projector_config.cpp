@@ -37,9 +37,9 @@ Result<LoadedMatrix> read_bytes(const std::string& file, std::uint64_t n, std::u
   }
   const std::uint64_t need = n * d * 4;
   if (size != need) {
-    return Status(StatusCode::parse_error, where + ": " + file + " holds " + std::to_string(size) + " bytes; tensorShape " +
-                                               std::to_string(n) + " x " + std::to_string(d) + " float32 needs " +
-                                               std::to_string(need));
+    return Status(StatusCode::parse_error, where + ": " + file + " holds " + std::to_string(size) +
+                                               " bytes; tensorShape " + std::to_string(n) + " x " + std::to_string(d) +
+                                               " float32 needs " + std::to_string(need));
   }
   LoadedMatrix m;
   m.type = ScalarType::float32;
@@ -91,10 +91,11 @@ Result<std::vector<ProjectorTensor>> read_projector_config(const std::string& pa
     t.name = e.contains("tensorName") && e["tensorName"].is_string() ? e["tensorName"].get<std::string>() : tensor_path;
     t.path = tensor_path.size() > 0 && tensor_path[0] == '/' ? tensor_path : folder_of(path) + tensor_path;
     const json& shape = e.contains("tensorShape") ? e["tensorShape"] : json();
-    const bool has_shape = shape.is_array() && shape.size() == 2 && shape[0].is_number_unsigned() &&
-                           shape[1].is_number_unsigned();
+    const bool has_shape =
+        shape.is_array() && shape.size() == 2 && shape[0].is_number_unsigned() && shape[1].is_number_unsigned();
     if (lower_extension(t.path) == "bytes") {
-      if (!has_shape) return Status(StatusCode::parse_error, where + ": a .bytes tensor needs tensorShape [rows, columns]");
+      if (!has_shape)
+        return Status(StatusCode::parse_error, where + ": a .bytes tensor needs tensorShape [rows, columns]");
       Result<LoadedMatrix> m = read_bytes(t.path, shape[0].get<std::uint64_t>(), shape[1].get<std::uint64_t>(), where);
       if (!m.ok()) return m.status();
       t.matrix = std::move(m.value());
@@ -102,12 +103,13 @@ Result<std::vector<ProjectorTensor>> read_projector_config(const std::string& pa
       Result<LoadedMatrix> m = read_matrix(t.path);
       if (!m.ok()) return Status(m.status().code(), where + ": " + m.status().message());
       t.matrix = std::move(m.value());
-      if (has_shape && (shape[0].get<std::uint64_t>() != t.matrix.rows || shape[1].get<std::uint64_t>() != t.matrix.cols)) {
-        return Status(StatusCode::dimension_mismatch,
-                      where + ": " + t.path + " holds " + std::to_string(t.matrix.rows) + " x " +
-                          std::to_string(t.matrix.cols) + " values, tensorShape says " +
-                          std::to_string(shape[0].get<std::uint64_t>()) + " x " +
-                          std::to_string(shape[1].get<std::uint64_t>()));
+      if (has_shape &&
+          (shape[0].get<std::uint64_t>() != t.matrix.rows || shape[1].get<std::uint64_t>() != t.matrix.cols)) {
+        return Status(StatusCode::dimension_mismatch, where + ": " + t.path + " holds " +
+                                                          std::to_string(t.matrix.rows) + " x " +
+                                                          std::to_string(t.matrix.cols) + " values, tensorShape says " +
+                                                          std::to_string(shape[0].get<std::uint64_t>()) + " x " +
+                                                          std::to_string(shape[1].get<std::uint64_t>()));
       }
     }
     tensors.push_back(std::move(t));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpprobe/common/status.h"
+
 #include "readers/loaded_matrix.h"
 
 namespace gpprobe::cli {

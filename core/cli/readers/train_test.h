@@ -6,8 +6,9 @@
 #include <cstddef>
 #include <string>
 
-#include "arguments.h"
 #include "gpprobe/common/status.h"
+
+#include "arguments.h"
 
 namespace gpprobe::cli {
 

@@ -14,16 +14,17 @@
 #include <sstream>
 #include <vector>
 
+#include "gpprobe/kernels/kernel_parameters.h"
+#include "gpprobe/kernels/named_kernels.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
+
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/delimited_reader.h"
 #include "readers/train_test.h"
-#include "gpprobe/regression/anomaly_detection.h"
-#include "gpprobe/regression/gp_regression.h"
-#include "gpprobe/regression/hyperparameter_fit.h"
-#include "gpprobe/kernels/kernel_parameters.h"
-#include "gpprobe/kernels/named_kernels.h"
 
 namespace gpprobe::cli {
 
@@ -51,7 +52,8 @@ std::string summary(const GpRegression& gp, bool optimized, std::size_t restarts
     os << (first ? "" : ",") << json_string(p.name) << ":" << format_number(p.value);
     first = false;
   }
-  os << "},\"" << kNoiseVariance << "\":" << format_number(gp.noise_variance()) << ",\"mean\":" << format_number(gp.mean())
+  os << "},\"" << kNoiseVariance << "\":" << format_number(gp.noise_variance())
+     << ",\"mean\":" << format_number(gp.mean())
      << ",\"log_marginal_likelihood\":" << format_number(gp.log_marginal_likelihood())
      << ",\"optimized\":" << (optimized ? "true" : "false") << ",\"restarts\":" << restarts << "}";
   return os.str();
@@ -80,12 +82,13 @@ std::vector<Alias> aliases(const Kernel& kernel) {
       base_length_scale = p.name;
   }
   return {{"variance", "constant.value"}, {"lengthscale", base_length_scale}, {"period", "periodic.period"},
-          {"decay", "rbf.length_scale"},  {"offset", "linear.offset"},         {"noise", kNoiseVariance}};
+          {"decay", "rbf.length_scale"},  {"offset", "linear.offset"},        {"noise", kNoiseVariance}};
 }
 
 // Every flag gpr reads: its own, one per parameter of every named kernel, and the old spellings.
 std::set<std::string> valued_flags() {
-  std::set<std::string> flags{"train", "test", "kernel", "restarts", "seed", "rho", "theta", "out", flag_of(kNoiseVariance)};
+  std::set<std::string> flags{
+      "train", "test", "kernel", "restarts", "seed", "rho", "theta", "out", flag_of(kNoiseVariance)};
   for (const NamedKernel& k : named_kernels())
     for (const KernelParameter& p : k.kernel.parameters()) flags.insert(flag_of(p.name));
   for (const Alias& a : aliases(Kernel::cosine())) flags.insert(a.flag);
@@ -106,7 +109,8 @@ Status read_model(const Arguments& args, Kernel* kernel, double* noise_variance)
       *noise_variance = v.value();
       return Status::success();
     }
-    if (parameter.empty()) return Status(StatusCode::invalid_argument, "--" + flag + ": the " + name + " kernel has no such parameter");
+    if (parameter.empty())
+      return Status(StatusCode::invalid_argument, "--" + flag + ": the " + name + " kernel has no such parameter");
     names.push_back(parameter);
     values.push_back(v.value());
     return Status::success();
@@ -116,7 +120,8 @@ Status read_model(const Arguments& args, Kernel* kernel, double* noise_variance)
     if (!args.has(a.flag)) continue;
     const std::string canonical = a.parameter.empty() ? "" : flag_of(a.parameter);
     if (!canonical.empty() && args.has(canonical)) {
-      return Status(StatusCode::invalid_argument, "--" + std::string(a.flag) + " is the old spelling of --" + canonical + "; give one");
+      return Status(StatusCode::invalid_argument,
+                    "--" + std::string(a.flag) + " is the old spelling of --" + canonical + "; give one");
     }
     GPPROBE_RETURN_IF_ERROR(take(a.flag, a.parameter));
   }
@@ -144,7 +149,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   const std::string& test_path = paths.value().test;
   const AnomalyThresholds default_thresholds;
   const HyperparameterFitOptions default_fit;
-  Result<double> rho = args.number("rho", default_thresholds.rho), theta = args.number("theta", default_thresholds.theta);
+  Result<double> rho = args.number("rho", default_thresholds.rho),
+                 theta = args.number("theta", default_thresholds.theta);
   for (const auto* r : {&rho, &theta})
     if (!r->ok()) return r->status();
   Result<long long> restarts = args.integer("restarts", (long long)default_fit.restarts),
@@ -169,10 +175,10 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   }
   const std::size_t d = tr.cols - 1;
   if (te.cols != d && te.cols != d + 1) {
-    return Status(StatusCode::dimension_mismatch,
-                  test_path + ": has " + count_of(te.cols, "column") + "; expected " + std::to_string(d) +
-                      " (features) or " + std::to_string(d + 1) + " (features and y), as " + train_path +
-                      " has " + count_of(d, "feature column"));
+    return Status(StatusCode::dimension_mismatch, test_path + ": has " + count_of(te.cols, "column") + "; expected " +
+                                                      std::to_string(d) + " (features) or " + std::to_string(d + 1) +
+                                                      " (features and y), as " + train_path + " has " +
+                                                      count_of(d, "feature column"));
   }
   const bool has_y = te.cols == d + 1;
   RowMatrix x(Eigen::Index(tr.rows), Eigen::Index(d)), q(Eigen::Index(te.rows), Eigen::Index(d));
@@ -191,8 +197,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     HyperparameterFitOptions options;
     options.restarts = std::size_t(restarts.value());
     options.seed = std::uint64_t(seed.value());
-    Result<HyperparameterFit> fit = fit_hyperparameters(MatrixView(x), y.data(), y.size(), fitted_kernel,
-                                                        noise_variance, options);
+    Result<HyperparameterFit> fit =
+        fit_hyperparameters(MatrixView(x), y.data(), y.size(), fitted_kernel, noise_variance, options);
     if (!fit.ok()) return with_files(fit.status(), train_path, test_path);
     fitted_kernel = fit.value().kernel;
     noise_variance = fit.value().noise_variance;

@@ -7,6 +7,7 @@
 #include "gpprobe/baselines/linear_svm.h"
 #include "gpprobe/baselines/mahalanobis.h"
 #include "gpprobe/baselines/nearest_neighbours.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -49,15 +50,18 @@ Result<BaselineScores> linear(BaselineMethod method, const MatrixView& observati
 std::vector<std::string> baseline_columns(BaselineMethod method) {
   switch (method) {
     case BaselineMethod::lp:
-    case BaselineMethod::msp: return {"score", "probability"};
-    case BaselineMethod::lpe: return {"score", "probability", "episteme", "alea"};
-    default: return {"score"};
+    case BaselineMethod::msp:
+      return {"score", "probability"};
+    case BaselineMethod::lpe:
+      return {"score", "probability", "episteme", "alea"};
+    default:
+      return {"score"};
   }
 }
 
-Result<BaselineScores> run_baseline(BaselineMethod method, const MatrixView& observations,
-                                    const std::uint8_t* labels, std::size_t count, const MatrixView& queries,
-                                    const BaselineOptions& options, const ProgressCallback& progress) {
+Result<BaselineScores> run_baseline(BaselineMethod method, const MatrixView& observations, const std::uint8_t* labels,
+                                    std::size_t count, const MatrixView& queries, const BaselineOptions& options,
+                                    const ProgressCallback& progress) {
   GPPROBE_RETURN_IF_ERROR(check_inputs(observations, labels, count, queries));
   const std::size_t n = queries.rows();
   BaselineScores out;

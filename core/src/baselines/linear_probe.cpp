@@ -5,15 +5,14 @@
 #include <vector>
 
 #include "gpprobe/linalg/row_products.h"
-#include "common/input_checks.h"
-#include "baselines/logistic_newton.h"
+
 #include "baselines/linear_probe_design.h"
+#include "baselines/logistic_newton.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 
-Status LinearProbe::check_options(const LinearProbeOptions& options) {
-  return check_positive("C", options.C);
-}
+Status LinearProbe::check_options(const LinearProbeOptions& options) { return check_positive("C", options.C); }
 
 Result<LinearProbe> LinearProbe::fit(const MatrixView& observations, const std::uint8_t* labels, std::size_t count,
                                      const LinearProbeOptions& options) {

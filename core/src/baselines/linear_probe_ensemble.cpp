@@ -6,10 +6,11 @@
 #include "gpprobe/common/random_stream.h"
 #include "gpprobe/linalg/row_products.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
+#include "baselines/linear_probe_design.h"
+#include "baselines/logistic_newton.h"
 #include "common/input_checks.h"
 #include "linalg/lanes_math.h"
-#include "baselines/logistic_newton.h"
-#include "baselines/linear_probe_design.h"
 
 namespace gpprobe {
 
@@ -17,8 +18,9 @@ using Eigen::Index;
 
 namespace {
 
-constexpr std::size_t kMaxRedraws = 1000;          // per member; P(one class only) <= 1/2 for any O >= 2
-constexpr double kSmallestLogitVariance = 1e-12;  // docs/design/probe.md, "Judged probability, episteme, alea": measures stay finite down to this
+constexpr std::size_t kMaxRedraws = 1000;  // per member; P(one class only) <= 1/2 for any O >= 2
+constexpr double kSmallestLogitVariance =
+    1e-12;  // docs/design/probe.md, "Judged probability, episteme, alea": measures stay finite down to this
 
 bool holds_both_labels(const std::uint8_t* labels, const std::uint32_t* counts, std::size_t O) {
   bool positive = false, negative = false;
@@ -52,8 +54,8 @@ double weighted_variance(const double* t, const double* w, std::size_t K, H h) {
 
 }  // namespace
 
-Result<std::vector<std::uint32_t>> bootstrap_counts(const std::uint8_t* labels, std::size_t count,
-                                                    std::size_t members, std::uint64_t seed) {
+Result<std::vector<std::uint32_t>> bootstrap_counts(const std::uint8_t* labels, std::size_t count, std::size_t members,
+                                                    std::uint64_t seed) {
   GPPROBE_RETURN_IF_ERROR(check_members(members));
   GPPROBE_RETURN_IF_ERROR(check_labels(labels, count, count));
   GPPROBE_RETURN_IF_ERROR(check_both_classes(labels, count, kNeedBoth));
@@ -63,8 +65,8 @@ Result<std::vector<std::uint32_t>> bootstrap_counts(const std::uint8_t* labels, 
     std::uint32_t* row = &counts[m * count];
     for (std::size_t attempt = 0;; ++attempt) {
       if (attempt == kMaxRedraws) {
-        return Status(StatusCode::numerical_failure, "lpe: no resample with both labels in " +
-                                                         std::to_string(kMaxRedraws) + " draws");
+        return Status(StatusCode::numerical_failure,
+                      "lpe: no resample with both labels in " + std::to_string(kMaxRedraws) + " draws");
       }
       std::fill(row, row + count, 0u);
       for (std::size_t k = 0; k < count; ++k) ++row[random.index(count)];
@@ -115,12 +117,13 @@ Result<LinearProbeEnsemble> LinearProbeEnsemble::fit_resamples(const MatrixView&
     } else {
       std::copy(row, row + count, weights.begin());
       Result<NewtonSolution> member = solve_logistic(design.Z, labels, weights.data(), C, &start);
-      if (!member.ok()) return Status(member.status().code(), "lpe member " + std::to_string(m) + ": " + member.status().message());
+      if (!member.ok())
+        return Status(member.status().code(), "lpe member " + std::to_string(m) + ": " + member.status().message());
       ensemble.W_.row(Index(m)) = expand_solution(design, member.value().theta).transpose();
     }
     if (!report_progress(progress, m + 1, members)) {
-      return Status(StatusCode::cancelled, "lpe fitting cancelled after " + count_of(m + 1, "member") + " of " +
-                                               std::to_string(members));
+      return Status(StatusCode::cancelled,
+                    "lpe fitting cancelled after " + count_of(m + 1, "member") + " of " + std::to_string(members));
     }
   }
   ensemble.collapse_duplicates();

@@ -11,6 +11,7 @@
 #include "gpprobe/baselines/linear_probe.h"
 #include "gpprobe/common/random_stream.h"
 #include "gpprobe/linalg/row_products.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -19,7 +20,7 @@ using Eigen::Index;
 
 namespace {
 
-constexpr double kKktTolerance = 1e-9;  // on margins of size 1
+constexpr double kKktTolerance = 1e-9;    // on margins of size 1
 constexpr std::size_t kNewtonEvery = 32;  // sweeps between Newton steps on the free set
 
 enum class FreeStep { exact, improved, unchanged };

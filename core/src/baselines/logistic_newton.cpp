@@ -8,8 +8,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "linalg/float32_products.h"
 #include "gpprobe/linalg/row_products.h"
+
+#include "linalg/float32_products.h"
 #include "linalg/lanes_cholesky.h"
 #include "linalg/lanes_math.h"
 
@@ -23,9 +24,9 @@ namespace {
 constexpr double kDecrementTolerance = 1e-22;  // stop at lambda²/2 below this
 constexpr double kFullStepDecrement = 1e-8;    // below this, F's changes drown in rounding: full steps
 constexpr double kArmijo = 1e-4;
-constexpr Index kHessianBlock = 4;            // rows of H per product when forming its lower triangle
-constexpr double kKeptSystemRate = 1e-1;     // a kept H must cut the decrement at least this much a step
-constexpr double kFloat32LeastStep = 1e-3;   // a shorter damped step: H in float64 from then on
+constexpr Index kHessianBlock = 4;          // rows of H per product when forming its lower triangle
+constexpr double kKeptSystemRate = 1e-1;    // a kept H must cut the decrement at least this much a step
+constexpr double kFloat32LeastStep = 1e-3;  // a shorter damped step: H in float64 from then on
 
 // The rows that take part (weight > 0), their signed labels and weights.
 struct ActiveRows {
@@ -192,9 +193,9 @@ class NewtonSystem {
     add_weighted_rows(z.data(), Za_->data(), n, r, out);
   }
 
-  std::size_t p_ = 0;            // the order of the factorised matrix: r + 1 (primal) or n (Woodbury)
-  std::vector<double> factor_;   // its Cholesky factor L, row-major, lower triangle
-  std::vector<double> inverse_;  // 1 / L_jj
+  std::size_t p_ = 0;                    // the order of the factorised matrix: r + 1 (primal) or n (Woodbury)
+  std::vector<double> factor_;           // its Cholesky factor L, row-major, lower triangle
+  std::vector<double> inverse_;          // 1 / L_jj
   std::shared_ptr<const RowMatrix> Za_;  // the active rows, for the Woodbury form only
   std::vector<double> root_;
   VectorXd c_, A_c_;
@@ -277,7 +278,7 @@ class LogisticObjective {
       const Lanes big = splat(1.0) / (splat(1.0) + e);  // sigmoid(|t|)
       const LaneMask minus_margin_positive = load(&flip_[k]) * load(&t_[k]) >= splat(0.0);
       const Lanes q = keep(minus_margin_positive, big) + keep(~minus_margin_positive, e * big);  // sigmoid(-y t)
-      const Lanes residual = load(&slope_[k]) * q;  // dF/dt_k
+      const Lanes residual = load(&slope_[k]) * q;                                               // dF/dt_k
       store(&residual_[k], residual);
       total += residual;
     }
@@ -319,8 +320,8 @@ std::string scientific(double v) {
 
 }  // namespace
 
-Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* labels, const double* weights,
-                                      double C, const NewtonStart* start, std::size_t max_iterations) {
+Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* labels, const double* weights, double C,
+                                      const NewtonStart* start, std::size_t max_iterations) {
   const Index p = Z.cols() + 1;
   const ActiveRows rows = active_rows(labels, weights, Z.rows());
   LogisticObjective objective(Z, rows, C);

@@ -37,9 +37,9 @@ namespace gpprobe {
 class NewtonSystem;
 
 struct NewtonSolution {
-  Eigen::VectorXd theta;                        // [u; b]
-  std::size_t iterations = 0;                   // Newton steps taken
-  std::shared_ptr<const NewtonSystem> system;   // the H the last step used
+  Eigen::VectorXd theta;                       // [u; b]
+  std::size_t iterations = 0;                  // Newton steps taken
+  std::shared_ptr<const NewtonSystem> system;  // the H the last step used
 };
 
 // Where to start: theta, and optionally an H to take the first step with.
@@ -48,9 +48,8 @@ struct NewtonStart {
   std::shared_ptr<const NewtonSystem> system;
 };
 
-Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* labels, const double* weights,
-                                      double C, const NewtonStart* start = nullptr,
-                                      std::size_t max_iterations = 200);
+Result<NewtonSolution> solve_logistic(const RowMatrix& Z, const std::uint8_t* labels, const double* weights, double C,
+                                      const NewtonStart* start = nullptr, std::size_t max_iterations = 200);
 
 // The logistic function 1 / (1 + e^-t) without overflow.
 inline double sigmoid(double t) {

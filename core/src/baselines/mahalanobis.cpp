@@ -8,6 +8,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "gpprobe/linalg/row_products.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpprobe/linalg/row_products.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -53,7 +54,8 @@ Status NearestNeighbourDetector::score(const MatrixView& queries, double* distan
       const double* q = &block[i * d];
       double q2 = 0;
       for (std::size_t j = 0; j < d; ++j) q2 += q[j] * q[j];
-      for (std::size_t o = 0; o < O; ++o) d2[o] = std::max(0.0, q2 + norms2_[Eigen::Index(o)] - 2 * products[i * O + o]);
+      for (std::size_t o = 0; o < O; ++o)
+        d2[o] = std::max(0.0, q2 + norms2_[Eigen::Index(o)] - 2 * products[i * O + o]);
       std::nth_element(d2.begin(), d2.begin() + std::ptrdiff_t(k_ - 1), d2.end());
       const double dist = std::sqrt(d2[k_ - 1]);
       if (distance) distance[first + i] = dist;

@@ -4,21 +4,18 @@
 #include <cmath>
 #include <limits>
 
+#include "gpprobe/certify/probability_bounds.h"
+
 #include "certify/centred_variance_bounds.h"
 #include "certify/exponential_sum_bounds.h"
-#include "gpprobe/certify/probability_bounds.h"
 #include "certify/relaxed_variance_bounds.h"
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
 
-namespace {
+namespace {}  // namespace
 
-
-}  // namespace
-
-GpcBoxBounds::GpcBoxBounds(const GpcCommonForm& form, const RobustnessRegion& region)
-    : form_(&form), region_(&region) {
+GpcBoxBounds::GpcBoxBounds(const GpcCommonForm& form, const RobustnessRegion& region) : form_(&form), region_(&region) {
   const std::size_t n = form.size(), d = form.dimension(), k = region.size();
   const RowMatrix& X = form.inputs();
   std::vector<double> theta(d);
@@ -59,7 +56,8 @@ LatentBoxBounds GpcBoxBounds::latent(const Box& box, VarianceMethod variance) co
 
   // The variance: the centred form and the reference's pairwise relaxation (as asked), whichever is
   // tighter at each end (with its candidate point), clipped to [0, s2].
-  CentredVarianceBounds bound{{-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()}, {}, {}};
+  CentredVarianceBounds bound{
+      {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()}, {}, {}};
   if (variance != VarianceMethod::relaxation) {
     bound = centred_variance_bounds(form_->variance_factor(), s2, e, inputs, fixed_z_, box, rounding);
   }

@@ -14,7 +14,6 @@ namespace gpprobe {
 
 namespace {
 
-
 // A leaf of the partition. Internally every search is a minimisation: a maximum works on -f.
 struct Leaf {
   double bound;
@@ -27,8 +26,8 @@ bool later(const Leaf& a, const Leaf& b) { return a.bound > b.bound; }
 Status check_inputs(const Box& root, const BranchAndBoundOptions& options) {
   const std::size_t k = root.lower.size();
   if (root.upper.size() != k) {
-    return Status(StatusCode::dimension_mismatch, "the box has " + count_of(k, "lower end") + " and " +
-                                                      count_of(root.upper.size(), "upper end"));
+    return Status(StatusCode::dimension_mismatch,
+                  "the box has " + count_of(k, "lower end") + " and " + count_of(root.upper.size(), "upper end"));
   }
   for (std::size_t j = 0; j < k; ++j) {
     if (!std::isfinite(root.lower[j]) || !std::isfinite(root.upper[j])) {
@@ -41,8 +40,8 @@ Status check_inputs(const Box& root, const BranchAndBoundOptions& options) {
     }
   }
   if (!(options.tolerance >= 0.0) || !std::isfinite(options.tolerance)) {
-    return Status(StatusCode::invalid_argument, "the tolerance must be finite and >= 0, got " +
-                                                    number_text(options.tolerance));
+    return Status(StatusCode::invalid_argument,
+                  "the tolerance must be finite and >= 0, got " + number_text(options.tolerance));
   }
   if (!options.scales.empty() && options.scales.size() != k) {
     return Status(StatusCode::dimension_mismatch, "the box has " + count_of(k, "side") + " but " +
@@ -97,9 +96,9 @@ Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root
       const double value = sign * c.value;
       if (std::isnan(value)) return Status(StatusCode::numerical_failure, "the bound oracle returned a NaN value");
       if (value < *bound) {
-        return Status(StatusCode::numerical_failure,
-                      "unsound bound oracle: a candidate's value " + number_text(c.value) +
-                          " lies beyond its box's bound " + number_text(b.bound));
+        return Status(StatusCode::numerical_failure, "unsound bound oracle: a candidate's value " +
+                                                         number_text(c.value) + " lies beyond its box's bound " +
+                                                         number_text(b.bound));
       }
       if (value < best) {
         best = value;
@@ -109,8 +108,8 @@ Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root
     return Status::success();
   };
 
-  std::vector<Leaf> open;               // a heap: open.front() has the smallest bound
-  double closed_lower = kInfinity;      // min of L_R over the closed leaves
+  std::vector<Leaf> open;           // a heap: open.front() has the smallest bound
+  double closed_lower = kInfinity;  // min of L_R over the closed leaves
   auto place = [&](Leaf&& leaf) {
     if (leaf.bound < best - tolerance) {
       open.push_back(std::move(leaf));
@@ -139,8 +138,7 @@ Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root
       break;
     }
     if (options.time_limit_seconds > 0.0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
-            options.time_limit_seconds) {
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= options.time_limit_seconds) {
       result.status = SearchStatus::time_limit;
       break;
     }

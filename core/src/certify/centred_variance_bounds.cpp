@@ -8,13 +8,11 @@
 
 namespace gpprobe {
 
-namespace {
+namespace {}  // namespace
 
-}  // namespace
-
-CentredVarianceBounds centred_variance_bounds(const RowMatrix& M, double s2,
-                                              const ExponentFactors& e, const MovingInputs& inputs,
-                                              const std::vector<double>& fixed_z, const Box& box, double rounding) {
+CentredVarianceBounds centred_variance_bounds(const RowMatrix& M, double s2, const ExponentFactors& e,
+                                              const MovingInputs& inputs, const std::vector<double>& fixed_z,
+                                              const Box& box, double rounding) {
   const std::size_t n = inputs.n, k = inputs.k;
   const std::vector<double> centre = box.centre();
   std::vector<double> half(k);

@@ -20,9 +20,10 @@
 
 #include <vector>
 
-#include "certify/exponential_sum_bounds.h"
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/common/matrix_view.h"
+
+#include "certify/exponential_sum_bounds.h"
 
 namespace gpprobe {
 
@@ -33,8 +34,8 @@ struct CentredVarianceBounds {
 
 // M: the lower-triangular variance factor (n by n); s2 the signal variance; rounding: the allowance
 // factor (a multiple of the unit roundoff).
-CentredVarianceBounds centred_variance_bounds(const RowMatrix& M, double s2,
-                                              const ExponentFactors& e, const MovingInputs& inputs,
-                                              const std::vector<double>& fixed_z, const Box& box, double rounding);
+CentredVarianceBounds centred_variance_bounds(const RowMatrix& M, double s2, const ExponentFactors& e,
+                                              const MovingInputs& inputs, const std::vector<double>& fixed_z,
+                                              const Box& box, double rounding);
 
 }  // namespace gpprobe

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gpprobe/certify/box_bounds.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -20,8 +21,8 @@ BoxBound bound_box(const GpcBoxBounds& bounds, VarianceMethod variance, Extremum
   BoxBound out;
   out.bound = extremum == Extremum::minimum ? p.lower : p.upper;
   std::vector<std::vector<double>> points;
-  for (std::vector<double>* point : {&latent.mean_lower_point, &latent.mean_upper_point,
-                                     &latent.variance_lower_point, &latent.variance_upper_point}) {
+  for (std::vector<double>* point : {&latent.mean_lower_point, &latent.mean_upper_point, &latent.variance_lower_point,
+                                     &latent.variance_upper_point}) {
     if (std::find(points.begin(), points.end(), *point) == points.end()) points.push_back(std::move(*point));
   }
   points.push_back(box.centre());
@@ -141,7 +142,9 @@ Result<std::vector<RobustnessCertificate>> robustness_sweep(const GpcCommonForm&
   for (std::size_t g = 0; g < gammas.size(); ++g) {
     RobustnessOptions at = options;
     at.gamma = gammas[g];
-    const ProgressCallback within = [&](std::size_t, std::size_t) { return report_progress(progress, g, gammas.size()); };
+    const ProgressCallback within = [&](std::size_t, std::size_t) {
+      return report_progress(progress, g, gammas.size());
+    };
     Result<RobustnessCertificate> cert = certify_robustness(form, point, at, within);
     if (!cert.ok()) return cert.status();
     rows.push_back(std::move(cert).value());

@@ -36,8 +36,7 @@ ExponentialSumBounds exponential_sum_bounds(const double* weights, const Exponen
                                             const std::vector<double>& fixed_z, const Box& box, double rounding) {
   const std::size_t n = inputs.n;
   std::vector<double> b_lower(n), b_upper_negated(n);
-  double a_lower = 0.0, a_upper = 0.0, fixed_lower = 0.0, fixed_upper = 0.0, ia_lower = 0.0, ia_upper = 0.0,
-         mass = 0.0;
+  double a_lower = 0.0, a_upper = 0.0, fixed_lower = 0.0, fixed_upper = 0.0, ia_lower = 0.0, ia_upper = 0.0, mass = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const double w = weights[i];
     const ExponentFactors::Line below = w >= 0.0 ? e.tangent(w, i) : e.chord(w, i);

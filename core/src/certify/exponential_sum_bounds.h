@@ -18,13 +18,14 @@
 
 #include "gpprobe/certify/branch_and_bound.h"
 #include "gpprobe/certify/interval.h"
+
 #include "certify/separable_quadratic.h"
 
 namespace gpprobe {
 
 struct ExponentFactors {
-  std::vector<double> zL, zU, zm;      // range of z_i over the box and its midpoint
-  std::vector<double> low, high, mid;  // e^{-zL}, e^{-zU}, e^{-zm}
+  std::vector<double> zL, zU, zm;                        // range of z_i over the box and its midpoint
+  std::vector<double> low, high, mid;                    // e^{-zL}, e^{-zU}, e^{-zm}
   std::vector<double> spread, spread_expm1, spread_exp;  // D = zU - zL, expm1(-D), e^{-D}
 
   // n points; fixed_z: the fixed coordinates' part of every z_i.
@@ -42,7 +43,7 @@ struct ExponentFactors {
 };
 
 struct ExponentialSumBounds {
-  Interval value;                          // f over the box
+  Interval value;                                // f over the box
   std::vector<double> lower_point, upper_point;  // where the lines' sum reaches its minimum / maximum (k values)
 };
 

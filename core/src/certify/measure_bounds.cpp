@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "gpprobe/probe/uncertainty_measures.h"
+
 #include "common/numeric_constants.h"
 
 namespace gpprobe {

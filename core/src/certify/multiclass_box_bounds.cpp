@@ -7,9 +7,9 @@
 #include <Eigen/Dense>
 
 #include "certify/exponential_sum_bounds.h"
+#include "certify/row_quadratic_range.h"
 #include "certify/separable_quadratic.h"
 #include "common/numeric_constants.h"
-#include "certify/row_quadratic_range.h"
 #include "linalg/signed_lower_products.h"
 
 namespace gpprobe {
@@ -21,7 +21,7 @@ struct ClassView {
   MovingInputs inputs;
   const std::vector<double>* fixed_z;
   ExponentFactors e;
-  std::vector<double> centre;  // e_i at the box centre
+  std::vector<double> centre;    // e_i at the box centre
   std::vector<double> centre_z;  // z_i at the box centre
   double largest_zU = 0.0;
 };
@@ -122,7 +122,8 @@ Interval pairwise_sum(const RowMatrix& R, const ClassView& p, const ClassView& q
   const Eigen::Map<const Eigen::VectorXd> cp(p.centre.data(), n), cq(q.centre.data(), n);
   std::vector<double> dq(std::size_t(n), 0.0);
   for (Eigen::Index l = 0; l < n; ++l) {
-    dq[std::size_t(l)] = std::max(std::abs(q.e.low[std::size_t(l)] - cq[l]), std::abs(q.e.high[std::size_t(l)] - cq[l]));
+    dq[std::size_t(l)] =
+        std::max(std::abs(q.e.low[std::size_t(l)] - cq[l]), std::abs(q.e.high[std::size_t(l)] - cq[l]));
   }
   for (Eigen::Index i = 0; i < n; ++i) {
     const std::size_t ii = std::size_t(i);
@@ -221,17 +222,18 @@ VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const st
   // |Gamma - mid| <= radius entrywise so |Gamma - mid|_2 <= rho(radius) <= its largest row sum), each eigenvalue
   // less a rounding allowance.
   const double scale = 16.0 * kUnitRoundoff * double(D + 1) * (mid.cwiseAbs().sum() + g.centre.cwiseAbs().sum());
-  const double at_centre = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(g.centre, Eigen::EigenvaluesOnly).eigenvalues()(0);
+  const double at_centre =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(g.centre, Eigen::EigenvaluesOnly).eigenvalues()(0);
   const double at_mid = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(mid, Eigen::EigenvaluesOnly).eigenvalues()(0);
   g.lambda = std::min(at_centre, at_mid - radius_row) - scale;
   if (!(at_centre > scale)) return g;
   g.centre_inverse = g.centre.inverse();
-  // Whitened: with W = Gamma_0^{-1/2} (computed), Gamma(t) = W^-1 (I + E + t B0) W^-1, B0 = W dGamma W, E = W Gamma_0 W - I
-  // (rounding). |B0| <= |W| |dGamma| |W| entrywise (|dGamma| the largest magnitudes), so |B0|_F <= whitened_frobenius
-  // and |B0|_2 <= rho(|W| |dGamma| |W|) <= its largest row sum; |E|_2 <= |E|_F.
+  // Whitened: with W = Gamma_0^{-1/2} (computed), Gamma(t) = W^-1 (I + E + t B0) W^-1, B0 = W dGamma W, E = W Gamma_0 W
+  // - I (rounding). |B0| <= |W| |dGamma| |W| entrywise (|dGamma| the largest magnitudes), so |B0|_F <=
+  // whitened_frobenius and |B0|_2 <= rho(|W| |dGamma| |W|) <= its largest row sum; |E|_2 <= |E|_F.
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(g.centre);
-  const Eigen::MatrixXd W =
-      eigen.eigenvectors() * eigen.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal() * eigen.eigenvectors().transpose();
+  const Eigen::MatrixXd W = eigen.eigenvectors() * eigen.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal() *
+                            eigen.eigenvectors().transpose();
   Eigen::MatrixXd magnitude(D, D);
   for (std::size_t j = 0; j < D; ++j)
     for (std::size_t k = 0; k < D; ++k) {
@@ -240,7 +242,8 @@ VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const st
     }
   const Eigen::MatrixXd whitened = W.cwiseAbs() * magnitude * W.cwiseAbs();
   const double E = (W * g.centre * W - Eigen::MatrixXd::Identity(D, D)).norm() + scale / at_centre;
-  double frobenius = whitened.norm(), spectral = whitened.rowwise().sum().maxCoeff(), nuclear = std::sqrt(double(D)) * frobenius;
+  double frobenius = whitened.norm(), spectral = whitened.rowwise().sum().maxCoeff(),
+         nuclear = std::sqrt(double(D)) * frobenius;
   // The three norms of W dGamma W are convex in dGamma's D (D + 1) / 2 free entries, so over the box of their
   // intervals they are largest at a vertex: exact maxima by enumeration while there are at most 2^10 vertices.
   const std::size_t free = D * (D + 1) / 2;
@@ -252,10 +255,12 @@ VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const st
       for (std::size_t j = 0; j < D; ++j)
         for (std::size_t k = j; k < D; ++k, ++bit) {
           const Interval& d = g.delta[j * D + k];
-          delta(Eigen::Index(j), Eigen::Index(k)) = delta(Eigen::Index(k), Eigen::Index(j)) = (mask >> bit) & 1 ? d.upper : d.lower;
+          delta(Eigen::Index(j), Eigen::Index(k)) = delta(Eigen::Index(k), Eigen::Index(j)) =
+              (mask >> bit) & 1 ? d.upper : d.lower;
         }
       const Eigen::MatrixXd b = W * delta * W;
-      const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(b, Eigen::EigenvaluesOnly).eigenvalues();
+      const Eigen::VectorXd eigenvalues =
+          Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(b, Eigen::EigenvaluesOnly).eigenvalues();
       most_f = std::max(most_f, b.norm());
       most_2 = std::max(most_2, eigenvalues.cwiseAbs().maxCoeff());
       most_n = std::max(most_n, eigenvalues.cwiseAbs().sum());
@@ -272,8 +277,8 @@ VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const st
   return g;
 }
 
-std::optional<double> vertex_end(const std::vector<Interval>& mean, const VertexGeometry& g, std::size_t c, bool minimum,
-                                 double target_gap) {
+std::optional<double> vertex_end(const std::vector<Interval>& mean, const VertexGeometry& g, std::size_t c,
+                                 bool minimum, double target_gap) {
   const std::size_t D = mean.size();
   const double sign = minimum ? -1.0 : 1.0;  // the end moves by sign * (allowance)
   const Eigen::Index Dn = Eigen::Index(D);
@@ -367,7 +372,8 @@ Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vec
   if (D == 0 || c > D || covariance.size() != D * D || reference.size() != D * D) return {0.0, 1.0};
   const VertexGeometry geometry = vertex_geometry(covariance, reference);
   // The end not asked for gets the zeroth-order bound only (target_gap 1: no first-order step).
-  const bool lower_first = ends != LatentPartitionOptions::Ends::upper, upper_first = ends != LatentPartitionOptions::Ends::lower;
+  const bool lower_first = ends != LatentPartitionOptions::Ends::upper,
+             upper_first = ends != LatentPartitionOptions::Ends::lower;
   const std::optional<double> lower = vertex_end(mean, geometry, c, true, lower_first ? target_gap : 1.0);
   const std::optional<double> upper = vertex_end(mean, geometry, c, false, upper_first ? target_gap : 1.0);
   Interval out{0.0, 1.0};
@@ -412,8 +418,8 @@ std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const Mul
     const std::size_t D = C - 1;
     for (std::size_t j = 0; j < D; ++j)
       for (std::size_t k = j; k < D; ++k) {
-        t.difference_R.push_back(t.R[t.pair_index(j, k)] - t.R[t.pair_index(j, r)] - t.R[t.pair_index(k, r)].transpose() +
-                                 t.R[t.pair_index(r, r)]);
+        t.difference_R.push_back(t.R[t.pair_index(j, k)] - t.R[t.pair_index(j, r)] -
+                                 t.R[t.pair_index(k, r)].transpose() + t.R[t.pair_index(r, r)]);
       }
     // The positive semi-definite matrices of the variances of g_j (j < D) and of g_j + g_k (j < k < D), and
     // their lower-triangular factors P = M'M (multiclass_box_detail::factor_remainder).
@@ -439,7 +445,8 @@ MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const R
   C_ = model.classes();
   k_ = region.size();
   // Terms made for another model are never used: the bounds would be another model's.
-  if (!terms || terms->model != &model || terms->classes != C_ || terms->size != n_) terms = MulticlassBoundTerms::make(model);
+  if (!terms || terms->model != &model || terms->classes != C_ || terms->size != n_)
+    terms = MulticlassBoundTerms::make(model);
   terms_ = std::move(terms);
   const std::size_t d = model.dimension();
   const RowMatrix& X = model.inputs();
@@ -447,7 +454,8 @@ MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const R
   for (std::size_t j : region.dims()) moving[j] = true;
   moving_columns_.resize(k_ * n_);
   for (std::size_t a = 0; a < k_; ++a)
-    for (std::size_t i = 0; i < n_; ++i) moving_columns_[a * n_ + i] = X(Eigen::Index(i), Eigen::Index(region.dims()[a]));
+    for (std::size_t i = 0; i < n_; ++i)
+      moving_columns_[a * n_ + i] = X(Eigen::Index(i), Eigen::Index(region.dims()[a]));
   for (std::size_t c = 0; c < C_; ++c) {
     const SeArdKernel& kernel = model.kernels()[c];
     std::vector<double> theta(d);
@@ -507,8 +515,9 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   views.reserve(C);
   for (std::size_t c = 0; c < C; ++c) {
     const MovingInputs inputs{n, k_, moving_columns_.data(), theta_[c].data()};
-    ClassView v{inputs, &fixed_z_[c], ExponentFactors(inputs, fixed_z_[c], box), std::vector<double>(n),
-                std::vector<double>(n), 0.0};
+    ClassView v{
+        inputs, &fixed_z_[c], ExponentFactors(inputs, fixed_z_[c], box), std::vector<double>(n), std::vector<double>(n),
+        0.0};
     for (std::size_t i = 0; i < n; ++i) {
       double z = fixed_z_[c][i];
       for (std::size_t a = 0; a < k_; ++a) {
@@ -574,7 +583,8 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
                                  ? pairwise_sum(terms_->difference_R[combined], views[r], views[r], box, rounding)
                                  : same_view_sum(terms_->difference_R[combined], views[r], box, rounding, quadratic);
         ++combined;
-        const double constant = (j == k ? model_->kernels()[j].signal_variance : 0.0) + model_->kernels()[r].signal_variance;
+        const double constant =
+            (j == k ? model_->kernels()[j].signal_variance : 0.0) + model_->kernels()[r].signal_variance;
         v = intersect(v, Interval{constant - sum.upper, constant - sum.lower});
       }
       if (j == k) v.lower = std::max(v.lower, 0.0);
@@ -589,7 +599,8 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
     const Eigen::Index rr = Eigen::Index(r);
     for (Eigen::Index j = 0; j < rr; ++j) {
       out.centre_difference_mean.push_back(at.value().mean(0, j) - at.value().mean(0, rr));
-      for (Eigen::Index k = 0; k < rr; ++k) out.centre_difference_covariance.push_back(S(j, k) - S(j, rr) - S(k, rr) + S(rr, rr));
+      for (Eigen::Index k = 0; k < rr; ++k)
+        out.centre_difference_covariance.push_back(S(j, k) - S(j, rr) - S(k, rr) + S(rr, rr));
     }
   }
   return out;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "gpprobe/classification/likelihood.h"
+
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
@@ -53,16 +54,16 @@ Interval plus(Interval a, Interval b) {
 struct Cell {
   std::vector<double> lower, upper;  // D each
   double mass_lower = 0.0, mass_upper = 0.0;
-  std::vector<double> low, high;     // C: the cell's contributions min softmax * min P, max softmax * max P
+  std::vector<double> low, high;  // C: the cell's contributions min softmax * min P, max softmax * max P
   double priority = 0.0;
 };
 
 // The elimination of Prop. 4, shared by every cell.
 struct Conditioning {
   std::size_t D = 0;
-  std::vector<Interval> mean;                // D
-  std::vector<Interval> pivot;               // D: conditional variance of g_s given g_{s+1..}
-  std::vector<std::vector<Interval>> coef;   // coef[s][j], j < s
+  std::vector<Interval> mean;               // D
+  std::vector<Interval> pivot;              // D: conditional variance of g_s given g_{s+1..}
+  std::vector<std::vector<Interval>> coef;  // coef[s][j], j < s
   bool failed = false;
 };
 
@@ -127,8 +128,10 @@ void evaluate(const Conditioning& c, const std::vector<std::size_t>& asked, Cell
   cell->high.assign(C, 0.0);
   cell->priority = 0.0;
   for (std::size_t k = 0; k < C; ++k) {
-    if (cell->mass_lower > 0.0) cell->low[k] = softmax_cell_extreme(cell->lower, cell->upper, k, true) * cell->mass_lower;
-    if (cell->mass_upper > 0.0) cell->high[k] = softmax_cell_extreme(cell->lower, cell->upper, k, false) * cell->mass_upper;
+    if (cell->mass_lower > 0.0)
+      cell->low[k] = softmax_cell_extreme(cell->lower, cell->upper, k, true) * cell->mass_lower;
+    if (cell->mass_upper > 0.0)
+      cell->high[k] = softmax_cell_extreme(cell->lower, cell->upper, k, false) * cell->mass_upper;
   }
   for (std::size_t k : asked) cell->priority = std::max(cell->priority, cell->high[k] - cell->low[k]);
 }

@@ -44,7 +44,8 @@ std::vector<double> scales_of(const MulticlassLaplace& model, const RobustnessRe
 }
 
 // Distinct candidate points (k values each) of a box.
-std::vector<std::vector<double>> candidates_of(const Box& box, std::initializer_list<const std::vector<double>*> points) {
+std::vector<std::vector<double>> candidates_of(const Box& box,
+                                               std::initializer_list<const std::vector<double>*> points) {
   std::vector<std::vector<double>> out{box.centre()};
   for (const std::vector<double>* p : points) {
     if (!p->empty() && box.contains(*p) && std::find(out.begin(), out.end(), *p) == out.end()) out.push_back(*p);
@@ -78,21 +79,30 @@ std::size_t argmax(const std::vector<double>& p) {
 
 const char* safety_verdict_name(SafetyVerdict verdict) {
   switch (verdict) {
-    case SafetyVerdict::certified: return "certified";
-    case SafetyVerdict::refuted: return "refuted";
-    case SafetyVerdict::unknown: return "unknown";
+    case SafetyVerdict::certified:
+      return "certified";
+    case SafetyVerdict::refuted:
+      return "refuted";
+    case SafetyVerdict::unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 const char* safety_stop_name(SafetyStop stop) {
   switch (stop) {
-    case SafetyStop::decided: return "decided";
-    case SafetyStop::converged: return "converged";
-    case SafetyStop::iteration_limit: return "iteration_limit";
-    case SafetyStop::time_limit: return "time_limit";
-    case SafetyStop::min_box: return "min_box";
-    case SafetyStop::cancelled: return "cancelled";
+    case SafetyStop::decided:
+      return "decided";
+    case SafetyStop::converged:
+      return "converged";
+    case SafetyStop::iteration_limit:
+      return "iteration_limit";
+    case SafetyStop::time_limit:
+      return "time_limit";
+    case SafetyStop::min_box:
+      return "min_box";
+    case SafetyStop::cancelled:
+      return "cancelled";
   }
   return "unknown";
 }
@@ -103,7 +113,8 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
   using namespace multiclass_robustness_detail;
   GPPROBE_RETURN_IF_ERROR(check_request(model, point, options));
   if (class_index >= model.classes()) {
-    return Status(StatusCode::invalid_argument, "class " + std::to_string(class_index) + " is out of range: the model has " +
+    return Status(StatusCode::invalid_argument, "class " + std::to_string(class_index) +
+                                                    " is out of range: the model has " +
                                                     count_of(model.classes(), "class", "classes"));
   }
   Result<RobustnessRegion> made = RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
@@ -117,7 +128,8 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
   cert.class_index = c;
   cert.probability_at_point = model.probability_at(point.data(), options.quadrature);
   for (double p : cert.probability_at_point) {
-    if (!std::isfinite(p)) return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
+    if (!std::isfinite(p))
+      return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
   }
   cert.lower = region.lower();
   cert.upper = region.upper();
@@ -140,7 +152,8 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
     const SoftmaxExpectationOptions cheap = screening_quadrature(options.quadrature);
     const bool screen = cheap.tolerance > options.quadrature.tolerance;
     LatentPartitionOptions one_end = partition;
-    one_end.ends = extremum == Extremum::minimum ? LatentPartitionOptions::Ends::lower : LatentPartitionOptions::Ends::upper;
+    one_end.ends =
+        extremum == Extremum::minimum ? LatentPartitionOptions::Ends::lower : LatentPartitionOptions::Ends::upper;
     const BoundOracle oracle = [&](const Box& box) {
       MulticlassLatentBounds latent = bounds.latent(box);
       const ClassProbabilityBounds p = bounds.probability(latent, {c}, one_end);
@@ -151,7 +164,8 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
       for (std::vector<double>& x : candidates_of(box, {mean_point})) {
         if (screen) {
           const double rough = bounds.probabilities_at(x, cheap)[c];
-          if (std::isfinite(rough) && (extremum == Extremum::minimum ? rough > best + 1e-6 : rough < best - 1e-6)) continue;
+          if (std::isfinite(rough) && (extremum == Extremum::minimum ? rough > best + 1e-6 : rough < best - 1e-6))
+            continue;
         }
         const double value = bounds.probabilities_at(x, options.quadrature)[c];
         if (std::isfinite(value)) {
@@ -186,7 +200,8 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   SafetyCertificate cert;
   cert.probability_at_point = model.probability_at(point.data(), options.quadrature);
   for (double p : cert.probability_at_point) {
-    if (!std::isfinite(p)) return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
+    if (!std::isfinite(p))
+      return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
   }
   const std::size_t predicted = argmax(cert.probability_at_point);
   cert.predicted_class = predicted;
@@ -221,8 +236,8 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
     }
     BoxBound out;
     out.bound = p.probability[predicted].lower - other_upper;
-    for (std::vector<double>& x : candidates_of(box, {&latent.mean_lower_point[predicted],
-                                                      &latent.mean_upper_point[runner_up]})) {
+    for (std::vector<double>& x :
+         candidates_of(box, {&latent.mean_lower_point[predicted], &latent.mean_upper_point[runner_up]})) {
       if (screen) {
         const double rough = margin_of(bounds.probabilities_at(x, cheap), predicted);
         if (std::isfinite(rough) && rough > best + 1e-6) continue;
@@ -243,13 +258,25 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   cert.iterations = b.iterations;
   cert.witness = region.full(b.witness);
   cert.witness_probabilities = model.probability_at(cert.witness.data(), options.quadrature);
-  cert.verdict = b.lower > 0.0 ? SafetyVerdict::certified : b.upper < 0.0 ? SafetyVerdict::refuted : SafetyVerdict::unknown;
+  cert.verdict = b.lower > 0.0   ? SafetyVerdict::certified
+                 : b.upper < 0.0 ? SafetyVerdict::refuted
+                                 : SafetyVerdict::unknown;
   switch (b.status) {
-    case SearchStatus::converged: cert.stop = SafetyStop::converged; break;
-    case SearchStatus::iteration_limit: cert.stop = SafetyStop::iteration_limit; break;
-    case SearchStatus::time_limit: cert.stop = SafetyStop::time_limit; break;
-    case SearchStatus::min_box: cert.stop = SafetyStop::min_box; break;
-    case SearchStatus::cancelled: cert.stop = user_stop ? SafetyStop::cancelled : SafetyStop::decided; break;
+    case SearchStatus::converged:
+      cert.stop = SafetyStop::converged;
+      break;
+    case SearchStatus::iteration_limit:
+      cert.stop = SafetyStop::iteration_limit;
+      break;
+    case SearchStatus::time_limit:
+      cert.stop = SafetyStop::time_limit;
+      break;
+    case SearchStatus::min_box:
+      cert.stop = SafetyStop::min_box;
+      break;
+    case SearchStatus::cancelled:
+      cert.stop = user_stop ? SafetyStop::cancelled : SafetyStop::decided;
+      break;
   }
   return cert;
 }

@@ -47,8 +47,8 @@ void pairwise_exponential_sums(const double* Q, std::size_t n, const PairwiseFac
     Lanes acc[kPairwiseSums] = {};
     std::size_t l = 0;
     for (; l + kLaneCount <= i; l += kLaneCount) {
-      const PairTerms<Lanes> t = pair_terms(load(q + l), spread_i + load(f.spread + l),
-                                            em_i + ed_i * load(f.spread_expm1 + l));
+      const PairTerms<Lanes> t =
+          pair_terms(load(q + l), spread_i + load(f.spread + l), em_i + ed_i * load(f.spread_expm1 + l));
       const Lanes mid_l = load(f.mid + l), low_l = load(f.low + l), high_l = load(f.high + l);
       const Lanes chord_l = low_l * t.g, chord_i = splat(low) * t.g;
       acc[kPMid] += t.p * mid_l;
@@ -72,13 +72,14 @@ void pairwise_exponential_sums(const double* Q, std::size_t n, const PairwiseFac
     for (int s = 0; s < kPairwiseSums; ++s) row[s] = sum(acc[s]);
     // The last pairs l < i one by one, then the diagonal pair (i, i), counted once.
     for (; l <= i; ++l) {
-      const PairTerms<double> t = pair_terms(q[l], f.spread[i] + f.spread[l],
-                                             f.spread_expm1[i] + f.spread_exp[i] * f.spread_expm1[l]);
-      const double terms_i[kPairwiseSums] = {t.p * f.mid[l],  t.m * f.mid[l],  t.p * f.low[l],        t.m * f.low[l],
-                                             t.p * f.high[l], t.m * f.high[l], t.p * f.low[l] * t.g, t.m * f.low[l] * t.g};
+      const PairTerms<double> t =
+          pair_terms(q[l], f.spread[i] + f.spread[l], f.spread_expm1[i] + f.spread_exp[i] * f.spread_expm1[l]);
+      const double terms_i[kPairwiseSums] = {t.p * f.mid[l],       t.m * f.mid[l],      t.p * f.low[l],
+                                             t.m * f.low[l],       t.p * f.high[l],     t.m * f.high[l],
+                                             t.p * f.low[l] * t.g, t.m * f.low[l] * t.g};
       for (int s = 0; s < kPairwiseSums; ++s) row[s] += terms_i[s];
       if (l == i) break;
-      const double terms_l[kPairwiseSums] = {t.p * mid,  t.m * mid,  t.p * low,        t.m * low,
+      const double terms_l[kPairwiseSums] = {t.p * mid,  t.m * mid,  t.p * low,       t.m * low,
                                              t.p * high, t.m * high, t.p * low * t.g, t.m * low * t.g};
       for (int s = 0; s < kPairwiseSums; ++s) o[s][l] += terms_l[s];
     }

@@ -24,10 +24,10 @@ namespace gpprobe {
 
 // Per-point inputs, n values each.
 struct PairwiseFactors {
-  const double* mid;     // e^{-(zL + zU)/2}
-  const double* low;     // e^{-zL}
-  const double* high;    // e^{-zU}
-  const double* spread;  // D = zU - zL >= 0
+  const double* mid;           // e^{-(zL + zU)/2}
+  const double* low;           // e^{-zL}
+  const double* high;          // e^{-zU}
+  const double* spread;        // D = zU - zL >= 0
   const double* spread_expm1;  // expm1(-D)
   const double* spread_exp;    // e^{-D}
 };

@@ -4,12 +4,12 @@
 #include <cmath>
 
 #include "gpprobe/classification/probability.h"
+
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
-
 
 // F(mean, variance) and how far the computed value may lie from the exact one.
 struct Evaluated {

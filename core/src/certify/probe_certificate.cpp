@@ -7,14 +7,14 @@
 
 #include "gpprobe/certify/measure_bounds.h"
 #include "gpprobe/probe/uncertainty_measures.h"
-#include "common/input_checks.h"
+
 #include "certify/query_set.h"
+#include "common/input_checks.h"
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
-
 
 struct Found {
   double value;
@@ -66,7 +66,8 @@ bool finite(Interval i) { return std::isfinite(i.lower) && std::isfinite(i.upper
 
 Result<ProbeCertifier> ProbeCertifier::make(const Probe& probe, const CertifyOptions& options) {
   if (!std::isfinite(options.gamma) || options.gamma < 0.0) {
-    return Status(StatusCode::invalid_argument, "gamma must be a finite number >= 0, got " + number_text(options.gamma));
+    return Status(StatusCode::invalid_argument,
+                  "gamma must be a finite number >= 0, got " + number_text(options.gamma));
   }
   if (!std::isfinite(options.tolerance) || options.tolerance < 0.0) {
     return Status(StatusCode::invalid_argument,
@@ -178,12 +179,11 @@ Result<ProbeCertificate> ProbeCertifier::certify(const double* query, const Prog
     cert.verdict_can_flip = VerdictFlip::no;
   }
   // Sound or refused: a bound that is not a number, or misses the query's own value, is never reported.
-  const bool consistent = finite(cert.judged_probability_bounds) && finite(cert.latent_mean) &&
-                          finite(cert.latent_variance) && !std::isnan(cert.episteme.lower) &&
-                          !std::isnan(cert.episteme.upper) && std::isfinite(cert.lowest_found) &&
-                          std::isfinite(cert.highest_found) &&
-                          cert.judged_probability_bounds.contains(cert.judged_probability) &&
-                          cert.latent_mean.contains(at_centre.mean) && cert.latent_variance.contains(at_centre.variance);
+  const bool consistent =
+      finite(cert.judged_probability_bounds) && finite(cert.latent_mean) && finite(cert.latent_variance) &&
+      !std::isnan(cert.episteme.lower) && !std::isnan(cert.episteme.upper) && std::isfinite(cert.lowest_found) &&
+      std::isfinite(cert.highest_found) && cert.judged_probability_bounds.contains(cert.judged_probability) &&
+      cert.latent_mean.contains(at_centre.mean) && cert.latent_variance.contains(at_centre.variance);
   if (!consistent) {
     return Status(StatusCode::numerical_failure,
                   "the certificate of the query (largest coordinate " + number_text(largest) + ", gamma " +

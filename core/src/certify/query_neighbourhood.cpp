@@ -246,9 +246,9 @@ LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
   if (!(norm2.upper <= kNarrow * norm2.lower)) {
     // A wide ball: the interval forms alone, widened by their sums' rounding (offsets D with
     // |D| <= gamma: |D|'|u_J| <= gamma |u_J|, |D|'|M_JJ||D| <= gamma^2 |M_JJ|_F).
-    allow_for_sums(&numerator, &norm2, &quadratic, numerator_size_ + reach,
-                   quadratic_size_ + 2.0 * gamma * safe_norm(abs_g_) + gamma * gamma * moving_->M_JJ().stableNorm() +
-                       linear);
+    allow_for_sums(
+        &numerator, &norm2, &quadratic, numerator_size_ + reach,
+        quadratic_size_ + 2.0 * gamma * safe_norm(abs_g_) + gamma * gamma * moving_->M_JJ().stableNorm() + linear);
     return widen(mean_range(numerator, norm2), rayleigh_range(quadratic, norm2));
   }
   Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
@@ -264,9 +264,10 @@ LatentBounds QueryNeighbourhood::over_ball(double gamma) const {
   const Interval t = over(numerator, norm2);
   const double t_spread = std::max(std::fabs(t.lower - t_c), std::fabs(t.upper - t_c));
   const double rho_spread = std::max(std::fabs(rho.lower - rho_c), std::fabs(rho.upper - rho_c));
-  const double mean_slope = safe_norm(moving_->u_J() - t_c * centre_J_) + std::fabs(t_c) * gamma + t_spread * (r + gamma);
-  const double rho_slope = safe_norm(g_ - rho_c * centre_J_) + std::max(moving_->lambda() - rho_c, rho_c) * gamma +
-                           rho_spread * (r + gamma);
+  const double mean_slope =
+      safe_norm(moving_->u_J() - t_c * centre_J_) + std::fabs(t_c) * gamma + t_spread * (r + gamma);
+  const double rho_slope =
+      safe_norm(g_ - rho_c * centre_J_) + std::max(moving_->lambda() - rho_c, rho_c) * gamma + rho_spread * (r + gamma);
   const double sqrt_v = std::sqrt(moving_->weights().variance);
   const double mean_c = sqrt_v * numerator_ / std::sqrt(norm2_c);
   const double mean_reach = gamma * sqrt_v * mean_slope / std::sqrt(norm2.lower);
@@ -284,7 +285,8 @@ Interval QueryNeighbourhood::mean_range(Interval numerator, Interval norm2) cons
 }
 
 Interval QueryNeighbourhood::rayleigh_range(Interval quadratic, Interval norm2) const {
-  return {std::max(0.0, quadratic.lower / norm2.upper), std::min(moving_->weights().rayleigh_max, quadratic.upper / norm2.lower)};
+  return {std::max(0.0, quadratic.lower / norm2.upper),
+          std::min(moving_->weights().rayleigh_max, quadratic.upper / norm2.lower)};
 }
 
 LatentBounds QueryNeighbourhood::widen(Interval mean, Interval rho) const {

@@ -6,12 +6,12 @@
 
 #include "gpprobe/certify/measure_bounds.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
-
 
 double squared_norm(const std::vector<double>& x) {
   double s = 0.0;

@@ -14,9 +14,10 @@
 
 #include <vector>
 
-#include "certify/exponential_sum_bounds.h"
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/common/matrix_view.h"
+
+#include "certify/exponential_sum_bounds.h"
 
 namespace gpprobe {
 

@@ -27,8 +27,8 @@ inline double quadratic_maximum(double B, double D, double h) {
 }
 
 // The row's lower and upper bound over the box (theta and half: k values each).
-inline void row_quadratic_range(const double* P, const double* N, std::size_t chords, std::size_t k, const double* theta,
-                                const double* half, double* lower, double* upper) {
+inline void row_quadratic_range(const double* P, const double* N, std::size_t chords, std::size_t k,
+                                const double* theta, const double* half, double* lower, double* upper) {
   double lo = P[0] + N[chords], hi = P[chords] + N[0];
   const double B_lower = P[1] + N[chords + 1], B_upper = P[chords + 1] + N[1];
   for (std::size_t a = 0; a < k; ++a) {

@@ -3,12 +3,12 @@
 #include <cmath>
 
 #include "gpprobe/common/random_stream.h"
+
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
-
 
 struct Point {
   double x1, x2;

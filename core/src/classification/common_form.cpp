@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "classification/factor.h"
-#include "common/input_checks.h"
-#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/classification/probability.h"
 #include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/linalg/row_products.h"
+
+#include "classification/factor.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 
@@ -29,8 +30,8 @@ SeArdKernel SeArdKernel::expanded(std::size_t d) const {
 Status SeArdKernel::check(std::size_t d) const {
   GPPROBE_RETURN_IF_ERROR(check_positive("signal variance", signal_variance));
   if (length_scales.size() != d && length_scales.size() != 1) {
-    return Status(StatusCode::dimension_mismatch, count_of(length_scales.size(), "length-scale") + " for " +
-                                                      count_of(d, "input column"));
+    return Status(StatusCode::dimension_mismatch,
+                  count_of(length_scales.size(), "length-scale") + " for " + count_of(d, "input column"));
   }
   for (std::size_t j = 0; j < length_scales.size(); ++j) {
     GPPROBE_RETURN_IF_ERROR(check_positive(("length-scale " + std::to_string(j + 1)).c_str(), length_scales[j]));
@@ -41,12 +42,13 @@ Status SeArdKernel::check(std::size_t d) const {
 Result<GpcCommonForm> GpcCommonForm::from_factor(RowMatrix inputs, SeArdKernel kernel, GpcLikelihood likelihood,
                                                  Eigen::VectorXd alpha, RowMatrix variance_factor) {
   const std::size_t n = std::size_t(inputs.rows()), d = std::size_t(inputs.cols());
-  if (n == 0 || d == 0) return Status(StatusCode::invalid_argument, "the common form needs training inputs (n, d >= 1)");
+  if (n == 0 || d == 0)
+    return Status(StatusCode::invalid_argument, "the common form needs training inputs (n, d >= 1)");
   GPPROBE_RETURN_IF_ERROR(kernel.check(d));
   if (std::size_t(alpha.size()) != n || std::size_t(variance_factor.rows()) != n ||
       std::size_t(variance_factor.cols()) != n) {
-    return Status(StatusCode::dimension_mismatch, "the common form needs alpha of size n and an n by n factor (n = " +
-                                                      std::to_string(n) + ")");
+    return Status(StatusCode::dimension_mismatch,
+                  "the common form needs alpha of size n and an n by n factor (n = " + std::to_string(n) + ")");
   }
   GpcCommonForm form;
   form.inputs_ = std::move(inputs);
@@ -89,8 +91,8 @@ Status GpcCommonForm::evaluate(const MatrixView& points, const GpcColumns& out, 
       if (out.probability) out.probability[q] = predictive_probability(likelihood_, mean[i], variance);
     }
     if (!report_progress(progress, first + count, m)) {
-      return Status(StatusCode::cancelled, "prediction cancelled after " + count_of(first + count, "test point") +
-                                               " of " + std::to_string(m));
+      return Status(StatusCode::cancelled,
+                    "prediction cancelled after " + count_of(first + count, "test point") + " of " + std::to_string(m));
     }
   }
   if (report) *report = local;

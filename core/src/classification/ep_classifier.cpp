@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "linalg/deferred_covariance.h"
-#include "classification/factor.h"
-#include "common/input_checks.h"
 #include "gpprobe/classification/likelihood.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 #include "gpprobe/linalg/row_products.h"
+
+#include "classification/factor.h"
+#include "common/input_checks.h"
+#include "linalg/deferred_covariance.h"
 
 namespace gpprobe {
 
@@ -63,8 +64,8 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
   bool converged = false;
   double change = 0.0, tolerance = 0.0;
   std::size_t clipped = 0;
-  bool fresh = true;             // sigma and mu are the sites' posterior computed from scratch
-  std::size_t since_fresh = 0;   // sweeps since then
+  bool fresh = true;            // sigma and mu are the sites' posterior computed from scratch
+  std::size_t since_fresh = 0;  // sweeps since then
   while (!converged && fit.iterations < max_sweeps) {
     ++fit.iterations;
     change = 0.0;
@@ -85,8 +86,8 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
         continue;
       }
       if (!(c.tau > 0.0)) {
-        return Status(StatusCode::numerical_failure, "EP: the cavity of site " + std::to_string(i) +
-                                                         " has precision " + number_text(c.tau, 3) + " in sweep " +
+        return Status(StatusCode::numerical_failure, "EP: the cavity of site " + std::to_string(i) + " has precision " +
+                                                         number_text(c.tau, 3) + " in sweep " +
                                                          std::to_string(fit.iterations) + " (it must be > 0)");
       }
       // Moments of Phi(y f) N(f | m_, v_) (R&W eq. 3.58); v^ = v_ (1 - shrink).
@@ -130,8 +131,8 @@ Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool wit
   if (!converged) {
     return Status(StatusCode::numerical_failure,
                   "EP: the sites did not converge in " + count_of(fit.iterations, "sweep") +
-                      " (the last sweep moved a site parameter by " + number_text(change, 3) +
-                      ", the tolerance is " + number_text(tolerance, 3) + ")");
+                      " (the last sweep moved a site parameter by " + number_text(change, 3) + ", the tolerance is " +
+                      number_text(tolerance, 3) + ")");
   }
 
   fit.clipped_sites = clipped;

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
-#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/linalg/row_products.h"
 
 namespace gpprobe {
 
-TrainingKernel::TrainingKernel(const Kernel& kernel, const double* x, std::size_t n, std::size_t d,
-                               const RowMatrix* D2)
+TrainingKernel::TrainingKernel(const Kernel& kernel, const double* x, std::size_t n, std::size_t d, const RowMatrix* D2)
     : kernel_(kernel), x_(x), n_(n), d_(d) {
   std::vector<double> l;
   if (D2 && std::size_t(D2->rows()) == n && kernel.scaled_rbf(&c_, &l) && l.size() == 1) {
@@ -55,8 +54,8 @@ RowMatrix kernel_times_factor(const RowMatrix& K, const RowMatrix& M) {
   return Ct;
 }
 
-void add_lower_product(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t n,
-                       std::size_t k, double sign, double* C) {
+void add_lower_product(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t n, std::size_t k,
+                       double sign, double* C) {
   constexpr std::size_t kPanel = 64;
   for (std::size_t first = 0; first < n; first += kPanel) {
     const std::size_t rows = std::min(kPanel, n - first);

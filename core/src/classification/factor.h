@@ -15,9 +15,9 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe {
 
@@ -56,8 +56,8 @@ RowMatrix kernel_times_factor(const RowMatrix& K, const RowMatrix& M);
 // and C n by n (row-major, ldc = n): half the work of the full product, in panels of 64 rows through
 // add_product_transposed. Entries above the diagonal inside the 64 by 64 diagonal blocks are updated
 // too; the rest of the strict upper triangle is not touched.
-void add_lower_product(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t n,
-                       std::size_t k, double sign, double* C);
+void add_lower_product(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t n, std::size_t k,
+                       double sign, double* C);
 
 // Sigma = K - C'C, lower triangle only (the strict upper triangle is left 0): the posterior covariance at
 // the training points given C' = kernel_times_factor(K, M).

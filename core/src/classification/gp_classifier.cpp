@@ -5,6 +5,7 @@
 
 #include "gpprobe/classification/ep_classifier.h"
 #include "gpprobe/classification/laplace_classifier.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -54,10 +55,13 @@ Status check_finite_fit(const Approximation& a, const SeArdKernel& kernel, const
   check("alpha", a.alpha.data(), a.alpha.size());
   check("variance factor", a.variance_factor.data(), a.variance_factor.size());
   if (!what) return Status::success();
-  return Status(StatusCode::numerical_failure,
-                std::string(options.method == GpcMethod::laplace ? "Laplace" : "EP") + ": the fit's " + what + " is " +
-                    (std::isnan(value) ? "NaN" : value > 0 ? "+Inf" : "-Inf") + " with signal variance " +
-                    number_text(kernel.signal_variance) + " (the kernel's scale is beyond double precision)");
+  return Status(StatusCode::numerical_failure, std::string(options.method == GpcMethod::laplace ? "Laplace" : "EP") +
+                                                   ": the fit's " + what + " is " +
+                                                   (std::isnan(value) ? "NaN"
+                                                    : value > 0       ? "+Inf"
+                                                                      : "-Inf") +
+                                                   " with signal variance " + number_text(kernel.signal_variance) +
+                                                   " (the kernel's scale is beyond double precision)");
 }
 
 Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options,
@@ -97,7 +101,8 @@ Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData&
   GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
   if (std::size_t(squared_distances.rows()) != data.size() || std::size_t(squared_distances.cols()) != data.size()) {
     return Status(StatusCode::dimension_mismatch, "squared distances of " + std::to_string(squared_distances.rows()) +
-                                                      " points for " + std::to_string(data.size()) + " training points");
+                                                      " points for " + std::to_string(data.size()) +
+                                                      " training points");
   }
   Result<Approximation> a = approximate(data, kernel, options, &squared_distances);
   if (!a.ok()) return a.status();

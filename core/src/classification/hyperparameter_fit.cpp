@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/kernels/kernel_matrix.h"
 #include "gpprobe/common/lbfgs_restarts.h"
+#include "gpprobe/kernels/kernel_matrix.h"
 
 namespace gpprobe {
 
@@ -19,8 +19,7 @@ SeArdKernel from_theta(const std::vector<double>& theta) {
 
 Status check_bounds(const char* name, double lower, double upper) {
   if (lower > 0.0 && lower <= upper && std::isfinite(upper)) return Status::success();
-  return Status(StatusCode::invalid_argument,
-                std::string(name) + " bounds must satisfy 0 < lower <= upper < inf");
+  return Status(StatusCode::invalid_argument, std::string(name) + " bounds must satisfy 0 < lower <= upper < inf");
 }
 
 }  // namespace
@@ -38,8 +37,9 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
   GpcOptions evidence_options = options;
   evidence_options.with_gradient = true;
 
-  const SeArdKernel first =
-      fit_options.shared_length_scale ? SeArdKernel{start.signal_variance, {start.length_scales[0]}} : start.expanded(d);
+  const SeArdKernel first = fit_options.shared_length_scale
+                                ? SeArdKernel{start.signal_variance, {start.length_scales[0]}}
+                                : start.expanded(d);
   std::vector<double> theta{std::log(first.signal_variance)};
   std::vector<double> lower{std::log(fit_options.signal_variance_lower)};
   std::vector<double> upper{std::log(fit_options.signal_variance_upper)};
@@ -53,8 +53,7 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
   // evaluation is this one.
   // A shared length-scale is the isotropic kernel: its evidence from the points' squared distances,
   // computed once here (each evaluation is then free of O(n^2 d) kernel work), its gradient [log s2, log l].
-  const RowMatrix D2 =
-      fit_options.shared_length_scale ? squared_distances(data.x.data(), data.size(), d) : RowMatrix();
+  const RowMatrix D2 = fit_options.shared_length_scale ? squared_distances(data.x.data(), data.size(), d) : RowMatrix();
   const auto evidence = [&](const std::vector<double>& t) {
     return fit_options.shared_length_scale
                ? gpc_isotropic_log_marginal_likelihood(data, D2, std::exp(t[0]), std::exp(t[1]), evidence_options)

@@ -2,10 +2,11 @@
 
 #include <cmath>
 
-#include "classification/factor.h"
-#include "common/input_checks.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 #include "gpprobe/linalg/row_products.h"
+
+#include "classification/factor.h"
+#include "common/input_checks.h"
 
 namespace gpprobe {
 
@@ -50,8 +51,7 @@ Eigen::VectorXd times(const RowMatrix& K, const Eigen::VectorXd& v) {
 }  // namespace
 
 Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel, GpcLikelihood likelihood,
-                               bool with_gradient, std::size_t max_iterations,
-                               const RowMatrix* squared_distances) {
+                               bool with_gradient, std::size_t max_iterations, const RowMatrix* squared_distances) {
   const std::size_t n = data.size(), d = data.dimension();
   const Eigen::VectorXd& y = data.y;
   const TrainingKernel pairwise(kernel, data.x.data(), n, d, squared_distances);
@@ -92,10 +92,10 @@ Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel
     converged = halvings == 0 && last_step <= tolerance;
   }
   if (!converged) {
-    return Status(StatusCode::numerical_failure,
-                  "Laplace: Newton's method did not converge in " + count_of(fit.iterations, "iteration") +
-                      " (the last step moved f by " + number_text(last_step, 3) + ", the tolerance is " +
-                      number_text(tolerance, 3) + ")");
+    return Status(StatusCode::numerical_failure, "Laplace: Newton's method did not converge in " +
+                                                     count_of(fit.iterations, "iteration") +
+                                                     " (the last step moved f by " + number_text(last_step, 3) +
+                                                     ", the tolerance is " + number_text(tolerance, 3) + ")");
   }
 
   // At the mode: W, L and alpha = grad log p(y|f^).
@@ -112,8 +112,7 @@ Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel
   fit.f_hat = f;
   fit.W = t.W;
   fit.alpha = t.gradient;
-  fit.log_marginal_likelihood =
-      t.log_likelihood - 0.5 * fit.alpha.dot(f) - L.diagonal().array().log().sum();
+  fit.log_marginal_likelihood = t.log_likelihood - 0.5 * fit.alpha.dot(f) - L.diagonal().array().log().sum();
   fit.variance_factor = variance_factor(L, sW);
   if (!with_gradient) return fit;
 

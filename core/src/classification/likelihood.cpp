@@ -10,8 +10,8 @@ namespace gpprobe {
 namespace {
 
 constexpr double kSqrt2 = 1.4142135623730951;
-constexpr double kSqrtTwoOverPi = 0.7978845608028654;      // sqrt(2 / pi)
-constexpr double kInverseSqrtPi = 0.5641895835477563;      // 1 / sqrt(pi)
+constexpr double kSqrtTwoOverPi = 0.7978845608028654;  // sqrt(2 / pi)
+constexpr double kInverseSqrtPi = 0.5641895835477563;  // 1 / sqrt(pi)
 
 // log(1 + e^t) without overflow.
 double logistic_softplus(double t) { return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }

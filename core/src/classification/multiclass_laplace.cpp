@@ -7,14 +7,15 @@
 
 #include <Eigen/Dense>
 
-#include "classification/factor.h"
-#include "classification/training_inputs.h"
+#include "gpprobe/kernels/kernel_matrix.h"
 #include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/linalg/row_products.h"
-#include "linalg/triangular_solve.h"
-#include "gpprobe/kernels/kernel_matrix.h"
+
+#include "classification/factor.h"
+#include "classification/training_inputs.h"
 #include "common/input_checks.h"
 #include "common/numeric_constants.h"
+#include "linalg/triangular_solve.h"
 
 namespace gpprobe {
 
@@ -100,7 +101,8 @@ bool same_kernel(const SeArdKernel& a, const SeArdKernel& b) {
 Eigen::MatrixXd MulticlassLatent::covariance_at(std::size_t p) const {
   Eigen::MatrixXd S{Eigen::Index(classes), Eigen::Index(classes)};
   for (std::size_t c = 0; c < classes; ++c)
-    for (std::size_t e = 0; e < classes; ++e) S(Eigen::Index(c), Eigen::Index(e)) = covariance[(p * classes + c) * classes + e];
+    for (std::size_t e = 0; e < classes; ++e)
+      S(Eigen::Index(c), Eigen::Index(e)) = covariance[(p * classes + c) * classes + e];
   return S;
 }
 
@@ -122,7 +124,8 @@ Result<MulticlassTrainingData> make_multiclass_training_data(const MatrixView& x
                                                 (std::isnan(y) ? std::string("NaN") : number_text(y)));
     }
     if (y < 0.0 || y > double(classes - 1) || y != std::floor(y)) {
-      return Status(StatusCode::invalid_argument, "training label " + std::to_string(i) + " is " + number_text(y) + range);
+      return Status(StatusCode::invalid_argument,
+                    "training label " + std::to_string(i) + " is " + number_text(y) + range);
     }
     data.labels.push_back(std::size_t(y));
   }
@@ -173,7 +176,8 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
     model.kernels_.push_back(k.expanded(d));
   }
   model.shared_ = true;
-  for (std::size_t c = 1; c < C; ++c) model.shared_ = model.shared_ && same_kernel(model.kernels_[c], model.kernels_[0]);
+  for (std::size_t c = 1; c < C; ++c)
+    model.shared_ = model.shared_ && same_kernel(model.kernels_[c], model.kernels_[0]);
 
   std::vector<RowMatrix> K;
   for (std::size_t c = 0; c < C; ++c) {
@@ -183,7 +187,8 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
       K.push_back(kernel_matrix(model.kernels_[c].kernel(), data.x.data(), n, d));
     }
     if (!K.back().allFinite()) {
-      return Status(StatusCode::numerical_failure, "the kernel matrix of class " + std::to_string(c) + " is not finite");
+      return Status(StatusCode::numerical_failure,
+                    "the kernel matrix of class " + std::to_string(c) + " is not finite");
     }
   }
   RowMatrix Y = RowMatrix::Zero(Eigen::Index(n), Eigen::Index(C));
@@ -192,8 +197,8 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
   // Newton in the correction form from f = a = 0.
   RowMatrix F = RowMatrix::Zero(Eigen::Index(n), Eigen::Index(C)), A = F;
   double psi = objective(F, A, data.labels);
-  if (options.start_a != nullptr && options.start_a->rows() == Eigen::Index(n) && options.start_a->cols() == Eigen::Index(C) &&
-      options.start_a->allFinite()) {
+  if (options.start_a != nullptr && options.start_a->rows() == Eigen::Index(n) &&
+      options.start_a->cols() == Eigen::Index(C) && options.start_a->allFinite()) {
     RowMatrix warm(F.rows(), F.cols());
     for (std::size_t c = 0; c < C; ++c) warm.col(Eigen::Index(c)) = K[c] * options.start_a->col(Eigen::Index(c));
     const double psi_warm = objective(warm, *options.start_a, data.labels);
@@ -253,8 +258,8 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
     A += dA;
     psi = psi_new;
     if (!F.allFinite() || !std::isfinite(psi)) {
-      return Status(StatusCode::numerical_failure, "multi-class Laplace: Newton's iterate is not finite after " +
-                                                       count_of(model.iterations_, "step"));
+      return Status(StatusCode::numerical_failure,
+                    "multi-class Laplace: Newton's iterate is not finite after " + count_of(model.iterations_, "step"));
     }
     const double scale = 1.0 + F.cwiseAbs().maxCoeff();
     tolerance = 1e-13 * scale;
@@ -263,10 +268,10 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
     previous_step = step;
   }
   if (!converged) {
-    return Status(StatusCode::numerical_failure,
-                  "multi-class Laplace: Newton's method did not converge in " + count_of(model.iterations_, "iteration") +
-                      " (the last step moved f by " + number_text(step, 3) + ", the tolerance is " +
-                      number_text(tolerance, 3) + ")");
+    return Status(StatusCode::numerical_failure, "multi-class Laplace: Newton's method did not converge in " +
+                                                     count_of(model.iterations_, "iteration") +
+                                                     " (the last step moved f by " + number_text(step, 3) +
+                                                     ", the tolerance is " + number_text(tolerance, 3) + ")");
   }
 
   // At the mode: pi^, the factors, alpha = y - pi^.
@@ -280,8 +285,9 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
     residual = std::max(residual, (F.col(Eigen::Index(c)) - K[c] * alpha.col(Eigen::Index(c))).cwiseAbs().maxCoeff());
   }
   if (!(residual <= 1e-10 * (1.0 + F.cwiseAbs().maxCoeff()))) {
-    return Status(StatusCode::numerical_failure,
-                  "multi-class Laplace: the mode does not satisfy f = K (y - pi) (residual " + number_text(residual, 3) + ")");
+    return Status(
+        StatusCode::numerical_failure,
+        "multi-class Laplace: the mode does not satisfy f = K (y - pi) (residual " + number_text(residual, 3) + ")");
   }
   double lml = -0.5 * alpha.cwiseProduct(F).sum() - f.sum_log_L - f.sum_log_M;
   for (std::size_t i = 0; i < n; ++i) {
@@ -361,13 +367,14 @@ Result<MulticlassLaplace> MulticlassLaplace::fit(const MulticlassTrainingData& d
     // gradient is asked for (one kernel, so sum_c contract(G_c) = contract(sum_c G_c): one contraction).
     if (!tied_only || c == 0) G = RowMatrix::Zero(Eigen::Index(n), Eigen::Index(n));
     for (Eigen::Index i = 0; i < Eigen::Index(n); ++i)
-      for (Eigen::Index j = i; j < Eigen::Index(n); ++j) G(i, j) += 0.5 * (a[i] * a[j] - Rw(i, j) + t[i] * a[j] + a[i] * t[j]);
+      for (Eigen::Index j = i; j < Eigen::Index(n); ++j)
+        G(i, j) += 0.5 * (a[i] * a[j] - Rw(i, j) + t[i] * a[j] + a[i] * t[j]);
     if (tied_only) continue;
     model.gradient_.push_back(contract_gradient(model.kernels_[c].kernel(), data.x.data(), n, d, G.data()));
     for (double g : model.gradient_.back()) {
       if (!std::isfinite(g)) {
-        return Status(StatusCode::numerical_failure, "multi-class Laplace: the gradient of class " + std::to_string(c) +
-                                                         " is not finite");
+        return Status(StatusCode::numerical_failure,
+                      "multi-class Laplace: the gradient of class " + std::to_string(c) + " is not finite");
       }
     }
   }
@@ -433,13 +440,14 @@ Result<MulticlassLatent> MulticlassLaplace::latent(const MatrixView& points, con
       }
     }
     if (!report_progress(progress, first + b, m)) {
-      return Status(StatusCode::cancelled, "prediction cancelled after " + count_of(first + b, "point") + " of " +
-                                               std::to_string(m));
+      return Status(StatusCode::cancelled,
+                    "prediction cancelled after " + count_of(first + b, "point") + " of " + std::to_string(m));
     }
   }
   if (!out.mean.allFinite()) return Status(StatusCode::numerical_failure, "test inputs: the latent mean is not finite");
   for (double v : out.covariance) {
-    if (!std::isfinite(v)) return Status(StatusCode::numerical_failure, "test inputs: the latent covariance is not finite");
+    if (!std::isfinite(v))
+      return Status(StatusCode::numerical_failure, "test inputs: the latent covariance is not finite");
   }
   return out;
 }

@@ -9,9 +9,10 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
-#include "gpprobe/probe/gauss_hermite.h"
 #include "gpprobe/classification/probability.h"
 #include "gpprobe/common/random_stream.h"
+#include "gpprobe/probe/gauss_hermite.h"
+
 #include "common/input_checks.h"
 #include "common/numeric_constants.h"
 #include "linalg/lanes_math.h"
@@ -101,7 +102,8 @@ void step_split(double a, double l, double* upper, double* lower) {
   for (std::size_t k = 0; k < rule.x.size(); k += kLaneCount) {
     const Lanes x = load(rule.x.data() + k);
     const Lanes plus = x + shift, minus = x - shift;
-    const Lanes term = load(rule.w.data() + k) * (exp_nonpositive(plus * plus * scale) - exp_nonpositive(minus * minus * scale));
+    const Lanes term =
+        load(rule.w.data() + k) * (exp_nonpositive(plus * plus * scale) - exp_nonpositive(minus * minus * scale));
     const Lanes t = total + term, b = t - total;
     error += (total - (t - b)) + (term - b);
     total = t;
@@ -124,8 +126,14 @@ constexpr double kNegligibleWeight = 1e-22;
 class TensorSum {
  public:
   TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule, int graded_panels)
-      : D_(std::size_t(m.size())), L_(L), rule_(rule), sums_(D_ + 1), g_(D_ + 1, std::vector<double>(m.data(), m.data() + D_)),
-        p_(D_ + 1), graded_panels_(graded_panels), graded_(D_) {
+      : D_(std::size_t(m.size())),
+        L_(L),
+        rule_(rule),
+        sums_(D_ + 1),
+        g_(D_ + 1, std::vector<double>(m.data(), m.data() + D_)),
+        p_(D_ + 1),
+        graded_panels_(graded_panels),
+        graded_(D_) {
     triangular_ = true;
     for (Eigen::Index r = 0; r < L.rows(); ++r)
       for (Eigen::Index c = r + 1; c < L.cols(); ++c) triangular_ = triangular_ && L(r, c) == 0.0;
@@ -256,11 +264,12 @@ class TensorSum {
   std::vector<CompensatedSum> sums_;
   std::vector<std::vector<double>> g_;
   std::vector<double> p_;
-  int graded_panels_ = 0;            // > 0: outer axes use graded_axis with this P
-  std::vector<AxisRule> graded_;     // one per level (the recursion keeps each level's rule while inside it)
+  int graded_panels_ = 0;         // > 0: outer axes use graded_axis with this P
+  std::vector<AxisRule> graded_;  // one per level (the recursion keeps each level's rule while inside it)
 };
 
-std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule, int graded_panels) {
+std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule,
+                               int graded_panels) {
   return TensorSum(m, L, rule, graded_panels).run();
 }
 
@@ -357,7 +366,8 @@ void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const
   const std::size_t D = std::size_t(m.size()), C = D + 1;
   // phi_D: the positive root of x^(D+1) = x + 1 (Newton from 2).
   double phi = 2.0;
-  for (int i = 0; i < 100; ++i) phi -= (std::pow(phi, double(D + 1)) - phi - 1.0) / ((D + 1) * std::pow(phi, double(D)) - 1.0);
+  for (int i = 0; i < 100; ++i)
+    phi -= (std::pow(phi, double(D + 1)) - phi - 1.0) / ((D + 1) * std::pow(phi, double(D)) - 1.0);
   std::vector<double> alpha(D);
   for (std::size_t j = 0; j < D; ++j) alpha[j] = std::fmod(std::pow(1.0 / phi, double(j + 1)), 1.0);
   RandomStream random(options.seed);
@@ -420,10 +430,14 @@ void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const
 
 const char* softmax_rule_name(SoftmaxRule rule) {
   switch (rule) {
-    case SoftmaxRule::automatic: return "automatic";
-    case SoftmaxRule::gauss_hermite: return "gauss-hermite";
-    case SoftmaxRule::gauss_legendre: return "composite-gauss-legendre";
-    case SoftmaxRule::quasi_monte_carlo: return "quasi-monte-carlo";
+    case SoftmaxRule::automatic:
+      return "automatic";
+    case SoftmaxRule::gauss_hermite:
+      return "gauss-hermite";
+    case SoftmaxRule::gauss_legendre:
+      return "composite-gauss-legendre";
+    case SoftmaxRule::quasi_monte_carlo:
+      return "quasi-monte-carlo";
   }
   return "unknown";
 }
@@ -441,10 +455,10 @@ void softmax_of_differences(const double* g, std::size_t D, double* out) {
 }
 
 double normal_quantile(double p) {
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                              1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                             6.680131188771972e+01,  -1.328068155288572e+01};
+                             6.680131188771972e+01, -1.328068155288572e+01};
   static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
                              -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
   static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
@@ -475,8 +489,8 @@ Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, cons
   using namespace multiclass_probability_detail;
   const std::size_t C = std::size_t(mean.size());
   if (C < 2) {
-    return Status(StatusCode::invalid_argument, "the softmax expectation needs at least 2 classes, got " +
-                                                    std::to_string(C));
+    return Status(StatusCode::invalid_argument,
+                  "the softmax expectation needs at least 2 classes, got " + std::to_string(C));
   }
   if (std::size_t(covariance.rows()) != C || std::size_t(covariance.cols()) != C) {
     return Status(StatusCode::dimension_mismatch, "the latent covariance is " + std::to_string(covariance.rows()) +
@@ -494,7 +508,8 @@ Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, cons
   for (Eigen::Index j = 0; j < r; ++j) {
     m[j] = mean[j] - mean[r];
     for (Eigen::Index k = 0; k < r; ++k) {
-      Gamma(j, k) = 0.5 * (covariance(j, k) + covariance(k, j)) - covariance(j, r) - covariance(r, k) + covariance(r, r);
+      Gamma(j, k) =
+          0.5 * (covariance(j, k) + covariance(k, j)) - covariance(j, r) - covariance(r, k) + covariance(r, r);
     }
   }
   Gamma = 0.5 * (Gamma + Gamma.transpose());

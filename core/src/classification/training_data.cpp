@@ -16,7 +16,9 @@ Status check_labels(const double* labels, std::size_t n) {
     const double v = labels[i];
     if (!std::isfinite(v)) {
       return Status(StatusCode::non_finite, "training label " + std::to_string(i) + " is " +
-                                                (std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"));
+                                                (std::isnan(v) ? "NaN"
+                                                 : v > 0       ? "+Inf"
+                                                               : "-Inf"));
     }
     if (v != 0.0 && v != 1.0 && v != -1.0) {
       return Status(StatusCode::invalid_argument,

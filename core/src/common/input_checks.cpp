@@ -14,7 +14,8 @@ std::string number_text(double value, int digits) {
 
 Status check_positive(const char* name, double value) {
   if (std::isfinite(value) && value > 0.0) return Status::success();
-  return Status(StatusCode::invalid_argument, std::string(name) + " must be a finite number > 0, got " + number_text(value));
+  return Status(StatusCode::invalid_argument,
+                std::string(name) + " must be a finite number > 0, got " + number_text(value));
 }
 
 Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t rows) {
@@ -24,8 +25,8 @@ Status check_labels(const std::uint8_t* labels, std::size_t count, std::size_t r
   }
   for (std::size_t i = 0; i < count; ++i) {
     if (labels[i] > 1) {
-      return Status(StatusCode::invalid_argument, "label " + std::to_string(i) + " is " +
-                                                      std::to_string(int(labels[i])) + "; labels must be 0 or 1");
+      return Status(StatusCode::invalid_argument,
+                    "label " + std::to_string(i) + " is " + std::to_string(int(labels[i])) + "; labels must be 0 or 1");
     }
   }
   return Status::success();
@@ -53,8 +54,7 @@ Status check_both_classes(const std::uint8_t* labels, std::size_t count, const s
   for (std::size_t i = 0; i < count; ++i) positives += labels[i];
   if (positives > 0 && positives < count) return Status::success();
   const std::string which = count == 1 ? "the only label is " : "all " + std::to_string(count) + " labels are ";
-  return Status(StatusCode::invalid_argument,
-                need + "; " + which + (positives > 0 ? "1" : "0"));
+  return Status(StatusCode::invalid_argument, need + "; " + which + (positives > 0 ? "1" : "0"));
 }
 
 Status check_finite_values(const double* values, std::size_t n, const std::string& what) {
@@ -73,7 +73,8 @@ Status check_coordinates(std::vector<std::size_t>* dims, std::size_t d, const st
   }
   std::vector<bool> seen(d, false);
   for (std::size_t j : *dims) {
-    if (j >= d) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is out of range: " + range);
+    if (j >= d)
+      return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is out of range: " + range);
     if (seen[j]) return Status(StatusCode::invalid_argument, "coordinate " + std::to_string(j) + " is listed twice");
     seen[j] = true;
   }

@@ -47,7 +47,8 @@ struct Pair {
 // d = -H g on the free variables (two-loop recursion with H0 = s'y / y'y), 0 on the held ones.
 Vec direction(const Vec& g, const std::deque<Pair>& pairs, const std::vector<bool>& held) {
   Vec q = g;
-  for (std::size_t i = 0; i < q.size(); ++i) if (held[i]) q[i] = 0.0;
+  for (std::size_t i = 0; i < q.size(); ++i)
+    if (held[i]) q[i] = 0.0;
   std::vector<double> a(pairs.size());
   for (std::size_t k = pairs.size(); k-- > 0;) {
     a[k] = pairs[k].rho * dot(pairs[k].s, q);
@@ -73,8 +74,8 @@ Result<LbfgsResult> minimize_lbfgs(const Objective& f, Vec x0, const Vec& lower,
   const std::size_t n = x0.size();
   if (lower.size() != n || upper.size() != n) {
     return Status(StatusCode::invalid_argument, "bounds have " + std::to_string(lower.size()) + " and " +
-                                                    std::to_string(upper.size()) + " entries for " +
-                                                    std::to_string(n) + " variables");
+                                                    std::to_string(upper.size()) + " entries for " + std::to_string(n) +
+                                                    " variables");
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (!(lower[i] <= upper[i])) {

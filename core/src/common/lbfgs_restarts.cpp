@@ -8,7 +8,8 @@ Result<RestartedMinimum> minimize_with_restarts(const Objective& f, const std::v
                                                 const std::vector<double>& lower, const std::vector<double>& upper,
                                                 const RestartOptions& options, const ProgressCallback& progress,
                                                 const std::string& what) {
-  if (options.lbfgs.max_iterations == 0) return Status(StatusCode::invalid_argument, "max_iterations must be at least 1");
+  if (options.lbfgs.max_iterations == 0)
+    return Status(StatusCode::invalid_argument, "max_iterations must be at least 1");
   const std::size_t runs = options.restarts + 1;
   const std::size_t per_run = options.lbfgs.max_iterations;
   const std::size_t total = runs * per_run;
@@ -20,10 +21,9 @@ Result<RestartedMinimum> minimize_with_restarts(const Objective& f, const std::v
       for (std::size_t i = 0; i < x0.size(); ++i) x0[i] = rng.uniform(lower[i], upper[i]);
     }
     const std::size_t offset = run * per_run;
-    Result<LbfgsResult> result = minimize_lbfgs(f, x0, lower, upper, options.lbfgs,
-                                                [&](std::size_t done, std::size_t) {
-                                                  return report_progress(progress, offset + done, total);
-                                                });
+    Result<LbfgsResult> result = minimize_lbfgs(f, x0, lower, upper, options.lbfgs, [&](std::size_t done, std::size_t) {
+      return report_progress(progress, offset + done, total);
+    });
     if (!result.ok() && result.status().code() == StatusCode::cancelled) {
       return Status(StatusCode::cancelled,
                     what + " cancelled in run " + std::to_string(run + 1) + " of " + std::to_string(runs));

@@ -79,8 +79,8 @@ Status check_finite(const MatrixView& m, const std::string& what) {
   const std::size_t col = k % m.cols();
   const double value = m.at(row, col);
   const char* kind = std::isnan(value) ? "NaN" : (value > 0 ? "+Inf" : "-Inf");
-  return Status(StatusCode::non_finite, what + " row " + std::to_string(row) + ", column " +
-                                            std::to_string(col) + " is " + kind);
+  return Status(StatusCode::non_finite,
+                what + " row " + std::to_string(row) + ", column " + std::to_string(col) + " is " + kind);
 }
 
 }  // namespace gpprobe

@@ -46,7 +46,8 @@ std::vector<std::size_t> profile_order(std::size_t K, const LayerNames& layers) 
 }
 
 // "layers 0–3 and 5", "layer 8", or "a.npy, b.npy and c.npy".
-std::string group_text(const std::vector<bool>& member, const std::vector<std::string>& names, const LayerNames& layers) {
+std::string group_text(const std::vector<bool>& member, const std::vector<std::string>& names,
+                       const LayerNames& layers) {
   const std::size_t K = member.size();
   const std::vector<std::size_t> order = profile_order(K, layers);
   std::vector<std::string> parts;
@@ -90,7 +91,8 @@ std::string comparison_sentence(const ConceptComparison& c, const LayerNames& la
   for (const RepresentationProbe& p : c.probes) names.push_back(p.name);
   const bool heldout = c.basis == ComparisonBasis::heldout;
   const std::string measure = heldout ? "held-out AUROC" : "leave-one-out AUROC";
-  const std::string rows = heldout ? thousands(c.basis_rows) + " held-out rows" : thousands(c.basis_rows) + " observations";
+  const std::string rows =
+      heldout ? thousands(c.basis_rows) + " held-out rows" : thousands(c.basis_rows) + " observations";
   const RepresentationProbe& best = c.probes[c.best];
   const std::string best_numbers = measure + " " + decimals(best.basis_auroc) + " (99 % interval " +
                                    decimals(best.basis_auroc_lower) + "\u2013" + decimals(best.basis_auroc_upper) + ")";
@@ -108,17 +110,19 @@ std::string comparison_sentence(const ConceptComparison& c, const LayerNames& la
   }
   const std::string best_name = group_text(is_best, names, layers);
   if (K == 1) {
-    return sentence_start(best_name, layers) + (best.separates ? " separates the concept: " : " does not separate the concept at 99 %: ") +
-           best_numbers + (best.separates ? "." : ", an interval that reaches \u00bd.");
+    return sentence_start(best_name, layers) +
+           (best.separates ? " separates the concept: " : " does not separate the concept at 99 %: ") + best_numbers +
+           (best.separates ? "." : ", an interval that reaches \u00bd.");
   }
   if (separating == 0) {
-    return "No embedding separates the concept at 99 %: every AUROC interval reaches \u00bd (the highest, " + best_name +
-           ", has " + best_numbers + ").";
+    return "No embedding separates the concept at 99 %: every AUROC interval reaches \u00bd (the highest, " +
+           best_name + ", has " + best_numbers + ").";
   }
   std::string sentence;
   if (ties > 1) {
-    sentence = sentence_start(group_text(tied, names, layers), layers) + " are indistinguishable at 99 % (DeLong's paired test on the same " +
-               rows + "), " + best_name + " highest with " + best_numbers;
+    sentence = sentence_start(group_text(tied, names, layers), layers) +
+               " are indistinguishable at 99 % (DeLong's paired test on the same " + rows + "), " + best_name +
+               " highest with " + best_numbers;
   } else {
     sentence = sentence_start(best_name, layers) + " holds the concept best: " + best_numbers +
                ", above every other embedding at 99 % (DeLong's paired test on the same " + rows + ")";

@@ -69,8 +69,8 @@ Result<AurocCovariance> delong_covariance(const std::uint8_t* labels, std::size_
   const std::size_t negatives = n - m;
   if (m < 2 || negatives < 2) {
     return Status(StatusCode::invalid_argument, "delong_covariance needs at least 2 labels of each class, got " +
-                                                    std::to_string(m) + " positive and " +
-                                                    std::to_string(negatives) + " negative");
+                                                    std::to_string(m) + " positive and " + std::to_string(negatives) +
+                                                    " negative");
   }
   for (std::size_t k = 0; k < K; ++k) {
     GPPROBE_RETURN_IF_ERROR(check_finite_values(scores[k], n, "scores " + std::to_string(k)));

@@ -6,10 +6,11 @@
 #include <limits>
 #include <string>
 
-#include "gpprobe/compare/comparison_sentence.h"
 #include "gpprobe/common/confidence.h"
+#include "gpprobe/compare/comparison_sentence.h"
 #include "gpprobe/compare/delong.h"
 #include "gpprobe/evaluation/metrics.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -25,16 +26,17 @@ Status check_representation(const std::string& name, const std::string& first_na
                             const MatrixView& embeddings, const MatrixView& ood) {
   const std::string what = "embedding " + in_quotes(name);
   if (embeddings.rows() != rows) {
-    return Status(StatusCode::dimension_mismatch,
-                  what + " has " + count_of(embeddings.rows(), "row") + ", embedding " + in_quotes(first_name) +
-                      " has " + count_of(rows, "row") + "; every embedding must hold the same rows");
+    return Status(StatusCode::dimension_mismatch, what + " has " + count_of(embeddings.rows(), "row") + ", embedding " +
+                                                      in_quotes(first_name) + " has " + count_of(rows, "row") +
+                                                      "; every embedding must hold the same rows");
   }
   if (embeddings.cols() == 0) return Status(StatusCode::invalid_argument, what + " has 0 columns");
   GPPROBE_RETURN_IF_ERROR(check_finite(embeddings, what));
   if (!ood.empty()) {
     if (ood.cols() != embeddings.cols()) {
-      return Status(StatusCode::dimension_mismatch, "the OOD set of " + what + " has " + count_of(ood.cols(), "column") +
-                                                        ", the embedding has " + count_of(embeddings.cols(), "column"));
+      return Status(StatusCode::dimension_mismatch, "the OOD set of " + what + " has " +
+                                                        count_of(ood.cols(), "column") + ", the embedding has " +
+                                                        count_of(embeddings.cols(), "column"));
     }
     GPPROBE_RETURN_IF_ERROR(check_finite(ood, "the OOD set of " + what));
   }
@@ -62,7 +64,8 @@ Status check_concept(const ComparedConcept& c, std::size_t n) {
                                                       " is out of range (" + count_of(n, "row") + ")");
     }
     if (seen[row]) {
-      return Status(StatusCode::invalid_argument, name + ": observation row " + std::to_string(row) + " is listed twice");
+      return Status(StatusCode::invalid_argument,
+                    name + ": observation row " + std::to_string(row) + " is listed twice");
     }
     seen[row] = 1;
     if (c.labels[row] == kUnlabelled) {
@@ -73,9 +76,9 @@ Status check_concept(const ComparedConcept& c, std::size_t n) {
   if (positives == 0 || positives == c.observations.size()) {
     return Status(StatusCode::invalid_argument,
                   name + ": the observations need both classes; " +
-                      (c.observations.empty() ? std::string("there are none")
-                                              : "all " + std::to_string(c.observations.size()) + " are " +
-                                                    (positives ? "1" : "0")));
+                      (c.observations.empty()
+                           ? std::string("there are none")
+                           : "all " + std::to_string(c.observations.size()) + " are " + (positives ? "1" : "0")));
   }
   return Status::success();
 }
@@ -98,7 +101,8 @@ SelectedRows select_rows(const MatrixView& x, const std::vector<std::size_t>& ro
   } else {
     s.float64.resize(rows.size() * d);
     const double* data = static_cast<const double*>(x.data());
-    for (std::size_t i = 0; i < rows.size(); ++i) std::memcpy(&s.float64[i * d], data + rows[i] * d, d * sizeof(double));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      std::memcpy(&s.float64[i * d], data + rows[i] * d, d * sizeof(double));
     s.view = MatrixView(s.float64.data(), rows.size(), d);
   }
   return s;
@@ -157,7 +161,9 @@ Status probe_one(const std::string& name, const MatrixView& embeddings, const Ma
   columns.alea = alea.data();
   columns.ood_score = ood_score.data();
   const std::size_t total = n + ood.rows();
-  const ProgressCallback rows_progress = [&](std::size_t done, std::size_t) { return report_progress(progress, done, total); };
+  const ProgressCallback rows_progress = [&](std::size_t done, std::size_t) {
+    return report_progress(progress, done, total);
+  };
   GPPROBE_RETURN_IF_ERROR(prefixed(probe.value().score(embeddings, columns, rows_progress), prefix));
 
   std::vector<char> is_observation(n, 0);
@@ -198,11 +204,13 @@ Status probe_one(const std::string& name, const MatrixView& embeddings, const Ma
     // DeLong's standard error from mid-rank placements, O(n log n): the pairwise definition
     // (auroc_standard_error, O(positives x negatives)) took most of a cell's time on 10,000 held-out rows,
     // on one thread. The same placements, so the same value to rounding (delong.h).
-    Result<AurocCovariance> covariance = delong_covariance(heldout_labels.data(), heldout.size(), {heldout_scores->data()});
+    Result<AurocCovariance> covariance =
+        delong_covariance(heldout_labels.data(), heldout.size(), {heldout_scores->data()});
     if (!covariance.ok()) return prefixed(covariance.status(), prefix);
     out->heldout_auroc_standard_error = covariance.value().standard_error(0);
   }
-  interval_99(out->heldout_auroc, out->heldout_auroc_standard_error, &out->heldout_auroc_lower, &out->heldout_auroc_upper);
+  interval_99(out->heldout_auroc, out->heldout_auroc_standard_error, &out->heldout_auroc_lower,
+              &out->heldout_auroc_upper);
 
   out->ood_rows = ood.rows();
   out->ood_auroc = kCompareNaN;
@@ -290,9 +298,11 @@ Result<double> one_observation_episteme(const ProbeOptions& options) {
 }
 
 Result<ComparisonRun> ComparisonRun::start(std::vector<std::string> names, std::size_t rows,
-                                           const std::vector<ComparedConcept>& concepts, const ComparisonOptions& options) {
+                                           const std::vector<ComparedConcept>& concepts,
+                                           const ComparisonOptions& options) {
   if (names.empty()) return Status(StatusCode::invalid_argument, "compare needs at least one embedding");
-  if (rows == 0) return Status(StatusCode::invalid_argument, "embedding " + in_quotes(names.front()) + " is empty (0 rows)");
+  if (rows == 0)
+    return Status(StatusCode::invalid_argument, "embedding " + in_quotes(names.front()) + " is empty (0 rows)");
   if (concepts.empty()) return Status(StatusCode::invalid_argument, "compare needs at least one concept");
   for (const ComparedConcept& c : concepts) GPPROBE_RETURN_IF_ERROR(check_concept(c, rows));
   if (!(options.decided > 0.0 && options.decided < 0.5)) {
@@ -313,7 +323,7 @@ Result<ComparisonRun> ComparisonRun::start(std::vector<std::string> names, std::
   run.rows_ = rows;
   run.options_ = options;
   for (const ComparedConcept& c : concepts) {
-    Concept concept{c.name, std::vector<std::uint8_t>(c.labels, c.labels + rows), c.observations, {}};
+    Concept concept {c.name, std::vector<std::uint8_t>(c.labels, c.labels + rows), c.observations, {}};
     std::vector<char> is_observation(rows, 0);
     for (std::size_t row : c.observations) is_observation[row] = 1;
     for (std::size_t i = 0; i < rows; ++i) {
@@ -343,10 +353,10 @@ Status ComparisonRun::probe(std::size_t concept, std::size_t k, const MatrixView
   const Concept& c = concepts_[concept];
   Cell& cell = cells_[concept * names_.size() + k];
   cell.done = false;
-  GPPROBE_RETURN_IF_ERROR(prefixed(probe_one(names_[k], embeddings, ood, c.labels, c.observations, c.heldout, options_,
-                                             episteme_threshold_, progress, &cell.probe, &cell.heldout_scores,
-                                             &cell.loo_scores),
-                                   "concept " + in_quotes(c.name) + ", embedding "));
+  GPPROBE_RETURN_IF_ERROR(
+      prefixed(probe_one(names_[k], embeddings, ood, c.labels, c.observations, c.heldout, options_, episteme_threshold_,
+                         progress, &cell.probe, &cell.heldout_scores, &cell.loo_scores),
+               "concept " + in_quotes(c.name) + ", embedding "));
   cell.done = true;
   return Status::success();
 }
@@ -412,8 +422,8 @@ Result<ComparisonResult> compare_representations(const std::vector<Representatio
   }
   // Every representation's shape and values first, so that a bad one is refused before any fit.
   for (const Representation& r : representations) {
-    GPPROBE_RETURN_IF_ERROR(check_representation(r.name, names.front(), representations.front().embeddings.rows(),
-                                                 r.embeddings, r.ood));
+    GPPROBE_RETURN_IF_ERROR(
+        check_representation(r.name, names.front(), representations.front().embeddings.rows(), r.embeddings, r.ood));
   }
   Result<ComparisonRun> run =
       ComparisonRun::start(std::move(names), representations.front().embeddings.rows(), concepts, options);

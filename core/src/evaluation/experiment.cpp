@@ -50,9 +50,12 @@ Result<ExperimentResult> run_experiment(ExperimentKind kind, const ExperimentDat
   Result<Protocol> protocol = Protocol::make(kind, data, options);
   if (!protocol.ok()) return protocol.status();
   switch (kind) {
-    case ExperimentKind::probing: return run_probing(protocol.value(), data, options, progress);
-    case ExperimentKind::fuzzy: return run_fuzzy(protocol.value(), data, options, progress);
-    case ExperimentKind::ood: return run_ood(protocol.value(), data, options, progress);
+    case ExperimentKind::probing:
+      return run_probing(protocol.value(), data, options, progress);
+    case ExperimentKind::fuzzy:
+      return run_fuzzy(protocol.value(), data, options, progress);
+    case ExperimentKind::ood:
+      return run_ood(protocol.value(), data, options, progress);
   }
   return Status(StatusCode::invalid_argument, "unknown experiment");
 }

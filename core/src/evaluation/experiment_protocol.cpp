@@ -3,9 +3,10 @@
 #include <algorithm>
 
 #include "gpprobe/baselines/linear_probe.h"
+#include "gpprobe/common/random_stream.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/linalg/parallel_for.h"
-#include "gpprobe/common/random_stream.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -92,23 +93,26 @@ std::string schedule_limit(std::size_t reached, std::size_t asked, const SplitSi
   if (2 * reached > asked) return "";
   const int y = sizes.pool[1] <= sizes.pool[0] ? 1 : 0;
   const std::string examples = y ? "positive examples (label 1)" : "negative examples (label 0)";
-  const std::string pool = masked
-      ? "the observation pool (the rows outside the query subset) holds " + std::to_string(sizes.pool[y]) + " " + examples
-      : "each trial keeps " + std::to_string(sizes.pool[y]) + " of the " + std::to_string(sizes.pool[y] + sizes.query[y]) +
-            " " + examples + " for observations (the other " + std::to_string(sizes.query[y]) + " are held-out queries)";
+  const std::string pool = masked ? "the observation pool (the rows outside the query subset) holds " +
+                                        std::to_string(sizes.pool[y]) + " " + examples
+                                  : "each trial keeps " + std::to_string(sizes.pool[y]) + " of the " +
+                                        std::to_string(sizes.pool[y] + sizes.query[y]) + " " + examples +
+                                        " for observations (the other " + std::to_string(sizes.query[y]) +
+                                        " are held-out queries)";
   return "stopped at O = " + std::to_string(reached) + " (up to " + std::to_string(asked) + " asked): " + pool +
          ", and O = " + std::to_string(2 * reached) + " needs " + std::to_string(reached) + " of each class";
 }
 
 // Why no held-out query can be of class y, and what needs one.
 std::string no_query_of(ExperimentKind kind, int y, const SplitSizes& sizes, bool masked) {
-  const std::string need = kind == ExperimentKind::probing
-                               ? "probing's AUROC needs held-out queries of both classes"
-                               : std::string("the ") + experiment_name(kind) + " experiment scores the positive queries";
+  const std::string need = kind == ExperimentKind::probing ? "probing's AUROC needs held-out queries of both classes"
+                                                           : std::string("the ") + experiment_name(kind) +
+                                                                 " experiment scores the positive queries";
   if (masked) return std::string("the query subset holds no ") + class_name(y) + ": " + need;
   const std::size_t total = sizes.query[y] + sizes.pool[y];
   const char* examples = y ? "positive example (label 1)" : "negative example (label 0)";
-  return "the data hold " + count_of(total, examples, y ? "positive examples (label 1)" : "negative examples (label 0)") +
+  return "the data hold " +
+         count_of(total, examples, y ? "positive examples (label 1)" : "negative examples (label 0)") +
          "; each trial holds out half of each class (rounded down: 0 of " + std::to_string(total) +
          ") as queries, so no query is a " + examples + ": " + need;
 }
@@ -128,8 +132,8 @@ std::vector<std::size_t> held_out(std::vector<std::size_t> shuffled, std::size_t
   for (std::size_t i : shuffled) by_class[labels[i]].push_back(i);
   bool prefix_lacks = false;
   for (int y : {0, 1}) {
-    const bool in_prefix =
-        std::any_of(shuffled.begin(), shuffled.begin() + std::ptrdiff_t(count), [&](std::size_t i) { return labels[i] == y; });
+    const bool in_prefix = std::any_of(shuffled.begin(), shuffled.begin() + std::ptrdiff_t(count),
+                                       [&](std::size_t i) { return labels[i] == y; });
     prefix_lacks = prefix_lacks || (needs_queries_of(kind, y) && !in_prefix && !by_class[y].empty());
   }
   if (!prefix_lacks) {
@@ -138,8 +142,8 @@ std::vector<std::size_t> held_out(std::vector<std::size_t> shuffled, std::size_t
   }
   const std::size_t positives = by_class[1].size(), total = shuffled.size();
   std::size_t take1 = std::size_t(std::llround(double(count) * double(positives) / double(total)));
-  take1 = std::clamp<std::size_t>(take1, needs_queries_of(kind, 1) ? 1 : 0,
-                                  needs_queries_of(kind, 0) ? count - 1 : count);
+  take1 =
+      std::clamp<std::size_t>(take1, needs_queries_of(kind, 1) ? 1 : 0, needs_queries_of(kind, 0) ? count - 1 : count);
   take1 = std::max(std::min(take1, positives), count - std::min(count, by_class[0].size()));
   std::vector<std::size_t> queries(by_class[1].begin(), by_class[1].begin() + std::ptrdiff_t(take1));
   queries.insert(queries.end(), by_class[0].begin(), by_class[0].begin() + std::ptrdiff_t(count - take1));
@@ -152,7 +156,8 @@ Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data,
   GPPROBE_RETURN_IF_ERROR(check_data(kind, data, options));
   const SplitSizes sizes = split_sizes(data);
   for (int y : {1, 0}) {
-    if (sizes.pool[y] == 0) return Status(StatusCode::invalid_argument, std::string("the observation pool holds no ") + class_name(y));
+    if (sizes.pool[y] == 0)
+      return Status(StatusCode::invalid_argument, std::string("the observation pool holds no ") + class_name(y));
   }
   for (int y : {1, 0}) {
     if (sizes.query[y] == 0 && needs_queries_of(kind, y)) {
@@ -160,13 +165,15 @@ Result<Protocol> Protocol::make(ExperimentKind kind, const ExperimentData& data,
     }
   }
   if (kind == ExperimentKind::ood && sizes.query[0] + sizes.query[1] == 0) {
-    return Status(StatusCode::invalid_argument, data.query_mask ? "the query subset is empty: the ood experiment needs held-out queries"
-                                                                : "each trial holds out half of each class (rounded down) as queries, "
-                                                                  "none here: the ood experiment needs held-out queries");
+    return Status(StatusCode::invalid_argument,
+                  data.query_mask ? "the query subset is empty: the ood experiment needs held-out queries"
+                                  : "each trial holds out half of each class (rounded down) as queries, "
+                                    "none here: the ood experiment needs held-out queries");
   }
   if (kind == ExperimentKind::probing && options.max_queries < 2) {
-    return Status(StatusCode::invalid_argument, "max_queries is 1, but probing's AUROC needs a held-out query of each "
-                                                "class: at least 2");
+    return Status(StatusCode::invalid_argument,
+                  "max_queries is 1, but probing's AUROC needs a held-out query of each "
+                  "class: at least 2");
   }
   Protocol p;
   p.kind_ = kind;
@@ -252,8 +259,8 @@ Status lp_scores(const StepObservations& obs, const MatrixView& queries, double*
 
 Status lpe_scores(const StepObservations& obs, const MatrixView& queries, const ExperimentOptions& options,
                   std::uint64_t seed, const EnsembleScoreColumns& out) {
-  Result<LinearProbeEnsemble> lpe = LinearProbeEnsemble::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size(),
-                                                             {options.members, seed, 1.0});
+  Result<LinearProbeEnsemble> lpe =
+      LinearProbeEnsemble::fit(MatrixView(obs.x), obs.labels.data(), obs.labels.size(), {options.members, seed, 1.0});
   if (!lpe.ok()) return lpe.status();
   return lpe.value().score(queries, out);
 }

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/baselines/linear_probe_ensemble.h"
+#include "gpprobe/evaluation/experiment.h"
 
 namespace gpprobe {
 
@@ -21,8 +21,8 @@ struct TrialDraw {
   std::vector<std::uint8_t> query_labels;
   std::vector<std::size_t> ood;
   std::vector<std::size_t> pool_positive, pool_negative;  // shuffled; observations take prefixes
-  RowMatrix query_matrix;                                  // the queries' rows, float64
-  RowMatrix ood_matrix;                                    // the OOD rows, float64
+  RowMatrix query_matrix;                                 // the queries' rows, float64
+  RowMatrix ood_matrix;                                   // the OOD rows, float64
 };
 
 // The observations of one step: O/2 pool positives then O/2 pool negatives.
@@ -85,15 +85,14 @@ using ExperimentStep =
 // and whatever else it writes must be its own per (trial, point, part).
 Result<ExperimentResult> run_steps(ExperimentKind kind, const Protocol& protocol, const ExperimentOptions& options,
                                    const std::vector<std::string>& curves, const std::string& metric,
-                                   const ExperimentStep& step, const ProgressCallback& progress,
-                                   std::size_t parts = 1);
+                                   const ExperimentStep& step, const ProgressCallback& progress, std::size_t parts = 1);
 
 // The experiments (one source file each).
 Result<ExperimentResult> run_probing(const Protocol& protocol, const ExperimentData& data,
                                      const ExperimentOptions& options, const ProgressCallback& progress);
 Result<ExperimentResult> run_fuzzy(const Protocol& protocol, const ExperimentData& data,
                                    const ExperimentOptions& options, const ProgressCallback& progress);
-Result<ExperimentResult> run_ood(const Protocol& protocol, const ExperimentData& data,
-                                 const ExperimentOptions& options, const ProgressCallback& progress);
+Result<ExperimentResult> run_ood(const Protocol& protocol, const ExperimentData& data, const ExperimentOptions& options,
+                                 const ProgressCallback& progress);
 
 }  // namespace gpprobe

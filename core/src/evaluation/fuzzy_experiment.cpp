@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "evaluation/experiment_protocol.h"
-#include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/common/random_stream.h"
+#include "gpprobe/evaluation/metrics.h"
+
+#include "evaluation/experiment_protocol.h"
 
 namespace gpprobe {
 

@@ -13,9 +13,10 @@
 #include <cmath>
 #include <vector>
 
-#include "evaluation/experiment_protocol.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
+
+#include "evaluation/experiment_protocol.h"
 
 namespace gpprobe {
 
@@ -46,8 +47,8 @@ Status predict(const GpcTrainingData& data, const SeArdKernel& kernel, GpcMethod
 
 }  // namespace
 
-Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const GpcProbeOptions& probe,
-                  double* laplace, double* ep) {
+Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const GpcProbeOptions& probe, double* laplace,
+                  double* ep) {
   std::vector<double> labels(obs.labels.begin(), obs.labels.end());
   Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(obs.x), labels.data(), labels.size());
   if (!data.ok()) return data.status();

@@ -30,7 +30,8 @@ Status check_scored(const char* metric, const std::uint8_t* labels, const double
 std::vector<std::size_t> by_decreasing_score(const double* scores, std::size_t n) {
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [scores](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [scores](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
   return order;
 }
 

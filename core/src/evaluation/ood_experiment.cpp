@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "evaluation/experiment_protocol.h"
 #include "gpprobe/baselines/mahalanobis.h"
 #include "gpprobe/baselines/nearest_neighbours.h"
 #include "gpprobe/common/random_stream.h"
+
+#include "evaluation/experiment_protocol.h"
 
 namespace gpprobe {
 

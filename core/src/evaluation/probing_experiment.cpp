@@ -3,14 +3,15 @@
 #include <limits>
 #include <vector>
 
-#include "evaluation/experiment_protocol.h"
 #include "gpprobe/baselines/linear_svm.h"
 #include "gpprobe/common/random_stream.h"
 
+#include "evaluation/experiment_protocol.h"
+
 namespace gpprobe {
 
-Result<ExperimentResult> run_probing(const Protocol& protocol, const ExperimentData&,
-                                     const ExperimentOptions& options, const ProgressCallback& progress) {
+Result<ExperimentResult> run_probing(const Protocol& protocol, const ExperimentData&, const ExperimentOptions& options,
+                                     const ProgressCallback& progress) {
   // Part 0: GPP, LP, SVM and LPE (values[0..3]); part 1, with options.gpc.enabled: the GPC probes
   // (values[4..5]), the heaviest piece of work up to their O limit, so it is the part scheduled first.
   auto step = [&](const TrialDraw& draw, std::size_t, std::size_t O, std::size_t part, double* values) -> Status {

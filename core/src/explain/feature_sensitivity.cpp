@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "gpprobe/linalg/parallel_for.h"
+
 #include "common/input_checks.h"
 #include "common/numeric_constants.h"
 
@@ -36,8 +37,8 @@ Status check_sensitivity_options(const SensitivityOptions& options, std::size_t 
                     "the valid range " + sensitivity_range_text(r) + " is empty or not finite");
     }
   }
-  return check_coordinates(dims, d, "the points have " + count_of(d, "coordinate") + " (0 to " +
-                                        std::to_string(d == 0 ? 0 : d - 1) + ")");
+  return check_coordinates(
+      dims, d, "the points have " + count_of(d, "coordinate") + " (0 to " + std::to_string(d == 0 ? 0 : d - 1) + ")");
 }
 
 // A point's values: finite, and inside the valid range on the features explained.
@@ -88,12 +89,12 @@ Status explain_feature(const BoundedOutput& output, const std::vector<double>& p
   const double lower = (max_plus.lower - max_minus.upper) + (min_plus.lower - min_minus.upper);
   const double upper = (max_plus.upper - max_minus.lower) + (min_plus.upper - min_minus.lower);
   // Three roundings in each sum: widen each end by twice their bound.
-  const double slack_lower = 4.0 * kUnitRoundoff *
-                             (std::abs(max_plus.lower) + std::abs(max_minus.upper) + std::abs(min_plus.lower) +
-                              std::abs(min_minus.upper));
-  const double slack_upper = 4.0 * kUnitRoundoff *
-                             (std::abs(max_plus.upper) + std::abs(max_minus.lower) + std::abs(min_plus.upper) +
-                              std::abs(min_minus.lower));
+  const double slack_lower =
+      4.0 * kUnitRoundoff *
+      (std::abs(max_plus.lower) + std::abs(max_minus.upper) + std::abs(min_plus.lower) + std::abs(min_minus.upper));
+  const double slack_upper =
+      4.0 * kUnitRoundoff *
+      (std::abs(max_plus.upper) + std::abs(max_minus.lower) + std::abs(min_plus.upper) + std::abs(min_minus.lower));
   out->delta_lower = lower - slack_lower;
   out->delta_upper = upper + slack_upper;
   out->delta = (max_plus.attained(Extremum::maximum) - max_minus.attained(Extremum::maximum)) +

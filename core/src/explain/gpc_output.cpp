@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "gpprobe/certify/robustness_region.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -23,8 +24,7 @@ class GpcBoxBounder final : public BoxBounder {
   GpcBoxBounder& operator=(const GpcBoxBounder&) = delete;
 
   BoxBound bound(const Box& box, Extremum extremum, bool root) const override {
-    const VarianceMethod variance =
-        variance_ == VarianceMethod::both && !root ? VarianceMethod::centred : variance_;
+    const VarianceMethod variance = variance_ == VarianceMethod::both && !root ? VarianceMethod::centred : variance_;
     LatentBoxBounds latent = bounds_.latent(box, variance);
     const Interval p = bounds_.probability(latent);
     BoxBound out;

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 
 #include "gpprobe/common/random_stream.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -25,9 +26,9 @@ Result<LimeExplanation> lime_fit(const std::vector<std::uint8_t>& samples, std::
   if (k == 0) return Status(StatusCode::invalid_argument, "LIME needs at least one feature to switch");
   if (n < 2) return Status(StatusCode::invalid_argument, "LIME needs at least 2 samples, got " + std::to_string(n));
   if (samples.size() != n * k) {
-    return Status(StatusCode::dimension_mismatch, "LIME's samples hold " + count_of(samples.size(), "value") +
-                                                      "; " + std::to_string(n) + " outputs of " +
-                                                      count_of(k, "feature") + " need " + std::to_string(n * k));
+    return Status(StatusCode::dimension_mismatch, "LIME's samples hold " + count_of(samples.size(), "value") + "; " +
+                                                      std::to_string(n) + " outputs of " + count_of(k, "feature") +
+                                                      " need " + std::to_string(n * k));
   }
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (samples[i] > 1) {
@@ -38,12 +39,12 @@ Result<LimeExplanation> lime_fit(const std::vector<std::uint8_t>& samples, std::
   }
   GPPROBE_RETURN_IF_ERROR(check_finite_values(outputs.data(), n, "the model's outputs"));
   if (!std::isfinite(kernel_width) || !(kernel_width > 0.0)) {
-    return Status(StatusCode::invalid_argument, "the kernel width must be a finite number > 0, got " +
-                                                    number_text(kernel_width));
+    return Status(StatusCode::invalid_argument,
+                  "the kernel width must be a finite number > 0, got " + number_text(kernel_width));
   }
   if (!std::isfinite(ridge) || !(ridge > 0.0)) {
-    return Status(StatusCode::invalid_argument, "the ridge penalty must be a finite number > 0, got " +
-                                                    number_text(ridge));
+    return Status(StatusCode::invalid_argument,
+                  "the ridge penalty must be a finite number > 0, got " + number_text(ridge));
   }
   using Eigen::Index;
   const Index N = Index(n), K = Index(k);
@@ -99,11 +100,12 @@ Result<LimeExplanation> lime_explain(const ScalarOutput& output, const std::vect
   }
   GPPROBE_RETURN_IF_ERROR(check_finite_values(options.baseline.data(), d, "the baseline"));
   if (options.samples < 2) {
-    return Status(StatusCode::invalid_argument, "LIME needs at least 2 samples, got " + std::to_string(options.samples));
+    return Status(StatusCode::invalid_argument,
+                  "LIME needs at least 2 samples, got " + std::to_string(options.samples));
   }
   std::vector<std::size_t> dims = options.dims;
-  GPPROBE_RETURN_IF_ERROR(check_coordinates(&dims, d, "the point has " + count_of(d, "coordinate") + " (0 to " +
-                                                          std::to_string(d == 0 ? 0 : d - 1) + ")"));
+  GPPROBE_RETURN_IF_ERROR(check_coordinates(
+      &dims, d, "the point has " + count_of(d, "coordinate") + " (0 to " + std::to_string(d == 0 ? 0 : d - 1) + ")"));
   const std::size_t k = dims.size(), n = options.samples;
   const double width = options.kernel_width == 0.0 ? 0.75 * std::sqrt(double(k)) : options.kernel_width;
   const std::vector<std::uint8_t> z = lime_samples(n, k, options.seed);

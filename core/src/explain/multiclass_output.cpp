@@ -7,6 +7,7 @@
 
 #include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/certify/robustness_region.h"
+
 #include "common/input_checks.h"
 #include "common/numeric_constants.h"
 
@@ -21,7 +22,10 @@ class MulticlassBoxBounder final : public BoxBounder {
   MulticlassBoxBounder(const MulticlassLaplace& model, RobustnessRegion region, std::size_t c,
                        LatentPartitionOptions partition, SoftmaxExpectationOptions quadrature,
                        std::shared_ptr<const MulticlassBoundTerms> terms)
-      : region_(std::move(region)), bounds_(model, region_, std::move(terms)), class_(c), partition_(partition),
+      : region_(std::move(region)),
+        bounds_(model, region_, std::move(terms)),
+        class_(c),
+        partition_(partition),
         quadrature_(quadrature) {
     // Per moving coordinate the smallest length-scale over the classes, as certify_class_probability.
     for (std::size_t j : region_.dims()) {

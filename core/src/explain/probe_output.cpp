@@ -7,6 +7,7 @@
 #include "gpprobe/certify/moving_coordinates.h"
 #include "gpprobe/certify/query_neighbourhood.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -31,7 +32,8 @@ class ProbeBoxBounder final : public BoxBounder {
     const LatentBounds latent = around_.over_box(lower.data(), upper.data());
     const Interval p = measure_bounds(latent.mean, latent.variance).judged_probability;
     BoxBound out{extremum == Extremum::minimum ? p.lower : p.upper, {}};
-    for (const std::vector<double>* point : {&box.lower, &box.upper}) out.candidates.push_back({*point, judged(*point)});
+    for (const std::vector<double>* point : {&box.lower, &box.upper})
+      out.candidates.push_back({*point, judged(*point)});
     std::vector<double> centre = box.centre();
     if (centre != box.lower && centre != box.upper) {
       const double value = judged(centre);

@@ -11,6 +11,7 @@
 #include "gpprobe/common/lbfgs.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/linalg/parallel_for.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -70,12 +71,12 @@ std::vector<std::size_t> shortest_length_scales(const SeArdKernel& kernel, std::
   std::vector<std::size_t> order;
   for (std::size_t j = 0; j < d; ++j) {
     bool varies = inputs.empty();
-    for (std::size_t i = 1; !varies && i < inputs.rows() && j < inputs.cols(); ++i) varies = inputs.at(i, j) != inputs.at(0, j);
+    for (std::size_t i = 1; !varies && i < inputs.rows() && j < inputs.cols(); ++i)
+      varies = inputs.at(i, j) != inputs.at(0, j);
     if (varies) order.push_back(j);
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return kernel.length_scales[a] < kernel.length_scales[b];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return kernel.length_scales[a] < kernel.length_scales[b]; });
   order.resize(std::min(count, order.size()));
   return order;
 }
@@ -97,9 +98,11 @@ Result<std::vector<DeltaRobustness>> delta_robustness(const GpcCommonForm& form,
   const Status status = parallel_tasks(
       m,
       [&](std::size_t p) {
-        const std::vector<double> point(rows.begin() + std::ptrdiff_t(p * d), rows.begin() + std::ptrdiff_t((p + 1) * d));
+        const std::vector<double> point(rows.begin() + std::ptrdiff_t(p * d),
+                                        rows.begin() + std::ptrdiff_t((p + 1) * d));
         Result<RobustnessCertificate> cert = certify_robustness(form, point, both);
-        if (!cert.ok()) return Status(cert.status().code(), "point " + std::to_string(p) + ": " + cert.status().message());
+        if (!cert.ok())
+          return Status(cert.status().code(), "point " + std::to_string(p) + ": " + cert.status().message());
         const RobustnessCertificate& c = cert.value();
         DeltaRobustness& r = out[p];
         r.probability = c.probability_at_point;
@@ -126,7 +129,8 @@ Result<TimedExtreme> timed_maximum(const GpcCommonForm& form, const std::vector<
                                                       ", the training inputs have " +
                                                       count_of(form.dimension(), "column"));
   }
-  Result<RobustnessRegion> region = RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
+  Result<RobustnessRegion> region =
+      RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
   if (!region.ok()) return region.status();
   const auto start = std::chrono::steady_clock::now();
   const GpcOutput output(form, options.variance);

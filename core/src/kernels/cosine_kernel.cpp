@@ -1,8 +1,8 @@
 #include "gpprobe/kernels/cosine_kernel.h"
 
-#include "gpprobe/linalg/parallel_for.h"
-
 #include <cmath>
+
+#include "gpprobe/linalg/parallel_for.h"
 
 namespace gpprobe {
 
@@ -44,8 +44,7 @@ double CosineKernel::operator()(const double* a, const double* b, std::size_t d)
   return variance_ * tab / (std::sqrt(augmented_norm2(a, d, ta)) * std::sqrt(augmented_norm2(b, d, tb)));
 }
 
-void CosineKernel::features(const MatrixView& x, std::size_t first, std::size_t count,
-                            double* psi) const {
+void CosineKernel::features(const MatrixView& x, std::size_t first, std::size_t count, double* psi) const {
   const std::size_t d = x.cols();
   const std::size_t width = d + 1;
   const double root_v = std::sqrt(variance_);
@@ -74,9 +73,9 @@ RowMatrix CosineKernel::features(const MatrixView& x) const {
   // Rows are independent: bands of them on the pool (the same values on any thread count), so a large
   // psi is also first touched by every thread.
   const std::size_t D = x.cols() + 1;
-  parallel_for(x.rows(), [&](std::size_t begin, std::size_t end) {
-    features(x, begin, end - begin, psi.data() + begin * D);
-  }, 256);
+  parallel_for(
+      x.rows(), [&](std::size_t begin, std::size_t end) { features(x, begin, end - begin, psi.data() + begin * D); },
+      256);
   return psi;
 }
 

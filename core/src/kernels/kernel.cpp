@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gpprobe/kernels/cosine_kernel.h"
+
 #include "common/numeric_constants.h"
 #include "kernels/scaled_distance.h"
 
@@ -49,8 +50,8 @@ double scaled_distance2(const std::vector<KernelParameter>& l, const double* a, 
 
 // For stationary kernels k(r): dk/dtheta_j = f(r) * (d_j / l_j)^2 summed over the dimensions that
 // share the length-scale j (all of them when isotropic), with f = -(dk/dr) / r given by the caller.
-void length_scale_gradient(const std::vector<KernelParameter>& l, const double* a, const double* b,
-                           std::size_t d, double f, double* grad) {
+void length_scale_gradient(const std::vector<KernelParameter>& l, const double* a, const double* b, std::size_t d,
+                           double f, double* grad) {
   if (l.size() == 1) {
     grad[0] = f * scaled_distance2(l, a, b, d);
     return;
@@ -166,8 +167,7 @@ std::shared_ptr<const Node> combine(KernelKind kind, const std::shared_ptr<const
 }
 
 void describe_node(const Node& n, std::ostream& os) {
-  static const char* names[] = {"constant", "rbf", "matern12", "matern32", "matern52",
-                                "periodic", "linear", "cosine"};
+  static const char* names[] = {"constant", "rbf", "matern12", "matern32", "matern52", "periodic", "linear", "cosine"};
   if (n.left) {
     const bool sum = n.kind == KernelKind::sum;
     os << (sum ? "(" : "");
@@ -201,9 +201,15 @@ Status check_ard(const Node& n, std::size_t d) {
 
 Kernel Kernel::constant(double value) { return Kernel(leaf(KernelKind::constant, {{"constant.value", value}})); }
 Kernel Kernel::rbf(std::vector<double> l) { return Kernel(leaf(KernelKind::rbf, length_scales("rbf", l))); }
-Kernel Kernel::matern12(std::vector<double> l) { return Kernel(leaf(KernelKind::matern12, length_scales("matern12", l))); }
-Kernel Kernel::matern32(std::vector<double> l) { return Kernel(leaf(KernelKind::matern32, length_scales("matern32", l))); }
-Kernel Kernel::matern52(std::vector<double> l) { return Kernel(leaf(KernelKind::matern52, length_scales("matern52", l))); }
+Kernel Kernel::matern12(std::vector<double> l) {
+  return Kernel(leaf(KernelKind::matern12, length_scales("matern12", l)));
+}
+Kernel Kernel::matern32(std::vector<double> l) {
+  return Kernel(leaf(KernelKind::matern32, length_scales("matern32", l)));
+}
+Kernel Kernel::matern52(std::vector<double> l) {
+  return Kernel(leaf(KernelKind::matern52, length_scales("matern52", l)));
+}
 Kernel Kernel::periodic(double length_scale, double period) {
   return Kernel(leaf(KernelKind::periodic, {{"periodic.length_scale", length_scale}, {"periodic.period", period}}));
 }
@@ -213,7 +219,9 @@ Kernel Kernel::locally_periodic(double length_scale, double period, double rbf_l
 Kernel Kernel::linear(double offset) { return Kernel(leaf(KernelKind::linear, {{"linear.offset", offset}})); }
 Kernel Kernel::cosine() { return Kernel(leaf(KernelKind::cosine, {})); }
 Kernel operator+(const Kernel& k1, const Kernel& k2) { return Kernel(combine(KernelKind::sum, k1.node_, k2.node_)); }
-Kernel operator*(const Kernel& k1, const Kernel& k2) { return Kernel(combine(KernelKind::product, k1.node_, k2.node_)); }
+Kernel operator*(const Kernel& k1, const Kernel& k2) {
+  return Kernel(combine(KernelKind::product, k1.node_, k2.node_));
+}
 
 KernelKind Kernel::kind() const { return node_->kind; }
 

@@ -37,9 +37,8 @@ class Parser {
 
  private:
   Status error(const std::string& what) const {
-    const std::string quoted = text_.size() <= kQuotedLength
-                                   ? "'" + shown(text_, kQuotedLength) + "'"
-                                   : "of " + std::to_string(text_.size()) + " characters";
+    const std::string quoted = text_.size() <= kQuotedLength ? "'" + shown(text_, kQuotedLength) + "'"
+                                                             : "of " + std::to_string(text_.size()) + " characters";
     return Status(StatusCode::invalid_argument,
                   "kernel expression " + quoted + " at character " + std::to_string(pos_ + 1) + ": " + what);
   }

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "linalg/lanes_math.h"
 #include "kernels/scaled_distance.h"
+#include "linalg/lanes_math.h"
 
 namespace gpprobe {
 

@@ -19,8 +19,8 @@ Result<std::size_t> index_of(const std::vector<KernelParameter>& ps, const std::
 Result<Kernel> set_parameters(const Kernel& kernel, const std::vector<std::string>& names,
                               const std::vector<double>& values) {
   if (names.size() != values.size()) {
-    return Status(StatusCode::dimension_mismatch, "kernel parameters: " + count_of(names.size(), "name") + " but " +
-                                                      count_of(values.size(), "value"));
+    return Status(StatusCode::dimension_mismatch,
+                  "kernel parameters: " + count_of(names.size(), "name") + " but " + count_of(values.size(), "value"));
   }
   const std::vector<KernelParameter> ps = kernel.parameters();
   std::vector<double> next(ps.size());

@@ -6,6 +6,7 @@
 
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/linalg/row_products.h"
+
 #include "linalg/lanes_cholesky.h"
 
 namespace gpprobe {
@@ -153,7 +154,8 @@ void multiply_lower_transposed(const double* B, std::size_t m, const double* L, 
     const std::size_t b = std::min(kBlock, n - p0);
     add_product_transposed(B, n, L + p0 * n, n, m, b, p0, 1.0, C + p0, n);
     std::fill(D.begin(), D.end(), 0.0);
-    for (std::size_t r = 0; r < b; ++r) std::copy(L + (p0 + r) * n + p0, L + (p0 + r) * n + p0 + r + 1, D.data() + r * b);
+    for (std::size_t r = 0; r < b; ++r)
+      std::copy(L + (p0 + r) * n + p0, L + (p0 + r) * n + p0 + r + 1, D.data() + r * b);
     add_product_transposed(B + p0, n, D.data(), b, m, b, b, 1.0, C + p0, n);
   }
 }

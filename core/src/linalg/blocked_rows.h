@@ -21,10 +21,17 @@ inline void for_row_blocks(std::size_t m, std::size_t n, std::size_t k, Block&& 
       std::size_t i = 0;
       for (; i + 4 <= m; i += 4) block(std::integral_constant<int, 4>{}, i, j0, p0, nc, kc);
       switch (m - i) {
-        case 3: block(std::integral_constant<int, 3>{}, i, j0, p0, nc, kc); break;
-        case 2: block(std::integral_constant<int, 2>{}, i, j0, p0, nc, kc); break;
-        case 1: block(std::integral_constant<int, 1>{}, i, j0, p0, nc, kc); break;
-        default: break;
+        case 3:
+          block(std::integral_constant<int, 3>{}, i, j0, p0, nc, kc);
+          break;
+        case 2:
+          block(std::integral_constant<int, 2>{}, i, j0, p0, nc, kc);
+          break;
+        case 1:
+          block(std::integral_constant<int, 1>{}, i, j0, p0, nc, kc);
+          break;
+        default:
+          break;
       }
     }
   }

@@ -4,8 +4,8 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/common/matrix_view.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
 
 namespace gpprobe {
 

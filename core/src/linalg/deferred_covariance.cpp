@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
-#include "classification/factor.h"
 #include "gpprobe/linalg/row_products.h"
+
+#include "classification/factor.h"
 
 namespace gpprobe {
 
@@ -18,7 +19,8 @@ void DeferredCovariance::column(std::size_t i, double* out) const {
   const std::size_t n = std::size_t(base_.rows());
   // sum_k s_k kappa_k s_k[i] over the pending downdates only (the columns beyond them are stale).
   std::fill(out, out + n, 0.0);
-  if (pending_ > 0) add_product_transposed(S_.data(), block_, scaled_.data() + i * block_, block_, n, 1, pending_, 1.0, out, 1);
+  if (pending_ > 0)
+    add_product_transposed(S_.data(), block_, scaled_.data() + i * block_, block_, n, 1, pending_, 1.0, out, 1);
   // Entry (j, i) of the symmetric matrix from the lower triangle: row i before the diagonal, column i after.
   const double* row = base_.data() + i * n;
   for (std::size_t j = 0; j < i; ++j) out[j] = row[j] - out[j];

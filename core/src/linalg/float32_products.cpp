@@ -60,10 +60,10 @@ void add_product_transposed(const float* A, std::size_t lda, const float* B, std
   // A chunk of 256 values keeps 4 rows of A (4 KB) in L1 while a panel of kPanel rows of B (128 KB)
   // stays in L2; each chunk's sums go into C in float64.
   constexpr std::size_t kPanel = 128;
-  for_row_blocks<kFloat32Chunk, kPanel>(m, n, k, [&](auto rows, std::size_t i, std::size_t j0, std::size_t p0,
-                                                     std::size_t nc, std::size_t kc) {
-    row_block<decltype(rows)::value>(A + i * lda + p0, lda, B + j0 * ldb + p0, ldb, nc, kc, C + j0 + i * ldc, ldc);
-  });
+  for_row_blocks<kFloat32Chunk, kPanel>(
+      m, n, k, [&](auto rows, std::size_t i, std::size_t j0, std::size_t p0, std::size_t nc, std::size_t kc) {
+        row_block<decltype(rows)::value>(A + i * lda + p0, lda, B + j0 * ldb + p0, ldb, nc, kc, C + j0 + i * ldc, ldc);
+      });
 }
 
 namespace {
@@ -99,10 +99,17 @@ void multiply_lower_transposed(const float* B, std::size_t m, const float* L, st
       std::size_t i = 0;
       for (; i + 4 <= m; i += 4) lower_row_block<4>(B + i * n, L, n, p0, j0, j1, C + i * n);
       switch (m - i) {
-        case 3: lower_row_block<3>(B + i * n, L, n, p0, j0, j1, C + i * n); break;
-        case 2: lower_row_block<2>(B + i * n, L, n, p0, j0, j1, C + i * n); break;
-        case 1: lower_row_block<1>(B + i * n, L, n, p0, j0, j1, C + i * n); break;
-        default: break;
+        case 3:
+          lower_row_block<3>(B + i * n, L, n, p0, j0, j1, C + i * n);
+          break;
+        case 2:
+          lower_row_block<2>(B + i * n, L, n, p0, j0, j1, C + i * n);
+          break;
+        case 1:
+          lower_row_block<1>(B + i * n, L, n, p0, j0, j1, C + i * n);
+          break;
+        default:
+          break;
       }
     }
   }

@@ -95,7 +95,8 @@ inline void lanes_cholesky_solve(const double* L, std::size_t n, std::size_t ld,
     const Lanes x0 = splat(b[j0]), x1 = splat(b[j0 + 1]), x2 = splat(b[j0 + 2]), x3 = splat(b[j0 + 3]);
     std::size_t k = 0;  // b[0:j0] -= sum_a x_(j0+a) L[j0+a, 0:j0]
     for (; k + kLaneCount <= j0; k += kLaneCount) {
-      store(b + k, load(b + k) - madd(x3, load(r3 + k), madd(x2, load(r2 + k), madd(x1, load(r1 + k), x0 * load(r0 + k)))));
+      store(b + k,
+            load(b + k) - madd(x3, load(r3 + k), madd(x2, load(r2 + k), madd(x1, load(r1 + k), x0 * load(r0 + k)))));
     }
     for (; k < j0; ++k) b[k] -= b[j0] * r0[k] + b[j0 + 1] * r1[k] + b[j0 + 2] * r2[k] + b[j0 + 3] * r3[k];
   }

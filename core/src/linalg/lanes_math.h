@@ -24,9 +24,19 @@ inline Lanes exp_nonpositive(Lanes x) {
   const Lanes k = shifted - splat(kRound);
   const Lanes r = (x - k * splat(kLn2Hi)) - k * splat(kLn2Lo);
   Lanes p = splat(1.0 / 6227020800.0);  // 1/13!
-  constexpr double kInverseFactorials[] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
-                                           1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0,
-                                           1.0 / 6.0, 0.5, 1.0, 1.0};
+  constexpr double kInverseFactorials[] = {1.0 / 479001600.0,
+                                           1.0 / 39916800.0,
+                                           1.0 / 3628800.0,
+                                           1.0 / 362880.0,
+                                           1.0 / 40320.0,
+                                           1.0 / 5040.0,
+                                           1.0 / 720.0,
+                                           1.0 / 120.0,
+                                           1.0 / 24.0,
+                                           1.0 / 6.0,
+                                           0.5,
+                                           1.0,
+                                           1.0};
   for (double c : kInverseFactorials) p = madd(p, r, splat(c));
   // 2^k: k + 1023 in the exponent field. The low bits of `shifted` hold k as a two's-complement integer.
   const LaneMask integer_k = (LaneMask)shifted - (LaneMask)splat(kRound);

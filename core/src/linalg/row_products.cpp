@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpprobe/linalg/parallel_for.h"
+
 #include "linalg/blocked_rows.h"
 #include "linalg/lanes.h"
 
@@ -22,15 +23,13 @@ namespace {
 // acc + a * b (fused in the relaxed build, fused.h).
 inline v128_t madd_f64x2(v128_t a, v128_t b, v128_t acc) { return (v128_t)madd((Double2)a, (Double2)b, (Double2)acc); }
 
-inline double horizontal_sum(v128_t v) {
-  return wasm_f64x2_extract_lane(v, 0) + wasm_f64x2_extract_lane(v, 1);
-}
+inline double horizontal_sum(v128_t v) { return wasm_f64x2_extract_lane(v, 0) + wasm_f64x2_extract_lane(v, 1); }
 
 // Dot products of MR rows of A with NR rows of B over k values, added into C.
 // MR*NR accumulators of two lanes each; the k loop streams 2 values per row per step.
 template <int MR, int NR>
-inline void micro_kernel(const double* A, std::size_t lda, const double* B, std::size_t ldb,
-                         std::size_t k, double* C, std::size_t ldc, double sign = 1.0) {
+inline void micro_kernel(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t k, double* C,
+                         std::size_t ldc, double sign = 1.0) {
   v128_t acc[MR][NR];
   for (int r = 0; r < MR; ++r)
     for (int c = 0; c < NR; ++c) acc[r][c] = wasm_f64x2_splat(0.0);
@@ -53,8 +52,8 @@ inline void micro_kernel(const double* A, std::size_t lda, const double* B, std:
 }
 
 template <int MR>
-inline void row_block(const double* A, std::size_t lda, const double* B, std::size_t ldb,
-                      std::size_t n, std::size_t k, double* C, std::size_t ldc, double sign) {
+inline void row_block(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t n, std::size_t k,
+                      double* C, std::size_t ldc, double sign) {
   std::size_t j = 0;
   for (; j + 2 <= n; j += 2) micro_kernel<MR, 2>(A, lda, B + j * ldb, ldb, k, C + j, ldc, sign);
   if (j < n) micro_kernel<MR, 1>(A, lda, B + j * ldb, ldb, k, C + j, ldc, sign);
@@ -68,15 +67,14 @@ void add_product_transposed(const double* A, std::size_t lda, const double* B, s
   // (128 KB) stays in L2; C accumulates across k-chunks.
   constexpr std::size_t kKc = 256;
   constexpr std::size_t kNc = 64;
-  for_row_blocks<kKc, kNc>(m, n, k, [&](auto rows, std::size_t i, std::size_t j0, std::size_t p0, std::size_t nc,
-                                        std::size_t kc) {
-    row_block<decltype(rows)::value>(A + i * lda + p0, lda, B + j0 * ldb + p0, ldb, nc, kc, C + j0 + i * ldc, ldc,
-                                     sign);
-  });
+  for_row_blocks<kKc, kNc>(
+      m, n, k, [&](auto rows, std::size_t i, std::size_t j0, std::size_t p0, std::size_t nc, std::size_t kc) {
+        row_block<decltype(rows)::value>(A + i * lda + p0, lda, B + j0 * ldb + p0, ldb, nc, kc, C + j0 + i * ldc, ldc,
+                                         sign);
+      });
 }
 
-void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
-                         double* C) {
+void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k, double* C) {
   std::fill(C, C + m * n, 0.0);
   add_product_transposed(A, k, B, k, m, n, k, 1.0, C, n);
 }
@@ -127,8 +125,7 @@ using ConstRowsMap = Eigen::Map<const Rows>;
 using Index = Eigen::Index;
 }  // namespace
 
-void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
-                         double* C) {
+void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k, double* C) {
   Eigen::Map<Rows> c(C, Index(m), Index(n));
   if (k == 0) {
     c.setZero();
@@ -140,8 +137,8 @@ void multiply_transposed(const double* A, std::size_t m, const double* B, std::s
 void add_product_transposed(const double* A, std::size_t lda, const double* B, std::size_t ldb, std::size_t m,
                             std::size_t n, std::size_t k, double sign, double* C, std::size_t ldc) {
   if (m == 0 || n == 0 || k == 0) return;
-  using Strided = Eigen::Map<const Rows, 0, Eigen::OuterStride<>>;
-  Eigen::Map<Rows, 0, Eigen::OuterStride<>> c(C, Index(m), Index(n), Eigen::OuterStride<>(Index(ldc)));
+  using Strided = Eigen::Map<const Rows, 0, Eigen::OuterStride<> >;
+  Eigen::Map<Rows, 0, Eigen::OuterStride<> > c(C, Index(m), Index(n), Eigen::OuterStride<>(Index(ldc)));
   const Strided a(A, Index(m), Index(k), Eigen::OuterStride<>(Index(lda)));
   const Strided b(B, Index(n), Index(k), Eigen::OuterStride<>(Index(ldb)));
   if (sign < 0.0) c.noalias() -= a * b.transpose();
@@ -236,7 +233,7 @@ void add_weighted_rows(const double* w, const double* A, std::size_t m, std::siz
 }
 
 void multiply_self_transposed(const double* A, std::size_t m, std::size_t k, double* C) {
-  constexpr std::size_t kRows = 64;  // a block row of C against every row of A up to its diagonal
+  constexpr std::size_t kRows = 64;         // a block row of C against every row of A up to its diagonal
   constexpr double kSerialWork = 262144.0;  // multiply-adds below which the pool is not worth a round trip
   // Block rows write their own rows of C, each by the same call whichever thread takes it, so C does not
   // depend on the thread count (parallel_for.h); the largest (last) blocks are handed out first. Each

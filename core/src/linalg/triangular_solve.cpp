@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpprobe/linalg/row_products.h"
+
 #include "linalg/lanes.h"
 
 namespace gpprobe {

@@ -6,6 +6,7 @@
 
 #include "gpprobe/probe/beta_prior.h"
 #include "gpprobe/probe/probe.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -31,8 +32,7 @@ Result<LatentBelief> prior_belief(double epsilon) {
   return LatentBelief{0.0, 2.0 * lognormal_match(epsilon).variance};
 }
 
-Result<BeliefAtObservedPoint> belief_at_observed_point(double epsilon, double strength, int positives,
-                                                       int negatives) {
+Result<BeliefAtObservedPoint> belief_at_observed_point(double epsilon, double strength, int positives, int negatives) {
   if (positives < 0 || negatives < 0) {
     return Status(StatusCode::invalid_argument, "observation counts must be >= 0, got " + std::to_string(positives) +
                                                     " positive and " + std::to_string(negatives) + " negative");

@@ -6,14 +6,15 @@
 
 #include "gpprobe/probe/beta_prior.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
 #include "probe/lane_quadrature.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr int kVarianceSteps = 64;   // s2 from 2v * 1e-4 to 2v, log-spaced
-constexpr int kMeanSteps = 320;      // m from 0 to kMaxMean, denser near 0
+constexpr int kVarianceSteps = 64;  // s2 from 2v * 1e-4 to 2v, log-spaced
+constexpr int kMeanSteps = 320;     // m from 0 to kMaxMean, denser near 0
 constexpr double kMaxMean = 40.0;
 
 // The mean m >= 0 with E[sigmoid(f)] = p for f ~ N(m, s2): Newton from m0, with the slope

@@ -32,7 +32,8 @@ Result<BetaGpPrior> BetaGpPrior::make(double epsilon, double strength) {
   GPPROBE_RETURN_IF_ERROR(check_positive("strength", strength));
   GPPROBE_RETURN_IF_ERROR(check_between("epsilon", epsilon, kMinEpsilon, kMaxEpsilon,
                                         "the prior variance log(1/epsilon + 1) must be a normal, finite number"));
-  GPPROBE_RETURN_IF_ERROR(check_between("strength", strength, 0.0, kMaxStrength, "epsilon + strength must stay finite"));
+  GPPROBE_RETURN_IF_ERROR(
+      check_between("strength", strength, 0.0, kMaxStrength, "epsilon + strength must stay finite"));
   BetaGpPrior p;
   p.epsilon = epsilon;
   p.strength = strength;

@@ -87,8 +87,8 @@ void FunctionSpacePosterior::refresh() {
   // conditioned K itself is.
   const double P = double(positives_), N = double(O) - P, v = prior_.variance, raised = prior_.raised.variance;
   condition_ = 1.0 + v * std::max(P / raised + N / v, N / raised + P / v);
-  for (auto [L, r, U, c] : {std::tuple{&L_alpha_, &r_alpha_, &U_alpha_, &c_alpha_},
-                            std::tuple{&L_beta_, &r_beta_, &U_beta_, &c_beta_}}) {
+  for (auto [L, r, U, c] :
+       {std::tuple{&L_alpha_, &r_alpha_, &U_alpha_, &c_alpha_}, std::tuple{&L_beta_, &r_beta_, &U_beta_, &c_beta_}}) {
     *c = L->triangularView<Eigen::Lower>().solve(*r);
     const RowMatrix rows = L->triangularView<Eigen::Lower>();
     RowMatrix transposed(O, O);
@@ -99,8 +99,8 @@ void FunctionSpacePosterior::refresh() {
   }
 }
 
-void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count,
-                                     double* mean, double* variance) const {
+void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+                                     double* variance) const {
   const std::size_t O = std::size_t(psi.rows());
   const std::size_t D = std::size_t(psi.cols());
   const double v = prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta

@@ -25,8 +25,7 @@ class FunctionSpacePosterior final : public LatentPosterior {
   Status fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) override;
   Status add(const RowMatrix& psi, const double* psi_new, std::uint8_t label) override;
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
-  void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
-               double* variance) const override;
+  void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean, double* variance) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
   ObservationInfluence influence(const RowMatrix& psi, const double* x, std::uint8_t label) const override;
   double condition() const override { return condition_; }
@@ -36,12 +35,12 @@ class FunctionSpacePosterior final : public LatentPosterior {
   void refresh();
 
   BetaGpPrior prior_;
-  Eigen::MatrixXd L_alpha_, L_beta_;      // O by O lower
-  Eigen::VectorXd r_alpha_, r_beta_;      // residuals against mu0
-  RowMatrix U_alpha_, U_beta_;            // O by O lower: L^-1
-  Eigen::VectorXd c_alpha_, c_beta_;      // O: L^-1 r
-  std::size_t positives_ = 0;             // observations labelled 1
-  double condition_ = 1.0;                // latent_posterior.h, and the cancellation in v - |v|^2
+  Eigen::MatrixXd L_alpha_, L_beta_;  // O by O lower
+  Eigen::VectorXd r_alpha_, r_beta_;  // residuals against mu0
+  RowMatrix U_alpha_, U_beta_;        // O by O lower: L^-1
+  Eigen::VectorXd c_alpha_, c_beta_;  // O: L^-1 r
+  std::size_t positives_ = 0;         // observations labelled 1
+  double condition_ = 1.0;            // latent_posterior.h, and the cancellation in v - |v|^2
 };
 
 }  // namespace gpprobe

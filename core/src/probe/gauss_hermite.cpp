@@ -4,12 +4,12 @@
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
+
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
-
 
 // Orthonormal Hermite polynomials for the weight exp(-x^2): p_0 = pi^(-1/4),
 // p_{k+1} = x sqrt(2/(k+1)) p_k - sqrt(k/(k+1)) p_{k-1}. Returns p_n(x) and p_{n-1}(x), and the sum of

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpprobe/kernels/cosine_kernel.h"
+
 #include "common/input_checks.h"
 #include "probe/latent_pair.h"
 #include "probe/measure_table.h"
@@ -38,8 +39,8 @@ Status knowledge_gain(const Probe& probe, const MatrixView& queries, double* gai
     pair = std::move(fitted).value();
   }
   const CosineKernel kernel(prior.variance);
-  std::vector<double> P(kKnowledgeGainBlockRows * D), mean_alpha(kKnowledgeGainBlockRows), s_alpha(kKnowledgeGainBlockRows), mean_beta(kKnowledgeGainBlockRows),
-      s_beta(kKnowledgeGainBlockRows);
+  std::vector<double> P(kKnowledgeGainBlockRows * D), mean_alpha(kKnowledgeGainBlockRows),
+      s_alpha(kKnowledgeGainBlockRows), mean_beta(kKnowledgeGainBlockRows), s_beta(kKnowledgeGainBlockRows);
   for (std::size_t first = 0; first < n; first += kKnowledgeGainBlockRows) {
     const std::size_t count = std::min(kKnowledgeGainBlockRows, n - first);
     if (pair) {
@@ -60,8 +61,9 @@ Status knowledge_gain(const Probe& probe, const MatrixView& queries, double* gai
       gain[first + i] = (variance - expected) / (2.0 * prior.variance);
     }
     if (!report_progress(progress, first + count, n)) {
-      return Status(StatusCode::cancelled, "knowledge gain cancelled after " + count_of(first + count, "query", "queries") +
-                                               " of " + std::to_string(n));
+      return Status(
+          StatusCode::cancelled,
+          "knowledge gain cancelled after " + count_of(first + count, "query", "queries") + " of " + std::to_string(n));
     }
   }
   return Status::success();

@@ -4,6 +4,7 @@
 
 #include "gpprobe/linalg/cholesky_update.h"
 #include "gpprobe/linalg/row_products.h"
+
 #include "probe/latent_posterior.h"
 
 namespace gpprobe {
@@ -39,7 +40,8 @@ Result<LatentPair> LatentPair::fit(const RowMatrix& psi, const std::vector<std::
       gp.residual[std::size_t(i)] = site.residual;
     }
     const Eigen::Map<const VectorXd> n(gp.noise.data(), O), r(gp.residual.data(), O);
-    const std::string what = std::string(pair.function_space_ ? "the kernel matrix of " : "the weight precision of ") + names[g];
+    const std::string what =
+        std::string(pair.function_space_ ? "the kernel matrix of " : "the weight precision of ") + names[g];
     if (pair.function_space_) {
       MatrixXd K_g = K;
       K_g.diagonal() += n;

@@ -23,18 +23,18 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/probe/beta_prior.h"
 #include "gpprobe/common/matrix_view.h"
-#include "gpprobe/probe/probe.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 
 class LatentPair {
  public:
   // `space` automatic: the cheaper form for O observations of D - 1 dimensions and `points` later points.
-  static Result<LatentPair> fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels,
-                                const BetaGpPrior& prior, PosteriorSpace space, std::size_t points);
+  static Result<LatentPair> fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, const BetaGpPrior& prior,
+                                PosteriorSpace space, std::size_t points);
 
   PosteriorSpace space() const { return function_space_ ? PosteriorSpace::function : PosteriorSpace::weight; }
 

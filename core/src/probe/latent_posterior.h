@@ -13,12 +13,12 @@
 #include <memory>
 #include <vector>
 
-#include "gpprobe/probe/beta_prior.h"
-#include "gpprobe/linalg/cholesky_update.h"
-#include "gpprobe/probe/latent_weights.h"
 #include "gpprobe/common/matrix_view.h"
-#include "gpprobe/probe/observation_influence.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/linalg/cholesky_update.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/probe/latent_weights.h"
+#include "gpprobe/probe/observation_influence.h"
 
 namespace gpprobe {
 
@@ -80,7 +80,8 @@ inline double sum_of_inverses(const Eigen::MatrixXd& L_alpha, const Eigen::Matri
   RowMatrix inverse_beta(n, n);
   inverse_from_cholesky(L_alpha, out->data());
   inverse_from_cholesky(L_beta, inverse_beta.data());
-  const double condition = std::max(scaled_condition(L_alpha, out->diagonal()), scaled_condition(L_beta, inverse_beta.diagonal()));
+  const double condition =
+      std::max(scaled_condition(L_alpha, out->diagonal()), scaled_condition(L_beta, inverse_beta.diagonal()));
   *out += inverse_beta;
   return condition;
 }

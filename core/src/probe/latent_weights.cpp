@@ -79,8 +79,8 @@ LatentWeights LatentWeights::from_function_space(double v, const RowMatrix& psi,
     Eigen::HouseholderQR<MatrixXd> qr(psi.transpose());
     const MatrixXd R = qr.matrixQR().topRows(O).triangularView<Eigen::Upper>();
     const MatrixXd small = R * M_fs * R.transpose();
-    weights.rayleigh_max = largest_eigenvalue_bound(0.5 * (small + small.transpose())) +
-                           rounding_factor(std::size_t(D)) * abs_M;
+    weights.rayleigh_max =
+        largest_eigenvalue_bound(0.5 * (small + small.transpose())) + rounding_factor(std::size_t(D)) * abs_M;
   } else {
     weights.rayleigh_max = largest_eigenvalue_bound(weights.M);
   }

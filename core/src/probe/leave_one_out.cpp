@@ -7,6 +7,7 @@
 #include "gpprobe/common/confidence.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
 #include "probe/latent_pair.h"
 
 namespace gpprobe {
@@ -84,9 +85,9 @@ Result<LeaveOneOut> leave_one_out(const Probe& probe, PosteriorSpace space) {
         mean[g] = pair.value().residual(g, i) - weighted[g][i] / diagonal[g][i];
         variance[g] = 1.0 / diagonal[g][i] - pair.value().noise(g, i);
         if (!(variance[g] > 0.0)) {
-          return Status(StatusCode::numerical_failure,
-                        "leave-one-out: the latent variance at observation " + std::to_string(i) +
-                            " without it is not positive (" + std::to_string(variance[g]) + ")");
+          return Status(StatusCode::numerical_failure, "leave-one-out: the latent variance at observation " +
+                                                           std::to_string(i) + " without it is not positive (" +
+                                                           std::to_string(variance[g]) + ")");
         }
       }
       r.latent_mean[i] = mean[0] - mean[1];

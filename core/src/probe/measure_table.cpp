@@ -6,20 +6,20 @@
 #include <mutex>
 #include <vector>
 
-#include "linalg/lanes.h"
 #include "common/numeric_constants.h"
+#include "linalg/lanes.h"
 
 namespace gpprobe {
 
 namespace {
 
-constexpr double kMeanLimit = 24.0;     // cells cover |mean| in [0, 24)
-constexpr int kMeanCells = 24;          // of width 1
-constexpr int kMeanPoints = 12;         // degree 11 in the mean
-constexpr int kMeanPadded = 12;         // three lanes
-constexpr int kSdPoints = 9;            // degree 8 in the sd
-constexpr double kSdCellWidth = 0.25;   // at most
-constexpr double kSdFloor = 0.5;        // below it the measures bend too sharply for these degrees
+constexpr double kMeanLimit = 24.0;    // cells cover |mean| in [0, 24)
+constexpr int kMeanCells = 24;         // of width 1
+constexpr int kMeanPoints = 12;        // degree 11 in the mean
+constexpr int kMeanPadded = 12;        // three lanes
+constexpr int kSdPoints = 9;           // degree 8 in the sd
+constexpr double kSdCellWidth = 0.25;  // at most
+constexpr double kSdFloor = 0.5;       // below it the measures bend too sharply for these degrees
 constexpr double kCheckTolerance = 2e-12;
 constexpr std::size_t kMaxTables = 16;  // beyond this many distinct priors, the quadrature answers
 
@@ -79,13 +79,15 @@ class MeasureTable {
   UncertaintyMeasures measures(double mean, double variance) const {
     const double sd = std::sqrt(variance);
     const double u = std::fabs(mean);
-    if (!(u < kMeanLimit && sd >= sd_min_ && sd <= sd_max_ && sd_cells_ > 0)) return uncertainty_measures(mean, variance);
+    if (!(u < kMeanLimit && sd >= sd_min_ && sd <= sd_max_ && sd_cells_ > 0))
+      return uncertainty_measures(mean, variance);
     const int i = std::min(kMeanCells - 1, static_cast<int>(u));
     const int j = std::min(sd_cells_ - 1, static_cast<int>((sd - sd_min_) / sd_width_));
     Cell& cell = cells_[static_cast<std::size_t>(j) * kMeanCells + i];
     std::call_once(cell.built, [&] { cell.coefficients = build(i, j); });
     if (!cell.coefficients->usable) return uncertainty_measures(mean, variance);
-    return measures_of(i, mean, sd, evaluate(*cell.coefficients, 2.0 * (u - mean_centre(i)), (sd - sd_centre(j)) / (0.5 * sd_width_)));
+    return measures_of(
+        i, mean, sd, evaluate(*cell.coefficients, 2.0 * (u - mean_centre(i)), (sd - sd_centre(j)) / (0.5 * sd_width_)));
   }
 
  private:
@@ -130,7 +132,8 @@ class MeasureTable {
         const UncertaintyMeasures exact = uncertainty_measures(mean, sd * sd);
         const UncertaintyMeasures table = measures_of(i, mean, sd, evaluate(*out, p[0], p[1]));
         const double gaps[3][2] = {{table.judged_probability, exact.judged_probability},
-                                   {table.episteme, exact.episteme}, {table.alea, exact.alea}};
+                                   {table.episteme, exact.episteme},
+                                   {table.alea, exact.alea}};
         for (const auto& g : gaps) {
           if (!(std::fabs(g[0] - g[1]) <= kCheckTolerance * std::max(1.0, std::fabs(g[1])))) out->usable = false;
         }

@@ -31,8 +31,8 @@ Result<ChosenPosterior> keep_well_conditioned(const Status& status, ChosenPoster
   const double current_condition = condition_of(status, *current.posterior);
   if (current_condition <= kFallbackCondition) return current;
 
-  ChosenPosterior other{nullptr, current.space == PosteriorSpace::function ? PosteriorSpace::weight
-                                                                           : PosteriorSpace::function};
+  ChosenPosterior other{nullptr,
+                        current.space == PosteriorSpace::function ? PosteriorSpace::weight : PosteriorSpace::function};
   other.posterior = make_posterior(other.space, prior);
   const Status other_status = other.posterior->fit(psi, labels);
   const double other_condition = condition_of(other_status, *other.posterior);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpprobe/probe/probe.h"
+
 #include "probe/latent_posterior.h"
 
 namespace gpprobe {

@@ -7,6 +7,7 @@
 
 #include "gpprobe/kernels/cosine_kernel.h"
 #include "gpprobe/linalg/parallel_for.h"
+
 #include "common/input_checks.h"
 #include "probe/latent_posterior.h"
 #include "probe/posterior_choice.h"
@@ -74,8 +75,7 @@ Result<Probe> Probe::fit(const MatrixView& observations, const std::uint8_t* lab
   return probe;
 }
 
-Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out,
-                    const ProgressCallback& progress) const {
+Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out, const ProgressCallback& progress) const {
   GPPROBE_RETURN_IF_ERROR(check_queries(queries, dimension_));
 
   const std::size_t n = queries.rows();
@@ -151,8 +151,8 @@ Status Probe::add_observation(const MatrixView& observation, std::uint8_t label)
   }
   if (dimension_ > 0 && observation.cols() != dimension_) {
     return Status(StatusCode::dimension_mismatch, "the added observation has " +
-                                                      count_of(observation.cols(), "column") +
-                                                      ", observations have " + count_of(dimension_, "column"));
+                                                      count_of(observation.cols(), "column") + ", observations have " +
+                                                      count_of(dimension_, "column"));
   }
   if (observation.cols() == 0) return Status(StatusCode::invalid_argument, "the added observation has 0 columns");
   GPPROBE_RETURN_IF_ERROR(check_labels(&label, 1, 1));
@@ -177,8 +177,7 @@ Status Probe::add_observation(const MatrixView& observation, std::uint8_t label)
 Status Probe::remove_observation(std::size_t index) {
   if (index >= labels_.size()) {
     return Status(StatusCode::invalid_argument, "cannot remove observation " + std::to_string(index) +
-                                                    ": the probe has " +
-                                                    count_of(labels_.size(), "observation"));
+                                                    ": the probe has " + count_of(labels_.size(), "observation"));
   }
   const Eigen::Index i = Eigen::Index(index), O = psi_.rows();
   RowMatrix psi(O - 1, psi_.cols());

@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include "gpprobe/probe/probe.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 

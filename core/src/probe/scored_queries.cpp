@@ -6,6 +6,7 @@
 
 #include "gpprobe/kernels/cosine_kernel.h"
 #include "gpprobe/linalg/parallel_for.h"
+
 #include "linalg/lanes.h"
 #include "probe/score_columns.h"
 
@@ -15,8 +16,8 @@ namespace {
 
 constexpr std::size_t kGuardRows = 8;
 constexpr std::size_t kScoredQueriesBlockRows = 512;
-constexpr std::size_t kScoredQueriesRoundBlocks = 2;     // per thread between progress reports
-constexpr std::size_t kMinWriteRows = 256;  // per thread: the measures cost about a microsecond a row
+constexpr std::size_t kScoredQueriesRoundBlocks = 2;  // per thread between progress reports
+constexpr std::size_t kMinWriteRows = 256;            // per thread: the measures cost about a microsecond a row
 
 typedef float Floats __attribute__((vector_size(16)));
 
@@ -30,8 +31,8 @@ inline Lanes widen(const float* p) {
 // a_i = [row_i; 1] . g and b_i = [row_i; 1] . h for `count` rows of d values (g, h: d + 1 values),
 // one pass over the rows for both directions.
 template <class T>
-void augmented_products(const T* rows, std::size_t count, std::size_t d, const double* g, const double* h,
-                        double* a, double* b) {
+void augmented_products(const T* rows, std::size_t count, std::size_t d, const double* g, const double* h, double* a,
+                        double* b) {
   for (std::size_t i = 0; i < count; ++i) {
     const T* r = rows + i * d;
     Lanes sa = splat(0.0), sb = splat(0.0);
@@ -82,7 +83,8 @@ Status ScoredQueries::score_rows(const Probe& probe, std::size_t first, std::siz
     thread_local std::vector<double> block;  // per-thread scratch that only grows (probe.cpp, score)
     block.resize(std::min(count, kScoredQueriesBlockRows) * d);
     for (std::size_t b = begin; b < end; ++b) {
-      const std::size_t start = first + b * kScoredQueriesBlockRows, n = std::min(kScoredQueriesBlockRows, first + count - start);
+      const std::size_t start = first + b * kScoredQueriesBlockRows,
+                        n = std::min(kScoredQueriesBlockRows, first + count - start);
       queries_.copy_rows(start, n, block.data());
       ProbeScoreColumns part = out;
       part.latent_mean += start - first;
@@ -98,15 +100,16 @@ Status ScoredQueries::score_rows(const Probe& probe, std::size_t first, std::siz
     }
     return Status::success();
   };
-  return parallel_rounds((count + kScoredQueriesBlockRows - 1) / kScoredQueriesBlockRows, kScoredQueriesRoundBlocks, score_blocks, [&](std::size_t blocks) {
-    const std::size_t done = first + std::min(count, blocks * kScoredQueriesBlockRows);
-    if (!report_progress(progress, done, rows())) {
-      return Status(StatusCode::cancelled, "scoring cancelled after " + std::to_string(done) + " of " +
-                                               std::to_string(rows()) + " queries");
-    }
-    scored_ = done;
-    return Status::success();
-  });
+  return parallel_rounds((count + kScoredQueriesBlockRows - 1) / kScoredQueriesBlockRows, kScoredQueriesRoundBlocks,
+                         score_blocks, [&](std::size_t blocks) {
+                           const std::size_t done = first + std::min(count, blocks * kScoredQueriesBlockRows);
+                           if (!report_progress(progress, done, rows())) {
+                             return Status(StatusCode::cancelled, "scoring cancelled after " + std::to_string(done) +
+                                                                      " of " + std::to_string(rows()) + " queries");
+                           }
+                           scored_ = done;
+                           return Status::success();
+                         });
 }
 
 Status ScoredQueries::rescore(const Probe& probe) {
@@ -209,8 +212,8 @@ bool ScoredQueries::agrees_with(const Probe& probe) const {
 
 Status ScoredQueries::write(const ProbeScoreColumns& out, std::size_t first, std::size_t count) const {
   if (scored_ != rows()) {
-    return Status(StatusCode::invalid_argument, "the kept scores are incomplete: " + std::to_string(scored_) +
-                                                    " of " + std::to_string(rows()) + " queries scored");
+    return Status(StatusCode::invalid_argument, "the kept scores are incomplete: " + std::to_string(scored_) + " of " +
+                                                    std::to_string(rows()) + " queries scored");
   }
   if (first + count > rows() || count > rows()) {
     return Status(StatusCode::invalid_argument, "rows " + std::to_string(first) + " to " +
@@ -218,11 +221,14 @@ Status ScoredQueries::write(const ProbeScoreColumns& out, std::size_t first, std
                                                     std::to_string(rows()) + " queries");
   }
   // Row first + i goes to index i of every column.
-  parallel_for(count, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      write_score_columns(i, mean_[first + i], variance_[first + i], prior_variance_, out);
-    }
-  }, kMinWriteRows);
+  parallel_for(
+      count,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          write_score_columns(i, mean_[first + i], variance_[first + i], prior_variance_, out);
+        }
+      },
+      kMinWriteRows);
   return Status::success();
 }
 

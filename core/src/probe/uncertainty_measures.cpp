@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "probe/lane_quadrature.h"
 #include "linalg/lanes_math.h"
+#include "probe/lane_quadrature.h"
 
 namespace gpprobe {
 

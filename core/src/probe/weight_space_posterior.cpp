@@ -9,6 +9,7 @@
 #include "gpprobe/linalg/cholesky_update.h"
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/linalg/row_products.h"
+
 #include "linalg/float32_products.h"
 
 namespace gpprobe {
@@ -28,8 +29,8 @@ constexpr double kFloat32Cancellation = 64.0;
 constexpr Index kLargestSerialFit = 64;
 
 // G = Psi_c' Psi_c and s = Psi_c' 1 over the rows of one label class.
-void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, std::uint8_t label,
-                      MatrixXd* G, VectorXd* s) {
+void class_statistics(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, std::uint8_t label, MatrixXd* G,
+                      VectorXd* s) {
   const Index D = psi.cols();
   std::vector<Index> rows;
   for (std::size_t i = 0; i < labels.size(); ++i)
@@ -103,9 +104,8 @@ bool WeightSpacePosterior::accurate() {
   const Index D = G_positive_.rows();
   const VectorXd probe = VectorXd::Ones(D) / std::sqrt(double(D));
   double condition = 1.0;
-  for (auto [C, u, G_raised, G_base, s] :
-       {std::tuple{&C_alpha_, &u_alpha_, &G_positive_, &G_negative_, &s_positive_},
-        std::tuple{&C_beta_, &u_beta_, &G_negative_, &G_positive_, &s_negative_}}) {
+  for (auto [C, u, G_raised, G_base, s] : {std::tuple{&C_alpha_, &u_alpha_, &G_positive_, &G_negative_, &s_positive_},
+                                           std::tuple{&C_beta_, &u_beta_, &G_negative_, &G_positive_, &s_negative_}}) {
     const MatrixXd& raising = *G_raised;
     const MatrixXd& lowering = *G_base;
     const VectorXd diagonal = VectorXd::Ones(D) + raising.diagonal() / raised + lowering.diagonal() / base;
@@ -114,7 +114,8 @@ bool WeightSpacePosterior::accurate() {
     const VectorXd b = *s * (delta / raised);
     const VectorXd y = *C * probe;
     if ((y + raising * (y / raised) + lowering * (y / base) - probe).norm() > tolerance) return false;
-    if ((*u + raising * (*u / raised) + lowering * (*u / base) - b).norm() > tolerance * std::max(1.0, b.norm())) return false;
+    if ((*u + raising * (*u / raised) + lowering * (*u / base) - b).norm() > tolerance * std::max(1.0, b.norm()))
+      return false;
   }
   condition_ = condition;
   return true;
@@ -152,8 +153,7 @@ Status WeightSpacePosterior::refresh() {
     if (D <= kLargestSerialFit) {
       C[gp].resize(D, D);
       MatrixXd L;
-      GPPROBE_RETURN_IF_ERROR(
-          cholesky_factor(MatrixXd::Identity(D, D) + G_raised / raised + G_base / base, &L, what));
+      GPPROBE_RETURN_IF_ERROR(cholesky_factor(MatrixXd::Identity(D, D) + G_raised / raised + G_base / base, &L, what));
       L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
       L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
       inverse_from_cholesky(L, C[gp].data());
@@ -166,14 +166,18 @@ Status WeightSpacePosterior::refresh() {
     RowMatrix& L = factor[gp];
     const double* gr = G_raised.data();
     const double* gb = G_base.data();
-    parallel_for(std::size_t(D), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        double* row = L.data() + i * std::size_t(D);
-        const std::size_t at = i * std::size_t(D);
-        for (std::size_t j = 0; j <= i; ++j) row[j] = ((i == j ? 1.0 : 0.0) + gr[at + j] / raised) + gb[at + j] / base;
-        std::fill(row + i + 1, row + D, 0.0);
-      }
-    }, 64);
+    parallel_for(
+        std::size_t(D),
+        [&](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i) {
+            double* row = L.data() + i * std::size_t(D);
+            const std::size_t at = i * std::size_t(D);
+            for (std::size_t j = 0; j <= i; ++j)
+              row[j] = ((i == j ? 1.0 : 0.0) + gr[at + j] / raised) + gb[at + j] / base;
+            std::fill(row + i + 1, row + D, 0.0);
+          }
+        },
+        64);
     GPPROBE_RETURN_IF_ERROR(cholesky_in_place(L.data(), std::size_t(D), what));
     L.triangularView<Eigen::Lower>().solveInPlace(u[gp]);
     L.triangularView<Eigen::Lower>().transpose().solveInPlace(u[gp]);
@@ -199,10 +203,13 @@ Status WeightSpacePosterior::refresh() {
   u_ = u_alpha_ - u_beta_;
   condition_ = std::max({1.0, condition[0], condition[1]});
   S_.resize(D, D);
-  parallel_for(std::size_t(D), [&](std::size_t begin, std::size_t end) {
-    const std::size_t at = begin * std::size_t(D), count = (end - begin) * std::size_t(D);
-    for (std::size_t e = 0; e < count; ++e) S_.data()[at + e] = C_alpha_.data()[at + e] + C_beta_.data()[at + e];
-  }, 64);
+  parallel_for(
+      std::size_t(D),
+      [&](std::size_t begin, std::size_t end) {
+        const std::size_t at = begin * std::size_t(D), count = (end - begin) * std::size_t(D);
+        for (std::size_t e = 0; e < count; ++e) S_.data()[at + e] = C_alpha_.data()[at + e] + C_beta_.data()[at + e];
+      },
+      64);
   std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>());
   return Status::success();
 }
@@ -235,12 +242,14 @@ void WeightSpacePosterior::prepare(std::size_t queries) const {
     double* T = factor->T.data();
     for (std::size_t j0 = 0; j0 < D; j0 += kBand)
       for (std::size_t i = first; i < last; ++i)
-        for (std::size_t j = j0; j < std::min(D, j0 + kBand); ++j) T[i * D + j] = reversed.data()[(D - 1 - j) * D + (D - 1 - i)];
+        for (std::size_t j = j0; j < std::min(D, j0 + kBand); ++j)
+          T[i * D + j] = reversed.data()[(D - 1 - j) * D + (D - 1 - i)];
     for (std::size_t i = first; i < last; ++i)
       for (std::size_t j = 0; j < D; ++j) factor->T32[i * D + j] = j <= i ? float(T[i * D + j]) : 0.0f;
   });
   factor->S_diagonal = S_.diagonal();
-  factor->centre = observations_ > 0.0 ? VectorXd((s_positive_ + s_negative_) / observations_) : VectorXd::Zero(Index(D));
+  factor->centre =
+      observations_ > 0.0 ? VectorXd((s_positive_ + s_negative_) / observations_) : VectorXd::Zero(Index(D));
   factor->centre_image = factor->T.triangularView<Eigen::Lower>() * factor->centre;
   std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>(std::move(factor)));
 }
@@ -290,7 +299,8 @@ void WeightSpacePosterior::predict_float32(const RowMatrix& psi, const double* P
     if (!(kFloat32Cancellation * variance[i] >= q[i])) again.push_back(i);
   if (again.empty()) return;
   std::vector<double> rows(again.size() * D), products(again.size() * D), exact(again.size());
-  for (std::size_t r = 0; r < again.size(); ++r) std::copy(P + again[r] * D, P + (again[r] + 1) * D, rows.data() + r * D);
+  for (std::size_t r = 0; r < again.size(); ++r)
+    std::copy(P + again[r] * D, P + (again[r] + 1) * D, rows.data() + r * D);
   multiply_lower_transposed(rows.data(), again.size(), factor->T.data(), D, products.data());
   rowwise_dot(products.data(), products.data(), again.size(), D, exact.data());
   for (std::size_t r = 0; r < again.size(); ++r) variance[again[r]] = exact[r];

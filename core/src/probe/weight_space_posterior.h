@@ -42,8 +42,7 @@ class WeightSpacePosterior final : public LatentPosterior {
   Status fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) override;
   Status add(const RowMatrix& psi, const double* psi_new, std::uint8_t label) override;
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
-  void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
-               double* variance) const override;
+  void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean, double* variance) const override;
   void predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
                        double* variance) const override;
   void prepare(std::size_t queries) const override;

@@ -23,9 +23,8 @@ void anomaly_scores(const double* y, const double* mean, const double* observati
   for (std::size_t i = 0; i < n; ++i) score[i] = std::abs(y[i] - mean[i]) / std::sqrt(observation_variance[i]);
 }
 
-Status classify_points(const double* y, const double* mean, const double* observation_variance,
-                       const double* knowledge, std::size_t n, const AnomalyThresholds& thresholds,
-                       PointStatus* out) {
+Status classify_points(const double* y, const double* mean, const double* observation_variance, const double* knowledge,
+                       std::size_t n, const AnomalyThresholds& thresholds, PointStatus* out) {
   GPPROBE_RETURN_IF_ERROR(check_thresholds(thresholds));
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(y[i])) {

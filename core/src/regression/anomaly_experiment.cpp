@@ -2,9 +2,9 @@
 
 #include <cmath>
 
+#include "gpprobe/common/random_stream.h"
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/hyperparameter_fit.h"
-#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 
@@ -13,8 +13,8 @@ namespace {
 constexpr double kTwoPi = 6.283185307179586;
 
 // n points of the generating process with x ~ U(lower, upper).
-void draw(RandomStream* rng, std::size_t n, double lower, double upper, const AnomalyExperimentOptions& o,
-          RowMatrix* x, std::vector<double>* y, std::vector<std::uint8_t>* anomaly) {
+void draw(RandomStream* rng, std::size_t n, double lower, double upper, const AnomalyExperimentOptions& o, RowMatrix* x,
+          std::vector<double>* y, std::vector<std::uint8_t>* anomaly) {
   x->resize(Eigen::Index(n), 1);
   y->resize(n);
   anomaly->resize(n);
@@ -49,8 +49,7 @@ Status check_options(const AnomalyExperimentOptions& o) {
 
 }  // namespace
 
-Result<AnomalyExperiment> run_anomaly_experiment(const AnomalyExperimentOptions& o,
-                                                 const ProgressCallback& progress) {
+Result<AnomalyExperiment> run_anomaly_experiment(const AnomalyExperimentOptions& o, const ProgressCallback& progress) {
   GPPROBE_RETURN_IF_ERROR(check_options(o));
   RandomStream rng(o.seed);
   AnomalyExperiment e;
@@ -68,9 +67,8 @@ Result<AnomalyExperiment> run_anomaly_experiment(const AnomalyExperimentOptions&
   HyperparameterFitOptions fit_options;
   fit_options.restarts = o.restarts;
   fit_options.seed = o.seed;
-  Result<HyperparameterFit> fit = fit_hyperparameters(train, clean_y.data(), clean_y.size(),
-                                                      Kernel::constant(1.0) * Kernel::rbf({0.2}), 0.01, fit_options,
-                                                      progress);
+  Result<HyperparameterFit> fit = fit_hyperparameters(
+      train, clean_y.data(), clean_y.size(), Kernel::constant(1.0) * Kernel::rbf({0.2}), 0.01, fit_options, progress);
   if (!fit.ok()) return fit.status();
   e.kernel = fit.value().kernel;
   e.noise_variance = fit.value().noise_variance;

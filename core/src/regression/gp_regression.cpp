@@ -8,11 +8,11 @@
 
 #include <Eigen/Cholesky>
 
-#include "gpprobe/linalg/blocked_cholesky.h"
-#include "gpprobe/kernels/kernel_matrix.h"
-#include "gpprobe/regression/marginal_likelihood.h"
 #include "gpprobe/common/random_stream.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/linalg/row_products.h"
+#include "gpprobe/regression/marginal_likelihood.h"
 
 namespace gpprobe {
 
@@ -32,8 +32,9 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
                                     std::uint64_t seed, const char* what) {
   const Eigen::Index m = mean.size();
   if (!mean.allFinite() || !cov.allFinite()) {
-    return Status(StatusCode::numerical_failure, std::string("test inputs: the ") + what +
-                                                     " mean or covariance is not finite (inputs too large for the kernel)");
+    return Status(StatusCode::numerical_failure,
+                  std::string("test inputs: the ") + what +
+                      " mean or covariance is not finite (inputs too large for the kernel)");
   }
   const double scale = std::max(cov.diagonal().mean(), 1e-300);
   PosteriorSamples out;
@@ -52,9 +53,9 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
     }
   }
   if (!factored) {
-    return Status(StatusCode::numerical_failure, std::string("the ") + what + " covariance of " +
-                                                     count_of(std::size_t(m), "test point") +
-                                                     " is not positive definite even with jitter 1e-6 times its mean variance");
+    return Status(StatusCode::numerical_failure,
+                  std::string("the ") + what + " covariance of " + count_of(std::size_t(m), "test point") +
+                      " is not positive definite even with jitter 1e-6 times its mean variance");
   }
   RandomStream rng(seed);
   RowMatrix z(Eigen::Index(count), m);
@@ -71,8 +72,9 @@ Result<PosteriorSamples> draw_joint(const Eigen::VectorXd& mean, const Eigen::Ma
 // numerical_failure for test point `row` when its kernel values overflowed (inputs near 1e308).
 Status check_prediction(std::size_t row, double prior, double mean, double explained) {
   if (std::isfinite(prior) && std::isfinite(mean) && std::isfinite(explained)) return Status::success();
-  return Status(StatusCode::numerical_failure, "test inputs row " + std::to_string(row) +
-                                                   ": the prediction is not finite (the kernel overflows at inputs this large)");
+  return Status(StatusCode::numerical_failure,
+                "test inputs row " + std::to_string(row) +
+                    ": the prediction is not finite (the kernel overflows at inputs this large)");
 }
 
 Status check_sample_request(const MatrixView& test, std::size_t count) {
@@ -107,7 +109,9 @@ Status check_training_data(const MatrixView& x, const double* y, std::size_t n) 
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(y[i])) {
       return Status(StatusCode::non_finite, "training target " + std::to_string(i) + " is " +
-                                                (std::isnan(y[i]) ? "NaN" : y[i] > 0 ? "+Inf" : "-Inf"));
+                                                (std::isnan(y[i]) ? "NaN"
+                                                 : y[i] > 0       ? "+Inf"
+                                                                  : "-Inf"));
     }
   }
   return Status::success();
@@ -118,9 +122,11 @@ Result<GpRegression> GpRegression::fit(const MatrixView& x, const double* y, std
   GPPROBE_RETURN_IF_ERROR(check_training_data(x, y, n));
   GPPROBE_RETURN_IF_ERROR(kernel.check(x.cols()));
   if (!(std::isfinite(noise_variance) && noise_variance >= 0.0)) {
-    return Status(StatusCode::invalid_argument, "noise variance must be a finite number >= 0, got " + number(noise_variance));
+    return Status(StatusCode::invalid_argument,
+                  "noise variance must be a finite number >= 0, got " + number(noise_variance));
   }
-  if (std::isinf(mean)) return Status(StatusCode::invalid_argument, "mean must be finite (or NaN for the average of y)");
+  if (std::isinf(mean))
+    return Status(StatusCode::invalid_argument, "mean must be finite (or NaN for the average of y)");
 
   GpRegression gp(kernel);
   gp.noise_variance_ = noise_variance;
@@ -182,8 +188,8 @@ Status GpRegression::predict(const MatrixView& test, const PredictionColumns& ou
       if (out.observation_upper) out.observation_upper[q] = mu + kBand95 * std::sqrt(total);
     }
     if (!report_progress(progress, first + count, m)) {
-      return Status(StatusCode::cancelled, "prediction cancelled after " + count_of(first + count, "test point") +
-                                               " of " + std::to_string(m));
+      return Status(StatusCode::cancelled,
+                    "prediction cancelled after " + count_of(first + count, "test point") + " of " + std::to_string(m));
     }
   }
   if (report) *report = local;

@@ -3,11 +3,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "gpprobe/regression/gp_regression.h"
-#include "gpprobe/kernels/kernel_parameters.h"
 #include "gpprobe/common/lbfgs_restarts.h"
-#include "gpprobe/regression/marginal_likelihood.h"
+#include "gpprobe/kernels/kernel_parameters.h"
 #include "gpprobe/kernels/named_kernels.h"
+#include "gpprobe/regression/gp_regression.h"
+#include "gpprobe/regression/marginal_likelihood.h"
 
 namespace gpprobe {
 
@@ -38,7 +38,8 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
     return Status(StatusCode::invalid_argument,
                   "noise variance must be a finite number > 0 to be optimised, got " + std::to_string(noise_variance));
   }
-  if (!(options.noise_lower > 0.0 && options.noise_lower <= options.noise_upper && std::isfinite(options.noise_upper))) {
+  if (!(options.noise_lower > 0.0 && options.noise_lower <= options.noise_upper &&
+        std::isfinite(options.noise_upper))) {
     return Status(StatusCode::invalid_argument, "noise bounds must satisfy 0 < lower <= upper < inf");
   }
 
@@ -88,8 +89,12 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
   const std::vector<KernelParameter> ps = kernel.parameters();
   std::vector<double> values(P);
   for (std::size_t i = 0; i < P; ++i) values[i] = value_of(m.x[i], ps[i].lower, ps[i].upper);
-  HyperparameterFit best{kernel.with_values(values.data()), value_of(m.x[P], options.noise_lower, options.noise_upper),
-                         -m.value, {}, m.iterations, m.evaluations};
+  HyperparameterFit best{kernel.with_values(values.data()),
+                         value_of(m.x[P], options.noise_lower, options.noise_upper),
+                         -m.value,
+                         {},
+                         m.iterations,
+                         m.evaluations};
   for (double v : m.run_values) best.run_values.push_back(-v);
   return best;
 }

@@ -3,8 +3,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/kernels/kernel_matrix.h"
+#include "gpprobe/linalg/blocked_cholesky.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -71,8 +72,9 @@ Result<MarginalLikelihood> log_marginal_likelihood(const Kernel& kernel, double 
   out.gradient.push_back(0.5 * noise_variance * trace);
   for (double g : out.gradient) {
     if (!std::isfinite(g)) {
-      return Status(StatusCode::numerical_failure, "the gradient of the log marginal likelihood is not finite (kernel " +
-                                                       kernel.describe() + ", noise " + number_text(noise_variance, 6) + ")");
+      return Status(StatusCode::numerical_failure,
+                    "the gradient of the log marginal likelihood is not finite (kernel " + kernel.describe() +
+                        ", noise " + number_text(noise_variance, 6) + ")");
     }
   }
   return out;

@@ -2,15 +2,15 @@
 
 #include <cmath>
 
+#include "gpprobe/common/random_stream.h"
 #include "gpprobe/kernels/kernel_parameters.h"
 #include "gpprobe/kernels/named_kernels.h"
-#include "gpprobe/common/random_stream.h"
+
 #include "common/numeric_constants.h"
 
 namespace gpprobe {
 
 namespace {
-
 
 struct RegressionRecipe {
   const char* name;
@@ -37,12 +37,45 @@ bool in_gap(double t) { return (t >= 4.0 && t < 4.5) || (t >= 9.0 && t < 10.5) |
 
 const std::vector<RegressionRecipe>& regression_recipes() {
   static const std::vector<RegressionRecipe> all{
-      {"lecture", "Lecture: y = sin x + ½ sin 4x + ε", "x", lecture, 0.0, 5.0, 50, 0.25, none, "rbf", {}, {},
+      {"lecture",
+       "Lecture: y = sin x + ½ sin 4x + ε",
+       "x",
+       lecture,
+       0.0,
+       5.0,
+       50,
+       0.25,
+       none,
+       "rbf",
+       {},
+       {},
        {"constant.value"}},
-      {"periodic-extrapolation", "Periodic series, censored tail (extrapolation)", "t", periodic, 0.0, 12.0, 150, 0.15,
-       censored_tail, "locally-periodic", {"periodic.period"}, {1.5}, {}},
-      {"missing-segments", "Series with missing segments (interpolation)", "t", segments, 0.0, 20.0, 400, 0.1, in_gap,
-       "rbf", {}, {}, {}},
+      {"periodic-extrapolation",
+       "Periodic series, censored tail (extrapolation)",
+       "t",
+       periodic,
+       0.0,
+       12.0,
+       150,
+       0.15,
+       censored_tail,
+       "locally-periodic",
+       {"periodic.period"},
+       {1.5},
+       {}},
+      {"missing-segments",
+       "Series with missing segments (interpolation)",
+       "t",
+       segments,
+       0.0,
+       20.0,
+       400,
+       0.1,
+       in_gap,
+       "rbf",
+       {},
+       {},
+       {}},
   };
   return all;
 }

@@ -1,19 +1,21 @@
 // The baselines against scikit-learn / numpy references (tests/reference/evaluation/baselines.json):
-// LP = LogisticRegression(C=1) at its optimum (newton-cholesky, tol 1e-14) and as the default lbfgs, SVM = the exact dual QP of LinearSVC(loss="hinge")
-// (liblinear agrees to 1e-11), LPE = those LPs on the resamples of an independent Python mirror of our
-// RNG, Mahalanobis = numpy.linalg.pinv, kNN = NearestNeighbors on normalize()d rows.
-#include <gtest/gtest.h>
+// LP = LogisticRegression(C=1) at its optimum (newton-cholesky, tol 1e-14) and as the default lbfgs, SVM = the exact
+// dual QP of LinearSVC(loss="hinge") (liblinear agrees to 1e-11), LPE = those LPs on the resamples of an independent
+// Python mirror of our RNG, Mahalanobis = numpy.linalg.pinv, kNN = NearestNeighbors on normalize()d rows.
+#include "gpprobe/baselines/baselines.h"
 
 #include <cmath>
 #include <limits>
 
-#include "evaluation/evaluation_fixtures.h"
-#include "gpprobe/baselines/baselines.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/baselines/linear_probe.h"
 #include "gpprobe/baselines/linear_probe_ensemble.h"
 #include "gpprobe/baselines/linear_svm.h"
 #include "gpprobe/baselines/mahalanobis.h"
 #include "gpprobe/baselines/nearest_neighbours.h"
+
+#include "evaluation/evaluation_fixtures.h"
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -70,7 +72,8 @@ TEST(LinearProbe, Float32InputsStayWithinTheirRounding) {
   const Case& c = all[0];
   const Eigen::MatrixXf x = c.observations.cast<float>(), q = c.queries.cast<float>();
   Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> xr = x, qr = q;
-  Result<LinearProbe> lp = LinearProbe::fit(MatrixView(xr.data(), xr.rows(), xr.cols()), c.labels.data(), c.labels.size());
+  Result<LinearProbe> lp =
+      LinearProbe::fit(MatrixView(xr.data(), xr.rows(), xr.cols()), c.labels.data(), c.labels.size());
   ASSERT_TRUE(lp.ok());
   std::vector<double> probability = column(c.queries.rows());
   ASSERT_TRUE(lp.value().probability(MatrixView(qr.data(), qr.rows(), qr.cols()), probability.data()).ok());
@@ -112,10 +115,12 @@ TEST(LinearProbeEnsemble, MatchesScikitLearnFitsOnTheResamples) {
         LinearProbeEnsemble::fit(MatrixView(c.observations), c.labels.data(), c.labels.size(), options);
     ASSERT_TRUE(lpe.ok()) << c.name << ": " << lpe.status().message();
     const std::size_t n = c.queries.rows();
-    std::vector<double> judged = column(n), variance = column(n), ood = column(n), episteme = column(n), alea = column(n);
-    ASSERT_TRUE(lpe.value()
-                    .score(MatrixView(c.queries), {judged.data(), variance.data(), ood.data(), episteme.data(), alea.data()})
-                    .ok());
+    std::vector<double> judged = column(n), variance = column(n), ood = column(n), episteme = column(n),
+                        alea = column(n);
+    ASSERT_TRUE(
+        lpe.value()
+            .score(MatrixView(c.queries), {judged.data(), variance.data(), ood.data(), episteme.data(), alea.data()})
+            .ok());
     expect_near_all(judged, e["judged_probability"], 1e-9, c.name + " lpe judged");
     expect_near_all(variance, e["variance"], 1e-9, c.name + " lpe variance");
     expect_near_all(alea, e["alea"], 1e-8, c.name + " lpe alea");
@@ -129,7 +134,8 @@ TEST(LinearProbeEnsemble, MatchesScikitLearnFitsOnTheResamples) {
 
 TEST(Mahalanobis, MatchesNumpyPseudoInverse) {
   for (const Case& c : cases()) {
-    Result<MahalanobisDetector> maha = MahalanobisDetector::fit(MatrixView(c.observations), c.labels.data(), c.labels.size());
+    Result<MahalanobisDetector> maha =
+        MahalanobisDetector::fit(MatrixView(c.observations), c.labels.data(), c.labels.size());
     ASSERT_TRUE(maha.ok()) << c.name;
     EXPECT_EQ(maha.value().rank(), c.expected["maha"]["rank"].get<std::size_t>()) << c.name;
     std::vector<double> distance = column(c.queries.rows()), ood = column(c.queries.rows());
@@ -224,22 +230,18 @@ TEST(Baselines, EachBadInputNamesTheProblem) {
       {run("msp", obs, ones, q), StatusCode::invalid_argument,
        "lp needs observations of both classes; all 3 labels are 1"},
       {run("maha", obs, bad, q), StatusCode::invalid_argument, "label 1 is 2; labels must be 0 or 1"},
-      {run("knn", obs, {1, 0}, q), StatusCode::dimension_mismatch,
-       "labels have 2 entries, observations have 3 rows"},
+      {run("knn", obs, {1, 0}, q), StatusCode::dimension_mismatch, "labels have 2 entries, observations have 3 rows"},
       {run("lp", nan_obs, y, q), StatusCode::non_finite, "observations row 1, column 1 is NaN"},
       {run("maha", empty, {}, q), StatusCode::invalid_argument, "observations are empty (0 rows)"},
-      {run("svm", obs, y, wide), StatusCode::dimension_mismatch,
-       "queries have 3 columns, observations have 2 columns"},
+      {run("svm", obs, y, wide), StatusCode::dimension_mismatch, "queries have 3 columns, observations have 2 columns"},
       {run("knn", obs, y, empty), StatusCode::invalid_argument, "queries are empty (0 rows)"},
       {run("knn", obs, y, q, {1.0, 100, 0, 4}), StatusCode::invalid_argument,
        "knn: k must be between 1 and the number of observations (3), got 4"},
       {run("knn", obs, y, q, {1.0, 100, 0, 0}), StatusCode::invalid_argument,
        "knn: k must be between 1 and the number of observations (3), got 0"},
       {run("lp", obs, y, q, {0.0, 100, 0, 1}), StatusCode::invalid_argument, "C must be a finite number > 0, got 0"},
-      {run("svm", obs, y, q, {-1.0, 100, 0, 1}), StatusCode::invalid_argument,
-       "C must be a finite number > 0, got -1"},
-      {run("lpe", obs, y, q, {1.0, 0, 0, 1}), StatusCode::invalid_argument,
-       "lpe needs at least 1 member, got 0"},
+      {run("svm", obs, y, q, {-1.0, 100, 0, 1}), StatusCode::invalid_argument, "C must be a finite number > 0, got -1"},
+      {run("lpe", obs, y, q, {1.0, 0, 0, 1}), StatusCode::invalid_argument, "lpe needs at least 1 member, got 0"},
   });
   const std::vector<std::uint8_t> single = {0};
   const RowMatrix one_row = obs.topRows(1);
@@ -251,13 +253,13 @@ TEST(Baselines, CancellingTheEnsembleStopsAfterTheCurrentMember) {
   const std::vector<Case> all = cases();
   const Case& c = all[0];
   std::size_t calls = 0;
-  Result<BaselineScores> r = run_baseline(BaselineMethod::lpe, MatrixView(c.observations), c.labels.data(),
-                                          c.labels.size(), MatrixView(c.queries), {},
-                                          [&](std::size_t done, std::size_t total) {
-                                            ++calls;
-                                            EXPECT_EQ(total, 100u);
-                                            return done < 3;
-                                          });
+  Result<BaselineScores> r =
+      run_baseline(BaselineMethod::lpe, MatrixView(c.observations), c.labels.data(), c.labels.size(),
+                   MatrixView(c.queries), {}, [&](std::size_t done, std::size_t total) {
+                     ++calls;
+                     EXPECT_EQ(total, 100u);
+                     return done < 3;
+                   });
   EXPECT_EQ(r.status().code(), StatusCode::cancelled);
   EXPECT_EQ(r.status().message(), "lpe fitting cancelled after 3 members of 100");
   EXPECT_EQ(calls, 3u);
@@ -273,7 +275,8 @@ TEST(LinearProbeEnsemble, RepeatedResamplesGiveTheSeparateFitsBits) {
     const std::vector<std::uint32_t>& two = drawn.value();
     std::vector<std::uint32_t> counts;  // resamples r0 r1 r0 r1 r0
     for (std::size_t k = 0; k < 5; ++k)
-      counts.insert(counts.end(), two.begin() + std::ptrdiff_t(k % 2 * O), two.begin() + std::ptrdiff_t((k % 2 + 1) * O));
+      counts.insert(counts.end(), two.begin() + std::ptrdiff_t(k % 2 * O),
+                    two.begin() + std::ptrdiff_t((k % 2 + 1) * O));
     Result<LinearProbeEnsemble> all =
         LinearProbeEnsemble::fit_resamples(MatrixView(c.observations), c.labels.data(), O, counts.data(), 5);
     ASSERT_TRUE(all.ok()) << c.name;
@@ -282,7 +285,8 @@ TEST(LinearProbeEnsemble, RepeatedResamplesGiveTheSeparateFitsBits) {
           LinearProbeEnsemble::fit_resamples(MatrixView(c.observations), c.labels.data(), O, &two[r * O], 1);
       ASSERT_TRUE(alone.ok()) << c.name;
       for (std::size_t m = r; m < 5; m += 2) {
-        EXPECT_TRUE((all.value().weights().row(Eigen::Index(m)).array() == alone.value().weights().row(0).array()).all())
+        EXPECT_TRUE(
+            (all.value().weights().row(Eigen::Index(m)).array() == alone.value().weights().row(0).array()).all())
             << c.name << " member " << m;
       }
     }
@@ -298,16 +302,19 @@ TEST(LinearProbeEnsemble, ScoresEqualTheMembersSumsOneByOne) {
     ASSERT_TRUE(lpe.ok()) << c.name;
     const RowMatrix& W = lpe.value().weights();
     const std::size_t n = c.queries.rows(), M = std::size_t(W.rows()), d = std::size_t(c.queries.cols());
-    std::vector<double> judged = column(n), variance = column(n), ood = column(n), episteme = column(n), alea = column(n);
-    ASSERT_TRUE(lpe.value()
-                    .score(MatrixView(c.queries), {judged.data(), variance.data(), ood.data(), episteme.data(), alea.data()})
-                    .ok());
+    std::vector<double> judged = column(n), variance = column(n), ood = column(n), episteme = column(n),
+                        alea = column(n);
+    ASSERT_TRUE(
+        lpe.value()
+            .score(MatrixView(c.queries), {judged.data(), variance.data(), ood.data(), episteme.data(), alea.data()})
+            .ok());
     for (std::size_t q = 0; q < n; ++q) {
       std::vector<double> t(M);
       double g_mean = 0, t_mean = 0, sp_neg = 0, entropy = 0;
       for (std::size_t m = 0; m < M; ++m) {
         t[m] = W(Eigen::Index(m), Eigen::Index(d));
-        for (std::size_t j = 0; j < d; ++j) t[m] += W(Eigen::Index(m), Eigen::Index(j)) * c.queries(Eigen::Index(q), Eigen::Index(j));
+        for (std::size_t j = 0; j < d; ++j)
+          t[m] += W(Eigen::Index(m), Eigen::Index(j)) * c.queries(Eigen::Index(q), Eigen::Index(j));
         const double g = 1.0 / (1.0 + std::exp(-t[m]));
         const double tail = std::log1p(std::exp(-std::abs(t[m])));
         const double neg = std::max(-t[m], 0.0) + tail, pos = std::max(t[m], 0.0) + tail;  // softplus(-t), softplus(t)
@@ -327,7 +334,8 @@ TEST(LinearProbeEnsemble, ScoresEqualTheMembersSumsOneByOne) {
       EXPECT_NEAR(judged[q], g_mean, 1e-13) << c.name << " query " << q;
       EXPECT_NEAR(alea[q], entropy, 1e-13) << c.name << " query " << q;
       EXPECT_NEAR(variance[q], g_var, 1e-13) << c.name << " query " << q;
-      EXPECT_NEAR(episteme[q], episteme_expected, 1e-9 * std::max(1.0, std::abs(episteme_expected))) << c.name << " query " << q;
+      EXPECT_NEAR(episteme[q], episteme_expected, 1e-9 * std::max(1.0, std::abs(episteme_expected)))
+          << c.name << " query " << q;
     }
   }
 }

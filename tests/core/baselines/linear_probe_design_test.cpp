@@ -2,14 +2,15 @@
 // O >= d the design leaves those columns out (linear_probe_design.h). The fit must be the fit to the other
 // columns with exact zeros put back in the right places, so that queries, which may be non-zero
 // there, get the same decisions; and with every column zero, the intercept-only model.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/baselines/linear_probe.h"
 #include "gpprobe/baselines/linear_probe_ensemble.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -37,8 +38,7 @@ TEST(ProbeDesign, ZeroColumnsAreLeftOutAndTheirWeightsAreExactlyZero) {
   const LinearProbe b = ok_value(LinearProbe::fit(MatrixView(reduced), labels.data(), std::size_t(O)));
   ASSERT_EQ(a.weights().size(), d);
   for (Eigen::Index j : dead) EXPECT_EQ(a.weights()[j], 0.0) << j;
-  for (Eigen::Index k = 0; k < kept; ++k)
-    EXPECT_NEAR(a.weights()[live[std::size_t(k)]], b.weights()[k], 1e-12) << k;
+  for (Eigen::Index k = 0; k < kept; ++k) EXPECT_NEAR(a.weights()[live[std::size_t(k)]], b.weights()[k], 1e-12) << k;
   EXPECT_NEAR(a.intercept(), b.intercept(), 1e-12);
   EXPECT_GT(a.weights().cwiseAbs().maxCoeff(), 0.1);  // a fit that learned something
   std::vector<double> da(9), db(9);
@@ -50,8 +50,10 @@ TEST(ProbeDesign, ZeroColumnsAreLeftOutAndTheirWeightsAreExactlyZero) {
   EnsembleOptions options;
   options.members = 12;
   options.seed = 4;
-  const LinearProbeEnsemble ea = ok_value(LinearProbeEnsemble::fit(MatrixView(full), labels.data(), std::size_t(O), options));
-  const LinearProbeEnsemble eb = ok_value(LinearProbeEnsemble::fit(MatrixView(reduced), labels.data(), std::size_t(O), options));
+  const LinearProbeEnsemble ea =
+      ok_value(LinearProbeEnsemble::fit(MatrixView(full), labels.data(), std::size_t(O), options));
+  const LinearProbeEnsemble eb =
+      ok_value(LinearProbeEnsemble::fit(MatrixView(reduced), labels.data(), std::size_t(O), options));
   ASSERT_EQ(ea.weights().cols(), d + 1);
   for (Eigen::Index m = 0; m < 12; ++m) {
     for (Eigen::Index j : dead) EXPECT_EQ(ea.weights()(m, j), 0.0) << m << " " << j;

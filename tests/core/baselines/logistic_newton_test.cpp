@@ -5,14 +5,14 @@
 // optimum: the tolerances below are 1e-10 relative.
 // Cases with huge margins (rows far out, starts far off) check that the shared exp(-|t|) per row keeps
 // value, gradient and curvature finite.
-#include <gtest/gtest.h>
+#include "core/src/baselines/logistic_newton.h"
 
 #include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>
 
-#include "core/src/baselines/logistic_newton.h"
+#include <gtest/gtest.h>
 
 namespace gpprobe {
 namespace {
@@ -41,8 +41,8 @@ std::vector<long double> scaled_gradient(const RowMatrix& Z, const std::vector<s
   return g;
 }
 
-void expect_optimal(const RowMatrix& Z, const std::vector<std::uint8_t>& labels, const std::vector<double>& s,
-                    double C, const Eigen::VectorXd& theta, const char* what) {
+void expect_optimal(const RowMatrix& Z, const std::vector<std::uint8_t>& labels, const std::vector<double>& s, double C,
+                    const Eigen::VectorXd& theta, const char* what) {
   ASSERT_TRUE(theta.allFinite()) << what;
   for (long double g : scaled_gradient(Z, labels, s, C, theta)) EXPECT_LT(std::fabs(double(g)), 1e-12) << what;
 }
@@ -165,7 +165,8 @@ TEST(LogisticNewton, Float32NewtonSystemsPreconditionAsExactOnesAndFallBackWhenI
       for (Eigen::Index j = 0; j < r; ++j) Z(i, j) = ill ? shared + 0.01 * normal(rng) : normal(rng);
     }
     std::vector<std::uint8_t> labels(static_cast<std::size_t>(n));
-    for (Eigen::Index i = 0; i < n; ++i) labels[std::size_t(i)] = ill ? normal(rng) > 0 : Z(i, 0) + 0.3 * normal(rng) > 0;
+    for (Eigen::Index i = 0; i < n; ++i)
+      labels[std::size_t(i)] = ill ? normal(rng) > 0 : Z(i, 0) + 0.3 * normal(rng) > 0;
     const double C = 1.0;
     auto all = solve_logistic(Z, labels.data(), nullptr, C);
     ASSERT_TRUE(all.ok()) << ill << ": " << all.status().message();
@@ -179,8 +180,8 @@ TEST(LogisticNewton, Float32NewtonSystemsPreconditionAsExactOnesAndFallBackWhenI
     ASSERT_TRUE(member.ok()) << ill << ": " << member.status().message();
     expect_optimal(Z, labels, s, C, member.value().theta, ill ? "ill member" : "member");
     EXPECT_LE(member.value().iterations, ill ? 14u : 28u) << ill;
-    std::printf("  %s: %zu Newton steps from zero, %zu for a bootstrap member\n", ill ? "ill-conditioned" : "well-conditioned",
-                all.value().iterations, member.value().iterations);
+    std::printf("  %s: %zu Newton steps from zero, %zu for a bootstrap member\n",
+                ill ? "ill-conditioned" : "well-conditioned", all.value().iterations, member.value().iterations);
   }
 }
 

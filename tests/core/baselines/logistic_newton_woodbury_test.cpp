@@ -4,12 +4,12 @@
 // converges, only linearly: 7-10 times the iterations, and here not at all within the limit of 200.
 // Optimality is checked against the gradient in long double, computed here from the objective's
 // formula (logistic_newton.h), not by the solver.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "baselines/logistic_newton.h"
 

@@ -5,16 +5,18 @@
 //   shrinking   the bounds close on the value as the box shrinks to a point
 //   search      branch and bound's interval holds every sampled value's extreme to within epsilon
 //   pieces      the pairwise sums against a direct evaluation; the separable minimum against a grid
-#include <gtest/gtest.h>
+#include "gpprobe/certify/box_bounds.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/classification/gp_classifier.h"
-#include "gpprobe/certify/box_bounds.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/common/random_stream.h"
+
 #include "core/src/certify/pairwise_exponential_sums.h"
 #include "core/src/certify/separable_quadratic.h"
 #include "result_assertions.h"
@@ -35,8 +37,10 @@ RandomModel random_model(std::uint64_t seed) {
   std::vector<double> labels(n);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < d; ++j) x(Eigen::Index(i), Eigen::Index(j)) = rng.uniform(-2.0, 2.0);
-    labels[i] = std::sin(2.0 * x(Eigen::Index(i), 0)) + 0.5 * x(Eigen::Index(i), Eigen::Index(d - 1)) +
-                            0.4 * rng.normal() > 0.0 ? 1.0 : 0.0;
+    labels[i] =
+        std::sin(2.0 * x(Eigen::Index(i), 0)) + 0.5 * x(Eigen::Index(i), Eigen::Index(d - 1)) + 0.4 * rng.normal() > 0.0
+            ? 1.0
+            : 0.0;
   }
   labels[0] = 0.0, labels[1] = 1.0;
   SeArdKernel kernel{rng.uniform(0.3, 6.0), {}};
@@ -48,8 +52,8 @@ RandomModel random_model(std::uint64_t seed) {
   Result<GpClassifier> gpc = GpClassifier::fit(MatrixView(x), labels.data(), n, kernel, options);
   EXPECT_TRUE(gpc.ok()) << gpc.status().message();
   return {ok_value(std::move(gpc)), "seed " + std::to_string(seed) + " n " + std::to_string(n) + " d " +
-                                       std::to_string(d) + " " + method_name(options.method) + "-" +
-                                       likelihood_name(options.likelihood)};
+                                        std::to_string(d) + " " + method_name(options.method) + "-" +
+                                        likelihood_name(options.likelihood)};
 }
 
 // A random region: a point near the data, gamma in [0, 1.2], a random non-empty subset of coordinates.
@@ -112,12 +116,12 @@ TEST(GpcBoxBounds, SoundOnRandomModelsAndBoxes) {
           const std::vector<double> x = region.full(moving);
           const GpcCommonForm::Latent f = form.latent(x.data());
           const double pi = form.probability(x.data());
-          ASSERT_TRUE(b.mean.contains(f.mean)) << m.label << ": mean " << f.mean << " outside [" << b.mean.lower
-                                               << ", " << b.mean.upper << "]";
+          ASSERT_TRUE(b.mean.contains(f.mean))
+              << m.label << ": mean " << f.mean << " outside [" << b.mean.lower << ", " << b.mean.upper << "]";
           ASSERT_TRUE(b.variance.contains(f.variance)) << m.label << ": variance " << f.variance << " outside ["
                                                        << b.variance.lower << ", " << b.variance.upper << "]";
-          ASSERT_TRUE(p.contains(pi)) << m.label << ": probability " << pi << " outside [" << p.lower << ", "
-                                      << p.upper << "]";
+          ASSERT_TRUE(p.contains(pi)) << m.label << ": probability " << pi << " outside [" << p.lower << ", " << p.upper
+                                      << "]";
           ++checked;
         }
       }
@@ -227,7 +231,8 @@ TEST(PairwiseExponentialSums, MatchADirectEvaluation) {
                                              p * high[l], m * high[l], p * slope,  m * slope};
         for (int s = 0; s < kPairwiseSums; ++s) expected[s] += terms[s];
       }
-      for (int s = 0; s < kPairwiseSums; ++s) EXPECT_NEAR(out[std::size_t(s) * n + i], expected[s], 1e-13) << n << " " << s;
+      for (int s = 0; s < kPairwiseSums; ++s)
+        EXPECT_NEAR(out[std::size_t(s) * n + i], expected[s], 1e-13) << n << " " << s;
     }
   }
 }

@@ -1,13 +1,13 @@
 // The generic branch and bound against functions whose extrema are known in closed form, with bound
 // oracles written as interval arithmetic: separable quadratics (exact range per coordinate) and a
 // 2-D function with two basins whose natural interval extension is sound but loose.
-#include <gtest/gtest.h>
+#include "gpprobe/certify/branch_and_bound.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "gpprobe/certify/branch_and_bound.h"
+#include <gtest/gtest.h>
 
 namespace gpprobe {
 namespace {
@@ -18,7 +18,9 @@ struct Interval {
 };
 
 Interval add(Interval a, Interval b) { return {a.lower + b.lower, a.upper + b.upper}; }
-Interval scale(double c, Interval a) { return c >= 0 ? Interval{c * a.lower, c * a.upper} : Interval{c * a.upper, c * a.lower}; }
+Interval scale(double c, Interval a) {
+  return c >= 0 ? Interval{c * a.lower, c * a.upper} : Interval{c * a.upper, c * a.lower};
+}
 Interval multiply(Interval a, Interval b) {
   const double p[] = {a.lower * b.lower, a.lower * b.upper, a.upper * b.lower, a.upper * b.upper};
   return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
@@ -65,7 +67,8 @@ TEST(BranchAndBound, SeparableQuadraticMinimumAndMaximum) {
     BranchAndBoundOptions options;
     options.tolerance = tolerance;
     options.max_iterations = 100000;
-    const Result<BranchAndBoundResult> min = branch_and_bound(Extremum::minimum, box, oracle_for(f, Extremum::minimum), options);
+    const Result<BranchAndBoundResult> min =
+        branch_and_bound(Extremum::minimum, box, oracle_for(f, Extremum::minimum), options);
     ASSERT_TRUE(min.ok()) << min.status().message();
     const BranchAndBoundResult& m = min.value();
     EXPECT_EQ(m.status, SearchStatus::converged);
@@ -75,7 +78,8 @@ TEST(BranchAndBound, SeparableQuadraticMinimumAndMaximum) {
     EXPECT_TRUE(box.contains(m.witness));
     EXPECT_EQ(f(m.witness), m.upper);
 
-    const Result<BranchAndBoundResult> max = branch_and_bound(Extremum::maximum, box, oracle_for(f, Extremum::maximum), options);
+    const Result<BranchAndBoundResult> max =
+        branch_and_bound(Extremum::maximum, box, oracle_for(f, Extremum::maximum), options);
     ASSERT_TRUE(max.ok()) << max.status().message();
     const BranchAndBoundResult& M = max.value();
     EXPECT_EQ(M.status, SearchStatus::converged);
@@ -99,7 +103,8 @@ double two_basins(const std::vector<double>& x) {
 double two_basins_lower_bound(const Box& box) {
   auto p = [](Interval t) { return add(add(square(square(t)), scale(-3.0, square(t))), scale(0.5, t)); };
   auto dp = [](Interval t) {  // 4 t^3 - 6 t + 0.5; t^3 is increasing
-    return add(add(Interval{4 * t.lower * t.lower * t.lower, 4 * t.upper * t.upper * t.upper}, scale(-6.0, t)), {0.5, 0.5});
+    return add(add(Interval{4 * t.lower * t.lower * t.lower, 4 * t.upper * t.upper * t.upper}, scale(-6.0, t)),
+               {0.5, 0.5});
   };
   const Interval x{box.lower[0], box.upper[0]}, y{box.lower[1], box.upper[1]};
   const double natural = add(add(p(x), p(y)), scale(0.3, multiply(x, y))).lower;
@@ -169,7 +174,10 @@ TEST(BranchAndBound, StopsEarlyWithAValidIntervalAndSaysWhy) {
   EXPECT_EQ(f(r.value().witness), r.value().upper);
 
   options.max_iterations = 1000;
-  options.progress = [](std::size_t done, std::size_t total) { EXPECT_EQ(total, 1000u); return done < 3; };
+  options.progress = [](std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, 1000u);
+    return done < 3;
+  };
   r = branch_and_bound(Extremum::minimum, box, oracle_for(f, Extremum::minimum), options);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.value().status, SearchStatus::cancelled);
@@ -239,7 +247,9 @@ TEST(BranchAndBound, BoxesWithoutAdmissiblePointsAreClosed) {
 TEST(BranchAndBound, RejectsBadInputAndUnsoundOracles) {
   const Box box{{0.0}, {1.0}};
   BoundOracle exact = [](const Box& b) { return BoxBound{b.lower[0], {{b.lower, b.lower[0]}}}; };
-  auto message = [](const Result<BranchAndBoundResult>& r) { return r.ok() ? std::string("ok") : r.status().message(); };
+  auto message = [](const Result<BranchAndBoundResult>& r) {
+    return r.ok() ? std::string("ok") : r.status().message();
+  };
   EXPECT_EQ(message(branch_and_bound(Extremum::minimum, Box{{1.0}, {0.0}}, exact)),
             "the box's side 0 has lower end 1 above its upper end 0");
   EXPECT_EQ(message(branch_and_bound(Extremum::minimum, Box{{0.0, 0.0}, {1.0}}, exact)),
@@ -251,15 +261,18 @@ TEST(BranchAndBound, RejectsBadInputAndUnsoundOracles) {
             "the tolerance must be finite and >= 0, got -1");
   options.tolerance = 0.1;
   options.scales = {1.0, 2.0};
-  EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, exact, options)), "the box has 1 side but 2 scales were given");
+  EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, exact, options)),
+            "the box has 1 side but 2 scales were given");
   options.scales = {0.0};
-  EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, exact, options)), "every scale must be finite and > 0, got 0");
+  EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, exact, options)),
+            "every scale must be finite and > 0, got 0");
 
   BoundOracle unsound = [](const Box& b) { return BoxBound{b.lower[0] + 0.5, {{b.lower, b.lower[0]}}}; };
   EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, unsound)),
             "unsound bound oracle: a candidate's value 0 lies beyond its box's bound 0.5");
   BoundOracle outside = [](const Box& b) { return BoxBound{-1.0, {{{b.upper[0] + 1}, 0.0}}}; };
-  EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, outside)), "the bound oracle returned a candidate outside its box");
+  EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, outside)),
+            "the bound oracle returned a candidate outside its box");
   BoundOracle nan = [](const Box&) { return BoxBound{NAN, {}}; };
   EXPECT_EQ(message(branch_and_bound(Extremum::minimum, box, nan)), "the bound oracle returned NaN");
 }

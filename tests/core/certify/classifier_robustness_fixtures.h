@@ -11,9 +11,10 @@
 
 #include <Eigen/Cholesky>
 
-#include "classification/gpc_fixtures.h"
 #include "gpprobe/classification/common_form.h"
 #include "gpprobe/kernels/kernel_matrix.h"
+
+#include "classification/gpc_fixtures.h"
 #include "result_assertions.h"
 
 namespace gpprobe::testing {
@@ -32,7 +33,8 @@ inline GpcCommonForm reference_form(const nlohmann::json& c, const std::string& 
   const std::vector<double> W = block[ep ? "site_tau" : "W"].get<std::vector<double>>();
   const RowMatrix K = kernel_matrix(kernel.kernel(), X.data(), n, d);
   const Eigen::VectorXd sW = Eigen::Map<const Eigen::VectorXd>(W.data(), Eigen::Index(n)).cwiseSqrt();
-  const Eigen::MatrixXd B = Eigen::MatrixXd::Identity(Eigen::Index(n), Eigen::Index(n)) + sW.asDiagonal() * K * sW.asDiagonal();
+  const Eigen::MatrixXd B =
+      Eigen::MatrixXd::Identity(Eigen::Index(n), Eigen::Index(n)) + sW.asDiagonal() * K * sW.asDiagonal();
   const Eigen::MatrixXd L = B.llt().matrixL();
   const RowMatrix M = L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd(sW.asDiagonal()));
   return GpcCommonForm::from_factor(X, kernel, likelihood_of(model),

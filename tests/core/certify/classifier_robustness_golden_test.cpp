@@ -6,13 +6,14 @@
 //   branch & bound converged, U - L <= epsilon, the interval holds the empirical extremum and overlaps
 //                  the reference run's, the witness lies in the box and pi(witness) is the reported end
 //   sweep          the paper's Fig. 2 rows: root bounds, the adversarial side's interval and GPFGS
-#include <gtest/gtest.h>
-
 #include <iostream>
 
-#include "classifier_robustness_fixtures.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/certify/box_bounds.h"
 #include "gpprobe/certify/classifier_robustness.h"
+
+#include "classifier_robustness_fixtures.h"
 
 namespace gpprobe {
 namespace {
@@ -84,9 +85,9 @@ struct Ends {
   bool lower;
 };
 std::vector<Ends> ends_of(const RootBounds& r) {
-  return {{"mean_lower", r.latent.mean.lower, true},         {"mean_upper", r.latent.mean.upper, false},
-          {"var_lower", r.latent.variance.lower, true},      {"var_upper", r.latent.variance.upper, false},
-          {"prob_lower", r.probability.lower, true},         {"prob_upper", r.probability.upper, false}};
+  return {{"mean_lower", r.latent.mean.lower, true},    {"mean_upper", r.latent.mean.upper, false},
+          {"var_lower", r.latent.variance.lower, true}, {"var_upper", r.latent.variance.upper, false},
+          {"prob_lower", r.probability.lower, true},    {"prob_upper", r.probability.upper, false}};
 }
 
 TEST(GpcRobustnessGolden, TheReferencesRelaxationGivesItsRootBounds) {
@@ -171,7 +172,8 @@ TEST(GpcRobustnessGolden, BranchAndBoundConvergesAroundTheEmpiricalExtrema) {
     options.gamma = g.box["gamma"];
     options.dims = g.box["dims"].get<std::vector<std::size_t>>();
     options.tolerance = ref["epsilon"];
-    const Result<RobustnessCertificate> r = certify_robustness(form, g.box["x_star"].get<std::vector<double>>(), options);
+    const Result<RobustnessCertificate> r =
+        certify_robustness(form, g.box["x_star"].get<std::vector<double>>(), options);
     ASSERT_TRUE(r.ok()) << g.label << ": " << r.status().message();
     const RobustnessCertificate& cert = r.value();
     EXPECT_TRUE(relatively_near(cert.probability_at_point, g.box["prob_at_x_star"], 1e-12)) << g.label;

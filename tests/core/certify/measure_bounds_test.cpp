@@ -1,13 +1,14 @@
 // The judged-probability and episteme bounds over a (mean, variance) rectangle: the quadrature's
 // error envelope against an independent integration, the symmetry of the rule that makes the corner
 // rule exact for the quadrature itself, and soundness over sampled rectangles.
-#include <gtest/gtest.h>
+#include "gpprobe/certify/measure_bounds.h"
 
 #include <cmath>
 #include <random>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/probe/gauss_hermite.h"
-#include "gpprobe/certify/measure_bounds.h"
 #include "gpprobe/probe/uncertainty_measures.h"
 
 namespace gpprobe {

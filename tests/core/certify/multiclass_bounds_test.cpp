@@ -10,12 +10,13 @@
 //   large S   the same at the benchmark's learned digits kernel (S ~ 1590, n = 500, d = 64, the 5 certified pixels)
 //             and on the three-blob golden model refitted at S = 1000: the regime of the vertex bound's
 //             covariance terms and of the factored covariance remainder.
-#include <gtest/gtest.h>
-
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/certify/multiclass_probability_bounds.h"
+
 #include "certify/multiclass_digits_fixture.h"
 #include "classification/multiclass_fixtures.h"
 
@@ -123,7 +124,8 @@ TEST(MulticlassBounds, ExactMomentsGiveTightBoundsAroundTheQuadrature) {
           widths[run] = std::max(widths[run], b.probability[c].width());
         }
       }
-      std::cout << "  C = " << C << ": widest bound " << widths[0] << " with 1000 cells, " << widths[1] << " with 30000\n";
+      std::cout << "  C = " << C << ": widest bound " << widths[0] << " with 1000 cells, " << widths[1]
+                << " with 30000\n";
       EXPECT_LE(widths[1], C == 2 ? 0.01 + 1e-9 : C == 3 ? 0.03 : 0.25);
       if (C > 2) EXPECT_LT(widths[1], 0.75 * widths[0]);
     }
@@ -174,7 +176,8 @@ void check_box(const MulticlassBoxBounds& bounds, const Box& box, std::mt19937& 
     const Eigen::Index r = Eigen::Index(D);
     for (std::size_t c = 0; c < C; ++c) {
       inside(prediction.latent.mean(Eigen::Index(s), Eigen::Index(c)), latent.mean[c], 0.0);
-      for (std::size_t e = 0; e < C; ++e) inside(S(Eigen::Index(c), Eigen::Index(e)), latent.covariance[c * C + e], 0.0);
+      for (std::size_t e = 0; e < C; ++e)
+        inside(S(Eigen::Index(c), Eigen::Index(e)), latent.covariance[c * C + e], 0.0);
       inside(prediction.probability(Eigen::Index(s), Eigen::Index(c)), p.probability[c],
              10.0 * prediction.quadrature[s].error_estimate + 1e-9);
     }
@@ -182,7 +185,8 @@ void check_box(const MulticlassBoxBounds& bounds, const Box& box, std::mt19937& 
       inside(prediction.latent.mean(Eigen::Index(s), j) - prediction.latent.mean(Eigen::Index(s), r),
              latent.difference_mean[std::size_t(j)], 0.0);
       for (Eigen::Index k = 0; k < r; ++k)
-        inside(S(j, k) - S(j, r) - S(k, r) + S(r, r), latent.difference_covariance[std::size_t(j) * D + std::size_t(k)], 0.0);
+        inside(S(j, k) - S(j, r) - S(k, r) + S(r, r), latent.difference_covariance[std::size_t(j) * D + std::size_t(k)],
+               0.0);
     }
   }
   for (const Interval& i : p.probability) widest = std::max(widest, i.width());
@@ -232,13 +236,16 @@ TEST(MulticlassBounds, SharedTermsGiveTheSameBoundsAndAnotherModelsAreNotUsed) {
   const std::vector<double> point(test.row(0).data(), test.row(0).data() + test.cols());
   const std::shared_ptr<const MulticlassBoundTerms> shared = MulticlassBoundTerms::make(model);
   const std::shared_ptr<const MulticlassBoundTerms> wrong = MulticlassBoundTerms::make(other);
-  for (const std::vector<std::size_t>& dims : {std::vector<std::size_t>{0}, std::vector<std::size_t>{1}, std::vector<std::size_t>{}}) {
+  for (const std::vector<std::size_t>& dims :
+       {std::vector<std::size_t>{0}, std::vector<std::size_t>{1}, std::vector<std::size_t>{}}) {
     const RobustnessRegion region = RobustnessRegion::linf_ball(point, 0.4, dims).value();
-    const MulticlassBoxBounds alone(model, region), with_shared(model, region, shared), with_wrong(model, region, wrong);
+    const MulticlassBoxBounds alone(model, region), with_shared(model, region, shared),
+        with_wrong(model, region, wrong);
     EXPECT_EQ(with_shared.terms(), shared);
     EXPECT_NE(with_wrong.terms(), wrong);  // made afresh for this model
     const MulticlassLatentBounds a = alone.latent(region.box()), b = with_shared.latent(region.box()),
-                                 w = with_wrong.latent(region.box()), o = MulticlassBoxBounds(other, region).latent(region.box());
+                                 w = with_wrong.latent(region.box()),
+                                 o = MulticlassBoxBounds(other, region).latent(region.box());
     for (const MulticlassLatentBounds* x : {&b, &w}) {
       ASSERT_EQ(x->covariance.size(), a.covariance.size());
       for (std::size_t e = 0; e < a.covariance.size(); ++e) {
@@ -256,10 +263,12 @@ TEST(MulticlassBounds, SharedTermsGiveTheSameBoundsAndAnotherModelsAreNotUsed) {
     }
     // The other model's bounds really are other bounds (so the check above could fail).
     bool differs = false;
-    for (std::size_t e = 0; e < a.covariance.size(); ++e) differs = differs || o.covariance[e].upper != a.covariance[e].upper;
+    for (std::size_t e = 0; e < a.covariance.size(); ++e)
+      differs = differs || o.covariance[e].upper != a.covariance[e].upper;
     EXPECT_TRUE(differs);
     const LatentPartitionOptions partition{2.5e-4, 256, 7.0};
-    const ClassProbabilityBounds pa = alone.probability(a, {}, partition), pb = with_shared.probability(b, {}, partition);
+    const ClassProbabilityBounds pa = alone.probability(a, {}, partition),
+                                 pb = with_shared.probability(b, {}, partition);
     for (std::size_t k = 0; k < model.classes(); ++k) {
       EXPECT_EQ(pb.probability[k].lower, pa.probability[k].lower) << k;
       EXPECT_EQ(pb.probability[k].upper, pa.probability[k].upper) << k;
@@ -306,7 +315,8 @@ TEST(MulticlassBounds, SoundOverSampledPointsAtALargeSignalVariance) {
   const MulticlassLaplace model = testing::fitted_multiclass(testing::multiclass_data(c), kernels, false);
   const RowMatrix test = testing::gpc_matrix(c["X_test"]);
   const std::vector<double> point(test.row(0).data(), test.row(0).data() + test.cols());
-  check_boxes(MulticlassBoxBounds(model, RobustnessRegion::linf_ball(point, 0.3).value()), "c3-blobs-2d-shared at S = 1000", 2);
+  check_boxes(MulticlassBoxBounds(model, RobustnessRegion::linf_ball(point, 0.3).value()),
+              "c3-blobs-2d-shared at S = 1000", 2);
 }
 
 }  // namespace

@@ -8,13 +8,12 @@
 //                Gamma(t)^-1/2, whose Frobenius norm is largest at an end of the segment
 //   the bound    softmax_vertex_bounds holds F at sampled (m, Gamma) of random boxes (corners included), D = 1, 2
 // Each prints how tight it is (the largest ratio of the change to the bound).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <iostream>
 #include <random>
 
 #include <Eigen/Dense>
+#include <gtest/gtest.h>
 
 #include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/classification/multiclass_probability.h"
@@ -140,7 +139,8 @@ TEST(MulticlassCovarianceChange, FirstOrderRemainderHoldsAlongRandomChanges) {
       const Eigen::MatrixXd H = hessian_in_mean(m, G0, c);
       for (int s = 0; s < 4; ++s) {
         const Eigen::MatrixXd dG = random_change(G0, 0.4 * (s + 1) / 4.0, rng);
-        // B(t)'s eigenvalues are beta / (1 + t beta) with beta those of Gamma_0^-1 dGamma: |B(t)|_F^2 is largest at an end.
+        // B(t)'s eigenvalues are beta / (1 + t beta) with beta those of Gamma_0^-1 dGamma: |B(t)|_F^2 is largest at an
+        // end.
         const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ges(dG, G0, Eigen::EigenvaluesOnly);
         double at0 = 0.0, at1 = 0.0;
         for (Eigen::Index i = 0; i < ges.eigenvalues().size(); ++i) {
@@ -192,7 +192,8 @@ TEST(MulticlassCovarianceChange, VertexBoundsHoldOverSampledBoxes) {
           for (std::size_t j = 0; j < D; ++j)
             for (std::size_t k = j; k < D; ++k) {
               const Interval& i = cov[j * D + k];
-              const double corner = s % 3 == 0 ? (unit(rng) < 0.5 ? i.lower : i.upper) : i.lower + i.width() * unit(rng);
+              const double corner =
+                  s % 3 == 0 ? (unit(rng) < 0.5 ? i.lower : i.upper) : i.lower + i.width() * unit(rng);
               G(Eigen::Index(j), Eigen::Index(k)) = G(Eigen::Index(k), Eigen::Index(j)) = corner;
             }
           if (!(smallest_eigenvalue(G) > 0.0)) continue;

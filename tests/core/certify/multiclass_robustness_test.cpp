@@ -5,11 +5,12 @@
 //   safety margin   the margin's lower bound lies below every sampled margin; a certified point, a refuted
 //                   one (the witness's margin < 0 by predict), and a cancelled search that still returns a
 //                   valid interval.
-#include <gtest/gtest.h>
+#include "gpprobe/certify/multiclass_robustness.h"
 
 #include <random>
 
-#include "gpprobe/certify/multiclass_robustness.h"
+#include <gtest/gtest.h>
+
 #include "classification/multiclass_fixtures.h"
 
 namespace gpprobe {
@@ -52,7 +53,8 @@ void check_extremes(const MulticlassLaplace& model, const std::vector<double>& p
   const ClassCertificate cert = certify_class_probability(model, point, c, options).value();
   const RobustnessRegion region = RobustnessRegion::linf_ball(point, options.gamma, options.dims).value();
   const Sampled s = sample_region(model, region, 10000);
-  const double lowest = s.probability.col(Eigen::Index(c)).minCoeff(), highest = s.probability.col(Eigen::Index(c)).maxCoeff();
+  const double lowest = s.probability.col(Eigen::Index(c)).minCoeff(),
+               highest = s.probability.col(Eigen::Index(c)).maxCoeff();
   EXPECT_LE(cert.root.lower, lowest + 1e-8);
   EXPECT_GE(cert.root.upper, highest - 1e-8);
   for (const ClassExtreme* e : {&cert.minimum, &cert.maximum}) {
@@ -82,7 +84,8 @@ std::vector<double> test_point(const nlohmann::json& c, Eigen::Index row) {
 
 TEST(MulticlassRobustness, ClassExtremesSharedKernel) {
   const nlohmann::json c = testing::multiclass_golden_cases()[0];
-  const MulticlassLaplace model = testing::fitted_multiclass(testing::multiclass_data(c), testing::multiclass_kernels(c), false);
+  const MulticlassLaplace model =
+      testing::fitted_multiclass(testing::multiclass_data(c), testing::multiclass_kernels(c), false);
   MulticlassRobustnessOptions options;
   options.gamma = 0.3;
   options.tolerance = 0.02;
@@ -91,14 +94,16 @@ TEST(MulticlassRobustness, ClassExtremesSharedKernel) {
 
 TEST(MulticlassRobustness, ClassExtremesPerClassKernelsAndFourClasses) {
   const nlohmann::json c = testing::multiclass_golden_cases()[1];
-  const MulticlassLaplace model = testing::fitted_multiclass(testing::multiclass_data(c), testing::multiclass_kernels(c), false);
+  const MulticlassLaplace model =
+      testing::fitted_multiclass(testing::multiclass_data(c), testing::multiclass_kernels(c), false);
   MulticlassRobustnessOptions options;
   options.gamma = 0.25;
   options.dims = {0, 1};
   options.tolerance = 0.02;
   check_extremes(model, test_point(c, 1), 2, options);
   const nlohmann::json q = testing::multiclass_golden_cases()[2];
-  const MulticlassLaplace four = testing::fitted_multiclass(testing::multiclass_data(q), testing::multiclass_kernels(q), false);
+  const MulticlassLaplace four =
+      testing::fitted_multiclass(testing::multiclass_data(q), testing::multiclass_kernels(q), false);
   options.dims = {};
   options.gamma = 0.1;
   options.tolerance = 0.05;
@@ -107,7 +112,8 @@ TEST(MulticlassRobustness, ClassExtremesPerClassKernelsAndFourClasses) {
 
 TEST(MulticlassRobustness, SafetyCertifiedRefutedAndCancelled) {
   const nlohmann::json c = testing::multiclass_golden_cases()[0];
-  const MulticlassLaplace model = testing::fitted_multiclass(testing::multiclass_data(c), testing::multiclass_kernels(c), false);
+  const MulticlassLaplace model =
+      testing::fitted_multiclass(testing::multiclass_data(c), testing::multiclass_kernels(c), false);
   MulticlassRobustnessOptions options;
   options.tolerance = 0.01;
   std::size_t certified = 0, refuted = 0;
@@ -122,8 +128,8 @@ TEST(MulticlassRobustness, SafetyCertifiedRefutedAndCancelled) {
       for (Eigen::Index i = 0; i < sampled.probability.rows(); ++i)
         lowest = std::min(lowest, margin(sampled.probability.row(i), s.predicted_class));
       EXPECT_LE(s.lower, lowest + 1e-8);
-      EXPECT_NEAR(margin(Eigen::Map<const Eigen::RowVectorXd>(s.witness_probabilities.data(), 3), s.predicted_class), s.upper,
-                  1e-12);
+      EXPECT_NEAR(margin(Eigen::Map<const Eigen::RowVectorXd>(s.witness_probabilities.data(), 3), s.predicted_class),
+                  s.upper, 1e-12);
       const std::vector<double> again = model.probability_at(s.witness.data());
       EXPECT_NEAR(margin(Eigen::Map<const Eigen::RowVectorXd>(again.data(), 3), s.predicted_class), s.upper, 1e-12);
       if (s.verdict == SafetyVerdict::certified) {
@@ -137,8 +143,8 @@ TEST(MulticlassRobustness, SafetyCertifiedRefutedAndCancelled) {
         EXPECT_LE(s.upper - s.lower, options.tolerance + 1e-12);
       }
       std::cout << "  point " << row << " gamma " << gamma << ": " << safety_verdict_name(s.verdict) << " margin in ["
-                << s.lower << ", " << s.upper << "], sampled min " << lowest << ", " << safety_stop_name(s.stop) << " after "
-                << s.iterations << " splits\n";
+                << s.lower << ", " << s.upper << "], sampled min " << lowest << ", " << safety_stop_name(s.stop)
+                << " after " << s.iterations << " splits\n";
     }
   }
   EXPECT_GT(certified, 0u);

@@ -2,13 +2,14 @@
 // grid over random rectangles (probit and logistic, means of both signs), they are attained at the
 // corner the monotonicity rule picks (up to the stated margin), and the logistic quadrature's margin
 // covers its true error, measured against an independent integration, for variances up to 10^6.
-#include <gtest/gtest.h>
+#include "gpprobe/certify/probability_bounds.h"
 
 #include <cmath>
 #include <iostream>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/classification/probability.h"
-#include "gpprobe/certify/probability_bounds.h"
 #include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
@@ -84,7 +85,8 @@ TEST(GpcProbabilityBounds, LogisticMarginCoversTheQuadratureError) {
     double worst = 0.0;
     for (int a = -20; a <= 20; ++a) {
       const double mean = 0.15 * a * sd + 0.013 * a;
-      const double error = std::abs(logistic_expectation(mean, variance) - logistic_expectation_independent(mean, variance));
+      const double error =
+          std::abs(logistic_expectation(mean, variance) - logistic_expectation_independent(mean, variance));
       worst = std::max(worst, error);
       EXPECT_LE(error, logistic_quadrature_margin(variance)) << "variance " << variance << " mean " << mean;
     }

@@ -3,14 +3,15 @@
 // epsilons (the small one puts the quadrature's error in play) and coordinate choices, with and
 // without branch and bound. Plus: the weight-space form reproduces the probe, and hand-written values
 // of the single-box bounds on a one-observation probe.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 
-#include "gpprobe/probe/probe.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/probe/probe.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -74,7 +75,11 @@ RowMatrix sample_set(const std::vector<double>& centre, const std::vector<std::s
     if (norm == QueryNorm::inf) {
       for (int j = 0; j < k; ++j) {
         const double u = unit(rng);
-        o[j] = kind == 0 ? gamma * u : kind == 1 ? (u > 0 ? gamma : -gamma) : (std::fabs(u) < 0.5 ? gamma * 2 * u : u > 0 ? gamma : -gamma);
+        o[j] = kind == 0   ? gamma * u
+               : kind == 1 ? (u > 0 ? gamma : -gamma)
+                           : (std::fabs(u) < 0.5 ? gamma * 2 * u
+                              : u > 0            ? gamma
+                                                 : -gamma);
       }
     } else {
       double norm2 = 0;
@@ -167,8 +172,9 @@ TEST(ProbeCertificate, NoSampledQueryLiesOutsideItsBounds) {
               sampled_low = std::min(sampled_low, sc.judged[q]);
               sampled_high = std::max(sampled_high, sc.judged[q]);
             }
-            SCOPED_TRACE("O=" + std::to_string(s.O) + " d=" + std::to_string(s.d) + " eps=" + std::to_string(s.epsilon) +
-                         " gamma=" + std::to_string(s.gamma) + " norm=" + norm_name(s.norm) + " few=" + std::to_string(s.few_dims));
+            SCOPED_TRACE("O=" + std::to_string(s.O) + " d=" + std::to_string(s.d) +
+                         " eps=" + std::to_string(s.epsilon) + " gamma=" + std::to_string(s.gamma) +
+                         " norm=" + norm_name(s.norm) + " few=" + std::to_string(s.few_dims));
             EXPECT_EQ(violations, 0);
             // The witnesses are attained values: the probe reports the same at them.
             EXPECT_NEAR(sc.judged[Q.rows() - 2], c.lowest_found, 1e-9);
@@ -225,7 +231,8 @@ TEST(ProbeCertificate, SingleBoxBoundsEqualHandWorkedValues) {
   const auto [dm_lo, dm_hi] = divide(u0 - 0.6 * N_U / 1.16, u0 - 0.4 * N_L / 1.36, std::sqrt(1.16), std::sqrt(1.36));
   const double m_mid = sv * (u1 + 0.5 * u0) / std::sqrt(1.25);
   const double m_reach = 0.1 * sv * std::max(std::fabs(dm_lo), std::fabs(dm_hi));
-  const auto [dr_lo, dr_hi] = divide(2 * (Mc0 - 0.1 * M00 - 0.6 * rho_U), 2 * (Mc0 + 0.1 * M00 - 0.4 * rho_L), 1.16, 1.36);
+  const auto [dr_lo, dr_hi] =
+      divide(2 * (Mc0 - 0.1 * M00 - 0.6 * rho_U), 2 * (Mc0 + 0.1 * M00 - 0.4 * rho_L), 1.16, 1.36);
   const double rho_mid = cMc / 1.25, rho_reach = 0.1 * std::max(std::fabs(dr_lo), std::fabs(dr_hi));
   m_L = std::max(m_L, m_mid - m_reach), m_U = std::min(m_U, m_mid + m_reach);
   rho_L = std::max(rho_L, rho_mid - rho_reach), rho_U = std::min(rho_U, rho_mid + rho_reach);
@@ -340,8 +347,8 @@ TEST(ProbeCertificate, VerdictFlipsOnlyWhenAWitnessCrossesOneHalf) {
     if (c.verdict_can_flip == VerdictFlip::no) {
       EXPECT_TRUE(positive ? c.judged_probability_bounds.lower >= 0.5 : c.judged_probability_bounds.upper < 0.5);
     }
-    if (gamma <= 0.05) EXPECT_EQ(c.verdict_can_flip, VerdictFlip::no);  // p = 0.70 at a*, in [0.66, 0.75]
-    if (gamma >= 1.0) EXPECT_EQ(c.verdict_can_flip, VerdictFlip::yes);  // a witness below 0.1
+    if (gamma <= 0.05) EXPECT_EQ(c.verdict_can_flip, VerdictFlip::no);               // p = 0.70 at a*, in [0.66, 0.75]
+    if (gamma >= 1.0) EXPECT_EQ(c.verdict_can_flip, VerdictFlip::yes);               // a witness below 0.1
     if (gamma == 0.0) EXPECT_NEAR(c.judged_probability_bounds.width(), 0.0, 1e-10);  // the margins
   }
 }

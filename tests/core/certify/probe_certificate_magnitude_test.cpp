@@ -7,17 +7,18 @@
 // row, cosine_kernel.cpp), independent of the certificate's weight-space bounds, and, for the huge
 // queries, the score of the same direction at 1e10, where nothing overflows and the augmentation is
 // 1e-20 relative.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "cli/cli_runner.h"
-#include "gpprobe/probe/probe.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/certify/probe_certificate.h"
-#include "test_support.h"
+#include "gpprobe/probe/probe.h"
+
+#include "cli/cli_runner.h"
 #include "result_assertions.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
@@ -56,8 +57,8 @@ Probe two_point_probe(PosteriorSpace space) {
 void expect_sound(const ProbeCertificate& cert, const Scored& at_centre, const std::string& where) {
   SCOPED_TRACE(where);
   for (double x : {cert.judged_probability_bounds.lower, cert.judged_probability_bounds.upper, cert.latent_mean.lower,
-                   cert.latent_mean.upper, cert.latent_variance.lower, cert.latent_variance.upper,
-                   cert.episteme.lower, cert.lowest_found, cert.highest_found}) {
+                   cert.latent_mean.upper, cert.latent_variance.lower, cert.latent_variance.upper, cert.episteme.lower,
+                   cert.lowest_found, cert.highest_found}) {
     EXPECT_TRUE(std::isfinite(x)) << x;
   }
   EXPECT_NEAR(cert.judged_probability, at_centre.judged, 1e-12);
@@ -125,7 +126,8 @@ TEST(TrustCertificate, HugeSetsAroundHugeQueriesAreSoundOnSampledPoints) {
     const int steps = 8;
     for (int i = 0; i <= steps; ++i) {
       for (int j = 0; j <= steps; ++j) {
-        const std::vector<double> point{query[0] + gamma * (2.0 * i / steps - 1.0), query[1] + gamma * (2.0 * j / steps - 1.0)};
+        const std::vector<double> point{query[0] + gamma * (2.0 * i / steps - 1.0),
+                                        query[1] + gamma * (2.0 * j / steps - 1.0)};
         const Scored s = score(probe, point);
         EXPECT_TRUE(cert.value().judged_probability_bounds.contains(s.judged)) << c << " " << i << " " << j;
         EXPECT_TRUE(cert.value().latent_mean.contains(s.mean)) << c << " " << i << " " << j;
@@ -140,7 +142,11 @@ TEST(TrustCertificate, ASetReachingTheOriginFromFarOutIsSound) {
   // 5.2e107 around -5.2e107 holds a = 0, where ã = [0; 1] and the latent mean is -0.548. The bounds took
   // c'u - gamma |u_J| (two numbers of 1e107 whose difference is u's last entry) as 0 and certified
   // mean >= -5e-11; the point evaluation at 0 cancelled the same way.
-  const double X[] = {0.0, -6.3904314047695978e-162, -0.14611872781107471, 1.3471370006941858, -9.900364375144777e+22,
+  const double X[] = {0.0,
+                      -6.3904314047695978e-162,
+                      -0.14611872781107471,
+                      1.3471370006941858,
+                      -9.900364375144777e+22,
                       -0.0013841286895587572};
   const std::uint8_t y[] = {1, 0, 0, 0, 1, 1};
   ProbeOptions probe_options;

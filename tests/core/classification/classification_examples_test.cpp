@@ -1,24 +1,28 @@
 // The bundled classification examples: seeded (same seed, same points), each drawn as its header says
 // (class sizes, XOR's rule, the moons' circles, Synthetic2D's standardisation and shift), and an unknown
 // name's message.
-#include <gtest/gtest.h>
+#include "gpprobe/classification/classification_examples.h"
 
 #include <cmath>
 
-#include "gpprobe/classification/classification_examples.h"
+#include <gtest/gtest.h>
+
 #include "result_assertions.h"
 
 namespace gpprobe {
 namespace {
 
-ClassificationExample example(const char* name, std::uint64_t seed = 1) { return ok_value(classification_example(name, seed)); }
+ClassificationExample example(const char* name, std::uint64_t seed = 1) {
+  return ok_value(classification_example(name, seed));
+}
 
 TEST(ClassificationExamples, AreSeededAndListedInMenuOrder) {
   std::vector<std::string> names;
   for (const ExampleEntry& e : classification_examples()) names.push_back(e.name);
   EXPECT_EQ(names, (std::vector<std::string>{"two-blobs", "xor", "moons", "synthetic2d"}));
   for (const std::string& name : names) {
-    const ClassificationExample a = example(name.c_str(), 3), b = example(name.c_str(), 3), c = example(name.c_str(), 4);
+    const ClassificationExample a = example(name.c_str(), 3), b = example(name.c_str(), 3),
+                                c = example(name.c_str(), 4);
     EXPECT_EQ(a.x, b.x) << name;
     EXPECT_EQ(a.labels, b.labels) << name;
     EXPECT_NE(a.x, c.x) << name;

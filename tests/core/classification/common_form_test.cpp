@@ -1,15 +1,15 @@
 // The common form (alpha, Q) every fitted classifier exposes: Q equals (K + W^-1)^-1 formed densely, the
 // blocked evaluation equals mu = k'alpha, Sigma = s2 - k'Qk point by point, and evaluation reports
 // progress and cancels.
+#include <Eigen/Dense>
 #include <gtest/gtest.h>
 
-#include <Eigen/Dense>
-
-#include "gpc_fixtures.h"
 #include "gpprobe/classification/ep_classifier.h"
+#include "gpprobe/classification/laplace_classifier.h"
 #include "gpprobe/classification/probability.h"
 #include "gpprobe/kernels/kernel_matrix.h"
-#include "gpprobe/classification/laplace_classifier.h"
+
+#include "gpc_fixtures.h"
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -99,9 +99,9 @@ TEST(GpcCommonForm, FromFactorChecksSizes) {
   // A factor M gives Q = M'M.
   RowMatrix M(2, 2);
   M << 2, 0, 1, 3;
-  const GpcCommonForm form =
-      GpcCommonForm::from_factor(RowMatrix::Zero(2, 1), {1.0, {1.0}}, GpcLikelihood::probit, Eigen::VectorXd::Zero(2), M)
-          .value();
+  const GpcCommonForm form = GpcCommonForm::from_factor(RowMatrix::Zero(2, 1), {1.0, {1.0}}, GpcLikelihood::probit,
+                                                        Eigen::VectorXd::Zero(2), M)
+                                 .value();
   EXPECT_EQ(Eigen::MatrixXd(form.Q()), (Eigen::MatrixXd(2, 2) << 5, 3, 3, 9).finished());
 }
 

@@ -1,10 +1,10 @@
 // GP classification's bad inputs come back as values with the message a user reads; one class only is
 // a valid posterior (with EP's exact single-site answer as the check); non-convergence is an error that
 // says how many iterations it ran.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <limits>
+
+#include <gtest/gtest.h>
 
 #include "gpc_fixtures.h"
 #include "result_assertions.h"
@@ -101,14 +101,14 @@ TEST(GpcErrors, NonConvergenceSaysHowFarItGot) {
   options.max_iterations = 2;
   Status s = GpClassifier::fit(testing::gpc_data(c), testing::gpc_kernel(c), options).status();
   EXPECT_EQ(s.code(), StatusCode::numerical_failure);
-  EXPECT_EQ(s.message().rfind("Laplace: Newton's method did not converge in 2 iterations (the last step moved f by ", 0),
-            0u)
+  EXPECT_EQ(
+      s.message().rfind("Laplace: Newton's method did not converge in 2 iterations (the last step moved f by ", 0), 0u)
       << s.message();
   options.method = GpcMethod::ep;
   s = GpClassifier::fit(testing::gpc_data(c), testing::gpc_kernel(c), options).status();
   EXPECT_EQ(s.code(), StatusCode::numerical_failure);
-  EXPECT_EQ(s.message().rfind("EP: the sites did not converge in 2 sweeps (the last sweep moved a site parameter by ", 0),
-            0u)
+  EXPECT_EQ(
+      s.message().rfind("EP: the sites did not converge in 2 sweeps (the last sweep moved a site parameter by ", 0), 0u)
       << s.message();
   options.max_iterations = 0;
   expect_status(GpClassifier::fit(testing::gpc_data(c), testing::gpc_kernel(c), options).status(),

@@ -3,8 +3,6 @@
 // (scikit-learn, written by scripts/fixtures/make_gpc_fixtures.py), with the comparison they prescribe.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -12,11 +10,13 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "gpprobe/classification/gp_classifier.h"
-#include "test_support.h"
+
 #include "result_assertions.h"
+#include "test_support.h"
 
 namespace gpprobe::testing {
 
@@ -26,7 +26,9 @@ inline nlohmann::json read_json(const std::string& relative) {
 }
 
 inline nlohmann::json gpc_golden_cases() { return read_json("gpc_golden.json")["cases"]; }
-inline nlohmann::json gpc_sklearn_cases(const std::string& file) { return read_json("classification/" + file)["cases"]; }
+inline nlohmann::json gpc_sklearn_cases(const std::string& file) {
+  return read_json("classification/" + file)["cases"];
+}
 
 // X as a row-major matrix, whatever its key.
 inline RowMatrix gpc_matrix(const nlohmann::json& rows) { return matrix_from_json(rows, rows[0].size()); }
@@ -67,8 +69,9 @@ void expect_all_near(const Vector& actual, const nlohmann::json& expected, doubl
   ASSERT_EQ(std::size_t(actual.size()), expected.size()) << what;
   for (std::size_t i = 0; i < expected.size(); ++i) {
     EXPECT_TRUE(relatively_near(actual[i], expected[i].get<double>(), tolerance)) << what << "[" << i << "]";
-    if (log) log->add(what.substr(what.rfind(": ") == std::string::npos ? 0 : what.rfind(": ") + 2), actual[i],
-                      expected[i].get<double>());
+    if (log)
+      log->add(what.substr(what.rfind(": ") == std::string::npos ? 0 : what.rfind(": ") + 2), actual[i],
+               expected[i].get<double>());
   }
 }
 

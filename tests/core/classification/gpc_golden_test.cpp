@@ -1,14 +1,16 @@
-// Every case of tests/reference/gpc_golden.json (the reference values of docs/design/classification.md and docs/design/certify.md), to the tolerances,
-// compared relatively as the file's README says: |a - b| <= tol * max(1, |b|).
+// Every case of tests/reference/gpc_golden.json (the reference values of docs/design/classification.md and
+// docs/design/certify.md), to the tolerances, compared relatively as the file's README says: |a - b| <= tol *
+// max(1, |b|).
 //   Laplace  f^, W, grad log p, latent mean/variance, probit probability 1e-8; LML 1e-9; gradient 1e-7;
 //            logistic probability 1e-9 (forces the accurate quadrature)
 //   EP       sites, training marginals 1e-6; LML, alpha and predictions 1e-7; gradient 1e-5
 #include <gtest/gtest.h>
 
-#include "gpc_fixtures.h"
 #include "gpprobe/classification/ep_classifier.h"
-#include "gpprobe/classification/probability.h"
 #include "gpprobe/classification/laplace_classifier.h"
+#include "gpprobe/classification/probability.h"
+
+#include "gpc_fixtures.h"
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -34,8 +36,7 @@ Predictions predict(const nlohmann::json& c, GpcMethod method, GpcLikelihood lik
   return p;
 }
 
-void check_laplace(const nlohmann::json& c, GpcLikelihood likelihood, const nlohmann::json& e,
-                   testing::ErrorLog* log) {
+void check_laplace(const nlohmann::json& c, GpcLikelihood likelihood, const nlohmann::json& e, testing::ErrorLog* log) {
   const std::string name = c["name"].get<std::string>() + " " + likelihood_name(likelihood);
   Result<LaplaceFit> fit = fit_laplace(testing::gpc_data(c), testing::gpc_kernel(c).kernel(), likelihood, true);
   ASSERT_TRUE(fit.ok()) << name << ": " << fit.status().message();
@@ -52,7 +53,8 @@ void check_laplace(const nlohmann::json& c, GpcLikelihood likelihood, const nloh
   const Predictions p = predict(c, GpcMethod::laplace, likelihood);
   expect_all_near(p.mean, e["latent_mean"], 1e-8, name + ": latent mean", log);
   expect_all_near(p.variance, e["latent_variance"], 1e-8, name + ": latent variance", log);
-  expect_all_near(p.probability, e["prob"], likelihood == GpcLikelihood::probit ? 1e-8 : 1e-9, name + ": probability", log);
+  expect_all_near(p.probability, e["prob"], likelihood == GpcLikelihood::probit ? 1e-8 : 1e-9, name + ": probability",
+                  log);
   if (likelihood == GpcLikelihood::logistic) {
     std::vector<double> mackay;
     for (std::size_t i = 0; i < p.mean.size(); ++i) mackay.push_back(mackay_approximation(p.mean[i], p.variance[i]));

@@ -1,9 +1,9 @@
 // Every log marginal likelihood gradient of GP classification (Laplace probit and logistic, EP) against
 // central finite differences in theta = [log s2, log l_1..l_d], on the golden data sets, including one
 // with a large signal variance and one with a single class.
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "gpc_fixtures.h"
 #include "result_assertions.h"

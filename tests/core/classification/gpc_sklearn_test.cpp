@@ -3,9 +3,10 @@
 // GaussianProcessClassifier(optimizer=None)'s, and the optimiser reaches sklearn's optimum.
 #include <gtest/gtest.h>
 
-#include "gpc_fixtures.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/laplace_classifier.h"
+
+#include "gpc_fixtures.h"
 
 namespace gpprobe {
 namespace {

@@ -1,13 +1,15 @@
 // Learning GP classification hyperparameters: never below the start, at a stationary point, seeded
 // restarts, held parameters, progress and cancel. (Parity with scikit-learn's optimum: gpc_sklearn_test.)
-#include <gtest/gtest.h>
+#include "gpprobe/classification/hyperparameter_fit.h"
 
 #include <cmath>
 
-#include "gpc_fixtures.h"
-#include "gpprobe/classification/hyperparameter_fit.h"
-#include "gpprobe/kernels/kernel_matrix.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/common/random_stream.h"
+#include "gpprobe/kernels/kernel_matrix.h"
+
+#include "gpc_fixtures.h"
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -23,8 +25,8 @@ TEST(GpcHyperparameterFit, NeverEndsBelowItsStartAndStopsAtAStationaryPoint) {
   RandomStream rng(5);
   for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
     for (int trial = 0; trial < 4; ++trial) {
-      const SeArdKernel start{std::exp(rng.uniform(-2.0, 3.0)), {std::exp(rng.uniform(-1.5, 1.5)),
-                                                                  std::exp(rng.uniform(-1.5, 1.5))}};
+      const SeArdKernel start{std::exp(rng.uniform(-2.0, 3.0)),
+                              {std::exp(rng.uniform(-1.5, 1.5)), std::exp(rng.uniform(-1.5, 1.5))}};
       GpcOptions options;
       options.method = method;
       Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options);
@@ -64,7 +66,8 @@ TEST(GpcHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirecti
     // A 1-D scan along l (s2 at its optimum) finds nothing better than the optimiser's l.
     for (double factor : {0.8, 0.9, 0.97, 1.03, 1.1, 1.25}) {
       const SeArdKernel moved{fit.kernel.signal_variance, {fit.kernel.length_scales[0] * factor}};
-      EXPECT_LT(ok_value(gpc_log_marginal_likelihood(data, moved, options)).value, fit.log_marginal_likelihood) << factor;
+      EXPECT_LT(ok_value(gpc_log_marginal_likelihood(data, moved, options)).value, fit.log_marginal_likelihood)
+          << factor;
     }
     // One length-scale per column has more freedom: its optimum is at least as high.
     const GpcHyperparameterFit ard = ok_value(fit_gpc_hyperparameters(data, {1.0, {0.7}}, options));
@@ -92,8 +95,7 @@ TEST(GpcHyperparameterFit, RestartsAreSeededAndNeverLose) {
 TEST(GpcHyperparameterFit, HeldParametersStayPut) {
   GpcHyperparameterOptions fit_options;
   fit_options.signal_variance_lower = fit_options.signal_variance_upper = 2.0;
-  const auto fit =
-      ok_value(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0, 1.0}}, {}, fit_options));
+  const auto fit = ok_value(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0, 1.0}}, {}, fit_options));
   EXPECT_EQ(fit.kernel.signal_variance, 2.0);
   EXPECT_NE(fit.kernel.length_scales[0], 1.0);
   EXPECT_EQ(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0}}, {},
@@ -114,12 +116,13 @@ TEST(GpcHyperparameterFit, ReportsProgressAndCancels) {
   fit_options.max_iterations = 50;
   fit_options.signal_variance_upper = 100.0;
   std::size_t last = 0;
-  const auto fit = fit_gpc_hyperparameters(data, {1.0, {1.0}}, {}, fit_options, [&](std::size_t done, std::size_t total) {
-    EXPECT_EQ(total, 150u);
-    EXPECT_GE(done, last);
-    last = done;
-    return true;
-  });
+  const auto fit =
+      fit_gpc_hyperparameters(data, {1.0, {1.0}}, {}, fit_options, [&](std::size_t done, std::size_t total) {
+        EXPECT_EQ(total, 150u);
+        EXPECT_GE(done, last);
+        last = done;
+        return true;
+      });
   ASSERT_TRUE(fit.ok());
   EXPECT_EQ(last, 150u);
   const Status cancelled =
@@ -147,7 +150,8 @@ TEST(GpcHyperparameterFit, TheStartsEvidenceIsTheEvidenceAtTheStart) {
     EXPECT_NEAR(fit.value().start_log_marginal_likelihood, expected, 1e-13 * std::abs(expected)) << method_name(method);
     EXPECT_GT(fit.value().log_marginal_likelihood, fit.value().start_log_marginal_likelihood) << method_name(method);
     EXPECT_EQ(ok_value(gpc_log_marginal_likelihood(data, fit.value().kernel, options)).value,
-              fit.value().log_marginal_likelihood) << method_name(method);
+              fit.value().log_marginal_likelihood)
+        << method_name(method);
   }
 }
 

@@ -10,10 +10,11 @@
 // and the certified extremes and the safety verdict of class 1 over a box agree with the binary ones.
 #include <gtest/gtest.h>
 
-#include "gpc_fixtures.h"
 #include "gpprobe/certify/classifier_robustness.h"
-#include "gpprobe/classification/laplace_classifier.h"
 #include "gpprobe/certify/multiclass_robustness.h"
+#include "gpprobe/classification/laplace_classifier.h"
+
+#include "gpc_fixtures.h"
 #include "multiclass_fixtures.h"
 
 namespace gpprobe {
@@ -59,7 +60,8 @@ TEST(MulticlassBinary, TwoClassesAreTheBinaryLogisticModelWithKernelTwiceK) {
     }
     const std::vector<double> tied = model.tied_gradient();
     ASSERT_EQ(tied.size(), binary.value().gradient.size());
-    for (std::size_t p = 0; p < tied.size(); ++p) EXPECT_TRUE(relatively_near(tied[p], binary.value().gradient[p], 1e-8)) << p;
+    for (std::size_t p = 0; p < tied.size(); ++p)
+      EXPECT_TRUE(relatively_near(tied[p], binary.value().gradient[p], 1e-8)) << p;
 
     GpcOptions options;
     options.likelihood = GpcLikelihood::logistic;
@@ -115,8 +117,10 @@ TEST(MulticlassBinary, CertifiedExtremesAndSafetyAgreeWithTheBinarySearch) {
       EXPECT_EQ(s.predicted_class, b.probability_at_point > 0.5 ? 1u : 0u);
       if (b.verdict_can_flip == VerdictFlip::no) EXPECT_NE(s.verdict, SafetyVerdict::refuted);
       if (b.verdict_can_flip == VerdictFlip::yes) EXPECT_NE(s.verdict, SafetyVerdict::certified);
-      const double extreme = s.predicted_class == 1 ? b.minimum.lower : 1.0 - b.maximum.upper;  // pi^{c^}_min lower bound
-      if (s.verdict == SafetyVerdict::certified) EXPECT_GT(2.0 * (s.predicted_class == 1 ? b.minimum.upper : 1.0 - b.maximum.lower) - 1.0, 0.0);
+      const double extreme =
+          s.predicted_class == 1 ? b.minimum.lower : 1.0 - b.maximum.upper;  // pi^{c^}_min lower bound
+      if (s.verdict == SafetyVerdict::certified)
+        EXPECT_GT(2.0 * (s.predicted_class == 1 ? b.minimum.upper : 1.0 - b.maximum.lower) - 1.0, 0.0);
       if (s.verdict == SafetyVerdict::refuted) EXPECT_LT(2.0 * extreme - 1.0, 0.0);
       EXPECT_NE(s.verdict, SafetyVerdict::unknown);
     }

@@ -1,12 +1,13 @@
 // Bad input to the multi-class classifier gets an error value naming the input and the problem; a class
 // with no training point is allowed (and means what multiclass_laplace.h says); nothing non-finite is
 // reported as success.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <limits>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/certify/multiclass_robustness.h"
+
 #include "multiclass_fixtures.h"
 
 namespace gpprobe {
@@ -32,7 +33,8 @@ RowMatrix points() {
 
 TEST(MulticlassErrors, TrainingData) {
   const RowMatrix x = points();
-  expect_error(made(x, {0, 1, 0, 1}, 1), StatusCode::invalid_argument, "the number of classes must be at least 2, got 1");
+  expect_error(made(x, {0, 1, 0, 1}, 1), StatusCode::invalid_argument,
+               "the number of classes must be at least 2, got 1");
   expect_error(made(x, {0, 1, 3, 1}, 3), StatusCode::invalid_argument,
                "training label 2 is 3; labels must be integers 0 to 2 (3 classes)");
   expect_error(made(x, {0, -1, 2, 1}, 3), StatusCode::invalid_argument,
@@ -83,7 +85,8 @@ TEST(MulticlassErrors, TestInputsAndRequests) {
                "class 3 is out of range: the model has 3 classes");
   expect_error(certify_safety(model, {0.0}, options).status(), StatusCode::dimension_mismatch,
                "the point has 1 coordinate, the training inputs have 2 columns");
-  expect_error(certify_safety(model, {0.0, kNaN}, options).status(), StatusCode::non_finite, "the point entry 1 is NaN");
+  expect_error(certify_safety(model, {0.0, kNaN}, options).status(), StatusCode::non_finite,
+               "the point entry 1 is NaN");
   options.gamma = -1.0;
   EXPECT_EQ(certify_safety(model, {0.0, 0.0}, options).status().code(), StatusCode::invalid_argument);
   SoftmaxExpectationOptions none;

@@ -3,15 +3,15 @@
 // schema), and small helpers for the multi-class tests.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "classification/gpc_fixtures.h"
 #include "gpprobe/classification/multiclass_laplace.h"
+
+#include "classification/gpc_fixtures.h"
 
 namespace gpprobe::testing {
 

@@ -2,9 +2,9 @@
 // (|a - b| <= tol * max(1, |b|)): f^ and pi^ 1e-8, the log marginal likelihood and its two log-determinant
 // sums 1e-9, the gradient 1e-7, latent mean and full covariance 1e-8, class probabilities 1e-9. The
 // reference's Monte Carlo estimate (prob_mc) is checked only as an estimate: within 5 standard errors.
-#include <gtest/gtest.h>
-
 #include <functional>
+
+#include <gtest/gtest.h>
 
 #include "multiclass_fixtures.h"
 
@@ -84,7 +84,8 @@ TEST(MulticlassGolden, EveryCase) {
       expect_near_flat(flat(again.value().f_hat()), c["f_hat"], 1e-8, name + ": f_hat (warm start)", log);
       EXPECT_TRUE(relatively_near(again.value().log_marginal_likelihood(), c["log_marginal_likelihood"], 1e-9));
       std::vector<double> warm_gradient;
-      for (const auto& row : again.value().gradient()) warm_gradient.insert(warm_gradient.end(), row.begin(), row.end());
+      for (const auto& row : again.value().gradient())
+        warm_gradient.insert(warm_gradient.end(), row.begin(), row.end());
       expect_near_flat(warm_gradient, c["lml_gradient"], 1e-7, name + ": gradient (warm start)", log);
     }
     // The reference stops on the same rule from the same start: the same number of steps, give or take one.

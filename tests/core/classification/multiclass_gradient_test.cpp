@@ -1,9 +1,9 @@
 // The gradient of the multi-class Laplace evidence against 5-point central differences (h = 1e-3 in the
 // log-hyperparameters) on every golden case, per class and tied (the sum of the class rows, and the tied
 // gradient computed alone with tied_gradient_only): max |g - fd| / max(1, |g|) <= 1e-7.
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "multiclass_fixtures.h"
 

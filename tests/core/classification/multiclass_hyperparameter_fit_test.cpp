@@ -2,9 +2,10 @@
 // shared, the result is a stationary point of the evidence (its gradient, recomputed from scratch, is
 // below 1e-3 in every free parameter), never worse than the start, reproducible with a seed, and the
 // shared fit keeps one kernel for every class.
+#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
+
 #include <gtest/gtest.h>
 
-#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "multiclass_fixtures.h"
 
 namespace gpprobe {

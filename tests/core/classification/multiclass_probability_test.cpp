@@ -8,7 +8,7 @@
 //               of 16 x 16 nodes), 1e-11
 //   C > 4       quasi-Monte Carlo agrees with a forced tensor rule within its own error estimate
 //   quantile    Phi(Phi^-1(p)) = p
-#include <gtest/gtest.h>
+#include "gpprobe/classification/multiclass_probability.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,10 +16,10 @@
 #include <random>
 
 #include <Eigen/Cholesky>
+#include <gtest/gtest.h>
 
 #include "gpprobe/classification/likelihood.h"
 #include "gpprobe/classification/probability.h"
-#include "gpprobe/classification/multiclass_probability.h"
 
 namespace gpprobe {
 namespace {
@@ -175,7 +175,8 @@ TEST(MulticlassProbability, VeryLargeVariancesAgainstBruteForce) {
     const SoftmaxExpectation e = softmax_expectation(m, S).value();
     EXPECT_TRUE(e.converged);
     const std::vector<double> ref = brute_force(m, S, 200);
-    for (int c = 0; c < 3; ++c) EXPECT_NEAR(e.probabilities[std::size_t(c)], ref[std::size_t(c)], 1e-11) << m.transpose();
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(e.probabilities[std::size_t(c)], ref[std::size_t(c)], 1e-11) << m.transpose();
   }
 }
 
@@ -193,7 +194,8 @@ TEST(MulticlassProbability, QuasiMonteCarloAboveFourClassesWithinItsErrorEstimat
     tensor.rule = SoftmaxRule::gauss_hermite;
     tensor.tolerance = 1e-8;
     const SoftmaxExpectation t = softmax_expectation(m, S, tensor).value();
-    for (std::size_t c = 0; c < C; ++c) EXPECT_NEAR(q.probabilities[c], t.probabilities[c], q.error_estimate) << C << " " << c;
+    for (std::size_t c = 0; c < C; ++c)
+      EXPECT_NEAR(q.probabilities[c], t.probabilities[c], q.error_estimate) << C << " " << c;
   }
   // Ten classes: runs, sums to 1, and reproduces (seeded).
   const Eigen::VectorXd m = random_mean(10, rng);

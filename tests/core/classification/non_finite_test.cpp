@@ -4,17 +4,18 @@
 // refuses a non-finite fit naming the method and the quantity; a robustness box too far out for the
 // kernel's squared distances is refused naming the coordinate; and the CLI's last line of defence fails
 // a command that formatted NaN or Inf as a result.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include "gpprobe/classification/gp_classifier.h"
+
 #include "cli/cli_runner.h"
 #include "commands.h"
 #include "csv_output.h"
-#include "gpprobe/classification/gp_classifier.h"
 #include "test_support.h"
 
 namespace gpprobe {
@@ -67,7 +68,8 @@ TEST(TrustNonFinite, EpRefusesANonFiniteFitLikeLaplace) {
 
 TEST(TrustNonFinite, GpcAndRobustnessCommandsRefuseInsteadOfPrintingNan) {
   const TempFile train("train.csv", kTrain), test("test.csv", "0.5,0.5\n-1,2\n");
-  const CliRun gpc = run_cli("gpc --train " + train.path() + " --test " + test.path() + " --method ep --signal-variance 1e308");
+  const CliRun gpc =
+      run_cli("gpc --train " + train.path() + " --test " + test.path() + " --method ep --signal-variance 1e308");
   EXPECT_EQ(gpc.exit_code, 1);
   EXPECT_EQ(gpc.out, "");
   EXPECT_EQ(gpc.err, "gpprobe gpc: " + kEpRefusal + "\n");
@@ -80,7 +82,8 @@ TEST(TrustNonFinite, GpcAndRobustnessCommandsRefuseInsteadOfPrintingNan) {
 
   // A box whose squared distances to the training inputs overflow: refused naming the coordinate, where
   // the search used to stop on "the bound oracle returned NaN".
-  for (const std::string& where : {std::string(" --point 0,0 --gamma 1e308"), std::string(" --point 1e308,0 --gamma 0.1")}) {
+  for (const std::string& where :
+       {std::string(" --point 0,0 --gamma 1e308"), std::string(" --point 1e308,0 --gamma 0.1")}) {
     const CliRun far = run_cli("robustness --train " + train.path() + where);
     EXPECT_EQ(far.exit_code, 1) << where;
     EXPECT_EQ(far.out, "") << where;
@@ -91,7 +94,8 @@ TEST(TrustNonFinite, GpcAndRobustnessCommandsRefuseInsteadOfPrintingNan) {
         << where;
   }
   // Up to where they fit, the same commands succeed with finite numbers only.
-  const CliRun fine = run_cli("robustness --train " + train.path() + " --method ep --signal-variance 1e4 --point 1e150,0 --gamma 0.1");
+  const CliRun fine =
+      run_cli("robustness --train " + train.path() + " --method ep --signal-variance 1e4 --point 1e150,0 --gamma 0.1");
   EXPECT_EQ(fine.exit_code, 0) << fine.err;
   EXPECT_EQ(fine.out.find("nan"), std::string::npos) << fine.out;
   EXPECT_EQ(fine.out.find("inf"), std::string::npos) << fine.out;
@@ -108,8 +112,9 @@ TEST(TrustNonFinite, ACommandThatFormattedNanOrInfDoesNotSucceed) {
   EXPECT_EQ(cli::format_number(std::nan("")), "nan");
   EXPECT_EQ(cli::non_finite_numbers(), 1u);
   EXPECT_EQ(cli::exit_code("gpc", Status::success(), err), 1);
-  EXPECT_EQ(err.str(), "gpprobe gpc: internal error: a result was not a finite number (NaN or Inf; 1 in all): the output "
-                       "above is not valid\n");
+  EXPECT_EQ(err.str(),
+            "gpprobe gpc: internal error: a result was not a finite number (NaN or Inf; 1 in all): the output "
+            "above is not valid\n");
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // The scalar numerics of GP classification against 30-50 digit references (mpmath, in
 // tests/reference/classification/numerics.json): log Phi and the Mills ratio far into both tails, and
 // the logistic predictive probability E[sigmoid f] for variances up to 400.
-#include <gtest/gtest.h>
+#include "gpprobe/classification/probability.h"
 
 #include <cmath>
 
+#include <gtest/gtest.h>
+
 #include "gpc_fixtures.h"
-#include "gpprobe/classification/probability.h"
 
 namespace gpprobe {
 namespace {
@@ -46,7 +47,8 @@ TEST(GpcNumerics, ProbitProbabilityIsTheClosedForm) {
   EXPECT_DOUBLE_EQ(predictive_probability(GpcLikelihood::probit, 0.0, 7.0), 0.5);
   // Symmetric: p(mean) + p(-mean) = 1.
   EXPECT_NEAR(predictive_probability(GpcLikelihood::probit, 2.3, 0.4) +
-                  predictive_probability(GpcLikelihood::probit, -2.3, 0.4), 1.0, 1e-15);
+                  predictive_probability(GpcLikelihood::probit, -2.3, 0.4),
+              1.0, 1e-15);
 }
 
 TEST(GpcNumerics, GaussLegendreIsExactForDegree31) {

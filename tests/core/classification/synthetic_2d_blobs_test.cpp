@@ -1,8 +1,8 @@
 // The robustness paper's Synthetic2D generator: 600 points per class, the classes shifted by 5 along
 // different axes, standardised over all 1,200 points, split without overlap, the same for the same seed.
-#include <gtest/gtest.h>
-
 #include <set>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/classification/synthetic_classification.h"
 

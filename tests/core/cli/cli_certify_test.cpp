@@ -1,12 +1,12 @@
 // `gpprobe probe --certify-gamma ...` end to end: the certified columns, their order and statuses, an
 // end-to-end soundness check (the same command scoring sampled queries around each query stays inside
 // the printed bounds), and one stderr line per bad flag.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <map>
 #include <random>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "cli_runner.h"
 #include "test_support.h"
@@ -52,7 +52,8 @@ Data random_data(int O, int d, int n, std::mt19937& rng) {
   Data data{RowMatrix(O, d), RowMatrix(n, d), ""};
   for (int i = 0; i < data.observations.size(); ++i) data.observations.data()[i] = z(rng);
   for (int i = 0; i < data.queries.size(); ++i) data.queries.data()[i] = z(rng);
-  for (int i = 0; i < O; ++i) data.labels += data.observations(i, 0) + 0.5 * data.observations(i, 1) > 0 ? "1\n" : "0\n";
+  for (int i = 0; i < O; ++i)
+    data.labels += data.observations(i, 0) + 0.5 * data.observations(i, 1) > 0 ? "1\n" : "0\n";
   return data;
 }
 
@@ -114,8 +115,8 @@ TEST(CliCertify, ColumnsAreOrderedSoundAndSayHowTheyWereFound) {
         }
       }
       const TempFile sampled("sampled.csv", csv_of(samples));
-      const CliRun s = run_cli("probe --observations " + obs.path() + " --labels " + labels.path() + " --queries " +
-                               sampled.path());
+      const CliRun s =
+          run_cli("probe --observations " + obs.path() + " --labels " + labels.path() + " --queries " + sampled.path());
       ASSERT_EQ(s.exit_code, 0) << s.err;
       int violations = 0;
       for (const Row& point : parse_rows(s.out)) {
@@ -138,13 +139,18 @@ TEST(CliCertify, EachBadCertifyFlagGivesOneLine) {
       {" --certify-gamma 0.1 --norm 1", "--norm expects inf or 2, got '1'"},
       {" --norm 2", "--norm needs --certify-gamma"},
       {" --certify-dims 0", "--certify-dims needs --certify-gamma"},
-      {" --certify-gamma 0.1 --certify-dims 0,3", "--certify-dims: coordinate 3 is out of range: queries have 3 columns (coordinates 0 to 2)"},
+      {" --certify-gamma 0.1 --certify-dims 0,3",
+       "--certify-dims: coordinate 3 is out of range: queries have 3 columns (coordinates 0 to 2)"},
       {" --certify-gamma 0.1 --certify-dims 2,0,2", "--certify-dims: coordinate 2 is listed twice"},
-      {" --certify-gamma 0.1 --certify-dims 0,-1", "--certify-dims expects non-negative integers separated by commas, got '0,-1'"},
-      {" --certify-gamma 0.1 --certify-dims 0,", "--certify-dims expects non-negative integers separated by commas, got '0,'"},
-      {" --certify-gamma 0.1 --max-iterations 5", "--max-iterations needs --certify-dims: branch and bound runs over chosen coordinates"},
+      {" --certify-gamma 0.1 --certify-dims 0,-1",
+       "--certify-dims expects non-negative integers separated by commas, got '0,-1'"},
+      {" --certify-gamma 0.1 --certify-dims 0,",
+       "--certify-dims expects non-negative integers separated by commas, got '0,'"},
+      {" --certify-gamma 0.1 --max-iterations 5",
+       "--max-iterations needs --certify-dims: branch and bound runs over chosen coordinates"},
       {" --certify-gamma 0.1 --certify-dims 1 --tolerance -0.1", "--tolerance must be >= 0, got -0.10000000000000001"},
-      {" --certify-gamma 0.1 --certify-dims 1 --max-iterations many", "--max-iterations expects a non-negative integer, got 'many'"},
+      {" --certify-gamma 0.1 --certify-dims 1 --max-iterations many",
+       "--max-iterations expects a non-negative integer, got 'many'"},
   };
   for (const auto& [flags, message] : cases) {
     const CliRun r = run_cli("probe" + good + flags);

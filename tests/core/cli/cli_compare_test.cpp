@@ -2,15 +2,15 @@
 // files (which tests/core/compare pins to probing each embedding alone), the leave-one-out AUROC equal to
 // `gpprobe loo` on one embedding's observations, --per-class equal to `gpprobe draw`'s rows, concepts from
 // a table, a Projector config equal to the same tensors as .npy files, and the refusals.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
 #include "gpprobe/compare/representation_comparison.h"
+
+#include "cli_runner.h"
 
 namespace gpprobe {
 namespace {
@@ -54,11 +54,13 @@ struct Files {
     for (std::size_t k = 0; k < 3; ++k) {
       std::vector<float> x(kRows * widths[k]);
       for (std::size_t i = 0; i < kRows; ++i)
-        for (std::size_t j = 0; j < widths[k]; ++j) x[i * widths[k] + j] = z(rng) + (j == 0 ? signal[k] * (labels[i] ? 1.0f : -1.0f) : 0.0f);
+        for (std::size_t j = 0; j < widths[k]; ++j)
+          x[i * widths[k] + j] = z(rng) + (j == 0 ? signal[k] * (labels[i] ? 1.0f : -1.0f) : 0.0f);
       layers.push_back(x);
-      npy.emplace_back("cmp_layer_" + std::to_string(k) + ".npy",
-                       testing::npy_bytes("<f4", false, "(" + std::to_string(kRows) + ", " + std::to_string(widths[k]) + ")",
-                                          testing::raw_bytes(x)));
+      npy.emplace_back(
+          "cmp_layer_" + std::to_string(k) + ".npy",
+          testing::npy_bytes("<f4", false, "(" + std::to_string(kRows) + ", " + std::to_string(widths[k]) + ")",
+                             testing::raw_bytes(x)));
     }
   }
   std::string embeddings() const { return npy[0].path() + " " + npy[1].path() + " " + npy[2].path(); }
@@ -99,12 +101,15 @@ TEST(CliCompare, WritesTheLibrarysComparisonUnderTheFixedHeader) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string header;
   const auto rows = rows_of(r.out, &header);
-  EXPECT_EQ(header.rfind("embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea", 0), 0u);
+  EXPECT_EQ(header.rfind(
+                "embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea", 0),
+            0u);
   EXPECT_EQ(header, kHeader);
   ASSERT_EQ(rows.size(), 3u);
 
   std::vector<Representation> reps;
-  for (std::size_t k = 0; k < 3; ++k) reps.push_back({f.npy[k].path(), MatrixView(f.layers[k].data(), kRows, f.widths[k]), {}});
+  for (std::size_t k = 0; k < 3; ++k)
+    reps.push_back({f.npy[k].path(), MatrixView(f.layers[k].data(), kRows, f.widths[k]), {}});
   ComparisonOptions options;
   options.probe.epsilon = 0.2;
   options.probe.strength = 4;
@@ -158,8 +163,8 @@ TEST(CliCompare, WritesTheLibrarysComparisonUnderTheFixedHeader) {
     label_text += std::to_string(int(f.labels[row])) + "\n";
   }
   const TempFile obs("cmp_obs.csv", obs_text), obs_labels("cmp_obs_labels.txt", label_text);
-  const CliRun loo = run_cli("loo --observations " + obs.path() + " --labels " + obs_labels.path() +
-                             " --epsilon 0.2 --strength 4");
+  const CliRun loo =
+      run_cli("loo --observations " + obs.path() + " --labels " + obs_labels.path() + " --epsilon 0.2 --strength 4");
   ASSERT_EQ(loo.exit_code, 0) << loo.err;
   EXPECT_NEAR(number(rows[2][2]), nlohmann::json::parse(loo.err)["auroc"].get<double>(), 1e-12);
 }
@@ -187,7 +192,8 @@ TEST(CliCompare, PerClassDrawsTheRowsOfGpprobeDraw) {
 TEST(CliCompare, ConceptsFromATableMakeTheGrid) {
   const Files f;
   std::string table = "digit\tloop\n";
-  for (std::size_t i = 0; i < kRows; ++i) table += std::to_string(i % 4) + "\t" + std::to_string(int(f.labels[i])) + "\n";
+  for (std::size_t i = 0; i < kRows; ++i)
+    table += std::to_string(i % 4) + "\t" + std::to_string(int(f.labels[i])) + "\n";
   const TempFile metadata("cmp_meta.tsv", table);
   const CliRun r = run_cli("compare --embeddings " + f.embeddings() + " --labels " + metadata.path() +
                            " --concepts loop digit=1 --per-class 5");
@@ -197,7 +203,8 @@ TEST(CliCompare, ConceptsFromATableMakeTheGrid) {
   ASSERT_EQ(rows.size(), 6u);
   for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(rows[k][19], k < 3 ? "loop" : "digit=1");
   // "loop" is the 0/1 labels file's concept: the same rows as comparing with that file.
-  const CliRun same = run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() + " --per-class 5");
+  const CliRun same =
+      run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() + " --per-class 5");
   std::string same_header;
   const auto same_rows = rows_of(same.out, &same_header);
   for (std::size_t k = 0; k < 3; ++k) {
@@ -205,12 +212,15 @@ TEST(CliCompare, ConceptsFromATableMakeTheGrid) {
   }
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2);
 
-  const CliRun missing = run_cli("compare --embeddings " + f.embeddings() + " --labels " + metadata.path() + " --concepts colour");
+  const CliRun missing =
+      run_cli("compare --embeddings " + f.embeddings() + " --labels " + metadata.path() + " --concepts colour");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_EQ(missing.err, "gpprobe compare: " + metadata.path() + ": no column 'colour' (columns: digit, loop)\n");
-  const CliRun not_binary = run_cli("compare --embeddings " + f.embeddings() + " --labels " + metadata.path() + " --concepts digit");
-  EXPECT_EQ(not_binary.err, "gpprobe compare: " + metadata.path() +
-                                ": column 'digit' holds '2' on data row 3; a concept column holds 0 or 1 (or write digit=VALUE)\n");
+  const CliRun not_binary =
+      run_cli("compare --embeddings " + f.embeddings() + " --labels " + metadata.path() + " --concepts digit");
+  EXPECT_EQ(not_binary.err,
+            "gpprobe compare: " + metadata.path() +
+                ": column 'digit' holds '2' on data row 3; a concept column holds 0 or 1 (or write digit=VALUE)\n");
 }
 
 TEST(CliCompare, AProjectorConfigEqualsItsTensorsAsFiles) {
@@ -221,13 +231,14 @@ TEST(CliCompare, AProjectorConfigEqualsItsTensorsAsFiles) {
   for (std::size_t k = 0; k < 3; ++k) {
     bytes.emplace_back("cmp_tensor_" + std::to_string(k) + ".bytes", testing::raw_bytes(f.layers[k]));
     const std::string file = bytes.back().path().substr(bytes.back().path().find_last_of('/') + 1);
-    config["embeddings"].push_back({{"tensorName", "layer " + std::to_string(k)},
-                                    {"tensorShape", {kRows, f.widths[k]}},
-                                    {"tensorPath", file}});
+    config["embeddings"].push_back(
+        {{"tensorName", "layer " + std::to_string(k)}, {"tensorShape", {kRows, f.widths[k]}}, {"tensorPath", file}});
   }
   const TempFile config_file("cmp_projector_config.json", config.dump());
-  const CliRun r = run_cli("compare --config " + config_file.path() + " --labels " + f.labels_file.path() + " --per-class 5");
-  const CliRun files = run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() + " --per-class 5");
+  const CliRun r =
+      run_cli("compare --config " + config_file.path() + " --labels " + f.labels_file.path() + " --per-class 5");
+  const CliRun files =
+      run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() + " --per-class 5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string header, files_header;
   const auto rows = rows_of(r.out, &header), file_rows = rows_of(files.out, &files_header);
@@ -251,27 +262,31 @@ TEST(CliCompare, RefusesWhatDoesNotFit) {
   const Files f;
   std::vector<float> short_rows(f.layers[1].begin(), f.layers[1].end() - 5);
   const TempFile shorter("cmp_short.npy", testing::npy_bytes("<f4", false, "(59, 5)", testing::raw_bytes(short_rows)));
-  const CliRun mismatch = run_cli("compare --embeddings " + f.npy[0].path() + " " + shorter.path() + " --labels " +
-                                  f.labels_file.path());
+  const CliRun mismatch =
+      run_cli("compare --embeddings " + f.npy[0].path() + " " + shorter.path() + " --labels " + f.labels_file.path());
   EXPECT_EQ(mismatch.exit_code, 1);
   EXPECT_EQ(mismatch.err, "gpprobe compare: embedding '" + shorter.path() + "' has 59 rows, embedding '" +
                               f.npy[0].path() + "' has 60 rows; every embedding must hold the same rows\n");
   const CliRun no_labels = run_cli("compare --embeddings " + f.embeddings());
   EXPECT_EQ(no_labels.err, "gpprobe compare: missing --labels\n");
-  const CliRun both = run_cli("compare --embeddings " + f.embeddings() + " --config x.json --labels " + f.labels_file.path());
+  const CliRun both =
+      run_cli("compare --embeddings " + f.embeddings() + " --config x.json --labels " + f.labels_file.path());
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_EQ(both.err, "gpprobe compare: --embeddings and --config exclude each other; give one\n");
   const CliRun ood = run_cli("compare --embeddings " + f.embeddings() + " --ood " + f.npy[0].path() + " --labels " +
                              f.labels_file.path());
-  EXPECT_EQ(ood.err, "gpprobe compare: --ood names 1 file for 3 embeddings; give one OOD file per embedding, in the same order\n");
-  const CliRun unlabelled_rows = run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() +
-                                         " --observations 1,2,60");
+  EXPECT_EQ(
+      ood.err,
+      "gpprobe compare: --ood names 1 file for 3 embeddings; give one OOD file per embedding, in the same order\n");
+  const CliRun unlabelled_rows = run_cli("compare --embeddings " + f.embeddings() + " --labels " +
+                                         f.labels_file.path() + " --observations 1,2,60");
   EXPECT_EQ(unlabelled_rows.err,
             "gpprobe compare: concept '" + f.labels_file.path() + "': observation row 60 is out of range (60 rows)\n");
   const CliRun help = run_cli("compare --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_EQ(help.out.rfind("usage: gpprobe compare --embeddings", 0), 0u);
-  EXPECT_NE(help.out.find("loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea"), std::string::npos);
+  EXPECT_NE(help.out.find("loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // The `gpprobe baseline` and `gpprobe evaluate` commands end to end: files in, CSV out equal to the
 // scikit-learn / reference-run fixtures, and one stderr line per bad input.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "cli_runner.h"
 #include "evaluation/evaluation_fixtures.h"
@@ -40,7 +40,8 @@ TEST(CliBaseline, EachMethodReproducesTheScikitLearnFixture) {
   const TempFile obs("b_obs.csv", csv_of(testing::matrix_of(c["observations"])));
   const TempFile labels("b_labels.txt", lines_of(testing::labels_of(c["labels"])));
   const TempFile queries("b_q.csv", csv_of(testing::matrix_of(c["queries"])));
-  const std::string files = " --observations " + obs.path() + " --labels " + labels.path() + " --queries " + queries.path();
+  const std::string files =
+      " --observations " + obs.path() + " --labels " + labels.path() + " --queries " + queries.path();
   struct Expect {
     std::string args, header;
     nlohmann::json score, probability;
@@ -114,11 +115,10 @@ TEST(CliEvaluate, CurvesAreTheMeanAndSdOfTheReferenceTrials) {
   const EvaluationFiles f(doc);
   for (const auto& run : doc["runs"]) {
     const auto& o = run["options"];
-    std::string args = "evaluate --embeddings " + f.embeddings.path() + " --labels " + f.labels.path() +
-                       " --ood " + f.ood.path() + " --experiment " + run["experiment"].get<std::string>() +
-                       " --trials " + std::to_string(o["trials"].get<int>()) + " --seed " +
-                       std::to_string(o["seed"].get<int>()) + " --max-observations 16 --max-queries 12" +
-                       " --members 8 --k 2";
+    std::string args = "evaluate --embeddings " + f.embeddings.path() + " --labels " + f.labels.path() + " --ood " +
+                       f.ood.path() + " --experiment " + run["experiment"].get<std::string>() + " --trials " +
+                       std::to_string(o["trials"].get<int>()) + " --seed " + std::to_string(o["seed"].get<int>()) +
+                       " --max-observations 16 --max-queries 12" + " --members 8 --k 2";
     if (run["uses_mask"]) args += " --query-mask " + f.mask.path();
     const testing::CliRun r = run_cli(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -180,10 +180,10 @@ TEST(CliEvaluate, WritesTheFuzzyCloudsWhenAsked) {
   const nlohmann::json doc = testing::evaluation_fixture("experiments.json");
   const EvaluationFiles f(doc);
   const TempFile clouds("e_clouds.csv"), curves("e_curves.csv");
-  const testing::CliRun r = run_cli("evaluate --embeddings " + f.embeddings.path() + " --labels " + f.labels.path() +
-                                    " --experiment fuzzy --trials 1 --seed 11 --max-observations 16" +
-                                    " --max-queries 12 --members 8 --out " + curves.path() + " --clouds " +
-                                    clouds.path());
+  const testing::CliRun r =
+      run_cli("evaluate --embeddings " + f.embeddings.path() + " --labels " + f.labels.path() +
+              " --experiment fuzzy --trials 1 --seed 11 --max-observations 16" +
+              " --max-queries 12 --members 8 --out " + curves.path() + " --clouds " + clouds.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   std::ifstream in(clouds.path());

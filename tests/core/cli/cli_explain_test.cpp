@@ -4,18 +4,19 @@
 // LIME's coefficient (lime.h) with the same baseline and seed, written with 17 significant digits (so
 // equal to the last bit); --valid-range clips, --out writes the file, --help explains, and each bad
 // input gives one line naming the flag or file.
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <sstream>
 
-#include "cli_runner.h"
-#include "common/input_checks.h"
-#include "classification/gpc_fixtures.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/explain/lime.h"
 #include "gpprobe/explain/probe_output.h"
+
+#include "classification/gpc_fixtures.h"
+#include "cli_runner.h"
+#include "common/input_checks.h"
 #include "readers/probe_file.h"
 
 namespace gpprobe {
@@ -41,7 +42,8 @@ std::vector<std::vector<double>> rows_of(const CliRun& run) {
 
 struct GoldenClassifier {
   // `tag` names the training file: tests may run at once in separate processes.
-  explicit GoldenClassifier(const std::string& tag) : train("explain_train_" + tag + ".csv", testing::golden_train_csv(c)) {}
+  explicit GoldenClassifier(const std::string& tag)
+      : train("explain_train_" + tag + ".csv", testing::golden_train_csv(c)) {}
   nlohmann::json c = testing::gpc_golden_cases()[3];  // blobs-5d-ard
   TempFile train;
   std::vector<double> point = c["X_test"][2].get<std::vector<double>>();
@@ -102,7 +104,8 @@ TEST(CliExplain, ValidRangeClipsAndOutWritesTheFile) {
   const double hi = g.point[1] + 0.05;
   const TempFile out("explain_out.csv");
   const std::string range = " --valid-range -10," + joined({hi});
-  const CliRun clipped = run_cli(g.flags() + " --gamma 0.4 --dims 1 --lime-samples 50" + range + " --out " + out.path());
+  const CliRun clipped =
+      run_cli(g.flags() + " --gamma 0.4 --dims 1 --lime-samples 50" + range + " --out " + out.path());
   ASSERT_EQ(clipped.exit_code, 0) << clipped.err;
   EXPECT_EQ(clipped.out, "");
   std::ifstream file(out.path());
@@ -121,7 +124,8 @@ TEST(CliExplain, ValidRangeClipsAndOutWritesTheFile) {
 }
 
 TEST(CliExplain, ProbeFileRowsAreTheCoresNumbers) {
-  const std::string probe_path = std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
+  const std::string probe_path =
+      std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
   const cli::ProbeFile file = cli::read_probe_file(probe_path).value();
   const Probe probe =
       Probe::fit(file.observations.view(), file.labels.data(), file.labels.size(), file.options).value();
@@ -162,17 +166,20 @@ TEST(CliExplain, HelpExplainsTheMetric) {
 
 TEST(CliExplain, EachBadInputGivesOneLineNamingIt) {
   const GoldenClassifier g("errors");
-  const std::string probe_path = std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
+  const std::string probe_path =
+      std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
   const TempFile two_rows("explain_two_rows.csv", "1,2\n3,4\n");
   const struct {
     std::string args;
     int code;
     std::string message;
   } cases[] = {
-      {"explain --point 1,2 --gamma 1", 1, "gpprobe explain: give --train FILE (a classifier) or --probe FILE.probe.json\n"},
+      {"explain --point 1,2 --gamma 1", 1,
+       "gpprobe explain: give --train FILE (a classifier) or --probe FILE.probe.json\n"},
       {g.flags(), 1, "gpprobe explain: missing --gamma\n"},
       {g.flags() + " --gamma 0", 2, "gpprobe explain: --gamma must be > 0, got 0\n"},
-      {g.flags() + " --gamma 0.1 --probe " + probe_path, 2, "gpprobe explain: --train and --probe exclude each other\n"},
+      {g.flags() + " --gamma 0.1 --probe " + probe_path, 2,
+       "gpprobe explain: --train and --probe exclude each other\n"},
       {"explain --train " + g.train.path() + " --point 1,2 --gamma 0.1", 2,
        "gpprobe explain: --point has 2 values; " + g.train.path() + " has 5 feature columns\n"},
       {g.flags() + " --gamma 0.1 --dims 7", 2,
@@ -180,10 +187,12 @@ TEST(CliExplain, EachBadInputGivesOneLineNamingIt) {
       {g.flags() + " --gamma 0.1 --valid-range 100,101", 2,
        "gpprobe explain: --valid-range: the point's coordinate 0 is " + number_text(g.point[0]) +
            ", outside the valid range [100, 101]\n"},
-      {g.flags() + " --gamma 0.1 --baseline median", 2, "gpprobe explain: --baseline must be mean or zero, got 'median'\n"},
+      {g.flags() + " --gamma 0.1 --baseline median", 2,
+       "gpprobe explain: --baseline must be mean or zero, got 'median'\n"},
       {g.flags() + " --gamma 0.1 --lime-samples 1", 2, "gpprobe explain: --lime-samples must be at least 2, got 1\n"},
       {"explain --probe " + probe_path + " --query " + two_rows.path() + " --gamma 0.1", 1,
-       "gpprobe explain: " + two_rows.path() + ": has 2 rows; --query expects a file of one row (the query to explain)\n"},
+       "gpprobe explain: " + two_rows.path() +
+           ": has 2 rows; --query expects a file of one row (the query to explain)\n"},
       {"explain --probe " + probe_path + " --point 1 --gamma 0.1", 2,
        "gpprobe explain: --point goes with --train; give --query with --probe\n"},
   };

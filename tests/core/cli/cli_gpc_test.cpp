@@ -1,7 +1,5 @@
 // The `gpprobe gpc` command end to end: golden numbers through CSV, the exact header, 17 significant
 // digits, the JSON line's fields, defaults, both label conventions, and one stderr line per bad input.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,8 +7,10 @@
 #include <regex>
 #include <sstream>
 
-#include "cli_runner.h"
+#include <gtest/gtest.h>
+
 #include "classification/gpc_fixtures.h"
+#include "cli_runner.h"
 
 namespace gpprobe {
 namespace {
@@ -61,9 +61,11 @@ TEST(CliGpc, ReproducesTheGoldenCaseWithExactHeaderAndDigits) {
     std::string line;
     std::getline(lines, line);
     std::getline(lines, line);
-    const std::regex seventeen("^0,-?[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,0\\.[0-9]{1,17}$");
+    const std::regex seventeen(
+        "^0,-?[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,[0-9]\\.[0-9]{1,16}(e[-+][0-9]+)?,0\\.[0-9]{1,17}$");
     EXPECT_TRUE(std::regex_match(line, seventeen)) << line;
-    EXPECT_GE(testing::expect_seventeen_digit_fields(line), 2) << line;  // %.6g would print at most 8 characters per field
+    EXPECT_GE(testing::expect_seventeen_digit_fields(line), 2)
+        << line;  // %.6g would print at most 8 characters per field
 
     const nlohmann::json s = nlohmann::json::parse(r.err);
     EXPECT_EQ(s["method"], "laplace");

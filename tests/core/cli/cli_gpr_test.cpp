@@ -1,9 +1,9 @@
 // The `gpprobe gpr` command end to end: CSV in, predictions out against scikit-learn, the JSON line on
 // stderr, statuses, optimisation, and one stderr line per bad input.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "cli_runner.h"
 #include "regression/regression_fixtures.h"
@@ -47,7 +47,8 @@ struct CliData {
 
 // gpr on the fixture's training file with its hyperparameters, `test` and any further flags.
 testing::CliRun run_fixture(const CliData& d, const TempFile& test, const std::string& flags = "") {
-  return run_cli("gpr --train " + d.train.path() + " --test " + test.path() + " --lengthscale 0.7 --variance 1.3 --noise 0.1" + flags);
+  return run_cli("gpr --train " + d.train.path() + " --test " + test.path() +
+                 " --lengthscale 0.7 --variance 1.3 --noise 0.1" + flags);
 }
 
 TEST(CliGpr, PredictionsMatchSklearn) {
@@ -100,7 +101,8 @@ TEST(CliGpr, OptimizeIsAtLeastAsGoodAsSklearn) {
                          " --noise 0.5 --optimize --restarts 2 --seed 3");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(r.err);
-  EXPECT_GE(summary["log_marginal_likelihood"].get<double>(), c["sklearn_log_marginal_likelihood"].get<double>() - 1e-6);
+  EXPECT_GE(summary["log_marginal_likelihood"].get<double>(),
+            c["sklearn_log_marginal_likelihood"].get<double>() - 1e-6);
   EXPECT_EQ(summary["optimized"], true);
   EXPECT_EQ(summary["restarts"], 2);
 }
@@ -121,7 +123,8 @@ TEST(CliGpr, BadInputsGiveOneLineNamingTheFileAndTheProblem) {
   const std::vector<Case> cases = {
       {"--test " + d.test.path(), 1, "gpprobe gpr: missing --train\n"},
       {files + " --kernel gaussian", 2,
-       "gpprobe gpr: --kernel must be rbf, matern12, matern32, matern52, periodic, locally-periodic, linear or cosine, got 'gaussian'\n"},
+       "gpprobe gpr: --kernel must be rbf, matern12, matern32, matern52, periodic, locally-periodic, linear or cosine, "
+       "got 'gaussian'\n"},
       {files + " --lengthscale abc", 2, "gpprobe gpr: --lengthscale expects a finite number, got 'abc'\n"},
       {files + " --rho 2", 2, "gpprobe gpr: --rho must be in [0, 1], got 2\n"},
       {files + " --restarts -1", 2, "gpprobe gpr: --restarts expects a non-negative integer, got '-1'\n"},
@@ -175,8 +178,9 @@ TEST(CliGpr, PredictionsThatOverflowAreAnErrorNamingTheTestFile) {
   const auto r = run_cli("gpr --train " + train.path() + " --test " + test.path() + " --kernel linear");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "gpprobe gpr: " + test.path() +
-                       ": test inputs row 1: the prediction is not finite (the kernel overflows at inputs this large)\n");
+  EXPECT_EQ(r.err,
+            "gpprobe gpr: " + test.path() +
+                ": test inputs row 1: the prediction is not finite (the kernel overflows at inputs this large)\n");
 }
 
 }  // namespace

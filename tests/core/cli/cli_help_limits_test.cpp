@@ -1,11 +1,11 @@
 // The CLI answers --help for every command and caps the flags that set an amount of work (issue 23,
 // item 10): `gpprobe gpc --help` said "unknown option --help", and `--restarts 4294967297` was accepted
 // and would have run for days.
-#include <gtest/gtest.h>
-
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "cli/cli_runner.h"
 
@@ -19,13 +19,17 @@ TEST(TrustCli, EveryCommandPrintsItsUsageOnHelp) {
   const CliRun all = run_cli("help");
   ASSERT_EQ(all.exit_code, 0);
   // command, a piece of its usage only it has
-  const std::vector<std::pair<std::string, std::string>> commands = {
-      {"probe", "--certify-gamma G"},        {"loo", "leave-one-out check of the probe"},
-      {"bench", "[--dimension 768]"},        {"gpr", "--noise-variance N"},
-      {"baseline", "--method lp|svm|lpe|msp|maha|knn"}, {"evaluate", "--experiment probing|fuzzy|ood"},
-      {"draw", "--per-class N"},            {"gpc", "[--method laplace|ep]"},
-      {"bench-gpc", "[--dimensions 2,10]"}, {"robustness", "--point x1,...,xd"},
-      {"bench-robustness", "Synthetic2D"}};
+  const std::vector<std::pair<std::string, std::string>> commands = {{"probe", "--certify-gamma G"},
+                                                                     {"loo", "leave-one-out check of the probe"},
+                                                                     {"bench", "[--dimension 768]"},
+                                                                     {"gpr", "--noise-variance N"},
+                                                                     {"baseline", "--method lp|svm|lpe|msp|maha|knn"},
+                                                                     {"evaluate", "--experiment probing|fuzzy|ood"},
+                                                                     {"draw", "--per-class N"},
+                                                                     {"gpc", "[--method laplace|ep]"},
+                                                                     {"bench-gpc", "[--dimensions 2,10]"},
+                                                                     {"robustness", "--point x1,...,xd"},
+                                                                     {"bench-robustness", "Synthetic2D"}};
   for (const auto& [command, own] : commands) {
     for (const std::string& flag : {std::string(" --help"), std::string(" -h"), std::string(" --train x.csv --help")}) {
       const CliRun r = run_cli(command + flag);

@@ -1,9 +1,8 @@
 // gpprobe loo: each observation's leave-one-out judged probability equals `gpprobe probe` fitted on the
 // other observations and scoring it; the verdict line; a probe file gives the same rows; bad input.
-#include <gtest/gtest.h>
-
 #include <random>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -41,7 +40,8 @@ std::string labels_text(const std::vector<int>& y) {
 TEST(CliLoo, EachRowIsTheProbeFittedOnTheOthers) {
   const Case c = separable();
   const TempFile obs("loo_obs.csv", testing::csv_of(c.x)), labels("loo_labels.txt", labels_text(c.y));
-  const CliRun r = run_cli("loo --observations " + obs.path() + " --labels " + labels.path() + " --epsilon 0.2 --strength 4");
+  const CliRun r =
+      run_cli("loo --observations " + obs.path() + " --labels " + labels.path() + " --epsilon 0.2 --strength 4");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string header;
   const auto rows = testing::parse_output(r.out, &header);
@@ -57,8 +57,8 @@ TEST(CliLoo, EachRowIsTheProbeFittedOnTheOthers) {
     }
     const TempFile o("loo_rest.csv", testing::csv_of(rest)), l("loo_rest.txt", labels_text(rest_y)),
         q("loo_query.csv", testing::csv_of(query));
-    const CliRun refit = run_cli("probe --observations " + o.path() + " --labels " + l.path() + " --queries " + q.path() +
-                                 " --epsilon 0.2 --strength 4");
+    const CliRun refit = run_cli("probe --observations " + o.path() + " --labels " + l.path() + " --queries " +
+                                 q.path() + " --epsilon 0.2 --strength 4");
     ASSERT_EQ(refit.exit_code, 0) << refit.err;
     std::string probe_header;
     const auto scored = testing::parse_output(refit.out, &probe_header);

@@ -3,14 +3,14 @@
 // marginal likelihood 1e-9, gradient 1e-7), the exact header and 17 significant digits, hyperparameter
 // learning against the reference's log marginal likelihood, certified class bounds and the safety margin
 // holding every sampled point of the box with witnesses that `gpc` confirms, and one stderr line per bad input.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "classification/multiclass_fixtures.h"
 #include "cli_runner.h"
@@ -107,7 +107,8 @@ TEST(CliMulticlass, GpcReproducesEveryGoldenCaseThroughCsv) {
     for (std::size_t k = 0; k < C; ++k) {
       ASSERT_EQ(s["log_marginal_likelihood_gradient"][k].size(), 1 + d);
       for (std::size_t p = 0; p <= d; ++p) {
-        EXPECT_TRUE(testing::relatively_near(s["log_marginal_likelihood_gradient"][k][p], c["lml_gradient"][k][p], 1e-7))
+        EXPECT_TRUE(
+            testing::relatively_near(s["log_marginal_likelihood_gradient"][k][p], c["lml_gradient"][k][p], 1e-7))
             << "gradient " << k << "," << p;
       }
       EXPECT_EQ(s["signal_variances"][k], c["kernels"][k]["signal_variance"]);
@@ -159,13 +160,17 @@ TEST(CliMulticlass, OptimizeRaisesTheLogMarginalLikelihoodToAStationaryPoint) {
         for (std::size_t k = 0; k < C; ++k) {
           const double g = s["log_marginal_likelihood_gradient"][k][p];
           if (f.c["shared_kernel"].get<bool>()) tied += g;
-          else { EXPECT_LT(std::abs(g), 1e-3) << k << "," << p; }
+          else {
+            EXPECT_LT(std::abs(g), 1e-3) << k << "," << p;
+          }
         }
         if (f.c["shared_kernel"].get<bool>()) {
           const double log_s = std::log(s["signal_variances"][0].get<double>());
           const double log_l = p ? std::log(s["length_scales"][0][p - 1].get<double>()) : 0.0;
           // Unless the parameter sits at a bound of [1e-5, 1e5].
-          if (std::abs(p ? log_l : log_s) < std::log(1e5) - 1e-3) { EXPECT_LT(std::abs(tied), 1e-3) << p; }
+          if (std::abs(p ? log_l : log_s) < std::log(1e5) - 1e-3) {
+            EXPECT_LT(std::abs(tied), 1e-3) << p;
+          }
         }
       }
     }
@@ -196,8 +201,8 @@ double margin(const std::vector<double>& p, std::size_t predicted) {
 struct BoxCase {
   std::size_t case_index, test_row;
   double gamma;
-  std::string dims;       // --dims, or "" for all
-  int class_index;        // --class, or -1 for the predicted class
+  std::string dims;  // --dims, or "" for all
+  int class_index;   // --class, or -1 for the predicted class
 };
 
 void expect_sound_certificate(const BoxCase& b, const std::string& tag) {
@@ -205,8 +210,8 @@ void expect_sound_certificate(const BoxCase& b, const std::string& tag) {
   const nlohmann::json& c = f.c;
   const std::size_t C = c["C"], d = c["d"];
   const std::vector<double> x = c["X_test"][b.test_row].get<std::vector<double>>();
-  std::string args = "robustness --train " + f.train.path() + f.model_flags() + " --point " + numbers(x) +
-                     " --gamma " + numbers({b.gamma}) + " --tolerance 0.02";
+  std::string args = "robustness --train " + f.train.path() + f.model_flags() + " --point " + numbers(x) + " --gamma " +
+                     numbers({b.gamma}) + " --tolerance 0.02";
   if (!b.dims.empty()) args += " --dims " + b.dims;
   if (b.class_index >= 0) args += " --class " + std::to_string(b.class_index);
   const auto r = run_cli(args);
@@ -300,9 +305,9 @@ void expect_sound_certificate(const BoxCase& b, const std::string& tag) {
 }
 
 TEST(CliMulticlass, RobustnessBoundsHoldEverySampledPointOfTheBox) {
-  expect_sound_certificate({0, 0, 0.3, "", -1}, "blobs");        // 2-D blobs, the predicted class
-  expect_sound_certificate({2, 1, 0.25, "", 3}, "quadrants");    // 4 classes, an explicit class
-  expect_sound_certificate({1, 2, 0.2, "0,2", -1}, "per_class"); // per-class kernels, 2 of 3 coordinates move
+  expect_sound_certificate({0, 0, 0.3, "", -1}, "blobs");         // 2-D blobs, the predicted class
+  expect_sound_certificate({2, 1, 0.25, "", 3}, "quadrants");     // 4 classes, an explicit class
+  expect_sound_certificate({1, 2, 0.2, "0,2", -1}, "per_class");  // per-class kernels, 2 of 3 coordinates move
 }
 
 TEST(CliMulticlass, EachBadInputIsOneLineNamingTheProblem) {
@@ -330,11 +335,11 @@ TEST(CliMulticlass, EachBadInputIsOneLineNamingTheProblem) {
       {"gpc --likelihood softmax" + train + " --signal-variance 1,2", 2,
        "--signal-variance has 2 values; " + f.train.path() + " has 3 classes (labels 0 to 2): give 1 or 3"},
       {"gpc --likelihood softmax" + train + " --length-scales-per-class \"1,1;1,1\"", 2,
-       "--length-scales-per-class has 2 lists; " + f.train.path() + " has 3 classes (labels 0 to 2): give 3, "
-                                                                   "separated by ';'"},
+       "--length-scales-per-class has 2 lists; " + f.train.path() +
+           " has 3 classes (labels 0 to 2): give 3, "
+           "separated by ';'"},
       {"gpc --likelihood softmax" + train + " --length-scales-per-class \"1,1;1,1,1;1\"", 2,
-       "--length-scales-per-class has 3 values for class 1; " + f.train.path() +
-           " has 2 feature columns: give 1 or 2"},
+       "--length-scales-per-class has 3 values for class 1; " + f.train.path() + " has 2 feature columns: give 1 or 2"},
       {"gpc --likelihood softmax" + train + " --length-scales-per-class \"1,1;x;1\"", 2,
        "--length-scales-per-class expects one list of numbers per class, the lists separated by ';' and the numbers "
        "by ',', got '1,1;x;1'"},
@@ -364,7 +369,8 @@ TEST(CliMulticlass, EachBadInputIsOneLineNamingTheProblem) {
 
   // A class below the largest label without an example is allowed: its latent GP keeps its prior mean 0 while
   // the others' rise at their examples, so it is never the most probable class at the training points.
-  const auto r = run_cli("gpc --likelihood softmax --train " + missing_class.path() + " --test " + missing_class.path());
+  const auto r =
+      run_cli("gpc --likelihood softmax --train " + missing_class.path() + " --test " + missing_class.path());
   EXPECT_EQ(r.exit_code, 1) << "the test file has the label column too";
   const TempFile test("multiclass_missing_test.csv", "0,0\n3,3\n");
   const auto ok = run_cli("gpc --likelihood softmax --train " + missing_class.path() + " --test " + test.path());

@@ -4,11 +4,11 @@
 // attack's point lies in the box, so its probability never passes the certified bound of the adversarial
 // extreme; in Fig. 4 each delta interval is ordered and holds pi(x*) - pi(x*) = 0 only at gamma 0; in
 // Fig. 6 each mean Delta lies in its interval (Fig. 5, multi-class: tests/core/explain/figure5_test.cpp).
-#include <gtest/gtest.h>
-
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "cli_runner.h"
 
@@ -45,7 +45,9 @@ TEST(CliPaperRobustness, Figure3BoundsNeverPassTheAttack) {
                            " --train-rows 80 --test-points 10 --pixels 2 --gammas 0,0.5,1,2 --epochs 10");
   std::string header;
   const auto rows = table(run.out, &header);
-  EXPECT_EQ(header, "point,label,probability,gamma,pixels,side,bound_lower,bound_upper,gpfgs,verdict_can_flip,iterations,status");
+  EXPECT_EQ(
+      header,
+      "point,label,probability,gamma,pixels,side,bound_lower,bound_upper,gpfgs,verdict_can_flip,iterations,status");
   ASSERT_EQ(rows.size(), 2u * 4u);  // the first test point of each label, four gammas
   for (const auto& r : rows) {
     ASSERT_EQ(r.size(), 12u);
@@ -63,7 +65,8 @@ TEST(CliPaperRobustness, Figure4GivesOrderedDeltasAndASummary) {
                            " --train-rows 80 --test-points 4 --epochs 5,10 --gamma 0.2");
   std::string header;
   const auto rows = table(run.out, &header);
-  EXPECT_EQ(header, "method,epochs,point,probability,delta_lower,delta_upper,status,log_marginal_likelihood,evaluations");
+  EXPECT_EQ(header,
+            "method,epochs,point,probability,delta_lower,delta_upper,status,log_marginal_likelihood,evaluations");
   ASSERT_EQ(rows.size(), 2u * 2u * 4u);
   for (const auto& r : rows) {
     EXPECT_TRUE(r[0] == "laplace" || r[0] == "ep");

@@ -2,12 +2,12 @@
 // tests/reference/probe_file/{valid,invalid}/ (scripts/fixtures/make_probe_file_cases.py), read by
 // tests/wasm/probe_file_table.test.ts for the library. The readers disagreed: "rows": 6.0 was refused
 // here and accepted there; a negative or short "observation_rows" was refused there and ignored here.
-#include <gtest/gtest.h>
-
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.h"
 #include "readers/probe_file.h"

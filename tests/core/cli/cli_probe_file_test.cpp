@@ -2,10 +2,10 @@
 // scripts/fixtures/make_probe_file_fixtures.py with numpy and base64, never with our code) fit the
 // golden cases' probes, which score the cases' queries with the golden numbers; certified columns
 // work with a probe file; each bad file or flag gives one line naming the file or flag.
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "cli_runner.h"
 #include "readers/probe_file.h"
@@ -32,7 +32,8 @@ std::string read_text(const std::string& path) {
 }
 
 const testing::GoldenCase& golden(const std::vector<testing::GoldenCase>& cases, const std::string& name) {
-  for (const auto& c : cases) if (c.name == name) return c;
+  for (const auto& c : cases)
+    if (c.name == name) return c;
   throw std::runtime_error("no golden case " + name);
 }
 
@@ -41,8 +42,9 @@ TEST(CliProbeFile, FixturesReproduceTheGoldenCases) {
   // float64 observations reproduce the reference like the flags do (1e-8); float32 ones within the
   // float32 tolerance of the golden tests (the reference is float64). In the file's space, and with
   // --space naming either space instead.
-  for (const auto& [file, name, tolerance] : {std::tuple{"random_o40_d16.float64.probe.json", "random O=40 d=16", 1e-8},
-                                              std::tuple{"random_o30_d64.float32.probe.json", "random O=30 d=64", 4.5e-7}}) {
+  for (const auto& [file, name, tolerance] :
+       {std::tuple{"random_o40_d16.float64.probe.json", "random O=40 d=16", 1e-8},
+        std::tuple{"random_o30_d64.float32.probe.json", "random O=30 d=64", 4.5e-7}}) {
     const testing::GoldenCase& g = golden(cases, name);
     const TempFile queries("queries.csv", csv_of(g.queries));
     for (const std::string space : {"", " --space function", " --space weight"}) {
@@ -135,8 +137,10 @@ TEST(CliProbeFile, EachBadFileOrFlagGivesOneLine) {
       {"{\"format\": \"something\"}", ": not a gpprobe probe file (expected \"format\": \"gpprobe-probe\")"},
       {with("\"version\": 1", "\"version\": 2"), ": version 2 is not one this gpprobe reads (version 1)"},
       {with("\"epsilon\": 0.05", "\"epsilon\": -1"), ": \"epsilon\" must be a positive number, got -1"},
-      {with("\"space\": \"function\"", "\"space\": \"fast\""), ": \"space\" must be \"automatic\", \"function\" or \"weight\", got \"fast\""},
-      {with("\"dtype\": \"float64\"", "\"dtype\": \"int8\""), ": \"observations.dtype\" must be \"float32\" or \"float64\", got \"int8\""},
+      {with("\"space\": \"function\"", "\"space\": \"fast\""),
+       ": \"space\" must be \"automatic\", \"function\" or \"weight\", got \"fast\""},
+      {with("\"dtype\": \"float64\"", "\"dtype\": \"int8\""),
+       ": \"observations.dtype\" must be \"float32\" or \"float64\", got \"int8\""},
       {with("\"rows\": 40", "\"rows\": 41"), ": observations.data holds 5120 bytes; 41 x 16 float64 values need 5248"},
       {with("\"labels\": [", "\"labels\": [1, "), ": \"labels\" has 41 values for 40 observation rows"},
       {with("\"data\": \"", "\"data\": \"!"), ": \"observations.data\" must be base64 text"},

@@ -1,15 +1,16 @@
 // The `gpprobe probe` command end to end: files in, CSV out, and one stderr line per bad input.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 
 #include "cli_runner.h"
 #include "csv_output.h"
-#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "test_support.h"
 
 namespace gpprobe {
@@ -20,7 +21,6 @@ using testing::csv_of;
 using testing::parse_output;
 using testing::run_cli;
 using testing::TempFile;
-
 
 const char* kHeader = "query,judged_probability,episteme,alea,latent_mean,latent_variance,knowledge,ood_score";
 
@@ -71,7 +71,7 @@ TEST(CliProbe, WritesSeventeenSignificantDigitsToOut) {
   const TempFile obs("o.csv", "1,0\n0,1\n"), labels("l.csv", "1\n0\n"), queries("q.csv", "0.5,0.25\n");
   const TempFile out("result.csv");
   const CliRun r = run_cli("probe --observations " + obs.path() + " --labels " + labels.path() + " --queries " +
-                        queries.path() + " --out " + out.path());
+                           queries.path() + " --out " + out.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   std::ifstream in(out.path());
@@ -134,7 +134,8 @@ TEST(CliProbe, EachBadInputGivesOneLineNamingTheFileAndTheProblem) {
        short_labels.path() + ": 2 labels for 3 observation rows in " + good_obs.path()},
       {"label not 0/1", obs + good_obs.path() + lab + bad_label.path() + q + good_q.path(),
        bad_label.path() + ": label on data line 2 is 0.5; labels must be 0 or 1"},
-      {"empty file", obs + empty.path() + lab + good_labels.path() + q + good_q.path(), empty.path() + ": file is empty"},
+      {"empty file", obs + empty.path() + lab + good_labels.path() + q + good_q.path(),
+       empty.path() + ": file is empty"},
       {"empty query set", obs + good_obs.path() + lab + good_labels.path() + q + header_only.path(),
        header_only.path() + ": no data rows"},
       {"npy dtype", obs + int_npy.path() + lab + good_labels.path() + q + good_q.path(),

@@ -1,11 +1,11 @@
 // Hostile files for the native readers (issue 9, items 1-3): each reproducer of the reliability run, end
 // to end through the CLI and directly through the parsers, with the exact message a user reads.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "cli_runner.h"
 #include "readers/delimited_reader.h"
@@ -56,7 +56,8 @@ TEST(CliReaders, FormFeedAndVerticalTabLinesAreBlankLines) {
   }
   // The issue's command: 1 observation row, 2 labels.
   const TempFile obs("ff_obs.txt", "a b\n\f\n1 2\n"), labels("ff_labels.txt", "0\n1\n"), q("ff_q.csv", "1,2\n");
-  const CliRun r = run_cli("probe --observations " + obs.path() + " --labels " + labels.path() + " --queries " + q.path());
+  const CliRun r =
+      run_cli("probe --observations " + obs.path() + " --labels " + labels.path() + " --queries " + q.path());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "gpprobe probe: " + labels.path() + ": 2 labels for 1 observation rows in " + obs.path() + "\n");
@@ -74,7 +75,8 @@ TEST(CliReaders, FourHundredThousandFormFeedLinesScoreLikeTheCleanFile) {
   // 400,000 \f lines used to segfault the probe; now they are skipped and the scores are those of the
   // same file without them.
   const TempFile clean("clean_obs.txt", "a b\n1 2\n-1 0.5\n"), labels("clean_labels.txt", "1\n0\n");
-  const TempFile noisy("noisy_obs.txt", "a b\n" + repeated("\f\n", 200000) + "1 2\n" + repeated("\v\n", 200000) + "-1 0.5\n");
+  const TempFile noisy("noisy_obs.txt",
+                       "a b\n" + repeated("\f\n", 200000) + "1 2\n" + repeated("\v\n", 200000) + "-1 0.5\n");
   const TempFile q("noisy_q.csv", "1,2\n0,0\n-3,1\n");
   const std::string rest = " --labels " + labels.path() + " --queries " + q.path();
   const CliRun expected = run_cli("probe --observations " + clean.path() + rest);
@@ -92,11 +94,12 @@ TEST(CliReaders, NpyShapeProductsThatOverflowAreParseErrors) {
   std::ifstream in(wrap.path(), std::ios::binary | std::ios::ate);
   ASSERT_EQ(in.tellg(), 144);
   const TempFile labels("wrap_labels.txt", "0\n1\n1\n0\n"), q("wrap_q.csv", "1,2\n");
-  const std::string message = wrap.path() + ": the .npy header's shape (4, 4611686018427387905) of 4-byte items "
-                                            "needs more than 2^64 bytes; the file holds 16";
+  const std::string message = wrap.path() +
+                              ": the .npy header's shape (4, 4611686018427387905) of 4-byte items "
+                              "needs more than 2^64 bytes; the file holds 16";
   for (const std::string command : {"baseline --method svm", "baseline --method knn", "probe"}) {
-    const CliRun r = run_cli(command + " --observations " + wrap.path() + " --labels " + labels.path() +
-                             " --queries " + q.path());
+    const CliRun r =
+        run_cli(command + " --observations " + wrap.path() + " --labels " + labels.path() + " --queries " + q.path());
     EXPECT_EQ(r.exit_code, 1) << command;
     EXPECT_EQ(r.err, "gpprobe " + command.substr(0, command.find(' ')) + ": " + message + "\n") << command;
   }
@@ -114,10 +117,14 @@ TEST(CliReaders, NpyHeadersNeverEndInABareExceptionName) {
       {npy_bytes("<f4", false, "(123456789012345678901234, 2)", data),
        "the .npy header's shape (123456789012345678901234, 2) has an entry larger than 2^64 - 1"},
       {npy_bytes("<f99999999999999999999", false, "(2, 2)", data), "unsupported dtype '<f99999999999999999999'"},
-      {npy_bytes("<f4", false, "(1.5, 2)", data), "the .npy header's shape (1.5, 2) is not a tuple of non-negative integers"},
-      {npy_bytes("<f4", false, "(-1, 3)", data), "the .npy header's shape (-1, 3) is not a tuple of non-negative integers"},
-      {npy_bytes("<f4", false, "('', 4)", data), "the .npy header's shape ('', 4) is not a tuple of non-negative integers"},
-      {npy_bytes("<f4", false, "(True, 4)", data), "the .npy header's shape (True, 4) is not a tuple of non-negative integers"},
+      {npy_bytes("<f4", false, "(1.5, 2)", data),
+       "the .npy header's shape (1.5, 2) is not a tuple of non-negative integers"},
+      {npy_bytes("<f4", false, "(-1, 3)", data),
+       "the .npy header's shape (-1, 3) is not a tuple of non-negative integers"},
+      {npy_bytes("<f4", false, "('', 4)", data),
+       "the .npy header's shape ('', 4) is not a tuple of non-negative integers"},
+      {npy_bytes("<f4", false, "(True, 4)", data),
+       "the .npy header's shape (True, 4) is not a tuple of non-negative integers"},
       {npy_with_header("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", data),
        "unsupported dtype [('a', '<f4')] (structured arrays are not supported)"},
       {npy_with_header("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }", data),
@@ -125,7 +132,8 @@ TEST(CliReaders, NpyHeadersNeverEndInABareExceptionName) {
       {npy_with_header("{'descr': '<f4', 'shape': (2,), }", data), "the .npy header has no 'fortran_order'"},
       {npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x", data),
        "the .npy header has text after its dict"},
-      {raw("\x93NUMPY\x02\x00\xff\xff\xff\x7f{}"), "the .npy header claims 2147483647 bytes; at most 65536 are supported"},
+      {raw("\x93NUMPY\x02\x00\xff\xff\xff\x7f{}"),
+       "the .npy header claims 2147483647 bytes; at most 65536 are supported"},
       {raw("\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'"), "truncated .npy header"},
       {raw("\x93NUMPY\x04\x00\x10\x00"), "unsupported .npy version 4"},
   };
@@ -133,8 +141,10 @@ TEST(CliReaders, NpyHeadersNeverEndInABareExceptionName) {
     EXPECT_EQ(cli::parse_npy(bytes_of(bytes), "x.npy").status().message(), "x.npy: " + message) << message;
   }
   // End to end, the first of them as the issue ran it.
-  const TempFile digits("digits.npy", cases[0].first), labels("digits_labels.txt", "0\n1\n"), q("digits_q.csv", "1,2\n");
-  const CliRun r = run_cli("probe --observations " + digits.path() + " --labels " + labels.path() + " --queries " + q.path());
+  const TempFile digits("digits.npy", cases[0].first), labels("digits_labels.txt", "0\n1\n"),
+      q("digits_q.csv", "1,2\n");
+  const CliRun r =
+      run_cli("probe --observations " + digits.path() + " --labels " + labels.path() + " --queries " + q.path());
   EXPECT_EQ(r.err, "gpprobe probe: " + digits.path() + ": " + cases[0].second + "\n");
 }
 
@@ -158,7 +168,8 @@ TEST(CliReaders, NpyHeaderParserReadsWhatNumpyWrites) {
   ASSERT_TRUE(scalar.ok()) << scalar.status().message();
   EXPECT_EQ(scalar.value().size(), 1u);
   // Zero-size arrays hold no data, whatever their other dimensions.
-  Result<cli::NpyArray> empty = cli::parse_npy(bytes_of(npy_bytes("<f4", false, "(0, 4611686018427387905)", "")), "e.npy");
+  Result<cli::NpyArray> empty =
+      cli::parse_npy(bytes_of(npy_bytes("<f4", false, "(0, 4611686018427387905)", "")), "e.npy");
   ASSERT_TRUE(empty.ok()) << empty.status().message();
   EXPECT_EQ(empty.value().size(), 0u);
 }
@@ -181,8 +192,10 @@ TEST(CliReaders, ProbeFilesWithHostileShapesAndNesting) {
   // that wraps around, and a message that dump()ed whatever the file held (200,000 nested lists as a
   // label recursed off the stack: a segfault).
   const std::string head = "{\"format\": \"gpprobe-probe\", \"version\": 1, \"epsilon\": 0.1, \"strength\": 5, ";
-  const std::string one_row = "\"observations\": {\"rows\": 1, \"cols\": 1, \"dtype\": \"float64\", \"data\": \"AAAAAAAA8D8=\"}, ";
-  EXPECT_EQ(cli::parse_probe_file(head + one_row + "\"labels\": [" + repeated("[", 200000) + repeated("]", 200000) + "]}", "p.json")
+  const std::string one_row =
+      "\"observations\": {\"rows\": 1, \"cols\": 1, \"dtype\": \"float64\", \"data\": \"AAAAAAAA8D8=\"}, ";
+  EXPECT_EQ(cli::parse_probe_file(
+                head + one_row + "\"labels\": [" + repeated("[", 200000) + repeated("]", 200000) + "]}", "p.json")
                 .status()
                 .message(),
             "p.json: label 0 is a list of 1 values; labels must be 0 or 1");

@@ -2,14 +2,14 @@
 // (minimum.lower <= pi_min <= minimum.upper = pi(witness), the same for the maximum, the box, root
 // bounds around the reference's empirical extrema), pi(witness) as `gpprobe gpc` reports it, --dims,
 // --valid-range, --sweep (Fig. 2 rows), --out, and one stderr line per bad input.
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "cli_runner.h"
+#include <gtest/gtest.h>
+
 #include "classification/gpc_fixtures.h"
+#include "cli_runner.h"
 
 namespace gpprobe {
 namespace {
@@ -36,11 +36,13 @@ struct GoldenBoxFiles {
   nlohmann::json c, box;
   TempFile train;
   GoldenBoxFiles(std::size_t case_index, std::size_t box_index)
-      : c(testing::gpc_golden_cases()[case_index]), box(c["robustness"][box_index]),
+      : c(testing::gpc_golden_cases()[case_index]),
+        box(c["robustness"][box_index]),
         train("robustness_train.csv", testing::golden_train_csv(c)) {}
   std::string args() const {
     std::string dims;
-    for (std::size_t j = 0; j < box["dims"].size(); ++j) dims += (j ? "," : "") + std::to_string(box["dims"][j].get<int>());
+    for (std::size_t j = 0; j < box["dims"].size(); ++j)
+      dims += (j ? "," : "") + std::to_string(box["dims"][j].get<int>());
     return "robustness --train " + train.path() + model_flags(c, box["model"]) + " --point " + numbers(box["x_star"]) +
            " --gamma " + numbers(nlohmann::json::array({box["gamma"]})) + " --dims " + dims;
   }
@@ -64,7 +66,8 @@ void expect_certificate(const nlohmann::json& j, const GoldenBoxFiles& f, double
   // The root bounds hold the reference's empirical extrema (our fit agrees with the reference's to 1e-7).
   const nlohmann::json& e = box["empirical"];
   for (const auto& [field, quantity] : {std::pair<const char*, const char*>{"mean", "latent_mean"},
-                                        {"variance", "latent_variance"}, {"probability", "prob"}}) {
+                                        {"variance", "latent_variance"},
+                                        {"probability", "prob"}}) {
     EXPECT_LE(j["root"][field][0].get<double>(), e[quantity]["min"].get<double>() + 1e-7) << field;
     EXPECT_GE(j["root"][field][1].get<double>(), e[quantity]["max"].get<double>() - 1e-7) << field;
   }
@@ -117,7 +120,8 @@ TEST(CliRobustness, SweepGivesOneRowPerGammaOnTheAdversarialSide) {
   const nlohmann::json& s = c["robustness_sweep"];
   const TempFile train("robustness_sweep_train.csv", testing::golden_train_csv(c));
   std::string gammas;
-  for (const auto& row : s["rows"]) gammas += (gammas.empty() ? "" : ",") + numbers(nlohmann::json::array({row["gamma"]}));
+  for (const auto& row : s["rows"])
+    gammas += (gammas.empty() ? "" : ",") + numbers(nlohmann::json::array({row["gamma"]}));
   const auto r = run_cli("robustness --train " + train.path() + model_flags(c, "laplace_probit") + " --point " +
                          numbers(s["x_star"]) + " --sweep " + gammas);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -1,17 +1,16 @@
 // Runs the gpprobe binary with arguments and captures its exit code, stdout and stderr; CSV helpers.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-#include <sys/wait.h>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 #include "test_support.h"
 

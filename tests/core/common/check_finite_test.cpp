@@ -1,12 +1,12 @@
 // check_finite scans a view in place, eight lanes at a time in blocks of 1,024 values: the first NaN or
 // +-Inf must be the one reported, wherever it falls (first or last value of a block, in the tail after
 // the last whole block, after a finite block that holds huge values), for float32 and float64 views.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/common/matrix_view.h"
 

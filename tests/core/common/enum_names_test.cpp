@@ -2,11 +2,13 @@
 // (CLI flags and output, the JSON lines, the wasm values): each table lists every enumerator once, in
 // declaration order, under the expected name; every name reads back to its value; and a name outside
 // the table is refused with a message listing the accepted names.
-#include <gtest/gtest.h>
+#include "gpprobe/common/enum_names.h"
 
 #include <set>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/baselines/baselines.h"
 #include "gpprobe/certify/box_bounds.h"
@@ -16,7 +18,6 @@
 #include "gpprobe/certify/query_neighbourhood.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/likelihood.h"
-#include "gpprobe/common/enum_names.h"
 #include "gpprobe/common/status.h"
 #include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/probe/leave_one_out.h"

@@ -1,9 +1,9 @@
 // Bounded L-BFGS on Rosenbrock's function: the free optimum, an optimum on a bound, fixed variables.
-#include <gtest/gtest.h>
+#include "gpprobe/common/lbfgs.h"
 
 #include <cmath>
 
-#include "gpprobe/common/lbfgs.h"
+#include <gtest/gtest.h>
 
 namespace gpprobe {
 namespace {
@@ -47,12 +47,12 @@ TEST(Lbfgs, HoldsFixedVariablesAndProjectsTheStart) {
 
 TEST(Lbfgs, ReportsProgressAndCancels) {
   std::size_t calls = 0;
-  Result<LbfgsResult> r = minimize_lbfgs(rosenbrock, {-1.2, 1.0}, {-5, -5}, {5, 5}, {},
-                                         [&](std::size_t done, std::size_t total) {
-                                           ++calls;
-                                           EXPECT_EQ(total, 200u);
-                                           return done < 3;
-                                         });
+  Result<LbfgsResult> r =
+      minimize_lbfgs(rosenbrock, {-1.2, 1.0}, {-5, -5}, {5, 5}, {}, [&](std::size_t done, std::size_t total) {
+        ++calls;
+        EXPECT_EQ(total, 200u);
+        return done < 3;
+      });
   EXPECT_EQ(r.status().code(), StatusCode::cancelled);
   EXPECT_EQ(r.status().message(), "optimisation cancelled after 3 iterations");
   EXPECT_EQ(calls, 3u);

@@ -1,12 +1,13 @@
 // The seeded stream is the same on every platform: pinned to an independent Python mirror of
 // mt19937_64 / splitmix64 (scripts/fixtures/reference_random.py) and to the C++ standard's check value.
-#include <gtest/gtest.h>
+#include "gpprobe/common/random_stream.h"
 
 #include <numeric>
 #include <random>
 
+#include <gtest/gtest.h>
+
 #include "evaluation/evaluation_fixtures.h"
-#include "gpprobe/common/random_stream.h"
 
 namespace gpprobe {
 namespace {

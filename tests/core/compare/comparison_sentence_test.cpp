@@ -1,10 +1,10 @@
 // Layer numbers read from names, and the sentence for each situation a comparison can be in, on
 // comparisons written by hand (the numbers are chosen, not computed).
-#include <gtest/gtest.h>
+#include "gpprobe/compare/comparison_sentence.h"
 
 #include <cmath>
 
-#include "gpprobe/compare/comparison_sentence.h"
+#include <gtest/gtest.h>
 
 namespace gpprobe {
 namespace {

@@ -1,16 +1,18 @@
 // DeLong's paired AUROC comparison against its definition computed in plain Python
 // (scripts/fixtures/reference_delong.py -> tests/reference/compare/delong.json: pairwise placements, no
 // mid-ranks, no numpy), the single-scorer case against metrics.h, and each bad input's message.
-#include <gtest/gtest.h>
+#include "gpprobe/compare/delong.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
 
-#include "evaluation/evaluation_fixtures.h"
-#include "gpprobe/compare/delong.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/evaluation/metrics.h"
+
+#include "evaluation/evaluation_fixtures.h"
 
 namespace gpprobe {
 namespace {

@@ -4,18 +4,20 @@
 // of the table to 1e-12; a second concept (the grid) must give what it gives compared alone. Also the
 // fall-back to leave-one-out when the held-out rows lack a class, one observation's episteme against
 // its closed form, progress and cancel, and each bad input's message.
-#include <gtest/gtest.h>
+#include "gpprobe/compare/representation_comparison.h"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 
-#include "evaluation/evaluation_fixtures.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/compare/delong.h"
-#include "gpprobe/compare/representation_comparison.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/probe/beta_prior.h"
 #include "gpprobe/probe/uncertainty_measures.h"
+
+#include "evaluation/evaluation_fixtures.h"
 
 namespace gpprobe {
 namespace {
@@ -47,8 +49,10 @@ struct Layers {
     for (std::size_t i = 0; i < n; ++i) {
       const double a = (i % 3 == 0) ? 1.0 : -1.0, b = (i % 2) ? 1.0 : -1.0;
       for (int j = 0; j < 6; ++j) noise(Eigen::Index(i), j) = z(rng);
-      for (int j = 0; j < 12; ++j) weak64(Eigen::Index(i), j) = z(rng) + (j == 0 ? 0.8 * a : 0.0) + (j == 1 ? 0.5 * b : 0.0);
-      for (int j = 0; j < 24; ++j) strong(Eigen::Index(i), j) = z(rng) + (j < 3 ? 2.0 * a : 0.0) + (j == 3 ? 1.5 * b : 0.0);
+      for (int j = 0; j < 12; ++j)
+        weak64(Eigen::Index(i), j) = z(rng) + (j == 0 ? 0.8 * a : 0.0) + (j == 1 ? 0.5 * b : 0.0);
+      for (int j = 0; j < 24; ++j)
+        strong(Eigen::Index(i), j) = z(rng) + (j < 3 ? 2.0 * a : 0.0) + (j == 3 ? 1.5 * b : 0.0);
     }
     weak32.resize(n * 12);
     for (std::size_t k = 0; k < weak32.size(); ++k) weak32[k] = float(weak64.data()[k]);
@@ -171,9 +175,8 @@ TEST(RepresentationComparison, EveryNumberEqualsProbingEachEmbeddingAlone) {
   ComparisonOptions options;
   options.probe.epsilon = 0.1;
   options.probe.strength = 5.0;
-  const std::vector<ComparedConcept> concepts = {
-      {"thirds", data.labels.data(), data.n, data.observations},
-      {"odd", data.second.data(), data.n, data.second_observations}};
+  const std::vector<ComparedConcept> concepts = {{"thirds", data.labels.data(), data.n, data.observations},
+                                                 {"odd", data.second.data(), data.n, data.second_observations}};
   Result<ComparisonResult> r = compare_representations(reps, concepts, options);
   ASSERT_TRUE(r.ok()) << r.status().message();
   const double threshold = one_observation_episteme(options.probe).value();
@@ -240,7 +243,7 @@ TEST(RepresentationComparison, FallsBackToLeaveOneOutWhenHeldOutRowsLackAClass) 
   for (std::size_t row : data.observations) labels[row] = data.labels[row];
   labels[2] = 1;
   const std::vector<Representation> reps = data.representations();
-  const ComparedConcept concept{"sparse", labels.data(), data.n, data.observations};
+  const ComparedConcept concept {"sparse", labels.data(), data.n, data.observations};
   const ComparisonResult r = compare_representations(reps, {concept}).value();
   const ConceptComparison& c = r.concepts[0];
   EXPECT_EQ(c.basis, ComparisonBasis::leave_one_out);
@@ -251,7 +254,8 @@ TEST(RepresentationComparison, FallsBackToLeaveOneOutWhenHeldOutRowsLackAClass) 
   for (const Representation& rep : reps) {
     loo.push_back(probe_alone(rep, data.labels, data.observations, {}, r.episteme_threshold).loo.judged_probability);
   }
-  const AurocCovariance cov = delong_covariance(y.data(), y.size(), {loo[0].data(), loo[1].data(), loo[2].data()}).value();
+  const AurocCovariance cov =
+      delong_covariance(y.data(), y.size(), {loo[0].data(), loo[1].data(), loo[2].data()}).value();
   for (std::size_t k = 0; k < 3; ++k) {
     EXPECT_EQ(c.probes[k].heldout_rows, 1u);
     EXPECT_TRUE(std::isnan(c.probes[k].heldout_auroc));
@@ -279,7 +283,7 @@ TEST(RepresentationComparison, OneObservationEpistemeIsItsClosedForm) {
 TEST(RepresentationComparison, ReportsProgressOverEveryRowAndCancels) {
   const Layers data;
   const std::vector<Representation> reps = data.representations();
-  const ComparedConcept concept{"thirds", data.labels.data(), data.n, data.observations};
+  const ComparedConcept concept {"thirds", data.labels.data(), data.n, data.observations};
   std::size_t last = 0, total = 0;
   ASSERT_TRUE(compare_representations(reps, {concept, concept}, {}, [&](std::size_t done, std::size_t all) {
                 EXPECT_GE(done, last);
@@ -302,7 +306,9 @@ TEST(RepresentationComparison, EachBadInputNamesTheProblem) {
   with_nan(4, 2) = NAN;
   const RowMatrix narrow_ood(3, 5);
   const ComparedConcept good{"thirds", data.labels.data(), data.n, data.observations};
-  auto with_rows = [&](std::vector<std::size_t> rows) { return ComparedConcept{"c", data.labels.data(), data.n, rows}; };
+  auto with_rows = [&](std::vector<std::size_t> rows) {
+    return ComparedConcept{"c", data.labels.data(), data.n, rows};
+  };
   std::vector<std::uint8_t> seven = data.second;
   seven[9] = 7;
   const std::size_t unlabelled_row = 17;  // a multiple of 17: no label
@@ -313,7 +319,8 @@ TEST(RepresentationComparison, EachBadInputNamesTheProblem) {
        "compare needs at least one embedding"},
       {compare_representations({reps[0], {"short.npy", MatrixView(short_rows), {}}}, {good}).status(),
        StatusCode::dimension_mismatch,
-       "embedding 'short.npy' has 239 rows, embedding 'layer_0.npy' has 240 rows; every embedding must hold the same rows"},
+       "embedding 'short.npy' has 239 rows, embedding 'layer_0.npy' has 240 rows; every embedding must hold the same "
+       "rows"},
       {compare_representations({{"nan.npy", MatrixView(with_nan), {}}}, {good}).status(), StatusCode::non_finite,
        "embedding 'nan.npy' row 4, column 2 is NaN"},
       {compare_representations({{"x.npy", MatrixView(data.noise), MatrixView(narrow_ood)}}, {good}).status(),

@@ -12,6 +12,7 @@
 
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
+
 #include "test_support.h"
 
 namespace gpprobe::testing {

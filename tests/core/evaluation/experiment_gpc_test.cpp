@@ -3,18 +3,19 @@
 // reference), they rank a separable concept well, Laplace and EP (both probit, EP from Laplace's
 // optimum) rank alike, and their AUROC is the AUROC of a classifier fitted through the public API on
 // the same observations and queries.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 
-#include "gpprobe/evaluation/experiment.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/evaluation/metrics.h"
-#include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "gpprobe/linalg/parallel_for.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -56,10 +57,12 @@ TEST(ExperimentGpc, AddsTwoCurvesAndChangesNoOther) {
   // A concept two classes apart: from 16 observations on, every probe of it ranks queries well, and the two
   // approximations of the same probit model rank alike.
   for (std::size_t j = 3; j < 5; ++j) {
-    for (std::size_t c : {4u, 5u}) EXPECT_GT(with.curves[c].mean[j], 0.9) << with.curves[c].method << " O = " << with.observation_counts[j];
+    for (std::size_t c : {4u, 5u})
+      EXPECT_GT(with.curves[c].mean[j], 0.9) << with.curves[c].method << " O = " << with.observation_counts[j];
     EXPECT_LT(std::abs(with.curves[4].mean[j] - with.curves[5].mean[j]), 0.03) << "O = " << with.observation_counts[j];
   }
-  EXPECT_EQ(ok_value(run_experiment(ExperimentKind::fuzzy, data.view(), options(true))).curves.size(), 2u);  // probing only
+  EXPECT_EQ(ok_value(run_experiment(ExperimentKind::fuzzy, data.view(), options(true))).curves.size(),
+            2u);  // probing only
 
   // Up to O = 8 only: the same values there, NaN (not run) beyond, and the other probes unchanged.
   ExperimentOptions capped = options(true);
@@ -85,11 +88,12 @@ TEST(ExperimentGpc, RunAsTheirOwnPiecesOnThreadsWithTheSameNumbersAndProgress) {
   o.gpc.max_observations = 16;  // and the capped pieces still count
   set_thread_count(1);
   std::vector<std::size_t> serial_seen;
-  const ExperimentResult serial = ok_value(run_experiment(ExperimentKind::probing, data.view(), o, [&](std::size_t done, std::size_t total) {
-                                    EXPECT_EQ(total, 2u * 5u * 2u);  // trials x points x pieces
-                                    serial_seen.push_back(done);
-                                    return true;
-                                  }));
+  const ExperimentResult serial =
+      ok_value(run_experiment(ExperimentKind::probing, data.view(), o, [&](std::size_t done, std::size_t total) {
+        EXPECT_EQ(total, 2u * 5u * 2u);  // trials x points x pieces
+        serial_seen.push_back(done);
+        return true;
+      }));
   set_thread_count(3);
   const ExperimentResult threaded = ok_value(run_experiment(ExperimentKind::probing, data.view(), o));
   set_thread_count(0);
@@ -168,7 +172,8 @@ TEST(ExperimentGpc, IsTheAurocOfTheClassifiersItDescribes) {
     const GpClassifier gpc = ok_value(GpClassifier::fit(data, kernel, options));
     std::vector<double> p(52);
     ASSERT_TRUE(gpc.predict(MatrixView(queries), {nullptr, nullptr, p.data()}).ok());
-    EXPECT_EQ(r.curves[std::size_t(curve)].values.back(), ok_value(auroc(truth.data(), p.data(), 52))) << method_name(method);
+    EXPECT_EQ(r.curves[std::size_t(curve)].values.back(), ok_value(auroc(truth.data(), p.data(), 52)))
+        << method_name(method);
   }
 }
 

@@ -1,10 +1,11 @@
 // What limited an experiment's schedule of observation counts, as the core says it (the app and the CLI
 // show this text): the smaller class of the observation pool, or nothing when max_observations did.
-#include <gtest/gtest.h>
-
 #include <random>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/evaluation/experiment.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {

@@ -1,17 +1,19 @@
 // The experiments against an independent re-implementation of their documented protocol
 // (scripts/fixtures/reference_experiments.py: the Python mirror of our RNG, scikit-learn's models and
 // metrics, a numpy GPP checked against gpp_golden.json), plus their properties and bad inputs.
-#include <gtest/gtest.h>
+#include "gpprobe/evaluation/experiment.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include <gtest/gtest.h>
+
+#include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "gpprobe/linalg/parallel_for.h"
+
 #include "core/src/evaluation/experiment_protocol.h"
 #include "evaluation_fixtures.h"
-#include "gpprobe/evaluation/experiment.h"
-#include "gpprobe/linalg/parallel_for.h"
-#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -58,8 +60,8 @@ TEST(Experiments, MatchTheIndependentReference) {
   const Dataset ds = dataset();
   for (const auto& run : ds.runs) {
     const std::string name = run["experiment"];
-    Result<ExperimentResult> r = run_experiment(ok_value(parse_experiment(name)), ds.data(run["uses_mask"]),
-                                                options_of(run["options"]));
+    Result<ExperimentResult> r =
+        run_experiment(ok_value(parse_experiment(name)), ds.data(run["uses_mask"]), options_of(run["options"]));
     ASSERT_TRUE(r.ok()) << name << ": " << r.status().message();
     EXPECT_EQ(r.value().observation_counts, run["observation_counts"].get<std::vector<std::size_t>>()) << name;
     ASSERT_EQ(r.value().curves.size(), run["curves"].size()) << name;
@@ -130,12 +132,12 @@ TEST(Experiments, ProgressCountsStepsAndCancelStops) {
   ExperimentOptions options = options_of(ds.runs[0]["options"]);
   const ThreadsForTest one(1);  // a trial's steps one after the other: one report per step
   std::vector<std::size_t> seen;
-  Result<ExperimentResult> r = run_experiment(ExperimentKind::probing, ds.data(false), options,
-                                              [&](std::size_t done, std::size_t total) {
-                                                EXPECT_EQ(total, 8u);  // 2 trials by 4 counts
-                                                seen.push_back(done);
-                                                return done < 3;
-                                              });
+  Result<ExperimentResult> r =
+      run_experiment(ExperimentKind::probing, ds.data(false), options, [&](std::size_t done, std::size_t total) {
+        EXPECT_EQ(total, 8u);  // 2 trials by 4 counts
+        seen.push_back(done);
+        return done < 3;
+      });
   EXPECT_EQ(r.status().code(), StatusCode::cancelled);
   EXPECT_EQ(r.status().message(), "probing experiment cancelled after 3 steps of 8");
   EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3}));
@@ -158,11 +160,12 @@ TEST(Experiments, ThreadsGiveTheSameNumbersAndProgressStillCountsAndCancels) {
     }
     const ThreadsForTest three(3);
     std::vector<std::size_t> seen;
-    const ExperimentResult threaded = ok_value(run_experiment(kind, data, options, [&](std::size_t done, std::size_t total) {
-                                        EXPECT_EQ(total, options.trials * serial.observation_counts.size());
-                                        seen.push_back(done);
-                                        return true;
-                                      }));
+    const ExperimentResult threaded =
+        ok_value(run_experiment(kind, data, options, [&](std::size_t done, std::size_t total) {
+          EXPECT_EQ(total, options.trials * serial.observation_counts.size());
+          seen.push_back(done);
+          return true;
+        }));
     ASSERT_EQ(threaded.curves.size(), serial.curves.size()) << name;
     for (std::size_t c = 0; c < serial.curves.size(); ++c) {
       ASSERT_EQ(threaded.curves[c].values.size(), serial.curves[c].values.size());
@@ -185,12 +188,11 @@ TEST(Experiments, ThreadsGiveTheSameNumbersAndProgressStillCountsAndCancels) {
   }
   const ThreadsForTest three(3);
   std::size_t last = 0;
-  const Result<ExperimentResult> cancelled =
-      run_experiment(ExperimentKind::probing, ds.data(false), options_of(ds.runs[0]["options"]),
-                     [&](std::size_t done, std::size_t) {
-                       last = done;
-                       return done < 3;
-                     });
+  const Result<ExperimentResult> cancelled = run_experiment(
+      ExperimentKind::probing, ds.data(false), options_of(ds.runs[0]["options"]), [&](std::size_t done, std::size_t) {
+        last = done;
+        return done < 3;
+      });
   EXPECT_EQ(cancelled.status().code(), StatusCode::cancelled);
   EXPECT_EQ(cancelled.status().message(), "probing experiment cancelled after " + std::to_string(last) + " steps of 8");
 }
@@ -251,10 +253,12 @@ TEST(Experiments, EachBadInputNamesTheProblem) {
        "the observation pool holds no negative example (label 0)"},
       {status(ExperimentKind::probing, no_pool), StatusCode::invalid_argument,
        "the observation pool holds no positive example (label 1)"},
-      {status(ExperimentKind::probing, good, zero_trials), StatusCode::invalid_argument, "trials must be at least 1, got 0"},
+      {status(ExperimentKind::probing, good, zero_trials), StatusCode::invalid_argument,
+       "trials must be at least 1, got 0"},
       {status(ExperimentKind::probing, good, one_observation), StatusCode::invalid_argument,
        "max_observations must be at least 2, got 1"},
-      {status(ExperimentKind::probing, ExperimentData{}), StatusCode::invalid_argument, "embeddings are empty (0 rows)"},
+      {status(ExperimentKind::probing, ExperimentData{}), StatusCode::invalid_argument,
+       "embeddings are empty (0 rows)"},
   });
 }
 
@@ -374,10 +378,12 @@ TEST(Experiments, HeldOutQueriesThatCannotHoldAClassSaySoBeforeRunning) {
   ExperimentOptions one_query;
   one_query.max_queries = 1;
   auto status = [](ExperimentKind kind, const ExperimentData& d, ExperimentOptions o = {}) {
-    return run_experiment(kind, d, o, [](std::size_t, std::size_t) {
-             ADD_FAILURE() << "a step ran";
-             return true;
-           }).status();
+    return run_experiment(kind, d, o,
+                          [](std::size_t, std::size_t) {
+                            ADD_FAILURE() << "a step ran";
+                            return true;
+                          })
+        .status();
   };
   testing::expect_statuses({
       {status(ExperimentKind::probing, one.data()), StatusCode::invalid_argument,

@@ -1,12 +1,13 @@
 // The metrics against scikit-learn / scipy (tests/reference/evaluation/metrics.json), including scores
 // with many ties, plus closed-form cases and every bad input's message.
-#include <gtest/gtest.h>
+#include "gpprobe/evaluation/metrics.h"
 
 #include <cmath>
 #include <limits>
 
+#include <gtest/gtest.h>
+
 #include "evaluation_fixtures.h"
-#include "gpprobe/evaluation/metrics.h"
 #include "result_assertions.h"
 
 namespace gpprobe {

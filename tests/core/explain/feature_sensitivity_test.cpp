@@ -6,19 +6,21 @@
 // (2 gamma w unclipped); a classifier whose labels follow one feature gets Delta of that feature's sign
 // with the whole interval on that side; the same numbers for any thread count and on every run; the
 // global metric is the mean of the local ones; bad inputs name the problem.
-#include <gtest/gtest.h>
+#include "gpprobe/explain/feature_sensitivity.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "certify/classifier_robustness_fixtures.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/common/random_stream.h"
-#include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/linalg/parallel_for.h"
+
+#include "certify/classifier_robustness_fixtures.h"
 
 namespace gpprobe {
 namespace {
@@ -206,8 +208,7 @@ TEST(FeatureSensitivity, HasTheSignOfTheFeatureTheLabelsFollow) {
       const GpcOutput output(gpc.common_form());
       SensitivityOptions options;
       options.gamma = 0.3;
-      for (const std::vector<double>& point :
-           std::vector<std::vector<double>>{{0.1, 0.0}, {-0.4, 1.0}, {0.7, -1.2}}) {
+      for (const std::vector<double>& point : std::vector<std::vector<double>>{{0.1, 0.0}, {-0.4, 1.0}, {0.7, -1.2}}) {
         Result<LocalSensitivity> local = feature_sensitivity(output, point, options);
         ASSERT_TRUE(local.ok()) << local.status().message();
         const FeatureSensitivity& informative = local.value().features[0];
@@ -310,8 +311,9 @@ TEST(FeatureSensitivity, BadInputsNameTheProblem) {
   options.tolerance = -1.0;
   EXPECT_EQ(message({0.5, 0.5}), "tolerance must be a finite number >= 0, got -1");
   options.tolerance = 1e-3;
-  EXPECT_EQ(global_sensitivity(output, MatrixView(static_cast<const double*>(nullptr), 0, 2), options).status().message(),
-            "there are no points to explain (0 rows)");
+  EXPECT_EQ(
+      global_sensitivity(output, MatrixView(static_cast<const double*>(nullptr), 0, 2), options).status().message(),
+      "there are no points to explain (0 rows)");
   // Cancelled between features.
   Result<LocalSensitivity> cancelled =
       feature_sensitivity(output, {0.5, 0.5}, options, [](std::size_t, std::size_t) { return false; });

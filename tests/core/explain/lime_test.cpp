@@ -4,7 +4,7 @@
 // and end to end (sampling, the golden classifier's probabilities, the fit) the same coefficients to
 // 1e-10. On linear models LIME recovers the signs and the order of the weights. Bad inputs name the
 // problem.
-#include <gtest/gtest.h>
+#include "gpprobe/explain/lime.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "certify/classifier_robustness_fixtures.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/explain/gpc_output.h"
-#include "gpprobe/explain/lime.h"
+
+#include "certify/classifier_robustness_fixtures.h"
 
 namespace gpprobe {
 namespace {
@@ -70,7 +72,8 @@ TEST(Lime, ExplainsTheGoldenClassifierAsTheReferenceDoes) {
     EXPECT_EQ(lime.value().features, options.dims);
     EXPECT_DOUBLE_EQ(lime.value().kernel_width, c["kernel_width"].get<double>());
     const std::vector<double> expected = c["coefficients"].get<std::vector<double>>();
-    for (std::size_t j = 0; j < expected.size(); ++j) EXPECT_NEAR(lime.value().coefficients[j], expected[j], 1e-10) << j;
+    for (std::size_t j = 0; j < expected.size(); ++j)
+      EXPECT_NEAR(lime.value().coefficients[j], expected[j], 1e-10) << j;
     EXPECT_NEAR(lime.value().intercept, c["intercept"].get<double>(), 1e-10);
     EXPECT_NEAR(lime.value().local_prediction,
                 lime.value().intercept + std::accumulate(expected.begin(), expected.end(), 0.0), 1e-10);

@@ -4,17 +4,18 @@
 // certified interval and value the core computes for that class (multiclass_output.h,
 // feature_sensitivity.h) and LIME's coefficient; without --class the predicted class is explained and named
 // in the JSON line; a class out of range and --class without softmax are refused with the reason.
-#include <gtest/gtest.h>
-
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "classification/multiclass_fixtures.h"
-#include "cli/cli_runner.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/lime.h"
 #include "gpprobe/explain/multiclass_output.h"
+
+#include "classification/multiclass_fixtures.h"
+#include "cli/cli_runner.h"
 
 namespace gpprobe {
 namespace {
@@ -52,13 +53,15 @@ struct Golden {
       scales += (scales.empty() ? "" : ";") + joined(k["lengthscales"].get<std::vector<double>>());
     }
     return "explain --likelihood softmax --train " + train.path() + " --signal-variance " + joined(s2) +
-           " --length-scales-per-class \"" + scales + "\" --point " + joined(point) + " --gamma 0.25 --lime-samples 400 --seed 3";
+           " --length-scales-per-class \"" + scales + "\" --point " + joined(point) +
+           " --gamma 0.25 --lime-samples 400 --seed 3";
   }
 };
 
 TEST(MulticlassExplainCli, RowsAreTheCoresIntervalsForTheClass) {
   const Golden g;
-  const MulticlassLaplace model = testing::fitted_multiclass(testing::multiclass_data(g.c), testing::multiclass_kernels(g.c), false);
+  const MulticlassLaplace model =
+      testing::fitted_multiclass(testing::multiclass_data(g.c), testing::multiclass_kernels(g.c), false);
   for (std::size_t c = 0; c < 3; ++c) {
     const CliRun run = run_cli(g.flags() + " --class " + std::to_string(c));
     ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -5,18 +5,19 @@
 // smallest of 401 evenly spaced values of the one-sided box, upper >= their largest) and Delta computed
 // from those sampled extremes lies in [delta_lower, delta_upper]. Plus: the same numbers for any thread
 // count, clipping to a valid range, and a class out of range named.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "classification/multiclass_fixtures.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/multiclass_output.h"
 #include "gpprobe/linalg/parallel_for.h"
+
+#include "classification/multiclass_fixtures.h"
 
 namespace gpprobe {
 namespace {

@@ -3,17 +3,18 @@
 // brackets the probe's own scores (Probe::score) on a dense grid of the one-sided box, and Delta from
 // the grid lies in [delta_lower, delta_upper]; the bounder's exact values agree with the probe's scores;
 // a probe whose labels follow one embedding dimension gets Delta of that dimension's sign.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/common/random_stream.h"
 #include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/lime.h"
 #include "gpprobe/explain/probe_output.h"
+
 #include "test_support.h"
 
 namespace gpprobe {

@@ -4,7 +4,7 @@
 // best of them kept, so more epochs never end lower) from the authors' start; delta-robustness brackets
 // the brute-force delta of a dense grid over each 2-D box, for any thread count; the timed maximum
 // brackets the grid's maximum and splits the same boxes on every run.
-#include <gtest/gtest.h>
+#include "gpprobe/explain/robustness_experiments.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/classification/synthetic_classification.h"
-#include "gpprobe/explain/robustness_experiments.h"
 #include "gpprobe/linalg/parallel_for.h"
+
 #include "test_support.h"
 
 namespace gpprobe {
@@ -54,8 +56,7 @@ TEST(RobustnessExperiments, TheTrainingBudgetIsABudgetFromTheAuthorsStart) {
   for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
     GpcOptions options;
     options.method = method;
-    const GpcEvidence start =
-        gpc_log_marginal_likelihood(data, SeArdKernel{1.0, {1.0, 1.0}}, options).value();
+    const GpcEvidence start = gpc_log_marginal_likelihood(data, SeArdKernel{1.0, {1.0, 1.0}}, options).value();
     double previous = -INFINITY;
     for (std::size_t epochs : {1, 3, 10, 40}) {
       Result<EpochFit> fit = fit_for_epochs(data, options, epochs);

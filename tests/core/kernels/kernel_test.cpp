@@ -1,15 +1,16 @@
 // Kernels: closed-form values, finite-difference gradients for every kind, PSD Gram matrices, errors.
-#include <gtest/gtest.h>
+#include "gpprobe/kernels/kernel.h"
 
 #include <cmath>
 #include <random>
 
 #include <Eigen/Eigenvalues>
+#include <gtest/gtest.h>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/kernels/kernel_expression.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 #include "gpprobe/kernels/named_kernels.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -41,13 +42,13 @@ TEST(Kernel, ValuesMatchClosedForms) {
   EXPECT_NEAR(Kernel::matern12({1.0})(a, b, 2), std::exp(-1.0), 1e-15);
   EXPECT_NEAR(Kernel::matern32({1.0})(a, b, 2), (1.0 + std::sqrt(3.0)) * std::exp(-std::sqrt(3.0)), 1e-15);
   EXPECT_NEAR(Kernel::matern52({1.0})(a, b, 2), (1.0 + std::sqrt(5.0) + 5.0 / 3.0) * std::exp(-std::sqrt(5.0)), 1e-15);
-  EXPECT_NEAR(Kernel::periodic(0.7, 1.0)(a, b, 2), 1.0, 1e-15);  // one full period apart
+  EXPECT_NEAR(Kernel::periodic(0.7, 1.0)(a, b, 2), 1.0, 1e-15);                   // one full period apart
   EXPECT_NEAR(Kernel::periodic(1.0, 4.0)(a, b, 2), std::exp(-2.0 * 0.5), 1e-15);  // sin^2(pi/4) = 1/2
   EXPECT_NEAR(Kernel::linear(0.5)(b, b, 2), 1.25, 1e-15);
   EXPECT_NEAR(Kernel::cosine()(b, c, 2), 0.5, 1e-15);  // (0 + 1) / sqrt(2 * 2)
   EXPECT_NEAR(Kernel::cosine()(b, b, 2), 1.0, 1e-15);
-  EXPECT_NEAR((Kernel::constant(2.0) * Kernel::rbf({1.0}) + Kernel::constant(0.5))(a, b, 2),
-              2.0 * std::exp(-0.5) + 0.5, 1e-15);
+  EXPECT_NEAR((Kernel::constant(2.0) * Kernel::rbf({1.0}) + Kernel::constant(0.5))(a, b, 2), 2.0 * std::exp(-0.5) + 0.5,
+              1e-15);
 }
 
 TEST(Kernel, GradientsMatchCentralDifferencesInLogParameters) {
@@ -65,8 +66,9 @@ TEST(Kernel, GradientsMatchCentralDifferencesInLogParameters) {
         std::vector<double> up = theta, down = theta;
         up[p] += h;
         down[p] -= h;
-        const double fd = (kernel.with_log_parameters(up.data())(a, b, 2) -
-                           kernel.with_log_parameters(down.data())(a, b, 2)) / (2 * h);
+        const double fd =
+            (kernel.with_log_parameters(up.data())(a, b, 2) - kernel.with_log_parameters(down.data())(a, b, 2)) /
+            (2 * h);
         EXPECT_NEAR(grad[p], fd, 1e-7 * std::max(1.0, std::abs(fd))) << name << " parameter " << p;
       }
     }
@@ -83,7 +85,9 @@ TEST(Kernel, GramMatricesArePositiveSemidefinite) {
     const bool periodic = name == "periodic" || name == "locally periodic" || name == "sum";
     if (periodic && kernel.parameter_count() > 0) {
       const Eigen::MatrixXd K1 = kernel_matrix(kernel, x.data(), 80, 1);
-      EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(K1).eigenvalues().minCoeff(), -1e-10 * K1.diagonal().maxCoeff()) << name;
+      EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(K1).eigenvalues().minCoeff(),
+                -1e-10 * K1.diagonal().maxCoeff())
+          << name;
       continue;
     }
     const Eigen::MatrixXd K = kernel_matrix(kernel, x.data(), 40, 2);
@@ -109,15 +113,17 @@ TEST(Kernel, ParametersFollowSklearnOrder) {
 }
 
 TEST(Kernel, BadParametersAreNamed) {
-  EXPECT_EQ(Kernel::rbf({1.0, 2.0, 3.0}).check(2).message(), "rbf.length_scale has 3 entries, the inputs have 2 columns");
+  EXPECT_EQ(Kernel::rbf({1.0, 2.0, 3.0}).check(2).message(),
+            "rbf.length_scale has 3 entries, the inputs have 2 columns");
   EXPECT_EQ(Kernel::rbf({1.0, 2.0, 3.0}).check(2).code(), StatusCode::dimension_mismatch);
   EXPECT_EQ((Kernel::constant(1.0) * Kernel::rbf({-1.0})).check(1).message(),
             "rbf.length_scale must be a finite number > 0, got -1");
   EXPECT_EQ(Kernel::periodic(1.0, NAN).check(1).message(), "periodic.period must be a finite number > 0, got nan");
   EXPECT_EQ(Kernel::linear(1.0).with_bounds(0, 2.0, 1.0).check(1).message(),
             "linear.offset has bounds [2, 1]; they must satisfy 0 < lower <= upper < inf");
-  EXPECT_EQ(named_kernel("gaussian").status().message(),
-            "kernel must be rbf, matern12, matern32, matern52, periodic, locally-periodic, linear or cosine, got 'gaussian'");
+  EXPECT_EQ(
+      named_kernel("gaussian").status().message(),
+      "kernel must be rbf, matern12, matern32, matern52, periodic, locally-periodic, linear or cosine, got 'gaussian'");
   ASSERT_TRUE(named_kernel("locally-periodic").ok());
   EXPECT_EQ(ok_value(named_kernel("locally-periodic")).parameter_count(), 4u);
 }
@@ -206,7 +212,8 @@ TEST(KernelMatrix, ScaledRbfLoopsGiveTheExpressionsBitsPairByPair) {
   const std::vector<std::pair<std::string, Kernel>> kernels = {
       {"isotropic", Kernel::constant(1.7) * Kernel::rbf({0.8})},
       {"ard", Kernel::constant(0.6) * Kernel::rbf({0.5, 1.1, 2.3, 0.9, 1.4, 3.0})},
-      {"ard, equal entries (the GPC probe's expanded kernel)", Kernel::constant(2.5) * Kernel::rbf(std::vector<double>(d, 1.9))},
+      {"ard, equal entries (the GPC probe's expanded kernel)",
+       Kernel::constant(2.5) * Kernel::rbf(std::vector<double>(d, 1.9))},
   };
   for (const auto& [name, kernel] : kernels) {
     double c = 0.0;
@@ -219,7 +226,8 @@ TEST(KernelMatrix, ScaledRbfLoopsGiveTheExpressionsBitsPairByPair) {
     std::vector<double> expected(P, 0.0), grad(P);
     for (std::size_t j = 0; j < n; ++j) {
       for (std::size_t i = j; i < n; ++i) {
-        EXPECT_EQ(K(Eigen::Index(i), Eigen::Index(j)), kernel(&x[i * d], &x[j * d], d)) << name << " K " << i << "," << j;
+        EXPECT_EQ(K(Eigen::Index(i), Eigen::Index(j)), kernel(&x[i * d], &x[j * d], d))
+            << name << " K " << i << "," << j;
         EXPECT_EQ(K(Eigen::Index(j), Eigen::Index(i)), K(Eigen::Index(i), Eigen::Index(j))) << name;
         kernel.evaluate(&x[i * d], &x[j * d], d, grad.data());
         const double w = (i == j ? 1.0 : 2.0) * W[j * n + i];
@@ -260,7 +268,8 @@ TEST(KernelMatrix, IsotropicRbfFromSquaredDistancesMatchesThePairByPairKernel) {
       for (std::size_t j = 0; j < n; ++j) {
         EXPECT_EQ(K(Eigen::Index(i), Eigen::Index(j)), K(Eigen::Index(j), Eigen::Index(i)));
         EXPECT_NEAR(K(Eigen::Index(i), Eigen::Index(j)), expected(Eigen::Index(i), Eigen::Index(j)),
-                    1e-15 * c + 4e-16 * expected(Eigen::Index(i), Eigen::Index(j)) * (1.0 + D2(Eigen::Index(i), Eigen::Index(j)) / (l * l)))
+                    1e-15 * c + 4e-16 * expected(Eigen::Index(i), Eigen::Index(j)) *
+                                    (1.0 + D2(Eigen::Index(i), Eigen::Index(j)) / (l * l)))
             << c << " " << l << " " << i << "," << j;
       }
     }
@@ -268,7 +277,8 @@ TEST(KernelMatrix, IsotropicRbfFromSquaredDistancesMatchesThePairByPairKernel) {
     const std::vector<double> e = contract_gradient(kernel, x.data(), n, d, W.data());
     ASSERT_EQ(g.size(), 2u);
     ASSERT_EQ(e.size(), 2u);
-    for (std::size_t p = 0; p < 2; ++p) EXPECT_NEAR(g[p], e[p], 1e-13 * (1.0 + std::abs(e[p]))) << c << " " << l << " " << p;
+    for (std::size_t p = 0; p < 2; ++p)
+      EXPECT_NEAR(g[p], e[p], 1e-13 * (1.0 + std::abs(e[p]))) << c << " " << l << " " << p;
   }
 }
 

@@ -1,16 +1,18 @@
 // Kernels by name: the named kernels and their parameters, setting and holding parameters by their one
 // name bit for bit (the value typed in the app is the value the kernel computes with), the
 // locally-periodic spelling, and the examples' suggested models.
-#include <gtest/gtest.h>
+#include "gpprobe/kernels/named_kernels.h"
 
 #include <cmath>
 #include <cstring>
 
-#include "gpprobe/regression/hyperparameter_fit.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/kernels/kernel_expression.h"
 #include "gpprobe/kernels/kernel_parameters.h"
-#include "gpprobe/kernels/named_kernels.h"
+#include "gpprobe/regression/hyperparameter_fit.h"
 #include "gpprobe/regression/regression_examples.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -28,9 +30,10 @@ TEST(NamedKernels, AreVarianceTimesBaseWithTheirParametersByName) {
   std::vector<std::string> menu;
   for (const NamedKernel& k : named_kernels()) menu.push_back(k.name);
   EXPECT_EQ(menu, (std::vector<std::string>{"rbf", "matern12", "matern32", "matern52", "periodic", "locally-periodic",
-                                             "linear", "cosine"}));
-  EXPECT_EQ(names_of(ok_value(named_kernel("locally-periodic"))),
-            (std::vector<std::string>{"constant.value", "periodic.length_scale", "periodic.period", "rbf.length_scale"}));
+                                            "linear", "cosine"}));
+  EXPECT_EQ(
+      names_of(ok_value(named_kernel("locally-periodic"))),
+      (std::vector<std::string>{"constant.value", "periodic.length_scale", "periodic.period", "rbf.length_scale"}));
   EXPECT_EQ(names_of(ok_value(named_kernel("linear"))), (std::vector<std::string>{"constant.value", "linear.offset"}));
   EXPECT_EQ(names_of(ok_value(named_kernel("cosine"))), (std::vector<std::string>{"constant.value"}));
   // The starting values, and the same numbers as the kernel written out.

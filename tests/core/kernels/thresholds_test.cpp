@@ -14,10 +14,10 @@
 // the crossover; the cases below sit on both sides of it, e.g. d 768, n 10000: O = 354 costs 4.1123e9
 // (function) against 4.1226e9 (weight), O = 355 4.1281e9 against 4.1229e9 (hand-counted; with 0.5 O^2
 // the crossover moves to O = 406).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/kernels/cosine_kernel.h"
 #include "gpprobe/probe/probe.h"

@@ -1,6 +1,6 @@
 // The blocked factorisations against Eigen's LLT and dense products, over sizes on both sides of the
 // 64-row blocks.
-#include <gtest/gtest.h>
+#include "gpprobe/linalg/blocked_cholesky.h"
 
 #include <random>
 #include <utility>
@@ -8,8 +8,8 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <gtest/gtest.h>
 
-#include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {

@@ -1,11 +1,10 @@
 // Updated factors against a fresh Eigen LLT of the changed matrix.
-#include <gtest/gtest.h>
+#include "gpprobe/linalg/cholesky_update.h"
 
 #include <random>
 
 #include <Eigen/Cholesky>
-
-#include "gpprobe/linalg/cholesky_update.h"
+#include <gtest/gtest.h>
 
 namespace gpprobe {
 namespace {

@@ -1,13 +1,14 @@
 // DeferredCovariance (EP's Sigma under rank-one downdates, kept aside and applied in blocks) against the
 // same downdates applied one by one to a dense matrix in long double: every column, after every
 // downdate, across several block flushes and a block size that does not divide the count.
-#include <gtest/gtest.h>
+#include "core/src/linalg/deferred_covariance.h"
 
 #include <cmath>
 #include <random>
 #include <vector>
 
-#include "core/src/linalg/deferred_covariance.h"
+#include <gtest/gtest.h>
+
 #include "test_support.h"
 
 namespace gpprobe {

@@ -2,13 +2,13 @@
 // 66 u sum_p |a_p b_p| (u = 2^-24), over sizes that exercise every remainder of the 4 x 2 blocking, the
 // 4-value steps and the 256-value chunks; d = 1 and empty sizes; and a sum that pure float32
 // accumulation over k would lose but the per-chunk float64 sums keep.
-#include <gtest/gtest.h>
+#include "core/src/linalg/float32_products.h"
 
 #include <cmath>
 #include <random>
 #include <vector>
 
-#include "core/src/linalg/float32_products.h"
+#include <gtest/gtest.h>
 
 namespace gpprobe {
 namespace {

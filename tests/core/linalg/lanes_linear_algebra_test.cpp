@@ -1,11 +1,11 @@
 // The four-lane kernels of the logistic fits (lanes.h dot/axpy, lanes_cholesky.h with its dot4,
 // add_weighted_rows of row_products.h) against plain loops in long double, over sizes that leave every
 // remainder of the lanes (and of add_weighted_rows' strips of 16 columns).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/linalg/row_products.h"
 

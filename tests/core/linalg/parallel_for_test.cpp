@@ -5,8 +5,6 @@
 // still hold.
 #include "gpprobe/linalg/parallel_for.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -18,14 +16,17 @@
 #include <thread>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "gpprobe/evaluation/synthetic_embeddings.h"
 #include "gpprobe/linalg/blocked_cholesky.h"
 #include "gpprobe/linalg/row_products.h"
 #include "gpprobe/probe/leave_one_out.h"
 #include "gpprobe/probe/probe.h"
 #include "gpprobe/probe/scored_queries.h"
-#include "gpprobe/evaluation/synthetic_embeddings.h"
-#include "test_support.h"
+
 #include "result_assertions.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
@@ -42,8 +43,8 @@ struct ThreadCount {
 void expect_bitwise_equal(const std::vector<double>& a, const std::vector<double>& b, const std::string& what) {
   ASSERT_EQ(a.size(), b.size()) << what;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(double)), 0) << what << ": value " << i << " is " << a[i] << " vs "
-                                                            << b[i];
+    ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(double)), 0)
+        << what << ": value " << i << " is " << a[i] << " vs " << b[i];
   }
 }
 
@@ -66,7 +67,12 @@ TEST(ParallelFor, ChunksRespectTheMinimumAndTheThreadCount) {
   EXPECT_EQ(thread_count(), 7u);
   std::size_t chunks = 0;
   std::vector<std::pair<std::size_t, std::size_t>> seen(7);
-  parallel_for(1000, [&](std::size_t begin, std::size_t end) { seen[begin * 7 / 1000] = {begin, end}; }, 300);
+  parallel_for(
+      1000,
+      [&](std::size_t begin, std::size_t end) {
+        seen[begin * 7 / 1000] = {begin, end};
+      },
+      300);
   // 1000 / 300 = 3 chunks at most: [0, 333), [333, 666), [666, 1000).
   for (const auto& [begin, end] : seen) chunks += end > begin;
   EXPECT_EQ(chunks, 3u);
@@ -85,13 +91,16 @@ TEST(ParallelFor, NestedLoopsRunSeriallyAndExceptionsReachTheCaller) {
     }
   });
   for (int h : hits) ASSERT_EQ(h, 1);
-  EXPECT_THROW(parallel_for(9, [](std::size_t begin, std::size_t) {
-                 if (begin > 0) throw std::runtime_error("chunk failed");
-               }),
+  EXPECT_THROW(parallel_for(9,
+                            [](std::size_t begin, std::size_t) {
+                              if (begin > 0) throw std::runtime_error("chunk failed");
+                            }),
                std::runtime_error);
   // The pool still works after a throwing loop.
   std::vector<int> again(9, 0);
-  parallel_for(9, [&](std::size_t b, std::size_t e) { for (std::size_t i = b; i < e; ++i) again[i] = 1; });
+  parallel_for(9, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) again[i] = 1;
+  });
   for (int h : again) EXPECT_EQ(h, 1);
 }
 
@@ -161,7 +170,8 @@ TEST(ParallelFor, TasksReturnTheLowestFailingTaskAndStopOnCancel) {
     const Status failed = parallel_tasks(
         12,
         [](std::size_t i) {
-          return i == 3 || i == 5 ? Status(StatusCode::numerical_failure, "task " + std::to_string(i)) : Status::success();
+          return i == 3 || i == 5 ? Status(StatusCode::numerical_failure, "task " + std::to_string(i))
+                                  : Status::success();
         },
         [](std::size_t) { return Status::success(); });
     EXPECT_EQ(failed.message(), "task 3") << threads << " threads";
@@ -205,9 +215,9 @@ TEST(ParallelScoring, ProbeScoresAreBitIdenticalOnAnyThreadCount) {
       const Probe probe = testing::fitted_probe(obs.x, obs.labels, 0.05, 2.0, space);
       const std::vector<double> serial = probe_scores(probe, MatrixView(q.x), 1);
       for (std::size_t threads : kThreadCounts) {
-        expect_bitwise_equal(probe_scores(probe, MatrixView(q.x), threads), serial,
-                             std::string(space_name(space)) + " d=" + std::to_string(d) + " on " +
-                                 std::to_string(threads) + " threads");
+        expect_bitwise_equal(
+            probe_scores(probe, MatrixView(q.x), threads), serial,
+            std::string(space_name(space)) + " d=" + std::to_string(d) + " on " + std::to_string(threads) + " threads");
       }
     }
   }
@@ -297,7 +307,8 @@ TEST(ParallelScoring, Float32ProductsAreBitIdenticalOnAnyThreadCount) {
     return variance;
   };
   const std::vector<double> serial = scores(1);
-  for (std::size_t threads : kThreadCounts) expect_bitwise_equal(scores(threads), serial, std::to_string(threads) + " threads");
+  for (std::size_t threads : kThreadCounts)
+    expect_bitwise_equal(scores(threads), serial, std::to_string(threads) + " threads");
 }
 
 TEST(ParallelScoring, GoldenNumbersHoldOnSevenThreads) {
@@ -340,8 +351,8 @@ TEST(ParallelFits, BlockedProductsAreBitIdenticalOnAnyThreadCount) {
   for (std::size_t n : {1, 63, 65, 200, 769}) {
     const std::vector<double> serial = blocked_products(n, 1);
     for (std::size_t threads : kThreadCounts) {
-      expect_bitwise_equal(blocked_products(n, threads), serial, "n=" + std::to_string(n) + " on " +
-                                                                     std::to_string(threads) + " threads");
+      expect_bitwise_equal(blocked_products(n, threads), serial,
+                           "n=" + std::to_string(n) + " on " + std::to_string(threads) + " threads");
     }
   }
 }

@@ -1,10 +1,11 @@
 // The hot products against naive loops, over sizes that exercise every remainder of the blocking.
-#include <gtest/gtest.h>
+#include "gpprobe/linalg/row_products.h"
 
 #include <random>
 #include <vector>
 
-#include "gpprobe/linalg/row_products.h"
+#include <gtest/gtest.h>
+
 #include "test_support.h"
 
 namespace gpprobe {

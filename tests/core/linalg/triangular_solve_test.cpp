@@ -1,14 +1,14 @@
 // solve_lower_rows against Eigen's triangular solve, over sizes and right-hand-side counts on both sides
 // of the 64-column panels, with an ill-conditioned factor among them.
-#include <gtest/gtest.h>
+#include "core/src/linalg/triangular_solve.h"
 
 #include <cmath>
 #include <random>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Dense>
+#include <gtest/gtest.h>
 
-#include "core/src/linalg/triangular_solve.h"
 #include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
@@ -50,7 +50,8 @@ TEST(TriangularSolve, RowsSolvedAsEigenSolvesColumns) {
             << "n " << n << " k " << k << " spread " << spread;
         // The residual L x = b row by row, independent of Eigen's solve.
         const MatrixXd residual = L.triangularView<Eigen::Lower>() * MatrixXd(X.transpose()) - MatrixXd(B.transpose());
-        const MatrixXd size = MatrixXd(L.cwiseAbs()) * MatrixXd(X.transpose().cwiseAbs()) + MatrixXd(B.transpose().cwiseAbs());
+        const MatrixXd size =
+            MatrixXd(L.cwiseAbs()) * MatrixXd(X.transpose().cwiseAbs()) + MatrixXd(B.transpose().cwiseAbs());
         EXPECT_LT(residual.cwiseAbs().maxCoeff(), 1e-13 * size.maxCoeff()) << "n " << n << " k " << k;
       }
     }

@@ -1,8 +1,8 @@
-#include <gtest/gtest.h>
+#include "gpprobe/probe/gauss_hermite.h"
 
 #include <cmath>
 
-#include "gpprobe/probe/gauss_hermite.h"
+#include <gtest/gtest.h>
 
 namespace gpprobe {
 namespace {

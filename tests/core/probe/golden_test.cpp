@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpprobe/probe/probe.h"
+
 #include "test_support.h"
 
 namespace gpprobe {
@@ -61,8 +62,8 @@ TEST(Golden, Float32InputsStayWithin1e6) {
     ProbeOptions options;
     options.epsilon = g.epsilon;
     options.strength = g.strength;
-    Result<Probe> probe = Probe::fit(MatrixView(obs32.data(), std::size_t(obs32.rows()), g.dimension),
-                                     g.labels.data(), g.labels.size(), options);
+    Result<Probe> probe = Probe::fit(MatrixView(obs32.data(), std::size_t(obs32.rows()), g.dimension), g.labels.data(),
+                                     g.labels.size(), options);
     ASSERT_TRUE(probe.ok()) << probe.status().message();
     Outputs out(g.mean.size());
     ASSERT_TRUE(probe.value()

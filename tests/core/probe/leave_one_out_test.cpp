@@ -1,19 +1,21 @@
 // Leave-one-out in closed form against refitting the probe without each observation (both spaces), the
 // verdict on data whose labels are unrelated to it (chance) and on separable data (separates), DeLong's
 // standard error on a case worked by hand, and the knowledge gain against actually adding the label.
-#include <gtest/gtest.h>
+#include "gpprobe/probe/leave_one_out.h"
 
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <random>
 
-#include "gpprobe/probe/knowledge_gain.h"
-#include "gpprobe/probe/leave_one_out.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
-#include "test_support.h"
+#include "gpprobe/probe/knowledge_gain.h"
+
 #include "result_assertions.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
@@ -34,7 +36,8 @@ Probe fitted(const RowMatrix& X, const std::vector<std::uint8_t>& y, double epsi
 struct Refit {
   double mean, variance, judged;
 };
-Refit refit_without(const RowMatrix& X, const std::vector<std::uint8_t>& y, std::size_t i, double epsilon, double strength) {
+Refit refit_without(const RowMatrix& X, const std::vector<std::uint8_t>& y, std::size_t i, double epsilon,
+                    double strength) {
   RowMatrix rest(X.rows() - 1, X.cols());
   std::vector<std::uint8_t> labels;
   for (Eigen::Index r = 0, k = 0; r < X.rows(); ++r) {
@@ -211,7 +214,8 @@ TEST(Metrics, AurocStandardErrorIsDeLongs) {
   EXPECT_NEAR(ok_value(auroc_standard_error(y, tied, 4)), 0.25, 1e-15);
   const std::uint8_t one_positive[] = {1, 0, 0};
   Result<double> few = auroc_standard_error(one_positive, scores, 3);
-  EXPECT_EQ(few.status().message(), "auroc_standard_error needs at least 2 labels of each class, got 1 positive and 2 negative");
+  EXPECT_EQ(few.status().message(),
+            "auroc_standard_error needs at least 2 labels of each class, got 1 positive and 2 negative");
 }
 
 // The closed form against the probe's own update: add the label, score the query again.
@@ -250,7 +254,8 @@ TEST(KnowledgeGain, IsTheExpectedKnowledgeRiseOfAddingTheLabel) {
   std::vector<double> gain(7);
   ASSERT_TRUE(knowledge_gain(prior, MatrixView(Q), gain.data()).ok());
   for (double g : gain) EXPECT_NEAR(g, gain[0], 1e-15);
-  const Status wrong = knowledge_gain(fitted(X, y, 0.1, 5.0), MatrixView(RowMatrix(RowMatrix::Zero(1, 5))), gain.data());
+  const Status wrong =
+      knowledge_gain(fitted(X, y, 0.1, 5.0), MatrixView(RowMatrix(RowMatrix::Zero(1, 5))), gain.data());
   EXPECT_EQ(wrong.message(), "queries have 5 columns, observations have 6 columns");
 }
 

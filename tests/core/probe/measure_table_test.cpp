@@ -1,17 +1,18 @@
 // The tabulated measures (core/src/probe/measure_table.h) against the quadrature they replace, over the whole
 // table of several priors, and against an independent trapezoid integration in long double.
-#include <gtest/gtest.h>
+#include "core/src/probe/measure_table.h"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
-#include "gpprobe/probe/beta_prior.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/probe/beta_prior.h"
 #include "gpprobe/probe/uncertainty_measures.h"
 
-#include "core/src/probe/measure_table.h"
 #include "result_assertions.h"
 
 namespace gpprobe {

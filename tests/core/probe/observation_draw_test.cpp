@@ -1,11 +1,12 @@
 // "N random observations per class": the rows of an independent Python mirror of the documented draw
 // (scripts/fixtures/make_draw_fixture.py), natively and through `gpprobe draw` (the wasm module is
 // held to the same rows, and to the CLI's, in tests/wasm/observation_draw.test.ts).
+#include "gpprobe/probe/observation_draw.h"
+
 #include <gtest/gtest.h>
 
 #include "cli/cli_runner.h"
 #include "evaluation/evaluation_fixtures.h"
-#include "gpprobe/probe/observation_draw.h"
 
 namespace gpprobe {
 namespace {
@@ -26,9 +27,9 @@ TEST(ObservationDraw, TheCliDrawsTheSameRows) {
   std::string text;
   for (const auto& y : c["labels"]) text += std::to_string(y.get<int>()) + "\n";
   const testing::TempFile labels("draw_labels.txt", text);
-  const auto r = testing::run_cli("draw --labels " + labels.path() + " --per-class " +
-                                  std::to_string(c["per_class"].get<int>()) + " --seed " +
-                                  std::to_string(c["seed"].get<int>()));
+  const auto r =
+      testing::run_cli("draw --labels " + labels.path() + " --per-class " + std::to_string(c["per_class"].get<int>()) +
+                       " --seed " + std::to_string(c["seed"].get<int>()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string expected = "row\n";
   for (const auto& row : c["rows"]) expected += std::to_string(row.get<int>()) + "\n";

@@ -9,11 +9,11 @@
 //   mean of that GP   sum_b k_b R_b / (1 + v S_b)
 //   variance          sum_b (k_b^2 / v) / (1 + v S_b)         (no cancellation: the reference is exact)
 // A positive label gives f_alpha (noise var(eps + s), residual mean(eps + s) - mu0) and f_beta (v, 0).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/probe/probe.h"
 
@@ -80,7 +80,7 @@ Scores scored(const Probe& probe) {
   Scores s;
   for (auto* column : {&s.latent.mean, &s.latent.variance, &s.knowledge, &s.judged, &s.episteme, &s.alea})
     column->resize(n);
-  ProbeScoreColumns c{s.judged.data(),         s.episteme.data(),         s.alea.data(), s.latent.mean.data(),
+  ProbeScoreColumns c{s.judged.data(),          s.episteme.data(),  s.alea.data(), s.latent.mean.data(),
                       s.latent.variance.data(), s.knowledge.data(), nullptr};
   const RowMatrix q = Eigen::Map<const RowMatrix>(kQueries.data(), Eigen::Index(n), 1);
   const Status status = probe.score(MatrixView(q), c);
@@ -197,7 +197,8 @@ TEST(ProbeConditioning, BeyondDoublePrecisionIsANumericalFailure) {
     Result<Probe> p = fit(d, 0.1, 1e12, space);
     ASSERT_EQ(p.status().code(), StatusCode::numerical_failure);
     const std::string& m = p.status().message();
-    EXPECT_EQ(m.rfind("the probe's posterior cannot be computed accurately in double precision (condition estimate ", 0), 0u)
+    EXPECT_EQ(
+        m.rfind("the probe's posterior cannot be computed accurately in double precision (condition estimate ", 0), 0u)
         << m;
     EXPECT_NE(m.find("; at most 1e+11): with epsilon 0.1 and strength 1e+12 an observation's noise variance is 1e-12 "
                      "against a prior variance of 2.4 (a smaller strength, or fewer repeated observations, helps)"),

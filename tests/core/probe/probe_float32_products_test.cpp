@@ -2,16 +2,17 @@
 // queries stay within the bound README "Accuracy and speed" states of the exact (float64-product) scores
 // of the same float32 queries, also where the variance nearly vanishes (queries on observations, strong
 // observations: those fall back to float64); the goldens hold for float32 inputs as without it.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 #include <vector>
 
-#include "gpprobe/probe/probe.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/evaluation/synthetic_embeddings.h"
-#include "test_support.h"
+#include "gpprobe/probe/probe.h"
+
 #include "result_assertions.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
@@ -119,7 +120,8 @@ TEST(Float32Products, Float32QueriesStayWithinTheBoundAlsoNearZeroVariance) {
     // workloads of strength 1e4 reach near-zero variances (queries on observations).
     if (w.spread == 0.0) EXPECT_GT(different, exact.variance.size() / 2);
     if (strength > 1e3) EXPECT_LT(smallest, 1e-3);
-    std::printf("strength %g: smallest variance %.3g, largest relative variance error %.3g\n", strength, smallest, worst);
+    std::printf("strength %g: smallest variance %.3g, largest relative variance error %.3g\n", strength, smallest,
+                worst);
   }
 }
 
@@ -132,8 +134,8 @@ TEST(Float32Products, GoldenFloat32InputsStayWithin1e6) {
     options.strength = g.strength;
     options.space = PosteriorSpace::weight;
     options.float32_products = true;
-    Result<Probe> probe = Probe::fit(MatrixView(obs32.data(), std::size_t(obs32.rows()), g.dimension),
-                                     g.labels.data(), g.labels.size(), options);
+    Result<Probe> probe = Probe::fit(MatrixView(obs32.data(), std::size_t(obs32.rows()), g.dimension), g.labels.data(),
+                                     g.labels.size(), options);
     ASSERT_TRUE(probe.ok()) << probe.status().message();
     const Scores s = scored(probe.value(), MatrixView(queries32.data(), std::size_t(queries32.rows()), g.dimension));
     for (std::size_t q = 0; q < g.mean.size(); ++q) {

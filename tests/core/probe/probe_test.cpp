@@ -1,18 +1,19 @@
 // Properties of the probe against a dense reference written from docs/design/probe.md (explicit inverses of the
 // heteroscedastic GP regression, kernel from its closed form): weight space = function space,
 // 0 <= knowledge <= 1, variance never above the prior, PSD kernel, incremental updates = refits.
-#include <gtest/gtest.h>
+#include "gpprobe/probe/probe.h"
 
 #include <cmath>
 #include <random>
 
 #include <Eigen/Dense>
+#include <gtest/gtest.h>
 
 #include "gpprobe/kernels/cosine_kernel.h"
 #include "gpprobe/linalg/parallel_for.h"
-#include "gpprobe/probe/probe.h"
-#include "test_support.h"
+
 #include "result_assertions.h"
+#include "test_support.h"
 
 namespace gpprobe {
 namespace {
@@ -39,8 +40,12 @@ struct Latent {
 
 // docs/design/probe.md written out densely: m = k_a' K_a^-1 (t_a - mu0) - k_b' K_b^-1 (t_b - mu0),
 // var = 2v - k' (K_a^-1 + K_b^-1) k, with k(a,b) = v (a'b + 1)/sqrt((|a|^2+1)(|b|^2+1)).
-Latent dense_reference(const RowMatrix& X, const std::vector<std::uint8_t>& y, const RowMatrix& Q, double eps, double s) {
-  auto lognormal = [](double a) { const double var = std::log(1 / a + 1); return std::pair{std::log(a) - var / 2, var}; };
+Latent dense_reference(const RowMatrix& X, const std::vector<std::uint8_t>& y, const RowMatrix& Q, double eps,
+                       double s) {
+  auto lognormal = [](double a) {
+    const double var = std::log(1 / a + 1);
+    return std::pair{std::log(a) - var / 2, var};
+  };
   const auto [mu0, v] = lognormal(eps);
   const auto [t_up, n_up] = lognormal(eps + s);
   auto k = [&](const auto& a, const auto& b) {
@@ -78,7 +83,8 @@ Latent scored(const Probe& probe, const RowMatrix& Q) {
   return r;
 }
 
-Probe fitted(const RowMatrix& X, const std::vector<std::uint8_t>& y, PosteriorSpace space, double eps = 0.1, double s = 5) {
+Probe fitted(const RowMatrix& X, const std::vector<std::uint8_t>& y, PosteriorSpace space, double eps = 0.1,
+             double s = 5) {
   return testing::fitted_probe(X, y, eps, s, space);
 }
 
@@ -272,11 +278,14 @@ TEST(Probe, ReportsProgressAndCanBeCancelled) {
   std::vector<std::size_t> seen;
   // Per block on one thread; on more, per round of blocks (parallel_for_test.cpp).
   set_thread_count(1);
-  ASSERT_TRUE(probe.score(MatrixView(Q), c, [&](std::size_t done, std::size_t total) {
-                     EXPECT_EQ(total, 1000u);
-                     seen.push_back(done);
-                     return true;
-                   }).ok());
+  ASSERT_TRUE(probe
+                  .score(MatrixView(Q), c,
+                         [&](std::size_t done, std::size_t total) {
+                           EXPECT_EQ(total, 1000u);
+                           seen.push_back(done);
+                           return true;
+                         })
+                  .ok());
   EXPECT_EQ(seen, (std::vector<std::size_t>{256, 512, 768, 1000}));
   const Status cancelled = probe.score(MatrixView(Q), c, [](std::size_t done, std::size_t) { return done < 512; });
   EXPECT_EQ(cancelled.code(), StatusCode::cancelled);

@@ -4,15 +4,16 @@
 // updates really were rank-one (no silent full pass) and that the drift guard does take over.
 #include "gpprobe/probe/scored_queries.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
 
-#include "gpprobe/probe/probe.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/evaluation/synthetic_embeddings.h"
+#include "gpprobe/probe/probe.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {

@@ -1,14 +1,14 @@
 // The measures against an independent reference: composite Simpson integration of the same integrals
 // over +-14 standard deviations (written out here, from docs/design/probe.md), plus limits and symmetries.
-#include <gtest/gtest.h>
+#include "gpprobe/probe/uncertainty_measures.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpprobe/probe/uncertainty_measures.h"
+#include <gtest/gtest.h>
 
-#include "core/src/probe/lane_quadrature.h"
 #include "core/src/linalg/lanes_math.h"
+#include "core/src/probe/lane_quadrature.h"
 
 namespace gpprobe {
 namespace {
@@ -121,15 +121,18 @@ TEST(UncertaintyMeasures, LaneRulesMatchTheScalarSumsAndTheSlopeIsTheDerivative)
     EXPECT_EQ(lanes.nodes.size() % 4, 0u);
     for (double mean : {-30.0, -3.0, -0.2, 0.0, 0.7, 5.0, 38.0}) {
       for (double variance : {1e-6, 0.3, 4.8, 40.0}) {
-        const UncertaintyMeasures a = lane_measures(mean, variance, lanes), b = uncertainty_measures(mean, variance, rule);
+        const UncertaintyMeasures a = lane_measures(mean, variance, lanes),
+                                  b = uncertainty_measures(mean, variance, rule);
         EXPECT_NEAR(a.judged_probability, b.judged_probability, 1e-15) << nodes << " " << mean << " " << variance;
         EXPECT_NEAR(a.alea, b.alea, 1e-14) << nodes << " " << mean << " " << variance;
-        EXPECT_NEAR(a.episteme, b.episteme, 1e-13 * (1.0 + std::abs(b.episteme))) << nodes << " " << mean << " " << variance;
+        EXPECT_NEAR(a.episteme, b.episteme, 1e-13 * (1.0 + std::abs(b.episteme)))
+            << nodes << " " << mean << " " << variance;
         const double sd = std::sqrt(variance), h = 1e-5;
         const JudgedAndSlope at = lane_judged_and_slope(mean, sd, lanes);
         EXPECT_NEAR(at.judged, b.judged_probability, 1e-15);
         const double difference =
-            (lane_judged_and_slope(mean + h, sd, lanes).judged - lane_judged_and_slope(mean - h, sd, lanes).judged) / (2 * h);
+            (lane_judged_and_slope(mean + h, sd, lanes).judged - lane_judged_and_slope(mean - h, sd, lanes).judged) /
+            (2 * h);
         EXPECT_NEAR(at.slope, difference, 1e-9) << nodes << " " << mean << " " << variance;
       }
     }

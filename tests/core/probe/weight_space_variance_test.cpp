@@ -3,15 +3,15 @@
 // long-double reference (features, A = I + G_raising/n+ + G_other/v, S = A_alpha^-1 + A_beta^-1,
 // psi' S psi), on variances down to ~4e-7 of the prior's: points observed 200 times each with both labels
 // at a strength of 1e4, and D = 30 features (not a multiple of the kernels' blocks or lanes).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include <Eigen/Cholesky>
+#include <gtest/gtest.h>
 
 #include "gpprobe/probe/probe.h"
+
 #include "test_support.h"
 
 namespace gpprobe {

@@ -1,12 +1,14 @@
 // Two-stage anomaly detection, ROC curves against hand-computed values, and the Fig. 3 experiment.
-#include <gtest/gtest.h>
+#include "gpprobe/regression/anomaly_detection.h"
 
 #include <cmath>
 
-#include "gpprobe/regression/anomaly_detection.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/regression/anomaly_experiment.h"
 #include "gpprobe/regression/gated_roc.h"
 #include "gpprobe/regression/gp_regression.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -111,8 +113,8 @@ TEST(AnomalyExperiment, PredictsTheLearnedModelOnAGridOverTheTestRange) {
     x.push_back(e.train_x(Eigen::Index(i), 0));
     y.push_back(e.train_y[i]);
   }
-  const GpRegression gp = ok_value(GpRegression::fit(MatrixView(x.data(), x.size(), 1), y.data(), y.size(), e.kernel,
-                                                     e.noise_variance));
+  const GpRegression gp =
+      ok_value(GpRegression::fit(MatrixView(x.data(), x.size(), 1), y.data(), y.size(), e.kernel, e.noise_variance));
   Predictions expected(o.grid_points);
   ASSERT_TRUE(gp.predict(MatrixView(e.grid_x.data(), e.grid_x.size(), 1), expected.columns()).ok());
   EXPECT_EQ(e.grid.mean, expected.mean);

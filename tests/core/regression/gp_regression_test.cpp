@@ -1,12 +1,14 @@
 // The regression solver: closed forms, properties (0 <= G <= 1, variance never above the prior),
 // knowledge in extrapolation and gaps, blocked predictions, seeded samples, every bad input's message.
-#include <gtest/gtest.h>
+#include "gpprobe/regression/gp_regression.h"
 
 #include <cmath>
 
-#include "gpprobe/regression/gp_regression.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/regression/hyperparameter_fit.h"
 #include "gpprobe/regression/regression_examples.h"
+
 #include "result_assertions.h"
 
 namespace gpprobe {
@@ -17,8 +19,8 @@ struct Predictions {
   PredictionColumns columns(std::size_t m) {
     for (auto* v : {&mean, &latent, &observation, &knowledge, &latent_lower, &latent_upper, &obs_lower, &obs_upper})
       v->resize(m);
-    return {mean.data(), latent.data(), observation.data(), knowledge.data(),
-            latent_lower.data(), latent_upper.data(), obs_lower.data(), obs_upper.data()};
+    return {mean.data(),         latent.data(),       observation.data(), knowledge.data(),
+            latent_lower.data(), latent_upper.data(), obs_lower.data(),   obs_upper.data()};
   }
 };
 
@@ -64,11 +66,11 @@ TEST(GpRegression, KnowledgeIsBoundedAndDropsInExtrapolationAndGaps) {
     EXPECT_LE(p.latent[i], 1.0);  // never above the prior variance
     EXPECT_GE(p.latent[i], 0.0);
   }
-  EXPECT_GT(G(2.0), 0.99);                 // among the data
-  EXPECT_LT(G(-3.0), 0.01);                // far beyond the data: back to the prior
+  EXPECT_GT(G(2.0), 0.99);   // among the data
+  EXPECT_LT(G(-3.0), 0.01);  // far beyond the data: back to the prior
   EXPECT_LT(G(24.0), 0.01);
-  EXPECT_GT(G(4.25), G(9.75));             // the 0.5-long gap is better known than the 1.5-long one,
-  EXPECT_GT(G(9.75), G(15.5));             // which is better known than the 3-long one
+  EXPECT_GT(G(4.25), G(9.75));  // the 0.5-long gap is better known than the 1.5-long one,
+  EXPECT_GT(G(9.75), G(15.5));  // which is better known than the 3-long one
   EXPECT_LT(G(15.5), 0.5);
   EXPECT_EQ(report.clamped_variances, 0u);
 }
@@ -96,11 +98,14 @@ TEST(GpRegression, BlocksGiveTheSameNumbersAsSinglePoints) {
   for (std::size_t i = 0; i < m; ++i) grid[i] = -1.0 + 7.0 * double(i) / double(m);
   Predictions all;
   std::size_t calls = 0;
-  ASSERT_TRUE(gp.value().predict(MatrixView(grid.data(), m, 1), all.columns(m), [&](std::size_t done, std::size_t total) {
-    ++calls;
-    EXPECT_EQ(total, m);
-    return true;
-  }).ok());
+  ASSERT_TRUE(gp.value()
+                  .predict(MatrixView(grid.data(), m, 1), all.columns(m),
+                           [&](std::size_t done, std::size_t total) {
+                             ++calls;
+                             EXPECT_EQ(total, m);
+                             return true;
+                           })
+                  .ok());
   EXPECT_EQ(calls, 3u);
   for (std::size_t i : {0u, 255u, 256u, 599u}) {
     Predictions one;
@@ -159,16 +164,21 @@ TEST(GpRegression, BadInputsAreNamed) {
   const Kernel k = Kernel::rbf({1.0});
   const MatrixView X(x, 3, 1);
   const auto message = [](const Status& s) { return s.message(); };
-  EXPECT_EQ(message(GpRegression::fit(MatrixView(x, 0, 1), y, 0, k, 0.1).status()), "training inputs are empty (0 rows)");
-  EXPECT_EQ(message(GpRegression::fit(X, y, 2, k, 0.1).status()), "training targets have 2 values, training inputs have 3 rows");
+  EXPECT_EQ(message(GpRegression::fit(MatrixView(x, 0, 1), y, 0, k, 0.1).status()),
+            "training inputs are empty (0 rows)");
+  EXPECT_EQ(message(GpRegression::fit(X, y, 2, k, 0.1).status()),
+            "training targets have 2 values, training inputs have 3 rows");
   const double bad_y[] = {0.0, NAN, 1.0};
   EXPECT_EQ(message(GpRegression::fit(X, bad_y, 3, k, 0.1).status()), "training target 1 is NaN");
   const double bad_x[] = {0.0, INFINITY, 1.0};
-  EXPECT_EQ(message(GpRegression::fit(MatrixView(bad_x, 3, 1), y, 3, k, 0.1).status()), "training inputs row 1, column 0 is +Inf");
-  EXPECT_EQ(message(GpRegression::fit(X, y, 3, k, -1.0).status()), "noise variance must be a finite number >= 0, got -1");
+  EXPECT_EQ(message(GpRegression::fit(MatrixView(bad_x, 3, 1), y, 3, k, 0.1).status()),
+            "training inputs row 1, column 0 is +Inf");
+  EXPECT_EQ(message(GpRegression::fit(X, y, 3, k, -1.0).status()),
+            "noise variance must be a finite number >= 0, got -1");
   EXPECT_EQ(message(GpRegression::fit(X, y, 3, Kernel::rbf({1.0, 2.0}), 0.1).status()),
             "rbf.length_scale has 2 entries, the inputs have 1 column");
-  EXPECT_EQ(message(GpRegression::fit(X, y, 3, k, 0.1, INFINITY).status()), "mean must be finite (or NaN for the average of y)");
+  EXPECT_EQ(message(GpRegression::fit(X, y, 3, k, 0.1, INFINITY).status()),
+            "mean must be finite (or NaN for the average of y)");
   const double dup[] = {1.0, 1.0};
   EXPECT_EQ(GpRegression::fit(MatrixView(dup, 2, 1), y, 2, k, 0.0).status().code(), StatusCode::numerical_failure);
 
@@ -177,7 +187,8 @@ TEST(GpRegression, BadInputsAreNamed) {
   double out[2];
   PredictionColumns columns;
   columns.mean = out;
-  EXPECT_EQ(gp.predict(MatrixView(q, 1, 2), columns).message(), "test inputs have 2 columns, training inputs have 1 column");
+  EXPECT_EQ(gp.predict(MatrixView(q, 1, 2), columns).message(),
+            "test inputs have 2 columns, training inputs have 1 column");
   EXPECT_EQ(gp.predict(MatrixView(q, 0, 1), columns).message(), "test inputs are empty (0 rows)");
   const double nan_q[] = {NAN};
   EXPECT_EQ(gp.predict(MatrixView(nan_q, 1, 1), columns).message(), "test inputs row 0, column 0 is NaN");
@@ -203,7 +214,8 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
   // The linear kernel's a'b overflows; the periodic kernel takes the sine of +Inf.
   Status s = predicted(Kernel::linear(1.0));
   EXPECT_EQ(s.code(), StatusCode::numerical_failure);
-  const std::string overflow = "test inputs row 1: the prediction is not finite (the kernel overflows at inputs this large)";
+  const std::string overflow =
+      "test inputs row 1: the prediction is not finite (the kernel overflows at inputs this large)";
   EXPECT_EQ(s.message(), overflow);
   s = predicted(Kernel::periodic(1.0, 1.0));
   EXPECT_EQ(s.message(), overflow);
@@ -222,8 +234,9 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
             "training inputs: the kernel linear(1) is not finite between rows 1 and 1 (inputs too large for it)");
   const Status mean = GpRegression::fit(train, y, 4, Kernel::rbf({1.0}), 0.1, 1e300).status();
   EXPECT_EQ(mean.code(), StatusCode::numerical_failure);
-  EXPECT_EQ(mean.message(), "training targets: the log marginal likelihood is not finite (r' K_y^-1 r overflows): the "
-                            "targets lie too far from the mean for double precision");
+  EXPECT_EQ(mean.message(),
+            "training targets: the log marginal likelihood is not finite (r' K_y^-1 r overflows): the "
+            "targets lie too far from the mean for double precision");
   HyperparameterFitOptions options;
   options.mean = 1e300;
   EXPECT_EQ(fit_hyperparameters(train, y, 4, Kernel::rbf({1.0}), 0.1, options).status().message(),
@@ -257,11 +270,13 @@ TEST(GpRegression, NonFiniteNumbersAreFailuresNotResults) {
       fit_hyperparameters(points, ys.data(), 20, Kernel::constant(1.0) * periodic, 0.1, restarts);
   ASSERT_TRUE(fitted.ok()) << fitted.status().message();
   EXPECT_TRUE(std::isfinite(fitted.value().log_marginal_likelihood));
-  for (const KernelParameter& parameter : fitted.value().kernel.parameters()) EXPECT_TRUE(std::isfinite(parameter.value));
+  for (const KernelParameter& parameter : fitted.value().kernel.parameters())
+    EXPECT_TRUE(std::isfinite(parameter.value));
 }
 
 TEST(RegressionExamples, AreSeededAndHoldOutTheirSegments) {
-  const RegressionExample a = ok_value(regression_example("lecture", 7)), b = ok_value(regression_example("lecture", 7));
+  const RegressionExample a = ok_value(regression_example("lecture", 7)),
+                          b = ok_value(regression_example("lecture", 7));
   EXPECT_EQ(a.y, b.y);
   EXPECT_EQ(a.x.rows(), 50);
   EXPECT_NEAR(a.x(49, 0), 5.0, 1e-15);

@@ -1,11 +1,13 @@
 // Maximum marginal likelihood: at least as good as scikit-learn from the same starts, the lecture's
 // learned hyperparameters, restarts, progress and cancel.
-#include <gtest/gtest.h>
+#include "gpprobe/regression/hyperparameter_fit.h"
 
 #include <cmath>
 
-#include "gpprobe/regression/hyperparameter_fit.h"
+#include <gtest/gtest.h>
+
 #include "gpprobe/regression/regression_examples.h"
+
 #include "regression_fixtures.h"
 #include "result_assertions.h"
 

@@ -1,11 +1,13 @@
 // The log marginal likelihood, its gradient and the predictions against scikit-learn (fixtures), and
 // the gradient against central differences.
-#include <gtest/gtest.h>
+#include "gpprobe/regression/marginal_likelihood.h"
 
 #include <cmath>
 
+#include <gtest/gtest.h>
+
 #include "gpprobe/regression/gp_regression.h"
-#include "gpprobe/regression/marginal_likelihood.h"
+
 #include "regression_fixtures.h"
 #include "result_assertions.h"
 
@@ -62,7 +64,8 @@ TEST(MarginalLikelihood, GradientMatchesCentralDifferences) {
     theta.push_back(std::log(c["noise_variance"].get<double>()));
     const auto value = [&](const std::vector<double>& t) {
       return ok_value(log_marginal_likelihood(kernel.with_log_parameters(t.data()), std::exp(t.back()), x.data(),
-                                              y.size(), x.cols(), r, false)).value;
+                                              y.size(), x.cols(), r, false))
+          .value;
     };
     const auto lml = log_marginal_likelihood(kernel, std::exp(theta.back()), x.data(), y.size(), x.cols(), r, true);
     ASSERT_OK(lml);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpprobe/kernels/kernel.h"
+
 #include "test_support.h"
 
 namespace gpprobe::testing {

@@ -7,7 +7,17 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EmbedView } from '../common/state/link_params.ts';
 import { linkUrl } from '../common/state/link_actions.ts';
 import { embedFailure } from './host_bridge.ts';
-import { columns, dataset, labels, queryRows, results, selected, session, setHyperparameters, toggleObservation } from '../common/state/store.ts';
+import {
+  columns,
+  dataset,
+  labels,
+  queryRows,
+  results,
+  selected,
+  session,
+  setHyperparameters,
+  toggleObservation,
+} from '../common/state/store.ts';
 import { formatMeasure } from '../common/ui/format.ts';
 import { useElementSize } from '../common/ui/element_size.ts';
 import { Messages } from '../common/ui/Messages.tsx';
@@ -23,10 +33,28 @@ import { CompareEmbed } from '../labs/compare/ui/CompareEmbed.tsx';
 import { compareView, record } from '../labs/compare/state/compare_store.ts';
 import './embed.css';
 
-const LABELS: Record<EmbedView, string> = { map: 'Map', judged: 'Judged', alea: 'Alea', belief: 'Belief', table: 'Table', profile: 'Profile', grid: 'Grid' };
+const LABELS: Record<EmbedView, string> = {
+  map: 'Map',
+  judged: 'Judged',
+  alea: 'Alea',
+  belief: 'Belief',
+  table: 'Table',
+  profile: 'Profile',
+  grid: 'Grid',
+};
 
 /** ε or s, typed (commits on Enter or blur). */
-function NumberField({ name, label, value, onChange }: { name: string; label: string; value: number; onChange(v: number): void }) {
+function NumberField({
+  name,
+  label,
+  value,
+  onChange,
+}: {
+  name: string;
+  label: string;
+  value: number;
+  onChange(v: number): void;
+}) {
   return (
     <label class="embed-field">
       <span>{label}</span>
@@ -36,12 +64,15 @@ function NumberField({ name, label, value, onChange }: { name: string; label: st
 }
 
 function SelectionLine() {
-  const row = selected.value, r = results.value, y = labels.value;
+  const row = selected.value,
+    r = results.value,
+    y = labels.value;
   if (row === null || !r) return <span class="embed-selection hint">Click a point to select a query.</span>;
   return (
     <span class="embed-selection" data-testid="embed-selection">
       <Thumbnail row={row} size={24} />
-      row {row}{y ? (y[row] ? ' (shows it)' : ' (does not)') : ''}: judged {formatMeasure(r.scores.judgedProbability[row])} ·
+      row {row}
+      {y ? (y[row] ? ' (shows it)' : ' (does not)') : ''}: judged {formatMeasure(r.scores.judgedProbability[row])} ·
       episteme {formatMeasure(r.scores.episteme[row])}
     </span>
   );
@@ -56,45 +87,134 @@ export function EmbedApp({ views }: { views: EmbedView[] }) {
     if (compared && linked !== 'table' && views.includes(linked)) setView(linked);
   }, [compared, linked]);
   const [main, { height }] = useElementSize<HTMLDivElement>();
-  const d = dataset.value, r = results.value, s = session.value;
+  const d = dataset.value,
+    r = results.value,
+    s = session.value;
   const plots = useProbePlots();
   const observationSet = useMemo(() => new Set(s.observations), [s.observations]);
-  const pick = (row: number | null) => { if (row !== null) selected.value = row; };
+  const pick = (row: number | null) => {
+    if (row !== null) selected.value = row;
+  };
   // The card's header takes ~30 px of the main area; the plot gets the rest.
   const plotHeight = Math.max(120, height - 34);
   const compareShown = view === 'profile' || view === 'grid';
-  const probeConcept = s.concept ? `${s.concept.column} ${s.concept.kind === 'values' ? `∈ {${s.concept.positives.join(', ')}}` : `≥ ${s.concept.threshold}`}` : 'no concept';
+  const probeConcept = s.concept
+    ? `${s.concept.column} ${s.concept.kind === 'values' ? `∈ {${s.concept.positives.join(', ')}}` : `≥ ${s.concept.threshold}`}`
+    : 'no concept';
   // The Compare lab's views name what is compared: the concepts of the grid, or the sidebar's.
   const grid = record.value?.run.comparison.concepts;
-  const concept = compareShown && grid
-    ? `${record.value!.representations.length} representations × ${grid.length === 1 ? grid[0].concept : `${grid.length} concepts`}` : probeConcept;
+  const concept =
+    compareShown && grid
+      ? `${record.value!.representations.length} representations × ${grid.length === 1 ? grid[0].concept : `${grid.length} concepts`}`
+      : probeConcept;
   return (
     <div class="embed">
       <header class="embed-top">
         {views.length > 1 && (
-          <TabList<EmbedView> tabs={views.map((v) => ({ id: v, label: LABELS[v] }))} selected={view} onSelect={(v) => setView(v)} label="Views" idPrefix="embed" class="embed-tabs" />
+          <TabList<EmbedView>
+            tabs={views.map((v) => ({ id: v, label: LABELS[v] }))}
+            selected={view}
+            onSelect={(v) => setView(v)}
+            label="Views"
+            idPrefix="embed"
+            class="embed-tabs"
+          />
         )}
-        <span class="embed-title" title={d ? `${d.name} · ${concept}` : embedFailure.value ?? ''}>{d ? `${d.name} · ${concept}` : embedFailure.value ? 'not loaded' : 'loading…'}</span>
-        <a class="embed-open" href={d ? linkUrl() : undefined} target="_blank" rel="noopener">Open in gpprobe ↗</a>
+        <span class="embed-title" title={d ? `${d.name} · ${concept}` : (embedFailure.value ?? '')}>
+          {d ? `${d.name} · ${concept}` : embedFailure.value ? 'not loaded' : 'loading…'}
+        </span>
+        <a class="embed-open" href={d ? linkUrl() : undefined} target="_blank" rel="noopener">
+          Open in gpprobe ↗
+        </a>
       </header>
       <TaskBar />
-      <div class="embed-main" ref={main} {...(views.length > 1 ? { role: 'tabpanel', id: 'embed-panel', 'aria-labelledby': `embed-tab-${view}` } : {})}>
-        {!d && embedFailure.value ? <p class="embed-failure" role="alert" data-testid="embed-failure">Not loaded: {embedFailure.value}</p>
-          : height > 0 && (view === 'profile' || view === 'grid' ? <CompareEmbed view={view} height={plotHeight} />
-          : view === 'map' ? <PlotView spec={plots.mapSpec} overlay={plots.mapOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="computing the map…" testId="map-plot" />
-          : view === 'judged' ? <PlotView spec={plots.judged} overlay={plots.judgedOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="judged-plot" />
-          : view === 'alea' ? <PlotView spec={plots.alea} overlay={plots.aleaOverlay} height={plotHeight} tooltip={plots.tooltip} thumbnail={thumbnailOf(40)} onPick={pick} empty="running the probe…" testId="alea-plot" />
-          : view === 'belief' ? <PlotView spec={plots.beliefSpec} height={plotHeight} empty="Select a query to see its belief." testId="belief-plot" />
-          : d && <ResultsTable scores={r?.scores ?? null} columns={columns.value} rows={d.rows} subset={queryRows.value} labels={labels.value}
-              observations={observationSet} selected={selected.value} onSelect={(row) => { selected.value = row; }} onToggleObservation={toggleObservation}
-              thumbnail={thumbnailOf(22)} height={height - 2} />)}
+      <div
+        class="embed-main"
+        ref={main}
+        {...(views.length > 1 ? { role: 'tabpanel', id: 'embed-panel', 'aria-labelledby': `embed-tab-${view}` } : {})}
+      >
+        {!d && embedFailure.value ? (
+          <p class="embed-failure" role="alert" data-testid="embed-failure">
+            Not loaded: {embedFailure.value}
+          </p>
+        ) : (
+          height > 0 &&
+          (view === 'profile' || view === 'grid' ? (
+            <CompareEmbed view={view} height={plotHeight} />
+          ) : view === 'map' ? (
+            <PlotView
+              spec={plots.mapSpec}
+              overlay={plots.mapOverlay}
+              height={plotHeight}
+              tooltip={plots.tooltip}
+              thumbnail={thumbnailOf(40)}
+              onPick={pick}
+              empty="computing the map…"
+              testId="map-plot"
+            />
+          ) : view === 'judged' ? (
+            <PlotView
+              spec={plots.judged}
+              overlay={plots.judgedOverlay}
+              height={plotHeight}
+              tooltip={plots.tooltip}
+              thumbnail={thumbnailOf(40)}
+              onPick={pick}
+              empty="running the probe…"
+              testId="judged-plot"
+            />
+          ) : view === 'alea' ? (
+            <PlotView
+              spec={plots.alea}
+              overlay={plots.aleaOverlay}
+              height={plotHeight}
+              tooltip={plots.tooltip}
+              thumbnail={thumbnailOf(40)}
+              onPick={pick}
+              empty="running the probe…"
+              testId="alea-plot"
+            />
+          ) : view === 'belief' ? (
+            <PlotView
+              spec={plots.beliefSpec}
+              height={plotHeight}
+              empty="Select a query to see its belief."
+              testId="belief-plot"
+            />
+          ) : (
+            d && (
+              <ResultsTable
+                scores={r?.scores ?? null}
+                columns={columns.value}
+                rows={d.rows}
+                subset={queryRows.value}
+                labels={labels.value}
+                observations={observationSet}
+                selected={selected.value}
+                onSelect={(row) => {
+                  selected.value = row;
+                }}
+                onToggleObservation={toggleObservation}
+                thumbnail={thumbnailOf(22)}
+                height={height - 2}
+              />
+            )
+          ))
+        )}
       </div>
-      {!compareShown && <footer class="embed-controls">
-        <NumberField name="epsilon" label="ε" value={s.epsilon} onChange={(v) => setHyperparameters(v, s.strength)} />
-        <NumberField name="strength" label="s" value={s.strength} onChange={(v) => setHyperparameters(s.epsilon, v)} />
-        {view === 'map' && <ColorBySelect />}
-        <SelectionLine />
-      </footer>}
+      {!compareShown && (
+        <footer class="embed-controls">
+          <NumberField name="epsilon" label="ε" value={s.epsilon} onChange={(v) => setHyperparameters(v, s.strength)} />
+          <NumberField
+            name="strength"
+            label="s"
+            value={s.strength}
+            onChange={(v) => setHyperparameters(s.epsilon, v)}
+          />
+          {view === 'map' && <ColorBySelect />}
+          <SelectionLine />
+        </footer>
+      )}
       <Messages />
       <Prompts />
     </div>

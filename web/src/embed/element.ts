@@ -20,8 +20,27 @@ import { readToHost, type ToApp } from './messages.ts';
 const APP_URL = new URL(/* @vite-ignore */ 'index.html', import.meta.url);
 
 /** Attributes that become link parameters (same names). */
-const PARAMS = ['data', 'metadata', 'ood', 'config', 'embedding', 'demo', 'concept', 'per-class', 'seed', 'observations',
-  'epsilon', 'strength', 'queries', 'tab', 'color-by', 'selected', 'compare', 'compare-concepts', 'compare-view'];
+const PARAMS = [
+  'data',
+  'metadata',
+  'ood',
+  'config',
+  'embedding',
+  'demo',
+  'concept',
+  'per-class',
+  'seed',
+  'observations',
+  'epsilon',
+  'strength',
+  'queries',
+  'tab',
+  'color-by',
+  'selected',
+  'compare',
+  'compare-concepts',
+  'compare-view',
+];
 /** Attributes holding URLs, resolved against the host page. `metadata` and `compare` may list several, separated by spaces. */
 const URL_PARAMS = ['data', 'metadata', 'ood', 'config', 'compare'];
 
@@ -37,7 +56,8 @@ export class GpprobeProbe extends HTMLElement {
   #urls(name: string): string[] {
     const value = this.getAttribute(name);
     if (value === null) return [];
-    return (name === 'metadata' || name === 'compare' ? value.split(/\s+/) : [value.trim()]).filter(Boolean)
+    return (name === 'metadata' || name === 'compare' ? value.split(/\s+/) : [value.trim()])
+      .filter(Boolean)
       .map((v) => (name === 'compare' && v === 'layers-demo' ? v : new URL(v, document.baseURI).href));
   }
 
@@ -71,7 +91,13 @@ export class GpprobeProbe extends HTMLElement {
     const m = readToHost(event.data, this.#id);
     if (!m) return;
     if (m.gpprobe === 'hello') {
-      const allowOrigins = [...new Set(URL_PARAMS.flatMap((name) => this.#urls(name)).filter((u) => u !== 'layers-demo').map((u) => new URL(u).origin))];
+      const allowOrigins = [
+        ...new Set(
+          URL_PARAMS.flatMap((name) => this.#urls(name))
+            .filter((u) => u !== 'layers-demo')
+            .map((u) => new URL(u).origin),
+        ),
+      ];
       this.#send({ gpprobe: 'config', element: this.#id, allowOrigins });
       this.#ready = true;
     } else {
@@ -88,7 +114,8 @@ export class GpprobeProbe extends HTMLElement {
     if (this.#frame) return;
     const root = this.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
-    style.textContent = ':host { display: block; max-width: 100%; } iframe { display: block; width: 100%; border: 1px solid #e4e7eb; border-radius: 8px; background: #fff; }';
+    style.textContent =
+      ':host { display: block; max-width: 100%; } iframe { display: block; width: 100%; border: 1px solid #e4e7eb; border-radius: 8px; background: #fff; }';
     const frame = document.createElement('iframe');
     frame.title = this.getAttribute('title') ?? 'gpprobe: a Gaussian process probe';
     frame.style.height = this.#height();

@@ -13,7 +13,17 @@ import { paramsLink } from '../common/state/link_params.ts';
 import { allowOrigins } from '../common/state/prompts.ts';
 import { cellText, type Session } from '../common/state/session.ts';
 import {
-  columns, commit, dataset, draw, labels, opening, queryRows, results, resultsStale, selected, session,
+  columns,
+  commit,
+  dataset,
+  draw,
+  labels,
+  opening,
+  queryRows,
+  results,
+  resultsStale,
+  selected,
+  session,
 } from '../common/state/store.ts';
 import { showView } from '../common/state/view_state.ts';
 import { MESSAGE_LIMITS, readToApp, type ResultsDetail, type SelectDetail, type ToHost } from './messages.ts';
@@ -24,7 +34,8 @@ const CONFIG_WAIT_MS = 3000;
 let host: { origin: string; element: string } | null = null;
 
 /** Where the documentation says where an embed's data may live and how a host allows it (widen_csp). */
-export const DATA_HELP = 'docs/embed.md, "Data by URL: where it may live" (node scripts/deploy/widen_csp.mjs adds an origin to the app\'s connect-src)';
+export const DATA_HELP =
+  'docs/embed.md, "Data by URL: where it may live" (node scripts/deploy/widen_csp.mjs adds an origin to the app\'s connect-src)';
 
 /** Why the embed's data could not be shown, once it failed (EmbedApp shows it in place of a dataset). */
 export const embedFailure = signal<string | null>(null);
@@ -63,23 +74,37 @@ async function applyParams(params: string): Promise<void> {
 }
 
 function resultsDetail(): ResultsDetail | null {
-  const r = results.value, d = dataset.value;
+  const r = results.value,
+    d = dataset.value;
   if (!r || !d || resultsStale.value) return null;
-  const s = session.value, y = labels.value, subset = queryRows.value;
+  const s = session.value,
+    y = labels.value,
+    subset = queryRows.value;
   return {
-    rows: d.rows, queryRows: subset ? Array.from(subset) : null, observations: s.observations,
-    observationLabels: s.observations.map((row) => (y ? y[row] : 0)), concept: s.concept, epsilon: s.epsilon, strength: s.strength,
-    scores: r.scores, link: untracked(() => linkUrl()),
+    rows: d.rows,
+    queryRows: subset ? Array.from(subset) : null,
+    observations: s.observations,
+    observationLabels: s.observations.map((row) => (y ? y[row] : 0)),
+    concept: s.concept,
+    epsilon: s.epsilon,
+    strength: s.strength,
+    scores: r.scores,
+    link: untracked(() => linkUrl()),
   };
 }
 
 function selectDetail(row: number): SelectDetail {
-  const r = results.value, y = labels.value;
-  const scores = r && row < r.scores.judgedProbability.length
-    ? Object.fromEntries(SCORE_COLUMNS.map((k) => [k, r.scores[k][row]])) as SelectDetail['scores']
-    : null;
+  const r = results.value,
+    y = labels.value;
+  const scores =
+    r && row < r.scores.judgedProbability.length
+      ? (Object.fromEntries(SCORE_COLUMNS.map((k) => [k, r.scores[k][row]])) as SelectDetail['scores'])
+      : null;
   return {
-    row, isObservation: session.value.observations.includes(row), label: y ? y[row] : null, scores,
+    row,
+    isObservation: session.value.observations.includes(row),
+    label: y ? y[row] : null,
+    scores,
     metadata: Object.fromEntries(columns.value.map((c) => [c.name, cellText(c, row)])),
   };
 }
@@ -100,12 +125,15 @@ export async function connectToHost(): Promise<void> {
         // Ours by its type and element, but malformed: the host page has a bug; say so, read nothing of it.
         const d = event.data as { gpprobe?: unknown; element?: unknown } | null;
         if (d && typeof d === 'object' && d.element === element && (d.gpprobe === 'config' || d.gpprobe === 'set')) {
-          notify('error', `The embedding page sent a malformed "${d.gpprobe}" message (see docs/embed.md, "Messages"); it was ignored.`);
+          notify(
+            'error',
+            `The embedding page sent a malformed "${d.gpprobe}" message (see docs/embed.md, "Messages"); it was ignored.`,
+          );
         }
         return;
       }
       if (m.gpprobe === 'config') {
-        if (host) return;  // one config per start
+        if (host) return; // one config per start
         host = { origin: event.origin, element };
         allowOrigins(m.allowOrigins);
         clearTimeout(timer);
@@ -124,6 +152,7 @@ export async function connectToHost(): Promise<void> {
   });
   effect(() => {
     const row = selected.value;
-    if (row !== null && !opening.value) untracked(() => post({ gpprobe: 'select', element, detail: selectDetail(row) }));
+    if (row !== null && !opening.value)
+      untracked(() => post({ gpprobe: 'select', element, detail: selectDetail(row) }));
   });
 }

@@ -90,13 +90,15 @@ export function readToApp(data: unknown, element: string): ToApp | null {
     if (!Array.isArray(origins) || origins.length > MESSAGE_LIMITS.origins || !origins.every(isOrigin)) return null;
     return { gpprobe: 'config', element, allowOrigins: [...origins] };
   }
-  if (data.gpprobe === 'set' && isText(data.params, MESSAGE_LIMITS.params)) return { gpprobe: 'set', element, params: data.params };
+  if (data.gpprobe === 'set' && isText(data.params, MESSAGE_LIMITS.params))
+    return { gpprobe: 'set', element, params: data.params };
   return null;
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number';
 const isNumbers = (v: unknown): boolean => Array.isArray(v) && v.every(isNumber);
-const isScores = (v: unknown): boolean => isObject(v) && Object.values(v).every((s) => ArrayBuffer.isView(s) || isNumbers(s) || isNumber(s));
+const isScores = (v: unknown): boolean =>
+  isObject(v) && Object.values(v).every((s) => ArrayBuffer.isView(s) || isNumbers(s) || isNumber(s));
 
 /** A message from the app to the host page's `element`, or null when `data` is not one (shape checked as readToApp). */
 export function readToHost(data: unknown, element: string): ToHost | null {
@@ -106,12 +108,29 @@ export function readToHost(data: unknown, element: string): ToHost | null {
     case 'hello':
       return { gpprobe: 'hello', element };
     case 'results':
-      if (!isObject(d) || !isNumber(d.rows) || !(d.queryRows === null || isNumbers(d.queryRows)) || !isNumbers(d.observations)
-        || !isNumbers(d.observationLabels) || !isNumber(d.epsilon) || !isNumber(d.strength) || !isScores(d.scores) || !isText(d.link, 1 << 24)) return null;
+      if (
+        !isObject(d) ||
+        !isNumber(d.rows) ||
+        !(d.queryRows === null || isNumbers(d.queryRows)) ||
+        !isNumbers(d.observations) ||
+        !isNumbers(d.observationLabels) ||
+        !isNumber(d.epsilon) ||
+        !isNumber(d.strength) ||
+        !isScores(d.scores) ||
+        !isText(d.link, 1 << 24)
+      )
+        return null;
       return { gpprobe: 'results', element, detail: d as unknown as ResultsDetail };
     case 'select':
-      if (!isObject(d) || !isNumber(d.row) || typeof d.isObservation !== 'boolean' || !(d.label === null || isNumber(d.label))
-        || !(d.scores === null || isScores(d.scores)) || !isObject(d.metadata)) return null;
+      if (
+        !isObject(d) ||
+        !isNumber(d.row) ||
+        typeof d.isObservation !== 'boolean' ||
+        !(d.label === null || isNumber(d.label)) ||
+        !(d.scores === null || isScores(d.scores)) ||
+        !isObject(d.metadata)
+      )
+        return null;
       return { gpprobe: 'select', element, detail: d as unknown as SelectDetail };
     case 'error':
       if (!isObject(d) || !isText(d.message) || !isText(d.help)) return null;

@@ -4,8 +4,16 @@
 // vocabulary), plus "disposed", the TS engine's own code for a handle used after dispose().
 
 export const ERROR_CODES = [
-  'invalid_argument', 'dimension_mismatch', 'non_finite', 'numerical_failure', 'parse_error', 'io_error',
-  'out_of_memory', 'cancelled', 'internal_error', 'disposed',
+  'invalid_argument',
+  'dimension_mismatch',
+  'non_finite',
+  'numerical_failure',
+  'parse_error',
+  'io_error',
+  'out_of_memory',
+  'cancelled',
+  'internal_error',
+  'disposed',
 ] as const;
 
 export type GpprobeErrorCode = (typeof ERROR_CODES)[number];

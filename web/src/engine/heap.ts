@@ -56,7 +56,9 @@ export class HeapScope {
  * failed fit leaves nothing behind); the heap scope is freed either way.
  */
 export function filledHandle<H extends { delete(): void }>(
-  module: HeapAccess, handle: H, fill: (heap: HeapScope) => { code: string; message: string },
+  module: HeapAccess,
+  handle: H,
+  fill: (heap: HeapScope) => { code: string; message: string },
 ): H {
   const heap = new HeapScope(module);
   try {

@@ -59,7 +59,8 @@ function mallocLarge(module: HeapAccess, bytes: number): number {
  */
 export function largestBlock(module: HeapAccess): number {
   const unit = 2 ** 16;
-  let lo = 0, hi = MAX_HEAP_BYTES / unit;  // in units: lo works (or is 0), hi does not
+  let lo = 0,
+    hi = MAX_HEAP_BYTES / unit; // in units: lo works (or is 0), hi does not
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
     const pointer = mallocLarge(module, mid * unit);
@@ -83,16 +84,22 @@ export function allocateBlock(module: HeapAccess, bytes: number, what: string): 
     throw new GpprobeError('invalid_argument', `${what} would need ${bytes} bytes, not a byte count`);
   }
   if (bytes >= MAX_HEAP_BYTES) {
-    throw new GpprobeError('out_of_memory',
-      `${what} would need ${formatBytes(bytes)}; the wasm heap holds ${formatBytes(MAX_HEAP_BYTES)} at most`);
+    throw new GpprobeError(
+      'out_of_memory',
+      `${what} would need ${formatBytes(bytes)}; the wasm heap holds ${formatBytes(MAX_HEAP_BYTES)} at most`,
+    );
   }
   const pointer = mallocLarge(module, bytes);
   if (pointer === 0) {
     const largest = largestBlock(module);
-    const cause = largest >= MAX_HEAP_BYTES - OWN_MEMORY
-      ? `one block can be at most ${formatBytes(largest)} (${largest} bytes): the heap holds ${formatBytes(MAX_HEAP_BYTES)} at most, less the module's own memory`
-      : `the largest free block is ${formatBytes(largest)} (${largest} bytes) now, of a heap that holds ${formatBytes(MAX_HEAP_BYTES)} at most; free some data first`;
-    throw new GpprobeError('out_of_memory', `cannot allocate ${formatBytes(bytes)} in the wasm heap for ${what}: ${cause}`);
+    const cause =
+      largest >= MAX_HEAP_BYTES - OWN_MEMORY
+        ? `one block can be at most ${formatBytes(largest)} (${largest} bytes): the heap holds ${formatBytes(MAX_HEAP_BYTES)} at most, less the module's own memory`
+        : `the largest free block is ${formatBytes(largest)} (${largest} bytes) now, of a heap that holds ${formatBytes(MAX_HEAP_BYTES)} at most; free some data first`;
+    throw new GpprobeError(
+      'out_of_memory',
+      `cannot allocate ${formatBytes(bytes)} in the wasm heap for ${what}: ${cause}`,
+    );
   }
   return pointer;
 }

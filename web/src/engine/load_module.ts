@@ -37,10 +37,8 @@ export type SimdBuild = 'relaxed' | 'simd128';
 // The smallest module that uses f64x2.relaxed_madd (0xfd 0x87 0x02) in its shipped encoding:
 // (func (param v128 v128 v128) (result v128) local.get 0 local.get 1 local.get 2 f64x2.relaxed_madd).
 const RELAXED_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b,
-  0x03, 0x02, 0x01, 0x00,
-  0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x87, 0x02, 0x0b,
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b, 0x03,
+  0x02, 0x01, 0x00, 0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x87, 0x02, 0x0b,
 ]);
 
 /** True where this engine runs relaxed SIMD (and so the relaxed twins). */
@@ -56,8 +54,12 @@ export function relaxedSimdSupported(): boolean {
 export const MAX_DEFAULT_THREADS = 8;
 
 function isNode(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string' && typeof window === 'undefined'
-    && typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === 'undefined';
+  return (
+    typeof process !== 'undefined' &&
+    typeof process.versions?.node === 'string' &&
+    typeof window === 'undefined' &&
+    typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === 'undefined'
+  );
 }
 
 export interface LoadOptions {
@@ -80,8 +82,11 @@ export interface LoadOptions {
 
 /** True where the threaded module can run: a cross-origin isolated browser context. */
 export function threadsAllowed(): boolean {
-  return !isNode() && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true
-    && typeof SharedArrayBuffer !== 'undefined';
+  return (
+    !isNode() &&
+    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true &&
+    typeof SharedArrayBuffer !== 'undefined'
+  );
 }
 
 /** The threads loadModule will use with these options. */
@@ -96,8 +101,10 @@ export function chosenThreads(options: LoadOptions = {}): number {
 export function chosenSimd(options: LoadOptions = {}): SimdBuild {
   const supported = relaxedSimdSupported();
   if (options.simd === 'relaxed' && !supported) {
-    throw new Error('this WebAssembly engine does not support relaxed SIMD (Chromium 114+, Node 22+ '
-      + 'or Node 20 with --experimental-wasm-relaxed-simd); load with simd: \'simd128\'');
+    throw new Error(
+      'this WebAssembly engine does not support relaxed SIMD (Chromium 114+, Node 22+ ' +
+        "or Node 20 with --experimental-wasm-relaxed-simd); load with simd: 'simd128'",
+    );
   }
   return options.simd ?? (supported ? 'relaxed' : 'simd128');
 }
@@ -113,7 +120,9 @@ export async function loadModule(options: LoadOptions = {}): Promise<GpprobeModu
   } catch (error) {
     // A host that did not copy the relaxed twin's files, or an engine that validates the probe module
     // but not the twin: the plain twin computes the same numbers (to rounding), a little slower.
-    console.warn(`gpprobe: the relaxed-SIMD module did not load (${String(error).split('\n')[0]}); using the plain SIMD module`);
+    console.warn(
+      `gpprobe: the relaxed-SIMD module did not load (${String(error).split('\n')[0]}); using the plain SIMD module`,
+    );
     return load('simd128');
   }
 }
@@ -122,7 +131,7 @@ async function loadSingle(options: LoadOptions, simd: SimdBuild): Promise<Gpprob
   let wasmBinary = options.wasmBinary;
   const ownUrl = options.wasmUrl ?? wasmUrls[simd];
   if (!wasmBinary && isNode()) {
-    const fsName = 'node:fs/promises';  // kept out of the browser bundle
+    const fsName = 'node:fs/promises'; // kept out of the browser bundle
     const fs = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs/promises');
     wasmBinary = await fs.readFile(ownUrl);
   }

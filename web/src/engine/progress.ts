@@ -36,8 +36,11 @@ export type ProgressListener = (progress: Progress) => boolean | void;
 
 /** The callback a core binding takes (done, total) for work called `stage`: it forwards progress and
  * answers false once `signal` is aborted or the listener returns false; null when neither is given. */
-export function coreProgress(stage: string, listener?: ProgressListener, signal?: AbortSignal):
-  ((done: number, total: number) => boolean) | null {
+export function coreProgress(
+  stage: string,
+  listener?: ProgressListener,
+  signal?: AbortSignal,
+): ((done: number, total: number) => boolean) | null {
   if (!listener && !signal) return null;
   return (done, total) => listener?.({ stage, done, total }) !== false && !signal?.aborted;
 }

@@ -28,12 +28,15 @@ export class ResidentMatrix {
     return this.#pointer + first * this.cols * (this.dtype / 8);
   }
 
-  get disposed(): boolean { return this.#pointer === 0; }
+  get disposed(): boolean {
+    return this.#pointer === 0;
+  }
 
   /** A copy of the given rows (same precision), e.g. the observations among all embeddings. */
   gatherRows(indices: ArrayLike<number>): Matrix {
     const base = this.pointer();
-    const out = this.dtype === 32 ? new Float32Array(indices.length * this.cols) : new Float64Array(indices.length * this.cols);
+    const out =
+      this.dtype === 32 ? new Float32Array(indices.length * this.cols) : new Float64Array(indices.length * this.cols);
     const views = heapViews(this.#module);
     const heap = this.dtype === 32 ? views.HEAPF32 : views.HEAPF64;
     const start = base / (this.dtype / 8);

@@ -3,21 +3,47 @@
 // is written here once and tests/wasm/bindings.test.ts holds it to the module's vocabulary(); nothing
 // else in TS restates them. (The error codes live beside GpprobeError in errors.ts, tested the same
 // way; the kernels' parameter names are never restated: the regression lab reads them from the module.)
-import type { CertifyDefaults as CertifyDefaultsValue, ClassificationDefaults, Defaults } from './generated/gpprobe.mjs';
+import type {
+  CertifyDefaults as CertifyDefaultsValue,
+  ClassificationDefaults,
+  Defaults,
+} from './generated/gpprobe.mjs';
 
 export type { ClassificationDefaults, Defaults };
 export type CertifyDefaults = Omit<CertifyDefaultsValue, 'code' | 'message'>;
 
 export const DEFAULTS: Readonly<Defaults> = {
-  epsilon: 0.1, strength: 5, space: 'automatic', expectedQueries: 10000,
-  trials: 10, seed: 0, maxObservations: 512, maxQueries: 1000, members: 100, k: 1, gpc: false, gpcMaxObservations: 128,
-  restarts: 0, maxIterations: 200, noiseVariance: 0.1, rho: 0.5, theta: 3, rhos: [0.1, 0.3, 0.5, 0.7, 0.9],
+  epsilon: 0.1,
+  strength: 5,
+  space: 'automatic',
+  expectedQueries: 10000,
+  trials: 10,
+  seed: 0,
+  maxObservations: 512,
+  maxQueries: 1000,
+  members: 100,
+  k: 1,
+  gpc: false,
+  gpcMaxObservations: 128,
+  restarts: 0,
+  maxIterations: 200,
+  noiseVariance: 0.1,
+  rho: 0.5,
+  theta: 3,
+  rhos: [0.1, 0.3, 0.5, 0.7, 0.9],
 };
 
 /** GP classification's defaults (gp_classifier.h, gpc_hyperparameter_fit.h, experiment.h GpcProbeOptions). */
 export const CLASSIFICATION_DEFAULTS: Readonly<ClassificationDefaults> = {
-  method: 'laplace', likelihood: 'probit', signalVariance: 1, lengthScale: 1, restarts: 0, seed: 0, maxIterations: 200,
-  probeLaplaceIterations: 50, probeEpIterations: 5,
+  method: 'laplace',
+  likelihood: 'probit',
+  signalVariance: 1,
+  lengthScale: 1,
+  restarts: 0,
+  seed: 0,
+  maxIterations: 200,
+  probeLaplaceIterations: 50,
+  probeEpIterations: 5,
 };
 
 /** Certified bounds' defaults (gpc_robustness.h RobustnessOptions, probe_certificate.h CertifyOptions,

@@ -5,7 +5,9 @@ import { checkFiniteEmbeddings, FileError, type Column, type ParsedFile } from '
 
 /** An IEEE 754 half-precision value (its 16 bits) as a number; npy's float16 and safetensors' F16. */
 export function float16(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1, exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+  const sign = bits & 0x8000 ? -1 : 1,
+    exponent = (bits >> 10) & 0x1f,
+    fraction = bits & 0x3ff;
   if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
   if (exponent === 31) return fraction ? NaN : sign * Infinity;
   return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
@@ -30,13 +32,14 @@ export function fromArrays(fileName: string, arrays: NamedArray[]): ParsedFile {
   const notes: string[] = [];
   let embedding: NamedArray | undefined;
   if (matrices.length > 0) {
-    embedding = matrices.find((a) => PREFERRED.includes(a.name.toLowerCase()))
-      ?? matrices.reduce((best, a) => (a.data.length > best.data.length ? a : best));
+    embedding =
+      matrices.find((a) => PREFERRED.includes(a.name.toLowerCase())) ??
+      matrices.reduce((best, a) => (a.data.length > best.data.length ? a : best));
     if (matrices.length > 1) notes.push(`embeddings from '${embedding.name}' ${shapeText(embedding.shape)}`);
   } else if (tooDeep) {
     throw new FileError(fileName, `expected a 2-D array of embeddings, got shape ${shapeText(tooDeep.shape)}`);
   }
-  const rows = embedding ? embedding.shape[0] : arrays.find((a) => a.shape.length <= 2)?.shape[0] ?? 0;
+  const rows = embedding ? embedding.shape[0] : (arrays.find((a) => a.shape.length <= 2)?.shape[0] ?? 0);
   const columns: Column[] = [];
   for (const a of arrays) {
     if (a === embedding) continue;

@@ -4,7 +4,8 @@
 //   exist; otherwise every numeric column except metadata-looking names (label, y, target, class, ...).
 
 export const DIMENSION_NAME = /^[A-Za-z_-]{0,12}\d+$/;
-export const METADATA_NAME = /^(labels?|y|target|class|classes|category|concept|id|idx|index|name|split|digit|is_.*|ood|text|caption|file(name)?|path)$/i;
+export const METADATA_NAME =
+  /^(labels?|y|target|class|classes|category|concept|id|idx|index|name|split|digit|is_.*|ood|text|caption|file(name)?|path)$/i;
 
 /** For each column (name, numeric?), whether it is an embedding dimension. */
 export function dimensionColumns(names: string[], numeric: boolean[], hasHeader = true): boolean[] {

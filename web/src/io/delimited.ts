@@ -73,7 +73,7 @@ export class DelimitedParser {
   #cell = '';
   #cells: string[] = [];
   #inQuotes = false;
-  #quotePending = false;  // saw a quote inside quotes: either an escaped quote or the end of the field
+  #quotePending = false; // saw a quote inside quotes: either an escaped quote or the end of the field
   #line = 1;
   #rowLine = 1;
   #lastWasCR = false;
@@ -112,7 +112,7 @@ export class DelimitedParser {
       const c = chunk[i];
       if (this.#lastWasCR) {
         this.#lastWasCR = false;
-        if (c === '\n') continue;  // \r\n already ended the row
+        if (c === '\n') continue; // \r\n already ended the row
       }
       if (this.#quotePending) {
         this.#quotePending = false;
@@ -120,7 +120,7 @@ export class DelimitedParser {
           this.#cell += '"';
           continue;
         }
-        this.#inQuotes = false;  // the quote closed the field; fall through to handle c
+        this.#inQuotes = false; // the quote closed the field; fall through to handle c
       }
       if (this.#inQuotes) {
         if (c === '"') this.#quotePending = true;
@@ -160,12 +160,20 @@ export class DelimitedParser {
     this.#cell = '';
     const cells = this.#cells;
     this.#cells = [];
-    if (cells.length === 1 && cells[0].trim() === '') return;  // blank line
-    this.#row(cells.map((c) => c.trim()), this.#rowLine);
+    if (cells.length === 1 && cells[0].trim() === '') return; // blank line
+    this.#row(
+      cells.map((c) => c.trim()),
+      this.#rowLine,
+    );
   }
 
   #row(cells: string[], line: number): void {
-    if (!this.#decided && this.#header === null && !this.#forceNoHeader && cells.every((c) => parseNumber(c) === null)) {
+    if (
+      !this.#decided &&
+      this.#header === null &&
+      !this.#forceNoHeader &&
+      cells.every((c) => parseNumber(c) === null)
+    ) {
       this.#header = cells;
       return;
     }
@@ -201,7 +209,8 @@ export class DelimitedParser {
     const inner = cell.replace(/^\[|\]$/g, '').trim();
     const parts = inner === '' ? [] : inner.split(/[\s,]+/);
     if (this.#rows === 0) this.#dims = parts.length;
-    if (parts.length !== this.#dims) this.#fail(`${where}: the vector has ${parts.length} values, line ${this.#firstDataLine} has ${this.#dims}`);
+    if (parts.length !== this.#dims)
+      this.#fail(`${where}: the vector has ${parts.length} values, line ${this.#firstDataLine} has ${this.#dims}`);
     for (const p of parts) {
       const v = parseNumber(p);
       if (v === null) this.#fail(`${where}: ${quoted(p)} in the vector is not a number`);
@@ -246,18 +255,28 @@ export class DelimitedParser {
       if (role.kind !== 'metadata') return;
       const values = this.#metadata[m++];
       const numbers = values.map(parseNumber);
-      columns.push(numbers.every((v) => v !== null)
-        ? { name: names[i], kind: 'number', values: Float64Array.from(numbers as number[]) }
-        : { name: names[i], kind: 'string', values });
+      columns.push(
+        numbers.every((v) => v !== null)
+          ? { name: names[i], kind: 'number', values: Float64Array.from(numbers as number[]) }
+          : { name: names[i], kind: 'string', values },
+      );
     });
     const notes: string[] = [];
-    const result: ParsedFile = { fileName: this.#fileName, columns, rows: this.#rows, notes, ...(this.#header ? { header: this.#header } : {}) };
+    const result: ParsedFile = {
+      fileName: this.#fileName,
+      columns,
+      rows: this.#rows,
+      notes,
+      ...(this.#header ? { header: this.#header } : {}),
+    };
     if (this.#dims > 0) {
       result.embeddings = { data: this.#embedding.toArray(), rows: this.#rows, cols: this.#dims };
       const dimensionNames = names.filter((_, i) => this.#roles[i].kind === 'dimension');
       if (dimensionNames.length === this.#dims) result.dimensionNames = dimensionNames;
       if (dimensionNames.length > 0 && this.#header) {
-        notes.push(`${dimensionNames.length} embedding columns (${dimensionNames[0]} … ${dimensionNames.at(-1)}), ${columns.length} metadata column${columns.length === 1 ? '' : 's'}`);
+        notes.push(
+          `${dimensionNames.length} embedding columns (${dimensionNames[0]} … ${dimensionNames.at(-1)}), ${columns.length} metadata column${columns.length === 1 ? '' : 's'}`,
+        );
       }
     }
     return result;
@@ -273,7 +292,9 @@ export function parseDelimitedText(text: string, fileName: string, options: Deli
 
 /** Streams a Blob/File through the parser, reporting progress and honouring `signal`. */
 export async function parseDelimitedBlob(
-  blob: Blob, fileName: string, options: ParseOptions & DelimitedOptions = {},
+  blob: Blob,
+  fileName: string,
+  options: ParseOptions & DelimitedOptions = {},
 ): Promise<ParsedFile> {
   const parser = new DelimitedParser(fileName, options.delimiter ?? null, options);
   const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
@@ -284,7 +305,7 @@ export async function parseDelimitedBlob(
     const { done, value } = await reader.read();
     if (done) break;
     parser.push(value);
-    read += value.length;  // characters: close to bytes for numeric text
+    read += value.length; // characters: close to bytes for numeric text
     options.onProgress?.(Math.min(1, read / Math.max(1, blob.size)));
   }
   return parser.finish();

@@ -9,7 +9,9 @@ import { checkAborted, FileError, MAX_FILE_BYTES, tooLarge } from './table.ts';
 // URLs the policy refused recently (the violation event names them).
 const blockedByPolicy = new Set<string>();
 if (typeof self !== 'undefined' && typeof self.addEventListener === 'function') {
-  self.addEventListener('securitypolicyviolation', (event) => blockedByPolicy.add((event as SecurityPolicyViolationEvent).blockedURI));
+  self.addEventListener('securitypolicyviolation', (event) =>
+    blockedByPolicy.add((event as SecurityPolicyViolationEvent).blockedURI),
+  );
 }
 
 /** The origin of the code asking (the app's), for messages. */
@@ -26,18 +28,29 @@ export async function fetchFailure(url: string, name: string): Promise<FileError
   await new Promise((resolve) => setTimeout(resolve, 0));
   const { origin } = new URL(url);
   if (blockedByPolicy.has(url) || blockedByPolicy.has(origin)) {
-    return new FileError(name, `this page's Content-Security-Policy does not allow loading data from ${origin}; ` +
-      `whoever hosts gpprobe must add ${origin} to connect-src (node scripts/deploy/widen_csp.mjs; see docs/embed.md, "Data by URL: where it may live")`);
+    return new FileError(
+      name,
+      `this page's Content-Security-Policy does not allow loading data from ${origin}; ` +
+        `whoever hosts gpprobe must add ${origin} to connect-src (node scripts/deploy/widen_csp.mjs; see docs/embed.md, "Data by URL: where it may live")`,
+    );
   }
-  return new FileError(name, `could not be fetched from ${origin}: its server must allow this page's origin ` +
-    `(${ownOrigin()}) by CORS, with the header Access-Control-Allow-Origin, or it is unreachable`);
+  return new FileError(
+    name,
+    `could not be fetched from ${origin}: its server must allow this page's origin ` +
+      `(${ownOrigin()}) by CORS, with the header Access-Control-Allow-Origin, or it is unreachable`,
+  );
 }
 
 /**
  * fetch() with the messages above; a non-2xx status is an error naming it, except those in `allowed`
  * (which the caller handles).
  */
-export async function fetchChecked(url: string, name: string, init: RequestInit = {}, allowed: number[] = []): Promise<Response> {
+export async function fetchChecked(
+  url: string,
+  name: string,
+  init: RequestInit = {},
+  allowed: number[] = [],
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, init);
@@ -47,7 +60,10 @@ export async function fetchChecked(url: string, name: string, init: RequestInit 
     throw error;
   }
   if (!response.ok && !allowed.includes(response.status)) {
-    throw new FileError(name, `could not be downloaded from ${new URL(url).origin} (HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''})`);
+    throw new FileError(
+      name,
+      `could not be downloaded from ${new URL(url).origin} (HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''})`,
+    );
   }
   return response;
 }
@@ -66,12 +82,20 @@ const isPage = (name: string) => /\.html?$/i.test(name);
  * `npm start`, many static hosts) answer a missing file with their index.html and HTTP 200.
  */
 function servedPage(url: string, name: string, how: string): FileError {
-  return new FileError(name, `not found at ${url}: the server answered with a web page (${how}) instead of the file, as a web app's server does for a file it does not have`);
+  return new FileError(
+    name,
+    `not found at ${url}: the server answered with a web page (${how}) instead of the file, as a web app's server does for a file it does not have`,
+  );
 }
 
 /** Whether `bytes` begin like an HTML document (after a BOM and white space). */
 export function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().slice(0, 15).toLowerCase();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 15)
+    .toLowerCase();
   return head.startsWith('<!doctype html') || head.startsWith('<html');
 }
 
@@ -92,7 +116,8 @@ export async function fetchBlob(url: string, name: string, options: FetchOptions
   }
   if (!response.body) {
     const blob = await response.blob();
-    if (!isPage(name) && looksLikeHtml(new Uint8Array(await blob.slice(0, 512).arrayBuffer()))) throw servedPage(url, name, 'an HTML document');
+    if (!isPage(name) && looksLikeHtml(new Uint8Array(await blob.slice(0, 512).arrayBuffer())))
+      throw servedPage(url, name, 'an HTML document');
     return blob;
   }
   const reader = response.body.getReader();

@@ -20,7 +20,11 @@ export type IsolatedFormat = 'parquet' | 'parquet_matrices';
 /** The file to parse: its bytes (given up: transferred), a Blob (read by ranges in the worker), or where to read it. */
 export type ParseSource = { bytes: ArrayBuffer } | { blob: Blob } | { url: string };
 
-export interface ParseWorkerRequest { format: IsolatedFormat; source: ParseSource; fileName: string }
+export interface ParseWorkerRequest {
+  format: IsolatedFormat;
+  source: ParseSource;
+  fileName: string;
+}
 export type ParseWorkerReply =
   | { type: 'parsed'; parsed: ParsedFile; size: number }
   | { type: 'matrices'; arrays: NamedArray[] }
@@ -68,9 +72,8 @@ export interface IsolatedOptions {
 
 function timeoutProblem(format: IsolatedFormat, source: ParseSource, budget: number): string {
   const seconds = `${(budget / 1000).toFixed(budget < 10_000 ? 1 : 0)} s`;
-  const what = 'url' in source
-    ? `made no progress reading ${source.url} for ${seconds}`
-    : `did not finish within ${seconds}`;
+  const what =
+    'url' in source ? `made no progress reading ${source.url} for ${seconds}` : `did not finish within ${seconds}`;
   return `the ${format} reader ${what} and was stopped; the file is damaged or built to hang the reader`;
 }
 
@@ -80,24 +83,37 @@ function timeoutProblem(format: IsolatedFormat, source: ParseSource, budget: num
  * aborts; the worker is terminated in every case.
  */
 export async function parseIsolated(
-  format: IsolatedFormat, source: ParseSource, fileName: string, options: IsolatedOptions = {},
+  format: IsolatedFormat,
+  source: ParseSource,
+  fileName: string,
+  options: IsolatedOptions = {},
 ): Promise<{ parsed: ParsedFile; size: number }> {
   const reply = await runIsolated(format, source, fileName, options);
-  if (reply.type !== 'parsed') throw new FileError(fileName, `the ${format} reader answered with ${reply.type}, not a table`);
+  if (reply.type !== 'parsed')
+    throw new FileError(fileName, `the ${format} reader answered with ${reply.type}, not a table`);
   return { parsed: reply.parsed, size: reply.size };
 }
 
 /** The arrays of every vector column of a Parquet Blob (multi_arrays.ts parquetMatrices), read in a parse worker as parseIsolated reads. */
-export async function parquetMatricesIsolated(blob: Blob, fileName: string, options: IsolatedOptions = {}): Promise<NamedArray[]> {
+export async function parquetMatricesIsolated(
+  blob: Blob,
+  fileName: string,
+  options: IsolatedOptions = {},
+): Promise<NamedArray[]> {
   const reply = await runIsolated('parquet_matrices', { blob }, fileName, options);
-  if (reply.type !== 'matrices') throw new FileError(fileName, `the parquet_matrices reader answered with ${reply.type}, not arrays`);
+  if (reply.type !== 'matrices')
+    throw new FileError(fileName, `the parquet_matrices reader answered with ${reply.type}, not arrays`);
   return reply.arrays;
 }
 
-const sizeOf = (source: ParseSource) => ('bytes' in source ? source.bytes.byteLength : 'blob' in source ? source.blob.size : 0);
+const sizeOf = (source: ParseSource) =>
+  'bytes' in source ? source.bytes.byteLength : 'blob' in source ? source.blob.size : 0;
 
 function runIsolated(
-  format: IsolatedFormat, source: ParseSource, fileName: string, options: IsolatedOptions,
+  format: IsolatedFormat,
+  source: ParseSource,
+  fileName: string,
+  options: IsolatedOptions,
 ): Promise<Extract<ParseWorkerReply, { type: 'parsed' | 'matrices' }>> {
   let budget = options.budgetMs ?? parseBudgetMs(sizeOf(source));
   return new Promise((resolve, reject) => {
@@ -117,7 +133,10 @@ function runIsolated(
     };
     const startBudget = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish(() => reject(new FileError(fileName, timeoutProblem(format, source, budget)))), budget);
+      timer = setTimeout(
+        () => finish(() => reject(new FileError(fileName, timeoutProblem(format, source, budget)))),
+        budget,
+      );
     };
     const onAbort = () => finish(() => reject(new FileError(fileName, 'loading cancelled')));
     startBudget();

@@ -14,9 +14,11 @@ function columnsToParsed(fileName: string, object: Record<string, unknown>): Par
       parsed.notes.push(`ignored '${key}': ${v.length} values for ${parsed.rows} rows`);
       continue;
     }
-    parsed.columns.push(v.every((x) => typeof x === 'number')
-      ? { name: key, kind: 'number', values: Float64Array.from(v as number[]) }
-      : { name: key, kind: 'string', values: v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) });
+    parsed.columns.push(
+      v.every((x) => typeof x === 'number')
+        ? { name: key, kind: 'number', values: Float64Array.from(v as number[]) }
+        : { name: key, kind: 'string', values: v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) },
+    );
   }
   return parsed;
 }

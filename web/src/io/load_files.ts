@@ -11,12 +11,31 @@ import { isParquet, parseParquet } from './parquet.ts';
 import { parseTensorBytes, spriteSheet, type SpriteSheet } from './projector.ts';
 import { projectorUpload, type UploadedFile } from './projector_upload.ts';
 import { parseSafetensors } from './safetensors.ts';
-import { checkAborted, FileError, MAX_FILE_BYTES, tooLarge, type Column, type ParsedFile, type ParseOptions } from './table.ts';
+import {
+  checkAborted,
+  FileError,
+  MAX_FILE_BYTES,
+  tooLarge,
+  type Column,
+  type ParsedFile,
+  type ParseOptions,
+} from './table.ts';
 
 export { MAX_FILE_BYTES };
 
-export const SUPPORTED_EXTENSIONS = ['.npy', '.npz', '.csv', '.tsv', '.txt', '.json', '.jsonl', '.ndjson', '.safetensors', '.parquet',
-  '.bytes (with its projector_config.json)'];
+export const SUPPORTED_EXTENSIONS = [
+  '.npy',
+  '.npz',
+  '.csv',
+  '.tsv',
+  '.txt',
+  '.json',
+  '.jsonl',
+  '.ndjson',
+  '.safetensors',
+  '.parquet',
+  '.bytes (with its projector_config.json)',
+];
 
 export interface Dataset {
   /** What the user sees: "vectors.tsv + metadata.tsv". */
@@ -59,7 +78,7 @@ const HEAD_BYTES = 1 << 16;
  * the magic numbers of .npz (zip), .parquet (PAR1) and .safetensors (a JSON header's length).
  */
 async function checkHead(file: Blob, name: string, ext: string): Promise<void> {
-  if (file.size === 0) return;  // each parser says "file is empty"
+  if (file.size === 0) return; // each parser says "file is empty"
   const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
   if (ext === '.npy') npyLayout(head, file.size, name);
   else if (ext === '.npz' && !isZip(head)) throw new FileError(name, 'not a .npz file (not a zip archive)');
@@ -67,13 +86,16 @@ async function checkHead(file: Blob, name: string, ext: string): Promise<void> {
     throw new FileError(name, 'not a Parquet file (missing PAR1 markers)');
   } else if (ext === '.safetensors') {
     const length = head.length >= 8 ? Number(new DataView(head.buffer).getBigUint64(0, true)) : Infinity;
-    if (length > file.size - 8 || head[8] !== 0x7b) throw new FileError(name, 'not a safetensors file (bad header length)');
+    if (length > file.size - 8 || head[8] !== 0x7b)
+      throw new FileError(name, 'not a safetensors file (bad header length)');
   }
 }
 
 /** Parses one file by its type. `projectorMetadata`: the Embedding Projector's metadata.tsv rules. */
 export async function parseFile(
-  file: Blob, name: string, options: ParseOptions & { projectorMetadata?: boolean } = {},
+  file: Blob,
+  name: string,
+  options: ParseOptions & { projectorMetadata?: boolean } = {},
 ): Promise<ParsedFile> {
   if (file.size > MAX_FILE_BYTES) throw tooLarge(name, file.size);
   const ext = extensionOf(name);
@@ -83,7 +105,10 @@ export async function parseFile(
       const head = await file.slice(0, 64 * 1024).text();
       const firstLine = head.split(/\r?\n/, 1)[0];
       return await parseDelimitedBlob(file, name, {
-        ...options, delimiter: '\t', noHeader: !firstLine.includes('\t'), metadataOnly: true,
+        ...options,
+        delimiter: '\t',
+        noHeader: !firstLine.includes('\t'),
+        metadataOnly: true,
       });
     }
     if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return await parseDelimitedBlob(file, name, options);
@@ -99,7 +124,8 @@ export async function parseFile(
     }
     if (ext === '.npz' || (ext === '' && isZip(bytes))) return parseNpz(bytes, name);
     if (ext === '.safetensors') return parseSafetensors(bytes, name);
-    if (ext === '.parquet' || (ext === '' && isParquet(bytes))) return await parseParquet(bytes, name, { signal: options.signal });
+    if (ext === '.parquet' || (ext === '' && isParquet(bytes)))
+      return await parseParquet(bytes, name, { signal: options.signal });
   } catch (error) {
     if (error instanceof FileError) throw error;
     if (error instanceof RangeError) {
@@ -107,8 +133,15 @@ export async function parseFile(
     }
     throw new FileError(name, `could not be read (${(error as Error).message})`);
   }
-  if (ext === '.png') throw new FileError(name, 'is an image: gpprobe reads one as the sprite sheet that a projector_config.json chosen with it names');
-  throw new FileError(name, `unsupported file type${ext ? ` (${ext})` : ''}; gpprobe reads ${SUPPORTED_EXTENSIONS.join(', ')}`);
+  if (ext === '.png')
+    throw new FileError(
+      name,
+      'is an image: gpprobe reads one as the sprite sheet that a projector_config.json chosen with it names',
+    );
+  throw new FileError(
+    name,
+    `unsupported file type${ext ? ` (${ext})` : ''}; gpprobe reads ${SUPPORTED_EXTENSIONS.join(', ')}`,
+  );
 }
 
 /** Turns the numeric columns a table parser took for embedding dimensions back into metadata. */
@@ -134,7 +167,9 @@ function lineOne(cells: string[]): string {
 /** A column of the texts `texts` (numeric when each is a number). */
 function columnOf(name: string, texts: string[]): Column {
   const numbers = texts.map(parseNumber);
-  return numbers.every((v) => v !== null) ? { name, kind: 'number', values: Float64Array.from(numbers as number[]) } : { name, kind: 'string', values: texts };
+  return numbers.every((v) => v !== null)
+    ? { name, kind: 'number', values: Float64Array.from(numbers as number[]) }
+    : { name, kind: 'string', values: texts };
 }
 
 /**
@@ -172,7 +207,9 @@ function stem(name: string): string {
 
 /** Whether `names` are the Embedding Projector's pair (vectors.tsv + metadata.tsv). */
 export function isProjectorPair(names: string[]): boolean {
-  return names.length === 2 && names.some((n) => /vectors?\.tsv$/i.test(n)) && names.some((n) => /metadata\.tsv$/i.test(n));
+  return (
+    names.length === 2 && names.some((n) => /vectors?\.tsv$/i.test(n)) && names.some((n) => /metadata\.tsv$/i.test(n))
+  );
 }
 
 /**
@@ -180,26 +217,35 @@ export function isProjectorPair(names: string[]): boolean {
  * Errors name the file and the problem; nothing is half-loaded (the caller keeps its old dataset).
  */
 export async function loadDataset(
-  files: { blob: Blob; name: string }[], options: ParseOptions & { embedding?: string } = {},
+  files: { blob: Blob; name: string }[],
+  options: ParseOptions & { embedding?: string } = {},
 ): Promise<Dataset> {
   if (files.length === 0) throw new FileError('upload', 'no files chosen');
   const projector = await projectorUpload(files, options.embedding);
   const projectorPair = isProjectorPair(files.map((f) => f.name));
   const total = files.reduce((s, f) => s + Math.max(1, f.blob.size), 0);
   let done = 0;
-  const parse = async (f: UploadedFile, how: { projectorMetadata?: boolean; shape?: [number, number] } = {}): Promise<ParsedFile> => {
+  const parse = async (
+    f: UploadedFile,
+    how: { projectorMetadata?: boolean; shape?: [number, number] } = {},
+  ): Promise<ParsedFile> => {
     const size = Math.max(1, f.blob.size);
     const onProgress = (fraction: number) => options.onProgress?.((done + fraction * size) / total);
     const p = how.shape
       ? parseTensorBytes(await readBytes(f.blob, f.name, { ...options, onProgress }), how.shape, f.name)
-      : await parseFile(f.blob, f.name, { signal: options.signal, projectorMetadata: how.projectorMetadata, onProgress });
+      : await parseFile(f.blob, f.name, {
+          signal: options.signal,
+          projectorMetadata: how.projectorMetadata,
+          onProgress,
+        });
     done += size;
     return p;
   };
   const sizes = files.map((f) => ({ name: f.name, size: f.blob.size }));
   if (!projector) {
     const parsed: ParsedFile[] = [];
-    for (const f of files) parsed.push(await parse(f, { projectorMetadata: projectorPair && /metadata\.tsv$/i.test(f.name) }));
+    for (const f of files)
+      parsed.push(await parse(f, { projectorMetadata: projectorPair && /metadata\.tsv$/i.test(f.name) }));
     return combineFiles(parsed, sizes);
   }
   // The Projector's own files: the tensor with the config's shape (".bytes") or read by its extension,
@@ -212,7 +258,13 @@ export async function loadDataset(
   dataset.name = embedding.tensorName;
   dataset.notes.push(...projector.notes);
   if (sprite && embedding.sprite) {
-    const sheet = await spriteSheet(sprite.blob, sprite.name, dataset.embeddings.rows, embedding.sprite.singleImageDim, dataset.notes);
+    const sheet = await spriteSheet(
+      sprite.blob,
+      sprite.name,
+      dataset.embeddings.rows,
+      embedding.sprite.singleImageDim,
+      dataset.notes,
+    );
     if (sheet) dataset.sprite = sheet;
   }
   return dataset;
@@ -225,15 +277,27 @@ export async function loadDataset(
 export function combineFiles(parsed: ParsedFile[], files: { name: string; size: number }[]): Dataset {
   const withEmbeddings = parsed.filter((p) => p.embeddings);
   if (withEmbeddings.length === 0) {
-    throw new FileError(files.map((f) => f.name).join(', '), 'no embeddings found (expected a 2-D array or numeric columns)');
+    throw new FileError(
+      files.map((f) => f.name).join(', '),
+      'no embeddings found (expected a 2-D array or numeric columns)',
+    );
   }
   // Several candidates: the widest is the embeddings; the others' named numeric columns are metadata.
   const main = withEmbeddings.reduce((best, p) => (p.embeddings!.cols > best.embeddings!.cols ? p : best));
-  demoteOthers(main.fileName, parsed.filter((p) => p !== main));
+  demoteOthers(
+    main.fileName,
+    parsed.filter((p) => p !== main),
+  );
   const embeddings = main.embeddings!;
   // Refused here, at load, so the data already loaded and the saved session stay (issue 23, item 6).
-  if (embeddings.rows === 0) throw new FileError(main.fileName, `holds no rows (0 × ${embeddings.cols} embeddings): there is nothing to probe`);
-  return { name: files.map((f) => f.name).join(' + '), files, embeddings, ...joinMetadata(main, parsed, embeddings.rows) };
+  if (embeddings.rows === 0)
+    throw new FileError(main.fileName, `holds no rows (0 × ${embeddings.cols} embeddings): there is nothing to probe`);
+  return {
+    name: files.map((f) => f.name).join(' + '),
+    files,
+    embeddings,
+    ...joinMetadata(main, parsed, embeddings.rows),
+  };
 }
 
 /**
@@ -254,7 +318,11 @@ export function demoteOthers(main: string, others: ParsedFile[]): void {
  * The metadata columns and notes of the embeddings file `main` (of `rows` rows) and of the other files
  * of `parsed`, whose row counts must agree with it.
  */
-export function joinMetadata(main: ParsedFile, parsed: ParsedFile[], rows: number): { columns: Column[]; notes: string[] } {
+export function joinMetadata(
+  main: ParsedFile,
+  parsed: ParsedFile[],
+  rows: number,
+): { columns: Column[]; notes: string[] } {
   const columns: Column[] = [...main.columns];
   const notes = [...main.notes.map((n) => `${main.fileName}: ${n}`)];
   for (const p of parsed) {
@@ -265,7 +333,8 @@ export function joinMetadata(main: ParsedFile, parsed: ParsedFile[], rows: numbe
       const header = p.header ? ` after ${lineOne(p.header)} was taken as its header` : '';
       throw new FileError(p.fileName, `has ${p.rows} rows${header}, ${main.fileName} has ${rows}`);
     }
-    if (!reread && p.header && p.columns.length === 1) notes.push(`${p.fileName}: ${lineOne(p.header)} was taken as the header`);
+    if (!reread && p.header && p.columns.length === 1)
+      notes.push(`${p.fileName}: ${lineOne(p.header)} was taken as the header`);
     for (const c of p.columns) {
       let name = parsed.length > 1 && p.columns.length === 1 && /^column 1$/.test(c.name) ? stem(p.fileName) : c.name;
       while (columns.some((existing) => existing.name === name)) name = `${name} (${stem(p.fileName)})`;

@@ -9,7 +9,13 @@ import { fetchBlob, fileNameOf } from './fetch_file.ts';
 import { canIsolate, parseIsolated } from './isolated_parse.ts';
 import { combineFiles, isProjectorPair, parseFile, type Dataset } from './load_files.ts';
 import { readParquetOverHttp } from './parquet_over_http.ts';
-import { parseProjectorConfig, parseTensorBytes, spriteSheet, type ProjectorEmbedding, type SpriteSheet } from './projector.ts';
+import {
+  parseProjectorConfig,
+  parseTensorBytes,
+  spriteSheet,
+  type ProjectorEmbedding,
+  type SpriteSheet,
+} from './projector.ts';
 import { checkAborted, FileError, type ParsedFile } from './table.ts';
 
 export interface UrlFile {
@@ -57,10 +63,13 @@ export async function loadUrls(files: UrlFile[], options: LoadUrlOptions): Promi
       continue;
     }
     const blob = await download(file, options);
-    parsed.push(await parseFile(blob, file.name, {
-      signal: options.signal, projectorMetadata: projectorPair && /metadata\.tsv$/i.test(file.name),
-      onProgress: (fraction) => options.onProgress({ stage: `reading ${file.name}`, done: fraction, total: 1 }),
-    }));
+    parsed.push(
+      await parseFile(blob, file.name, {
+        signal: options.signal,
+        projectorMetadata: projectorPair && /metadata\.tsv$/i.test(file.name),
+        onProgress: (fraction) => options.onProgress({ stage: `reading ${file.name}`, done: fraction, total: 1 }),
+      }),
+    );
     sizes.push({ name: file.name, size: blob.size });
   }
   return combineFiles(parsed, sizes);
@@ -78,12 +87,17 @@ export async function readProjectorConfig(file: UrlFile, options: LoadUrlOptions
  * a thumbnail per row (a sheet that does not is left out, with a note). Only the tensor is required:
  * metadata or a sprite that cannot be downloaded is left out with a note naming it and why.
  */
-export async function loadProjectorEmbedding(e: ProjectorEmbedding, options: LoadUrlOptions): Promise<{ dataset: Dataset; sprite: SpriteSheet | null }> {
+export async function loadProjectorEmbedding(
+  e: ProjectorEmbedding,
+  options: LoadUrlOptions,
+): Promise<{ dataset: Dataset; sprite: SpriteSheet | null }> {
   const tensor = { url: e.tensorUrl, name: fileNameOf(e.tensorUrl) };
   const tensorBlob = await download(tensor, options);
-  const parsed: ParsedFile[] = [/\.bytes$/i.test(tensor.name)
-    ? parseTensorBytes(new Uint8Array(await tensorBlob.arrayBuffer()), e.tensorShape, tensor.name)
-    : await parseFile(tensorBlob, tensor.name, { signal: options.signal })];
+  const parsed: ParsedFile[] = [
+    /\.bytes$/i.test(tensor.name)
+      ? parseTensorBytes(new Uint8Array(await tensorBlob.arrayBuffer()), e.tensorShape, tensor.name)
+      : await parseFile(tensorBlob, tensor.name, { signal: options.signal }),
+  ];
   const sizes = [{ name: tensor.name, size: tensorBlob.size }];
   // The metadata and the sprite sheet are optional (issue 24, item 1): one that cannot be downloaded is
   // left out with a note saying what is missing and why, and the tensor loads (as an upload does).
@@ -113,7 +127,8 @@ export async function loadProjectorEmbedding(e: ProjectorEmbedding, options: Loa
   if (e.sprite) {
     const file = { url: e.sprite.imageUrl, name: fileNameOf(e.sprite.imageUrl) };
     const image = await optional(file);
-    if (image) sprite = await spriteSheet(image, file.name, dataset.embeddings.rows, e.sprite.singleImageDim, dataset.notes);
+    if (image)
+      sprite = await spriteSheet(image, file.name, dataset.embeddings.rows, e.sprite.singleImageDim, dataset.notes);
     else missing[missing.length - 1] += ': no thumbnails';
   }
   dataset.notes.push(...missing);

@@ -32,13 +32,20 @@ const MAX_HEADER_BYTES = 100 * 2 ** 20;
  * A float32 (little-endian, C order) 2-D .npy Blob read chunk by chunk into its Float32Array: the file's
  * bytes are never held twice. Null for any other layout (the whole-file reader takes those).
  */
-export async function npyFloat32Matrix(blob: Blob, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray | null> {
+export async function npyFloat32Matrix(
+  blob: Blob,
+  fileName: string,
+  options: ReadArraysOptions = {},
+): Promise<NamedArray | null> {
   const head = new Uint8Array(await blob.slice(0, 64 * 1024).arrayBuffer());
   const layout = npyLayout(head, blob.size, fileName);
   if (layout.descr !== '<f4' || layout.fortran || layout.shape.length !== 2 || layout.shape[1] < 2) return null;
   const data = new Float32Array(layout.count);
   const target = new Uint8Array(data.buffer);
-  const reader = blob.slice(layout.dataStart, layout.dataStart + target.length).stream().getReader();
+  const reader = blob
+    .slice(layout.dataStart, layout.dataStart + target.length)
+    .stream()
+    .getReader();
   let offset = 0;
   for (;;) {
     if (options.signal?.aborted) await reader.cancel();
@@ -56,10 +63,16 @@ export async function npyFloat32Matrix(blob: Blob, fileName: string, options: Re
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** The 2-D tensors (with more than one column) of a .safetensors Blob, each read by its byte range. */
-export async function safetensorsMatrices(blob: Blob, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray[]> {
-  if (blob.size < 8) throw new FileError(fileName, blob.size === 0 ? 'file is empty' : 'not a safetensors file (too short)');
+export async function safetensorsMatrices(
+  blob: Blob,
+  fileName: string,
+  options: ReadArraysOptions = {},
+): Promise<NamedArray[]> {
+  if (blob.size < 8)
+    throw new FileError(fileName, blob.size === 0 ? 'file is empty' : 'not a safetensors file (too short)');
   const headerLength = Number(new DataView(await blob.slice(0, 8).arrayBuffer()).getBigUint64(0, true));
-  if (headerLength > blob.size - 8 || headerLength > MAX_HEADER_BYTES) throw new FileError(fileName, 'not a safetensors file (bad header length)');
+  if (headerLength > blob.size - 8 || headerLength > MAX_HEADER_BYTES)
+    throw new FileError(fileName, 'not a safetensors file (bad header length)');
   const headerBytes = new Uint8Array(await blob.slice(8, 8 + headerLength).arrayBuffer());
   let header: unknown;
   try {
@@ -76,9 +89,16 @@ export async function safetensorsMatrices(blob: Blob, fileName: string, options:
   for (const [i, [name, info]] of entries.entries()) {
     checkAborted(options.signal, fileName);
     const t = info as { dtype?: unknown; shape?: unknown; data_offsets?: unknown } | null;
-    const shape = t && typeof t === 'object' && Array.isArray(t.shape) && t.shape.every(isCount) ? t.shape as number[] : null;
-    const offsets = t && typeof t === 'object' && Array.isArray(t.data_offsets) && t.data_offsets.length === 2 && t.data_offsets.every(isCount)
-      ? t.data_offsets as [number, number] : null;
+    const shape =
+      t && typeof t === 'object' && Array.isArray(t.shape) && t.shape.every(isCount) ? (t.shape as number[]) : null;
+    const offsets =
+      t &&
+      typeof t === 'object' &&
+      Array.isArray(t.data_offsets) &&
+      t.data_offsets.length === 2 &&
+      t.data_offsets.every(isCount)
+        ? (t.data_offsets as [number, number])
+        : null;
     if (!shape || !offsets || offsets[0] > offsets[1] || typeof t?.dtype !== 'string') {
       // The whole-file reader's messages name what is wrong with the entry.
       safetensorsArrays(tinyFile(name, info, new Uint8Array(0)), fileName);
@@ -86,14 +106,18 @@ export async function safetensorsMatrices(blob: Blob, fileName: string, options:
     }
     if (shape.length !== 2 || shape[1] < 2) continue;
     const [begin, end] = offsets;
-    if (start + end > blob.size) throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
+    if (start + end > blob.size)
+      throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
     const bytes = await blob.slice(start + begin, start + end).arrayBuffer();
     let a: NamedArray;
     if (t.dtype === 'F32' && bytes.byteLength === shape[0] * shape[1] * 4) {
       a = { name, shape, data: new Float32Array(bytes) };
     } else {
       // Other dtypes (and a size that does not match) go through the whole-file reader on this tensor alone.
-      [a] = safetensorsArrays(tinyFile(name, { dtype: t.dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)), fileName);
+      [a] = safetensorsArrays(
+        tinyFile(name, { dtype: t.dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)),
+        fileName,
+      );
     }
     // The whole-file reader leaves finiteness to fromArrays; every tensor here is an embedding.
     checkFiniteEmbeddings(fileName, { data: a.data, cols: shape[1] }, `tensor '${name}' element`);
@@ -122,11 +146,16 @@ export function blobBuffer(blob: Blob): AsyncBuffer {
  * Every vector column of a Parquet Blob (parquetMatrices): where workers exist, in a parse worker that a
  * hang, a crash or `signal` ends with a FileError naming the file; elsewhere (Node) here.
  */
-export async function readParquetMatrices(blob: Blob, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray[]> {
+export async function readParquetMatrices(
+  blob: Blob,
+  fileName: string,
+  options: ReadArraysOptions = {},
+): Promise<NamedArray[]> {
   if (blob.size === 0) throw new FileError(fileName, 'file is empty');
   if (!canIsolate()) return parquetMatrices(blobBuffer(blob), fileName, options);
   return parquetMatricesIsolated(blob, fileName, {
-    signal: options.signal, onProgress: (p) => options.onProgress?.(p.total > 0 ? p.done / p.total : 0),
+    signal: options.signal,
+    onProgress: (p) => options.onProgress?.(p.total > 0 ? p.done / p.total : 0),
   });
 }
 
@@ -134,9 +163,16 @@ export async function readParquetMatrices(blob: Blob, fileName: string, options:
 const ROW_CHUNK = 4096;
 
 /** Every vector column (list<number>, fixed-size list) of a Parquet file, one embedding each. */
-export async function parquetMatrices(file: AsyncBuffer | ArrayBuffer, fileName: string, options: ReadArraysOptions = {}): Promise<NamedArray[]> {
+export async function parquetMatrices(
+  file: AsyncBuffer | ArrayBuffer,
+  fileName: string,
+  options: ReadArraysOptions = {},
+): Promise<NamedArray[]> {
   if (file.byteLength === 0) throw new FileError(fileName, 'file is empty');
-  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
+  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([
+    import('hyparquet'),
+    import('hyparquet-compressors'),
+  ]);
   let metadata;
   try {
     metadata = await parquetMetadataAsync(file);
@@ -145,7 +181,8 @@ export async function parquetMatrices(file: AsyncBuffer | ArrayBuffer, fileName:
   }
   const schema = parquetSchema(metadata);
   const vectors = schema.children.filter((c) => roleOf(c) === 'vector');
-  if (vectors.length === 0) throw new FileError(fileName, 'holds no vector column (list of numbers) to take as an embedding');
+  if (vectors.length === 0)
+    throw new FileError(fileName, 'holds no vector column (list of numbers) to take as an embedding');
   const rows = Number(metadata.num_rows);
   const out: NamedArray[] = [];
   for (const [k, column] of vectors.entries()) {
@@ -159,23 +196,37 @@ export async function parquetMatrices(file: AsyncBuffer | ArrayBuffer, fileName:
       checkAborted(options.signal, fileName);
       let part: Record<string, unknown>[];
       try {
-        part = await parquetReadObjects({ file, metadata, columns: [name], rowStart: at, rowEnd: Math.min(rows, at + ROW_CHUNK), compressors });
+        part = await parquetReadObjects({
+          file,
+          metadata,
+          columns: [name],
+          rowStart: at,
+          rowEnd: Math.min(rows, at + ROW_CHUNK),
+          compressors,
+        });
       } catch (error) {
         throw new FileError(fileName, `cannot read Parquet column '${name}': ${(error as Error).message}`);
       }
       for (const [j, row] of part.entries()) {
         const v = row[name] as ArrayLike<number | bigint> | null | undefined;
         const i = at + j;
-        if (!v || typeof v !== 'object' || typeof v.length !== 'number') throw new FileError(fileName, `column '${name}' has no vector in row ${i}`);
+        if (!v || typeof v !== 'object' || typeof v.length !== 'number')
+          throw new FileError(fileName, `column '${name}' has no vector in row ${i}`);
         if (data === null) {
           cols = v.length;
-          if (cols < 2) throw new FileError(fileName, `column '${name}' holds vectors of ${cols} value${cols === 1 ? '' : 's'}; an embedding needs at least 2`);
+          if (cols < 2)
+            throw new FileError(
+              fileName,
+              `column '${name}' holds vectors of ${cols} value${cols === 1 ? '' : 's'}; an embedding needs at least 2`,
+            );
           data = wide ? new Float64Array(rows * cols) : new Float32Array(rows * cols);
         }
-        if (v.length !== cols) throw new FileError(fileName, `column '${name}' has ${v.length} values in row ${i}, ${cols} in row 0`);
+        if (v.length !== cols)
+          throw new FileError(fileName, `column '${name}' has ${v.length} values in row ${i}, ${cols} in row 0`);
         for (let c = 0; c < cols; c++) {
           const x = Number(v[c]);
-          if (!Number.isFinite(x)) throw new FileError(fileName, `column '${name}' holds ${x} in row ${i}, column ${c}`);
+          if (!Number.isFinite(x))
+            throw new FileError(fileName, `column '${name}' holds ${x} in row ${i}, column ${c}`);
           data[i * cols + c] = x;
         }
       }
@@ -196,6 +247,8 @@ export function rowCountProblem(list: { name: string; source: string; rows: numb
     return r.name === file || r.name.startsWith(`${file}/`) ? `'${r.name}'` : `'${r.name}' (${file})`;
   };
   const count = (n: number) => n.toLocaleString('en-US');
-  return new FileError(other.source.slice(other.source.lastIndexOf('/') + 1),
-    `embedding ${label(other)} has ${count(other.rows)} rows, embedding ${label(first)} has ${count(first.rows)} rows; every embedding must hold the same rows`);
+  return new FileError(
+    other.source.slice(other.source.lastIndexOf('/') + 1),
+    `embedding ${label(other)} has ${count(other.rows)} rows, embedding ${label(first)} has ${count(first.rows)} rows; every embedding must hold the same rows`,
+  );
 }

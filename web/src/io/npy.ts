@@ -45,7 +45,8 @@ export function npyLayout(head: Uint8Array, fileLength: number, fileName: string
     if (head.length < 12) throw new FileError(fileName, 'truncated .npy header');
     [headerLength, headerStart] = [view.getUint32(8, true), 12];
   } else throw new FileError(fileName, `unsupported .npy version ${major}`);
-  if (headerStart + headerLength > Math.min(head.length, fileLength)) throw new FileError(fileName, 'truncated .npy header');
+  if (headerStart + headerLength > Math.min(head.length, fileLength))
+    throw new FileError(fileName, 'truncated .npy header');
   const header = new TextDecoder('latin1').decode(head.subarray(headerStart, headerStart + headerLength));
 
   const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
@@ -56,10 +57,11 @@ export function npyLayout(head: Uint8Array, fileLength: number, fileName: string
   }
   const shape = shapeOf(shapeText, fileName);
   const match = /^([<>|=])([fiub])(\d+)$/.exec(descr);
-  const supported = match && (
-    (match[2] === 'f' && ['2', '4', '8'].includes(match[3])) ||
-    (match[2] === 'b' && match[3] === '1') ||
-    ((match[2] === 'i' || match[2] === 'u') && ['1', '2', '4', '8'].includes(match[3])));
+  const supported =
+    match &&
+    ((match[2] === 'f' && ['2', '4', '8'].includes(match[3])) ||
+      (match[2] === 'b' && match[3] === '1') ||
+      ((match[2] === 'i' || match[2] === 'u') && ['1', '2', '4', '8'].includes(match[3])));
   if (!match || !supported) throw new FileError(fileName, `unsupported dtype '${descr}'`);
   const itemsize = Number(match[3]);
   const dataStart = headerStart + headerLength;
@@ -69,10 +71,22 @@ export function npyLayout(head: Uint8Array, fileLength: number, fileName: string
   for (const n of shape) {
     count *= n;
     if (count * itemsize > available) {
-      throw new FileError(fileName, `truncated: the header promises ${shape.reduce((a, b) => a * b, itemsize)} bytes of data, the file holds ${available}`);
+      throw new FileError(
+        fileName,
+        `truncated: the header promises ${shape.reduce((a, b) => a * b, itemsize)} bytes of data, the file holds ${available}`,
+      );
     }
   }
-  return { shape, descr, kind: match[2], itemsize, little: match[1] !== '>', fortran: fortran === 'True', count, dataStart };
+  return {
+    shape,
+    descr,
+    kind: match[2],
+    itemsize,
+    little: match[1] !== '>',
+    fortran: fortran === 'True',
+    count,
+    dataStart,
+  };
 }
 
 export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): NpyArray {
@@ -83,17 +97,38 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
   const read = (k: number): number => {
     const at = dataStart + k * itemsize;
     switch (kind) {
-      case 'f': return itemsize === 2 ? float16(view.getUint16(at, little)) : itemsize === 4 ? view.getFloat32(at, little) : view.getFloat64(at, little);
-      case 'b': return bytes[at] ? 1 : 0;
-      case 'i': return itemsize === 1 ? view.getInt8(at) : itemsize === 2 ? view.getInt16(at, little) : itemsize === 4 ? view.getInt32(at, little) : Number(view.getBigInt64(at, little));
-      default: return itemsize === 1 ? bytes[at] : itemsize === 2 ? view.getUint16(at, little) : itemsize === 4 ? view.getUint32(at, little) : Number(view.getBigUint64(at, little));
+      case 'f':
+        return itemsize === 2
+          ? float16(view.getUint16(at, little))
+          : itemsize === 4
+            ? view.getFloat32(at, little)
+            : view.getFloat64(at, little);
+      case 'b':
+        return bytes[at] ? 1 : 0;
+      case 'i':
+        return itemsize === 1
+          ? view.getInt8(at)
+          : itemsize === 2
+            ? view.getInt16(at, little)
+            : itemsize === 4
+              ? view.getInt32(at, little)
+              : Number(view.getBigInt64(at, little));
+      default:
+        return itemsize === 1
+          ? bytes[at]
+          : itemsize === 2
+            ? view.getUint16(at, little)
+            : itemsize === 4
+              ? view.getUint32(at, little)
+              : Number(view.getBigUint64(at, little));
     }
   };
   // Fortran order: element k in C order sits at the column-major position of its index.
   const strides = fortran ? columnMajorStrides(shape) : null;
   const sourceIndex = (k: number): number => {
     if (!strides) return k;
-    let rest = k, offset = 0;
+    let rest = k,
+      offset = 0;
     for (let axis = shape.length - 1; axis >= 0; axis--) {
       offset += (rest % shape[axis]) * strides[axis];
       rest = Math.floor(rest / shape[axis]);
@@ -102,7 +137,8 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
   };
   if (kind === 'f' && itemsize === 4) {
     const float32 = new Float32Array(count);
-    if (!strides && little && (bytes.byteOffset + dataStart) % 4 === 0) float32.set(new Float32Array(bytes.buffer, bytes.byteOffset + dataStart, count));
+    if (!strides && little && (bytes.byteOffset + dataStart) % 4 === 0)
+      float32.set(new Float32Array(bytes.buffer, bytes.byteOffset + dataStart, count));
     else for (let k = 0; k < count; k++) float32[k] = read(sourceIndex(k));
     return { shape, data: float32, descr };
   }
@@ -114,15 +150,19 @@ export function parseNpy(buffer: ArrayBuffer | Uint8Array, fileName: string): Np
 /** The dimensions of a header's shape tuple: Python ints only ("", 1.5, True, -1 are named and refused). */
 function shapeOf(text: string, fileName: string): number[] {
   const items = text.split(',').map((s) => s.trim());
-  if (items.length > 1 && items[items.length - 1] === '') items.pop();  // (n,) and (n, d,)
-  if (items.length === 1 && items[0] === '') return [];  // () is a scalar
+  if (items.length > 1 && items[items.length - 1] === '') items.pop(); // (n,) and (n, d,)
+  if (items.length === 1 && items[0] === '') return []; // () is a scalar
   return items.map((item, axis) => {
     const where = `the .npy header's shape (${text.trim()})`;
     if (!/^\d+L?$/.test(item)) {
-      throw new FileError(fileName, `${where} is not a tuple of non-negative integers (dimension ${axis} is ${item || 'empty'})`);
+      throw new FileError(
+        fileName,
+        `${where} is not a tuple of non-negative integers (dimension ${axis} is ${item || 'empty'})`,
+      );
     }
     const n = Number(item.replace(/L$/, ''));
-    if (!Number.isSafeInteger(n)) throw new FileError(fileName, `${where} has dimension ${axis} = ${item}, more values than any file holds`);
+    if (!Number.isSafeInteger(n))
+      throw new FileError(fileName, `${where} has dimension ${axis} = ${item}, more values than any file holds`);
     return n;
   });
 }

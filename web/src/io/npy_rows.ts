@@ -19,7 +19,11 @@ export class NpyRows {
   readonly #little: boolean;
 
   /** @internal Use openNpyRows. */
-  constructor(blob: Blob, fileName: string, layout: { rows: number; cols: number; dtype: 32 | 64; dataStart: number; little: boolean }) {
+  constructor(
+    blob: Blob,
+    fileName: string,
+    layout: { rows: number; cols: number; dtype: 32 | 64; dataStart: number; little: boolean },
+  ) {
     this.#blob = blob;
     this.fileName = fileName;
     this.rows = layout.rows;
@@ -29,10 +33,14 @@ export class NpyRows {
     this.#little = layout.little;
   }
 
-  get rowBytes(): number { return this.cols * (this.dtype / 8); }
+  get rowBytes(): number {
+    return this.cols * (this.dtype / 8);
+  }
 
   /** Bytes of the embeddings (the file less its header). */
-  get dataBytes(): number { return this.rows * this.rowBytes; }
+  get dataBytes(): number {
+    return this.rows * this.rowBytes;
+  }
 
   /**
    * Rows [first, first + count) as a matrix, values unchecked: the core refuses non-finite queries
@@ -48,12 +56,18 @@ export class NpyRows {
       buffer = await this.#blob.slice(start, start + count * this.rowBytes).arrayBuffer();
     } catch (error) {
       // A browser refuses to read a file that changed or moved since it was chosen (NotReadableError).
-      throw new FileError(this.fileName, `could not be read at rows ${first} to ${first + count} (${(error as Error).message}); ` +
-        'was it changed or moved since it was chosen? Choose it again');
+      throw new FileError(
+        this.fileName,
+        `could not be read at rows ${first} to ${first + count} (${(error as Error).message}); ` +
+          'was it changed or moved since it was chosen? Choose it again',
+      );
     }
     if (buffer.byteLength !== count * this.rowBytes) {
       // The file changed (or was cut short) after its header was checked.
-      throw new FileError(this.fileName, `truncated: rows ${first} to ${first + count} end past the file's ${this.#blob.size} bytes`);
+      throw new FileError(
+        this.fileName,
+        `truncated: rows ${first} to ${first + count} end past the file's ${this.#blob.size} bytes`,
+      );
     }
     return { data: this.#values(buffer, count * this.cols), rows: count, cols: this.cols };
   }
@@ -84,16 +98,23 @@ export class NpyRows {
    * finite: one read per run of nearby rows.
    */
   async gatherRows(indices: ArrayLike<number>): Promise<Matrix> {
-    const out = this.dtype === 32 ? new Float32Array(indices.length * this.cols) : new Float64Array(indices.length * this.cols);
+    const out =
+      this.dtype === 32 ? new Float32Array(indices.length * this.cols) : new Float64Array(indices.length * this.cols);
     const order = Array.from({ length: indices.length }, (_, k) => k).sort((a, b) => indices[a] - indices[b]);
     for (const i of Array.from(indices)) {
-      if (!Number.isInteger(i) || i < 0 || i >= this.rows) throw new FileError(this.fileName, `row ${i} is outside the file (${this.rows} rows)`);
+      if (!Number.isInteger(i) || i < 0 || i >= this.rows)
+        throw new FileError(this.fileName, `row ${i} is outside the file (${this.rows} rows)`);
     }
     for (let k = 0; k < order.length;) {
       const first = indices[order[k]];
       let end = k + 1;
       // Rows close together share one read (a few rows between them read and dropped).
-      while (end < order.length && indices[order[end]] - indices[order[end - 1]] <= 64 && indices[order[end]] - first < 4096) end++;
+      while (
+        end < order.length &&
+        indices[order[end]] - indices[order[end - 1]] <= 64 &&
+        indices[order[end]] - first < 4096
+      )
+        end++;
       const last = indices[order[end - 1]];
       const run = await this.readCheckedRows(first, last - first + 1);
       for (let j = k; j < end; j++) {
@@ -109,7 +130,8 @@ export class NpyRows {
     if (this.#little) return this.dtype === 32 ? new Float32Array(buffer) : new Float64Array(buffer);
     const view = new DataView(buffer);
     const out = this.dtype === 32 ? new Float32Array(count) : new Float64Array(count);
-    for (let k = 0; k < count; k++) out[k] = this.dtype === 32 ? view.getFloat32(4 * k, false) : view.getFloat64(8 * k, false);
+    for (let k = 0; k < count; k++)
+      out[k] = this.dtype === 32 ? view.getFloat32(4 * k, false) : view.getFloat64(8 * k, false);
     return out;
   }
 }
@@ -126,7 +148,10 @@ export async function openNpyRows(blob: Blob, fileName: string): Promise<NpyRows
   if (layout.kind !== 'f' || (layout.itemsize !== 4 && layout.itemsize !== 8)) return null;
   if (layout.fortran || layout.shape.length !== 2 || layout.shape[1] < 2) return null;
   return new NpyRows(blob, fileName, {
-    rows: layout.shape[0], cols: layout.shape[1], dtype: layout.itemsize === 4 ? 32 : 64,
-    dataStart: layout.dataStart, little: layout.little,
+    rows: layout.shape[0],
+    cols: layout.shape[1],
+    dtype: layout.itemsize === 4 ? 32 : 64,
+    dataStart: layout.dataStart,
+    little: layout.little,
   });
 }

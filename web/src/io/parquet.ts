@@ -12,7 +12,8 @@ import { FileError, type ParsedFile } from './table.ts';
 
 export function isParquet(bytes: Uint8Array): boolean {
   const n = bytes.length;
-  const par1 = (at: number) => bytes[at] === 0x50 && bytes[at + 1] === 0x41 && bytes[at + 2] === 0x52 && bytes[at + 3] === 0x31;
+  const par1 = (at: number) =>
+    bytes[at] === 0x50 && bytes[at + 1] === 0x41 && bytes[at + 2] === 0x52 && bytes[at + 3] === 0x31;
   return n >= 8 && par1(0) && par1(n - 4);
 }
 
@@ -23,10 +24,14 @@ export type Role = 'vector' | 'json' | 'scalar' | 'skip';
 export function roleOf(column: SchemaTree): Role {
   const e = column.element;
   if (column.children.length === 0) {
-    if (e.repetition_type === 'REPEATED') return e.type && NUMERIC.has(e.type) ? 'vector' : 'skip';  // legacy list
+    if (e.repetition_type === 'REPEATED') return e.type && NUMERIC.has(e.type) ? 'vector' : 'skip'; // legacy list
     if (e.type === 'BYTE_ARRAY' || e.type === 'FIXED_LEN_BYTE_ARRAY') {
       if (e.converted_type === 'JSON' || e.logical_type?.type === 'JSON') return 'json';
-      const text = e.converted_type === 'UTF8' || e.converted_type === 'ENUM' || e.logical_type?.type === 'STRING' || e.logical_type?.type === 'ENUM';
+      const text =
+        e.converted_type === 'UTF8' ||
+        e.converted_type === 'ENUM' ||
+        e.logical_type?.type === 'STRING' ||
+        e.logical_type?.type === 'ENUM';
       return text ? 'scalar' : 'skip';
     }
     return 'scalar';
@@ -54,7 +59,10 @@ function parquetColumns(schema: SchemaTree): { columns: string[]; skipped: strin
 export async function readParquet(file: AsyncBuffer | ArrayBuffer, fileName: string): Promise<ParsedFile> {
   if (file.byteLength === 0) throw new FileError(fileName, 'file is empty');
   // Loaded on demand: most sessions never read Parquet.
-  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
+  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([
+    import('hyparquet'),
+    import('hyparquet-compressors'),
+  ]);
   let rows: Record<string, unknown>[];
   let skipped: string[];
   try {
@@ -67,7 +75,10 @@ export async function readParquet(file: AsyncBuffer | ArrayBuffer, fileName: str
     throw new FileError(fileName, `cannot read Parquet: ${(error as Error).message}`);
   }
   const parsed = objectsToParsed(fileName, rows, (i) => `row ${i}`);
-  if (skipped.length) parsed.notes.push(`skipped column${skipped.length > 1 ? 's' : ''} ${skipped.map((s) => `'${s}'`).join(', ')} (not an embedding or a scalar)`);
+  if (skipped.length)
+    parsed.notes.push(
+      `skipped column${skipped.length > 1 ? 's' : ''} ${skipped.map((s) => `'${s}'`).join(', ')} (not an embedding or a scalar)`,
+    );
   return parsed;
 }
 
@@ -76,9 +87,15 @@ export async function readParquet(file: AsyncBuffer | ArrayBuffer, fileName: str
  * is stopped on cancel or after a time budget (isolated_parse.ts): hyparquet can spin forever on a
  * damaged page. Elsewhere (Node) it is read here.
  */
-export async function parseParquet(bytes: Uint8Array, fileName: string, options: { signal?: AbortSignal } = {}): Promise<ParsedFile> {
+export async function parseParquet(
+  bytes: Uint8Array,
+  fileName: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<ParsedFile> {
   if (bytes.length === 0) throw new FileError(fileName, 'file is empty');
   if (!isParquet(bytes)) throw new FileError(fileName, 'not a Parquet file (missing PAR1 markers)');
   const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  return canIsolate() ? (await parseIsolated('parquet', { bytes: copy }, fileName, options)).parsed : readParquet(copy, fileName);
+  return canIsolate()
+    ? (await parseIsolated('parquet', { bytes: copy }, fileName, options)).parsed
+    : readParquet(copy, fileName);
 }

@@ -15,11 +15,16 @@ export interface HttpReadOptions {
 }
 
 /** The Parquet file at `url`, named `name` in messages, read by range requests, with its size. */
-export async function readParquetOverHttp(url: string, name: string, options: HttpReadOptions = {}): Promise<{ parsed: ParsedFile; size: number }> {
+export async function readParquetOverHttp(
+  url: string,
+  name: string,
+  options: HttpReadOptions = {},
+): Promise<{ parsed: ParsedFile; size: number }> {
   const { asyncBufferFromUrl } = await import('hyparquet');
   const { signal } = options;
   const stage = `reading ${name} (only the columns used)`;
-  let fetched = 0, size = 0;
+  let fetched = 0,
+    size = 0;
   const counting: typeof fetch = async (input, init) => {
     if (init?.method === 'HEAD') {
       // hyparquet asks the size first; a forbidden HEAD (403, as signed S3 URLs answer) it asks again by a range.

@@ -19,19 +19,24 @@ scope.onmessage = async ({ data: { format, source, fileName } }) => {
       if (!('blob' in source)) throw new FileError(fileName, 'the Compare reader takes a Blob');
       // Each chunk of rows read is progress: it starts the budget over, so only a reader stuck in one chunk is stopped.
       const arrays = await parquetMatrices(blobBuffer(source.blob), fileName, {
-        onProgress: (fraction) => scope.postMessage({ type: 'progress', progress: { stage: `reading ${fileName}`, done: fraction, total: 1 } }),
+        onProgress: (fraction) =>
+          scope.postMessage({ type: 'progress', progress: { stage: `reading ${fileName}`, done: fraction, total: 1 } }),
       });
       scope.postMessage({ type: 'matrices', arrays }, buffersOf(arrays));
       return;
     }
     if ('blob' in source) throw new FileError(fileName, 'the parquet reader takes bytes or a URL');
-    const { parsed, size } = 'url' in source
-      ? await readParquetOverHttp(source.url, fileName, { onProgress: (progress) => scope.postMessage({ type: 'progress', progress }) })
-      : { parsed: await readParquet(source.bytes, fileName), size: source.bytes.byteLength };
+    const { parsed, size } =
+      'url' in source
+        ? await readParquetOverHttp(source.url, fileName, {
+            onProgress: (progress) => scope.postMessage({ type: 'progress', progress }),
+          })
+        : { parsed: await readParquet(source.bytes, fileName), size: source.bytes.byteLength };
     scope.postMessage({ type: 'parsed', parsed, size }, buffersOf(parsed));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const problem = error instanceof FileError && message.startsWith(`${fileName}: `) ? message.slice(fileName.length + 2) : message;
+    const problem =
+      error instanceof FileError && message.startsWith(`${fileName}: `) ? message.slice(fileName.length + 2) : message;
     scope.postMessage({ type: 'failed', problem });
   }
 };

@@ -81,7 +81,10 @@ export function parseProjectorConfig(text: string, configUrl: string, configName
 export function parseTensorBytes(bytes: Uint8Array, [rows, cols]: [number, number], fileName: string): ParsedFile {
   const expected = rows * cols * 4;
   if (bytes.length !== expected) {
-    throw new FileError(fileName, `holds ${bytes.length.toLocaleString('en-US')} bytes; the config's tensorShape [${rows}, ${cols}] needs ${expected.toLocaleString('en-US')} (float32)`);
+    throw new FileError(
+      fileName,
+      `holds ${bytes.length.toLocaleString('en-US')} bytes; the config's tensorShape [${rows}, ${cols}] needs ${expected.toLocaleString('en-US')} (float32)`,
+    );
   }
   const data = new Float32Array(rows * cols);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -104,7 +107,13 @@ export interface SpriteSheet {
  * The sprite sheet `image` for `rows` thumbnails of `dim` pixels, or null with a note (appended to
  * `notes`) when it cannot hold them or is not an image this browser decodes.
  */
-export async function spriteSheet(image: Blob, fileName: string, rows: number, dim: [number, number], notes: string[]): Promise<SpriteSheet | null> {
+export async function spriteSheet(
+  image: Blob,
+  fileName: string,
+  rows: number,
+  dim: [number, number],
+  notes: string[],
+): Promise<SpriteSheet | null> {
   try {
     const bitmap = await createImageBitmap(image);
     const { width, height } = bitmap;
@@ -125,7 +134,8 @@ export function spriteColumns(count: number): number {
 
 /** Why a sheet of `width` × `height` pixels cannot hold `count` thumbnails of `dim`, or null when it can. */
 export function spriteProblem(width: number, height: number, count: number, [w, h]: [number, number]): string | null {
-  const perRow = spriteColumns(count), rowsNeeded = Math.ceil(count / perRow);
+  const perRow = spriteColumns(count),
+    rowsNeeded = Math.ceil(count / perRow);
   if (width >= perRow * w && height >= rowsNeeded * h) return null;
   return `is ${width} × ${height} pixels; ${count.toLocaleString('en-US')} thumbnails of ${w} × ${h} in rows of ${perRow} need ${perRow * w} × ${rowsNeeded * h}`;
 }

@@ -56,19 +56,23 @@ async function findConfig(files: UploadedFile[]): Promise<{ config: UploadedFile
  * The embeddings of an uploaded projector_config.json whose tensors were uploaded with it (null when no
  * config is among `files`): when there are several, the app asks which (issue 24, item 2).
  */
-export async function uploadedEmbeddings(files: UploadedFile[]): Promise<{ config: string; embeddings: { name: string; shape: [number, number] }[] } | null> {
+export async function uploadedEmbeddings(
+  files: UploadedFile[],
+): Promise<{ config: string; embeddings: { name: string; shape: [number, number] }[] } | null> {
   const found = await findConfig(files);
   if (!found) return null;
   let embeddings: ProjectorEmbedding[];
   try {
     embeddings = parseProjectorConfig(found.text, 'file:///upload/', found.config.name);
   } catch {
-    return null;  // loadDataset says what is wrong with it
+    return null; // loadDataset says what is wrong with it
   }
   const names = new Set(files.map((f) => f.name));
   return {
     config: found.config.name,
-    embeddings: embeddings.filter((e) => names.has(baseName(e.tensorUrl))).map((e) => ({ name: e.tensorName, shape: e.tensorShape })),
+    embeddings: embeddings
+      .filter((e) => names.has(baseName(e.tensorUrl)))
+      .map((e) => ({ name: e.tensorName, shape: e.tensorShape })),
   };
 }
 
@@ -83,7 +87,10 @@ export async function projectorUpload(files: UploadedFile[], embeddingName?: str
   if (!found) {
     const bytes = files.find((f) => /\.bytes$/i.test(f.name));
     if (bytes) {
-      throw new FileError(bytes.name, 'is raw float32 values without their shape: choose its projector_config.json together with it (the config\'s tensorShape says how many rows and columns)');
+      throw new FileError(
+        bytes.name,
+        "is raw float32 values without their shape: choose its projector_config.json together with it (the config's tensorShape says how many rows and columns)",
+      );
     }
     return null;
   }
@@ -98,23 +105,44 @@ export async function projectorUpload(files: UploadedFile[], embeddingName?: str
   let embedding = uploaded[0];
   if (embeddingName !== undefined) {
     const named = uploaded.find((e) => e.tensorName === embeddingName);
-    if (!named) throw new FileError(config.name, `has no uploaded embedding named “${embeddingName}” (uploaded: ${uploaded.map((e) => e.tensorName).join(', ')})`);
+    if (!named)
+      throw new FileError(
+        config.name,
+        `has no uploaded embedding named “${embeddingName}” (uploaded: ${uploaded.map((e) => e.tensorName).join(', ')})`,
+      );
     embedding = named;
   }
   const tensor = byName.get(baseName(embedding.tensorUrl))!;
   const metadata = embedding.metadataUrl ? byName.get(baseName(embedding.metadataUrl)) : undefined;
   const sprite = embedding.sprite ? byName.get(baseName(embedding.sprite.imageUrl)) : undefined;
   // The config's other tensors (and their own metadata and sprites) are not metadata of this one.
-  const otherFiles = new Set(uploaded.filter((e) => e !== embedding).flatMap((e) =>
-    [e.tensorUrl, e.metadataUrl, e.sprite?.imageUrl].filter((u): u is string => !!u).map(baseName)));
+  const otherFiles = new Set(
+    uploaded
+      .filter((e) => e !== embedding)
+      .flatMap((e) => [e.tensorUrl, e.metadataUrl, e.sprite?.imageUrl].filter((u): u is string => !!u).map(baseName)),
+  );
   const notes: string[] = [];
   if (embeddings.length > 1) {
-    notes.push(`${config.name}: showing “${embedding.tensorName}” of ${embeddings.length} embeddings${embeddingName === undefined ? ' (the first whose tensor was uploaded)' : ''}`);
+    notes.push(
+      `${config.name}: showing “${embedding.tensorName}” of ${embeddings.length} embeddings${embeddingName === undefined ? ' (the first whose tensor was uploaded)' : ''}`,
+    );
   }
-  if (embedding.metadataUrl && !metadata) notes.push(`${config.name}: its metadata ${baseName(embedding.metadataUrl)} was not uploaded`);
-  if (embedding.sprite && !sprite) notes.push(`${config.name}: its sprite sheet ${baseName(embedding.sprite.imageUrl)} was not uploaded; no thumbnails`);
+  if (embedding.metadataUrl && !metadata)
+    notes.push(`${config.name}: its metadata ${baseName(embedding.metadataUrl)} was not uploaded`);
+  if (embedding.sprite && !sprite)
+    notes.push(
+      `${config.name}: its sprite sheet ${baseName(embedding.sprite.imageUrl)} was not uploaded; no thumbnails`,
+    );
   const used = new Set([config, tensor, metadata, sprite]);
   const left = files.filter((f) => !used.has(f) && otherFiles.has(f.name));
   if (left.length) notes.push(`left out: ${left.map((f) => f.name).join(', ')} (of the config's other embeddings)`);
-  return { config, embedding, tensor, metadata, sprite, others: files.filter((f) => !used.has(f) && !otherFiles.has(f.name)), notes };
+  return {
+    config,
+    embedding,
+    tensor,
+    metadata,
+    sprite,
+    others: files.filter((f) => !used.has(f) && !otherFiles.has(f.name)),
+    notes,
+  };
 }

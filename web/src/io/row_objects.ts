@@ -38,10 +38,14 @@ export function objectsToParsed(fileName: string, rows: unknown[], lineOf: (i: n
       note = `embeddings from field '${vectorKey}'`;
     } else {
       const names = entries.map(([k]) => k);
-      const dimension = dimensionColumns(names, entries.map(([, v]) => toNumber(v) !== null));
+      const dimension = dimensionColumns(
+        names,
+        entries.map(([, v]) => toNumber(v) !== null),
+      );
       dimensionKeys = names.filter((_, i) => dimension[i]);
       metadataKeys = names.filter((_, i) => !dimension[i]);
-      if (dimensionKeys.length === 0) throw new FileError(fileName, `${lineOf(0)} has no array of numbers and no numeric fields`);
+      if (dimensionKeys.length === 0)
+        throw new FileError(fileName, `${lineOf(0)} has no array of numbers and no numeric fields`);
       vectorOf = (row) => dimensionKeys.map((k) => (row as Record<string, unknown>)?.[k]);
       note = `${dimensionKeys.length} embedding fields (${dimensionKeys[0]} … ${dimensionKeys.at(-1)})`;
     }
@@ -53,11 +57,20 @@ export function objectsToParsed(fileName: string, rows: unknown[], lineOf: (i: n
   rows.forEach((row, i) => {
     const v = vectorOf(row) as ArrayLike<unknown> | undefined;
     if (!v || typeof v !== 'object') throw new FileError(fileName, `${lineOf(i)} has no embedding`);
-    if (v.length !== cols) throw new FileError(fileName, `${lineOf(i)} has ${v.length} values, ${lineOf(0)} has ${cols}`);
+    if (v.length !== cols)
+      throw new FileError(fileName, `${lineOf(i)} has ${v.length} values, ${lineOf(0)} has ${cols}`);
     for (let j = 0; j < cols; j++) {
       const x = toNumber(v[j]);
-      if (x === null) throw new FileError(fileName, `${lineOf(i)}, value ${j}: ${String(JSON.stringify(v[j])).slice(0, 24)} is not a number`);
-      if (!Number.isFinite(x)) throw new FileError(fileName, `${lineOf(i)}, value ${j} is ${Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf'}`);
+      if (x === null)
+        throw new FileError(
+          fileName,
+          `${lineOf(i)}, value ${j}: ${String(JSON.stringify(v[j])).slice(0, 24)} is not a number`,
+        );
+      if (!Number.isFinite(x))
+        throw new FileError(
+          fileName,
+          `${lineOf(i)}, value ${j} is ${Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf'}`,
+        );
       data[i * cols + j] = x;
     }
   });
@@ -66,10 +79,18 @@ export function objectsToParsed(fileName: string, rows: unknown[], lineOf: (i: n
   const columns: Column[] = metadataKeys.map((key) => {
     const values = rows.map((r) => (r as Record<string, unknown>)?.[key]);
     const numbers = values.map((v) => (typeof v === 'boolean' ? Number(v) : toNumber(v)));
-    if (numbers.every((v) => v !== null)) return { name: key, kind: 'number', values: Float64Array.from(numbers as number[]) };
+    if (numbers.every((v) => v !== null))
+      return { name: key, kind: 'number', values: Float64Array.from(numbers as number[]) };
     return {
-      name: key, kind: 'string',
-      values: values.map((v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? Number(x) : x)))),
+      name: key,
+      kind: 'string',
+      values: values.map((v) =>
+        v === undefined || v === null
+          ? ''
+          : typeof v === 'string'
+            ? v
+            : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? Number(x) : x)),
+      ),
     };
   });
   const parsed: ParsedFile = { fileName, embeddings, columns, rows: rows.length, notes: note ? [note] : [] };

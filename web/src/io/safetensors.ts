@@ -14,19 +14,34 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 /** A header entry checked field by field: JSON from an untrusted file may hold anything. */
 function tensorInfo(info: unknown, name: string, fileName: string): TensorInfo {
   const problem = (what: string) => new FileError(fileName, `tensor '${name}' ${what}`);
-  if (typeof info !== 'object' || info === null || Array.isArray(info)) throw problem('is not a {dtype, shape, data_offsets} entry');
+  if (typeof info !== 'object' || info === null || Array.isArray(info))
+    throw problem('is not a {dtype, shape, data_offsets} entry');
   const { dtype, shape, data_offsets: offsets } = info as Record<string, unknown>;
   if (typeof dtype !== 'string') throw problem('has no dtype');
   if (!Array.isArray(shape)) throw problem('has no shape');
   const bad = shape.find((n) => !isCount(n));
-  if (bad !== undefined) throw problem(`has shape ${JSON.stringify(shape)}; dimensions are whole numbers ≥ 0, got ${JSON.stringify(bad)}`);
+  if (bad !== undefined)
+    throw problem(`has shape ${JSON.stringify(shape)}; dimensions are whole numbers ≥ 0, got ${JSON.stringify(bad)}`);
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount) || offsets[0] > offsets[1]) {
-    throw problem(`has data_offsets ${JSON.stringify(offsets) ?? 'missing'}; expected [begin, end], whole numbers with begin ≤ end`);
+    throw problem(
+      `has data_offsets ${JSON.stringify(offsets) ?? 'missing'}; expected [begin, end], whole numbers with begin ≤ end`,
+    );
   }
   return { dtype, shape, data_offsets: [offsets[0], offsets[1]] };
 }
 
-const SIZES: Record<string, number> = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U8: 1, BOOL: 1 };
+const SIZES: Record<string, number> = {
+  F64: 8,
+  F32: 4,
+  F16: 2,
+  BF16: 2,
+  I64: 8,
+  I32: 4,
+  I16: 2,
+  I8: 1,
+  U8: 1,
+  BOOL: 1,
+};
 
 export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFile {
   return fromArrays(fileName, safetensorsArrays(bytes, fileName));
@@ -54,7 +69,11 @@ export function safetensorsArrays(bytes: Uint8Array, fileName: string): NamedArr
   const arrays: NamedArray[] = [];
   for (const [name, info] of Object.entries(header)) {
     if (name === '__metadata__') continue;
-    const { dtype, shape, data_offsets: [begin, end] } = tensorInfo(info, name, fileName);
+    const {
+      dtype,
+      shape,
+      data_offsets: [begin, end],
+    } = tensorInfo(info, name, fileName);
     const size = SIZES[dtype];
     if (!size) throw new FileError(fileName, `tensor '${name}' has unsupported dtype ${dtype}`);
     const count = shape.reduce((a, b) => a * b, 1);
@@ -70,14 +89,22 @@ export function safetensorsArrays(bytes: Uint8Array, fileName: string): NamedArr
       data = new Float64Array(count);
       for (let k = 0; k < count; k++) {
         const p = at + k * size;
-        data[k] = dtype === 'F64' ? view.getFloat64(p, true)
-          : dtype === 'F16' ? float16(view.getUint16(p, true))
-          : dtype === 'BF16' ? new Float32Array(new Uint32Array([view.getUint16(p, true) << 16]).buffer)[0]
-          : dtype === 'I64' ? Number(view.getBigInt64(p, true))
-          : dtype === 'I32' ? view.getInt32(p, true)
-          : dtype === 'I16' ? view.getInt16(p, true)
-          : dtype === 'I8' ? view.getInt8(p)
-          : bytes[p];
+        data[k] =
+          dtype === 'F64'
+            ? view.getFloat64(p, true)
+            : dtype === 'F16'
+              ? float16(view.getUint16(p, true))
+              : dtype === 'BF16'
+                ? new Float32Array(new Uint32Array([view.getUint16(p, true) << 16]).buffer)[0]
+                : dtype === 'I64'
+                  ? Number(view.getBigInt64(p, true))
+                  : dtype === 'I32'
+                    ? view.getInt32(p, true)
+                    : dtype === 'I16'
+                      ? view.getInt16(p, true)
+                      : dtype === 'I8'
+                        ? view.getInt8(p)
+                        : bytes[p];
       }
     }
     arrays.push({ name, shape, data });

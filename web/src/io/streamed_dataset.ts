@@ -29,7 +29,8 @@ export interface StreamedDataset {
  * Errors name the file and the problem.
  */
 export async function openStreamedDataset(
-  files: { blob: Blob; name: string }[], options: ParseOptions & { streamAboveBytes?: number } = {},
+  files: { blob: Blob; name: string }[],
+  options: ParseOptions & { streamAboveBytes?: number } = {},
 ): Promise<StreamedDataset | null> {
   const threshold = options.streamAboveBytes ?? STREAM_ABOVE_BYTES;
   let main: { file: { blob: Blob; name: string }; rows: NpyRows } | null = null;
@@ -46,16 +47,26 @@ export async function openStreamedDataset(
   for (const f of others) {
     checkAborted(options.signal, f.name);
     const size = Math.max(1, f.blob.size);
-    parsed.push(await parseFile(f.blob, f.name, { signal: options.signal, onProgress: (fraction) => options.onProgress?.((done + fraction * size) / total) }));
+    parsed.push(
+      await parseFile(f.blob, f.name, {
+        signal: options.signal,
+        onProgress: (fraction) => options.onProgress?.((done + fraction * size) / total),
+      }),
+    );
     done += size;
   }
   const embeddings = main.rows;
   demoteOthers(embeddings.fileName, parsed);
   const head: ParsedFile = { fileName: embeddings.fileName, columns: [], rows: embeddings.rows, notes: [] };
   const { columns, notes } = joinMetadata(head, [head, ...parsed], embeddings.rows);
-  notes.unshift(`${embeddings.fileName}: ${formatSize(embeddings.dataBytes)} of embeddings, read from the file as needed, since embeddings over ${formatSize(threshold)} are not held in memory`);
+  notes.unshift(
+    `${embeddings.fileName}: ${formatSize(embeddings.dataBytes)} of embeddings, read from the file as needed, since embeddings over ${formatSize(threshold)} are not held in memory`,
+  );
   return {
-    name: files.map((f) => f.name).join(' + '), files: files.map((f) => ({ name: f.name, size: f.blob.size })),
-    embeddings, columns, notes,
+    name: files.map((f) => f.name).join(' + '),
+    files: files.map((f) => ({ name: f.name, size: f.blob.size })),
+    embeddings,
+    columns,
+    notes,
   };
 }

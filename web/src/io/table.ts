@@ -2,8 +2,7 @@
 import type { Matrix } from '../engine/matrix.ts';
 
 export type Column =
-  | { name: string; kind: 'number'; values: Float64Array }
-  | { name: string; kind: 'string'; values: string[] };
+  { name: string; kind: 'number'; values: Float64Array } | { name: string; kind: 'string'; values: string[] };
 
 /** Embeddings and/or metadata read from one file. */
 export interface ParsedFile {
@@ -41,7 +40,10 @@ export function formatSize(bytes: number): string {
 
 /** "x.npy: is 2.0 GB; the browser can load files up to 1.5 GB (...)". */
 export function tooLarge(fileName: string, bytes: number): FileError {
-  return new FileError(fileName, `is ${formatSize(bytes)}; the browser can load files up to ${formatSize(MAX_FILE_BYTES)} (try float32 .npy, or fewer rows)`);
+  return new FileError(
+    fileName,
+    `is ${formatSize(bytes)}; the browser can load files up to ${formatSize(MAX_FILE_BYTES)} (try float32 .npy, or fewer rows)`,
+  );
 }
 
 /** Called while a file is read or parsed: fraction in [0, 1]. */
@@ -58,7 +60,12 @@ export function checkAborted(signal: AbortSignal | undefined, fileName: string):
 }
 
 /** Checks every value of a matrix is finite; names the file and the element (its row counted from `firstRow`). */
-export function checkFiniteEmbeddings(fileName: string, m: { data: Float32Array | Float64Array; cols: number }, where = 'element', firstRow = 0): void {
+export function checkFiniteEmbeddings(
+  fileName: string,
+  m: { data: Float32Array | Float64Array; cols: number },
+  where = 'element',
+  firstRow = 0,
+): void {
   const { data, cols } = m;
   for (let k = 0; k < data.length; k++) {
     const v = data[k];

@@ -12,9 +12,17 @@ export interface ZipMember {
 
 /** Compressed bytes handed to the inflater at a time: at deflate's best ratio (~1:1032), 16 MB out. */
 const STEP = 16 * 1024;
-const END_OF_DIRECTORY = 0x06054b50, DIRECTORY_ENTRY = 0x02014b50, LOCAL_HEADER = 0x04034b50;
+const END_OF_DIRECTORY = 0x06054b50,
+  DIRECTORY_ENTRY = 0x02014b50,
+  LOCAL_HEADER = 0x04034b50;
 
-interface Entry { name: string; method: number; compressedSize: number; size: number; localOffset: number }
+interface Entry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+}
 
 /** The central directory's entries (the end record is searched for in the last 64 KB + 22 bytes). */
 function directory(bytes: Uint8Array, view: DataView, fileName: string): Entry[] {
@@ -34,7 +42,8 @@ function directory(bytes: Uint8Array, view: DataView, fileName: string): Entry[]
     if (at + 46 > bytes.length || view.getUint32(at, true) !== DIRECTORY_ENTRY) {
       throw new FileError(fileName, `zip directory entry ${k} is damaged`);
     }
-    const nameLength = view.getUint16(at + 28, true), extraLength = view.getUint16(at + 30, true);
+    const nameLength = view.getUint16(at + 28, true),
+      extraLength = view.getUint16(at + 30, true);
     const commentLength = view.getUint16(at + 32, true);
     if (at + 46 + nameLength > bytes.length) throw new FileError(fileName, `zip directory entry ${k} is damaged`);
     entries.push({
@@ -75,14 +84,20 @@ function inflateLimited(data: Uint8Array, limit: number, fail: () => never): Uin
  * bytes. Errors name the archive, the member and the problem.
  */
 export function readZipMembers(
-  bytes: Uint8Array, fileName: string, keep: (name: string) => boolean, limit: number,
+  bytes: Uint8Array,
+  fileName: string,
+  keep: (name: string) => boolean,
+  limit: number,
 ): ZipMember[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = directory(bytes, view, fileName).filter((e) => keep(e.name));
   const declared = entries.reduce((sum, e) => sum + e.size, 0);
   if (declared > limit) {
     const largest = entries.reduce((a, b) => (b.size > a.size ? b : a));
-    throw new FileError(fileName, `its members declare ${formatSize(declared)} uncompressed ('${largest.name}' ${formatSize(largest.size)}); gpprobe reads at most ${formatSize(limit)}`);
+    throw new FileError(
+      fileName,
+      `its members declare ${formatSize(declared)} uncompressed ('${largest.name}' ${formatSize(largest.size)}); gpprobe reads at most ${formatSize(limit)}`,
+    );
   }
   return entries.map((e) => {
     const at = e.localOffset;
@@ -94,7 +109,10 @@ export function readZipMembers(
     const raw = bytes.subarray(start, start + e.compressedSize);
     // The declared sizes passed the limit together, so each member may expand to its own and no more.
     const overflow = (): never => {
-      throw new FileError(fileName, `member '${e.name}' expands past the ${e.size} bytes it declares (a decompression bomb or a damaged archive)`);
+      throw new FileError(
+        fileName,
+        `member '${e.name}' expands past the ${e.size} bytes it declares (a decompression bomb or a damaged archive)`,
+      );
     };
     let data: Uint8Array;
     if (e.method === 0) data = raw;
@@ -105,7 +123,11 @@ export function readZipMembers(
         if (error instanceof FileError) throw error;
         throw new FileError(fileName, `member '${e.name}' cannot be inflated (${(error as Error).message})`);
       }
-    } else throw new FileError(fileName, `member '${e.name}' uses zip compression method ${e.method}; .npz files are stored or deflated`);
+    } else
+      throw new FileError(
+        fileName,
+        `member '${e.name}' uses zip compression method ${e.method}; .npz files are stored or deflated`,
+      );
     if (data.length !== e.size) {
       throw new FileError(fileName, `member '${e.name}' holds ${data.length} bytes, its header says ${e.size}`);
     }

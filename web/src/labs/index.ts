@@ -53,7 +53,8 @@ export function enginesOf<L extends string>(labs: Record<L, LabEntry>): EngineNa
  * kind declared by two labs is an error here as well as for the compiler (labs/protocol.ts).
  */
 export function mergeLabTables<T>(tables: Record<string, Record<string, T>>): Record<string, T> {
-  const merged: Record<string, T> = {}, owner: Record<string, string> = {};
+  const merged: Record<string, T> = {},
+    owner: Record<string, string> = {};
   for (const [lab, table] of Object.entries(tables)) {
     for (const [kind, value] of Object.entries(table)) {
       if (kind in owner) throw new Error(`request kind "${kind}" is declared by two labs: ${owner[kind]} and ${lab}`);

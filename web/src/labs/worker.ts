@@ -30,8 +30,9 @@ export const LAB_HANDLERS: { readonly [L in LabId]: Handlers<LabRequests[L], Eng
 };
 
 /** Every kind's handler. */
-export const HANDLERS = mergeLabTables(LAB_HANDLERS as unknown as Record<string, Record<string, unknown>>) as
-  unknown as { readonly [K in RequestKind]: Handler<K> };
+export const HANDLERS = mergeLabTables(
+  LAB_HANDLERS as unknown as Record<string, Record<string, unknown>>,
+) as unknown as { readonly [K in RequestKind]: Handler<K> };
 
 /** The engines the registry's labs need, made on the worker's module (all three today). */
 export function makeEngines(module: GpprobeModule): Engines {

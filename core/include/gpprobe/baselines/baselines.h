@@ -28,11 +28,11 @@ namespace gpprobe {
 
 enum class BaselineMethod { lp, svm, lpe, msp, maha, knn };
 inline constexpr EnumNames<BaselineMethod, 6> kBaselineMethodNames = {{{BaselineMethod::lp, "lp"},
-                                                                     {BaselineMethod::svm, "svm"},
-                                                                     {BaselineMethod::lpe, "lpe"},
-                                                                     {BaselineMethod::msp, "msp"},
-                                                                     {BaselineMethod::maha, "maha"},
-                                                                     {BaselineMethod::knn, "knn"}}};
+                                                                       {BaselineMethod::svm, "svm"},
+                                                                       {BaselineMethod::lpe, "lpe"},
+                                                                       {BaselineMethod::msp, "msp"},
+                                                                       {BaselineMethod::maha, "maha"},
+                                                                       {BaselineMethod::knn, "knn"}}};
 
 // "lp", "svm", ...
 inline const char* baseline_name(BaselineMethod method) { return name_of(kBaselineMethodNames, method); }
@@ -56,8 +56,8 @@ struct BaselineScores {
 };
 
 // Progress: lpe reports after each member; the others are one unit of work.
-Result<BaselineScores> run_baseline(BaselineMethod method, const MatrixView& observations,
-                                    const std::uint8_t* labels, std::size_t count, const MatrixView& queries,
-                                    const BaselineOptions& options = {}, const ProgressCallback& progress = {});
+Result<BaselineScores> run_baseline(BaselineMethod method, const MatrixView& observations, const std::uint8_t* labels,
+                                    std::size_t count, const MatrixView& queries, const BaselineOptions& options = {},
+                                    const ProgressCallback& progress = {});
 
 }  // namespace gpprobe

@@ -48,20 +48,18 @@ struct EnsembleScoreColumns {
 };
 
 // The multiplicity of each observation in each resample: members by O, row-major (each row sums to O).
-Result<std::vector<std::uint32_t>> bootstrap_counts(const std::uint8_t* labels, std::size_t count,
-                                                    std::size_t members, std::uint64_t seed);
+Result<std::vector<std::uint32_t>> bootstrap_counts(const std::uint8_t* labels, std::size_t count, std::size_t members,
+                                                    std::uint64_t seed);
 
 class LinearProbeEnsemble {
  public:
   // Draws the resamples with bootstrap_counts and fits one member each (progress after each member).
-  static Result<LinearProbeEnsemble> fit(const MatrixView& observations, const std::uint8_t* labels,
-                                         std::size_t count, const EnsembleOptions& options = {},
-                                         const ProgressCallback& progress = {});
+  static Result<LinearProbeEnsemble> fit(const MatrixView& observations, const std::uint8_t* labels, std::size_t count,
+                                         const EnsembleOptions& options = {}, const ProgressCallback& progress = {});
   // The same with given resamples: `counts` members by O (each row must hold both labels).
   static Result<LinearProbeEnsemble> fit_resamples(const MatrixView& observations, const std::uint8_t* labels,
-                                                   std::size_t count, const std::uint32_t* counts,
-                                                   std::size_t members, double C = 1.0,
-                                                   const ProgressCallback& progress = {});
+                                                   std::size_t count, const std::uint32_t* counts, std::size_t members,
+                                                   double C = 1.0, const ProgressCallback& progress = {});
 
   Status score(const MatrixView& queries, const EnsembleScoreColumns& out) const;
 

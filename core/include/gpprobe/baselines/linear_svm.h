@@ -30,9 +30,9 @@
 namespace gpprobe {
 
 struct LinearSvmOptions {
-  double C = 1.0;                        // > 0
-  double tolerance = 1e-10;              // span of the projected gradients at which to stop
-  std::size_t max_sweeps = 1000000;      // passes over the active variables before numerical_failure
+  double C = 1.0;                    // > 0
+  double tolerance = 1e-10;          // span of the projected gradients at which to stop
+  std::size_t max_sweeps = 1000000;  // passes over the active variables before numerical_failure
 };
 
 class LinearSvm {

@@ -24,8 +24,7 @@ namespace gpprobe {
 
 class MahalanobisDetector {
  public:
-  static Result<MahalanobisDetector> fit(const MatrixView& observations, const std::uint8_t* labels,
-                                         std::size_t count);
+  static Result<MahalanobisDetector> fit(const MatrixView& observations, const std::uint8_t* labels, std::size_t count);
 
   // Either pointer may be null.
   Status score(const MatrixView& queries, double* distance, double* ood_score) const;
@@ -34,9 +33,9 @@ class MahalanobisDetector {
   std::size_t rank() const { return std::size_t(T_.rows()); }
 
  private:
-  RowMatrix means_;     // classes by d
-  RowMatrix T_;         // r by d whitening map
-  RowMatrix means_T_;   // classes by r: T mu_c
+  RowMatrix means_;    // classes by d
+  RowMatrix T_;        // r by d whitening map
+  RowMatrix means_T_;  // classes by r: T mu_c
 };
 
 }  // namespace gpprobe

@@ -29,7 +29,7 @@ class NearestNeighbourDetector {
   std::size_t k() const { return k_; }
 
  private:
-  RowMatrix Z_;  // O by d, normalised
+  RowMatrix Z_;             // O by d, normalised
   Eigen::VectorXd norms2_;  // |z_i|², 1 or 0
   std::size_t k_ = 1;
 };

@@ -1,5 +1,6 @@
 // Best-first branch and bound for the minimum (or maximum) of a function f over an axis-aligned box,
-// with a certificate: Algorithm 1 of Blaas et al. (AISTATS 2020) as settled in docs/design/certify.md, "Branch and bound".
+// with a certificate: Algorithm 1 of Blaas et al. (AISTATS 2020) as settled in docs/design/certify.md, "Branch and
+// bound".
 //
 //   root      k-dimensional box [lower, upper]
 //   oracle    for a box R: a sound bound L_R <= min_R f (an upper bound when maximising) and candidate
@@ -75,7 +76,8 @@ struct BoxBound {
 using BoundOracle = std::function<BoxBound(const Box&)>;
 
 enum class Extremum { minimum, maximum };
-inline constexpr EnumNames<Extremum, 2> kExtremumNames = {{{Extremum::minimum, "minimum"}, {Extremum::maximum, "maximum"}}};
+inline constexpr EnumNames<Extremum, 2> kExtremumNames = {
+    {{Extremum::minimum, "minimum"}, {Extremum::maximum, "maximum"}}};
 
 // "minimum" / "maximum".
 inline const char* extremum_name(Extremum extremum) { return name_of(kExtremumNames, extremum); }
@@ -91,12 +93,12 @@ inline constexpr EnumNames<SearchStatus, 5> kSearchStatusNames = {{{SearchStatus
 inline const char* search_status_name(SearchStatus status) { return name_of(kSearchStatusNames, status); }
 
 struct BranchAndBoundOptions {
-  double tolerance = 1e-2;                  // stop when U - L <= tolerance (>= 0)
-  std::size_t max_iterations = 10000;       // boxes split at most
-  double time_limit_seconds = 0.0;          // 0: no limit
-  std::vector<double> scales;               // k positive widths per unit; empty: all 1
-  double min_box_width = 0.0;               // scaled width below which a box is not split
-  ProgressCallback progress;                // (iterations, max_iterations) after each split; false cancels
+  double tolerance = 1e-2;             // stop when U - L <= tolerance (>= 0)
+  std::size_t max_iterations = 10000;  // boxes split at most
+  double time_limit_seconds = 0.0;     // 0: no limit
+  std::vector<double> scales;          // k positive widths per unit; empty: all 1
+  double min_box_width = 0.0;          // scaled width below which a box is not split
+  ProgressCallback progress;           // (iterations, max_iterations) after each split; false cancels
   // Called after each split with the current interval, e.g. to plot L and U converging.
   std::function<void(std::size_t iterations, double lower, double upper)> on_interval;
 };

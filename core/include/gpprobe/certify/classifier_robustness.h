@@ -1,5 +1,6 @@
 // Certified adversarial robustness of a fitted GP classifier at a point x* (Blaas et al., AISTATS 2020;
-// docs/design/certify.md, "The robustness problem" and "Branch and bound"): over the region T around x* (robustness_region.h)
+// docs/design/certify.md, "The robustness problem" and "Branch and bound"): over the region T around x*
+// (robustness_region.h)
 //
 //   root      sound bounds of the latent mean, latent variance and class probability over all of T at
 //             once (box_bounds.h), O(n^2 + n d)
@@ -21,12 +22,12 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/certify/branch_and_bound.h"
 #include "gpprobe/certify/box_bounds.h"
-#include "gpprobe/classification/common_form.h"
+#include "gpprobe/certify/branch_and_bound.h"
 #include "gpprobe/certify/gpfgs_attack.h"
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/classification/common_form.h"
 #include "gpprobe/common/enum_names.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
@@ -54,12 +55,12 @@ inline Result<VarianceMethod> parse_variance_method(const std::string& name) {
 }
 
 struct RobustnessOptions {
-  double gamma = 0.0;                    // radius of the L-inf ball, finite and >= 0
-  std::vector<std::size_t> dims;         // coordinates that move, distinct; empty: all
-  std::optional<Interval> valid_range;   // clip the moving coordinates to it (e.g. [0, 1] for pixels)
-  double tolerance = 1e-2;               // of each search: stop when U - L <= tolerance
-  std::size_t max_iterations = 10000;    // boxes split, per search
-  double time_limit_seconds = 0.0;       // per search; 0: none
+  double gamma = 0.0;                   // radius of the L-inf ball, finite and >= 0
+  std::vector<std::size_t> dims;        // coordinates that move, distinct; empty: all
+  std::optional<Interval> valid_range;  // clip the moving coordinates to it (e.g. [0, 1] for pixels)
+  double tolerance = 1e-2;              // of each search: stop when U - L <= tolerance
+  std::size_t max_iterations = 10000;   // boxes split, per search
+  double time_limit_seconds = 0.0;      // per search; 0: none
   RobustnessSearch search = RobustnessSearch::both;
   // The variance bounds of every box (box_bounds.h). `both`: both at the root, the centred form
   // below it (where it was tighter on 99% of boxes, at half the cost); `relaxation`: the reference's
@@ -75,8 +76,8 @@ struct ProbabilityExtreme {
 };
 
 struct RobustnessCertificate {
-  double probability_at_point = 0.0;  // pi(x*)
-  std::vector<double> lower, upper;   // the ends of T (d values each)
+  double probability_at_point = 0.0;     // pi(x*)
+  std::vector<double> lower, upper;      // the ends of T (d values each)
   Interval mean, variance, probability;  // the root bounds: sound over all of T
   ProbabilityExtreme minimum, maximum;
   GpfgsAttack gpfgs;

@@ -13,8 +13,8 @@
 
 #include <vector>
 
-#include "gpprobe/classification/common_form.h"
 #include "gpprobe/certify/robustness_region.h"
+#include "gpprobe/classification/common_form.h"
 
 namespace gpprobe {
 

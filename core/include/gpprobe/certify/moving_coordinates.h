@@ -14,23 +14,22 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/probe/latent_weights.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/latent_weights.h"
 
 namespace gpprobe {
 
 class MovingCoordinates {
  public:
   // invalid_argument "coordinate 9 is out of range: ..." / "coordinate 3 is listed twice".
-  static Result<MovingCoordinates> make(std::shared_ptr<const LatentWeights> weights,
-                                        std::vector<std::size_t> dims);
+  static Result<MovingCoordinates> make(std::shared_ptr<const LatentWeights> weights, std::vector<std::size_t> dims);
 
   const LatentWeights& weights() const { return *weights_; }
   const std::vector<std::size_t>& dims() const { return dims_; }
   std::size_t size() const { return dims_.size(); }
 
-  const Eigen::VectorXd& u_J() const { return u_J_; }          // k
-  const Eigen::MatrixXd& M_JJ() const { return M_JJ_; }        // k by k
+  const Eigen::VectorXd& u_J() const { return u_J_; }            // k
+  const Eigen::MatrixXd& M_JJ() const { return M_JJ_; }          // k by k
   const Eigen::MatrixXd& abs_M_JJ() const { return abs_M_JJ_; }  // k by k
   double lambda() const { return lambda_; }
 

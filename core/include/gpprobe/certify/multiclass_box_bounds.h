@@ -2,7 +2,8 @@
 // (robustness_region.h), and from them of every class probability (multiclass_probability_bounds.h).
 // With z_i^c(x) = sum_j (x_j - x_ij)^2 / (2 l_cj^2) (class c's own length-scales) and e_i^c = e^{-z_i^c}:
 //
-//   mean        mu_c(x) = sum_i s2_c alpha_ic e_i^c(x): exponential_sum_bounds (docs/design/certify.md, "Bounds over a box" items 1-3: tangent and
+//   mean        mu_c(x) = sum_i s2_c alpha_ic e_i^c(x): exponential_sum_bounds (docs/design/certify.md, "Bounds over a
+//   box" items 1-3: tangent and
 //               chord lines, separable minimum, intersected with interval arithmetic), one class at a time
 //   covariance  Sigma_pq(x) = delta_pq s2_p - sum_il R^pq_il e_i^p(x) e_l^q(x),
 //               R^pq = s2_p s2_q (delta_pq E_p - E_p (sum E)^-1 E_q): each double sum bounded two ways and
@@ -18,7 +19,8 @@
 //               M'M = P of the positive semi-definite matrices of Var g_j and Var(g_j + g_k) (setup: D (D + 1) / 2
 //               Cholesky factors), each row (M delta)_r an exponential sum (polarisation for j != k), instead of
 //               |d|' |R| |d|, which carries R's absolute mass (~ s2^2) and is useless at large signal variances.
-//   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as docs/design/certify.md).
+//   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as
+//   docs/design/certify.md).
 //
 // probability() intersects two sound bounds of each class probability pi^c = F_c(m, Gamma) over the box:
 //   Prop. 3-4   softmax_probability_bounds (multiclass_probability_bounds.h) from the moment intervals
@@ -44,10 +46,10 @@
 
 #include "gpprobe/certify/branch_and_bound.h"
 #include "gpprobe/certify/interval.h"
-#include "gpprobe/common/matrix_view.h"
-#include "gpprobe/classification/multiclass_laplace.h"
 #include "gpprobe/certify/multiclass_probability_bounds.h"
 #include "gpprobe/certify/robustness_region.h"
+#include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/common/matrix_view.h"
 
 namespace gpprobe {
 
@@ -125,8 +127,8 @@ class MulticlassBoxBounds {
   const RobustnessRegion* region_;
   std::size_t n_ = 0, C_ = 0, k_ = 0;
   std::shared_ptr<const MulticlassBoundTerms> terms_;
-  std::vector<double> moving_columns_;      // k columns of n
-  std::vector<std::vector<double>> theta_;  // C: theta on the moving coordinates (k)
+  std::vector<double> moving_columns_;        // k columns of n
+  std::vector<std::vector<double>> theta_;    // C: theta on the moving coordinates (k)
   std::vector<std::vector<double>> fixed_z_;  // C: the fixed coordinates' part of z_i^c (n)
   // The index in terms_->factors of Var(g_j + g_k), j < k.
   std::size_t pair_factor(std::size_t j, std::size_t k) const {

@@ -35,9 +35,9 @@
 namespace gpprobe {
 
 struct LatentPartitionOptions {
-  double target_gap = 1e-3;     // refine until every asked class's upper - lower <= this
+  double target_gap = 1e-3;      // refine until every asked class's upper - lower <= this
   std::size_t max_cells = 4096;  // ... or the partition has this many cells
-  double coverage = 7.0;        // standard deviations covered by the bounded cells on each side
+  double coverage = 7.0;         // standard deviations covered by the bounded cells on each side
   // Which ends of the asked classes' intervals the caller uses: MulticlassBoxBounds::probability then spends its
   // vertex bound (2 D + 1 quadratures per end at large latent variances) on that end only; the other stays at the
   // partition's bound.

@@ -72,12 +72,12 @@ enum class SafetyStop { decided, converged, iteration_limit, time_limit, min_box
 const char* safety_stop_name(SafetyStop stop);
 
 struct SafetyCertificate {
-  std::size_t predicted_class = 0;           // argmax_c pi^c(x*) (the lowest index among ties)
-  std::vector<double> probability_at_point;  // C
-  std::vector<double> lower_end, upper_end;  // the ends of T
-  double lower = 0.0, upper = 0.0;           // the margin min_T (pi^{c^} - max_{c != c^} pi^c) lies in [lower, upper]
-  std::vector<double> witness;               // d values; the margin there is `upper`
-  std::vector<double> witness_probabilities; // C: pi at the witness
+  std::size_t predicted_class = 0;            // argmax_c pi^c(x*) (the lowest index among ties)
+  std::vector<double> probability_at_point;   // C
+  std::vector<double> lower_end, upper_end;   // the ends of T
+  double lower = 0.0, upper = 0.0;            // the margin min_T (pi^{c^} - max_{c != c^} pi^c) lies in [lower, upper]
+  std::vector<double> witness;                // d values; the margin there is `upper`
+  std::vector<double> witness_probabilities;  // C: pi at the witness
   SafetyVerdict verdict = SafetyVerdict::unknown;
   SafetyStop stop = SafetyStop::converged;
   std::size_t iterations = 0;

@@ -16,8 +16,8 @@
 // The result is clipped to [0, 1].
 #pragma once
 
-#include "gpprobe/classification/likelihood.h"
 #include "gpprobe/certify/interval.h"
+#include "gpprobe/classification/likelihood.h"
 
 namespace gpprobe {
 

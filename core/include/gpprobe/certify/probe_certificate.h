@@ -20,12 +20,12 @@
 
 #include "gpprobe/certify/branch_and_bound.h"
 #include "gpprobe/certify/interval.h"
-#include "gpprobe/common/matrix_view.h"
-#include "gpprobe/probe/probe.h"
-#include "gpprobe/common/progress.h"
 #include "gpprobe/certify/query_neighbourhood.h"
 #include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 
@@ -37,13 +37,13 @@ inline constexpr EnumNames<VerdictFlip, 3> kVerdictFlipNames = {
 inline const char* verdict_flip_name(VerdictFlip flip) { return name_of(kVerdictFlipNames, flip); }
 
 struct CertifyOptions {
-  double gamma = 0.0;                   // radius of the set, finite and >= 0
+  double gamma = 0.0;  // radius of the set, finite and >= 0
   QueryNorm norm = QueryNorm::inf;
-  std::vector<std::size_t> dims;        // coordinates that move, distinct; empty: all
-  bool search = false;                  // branch and bound for the judged probability's min and max
-  double tolerance = 1e-2;              // of each search: stop when U - L <= tolerance
-  std::size_t max_iterations = 10000;   // of each search
-  double time_limit_seconds = 0.0;      // of each search; 0: none
+  std::vector<std::size_t> dims;       // coordinates that move, distinct; empty: all
+  bool search = false;                 // branch and bound for the judged probability's min and max
+  double tolerance = 1e-2;             // of each search: stop when U - L <= tolerance
+  std::size_t max_iterations = 10000;  // of each search
+  double time_limit_seconds = 0.0;     // of each search; 0: none
 };
 
 struct ProbeCertificate {
@@ -70,8 +70,7 @@ class ProbeCertifier {
   Result<ProbeCertificate> certify(const double* query, const ProgressCallback& progress = {}) const;
 
   // Every row of `queries` (n by d); progress after each query, cancel returns `cancelled`.
-  Result<std::vector<ProbeCertificate>> certify(const MatrixView& queries,
-                                                const ProgressCallback& progress = {}) const;
+  Result<std::vector<ProbeCertificate>> certify(const MatrixView& queries, const ProgressCallback& progress = {}) const;
 
   const CertifyOptions& options() const { return options_; }
 

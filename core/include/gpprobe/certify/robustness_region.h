@@ -37,7 +37,7 @@ class RobustnessRegion {
   double gamma() const { return gamma_; }
   const std::vector<std::size_t>& dims() const { return dims_; }
   const std::optional<Interval>& valid_range() const { return valid_range_; }
-  const Box& box() const { return box_; }      // k sides, over dims() in their order
+  const Box& box() const { return box_; }                  // k sides, over dims() in their order
   std::size_t dimension() const { return point_.size(); }  // d
   std::size_t size() const { return dims_.size(); }        // k
 

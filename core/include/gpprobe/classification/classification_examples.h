@@ -21,14 +21,14 @@
 #include <vector>
 
 #include "gpprobe/common/matrix_view.h"
-#include "gpprobe/regression/regression_examples.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/regression/regression_examples.h"
 
 namespace gpprobe {
 
 struct ClassificationExample {
   std::string name;
-  std::string title;  // for people: "Two moons"
+  std::string title;                     // for people: "Two moons"
   std::vector<std::string> input_names;  // one per column: "x1", "x2"
   RowMatrix x;                           // n by 2
   std::vector<double> labels;            // n values, 0 or 1

@@ -1,4 +1,5 @@
-// The common form of every fitted binary GP classifier (docs/design/classification.md, "Model"): Laplace and EP both reduce to
+// The common form of every fitted binary GP classifier (docs/design/classification.md, "Model"): Laplace and EP both
+// reduce to
 //
 //   latent mean      mu(x)    = sum_i alpha_i k(x, x_i)                 = k(x)' alpha
 //   latent variance  Sigma(x) = s2 - k(x)' Q k(x)
@@ -31,12 +32,12 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/classification/likelihood.h"
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/regression/gp_regression.h"
 
 namespace gpprobe {
 

@@ -64,8 +64,8 @@ Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData&
 
 class GpClassifier {
  public:
-  static Result<GpClassifier> fit(const MatrixView& x, const double* labels, std::size_t n,
-                                  const SeArdKernel& kernel, const GpcOptions& options = {});
+  static Result<GpClassifier> fit(const MatrixView& x, const double* labels, std::size_t n, const SeArdKernel& kernel,
+                                  const GpcOptions& options = {});
   static Result<GpClassifier> fit(const GpcTrainingData& data, const SeArdKernel& kernel,
                                   const GpcOptions& options = {});
 

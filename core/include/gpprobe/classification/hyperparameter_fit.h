@@ -41,7 +41,7 @@ struct GpcHyperparameterFit {
   std::vector<double> run_values;              // each run's best log marginal likelihood (-inf: failed start)
   std::size_t iterations = 0;                  // L-BFGS iterations over all runs
   std::size_t evaluations = 0;
-  bool converged = false;                      // the best run stopped on its tolerance
+  bool converged = false;  // the best run stopped on its tolerance
 };
 
 // numerical_failure when the approximation fails at the start itself (its message says why).

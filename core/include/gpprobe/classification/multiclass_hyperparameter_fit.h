@@ -40,7 +40,7 @@ struct MulticlassHyperparameterFit {
   double start_log_marginal_likelihood = 0.0;  // at the start
   std::vector<double> run_values;              // each run's best log marginal likelihood (-inf: failed start)
   std::size_t iterations = 0, evaluations = 0;
-  bool converged = false;                      // the best run stopped on its tolerance
+  bool converged = false;  // the best run stopped on its tolerance
   // The Newton weights (n by C) of the evaluation at `kernels` (empty if that point was not the best
   // evaluation seen): a warm start (MulticlassOptions::start_a) for the fit there, which then takes a
   // Newton step or two instead of a cold start's 7 to 13.

@@ -40,8 +40,8 @@
 #include <Eigen/Core>
 
 #include "gpprobe/classification/common_form.h"
-#include "gpprobe/common/matrix_view.h"
 #include "gpprobe/classification/multiclass_probability.h"
+#include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
 

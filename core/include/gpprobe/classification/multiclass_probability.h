@@ -48,20 +48,20 @@ struct SoftmaxExpectationOptions {
   // automatic: the tensor rules (Gauss-Hermite, then Gauss-Legendre) for C <= 4, quasi-Monte Carlo above.
   // gauss_hermite / gauss_legendre: that tensor rule only (any C; the node count is N^(C-1)).
   SoftmaxRule rule = SoftmaxRule::automatic;
-  double tolerance = 1e-13;       // tensor rules: largest accepted change between successive orders
-  double qmc_tolerance = 1e-4;    // quasi-Monte Carlo: target standard error
-  std::size_t max_nodes = 200000000;  // tensor: N^(C-1) per order
+  double tolerance = 1e-13;                           // tensor rules: largest accepted change between successive orders
+  double qmc_tolerance = 1e-4;                        // quasi-Monte Carlo: target standard error
+  std::size_t max_nodes = 200000000;                  // tensor: N^(C-1) per order
   std::size_t qmc_max_points = std::size_t(1) << 24;  // QMC: points over all shifts
-  std::uint64_t seed = 0x5eed;    // the QMC shifts
+  std::uint64_t seed = 0x5eed;                        // the QMC shifts
 };
 
 struct SoftmaxExpectation {
-  std::vector<double> probabilities;  // C, summing to 1
-  double error_estimate = 0.0;        // see above: the tensor rules' last change, or 3 QMC standard errors
-  bool converged = true;              // the stopping test was met within max_nodes
+  std::vector<double> probabilities;              // C, summing to 1
+  double error_estimate = 0.0;                    // see above: the tensor rules' last change, or 3 QMC standard errors
+  bool converged = true;                          // the stopping test was met within max_nodes
   SoftmaxRule rule = SoftmaxRule::gauss_hermite;  // the rule that produced the values
-  std::size_t nodes_per_axis = 0;     // tensor: N (Gauss-Hermite) or 16 P (Gauss-Legendre); QMC: points per shift
-  bool semidefinite = false;          // A Sigma A' was not positive definite (a symmetric square root was used)
+  std::size_t nodes_per_axis = 0;  // tensor: N (Gauss-Hermite) or 16 P (Gauss-Legendre); QMC: points per shift
+  bool semidefinite = false;       // A Sigma A' was not positive definite (a symmetric square root was used)
 };
 
 // mean: C values (C >= 2), finite; covariance: C by C, symmetric, finite. invalid_argument for C < 2,

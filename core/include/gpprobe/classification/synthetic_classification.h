@@ -19,8 +19,8 @@
 namespace gpprobe {
 
 struct SyntheticClassification {
-  RowMatrix x;                // rows by dimension
-  std::vector<double> labels; // rows, 0 or 1
+  RowMatrix x;                 // rows by dimension
+  std::vector<double> labels;  // rows, 0 or 1
 };
 
 SyntheticClassification synthetic_classification(std::size_t rows, std::size_t dimension, std::uint64_t seed);

@@ -61,7 +61,8 @@ template <class Enum, std::size_t N>
 Result<Enum> parse_name(const EnumNames<Enum, N>& table, const std::string& name, const char* what) {
   for (const EnumName<Enum>& entry : table)
     if (name == entry.name) return entry.value;
-  return Status(StatusCode::invalid_argument, std::string(what) + " must be " + names_of(table) + ", got '" + name + "'");
+  return Status(StatusCode::invalid_argument,
+                std::string(what) + " must be " + names_of(table) + ", got '" + name + "'");
 }
 
 // Every status code, in declaration order: the vocabulary the faces name errors by (code_name; the TS

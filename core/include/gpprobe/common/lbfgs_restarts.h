@@ -29,12 +29,12 @@ struct RestartOptions {
 };
 
 struct RestartedMinimum {
-  std::vector<double> x;           // the best run's minimiser; empty when f was not finite at any start
+  std::vector<double> x;  // the best run's minimiser; empty when f was not finite at any start
   double value = std::numeric_limits<double>::infinity();
   std::vector<double> run_values;  // each run's minimum (+inf for a run whose start failed), in run order
   std::size_t iterations = 0;      // over all runs
   std::size_t evaluations = 0;
-  bool converged = false;          // the best run stopped on its tolerance, not on max_iterations
+  bool converged = false;  // the best run stopped on its tolerance, not on max_iterations
 };
 
 Result<RestartedMinimum> minimize_with_restarts(const Objective& f, const std::vector<double>& start,

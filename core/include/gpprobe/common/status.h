@@ -65,10 +65,10 @@ class Result {
 };
 
 // Return early from the enclosing function when `expr` yields a Status that is not ok.
-#define GPPROBE_RETURN_IF_ERROR(expr)        \
-  do {                                       \
-    ::gpprobe::Status status_ = (expr);      \
-    if (!status_.ok()) return status_;       \
+#define GPPROBE_RETURN_IF_ERROR(expr)   \
+  do {                                  \
+    ::gpprobe::Status status_ = (expr); \
+    if (!status_.ok()) return status_;  \
   } while (false)
 
 }  // namespace gpprobe

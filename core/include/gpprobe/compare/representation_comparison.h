@@ -67,7 +67,7 @@ struct ComparedConcept {
 };
 
 struct ComparisonOptions {
-  ProbeOptions probe;  // epsilon and strength of every fit (space, float32_products as set there)
+  ProbeOptions probe;    // epsilon and strength of every fit (space, float32_products as set there)
   double decided = 0.1;  // a query is decided when its judged probability is < decided or > 1 - decided
   // Episteme a decided query needs to count in decided_fraction; NaN means the episteme one observation
   // gives at its own point (one_observation_episteme): as sure as one labelled example there makes it.
@@ -76,7 +76,8 @@ struct ComparisonOptions {
 
 enum class ComparisonBasis { heldout, leave_one_out, none };
 inline constexpr EnumNames<ComparisonBasis, 3> kComparisonBasisNames = {
-    {{ComparisonBasis::heldout, "heldout"}, {ComparisonBasis::leave_one_out, "leave_one_out"},
+    {{ComparisonBasis::heldout, "heldout"},
+     {ComparisonBasis::leave_one_out, "leave_one_out"},
      {ComparisonBasis::none, "none"}}};
 // "heldout", "leave_one_out", "none".
 inline const char* basis_name(ComparisonBasis basis) { return name_of(kComparisonBasisNames, basis); }
@@ -101,8 +102,8 @@ struct RepresentationProbe {
   // On the comparison's basis: the AUROC, its interval, and the paired test against the best embedding.
   double basis_auroc = 0.0, basis_auroc_lower = 0.0, basis_auroc_upper = 0.0;
   double difference_from_best = 0.0, p_value_against_best = 1.0;  // NaN when the basis is none
-  bool separates = false;                      // the basis interval lies above 1/2
-  bool indistinguishable_from_best = false;    // p_value_against_best >= 0.01 (true for the best)
+  bool separates = false;                                         // the basis interval lies above 1/2
+  bool indistinguishable_from_best = false;                       // p_value_against_best >= 0.01 (true for the best)
 };
 
 struct ConceptComparison {
@@ -138,7 +139,8 @@ class ComparisonRun {
  public:
   // Checks the concepts against `rows` and the options; copies the labels. `names`: the K embeddings.
   static Result<ComparisonRun> start(std::vector<std::string> names, std::size_t rows,
-                                     const std::vector<ComparedConcept>& concepts, const ComparisonOptions& options = {});
+                                     const std::vector<ComparedConcept>& concepts,
+                                     const ComparisonOptions& options = {});
 
   // Probes concept `concept` in representation `k` (embeddings: the n rows; ood: its OOD set or empty).
   // The representation's values are checked the first time it is probed. Progress counts the rows scored
@@ -174,7 +176,7 @@ class ComparisonRun {
   ComparisonOptions options_;
   double episteme_threshold_ = 0.0;
   std::vector<std::size_t> widths_;  // per representation: its columns once checked, 0 before
-  std::vector<Cell> cells_;                       // concept-major: cells_[concept * K + k]
+  std::vector<Cell> cells_;          // concept-major: cells_[concept * K + k]
 };
 
 // The episteme of a probe with one observation, scored at that observation's own point (the same for

@@ -55,9 +55,9 @@
 
 #include "gpprobe/common/enum_names.h"
 #include "gpprobe/common/matrix_view.h"
-#include "gpprobe/probe/probe.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 
@@ -76,8 +76,8 @@ struct ExperimentData {
   MatrixView embeddings;
   const std::uint8_t* labels = nullptr;
   std::size_t label_count = 0;
-  MatrixView ood;                             // used by "ood"
-  const std::uint8_t* query_mask = nullptr;   // n values, or null
+  MatrixView ood;                            // used by "ood"
+  const std::uint8_t* query_mask = nullptr;  // n values, or null
   std::size_t query_mask_count = 0;
 };
 
@@ -135,8 +135,7 @@ struct ExperimentResult {
 };
 
 Result<ExperimentResult> run_experiment(ExperimentKind kind, const ExperimentData& data,
-                                        const ExperimentOptions& options = {},
-                                        const ProgressCallback& progress = {});
+                                        const ExperimentOptions& options = {}, const ProgressCallback& progress = {});
 
 // mean and sample sd (n - 1; 0 when trials = 1) of each column of `values` (trials by points).
 void summarise_trials(const double* values, std::size_t trials, std::size_t points, double* mean, double* sd);

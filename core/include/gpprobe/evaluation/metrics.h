@@ -31,8 +31,7 @@ Result<double> auroc(const std::uint8_t* labels, const double* scores, std::size
 Result<double> auroc_standard_error(const std::uint8_t* labels, const double* scores, std::size_t n);
 // At least one positive label.
 Result<double> auprc(const std::uint8_t* labels, const double* scores, std::size_t n);
-Result<double> accuracy(const std::uint8_t* labels, const double* probability, std::size_t n,
-                        double threshold = 0.5);
+Result<double> accuracy(const std::uint8_t* labels, const double* probability, std::size_t n, double threshold = 0.5);
 // n >= 2, neither x nor y constant.
 Result<double> pearson(const double* x, const double* y, std::size_t n);
 

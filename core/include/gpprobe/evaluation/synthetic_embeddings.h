@@ -14,7 +14,7 @@
 namespace gpprobe {
 
 struct SyntheticEmbeddings {
-  RowMatrix x;                        // rows by dimension
+  RowMatrix x;                       // rows by dimension
   std::vector<std::uint8_t> labels;  // rows
 };
 

@@ -44,14 +44,14 @@ struct SensitivityOptions {
 
 // The extremes of the output over one one-sided box (its feature's values from..to).
 struct SideExtremes {
-  double from = 0.0, to = 0.0;  // the box: [from, to] (T-: x*_i - gamma .. x*_i; T+: x*_i .. x*_i + gamma)
+  double from = 0.0, to = 0.0;     // the box: [from, to] (T-: x*_i - gamma .. x*_i; T+: x*_i .. x*_i + gamma)
   OutputExtreme minimum, maximum;  // witnesses: one value of the feature each
 };
 
 struct FeatureSensitivity {
   std::size_t feature = 0;
   double delta_lower = 0.0, delta = 0.0, delta_upper = 0.0;
-  SideExtremes minus, plus;  // over T- and T+
+  SideExtremes minus, plus;                       // over T- and T+
   SearchStatus status = SearchStatus::converged;  // converged if all four searches did, else the first other
   std::size_t iterations = 0;                     // boxes split by the four searches
 };
@@ -72,12 +72,10 @@ struct GlobalSensitivity {
 // values, the feature list, the valid range and the point's place in it, tolerance). `progress` sees
 // (features done, features) and may cancel (status `cancelled`).
 Result<LocalSensitivity> feature_sensitivity(const BoundedOutput& output, const std::vector<double>& point,
-                                             const SensitivityOptions& options,
-                                             const ProgressCallback& progress = {});
+                                             const SensitivityOptions& options, const ProgressCallback& progress = {});
 
 // The same at every row of `points` (M >= 1 rows), averaged. `progress` sees (pairs done, M x features).
 Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const MatrixView& points,
-                                             const SensitivityOptions& options,
-                                             const ProgressCallback& progress = {});
+                                             const SensitivityOptions& options, const ProgressCallback& progress = {});
 
 }  // namespace gpprobe

@@ -32,7 +32,7 @@
 namespace gpprobe {
 
 struct LimeOptions {
-  std::size_t samples = 5000;     // N, the point itself included (LIME's num_samples)
+  std::size_t samples = 5000;  // N, the point itself included (LIME's num_samples)
   std::uint64_t seed = 0;
   std::vector<double> baseline;   // d values: what a switched-off feature becomes
   std::vector<std::size_t> dims;  // the features switched on and off (k); empty: all d
@@ -44,9 +44,9 @@ struct LimeExplanation {
   std::vector<std::size_t> features;  // J
   std::vector<double> coefficients;   // beta, one per feature of J
   double intercept = 0.0;
-  double score = 0.0;                 // weighted R^2 of the surrogate on the samples
-  double local_prediction = 0.0;      // the surrogate at x*: intercept + sum of the coefficients
-  double kernel_width = 0.0;          // sigma used
+  double score = 0.0;             // weighted R^2 of the surrogate on the samples
+  double local_prediction = 0.0;  // the surrogate at x*: intercept + sum of the coefficients
+  double kernel_width = 0.0;      // sigma used
 };
 
 // The on/off samples (N by k, row-major, 0/1): row 0 all ones, then entries index(2) of RandomStream(seed).

@@ -32,10 +32,10 @@
 namespace gpprobe {
 
 struct EpochFit {
-  SeArdKernel kernel;                  // the best evaluated within the budget (d length-scales)
+  SeArdKernel kernel;  // the best evaluated within the budget (d length-scales)
   double log_marginal_likelihood = 0.0;
   double start_log_marginal_likelihood = 0.0;  // at s2 = 1, l = 1
-  std::size_t evaluations = 0;         // <= epochs
+  std::size_t evaluations = 0;                 // <= epochs
 };
 
 // epochs >= 1; numerical_failure when the approximation fails at the start itself.
@@ -47,9 +47,9 @@ std::vector<std::size_t> shortest_length_scales(const SeArdKernel& kernel, std::
                                                 const MatrixView& inputs = {});
 
 struct DeltaRobustness {
-  double probability = 0.0;             // pi(x*)
+  double probability = 0.0;  // pi(x*)
   double delta_lower = 0.0, delta_upper = 0.0;
-  Interval minimum, maximum;            // the certified intervals of pi_min(T) and pi_max(T)
+  Interval minimum, maximum;                      // the certified intervals of pi_min(T) and pi_max(T)
   SearchStatus status = SearchStatus::converged;  // converged if both searches did
 };
 

@@ -55,9 +55,9 @@ class BoundedOutput : public ScalarOutput {
 };
 
 struct ExtremeSearchOptions {
-  double tolerance = 1e-3;           // stop when U - L <= tolerance
-  std::size_t max_iterations = 1000; // boxes split
-  double time_limit_seconds = 0.0;   // 0: none
+  double tolerance = 1e-3;            // stop when U - L <= tolerance
+  std::size_t max_iterations = 1000;  // boxes split
+  double time_limit_seconds = 0.0;    // 0: none
 };
 
 struct OutputExtreme {

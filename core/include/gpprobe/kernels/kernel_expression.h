@@ -18,9 +18,9 @@
 #include <cstddef>
 #include <string>
 
+#include "gpprobe/common/status.h"
 #include "gpprobe/kernels/kernel.h"
 #include "gpprobe/kernels/kernel_parameters.h"
-#include "gpprobe/common/status.h"
 
 namespace gpprobe {
 

@@ -19,8 +19,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe {
 
@@ -46,7 +46,6 @@ RowMatrix isotropic_rbf_matrix(double c, double l, const RowMatrix& D2);
 
 // [sum_ij W_ij dK_ij/dlog c, sum_ij W_ij dK_ij/dlog l] for K = isotropic_rbf_matrix(c, l, D2); W's upper
 // triangle is read, as contract_gradient reads it.
-std::vector<double> contract_isotropic_rbf_gradient(double l, const RowMatrix& K, const RowMatrix& D2,
-                                                    const double* W);
+std::vector<double> contract_isotropic_rbf_gradient(double l, const RowMatrix& K, const RowMatrix& D2, const double* W);
 
 }  // namespace gpprobe

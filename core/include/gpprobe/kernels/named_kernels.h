@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe {
 

@@ -24,15 +24,14 @@
 namespace gpprobe {
 
 struct PrincipalComponents {
-  RowMatrix components;              // k by d
-  RowMatrix scores;                  // n by k: coordinates of each row
+  RowMatrix components;                // k by d
+  RowMatrix scores;                    // n by k: coordinates of each row
   Eigen::VectorXd explained_variance;  // k
-  double total_variance = 0.0;       // trace of the sample covariance (for "explained %")
-  Eigen::VectorXd mean;              // d
+  double total_variance = 0.0;         // trace of the sample covariance (for "explained %")
+  Eigen::VectorXd mean;                // d
 };
 
 Result<PrincipalComponents> principal_components(const MatrixView& X, std::size_t k, std::uint64_t seed = 1,
-                                                 int power_iterations = 3,
-                                                 const ProgressCallback& progress = {});
+                                                 int power_iterations = 3, const ProgressCallback& progress = {});
 
 }  // namespace gpprobe

@@ -13,8 +13,7 @@
 namespace gpprobe {
 
 // C = A B'.
-void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k,
-                         double* C);
+void multiply_transposed(const double* A, std::size_t m, const double* B, std::size_t n, std::size_t k, double* C);
 
 // C = A A' (m by m, exactly symmetric) for A m by k: the lower block triangle through
 // add_product_transposed, mirrored; half the multiply-adds of multiply_transposed(A, m, A, m, k, C).

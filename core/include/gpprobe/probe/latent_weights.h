@@ -51,8 +51,7 @@ struct LatentWeights {
   // From the function-space posterior: features psi (O by D), w (O) and M_fs = K_alpha^-1 + K_beta^-1;
   // path_mean_terms and path_variance_terms bound the sums of |terms| in how it evaluates them.
   static LatentWeights from_function_space(double v, const RowMatrix& psi, const Eigen::VectorXd& w,
-                                           const RowMatrix& M_fs, double path_mean_terms,
-                                           double path_variance_terms);
+                                           const RowMatrix& M_fs, double path_mean_terms, double path_variance_terms);
   // The prior (no observation): u = 0, M = 0, for queries of dimension d.
   static LatentWeights prior(double v, std::size_t dimension);
 };

@@ -2,8 +2,8 @@
 // verdict they give: do these observations separate the concept in this embedding at all?
 //
 // Each latent GP g of the probe (f_alpha, f_beta) is heteroscedastic GP regression with
-// K_g = K + diag(n_g) and residuals r_g against mu0 (docs/design/probe.md, "Knowledge"). Leaving observation i out (the standard
-// identities, e.g. Rasmussen & Williams §5.4.2, with the noise of each observation inside K_g), f_g at a_i
+// K_g = K + diag(n_g) and residuals r_g against mu0 (docs/design/probe.md, "Knowledge"). Leaving observation i out (the
+// standard identities, e.g. Rasmussen & Williams §5.4.2, with the noise of each observation inside K_g), f_g at a_i
 // given the others is Gaussian with
 //   mean      mu0 + r_g,i - [K_g^-1 r_g]_i / [K_g^-1]_ii
 //   variance  1 / [K_g^-1]_ii - n_g,i            (the latent variance: i's own noise taken off)
@@ -34,8 +34,8 @@
 
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/common/enum_names.h"
-#include "gpprobe/probe/probe.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 
@@ -50,7 +50,7 @@ struct LeaveOneOut {
   // One per observation, in the probe's order: f at a_i and E[sigmoid f] given every other observation.
   std::vector<double> latent_mean, latent_variance, judged_probability;
   std::size_t positives = 0, negatives = 0;
-  double auroc = 0.0, auroc_standard_error = 0.0;       // NaN when undefined (a class missing / < 2)
+  double auroc = 0.0, auroc_standard_error = 0.0;        // NaN when undefined (a class missing / < 2)
   double log_loss = 0.0, log_loss_standard_error = 0.0;  // NaN when undefined (O = 0 / O < 2)
   // The intervals the verdict judges: value -/+ z standard errors, z the standard normal's (1 + confidence) / 2
   // quantile (not clipped to [0, 1] or [0, inf)); NaN bounds where the standard error is NaN.

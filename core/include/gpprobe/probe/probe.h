@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "gpprobe/common/enum_names.h"
-#include "gpprobe/probe/beta_prior.h"
-#include "gpprobe/probe/latent_weights.h"
 #include "gpprobe/common/matrix_view.h"
-#include "gpprobe/probe/observation_influence.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/beta_prior.h"
+#include "gpprobe/probe/latent_weights.h"
+#include "gpprobe/probe/observation_influence.h"
 
 namespace gpprobe {
 
@@ -32,8 +32,9 @@ class LatentPosterior;
 struct ChosenPosterior;
 
 enum class PosteriorSpace { automatic, function, weight };
-inline constexpr EnumNames<PosteriorSpace, 3> kPosteriorSpaceNames = {
-    {{PosteriorSpace::automatic, "automatic"}, {PosteriorSpace::function, "function"}, {PosteriorSpace::weight, "weight"}}};
+inline constexpr EnumNames<PosteriorSpace, 3> kPosteriorSpaceNames = {{{PosteriorSpace::automatic, "automatic"},
+                                                                       {PosteriorSpace::function, "function"},
+                                                                       {PosteriorSpace::weight, "weight"}}};
 
 // "function" / "weight" / "automatic".
 inline const char* space_name(PosteriorSpace space) { return name_of(kPosteriorSpaceNames, space); }
@@ -68,8 +69,8 @@ struct ProbeScoreColumns {
 
 class Probe {
  public:
-  static Result<Probe> fit(const MatrixView& observations, const std::uint8_t* labels,
-                           std::size_t label_count, const ProbeOptions& options = {});
+  static Result<Probe> fit(const MatrixView& observations, const std::uint8_t* labels, std::size_t label_count,
+                           const ProbeOptions& options = {});
 
   Probe(Probe&&) noexcept;
   Probe& operator=(Probe&&) noexcept;
@@ -77,8 +78,7 @@ class Probe {
 
   // Scores every query (blocks of 256, progress after each). Cancelled leaves outputs partly written, and
   // so does numerical_failure: a latent variance outside (0, 2v] or a non-finite mean is never output.
-  Status score(const MatrixView& queries, const ProbeScoreColumns& out,
-               const ProgressCallback& progress = {}) const;
+  Status score(const MatrixView& queries, const ProbeScoreColumns& out, const ProgressCallback& progress = {}) const;
 
   // One more observation (a 1 by d view) / one fewer; the posterior is updated, not refitted.
   // On failure the probe is unchanged.
@@ -119,9 +119,9 @@ class Probe {
 
   BetaGpPrior prior_;
   PosteriorSpace space_ = PosteriorSpace::function;
-  std::size_t dimension_ = 0;  // d; 0 while unknown (no observation and no columns given)
+  std::size_t dimension_ = 0;      // d; 0 while unknown (no observation and no columns given)
   bool float32_products_ = false;  // ProbeOptions::float32_products
-  RowMatrix psi_;              // O by d+1 features of the observations
+  RowMatrix psi_;                  // O by d+1 features of the observations
   std::vector<std::uint8_t> labels_;
   std::unique_ptr<LatentPosterior> posterior_;
   std::uint64_t revision_ = 0;

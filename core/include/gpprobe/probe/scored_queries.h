@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "gpprobe/common/matrix_view.h"
-#include "gpprobe/probe/probe.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/probe/probe.h"
 
 namespace gpprobe {
 

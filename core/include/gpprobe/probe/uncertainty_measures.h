@@ -28,8 +28,7 @@ struct UncertaintyMeasures {
 };
 
 // variance > 0 (the posterior never reaches 0: every observation carries noise).
-UncertaintyMeasures uncertainty_measures(double mean, double variance,
-                                         const GaussHermite& rule = probe_quadrature());
+UncertaintyMeasures uncertainty_measures(double mean, double variance, const GaussHermite& rule = probe_quadrature());
 
 // log(1 + e^x) without overflow.
 double softplus(double x);

@@ -1,4 +1,5 @@
-// Two-stage anomaly detection with the knowledge score (paper 001, Sec. III-B and Fig. 2; docs/design/regression.md, "Knowledge score"):
+// Two-stage anomaly detection with the knowledge score (paper 001, Sec. III-B and Fig. 2; docs/design/regression.md,
+// "Knowledge score"):
 //
 //   unknown   if G(x) < rho                                    (the model was not informed here)
 //   anomaly   else if |y - mean(x)| > theta sqrt(var_post(x) + noise)
@@ -38,8 +39,7 @@ Status check_thresholds(const AnomalyThresholds& thresholds);
 void anomaly_scores(const double* y, const double* mean, const double* observation_variance, std::size_t n,
                     double* score);
 
-Status classify_points(const double* y, const double* mean, const double* observation_variance,
-                       const double* knowledge, std::size_t n, const AnomalyThresholds& thresholds,
-                       PointStatus* out);
+Status classify_points(const double* y, const double* mean, const double* observation_variance, const double* knowledge,
+                       std::size_t n, const AnomalyThresholds& thresholds, PointStatus* out);
 
 }  // namespace gpprobe

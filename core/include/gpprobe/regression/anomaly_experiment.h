@@ -17,13 +17,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpprobe/regression/anomaly_detection.h"
-#include "gpprobe/regression/gp_regression.h"
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
-#include "gpprobe/regression/gated_roc.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
+#include "gpprobe/regression/anomaly_detection.h"
+#include "gpprobe/regression/gated_roc.h"
+#include "gpprobe/regression/gp_regression.h"
 
 namespace gpprobe {
 

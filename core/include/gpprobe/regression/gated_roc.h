@@ -15,7 +15,7 @@ namespace gpprobe {
 
 struct GatedRoc {
   double rho = 0.0;
-  std::size_t points = 0;     // kept by the gate
+  std::size_t points = 0;  // kept by the gate
   std::size_t positives = 0;
   std::size_t negatives = 0;
   bool defined = false;

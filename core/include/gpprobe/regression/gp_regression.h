@@ -25,10 +25,10 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe {
 
@@ -41,7 +41,7 @@ struct PredictionColumns {
   double* latent_variance = nullptr;
   double* observation_variance = nullptr;
   double* knowledge = nullptr;
-  double* latent_lower = nullptr;       // mean - 1.96 sqrt(latent_variance)
+  double* latent_lower = nullptr;  // mean - 1.96 sqrt(latent_variance)
   double* latent_upper = nullptr;
   double* observation_lower = nullptr;  // mean - 1.96 sqrt(observation_variance)
   double* observation_upper = nullptr;
@@ -53,8 +53,14 @@ struct Predictions {
       observation_lower, observation_upper;
 
   explicit Predictions(std::size_t m = 0)
-      : mean(m), latent_variance(m), observation_variance(m), knowledge(m), latent_lower(m), latent_upper(m),
-        observation_lower(m), observation_upper(m) {}
+      : mean(m),
+        latent_variance(m),
+        observation_variance(m),
+        knowledge(m),
+        latent_lower(m),
+        latent_upper(m),
+        observation_lower(m),
+        observation_upper(m) {}
   PredictionColumns columns() {
     return {mean.data(),         latent_variance.data(), observation_variance.data(), knowledge.data(),
             latent_lower.data(), latent_upper.data(),    observation_lower.data(),    observation_upper.data()};
@@ -103,9 +109,9 @@ class GpRegression {
   double noise_variance_ = 0.0;
   double mean_ = 0.0;
   double log_marginal_likelihood_ = 0.0;
-  RowMatrix x_;             // n by d
-  Eigen::VectorXd alpha_;   // n
-  RowMatrix L_inverse_;     // n by n, lower: v = L^-1 k* as a row product
+  RowMatrix x_;            // n by d
+  Eigen::VectorXd alpha_;  // n
+  RowMatrix L_inverse_;    // n by n, lower: v = L^-1 k* as a row product
 };
 
 // `count` joint samples of the prior GP(mean, k) at the test points (what the user sees before fitting).

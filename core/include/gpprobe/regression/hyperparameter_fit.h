@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe {
 
@@ -50,9 +50,8 @@ struct HyperparameterFit {
   std::size_t evaluations = 0;
 };
 
-Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double* y, std::size_t n,
-                                              const Kernel& kernel, double noise_variance,
-                                              const HyperparameterFitOptions& options = {},
+Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double* y, std::size_t n, const Kernel& kernel,
+                                              double noise_variance, const HyperparameterFitOptions& options = {},
                                               const ProgressCallback& progress = {});
 
 }  // namespace gpprobe

@@ -21,9 +21,9 @@
 
 #include <Eigen/Core>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe {
 

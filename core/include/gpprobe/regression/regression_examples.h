@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "gpprobe/kernels/kernel.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/kernels/kernel.h"
 
 namespace gpprobe {
 
@@ -29,16 +29,16 @@ struct RegressionExample {
   std::string name;
   std::string title;       // for people: "Lecture: y = sin x + ½ sin 4x + ε"
   std::string input_name;  // what x is called: "x", or "t" for a time
-  RowMatrix x;  // n by 1
+  RowMatrix x;             // n by 1
   std::vector<double> y;
   RowMatrix held_out_x;  // h by 1
   std::vector<double> held_out_y;
   double lower = 0.0, upper = 1.0;
-  double noise_sd = 0.0;  // of the generating process
-  std::string kernel_name;          // a named kernel (named_kernels.h) ...
+  double noise_sd = 0.0;             // of the generating process
+  std::string kernel_name;           // a named kernel (named_kernels.h) ...
   Kernel kernel = Kernel::cosine();  // ... at these values
-  std::vector<std::string> held;    // parameter names held while fitting (may name kNoiseVariance)
-  double noise_variance = 0.0;      // where a fit starts
+  std::vector<std::string> held;     // parameter names held while fitting (may name kNoiseVariance)
+  double noise_variance = 0.0;       // where a fit starts
 };
 
 struct ExampleEntry {

@@ -12,7 +12,11 @@ export const ACCENT = '#009e73';
 export const MEASURE_PALETTE: string[] = Array.from({ length: 64 }, (_, k) => interpolateViridis(k / 63));
 
 /** Palette index per value, mapping `domain` linearly onto the palette (clamped). */
-export function paletteIndices(values: ArrayLike<number>, domain: [number, number], steps = MEASURE_PALETTE.length): Uint8Array {
+export function paletteIndices(
+  values: ArrayLike<number>,
+  domain: [number, number],
+  steps = MEASURE_PALETTE.length,
+): Uint8Array {
   const out = new Uint8Array(values.length);
   const [lo, hi] = domain;
   const span = hi - lo || 1;
@@ -34,21 +38,23 @@ export interface ColorDomain {
  * saying at which end values were clipped. A fixed range (a probability's [0, 1]) is used as it is.
  */
 export function colorDomain(values: ArrayLike<number>, fixed: [number, number] | null = null): ColorDomain {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!Number.isFinite(v)) continue;
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
-  if (lo > hi) return { domain: fixed ?? [0, 1], clipped: { low: false, high: false } };  // no finite value
+  if (lo > hi) return { domain: fixed ?? [0, 1], clipped: { low: false, high: false } }; // no finite value
   let domain: [number, number];
   if (fixed) domain = fixed;
   else {
     // Only an automatic range needs the values in order.
     const sorted = Float64Array.from(values).filter(Number.isFinite).sort();
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
-    const low = at(0.01), high = at(0.99);
+    const low = at(0.01),
+      high = at(0.99);
     domain = low === high ? [low - 0.5, high + 0.5] : [low, high];
   }
   return { domain, clipped: { low: lo < domain[0], high: hi > domain[1] } };

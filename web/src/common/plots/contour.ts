@@ -16,12 +16,15 @@ export interface GridField {
 
 export function contourSegments(field: GridField, level: number): { x: Float64Array; y: Float64Array } {
   const { values, columns, rows, x0, x1, y0, y1 } = field;
-  const xs: number[] = [], ys: number[] = [];
-  const dx = columns > 1 ? (x1 - x0) / (columns - 1) : 0, dy = rows > 1 ? (y1 - y0) / (rows - 1) : 0;
+  const xs: number[] = [],
+    ys: number[] = [];
+  const dx = columns > 1 ? (x1 - x0) / (columns - 1) : 0,
+    dy = rows > 1 ? (y1 - y0) / (rows - 1) : 0;
   const at = (i: number, j: number) => values[i * columns + j];
   // The crossing on the edge from corner (i, j) to corner (k, l), one step apart.
   const cross = (i: number, j: number, k: number, l: number): [number, number] => {
-    const a = at(i, j), b = at(k, l);
+    const a = at(i, j),
+      b = at(k, l);
     const t = a === b ? 0.5 : (level - a) / (b - a);
     return [x0 + (j + t * (l - j)) * dx, y0 + (i + t * (k - i)) * dy];
   };
@@ -32,19 +35,43 @@ export function contourSegments(field: GridField, level: number): { x: Float64Ar
   for (let i = 0; i + 1 < rows; i++) {
     for (let j = 0; j + 1 < columns; j++) {
       // Corners: a (i, j) lower left, b (i, j+1) lower right, c (i+1, j+1) upper right, d (i+1, j) upper left.
-      const a = at(i, j) >= level, b = at(i, j + 1) >= level, c = at(i + 1, j + 1) >= level, d = at(i + 1, j) >= level;
+      const a = at(i, j) >= level,
+        b = at(i, j + 1) >= level,
+        c = at(i + 1, j + 1) >= level,
+        d = at(i + 1, j) >= level;
       const code = (a ? 1 : 0) | (b ? 2 : 0) | (c ? 4 : 0) | (d ? 8 : 0);
       if (code === 0 || code === 15) continue;
-      const bottom = () => cross(i, j, i, j + 1), right = () => cross(i, j + 1, i + 1, j + 1);
-      const top = () => cross(i + 1, j, i + 1, j + 1), left = () => cross(i, j, i + 1, j);
+      const bottom = () => cross(i, j, i, j + 1),
+        right = () => cross(i, j + 1, i + 1, j + 1);
+      const top = () => cross(i + 1, j, i + 1, j + 1),
+        left = () => cross(i, j, i + 1, j);
       switch (code) {
-        case 1: case 14: segment(left(), bottom()); break;
-        case 2: case 13: segment(bottom(), right()); break;
-        case 3: case 12: segment(left(), right()); break;
-        case 4: case 11: segment(right(), top()); break;
-        case 6: case 9: segment(bottom(), top()); break;
-        case 7: case 8: segment(left(), top()); break;
-        case 5: case 10: {
+        case 1:
+        case 14:
+          segment(left(), bottom());
+          break;
+        case 2:
+        case 13:
+          segment(bottom(), right());
+          break;
+        case 3:
+        case 12:
+          segment(left(), right());
+          break;
+        case 4:
+        case 11:
+          segment(right(), top());
+          break;
+        case 6:
+        case 9:
+          segment(bottom(), top());
+          break;
+        case 7:
+        case 8:
+          segment(left(), top());
+          break;
+        case 5:
+        case 10: {
           // Saddle: a and c on one side, b and d on the other. The centre decides which pairs connect.
           const centre = (at(i, j) + at(i, j + 1) + at(i + 1, j + 1) + at(i + 1, j)) / 4 >= level;
           if (centre === a) {

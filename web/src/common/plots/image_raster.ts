@@ -59,11 +59,15 @@ export function encodePng(width: number, height: number, rgba: Uint8ClampedArray
   const view = new DataView(header.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
-  header.set([8, 6, 0, 0, 0], 8);  // bit depth 8, colour type RGBA, deflate, no filter method choice, no interlace
+  header.set([8, 6, 0, 0, 0], 8); // bit depth 8, colour type RGBA, deflate, no filter method choice, no interlace
   const raw = new Uint8Array(height * (1 + 4 * width));
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * 4 * width, (y + 1) * 4 * width), y * (1 + 4 * width) + 1);
-  const parts = [Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header),
-    chunk('IDAT', zlibSync(raw)), chunk('IEND', new Uint8Array(0))];
+  const parts = [
+    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlibSync(raw)),
+    chunk('IEND', new Uint8Array(0)),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

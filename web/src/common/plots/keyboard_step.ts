@@ -20,18 +20,27 @@ export interface StepPoints {
 
 /** The index the arrow moves the selection to (`from` when nothing lies that way), or null when there
  * are no finite points. `centre`: the plot area's centre in pixels, where a first press starts. */
-export function keyboardStep(points: StepPoints, xLinear: Linear, yLinear: Linear, from: number | null, key: ArrowKey,
-  centre: [number, number]): number | null {
+export function keyboardStep(
+  points: StepPoints,
+  xLinear: Linear,
+  yLinear: Linear,
+  from: number | null,
+  key: ArrowKey,
+  centre: [number, number],
+): number | null {
   const count = points.subset ? points.subset.length : points.x.length;
   const px = (i: number) => xLinear.offset + xLinear.slope * points.x[i];
   const py = (i: number) => yLinear.offset + yLinear.slope * points.y[i];
   const start = from !== null && Number.isFinite(px(from)) && Number.isFinite(py(from)) ? [px(from), py(from)] : null;
   // Screen direction of the key (y grows downwards on screen).
-  const [dx, dy] = key === 'ArrowRight' ? [1, 0] : key === 'ArrowLeft' ? [-1, 0] : key === 'ArrowDown' ? [0, 1] : [0, -1];
-  let best: number | null = null, bestCost = Infinity;
+  const [dx, dy] =
+    key === 'ArrowRight' ? [1, 0] : key === 'ArrowLeft' ? [-1, 0] : key === 'ArrowDown' ? [0, 1] : [0, -1];
+  let best: number | null = null,
+    bestCost = Infinity;
   for (let k = 0; k < count; k++) {
     const i = points.subset ? points.subset[k] : k;
-    const x = px(i), y = py(i);
+    const x = px(i),
+      y = py(i);
     if (!Number.isFinite(x) || !Number.isFinite(y) || i === from) continue;
     let cost: number;
     if (start) {

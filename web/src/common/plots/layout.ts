@@ -34,7 +34,8 @@ export interface Linear {
 
 /** The linear scale `s` as offset + slope * value. */
 function linear(s: ReturnType<typeof scaleLinear<number, number>>): Linear {
-  const [d0, d1] = s.domain(), [r0, r1] = s.range();
+  const [d0, d1] = s.domain(),
+    [r0, r1] = s.range();
   const slope = (r1 - r0) / (d1 - d0);
   return { offset: r0 - slope * d0, slope };
 }
@@ -87,7 +88,8 @@ let measurer: OffscreenCanvasRenderingContext2D | null | undefined;
  * 0.58 em per character. The canvas and the SVG export lay out with the same widths.
  */
 export function textWidth(text: string, font = SMALL_FONT): number {
-  if (measurer === undefined) measurer = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(1, 1).getContext('2d');
+  if (measurer === undefined)
+    measurer = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(1, 1).getContext('2d');
   if (!measurer) return text.length * 0.58 * Number(/(\d+)px/.exec(font)?.[1] ?? 11);
   measurer.font = font;
   return measurer.measureText(text).width;
@@ -102,21 +104,23 @@ export function titleBand(title: string, width: number): { lines: string[]; heig
   const lines: string[] = [];
   for (const word of title.split(/\s+/).filter(Boolean)) {
     const last = lines.at(-1);
-    if (last !== undefined && textWidth(`${last} ${word}`, TITLE_FONT) <= width - 16) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && textWidth(`${last} ${word}`, TITLE_FONT) <= width - 16)
+      lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
   return { lines, height: lines.length ? 10 + lines.length * TITLE_LINE : 0 };
 }
 
 export const BAR_WIDTH = 10;
-const LEGEND_SYMBOL = 21;   // from an entry's x to its text
-const LEGEND_GAP = 16;      // between entries
-const LEGEND_ROW = 16;      // between rows
+const LEGEND_SYMBOL = 21; // from an entry's x to its text
+const LEGEND_GAP = 16; // between entries
+const LEGEND_ROW = 16; // between rows
 
 /** Legend entries in rows from `left`, wrapping before `right`; returns the items and the rows used. */
 function legendRows(entries: LegendEntry[], left: number, right: number): { items: LegendItem[]; rows: number } {
   const items: LegendItem[] = [];
-  let x = left, row = 0;
+  let x = left,
+    row = 0;
   for (const entry of entries) {
     const w = LEGEND_SYMBOL + textWidth(entry.label);
     if (x > left && x + w > right) {
@@ -139,11 +143,14 @@ export function formatBound(v: number): string {
 }
 
 export function layout(spec: PlotSpec, width: number, height: number): Layout {
-  const left = 58, bottom = 42;
-  let right = 14, colorBar: ColorBarPlace | null = null;
+  const left = 58,
+    bottom = 42;
+  let right = 14,
+    colorBar: ColorBarPlace | null = null;
   if (spec.colorBar) {
     const { domain, clipped } = spec.colorBar;
-    const high = boundText(domain[1], clipped?.high, '≥'), low = boundText(domain[0], clipped?.low, '≤');
+    const high = boundText(domain[1], clipped?.high, '≥'),
+      low = boundText(domain[0], clipped?.low, '≤');
     const bounds = Math.max(textWidth(high), textWidth(low));
     // gap, bar, gap, bound texts, gap, the rotated label (one line of 12 px), margin
     right = 14 + BAR_WIDTH + 3 + bounds + 8 + 14 + 4;
@@ -152,13 +159,30 @@ export function layout(spec: PlotSpec, width: number, height: number): Layout {
   }
   const legend = legendRows(spec.legend ?? [], left, width - 4);
   const top = legend.rows ? 30 + legend.rows * LEGEND_ROW - 2 : 30;
-  const x = scaleLinear().domain(safeDomain(spec.x.domain)).range([left, width - right]);
-  const y = scaleLinear().domain(safeDomain(spec.y.domain)).range([height - bottom, top]);
+  const x = scaleLinear()
+    .domain(safeDomain(spec.x.domain))
+    .range([left, width - right]);
+  const y = scaleLinear()
+    .domain(safeDomain(spec.y.domain))
+    .range([height - bottom, top]);
   const half = textWidth(spec.x.label, FONT) / 2;
   const xLabelX = Math.min(Math.max((left + width - right) / 2, half + 4), width - half - 4);
   return {
-    width, height, left, right, top, bottom, legend: legend.items, colorBar, xLabelX,
-    x: (v) => x(v), y: (v) => y(v), xLinear: linear(x), yLinear: linear(y), invertX: (p) => x.invert(p), invertY: (p) => y.invert(p),
+    width,
+    height,
+    left,
+    right,
+    top,
+    bottom,
+    legend: legend.items,
+    colorBar,
+    xLabelX,
+    x: (v) => x(v),
+    y: (v) => y(v),
+    xLinear: linear(x),
+    yLinear: linear(y),
+    invertX: (p) => x.invert(p),
+    invertY: (p) => y.invert(p),
     xTicks: ticks(spec.x, x, Math.max(2, Math.floor((width - left - right) / 80))),
     yTicks: ticks(spec.y, y, Math.max(2, Math.floor((height - top - bottom) / 50))),
   };
@@ -166,7 +190,8 @@ export function layout(spec: PlotSpec, width: number, height: number): Layout {
 
 /** The [min, max] of finite values, padded by `pad` of the range. */
 export function extent(values: ArrayLike<number>, pad = 0.04): [number, number] {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v < lo) lo = v;

@@ -110,7 +110,8 @@ export interface ImageMark {
   palette: string[];
 }
 
-export type Mark = PointsMark | LineMark | AreaMark | BarsMark | SymbolsMark | RuleMark | TextMark | SegmentsMark | ImageMark;
+export type Mark =
+  PointsMark | LineMark | AreaMark | BarsMark | SymbolsMark | RuleMark | TextMark | SegmentsMark | ImageMark;
 
 /** The symbols a SymbolsMark draws; a legend entry of the same kind draws the same shape. */
 export type SymbolShape = 'ring' | 'diamond' | 'square';

@@ -35,12 +35,15 @@ export interface SplatInput {
  */
 export function splatPoints(image: ImageData, input: SplatInput): void {
   const { data, width, height } = image;
-  const r = input.radius, a = input.opacity;
+  const r = input.radius,
+    a = input.opacity;
   if (!(a > 0)) return;
   const reach = Math.ceil(r + 0.5);
   // Coverage of the pixels around a point at a pixel centre (sub-pixel offsets are rounded away), as
   // offsets (dx, dy), their step in the buffer, and log(1 - alpha) (alpha compounds over merged points).
-  const dx: number[] = [], dy: number[] = [], alpha: number[] = [];
+  const dx: number[] = [],
+    dy: number[] = [],
+    alpha: number[] = [];
   for (let y = -reach; y <= reach; y++) {
     for (let x = -reach; x <= reach; x++) {
       const coverage = Math.min(1, Math.max(0, r + 0.5 - Math.hypot(x, y)));
@@ -52,24 +55,29 @@ export function splatPoints(image: ImageData, input: SplatInput): void {
     }
   }
   const m = alpha.length;
-  const ox = Int32Array.from(dx), oy = Int32Array.from(dy);
+  const ox = Int32Array.from(dx),
+    oy = Int32Array.from(dy);
   // alphaOf[k * m + o]: the alpha of k merged points at offset o, 1 - (1 - alpha_o)^k, for small k.
   const logKeep = Float64Array.from(alpha, (v) => Math.log1p(-v));
   const tabled = 64;
   const alphaOf = new Float64Array(tabled * alpha.length);
-  for (let k = 1; k < tabled; k++) for (let o = 0; o < alpha.length; o++) alphaOf[k * alpha.length + o] = -Math.expm1(k * logKeep[o]);
+  for (let k = 1; k < tabled; k++)
+    for (let o = 0; o < alpha.length; o++) alphaOf[k * alpha.length + o] = -Math.expm1(k * logKeep[o]);
   const step = Int32Array.from(dx, (x, k) => 4 * (dy[k] * width + x));
-  const palette = input.palette, colors = input.colors;
+  const palette = input.palette,
+    colors = input.colors;
   // Merge the points per centre pixel, on a grid wider than the image by `reach` (a disk centred just
   // outside still reaches in): count, premultiplied colour (source over at opacity a), first-come order.
-  const gridWidth = width + 2 * reach, gridHeight = height + 2 * reach;
+  const gridWidth = width + 2 * reach,
+    gridHeight = height + 2 * reach;
   const count = new Uint32Array(gridWidth * gridHeight);
   const merged = new Float32Array(3 * gridWidth * gridHeight);
   const order = new Int32Array(input.px.length);
   let occupied = 0;
   for (let i = 0; i < input.px.length; i++) {
-    const gx = Math.round(input.px[i]) + reach, gy = Math.round(input.py[i]) + reach;
-    if (!(gx > 0 && gy > 0 && gx < gridWidth && gy < gridHeight)) continue;  // no pixel in reach (or NaN)
+    const gx = Math.round(input.px[i]) + reach,
+      gy = Math.round(input.py[i]) + reach;
+    if (!(gx > 0 && gy > 0 && gx < gridWidth && gy < gridHeight)) continue; // no pixel in reach (or NaN)
     const g = gy * gridWidth + gx;
     if (count[g]++ === 0) order[occupied++] = g;
     const c = palette[colors ? colors[i] : 0];
@@ -79,19 +87,26 @@ export function splatPoints(image: ImageData, input: SplatInput): void {
   }
   const sum = new Float32Array(4 * width * height);
   for (let j = 0; j < occupied; j++) {
-    const g = order[j], k = count[g];
-    const cx = (g % gridWidth) - reach, cy = Math.floor(g / gridWidth) - reach;
+    const g = order[j],
+      k = count[g];
+    const cx = (g % gridWidth) - reach,
+      cy = Math.floor(g / gridWidth) - reach;
     // The merged colour without its premultiplication: 1 - (1 - a)^k is its alpha at full coverage.
     const norm = 1 / (k === 1 ? a : -Math.expm1(k * Math.log1p(-a)));
-    const sr = merged[3 * g] * norm, sg = merged[3 * g + 1] * norm, sb = merged[3 * g + 2] * norm;
+    const sr = merged[3 * g] * norm,
+      sg = merged[3 * g + 1] * norm,
+      sb = merged[3 * g + 2] * norm;
     const centre = 4 * (cy * width + cx);
     const inside = cx >= reach && cy >= reach && cx < width - reach && cy < height - reach;
     for (let o = 0; o < m; o++) {
       if (!inside) {
-        const x = cx + ox[o], y = cy + oy[o];
+        const x = cx + ox[o],
+          y = cy + oy[o];
         if (x < 0 || y < 0 || x >= width || y >= height) continue;
       }
-      const t = centre + step[o], v = k < tabled ? alphaOf[k * m + o] : -Math.expm1(k * logKeep[o]), keep = 1 - v;
+      const t = centre + step[o],
+        v = k < tabled ? alphaOf[k * m + o] : -Math.expm1(k * logKeep[o]),
+        keep = 1 - v;
       sum[t] = sr * v + sum[t] * keep;
       sum[t + 1] = sg * v + sum[t + 1] * keep;
       sum[t + 2] = sb * v + sum[t + 2] * keep;

@@ -22,15 +22,18 @@ function drawSymbol(ctx: Context, shape: SymbolShape, x: number, y: number, size
 const SPLAT_ABOVE = 4000;
 
 function splatMark(ctx: Context, mark: PointsMark, L: Layout): void {
-  const scale = ctx.getTransform().a || 1;  // device pixels per CSS pixel
+  const scale = ctx.getTransform().a || 1; // device pixels per CSS pixel
   const width = Math.max(1, Math.round((L.width - L.left - L.right) * scale));
   const height = Math.max(1, Math.round((L.height - L.top - L.bottom) * scale));
   const count = mark.subset ? mark.subset.length : mark.x.length;
-  const px = new Float32Array(count), py = new Float32Array(count);
+  const px = new Float32Array(count),
+    py = new Float32Array(count);
   const colors = mark.colors && mark.subset ? new Uint8Array(count) : mark.colors;
   // Device pixels of the plot area: (offset + slope * value - left) * scale.
-  const ax = (L.xLinear.offset - L.left) * scale, bx = L.xLinear.slope * scale;
-  const ay = (L.yLinear.offset - L.top) * scale, by = L.yLinear.slope * scale;
+  const ax = (L.xLinear.offset - L.left) * scale,
+    bx = L.xLinear.slope * scale;
+  const ay = (L.yLinear.offset - L.top) * scale,
+    by = L.yLinear.slope * scale;
   const { x, y, subset } = mark;
   for (let k = 0; k < count; k++) {
     const i = subset ? subset[k] : k;
@@ -39,7 +42,14 @@ function splatMark(ctx: Context, mark: PointsMark, L: Layout): void {
     if (colors !== mark.colors) colors![k] = mark.colors![i];
   }
   const image = new ImageData(width, height);
-  splatPoints(image, { px, py, colors, palette: mark.palette.map(parseColor), radius: mark.radius * scale, opacity: mark.opacity ?? 1 });
+  splatPoints(image, {
+    px,
+    py,
+    colors,
+    palette: mark.palette.map(parseColor),
+    radius: mark.radius * scale,
+    opacity: mark.opacity ?? 1,
+  });
   const layer = new OffscreenCanvas(width, height);
   layer.getContext('2d')!.putImageData(image, 0, 0);
   ctx.drawImage(layer, L.left, L.top, width / scale, height / scale);
@@ -49,7 +59,10 @@ function drawImage(ctx: Context, mark: ImageMark, L: Layout): void {
   const layer = new OffscreenCanvas(mark.columns, mark.rows);
   layer.getContext('2d')!.putImageData(new ImageData(imagePixels(mark), mark.columns, mark.rows), 0, 0);
   const e = imageExtent(mark);
-  const left = L.x(e.x0), right = L.x(e.x1), top = L.y(e.y1), bottom = L.y(e.y0);
+  const left = L.x(e.x0),
+    right = L.x(e.x1),
+    top = L.y(e.y1),
+    bottom = L.y(e.y0);
   ctx.imageSmoothingEnabled = true;
   ctx.drawImage(layer, left, top, right - left, bottom - top);
 }
@@ -68,7 +81,8 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
       const paths = mark.palette.map(() => new Path2D());
       for (let k = 0; k < count; k++) {
         const i = mark.subset ? mark.subset[k] : k;
-        const px = L.x(mark.x[i]), py = L.y(mark.y[i]);
+        const px = L.x(mark.x[i]),
+          py = L.y(mark.y[i]);
         if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
         const path = paths[mark.colors ? mark.colors[i] : 0];
         path.moveTo(px + r, py);
@@ -87,7 +101,8 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
       ctx.setLineDash(mark.dash ?? []);
       ctx.beginPath();
       for (let i = 0; i < mark.x.length; i++) {
-        const px = L.x(mark.x[i]), py = L.y(mark.y[i]);
+        const px = L.x(mark.x[i]),
+          py = L.y(mark.y[i]);
         if (i === 0) ctx.moveTo(px, py);
         else ctx.lineTo(px, py);
       }
@@ -100,7 +115,8 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
       ctx.globalAlpha = mark.opacity ?? 1;
       ctx.beginPath();
       for (let i = 0; i < mark.x.length; i++) {
-        const px = L.x(mark.x[i]), py = L.y(mark.y1[i]);
+        const px = L.x(mark.x[i]),
+          py = L.y(mark.y1[i]);
         if (i === 0) ctx.moveTo(px, py);
         else ctx.lineTo(px, py);
       }
@@ -114,7 +130,10 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
       ctx.fillStyle = mark.fill;
       ctx.globalAlpha = mark.opacity ?? 1;
       for (let i = 0; i < mark.y.length; i++) {
-        const x0 = L.x(mark.x0[i]), x1 = L.x(mark.x1[i]), y = L.y(mark.y[i]), base = L.y(0);
+        const x0 = L.x(mark.x0[i]),
+          x1 = L.x(mark.x1[i]),
+          y = L.y(mark.y[i]),
+          base = L.y(0);
         ctx.fillRect(x0, Math.min(y, base), Math.max(0.5, x1 - x0 - 0.5), Math.abs(base - y));
       }
       ctx.globalAlpha = 1;
@@ -166,11 +185,16 @@ function drawMark(ctx: Context, mark: Mark, L: Layout): void {
       drawImage(ctx, mark, L);
       break;
     case 'text':
-      break;  // drawn after the clipped marks (drawTextMark), so a label is never cut at the plot's edge
+      break; // drawn after the clipped marks (drawTextMark), so a label is never cut at the plot's edge
   }
 }
 
-function drawTextMark(ctx: Context, boxes: { base: DOMMatrix; list: TextBox[] }, mark: Mark & { type: 'text' }, L: Layout): void {
+function drawTextMark(
+  ctx: Context,
+  boxes: { base: DOMMatrix; list: TextBox[] },
+  mark: Mark & { type: 'text' },
+  L: Layout,
+): void {
   ctx.fillStyle = mark.color;
   ctx.font = SMALL_FONT;
   ctx.textAlign = mark.align === 'middle' ? 'center' : mark.align === 'end' ? 'right' : 'left';
@@ -231,15 +255,30 @@ function drawText(ctx: Context, boxes: { base: DOMMatrix; list: TextBox[] }, tex
   ctx.fillText(text, x, y);
   const m = ctx.measureText(text);
   const local = boxes.base.inverse().multiply(ctx.getTransform());
-  const corners = [[x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent], [x + m.actualBoundingBoxRight, y - m.actualBoundingBoxAscent],
-    [x - m.actualBoundingBoxLeft, y + m.actualBoundingBoxDescent], [x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent]]
-    .map(([cx, cy]) => local.transformPoint({ x: cx, y: cy }));
-  const xs = corners.map((p) => p.x), ys = corners.map((p) => p.y);
-  boxes.list.push({ text, left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) });
+  const corners = [
+    [x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent],
+    [x + m.actualBoundingBoxRight, y - m.actualBoundingBoxAscent],
+    [x - m.actualBoundingBoxLeft, y + m.actualBoundingBoxDescent],
+    [x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent],
+  ].map(([cx, cy]) => local.transformPoint({ x: cx, y: cy }));
+  const xs = corners.map((p) => p.x),
+    ys = corners.map((p) => p.y);
+  boxes.list.push({
+    text,
+    left: Math.min(...xs),
+    top: Math.min(...ys),
+    right: Math.max(...xs),
+    bottom: Math.max(...ys),
+  });
 }
 
 /** Draws `spec` at width × height CSS pixels; returns its layout and the boxes of the texts around it. */
-export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: number): Layout & { textBoxes: TextBox[] } {
+export function drawPlot(
+  ctx: Context,
+  spec: PlotSpec,
+  width: number,
+  height: number,
+): Layout & { textBoxes: TextBox[] } {
   const L = layout(spec, width, height);
   const boxes = { base: ctx.getTransform(), list: [] as TextBox[] };
   ctx.save();
@@ -306,7 +345,8 @@ export function drawPlot(ctx: Context, spec: PlotSpec, width: number, height: nu
   if (spec.colorBar && L.colorBar) {
     const { palette, label } = spec.colorBar;
     const { x: barX, high, low, boundsX, labelX } = L.colorBar;
-    const barTop = L.top, barHeight = height - L.top - L.bottom;
+    const barTop = L.top,
+      barHeight = height - L.top - L.bottom;
     palette.forEach((color, k) => {
       ctx.fillStyle = color;
       const y0 = barTop + barHeight * (1 - (k + 1) / palette.length);
@@ -359,4 +399,3 @@ export function drawOverlay(ctx: Context, marks: Mark[], L: Layout): void {
   for (const mark of marks) drawMark(ctx, mark, L);
   ctx.restore();
 }
-

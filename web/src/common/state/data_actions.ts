@@ -13,7 +13,18 @@ import { DEFAULT_SESSION, defaultConcept, parseSession, type DataRef, type Sessi
 import { SCHEMA_LIMITS } from './session_schema.ts';
 import type { LinkTarget } from './share_link.ts';
 import {
-  commit, dataset, demos, draw, history, map, oodDataset, opening, results, selected, session, SESSION_KEY,
+  commit,
+  dataset,
+  demos,
+  draw,
+  history,
+  map,
+  oodDataset,
+  opening,
+  results,
+  selected,
+  session,
+  SESSION_KEY,
 } from './store.ts';
 import { showView } from './view_state.ts';
 
@@ -31,7 +42,11 @@ class MissingUploads extends Error {
 export const pendingLink = signal<LinkTarget | null>(null);
 
 function sizeText(bytes: number): string {
-  return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
+  return bytes >= 2 ** 20
+    ? `${(bytes / 2 ** 20).toFixed(1)} MB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${bytes} bytes`;
 }
 
 /** The files a pending link waits for, for messages: "emb.npy (1.2 MB) + meta.csv (3.4 KB)". */
@@ -40,7 +55,11 @@ export function pendingFilesText(target: LinkTarget): string {
   return data?.kind === 'upload' ? data.files.map((f) => `${f.name} (${sizeText(f.size)})`).join(' + ') : '';
 }
 
-const fileKey = (files: { name: string; size: number }[]) => files.map((f) => `${f.name}:${f.size}`).sort().join('|');
+const fileKey = (files: { name: string; size: number }[]) =>
+  files
+    .map((f) => `${f.name}:${f.size}`)
+    .sort()
+    .join('|');
 
 /** Embeds keep their state in their own URL: they never read or write the origin-wide saved session. */
 let persistent = true;
@@ -49,7 +68,14 @@ export function setPersistent(value: boolean): void {
 }
 
 function sessionFor(data: Session['data'], template: Partial<Session> = {}): Session {
-  return { ...DEFAULT_SESSION, epsilon: session.value.epsilon, strength: session.value.strength, ...template, data, observations: [] };
+  return {
+    ...DEFAULT_SESSION,
+    epsilon: session.value.epsilon,
+    strength: session.value.strength,
+    ...template,
+    data,
+    observations: [],
+  };
 }
 
 /** Shows `d` with the session `next`; draws the observations by `next.draw` when `drawObservations`. */
@@ -65,7 +91,9 @@ async function afterMainDataset(d: DatasetSummary, next: Session, drawObservatio
   });
   if (drawObservations && session.value.concept) await draw();
   history.value = { past: [], future: [] };
-  request('Computing the map', { kind: 'map' }).then((m) => { map.value = m; }, report);
+  request('Computing the map', { kind: 'map' }).then((m) => {
+    map.value = m;
+  }, report);
 }
 
 function demoBase(id: string): URL {
@@ -78,7 +106,9 @@ async function loadData(ref: DataRef): Promise<{ summary: DatasetSummary; ref: D
     const demo = demos.value.find((d) => d.id === ref.id);
     if (!demo) throw new Error(`demo "${ref.id}" is not available`);
     const summary = await request(`Loading ${demo.title}`, {
-      kind: 'load-urls', role: 'main', name: demo.title,
+      kind: 'load-urls',
+      role: 'main',
+      name: demo.title,
       urls: demo.files.map((f) => ({ url: new URL(f, demoBase(demo.id)).href, name: f })),
     });
     return { summary, ref, defaults: demo.session ?? {} };
@@ -87,7 +117,11 @@ async function loadData(ref: DataRef): Promise<{ summary: DatasetSummary; ref: D
     const files = persistent ? await loadFiles('main').catch(() => null) : null;
     const kept = files?.map((f) => `${f.name}:${f.blob.size}`).join('|');
     if (!files || kept !== ref.files.map((f) => `${f.name}:${f.size}`).join('|')) throw new MissingUploads(ref.files);
-    const summary = await request('Restoring your data', { kind: 'load-files', role: 'main', files: files.map((f) => ({ blob: f.blob, name: f.name })) });
+    const summary = await request('Restoring your data', {
+      kind: 'load-files',
+      role: 'main',
+      files: files.map((f) => ({ blob: f.blob, name: f.name })),
+    });
     return { summary, ref, defaults: {} };
   }
   const loaded = ref.kind === 'url' ? await loadUrlData(ref) : await loadProjectorData(ref);
@@ -105,7 +139,9 @@ async function loadOodFor(next: Session): Promise<void> {
     const demo = demos.value.find((d) => d.id === data.id);
     if (demo?.ood?.length) {
       ood = await request('Loading the OOD set', {
-        kind: 'load-urls', role: 'ood', name: `${demo.title}: OOD set`,
+        kind: 'load-urls',
+        role: 'ood',
+        name: `${demo.title}: OOD set`,
         urls: demo.ood.map((f) => ({ url: new URL(f, demoBase(demo.id)).href, name: f })),
       });
     }
@@ -113,23 +149,39 @@ async function loadOodFor(next: Session): Promise<void> {
     const files = await loadFiles('ood').catch(() => null);
     const wanted = next.ood.files.map((f) => `${f.name}:${f.size}`).join('|');
     if (files && files.map((f) => `${f.name}:${f.blob.size}`).join('|') === wanted) {
-      ood = await request('Restoring the OOD set', { kind: 'load-files', role: 'ood', files: files.map((f) => ({ blob: f.blob, name: f.name })) });
+      ood = await request('Restoring the OOD set', {
+        kind: 'load-files',
+        role: 'ood',
+        files: files.map((f) => ({ blob: f.blob, name: f.name })),
+      });
     }
   }
   oodDataset.value = ood;
   // A link's ?ood= names a URL only: the session records the file it turned out to be (not an undo step).
-  if (ood && next.ood.url) session.value = { ...session.value, ood: { kind: 'file', files: ood.files, url: next.ood.url } };
+  if (ood && next.ood.url)
+    session.value = { ...session.value, ood: { kind: 'file', files: ood.files, url: next.ood.url } };
 }
 
 /** Shows the session `target` asks for over the main dataset `summary` (loaded as `ref`, with its `defaults`). */
-async function showTarget(target: LinkTarget, summary: DatasetSummary, ref: DataRef, defaults: Partial<Session>): Promise<void> {
+async function showTarget(
+  target: LinkTarget,
+  summary: DatasetSummary,
+  ref: DataRef,
+  defaults: Partial<Session>,
+): Promise<void> {
   const base = sessionFor(ref, defaults);
-  const next: Session = { ...base, ...target.session, data: ref, observations: target.drawn ? [] : target.session.observations ?? [] };
+  const next: Session = {
+    ...base,
+    ...target.session,
+    data: ref,
+    observations: target.drawn ? [] : (target.session.observations ?? []),
+  };
   await afterMainDataset(summary, next, target.drawn);
   await loadOodFor(next);
   batch(() => {
     showView(target.view.tab, target.view.colorBy);
-    if (target.view.selected !== undefined && target.view.selected !== null && target.view.selected < summary.rows) selected.value = target.view.selected;
+    if (target.view.selected !== undefined && target.view.selected !== null && target.view.selected < summary.rows)
+      selected.value = target.view.selected;
   });
 }
 
@@ -153,7 +205,10 @@ export async function openSession(target: LinkTarget): Promise<OpenOutcome> {
   } catch (error) {
     if (error instanceof MissingUploads) {
       pendingLink.value = target;
-      notify('info', `This session was made with ${pendingFilesText(target)}, which this browser does not have: upload those files and it opens on them.`);
+      notify(
+        'info',
+        `This session was made with ${pendingFilesText(target)}, which this browser does not have: upload those files and it opens on them.`,
+      );
       return { kind: 'pending' };
     }
     report(error);
@@ -173,7 +228,8 @@ export async function openTarget(target: LinkTarget): Promise<boolean> {
  * it waits (start-up with nothing else to show).
  */
 export async function loadDemo(id: string, { keepPending = false } = {}): Promise<void> {
-  if (await openTarget({ session: { data: { kind: 'demo', id } }, drawn: true, view: {} }) && !keepPending) pendingLink.value = null;
+  if ((await openTarget({ session: { data: { kind: 'demo', id } }, drawn: true, view: {} })) && !keepPending)
+    pendingLink.value = null;
 }
 
 /** Loads uploaded files as the embeddings (role main) or as an OOD set. A failure keeps what was loaded. */
@@ -189,7 +245,10 @@ export async function uploadFiles(files: File[], role: DatasetRole = 'main'): Pr
       embedding = projector.embeddings[picked].name;
     }
     const summary = await request(`Reading ${files.map((f) => f.name).join(', ')}`, {
-      kind: 'load-files', role, files: files.map((f) => ({ blob: f, name: f.name })), ...(embedding !== undefined ? { embedding } : {}),
+      kind: 'load-files',
+      role,
+      files: files.map((f) => ({ blob: f, name: f.name })),
+      ...(embedding !== undefined ? { embedding } : {}),
     });
     const refs = files.map((f) => ({ name: f.name, size: f.size }));
     const pending = pendingLink.value;
@@ -198,14 +257,20 @@ export async function uploadFiles(files: File[], role: DatasetRole = 'main'): Pr
       // The files a link waits for: its session opens on them.
       opening.value = true;
       try {
-        await showTarget(pending, summary, { kind: 'upload', files: refs }, { concept: defaultConcept(summary.columns) });
+        await showTarget(
+          pending,
+          summary,
+          { kind: 'upload', files: refs },
+          { concept: defaultConcept(summary.columns) },
+        );
       } finally {
         opening.value = false;
       }
       pendingLink.value = null;
       notify('info', `Opened the link's session on ${files.map((f) => f.name).join(' + ')}.`);
     } else if (role === 'main') {
-      if (pending) notify('info', `The link's session still waits for ${pendingFilesText(pending)}; these files are others.`);
+      if (pending)
+        notify('info', `The link's session still waits for ${pendingFilesText(pending)}; these files are others.`);
       const next = sessionFor({ kind: 'upload', files: refs }, { concept: defaultConcept(summary.columns) });
       await afterMainDataset(summary, next, true);
     } else {
@@ -216,11 +281,21 @@ export async function uploadFiles(files: File[], role: DatasetRole = 'main'): Pr
       // A file too large for memory is read from the disk as needed; a copy in browser storage would double it on disk.
       deleteFiles(role).catch(() => undefined);
     } else if (persistent) {
-      saveFiles(role, files.map((f) => ({ name: f.name, blob: f }))).catch(() =>
-        notify('info', 'The files could not be kept in browser storage; after a reload you will need to upload them again.'));
+      saveFiles(
+        role,
+        files.map((f) => ({ name: f.name, blob: f })),
+      ).catch(() =>
+        notify(
+          'info',
+          'The files could not be kept in browser storage; after a reload you will need to upload them again.',
+        ),
+      );
     }
-    notify('info', `Loaded ${summary.name}: ${summary.rows.toLocaleString()} rows × ${summary.cols} dimensions` +
-      (summary.notes.length ? ` (${summary.notes.join('; ')})` : ''));
+    notify(
+      'info',
+      `Loaded ${summary.name}: ${summary.rows.toLocaleString()} rows × ${summary.cols} dimensions` +
+        (summary.notes.length ? ` (${summary.notes.join('; ')})` : ''),
+    );
   } catch (error) {
     report(error);
   }
@@ -245,7 +320,11 @@ function sameData(a: DataRef | null, b: DataRef | null): boolean {
 /** A session file the user chose: refused unread when larger than the schema allows (session_schema.ts). */
 export async function importSessionFile(file: File): Promise<void> {
   if (file.size > SCHEMA_LIMITS.stateBytes) {
-    report(new Error(`${file.name} holds ${file.size.toLocaleString('en-US')} bytes; a session file is at most ${SCHEMA_LIMITS.stateBytes.toLocaleString('en-US')}`));
+    report(
+      new Error(
+        `${file.name} holds ${file.size.toLocaleString('en-US')} bytes; a session file is at most ${SCHEMA_LIMITS.stateBytes.toLocaleString('en-US')}`,
+      ),
+    );
     return;
   }
   await importSession(await file.text(), file.name);
@@ -283,7 +362,10 @@ export async function restore(): Promise<boolean> {
   }
   if (!saved?.data) return false;
   if (saved.data.kind === 'upload' && !(await loadFiles('main').catch(() => null))) {
-    notify('info', `Your last session used ${saved.data.files.map((f) => f.name).join(' + ')}, which this browser did not keep; showing the demo.`);
+    notify(
+      'info',
+      `Your last session used ${saved.data.files.map((f) => f.name).join(' + ')}, which this browser did not keep; showing the demo.`,
+    );
     return false;
   }
   return openTarget({ session: saved, drawn: false, view: {} });

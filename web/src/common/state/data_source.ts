@@ -53,8 +53,11 @@ export interface DataSource<D, C, E> {
 }
 
 export function dataSource<D, C, E>(options: DataSourceOptions<D, C, E>): DataSource<D, C, E> {
-  const data = signal<D | null>(null), table = signal<ParsedTable | null>(null), choice = signal<C | null>(null);
-  const example = signal<E | null>(null), error = signal<string | null>(null);
+  const data = signal<D | null>(null),
+    table = signal<ParsedTable | null>(null),
+    choice = signal<C | null>(null);
+  const example = signal<E | null>(null),
+    error = signal<string | null>(null);
   /** Counts what was asked for; a load adopts its answer only if nothing was asked for after it. */
   let asked = 0;
   const adoptNow = (next: D, from: DataOrigin<C, E>, then?: () => void): void => {
@@ -69,7 +72,11 @@ export function dataSource<D, C, E>(options: DataSourceOptions<D, C, E>): DataSo
     });
   };
   return {
-    data, table, choice, example, error,
+    data,
+    table,
+    choice,
+    example,
+    error,
     adopt(next, from) {
       asked += 1;
       adoptNow(next, from);
@@ -80,8 +87,10 @@ export function dataSource<D, C, E>(options: DataSourceOptions<D, C, E>): DataSo
       options.beforeLoad?.();
       try {
         const loaded = await fetch();
-        if (mine !== asked) return;  // superseded: the user asked for other data meanwhile
-        adoptNow(loaded.data, { table: null, choice: null, example: loaded.example }, () => options.afterExample?.(loaded.example));
+        if (mine !== asked) return; // superseded: the user asked for other data meanwhile
+        adoptNow(loaded.data, { table: null, choice: null, example: loaded.example }, () =>
+          options.afterExample?.(loaded.example),
+        );
       } catch (e) {
         if (mine === asked) report(e);
       }
@@ -92,7 +101,9 @@ export function dataSource<D, C, E>(options: DataSourceOptions<D, C, E>): DataSo
       const problem = await uploadTable(file, (parsed) => {
         if (mine !== asked) return;
         const initial = options.defaultChoice(parsed);
-        adoptNow(options.fromTable(parsed, initial), { table: parsed, choice: initial, example: null }, () => options.afterUpload?.());
+        adoptNow(options.fromTable(parsed, initial), { table: parsed, choice: initial, example: null }, () =>
+          options.afterUpload?.(),
+        );
       });
       if (problem && mine === asked) error.value = problem;
     },

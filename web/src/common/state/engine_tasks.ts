@@ -62,7 +62,11 @@ export function report(error: unknown): void {
  * when its kind's policy allows) until it settles. The caller may cancel it too, and may watch its
  * progress (`onProgress`: e.g. the details a view draws while it runs).
  */
-export function startTask<K extends RequestKind>(label: string | null, r: Request<K>, onProgress?: (p: Progress) => void): RunningRequest<ResultOf<K>> {
+export function startTask<K extends RequestKind>(
+  label: string | null,
+  r: Request<K>,
+  onProgress?: (p: Progress) => void,
+): RunningRequest<ResultOf<K>> {
   let id = -1;
   const running = engine().request(r, (progress) => {
     onProgress?.(progress);
@@ -70,7 +74,10 @@ export function startTask<K extends RequestKind>(label: string | null, r: Reques
   });
   id = running.id;
   if (label === null) return running;
-  tasks.value = [...tasks.value, { id, label, kind: r.kind, progress: null, cancel: CANCEL_POLICY[r.kind] === 'none' ? null : running.cancel }];
+  tasks.value = [
+    ...tasks.value,
+    { id, label, kind: r.kind, progress: null, cancel: CANCEL_POLICY[r.kind] === 'none' ? null : running.cancel },
+  ];
   const result = running.result.finally(() => {
     tasks.value = tasks.value.filter((t) => t.id !== id);
   });

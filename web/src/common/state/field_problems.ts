@@ -19,7 +19,9 @@ export function setFieldProblem(form: string, field: string, problem: string | n
 /** The problems of `form` (of the fields `which` keeps, when given), in the order they were found. */
 export function problemsIn(form: string, which?: (field: string) => boolean): string[] {
   const all = fieldProblems.value[form] ?? {};
-  return Object.entries(all).filter(([field]) => !which || which(field)).map(([, problem]) => problem);
+  return Object.entries(all)
+    .filter(([field]) => !which || which(field))
+    .map(([, problem]) => problem);
 }
 
 /** A number typed into the field `name`: finite and ≥ min, or the problem with it in words. */

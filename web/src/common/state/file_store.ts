@@ -21,7 +21,8 @@ async function run<T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) =>
       const request = body(transaction.objectStore(STORE));
       transaction.oncomplete = () => resolve(request.result);
       transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
-      transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted (storage full?)'));
+      transaction.onabort = () =>
+        reject(transaction.error ?? new Error('IndexedDB transaction aborted (storage full?)'));
     });
   } finally {
     db.close();

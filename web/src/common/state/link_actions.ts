@@ -54,7 +54,7 @@ export async function copyLink(): Promise<void> {
       await navigator.clipboard.writeText(url);
       copied = true;
     } catch {
-      copied = false;  // no clipboard permission: the link is shown to copy by hand
+      copied = false; // no clipboard permission: the link is shown to copy by hand
     }
     copiedLink.value = { url, copied };
   } catch (error) {
@@ -86,7 +86,8 @@ export async function openFromLocation(): Promise<OpenOutcome | { kind: 'none' }
       notify('error', reason);
       return { kind: 'failed', reason };
     }
-    if (fromParams.problems.length) notify('error', `Some link parameters were ignored: ${fromParams.problems.join('; ')}.`);
+    if (fromParams.problems.length)
+      notify('error', `Some link parameters were ignored: ${fromParams.problems.join('; ')}.`);
     target = fromParams.link;
   }
   const outcome = await openSession(target);
@@ -105,8 +106,10 @@ export function currentPageOptions(): PageOptions {
  * slider drag would reach, so past the budget the updates come at its refill rate, the last one always.
  */
 export function keepLinkInAddressBar(): void {
-  const BUDGET = 100, PER_SECOND = 10;
-  let tokens = BUDGET, refilled = Date.now();
+  const BUDGET = 100,
+    PER_SECOND = 10;
+  let tokens = BUDGET,
+    refilled = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pending: LinkState | null = null;
   const write = () => {

@@ -29,21 +29,46 @@ export interface PageOptions {
 }
 
 /** The parameters that describe state (not how the page shows it). */
-const STATE_PARAMS = ['data', 'metadata', 'ood', 'config', 'embedding', 'demo', 'concept', 'per-class', 'seed',
-  'observations', 'epsilon', 'strength', 'queries', 'tab', 'color-by', 'selected', 'compare', 'compare-concepts', 'compare-view'];
+const STATE_PARAMS = [
+  'data',
+  'metadata',
+  'ood',
+  'config',
+  'embedding',
+  'demo',
+  'concept',
+  'per-class',
+  'seed',
+  'observations',
+  'epsilon',
+  'strength',
+  'queries',
+  'tab',
+  'color-by',
+  'selected',
+  'compare',
+  'compare-concepts',
+  'compare-view',
+];
 
 export function pageOptions(params: URLSearchParams): PageOptions {
   const embed = ['1', 'true', 'yes', ''].includes(params.get('embed') ?? 'no');
-  const asked = (params.get('views') ?? '').split(',').map((v) => v.trim()).filter((v): v is EmbedView => (EMBED_VIEWS as readonly string[]).includes(v));
+  const asked = (params.get('views') ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v): v is EmbedView => (EMBED_VIEWS as readonly string[]).includes(v));
   // An embed of a comparison (compare=...) shows its profile and grid unless `views` says otherwise.
   const fallback: EmbedView[] = params.has('compare') ? ['profile', 'grid'] : PROBE_VIEWS;
   return { embed, views: asked.length ? [...new Set(asked)] : [...fallback] };
 }
 
 /** "column=v1,v2" or "column>=t" (a concept), or null. */
-function columnValues(text: string): { column: string; values: string[] } | { column: string; threshold: number } | null {
+function columnValues(
+  text: string,
+): { column: string; values: string[] } | { column: string; threshold: number } | null {
   const threshold = /^(.+?)>=(.+)$/.exec(text);
-  if (threshold && Number.isFinite(Number(threshold[2]))) return { column: threshold[1], threshold: Number(threshold[2]) };
+  if (threshold && Number.isFinite(Number(threshold[2])))
+    return { column: threshold[1], threshold: Number(threshold[2]) };
   const at = text.indexOf('=');
   if (at <= 0) return null;
   return { column: text.slice(0, at), values: text.slice(at + 1).split(',') };
@@ -89,10 +114,15 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     return undefined;
   };
   const session: Partial<Session> = {};
-  const data = params.get('data'), config = params.get('config'), demo = params.get('demo');
+  const data = params.get('data'),
+    config = params.get('config'),
+    demo = params.get('demo');
   if (data !== null) {
     const main = url('data', data);
-    const metadata = params.getAll('metadata').map((m) => url('metadata', m)).filter((m): m is string => m !== null);
+    const metadata = params
+      .getAll('metadata')
+      .map((m) => url('metadata', m))
+      .filter((m): m is string => m !== null);
     if (main) session.data = { kind: 'url', data: main, metadata };
   } else if (config !== null) {
     const at = url('config', config);
@@ -109,8 +139,12 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
   if (conceptText !== null) {
     const c = columnValues(conceptText);
     if (!c) problems.push(`concept=${conceptText} is not column=value,... or column>=number`);
-    else session.concept = ('threshold' in c ? { column: c.column, kind: 'threshold', threshold: c.threshold }
-      : { column: c.column, kind: 'values', positives: c.values }) satisfies Concept;
+    else
+      session.concept = (
+        'threshold' in c
+          ? { column: c.column, kind: 'threshold', threshold: c.threshold }
+          : { column: c.column, kind: 'values', positives: c.values }
+      ) satisfies Concept;
   }
   const queriesText = params.get('queries');
   if (queriesText !== null) {
@@ -119,57 +153,79 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     else session.queries = { kind: 'values', column: q.column, values: q.values } satisfies QuerySubset;
   }
   const isCount = (v: number) => Number.isInteger(v) && v >= 0;
-  const perClass = number('per-class', isCount, 'a count'), seed = number('seed', isCount, 'a non-negative integer');
+  const perClass = number('per-class', isCount, 'a count'),
+    seed = number('seed', isCount, 'a non-negative integer');
   if (perClass !== undefined || seed !== undefined) {
     session.draw = { perClass: perClass ?? DEFAULT_SESSION.draw.perClass, seed: seed ?? DEFAULT_SESSION.draw.seed };
   }
   const rowsText = params.get('observations');
   let drawn = true;
   if (rowsText !== null) {
-    const rows = rowsText.split(',').filter((r) => r.trim() !== '').map(Number);
+    const rows = rowsText
+      .split(',')
+      .filter((r) => r.trim() !== '')
+      .map(Number);
     if (rows.every(isCount)) {
       session.observations = [...new Set(rows)].sort((a, b) => a - b);
       drawn = false;
     } else problems.push(`observations=${rowsText} is not a list of row numbers`);
   }
   const isPositive = (v: number) => v > 0 && Number.isFinite(v);
-  const epsilon = number('epsilon', isPositive, 'a positive number'), strength = number('strength', isPositive, 'a positive number');
+  const epsilon = number('epsilon', isPositive, 'a positive number'),
+    strength = number('strength', isPositive, 'a positive number');
   if (epsilon !== undefined) session.epsilon = epsilon;
   if (strength !== undefined) session.strength = strength;
   const selected = number('selected', isCount, 'a row number');
-  const tab = params.get('tab'), colorBy = params.get('color-by');
+  const tab = params.get('tab'),
+    colorBy = params.get('color-by');
   let compare: CompareLink | undefined;
   const compared = params.getAll('compare');
   if (compared.length) {
     // Held to the link's schema (session_schema.ts: compareLink), so the link the page writes opens again.
     const typed = compared.filter((c) => c !== 'layers-demo');
     if (typed.length > SCHEMA_LIMITS.files) {
-      problems.push(`compare= is given ${typed.length} URLs; gpprobe compares at most ${SCHEMA_LIMITS.files} (the first ${SCHEMA_LIMITS.files} are read)`);
+      problems.push(
+        `compare= is given ${typed.length} URLs; gpprobe compares at most ${SCHEMA_LIMITS.files} (the first ${SCHEMA_LIMITS.files} are read)`,
+      );
     }
-    const urls = typed.slice(0, SCHEMA_LIMITS.files).map((c) => url('compare', c)).filter((c): c is string => c !== null).filter((c) => {
-      if (c.length <= SCHEMA_LIMITS.url) return true;
-      problems.push(`compare=${c.slice(0, 40)}… is a URL of ${c.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.url.toLocaleString('en-US')}`);
-      return false;
-    });
+    const urls = typed
+      .slice(0, SCHEMA_LIMITS.files)
+      .map((c) => url('compare', c))
+      .filter((c): c is string => c !== null)
+      .filter((c) => {
+        if (c.length <= SCHEMA_LIMITS.url) return true;
+        problems.push(
+          `compare=${c.slice(0, 40)}… is a URL of ${c.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.url.toLocaleString('en-US')}`,
+        );
+        return false;
+      });
     let column = params.get('compare-concepts');
     const view = params.get('compare-view') ?? 'table';
     if (column !== null && column.length > SCHEMA_LIMITS.text) {
-      problems.push(`compare-concepts= is a column name of ${column.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.text.toLocaleString('en-US')} (the session's concepts are compared)`);
+      problems.push(
+        `compare-concepts= is a column name of ${column.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.text.toLocaleString('en-US')} (the session's concepts are compared)`,
+      );
       column = null;
     }
-    if (!(COMPARE_VIEWS as readonly string[]).includes(view)) problems.push(`compare-view=${view} is not one of ${COMPARE_VIEWS.join(', ')}`);
+    if (!(COMPARE_VIEWS as readonly string[]).includes(view))
+      problems.push(`compare-view=${view} is not one of ${COMPARE_VIEWS.join(', ')}`);
     compare = {
       sources: compared.includes('layers-demo') ? { kind: 'demo' } : { kind: 'urls', urls },
       concepts: column ? { kind: 'values', column } : { kind: 'session' },
-      view: (COMPARE_VIEWS as readonly string[]).includes(view) ? view as CompareLink['view'] : 'table',
+      view: (COMPARE_VIEWS as readonly string[]).includes(view) ? (view as CompareLink['view']) : 'table',
       shown: 0,
       run: true,
     };
   }
   return {
     link: {
-      session, drawn,
-      view: { ...(tab !== null ? { tab } : {}), ...(colorBy !== null ? { colorBy } : {}), ...(selected !== undefined ? { selected } : {}) },
+      session,
+      drawn,
+      view: {
+        ...(tab !== null ? { tab } : {}),
+        ...(colorBy !== null ? { colorBy } : {}),
+        ...(selected !== undefined ? { selected } : {}),
+      },
       ...(compare ? { compare } : {}),
     },
     problems,

@@ -6,7 +6,13 @@ import { signal } from '@preact/signals';
 export type Prompt =
   | { kind: 'hosts'; origins: string[]; files: string[]; answer(load: boolean): void }
   /** `missing`: the name a link asked for that the config does not have. */
-  | { kind: 'embedding'; config: string; embeddings: { name: string; shape: [number, number] }[]; missing?: string; answer(index: number | null): void };
+  | {
+      kind: 'embedding';
+      config: string;
+      embeddings: { name: string; shape: [number, number] }[];
+      missing?: string;
+      answer(index: number | null): void;
+    };
 
 export const prompt = signal<Prompt | null>(null);
 
@@ -14,12 +20,15 @@ export const prompt = signal<Prompt | null>(null);
 let queue: Promise<unknown> = Promise.resolve();
 
 function ask<T>(make: (answer: (value: T) => void) => Prompt): Promise<T> {
-  const asked = queue.then(() => new Promise<T>((resolve) => {
-    prompt.value = make((value) => {
-      prompt.value = null;
-      resolve(value);
-    });
-  }));
+  const asked = queue.then(
+    () =>
+      new Promise<T>((resolve) => {
+        prompt.value = make((value) => {
+          prompt.value = null;
+          resolve(value);
+        });
+      }),
+  );
   queue = asked.catch(() => undefined);
   return asked;
 }
@@ -44,10 +53,14 @@ function foreignOrigins(urls: string[]): string[] {
 export async function confirmOrigins(urls: string[]): Promise<void> {
   const origins = foreignOrigins(urls);
   if (origins.length === 0) return;
-  const files = urls.filter((u) => origins.includes(new URL(u).origin)).map((u) => new URL(u).pathname.split('/').pop() || u);
+  const files = urls
+    .filter((u) => origins.includes(new URL(u).origin))
+    .map((u) => new URL(u).pathname.split('/').pop() || u);
   const load = await ask<boolean>((answer) => ({ kind: 'hosts', origins, files, answer }));
   if (!load) {
-    throw new Error(`Not loaded: ${files.join(', ')} from ${origins.join(', ')} (loading data from another site needs your confirmation).`);
+    throw new Error(
+      `Not loaded: ${files.join(', ')} from ${origins.join(', ')} (loading data from another site needs your confirmation).`,
+    );
   }
   allowOrigins(origins);
 }
@@ -56,6 +69,16 @@ export async function confirmOrigins(urls: string[]): Promise<void> {
  * The embedding of a Projector config the reader picks; null when they cancel. `missing`: the name a
  * link asked for and the config does not have (the dialog says so).
  */
-export function chooseEmbedding(config: string, embeddings: { name: string; shape: [number, number] }[], missing?: string): Promise<number | null> {
-  return ask<number | null>((answer) => ({ kind: 'embedding', config, embeddings, ...(missing !== undefined ? { missing } : {}), answer }));
+export function chooseEmbedding(
+  config: string,
+  embeddings: { name: string; shape: [number, number] }[],
+  missing?: string,
+): Promise<number | null> {
+  return ask<number | null>((answer) => ({
+    kind: 'embedding',
+    config,
+    embeddings,
+    ...(missing !== undefined ? { missing } : {}),
+    answer,
+  }));
 }

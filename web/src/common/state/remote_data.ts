@@ -21,7 +21,10 @@ export async function loadUrlData(ref: UrlRef): Promise<{ summary: DatasetSummar
   await confirmOrigins(urls);
   const files = urls.map((url) => ({ url, name: fileNameOf(url) }));
   const summary = await request(`Loading ${files.map((f) => f.name).join(' + ')}`, {
-    kind: 'load-urls', role: 'main', name: files.map((f) => f.name).join(' + '), urls: files,
+    kind: 'load-urls',
+    role: 'main',
+    name: files.map((f) => f.name).join(' + '),
+    urls: files,
   });
   tellNotes(summary);
   return { summary, ref };
@@ -37,17 +40,32 @@ export async function loadOodUrl(url: string): Promise<DatasetSummary> {
 export async function loadProjectorData(ref: ProjectorRef): Promise<{ summary: DatasetSummary; ref: DataRef }> {
   await confirmOrigins([ref.config]);
   const configName = fileNameOf(ref.config);
-  const embeddings = await request(`Reading ${configName}`, { kind: 'read-projector-config', url: ref.config, name: configName });
+  const embeddings = await request(`Reading ${configName}`, {
+    kind: 'read-projector-config',
+    url: ref.config,
+    name: configName,
+  });
   let index = embeddings.findIndex((e) => e.tensorName === ref.embedding);
   if (index < 0 && embeddings.length === 1) index = 0;
   if (index < 0) {
-    const picked = await chooseEmbedding(configName, embeddings.map((e) => ({ name: e.tensorName, shape: e.tensorShape })), ref.embedding || undefined);
+    const picked = await chooseEmbedding(
+      configName,
+      embeddings.map((e) => ({ name: e.tensorName, shape: e.tensorShape })),
+      ref.embedding || undefined,
+    );
     if (picked === null) throw new Error(`Not loaded: no embedding of ${configName} was chosen.`);
     index = picked;
   }
   const embedding = embeddings[index];
-  await confirmOrigins([embedding.tensorUrl, ...(embedding.metadataUrl ? [embedding.metadataUrl] : []), ...(embedding.sprite ? [embedding.sprite.imageUrl] : [])]);
-  const summary = await request(`Loading ${embedding.tensorName} from ${configName}`, { kind: 'load-projector', embedding });
+  await confirmOrigins([
+    embedding.tensorUrl,
+    ...(embedding.metadataUrl ? [embedding.metadataUrl] : []),
+    ...(embedding.sprite ? [embedding.sprite.imageUrl] : []),
+  ]);
+  const summary = await request(`Loading ${embedding.tensorName} from ${configName}`, {
+    kind: 'load-projector',
+    embedding,
+  });
   tellNotes(summary);
   return { summary, ref: { kind: 'projector', config: ref.config, embedding: embedding.tensorName } };
 }

@@ -14,8 +14,7 @@ export type DataRef =
   | { kind: 'projector'; config: string; embedding: string };
 
 export type Concept =
-  | { column: string; kind: 'values'; positives: string[] }
-  | { column: string; kind: 'threshold'; threshold: number };  // positive when value >= threshold
+  { column: string; kind: 'values'; positives: string[] } | { column: string; kind: 'threshold'; threshold: number }; // positive when value >= threshold
 
 export type OodSetup =
   | { kind: 'none' }
@@ -40,8 +39,15 @@ export interface Session {
 export type QuerySubset = { kind: 'all' } | { kind: 'values'; column: string; values: string[] };
 
 export const DEFAULT_SESSION: Session = {
-  version: 1, data: null, concept: null, observations: [], epsilon: DEFAULTS.epsilon, strength: DEFAULTS.strength,
-  draw: { perClass: 8, seed: 1 }, ood: { kind: 'none' }, queries: { kind: 'all' },
+  version: 1,
+  data: null,
+  concept: null,
+  observations: [],
+  epsilon: DEFAULTS.epsilon,
+  strength: DEFAULTS.strength,
+  draw: { perClass: 8, seed: 1 },
+  ood: { kind: 'none' },
+  queries: { kind: 'all' },
 };
 
 /** The text of a cell as the concept and table show it. */
@@ -100,12 +106,19 @@ export function defaultPositive(column: Column): { value: string; reason: string
   if (counts.length === 0) return null;
   const total = counts.reduce((n, c) => n + c.count, 0);
   const isBalanced = (c: ValueCount) => Math.min(c.count, total - c.count) >= BALANCED_SHARE * total;
-  const yes = counts.find((c) => POSITIVE_WORDS.includes(c.value.trim().toLowerCase()) || (c.value.trim() !== '' && Number(c.value) === 1));
+  const yes = counts.find(
+    (c) => POSITIVE_WORDS.includes(c.value.trim().toLowerCase()) || (c.value.trim() !== '' && Number(c.value) === 1),
+  );
   const first = yes ?? counts[0];
-  const reason = yes ? `“${yes.value}” means yes in a ${counts.length === 2 ? 'two-valued ' : ''}label column`
-    : column.kind === 'number' ? 'its smallest value' : 'its most common value';
+  const reason = yes
+    ? `“${yes.value}” means yes in a ${counts.length === 2 ? 'two-valued ' : ''}label column`
+    : column.kind === 'number'
+      ? 'its smallest value'
+      : 'its most common value';
   if (isBalanced(first)) return { value: first.value, reason, balanced: true };
-  const nearest = counts.reduce((best, c) => (Math.abs(c.count - total / 2) < Math.abs(best.count - total / 2) ? c : best));
+  const nearest = counts.reduce((best, c) =>
+    Math.abs(c.count - total / 2) < Math.abs(best.count - total / 2) ? c : best,
+  );
   if (nearest === first) return { value: first.value, reason, balanced: false };
   return {
     value: nearest.value,
@@ -146,7 +159,9 @@ export function conceptLabels(concept: Concept, columns: Column[], rows: number)
 
 /** Adds `row` to the observations, or removes it when it is one. */
 export function toggleObservation(observations: number[], row: number): number[] {
-  return observations.includes(row) ? observations.filter((r) => r !== row) : [...observations, row].sort((a, b) => a - b);
+  return observations.includes(row)
+    ? observations.filter((r) => r !== row)
+    : [...observations, row].sort((a, b) => a - b);
 }
 
 /** 1 for in-distribution rows of the main dataset under a column-based OOD setup, else null. */
@@ -209,8 +224,14 @@ export function parseSession(text: string, what = 'the session file'): Session {
   }
   const f = checkFields(json, SESSION_FIELDS, `${what}: `);
   return {
-    version: 1, data: f.data ?? null, concept: f.concept ?? null, observations: f.observations!,
-    epsilon: f.epsilon!, strength: f.strength!, draw: f.draw ?? DEFAULT_SESSION.draw, ood: f.ood ?? { kind: 'none' },
+    version: 1,
+    data: f.data ?? null,
+    concept: f.concept ?? null,
+    observations: f.observations!,
+    epsilon: f.epsilon!,
+    strength: f.strength!,
+    draw: f.draw ?? DEFAULT_SESSION.draw,
+    ood: f.ood ?? { kind: 'none' },
     queries: f.queries ?? { kind: 'all' },
   };
 }

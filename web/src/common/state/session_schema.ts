@@ -51,11 +51,13 @@ function fail(path: string, what: string, value: unknown): never {
   throw new SchemaError(`${path} must be ${what}, got ${shown(value)}`);
 }
 
-const text = (max: number = SCHEMA_LIMITS.text): Check<string> => (v, path) => {
-  if (typeof v !== 'string') fail(path, 'a text', v);
-  if (v.length > max) fail(path, `a text of at most ${max} characters`, `a text of ${v.length}`);
-  return v;
-};
+const text =
+  (max: number = SCHEMA_LIMITS.text): Check<string> =>
+  (v, path) => {
+    if (typeof v !== 'string') fail(path, 'a text', v);
+    if (v.length > max) fail(path, `a text of at most ${max} characters`, `a text of ${v.length}`);
+    return v;
+  };
 
 /** An absolute http: or https: URL (data is only ever fetched over HTTP). */
 const httpUrl: Check<string> = (v, path) => {
@@ -70,17 +72,25 @@ const httpUrl: Check<string> = (v, path) => {
   return url.href;
 };
 
-const count = (max: number = SCHEMA_LIMITS.count): Check<number> => (v, path) => {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) fail(path, `a whole number from 0 to ${max}`, v);
-  return v;
-};
+const count =
+  (max: number = SCHEMA_LIMITS.count): Check<number> =>
+  (v, path) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+      fail(path, `a whole number from 0 to ${max}`, v);
+    return v;
+  };
 
-const number = (test: (v: number) => boolean, what: string): Check<number> => (v, path) => {
-  if (typeof v !== 'number' || !test(v)) fail(path, what, v);
-  return v;
-};
+const number =
+  (test: (v: number) => boolean, what: string): Check<number> =>
+  (v, path) => {
+    if (typeof v !== 'number' || !test(v)) fail(path, what, v);
+    return v;
+  };
 
-const epsilon = number((v) => v >= SCHEMA_LIMITS.epsilon[0] && v <= SCHEMA_LIMITS.epsilon[1], 'a number from 1e-300 to 1e300');
+const epsilon = number(
+  (v) => v >= SCHEMA_LIMITS.epsilon[0] && v <= SCHEMA_LIMITS.epsilon[1],
+  'a number from 1e-300 to 1e300',
+);
 const strength = number((v) => v > 0 && v <= SCHEMA_LIMITS.strength, 'a number above 0, at most 1e300');
 const finite = number(Number.isFinite, 'a finite number');
 
@@ -129,10 +139,22 @@ const texts = list(text(), SCHEMA_LIMITS.values);
 export const dataRef: Check<DataRef> = (v, path) => {
   const d = object(v, path);
   switch (kindOf(d, path, ['demo', 'upload', 'url', 'projector'] as const)) {
-    case 'demo': return { kind: 'demo', id: text(100)(d.id, `${path}.id`) };
-    case 'upload': return { kind: 'upload', files: files(d.files, `${path}.files`) };
-    case 'url': return { kind: 'url', data: httpUrl(d.data, `${path}.data`), metadata: optional(list(httpUrl, SCHEMA_LIMITS.files), [])(d.metadata, `${path}.metadata`) };
-    case 'projector': return { kind: 'projector', config: httpUrl(d.config, `${path}.config`), embedding: optional(text(), '')(d.embedding, `${path}.embedding`) };
+    case 'demo':
+      return { kind: 'demo', id: text(100)(d.id, `${path}.id`) };
+    case 'upload':
+      return { kind: 'upload', files: files(d.files, `${path}.files`) };
+    case 'url':
+      return {
+        kind: 'url',
+        data: httpUrl(d.data, `${path}.data`),
+        metadata: optional(list(httpUrl, SCHEMA_LIMITS.files), [])(d.metadata, `${path}.metadata`),
+      };
+    case 'projector':
+      return {
+        kind: 'projector',
+        config: httpUrl(d.config, `${path}.config`),
+        embedding: optional(text(), '')(d.embedding, `${path}.embedding`),
+      };
   }
 };
 
@@ -147,8 +169,14 @@ export const concept: Check<Concept> = (v, path) => {
 export const oodSetup: Check<OodSetup> = (v, path) => {
   const o = object(v, path);
   switch (kindOf(o, path, ['none', 'column', 'file'] as const)) {
-    case 'none': return { kind: 'none' };
-    case 'column': return { kind: 'column', column: text()(o.column, `${path}.column`), inDistribution: texts(o.inDistribution, `${path}.inDistribution`) };
+    case 'none':
+      return { kind: 'none' };
+    case 'column':
+      return {
+        kind: 'column',
+        column: text()(o.column, `${path}.column`),
+        inDistribution: texts(o.inDistribution, `${path}.inDistribution`),
+      };
     case 'file': {
       const url = o.url === undefined ? undefined : httpUrl(o.url, `${path}.url`);
       return { kind: 'file', files: files(o.files, `${path}.files`), ...(url !== undefined ? { url } : {}) };
@@ -169,7 +197,8 @@ export const draw: Check<Session['draw']> = (v, path) => {
 };
 
 /** Row numbers, sorted and without repeats (their order and repeats mean nothing). */
-export const rows: Check<number[]> = (v, path) => [...new Set(list(count(), SCHEMA_LIMITS.rows)(v, path))].sort((a, b) => a - b);
+export const rows: Check<number[]> = (v, path) =>
+  [...new Set(list(count(), SCHEMA_LIMITS.rows)(v, path))].sort((a, b) => a - b);
 
 /** The fields of a session (Session, without its version) and their checks: one table for every reader. */
 export const SESSION_FIELDS = {
@@ -202,16 +231,27 @@ export const COMPARE_VIEWS = ['table', 'profile', 'grid'] as const;
 export const compareLink: Check<CompareLink> = (v, path) => {
   const c = object(v, path);
   const src = object(c.sources, `${path}.sources`);
-  const sources: CompareLink['sources'] = kindOf(src, `${path}.sources`, ['demo', 'urls'] as const) === 'demo'
-    ? { kind: 'demo' } : { kind: 'urls', urls: list(httpUrl, SCHEMA_LIMITS.files)(src.urls, `${path}.sources.urls`) };
+  const sources: CompareLink['sources'] =
+    kindOf(src, `${path}.sources`, ['demo', 'urls'] as const) === 'demo'
+      ? { kind: 'demo' }
+      : { kind: 'urls', urls: list(httpUrl, SCHEMA_LIMITS.files)(src.urls, `${path}.sources.urls`) };
   const con = c.concepts === undefined ? { kind: 'session' } : object(c.concepts, `${path}.concepts`);
-  const concepts: CompareLink['concepts'] = kindOf(con, `${path}.concepts`, ['session', 'values'] as const) === 'session'
-    ? { kind: 'session' } : { kind: 'values', column: text()(con.column, `${path}.concepts.column`) };
+  const concepts: CompareLink['concepts'] =
+    kindOf(con, `${path}.concepts`, ['session', 'values'] as const) === 'session'
+      ? { kind: 'session' }
+      : { kind: 'values', column: text()(con.column, `${path}.concepts.column`) };
   const view = optional(text(20), 'table')(c.view, `${path}.view`);
-  if (!(COMPARE_VIEWS as readonly string[]).includes(view)) fail(`${path}.view`, `one of ${COMPARE_VIEWS.map((x) => `"${x}"`).join(', ')}`, view);
+  if (!(COMPARE_VIEWS as readonly string[]).includes(view))
+    fail(`${path}.view`, `one of ${COMPARE_VIEWS.map((x) => `"${x}"`).join(', ')}`, view);
   const run = c.run === undefined ? true : c.run;
   if (typeof run !== 'boolean') fail(`${path}.run`, 'true or false', run);
-  return { sources, concepts, view: view as CompareLink['view'], shown: optional(count(1000), 0)(c.shown, `${path}.shown`), run };
+  return {
+    sources,
+    concepts,
+    view: view as CompareLink['view'],
+    shown: optional(count(1000), 0)(c.shown, `${path}.shown`),
+    run,
+  };
 };
 
 /** The view a link carries beside the session. */
@@ -227,7 +267,10 @@ export const VIEW_FIELDS = {
  * the observations "rows").
  */
 export function checkFields<F extends Record<string, Check<unknown>>>(
-  value: Record<string, unknown>, fields: F, prefix = '', rename: Partial<Record<keyof F, string>> = {},
+  value: Record<string, unknown>,
+  fields: F,
+  prefix = '',
+  rename: Partial<Record<keyof F, string>> = {},
 ): { [K in keyof F]?: ReturnType<F[K]> } {
   const out: { [K in keyof F]?: ReturnType<F[K]> } = {};
   for (const key of Object.keys(fields) as (keyof F & string)[]) {
@@ -249,7 +292,9 @@ export function checkObject(value: unknown, what: string): Record<string, unknow
 /** JSON text of at most SCHEMA_LIMITS.stateBytes, parsed; `what` names it in errors. */
 export function parseStateJson(textValue: string, what: string): unknown {
   if (textValue.length > SCHEMA_LIMITS.stateBytes) {
-    throw new SchemaError(`${what} holds ${textValue.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.stateBytes.toLocaleString('en-US')}`);
+    throw new SchemaError(
+      `${what} holds ${textValue.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.stateBytes.toLocaleString('en-US')}`,
+    );
   }
   try {
     return JSON.parse(textValue);
@@ -268,11 +313,15 @@ export function inflateBounded(bytes: Uint8Array, max: number, what: string): Ui
   let total = 0;
   const inflater = new Inflate((chunk) => {
     total += chunk.length;
-    if (total > max) throw new SchemaError(`${what} inflates to more than ${max.toLocaleString('en-US')} bytes; gpprobe reads at most that`);
+    if (total > max)
+      throw new SchemaError(
+        `${what} inflates to more than ${max.toLocaleString('en-US')} bytes; gpprobe reads at most that`,
+      );
     chunks.push(chunk);
   });
   const STEP = 1024;
-  for (let at = 0; at < bytes.length; at += STEP) inflater.push(bytes.subarray(at, at + STEP), at + STEP >= bytes.length);
+  for (let at = 0; at < bytes.length; at += STEP)
+    inflater.push(bytes.subarray(at, at + STEP), at + STEP >= bytes.length);
   if (bytes.length === 0) inflater.push(bytes, true);
   const out = new Uint8Array(total);
   let at = 0;

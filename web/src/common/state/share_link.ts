@@ -15,7 +15,17 @@
 // the current one in `migrate` (tests/web/share_link.test.ts keeps a committed v1 link).
 import { deflateSync } from 'fflate';
 import { DEFAULT_SESSION, type Session } from './session.ts';
-import { checkFields, checkObject, compareLink, inflateBounded, SCHEMA_LIMITS, SchemaError, SESSION_FIELDS, VIEW_FIELDS, type CompareLink } from './session_schema.ts';
+import {
+  checkFields,
+  checkObject,
+  compareLink,
+  inflateBounded,
+  SCHEMA_LIMITS,
+  SchemaError,
+  SESSION_FIELDS,
+  VIEW_FIELDS,
+  type CompareLink,
+} from './session_schema.ts';
 
 const LINK_VERSION = 1;
 
@@ -52,9 +62,18 @@ export interface LinkTarget {
 function linkJson(link: LinkState): Record<string, unknown> {
   const s = link.session;
   return {
-    v: LINK_VERSION, data: s.data, concept: s.concept, draw: s.draw, ...(link.drawn ? {} : { rows: s.observations }),
-    epsilon: s.epsilon, strength: s.strength, ood: s.ood, queries: s.queries,
-    tab: link.view.tab, colorBy: link.view.colorBy, selected: link.view.selected,
+    v: LINK_VERSION,
+    data: s.data,
+    concept: s.concept,
+    draw: s.draw,
+    ...(link.drawn ? {} : { rows: s.observations }),
+    epsilon: s.epsilon,
+    strength: s.strength,
+    ood: s.ood,
+    queries: s.queries,
+    tab: link.view.tab,
+    colorBy: link.view.colorBy,
+    selected: link.view.selected,
     ...(link.compare ? { compare: link.compare } : {}),
   };
 }
@@ -65,14 +84,17 @@ function linkJson(link: LinkState): Record<string, unknown> {
  * refuses the whole link with a message naming it, before anything is applied or saved.
  */
 export function migrate(value: unknown): LinkState {
-  const json = checkObject(value, 'this link\'s state');
+  const json = checkObject(value, "this link's state");
   const version = json.v;
-  if (!Number.isInteger(version) || (version as number) < 1) throw new SchemaError('this link is not a gpprobe link (no version)');
+  if (!Number.isInteger(version) || (version as number) < 1)
+    throw new SchemaError('this link is not a gpprobe link (no version)');
   if ((version as number) > LINK_VERSION) {
-    throw new SchemaError(`this link was made by a newer gpprobe (link version ${String(version)}; this one reads up to ${LINK_VERSION})`);
+    throw new SchemaError(
+      `this link was made by a newer gpprobe (link version ${String(version)}; this one reads up to ${LINK_VERSION})`,
+    );
   }
   // Version 1 is the current version: nothing to convert yet. A later version adds its step here.
-  const prefix = 'this link\'s ';
+  const prefix = "this link's ";
   const f = checkFields(json, SESSION_FIELDS, prefix, { observations: 'rows' });
   const view = checkFields(json, VIEW_FIELDS, prefix);
   const session: Session = {
@@ -88,8 +110,13 @@ export function migrate(value: unknown): LinkState {
   };
   const compare = json.compare === undefined ? undefined : compareLink(json.compare, `${prefix}compare`);
   return {
-    session, drawn: f.observations === undefined,
-    view: { tab: view.tab ?? DEFAULT_VIEW.tab, colorBy: view.colorBy ?? DEFAULT_VIEW.colorBy, selected: view.selected ?? null },
+    session,
+    drawn: f.observations === undefined,
+    view: {
+      tab: view.tab ?? DEFAULT_VIEW.tab,
+      colorBy: view.colorBy ?? DEFAULT_VIEW.colorBy,
+      selected: view.selected ?? null,
+    },
     ...(compare ? { compare } : {}),
   };
 }
@@ -119,20 +146,22 @@ export function decodeLink(hash: string): LinkState | null {
   const value = new URLSearchParams(hash.replace(/^#/, '')).get('s');
   if (value === null) return null;
   if (value.length > SCHEMA_LIMITS.linkChars) {
-    throw new SchemaError(`this link's state (#s=...) is ${value.length.toLocaleString('en-US')} characters long; gpprobe reads at most ${SCHEMA_LIMITS.linkChars.toLocaleString('en-US')}`);
+    throw new SchemaError(
+      `this link's state (#s=...) is ${value.length.toLocaleString('en-US')} characters long; gpprobe reads at most ${SCHEMA_LIMITS.linkChars.toLocaleString('en-US')}`,
+    );
   }
   let bytes: Uint8Array;
   try {
-    bytes = inflateBounded(fromBase64Url(value), SCHEMA_LIMITS.stateBytes, 'this link\'s state (#s=...)');
+    bytes = inflateBounded(fromBase64Url(value), SCHEMA_LIMITS.stateBytes, "this link's state (#s=...)");
   } catch (error) {
     if (error instanceof SchemaError) throw error;
-    throw new SchemaError('this link\'s state (#s=...) is damaged: it may have been cut off when it was copied');
+    throw new SchemaError("this link's state (#s=...) is damaged: it may have been cut off when it was copied");
   }
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    throw new SchemaError('this link\'s state (#s=...) is damaged: it may have been cut off when it was copied');
+    throw new SchemaError("this link's state (#s=...) is damaged: it may have been cut off when it was copied");
   }
   return migrate(json);
 }

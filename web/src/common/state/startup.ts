@@ -8,8 +8,24 @@ import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from './engine_tasks.ts';
 import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
-  autoRun, backend, dataset, engineFused, engineThreads, demos, envelope, opening, preview, probeBasis, queryBelief, redrawing, results, runProbe, selected, session,
-  SESSION_KEY, type DemoEntry,
+  autoRun,
+  backend,
+  dataset,
+  engineFused,
+  engineThreads,
+  demos,
+  envelope,
+  opening,
+  preview,
+  probeBasis,
+  queryBelief,
+  redrawing,
+  results,
+  runProbe,
+  selected,
+  session,
+  SESSION_KEY,
+  type DemoEntry,
 } from './store.ts';
 
 function debounced(ms: number, run: () => void): () => void {
@@ -45,7 +61,9 @@ export async function start(spawn: () => WorkerPort, { persistent, onLinkFailed 
     return;
   }
   try {
-    const manifest = await fetch(new URL('demo/manifest.json', document.baseURI)).then((r) => r.json() as Promise<{ datasets: DemoEntry[] }>);
+    const manifest = await fetch(new URL('demo/manifest.json', document.baseURI)).then(
+      (r) => r.json() as Promise<{ datasets: DemoEntry[] }>,
+    );
     demos.value = manifest.datasets;
   } catch {
     notify('error', 'The demo datasets could not be loaded (demo/manifest.json).');
@@ -84,13 +102,22 @@ export async function start(spawn: () => WorkerPort, { persistent, onLinkFailed 
     hyperparameters = JSON.stringify([epsilon, strength]);
     if (!dataset.value || opening.value || redrawing.value) return;
     clearTimeout(timer);
-    timer = setTimeout(() => { if (autoRun.value && !opening.value && !redrawing.value) void runProbe(); }, moved ? 120 : 0);
+    timer = setTimeout(
+      () => {
+        if (autoRun.value && !opening.value && !redrawing.value) void runProbe();
+      },
+      moved ? 120 : 0,
+    );
   });
   // Hyperparameter views.
   const refreshPrior = debounced(60, () => {
     const { epsilon, strength } = session.value;
-    request(null, { kind: 'belief-preview', epsilon, strength, grid: previewGrid }).then((p) => { preview.value = p; }, report);
-    request(null, { kind: 'envelope', epsilon }).then((e) => { envelope.value = e; }, report);
+    request(null, { kind: 'belief-preview', epsilon, strength, grid: previewGrid }).then((p) => {
+      preview.value = p;
+    }, report);
+    request(null, { kind: 'envelope', epsilon }).then((e) => {
+      envelope.value = e;
+    }, report);
   });
   // Only when ε or s change: the session signal also changes with every observation toggled, and a new
   // (equal) envelope would redraw the judged-probability plot a second time after each toggle.
@@ -101,15 +128,21 @@ export async function start(spawn: () => WorkerPort, { persistent, onLinkFailed 
   });
   // The selected query's belief.
   effect(() => {
-    const r = results.value, row = selected.value;
+    const r = results.value,
+      row = selected.value;
     if (!r || row === null || row >= r.scores.latentMean.length) {
       queryBelief.value = null;
       return;
     }
     request(null, {
-      kind: 'query-belief', mean: r.scores.latentMean[row], variance: r.scores.latentVariance[row],
-      epsilon: session.value.epsilon, grid: previewGrid,
-    }).then((b) => { queryBelief.value = b; }, report);
+      kind: 'query-belief',
+      mean: r.scores.latentMean[row],
+      variance: r.scores.latentVariance[row],
+      epsilon: session.value.epsilon,
+      grid: previewGrid,
+    }).then((b) => {
+      queryBelief.value = b;
+    }, report);
   });
 }
 

@@ -10,8 +10,16 @@ import type { DatasetSummary, ProbeRun } from '../../labs/probe/worker/protocol.
 import type { ResultOf } from '../worker/protocol.ts';
 import { notify, report, request, startTask } from './engine_tasks.ts';
 import {
-  conceptLabels, DEFAULT_SESSION, queryRows as subsetRows, record, redo as redoHistory, toggleObservation as toggled,
-  undo as undoHistory, type Concept, type History, type Session,
+  conceptLabels,
+  DEFAULT_SESSION,
+  queryRows as subsetRows,
+  record,
+  redo as redoHistory,
+  toggleObservation as toggled,
+  undo as undoHistory,
+  type Concept,
+  type History,
+  type Session,
 } from './session.ts';
 
 export interface DemoEntry {
@@ -71,7 +79,8 @@ function sessionPart<T>(select: (s: Session) => T) {
   let last: T | undefined;
   let text = '';
   return computed(() => {
-    const part = select(session.value), next = JSON.stringify(part);
+    const part = select(session.value),
+      next = JSON.stringify(part);
     if (last === undefined || next !== text) [last, text] = [part, next];
     return last;
   });
@@ -81,7 +90,8 @@ const querySubset = sessionPart((s) => s.queries);
 /** Concept labels of every row: computed again only when the data or the concept change (not when an
  * observation is toggled), so the plots that colour by them are not redrawn before the new scores come. */
 export const labels = computed<Uint8Array | null>(() => {
-  const d = dataset.value, c = concept.value;
+  const d = dataset.value,
+    c = concept.value;
   return d && c ? conceptLabels(c, d.columns, d.rows) : null;
 });
 /** Rows of the query subset (null: all rows). Plots, table and export show these. Like the labels,
@@ -94,7 +104,15 @@ export const queryRows = computed<Int32Array | null>(() => {
 /** The part of the session results depend on. */
 export const probeBasis = computed(() => {
   const s = session.value;
-  return JSON.stringify([dataset.value?.name, dataset.value?.rows, oodDataset.value?.name, s.concept, s.observations, s.epsilon, s.strength]);
+  return JSON.stringify([
+    dataset.value?.name,
+    dataset.value?.rows,
+    oodDataset.value?.name,
+    s.concept,
+    s.observations,
+    s.epsilon,
+    s.strength,
+  ]);
 });
 export const resultsStale = computed(() => results.value !== null && results.value.basis !== probeBasis.value);
 export const canUndo = computed(() => history.value.past.length > 0);
@@ -107,9 +125,14 @@ function drawKey(perClass: number, seed: number): string {
 
 /** Whether the observations are exactly what the session's draw gives (so a link can say "the draw"). */
 export const observationsDrawn = computed(() => {
-  const d = lastDraw.value, s = session.value;
-  return d !== null && d.key === drawKey(s.draw.perClass, s.draw.seed) && d.rows.length === s.observations.length
-    && d.rows.every((r, i) => r === s.observations[i]);
+  const d = lastDraw.value,
+    s = session.value;
+  return (
+    d !== null &&
+    d.key === drawKey(s.draw.perClass, s.draw.seed) &&
+    d.rows.length === s.observations.length &&
+    d.rows.every((r, i) => r === s.observations[i])
+  );
 });
 
 // ---- session changes ----
@@ -123,7 +146,11 @@ let lastCoalesce: { key: string; at: number } | null = null;
 export function commit(next: Session, coalesce?: string): void {
   if (JSON.stringify(next) === JSON.stringify(session.value)) return;
   const now = Date.now();
-  const merge = coalesce !== undefined && lastCoalesce?.key === coalesce && now - lastCoalesce.at < 1000 && history.value.past.length > 0;
+  const merge =
+    coalesce !== undefined &&
+    lastCoalesce?.key === coalesce &&
+    now - lastCoalesce.at < 1000 &&
+    history.value.past.length > 0;
   lastCoalesce = coalesce === undefined ? null : { key: coalesce, at: now };
   batch(() => {
     if (!merge) history.value = record(history.value, session.value);
@@ -133,12 +160,20 @@ export function commit(next: Session, coalesce?: string): void {
 
 export function undo(): void {
   const r = undoHistory(history.value, session.value);
-  if (r) batch(() => { history.value = r.history; session.value = r.session; });
+  if (r)
+    batch(() => {
+      history.value = r.history;
+      session.value = r.session;
+    });
 }
 
 export function redo(): void {
   const r = redoHistory(history.value, session.value);
-  if (r) batch(() => { history.value = r.history; session.value = r.session; });
+  if (r)
+    batch(() => {
+      history.value = r.history;
+      session.value = r.session;
+    });
 }
 
 /** True while the observations are being redrawn for a new concept (the probe waits for them). */
@@ -152,7 +187,8 @@ let conceptChanges = 0;
  * says how to get them back.
  */
 export async function setConcept(concept: Concept | null): Promise<void> {
-  const before = session.value, d = dataset.value;
+  const before = session.value,
+    d = dataset.value;
   const change = ++conceptChanges;
   const key = `concept ${change}`;
   // Asked before the commit: the draw's key names the concept, so after it no draw matches.
@@ -164,10 +200,14 @@ export async function setConcept(concept: Concept | null): Promise<void> {
     const { perClass, seed } = session.value.draw;
     const y = conceptLabels(concept, d.columns, d.rows);
     const rows = Array.from(await request(null, { kind: 'draw-observations', labels: y, perClass, seed }));
-    if (change !== conceptChanges || dataset.value !== d) return;  // a later change or other data won
+    if (change !== conceptChanges || dataset.value !== d) return; // a later change or other data won
     lastDraw.value = { key: drawKey(perClass, seed), rows };
     commit({ ...session.value, observations: rows }, key);
-    if (handPicked) notify('info', `New concept: ${perClass} observations per class were drawn for it (seed ${seed}). Undo (Ctrl+Z) brings back the ones you picked.`);
+    if (handPicked)
+      notify(
+        'info',
+        `New concept: ${perClass} observations per class were drawn for it (seed ${seed}). Undo (Ctrl+Z) brings back the ones you picked.`,
+      );
   } catch (error) {
     report(error);
   } finally {
@@ -193,7 +233,7 @@ export async function draw(perClass = session.value.draw.perClass, seed = sessio
   const before = session.value;
   try {
     const rows = await request(null, { kind: 'draw-observations', labels: y, perClass, seed });
-    if (session.value.concept !== before.concept || labels.value !== y) return;  // the concept changed meanwhile
+    if (session.value.concept !== before.concept || labels.value !== y) return; // the concept changed meanwhile
     lastDraw.value = { key: drawKey(perClass, seed), rows: Array.from(rows) };
     commit({ ...session.value, draw: { perClass, seed }, observations: Array.from(rows) });
   } catch (error) {
@@ -211,7 +251,8 @@ export function toggleObservation(row: number): void {
 
 // ---- the probe ----
 /** The run in flight: what it computes the results of, and when it settles. */
-let probeRun: { running: RunningRequest<ProbeRun>; basis: string; fresh: boolean; settled: Promise<void> } | null = null;
+let probeRun: { running: RunningRequest<ProbeRun>; basis: string; fresh: boolean; settled: Promise<void> } | null =
+  null;
 
 /**
  * Runs the probe; `fresh`: fit it anew on the sorted observations (as a new page would) instead of
@@ -228,16 +269,31 @@ export function runProbe(fresh = false): Promise<void> {
   // Without a concept the observations have no labels: the probe is its prior.
   const rows = y ? Int32Array.from(s.observations.filter((r) => r < d.rows)) : new Int32Array(0);
   const obsLabels = Uint8Array.from(rows, (r) => y![r]);
-  const running = startTask('Running the probe', { kind: 'probe', epsilon: s.epsilon, strength: s.strength, observations: rows, labels: obsLabels, fresh });
+  const running = startTask('Running the probe', {
+    kind: 'probe',
+    epsilon: s.epsilon,
+    strength: s.strength,
+    observations: rows,
+    labels: obsLabels,
+    fresh,
+  });
   const run = { running, basis, fresh, settled: Promise.resolve() };
   run.settled = (async () => {
     try {
       const r = await running.result;
       batch(() => {
         results.value = {
-          scores: r.scores, observations: Array.from(rows), labels: y, epsilon: s.epsilon, strength: s.strength,
-          oodScores: r.oodScores, space: r.space, seconds: r.seconds,
-          update: r.update, fullPasses: r.fullPasses, basis,
+          scores: r.scores,
+          observations: Array.from(rows),
+          labels: y,
+          epsilon: s.epsilon,
+          strength: s.strength,
+          oodScores: r.oodScores,
+          space: r.space,
+          seconds: r.seconds,
+          update: r.update,
+          fullPasses: r.fullPasses,
+          basis,
         };
         // A first look shows a belief at once: the first query of the subset that is not an observation.
         if (selected.value === null) {

@@ -7,9 +7,12 @@ export function throttled(ms: number, run: () => void): () => void {
   let last = 0;
   return () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      last = Date.now();
-      run();
-    }, Math.max(0, last + ms - Date.now()));
+    timer = setTimeout(
+      () => {
+        last = Date.now();
+        run();
+      },
+      Math.max(0, last + ms - Date.now()),
+    );
   };
 }

@@ -8,7 +8,16 @@ import { labNamed, LABS, type LabId } from '../../labs/index.ts';
 export type Tab = LabId;
 
 export type ColorBy = 'concept' | keyof ProbeScores;
-export const COLOR_BY: readonly ColorBy[] = ['concept', 'judgedProbability', 'episteme', 'alea', 'knowledge', 'oodScore', 'latentMean', 'latentVariance'];
+export const COLOR_BY: readonly ColorBy[] = [
+  'concept',
+  'judgedProbability',
+  'episteme',
+  'alea',
+  'knowledge',
+  'oodScore',
+  'latentMean',
+  'latentVariance',
+];
 
 export const activeTab = signal<Tab>('probe');
 export const colorBy = signal<ColorBy>('judgedProbability');

@@ -2,7 +2,22 @@
 // and the current lab's view (the lab registry: labs/index.ts, labs/views.tsx). Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSessionFile, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
-import { autoRun, canRedo, canUndo, currentResults, dataset, demos, engineFused, engineThreads, queryRows, redo, results, runProbe, session, undo } from '../state/store.ts';
+import {
+  autoRun,
+  canRedo,
+  canUndo,
+  currentResults,
+  dataset,
+  demos,
+  engineFused,
+  engineThreads,
+  queryRows,
+  redo,
+  results,
+  runProbe,
+  session,
+  undo,
+} from '../state/store.ts';
 import { saveBlob } from './download.ts';
 import { resultsCsv } from '../../labs/probe/ui/export_results.ts';
 import { Messages } from './Messages.tsx';
@@ -26,7 +41,9 @@ const TABS = tabsOf(LABS);
 
 export function App() {
   const view = activeTab.value;
-  const setView = (tab: Tab) => { activeTab.value = tab; };
+  const setView = (tab: Tab) => {
+    activeTab.value = tab;
+  };
   const [dragging, setDragging] = useState(false);
   // Narrow screens: the sidebar is a drawer, opened from the header (app.css).
   const [drawer, setDrawer] = useState(false);
@@ -57,73 +74,185 @@ export function App() {
   // The results of the current observations: a refit still on its way is waited for, never mixed in.
   const exportCsv = async () => {
     const r = await currentResults();
-    if (r) saveBlob(resultsCsv(r.scores, columns.value, r.labels, r.observations, queryRows.value), 'gpprobe-results.csv');
+    if (r)
+      saveBlob(resultsCsv(r.scores, columns.value, r.labels, r.observations, queryRows.value), 'gpprobe-results.csv');
   };
   const exportSession = () => saveBlob(new Blob([sessionJson()], { type: 'application/json' }), 'gpprobe-session.json');
 
   return (
-    <div class={`app ${dragging ? 'dragging' : ''} ${tasks.value.length ? 'with-tasks' : ''}`}
-      onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
-      onDragLeave={(e) => { if (e.relatedTarget === null) setDragging(false); }}
-      onDrop={(e) => { e.preventDefault(); setDragging(false); void uploadFiles(Array.from(e.dataTransfer?.files ?? [])); }}>
+    <div
+      class={`app ${dragging ? 'dragging' : ''} ${tasks.value.length ? 'with-tasks' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        void uploadFiles(Array.from(e.dataTransfer?.files ?? []));
+      }}
+    >
       <header class="top">
-        <div class="brand"><h1><span class="logo" aria-hidden="true">◐</span> gpprobe <span class="tagline">Gaussian process probes</span></h1>
-          {engineThreads.value !== null && <span class="engine-threads" title={engineThreads.value > 1
-            ? 'The engine scores on several threads: this page is cross-origin isolated (COOP/COEP headers).'
-            : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers, README "Threads").'}>
-            {countOf(engineThreads.value, 'thread')}</span>}
-          {engineFused.value !== null && <span class="engine-simd" title={engineFused.value
-            ? 'Relaxed SIMD: the engine multiplies and adds in one fused instruction (FMA), 15-20 % faster scoring.'
-            : 'WebAssembly SIMD without fused multiply-add: this browser has no relaxed SIMD, or its CPU no FMA.'}>
-            {engineFused.value ? 'FMA' : 'SIMD'}</span>}</div>
-        {withSidebar && <button type="button" class="drawer-toggle" aria-expanded={drawer} aria-controls="probe-settings" onClick={() => setDrawer(!drawer)}>☰ Probe settings</button>}
+        <div class="brand">
+          <h1>
+            <span class="logo" aria-hidden="true">
+              ◐
+            </span>{' '}
+            gpprobe <span class="tagline">Gaussian process probes</span>
+          </h1>
+          {engineThreads.value !== null && (
+            <span
+              class="engine-threads"
+              title={
+                engineThreads.value > 1
+                  ? 'The engine scores on several threads: this page is cross-origin isolated (COOP/COEP headers).'
+                  : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers, README "Threads").'
+              }
+            >
+              {countOf(engineThreads.value, 'thread')}
+            </span>
+          )}
+          {engineFused.value !== null && (
+            <span
+              class="engine-simd"
+              title={
+                engineFused.value
+                  ? 'Relaxed SIMD: the engine multiplies and adds in one fused instruction (FMA), 15-20 % faster scoring.'
+                  : 'WebAssembly SIMD without fused multiply-add: this browser has no relaxed SIMD, or its CPU no FMA.'
+              }
+            >
+              {engineFused.value ? 'FMA' : 'SIMD'}
+            </span>
+          )}
+        </div>
+        {withSidebar && (
+          <button
+            type="button"
+            class="drawer-toggle"
+            aria-expanded={drawer}
+            aria-controls="probe-settings"
+            onClick={() => setDrawer(!drawer)}
+          >
+            ☰ Probe settings
+          </button>
+        )}
         <div class="data">
-          <select aria-label="Dataset" value={session.value.data?.kind === 'demo' ? session.value.data.id : ''}
-            onChange={(e) => { const id = (e.target as HTMLSelectElement).value; if (id) void loadDemo(id); }}>
+          <select
+            aria-label="Dataset"
+            value={session.value.data?.kind === 'demo' ? session.value.data.id : ''}
+            onChange={(e) => {
+              const id = (e.target as HTMLSelectElement).value;
+              if (id) void loadDemo(id);
+            }}
+          >
             {session.value.data?.kind !== 'demo' && <option value="">{d ? d.name : 'no data'}</option>}
-            {demos.value.map((demo) => <option value={demo.id}>Demo: {demo.title}</option>)}
+            {demos.value.map((demo) => (
+              <option value={demo.id}>Demo: {demo.title}</option>
+            ))}
           </select>
-          <button type="button" class="primary" onClick={() => upload.current?.click()}>Upload embeddings</button>
-          <input ref={upload} type="file" multiple hidden aria-label="Embeddings files"
+          <button type="button" class="primary" onClick={() => upload.current?.click()}>
+            Upload embeddings
+          </button>
+          <input
+            ref={upload}
+            type="file"
+            multiple
+            hidden
+            aria-label="Embeddings files"
             accept=".npy,.npz,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.safetensors,.parquet,.bytes,.png"
-            onChange={(e) => { const files = Array.from((e.target as HTMLInputElement).files ?? []); (e.target as HTMLInputElement).value = ''; void uploadFiles(files); }} />
+            onChange={(e) => {
+              const files = Array.from((e.target as HTMLInputElement).files ?? []);
+              (e.target as HTMLInputElement).value = '';
+              void uploadFiles(files);
+            }}
+          />
         </div>
         <div class="actions">
-          <button type="button" onClick={undo} disabled={!canUndo.value} title="Undo (Ctrl+Z)">Undo</button>
-          <button type="button" onClick={redo} disabled={!canRedo.value} title="Redo (Ctrl+Shift+Z)">Redo</button>
-          {lab.resultsExport && <button type="button" onClick={() => void exportCsv()} disabled={!results.value}>Export results (CSV)</button>}
-          <button type="button" onClick={exportSession} disabled={!d}>Export session</button>
+          <button type="button" onClick={undo} disabled={!canUndo.value} title="Undo (Ctrl+Z)">
+            Undo
+          </button>
+          <button type="button" onClick={redo} disabled={!canRedo.value} title="Redo (Ctrl+Shift+Z)">
+            Redo
+          </button>
+          {lab.resultsExport && (
+            <button type="button" onClick={() => void exportCsv()} disabled={!results.value}>
+              Export results (CSV)
+            </button>
+          )}
+          <button type="button" onClick={exportSession} disabled={!d}>
+            Export session
+          </button>
           <ShareActions />
-          <button type="button" onClick={() => sessionFile.current?.click()}>Import session</button>
-          <input ref={sessionFile} type="file" accept=".json,application/json" hidden aria-label="Session file"
-            onChange={async (e) => { const f = (e.target as HTMLInputElement).files?.[0]; (e.target as HTMLInputElement).value = ''; if (f) await importSessionFile(f); }} />
+          <button type="button" onClick={() => sessionFile.current?.click()}>
+            Import session
+          </button>
+          <input
+            ref={sessionFile}
+            type="file"
+            accept=".json,application/json"
+            hidden
+            aria-label="Session file"
+            onChange={async (e) => {
+              const f = (e.target as HTMLInputElement).files?.[0];
+              (e.target as HTMLInputElement).value = '';
+              if (f) await importSessionFile(f);
+            }}
+          />
         </div>
       </header>
       <div class="body">
         {withSidebar && drawer && <div class="drawer-backdrop" onClick={() => setDrawer(false)} aria-hidden="true" />}
-        {withSidebar && <aside class={`sidebar ${drawer ? 'open' : ''}`} id="probe-settings" aria-label="Probe settings">
-          <button type="button" class="drawer-close" onClick={() => setDrawer(false)}>Close settings ✕</button>
-          {d && (
-            <section class="panel data-panel">
-              <h3>Data</h3>
-              <p class="dataset-name">{d.name}</p>
-              <p class="hint">{countOf(d.rows, 'row')} × {countOf(d.cols, 'dimension')} · {countOf(d.columns.length, 'metadata column')}
-                {d.files.length ? ` · ${formatBytes(d.files.reduce((s, f) => s + f.size, 0))}` : ''}</p>
-              {demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)?.description &&
-                <p class="hint">{demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)!.description}</p>}
-            </section>
-          )}
-          <ConceptPanel />
-          {d && <ObservationsPanel />}
-          {d && <QueriesPanel />}
-          <HyperparametersPanel />
-          {d && (
-            <section class="panel run-panel">
-              <button type="button" class="primary wide" onClick={() => void runProbe()}>Run probe</button>
-              <label class="toggle"><input type="checkbox" checked={autoRun.value} onChange={(e) => { autoRun.value = (e.target as HTMLInputElement).checked; }} /> update automatically</label>
-            </section>
-          )}
-        </aside>}
+        {withSidebar && (
+          <aside class={`sidebar ${drawer ? 'open' : ''}`} id="probe-settings" aria-label="Probe settings">
+            <button type="button" class="drawer-close" onClick={() => setDrawer(false)}>
+              Close settings ✕
+            </button>
+            {d && (
+              <section class="panel data-panel">
+                <h3>Data</h3>
+                <p class="dataset-name">{d.name}</p>
+                <p class="hint">
+                  {countOf(d.rows, 'row')} × {countOf(d.cols, 'dimension')} ·{' '}
+                  {countOf(d.columns.length, 'metadata column')}
+                  {d.files.length ? ` · ${formatBytes(d.files.reduce((s, f) => s + f.size, 0))}` : ''}
+                </p>
+                {demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)
+                  ?.description && (
+                  <p class="hint">
+                    {
+                      demos.value.find((x) => session.value.data?.kind === 'demo' && x.id === session.value.data.id)!
+                        .description
+                    }
+                  </p>
+                )}
+              </section>
+            )}
+            <ConceptPanel />
+            {d && <ObservationsPanel />}
+            {d && <QueriesPanel />}
+            <HyperparametersPanel />
+            {d && (
+              <section class="panel run-panel">
+                <button type="button" class="primary wide" onClick={() => void runProbe()}>
+                  Run probe
+                </button>
+                <label class="toggle">
+                  <input
+                    type="checkbox"
+                    checked={autoRun.value}
+                    onChange={(e) => {
+                      autoRun.value = (e.target as HTMLInputElement).checked;
+                    }}
+                  />{' '}
+                  update automatically
+                </label>
+              </section>
+            )}
+          </aside>
+        )}
         <main class="content">
           <TabList tabs={TABS} selected={view} onSelect={setView} label="Views" idPrefix="view" class="tabs" />
           <TabPanel idPrefix="view" selected={view}>

@@ -20,23 +20,57 @@ interface PanelProps {
   children: ComponentChildren;
 }
 
-export function DataSourcePanel({ lab, name, examples, current, dataName, error, onExample, onFile, children }: PanelProps) {
+export function DataSourcePanel({
+  lab,
+  name,
+  examples,
+  current,
+  dataName,
+  error,
+  onExample,
+  onFile,
+  children,
+}: PanelProps) {
   const file = useRef<HTMLInputElement>(null);
   return (
     <section class="panel" aria-labelledby={`${lab}-data-heading`}>
       <h3 id={`${lab}-data-heading`}>Data</h3>
       <label class="field">
         <span>Bundled example</span>
-        <select aria-label={`${name} example`} value={current}
-          onChange={(e) => { const example = e.currentTarget.value; if (example) onExample(example); }}>
+        <select
+          aria-label={`${name} example`}
+          value={current}
+          onChange={(e) => {
+            const example = e.currentTarget.value;
+            if (example) onExample(example);
+          }}
+        >
           {current === '' && <option value="">{dataName ? `(${dataName})` : '—'}</option>}
-          {examples.map((x) => <option value={x.name}>{x.title}</option>)}
+          {examples.map((x) => (
+            <option value={x.name}>{x.title}</option>
+          ))}
         </select>
       </label>
-      <button type="button" onClick={() => file.current?.click()}>Load CSV…</button>
-      <input ref={file} type="file" hidden accept=".csv,.tsv,.txt" aria-label={`${name} CSV file`}
-        onChange={(e) => { const f = e.currentTarget.files?.[0]; e.currentTarget.value = ''; if (f) onFile(f); }} />
-      {error && <p class="field-error" data-testid={`${lab}-data-error`}>{error}</p>}
+      <button type="button" onClick={() => file.current?.click()}>
+        Load CSV…
+      </button>
+      <input
+        ref={file}
+        type="file"
+        hidden
+        accept=".csv,.tsv,.txt"
+        aria-label={`${name} CSV file`}
+        onChange={(e) => {
+          const f = e.currentTarget.files?.[0];
+          e.currentTarget.value = '';
+          if (f) onFile(f);
+        }}
+      />
+      {error && (
+        <p class="field-error" data-testid={`${lab}-data-error`}>
+          {error}
+        </p>
+      )}
       {children}
     </section>
   );
@@ -60,25 +94,44 @@ interface ChoiceProps {
 }
 
 export function ColumnChoice(p: ChoiceProps) {
-  const toggle = (name: string, on: boolean) => p.onChoose(p.target, on ? [...p.inputs, name] : p.inputs.filter((x) => x !== name));
+  const toggle = (name: string, on: boolean) =>
+    p.onChoose(p.target, on ? [...p.inputs, name] : p.inputs.filter((x) => x !== name));
   return (
     <div class="column-choice">
       <label class="field">
         <span>{p.targetLabel}</span>
-        <select aria-label={p.targetAriaLabel} value={p.target}
-          onChange={(e) => { const t = e.currentTarget.value; p.onChoose(t, p.inputs.filter((x) => x !== t)); }}>
-          {p.targetColumns.map((c) => <option value={c.name}>{c.name}</option>)}
+        <select
+          aria-label={p.targetAriaLabel}
+          value={p.target}
+          onChange={(e) => {
+            const t = e.currentTarget.value;
+            p.onChoose(
+              t,
+              p.inputs.filter((x) => x !== t),
+            );
+          }}
+        >
+          {p.targetColumns.map((c) => (
+            <option value={c.name}>{c.name}</option>
+          ))}
         </select>
       </label>
       <fieldset class="field inputs">
         <legend>{p.inputsLegend}</legend>
-        {p.columns.filter((c) => c.name !== p.target).map((c) => (
-          <label class="toggle">
-            <input type="checkbox" checked={p.inputs.includes(c.name)} aria-label={`${p.inputAriaPrefix} ${c.name}`}
-              onChange={(e) => toggle(c.name, e.currentTarget.checked)} /> {c.name}
-            {p.inputNote?.(c)}
-          </label>
-        ))}
+        {p.columns
+          .filter((c) => c.name !== p.target)
+          .map((c) => (
+            <label class="toggle">
+              <input
+                type="checkbox"
+                checked={p.inputs.includes(c.name)}
+                aria-label={`${p.inputAriaPrefix} ${c.name}`}
+                onChange={(e) => toggle(c.name, e.currentTarget.checked)}
+              />{' '}
+              {c.name}
+              {p.inputNote?.(c)}
+            </label>
+          ))}
       </fieldset>
     </div>
   );

@@ -27,18 +27,36 @@ const display = (v: number) => String(Number(v.toPrecision(FIELD_DIGITS)));
  * and not yet taken is dropped when the value changes from elsewhere (a fit's learned values) or the field
  * is disabled (a fit starts from the values as they are): the field never shows a number the model does
  * not have. */
-export function PositiveNumberField({ name, value, disabled = false, onChange }: { name: string; value: number; disabled?: boolean; onChange(v: number): void }) {
+export function PositiveNumberField({
+  name,
+  value,
+  disabled = false,
+  onChange,
+}: {
+  name: string;
+  value: number;
+  disabled?: boolean;
+  onChange(v: number): void;
+}) {
   const [text, setText] = useState<string | null>(null);
   useEffect(() => setText(null), [value, disabled]);
   return (
-    <input type="text" inputMode="decimal" class="number" value={text ?? display(value)} title={String(value)} disabled={disabled}
-      aria-label={name} data-value={String(value)}
+    <input
+      type="text"
+      inputMode="decimal"
+      class="number"
+      value={text ?? display(value)}
+      title={String(value)}
+      disabled={disabled}
+      aria-label={name}
+      data-value={String(value)}
       onInput={(e) => setText(e.currentTarget.value)}
       onChange={(e) => {
         const v = Number(e.currentTarget.value);
         setText(null);
         if (Number.isFinite(v) && v > 0) onChange(v);
-      }} />
+      }}
+    />
   );
 }
 
@@ -58,17 +76,42 @@ interface Props {
   onHold?(held: boolean): void;
 }
 
-export function LogScaleField({ name, label = name, heading, value, min, max, held = false, disabled = false, onChange, onHold }: Props) {
+export function LogScaleField({
+  name,
+  label = name,
+  heading,
+  value,
+  min,
+  max,
+  held = false,
+  disabled = false,
+  onChange,
+  onHold,
+}: Props) {
   return (
     <div class={`field log-scale${onHold ? ' with-hold' : ''}`}>
       <span>{heading ?? <code>{name}</code>}</span>
-      <input type="range" min={0} max={1} step={0.001} value={sliderPosition(value, min, max)} disabled={disabled} aria-label={`${label} slider`}
-        onInput={(e) => onChange(sliderValue(Number(e.currentTarget.value), min, max))} />
+      <input
+        type="range"
+        min={0}
+        max={1}
+        step={0.001}
+        value={sliderPosition(value, min, max)}
+        disabled={disabled}
+        aria-label={`${label} slider`}
+        onInput={(e) => onChange(sliderValue(Number(e.currentTarget.value), min, max))}
+      />
       <PositiveNumberField name={label} value={value} disabled={disabled} onChange={onChange} />
       {onHold && (
         <label class="hold" title="Keep this value while fitting the others">
-          <input type="checkbox" checked={held} disabled={disabled} aria-label={`hold ${label}`}
-            onChange={(e) => onHold(e.currentTarget.checked)} /> hold
+          <input
+            type="checkbox"
+            checked={held}
+            disabled={disabled}
+            aria-label={`hold ${label}`}
+            onChange={(e) => onHold(e.currentTarget.checked)}
+          />{' '}
+          hold
         </label>
       )}
     </div>

@@ -12,8 +12,18 @@ export function Messages() {
     <div class="messages" aria-live="assertive">
       {list.map((m) => (
         <div key={m.id} class={`message ${m.kind}`} role={m.kind === 'error' ? 'alert' : 'status'}>
-          <span>{m.text}{m.count > 1 && <span class="repeat" aria-label={`said ${m.count} times`}> ×{m.count}</span>}</span>
-          <button type="button" class="link" aria-label="Dismiss" onClick={() => dismiss(m.id)}>×</button>
+          <span>
+            {m.text}
+            {m.count > 1 && (
+              <span class="repeat" aria-label={`said ${m.count} times`}>
+                {' '}
+                ×{m.count}
+              </span>
+            )}
+          </span>
+          <button type="button" class="link" aria-label="Dismiss" onClick={() => dismiss(m.id)}>
+            ×
+          </button>
         </div>
       ))}
     </div>

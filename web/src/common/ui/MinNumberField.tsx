@@ -5,8 +5,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { parseMinNumber, setFieldProblem } from '../state/field_problems.ts';
 
-export function MinNumberField({ label, ariaLabel, form, value, min, step, onChange, disabled }: {
-  label: string; ariaLabel?: string; form: string; value: number; min: number; step?: string; onChange: (v: number) => void; disabled?: boolean;
+export function MinNumberField({
+  label,
+  ariaLabel,
+  form,
+  value,
+  min,
+  step,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  ariaLabel?: string;
+  form: string;
+  value: number;
+  min: number;
+  step?: string;
+  onChange: (v: number) => void;
+  disabled?: boolean;
 }) {
   const name = ariaLabel ?? label;
   /** What was typed and refused (null: the field shows the setting). */
@@ -15,12 +31,20 @@ export function MinNumberField({ label, ariaLabel, form, value, min, step, onCha
   return (
     <label class="field compact">
       <span>{label}</span>
-      <input type="number" min={min} step={step ?? 'any'} value={refused ?? value} aria-label={name} disabled={disabled}
+      <input
+        type="number"
+        min={min}
+        step={step ?? 'any'}
+        value={refused ?? value}
+        aria-label={name}
+        disabled={disabled}
         aria-invalid={refused !== null}
         onChange={(e) => {
           const text = e.currentTarget.value;
           // A number input reports text it cannot read ("-", "1e") as '': say so rather than take 0.
-          const parsed = e.currentTarget.validity.badInput ? { problem: `${name}: '${text}' is not a number` } : parseMinNumber(text, min, name);
+          const parsed = e.currentTarget.validity.badInput
+            ? { problem: `${name}: '${text}' is not a number` }
+            : parseMinNumber(text, min, name);
           if ('problem' in parsed) {
             setRefused(text);
             setFieldProblem(form, name, parsed.problem);
@@ -29,7 +53,8 @@ export function MinNumberField({ label, ariaLabel, form, value, min, step, onCha
           setRefused(null);
           setFieldProblem(form, name, null);
           onChange(parsed.value);
-        }} />
+        }}
+      />
     </label>
   );
 }

@@ -57,14 +57,17 @@ class PointIndex {
     const cells = this.#columns * this.#rows;
     const cellOf = new Int32Array(count).fill(-1);
     const starts = new Int32Array(cells + 1);
-    const { offset: ax, slope: bx } = L.xLinear, { offset: ay, slope: by } = L.yLinear;
+    const { offset: ax, slope: bx } = L.xLinear,
+      { offset: ay, slope: by } = L.yLinear;
     for (let k = 0; k < count; k++) {
       const i = mark.subset ? mark.subset[k] : k;
-      const px = ax + bx * mark.x[i], py = ay + by * mark.y[i];
+      const px = ax + bx * mark.x[i],
+        py = ay + by * mark.y[i];
       this.#px[i] = px;
       this.#py[i] = py;
-      const cx = Math.floor(px / 8), cy = Math.floor(py / 8);
-      if (!(cx >= 0 && cy >= 0 && cx < this.#columns && cy < this.#rows)) continue;  // off the canvas (or NaN)
+      const cx = Math.floor(px / 8),
+        cy = Math.floor(py / 8);
+      if (!(cx >= 0 && cy >= 0 && cx < this.#columns && cy < this.#rows)) continue; // off the canvas (or NaN)
       cellOf[k] = cy * this.#columns + cx;
       starts[cellOf[k] + 1]++;
     }
@@ -77,8 +80,10 @@ class PointIndex {
     this.#starts = starts;
   }
   nearest(x: number, y: number, radius = 7): number | null {
-    let best: number | null = null, bestDistance = radius * radius;
-    const cx = Math.floor(x / 8), cy = Math.floor(y / 8);
+    let best: number | null = null,
+      bestDistance = radius * radius;
+    const cx = Math.floor(x / 8),
+      cy = Math.floor(y / 8);
     for (let ny = Math.max(0, cy - 1); ny <= Math.min(this.#rows - 1, cy + 1); ny++) {
       for (let nx = Math.max(0, cx - 1); nx <= Math.min(this.#columns - 1, cx + 1); nx++) {
         const c = ny * this.#columns + nx;
@@ -107,7 +112,21 @@ function sizedContext(c: HTMLCanvasElement, width: number, height: number): Canv
   return ctx;
 }
 
-export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, onPick, onPickAt, empty, controls, caption, testId, keyboard }: Props) {
+export function PlotView({
+  spec,
+  overlay,
+  height,
+  tooltip,
+  thumbnail,
+  hoverAt,
+  onPick,
+  onPickAt,
+  empty,
+  controls,
+  caption,
+  testId,
+  keyboard,
+}: Props) {
   const [box, { width }] = useElementSize<HTMLDivElement>();
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlayCanvas = useRef<HTMLCanvasElement>(null);
@@ -123,7 +142,9 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
     if (!c || !spec || width === 0) return;
     const drawn = drawPlot(sizedContext(c, width, height), spec, width, height);
     // The drawn texts' boxes, for checks that nothing is cut off (tests/e2e/embed.e2e.ts).
-    c.dataset.textBoxes = JSON.stringify(drawn.textBoxes.map((b) => [b.left, b.top, b.right, b.bottom].map((v) => Math.round(v * 10) / 10)));
+    c.dataset.textBoxes = JSON.stringify(
+      drawn.textBoxes.map((b) => [b.left, b.top, b.right, b.bottom].map((v) => Math.round(v * 10) / 10)),
+    );
     // How often the points were drawn (tests/e2e/toggle.e2e.ts: once per toggled observation).
     c.dataset.draws = String(Number(c.dataset.draws ?? 0) + 1);
     setLayout(drawn);
@@ -149,7 +170,8 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
 
   const at = (event: MouseEvent) => {
     const rect = canvas.current!.getBoundingClientRect();
-    const x = event.clientX - rect.left, y = event.clientY - rect.top;
+    const x = event.clientX - rect.left,
+      y = event.clientY - rect.top;
     return { x, y, index: pointIndex()?.nearest(x, y) ?? null };
   };
 
@@ -157,7 +179,8 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
   const showAt = (index: number) => {
     const L = layoutState;
     if (!L || !interactive) return;
-    const x = L.xLinear.offset + L.xLinear.slope * interactive.x[index], y = L.yLinear.offset + L.yLinear.slope * interactive.y[index];
+    const x = L.xLinear.offset + L.xLinear.slope * interactive.x[index],
+      y = L.yLinear.offset + L.yLinear.slope * interactive.y[index];
     const lines = tooltip?.(index);
     setHover(lines ? { lines, x, y, index } : null);
   };
@@ -166,8 +189,10 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
     if (!keyboard || !interactive || !L) return;
     if (isArrowKey(event.key)) {
       event.preventDefault();
-      const next = keyboardStep(interactive, L.xLinear, L.yLinear, keyboard.selected, event.key,
-        [(L.left + L.width - L.right) / 2, (L.top + L.height - L.bottom) / 2]);
+      const next = keyboardStep(interactive, L.xLinear, L.yLinear, keyboard.selected, event.key, [
+        (L.left + L.width - L.right) / 2,
+        (L.top + L.height - L.bottom) / 2,
+      ]);
       if (next !== null) {
         keyboard.onSelect(next);
         showAt(next);
@@ -194,7 +219,8 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
   };
   const exportSvg = () => {
     const spec = full();
-    if (spec) saveBlob(new Blob([plotToSvg(spec, width, height)], { type: 'image/svg+xml' }), `${slug(spec.title)}.svg`);
+    if (spec)
+      saveBlob(new Blob([plotToSvg(spec, width, height)], { type: 'image/svg+xml' }), `${slug(spec.title)}.svg`);
   };
 
   return (
@@ -203,8 +229,24 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
         <h2>{spec?.title ?? ''}</h2>
         <div class="card-actions">
           {controls}
-          <button type="button" class="small" onClick={exportPng} disabled={!spec} aria-label={`Export ${spec?.title ?? 'plot'} as PNG`}>PNG</button>
-          <button type="button" class="small" onClick={exportSvg} disabled={!spec} aria-label={`Export ${spec?.title ?? 'plot'} as SVG`}>SVG</button>
+          <button
+            type="button"
+            class="small"
+            onClick={exportPng}
+            disabled={!spec}
+            aria-label={`Export ${spec?.title ?? 'plot'} as PNG`}
+          >
+            PNG
+          </button>
+          <button
+            type="button"
+            class="small"
+            onClick={exportSvg}
+            disabled={!spec}
+            aria-label={`Export ${spec?.title ?? 'plot'} as SVG`}
+          >
+            SVG
+          </button>
         </div>
       </header>
       <div class="plot-box" ref={box} style={{ height: `${height}px` }}>
@@ -218,16 +260,32 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
             onKeyDown={keyboard ? onKeyDown : undefined}
             onBlur={keyboard ? () => setHover(null) : undefined}
             onMouseMove={(e) => {
-              const p = at(e), L = layoutState;
-              const inside = L && p.x >= L.left && p.x <= L.width - L.right && p.y >= L.top && p.y <= L.height - L.bottom;
-              const lines = p.index !== null ? tooltip?.(p.index) : inside && hoverAt ? hoverAt(L.invertX(p.x), L.invertY(p.y)) : null;
+              const p = at(e),
+                L = layoutState;
+              const inside =
+                L && p.x >= L.left && p.x <= L.width - L.right && p.y >= L.top && p.y <= L.height - L.bottom;
+              const lines =
+                p.index !== null
+                  ? tooltip?.(p.index)
+                  : inside && hoverAt
+                    ? hoverAt(L.invertX(p.x), L.invertY(p.y))
+                    : null;
               setHover(lines ? { lines, x: p.x, y: p.y, index: p.index } : null);
             }}
             onMouseLeave={() => setHover(null)}
             onClick={(e) => {
-              const p = at(e), L = layoutState;
+              const p = at(e),
+                L = layoutState;
               onPick?.(p.index, e);
-              if (p.index === null && onPickAt && L && p.x >= L.left && p.x <= L.width - L.right && p.y >= L.top && p.y <= L.height - L.bottom) {
+              if (
+                p.index === null &&
+                onPickAt &&
+                L &&
+                p.x >= L.left &&
+                p.x <= L.width - L.right &&
+                p.y >= L.top &&
+                p.y <= L.height - L.bottom
+              ) {
                 onPickAt(L.invertX(p.x), L.invertY(p.y));
               }
             }}
@@ -240,14 +298,23 @@ export function PlotView({ spec, overlay, height, tooltip, thumbnail, hoverAt, o
           <div class="plot-empty">{empty ?? 'Nothing to show yet.'}</div>
         )}
         {hover && (
-          <div class="tooltip" style={{ left: `${Math.min(hover.x + 12, width - 220)}px`, top: `${Math.max(hover.y - 10, 0)}px` }}>
+          <div
+            class="tooltip"
+            style={{ left: `${Math.min(hover.x + 12, width - 220)}px`, top: `${Math.max(hover.y - 10, 0)}px` }}
+          >
             {hover.index !== null && thumbnail?.(hover.index)}
-            {hover.lines.map((line) => <div>{line}</div>)}
+            {hover.lines.map((line) => (
+              <div>{line}</div>
+            ))}
           </div>
         )}
       </div>
       {caption && spec && <p class="caption">{caption}</p>}
-      {keyboard && spec && <p class="sr-only" id={helpId}>{keyboard.help}</p>}
+      {keyboard && spec && (
+        <p class="sr-only" id={helpId}>
+          {keyboard.help}
+        </p>
+      )}
     </section>
   );
 }

@@ -14,12 +14,26 @@ export interface TabListProps<T extends string> {
   class?: string;
 }
 
-export function TabList<T extends string>({ tabs, selected, onSelect, label, idPrefix, class: className }: TabListProps<T>) {
+export function TabList<T extends string>({
+  tabs,
+  selected,
+  onSelect,
+  label,
+  idPrefix,
+  class: className,
+}: TabListProps<T>) {
   const onKeyDown = (event: KeyboardEvent) => {
     const at = tabs.findIndex((t) => t.id === selected);
-    const next = event.key === 'ArrowRight' ? (at + 1) % tabs.length
-      : event.key === 'ArrowLeft' ? (at - 1 + tabs.length) % tabs.length
-        : event.key === 'Home' ? 0 : event.key === 'End' ? tabs.length - 1 : -1;
+    const next =
+      event.key === 'ArrowRight'
+        ? (at + 1) % tabs.length
+        : event.key === 'ArrowLeft'
+          ? (at - 1 + tabs.length) % tabs.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? tabs.length - 1
+              : -1;
     if (next < 0) return;
     event.preventDefault();
     onSelect(tabs[next].id);
@@ -30,9 +44,16 @@ export function TabList<T extends string>({ tabs, selected, onSelect, label, idP
   return (
     <nav class={className} role="tablist" aria-label={label} onKeyDown={onKeyDown}>
       {tabs.map((t) => (
-        <button type="button" role="tab" id={`${idPrefix}-tab-${t.id}`} aria-controls={t.id === selected ? `${idPrefix}-panel` : undefined}
-          aria-selected={t.id === selected} tabIndex={t.id === selected ? 0 : -1} class={t.id === selected ? 'active' : ''}
-          onClick={() => onSelect(t.id)}>
+        <button
+          type="button"
+          role="tab"
+          id={`${idPrefix}-tab-${t.id}`}
+          aria-controls={t.id === selected ? `${idPrefix}-panel` : undefined}
+          aria-selected={t.id === selected}
+          tabIndex={t.id === selected ? 0 : -1}
+          class={t.id === selected ? 'active' : ''}
+          onClick={() => onSelect(t.id)}
+        >
           {t.label}
         </button>
       ))}
@@ -41,6 +62,20 @@ export function TabList<T extends string>({ tabs, selected, onSelect, label, idP
 }
 
 /** The panel of the selected tab. */
-export function TabPanel({ idPrefix, selected, children, class: className }: { idPrefix: string; selected: string; children: ComponentChildren; class?: string }) {
-  return <div role="tabpanel" id={`${idPrefix}-panel`} aria-labelledby={`${idPrefix}-tab-${selected}`} class={className}>{children}</div>;
+export function TabPanel({
+  idPrefix,
+  selected,
+  children,
+  class: className,
+}: {
+  idPrefix: string;
+  selected: string;
+  children: ComponentChildren;
+  class?: string;
+}) {
+  return (
+    <div role="tabpanel" id={`${idPrefix}-panel`} aria-labelledby={`${idPrefix}-tab-${selected}`} class={className}>
+      {children}
+    </div>
+  );
 }

@@ -9,7 +9,10 @@ import { tasks as allTasks } from '../state/engine_tasks.ts';
 function stageText(t: Task): string {
   const p = t.progress;
   if (!p) return '';
-  const counted = p.total > 1 && Number.isInteger(p.done) ? ` ${p.done.toLocaleString('en-US')} / ${p.total.toLocaleString('en-US')}` : '';
+  const counted =
+    p.total > 1 && Number.isInteger(p.done)
+      ? ` ${p.done.toLocaleString('en-US')} / ${p.total.toLocaleString('en-US')}`
+      : '';
   return ` · ${p.stage}${counted}`;
 }
 
@@ -20,9 +23,20 @@ export function TaskBar({ tasks, class: className = 'task-bar' }: { tasks?: Task
     <div class={className} role="status" aria-live="polite">
       {list.map((t) => (
         <div class="task" key={t.id}>
-          <span class="task-label">{t.label}{stageText(t)}</span>
-          <progress max={t.progress?.total || 1} value={t.progress?.done ?? undefined} aria-label={`${t.label} progress`} />
-          {t.cancel && <button type="button" class="small" onClick={() => t.cancel?.()}>Cancel</button>}
+          <span class="task-label">
+            {t.label}
+            {stageText(t)}
+          </span>
+          <progress
+            max={t.progress?.total || 1}
+            value={t.progress?.done ?? undefined}
+            aria-label={`${t.label} progress`}
+          />
+          {t.cancel && (
+            <button type="button" class="small" onClick={() => t.cancel?.()}>
+              Cancel
+            </button>
+          )}
         </div>
       ))}
     </div>

@@ -23,11 +23,21 @@ export function Thumbnail({ row, size }: { row: number; size: number }) {
   if (!sheet || row < 0 || row >= (dataset.value?.rows ?? 0)) return null;
   const [w, h] = sheet.singleImageDim;
   const scale = size / Math.max(w, h);
-  const x = (row % sheet.columns) * w * scale, y = Math.floor(row / sheet.columns) * h * scale;
+  const x = (row % sheet.columns) * w * scale,
+    y = Math.floor(row / sheet.columns) * h * scale;
   return (
-    <span class="thumbnail" role="img" aria-label={`thumbnail of row ${row}`} data-row={row} style={{
-      width: `${w * scale}px`, height: `${h * scale}px`, backgroundImage: `url(${sheetUrl(sheet.image)})`,
-      backgroundPosition: `-${x}px -${y}px`, backgroundSize: `${sheet.width * scale}px ${sheet.height * scale}px`,
-    }} />
+    <span
+      class="thumbnail"
+      role="img"
+      aria-label={`thumbnail of row ${row}`}
+      data-row={row}
+      style={{
+        width: `${w * scale}px`,
+        height: `${h * scale}px`,
+        backgroundImage: `url(${sheetUrl(sheet.image)})`,
+        backgroundPosition: `-${x}px -${y}px`,
+        backgroundSize: `${sheet.width * scale}px ${sheet.height * scale}px`,
+      }}
+    />
   );
 }

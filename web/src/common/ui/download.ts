@@ -12,5 +12,8 @@ export function saveBlob(blob: Blob, fileName: string): void {
 
 /** "Judged probability vs episteme" -> "judged-probability-vs-episteme". */
 export function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }

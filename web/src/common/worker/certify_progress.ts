@@ -9,7 +9,8 @@ export const INTERVAL_MS = 30;
 /** Forwards progress at most every INTERVAL_MS (and at once when the searched extreme or the stage
  * changes), the stage prefixed by `label`. */
 export function throttled(c: Pick<HandlerContext, 'progress'>, label: string): (p: Progress) => void {
-  let last = -Infinity, stage = '';
+  let last = -Infinity,
+    stage = '';
   return (p) => {
     const now = performance.now();
     if (p.stage === stage && now - last < INTERVAL_MS) return;
@@ -18,4 +19,3 @@ export function throttled(c: Pick<HandlerContext, 'progress'>, label: string): (
     c.progress({ ...p, stage: `${label}: ${p.stage}` });
   };
 }
-

@@ -14,7 +14,14 @@
 // hyperparameter fit (regression or classification lab) or Fig. 3 run, until a cancel ends it.
 import { errorOf, GpprobeError } from '../../engine/errors.ts';
 import type { Progress } from '../../engine/progress.ts';
-import { CANCEL_POLICY, type FromWorker, type Request, type RequestKind, type ResultOf, type ToWorker } from './protocol.ts';
+import {
+  CANCEL_POLICY,
+  type FromWorker,
+  type Request,
+  type RequestKind,
+  type ResultOf,
+  type ToWorker,
+} from './protocol.ts';
 
 export interface RunningRequest<T> {
   id: number;
@@ -63,7 +70,7 @@ export class EngineClient {
       resolveReady = resolve;
       rejectReady = reject;
     });
-    this.ready.catch(() => undefined);  // reported by whoever awaits it
+    this.ready.catch(() => undefined); // reported by whoever awaits it
     this.#resident = this.#start(resolveReady, rejectReady);
   }
 
@@ -87,7 +94,10 @@ export class EngineClient {
   }
 
   #terminablePort(): WorkerPort {
-    this.#terminable ??= this.#start(() => undefined, () => undefined);  // failures reach its requests
+    this.#terminable ??= this.#start(
+      () => undefined,
+      () => undefined,
+    ); // failures reach its requests
     return this.#terminable;
   }
 
@@ -109,7 +119,7 @@ export class EngineClient {
 
   #receive(m: Exclude<FromWorker, { type: 'ready' }>): void {
     const pending = this.#pending.get(m.id);
-    if (!pending) return;  // cancelled meanwhile, or answered by an instance since replaced
+    if (!pending) return; // cancelled meanwhile, or answered by an instance since replaced
     if (m.type === 'progress') {
       pending.onProgress?.(m.progress);
       return;
@@ -117,7 +127,9 @@ export class EngineClient {
     this.#pending.delete(m.id);
     if (m.type === 'error') pending.reject(errorOf(m.code, m.message));
     else if (m.kind !== pending.request.kind) {
-      pending.reject(new GpprobeError('internal_error', `a ${pending.request.kind} request was answered with ${m.kind}`));
+      pending.reject(
+        new GpprobeError('internal_error', `a ${pending.request.kind} request was answered with ${m.kind}`),
+      );
     } else pending.resolve(m.result);
   }
 

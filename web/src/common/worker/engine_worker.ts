@@ -11,7 +11,10 @@ import type { Handler } from './handler.ts';
 import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from './protocol.ts';
 import { buffersOf } from './transferables.ts';
 
-const scope = self as unknown as { postMessage(message: FromWorker, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ToWorker>) => void) | null };
+const scope = self as unknown as {
+  postMessage(message: FromWorker, transfer?: Transferable[]): void;
+  onmessage: ((e: MessageEvent<ToWorker>) => void) | null;
+};
 
 const enginesPromise: Promise<Engines> = loadModule().then(makeEngines);
 const running = new Map<number, AbortController>();
@@ -30,7 +33,8 @@ async function handle(id: number, request: Request, signal: AbortSignal): Promis
 
 function failure(error: unknown, cancelled: boolean): { code: string; message: string } {
   if (cancelled) return { code: 'cancelled', message: 'cancelled' };
-  const code = error instanceof GpprobeError ? error.code : error instanceof FileError ? 'parse_error' : 'internal_error';
+  const code =
+    error instanceof GpprobeError ? error.code : error instanceof FileError ? 'parse_error' : 'internal_error';
   return errorOf(code, error instanceof Error ? error.message : String(error));
 }
 
@@ -43,16 +47,25 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
   const { id, request } = message;
   const controller = new AbortController();
   running.set(id, controller);
-  handle(id, request, controller.signal).then(
-    (result) => post({ type: 'result', id, kind: request.kind, result }, buffersOf(result)),
-    (error: unknown) => {
-      const { code, message: text } = failure(error, controller.signal.aborted);
-      post({ type: 'error', id, code, message: text });
-    },
-  ).finally(() => running.delete(id));
+  handle(id, request, controller.signal)
+    .then(
+      (result) => post({ type: 'result', id, kind: request.kind, result }, buffersOf(result)),
+      (error: unknown) => {
+        const { code, message: text } = failure(error, controller.signal.aborted);
+        post({ type: 'error', id, code, message: text });
+      },
+    )
+    .finally(() => running.delete(id));
 };
 
 enginesPromise.then(
-  (engines) => post({ type: 'ready', backend: engines.probe.backend, threads: engines.probe.threads, fused: engines.probe.fusedMultiplyAdd }),
-  (error: unknown) => post({ type: 'error', id: -1, code: 'internal_error', message: `the engine could not start: ${String(error)}` }),
+  (engines) =>
+    post({
+      type: 'ready',
+      backend: engines.probe.backend,
+      threads: engines.probe.threads,
+      fused: engines.probe.fusedMultiplyAdd,
+    }),
+  (error: unknown) =>
+    post({ type: 'error', id: -1, code: 'internal_error', message: `the engine could not start: ${String(error)}` }),
 );

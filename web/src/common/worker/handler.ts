@@ -15,8 +15,10 @@ export interface HandlerContext<E extends EngineName = EngineName> {
   progress(progress: Progress): void;
 }
 
-export type Handler<K extends RequestKind, E extends EngineName = EngineName> =
-  (request: Request<K>, context: HandlerContext<E>) => ResultOf<K> | Promise<ResultOf<K>>;
+export type Handler<K extends RequestKind, E extends EngineName = EngineName> = (
+  request: Request<K>,
+  context: HandlerContext<E>,
+) => ResultOf<K> | Promise<ResultOf<K>>;
 
 /** One handler per kind of a lab's protocol (R: that lab's Requests interface; E: its engine). */
 export type Handlers<R, E extends EngineName = EngineName> = { [K in keyof R & RequestKind]: Handler<K, E> };

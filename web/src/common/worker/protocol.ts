@@ -31,7 +31,9 @@ export type Requests = LabKinds;
 
 export type RequestKind = keyof Requests;
 /** The request of kind K (every kind when K is the whole union). */
-export type Request<K extends RequestKind = RequestKind> = K extends RequestKind ? { kind: K } & Requests[K]['request'] : never;
+export type Request<K extends RequestKind = RequestKind> = K extends RequestKind
+  ? { kind: K } & Requests[K]['request']
+  : never;
 export type ResultOf<K extends RequestKind> = Requests[K]['result'];
 
 export type CancelPolicy = 'between-chunks' | 'terminate' | 'none';
@@ -42,9 +44,7 @@ export type Policies<R> = { readonly [K in keyof R]: CancelPolicy };
 export const CANCEL_POLICY: Policies<Requests> = CANCEL_POLICIES_BY_KIND;
 
 /** Page -> worker. */
-export type ToWorker =
-  | { type: 'request'; id: number; request: Request }
-  | { type: 'cancel'; id: number };
+export type ToWorker = { type: 'request'; id: number; request: Request } | { type: 'cancel'; id: number };
 
 /** Worker -> page. id -1: the worker could not start. */
 export type FromWorker =

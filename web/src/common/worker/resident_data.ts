@@ -26,8 +26,11 @@ export const session = new ProbeSession();
 export function mainData(): ResidentMatrix {
   const s = streamed.main;
   if (s) {
-    throw new GpprobeError('invalid_argument', `${s.name} is read from its file as needed (${formatSize(s.rows.dataBytes)} of embeddings, ` +
-      'too large to hold in memory): the probe view and the map work on it, this needs the embeddings in memory; load fewer rows or dimensions for it');
+    throw new GpprobeError(
+      'invalid_argument',
+      `${s.name} is read from its file as needed (${formatSize(s.rows.dataBytes)} of embeddings, ` +
+        'too large to hold in memory): the probe view and the map work on it, this needs the embeddings in memory; load fewer rows or dimensions for it',
+    );
   }
   if (!loaded.main) throw new GpprobeError('invalid_argument', 'no embeddings are loaded');
   return loaded.main.resident;

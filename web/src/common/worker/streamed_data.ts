@@ -38,16 +38,33 @@ export function sampleRowIndices(rows: number, count = MAP_SAMPLE_ROWS, blocks =
   return Int32Array.from(out);
 }
 
-export interface StreamedProbeRequest { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array }
+export interface StreamedProbeRequest {
+  epsilon: number;
+  strength: number;
+  observations: Int32Array;
+  labels: Uint8Array;
+}
 
 /** The probe on the request's observations, their rows read from the file. The caller disposes it. */
-export async function fitStreamedProbe(engine: ProbeEngine, main: StreamedMain, r: StreamedProbeRequest): Promise<Probe> {
+export async function fitStreamedProbe(
+  engine: ProbeEngine,
+  main: StreamedMain,
+  r: StreamedProbeRequest,
+): Promise<Probe> {
   const observations = await main.rows.gatherRows(r.observations);
-  return engine.fitProbe({ observations, labels: r.labels, epsilon: r.epsilon, strength: r.strength, expectedQueries: main.rows.rows });
+  return engine.fitProbe({
+    observations,
+    labels: r.labels,
+    epsilon: r.epsilon,
+    strength: r.strength,
+    expectedQueries: main.rows.rows,
+  });
 }
 
 function copyScores(scores: ProbeScores): ProbeScores {
-  return Object.fromEntries(Object.entries(scores).map(([k, v]) => [k, (v as Float64Array).slice()])) as unknown as ProbeScores;
+  return Object.fromEntries(
+    Object.entries(scores).map(([k, v]) => [k, (v as Float64Array).slice()]),
+  ) as unknown as ProbeScores;
 }
 
 /**
@@ -56,7 +73,11 @@ function copyScores(scores: ProbeScores): ProbeScores {
  * probe for anything else to score (the OOD set) before it is disposed.
  */
 export async function scoreStreamedMain<T>(
-  engine: ProbeEngine, main: StreamedMain, r: StreamedProbeRequest, c: HandlerContext<never>, total: number,
+  engine: ProbeEngine,
+  main: StreamedMain,
+  r: StreamedProbeRequest,
+  c: HandlerContext<never>,
+  total: number,
   alsoScore: (probe: Probe) => Promise<T>,
 ): Promise<{ scores: ProbeScores; space: string; observationCount: number; fullPass: boolean; also: T }> {
   const key = JSON.stringify([r.epsilon, r.strength, Array.from(r.observations), Array.from(r.labels)]);
@@ -69,7 +90,8 @@ export async function scoreStreamedMain<T>(
     if (!last || fullPass) {
       main.last = undefined;
       const scores = await scoreStreamed(probe, main.rows, {
-        signal: c.signal, onProgress: ({ done }) => c.progress({ stage: 'scoring (reading the file)', done, total }),
+        signal: c.signal,
+        onProgress: ({ done }) => c.progress({ stage: 'scoring (reading the file)', done, total }),
       });
       last = { key, scores, space };
       main.last = last;
@@ -83,14 +105,18 @@ export async function scoreStreamedMain<T>(
 }
 
 /** The map of the streamed embeddings: PCA of a sample of rows; rows outside the sample are NaN. */
-export async function streamedMap(engine: ProbeEngine, main: StreamedMain, c: HandlerContext<never>):
-  Promise<{ x: Float64Array; y: Float64Array; explained: [number, number]; totalVariance: number }> {
+export async function streamedMap(
+  engine: ProbeEngine,
+  main: StreamedMain,
+  c: HandlerContext<never>,
+): Promise<{ x: Float64Array; y: Float64Array; explained: [number, number]; totalVariance: number }> {
   const n = main.rows.rows;
   const sample = sampleRowIndices(n);
   c.progress({ stage: 'reading a sample for the map', done: 0, total: sample.length });
   const rows: Matrix = await main.rows.gatherRows(sample);
   const pc = principalComponents(engine, rows, { k: 2, onProgress: c.progress });
-  const x = new Float64Array(n).fill(NaN), y = new Float64Array(n).fill(NaN);
+  const x = new Float64Array(n).fill(NaN),
+    y = new Float64Array(n).fill(NaN);
   sample.forEach((row, i) => {
     x[row] = pc.scores[2 * i];
     y[row] = pc.scores[2 * i + 1];

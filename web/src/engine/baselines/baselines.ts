@@ -64,7 +64,9 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
   checkMatrix('observations', observations);
   checkMatrix('queries', queries);
   checkLabels('labels', labels);
-  const k = options.k ?? DEFAULTS.k, seed = options.seed ?? DEFAULTS.seed, members = options.members ?? DEFAULTS.members;
+  const k = options.k ?? DEFAULTS.k,
+    seed = options.seed ?? DEFAULTS.seed,
+    members = options.members ?? DEFAULTS.members;
   checkCount('k', k);
   checkCount('seed', seed);
   checkCount('members', members);
@@ -75,11 +77,26 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
     const y = heap.copyIn(labels, 'labels');
     const q = heap.copyIn(queries.data, 'queries');
     const out = heap.allocate(4 * n * 8, 'baseline scores');
-    const { columns } = throwIfFailed(module.runBaseline(
-      options.method, x, observations.rows, observations.cols, dtypeOf(observations.data), y, labels.length,
-      q, n, queries.cols, dtypeOf(queries.data), k, seed, members, out,
-      coreProgress(`fitting ${options.method}`, options.onProgress, options.signal),
-    ));
+    const { columns } = throwIfFailed(
+      module.runBaseline(
+        options.method,
+        x,
+        observations.rows,
+        observations.cols,
+        dtypeOf(observations.data),
+        y,
+        labels.length,
+        q,
+        n,
+        queries.cols,
+        dtypeOf(queries.data),
+        k,
+        seed,
+        members,
+        out,
+        coreProgress(`fitting ${options.method}`, options.onProgress, options.signal),
+      ),
+    );
     const result: BaselineScores = { score: heap.readFloat64(out, n) };
     (['probability', 'episteme', 'alea'] as const).forEach((name, k) => {
       if (columns.includes(name)) result[name] = heap.readFloat64(out + (k + 1) * n * 8, n);
@@ -92,14 +109,19 @@ export function runBaseline(engine: ProbeEngine, options: BaselineOptions): Base
 
 /** Runs a metric binding on labels and equally many values. */
 function scalar(
-  engine: ProbeEngine, labels: Uint8Array, values: Float64Array, valuesName: string,
+  engine: ProbeEngine,
+  labels: Uint8Array,
+  values: Float64Array,
+  valuesName: string,
   call: (module: GpprobeModule, labels: number, values: number, n: number) => Metric,
 ): number {
   checkLabels('labels', labels);
   checkSameLength(valuesName, values, 'labels', labels.length);
   const heap = new HeapScope(engine.module);
   try {
-    return throwIfFailed(call(engine.module, heap.copyIn(labels, 'labels'), heap.copyIn(values, valuesName), labels.length)).value;
+    return throwIfFailed(
+      call(engine.module, heap.copyIn(labels, 'labels'), heap.copyIn(values, valuesName), labels.length),
+    ).value;
   } finally {
     heap.free();
   }
@@ -145,7 +167,9 @@ export function rocCurve(engine: ProbeEngine, labels: Uint8Array, scores: Float6
   checkSameLength('scores', scores, 'labels', labels.length);
   const heap = new HeapScope(engine.module);
   try {
-    const r = throwIfFailed(engine.module.rocCurve(heap.copyIn(labels, 'labels'), heap.copyIn(scores, 'scores'), labels.length));
+    const r = throwIfFailed(
+      engine.module.rocCurve(heap.copyIn(labels, 'labels'), heap.copyIn(scores, 'scores'), labels.length),
+    );
     return { falsePositiveRate: r.falsePositiveRate, truePositiveRate: r.truePositiveRate, thresholds: r.thresholds };
   } finally {
     heap.free();

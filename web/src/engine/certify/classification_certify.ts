@@ -16,7 +16,11 @@
 // signal) stops it with status 'cancelled' and the valid intervals reached. All numbers are the core's;
 // this file moves them across (the CLI's `gpprobe robustness` JSON, in camelCase).
 import type {
-  ClassifierHandle, IntervalValue, ProbabilityExtremeValue, RobustnessCertificateValue, RobustnessSettings,
+  ClassifierHandle,
+  IntervalValue,
+  ProbabilityExtremeValue,
+  RobustnessCertificateValue,
+  RobustnessSettings,
 } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
 import type { IntervalDetail, ProgressListener } from '../progress.ts';
@@ -38,7 +42,10 @@ export type ProbabilityExtreme = Omit<ProbabilityExtremeValue, 'status'> & { sta
 
 /** x*'s p(y = 1) (`probabilityAtPoint`; class 1 above ½), the ends of T (`box`; fixed coordinates have
  * lower = upper = x*), the `root` bounds over all of T at once, both extremes, GPFGS, and the verdict. */
-export type RobustnessCertificate = Omit<RobustnessCertificateValue, 'code' | 'message' | 'minimum' | 'maximum' | 'verdictCanFlip'> & {
+export type RobustnessCertificate = Omit<
+  RobustnessCertificateValue,
+  'code' | 'message' | 'minimum' | 'maximum' | 'verdictCanFlip'
+> & {
   minimum: ProbabilityExtreme;
   maximum: ProbabilityExtreme;
   verdictCanFlip: VerdictFlip;
@@ -75,15 +82,20 @@ export interface RobustnessOptions extends BoxSearchOptions {
 
 function settings(options: RobustnessOptions, gamma: number): RobustnessSettings {
   const d = CERTIFY_DEFAULTS.robustness;
-  if (typeof gamma !== 'number') throw new GpprobeError('invalid_argument', `gamma must be a number, got ${String(gamma)}`);
+  if (typeof gamma !== 'number')
+    throw new GpprobeError('invalid_argument', `gamma must be a number, got ${String(gamma)}`);
   const range = options.validRange ?? null;
   if (range !== null && !(Array.isArray(range) && range.length === 2)) {
     throw new GpprobeError('invalid_argument', 'validRange must be [lo, hi] or null');
   }
   return {
-    gamma, dims: Float64Array.from(options.dims ?? []), validRange: range ? [range[0], range[1]] : null,
-    tolerance: options.tolerance ?? d.tolerance, maxIterations: options.maxIterations ?? d.maxIterations,
-    timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds, search: options.search ?? d.search,
+    gamma,
+    dims: Float64Array.from(options.dims ?? []),
+    validRange: range ? [range[0], range[1]] : null,
+    tolerance: options.tolerance ?? d.tolerance,
+    maxIterations: options.maxIterations ?? d.maxIterations,
+    timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
+    search: options.search ?? d.search,
     variance: options.variance ?? d.variance,
   };
 }
@@ -91,8 +103,10 @@ function settings(options: RobustnessOptions, gamma: number): RobustnessSettings
 function certificate(v: RobustnessCertificateValue): RobustnessCertificate {
   const { code: _code, message: _message, ...c } = v;
   return {
-    ...c, minimum: { ...c.minimum, status: c.minimum.status as SearchStatus },
-    maximum: { ...c.maximum, status: c.maximum.status as SearchStatus }, verdictCanFlip: c.verdictCanFlip as VerdictFlip,
+    ...c,
+    minimum: { ...c.minimum, status: c.minimum.status as SearchStatus },
+    maximum: { ...c.maximum, status: c.maximum.status as SearchStatus },
+    verdictCanFlip: c.verdictCanFlip as VerdictFlip,
   };
 }
 
@@ -108,25 +122,47 @@ function searchProgress(options: RobustnessOptions) {
       const stage = `branch and bound: ${detail?.extremum ?? 'searching'}`;
       return listener?.({ stage, done, total, ...(detail ? { detail } : {}) }) !== false && !signal?.aborted;
     },
-    onInterval: listener ? (extremum: 'minimum' | 'maximum', iterations: number, lower: number, upper: number) => {
-      pending = { kind: 'interval', extremum, iterations, lower, upper };
-    } : null,
+    onInterval: listener
+      ? (extremum: 'minimum' | 'maximum', iterations: number, lower: number, upper: number) => {
+          pending = { kind: 'interval', extremum, iterations, lower, upper };
+        }
+      : null,
   };
 }
 
 /** @internal GpClassifier.certifyRobustness. */
-export function certifyWith(handle: ClassifierHandle, point: ArrayLike<number>, options: RobustnessOptions): RobustnessCertificate {
+export function certifyWith(
+  handle: ClassifierHandle,
+  point: ArrayLike<number>,
+  options: RobustnessOptions,
+): RobustnessCertificate {
   const { progress, onInterval } = searchProgress(options);
-  return certificate(throwIfFailed(handle.certifyRobustness(Float64Array.from(point), settings(options, options.gamma), progress, onInterval)));
+  return certificate(
+    throwIfFailed(
+      handle.certifyRobustness(Float64Array.from(point), settings(options, options.gamma), progress, onInterval),
+    ),
+  );
 }
 
 /** @internal GpClassifier.robustnessSweep. */
-export function sweepWith(handle: ClassifierHandle, point: ArrayLike<number>, gammas: ArrayLike<number>,
-  options: Omit<RobustnessOptions, 'gamma'>): RobustnessCertificate[] {
+export function sweepWith(
+  handle: ClassifierHandle,
+  point: ArrayLike<number>,
+  gammas: ArrayLike<number>,
+  options: Omit<RobustnessOptions, 'gamma'>,
+): RobustnessCertificate[] {
   const { onProgress: listener, signal } = options;
-  const progress = listener || signal
-    ? (done: number, total: number) => listener?.({ stage: 'gamma sweep', done, total }) !== false && !signal?.aborted
-    : null;
-  const r = throwIfFailed(handle.robustnessSweep(Float64Array.from(point), Float64Array.from(gammas), settings({ ...options, gamma: 0 }, 0), progress));
+  const progress =
+    listener || signal
+      ? (done: number, total: number) => listener?.({ stage: 'gamma sweep', done, total }) !== false && !signal?.aborted
+      : null;
+  const r = throwIfFailed(
+    handle.robustnessSweep(
+      Float64Array.from(point),
+      Float64Array.from(gammas),
+      settings({ ...options, gamma: 0 }, 0),
+      progress,
+    ),
+  );
   return r.certificates.map(certificate);
 }

@@ -46,7 +46,12 @@ export type ProbeCertificate = Omit<ProbeCertificateValue, 'code' | 'message' | 
 };
 
 /** @internal Probe.certify. */
-export function certifyQuery(module: GpprobeModule, handle: ProbeHandle, query: Float32Array | Float64Array, options: CertifyOptions): ProbeCertificate {
+export function certifyQuery(
+  module: GpprobeModule,
+  handle: ProbeHandle,
+  query: Float32Array | Float64Array,
+  options: CertifyOptions,
+): ProbeCertificate {
   if (!(query instanceof Float32Array) && !(query instanceof Float64Array)) {
     throw new GpprobeError('invalid_argument', 'the query must be a Float32Array or Float64Array');
   }
@@ -55,11 +60,27 @@ export function certifyQuery(module: GpprobeModule, handle: ProbeHandle, query: 
   const heap = new HeapScope(module);
   try {
     const pointer = heap.copyIn(query, 'the query');
-    const { code: _code, message: _message, ...c } = throwIfFailed(handle.certify(pointer, query.length, dtypeOf(query), {
-      gamma: options.gamma, norm: options.norm ?? d.norm, dims, search: options.search ?? dims.length > 0,
-      tolerance: options.tolerance ?? d.tolerance, maxIterations: options.maxIterations ?? d.maxIterations,
-      timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
-    }, coreProgress('branch and bound', options.onProgress, options.signal)));
+    const {
+      code: _code,
+      message: _message,
+      ...c
+    } = throwIfFailed(
+      handle.certify(
+        pointer,
+        query.length,
+        dtypeOf(query),
+        {
+          gamma: options.gamma,
+          norm: options.norm ?? d.norm,
+          dims,
+          search: options.search ?? dims.length > 0,
+          tolerance: options.tolerance ?? d.tolerance,
+          maxIterations: options.maxIterations ?? d.maxIterations,
+          timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
+        },
+        coreProgress('branch and bound', options.onProgress, options.signal),
+      ),
+    );
     return { ...c, status: c.status as ProbeCertificate['status'], verdictCanFlip: c.verdictCanFlip as VerdictFlip };
   } finally {
     heap.free();

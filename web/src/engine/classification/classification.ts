@@ -16,7 +16,10 @@
 // lab's constant × RBF kernel with constant.value = signalVariance and rbf.length_scale = lengthScales
 // (the CLI's --signal-variance and --length-scales).
 import type {
-  ClassificationExampleValue, ClassificationVocabulary as VocabularyValue, ClassifierHandle, ClassifierStateValue,
+  ClassificationExampleValue,
+  ClassificationVocabulary as VocabularyValue,
+  ClassifierHandle,
+  ClassifierStateValue,
   GpprobeModule,
 } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
@@ -24,14 +27,36 @@ import { HeapScope } from '../heap.ts';
 import { loadModule, type LoadOptions } from '../load_module.ts';
 import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
-import { certifyWith, sweepWith, type RobustnessCertificate, type RobustnessOptions } from '../certify/classification_certify.ts';
-import { explainProgress, explainSettings, explanation, pointRows, type Explanation, type ExplainOptions } from '../explain/explain.ts';
+import {
+  certifyWith,
+  sweepWith,
+  type RobustnessCertificate,
+  type RobustnessOptions,
+} from '../certify/classification_certify.ts';
+import {
+  explainProgress,
+  explainSettings,
+  explanation,
+  pointRows,
+  type Explanation,
+  type ExplainOptions,
+} from '../explain/explain.ts';
 import { CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
 import {
-  fitMulticlass, optimizeMulticlass, type FitMulticlassOptions, type MulticlassGpClassifier, type OptimizeMulticlassOptions,
+  fitMulticlass,
+  optimizeMulticlass,
+  type FitMulticlassOptions,
+  type MulticlassGpClassifier,
+  type OptimizeMulticlassOptions,
 } from './multiclass.ts';
 import {
-  checkOptimizerCounts, checkTraining, float64, optimizationOf, trainedHandle, type Optimization, type TrainingLabels,
+  checkOptimizerCounts,
+  checkTraining,
+  float64,
+  optimizationOf,
+  trainedHandle,
+  type Optimization,
+  type TrainingLabels,
 } from './training.ts';
 
 export type ClassificationMethod = 'laplace' | 'ep';
@@ -92,7 +117,9 @@ export type ClassifierState = Omit<ClassifierStateValue, 'code' | 'message' | 'm
   optimization: ClassifierOptimization | null;
 };
 
-export type ClassificationExample = Omit<ClassificationExampleValue, 'code' | 'message' | 'x' | 'rows' | 'cols'> & { x: Matrix };
+export type ClassificationExample = Omit<ClassificationExampleValue, 'code' | 'message' | 'x' | 'rows' | 'cols'> & {
+  x: Matrix;
+};
 export type ClassificationVocabulary = Omit<VocabularyValue, 'code' | 'message'>;
 
 export class GpClassifier {
@@ -116,8 +143,10 @@ export class GpClassifier {
     const { code: _code, message: _message, method, likelihood, ...s } = throwIfFailed(this.#live().state());
     const o = this.#optimization;
     return {
-      ...s, method: method as ClassificationMethod, likelihood: likelihood as ClassificationLikelihood,
-      optimization: o && { ...o, runValues: o.runValues.slice() },  // a copy: the caller may transfer it
+      ...s,
+      method: method as ClassificationMethod,
+      likelihood: likelihood as ClassificationLikelihood,
+      optimization: o && { ...o, runValues: o.runValues.slice() }, // a copy: the caller may transfer it
     };
   }
 
@@ -131,9 +160,12 @@ export class GpClassifier {
     try {
       const input = heap.copyIn(float64(points.data), 'test inputs');
       const out = heap.allocate(3 * m * 8, 'predictions');
-      const { clampedVariances } = throwIfFailed(handle.predict(input, m, points.cols, out,
-        coreProgress('predicting', options.onProgress, options.signal)));
-      const [latentMean, latentVariance, probability] = CLASSIFIER_COLUMNS.map((_, k) => heap.readFloat64(out + k * m * 8, m));
+      const { clampedVariances } = throwIfFailed(
+        handle.predict(input, m, points.cols, out, coreProgress('predicting', options.onProgress, options.signal)),
+      );
+      const [latentMean, latentVariance, probability] = CLASSIFIER_COLUMNS.map((_, k) =>
+        heap.readFloat64(out + k * m * 8, m),
+      );
       return { latentMean, latentVariance, probability, clampedVariances };
     } finally {
       heap.free();
@@ -152,7 +184,11 @@ export class GpClassifier {
   }
 
   /** One certificate per gamma, in order (the paper's Fig. 2; = `gpprobe robustness --sweep`). */
-  robustnessSweep(point: ArrayLike<number>, gammas: ArrayLike<number>, options: Omit<RobustnessOptions, 'gamma'> = {}): RobustnessCertificate[] {
+  robustnessSweep(
+    point: ArrayLike<number>,
+    gammas: ArrayLike<number>,
+    options: Omit<RobustnessOptions, 'gamma'> = {},
+  ): RobustnessCertificate[] {
     return sweepWith(this.#live(), point, gammas, options);
   }
 
@@ -182,35 +218,66 @@ export class ClassificationEngine {
   fitClassifier(options: FitClassifierOptions): GpClassifier;
   fitClassifier(options: FitClassifierOptions | FitMulticlassOptions): GpClassifier | MulticlassGpClassifier {
     if (options.likelihood === 'softmax') return fitMulticlass(this.#module, options);
-    return new GpClassifier(this.#module, this.#run(options, (handle, x, y) =>
-      handle.fit(x, options.inputs.rows, options.inputs.cols, y, settings(options))));
+    return new GpClassifier(
+      this.#module,
+      this.#run(options, (handle, x, y) =>
+        handle.fit(x, options.inputs.rows, options.inputs.cols, y, settings(options)),
+      ),
+    );
   }
 
   /** Maximises the approximation's log marginal likelihood (bounded L-BFGS from options.kernel, then
    * seeded restarts), then fits at the optimum. */
   optimizeClassifier(options: OptimizeMulticlassOptions): MulticlassGpClassifier;
   optimizeClassifier(options: OptimizeClassifierOptions): GpClassifier;
-  optimizeClassifier(options: OptimizeClassifierOptions | OptimizeMulticlassOptions): GpClassifier | MulticlassGpClassifier {
+  optimizeClassifier(
+    options: OptimizeClassifierOptions | OptimizeMulticlassOptions,
+  ): GpClassifier | MulticlassGpClassifier {
     if (options.likelihood === 'softmax') return optimizeMulticlass(this.#module, options);
     checkOptimizerCounts(options);
     let optimization: ClassifierOptimization | null = null;
-    const handle = this.#run(options, (h, x, y) => optimizationOf(h.optimize(
-      x, options.inputs.rows, options.inputs.cols, y, settings(options), {
-        restarts: options.restarts ?? DEFAULTS.restarts, seed: options.seed ?? DEFAULTS.seed,
-        maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
-        sharedLengthScale: options.sharedLengthScale ?? false,
-      }, coreProgress('L-BFGS iterations', options.onProgress, options.signal)), (o) => { optimization = o; }));
+    const handle = this.#run(options, (h, x, y) =>
+      optimizationOf(
+        h.optimize(
+          x,
+          options.inputs.rows,
+          options.inputs.cols,
+          y,
+          settings(options),
+          {
+            restarts: options.restarts ?? DEFAULTS.restarts,
+            seed: options.seed ?? DEFAULTS.seed,
+            maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
+            sharedLengthScale: options.sharedLengthScale ?? false,
+          },
+          coreProgress('L-BFGS iterations', options.onProgress, options.signal),
+        ),
+        (o) => {
+          optimization = o;
+        },
+      ),
+    );
     return new GpClassifier(this.#module, handle, optimization);
   }
 
-  #run(options: FitClassifierOptions, call: (handle: ClassifierHandle, x: number, y: number) => { code: string; message: string }): ClassifierHandle {
+  #run(
+    options: FitClassifierOptions,
+    call: (handle: ClassifierHandle, x: number, y: number) => { code: string; message: string },
+  ): ClassifierHandle {
     checkTraining(options);
     return trainedHandle(this.#module, new this.#module.ClassifierHandle(), options, call);
   }
 
   /** A bundled, seeded two-dimensional data set (labels 0/1). */
   example(name: string, seed = 0): ClassificationExample {
-    const { code: _code, message: _message, x, rows, cols, ...e } = throwIfFailed(this.#module.classificationExample(name, seed));
+    const {
+      code: _code,
+      message: _message,
+      x,
+      rows,
+      cols,
+      ...e
+    } = throwIfFailed(this.#module.classificationExample(name, seed));
     return { ...e, x: { data: x, rows, cols } };
   }
 
@@ -219,12 +286,22 @@ export class ClassificationEngine {
   mackayApproximation(latentMean: Float64Array, latentVariance: Float64Array): Float64Array {
     const n = latentMean.length;
     if (latentVariance.length !== n) {
-      throw new GpprobeError('dimension_mismatch', `latentVariance has ${latentVariance.length} values, latentMean has ${n}`);
+      throw new GpprobeError(
+        'dimension_mismatch',
+        `latentVariance has ${latentVariance.length} values, latentMean has ${n}`,
+      );
     }
     const heap = new HeapScope(this.#module);
     try {
       const out = heap.allocate(n * 8, 'MacKay probabilities');
-      throwIfFailed(this.#module.mackayProbabilities(heap.copyIn(latentMean, 'latent means'), heap.copyIn(latentVariance, 'latent variances'), n, out));
+      throwIfFailed(
+        this.#module.mackayProbabilities(
+          heap.copyIn(latentMean, 'latent means'),
+          heap.copyIn(latentVariance, 'latent variances'),
+          n,
+          out,
+        ),
+      );
       return heap.readFloat64(out, n);
     } finally {
       heap.free();
@@ -233,13 +310,21 @@ export class ClassificationEngine {
 
   /** The benchmark's seeded data (synthetic_classification.h): x ~ N(0, I), a curved boundary in x1, x2. */
   syntheticClassification(rows: number, dimension: number, seed: number): { inputs: Matrix; labels: Float64Array } {
-    for (const [key, value] of [['rows', rows], ['dimension', dimension], ['seed', seed]] as const) checkCount(key, value);
+    for (const [key, value] of [
+      ['rows', rows],
+      ['dimension', dimension],
+      ['seed', seed],
+    ] as const)
+      checkCount(key, value);
     const heap = new HeapScope(this.#module);
     try {
       const x = heap.allocate(rows * dimension * 8, 'synthetic inputs');
       const y = heap.allocate(rows * 8, 'synthetic labels');
       throwIfFailed(this.#module.syntheticClassification(rows, dimension, seed, x, y));
-      return { inputs: { data: heap.readFloat64(x, rows * dimension), rows, cols: dimension }, labels: heap.readFloat64(y, rows) };
+      return {
+        inputs: { data: heap.readFloat64(x, rows * dimension), rows, cols: dimension },
+        labels: heap.readFloat64(y, rows),
+      };
     } finally {
       heap.free();
     }
@@ -249,8 +334,10 @@ export class ClassificationEngine {
 function settings(options: FitClassifierOptions) {
   const kernel = options.kernel ?? { signalVariance: DEFAULTS.signalVariance, lengthScales: [DEFAULTS.lengthScale] };
   return {
-    method: options.method ?? DEFAULTS.method, likelihood: options.likelihood ?? DEFAULTS.likelihood,
-    signalVariance: kernel.signalVariance, lengthScales: float64(kernel.lengthScales),
+    method: options.method ?? DEFAULTS.method,
+    likelihood: options.likelihood ?? DEFAULTS.likelihood,
+    signalVariance: kernel.signalVariance,
+    lengthScales: float64(kernel.lengthScales),
   };
 }
 

@@ -13,18 +13,34 @@
 // --signal-variance S0,…,S(C−1) and --length-scales-per-class). C = the largest label + 1 unless
 // `classes` says more. All numbers are the core's; this file moves whole arrays in and out.
 import type {
-  MulticlassCertificateValue, MulticlassClassifierHandle, MulticlassSettings, GpprobeModule,
+  MulticlassCertificateValue,
+  MulticlassClassifierHandle,
+  MulticlassSettings,
+  GpprobeModule,
 } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
 import { HeapScope } from '../heap.ts';
 import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
 import type { ProbabilityExtreme, SearchStatus } from '../certify/classification_certify.ts';
-import { explainProgress, explainSettings, explanation, pointRows, type Explanation, type ExplainOptions } from '../explain/explain.ts';
+import {
+  explainProgress,
+  explainSettings,
+  explanation,
+  pointRows,
+  type Explanation,
+  type ExplainOptions,
+} from '../explain/explain.ts';
 import { CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS as DEFAULTS } from '../vocabulary.ts';
 import type { ClassificationKernel } from './classification.ts';
 import {
-  checkOptimizerCounts, checkTraining, float64, optimizationOf, trainedHandle, type Optimization, type TrainingLabels,
+  checkOptimizerCounts,
+  checkTraining,
+  float64,
+  optimizationOf,
+  trainedHandle,
+  type Optimization,
+  type TrainingLabels,
 } from './training.ts';
 
 export interface FitMulticlassOptions {
@@ -104,7 +120,10 @@ export interface MulticlassRobustnessOptions {
 }
 
 /** The class's extremes over the box and the predicted class's safety margin (= the CLI's JSON). */
-export type MulticlassCertificate = Omit<MulticlassCertificateValue, 'code' | 'message' | 'minimum' | 'maximum' | 'safety'> & {
+export type MulticlassCertificate = Omit<
+  MulticlassCertificateValue,
+  'code' | 'message' | 'minimum' | 'maximum' | 'safety'
+> & {
   minimum: ProbabilityExtreme;
   maximum: ProbabilityExtreme;
   safety: Omit<MulticlassCertificateValue['safety'], 'status'> & { status: SafetyVerdict };
@@ -113,9 +132,14 @@ export type MulticlassCertificate = Omit<MulticlassCertificateValue, 'code' | 'm
 function settings(options: FitMulticlassOptions): MulticlassSettings {
   if (options.kernel && options.kernels) throw new GpprobeError('invalid_argument', 'give kernel or kernels, not both');
   if (options.method !== undefined && options.method !== 'laplace') {
-    throw new GpprobeError('invalid_argument', `method ${String(options.method)} is not available with likelihood softmax; use laplace`);
+    throw new GpprobeError(
+      'invalid_argument',
+      `method ${String(options.method)} is not available with likelihood softmax; use laplace`,
+    );
   }
-  const kernels = options.kernels ?? [options.kernel ?? { signalVariance: DEFAULTS.signalVariance, lengthScales: [DEFAULTS.lengthScale] }];
+  const kernels = options.kernels ?? [
+    options.kernel ?? { signalVariance: DEFAULTS.signalVariance, lengthScales: [DEFAULTS.lengthScale] },
+  ];
   if (options.classes !== undefined) checkCount('classes', options.classes);
   return {
     signalVariances: Float64Array.from(kernels, (k) => k.signalVariance),
@@ -130,7 +154,11 @@ export class MulticlassGpClassifier {
   readonly #optimization: MulticlassOptimization | null;
 
   /** @internal Use ClassificationEngine.fitClassifier / .optimizeClassifier with likelihood 'softmax'. */
-  constructor(module: GpprobeModule, handle: MulticlassClassifierHandle, optimization: MulticlassOptimization | null = null) {
+  constructor(
+    module: GpprobeModule,
+    handle: MulticlassClassifierHandle,
+    optimization: MulticlassOptimization | null = null,
+  ) {
     this.#module = module;
     this.#handle = handle;
     this.#optimization = optimization;
@@ -143,16 +171,22 @@ export class MulticlassGpClassifier {
 
   get state(): MulticlassState {
     const s = throwIfFailed(this.#live().state());
-    const C = s.classes, d = s.dimension;
+    const C = s.classes,
+      d = s.dimension;
     const o = this.#optimization;
     return {
-      classes: C, sharedKernel: s.sharedKernel,
+      classes: C,
+      sharedKernel: s.sharedKernel,
       kernels: Array.from({ length: C }, (_, c) => ({
-        signalVariance: s.signalVariances[c], lengthScales: s.lengthScales.slice(c * d, (c + 1) * d),
+        signalVariance: s.signalVariances[c],
+        lengthScales: s.lengthScales.slice(c * d, (c + 1) * d),
       })),
       logMarginalLikelihood: s.logMarginalLikelihood,
       gradient: Array.from({ length: C }, (_, c) => s.gradient.slice(c * (1 + d), (c + 1) * (1 + d))),
-      classCounts: s.classCounts, iterations: s.iterations, size: s.size, dimension: d,
+      classCounts: s.classCounts,
+      iterations: s.iterations,
+      size: s.size,
+      dimension: d,
       optimization: o && { ...o, runValues: o.runValues.slice() },
     };
   }
@@ -165,18 +199,24 @@ export class MulticlassGpClassifier {
   predict(points: Matrix, options: { onProgress?: ProgressListener; signal?: AbortSignal } = {}): MulticlassPrediction {
     const handle = this.#live();
     checkMatrix('points', points);
-    const m = points.rows, C = this.classes;
+    const m = points.rows,
+      C = this.classes;
     const heap = new HeapScope(this.#module);
     try {
       const input = heap.copyIn(float64(points.data), 'test inputs');
       const out = heap.allocate(m * C * (C + 2) * 8, 'predictions');
-      const r = throwIfFailed(handle.predict(input, m, points.cols, out, coreProgress('predicting', options.onProgress, options.signal)));
+      const r = throwIfFailed(
+        handle.predict(input, m, points.cols, out, coreProgress('predicting', options.onProgress, options.signal)),
+      );
       return {
-        rows: m, classes: C,
+        rows: m,
+        classes: C,
         latentMean: heap.readFloat64(out, m * C),
         latentCovariance: heap.readFloat64(out + m * C * 8, m * C * C),
         probability: heap.readFloat64(out + m * C * (C + 1) * 8, m * C),
-        errorEstimate: r.errorEstimate, unconverged: r.unconverged, rules: [...r.rules],
+        errorEstimate: r.errorEstimate,
+        unconverged: r.unconverged,
+        rules: [...r.rules],
       };
     } finally {
       heap.free();
@@ -187,19 +227,31 @@ export class MulticlassGpClassifier {
    * predicted class's safety margin min_T (π^ĉ − max_{c≠ĉ} π^c): certified, refuted or unknown. */
   certifyRobustness(point: ArrayLike<number>, options: MulticlassRobustnessOptions): MulticlassCertificate {
     const d = CERTIFY_DEFAULTS.multiclass;
-    if (typeof options.gamma !== 'number') throw new GpprobeError('invalid_argument', `gamma must be a number, got ${String(options.gamma)}`);
+    if (typeof options.gamma !== 'number')
+      throw new GpprobeError('invalid_argument', `gamma must be a number, got ${String(options.gamma)}`);
     const range = options.validRange ?? null;
     if (range !== null && !(Array.isArray(range) && range.length === 2)) {
       throw new GpprobeError('invalid_argument', 'validRange must be [lo, hi] or null');
     }
-    const v = throwIfFailed(this.#live().certifyRobustness(Float64Array.from(point), {
-      gamma: options.gamma, classIndex: options.classIndex ?? -1, dims: Float64Array.from(options.dims ?? []),
-      validRange: range ? [range[0], range[1]] : null, tolerance: options.tolerance ?? d.tolerance,
-      maxIterations: options.maxIterations ?? d.maxIterations, timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
-    }, coreProgress('branch and bound', options.onProgress, options.signal)));
+    const v = throwIfFailed(
+      this.#live().certifyRobustness(
+        Float64Array.from(point),
+        {
+          gamma: options.gamma,
+          classIndex: options.classIndex ?? -1,
+          dims: Float64Array.from(options.dims ?? []),
+          validRange: range ? [range[0], range[1]] : null,
+          tolerance: options.tolerance ?? d.tolerance,
+          maxIterations: options.maxIterations ?? d.maxIterations,
+          timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
+        },
+        coreProgress('branch and bound', options.onProgress, options.signal),
+      ),
+    );
     const { code: _code, message: _message, ...c } = v;
     return {
-      ...c, minimum: { ...c.minimum, status: c.minimum.status as SearchStatus },
+      ...c,
+      minimum: { ...c.minimum, status: c.minimum.status as SearchStatus },
       maximum: { ...c.maximum, status: c.maximum.status as SearchStatus },
       safety: { ...c.safety, status: c.safety.status as SafetyVerdict },
     };
@@ -207,8 +259,13 @@ export class MulticlassGpClassifier {
 
   /** Certified feature sensitivity Δ_γ of class `classIndex`'s probability and LIME at the points
    * (explain/explain.ts; = `gpprobe explain --likelihood softmax --class c`). */
-  explain(points: ArrayLike<number> | readonly ArrayLike<number>[], options: ExplainOptions & { classIndex: number }): Explanation {
-    return explanation(this.#live().explain(pointRows(points), options.classIndex, explainSettings(options), explainProgress(options)));
+  explain(
+    points: ArrayLike<number> | readonly ArrayLike<number>[],
+    options: ExplainOptions & { classIndex: number },
+  ): Explanation {
+    return explanation(
+      this.#live().explain(pointRows(points), options.classIndex, explainSettings(options), explainProgress(options)),
+    );
   }
 
   /** Frees the wasm memory of this classifier. Further calls throw a GpprobeError with code "disposed". */
@@ -218,8 +275,16 @@ export class MulticlassGpClassifier {
   }
 }
 
-function handleOf(module: GpprobeModule, options: FitMulticlassOptions,
-  call: (handle: MulticlassClassifierHandle, x: number, y: number, s: MulticlassSettings) => { code: string; message: string }): MulticlassClassifierHandle {
+function handleOf(
+  module: GpprobeModule,
+  options: FitMulticlassOptions,
+  call: (
+    handle: MulticlassClassifierHandle,
+    x: number,
+    y: number,
+    s: MulticlassSettings,
+  ) => { code: string; message: string },
+): MulticlassClassifierHandle {
   checkTraining(options);
   const s = settings(options);
   return trainedHandle(module, new module.MulticlassClassifierHandle(), options, (h, x, y) => call(h, x, y, s));
@@ -227,18 +292,36 @@ function handleOf(module: GpprobeModule, options: FitMulticlassOptions,
 
 /** @internal ClassificationEngine.fitClassifier with likelihood 'softmax'. */
 export function fitMulticlass(module: GpprobeModule, options: FitMulticlassOptions): MulticlassGpClassifier {
-  return new MulticlassGpClassifier(module, handleOf(module, options, (h, x, y, s) =>
-    h.fit(x, options.inputs.rows, options.inputs.cols, y, s)));
+  return new MulticlassGpClassifier(
+    module,
+    handleOf(module, options, (h, x, y, s) => h.fit(x, options.inputs.rows, options.inputs.cols, y, s)),
+  );
 }
 
 /** @internal ClassificationEngine.optimizeClassifier with likelihood 'softmax'. */
 export function optimizeMulticlass(module: GpprobeModule, options: OptimizeMulticlassOptions): MulticlassGpClassifier {
   checkOptimizerCounts(options);
   let optimization: MulticlassOptimization | null = null;
-  const handle = handleOf(module, options, (h, x, y, s) => optimizationOf(h.optimize(
-    x, options.inputs.rows, options.inputs.cols, y, s, {
-      restarts: options.restarts ?? DEFAULTS.restarts, seed: options.seed ?? DEFAULTS.seed,
-      maxIterations: options.maxIterations ?? DEFAULTS.maxIterations, shared: options.shared ?? !options.kernels,
-    }, coreProgress('L-BFGS iterations', options.onProgress, options.signal)), (o) => { optimization = o; }));
+  const handle = handleOf(module, options, (h, x, y, s) =>
+    optimizationOf(
+      h.optimize(
+        x,
+        options.inputs.rows,
+        options.inputs.cols,
+        y,
+        s,
+        {
+          restarts: options.restarts ?? DEFAULTS.restarts,
+          seed: options.seed ?? DEFAULTS.seed,
+          maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
+          shared: options.shared ?? !options.kernels,
+        },
+        coreProgress('L-BFGS iterations', options.onProgress, options.signal),
+      ),
+      (o) => {
+        optimization = o;
+      },
+    ),
+  );
   return new MulticlassGpClassifier(module, handle, optimization);
 }

@@ -31,16 +31,27 @@ export function checkTraining(options: { inputs: Matrix; labels: TrainingLabels 
     throw new GpprobeError('invalid_argument', 'labels must be a Uint8Array, Int8Array, Int32Array or Float64Array');
   }
   if (options.labels.length !== options.inputs.rows) {
-    throw new GpprobeError('dimension_mismatch',
-      `training labels have ${options.labels.length} values, training inputs have ${options.inputs.rows} rows`);
+    throw new GpprobeError(
+      'dimension_mismatch',
+      `training labels have ${options.labels.length} values, training inputs have ${options.inputs.rows} rows`,
+    );
   }
 }
 
 /** `handle` after `call` fitted it on the (checked) training data copied into the heap; deleted if it failed. */
-export function trainedHandle<H extends { delete(): void }>(module: GpprobeModule, handle: H,
-  options: { inputs: Matrix; labels: TrainingLabels }, call: (handle: H, x: number, y: number) => Answer): H {
+export function trainedHandle<H extends { delete(): void }>(
+  module: GpprobeModule,
+  handle: H,
+  options: { inputs: Matrix; labels: TrainingLabels },
+  call: (handle: H, x: number, y: number) => Answer,
+): H {
   return filledHandle(module, handle, (heap) =>
-    call(handle, heap.copyIn(float64(options.inputs.data), 'training inputs'), heap.copyIn(float64(options.labels), 'training labels')));
+    call(
+      handle,
+      heap.copyIn(float64(options.inputs.data), 'training inputs'),
+      heap.copyIn(float64(options.labels), 'training labels'),
+    ),
+  );
 }
 
 /** Throws a GpprobeError unless the restarts and seed given are counts. */

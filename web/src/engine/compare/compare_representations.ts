@@ -14,9 +14,7 @@
 // never a float64 copy of them all; an embedding given as a function is only asked for when its turn
 // comes. Between (concept, embedding) cells the call yields to the event loop, reports progress and
 // stops with a GpprobeError "cancelled" once `signal` is aborted.
-import type {
-  ConceptComparisonValue, RepresentationProbeValue,
-} from '../generated/gpprobe.mjs';
+import type { ConceptComparisonValue, RepresentationProbeValue } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
 import { HeapScope } from '../heap.ts';
 import { checkCount, type Matrix } from '../matrix.ts';
@@ -88,18 +86,24 @@ export interface RepresentationComparison {
 /** `perClass` random labelled rows of each class, by the core's draw over the labelled rows only. */
 function drawnRows(engine: ProbeEngine, labels: Uint8Array, perClass: number, seed: number): Int32Array {
   const labelled: number[] = [];
-  labels.forEach((y, i) => { if (y !== UNLABELLED) labelled.push(i); });
+  labels.forEach((y, i) => {
+    if (y !== UNLABELLED) labelled.push(i);
+  });
   const compact = Uint8Array.from(labelled, (i) => labels[i]);
   return Int32Array.from(engine.drawObservations(compact, perClass, seed), (k) => labelled[k]);
 }
 
 function observationRows(engine: ProbeEngine, c: ComparedConcept, perClass: number, seed: number): Int32Array {
-  if (!(c.labels instanceof Uint8Array)) throw new GpprobeError('invalid_argument', `concept '${c.name}': labels must be a Uint8Array`);
+  if (!(c.labels instanceof Uint8Array))
+    throw new GpprobeError('invalid_argument', `concept '${c.name}': labels must be a Uint8Array`);
   if (c.observations === undefined) return drawnRows(engine, c.labels, perClass, seed);
   const rows = Int32Array.from(c.observations);
   rows.forEach((r, i) => {
     if (!Number.isInteger(c.observations![i]) || r < 0) {
-      throw new GpprobeError('invalid_argument', `concept '${c.name}': observation ${i} is ${c.observations![i]}, not a row index`);
+      throw new GpprobeError(
+        'invalid_argument',
+        `concept '${c.name}': observation ${i} is ${c.observations![i]}, not a row index`,
+      );
     }
   });
   return rows;
@@ -115,19 +119,26 @@ async function matrixOf(e: ComparedEmbedding): Promise<MatrixInput> {
  * probing each embedding alone (tests/wasm/compare.test.ts).
  */
 export async function compareRepresentations(
-  engine: ProbeEngine, options: CompareRepresentationsOptions, run: RunCompareOptions = {},
+  engine: ProbeEngine,
+  options: CompareRepresentationsOptions,
+  run: RunCompareOptions = {},
 ): Promise<RepresentationComparison> {
   const module = engine.module;
   const { embeddings, concepts } = options;
-  if (!Array.isArray(embeddings) || embeddings.length === 0) throw new GpprobeError('invalid_argument', 'compare needs at least one embedding');
-  if (!Array.isArray(concepts) || concepts.length === 0) throw new GpprobeError('invalid_argument', 'compare needs at least one concept');
-  const perClass = options.perClass ?? 8, seed = options.seed ?? 0;
+  if (!Array.isArray(embeddings) || embeddings.length === 0)
+    throw new GpprobeError('invalid_argument', 'compare needs at least one embedding');
+  if (!Array.isArray(concepts) || concepts.length === 0)
+    throw new GpprobeError('invalid_argument', 'compare needs at least one concept');
+  const perClass = options.perClass ?? 8,
+    seed = options.seed ?? 0;
   checkCount('perClass', perClass);
   checkCount('seed', seed);
   const observations = concepts.map((c) => observationRows(engine, c, perClass, seed));
   const settings = {
-    epsilon: options.epsilon ?? DEFAULTS.epsilon, strength: options.strength ?? DEFAULTS.strength,
-    decided: options.decided ?? 0.1, epistemeThreshold: options.epistemeThreshold ?? Number.NaN,
+    epsilon: options.epsilon ?? DEFAULTS.epsilon,
+    strength: options.strength ?? DEFAULTS.strength,
+    decided: options.decided ?? 0.1,
+    epistemeThreshold: options.epistemeThreshold ?? Number.NaN,
   };
   const handle = new module.CompareHandle();
   const started = new HeapScope(module);
@@ -137,21 +148,31 @@ export async function compareRepresentations(
     const labels = new Uint8Array(concepts.length * n);
     concepts.forEach((c, i) => {
       if (c.labels.length !== n) {
-        throw new GpprobeError('dimension_mismatch', `concept '${c.name}' has ${c.labels.length} labels for the ${n} rows of ${embeddings[0].name}`);
+        throw new GpprobeError(
+          'dimension_mismatch',
+          `concept '${c.name}' has ${c.labels.length} labels for the ${n} rows of ${embeddings[0].name}`,
+        );
       }
       labels.set(c.labels, i * n);
     });
     const rows = Uint32Array.from(observations.flatMap((o) => Array.from(o)));
     const counts = Uint32Array.from(observations, (o) => o.length);
     const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    throwIfFailed(handle.start(
-      embeddings.map((e) => e.name), n, concepts.map((c) => c.name), started.copyIn(labels, 'concept labels'),
-      started.copyIn(bytes(rows), 'observation rows'), started.copyIn(bytes(counts), 'observation counts'), settings,
-    ));
+    throwIfFailed(
+      handle.start(
+        embeddings.map((e) => e.name),
+        n,
+        concepts.map((c) => c.name),
+        started.copyIn(labels, 'concept labels'),
+        started.copyIn(bytes(rows), 'observation rows'),
+        started.copyIn(bytes(counts), 'observation counts'),
+        settings,
+      ),
+    );
     started.free();
     const total = embeddings.length * concepts.length * n;
     for (let k = 0; k < embeddings.length; k++) {
-      const x = first ?? await matrixOf(embeddings[k]);
+      const x = first ?? (await matrixOf(embeddings[k]));
       first = null;
       // One embedding (and its OOD set) in the heap at a time; a resident one is used in place.
       const heap = new HeapScope(module);
@@ -161,14 +182,27 @@ export async function compareRepresentations(
         for (let c = 0; c < concepts.length; c++) {
           const cell = k * concepts.length + c;
           if (run.signal?.aborted) {
-            throw new GpprobeError('cancelled', `comparison cancelled after ${cell} of ${embeddings.length * concepts.length} probes`);
+            throw new GpprobeError(
+              'cancelled',
+              `comparison cancelled after ${cell} of ${embeddings.length * concepts.length} probes`,
+            );
           }
           const stage = `${embeddings[k].name}: ${concepts[c].name}`;
-          throwIfFailed(handle.probe(
-            c, k, placed.pointer, placed.rows, placed.cols, placed.dtype, ood?.pointer ?? 0, ood?.rows ?? 0,
-            (done, all) => run.onProgress?.({ stage, done: cell * n + Math.round((done / Math.max(1, all)) * n), total }) !== false
-              && !run.signal?.aborted,
-          ));
+          throwIfFailed(
+            handle.probe(
+              c,
+              k,
+              placed.pointer,
+              placed.rows,
+              placed.cols,
+              placed.dtype,
+              ood?.pointer ?? 0,
+              ood?.rows ?? 0,
+              (done, all) =>
+                run.onProgress?.({ stage, done: cell * n + Math.round((done / Math.max(1, all)) * n), total }) !==
+                  false && !run.signal?.aborted,
+            ),
+          );
           await yieldToEventLoop();
         }
       } finally {
@@ -181,8 +215,15 @@ export async function compareRepresentations(
       decided: r.decided,
       layers: { layered: r.layered, noun: r.layerNoun, numbers: Array.from(r.layerNumbers) },
       concepts: r.concepts.map((c, i) => ({
-        concept: c.concept, basis: c.basis, basisRows: c.basisRows, best: c.best, difference: c.difference,
-        standardError: c.standardError, pValue: c.pValue, sentence: c.sentence, observations: observations[i],
+        concept: c.concept,
+        basis: c.basis,
+        basisRows: c.basisRows,
+        best: c.best,
+        difference: c.difference,
+        standardError: c.standardError,
+        pValue: c.pValue,
+        sentence: c.sentence,
+        observations: observations[i],
         probes: c.probes.map((p) => ({ ...p })),
       })),
     };

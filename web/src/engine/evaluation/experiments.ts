@@ -8,7 +8,11 @@
 // so a worker stays responsive and an AbortSignal can stop it; the core adds the trials up (append_trials) and computes the mean and standard deviation, so
 // nothing but the finished result crosses back. Embeddings already resident in the wasm heap
 // (engine.upload) are used in place, not copied.
-import type { CloudValue as ExperimentCloud, CurveValue as ExperimentCurve, ExperimentSettings as TrialSettings } from '../generated/gpprobe.mjs';
+import type {
+  CloudValue as ExperimentCloud,
+  CurveValue as ExperimentCurve,
+  ExperimentSettings as TrialSettings,
+} from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
 import { HeapScope } from '../heap.ts';
 import { checkCount, checkLabels } from '../matrix.ts';
@@ -84,7 +88,9 @@ function placed(heap: HeapScope, m: MatrixInput, what: string) {
  * protocol), one trial per wasm call (one per thread). Trial t gives the same numbers as in the CLI's run with the same seed.
  */
 export async function runExperiment(
-  engine: ProbeEngine, options: ExperimentOptions, run: RunExperimentOptions = {},
+  engine: ProbeEngine,
+  options: ExperimentOptions,
+  run: RunExperimentOptions = {},
 ): Promise<ExperimentResult> {
   const module = engine.module;
   const { experiment, embeddings, labels, ood, queryMask } = options;
@@ -95,12 +101,18 @@ export async function runExperiment(
     throw new GpprobeError('invalid_argument', `trials must be at least 1, got ${trials}`);
   }
   const settings = {
-    seed: options.seed ?? DEFAULTS.seed, maxObservations: options.maxObservations ?? DEFAULTS.maxObservations,
-    maxQueries: options.maxQueries ?? DEFAULTS.maxQueries, members: options.members ?? DEFAULTS.members,
-    k: options.k ?? DEFAULTS.k, epsilon: options.epsilon ?? DEFAULTS.epsilon, strength: options.strength ?? DEFAULTS.strength,
-    gpc: options.gpc ?? DEFAULTS.gpc, gpcMaxObservations: options.gpcMaxObservations ?? DEFAULTS.gpcMaxObservations,
+    seed: options.seed ?? DEFAULTS.seed,
+    maxObservations: options.maxObservations ?? DEFAULTS.maxObservations,
+    maxQueries: options.maxQueries ?? DEFAULTS.maxQueries,
+    members: options.members ?? DEFAULTS.members,
+    k: options.k ?? DEFAULTS.k,
+    epsilon: options.epsilon ?? DEFAULTS.epsilon,
+    strength: options.strength ?? DEFAULTS.strength,
+    gpc: options.gpc ?? DEFAULTS.gpc,
+    gpcMaxObservations: options.gpcMaxObservations ?? DEFAULTS.gpcMaxObservations,
   };
-  for (const key of ['seed', 'maxObservations', 'maxQueries', 'members', 'k', 'gpcMaxObservations'] as const) checkCount(key, settings[key]);
+  for (const key of ['seed', 'maxObservations', 'maxQueries', 'members', 'k', 'gpcMaxObservations'] as const)
+    checkCount(key, settings[key]);
   const heap = new HeapScope(module);
   const handle = new module.ExperimentHandle();
   try {
@@ -117,20 +129,46 @@ export async function runExperiment(
       const count = Math.min(perCall, trials - t);
       const stage = count === 1 ? `trial ${t + 1} of ${trials}` : `trials ${t + 1}–${t + count} of ${trials}`;
       // Addresses of resident matrices are taken per call: one disposed meanwhile throws, never dangles.
-      throwIfFailed(handle.runTrial(
-        experiment, x.pointer(), x.rows, x.cols, x.dtype, y, labels.length,
-        o?.pointer() ?? 0, o?.rows ?? 0, o?.cols ?? x.cols, o?.dtype ?? 64,
-        mask, queryMask?.length ?? 0, t, count, settings,
-        (done, total) => run.onProgress?.({ stage, done: t * (total / count) + done, total: trials * (total / count) }) !== false && !run.signal?.aborted,
-      ));
+      throwIfFailed(
+        handle.runTrial(
+          experiment,
+          x.pointer(),
+          x.rows,
+          x.cols,
+          x.dtype,
+          y,
+          labels.length,
+          o?.pointer() ?? 0,
+          o?.rows ?? 0,
+          o?.cols ?? x.cols,
+          o?.dtype ?? 64,
+          mask,
+          queryMask?.length ?? 0,
+          t,
+          count,
+          settings,
+          (done, total) =>
+            run.onProgress?.({ stage, done: t * (total / count) + done, total: trials * (total / count) }) !== false &&
+            !run.signal?.aborted,
+        ),
+      );
       if (t + count < trials) await yieldToEventLoop();
     }
     const r = throwIfFailed(handle.result());
     return {
-      experiment, observationCounts: Array.from(r.observationCounts), scheduleLimit: r.scheduleLimit, trials: r.trials,
+      experiment,
+      observationCounts: Array.from(r.observationCounts),
+      scheduleLimit: r.scheduleLimit,
+      trials: r.trials,
       curves: r.curves.map(({ method, metric, values, mean, sd }) => ({ method, metric, values, mean, sd })),
       clouds: r.clouds.map(({ method, labelProbability, observations, rows, judgedProbability, episteme, alea }) => ({
-        method, labelProbability, observations, rows, judgedProbability, episteme, alea,
+        method,
+        labelProbability,
+        observations,
+        rows,
+        judgedProbability,
+        episteme,
+        alea,
       })),
     };
   } finally {

@@ -23,7 +23,13 @@ import type { BoxSearchOptions } from '../certify/classification_certify.ts';
 import type { Probe } from '../probe/probe_engine.ts';
 
 /** The defaults of gpprobe explain: the authors' search tolerance and iteration budget, LIME's 5,000 samples. */
-export const EXPLAIN_DEFAULTS = { tolerance: 1e-3, maxIterations: 1000, timeLimitSeconds: 0, limeSamples: 5000, seed: 0 } as const;
+export const EXPLAIN_DEFAULTS = {
+  tolerance: 1e-3,
+  maxIterations: 1000,
+  timeLimitSeconds: 0,
+  limeSamples: 5000,
+  seed: 0,
+} as const;
 
 /** The CSV header of every explanation export, the same as `gpprobe explain`'s. */
 export const EXPLAIN_CSV_HEADER = 'feature,delta_lower,delta,delta_upper,lime';
@@ -75,10 +81,15 @@ export function explainSettings(options: ExplainOptions): ExplainSettings {
   }
   const d = EXPLAIN_DEFAULTS;
   return {
-    gamma: options.gamma, dims: Float64Array.from(options.dims ?? []), validRange: range ? [range[0], range[1]] : null,
-    tolerance: options.tolerance ?? d.tolerance, maxIterations: options.maxIterations ?? d.maxIterations,
-    timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds, limeSamples: options.limeSamples ?? d.limeSamples,
-    seed: options.seed ?? d.seed, baseline: options.baseline ? Float64Array.from(options.baseline) : null,
+    gamma: options.gamma,
+    dims: Float64Array.from(options.dims ?? []),
+    validRange: range ? [range[0], range[1]] : null,
+    tolerance: options.tolerance ?? d.tolerance,
+    maxIterations: options.maxIterations ?? d.maxIterations,
+    timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
+    limeSamples: options.limeSamples ?? d.limeSamples,
+    seed: options.seed ?? d.seed,
+    baseline: options.baseline ? Float64Array.from(options.baseline) : null,
   };
 }
 
@@ -100,7 +111,8 @@ export function pointRows(points: ArrayLike<number> | readonly ArrayLike<number>
     const d = list[0].length;
     const out = new Float64Array(list.length * d);
     list.forEach((row, p) => {
-      if (row.length !== d) throw new GpprobeError('dimension_mismatch', `point ${p} has ${row.length} values, point 0 has ${d}`);
+      if (row.length !== d)
+        throw new GpprobeError('dimension_mismatch', `point ${p} has ${row.length} values, point 0 has ${d}`);
       out.set(Array.from(row), p * d);
     });
     return out;
@@ -110,7 +122,11 @@ export function pointRows(points: ArrayLike<number> | readonly ArrayLike<number>
 
 /** Δ and LIME of the probe's judged probability over embedding dimensions at the queries (one row of the
  * probe's dimension each). */
-export function explainProbe(probe: Probe, queries: ArrayLike<number> | readonly ArrayLike<number>[], options: ExplainOptions): Explanation {
+export function explainProbe(
+  probe: Probe,
+  queries: ArrayLike<number> | readonly ArrayLike<number>[],
+  options: ExplainOptions,
+): Explanation {
   const { handle } = probe.binding;
   return explanation(handle.explain(pointRows(queries), explainSettings(options), explainProgress(options)));
 }
@@ -122,21 +138,31 @@ export function rankFeatures(e: Explanation, point = 0): number[] {
   const k = e.features.length;
   const reach = (a: number) => Math.max(Math.abs(e.deltaLower[point * k + a]), Math.abs(e.deltaUpper[point * k + a]));
   const certain = (a: number) => {
-    const lo = e.deltaLower[point * k + a], hi = e.deltaUpper[point * k + a];
+    const lo = e.deltaLower[point * k + a],
+      hi = e.deltaUpper[point * k + a];
     return lo > 0 ? lo : hi < 0 ? -hi : 0;
   };
-  return [...Array(k).keys()].sort((a, b) => certain(b) - certain(a) || reach(b) - reach(a)
-    || Math.abs(e.delta[point * k + b]) - Math.abs(e.delta[point * k + a]) || a - b);
+  return [...Array(k).keys()].sort(
+    (a, b) =>
+      certain(b) - certain(a) ||
+      reach(b) - reach(a) ||
+      Math.abs(e.delta[point * k + b]) - Math.abs(e.delta[point * k + a]) ||
+      a - b,
+  );
 }
 
 /** One point's explanation as `gpprobe explain` writes it: header feature,delta_lower,delta,delta_upper,lime
  * and one row per feature (numbers in their shortest exact form; lime empty without LIME). With
  * `point` = 'mean', the means over the points and LIME's mean coefficient. */
 export function explanationCsv(e: Explanation, point: number | 'mean' = 0): string {
-  const k = e.features.length, m = e.points;
+  const k = e.features.length,
+    m = e.points;
   const rows = [EXPLAIN_CSV_HEADER];
   for (let a = 0; a < k; a++) {
-    let lower: number, delta: number, upper: number, lime: number | null = null;
+    let lower: number,
+      delta: number,
+      upper: number,
+      lime: number | null = null;
     if (point === 'mean') {
       lower = e.meanDeltaLower[a];
       delta = e.meanDelta[a];

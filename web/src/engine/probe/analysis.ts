@@ -20,7 +20,9 @@ export interface PrincipalComponents {
 }
 
 export function principalComponents(
-  engine: ProbeEngine, x: MatrixInput, options: { k?: number; seed?: number; onProgress?: ProgressListener } = {},
+  engine: ProbeEngine,
+  x: MatrixInput,
+  options: { k?: number; seed?: number; onProgress?: ProgressListener } = {},
 ): PrincipalComponents {
   const k = options.k ?? 2;
   const module = engine.module;
@@ -30,12 +32,27 @@ export function principalComponents(
     const scores = heap.allocate(m.rows * k * 8, 'PCA scores');
     const components = heap.allocate(k * m.cols * 8, 'PCA components');
     const explained = heap.allocate((k + 1) * 8, 'explained variance');
-    throwIfFailed(module.principalComponents(m.pointer, m.rows, m.cols, m.dtype, k, options.seed ?? 1,
-      scores, components, explained, coreProgress('computing the map', options.onProgress)));
+    throwIfFailed(
+      module.principalComponents(
+        m.pointer,
+        m.rows,
+        m.cols,
+        m.dtype,
+        k,
+        options.seed ?? 1,
+        scores,
+        components,
+        explained,
+        coreProgress('computing the map', options.onProgress),
+      ),
+    );
     const e = heap.readFloat64(explained, k + 1);
     return {
-      scores: heap.readFloat64(scores, m.rows * k), components: heap.readFloat64(components, k * m.cols),
-      explainedVariance: e.slice(0, k), totalVariance: e[k], k,
+      scores: heap.readFloat64(scores, m.rows * k),
+      components: heap.readFloat64(components, k * m.cols),
+      explainedVariance: e.slice(0, k),
+      totalVariance: e[k],
+      k,
     };
   } finally {
     heap.free();
@@ -43,7 +60,11 @@ export function principalComponents(
 }
 
 /** A density of the core at each y of `grid` (0 < y < 1). */
-function densities(module: GpprobeModule, grid: Float64Array, write: (grid: number, out: number) => { code: string; message: string }): Float64Array {
+function densities(
+  module: GpprobeModule,
+  grid: Float64Array,
+  write: (grid: number, out: number) => { code: string; message: string },
+): Float64Array {
   const heap = new HeapScope(module);
   try {
     const out = heap.allocate(grid.length * 8, 'densities');
@@ -55,8 +76,14 @@ function densities(module: GpprobeModule, grid: Float64Array, write: (grid: numb
 }
 
 /** The logit-normal density of g = sigmoid(f), f ~ N(mean, variance), at each y of `grid` (paper Eq. 8). */
-export function logitNormalDensities(engine: ProbeEngine, grid: Float64Array, latent: { mean: number; variance: number }): Float64Array {
-  return densities(engine.module, grid, (y, out) => engine.module.logitNormalDensities(y, grid.length, latent.mean, latent.variance, out));
+export function logitNormalDensities(
+  engine: ProbeEngine,
+  grid: Float64Array,
+  latent: { mean: number; variance: number },
+): Float64Array {
+  return densities(engine.module, grid, (y, out) =>
+    engine.module.logitNormalDensities(y, grid.length, latent.mean, latent.variance, out),
+  );
 }
 
 /** The Beta(a, b) density at each y of `grid`. */
@@ -75,9 +102,15 @@ export interface Belief {
 
 /** The belief at a point observed `positives` times with label 1 and `negatives` times with label 0. */
 export function beliefAtObservedPoint(
-  engine: ProbeEngine, epsilon: number, strength: number, positives: number, negatives: number,
+  engine: ProbeEngine,
+  epsilon: number,
+  strength: number,
+  positives: number,
+  negatives: number,
 ): Belief {
-  const { betaA, betaB, latentMean, latentVariance } = throwIfFailed(engine.module.beliefAtObservedPoint(epsilon, strength, positives, negatives));
+  const { betaA, betaB, latentMean, latentVariance } = throwIfFailed(
+    engine.module.beliefAtObservedPoint(epsilon, strength, positives, negatives),
+  );
   return { betaA, betaB, latentMean, latentVariance };
 }
 
@@ -96,7 +129,9 @@ export interface BeliefEnvelope {
 }
 
 export function beliefEnvelope(
-  engine: ProbeEngine, epsilon: number, options: { points?: number; maxJudged?: number } = {},
+  engine: ProbeEngine,
+  epsilon: number,
+  options: { points?: number; maxJudged?: number } = {},
 ): BeliefEnvelope {
   const points = options.points ?? 160;
   const module = engine.module;
@@ -105,7 +140,11 @@ export function beliefEnvelope(
     const out = heap.allocate(3 * points * 8, 'envelope');
     throwIfFailed(module.beliefEnvelope(epsilon, points, options.maxJudged ?? 0.999, out));
     const all = heap.readFloat64(out, 3 * points);
-    return { judgedProbability: all.slice(0, points), episteme: all.slice(points, 2 * points), latentVariance: all.slice(2 * points) };
+    return {
+      judgedProbability: all.slice(0, points),
+      episteme: all.slice(points, 2 * points),
+      latentVariance: all.slice(2 * points),
+    };
   } finally {
     heap.free();
   }

@@ -7,7 +7,10 @@
 //
 // All numbers come from the C++ core; this file only moves whole arrays in and out of the wasm heap.
 import {
-  compareRepresentations, type CompareRepresentationsOptions, type RepresentationComparison, type RunCompareOptions,
+  compareRepresentations,
+  type CompareRepresentationsOptions,
+  type RepresentationComparison,
+  type RunCompareOptions,
 } from '../compare/compare_representations.ts';
 import type { GpprobeModule, LeaveOneOutValue, ProbeHandle } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
@@ -58,7 +61,13 @@ export interface ProbeScores {
 }
 
 export const SCORE_COLUMNS = [
-  'judgedProbability', 'episteme', 'alea', 'latentMean', 'latentVariance', 'knowledge', 'oodScore',
+  'judgedProbability',
+  'episteme',
+  'alea',
+  'latentMean',
+  'latentVariance',
+  'knowledge',
+  'oodScore',
 ] as const satisfies readonly (keyof ProbeScores)[];
 
 /**
@@ -76,10 +85,16 @@ export interface ScoreAsyncOptions {
 
 /** Runs `run(first, count)` over `rows` in chunks, yielding to the event loop between them; stops with
  * "cancelled" once `options.signal` is aborted. */
-async function inChunks(rows: number, stage: string, options: ScoreAsyncOptions, run: (first: number, count: number) => void): Promise<void> {
+async function inChunks(
+  rows: number,
+  stage: string,
+  options: ScoreAsyncOptions,
+  run: (first: number, count: number) => void,
+): Promise<void> {
   const chunk = Math.max(1, Math.floor(options.chunkRows ?? 2048));
   for (let first = 0; first < rows; first += chunk) {
-    if (options.signal?.aborted) throw new GpprobeError('cancelled', `${stage} cancelled after ${first} of ${rows} queries`);
+    if (options.signal?.aborted)
+      throw new GpprobeError('cancelled', `${stage} cancelled after ${first} of ${rows} queries`);
     const count = Math.min(chunk, rows - first);
     run(first, count);
     options.onProgress?.({ stage, done: first + count, total: rows });
@@ -90,8 +105,12 @@ async function inChunks(rows: number, stage: string, options: ScoreAsyncOptions,
 /** @internal Seven zeroed columns of n rows. */
 export function emptyScores(n: number): ProbeScores {
   return {
-    judgedProbability: new Float64Array(n), episteme: new Float64Array(n), alea: new Float64Array(n),
-    latentMean: new Float64Array(n), latentVariance: new Float64Array(n), knowledge: new Float64Array(n),
+    judgedProbability: new Float64Array(n),
+    episteme: new Float64Array(n),
+    alea: new Float64Array(n),
+    latentMean: new Float64Array(n),
+    latentVariance: new Float64Array(n),
+    knowledge: new Float64Array(n),
     oodScore: new Float64Array(n),
   };
 }
@@ -111,12 +130,20 @@ export class Probe {
     return this.#handle;
   }
 
-  get observationCount(): number { return this.#state().observationCount; }
-  get dimension(): number { return this.#state().dimension; }
+  get observationCount(): number {
+    return this.#state().observationCount;
+  }
+  get dimension(): number {
+    return this.#state().dimension;
+  }
   /** The space the posterior lives in: "function" or "weight". */
-  get space(): PosteriorSpace { return this.#state().space as PosteriorSpace; }
+  get space(): PosteriorSpace {
+    return this.#state().space as PosteriorSpace;
+  }
   /** The labels in the probe's current order. */
-  get labels(): Uint8Array { return this.#state().labels; }
+  get labels(): Uint8Array {
+    return this.#state().labels;
+  }
 
   #state() {
     return throwIfFailed(this.#live().state());
@@ -142,8 +169,10 @@ export class Probe {
   async scoreAsync(queries: MatrixInput, options: ScoreAsyncOptions = {}): Promise<ProbeScores> {
     if (!(queries instanceof ResidentMatrix)) checkMatrix('queries', queries);
     const scores = emptyScores(queries.rows);
-    if (queries.rows === 0) this.#scoreInto(queries, scores, 0, null);  // the core's "empty" error
-    await inChunks(queries.rows, 'scoring', options, (first, count) => this.#scoreInto(queries, scores, first, null, count));
+    if (queries.rows === 0) this.#scoreInto(queries, scores, 0, null); // the core's "empty" error
+    await inChunks(queries.rows, 'scoring', options, (first, count) =>
+      this.#scoreInto(queries, scores, first, null, count),
+    );
     return scores;
   }
 
@@ -167,9 +196,10 @@ export class Probe {
     const into = (first: number, count: number) => {
       const heap = new HeapScope(this.#module);
       try {
-        const q = queries instanceof ResidentMatrix
-          ? { pointer: queries.pointer(first), cols: queries.cols, dtype: queries.dtype }
-          : heap.matrix(sliceRows(queries, first, count), 'queries');
+        const q =
+          queries instanceof ResidentMatrix
+            ? { pointer: queries.pointer(first), cols: queries.cols, dtype: queries.dtype }
+            : heap.matrix(sliceRows(queries, first, count), 'queries');
         const out = heap.allocate(count * 8, 'knowledge gain');
         throwIfFailed(handle.knowledgeGain(q.pointer, count, q.cols, q.dtype, out, null));
         gain.set(heap.readFloat64(out, count), first);
@@ -177,22 +207,26 @@ export class Probe {
         heap.free();
       }
     };
-    if (queries.rows === 0) into(0, 0);  // the core's "empty" error
+    if (queries.rows === 0) into(0, 0); // the core's "empty" error
     await inChunks(queries.rows, 'knowledge gain', options, into);
     return gain;
   }
 
   // Scores rows [first, first + count) of `queries` into `scores` at the same offsets.
   #scoreInto(
-    queries: MatrixInput, scores: ProbeScores, first: number,
-    progress: ((done: number, total: number) => boolean) | null, count = queries.rows - first,
+    queries: MatrixInput,
+    scores: ProbeScores,
+    first: number,
+    progress: ((done: number, total: number) => boolean) | null,
+    count = queries.rows - first,
   ): void {
     const handle = this.#live();
     const heap = new HeapScope(this.#module);
     try {
-      const q = queries instanceof ResidentMatrix
-        ? { pointer: queries.pointer(first), cols: queries.cols, dtype: queries.dtype }
-        : heap.matrix(sliceRows(queries, first, count), 'queries');
+      const q =
+        queries instanceof ResidentMatrix
+          ? { pointer: queries.pointer(first), cols: queries.cols, dtype: queries.dtype }
+          : heap.matrix(sliceRows(queries, first, count), 'queries');
       const out = heap.allocate(7 * count * 8, 'scores');
       throwIfFailed(handle.score(q.pointer, count, q.cols, q.dtype, out, progress));
       SCORE_COLUMNS.forEach((column, k) => scores[column].set(heap.readFloat64(out + k * count * 8, count), first));
@@ -240,15 +274,23 @@ export class ProbeEngine {
   }
 
   /** "wasm-simd128" for the SIMD build. */
-  get backend(): string { return throwIfFailed(this.#module.vocabulary()).backend; }
+  get backend(): string {
+    return throwIfFailed(this.#module.vocabulary()).backend;
+  }
   /** Whether the products' multiply-adds fuse (measured in the module: the relaxed build on x86 FMA3 or ARM). */
-  get fusedMultiplyAdd(): boolean { return throwIfFailed(this.#module.vocabulary()).fusedMultiplyAdd; }
+  get fusedMultiplyAdd(): boolean {
+    return throwIfFailed(this.#module.vocabulary()).fusedMultiplyAdd;
+  }
 
   /** Threads the scoring runs on: 1 unless the threaded module loaded (load_module.ts). */
-  get threads(): number { return throwIfFailed(this.#module.vocabulary()).threads; }
+  get threads(): number {
+    return throwIfFailed(this.#module.vocabulary()).threads;
+  }
 
   /** @internal The module, for sibling engine files (regression, baselines). */
-  get module(): GpprobeModule { return this.#module; }
+  get module(): GpprobeModule {
+    return this.#module;
+  }
 
   fitProbe(options: FitProbeOptions): Probe {
     const { observations, labels } = options;
@@ -260,11 +302,21 @@ export class ProbeEngine {
     try {
       const x = heap.matrix(observations, 'observations');
       const y = heap.copyIn(labels, 'labels');
-      throwIfFailed(handle.fit(
-        x.pointer, x.rows, x.cols, x.dtype, y, labels.length,
-        options.epsilon ?? DEFAULTS.epsilon, options.strength ?? DEFAULTS.strength, options.space ?? DEFAULTS.space,
-        options.expectedQueries ?? DEFAULTS.expectedQueries, options.float32Products ?? false,
-      ));
+      throwIfFailed(
+        handle.fit(
+          x.pointer,
+          x.rows,
+          x.cols,
+          x.dtype,
+          y,
+          labels.length,
+          options.epsilon ?? DEFAULTS.epsilon,
+          options.strength ?? DEFAULTS.strength,
+          options.space ?? DEFAULTS.space,
+          options.expectedQueries ?? DEFAULTS.expectedQueries,
+          options.float32Products ?? false,
+        ),
+      );
     } catch (error) {
       handle.delete();
       throw error;
@@ -283,7 +335,11 @@ export class ProbeEngine {
   loadProbe(file: Uint8Array | ArrayBuffer | string, options: { expectedQueries?: number } = {}): Probe {
     const p = parseProbeFile(file);
     return this.fitProbe({
-      observations: p.observations, labels: p.labels, epsilon: p.epsilon, strength: p.strength, space: p.space,
+      observations: p.observations,
+      labels: p.labels,
+      epsilon: p.epsilon,
+      strength: p.strength,
+      space: p.space,
       expectedQueries: options.expectedQueries,
     });
   }
@@ -303,7 +359,9 @@ export class ProbeEngine {
     checkCount('seed', seed);
     const heap = new HeapScope(this.#module);
     try {
-      return Int32Array.from(throwIfFailed(this.#module.drawObservations(heap.copyIn(labels, 'labels'), labels.length, perClass, seed)).rows);
+      return Int32Array.from(
+        throwIfFailed(this.#module.drawObservations(heap.copyIn(labels, 'labels'), labels.length, perClass, seed)).rows,
+      );
     } finally {
       heap.free();
     }
@@ -313,7 +371,10 @@ export class ProbeEngine {
    * Which representation holds the concept: the same concepts and observation rows probed in several
    * embeddings of the same rows, with DeLong's paired tests (engine/compare/compare_representations.ts).
    */
-  compareRepresentations(options: CompareRepresentationsOptions, run: RunCompareOptions = {}): Promise<RepresentationComparison> {
+  compareRepresentations(
+    options: CompareRepresentationsOptions,
+    run: RunCompareOptions = {},
+  ): Promise<RepresentationComparison> {
     return compareRepresentations(this, options, run);
   }
 
@@ -324,7 +385,10 @@ export class ProbeEngine {
       const x = heap.allocate(rows * dimension * 8, 'synthetic embeddings');
       const y = heap.allocate(rows, 'synthetic labels');
       throwIfFailed(this.#module.syntheticEmbeddings(rows, dimension, seed, x, y));
-      return { x: { data: heap.readFloat64(x, rows * dimension), rows, cols: dimension }, labels: heap.readUint8(y, rows) };
+      return {
+        x: { data: heap.readFloat64(x, rows * dimension), rows, cols: dimension },
+        labels: heap.readUint8(y, rows),
+      };
     } finally {
       heap.free();
     }

@@ -75,16 +75,24 @@ function matrixBytes(m: Matrix): Uint8Array<ArrayBuffer> {
   if (!littleEndian) throw new GpprobeError('internal_error', 'probe files are written on little-endian machines only');
   const bytes = new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength);
   // A view of the threaded module's shared heap is copied: SubtleCrypto refuses shared memory.
-  return m.data.buffer instanceof ArrayBuffer ? bytes as Uint8Array<ArrayBuffer> : new Uint8Array(bytes);
+  return m.data.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
 
 /** The file's bytes (UTF-8 JSON). */
 export function probeFileBytes(file: ProbeFile): Uint8Array {
   const { observations: x } = file;
   const json = {
-    format: PROBE_FILE_FORMAT, version: PROBE_FILE_VERSION,
-    epsilon: file.epsilon, strength: file.strength, space: file.space,
-    observations: { rows: x.rows, cols: x.cols, dtype: x.data instanceof Float32Array ? 'float32' : 'float64', data: toBase64(matrixBytes(x)) },
+    format: PROBE_FILE_FORMAT,
+    version: PROBE_FILE_VERSION,
+    epsilon: file.epsilon,
+    strength: file.strength,
+    space: file.space,
+    observations: {
+      rows: x.rows,
+      cols: x.cols,
+      dtype: x.data instanceof Float32Array ? 'float32' : 'float64',
+      data: toBase64(matrixBytes(x)),
+    },
     labels: Array.from(file.labels),
     ...(file.observationRows ? { observation_rows: file.observationRows } : {}),
     ...(file.data ? { data: file.data } : {}),
@@ -96,22 +104,26 @@ export function probeFileBytes(file: ProbeFile): Uint8Array {
 const got = (value: unknown) => (value === undefined ? '' : `, got ${JSON.stringify(value)}`);
 
 function positive(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) fail(`"${name}" must be a positive number${got(value)}`);
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    fail(`"${name}" must be a positive number${got(value)}`);
   return value;
 }
 
 function count(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(`"${name}" must be a non-negative integer${got(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    fail(`"${name}" must be a non-negative integer${got(value)}`);
   return value;
 }
 
 function dataId(value: unknown): ProbeDataId {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) fail('"data" must be an object with "name", "rows", "cols" and "dtype"');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    fail('"data" must be an object with "name", "rows", "cols" and "dtype"');
   const d = value as Record<string, unknown>;
   if (typeof d.name !== 'string') fail(`"data.name" must be text${got(d.name)}`);
   count(d.rows, 'data.rows');
   count(d.cols, 'data.cols');
-  if (d.dtype !== 'float32' && d.dtype !== 'float64') fail(`"data.dtype" must be "float32" or "float64"${got(d.dtype)}`);
+  if (d.dtype !== 'float32' && d.dtype !== 'float64')
+    fail(`"data.dtype" must be "float32" or "float64"${got(d.dtype)}`);
   if (d.sha256 !== undefined && (typeof d.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(d.sha256))) {
     fail(`"data.sha256" must be 64 lowercase hexadecimal digits, got ${JSON.stringify(d.sha256)}`);
   }
@@ -131,32 +143,44 @@ export function parseProbeFile(input: Uint8Array | ArrayBuffer | string): ProbeF
   } catch {
     fail('not JSON');
   }
-  if (!json || typeof json !== 'object' || json.format !== PROBE_FILE_FORMAT) fail(`not a gpprobe probe file (expected "format": "${PROBE_FILE_FORMAT}")`);
+  if (!json || typeof json !== 'object' || json.format !== PROBE_FILE_FORMAT)
+    fail(`not a gpprobe probe file (expected "format": "${PROBE_FILE_FORMAT}")`);
   if (json.version !== PROBE_FILE_VERSION) {
-    fail(`version ${json.version === undefined ? '(missing)' : JSON.stringify(json.version)} is not one this gpprobe reads (version ${PROBE_FILE_VERSION})`);
+    fail(
+      `version ${json.version === undefined ? '(missing)' : JSON.stringify(json.version)} is not one this gpprobe reads (version ${PROBE_FILE_VERSION})`,
+    );
   }
-  const epsilon = positive(json.epsilon, 'epsilon'), strength = positive(json.strength, 'strength');
+  const epsilon = positive(json.epsilon, 'epsilon'),
+    strength = positive(json.strength, 'strength');
   const space = json.space === undefined ? 'automatic' : json.space;
-  if (space !== 'automatic' && space !== 'function' && space !== 'weight') fail(`"space" must be "automatic", "function" or "weight", got ${JSON.stringify(space)}`);
+  if (space !== 'automatic' && space !== 'function' && space !== 'weight')
+    fail(`"space" must be "automatic", "function" or "weight", got ${JSON.stringify(space)}`);
   const o = json.observations as Record<string, unknown> | undefined;
   if (!o || typeof o !== 'object' || Array.isArray(o)) fail('"observations" is missing');
-  const rows = count(o.rows, 'observations.rows'), cols = count(o.cols, 'observations.cols');
-  if (o.dtype !== 'float32' && o.dtype !== 'float64') fail(`"observations.dtype" must be "float32" or "float64"${got(o.dtype)}`);
+  const rows = count(o.rows, 'observations.rows'),
+    cols = count(o.cols, 'observations.cols');
+  if (o.dtype !== 'float32' && o.dtype !== 'float64')
+    fail(`"observations.dtype" must be "float32" or "float64"${got(o.dtype)}`);
   // Strict base64 (atob would also take whitespace), padding optional, as the CLI reads it.
-  if (typeof o.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(o.data)) fail('"observations.data" must be base64 text');
+  if (typeof o.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(o.data))
+    fail('"observations.data" must be base64 text');
   const bytes = fromBase64(o.data.replace(/=+$/, ''), '"observations.data"');
   const size = o.dtype === 'float32' ? 4 : 8;
   if ((cols === 0 && rows > 0) || rows * cols * size > Number.MAX_SAFE_INTEGER) {
     fail(`observations of ${rows} x ${cols} ${o.dtype} values cannot be stored (${bytes.length} bytes of data)`);
   }
   if (bytes.length !== rows * cols * size) {
-    fail(`observations.data holds ${bytes.length} bytes; ${rows} x ${cols} ${o.dtype} values need ${rows * cols * size}`);
+    fail(
+      `observations.data holds ${bytes.length} bytes; ${rows} x ${cols} ${o.dtype} values need ${rows * cols * size}`,
+    );
   }
   if (!littleEndian) throw new GpprobeError('internal_error', 'probe files are read on little-endian machines only');
   const data = o.dtype === 'float32' ? new Float32Array(bytes.buffer) : new Float64Array(bytes.buffer);
   if (!Array.isArray(json.labels)) fail('"labels" must be a list of 0/1 values');
   if (json.labels.length !== rows) fail(`"labels" has ${json.labels.length} values for ${rows} observation rows`);
-  const labels = Uint8Array.from(json.labels, (v: unknown, i) => (v === 0 || v === 1 ? v : fail(`label ${i} is ${JSON.stringify(v)}; labels must be 0 or 1`)));
+  const labels = Uint8Array.from(json.labels, (v: unknown, i) =>
+    v === 0 || v === 1 ? v : fail(`label ${i} is ${JSON.stringify(v)}; labels must be 0 or 1`),
+  );
   const file: ProbeFile = { epsilon, strength, space, observations: { data, rows, cols }, labels };
   if (json.observation_rows !== undefined) {
     const list = json.observation_rows;

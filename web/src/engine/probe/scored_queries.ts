@@ -42,7 +42,9 @@ export class ScoredQueries {
     return this.#handle;
   }
 
-  get rows(): number { return this.queries.rows; }
+  get rows(): number {
+    return this.queries.rows;
+  }
   /**
    * `current`: every query is scored by `probe` as it is now (else scores() are those of an earlier
    * state); `fullRescores`: full passes after the first (the drift guard's, or after changes made elsewhere).
@@ -74,7 +76,9 @@ export class ScoredQueries {
     checkMatrix('observation', { data: row, rows: 1, cols: row.length });
     const heap = new HeapScope(probe.binding.module);
     try {
-      throwIfFailed(handle.addObservation(probe.binding.handle, heap.copyIn(row, 'observation'), row.length, dtypeOf(row), label));
+      throwIfFailed(
+        handle.addObservation(probe.binding.handle, heap.copyIn(row, 'observation'), row.length, dtypeOf(row), label),
+      );
     } finally {
       heap.free();
     }
@@ -102,7 +106,9 @@ export class ScoredQueries {
       const out = heap.allocate(7 * n * 8, 'scores');
       throwIfFailed(handle.write(out, 0, n));
       // One copy out of the heap per column, each its own buffer (a worker can transfer them).
-      return Object.fromEntries(SCORE_COLUMNS.map((column, k) => [column, heap.readFloat64(out + k * n * 8, n)])) as unknown as ProbeScores;
+      return Object.fromEntries(
+        SCORE_COLUMNS.map((column, k) => [column, heap.readFloat64(out + k * n * 8, n)]),
+      ) as unknown as ProbeScores;
     } finally {
       heap.free();
     }
@@ -115,7 +121,11 @@ export class ScoredQueries {
 }
 
 /** Scores `queries` (resident in the wasm heap) with `probe` and keeps them up to date through the returned object. */
-export async function keepScores(probe: Probe, queries: ResidentMatrix, options: ScoreAsyncOptions = {}): Promise<ScoredQueries> {
+export async function keepScores(
+  probe: Probe,
+  queries: ResidentMatrix,
+  options: ScoreAsyncOptions = {},
+): Promise<ScoredQueries> {
   const kept = new ScoredQueries(probe, queries);
   try {
     await kept.score(probe, options);

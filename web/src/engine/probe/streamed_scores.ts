@@ -34,33 +34,44 @@ export function chunkRowsFor(source: { cols: number; dtype: 32 | 64 }, bytes = 1
  * next chunk read while `run` works on this one; progress (`stage`, rows done) after each chunk, and an
  * aborted `signal` stops it between chunks with code "cancelled".
  */
-export async function forEachChunk(source: RowSource, stage: string, options: ScoreAsyncOptions,
-  run: (rows: Matrix, first: number) => void | Promise<void>): Promise<void> {
+export async function forEachChunk(
+  source: RowSource,
+  stage: string,
+  options: ScoreAsyncOptions,
+  run: (rows: Matrix, first: number) => void | Promise<void>,
+): Promise<void> {
   const n = source.rows;
   const chunk = Math.max(1, Math.floor(options.chunkRows ?? chunkRowsFor(source)));
   const read = (first: number): Promise<Matrix> | null => {
     if (first >= n) return null;
     const pending = source.readRows(first, Math.min(chunk, n - first));
-    pending.catch(() => undefined);  // awaited below, unless an earlier chunk stops the pass
+    pending.catch(() => undefined); // awaited below, unless an earlier chunk stops the pass
     return pending;
   };
   let next = read(0);
   for (let first = 0; first < n; first += chunk) {
     const rows = await next!;
-    if (options.signal?.aborted) throw new GpprobeError('cancelled', `${stage} cancelled after ${first} of ${n} queries`);
+    if (options.signal?.aborted)
+      throw new GpprobeError('cancelled', `${stage} cancelled after ${first} of ${n} queries`);
     next = read(first + chunk);
     try {
       await run(rows, first);
     } catch (error) {
       // The core refuses non-finite values; the source names the element by its place in the whole.
-      throw (error instanceof GpprobeError && error.code === 'non_finite' && source.nonFiniteError?.(rows, first)) || error;
+      throw (
+        (error instanceof GpprobeError && error.code === 'non_finite' && source.nonFiniteError?.(rows, first)) || error
+      );
     }
     options.onProgress?.({ stage, done: first + rows.rows, total: n });
   }
 }
 
 /** Every row of `source` scored by `probe`, chunk by chunk (forEachChunk: progress, cancel). */
-export async function scoreStreamed(probe: Probe, source: RowSource, options: ScoreAsyncOptions = {}): Promise<ProbeScores> {
+export async function scoreStreamed(
+  probe: Probe,
+  source: RowSource,
+  options: ScoreAsyncOptions = {},
+): Promise<ProbeScores> {
   const scores = emptyScores(source.rows);
   await forEachChunk(source, 'scoring', options, (rows, first) => {
     const part = probe.score(rows);
@@ -70,7 +81,11 @@ export async function scoreStreamed(probe: Probe, source: RowSource, options: Sc
 }
 
 /** Every row's expected knowledge gain (probe.knowledgeGainAsync) of `source`, chunk by chunk. */
-export async function knowledgeGainStreamed(probe: Probe, source: RowSource, options: ScoreAsyncOptions = {}): Promise<Float64Array> {
+export async function knowledgeGainStreamed(
+  probe: Probe,
+  source: RowSource,
+  options: ScoreAsyncOptions = {},
+): Promise<Float64Array> {
   const gain = new Float64Array(source.rows);
   await forEachChunk(source, 'knowledge gain', options, async (rows, first) => {
     gain.set(await probe.knowledgeGainAsync(rows, { chunkRows: rows.rows }), first);

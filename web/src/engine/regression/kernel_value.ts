@@ -8,10 +8,17 @@ import type { KernelSpec } from './regression_types.ts';
 export function kernelValue(kernel: KernelSpec | string): KernelValue {
   const spec = typeof kernel === 'string' ? { name: kernel } : kernel;
   const entries = Object.entries(spec.parameters ?? {});
-  return { name: spec.name, parameters: entries.map(([name]) => name), values: Float64Array.from(entries, ([, v]) => v) };
+  return {
+    name: spec.name,
+    parameters: entries.map(([name]) => name),
+    values: Float64Array.from(entries, ([, v]) => v),
+  };
 }
 
 /** A binding's KernelValue as a spec with every parameter named. */
 export function kernelSpec(value: KernelValue): Required<KernelSpec> {
-  return { name: value.name, parameters: Object.fromEntries(value.parameters.map((name, i) => [name, value.values[i]])) };
+  return {
+    name: value.name,
+    parameters: Object.fromEntries(value.parameters.map((name, i) => [name, value.values[i]])),
+  };
 }

@@ -20,9 +20,19 @@ import { checkMatrix, type Matrix } from '../matrix.ts';
 import { coreProgress, type ProgressListener } from '../progress.ts';
 import {
   PREDICTION_COLUMNS,
-  type AnomalyClassification, type AnomalyExperimentData, type AnomalyExperimentOptions, type AnomalyThresholds,
-  type FitRegressionOptions, type KernelSpec, type OptimizeOptions, type PredictionReport, type RegressionExample,
-  type RegressionPrediction, type RegressionState, type RegressionVocabulary, type RocCurveData,
+  type AnomalyClassification,
+  type AnomalyExperimentData,
+  type AnomalyExperimentOptions,
+  type AnomalyThresholds,
+  type FitRegressionOptions,
+  type KernelSpec,
+  type OptimizeOptions,
+  type PredictionReport,
+  type RegressionExample,
+  type RegressionPrediction,
+  type RegressionState,
+  type RegressionVocabulary,
+  type RocCurveData,
 } from './regression_types.ts';
 import { DEFAULTS } from '../vocabulary.ts';
 
@@ -60,9 +70,15 @@ export class GpRegression {
   get state(): RegressionState {
     const s = throwIfFailed(this.#live().state());
     return {
-      kernel: kernelSpec(s.kernel), description: s.description, noiseVariance: s.noiseVariance, mean: s.mean,
-      logMarginalLikelihood: s.logMarginalLikelihood, size: s.size, dimension: s.dimension,
-      runValues: this.#runs.runValues.slice(), iterations: this.#runs.iterations,  // a copy: the caller may transfer it
+      kernel: kernelSpec(s.kernel),
+      description: s.description,
+      noiseVariance: s.noiseVariance,
+      mean: s.mean,
+      logMarginalLikelihood: s.logMarginalLikelihood,
+      size: s.size,
+      dimension: s.dimension,
+      runValues: this.#runs.runValues.slice(),
+      iterations: this.#runs.iterations, // a copy: the caller may transfer it
     };
   }
 
@@ -75,10 +91,13 @@ export class GpRegression {
     try {
       const input = heap.copyIn(float64(test), 'test inputs');
       const out = heap.allocate(8 * m * 8, 'predictions');
-      const { clampedVariances } = throwIfFailed(handle.predict(input, m, test.cols, out,
-        coreProgress('predicting', options.onProgress, options.signal)));
+      const { clampedVariances } = throwIfFailed(
+        handle.predict(input, m, test.cols, out, coreProgress('predicting', options.onProgress, options.signal)),
+      );
       const result = { clampedVariances } as PredictionReport;
-      PREDICTION_COLUMNS.forEach((column, k) => { result[column] = heap.readFloat64(out + k * m * 8, m); });
+      PREDICTION_COLUMNS.forEach((column, k) => {
+        result[column] = heap.readFloat64(out + k * m * 8, m);
+      });
       return result;
     } finally {
       heap.free();
@@ -128,18 +147,42 @@ export class RegressionEngine {
 
   /** Fits with the given hyperparameters (no optimisation). */
   fit(options: FitRegressionOptions): GpRegression {
-    return new GpRegression(this.#module, this.#run(options, (handle, x, y) => handle.fit(
-      x, options.x.rows, options.x.cols, y, kernelValue(options.kernel), options.noiseVariance, options.mean ?? NaN)));
+    return new GpRegression(
+      this.#module,
+      this.#run(options, (handle, x, y) =>
+        handle.fit(
+          x,
+          options.x.rows,
+          options.x.cols,
+          y,
+          kernelValue(options.kernel),
+          options.noiseVariance,
+          options.mean ?? NaN,
+        ),
+      ),
+    );
   }
 
   /** Maximises the log marginal likelihood (bounded L-BFGS, seeded restarts), then fits with the optimum. */
   optimize(options: OptimizeOptions): GpRegression {
     let runs = NO_RUNS;
     const handle = this.#run(options, (h, x, y) => {
-      const report = h.optimize(x, options.x.rows, options.x.cols, y, kernelValue(options.kernel), options.noiseVariance, {
-        restarts: options.restarts ?? DEFAULTS.restarts, seed: options.seed ?? DEFAULTS.seed,
-        maxIterations: options.maxIterations ?? DEFAULTS.maxIterations, mean: options.mean ?? NaN, fixed: options.fixed ?? [],
-      }, coreProgress('L-BFGS iterations', options.onProgress, options.signal));
+      const report = h.optimize(
+        x,
+        options.x.rows,
+        options.x.cols,
+        y,
+        kernelValue(options.kernel),
+        options.noiseVariance,
+        {
+          restarts: options.restarts ?? DEFAULTS.restarts,
+          seed: options.seed ?? DEFAULTS.seed,
+          maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
+          mean: options.mean ?? NaN,
+          fixed: options.fixed ?? [],
+        },
+        coreProgress('L-BFGS iterations', options.onProgress, options.signal),
+      );
       runs = { runValues: report.runValues, iterations: report.iterations };
       return report;
     });
@@ -153,12 +196,15 @@ export class RegressionEngine {
     checkMatrix('x', options.x);
     if (!(options.y instanceof Float64Array)) throw new GpprobeError('invalid_argument', 'y must be a Float64Array');
     if (options.y.length !== options.x.rows) {
-      throw new GpprobeError('dimension_mismatch',
-        `training targets have ${options.y.length} values, training inputs have ${options.x.rows} rows`);
+      throw new GpprobeError(
+        'dimension_mismatch',
+        `training targets have ${options.y.length} values, training inputs have ${options.x.rows} rows`,
+      );
     }
     const handle = new this.#module.RegressionHandle();
     return filledHandle(this.#module, handle, (heap) =>
-      call(handle, heap.copyIn(float64(options.x), 'training inputs'), heap.copyIn(options.y, 'training targets')));
+      call(handle, heap.copyIn(float64(options.x), 'training inputs'), heap.copyIn(options.y, 'training targets')),
+    );
   }
 
   /** `count` joint samples of the prior GP(mean, k) at the test points (count by m). */
@@ -176,22 +222,37 @@ export class RegressionEngine {
   }
 
   /** Two-stage anomaly detection of test targets against a prediction (paper 001, Fig. 2). */
-  classify(y: Float64Array, prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>,
-    thresholds: AnomalyThresholds): AnomalyClassification {
+  classify(
+    y: Float64Array,
+    prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>,
+    thresholds: AnomalyThresholds,
+  ): AnomalyClassification {
     const n = y.length;
     for (const column of ['mean', 'observationVariance', 'knowledge'] as const) {
       if (prediction[column].length !== n) {
-        throw new GpprobeError('dimension_mismatch', `prediction.${column} has ${prediction[column].length} values, y has ${n}`);
+        throw new GpprobeError(
+          'dimension_mismatch',
+          `prediction.${column} has ${prediction[column].length} values, y has ${n}`,
+        );
       }
     }
     const heap = new HeapScope(this.#module);
     try {
       const out = heap.allocate(n, 'statuses');
       const scores = heap.allocate(n * 8, 'anomaly scores');
-      throwIfFailed(this.#module.classifyPoints(
-        heap.copyIn(y, 'test targets'), heap.copyIn(prediction.mean, 'mean'),
-        heap.copyIn(prediction.observationVariance, 'observation variance'), heap.copyIn(prediction.knowledge, 'knowledge'),
-        n, thresholds.rho, thresholds.theta ?? DEFAULTS.theta, out, scores));
+      throwIfFailed(
+        this.#module.classifyPoints(
+          heap.copyIn(y, 'test targets'),
+          heap.copyIn(prediction.mean, 'mean'),
+          heap.copyIn(prediction.observationVariance, 'observation variance'),
+          heap.copyIn(prediction.knowledge, 'knowledge'),
+          n,
+          thresholds.rho,
+          thresholds.theta ?? DEFAULTS.theta,
+          out,
+          scores,
+        ),
+      );
       return { statuses: heap.readUint8(out, n), scores: heap.readFloat64(scores, n) };
     } finally {
       heap.free();
@@ -199,16 +260,31 @@ export class RegressionEngine {
   }
 
   /** ROC curves of `scores` for `isAnomaly`, one per rho over the points with knowledge >= rho (null: ungated). */
-  rocSweep(scores: Float64Array, isAnomaly: Uint8Array, knowledge: Float64Array | null, rhos: number[]): RocCurveData[] {
+  rocSweep(
+    scores: Float64Array,
+    isAnomaly: Uint8Array,
+    knowledge: Float64Array | null,
+    rhos: number[],
+  ): RocCurveData[] {
     const n = scores.length;
     if (isAnomaly.length !== n || (knowledge && knowledge.length !== n)) {
-      throw new GpprobeError('dimension_mismatch', `scores have ${n} values, labels ${isAnomaly.length}` +
-        (knowledge ? `, knowledge ${knowledge.length}` : ''));
+      throw new GpprobeError(
+        'dimension_mismatch',
+        `scores have ${n} values, labels ${isAnomaly.length}` + (knowledge ? `, knowledge ${knowledge.length}` : ''),
+      );
     }
     const heap = new HeapScope(this.#module);
     try {
-      return throwIfFailed(this.#module.rocSweep(heap.copyIn(scores, 'scores'), heap.copyIn(isAnomaly, 'labels'),
-        knowledge ? heap.copyIn(knowledge, 'knowledge') : 0, n, heap.copyIn(Float64Array.from(rhos), 'rhos'), rhos.length)).curves;
+      return throwIfFailed(
+        this.#module.rocSweep(
+          heap.copyIn(scores, 'scores'),
+          heap.copyIn(isAnomaly, 'labels'),
+          knowledge ? heap.copyIn(knowledge, 'knowledge') : 0,
+          n,
+          heap.copyIn(Float64Array.from(rhos), 'rhos'),
+          rhos.length,
+        ),
+      ).curves;
     } finally {
       heap.free();
     }
@@ -218,10 +294,19 @@ export class RegressionEngine {
   example(name: string, seed = 0): RegressionExample {
     const e = throwIfFailed(this.#module.regressionExample(name, seed));
     return {
-      name: e.name, title: e.title, inputName: e.inputName, y: e.y, heldOutY: e.heldOutY, lower: e.lower, upper: e.upper, noiseSd: e.noiseSd,
+      name: e.name,
+      title: e.title,
+      inputName: e.inputName,
+      y: e.y,
+      heldOutY: e.heldOutY,
+      lower: e.lower,
+      upper: e.upper,
+      noiseSd: e.noiseSd,
       x: { data: e.x, rows: e.x.length, cols: 1 },
       heldOutX: { data: e.heldOutX, rows: e.heldOutX.length, cols: 1 },
-      kernel: kernelSpec(e.kernel), held: e.held, noiseVariance: e.noiseVariance,
+      kernel: kernelSpec(e.kernel),
+      held: e.held,
+      noiseVariance: e.noiseVariance,
     };
   }
 
@@ -239,10 +324,21 @@ export class RegressionEngine {
 
   /** The paper's Fig. 3 experiment in one call (anomaly_experiment.h), with its model's grid predictions. */
   anomalyExperiment(options: AnomalyExperimentOptions = {}): AnomalyExperimentData {
-    const { code: _code, message: _message, ...data } = throwIfFailed(this.#module.anomalyExperiment({
-      seed: options.seed ?? 0, statusRho: options.statusRho ?? DEFAULTS.rho, theta: options.theta ?? DEFAULTS.theta,
-      rhos: Float64Array.from(options.rhos ?? DEFAULTS.rhos),
-    }, coreProgress('L-BFGS iterations', options.onProgress)));
+    const {
+      code: _code,
+      message: _message,
+      ...data
+    } = throwIfFailed(
+      this.#module.anomalyExperiment(
+        {
+          seed: options.seed ?? 0,
+          statusRho: options.statusRho ?? DEFAULTS.rho,
+          theta: options.theta ?? DEFAULTS.theta,
+          rhos: Float64Array.from(options.rhos ?? DEFAULTS.rhos),
+        },
+        coreProgress('L-BFGS iterations', options.onProgress),
+      ),
+    );
     return data;
   }
 }

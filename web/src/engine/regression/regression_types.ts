@@ -76,8 +76,14 @@ export type RegressionState = Omit<RegressionStateValue, 'code' | 'message' | 'k
 export type RegressionPrediction = PredictionValue;
 
 export const PREDICTION_COLUMNS = [
-  'mean', 'latentVariance', 'observationVariance', 'knowledge',
-  'latentLower', 'latentUpper', 'observationLower', 'observationUpper',
+  'mean',
+  'latentVariance',
+  'observationVariance',
+  'knowledge',
+  'latentLower',
+  'latentUpper',
+  'observationLower',
+  'observationUpper',
 ] as const satisfies readonly (keyof RegressionPrediction)[];
 
 /** Rounding-negative latent variances the core set to 0 (counted, never hidden). */

@@ -5,7 +5,14 @@
 // contour is the geometry of where its probabilities cross 0.5.
 import type { ClassificationData, Plane, PlaneGrid } from '../state/classification_data.ts';
 import { columnOf } from '../state/classification_data.ts';
-import { MEASURE_PALETTE, NEGATIVE, NEUTRAL, paletteIndices, POSITIVE, PROBABILITY_PALETTE } from '../../../common/plots/colors.ts';
+import {
+  MEASURE_PALETTE,
+  NEGATIVE,
+  NEUTRAL,
+  paletteIndices,
+  POSITIVE,
+  PROBABILITY_PALETTE,
+} from '../../../common/plots/colors.ts';
 import { contourSegments } from '../../../common/plots/contour.ts';
 import { formatBound } from '../../../common/plots/layout.ts';
 import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
@@ -33,28 +40,70 @@ export function heldText(data: ClassificationData, plane: Plane, most = 3): stri
   return shown.join(', ') + (held.length > most ? `, +${held.length - most} more` : '');
 }
 
-function map(input: MapInput, title: string, values: Float64Array, domain: [number, number], palette: string[], colorLabel: string): PlotSpec {
+function map(
+  input: MapInput,
+  title: string,
+  values: Float64Array,
+  domain: [number, number],
+  palette: string[],
+  colorLabel: string,
+): PlotSpec {
   const { data, plane, grid } = input;
-  const [x0, x1] = grid.xRange, [y0, y1] = grid.yRange;
-  const marks: Mark[] = [{
-    type: 'image', x0, x1, y0, y1, columns: grid.columns, rows: grid.rows, palette, colors: paletteIndices(values, domain, palette.length),
-  }];
-  const contour = contourSegments({ values: input.probability, columns: grid.columns, rows: grid.rows, x0, x1, y0, y1 }, 0.5);
+  const [x0, x1] = grid.xRange,
+    [y0, y1] = grid.yRange;
+  const marks: Mark[] = [
+    {
+      type: 'image',
+      x0,
+      x1,
+      y0,
+      y1,
+      columns: grid.columns,
+      rows: grid.rows,
+      palette,
+      colors: paletteIndices(values, domain, palette.length),
+    },
+  ];
+  const contour = contourSegments(
+    { values: input.probability, columns: grid.columns, rows: grid.rows, x0, x1, y0, y1 },
+    0.5,
+  );
   marks.push({ type: 'segments', ...contour, color: CONTOUR, width: 1.6 });
-  const px = columnOf(data, plane.x), py = columnOf(data, plane.y);
+  const px = columnOf(data, plane.x),
+    py = columnOf(data, plane.y);
   const classes = Uint8Array.from(data.labels, (v) => (v > 0 ? 1 : 0));
-  const n = px.length, radius = n > 1000 ? 2.2 : 3.2;
+  const n = px.length,
+    radius = n > 1000 ? 2.2 : 3.2;
   marks.push({ type: 'points', x: px, y: py, palette: ['#ffffff'], radius: radius + 1.3 });
-  marks.push({ type: 'points', x: px, y: py, palette: [NEGATIVE, POSITIVE], colors: classes, radius, interactive: true });
+  marks.push({
+    type: 'points',
+    x: px,
+    y: py,
+    palette: [NEGATIVE, POSITIVE],
+    colors: classes,
+    radius,
+    interactive: true,
+  });
   const held = heldText(data, plane);
-  if (held) marks.push({ type: 'text', x: x0 + 0.02 * (x1 - x0), y: y1 - 0.02 * (y1 - y0), text: `held: ${held}`, color: '#1f2933', halo: '#ffffff' });
+  if (held)
+    marks.push({
+      type: 'text',
+      x: x0 + 0.02 * (x1 - x0),
+      y: y1 - 0.02 * (y1 - y0),
+      text: `held: ${held}`,
+      color: '#1f2933',
+      halo: '#ffffff',
+    });
   const legend: LegendEntry[] = [
     { label: `class ${data.classNames[0]}`, color: NEGATIVE, kind: 'point' },
     { label: `class ${data.classNames[1]}`, color: POSITIVE, kind: 'point' },
     { label: 'p = 0.5', color: CONTOUR, kind: 'line' },
   ];
   return {
-    title, marks, legend, colorBar: { label: colorLabel, domain, palette },
+    title,
+    marks,
+    legend,
+    colorBar: { label: colorLabel, domain, palette },
     x: { label: data.inputNames[plane.x], domain: [x0, x1] },
     y: { label: data.inputNames[plane.y], domain: [y0, y1] },
   };
@@ -68,13 +117,27 @@ function curve(input: MapInput, title: string, values: Float64Array, yLabel: str
   const marks: Mark[] = [
     { type: 'rule', y: top === 1 ? 0.5 : top, color: NEUTRAL, dash: [4, 3] },
     { type: 'line', x: xs, y: values, color: CONTOUR, width: 2 },
-    { type: 'points', x: columnOf(data, plane.x), y: Float64Array.from(classes, (c) => (top === 1 ? c : 0)), palette: [NEGATIVE, POSITIVE],
-      colors: classes, radius: 3, opacity: 0.8, interactive: true },
+    {
+      type: 'points',
+      x: columnOf(data, plane.x),
+      y: Float64Array.from(classes, (c) => (top === 1 ? c : 0)),
+      palette: [NEGATIVE, POSITIVE],
+      colors: classes,
+      radius: 3,
+      opacity: 0.8,
+      interactive: true,
+    },
   ];
   return {
-    title, marks, x: { label: data.inputNames[plane.x], domain: grid.xRange }, y: { label: yLabel, domain: [-0.03 * top, 1.03 * top] },
-    legend: [{ label: `class ${data.classNames[0]}`, color: NEGATIVE, kind: 'point' }, { label: `class ${data.classNames[1]}`, color: POSITIVE, kind: 'point' },
-      { label: top === 1 ? 'p = 0.5' : 'signal variance (the prior)', color: NEUTRAL, kind: 'dash' }],
+    title,
+    marks,
+    x: { label: data.inputNames[plane.x], domain: grid.xRange },
+    y: { label: yLabel, domain: [-0.03 * top, 1.03 * top] },
+    legend: [
+      { label: `class ${data.classNames[0]}`, color: NEGATIVE, kind: 'point' },
+      { label: `class ${data.classNames[1]}`, color: POSITIVE, kind: 'point' },
+      { label: top === 1 ? 'p = 0.5' : 'signal variance (the prior)', color: NEUTRAL, kind: 'dash' },
+    ],
   };
 }
 
@@ -86,13 +149,16 @@ export function probabilityMap(input: MapInput): PlotSpec {
 
 export function varianceMap(input: MapInput): PlotSpec {
   const title = `${input.model}: latent variance`;
-  if (input.grid.rows === 1) return curve(input, title, input.latentVariance, 'latent variance of f', input.signalVariance);
+  if (input.grid.rows === 1)
+    return curve(input, title, input.latentVariance, 'latent variance of f', input.signalVariance);
   return map(input, title, input.latentVariance, [0, input.signalVariance], MEASURE_PALETTE, 'latent variance of f');
 }
 
 /** The grid point nearest to (x, y) (with one feature: to x), or null outside the grid. */
 export function gridCell(grid: PlaneGrid, x: number, y: number): number | null {
-  const [x0, x1] = grid.xRange, [y0, y1] = grid.yRange, { columns, rows } = grid;
+  const [x0, x1] = grid.xRange,
+    [y0, y1] = grid.yRange,
+    { columns, rows } = grid;
   const j = Math.round(((x - x0) / (x1 - x0)) * (columns - 1));
   const i = rows === 1 ? 0 : Math.round(((y - y0) / (y1 - y0)) * (rows - 1));
   return i >= 0 && i < rows && j >= 0 && j < columns ? i * columns + j : null;

@@ -8,7 +8,15 @@
 export type Shape =
   | { kind: 'rect'; x: number; y: number; w: number; h: number; fill: string; stroke?: string }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; stroke: string; width: number }
-  | { kind: 'text'; x: number; y: number; text: string; size: number; anchor: 'start' | 'middle' | 'end'; fill?: string };
+  | {
+      kind: 'text';
+      x: number;
+      y: number;
+      text: string;
+      size: number;
+      anchor: 'start' | 'middle' | 'end';
+      fill?: string;
+    };
 
 export interface Figure {
   width: number;
@@ -41,7 +49,14 @@ const LEGEND_STEPS = 21;
 function legend(shapes: Shape[], x: number, y: number, w: number, scale: number, label: string): void {
   const step = w / LEGEND_STEPS;
   for (let s = 0; s < LEGEND_STEPS; s++) {
-    shapes.push({ kind: 'rect', x: x + s * step, y, w: step + 0.5, h: 10, fill: diverging((2 * s) / (LEGEND_STEPS - 1) - 1) });
+    shapes.push({
+      kind: 'rect',
+      x: x + s * step,
+      y,
+      w: step + 0.5,
+      h: 10,
+      fill: diverging((2 * s) / (LEGEND_STEPS - 1) - 1),
+    });
   }
   shapes.push({ kind: 'rect', x, y, w, h: 10, fill: 'none', stroke: '#888' });
   const fmt = (v: number) => (Math.abs(v) >= 1e-3 || v === 0 ? v.toPrecision(2) : v.toExponential(1));
@@ -54,18 +69,37 @@ function legend(shapes: Shape[], x: number, y: number, w: number, scale: number,
 /** A heat map of `values` (side × side, row-major) over the image `pixels` (drawn faintly beneath as
  * grey outlines), titled, with its legend. `mask`: cells drawn hatched grey (LIME cannot see a pixel
  * equal to its baseline). */
-export function heatMap(values: ArrayLike<number>, side: number, title: string, options: { pixels?: ArrayLike<number>; mask?: boolean[]; cell?: number } = {}): Figure {
-  const cell = options.cell ?? 24, pad = 8, top = 22;
-  const width = side * cell + 2 * pad, shapes: Shape[] = [];
+export function heatMap(
+  values: ArrayLike<number>,
+  side: number,
+  title: string,
+  options: { pixels?: ArrayLike<number>; mask?: boolean[]; cell?: number } = {},
+): Figure {
+  const cell = options.cell ?? 24,
+    pad = 8,
+    top = 22;
+  const width = side * cell + 2 * pad,
+    shapes: Shape[] = [];
   shapes.push({ kind: 'text', x: width / 2, y: 15, text: title, size: 12, anchor: 'middle' });
   const scale = scaleOf(values);
   for (let r = 0; r < side; r++) {
     for (let c = 0; c < side; c++) {
-      const i = r * side + c, x = pad + c * cell, y = top + r * cell;
+      const i = r * side + c,
+        x = pad + c * cell,
+        y = top + r * cell;
       const masked = options.mask?.[i] ?? false;
       shapes.push({ kind: 'rect', x, y, w: cell, h: cell, fill: masked ? '#d8d8d8' : diverging(values[i] / scale) });
       const ink = options.pixels?.[i] ?? 0;
-      if (ink > 0.25) shapes.push({ kind: 'rect', x: x + 3, y: y + 3, w: cell - 6, h: cell - 6, fill: 'none', stroke: `rgba(0,0,0,${(0.15 + 0.5 * Math.min(1, ink)).toFixed(2)})` });
+      if (ink > 0.25)
+        shapes.push({
+          kind: 'rect',
+          x: x + 3,
+          y: y + 3,
+          w: cell - 6,
+          h: cell - 6,
+          fill: 'none',
+          stroke: `rgba(0,0,0,${(0.15 + 0.5 * Math.min(1, ink)).toFixed(2)})`,
+        });
     }
   }
   const legendY = top + side * cell + 10;
@@ -74,20 +108,42 @@ export function heatMap(values: ArrayLike<number>, side: number, title: string, 
 }
 
 /** Horizontal bars of `values` per feature (names), each with its certified interval as a whisker when given. */
-export function bars(values: ArrayLike<number>, names: string[], title: string, interval?: { lower: ArrayLike<number>; upper: ArrayLike<number> }): Figure {
-  const rowH = 18, left = 110, barW = 200, top = 24, shapes: Shape[] = [];
-  const k = names.length, width = left + barW + 20;
+export function bars(
+  values: ArrayLike<number>,
+  names: string[],
+  title: string,
+  interval?: { lower: ArrayLike<number>; upper: ArrayLike<number> },
+): Figure {
+  const rowH = 18,
+    left = 110,
+    barW = 200,
+    top = 24,
+    shapes: Shape[] = [];
+  const k = names.length,
+    width = left + barW + 20;
   let scale = scaleOf(values);
   if (interval) scale = Math.max(scale, scaleOf(interval.lower), scaleOf(interval.upper));
-  const mid = left + barW / 2, unit = barW / 2 / scale;
+  const mid = left + barW / 2,
+    unit = barW / 2 / scale;
   shapes.push({ kind: 'text', x: width / 2, y: 15, text: title, size: 12, anchor: 'middle' });
   for (let a = 0; a < k; a++) {
-    const y = top + a * rowH, v = values[a];
+    const y = top + a * rowH,
+      v = values[a];
     shapes.push({ kind: 'text', x: left - 6, y: y + 12, text: names[a], size: 10, anchor: 'end' });
     const x0 = v >= 0 ? mid : mid + v * unit;
-    shapes.push({ kind: 'rect', x: x0, y: y + 3, w: Math.abs(v) * unit, h: rowH - 6, fill: diverging(v / scale) , stroke: '#888' });
+    shapes.push({
+      kind: 'rect',
+      x: x0,
+      y: y + 3,
+      w: Math.abs(v) * unit,
+      h: rowH - 6,
+      fill: diverging(v / scale),
+      stroke: '#888',
+    });
     if (interval) {
-      const lo = mid + interval.lower[a] * unit, hi = mid + interval.upper[a] * unit, cy = y + rowH / 2;
+      const lo = mid + interval.lower[a] * unit,
+        hi = mid + interval.upper[a] * unit,
+        cy = y + rowH / 2;
       shapes.push({ kind: 'line', x1: lo, y1: cy, x2: hi, y2: cy, stroke: '#222', width: 1.5 });
       shapes.push({ kind: 'line', x1: lo, y1: cy - 4, x2: lo, y2: cy + 4, stroke: '#222', width: 1.5 });
       shapes.push({ kind: 'line', x1: hi, y1: cy - 4, x2: hi, y2: cy + 4, stroke: '#222', width: 1.5 });
@@ -95,14 +151,24 @@ export function bars(values: ArrayLike<number>, names: string[], title: string, 
   }
   shapes.push({ kind: 'line', x1: mid, y1: top - 2, x2: mid, y2: top + k * rowH, stroke: '#666', width: 1 });
   const legendY = top + k * rowH + 8;
-  legend(shapes, left, legendY, barW, scale, interval ? 'bars: value · whiskers: certified interval' : 'bars: coefficient');
+  legend(
+    shapes,
+    left,
+    legendY,
+    barW,
+    scale,
+    interval ? 'bars: value · whiskers: certified interval' : 'bars: coefficient',
+  );
   return { width, height: legendY + 44, shapes };
 }
 
 /** The global view on 2-D data (Fig. 6): the direction (Δ_1, Δ_2) of the mean metric and LIME's mean
  * coefficients, each scaled to unit length, as arrows from the centre. */
 export function arrows(delta: [number, number], lime: [number, number] | null, names: [string, string]): Figure {
-  const size = 220, c = size / 2, r = 80, shapes: Shape[] = [];
+  const size = 220,
+    c = size / 2,
+    r = 80,
+    shapes: Shape[] = [];
   shapes.push({ kind: 'line', x1: 10, y1: c, x2: size - 10, y2: c, stroke: '#bbb', width: 1 });
   shapes.push({ kind: 'line', x1: c, y1: 10, x2: c, y2: size - 10, stroke: '#bbb', width: 1 });
   shapes.push({ kind: 'text', x: size - 10, y: c - 4, text: names[0], size: 10, anchor: 'end' });
@@ -110,11 +176,38 @@ export function arrows(delta: [number, number], lime: [number, number] | null, n
   const arrow = (v: [number, number], colour: string, label: string) => {
     const n = Math.hypot(v[0], v[1]);
     if (!(n > 0)) return;
-    const x = c + (r * v[0]) / n, y = c - (r * v[1]) / n, ax = (x - c) / r, ay = (y - c) / r;
+    const x = c + (r * v[0]) / n,
+      y = c - (r * v[1]) / n,
+      ax = (x - c) / r,
+      ay = (y - c) / r;
     shapes.push({ kind: 'line', x1: c, y1: c, x2: x, y2: y, stroke: colour, width: 2.5 });
-    shapes.push({ kind: 'line', x1: x, y1: y, x2: x - 10 * ax + 5 * ay, y2: y - 10 * ay - 5 * ax, stroke: colour, width: 2.5 });
-    shapes.push({ kind: 'line', x1: x, y1: y, x2: x - 10 * ax - 5 * ay, y2: y - 10 * ay + 5 * ax, stroke: colour, width: 2.5 });
-    shapes.push({ kind: 'text', x: x + 6 * ax, y: y + 6 * ay + 4, text: label, size: 10, anchor: ax >= 0 ? 'start' : 'end', fill: colour });
+    shapes.push({
+      kind: 'line',
+      x1: x,
+      y1: y,
+      x2: x - 10 * ax + 5 * ay,
+      y2: y - 10 * ay - 5 * ax,
+      stroke: colour,
+      width: 2.5,
+    });
+    shapes.push({
+      kind: 'line',
+      x1: x,
+      y1: y,
+      x2: x - 10 * ax - 5 * ay,
+      y2: y - 10 * ay + 5 * ax,
+      stroke: colour,
+      width: 2.5,
+    });
+    shapes.push({
+      kind: 'text',
+      x: x + 6 * ax,
+      y: y + 6 * ay + 4,
+      text: label,
+      size: 10,
+      anchor: ax >= 0 ? 'start' : 'end',
+      fill: colour,
+    });
   };
   arrow(delta, '#c0392b', 'Δ_γ');
   if (lime) arrow(lime, '#2a6fb0', 'LIME');
@@ -125,11 +218,15 @@ const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 
 /** The figure as an SVG document. */
 export function figureSvg(f: Figure): string {
-  const body = f.shapes.map((s) => {
-    if (s.kind === 'rect') return `<rect x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" fill="${s.fill}"${s.stroke ? ` stroke="${s.stroke}"` : ''}/>`;
-    if (s.kind === 'line') return `<line x1="${s.x1}" y1="${s.y1}" x2="${s.x2}" y2="${s.y2}" stroke="${s.stroke}" stroke-width="${s.width}"/>`;
-    return `<text x="${s.x}" y="${s.y}" font-size="${s.size}" font-family="sans-serif" text-anchor="${s.anchor}" fill="${s.fill ?? '#222'}">${escape(s.text)}</text>`;
-  }).join('');
+  const body = f.shapes
+    .map((s) => {
+      if (s.kind === 'rect')
+        return `<rect x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" fill="${s.fill}"${s.stroke ? ` stroke="${s.stroke}"` : ''}/>`;
+      if (s.kind === 'line')
+        return `<line x1="${s.x1}" y1="${s.y1}" x2="${s.x2}" y2="${s.y2}" stroke="${s.stroke}" stroke-width="${s.width}"/>`;
+      return `<text x="${s.x}" y="${s.y}" font-size="${s.size}" font-family="sans-serif" text-anchor="${s.anchor}" fill="${s.fill ?? '#222'}">${escape(s.text)}</text>`;
+    })
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${f.width}" height="${f.height}" viewBox="0 0 ${f.width} ${f.height}"><rect width="100%" height="100%" fill="#fff"/>${body}</svg>`;
 }
 
@@ -173,7 +270,8 @@ export function drawFigure(canvas: HTMLCanvasElement, f: Figure, ratio = globalT
 
 /** Figures side by side, tops aligned, with a gap. */
 export function beside(figures: Figure[], gap = 16): Figure {
-  let x = 0, height = 0;
+  let x = 0,
+    height = 0;
   const shapes: Shape[] = [];
   for (const f of figures) {
     for (const s of f.shapes) {
@@ -188,13 +286,22 @@ export function beside(figures: Figure[], gap = 16): Figure {
 
 /** The image itself in grey (0 white, 1 black), titled. */
 export function imageFigure(pixels: ArrayLike<number>, side: number, title: string, cell = 24): Figure {
-  const pad = 8, top = 22, shapes: Shape[] = [];
+  const pad = 8,
+    top = 22,
+    shapes: Shape[] = [];
   const width = side * cell + 2 * pad;
   shapes.push({ kind: 'text', x: width / 2, y: 15, text: title, size: 12, anchor: 'middle' });
   for (let r = 0; r < side; r++) {
     for (let c = 0; c < side; c++) {
       const g = Math.round(255 * (1 - Math.max(0, Math.min(1, pixels[r * side + c]))));
-      shapes.push({ kind: 'rect', x: pad + c * cell, y: top + r * cell, w: cell, h: cell, fill: `rgb(${g},${g},${g})` });
+      shapes.push({
+        kind: 'rect',
+        x: pad + c * cell,
+        y: top + r * cell,
+        w: cell,
+        h: cell,
+        fill: `rgb(${g},${g},${g})`,
+      });
     }
   }
   return { width, height: top + side * cell + 10, shapes };

@@ -14,7 +14,18 @@ import type { MulticlassPredictionSummary } from '../worker/multiclass_protocol.
 import { CONTOUR, heldText } from './classification_plots.ts';
 
 /** Ten colours told apart by most eyes (Okabe and Ito's, then Tableau's), class c in CLASS_COLORS[c]. */
-export const CLASS_COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#8c564b', '#7f7f7f', '#bcbd22', '#17becf'];
+export const CLASS_COLORS = [
+  '#0072b2',
+  '#d55e00',
+  '#009e73',
+  '#cc79a7',
+  '#e69f00',
+  '#56b4e9',
+  '#8c564b',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+];
 /** Saturation steps per class in the predicted-class map's palette (10 classes × 16 < 256 indices). */
 export const LEVELS = 16;
 /** The lowest saturation drawn (at probability 1/C), so every class's region keeps a hint of its colour. */
@@ -32,14 +43,20 @@ export function mix(a: string, b: string, t: number): string {
 /** C × LEVELS colours: palette[c·LEVELS + l] is class c's colour at saturation FLOOR + (1 − FLOOR)·l/(LEVELS − 1). */
 export function classPalette(classes: number): string[] {
   return Array.from({ length: classes * LEVELS }, (_, k) => {
-    const c = Math.floor(k / LEVELS), l = k % LEVELS;
+    const c = Math.floor(k / LEVELS),
+      l = k % LEVELS;
     return mix('#ffffff', CLASS_COLORS[c % CLASS_COLORS.length], FLOOR + ((1 - FLOOR) * l) / (LEVELS - 1));
   });
 }
 
 /** For each of m rows of m × C probabilities: the predicted class (the first of the largest) and its probability. */
-export function predictedClasses(probability: Float64Array, classes: number): { predicted: Uint8Array; top: Float64Array } {
-  const m = probability.length / classes, predicted = new Uint8Array(m), top = new Float64Array(m);
+export function predictedClasses(
+  probability: Float64Array,
+  classes: number,
+): { predicted: Uint8Array; top: Float64Array } {
+  const m = probability.length / classes,
+    predicted = new Uint8Array(m),
+    top = new Float64Array(m);
   for (let i = 0; i < m; i++) {
     let best = 0;
     for (let c = 1; c < classes; c++) if (probability[i * classes + c] > probability[i * classes + best]) best = c;
@@ -98,22 +115,38 @@ const className = (data: ClassificationData, c: number) => `class ${data.classNa
 /** The decision boundaries: for each class, where its margin over the others crosses 0 (each boundary is
  * found from both its sides; the two coincide). */
 export function boundaries(input: MulticlassMapInput): Mark {
-  const { grid, prediction } = input, C = prediction.classes;
-  const [x0, x1] = grid.xRange, [y0, y1] = grid.yRange;
-  const xs: number[] = [], ys: number[] = [];
+  const { grid, prediction } = input,
+    C = prediction.classes;
+  const [x0, x1] = grid.xRange,
+    [y0, y1] = grid.yRange;
+  const xs: number[] = [],
+    ys: number[] = [];
   for (let c = 0; c < C; c++) {
-    const s = contourSegments({ values: classMargin(prediction.probability, C, c), columns: grid.columns, rows: grid.rows, x0, x1, y0, y1 }, 0);
-    for (let k = 0; k < s.x.length; k++) { xs.push(s.x[k]); ys.push(s.y[k]); }
+    const s = contourSegments(
+      { values: classMargin(prediction.probability, C, c), columns: grid.columns, rows: grid.rows, x0, x1, y0, y1 },
+      0,
+    );
+    for (let k = 0; k < s.x.length; k++) {
+      xs.push(s.x[k]);
+      ys.push(s.y[k]);
+    }
   }
   return { type: 'segments', x: xs, y: ys, color: CONTOUR, width: 1.6 };
 }
 
 function classLegend(data: ClassificationData): LegendEntry[] {
-  return data.classNames.map((_, c) => ({ label: className(data, c), color: CLASS_COLORS[c % CLASS_COLORS.length], kind: 'point' as const }));
+  return data.classNames.map((_, c) => ({
+    label: className(data, c),
+    color: CLASS_COLORS[c % CLASS_COLORS.length],
+    kind: 'point' as const,
+  }));
 }
 
 function pointMarks(data: ClassificationData, plane: Plane, ringed = true): Mark[] {
-  const px = columnOf(data, plane.x), py = columnOf(data, plane.y), n = px.length, radius = n > 1000 ? 2.2 : 3.2;
+  const px = columnOf(data, plane.x),
+    py = columnOf(data, plane.y),
+    n = px.length,
+    radius = n > 1000 ? 2.2 : 3.2;
   const classes = Uint8Array.from(classIndices(data));
   return [
     ...(ringed ? [{ type: 'points' as const, x: px, y: py, palette: ['#ffffff'], radius: radius + 1.3 }] : []),
@@ -121,42 +154,107 @@ function pointMarks(data: ClassificationData, plane: Plane, ringed = true): Mark
   ];
 }
 
-function frame(input: MulticlassMapInput, title: string, marks: Mark[], legend: LegendEntry[], extra: Partial<PlotSpec> = {}): PlotSpec {
+function frame(
+  input: MulticlassMapInput,
+  title: string,
+  marks: Mark[],
+  legend: LegendEntry[],
+  extra: Partial<PlotSpec> = {},
+): PlotSpec {
   const { data, plane, grid } = input;
-  const [x0, x1] = grid.xRange, [y0, y1] = grid.yRange;
+  const [x0, x1] = grid.xRange,
+    [y0, y1] = grid.yRange;
   const held = heldText(data, plane);
-  if (held) marks.push({ type: 'text', x: x0 + 0.02 * (x1 - x0), y: y1 - 0.02 * (y1 - y0), text: `held: ${held}`, color: '#1f2933', halo: '#ffffff' });
+  if (held)
+    marks.push({
+      type: 'text',
+      x: x0 + 0.02 * (x1 - x0),
+      y: y1 - 0.02 * (y1 - y0),
+      text: `held: ${held}`,
+      color: '#1f2933',
+      halo: '#ffffff',
+    });
   return {
-    title, marks, legend, x: { label: data.inputNames[plane.x], domain: [x0, x1] }, y: { label: data.inputNames[plane.y], domain: [y0, y1] }, ...extra,
+    title,
+    marks,
+    legend,
+    x: { label: data.inputNames[plane.x], domain: [x0, x1] },
+    y: { label: data.inputNames[plane.y], domain: [y0, y1] },
+    ...extra,
   };
 }
 
 function image(input: MulticlassMapInput, colors: Uint8Array, palette: string[]): Mark {
   const { grid } = input;
-  return { type: 'image', x0: grid.xRange[0], x1: grid.xRange[1], y0: grid.yRange[0], y1: grid.yRange[1], columns: grid.columns, rows: grid.rows, colors, palette };
+  return {
+    type: 'image',
+    x0: grid.xRange[0],
+    x1: grid.xRange[1],
+    y0: grid.yRange[0],
+    y1: grid.yRange[1],
+    columns: grid.columns,
+    rows: grid.rows,
+    colors,
+    palette,
+  };
 }
 
 /** One feature: every class's probability along it, the points at p = 1 in their class's colour. */
-function curves(input: MulticlassMapInput, title: string, values: Float64Array[], yLabel: string, top: number, colors: string[]): PlotSpec {
+function curves(
+  input: MulticlassMapInput,
+  title: string,
+  values: Float64Array[],
+  yLabel: string,
+  top: number,
+  colors: string[],
+): PlotSpec {
   const { data, plane, grid } = input;
   const xs = Float64Array.from({ length: grid.columns }, (_, j) => grid.points.data[j * data.x.cols + plane.x]);
   const marks: Mark[] = values.map((y, k) => ({ type: 'line', x: xs, y, color: colors[k], width: 2 }));
   const classes = Uint8Array.from(classIndices(data));
-  marks.push({ type: 'points', x: columnOf(data, plane.x), y: Float64Array.from(classes, () => (top === 1 ? 1 : 0)), palette: CLASS_COLORS,
-    colors: classes, radius: 3, opacity: 0.8, interactive: true });
-  return { title, marks, x: { label: data.inputNames[plane.x], domain: grid.xRange }, y: { label: yLabel, domain: [-0.03 * top, 1.03 * top] }, legend: classLegend(data) };
+  marks.push({
+    type: 'points',
+    x: columnOf(data, plane.x),
+    y: Float64Array.from(classes, () => (top === 1 ? 1 : 0)),
+    palette: CLASS_COLORS,
+    colors: classes,
+    radius: 3,
+    opacity: 0.8,
+    interactive: true,
+  });
+  return {
+    title,
+    marks,
+    x: { label: data.inputNames[plane.x], domain: grid.xRange },
+    y: { label: yLabel, domain: [-0.03 * top, 1.03 * top] },
+    legend: classLegend(data),
+  };
 }
 
 const TITLE = 'Softmax (Laplace)';
 
 export function predictedClassMap(input: MulticlassMapInput): PlotSpec {
-  const C = input.prediction.classes, title = `${TITLE}: predicted class`;
+  const C = input.prediction.classes,
+    title = `${TITLE}: predicted class`;
   if (input.grid.rows === 1) {
-    return curves(input, `${TITLE}: class probabilities`, Array.from({ length: C }, (_, c) => classColumn(input.prediction.probability, C, c)),
-      'p(class | x)', 1, CLASS_COLORS);
+    return curves(
+      input,
+      `${TITLE}: class probabilities`,
+      Array.from({ length: C }, (_, c) => classColumn(input.prediction.probability, C, c)),
+      'p(class | x)',
+      1,
+      CLASS_COLORS,
+    );
   }
-  const marks = [image(input, predictedColors(input.prediction.probability, C), classPalette(C)), boundaries(input), ...pointMarks(input.data, input.plane)];
-  return frame(input, title, marks, [...classLegend(input.data), { label: 'decision boundary', color: CONTOUR, kind: 'line' }]);
+  const marks = [
+    image(input, predictedColors(input.prediction.probability, C), classPalette(C)),
+    boundaries(input),
+    ...pointMarks(input.data, input.plane),
+  ];
+  return frame(input, title, marks, [
+    ...classLegend(input.data),
+    { label: 'decision boundary', color: CONTOUR, kind: 'line' },
+  ]);
 }
 
 /** White at p = 0 to the class's colour at p = 1, in 64 steps. */
@@ -165,26 +263,54 @@ export function classProbabilityPalette(c: number): string[] {
 }
 
 export function classProbabilityMap(input: MulticlassMapInput, c: number): PlotSpec {
-  const C = input.prediction.classes, values = classColumn(input.prediction.probability, C, c), palette = classProbabilityPalette(c);
+  const C = input.prediction.classes,
+    values = classColumn(input.prediction.probability, C, c),
+    palette = classProbabilityPalette(c);
   const label = `p(${className(input.data, c)} | x)`;
-  const marks = [image(input, paletteIndices(values, [0, 1], palette.length), palette), boundaries(input), ...pointMarks(input.data, input.plane, false)];
+  const marks = [
+    image(input, paletteIndices(values, [0, 1], palette.length), palette),
+    boundaries(input),
+    ...pointMarks(input.data, input.plane, false),
+  ];
   return frame(input, `${TITLE}: ${label}`, marks, [], { colorBar: { label, domain: [0, 1], palette } });
 }
 
 export function entropyMap(input: MulticlassMapInput): PlotSpec {
-  const C = input.prediction.classes, domain: [number, number] = [0, Math.log(C)];
+  const C = input.prediction.classes,
+    domain: [number, number] = [0, Math.log(C)];
   const title = `${TITLE}: predictive entropy`;
-  if (input.grid.rows === 1) return curves(input, title, [input.prediction.entropy], 'entropy (nats)', Math.log(C), [CONTOUR]);
-  const marks = [image(input, paletteIndices(input.prediction.entropy, domain, MEASURE_PALETTE.length), MEASURE_PALETTE), boundaries(input), ...pointMarks(input.data, input.plane)];
-  return frame(input, title, marks, [...classLegend(input.data), { label: 'decision boundary', color: CONTOUR, kind: 'line' }],
-    { colorBar: { label: 'entropy −Σ p log p (nats)', domain, palette: MEASURE_PALETTE } });
+  if (input.grid.rows === 1)
+    return curves(input, title, [input.prediction.entropy], 'entropy (nats)', Math.log(C), [CONTOUR]);
+  const marks = [
+    image(input, paletteIndices(input.prediction.entropy, domain, MEASURE_PALETTE.length), MEASURE_PALETTE),
+    boundaries(input),
+    ...pointMarks(input.data, input.plane),
+  ];
+  return frame(
+    input,
+    title,
+    marks,
+    [...classLegend(input.data), { label: 'decision boundary', color: CONTOUR, kind: 'line' }],
+    { colorBar: { label: 'entropy −Σ p log p (nats)', domain, palette: MEASURE_PALETTE } },
+  );
 }
 
 export function latentVarianceMap(input: MulticlassMapInput): PlotSpec {
-  const values = meanLatentVariance(input.prediction), domain: [number, number] = [0, input.signalVariance];
+  const values = meanLatentVariance(input.prediction),
+    domain: [number, number] = [0, input.signalVariance];
   const title = `${TITLE}: latent variance`;
-  if (input.grid.rows === 1) return curves(input, title, [values], 'mean latent variance', input.signalVariance, [CONTOUR]);
-  const marks = [image(input, paletteIndices(values, domain, MEASURE_PALETTE.length), MEASURE_PALETTE), boundaries(input), ...pointMarks(input.data, input.plane)];
-  return frame(input, title, marks, [...classLegend(input.data), { label: 'decision boundary', color: CONTOUR, kind: 'line' }],
-    { colorBar: { label: 'mean over classes of Σ_cc(x)', domain, palette: MEASURE_PALETTE } });
+  if (input.grid.rows === 1)
+    return curves(input, title, [values], 'mean latent variance', input.signalVariance, [CONTOUR]);
+  const marks = [
+    image(input, paletteIndices(values, domain, MEASURE_PALETTE.length), MEASURE_PALETTE),
+    boundaries(input),
+    ...pointMarks(input.data, input.plane),
+  ];
+  return frame(
+    input,
+    title,
+    marks,
+    [...classLegend(input.data), { label: 'decision boundary', color: CONTOUR, kind: 'line' }],
+    { colorBar: { label: 'mean over classes of Σ_cc(x)', domain, palette: MEASURE_PALETTE } },
+  );
 }

@@ -28,7 +28,8 @@ const UNREAD = { certify: 'sweep gammas', sweep: 'gamma' } as const;
  * reads, and no moving coordinate ticked. Nothing is certified on a value the user did not give. */
 export function robustnessProblems(action: 'certify' | 'sweep', s: RobustnessSettings): string[] {
   const problems = problemsIn(ROBUSTNESS_FORM, (field) => field !== UNREAD[action]);
-  if (s.dims.length === 0) problems.push('no moving coordinate is ticked: tick at least one (with none, the box is x* alone)');
+  if (s.dims.length === 0)
+    problems.push('no moving coordinate is ticked: tick at least one (with none, the box is x* alone)');
   return problems;
 }
 
@@ -83,8 +84,13 @@ export interface SideSweep {
 export const PAPER_GAMMAS = Array.from({ length: 15 }, (_, k) => k / 10);
 
 export const robustnessSettings = signal<RobustnessSettings>({
-  gamma: 0.2, dims: [], tolerance: CERTIFY_DEFAULTS.robustness.tolerance, maxIterations: CERTIFY_DEFAULTS.robustness.maxIterations,
-  timeLimitSeconds: 30, gammas: PAPER_GAMMAS, search: 'both',
+  gamma: 0.2,
+  dims: [],
+  tolerance: CERTIFY_DEFAULTS.robustness.tolerance,
+  maxIterations: CERTIFY_DEFAULTS.robustness.maxIterations,
+  timeLimitSeconds: 30,
+  gammas: PAPER_GAMMAS,
+  search: 'both',
 });
 /** x* (d values) and the training point it is, if it is one. */
 export const point = signal<{ x: number[]; index: number | null } | null>(null);
@@ -102,7 +108,8 @@ export function isStale(entry: { model: ClassifierModel } | null, side: Side): b
   return entry !== null && JSON.stringify(entry.model) !== JSON.stringify(models.value[side]);
 }
 
-let run = 0, started = 0;
+let run = 0,
+  started = 0;
 let current: RunningRequest<unknown> | null = null;
 
 /** Stops the running certificate or sweep and what would follow it. */
@@ -135,7 +142,12 @@ function begin(kind: 'certify' | 'sweep'): number {
 
 function options(s: RobustnessSettings, cols: number) {
   // The engine's empty list means every coordinate.
-  return { dims: s.dims.length === cols ? [] : s.dims, tolerance: s.tolerance, maxIterations: s.maxIterations, timeLimitSeconds: s.timeLimitSeconds };
+  return {
+    dims: s.dims.length === cols ? [] : s.dims,
+    tolerance: s.tolerance,
+    maxIterations: s.maxIterations,
+    timeLimitSeconds: s.timeLimitSeconds,
+  };
 }
 
 /** Runs `one` for model A then model B as run `mine`; a failure or a cancel ends the run. */
@@ -162,43 +174,82 @@ async function follow<R>(task: RunningRequest<R>, set: (change: Change<R>) => vo
   try {
     set({ result: await task.result, state: 'done' });
   } catch (error) {
-    set(isCancelled(error) ? { state: 'cancelled' } : { state: 'failed', error: error instanceof Error ? error.message : String(error) });
+    set(
+      isCancelled(error)
+        ? { state: 'cancelled' }
+        : { state: 'failed', error: error instanceof Error ? error.message : String(error) },
+    );
     throw error;
   }
 }
 
 /** Certifies both models at x*: root bounds at once, then branch and bound, its intervals live. */
 export async function certify(): Promise<void> {
-  const d = data.value, p = point.value;
+  const d = data.value,
+    p = point.value;
   if (!d || !p) return;
   const s = robustnessSettings.value;
   if (!inputsUsable('certify', s)) return;
   const mine = begin('certify');
-  certificates.value = SIDES.map((k): SideCertificate => ({ run: mine, model: models.value[k], point: p.x, settings: s, root: null, trace: [], result: null, state: 'waiting' })) as [SideCertificate, SideCertificate];
+  certificates.value = SIDES.map((k): SideCertificate => ({
+    run: mine,
+    model: models.value[k],
+    point: p.x,
+    settings: s,
+    root: null,
+    trace: [],
+    result: null,
+    state: 'waiting',
+  })) as [SideCertificate, SideCertificate];
   await eachSide(mine, async (side, alive) => {
     const model = models.value[side];
-    const task = startTask(`Certifying model ${'AB'[side]}, ${modelLabel(model)}`, {
-      kind: 'classification-certify', x: d.x, labels: d.labels, model, point: p.x, options: { ...options(s, d.x.cols), gamma: s.gamma },
-    }, ({ detail }) => {
-      if (!alive() || !detail) return;
-      if (detail.kind === 'root') setCertificate(side, mine, { root: detail.certificate });
-      else setCertificate(side, mine, { trace: [...certificates.value[side]!.trace, detail] });
-    });
+    const task = startTask(
+      `Certifying model ${'AB'[side]}, ${modelLabel(model)}`,
+      {
+        kind: 'classification-certify',
+        x: d.x,
+        labels: d.labels,
+        model,
+        point: p.x,
+        options: { ...options(s, d.x.cols), gamma: s.gamma },
+      },
+      ({ detail }) => {
+        if (!alive() || !detail) return;
+        if (detail.kind === 'root') setCertificate(side, mine, { root: detail.certificate });
+        else setCertificate(side, mine, { trace: [...certificates.value[side]!.trace, detail] });
+      },
+    );
     await follow(task, (change) => setCertificate(side, mine, change));
   });
-  for (const side of SIDES) if (certificates.value[side]?.state === 'waiting') setCertificate(side, mine, { state: 'cancelled' });
+  for (const side of SIDES)
+    if (certificates.value[side]?.state === 'waiting') setCertificate(side, mine, { state: 'cancelled' });
 }
 
 /** Sweeps gamma for both models at x* (the paper's Fig. 2). */
 export async function sweep(): Promise<void> {
-  const d = data.value, p = point.value, s = robustnessSettings.value;
+  const d = data.value,
+    p = point.value,
+    s = robustnessSettings.value;
   if (!d || !p || !inputsUsable('sweep', s)) return;
   const mine = begin('sweep');
-  sweeps.value = SIDES.map((k): SideSweep => ({ run: mine, model: models.value[k], point: p.x, settings: s, result: null, state: 'waiting' })) as [SideSweep, SideSweep];
+  sweeps.value = SIDES.map((k): SideSweep => ({
+    run: mine,
+    model: models.value[k],
+    point: p.x,
+    settings: s,
+    result: null,
+    state: 'waiting',
+  })) as [SideSweep, SideSweep];
   await eachSide(mine, async (side) => {
     const model = models.value[side];
     const task = startTask(`Gamma sweep of model ${'AB'[side]}, ${modelLabel(model)}`, {
-      kind: 'classification-sweep', x: d.x, labels: d.labels, model, point: p.x, gammas: s.gammas, options: { ...options(s, d.x.cols), search: s.search },
+      kind: 'classification-sweep',
+      x: d.x,
+      labels: d.labels,
+      model,
+      point: p.x,
+      gammas: s.gammas,
+      options: { ...options(s, d.x.cols), search: s.search },
     });
     await follow(task, (change) => setSweep(side, mine, change));
   });
@@ -224,7 +275,8 @@ effect(() => {
     sweeps.value = [null, null];
     running.value = null;
     robustnessSettings.value = {
-      ...robustnessSettings.value, dims: d ? defaultDims(d) : [],
+      ...robustnessSettings.value,
+      dims: d ? defaultDims(d) : [],
       // The softmax model's own default tolerance (its searches cost more per box) with more than two classes.
       tolerance: d && classCount(d) > 2 ? CERTIFY_DEFAULTS.multiclass.tolerance : CERTIFY_DEFAULTS.robustness.tolerance,
     };

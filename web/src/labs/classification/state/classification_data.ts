@@ -46,8 +46,13 @@ export const MAX_POINTS = 2000;
 
 export function dataFromExample(e: ClassificationExample): ClassificationData {
   return {
-    name: e.title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: e.x.cols }, labels: e.labels,
-    inputNames: e.inputNames, labelName: 'label', classNames: ['0', '1'], notes: [],
+    name: e.title,
+    x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: e.x.cols },
+    labels: e.labels,
+    inputNames: e.inputNames,
+    labelName: 'label',
+    classNames: ['0', '1'],
+    notes: [],
   };
 }
 
@@ -73,18 +78,29 @@ const quoted = (v: string) => `'${v.length > 24 ? `${v.slice(0, 24)}...` : v}'`;
 function labelsOf(table: ParsedTable, c: Column): { labels: Float64Array; classNames: string[]; note: string | null } {
   const where = (row: number) => `column '${c.name}' (label) row ${row + 1}`;
   const rule = 'labels must be class indices 0, 1, 2, … (or -1/+1), or text values';
-  const tooMany = (count: number) => new FileError(table.fileName,
-    `column '${c.name}' (label) has ${count} classes; the lab takes at most ${MAX_CLASSES}`);
+  const tooMany = (count: number) =>
+    new FileError(
+      table.fileName,
+      `column '${c.name}' (label) has ${count} classes; the lab takes at most ${MAX_CLASSES}`,
+    );
   if (c.kind === 'number') {
     const values = c.values;
     const bad = values.findIndex((v) => !(Number.isInteger(v) && v >= -1));
     if (bad >= 0) throw new FileError(table.fileName, `${where(bad)} is ${values[bad]}; ${rule}`);
-    const zero = values.indexOf(0), minus = values.indexOf(-1), big = values.findIndex((v) => v > 1);
+    const zero = values.indexOf(0),
+      minus = values.indexOf(-1),
+      big = values.findIndex((v) => v > 1);
     if (zero >= 0 && minus >= 0) {
-      throw new FileError(table.fileName, `column '${c.name}' (label) mixes 0/1 and -1/+1: row ${zero + 1} is 0, row ${minus + 1} is -1`);
+      throw new FileError(
+        table.fileName,
+        `column '${c.name}' (label) mixes 0/1 and -1/+1: row ${zero + 1} is 0, row ${minus + 1} is -1`,
+      );
     }
     if (big >= 0 && minus >= 0) {
-      throw new FileError(table.fileName, `column '${c.name}' (label) mixes -1/+1 and class indices: row ${big + 1} is ${values[big]}, row ${minus + 1} is -1`);
+      throw new FileError(
+        table.fileName,
+        `column '${c.name}' (label) mixes -1/+1 and class indices: row ${big + 1} is ${values[big]}, row ${minus + 1} is -1`,
+      );
     }
     if (big < 0) return { labels: values, classNames: [minus >= 0 ? '-1' : '0', '1'], note: null };
     let C = 0;
@@ -99,13 +115,16 @@ function labelsOf(table: ParsedTable, c: Column): { labels: Float64Array; classN
   if (names.length > 2) {
     const index = new Map(names.map((name, k) => [name, k]));
     return {
-      labels: Float64Array.from(c.values, (v) => index.get(v.trim())!), classNames: names,
+      labels: Float64Array.from(c.values, (v) => index.get(v.trim())!),
+      classNames: names,
       note: `labels: ${names.map((name, k) => `${quoted(name)} is class ${k}`).join(', ')}`,
     };
   }
-  const positive = names.at(-1)!, negative = names.length === 2 ? names[0] : `not ${positive}`;
+  const positive = names.at(-1)!,
+    negative = names.length === 2 ? names[0] : `not ${positive}`;
   return {
-    labels: Float64Array.from(c.values, (v) => (v.trim() === positive ? 1 : 0)), classNames: [negative, positive],
+    labels: Float64Array.from(c.values, (v) => (v.trim() === positive ? 1 : 0)),
+    classNames: [negative, positive],
     note: `labels: ${quoted(negative)} is class 0, ${quoted(positive)} is class 1`,
   };
 }
@@ -114,7 +133,10 @@ function labelsOf(table: ParsedTable, c: Column): { labels: Float64Array; classN
 export const classCount = (d: Pick<ClassificationData, 'classNames'>): number => d.classNames.length;
 
 /** Class indices 0..C-1 of labels (a binary model's -1/+1 become 0/1). */
-export function classIndices(d: Pick<ClassificationData, 'labels' | 'classNames'>, labels: Float64Array = d.labels): Float64Array {
+export function classIndices(
+  d: Pick<ClassificationData, 'labels' | 'classNames'>,
+  labels: Float64Array = d.labels,
+): Float64Array {
   return classCount(d) === 2 ? Float64Array.from(labels, (v) => (v > 0 ? 1 : 0)) : labels;
 }
 
@@ -127,11 +149,18 @@ export function classCounts(d: Pick<ClassificationData, 'labels' | 'classNames'>
 
 /** The data of a bundled multi-class example: a CSV's table (feature columns x1.., then label), its
  * first `trainRows` rows trained on and the rest held out. */
-export function dataFromExampleTable(table: ParsedTable, title: string, trainRows: number, imageWidth?: number): ClassificationData {
+export function dataFromExampleTable(
+  table: ParsedTable,
+  title: string,
+  trainRows: number,
+  imageWidth?: number,
+): ClassificationData {
   const all = dataFromTable(table, defaultChoice(table));
-  const { rows, cols } = all.x, n = Math.min(trainRows, rows);
+  const { rows, cols } = all.x,
+    n = Math.min(trainRows, rows);
   const part = (from: number, to: number) => ({
-    x: { data: all.x.data.slice(from * cols, to * cols), rows: to - from, cols }, labels: all.labels.slice(from, to),
+    x: { data: all.x.data.slice(from * cols, to * cols), rows: to - from, cols },
+    labels: all.labels.slice(from, to),
   });
   const train = part(0, n);
   return { ...all, name: title, ...train, notes: [], imageWidth, test: n < rows ? part(n, rows) : null };
@@ -141,11 +170,16 @@ export function dataFromExampleTable(table: ParsedTable, title: string, trainRow
 export function dataFromTable(table: ParsedTable, choice: ColumnChoice): ClassificationData {
   if (table.rows < 1) throw new FileError(table.fileName, 'has no data rows');
   if (table.rows > MAX_POINTS) {
-    throw new FileError(table.fileName, `has ${table.rows.toLocaleString('en-US')} rows; GP classification here takes at most ` +
-      `${MAX_POINTS.toLocaleString('en-US')} points (n³ work per Newton step or EP sweep)`);
+    throw new FileError(
+      table.fileName,
+      `has ${table.rows.toLocaleString('en-US')} rows; GP classification here takes at most ` +
+        `${MAX_POINTS.toLocaleString('en-US')} points (n³ work per Newton step or EP sweep)`,
+    );
   }
-  if (choice.features.includes(choice.label)) throw new FileError(table.fileName, `column '${choice.label}' cannot be both a feature and the label`);
-  if (choice.features.length === 0) throw new FileError(table.fileName, 'needs at least one feature column besides the label');
+  if (choice.features.includes(choice.label))
+    throw new FileError(table.fileName, `column '${choice.label}' cannot be both a feature and the label`);
+  if (choice.features.length === 0)
+    throw new FileError(table.fileName, 'needs at least one feature column besides the label');
   const column = (name: string, role: string) => {
     const c = table.columns.find((x) => x.name === name);
     if (!c) throw new FileError(table.fileName, `has no column '${name}' (${role})`);
@@ -153,13 +187,26 @@ export function dataFromTable(table: ParsedTable, choice: ColumnChoice): Classif
   };
   const { labels, classNames, note } = labelsOf(table, column(choice.label, 'label'));
   const features = choice.features.map((name) => numericColumn(table, column(name, 'feature'), 'feature'));
-  const n = table.rows, d = features.length;
+  const n = table.rows,
+    d = features.length;
   const x = new Float64Array(n * d);
-  features.forEach((f, j) => { for (let i = 0; i < n; i++) x[i * d + j] = f.values[i]; });
+  features.forEach((f, j) => {
+    for (let i = 0; i < n; i++) x[i * d + j] = f.values[i];
+  });
   const notes = note ? [note] : [];
-  const ignored = table.columns.filter((c) => c.name !== choice.label && !choice.features.includes(c.name)).map((c) => quoted(c.name));
+  const ignored = table.columns
+    .filter((c) => c.name !== choice.label && !choice.features.includes(c.name))
+    .map((c) => quoted(c.name));
   if (ignored.length) notes.push(`not used: ${ignored.join(', ')}`);
-  return { name: table.fileName, x: { data: x, rows: n, cols: d }, labels, inputNames: features.map((f) => f.label), labelName: choice.label, classNames, notes };
+  return {
+    name: table.fileName,
+    x: { data: x, rows: n, cols: d },
+    labels,
+    inputNames: features.map((f) => f.label),
+    labelName: choice.label,
+    classNames,
+    notes,
+  };
 }
 
 /** What the maps show: columns `x` and `y` of the inputs over a range, the other columns held at `held`. */
@@ -184,10 +231,16 @@ export function defaultDims(data: ClassificationData): number[] {
   const d = data.x.cols;
   if (d <= MOST_MOVING) return Array.from({ length: d }, (_, j) => j);
   const spread = Array.from({ length: d }, (_, j) => {
-    const v = columnOf(data, j), mean = v.reduce((s, x) => s + x, 0) / v.length;
+    const v = columnOf(data, j),
+      mean = v.reduce((s, x) => s + x, 0) / v.length;
     return v.reduce((s, x) => s + (x - mean) ** 2, 0);
   });
-  return spread.map((s, j) => [s, j] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, MOST_MOVING).map(([, j]) => j).sort((a, b) => a - b);
+  return spread
+    .map((s, j) => [s, j] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, MOST_MOVING)
+    .map(([, j]) => j)
+    .sort((a, b) => a - b);
 }
 
 /** The first two columns, the others held at their medians (a typical point of the data). */
@@ -201,7 +254,8 @@ export function defaultPlane(data: ClassificationData): Plane {
 
 /** The range of column j with 8% of its span on either side. */
 export function paddedRange(data: ClassificationData, j: number): [number, number] {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (const v of columnOf(data, j)) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
   const pad = 0.08 * (hi - lo || Math.abs(hi) || 1);
   return [lo - pad, hi + pad];
@@ -220,8 +274,10 @@ export interface PlaneGrid {
 /** size × size points evenly over the plane's two columns, every other column at its held value; with
  * one feature, size points along it. */
 export function planeGrid(data: ClassificationData, plane: Plane, size: number): PlaneGrid {
-  const d = data.x.cols, rows = d === 1 ? 1 : size;
-  const xRange = paddedRange(data, plane.x), yRange: [number, number] = d === 1 ? [0, 1] : paddedRange(data, plane.y);
+  const d = data.x.cols,
+    rows = d === 1 ? 1 : size;
+  const xRange = paddedRange(data, plane.x),
+    yRange: [number, number] = d === 1 ? [0, 1] : paddedRange(data, plane.y);
   const points = new Float64Array(rows * size * d);
   for (let i = 0; i < rows; i++) {
     const y = rows === 1 ? 0 : yRange[0] + ((yRange[1] - yRange[0]) * i) / (rows - 1);

@@ -11,7 +11,16 @@ import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/protocol.ts';
 import type { RunningRequest } from '../../../common/worker/engine_client.ts';
 import {
-  classCount, dataFromExample, dataFromExampleTable, dataFromTable, defaultChoice, defaultPlane, planeGrid, type ClassificationData, type ColumnChoice, type Plane,
+  classCount,
+  dataFromExample,
+  dataFromExampleTable,
+  dataFromTable,
+  defaultChoice,
+  defaultPlane,
+  planeGrid,
+  type ClassificationData,
+  type ColumnChoice,
+  type Plane,
 } from './classification_data.ts';
 import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
 import { dataSource } from '../../../common/state/data_source.ts';
@@ -46,7 +55,12 @@ export const GRID_SIZES = [100, 150, 200, 300];
 
 export const vocabulary = signal<ClassificationVocabulary | null>(null);
 export const plane = signal<Plane | null>(null);
-export const fitSettings = signal<FitSettings>({ restarts: 1, seed: CLASSIFICATION_DEFAULTS.seed, sharedLengthScale: false, gridSize: 150 });
+export const fitSettings = signal<FitSettings>({
+  restarts: 1,
+  seed: CLASSIFICATION_DEFAULTS.seed,
+  sharedLengthScale: false,
+  gridSize: 150,
+});
 export const models = signal<[ClassifierModel, ClassifierModel]>([model('laplace', 1), model('ep', 1)]);
 export const fits = signal<[CurrentFit | null, CurrentFit | null]>([null, null]);
 export const learned = signal<LearnedReport | null>(null);
@@ -56,14 +70,27 @@ export const family = signal<'binary' | 'softmax'>('binary');
 
 /** Counts new data (a fit for older data is dropped). */
 export const dataVersion = signal(0);
-export const grid = computed(() => (data.value && plane.value ? planeGrid(data.value, plane.value, fitSettings.value.gridSize) : null));
-export const fitting = computed(() => tasks.value.some((t) => t.kind === 'classification-optimize' || t.kind === 'classification-multiclass-optimize'));
-const wanted = computed(() => SIDES.map((k) => `${dataVersion.value}|${JSON.stringify(plane.value)}|${fitSettings.value.gridSize}|${JSON.stringify(models.value[k])}`));
+export const grid = computed(() =>
+  data.value && plane.value ? planeGrid(data.value, plane.value, fitSettings.value.gridSize) : null,
+);
+export const fitting = computed(() =>
+  tasks.value.some((t) => t.kind === 'classification-optimize' || t.kind === 'classification-multiclass-optimize'),
+);
+const wanted = computed(() =>
+  SIDES.map(
+    (k) =>
+      `${dataVersion.value}|${JSON.stringify(plane.value)}|${fitSettings.value.gridSize}|${JSON.stringify(models.value[k])}`,
+  ),
+);
 
 function model(method: 'laplace' | 'ep', d: number): ClassifierModel {
   return {
-    method, likelihood: 'probit',
-    kernel: { signalVariance: CLASSIFICATION_DEFAULTS.signalVariance, lengthScales: Array(d).fill(CLASSIFICATION_DEFAULTS.lengthScale) },
+    method,
+    likelihood: 'probit',
+    kernel: {
+      signalVariance: CLASSIFICATION_DEFAULTS.signalVariance,
+      lengthScales: Array(d).fill(CLASSIFICATION_DEFAULTS.lengthScale),
+    },
   };
 }
 
@@ -74,15 +101,21 @@ function withDefaultKernel(m: ClassifierModel, count: number): ClassifierModel {
 
 /** Whether the two models' hyperparameters are the defaults. */
 function atDefaults(ms: readonly ClassifierModel[]): boolean {
-  return ms.every((m) => m.kernel.signalVariance === CLASSIFICATION_DEFAULTS.signalVariance
-    && Array.from(m.kernel.lengthScales).every((l) => l === CLASSIFICATION_DEFAULTS.lengthScale));
+  return ms.every(
+    (m) =>
+      m.kernel.signalVariance === CLASSIFICATION_DEFAULTS.signalVariance &&
+      Array.from(m.kernel.lengthScales).every((l) => l === CLASSIFICATION_DEFAULTS.lengthScale),
+  );
 }
 
 /** Both models' hyperparameters back at the defaults (the Reset button; new data do it too). */
 export function resetHyperparameters(): void {
   const d = data.value;
   if (!d) return;
-  models.value = models.value.map((m) => withDefaultKernel(m, lengthScaleCount(d.x.cols))) as [ClassifierModel, ClassifierModel];
+  models.value = models.value.map((m) => withDefaultKernel(m, lengthScaleCount(d.x.cols))) as [
+    ClassifierModel,
+    ClassifierModel,
+  ];
 }
 
 /** A model with `count` length-scales: as they are when it has that many, else the first one repeated. */
@@ -95,20 +128,29 @@ const lengthScaleCount = (d: number) => (fitSettings.value.sharedLengthScale ? 1
 
 /** New data are wanted: a running hyperparameter fit would hold them up. */
 function stopFitting(): void {
-  tasks.value.find((t) => t.kind === 'classification-optimize' || t.kind === 'classification-multiclass-optimize')?.cancel?.();
+  tasks.value
+    .find((t) => t.kind === 'classification-optimize' || t.kind === 'classification-multiclass-optimize')
+    ?.cancel?.();
 }
 
 /** The data: a bundled example or a CSV with its choice of label and feature columns (common/state/data_source.ts). */
 const source = dataSource<ClassificationData, ColumnChoice, string>({
-  fromTable: dataFromTable, defaultChoice,
+  fromTable: dataFromTable,
+  defaultChoice,
   adopted: (next) => {
     plane.value = defaultPlane(next);
     // What was fitted or set for other data means nothing here (a fitted S = 586 paled the next maps):
     // back to the defaults, said when something changes.
     const previous = models.value;
-    models.value = previous.map((m) => withDefaultKernel(m, lengthScaleCount(next.x.cols))) as [ClassifierModel, ClassifierModel];
+    models.value = previous.map((m) => withDefaultKernel(m, lengthScaleCount(next.x.cols))) as [
+      ClassifierModel,
+      ClassifierModel,
+    ];
     if (!atDefaults(previous)) {
-      notify('info', `New data: both models' hyperparameters are back at their defaults (signal variance ${CLASSIFICATION_DEFAULTS.signalVariance}, length-scales ${CLASSIFICATION_DEFAULTS.lengthScale}).`);
+      notify(
+        'info',
+        `New data: both models' hyperparameters are back at their defaults (signal variance ${CLASSIFICATION_DEFAULTS.signalVariance}, length-scales ${CLASSIFICATION_DEFAULTS.lengthScale}).`,
+      );
     }
     fits.value = [null, null];
     learned.value = null;
@@ -123,10 +165,19 @@ export const { data, table, choice, example: exampleName, error: dataError, uplo
  * scripts/data/make_classification_datasets.py), listed after the core's binary ones. */
 export const MULTICLASS_EXAMPLES = [
   { name: 'three-blobs', title: 'Three blobs (3 classes, 2-D)', file: 'three_blobs.csv', trainRows: 180 },
-  { name: 'digits-358', title: 'Digits 3, 5, 8 (8 × 8 images, 3 classes)', file: 'digits358.csv', trainRows: 400, imageWidth: 8 },
+  {
+    name: 'digits-358',
+    title: 'Digits 3, 5, 8 (8 × 8 images, 3 classes)',
+    file: 'digits358.csv',
+    trainRows: 400,
+    imageWidth: 8,
+  },
 ] as const;
 
-export const examples = computed(() => [...(vocabulary.value?.examples ?? []), ...MULTICLASS_EXAMPLES.map(({ name, title }) => ({ name, title }))]);
+export const examples = computed(() => [
+  ...(vocabulary.value?.examples ?? []),
+  ...MULTICLASS_EXAMPLES.map(({ name, title }) => ({ name, title })),
+]);
 
 async function multiclassExample(e: (typeof MULTICLASS_EXAMPLES)[number]): Promise<ClassificationData> {
   const url = new URL(`demo/classification/${e.file}`, document.baseURI);
@@ -139,9 +190,15 @@ async function multiclassExample(e: (typeof MULTICLASS_EXAMPLES)[number]): Promi
 
 export async function loadExample(name: string, seed = 1): Promise<void> {
   const multiclass = MULTICLASS_EXAMPLES.find((e) => e.name === name);
-  await source.loadExample(async () => ({
-    data: multiclass ? await multiclassExample(multiclass) : dataFromExample(await request(null, { kind: 'classification-example', name, seed })), example: name,
-  }), report);
+  await source.loadExample(
+    async () => ({
+      data: multiclass
+        ? await multiclassExample(multiclass)
+        : dataFromExample(await request(null, { kind: 'classification-example', name, seed })),
+      example: name,
+    }),
+    report,
+  );
 }
 
 export function setPlane(change: Partial<Plane>): void {
@@ -151,7 +208,7 @@ export function setPlane(change: Partial<Plane>): void {
 export function setModel(side: Side, change: Partial<ClassifierModel>): void {
   const next = [...models.value] as [ClassifierModel, ClassifierModel];
   next[side] = { ...next[side], ...change };
-  if (next[side].method === 'ep') next[side].likelihood = 'probit';  // EP's site moments are closed-form for probit only
+  if (next[side].method === 'ep') next[side].likelihood = 'probit'; // EP's site moments are closed-form for probit only
   models.value = next;
 }
 
@@ -177,8 +234,9 @@ export function updateFitSettings(change: Partial<FitSettings>): void {
 }
 
 function fitData(): ClassifierData | null {
-  const d = data.value, g = grid.value;
-  if (d && classCount(d) > 2) return null;  // binary models take two classes
+  const d = data.value,
+    g = grid.value;
+  if (d && classCount(d) > 2) return null; // binary models take two classes
   return d && g ? { x: d.x, labels: d.labels, grid: g.points } : null;
 }
 
@@ -186,22 +244,35 @@ function fitData(): ClassifierData | null {
 export async function fitHyperparameters(): Promise<void> {
   const r = fitData();
   if (!r || fitting.value) return;
-  const s = fitSettings.value, at = dataVersion.value, used = models.value;
+  const s = fitSettings.value,
+    at = dataVersion.value,
+    used = models.value;
   try {
     const results = await request('Fitting hyperparameters', {
-      kind: 'classification-optimize', ...r, models: [...used], restarts: s.restarts, seed: s.seed, sharedLengthScale: s.sharedLengthScale,
+      kind: 'classification-optimize',
+      ...r,
+      models: [...used],
+      restarts: s.restarts,
+      seed: s.seed,
+      sharedLengthScale: s.sharedLengthScale,
     });
-    if (dataVersion.value !== at) return;  // other data arrived meanwhile
+    if (dataVersion.value !== at) return; // other data arrived meanwhile
     const learnedModel = (k: Side): ClassifierModel => ({
-      ...used[k], kernel: {
+      ...used[k],
+      kernel: {
         signalVariance: results[k].state.signalVariance,
-        lengthScales: s.sharedLengthScale ? [results[k].state.lengthScales[0]] : Array.from(results[k].state.lengthScales),
+        lengthScales: s.sharedLengthScale
+          ? [results[k].state.lengthScales[0]]
+          : Array.from(results[k].state.lengthScales),
       },
     });
     const next: [ClassifierModel, ClassifierModel] = [learnedModel(0), learnedModel(1)];
     batch(() => {
       models.value = next;
-      fits.value = SIDES.map((k) => ({ result: results[k], model: next[k], key: wanted.value[k] })) as [CurrentFit, CurrentFit];
+      fits.value = SIDES.map((k) => ({ result: results[k], model: next[k], key: wanted.value[k] })) as [
+        CurrentFit,
+        CurrentFit,
+      ];
       learned.value = { results, settings: s };
     });
   } catch (error) {
@@ -212,17 +283,23 @@ export async function fitHyperparameters(): Promise<void> {
 
 const running: (RunningRequest<ClassifierFitResult> | null)[] = [null, null];
 function refit(side: Side): void {
-  const r = fitData(), key = wanted.value[side], m = models.value[side];
+  const r = fitData(),
+    key = wanted.value[side],
+    m = models.value[side];
   if (!r || fitting.value || family.value !== 'binary' || fits.value[side]?.key === key) return;
-  running[side]?.cancel();  // superseded: its answer would be stale
+  running[side]?.cancel(); // superseded: its answer would be stale
   const task = startTask(null, { kind: 'classification-fit', ...r, model: m });
   running[side] = task;
-  task.result.then((result) => {
-    if (wanted.value[side] !== key) return;
-    const next = [...fits.value] as [CurrentFit | null, CurrentFit | null];
-    next[side] = { result, model: m, key };
-    fits.value = next;
-  }, report).finally(() => { if (running[side] === task) running[side] = null; });
+  task.result
+    .then((result) => {
+      if (wanted.value[side] !== key) return;
+      const next = [...fits.value] as [CurrentFit | null, CurrentFit | null];
+      next[side] = { result, model: m, key };
+      fits.value = next;
+    }, report)
+    .finally(() => {
+      if (running[side] === task) running[side] = null;
+    });
 }
 
 /** Asks the core for the lab's vocabulary, starts the effects that keep both fits current, and loads

@@ -48,7 +48,14 @@ export interface ExplainResult {
   seconds: number;
 }
 
-export const explainSettings = signal<ExplainSettings>({ gamma: 0.25, index: 0, globalPoints: 20, limeSamples: 2000, tolerance: 1e-3, classIndex: null });
+export const explainSettings = signal<ExplainSettings>({
+  gamma: 0.25,
+  index: 0,
+  globalPoints: 20,
+  limeSamples: 2000,
+  tolerance: 1e-3,
+  classIndex: null,
+});
 export const localExplanation = signal<ExplainResult | null>(null);
 export const globalExplanation = signal<ExplainResult | null>(null);
 export const explaining = signal<'local' | 'global' | null>(null);
@@ -78,7 +85,8 @@ export function explainResultCsv(r: ExplainResult): string {
 }
 export { EXPLAIN_CSV_HEADER };
 
-let current: RunningRequest<unknown> | null = null, run = 0;
+let current: RunningRequest<unknown> | null = null,
+  run = 0;
 
 export function cancelExplanation(): void {
   run += 1;
@@ -94,7 +102,9 @@ export async function explain(kind: 'local' | 'global'): Promise<void> {
     notify('error', `Not explained: ${problems.join('; ')}.`);
     return;
   }
-  const s = explainSettings.value, n = d.labels.length, cols = d.x.cols;
+  const s = explainSettings.value,
+    n = d.labels.length,
+    cols = d.x.cols;
   if (kind === 'local' && !(Number.isInteger(s.index) && s.index >= 0 && s.index < n)) {
     notify('error', `Not explained: point ${s.index} is not a row of the data (0 to ${n - 1}).`);
     return;
@@ -104,25 +114,49 @@ export async function explain(kind: 'local' | 'global'): Promise<void> {
   const indices = kind === 'local' ? [s.index] : globalIndices(n, s.globalPoints);
   const points = new Float64Array(indices.length * cols);
   indices.forEach((i, p) => points.set(d.x.data.subarray(i * cols, (i + 1) * cols), p * cols));
-  const image = imageOf(d), softmax = family.value === 'softmax';
+  const image = imageOf(d),
+    softmax = family.value === 'softmax';
   const model = softmax ? null : models.value[0];
   const modelName = model ? modelLabel(model) : 'softmax Laplace';
   const classes = classCount(d);
   const classIndex = softmax && s.classIndex !== null && s.classIndex < classes ? s.classIndex : null;
   explaining.value = kind;
   try {
-    const task = startTask(kind === 'local' ? `Explaining point ${s.index} (${modelName}, γ = ${s.gamma})`
-      : `Explaining ${indices.length} points (${modelName}, γ = ${s.gamma})`, {
-      kind: 'classification-explain', x: d.x, labels: softmax ? classIndices(d) : d.labels, model, points,
-      softmax: softmax ? { model: multiclassModel.value, classes, classIndex } : null,
-      options: { gamma: s.gamma, validRange: image ? [0, 1] : null, tolerance: s.tolerance, limeSamples: s.limeSamples, seed: 0,
-        baseline: image ? 'zero' : 'mean' },
-    });
+    const task = startTask(
+      kind === 'local'
+        ? `Explaining point ${s.index} (${modelName}, γ = ${s.gamma})`
+        : `Explaining ${indices.length} points (${modelName}, γ = ${s.gamma})`,
+      {
+        kind: 'classification-explain',
+        x: d.x,
+        labels: softmax ? classIndices(d) : d.labels,
+        model,
+        points,
+        softmax: softmax ? { model: multiclassModel.value, classes, classIndex } : null,
+        options: {
+          gamma: s.gamma,
+          validRange: image ? [0, 1] : null,
+          tolerance: s.tolerance,
+          limeSamples: s.limeSamples,
+          seed: 0,
+          baseline: image ? 'zero' : 'mean',
+        },
+      },
+    );
     current = task;
     const r = await task.result;
     if (mine !== run) return;
     const result: ExplainResult = {
-      kind, model, modelName, classIndex: r.classIndex, settings: s, points, indices, image, explanation: r.explanation, seconds: r.seconds,
+      kind,
+      model,
+      modelName,
+      classIndex: r.classIndex,
+      settings: s,
+      points,
+      indices,
+      image,
+      explanation: r.explanation,
+      seconds: r.seconds,
     };
     if (kind === 'local') localExplanation.value = result;
     else globalExplanation.value = result;

@@ -24,7 +24,8 @@ export interface MulticlassFit {
 }
 
 export const defaultMulticlassModel = (count: number): MulticlassModel => ({
-  signalVariance: CLASSIFICATION_DEFAULTS.signalVariance, lengthScales: Array(count).fill(CLASSIFICATION_DEFAULTS.lengthScale),
+  signalVariance: CLASSIFICATION_DEFAULTS.signalVariance,
+  lengthScales: Array(count).fill(CLASSIFICATION_DEFAULTS.lengthScale),
 });
 
 export const multiclassModel = signal<MulticlassModel>(defaultMulticlassModel(2));
@@ -45,8 +46,14 @@ const wanted = computed(() => {
 export const classes = computed(() => (data.value ? classCount(data.value) : 0));
 
 function fitRequest(d: ClassificationData) {
-  const g = mapsShown(d) ? grid.value?.points ?? null : null;
-  return { x: d.x, labels: classIndices(d), classes: classCount(d), grid: g, test: mapsShown(d) ? null : d.test?.x ?? d.x };
+  const g = mapsShown(d) ? (grid.value?.points ?? null) : null;
+  return {
+    x: d.x,
+    labels: classIndices(d),
+    classes: classCount(d),
+    grid: g,
+    test: mapsShown(d) ? null : (d.test?.x ?? d.x),
+  };
 }
 
 const lengthScaleCount = (d: ClassificationData) => (fitSettings.value.sharedLengthScale ? 1 : d.x.cols);
@@ -59,37 +66,51 @@ export function resetMulticlass(): void {
 
 /** Sets the signal variance (index −1) or length-scale j. */
 export function setMulticlassHyperparameter(index: number, value: number): void {
-  const m = multiclassModel.value, lengthScales = [...m.lengthScales];
+  const m = multiclassModel.value,
+    lengthScales = [...m.lengthScales];
   if (index >= 0) lengthScales[index] = value;
   multiclassModel.value = { signalVariance: index < 0 ? value : m.signalVariance, lengthScales };
 }
 
 let running: RunningRequest<MulticlassFitResult> | null = null;
 function refit(): void {
-  const d = data.value, key = wanted.value, m = multiclassModel.value;
+  const d = data.value,
+    key = wanted.value,
+    m = multiclassModel.value;
   if (!d || key === null || fitting.value || multiclassFit.value?.key === key) return;
   if (mapsShown(d) && !grid.value) return;
-  running?.cancel();  // superseded: its answer would be stale
+  running?.cancel(); // superseded: its answer would be stale
   const task = startTask(null, { kind: 'classification-multiclass-fit', ...fitRequest(d), model: m });
   running = task;
-  task.result.then((result) => {
-    if (wanted.value === key) multiclassFit.value = { result, model: m, key };
-  }, report).finally(() => { if (running === task) running = null; });
+  task.result
+    .then((result) => {
+      if (wanted.value === key) multiclassFit.value = { result, model: m, key };
+    }, report)
+    .finally(() => {
+      if (running === task) running = null;
+    });
 }
 
 /** Learns the softmax model's hyperparameters (one kernel shared by the classes) from the current ones. */
 export async function fitMulticlassHyperparameters(): Promise<void> {
   const d = data.value;
   if (!d || fitting.value) return;
-  const s = fitSettings.value, at = dataVersion.value, key = wanted.value;
+  const s = fitSettings.value,
+    at = dataVersion.value,
+    key = wanted.value;
   try {
-    const result = await request('Fitting the softmax model\'s hyperparameters', {
-      kind: 'classification-multiclass-optimize', ...fitRequest(d), model: multiclassModel.value, restarts: s.restarts, seed: s.seed,
+    const result = await request("Fitting the softmax model's hyperparameters", {
+      kind: 'classification-multiclass-optimize',
+      ...fitRequest(d),
+      model: multiclassModel.value,
+      restarts: s.restarts,
+      seed: s.seed,
     });
     if (dataVersion.value !== at) return;
     const k = result.state.kernels[0];
     const model: MulticlassModel = {
-      signalVariance: k.signalVariance, lengthScales: s.sharedLengthScale ? [k.lengthScales[0]] : Array.from(k.lengthScales),
+      signalVariance: k.signalVariance,
+      lengthScales: s.sharedLengthScale ? [k.lengthScales[0]] : Array.from(k.lengthScales),
     };
     batch(() => {
       multiclassModel.value = model;
@@ -149,7 +170,11 @@ export function cancelMulticlassCertify(): void {
   const m = multiclassCertification.value;
   if (m && m.state === 'running') {
     multiclassCertification.value = {
-      ...m, state: 'cancelled', classes: m.classes.map((c) => (c.state === 'running' || c.state === 'waiting' ? { ...c, state: 'cancelled' } : c)),
+      ...m,
+      state: 'cancelled',
+      classes: m.classes.map((c) =>
+        c.state === 'running' || c.state === 'waiting' ? { ...c, state: 'cancelled' } : c,
+      ),
     };
   }
 }
@@ -157,12 +182,17 @@ export function cancelMulticlassCertify(): void {
 function setClass(mine: number, k: number, change: Partial<ClassInterval>): void {
   const m = multiclassCertification.value;
   if (!m || m.run !== mine) return;
-  multiclassCertification.value = { ...m, classes: m.classes.map((c) => (c.classIndex === k ? { ...c, ...change } : c)) };
+  multiclassCertification.value = {
+    ...m,
+    classes: m.classes.map((c) => (c.classIndex === k ? { ...c, ...change } : c)),
+  };
 }
 
 /** The order classes are refined in: the predicted class at x* first, then by probability. */
 export function refineOrder(probabilityAtPoint: ArrayLike<number>): number[] {
-  return Array.from(probabilityAtPoint, (p, k) => [p, k] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, k]) => k);
+  return Array.from(probabilityAtPoint, (p, k) => [p, k] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .map(([, k]) => k);
 }
 
 /** Images' pixels stay in [0, 1] (the box is clipped to it: a pixel cannot go darker than black); other
@@ -171,26 +201,50 @@ export const validRange = (d: ClassificationData): [number, number] | null => (d
 
 /** Certifies the softmax model at x*: every class's root bounds, then each class refined. */
 export async function certifyMulticlass(): Promise<void> {
-  const d = data.value, p = point.value;
+  const d = data.value,
+    p = point.value;
   if (!d || !p) return;
-  const s = robustnessSettings.value, problems = robustnessProblems('certify', s);
+  const s = robustnessSettings.value,
+    problems = robustnessProblems('certify', s);
   if (problems.length) {
     notify('error', `Not certified: ${problems.join('; ')}.`);
     return;
   }
   cancelMulticlassCertify();
-  const mine = run, C = classCount(d), model = multiclassModel.value;
+  const mine = run,
+    C = classCount(d),
+    model = multiclassModel.value;
   multiclassCertification.value = {
-    run: mine, model, point: p.x, settings: s, state: 'running',
-    classes: Array.from({ length: C }, (_, k): ClassInterval => ({ classIndex: k, root: null, result: null, state: 'waiting', progress: null })),
+    run: mine,
+    model,
+    point: p.x,
+    settings: s,
+    state: 'running',
+    classes: Array.from({ length: C }, (_, k): ClassInterval => ({
+      classIndex: k,
+      root: null,
+      result: null,
+      state: 'waiting',
+      progress: null,
+    })),
   };
   const base = { x: d.x, labels: classIndices(d), classes: C, model, point: p.x };
   const options = (maxIterations: number): MulticlassCertifyRequest['options'] => ({
-    gamma: s.gamma, dims: s.dims.length === d.x.cols ? [] : s.dims, validRange: validRange(d), tolerance: s.tolerance, maxIterations, timeLimitSeconds: s.timeLimitSeconds,
+    gamma: s.gamma,
+    dims: s.dims.length === d.x.cols ? [] : s.dims,
+    validRange: validRange(d),
+    tolerance: s.tolerance,
+    maxIterations,
+    timeLimitSeconds: s.timeLimitSeconds,
   });
   const step = async (k: number, maxIterations: number, label: string | null) => {
-    const task = startTask(label, { kind: 'classification-multiclass-certify', ...base, classIndex: k, options: options(maxIterations) },
-      ({ done, total }) => { if (run === mine && maxIterations > 0) setClass(mine, k, { progress: { done, total } }); });
+    const task = startTask(
+      label,
+      { kind: 'classification-multiclass-certify', ...base, classIndex: k, options: options(maxIterations) },
+      ({ done, total }) => {
+        if (run === mine && maxIterations > 0) setClass(mine, k, { progress: { done, total } });
+      },
+    );
     current = task;
     return task.result;
   };
@@ -214,7 +268,11 @@ export async function certifyMulticlass(): Promise<void> {
     if (m && m.run === mine) {
       const message = error instanceof Error ? error.message : String(error);
       multiclassCertification.value = {
-        ...m, state: 'failed', classes: m.classes.map((c) => (c.state === 'running' || c.state === 'waiting' ? { ...c, state: 'failed', error: message } : c)),
+        ...m,
+        state: 'failed',
+        classes: m.classes.map((c) =>
+          c.state === 'running' || c.state === 'waiting' ? { ...c, state: 'failed', error: message } : c,
+        ),
       };
     }
     report(error);
@@ -254,8 +312,11 @@ export function startMulticlass(): void {
   });
   // One length-scale or one per column.
   effect(() => {
-    const d = data.value, shared = fitSettings.value.sharedLengthScale;
-    const m = multiclassModel.peek(), count = d ? (shared ? 1 : d.x.cols) : m.lengthScales.length;
-    if (m.lengthScales.length !== count) multiclassModel.value = { ...m, lengthScales: Array(count).fill(m.lengthScales[0]) };
+    const d = data.value,
+      shared = fitSettings.value.sharedLengthScale;
+    const m = multiclassModel.peek(),
+      count = d ? (shared ? 1 : d.x.cols) : m.lengthScales.length;
+    if (m.lengthScales.length !== count)
+      multiclassModel.value = { ...m, lengthScales: Array(count).fill(m.lengthScales[0]) };
   });
 }

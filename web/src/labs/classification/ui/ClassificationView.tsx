@@ -21,7 +21,9 @@ export function ClassificationView() {
     startMulticlass();
     void startClassification();
   }, []);
-  const d = data.value, softmax = family.value === 'softmax', mc = multiclassFit.value;
+  const d = data.value,
+    softmax = family.value === 'softmax',
+    mc = multiclassFit.value;
   return (
     <div class="classification">
       <aside class="classification-controls">
@@ -32,12 +34,26 @@ export function ClassificationView() {
       <div class="classification-main">
         {d ? (
           <p class="run-summary" data-testid="classification-summary">
-            {d.name}: {d.labels.length.toLocaleString('en-US')} points, {d.x.cols} feature{d.x.cols > 1 ? 's' : ''}{softmax ? `, ${classCount(d)} classes` : ''}
-            {softmax ? (mc ? ` · softmax: log marginal likelihood ${mc.result.state.logMarginalLikelihood.toFixed(3)}` : '')
-              : fits.value.map((f, k) => (f ? ` · ${'AB'[k]}: log marginal likelihood ${f.result.state.logMarginalLikelihood.toFixed(3)}` : '')).join('')}
+            {d.name}: {d.labels.length.toLocaleString('en-US')} points, {d.x.cols} feature{d.x.cols > 1 ? 's' : ''}
+            {softmax ? `, ${classCount(d)} classes` : ''}
+            {softmax
+              ? mc
+                ? ` · softmax: log marginal likelihood ${mc.result.state.logMarginalLikelihood.toFixed(3)}`
+                : ''
+              : fits.value
+                  .map((f, k) =>
+                    f
+                      ? ` · ${'AB'[k]}: log marginal likelihood ${f.result.state.logMarginalLikelihood.toFixed(3)}`
+                      : '',
+                  )
+                  .join('')}
           </p>
-        ) : <div class="empty-state">Loading the first example…</div>}
-        {softmax ? <MulticlassView /> : (
+        ) : (
+          <div class="empty-state">Loading the first example…</div>
+        )}
+        {softmax ? (
+          <MulticlassView />
+        ) : (
           <>
             <div class="model-columns">
               <ModelColumn side={0} />

@@ -4,7 +4,19 @@
 // data, a heat map for images); exports of every Δ interval and LIME coefficient (CSV, the header of
 // `gpprobe explain`) and of the figure (PNG, SVG).
 import { useEffect, useRef } from 'preact/hooks';
-import { cancelExplanation, explain, EXPLAIN_FORM, explaining, explainResultCsv, explainSettings, globalExplanation, imageOf, localExplanation, updateExplainSettings, type ExplainResult } from '../state/explain_store.ts';
+import {
+  cancelExplanation,
+  explain,
+  EXPLAIN_FORM,
+  explaining,
+  explainResultCsv,
+  explainSettings,
+  globalExplanation,
+  imageOf,
+  localExplanation,
+  updateExplainSettings,
+  type ExplainResult,
+} from '../state/explain_store.ts';
 import { data } from '../state/classification_store.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
@@ -12,17 +24,29 @@ import { formatMeasure } from '../../../common/ui/format.ts';
 import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';
 import { family } from '../state/classification_store.ts';
 import { classCount } from '../state/classification_data.ts';
-import { arrows, bars, beside, drawFigure, figureSvg, heatMap, imageFigure, type Figure } from '../plots/explain_plots.ts';
+import {
+  arrows,
+  bars,
+  beside,
+  drawFigure,
+  figureSvg,
+  heatMap,
+  imageFigure,
+  type Figure,
+} from '../plots/explain_plots.ts';
 import './explain.css';
 
 const LIME_TITLE = 'LIME (local linear surrogate)';
 
 /** The figures of a result: the Δ map (or bars) and LIME's, and for images the image first. */
 function figuresOf(r: ExplainResult, names: string[]): { image: Figure | null; delta: Figure; lime: Figure | null } {
-  const e = r.explanation, k = e.features.length, m = e.points;
+  const e = r.explanation,
+    k = e.features.length,
+    m = e.points;
   const local = r.kind === 'local';
   const delta = local ? e.delta.subarray(0, k) : e.meanDelta;
-  const lower = local ? e.deltaLower.subarray(0, k) : e.meanDeltaLower, upper = local ? e.deltaUpper.subarray(0, k) : e.meanDeltaUpper;
+  const lower = local ? e.deltaLower.subarray(0, k) : e.meanDeltaLower,
+    upper = local ? e.deltaUpper.subarray(0, k) : e.meanDeltaUpper;
   let lime: Float64Array | null = null;
   if (e.lime.length) {
     lime = new Float64Array(k);
@@ -31,15 +55,22 @@ function figuresOf(r: ExplainResult, names: string[]): { image: Figure | null; d
   const deltaTitle = `${local ? '' : 'mean '}certified Δ_γ, γ = ${r.settings.gamma}`;
   const limeTitle = `${local ? '' : 'mean '}${LIME_TITLE}`;
   if (r.image) {
-    const side = r.image, pixels = local ? r.points : meanRows(r.points, m, k);
+    const side = r.image,
+      pixels = local ? r.points : meanRows(r.points, m, k);
     return {
       image: imageFigure(pixels, side, local ? `point ${r.indices[0]}` : `mean of ${m} points`),
       delta: heatMap(delta, side, deltaTitle, { pixels }),
-      lime: lime ? heatMap(lime, side, limeTitle, { pixels, mask: local ? Array.from(pixels, (v) => v === 0) : undefined }) : null,
+      lime: lime
+        ? heatMap(lime, side, limeTitle, { pixels, mask: local ? Array.from(pixels, (v) => v === 0) : undefined })
+        : null,
     };
   }
   if (!local && k === 2) {
-    return { image: null, delta: arrows([delta[0], delta[1]], lime ? [lime[0], lime[1]] : null, [names[0], names[1]]), lime: null };
+    return {
+      image: null,
+      delta: arrows([delta[0], delta[1]], lime ? [lime[0], lime[1]] : null, [names[0], names[1]]),
+      lime: null,
+    };
   }
   return {
     image: null,
@@ -65,42 +96,86 @@ function FigureCanvas({ figure, testId, label }: { figure: Figure; testId: strin
 function exportPng(figure: Figure, name: string): void {
   const canvas = document.createElement('canvas');
   drawFigure(canvas, figure, 2);
-  canvas.toBlob((blob) => { if (blob) saveBlob(blob, name); }, 'image/png');
+  canvas.toBlob((blob) => {
+    if (blob) saveBlob(blob, name);
+  }, 'image/png');
 }
 
 function Result({ r }: { r: ExplainResult }) {
   const d = data.value;
   const names = d ? d.inputNames : r.explanation.features.map((j) => `x${j + 1}`);
-  const f = figuresOf(r, r.explanation.features.map((j) => names[j] ?? `x${j + 1}`));
+  const f = figuresOf(
+    r,
+    r.explanation.features.map((j) => names[j] ?? `x${j + 1}`),
+  );
   const all = beside([f.image, f.delta, f.lime].filter((x): x is Figure => x !== null));
   const base = r.kind === 'local' ? `explain-point-${r.indices[0]}` : `explain-global-${r.indices.length}`;
   const e = r.explanation;
   const what = r.classIndex === null ? 'p(y = +1)' : `p(class ${d?.classNames[r.classIndex] ?? r.classIndex})`;
   return (
     <div class="explain-result" data-testid={`explain-${r.kind}`}>
-      <p class="hint">{r.kind === 'local'
-        ? `Point ${r.indices[0]}: ${what} = ${formatMeasure(e.values[0])} under ${r.modelName}.`
-        : `Means over ${r.indices.length} points (every ${Math.max(1, Math.round((d?.labels.length ?? 1) / r.indices.length))}th row) of ${what} under ${r.modelName}.`}
-        {r.image ? ' Pixels clipped to [0, 1]; LIME switches a pixel off to 0 (grey: a pixel already 0, which LIME cannot see).' : ''}</p>
+      <p class="hint">
+        {r.kind === 'local'
+          ? `Point ${r.indices[0]}: ${what} = ${formatMeasure(e.values[0])} under ${r.modelName}.`
+          : `Means over ${r.indices.length} points (every ${Math.max(1, Math.round((d?.labels.length ?? 1) / r.indices.length))}th row) of ${what} under ${r.modelName}.`}
+        {r.image
+          ? ' Pixels clipped to [0, 1]; LIME switches a pixel off to 0 (grey: a pixel already 0, which LIME cannot see).'
+          : ''}
+      </p>
       <div class="explain-figures">
         {f.image && <FigureCanvas figure={f.image} testId={`explain-${r.kind}-image`} label="the image explained" />}
-        <FigureCanvas figure={f.delta} testId={r.kind === 'local' ? 'explain-delta-map' : 'explain-global-delta'} label="certified feature sensitivity" />
-        {f.lime && <FigureCanvas figure={f.lime} testId={r.kind === 'local' ? 'explain-lime-map' : 'explain-global-lime'} label={LIME_TITLE} />}
+        <FigureCanvas
+          figure={f.delta}
+          testId={r.kind === 'local' ? 'explain-delta-map' : 'explain-global-delta'}
+          label="certified feature sensitivity"
+        />
+        {f.lime && (
+          <FigureCanvas
+            figure={f.lime}
+            testId={r.kind === 'local' ? 'explain-lime-map' : 'explain-global-lime'}
+            label={LIME_TITLE}
+          />
+        )}
       </div>
       <p class="hint explain-legend" data-testid={`explain-${r.kind}-legend`}>
-        Red: raising the feature raises {what} near the point; blue: it lowers it; each map is scaled to its own largest value (its legend).
-        Δ_γ is certified: each value lies in an interval from branch and bound on the one-sided boxes x ± γ eᵢ
-        {e.unconverged > 0 ? ` (${e.unconverged} searches stopped at their limit: their intervals are wider)` : ''}. LIME fits a linear model to
-        {' '}{r.settings.limeSamples} random on/off switches of the features: an approximation, not a bound.
-        {!r.image && ' A LIME coefficient is the effect of switching a feature from the training mean to the point\'s value, not a slope: its sign says which side of the mean the point lies on as much as where p rises.'}
-        {!r.image && r.kind === 'global' && e.features.length === 2 && ' Arrows: the directions of the mean Δ and of LIME\'s mean coefficients, each scaled to the same length (the paper\'s Fig. 6).'}
+        Red: raising the feature raises {what} near the point; blue: it lowers it; each map is scaled to its own largest
+        value (its legend). Δ_γ is certified: each value lies in an interval from branch and bound on the one-sided
+        boxes x ± γ eᵢ
+        {e.unconverged > 0 ? ` (${e.unconverged} searches stopped at their limit: their intervals are wider)` : ''}.
+        LIME fits a linear model to {r.settings.limeSamples} random on/off switches of the features: an approximation,
+        not a bound.
+        {!r.image &&
+          " A LIME coefficient is the effect of switching a feature from the training mean to the point's value, not a slope: its sign says which side of the mean the point lies on as much as where p rises."}
+        {!r.image &&
+          r.kind === 'global' &&
+          e.features.length === 2 &&
+          " Arrows: the directions of the mean Δ and of LIME's mean coefficients, each scaled to the same length (the paper's Fig. 6)."}
       </p>
       <div class="row">
-        <button type="button" class="small" data-testid={`explain-${r.kind}-csv`}
-          onClick={() => saveBlob(new Blob([explainResultCsv(r)], { type: 'text/csv' }), `${base}.csv`)}>CSV</button>
-        <button type="button" class="small" data-testid={`explain-${r.kind}-png`} onClick={() => exportPng(all, `${base}.png`)}>PNG</button>
-        <button type="button" class="small" data-testid={`explain-${r.kind}-svg`}
-          onClick={() => saveBlob(new Blob([figureSvg(all)], { type: 'image/svg+xml' }), `${base}.svg`)}>SVG</button>
+        <button
+          type="button"
+          class="small"
+          data-testid={`explain-${r.kind}-csv`}
+          onClick={() => saveBlob(new Blob([explainResultCsv(r)], { type: 'text/csv' }), `${base}.csv`)}
+        >
+          CSV
+        </button>
+        <button
+          type="button"
+          class="small"
+          data-testid={`explain-${r.kind}-png`}
+          onClick={() => exportPng(all, `${base}.png`)}
+        >
+          PNG
+        </button>
+        <button
+          type="button"
+          class="small"
+          data-testid={`explain-${r.kind}-svg`}
+          onClick={() => saveBlob(new Blob([figureSvg(all)], { type: 'image/svg+xml' }), `${base}.svg`)}
+        >
+          SVG
+        </button>
         <span class="hint">{(r.seconds * 1000).toFixed(0)} ms</span>
       </div>
     </div>
@@ -108,44 +183,110 @@ function Result({ r }: { r: ExplainResult }) {
 }
 
 export function ExplainPanel() {
-  const d = data.value, s = explainSettings.value, busy = explaining.value;
+  const d = data.value,
+    s = explainSettings.value,
+    busy = explaining.value;
   const problems = problemsIn(EXPLAIN_FORM);
   if (!d) return null;
-  const n = d.labels.length, image = imageOf(d);
-  const local = localExplanation.value, global = globalExplanation.value;
-  const softmax = family.value === 'softmax', classes = classCount(d);
+  const n = d.labels.length,
+    image = imageOf(d);
+  const local = localExplanation.value,
+    global = globalExplanation.value;
+  const softmax = family.value === 'softmax',
+    classes = classCount(d);
   return (
     <section class="panel explain-panel" data-testid="explain-panel">
       <h3>Explain</h3>
-      <p class="hint">Why does {softmax ? 'the softmax model' : 'model A'} decide as it does at a point: each feature's certified sensitivity Δ_γ beside LIME.
-        {image ? ` The data are ${image} × ${image} images: shown as heat maps on the image.` : ''}</p>
+      <p class="hint">
+        Why does {softmax ? 'the softmax model' : 'model A'} decide as it does at a point: each feature's certified
+        sensitivity Δ_γ beside LIME.
+        {image ? ` The data are ${image} × ${image} images: shown as heat maps on the image.` : ''}
+      </p>
       <label class="field">
         <span>γ = {formatMeasure(s.gamma)}</span>
-        <input type="range" aria-label="explain gamma slider" min={0.01} max={image ? 1 : 2} step={0.01} value={s.gamma}
-          onInput={(e) => updateExplainSettings({ gamma: Number(e.currentTarget.value) })} />
+        <input
+          type="range"
+          aria-label="explain gamma slider"
+          min={0.01}
+          max={image ? 1 : 2}
+          step={0.01}
+          value={s.gamma}
+          onInput={(e) => updateExplainSettings({ gamma: Number(e.currentTarget.value) })}
+        />
       </label>
       {softmax && (
         <label class="field">
           <span>class explained</span>
-          <select aria-label="explain class" data-testid="explain-class" value={s.classIndex === null ? 'predicted' : String(s.classIndex)}
-            onChange={(e) => updateExplainSettings({ classIndex: e.currentTarget.value === 'predicted' ? null : Number(e.currentTarget.value) })}>
+          <select
+            aria-label="explain class"
+            data-testid="explain-class"
+            value={s.classIndex === null ? 'predicted' : String(s.classIndex)}
+            onChange={(e) =>
+              updateExplainSettings({
+                classIndex: e.currentTarget.value === 'predicted' ? null : Number(e.currentTarget.value),
+              })
+            }
+          >
             <option value="predicted">the predicted class (over M points: the one predicted most)</option>
-            {Array.from({ length: classes }, (_, k) => <option value={String(k)}>class {d.classNames[k] ?? k}</option>)}
+            {Array.from({ length: classes }, (_, k) => (
+              <option value={String(k)}>class {d.classNames[k] ?? k}</option>
+            ))}
           </select>
         </label>
       )}
       <div class="row">
-        <MinNumberField label="point" ariaLabel="explain point" form={EXPLAIN_FORM} value={s.index} min={0} step="1" onChange={(index) => updateExplainSettings({ index })} />
-        <MinNumberField label="LIME samples" ariaLabel="explain lime samples" form={EXPLAIN_FORM} value={s.limeSamples} min={0} step="1"
-          onChange={(limeSamples) => updateExplainSettings({ limeSamples: Math.round(limeSamples) })} />
+        <MinNumberField
+          label="point"
+          ariaLabel="explain point"
+          form={EXPLAIN_FORM}
+          value={s.index}
+          min={0}
+          step="1"
+          onChange={(index) => updateExplainSettings({ index })}
+        />
+        <MinNumberField
+          label="LIME samples"
+          ariaLabel="explain lime samples"
+          form={EXPLAIN_FORM}
+          value={s.limeSamples}
+          min={0}
+          step="1"
+          onChange={(limeSamples) => updateExplainSettings({ limeSamples: Math.round(limeSamples) })}
+        />
       </div>
-      {problems.length > 0 && <ul class="field-error">{problems.map((x) => <li>{x}</li>)}</ul>}
+      {problems.length > 0 && (
+        <ul class="field-error">
+          {problems.map((x) => (
+            <li>{x}</li>
+          ))}
+        </ul>
+      )}
       <div class="row">
-        <button type="button" class="small" disabled={busy !== null || s.index >= n} onClick={() => void explain('local')}>Explain point {s.index}</button>
-        <MinNumberField label="M" ariaLabel="explain global points" form={EXPLAIN_FORM} value={s.globalPoints} min={1} step="1"
-          onChange={(globalPoints) => updateExplainSettings({ globalPoints: Math.round(globalPoints) })} />
-        <button type="button" class="small" disabled={busy !== null} onClick={() => void explain('global')}>Global view</button>
-        {busy && <button type="button" class="small" onClick={cancelExplanation}>Cancel</button>}
+        <button
+          type="button"
+          class="small"
+          disabled={busy !== null || s.index >= n}
+          onClick={() => void explain('local')}
+        >
+          Explain point {s.index}
+        </button>
+        <MinNumberField
+          label="M"
+          ariaLabel="explain global points"
+          form={EXPLAIN_FORM}
+          value={s.globalPoints}
+          min={1}
+          step="1"
+          onChange={(globalPoints) => updateExplainSettings({ globalPoints: Math.round(globalPoints) })}
+        />
+        <button type="button" class="small" disabled={busy !== null} onClick={() => void explain('global')}>
+          Global view
+        </button>
+        {busy && (
+          <button type="button" class="small" onClick={cancelExplanation}>
+            Cancel
+          </button>
+        )}
       </div>
       {local && <Result r={local} />}
       {global && <Result r={global} />}

@@ -4,9 +4,25 @@
 // resolution; and the CSV export of both models' predictions.
 import type { ComponentChildren } from 'preact';
 import {
-  data, family, fits, fitSettings, fitHyperparameters, fitting, grid, GRID_SIZES, learned, resetHyperparameters, updateFitSettings, type CurrentFit,
+  data,
+  family,
+  fits,
+  fitSettings,
+  fitHyperparameters,
+  fitting,
+  grid,
+  GRID_SIZES,
+  learned,
+  resetHyperparameters,
+  updateFitSettings,
+  type CurrentFit,
 } from '../state/classification_store.ts';
-import { fitMulticlassHyperparameters, multiclassFit, multiclassLearned, resetMulticlass } from '../state/multiclass_store.ts';
+import {
+  fitMulticlassHyperparameters,
+  multiclassFit,
+  multiclassLearned,
+  resetMulticlass,
+} from '../state/multiclass_store.ts';
 import { multiclassCsv } from './export_classification.ts';
 import { modelLabel } from '../worker/protocol.ts';
 import { saveBlob, slug } from '../../../common/ui/download.ts';
@@ -16,25 +32,60 @@ import { boundNotes } from '../../../common/state/fit_bounds.ts';
 import { SIDE_NAMES } from './ModelColumn.tsx';
 
 function Learned() {
-  const r = learned.value, d = data.value;
+  const r = learned.value,
+    d = data.value;
   if (!r || !d) return null;
   // A value on the optimiser's bound is the bound, not an optimum (EP's signal variance on separated classes).
-  const atBounds = r.results.flatMap((x, k) => boundNotes([
-    ['signal variance', x.state.signalVariance],
-    ...Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
-      (l, j): [string, number] => [r.settings.sharedLengthScale || d.inputNames.length === 1 ? 'length-scale' : `length-scale of ${d.inputNames[j]}`, l]),
-  ]).map((note) => `${SIDE_NAMES[k]}: ${note}`));
+  const atBounds = r.results.flatMap((x, k) =>
+    boundNotes([
+      ['signal variance', x.state.signalVariance],
+      ...Array.from(
+        r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
+        (l, j): [string, number] => [
+          r.settings.sharedLengthScale || d.inputNames.length === 1
+            ? 'length-scale'
+            : `length-scale of ${d.inputNames[j]}`,
+          l,
+        ],
+      ),
+    ]).map((note) => `${SIDE_NAMES[k]}: ${note}`),
+  );
   return (
     <div class="fit-summary" data-testid="classification-learned">
       <table class="learned-table">
-        <thead><tr><th scope="col">model</th><th scope="col" class="num">signal variance</th><th scope="col" class="num">length-scale{r.settings.sharedLengthScale ? '' : 's'}</th><th scope="col" class="num">log marginal likelihood</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">model</th>
+            <th scope="col" class="num">
+              signal variance
+            </th>
+            <th scope="col" class="num">
+              length-scale{r.settings.sharedLengthScale ? '' : 's'}
+            </th>
+            <th scope="col" class="num">
+              log marginal likelihood
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {r.results.map((x, k) => (
             <tr data-testid={`learned-${SIDE_NAMES[k]}`}>
-              <th scope="row">{SIDE_NAMES[k]}: {modelLabel(x.state)}</th>
-              <td class="num" data-value={String(x.state.signalVariance)}>{formatMeasure(x.state.signalVariance)}</td>
-              <td class="num" data-value={Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales).join(',')}>
-                {Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales, formatMeasure).join(', ')}
+              <th scope="row">
+                {SIDE_NAMES[k]}: {modelLabel(x.state)}
+              </th>
+              <td class="num" data-value={String(x.state.signalVariance)}>
+                {formatMeasure(x.state.signalVariance)}
+              </td>
+              <td
+                class="num"
+                data-value={Array.from(
+                  r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
+                ).join(',')}
+              >
+                {Array.from(
+                  r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
+                  formatMeasure,
+                ).join(', ')}
               </td>
               <td class="num" data-value={String(x.state.logMarginalLikelihood)}>
                 {x.state.logMarginalLikelihood.toFixed(4)}
@@ -45,12 +96,19 @@ function Learned() {
         </tbody>
       </table>
       <p class="hint">
-        {r.results.map((x, k) => `${SIDE_NAMES[k]}: ${x.state.optimization!.iterations} L-BFGS iterations over ${x.state.optimization!.runValues.length} run${x.state.optimization!.runValues.length > 1 ? 's' : ''}${x.state.optimization!.converged ? '' : ' (stopped at the iteration limit)'}`).join(' · ')}.
+        {r.results
+          .map(
+            (x, k) =>
+              `${SIDE_NAMES[k]}: ${x.state.optimization!.iterations} L-BFGS iterations over ${x.state.optimization!.runValues.length} run${x.state.optimization!.runValues.length > 1 ? 's' : ''}${x.state.optimization!.converged ? '' : ' (stopped at the iteration limit)'}`,
+          )
+          .join(' · ')}
+        .
       </p>
       {atBounds.length > 0 && (
         <p class="bound-note" data-testid="classification-at-bound">
-          {atBounds.join('; ')}. The log marginal likelihood still rises beyond it (for the signal variance: the classes are
-          separated and the latent function wants to be ever steeper), so the value shown is the bound, not an optimum.
+          {atBounds.join('; ')}. The log marginal likelihood still rises beyond it (for the signal variance: the classes
+          are separated and the latent function wants to be ever steeper), so the value shown is the bound, not an
+          optimum.
         </p>
       )}
     </div>
@@ -61,15 +119,27 @@ function Learned() {
 function LearnedSoftmax() {
   const r = multiclassLearned.value;
   if (!r) return null;
-  const k = r.state.kernels[0], o = r.state.optimization!;
+  const k = r.state.kernels[0],
+    o = r.state.optimization!;
   const ls = Array.from(k.lengthScales);
-  const notes = boundNotes([['signal variance', k.signalVariance], ...ls.map((l, j): [string, number] => [ls.length === 1 ? 'length-scale' : `length-scale ${j + 1}`, l])]);
+  const notes = boundNotes([
+    ['signal variance', k.signalVariance],
+    ...ls.map((l, j): [string, number] => [ls.length === 1 ? 'length-scale' : `length-scale ${j + 1}`, l]),
+  ]);
   return (
     <div class="fit-summary" data-testid="classification-learned-softmax">
-      <p class="hint">Learned (one kernel for every class): signal variance <span data-value={String(k.signalVariance)}>{formatMeasure(k.signalVariance)}</span>,
-        {' '}length-scale{ls.length > 1 ? `s ${formatMeasure(Math.min(...ls))} … ${formatMeasure(Math.max(...ls))}` : ` ${formatMeasure(ls[0])}`}; log marginal likelihood
-        {' '}<span data-value={String(r.state.logMarginalLikelihood)}>{r.state.logMarginalLikelihood.toFixed(4)}</span> (from {o.startLogMarginalLikelihood.toFixed(4)}),
-        {' '}{o.iterations} L-BFGS iterations over {o.runValues.length} run{o.runValues.length > 1 ? 's' : ''}{o.converged ? '' : ' (stopped at the iteration limit)'}.</p>
+      <p class="hint">
+        Learned (one kernel for every class): signal variance{' '}
+        <span data-value={String(k.signalVariance)}>{formatMeasure(k.signalVariance)}</span>, length-scale
+        {ls.length > 1
+          ? `s ${formatMeasure(Math.min(...ls))} … ${formatMeasure(Math.max(...ls))}`
+          : ` ${formatMeasure(ls[0])}`}
+        ; log marginal likelihood{' '}
+        <span data-value={String(r.state.logMarginalLikelihood)}>{r.state.logMarginalLikelihood.toFixed(4)}</span> (from{' '}
+        {o.startLogMarginalLikelihood.toFixed(4)}), {o.iterations} L-BFGS iterations over {o.runValues.length} run
+        {o.runValues.length > 1 ? 's' : ''}
+        {o.converged ? '' : ' (stopped at the iteration limit)'}.
+      </p>
       {notes.length > 0 && <p class="bound-note">{notes.join('; ')}: the value shown is the bound, not an optimum.</p>}
     </div>
   );
@@ -82,78 +152,149 @@ export function FitPanel() {
 
 /** What the binary and the softmax panels share: the length-scale choice, restarts and seed, the fit and
  * reset buttons, then the panel's own text and learned values, the map resolution and the CSV export. */
-function FitControls({ onFit, onReset, resetLabel, showGrid, canExport, onExport, children }: {
-  onFit: () => void; onReset: () => void; resetLabel: string; showGrid: boolean; canExport: boolean; onExport: () => void;
+function FitControls({
+  onFit,
+  onReset,
+  resetLabel,
+  showGrid,
+  canExport,
+  onExport,
+  children,
+}: {
+  onFit: () => void;
+  onReset: () => void;
+  resetLabel: string;
+  showGrid: boolean;
+  canExport: boolean;
+  onExport: () => void;
   children: ComponentChildren;
 }) {
-  const s = fitSettings.value, busy = fitting.value, d = data.value;
+  const s = fitSettings.value,
+    busy = fitting.value,
+    d = data.value;
   const integer = (key: 'restarts' | 'seed', max?: number) => (
     <label class="field compact">
       <span>{key}</span>
-      <input type="number" min={0} max={max} step={1} value={s[key]} disabled={busy} aria-label={key}
-        onChange={(e) => { const x = Number(e.currentTarget.value); if (Number.isInteger(x) && x >= 0) updateFitSettings({ [key]: x }); }} />
+      <input
+        type="number"
+        min={0}
+        max={max}
+        step={1}
+        value={s[key]}
+        disabled={busy}
+        aria-label={key}
+        onChange={(e) => {
+          const x = Number(e.currentTarget.value);
+          if (Number.isInteger(x) && x >= 0) updateFitSettings({ [key]: x });
+        }}
+      />
     </label>
   );
   return (
     <section class="panel" aria-labelledby="classification-fit-heading">
       <h3 id="classification-fit-heading">Hyperparameters</h3>
       <label class="toggle">
-        <input type="checkbox" checked={s.sharedLengthScale} disabled={busy} aria-label="one length-scale for every column"
-          onChange={(e) => updateFitSettings({ sharedLengthScale: e.currentTarget.checked })} /> one length-scale for every column
+        <input
+          type="checkbox"
+          checked={s.sharedLengthScale}
+          disabled={busy}
+          aria-label="one length-scale for every column"
+          onChange={(e) => updateFitSettings({ sharedLengthScale: e.currentTarget.checked })}
+        />{' '}
+        one length-scale for every column
       </label>
       <div class="row">
         {integer('restarts', 20)}
         {integer('seed')}
       </div>
-      <button type="button" class="primary wide" disabled={!d || busy} onClick={onFit}>Fit hyperparameters</button>
-      <button type="button" class="link" disabled={!d || busy} onClick={onReset}>{resetLabel}</button>
+      <button type="button" class="primary wide" disabled={!d || busy} onClick={onFit}>
+        Fit hyperparameters
+      </button>
+      <button type="button" class="link" disabled={!d || busy} onClick={onReset}>
+        {resetLabel}
+      </button>
       {children}
       <div class="row export-row">
         {showGrid && (
           <label class="field compact">
             <span>map resolution</span>
-            <select aria-label="map resolution" value={s.gridSize} onChange={(e) => updateFitSettings({ gridSize: Number(e.currentTarget.value) })}>
-              {GRID_SIZES.map((n) => <option value={n}>{n} × {n}</option>)}
+            <select
+              aria-label="map resolution"
+              value={s.gridSize}
+              onChange={(e) => updateFitSettings({ gridSize: Number(e.currentTarget.value) })}
+            >
+              {GRID_SIZES.map((n) => (
+                <option value={n}>
+                  {n} × {n}
+                </option>
+              ))}
             </select>
           </label>
         )}
-        <button type="button" disabled={!canExport} onClick={onExport}>Export predictions (CSV)</button>
+        <button type="button" disabled={!canExport} onClick={onExport}>
+          Export predictions (CSV)
+        </button>
       </div>
     </section>
   );
 }
 
 function SoftmaxFitPanel() {
-  const d = data.value, fit = multiclassFit.value, g = grid.value;
+  const d = data.value,
+    fit = multiclassFit.value,
+    g = grid.value;
   const exportCsv = () => {
-    if (d && fit) saveBlob(new Blob([multiclassCsv(d, g, fit.result)], { type: 'text/csv' }), `${slug(d.name)}-softmax.csv`);
+    if (d && fit)
+      saveBlob(new Blob([multiclassCsv(d, g, fit.result)], { type: 'text/csv' }), `${slug(d.name)}-softmax.csv`);
   };
   return (
-    <FitControls onFit={() => void fitMulticlassHyperparameters()} onReset={resetMulticlass}
-      resetLabel="Reset the softmax model's hyperparameters to the defaults" showGrid={!!d && d.x.cols <= 2}
-      canExport={!!fit} onExport={exportCsv}>
-      <p class="hint">The softmax model maximises its Laplace log marginal likelihood (Rasmussen &amp; Williams eq. 3.44, with the
-        −Σ log Mᵢᵢ term) by L-BFGS, one kernel shared by the classes, as <code>gpprobe gpc --likelihood softmax --optimize</code>. Each
-        Newton step costs C + 1 Cholesky factorisations of n × n.</p>
+    <FitControls
+      onFit={() => void fitMulticlassHyperparameters()}
+      onReset={resetMulticlass}
+      resetLabel="Reset the softmax model's hyperparameters to the defaults"
+      showGrid={!!d && d.x.cols <= 2}
+      canExport={!!fit}
+      onExport={exportCsv}
+    >
+      <p class="hint">
+        The softmax model maximises its Laplace log marginal likelihood (Rasmussen &amp; Williams eq. 3.44, with the −Σ
+        log Mᵢᵢ term) by L-BFGS, one kernel shared by the classes, as{' '}
+        <code>gpprobe gpc --likelihood softmax --optimize</code>. Each Newton step costs C + 1 Cholesky factorisations
+        of n × n.
+      </p>
       <LearnedSoftmax />
     </FitControls>
   );
 }
 
 function BinaryFitPanel() {
-  const s = fitSettings.value, d = data.value, g = grid.value;
-  const current = fits.value.filter((f): f is CurrentFit => f !== null && !!g && f.result.grid?.probability.length === g.points.rows);
+  const s = fitSettings.value,
+    d = data.value,
+    g = grid.value;
+  const current = fits.value.filter(
+    (f): f is CurrentFit => f !== null && !!g && f.result.grid?.probability.length === g.points.rows,
+  );
   const both = current.length === 2 ? current : null;
   const exportCsv = () => {
-    if (d && g && both) saveBlob(new Blob([classificationCsv(d, g, both)], { type: 'text/csv' }), `${slug(d.name)}-classification.csv`);
+    if (d && g && both)
+      saveBlob(new Blob([classificationCsv(d, g, both)], { type: 'text/csv' }), `${slug(d.name)}-classification.csv`);
   };
   return (
-    <FitControls onFit={() => void fitHyperparameters()} onReset={resetHyperparameters}
-      resetLabel="Reset both models' hyperparameters to the defaults" showGrid canExport={!!both} onExport={exportCsv}>
-      <p class="hint">Each model maximises its own log marginal likelihood (Laplace: eq. 3.32, EP: eq. 3.65 of Rasmussen &amp; Williams, <cite>Gaussian Processes for Machine Learning</cite>, 2006) by L-BFGS from its
-        current values, then from {s.restarts} seeded random start{s.restarts === 1 ? '' : 's'}. The kernel is
-        signal variance × exp(−Σ (xⱼ − x′ⱼ)² / 2 length-scaleⱼ²): the regression lab's <code>constant.value</code> × RBF
-        with <code>rbf.length_scale</code>, and <code>gpprobe gpc --signal-variance --length-scales</code>.</p>
+    <FitControls
+      onFit={() => void fitHyperparameters()}
+      onReset={resetHyperparameters}
+      resetLabel="Reset both models' hyperparameters to the defaults"
+      showGrid
+      canExport={!!both}
+      onExport={exportCsv}
+    >
+      <p class="hint">
+        Each model maximises its own log marginal likelihood (Laplace: eq. 3.32, EP: eq. 3.65 of Rasmussen &amp;
+        Williams, <cite>Gaussian Processes for Machine Learning</cite>, 2006) by L-BFGS from its current values, then
+        from {s.restarts} seeded random start{s.restarts === 1 ? '' : 's'}. The kernel is signal variance × exp(−Σ (xⱼ −
+        x′ⱼ)² / 2 length-scaleⱼ²): the regression lab's <code>constant.value</code> × RBF with{' '}
+        <code>rbf.length_scale</code>, and <code>gpprobe gpc --signal-variance --length-scales</code>.
+      </p>
       <Learned />
     </FitControls>
   );

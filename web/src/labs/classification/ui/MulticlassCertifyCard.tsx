@@ -3,7 +3,13 @@
 // bounds at once, each class then refined by branch and bound, its splits counted live); and the safety
 // verdict of the predicted class: certified (its margin over every other class stays > 0 on the whole
 // box), refuted (a witness where another class wins), or unknown, with the margin interval.
-import { certificateOf, multiclassCertification, safetyOf, type ClassInterval, type MulticlassCertification } from '../state/multiclass_store.ts';
+import {
+  certificateOf,
+  multiclassCertification,
+  safetyOf,
+  type ClassInterval,
+  type MulticlassCertification,
+} from '../state/multiclass_store.ts';
 import { data } from '../state/classification_store.ts';
 import { CLASS_COLORS } from '../plots/multiclass_plots.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
@@ -14,17 +20,30 @@ import '../../../common/ui/certify.css';
 const interval = (lower: number, upper: number) => `[${formatMeasure(lower)}, ${formatMeasure(upper)}]`;
 
 const STATE_TEXT: Record<ClassInterval['state'], string> = {
-  waiting: 'root bounds (no split yet)', running: 'refining', done: '', cancelled: 'cancelled: the root bounds hold', failed: 'failed',
+  waiting: 'root bounds (no split yet)',
+  running: 'refining',
+  done: '',
+  cancelled: 'cancelled: the root bounds hold',
+  failed: 'failed',
 };
 
 function ClassRow({ c, d }: { c: ClassInterval; d: ClassificationData }) {
-  const cert = certificateOf(c), name = d.classNames[c.classIndex];
-  const stop = c.result ? `${STATUS_TEXT[c.result.certificate.minimum.status]}; ${STATUS_TEXT[c.result.certificate.maximum.status]}`
-    : c.state === 'running' && c.progress ? `refining: ${c.progress.done.toLocaleString('en-US')} boxes split` : STATE_TEXT[c.state];
+  const cert = certificateOf(c),
+    name = d.classNames[c.classIndex];
+  const stop = c.result
+    ? `${STATUS_TEXT[c.result.certificate.minimum.status]}; ${STATUS_TEXT[c.result.certificate.maximum.status]}`
+    : c.state === 'running' && c.progress
+      ? `refining: ${c.progress.done.toLocaleString('en-US')} boxes split`
+      : STATE_TEXT[c.state];
   return (
-    <tr data-testid={`multiclass-interval-${c.classIndex}`} data-state={c.state}
-      data-value={cert ? `${cert.minimum.lower},${cert.minimum.upper},${cert.maximum.lower},${cert.maximum.upper}` : ''}>
-      <th scope="row"><span class="swatch" style={{ background: CLASS_COLORS[c.classIndex % CLASS_COLORS.length] }} /> class {name}</th>
+    <tr
+      data-testid={`multiclass-interval-${c.classIndex}`}
+      data-state={c.state}
+      data-value={cert ? `${cert.minimum.lower},${cert.minimum.upper},${cert.maximum.lower},${cert.maximum.upper}` : ''}
+    >
+      <th scope="row">
+        <span class="swatch" style={{ background: CLASS_COLORS[c.classIndex % CLASS_COLORS.length] }} /> class {name}
+      </th>
       <td class="num">{cert ? formatMeasure(cert.probabilityAtPoint[c.classIndex]) : '…'}</td>
       <td class="num">{cert ? interval(cert.minimum.lower, cert.minimum.upper) : '…'}</td>
       <td class="num">{cert ? interval(cert.maximum.lower, cert.maximum.upper) : '…'}</td>
@@ -34,45 +53,83 @@ function ClassRow({ c, d }: { c: ClassInterval; d: ClassificationData }) {
 }
 
 /** The verdict in words. */
-export function safetyText(m: MulticlassCertification, d: Pick<ClassificationData, 'classNames' | 'inputNames'>): string {
+export function safetyText(
+  m: MulticlassCertification,
+  d: Pick<ClassificationData, 'classNames' | 'inputNames'>,
+): string {
   const s = safetyOf(m);
   if (!s) return 'Computing the root bounds…';
-  const top = d.classNames[s.predictedClass], margin = interval(s.marginLower, s.marginUpper), box = `x* ± ${formatMeasure(m.settings.gamma)}`;
+  const top = d.classNames[s.predictedClass],
+    margin = interval(s.marginLower, s.marginUpper),
+    box = `x* ± ${formatMeasure(m.settings.gamma)}`;
   if (s.status === 'certified') {
     return `Certified: class ${top} is predicted everywhere in the box ${box}. Its probability minus the largest other class's is at least ${formatMeasure(s.marginLower)} there (margin ∈ ${margin}).`;
   }
   if (s.status === 'refuted') {
-    const wp = Array.from(s.witnessProbabilities), winner = wp.indexOf(Math.max(...wp));
+    const wp = Array.from(s.witnessProbabilities),
+      winner = wp.indexOf(Math.max(...wp));
     return `Refuted: at ${coordinates(d.inputNames, s.witness)}, inside the box, class ${d.classNames[winner]} has p = ${formatMeasure(wp[winner])} against class ${top}'s ${formatMeasure(wp[s.predictedClass])}: the prediction changes (margin ∈ ${margin}).`;
   }
   return `Unknown so far: the margin of class ${top} over the others lies in ${margin}, which contains 0${m.state === 'running' ? ' (still refining)' : '; a smaller tolerance, more iterations or more time can decide it'}.`;
 }
 
 export function MulticlassCertifyCard() {
-  const m = multiclassCertification.value, d = data.value;
+  const m = multiclassCertification.value,
+    d = data.value;
   if (!d) return null;
   if (!m) {
-    return <p class="hint robustness-empty">Click a point ({d.x.cols <= 2 ? 'on a map' : 'a held-out point'}) or type x* under Certified robustness to certify
-      every class's probability over the box x* ± γ and whether the predicted class can change there.</p>;
+    return (
+      <p class="hint robustness-empty">
+        Click a point ({d.x.cols <= 2 ? 'on a map' : 'a held-out point'}) or type x* under Certified robustness to
+        certify every class's probability over the box x* ± γ and whether the predicted class can change there.
+      </p>
+    );
   }
   const s = safetyOf(m);
   const seconds = m.classes.reduce((t, c) => t + (c.result?.seconds ?? 0), 0);
   return (
     <div class="robustness-card" data-testid="multiclass-certificate" data-state={m.state}>
-      <h3>Certificate at x* (γ = {formatMeasure(m.settings.gamma)}, {m.settings.dims.length} moving coordinate{m.settings.dims.length === 1 ? '' : 's'}{d.imageWidth ? ', pixels kept in [0, 1]' : ''})</h3>
+      <h3>
+        Certificate at x* (γ = {formatMeasure(m.settings.gamma)}, {m.settings.dims.length} moving coordinate
+        {m.settings.dims.length === 1 ? '' : 's'}
+        {d.imageWidth ? ', pixels kept in [0, 1]' : ''})
+      </h3>
       <table class="learned-table robustness-table">
-        <thead><tr><th scope="col">class</th><th scope="col" class="num">p at x*</th><th scope="col" class="num">π_min certified in</th>
-          <th scope="col" class="num">π_max certified in</th><th scope="col">stop</th></tr></thead>
-        <tbody>{m.classes.map((c) => <ClassRow c={c} d={d} />)}</tbody>
+        <thead>
+          <tr>
+            <th scope="col">class</th>
+            <th scope="col" class="num">
+              p at x*
+            </th>
+            <th scope="col" class="num">
+              π_min certified in
+            </th>
+            <th scope="col" class="num">
+              π_max certified in
+            </th>
+            <th scope="col">stop</th>
+          </tr>
+        </thead>
+        <tbody>
+          {m.classes.map((c) => (
+            <ClassRow c={c} d={d} />
+          ))}
+        </tbody>
       </table>
-      <p class={`verdict verdict-${s?.status === 'certified' ? 'no' : s?.status === 'refuted' ? 'yes' : 'undecided'}`} data-testid="multiclass-safety"
-        data-value={s ? `${s.status},${s.marginLower},${s.marginUpper}` : ''}>
+      <p
+        class={`verdict verdict-${s?.status === 'certified' ? 'no' : s?.status === 'refuted' ? 'yes' : 'undecided'}`}
+        data-testid="multiclass-safety"
+        data-value={s ? `${s.status},${s.marginLower},${s.marginUpper}` : ''}
+      >
         {safetyText(m, d)}
       </p>
-      <p class="hint">π_min and π_max are a class's smallest and largest probability over the box: the true value lies in each interval
-        (Blaas et al. 2020, Prop. 3–4). Each class's search also runs the safety search; the cost grows exponentially with the number of
-        classes and fast with the moving coordinates.{m.state === 'done' ? ` Refined in ${seconds.toFixed(2)} s (fits included).` : ''}
-        {m.state === 'cancelled' ? ' Cancelled: the intervals shown are still valid, only wider.' : ''}</p>
+      <p class="hint">
+        π_min and π_max are a class's smallest and largest probability over the box: the true value lies in each
+        interval (Blaas et al. 2020, Prop. 3–4). Each class's search also runs the safety search; the cost grows
+        exponentially with the number of classes and fast with the moving coordinates.
+        {m.state === 'done' ? ` Refined in ${seconds.toFixed(2)} s (fits included).` : ''}
+        {m.state === 'cancelled' ? ' Cancelled: the intervals shown are still valid, only wider.' : ''}
+      </p>
     </div>
   );
 }

@@ -13,43 +13,84 @@ import { SIDE_NAMES } from './ModelColumn.tsx';
 import { sweepsCsv } from './export_certify.ts';
 
 function SweepPlot({ side }: { side: Side }) {
-  const entry = sweeps.value[side], name = SIDE_NAMES[side];
+  const entry = sweeps.value[side],
+    name = SIDE_NAMES[side];
   const rows = entry?.result?.certificates ?? null;
   const refined = useMemo(() => {
     if (!rows?.length || !entry) return [];
-    return entry.settings.search === 'both' ? ['minimum', 'maximum'] as const : [adversarialSide(rows[0])];
+    return entry.settings.search === 'both' ? (['minimum', 'maximum'] as const) : [adversarialSide(rows[0])];
   }, [rows, entry]);
-  const spec = useMemo(() => (rows && entry ? sweepPlot(`Model ${name}, ${modelLabel(entry.model)}: certified p(y = 1) against γ`, rows, [...refined]) : null),
-    [rows, entry, refined, name]);
+  const spec = useMemo(
+    () =>
+      rows && entry
+        ? sweepPlot(`Model ${name}, ${modelLabel(entry.model)}: certified p(y = 1) against γ`, rows, [...refined])
+        : null,
+    [rows, entry, refined, name],
+  );
   if (!entry) return null;
   const tooltip = (g: number) => {
     const c = rows![g];
-    return [`γ = ${formatMeasure(c.gamma)}`, `π_min ∈ [${formatMeasure(c.minimum.lower)}, ${formatMeasure(c.minimum.upper)}] (${c.minimum.iterations} splits)`,
+    return [
+      `γ = ${formatMeasure(c.gamma)}`,
+      `π_min ∈ [${formatMeasure(c.minimum.lower)}, ${formatMeasure(c.minimum.upper)}] (${c.minimum.iterations} splits)`,
       `π_max ∈ [${formatMeasure(c.maximum.lower)}, ${formatMeasure(c.maximum.upper)}] (${c.maximum.iterations} splits)`,
-      `GPFGS: ${formatMeasure(c.gpfgs.probability)} · class can flip: ${c.verdictCanFlip}`];
+      `GPFGS: ${formatMeasure(c.gpfgs.probability)} · class can flip: ${c.verdictCanFlip}`,
+    ];
   };
-  const empty = entry.state === 'failed' ? `failed: ${entry.error}` : entry.state === 'cancelled' ? 'cancelled' : entry.state === 'waiting' ? 'waits for the other model…' : 'sweeping…';
+  const empty =
+    entry.state === 'failed'
+      ? `failed: ${entry.error}`
+      : entry.state === 'cancelled'
+        ? 'cancelled'
+        : entry.state === 'waiting'
+          ? 'waits for the other model…'
+          : 'sweeping…';
   return (
-    <PlotView spec={spec} height={300} tooltip={rows ? tooltip : undefined} testId={`sweep-${name}`} empty={empty}
-      caption={`${refined.length === 2 ? 'Blue: π_min, vermillion: π_max' : `${refined[0] === 'minimum' ? 'Blue: π_min' : 'Vermillion: π_max'} (the adversarial extreme; the other is not refined)`}, each a certified interval `
-        + `(width ≤ ${formatMeasure(entry.settings.tolerance)} where converged); black: what one GPFGS step reaches; grey: p = ½. Where GPFGS stays on x*'s side of ½ but the `
-        + `interval crosses it, the attack misses an adversarial example that exists.${isStale(entry, side) ? ' The model has changed since this sweep.' : ''}`} />
+    <PlotView
+      spec={spec}
+      height={300}
+      tooltip={rows ? tooltip : undefined}
+      testId={`sweep-${name}`}
+      empty={empty}
+      caption={
+        `${refined.length === 2 ? 'Blue: π_min, vermillion: π_max' : `${refined[0] === 'minimum' ? 'Blue: π_min' : 'Vermillion: π_max'} (the adversarial extreme; the other is not refined)`}, each a certified interval ` +
+        `(width ≤ ${formatMeasure(entry.settings.tolerance)} where converged); black: what one GPFGS step reaches; grey: p = ½. Where GPFGS stays on x*'s side of ½ but the ` +
+        `interval crosses it, the attack misses an adversarial example that exists.${isStale(entry, side) ? ' The model has changed since this sweep.' : ''}`
+      }
+    />
   );
 }
 
 export function SweepView() {
-  const d = data.value, entries = sweeps.value;
+  const d = data.value,
+    entries = sweeps.value;
   if (!d || entries.every((e) => e === null)) return null;
   const finished = entries.some((e) => e?.result);
   return (
     <section class="sweep-view" aria-label="Gamma sweep">
       <div class="sweep-header">
-        <h2>γ sweep at x* ({entries.find((e) => e)!.point.map(formatMeasure).join(', ')})</h2>
-        <button type="button" disabled={!finished} onClick={() => saveBlob(new Blob([sweepsCsv(d, entries)], { type: 'text/csv' }), `${slug(d.name)}-gamma-sweep.csv`)}>
-          Export sweep (CSV)</button>
+        <h2>
+          γ sweep at x* (
+          {entries
+            .find((e) => e)!
+            .point.map(formatMeasure)
+            .join(', ')}
+          )
+        </h2>
+        <button
+          type="button"
+          disabled={!finished}
+          onClick={() =>
+            saveBlob(new Blob([sweepsCsv(d, entries)], { type: 'text/csv' }), `${slug(d.name)}-gamma-sweep.csv`)
+          }
+        >
+          Export sweep (CSV)
+        </button>
       </div>
       <div class="model-columns">
-        {SIDES.map((side) => <SweepPlot side={side} />)}
+        {SIDES.map((side) => (
+          <SweepPlot side={side} />
+        ))}
       </div>
     </section>
   );

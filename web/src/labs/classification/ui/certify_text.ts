@@ -26,19 +26,31 @@ function linfDistance(x: ArrayLike<number>, point: number[]): number {
 }
 
 /** The verdict at x* in one sentence, with the predicted class named. */
-export function verdictText(c: RobustnessCertificate, point: number[], classNames: readonly string[], names: string[]): string {
-  const side = adversarialSide(c), x = c[side];
-  const predicted = classNames[c.probabilityAtPoint > 0.5 ? 1 : 0], other = classNames[c.probabilityAtPoint > 0.5 ? 0 : 1];
+export function verdictText(
+  c: RobustnessCertificate,
+  point: number[],
+  classNames: readonly string[],
+  names: string[],
+): string {
+  const side = adversarialSide(c),
+    x = c[side];
+  const predicted = classNames[c.probabilityAtPoint > 0.5 ? 1 : 0],
+    other = classNames[c.probabilityAtPoint > 0.5 ? 0 : 1];
   const name = side === 'minimum' ? 'π_min' : 'π_max';
   if (c.verdictCanFlip === 'yes') {
     const attained = side === 'minimum' ? x.upper : x.lower;
-    return `A point ${formatMeasure(linfDistance(x.witness, point))} from x* (L∞) is classified the other way: p(y = 1) = ${formatMeasure(attained)} `
-      + `at ${coordinates(names, x.witness)} (class ${other}; x* is class ${predicted}).`;
+    return (
+      `A point ${formatMeasure(linfDistance(x.witness, point))} from x* (L∞) is classified the other way: p(y = 1) = ${formatMeasure(attained)} ` +
+      `at ${coordinates(names, x.witness)} (class ${other}; x* is class ${predicted}).`
+    );
   }
   if (c.verdictCanFlip === 'no') {
-    const bound = side === 'minimum' ? `π_min ≥ ${formatMeasure(x.lower)} > ½` : `π_max ≤ ${formatMeasure(x.upper)} < ½`;
+    const bound =
+      side === 'minimum' ? `π_min ≥ ${formatMeasure(x.lower)} > ½` : `π_max ≤ ${formatMeasure(x.upper)} < ½`;
     return `Certified: no point within γ = ${formatMeasure(c.gamma)} of x* (L∞) changes the class (${predicted}): ${bound}.`;
   }
-  return `Not decided: the certified interval [${formatMeasure(x.lower)}, ${formatMeasure(x.upper)}] of ${name} still contains ½ `
-    + `(${STATUS_TEXT[x.status]}); a smaller tolerance, more iterations or more time can decide it.`;
+  return (
+    `Not decided: the certified interval [${formatMeasure(x.lower)}, ${formatMeasure(x.upper)}] of ${name} still contains ½ ` +
+    `(${STATUS_TEXT[x.status]}); a smaller tolerance, more iterations or more time can decide it.`
+  );
 }

@@ -6,7 +6,11 @@ import type { CurrentFit } from '../state/classification_store.ts';
 import type { MulticlassFitResult, MulticlassPredictionSummary } from '../worker/multiclass_protocol.ts';
 import { csvCell, formatDigits17 } from '../../../common/ui/format.ts';
 
-const COLUMNS = [['latent_mean', 'latentMean'], ['latent_variance', 'latentVariance'], ['probability', 'probability']] as const;
+const COLUMNS = [
+  ['latent_mean', 'latentMean'],
+  ['latent_variance', 'latentVariance'],
+  ['probability', 'probability'],
+] as const;
 
 /** "laplace_probit", and "ep_probit_b" when both sides are the same model. */
 function prefixes(fits: CurrentFit[]): string[] {
@@ -37,16 +41,27 @@ export function classificationCsv(data: ClassificationData, grid: PlaneGrid, fit
  * (none for a CSV: those are the training points), each with its C latent means, C latent variances (the covariance's diagonal), C probabilities and the
  * predictive entropy, at 17 significant digits (the column names of `gpprobe gpc --likelihood softmax`). */
 export function multiclassCsv(data: ClassificationData, grid: PlaneGrid | null, fit: MulticlassFitResult): string {
-  const d = data.x.cols, C = fit.data.classes, k = Array.from({ length: C }, (_, c) => c);
-  const header = ['set', 'point', ...data.inputNames, data.labelName, ...k.map((c) => `latent_mean_${c}`), ...k.map((c) => `latent_cov_${c}_${c}`),
-    ...k.map((c) => `probability_${c}`), 'entropy'];
+  const d = data.x.cols,
+    C = fit.data.classes,
+    k = Array.from({ length: C }, (_, c) => c);
+  const header = [
+    'set',
+    'point',
+    ...data.inputNames,
+    data.labelName,
+    ...k.map((c) => `latent_mean_${c}`),
+    ...k.map((c) => `latent_cov_${c}_${c}`),
+    ...k.map((c) => `probability_${c}`),
+    'entropy',
+  ];
   const lines = [header.map(csvCell).join(',')];
   const rows = (set: string, x: Float64Array, labels: Float64Array | null, p: MulticlassPredictionSummary) => {
     for (let i = 0; i < p.rows; i++) {
       const cells = [set, String(i)];
       for (let j = 0; j < d; j++) cells.push(formatDigits17(x[i * d + j]));
       cells.push(labels ? formatDigits17(labels[i]) : '');
-      for (const values of [p.latentMean, p.latentVariance, p.probability]) for (const c of k) cells.push(formatDigits17(values[i * C + c]));
+      for (const values of [p.latentMean, p.latentVariance, p.probability])
+        for (const c of k) cells.push(formatDigits17(values[i * C + c]));
       cells.push(formatDigits17(p.entropy[i]));
       lines.push(cells.join(','));
     }

@@ -10,7 +10,11 @@ import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts
 import type { Inputs } from '../../regression/worker/protocol.ts';
 import type { ClassifierModel } from './protocol.ts';
 
-function withClassifier<T>(c: HandlerContext<'classification'>, r: { x: Inputs; labels: Float64Array; model: ClassifierModel }, run: (gpc: GpClassifier) => T): T {
+function withClassifier<T>(
+  c: HandlerContext<'classification'>,
+  r: { x: Inputs; labels: Float64Array; model: ClassifierModel },
+  run: (gpc: GpClassifier) => T,
+): T {
   c.progress({ stage: `${modelLabel(r.model)}: fitting`, done: 0, total: 1 });
   const gpc = c.engines.classification.fitClassifier({ inputs: r.x, labels: r.labels, ...r.model });
   try {
@@ -21,21 +25,26 @@ function withClassifier<T>(c: HandlerContext<'classification'>, r: { x: Inputs; 
 }
 
 export const certifyHandlers: Handlers<CertifyRequests, 'classification'> = {
-  'classification-certify': (r, c) => withClassifier(c, r, (gpc) => {
-    const start = performance.now(), label = modelLabel(r.model);
-    const root = gpc.certifyRobustness(r.point, { ...r.options, maxIterations: 0 });
-    c.progress({ stage: `${label}: root bounds`, done: 0, total: 1, detail: { kind: 'root', certificate: root } });
-    // The core counts the boxes split for π_min and π_max together, against twice the limit: say so, or
-    // "… / 20,000" reads as a limit of 20,000 when it is 10,000 per extreme.
-    const counted = `${label}, boxes split for π_min and π_max together (at most ${(r.options.maxIterations ?? CERTIFY_DEFAULTS.robustness.maxIterations).toLocaleString('en-US')} each)`;
-    const certificate = gpc.certifyRobustness(r.point, { ...r.options, onProgress: throttled(c, counted) });
-    return { certificate, seconds: (performance.now() - start) / 1000 };
-  }),
-  'classification-sweep': (r, c) => withClassifier(c, r, (gpc) => {
-    const start = performance.now(), label = modelLabel(r.model);
-    const certificates = gpc.robustnessSweep(r.point, r.gammas, {
-      ...r.options, onProgress: throttled(c, label),
-    });
-    return { certificates, seconds: (performance.now() - start) / 1000 };
-  }),
+  'classification-certify': (r, c) =>
+    withClassifier(c, r, (gpc) => {
+      const start = performance.now(),
+        label = modelLabel(r.model);
+      const root = gpc.certifyRobustness(r.point, { ...r.options, maxIterations: 0 });
+      c.progress({ stage: `${label}: root bounds`, done: 0, total: 1, detail: { kind: 'root', certificate: root } });
+      // The core counts the boxes split for π_min and π_max together, against twice the limit: say so, or
+      // "… / 20,000" reads as a limit of 20,000 when it is 10,000 per extreme.
+      const counted = `${label}, boxes split for π_min and π_max together (at most ${(r.options.maxIterations ?? CERTIFY_DEFAULTS.robustness.maxIterations).toLocaleString('en-US')} each)`;
+      const certificate = gpc.certifyRobustness(r.point, { ...r.options, onProgress: throttled(c, counted) });
+      return { certificate, seconds: (performance.now() - start) / 1000 };
+    }),
+  'classification-sweep': (r, c) =>
+    withClassifier(c, r, (gpc) => {
+      const start = performance.now(),
+        label = modelLabel(r.model);
+      const certificates = gpc.robustnessSweep(r.point, r.gammas, {
+        ...r.options,
+        onProgress: throttled(c, label),
+      });
+      return { certificates, seconds: (performance.now() - start) / 1000 };
+    }),
 };

@@ -40,10 +40,17 @@ export interface RobustnessSweepRequest extends Omit<RobustnessRequest, 'options
 }
 
 export interface CertifyRequests {
-  'classification-certify': { request: RobustnessRequest; result: { certificate: RobustnessCertificate; seconds: number } };
-  'classification-sweep': { request: RobustnessSweepRequest; result: { certificates: RobustnessCertificate[]; seconds: number } };
+  'classification-certify': {
+    request: RobustnessRequest;
+    result: { certificate: RobustnessCertificate; seconds: number };
+  };
+  'classification-sweep': {
+    request: RobustnessSweepRequest;
+    result: { certificates: RobustnessCertificate[]; seconds: number };
+  };
 }
 
 export const CERTIFY_POLICIES: Policies<CertifyRequests> = {
-  'classification-certify': 'terminate', 'classification-sweep': 'terminate',
+  'classification-certify': 'terminate',
+  'classification-sweep': 'terminate',
 };

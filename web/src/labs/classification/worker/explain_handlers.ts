@@ -30,18 +30,28 @@ export const explainHandlers: Handlers<ExplainRequests, 'classification'> = {
     c.progress({ stage: `${label}: fitting`, done: 0, total: 1 });
     const o = r.options;
     const options = {
-      gamma: o.gamma, validRange: o.validRange, tolerance: o.tolerance, limeSamples: o.limeSamples, seed: o.seed,
-      baseline: o.baseline === 'mean' ? columnMeans(r.x) : null, onProgress: throttled(c, `${label}: explaining`),
+      gamma: o.gamma,
+      validRange: o.validRange,
+      tolerance: o.tolerance,
+      limeSamples: o.limeSamples,
+      seed: o.seed,
+      baseline: o.baseline === 'mean' ? columnMeans(r.x) : null,
+      onProgress: throttled(c, `${label}: explaining`),
     };
     if (r.softmax) {
       const s = r.softmax;
       const gpc = c.engines.classification.fitClassifier({
-        inputs: r.x, labels: r.labels, likelihood: 'softmax', classes: s.classes,
+        inputs: r.x,
+        labels: r.labels,
+        likelihood: 'softmax',
+        classes: s.classes,
         kernel: { signalVariance: s.model.signalVariance, lengthScales: s.model.lengthScales },
       });
       try {
         const m = r.points.length / r.x.cols;
-        const classIndex = s.classIndex ?? mostPredicted(gpc.predict({ data: r.points, rows: m, cols: r.x.cols }).probability, m, s.classes);
+        const classIndex =
+          s.classIndex ??
+          mostPredicted(gpc.predict({ data: r.points, rows: m, cols: r.x.cols }).probability, m, s.classes);
         const explanation = gpc.explain(r.points, { ...options, classIndex });
         return { explanation, seconds: (performance.now() - start) / 1000, classIndex };
       } finally {
@@ -51,7 +61,11 @@ export const explainHandlers: Handlers<ExplainRequests, 'classification'> = {
     if (!r.model) throw new Error('classification-explain: neither a binary model nor a softmax model was given');
     const gpc = c.engines.classification.fitClassifier({ inputs: r.x, labels: r.labels, ...r.model });
     try {
-      return { explanation: gpc.explain(r.points, options), seconds: (performance.now() - start) / 1000, classIndex: null };
+      return {
+        explanation: gpc.explain(r.points, options),
+        seconds: (performance.now() - start) / 1000,
+        classIndex: null,
+      };
     } finally {
       gpc.dispose();
     }

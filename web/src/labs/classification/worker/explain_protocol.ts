@@ -40,7 +40,10 @@ export interface ClassificationExplainRequest {
 }
 
 export interface ExplainRequests {
-  'classification-explain': { request: ClassificationExplainRequest; result: { explanation: Explanation; seconds: number; classIndex: number | null } };
+  'classification-explain': {
+    request: ClassificationExplainRequest;
+    result: { explanation: Explanation; seconds: number; classIndex: number | null };
+  };
 }
 
 export const EXPLAIN_POLICIES: Policies<ExplainRequests> = { 'classification-explain': 'terminate' };

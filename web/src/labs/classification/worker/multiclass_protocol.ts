@@ -79,10 +79,14 @@ export interface MulticlassCertifyRequest extends MulticlassData {
 export interface MulticlassRequests {
   'classification-multiclass-fit': { request: MulticlassFitRequest; result: MulticlassFitResult };
   'classification-multiclass-optimize': { request: MulticlassOptimizeRequest; result: MulticlassFitResult };
-  'classification-multiclass-certify': { request: MulticlassCertifyRequest; result: { certificate: MulticlassCertificate; seconds: number } };
+  'classification-multiclass-certify': {
+    request: MulticlassCertifyRequest;
+    result: { certificate: MulticlassCertificate; seconds: number };
+  };
 }
 
 export const MULTICLASS_POLICIES: Policies<MulticlassRequests> = {
-  'classification-multiclass-fit': 'between-chunks', 'classification-multiclass-optimize': 'terminate',
+  'classification-multiclass-fit': 'between-chunks',
+  'classification-multiclass-optimize': 'terminate',
   'classification-multiclass-certify': 'terminate',
 };

@@ -3,8 +3,13 @@
 // the hyperparameter fit, a long synchronous wasm call, runs on the worker instance that cancel
 // terminates (policy 'terminate'). CSV files are read with the regression lab's 'parse-table'.
 import type {
-  ClassificationExample, ClassificationKernel, ClassificationLikelihood, ClassificationMethod, ClassificationVocabulary,
-  ClassifierPrediction, ClassifierState,
+  ClassificationExample,
+  ClassificationKernel,
+  ClassificationLikelihood,
+  ClassificationMethod,
+  ClassificationVocabulary,
+  ClassifierPrediction,
+  ClassifierState,
 } from '../../../engine/classification/classification.ts';
 import type { Policies } from '../../../common/worker/protocol.ts';
 import type { Inputs } from '../../regression/worker/protocol.ts';
@@ -75,6 +80,8 @@ export type ClassificationRequests = BinaryRequests & MulticlassRequests;
 
 export const CLASSIFICATION_POLICIES: Policies<ClassificationRequests> = {
   ...MULTICLASS_POLICIES,
-  'classification-vocabulary': 'none', 'classification-example': 'none', 'classification-fit': 'between-chunks',
+  'classification-vocabulary': 'none',
+  'classification-example': 'none',
+  'classification-fit': 'between-chunks',
   'classification-optimize': 'terminate',
 };

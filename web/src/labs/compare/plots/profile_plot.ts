@@ -26,8 +26,21 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
   const x = positions(comparison, probes.length);
   const order = x.map((_, k) => k).sort((a, b) => x[a] - x[b]);
   const series: Series[] = [
-    { label: 'held-out AUROC', color: NEGATIVE, value: (k) => probes[k].heldoutAuroc, lower: (k) => probes[k].heldoutAurocLower, upper: (k) => probes[k].heldoutAurocUpper },
-    { label: 'leave-one-out AUROC', color: ACCENT, value: (k) => probes[k].looAuroc, lower: (k) => probes[k].looAurocLower, upper: (k) => probes[k].looAurocUpper, dash: [5, 3] },
+    {
+      label: 'held-out AUROC',
+      color: NEGATIVE,
+      value: (k) => probes[k].heldoutAuroc,
+      lower: (k) => probes[k].heldoutAurocLower,
+      upper: (k) => probes[k].heldoutAurocUpper,
+    },
+    {
+      label: 'leave-one-out AUROC',
+      color: ACCENT,
+      value: (k) => probes[k].looAuroc,
+      lower: (k) => probes[k].looAurocLower,
+      upper: (k) => probes[k].looAurocUpper,
+      dash: [5, 3],
+    },
   ];
   const marks: Mark[] = [{ type: 'rule', y: 0.5, color: NEUTRAL, dash: [3, 3] }];
   const legend: LegendEntry[] = [];
@@ -36,9 +49,10 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
   series.forEach((s, i) => {
     const at = order.filter((k) => Number.isFinite(s.value(k)));
     if (at.length === 0) return;
-    const shift = (i - 0.5) * 0.06 * span;  // the two bars of one position side by side
+    const shift = (i - 0.5) * 0.06 * span; // the two bars of one position side by side
     const xs = at.map((k) => x[k] + shift);
-    const bars: number[] = [], ys: number[] = [];
+    const bars: number[] = [],
+      ys: number[] = [];
     at.forEach((k, j) => {
       if (Number.isFinite(s.lower(k))) {
         bars.push(xs[j], xs[j]);
@@ -55,8 +69,15 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
   if (best !== null) {
     // On the point of the basis the paired tests used (held-out: the first series, drawn left of the position).
     const shift = (concept.basis === 'heldout' ? -0.5 : 0.5) * 0.06 * span;
-    marks.push({ type: 'symbols', x: [x[best] + shift], y: [probes[best].basisAuroc], shape: 'ring', color: '#111111', size: 9 });
-    legend.push({ label: 'best (the paired tests\' reference)', color: '#111111', kind: 'ring' });
+    marks.push({
+      type: 'symbols',
+      x: [x[best] + shift],
+      y: [probes[best].basisAuroc],
+      shape: 'ring',
+      color: '#111111',
+      size: 9,
+    });
+    legend.push({ label: "best (the paired tests' reference)", color: '#111111', kind: 'ring' });
   }
   const noun = comparison.layers.layered && comparison.layers.noun ? comparison.layers.noun : 'representation';
   return {
@@ -78,12 +99,16 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
 export function curvesPlot(curves: RepresentationCurve[], title: string, trials: number): PlotSpec {
   const marks: Mark[] = [{ type: 'rule', y: 0.5, color: NEUTRAL, dash: [3, 3] }];
   const legend: LegendEntry[] = [];
-  let lo = 0.5, first = Infinity, last = -Infinity;
+  let lo = 0.5,
+    first = Infinity,
+    last = -Infinity;
   curves.forEach((curve, k) => {
-    const color = MEASURE_PALETTE[Math.round((k / Math.max(1, curves.length - 1)) * 0.85 * (MEASURE_PALETTE.length - 1))];
+    const color =
+      MEASURE_PALETTE[Math.round((k / Math.max(1, curves.length - 1)) * 0.85 * (MEASURE_PALETTE.length - 1))];
     const at = curve.observationCounts.map((_, j) => j).filter((j) => Number.isFinite(curve.mean[j]));
     const x = at.map((j) => Math.log2(curve.observationCounts[j]));
-    const y0 = at.map((j) => curve.mean[j] - curve.sd[j]), y1 = at.map((j) => curve.mean[j] + curve.sd[j]);
+    const y0 = at.map((j) => curve.mean[j] - curve.sd[j]),
+      y1 = at.map((j) => curve.mean[j] + curve.sd[j]);
     for (const v of y0) lo = Math.min(lo, v);
     for (const v of x) [first, last] = [Math.min(first, v), Math.max(last, v)];
     marks.push({ type: 'area', x, y0, y1, fill: color, opacity: 0.12 });
@@ -93,9 +118,18 @@ export function curvesPlot(curves: RepresentationCurve[], title: string, trials:
   });
   const ticks = curves[0]?.observationCounts.map(Math.log2) ?? [];
   return {
-    title, marks,
-    legend: [...legend, { label: trials > 1 ? `± 1 sd over ${trials} trials` : '1 trial', color: NEUTRAL, kind: 'area' }],
-    x: { label: 'observations O (balanced, log scale)', domain: [first - 0.3, last + 0.3], ticks, format: (v) => String(2 ** v) },
+    title,
+    marks,
+    legend: [
+      ...legend,
+      { label: trials > 1 ? `± 1 sd over ${trials} trials` : '1 trial', color: NEUTRAL, kind: 'area' },
+    ],
+    x: {
+      label: 'observations O (balanced, log scale)',
+      domain: [first - 0.3, last + 0.3],
+      ticks,
+      format: (v) => String(2 ** v),
+    },
     y: { label: 'GPP held-out AUROC', domain: [Math.max(0, lo - 0.03), 1.01] },
   };
 }

@@ -4,10 +4,25 @@
 // opening one (concept, representation) probe in the Probe tab. The comparison runs in the engine worker.
 import { batch, computed, signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
-import type { CompareRun, ComparedConceptRequest, RepresentationCurve, RepresentationSummary } from '../worker/protocol.ts';
+import type {
+  CompareRun,
+  ComparedConceptRequest,
+  RepresentationCurve,
+  RepresentationSummary,
+} from '../worker/protocol.ts';
 import { conceptLabels, distinctValues, type Concept } from '../../../common/state/session.ts';
 import { notify, report, request, startTask, tasks, type Task } from '../../../common/state/engine_tasks.ts';
-import { commit, dataset, demos, labels, map, oodDataset, results, selected, session } from '../../../common/state/store.ts';
+import {
+  commit,
+  dataset,
+  demos,
+  labels,
+  map,
+  oodDataset,
+  results,
+  selected,
+  session,
+} from '../../../common/state/store.ts';
 import { activeTab } from '../../../common/state/view_state.ts';
 import { confirmOrigins } from '../../../common/state/prompts.ts';
 import type { CompareLink } from '../../../common/state/session_schema.ts';
@@ -47,31 +62,57 @@ export const outcome = signal<{ kind: 'cancelled' | 'error'; text: string } | nu
 export const activeRun = signal<number | null>(null);
 /** The concept (row of the grid) whose table and profile show. */
 export const shownConcept = signal(0);
-export type SortKey = 'position' | 'width' | 'basisAuroc' | 'looAuroc' | 'heldoutAuroc' | 'meanEpisteme' | 'meanAlea' | 'decidedFraction' | 'oodAuroc' | 'pValueAgainstBest';
+export type SortKey =
+  | 'position'
+  | 'width'
+  | 'basisAuroc'
+  | 'looAuroc'
+  | 'heldoutAuroc'
+  | 'meanEpisteme'
+  | 'meanAlea'
+  | 'decidedFraction'
+  | 'oodAuroc'
+  | 'pValueAgainstBest';
 export const sort = signal<{ key: SortKey; descending: boolean }>({ key: 'position', descending: false });
 
 export const runTask = computed<Task | null>(() => {
   const id = activeRun.value;
-  return id === null ? null : tasks.value.find((t) => t.id === id) ?? null;
+  return id === null ? null : (tasks.value.find((t) => t.id === id) ?? null);
 });
 
 /** What a comparison depends on besides the representations: data, concepts, observations, hyperparameters. */
 function basisOf(): string {
-  const d = dataset.value, s = session.value, c = conceptChoice.value;
-  return JSON.stringify([d?.name, d?.rows, representations.value.map((r) => r.name), c, c.kind === 'session' ? [s.concept, s.observations] : s.draw, s.epsilon, s.strength]);
+  const d = dataset.value,
+    s = session.value,
+    c = conceptChoice.value;
+  return JSON.stringify([
+    d?.name,
+    d?.rows,
+    representations.value.map((r) => r.name),
+    c,
+    c.kind === 'session' ? [s.concept, s.observations] : s.draw,
+    s.epsilon,
+    s.strength,
+  ]);
 }
 
 export const stale = computed(() => record.value !== null && record.value.basis !== basisOf());
 
 /** Why a comparison cannot run now, or null. */
 export const blocker = computed<string | null>(() => {
-  const d = dataset.value, reps = representations.value, c = conceptChoice.value;
-  if (reps.length === 0) return 'Load the representations to compare: several embeddings of the same rows (or the bundled layers demo).';
-  if (!d) return 'Load a dataset in the Probe tab first: its metadata columns define the concepts (the representations share its rows).';
+  const d = dataset.value,
+    reps = representations.value,
+    c = conceptChoice.value;
+  if (reps.length === 0)
+    return 'Load the representations to compare: several embeddings of the same rows (or the bundled layers demo).';
+  if (!d)
+    return 'Load a dataset in the Probe tab first: its metadata columns define the concepts (the representations share its rows).';
   const wrong = reps.find((r) => r.rows !== d.rows);
-  if (wrong) return `${wrong.name} has ${wrong.rows.toLocaleString('en-US')} rows, the dataset (${d.name}) has ${d.rows.toLocaleString('en-US')}: the representations must hold its rows, in its order.`;
+  if (wrong)
+    return `${wrong.name} has ${wrong.rows.toLocaleString('en-US')} rows, the dataset (${d.name}) has ${d.rows.toLocaleString('en-US')}: the representations must hold its rows, in its order.`;
   if (c.kind === 'session') {
-    if (!session.value.concept || !labels.value) return 'Choose a concept in the sidebar, or compare every value of a column.';
+    if (!session.value.concept || !labels.value)
+      return 'Choose a concept in the sidebar, or compare every value of a column.';
     if (session.value.observations.length < 2) return 'Draw or pick observations of both classes in the sidebar.';
   } else if (!d.columns.some((col) => col.name === c.column)) {
     return `The dataset has no column “${c.column}”.`;
@@ -82,9 +123,15 @@ export const blocker = computed<string | null>(() => {
 export async function loadFiles(files: File[]): Promise<void> {
   try {
     const list = await request(`Reading ${files.length} file${files.length === 1 ? '' : 's'} to compare`, {
-      kind: 'compare-load-files', files: files.map((f) => ({ blob: f, name: f.name })),
+      kind: 'compare-load-files',
+      files: files.map((f) => ({ blob: f, name: f.name })),
     });
-    batch(() => { representations.value = list; sources.value = null; record.value = null; outcome.value = null; });
+    batch(() => {
+      representations.value = list;
+      sources.value = null;
+      record.value = null;
+      outcome.value = null;
+    });
   } catch (error) {
     report(error);
   }
@@ -98,7 +145,12 @@ export async function loadLayersDemo(): Promise<boolean> {
       kind: 'compare-load-urls',
       urls: [...LAYERS_DEMO.files, ...LAYERS_DEMO.ood].map((name) => ({ url: new URL(name, base).href, name })),
     });
-    batch(() => { representations.value = list; sources.value = { kind: 'demo' }; record.value = null; outcome.value = null; });
+    batch(() => {
+      representations.value = list;
+      sources.value = { kind: 'demo' };
+      record.value = null;
+      outcome.value = null;
+    });
     return true;
   } catch (error) {
     report(error);
@@ -115,7 +167,8 @@ export async function loadUrls(urls: string[]): Promise<boolean> {
     const absolute = urls.map((u) => new URL(u, document.baseURI).href);
     for (const u of absolute) {
       const protocol = new URL(u).protocol;
-      if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${u} is not an http: or https: URL (gpprobe loads data over HTTP only)`);
+      if (protocol !== 'http:' && protocol !== 'https:')
+        throw new Error(`${u} is not an http: or https: URL (gpprobe loads data over HTTP only)`);
     }
     await confirmOrigins(absolute);
     const files: { url: string; name: string }[] = [];
@@ -129,8 +182,16 @@ export async function loadUrls(urls: string[]): Promise<boolean> {
       await confirmOrigins(tensors);
       for (const t of tensors) files.push({ url: t, name: fileNameOf(t) });
     }
-    const list = await request(`Loading ${files.length} file${files.length === 1 ? '' : 's'} to compare`, { kind: 'compare-load-urls', urls: files });
-    batch(() => { representations.value = list; sources.value = { kind: 'urls', urls: absolute }; record.value = null; outcome.value = null; });
+    const list = await request(`Loading ${files.length} file${files.length === 1 ? '' : 's'} to compare`, {
+      kind: 'compare-load-urls',
+      urls: files,
+    });
+    batch(() => {
+      representations.value = list;
+      sources.value = { kind: 'urls', urls: absolute };
+      record.value = null;
+      outcome.value = null;
+    });
     return true;
   } catch (error) {
     report(error);
@@ -142,7 +203,13 @@ export async function loadUrls(urls: string[]): Promise<boolean> {
 export const compareLinkState = computed<CompareLink | undefined>(() => {
   const src = sources.value;
   if (!src || representations.value.length === 0) return undefined;
-  return { sources: src, concepts: conceptChoice.value, view: compareView.value, shown: shownConcept.value, run: record.value !== null };
+  return {
+    sources: src,
+    concepts: conceptChoice.value,
+    view: compareView.value,
+    shown: shownConcept.value,
+    run: record.value !== null,
+  };
 });
 
 /**
@@ -152,7 +219,10 @@ export const compareLinkState = computed<CompareLink | undefined>(() => {
 export async function openCompareLink(link: CompareLink): Promise<void> {
   const loaded = link.sources.kind === 'demo' ? await loadLayersDemo() : await loadUrls(link.sources.urls);
   if (!loaded) return;
-  batch(() => { conceptChoice.value = link.concepts; compareView.value = link.view; });
+  batch(() => {
+    conceptChoice.value = link.concepts;
+    compareView.value = link.view;
+  });
   if (link.run && !blocker.value) {
     await runComparison();
     shownConcept.value = Math.min(link.shown, Math.max(0, (record.value?.run.comparison.concepts.length ?? 1) - 1));
@@ -163,7 +233,9 @@ export async function openCompareLink(link: CompareLink): Promise<void> {
 
 /** The concepts of a run: the session's with its observations, or one per value of a column, each with its own draw. */
 async function conceptsToRun(): Promise<{ requests: ComparedConceptRequest[]; concepts: Concept[] }> {
-  const d = dataset.value!, s = session.value, c = conceptChoice.value;
+  const d = dataset.value!,
+    s = session.value,
+    c = conceptChoice.value;
   if (c.kind === 'session') {
     const y = labels.value!;
     return {
@@ -173,11 +245,17 @@ async function conceptsToRun(): Promise<{ requests: ComparedConceptRequest[]; co
   }
   const column = d.columns.find((col) => col.name === c.column)!;
   const values = distinctValues(column, MAX_GRID_VALUES);
-  const requests: ComparedConceptRequest[] = [], concepts: Concept[] = [];
+  const requests: ComparedConceptRequest[] = [],
+    concepts: Concept[] = [];
   for (const value of values) {
     const concept: Concept = { column: c.column, kind: 'values', positives: [value] };
     const y = conceptLabels(concept, d.columns, d.rows);
-    const observations = await request(null, { kind: 'draw-observations', labels: y, perClass: s.draw.perClass, seed: s.draw.seed });
+    const observations = await request(null, {
+      kind: 'draw-observations',
+      labels: y,
+      perClass: s.draw.perClass,
+      seed: s.draw.seed,
+    });
     requests.push({ name: `${c.column} = ${value}`, labels: y, observations });
     concepts.push(concept);
   }
@@ -186,14 +264,21 @@ async function conceptsToRun(): Promise<{ requests: ComparedConceptRequest[]; co
 
 export async function runComparison(): Promise<void> {
   if (activeRun.value !== null || blocker.value) return;
-  const s = session.value, reps = representations.value, basis = basisOf();
+  const s = session.value,
+    reps = representations.value,
+    basis = basisOf();
   outcome.value = null;
   let lastStage = '';
   try {
     const { requests, concepts } = await conceptsToRun();
     const label = `Comparing ${reps.length} representations on ${requests.length === 1 ? requests[0].name : `${requests.length} concepts`}`;
-    const running = startTask(label, { kind: 'compare-run', concepts: requests, epsilon: s.epsilon, strength: s.strength },
-      (p) => { lastStage = p.stage; });
+    const running = startTask(
+      label,
+      { kind: 'compare-run', concepts: requests, epsilon: s.epsilon, strength: s.strength },
+      (p) => {
+        lastStage = p.stage;
+      },
+    );
     activeRun.value = running.id;
     const run = await running.result;
     batch(() => {
@@ -202,7 +287,11 @@ export async function runComparison(): Promise<void> {
     });
   } catch (error) {
     const cancelled = isCancelled(error);
-    const text = cancelled ? `Cancelled${lastStage ? ` during ${lastStage}` : ''}.` : error instanceof Error ? error.message : String(error);
+    const text = cancelled
+      ? `Cancelled${lastStage ? ` during ${lastStage}` : ''}.`
+      : error instanceof Error
+        ? error.message
+        : String(error);
     outcome.value = { kind: cancelled ? 'cancelled' : 'error', text };
     if (!cancelled) notify('error', `The comparison failed: ${text}`);
   } finally {
@@ -218,28 +307,49 @@ export async function runComparison(): Promise<void> {
  * data loaded before, and a notice says so.
  */
 export async function openInProbe(c: number, k: number): Promise<void> {
-  const r = record.value, d = dataset.value;
+  const r = record.value,
+    d = dataset.value;
   if (!r || !d) return;
-  const rep = r.representations[k], result = r.run.comparison.concepts[c];
+  const rep = r.representations[k],
+    result = r.run.comparison.concepts[c];
   try {
     const opened = await request(`Opening ${rep.name} in the Probe tab`, { kind: 'compare-open', index: k });
     const metadata = metadataUrls();
-    const data = /^https?:/.test(rep.source) && metadata ? { kind: 'url' as const, data: rep.source, metadata } : session.value.data;
+    const data =
+      /^https?:/.test(rep.source) && metadata
+        ? { kind: 'url' as const, data: rep.source, metadata }
+        : session.value.data;
     batch(() => {
-      dataset.value = { ...d, name: opened.name, cols: opened.cols, files: [{ name: rep.source, size: 0 }], streamed: false };
+      dataset.value = {
+        ...d,
+        name: opened.name,
+        cols: opened.cols,
+        files: [{ name: rep.source, size: 0 }],
+        streamed: false,
+      };
       results.value = null;
       map.value = null;
       selected.value = null;
       if (!opened.oodKept) oodDataset.value = null;
       commit({
-        ...session.value, data, concept: r.concepts[c], observations: Array.from(result.observations).sort((a, b) => a - b),
-        epsilon: r.epsilon, strength: r.strength, ...(opened.oodKept ? {} : { ood: { kind: 'none' as const } }),
+        ...session.value,
+        data,
+        concept: r.concepts[c],
+        observations: Array.from(result.observations).sort((a, b) => a - b),
+        epsilon: r.epsilon,
+        strength: r.strength,
+        ...(opened.oodKept ? {} : { ood: { kind: 'none' as const } }),
       });
       activeTab.value = 'probe';
     });
-    request('Computing the map', { kind: 'map' }).then((m) => { map.value = m; }, report);
+    request('Computing the map', { kind: 'map' }).then((m) => {
+      map.value = m;
+    }, report);
     if (data === session.value.data && !(data?.kind === 'url' && data.data === rep.source)) {
-      notify('info', `The Probe tab now probes ${rep.name} (from Compare); links and reloads still open the data loaded before.`);
+      notify(
+        'info',
+        `The Probe tab now probes ${rep.name} (from Compare); links and reloads still open the data loaded before.`,
+      );
     }
   } catch (error) {
     report(error);
@@ -279,12 +389,18 @@ export const CURVE_TRIALS = 3;
  * one curve per representation.
  */
 export async function runCurves(): Promise<void> {
-  const y = labels.value, s = session.value;
+  const y = labels.value,
+    s = session.value;
   if (curvesRun.value !== null || !y || !s.concept || representations.value.length === 0) return;
   try {
     const running = startTask(`Observation curves of ${representations.value.length} representations`, {
-      kind: 'compare-curves', labels: y, trials: CURVE_TRIALS, seed: s.draw.seed, maxObservations: 128,
-      epsilon: s.epsilon, strength: s.strength,
+      kind: 'compare-curves',
+      labels: y,
+      trials: CURVE_TRIALS,
+      seed: s.draw.seed,
+      maxObservations: 128,
+      epsilon: s.epsilon,
+      strength: s.strength,
     });
     curvesRun.value = running.id;
     const r = await running.result;

@@ -15,18 +15,32 @@ export function CompareEmbed({ view, height }: { view: 'profile' | 'grid'; heigh
   const concept = comparison?.concepts[index] ?? null;
   const spec = useMemo(() => (comparison && concept ? profilePlot(comparison, concept) : null), [comparison, concept]);
   if (!comparison || !concept) {
-    const text = outcome.value?.text ?? (activeRun.value !== null ? 'comparing…'
-      : representations.value.length ? 'no comparison yet' : 'This link carries no comparison (add compare=URL … or compare=layers-demo).');
-    return <p class="empty-state" data-testid="compare-embed-empty">{text}</p>;
+    const text =
+      outcome.value?.text ??
+      (activeRun.value !== null
+        ? 'comparing…'
+        : representations.value.length
+          ? 'no comparison yet'
+          : 'This link carries no comparison (add compare=URL … or compare=layers-demo).');
+    return (
+      <p class="empty-state" data-testid="compare-embed-empty">
+        {text}
+      </p>
+    );
   }
   return (
     <div class="compare-embed" data-testid={`compare-embed-${view}`}>
       <p class="compare-sentence compact">
-        {comparison.concepts.length > 1 && <strong>{concept.concept}: </strong>}<span data-testid="compare-sentence">{concept.sentence}</span>
+        {comparison.concepts.length > 1 && <strong>{concept.concept}: </strong>}
+        <span data-testid="compare-sentence">{concept.sentence}</span>
       </p>
-      {view === 'profile' ? <PlotView spec={spec} height={Math.max(120, height - 70)} testId="compare-profile" />
-        : comparison.concepts.length > 1 ? <ConceptGrid comparison={comparison} />
-        : <p class="hint">The grid needs several concepts: compare every value of a column (compare-concepts=column).</p>}
+      {view === 'profile' ? (
+        <PlotView spec={spec} height={Math.max(120, height - 70)} testId="compare-profile" />
+      ) : comparison.concepts.length > 1 ? (
+        <ConceptGrid comparison={comparison} />
+      ) : (
+        <p class="hint">The grid needs several concepts: compare every value of a column (compare-concepts=column).</p>
+      )}
     </div>
   );
 }

@@ -5,8 +5,25 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
 import {
-  activeRun, blocker, compareView, conceptChoice, curves, curvesRun, CURVE_TRIALS, loadFiles, loadLayersDemo, loadUrls, MAX_GRID_VALUES, outcome, record,
-  representations, runComparison, runCurves, runTask, shownConcept, stale,
+  activeRun,
+  blocker,
+  compareView,
+  conceptChoice,
+  curves,
+  curvesRun,
+  CURVE_TRIALS,
+  loadFiles,
+  loadLayersDemo,
+  loadUrls,
+  MAX_GRID_VALUES,
+  outcome,
+  record,
+  representations,
+  runComparison,
+  runCurves,
+  runTask,
+  shownConcept,
+  stale,
 } from '../state/compare_store.ts';
 import { compareCsv } from './compare_csv.ts';
 import { CompareTable } from './CompareTable.tsx';
@@ -20,7 +37,8 @@ import './compare.css';
 const ACCEPT = '.npy,.npz,.safetensors,.json,.bytes,.csv,.tsv,.txt,.parquet';
 
 function Representations() {
-  const reps = representations.value, d = dataset.value;
+  const reps = representations.value,
+    d = dataset.value;
   const input = useRef<HTMLInputElement>(null);
   const [urlText, setUrlText] = useState('');
   const urls = urlText.split(/\s+/).filter(Boolean);
@@ -29,22 +47,54 @@ function Representations() {
       <header class="card-header">
         <h2>Representations</h2>
         <div class="card-actions">
-          <input ref={input} type="file" multiple accept={ACCEPT} hidden data-testid="compare-files" aria-label="Representation files"
-            onChange={(e) => { const files = Array.from(e.currentTarget.files ?? []); e.currentTarget.value = ''; if (files.length) void loadFiles(files); }} />
-          <button type="button" class="small" onClick={() => input.current?.click()}>Choose files…</button>
-          <button type="button" class="small" onClick={() => void loadLayersDemo()}>Load the digits layers demo</button>
+          <input
+            ref={input}
+            type="file"
+            multiple
+            accept={ACCEPT}
+            hidden
+            data-testid="compare-files"
+            aria-label="Representation files"
+            onChange={(e) => {
+              const files = Array.from(e.currentTarget.files ?? []);
+              e.currentTarget.value = '';
+              if (files.length) void loadFiles(files);
+            }}
+          />
+          <button type="button" class="small" onClick={() => input.current?.click()}>
+            Choose files…
+          </button>
+          <button type="button" class="small" onClick={() => void loadLayersDemo()}>
+            Load the digits layers demo
+          </button>
         </div>
       </header>
       <p class="hint">
-        Several embeddings of the same rows, in the order of the dataset loaded in the Probe tab (its metadata defines the concepts):
-        {' '}.npy files chosen together (<code>layer_00.npy … layer_11.npy</code>), an .npz or .safetensors with several 2-D arrays, or a
-        {' '}<code>projector_config.json</code> with its tensors. A file <code>ood_&lt;name&gt;</code> is the OOD set of <code>&lt;name&gt;</code>.
-        A Parquet file gives one representation per vector column. Float32 stays float32; one representation at a time enters the engine.
+        Several embeddings of the same rows, in the order of the dataset loaded in the Probe tab (its metadata defines
+        the concepts): .npy files chosen together (<code>layer_00.npy … layer_11.npy</code>), an .npz or .safetensors
+        with several 2-D arrays, or a <code>projector_config.json</code> with its tensors. A file{' '}
+        <code>ood_&lt;name&gt;</code> is the OOD set of <code>&lt;name&gt;</code>. A Parquet file gives one
+        representation per vector column. Float32 stays float32; one representation at a time enters the engine.
       </p>
-      <form class="row compare-urls" onSubmit={(e) => { e.preventDefault(); if (urls.length) void loadUrls(urls); }}>
-        <input type="text" class="compare-url-field" value={urlText} placeholder="or URLs (space-separated)"
-          aria-label="Representation URLs" data-testid="compare-urls" onInput={(e) => setUrlText(e.currentTarget.value)} />
-        <button type="submit" class="small" disabled={urls.length === 0}>Load URLs</button>
+      <form
+        class="row compare-urls"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (urls.length) void loadUrls(urls);
+        }}
+      >
+        <input
+          type="text"
+          class="compare-url-field"
+          value={urlText}
+          placeholder="or URLs (space-separated)"
+          aria-label="Representation URLs"
+          data-testid="compare-urls"
+          onInput={(e) => setUrlText(e.currentTarget.value)}
+        />
+        <button type="submit" class="small" disabled={urls.length === 0}>
+          Load URLs
+        </button>
       </form>
       {reps.length > 0 && (
         <ul class="compare-reps" data-testid="compare-representations">
@@ -61,39 +111,86 @@ function Representations() {
 }
 
 function Setup() {
-  const choice = conceptChoice.value, d = dataset.value, run = activeRun.value, task = runTask.value, reason = blocker.value;
+  const choice = conceptChoice.value,
+    d = dataset.value,
+    run = activeRun.value,
+    task = runTask.value,
+    reason = blocker.value;
   const columns = d?.columns ?? [];
   return (
     <section class="card compare-setup" aria-label="Comparison settings">
       <div class="row compare-concepts" role="radiogroup" aria-label="Concepts">
         <label class="toggle">
-          <input type="radio" name="compare-concepts" checked={choice.kind === 'session'} onChange={() => { conceptChoice.value = { kind: 'session' }; }} />
-          {' '}the sidebar's concept, with its observations
+          <input
+            type="radio"
+            name="compare-concepts"
+            checked={choice.kind === 'session'}
+            onChange={() => {
+              conceptChoice.value = { kind: 'session' };
+            }}
+          />{' '}
+          the sidebar's concept, with its observations
         </label>
         <label class="toggle">
-          <input type="radio" name="compare-concepts" checked={choice.kind === 'values'} disabled={columns.length === 0}
-            onChange={() => { conceptChoice.value = { kind: 'values', column: columns[0]?.name ?? '' }; }} />
-          {' '}every value of
+          <input
+            type="radio"
+            name="compare-concepts"
+            checked={choice.kind === 'values'}
+            disabled={columns.length === 0}
+            onChange={() => {
+              conceptChoice.value = { kind: 'values', column: columns[0]?.name ?? '' };
+            }}
+          />{' '}
+          every value of
         </label>
-        <select aria-label="grid column" disabled={choice.kind !== 'values'} value={choice.kind === 'values' ? choice.column : columns[0]?.name ?? ''}
-          onChange={(e) => { conceptChoice.value = { kind: 'values', column: e.currentTarget.value }; }}>
-          {columns.map((c) => <option value={c.name}>{c.name}</option>)}
+        <select
+          aria-label="grid column"
+          disabled={choice.kind !== 'values'}
+          value={choice.kind === 'values' ? choice.column : (columns[0]?.name ?? '')}
+          onChange={(e) => {
+            conceptChoice.value = { kind: 'values', column: e.currentTarget.value };
+          }}
+        >
+          {columns.map((c) => (
+            <option value={c.name}>{c.name}</option>
+          ))}
         </select>
         <span class="hint">(the grid: at most {MAX_GRID_VALUES} values, each with the sidebar's draw)</span>
       </div>
       <div class="row compare-run">
-        <button type="button" class="primary" disabled={run !== null || reason !== null} onClick={() => void runComparison()}>Compare</button>
+        <button
+          type="button"
+          class="primary"
+          disabled={run !== null || reason !== null}
+          onClick={() => void runComparison()}
+        >
+          Compare
+        </button>
         {task && <TaskBar tasks={[task]} class="eval-progress" />}
         {!run && reason && <span class="hint">{reason}</span>}
-        <label class="field compact compare-embed-view" title="What an embed of this comparison's link shows first (?embed=1&views=profile,grid)">
+        <label
+          class="field compact compare-embed-view"
+          title="What an embed of this comparison's link shows first (?embed=1&views=profile,grid)"
+        >
           <span>link's view</span>
-          <select aria-label="link's view" value={compareView.value}
-            onChange={(e) => { compareView.value = e.currentTarget.value as typeof compareView.value; }}>
-            <option value="table">table</option><option value="profile">profile</option><option value="grid">grid</option>
+          <select
+            aria-label="link's view"
+            value={compareView.value}
+            onChange={(e) => {
+              compareView.value = e.currentTarget.value as typeof compareView.value;
+            }}
+          >
+            <option value="table">table</option>
+            <option value="profile">profile</option>
+            <option value="grid">grid</option>
           </select>
         </label>
       </div>
-      {outcome.value && !run && <p class={`eval-outcome ${outcome.value.kind}`} role="status" data-testid="compare-outcome">{outcome.value.text}</p>}
+      {outcome.value && !run && (
+        <p class={`eval-outcome ${outcome.value.kind}`} role="status" data-testid="compare-outcome">
+          {outcome.value.text}
+        </p>
+      )}
     </section>
   );
 }
@@ -109,30 +206,59 @@ function Results() {
     <>
       <p class={`run-summary ${stale.value ? 'stale' : ''}`} data-testid="compare-summary">
         {stale.value ? 'The data, concept, observations or hyperparameters changed since this run · ' : ''}
-        {r.representations.length} representations × {comparison.concepts.length} concept{comparison.concepts.length === 1 ? '' : 's'} ·
-        {' '}{concept.probes[0]?.observations} observations · ε = {r.epsilon}, s = {r.strength} · paired tests on
-        {' '}{concept.basis === 'heldout' ? `${concept.basisRows.toLocaleString('en-US')} held-out rows` : concept.basis === 'leave_one_out' ? 'the observations (leave-one-out)' : 'no rows'} · {r.run.seconds.toFixed(2)} s
+        {r.representations.length} representations × {comparison.concepts.length} concept
+        {comparison.concepts.length === 1 ? '' : 's'} · {concept.probes[0]?.observations} observations · ε = {r.epsilon}
+        , s = {r.strength} · paired tests on{' '}
+        {concept.basis === 'heldout'
+          ? `${concept.basisRows.toLocaleString('en-US')} held-out rows`
+          : concept.basis === 'leave_one_out'
+            ? 'the observations (leave-one-out)'
+            : 'no rows'}{' '}
+        · {r.run.seconds.toFixed(2)} s
       </p>
-      <p class="compare-sentence" data-testid="compare-sentence">{concept.sentence}</p>
+      <p class="compare-sentence" data-testid="compare-sentence">
+        {concept.sentence}
+      </p>
       {comparison.concepts.length > 1 && <ConceptGrid comparison={comparison} />}
       <div class="plot-grid compare-results">
-        <PlotView spec={spec} height={340} testId="compare-profile"
+        <PlotView
+          spec={spec}
+          height={340}
+          testId="compare-profile"
           tooltip={(i) => {
-            const p = concept.probes.map((_, k) => k).filter((k) => Number.isFinite(concept.probes[k].heldoutAuroc))
-              .sort((a, b) => (comparison.layers.layered ? comparison.layers.numbers[a] - comparison.layers.numbers[b] : a - b))[i];
+            const p = concept.probes
+              .map((_, k) => k)
+              .filter((k) => Number.isFinite(concept.probes[k].heldoutAuroc))
+              .sort((a, b) =>
+                comparison.layers.layered ? comparison.layers.numbers[a] - comparison.layers.numbers[b] : a - b,
+              )[i];
             const probe = concept.probes[p];
-            return probe ? [probe.name, `held-out AUROC ${probe.heldoutAuroc.toFixed(3)} (${probe.heldoutAurocLower.toFixed(3)}–${probe.heldoutAurocUpper.toFixed(3)})`] : [];
+            return probe
+              ? [
+                  probe.name,
+                  `held-out AUROC ${probe.heldoutAuroc.toFixed(3)} (${probe.heldoutAurocLower.toFixed(3)}–${probe.heldoutAurocUpper.toFixed(3)})`,
+                ]
+              : [];
           }}
-          caption="Each representation's AUROC with its 99 % interval (DeLong): held-out over every labelled row that is not an observation, and leave-one-out over the observations. Whether two differ is the paired test's call (the table's p vs best), not the bars'." />
+          caption="Each representation's AUROC with its 99 % interval (DeLong): held-out over every labelled row that is not an observation, and leave-one-out over the observations. Whether two differ is the paired test's call (the table's p vs best), not the bars'."
+        />
         <section class="card compare-table-card" aria-label={`${concept.concept}: the table`}>
           <header class="card-header">
             <h2>{concept.concept}</h2>
             <div class="card-actions">
-              <button type="button" class="small" data-testid="compare-export" onClick={save}>Export table (CSV)</button>
+              <button type="button" class="small" data-testid="compare-export" onClick={save}>
+                Export table (CSV)
+              </button>
             </div>
           </header>
-          <div class="compare-table-scroll"><CompareTable comparison={comparison} concept={concept} conceptIndex={index} /></div>
-          <p class="caption">★ best; tinted: indistinguishable from it at 99 % (DeLong's paired test); greyed: does not separate the concept (its interval reaches ½). The CSV has every concept and column at full precision, as <code>gpprobe compare</code> writes them.</p>
+          <div class="compare-table-scroll">
+            <CompareTable comparison={comparison} concept={concept} conceptIndex={index} />
+          </div>
+          <p class="caption">
+            ★ best; tinted: indistinguishable from it at 99 % (DeLong's paired test); greyed: does not separate the
+            concept (its interval reaches ½). The CSV has every concept and column at full precision, as{' '}
+            <code>gpprobe compare</code> writes them.
+          </p>
         </section>
       </div>
     </>
@@ -141,20 +267,37 @@ function Results() {
 
 /** Evaluate's probing experiment per representation: GPP's AUROC against the observation count. */
 function Curves() {
-  const c = curves.value, busy = curvesRun.value !== null;
+  const c = curves.value,
+    busy = curvesRun.value !== null;
   const spec = useMemo(() => (c ? curvesPlot(c.curves, `Observation curves: ${c.concept}`, c.trials) : null), [c]);
   return (
     <section class="card compare-curves" aria-label="Observation curves">
       <header class="card-header">
         <h2>Observation curves</h2>
         <div class="card-actions">
-          <button type="button" class="small" disabled={busy || representations.value.length === 0 || blocker.value !== null}
-            onClick={() => void runCurves()}>{c ? 'Run again' : 'Run'} ({CURVE_TRIALS} trials, O up to 128)</button>
+          <button
+            type="button"
+            class="small"
+            disabled={busy || representations.value.length === 0 || blocker.value !== null}
+            onClick={() => void runCurves()}
+          >
+            {c ? 'Run again' : 'Run'} ({CURVE_TRIALS} trials, O up to 128)
+          </button>
         </div>
       </header>
-      <p class="hint">Evaluate's probing experiment on each representation for the sidebar's concept: the same trials (seed of the sidebar's draw), held-out queries and balanced observations 2, 4, …, 128; GPP's AUROC on the held-out queries, mean ± 1 sd.</p>
-      {spec && <PlotView spec={spec} height={300} testId="compare-curves"
-        caption={`${c!.seconds.toFixed(1)} s${c!.schedule ? ` · observation counts ${c!.schedule}` : ''}`} />}
+      <p class="hint">
+        Evaluate's probing experiment on each representation for the sidebar's concept: the same trials (seed of the
+        sidebar's draw), held-out queries and balanced observations 2, 4, …, 128; GPP's AUROC on the held-out queries,
+        mean ± 1 sd.
+      </p>
+      {spec && (
+        <PlotView
+          spec={spec}
+          height={300}
+          testId="compare-curves"
+          caption={`${c!.seconds.toFixed(1)} s${c!.schedule ? ` · observation counts ${c!.schedule}` : ''}`}
+        />
+      )}
     </section>
   );
 }
@@ -164,9 +307,12 @@ export function CompareView() {
     <div class="compare-view">
       <Representations />
       <Setup />
-      {record.value ? <Results /> : (
+      {record.value ? (
+        <Results />
+      ) : (
         <p class="empty-state eval-empty">
-          {activeRun.value !== null ? 'Comparing: the table appears when every representation is probed.'
+          {activeRun.value !== null
+            ? 'Comparing: the table appears when every representation is probed.'
             : 'No comparison yet: load the representations and press Compare. On the digits layers demo this takes about a second.'}
         </p>
       )}

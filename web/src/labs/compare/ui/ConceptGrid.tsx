@@ -30,26 +30,55 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
         <label class="field compact">
           <span>colour by</span>
           <select aria-label="grid measure" value={measure} onChange={(e) => setMeasure(Number(e.currentTarget.value))}>
-            {MEASURES.map((x, i) => <option value={i}>{x.label}</option>)}
+            {MEASURES.map((x, i) => (
+              <option value={i}>{x.label}</option>
+            ))}
           </select>
         </label>
       </header>
       <div class="compare-grid-scroll">
         <table class="compare-grid" data-testid="compare-grid">
-          <thead><tr><th />{names.map((n) => <th title={n}>{n}</th>)}</tr></thead>
+          <thead>
+            <tr>
+              <th />
+              {names.map((n) => (
+                <th title={n}>{n}</th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
             {comparison.concepts.map((c, ci) => (
               <tr>
-                <th><button type="button" class="link" onClick={() => { shownConcept.value = ci; }}>{c.concept}</button></th>
+                <th>
+                  <button
+                    type="button"
+                    class="link"
+                    onClick={() => {
+                      shownConcept.value = ci;
+                    }}
+                  >
+                    {c.concept}
+                  </button>
+                </th>
                 {c.probes.map((p, k) => {
                   const v = p[m.key] as number;
                   const background = colour(v);
                   const t = Number.isFinite(v) ? (v - lo) / (hi - lo || 1) : 0;
                   return (
                     <td>
-                      <button type="button" class="grid-cell" data-testid={`compare-cell-${ci}-${k}`} style={{ background, color: t > 0.6 ? '#111' : '#fff' }}
-                        title={`${c.concept} in ${p.name}: open this probe in the Probe tab`} onClick={() => void openInProbe(ci, k)}>
-                        {Number.isFinite(v) ? (m.key === 'decidedFraction' ? `${(100 * v).toFixed(0)} %` : v.toFixed(3)) : '–'}
+                      <button
+                        type="button"
+                        class="grid-cell"
+                        data-testid={`compare-cell-${ci}-${k}`}
+                        style={{ background, color: t > 0.6 ? '#111' : '#fff' }}
+                        title={`${c.concept} in ${p.name}: open this probe in the Probe tab`}
+                        onClick={() => void openInProbe(ci, k)}
+                      >
+                        {Number.isFinite(v)
+                          ? m.key === 'decidedFraction'
+                            ? `${(100 * v).toFixed(0)} %`
+                            : v.toFixed(3)
+                          : '–'}
                         {c.basis !== 'none' && k === c.best ? ' ★' : ''}
                       </button>
                     </td>
@@ -60,7 +89,10 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
           </tbody>
         </table>
       </div>
-      <p class="caption">Every probe of a row uses the same observations (N per class of the sidebar's draw, its seed); ★ the best of the row. Click a cell to open that probe in the Probe tab; click a concept to show its table and profile.</p>
+      <p class="caption">
+        Every probe of a row uses the same observations (N per class of the sidebar's draw, its seed); ★ the best of the
+        row. Click a cell to open that probe in the Probe tab; click a concept to show its table and profile.
+      </p>
     </section>
   );
 }

@@ -16,15 +16,20 @@ let held: RepresentationData[] = [];
 
 function summaries(list: RepresentationData[]): RepresentationSummary[] {
   return list.map((r) => ({
-    name: r.name, rows: r.embeddings.rows, cols: r.embeddings.cols, dtype: r.embeddings.data instanceof Float32Array ? 32 : 64,
-    oodRows: r.ood?.rows ?? 0, source: r.source,
+    name: r.name,
+    rows: r.embeddings.rows,
+    cols: r.embeddings.cols,
+    dtype: r.embeddings.data instanceof Float32Array ? 32 : 64,
+    oodRows: r.ood?.rows ?? 0,
+    source: r.source,
   }));
 }
 
 export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
   'compare-load-files': async (r, c) => {
     const list = await readRepresentations(r.files, {
-      signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+      signal: c.signal,
+      onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
     });
     checkAborted(c.signal, 'the representations');
     held = list;
@@ -35,7 +40,9 @@ export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
     const sources = new Map<string, string>();
     for (const [i, u] of r.urls.entries()) {
       const blob = await fetchBlob(u.url, u.name, {
-        signal: c.signal, onProgress: (done, total) => c.progress({ stage: `downloading ${u.name} (${i + 1} of ${r.urls.length})`, done, total: total || done }),
+        signal: c.signal,
+        onProgress: (done, total) =>
+          c.progress({ stage: `downloading ${u.name} (${i + 1} of ${r.urls.length})`, done, total: total || done }),
       });
       files.push({ blob, name: u.name });
       sources.set(u.name, u.url);
@@ -48,11 +55,15 @@ export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
   'compare-run': async (r, c) => {
     if (held.length === 0) throw new FileError('compare', 'no representations are loaded');
     const start = performance.now();
-    const comparison: RepresentationComparison = await c.engines.probe.compareRepresentations({
-      embeddings: held.map((h) => ({ name: h.name, embeddings: h.embeddings, ood: h.ood })),
-      concepts: r.concepts.map((k) => ({ name: k.name, labels: k.labels, observations: k.observations })),
-      epsilon: r.epsilon, strength: r.strength,
-    }, { signal: c.signal, onProgress: c.progress });
+    const comparison: RepresentationComparison = await c.engines.probe.compareRepresentations(
+      {
+        embeddings: held.map((h) => ({ name: h.name, embeddings: h.embeddings, ood: h.ood })),
+        concepts: r.concepts.map((k) => ({ name: k.name, labels: k.labels, observations: k.observations })),
+        epsilon: r.epsilon,
+        strength: r.strength,
+      },
+      { signal: c.signal, onProgress: c.progress },
+    );
     return { comparison, seconds: (performance.now() - start) / 1000 };
   },
   'compare-open': (r, c) => {
@@ -82,13 +93,31 @@ export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
     let schedule = '';
     for (const [k, h] of held.entries()) {
       // Only GPP's curve is shown: LPE with one member keeps the baselines' share of the work small.
-      const result = await runExperiment(c.engines.probe, {
-        experiment: 'probing', embeddings: h.embeddings, labels: r.labels, trials: r.trials, seed: r.seed,
-        maxObservations: r.maxObservations, maxQueries: 1000, members: 1, gpc: false, epsilon: r.epsilon, strength: r.strength,
-      }, {
-        signal: c.signal,
-        onProgress: (p) => c.progress({ stage: `${h.name} (${k + 1} of ${held.length}): ${p.stage}`, done: k * p.total + p.done, total: held.length * p.total }),
-      });
+      const result = await runExperiment(
+        c.engines.probe,
+        {
+          experiment: 'probing',
+          embeddings: h.embeddings,
+          labels: r.labels,
+          trials: r.trials,
+          seed: r.seed,
+          maxObservations: r.maxObservations,
+          maxQueries: 1000,
+          members: 1,
+          gpc: false,
+          epsilon: r.epsilon,
+          strength: r.strength,
+        },
+        {
+          signal: c.signal,
+          onProgress: (p) =>
+            c.progress({
+              stage: `${h.name} (${k + 1} of ${held.length}): ${p.stage}`,
+              done: k * p.total + p.done,
+              total: held.length * p.total,
+            }),
+        },
+      );
       const gpp = result.curves.find((curve) => curve.method === 'gpp')!;
       curves.push({ name: h.name, observationCounts: result.observationCounts, mean: gpp.mean, sd: gpp.sd });
       schedule = result.scheduleLimit;

@@ -57,13 +57,23 @@ export interface CompareRequests {
     result: CompareRun;
   };
   /** Representation `index` becomes the main embeddings (the Probe tab's); the metadata stays the page's. */
-  'compare-open': { request: { index: number }; result: { name: string; rows: number; cols: number; oodKept: boolean } };
+  'compare-open': {
+    request: { index: number };
+    result: { name: string; rows: number; cols: number; oodKept: boolean };
+  };
   'compare-clear': { request: Record<never, never>; result: null };
   /** Evaluate's probing experiment run on every representation (the same trials, seeds and schedule). */
-  'compare-curves': { request: CurvesRequest; result: { curves: RepresentationCurve[]; schedule: string; seconds: number } };
+  'compare-curves': {
+    request: CurvesRequest;
+    result: { curves: RepresentationCurve[]; schedule: string; seconds: number };
+  };
 }
 
 export const COMPARE_POLICIES: Policies<CompareRequests> = {
-  'compare-load-files': 'between-chunks', 'compare-load-urls': 'between-chunks', 'compare-run': 'between-chunks',
-  'compare-open': 'none', 'compare-clear': 'none', 'compare-curves': 'between-chunks',
+  'compare-load-files': 'between-chunks',
+  'compare-load-urls': 'between-chunks',
+  'compare-run': 'between-chunks',
+  'compare-open': 'none',
+  'compare-clear': 'none',
+  'compare-curves': 'between-chunks',
 };

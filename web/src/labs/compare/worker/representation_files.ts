@@ -12,7 +12,12 @@
 // layers demo has them). Row counts that differ are refused here, naming both files (and again by the
 // core when the comparison runs).
 import type { Matrix } from '../../../engine/matrix.ts';
-import { npyFloat32Matrix, readParquetMatrices, rowCountProblem, safetensorsMatrices } from '../../../io/multi_arrays.ts';
+import {
+  npyFloat32Matrix,
+  readParquetMatrices,
+  rowCountProblem,
+  safetensorsMatrices,
+} from '../../../io/multi_arrays.ts';
 import { npzArrays } from '../../../io/npz.ts';
 import { isParquet } from '../../../io/parquet.ts';
 import { parseFile } from '../../../io/load_files.ts';
@@ -34,7 +39,10 @@ const OOD_PREFIX = /^ood_/i;
 function matricesOf(fileName: string, arrays: NamedArray[]): { name: string; embeddings: Matrix }[] {
   const matrices = arrays.filter((a) => a.shape.length === 2 && a.shape[1] > 1);
   if (matrices.length === 0) throw new FileError(fileName, 'holds no 2-D array of embeddings');
-  return matrices.map((a) => ({ name: `${fileName}/${a.name}`, embeddings: { data: a.data, rows: a.shape[0], cols: a.shape[1] } }));
+  return matrices.map((a) => ({
+    name: `${fileName}/${a.name}`,
+    embeddings: { data: a.data, rows: a.shape[0], cols: a.shape[1] },
+  }));
 }
 
 async function bytesOf(blob: Blob): Promise<Uint8Array> {
@@ -67,7 +75,8 @@ async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ na
     }
     return matrices;
   }
-  if (lower.endsWith('.safetensors')) return matricesOf(file.name, await safetensorsMatrices(file.blob, file.name, reading));
+  if (lower.endsWith('.safetensors'))
+    return matricesOf(file.name, await safetensorsMatrices(file.blob, file.name, reading));
   if (lower.endsWith('.parquet') || (file.blob.size >= 8 && isParquet(await parquetEnds(file.blob)))) {
     // Read by ranges of the Blob (only the footer and the vector columns' chunks, one column at a time), in
     // a parse worker where there are workers: hyparquet can hang or exhaust memory on a damaged page.
@@ -83,7 +92,8 @@ async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ na
  * the config's order); `source` names where each file came from (its URL, for a download).
  */
 export async function readRepresentations(
-  files: UploadedFile[], options: ParseOptions & { sources?: Map<string, string> } = {},
+  files: UploadedFile[],
+  options: ParseOptions & { sources?: Map<string, string> } = {},
 ): Promise<RepresentationData[]> {
   if (files.length === 0) throw new FileError('compare', 'no files chosen');
   const out: RepresentationData[] = [];
@@ -95,8 +105,16 @@ export async function readRepresentations(
       const upload = await projectorUpload(files, name);
       if (!upload) break;
       checkAborted(options.signal, upload.tensor.name);
-      const parsed = parseTensorBytes(await bytesOf(upload.tensor.blob), upload.embedding.tensorShape, upload.tensor.name);
-      out.push({ name, embeddings: parsed.embeddings!, source: options.sources?.get(upload.tensor.name) ?? upload.tensor.name });
+      const parsed = parseTensorBytes(
+        await bytesOf(upload.tensor.blob),
+        upload.embedding.tensorShape,
+        upload.tensor.name,
+      );
+      out.push({
+        name,
+        embeddings: parsed.embeddings!,
+        source: options.sources?.get(upload.tensor.name) ?? upload.tensor.name,
+      });
       used.add(upload.tensor.name);
       if (upload.metadata) used.add(upload.metadata.name);
       if (upload.sprite) used.add(upload.sprite.name);
@@ -107,13 +125,20 @@ export async function readRepresentations(
   for (const [i, file] of rest.entries()) {
     if (OOD_PREFIX.test(file.name) || /\.(png|jpe?g)$/i.test(file.name)) continue;
     checkAborted(options.signal, file.name);
-    for (const r of await fromFile(file, { signal: options.signal, onProgress: (f) => options.onProgress?.((i + f) / rest.length) })) {
+    for (const r of await fromFile(file, {
+      signal: options.signal,
+      onProgress: (f) => options.onProgress?.((i + f) / rest.length),
+    })) {
       out.push({ ...r, source: options.sources?.get(file.name) ?? file.name });
     }
   }
   for (const file of oodFiles) {
     const owner = out.find((r) => r.name === file.name.replace(OOD_PREFIX, ''));
-    if (!owner) throw new FileError(file.name, `is named as an OOD set (ood_<name>), but no representation ${file.name.replace(OOD_PREFIX, '')} was chosen with it`);
+    if (!owner)
+      throw new FileError(
+        file.name,
+        `is named as an OOD set (ood_<name>), but no representation ${file.name.replace(OOD_PREFIX, '')} was chosen with it`,
+      );
     const [ood] = await fromFile(file, { signal: options.signal });
     if (ood.embeddings.cols !== owner.embeddings.cols) {
       throw new FileError(file.name, `has ${ood.embeddings.cols} columns, ${owner.name} has ${owner.embeddings.cols}`);

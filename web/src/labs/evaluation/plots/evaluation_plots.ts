@@ -27,21 +27,25 @@ export function curvesPlot(result: ExperimentResult, options: CurvesPlotOptions)
   const x = result.observationCounts.map(Math.log2);
   const marks: Mark[] = [];
   const legend: LegendEntry[] = [];
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   if (options.chance !== undefined) marks.push({ type: 'rule', y: options.chance, color: NEUTRAL, dash: [3, 3] });
   // The points where each method ran (NaN: not run at that O, e.g. GPC above its limit).
   const ran = result.curves.map((curve) => x.map((_, j) => j).filter((j) => !Number.isNaN(curve.mean[j])));
   result.curves.forEach((curve, c) => {
     const { color, label } = methodStyle(curve.method);
     const at = ran[c];
-    const y0 = at.map((j) => curve.mean[j] - curve.sd[j]), y1 = at.map((j) => curve.mean[j] + curve.sd[j]);
+    const y0 = at.map((j) => curve.mean[j] - curve.sd[j]),
+      y1 = at.map((j) => curve.mean[j] + curve.sd[j]);
     for (let k = 0; k < at.length; k++) [lo, hi] = [Math.min(lo, y0[k]), Math.max(hi, y1[k])];
     marks.push({ type: 'area', x: at.map((j) => x[j]), y0, y1, fill: color, opacity: 0.1 });
     legend.push({ label, color, kind: 'line' });
   });
   result.curves.forEach((curve, c) => {
     const { color } = methodStyle(curve.method);
-    const at = ran[c], xs = at.map((j) => x[j]), ys = at.map((j) => curve.mean[j]);
+    const at = ran[c],
+      xs = at.map((j) => x[j]),
+      ys = at.map((j) => curve.mean[j]);
     marks.push({ type: 'line', x: xs, y: ys, color, width: curve.method === 'gpp' ? 2.4 : 1.6 });
     marks.push({ type: 'points', x: xs, y: ys, palette: [color], radius: curve.method === 'gpp' ? 3 : 2.2 });
   });
@@ -49,10 +53,19 @@ export function curvesPlot(result: ExperimentResult, options: CurvesPlotOptions)
   const span = Math.max(hi - lo, 0.02);
   const yDomain: [number, number] = [Math.max(rangeLo, lo - 0.05 * span), Math.min(rangeHi, hi + 0.05 * span)];
   return {
-    title: options.title, marks,
-    x: { label: 'observations O (balanced, log scale)', domain: [x[0] - 0.3, x[x.length - 1] + 0.3], format: powerOfTwo, ticks: x },
+    title: options.title,
+    marks,
+    x: {
+      label: 'observations O (balanced, log scale)',
+      domain: [x[0] - 0.3, x[x.length - 1] + 0.3],
+      format: powerOfTwo,
+      ticks: x,
+    },
     y: { label: options.yLabel, domain: yDomain },
-    legend: [...legend, { label: result.trials > 1 ? `± 1 sd over ${result.trials} trials` : '1 trial', color: NEUTRAL, kind: 'area' }],
+    legend: [
+      ...legend,
+      { label: result.trials > 1 ? `± 1 sd over ${result.trials} trials` : '1 trial', color: NEUTRAL, kind: 'area' },
+    ],
   };
 }
 
@@ -74,7 +87,9 @@ export function cloudPlot(input: CloudPlotInput, measure: CloudMeasure): PlotSpe
   const [x0, x1] = extent(cloud.episteme);
   const y = measure === 'judged' ? cloud.judgedProbability : cloud.alea;
   const marks: Mark[] = [];
-  const legend: LegendEntry[] = [{ label: `positive query (${cloud.rows.length.toLocaleString('en-US')})`, color, kind: 'point' }];
+  const legend: LegendEntry[] = [
+    { label: `positive query (${cloud.rows.length.toLocaleString('en-US')})`, color, kind: 'point' },
+  ];
   if (measure === 'judged') {
     if (input.envelope) {
       marks.push(...irrationalRegion(input.envelope, x0));
@@ -86,11 +101,13 @@ export function cloudPlot(input: CloudPlotInput, measure: CloudMeasure): PlotSpe
   marks.push({ type: 'points', x: cloud.episteme, y, palette: [color], radius: 2.6, opacity: 0.6, interactive: true });
   return {
     title: `${label}: ${measure === 'judged' ? 'judged probability' : 'alea'} vs episteme (p = ${p}, O = ${observations})`,
-    marks, legend,
+    marks,
+    legend,
     x: { label: 'episteme (−entropy of g, nats)', domain: [x0, x1] },
-    y: measure === 'judged'
-      ? { label: 'judged probability E[g]', domain: [-0.02, 1.02] }
-      : { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },
+    y:
+      measure === 'judged'
+        ? { label: 'judged probability E[g]', domain: [-0.02, 1.02] }
+        : { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },
   };
 }
 
@@ -101,11 +118,19 @@ export function rocPlot(methods: OodMethodResult[], title: string): PlotSpec {
   for (const m of methods) {
     if (!('roc' in m)) continue;
     const { color, label } = methodStyle(m.method);
-    marks.push({ type: 'line', x: m.roc.falsePositiveRate, y: m.roc.truePositiveRate, color, width: m.method === 'gpp' ? 2.4 : 1.5 });
+    marks.push({
+      type: 'line',
+      x: m.roc.falsePositiveRate,
+      y: m.roc.truePositiveRate,
+      color,
+      width: m.method === 'gpp' ? 2.4 : 1.5,
+    });
     legend.push({ label, color, kind: 'line' });
   }
   return {
-    title, marks, legend,
+    title,
+    marks,
+    legend,
     x: { label: 'false positive rate (OOD rows taken as in-distribution)', domain: [0, 1] },
     y: { label: 'true positive rate', domain: [0, 1.01] },
   };

@@ -13,7 +13,7 @@ export const METHODS: Record<string, MethodStyle> = {
   gpp: { label: 'GPP', color: '#d55e00', oodScore: '−latent variance' },
   lp: { label: 'LP', color: '#0072b2' },
   svm: { label: 'SVM', color: '#009e73' },
-  lpe: { label: 'LPE', color: '#cc79a7', oodScore: '−variance of the members\' probabilities' },
+  lpe: { label: 'LPE', color: '#cc79a7', oodScore: "−variance of the members' probabilities" },
   msp: { label: 'MSP', color: '#e69f00', oodScore: 'max(p, 1 − p) of the LP' },
   maha: { label: 'Mahalanobis', color: '#56b4e9', oodScore: '−distance to the nearest class mean' },
   knn: { label: 'kNN', color: '#3e4c59', oodScore: '−distance to the k-th nearest observation' },

@@ -30,7 +30,12 @@ export interface OodSplit {
  * The queries of OOD detection: the rows of the query subset (every row when null) that are not
  * observations, split by the OOD setup; null when the session has no OOD set.
  */
-export function oodSplit(source: OodSource, subset: Int32Array | null, rows: number, observations: number[]): OodSplit | null {
+export function oodSplit(
+  source: OodSource,
+  subset: Int32Array | null,
+  rows: number,
+  observations: number[],
+): OodSplit | null {
   if (source.kind === 'none') return null;
   const observed = new Set(observations);
   const candidates = (subset ?? Int32Array.from({ length: rows }, (_, i) => i)).filter((i) => !observed.has(i));

@@ -11,12 +11,16 @@ export function tableNotes(result: ExperimentResult): string[] {
   const gpc = result.curves.filter((c) => c.method.startsWith('gpc'));
   const flat = result.observationCounts.filter((_, j) => gpc.some((c) => c.mean[j] === 0.5 && c.sd[j] === 0));
   if (flat.length > 0) {
-    notes.push(`GPC at 0.500 ± 0.000 (O = ${flat.join(', ')}): with so few observations the evidence prefers a length-scale far below `
-      + 'the distance between them, so they are unrelated (the best account of opposite labels), every query gets p = ½ and the AUROC is 0.5 in every trial.');
+    notes.push(
+      `GPC at 0.500 ± 0.000 (O = ${flat.join(', ')}): with so few observations the evidence prefers a length-scale far below ` +
+        'the distance between them, so they are unrelated (the best account of opposite labels), every query gets p = ½ and the AUROC is 0.5 in every trial.',
+    );
   }
   const skipped = result.observationCounts.filter((_, j) => gpc.some((c) => Number.isNaN(c.mean[j])));
   if (skipped.length > 0) {
-    notes.push(`—: GPC was not run at O = ${skipped.join(', ')}, above the setting "GPC up to O" (its cost grows as O³; 512 takes about 35 s a trial).`);
+    notes.push(
+      `—: GPC was not run at O = ${skipped.join(', ')}, above the setting "GPC up to O" (its cost grows as O³; 512 takes about 35 s a trial).`,
+    );
   }
   return notes;
 }
@@ -41,8 +45,14 @@ export function CurveTable({ result, testId }: { result: ExperimentResult; testI
     <table class="curve-table" data-testid={testId}>
       <thead>
         <tr>
-          <th class="num" scope="col">O</th>
-          {curves.map((c) => <th class="num" scope="col" data-method={c.method}>{methodStyle(c.method).label}</th>)}
+          <th class="num" scope="col">
+            O
+          </th>
+          {curves.map((c) => (
+            <th class="num" scope="col" data-method={c.method}>
+              {methodStyle(c.method).label}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
@@ -52,15 +62,27 @@ export function CurveTable({ result, testId }: { result: ExperimentResult; testI
           const best = Math.max(...curves.map((c) => c.mean[j]).filter(Number.isFinite));
           return (
             <tr>
-              <th class="num" scope="row">{o}</th>
-              {curves.map((c) => (
-                Number.isNaN(c.mean[j]) ? <td class="num" data-method={c.method} data-observations={o} title="not run at this O">—</td> : (
-                  <td class={`num ${c.mean[j] === best ? 'best' : ''}`} data-method={c.method} data-observations={o}
-                    data-value={String(c.mean[j])} data-sd={String(c.sd[j])}>
-                    {c.mean[j].toFixed(3)}{result.trials > 1 ? <span class="sd"> ± {c.sd[j].toFixed(3)}</span> : null}
+              <th class="num" scope="row">
+                {o}
+              </th>
+              {curves.map((c) =>
+                Number.isNaN(c.mean[j]) ? (
+                  <td class="num" data-method={c.method} data-observations={o} title="not run at this O">
+                    —
                   </td>
-                )
-              ))}
+                ) : (
+                  <td
+                    class={`num ${c.mean[j] === best ? 'best' : ''}`}
+                    data-method={c.method}
+                    data-observations={o}
+                    data-value={String(c.mean[j])}
+                    data-sd={String(c.sd[j])}
+                  >
+                    {c.mean[j].toFixed(3)}
+                    {result.trials > 1 ? <span class="sd"> ± {c.sd[j].toFixed(3)}</span> : null}
+                  </td>
+                ),
+              )}
             </tr>
           );
         })}

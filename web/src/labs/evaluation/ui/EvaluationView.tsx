@@ -11,15 +11,37 @@ import './evaluation.css';
 export function EvaluationView() {
   const kind = experimentKind.value;
   const record = records.value[kind];
-  if (!dataset.value) return <div class="empty-state">Load embeddings to begin: the experiments run on the loaded dataset and the current concept.</div>;
+  if (!dataset.value)
+    return (
+      <div class="empty-state">
+        Load embeddings to begin: the experiments run on the loaded dataset and the current concept.
+      </div>
+    );
   return (
     <div class="evaluation-view">
       <div class="segmented" role="group" aria-label="Experiment">
         {EXPERIMENTS.map((e) => (
-          <button type="button" aria-pressed={kind === e.kind} class={kind === e.kind ? 'on' : ''} onClick={() => { experimentKind.value = e.kind; }}>
+          <button
+            type="button"
+            aria-pressed={kind === e.kind}
+            class={kind === e.kind ? 'on' : ''}
+            onClick={() => {
+              experimentKind.value = e.kind;
+            }}
+          >
             {e.label}
-            {records.value[e.kind] ? <span class="done" aria-label="has results"> ✓</span> : null}
-            {activeRun.value?.experiment === e.kind ? <span class="busy" aria-label="running"> …</span> : null}
+            {records.value[e.kind] ? (
+              <span class="done" aria-label="has results">
+                {' '}
+                ✓
+              </span>
+            ) : null}
+            {activeRun.value?.experiment === e.kind ? (
+              <span class="busy" aria-label="running">
+                {' '}
+                …
+              </span>
+            ) : null}
           </button>
         ))}
       </div>
@@ -31,7 +53,9 @@ export function EvaluationView() {
         </>
       ) : (
         <p class="empty-state eval-empty">
-          {activeRun.value?.experiment === kind ? 'Running: the results appear here when every trial is done.' : 'No results yet: press Run. With the defaults this takes seconds on the demo.'}
+          {activeRun.value?.experiment === kind
+            ? 'Running: the results appear here when every trial is done.'
+            : 'No results yet: press Run. With the defaults this takes seconds on the demo.'}
         </p>
       )}
     </div>

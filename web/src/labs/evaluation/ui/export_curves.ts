@@ -12,7 +12,7 @@ export function curvesCsv(result: ExperimentResult): string {
   let text = line(['method', 'metric', 'observations', 'mean', 'sd', 'trials']);
   for (const c of result.curves) {
     result.observationCounts.forEach((o, j) => {
-      if (!Number.isNaN(c.mean[j])) text += line([c.method, c.metric, o, c.mean[j], c.sd[j], result.trials]);  // NaN: not run
+      if (!Number.isNaN(c.mean[j])) text += line([c.method, c.metric, o, c.mean[j], c.sd[j], result.trials]); // NaN: not run
     });
   }
   return text;
@@ -23,7 +23,15 @@ export function cloudsCsv(result: ExperimentResult): string {
   let text = line(['method', 'label_probability', 'observations', 'row', 'judged_probability', 'episteme', 'alea']);
   for (const c of result.clouds) {
     c.rows.forEach((row, i) => {
-      text += line([c.method, c.labelProbability, c.observations, row, c.judgedProbability[i], c.episteme[i], c.alea[i]]);
+      text += line([
+        c.method,
+        c.labelProbability,
+        c.observations,
+        row,
+        c.judgedProbability[i],
+        c.episteme[i],
+        c.alea[i],
+      ]);
     });
   }
   return text;
@@ -35,7 +43,13 @@ export function rocCsv(methods: OodMethodResult[]): string {
   for (const m of methods) {
     if (!('roc' in m)) continue;
     m.roc.thresholds.forEach((t, i) => {
-      text += line([m.method, m.auroc, m.roc.falsePositiveRate[i], m.roc.truePositiveRate[i], Number.isFinite(t) ? t : String(t)]);
+      text += line([
+        m.method,
+        m.auroc,
+        m.roc.falsePositiveRate[i],
+        m.roc.truePositiveRate[i],
+        Number.isFinite(t) ? t : String(t),
+      ]);
     });
   }
   return text;

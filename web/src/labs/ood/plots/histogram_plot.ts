@@ -16,13 +16,19 @@ function bin(values: ArrayLike<number>, lo: number, hi: number, bins: number): F
   return counts;
 }
 
-export function scoreHistograms(inside: ArrayLike<number>, outside: ArrayLike<number>, scoreLabel: string, bins = 40): PlotSpec {
+export function scoreHistograms(
+  inside: ArrayLike<number>,
+  outside: ArrayLike<number>,
+  scoreLabel: string,
+  bins = 40,
+): PlotSpec {
   const all = Float64Array.from([...Array.from(inside), ...Array.from(outside)]);
   const [lo, hi] = extent(all, 0);
   const width = (hi - lo) / bins || 1;
   const x0 = Float64Array.from({ length: bins }, (_, k) => lo + k * width);
   const x1 = x0.map((v) => v + width);
-  const a = bin(inside, lo, hi, bins), b = bin(outside, lo, hi, bins);
+  const a = bin(inside, lo, hi, bins),
+    b = bin(outside, lo, hi, bins);
   const top = Math.max(...a, ...b, 1e-12);
   return {
     title: `${scoreLabel}: in- vs out-of-distribution`,

@@ -18,7 +18,8 @@ export const comparisonError = signal<string | null>(null);
 
 /** The session's observations that have a label (all of them once a concept is set). */
 const labelledObservations = computed(() => {
-  const d = dataset.value, y = labels.value;
+  const d = dataset.value,
+    y = labels.value;
   const rows = d && y ? session.value.observations.filter((r) => r < d.rows) : [];
   return { rows: Int32Array.from(rows), labels: Uint8Array.from(rows, (r) => y![r]) };
 });
@@ -34,23 +35,37 @@ export const currentSplit = computed<OodSplit | null>(() => {
 /** Whether both groups of queries are non-empty, so the detectors can be compared. */
 export const comparable = computed(() => {
   const split = currentSplit.value;
-  const outside = split?.outside.kind === 'rows' ? split.outside.rows.length : oodDataset.value?.rows ?? 0;
+  const outside = split?.outside.kind === 'rows' ? split.outside.rows.length : (oodDataset.value?.rows ?? 0);
   return split !== null && split.inside.length > 0 && outside > 0;
 });
 
 export const comparisonBasis = computed(() => {
-  const d = dataset.value, s = session.value;
-  return JSON.stringify([d?.name, d?.rows, oodDataset.value?.name, s.concept, s.observations, s.epsilon, s.strength, s.ood, s.queries]);
+  const d = dataset.value,
+    s = session.value;
+  return JSON.stringify([
+    d?.name,
+    d?.rows,
+    oodDataset.value?.name,
+    s.concept,
+    s.observations,
+    s.epsilon,
+    s.strength,
+    s.ood,
+    s.queries,
+  ]);
 });
 
-export const comparisonStale = computed(() => comparison.value !== null && comparison.value.basis !== comparisonBasis.value);
+export const comparisonStale = computed(
+  () => comparison.value !== null && comparison.value.basis !== comparisonBasis.value,
+);
 
 let running: RunningRequest<OodBaselines> | null = null;
 let runningBasis = '';
 
 /** Runs the comparison unless the shown one (or the one running) is for the current session. */
 export function refreshComparison(): void {
-  const b = comparisonBasis.value, split = currentSplit.value;
+  const b = comparisonBasis.value,
+    split = currentSplit.value;
   if (comparison.value?.basis === b || (running && runningBasis === b)) return;
   running?.cancel();
   running = null;
@@ -59,19 +74,33 @@ export function refreshComparison(): void {
     comparisonError.value = null;
     return;
   }
-  const observations = labelledObservations.value, s = session.value;
+  const observations = labelledObservations.value,
+    s = session.value;
   const request = startTask('Comparing OOD detectors', {
-    kind: 'ood-baselines', observations: observations.rows, labels: observations.labels, queries: split.inside,
-    ood: split.outside, epsilon: s.epsilon, strength: s.strength, ...OOD_COMPARISON,
+    kind: 'ood-baselines',
+    observations: observations.rows,
+    labels: observations.labels,
+    queries: split.inside,
+    ood: split.outside,
+    epsilon: s.epsilon,
+    strength: s.strength,
+    ...OOD_COMPARISON,
   });
   running = request;
   runningBasis = b;
-  request.result.then(
-    (result) => { comparison.value = { result, basis: b }; comparisonError.value = null; },
-    (error: unknown) => {
-      const cancelled = isCancelled(error);
-      if (cancelled && running !== request) return;  // superseded by a newer run
-      comparisonError.value = cancelled ? 'Cancelled.' : error instanceof Error ? error.message : String(error);
-    },
-  ).finally(() => { if (running === request) running = null; });
+  request.result
+    .then(
+      (result) => {
+        comparison.value = { result, basis: b };
+        comparisonError.value = null;
+      },
+      (error: unknown) => {
+        const cancelled = isCancelled(error);
+        if (cancelled && running !== request) return; // superseded by a newer run
+        comparisonError.value = cancelled ? 'Cancelled.' : error instanceof Error ? error.message : String(error);
+      },
+    )
+    .finally(() => {
+      if (running === request) running = null;
+    });
 }

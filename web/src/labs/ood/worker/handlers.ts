@@ -8,7 +8,13 @@ import { yieldToEventLoop } from '../../../engine/progress.ts';
 import type { ResidentMatrix } from '../../../engine/resident_matrix.ts';
 import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
 import { loaded, mainData } from '../../../common/worker/resident_data.ts';
-import { OOD_METHODS, type OodBaselines, type OodBaselinesRequest, type OodMethodResult, type OodRequests } from './protocol.ts';
+import {
+  OOD_METHODS,
+  type OodBaselines,
+  type OodBaselinesRequest,
+  type OodMethodResult,
+  type OodRequests,
+} from './protocol.ts';
 
 /** Rows of `a` then rows of `b` in one matrix (float32 when both are). */
 function stackRows(a: Matrix, b: Matrix): Matrix {
@@ -23,7 +29,8 @@ const allRows = (m: ResidentMatrix) => Int32Array.from({ length: m.rows }, (_, i
 
 async function oodBaselines(r: OodBaselinesRequest, c: HandlerContext<'probe'>): Promise<OodBaselines> {
   const engine = c.engines.probe;
-  const main = mainData(), oodFile = loaded.ood?.resident;
+  const main = mainData(),
+    oodFile = loaded.ood?.resident;
   const start = performance.now();
   let outside: Matrix;
   if (r.ood.kind === 'rows') outside = main.gatherRows(r.ood.rows);
@@ -35,7 +42,13 @@ async function oodBaselines(r: OodBaselinesRequest, c: HandlerContext<'probe'>):
   const observations = main.gatherRows(r.observations);
   const score = (method: (typeof OOD_METHODS)[number]): Float64Array => {
     if (method === 'gpp') {
-      const probe = engine.fitProbe({ observations, labels: r.labels, epsilon: r.epsilon, strength: r.strength, expectedQueries: queries.rows });
+      const probe = engine.fitProbe({
+        observations,
+        labels: r.labels,
+        epsilon: r.epsilon,
+        strength: r.strength,
+        expectedQueries: queries.rows,
+      });
       try {
         return probe.score(queries).oodScore;
       } finally {
@@ -43,7 +56,15 @@ async function oodBaselines(r: OodBaselinesRequest, c: HandlerContext<'probe'>):
       }
     }
     return runBaseline(engine, {
-      method, observations, labels: r.labels, queries, k: r.k, seed: r.seed, members: r.members, onProgress: c.progress, signal: c.signal,
+      method,
+      observations,
+      labels: r.labels,
+      queries,
+      k: r.k,
+      seed: r.seed,
+      members: r.members,
+      onProgress: c.progress,
+      signal: c.signal,
     }).score;
   };
   const methods: OodMethodResult[] = [];
@@ -57,7 +78,7 @@ async function oodBaselines(r: OodBaselinesRequest, c: HandlerContext<'probe'>):
       if (isCancelled(error)) throw error;
       methods.push({ method, error: error instanceof Error ? error.message : String(error) });
     }
-    await yieldToEventLoop();  // a cancel between methods is read here
+    await yieldToEventLoop(); // a cancel between methods is read here
   }
   return { methods, queries: r.queries.length, oodRows: outside.rows, seconds: (performance.now() - start) / 1000 };
 }

@@ -25,8 +25,7 @@ export interface OodBaselinesRequest {
 
 /** A method's AUROC and ROC curve (in-distribution = positive), or why it could not run. */
 export type OodMethodResult =
-  | { method: OodMethod; auroc: number; roc: RocCurve }
-  | { method: OodMethod; error: string };
+  { method: OodMethod; auroc: number; roc: RocCurve } | { method: OodMethod; error: string };
 
 export interface OodBaselines {
   methods: OodMethodResult[];

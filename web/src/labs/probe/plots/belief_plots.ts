@@ -8,7 +8,7 @@ export function beliefGrid(points = 301): Float64Array {
   const grid = new Float64Array(points);
   for (let i = 0; i < points; i++) {
     const t = (i + 0.5) / points;
-    grid[i] = 0.5 - 0.5 * Math.cos(Math.PI * t);  // Chebyshev-like spacing
+    grid[i] = 0.5 - 0.5 * Math.cos(Math.PI * t); // Chebyshev-like spacing
   }
   return grid;
 }
@@ -30,11 +30,20 @@ export function queryBelief(grid: Float64Array, posterior: Float64Array, prior: 
     ],
     x: { label: 'g(a): probability that the query shows the concept', domain: [0, 1] },
     y: { label: 'density', domain: [0, densityCap(posterior, prior)] },
-    legend: [{ label: 'posterior (Eq. 8)', color: ACCENT, kind: 'line' }, { label: 'prior', color: NEUTRAL, kind: 'dash' }],
+    legend: [
+      { label: 'posterior (Eq. 8)', color: ACCENT, kind: 'line' },
+      { label: 'prior', color: NEUTRAL, kind: 'dash' },
+    ],
   };
 }
 
-export function beliefPreview(grid: Float64Array, beta: Float64Array, approximation: Float64Array, title: string, exactLabel: string): PlotSpec {
+export function beliefPreview(
+  grid: Float64Array,
+  beta: Float64Array,
+  approximation: Float64Array,
+  title: string,
+  exactLabel: string,
+): PlotSpec {
   return {
     title,
     marks: [
@@ -43,6 +52,9 @@ export function beliefPreview(grid: Float64Array, beta: Float64Array, approximat
     ],
     x: { label: 'g(a)', domain: [0, 1] },
     y: { label: 'density', domain: [0, densityCap(beta, approximation)] },
-    legend: [{ label: exactLabel, color: NEGATIVE, kind: 'line' }, { label: 'GP approximation', color: POSITIVE, kind: 'dash' }],
+    legend: [
+      { label: exactLabel, color: NEGATIVE, kind: 'line' },
+      { label: 'GP approximation', color: POSITIVE, kind: 'dash' },
+    ],
   };
 }

@@ -8,7 +8,8 @@ import { extent } from '../../../common/plots/layout.ts';
 import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** The outlines of the observations' symbols. */
-const POSITIVE_EDGE = '#7a2e00', NEGATIVE_EDGE = '#003a5c';
+const POSITIVE_EDGE = '#7a2e00',
+  NEGATIVE_EDGE = '#003a5c';
 
 export interface MeasurePlotInput {
   scores: ProbeScores;
@@ -29,19 +30,44 @@ function classColors(labels: Uint8Array | null, n: number): { palette: string[];
  * The observations' symbols on a plot of x against y: drawn over the plot (PlotView's overlay) with the
  * selection, so adding or removing an observation redraws them, not the plot's points.
  */
-export function observationSymbols(labels: Uint8Array | null, observations: number[], x: ArrayLike<number>, y: ArrayLike<number>): Mark[] {
+export function observationSymbols(
+  labels: Uint8Array | null,
+  observations: number[],
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+): Mark[] {
   const marks: Mark[] = [];
-  if (!labels) return marks;  // without a concept the observations have no labels (the probe is its prior)
+  if (!labels) return marks; // without a concept the observations have no labels (the probe is its prior)
   const pos = observations.filter((r) => r < x.length && labels[r] === 1);
   const neg = observations.filter((r) => r < x.length && labels[r] !== 1);
-  if (pos.length) marks.push({ type: 'symbols', shape: 'diamond', color: POSITIVE_EDGE, fill: POSITIVE, size: 5, x: pos.map((r) => x[r]), y: pos.map((r) => y[r]) });
-  if (neg.length) marks.push({ type: 'symbols', shape: 'square', color: NEGATIVE_EDGE, fill: NEGATIVE, size: 4, x: neg.map((r) => x[r]), y: neg.map((r) => y[r]) });
+  if (pos.length)
+    marks.push({
+      type: 'symbols',
+      shape: 'diamond',
+      color: POSITIVE_EDGE,
+      fill: POSITIVE,
+      size: 5,
+      x: pos.map((r) => x[r]),
+      y: pos.map((r) => y[r]),
+    });
+  if (neg.length)
+    marks.push({
+      type: 'symbols',
+      shape: 'square',
+      color: NEGATIVE_EDGE,
+      fill: NEGATIVE,
+      size: 4,
+      x: neg.map((r) => x[r]),
+      y: neg.map((r) => y[r]),
+    });
   return marks;
 }
 
 /** The ring around the selected query, drawn over a plot of x against y. */
 export function selectionRing(x: ArrayLike<number>, y: ArrayLike<number>, row: number | null, size = 8): Mark[] {
-  return row === null || row >= x.length || !Number.isFinite(x[row]) || !Number.isFinite(y[row]) ? [] : [{ type: 'symbols', shape: 'ring', color: SELECTED, size, x: [x[row]], y: [y[row]] }];
+  return row === null || row >= x.length || !Number.isFinite(x[row]) || !Number.isFinite(y[row])
+    ? []
+    : [{ type: 'symbols', shape: 'ring', color: SELECTED, size, x: [x[row]], y: [y[row]] }];
 }
 
 /** The legend of the queries and the observations, with the observations' symbols as observationSymbols() draws them. */
@@ -51,7 +77,11 @@ function legend(labels: Uint8Array | null): LegendEntry[] {
     { label: 'negative observation', color: NEGATIVE_EDGE, fill: NEGATIVE, kind: 'square' },
   ];
   return labels
-    ? [{ label: 'shows the concept', color: POSITIVE, kind: 'point' }, { label: 'does not', color: NEGATIVE, kind: 'point' }, ...observations]
+    ? [
+        { label: 'shows the concept', color: POSITIVE, kind: 'point' },
+        { label: 'does not', color: NEGATIVE, kind: 'point' },
+        ...observations,
+      ]
     : [{ label: 'query', color: NEUTRAL, kind: 'point' }];
 }
 
@@ -61,8 +91,10 @@ function legend(labels: Uint8Array | null): LegendEntry[] {
  */
 export function irrationalRegion(envelope: BeliefEnvelope, xMin: number): Mark[] {
   // Left of the envelope: that certainty with less knowledge than any belief of this prior can have.
-  const e = Array.from(envelope.episteme), p = Array.from(envelope.judgedProbability);
-  const left = Math.min(xMin, e[0]) - 1, last = e[e.length - 1];
+  const e = Array.from(envelope.episteme),
+    p = Array.from(envelope.judgedProbability);
+  const left = Math.min(xMin, e[0]) - 1,
+    last = e[e.length - 1];
   const xs = [...e, last, left, left];
   return [
     { type: 'area', x: xs, y1: [...p, 1.02, 1.02, 0.5], fill: IRRATIONAL, opacity: 0.22 },
@@ -78,12 +110,25 @@ export function judgedVsEpisteme(input: MeasurePlotInput, envelope: BeliefEnvelo
   const [x0, x1] = extent(episteme);
   const marks: Mark[] = envelope ? irrationalRegion(envelope, x0) : [];
   marks.push({ type: 'rule', y: 0.5, color: '#9aa5b1', dash: [2, 3] });
-  marks.push({ type: 'points', x: episteme, y: judgedProbability, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) });
+  marks.push({
+    type: 'points',
+    x: episteme,
+    y: judgedProbability,
+    radius: n > 20000 ? 1.6 : 2.6,
+    opacity: 0.7,
+    interactive: true,
+    subset: input.subset ?? undefined,
+    ...classColors(input.labels, n),
+  });
   return {
-    title: 'Judged probability vs episteme', marks,
+    title: 'Judged probability vs episteme',
+    marks,
     x: { label: 'episteme (−entropy of g, nats)', domain: [x0, x1] },
     y: { label: 'judged probability E[g]', domain: [-0.02, 1.02] },
-    legend: [...legend(input.labels), ...(envelope ? [{ label: 'irrational', color: IRRATIONAL, kind: 'area' as const }] : [])],
+    legend: [
+      ...legend(input.labels),
+      ...(envelope ? [{ label: 'irrational', color: IRRATIONAL, kind: 'area' as const }] : []),
+    ],
   };
 }
 
@@ -93,7 +138,16 @@ export function aleaVsEpisteme(input: MeasurePlotInput): PlotSpec {
   return {
     title: 'Alea vs episteme',
     marks: [
-      { type: 'points', x: episteme, y: alea, radius: n > 20000 ? 1.6 : 2.6, opacity: 0.7, interactive: true, subset: input.subset ?? undefined, ...classColors(input.labels, n) },
+      {
+        type: 'points',
+        x: episteme,
+        y: alea,
+        radius: n > 20000 ? 1.6 : 2.6,
+        opacity: 0.7,
+        interactive: true,
+        subset: input.subset ?? undefined,
+        ...classColors(input.labels, n),
+      },
     ],
     x: { label: 'episteme (−entropy of g, nats)', domain: extent(episteme) },
     y: { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },

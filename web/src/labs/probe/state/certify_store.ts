@@ -38,8 +38,12 @@ export interface QueryCertificate {
 }
 
 export const probeCertifySettings = signal<ProbeCertifySettings>({
-  gamma: 0.5, norm: CERTIFY_DEFAULTS.probe.norm === '2' ? '2' : 'inf', dims: [], tolerance: CERTIFY_DEFAULTS.probe.tolerance,
-  maxIterations: CERTIFY_DEFAULTS.probe.maxIterations, timeLimitSeconds: 30,
+  gamma: 0.5,
+  norm: CERTIFY_DEFAULTS.probe.norm === '2' ? '2' : 'inf',
+  dims: [],
+  tolerance: CERTIFY_DEFAULTS.probe.tolerance,
+  maxIterations: CERTIFY_DEFAULTS.probe.maxIterations,
+  timeLimitSeconds: 30,
 });
 export const queryCertificate = signal<QueryCertificate | null>(null);
 export const certifyingRow = signal<number | null>(null);
@@ -48,7 +52,8 @@ export function updateProbeCertifySettings(change: Partial<ProbeCertifySettings>
   probeCertifySettings.value = { ...probeCertifySettings.value, ...change };
 }
 
-let current: RunningRequest<unknown> | null = null, run = 0;
+let current: RunningRequest<unknown> | null = null,
+  run = 0;
 
 export function cancelQueryCertificate(): void {
   current?.cancel();
@@ -56,7 +61,8 @@ export function cancelQueryCertificate(): void {
 
 /** Certifies `row` with the current settings, on the probe of the current observations. */
 export async function certifyRow(row: number): Promise<void> {
-  const d = dataset.value, y = labels.value;
+  const d = dataset.value,
+    y = labels.value;
   if (!d) return;
   // Never a certificate for a value the user did not give (an empty or negative γ is not γ = 0).
   const problems = problemsIn(PROBE_CERTIFY_FORM);
@@ -66,22 +72,43 @@ export async function certifyRow(row: number): Promise<void> {
   }
   current?.cancel();
   const mine = ++run;
-  const s = session.value, settings = probeCertifySettings.value, basis = probeBasis.value;
+  const s = session.value,
+    settings = probeCertifySettings.value,
+    basis = probeBasis.value;
   // The probe the tab runs: the session's observations in order, with the concept's labels (none: its prior).
   const rows = y ? s.observations.filter((r) => r < d.rows) : [];
   certifyingRow.value = row;
   try {
     const gathered = await request(null, { kind: 'embedding-rows', rows: Int32Array.from([...rows, row]) });
-    const cols = gathered.cols, n = rows.length;
+    const cols = gathered.cols,
+      n = rows.length;
     const task = startTask(`Certifying row ${row} within γ = ${settings.gamma}`, {
-      kind: 'probe-certify', epsilon: s.epsilon, strength: s.strength, labels: Uint8Array.from(rows, (r) => y![r]),
-      observations: { data: gathered.data.slice(0, n * cols), rows: n, cols }, query: gathered.data.slice(n * cols),
-      options: { gamma: settings.gamma, norm: settings.norm, dims: settings.dims, tolerance: settings.tolerance,
-        maxIterations: settings.maxIterations, timeLimitSeconds: settings.timeLimitSeconds },
+      kind: 'probe-certify',
+      epsilon: s.epsilon,
+      strength: s.strength,
+      labels: Uint8Array.from(rows, (r) => y![r]),
+      observations: { data: gathered.data.slice(0, n * cols), rows: n, cols },
+      query: gathered.data.slice(n * cols),
+      options: {
+        gamma: settings.gamma,
+        norm: settings.norm,
+        dims: settings.dims,
+        tolerance: settings.tolerance,
+        maxIterations: settings.maxIterations,
+        timeLimitSeconds: settings.timeLimitSeconds,
+      },
     });
     current = task;
     const r = await task.result;
-    if (mine === run) queryCertificate.value = { row, basis, settings, query: gathered.data.slice(n * cols), certificate: r.certificate, seconds: r.seconds };
+    if (mine === run)
+      queryCertificate.value = {
+        row,
+        basis,
+        settings,
+        query: gathered.data.slice(n * cols),
+        certificate: r.certificate,
+        seconds: r.seconds,
+      };
   } catch (error) {
     if (!isCancelled(error)) report(error);
   } finally {

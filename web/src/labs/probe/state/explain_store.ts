@@ -30,7 +30,13 @@ export interface QueryExplanation {
   seconds: number;
 }
 
-export const probeExplainSettings = signal<ProbeExplainSettings>({ gamma: 0.1, top: 8, tolerance: 1e-3, limeSamples: 1000, baseline: 'mean' });
+export const probeExplainSettings = signal<ProbeExplainSettings>({
+  gamma: 0.1,
+  top: 8,
+  tolerance: 1e-3,
+  limeSamples: 1000,
+  baseline: 'mean',
+});
 export const queryExplanation = signal<QueryExplanation | null>(null);
 export const explainingRow = signal<number | null>(null);
 
@@ -55,8 +61,12 @@ export function topDimensions(e: Explanation, k: number): { delta: DimensionRow[
   const limeOrder = [...Array(n).keys()].sort((a, b) => Math.abs(e.lime[b] ?? 0) - Math.abs(e.lime[a] ?? 0) || a - b);
   const limeRank = new Map(limeOrder.map((a, r) => [a, r + 1]));
   const row = (a: number): DimensionRow => ({
-    dimension: e.features[a], deltaLower: e.deltaLower[a], delta: e.delta[a], deltaUpper: e.deltaUpper[a],
-    lime: e.lime[a] ?? NaN, limeRank: limeRank.get(a)!,
+    dimension: e.features[a],
+    deltaLower: e.deltaLower[a],
+    delta: e.delta[a],
+    deltaUpper: e.deltaUpper[a],
+    lime: e.lime[a] ?? NaN,
+    limeRank: limeRank.get(a)!,
   });
   return { delta: rankFeatures(e).slice(0, k).map(row), lime: e.lime.length ? limeOrder.slice(0, k).map(row) : [] };
 }
@@ -67,7 +77,8 @@ export function queryExplanationCsv(q: QueryExplanation): string {
 }
 export { EXPLAIN_CSV_HEADER };
 
-let current: RunningRequest<unknown> | null = null, run = 0;
+let current: RunningRequest<unknown> | null = null,
+  run = 0;
 
 export function cancelQueryExplanation(): void {
   current?.cancel();
@@ -75,7 +86,8 @@ export function cancelQueryExplanation(): void {
 
 /** Explains `row` with the current settings, on the probe of the current observations. */
 export async function explainRow(row: number): Promise<void> {
-  const d = dataset.value, y = labels.value;
+  const d = dataset.value,
+    y = labels.value;
   if (!d) return;
   const problems = problemsIn(PROBE_EXPLAIN_FORM);
   if (problems.length > 0) {
@@ -84,16 +96,27 @@ export async function explainRow(row: number): Promise<void> {
   }
   current?.cancel();
   const mine = ++run;
-  const s = session.value, settings = probeExplainSettings.value, basis = probeBasis.value;
+  const s = session.value,
+    settings = probeExplainSettings.value,
+    basis = probeBasis.value;
   const rows = y ? s.observations.filter((r) => r < d.rows) : [];
   explainingRow.value = row;
   try {
     const gathered = await request(null, { kind: 'embedding-rows', rows: Int32Array.from([...rows, row]) });
-    const cols = gathered.cols, n = rows.length;
+    const cols = gathered.cols,
+      n = rows.length;
     const task = startTask(`Which dimensions matter for row ${row} (γ = ${settings.gamma})`, {
-      kind: 'probe-explain', epsilon: s.epsilon, strength: s.strength, labels: Uint8Array.from(rows, (r) => y![r]),
-      observations: { data: gathered.data.slice(0, n * cols), rows: n, cols }, query: gathered.data.slice(n * cols),
-      gamma: settings.gamma, tolerance: settings.tolerance, limeSamples: settings.limeSamples, seed: 0, baseline: settings.baseline,
+      kind: 'probe-explain',
+      epsilon: s.epsilon,
+      strength: s.strength,
+      labels: Uint8Array.from(rows, (r) => y![r]),
+      observations: { data: gathered.data.slice(0, n * cols), rows: n, cols },
+      query: gathered.data.slice(n * cols),
+      gamma: settings.gamma,
+      tolerance: settings.tolerance,
+      limeSamples: settings.limeSamples,
+      seed: 0,
+      baseline: settings.baseline,
     });
     current = task;
     const r = await task.result;

@@ -18,8 +18,12 @@ export async function probeFile(): Promise<Uint8Array | null> {
   const rows = Int32Array.from(r.observations);
   try {
     return await request('Exporting the probe', {
-      kind: 'export-probe', epsilon: r.epsilon, strength: r.strength, observations: rows,
-      labels: Uint8Array.from(rows, (row) => r.labels![row]), data: d.name,
+      kind: 'export-probe',
+      epsilon: r.epsilon,
+      strength: r.strength,
+      observations: rows,
+      labels: Uint8Array.from(rows, (row) => r.labels![row]),
+      data: d.name,
     });
   } catch (error) {
     report(error);

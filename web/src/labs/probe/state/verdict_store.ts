@@ -22,17 +22,25 @@ let running: { request: RunningRequest<VerdictRun>; basis: string } | null = nul
 /** Starts the verdict of the shown results unless it is there or on its way (called by the panel). */
 export function refreshVerdict(): void {
   const r = results.value;
-  if (!r || !r.labels || r.observations.length === 0 || verdict.value?.basis === r.basis || running?.basis === r.basis) return;
+  if (!r || !r.labels || r.observations.length === 0 || verdict.value?.basis === r.basis || running?.basis === r.basis)
+    return;
   running?.request.cancel();
   const observations = Int32Array.from(r.observations);
   const labels = Uint8Array.from(observations, (row) => r.labels![row]);
   const request = startTask('Checking the probe (leave-one-out, what to label next)', {
-    kind: 'verdict', epsilon: r.epsilon, strength: r.strength, observations, labels,
+    kind: 'verdict',
+    epsilon: r.epsilon,
+    strength: r.strength,
+    observations,
+    labels,
   });
   const mine = { request, basis: r.basis };
   running = mine;
-  request.result.then(
-    (run) => { verdict.value = { basis: mine.basis, observations, labels, run }; },
-    report,
-  ).finally(() => { if (running === mine) running = null; });
+  request.result
+    .then((run) => {
+      verdict.value = { basis: mine.basis, observations, labels, run };
+    }, report)
+    .finally(() => {
+      if (running === mine) running = null;
+    });
 }

@@ -36,7 +36,10 @@ export function ConceptPanel() {
     return (
       <section class="panel">
         <h3>Concept</h3>
-        <p class="hint">This dataset has no metadata columns. Upload a metadata file (CSV/TSV with one row per embedding) together with the embeddings to define a concept.</p>
+        <p class="hint">
+          This dataset has no metadata columns. Upload a metadata file (CSV/TSV with one row per embedding) together
+          with the embeddings to define a concept.
+        </p>
       </section>
     );
   }
@@ -53,44 +56,87 @@ export function ConceptPanel() {
     }
   };
   const chosen = column && concept?.kind === 'values' ? defaultPositive(column) : null;
-  const isDefault = chosen !== null && concept?.kind === 'values' && concept.positives.length === 1 && concept.positives[0] === chosen.value
-    && handPicked.value !== dataset.value;
+  const isDefault =
+    chosen !== null &&
+    concept?.kind === 'values' &&
+    concept.positives.length === 1 &&
+    concept.positives[0] === chosen.value &&
+    handPicked.value !== dataset.value;
   return (
     <section class="panel" aria-labelledby="concept-heading">
       <h3 id="concept-heading">Concept</h3>
       <label class="field">
         <span>Metadata column</span>
-        <select value={concept?.column ?? ''} onChange={(e) => pickColumn((e.target as HTMLSelectElement).value)} aria-label="Concept column">
+        <select
+          value={concept?.column ?? ''}
+          onChange={(e) => pickColumn((e.target as HTMLSelectElement).value)}
+          aria-label="Concept column"
+        >
           {!concept && <option value="">choose…</option>}
-          {cols.map((c) => <option value={c.name}>{c.name}</option>)}
+          {cols.map((c) => (
+            <option value={c.name}>{c.name}</option>
+          ))}
         </select>
       </label>
-      {!concept && <p class="hint" data-testid="concept-ask">No concept yet: choose a column, then the values that show the concept (a first one is chosen only when a column splits the rows at least 5 % / 95 %).</p>}
+      {!concept && (
+        <p class="hint" data-testid="concept-ask">
+          No concept yet: choose a column, then the values that show the concept (a first one is chosen only when a
+          column splits the rows at least 5 % / 95 %).
+        </p>
+      )}
       {concept?.kind === 'threshold' && (
         <label class="field">
           <span>Positive when value ≥</span>
-          <input type="number" step="any" value={concept.threshold} aria-label="Concept threshold"
+          <input
+            type="number"
+            step="any"
+            value={concept.threshold}
+            aria-label="Concept threshold"
             onChange={(e) => {
               const t = Number((e.target as HTMLInputElement).value);
               if (Number.isFinite(t)) void setConcept({ ...concept, threshold: t });
-            }} />
+            }}
+          />
         </label>
       )}
       {concept?.kind === 'values' && column && (
         <div class="field">
           <span>Values that show the concept</span>
-          <ValuePicker column={column} selected={concept.positives} label="Positive values"
-            onChange={(positives) => { handPicked.value = dataset.value; void setConcept({ ...concept, positives }); }} />
-          {isDefault && <p class="hint" data-testid="concept-default">Chose “{chosen.value}” as the concept: {chosen.reason}. Choose other values above.</p>}
+          <ValuePicker
+            column={column}
+            selected={concept.positives}
+            label="Positive values"
+            onChange={(positives) => {
+              handPicked.value = dataset.value;
+              void setConcept({ ...concept, positives });
+            }}
+          />
+          {isDefault && (
+            <p class="hint" data-testid="concept-default">
+              Chose “{chosen.value}” as the concept: {chosen.reason}. Choose other values above.
+            </p>
+          )}
         </div>
       )}
       {column?.kind === 'number' && concept?.kind === 'values' && (
-        <button type="button" class="link" onClick={() => void setConcept({ column: column.name, kind: 'threshold', threshold: median(column) })}>use a threshold instead</button>
+        <button
+          type="button"
+          class="link"
+          onClick={() => void setConcept({ column: column.name, kind: 'threshold', threshold: median(column) })}
+        >
+          use a threshold instead
+        </button>
       )}
       {column?.kind === 'number' && concept?.kind === 'threshold' && (
-        <button type="button" class="link" onClick={() => byValues(column)}>pick values instead</button>
+        <button type="button" class="link" onClick={() => byValues(column)}>
+          pick values instead
+        </button>
       )}
-      {y && <p class="hint">{formatCount(positives)} of {countOf(y.length, 'row')} show the concept.</p>}
+      {y && (
+        <p class="hint">
+          {formatCount(positives)} of {countOf(y.length, 'row')} show the concept.
+        </p>
+      )}
     </section>
   );
 }

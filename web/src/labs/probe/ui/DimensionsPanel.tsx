@@ -2,7 +2,18 @@
 // certified |Δ_γ| of the judged probability (each with its interval: sound bounds from branch and bound
 // on the two one-sided boxes of that dimension) and LIME's top k beside them, an honest note on what a
 // dimension of an embedding is, and the CSV of every dimension (the header of `gpprobe explain`).
-import { cancelQueryExplanation, explainingRow, explainRow, PROBE_EXPLAIN_FORM, probeExplainSettings, queryExplanation, queryExplanationCsv, topDimensions, updateProbeExplainSettings, type DimensionRow } from '../state/explain_store.ts';
+import {
+  cancelQueryExplanation,
+  explainingRow,
+  explainRow,
+  PROBE_EXPLAIN_FORM,
+  probeExplainSettings,
+  queryExplanation,
+  queryExplanationCsv,
+  topDimensions,
+  updateProbeExplainSettings,
+  type DimensionRow,
+} from '../state/explain_store.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
 import { dataset, probeBasis, selected } from '../../../common/state/store.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
@@ -15,7 +26,8 @@ import './dimensions.css';
  * tight certified interval is not shown as a point. */
 export function intervalText(lower: number, upper: number): string {
   for (let digits = 3; digits <= 6; digits++) {
-    const a = lower.toPrecision(digits), b = upper.toPrecision(digits);
+    const a = lower.toPrecision(digits),
+      b = upper.toPrecision(digits);
     if (a !== b || digits === 6) return `[${a}, ${b}]`;
   }
   return `[${lower}, ${upper}]`;
@@ -24,7 +36,9 @@ export function intervalText(lower: number, upper: number): string {
 const sign = (r: DimensionRow) => (r.deltaLower > 0 ? 'raises' : r.deltaUpper < 0 ? 'lowers' : 'either way');
 
 export function DimensionsPanel() {
-  const row = selected.value, d = dataset.value, s = probeExplainSettings.value;
+  const row = selected.value,
+    d = dataset.value,
+    s = probeExplainSettings.value;
   const problems = problemsIn(PROBE_EXPLAIN_FORM);
   if (row === null || !d) return null;
   const result = queryExplanation.value?.row === row ? queryExplanation.value : null;
@@ -34,37 +48,104 @@ export function DimensionsPanel() {
     <div class="certify-panel dimensions-panel" data-testid="dimensions-panel">
       <h3>Which dimensions matter</h3>
       <div class="row">
-        <MinNumberField label="γ" ariaLabel="explain gamma" form={PROBE_EXPLAIN_FORM} value={s.gamma} min={0} onChange={(gamma) => updateProbeExplainSettings({ gamma })} />
-        <MinNumberField label="top k" ariaLabel="explain top k" form={PROBE_EXPLAIN_FORM} value={s.top} min={1} step="1" onChange={(top) => updateProbeExplainSettings({ top })} />
-        <MinNumberField label="LIME samples" ariaLabel="explain lime samples" form={PROBE_EXPLAIN_FORM} value={s.limeSamples} min={0} step="1"
-          onChange={(limeSamples) => updateProbeExplainSettings({ limeSamples: Math.round(limeSamples) })} />
+        <MinNumberField
+          label="γ"
+          ariaLabel="explain gamma"
+          form={PROBE_EXPLAIN_FORM}
+          value={s.gamma}
+          min={0}
+          onChange={(gamma) => updateProbeExplainSettings({ gamma })}
+        />
+        <MinNumberField
+          label="top k"
+          ariaLabel="explain top k"
+          form={PROBE_EXPLAIN_FORM}
+          value={s.top}
+          min={1}
+          step="1"
+          onChange={(top) => updateProbeExplainSettings({ top })}
+        />
+        <MinNumberField
+          label="LIME samples"
+          ariaLabel="explain lime samples"
+          form={PROBE_EXPLAIN_FORM}
+          value={s.limeSamples}
+          min={0}
+          step="1"
+          onChange={(limeSamples) => updateProbeExplainSettings({ limeSamples: Math.round(limeSamples) })}
+        />
         <label class="field compact">
           <span>LIME's "off"</span>
-          <select aria-label="explain baseline" title="What LIME switches a dimension off to" value={s.baseline} onChange={(e) => updateProbeExplainSettings({ baseline: e.currentTarget.value === 'zero' ? 'zero' : 'mean' })}>
+          <select
+            aria-label="explain baseline"
+            title="What LIME switches a dimension off to"
+            value={s.baseline}
+            onChange={(e) =>
+              updateProbeExplainSettings({ baseline: e.currentTarget.value === 'zero' ? 'zero' : 'mean' })
+            }
+          >
             <option value="mean">mean</option>
             <option value="zero">0</option>
           </select>
         </label>
       </div>
-      {problems.length > 0 && <ul class="field-error">{problems.map((x) => <li>{x}</li>)}</ul>}
+      {problems.length > 0 && (
+        <ul class="field-error">
+          {problems.map((x) => (
+            <li>{x}</li>
+          ))}
+        </ul>
+      )}
       <div class="row">
-        <button type="button" class="small" disabled={busy} onClick={() => void explainRow(row)}>Explain row {row}</button>
-        {busy && <button type="button" class="small" onClick={cancelQueryExplanation}>Cancel</button>}
-        {result && <button type="button" class="small" data-testid="dimensions-csv"
-          onClick={() => saveBlob(new Blob([queryExplanationCsv(result)], { type: 'text/csv' }), `explain-row-${result.row}.csv`)}>CSV</button>}
+        <button type="button" class="small" disabled={busy} onClick={() => void explainRow(row)}>
+          Explain row {row}
+        </button>
+        {busy && (
+          <button type="button" class="small" onClick={cancelQueryExplanation}>
+            Cancel
+          </button>
+        )}
+        {result && (
+          <button
+            type="button"
+            class="small"
+            data-testid="dimensions-csv"
+            onClick={() =>
+              saveBlob(new Blob([queryExplanationCsv(result)], { type: 'text/csv' }), `explain-row-${result.row}.csv`)
+            }
+          >
+            CSV
+          </button>
+        )}
       </div>
       {result && top && (
         <div class="certify-result" data-testid="dimensions-result">
-          <p class="hint">Δ of dimension i: how much the judged probability's range moves when a* moves by up to γ = {result.settings.gamma} along
-            i only, up minus down (both extremes, certified); positive: raising i raises it.
-            {result.basis !== probeBasis.value ? ' The probe has changed since: explain again.' : ''}</p>
+          <p class="hint">
+            Δ of dimension i: how much the judged probability's range moves when a* moves by up to γ ={' '}
+            {result.settings.gamma} along i only, up minus down (both extremes, certified); positive: raising i raises
+            it.
+            {result.basis !== probeBasis.value ? ' The probe has changed since: explain again.' : ''}
+          </p>
           <div class="dimensions-tables">
             <table class="certify-table" data-testid="dimensions-delta">
-              <caption>certified Δ_γ (top {top.delta.length} of {result.explanation.features.length})</caption>
-              <thead><tr><th scope="col">dim</th><th scope="col">Δ interval</th><th scope="col">Δ</th><th scope="col">effect</th></tr></thead>
+              <caption>
+                certified Δ_γ (top {top.delta.length} of {result.explanation.features.length})
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">dim</th>
+                  <th scope="col">Δ interval</th>
+                  <th scope="col">Δ</th>
+                  <th scope="col">effect</th>
+                </tr>
+              </thead>
               <tbody>
                 {top.delta.map((r) => (
-                  <tr data-testid="dimensions-row" data-dimension={r.dimension} data-value={`${r.deltaLower},${r.deltaUpper}`}>
+                  <tr
+                    data-testid="dimensions-row"
+                    data-dimension={r.dimension}
+                    data-value={`${r.deltaLower},${r.deltaUpper}`}
+                  >
                     <th scope="row">{r.dimension}</th>
                     <td class="num">{intervalText(r.deltaLower, r.deltaUpper)}</td>
                     <td class="num">{r.delta.toPrecision(3)}</td>
@@ -76,26 +157,40 @@ export function DimensionsPanel() {
             {top.lime.length > 0 && (
               <table class="certify-table" data-testid="dimensions-lime">
                 <caption>LIME (local linear surrogate)</caption>
-                <thead><tr><th scope="col">dim</th><th scope="col">coefficient</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">dim</th>
+                    <th scope="col">coefficient</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {top.lime.map((r) => (
-                    <tr data-testid="dimensions-lime-row" data-dimension={r.dimension}><th scope="row">{r.dimension}</th><td class="num">{formatMeasure(r.lime)}</td></tr>
+                    <tr data-testid="dimensions-lime-row" data-dimension={r.dimension}>
+                      <th scope="row">{r.dimension}</th>
+                      <td class="num">{formatMeasure(r.lime)}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
             )}
           </div>
           <p class="hint" data-testid="dimensions-status">
-            {result.explanation.unconverged > 0 ? `${result.explanation.unconverged} searches stopped at their limit (their intervals are valid, only wider). ` : ''}
-            {result.explanation.features.length} dimensions × 4 certified searches in {(result.seconds * 1000).toFixed(0)} ms.
-            {top.lime.length > 0 && ` LIME: ${result.settings.limeSamples} samples, weighted R² ${formatMeasure(result.explanation.limeScore[0])}.`}
+            {result.explanation.unconverged > 0
+              ? `${result.explanation.unconverged} searches stopped at their limit (their intervals are valid, only wider). `
+              : ''}
+            {result.explanation.features.length} dimensions × 4 certified searches in{' '}
+            {(result.seconds * 1000).toFixed(0)} ms.
+            {top.lime.length > 0 &&
+              ` LIME: ${result.settings.limeSamples} samples, weighted R² ${formatMeasure(result.explanation.limeScore[0])}.`}
           </p>
-          <p class="hint" data-testid="dimensions-note">What a dimension means here: a coordinate of the embedding, nothing more. Embedding models
-            spread a concept over many coordinates and a single coordinate rarely has a meaning of its own; rotating the embedding would
-            change every number here and none of the probe's verdicts. Read the list as “the probe's verdict for this query is most
-            sensitive along these axes of this embedding”, a statement about the probe and this representation, not about the input.
-            LIME's coefficients are a linear fit to on/off switches of each coordinate (to LIME's “off” value), so they answer another
-            question, and are not certified.</p>
+          <p class="hint" data-testid="dimensions-note">
+            What a dimension means here: a coordinate of the embedding, nothing more. Embedding models spread a concept
+            over many coordinates and a single coordinate rarely has a meaning of its own; rotating the embedding would
+            change every number here and none of the probe's verdicts. Read the list as “the probe's verdict for this
+            query is most sensitive along these axes of this embedding”, a statement about the probe and this
+            representation, not about the input. LIME's coefficients are a linear fit to on/off switches of each
+            coordinate (to LIME's “off” value), so they answer another question, and are not certified.
+          </p>
         </div>
       )}
     </div>

@@ -24,7 +24,9 @@ function topRows(gain: Float64Array, candidates: ArrayLike<number>, skip: Set<nu
 }
 
 export function LabelSuggestions() {
-  const r = results.value, v = verdict.value, subset = queryRows.value;
+  const r = results.value,
+    v = verdict.value,
+    subset = queryRows.value;
   const [added, setAdded] = useState<number | null>(null);
   const current = v && r && v.basis === r.basis ? v : null;
   const rows = useMemo(() => {
@@ -33,28 +35,68 @@ export function LabelSuggestions() {
     return topRows(current.run.knowledgeGain, candidates, new Set(r.observations), SHOWN);
   }, [current, subset]);
   if (!r?.labels || !current) return null;
-  const y = r.labels, gain = current.run.knowledgeGain;
+  const y = r.labels,
+    gain = current.run.knowledgeGain;
   return (
     <section class="card suggestions-card" aria-labelledby="suggestions-heading" data-testid="label-suggestions">
       <h2 id="suggestions-heading">Label next</h2>
       {added !== null && (
-        <p class="hint">Added row {added} as an observation. <button type="button" class="link" onClick={() => { undo(); setAdded(null); }}>Undo</button></p>
+        <p class="hint">
+          Added row {added} as an observation.{' '}
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              undo();
+              setAdded(null);
+            }}
+          >
+            Undo
+          </button>
+        </p>
       )}
-      {rows.length === 0 ? <p class="hint">No query row is left to add.</p> : (
+      {rows.length === 0 ? (
+        <p class="hint">No query row is left to add.</p>
+      ) : (
         <ol class="suggestions">
           {rows.map((row) => (
             <li data-row={row}>
               <Thumbnail row={row} size={28} />
-              <button type="button" class="link row-link" onClick={() => { selected.value = row; }} title="Select this row">row {row}</button>
+              <button
+                type="button"
+                class="link row-link"
+                onClick={() => {
+                  selected.value = row;
+                }}
+                title="Select this row"
+              >
+                row {row}
+              </button>
               <span class={`swatch ${y[row] ? 'positive' : 'negative'}`} />
-              <span class="suggestion-label" title={y[row] ? 'shows the concept' : 'does not show the concept'}>{y[row] ? 'positive' : 'negative'}</span>
-              <span class="gain" title="Expected rise of the knowledge score at this row from its label">+{formatMeasure(gain[row])}</span>
-              <button type="button" class="small" onClick={() => { toggleObservation(row); setAdded(row); }}>Add as observation</button>
+              <span class="suggestion-label" title={y[row] ? 'shows the concept' : 'does not show the concept'}>
+                {y[row] ? 'positive' : 'negative'}
+              </span>
+              <span class="gain" title="Expected rise of the knowledge score at this row from its label">
+                +{formatMeasure(gain[row])}
+              </span>
+              <button
+                type="button"
+                class="small"
+                onClick={() => {
+                  toggleObservation(row);
+                  setAdded(row);
+                }}
+              >
+                Add as observation
+              </button>
             </li>
           ))}
         </ol>
       )}
-      <p class="caption">Ranked by the expected rise of the knowledge score (1 − latent variance / prior variance) at the row if it were added as an observation with its label; the rows the probe knows least about come first, outliers included.</p>
+      <p class="caption">
+        Ranked by the expected rise of the knowledge score (1 − latent variance / prior variance) at the row if it were
+        added as an observation with its label; the rows the probe knows least about come first, outliers included.
+      </p>
     </section>
   );
 }

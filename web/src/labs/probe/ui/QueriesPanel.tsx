@@ -15,21 +15,37 @@ export function QueriesPanel() {
       <h3 id="queries-heading">Queries</h3>
       <label class="field">
         <span>Show</span>
-        <select aria-label="Query subset column" value={subset.kind === 'values' ? subset.column : ''}
+        <select
+          aria-label="Query subset column"
+          value={subset.kind === 'values' ? subset.column : ''}
           onChange={(e) => {
             const name = (e.target as HTMLSelectElement).value;
             const c = cols.find((x) => x.name === name);
-            commit({ ...s, queries: c ? { kind: 'values', column: name, values: distinctValues(c, 1) } : { kind: 'all' } });
-          }}>
+            commit({
+              ...s,
+              queries: c ? { kind: 'values', column: name, values: distinctValues(c, 1) } : { kind: 'all' },
+            });
+          }}
+        >
           <option value="">every row</option>
-          {cols.map((c) => <option value={c.name}>rows by {c.name}</option>)}
+          {cols.map((c) => (
+            <option value={c.name}>rows by {c.name}</option>
+          ))}
         </select>
       </label>
       {subset.kind === 'values' && column && (
-        <ValuePicker column={column} selected={subset.values} label="Query subset values"
-          onChange={(values) => commit({ ...s, queries: { ...subset, values } })} />
+        <ValuePicker
+          column={column}
+          selected={subset.values}
+          label="Query subset values"
+          onChange={(values) => commit({ ...s, queries: { ...subset, values } })}
+        />
       )}
-      {queryRows.value && <p class="hint">{queryRows.value.length.toLocaleString()} query rows shown in the plots, the table and the export.</p>}
+      {queryRows.value && (
+        <p class="hint">
+          {queryRows.value.length.toLocaleString()} query rows shown in the plots, the table and the export.
+        </p>
+      )}
     </section>
   );
 }

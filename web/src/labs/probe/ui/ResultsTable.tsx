@@ -18,7 +18,11 @@ export const MEASURE_COLUMNS: { key: keyof ProbeScores; label: string; range?: [
   { key: 'oodScore', label: 'OOD score' },
 ];
 
-type SortKey = { kind: 'row' } | { kind: 'measure'; key: keyof ProbeScores } | { kind: 'column'; name: string } | { kind: 'observation' };
+type SortKey =
+  | { kind: 'row' }
+  | { kind: 'measure'; key: keyof ProbeScores }
+  | { kind: 'column'; name: string }
+  | { kind: 'observation' };
 
 interface Props {
   scores: ProbeScores | null;
@@ -37,7 +41,19 @@ interface Props {
   height?: number;
 }
 
-export function ResultsTable({ scores, columns, rows: total, subset, labels, observations, selected, onSelect, onToggleObservation, thumbnail, height = 420 }: Props) {
+export function ResultsTable({
+  scores,
+  columns,
+  rows: total,
+  subset,
+  labels,
+  observations,
+  selected,
+  onSelect,
+  onToggleObservation,
+  thumbnail,
+  height = 420,
+}: Props) {
   const rows = subset ? subset.length : total;
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: { kind: 'row' }, descending: false });
   const [scrollTop, setScrollTop] = useState(0);
@@ -75,15 +91,25 @@ export function ResultsTable({ scores, columns, rows: total, subset, labels, obs
     const active = JSON.stringify(sort.key) === JSON.stringify(key);
     return (
       <th class={numeric ? 'num' : ''} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-        <button type="button" class="sort" onClick={() => setSort({ key, descending: active ? !sort.descending : key.kind === 'measure' })}>
-          {label}{active ? (sort.descending ? ' ▼' : ' ▲') : ''}
+        <button
+          type="button"
+          class="sort"
+          onClick={() => setSort({ key, descending: active ? !sort.descending : key.kind === 'measure' })}
+        >
+          {label}
+          {active ? (sort.descending ? ' ▼' : ' ▲') : ''}
         </button>
       </th>
     );
   };
   return (
     <section class="card table-card" aria-label="Results table">
-      <div class="table-viewport" ref={viewport} style={{ height: `${height}px` }} onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}>
+      <div
+        class="table-viewport"
+        ref={viewport}
+        style={{ height: `${height}px` }}
+        onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}
+      >
         <table class="results" role="grid" aria-rowcount={rows}>
           <thead>
             <tr>
@@ -98,16 +124,36 @@ export function ResultsTable({ scores, columns, rows: total, subset, labels, obs
           <tbody>
             <tr style={{ height: `${first * ROW_HEIGHT}px` }} aria-hidden="true" />
             {Array.from({ length: Math.max(0, last - first) }, (_, k) => rowAt(first + k)).map((row) => (
-              <tr key={row} class={row === selected ? 'selected' : ''} onClick={() => onSelect(row)} aria-selected={row === selected} style={{ height: `${ROW_HEIGHT}px` }}>
+              <tr
+                key={row}
+                class={row === selected ? 'selected' : ''}
+                onClick={() => onSelect(row)}
+                aria-selected={row === selected}
+                style={{ height: `${ROW_HEIGHT}px` }}
+              >
                 <td class="num">{row}</td>
                 <td>
-                  <input type="checkbox" checked={observations.has(row)} aria-label={`Observation ${row}`}
-                    onClick={(e) => e.stopPropagation()} onChange={() => onToggleObservation(row)} />
+                  <input
+                    type="checkbox"
+                    checked={observations.has(row)}
+                    aria-label={`Observation ${row}`}
+                    onClick={(e) => e.stopPropagation()}
+                    onChange={() => onToggleObservation(row)}
+                  />
                 </td>
                 {thumbnail && <td class="thumb">{thumbnail(row)}</td>}
-                {labels && <td><span class={`swatch ${labels[row] ? 'positive' : 'negative'}`} />{labels[row] ? 'yes' : 'no'}</td>}
-                {MEASURE_COLUMNS.map((m) => <td class="num">{scores ? formatMeasure(scores[m.key][row]) : '…'}</td>)}
-                {shown.map((c) => <td class={c.kind === 'number' ? 'num' : ''}>{cellText(c, row)}</td>)}
+                {labels && (
+                  <td>
+                    <span class={`swatch ${labels[row] ? 'positive' : 'negative'}`} />
+                    {labels[row] ? 'yes' : 'no'}
+                  </td>
+                )}
+                {MEASURE_COLUMNS.map((m) => (
+                  <td class="num">{scores ? formatMeasure(scores[m.key][row]) : '…'}</td>
+                ))}
+                {shown.map((c) => (
+                  <td class={c.kind === 'number' ? 'num' : ''}>{cellText(c, row)}</td>
+                ))}
               </tr>
             ))}
             <tr style={{ height: `${(rows - last) * ROW_HEIGHT}px` }} aria-hidden="true" />

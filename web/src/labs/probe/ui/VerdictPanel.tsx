@@ -17,9 +17,12 @@ const percent = (confidence: number) => `${+(100 * confidence).toFixed(1)}%`;
 /** What is missing from the observations for the probe to say anything, or null. */
 function missingClass(observations: number[], labels: Uint8Array): string | null {
   const positives = observations.filter((row) => labels[row] === 1).length;
-  if (observations.length === 0) return 'No observations: the probe shows its prior (judged probability ½ everywhere). Draw observations per class or click rows to add them.';
-  if (positives === 0) return `No positive observation: all ${countOf(observations.length, 'observation')} do not show the concept, so the probe has never seen it and judges every row below ½. Draw per class, or add rows that show the concept.`;
-  if (positives === observations.length) return `No negative observation: all ${countOf(observations.length, 'observation')} show the concept, so the probe has never seen a row without it and judges every row above ½. Draw per class, or add rows that do not show it.`;
+  if (observations.length === 0)
+    return 'No observations: the probe shows its prior (judged probability ½ everywhere). Draw observations per class or click rows to add them.';
+  if (positives === 0)
+    return `No positive observation: all ${countOf(observations.length, 'observation')} do not show the concept, so the probe has never seen it and judges every row below ½. Draw per class, or add rows that show the concept.`;
+  if (positives === observations.length)
+    return `No negative observation: all ${countOf(observations.length, 'observation')} show the concept, so the probe has never seen a row without it and judges every row above ½. Draw per class, or add rows that do not show it.`;
   return null;
 }
 
@@ -28,9 +31,11 @@ function Numbers({ loo }: { loo: LeaveOneOut }) {
   const interval = (value: number, upper: number) => (Number.isFinite(upper) ? <> ± {f2(upper - value)}</> : null);
   return (
     <p class="verdict-numbers">
-      AUROC <strong data-testid="loo-auroc">{Number.isFinite(loo.auroc) ? f2(loo.auroc) : '—'}</strong>{interval(loo.auroc, loo.aurocUpper)}
-      {' '}· log loss <strong data-testid="loo-log-loss">{Number.isFinite(loo.logLoss) ? f2(loo.logLoss) : '—'}</strong>{interval(loo.logLoss, loo.logLossUpper)} nats
-      {' '}· {countOf(loo.positives + loo.negatives, 'observation')} ({loo.positives} positive, {loo.negatives} negative)
+      AUROC <strong data-testid="loo-auroc">{Number.isFinite(loo.auroc) ? f2(loo.auroc) : '—'}</strong>
+      {interval(loo.auroc, loo.aurocUpper)} · log loss{' '}
+      <strong data-testid="loo-log-loss">{Number.isFinite(loo.logLoss) ? f2(loo.logLoss) : '—'}</strong>
+      {interval(loo.logLoss, loo.logLossUpper)} nats · {countOf(loo.positives + loo.negatives, 'observation')} (
+      {loo.positives} positive, {loo.negatives} negative)
     </p>
   );
 }
@@ -40,15 +45,21 @@ function Conclusion({ loo }: { loo: LeaveOneOut }) {
     return <p class="verdict-line too_few">Too few observations to judge: the check needs at least 2 of each class.</p>;
   }
   if (loo.verdict === 'separates') {
-    return <p class="verdict-line separates">✓ These observations separate the concept in this embedding: judged by the probe fitted on the others, they are ranked better than chance (the AUROC’s {percent(loo.confidence)} interval lies above ½).</p>;
+    return (
+      <p class="verdict-line separates">
+        ✓ These observations separate the concept in this embedding: judged by the probe fitted on the others, they are
+        ranked better than chance (the AUROC’s {percent(loo.confidence)} interval lies above ½).
+      </p>
+    );
   }
-  const low = loo.aurocLower, high = loo.aurocUpper;
+  const low = loo.aurocLower,
+    high = loo.aurocUpper;
   return (
     <p class="verdict-line chance" role="alert">
       ⚠ These observations do not separate the concept in this embedding. Judged by the probe fitted on the others, they
-      are ranked (AUROC between {f2(Math.max(0, low))} and {f2(Math.min(1, high))}; ½ is chance) or predicted (log loss
-      {' '}{f2(loo.logLoss)} nats; log 2 = 0.69 is a coin's) no better than chance, so judged probabilities near 0 or 1 here are
-      not evidence of the concept. Add observations, or try another concept or embedding.
+      are ranked (AUROC between {f2(Math.max(0, low))} and {f2(Math.min(1, high))}; ½ is chance) or predicted (log loss{' '}
+      {f2(loo.logLoss)} nats; log 2 = 0.69 is a coin's) no better than chance, so judged probabilities near 0 or 1 here
+      are not evidence of the concept. Add observations, or try another concept or embedding.
     </p>
   );
 }
@@ -65,12 +76,30 @@ export function VerdictPanel() {
   const loo = v?.run.leaveOneOut;
   return (
     <div class="verdict-row">
-      <section class="card verdict-card" aria-labelledby="verdict-heading" data-testid="verdict" data-verdict={missing ? 'missing-class' : loo?.verdict ?? 'pending'}>
+      <section
+        class="card verdict-card"
+        aria-labelledby="verdict-heading"
+        data-testid="verdict"
+        data-verdict={missing ? 'missing-class' : (loo?.verdict ?? 'pending')}
+      >
         <h2 id="verdict-heading">Leave-one-out check</h2>
-        {missing && <p class="verdict-line chance" role="alert" data-testid="missing-class">⚠ {missing}</p>}
+        {missing && (
+          <p class="verdict-line chance" role="alert" data-testid="missing-class">
+            ⚠ {missing}
+          </p>
+        )}
         {!missing && !loo && <p class="hint">Checking each observation against the probe fitted on the others…</p>}
-        {!missing && loo && <><Numbers loo={loo} /><Conclusion loo={loo} /></>}
-        <p class="caption">Each observation is judged by the probe fitted on all the others, in closed form (no refits). ± marks the core’s {loo ? `${percent(loo.confidence)} ` : ''}normal interval: that level’s normal quantile times DeLong's standard error for the AUROC, times sd / √O for the mean log loss.</p>
+        {!missing && loo && (
+          <>
+            <Numbers loo={loo} />
+            <Conclusion loo={loo} />
+          </>
+        )}
+        <p class="caption">
+          Each observation is judged by the probe fitted on all the others, in closed form (no refits). ± marks the
+          core’s {loo ? `${percent(loo.confidence)} ` : ''}normal interval: that level’s normal quantile times DeLong's
+          standard error for the AUROC, times sd / √O for the mean log loss.
+        </p>
       </section>
       <LabelSuggestions />
     </div>

@@ -11,7 +11,12 @@ export const probeCertifyHandlers: Handlers<ProbeCertifyRequests, 'probe'> = {
   'probe-certify': (r, c) => {
     const start = performance.now();
     c.progress({ stage: 'fitting the probe', done: 0, total: 1 });
-    const probe = c.engines.probe.fitProbe({ observations: r.observations, labels: r.labels, epsilon: r.epsilon, strength: r.strength });
+    const probe = c.engines.probe.fitProbe({
+      observations: r.observations,
+      labels: r.labels,
+      epsilon: r.epsilon,
+      strength: r.strength,
+    });
     try {
       const certificate = probe.certify(r.query, { ...r.options, onProgress: throttled(c, 'certifying') });
       return { certificate, seconds: (performance.now() - start) / 1000 };

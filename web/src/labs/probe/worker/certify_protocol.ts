@@ -25,4 +25,7 @@ export interface ProbeCertifyRequests {
   'probe-certify': { request: ProbeCertifyRequest; result: { certificate: ProbeCertificate; seconds: number } };
 }
 
-export const PROBE_CERTIFY_POLICIES: Policies<ProbeCertifyRequests> = { 'embedding-rows': 'none', 'probe-certify': 'terminate' };
+export const PROBE_CERTIFY_POLICIES: Policies<ProbeCertifyRequests> = {
+  'embedding-rows': 'none',
+  'probe-certify': 'terminate',
+};

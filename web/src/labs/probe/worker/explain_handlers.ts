@@ -16,10 +16,18 @@ export const probeExplainHandlers: Handlers<ProbeExplainRequests, 'probe'> = {
   'probe-explain': (r, c) => {
     const start = performance.now();
     c.progress({ stage: 'fitting the probe', done: 0, total: 1 });
-    const probe = c.engines.probe.fitProbe({ observations: r.observations, labels: r.labels, epsilon: r.epsilon, strength: r.strength });
+    const probe = c.engines.probe.fitProbe({
+      observations: r.observations,
+      labels: r.labels,
+      epsilon: r.epsilon,
+      strength: r.strength,
+    });
     try {
       const explanation = explainProbe(probe, Float64Array.from(r.query), {
-        gamma: r.gamma, tolerance: r.tolerance, limeSamples: r.limeSamples, seed: r.seed,
+        gamma: r.gamma,
+        tolerance: r.tolerance,
+        limeSamples: r.limeSamples,
+        seed: r.seed,
         baseline: r.baseline === 'mean' ? observationMean(r.observations) : null,
         onProgress: throttled(c, 'explaining'),
       });

@@ -3,7 +3,15 @@
 // streamed_data.ts), keeps the probe up to date with the session's observations and scores every row in
 // chunks (cancel between chunks), and answers the views' smaller questions (map, beliefs, envelope, the
 // observation draw). Every number comes from the core.
-import { beliefAtObservedPoint, beliefEnvelope, betaDensities, logitNormalDensities, principalComponents, priorBelief, type Belief } from '../../../engine/probe/analysis.ts';
+import {
+  beliefAtObservedPoint,
+  beliefEnvelope,
+  betaDensities,
+  logitNormalDensities,
+  principalComponents,
+  priorBelief,
+  type Belief,
+} from '../../../engine/probe/analysis.ts';
 import type { ProbeEngine, ProbeScores } from '../../../engine/probe/probe_engine.ts';
 import { embeddingsId, probeFileBytes } from '../../../engine/probe/probe_file.ts';
 import { loadDataset, type Dataset } from '../../../io/load_files.ts';
@@ -17,7 +25,13 @@ import { fitStreamedProbe, scoreStreamedMain, streamedMap } from '../../../commo
 
 function summary(role: DatasetRole, d: Dataset): DatasetSummary {
   return {
-    role, name: d.name, files: d.files, rows: d.embeddings.rows, cols: d.embeddings.cols, columns: d.columns, notes: d.notes,
+    role,
+    name: d.name,
+    files: d.files,
+    rows: d.embeddings.rows,
+    cols: d.embeddings.cols,
+    columns: d.columns,
+    notes: d.notes,
     ...(d.sprite ? { sprite: d.sprite } : {}),
   };
 }
@@ -58,22 +72,43 @@ function adoptStreamed(dataset: StreamedDataset, signal: AbortSignal): DatasetSu
     delete loaded.ood;
   }
   return {
-    role: 'main', name: dataset.name, files: dataset.files, rows: embeddings.rows, cols: embeddings.cols,
-    columns: dataset.columns, notes: dataset.notes, streamed: true,
+    role: 'main',
+    name: dataset.name,
+    files: dataset.files,
+    rows: embeddings.rows,
+    cols: embeddings.cols,
+    columns: dataset.columns,
+    notes: dataset.notes,
+    streamed: true,
   };
 }
 
 /** The probe run of a streamed main dataset (streamed_data.ts): the file is read once per new probe. */
-async function streamedProbe(r: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array }, c: HandlerContext<'probe'>): Promise<ProbeRun> {
-  const main = streamed.main!, ood = loaded.ood?.resident;
+async function streamedProbe(
+  r: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array },
+  c: HandlerContext<'probe'>,
+): Promise<ProbeRun> {
+  const main = streamed.main!,
+    ood = loaded.ood?.resident;
   const start = performance.now();
   const total = main.rows.rows + (ood?.rows ?? 0);
-  const run = await scoreStreamedMain(c.engines.probe, main, r, c, total, async (probe) => (ood ? probe.scoreAsync(ood, {
-    signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring the OOD set', done: main.rows.rows + done, total }),
-  }) : null));
+  const run = await scoreStreamedMain(c.engines.probe, main, r, c, total, async (probe) =>
+    ood
+      ? probe.scoreAsync(ood, {
+          signal: c.signal,
+          chunkRows: 4096,
+          onProgress: ({ done }) => c.progress({ stage: 'scoring the OOD set', done: main.rows.rows + done, total }),
+        })
+      : null,
+  );
   return {
-    scores: run.scores, oodScores: run.also, space: run.space, observationCount: run.observationCount, update: { kind: 'fit' },
-    fullPasses: run.fullPass ? 1 : 0, seconds: (performance.now() - start) / 1000,
+    scores: run.scores,
+    oodScores: run.also,
+    space: run.space,
+    observationCount: run.observationCount,
+    update: { kind: 'fit' },
+    fullPasses: run.fullPass ? 1 : 0,
+    seconds: (performance.now() - start) / 1000,
   };
 }
 
@@ -82,15 +117,22 @@ function loadOptions(c: HandlerContext<'probe'>) {
 }
 
 async function scoreAll(c: HandlerContext<'probe'>): Promise<{ scores: ProbeScores; oodScores: ProbeScores | null }> {
-  const main = mainData(), ood = loaded.ood?.resident;
+  const main = mainData(),
+    ood = loaded.ood?.resident;
   const total = main.rows + (ood?.rows ?? 0);
   // Kept with the probe: after an add or remove these are the rank-one-updated scores, no new pass.
   const scores = await session.scores('main', main, {
-    signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring', done, total }),
+    signal: c.signal,
+    chunkRows: 4096,
+    onProgress: ({ done }) => c.progress({ stage: 'scoring', done, total }),
   });
-  const oodScores = ood ? await session.scores('ood', ood, {
-    signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'scoring the OOD set', done: main.rows + done, total }),
-  }) : null;
+  const oodScores = ood
+    ? await session.scores('ood', ood, {
+        signal: c.signal,
+        chunkRows: 4096,
+        onProgress: ({ done }) => c.progress({ stage: 'scoring the OOD set', done: main.rows + done, total }),
+      })
+    : null;
   return { scores, oodScores };
 }
 
@@ -106,11 +148,16 @@ export const probeHandlers: Handlers<ProbeRequests, 'probe'> = {
   'load-files': async (r, c) => {
     if (r.role === 'main') {
       const big = await openStreamedDataset(r.files, {
-        signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+        signal: c.signal,
+        onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
       });
       if (big) return adoptStreamed(big, c.signal);
     }
-    const dataset = await loadDataset(r.files, { signal: c.signal, embedding: r.embedding, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }) });
+    const dataset = await loadDataset(r.files, {
+      signal: c.signal,
+      embedding: r.embedding,
+      onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+    });
     return adopt(c.engines.probe, r.role, dataset, c.signal);
   },
   'load-urls': async (r, c) => {
@@ -138,19 +185,33 @@ export const probeHandlers: Handlers<ProbeRequests, 'probe'> = {
     const start = performance.now();
     const passes = session.fullPasses;
     c.progress({ stage: 'fitting', done: 0, total: 1 });
-    const update = session.update(c.engines.probe, main, r.epsilon, r.strength, r.observations, r.labels, r.fresh ?? false);
+    const update = session.update(
+      c.engines.probe,
+      main,
+      r.epsilon,
+      r.strength,
+      r.observations,
+      r.labels,
+      r.fresh ?? false,
+    );
     const { scores, oodScores } = await scoreAll(c);
     const probe = session.probe!;
     return {
-      scores, oodScores, space: probe.space, observationCount: probe.observationCount, update,
-      fullPasses: session.fullPasses - passes, seconds: (performance.now() - start) / 1000,
+      scores,
+      oodScores,
+      space: probe.space,
+      observationCount: probe.observationCount,
+      update,
+      fullPasses: session.fullPasses - passes,
+      seconds: (performance.now() - start) / 1000,
     };
   },
   map: (_r, c) => {
     if (streamed.main) return streamedMap(c.engines.probe, streamed.main, c);
     const pc = principalComponents(c.engines.probe, mainData(), { k: 2, onProgress: c.progress });
     const n = pc.scores.length / 2;
-    const x = new Float64Array(n), y = new Float64Array(n);
+    const x = new Float64Array(n),
+      y = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       x[i] = pc.scores[2 * i];
       y[i] = pc.scores[2 * i + 1];
@@ -182,9 +243,18 @@ export const probeHandlers: Handlers<ProbeRequests, 'probe'> = {
       const probe = await fitStreamedProbe(c.engines.probe, big, r);
       try {
         return probeFileBytes({
-          epsilon: r.epsilon, strength: r.strength, space: probe.space,
-          observations: await big.rows.gatherRows(r.observations), labels: r.labels, observationRows: Array.from(r.observations),
-          data: { name: r.data, rows: big.rows.rows, cols: big.rows.cols, dtype: big.rows.dtype === 32 ? 'float32' : 'float64' },
+          epsilon: r.epsilon,
+          strength: r.strength,
+          space: probe.space,
+          observations: await big.rows.gatherRows(r.observations),
+          labels: r.labels,
+          observationRows: Array.from(r.observations),
+          data: {
+            name: r.data,
+            rows: big.rows.rows,
+            cols: big.rows.cols,
+            dtype: big.rows.dtype === 32 ? 'float32' : 'float64',
+          },
         });
       } finally {
         probe.dispose();
@@ -196,10 +266,19 @@ export const probeHandlers: Handlers<ProbeRequests, 'probe'> = {
     const current = session.observations;
     loaded.main!.id ??= await embeddingsId(main.view());
     return probeFileBytes({
-      epsilon: r.epsilon, strength: r.strength, space: session.probe!.space,
-      observations: main.gatherRows(current.map((o) => o.row)), labels: Uint8Array.from(current, (o) => o.label),
+      epsilon: r.epsilon,
+      strength: r.strength,
+      space: session.probe!.space,
+      observations: main.gatherRows(current.map((o) => o.row)),
+      labels: Uint8Array.from(current, (o) => o.label),
       observationRows: current.map((o) => o.row),
-      data: { name: r.data, rows: main.rows, cols: main.cols, dtype: main.dtype === 32 ? 'float32' : 'float64', ...(loaded.main!.id ? { sha256: loaded.main!.id } : {}) },
+      data: {
+        name: r.data,
+        rows: main.rows,
+        cols: main.cols,
+        dtype: main.dtype === 32 ? 'float32' : 'float64',
+        ...(loaded.main!.id ? { sha256: loaded.main!.id } : {}),
+      },
     });
   },
 };

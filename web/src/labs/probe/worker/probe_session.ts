@@ -66,11 +66,24 @@ export class ProbeSession {
    * Brings the probe to exactly `target` observations; returns what it did. `fresh`: fit anew in the
    * target's order even when an update would do (the numbers a new page computes, to the last bit).
    */
-  update(engine: ProbeEngine, embeddings: ResidentMatrix, epsilon: number, strength: number,
-    rows: Int32Array, labels: Uint8Array, fresh = false): ProbeUpdate {
+  update(
+    engine: ProbeEngine,
+    embeddings: ResidentMatrix,
+    epsilon: number,
+    strength: number,
+    rows: Int32Array,
+    labels: Uint8Array,
+    fresh = false,
+  ): ProbeUpdate {
     const target: Observation[] = Array.from(rows, (row, i) => ({ row, label: labels[i] }));
     const probe = this.#probe;
-    if (!fresh && probe && this.#embeddings === embeddings && this.#epsilon === epsilon && this.#strength === strength) {
+    if (
+      !fresh &&
+      probe &&
+      this.#embeddings === embeddings &&
+      this.#epsilon === epsilon &&
+      this.#strength === strength
+    ) {
       const plan = this.#plan(target);
       if (plan.removals.length + plan.additions.length <= Math.max(16, 0.25 * target.length)) {
         try {
@@ -81,7 +94,13 @@ export class ProbeSession {
         }
       }
     }
-    const fitted = engine.fitProbe({ observations: embeddings.gatherRows(rows), labels, epsilon, strength, expectedQueries: embeddings.rows });
+    const fitted = engine.fitProbe({
+      observations: embeddings.gatherRows(rows),
+      labels,
+      epsilon,
+      strength,
+      expectedQueries: embeddings.rows,
+    });
     this.#probe?.dispose();
     this.#probe = fitted;
     this.#epsilon = epsilon;
@@ -144,8 +163,13 @@ export class ProbeSession {
     }
   }
 
-  #changes(probe: Probe, embeddings: ResidentMatrix, plan: { removals: number[]; additions: Observation[] },
-    lead: ScoredQueries | undefined, follower: ScoredQueries | undefined): void {
+  #changes(
+    probe: Probe,
+    embeddings: ResidentMatrix,
+    plan: { removals: number[]; additions: Observation[] },
+    lead: ScoredQueries | undefined,
+    follower: ScoredQueries | undefined,
+  ): void {
     const change = (update: (k: ScoredQueries) => void, plain: () => void) => {
       if (lead) update(lead);
       else plain();
@@ -154,14 +178,20 @@ export class ProbeSession {
     // Highest index first, so earlier indices stay valid; each success is recorded before the next.
     for (let k = plan.removals.length - 1; k >= 0; k--) {
       const index = plan.removals[k];
-      change((kept) => kept.removeObservation(probe, index), () => probe.removeObservation(index));
+      change(
+        (kept) => kept.removeObservation(probe, index),
+        () => probe.removeObservation(index),
+      );
       this.#current.splice(index, 1);
     }
     if (plan.additions.length === 0) return;
     const added = embeddings.gatherRows(plan.additions.map((o) => o.row));
     plan.additions.forEach((o, k) => {
       const row = added.data.subarray(k * added.cols, (k + 1) * added.cols);
-      change((kept) => kept.addObservation(probe, row, o.label), () => probe.addObservation(row, o.label));
+      change(
+        (kept) => kept.addObservation(probe, row, o.label),
+        () => probe.addObservation(row, o.label),
+      );
       this.#current.push(o);
     });
   }

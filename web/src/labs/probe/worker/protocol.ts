@@ -51,8 +51,14 @@ export interface ProbeRun {
 export interface ProbeRequests {
   /** Main embeddings in a float .npy file above STREAM_ABOVE_BYTES are streamed from it (io/streamed_dataset.ts). */
   /** `embedding`: which of an uploaded Projector config's embeddings, when several tensors were uploaded. */
-  'load-files': { request: { role: DatasetRole; files: { blob: Blob; name: string }[]; embedding?: string }; result: DatasetSummary };
-  'load-urls': { request: { role: DatasetRole; name: string; urls: { url: string; name: string }[] }; result: DatasetSummary };
+  'load-files': {
+    request: { role: DatasetRole; files: { blob: Blob; name: string }[]; embedding?: string };
+    result: DatasetSummary;
+  };
+  'load-urls': {
+    request: { role: DatasetRole; name: string; urls: { url: string; name: string }[] };
+    result: DatasetSummary;
+  };
   /** The embeddings a projector_config.json offers (paths resolved to URLs). */
   'read-projector-config': { request: { url: string; name: string }; result: ProjectorEmbedding[] };
   /** One embedding of a Projector config, with its metadata and sprite sheet, as the main dataset. */
@@ -64,7 +70,10 @@ export interface ProbeRequests {
     request: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array; fresh?: boolean };
     result: ProbeRun;
   };
-  map: { request: Record<never, never>; result: { x: Float64Array; y: Float64Array; explained: [number, number]; totalVariance: number } };
+  map: {
+    request: Record<never, never>;
+    result: { x: Float64Array; y: Float64Array; explained: [number, number]; totalVariance: number };
+  };
   'belief-preview': {
     request: { epsilon: number; strength: number; grid: Float64Array };
     result: { prior: BeliefCurve; oneNegative: BeliefCurve; onePositiveOneNegative: BeliefCurve };
@@ -87,7 +96,16 @@ export interface ProbeRequests {
 }
 
 export const PROBE_POLICIES: Policies<ProbeRequests> = {
-  'load-files': 'between-chunks', 'load-urls': 'between-chunks', 'read-projector-config': 'between-chunks',
-  'load-projector': 'between-chunks', 'clear-dataset': 'none', probe: 'between-chunks', map: 'none',
-  'belief-preview': 'none', 'query-belief': 'none', envelope: 'none', 'draw-observations': 'none', 'export-probe': 'none',
+  'load-files': 'between-chunks',
+  'load-urls': 'between-chunks',
+  'read-projector-config': 'between-chunks',
+  'load-projector': 'between-chunks',
+  'clear-dataset': 'none',
+  probe: 'between-chunks',
+  map: 'none',
+  'belief-preview': 'none',
+  'query-belief': 'none',
+  envelope: 'none',
+  'draw-observations': 'none',
+  'export-probe': 'none',
 };

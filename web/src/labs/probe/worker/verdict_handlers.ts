@@ -18,7 +18,9 @@ export const verdictHandlers: Handlers<VerdictRequests, 'probe'> = {
       try {
         const leaveOneOut = probe.leaveOneOut();
         const knowledgeGain = await knowledgeGainStreamed(probe, big.rows, {
-          signal: c.signal, onProgress: ({ done }) => c.progress({ stage: 'what to label next (reading the file)', done, total: big.rows.rows }),
+          signal: c.signal,
+          onProgress: ({ done }) =>
+            c.progress({ stage: 'what to label next (reading the file)', done, total: big.rows.rows }),
         });
         return { leaveOneOut, knowledgeGain, seconds: (performance.now() - start) / 1000 };
       } finally {
@@ -27,14 +29,19 @@ export const verdictHandlers: Handlers<VerdictRequests, 'probe'> = {
     }
     const main = mainData();
     const probe = c.engines.probe.fitProbe({
-      observations: main.gatherRows(r.observations), labels: r.labels, epsilon: r.epsilon, strength: r.strength,
+      observations: main.gatherRows(r.observations),
+      labels: r.labels,
+      epsilon: r.epsilon,
+      strength: r.strength,
       expectedQueries: main.rows,
     });
     try {
       c.progress({ stage: 'leave-one-out', done: 0, total: main.rows });
       const leaveOneOut = probe.leaveOneOut();
       const knowledgeGain = await probe.knowledgeGainAsync(main, {
-        signal: c.signal, chunkRows: 4096, onProgress: ({ done }) => c.progress({ stage: 'what to label next', done, total: main.rows }),
+        signal: c.signal,
+        chunkRows: 4096,
+        onProgress: ({ done }) => c.progress({ stage: 'what to label next', done, total: main.rows }),
       });
       return { leaveOneOut, knowledgeGain, seconds: (performance.now() - start) / 1000 };
     } finally {

@@ -14,7 +14,10 @@ export interface VerdictRun {
 
 export interface VerdictRequests {
   /** A probe of its own on these rows of the main dataset (the session's probe is left alone). */
-  verdict: { request: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array }; result: VerdictRun };
+  verdict: {
+    request: { epsilon: number; strength: number; observations: Int32Array; labels: Uint8Array };
+    result: VerdictRun;
+  };
 }
 
 export const VERDICT_POLICIES: Policies<VerdictRequests> = { verdict: 'between-chunks' };

@@ -16,10 +16,13 @@ function rocLabel(c: RocCurveData, what: string): string {
 
 export function rocPlot(ungated: RocCurveData, gated: RocCurveData, rho: number): PlotSpec {
   const marks: Mark[] = [{ type: 'line', x: [0, 1], y: [0, 1], color: '#cbd2d9', width: 1, dash: [3, 3] }];
-  if (ungated.defined) marks.push({ type: 'line', x: ungated.falsePositiveRate, y: ungated.truePositiveRate, color: UNGATED, width: 2 });
-  if (gated.defined) marks.push({ type: 'line', x: gated.falsePositiveRate, y: gated.truePositiveRate, color: GATED, width: 2.2 });
+  if (ungated.defined)
+    marks.push({ type: 'line', x: ungated.falsePositiveRate, y: ungated.truePositiveRate, color: UNGATED, width: 2 });
+  if (gated.defined)
+    marks.push({ type: 'line', x: gated.falsePositiveRate, y: gated.truePositiveRate, color: GATED, width: 2.2 });
   return {
-    title: 'ROC of the anomaly score', marks,
+    title: 'ROC of the anomaly score',
+    marks,
     x: { label: 'false positive rate', domain: [0, 1] },
     y: { label: 'true positive rate', domain: [0, 1.01] },
     legend: [
@@ -43,18 +46,43 @@ export function experimentPlot(e: AnomalyExperimentData, status: Uint8Array | nu
     marks: [
       { type: 'area', x, y0: p.observationLower, y1: p.observationUpper, fill: TOTAL_BAND, opacity: 0.45 },
       { type: 'area', x, y0: p.latentLower, y1: p.latentUpper, fill: LATENT_BAND, opacity: 0.35 },
-      { type: 'points', x: e.testX, y: e.testY, radius: 2.2, opacity: 0.75, interactive: true, palette: STATUS_PALETTE,
-        colors: status ?? new Uint8Array(e.testY.length).fill(3) },
+      {
+        type: 'points',
+        x: e.testX,
+        y: e.testY,
+        radius: 2.2,
+        opacity: 0.75,
+        interactive: true,
+        palette: STATUS_PALETTE,
+        colors: status ?? new Uint8Array(e.testY.length).fill(3),
+      },
       { type: 'line', x, y: p.mean, color: MEAN, width: 2 },
-      { type: 'symbols', shape: 'ring', color: '#111111', fill: '#ffffff', size: 3.2, x: pick(e.trainX, normal), y: pick(e.trainY, normal) },
-      { type: 'symbols', shape: 'diamond', color: '#111111', fill: STATUS_PALETTE[1], size: 4.5, x: pick(e.trainX, anomalous), y: pick(e.trainY, anomalous) },
+      {
+        type: 'symbols',
+        shape: 'ring',
+        color: '#111111',
+        fill: '#ffffff',
+        size: 3.2,
+        x: pick(e.trainX, normal),
+        y: pick(e.trainY, normal),
+      },
+      {
+        type: 'symbols',
+        shape: 'diamond',
+        color: '#111111',
+        fill: STATUS_PALETTE[1],
+        size: 4.5,
+        x: pick(e.trainX, anomalous),
+        y: pick(e.trainY, anomalous),
+      },
     ],
     x: { label: 'x', domain: [x[0], x[x.length - 1]] },
     y: { label: 'y', domain: extent(e.testY, 0.04) },
     legend: [
       ...statusLegend(),
       { label: 'training', color: '#111111', fill: '#ffffff', kind: 'ring' },
-      { label: 'training anomaly', color: '#111111', fill: STATUS_PALETTE[1], kind: 'diamond' }, { label: 'mean', color: MEAN, kind: 'line' },
+      { label: 'training anomaly', color: '#111111', fill: STATUS_PALETTE[1], kind: 'diamond' },
+      { label: 'mean', color: MEAN, kind: 'line' },
     ],
   };
 }

@@ -33,7 +33,10 @@ export function axisOf(data: RegressionSeries, column: number): Axis {
   const { rows, cols } = data.x;
   if (cols === 1) return { label: data.xNames[0], values: data.x.data };
   if (column < 0) return { label: 'row index', values: Float64Array.from({ length: rows }, (_, i) => i) };
-  return { label: data.xNames[column], values: Float64Array.from({ length: rows }, (_, i) => data.x.data[i * cols + column]) };
+  return {
+    label: data.xNames[column],
+    values: Float64Array.from({ length: rows }, (_, i) => data.x.data[i * cols + column]),
+  };
 }
 
 export interface FitPlotInput {
@@ -68,16 +71,26 @@ function curve(input: FitPlotInput): { x: Float64Array; p: RegressionPrediction;
   const { fit, grid, axis } = input;
   if (!fit) return null;
   if (grid && fit.grid) {
-    const m = grid.rows, all = fit.samples;
+    const m = grid.rows,
+      all = fit.samples;
     const samples = all ? Array.from({ length: all.length / m }, (_, k) => all.subarray(k * m, (k + 1) * m)) : [];
     return { x: grid.data, p: fit.grid, samples };
   }
   const idx = order(axis.values);
   const p = Object.fromEntries(Object.entries(fit.data).map(([k, v]) => [k, pick(v, idx)]));
   return {
-    x: pick(axis.values, idx), samples: [],
-    p: { mean: p.mean, latentVariance: p.latentVariance, observationVariance: p.observationVariance, knowledge: p.knowledge,
-      latentLower: p.latentLower, latentUpper: p.latentUpper, observationLower: p.observationLower, observationUpper: p.observationUpper },
+    x: pick(axis.values, idx),
+    samples: [],
+    p: {
+      mean: p.mean,
+      latentVariance: p.latentVariance,
+      observationVariance: p.observationVariance,
+      knowledge: p.knowledge,
+      latentLower: p.latentLower,
+      latentUpper: p.latentUpper,
+      observationLower: p.observationLower,
+      observationUpper: p.observationUpper,
+    },
   };
 }
 
@@ -101,8 +114,11 @@ export function fitPlot(input: FitPlotInput): PlotSpec {
     for (const s of c.samples) marks.push({ type: 'line', x, y: s, color: SAMPLE, width: 0.9 });
     marks.push({ type: 'line', x, y: p.mean, color: MEAN, width: 2 });
     ys.push(p.observationLower, p.observationUpper);
-    legend.push({ label: 'mean', color: MEAN, kind: 'line' }, { label: '95% of f (epistemic)', color: LATENT_BAND, kind: 'area' },
-      { label: '95% of y (epistemic + noise)', color: TOTAL_BAND, kind: 'area' });
+    legend.push(
+      { label: 'mean', color: MEAN, kind: 'line' },
+      { label: '95% of f (epistemic)', color: LATENT_BAND, kind: 'area' },
+      { label: '95% of y (epistemic + noise)', color: TOTAL_BAND, kind: 'area' },
+    );
     if (c.samples.length) legend.push({ label: 'posterior samples', color: SAMPLE, kind: 'line' });
   }
   if (truth) {
@@ -110,14 +126,23 @@ export function fitPlot(input: FitPlotInput): PlotSpec {
     legend.push({ label: 'true function', color: TRUTH, kind: 'dash' });
   }
   const n = data.y.length;
-  marks.push({ type: 'points', x: axis.values, y: data.y, radius: n > 1000 ? 1.8 : 2.8, opacity: 0.85, interactive: true,
-    palette: STATUS_PALETTE, colors: status ? status.data : new Uint8Array(n).fill(NO_STATUS) });
+  marks.push({
+    type: 'points',
+    x: axis.values,
+    y: data.y,
+    radius: n > 1000 ? 1.8 : 2.8,
+    opacity: 0.85,
+    interactive: true,
+    palette: STATUS_PALETTE,
+    colors: status ? status.data : new Uint8Array(n).fill(NO_STATUS),
+  });
   if (data.heldOut) {
     const { x, y } = data.heldOut;
     const held = status?.extra;
     STATUS_PALETTE.forEach((color, k) => {
       const idx = Uint32Array.from({ length: y.length }, (_, i) => i).filter((i) => (held ? held[i] : NO_STATUS) === k);
-      if (idx.length) marks.push({ type: 'symbols', shape: 'ring', color, size: 3.2, x: pick(x, idx), y: pick(y, idx) });
+      if (idx.length)
+        marks.push({ type: 'symbols', shape: 'ring', color, size: 3.2, x: pick(x, idx), y: pick(y, idx) });
     });
   }
   if (status) {
@@ -125,15 +150,23 @@ export function fitPlot(input: FitPlotInput): PlotSpec {
   } else legend.push({ label: 'data', color: STATUS_PALETTE[NO_STATUS], kind: 'point' });
   if (data.heldOut) legend.push({ label: 'held out', color: '#3e4c59', kind: 'ring' });
   return {
-    title: fit ? 'Posterior: mean, bands and samples' : 'Data', marks, legend,
+    title: fit ? 'Posterior: mean, bands and samples' : 'Data',
+    marks,
+    legend,
     x: { label: axis.label, domain: xDomain(input) },
     y: { label: data.yName, domain: extent(joined(ys), 0.05) },
   };
 }
 
 /** A knowledge curve over [x0, x1] with the region below the gate ρ shaded ("unknown"). */
-export function knowledgeSpec(title: string, xLabel: string, [x0, x1]: [number, number], x: ArrayLike<number>,
-  knowledge: ArrayLike<number>, rho: number): PlotSpec {
+export function knowledgeSpec(
+  title: string,
+  xLabel: string,
+  [x0, x1]: [number, number],
+  x: ArrayLike<number>,
+  knowledge: ArrayLike<number>,
+  rho: number,
+): PlotSpec {
   return {
     title,
     marks: [
@@ -143,7 +176,10 @@ export function knowledgeSpec(title: string, xLabel: string, [x0, x1]: [number, 
     ],
     x: { label: xLabel, domain: [x0, x1] },
     y: { label: 'G = 1 − var_post / k(x, x)', domain: [0, 1.02] },
-    legend: [{ label: 'knowledge G', color: LATENT_BAND, kind: 'line' }, { label: `G < ρ = ${rho}: unknown`, color: STATUS_PALETTE[2], kind: 'area' }],
+    legend: [
+      { label: 'knowledge G', color: LATENT_BAND, kind: 'line' },
+      { label: `G < ρ = ${rho}: unknown`, color: STATUS_PALETTE[2], kind: 'area' },
+    ],
   };
 }
 
@@ -153,7 +189,14 @@ export function knowledgePlot(input: FitPlotInput, rho: number): PlotSpec | null
   if (!c) return null;
   const spec = knowledgeSpec('Knowledge score G(x)', input.axis.label, xDomain(input), c.x, c.p.knowledge, rho);
   const n = input.axis.values.length;
-  spec.marks.push({ type: 'points', x: input.axis.values, y: new Float64Array(n).fill(0.015), radius: 1.4, opacity: 0.5, palette: ['#3e4c59'] });
+  spec.marks.push({
+    type: 'points',
+    x: input.axis.values,
+    y: new Float64Array(n).fill(0.015),
+    radius: 1.4,
+    opacity: 0.5,
+    palette: ['#3e4c59'],
+  });
   spec.legend?.push({ label: 'data x', color: '#3e4c59', kind: 'point' });
   return spec;
 }
@@ -165,7 +208,13 @@ export function priorPlot(grid: Inputs, samples: Float64Array, count: number, xL
   const palette = ['#0b6e99', '#d55e00', '#009e73', '#cc79a7', '#8a6d3b'];
   return {
     title: `Prior: ${count} samples of f`,
-    marks: curves.map((y, k) => ({ type: 'line' as const, x: grid.data, y, color: palette[k % palette.length], width: 1.2 })),
+    marks: curves.map((y, k) => ({
+      type: 'line' as const,
+      x: grid.data,
+      y,
+      color: palette[k % palette.length],
+      width: 1.2,
+    })),
     x: { label: xLabel, domain: [grid.data[0], grid.data[m - 1]] },
     y: { label: 'f', domain: extent(samples, 0.05) },
   };

@@ -16,7 +16,11 @@ export interface Thresholds {
 
 export const thresholds = signal<Thresholds>({ rho: DEFAULTS.rho, theta: DEFAULTS.theta });
 /** Statuses of the training data and of the held-out points, for the fit they were computed from. */
-export const dataStatus = signal<{ fit: FitResult; data: AnomalyClassification; extra: AnomalyClassification | null } | null>(null);
+export const dataStatus = signal<{
+  fit: FitResult;
+  data: AnomalyClassification;
+  extra: AnomalyClassification | null;
+} | null>(null);
 export const experiment = signal<AnomalyExperimentData | null>(null);
 export const experimentStatus = signal<AnomalyClassification | null>(null);
 export const experimentRoc = signal<RocResult | null>(null);
@@ -31,7 +35,11 @@ export async function runExperiment(seed = 0): Promise<void> {
   try {
     // The core's ρ sweep for the AUC table; the experiment's model comes with its grid predictions.
     experiment.value = await request('Running the Fig. 3 experiment', {
-      kind: 'anomaly-experiment', seed, statusRho: rho, theta, rhos: DEFAULTS.rhos,
+      kind: 'anomaly-experiment',
+      seed,
+      statusRho: rho,
+      theta,
+      rhos: DEFAULTS.rhos,
     });
   } catch (error) {
     report(error);
@@ -69,7 +77,9 @@ export function startAnomalies(): void {
   started = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   effect(() => {
-    const fit = currentFit.value?.result ?? null, t = thresholds.value, e = experiment.value;
+    const fit = currentFit.value?.result ?? null,
+      t = thresholds.value,
+      e = experiment.value;
     clearTimeout(timer);
     timer = setTimeout(() => {
       if (fit) classifyData(fit, t).catch(report);

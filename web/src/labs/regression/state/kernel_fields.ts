@@ -31,8 +31,11 @@ export function fieldsOf(vocabulary: RegressionVocabulary, kernel: string): stri
 
 /** A field's value: as set, else the kernel's starting value (the noise: the core's default). */
 export function valueOf(vocabulary: RegressionVocabulary, s: RegressionSettings, name: string): number {
-  return s.values[name] ?? namedKernel(vocabulary, s.kernel)?.kernel.parameters[name]
-    ?? (name === vocabulary.noiseParameter ? DEFAULTS.noiseVariance : NaN);
+  return (
+    s.values[name] ??
+    namedKernel(vocabulary, s.kernel)?.kernel.parameters[name] ??
+    (name === vocabulary.noiseParameter ? DEFAULTS.noiseVariance : NaN)
+  );
 }
 
 /** The kernel the settings describe, every parameter by name. */
@@ -52,11 +55,21 @@ export function heldParameters(vocabulary: RegressionVocabulary, s: RegressionSe
 }
 
 /** The settings with the values a fit reports (learned or not) in their fields, bit for bit. */
-export function settingsFromState(vocabulary: RegressionVocabulary, s: RegressionSettings, state: RegressionState): RegressionSettings {
-  return { ...s, values: { ...s.values, ...state.kernel.parameters, [vocabulary.noiseParameter]: state.noiseVariance } };
+export function settingsFromState(
+  vocabulary: RegressionVocabulary,
+  s: RegressionSettings,
+  state: RegressionState,
+): RegressionSettings {
+  return {
+    ...s,
+    values: { ...s.values, ...state.kernel.parameters, [vocabulary.noiseParameter]: state.noiseVariance },
+  };
 }
 
 /** The values that decide a fit, as a key: equal keys mean the same fit. */
 export function fitKey(vocabulary: RegressionVocabulary, s: RegressionSettings): string {
-  return JSON.stringify([s.kernel, ...fieldsOf(vocabulary, s.kernel).map((name) => [name, valueOf(vocabulary, s, name)])]);
+  return JSON.stringify([
+    s.kernel,
+    ...fieldsOf(vocabulary, s.kernel).map((name) => [name, valueOf(vocabulary, s, name)]),
+  ]);
 }

@@ -11,7 +11,8 @@ export const EXPORT_POINTS = 10_000;
 export function inputRange(data: RegressionSeries | null, example: ExampleResult | null): [number, number] | null {
   if (!data || data.x.cols !== 1) return null;
   if (example) return [example.example.lower, example.example.upper];
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (const v of data.x.data) {
     if (v < lo) lo = v;
     if (v > hi) hi = v;
@@ -25,7 +26,11 @@ export function evenGrid([lo, hi]: [number, number], points: number): Inputs {
   return { data, rows: points, cols: 1 };
 }
 
-export function plotGrid(data: RegressionSeries | null, example: ExampleResult | null, points = PLOT_POINTS): Inputs | null {
+export function plotGrid(
+  data: RegressionSeries | null,
+  example: ExampleResult | null,
+  points = PLOT_POINTS,
+): Inputs | null {
   const range = inputRange(data, example);
   return range ? evenGrid(range, points) : null;
 }

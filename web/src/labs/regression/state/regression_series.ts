@@ -42,7 +42,8 @@ export function parseIsoDate(text: string): number {
   const seconds = Number(m[6] ?? 0);
   const time = Date.UTC(year, month - 1, day, hour, minute, 0) + seconds * 1000;
   const check = new Date(Date.UTC(year, month - 1, day));
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || seconds >= 60) return NaN;
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || seconds >= 60)
+    return NaN;
   const zone = m[7];
   if (!zone || zone === 'Z') return time;
   const sign = zone[0] === '-' ? -1 : 1;
@@ -98,7 +99,10 @@ export function numericColumn(table: ParsedTable, c: Column, role: string): { va
     const origin = new Date(first).toISOString().slice(0, 10);
     return { values: Float64Array.from(times, (t) => (t - first) / DAY_MS), label: `${c.name} (days since ${origin})` };
   }
-  const bad = Math.max(0, c.values.findIndex((v) => parseNumber(v) === null));
+  const bad = Math.max(
+    0,
+    c.values.findIndex((v) => parseNumber(v) === null),
+  );
   throw new FileError(table.fileName, `${where(bad)} is ${quoted(c.values[bad] ?? '')}, not a number`);
 }
 
@@ -106,10 +110,14 @@ export function numericColumn(table: ParsedTable, c: Column, role: string): { va
 export function seriesFromTable(table: ParsedTable, choice: SeriesChoice): RegressionSeries {
   if (table.rows < 2) throw new FileError(table.fileName, `needs at least 2 data rows, has ${table.rows}`);
   if (table.rows > MAX_POINTS) {
-    throw new FileError(table.fileName, `has ${table.rows.toLocaleString('en-US')} rows; exact GP regression here takes at most ` +
-      `${MAX_POINTS.toLocaleString('en-US')} points (an n × n kernel matrix, n³ work per likelihood)`);
+    throw new FileError(
+      table.fileName,
+      `has ${table.rows.toLocaleString('en-US')} rows; exact GP regression here takes at most ` +
+        `${MAX_POINTS.toLocaleString('en-US')} points (an n × n kernel matrix, n³ work per likelihood)`,
+    );
   }
-  if (choice.x.includes(choice.y)) throw new FileError(table.fileName, `column '${choice.y}' cannot be both an input and y`);
+  if (choice.x.includes(choice.y))
+    throw new FileError(table.fileName, `column '${choice.y}' cannot be both an input and y`);
   const y = numericColumn(table, column(table, choice.y, 'y'), 'y');
   const n = table.rows;
   const notes: string[] = [];
@@ -120,11 +128,20 @@ export function seriesFromTable(table: ParsedTable, choice: SeriesChoice): Regre
   }
   const d = inputs.length;
   const x = new Float64Array(n * d);
-  inputs.forEach((input, j) => { for (let i = 0; i < n; i++) x[i * d + j] = input.values[i]; });
-  const ignored = table.columns.filter((c) => c.name !== choice.y && !choice.x.includes(c.name)).map((c) => `'${c.name}'`);
+  inputs.forEach((input, j) => {
+    for (let i = 0; i < n; i++) x[i * d + j] = input.values[i];
+  });
+  const ignored = table.columns
+    .filter((c) => c.name !== choice.y && !choice.x.includes(c.name))
+    .map((c) => `'${c.name}'`);
   if (ignored.length && choice.x.length) notes.push(`not used: ${ignored.join(', ')}`);
   return {
-    name: table.fileName, x: { data: x, rows: n, cols: d }, y: y.values, xNames: inputs.map((i) => i.label),
-    yName: y.label, heldOut: null, notes,
+    name: table.fileName,
+    x: { data: x, rows: n, cols: d },
+    y: y.values,
+    xNames: inputs.map((i) => i.label),
+    yName: y.label,
+    heldOut: null,
+    notes,
   };
 }

@@ -11,7 +11,13 @@ import type { RunningRequest } from '../../../common/worker/engine_client.ts';
 import type { ExampleResult, FitRequest, FitResult, Inputs } from '../worker/protocol.ts';
 import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
 import {
-  DEFAULT_SETTINGS, fitKey, heldParameters, kernelSpec, noiseVariance, settingsFromState, type RegressionSettings,
+  DEFAULT_SETTINGS,
+  fitKey,
+  heldParameters,
+  kernelSpec,
+  noiseVariance,
+  settingsFromState,
+  type RegressionSettings,
 } from './kernel_fields.ts';
 import { plotGrid } from './regression_grid.ts';
 import { dataSource } from '../../../common/state/data_source.ts';
@@ -35,7 +41,9 @@ let version = 0;
 const seriesVersion = signal(0);
 export const grid = computed<Inputs | null>(() => plotGrid(series.value, example.value));
 /** The settings' fit key, or null while the vocabulary or a kernel is missing. */
-const settingsKey = computed(() => (vocabulary.value && settings.value.kernel ? fitKey(vocabulary.value, settings.value) : null));
+const settingsKey = computed(() =>
+  vocabulary.value && settings.value.kernel ? fitKey(vocabulary.value, settings.value) : null,
+);
 const wantedKey = computed(() => (settingsKey.value ? `${seriesVersion.value}|${settingsKey.value}` : null));
 export const fitting = computed(() => tasks.value.some((t) => t.kind === 'regression-optimize'));
 /** Whether the fit shown is the one of the values in the fields (false while a refit is on its way). */
@@ -48,7 +56,8 @@ function stopFitting(): void {
 
 /** The data: a bundled example or a CSV with its choice of y and input columns (common/state/data_source.ts). */
 const source = dataSource<RegressionSeries, SeriesChoice, ExampleResult>({
-  fromTable: seriesFromTable, defaultChoice,
+  fromTable: seriesFromTable,
+  defaultChoice,
   adopted: () => {
     currentFit.value = null;
     seriesVersion.value = ++version;
@@ -60,10 +69,17 @@ const source = dataSource<RegressionSeries, SeriesChoice, ExampleResult>({
   // set or learned before carries over.
   afterExample: ({ example: e }) => {
     const was = settings.value.values;
-    dataDefaults = { kernel: e.kernel.name, values: { ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance }, hold: e.held };
+    dataDefaults = {
+      kernel: e.kernel.name,
+      values: { ...e.kernel.parameters, [vocabulary.value!.noiseParameter]: e.noiseVariance },
+      hold: e.held,
+    };
     resetHyperparameters();
     if (Object.keys(was).length > 0 && JSON.stringify(was) !== JSON.stringify(settings.value.values)) {
-      notify('info', `New data: the hyperparameters are ${e.title}'s starting values; none set or learned before is kept.`);
+      notify(
+        'info',
+        `New data: the hyperparameters are ${e.title}'s starting values; none set or learned before is kept.`,
+      );
     }
   },
   afterUpload: () => {
@@ -71,7 +87,10 @@ const source = dataSource<RegressionSeries, SeriesChoice, ExampleResult>({
     dataDefaults = { kernel: was.kernel, values: {}, hold: [] };
     resetHyperparameters();
     if (Object.keys(was.values).length > 0 || was.hold.length > 0) {
-      notify('info', 'New data: the kernel\'s hyperparameters and the noise are back at their starting values, none held.');
+      notify(
+        'info',
+        "New data: the kernel's hyperparameters and the noise are back at their starting values, none held.",
+      );
     }
   },
 });
@@ -83,7 +102,11 @@ let dataDefaults: Pick<RegressionSettings, 'kernel' | 'values' | 'hold'> = { ker
 
 /** The hyperparameters back at the loaded data's starting values (the Reset button; new data do it too). */
 export function resetHyperparameters(): void {
-  updateSettings({ values: { ...dataDefaults.values }, hold: [...dataDefaults.hold], ...(dataDefaults.kernel ? { kernel: dataDefaults.kernel } : {}) });
+  updateSettings({
+    values: { ...dataDefaults.values },
+    hold: [...dataDefaults.hold],
+    ...(dataDefaults.kernel ? { kernel: dataDefaults.kernel } : {}),
+  });
 }
 
 export async function loadExample(name: string, seed = 1): Promise<void> {
@@ -92,8 +115,11 @@ export async function loadExample(name: string, seed = 1): Promise<void> {
     const e = result.example;
     return {
       data: {
-        name: e.title, x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 }, y: e.y,
-        xNames: [e.inputName], yName: 'y',
+        name: e.title,
+        x: { data: Float64Array.from(e.x.data), rows: e.x.rows, cols: 1 },
+        y: e.y,
+        xNames: [e.inputName],
+        yName: 'y',
         heldOut: e.heldOutX.rows > 0 ? { x: Float64Array.from(e.heldOutX.data), y: e.heldOutY } : null,
         notes: e.heldOutX.rows > 0 ? [`${e.heldOutX.rows} points held out of the fit (rings)`] : [],
       },
@@ -113,22 +139,32 @@ export function setValue(name: string, value: number): void {
 
 function fitRequest(v: RegressionVocabulary, s: RegressionSettings, data: RegressionSeries): FitRequest {
   return {
-    x: data.x, y: data.y, kernel: kernelSpec(v, s), noiseVariance: noiseVariance(v, s),
-    grid: grid.value, samples: grid.value ? 3 : 0, seed: s.seed,
+    x: data.x,
+    y: data.y,
+    kernel: kernelSpec(v, s),
+    noiseVariance: noiseVariance(v, s),
+    grid: grid.value,
+    samples: grid.value ? 3 : 0,
+    seed: s.seed,
     extra: data.heldOut ? { data: data.heldOut.x, rows: data.heldOut.x.length, cols: 1 } : null,
   };
 }
 
 /** Maximises the marginal likelihood from the current values; the learned ones replace them. */
 export async function fitHyperparameters(): Promise<void> {
-  const data = series.value, v = vocabulary.value;
+  const data = series.value,
+    v = vocabulary.value;
   if (!data || !v || fitting.value) return;
-  const from = settings.value, at = seriesVersion.value;
+  const from = settings.value,
+    at = seriesVersion.value;
   try {
     const result = await request('Fitting hyperparameters', {
-      kind: 'regression-optimize', ...fitRequest(v, from, data), restarts: from.restarts, fixed: heldParameters(v, from),
+      kind: 'regression-optimize',
+      ...fitRequest(v, from, data),
+      restarts: from.restarts,
+      fixed: heldParameters(v, from),
     });
-    if (seriesVersion.value !== at) return;  // other data arrived meanwhile
+    if (seriesVersion.value !== at) return; // other data arrived meanwhile
     const learned = settingsFromState(v, from, result.state);
     batch(() => {
       settings.value = learned;
@@ -142,30 +178,47 @@ export async function fitHyperparameters(): Promise<void> {
 
 let manualFit: RunningRequest<FitResult> | null = null;
 function refit(): void {
-  const data = series.value, v = vocabulary.value, key = wantedKey.value;
+  const data = series.value,
+    v = vocabulary.value,
+    key = wantedKey.value;
   if (!data || !v || !key || fitting.value || currentFit.value?.key === key) return;
-  manualFit?.cancel();  // superseded: its answer would be stale
+  manualFit?.cancel(); // superseded: its answer would be stale
   const used = settings.value;
   const running = startTask(null, { kind: 'regression-fit', ...fitRequest(v, used, data) });
   manualFit = running;
-  running.result.then(
-    (result) => { if (wantedKey.value === key) currentFit.value = { result, settings: used, key }; },
-    report,
-  ).finally(() => { if (manualFit === running) manualFit = null; });
+  running.result
+    .then((result) => {
+      if (wantedKey.value === key) currentFit.value = { result, settings: used, key };
+    }, report)
+    .finally(() => {
+      if (manualFit === running) manualFit = null;
+    });
 }
 
 function refreshPrior(): void {
-  const g = grid.value, v = vocabulary.value;
+  const g = grid.value,
+    v = vocabulary.value;
   if (!g || !v || !settings.value.kernel) {
     prior.value = null;
     return;
   }
   const s = settings.value;
   // A failure here (a covariance that will not factorise for extreme values) is shown in the plot, not as an alert.
-  request(null, { kind: 'regression-prior', kernel: kernelSpec(v, s), mean: currentFit.value?.result.state.mean ?? 0, grid: g, count: 5, seed: s.seed })
-    .then((p) => { prior.value = p; }, (error: unknown) => {
+  request(null, {
+    kind: 'regression-prior',
+    kernel: kernelSpec(v, s),
+    mean: currentFit.value?.result.state.mean ?? 0,
+    grid: g,
+    count: 5,
+    seed: s.seed,
+  }).then(
+    (p) => {
+      prior.value = p;
+    },
+    (error: unknown) => {
       if (!isCancelled(error)) prior.value = { problem: error instanceof Error ? error.message : String(error) };
-    });
+    },
+  );
 }
 
 /** Asks the core for the lab's vocabulary and starts the effects that keep the fit and prior current. */

@@ -20,7 +20,9 @@ function AucRow({ label, curve }: { label: string; curve: RocCurveData }) {
 }
 
 export function ExperimentPlots() {
-  const r = experiment.value, status = experimentStatus.value, roc = experimentRoc.value;
+  const r = experiment.value,
+    status = experimentStatus.value,
+    roc = experimentRoc.value;
   const rho = thresholds.value.rho;
   const main = useMemo(() => r && experimentPlot(r, status?.statuses ?? null), [r, status]);
   const knowledge = useMemo(() => r && experimentKnowledgePlot(r, rho), [r, rho]);
@@ -31,23 +33,42 @@ export function ExperimentPlots() {
     <section class="experiment" aria-labelledby="experiment-heading">
       <h2 id="experiment-heading">Paper 001, Fig. 3: knowledge-gated anomaly detection</h2>
       <p class="run-summary" data-testid="experiment-summary">
-        {e.trainY.length} training points ({e.trainAnomaly.reduce((s, a) => s + a, 0)} anomalies), {e.testY.length} test points ·
-        learned kernel <code>{e.kernel}</code>, noise variance {formatMeasure(e.noiseVariance)} · log marginal likelihood {e.logMarginalLikelihood.toFixed(3)}
+        {e.trainY.length} training points ({e.trainAnomaly.reduce((s, a) => s + a, 0)} anomalies), {e.testY.length} test
+        points · learned kernel <code>{e.kernel}</code>, noise variance {formatMeasure(e.noiseVariance)} · log marginal
+        likelihood {e.logMarginalLikelihood.toFixed(3)}
       </p>
       <div class="plot-grid">
         <div>
-          <PlotView spec={main} height={300} testId="experiment-plot"
-            caption="Rings: normal training points; diamonds: training anomalies (left out of the fit). Test points coloured by status at the current ρ and θ." />
+          <PlotView
+            spec={main}
+            height={300}
+            testId="experiment-plot"
+            caption="Rings: normal training points; diamonds: training anomalies (left out of the fit). Test points coloured by status at the current ρ and θ."
+          />
           <PlotView spec={knowledge} height={160} testId="experiment-knowledge-plot" />
         </div>
         <div>
-          <PlotView spec={rocSpec} height={300} testId="roc-plot" empty="computing the ROC…"
-            caption="Beyond x = 1 the model knows little: gating at G ≥ ρ drops those points, and the ROC of the remaining ones improves." />
+          <PlotView
+            spec={rocSpec}
+            height={300}
+            testId="roc-plot"
+            empty="computing the ROC…"
+            caption="Beyond x = 1 the model knows little: gating at G ≥ ρ drops those points, and the ROC of the remaining ones improves."
+          />
           <table class="results auc-table card" data-testid="auc-table">
-            <thead><tr><th>test points</th><th class="num">kept</th><th class="num">anomalies</th><th class="num">AUC</th></tr></thead>
+            <thead>
+              <tr>
+                <th>test points</th>
+                <th class="num">kept</th>
+                <th class="num">anomalies</th>
+                <th class="num">AUC</th>
+              </tr>
+            </thead>
             <tbody>
               <AucRow label="all (no gate)" curve={e.ungated} />
-              {e.gated.map((c) => <AucRow label={`G ≥ ${c.rho}`} curve={c} />)}
+              {e.gated.map((c) => (
+                <AucRow label={`G ≥ ${c.rho}`} curve={c} />
+              ))}
             </tbody>
           </table>
         </div>

@@ -7,12 +7,26 @@ import { csvCell } from '../../../common/ui/format.ts';
 import type { RegressionSeries } from '../state/regression_series.ts';
 
 export const PREDICTION_HEADER = [
-  'mean', 'latent_variance', 'observation_variance', 'latent_lower', 'latent_upper', 'observation_lower',
-  'observation_upper', 'knowledge',
+  'mean',
+  'latent_variance',
+  'observation_variance',
+  'latent_lower',
+  'latent_upper',
+  'observation_lower',
+  'observation_upper',
+  'knowledge',
 ];
 
-const COLUMNS = ['mean', 'latentVariance', 'observationVariance', 'latentLower', 'latentUpper', 'observationLower',
-  'observationUpper', 'knowledge'] as const satisfies readonly (keyof RegressionPrediction)[];
+const COLUMNS = [
+  'mean',
+  'latentVariance',
+  'observationVariance',
+  'latentLower',
+  'latentUpper',
+  'observationLower',
+  'observationUpper',
+  'knowledge',
+] as const satisfies readonly (keyof RegressionPrediction)[];
 
 export interface PredictionSet {
   set: 'data' | 'held_out' | 'grid';
@@ -26,7 +40,9 @@ export interface PredictionSet {
 /** One CSV text for every set, with a header naming the inputs as the series does. */
 export function predictionsCsv(data: RegressionSeries, sets: PredictionSet[]): string {
   const d = data.x.cols;
-  const header = ['set', ...data.xNames, data.yName, ...PREDICTION_HEADER, 'anomaly_score', 'status'].map(csvCell).join(',');
+  const header = ['set', ...data.xNames, data.yName, ...PREDICTION_HEADER, 'anomaly_score', 'status']
+    .map(csvCell)
+    .join(',');
   const lines = [header];
   for (const s of sets) {
     const n = s.prediction.mean.length;

@@ -5,7 +5,11 @@
 import { GpprobeError } from '../../../engine/errors.ts';
 import type { Matrix } from '../../../engine/matrix.ts';
 import { yieldToEventLoop } from '../../../engine/progress.ts';
-import { PREDICTION_COLUMNS, type GpRegression, type RegressionPrediction } from '../../../engine/regression/regression.ts';
+import {
+  PREDICTION_COLUMNS,
+  type GpRegression,
+  type RegressionPrediction,
+} from '../../../engine/regression/regression.ts';
 import { parseDelimitedBlob } from '../../../io/delimited.ts';
 import { FileError } from '../../../io/table.ts';
 import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
@@ -22,13 +26,23 @@ function checkCancelled(c: HandlerContext<'regression'>): void {
 }
 
 /** Predictions at every row of `test`, PREDICT_CHUNK rows per wasm call, yielding between chunks. */
-async function predictInChunks(gp: GpRegression, test: Matrix, c: HandlerContext<'regression'>): Promise<{ prediction: RegressionPrediction; clamped: number }> {
-  const prediction = Object.fromEntries(PREDICTION_COLUMNS.map((k) => [k, new Float64Array(test.rows)])) as unknown as RegressionPrediction;
+async function predictInChunks(
+  gp: GpRegression,
+  test: Matrix,
+  c: HandlerContext<'regression'>,
+): Promise<{ prediction: RegressionPrediction; clamped: number }> {
+  const prediction = Object.fromEntries(
+    PREDICTION_COLUMNS.map((k) => [k, new Float64Array(test.rows)]),
+  ) as unknown as RegressionPrediction;
   let clamped = 0;
   for (let first = 0; first < test.rows; first += PREDICT_CHUNK) {
     checkCancelled(c);
     const count = Math.min(PREDICT_CHUNK, test.rows - first);
-    const part = gp.predict({ data: test.data.subarray(first * test.cols, (first + count) * test.cols), rows: count, cols: test.cols });
+    const part = gp.predict({
+      data: test.data.subarray(first * test.cols, (first + count) * test.cols),
+      rows: count,
+      cols: test.cols,
+    });
     for (const k of PREDICTION_COLUMNS) prediction[k].set(part[k], first);
     clamped += part.clampedVariances;
     c.progress({ stage: 'predicting', done: first + count, total: test.rows });
@@ -38,7 +52,12 @@ async function predictInChunks(gp: GpRegression, test: Matrix, c: HandlerContext
 }
 
 /** What the lab shows of a fitted regression: predictions at the data, the grid and held-out points, samples. */
-async function describeFit(gp: GpRegression, r: FitRequest, start: number, c: HandlerContext<'regression'>): Promise<FitResult> {
+async function describeFit(
+  gp: GpRegression,
+  r: FitRequest,
+  start: number,
+  c: HandlerContext<'regression'>,
+): Promise<FitResult> {
   try {
     const notes: string[] = [];
     let clamped = 0;
@@ -76,15 +95,19 @@ export const regressionHandlers: Handlers<RegressionRequests, 'regression'> = {
       throw new FileError(r.name, `unsupported file type (${extension}); the regression lab reads .csv, .tsv or .txt`);
     }
     const parsed = await parseDelimitedBlob(r.file, r.name, {
-      metadataOnly: true, signal: c.signal, onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+      metadataOnly: true,
+      signal: c.signal,
+      onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
     });
     return { fileName: r.name, rows: parsed.rows, columns: parsed.columns };
   },
   'regression-example': (r, c) => {
     const engine = c.engines.regression;
     const example = engine.example(r.name, r.seed);
-    const truthX = Float64Array.from({ length: TRUTH_POINTS },
-      (_, i) => example.lower + ((example.upper - example.lower) * i) / (TRUTH_POINTS - 1));
+    const truthX = Float64Array.from(
+      { length: TRUTH_POINTS },
+      (_, i) => example.lower + ((example.upper - example.lower) * i) / (TRUTH_POINTS - 1),
+    );
     return { example, truthX, truth: engine.exampleTruth(r.name, truthX) };
   },
   'regression-prior': (r, c) => {
@@ -99,7 +122,13 @@ export const regressionHandlers: Handlers<RegressionRequests, 'regression'> = {
   'regression-optimize': (r, c) => {
     const start = performance.now();
     const gp = c.engines.regression.optimize({
-      x: r.x, y: r.y, kernel: r.kernel, noiseVariance: r.noiseVariance, restarts: r.restarts, seed: r.seed, fixed: r.fixed,
+      x: r.x,
+      y: r.y,
+      kernel: r.kernel,
+      noiseVariance: r.noiseVariance,
+      restarts: r.restarts,
+      seed: r.seed,
+      fixed: r.fixed,
       onProgress: c.progress,
     });
     return describeFit(gp, r, start, c);
@@ -119,7 +148,12 @@ export const regressionHandlers: Handlers<RegressionRequests, 'regression'> = {
     const [gated] = engine.rocSweep(r.scores, r.isAnomaly, r.knowledge, [r.rho]);
     return { ungated, gated };
   },
-  'anomaly-experiment': (r, c) => c.engines.regression.anomalyExperiment({
-    seed: r.seed, statusRho: r.statusRho, theta: r.theta, rhos: r.rhos, onProgress: c.progress,
-  }),
+  'anomaly-experiment': (r, c) =>
+    c.engines.regression.anomalyExperiment({
+      seed: r.seed,
+      statusRho: r.statusRho,
+      theta: r.theta,
+      rhos: r.rhos,
+      onProgress: c.progress,
+    }),
 };

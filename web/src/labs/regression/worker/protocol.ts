@@ -4,8 +4,14 @@
 // terminates (policy 'terminate') without losing anything. Kernels travel as KernelSpec values
 // (names and doubles), never as text.
 import type {
-  AnomalyClassification, AnomalyExperimentData, KernelSpec, RegressionExample, RegressionPrediction, RegressionState,
-  RegressionVocabulary, RocCurveData,
+  AnomalyClassification,
+  AnomalyExperimentData,
+  KernelSpec,
+  RegressionExample,
+  RegressionPrediction,
+  RegressionState,
+  RegressionVocabulary,
+  RocCurveData,
 } from '../../../engine/regression/regression.ts';
 import type { Column } from '../../../io/table.ts';
 import type { Policies } from '../../../common/worker/protocol.ts';
@@ -87,16 +93,34 @@ export interface RegressionRequests {
     result: RegressionPrediction;
   };
   'regression-classify': {
-    request: { y: Float64Array; prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>; rho: number; theta: number };
+    request: {
+      y: Float64Array;
+      prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>;
+      rho: number;
+      theta: number;
+    };
     result: AnomalyClassification;
   };
-  'regression-roc': { request: { scores: Float64Array; isAnomaly: Uint8Array; knowledge: Float64Array; rho: number }; result: RocResult };
+  'regression-roc': {
+    request: { scores: Float64Array; isAnomaly: Uint8Array; knowledge: Float64Array; rho: number };
+    result: RocResult;
+  };
   /** The paper's Fig. 3 experiment, with its model predicted on a grid over the test range. */
-  'anomaly-experiment': { request: { seed: number; statusRho: number; theta: number; rhos: number[] }; result: AnomalyExperimentData };
+  'anomaly-experiment': {
+    request: { seed: number; statusRho: number; theta: number; rhos: number[] };
+    result: AnomalyExperimentData;
+  };
 }
 
 export const REGRESSION_POLICIES: Policies<RegressionRequests> = {
-  'regression-vocabulary': 'none', 'parse-table': 'between-chunks', 'regression-example': 'none', 'regression-prior': 'none',
-  'regression-fit': 'between-chunks', 'regression-optimize': 'terminate', 'regression-predict': 'between-chunks',
-  'regression-classify': 'none', 'regression-roc': 'none', 'anomaly-experiment': 'terminate',
+  'regression-vocabulary': 'none',
+  'parse-table': 'between-chunks',
+  'regression-example': 'none',
+  'regression-prior': 'none',
+  'regression-fit': 'between-chunks',
+  'regression-optimize': 'terminate',
+  'regression-predict': 'between-chunks',
+  'regression-classify': 'none',
+  'regression-roc': 'none',
+  'anomaly-experiment': 'terminate',
 };
