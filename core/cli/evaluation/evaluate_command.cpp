@@ -2,8 +2,8 @@
 //                  [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]
 //                  [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]
 //                  [--out FILE] [--clouds FILE]
-// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/gpprobe/evaluation/experiment.h); a
-// method's rows stop where it did not run. The fuzzy experiment's per-query clouds go to --clouds FILE when given.
+// CSV of the curve points: method,metric,observations,mean,sd,trials (gpprobe/gpprobe/evaluation/experiment.h); a method's
+// rows stop where it did not run. The fuzzy experiment's per-query clouds go to --clouds FILE when given.
 // --gpc adds the GP classification probes (gpc-laplace, gpc-ep) to the probing experiment, up to
 // --gpc-max-observations (default 128).
 #include <cmath>

@@ -1,7 +1,6 @@
 // gpprobe explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)
 //     --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N (5000)]
-//     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)]
-//     [--time-limit S] [--out FILE]
+//     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)] [--time-limit S] [--out FILE]
 // Why did the model decide that: per feature (each of --dims, all without it) the certified sensitivity
 // Delta_gamma of the output (the classifier's p(y = +1), the probe's judged probability) at the point
 // (feature_sensitivity.h: an interval [delta_lower, delta_upper] from four certified one-dimensional

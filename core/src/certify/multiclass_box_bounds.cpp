@@ -228,9 +228,9 @@ VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const st
   g.lambda = std::min(at_centre, at_mid - radius_row) - scale;
   if (!(at_centre > scale)) return g;
   g.centre_inverse = g.centre.inverse();
-  // Whitened: with W = Gamma_0^{-1/2} (computed), Gamma(t) = W^-1 (I + E + t B0) W^-1, B0 = W dGamma W, E = W Gamma_0 W
-  // - I (rounding). |B0| <= |W| |dGamma| |W| entrywise (|dGamma| the largest magnitudes), so |B0|_F <=
-  // whitened_frobenius and |B0|_2 <= rho(|W| |dGamma| |W|) <= its largest row sum; |E|_2 <= |E|_F.
+  // Whitened: with W = Gamma_0^{-1/2} (computed), Gamma(t) = W^-1 (I + E + t B0) W^-1, B0 = W dGamma W, E = W Gamma_0 W - I
+  // (rounding). |B0| <= |W| |dGamma| |W| entrywise (|dGamma| the largest magnitudes), so |B0|_F <= whitened_frobenius
+  // and |B0|_2 <= rho(|W| |dGamma| |W|) <= its largest row sum; |E|_2 <= |E|_F.
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(g.centre);
   const Eigen::MatrixXd W = eigen.eigenvectors() * eigen.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal() *
                             eigen.eigenvectors().transpose();

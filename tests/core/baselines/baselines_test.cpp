@@ -1,7 +1,7 @@
 // The baselines against scikit-learn / numpy references (tests/reference/evaluation/baselines.json):
-// LP = LogisticRegression(C=1) at its optimum (newton-cholesky, tol 1e-14) and as the default lbfgs, SVM = the exact
-// dual QP of LinearSVC(loss="hinge") (liblinear agrees to 1e-11), LPE = those LPs on the resamples of an independent
-// Python mirror of our RNG, Mahalanobis = numpy.linalg.pinv, kNN = NearestNeighbors on normalize()d rows.
+// LP = LogisticRegression(C=1) at its optimum (newton-cholesky, tol 1e-14) and as the default lbfgs, SVM = the exact dual QP of LinearSVC(loss="hinge")
+// (liblinear agrees to 1e-11), LPE = those LPs on the resamples of an independent Python mirror of our
+// RNG, Mahalanobis = numpy.linalg.pinv, kNN = NearestNeighbors on normalize()d rows.
 #include "gpprobe/baselines/baselines.h"
 
 #include <cmath>

@@ -139,8 +139,7 @@ TEST(MulticlassCovarianceChange, FirstOrderRemainderHoldsAlongRandomChanges) {
       const Eigen::MatrixXd H = hessian_in_mean(m, G0, c);
       for (int s = 0; s < 4; ++s) {
         const Eigen::MatrixXd dG = random_change(G0, 0.4 * (s + 1) / 4.0, rng);
-        // B(t)'s eigenvalues are beta / (1 + t beta) with beta those of Gamma_0^-1 dGamma: |B(t)|_F^2 is largest at an
-        // end.
+        // B(t)'s eigenvalues are beta / (1 + t beta) with beta those of Gamma_0^-1 dGamma: |B(t)|_F^2 is largest at an end.
         const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ges(dG, G0, Eigen::EigenvaluesOnly);
         double at0 = 0.0, at1 = 0.0;
         for (Eigen::Index i = 0; i < ges.eigenvalues().size(); ++i) {

@@ -1,6 +1,5 @@
-// Every case of tests/reference/gpc_golden.json (the reference values of docs/design/classification.md and
-// docs/design/certify.md), to the tolerances, compared relatively as the file's README says: |a - b| <= tol *
-// max(1, |b|).
+// Every case of tests/reference/gpc_golden.json (the reference values of docs/design/classification.md and docs/design/certify.md), to the tolerances,
+// compared relatively as the file's README says: |a - b| <= tol * max(1, |b|).
 //   Laplace  f^, W, grad log p, latent mean/variance, probit probability 1e-8; LML 1e-9; gradient 1e-7;
 //            logistic probability 1e-9 (forces the accurate quadrature)
 //   EP       sites, training marginals 1e-6; LML, alpha and predictions 1e-7; gradient 1e-5

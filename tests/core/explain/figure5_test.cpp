@@ -1,11 +1,11 @@
 // `gpprobe paper-robustness --figure 5` pinned on a small configuration of
-// web/public/demo/classification/digits358.csv (scripts/data/make_classification_datasets.py): 60 training images of 3,
-// 5 and 8, untrained hyperparameters (s2 = 1, l = 1), gamma 0.25 on [0, 1], LIME on 300 samples. The table is the same
-// on a second run; it has 64 rows (one per pixel, with its row and column of the 8 x 8 image) for each of the three
-// points, each point of its own class; every Delta lies in its certified interval; and the whitening check holds: the
-// pixels the metric points to (the most negative certified Delta) set to 1 lower the class's probability, as the JSON
-// line reports and as the model's own prediction of the whitened image (gpprobe gpc --likelihood softmax, an
-// independent path through the CLI) confirms.
+// web/public/demo/classification/digits358.csv (scripts/data/make_classification_datasets.py): 60 training images of 3, 5
+// and 8, untrained hyperparameters (s2 = 1, l = 1), gamma 0.25 on [0, 1], LIME on 300 samples. The table
+// is the same on a second run; it has 64 rows (one per pixel, with its row and column of the 8 x 8 image)
+// for each of the three points, each point of its own class; every Delta lies in its certified interval;
+// and the whitening check holds: the pixels the metric points to (the most negative certified Delta) set
+// to 1 lower the class's probability, as the JSON line reports and as the model's own prediction of the
+// whitened image (gpprobe gpc --likelihood softmax, an independent path through the CLI) confirms.
 #include <fstream>
 #include <sstream>
 #include <string>

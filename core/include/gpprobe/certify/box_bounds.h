@@ -20,9 +20,9 @@
 // the terms summed (mean: sum_i |c_i| e^{-zL_i} (1 + zU_i); variance: s2 + sum_{i,l} |R_il| e^{-zL_i -
 // zL_l} (1 + zU_i + zU_l), which also covers the model's own evaluation s2 - |M k|^2, whose terms sum to
 // | |M| k |^2: at most 1.31 times k'|Q|k on the golden models; the centred form uses | |M| k^U |^2 itself),
-// so the bounds hold for the exact latent and for the values GpcCommonForm reports. A box costs O(n^2 k) (k moving
-// coordinates: products of the variance factor's two signed parts with 2k + 8 columns, one pass over Q's lower
-// triangle); the region's fixed coordinates are folded into z once.
+// so the bounds hold for the exact latent and for the values GpcCommonForm reports. A box costs O(n^2 k) (k moving coordinates: products of the
+// variance factor's two signed parts with 2k + 8 columns, one pass over Q's lower triangle); the
+// region's fixed coordinates are folded into z once.
 #pragma once
 
 #include <cstddef>
@@ -40,8 +40,7 @@ struct LatentBoxBounds {
   Interval mean;      // mean.lower <= mu(x) <= mean.upper for every x in the box
   Interval variance;  // likewise for Sigma(x); inside [0, s2]
   // Where the separable relaxations of mu^L, mu^U, Sigma^L and Sigma^U reach their optimum (k values
-  // each, in the box): promising points for the extremes of the probability (docs/design/certify.md, "Bounds over a
-  // box" item 5).
+  // each, in the box): promising points for the extremes of the probability (docs/design/certify.md, "Bounds over a box" item 5).
   std::vector<double> mean_lower_point, mean_upper_point, variance_lower_point, variance_upper_point;
 };
 

@@ -1,6 +1,5 @@
 // Best-first branch and bound for the minimum (or maximum) of a function f over an axis-aligned box,
-// with a certificate: Algorithm 1 of Blaas et al. (AISTATS 2020) as settled in docs/design/certify.md, "Branch and
-// bound".
+// with a certificate: Algorithm 1 of Blaas et al. (AISTATS 2020) as settled in docs/design/certify.md, "Branch and bound".
 //
 //   root      k-dimensional box [lower, upper]
 //   oracle    for a box R: a sound bound L_R <= min_R f (an upper bound when maximising) and candidate

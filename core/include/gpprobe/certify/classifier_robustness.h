@@ -1,6 +1,5 @@
 // Certified adversarial robustness of a fitted GP classifier at a point x* (Blaas et al., AISTATS 2020;
-// docs/design/certify.md, "The robustness problem" and "Branch and bound"): over the region T around x*
-// (robustness_region.h)
+// docs/design/certify.md, "The robustness problem" and "Branch and bound"): over the region T around x* (robustness_region.h)
 //
 //   root      sound bounds of the latent mean, latent variance and class probability over all of T at
 //             once (box_bounds.h), O(n^2 + n d)

@@ -2,8 +2,7 @@
 // (robustness_region.h), and from them of every class probability (multiclass_probability_bounds.h).
 // With z_i^c(x) = sum_j (x_j - x_ij)^2 / (2 l_cj^2) (class c's own length-scales) and e_i^c = e^{-z_i^c}:
 //
-//   mean        mu_c(x) = sum_i s2_c alpha_ic e_i^c(x): exponential_sum_bounds (docs/design/certify.md, "Bounds over a
-//   box" items 1-3: tangent and
+//   mean        mu_c(x) = sum_i s2_c alpha_ic e_i^c(x): exponential_sum_bounds (docs/design/certify.md, "Bounds over a box" items 1-3: tangent and
 //               chord lines, separable minimum, intersected with interval arithmetic), one class at a time
 //   covariance  Sigma_pq(x) = delta_pq s2_p - sum_il R^pq_il e_i^p(x) e_l^q(x),
 //               R^pq = s2_p s2_q (delta_pq E_p - E_p (sum E)^-1 E_q): each double sum bounded two ways and
@@ -19,8 +18,7 @@
 //               M'M = P of the positive semi-definite matrices of Var g_j and Var(g_j + g_k) (setup: D (D + 1) / 2
 //               Cholesky factors), each row (M delta)_r an exponential sum (polarisation for j != k), instead of
 //               |d|' |R| |d|, which carries R's absolute mass (~ s2^2) and is useless at large signal variances.
-//   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as
-//   docs/design/certify.md).
+//   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as docs/design/certify.md).
 //
 // probability() intersects two sound bounds of each class probability pi^c = F_c(m, Gamma) over the box:
 //   Prop. 3-4   softmax_probability_bounds (multiclass_probability_bounds.h) from the moment intervals

@@ -17,15 +17,15 @@
 //   dm/da_j = sqrt(v) (u_j - ã'u a_j / |ã|^2) / |ã|,   drho/da_j = 2 ((Mã)_j - rho a_j) / |ã|^2
 // bounded over the set from the ranges above: on a box f(p) +- sum_j h_j max|df/da_j| (interval
 // arithmetic per coordinate; on a box's part inside a ball also the ball's limit on the linear term),
-// on a ball f(a*) +- gamma max|grad_J f| (triangle inequalities, see the source). Their excess shrinks like width^2
-// (the quotients' like width: the Rayleigh quotient is scale-invariant, its interval quotient is not), which is also
-// what lets branch and bound close. Every end is finally widened by the weights' rounding allowances, and the interval
-// forms' sums by their own rounding from the sizes of their terms (a set reaching from far out towards the origin makes
-// them small differences of large numbers); such a wide set (largest |ã|^2 over 4 times its smallest) is bounded by the
-// interval forms alone, from its points' own coordinates a_J (not as c + D), and so is a point far from a* (|D|^2 > 4
-// |ã|^2); narrow sets and near points keep the offset forms. Euclidean norms fall back to stableNorm where squaring
-// would underflow (weights near 1e-244) or overflow. A box costs O(k^2) for k = |J| moving coordinates; a query costs
-// O(D^2) once.
+// on a ball f(a*) +- gamma max|grad_J f| (triangle inequalities, see the source). Their excess shrinks like width^2 (the quotients' like width: the Rayleigh quotient is
+// scale-invariant, its interval quotient is not), which is also what lets branch and bound close.
+// Every end is finally widened by the weights' rounding allowances, and the interval forms' sums by their
+// own rounding from the sizes of their terms (a set reaching from far out towards the origin makes them
+// small differences of large numbers); such a wide set (largest |ã|^2 over 4 times its smallest) is
+// bounded by the interval forms alone, from its points' own coordinates a_J (not as c + D), and so is a
+// point far from a* (|D|^2 > 4 |ã|^2); narrow sets and near points keep the offset forms.
+// Euclidean norms fall back to stableNorm where squaring would underflow (weights near 1e-244) or overflow.
+// A box costs O(k^2) for k = |J| moving coordinates; a query costs O(D^2) once.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,4 @@
-// The common form of every fitted binary GP classifier (docs/design/classification.md, "Model"): Laplace and EP both
-// reduce to
+// The common form of every fitted binary GP classifier (docs/design/classification.md, "Model"): Laplace and EP both reduce to
 //
 //   latent mean      mu(x)    = sum_i alpha_i k(x, x_i)                 = k(x)' alpha
 //   latent variance  Sigma(x) = s2 - k(x)' Q k(x)

@@ -10,10 +10,10 @@
 //   weights     alpha = grad log p(y|f^) (= K^-1 f^; checked: |f^ - K alpha|_inf <= 1e-9 (1 + max|f^|))
 //   evidence    log q(y|X) = log p(y|f^) - 1/2 alpha'f^ - sum_i log L_ii                (eq. 3.32)
 //   gradient    per kernel parameter theta_p, with R = Q = sW B^-1 sW, C = L \ (sW K) (Alg. 5.1):
-//               s2 = +1/2 (diag K - diag C'C) * d3 log p          (the book prints -1/2: docs/design/classification.md,
-//               "Corrections to the sources") dlog q/dtheta_p = 1/2 alpha' dK alpha - 1/2 tr(R dK) + s2'(b - K R b),  b
-//               = dK grad log p computed as one contraction sum_ij G_ij dK_ij/dtheta_p (kernel_matrix.h) with G = 1/2
-//               alpha alpha' - 1/2 R + sym(c alpha'),  c = s2 - R K s2  (no dK is stored).
+//               s2 = +1/2 (diag K - diag C'C) * d3 log p          (the book prints -1/2: docs/design/classification.md, "Corrections to the sources")
+//               dlog q/dtheta_p = 1/2 alpha' dK alpha - 1/2 tr(R dK) + s2'(b - K R b),  b = dK grad log p
+//               computed as one contraction sum_ij G_ij dK_ij/dtheta_p (kernel_matrix.h) with
+//               G = 1/2 alpha alpha' - 1/2 R + sym(c alpha'),  c = s2 - R K s2  (no dK is stored).
 //
 //   data     n training points, labels in {-1, +1}      kernel  any Kernel (its theta order)
 // Cost per Newton step n^3/3 (Cholesky); the gradient adds about 2 n^3 (L^-1, Q, C).

@@ -3,8 +3,7 @@
 //   k(a, b) = v (a'b + 1) / sqrt((|a|^2 + 1)(|b|^2 + 1)),   so k(a, a) = v exactly,
 //
 // and its weight-space form k(a, b) = psi(a)' psi(b) with psi(a) = sqrt(v) [a; 1] / sqrt(|a|^2 + 1).
-// (The paper prints (|a| + 1) in the denominator; that is a typo, see docs/design/probe.md, "Corrections to the
-// source".)
+// (The paper prints (|a| + 1) in the denominator; that is a typo, see docs/design/probe.md, "Corrections to the source".)
 #pragma once
 
 #include <cstddef>

@@ -15,9 +15,9 @@
 //   k1 + k2, k1 * k2          sums and products                              Sum, Product
 //
 // d = a - b. The periodic kernel of |d| (as in sklearn) is positive definite for one-dimensional inputs
-// only; in more dimensions a Cholesky may fail, and says so. A length-scale vector of size 1 is isotropic, of size D
-// (the input dimension) is ARD. The signal variance is a constant factor (constant(v) * rbf(l), sklearn's `v *
-// RBF(l)`); observation noise is not a kernel here but a parameter of the regression (sklearn's WhiteKernel).
+// only; in more dimensions a Cholesky may fail, and says so. A length-scale vector of size 1 is isotropic, of size D (the input dimension) is ARD.
+// The signal variance is a constant factor (constant(v) * rbf(l), sklearn's `v * RBF(l)`); observation
+// noise is not a kernel here but a parameter of the regression (sklearn's WhiteKernel).
 //
 // Parameters are positive; the optimiser works on theta = log(parameter), in sklearn's order
 // (depth first, left operand first; within periodic: length_scale, period). Each parameter has

@@ -2,8 +2,8 @@
 // probe's own update (what the app's "label next" suggestions rank by).
 //
 // Labelling a query a with y in {0, 1} adds to each latent GP g an observation at a with noise variance
-// n_g(y) (docs/design/probe.md, "Beta prior": n+ = var(eps + s) for the GP the label raises, v for the other). With
-// f_g(a)'s posterior variance s_g now, one more Gaussian factor at a leaves
+// n_g(y) (docs/design/probe.md, "Beta prior": n+ = var(eps + s) for the GP the label raises, v for the other). With f_g(a)'s posterior
+// variance s_g now, one more Gaussian factor at a leaves
 //   s_g'(y) = s_g n_g(y) / (s_g + n_g(y))          (variances do not depend on the targets)
 // so the latent variance sigma^2 = s_alpha + s_beta becomes sigma'^2(y) = s_alpha'(y) + s_beta'(y), and
 //   knowledge_gain(a) = [sigma^2 - p sigma'^2(1) - (1 - p) sigma'^2(0)] / (2v),   p = the judged probability at a,

@@ -2,8 +2,8 @@
 // verdict they give: do these observations separate the concept in this embedding at all?
 //
 // Each latent GP g of the probe (f_alpha, f_beta) is heteroscedastic GP regression with
-// K_g = K + diag(n_g) and residuals r_g against mu0 (docs/design/probe.md, "Knowledge"). Leaving observation i out (the
-// standard identities, e.g. Rasmussen & Williams §5.4.2, with the noise of each observation inside K_g), f_g at a_i
+// K_g = K + diag(n_g) and residuals r_g against mu0 (docs/design/probe.md, "Knowledge"). Leaving observation i out (the standard
+// identities, e.g. Rasmussen & Williams §5.4.2, with the noise of each observation inside K_g), f_g at a_i
 // given the others is Gaussian with
 //   mean      mu0 + r_g,i - [K_g^-1 r_g]_i / [K_g^-1]_ii
 //   variance  1 / [K_g^-1]_ii - n_g,i            (the latent variance: i's own noise taken off)

@@ -1,7 +1,6 @@
 // How one more observation changes the probe's latent f = f_alpha - f_beta at every query: a rank-one
 // change per latent GP (Sherman-Morrison on its weight covariance C, the same in function space through
-// the extended Cholesky factor, docs/design/probe.md, "Posterior: weight space vs function space"). From the posterior
-// without the observation x (features D):
+// the extended Cholesky factor, docs/design/probe.md, "Posterior: weight space vs function space"). From the posterior without the observation x (features D):
 //
 //   per GP  g = C x,  p = x'g,  a(q) = psi(q)'g;  with the observation's noise n and residual r and the
 //           GP's residual mean x'w at x:   mean += a (r - x'w) / (n + p),   variance -= a^2 / (n + p)
