@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 // Chromium does (tests/wasm/simd_builds.test.ts loads both twins).
 export default defineConfig({
   test: {
-    include: ['tests/wasm/**/*.test.ts', 'tests/web/**/*.test.ts'],
+    include: ['tests/wasm/**/*.test.ts', 'tests/web/**/*.test.ts', 'tests/repo/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     execArgv: ['--experimental-wasm-relaxed-simd'],

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Builds the multi-layer demo web/public/demo/digits_layers/: the same 1,797 handwritten digits as
-web/public/demo/digits/, seen by every layer of the same trained network (scripts/make_digits_dataset.py:
+web/public/demo/digits/, seen by every layer of the same trained network (scripts/data/make_digits_dataset.py:
 the same split, seeds and MLPClassifier), for the Compare lab and `gpprobe compare`:
 
   layer_0_pixels.npy   1797 x 64   the input: pixels scaled to [0, 1]

@@ -1,6 +1,6 @@
 // The library's probe file reader against the validation table both readers share (issue 23, item 9):
 // tests/reference/probe_file/{valid,invalid}/ (scripts/fixtures/make_probe_file_cases.py), read by
-// tests/core/trust_probe_file_table_test.cpp for the CLI. The readers disagreed: "rows": 6.0 was
+// tests/core/cli/cli_probe_file_table_test.cpp for the CLI. The readers disagreed: "rows": 6.0 was
 // accepted here and refused there; a negative or short "observation_rows" was refused here and ignored
 // there; whitespace inside the base64, a null "space" and "data" of any shape were taken here.
 import { readFileSync } from 'node:fs';

@@ -241,7 +241,7 @@ describe('anomalies and examples', () => {
     const e = engine.anomalyExperiment({ seed: 5 });
     expect(e.testX.length).toBe(1000);
     expect(e.trainX.length).toBe(50);
-    // tests/core/anomaly_detection_test.cpp prints these for seed 5 natively.
+    // tests/core/regression/anomaly_detection_test.cpp prints these for seed 5 natively.
     expect(e.ungated.auc).toBeCloseTo(0.844459, 5);
     expect(e.gated[2].auc).toBeCloseTo(0.917636, 5);
     for (const c of e.gated) expect(c.auc).toBeGreaterThan(e.ungated.auc);

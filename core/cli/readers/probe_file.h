@@ -1,5 +1,5 @@
 // A probe file (".probe.json", written by the app's "Export probe"; the format is documented in
-// web/src/engine/probe_file.ts, which reads it for the library): what a fit needs — epsilon, strength,
+// web/src/engine/probe/probe_file.ts, which reads it for the library): what a fit needs — epsilon, strength,
 // the posterior space, the O by d observations (base64 of little-endian float32/float64, row-major)
 // and their O labels — so `gpprobe probe --probe FILE --queries Q` fits the app's probe and scores Q
 // with its numbers. The optional fields (observation_rows, data) are provenance: checked, not kept.

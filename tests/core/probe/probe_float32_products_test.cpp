@@ -1,5 +1,6 @@
 // ProbeOptions::float32_products: float64 queries are scored exactly as without it (bit for bit); float32
-// queries stay within the bound README "Accuracy and speed" states of the exact (float64-product) scores
+// queries stay within the bound docs/performance.md "Accuracy of the probe's scores" states of the exact
+// (float64-product) scores
 // of the same float32 queries, also where the variance nearly vanishes (queries on observations, strong
 // observations: those fall back to float64); the goldens hold for float32 inputs as without it.
 #include <cmath>

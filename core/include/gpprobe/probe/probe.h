@@ -51,7 +51,8 @@ struct ProbeOptions {
   // Score float32 queries with float32 products where that is accurate (weight space, passes of at
   // least D/2 queries: the variance's triangular product in f32x4, about twice as fast in wasm); each
   // query whose variance would cancel falls back to float64. Scores then differ from the exact ones by
-  // the bound README "Accuracy and speed" states instead of 1e-9. Float64 queries are never affected.
+  // the bound docs/performance.md "Accuracy of the probe's scores" states instead of 1e-9.
+  // Float64 queries are never affected.
   bool float32_products = false;
 };
 

@@ -1,5 +1,5 @@
-// Two-stage anomaly detection with the knowledge score (paper 001, Sec. III-B and Fig. 2; docs/design/regression.md,
-// "Knowledge score"):
+// Two-stage anomaly detection with the knowledge score (Butler et al., "Trustworthy Prediction with Gaussian
+// Process Knowledge Scores", Sec. III-B and Fig. 2; docs/design/regression.md, "Knowledge score"):
 //
 //   unknown   if G(x) < rho                                    (the model was not informed here)
 //   anomaly   else if |y - mean(x)| > theta sqrt(var_post(x) + noise)

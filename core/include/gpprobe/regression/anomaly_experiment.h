@@ -1,4 +1,5 @@
-// The paper's Fig. 3 experiment in one call (paper 001, Sec. IV-A): knowledge-gated anomaly detection.
+// The paper's Fig. 3 experiment in one call (Butler et al., "Trustworthy Prediction
+// with Gaussian Process Knowledge Scores", Sec. IV-A): knowledge-gated anomaly detection.
 //
 //   F(x) = sin(2 pi x) + 2x (the trend makes extrapolation by the prior mean go wrong, as in Fig. 1),
 //   y = F(x) + e, e ~ N(0, noise_sd^2); each point is, with probability anomaly_fraction, an anomaly

@@ -1,4 +1,5 @@
-// The ROC of an anomaly score over the points whose knowledge G >= rho (paper 001, Fig. 3D): the
+// The ROC of an anomaly score over the points whose knowledge G >= rho (Butler et al., "Trustworthy
+// Prediction with Gaussian Process Knowledge Scores", Fig. 3D): the
 // knowledge gate of two-stage anomaly detection. rho = 0 (or no knowledge) keeps every point.
 //
 //   scores n values (high = anomalous), is_positive n flags (0/1), knowledge n values or null

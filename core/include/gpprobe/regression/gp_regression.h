@@ -1,14 +1,15 @@
 // Exact GP regression with a constant mean and Gaussian noise: the solver object owns the Cholesky
-// factor and alpha, fitted once and reused for every prediction (GPflow style).
+// factor and alpha, fitted once and reused for every prediction (GPflow style). Sources: Pelz, "Gaussian Process
+// Inference" (lecture notes); Butler et al., "Trustworthy Prediction with Gaussian Process Knowledge Scores".
 //
-//   y = f(x) + e,   f ~ GP(mean, k),   e ~ N(0, noise)          (lecture 004, paper 001 eq. 1-8)
+//   y = f(x) + e,   f ~ GP(mean, k),   e ~ N(0, noise)          (Pelz, lecture notes; Butler et al. eq. 1-8)
 //   K_y = K(X, X) + noise I = L L',   alpha = K_y^-1 (y - mean)
 //   at a test point x*, with k* = k(X, x*), v = L^-1 k*:
 //     latent mean          m(x*) = mean + k*' alpha
 //     latent variance      s2(x*) = k(x*, x*) - |v|^2                       (epistemic)
 //     observation variance s2(x*) + noise                                   (epistemic + aleatoric)
 //     95% bands            m -/+ 1.959964 sqrt(variance), for each of the two variances
-//     knowledge score      G(x*) = 1 - s2(x*) / k(x*, x*)  in [0, 1]        (paper 001 eq. 10-11)
+//     knowledge score      G(x*) = 1 - s2(x*) / k(x*, x*)  in [0, 1]        (Butler et al. eq. 10-11)
 //
 // The mean is a fixed constant, not learned: NaN (the default) means the average of y. (scikit-learn
 // with normalize_y=False fitted to y - mean gives the same numbers.)

@@ -2,7 +2,7 @@
 // so native and wasm draw the same data):
 //
 //   lecture                 y = sin x + 1/2 sin 4x + e,  e ~ N(0, 0.25^2),  x = 50 points evenly on [0, 5]
-//                           (lecture 004; its learned length-scale is l ~ 0.55, noise sd ~ 0.25)
+//                           (Pelz's lecture notes; its learned length-scale is l ~ 0.55, noise sd ~ 0.25)
 //   periodic-extrapolation  y = sin(pi t) + 0.4 sin(2 pi t + 1) + e,  e ~ N(0, 0.15^2), 150 points evenly on
 //                           [0, 12]; the tail t >= 8 is censored (held out): forecasting beyond the data
 //   missing-segments        y = sin t + 0.5 sin 2.3t + 0.3 cos 0.7t + e,  e ~ N(0, 0.1^2), 400 points evenly

@@ -40,7 +40,7 @@ export interface FitProbeOptions {
   expectedQueries?: number;
   /**
    * Score Float32Array queries with float32 products where that is accurate (weight space, long passes):
-   * about twice as fast in wasm, within the bound README "Accuracy and speed" states of the exact
+   * about twice as fast in wasm, within the bound docs/performance.md "Accuracy of the probe's scores" states of the exact
    * scores instead of 1e-9; queries whose variance would cancel are scored in float64. Float64Array
    * queries are not affected. Default false.
    */

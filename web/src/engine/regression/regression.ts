@@ -221,7 +221,7 @@ export class RegressionEngine {
     }
   }
 
-  /** Two-stage anomaly detection of test targets against a prediction (paper 001, Fig. 2). */
+  /** Two-stage anomaly detection of test targets against a prediction (Butler et al., "Trustworthy Prediction with Gaussian Process Knowledge Scores", Fig. 2). */
   classify(
     y: Float64Array,
     prediction: Pick<RegressionPrediction, 'mean' | 'observationVariance' | 'knowledge'>,
