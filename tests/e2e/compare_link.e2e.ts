@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { decodeLink } from '../../web/src/common/state/share_link.ts';
+import { decodeLink } from '../../web/src/app/share_link.ts';
 import { browserPerFile, downloadText, SHOTS, waitForResults } from './browser.ts';
 
 const baseUrl = inject('baseUrl');

@@ -4,7 +4,7 @@
 // elements each render, answer with their own events, and change independently; the element works
 // from a sub-path.
 import { describe, expect, inject, it } from 'vitest';
-import { decodeLink } from '../../web/src/common/state/share_link.ts';
+import { decodeLink } from '../../web/src/app/share_link.ts';
 import { browserPerFile, SHOTS, textOutside, waitForResults, watchedPage } from './browser.ts';
 
 const baseUrl = inject('baseUrl');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { decodeLink, encodeLink } from '../../web/src/common/state/share_link.ts';
+import { decodeLink, encodeLink } from '../../web/src/app/share_link.ts';
 import { DEFAULT_SESSION } from '../../web/src/common/state/session.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
 import { browserPerFile, waitForResults } from './browser.ts';

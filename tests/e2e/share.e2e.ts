@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { decodeLink } from '../../web/src/common/state/share_link.ts';
+import { decodeLink } from '../../web/src/app/share_link.ts';
 import { browserPerFile, downloadText, SHOTS, waitForResults, watchedPage } from './browser.ts';
 
 const baseUrl = inject('baseUrl');

@@ -5,9 +5,9 @@
 // lab's (profile, grid) are asked for.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pageOptions, paramsLink } from '../../web/src/common/state/link_params.ts';
+import { pageOptions, paramsLink } from '../../web/src/app/link_params.ts';
 import { DEFAULT_SESSION } from '../../web/src/common/state/session.ts';
-import { decodeLink, encodeLink, migrate, type LinkState } from '../../web/src/common/state/share_link.ts';
+import { decodeLink, encodeLink, migrate, type LinkState } from '../../web/src/app/share_link.ts';
 
 const fixture = JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as {
   links: { name: string; hash: string; state: LinkState }[];

@@ -7,7 +7,7 @@ import { Deflate, deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION, parseSession, type Session } from '../../web/src/common/state/session.ts';
 import { SCHEMA_LIMITS, SchemaError } from '../../web/src/common/state/session_schema.ts';
-import { decodeLink, encodeLink, migrate } from '../../web/src/common/state/share_link.ts';
+import { decodeLink, encodeLink, migrate } from '../../web/src/app/share_link.ts';
 
 const toBase64Url = (bytes: Uint8Array) =>
   Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -16,8 +16,8 @@ import {
   SchemaError,
   type CompareLink,
 } from '../../../web/src/common/state/session_schema.ts';
-import { decodeLink, encodeLink, type LinkState } from '../../../web/src/common/state/share_link.ts';
-import { paramsLink } from '../../../web/src/common/state/link_params.ts';
+import { decodeLink, encodeLink, type LinkState } from '../../../web/src/app/share_link.ts';
+import { paramsLink } from '../../../web/src/app/link_params.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const toBase64Url = (bytes: Uint8Array) =>

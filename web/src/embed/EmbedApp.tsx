@@ -4,8 +4,8 @@
 // in the full app. Its state lives in its own URL only (state/link_actions.ts), never in the
 // origin-wide saved session.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { EmbedView } from '../common/state/link_params.ts';
-import { linkUrl } from '../common/state/link_actions.ts';
+import type { EmbedView } from '../app/link_params.ts';
+import { linkUrl } from '../app/link_actions.ts';
 import { embedFailure } from './host_bridge.ts';
 import {
   columns,
@@ -27,7 +27,7 @@ import { ColorBySelect, thumbnailOf, useProbePlots } from '../labs/probe/ui/Prob
 import { Thumbnail } from '../common/ui/Thumbnail.tsx';
 import { Prompts } from '../common/ui/Prompts.tsx';
 import { ResultsTable } from '../labs/probe/ui/ResultsTable.tsx';
-import { TabList } from '../common/ui/TabList.tsx';
+import { TabList } from '../app/TabList.tsx';
 import { TaskBar } from '../common/ui/TaskBar.tsx';
 import { CompareEmbed } from '../labs/compare/ui/CompareEmbed.tsx';
 import { compareView, record } from '../labs/compare/state/compare_store.ts';

@@ -6,10 +6,10 @@
 // posted, and data from other sites needs the reader's confirmation.
 import { effect, signal, untracked } from '@preact/signals';
 import { SCORE_COLUMNS } from '../engine/probe/probe_engine.ts';
-import { openTarget } from '../common/state/data_actions.ts';
+import { openTarget } from '../app/data_actions.ts';
 import { notify, report } from '../common/state/engine_tasks.ts';
-import { linkUrl } from '../common/state/link_actions.ts';
-import { paramsLink } from '../common/state/link_params.ts';
+import { linkUrl } from '../app/link_actions.ts';
+import { paramsLink } from '../app/link_params.ts';
 import { allowOrigins } from '../common/state/prompts.ts';
 import { cellText, type Session } from '../common/state/session.ts';
 import {
@@ -25,7 +25,7 @@ import {
   selected,
   session,
 } from '../common/state/store.ts';
-import { showView } from '../common/state/view_state.ts';
+import { showView } from '../app/view_state.ts';
 import { MESSAGE_LIMITS, readToApp, type ResultsDetail, type SelectDetail, type ToHost } from './messages.ts';
 
 /** How long the app waits for the element's config before it goes on without. */

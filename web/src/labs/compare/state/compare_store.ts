@@ -23,7 +23,7 @@ import {
   selected,
   session,
 } from '../../../common/state/store.ts';
-import { activeTab } from '../../../common/state/view_state.ts';
+import { activeTab } from '../../../app/view_state.ts';
 import { confirmOrigins } from '../../../common/state/prompts.ts';
 import type { CompareLink } from '../../../common/state/session_schema.ts';
 import { fileNameOf } from '../../../io/fetch_file.ts';

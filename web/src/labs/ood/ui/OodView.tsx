@@ -7,7 +7,7 @@ import type { OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
 import { currentSplit } from '../state/ood_baselines_store.ts';
 import { distinctValues } from '../../../common/state/session.ts';
 import { ValuePicker } from '../../probe/ui/ValuePicker.tsx';
-import { clearOod, uploadFiles } from '../../../common/state/data_actions.ts';
+import { clearOod, uploadFiles } from '../../../app/data_actions.ts';
 import {
   columns,
   commit,

@@ -20,7 +20,7 @@ import {
   session,
   toggleObservation,
 } from '../../../common/state/store.ts';
-import { COLOR_BY, colorBy as colorBySignal } from '../../../common/state/view_state.ts';
+import { COLOR_BY, colorBy as colorBySignal } from '../../../app/view_state.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { CertifyPanel } from './CertifyPanel.tsx';
 import { DimensionsPanel } from './DimensionsPanel.tsx';

@@ -5,12 +5,20 @@
 // "Copy link" first refits a probe that was updated in place.
 import { computed, effect, signal } from '@preact/signals';
 import { openSession, pendingLink, type OpenOutcome } from './data_actions.ts';
-import { notify, report } from './engine_tasks.ts';
+import { notify, report } from '../common/state/engine_tasks.ts';
 import { pageOptions, paramsLink, type PageOptions } from './link_params.ts';
 import { decodeLink, encodeLink, type LinkState } from './share_link.ts';
-import { observationsDrawn, opening, results, resultsStale, runProbe, selected, session } from './store.ts';
+import {
+  observationsDrawn,
+  opening,
+  results,
+  resultsStale,
+  runProbe,
+  selected,
+  session,
+} from '../common/state/store.ts';
 import { activeTab, colorBy } from './view_state.ts';
-import { compareLinkState, openCompareLink } from '../../labs/compare/state/compare_store.ts';
+import { compareLinkState, openCompareLink } from '../labs/compare/state/compare_store.ts';
 
 export const currentLink = computed<LinkState>(() => {
   const compare = compareLinkState.value;

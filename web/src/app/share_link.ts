@@ -14,7 +14,7 @@
 // breaks it; a link from a newer version than this build reads is refused with a message saying so. Old versions are migrated to
 // the current one in `migrate` (tests/web/share_link.test.ts keeps a committed v1 link).
 import { deflateSync } from 'fflate';
-import { DEFAULT_SESSION, type Session } from './session.ts';
+import { DEFAULT_SESSION, type Session } from '../common/state/session.ts';
 import {
   checkFields,
   checkObject,
@@ -25,7 +25,7 @@ import {
   SESSION_FIELDS,
   VIEW_FIELDS,
   type CompareLink,
-} from './session_schema.ts';
+} from '../common/state/session_schema.ts';
 
 const LINK_VERSION = 1;
 

@@ -2,11 +2,11 @@
 // Projector config (?config=, one of its embeddings by tensorName, asked when the link names none).
 // Nothing is fetched from another site before the reader confirms it (prompts.ts) or the page that
 // embeds the app allowed it; the worker then downloads with progress and cancel (io/load_urls.ts).
-import { fileNameOf } from '../../io/fetch_file.ts';
-import type { DatasetSummary } from '../../labs/probe/worker/protocol.ts';
-import { notify, request } from './engine_tasks.ts';
-import { chooseEmbedding, confirmOrigins } from './prompts.ts';
-import type { DataRef } from './session.ts';
+import { fileNameOf } from '../io/fetch_file.ts';
+import type { DatasetSummary } from '../labs/probe/worker/protocol.ts';
+import { notify, request } from '../common/state/engine_tasks.ts';
+import { chooseEmbedding, confirmOrigins } from '../common/state/prompts.ts';
+import type { DataRef } from '../common/state/session.ts';
 
 type UrlRef = Extract<DataRef, { kind: 'url' }>;
 

@@ -2,14 +2,14 @@
 // requests (protocol.ts) with the handler of their kind (the lab registry's HANDLERS, labs/worker.ts), forwarding progress and reading cancel
 // messages between chunks. The page may start a second instance of this same script for requests
 // whose cancel policy is 'terminate' (engine_client.ts); that instance never holds resident data.
-import { errorOf, GpprobeError } from '../../engine/errors.ts';
-import { loadModule } from '../../engine/load_module.ts';
-import { FileError } from '../../io/table.ts';
-import type { Engines } from '../../labs/engines.ts';
-import { HANDLERS, makeEngines } from '../../labs/worker.ts';
-import type { Handler } from './handler.ts';
-import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from './protocol.ts';
-import { buffersOf } from './transferables.ts';
+import { errorOf, GpprobeError } from '../engine/errors.ts';
+import { loadModule } from '../engine/load_module.ts';
+import { FileError } from '../io/table.ts';
+import type { Engines } from '../labs/engines.ts';
+import { HANDLERS, makeEngines } from '../labs/worker.ts';
+import type { Handler } from '../common/worker/handler.ts';
+import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from '../common/worker/protocol.ts';
+import { buffersOf } from '../common/worker/transferables.ts';
 
 const scope = self as unknown as {
   postMessage(message: FromWorker, transfer?: Transferable[]): void;

@@ -1,10 +1,10 @@
 // Sharing from the header: "Copy link" (a link that reproduces this probe, shown to copy by hand
 // when the clipboard refuses, with its embed variant) and "Export probe" (the probe file for
 // `gpprobe probe --probe` and `engine.loadProbe`).
-import { copiedLink, copyLink, linkUrl } from '../state/link_actions.ts';
-import { probeFile } from '../../labs/probe/state/probe_export.ts';
-import { dataset, session } from '../state/store.ts';
-import { saveBlob } from './download.ts';
+import { copiedLink, copyLink, linkUrl } from './link_actions.ts';
+import { probeFile } from '../labs/probe/state/probe_export.ts';
+import { dataset, session } from '../common/state/store.ts';
+import { saveBlob } from '../common/ui/download.ts';
 
 export function ShareActions() {
   const link = copiedLink.value;

@@ -3,14 +3,14 @@
 // the OOD set, session files, links, and restoring the last session at start-up. Every way of opening
 // a session goes through openTarget(). A failed load keeps what was loaded.
 import { batch, signal } from '@preact/signals';
-import type { DatasetRole, DatasetSummary } from '../../labs/probe/worker/protocol.ts';
-import { notify, report, request } from './engine_tasks.ts';
+import type { DatasetRole, DatasetSummary } from '../labs/probe/worker/protocol.ts';
+import { notify, report, request } from '../common/state/engine_tasks.ts';
 import { deleteFiles, loadFiles, saveFiles } from './file_store.ts';
-import { uploadedEmbeddings } from '../../io/projector_upload.ts';
-import { chooseEmbedding } from './prompts.ts';
+import { uploadedEmbeddings } from '../io/projector_upload.ts';
+import { chooseEmbedding } from '../common/state/prompts.ts';
 import { loadOodUrl, loadProjectorData, loadUrlData } from './remote_data.ts';
-import { DEFAULT_SESSION, defaultConcept, parseSession, type DataRef, type Session } from './session.ts';
-import { SCHEMA_LIMITS } from './session_schema.ts';
+import { DEFAULT_SESSION, defaultConcept, parseSession, type DataRef, type Session } from '../common/state/session.ts';
+import { SCHEMA_LIMITS } from '../common/state/session_schema.ts';
 import type { LinkTarget } from './share_link.ts';
 import {
   commit,
@@ -25,7 +25,7 @@ import {
   selected,
   session,
   SESSION_KEY,
-} from './store.ts';
+} from '../common/state/store.ts';
 import { showView } from './view_state.ts';
 
 /** A session on uploaded files this browser does not have: opened once the user uploads them. */

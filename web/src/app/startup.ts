@@ -3,9 +3,9 @@
 // (not in embeds, which keep their state in their own URL), keeping the link in the address bar,
 // re-running the probe and refreshing the views that follow the hyperparameters and the selection.
 import { computed, effect } from '@preact/signals';
-import { EngineClient, type WorkerPort } from '../worker/engine_client.ts';
+import { EngineClient, type WorkerPort } from '../common/worker/engine_client.ts';
 import { loadDemo, restore, setPersistent } from './data_actions.ts';
-import { notify, report, request, setEngineClient } from './engine_tasks.ts';
+import { notify, report, request, setEngineClient } from '../common/state/engine_tasks.ts';
 import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
   autoRun,
@@ -26,7 +26,7 @@ import {
   session,
   SESSION_KEY,
   type DemoEntry,
-} from './store.ts';
+} from '../common/state/store.ts';
 
 function debounced(ms: number, run: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;

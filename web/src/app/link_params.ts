@@ -13,9 +13,9 @@
 //
 // They are read when the URL has no #s= state (share_link.ts), which otherwise says everything.
 // Relative URLs are resolved against the page. Pure functions; problems are returned as messages.
-import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from './session.ts';
+import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from '../common/state/session.ts';
 import type { LinkTarget } from './share_link.ts';
-import { COMPARE_VIEWS, SCHEMA_LIMITS, type CompareLink } from './session_schema.ts';
+import { COMPARE_VIEWS, SCHEMA_LIMITS, type CompareLink } from '../common/state/session_schema.ts';
 
 const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table', 'profile', 'grid'] as const;
 export type EmbedView = (typeof EMBED_VIEWS)[number];

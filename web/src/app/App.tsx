@@ -1,7 +1,7 @@
 // The app shell: header (data, upload, undo/redo, exports, views), the sidebar that defines the probe,
 // and the current lab's view (the lab registry: labs/index.ts, labs/views.tsx). Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { importSessionFile, loadDemo, sessionJson, uploadFiles } from '../state/data_actions.ts';
+import { importSessionFile, loadDemo, sessionJson, uploadFiles } from './data_actions.ts';
 import {
   autoRun,
   canRedo,
@@ -17,24 +17,24 @@ import {
   runProbe,
   session,
   undo,
-} from '../state/store.ts';
-import { saveBlob } from './download.ts';
-import { resultsCsv } from '../../labs/probe/ui/export_results.ts';
-import { Messages } from './Messages.tsx';
-import { ConceptPanel } from '../../labs/probe/ui/ConceptPanel.tsx';
-import { HyperparametersPanel } from '../../labs/probe/ui/HyperparametersPanel.tsx';
-import { ObservationsPanel } from '../../labs/probe/ui/ObservationsPanel.tsx';
-import { QueriesPanel } from '../../labs/probe/ui/QueriesPanel.tsx';
-import { TaskBar } from './TaskBar.tsx';
-import { tasks } from '../state/engine_tasks.ts';
-import { columns } from '../state/store.ts';
-import { activeTab, type Tab } from '../state/view_state.ts';
-import { LABS, tabsOf } from '../../labs/index.ts';
-import { LAB_VIEWS } from '../../labs/views.tsx';
-import { Prompts } from './Prompts.tsx';
+} from '../common/state/store.ts';
+import { saveBlob } from '../common/ui/download.ts';
+import { resultsCsv } from '../labs/probe/ui/export_results.ts';
+import { Messages } from '../common/ui/Messages.tsx';
+import { ConceptPanel } from '../labs/probe/ui/ConceptPanel.tsx';
+import { HyperparametersPanel } from '../labs/probe/ui/HyperparametersPanel.tsx';
+import { ObservationsPanel } from '../labs/probe/ui/ObservationsPanel.tsx';
+import { QueriesPanel } from '../labs/probe/ui/QueriesPanel.tsx';
+import { TaskBar } from '../common/ui/TaskBar.tsx';
+import { tasks } from '../common/state/engine_tasks.ts';
+import { columns } from '../common/state/store.ts';
+import { activeTab, type Tab } from './view_state.ts';
+import { LABS, tabsOf } from '../labs/index.ts';
+import { LAB_VIEWS } from '../labs/views.tsx';
+import { Prompts } from '../common/ui/Prompts.tsx';
 import { ShareActions } from './ShareActions.tsx';
 import { TabList, TabPanel } from './TabList.tsx';
-import { countOf, formatBytes } from './format.ts';
+import { countOf, formatBytes } from '../common/ui/format.ts';
 
 /** The tab strip: one tab per lab of the registry (labs/index.ts), labelled with the lab's name. */
 const TABS = tabsOf(LABS);

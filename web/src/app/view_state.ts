@@ -1,8 +1,8 @@
 // What the reader looks at, beside the session: the tab (a lab) and what the map is coloured by. The
 // selected query is store.ts's `selected`. Links carry all three (share_link.ts).
 import { signal } from '@preact/signals';
-import type { ProbeScores } from '../../engine/probe/probe_engine.ts';
-import { labNamed, LABS, type LabId } from '../../labs/index.ts';
+import type { ProbeScores } from '../engine/probe/probe_engine.ts';
+import { labNamed, LABS, type LabId } from '../labs/index.ts';
 
 /** A tab is a lab of the registry (labs/index.ts). */
 export type Tab = LabId;

@@ -1,15 +1,15 @@
 // Entry of the app: the engine starts in a worker, the UI renders at once and fills in as work finishes.
 // `?embed=1` renders the embed (ui/embed/): the plots and a few controls, state in its own URL only.
 import { render } from 'preact';
-import { currentPageOptions } from './common/state/link_actions.ts';
-import { setDensityGrid, start } from './common/state/startup.ts';
-import type { WorkerPort } from './common/worker/engine_client.ts';
-import engineWorkerUrl from './common/worker/engine_worker.ts?worker&url';
-import { App } from './common/ui/App.tsx';
-import { connectToHost, reportLinkFailure } from './embed/host_bridge.ts';
-import { EmbedApp } from './embed/EmbedApp.tsx';
-import { DENSITY_GRID } from './labs/probe/ui/HyperparametersPanel.tsx';
-import './common/ui/app.css';
+import { currentPageOptions } from './link_actions.ts';
+import { setDensityGrid, start } from './startup.ts';
+import type { WorkerPort } from '../common/worker/engine_client.ts';
+import engineWorkerUrl from './engine_worker.ts?worker&url';
+import { App } from './App.tsx';
+import { connectToHost, reportLinkFailure } from '../embed/host_bridge.ts';
+import { EmbedApp } from '../embed/EmbedApp.tsx';
+import { DENSITY_GRID } from '../labs/probe/ui/HyperparametersPanel.tsx';
+import './app.css';
 
 /**
  * Every lab's requests go to this one worker script (a second instance only for cancellable long wasm
