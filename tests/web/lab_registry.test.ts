@@ -4,7 +4,8 @@
 // section's paths and names are checked against the tree.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CANCEL_POLICY, type Policies, type RequestKind } from '../../web/src/common/worker/protocol.ts';
+import type { Policies, RequestKind } from '../../web/src/common/worker/protocol.ts';
+import { CANCEL_POLICY } from '../../web/src/labs/protocol.ts';
 import type { HandlerContext } from '../../web/src/common/worker/handler.ts';
 import {
   enginesOf,
@@ -164,7 +165,7 @@ describe('docs/architecture.md "How to add a lab"', () => {
     has('web/src/labs/protocol.ts', 'export const LAB_POLICIES');
     has('web/src/labs/worker.ts', 'export const LAB_HANDLERS');
     has('web/src/labs/views.tsx', 'export const LAB_VIEWS');
-    has('web/src/labs/engines.ts', 'export const ENGINE_FACTORIES');
+    has('web/src/common/worker/engines.ts', 'export const ENGINE_FACTORIES');
     for (const name of ['LABS', 'LabRequests', 'LAB_POLICIES', 'LAB_HANDLERS', 'LAB_VIEWS'])
       expect(section).toContain(name);
   });

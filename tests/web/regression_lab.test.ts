@@ -19,7 +19,7 @@ import {
 } from '../../web/src/labs/regression/state/kernel_fields.ts';
 import type { RegressionSeries } from '../../web/src/labs/regression/state/regression_series.ts';
 import { predictionsCsv } from '../../web/src/labs/regression/ui/predictions_csv.ts';
-import { EngineClient } from '../../web/src/common/worker/engine_client.ts';
+import { EngineClient } from '../../web/src/app/engine_client.ts';
 import type { FromWorker, ToWorker } from '../../web/src/common/worker/protocol.ts';
 
 let vocabulary: RegressionVocabulary;

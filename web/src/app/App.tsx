@@ -3,10 +3,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSessionFile, loadDemo, sessionJson, uploadFiles } from './data_actions.ts';
 import {
-  autoRun,
   canRedo,
   canUndo,
-  currentResults,
   dataset,
   demos,
   engineFused,
@@ -14,10 +12,10 @@ import {
   queryRows,
   redo,
   results,
-  runProbe,
   session,
   undo,
-} from '../common/state/store.ts';
+} from '../common/state/session_store.ts';
+import { autoRun, currentResults, runProbe } from '../labs/probe/state/probe_store.ts';
 import { saveBlob } from '../common/ui/download.ts';
 import { resultsCsv } from '../labs/probe/ui/export_results.ts';
 import { Messages } from '../common/ui/Messages.tsx';
@@ -27,7 +25,7 @@ import { ObservationsPanel } from '../labs/probe/ui/ObservationsPanel.tsx';
 import { QueriesPanel } from '../labs/probe/ui/QueriesPanel.tsx';
 import { TaskBar } from '../common/ui/TaskBar.tsx';
 import { tasks } from '../common/state/engine_tasks.ts';
-import { columns } from '../common/state/store.ts';
+import { columns } from '../common/state/session_store.ts';
 import { activeTab, type Tab } from './view_state.ts';
 import { LABS, tabsOf } from '../labs/index.ts';
 import { LAB_VIEWS } from '../labs/views.tsx';

@@ -3,7 +3,7 @@
 // `gpprobe probe --probe` and `engine.loadProbe`).
 import { copiedLink, copyLink, linkUrl } from './link_actions.ts';
 import { probeFile } from '../labs/probe/state/probe_export.ts';
-import { dataset, session } from '../common/state/store.ts';
+import { dataset, session } from '../common/state/session_store.ts';
 import { saveBlob } from '../common/ui/download.ts';
 
 export function ShareActions() {

@@ -3,7 +3,7 @@
 // the OOD set, session files, links, and restoring the last session at start-up. Every way of opening
 // a session goes through openTarget(). A failed load keeps what was loaded.
 import { batch, signal } from '@preact/signals';
-import type { DatasetRole, DatasetSummary } from '../labs/probe/worker/protocol.ts';
+import type { DatasetRole, DatasetSummary } from '../common/data/dataset.ts';
 import { notify, report, request } from '../common/state/engine_tasks.ts';
 import { deleteFiles, loadFiles, saveFiles } from './file_store.ts';
 import { uploadedEmbeddings } from '../io/projector_upload.ts';
@@ -16,16 +16,17 @@ import {
   commit,
   dataset,
   demos,
-  draw,
   history,
   map,
   oodDataset,
   opening,
+  provideDataLoading,
   results,
   selected,
   session,
   SESSION_KEY,
-} from '../common/state/store.ts';
+} from '../common/state/session_store.ts';
+import { draw } from '../labs/probe/state/probe_store.ts';
 import { showView } from './view_state.ts';
 
 /** A session on uploaded files this browser does not have: opened once the user uploads them. */
@@ -370,3 +371,6 @@ export async function restore(): Promise<boolean> {
   }
   return openTarget({ session: saved, drawn: false, view: {} });
 }
+
+// The labs below the shell load data through the session store (the OOD tab's upload).
+provideDataLoading({ uploadFiles, clearOod });

@@ -5,7 +5,7 @@
 import { errorOf, GpprobeError } from '../engine/errors.ts';
 import { loadModule } from '../engine/load_module.ts';
 import { FileError } from '../io/table.ts';
-import type { Engines } from '../labs/engines.ts';
+import type { Engines } from '../common/worker/engines.ts';
 import { HANDLERS, makeEngines } from '../labs/worker.ts';
 import type { Handler } from '../common/worker/handler.ts';
 import type { FromWorker, Request, RequestKind, ResultOf, ToWorker } from '../common/worker/protocol.ts';

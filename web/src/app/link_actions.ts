@@ -8,15 +8,8 @@ import { openSession, pendingLink, type OpenOutcome } from './data_actions.ts';
 import { notify, report } from '../common/state/engine_tasks.ts';
 import { pageOptions, paramsLink, type PageOptions } from './link_params.ts';
 import { decodeLink, encodeLink, type LinkState } from './share_link.ts';
-import {
-  observationsDrawn,
-  opening,
-  results,
-  resultsStale,
-  runProbe,
-  selected,
-  session,
-} from '../common/state/store.ts';
+import { opening, results, resultsStale, selected, session } from '../common/state/session_store.ts';
+import { observationsDrawn, runProbe } from '../labs/probe/state/probe_store.ts';
 import { activeTab, colorBy } from './view_state.ts';
 import { compareLinkState, openCompareLink } from '../labs/compare/state/compare_store.ts';
 

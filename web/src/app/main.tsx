@@ -3,7 +3,7 @@
 import { render } from 'preact';
 import { currentPageOptions } from './link_actions.ts';
 import { setDensityGrid, start } from './startup.ts';
-import type { WorkerPort } from '../common/worker/engine_client.ts';
+import type { WorkerPort } from './engine_client.ts';
 import engineWorkerUrl from './engine_worker.ts?worker&url';
 import { App } from './App.tsx';
 import { connectToHost, reportLinkFailure } from '../embed/host_bridge.ts';

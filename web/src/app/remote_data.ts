@@ -3,7 +3,7 @@
 // Nothing is fetched from another site before the reader confirms it (prompts.ts) or the page that
 // embeds the app allowed it; the worker then downloads with progress and cancel (io/load_urls.ts).
 import { fileNameOf } from '../io/fetch_file.ts';
-import type { DatasetSummary } from '../labs/probe/worker/protocol.ts';
+import type { DatasetSummary } from '../common/data/dataset.ts';
 import { notify, request } from '../common/state/engine_tasks.ts';
 import { chooseEmbedding, confirmOrigins } from '../common/state/prompts.ts';
 import type { DataRef } from '../common/state/session.ts';

@@ -3,30 +3,25 @@
 // (not in embeds, which keep their state in their own URL), keeping the link in the address bar,
 // re-running the probe and refreshing the views that follow the hyperparameters and the selection.
 import { computed, effect } from '@preact/signals';
-import { EngineClient, type WorkerPort } from '../common/worker/engine_client.ts';
+import { EngineClient, type WorkerPort } from './engine_client.ts';
 import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, request, setEngineClient } from '../common/state/engine_tasks.ts';
 import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
-  autoRun,
   backend,
   dataset,
   engineFused,
   engineThreads,
   demos,
-  envelope,
   opening,
-  preview,
   probeBasis,
-  queryBelief,
-  redrawing,
   results,
-  runProbe,
   selected,
   session,
   SESSION_KEY,
   type DemoEntry,
-} from '../common/state/store.ts';
+} from '../common/state/session_store.ts';
+import { autoRun, envelope, preview, queryBelief, redrawing, runProbe } from '../labs/probe/state/probe_store.ts';
 
 function debounced(ms: number, run: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -7,17 +7,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EmbedView } from '../app/link_params.ts';
 import { linkUrl } from '../app/link_actions.ts';
 import { embedFailure } from './host_bridge.ts';
-import {
-  columns,
-  dataset,
-  labels,
-  queryRows,
-  results,
-  selected,
-  session,
-  setHyperparameters,
-  toggleObservation,
-} from '../common/state/store.ts';
+import { columns, dataset, labels, queryRows, results, selected, session } from '../common/state/session_store.ts';
+import { setHyperparameters, toggleObservation } from '../labs/probe/state/probe_store.ts';
 import { formatMeasure } from '../common/ui/format.ts';
 import { useElementSize } from '../common/ui/element_size.ts';
 import { Messages } from '../common/ui/Messages.tsx';

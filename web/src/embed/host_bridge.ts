@@ -16,7 +16,6 @@ import {
   columns,
   commit,
   dataset,
-  draw,
   labels,
   opening,
   queryRows,
@@ -24,7 +23,8 @@ import {
   resultsStale,
   selected,
   session,
-} from '../common/state/store.ts';
+} from '../common/state/session_store.ts';
+import { draw } from '../labs/probe/state/probe_store.ts';
 import { showView } from '../app/view_state.ts';
 import { MESSAGE_LIMITS, readToApp, type ResultsDetail, type SelectDetail, type ToHost } from './messages.ts';
 

@@ -4,16 +4,17 @@
 //   labs/protocol.ts  each lab's request kinds and cancel policies  -> the worker protocol (Requests, CANCEL_POLICY)
 //   labs/worker.ts    each lab's handlers                           -> the worker's HANDLERS table (worker bundle only)
 //   labs/views.tsx    each lab's view and what the shell shows with it -> the tab strip (page bundle only)
-// The engines themselves are in labs/engines.ts (the Engines of every handler's context).
+// The engines themselves are in common/worker/engines.ts (the Engines of every handler's context).
+// The lab ids reach common/ (the active tab) through common/registry.ts, filled in here.
 // docs/architecture.md "How to add a lab" walks through the steps.
-import type { EngineName } from './engines.ts';
+import type { EngineName } from '../common/worker/engines.ts';
 
 export interface LabEntry {
   /** The lab's name: the tab's label and, lower-cased, the word the folders, kinds and CLI use. */
   readonly name: string;
   /** Older words for the lab that links may carry (they still open it). */
   readonly aliases: readonly string[];
-  /** The engine its worker handlers use (labs/engines.ts). */
+  /** The engine its worker handlers use (common/worker/engines.ts). */
   readonly engine: EngineName;
 }
 
@@ -27,6 +28,12 @@ export const LABS = {
 } as const satisfies Record<string, LabEntry>;
 
 export type LabId = keyof typeof LABS;
+
+declare module '../common/registry.ts' {
+  interface Registry {
+    lab: LabId;
+  }
+}
 /** The labs in the order of the tab strip. */
 export const LAB_IDS = Object.keys(LABS) as LabId[];
 /** The engine lab L needs. */

@@ -1,6 +1,7 @@
 // The registry's protocol part: each lab's request kinds (an interface of { request, result } by kind)
-// and their cancel policies. The worker protocol (common/worker/protocol.ts) is derived from it: the
-// Requests every kind of every lab, CANCEL_POLICY every kind's policy. Page-safe: no handler, no engine.
+// and their cancel policies, joined: CANCEL_POLICY every kind's policy, and every kind of every lab
+// given to common/registry.ts, from which the worker protocol's types (common/worker/protocol.ts
+// Requests) are derived. Page-safe: no handler, no engine.
 import { CERTIFY_POLICIES, type CertifyRequests } from './classification/worker/certify_protocol.ts';
 import { EXPLAIN_POLICIES, type ExplainRequests } from './classification/worker/explain_protocol.ts';
 import { CLASSIFICATION_POLICIES, type ClassificationRequests } from './classification/worker/protocol.ts';
@@ -13,7 +14,7 @@ import { PROBE_EXPLAIN_POLICIES, type ProbeExplainRequests } from './probe/worke
 import { PROBE_POLICIES, type ProbeRequests } from './probe/worker/protocol.ts';
 import { VERDICT_POLICIES, type VerdictRequests } from './probe/worker/verdict_protocol.ts';
 import { REGRESSION_POLICIES, type RegressionRequests } from './regression/worker/protocol.ts';
-import type { CancelPolicy, Policies } from '../common/worker/protocol.ts';
+import type { CancelPolicy, Policies } from '../common/worker/policies.ts';
 
 /** Each lab's request kinds. */
 export interface LabRequests {
@@ -51,4 +52,11 @@ export type LabKinds = UnionToIntersection<LabRequests[LabId]>;
 /** The lab that declares each kind. */
 export type LabOfKind<K> = { [L in LabId]: K extends keyof LabRequests[L] ? L : never }[LabId];
 
-export const CANCEL_POLICIES_BY_KIND = mergeLabTables<CancelPolicy>(LAB_POLICIES) as unknown as Policies<LabKinds>;
+/** Every kind's policy, from the labs' tables. */
+export const CANCEL_POLICY = mergeLabTables<CancelPolicy>(LAB_POLICIES) as unknown as Policies<LabKinds>;
+
+declare module '../common/registry.ts' {
+  interface Registry {
+    requests: LabKinds;
+  }
+}

@@ -14,7 +14,7 @@ import { probeHandlers } from './probe/worker/handlers.ts';
 import { verdictHandlers } from './probe/worker/verdict_handlers.ts';
 import type { LabRequests } from './protocol.ts';
 import { regressionHandlers } from './regression/worker/handlers.ts';
-import { ENGINE_FACTORIES, type Engines } from './engines.ts';
+import { ENGINE_FACTORIES, type Engines } from '../common/worker/engines.ts';
 import type { GpprobeModule } from '../engine/generated/gpprobe.mjs';
 import type { Handler, Handlers } from '../common/worker/handler.ts';
 import type { RequestKind } from '../common/worker/protocol.ts';

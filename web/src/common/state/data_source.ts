@@ -7,7 +7,7 @@
 // example or CSV still on its way when the user asks for another (or a session brings its own) is
 // dropped when it arrives, whatever order the answers come in.
 import { batch, signal, type Signal } from '@preact/signals';
-import type { ParsedTable } from '../../labs/regression/worker/protocol.ts';
+import type { ParsedTable } from '../data/table.ts';
 import { uploadTable } from './table_upload.ts';
 
 /** Where the data came from: a parsed CSV with its column choice, or a bundled example (E). */

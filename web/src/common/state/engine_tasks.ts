@@ -5,8 +5,7 @@
 import { signal } from '@preact/signals';
 import { isCancelled } from '../../engine/errors.ts';
 import type { Progress } from '../../engine/progress.ts';
-import type { EngineClient, RunningRequest } from '../worker/engine_client.ts';
-import { CANCEL_POLICY, type Request, type RequestKind, type ResultOf } from '../worker/protocol.ts';
+import type { CancelPolicy, Request, RequestKind, ResultOf, RunningRequest } from '../worker/protocol.ts';
 
 export interface Task {
   id: number;
@@ -28,14 +27,20 @@ export interface Message {
 export const tasks = signal<Task[]>([]);
 export const messages = signal<Message[]>([]);
 
-let client: EngineClient | null = null;
+/** What the task store needs of the worker's client (app/engine_client.ts EngineClient). */
+export interface TaskClient {
+  request<K extends RequestKind>(request: Request<K>, onProgress?: (p: Progress) => void): RunningRequest<ResultOf<K>>;
+  policyOf(kind: RequestKind): CancelPolicy;
+}
+
+let client: TaskClient | null = null;
 
 /** The worker client all requests go through (set once at start-up). */
-export function setEngineClient(c: EngineClient): void {
+export function setEngineClient(c: TaskClient): void {
   client = c;
 }
 
-function engine(): EngineClient {
+function engine(): TaskClient {
   if (!client) throw new Error('the engine is not started');
   return client;
 }
@@ -68,7 +73,8 @@ export function startTask<K extends RequestKind>(
   onProgress?: (p: Progress) => void,
 ): RunningRequest<ResultOf<K>> {
   let id = -1;
-  const running = engine().request(r, (progress) => {
+  const client = engine();
+  const running = client.request(r, (progress) => {
     onProgress?.(progress);
     tasks.value = tasks.value.map((t) => (t.id === id ? { ...t, progress } : t));
   });
@@ -76,7 +82,7 @@ export function startTask<K extends RequestKind>(
   if (label === null) return running;
   tasks.value = [
     ...tasks.value,
-    { id, label, kind: r.kind, progress: null, cancel: CANCEL_POLICY[r.kind] === 'none' ? null : running.cancel },
+    { id, label, kind: r.kind, progress: null, cancel: client.policyOf(r.kind) === 'none' ? null : running.cancel },
   ];
   const result = running.result.finally(() => {
     tasks.value = tasks.value.filter((t) => t.id !== id);

@@ -4,7 +4,7 @@
 // the lab had loaded stays: `use` only runs on a good parse, and throws before changing anything.
 import { isCancelled } from '../../engine/errors.ts';
 import { FileError } from '../../io/table.ts';
-import type { ParsedTable } from '../../labs/regression/worker/protocol.ts';
+import type { ParsedTable } from '../data/table.ts';
 import { notify, request } from './engine_tasks.ts';
 
 /** Null when the table was used (or the read was cancelled), else the problem, naming the file. */

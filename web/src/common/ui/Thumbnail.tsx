@@ -1,7 +1,7 @@
 // A row's thumbnail from the dataset's sprite sheet (an Embedding Projector config's sprite.imagePath):
 // the sheet as a CSS background, positioned on the row's cell and scaled to `size` pixels.
 import type { SpriteSheet } from '../../io/load_urls.ts';
-import { dataset } from '../state/store.ts';
+import { dataset } from '../state/session_store.ts';
 
 // One object URL for the sheet on show; the previous one is released when the data changes.
 let shown: { image: Blob; url: string } | null = null;

@@ -1,11 +1,11 @@
 // What a request handler of the engine worker receives and returns (engine_worker.ts calls them; each
 // lab's labs/<lab>/worker/handlers.ts exports a table of them, one per kind of its protocol, and the
-// registry's worker part, labs/worker.ts, joins the tables).
+// registry's worker part, labs/worker.ts, joins the tables). The engines are common/worker/engines.ts.
 import type { Progress } from '../../engine/progress.ts';
-import type { EngineName, Engines } from '../../labs/engines.ts';
+import type { EngineName, Engines } from './engines.ts';
 import type { Request, RequestKind, ResultOf } from './protocol.ts';
 
-export type { Engines } from '../../labs/engines.ts';
+export type { Engines } from './engines.ts';
 
 /** What a handler gets beside its request; E: the engines it may use (its lab's, labs/index.ts). */
 export interface HandlerContext<E extends EngineName = EngineName> {

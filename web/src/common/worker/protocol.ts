@@ -1,7 +1,7 @@
 // The one protocol between the page and the engine worker, for every lab. A request is
 // { kind, ...fields }; each lab declares its kinds, with each one's result and cancel policy, in its
-// own labs/<lab>/worker/protocol.ts, and the lab registry (labs/protocol.ts) joins them: this file
-// derives the union of every kind from it.
+// own labs/<lab>/worker/protocol.ts, and the lab registry (labs/protocol.ts) joins them: it fills in
+// common/registry.ts, from which this file derives the union of every kind (no lab is imported here).
 //
 //   page -> worker  { type: 'request', id, request }  |  { type: 'cancel', id }
 //   worker -> page  { type: 'ready', backend, threads, fused }  |  { type: 'progress', id, progress: { stage, done, total, detail? } }
@@ -12,7 +12,8 @@
 //
 // Arrays travel as typed arrays (results are transferred, requests copied so one can be sent again).
 //
-// How a request is cancelled is a property of its kind (CANCEL_POLICY, checked complete by the compiler):
+// How a request is cancelled is a property of its kind (labs/protocol.ts CANCEL_POLICY, checked complete
+// by the compiler; the policies are in policies.ts):
 //   'between-chunks'  its handler checks an AbortSignal between chunks (files, query blocks, trials,
 //                     methods) and stops there with code "cancelled"
 //   'terminate'       one long synchronous wasm call (the hyperparameter optimiser) cannot read a message:
@@ -24,10 +25,12 @@
 // Adding a lab: docs/architecture.md "How to add a lab" (a registry entry in labs/index.ts, its kinds in
 // labs/protocol.ts, its handlers in labs/worker.ts, its view in labs/views.tsx; the compiler checks each).
 import type { Progress } from '../../engine/progress.ts';
-import { CANCEL_POLICIES_BY_KIND, type LabKinds } from '../../labs/protocol.ts';
+import type { RegisteredRequests } from '../registry.ts';
+
+export type { CancelPolicy, Policies } from './policies.ts';
 
 /** Every request kind of every lab (labs/protocol.ts LabRequests), with its request and result. */
-export type Requests = LabKinds;
+export type Requests = RegisteredRequests;
 
 export type RequestKind = keyof Requests;
 /** The request of kind K (every kind when K is the whole union). */
@@ -36,12 +39,12 @@ export type Request<K extends RequestKind = RequestKind> = K extends RequestKind
   : never;
 export type ResultOf<K extends RequestKind> = Requests[K]['result'];
 
-export type CancelPolicy = 'between-chunks' | 'terminate' | 'none';
-/** The policies of a lab's request kinds. */
-export type Policies<R> = { readonly [K in keyof R]: CancelPolicy };
-
-/** Every kind's policy, from the labs' tables (labs/protocol.ts). */
-export const CANCEL_POLICY: Policies<Requests> = CANCEL_POLICIES_BY_KIND;
+/** A request sent to the worker: its result, and cancel() by its kind's policy (app/engine_client.ts). */
+export interface RunningRequest<T> {
+  id: number;
+  result: Promise<T>;
+  cancel(): void;
+}
 
 /** Page -> worker. */
 export type ToWorker = { type: 'request'; id: number; request: Request } | { type: 'cancel'; id: number };

@@ -1,13 +1,13 @@
 // What the engine worker keeps between requests: the loaded embeddings (resident in the wasm heap, main
 // dataset and OOD set, or the main dataset streamed from its file when it is too large for the heap:
-// streamed_data.ts) and the probe kept up to date with the session. Only the first worker instance
-// holds any (requests of policy 'terminate' never read it), so terminating the other loses nothing.
+// streamed_data.ts), and what labs keep fitted on the main embeddings (the probe lab's probe, kept up
+// to date with the session), dropped whenever those change. Only the first worker instance holds any
+// (requests of policy 'terminate' never read it), so terminating the other loses nothing.
 import { GpprobeError } from '../../engine/errors.ts';
 import type { Matrix } from '../../engine/matrix.ts';
 import type { ResidentMatrix } from '../../engine/resident_matrix.ts';
 import { formatSize } from '../../io/table.ts';
-import type { DatasetRole } from '../../labs/probe/worker/protocol.ts';
-import { ProbeSession } from '../../labs/probe/worker/probe_session.ts';
+import type { DatasetRole } from '../data/dataset.ts';
 import type { StreamedMain } from './streamed_data.ts';
 
 export interface Loaded {
@@ -20,7 +20,23 @@ export interface Loaded {
 export const loaded: Partial<Record<DatasetRole, Loaded>> = {};
 /** The main embeddings when they are streamed from their file (then loaded.main is absent). */
 export const streamed: { main?: StreamedMain } = {};
-export const session = new ProbeSession();
+
+/** State a lab keeps fitted on the main embeddings (the probe lab's ProbeSession). */
+export interface FittedOnMain {
+  reset(): void;
+}
+const fitted: FittedOnMain[] = [];
+
+/** Keeps `state` until the main embeddings change: mainChanged() resets it. */
+export function keepFitted<T extends FittedOnMain>(state: T): T {
+  fitted.push(state);
+  return state;
+}
+
+/** The main embeddings were loaded, replaced or cleared: what was fitted on the old ones is dropped. */
+export function mainChanged(): void {
+  for (const state of fitted) state.reset();
+}
 
 /** The main embeddings held in the heap; a streamed dataset is refused with a message naming it and what to do. */
 export function mainData(): ResidentMatrix {

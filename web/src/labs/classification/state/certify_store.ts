@@ -12,7 +12,7 @@ import type { RobustnessCertificate, RobustnessSearch } from '../../../engine/ce
 import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ClassifierModel } from '../worker/protocol.ts';
 import { modelLabel } from '../worker/protocol.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import { classCount, defaultDims, type ClassificationData } from './classification_data.ts';
 import { data, models, SIDES, type Side } from './classification_store.ts';
 import { notify, report, startTask } from '../../../common/state/engine_tasks.ts';

@@ -7,8 +7,7 @@
 import type { ClassificationExample } from '../../../engine/classification/classification.ts';
 import { parseNumber } from '../../../io/delimited.ts';
 import { FileError, type Column } from '../../../io/table.ts';
-import type { Inputs, ParsedTable } from '../../regression/worker/protocol.ts';
-import { isDateColumn, numericColumn } from '../../regression/state/regression_series.ts';
+import { isDateColumn, numericColumn, type Inputs, type ParsedTable } from '../../../common/data/table.ts';
 
 export interface ClassificationData {
   /** A file name or an example's title. */

@@ -9,7 +9,7 @@ import type { ClassificationVocabulary } from '../../../engine/classification/cl
 import { isCancelled } from '../../../engine/errors.ts';
 import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ClassifierData, ClassifierFitResult, ClassifierModel } from '../worker/protocol.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import {
   classCount,
   dataFromExample,

@@ -7,7 +7,7 @@
 import { signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import { EXPLAIN_CSV_HEADER, explanationCsv, type Explanation } from '../../../engine/explain/explain.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import { notify, report, startTask } from '../../../common/state/engine_tasks.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
 import type { ClassifierModel } from '../worker/protocol.ts';

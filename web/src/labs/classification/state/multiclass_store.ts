@@ -9,7 +9,7 @@ import { batch, computed, effect, signal } from '@preact/signals';
 import type { MulticlassCertificate } from '../../../engine/classification/multiclass.ts';
 import { isCancelled } from '../../../engine/errors.ts';
 import { CLASSIFICATION_DEFAULTS } from '../../../engine/vocabulary.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import { notify, report, request, startTask } from '../../../common/state/engine_tasks.ts';
 import { throttled } from '../../../common/state/throttled.ts';
 import type { MulticlassCertifyRequest, MulticlassFitResult, MulticlassModel } from '../worker/multiclass_protocol.ts';

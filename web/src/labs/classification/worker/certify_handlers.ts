@@ -7,7 +7,7 @@ import { throttled } from '../../../common/worker/certify_progress.ts';
 import { modelLabel } from './protocol.ts';
 import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { HandlerContext, Handlers } from '../../../common/worker/handler.ts';
-import type { Inputs } from '../../regression/worker/protocol.ts';
+import type { Inputs } from '../../../common/data/table.ts';
 import type { ClassifierModel } from './protocol.ts';
 
 function withClassifier<T>(

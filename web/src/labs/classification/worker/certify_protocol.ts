@@ -15,8 +15,8 @@ import type { ClassifierModel } from './protocol.ts';
 import type { Matrix } from '../../../engine/matrix.ts';
 import type { CertifyOptions, ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
 import type { RobustnessCertificate, RobustnessOptions } from '../../../engine/certify/classification_certify.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
-import type { Inputs } from '../../regression/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
+import type { Inputs } from '../../../common/data/table.ts';
 
 /** Settings of a classifier's certificate, without the callbacks (the worker supplies them). */
 export type RobustnessSettings = Omit<RobustnessOptions, 'onProgress' | 'signal' | 'dims' | 'validRange'> & {

@@ -5,8 +5,8 @@
 import type { ClassifierModel } from './protocol.ts';
 import type { MulticlassModel } from './multiclass_protocol.ts';
 import type { Explanation } from '../../../engine/explain/explain.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
-import type { Inputs } from '../../regression/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
+import type { Inputs } from '../../../common/data/table.ts';
 
 export interface ExplainRequestOptions {
   gamma: number;

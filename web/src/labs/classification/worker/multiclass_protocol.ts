@@ -6,8 +6,8 @@
 // page makes a certificate anytime by asking first for every class's root bounds (maxIterations 0, at
 // once), then refining one class after another, each its own request with its splits as progress.
 import type { MulticlassCertificate, MulticlassState } from '../../../engine/classification/multiclass.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
-import type { Inputs } from '../../regression/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
+import type { Inputs } from '../../../common/data/table.ts';
 
 /** The softmax model's hyperparameters: one SE-ARD kernel shared by the C latent GPs. */
 export interface MulticlassModel {

@@ -11,8 +11,8 @@ import type {
   ClassifierPrediction,
   ClassifierState,
 } from '../../../engine/classification/classification.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
-import type { Inputs } from '../../regression/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
+import type { Inputs } from '../../../common/data/table.ts';
 import { MULTICLASS_POLICIES, type MulticlassRequests } from './multiclass_protocol.ts';
 
 /** One classifier: its approximation, likelihood and kernel hyperparameters. */

@@ -22,8 +22,8 @@ import {
   results,
   selected,
   session,
-} from '../../../common/state/store.ts';
-import { activeTab } from '../../../app/view_state.ts';
+} from '../../../common/state/session_store.ts';
+import { activeTab } from '../../../common/state/active_tab.ts';
 import { confirmOrigins } from '../../../common/state/prompts.ts';
 import type { CompareLink } from '../../../common/state/session_schema.ts';
 import { fileNameOf } from '../../../io/fetch_file.ts';

@@ -7,7 +7,7 @@ import { runExperiment } from '../../../engine/evaluation/experiments.ts';
 import { fetchBlob } from '../../../io/fetch_file.ts';
 import { checkAborted, FileError } from '../../../io/table.ts';
 import type { Handlers } from '../../../common/worker/handler.ts';
-import { loaded, session, streamed } from '../../../common/worker/resident_data.ts';
+import { loaded, mainChanged, streamed } from '../../../common/worker/resident_data.ts';
 import type { CompareRequests, RepresentationCurve, RepresentationSummary } from './protocol.ts';
 import { readRepresentations, type RepresentationData } from './representation_files.ts';
 
@@ -73,7 +73,7 @@ export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
     loaded.main?.resident.dispose();
     delete streamed.main;
     loaded.main = { name: h.name, resident };
-    session.reset();
+    mainChanged();
     let oodKept = true;
     if (loaded.ood && loaded.ood.resident.cols !== resident.cols) {
       loaded.ood.resident.dispose();

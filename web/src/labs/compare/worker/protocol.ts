@@ -2,7 +2,7 @@
 // worker holds the representations (several embeddings of the main dataset's rows, each in its own
 // precision); the page sends the concepts (labels from the shared metadata) and observation rows.
 import type { RepresentationComparison } from '../../../engine/compare/compare_representations.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
 
 export interface RepresentationSummary {
   name: string;

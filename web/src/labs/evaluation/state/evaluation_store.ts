@@ -9,7 +9,7 @@ import type { ExperimentRun, ExperimentSettings } from '../worker/protocol.ts';
 import { oodSource, queryMask } from './evaluation_inputs.ts';
 import type { Concept } from '../../../common/state/session.ts';
 import { notify, startTask, tasks, type Task } from '../../../common/state/engine_tasks.ts';
-import { dataset, labels, oodDataset, queryRows, session } from '../../../common/state/store.ts';
+import { dataset, labels, oodDataset, queryRows, session } from '../../../common/state/session_store.ts';
 
 /** Settings as the user left them; epsilon and strength follow the session until set here. */
 export type SettingsDraft = Omit<ExperimentSettings, 'epsilon' | 'strength'> & {

@@ -2,7 +2,7 @@
 // dataset and the current concept, run in the engine worker with progress and cancel. Results stay when
 // the user switches tabs and are marked stale when the data they were computed on changes.
 import { activeRun, experimentKind, records } from '../state/evaluation_store.ts';
-import { dataset } from '../../../common/state/store.ts';
+import { dataset } from '../../../common/state/session_store.ts';
 import { CurveResults } from './CurveResults.tsx';
 import { EXPERIMENTS, ExperimentSetup } from './ExperimentSetup.tsx';
 import { FuzzyClouds } from './FuzzyClouds.tsx';

@@ -6,7 +6,7 @@ import { useMemo } from 'preact/hooks';
 import type { ExperimentCloud } from '../../../engine/evaluation/experiments.ts';
 import { cloudPlot, type CloudMeasure } from '../plots/evaluation_plots.ts';
 import { cellText } from '../../../common/state/session.ts';
-import { columns } from '../../../common/state/store.ts';
+import { columns } from '../../../common/state/session_store.ts';
 import type { ExperimentRun } from '../worker/protocol.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';

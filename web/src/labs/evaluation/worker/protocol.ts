@@ -3,7 +3,7 @@
 // (concept labels, the query subset, the OOD setup) as typed arrays.
 import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
 import type { ExperimentKind, ExperimentResult, ExperimentSettings } from '../../../engine/evaluation/experiments.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
 
 /**
  * Where out-of-distribution rows come from: the loaded OOD file, or the rows of the main dataset that a

@@ -4,11 +4,11 @@
 import { computed, signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import { DEFAULTS } from '../../../engine/vocabulary.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import type { OodBaselines } from '../worker/protocol.ts';
 import { oodSource, oodSplit, type OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
 import { startTask } from '../../../common/state/engine_tasks.ts';
-import { dataset, labels, oodDataset, queryRows, session } from '../../../common/state/store.ts';
+import { dataset, labels, oodDataset, queryRows, session } from '../../../common/state/session_store.ts';
 
 /** Fixed settings of the comparison, the core's defaults (the Evaluate view varies them). */
 export const OOD_COMPARISON = { k: DEFAULTS.k, seed: DEFAULTS.seed, members: DEFAULTS.members } as const;

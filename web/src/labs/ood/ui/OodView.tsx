@@ -7,16 +7,16 @@ import type { OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
 import { currentSplit } from '../state/ood_baselines_store.ts';
 import { distinctValues } from '../../../common/state/session.ts';
 import { ValuePicker } from '../../probe/ui/ValuePicker.tsx';
-import { clearOod, uploadFiles } from '../../../app/data_actions.ts';
 import {
   columns,
   commit,
+  dataLoading,
   dataset,
   oodDataset,
   type ProbeResults,
   results,
   session,
-} from '../../../common/state/store.ts';
+} from '../../../common/state/session_store.ts';
 import { OodAurocTable, OodRocPlot } from './OodComparison.tsx';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 
@@ -82,7 +82,7 @@ export function OodView() {
                 Upload OOD set
               </button>
               {oodDataset.value && (
-                <button type="button" class="link" onClick={() => void clearOod()}>
+                <button type="button" class="link" onClick={() => void dataLoading().clearOod()}>
                   remove {oodDataset.value.name}
                 </button>
               )}
@@ -96,7 +96,7 @@ export function OodView() {
               onChange={(e) => {
                 const f = Array.from((e.target as HTMLInputElement).files ?? []);
                 (e.target as HTMLInputElement).value = '';
-                void uploadFiles(f, 'ood');
+                void dataLoading().uploadFiles(f, 'ood');
               }}
             />
           </div>

@@ -2,7 +2,7 @@
 // labs'): OOD detection by the probe and the baselines, all fitted on the session's observations, on the
 // embeddings the worker holds (the main dataset and the OOD set).
 import type { RocCurve } from '../../../engine/baselines/baselines.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
 
 export type OodMethod = 'gpp' | 'msp' | 'maha' | 'knn' | 'lpe';
 export const OOD_METHODS: OodMethod[] = ['gpp', 'msp', 'maha', 'knn', 'lpe'];

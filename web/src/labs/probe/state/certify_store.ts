@@ -8,13 +8,13 @@ import { signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import type { ProbeCertificate, QueryNorm } from '../../../engine/certify/probe_certify.ts';
 import { CERTIFY_DEFAULTS } from '../../../engine/vocabulary.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import { notify, report, request, startTask } from '../../../common/state/engine_tasks.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
 
 /** The form the certify fields record their problems under (field_problems.ts). */
 export const PROBE_CERTIFY_FORM = 'probe-certify';
-import { dataset, labels, probeBasis, session } from '../../../common/state/store.ts';
+import { dataset, labels, probeBasis, session } from '../../../common/state/session_store.ts';
 
 export interface ProbeCertifySettings {
   gamma: number;

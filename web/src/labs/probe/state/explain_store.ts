@@ -5,10 +5,10 @@
 import { signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import { EXPLAIN_CSV_HEADER, explanationCsv, rankFeatures, type Explanation } from '../../../engine/explain/explain.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import { notify, report, request, startTask } from '../../../common/state/engine_tasks.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
-import { dataset, labels, probeBasis, session } from '../../../common/state/store.ts';
+import { dataset, labels, probeBasis, session } from '../../../common/state/session_store.ts';
 
 /** The form the panel's fields record their problems under (field_problems.ts). */
 export const PROBE_EXPLAIN_FORM = 'probe-explain';

@@ -1,7 +1,8 @@
 // "Export probe": the current probe as a probe file (engine/probe_file.ts) that `gpprobe probe --probe`
 // and `engine.loadProbe` fit again, to score any number of new queries with the app's numbers.
 import { report, request } from '../../../common/state/engine_tasks.ts';
-import { currentResults, dataset } from '../../../common/state/store.ts';
+import { dataset } from '../../../common/state/session_store.ts';
+import { currentResults } from './probe_store.ts';
 
 /**
  * The probe file's bytes, or null (reported) when there is no probe to export. It holds the probe whose

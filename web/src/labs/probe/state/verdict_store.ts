@@ -2,10 +2,10 @@
 // the shown results were fitted with, and every row's expected knowledge gain from its label (the "label
 // next" suggestions). Recomputed in the worker whenever the shown results change while the panel is shown.
 import { signal } from '@preact/signals';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import type { VerdictRun } from '../worker/verdict_protocol.ts';
 import { report, startTask } from '../../../common/state/engine_tasks.ts';
-import { results } from '../../../common/state/store.ts';
+import { results } from '../../../common/state/session_store.ts';
 
 export interface VerdictRecord {
   /** The results' basis (store.ts) this verdict belongs to. */

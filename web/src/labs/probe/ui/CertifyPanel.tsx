@@ -13,7 +13,7 @@ import {
   updateProbeCertifySettings,
 } from '../state/certify_store.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
-import { dataset, probeBasis, selected } from '../../../common/state/store.ts';
+import { dataset, probeBasis, selected } from '../../../common/state/session_store.ts';
 import type { Interval } from '../../../engine/certify/classification_certify.ts';
 import type { ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';

@@ -6,7 +6,8 @@ import { signal } from '@preact/signals';
 import type { DatasetSummary } from '../../../labs/probe/worker/protocol.ts';
 import type { Column } from '../../../io/table.ts';
 import { defaultPositive, distinctValues } from '../../../common/state/session.ts';
-import { columns, dataset, labels, session, setConcept } from '../../../common/state/store.ts';
+import { columns, dataset, labels, session } from '../../../common/state/session_store.ts';
+import { setConcept } from '../state/probe_store.ts';
 import { countOf, formatCount } from '../../../common/ui/format.ts';
 import { ValuePicker } from './ValuePicker.tsx';
 

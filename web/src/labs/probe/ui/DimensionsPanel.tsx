@@ -15,7 +15,7 @@ import {
   type DimensionRow,
 } from '../state/explain_store.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
-import { dataset, probeBasis, selected } from '../../../common/state/store.ts';
+import { dataset, probeBasis, selected } from '../../../common/state/session_store.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { MinNumberField } from '../../../common/ui/MinNumberField.tsx';

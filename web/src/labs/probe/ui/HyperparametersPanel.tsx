@@ -3,7 +3,8 @@
 // the same point (paper Figs 9-11), so a user can choose them by looking.
 import { useMemo } from 'preact/hooks';
 import { beliefGrid, beliefPreview } from '../plots/belief_plots.ts';
-import { preview, session, setHyperparameters } from '../../../common/state/store.ts';
+import { session } from '../../../common/state/session_store.ts';
+import { preview, setHyperparameters } from '../state/probe_store.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 

@@ -2,7 +2,8 @@
 // knowledge there most, by the core's expected knowledge gain (knowledge_gain.h), each with one click to
 // add it as an observation (its label follows from the concept) and an Undo for that click.
 import { useMemo, useState } from 'preact/hooks';
-import { queryRows, results, selected, toggleObservation, undo } from '../../../common/state/store.ts';
+import { queryRows, results, selected, undo } from '../../../common/state/session_store.ts';
+import { toggleObservation } from '../state/probe_store.ts';
 import { verdict } from '../state/verdict_store.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { Thumbnail } from '../../../common/ui/Thumbnail.tsx';

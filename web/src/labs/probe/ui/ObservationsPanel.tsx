@@ -1,6 +1,7 @@
 // Choosing the observations: N random per class with a seed (the core's draw: `gpprobe draw` with the
 // same seed picks the same rows), or clicks on the map and table.
-import { draw, labels, session, setObservations } from '../../../common/state/store.ts';
+import { labels, session } from '../../../common/state/session_store.ts';
+import { draw, setObservations } from '../state/probe_store.ts';
 
 export function ObservationsPanel() {
   const s = session.value;

@@ -9,18 +9,16 @@ import { cellText } from '../../../common/state/session.ts';
 import {
   columns,
   dataset,
-  envelope,
   labels,
   map,
-  queryBelief,
   queryRows,
   results,
   resultsStale,
   selected,
   session,
-  toggleObservation,
-} from '../../../common/state/store.ts';
-import { COLOR_BY, colorBy as colorBySignal } from '../../../app/view_state.ts';
+} from '../../../common/state/session_store.ts';
+import { envelope, queryBelief, toggleObservation } from '../state/probe_store.ts';
+import { COLOR_BY, colorBy as colorBySignal } from '../state/color_by.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { CertifyPanel } from './CertifyPanel.tsx';
 import { DimensionsPanel } from './DimensionsPanel.tsx';

@@ -1,7 +1,7 @@
 // Which rows are queries: every row, or a subset chosen by metadata values (e.g. only the test split).
 // The probe scores every row either way; plots, table and export show the subset.
 import { distinctValues } from '../../../common/state/session.ts';
-import { columns, commit, queryRows, session } from '../../../common/state/store.ts';
+import { columns, commit, queryRows, session } from '../../../common/state/session_store.ts';
 import { ValuePicker } from './ValuePicker.tsx';
 
 export function QueriesPanel() {

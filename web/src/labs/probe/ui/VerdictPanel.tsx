@@ -4,7 +4,7 @@
 // those judgements with their uncertainty, with a plain warning when they are at chance.
 import { useSignalEffect } from '@preact/signals';
 import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';
-import { results } from '../../../common/state/store.ts';
+import { results } from '../../../common/state/session_store.ts';
 import { refreshVerdict, verdict } from '../state/verdict_store.ts';
 import { countOf } from '../../../common/ui/format.ts';
 import { LabelSuggestions } from './LabelSuggestions.tsx';

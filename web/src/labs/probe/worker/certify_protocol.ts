@@ -6,7 +6,7 @@
 // certificates: root bounds, then intervals (common/worker/certify_progress.ts).
 import type { Matrix } from '../../../engine/matrix.ts';
 import type { CertifyOptions, ProbeCertificate } from '../../../engine/certify/probe_certify.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
 
 export interface ProbeCertifyRequest {
   /** The probe's observations (rows of the embeddings) and labels, in the order the lab fits them. */

@@ -5,7 +5,7 @@
 // 'embedding-rows' (certify_protocol.ts) fetches first.
 import type { Explanation } from '../../../engine/explain/explain.ts';
 import type { Matrix } from '../../../engine/matrix.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
 
 export interface ProbeExplainRequest {
   observations: Matrix;

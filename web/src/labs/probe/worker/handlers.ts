@@ -20,7 +20,8 @@ import { openStreamedDataset, type StreamedDataset } from '../../../io/streamed_
 import { checkAborted, FileError } from '../../../io/table.ts';
 import type { Handlers, HandlerContext } from '../../../common/worker/handler.ts';
 import type { BeliefCurve, DatasetRole, DatasetSummary, ProbeRequests, ProbeRun } from './protocol.ts';
-import { loaded, mainCols, mainData, session, streamed } from '../../../common/worker/resident_data.ts';
+import { loaded, mainChanged, mainCols, mainData, streamed } from '../../../common/worker/resident_data.ts';
+import { session } from './resident_probe.ts';
 import { fitStreamedProbe, scoreStreamedMain, streamedMap } from '../../../common/worker/streamed_data.ts';
 
 function summary(role: DatasetRole, d: Dataset): DatasetSummary {
@@ -50,7 +51,7 @@ function adopt(engine: ProbeEngine, role: DatasetRole, dataset: Dataset, signal:
   loaded[role] = { name: dataset.name, resident };
   if (role === 'main') {
     delete streamed.main;
-    session.reset();
+    mainChanged();
     if (loaded.ood && loaded.ood.resident.cols !== resident.cols) {
       loaded.ood.resident.dispose();
       delete loaded.ood;
@@ -65,7 +66,7 @@ function adoptStreamed(dataset: StreamedDataset, signal: AbortSignal): DatasetSu
   const { embeddings } = dataset;
   loaded.main?.resident.dispose();
   delete loaded.main;
-  session.reset();
+  mainChanged();
   streamed.main = { name: dataset.name, rows: embeddings };
   if (loaded.ood && loaded.ood.resident.cols !== embeddings.cols) {
     loaded.ood.resident.dispose();
@@ -175,7 +176,7 @@ export const probeHandlers: Handlers<ProbeRequests, 'probe'> = {
     delete loaded[r.role];
     if (r.role === 'main') {
       delete streamed.main;
-      session.reset();
+      mainChanged();
     }
     return null;
   },

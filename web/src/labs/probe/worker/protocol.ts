@@ -4,27 +4,12 @@
 // the irrational region, the observation draw, and the probe file of the current probe.
 import type { Belief, BeliefEnvelope } from '../../../engine/probe/analysis.ts';
 import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
-import type { SpriteSheet } from '../../../io/load_urls.ts';
 import type { ProjectorEmbedding } from '../../../io/projector.ts';
-import type { Column } from '../../../io/table.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
+import type { DatasetRole, DatasetSummary } from '../../../common/data/dataset.ts';
 import type { ProbeUpdate } from './probe_session.ts';
 
-export type DatasetRole = 'main' | 'ood';
-
-export interface DatasetSummary {
-  role: DatasetRole;
-  name: string;
-  files: { name: string; size: number }[];
-  rows: number;
-  cols: number;
-  columns: Column[];
-  notes: string[];
-  /** Thumbnails of the rows (an Embedding Projector config's sprite sheet). */
-  sprite?: SpriteSheet;
-  /** The embeddings are read from their file as needed, not held in memory (io/streamed_dataset.ts). */
-  streamed?: boolean;
-}
+export type { DatasetRole, DatasetSummary } from '../../../common/data/dataset.ts';
 
 /** A belief's densities on a grid, with the Beta parameters the core gives it. */
 export interface BeliefCurve {

@@ -2,7 +2,7 @@
 // leave-one-out check of the probe on the session's observations, and each row's expected knowledge gain
 // from its label, for "label next" suggestions. Both from the core (leave_one_out.h, knowledge_gain.h).
 import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
 
 export interface VerdictRun {
   /** In the order of the request's observations. */

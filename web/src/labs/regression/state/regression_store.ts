@@ -7,7 +7,7 @@
 import { batch, computed, effect, signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
 import type { RegressionVocabulary } from '../../../engine/regression/regression.ts';
-import type { RunningRequest } from '../../../common/worker/engine_client.ts';
+import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import type { ExampleResult, FitRequest, FitResult, Inputs } from '../worker/protocol.ts';
 import { notify, report, request, startTask, tasks } from '../../../common/state/engine_tasks.ts';
 import {

@@ -13,15 +13,10 @@ import type {
   RegressionVocabulary,
   RocCurveData,
 } from '../../../engine/regression/regression.ts';
-import type { Column } from '../../../io/table.ts';
-import type { Policies } from '../../../common/worker/protocol.ts';
+import type { Policies } from '../../../common/worker/policies.ts';
+import type { Inputs, ParsedTable } from '../../../common/data/table.ts';
 
-/** n by d inputs, row-major float64. */
-export interface Inputs {
-  data: Float64Array;
-  rows: number;
-  cols: number;
-}
+export type { Inputs, ParsedTable } from '../../../common/data/table.ts';
 
 /** A fit with the given hyperparameters, and what the lab shows of it. */
 export interface FitRequest {
@@ -56,13 +51,6 @@ export interface FitResult {
   /** What could not be done or was adjusted, e.g. samples whose covariance would not factorise. */
   notes: string[];
   seconds: number;
-}
-
-/** What a parsed CSV gives the page: its columns, numeric or text. */
-export interface ParsedTable {
-  fileName: string;
-  rows: number;
-  columns: Column[];
 }
 
 export interface ExampleResult {

@@ -1,6 +1,6 @@
 // The page's one client of the engine worker: typed requests of every lab that resolve with their
 // results, progress in the one shape { stage, done, total }, and cancel() by the policy of the request's
-// kind (protocol.ts CANCEL_POLICY):
+// kind (labs/protocol.ts CANCEL_POLICY):
 //
 //   'between-chunks'  the worker is told; the request ends (code "cancelled") at its next chunk boundary
 //   'none'            the worker is told (it skips the request if it has not started); the answer is dropped
@@ -12,22 +12,20 @@
 // The first instance holds the resident embeddings and is never terminated by a cancel. So the default
 // page (the probe lab) runs one wasm module instance; a second one exists only from the first
 // hyperparameter fit (regression or classification lab) or Fig. 3 run, until a cancel ends it.
-import { errorOf, GpprobeError } from '../../engine/errors.ts';
-import type { Progress } from '../../engine/progress.ts';
-import {
-  CANCEL_POLICY,
-  type FromWorker,
-  type Request,
-  type RequestKind,
-  type ResultOf,
-  type ToWorker,
-} from './protocol.ts';
+import { errorOf, GpprobeError } from '../engine/errors.ts';
+import type { Progress } from '../engine/progress.ts';
+import type {
+  CancelPolicy,
+  FromWorker,
+  Request,
+  RequestKind,
+  ResultOf,
+  RunningRequest,
+  ToWorker,
+} from '../common/worker/protocol.ts';
+import { CANCEL_POLICY } from '../labs/protocol.ts';
 
-export interface RunningRequest<T> {
-  id: number;
-  result: Promise<T>;
-  cancel(): void;
-}
+export type { RunningRequest } from '../common/worker/protocol.ts';
 
 /** What the client needs of a Worker (a browser Worker is one; tests pass a stand-in). */
 export interface WorkerPort {
@@ -72,6 +70,11 @@ export class EngineClient {
     });
     this.ready.catch(() => undefined); // reported by whoever awaits it
     this.#resident = this.#start(resolveReady, rejectReady);
+  }
+
+  /** How a request of `kind` is cancelled (the task bar offers Cancel unless 'none'). */
+  policyOf(kind: RequestKind): CancelPolicy {
+    return CANCEL_POLICY[kind];
   }
 
   /** Sends `request`; its result arrives typed by the request's kind. */

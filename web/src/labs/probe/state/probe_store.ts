@@ -1,122 +1,30 @@
-// The app's state: signals for what the UI shows, the changes of the session (every one through
-// commit(): recorded for undo and saved to browser storage), and running the probe in the worker.
-// Loading data is in data_actions.ts, start-up and side effects in startup.ts.
+// The probe lab's state beside the shared session (common/state/session_store.ts): the beliefs its
+// panels draw, and its actions on the session (the concept, drawing and picking observations, the
+// hyperparameters) and running the probe in the worker, whose results the session store keeps.
 import { batch, computed, effect, signal } from '@preact/signals';
-import type { BeliefEnvelope } from '../../engine/probe/analysis.ts';
-import type { ProbeScores } from '../../engine/probe/probe_engine.ts';
-import type { Column } from '../../io/table.ts';
-import type { RunningRequest } from '../worker/engine_client.ts';
-import type { DatasetSummary, ProbeRun } from '../../labs/probe/worker/protocol.ts';
-import type { ResultOf } from '../worker/protocol.ts';
-import { notify, report, request, startTask } from './engine_tasks.ts';
+import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
+import { notify, report, request, startTask } from '../../../common/state/engine_tasks.ts';
+import { conceptLabels, toggleObservation as toggled, type Concept } from '../../../common/state/session.ts';
 import {
-  conceptLabels,
-  DEFAULT_SESSION,
-  queryRows as subsetRows,
-  record,
-  redo as redoHistory,
-  toggleObservation as toggled,
-  undo as undoHistory,
-  type Concept,
-  type History,
-  type Session,
-} from './session.ts';
+  commit,
+  dataset,
+  labels,
+  opening,
+  probeBasis,
+  queryRows,
+  results,
+  selected,
+  session,
+  type ProbeResults,
+} from '../../../common/state/session_store.ts';
+import type { ResultOf, RunningRequest } from '../../../common/worker/protocol.ts';
 
-export interface DemoEntry {
-  id: string;
-  title: string;
-  description: string;
-  files: string[];
-  ood?: string[];
-  session?: Partial<Pick<Session, 'concept' | 'draw' | 'ood' | 'epsilon' | 'strength' | 'queries'>>;
-}
-
-export interface ProbeResults {
-  scores: ProbeScores;
-  /** The observations and concept labels the probe was fitted with (exports use these, not the session's). */
-  observations: number[];
-  labels: Uint8Array | null;
-  epsilon: number;
-  strength: number;
-  oodScores: ProbeScores | null;
-  space: string;
-  seconds: number;
-  update: ProbeRun['update'];
-  /** Full passes over a query set the run made (0: every score followed by rank-one updates). */
-  fullPasses: number;
-  /** The session the results belong to (the UI marks them stale when it changes). */
-  basis: string;
-}
-
-export const SESSION_KEY = 'gpprobe.session.v1';
-
-// ---- state ----
-export const backend = signal<string | null>(null);
-/** Whether the engine's products fuse their multiply-adds (relaxed SIMD with FMA): the header says so. */
-export const engineFused = signal<boolean | null>(null);
-/** Threads the engine scores on (1: the single-threaded module), once it is ready. */
-export const engineThreads = signal<number | null>(null);
-export const demos = signal<DemoEntry[]>([]);
-export const dataset = signal<DatasetSummary | null>(null);
-export const oodDataset = signal<DatasetSummary | null>(null);
-export const session = signal<Session>(DEFAULT_SESSION);
-export const history = signal<History>({ past: [], future: [] });
-export const results = signal<ProbeResults | null>(null);
-export const map = signal<ResultOf<'map'> | null>(null);
 export const envelope = signal<BeliefEnvelope | null>(null);
 export const preview = signal<ResultOf<'belief-preview'> | null>(null);
 export const queryBelief = signal<ResultOf<'query-belief'> | null>(null);
-export const selected = signal<number | null>(null);
 export const autoRun = signal(true);
-/** True while a session is being opened (data, draw, OOD set): the probe waits for all of it. */
-export const opening = signal(false);
 /** The rows the last draw gave and for what (links name the draw instead of listing these rows). */
 export const lastDraw = signal<{ key: string; rows: number[] } | null>(null);
-
-export const columns = computed<Column[]>(() => dataset.value?.columns ?? []);
-/** A part of the session as a signal that keeps its object while other parts change (a toggle). */
-function sessionPart<T>(select: (s: Session) => T) {
-  let last: T | undefined;
-  let text = '';
-  return computed(() => {
-    const part = select(session.value),
-      next = JSON.stringify(part);
-    if (last === undefined || next !== text) [last, text] = [part, next];
-    return last;
-  });
-}
-const concept = sessionPart((s) => s.concept);
-const querySubset = sessionPart((s) => s.queries);
-/** Concept labels of every row: computed again only when the data or the concept change (not when an
- * observation is toggled), so the plots that colour by them are not redrawn before the new scores come. */
-export const labels = computed<Uint8Array | null>(() => {
-  const d = dataset.value,
-    c = concept.value;
-  return d && c ? conceptLabels(c, d.columns, d.rows) : null;
-});
-/** Rows of the query subset (null: all rows). Plots, table and export show these. Like the labels,
- * computed again only when the data or the subset change. */
-export const queryRows = computed<Int32Array | null>(() => {
-  const d = dataset.value;
-  return d ? subsetRows(querySubset.value, d.columns, d.rows) : null;
-});
-
-/** The part of the session results depend on. */
-export const probeBasis = computed(() => {
-  const s = session.value;
-  return JSON.stringify([
-    dataset.value?.name,
-    dataset.value?.rows,
-    oodDataset.value?.name,
-    s.concept,
-    s.observations,
-    s.epsilon,
-    s.strength,
-  ]);
-});
-export const resultsStale = computed(() => results.value !== null && results.value.basis !== probeBasis.value);
-export const canUndo = computed(() => history.value.past.length > 0);
-export const canRedo = computed(() => history.value.future.length > 0);
 
 /** What a draw depends on besides its per-class count and seed. */
 function drawKey(perClass: number, seed: number): string {
@@ -134,47 +42,6 @@ export const observationsDrawn = computed(() => {
     d.rows.every((r, i) => r === s.observations[i])
   );
 });
-
-// ---- session changes ----
-
-let lastCoalesce: { key: string; at: number } | null = null;
-
-/**
- * Replaces the session, recording the previous one for undo. Changes with the same `coalesce` key
- * less than a second apart (a slider being dragged) share one undo step.
- */
-export function commit(next: Session, coalesce?: string): void {
-  if (JSON.stringify(next) === JSON.stringify(session.value)) return;
-  const now = Date.now();
-  const merge =
-    coalesce !== undefined &&
-    lastCoalesce?.key === coalesce &&
-    now - lastCoalesce.at < 1000 &&
-    history.value.past.length > 0;
-  lastCoalesce = coalesce === undefined ? null : { key: coalesce, at: now };
-  batch(() => {
-    if (!merge) history.value = record(history.value, session.value);
-    session.value = next;
-  });
-}
-
-export function undo(): void {
-  const r = undoHistory(history.value, session.value);
-  if (r)
-    batch(() => {
-      history.value = r.history;
-      session.value = r.session;
-    });
-}
-
-export function redo(): void {
-  const r = redoHistory(history.value, session.value);
-  if (r)
-    batch(() => {
-      history.value = r.history;
-      session.value = r.session;
-    });
-}
 
 /** True while the observations are being redrawn for a new concept (the probe waits for them). */
 export const redrawing = signal(false);
@@ -251,8 +118,12 @@ export function toggleObservation(row: number): void {
 
 // ---- the probe ----
 /** The run in flight: what it computes the results of, and when it settles. */
-let probeRun: { running: RunningRequest<ProbeRun>; basis: string; fresh: boolean; settled: Promise<void> } | null =
-  null;
+let probeRun: {
+  running: RunningRequest<ResultOf<'probe'>>;
+  basis: string;
+  fresh: boolean;
+  settled: Promise<void>;
+} | null = null;
 
 /**
  * Runs the probe; `fresh`: fit it anew on the sorted observations (as a new page would) instead of
