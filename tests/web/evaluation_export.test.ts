@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../web/src/engine/evaluation/experiments.ts';
 import type { Column } from '../../web/src/io/table.ts';
-import { oodSource, oodSplit, queryMask } from '../../web/src/labs/evaluation/state/evaluation_inputs.ts';
-import { cloudsCsv, curvesCsv, rocCsv } from '../../web/src/labs/evaluation/ui/export_curves.ts';
+import { oodSource, oodSplit, queryMask } from '../../web/src/common/state/ood_split.ts';
+import { cloudsCsv, curvesCsv } from '../../web/src/labs/evaluation/ui/export_curves.ts';
+import { rocCsv } from '../../web/src/labs/ood/ui/export_roc.ts';
 
 const result: ExperimentResult = {
   experiment: 'fuzzy',

@@ -4,39 +4,9 @@
 import { DEFAULTS } from '../../engine/vocabulary.ts';
 import type { Column } from '../../io/table.ts';
 import { checkFields, checkObject, parseStateJson, SchemaError, SESSION_FIELDS } from './session_schema.ts';
+import type { Concept, OodSetup, QuerySubset, Session } from './session_types.ts';
 
-export type DataRef =
-  | { kind: 'demo'; id: string }
-  | { kind: 'upload'; files: { name: string; size: number }[] }
-  /** Files by URL (a link's ?data= and ?metadata=): one holds the embeddings, the others metadata. */
-  | { kind: 'url'; data: string; metadata: string[] }
-  /** One embedding (by tensorName) of an Embedding Projector config (a link's ?config=). */
-  | { kind: 'projector'; config: string; embedding: string };
-
-export type Concept =
-  { column: string; kind: 'values'; positives: string[] } | { column: string; kind: 'threshold'; threshold: number }; // positive when value >= threshold
-
-export type OodSetup =
-  | { kind: 'none' }
-  | { kind: 'column'; column: string; inDistribution: string[] }
-  /** A second file as the OOD set: uploaded, the demo's own, or by URL (a link's ?ood=). */
-  | { kind: 'file'; files: { name: string; size: number }[]; url?: string };
-
-export interface Session {
-  version: 1;
-  data: DataRef | null;
-  concept: Concept | null;
-  /** Row indices of the observations; their labels follow from the concept. */
-  observations: number[];
-  epsilon: number;
-  strength: number;
-  draw: { perClass: number; seed: number };
-  ood: OodSetup;
-  /** Which rows are queries: all of them, or those whose column takes one of the values. */
-  queries: QuerySubset;
-}
-
-export type QuerySubset = { kind: 'all' } | { kind: 'values'; column: string; values: string[] };
+export type { Concept, DataRef, OodSetup, QuerySubset, Session } from './session_types.ts';
 
 export const DEFAULT_SESSION: Session = {
   version: 1,
@@ -143,6 +113,13 @@ export function defaultConcept(columns: Column[]): Concept | null {
 }
 
 /** 1 where the row shows the concept, 0 elsewhere. */
+/** The concept in words, for titles and comparisons: "age ≥ 40", "species ∈ {cat, dog}". */
+export function describeConcept(concept: Concept): string {
+  return concept.kind === 'threshold'
+    ? `${concept.column} ≥ ${concept.threshold}`
+    : `${concept.column} ∈ {${concept.positives.join(', ')}}`;
+}
+
 export function conceptLabels(concept: Concept, columns: Column[], rows: number): Uint8Array {
   const column = columns.find((c) => c.name === concept.column);
   const labels = new Uint8Array(rows);

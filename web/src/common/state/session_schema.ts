@@ -7,7 +7,7 @@
 // 390 KB link of 150 million zeros is refused in milliseconds instead of crashing the tab.
 // Pure functions only.
 import { Inflate } from 'fflate';
-import type { Concept, DataRef, OodSetup, QuerySubset, Session } from './session.ts';
+import type { Concept, DataRef, OodSetup, QuerySubset, Session } from './session_types.ts';
 
 /** The limits the schema holds every session and link to (docs/hostile-inputs.md lists them). */
 export const SCHEMA_LIMITS = {

@@ -35,6 +35,11 @@ export function csvCell(value: string | number): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** A CSV line of cells (csvCell each), ending in a newline. */
+export function csvLine(cells: (string | number)[]): string {
+  return cells.map(csvCell).join(',') + '\n';
+}
+
 /** A number as C's printf("%.17g") writes it, as the CLI's CSV files do: 17 significant digits, enough to
  * read back the same double, trailing zeros dropped ("0.10000000000000001", "1e-05", "3"). */
 export function formatDigits17(v: number): string {

@@ -10,7 +10,7 @@ import type {
   RepresentationCurve,
   RepresentationSummary,
 } from '../worker/protocol.ts';
-import { conceptLabels, distinctValues, type Concept } from '../../../common/state/session.ts';
+import { conceptLabels, describeConcept, distinctValues, type Concept } from '../../../common/state/session.ts';
 import { notify, report, request, startTask, tasks, type Task } from '../../../common/state/engine_tasks.ts';
 import {
   commit,
@@ -27,7 +27,6 @@ import { activeTab } from '../../../common/state/active_tab.ts';
 import { confirmOrigins } from '../../../common/state/prompts.ts';
 import type { CompareLink } from '../../../common/state/session_schema.ts';
 import { fileNameOf } from '../../../io/fetch_file.ts';
-import { describeConcept } from '../../evaluation/state/evaluation_store.ts';
 
 /** Where the bundled multi-layer demo lives (scripts/data/make_digits_layers.py), relative to the page. */
 export const LAYERS_DEMO = {

@@ -4,11 +4,10 @@
 // curves. Layout only: every number is the core's.
 import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
 import type { ExperimentCloud, ExperimentResult } from '../../../engine/evaluation/experiments.ts';
-import type { OodMethodResult } from '../../ood/worker/protocol.ts';
 import { IRRATIONAL, NEUTRAL } from '../../../common/plots/colors.ts';
 import { extent } from '../../../common/plots/layout.ts';
-import { irrationalRegion } from '../../probe/plots/measure_plots.ts';
-import { methodStyle } from './methods.ts';
+import { irrationalRegion } from '../../../common/plots/irrational_region.ts';
+import { methodStyle } from '../../../common/plots/methods.ts';
 import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** Tick labels of a log2 axis: 1 -> "2", 3 -> "8". */
@@ -108,30 +107,5 @@ export function cloudPlot(input: CloudPlotInput, measure: CloudMeasure): PlotSpe
       measure === 'judged'
         ? { label: 'judged probability E[g]', domain: [-0.02, 1.02] }
         : { label: 'alea E[H(g)] (nats)', domain: [0, Math.log(2) * 1.04] },
-  };
-}
-
-/** ROC curves of the methods that ran (in-distribution = positive). */
-export function rocPlot(methods: OodMethodResult[], title: string): PlotSpec {
-  const marks: Mark[] = [{ type: 'line', x: [0, 1], y: [0, 1], color: NEUTRAL, width: 1, dash: [3, 3] }];
-  const legend: LegendEntry[] = [];
-  for (const m of methods) {
-    if (!('roc' in m)) continue;
-    const { color, label } = methodStyle(m.method);
-    marks.push({
-      type: 'line',
-      x: m.roc.falsePositiveRate,
-      y: m.roc.truePositiveRate,
-      color,
-      width: m.method === 'gpp' ? 2.4 : 1.5,
-    });
-    legend.push({ label, color, kind: 'line' });
-  }
-  return {
-    title,
-    marks,
-    legend,
-    x: { label: 'false positive rate (OOD rows taken as in-distribution)', domain: [0, 1] },
-    y: { label: 'true positive rate', domain: [0, 1.01] },
   };
 }

@@ -6,8 +6,8 @@ import { isCancelled } from '../../../engine/errors.ts';
 import type { ExperimentKind } from '../../../engine/evaluation/experiments.ts';
 import { DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { ExperimentRun, ExperimentSettings } from '../worker/protocol.ts';
-import { oodSource, queryMask } from './evaluation_inputs.ts';
-import type { Concept } from '../../../common/state/session.ts';
+import { oodSource, queryMask } from '../../../common/state/ood_split.ts';
+import { describeConcept } from '../../../common/state/session.ts';
 import { notify, startTask, tasks, type Task } from '../../../common/state/engine_tasks.ts';
 import { dataset, labels, oodDataset, queryRows, session } from '../../../common/state/session_store.ts';
 
@@ -73,12 +73,6 @@ function basisOf(kind: ExperimentKind): string {
 export function isStale(kind: ExperimentKind): boolean {
   const record = records.value[kind];
   return record !== undefined && record.basis !== basisOf(kind);
-}
-
-export function describeConcept(concept: Concept): string {
-  return concept.kind === 'threshold'
-    ? `${concept.column} ≥ ${concept.threshold}`
-    : `${concept.column} ∈ {${concept.positives.join(', ')}}`;
 }
 
 /** Why `kind` cannot run now, or null when it can. */

@@ -2,7 +2,7 @@
 // over trials as the core returned them (full precision in data-value/data-sd and in the CSV export).
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ExperimentResult } from '../../../engine/evaluation/experiments.ts';
-import { methodStyle } from '../plots/methods.ts';
+import { methodStyle } from '../../../common/plots/methods.ts';
 
 /** What the table shows that needs saying: a GPC probe at exactly 0.5 with no spread (O = 2: the evidence
  * unrelates the two observations) and the dashes where GPC was not run (above "GPC up to O"). */

@@ -1,11 +1,8 @@
 // The evaluation lab's exports as CSV text, in the CLI's formats (gpprobe evaluate --out / --clouds):
-// every curve point with its mean and standard deviation over trials, every cloud point, every ROC point.
+// every curve point with its mean and standard deviation over trials, every cloud point.
 // Numbers in their shortest exact decimal form.
 import type { ExperimentResult } from '../../../engine/evaluation/experiments.ts';
-import type { OodMethodResult } from '../../ood/worker/protocol.ts';
-import { csvCell } from '../../../common/ui/format.ts';
-
-const line = (cells: (string | number)[]): string => cells.map(csvCell).join(',') + '\n';
+import { csvLine as line } from '../../../common/ui/format.ts';
 
 /** method,metric,observations,mean,sd,trials: one row per method and observation count it ran at. */
 export function curvesCsv(result: ExperimentResult): string {
@@ -31,24 +28,6 @@ export function cloudsCsv(result: ExperimentResult): string {
         c.judgedProbability[i],
         c.episteme[i],
         c.alea[i],
-      ]);
-    });
-  }
-  return text;
-}
-
-/** method,auroc,false_positive_rate,true_positive_rate,threshold: every ROC point of the methods that ran. */
-export function rocCsv(methods: OodMethodResult[]): string {
-  let text = line(['method', 'auroc', 'false_positive_rate', 'true_positive_rate', 'threshold']);
-  for (const m of methods) {
-    if (!('roc' in m)) continue;
-    m.roc.thresholds.forEach((t, i) => {
-      text += line([
-        m.method,
-        m.auroc,
-        m.roc.falsePositiveRate[i],
-        m.roc.truePositiveRate[i],
-        Number.isFinite(t) ? t : String(t),
       ]);
     });
   }

@@ -4,12 +4,9 @@
 import type { BeliefEnvelope } from '../../../engine/probe/analysis.ts';
 import type { ExperimentKind, ExperimentResult, ExperimentSettings } from '../../../engine/evaluation/experiments.ts';
 import type { Policies } from '../../../common/worker/policies.ts';
+import type { OodSource } from '../../../common/state/ood_split.ts';
 
-/**
- * Where out-of-distribution rows come from: the loaded OOD file, or the rows of the main dataset that a
- * metadata column calls out-of-distribution (inDistribution[i] = 1 for the others).
- */
-export type OodSource = { kind: 'none' } | { kind: 'file' } | { kind: 'rows'; inDistribution: Uint8Array };
+export type { OodSource } from '../../../common/state/ood_split.ts';
 
 export type { ExperimentSettings } from '../../../engine/evaluation/experiments.ts';
 

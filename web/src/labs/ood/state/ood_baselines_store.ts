@@ -6,7 +6,7 @@ import { isCancelled } from '../../../engine/errors.ts';
 import { DEFAULTS } from '../../../engine/vocabulary.ts';
 import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import type { OodBaselines } from '../worker/protocol.ts';
-import { oodSource, oodSplit, type OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
+import { oodSource, oodSplit, type OodSplit } from '../../../common/state/ood_split.ts';
 import { startTask } from '../../../common/state/engine_tasks.ts';
 import { dataset, labels, oodDataset, queryRows, session } from '../../../common/state/session_store.ts';
 

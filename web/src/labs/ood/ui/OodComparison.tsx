@@ -2,8 +2,8 @@
 // table of AUROC values from the core, with an export of every ROC point.
 import { useSignalEffect } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
-import { rocPlot } from '../../evaluation/plots/evaluation_plots.ts';
-import { methodStyle } from '../../evaluation/plots/methods.ts';
+import { rocPlot } from '../plots/roc_plot.ts';
+import { methodStyle } from '../../../common/plots/methods.ts';
 import {
   comparable,
   comparison,
@@ -15,7 +15,7 @@ import {
 } from '../state/ood_baselines_store.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
-import { rocCsv } from '../../evaluation/ui/export_curves.ts';
+import { rocCsv } from './export_roc.ts';
 
 /** Keeps the comparison up to date while the component is shown (debounced). */
 function useLiveComparison(): void {

@@ -3,10 +3,10 @@
 // it beside the baselines (MSP, Mahalanobis, kNN, LPE) fitted on the same observations.
 import { useMemo, useRef } from 'preact/hooks';
 import { scoreHistograms } from '../plots/histogram_plot.ts';
-import type { OodSplit } from '../../evaluation/state/evaluation_inputs.ts';
+import type { OodSplit } from '../../../common/state/ood_split.ts';
 import { currentSplit } from '../state/ood_baselines_store.ts';
 import { distinctValues } from '../../../common/state/session.ts';
-import { ValuePicker } from '../../probe/ui/ValuePicker.tsx';
+import { ValuePicker } from '../../../common/ui/ValuePicker.tsx';
 import {
   columns,
   commit,

@@ -6,6 +6,7 @@ import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
 import { IRRATIONAL, NEGATIVE, NEUTRAL, POSITIVE, SELECTED } from '../../../common/plots/colors.ts';
 import { extent } from '../../../common/plots/layout.ts';
 import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
+import { irrationalRegion } from '../../../common/plots/irrational_region.ts';
 
 /** The outlines of the observations' symbols. */
 const POSITIVE_EDGE = '#7a2e00',
@@ -83,25 +84,6 @@ function legend(labels: Uint8Array | null): LegendEntry[] {
         ...observations,
       ]
     : [{ label: 'query', color: NEUTRAL, kind: 'point' }];
-}
-
-/**
- * The irrational region of a judged-probability-vs-episteme plot, shaded left of the core's belief
- * envelope (and its mirror below 1/2), from `xMin` (the plot's left edge) on.
- */
-export function irrationalRegion(envelope: BeliefEnvelope, xMin: number): Mark[] {
-  // Left of the envelope: that certainty with less knowledge than any belief of this prior can have.
-  const e = Array.from(envelope.episteme),
-    p = Array.from(envelope.judgedProbability);
-  const left = Math.min(xMin, e[0]) - 1,
-    last = e[e.length - 1];
-  const xs = [...e, last, left, left];
-  return [
-    { type: 'area', x: xs, y1: [...p, 1.02, 1.02, 0.5], fill: IRRATIONAL, opacity: 0.22 },
-    { type: 'area', x: xs, y1: [...p.map((v) => 1 - v), -0.02, -0.02, 0.5], fill: IRRATIONAL, opacity: 0.22 },
-    { type: 'line', x: e, y: p, color: IRRATIONAL, width: 1, dash: [4, 3] },
-    { type: 'line', x: e, y: p.map((v) => 1 - v), color: IRRATIONAL, width: 1, dash: [4, 3] },
-  ];
 }
 
 export function judgedVsEpisteme(input: MeasurePlotInput, envelope: BeliefEnvelope | null): PlotSpec {

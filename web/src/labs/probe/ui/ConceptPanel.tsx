@@ -9,7 +9,7 @@ import { defaultPositive, distinctValues } from '../../../common/state/session.t
 import { columns, dataset, labels, session } from '../../../common/state/session_store.ts';
 import { setConcept } from '../state/probe_store.ts';
 import { countOf, formatCount } from '../../../common/ui/format.ts';
-import { ValuePicker } from './ValuePicker.tsx';
+import { ValuePicker } from '../../../common/ui/ValuePicker.tsx';
 
 /**
  * The data whose concept values the user picked by hand: then the note saying which value the app chose

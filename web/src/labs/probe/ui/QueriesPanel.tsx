@@ -2,7 +2,7 @@
 // The probe scores every row either way; plots, table and export show the subset.
 import { distinctValues } from '../../../common/state/session.ts';
 import { columns, commit, queryRows, session } from '../../../common/state/session_store.ts';
-import { ValuePicker } from './ValuePicker.tsx';
+import { ValuePicker } from '../../../common/ui/ValuePicker.tsx';
 
 export function QueriesPanel() {
   const s = session.value;

@@ -1,8 +1,14 @@
-// What the evaluation lab sends to the worker, derived from the session: the query mask, the OOD source
-// and the in-/out-of-distribution query rows. Pure functions only, so the rules are easy to test.
-import type { Column } from '../../../io/table.ts';
-import type { OodSource } from '../worker/protocol.ts';
-import { inDistributionMask, type OodSetup } from '../../../common/state/session.ts';
+// The session's out-of-distribution setup as the OOD and evaluation labs send it to the worker: the query
+// mask, the OOD source and the in-/out-of-distribution query rows. Pure functions only, so the rules are
+// easy to test.
+import type { Column } from '../../io/table.ts';
+import { inDistributionMask, type OodSetup } from './session.ts';
+
+/**
+ * Where the OOD queries come from: none, the loaded OOD file, or rows of the main dataset that a
+ * metadata column calls out-of-distribution (inDistribution[i] = 1 for the others).
+ */
+export type OodSource = { kind: 'none' } | { kind: 'file' } | { kind: 'rows'; inDistribution: Uint8Array };
 
 /** 1 for the rows of the query subset; null when every row may be a query. */
 export function queryMask(subset: Int32Array | null, rows: number): Uint8Array | null {

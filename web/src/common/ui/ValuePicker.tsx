@@ -2,9 +2,9 @@
 // rows): every value with its row count, a search over all of them, several at once. The list is
 // virtualised (only the visible rows are in the DOM), so a column of 100,000 names stays quick.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { Column } from '../../../io/table.ts';
-import { valueCounts } from '../../../common/state/session.ts';
-import { countOf, formatCount } from '../../../common/ui/format.ts';
+import type { Column } from '../../io/table.ts';
+import { valueCounts } from '../state/session.ts';
+import { countOf, formatCount } from './format.ts';
 
 const ROW_HEIGHT = 26;
 const VISIBLE_ROWS = 8;
