@@ -1,18 +1,13 @@
-// The app's tabs for the browser tests that visit every one (layout, accessibility): their names, and
-// opening one and waiting until its lab has drawn what it draws first, with no task left running.
+// The app's tabs for the browser tests that visit every one (layout, accessibility): their names, from
+// the lab registry (a new lab's tab is visited without a change here), and opening one and waiting until
+// its lab has drawn what it draws first, with no task left running.
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { LAB_IDS, LABS, type LabId } from '../../web/src/labs/index.ts';
 import { waitForResults } from './browser.ts';
 
-export const TAB_NAMES = [
-  'Probe',
-  'Out-of-distribution',
-  'Evaluation',
-  'Regression',
-  'Classification',
-  'Compare',
-] as const;
-export type TabName = (typeof TAB_NAMES)[number];
+export type TabName = (typeof LABS)[LabId]['name'];
+export const TAB_NAMES: readonly TabName[] = LAB_IDS.map((id) => LABS[id].name);
 
 const idle = (page: Page) =>
   page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });

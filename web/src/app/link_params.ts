@@ -11,9 +11,11 @@
 //   [&compare-concepts=column] [&compare-view=table|profile|grid]  (the grid: every value of column)
 //   &embed=1 [&views=map,judged,alea,belief,table,profile,grid]  embed mode (ui/embed/)
 //
-// They are read when the URL has no #s= state (share_link.ts), which otherwise says everything.
+// The words that describe state are one table, link_words.ts. They are read when the URL has no #s=
+// state (share_link.ts), which otherwise says everything.
 // Relative URLs are resolved against the page. Pure functions; problems are returned as messages.
 import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from '../common/state/session.ts';
+import { STATE_WORDS } from './link_words.ts';
 import type { LinkTarget } from './share_link.ts';
 import { COMPARE_VIEWS, SCHEMA_LIMITS, type CompareLink } from '../common/state/session_schema.ts';
 
@@ -27,29 +29,6 @@ export interface PageOptions {
   /** The views an embed shows (in this order); all of them by default. */
   views: EmbedView[];
 }
-
-/** The parameters that describe state (not how the page shows it). */
-const STATE_PARAMS = [
-  'data',
-  'metadata',
-  'ood',
-  'config',
-  'embedding',
-  'demo',
-  'concept',
-  'per-class',
-  'seed',
-  'observations',
-  'epsilon',
-  'strength',
-  'queries',
-  'tab',
-  'color-by',
-  'selected',
-  'compare',
-  'compare-concepts',
-  'compare-view',
-];
 
 export function pageOptions(params: URLSearchParams): PageOptions {
   const embed = ['1', 'true', 'yes', ''].includes(params.get('embed') ?? 'no');
@@ -84,7 +63,7 @@ export interface ParamsLink {
 
 /** The state the parameters describe, or null when they describe none. */
 export function paramsLink(params: URLSearchParams, base: string): ParamsLink | null {
-  if (!STATE_PARAMS.some((p) => params.has(p))) return null;
+  if (!STATE_WORDS.some((p) => params.has(p))) return null;
   const problems: string[] = [];
   let dataBroken = false;
   // Data is fetched over HTTP only: a javascript:, file: or data: URL is refused here, before anyone is

@@ -7,7 +7,7 @@
 // Each element holds an iframe of the app (index.html?embed=1 beside this module, so it works from
 // any sub-path or CDN origin), which keeps the app's Content-Security-Policy, worker and state apart
 // from the host page and from other elements. Attributes become the app's link parameters
-// (state/link_params.ts); URLs in them are relative to the host page, and their origins count as
+// (app/link_words.ts, read by app/link_params.ts); URLs in them are relative to the host page, and their origins count as
 // allowed by the host page (no confirmation asked). Changing a setting's attribute updates the embed
 // in place; changing its data or views starts it again.
 // The element fires "gpprobe-results" (after each probe run) and "gpprobe-select" (when a query is
@@ -15,34 +15,16 @@
 // not be loaded (`detail.message` says why, `detail.help` where the docs say where data may live); an
 // element whose data failed never fires results (no other dataset is shown in its place). Messages are checked both ways: the
 // element reads only its own iframe's messages from the app's origin.
+import { SEVERAL_WORDS, STATE_WORDS, URL_WORDS } from '../app/link_words.ts';
 import { readToHost, type ToApp } from './messages.ts';
 
 const APP_URL = new URL(/* @vite-ignore */ 'index.html', import.meta.url);
 
-/** Attributes that become link parameters (same names). */
-const PARAMS = [
-  'data',
-  'metadata',
-  'ood',
-  'config',
-  'embedding',
-  'demo',
-  'concept',
-  'per-class',
-  'seed',
-  'observations',
-  'epsilon',
-  'strength',
-  'queries',
-  'tab',
-  'color-by',
-  'selected',
-  'compare',
-  'compare-concepts',
-  'compare-view',
-];
-/** Attributes holding URLs, resolved against the host page. `metadata` and `compare` may list several, separated by spaces. */
-const URL_PARAMS = ['data', 'metadata', 'ood', 'config', 'compare'];
+/** Attributes that become link parameters: the link words (same names, app/link_words.ts). */
+const PARAMS: readonly string[] = STATE_WORDS;
+/** Attributes holding URLs, resolved against the host page; some may list several, separated by spaces. */
+const URL_PARAMS: readonly string[] = URL_WORDS;
+const SEVERAL: readonly string[] = SEVERAL_WORDS;
 
 let nextId = 1;
 
@@ -56,7 +38,7 @@ export class GpprobeProbe extends HTMLElement {
   #urls(name: string): string[] {
     const value = this.getAttribute(name);
     if (value === null) return [];
-    return (name === 'metadata' || name === 'compare' ? value.split(/\s+/) : [value.trim()])
+    return (SEVERAL.includes(name) ? value.split(/\s+/) : [value.trim()])
       .filter(Boolean)
       .map((v) => (name === 'compare' && v === 'layers-demo' ? v : new URL(v, document.baseURI).href));
   }
