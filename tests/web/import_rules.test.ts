@@ -189,7 +189,7 @@ describe('the checker', () => {
     expect(layerOf('embed/element.ts')).toBe(3);
     expect(labOf('labs/ood/ui/OodView.tsx')).toBe('ood');
     expect(labOf('labs/index.ts')).toBeNull();
-    expect(labOf('common/state/store.ts')).toBeNull();
+    expect(labOf('common/state/session_store.ts')).toBeNull();
   });
 
   it('finds an upward import, a cross-lab import and a cycle with its files', () => {

@@ -9,7 +9,7 @@
 //   &tab=probe &color-by=episteme &selected=12
 //   &compare=URL [&compare=URL ...]  or  &compare=layers-demo     the Compare lab's representations
 //   [&compare-concepts=column] [&compare-view=table|profile|grid]  (the grid: every value of column)
-//   &embed=1 [&views=map,judged,alea,belief,table,profile,grid]  embed mode (ui/embed/)
+//   &embed=1 [&views=map,judged,alea,belief,table,profile,grid]  embed mode (embed/)
 //
 // The words that describe state are one table, link_words.ts. They are read when the URL has no #s=
 // state (share_link.ts), which otherwise says everything.

@@ -1,5 +1,5 @@
 // Entry of the app: the engine starts in a worker, the UI renders at once and fills in as work finishes.
-// `?embed=1` renders the embed (ui/embed/): the plots and a few controls, state in its own URL only.
+// `?embed=1` renders the embed (embed/): the plots and a few controls, state in its own URL only.
 import { render } from 'preact';
 import { currentPageOptions } from './link_actions.ts';
 import { setDensityGrid, start } from './startup.ts';

@@ -33,7 +33,7 @@ function ask<T>(make: (answer: (value: T) => void) => Prompt): Promise<T> {
   return asked;
 }
 
-// Origins the reader confirmed on this page, and those the embedding page allowed (ui/embed).
+// Origins the reader confirmed on this page, and those the embedding page allowed (embed/).
 const allowed = new Set<string>();
 
 export function allowOrigins(origins: Iterable<string>): void {

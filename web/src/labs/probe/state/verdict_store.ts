@@ -8,7 +8,7 @@ import { report, startTask } from '../../../common/state/engine_tasks.ts';
 import { results } from '../../../common/state/session_store.ts';
 
 export interface VerdictRecord {
-  /** The results' basis (store.ts) this verdict belongs to. */
+  /** The results' basis (common/state/session_store.ts probeBasis) this verdict belongs to. */
   basis: string;
   /** Observation rows and their labels, in the order of the leave-one-out values. */
   observations: Int32Array;

@@ -1,7 +1,7 @@
 // Defining the concept: a metadata column and the values that count as positive (any of its values,
 // searched and counted in ValuePicker), or a threshold on a numeric column. A new column starts from
 // its "yes" value (1, true, yes, positive) when it has one, and the panel says which value it chose.
-// Every change draws the observations anew for the concept (store.ts setConcept).
+// Every change draws the observations anew for the concept (probe_store.ts setConcept).
 import { signal } from '@preact/signals';
 import type { DatasetSummary } from '../../../labs/probe/worker/protocol.ts';
 import type { Column } from '../../../io/table.ts';
