@@ -107,7 +107,7 @@ export function App() {
               title={
                 engineThreads.value > 1
                   ? 'The engine scores on several threads: this page is cross-origin isolated (COOP/COEP headers).'
-                  : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers, README "Threads").'
+                  : 'The engine runs on one thread: threads need a cross-origin isolated page (COOP/COEP headers; docs/library.md "Loading").'
               }
             >
               {countOf(engineThreads.value, 'thread')}

@@ -1,6 +1,7 @@
-// Plots of the two-stage anomaly detection (paper 001, Figs 2-3): ROC curves of the anomaly score
-// over all points and over the points the model knows about (G >= rho), and the Fig. 3 experiment's
-// data, model and statuses. Curves, AUCs and statuses come from the core; this file lays them out.
+// Plots of the two-stage anomaly detection (Butler et al., "Trustworthy Prediction with Gaussian Process
+// Knowledge Scores", Figs 2-3): ROC curves of the anomaly score over all points and over the points the
+// model knows about (G >= rho), and the Fig. 3 experiment's data, model and statuses. Curves, AUCs and
+// statuses come from the core; this file lays them out.
 import type { AnomalyExperimentData, RocCurveData } from '../../../engine/regression/regression.ts';
 import { extent } from '../../../common/plots/layout.ts';
 import type { Mark, PlotSpec } from '../../../common/plots/plot_model.ts';

@@ -1,7 +1,7 @@
-// Two-stage anomaly detection in the regression lab (paper 001, Fig. 2): the thresholds ρ (knowledge
-// gate) and θ (standardised residual), the statuses of the loaded data under the current fit, and the
-// paper's Fig. 3 experiment with its ROC curves with and without the gate. Every status, score and
-// curve comes from the core through the worker.
+// Two-stage anomaly detection in the regression lab (Butler et al., "Trustworthy Prediction with Gaussian
+// Process Knowledge Scores", Fig. 2): the thresholds ρ (knowledge gate) and θ (standardised residual), the
+// statuses of the loaded data under the current fit, and the paper's Fig. 3 experiment with its ROC curves
+// with and without the gate. Every status, score and curve comes from the core through the worker.
 import { effect, signal } from '@preact/signals';
 import type { AnomalyClassification, AnomalyExperimentData } from '../../../engine/regression/regression.ts';
 import { DEFAULTS } from '../../../engine/vocabulary.ts';

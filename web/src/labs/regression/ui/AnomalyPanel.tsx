@@ -1,6 +1,7 @@
-// Two-stage anomaly detection (paper 001, Fig. 2): a point is "unknown" when its knowledge G < ρ,
-// otherwise an "anomaly" when |y − mean| > θ · sd(y), otherwise "normal". The sliders recolour the
-// data, held-out points and the Fig. 3 experiment through the core; the button reproduces Fig. 3.
+// Two-stage anomaly detection (Butler et al., "Trustworthy Prediction with Gaussian Process Knowledge
+// Scores", Fig. 2): a point is "unknown" when its knowledge G < ρ, otherwise an "anomaly" when |y − mean| >
+// θ · sd(y), otherwise "normal". The sliders recolour the data, held-out points and the Fig. 3 experiment
+// through the core; the button reproduces Fig. 3.
 import { dataStatus, experimentStatus, runExperiment, setThresholds, thresholds } from '../state/anomaly_store.ts';
 import { ANOMALY_STATUSES } from '../../../engine/vocabulary.ts';
 

@@ -1,6 +1,7 @@
-// Paper 001, Fig. 3 reproduced: (A, B) training data with anomalies, the learned model and the test
-// points coloured by status; (C) the knowledge score; (D) ROC curves of the anomaly score over all test
-// points and over those with G >= ρ, and the AUC of the core's ρ sweep. Numbers from the core.
+// Fig. 3 of Butler et al., "Trustworthy Prediction with Gaussian Process Knowledge Scores", reproduced: (A,
+// B) training data with anomalies, the learned model and the test points coloured by status; (C) the
+// knowledge score; (D) ROC curves of the anomaly score over all test points and over those with G >= ρ, and
+// the AUC of the core's ρ sweep. Numbers from the core.
 import { useMemo } from 'preact/hooks';
 import type { RocCurveData } from '../../../engine/regression/regression.ts';
 import { experimentKnowledgePlot, experimentPlot, rocPlot } from '../plots/anomaly_plots.ts';
@@ -31,7 +32,7 @@ export function ExperimentPlots() {
   const e = r;
   return (
     <section class="experiment" aria-labelledby="experiment-heading">
-      <h2 id="experiment-heading">Paper 001, Fig. 3: knowledge-gated anomaly detection</h2>
+      <h2 id="experiment-heading">Knowledge-gated anomaly detection (Butler et al., Fig. 3)</h2>
       <p class="run-summary" data-testid="experiment-summary">
         {e.trainY.length} training points ({e.trainAnomaly.reduce((s, a) => s + a, 0)} anomalies), {e.testY.length} test
         points · learned kernel <code>{e.kernel}</code>, noise variance {formatMeasure(e.noiseVariance)} · log marginal
