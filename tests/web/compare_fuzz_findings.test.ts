@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { safetensorsMatrices } from '../../web/src/io/multi_arrays.ts';
 import { paramsLink } from '../../web/src/app/link_params.ts';
-import { compareLink } from '../../web/src/common/state/session_schema.ts';
+import { compareLink } from '../../web/src/labs/compare/state/compare_link.ts';
 import { decodeLink, encodeLink } from '../../web/src/app/share_link.ts';
 import { DEFAULT_SESSION } from '../../web/src/common/state/session.ts';
 import { blob, safetensorsBytes } from './fixtures.ts';

@@ -9,13 +9,8 @@ import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { deflateSync, inflateSync } from 'fflate';
 import { DEFAULT_SESSION, parseSession, type Session } from '../../../web/src/common/state/session.ts';
-import {
-  COMPARE_VIEWS,
-  compareLink,
-  SCHEMA_LIMITS,
-  SchemaError,
-  type CompareLink,
-} from '../../../web/src/common/state/session_schema.ts';
+import { SCHEMA_LIMITS, SchemaError } from '../../../web/src/common/state/session_schema.ts';
+import { COMPARE_VIEWS, compareLink, type CompareLink } from '../../../web/src/labs/compare/state/compare_link.ts';
 import { decodeLink, encodeLink, type LinkState } from '../../../web/src/app/share_link.ts';
 import { paramsLink } from '../../../web/src/app/link_params.ts';
 
@@ -165,7 +160,7 @@ function schemaBreaks(s: Session): string[] {
   return out;
 }
 
-/** Breaks of the schema in a Compare link (session_schema.ts: compareLink), as text (empty when it holds). */
+/** Breaks of the schema in a Compare link (labs/compare/state/compare_link.ts: compareLink), as text (empty when it holds). */
 function compareBreaks(c: CompareLink): string[] {
   const out: string[] = [];
   if (c.sources.kind === 'urls') {

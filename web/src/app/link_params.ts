@@ -17,7 +17,8 @@
 import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from '../common/state/session.ts';
 import { STATE_WORDS } from './link_words.ts';
 import type { LinkTarget } from './share_link.ts';
-import { COMPARE_VIEWS, SCHEMA_LIMITS, type CompareLink } from '../common/state/session_schema.ts';
+import { SCHEMA_LIMITS } from '../common/state/session_schema.ts';
+import { COMPARE_VIEWS, type CompareLink } from '../labs/compare/state/compare_link.ts';
 
 const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table', 'profile', 'grid'] as const;
 export type EmbedView = (typeof EMBED_VIEWS)[number];
@@ -160,7 +161,7 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
   let compare: CompareLink | undefined;
   const compared = params.getAll('compare');
   if (compared.length) {
-    // Held to the link's schema (session_schema.ts: compareLink), so the link the page writes opens again.
+    // Held to the link's schema (labs/compare/state/compare_link.ts: compareLink), so the link the page writes opens again.
     const typed = compared.filter((c) => c !== 'layers-demo');
     if (typed.length > SCHEMA_LIMITS.files) {
       problems.push(

@@ -18,14 +18,13 @@ import { DEFAULT_SESSION, type Session } from '../common/state/session.ts';
 import {
   checkFields,
   checkObject,
-  compareLink,
   inflateBounded,
   SCHEMA_LIMITS,
   SchemaError,
   SESSION_FIELDS,
   VIEW_FIELDS,
-  type CompareLink,
 } from '../common/state/session_schema.ts';
+import { compareLink, type CompareLink } from '../labs/compare/state/compare_link.ts';
 
 const LINK_VERSION = 1;
 

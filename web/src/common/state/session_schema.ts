@@ -35,7 +35,7 @@ export const SCHEMA_LIMITS = {
 /** A session or link that breaks the schema; the message names the field and what it holds. */
 export class SchemaError extends Error {}
 
-type Check<T> = (value: unknown, path: string) => T;
+export type Check<T> = (value: unknown, path: string) => T;
 
 /** A short rendering of `value` for messages ("5", "\"x\"", "a list of 3", "an object"). */
 function shown(value: unknown): string {
@@ -47,11 +47,11 @@ function shown(value: unknown): string {
   return String(value);
 }
 
-function fail(path: string, what: string, value: unknown): never {
+export function fail(path: string, what: string, value: unknown): never {
   throw new SchemaError(`${path} must be ${what}, got ${shown(value)}`);
 }
 
-const text =
+export const text =
   (max: number = SCHEMA_LIMITS.text): Check<string> =>
   (v, path) => {
     if (typeof v !== 'string') fail(path, 'a text', v);
@@ -60,7 +60,7 @@ const text =
   };
 
 /** An absolute http: or https: URL (data is only ever fetched over HTTP). */
-const httpUrl: Check<string> = (v, path) => {
+export const httpUrl: Check<string> = (v, path) => {
   const s = text(SCHEMA_LIMITS.url)(v, path);
   let url: URL;
   try {
@@ -72,7 +72,7 @@ const httpUrl: Check<string> = (v, path) => {
   return url.href;
 };
 
-const count =
+export const count =
   (max: number = SCHEMA_LIMITS.count): Check<number> =>
   (v, path) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
@@ -94,7 +94,7 @@ const epsilon = number(
 const strength = number((v) => v > 0 && v <= SCHEMA_LIMITS.strength, 'a number above 0, at most 1e300');
 const finite = number(Number.isFinite, 'a finite number');
 
-function list<T>(item: Check<T>, max: number): Check<T[]> {
+export function list<T>(item: Check<T>, max: number): Check<T[]> {
   return (v, path) => {
     if (!Array.isArray(v)) fail(path, 'a list', v);
     if (v.length > max) fail(path, `a list of at most ${max.toLocaleString('en-US')}`, v);
@@ -110,18 +110,18 @@ function list<T>(item: Check<T>, max: number): Check<T[]> {
   };
 }
 
-function object(v: unknown, path: string): Record<string, unknown> {
+export function object(v: unknown, path: string): Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(path, 'an object', v);
   return v as Record<string, unknown>;
 }
 
-function kindOf<K extends string>(o: Record<string, unknown>, path: string, kinds: readonly K[]): K {
+export function kindOf<K extends string>(o: Record<string, unknown>, path: string, kinds: readonly K[]): K {
   if (!kinds.includes(o.kind as K)) fail(`${path}.kind`, `one of ${kinds.map((k) => `"${k}"`).join(', ')}`, o.kind);
   return o.kind as K;
 }
 
 /** A value that may be missing: `fallback` then. */
-function optional<T>(check: Check<T>, fallback: T): Check<T> {
+export function optional<T>(check: Check<T>, fallback: T): Check<T> {
   return (v, path) => (v === undefined ? fallback : check(v, path));
 }
 
@@ -211,48 +211,6 @@ export const SESSION_FIELDS = {
   ood: oodSetup,
   queries: querySubset,
 } satisfies { [K in Exclude<keyof Session, 'version'>]: Check<Session[K]> };
-
-/**
- * The Compare lab's state in a link (labs/compare/state/compare_store.ts): where the representations come
- * from (the bundled layers demo, or files by URL: .npy, .npz, .safetensors, Parquet, a Projector config),
- * which concepts (the session's, or every value of a column), the view an embed shows (table, profile or
- * grid), the grid's concept shown, and whether the comparison had been run (then the link runs it).
- */
-export interface CompareLink {
-  sources: { kind: 'demo' } | { kind: 'urls'; urls: string[] };
-  concepts: { kind: 'session' } | { kind: 'values'; column: string };
-  view: 'table' | 'profile' | 'grid';
-  shown: number;
-  run: boolean;
-}
-
-export const COMPARE_VIEWS = ['table', 'profile', 'grid'] as const;
-
-export const compareLink: Check<CompareLink> = (v, path) => {
-  const c = object(v, path);
-  const src = object(c.sources, `${path}.sources`);
-  const sources: CompareLink['sources'] =
-    kindOf(src, `${path}.sources`, ['demo', 'urls'] as const) === 'demo'
-      ? { kind: 'demo' }
-      : { kind: 'urls', urls: list(httpUrl, SCHEMA_LIMITS.files)(src.urls, `${path}.sources.urls`) };
-  const con = c.concepts === undefined ? { kind: 'session' } : object(c.concepts, `${path}.concepts`);
-  const concepts: CompareLink['concepts'] =
-    kindOf(con, `${path}.concepts`, ['session', 'values'] as const) === 'session'
-      ? { kind: 'session' }
-      : { kind: 'values', column: text()(con.column, `${path}.concepts.column`) };
-  const view = optional(text(20), 'table')(c.view, `${path}.view`);
-  if (!(COMPARE_VIEWS as readonly string[]).includes(view))
-    fail(`${path}.view`, `one of ${COMPARE_VIEWS.map((x) => `"${x}"`).join(', ')}`, view);
-  const run = c.run === undefined ? true : c.run;
-  if (typeof run !== 'boolean') fail(`${path}.run`, 'true or false', run);
-  return {
-    sources,
-    concepts,
-    view: view as CompareLink['view'],
-    shown: optional(count(1000), 0)(c.shown, `${path}.shown`),
-    run,
-  };
-};
 
 /** The view a link carries beside the session. */
 export const VIEW_FIELDS = {

@@ -25,7 +25,7 @@ import {
 } from '../../../common/state/session_store.ts';
 import { activeTab } from '../../../common/state/active_tab.ts';
 import { confirmOrigins } from '../../../common/state/prompts.ts';
-import type { CompareLink } from '../../../common/state/session_schema.ts';
+import type { CompareLink } from './compare_link.ts';
 import { fileNameOf } from '../../../io/fetch_file.ts';
 
 /** Where the bundled multi-layer demo lives (scripts/data/make_digits_layers.py), relative to the page. */

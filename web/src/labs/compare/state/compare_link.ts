@@ -1,0 +1,56 @@
+// The Compare lab's state in a link, and its check: the app's links (app/share_link.ts, link_params.ts)
+// carry it beside the session, held to the same schema rules (common/state/session_schema.ts).
+import {
+  count,
+  fail,
+  httpUrl,
+  kindOf,
+  list,
+  object,
+  optional,
+  SCHEMA_LIMITS,
+  text,
+  type Check,
+} from '../../../common/state/session_schema.ts';
+
+/**
+ * The Compare lab's state in a link (compare_store.ts): where the representations come
+ * from (the bundled layers demo, or files by URL: .npy, .npz, .safetensors, Parquet, a Projector config),
+ * which concepts (the session's, or every value of a column), the view an embed shows (table, profile or
+ * grid), the grid's concept shown, and whether the comparison had been run (then the link runs it).
+ */
+export interface CompareLink {
+  sources: { kind: 'demo' } | { kind: 'urls'; urls: string[] };
+  concepts: { kind: 'session' } | { kind: 'values'; column: string };
+  view: 'table' | 'profile' | 'grid';
+  shown: number;
+  run: boolean;
+}
+
+export const COMPARE_VIEWS = ['table', 'profile', 'grid'] as const;
+
+export const compareLink: Check<CompareLink> = (v, path) => {
+  const c = object(v, path);
+  const src = object(c.sources, `${path}.sources`);
+  const sources: CompareLink['sources'] =
+    kindOf(src, `${path}.sources`, ['demo', 'urls'] as const) === 'demo'
+      ? { kind: 'demo' }
+      : { kind: 'urls', urls: list(httpUrl, SCHEMA_LIMITS.files)(src.urls, `${path}.sources.urls`) };
+  const con = c.concepts === undefined ? { kind: 'session' } : object(c.concepts, `${path}.concepts`);
+  const concepts: CompareLink['concepts'] =
+    kindOf(con, `${path}.concepts`, ['session', 'values'] as const) === 'session'
+      ? { kind: 'session' }
+      : { kind: 'values', column: text()(con.column, `${path}.concepts.column`) };
+  const view = optional(text(20), 'table')(c.view, `${path}.view`);
+  if (!(COMPARE_VIEWS as readonly string[]).includes(view))
+    fail(`${path}.view`, `one of ${COMPARE_VIEWS.map((x) => `"${x}"`).join(', ')}`, view);
+  const run = c.run === undefined ? true : c.run;
+  if (typeof run !== 'boolean') fail(`${path}.run`, 'true or false', run);
+  return {
+    sources,
+    concepts,
+    view: view as CompareLink['view'],
+    shown: optional(count(1000), 0)(c.shown, `${path}.shown`),
+    run,
+  };
+};
