@@ -1,5 +1,5 @@
 // The engine's thread, one script for every lab: loads the wasm module once, and answers the page's
-// requests (protocol.ts) with the handler of their kind (the lab registry's HANDLERS, labs/worker.ts), forwarding progress and reading cancel
+// requests (common/worker/protocol.ts) with the handler of their kind (the lab registry's HANDLERS, labs/worker.ts), forwarding progress and reading cancel
 // messages between chunks. The page may start a second instance of this same script for requests
 // whose cancel policy is 'terminate' (engine_client.ts); that instance never holds resident data.
 import { errorOf, GpprobeError } from '../engine/errors.ts';

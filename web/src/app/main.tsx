@@ -2,13 +2,12 @@
 // `?embed=1` renders the embed (embed/): the plots and a few controls, state in its own URL only.
 import { render } from 'preact';
 import { currentPageOptions } from './link_actions.ts';
-import { setDensityGrid, start } from './startup.ts';
+import { start } from './startup.ts';
 import type { WorkerPort } from './engine_client.ts';
 import engineWorkerUrl from './engine_worker.ts?worker&url';
 import { App } from './App.tsx';
 import { connectToHost, reportLinkFailure } from '../embed/host_bridge.ts';
 import { EmbedApp } from '../embed/EmbedApp.tsx';
-import { DENSITY_GRID } from '../labs/probe/ui/HyperparametersPanel.tsx';
 import './app.css';
 
 /**
@@ -26,7 +25,6 @@ function spawnEngine(): WorkerPort {
 }
 
 const options = currentPageOptions();
-setDensityGrid(DENSITY_GRID);
 if (options.embed) {
   document.documentElement.classList.add('embedded');
   render(<EmbedApp views={options.views} />, document.getElementById('app')!);

@@ -1,11 +1,11 @@
 // Start-up and the app's side effects: the engine worker client (one for every lab), the demo list,
 // opening what the URL asks for (a link) or else the last session, saving the session on every change
-// (not in embeds, which keep their state in their own URL), keeping the link in the address bar,
-// re-running the probe and refreshing the views that follow the hyperparameters and the selection.
-import { computed, effect } from '@preact/signals';
+// (not in embeds, which keep their state in their own URL), keeping the link in the address bar; then
+// the probe lab follows the session (labs/probe/state/probe_effects.ts).
+import { effect } from '@preact/signals';
 import { EngineClient, type WorkerPort } from './engine_client.ts';
 import { loadDemo, restore, setPersistent } from './data_actions.ts';
-import { notify, report, request, setEngineClient } from '../common/state/engine_tasks.ts';
+import { notify, report, setEngineClient } from '../common/state/engine_tasks.ts';
 import { keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
 import {
   backend,
@@ -13,23 +13,11 @@ import {
   engineFused,
   engineThreads,
   demos,
-  opening,
-  probeBasis,
-  results,
-  selected,
   session,
   SESSION_KEY,
   type DemoEntry,
 } from '../common/state/session_store.ts';
-import { autoRun, envelope, preview, queryBelief, redrawing, runProbe } from '../labs/probe/state/probe_store.ts';
-
-function debounced(ms: number, run: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return () => {
-    clearTimeout(timer);
-    timer = setTimeout(run, ms);
-  };
-}
+import { followSession } from '../labs/probe/state/probe_effects.ts';
 
 export interface StartOptions {
   /** Read and write the session saved in this browser (false in embeds). */
@@ -85,64 +73,5 @@ export async function start(spawn: () => WorkerPort, { persistent, onLinkFailed 
     });
   }
   keepLinkInAddressBar();
-  // Re-run the probe when what it depends on changes (once a session being opened is complete): at once
-  // when only the observations changed (the worker updates the kept scores by a rank-one change), after
-  // 120 ms of quiet while the hyperparameter sliders move.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let hyperparameters = '';
-  effect(() => {
-    void probeBasis.value;
-    const { epsilon, strength } = session.peek();
-    const moved = JSON.stringify([epsilon, strength]) !== hyperparameters;
-    hyperparameters = JSON.stringify([epsilon, strength]);
-    if (!dataset.value || opening.value || redrawing.value) return;
-    clearTimeout(timer);
-    timer = setTimeout(
-      () => {
-        if (autoRun.value && !opening.value && !redrawing.value) void runProbe();
-      },
-      moved ? 120 : 0,
-    );
-  });
-  // Hyperparameter views.
-  const refreshPrior = debounced(60, () => {
-    const { epsilon, strength } = session.value;
-    request(null, { kind: 'belief-preview', epsilon, strength, grid: previewGrid }).then((p) => {
-      preview.value = p;
-    }, report);
-    request(null, { kind: 'envelope', epsilon }).then((e) => {
-      envelope.value = e;
-    }, report);
-  });
-  // Only when ε or s change: the session signal also changes with every observation toggled, and a new
-  // (equal) envelope would redraw the judged-probability plot a second time after each toggle.
-  const prior = computed(() => `${session.value.epsilon} ${session.value.strength}`);
-  effect(() => {
-    void prior.value;
-    refreshPrior();
-  });
-  // The selected query's belief.
-  effect(() => {
-    const r = results.value,
-      row = selected.value;
-    if (!r || row === null || row >= r.scores.latentMean.length) {
-      queryBelief.value = null;
-      return;
-    }
-    request(null, {
-      kind: 'query-belief',
-      mean: r.scores.latentMean[row],
-      variance: r.scores.latentVariance[row],
-      epsilon: session.value.epsilon,
-      grid: previewGrid,
-    }).then((b) => {
-      queryBelief.value = b;
-    }, report);
-  });
-}
-
-/** The grid all density plots use (set by the UI once). */
-let previewGrid: Float64Array = new Float64Array(0);
-export function setDensityGrid(grid: Float64Array): void {
-  previewGrid = grid;
+  followSession();
 }

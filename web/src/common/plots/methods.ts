@@ -1,4 +1,4 @@
-// How the probe and the baselines are named and coloured wherever the evaluation lab shows them
+// How the probe and the baselines are named and coloured wherever the evaluation and OOD labs show them
 // (Okabe-Ito colours, colour-blind safe; GPP in vermillion so it stands out; the GP classification
 // probes in brown and purple, distinct from all of them).
 

@@ -13,6 +13,9 @@ export function beliefGrid(points = 301): Float64Array {
   return grid;
 }
 
+/** The grid every belief density of the probe lab is drawn on (the worker computes them on it). */
+export const DENSITY_GRID = beliefGrid();
+
 function densityCap(...curves: Float64Array[]): number {
   // Beta(ε, ε) with ε < 1 is infinite at 0 and 1: cap the axis at the interior's height.
   let max = 0;

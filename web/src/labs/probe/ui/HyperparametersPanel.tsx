@@ -2,13 +2,11 @@
 // logit-normal) and the belief after one negative, or one positive and one negative, observation at
 // the same point (paper Figs 9-11), so a user can choose them by looking.
 import { useMemo } from 'preact/hooks';
-import { beliefGrid, beliefPreview } from '../plots/belief_plots.ts';
+import { beliefPreview, DENSITY_GRID } from '../plots/belief_plots.ts';
 import { session } from '../../../common/state/session_store.ts';
 import { preview, setHyperparameters } from '../state/probe_store.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
-
-export const DENSITY_GRID = beliefGrid();
 
 const betaParameter = (v: number) => String(Number(v.toPrecision(4)));
 

@@ -22,7 +22,7 @@ import { COLOR_BY, colorBy as colorBySignal } from '../state/color_by.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { CertifyPanel } from './CertifyPanel.tsx';
 import { DimensionsPanel } from './DimensionsPanel.tsx';
-import { DENSITY_GRID } from './HyperparametersPanel.tsx';
+import { DENSITY_GRID } from '../plots/belief_plots.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { MEASURE_COLUMNS, ResultsTable } from './ResultsTable.tsx';
 import { currentSprite, Thumbnail } from '../../../common/ui/Thumbnail.tsx';
