@@ -3,7 +3,6 @@
 // every lab's request kinds), so the shared task store, the worker protocol's types and the active tab
 // are typed by the labs the registry lists while no file here names a lab.
 
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Registry {}
 
 /** A lab of the registry (labs/index.ts LabId). */
