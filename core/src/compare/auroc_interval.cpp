@@ -39,8 +39,8 @@ AurocInterval auroc_score_interval(double auroc, std::size_t positives, std::siz
   return r;
 }
 
-AurocInterval honest_auroc_interval(double auroc, double standard_error, std::size_t positives,
-                                    std::size_t negatives, double z) {
+AurocInterval honest_auroc_interval(double auroc, double standard_error, std::size_t positives, std::size_t negatives,
+                                    double z) {
   AurocInterval r = auroc_score_interval(auroc, positives, negatives, z);
   if (std::isfinite(r.lower) && std::isfinite(standard_error)) {
     r.lower = std::min(r.lower, std::max(0.0, auroc - z * standard_error));

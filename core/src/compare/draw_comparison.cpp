@@ -58,9 +58,7 @@ double incomplete_beta(double a, double b, double x) {
   return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;
 }
 
-double mean_of(const std::vector<double>& v) {
-  return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
-}
+double mean_of(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); }
 
 // Sample variance, denominator size - 1.
 double variance_of(const std::vector<double>& v, double mean) {
@@ -237,8 +235,8 @@ Result<ComparisonResult> compare_over_draws(const std::vector<Representation>& r
                                             const ComparisonOptions& options, const DrawOptions& draws,
                                             const ProgressCallback& progress) {
   if (draws.draws < 2 || draws.draws > kMaxDraws) {
-    return Status(StatusCode::invalid_argument, "draws must be between 2 and " + std::to_string(kMaxDraws) +
-                                                    ", got " + std::to_string(draws.draws) +
+    return Status(StatusCode::invalid_argument, "draws must be between 2 and " + std::to_string(kMaxDraws) + ", got " +
+                                                    std::to_string(draws.draws) +
                                                     " (one set of observations: compare_representations)");
   }
   if (draws.mode == DrawMode::none) {

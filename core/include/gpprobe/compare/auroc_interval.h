@@ -31,7 +31,7 @@ AurocInterval auroc_score_interval(double auroc, std::size_t positives, std::siz
 
 // The hull of auroc_score_interval and [auroc - z se, auroc + z se] clipped to [0, 1]; the normal part is left
 // out when se is NaN (fewer than 2 of a class), NaN bounds when auroc is.
-AurocInterval honest_auroc_interval(double auroc, double standard_error, std::size_t positives,
-                                    std::size_t negatives, double z);
+AurocInterval honest_auroc_interval(double auroc, double standard_error, std::size_t positives, std::size_t negatives,
+                                    double z);
 
 }  // namespace gpprobe

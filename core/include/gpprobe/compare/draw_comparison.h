@@ -52,9 +52,9 @@
 namespace gpprobe {
 
 struct DrawOptions {
-  std::size_t draws = 20;              // R >= 2
-  DrawMode mode = DrawMode::redraw;    // redraw from the labelled rows, or bootstrap the given observations
-  std::size_t per_class = 8;           // redraw: observations of each class per draw
+  std::size_t draws = 20;            // R >= 2
+  DrawMode mode = DrawMode::redraw;  // redraw from the labelled rows, or bootstrap the given observations
+  std::size_t per_class = 8;         // redraw: observations of each class per draw
   std::uint64_t seed = 0;
 };
 
