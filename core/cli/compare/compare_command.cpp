@@ -1,5 +1,5 @@
 // gpprobe compare --embeddings a.npy b.npy ... (or --config projector_config.json) --labels FILE
-//   [--observations ROWS | --per-class N [--seed S]] [--concepts SPEC ...] [--ood a.npy b.npy ...]
+//   [--observations ROWS | --per-class N] [--seed S] [--concepts SPEC ...] [--ood a.npy b.npy ...]
 //   [--epsilon E] [--strength S] [--decided P] [--episteme-threshold T] [--draws R] [--out FILE]
 // The same concept, with the same observation rows, probed in every embedding of the same rows
 // (gpprobe/compare/representation_comparison.h): one CSV row per (concept, embedding), the header
@@ -32,7 +32,7 @@ namespace {
 
 const char* kCompareUsage =
     "usage: gpprobe compare --embeddings A.npy B.npy ... (or --config projector_config.json) --labels FILE\n"
-    "         [--observations ROWS | --per-class N [--seed S]] [--concepts SPEC ...] [--ood A.npy B.npy ...]\n"
+    "         [--observations ROWS | --per-class N] [--seed S] [--concepts SPEC ...] [--ood A.npy B.npy ...]\n"
     "         [--epsilon E] [--strength S] [--decided P] [--episteme-threshold T] [--draws R] [--out FILE]\n"
     "\n"
     "Probes the same concept with the same observation rows in every embedding of the same rows (one fit\n"
