@@ -230,10 +230,10 @@ DrawnComparison summarize_draws(const std::vector<DrawRecord>& draws, std::size_
   return s;
 }
 
-Result<ComparisonResult> compare_over_draws(const std::vector<Representation>& representations,
-                                            const std::vector<ComparedConcept>& concepts,
-                                            const ComparisonOptions& options, const DrawOptions& draws,
-                                            const ProgressCallback& progress) {
+namespace {
+
+// The options, and for a bootstrap that every concept has rows to measure the resamples on.
+Status check_draws(const DrawOptions& draws, const std::vector<ComparedConcept>& concepts, std::size_t n) {
   if (draws.draws < 2 || draws.draws > kMaxDraws) {
     return Status(StatusCode::invalid_argument, "draws must be between 2 and " + std::to_string(kMaxDraws) + ", got " +
                                                     std::to_string(draws.draws) +
@@ -245,59 +245,63 @@ Result<ComparisonResult> compare_over_draws(const std::vector<Representation>& r
   if (draws.mode == DrawMode::redraw && draws.per_class == 0) {
     return Status(StatusCode::invalid_argument, "draws: per_class must be at least 1");
   }
-  if (representations.empty()) return Status(StatusCode::invalid_argument, "compare needs at least one embedding");
-  const std::size_t n = representations.front().embeddings.rows();
-  if (draws.mode == DrawMode::bootstrap) {
-    for (const ComparedConcept& c : concepts) {
-      if (c.label_count != n || c.labels == nullptr) continue;  // the comparison names the mismatch
-      std::vector<char> given(n, 0);
-      for (std::size_t row : c.observations)
-        if (row < n) given[row] = 1;
-      std::size_t others[2] = {0, 0};
-      for (std::size_t i = 0; i < n; ++i)
-        if (!given[i] && c.labels[i] <= 1) ++others[c.labels[i]];
-      if (others[0] < 2 || others[1] < 2) {
-        return Status(StatusCode::invalid_argument,
-                      "concept '" + c.name + "': resampling the given observations needs at least 2 other labelled " +
-                          "rows of each class to measure each draw on (there are " + std::to_string(others[1]) +
-                          " of class 1 and " + std::to_string(others[0]) +
-                          " of class 0); a repeated row's leave-one-out probability would see its twin. Label more " +
-                          "rows, or compare the one set of observations alone");
-      }
+  if (draws.mode != DrawMode::bootstrap) return Status::success();
+  for (const ComparedConcept& c : concepts) {
+    if (c.label_count != n || c.labels == nullptr) continue;  // the comparison names the mismatch
+    std::vector<char> given(n, 0);
+    for (std::size_t row : c.observations)
+      if (row < n) given[row] = 1;
+    std::size_t others[2] = {0, 0};
+    for (std::size_t i = 0; i < n; ++i)
+      if (!given[i] && c.labels[i] <= 1) ++others[c.labels[i]];
+    if (others[0] < 2 || others[1] < 2) {
+      return Status(StatusCode::invalid_argument,
+                    "concept '" + c.name + "': resampling the given observations needs at least 2 other labelled " +
+                        "rows of each class to measure each draw on (there are " + std::to_string(others[1]) +
+                        " of class 1 and " + std::to_string(others[0]) +
+                        " of class 0); a repeated row's leave-one-out probability would see its twin. Label more " +
+                        "rows, or compare the one set of observations alone");
     }
   }
-  std::size_t per_draw = 0;
-  for (const Representation& r : representations) per_draw += (n + r.ood.rows()) * concepts.size();
-  const std::size_t total = per_draw * draws.draws;
+  return Status::success();
+}
 
-  ComparisonResult first;
-  std::vector<std::vector<DrawRecord>> records(concepts.size());
-  for (std::size_t r = 0; r < draws.draws; ++r) {
-    std::vector<ComparedConcept> drawn = concepts;
-    const std::uint64_t seed = draw_seed(draws.seed, r);
-    for (ComparedConcept& c : drawn) {
-      if (draws.mode == DrawMode::redraw) {
-        if (c.label_count != n || c.labels == nullptr) continue;
-        Result<std::vector<std::size_t>> rows = redrawn(c, draws.per_class, seed);
-        if (!rows.ok()) return rows.status();
-        c.observations = std::move(rows.value());
-      } else if (r > 0) {
-        c.observations = resampled(c, seed);
-      }
+// The concepts of draw r: their observations redrawn, resampled (r > 0) or as given (bootstrap, r = 0).
+Result<std::vector<ComparedConcept>> drawn_concepts(const std::vector<ComparedConcept>& concepts, std::size_t n,
+                                                    const DrawOptions& draws, std::size_t r) {
+  std::vector<ComparedConcept> drawn = concepts;
+  const std::uint64_t seed = draw_seed(draws.seed, r);
+  for (ComparedConcept& c : drawn) {
+    if (draws.mode == DrawMode::redraw) {
+      if (c.label_count != n || c.labels == nullptr) continue;  // the comparison names the mismatch
+      Result<std::vector<std::size_t>> rows = redrawn(c, draws.per_class, seed);
+      if (!rows.ok()) return rows.status();
+      c.observations = std::move(rows.value());
+    } else if (r > 0) {
+      c.observations = resampled(c, seed);
     }
-    const ProgressCallback draw_progress = [&](std::size_t done, std::size_t) {
-      return report_progress(progress, r * per_draw + done, total);
-    };
-    Result<ComparisonResult> result = r > 0 && draws.mode == DrawMode::bootstrap
-                                          ? compare_resampled(representations, drawn, options, draw_progress)
-                                          : compare_representations(representations, drawn, options, draw_progress);
-    if (!result.ok()) {
-      if (r == 0 || result.status().code() == StatusCode::cancelled) return result.status();
-      return Status(result.status().code(), "draw " + std::to_string(r) + ": " + result.status().message());
-    }
-    for (std::size_t c = 0; c < concepts.size(); ++c) records[c].push_back(record_of(result.value().concepts[c]));
-    if (r == 0) first = std::move(result.value());
   }
+  return drawn;
+}
+
+// The rows drawn from (redraw: the labelled rows) or resampled (bootstrap: the given ones), per concept.
+std::vector<std::size_t> labelled_counts(const std::vector<ComparedConcept>& concepts, DrawMode mode) {
+  std::vector<std::size_t> counts;
+  for (const ComparedConcept& c : concepts) {
+    std::size_t labelled = 0;
+    if (mode == DrawMode::redraw) {
+      for (std::size_t i = 0; i < c.label_count; ++i) labelled += c.labels[i] != kUnlabelled;
+    } else {
+      labelled = c.observations.size();
+    }
+    counts.push_back(labelled);
+  }
+  return counts;
+}
+
+// The first draw's comparison with each concept's summary over the draws and its sentence.
+ComparisonResult with_draws(ComparisonResult first, const std::vector<std::vector<DrawRecord>>& records,
+                            const std::vector<std::size_t>& labelled, DrawMode mode) {
   for (std::size_t ci = 0; ci < first.concepts.size(); ++ci) {
     ConceptComparison& c = first.concepts[ci];
     std::size_t positives = 0, negatives = 0;
@@ -308,21 +312,106 @@ Result<ComparisonResult> compare_over_draws(const std::vector<Representation>& r
       negatives = heldout ? p.heldout_rows - p.heldout_positives : p.negatives;
     }
     DrawnComparison d = summarize_draws(records[ci], positives, negatives);
-    d.mode = draws.mode;
+    d.mode = mode;
     d.observations = c.probes.front().observations;
     d.basis_rows = c.basis_rows;
-    std::size_t labelled = 0;
-    const ComparedConcept& given = concepts[ci];
-    if (draws.mode == DrawMode::redraw) {
-      for (std::size_t i = 0; i < given.label_count; ++i) labelled += given.labels[i] != kUnlabelled;
-    } else {
-      labelled = given.observations.size();
-    }
-    d.labelled_rows = labelled;
+    d.labelled_rows = labelled[ci];
     c.draws = std::move(d);
     c.sentence = comparison_sentence(c, first.layers);
   }
   return first;
+}
+
+Status in_draw(const Status& status, std::size_t r) {
+  if (status.ok() || r == 0 || status.code() == StatusCode::cancelled) return status;
+  return Status(status.code(), "draw " + std::to_string(r) + ": " + status.message());
+}
+
+}  // namespace
+
+Result<ComparisonResult> compare_over_draws(const std::vector<Representation>& representations,
+                                            const std::vector<ComparedConcept>& concepts,
+                                            const ComparisonOptions& options, const DrawOptions& draws,
+                                            const ProgressCallback& progress) {
+  if (representations.empty()) return Status(StatusCode::invalid_argument, "compare needs at least one embedding");
+  const std::size_t n = representations.front().embeddings.rows();
+  GPPROBE_RETURN_IF_ERROR(check_draws(draws, concepts, n));
+  std::size_t per_draw = 0;
+  for (const Representation& r : representations) per_draw += (n + r.ood.rows()) * concepts.size();
+  const std::size_t total = per_draw * draws.draws;
+
+  ComparisonResult first;
+  std::vector<std::vector<DrawRecord>> records(concepts.size());
+  for (std::size_t r = 0; r < draws.draws; ++r) {
+    Result<std::vector<ComparedConcept>> drawn = drawn_concepts(concepts, n, draws, r);
+    if (!drawn.ok()) return drawn.status();
+    const ProgressCallback draw_progress = [&](std::size_t done, std::size_t) {
+      return report_progress(progress, r * per_draw + done, total);
+    };
+    Result<ComparisonResult> result =
+        r > 0 && draws.mode == DrawMode::bootstrap
+            ? compare_resampled(representations, drawn.value(), options, draw_progress)
+            : compare_representations(representations, drawn.value(), options, draw_progress);
+    if (!result.ok()) return in_draw(result.status(), r);
+    for (std::size_t c = 0; c < concepts.size(); ++c) records[c].push_back(record_of(result.value().concepts[c]));
+    if (r == 0) first = std::move(result.value());
+  }
+  return with_draws(std::move(first), records, labelled_counts(concepts, draws.mode), draws.mode);
+}
+
+Result<DrawnComparisonRun> DrawnComparisonRun::start(std::vector<std::string> names, std::size_t rows,
+                                                     const std::vector<ComparedConcept>& concepts,
+                                                     const ComparisonOptions& options, const DrawOptions& draws) {
+  GPPROBE_RETURN_IF_ERROR(check_draws(draws, concepts, rows));
+  DrawnComparisonRun run;
+  run.draws_ = draws;
+  run.labelled_ = labelled_counts(concepts, draws.mode);
+  for (std::size_t r = 0; r < draws.draws; ++r) {
+    Result<std::vector<ComparedConcept>> drawn = drawn_concepts(concepts, rows, draws, r);
+    if (!drawn.ok()) return drawn.status();
+    Result<ComparisonRun> one = r > 0 && draws.mode == DrawMode::bootstrap
+                                    ? ComparisonRun::start_resampled(names, rows, drawn.value(), options)
+                                    : ComparisonRun::start(names, rows, drawn.value(), options);
+    if (!one.ok()) return in_draw(one.status(), r);
+    std::vector<std::vector<std::size_t>> observations;
+    for (const ComparedConcept& c : drawn.value()) observations.push_back(c.observations);
+    run.observations_.push_back(std::move(observations));
+    run.runs_.push_back(std::move(one.value()));
+  }
+  return run;
+}
+
+Status DrawnComparisonRun::probe(std::size_t k, const MatrixView& embeddings, const MatrixView& ood,
+                                 const ProgressCallback& progress) {
+  const std::size_t C = runs_.front().concepts(), per_cell = embeddings.rows() + ood.rows();
+  const std::size_t total = runs_.size() * C * per_cell;
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::size_t before = (r * C + c) * per_cell;
+      GPPROBE_RETURN_IF_ERROR(in_draw(runs_[r].probe(c, k, embeddings, ood,
+                                                     [&](std::size_t done, std::size_t) {
+                                                       return report_progress(progress, before + done, total);
+                                                     }),
+                                      r));
+    }
+  }
+  return Status::success();
+}
+
+bool DrawnComparisonRun::complete() const {
+  return std::all_of(runs_.begin(), runs_.end(), [](const ComparisonRun& run) { return run.complete(); });
+}
+
+Result<ComparisonResult> DrawnComparisonRun::finish() const {
+  ComparisonResult first;
+  std::vector<std::vector<DrawRecord>> records(runs_.front().concepts());
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    Result<ComparisonResult> result = runs_[r].finish();
+    if (!result.ok()) return in_draw(result.status(), r);
+    for (std::size_t c = 0; c < records.size(); ++c) records[c].push_back(record_of(result.value().concepts[c]));
+    if (r == 0) first = std::move(result.value());
+  }
+  return with_draws(std::move(first), records, labelled_, draws_.mode);
 }
 
 }  // namespace gpprobe

@@ -3,7 +3,8 @@
 // and root finder, DeLong from its pairwise definition): Newcombe's score interval and its hull with
 // DeLong's, Student's t, Holm's adjustment, and the over-draws summary of records made there. Then the
 // plumbing of compare_over_draws: its first draw is the comparison of the first draw's observations alone,
-// its summary is the summary of every draw's comparison, bootstrap and refusals, progress and cancel, and an
+// its summary is the summary of every draw's comparison, the step API (DrawnComparisonRun) equals it,
+// bootstrap and refusals, progress and cancel, and an
 // 8 + 8 perfect separation whose interval no longer reads 1.000-1.000.
 #include "gpprobe/compare/draw_comparison.h"
 
@@ -201,6 +202,65 @@ TEST(DrawComparison, EachDrawIsTheComparisonOfItsObservationsAlone) {
   EXPECT_NE(c.sentence.find("Conditional on these 190 labelled rows: each draw takes 12 observations from them"),
             std::string::npos)
       << c.sentence;
+}
+
+// The step API (one embedding at a time, as the app holds them) gives compare_over_draws' numbers to the
+// bit, probing the embeddings in any order.
+TEST(DrawComparison, StepsEqualTheWholeComparisonOverDraws) {
+  const Layers l;
+  DrawOptions draws;
+  draws.draws = 4;
+  draws.per_class = 6;
+  draws.seed = 9;
+  const std::vector<Representation> reps = l.representations();
+  std::vector<std::uint8_t> second;
+  for (std::size_t i = 0; i < l.n; ++i) second.push_back(std::uint8_t(i % 2));
+  const std::vector<ComparedConcept> concepts = {{"thirds", l.labels.data(), l.n, {}}, {"odd", second.data(), l.n, {}}};
+  const ComparisonResult whole = compare_over_draws(reps, concepts, {}, draws).value();
+  Result<DrawnComparisonRun> run =
+      DrawnComparisonRun::start({"layer_0", "layer_1", "layer_2"}, l.n, concepts, {}, draws);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_EQ(run.value().draws(), 4u);
+  EXPECT_EQ(run.value().observations(2, 0), drawn_rows(l, 6, derive_seed(9, {2})));
+  EXPECT_FALSE(run.value().finish().ok());  // nothing probed yet
+  std::size_t last = 0, total = 0;
+  for (std::size_t k : {2, 0, 1}) {
+    ASSERT_TRUE(run.value()
+                    .probe(k, reps[k].embeddings, {},
+                           [&](std::size_t done, std::size_t all) {
+                             last = done;
+                             total = all;
+                             return true;
+                           })
+                    .ok());
+    EXPECT_EQ(total, 4u * 2u * l.n);
+    EXPECT_EQ(last, total);
+  }
+  ASSERT_TRUE(run.value().complete());
+  const ComparisonResult steps = run.value().finish().value();
+  ASSERT_EQ(steps.concepts.size(), 2u);
+  for (std::size_t c = 0; c < 2; ++c) {
+    EXPECT_EQ(steps.concepts[c].sentence, whole.concepts[c].sentence);
+    EXPECT_EQ(steps.concepts[c].draws.best, whole.concepts[c].draws.best);
+    for (std::size_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(steps.concepts[c].draws.probes[k].auroc, whole.concepts[c].draws.probes[k].auroc);
+      EXPECT_EQ(steps.concepts[c].draws.probes[k].lower, whole.concepts[c].draws.probes[k].lower);
+      EXPECT_EQ(steps.concepts[c].draws.probes[k].holm_p_value, whole.concepts[c].draws.probes[k].holm_p_value);
+      EXPECT_EQ(steps.concepts[c].probes[k].heldout_auroc, whole.concepts[c].probes[k].heldout_auroc);
+    }
+  }
+  // Cancel inside the second draw of a representation.
+  Result<DrawnComparisonRun> again =
+      DrawnComparisonRun::start({"layer_0", "layer_1", "layer_2"}, l.n, concepts, {}, draws);
+  EXPECT_EQ(again.value()
+                .probe(0, reps[0].embeddings, {}, [&](std::size_t done, std::size_t) { return done < 3 * l.n; })
+                .code(),
+            StatusCode::cancelled);
+  EXPECT_FALSE(again.value().complete());
+  DrawOptions none = draws;
+  none.mode = DrawMode::none;
+  EXPECT_EQ(DrawnComparisonRun::start({"a"}, l.n, concepts, {}, none).status().message(),
+            "draws: the mode must be redraw or bootstrap");
 }
 
 TEST(DrawComparison, BootstrapResamplesTheGivenRowsAndRefusesWithoutRowsToMeasureOn) {
