@@ -7,8 +7,10 @@
 #include <string>
 
 #include "gpprobe/common/confidence.h"
+#include "gpprobe/compare/auroc_interval.h"
 #include "gpprobe/compare/comparison_sentence.h"
 #include "gpprobe/compare/delong.h"
+#include "gpprobe/compare/draw_comparison.h"
 #include "gpprobe/evaluation/metrics.h"
 
 #include "common/input_checks.h"
@@ -43,7 +45,7 @@ Status check_representation(const std::string& name, const std::string& first_na
   return Status::success();
 }
 
-Status check_concept(const ComparedConcept& c, std::size_t n) {
+Status check_concept(const ComparedConcept& c, std::size_t n, bool repeats_allowed) {
   const std::string name = "concept " + in_quotes(c.name);
   if (c.label_count != n) {
     return Status(StatusCode::dimension_mismatch,
@@ -63,7 +65,7 @@ Status check_concept(const ComparedConcept& c, std::size_t n) {
       return Status(StatusCode::invalid_argument, name + ": observation row " + std::to_string(row) +
                                                       " is out of range (" + count_of(n, "row") + ")");
     }
-    if (seen[row]) {
+    if (seen[row] && !repeats_allowed) {
       return Status(StatusCode::invalid_argument,
                     name + ": observation row " + std::to_string(row) + " is listed twice");
     }
@@ -108,10 +110,13 @@ SelectedRows select_rows(const MatrixView& x, const std::vector<std::size_t>& ro
   return s;
 }
 
-// [value - z se, value + z se] clipped to [0, 1]; NaN where the standard error is.
-void interval_99(double value, double standard_error, double* lower, double* upper) {
-  *lower = std::isfinite(standard_error) ? std::max(0.0, value - kIntervalZ * standard_error) : kCompareNaN;
-  *upper = std::isfinite(standard_error) ? std::min(1.0, value + kIntervalZ * standard_error) : kCompareNaN;
+// The 99% interval of an AUROC from `positives` and `negatives` rows (honest_auroc_interval, auroc_interval.h);
+// NaN where the standard error is (fewer than 2 of a class).
+void interval_99(double value, double standard_error, std::size_t positives, std::size_t negatives, double* lower,
+                 double* upper) {
+  const AurocInterval i = honest_auroc_interval(value, standard_error, positives, negatives, kIntervalZ);
+  *lower = std::isfinite(standard_error) ? i.lower : kCompareNaN;
+  *upper = std::isfinite(standard_error) ? i.upper : kCompareNaN;
 }
 
 Status prefixed(const Status& status, const std::string& prefix) {
@@ -149,7 +154,7 @@ Status probe_one(const std::string& name, const MatrixView& embeddings, const Ma
   out->negatives = l.negatives;
   out->loo_auroc = l.auroc;
   out->loo_auroc_standard_error = l.auroc_standard_error;
-  interval_99(l.auroc, l.auroc_standard_error, &out->loo_auroc_lower, &out->loo_auroc_upper);
+  interval_99(l.auroc, l.auroc_standard_error, l.positives, l.negatives, &out->loo_auroc_lower, &out->loo_auroc_upper);
   out->loo_log_loss = l.log_loss;
   out->loo_verdict = l.verdict;
   *loo_scores = l.judged_probability;
@@ -209,8 +214,8 @@ Status probe_one(const std::string& name, const MatrixView& embeddings, const Ma
     if (!covariance.ok()) return prefixed(covariance.status(), prefix);
     out->heldout_auroc_standard_error = covariance.value().standard_error(0);
   }
-  interval_99(out->heldout_auroc, out->heldout_auroc_standard_error, &out->heldout_auroc_lower,
-              &out->heldout_auroc_upper);
+  interval_99(out->heldout_auroc, out->heldout_auroc_standard_error, out->heldout_positives, heldout_negatives,
+              &out->heldout_auroc_lower, &out->heldout_auroc_upper);
 
   out->ood_rows = ood.rows();
   out->ood_auroc = kCompareNaN;
@@ -248,6 +253,7 @@ Status judge(const std::vector<std::uint8_t>& basis_labels, const std::vector<st
     p.basis_auroc_upper = heldout ? p.heldout_auroc_upper : p.loo_auroc_upper;
     p.difference_from_best = p.p_value_against_best = kCompareNaN;
     p.separates = false;
+    p.below_half = false;
     p.indistinguishable_from_best = false;
   }
   if (c->basis == ComparisonBasis::none) {
@@ -276,6 +282,7 @@ Status judge(const std::vector<std::uint8_t>& basis_labels, const std::vector<st
     p.p_value_against_best = c->p_value[k * K + c->best];
     p.indistinguishable_from_best = k == c->best || p.p_value_against_best >= kPairedTestAlpha;
     p.separates = p.basis_auroc_lower > 0.5;
+    p.below_half = p.basis_auroc_upper < 0.5;
   }
   return Status::success();
 }
@@ -300,11 +307,23 @@ Result<double> one_observation_episteme(const ProbeOptions& options) {
 Result<ComparisonRun> ComparisonRun::start(std::vector<std::string> names, std::size_t rows,
                                            const std::vector<ComparedConcept>& concepts,
                                            const ComparisonOptions& options) {
+  return start_impl(std::move(names), rows, concepts, options, false);
+}
+
+Result<ComparisonRun> ComparisonRun::start_resampled(std::vector<std::string> names, std::size_t rows,
+                                                     const std::vector<ComparedConcept>& concepts,
+                                                     const ComparisonOptions& options) {
+  return start_impl(std::move(names), rows, concepts, options, true);
+}
+
+Result<ComparisonRun> ComparisonRun::start_impl(std::vector<std::string> names, std::size_t rows,
+                                                const std::vector<ComparedConcept>& concepts,
+                                                const ComparisonOptions& options, bool repeats_allowed) {
   if (names.empty()) return Status(StatusCode::invalid_argument, "compare needs at least one embedding");
   if (rows == 0)
     return Status(StatusCode::invalid_argument, "embedding " + in_quotes(names.front()) + " is empty (0 rows)");
   if (concepts.empty()) return Status(StatusCode::invalid_argument, "compare needs at least one concept");
-  for (const ComparedConcept& c : concepts) GPPROBE_RETURN_IF_ERROR(check_concept(c, rows));
+  for (const ComparedConcept& c : concepts) GPPROBE_RETURN_IF_ERROR(check_concept(c, rows, repeats_allowed));
   if (!(options.decided > 0.0 && options.decided < 0.5)) {
     return Status(StatusCode::invalid_argument,
                   "decided must be a number in (0, 0.5), got " + number_text(options.decided));
@@ -410,9 +429,11 @@ Result<ComparisonResult> ComparisonRun::finish() const {
   return result;
 }
 
-Result<ComparisonResult> compare_representations(const std::vector<Representation>& representations,
-                                                 const std::vector<ComparedConcept>& concepts,
-                                                 const ComparisonOptions& options, const ProgressCallback& progress) {
+namespace {
+
+Result<ComparisonResult> compare_all(const std::vector<Representation>& representations,
+                                     const std::vector<ComparedConcept>& concepts, const ComparisonOptions& options,
+                                     const ProgressCallback& progress, bool repeats_allowed) {
   if (representations.empty()) return Status(StatusCode::invalid_argument, "compare needs at least one embedding");
   std::vector<std::string> names;
   std::size_t total = 0;
@@ -425,8 +446,10 @@ Result<ComparisonResult> compare_representations(const std::vector<Representatio
     GPPROBE_RETURN_IF_ERROR(
         check_representation(r.name, names.front(), representations.front().embeddings.rows(), r.embeddings, r.ood));
   }
-  Result<ComparisonRun> run =
-      ComparisonRun::start(std::move(names), representations.front().embeddings.rows(), concepts, options);
+  const std::size_t rows = representations.front().embeddings.rows();
+  Result<ComparisonRun> run = repeats_allowed
+                                  ? ComparisonRun::start_resampled(std::move(names), rows, concepts, options)
+                                  : ComparisonRun::start(std::move(names), rows, concepts, options);
   if (!run.ok()) return run.status();
   std::size_t done = 0;
   for (std::size_t k = 0; k < representations.size(); ++k) {
@@ -439,6 +462,20 @@ Result<ComparisonResult> compare_representations(const std::vector<Representatio
     }
   }
   return run.value().finish();
+}
+
+}  // namespace
+
+Result<ComparisonResult> compare_representations(const std::vector<Representation>& representations,
+                                                 const std::vector<ComparedConcept>& concepts,
+                                                 const ComparisonOptions& options, const ProgressCallback& progress) {
+  return compare_all(representations, concepts, options, progress, false);
+}
+
+Result<ComparisonResult> compare_resampled(const std::vector<Representation>& representations,
+                                           const std::vector<ComparedConcept>& concepts,
+                                           const ComparisonOptions& options, const ProgressCallback& progress) {
+  return compare_all(representations, concepts, options, progress, true);
 }
 
 }  // namespace gpprobe

@@ -4,10 +4,13 @@
 // a table, a Projector config equal to the same tensors as .npy files, and the refusals.
 #include <cmath>
 #include <random>
+#include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "gpprobe/compare/draw_comparison.h"
 #include "gpprobe/compare/representation_comparison.h"
 
 #include "cli_runner.h"
@@ -23,7 +26,11 @@ constexpr std::size_t kRows = 60;
 constexpr const char* kHeader =
     "embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea,"
     "decided_fraction,ood_auroc,heldout_auroc_lower,heldout_auroc_upper,loo_verdict,observations,heldout_rows,"
-    "queries,separates,p_value_against_best,indistinguishable_from_best,concept";
+    "queries,separates,p_value_against_best,indistinguishable_from_best,concept,below_half,draws,draw_mean_auroc,"
+    "draw_sd_auroc,draw_min_auroc,draw_max_auroc,draw_auroc_lower,draw_auroc_upper,draw_difference_from_best,"
+    "draw_p_value_against_best,draw_holm_p_value,draw_indistinguishable_from_best,draw_separates,draw_below_half,"
+    "draw_highest_in,draw_claimed_best_in";
+constexpr std::size_t kColumns = 36;
 
 // Three float32 layers of the same 60 rows: noise, a weak and a strong signal of "i % 3 == 0".
 std::vector<std::uint8_t> thirds() {
@@ -97,7 +104,7 @@ const std::vector<std::size_t> kObservations = {0, 1, 2, 3, 4, 5, 6, 7, 9, 12};
 TEST(CliCompare, WritesTheLibrarysComparisonUnderTheFixedHeader) {
   const Files f;
   const CliRun r = run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() +
-                           " --observations 0,1,2,3,4,5,6,7,9,12 --epsilon 0.2 --strength 4");
+                           " --observations 0,1,2,3,4,5,6,7,9,12 --epsilon 0.2 --strength 4 --draws 1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string header;
   const auto rows = rows_of(r.out, &header);
@@ -119,7 +126,7 @@ TEST(CliCompare, WritesTheLibrarysComparisonUnderTheFixedHeader) {
   for (std::size_t k = 0; k < 3; ++k) {
     const RepresentationProbe& p = c.probes[k];
     const auto& row = rows[k];
-    ASSERT_EQ(row.size(), 20u);
+    ASSERT_EQ(row.size(), kColumns);
     EXPECT_EQ(row[0], f.npy[k].path());
     EXPECT_EQ(row[1], std::to_string(f.widths[k]));
     expect_cell(row[2], p.loo_auroc, "loo_auroc");
@@ -140,6 +147,9 @@ TEST(CliCompare, WritesTheLibrarysComparisonUnderTheFixedHeader) {
     expect_cell(row[17], p.p_value_against_best, "p_value_against_best");
     EXPECT_EQ(row[18], p.indistinguishable_from_best ? "yes" : "no");
     EXPECT_EQ(row[19], f.labels_file.path());
+    EXPECT_EQ(row[20], p.below_half ? "yes" : "no");
+    EXPECT_EQ(row[21], "1");  // one set of observations: the draw_ columns are empty
+    for (std::size_t col = 22; col < kColumns; ++col) EXPECT_EQ(row[col], "") << col;
   }
   // The strong layer is best, the noise does not separate the concept.
   EXPECT_EQ(rows[2][18], "yes");
@@ -179,9 +189,9 @@ TEST(CliCompare, PerClassDrawsTheRowsOfGpprobeDraw) {
   std::getline(in, line);  // header "row"
   while (std::getline(in, line)) rows_text += (rows_text.empty() ? "" : ",") + line;
   const CliRun drawn = run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() +
-                               " --per-class 4 --seed 3");
+                               " --per-class 4 --seed 3 --draws 1");
   const CliRun given = run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() +
-                               " --observations " + rows_text);
+                               " --observations " + rows_text + " --draws 1");
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
   ASSERT_EQ(given.exit_code, 0) << given.err;
   EXPECT_EQ(drawn.out, given.out);
@@ -287,6 +297,184 @@ TEST(CliCompare, RefusesWhatDoesNotFit) {
   EXPECT_EQ(help.out.rfind("usage: gpprobe compare --embeddings", 0), 0u);
   EXPECT_NE(help.out.find("loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea"),
             std::string::npos);
+}
+
+// Over draws: the columns after `concept` equal the library's compare_over_draws of the same files (which
+// tests/core/compare/draw_comparison_test.cpp pins to the reference), for redraws and for a bootstrap.
+TEST(CliCompare, DrawColumnsAreTheLibrarysComparisonOverDraws) {
+  const Files f;
+  std::vector<Representation> reps;
+  for (std::size_t k = 0; k < 3; ++k)
+    reps.push_back({f.npy[k].path(), MatrixView(f.layers[k].data(), kRows, f.widths[k]), {}});
+  for (const bool bootstrap : {false, true}) {
+    SCOPED_TRACE(bootstrap ? "bootstrap" : "redraw");
+    const CliRun r =
+        run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() +
+                (bootstrap ? " --observations 0,1,2,3,4,5,6,7,9,12" : " --per-class 5") + " --seed 7 --draws 6");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    DrawOptions draws;
+    draws.draws = 6;
+    draws.seed = 7;
+    draws.per_class = 5;
+    draws.mode = bootstrap ? DrawMode::bootstrap : DrawMode::redraw;
+    const ComparisonResult lib =
+        compare_over_draws(reps, {{f.labels_file.path(), f.labels.data(), kRows, kObservations}}, {}, draws).value();
+    const ConceptComparison& c = lib.concepts[0];
+    std::string header;
+    const auto rows = rows_of(r.out, &header);
+    EXPECT_EQ(header, kHeader);
+    ASSERT_EQ(rows.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const DrawnProbe& p = c.draws.probes[k];
+      const auto& row = rows[k];
+      ASSERT_EQ(row.size(), kColumns);
+      expect_cell(row[5], c.probes[k].heldout_auroc, "heldout_auroc (the first draw's)");
+      EXPECT_EQ(row[21], "6");
+      expect_cell(row[22], p.mean, "draw_mean_auroc");
+      expect_cell(row[23], p.standard_deviation, "draw_sd_auroc");
+      expect_cell(row[24], p.minimum, "draw_min_auroc");
+      expect_cell(row[25], p.maximum, "draw_max_auroc");
+      expect_cell(row[26], p.lower, "draw_auroc_lower");
+      expect_cell(row[27], p.upper, "draw_auroc_upper");
+      expect_cell(row[28], p.difference_from_best, "draw_difference_from_best");
+      expect_cell(row[29], p.p_value_against_best, "draw_p_value_against_best");
+      expect_cell(row[30], p.holm_p_value, "draw_holm_p_value");
+      EXPECT_EQ(row[31], p.indistinguishable_from_best ? "yes" : "no");
+      EXPECT_EQ(row[32], p.separates ? "yes" : "no");
+      EXPECT_EQ(row[33], p.below_half ? "yes" : "no");
+      EXPECT_EQ(row[34], std::to_string(p.highest_in_draws));
+      EXPECT_EQ(row[35], std::to_string(p.claimed_in_draws));
+    }
+    const nlohmann::json line = nlohmann::json::parse(r.err.substr(0, r.err.find('\n')));
+    EXPECT_EQ(line["sentence"], c.sentence);
+    EXPECT_EQ(line["draws"]["mode"], bootstrap ? "bootstrap" : "redraw");
+    EXPECT_EQ(line["draws"]["draws"], 6);
+    EXPECT_EQ(line["draws"]["comparisons"], 2);
+    EXPECT_EQ(line["draws"]["best"], f.npy[2].path());
+  }
+  // Given observations and no other labelled rows: without --draws the one set alone, saying why; with
+  // --draws, refused.
+  std::string only;
+  for (std::size_t i = 0; i < kRows; ++i)
+    only += (i < 12 ? std::to_string(int(f.labels[i])) : std::string("")) + "," + std::to_string(i) + "\n";
+  const TempFile only_file("cmp_only_labels.csv", "y,row\n" + only);
+  const CliRun alone = run_cli("compare --embeddings " + f.embeddings() + " --labels " + only_file.path() +
+                               " --concepts y --observations 0,1,2,3,4,5,6,7,9");
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  const nlohmann::json line = nlohmann::json::parse(alone.err.substr(0, alone.err.find('\n')));
+  EXPECT_EQ(line["draws"]["draws"], 1);
+  EXPECT_EQ(line["draws"]["skipped"],
+            "concept 'y' has fewer than 2 labelled rows of each class besides the given observations to measure "
+            "resampled draws on");
+  const CliRun refused = run_cli("compare --embeddings " + f.embeddings() + " --labels " + only_file.path() +
+                                 " --concepts y --observations 0,1,2,3,4,5,6,7,9 --draws 20");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("resampling the given observations needs at least 2 other labelled rows of each class"),
+            std::string::npos)
+      << refused.err;
+  for (const std::string bad : {"0", "10001", "x"}) {
+    const CliRun r =
+        run_cli("compare --embeddings " + f.embeddings() + " --labels " + f.labels_file.path() + " --draws " + bad);
+    EXPECT_NE(r.exit_code, 0) << bad;
+    EXPECT_NE(r.err.find("--draws"), std::string::npos) << r.err;
+  }
+  const CliRun help = run_cli("compare --help");
+  EXPECT_NE(help.out.find("  --draws          R, how many draws of the observations"), std::string::npos);
+}
+
+// The digits layers bundled with the app (web/public/demo/digits_layers: 1,797 rows, pixels, two hidden
+// layers and the logits). One set of 16 observations per class lets DeLong's test call a different layer
+// "best at 99 %" from seed to seed; over 20 draws no two seeds claim different layers best.
+struct Claims {
+  std::vector<std::string> single, drawn;  // per concept: the layer claimed best ("" for none)
+  std::vector<std::size_t> claimed_in;     // per concept: draws whose own DeLong test claimed some layer
+  std::vector<std::string> sentence;
+};
+
+std::string digits_dir() { return std::string(GPPROBE_SOURCE_DIR) + "/web/public/demo/digits_layers/"; }
+
+// The one layer whose indistinguishable column (col) is the only "yes" of its concept, or "".
+std::string claimed(const std::vector<std::vector<std::string>>& rows, std::size_t first, std::size_t col) {
+  std::string name;
+  std::size_t yes = 0;
+  for (std::size_t k = first; k < first + 4; ++k) {
+    if (rows[k][col] == "yes") {
+      ++yes;
+      name = rows[k][0].substr(rows[k][0].find_last_of('/') + 1);
+    }
+  }
+  return yes == 1 ? name : "";
+}
+
+Claims digits_claims(std::size_t seed) {
+  const std::string d = digits_dir();
+  const CliRun r = run_cli("compare --embeddings " + d + "layer_0_pixels.npy " + d + "layer_1_hidden.npy " + d +
+                           "layer_2_hidden.npy " + d + "layer_3_logits.npy --labels " + d +
+                           "metadata.csv --concepts ge5 even closed_loop digit=3 --per-class 16 --seed " +
+                           std::to_string(seed) + " --draws 20");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string header;
+  const auto rows = rows_of(r.out, &header);
+  Claims c;
+  if (rows.size() != 16) {
+    ADD_FAILURE() << r.out;
+    return c;
+  }
+  for (std::size_t concept = 0; concept < 4; ++concept) {
+    c.single.push_back(claimed(rows, 4 * concept, 18));
+    c.drawn.push_back(claimed(rows, 4 * concept, 31));
+    std::size_t in = 0;
+    for (std::size_t k = 4 * concept; k < 4 * concept + 4; ++k) in += std::stoul(rows[k][35]);
+    c.claimed_in.push_back(in);
+  }
+  std::istringstream err(r.err);
+  for (std::string line; std::getline(err, line);) c.sentence.push_back(nlohmann::json::parse(line)["sentence"]);
+  return c;
+}
+
+TEST(CliCompare, OnTheDigitsLayersSeedsNeverClaimDifferentLayersBestOverDraws) {
+  std::vector<std::set<std::string>> single(4), drawn(4);
+  std::vector<Claims> all;
+  for (std::size_t seed = 0; seed < 10; ++seed) {
+    all.push_back(digits_claims(seed));
+    const Claims& c = all.back();
+    if (c.drawn.size() != 4) return;
+    for (std::size_t concept = 0; concept < 4; ++concept) {
+      if (!c.single[concept].empty()) single[concept].insert(c.single[concept]);
+      if (!c.drawn[concept].empty()) drawn[concept].insert(c.drawn[concept]);
+      // Every over-draws sentence says what it is conditional on.
+      EXPECT_NE(c.sentence[concept].find("Conditional on these 1,797 labelled rows: each draw takes 32 observations"),
+                std::string::npos)
+          << c.sentence[concept];
+    }
+  }
+  for (std::size_t concept = 0; concept < 4; ++concept) {
+    SCOPED_TRACE(concept);
+    EXPECT_LE(drawn[concept].size(), 1u);  // never two different layers claimed best
+  }
+  // Not vacuous: one set of observations did claim different layers best (ge5: layers 1 and 2 on
+  // different seeds; digit=3: layers 2 and 3), and the draws still claim a best where the evidence is
+  // strong (even: layer 2, on every seed).
+  EXPECT_GE(single[0].size(), 2u);
+  EXPECT_GE(single[3].size(), 2u);
+  EXPECT_EQ(drawn[1], (std::set<std::string>{"layer_2_hidden.npy"}));
+  for (const Claims& c : all) EXPECT_EQ(c.drawn[1], "layer_2_hidden.npy");
+}
+
+// Seed 0, ge5: the first draw's DeLong test puts layer 1 above every other at 99 %; within the same run
+// other draws' DeLong tests put other layers there (and seed 3's first draw puts layer 2 there, p < 0.01
+// against layer 1). Over the draws, layer 1 is not claimed best.
+TEST(CliCompare, OneDrawsWinnerThatOtherDrawsRefuteIsNotClaimedOverDraws) {
+  const Claims zero = digits_claims(0), three = digits_claims(3);
+  ASSERT_EQ(zero.single.size(), 4u);
+  ASSERT_EQ(three.single.size(), 4u);
+  EXPECT_EQ(zero.single[0], "layer_1_hidden.npy");
+  EXPECT_EQ(three.single[0], "layer_2_hidden.npy");
+  EXPECT_EQ(zero.drawn[0], "");
+  EXPECT_EQ(zero.sentence[0].find("holds the concept best"), std::string::npos) << zero.sentence[0];
+  EXPECT_NE(zero.sentence[0].find("are indistinguishable at 99 % (a t-test across the 20 draws"), std::string::npos)
+      << zero.sentence[0];
+  EXPECT_GE(zero.claimed_in[0], 2u);  // the draws' own DeLong tests claimed some layer best in several draws
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpprobe/compare/auroc_interval.h"
 #include "gpprobe/compare/delong.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/probe/beta_prior.h"
@@ -150,14 +151,22 @@ void expect_equal_to_alone(const RepresentationProbe& p, const Alone& a, std::si
   EXPECT_EQ(p.width, width);
   EXPECT_NEAR(p.loo_auroc, a.loo.auroc, kTight);
   EXPECT_NEAR(p.loo_auroc_standard_error, a.loo.auroc_standard_error, kTight);
-  EXPECT_NEAR(p.loo_auroc_lower, std::max(0.0, a.loo.auroc - z * a.loo.auroc_standard_error), kTight);
-  EXPECT_NEAR(p.loo_auroc_upper, std::min(1.0, a.loo.auroc + z * a.loo.auroc_standard_error), kTight);
+  // The intervals: honest_auroc_interval (pinned to scripts/fixtures/reference_compare_draws.py in
+  // draw_comparison_test.cpp) of each AUROC with its own class counts.
+  const AurocInterval loo =
+      honest_auroc_interval(a.loo.auroc, a.loo.auroc_standard_error, a.loo.positives, a.loo.negatives, z);
+  EXPECT_NEAR(p.loo_auroc_lower, loo.lower, kTight);
+  EXPECT_NEAR(p.loo_auroc_upper, loo.upper, kTight);
+  EXPECT_LE(p.loo_auroc_lower, std::max(0.0, a.loo.auroc - z * a.loo.auroc_standard_error) + kTight);
+  EXPECT_GE(p.loo_auroc_upper, std::min(1.0, a.loo.auroc + z * a.loo.auroc_standard_error) - kTight);
   EXPECT_NEAR(p.loo_log_loss, a.loo.log_loss, kTight);
   EXPECT_EQ(p.loo_verdict, a.loo.verdict);
   EXPECT_NEAR(p.heldout_auroc, a.heldout_auroc, kTight);
   EXPECT_NEAR(p.heldout_auroc_standard_error, a.heldout_se, kTight);
-  EXPECT_NEAR(p.heldout_auroc_lower, std::max(0.0, a.heldout_auroc - z * a.heldout_se), kTight);
-  EXPECT_NEAR(p.heldout_auroc_upper, std::min(1.0, a.heldout_auroc + z * a.heldout_se), kTight);
+  const AurocInterval heldout = honest_auroc_interval(a.heldout_auroc, a.heldout_se, p.heldout_positives,
+                                                      p.heldout_rows - p.heldout_positives, z);
+  EXPECT_NEAR(p.heldout_auroc_lower, heldout.lower, kTight);
+  EXPECT_NEAR(p.heldout_auroc_upper, heldout.upper, kTight);
   EXPECT_NEAR(p.mean_judged_probability, a.mean_judged, kTight);
   EXPECT_NEAR(p.mean_episteme, a.mean_episteme, kTight);
   EXPECT_NEAR(p.mean_alea, a.mean_alea, kTight);

@@ -7,8 +7,13 @@
 //    layer 8 highest with held-out AUROC 0.981 (99 % interval 0.975–0.988); layers 4–6 separate it less
 //    well (lower at 99 %); layers 0–3 do not separate the concept (their AUROC interval reaches ½)."
 // or, when the best is above every other at 99 %, "Layer 8 holds the concept best: ...; above every other
-// embedding at 99 % ...". No separating embedding, a single embedding, and too few labelled rows for a
-// paired test each have their own sentence.
+// embedding at 99 % ...". An embedding whose interval lies below 1/2 "ranks it inverted (its AUROC interval
+// lies below 1/2: the labels are inverted, or the concept is anti-aligned there)", never "reaches 1/2". No
+// separating embedding, a single embedding, and too few labelled rows for a paired test each have their own
+// sentence. The sentence ends with what it is conditional on: one set of N observations ("other
+// observations may rank the embeddings differently"), or, over draws (ConceptComparison::draws,
+// draw_comparison.h), the labelled rows drawn from or the given observations resampled; then the numbers
+// are the means over draws and the test is the t-test across draws, Holm-corrected.
 #pragma once
 
 #include <string>

@@ -4,7 +4,8 @@
 //
 //   width             d_k, the embedding's columns
 //   loo_auroc         the leave-one-out AUROC of the observations (leave_one_out.h) with its 99% interval
-//                     loo_auroc -/+ 2.576 DeLong standard errors, clipped to [0, 1]; its verdict
+//                     (honest_auroc_interval, auroc_interval.h: the hull of Newcombe's score interval and
+//                     DeLong's normal one, so it does not collapse at AUROC 0 or 1); the leave-one-out verdict
 //   heldout_auroc     AUROC of the judged probability over every labelled row that is not an observation
 //                     (NaN when those rows lack a class), with its 99% interval likewise
 //   mean_episteme, mean_alea   over the queries: every row that is not an observation, labelled or not
@@ -17,9 +18,11 @@
 // held-out rows when they hold at least 2 of each class (basis "heldout"), otherwise the observations'
 // leave-one-out judged probabilities (basis "leave_one_out"; the same observations in every embedding),
 // otherwise none. The best embedding has the highest AUROC on that basis (the first of equals); one is
-// indistinguishable from it when the paired test's p-value is at least 0.01, and separates the concept
-// when its AUROC's 99% interval on that basis lies above 1/2. A plain sentence says so
-// (comparison_sentence.h).
+// indistinguishable from it when the paired test's p-value is at least 0.01, separates the concept
+// when its AUROC's 99% interval on that basis lies above 1/2, and ranks it inverted when the interval lies
+// below 1/2. A plain sentence says so (comparison_sentence.h). All of this is conditional on the one set of
+// observations: compare_over_draws (draw_comparison.h) repeats it over draws of the observations and judges
+// the differences with the draw-to-draw variance (ConceptComparison::draws).
 //
 // Several concepts (the paper's Fig. 4 grid): each is compared on its own, with its own observations.
 // Each (concept, embedding) fits one probe, with ProbeOptions::expected_queries = n (the rows scored),
@@ -104,6 +107,38 @@ struct RepresentationProbe {
   double difference_from_best = 0.0, p_value_against_best = 1.0;  // NaN when the basis is none
   bool separates = false;                                         // the basis interval lies above 1/2
   bool indistinguishable_from_best = false;                       // p_value_against_best >= 0.01 (true for the best)
+  bool below_half = false;  // the basis interval lies below 1/2: the probe ranks the concept inverted
+};
+
+// How a representation fares over repeated draws of the observations (draw_comparison.h); empty vectors
+// and NaN numbers when the comparison was not resampled.
+struct DrawnProbe {
+  std::vector<double> auroc;                                                  // the basis AUROC of each draw
+  double mean = 0.0, standard_deviation = 0.0, minimum = 0.0, maximum = 0.0;  // over the draws
+  double lower = 0.0, upper = 0.0;    // 99% interval of the mean AUROC over draws (draw_comparison.h)
+  double difference_from_best = 0.0;  // mean over draws of A_k - A_best
+  double p_value_against_best = 1.0, holm_p_value = 1.0;  // the across-draws test, and Holm-adjusted
+  bool separates = false, below_half = false;             // the interval lies above / below 1/2
+  bool indistinguishable_from_best = false;               // holm_p_value >= 0.01 (true for the best)
+  std::size_t highest_in_draws = 0;  // draws in which it had the highest AUROC (the first of equals)
+  std::size_t claimed_in_draws = 0;  // draws whose own DeLong tests put it above every other at 99%
+};
+
+enum class DrawMode { none, redraw, bootstrap };
+inline constexpr EnumNames<DrawMode, 3> kDrawModeNames = {
+    {{DrawMode::none, "none"}, {DrawMode::redraw, "redraw"}, {DrawMode::bootstrap, "bootstrap"}}};
+// "none", "redraw", "bootstrap".
+inline const char* draw_mode_name(DrawMode mode) { return name_of(kDrawModeNames, mode); }
+
+struct DrawnComparison {
+  DrawMode mode = DrawMode::none;  // none: one set of observations, nothing below is set
+  std::size_t draws = 0;
+  std::size_t observations = 0;    // per draw
+  std::size_t labelled_rows = 0;   // the rows drawn from (redraw) or the given observations (bootstrap)
+  std::size_t basis_rows = 0;      // rows each draw's AUROC is measured on (the first draw's)
+  std::vector<DrawnProbe> probes;  // one per representation
+  std::size_t best = 0;            // the highest mean AUROC (the first of equals)
+  std::size_t comparisons = 0;     // the tests Holm's correction counts: representations - 1
 };
 
 struct ConceptComparison {
@@ -115,7 +150,8 @@ struct ConceptComparison {
   // The paired tests of every pair, K by K row-major (a, b): A_a - A_b, its standard error and the
   // two-sided p-value (1 on the diagonal); NaN when the basis is none.
   std::vector<double> difference, standard_error, p_value;
-  std::string sentence;  // comparison_sentence.h
+  DrawnComparison draws;  // over draws of the observations (compare_over_draws); mode none otherwise
+  std::string sentence;   // comparison_sentence.h: of the draws when there are any
 };
 
 struct ComparisonResult {
@@ -141,6 +177,10 @@ class ComparisonRun {
   static Result<ComparisonRun> start(std::vector<std::string> names, std::size_t rows,
                                      const std::vector<ComparedConcept>& concepts,
                                      const ComparisonOptions& options = {});
+  // The same, observation rows allowed to repeat (a bootstrap resample, draw_comparison.h).
+  static Result<ComparisonRun> start_resampled(std::vector<std::string> names, std::size_t rows,
+                                               const std::vector<ComparedConcept>& concepts,
+                                               const ComparisonOptions& options = {});
 
   // Probes concept `concept` in representation `k` (embeddings: the n rows; ood: its OOD set or empty).
   // The representation's values are checked the first time it is probed. Progress counts the rows scored
@@ -169,6 +209,9 @@ class ComparisonRun {
     std::vector<double> heldout_scores, loo_scores;  // judged probabilities of the held-out rows, LOO
   };
   ComparisonRun() = default;
+  static Result<ComparisonRun> start_impl(std::vector<std::string> names, std::size_t rows,
+                                          const std::vector<ComparedConcept>& concepts,
+                                          const ComparisonOptions& options, bool repeats_allowed);
 
   std::vector<std::string> names_;
   std::size_t rows_ = 0;
