@@ -16,9 +16,9 @@ import type { AsyncBuffer } from 'hyparquet';
 import type { NamedArray } from './arrays.ts';
 import { canIsolate, parquetMatricesIsolated } from './isolated_parse.ts';
 import { npyLayout } from './npy.ts';
-import { roleOf } from './parquet.ts';
+import { parquetRowGroups, readParquetGroup, roleOf } from './parquet.ts';
 import { safetensorsArrays } from './safetensors.ts';
-import { checkAborted, checkFiniteEmbeddings, FileError } from './table.ts';
+import { checkAborted, checkFiniteEmbeddings, FileError, formatSize, MAX_FILE_BYTES } from './table.ts';
 
 export interface ReadArraysOptions {
   signal?: AbortSignal;
@@ -159,9 +159,6 @@ export async function readParquetMatrices(
   });
 }
 
-/** Rows read at once from a Parquet vector column. */
-const ROW_CHUNK = 4096;
-
 /** Every vector column (list<number>, fixed-size list) of a Parquet file, one embedding each. */
 export async function parquetMatrices(
   file: AsyncBuffer | ArrayBuffer,
@@ -169,7 +166,7 @@ export async function parquetMatrices(
   options: ReadArraysOptions = {},
 ): Promise<NamedArray[]> {
   if (file.byteLength === 0) throw new FileError(fileName, 'file is empty');
-  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([
+  const [{ parquetMetadataAsync, parquetSchema }, { compressors }] = await Promise.all([
     import('hyparquet'),
     import('hyparquet-compressors'),
   ]);
@@ -183,7 +180,16 @@ export async function parquetMatrices(
   const vectors = schema.children.filter((c) => roleOf(c) === 'vector');
   if (vectors.length === 0)
     throw new FileError(fileName, 'holds no vector column (list of numbers) to take as an embedding');
-  const rows = Number(metadata.num_rows);
+  // The footer's counts agree with each other (or the file is refused) before any page is read; each
+  // row group's pages are then held to them as it is read (readParquetGroup).
+  const groups = parquetRowGroups(
+    metadata,
+    schema,
+    fileName,
+    vectors.map((c) => c.element.name),
+  );
+  const rows = groups.reduce((a, b) => a + b, 0);
+  if (rows === 0) throw new FileError(fileName, 'holds 0 rows: an embedding needs at least one row');
   const out: NamedArray[] = [];
   for (const [k, column] of vectors.entries()) {
     const name = column.element.name;
@@ -192,23 +198,19 @@ export async function parquetMatrices(
     const wide = leaf.element.type === 'DOUBLE' || leaf.element.type === 'INT64';
     let data: Float32Array | Float64Array | null = null;
     let cols = 0;
-    for (let at = 0; at < rows; at += ROW_CHUNK) {
+    let at = 0;
+    for (const [g, groupRows] of groups.entries()) {
       checkAborted(options.signal, fileName);
-      let part: Record<string, unknown>[];
+      if (groupRows === 0) continue;
+      let part: unknown[];
       try {
-        part = await parquetReadObjects({
-          file,
-          metadata,
-          columns: [name],
-          rowStart: at,
-          rowEnd: Math.min(rows, at + ROW_CHUNK),
-          compressors,
-        });
+        part = (await readParquetGroup(file, metadata, [name], g, at, groupRows, fileName, compressors)).get(name)!;
       } catch (error) {
+        if (error instanceof FileError) throw error;
         throw new FileError(fileName, `cannot read Parquet column '${name}': ${(error as Error).message}`);
       }
-      for (const [j, row] of part.entries()) {
-        const v = row[name] as ArrayLike<number | bigint> | null | undefined;
+      for (const [j, value] of part.entries()) {
+        const v = value as ArrayLike<number | bigint> | null | undefined;
         const i = at + j;
         if (!v || typeof v !== 'object' || typeof v.length !== 'number')
           throw new FileError(fileName, `column '${name}' has no vector in row ${i}`);
@@ -219,7 +221,7 @@ export async function parquetMatrices(
               fileName,
               `column '${name}' holds vectors of ${cols} value${cols === 1 ? '' : 's'}; an embedding needs at least 2`,
             );
-          data = wide ? new Float64Array(rows * cols) : new Float32Array(rows * cols);
+          data = allocate(fileName, name, rows, cols, wide);
         }
         if (v.length !== cols)
           throw new FileError(fileName, `column '${name}' has ${v.length} values in row ${i}, ${cols} in row 0`);
@@ -230,11 +232,32 @@ export async function parquetMatrices(
           data[i * cols + c] = x;
         }
       }
-      options.onProgress?.((k + Math.min(1, (at + ROW_CHUNK) / rows)) / vectors.length);
+      at += groupRows;
+      options.onProgress?.((k + at / rows) / vectors.length);
     }
     if (data) out.push({ name, shape: [rows, cols], data });
   }
   return out;
+}
+
+/** A rows x cols array for a Parquet embedding, or a FileError naming its size when no tab can hold it. */
+function allocate(
+  fileName: string,
+  name: string,
+  rows: number,
+  cols: number,
+  wide: boolean,
+): Float32Array | Float64Array {
+  const bytes = rows * cols * (wide ? 8 : 4);
+  try {
+    if (bytes > MAX_FILE_BYTES * 2) throw new RangeError('too large');
+    return wide ? new Float64Array(rows * cols) : new Float32Array(rows * cols);
+  } catch {
+    throw new FileError(
+      fileName,
+      `column '${name}' is ${rows.toLocaleString('en-US')} rows × ${cols.toLocaleString('en-US')} values (${formatSize(bytes)}), more than this browser tab can hold`,
+    );
+  }
 }
 
 /** The first pair of sources whose row counts differ, as an error naming both files; null if they agree. */
