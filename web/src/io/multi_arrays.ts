@@ -13,7 +13,7 @@
 //                 runs, docs/upstream/hyparquet-hybrid-run-hang.md, end in a RangeError or an exhausted heap
 //                 there) becomes a FileError naming the file: the engine worker holding the lab's data never blocks.
 import type { AsyncBuffer } from 'hyparquet';
-import type { NamedArray } from './arrays.ts';
+import { emptyEmbedding, type NamedArray } from './arrays.ts';
 import { canIsolate, parquetMatricesIsolated } from './isolated_parse.ts';
 import { npyLayout } from './npy.ts';
 import { parquetRowGroups, readParquetGroup, roleOf } from './parquet.ts';
@@ -40,6 +40,7 @@ export async function npyFloat32Matrix(
   const head = new Uint8Array(await blob.slice(0, 64 * 1024).arrayBuffer());
   const layout = npyLayout(head, blob.size, fileName);
   if (layout.descr !== '<f4' || layout.fortran || layout.shape.length !== 2 || layout.shape[1] < 2) return null;
+  if (layout.shape[0] === 0) throw emptyEmbedding(fileName, 'the array', layout.shape);
   const data = new Float32Array(layout.count);
   const target = new Uint8Array(data.buffer);
   const reader = blob
@@ -89,8 +90,11 @@ export async function safetensorsMatrices(
   for (const [i, [name, info]] of entries.entries()) {
     checkAborted(options.signal, fileName);
     const t = info as { dtype?: unknown; shape?: unknown; data_offsets?: unknown } | null;
+    // JSON's -0 read as 0, as the whole-file reader reads it.
     const shape =
-      t && typeof t === 'object' && Array.isArray(t.shape) && t.shape.every(isCount) ? (t.shape as number[]) : null;
+      t && typeof t === 'object' && Array.isArray(t.shape) && t.shape.every(isCount)
+        ? (t.shape as number[]).map((n) => n + 0)
+        : null;
     const offsets =
       t &&
       typeof t === 'object' &&
@@ -105,6 +109,7 @@ export async function safetensorsMatrices(
       throw new FileError(fileName, `tensor '${name}' is not a {dtype, shape, data_offsets} entry`);
     }
     if (shape.length !== 2 || shape[1] < 2) continue;
+    if (shape[0] === 0) throw emptyEmbedding(fileName, `tensor '${name}'`, shape);
     const [begin, end] = offsets;
     if (start + end > blob.size)
       throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);

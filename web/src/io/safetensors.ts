@@ -27,7 +27,8 @@ function tensorInfo(info: unknown, name: string, fileName: string): TensorInfo {
       `has data_offsets ${JSON.stringify(offsets) ?? 'missing'}; expected [begin, end], whole numbers with begin ≤ end`,
     );
   }
-  return { dtype, shape, data_offsets: [offsets[0], offsets[1]] };
+  // JSON's -0 is a whole number ≥ 0 too: read as 0, so no message or shape shows "-0".
+  return { dtype, shape: shape.map((n: number) => n + 0), data_offsets: [offsets[0] + 0, offsets[1] + 0] };
 }
 
 const SIZES: Record<string, number> = {
