@@ -4,7 +4,7 @@
 // parquet_matrices, npy_stream), run by
 // scripts/test/fuzz.sh after the libFuzzer harnesses. tests/fuzz/browser/parsers.ts and sessions.ts are
 // bundled for Node (Vite, SSR build) into build/fuzz/browser;
-// each target's valid seed files are mutated (bit flips, interesting integers, inserted, deleted and
+// each target's valid seed files (and the hostile ones it must refuse, parsers.ts hostileSeeds) are mutated (bit flips, interesting integers, inserted, deleted and
 // repeated bytes, splices with other seeds, truncation) and parsed in a worker thread with a time limit
 // per input (confirmed once with 5 times the limit) and a 1 GB heap. A finding is a parse that throws anything but a FileError naming the file,
 // returns inconsistent data, exceeds the time limit or runs out of memory; its input is kept under
@@ -62,6 +62,8 @@ const modules = Object.fromEntries(
 );
 const TARGETS = Object.assign({}, ...Object.values(modules).map((m) => m.TARGETS));
 const seeds = () => Object.assign({}, ...Object.values(modules).map((m) => m.seeds()));
+// Files a target must refuse (parsers.ts hostileSeeds: the lies its readers were fixed to catch).
+const hostileSeeds = () => Object.assign({}, ...Object.values(modules).map((m) => m.hostileSeeds?.() ?? {}));
 const bundleOf = (target) => bundles[Object.keys(modules).find((k) => target in modules[k].TARGETS)];
 
 // xorshift32: the same mutations for the same --seed.
@@ -231,6 +233,7 @@ if (replay) {
 }
 
 const all = seeds();
+const hostile = hostileSeeds();
 const targets = Object.keys(TARGETS).filter((t) => only.length === 0 || only.includes(t));
 if (targets.length === 0) {
   console.error(`fuzz: no browser parser named ${only.join(', ')} (${Object.keys(TARGETS).join(', ')})`);
@@ -238,21 +241,26 @@ if (targets.length === 0) {
 }
 let failed = false;
 for (const target of targets) {
-  const pool = all[target];
+  const valid = all[target];
+  const refuse = hostile[target] ?? [];
+  const pool = [...valid, ...refuse];
   const counts = { parsed: 0, refused: 0, contained: 0, findings: 0 };
-  // Every seed must parse as it is; then mutations until the time is up.
-  for (const seed of pool) {
+  // Every valid seed must parse as it is, every hostile one be refused naming the file; then mutations
+  // of either until the time is up.
+  for (const [i, seed] of pool.entries()) {
+    const want = i < valid.length ? 'parsed' : 'refused';
     const outcome = await runner.run(target, seed);
-    if (outcome.kind !== 'parsed') {
-      console.error(
-        `fuzz: browser ${target}: valid seed ${pool.indexOf(seed)} did not parse: ${outcome.kind} ${outcome.detail ?? ''}`,
-      );
+    if (outcome.kind !== want) {
+      const which = want === 'parsed' ? `valid seed ${i}` : `hostile seed ${i - valid.length}`;
+      console.error(`fuzz: browser ${target}: ${which} was not ${want}: ${outcome.kind} ${outcome.detail ?? ''}`);
       failed = true;
     }
   }
   const end = Date.now() + seconds * 1000;
   while (Date.now() < end) {
-    const input = mutate(pool[below(pool.length)], pool);
+    // A quarter of the inputs start from a hostile seed, the rest from a valid one, as before there were any.
+    const from = refuse.length > 0 && random() < 0.25 ? refuse : valid;
+    const input = mutate(from[below(from.length)], pool);
     const outcome = await runner.run(target, input);
     if (outcome.kind === 'parsed' || outcome.kind === 'refused') {
       counts[outcome.kind]++;
