@@ -33,7 +33,12 @@ describe('.npz members are checked against their CRC-32', () => {
     for (const name of intact) expect(expected[name].python_testzip, name).toBeNull();
   });
 
-  for (const name of ['flipped_stored.npz', 'flipped_deflated.npz', 'flipped_local_crc_zero.npz', 'flipped_descriptor.npz']) {
+  for (const name of [
+    'flipped_stored.npz',
+    'flipped_deflated.npz',
+    'flipped_local_crc_zero.npz',
+    'flipped_descriptor.npz',
+  ]) {
     it(`${name}: one flipped data bit is refused, naming the member and both CRCs, by every reader`, async () => {
       const e = expected[name];
       const message = `${name}: member '${e.member}' fails its CRC-32 check: the archive's directory records ${e.directory_crc}, its ${e.size} bytes give ${e.data_crc} (the archive is damaged)`;

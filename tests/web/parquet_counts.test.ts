@@ -88,7 +88,7 @@ describe('a Parquet file whose counts disagree is refused by every reader, namin
     );
   });
 
-  it("a data page whose header says more values than it holds is refused, naming the file", async () => {
+  it('a data page whose header says more values than it holds is refused, naming the file', async () => {
     const bytes = parquetLie('page_values');
     for (const [path, read] of Object.entries(readers(bytes, 'lie.parquet'))) {
       await expect(read(), path).rejects.toThrow(/^lie\.parquet: cannot read Parquet/);
