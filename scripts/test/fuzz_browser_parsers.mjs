@@ -18,6 +18,8 @@
 // with a RangeError, and isolated_parse.ts reports it).
 //
 //   node scripts/test/fuzz_browser_parsers.mjs --seconds 20 [--only npz] [--seed 7] [--timeout-ms 2000]
+//   node scripts/test/fuzz_browser_parsers.mjs --sweep --seconds 600 [--only parquet]   every truncation and
+//                                                   near-limit integer at every offset of every seed (sweepOf)
 //   node scripts/test/fuzz_browser_parsers.mjs --replay npz build/fuzz/findings/browser/npz/<file>
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +40,8 @@ const timeoutMs = Number(option('timeout-ms', '2000'));
 let state = Number(option('seed', String(Date.now() % 2 ** 31))) >>> 0 || 1;
 const only = args.flatMap((a, i) => (args[i - 1] === '--only' ? [a] : []));
 const replay = option('replay', null);
+// --sweep: instead of random mutations, every seed's deterministic variants (sweepOf), until done or the time is up.
+const sweep = args.includes('--sweep');
 
 const out = resolve(root, 'build/fuzz/browser');
 mkdirSync(out, { recursive: true });
@@ -132,6 +136,35 @@ function mutate(input, pool) {
     }
   }
   return b;
+}
+
+/**
+ * The deterministic variants of a seed (--sweep): every truncation, and at every offset a little-endian
+ * 32-bit 2^31 - 1, 2^31 and 2^32 - 1 (lengths, offsets, counts near the limits of int32 and uint32), and
+ * in its first and last 64 bytes a 64-bit 2^31, 2^53, 2^53 + 1 and 2^63 (safetensors' header length,
+ * Parquet's footer). Seeds over 8 KB: only the offsets within 2 KB of either end.
+ */
+function* sweepOf(seed) {
+  const n = seed.length;
+  const offsets =
+    n <= 8192 ? [...Array(n).keys()] : [...Array(2048).keys(), ...Array.from({ length: 2048 }, (_, i) => n - 2048 + i)];
+  for (const at of offsets) yield seed.subarray(0, at);
+  for (const at of offsets) {
+    for (const v of [0x7fffffff, 0x80000000, 0xffffffff]) {
+      if (at + 4 > n) continue;
+      const b = Uint8Array.from(seed);
+      new DataView(b.buffer).setUint32(at, v, true);
+      yield b;
+    }
+  }
+  for (const at of offsets.filter((k) => k < 64 || k >= n - 64)) {
+    for (const v of [2n ** 31n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n]) {
+      if (at + 8 > n) continue;
+      const b = Uint8Array.from(seed);
+      new DataView(b.buffer).setBigUint64(at, v, true);
+      yield b;
+    }
+  }
 }
 
 /** Targets whose inputs run in a child process (a process abort is an outcome there, not the runner's end). */
@@ -257,10 +290,22 @@ for (const target of targets) {
     }
   }
   const end = Date.now() + seconds * 1000;
+  const swept = sweep
+    ? (function* () {
+        for (const seed of pool) yield* sweepOf(seed);
+      })()
+    : null;
   while (Date.now() < end) {
-    // A quarter of the inputs start from a hostile seed, the rest from a valid one, as before there were any.
-    const from = refuse.length > 0 && random() < 0.25 ? refuse : valid;
-    const input = mutate(from[below(from.length)], pool);
+    let input;
+    if (swept) {
+      const next = swept.next();
+      if (next.done) break;
+      input = next.value;
+    } else {
+      // A quarter of the inputs start from a hostile seed, the rest from a valid one, as before there were any.
+      const from = refuse.length > 0 && random() < 0.25 ? refuse : valid;
+      input = mutate(from[below(from.length)], pool);
+    }
     const outcome = await runner.run(target, input);
     if (outcome.kind === 'parsed' || outcome.kind === 'refused') {
       counts[outcome.kind]++;
@@ -282,7 +327,7 @@ for (const target of targets) {
   }
   const total = counts.parsed + counts.refused + counts.contained + counts.findings;
   console.log(
-    `fuzz: browser ${target}: ${total} inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named` +
+    `fuzz: browser ${target}: ${total} ${sweep ? 'swept ' : ''}inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named` +
       `${counts.contained ? `, ${counts.contained} hyparquet hangs or crashes contained` : ''}), ${counts.findings ? `${counts.findings} FINDINGS` : 'no finding'}`,
   );
 }

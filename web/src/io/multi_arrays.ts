@@ -7,7 +7,8 @@
 //   .npy          a little-endian float32 C-order 2-D array streamed from the Blob straight into its
 //                 Float32Array (other dtypes: the whole-file reader);
 //   Parquet       every list<number> / fixed-size-list column is one embedding; each is read alone (only
-//                 its column chunks), ROW_CHUNK rows at a time, into a Float32Array (float64 columns are
+//                 its column chunks), one row group at a time with its row counts checked
+//                 (parquet.ts: parquetRowGroups, readParquetGroup), into a Float32Array (float64 columns are
 //                 kept float64). In the browser this runs in a parse worker (isolated_parse.ts) that is
 //                 terminated after a time budget without progress, and whose death (hyparquet's unbounded
 //                 runs, docs/upstream/hyparquet-hybrid-run-hang.md, end in a RangeError or an exhausted heap

@@ -4,7 +4,10 @@
 // embedding — a list column of numbers ("embedding", "vector", ... preferred, as for JSON), or failing
 // one, a JSON column (which may hold the vectors) — and every scalar column (numbers, booleans, text)
 // as metadata; other list, JSON, struct, map and binary columns are skipped and named in a note. Rows
-// then become embeddings + metadata by the rules of row_objects.ts.
+// then become embeddings + metadata by the rules of row_objects.ts. Row counts are checked: the footer's
+// must agree with each other before any page is read (parquetRowGroups), and each row group is read on its
+// own, its pages' rows held to its footer entry (readParquetGroup); the Compare lab's reader
+// (multi_arrays.ts) reads through the same two.
 import type { AsyncBuffer, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
 import { canIsolate, parseIsolated } from './isolated_parse.ts';
 import { objectsToParsed, VECTOR_NAMES } from './row_objects.ts';
