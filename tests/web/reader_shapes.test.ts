@@ -120,3 +120,68 @@ describe('negative or fractional dimensions are refused, naming the dimension', 
     }
   });
 });
+
+describe("a .safetensors file's tensors cover its data exactly (as the format's reference reader requires)", () => {
+  const f32 = (n: number) => new Uint8Array(Float32Array.from({ length: n }, (_, i) => i + 0.5).buffer);
+  const file = (entries: Record<string, [number, number]>, dataBytes: number) =>
+    rawSafetensors(
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(entries).map(([name, [a, b]]) => [
+            name,
+            { dtype: 'F32', shape: [2, (b - a) / 8], data_offsets: [a, b] },
+          ]),
+        ),
+      ),
+      f32(dataBytes / 4),
+    );
+  const cases: [string, Uint8Array, string][] = [
+    [
+      'two tensors sharing bytes',
+      file({ a: [0, 16], b: [8, 24] }, 24),
+      "tensors 'a' and 'b' share bytes (data_offsets [0, 16] and [8, 24]); each byte of the data belongs to one tensor",
+    ],
+    [
+      'bytes of no tensor between two',
+      file({ a: [0, 16], b: [24, 40] }, 40),
+      "bytes 16 to 24 of the data belong to no tensor (before 'b'); the tensors must cover the data exactly",
+    ],
+    [
+      'bytes after the last tensor',
+      file({ a: [0, 16] }, 20),
+      "4 bytes follow the last tensor's data (the tensors end at byte 16 of 20); the tensors must cover the data exactly",
+    ],
+  ];
+  for (const [what, bytes, problem] of cases) {
+    it(`${what} is refused by the whole-file reader and the Compare lab's`, async () => {
+      expect(await message(() => safetensorsArrays(bytes, 't.safetensors'))).toBe(`t.safetensors: ${problem}`);
+      expect(await message(() => safetensorsMatrices(new Blob([bytes.slice()]), 't.safetensors'))).toBe(
+        `t.safetensors: ${problem}`,
+      );
+    });
+  }
+
+  it('tensors that tile the data read their own values', async () => {
+    const bytes = file({ b: [16, 32], a: [0, 16] }, 32);
+    const arrays = await safetensorsMatrices(new Blob([bytes.slice()]), 't.safetensors');
+    expect(Object.fromEntries(arrays.map((a) => [a.name, Array.from(a.data)]))).toEqual({
+      b: [4.5, 5.5, 6.5, 7.5],
+      a: [0.5, 1.5, 2.5, 3.5],
+    });
+  });
+});
+
+describe('an .npz with two members of one name', () => {
+  it('is refused, naming the member (which of the two is the array would depend on the reader)', async () => {
+    const bytes = npzBytes({
+      'x.npy': npyBytes('<f8', [2, 2], Float64Array.from([1, 2, 3, 4])),
+      'y.npy': npyBytes('<f8', [2, 2], Float64Array.from([5, 6, 7, 8])),
+    });
+    // Every "y.npy" (local header and directory entry) renamed "x.npy": the same length, so nothing moves.
+    const text = new TextDecoder('latin1').decode(bytes);
+    const renamed = Uint8Array.from(text.replaceAll('y.npy', 'x.npy'), (c) => c.charCodeAt(0));
+    const problem = "d.npz: member 'x.npy' appears twice in the archive's directory; which one is meant?";
+    expect(await message(() => npzArrays(renamed, 'd.npz'))).toBe(problem);
+    expect(await message(() => parseFile(new Blob([renamed.slice()]), 'd.npz'))).toBe(problem);
+  });
+});

@@ -18,7 +18,7 @@ import { emptyEmbedding, type NamedArray } from './arrays.ts';
 import { canIsolate, parquetMatricesIsolated } from './isolated_parse.ts';
 import { npyLayout } from './npy.ts';
 import { parquetRowGroups, readParquetGroup, roleOf } from './parquet.ts';
-import { safetensorsArrays } from './safetensors.ts';
+import { checkSafetensorsLayout, safetensorsArrays } from './safetensors.ts';
 import { checkAborted, checkFiniteEmbeddings, FileError, formatSize, MAX_FILE_BYTES } from './table.ts';
 
 export interface ReadArraysOptions {
@@ -87,9 +87,8 @@ export async function safetensorsMatrices(
   }
   const start = 8 + headerLength;
   const entries = Object.entries(header as Record<string, unknown>).filter(([name]) => name !== '__metadata__');
-  const out: NamedArray[] = [];
-  for (const [i, [name, info]] of entries.entries()) {
-    checkAborted(options.signal, fileName);
+  // Every entry checked first, and their byte ranges against each other (checkSafetensorsLayout).
+  const checked = entries.map(([name, info]) => {
     const t = info as { dtype?: unknown; shape?: unknown; data_offsets?: unknown } | null;
     // JSON's -0 read as 0, as the whole-file reader reads it.
     const shape =
@@ -102,13 +101,23 @@ export async function safetensorsMatrices(
       Array.isArray(t.data_offsets) &&
       t.data_offsets.length === 2 &&
       t.data_offsets.every(isCount)
-        ? (t.data_offsets as [number, number])
+        ? ((t.data_offsets as number[]).map((n) => n + 0) as [number, number])
         : null;
     if (!shape || !offsets || offsets[0] > offsets[1] || typeof t?.dtype !== 'string') {
       // The whole-file reader's messages name what is wrong with the entry.
       safetensorsArrays(tinyFile(name, info, new Uint8Array(0)), fileName);
       throw new FileError(fileName, `tensor '${name}' is not a {dtype, shape, data_offsets} entry`);
     }
+    return { name, dtype: t.dtype, shape, offsets };
+  });
+  checkSafetensorsLayout(
+    checked.map((c) => ({ name: c.name, begin: c.offsets[0], end: c.offsets[1] })),
+    blob.size - start,
+    fileName,
+  );
+  const out: NamedArray[] = [];
+  for (const [i, { name, dtype, shape, offsets }] of checked.entries()) {
+    checkAborted(options.signal, fileName);
     if (shape.length !== 2 || shape[1] < 2) continue;
     if (shape[0] === 0) throw emptyEmbedding(fileName, `tensor '${name}'`, shape);
     const [begin, end] = offsets;
@@ -116,12 +125,12 @@ export async function safetensorsMatrices(
       throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
     const bytes = await blob.slice(start + begin, start + end).arrayBuffer();
     let a: NamedArray;
-    if (t.dtype === 'F32' && bytes.byteLength === shape[0] * shape[1] * 4) {
+    if (dtype === 'F32' && bytes.byteLength === shape[0] * shape[1] * 4) {
       a = { name, shape, data: new Float32Array(bytes) };
     } else {
       // Other dtypes (and a size that does not match) go through the whole-file reader on this tensor alone.
       [a] = safetensorsArrays(
-        tinyFile(name, { dtype: t.dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)),
+        tinyFile(name, { dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)),
         fileName,
       );
     }

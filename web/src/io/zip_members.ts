@@ -114,6 +114,13 @@ export function readZipMembers(
 ): ZipMember[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = directory(bytes, view, fileName).filter((e) => keep(e.name));
+  // Two members of one name: which is the array depends on the reader (Python's zipfile warns of it).
+  const names = new Set<string>();
+  for (const e of entries) {
+    if (names.has(e.name))
+      throw new FileError(fileName, `member '${e.name}' appears twice in the archive's directory; which one is meant?`);
+    names.add(e.name);
+  }
   const declared = entries.reduce((sum, e) => sum + e.size, 0);
   if (declared > limit) {
     const largest = entries.reduce((a, b) => (b.size > a.size ? b : a));
