@@ -4,7 +4,7 @@
 // parquet_matrices, npy_stream), run by
 // scripts/test/fuzz.sh after the libFuzzer harnesses. tests/fuzz/browser/parsers.ts and sessions.ts are
 // bundled for Node (Vite, SSR build) into build/fuzz/browser;
-// each target's valid seed files are mutated (bit flips, interesting integers, inserted, deleted and
+// each target's valid seed files (and the hostile ones it must refuse, parsers.ts hostileSeeds) are mutated (bit flips, interesting integers, inserted, deleted and
 // repeated bytes, splices with other seeds, truncation) and parsed in a worker thread with a time limit
 // per input (confirmed once with 5 times the limit) and a 1 GB heap. A finding is a parse that throws anything but a FileError naming the file,
 // returns inconsistent data, exceeds the time limit or runs out of memory; its input is kept under
@@ -18,6 +18,8 @@
 // with a RangeError, and isolated_parse.ts reports it).
 //
 //   node scripts/test/fuzz_browser_parsers.mjs --seconds 20 [--only npz] [--seed 7] [--timeout-ms 2000]
+//   node scripts/test/fuzz_browser_parsers.mjs --sweep --seconds 600 [--only parquet]   every truncation and
+//                                                   near-limit integer at every offset of every seed (sweepOf)
 //   node scripts/test/fuzz_browser_parsers.mjs --replay npz build/fuzz/findings/browser/npz/<file>
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +40,8 @@ const timeoutMs = Number(option('timeout-ms', '2000'));
 let state = Number(option('seed', String(Date.now() % 2 ** 31))) >>> 0 || 1;
 const only = args.flatMap((a, i) => (args[i - 1] === '--only' ? [a] : []));
 const replay = option('replay', null);
+// --sweep: instead of random mutations, every seed's deterministic variants (sweepOf), until done or the time is up.
+const sweep = args.includes('--sweep');
 
 const out = resolve(root, 'build/fuzz/browser');
 mkdirSync(out, { recursive: true });
@@ -62,6 +66,8 @@ const modules = Object.fromEntries(
 );
 const TARGETS = Object.assign({}, ...Object.values(modules).map((m) => m.TARGETS));
 const seeds = () => Object.assign({}, ...Object.values(modules).map((m) => m.seeds()));
+// Files a target must refuse (parsers.ts hostileSeeds: the lies its readers were fixed to catch).
+const hostileSeeds = () => Object.assign({}, ...Object.values(modules).map((m) => m.hostileSeeds?.() ?? {}));
 const bundleOf = (target) => bundles[Object.keys(modules).find((k) => target in modules[k].TARGETS)];
 
 // xorshift32: the same mutations for the same --seed.
@@ -130,6 +136,35 @@ function mutate(input, pool) {
     }
   }
   return b;
+}
+
+/**
+ * The deterministic variants of a seed (--sweep): every truncation, and at every offset a little-endian
+ * 32-bit 2^31 - 1, 2^31 and 2^32 - 1 (lengths, offsets, counts near the limits of int32 and uint32), and
+ * in its first and last 64 bytes a 64-bit 2^31, 2^53, 2^53 + 1 and 2^63 (safetensors' header length,
+ * Parquet's footer). Seeds over 8 KB: only the offsets within 2 KB of either end.
+ */
+function* sweepOf(seed) {
+  const n = seed.length;
+  const offsets =
+    n <= 8192 ? [...Array(n).keys()] : [...Array(2048).keys(), ...Array.from({ length: 2048 }, (_, i) => n - 2048 + i)];
+  for (const at of offsets) yield seed.subarray(0, at);
+  for (const at of offsets) {
+    for (const v of [0x7fffffff, 0x80000000, 0xffffffff]) {
+      if (at + 4 > n) continue;
+      const b = Uint8Array.from(seed);
+      new DataView(b.buffer).setUint32(at, v, true);
+      yield b;
+    }
+  }
+  for (const at of offsets.filter((k) => k < 64 || k >= n - 64)) {
+    for (const v of [2n ** 31n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n]) {
+      if (at + 8 > n) continue;
+      const b = Uint8Array.from(seed);
+      new DataView(b.buffer).setBigUint64(at, v, true);
+      yield b;
+    }
+  }
 }
 
 /** Targets whose inputs run in a child process (a process abort is an outcome there, not the runner's end). */
@@ -231,6 +266,7 @@ if (replay) {
 }
 
 const all = seeds();
+const hostile = hostileSeeds();
 const targets = Object.keys(TARGETS).filter((t) => only.length === 0 || only.includes(t));
 if (targets.length === 0) {
   console.error(`fuzz: no browser parser named ${only.join(', ')} (${Object.keys(TARGETS).join(', ')})`);
@@ -238,21 +274,38 @@ if (targets.length === 0) {
 }
 let failed = false;
 for (const target of targets) {
-  const pool = all[target];
+  const valid = all[target];
+  const refuse = hostile[target] ?? [];
+  const pool = [...valid, ...refuse];
   const counts = { parsed: 0, refused: 0, contained: 0, findings: 0 };
-  // Every seed must parse as it is; then mutations until the time is up.
-  for (const seed of pool) {
+  // Every valid seed must parse as it is, every hostile one be refused naming the file; then mutations
+  // of either until the time is up.
+  for (const [i, seed] of pool.entries()) {
+    const want = i < valid.length ? 'parsed' : 'refused';
     const outcome = await runner.run(target, seed);
-    if (outcome.kind !== 'parsed') {
-      console.error(
-        `fuzz: browser ${target}: valid seed ${pool.indexOf(seed)} did not parse: ${outcome.kind} ${outcome.detail ?? ''}`,
-      );
+    if (outcome.kind !== want) {
+      const which = want === 'parsed' ? `valid seed ${i}` : `hostile seed ${i - valid.length}`;
+      console.error(`fuzz: browser ${target}: ${which} was not ${want}: ${outcome.kind} ${outcome.detail ?? ''}`);
       failed = true;
     }
   }
   const end = Date.now() + seconds * 1000;
+  const swept = sweep
+    ? (function* () {
+        for (const seed of pool) yield* sweepOf(seed);
+      })()
+    : null;
   while (Date.now() < end) {
-    const input = mutate(pool[below(pool.length)], pool);
+    let input;
+    if (swept) {
+      const next = swept.next();
+      if (next.done) break;
+      input = next.value;
+    } else {
+      // A quarter of the inputs start from a hostile seed, the rest from a valid one, as before there were any.
+      const from = refuse.length > 0 && random() < 0.25 ? refuse : valid;
+      input = mutate(from[below(from.length)], pool);
+    }
     const outcome = await runner.run(target, input);
     if (outcome.kind === 'parsed' || outcome.kind === 'refused') {
       counts[outcome.kind]++;
@@ -274,7 +327,7 @@ for (const target of targets) {
   }
   const total = counts.parsed + counts.refused + counts.contained + counts.findings;
   console.log(
-    `fuzz: browser ${target}: ${total} inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named` +
+    `fuzz: browser ${target}: ${total} ${sweep ? 'swept ' : ''}inputs in ${seconds} s (${counts.parsed} parsed, ${counts.refused} refused with the file named` +
       `${counts.contained ? `, ${counts.contained} hyparquet hangs or crashes contained` : ''}), ${counts.findings ? `${counts.findings} FINDINGS` : 'no finding'}`,
   );
 }

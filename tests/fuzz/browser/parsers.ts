@@ -21,6 +21,7 @@ import { parseSafetensors } from '../../../web/src/io/safetensors.ts';
 import { FileError, type ParsedFile } from '../../../web/src/io/table.ts';
 import { uploads } from '../../e2e/formats.ts';
 import { npyBytes, npzBytes, safetensorsBytes } from '../../web/fixtures.ts';
+import { LIES, parquetLie } from '../../../scripts/fixtures/make_parquet_lies.mjs';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const arrayBuffer = (bytes: Uint8Array) =>
@@ -194,6 +195,35 @@ function compareSeeds(): Record<string, Uint8Array[]> {
     ],
     parquet_matrices: [parquet(6), parquet(4100)],
     npy_stream: [npyBytes('<f4', [3, 2], f32(6)), npyBytes('<f4', [2100, 8], f32(16800))],
+  };
+}
+
+/**
+ * Files each target must refuse (naming the file): the lies its readers were fixed to catch, kept in the
+ * mutation pool beside the valid seeds so the fuzzer starts next to them. Parquet: every lie of
+ * scripts/fixtures/make_parquet_lies.mjs (footer, row group, column chunk and page counts that disagree;
+ * num_rows -1 and 2^31); .npz: a stored member with one data bit flipped (its CRC-32 no longer matches);
+ * .npy: a 0-d array cut short; the Compare readers: embedding matrices of no rows ([-0, 3] among them).
+ */
+export function hostileSeeds(): Record<string, Uint8Array[]> {
+  const lies = LIES.map((lie) => parquetLie(lie, { rows: 12, cols: 4, claimed: 15, scalar: lie === 'scalar_values' }));
+  const member = npyBytes('<f8', [3, 2], Float64Array.from([1, 2, 3, 4, 5, 6]));
+  const flipped = npzBytes({ 'x.npy': member }, false);
+  // The stored member's last byte is the archive's last data byte before its central directory.
+  const dataEnd = flipped.length - 22 - (46 + 'x.npy'.length);
+  flipped[dataEnd - 1] ^= 0x10;
+  const scalar = npyBytes('<f8', [], Float64Array.from([2.5]));
+  const json = new TextEncoder().encode('{"emb":{"dtype":"F32","shape":[-0,3],"data_offsets":[0,0]}}');
+  const minusZero = new Uint8Array(8 + json.length);
+  new DataView(minusZero.buffer).setBigUint64(0, BigInt(json.length), true);
+  minusZero.set(json, 8);
+  return {
+    parquet: lies,
+    parquet_matrices: lies.filter((_, i) => LIES[i] !== 'scalar_values'),
+    npz: [flipped],
+    npy: [scalar.subarray(0, scalar.length - 4)],
+    safetensors_matrices: [minusZero],
+    npy_stream: [npyBytes('<f4', [0, 3], new Float32Array(0))],
   };
 }
 

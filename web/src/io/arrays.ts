@@ -19,6 +19,14 @@ export interface NamedArray {
   data: Float32Array | Float64Array;
 }
 
+/** The refusal of an embedding matrix with no rows ("x.npz: array 'emb' has shape (0, 3): ..."). */
+export function emptyEmbedding(fileName: string, what: string, shape: number[]): FileError {
+  return new FileError(
+    fileName,
+    `${what} has shape ${shapeText(shape)}: an embedding matrix with no rows (an embedding needs at least one)`,
+  );
+}
+
 const PREFERRED = ['embeddings', 'embedding', 'vectors', 'activations', 'features', 'x', 'arr_0', 'data'];
 
 function shapeText(shape: number[]): string {

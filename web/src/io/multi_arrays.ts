@@ -7,18 +7,19 @@
 //   .npy          a little-endian float32 C-order 2-D array streamed from the Blob straight into its
 //                 Float32Array (other dtypes: the whole-file reader);
 //   Parquet       every list<number> / fixed-size-list column is one embedding; each is read alone (only
-//                 its column chunks), ROW_CHUNK rows at a time, into a Float32Array (float64 columns are
+//                 its column chunks), one row group at a time with its row counts checked
+//                 (parquet.ts: parquetRowGroups, readParquetGroup), into a Float32Array (float64 columns are
 //                 kept float64). In the browser this runs in a parse worker (isolated_parse.ts) that is
 //                 terminated after a time budget without progress, and whose death (hyparquet's unbounded
 //                 runs, docs/upstream/hyparquet-hybrid-run-hang.md, end in a RangeError or an exhausted heap
 //                 there) becomes a FileError naming the file: the engine worker holding the lab's data never blocks.
 import type { AsyncBuffer } from 'hyparquet';
-import type { NamedArray } from './arrays.ts';
+import { emptyEmbedding, type NamedArray } from './arrays.ts';
 import { canIsolate, parquetMatricesIsolated } from './isolated_parse.ts';
 import { npyLayout } from './npy.ts';
-import { roleOf } from './parquet.ts';
-import { safetensorsArrays } from './safetensors.ts';
-import { checkAborted, checkFiniteEmbeddings, FileError } from './table.ts';
+import { parquetRowGroups, readParquetGroup, roleOf } from './parquet.ts';
+import { checkSafetensorsLayout, safetensorsArrays } from './safetensors.ts';
+import { checkAborted, checkFiniteEmbeddings, FileError, formatSize, MAX_FILE_BYTES } from './table.ts';
 
 export interface ReadArraysOptions {
   signal?: AbortSignal;
@@ -40,6 +41,7 @@ export async function npyFloat32Matrix(
   const head = new Uint8Array(await blob.slice(0, 64 * 1024).arrayBuffer());
   const layout = npyLayout(head, blob.size, fileName);
   if (layout.descr !== '<f4' || layout.fortran || layout.shape.length !== 2 || layout.shape[1] < 2) return null;
+  if (layout.shape[0] === 0) throw emptyEmbedding(fileName, 'the array', layout.shape);
   const data = new Float32Array(layout.count);
   const target = new Uint8Array(data.buffer);
   const reader = blob
@@ -85,37 +87,50 @@ export async function safetensorsMatrices(
   }
   const start = 8 + headerLength;
   const entries = Object.entries(header as Record<string, unknown>).filter(([name]) => name !== '__metadata__');
-  const out: NamedArray[] = [];
-  for (const [i, [name, info]] of entries.entries()) {
-    checkAborted(options.signal, fileName);
+  // Every entry checked first, and their byte ranges against each other (checkSafetensorsLayout).
+  const checked = entries.map(([name, info]) => {
     const t = info as { dtype?: unknown; shape?: unknown; data_offsets?: unknown } | null;
+    // JSON's -0 read as 0, as the whole-file reader reads it.
     const shape =
-      t && typeof t === 'object' && Array.isArray(t.shape) && t.shape.every(isCount) ? (t.shape as number[]) : null;
+      t && typeof t === 'object' && Array.isArray(t.shape) && t.shape.every(isCount)
+        ? (t.shape as number[]).map((n) => n + 0)
+        : null;
     const offsets =
       t &&
       typeof t === 'object' &&
       Array.isArray(t.data_offsets) &&
       t.data_offsets.length === 2 &&
       t.data_offsets.every(isCount)
-        ? (t.data_offsets as [number, number])
+        ? ((t.data_offsets as number[]).map((n) => n + 0) as [number, number])
         : null;
     if (!shape || !offsets || offsets[0] > offsets[1] || typeof t?.dtype !== 'string') {
       // The whole-file reader's messages name what is wrong with the entry.
       safetensorsArrays(tinyFile(name, info, new Uint8Array(0)), fileName);
       throw new FileError(fileName, `tensor '${name}' is not a {dtype, shape, data_offsets} entry`);
     }
+    return { name, dtype: t.dtype, shape, offsets };
+  });
+  checkSafetensorsLayout(
+    checked.map((c) => ({ name: c.name, begin: c.offsets[0], end: c.offsets[1] })),
+    blob.size - start,
+    fileName,
+  );
+  const out: NamedArray[] = [];
+  for (const [i, { name, dtype, shape, offsets }] of checked.entries()) {
+    checkAborted(options.signal, fileName);
     if (shape.length !== 2 || shape[1] < 2) continue;
+    if (shape[0] === 0) throw emptyEmbedding(fileName, `tensor '${name}'`, shape);
     const [begin, end] = offsets;
     if (start + end > blob.size)
       throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
     const bytes = await blob.slice(start + begin, start + end).arrayBuffer();
     let a: NamedArray;
-    if (t.dtype === 'F32' && bytes.byteLength === shape[0] * shape[1] * 4) {
+    if (dtype === 'F32' && bytes.byteLength === shape[0] * shape[1] * 4) {
       a = { name, shape, data: new Float32Array(bytes) };
     } else {
       // Other dtypes (and a size that does not match) go through the whole-file reader on this tensor alone.
       [a] = safetensorsArrays(
-        tinyFile(name, { dtype: t.dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)),
+        tinyFile(name, { dtype, shape, data_offsets: [0, bytes.byteLength] }, new Uint8Array(bytes)),
         fileName,
       );
     }
@@ -159,9 +174,6 @@ export async function readParquetMatrices(
   });
 }
 
-/** Rows read at once from a Parquet vector column. */
-const ROW_CHUNK = 4096;
-
 /** Every vector column (list<number>, fixed-size list) of a Parquet file, one embedding each. */
 export async function parquetMatrices(
   file: AsyncBuffer | ArrayBuffer,
@@ -169,7 +181,7 @@ export async function parquetMatrices(
   options: ReadArraysOptions = {},
 ): Promise<NamedArray[]> {
   if (file.byteLength === 0) throw new FileError(fileName, 'file is empty');
-  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([
+  const [{ parquetMetadataAsync, parquetSchema }, { compressors }] = await Promise.all([
     import('hyparquet'),
     import('hyparquet-compressors'),
   ]);
@@ -183,7 +195,16 @@ export async function parquetMatrices(
   const vectors = schema.children.filter((c) => roleOf(c) === 'vector');
   if (vectors.length === 0)
     throw new FileError(fileName, 'holds no vector column (list of numbers) to take as an embedding');
-  const rows = Number(metadata.num_rows);
+  // The footer's counts agree with each other (or the file is refused) before any page is read; each
+  // row group's pages are then held to them as it is read (readParquetGroup).
+  const groups = parquetRowGroups(
+    metadata,
+    schema,
+    fileName,
+    vectors.map((c) => c.element.name),
+  );
+  const rows = groups.reduce((a, b) => a + b, 0);
+  if (rows === 0) throw new FileError(fileName, 'holds 0 rows: an embedding needs at least one row');
   const out: NamedArray[] = [];
   for (const [k, column] of vectors.entries()) {
     const name = column.element.name;
@@ -192,23 +213,19 @@ export async function parquetMatrices(
     const wide = leaf.element.type === 'DOUBLE' || leaf.element.type === 'INT64';
     let data: Float32Array | Float64Array | null = null;
     let cols = 0;
-    for (let at = 0; at < rows; at += ROW_CHUNK) {
+    let at = 0;
+    for (const [g, groupRows] of groups.entries()) {
       checkAborted(options.signal, fileName);
-      let part: Record<string, unknown>[];
+      if (groupRows === 0) continue;
+      let part: unknown[];
       try {
-        part = await parquetReadObjects({
-          file,
-          metadata,
-          columns: [name],
-          rowStart: at,
-          rowEnd: Math.min(rows, at + ROW_CHUNK),
-          compressors,
-        });
+        part = (await readParquetGroup(file, metadata, [name], g, at, groupRows, fileName, compressors)).get(name)!;
       } catch (error) {
+        if (error instanceof FileError) throw error;
         throw new FileError(fileName, `cannot read Parquet column '${name}': ${(error as Error).message}`);
       }
-      for (const [j, row] of part.entries()) {
-        const v = row[name] as ArrayLike<number | bigint> | null | undefined;
+      for (const [j, value] of part.entries()) {
+        const v = value as ArrayLike<number | bigint> | null | undefined;
         const i = at + j;
         if (!v || typeof v !== 'object' || typeof v.length !== 'number')
           throw new FileError(fileName, `column '${name}' has no vector in row ${i}`);
@@ -219,7 +236,7 @@ export async function parquetMatrices(
               fileName,
               `column '${name}' holds vectors of ${cols} value${cols === 1 ? '' : 's'}; an embedding needs at least 2`,
             );
-          data = wide ? new Float64Array(rows * cols) : new Float32Array(rows * cols);
+          data = allocate(fileName, name, rows, cols, wide);
         }
         if (v.length !== cols)
           throw new FileError(fileName, `column '${name}' has ${v.length} values in row ${i}, ${cols} in row 0`);
@@ -230,11 +247,32 @@ export async function parquetMatrices(
           data[i * cols + c] = x;
         }
       }
-      options.onProgress?.((k + Math.min(1, (at + ROW_CHUNK) / rows)) / vectors.length);
+      at += groupRows;
+      options.onProgress?.((k + at / rows) / vectors.length);
     }
     if (data) out.push({ name, shape: [rows, cols], data });
   }
   return out;
+}
+
+/** A rows x cols array for a Parquet embedding, or a FileError naming its size when no tab can hold it. */
+function allocate(
+  fileName: string,
+  name: string,
+  rows: number,
+  cols: number,
+  wide: boolean,
+): Float32Array | Float64Array {
+  const bytes = rows * cols * (wide ? 8 : 4);
+  try {
+    if (bytes > MAX_FILE_BYTES * 2) throw new RangeError('too large');
+    return wide ? new Float64Array(rows * cols) : new Float32Array(rows * cols);
+  } catch {
+    throw new FileError(
+      fileName,
+      `column '${name}' is ${rows.toLocaleString('en-US')} rows × ${cols.toLocaleString('en-US')} values (${formatSize(bytes)}), more than this browser tab can hold`,
+    );
+  }
 }
 
 /** The first pair of sources whose row counts differ, as an error naming both files; null if they agree. */

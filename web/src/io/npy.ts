@@ -67,8 +67,9 @@ export function npyLayout(head: Uint8Array, fileLength: number, fileName: string
   const dataStart = headerStart + headerLength;
   // Checked against the file's size before anything is allocated, stopping as soon as the product passes it.
   const available = fileLength - dataStart;
+  // A 0-d array (shape ()) holds one value: its bytes are checked as well.
   let count = 1;
-  for (const n of shape) {
+  for (const n of [...shape, 1]) {
     count *= n;
     if (count * itemsize > available) {
       throw new FileError(

@@ -4,8 +4,11 @@
 // embedding — a list column of numbers ("embedding", "vector", ... preferred, as for JSON), or failing
 // one, a JSON column (which may hold the vectors) — and every scalar column (numbers, booleans, text)
 // as metadata; other list, JSON, struct, map and binary columns are skipped and named in a note. Rows
-// then become embeddings + metadata by the rules of row_objects.ts.
-import type { AsyncBuffer, SchemaTree } from 'hyparquet';
+// then become embeddings + metadata by the rules of row_objects.ts. Row counts are checked: the footer's
+// must agree with each other before any page is read (parquetRowGroups), and each row group is read on its
+// own, its pages' rows held to its footer entry (readParquetGroup); the Compare lab's reader
+// (multi_arrays.ts) reads through the same two.
+import type { AsyncBuffer, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
 import { canIsolate, parseIsolated } from './isolated_parse.ts';
 import { objectsToParsed, VECTOR_NAMES } from './row_objects.ts';
 import { FileError, type ParsedFile } from './table.ts';
@@ -55,21 +58,165 @@ function parquetColumns(schema: SchemaTree): { columns: string[]; skipped: strin
   return { columns, skipped: top.map((c) => c.name).filter((name) => !columns.includes(name)) };
 }
 
+/** "1,797" (a count from a file: a number or a bigint, whatever its size). */
+const counted = (n: number | bigint) => n.toLocaleString('en-US');
+
+/**
+ * The rows of each row group, once the footer's counts agree with each other: the file's num_rows is a
+ * whole number (not negative, at most 2^53), the row groups' num_rows add up to it, and every column
+ * chunk of `columns` declares as many values as its row group has rows (a column of lists: at least one
+ * per row, none in a group of no rows). Checked before any page is read: a footer that says more rows than
+ * the pages hold would otherwise read as rows of zeros or undefined, or ask for an array of 2^31 rows.
+ */
+export function parquetRowGroups(
+  metadata: FileMetaData,
+  schema: SchemaTree,
+  fileName: string,
+  columns: string[],
+): number[] {
+  const refuse = (problem: string) => new FileError(fileName, problem);
+  const whole = (n: unknown): n is bigint | number =>
+    (typeof n === 'bigint' && n >= 0n && n <= BigInt(Number.MAX_SAFE_INTEGER)) ||
+    (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0);
+  const claimed = metadata.num_rows as unknown;
+  if (!whole(claimed))
+    throw refuse(
+      `the Parquet footer says the file holds ${typeof claimed === 'bigint' || typeof claimed === 'number' ? counted(claimed) : 'no number of'} rows; a row count is a whole number from 0 to 2^53`,
+    );
+  const rows = Number(claimed);
+  const flat = new Map(schema.children.map((c) => [c.element.name, isFlat(c)]));
+  const groups = metadata.row_groups.map((group, g) => {
+    const n = group.num_rows as unknown;
+    if (!whole(n))
+      throw refuse(
+        `row group ${g} says it holds ${typeof n === 'bigint' || typeof n === 'number' ? counted(n) : 'no number of'} rows; a row count is a whole number`,
+      );
+    const groupRows = Number(n);
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data;
+      const name = meta?.path_in_schema?.[0];
+      if (!meta || name === undefined || !columns.includes(name)) continue;
+      const values = meta.num_values as unknown;
+      const where = `column '${name}' in row group ${g}`;
+      if (!whole(values))
+        throw refuse(
+          `${where} declares ${typeof values === 'bigint' || typeof values === 'number' ? counted(values) : 'no number of'} values; a value count is a whole number`,
+        );
+      const v = Number(values);
+      const agrees = flat.get(name) ? v === groupRows : groupRows === 0 ? v === 0 : v >= groupRows;
+      if (!agrees)
+        throw refuse(
+          `${where} declares ${counted(v)} values for the ${counted(groupRows)} rows its row group says it holds; the file's counts disagree`,
+        );
+    }
+    return groupRows;
+  });
+  const total = groups.reduce((a, b) => a + b, 0);
+  if (total !== rows)
+    throw refuse(
+      `the Parquet footer says the file holds ${counted(rows)} rows; ${groups.length === 1 ? 'its row group holds' : `its ${groups.length} row groups hold`} ${counted(total)}${groups.length > 1 ? ' together' : ''}: the file's counts disagree`,
+    );
+  return groups;
+}
+
+/** A top-level column of one value per row (not a list, a repeated field or a group of them). */
+function isFlat(column: SchemaTree): boolean {
+  return column.children.length === 0 && column.element.repetition_type !== 'REPEATED';
+}
+
+/**
+ * The values of `columns` in row group `g` (rows [start, start + groupRows) of the file), read with its
+ * pages' row counts checked against the footer's: each column's pages must hold exactly the group's rows
+ * (hyparquet leaves rows the pages lack undefined and drops rows past the footer's count). One array of
+ * groupRows values per column.
+ */
+export async function readParquetGroup(
+  file: AsyncBuffer | ArrayBuffer,
+  metadata: FileMetaData,
+  columns: string[],
+  g: number,
+  start: number,
+  groupRows: number,
+  fileName: string,
+  compressors: Compressors,
+): Promise<Map<string, unknown[]>> {
+  const { parquetRead } = await import('hyparquet');
+  const paths = metadata.row_groups[g].columns
+    .map((c) => c.meta_data?.path_in_schema)
+    .filter((p): p is string[] => !!p && columns.includes(p[0]))
+    .map((p) => p.join('.'));
+  // Rows each leaf column's pages decoded (before hyparquet cuts them to the row group), and the values.
+  const decoded = new Map<string, number>(paths.map((p) => [p, 0]));
+  const values = new Map<string, unknown[]>(columns.map((c) => [c, new Array<unknown>(groupRows)]));
+  const seen = new Map<string, number>(columns.map((c) => [c, 0]));
+  await parquetRead({
+    file,
+    metadata,
+    columns,
+    rowStart: start,
+    rowEnd: start + groupRows,
+    compressors,
+    onPage: ({ pathInSchema, rowEnd }) => {
+      const path = pathInSchema.join('.');
+      decoded.set(path, Math.max(decoded.get(path) ?? 0, rowEnd - start));
+    },
+    onChunk: ({ columnName, columnData, rowStart }) => {
+      const out = values.get(columnName);
+      if (!out) return;
+      const at = rowStart - start;
+      for (let i = 0; i < columnData.length; i++) if (at + i >= 0 && at + i < groupRows) out[at + i] = columnData[i];
+      seen.set(columnName, Math.max(seen.get(columnName) ?? 0, Math.min(groupRows, at + columnData.length)));
+    },
+  });
+  const disagree = (name: string, n: number) =>
+    new FileError(
+      fileName,
+      `the pages of column '${name}' hold ${counted(n)} rows in row group ${g}; the footer says it holds ${counted(groupRows)}: the file's counts disagree`,
+    );
+  for (const [path, n] of decoded) if (n !== groupRows) throw disagree(path.split('.')[0], n);
+  for (const [name, n] of seen) if (n !== groupRows) throw disagree(name, n);
+  return values;
+}
+
 /** Reads a Parquet file from memory or from a range-request buffer over HTTP. */
 export async function readParquet(file: AsyncBuffer | ArrayBuffer, fileName: string): Promise<ParsedFile> {
   if (file.byteLength === 0) throw new FileError(fileName, 'file is empty');
   // Loaded on demand: most sessions never read Parquet.
-  const [{ parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] = await Promise.all([
+  const [{ parquetMetadataAsync, parquetSchema }, { compressors }] = await Promise.all([
     import('hyparquet'),
     import('hyparquet-compressors'),
   ]);
-  let rows: Record<string, unknown>[];
+  const rows: Record<string, unknown>[] = [];
   let skipped: string[];
   try {
     const metadata = await parquetMetadataAsync(file);
-    const chosen = parquetColumns(parquetSchema(metadata));
+    const schema = parquetSchema(metadata);
+    const chosen = parquetColumns(schema);
     skipped = chosen.skipped;
-    rows = await parquetReadObjects({ file, metadata, columns: chosen.columns, compressors });
+    if (chosen.columns.length === 0)
+      throw new FileError(fileName, 'holds no embedding and no scalar column (numbers, booleans, text)');
+    const groups = parquetRowGroups(metadata, schema, fileName, chosen.columns);
+    let start = 0;
+    for (const [g, groupRows] of groups.entries()) {
+      if (groupRows > 0) {
+        const values = await readParquetGroup(
+          file,
+          metadata,
+          chosen.columns,
+          g,
+          start,
+          groupRows,
+          fileName,
+          compressors,
+        );
+        for (let i = 0; i < groupRows; i++) {
+          const row: Record<string, unknown> = {};
+          for (const name of chosen.columns) row[name] = values.get(name)![i];
+          rows.push(row);
+        }
+      }
+      start += groupRows;
+    }
   } catch (error) {
     if (error instanceof FileError) throw error;
     throw new FileError(fileName, `cannot read Parquet: ${(error as Error).message}`);

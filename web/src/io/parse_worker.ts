@@ -17,7 +17,7 @@ scope.onmessage = async ({ data: { format, source, fileName } }) => {
   try {
     if (format === 'parquet_matrices') {
       if (!('blob' in source)) throw new FileError(fileName, 'the Compare reader takes a Blob');
-      // Each chunk of rows read is progress: it starts the budget over, so only a reader stuck in one chunk is stopped.
+      // Each row group read is progress: it starts the budget over, so only a reader stuck in one group is stopped.
       const arrays = await parquetMatrices(blobBuffer(source.blob), fileName, {
         onProgress: (fraction) =>
           scope.postMessage({ type: 'progress', progress: { stage: `reading ${fileName}`, done: fraction, total: 1 } }),

@@ -27,7 +27,8 @@ function tensorInfo(info: unknown, name: string, fileName: string): TensorInfo {
       `has data_offsets ${JSON.stringify(offsets) ?? 'missing'}; expected [begin, end], whole numbers with begin ≤ end`,
     );
   }
-  return { dtype, shape, data_offsets: [offsets[0], offsets[1]] };
+  // JSON's -0 is a whole number ≥ 0 too: read as 0, so no message or shape shows "-0".
+  return { dtype, shape: shape.map((n: number) => n + 0), data_offsets: [offsets[0] + 0, offsets[1] + 0] };
 }
 
 const SIZES: Record<string, number> = {
@@ -42,6 +43,42 @@ const SIZES: Record<string, number> = {
   U8: 1,
   BOOL: 1,
 };
+
+/**
+ * The tensors' byte ranges tile the data exactly, as the format's reference reader (Hugging Face's
+ * safetensors crate) requires: no two tensors share a byte (one would read the other's values), no bytes
+ * belong to none (room for another file hidden inside), none follow the last. Ranges past the data's end
+ * are the callers' "truncated" refusal.
+ */
+export function checkSafetensorsLayout(
+  ranges: { name: string; begin: number; end: number }[],
+  dataBytes: number,
+  fileName: string,
+): void {
+  const sorted = [...ranges].sort((a, b) => a.begin - b.begin || a.end - b.end);
+  let at = 0;
+  let previous: { name: string; begin: number; end: number } | null = null;
+  for (const r of sorted) {
+    if (r.begin === r.end) continue; // an empty tensor takes no bytes
+    if (previous && r.begin < at)
+      throw new FileError(
+        fileName,
+        `tensors '${previous.name}' and '${r.name}' share bytes (data_offsets [${previous.begin}, ${previous.end}] and [${r.begin}, ${r.end}]); each byte of the data belongs to one tensor`,
+      );
+    if (r.begin > at)
+      throw new FileError(
+        fileName,
+        `bytes ${at} to ${r.begin} of the data belong to no tensor (before '${r.name}'); the tensors must cover the data exactly`,
+      );
+    at = r.end;
+    previous = r;
+  }
+  if (at < dataBytes)
+    throw new FileError(
+      fileName,
+      `${dataBytes - at} bytes follow the last tensor's data (the tensors end at byte ${at} of ${dataBytes}); the tensors must cover the data exactly`,
+    );
+}
 
 export function parseSafetensors(bytes: Uint8Array, fileName: string): ParsedFile {
   return fromArrays(fileName, safetensorsArrays(bytes, fileName));
@@ -67,19 +104,32 @@ export function safetensorsArrays(bytes: Uint8Array, fileName: string): NamedArr
   }
   const start = 8 + headerLength;
   const arrays: NamedArray[] = [];
-  for (const [name, info] of Object.entries(header)) {
-    if (name === '__metadata__') continue;
-    const {
-      dtype,
-      shape,
-      data_offsets: [begin, end],
-    } = tensorInfo(info, name, fileName);
-    const size = SIZES[dtype];
-    if (!size) throw new FileError(fileName, `tensor '${name}' has unsupported dtype ${dtype}`);
-    const count = shape.reduce((a, b) => a * b, 1);
-    if (end - begin !== count * size || start + end > bytes.length) {
-      throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
-    }
+  const tensors = Object.entries(header)
+    .filter(([name]) => name !== '__metadata__')
+    .map(([name, info]) => {
+      const t = tensorInfo(info, name, fileName);
+      const size = SIZES[t.dtype];
+      if (!size) throw new FileError(fileName, `tensor '${name}' has unsupported dtype ${t.dtype}`);
+      const count = t.shape.reduce((a, b) => a * b, 1);
+      const [begin, end] = t.data_offsets;
+      if (end - begin !== count * size || start + end > bytes.length) {
+        throw new FileError(fileName, `tensor '${name}' is truncated or its offsets do not match its shape`);
+      }
+      return { name, ...t, size, count };
+    });
+  checkSafetensorsLayout(
+    tensors.map((t) => ({ name: t.name, begin: t.data_offsets[0], end: t.data_offsets[1] })),
+    bytes.length - start,
+    fileName,
+  );
+  for (const {
+    name,
+    dtype,
+    shape,
+    size,
+    count,
+    data_offsets: [begin],
+  } of tensors) {
     const at = start + begin;
     let data: Float32Array | Float64Array;
     if (dtype === 'F32') {

@@ -2,6 +2,7 @@
 // central directory declares are checked against the limit before anything is inflated, and deflated
 // members are inflated in small steps (fflate's streaming Inflate) with a running count that stops at
 // the member's declared size, so a decompression bomb ends within one step whatever its headers claim.
+// Every member read is checked against the CRC-32 its central directory entry records.
 import { Inflate } from 'fflate';
 import { FileError, formatSize } from './table.ts';
 
@@ -19,6 +20,8 @@ const END_OF_DIRECTORY = 0x06054b50,
 interface Entry {
   name: string;
   method: number;
+  /** The CRC-32 of the member's uncompressed bytes, as the central directory records it. */
+  crc: number;
   compressedSize: number;
   size: number;
   localOffset: number;
@@ -49,6 +52,7 @@ function directory(bytes: Uint8Array, view: DataView, fileName: string): Entry[]
     entries.push({
       name: decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
       method: view.getUint16(at + 10, true),
+      crc: view.getUint32(at + 16, true),
       compressedSize: view.getUint32(at + 20, true),
       // 0xFFFFFFFF marks a zip64 size, 4 GB or more: more than any limit here, so taken as it reads.
       size: view.getUint32(at + 24, true),
@@ -58,6 +62,25 @@ function directory(bytes: Uint8Array, view: DataView, fileName: string): Entry[]
   }
   return entries;
 }
+
+/** CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), as zip, zlib and gzip compute it. */
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+export function crc32(data: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
 
 /** `data` (raw deflate) inflated, calling `fail` as soon as the output passes `limit` bytes. */
 function inflateLimited(data: Uint8Array, limit: number, fail: () => never): Uint8Array {
@@ -91,6 +114,13 @@ export function readZipMembers(
 ): ZipMember[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = directory(bytes, view, fileName).filter((e) => keep(e.name));
+  // Two members of one name: which is the array depends on the reader (Python's zipfile warns of it).
+  const names = new Set<string>();
+  for (const e of entries) {
+    if (names.has(e.name))
+      throw new FileError(fileName, `member '${e.name}' appears twice in the archive's directory; which one is meant?`);
+    names.add(e.name);
+  }
   const declared = entries.reduce((sum, e) => sum + e.size, 0);
   if (declared > limit) {
     const largest = entries.reduce((a, b) => (b.size > a.size ? b : a));
@@ -130,6 +160,15 @@ export function readZipMembers(
       );
     if (data.length !== e.size) {
       throw new FileError(fileName, `member '${e.name}' holds ${data.length} bytes, its header says ${e.size}`);
+    }
+    // The central directory's CRC-32 is the one checked (as Python's zipfile checks it): a local header
+    // may hold zeros there, and a member written with a data descriptor (flag bit 3) always does.
+    const crc = crc32(data);
+    if (crc !== e.crc) {
+      throw new FileError(
+        fileName,
+        `member '${e.name}' fails its CRC-32 check: the archive's directory records ${hex(e.crc)}, its ${data.length} bytes give ${hex(crc)} (the archive is damaged)`,
+      );
     }
     return { name: e.name, data };
   });
