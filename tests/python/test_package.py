@@ -33,7 +33,7 @@ def test_the_stubs_name_what_the_extension_registers():
     names, members = stub_names(ast.parse((ROOT / "python" / "gpprobe" / "_gpprobe.pyi").read_text()))
     registered = {n for n in dir(_gpprobe) if not n.startswith("_")}
     assert names - {"MatrixLike"} == registered
-    for cls in ("ProbeHandle", "ClassifierHandle", "RegressionHandle"):
+    for cls in ("ProbeHandle", "ClassifierHandle", "MulticlassHandle", "RegressionHandle"):
         defined = {n for n in dir(getattr(_gpprobe, cls)) if not n.startswith("_")}
         assert members[cls] == defined, cls
 
