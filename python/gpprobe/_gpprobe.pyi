@@ -168,3 +168,16 @@ def fit_regressor(
     parameter_values: Optional[Sequence[float]] = None,
 ) -> RegressionHandle: ...
 def named_kernels() -> List[str]: ...
+def draw_observations(labels: npt.ArrayLike, per_class: int, seed: int = 0) -> List[int]: ...
+def compare_representations(
+    embeddings: List[MatrixLike],
+    names: List[str],
+    concepts: List[Any],
+    ood: Optional[List[MatrixLike]],
+    per_class: int,
+    seed: int,
+    epsilon: float,
+    strength: float,
+    decided: float,
+    episteme_threshold: float,
+) -> List[Dict[str, Any]]: ...
