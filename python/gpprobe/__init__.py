@@ -20,6 +20,7 @@ TypeError for arrays of the wrong dtype.
 from ._gpprobe import Error, FileError, named_kernels, set_thread_count, thread_count
 from ._estimator import NotFittedError
 from .compare import COMPARE_COLUMNS, Comparison, compare, draw
+from .evaluation import BASELINES, Evaluation, baseline, evaluate
 from .models import ARDWarning, GPClassifier, GPRegressor
 from .probe import CERTIFY_COLUMNS, MEASURES, Probe, loo
 from .probe_classifier import ProbeClassifier
@@ -28,6 +29,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ARDWarning",
+    "BASELINES",
+    "Evaluation",
+    "baseline",
+    "evaluate",
     "CERTIFY_COLUMNS",
     "COMPARE_COLUMNS",
     "Comparison",

@@ -184,3 +184,30 @@ def compare_representations(
     decided: float,
     episteme_threshold: float,
 ) -> List[Dict[str, Any]]: ...
+def run_baseline(
+    method: str,
+    observations: MatrixLike,
+    labels: npt.ArrayLike,
+    queries: MatrixLike,
+    k: int = 1,
+    seed: int = 0,
+    members: int = 100,
+    C: float = 1.0,
+) -> Dict[str, npt.NDArray[np.float64]]: ...
+def run_experiment(
+    experiment: str,
+    embeddings: MatrixLike,
+    labels: npt.ArrayLike,
+    ood: Optional[MatrixLike] = None,
+    query_mask: Optional[npt.ArrayLike] = None,
+    trials: int = 10,
+    seed: int = 0,
+    max_observations: int = 512,
+    max_queries: int = 1000,
+    members: int = 100,
+    k: int = 1,
+    epsilon: float = 0.1,
+    strength: float = 5.0,
+    gpc: bool = False,
+    gpc_max_observations: int = 128,
+) -> Dict[str, Any]: ...

@@ -11,5 +11,7 @@ void register_probe(pybind11::module_& m);
 void register_models(pybind11::module_& m);
 // draw_observations, compare_representations (compare_bindings.cpp).
 void register_compare(pybind11::module_& m);
+// run_baseline, run_experiment (evaluation_bindings.cpp).
+void register_evaluation(pybind11::module_& m);
 
 }  // namespace gpprobe::python
