@@ -1,6 +1,6 @@
 # Type stubs of the extension gpprobe._gpprobe (python/src/*.cpp). The package's public API
 # (gpprobe.Probe, GPClassifier, GPRegressor, loo, gpprobe.dask) is typed in its own .py files.
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -70,6 +70,17 @@ def set_thread_count(threads: int) -> None: ...
 
 class ClassifierHandle:
     def predict(self, points: MatrixLike) -> Dict[str, Any]: ...
+    def certify(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.01,
+        max_iterations: int = 10000,
+        time_limit_seconds: float = 0.0,
+        search: str = "both",
+    ) -> Dict[str, Any]: ...
     @property
     def method(self) -> str: ...
     @property

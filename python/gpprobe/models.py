@@ -215,6 +215,38 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         handle = fitted(self)
         return handle.predict(predict_inputs(self, X))
 
+    def certify(
+        self,
+        x: Any,
+        gamma: float,
+        *,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.01,
+        max_iterations: int = 10000,
+        time_limit: float = 0.0,
+        search: str = "both",
+    ) -> Dict[str, Any]:
+        """Certified robustness at the point x (Blaas et al., AISTATS 2020; docs/design/certify.md), as
+        ``gpprobe robustness --gamma``: over the L-inf ball of radius ``gamma`` around x on the coordinates
+        ``dims`` (all when None; the others fixed), clipped to ``valid_range`` (lo, hi), sound bounds of the
+        latent mean, variance and probability (``root``), the probability's minimum and maximum found by
+        branch and bound to ``tolerance`` (within ``max_iterations`` boxes and ``time_limit`` seconds per
+        search; ``search="adversarial"`` refines only the extreme on the other side), each with a witness,
+        the GPFGS attack's point, and ``verdict_can_flip`` ("no": certified, "yes": the witness is an
+        adversarial example, "unknown"). The probability is that of classes_[1]. Binary classifiers only.
+        A dict with the CLI's JSON names."""
+        handle = fitted(self)
+        if self._softmax():
+            raise ValueError('certify is for binary classifiers; gpprobe robustness --likelihood softmax certifies '
+                             "multi-class ones (not bound in Python yet)")
+        point = predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
+        return handle.certify(
+            [float(v) for v in point], float(gamma), None if dims is None else [int(i) for i in dims],
+            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
+            int(max_iterations), float(time_limit), search,
+        )
+
     def __getstate__(self) -> Dict[str, Any]:
         return state_without_handle(self)
 

@@ -14,6 +14,7 @@
 
 #include <pybind11/stl.h>
 
+#include "gpprobe/certify/classifier_robustness.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
@@ -230,6 +231,65 @@ py::dict predict_multiclass(const MulticlassHandle& self, const py::handle& poin
   return out;
 }
 
+py::list pair(Interval i) {
+  py::list out;
+  out.append(i.lower);
+  out.append(i.upper);
+  return out;
+}
+
+py::dict extreme_fields(const ProbabilityExtreme& x) {
+  py::dict d;
+  d["lower"] = x.lower;
+  d["upper"] = x.upper;
+  d["witness"] = x.witness;
+  d["iterations"] = x.iterations;
+  d["status"] = std::string(search_status_name(x.status));
+  return d;
+}
+
+// Certified robustness at one point (classifier_robustness.h), as `gpprobe robustness --gamma`: the
+// certificate's fields under the names of the CLI's JSON (robustness_json.cpp).
+py::dict certify_classifier(const ClassifierHandle& self, const std::vector<double>& point, double gamma,
+                            const std::optional<std::vector<std::size_t>>& dims,
+                            const std::optional<std::pair<double, double>>& valid_range, double tolerance,
+                            std::size_t max_iterations, double time_limit_seconds, const std::string& search) {
+  RobustnessOptions options;
+  options.gamma = gamma;
+  if (dims) options.dims = *dims;
+  if (valid_range) options.valid_range = Interval{valid_range->first, valid_range->second};
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.time_limit_seconds = time_limit_seconds;
+  Result<RobustnessSearch> parsed = parse_search(search);
+  raise_if_failed(parsed.status());
+  options.search = parsed.value();
+  std::optional<Result<RobustnessCertificate>> certified;
+  {
+    py::gil_scoped_release unlocked;
+    certified.emplace(certify_robustness(self.gpc.common_form(), point, options));
+  }
+  raise_if_failed(certified->status());
+  const RobustnessCertificate& c = certified->value();
+  py::dict box, root, gpfgs, out;
+  box["lower"] = c.lower;
+  box["upper"] = c.upper;
+  root["mean"] = pair(c.mean);
+  root["variance"] = pair(c.variance);
+  root["probability"] = pair(c.probability);
+  gpfgs["point"] = c.gpfgs.point;
+  gpfgs["probability"] = c.gpfgs.probability;
+  out["gamma"] = gamma;
+  out["probability_at_point"] = c.probability_at_point;
+  out["box"] = box;
+  out["root"] = root;
+  out["minimum"] = extreme_fields(c.minimum);
+  out["maximum"] = extreme_fields(c.maximum);
+  out["gpfgs"] = gpfgs;
+  out["verdict_can_flip"] = std::string(verdict_flip_name(c.verdict_can_flip));
+  return out;
+}
+
 struct RegressionHandle {
   GpRegression gp;
   std::optional<HyperparameterFit> fit;
@@ -332,6 +392,9 @@ std::map<std::string, double> parameters_of(const Kernel& kernel) {
 void register_models(py::module_& m) {
   py::class_<ClassifierHandle>(m, "ClassifierHandle", "A fitted binary GP classifier of the core.")
       .def("predict", &predict_classifier, py::arg("points"))
+      .def("certify", &certify_classifier, py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(),
+           py::arg("valid_range") = py::none(), py::arg("tolerance") = 1e-2, py::arg("max_iterations") = 10000,
+           py::arg("time_limit_seconds") = 0.0, py::arg("search") = "both")
       .def_property_readonly("method",
                              [](const ClassifierHandle& h) { return std::string(method_name(h.gpc.method())); })
       .def_property_readonly("likelihood",

@@ -323,3 +323,43 @@ def test_learning_more_length_scales_than_observations_warns():
         gpprobe.GPClassifier(optimize=True, shared_length_scale=True).fit(x, y)
         gpprobe.GPClassifier().fit(x, y)  # nothing learned
         gpprobe.GPClassifier(optimize=True).fit(x[:, :8], y)  # 8 length-scales from 16 observations
+
+
+def close_structures(ours, theirs, path=""):
+    """Nested dicts/lists of the CLI's JSON: numbers to 1e-12, the rest equal."""
+    if isinstance(theirs, dict):
+        assert set(ours) <= set(theirs), path
+        for key in ours:
+            close_structures(ours[key], theirs[key], f"{path}.{key}")
+    elif isinstance(theirs, list):
+        assert len(ours) == len(theirs), path
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            close_structures(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, float) or isinstance(ours, float):
+        assert abs(ours - theirs) <= 1e-12 * max(1.0, abs(theirs)), path
+    else:
+        assert ours == theirs, path
+
+
+@pytest.mark.parametrize("flags, options", [
+    (["--gamma", "0.1", "--dims", "0,1"], dict(gamma=0.1, dims=[0, 1])),
+    (["--gamma", "0.4", "--valid-range", "-1,1", "--search", "adversarial", "--tolerance", "0.001"],
+     dict(gamma=0.4, valid_range=(-1, 1), search="adversarial", tolerance=0.001)),
+])
+def test_classifier_certificates_equal_the_cli(cli, tmp_path, flags, options):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((30, 3))
+    y = (x[:, 0] + 0.3 * x[:, 1] > 0).astype(int)
+    train = write_csv(tmp_path / "t.csv", np.column_stack([x, y]))
+    point = [0.2, 0.1, -0.3]
+    out = cli("robustness", "--train", train, "--length-scales", "1.5", "--likelihood", "logistic", "--point",
+              ",".join(map(str, point)), *flags)
+    expected = json.loads(out.stdout)
+    model = gpprobe.GPClassifier(length_scales=1.5, likelihood="logistic").fit(x, np.array(["neg", "pos"])[y])
+    gamma = options.pop("gamma")
+    certificate = model.certify(point, gamma, **options)
+    assert set(certificate) == {"gamma", "probability_at_point", "box", "root", "minimum", "maximum", "gpfgs",
+                                "verdict_can_flip"}
+    close_structures(certificate, expected)
+    lower, upper = certificate["root"]["probability"]
+    assert lower <= certificate["minimum"]["lower"] <= certificate["probability_at_point"] <= upper
