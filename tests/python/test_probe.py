@@ -305,6 +305,31 @@ def test_save_writes_the_bytes_the_apps_export_writes(tmp_path, dtype, epsilon, 
     assert probe.file_bytes(observation_rows=rows, data=provenance) == app
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_short_pass_scores_the_same_bits_after_a_long_one(cli, tmp_path, dtype):
+    # Weight space keeps the triangular factor of S that a long pass (at least D/2 queries) made; a later
+    # one-row pass used it too, and its latent variance moved by an ulp. Each pass now takes the path its
+    # own length chooses: the one-row scores equal a fresh process's (the CLI's, printed to 17 digits).
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((40, 8)).astype(dtype)
+    y = (rng.uniform(size=40) < 0.5).astype(np.uint8)
+    probe = gpprobe.Probe(x, y)
+    assert probe.space == "weight"
+    queries = rng.standard_normal((3000, 8)).astype(dtype)
+    one = queries[:1].copy()
+    before = probe.score(one)
+    probe.score(queries)
+    after = probe.score(one)
+    np.save(tmp_path / "o.npy", x)
+    np.save(tmp_path / "l.npy", y)
+    np.save(tmp_path / "q.npy", one)
+    _, columns = read_csv(cli("probe", "--observations", tmp_path / "o.npy", "--labels", tmp_path / "l.npy",
+                              "--queries", tmp_path / "q.npy").stdout)
+    for measure in MEASURES:
+        assert np.array_equal(before[measure], after[measure]), measure
+        assert np.array_equal(after[measure], columns[measure]), measure
+
+
 @pytest.mark.parametrize("space", ["function", "weight"])
 def test_observations_added_and_removed_in_place_score_as_the_cli_fits_them(cli, tmp_path, space):
     rng = np.random.default_rng(3)
