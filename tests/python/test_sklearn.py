@@ -363,3 +363,41 @@ def test_classifier_certificates_equal_the_cli(cli, tmp_path, flags, options):
     close_structures(certificate, expected)
     lower, upper = certificate["root"]["probability"]
     assert lower <= certificate["minimum"]["lower"] <= certificate["probability_at_point"] <= upper
+
+
+def test_the_estimators_work_without_scikit_learn(tmp_path):
+    # In a process where importing scikit-learn fails, the same classes fit and score; their numbers
+    # equal those of the scikit-learn-backed classes here (accuracy, R^2 by scikit-learn's r2_score).
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((30, 3))
+    y = np.array(["a", "b"])[(x[:, 0] > 0).astype(int)]
+    t = x[:, 1] + 0.3 * x[:, 2] ** 2
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    np.save(tmp_path / "t.npy", t)
+    script = (
+        "import sys, numpy as np\n"
+        "sys.modules['sklearn'] = None\n"
+        "import gpprobe\n"
+        "from gpprobe import _estimator\n"
+        "assert not _estimator.HAVE_SKLEARN\n"
+        f"x, y, t = (np.load({str(tmp_path)!r} + f'/{{n}}.npy') for n in 'xyt')\n"
+        "try:\n"
+        "    gpprobe.GPClassifier().predict(x)\n"
+        "except gpprobe.NotFittedError as e:\n"
+        "    assert isinstance(e, ValueError) and isinstance(e, AttributeError)\n"
+        "c = gpprobe.GPClassifier().fit(x, y)\n"
+        "p = gpprobe.ProbeClassifier().fit(x, y)\n"
+        "r = gpprobe.GPRegressor('matern52').fit(x[:20], t[:20])\n"
+        "print(c.classes_.tolist(), c.score(x, y), p.score(x, y), repr(r.score(x[20:], t[20:])))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    classes, accuracy, probe_accuracy, r2 = done.stdout.split("] ")[0] + "]", *done.stdout.split("] ")[1].split()
+    assert classes == "['a', 'b']"
+    assert float(accuracy) == gpprobe.GPClassifier().fit(x, y).score(x, y)
+    assert float(probe_accuracy) == gpprobe.ProbeClassifier().fit(x, y).score(x, y)
+    mean = gpprobe.GPRegressor("matern52").fit(x[:20], t[:20]).predict(x[20:])
+    assert abs(float(r2) - r2_score(t[20:], mean)) <= 1e-12
