@@ -54,6 +54,16 @@ class ProbeHandle:
     def add_observation(self, observation: MatrixLike, label: npt.ArrayLike) -> None: ...
     def remove_observation(self, index: int) -> None: ...
     def knowledge_gain(self, queries: MatrixLike, space: str = "automatic") -> npt.NDArray[np.float64]: ...
+    def explain(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit_seconds: float = 0.0,
+    ) -> Dict[str, Any]: ...
 
 def fit_probe(
     observations: MatrixLike,
@@ -80,6 +90,16 @@ class ClassifierHandle:
         max_iterations: int = 10000,
         time_limit_seconds: float = 0.0,
         search: str = "both",
+    ) -> Dict[str, Any]: ...
+    def explain(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit_seconds: float = 0.0,
     ) -> Dict[str, Any]: ...
     @property
     def method(self) -> str: ...

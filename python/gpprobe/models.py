@@ -247,6 +247,36 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
             int(max_iterations), float(time_limit), search,
         )
 
+    def explain(
+        self,
+        x: Any,
+        gamma: float,
+        *,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit: float = 0.0,
+    ) -> Dict[str, Any]:
+        """Certified feature sensitivity at the point x (Blaas et al., AISTATS 2020, eqs. 21-26), as
+        ``gpprobe explain`` computes it: per feature i of ``dims`` (all when None), Delta_i = (max over
+        [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of the minima) of the output (p(classes_[1]); binary classifiers),
+        positive when raising the feature raises it; certified bounds ``delta_lower`` <= Delta <=
+        ``delta_upper`` from four branch-and-bound searches (to ``tolerance``, within ``max_iterations``
+        boxes and ``time_limit`` seconds each) and ``delta`` from their witnesses. The boxes are clipped to
+        ``valid_range``. A dict of columns (feature, delta_lower, delta, delta_upper, status, iterations)
+        and ``value_at_point``, ``unconverged_searches``. (LIME, the CLI's last column, is not here.)"""
+        handle = fitted(self)
+        if self._softmax():
+            raise ValueError("explain is for binary classifiers here; gpprobe explain --likelihood softmax explains "
+                             "multi-class ones (not bound in Python yet)")
+        point = predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
+        return handle.explain(
+            [float(v) for v in point], float(gamma), None if dims is None else [int(i) for i in dims],
+            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
+            int(max_iterations), float(time_limit),
+        )
+
     def __getstate__(self) -> Dict[str, Any]:
         return state_without_handle(self)
 

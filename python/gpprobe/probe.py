@@ -205,6 +205,32 @@ class Probe:
         high: look at its ``ood_score`` too. ``np.argsort(-gain)`` orders the rows to label."""
         return self._handle.knowledge_gain(queries, space)
 
+    def explain(
+        self,
+        x: Any,
+        gamma: float,
+        *,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Sequence[float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit: float = 0.0,
+    ) -> Dict[str, Any]:
+        """Certified feature sensitivity at the point x (Blaas et al., AISTATS 2020, eqs. 21-26), as
+        ``gpprobe explain`` computes it: per feature i of ``dims`` (all when None), Delta_i = (max over
+        [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of the minima) of the output (the judged probability),
+        positive when raising the feature raises it; certified bounds ``delta_lower`` <= Delta <=
+        ``delta_upper`` from four branch-and-bound searches (to ``tolerance``, within ``max_iterations``
+        boxes and ``time_limit`` seconds each) and ``delta`` from their witnesses. The boxes are clipped to
+        ``valid_range``. A dict of columns (feature, delta_lower, delta, delta_upper, status, iterations)
+        and ``value_at_point``, ``unconverged_searches``. (LIME, the CLI's last column, is not here.)"""
+        return self._handle.explain(
+            [float(v) for v in np.asarray(x, dtype=np.float64).ravel()], float(gamma),
+            None if dims is None else [int(i) for i in dims],
+            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
+            int(max_iterations), float(time_limit),
+        )
+
     def loo(self, space: str = "automatic") -> Dict[str, Any]:
         """Leave-one-out judged probabilities of the observations in closed form, and their verdict.
 

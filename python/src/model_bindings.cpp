@@ -19,6 +19,7 @@
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/kernels/kernel_expression.h"
 #include "gpprobe/kernels/kernel_parameters.h"
 #include "gpprobe/kernels/named_kernels.h"
@@ -27,6 +28,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "sensitivity.h"
 
 namespace gpprobe::python {
 
@@ -395,6 +397,17 @@ void register_models(py::module_& m) {
       .def("certify", &certify_classifier, py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(),
            py::arg("valid_range") = py::none(), py::arg("tolerance") = 1e-2, py::arg("max_iterations") = 10000,
            py::arg("time_limit_seconds") = 0.0, py::arg("search") = "both")
+      .def(
+          "explain",
+          [](const ClassifierHandle& h, const std::vector<double>& point, double gamma,
+             const std::optional<std::vector<std::size_t>>& dims,
+             const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
+             double time_limit_seconds) {
+            const GpcOutput output(h.gpc.common_form());
+            return sensitivity(output, point, gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds);
+          },
+          py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(),
+          py::arg("tolerance") = 1e-3, py::arg("max_iterations") = 1000, py::arg("time_limit_seconds") = 0.0)
       .def_property_readonly("method",
                              [](const ClassifierHandle& h) { return std::string(method_name(h.gpc.method())); })
       .def_property_readonly("likelihood",

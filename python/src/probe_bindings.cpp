@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/explain/probe_output.h"
 #include "gpprobe/linalg/parallel_for.h"
 #include "gpprobe/probe/knowledge_gain.h"
 #include "gpprobe/probe/leave_one_out.h"
@@ -18,6 +19,7 @@
 #include "arrays.h"
 #include "bindings.h"
 #include "readers/probe_file.h"
+#include "sensitivity.h"
 
 namespace gpprobe::python {
 
@@ -302,7 +304,20 @@ void register_probe(py::module_& m) {
       .def("leave_one_out", &leave_one_out, py::arg("space") = "automatic")
       .def("add_observation", &add_observation, py::arg("observation"), py::arg("label"))
       .def("remove_observation", &remove_observation, py::arg("index"))
-      .def("knowledge_gain", &gain, py::arg("queries"), py::arg("space") = "automatic");
+      .def("knowledge_gain", &gain, py::arg("queries"), py::arg("space") = "automatic")
+      .def(
+          "explain",
+          [](const ProbeHandle& h, const std::vector<double>& point, double gamma,
+             const std::optional<std::vector<std::size_t>>& dims,
+             const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
+             double time_limit_seconds) {
+            Result<ProbeOutput> output = ProbeOutput::make(h.probe);
+            raise_if_failed(output.status());
+            return sensitivity(output.value(), point, gamma, dims, valid_range, tolerance, max_iterations,
+                               time_limit_seconds);
+          },
+          py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(),
+          py::arg("tolerance") = 1e-3, py::arg("max_iterations") = 1000, py::arg("time_limit_seconds") = 0.0);
   m.def("fit_probe", &fit, py::arg("observations"), py::arg("labels"), py::arg("epsilon") = 0.1,
         py::arg("strength") = 5.0, py::arg("space") = "automatic", py::arg("expected_queries") = 10000);
   m.def("read_probe_file", &read_probe_file, py::arg("path"));

@@ -401,3 +401,33 @@ def test_the_estimators_work_without_scikit_learn(tmp_path):
     assert float(probe_accuracy) == gpprobe.ProbeClassifier().fit(x, y).score(x, y)
     mean = gpprobe.GPRegressor("matern52").fit(x[:20], t[:20]).predict(x[20:])
     assert abs(float(r2) - r2_score(t[20:], mean)) <= 1e-12
+
+
+def assert_explanation_equals_the_cli(ours, out):
+    _, columns = read_csv(out.stdout)
+    summary = json.loads(out.stderr.strip().splitlines()[-1])
+    assert ours["feature"].tolist() == columns["feature"].astype(int).tolist()
+    for name in ("delta_lower", "delta", "delta_upper"):
+        np.testing.assert_allclose(ours[name], columns[name], rtol=0, atol=1e-12, err_msg=name)
+    assert abs(ours["value_at_point"] - summary["value_at_point"]) <= 1e-12
+    assert ours["unconverged_searches"] == summary["unconverged_searches"]
+    assert np.all(ours["delta_lower"] <= ours["delta"]) and np.all(ours["delta"] <= ours["delta_upper"])
+
+
+def test_explanations_equal_the_cli(cli, tmp_path):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((25, 4))
+    y = (x[:, 0] - 0.5 * x[:, 2] > 0).astype(int)
+    point = [0.1, -0.2, 0.3, 0.0]
+    train = write_csv(tmp_path / "t.csv", np.column_stack([x, y]))
+    out = cli("explain", "--train", train, "--length-scales", "1.2", "--point", ",".join(map(str, point)), "--gamma",
+              "0.2", "--dims", "0,2,3", "--lime-samples", "10")
+    model = gpprobe.GPClassifier(length_scales=1.2).fit(x, np.array([5, 9])[y])
+    assert_explanation_equals_the_cli(model.explain(point, 0.2, dims=[0, 2, 3]), out)
+
+    probe = gpprobe.Probe(x, y.astype(np.uint8))
+    probe.save(tmp_path / "p.probe.json")
+    write_csv(tmp_path / "row.csv", np.array([point]))
+    out = cli("explain", "--probe", tmp_path / "p.probe.json", "--query", tmp_path / "row.csv", "--gamma", "0.5",
+              "--valid-range", "-1,1", "--lime-samples", "10")
+    assert_explanation_equals_the_cli(probe.explain(point, 0.5, valid_range=(-1, 1)), out)
