@@ -6,7 +6,9 @@
     bounds = probe.certify(X, gamma=0.05)
     probe.save("x.probe.json")       # the file the app exports and `gpprobe probe --probe` reads
     gpprobe.loo(probe)               # leave-one-out verdict
-    gpprobe.GPClassifier().fit(X, y).predict_proba(X_test)
+    gpprobe.compare([layer_a, layer_b], labels).table   # which representation holds the concept
+    gpprobe.GPClassifier().fit(X, y).predict_proba(X_test)    # likelihood="softmax": any number of classes
+    gpprobe.ProbeClassifier(epsilon=0.1, strength=5).fit(X, y)  # the probe as a scikit-learn classifier
     gpprobe.GPRegressor("rbf").fit(X, y).predict(X_test, return_std=True)
 
 For data larger than one machine, ``gpprobe.dask`` maps a probe over the row blocks of a dask array
@@ -16,19 +18,34 @@ TypeError for arrays of the wrong dtype.
 """
 
 from ._gpprobe import Error, FileError, named_kernels, set_thread_count, thread_count
-from .models import GPClassifier, GPRegressor
+from ._estimator import NotFittedError
+from .compare import COMPARE_COLUMNS, Comparison, compare, draw
+from .evaluation import BASELINES, Evaluation, baseline, evaluate
+from .models import ARDWarning, GPClassifier, GPRegressor
 from .probe import CERTIFY_COLUMNS, MEASURES, Probe, loo
+from .probe_classifier import ProbeClassifier
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ARDWarning",
+    "BASELINES",
+    "Evaluation",
+    "baseline",
+    "evaluate",
     "CERTIFY_COLUMNS",
+    "COMPARE_COLUMNS",
+    "Comparison",
     "Error",
+    "compare",
+    "draw",
     "FileError",
     "GPClassifier",
     "GPRegressor",
     "MEASURES",
+    "NotFittedError",
     "Probe",
+    "ProbeClassifier",
     "loo",
     "named_kernels",
     "set_thread_count",

@@ -1,6 +1,6 @@
 # Type stubs of the extension gpprobe._gpprobe (python/src/*.cpp). The package's public API
 # (gpprobe.Probe, GPClassifier, GPRegressor, loo, gpprobe.dask) is typed in its own .py files.
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,19 @@ class ProbeHandle:
     # auroc_standard_error, log_loss, log_loss_standard_error; confidence, auroc_lower, auroc_upper,
     # log_loss_lower, log_loss_upper (the intervals the verdict judges, as `gpprobe loo`'s JSON); verdict.
     def leave_one_out(self, space: str = "automatic") -> Dict[str, Any]: ...
+    def add_observation(self, observation: MatrixLike, label: npt.ArrayLike) -> None: ...
+    def remove_observation(self, index: int) -> None: ...
+    def knowledge_gain(self, queries: MatrixLike, space: str = "automatic") -> npt.NDArray[np.float64]: ...
+    def explain(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit_seconds: float = 0.0,
+    ) -> Dict[str, Any]: ...
 
 def fit_probe(
     observations: MatrixLike,
@@ -67,6 +80,27 @@ def set_thread_count(threads: int) -> None: ...
 
 class ClassifierHandle:
     def predict(self, points: MatrixLike) -> Dict[str, Any]: ...
+    def certify(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.01,
+        max_iterations: int = 10000,
+        time_limit_seconds: float = 0.0,
+        search: str = "both",
+    ) -> Dict[str, Any]: ...
+    def explain(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit_seconds: float = 0.0,
+    ) -> Dict[str, Any]: ...
     @property
     def method(self) -> str: ...
     @property
@@ -100,12 +134,51 @@ def fit_classifier(
     max_iterations: int = 100,
 ) -> ClassifierHandle: ...
 
+class MulticlassHandle:
+    def predict(self, points: MatrixLike) -> Dict[str, Any]: ...
+    @property
+    def classes(self) -> int: ...
+    @property
+    def shared_kernel(self) -> bool: ...
+    @property
+    def signal_variances(self) -> List[float]: ...
+    @property
+    def length_scales(self) -> List[List[float]]: ...
+    @property
+    def log_marginal_likelihood(self) -> float: ...
+    @property
+    def log_marginal_likelihood_gradient(self) -> List[List[float]]: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def training_points(self) -> int: ...
+    @property
+    def warm_start(self) -> Optional[npt.NDArray[np.float64]]: ...
+    @property
+    def optimizer(self) -> Optional[Dict[str, Any]]: ...
+
+def fit_multiclass_classifier(
+    inputs: MatrixLike,
+    labels: npt.ArrayLike,
+    classes: int,
+    signal_variances: Sequence[float] = ...,
+    length_scales: Sequence[Sequence[float]] = ...,
+    optimize: bool = False,
+    restarts: int = 0,
+    seed: int = 0,
+    max_iterations: int = 100,
+    optimizer_iterations: int = 200,
+    start_alpha: Optional[MatrixLike] = None,
+) -> MulticlassHandle: ...
+
 class RegressionHandle:
     def predict(self, points: MatrixLike) -> Dict[str, Any]: ...
     @property
     def kernel(self) -> str: ...
     @property
     def parameters(self) -> Dict[str, float]: ...
+    @property
+    def parameter_values(self) -> List[float]: ...
     @property
     def noise_variance(self) -> float: ...
     @property
@@ -126,5 +199,46 @@ def fit_regressor(
     restarts: int = 0,
     seed: int = 0,
     fixed: Sequence[str] = ...,
+    parameter_values: Optional[Sequence[float]] = None,
 ) -> RegressionHandle: ...
 def named_kernels() -> List[str]: ...
+def draw_observations(labels: npt.ArrayLike, per_class: int, seed: int = 0) -> List[int]: ...
+def compare_representations(
+    embeddings: List[MatrixLike],
+    names: List[str],
+    concepts: List[Any],
+    ood: Optional[List[MatrixLike]],
+    per_class: int,
+    seed: int,
+    epsilon: float,
+    strength: float,
+    decided: float,
+    episteme_threshold: float,
+) -> List[Dict[str, Any]]: ...
+def run_baseline(
+    method: str,
+    observations: MatrixLike,
+    labels: npt.ArrayLike,
+    queries: MatrixLike,
+    k: int = 1,
+    seed: int = 0,
+    members: int = 100,
+    C: float = 1.0,
+) -> Dict[str, npt.NDArray[np.float64]]: ...
+def run_experiment(
+    experiment: str,
+    embeddings: MatrixLike,
+    labels: npt.ArrayLike,
+    ood: Optional[MatrixLike] = None,
+    query_mask: Optional[npt.ArrayLike] = None,
+    trials: int = 10,
+    seed: int = 0,
+    max_observations: int = 512,
+    max_queries: int = 1000,
+    members: int = 100,
+    k: int = 1,
+    epsilon: float = 0.1,
+    strength: float = 5.0,
+    gpc: bool = False,
+    gpc_max_observations: int = 128,
+) -> Dict[str, Any]: ...

@@ -201,6 +201,13 @@ def _queries(array: Any, dimension: int, name: str, rows_per_chunk: Optional[int
         raise TypeError(f"queries must be a dask array or a .npy path, got {type(array).__name__}")
     if array.ndim != 2:
         raise _error("invalid_argument", f"queries: expected ndim = 2, got ndim = {array.ndim}")
+    if any(math.isnan(c) for c in array.chunks[0]) or any(math.isnan(c) for c in array.chunks[1]):
+        raise _error(
+            "invalid_argument",
+            "queries: the dask array's chunk sizes are unknown (NaN rows, e.g. after boolean indexing); the "
+            "rows of each chunk decide how the core scores them, so they must be known: call "
+            "queries.compute_chunk_sizes() first (it computes the array's chunks once)",
+        )
     if array.dtype not in (np.float32, np.float64):
         raise TypeError(f"queries must be float32 or float64, got {array.dtype}")
     cols = array.shape[1]
@@ -227,6 +234,23 @@ def _aligned(rows: Tuple[int, ...], dimension: int) -> bool:
 
 def _probe_of(source: Any) -> Probe:
     return source.probe() if isinstance(source, ProbeFile) else source
+
+
+def _checked_block(block: np.ndarray, block_info: Optional[Dict[Any, Any]]) -> None:
+    """Refuses a block whose shape differs from the one its dask array declares for it (an upstream
+    map_blocks that returns more or fewer rows than its chunks say): the result's rows would no longer
+    line up with the queries'."""
+    if block_info is None or 0 not in block_info:
+        return
+    (start, stop), (first, last) = block_info[0]["array-location"]
+    declared = (stop - start, last - first)
+    if tuple(block.shape) != declared:
+        raise _error(
+            "dimension_mismatch",
+            f"rows {start} to {stop - 1} of the queries: the block holds {block.shape[0]} x {block.shape[1]} values "
+            f"but the dask array declares {declared[0]} x {declared[1]} for it (its chunks do not describe its "
+            "data: check the function that made it)",
+        )
 
 
 def _located(error: Exception, block_info: Optional[Dict[Any, Any]]) -> Exception:
@@ -269,6 +293,9 @@ def _over_rows(
 
 
 def _score_block(block: np.ndarray, source: Any, threads: Optional[int], block_info=None) -> np.ndarray:
+    _checked_block(block, block_info)
+    if block.shape[0] == 0:  # an empty chunk (a 0-row array, or an empty chunk of a filtered one)
+        return np.empty((0, len(MEASURES)))
     if threads is not None:
         _gpprobe.set_thread_count(threads)
     try:
@@ -303,13 +330,28 @@ def score(
     """
     scores = _over_rows(probe, array, rows_per_chunk, "score", _score_block, (threads,), np.float64, len(MEASURES))
     if frame:
-        import dask.dataframe as dd
-
-        return dd.from_dask_array(scores, columns=list(MEASURES))
+        return _frame(scores, list(MEASURES))
     return scores
 
 
+def _frame(values: da.Array, columns: Optional[list]) -> Any:
+    """A dask DataFrame of the rows (dask's from_dask_array cannot make one of 0 rows: its divisions
+    would be (0, -1))."""
+    import dask.dataframe as dd
+
+    if values.shape[0] == 0:
+        import pandas
+
+        empty = pandas.DataFrame(np.empty(0, dtype=values.dtype) if columns is None else np.empty((0, len(columns))),
+                                 columns=columns)
+        return dd.from_pandas(empty, npartitions=1)
+    return dd.from_dask_array(values, columns=columns)
+
+
 def _certify_block(block: np.ndarray, source: Any, options: Dict[str, Any], threads: Optional[int], block_info=None):
+    _checked_block(block, block_info)
+    if block.shape[0] == 0:
+        return np.empty(0, dtype=CERTIFY_DTYPE)
     if threads is not None:
         _gpprobe.set_thread_count(threads)
     try:
@@ -340,7 +382,5 @@ def certify(
     options = certify_options(gamma, **options)
     records = _over_rows(probe, array, rows_per_chunk, "certify", _certify_block, (options, threads), CERTIFY_DTYPE, None)
     if frame:
-        import dask.dataframe as dd
-
-        return dd.from_dask_array(records)
+        return _frame(records, None)
     return records

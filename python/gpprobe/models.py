@@ -1,92 +1,111 @@
-"""GP classification and regression with scikit-learn's fit/predict (docs/python.md).
+"""GP classification and regression as scikit-learn estimators (docs/python.md).
 
-Both fit exactly as the CLI's ``gpprobe gpc`` and ``gpprobe gpr`` do, on the same core: the maths is in
-docs/design/classification.md and docs/design/regression.md. Hyperparameters are constructor arguments
-(scikit-learn's convention: ``get_params``/``set_params`` work, nothing is fitted in ``__init__``); fitted
-values end in an underscore.
+Both fit exactly as the CLI's ``gpprobe gpc`` (``--likelihood softmax`` for more than two classes) and
+``gpprobe gpr`` do, on the same core: the maths is in docs/design/classification.md,
+docs/design/multiclass.md and docs/design/regression.md. Hyperparameters are constructor arguments
+(scikit-learn's convention: ``get_params``/``set_params``/``clone`` work, nothing is fitted in ``__init__``);
+fitted values end in an underscore. With scikit-learn installed they are its estimators (``is_classifier``,
+``Pipeline``, ``cross_val_score``, ``GridSearchCV``); see gpprobe/_estimator.py.
+
+Pickling (and ``copy.deepcopy``) keeps the training data and the *fitted* hyperparameters, never the core's
+factors: on arrival the model is fitted again at those hyperparameters without optimising (for softmax from
+the optimizer's Newton weights, the warm start the original fit took), which is the very computation the
+original fit ended with, so the unpickled model predicts the same bits.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+import warnings
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _gpprobe
+from ._estimator import (
+    BaseEstimator,
+    ClassifierMixin,
+    RegressorMixin,
+    encode_classes,
+    fit_inputs,
+    fitted,
+    predict_inputs,
+    state_without_handle,
+)
 
 
-class _Estimator:
-    """get_params / set_params over the constructor's arguments (scikit-learn's BaseEstimator contract)."""
-
-    _params: Tuple[str, ...] = ()
-
-    def get_params(self, deep: bool = True) -> Dict[str, Any]:
-        return {name: getattr(self, name) for name in self._params}
-
-    def set_params(self, **params: Any) -> "_Estimator":
-        for name, value in params.items():
-            if name not in self._params:
-                raise ValueError(f"{type(self).__name__} has no parameter {name!r} (it has: {', '.join(self._params)})")
-            setattr(self, name, value)
-        return self
-
-    def _fitted(self) -> Any:
-        handle = getattr(self, "_handle", None)
-        if handle is None:
-            raise RuntimeError(f"this {type(self).__name__} is not fitted yet: call fit(X, y) first")
-        return handle
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
+class ARDWarning(UserWarning):
+    """Learning one length-scale per feature (ARD) from fewer observations than features: the marginal
+    likelihood has more directions than the data can pin down, and the learned length-scales overfit."""
 
 
-class GPClassifier(_Estimator):
-    """Binary GP classification with the SE-ARD kernel, by Laplace or EP (docs/design/classification.md).
+def _warn_ard(estimator: Any, n: int, d: int, softmax: bool) -> None:
+    remedy = (
+        "Fix the hyperparameters (optimize=False; softmax learns one length-scale per feature)"
+        if softmax
+        else "Use shared_length_scale=True (one length-scale) or fixed hyperparameters"
+    )
+    warnings.warn(
+        f"{type(estimator).__name__}(optimize=True) learns {d} length-scales (one per feature, ARD) from {n} "
+        f"observations: with more features than observations the marginal likelihood cannot pin them down "
+        f"and the learned length-scales overfit. {remedy}; see docs/python.md, 'Which kernel for embeddings'.",
+        ARDWarning,
+        stacklevel=3,
+    )
 
-    k(x, x') = signal_variance * exp(-sum_j (x_j - x'_j)^2 / (2 l_j^2)), zero prior mean; the likelihood
-    p(y = +1 | f) is probit Phi(f) or logistic sigmoid(f) (EP: probit only). Both approximations reduce to
-    the common form
+
+def _lists(value: Any) -> List[List[float]]:
+    """length_scales as the core takes them: one list (shared) or one list per class."""
+    if np.ndim(value) == 0:
+        return [[float(value)]]
+    if all(np.ndim(v) == 0 for v in value):
+        return [[float(v) for v in value]]
+    return [[float(v) for v in np.atleast_1d(row)] for row in value]
+
+
+class GPClassifier(ClassifierMixin, BaseEstimator):
+    """GP classification with the SE-ARD kernel: binary by Laplace or EP, or multi-class by the softmax
+    likelihood (docs/design/classification.md, docs/design/multiclass.md).
+
+    k(x, x') = signal_variance * exp(-sum_j (x_j - x'_j)^2 / (2 l_j^2)), zero prior mean.
+
+    Binary (``likelihood`` "probit" or "logistic"): p(y = classes_[1] | f) is probit Phi(f) or logistic
+    sigmoid(f) (EP: probit only). Both approximations reduce to the common form
 
         latent mean      mu(x)    = k(x)' alpha
         latent variance  Sigma(x) = s2 - k(x)' Q k(x),   Q = (K + W^-1)^-1
         probability      pi(x)    = E[p(y = +1 | f)],    f ~ N(mu(x), Sigma(x))
 
+    Multi-class (``likelihood="softmax"``, Laplace): C independent latent GPs, p(y = c | f) = softmax_c(f),
+    probabilities E[softmax(f)] over the full C by C latent covariance (as ``gpprobe gpc --likelihood
+    softmax``).
+
     Parameters
     ----------
     method : {"laplace", "ep"}
-    likelihood : {"probit", "logistic"}
-    signal_variance : float
-    length_scales : float or sequence of d floats
+    likelihood : {"probit", "logistic", "softmax"}
+    signal_variance : float, or (softmax) a sequence of C floats (one per class)
+    length_scales : float, sequence of d floats, or (softmax) C sequences (one per class)
         One length-scale for every column, or one each (ARD).
     optimize : bool
         Type-II maximum likelihood first: bounded L-BFGS on theta = [log s2, log l_1..l_d] from the given
-        kernel, plus ``restarts`` seeded starts (``seed``); ``shared_length_scale`` learns one length-scale.
+        kernel, plus ``restarts`` seeded starts (``seed``); ``shared_length_scale`` learns one length-scale
+        (binary only). Softmax learns one kernel for all classes when signal_variance and length_scales are
+        given once (tied), else one per class. Learning d length-scales from fewer than d observations
+        warns (:class:`ARDWarning`).
     max_iterations : int
         Newton steps (Laplace) or sweeps (EP).
 
-    Labels are 0/1 or -1/+1 (not mixed); ``classes_`` keeps the convention given.
+    Labels may be anything scikit-learn takes as classes (0/1, -1/+1, {1, 2}, strings): ``classes_`` is
+    their sorted distinct values; column c of ``predict_proba`` is p(classes_[c]).
     """
-
-    _params = (
-        "method",
-        "likelihood",
-        "signal_variance",
-        "length_scales",
-        "optimize",
-        "restarts",
-        "seed",
-        "shared_length_scale",
-        "max_iterations",
-    )
 
     def __init__(
         self,
         *,
         method: str = "laplace",
         likelihood: str = "probit",
-        signal_variance: float = 1.0,
-        length_scales: Union[float, Sequence[float]] = 1.0,
+        signal_variance: Union[float, Sequence[float]] = 1.0,
+        length_scales: Union[float, Sequence[float], Sequence[Sequence[float]]] = 1.0,
         optimize: bool = False,
         restarts: int = 0,
         seed: int = 0,
@@ -102,52 +121,196 @@ class GPClassifier(_Estimator):
         self.seed = seed
         self.shared_length_scale = shared_length_scale
         self.max_iterations = max_iterations
-        self._handle = None
+
+    def set_params(self, **params: Any) -> "GPClassifier":
+        _known(self, params)
+        return super().set_params(**params)
+
+    def _softmax(self) -> bool:
+        return self.likelihood == "softmax"
 
     def fit(self, X: Any, y: Any) -> "GPClassifier":
         """Fits to X (n, d) and labels y (n,); returns self."""
-        scales = np.atleast_1d(np.asarray(self.length_scales, dtype=np.float64)).tolist()
-        handle = _gpprobe.fit_classifier(
-            X, y, self.method, self.likelihood, float(self.signal_variance), scales, bool(self.optimize),
-            int(self.restarts), int(self.seed), bool(self.shared_length_scale), int(self.max_iterations),
+        X, y = fit_inputs(self, X, y, classifier=True)
+        softmax = self._softmax()
+        if softmax and self.method != "laplace":
+            raise ValueError(
+                f'method {self.method!r} is not available with likelihood="softmax" (multi-class '
+                'classification uses the Laplace approximation); use method="laplace"'
+            )
+        if softmax and self.shared_length_scale:
+            raise ValueError(
+                'shared_length_scale is not available with likelihood="softmax"; give length_scales one value '
+                "(shared by every column) and leave optimize off, or learn one per column"
+            )
+        index = encode_classes(
+            self, y, binary="" if softmax else f"GPClassifier(likelihood={self.likelihood!r}) is binary",
+            hint='GPClassifier(likelihood="softmax") fits any number of classes',
         )
+        n, d = X.shape
+        if self.optimize and (softmax or not self.shared_length_scale) and d > n:
+            _warn_ard(self, n, d, softmax)
+        self._fit_X = np.array(X, order="C", copy=True)
+        self._fit_y = index.astype(np.float64)
+        if softmax:
+            handle = _gpprobe.fit_multiclass_classifier(
+                self._fit_X, self._fit_y, len(self.classes_),
+                [float(v) for v in np.atleast_1d(np.asarray(self.signal_variance, dtype=np.float64))],
+                _lists(self.length_scales), bool(self.optimize), int(self.restarts), int(self.seed),
+                int(self.max_iterations),
+            )
+        else:
+            scales = np.atleast_1d(np.asarray(self.length_scales, dtype=np.float64)).tolist()
+            handle = _gpprobe.fit_classifier(
+                self._fit_X, self._fit_y, self.method, self.likelihood, float(self.signal_variance), scales,
+                bool(self.optimize), int(self.restarts), int(self.seed), bool(self.shared_length_scale),
+                int(self.max_iterations),
+            )
         self._handle = handle
-        self.classes_ = np.array([-1, 1]) if (np.asarray(y) < 0).any() else np.array([0, 1])
-        self.signal_variance_ = handle.signal_variance
-        self.length_scales_ = np.array(handle.length_scales)
+        self._read_fit(handle)
+        self.optimizer_ = handle.optimizer
+        return self
+
+    def _read_fit(self, handle: Any) -> None:
+        if self._softmax():
+            self.signal_variance_ = np.array(handle.signal_variances)
+            self.length_scales_ = np.array(handle.length_scales)
+            self._warm_start = handle.warm_start
+        else:
+            self.signal_variance_ = handle.signal_variance
+            self.length_scales_ = np.array(handle.length_scales)
         self.log_marginal_likelihood_value_ = handle.log_marginal_likelihood
         self.log_marginal_likelihood_gradient_ = np.array(handle.log_marginal_likelihood_gradient)
         self.n_iter_ = handle.iterations
-        self.optimizer_ = handle.optimizer
-        self.n_features_in_ = int(np.shape(X)[1])
-        return self
 
     def predict_latent(self, X: Any) -> Tuple[np.ndarray, np.ndarray]:
-        """The latent mean mu(x) and variance Sigma(x) at each row of X."""
-        r = self._fitted().predict(X)
+        """The latent mean and variance at each row of X: binary mu(x) and Sigma(x) (m,); softmax the
+        (m, C) means and the (m, C, C) covariances."""
+        r = self.predictions(X)
+        if self._softmax():
+            return r["latent_mean"], r["latent_covariance"]
         return r["latent_mean"], r["latent_variance"]
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """(m, 2): columns p(y = classes_[0] | x) and p(y = classes_[1] | x) = pi(x)."""
-        p = self._fitted().predict(X)["probability"]
+        """(m, C): column c is p(y = classes_[c] | x) (binary: 1 - pi(x), pi(x))."""
+        p = self.predictions(X)["probability"]
+        if self._softmax():
+            return p
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X: Any) -> np.ndarray:
-        """classes_[1] where pi(x) >= 1/2, else classes_[0]."""
-        p = self._fitted().predict(X)["probability"]
+        """Binary: classes_[1] where pi(x) >= 1/2, else classes_[0]. Softmax: the most probable class (the
+        first of a tie)."""
+        p = self.predictions(X)["probability"]
+        if self._softmax():
+            return self.classes_[np.argmax(p, axis=1)]
         return np.where(p >= 0.5, self.classes_[1], self.classes_[0])
 
     def predictions(self, X: Any) -> Dict[str, Any]:
-        """Every output at once: latent_mean, latent_variance, probability, clamped_variances (the count of
-        latent variances rounding made negative and the core set to 0)."""
-        return self._fitted().predict(X)
+        """Every output at once. Binary: latent_mean, latent_variance, probability (of classes_[1]),
+        clamped_variances (the count of latent variances rounding made negative and the core set to 0).
+        Softmax: latent_mean (m, C), latent_covariance (m, C, C), probability (m, C),
+        probability_error_estimate, probability_rule (per row) and probability_unconverged, as the CLI's
+        columns and summary."""
+        handle = fitted(self)
+        return handle.predict(predict_inputs(self, X))
 
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy of predict(X) against y."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+    def certify(
+        self,
+        x: Any,
+        gamma: float,
+        *,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.01,
+        max_iterations: int = 10000,
+        time_limit: float = 0.0,
+        search: str = "both",
+    ) -> Dict[str, Any]:
+        """Certified robustness at the point x (Blaas et al., AISTATS 2020; docs/design/certify.md), as
+        ``gpprobe robustness --gamma``: over the L-inf ball of radius ``gamma`` around x on the coordinates
+        ``dims`` (all when None; the others fixed), clipped to ``valid_range`` (lo, hi), sound bounds of the
+        latent mean, variance and probability (``root``), the probability's minimum and maximum found by
+        branch and bound to ``tolerance`` (within ``max_iterations`` boxes and ``time_limit`` seconds per
+        search; ``search="adversarial"`` refines only the extreme on the other side), each with a witness,
+        the GPFGS attack's point, and ``verdict_can_flip`` ("no": certified, "yes": the witness is an
+        adversarial example, "unknown"). The probability is that of classes_[1]. Binary classifiers only.
+        A dict with the CLI's JSON names."""
+        handle = fitted(self)
+        if self._softmax():
+            raise ValueError('certify is for binary classifiers; gpprobe robustness --likelihood softmax certifies '
+                             "multi-class ones (not bound in Python yet)")
+        point = predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
+        return handle.certify(
+            [float(v) for v in point], float(gamma), None if dims is None else [int(i) for i in dims],
+            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
+            int(max_iterations), float(time_limit), search,
+        )
+
+    def explain(
+        self,
+        x: Any,
+        gamma: float,
+        *,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit: float = 0.0,
+    ) -> Dict[str, Any]:
+        """Certified feature sensitivity at the point x (Blaas et al., AISTATS 2020, eqs. 21-26), as
+        ``gpprobe explain`` computes it: per feature i of ``dims`` (all when None), Delta_i = (max over
+        [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of the minima) of the output (p(classes_[1]); binary classifiers),
+        positive when raising the feature raises it; certified bounds ``delta_lower`` <= Delta <=
+        ``delta_upper`` from four branch-and-bound searches (to ``tolerance``, within ``max_iterations``
+        boxes and ``time_limit`` seconds each) and ``delta`` from their witnesses. The boxes are clipped to
+        ``valid_range``. A dict of columns (feature, delta_lower, delta, delta_upper, status, iterations)
+        and ``value_at_point``, ``unconverged_searches``. (LIME, the CLI's last column, is not here.)"""
+        handle = fitted(self)
+        if self._softmax():
+            raise ValueError("explain is for binary classifiers here; gpprobe explain --likelihood softmax explains "
+                             "multi-class ones (not bound in Python yet)")
+        point = predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
+        return handle.explain(
+            [float(v) for v in point], float(gamma), None if dims is None else [int(i) for i in dims],
+            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
+            int(max_iterations), float(time_limit),
+        )
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return state_without_handle(self)
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_fit_X" not in state:
+            return
+        if self._softmax():
+            handle = _gpprobe.fit_multiclass_classifier(
+                self._fit_X, self._fit_y, len(self.classes_), self.signal_variance_.tolist(),
+                self.length_scales_.tolist(), False, 0, 0, int(self.max_iterations),
+                start_alpha=self._warm_start,
+            )
+        else:
+            handle = _gpprobe.fit_classifier(
+                self._fit_X, self._fit_y, self.method, self.likelihood, float(self.signal_variance_),
+                self.length_scales_.tolist(), False, 0, 0, False, int(self.max_iterations),
+            )
+        if handle.log_marginal_likelihood != self.log_marginal_likelihood_value_:
+            raise RuntimeError("the unpickled GPClassifier does not refit to the pickled one (a different core?)")
+        self._handle = handle
+
+    def _more_tags(self) -> Dict[str, Any]:
+        return {"binary_only": not self._softmax()}
 
 
-class GPRegressor(_Estimator):
+def _known(estimator: Any, params: Mapping[str, Any]) -> None:
+    names = estimator._get_param_names()
+    for name in params:
+        if name not in names:
+            raise ValueError(f"{type(estimator).__name__} has no parameter {name!r} (it has: {', '.join(names)})")
+
+
+class GPRegressor(RegressorMixin, BaseEstimator):
     """Exact GP regression with a constant mean and Gaussian noise (docs/design/regression.md).
 
         y = f(x) + e,  f ~ GP(mean, k),  e ~ N(0, noise_variance)
@@ -172,8 +335,6 @@ class GPRegressor(_Estimator):
         noise).
     """
 
-    _params = ("kernel", "parameters", "noise_variance", "mean", "optimize", "restarts", "seed", "fixed")
-
     def __init__(
         self,
         kernel: str = "rbf",
@@ -194,29 +355,35 @@ class GPRegressor(_Estimator):
         self.restarts = restarts
         self.seed = seed
         self.fixed = fixed
-        self._handle = None
+
+    def set_params(self, **params: Any) -> "GPRegressor":
+        _known(self, params)
+        return super().set_params(**params)
 
     def fit(self, X: Any, y: Any) -> "GPRegressor":
         """Fits to X (n, d) and targets y (n,); returns self."""
+        X, y = fit_inputs(self, X, y, classifier=False)
+        self._fit_X = np.array(X, order="C", copy=True)
+        self._fit_y = np.array(y, dtype=np.float64, copy=True)
         handle = _gpprobe.fit_regressor(
-            X, y, self.kernel, dict(self.parameters or {}), float(self.noise_variance),
+            self._fit_X, self._fit_y, self.kernel, dict(self.parameters or {}), float(self.noise_variance),
             None if self.mean is None else float(self.mean), bool(self.optimize), int(self.restarts),
             int(self.seed), list(self.fixed),
         )
         self._handle = handle
         self.kernel_ = handle.kernel
         self.parameters_ = handle.parameters
+        self._parameter_values = handle.parameter_values  # theta order: what pickling refits with
         self.noise_variance_ = handle.noise_variance
         self.mean_ = handle.mean
         self.log_marginal_likelihood_value_ = handle.log_marginal_likelihood
         self.optimizer_ = handle.optimizer
-        self.n_features_in_ = int(np.shape(X)[1])
         return self
 
     def predict(self, X: Any, return_std: bool = False) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
         """The mean m(x); with ``return_std`` also sqrt(s2(x)), the latent standard deviation (as
         scikit-learn's GaussianProcessRegressor with ``alpha`` = the noise variance returns it)."""
-        r = self._fitted().predict(X)
+        r = self.predictions(X)
         if return_std:
             return r["mean"], np.sqrt(r["latent_variance"])
         return r["mean"]
@@ -225,4 +392,22 @@ class GPRegressor(_Estimator):
         """Every output: mean, latent_variance, observation_variance (= latent + noise), knowledge, the 95%
         bands latent_lower/upper and observation_lower/upper (mean -/+ 1.96 sqrt(variance)), and
         clamped_variances / most_negative_variance (latent variances rounding made negative, set to 0)."""
-        return self._fitted().predict(X)
+        handle = fitted(self)
+        return handle.predict(predict_inputs(self, X))
+
+    # score(X, y): R^2 of predict(X), scikit-learn's RegressorMixin.score.
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return state_without_handle(self)
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_fit_X" not in state:
+            return
+        handle = _gpprobe.fit_regressor(
+            self._fit_X, self._fit_y, self.kernel, dict(self.parameters or {}), float(self.noise_variance_),
+            None if self.mean is None else float(self.mean), False, 0, 0, [], self._parameter_values,
+        )
+        if handle.log_marginal_likelihood != self.log_marginal_likelihood_value_:
+            raise RuntimeError("the unpickled GPRegressor does not refit to the pickled one (a different core?)")
+        self._handle = handle

@@ -177,6 +177,60 @@ class Probe:
             queries, o["gamma"], o["norm"], o["dims"], o["tolerance"], o["max_iterations"], o["time_limit"]
         )
 
+    def add_observation(self, observation: Any, label: int) -> None:
+        """One more labelled observation (a row of d values, label 0 or 1), taken into the posterior in place
+        as the app's labelling does (a rank-one update, O(D^2) in weight space; not a refit): later scores
+        agree with a fresh fit on all the observations to rounding (relative error about 1e-16 times
+        :attr:`condition`), not bit for bit. Not while another thread scores this probe."""
+        row = np.asarray(observation)
+        if row.ndim == 1:
+            row = row.reshape(1, -1)
+        self._handle.add_observation(row, np.array([label]))
+        if row.dtype != self._observations.dtype:  # float32 and float64 mixed: keep every value exactly
+            self._observations = self._observations.astype(np.float64)
+        self._observations = np.vstack([self._observations, row.astype(self._observations.dtype)])
+
+    def remove_observation(self, index: int) -> None:
+        """Takes observation ``index`` (0-based, in :attr:`observations` order) out of the posterior in place
+        (a rank-one downdate; refactored when the update's drift check fails). Not while another thread
+        scores this probe."""
+        self._handle.remove_observation(int(index))
+        self._observations = np.delete(self._observations, int(index), axis=0)
+
+    def knowledge_gain(self, queries: Any, space: str = "automatic") -> np.ndarray:
+        """The app's "label next" ranking: the expected rise of the knowledge score at each query from
+        labelling it, [sigma^2 - p sigma'^2(1) - (1 - p) sigma'^2(0)] / (2v), with p the judged probability
+        and sigma'^2(y) the latent variance after one more observation with label y there (variances do
+        not depend on targets). In [0, 1); largest where the probe knows least, so an outlier can rank
+        high: look at its ``ood_score`` too. ``np.argsort(-gain)`` orders the rows to label."""
+        return self._handle.knowledge_gain(queries, space)
+
+    def explain(
+        self,
+        x: Any,
+        gamma: float,
+        *,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Sequence[float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit: float = 0.0,
+    ) -> Dict[str, Any]:
+        """Certified feature sensitivity at the point x (Blaas et al., AISTATS 2020, eqs. 21-26), as
+        ``gpprobe explain`` computes it: per feature i of ``dims`` (all when None), Delta_i = (max over
+        [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of the minima) of the output (the judged probability),
+        positive when raising the feature raises it; certified bounds ``delta_lower`` <= Delta <=
+        ``delta_upper`` from four branch-and-bound searches (to ``tolerance``, within ``max_iterations``
+        boxes and ``time_limit`` seconds each) and ``delta`` from their witnesses. The boxes are clipped to
+        ``valid_range``. A dict of columns (feature, delta_lower, delta, delta_upper, status, iterations)
+        and ``value_at_point``, ``unconverged_searches``. (LIME, the CLI's last column, is not here.)"""
+        return self._handle.explain(
+            [float(v) for v in np.asarray(x, dtype=np.float64).ravel()], float(gamma),
+            None if dims is None else [int(i) for i in dims],
+            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
+            int(max_iterations), float(time_limit),
+        )
+
     def loo(self, space: str = "automatic") -> Dict[str, Any]:
         """Leave-one-out judged probabilities of the observations in closed form, and their verdict.
 

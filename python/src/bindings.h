@@ -9,5 +9,9 @@ namespace gpprobe::python {
 void register_probe(pybind11::module_& m);
 // ClassifierHandle, fit_classifier, RegressionHandle, fit_regressor, named_kernels (model_bindings.cpp).
 void register_models(pybind11::module_& m);
+// draw_observations, compare_representations (compare_bindings.cpp).
+void register_compare(pybind11::module_& m);
+// run_baseline, run_experiment (evaluation_bindings.cpp).
+void register_evaluation(pybind11::module_& m);
 
 }  // namespace gpprobe::python

@@ -3,6 +3,7 @@
 // gpc_model_flags.cpp, core/cli/regression/gpr_command.cpp): the same checks, the optional type-II
 // maximum likelihood, then the fit. gpprobe.GPClassifier and gpprobe.GPRegressor (models.py) give them
 // scikit-learn's fit/predict. Registration and array bookkeeping only; the GIL is released while the core works.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -13,8 +14,12 @@
 
 #include <pybind11/stl.h>
 
+#include "gpprobe/certify/classifier_robustness.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
+#include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/kernels/kernel_expression.h"
 #include "gpprobe/kernels/kernel_parameters.h"
 #include "gpprobe/kernels/named_kernels.h"
@@ -23,6 +28,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "sensitivity.h"
 
 namespace gpprobe::python {
 
@@ -98,6 +104,194 @@ py::dict predict_classifier(const ClassifierHandle& self, const py::handle& poin
   return out;
 }
 
+// A fitted multi-class (softmax, Laplace) classifier, fitted as `gpprobe gpc --likelihood softmax` fits it
+// (core/cli/classification/multiclass_model_flags.cpp): C = `classes` kernels built from 1 or C signal
+// variances and 1 or C length-scale lists (one shared kernel when both are given once), each expanded to d;
+// with `optimize`, type-II maximum likelihood (tied when shared), then the fit warm-started from the
+// optimizer's weights. `warm_start` (n by C) is those weights, kept so that a pickled model is refitted
+// along the same Newton path to the same bits.
+struct MulticlassHandle {
+  MulticlassLaplace model;
+  std::optional<MulticlassHyperparameterFit> fit;
+  RowMatrix warm_start;  // empty when the fit started cold
+};
+
+MulticlassHandle fit_multiclass(const py::handle& inputs, const py::handle& labels, std::size_t classes,
+                                const std::vector<double>& signal_variances,
+                                const std::vector<std::vector<double>>& length_scales, bool optimize,
+                                std::size_t restarts, std::uint64_t seed, std::size_t newton_iterations,
+                                std::size_t optimizer_iterations, const py::object& start_alpha) {
+  const MatrixArgument x = matrix_argument(inputs, "training inputs");
+  const py::array_t<double> y = vector_argument(labels, "training labels");
+  const std::size_t n = std::size_t(y.shape(0)), d = x.view.cols();
+  const auto invalid = [](const std::string& message) {
+    raise_if_failed(Status(StatusCode::invalid_argument, message));
+  };
+  if (classes < 2) invalid("softmax classification needs at least 2 classes, got " + std::to_string(classes));
+  if (signal_variances.size() != 1 && signal_variances.size() != classes) {
+    invalid("signal_variance has " + std::to_string(signal_variances.size()) + " values for " +
+            std::to_string(classes) + " classes: give 1 or " + std::to_string(classes));
+  }
+  if (length_scales.size() != 1 && length_scales.size() != classes) {
+    invalid("length_scales has " + std::to_string(length_scales.size()) + " lists for " + std::to_string(classes) +
+            " classes: give 1 (shared) or " + std::to_string(classes));
+  }
+  if (newton_iterations < 1) invalid("max_iterations must be at least 1, got 0");
+  std::vector<SeArdKernel> kernels;
+  const std::size_t count = std::max(signal_variances.size(), length_scales.size());
+  for (std::size_t c = 0; c < count; ++c) {
+    const SeArdKernel k{signal_variances[signal_variances.size() == 1 ? 0 : c],
+                        length_scales[length_scales.size() == 1 ? 0 : c]};
+    const std::string which = count > 1 ? "kernel of class " + std::to_string(c) + ": " : "";
+    if (const Status s = k.check(d); !s.ok()) raise_if_failed(Status(s.code(), which + s.message()));
+    kernels.push_back(k.expanded(d));
+  }
+  RowMatrix start;
+  if (!start_alpha.is_none()) {
+    const MatrixArgument a = matrix_argument(start_alpha, "start_alpha");
+    if (a.view.rows() != n || a.view.cols() != classes) invalid("start_alpha must be n by C");
+    start.resize(Eigen::Index(n), Eigen::Index(classes));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < classes; ++c) start(Eigen::Index(i), Eigen::Index(c)) = a.view.at(i, c);
+  }
+  MulticlassHyperparameterOptions fit_options;
+  fit_options.shared = signal_variances.size() == 1 && length_scales.size() == 1;
+  fit_options.restarts = restarts;
+  fit_options.seed = seed;
+  fit_options.max_iterations = optimizer_iterations;
+  std::optional<Result<MulticlassHandle>> fitted;
+  {
+    py::gil_scoped_release unlocked;
+    fitted.emplace([&]() -> Result<MulticlassHandle> {
+      Result<MulticlassTrainingData> data = make_multiclass_training_data(x.view, y.data(), n, classes);
+      if (!data.ok()) return data.status();
+      std::optional<MulticlassHyperparameterFit> fit;
+      std::vector<SeArdKernel> chosen = kernels;
+      RowMatrix warm = start;
+      if (optimize) {
+        Result<MulticlassHyperparameterFit> optimum =
+            fit_multiclass_hyperparameters(data.value(), kernels, fit_options);
+        if (!optimum.ok()) return optimum.status();
+        fit = optimum.value();
+        chosen = fit->kernels;
+        warm = fit->alpha;
+      }
+      MulticlassOptions newton;
+      newton.max_iterations = newton_iterations;
+      if (warm.size() > 0) newton.start_a = &warm;
+      Result<MulticlassLaplace> model = MulticlassLaplace::fit(data.value(), chosen, newton);
+      if (!model.ok()) return model.status();
+      if (!std::isfinite(model.value().log_marginal_likelihood())) {
+        return Status(StatusCode::numerical_failure, "the log marginal likelihood is not finite");
+      }
+      return MulticlassHandle{std::move(model).value(), std::move(fit), std::move(warm)};
+    }());
+  }
+  raise_if_failed(fitted->status());
+  return std::move(*fitted).value();
+}
+
+py::array_t<double> matrix_copy(const RowMatrix& m) {
+  py::array_t<double> out = new_matrix(std::size_t(m.rows()), std::size_t(m.cols()));
+  if (m.size() > 0) std::copy(m.data(), m.data() + m.size(), out.mutable_data());
+  return out;
+}
+
+py::dict predict_multiclass(const MulticlassHandle& self, const py::handle& points) {
+  const MatrixArgument x = matrix_argument(points, "test inputs");
+  std::optional<Result<MulticlassPrediction>> predicted;
+  {
+    py::gil_scoped_release unlocked;
+    predicted.emplace(self.model.predict(x.view));
+  }
+  raise_if_failed(predicted->status());
+  const MulticlassPrediction& p = predicted->value();
+  const std::size_t m = p.latent.size(), C = self.model.classes();
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t c = 0; c < C; ++c)
+      if (!std::isfinite(p.probability(Eigen::Index(i), Eigen::Index(c)))) {
+        raise_if_failed(Status(StatusCode::numerical_failure, "the probability of class " + std::to_string(c) +
+                                                                  " at row " + std::to_string(i) + " is not finite"));
+      }
+  py::array_t<double> covariance({py::ssize_t(m), py::ssize_t(C), py::ssize_t(C)});
+  if (m > 0) std::copy(p.latent.covariance.begin(), p.latent.covariance.end(), covariance.mutable_data());
+  py::array_t<double> errors = new_column(m);
+  std::vector<std::string> rules(m);
+  std::size_t unconverged = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    errors.mutable_data()[i] = p.quadrature[i].error_estimate;
+    rules[i] = softmax_rule_name(p.quadrature[i].rule);
+    unconverged += !p.quadrature[i].converged;
+  }
+  py::dict out;
+  out["latent_mean"] = matrix_copy(p.latent.mean);
+  out["latent_covariance"] = covariance;
+  out["probability"] = matrix_copy(p.probability);
+  out["probability_error_estimate"] = errors;
+  out["probability_rule"] = py::module_::import("numpy").attr("array")(py::cast(rules), "U");
+  out["probability_unconverged"] = unconverged;
+  return out;
+}
+
+py::list pair(Interval i) {
+  py::list out;
+  out.append(i.lower);
+  out.append(i.upper);
+  return out;
+}
+
+py::dict extreme_fields(const ProbabilityExtreme& x) {
+  py::dict d;
+  d["lower"] = x.lower;
+  d["upper"] = x.upper;
+  d["witness"] = x.witness;
+  d["iterations"] = x.iterations;
+  d["status"] = std::string(search_status_name(x.status));
+  return d;
+}
+
+// Certified robustness at one point (classifier_robustness.h), as `gpprobe robustness --gamma`: the
+// certificate's fields under the names of the CLI's JSON (robustness_json.cpp).
+py::dict certify_classifier(const ClassifierHandle& self, const std::vector<double>& point, double gamma,
+                            const std::optional<std::vector<std::size_t>>& dims,
+                            const std::optional<std::pair<double, double>>& valid_range, double tolerance,
+                            std::size_t max_iterations, double time_limit_seconds, const std::string& search) {
+  RobustnessOptions options;
+  options.gamma = gamma;
+  if (dims) options.dims = *dims;
+  if (valid_range) options.valid_range = Interval{valid_range->first, valid_range->second};
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.time_limit_seconds = time_limit_seconds;
+  Result<RobustnessSearch> parsed = parse_search(search);
+  raise_if_failed(parsed.status());
+  options.search = parsed.value();
+  std::optional<Result<RobustnessCertificate>> certified;
+  {
+    py::gil_scoped_release unlocked;
+    certified.emplace(certify_robustness(self.gpc.common_form(), point, options));
+  }
+  raise_if_failed(certified->status());
+  const RobustnessCertificate& c = certified->value();
+  py::dict box, root, gpfgs, out;
+  box["lower"] = c.lower;
+  box["upper"] = c.upper;
+  root["mean"] = pair(c.mean);
+  root["variance"] = pair(c.variance);
+  root["probability"] = pair(c.probability);
+  gpfgs["point"] = c.gpfgs.point;
+  gpfgs["probability"] = c.gpfgs.probability;
+  out["gamma"] = gamma;
+  out["probability_at_point"] = c.probability_at_point;
+  out["box"] = box;
+  out["root"] = root;
+  out["minimum"] = extreme_fields(c.minimum);
+  out["maximum"] = extreme_fields(c.maximum);
+  out["gpfgs"] = gpfgs;
+  out["verdict_can_flip"] = std::string(verdict_flip_name(c.verdict_can_flip));
+  return out;
+}
+
 struct RegressionHandle {
   GpRegression gp;
   std::optional<HyperparameterFit> fit;
@@ -122,10 +316,19 @@ Kernel kernel_argument(const std::string& text, const std::map<std::string, doub
 RegressionHandle fit_regressor(const py::handle& inputs, const py::handle& targets, const std::string& kernel_text,
                                const std::map<std::string, double>& parameters, double noise_variance,
                                std::optional<double> mean, bool optimize, std::size_t restarts, std::uint64_t seed,
-                               const std::vector<std::string>& fixed) {
+                               const std::vector<std::string>& fixed,
+                               const std::optional<std::vector<double>>& values) {
   const MatrixArgument x = matrix_argument(inputs, "training inputs");
   const py::array_t<double> y = vector_argument(targets, "training targets");
-  const Kernel kernel = kernel_argument(kernel_text, parameters);
+  Kernel kernel = kernel_argument(kernel_text, parameters);
+  if (values) {  // every parameter in theta order, bit for bit (what a pickled model was fitted with)
+    if (values->size() != kernel.parameter_count()) {
+      raise_if_failed(Status(StatusCode::dimension_mismatch,
+                             "parameter_values has " + std::to_string(values->size()) + " values; the kernel has " +
+                                 std::to_string(kernel.parameter_count()) + " parameters"));
+    }
+    kernel = kernel.with_values(values->data());
+  }
   const double constant = mean ? *mean : std::numeric_limits<double>::quiet_NaN();
   const std::size_t n = std::size_t(y.shape(0));
   std::optional<Result<RegressionHandle>> fitted;
@@ -191,6 +394,20 @@ std::map<std::string, double> parameters_of(const Kernel& kernel) {
 void register_models(py::module_& m) {
   py::class_<ClassifierHandle>(m, "ClassifierHandle", "A fitted binary GP classifier of the core.")
       .def("predict", &predict_classifier, py::arg("points"))
+      .def("certify", &certify_classifier, py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(),
+           py::arg("valid_range") = py::none(), py::arg("tolerance") = 1e-2, py::arg("max_iterations") = 10000,
+           py::arg("time_limit_seconds") = 0.0, py::arg("search") = "both")
+      .def(
+          "explain",
+          [](const ClassifierHandle& h, const std::vector<double>& point, double gamma,
+             const std::optional<std::vector<std::size_t>>& dims,
+             const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
+             double time_limit_seconds) {
+            const GpcOutput output(h.gpc.common_form());
+            return sensitivity(output, point, gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds);
+          },
+          py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(),
+          py::arg("tolerance") = 1e-3, py::arg("max_iterations") = 1000, py::arg("time_limit_seconds") = 0.0)
       .def_property_readonly("method",
                              [](const ClassifierHandle& h) { return std::string(method_name(h.gpc.method())); })
       .def_property_readonly("likelihood",
@@ -218,10 +435,59 @@ void register_models(py::module_& m) {
         py::arg("length_scales") = std::vector<double>{1.0}, py::arg("optimize") = false, py::arg("restarts") = 0,
         py::arg("seed") = 0, py::arg("shared_length_scale") = false, py::arg("max_iterations") = 100);
 
+  py::class_<MulticlassHandle>(m, "MulticlassHandle", "A fitted multi-class (softmax) GP classifier of the core.")
+      .def("predict", &predict_multiclass, py::arg("points"))
+      .def_property_readonly("classes", [](const MulticlassHandle& h) { return h.model.classes(); })
+      .def_property_readonly("shared_kernel", [](const MulticlassHandle& h) { return h.model.shared_kernel(); })
+      .def_property_readonly("signal_variances",
+                             [](const MulticlassHandle& h) {
+                               std::vector<double> out;
+                               for (const SeArdKernel& k : h.model.kernels()) out.push_back(k.signal_variance);
+                               return out;
+                             })
+      .def_property_readonly("length_scales",
+                             [](const MulticlassHandle& h) {
+                               std::vector<std::vector<double>> out;
+                               for (const SeArdKernel& k : h.model.kernels()) out.push_back(k.length_scales);
+                               return out;
+                             })
+      .def_property_readonly("log_marginal_likelihood",
+                             [](const MulticlassHandle& h) { return h.model.log_marginal_likelihood(); })
+      .def_property_readonly("log_marginal_likelihood_gradient",
+                             [](const MulticlassHandle& h) { return h.model.gradient(); })
+      .def_property_readonly("iterations", [](const MulticlassHandle& h) { return h.model.iterations(); })
+      .def_property_readonly("training_points", [](const MulticlassHandle& h) { return h.model.size(); })
+      .def_property_readonly("warm_start",
+                             [](const MulticlassHandle& h) -> py::object {
+                               if (h.warm_start.size() == 0) return py::none();
+                               return matrix_copy(h.warm_start);
+                             })
+      .def_property_readonly("optimizer", [](const MulticlassHandle& h) -> py::object {
+        if (!h.fit) return py::none();
+        py::dict d;
+        d["iterations"] = h.fit->iterations;
+        d["evaluations"] = h.fit->evaluations;
+        d["converged"] = h.fit->converged;
+        d["start_log_marginal_likelihood"] = h.fit->start_log_marginal_likelihood;
+        d["run_values"] = h.fit->run_values;
+        return d;
+      });
+  m.def("fit_multiclass_classifier", &fit_multiclass, py::arg("inputs"), py::arg("labels"), py::arg("classes"),
+        py::arg("signal_variances") = std::vector<double>{1.0},
+        py::arg("length_scales") = std::vector<std::vector<double>>{{1.0}}, py::arg("optimize") = false,
+        py::arg("restarts") = 0, py::arg("seed") = 0, py::arg("max_iterations") = 100,
+        py::arg("optimizer_iterations") = 200, py::arg("start_alpha") = py::none());
+
   py::class_<RegressionHandle>(m, "RegressionHandle", "A fitted GP regression of the core.")
       .def("predict", &predict_regressor, py::arg("points"))
       .def_property_readonly("kernel", [](const RegressionHandle& h) { return h.gp.kernel().describe(); })
       .def_property_readonly("parameters", [](const RegressionHandle& h) { return parameters_of(h.gp.kernel()); })
+      .def_property_readonly("parameter_values",
+                             [](const RegressionHandle& h) {
+                               std::vector<double> out;
+                               for (const KernelParameter& p : h.gp.kernel().parameters()) out.push_back(p.value);
+                               return out;
+                             })
       .def_property_readonly("noise_variance", [](const RegressionHandle& h) { return h.gp.noise_variance(); })
       .def_property_readonly("mean", [](const RegressionHandle& h) { return h.gp.mean(); })
       .def_property_readonly("log_marginal_likelihood",
@@ -237,7 +503,7 @@ void register_models(py::module_& m) {
   m.def("fit_regressor", &fit_regressor, py::arg("inputs"), py::arg("targets"), py::arg("kernel") = "rbf",
         py::arg("parameters") = std::map<std::string, double>{}, py::arg("noise_variance") = kDefaultNoiseVariance,
         py::arg("mean") = py::none(), py::arg("optimize") = false, py::arg("restarts") = 0, py::arg("seed") = 0,
-        py::arg("fixed") = std::vector<std::string>{});
+        py::arg("fixed") = std::vector<std::string>{}, py::arg("parameter_values") = py::none());
   m.def("named_kernels", [] {
     std::vector<std::string> names;
     for (const NamedKernel& k : named_kernels()) names.push_back(k.name);

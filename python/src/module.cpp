@@ -12,5 +12,7 @@ PYBIND11_MODULE(_gpprobe, m) {
   gpprobe::python::register_errors(m);
   gpprobe::python::register_probe(m);
   gpprobe::python::register_models(m);
+  gpprobe::python::register_compare(m);
+  gpprobe::python::register_evaluation(m);
   m.attr("row_products_backend") = gpprobe::row_products_backend();
 }

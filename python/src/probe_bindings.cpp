@@ -10,13 +10,16 @@
 #include <pybind11/stl.h>
 
 #include "gpprobe/certify/probe_certificate.h"
+#include "gpprobe/explain/probe_output.h"
 #include "gpprobe/linalg/parallel_for.h"
+#include "gpprobe/probe/knowledge_gain.h"
 #include "gpprobe/probe/leave_one_out.h"
 #include "gpprobe/probe/probe.h"
 
 #include "arrays.h"
 #include "bindings.h"
 #include "readers/probe_file.h"
+#include "sensitivity.h"
 
 namespace gpprobe::python {
 
@@ -193,6 +196,44 @@ py::dict leave_one_out(const ProbeHandle& self, const std::string& space) {
   return out;
 }
 
+// One more observation (a row of d values), updated in place (not refitted), as the app's labelling does.
+// The GIL is held: the probe changes, so no other thread may score it meanwhile.
+void add_observation(ProbeHandle& self, const py::handle& observation, const py::handle& label) {
+  MatrixArgument x = matrix_argument(observation, "observation");
+  if (x.view.rows() != 1) {
+    raise_if_failed(Status(StatusCode::dimension_mismatch,
+                           "observation: expected one row, got " + std::to_string(x.view.rows()) + " rows"));
+  }
+  const std::vector<std::uint8_t> y = label_argument(label, "label");
+  if (y.size() != 1) {
+    raise_if_failed(
+        Status(StatusCode::dimension_mismatch, "label: expected one value, got " + std::to_string(y.size())));
+  }
+  raise_if_failed(self.probe.add_observation(x.view, y[0]));
+}
+
+void remove_observation(ProbeHandle& self, std::size_t index) {
+  if (index >= self.probe.observation_count()) {
+    raise_if_failed(Status(StatusCode::invalid_argument, "observation " + std::to_string(index) + " does not exist (" +
+                                                             std::to_string(self.probe.observation_count()) +
+                                                             " observations)"));
+  }
+  raise_if_failed(self.probe.remove_observation(index));
+}
+
+py::array_t<double> gain(const ProbeHandle& self, const py::handle& queries, const std::string& space) {
+  const MatrixArgument q = matrix_argument(queries, "queries");
+  const PosteriorSpace chosen = space_argument(space);
+  py::array_t<double> out = new_column(q.view.rows());
+  Status done;
+  {
+    py::gil_scoped_release unlocked;
+    done = knowledge_gain(self.probe, q.view, out.mutable_data(), {}, chosen);
+  }
+  raise_if_failed(done);
+  return out;
+}
+
 py::array_t<std::uint8_t> label_array(const std::vector<std::uint8_t>& labels) {
   py::array_t<std::uint8_t> out{py::ssize_t(labels.size())};
   std::copy(labels.begin(), labels.end(), out.mutable_data());
@@ -260,7 +301,23 @@ void register_probe(py::module_& m) {
       .def("certify", &certify, py::arg("queries"), py::arg("gamma"), py::arg("norm") = "inf",
            py::arg("dims") = py::none(), py::arg("tolerance") = 0.01, py::arg("max_iterations") = 10000,
            py::arg("time_limit_seconds") = 0.0)
-      .def("leave_one_out", &leave_one_out, py::arg("space") = "automatic");
+      .def("leave_one_out", &leave_one_out, py::arg("space") = "automatic")
+      .def("add_observation", &add_observation, py::arg("observation"), py::arg("label"))
+      .def("remove_observation", &remove_observation, py::arg("index"))
+      .def("knowledge_gain", &gain, py::arg("queries"), py::arg("space") = "automatic")
+      .def(
+          "explain",
+          [](const ProbeHandle& h, const std::vector<double>& point, double gamma,
+             const std::optional<std::vector<std::size_t>>& dims,
+             const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
+             double time_limit_seconds) {
+            Result<ProbeOutput> output = ProbeOutput::make(h.probe);
+            raise_if_failed(output.status());
+            return sensitivity(output.value(), point, gamma, dims, valid_range, tolerance, max_iterations,
+                               time_limit_seconds);
+          },
+          py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(),
+          py::arg("tolerance") = 1e-3, py::arg("max_iterations") = 1000, py::arg("time_limit_seconds") = 0.0);
   m.def("fit_probe", &fit, py::arg("observations"), py::arg("labels"), py::arg("epsilon") = 0.1,
         py::arg("strength") = 5.0, py::arg("space") = "automatic", py::arg("expected_queries") = 10000);
   m.def("read_probe_file", &read_probe_file, py::arg("path"));

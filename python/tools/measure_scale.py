@@ -7,16 +7,24 @@ Writes a seeded float32 .npy of rows x dimension and a probe file of `observatio
 round times, one after the other: Probe.score of the whole memory-mapped array in this process (core
 threads 1 and 2), and gpprobe.dask.score on a LocalCluster of 1 worker and of 2 workers (1 Dask thread per
 worker; core threads 1 per worker, and 2 for the one worker). Rounds interleave the configurations, so a
-busy machine slows them alike; the table gives each one's best round and the ratios of the bests. Then
-times `gpprobe probe` against the same fit + score through the module, on the same files (--cli).
+busy machine slows them alike. Each round's line gives that round's own times; the table gives each
+configuration's best round, the spread of its rounds (slowest - fastest) and the ratios of the bests.
+Then times `gpprobe probe` against the same fit + score through the module, on the same files (--cli,
+default: the repository's build/native/gpprobe, else `gpprobe` on PATH; said and skipped when neither
+exists).
+
+Every file is written to a fresh folder inside --folder, removed at the end (also after an error or
+Ctrl-C): nothing is left behind.
 """
 
 import argparse
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,14 +46,30 @@ def main() -> None:
     parser.add_argument("--observations", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--folder", default="/tmp")
-    parser.add_argument("--cli", default=str(Path(__file__).resolve().parents[2] / "build" / "native" / "gpprobe"))
+    parser.add_argument("--cli", default=None, help="the gpprobe binary (default: build/native/gpprobe, or PATH's)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    folder = Path(tempfile.mkdtemp(prefix="gpprobe_scale_", dir=args.folder))
+    try:
+        measure(args, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
+
+def find_cli(given):
+    """The gpprobe binary to compare with, or None."""
+    if given is not None:
+        return given if Path(given).exists() else None
+    built = Path(__file__).resolve().parents[2] / "build" / "native" / "gpprobe"
+    return str(built) if built.exists() else shutil.which("gpprobe")
+
+
+def measure(args, folder: Path) -> None:
     import distributed
     import gpprobe
     import gpprobe.dask as gd
 
-    folder = Path(args.folder)
     npy, probe_path = folder / "gpprobe_scale.npy", folder / "gpprobe_scale.probe.json"
     rng = np.random.default_rng(17)
     x = rng.standard_normal((args.observations, args.dimension)).astype(np.float32)
@@ -92,30 +116,39 @@ def main() -> None:
                                            dashboard_address=None, silence_logs=logging.CRITICAL)
         clusters[workers] = (cluster, distributed.Client(cluster))
         on_cluster(workers, 1)()  # each worker fits the probe and maps the file once before timing
-    best = {name: float("inf") for name in configurations}
+    walls = {name: [] for name in configurations}
     cpu = {name: float("inf") for name in configurations}
     for round_ in range(args.rounds):
         for name, run in configurations.items():
             start, own = time.perf_counter(), cpu_seconds()
             workers_cpu = run()
-            best[name] = min(best[name], time.perf_counter() - start)
+            walls[name].append(time.perf_counter() - start)
             cpu[name] = min(cpu[name], cpu_seconds() - own + workers_cpu)
-        print(f"round {round_ + 1}: " + ", ".join(f"{n}: {best[n]:.2f}s" for n in configurations), flush=True)
+        # this round's own times (not the best so far)
+        print(f"round {round_ + 1}: " + "; ".join(f"{n}: {walls[n][-1]:.2f}s" for n in configurations), flush=True)
+    best = {name: min(times) for name, times in walls.items()}
     for cluster, client in clusters.values():
         client.close()
         cluster.close()
 
     base = best["1 process, 1 core thread"]
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print("\n| configuration | wall, best round (s) | rows/s | wall vs 1 process, 1 thread | CPU (s, all processes) |")
-    print("| --- | --- | --- | --- | --- |")
+    print("\n| configuration | wall, best round (s) | spread of the rounds (s) | rows/s | wall vs 1 process, 1 thread "
+          "| CPU (s, all processes) |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for name, seconds in best.items():
-        print(f"| {name} | {seconds:.2f} | {args.rows / seconds:,.0f} | {base / seconds:.2f}x | {cpu[name]:.2f} |")
+        spread = max(walls[name]) - min(walls[name])
+        print(f"| {name} | {seconds:.2f} | {spread:.2f} | {args.rows / seconds:,.0f} | {base / seconds:.2f}x "
+              f"| {cpu[name]:.2f} |")
     print(f"\nDask 2 workers / 1 worker (1 core thread each), wall: "
           f"{best['Dask, 1 worker x 1 core thread'] / best['Dask, 2 workers x 1 core thread']:.2f}x")
 
-    if Path(args.cli).exists():
-        compare_with_cli(args.cli, args.dimension, args.rounds, folder)
+    cli = find_cli(args.cli)
+    if cli is None:
+        print(f"\nCLI comparison skipped: no gpprobe binary ({args.cli or 'build/native/gpprobe or PATH'}); "
+              "pass --cli PATH to compare with `gpprobe probe`", flush=True)
+    else:
+        compare_with_cli(cli, args.dimension, args.rounds, folder)
 
 
 def compare_with_cli(cli: str, dimension: int, rounds: int, folder: Path) -> None:

@@ -31,6 +31,7 @@ need_python dask.array python3-dask
 need_python distributed python3-distributed
 need_python zarr python3-zarr
 need_python pandas python3-pandas
+need_python sklearn python3-sklearn
 need_python pytest python3-pytest
 need_python ensurepip python3-venv
 # npm run bench's numpy comparison: numpy on OpenBLAS (threaded), which Debian's alternatives then prefer

@@ -140,7 +140,8 @@ def test_probe_file_errors_are_the_clis(tmp_path, cli):
 
 def test_models_raise_the_cores_messages():
     x = np.random.default_rng(2).standard_normal((6, 2))
-    with pytest.raises(gpprobe.Error, match=r"^training label 1 is 2; labels must be 0/1 or -1/\+1$"):
+    with pytest.raises(ValueError, match=r"^GPClassifier\(likelihood='probit'\) is binary: y holds 3 classes \(0, 1, 2\); "
+                       r'GPClassifier\(likelihood="softmax"\) fits any number of classes$'):
         gpprobe.GPClassifier().fit(x, [0, 2, 1, 0, 1, 1])
     with pytest.raises(gpprobe.Error, match="EP is available with the probit likelihood only"):
         gpprobe.GPClassifier(method="ep", likelihood="logistic").fit(x, [0, 1, 1, 0, 1, 1])
@@ -150,7 +151,7 @@ def test_models_raise_the_cores_messages():
         gpprobe.GPRegressor("rbf", parameters={"variance": 1.0}).fit(x, x[:, 0])
     with pytest.raises(gpprobe.Error, match=r"^kernel expression 'rbf\(0.5' at character 8: expected '\)'$"):
         gpprobe.GPRegressor("rbf(0.5").fit(x, x[:, 0])
-    with pytest.raises(gpprobe.Error, match=r"^test inputs have 3 columns, training inputs have 2 columns$"):
+    with pytest.raises(ValueError, match=r"^X has 3 features, but GPRegressor is expecting 2 features as input.$"):
         gpprobe.GPRegressor().fit(x, x[:, 0]).predict(np.zeros((1, 3)))
-    with pytest.raises(RuntimeError, match="not fitted yet"):
+    with pytest.raises(gpprobe.NotFittedError, match="not fitted yet"):
         gpprobe.GPRegressor().predict(x)

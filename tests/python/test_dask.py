@@ -186,3 +186,49 @@ def test_row_chunks_keep_the_cores_blocks():
     assert gd.row_chunks(1100, 128, 512) == (512, 588)
     assert gd.row_chunks(100, 768, None) == (100,)
     assert gd.row_chunks(2600, 768, 256) == (512, 512, 512, 512, 552)  # at least (d + 1)/2 = 385 rows, whole blocks
+
+
+def small_probe():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((20, 7))
+    return gpprobe.Probe(x, (x[:, 0] > 0).astype(np.uint8)), rng
+
+
+def test_an_empty_array_gives_an_empty_result():
+    import dask.array as da
+
+    probe, _ = small_probe()
+    for chunks in ((10, 7), (0, 7)):
+        empty = da.zeros((0, 7), chunks=chunks)
+        scores = gd.score(probe, empty).compute(scheduler="synchronous")
+        assert scores.shape == (0, len(gpprobe.MEASURES)) and scores.dtype == np.float64
+        records = gd.certify(probe, empty, 0.1).compute(scheduler="synchronous")
+        assert records.shape == (0,) and records.dtype == gd.CERTIFY_DTYPE
+        assert len(gd.score(probe, empty, frame=True).compute(scheduler="synchronous")) == 0
+
+
+def test_unknown_chunk_sizes_are_refused_with_a_message():
+    import dask.array as da
+
+    probe, rng = small_probe()
+    q = da.from_array(rng.standard_normal((3000, 7)), chunks=(1000, 7))
+    filtered = q[q[:, 0] > 0]
+    with pytest.raises(gpprobe.Error, match=r"chunk sizes are unknown .*call queries.compute_chunk_sizes\(\) first"):
+        gd.score(probe, filtered)
+    known = filtered.compute_chunk_sizes()
+    expected = probe.score(known.compute())
+    scores = gd.score(probe, known).compute(scheduler="synchronous")
+    np.testing.assert_allclose(scores[:, 0], expected["judged_probability"], rtol=0, atol=1e-12)
+
+
+def test_blocks_with_more_rows_than_declared_are_refused():
+    import dask.array as da
+
+    probe, rng = small_probe()
+    q = da.from_array(rng.standard_normal((3000, 7)), chunks=(3000, 7))
+    liar = q.map_blocks(lambda b: np.vstack([b, b[:3]]), chunks=((3000,), (7,)))
+    with pytest.raises(gpprobe.Error, match=r"rows 0 to 2999 of the queries: the block holds 3003 x 7 values but the "
+                                            r"dask array declares 3000 x 7"):
+        gd.score(probe, liar).compute(scheduler="synchronous")
+    with pytest.raises(gpprobe.Error, match="the block holds 3003 x 7 values"):
+        gd.certify(probe, liar, 0.1).compute(scheduler="synchronous")

@@ -33,12 +33,18 @@ def test_the_stubs_name_what_the_extension_registers():
     names, members = stub_names(ast.parse((ROOT / "python" / "gpprobe" / "_gpprobe.pyi").read_text()))
     registered = {n for n in dir(_gpprobe) if not n.startswith("_")}
     assert names - {"MatrixLike"} == registered
-    for cls in ("ProbeHandle", "ClassifierHandle", "RegressionHandle"):
+    for cls in ("ProbeHandle", "ClassifierHandle", "MulticlassHandle", "RegressionHandle"):
         defined = {n for n in dir(getattr(_gpprobe, cls)) if not n.startswith("_")}
         assert members[cls] == defined, cls
 
 
+def source_tree(folder):
+    """Every path under `folder` (what a read-only checkout would refuse to have written into it)."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
 def test_pip_installs_the_module_in_a_fresh_virtual_environment(tmp_path):
+    before = source_tree(ROOT / "python")
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -46,6 +52,8 @@ def test_pip_installs_the_module_in_a_fresh_virtual_environment(tmp_path):
     env["GPPROBE_CMAKE_BUILD_DIR"] = str(BUILD)
     subprocess.run([str(python), "-m", "pip", "install", "--no-build-isolation", "--no-deps", "--no-index", "-q",
                     str(ROOT / "python")], check=True, env=env, cwd=tmp_path)
+    # nothing written into the source tree (no build/, no gpprobe.egg-info/): a read-only checkout installs
+    assert source_tree(ROOT / "python") == before
     fixture = REFERENCE / "probe_file" / "random_o40_d16.float64.probe.json"
     script = (
         "import sys, numpy as np, gpprobe\n"

@@ -303,3 +303,81 @@ def test_save_writes_the_bytes_the_apps_export_writes(tmp_path, dtype, epsilon, 
     subprocess.run([node, str(script)], check=True, capture_output=True, text=True)
     app = (tmp_path / "app.probe.json").read_bytes()
     assert probe.file_bytes(observation_rows=rows, data=provenance) == app
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_short_pass_scores_the_same_bits_after_a_long_one(cli, tmp_path, dtype):
+    # Weight space keeps the triangular factor of S that a long pass (at least D/2 queries) made; a later
+    # one-row pass used it too, and its latent variance moved by an ulp. Each pass now takes the path its
+    # own length chooses: the one-row scores equal a fresh process's (the CLI's, printed to 17 digits).
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((40, 8)).astype(dtype)
+    y = (rng.uniform(size=40) < 0.5).astype(np.uint8)
+    probe = gpprobe.Probe(x, y)
+    assert probe.space == "weight"
+    queries = rng.standard_normal((3000, 8)).astype(dtype)
+    one = queries[:1].copy()
+    before = probe.score(one)
+    probe.score(queries)
+    after = probe.score(one)
+    np.save(tmp_path / "o.npy", x)
+    np.save(tmp_path / "l.npy", y)
+    np.save(tmp_path / "q.npy", one)
+    _, columns = read_csv(cli("probe", "--observations", tmp_path / "o.npy", "--labels", tmp_path / "l.npy",
+                              "--queries", tmp_path / "q.npy").stdout)
+    for measure in MEASURES:
+        assert np.array_equal(before[measure], after[measure]), measure
+        assert np.array_equal(after[measure], columns[measure]), measure
+
+
+@pytest.mark.parametrize("space", ["function", "weight"])
+def test_observations_added_and_removed_in_place_score_as_the_cli_fits_them(cli, tmp_path, space):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((30, 6))
+    y = (x[:, 0] > 0).astype(np.uint8)
+    q = rng.standard_normal((50, 6))
+    probe = gpprobe.Probe(x[:20], y[:20], space=space)
+    for i in range(20, 30):
+        probe.add_observation(x[i], y[i])
+    probe.remove_observation(3)
+    keep = np.delete(np.arange(30), 3)
+    assert probe.observation_count == 29 and np.array_equal(probe.observations, x[keep])
+    assert probe.labels.tolist() == y[keep].tolist()
+    np.save(tmp_path / "o.npy", x[keep])
+    np.save(tmp_path / "l.npy", y[keep])
+    np.save(tmp_path / "q.npy", q)
+    _, columns = read_csv(cli("probe", "--observations", tmp_path / "o.npy", "--labels", tmp_path / "l.npy",
+                              "--queries", tmp_path / "q.npy", "--space", space).stdout)
+    scores = probe.score(q)
+    for measure in MEASURES:  # rank-one updates against a fresh fit: rounding, relative 1e-16 x condition
+        assert_close(scores[measure], columns[measure], 1e-10, f"{space} {measure}")
+    probe.save(tmp_path / "p.probe.json")  # the file holds the observations now in the probe
+    _, saved = read_csv(cli("probe", "--probe", tmp_path / "p.probe.json", "--queries", tmp_path / "q.npy",
+                            "--space", space).stdout)
+    for measure in MEASURES:
+        assert np.array_equal(saved[measure], columns[measure]), measure
+    with pytest.raises(gpprobe.Error, match=r"observation 29 does not exist \(29 observations\)"):
+        probe.remove_observation(29)
+    with pytest.raises(gpprobe.Error, match="labels must be 0 or 1"):
+        probe.add_observation(x[0], 2)
+    assert probe.observation_count == 29
+
+
+@pytest.mark.parametrize("space", ["function", "weight"])
+def test_knowledge_gain_is_the_expected_drop_of_the_variance_from_refits(space):
+    # gain = [sigma^2 - p sigma'^2(1) - (1 - p) sigma'^2(0)] / 2v, with sigma'^2(y) the latent variance at the
+    # query of a probe fitted afresh with that query added under label y (variances do not depend on targets).
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((25, 5))
+    y = (x[:, 1] > 0).astype(np.uint8)
+    q = rng.standard_normal((6, 5)) * np.array([[1], [1], [1], [1], [5], [0.1]])
+    probe = gpprobe.Probe(x, y, space=space)
+    gain = probe.knowledge_gain(q)
+    s = probe.score(q)
+    for i in range(len(q)):
+        after = [gpprobe.Probe(np.vstack([x, q[i]]), np.append(y, label), space=space).score(q[i:i + 1])
+                 ["latent_variance"][0] for label in (0, 1)]
+        p = s["judged_probability"][i]
+        expected = (s["latent_variance"][i] - p * after[1] - (1 - p) * after[0]) / (2 * probe.prior_variance)
+        assert abs(gain[i] - expected) <= 1e-12, i
+    assert np.all((gain >= 0) & (gain < 1))

@@ -99,8 +99,8 @@ void FunctionSpacePosterior::refresh() {
   }
 }
 
-void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
-                                     double* variance) const {
+void FunctionSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, std::size_t,
+                                     double* mean, double* variance) const {
   const std::size_t O = std::size_t(psi.rows());
   const std::size_t D = std::size_t(psi.cols());
   const double v = prior_.variance;  // k(q, q) = v exactly, for f_alpha and f_beta

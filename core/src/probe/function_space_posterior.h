@@ -25,7 +25,8 @@ class FunctionSpacePosterior final : public LatentPosterior {
   Status fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) override;
   Status add(const RowMatrix& psi, const double* psi_new, std::uint8_t label) override;
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
-  void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean, double* variance) const override;
+  void predict(const RowMatrix& psi, const double* P, std::size_t count, std::size_t pass, double* mean,
+               double* variance) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
   ObservationInfluence influence(const RowMatrix& psi, const double* x, std::uint8_t label) const override;
   double condition() const override { return condition_; }

@@ -33,14 +33,16 @@ class LatentPosterior {
   virtual Status add(const RowMatrix& psi, const double* psi_new, std::uint8_t label) = 0;
   virtual Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) = 0;
 
-  // Latent mean and variance of f at `count` queries with features P (count by D). `psi` is the data.
-  virtual void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+  // Latent mean and variance of f at `count` queries with features P (count by D). `psi` is the data;
+  // `pass` is the number of queries of the scoring pass these belong to (what prepare() was told). The
+  // numbers depend only on the posterior, the queries and `pass`, never on earlier passes.
+  virtual void predict(const RowMatrix& psi, const double* P, std::size_t count, std::size_t pass, double* mean,
                        double* variance) const = 0;
   // As predict(), for queries that arrived as float32, with float32 products where the form has them and
   // they are accurate (ProbeOptions::float32_products); otherwise predict() itself.
-  virtual void predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+  virtual void predict_float32(const RowMatrix& psi, const double* P, std::size_t count, std::size_t pass, double* mean,
                                double* variance) const {
-    predict(psi, P, count, mean, variance);
+    predict(psi, P, count, pass, mean, variance);
   }
   // Told before predict() runs over `queries` queries in all (in blocks): a form may precompute what
   // pays off only over many queries (weight space: the triangular factor of S). Safe to call from

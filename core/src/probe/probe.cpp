@@ -103,8 +103,8 @@ Status Probe::score(const MatrixView& queries, const ProbeScoreColumns& out, con
       std::fill(variance.begin(), variance.end(), prior_variance);
     } else {
       kernel.features(queries, first, count, P.data());
-      if (float32) posterior_->predict_float32(psi_, P.data(), count, mean.data(), variance.data());
-      else posterior_->predict(psi_, P.data(), count, mean.data(), variance.data());
+      if (float32) posterior_->predict_float32(psi_, P.data(), count, n, mean.data(), variance.data());
+      else posterior_->predict(psi_, P.data(), count, n, mean.data(), variance.data());
     }
     for (std::size_t i = 0; i < count; ++i) {
       GPPROBE_RETURN_IF_ERROR(check_latent(first + i, mean[i], variance[i], prior_variance, condition()));

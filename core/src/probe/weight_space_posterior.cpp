@@ -218,7 +218,7 @@ void WeightSpacePosterior::prepare(std::size_t queries) const {
   // D^3/3 to factor against D^2/2 saved per query, and the factor serves every later pass until S
   // changes (kept scores score in blocks of 512): from D/2 queries on. Single drift checks never factor.
   const std::size_t D = std::size_t(S_.rows());
-  if (D == 0 || 2 * queries < D || std::atomic_load(&variance_factor_)) return;
+  if (D == 0 || !long_pass(queries) || std::atomic_load(&variance_factor_)) return;
   // S = T'T with T lower is the Cholesky factor of S with its rows and columns reversed (J S J = L L'
   // gives T = J L' J): T_ij = L_(D-1-j)(D-1-i).
   // The copies below run in bands of 64 rows on the pool, the transposing one in 64 by 64 tiles.
@@ -254,13 +254,13 @@ void WeightSpacePosterior::prepare(std::size_t queries) const {
   std::atomic_store(&variance_factor_, std::shared_ptr<const VarianceFactor>(std::move(factor)));
 }
 
-void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
-                                   double* variance) const {
+void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::size_t count, std::size_t pass,
+                                   double* mean, double* variance) const {
   const std::size_t D = std::size_t(psi.cols());
   multiply_vector(P, count, D, u_.data(), mean);
   thread_local std::vector<double> PS;  // per-thread scratch (probe.cpp, score)
   PS.resize(count * D);
-  if (const std::shared_ptr<const VarianceFactor> factor = std::atomic_load(&variance_factor_)) {
+  if (const std::shared_ptr<const VarianceFactor> factor = factored(pass)) {
     multiply_lower_transposed(P, count, factor->T.data(), D, PS.data());  // rows (T psi)'
     rowwise_dot(PS.data(), PS.data(), count, D, variance);
     return;
@@ -269,10 +269,10 @@ void WeightSpacePosterior::predict(const RowMatrix& psi, const double* P, std::s
   rowwise_dot(P, PS.data(), count, D, variance);
 }
 
-void WeightSpacePosterior::predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
-                                           double* variance) const {
-  const std::shared_ptr<const VarianceFactor> factor = std::atomic_load(&variance_factor_);
-  if (!factor) return predict(psi, P, count, mean, variance);
+void WeightSpacePosterior::predict_float32(const RowMatrix& psi, const double* P, std::size_t count, std::size_t pass,
+                                           double* mean, double* variance) const {
+  const std::shared_ptr<const VarianceFactor> factor = factored(pass);
+  if (!factor) return predict(psi, P, count, pass, mean, variance);
   const std::size_t D = std::size_t(psi.cols());
   multiply_vector(P, count, D, u_.data(), mean);
   // Rows (psi - m)' rounded to float, and q for each.

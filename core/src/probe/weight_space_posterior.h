@@ -42,8 +42,9 @@ class WeightSpacePosterior final : public LatentPosterior {
   Status fit(const RowMatrix& psi, const std::vector<std::uint8_t>& labels) override;
   Status add(const RowMatrix& psi, const double* psi_new, std::uint8_t label) override;
   Status remove(const RowMatrix& psi, const std::vector<std::uint8_t>& labels, Eigen::Index i) override;
-  void predict(const RowMatrix& psi, const double* P, std::size_t count, double* mean, double* variance) const override;
-  void predict_float32(const RowMatrix& psi, const double* P, std::size_t count, double* mean,
+  void predict(const RowMatrix& psi, const double* P, std::size_t count, std::size_t pass, double* mean,
+               double* variance) const override;
+  void predict_float32(const RowMatrix& psi, const double* P, std::size_t count, std::size_t pass, double* mean,
                        double* variance) const override;
   void prepare(std::size_t queries) const override;
   LatentWeights weights(const RowMatrix& psi) const override;
@@ -67,6 +68,8 @@ class WeightSpacePosterior final : public LatentPosterior {
   RowMatrix S_;                              // D by D, symmetric
   // T with S = T'T (D by D, lower), also rounded to float, and S's diagonal; or null until prepare()
   // makes it; shared by clones, replaced atomically (std::atomic_load/store), reset by every change of S.
+  // Only passes long enough to have made it use it (factored()): a short pass uses S whether or not an
+  // earlier long pass left T behind, so a query's numbers never depend on what was scored before.
   struct VarianceFactor {
     RowMatrix T;
     std::vector<float> T32;
@@ -74,6 +77,12 @@ class WeightSpacePosterior final : public LatentPosterior {
     Eigen::VectorXd centre, centre_image;  // m and T m
   };
   mutable std::shared_ptr<const VarianceFactor> variance_factor_;
+  // Whether a pass of `queries` queries is long enough for T (prepare() makes it for such passes).
+  bool long_pass(std::size_t queries) const { return 2 * queries >= std::size_t(S_.rows()); }
+  // T for a pass of `queries` queries: null for a short pass (S serves it), or when factoring failed.
+  std::shared_ptr<const VarianceFactor> factored(std::size_t queries) const {
+    return long_pass(queries) ? std::atomic_load(&variance_factor_) : nullptr;
+  }
   double condition_ = 1.0;
   double observations_ = 0.0;  // O, for the mean feature vector m = (s_positive + s_negative) / O
 };

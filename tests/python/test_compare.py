@@ -1,0 +1,115 @@
+"""gpprobe.compare and gpprobe.draw against `gpprobe compare` and `gpprobe draw` on the same files: every
+column of the table (numbers to 1e-12: the CLI prints 17 significant digits; text and counts exactly),
+the JSON line's basis, best and sentence, and the drawn rows."""
+
+import json
+
+import numpy as np
+import pytest
+
+import gpprobe
+from conftest import read_csv
+
+
+def layers(seed=0, n=90):
+    """Three embeddings of the same n rows: the concept strong, weak and absent."""
+    rng = np.random.default_rng(seed)
+    y = (rng.uniform(size=n) < 0.4).astype(np.uint8)
+    direction = 2.0 * y[:, None] - 1.0
+    strong = rng.standard_normal((n, 6)) + 1.5 * direction
+    weak = rng.standard_normal((n, 4)) + 0.4 * direction
+    absent = rng.standard_normal((n, 5)).astype(np.float32)
+    return [strong, weak, absent], y
+
+
+def cli_table(text):
+    header, columns = read_csv(text)
+    return header, columns
+
+
+def assert_table_equals_cli(table, header, columns):
+    assert list(table.columns) == header == list(gpprobe.COMPARE_COLUMNS)
+    for name in header:
+        ours = table[name].to_numpy()
+        theirs = columns[name]
+        if theirs.dtype.kind == "f":
+            ours = ours.astype(np.float64)
+            assert np.array_equal(np.isnan(ours), np.isnan(theirs)), name
+            np.testing.assert_allclose(ours[~np.isnan(ours)], theirs[~np.isnan(theirs)], rtol=0, atol=1e-12,
+                                       err_msg=name)
+        else:
+            # the CLI's empty cells read as "" (text) here; every cell of a text column compares as text
+            assert [str(v) if not (isinstance(v, float) and np.isnan(v)) else "" for v in ours] == list(theirs), name
+
+
+def test_compare_equals_the_cli(cli, tmp_path):
+    embeddings, y = layers()
+    files = []
+    for k, e in enumerate(embeddings):
+        files.append(tmp_path / f"layer_{k}.npy")
+        np.save(files[-1], e)
+    ood = [np.random.default_rng(9 + k).standard_normal((12, e.shape[1])) * 3 for k, e in enumerate(embeddings)]
+    ood_files = []
+    for k, o in enumerate(ood):
+        ood_files.append(tmp_path / f"ood_{k}.npy")
+        np.save(ood_files[-1], o)
+    np.save(tmp_path / "labels.npy", y)
+    out = cli("compare", "--embeddings", *files, "--labels", tmp_path / "labels.npy", "--per-class", "6", "--seed",
+              "4", "--ood", *ood_files, "--epsilon", "0.2", "--strength", "3")
+    header, columns = cli_table(out.stdout)
+    summary = json.loads(out.stderr.strip())
+    result = gpprobe.compare(embeddings, y, per_class=6, seed=4, names=[str(f) for f in files], ood=ood, epsilon=0.2,
+                             strength=3.0, concept=str(tmp_path / "labels.npy"))
+    assert_table_equals_cli(result.table, header, columns)
+    assert result.sentence == summary["sentence"]
+    (c,) = result.concepts
+    for key in ("concept", "basis", "basis_rows", "best", "episteme_threshold", "sentence"):
+        assert c[key] == summary[key], key
+    assert c["best"] == str(files[0]) and result.table["separates"].tolist()[0] == "yes"
+    # the rows drawn are `gpprobe draw`'s, and giving them as observations is the same comparison
+    drawn = read_csv(cli("draw", "--labels", tmp_path / "labels.npy", "--per-class", "6", "--seed", "4").stdout)[1]
+    assert c["observation_rows"].tolist() == drawn["row"].astype(int).tolist()
+    again = gpprobe.compare(embeddings, y, names=[str(f) for f in files], ood=ood, epsilon=0.2, strength=3.0,
+                            observations=drawn["row"].astype(int), concept=str(tmp_path / "labels.npy"))
+    assert again.sentence == result.sentence
+
+
+def test_compare_with_unlabelled_rows_and_several_concepts_equals_the_cli(cli, tmp_path):
+    embeddings, y = layers(seed=5, n=70)
+    z = (np.arange(70) % 3 == 0).astype(float)
+    y_text = [("" if i % 7 == 3 else str(int(v))) for i, v in enumerate(y)]
+    with open(tmp_path / "meta.csv", "w") as f:
+        f.write("seen,third\n")
+        for a, b in zip(y_text, z):
+            f.write(f"{a},{int(b)}\n")
+    files = []
+    for k, e in enumerate(embeddings):
+        files.append(tmp_path / f"e{k}.npy")
+        np.save(files[-1], e)
+    out = cli("compare", "--embeddings", *files, "--labels", tmp_path / "meta.csv", "--concepts", "seen", "third")
+    header, columns = cli_table(out.stdout)
+    lines = [json.loads(line) for line in out.stderr.strip().splitlines()]
+    seen = np.array([np.nan if t == "" else float(t) for t in y_text])
+    result = gpprobe.compare({str(f): e for f, e in zip(files, embeddings)}, {"seen": seen, "third": z})
+    assert_table_equals_cli(result.table, header, columns)
+    assert [c["sentence"] for c in result.concepts] == [line["sentence"] for line in lines]
+    assert result.sentence == "\n".join(line["sentence"] for line in lines)
+    assert int(result.table["heldout_rows"][0]) == 70 - 10 - 16  # unlabelled rows are neither observations nor held out
+
+
+@pytest.mark.parametrize("per_class, seed", [(3, 0), (5, 7), (100, 2)])
+def test_draw_equals_the_cli(cli, tmp_path, per_class, seed):
+    y = (np.random.default_rng(seed).uniform(size=41) < 0.3).astype(np.uint8)
+    np.save(tmp_path / "l.npy", y)
+    rows = read_csv(cli("draw", "--labels", tmp_path / "l.npy", "--per-class", per_class, "--seed", seed).stdout)[1]
+    assert gpprobe.draw(y, per_class, seed=seed).tolist() == rows["row"].astype(int).tolist()
+
+
+def test_compare_and_draw_refuse_bad_input():
+    embeddings, y = layers(n=30)
+    with pytest.raises(gpprobe.Error, match=r"labels of concept row 2 is 2.0; labels must be 0, 1 or NaN"):
+        gpprobe.compare(embeddings, np.where(np.arange(30) == 2, 2, y))
+    with pytest.raises(ValueError, match="names has 1 names for 3 embeddings"):
+        gpprobe.compare(embeddings, y, names=["a"])
+    with pytest.raises(ValueError, match="per_class must be a whole number >= 0, got -1"):
+        gpprobe.draw(y, -1)
