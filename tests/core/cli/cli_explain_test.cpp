@@ -212,8 +212,9 @@ TEST(CliExplain, PixelsConstantInTrainingAreMarkedAndLeftOutOfTheRanking) {
   for (std::size_t r = 0; r < ranks.size(); ++r) EXPECT_EQ(ranks[r], r + 1);
   EXPECT_NE(run.err.find("\"constant_in_training\":[0,23,24,31,32,39,40,47,48,56]"), std::string::npos) << run.err;
 
-  // With --include-constant they are ranked too, with the same numbers; the blank pixels, all moved
-  // from 0 into [0, 0.25] alone, then take ranks 2 to 11, tied.
+  // With --include-constant they are ranked too, with the same numbers: the blank pixels, each moved from 0
+  // into [0, 0.25] alone, are tied, p (0.84 at the point) falling towards 1/2 whichever one moves, and take
+  // ranks 3 to 12 (today's main ranked them so), behind pixels 38 and 42 only.
   const CliRun all = run_cli(flags + " --include-constant");
   ASSERT_EQ(all.exit_code, 0) << all.err;
   const testing::ExplainCsv with = testing::parse_explain_csv(all.out);
@@ -229,8 +230,8 @@ TEST(CliExplain, PixelsConstantInTrainingAreMarkedAndLeftOutOfTheRanking) {
     }
   }
   std::sort(constant_ranks.begin(), constant_ranks.end());
-  EXPECT_EQ(constant_ranks, (std::vector<std::size_t>{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
-  EXPECT_GT(with.rows[constant[0]][2], 0.05);
+  EXPECT_EQ(constant_ranks, (std::vector<std::size_t>{3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+  EXPECT_LT(with.rows[constant[0]][2], -0.1);
 }
 
 TEST(CliExplain, HelpExplainsTheMetric) {

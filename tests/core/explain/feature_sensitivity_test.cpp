@@ -302,8 +302,9 @@ TEST(FeatureSensitivity, ConstantFeaturesAreThoseWhoseSpreadIsWithinTheTolerance
 
 TEST(FeatureSensitivity, AFeatureConstantInTrainingIsMarkedAndNotRankedUnlessAsked) {
   // Labels follow feature 0; feature 1 is noise; feature 2 is 0 in every training point, as a border
-  // pixel. Moving feature 2 from 0 into [0, 1] moves the point away from all the data, so p drifts to 1/2
-  // and |Delta_2| is large: distance from the data, not evidence.
+  // pixel. Moving feature 2 from 0 into [0, 0.5] (the valid range [0, 1] clips T- to the point, as for a
+  // blank pixel) moves the point away from all the data, so p drifts to 1/2 and |Delta_2| is large:
+  // distance from the data, not evidence. (Unclipped, T- and T+ would mirror each other and Delta_2 = 0.)
   const std::size_t n = 40;
   RowMatrix X{Eigen::Index(n), 3};
   std::vector<double> y(n);
@@ -318,7 +319,7 @@ TEST(FeatureSensitivity, AFeatureConstantInTrainingIsMarkedAndNotRankedUnlessAsk
   ASSERT_NE(output.training_inputs(), nullptr);
   SensitivityOptions options;
   options.gamma = 0.5;
-  options.valid_range = Interval{-1.0, 1.0};
+  options.valid_range = Interval{0.0, 1.0};
   const std::vector<double> point = {0.6, 0.1, 0.0};
   Result<LocalSensitivity> local = feature_sensitivity(output, point, options);
   ASSERT_TRUE(local.ok()) << local.status().message();
@@ -326,11 +327,13 @@ TEST(FeatureSensitivity, AFeatureConstantInTrainingIsMarkedAndNotRankedUnlessAsk
   EXPECT_FALSE(f[0].constant_in_training);
   EXPECT_FALSE(f[1].constant_in_training);
   EXPECT_TRUE(f[2].constant_in_training);
-  // The artefact: Delta_2 is far from 0 (T+ and T- both leave the data; p falls towards 1/2 on both sides,
-  // yet the point sits at the data's value) and its |Delta| would rank it above the noise feature.
+  // The artefact: p (> 1/2 here) falls towards 1/2 as feature 2 leaves 0, so Delta_2 < 0, certified.
+  EXPECT_GT(local.value().value, 0.5);
+  EXPECT_LT(f[2].delta_upper, 0.0);
   EXPECT_GT(std::abs(f[2].delta), 10.0 * std::abs(f[1].delta));
   EXPECT_EQ(rank_features(local.value()), (std::vector<std::size_t>{0, 1}));
-  EXPECT_EQ(rank_features(local.value(), true), (std::vector<std::size_t>{0, 2, 1}));
+  // Asked to include it, it even ranks first, above the feature the labels follow.
+  EXPECT_EQ(rank_features(local.value(), true), (std::vector<std::size_t>{2, 0, 1}));
   // The global result carries the same flags.
   Result<GlobalSensitivity> global = global_sensitivity(output, MatrixView(point.data(), 1, 3), options);
   ASSERT_TRUE(global.ok());
