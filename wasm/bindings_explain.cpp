@@ -1,6 +1,7 @@
 // Embind registration of the explanations (explain_values.h): settings in, Delta intervals and LIME's
 // coefficients out, for the handles' explain methods. Conventions of binding_support.h; no mathematics.
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,9 @@ ExplainValue explain_output(const BoundedOutput& output, const val& points, cons
   v.meanDeltaLower = copy_out(g.delta_lower);
   v.meanDelta = copy_out(g.delta);
   v.meanDeltaUpper = copy_out(g.delta_upper);
+  std::vector<std::uint8_t> constant(k);
+  for (std::size_t a = 0; a < k; ++a) constant[a] = g.constant_in_training[a] ? 1 : 0;
+  v.constantInTraining = copy_out(constant);
   v.lime = copy_out(coefficients);
   v.limeIntercept = copy_out(intercepts);
   v.limeScore = copy_out(scores);
@@ -133,6 +137,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_explain) {
         .field("meanDeltaLower", &ExplainValue::meanDeltaLower)
         .field("meanDelta", &ExplainValue::meanDelta)
         .field("meanDeltaUpper", &ExplainValue::meanDeltaUpper)
+        .field("constantInTraining", &ExplainValue::constantInTraining)
         .field("lime", &ExplainValue::lime)
         .field("limeIntercept", &ExplainValue::limeIntercept)
         .field("limeScore", &ExplainValue::limeScore)

@@ -25,15 +25,18 @@ struct ExplainSettings {
 
 // For m points and k features (row-major m by k where noted): the output at each point, each point's
 // Delta interval and value, their means over the points (the global metric, eq. 26), and LIME's
-// coefficients, intercepts and weighted R^2 per point (empty with limeSamples 0).
+// coefficients, intercepts and weighted R^2 per point (empty with limeSamples 0); per feature, whether it
+// is constant in the model's training inputs (feature_sensitivity.h constant_features: the probe's
+// observations, the classifiers' training points), such features' Delta measuring distance from the data.
 struct ExplainValue : BindingStatus {
   val features = val::null();                                                               // k
   double points = 0;                                                                        // m
   val values = val::null();                                                                 // m
   val deltaLower = val::null(), delta = val::null(), deltaUpper = val::null();              // m by k
   val meanDeltaLower = val::null(), meanDelta = val::null(), meanDeltaUpper = val::null();  // k
-  val lime = val::null();                                                                   // m by k
-  val limeIntercept = val::null(), limeScore = val::null();                                 // m
+  val constantInTraining = val::null();  // k (Uint8Array, 1: constant in the model's training inputs)
+  val lime = val::null();                // m by k
+  val limeIntercept = val::null(), limeScore = val::null();  // m
   double limeKernelWidth = 0;
   double unconverged = 0;  // searches that stopped at a limit
 };

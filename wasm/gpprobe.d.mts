@@ -993,6 +993,8 @@ export interface ExplainValue extends BindingStatus {
   meanDeltaLower: Float64Array;
   meanDelta: Float64Array;
   meanDeltaUpper: Float64Array;
+  /** k: 1 where the feature is constant in the model's training inputs (spread <= 1e-6 of its scale), else 0. */
+  constantInTraining: Uint8Array;
   /** m by k: LIME's coefficients (empty without LIME). */
   lime: Float64Array;
   /** m each. */

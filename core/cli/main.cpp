@@ -48,7 +48,8 @@ const CommandUsage kCommandUsage[] = {
     {"gpr",
      "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
      "          linear|cosine] [--PARAMETER V ...] [--noise-variance N] [--optimize] [--restarts R]\n"
-     "          [--seed S] [--rho R] [--theta T] [--out FILE]\n"
+     "          [--seed S] [--signal-variance-prior P] [--length-scale-prior P] [--rho R] [--theta T]\n"
+     "          [--out FILE]\n"
      "          exact GP regression (kernel = constant(value) * base, mean = average of y). Each kernel\n"
      "          parameter is set by its name with '.' and '_' as '-': --constant-value, --rbf-length-scale,\n"
      "          --periodic-length-scale, --periodic-period, --linear-offset, --matern32-length-scale, ...\n"
@@ -56,7 +57,8 @@ const CommandUsage kCommandUsage[] = {
      "          test point: mean, latent_variance, observation_variance, knowledge (+ status normal/anomaly/\n"
      "          unknown when the test file has y: unknown if knowledge < rho (0.5), anomaly if\n"
      "          |y - mean| > theta (3) sqrt(observation_variance)). Fitted hyperparameters and the log\n"
-     "          marginal likelihood go to stderr as one JSON line.\n"},
+     "          marginal likelihood go to stderr as one JSON line. The priors (as gpc's, with --optimize)\n"
+     "          go on log constant.value and every log length-scale (MAP).\n"},
     {"baseline",
      "  baseline --method lp|svm|lpe|msp|maha|knn --observations FILE --labels FILE --queries FILE\n"
      "          [--k K] [--seed N] [--members M] [--out FILE]\n"
@@ -87,6 +89,9 @@ const CommandUsage kCommandUsage[] = {
      "          probability (p(y = +1)); stderr: one JSON line with the hyperparameters, the log marginal\n"
      "          likelihood and its gradient in [log S, log L1..Ld], iterations and converged.\n"
      "          --shared-length-scale learns one L for every column (isotropic) instead of one each.\n"
+     "          --signal-variance-prior P, --length-scale-prior P (with --optimize, also for softmax and\n"
+     "          gpr): MAP with a prior on log S / each log L: none, lognormal:MU,SIGMA or\n"
+     "          student-t:MU,SIGMA,NU; the JSON line adds the priors and log_prior.\n"
      "  gpc     --likelihood softmax --train FILE --test FILE [--signal-variance S | S0,...,S(C-1)]\n"
      "          [--length-scales L1,...,Ld | --length-scales-per-class \"L...;L...;...\"]\n"
      "          [--optimize [--restarts R] [--seed N]] [--out FILE]\n"
@@ -126,11 +131,13 @@ const CommandUsage kCommandUsage[] = {
     {"explain",
      "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
      "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
-     "          [--seed S] [--tolerance E (0.001)] [--out FILE]\n"
+     "          [--seed S] [--tolerance E (0.001)] [--include-constant] [--out FILE]\n"
      "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (with\n"
      "          --likelihood softmax [--class c]: class c's probability; or the probe's judged probability) at\n"
      "          the point as an interval, beside LIME's coefficient. CSV\n"
-     "          feature,delta_lower,delta,delta_upper,lime.\n"},
+     "          feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training: features constant in\n"
+     "          training are marked and not ranked (moving them moves the point away from all the data:\n"
+     "          distance from the data, not evidence) unless --include-constant.\n"},
     {"paper-robustness",
      "  paper-robustness --figure 3|4|5|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
      "          the robustness paper's experiments (safety vs GPFGS, delta-robustness vs training\n"

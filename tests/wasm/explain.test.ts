@@ -7,6 +7,7 @@
 //    are the local ones' means;
 //  - a 64-pixel digit (digits38.csv, binary 3 vs 8, n = 300) is explained in one call, its time printed
 //    (the aim is 2 s; the machine running the tests may be loaded);
+//  - the pixels constant in its training images (found here from the CSV) are flagged and not ranked;
 //  - the CSV export's header and rows; bad inputs named.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import {
   EXPLAIN_CSV_HEADER,
   explainProbe,
   explanationCsv,
+  rankFeatures,
   type ClassificationEngine,
   type Explanation,
   type GpClassifier,
@@ -81,7 +83,7 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
-/** `gpprobe explain`'s CSV rows: [feature, lower, delta, upper, lime]. */
+/** `gpprobe explain`'s CSV rows: [feature, lower, delta, upper, lime, rank (0: none), constant (1: yes)]. */
 function native(args: string[]): number[][] {
   const out = execFileSync('build/native/gpprobe', ['explain', ...args], {
     encoding: 'utf8',
@@ -89,7 +91,7 @@ function native(args: string[]): number[][] {
   });
   const [header, ...rows] = out.trim().split('\n');
   expect(header).toBe(EXPLAIN_CSV_HEADER);
-  return rows.map((r) => r.split(',').map(Number));
+  return rows.map((r) => r.split(',').map((v, i) => (i === 6 ? Number(v === 'yes') : Number(v))));
 }
 
 function expectRowsEqual(e: Explanation, rows: number[][]): void {
@@ -103,6 +105,7 @@ function expectRowsEqual(e: Explanation, rows: number[][]): void {
     near(e.delta[a], rows[a][2], `feature ${a} delta`);
     near(e.deltaUpper[a], rows[a][3], `feature ${a} delta_upper`);
     near(e.lime[a], rows[a][4], `feature ${a} lime`);
+    expect(e.constantInTraining[a], `feature ${a} constant_in_training`).toBe(rows[a][6] === 1);
   }
 }
 
@@ -208,9 +211,16 @@ describe('the binary classifier', () => {
   it('writes the CSV of gpprobe explain', () => {
     const e = gpc.explain([c.X_test[2]], { gamma: 0.3, dims: [4, 0], limeSamples: 50 });
     const lines = explanationCsv(e).trim().split('\n');
-    expect(lines[0]).toBe('feature,delta_lower,delta,delta_upper,lime');
+    expect(lines[0]).toBe('feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training');
     expect(lines.length).toBe(3);
-    expect(lines[1].split(',').map(Number)).toEqual([4, e.deltaLower[0], e.delta[0], e.deltaUpper[0], e.lime[0]]);
+    expect(lines[1].split(',').slice(0, 5).map(Number)).toEqual([
+      4,
+      e.deltaLower[0],
+      e.delta[0],
+      e.deltaUpper[0],
+      e.lime[0],
+    ]);
+    expect(lines[1].split(',')[6]).toBe('no');
   });
 
   it('names bad inputs', () => {
@@ -369,6 +379,14 @@ describe('a 64-pixel digit, binary 3 vs 8 (n = 300)', () => {
       );
       expect(e.features.length).toBe(64);
       expect(e.unconverged).toBe(0);
+      // The pixels equal in all 300 training images are flagged and left out of the ranking.
+      const constant = [...Array(64).keys()].filter((j) => train.every((x) => x[j] === train[0][j]));
+      expect(constant.length).toBeGreaterThan(0);
+      expect(e.constantInTraining.flatMap((c, j) => (c ? [j] : []))).toEqual(constant);
+      const ranked = rankFeatures(e);
+      expect(ranked.length).toBe(64 - constant.length);
+      for (const j of constant) expect(ranked).not.toContain(j);
+      expect(rankFeatures(e, 0, true).length).toBe(64);
       for (let a = 0; a < 64; a++) expect(e.deltaLower[a]).toBeLessThanOrEqual(e.deltaUpper[a]);
       // Spot check against brute force on four pixels.
       for (const j of [10, 27, 36, 53]) {

@@ -33,6 +33,7 @@ const e: Explanation = {
   meanDeltaLower: f(-0.01, 0.005, -0.025),
   meanDelta: f(0.005, 0.01, -0.02),
   meanDeltaUpper: f(0.015, 0.015, -0.015),
+  constantInTraining: [false, false, false],
   lime: f(0.2, -0.1, 0.05, 0.4, 0, -0.2),
   limeIntercept: f(0.1, 0.2),
   limeScore: f(0.9, 0.8),
@@ -46,9 +47,17 @@ describe('ranking and export', () => {
     expect(rankFeatures(e)).toEqual([2, 1, 0]);
   });
 
+  it('leaves features constant in training out of the ranking unless asked', () => {
+    const c: Explanation = { ...e, constantInTraining: [false, false, true] };
+    expect(rankFeatures(c)).toEqual([1, 0]);
+    expect(rankFeatures(c, 0, true)).toEqual([2, 1, 0]);
+    expect(explanationCsv(c).split('\n')[3]).toBe('2,-0.05,-0.04,-0.03,0.05,,yes');
+    expect(explanationCsv(c, 0, true).split('\n')[3]).toBe('2,-0.05,-0.04,-0.03,0.05,1,yes');
+  });
+
   it("writes the CLI's header and one row per feature, in shortest exact form", () => {
     expect(explanationCsv(e)).toBe(
-      `${EXPLAIN_CSV_HEADER}\n5,-0.02,0.01,0.03,0.2\n0,0.01,0.02,0.03,-0.1\n2,-0.05,-0.04,-0.03,0.05\n`,
+      `${EXPLAIN_CSV_HEADER}\n5,-0.02,0.01,0.03,0.2,3,no\n0,0.01,0.02,0.03,-0.1,2,no\n2,-0.05,-0.04,-0.03,0.05,1,no\n`,
     );
     // The means, with LIME's mean coefficient per feature ((0.2 + 0.4) / 2, (-0.1 + 0) / 2, (0.05 - 0.2) / 2).
     const rows = explanationCsv(e, 'mean')

@@ -8,9 +8,46 @@
 namespace gpprobe::cli {
 
 const std::set<std::string>& gpc_model_flags() {
-  static const std::set<std::string> names = {"train",         "method",   "likelihood", "signal-variance",
-                                              "length-scales", "restarts", "seed"};
+  static const std::set<std::string> names = {"train",
+                                              "method",
+                                              "likelihood",
+                                              "signal-variance",
+                                              "length-scales",
+                                              "restarts",
+                                              "seed",
+                                              "signal-variance-prior",
+                                              "length-scale-prior"};
   return names;
+}
+
+Result<HyperparameterPrior> parse_prior_flags(const Arguments& args, bool optimize) {
+  HyperparameterPrior prior;
+  for (const char* flag : {"signal-variance-prior", "length-scale-prior"}) {
+    if (!args.has(flag)) continue;
+    if (!optimize)
+      return Status(StatusCode::invalid_argument, std::string("--") + flag + " only applies with --optimize");
+    Result<LogPrior> p = parse_log_prior(args.get(flag, ""), std::string("--") + flag);
+    if (!p.ok()) return p.status();
+    (std::string(flag) == "signal-variance-prior" ? prior.signal_variance : prior.length_scale) = p.value();
+  }
+  return prior;
+}
+
+namespace {
+
+std::string prior_text(const LogPrior& p) {
+  if (p.family == PriorFamily::none) return "none";
+  std::string text = (p.family == PriorFamily::lognormal ? "lognormal:" : "student-t:") + format_number(p.mu) + "," +
+                     format_number(p.sigma);
+  if (p.family == PriorFamily::student_t) text += "," + format_number(p.nu);
+  return text;
+}
+
+}  // namespace
+
+std::string prior_fields(const HyperparameterPrior& prior, double log_prior) {
+  return "\"signal_variance_prior\":\"" + prior_text(prior.signal_variance) + "\",\"length_scale_prior\":\"" +
+         prior_text(prior.length_scale) + "\",\"log_prior\":" + format_number(log_prior);
 }
 
 const std::set<std::string>& gpc_model_switches() {
@@ -67,6 +104,9 @@ Result<GpcModelFlags> parse_gpc_model_flags(const Arguments& args) {
   }
   flags.fit_options.restarts = std::size_t(restarts.value());
   flags.fit_options.seed = std::uint64_t(seed.value());
+  Result<HyperparameterPrior> prior = parse_prior_flags(args, flags.optimize);
+  if (!prior.ok()) return prior.status();
+  flags.fit_options.prior = prior.value();
   return flags;
 }
 
@@ -130,7 +170,8 @@ std::string gpc_model_fields(const GpcModel& model, const GpcModelFlags& flags) 
        << ",\"shared_length_scale\":" << (flags.fit_options.shared_length_scale ? "true" : "false")
        << ",\"optimizer_iterations\":" << model.fit->iterations
        << ",\"optimizer_converged\":" << (model.fit->converged ? "true" : "false")
-       << ",\"start_log_marginal_likelihood\":" << format_number(model.fit->start_log_marginal_likelihood);
+       << ",\"start_log_marginal_likelihood\":" << format_number(model.fit->start_log_marginal_likelihood) << ','
+       << prior_fields(flags.fit_options.prior, model.fit->log_prior);
   }
   return os.str();
 }

@@ -1,7 +1,11 @@
 // The flags that choose and fit a binary GP classifier, shared by `gpprobe gpc` and `gpprobe robustness`:
 //
 //   --train FILE [--method laplace|ep] [--likelihood probit|logistic] [--signal-variance S]
-//   [--length-scales L1,...] [--optimize [--restarts R] [--seed N] [--shared-length-scale]]
+//   [--length-scales L1,...] [--optimize [--restarts R] [--seed N] [--shared-length-scale]
+//    [--signal-variance-prior P] [--length-scale-prior P]]
+//
+// A prior P (hyperparameter_prior.h: none, lognormal:MU,SIGMA or student-t:MU,SIGMA,NU, on the log of the
+// parameter) makes the fit MAP (`gpprobe help gpc` explains them).
 //
 // The training file holds the feature columns, then one label column (0/1 or -1/+1). Defaults:
 // laplace, probit, S = 1, L = 1 for every column. Bad values are usage errors naming the flag.
@@ -20,6 +24,14 @@
 #include "arguments.h"
 
 namespace gpprobe::cli {
+
+// --signal-variance-prior and --length-scale-prior (default none); invalid_argument naming the flag, and
+// "--length-scale-prior only applies with --optimize" when `optimize` is false.
+gpprobe::Result<gpprobe::HyperparameterPrior> parse_prior_flags(const Arguments& args, bool optimize);
+
+// The fit's prior as JSON fields without braces: "signal_variance_prior":"lognormal:0,1",
+// "length_scale_prior":"none","log_prior":.. (log_prior at the fitted hyperparameters).
+std::string prior_fields(const gpprobe::HyperparameterPrior& prior, double log_prior);
 
 // The names to declare to Arguments::parse, valued and switches.
 const std::set<std::string>& gpc_model_flags();

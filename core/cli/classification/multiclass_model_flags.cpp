@@ -46,9 +46,16 @@ bool wants_softmax(const std::vector<std::string>& raw) {
 }
 
 const std::set<std::string>& multiclass_model_flags() {
-  static const std::set<std::string> names = {"train",           "method",        "likelihood",
-                                              "signal-variance", "length-scales", "length-scales-per-class",
-                                              "restarts",        "seed"};
+  static const std::set<std::string> names = {"train",
+                                              "method",
+                                              "likelihood",
+                                              "signal-variance",
+                                              "length-scales",
+                                              "length-scales-per-class",
+                                              "restarts",
+                                              "seed",
+                                              "signal-variance-prior",
+                                              "length-scale-prior"};
   return names;
 }
 
@@ -122,6 +129,9 @@ Result<MulticlassModelFlags> parse_multiclass_model_flags(const Arguments& args)
   flags.fit_options.shared = flags.signal_variances.size() == 1 && flags.length_scales.size() == 1;
   flags.fit_options.restarts = std::size_t(restarts.value());
   flags.fit_options.seed = std::uint64_t(seed.value());
+  Result<HyperparameterPrior> prior = parse_prior_flags(args, flags.optimize);
+  if (!prior.ok()) return prior.status();
+  flags.fit_options.prior = prior.value();
   return flags;
 }
 
@@ -249,7 +259,8 @@ std::string multiclass_model_fields(const MulticlassModel& model, const Multicla
        << ",\"optimizer_iterations\":" << model.fit->iterations
        << ",\"optimizer_evaluations\":" << model.fit->evaluations
        << ",\"optimizer_converged\":" << (model.fit->converged ? "true" : "false")
-       << ",\"start_log_marginal_likelihood\":" << format_number(model.fit->start_log_marginal_likelihood);
+       << ",\"start_log_marginal_likelihood\":" << format_number(model.fit->start_log_marginal_likelihood) << ','
+       << prior_fields(flags.fit_options.prior, model.fit->log_prior);
   }
   return os.str();
 }

@@ -1,19 +1,24 @@
 // gpprobe explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)
 //     --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N (5000)]
-//     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)] [--time-limit S] [--out FILE]
+//     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)]
+//     [--time-limit S] [--include-constant] [--out FILE]
 // Why did the model decide that: per feature (each of --dims, all without it) the certified sensitivity
 // Delta_gamma of the output (the classifier's p(y = +1), the probe's judged probability) at the point
 // (feature_sensitivity.h: an interval [delta_lower, delta_upper] from four certified one-dimensional
 // searches and the value from their witnesses), and LIME's coefficient (lime.h: N on/off samples, a
 // switched-off feature set to the training mean, or 0 with --baseline zero as for pixels).
-// stdout (or --out): CSV feature,delta_lower,delta,delta_upper,lime, one row per feature, 17 significant
-// digits. stderr: one JSON line with the output at the point, gamma, LIME's intercept, score and
-// kernel width, how many searches did not converge, and the seconds each part took.
+// stdout (or --out): CSV feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training, one row
+// per feature, 17 significant digits; rank is the feature's place by certified |Delta| (rank_features),
+// empty for a feature constant in the training inputs (or the probe's observations) unless
+// --include-constant; constant_in_training is yes/no (feature_sensitivity.h). stderr: one JSON line with
+// the output at the point, gamma, LIME's intercept, score and kernel width, how many searches did not
+// converge, the constant features and why they are not ranked, and the seconds each part took.
 #include <algorithm>
 #include <chrono>
 #include <numeric>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "gpprobe/certify/robustness_region.h"
@@ -39,7 +44,8 @@ namespace {
 
 const char* kExplainUsage =
     "usage: gpprobe explain --train FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
-    "           [--signal-variance S] [--length-scales L1,...] [--optimize [--restarts R] [--seed N]]\n"
+    "           [--signal-variance S] [--length-scales L1,...] [--optimize [--restarts R] [--seed N]\n"
+    "           [--signal-variance-prior P] [--length-scale-prior P]] (MAP priors: see gpprobe help gpc)\n"
     "           --point x1,...,xd --gamma G [options]\n"
     "       gpprobe explain --likelihood softmax --train FILE [multi-class gpc's model flags]\n"
     "           --point x1,...,xd --gamma G [--class c] [options]\n"
@@ -62,16 +68,25 @@ const char* kExplainUsage =
     "  --tolerance E         of each certified search (default 0.001)\n"
     "  --max-iterations N    boxes split per search (default 1000)\n"
     "  --time-limit S        seconds per search (default none)\n"
+    "  --include-constant    rank also the features constant in training (see below)\n"
     "  --out FILE            the CSV (default stdout)\n"
     "\n"
-    "CSV: feature,delta_lower,delta,delta_upper,lime (17 significant digits). stderr: one JSON line\n"
-    "with value_at_point, gamma, lime_intercept, lime_score, lime_kernel_width, unconverged_searches,\n"
-    "sensitivity_seconds, lime_seconds.\n";
+    "CSV: feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training (17 significant\n"
+    "digits). rank: 1 for the largest certified |Delta| (an interval farther from 0 first, then its far\n"
+    "end, then |delta|). constant_in_training: yes when the feature's training values (the probe's\n"
+    "observations) span at most 1e-6 of their scale, max(1, largest |value|). Such a feature (a border\n"
+    "pixel that is 0 in every image) gets no rank unless --include-constant: moving it moves the point\n"
+    "away from all the data, so the output drifts towards the prior (1/2, 1/C): distance from the data,\n"
+    "not evidence. Its Delta is still printed.\n"
+    "stderr: one JSON line with value_at_point, gamma, lime_intercept, lime_score, lime_kernel_width,\n"
+    "unconverged_searches, constant_in_training (the constant features), sensitivity_seconds,\n"
+    "lime_seconds.\n";
 
 struct ExplainRequest {
   SensitivityOptions sensitivity;
   LimeOptions lime;
   bool zero_baseline = false;
+  bool include_constant = false;
 };
 
 Result<ExplainRequest> read_explain_request(const Arguments& args) {
@@ -101,6 +116,7 @@ Result<ExplainRequest> read_explain_request(const Arguments& args) {
     return Status(StatusCode::invalid_argument, "--baseline must be mean or zero, got '" + baseline + "'");
   }
   r.zero_baseline = baseline == "zero";
+  r.include_constant = args.has("include-constant");
   return r;
 }
 
@@ -135,16 +151,28 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
   CsvOutput csv(args.get("out", ""), out);
   GPPROBE_RETURN_IF_ERROR(csv.status());
   std::ostream& os = csv.stream();
-  os << "feature,delta_lower,delta,delta_upper,lime\n";
+  os << "feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training\n";
   std::size_t unconverged = 0;
   const std::vector<FeatureSensitivity>& features = local.value().features;
+  std::vector<std::size_t> rank(features.size(), 0);
+  const std::vector<std::size_t> order = rank_features(local.value(), request.include_constant);
+  for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r + 1;
+  std::string constant = "[";
+  for (const FeatureSensitivity& f : features) {
+    if (!f.constant_in_training) continue;
+    if (constant.size() > 1) constant += ',';
+    constant += std::to_string(f.feature);
+  }
+  constant += ']';
   for (std::size_t a = 0; a < features.size(); ++a) {
     const FeatureSensitivity& f = features[a];
     for (const SideExtremes* side : {&f.minus, &f.plus})
       for (const OutputExtreme* e : {&side->minimum, &side->maximum})
         unconverged += e->status != SearchStatus::converged;
     os << f.feature << ',' << format_number(f.delta_lower) << ',' << format_number(f.delta) << ','
-       << format_number(f.delta_upper) << ',' << format_number(lime.value().coefficients[a]) << '\n';
+       << format_number(f.delta_upper) << ',' << format_number(lime.value().coefficients[a]) << ','
+       << (rank[a] == 0 ? std::string() : std::to_string(rank[a])) << ',' << (f.constant_in_training ? "yes" : "no")
+       << '\n';
   }
   GPPROBE_RETURN_IF_ERROR(csv.finish());
   err << "{" << json_fields << "\"value_at_point\":" << format_number(local.value().value)
@@ -152,7 +180,8 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
       << ",\"lime_intercept\":" << format_number(lime.value().intercept)
       << ",\"lime_score\":" << format_number(lime.value().score)
       << ",\"lime_kernel_width\":" << format_number(lime.value().kernel_width)
-      << ",\"unconverged_searches\":" << unconverged
+      << ",\"unconverged_searches\":" << unconverged << ",\"constant_in_training\":" << constant
+      << ",\"constant_ranked\":" << (request.include_constant ? "true" : "false")
       << ",\"sensitivity_seconds\":" << format_number(sensitivity_seconds)
       << ",\"lime_seconds\":" << format_number(lime_seconds) << "}\n";
   return Status::success();
@@ -175,6 +204,12 @@ Status check_point_flags(const std::vector<double>& point, const SensitivityOpti
 const std::vector<std::string> kExplainFlags = {"point",      "gamma",        "dims",      "valid-range",
                                                 "baseline",   "lime-samples", "tolerance", "max-iterations",
                                                 "time-limit", "out"};
+
+// The switches explain reads beside a model's.
+std::set<std::string> with_explain_switches(std::set<std::string> switches) {
+  switches.insert("include-constant");
+  return switches;
+}
 
 // The arguments the model flags see: --seed is LIME's, so the model sees it only with --optimize (where it
 // also seeds the restarts).
@@ -199,7 +234,7 @@ Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest
   const Args model_args = model_arguments(raw, args);
   std::set<std::string> valued = gpc_model_flags();
   valued.insert(kExplainFlags.begin(), kExplainFlags.end());
-  Result<Arguments> model_flags = Arguments::parse(model_args, valued, gpc_model_switches());
+  Result<Arguments> model_flags = Arguments::parse(model_args, valued, with_explain_switches(gpc_model_switches()));
   if (!model_flags.ok()) return model_flags.status();
   Result<GpcModelFlags> flags = parse_gpc_model_flags(model_flags.value());
   if (!flags.ok()) return flags.status();
@@ -234,7 +269,8 @@ Status explain_multiclass(const Args& raw, const Arguments& args, ExplainRequest
   std::set<std::string> valued = multiclass_model_flags();
   valued.insert(kExplainFlags.begin(), kExplainFlags.end());
   valued.insert("class");
-  Result<Arguments> model_flags = Arguments::parse(model_args, valued, multiclass_model_switches());
+  Result<Arguments> model_flags =
+      Arguments::parse(model_args, valued, with_explain_switches(multiclass_model_switches()));
   if (!model_flags.ok()) return model_flags.status();
   Result<MulticlassModelFlags> flags = parse_multiclass_model_flags(model_flags.value());
   if (!flags.ok()) return flags.status();
@@ -333,8 +369,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
     valued.insert(multiclass_model_flags().begin(), multiclass_model_flags().end());
     valued.insert("class");
   }
-  Result<Arguments> parsed =
-      Arguments::parse(raw, valued, wants_softmax(raw) ? multiclass_model_switches() : gpc_model_switches());
+  Result<Arguments> parsed = Arguments::parse(
+      raw, valued, with_explain_switches(wants_softmax(raw) ? multiclass_model_switches() : gpc_model_switches()));
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   if (args.has("train") == args.has("probe")) {

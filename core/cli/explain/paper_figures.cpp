@@ -98,10 +98,26 @@ double median(std::vector<double> v) {
 }  // namespace
 
 const std::set<std::string>& figure_flags() {
-  static const std::set<std::string> names = {
-      "points",   "pixels",          "gammas",        "gamma",      "tolerance",      "epochs",
-      "method",   "methods",         "seed",          "baseline",   "lime-samples",   "dimensions",
-      "epsilons", "fixed-dimension", "fixed-epsilon", "time-limit", "max-iterations", "patch"};
+  static const std::set<std::string> names = {"points",
+                                              "pixels",
+                                              "gammas",
+                                              "gamma",
+                                              "tolerance",
+                                              "epochs",
+                                              "method",
+                                              "methods",
+                                              "seed",
+                                              "baseline",
+                                              "lime-samples",
+                                              "dimensions",
+                                              "epsilons",
+                                              "fixed-dimension",
+                                              "fixed-epsilon",
+                                              "time-limit",
+                                              "max-iterations",
+                                              "patch",
+                                              "signal-variance-prior",
+                                              "length-scale-prior"};
   return names;
 }
 
@@ -443,16 +459,25 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
   // The authors' training: SE-ARD from s2 = 1, l = 1 (tied over the classes here), at most `epochs` L-BFGS
   // iterations of the Laplace evidence (0: those starting values).
   std::vector<SeArdKernel> kernels{SeArdKernel{1.0, std::vector<double>(d, 1.0)}};
-  double lml_start = 0.0, lml = 0.0;
+  double lml_start = 0.0, lml = 0.0, log_prior = 0.0;
+  // MAP with --signal-variance-prior / --length-scale-prior (gpc_model_flags.h), as the authors train.
+  Result<HyperparameterPrior> prior = parse_prior_flags(args, epochs.value() > 0);
+  if (!prior.ok()) {
+    return prior.status().message().find("only applies with --optimize") == std::string::npos
+               ? prior.status()
+               : Status(StatusCode::invalid_argument, "the priors need training: give --epochs E >= 1");
+  }
   if (epochs.value() > 0) {
     MulticlassHyperparameterOptions fit_options;
     fit_options.shared = true;
     fit_options.max_iterations = epochs.value();
+    fit_options.prior = prior.value();
     Result<MulticlassHyperparameterFit> fit = fit_multiclass_hyperparameters(train.value(), kernels, fit_options);
     if (!fit.ok()) return Status(fit.status().code(), data.path + ": " + fit.status().message());
     kernels = {fit.value().kernels.front()};
     lml_start = fit.value().start_log_marginal_likelihood;
     lml = fit.value().log_marginal_likelihood;
+    log_prior = fit.value().log_prior;
   }
   MulticlassOptions model_options;
   model_options.with_gradient = false;
@@ -461,12 +486,24 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
   const MulticlassLaplace& model = fitted.value();
   if (epochs.value() == 0) lml = lml_start = model.log_marginal_likelihood();
 
-  out << "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime\n";
+  // Pixels constant in the training images are marked and, unless --include-constant, never in a patch:
+  // whitening one moves the image away from all the training data (every class drifts towards 1/C).
+  const bool include_constant = args.has("include-constant");
+  const std::vector<bool> constant = constant_features(MatrixView(data.train_x));
+  std::vector<std::size_t> constant_list;
+  for (std::size_t j = 0; j < d; ++j)
+    if (constant[j]) constant_list.push_back(j);
+  out << "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime,"
+         "constant_in_training\n";
   std::ostringstream summary;
   summary << "{\"figure\":5,\"train_rows\":" << data.train_y.size() << ",\"classes\":" << data.classes
           << ",\"gamma\":" << format_number(gamma.value())
           << ",\"start_log_marginal_likelihood\":" << format_number(lml_start)
-          << ",\"log_marginal_likelihood\":" << format_number(lml) << ",\"points\":[";
+          << ",\"log_marginal_likelihood\":" << format_number(lml) << "," << prior_fields(prior.value(), log_prior)
+          << ",\"length_scales\":" << json_array(kernels.front().expanded(d).length_scales)
+          << ",\"signal_variance\":" << format_number(kernels.front().signal_variance)
+          << ",\"constant_in_training\":" << index_list(constant_list)
+          << ",\"constant_in_patches\":" << (include_constant ? "true" : "false") << ",\"points\":[";
   const std::size_t side = std::size_t(std::lround(std::sqrt(double(d))));
   const bool image = side * side == d;
   // What every feature's bounds of this model share (the O(C^2 n^3) setup), made once for all the points.
@@ -500,11 +537,13 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
       out << p << ',' << c << ',' << c << ',' << format_number(probability) << ',' << f.feature << ','
           << (image ? f.feature / side : 0) << ',' << (image ? f.feature % side : f.feature) << ','
           << format_number(point[f.feature]) << ',' << format_number(f.delta_lower) << ',' << format_number(f.delta)
-          << ',' << format_number(f.delta_upper) << ',' << format_number(lime_coefficients[f.feature]) << '\n';
+          << ',' << format_number(f.delta_upper) << ',' << format_number(lime_coefficients[f.feature]) << ','
+          << (constant[f.feature] ? "yes" : "no") << '\n';
     }
     // The patch: the most negative certified Delta among the pixels whose whole interval is below 0.
     std::vector<double> certified_negative(d);
-    for (std::size_t j = 0; j < d; ++j) certified_negative[j] = delta_upper[j] < 0.0 ? delta[j] : 0.0;
+    for (std::size_t j = 0; j < d; ++j)
+      certified_negative[j] = delta_upper[j] < 0.0 && (include_constant || !constant[j]) ? delta[j] : 0.0;
     const std::vector<std::size_t> ours = most_negative(certified_negative, patch.value());
     const std::vector<std::size_t> theirs = most_negative(lime_coefficients, patch.value());
     auto whitened = [&](const std::vector<std::size_t>& pixels) -> Result<double> {
@@ -514,13 +553,21 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
       GPPROBE_RETURN_IF_ERROR(output.value().values(MatrixView(x.data(), 1, d), &value));
       return value;
     };
+    // Every class's probability (the model's prediction) at the image, whitened as given.
+    auto all_classes = [&](const std::vector<std::size_t>& pixels) {
+      std::vector<double> x = point;
+      for (std::size_t j : pixels) x[j] = range.upper;
+      return json_array(model.probability_at(x.data()));
+    };
     Result<double> after = whitened(ours), after_lime = whitened(theirs);
     for (const auto* v : {&after, &after_lime})
       if (!v->ok()) return v->status();
     summary << (a ? "," : "") << "{\"point\":" << p << ",\"class\":" << c
-            << ",\"probability\":" << format_number(probability) << ",\"patch\":" << index_list(ours)
-            << ",\"whitened_probability\":" << format_number(after.value()) << ",\"lime_patch\":" << index_list(theirs)
-            << ",\"lime_whitened_probability\":" << format_number(after_lime.value()) << "}";
+            << ",\"probability\":" << format_number(probability) << ",\"probabilities\":" << all_classes({})
+            << ",\"patch\":" << index_list(ours) << ",\"whitened_probability\":" << format_number(after.value())
+            << ",\"whitened_probabilities\":" << all_classes(ours) << ",\"lime_patch\":" << index_list(theirs)
+            << ",\"lime_whitened_probability\":" << format_number(after_lime.value())
+            << ",\"lime_whitened_probabilities\":" << all_classes(theirs) << "}";
   }
   summary << "]}\n";
   err << summary.str();

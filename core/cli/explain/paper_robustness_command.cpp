@@ -57,10 +57,16 @@ const char* kPaperUsage =
     "              most negative certified Delta set to the range's top, and LIME's K most negative.\n"
     "              Flags: --points i,j,k (default the first test point of each class) --gamma (0.25)\n"
     "              --valid-range (0,1) --patch K (3) --epochs E (10 L-BFGS iterations, tied SE-ARD; 0: s2 = 1,\n"
-    "              l = 1) --lime-samples N (5000) --seed S (0) --tolerance (0.002). CSV point,label,class,\n"
-    "              probability,feature,row,col,value,delta_lower,delta,delta_upper,lime; stderr: one JSON\n"
-    "              line with each point's probability, patch, whitened_probability, lime_patch and\n"
-    "              lime_whitened_probability\n";
+    "              l = 1) --lime-samples N (5000) --seed S (0) --tolerance (0.002)\n"
+    "              --signal-variance-prior P --length-scale-prior P (MAP training, see gpprobe help gpc)\n"
+    "              --include-constant (let pixels constant in the training images into the patch: by\n"
+    "              default they are left out, since whitening one moves the image away from all the\n"
+    "              data and every class drifts towards 1/C: distance from the data, not evidence).\n"
+    "              CSV point,label,class,probability,feature,row,col,value,delta_lower,delta,\n"
+    "              delta_upper,lime,constant_in_training (yes/no); stderr: one JSON line with the fit\n"
+    "              (priors, log_prior, length_scales), constant_in_training, and each point's probability\n"
+    "              and probabilities (all C), patch, whitened_probability(ies), lime_patch and\n"
+    "              lime_whitened_probability(ies)\n";
 
 Result<PaperData> load_data(const Arguments& args) {
   Result<PaperSplit> split = read_paper_split(args);
@@ -93,7 +99,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   }
   std::set<std::string> valued = figure_flags();
   valued.insert({"figure", "data", "train-rows", "test-points", "valid-range", "out"});
-  Result<Arguments> parsed = Arguments::parse(raw, valued);
+  Result<Arguments> parsed = Arguments::parse(raw, valued, {"include-constant"});
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
   Result<std::string> figure = args.required("figure");
@@ -101,6 +107,10 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   const std::string f = figure.value();
   if (f != "3" && f != "4" && f != "5" && f != "6" && f != "7") {
     return Status(StatusCode::invalid_argument, "--figure must be 3, 4, 5, 6 or 7, got '" + f + "'");
+  }
+  for (const char* flag : {"signal-variance-prior", "length-scale-prior", "include-constant"}) {
+    if (f != "5" && args.has(flag))
+      return Status(StatusCode::invalid_argument, std::string("--") + flag + " only applies with --figure 5");
   }
   if (f == "5") {
     CsvOutput csv(args.get("out", ""), out);

@@ -1,5 +1,7 @@
 // gpprobe gpr --train F --test F [--kernel NAME] [--PARAMETER V ...] [--noise-variance N] [--optimize]
-//              [--restarts R] [--seed S] [--rho R] [--theta T] [--out F]
+//              [--restarts R] [--seed S] [--signal-variance-prior P] [--length-scale-prior P] [--rho R]
+//              [--theta T] [--out F]
+// The priors (gpc_model_flags.h, with --optimize) go on log constant.value and every log length-scale.
 // Exact GP regression: train CSV = feature columns then y; test CSV = the same feature columns, and y
 // optionally. Writes mean,latent_variance,observation_variance,knowledge (+ status when the test file
 // has y) and one JSON line on stderr with the hyperparameters and the log marginal likelihood.
@@ -21,6 +23,7 @@
 #include "gpprobe/regression/hyperparameter_fit.h"
 
 #include "arguments.h"
+#include "classification/gpc_model_flags.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/delimited_reader.h"
@@ -44,7 +47,7 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-std::string summary(const GpRegression& gp, bool optimized, std::size_t restarts) {
+std::string summary(const GpRegression& gp, bool optimized, std::size_t restarts, const std::string& prior = "") {
   std::ostringstream os;
   os << "{\"kernel\":" << json_string(gp.kernel().describe()) << ",\"parameters\":{";
   bool first = true;
@@ -55,7 +58,8 @@ std::string summary(const GpRegression& gp, bool optimized, std::size_t restarts
   os << "},\"" << kNoiseVariance << "\":" << format_number(gp.noise_variance())
      << ",\"mean\":" << format_number(gp.mean())
      << ",\"log_marginal_likelihood\":" << format_number(gp.log_marginal_likelihood())
-     << ",\"optimized\":" << (optimized ? "true" : "false") << ",\"restarts\":" << restarts << "}";
+     << ",\"optimized\":" << (optimized ? "true" : "false") << ",\"restarts\":" << restarts
+     << (prior.empty() ? "" : "," + prior) << "}";
   return os.str();
 }
 
@@ -87,8 +91,17 @@ std::vector<Alias> aliases(const Kernel& kernel) {
 
 // Every flag gpr reads: its own, one per parameter of every named kernel, and the old spellings.
 std::set<std::string> valued_flags() {
-  std::set<std::string> flags{
-      "train", "test", "kernel", "restarts", "seed", "rho", "theta", "out", flag_of(kNoiseVariance)};
+  std::set<std::string> flags{"train",
+                              "test",
+                              "kernel",
+                              "restarts",
+                              "seed",
+                              "rho",
+                              "theta",
+                              "out",
+                              flag_of(kNoiseVariance),
+                              "signal-variance-prior",
+                              "length-scale-prior"};
   for (const NamedKernel& k : named_kernels())
     for (const KernelParameter& p : k.kernel.parameters()) flags.insert(flag_of(p.name));
   for (const Alias& a : aliases(Kernel::cosine())) flags.insert(a.flag);
@@ -160,6 +173,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Kernel fitted_kernel = Kernel::cosine();
   double noise_variance = 0.0;
   GPPROBE_RETURN_IF_ERROR(read_model(args, &fitted_kernel, &noise_variance));
+  Result<HyperparameterPrior> prior = parse_prior_flags(args, args.has("optimize"));
+  if (!prior.ok()) return prior.status();
   const AnomalyThresholds thresholds{rho.value(), theta.value()};
   if (const Status s = check_thresholds(thresholds); !s.ok()) return Status(s.code(), "--" + s.message());
 
@@ -193,15 +208,18 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   }
 
   const bool optimize = args.has("optimize");
+  std::string prior_json;
   if (optimize) {
     HyperparameterFitOptions options;
     options.restarts = std::size_t(restarts.value());
     options.seed = std::uint64_t(seed.value());
+    options.prior = prior.value();
     Result<HyperparameterFit> fit =
         fit_hyperparameters(MatrixView(x), y.data(), y.size(), fitted_kernel, noise_variance, options);
     if (!fit.ok()) return with_files(fit.status(), train_path, test_path);
     fitted_kernel = fit.value().kernel;
     noise_variance = fit.value().noise_variance;
+    prior_json = prior_fields(options.prior, fit.value().log_prior);
   }
   Result<GpRegression> gp = GpRegression::fit(MatrixView(x), y.data(), y.size(), fitted_kernel, noise_variance);
   if (!gp.ok()) return with_files(gp.status(), train_path, test_path);
@@ -233,7 +251,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   }
   os.flush();
   if (!os) return Status(StatusCode::io_error, args.get("out", "stdout") + ": write failed");
-  err << summary(gp.value(), optimize, optimize ? std::size_t(restarts.value()) : 0) << '\n';
+  err << summary(gp.value(), optimize, optimize ? std::size_t(restarts.value()) : 0, prior_json) << '\n';
   return Status::success();
 }
 

@@ -24,6 +24,17 @@ Status check_bounds(const char* name, double lower, double upper) {
 
 }  // namespace
 
+double log_prior_density(const HyperparameterPrior& prior, const std::vector<double>& theta,
+                         std::vector<double>* gradient) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < theta.size(); ++i) {
+    double derivative = 0.0;
+    sum += (i == 0 ? prior.signal_variance : prior.length_scale).log_density(theta[i], &derivative);
+    if (gradient) (*gradient)[i] = derivative;
+  }
+  return sum;
+}
+
 Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data, const SeArdKernel& start,
                                                      const GpcOptions& options,
                                                      const GpcHyperparameterOptions& fit_options,
@@ -34,6 +45,7 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
   GPPROBE_RETURN_IF_ERROR(
       check_bounds("signal variance", fit_options.signal_variance_lower, fit_options.signal_variance_upper));
   GPPROBE_RETURN_IF_ERROR(check_bounds("length-scale", fit_options.length_scale_lower, fit_options.length_scale_upper));
+  GPPROBE_RETURN_IF_ERROR(fit_options.prior.check());
   GpcOptions evidence_options = options;
   evidence_options.with_gradient = true;
 
@@ -68,13 +80,10 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
     Result<GpcEvidence> e = t == theta ? at_start : evidence(t);
     if (!e.ok()) return std::numeric_limits<double>::infinity();
     const std::vector<double>& g = e.value().gradient;  // [log s2, log l] shared, else 1 + d entries
-    (*gradient)[0] = -g[0];
-    if (fit_options.shared_length_scale) {
-      (*gradient)[1] = -g[1];
-    } else {
-      for (std::size_t i = 1; i < t.size(); ++i) (*gradient)[i] = -g[i];
-    }
-    return -e.value().value;
+    std::vector<double> prior_gradient(t.size(), 0.0);
+    const double log_prior = log_prior_density(fit_options.prior, t, &prior_gradient);
+    for (std::size_t i = 0; i < t.size(); ++i) (*gradient)[i] = -(g[i] + prior_gradient[i]);
+    return -(e.value().value + log_prior);
   };
   const RestartOptions restart{fit_options.restarts, fit_options.seed, LbfgsOptions{fit_options.max_iterations}};
   Result<RestartedMinimum> minimum =
@@ -93,7 +102,8 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
                                                      count_of(m.run_values.size(), "starting point"));
   }
   fit.kernel = from_theta(m.x);
-  fit.log_marginal_likelihood = -m.value;
+  fit.log_prior = log_prior_density(fit_options.prior, m.x);
+  fit.log_marginal_likelihood = -m.value - fit.log_prior;
   return fit;
 }
 

@@ -30,6 +30,17 @@ Status check_range(const char* name, double lower, double upper) {
 
 }  // namespace multiclass_fit_detail
 
+double multiclass_log_prior_density(const HyperparameterPrior& prior, const std::vector<double>& theta, std::size_t d,
+                                    std::vector<double>* gradient) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < theta.size(); ++i) {
+    double derivative = 0.0;
+    sum += (i % (1 + d) == 0 ? prior.signal_variance : prior.length_scale).log_density(theta[i], &derivative);
+    if (gradient) (*gradient)[i] = derivative;
+  }
+  return sum;
+}
+
 Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const MulticlassTrainingData& data,
                                                                    const std::vector<SeArdKernel>& start,
                                                                    const MulticlassHyperparameterOptions& options,
@@ -47,6 +58,7 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
     const Status checked = start[c].check(d);
     if (!checked.ok()) return Status(checked.code(), "kernel of class " + std::to_string(c) + ": " + checked.message());
   }
+  GPPROBE_RETURN_IF_ERROR(options.prior.check());
   const std::size_t blocks = options.shared ? 1 : C;
   std::vector<double> theta, lower, upper;
   for (std::size_t c = 0; c < blocks; ++c) {
@@ -96,7 +108,10 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
       for (std::size_t c = 0; c < C; ++c)
         for (std::size_t p = 0; p <= d; ++p) (*gradient)[c * (1 + d) + p] = -rows[c][p];
     }
-    const double value = -fit.value().log_marginal_likelihood();
+    std::vector<double> prior_gradient(t.size(), 0.0);
+    const double log_prior = multiclass_log_prior_density(options.prior, t, d, &prior_gradient);
+    for (std::size_t p = 0; p < t.size(); ++p) (*gradient)[p] -= prior_gradient[p];
+    const double value = -(fit.value().log_marginal_likelihood() + log_prior);
     if (value < best_value) {
       best_value = value;
       best_theta = t;
@@ -115,7 +130,8 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
   }
   MulticlassHyperparameterFit fit;
   fit.kernels = kernels_of(m.x, C, d, options.shared);
-  fit.log_marginal_likelihood = -m.value;
+  fit.log_prior = multiclass_log_prior_density(options.prior, m.x, d);
+  fit.log_marginal_likelihood = -m.value - fit.log_prior;
   fit.start_log_marginal_likelihood = start_value;
   for (double v : m.run_values) fit.run_values.push_back(-v);
   fit.iterations = m.iterations;

@@ -26,6 +26,10 @@ Status check_sensitivity_options(const SensitivityOptions& options, std::size_t 
     return Status(StatusCode::invalid_argument,
                   "tolerance must be a finite number >= 0, got " + number_text(options.tolerance));
   }
+  if (!std::isfinite(options.constant_tolerance) || options.constant_tolerance < 0.0) {
+    return Status(StatusCode::invalid_argument, "the constant-feature tolerance must be a finite number >= 0, got " +
+                                                    number_text(options.constant_tolerance));
+  }
   if (!std::isfinite(options.time_limit_seconds) || options.time_limit_seconds < 0.0) {
     return Status(StatusCode::invalid_argument,
                   "the time limit must be a finite number >= 0, got " + number_text(options.time_limit_seconds));
@@ -104,6 +108,41 @@ Status explain_feature(const BoundedOutput& output, const std::vector<double>& p
 
 }  // namespace
 
+std::vector<bool> constant_features(const MatrixView& inputs, double tolerance) {
+  const std::size_t n = inputs.rows(), d = inputs.cols();
+  if (n == 0) return std::vector<bool>(d, false);
+  std::vector<double> row(d), lo(d), hi(d);
+  inputs.copy_rows(0, 1, lo.data());
+  hi = lo;
+  for (std::size_t i = 1; i < n; ++i) {
+    inputs.copy_rows(i, 1, row.data());
+    for (std::size_t j = 0; j < d; ++j) lo[j] = std::min(lo[j], row[j]), hi[j] = std::max(hi[j], row[j]);
+  }
+  std::vector<bool> constant(d);
+  for (std::size_t j = 0; j < d; ++j) {
+    const double scale = std::max({1.0, std::abs(lo[j]), std::abs(hi[j])});
+    constant[j] = hi[j] - lo[j] <= tolerance * scale;
+  }
+  return constant;
+}
+
+std::vector<std::size_t> rank_features(const LocalSensitivity& local, bool include_constant) {
+  const std::vector<FeatureSensitivity>& f = local.features;
+  std::vector<std::size_t> order;
+  for (std::size_t a = 0; a < f.size(); ++a)
+    if (include_constant || !f[a].constant_in_training) order.push_back(a);
+  const auto certain = [&](std::size_t a) {
+    return f[a].delta_lower > 0.0 ? f[a].delta_lower : f[a].delta_upper < 0.0 ? -f[a].delta_upper : 0.0;
+  };
+  const auto reach = [&](std::size_t a) { return std::max(std::abs(f[a].delta_lower), std::abs(f[a].delta_upper)); };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (certain(a) != certain(b)) return certain(a) > certain(b);
+    if (reach(a) != reach(b)) return reach(a) > reach(b);
+    return std::abs(f[a].delta) > std::abs(f[b].delta);
+  });
+  return order;
+}
+
 Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const MatrixView& points,
                                              const SensitivityOptions& options, const ProgressCallback& progress) {
   const std::size_t d = output.dimension(), m = points.rows();
@@ -142,6 +181,14 @@ Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const 
   GPPROBE_RETURN_IF_ERROR(status);
 
   global.features = dims;
+  global.constant_in_training.assign(k, false);
+  if (const RowMatrix* train = output.training_inputs(); train != nullptr && std::size_t(train->cols()) == d) {
+    const std::vector<bool> constant = constant_features(MatrixView(*train), options.constant_tolerance);
+    for (std::size_t a = 0; a < k; ++a) {
+      global.constant_in_training[a] = constant[dims[a]];
+      for (LocalSensitivity& local : global.points) local.features[a].constant_in_training = constant[dims[a]];
+    }
+  }
   global.delta_lower.assign(k, 0.0);
   global.delta.assign(k, 0.0);
   global.delta_upper.assign(k, 0.0);

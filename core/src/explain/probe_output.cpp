@@ -63,7 +63,16 @@ Result<ProbeOutput> ProbeOutput::make(const Probe& probe) {
   if (probe.dimension() == 0) {
     return Status(StatusCode::invalid_argument, "the probe has no dimension yet: it has no observation");
   }
-  return ProbeOutput(probe, std::make_shared<const LatentWeights>(probe.latent_weights()));
+  std::shared_ptr<const RowMatrix> observations;
+  const RowMatrix& psi = probe.features();
+  if (psi.rows() > 0) {
+    // psi's last column sqrt(v) / sqrt(|a|^2 + 1) is > 0, so a_j = psi_j / psi_d.
+    const Eigen::Index d = Eigen::Index(probe.dimension());
+    RowMatrix a = psi.leftCols(d);
+    for (Eigen::Index i = 0; i < a.rows(); ++i) a.row(i) /= psi(i, d);
+    observations = std::make_shared<const RowMatrix>(std::move(a));
+  }
+  return ProbeOutput(probe, std::make_shared<const LatentWeights>(probe.latent_weights()), std::move(observations));
 }
 
 Status ProbeOutput::values(const MatrixView& points, double* out) const {

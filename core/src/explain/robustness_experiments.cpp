@@ -9,6 +9,7 @@
 
 #include "gpprobe/certify/robustness_region.h"
 #include "gpprobe/common/lbfgs.h"
+#include "gpprobe/explain/feature_sensitivity.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/linalg/parallel_for.h"
 
@@ -69,12 +70,9 @@ std::vector<std::size_t> shortest_length_scales(const SeArdKernel& kernel, std::
                                                 const MatrixView& inputs) {
   const std::size_t d = kernel.length_scales.size();
   std::vector<std::size_t> order;
-  for (std::size_t j = 0; j < d; ++j) {
-    bool varies = inputs.empty();
-    for (std::size_t i = 1; !varies && i < inputs.rows() && j < inputs.cols(); ++i)
-      varies = inputs.at(i, j) != inputs.at(0, j);
-    if (varies) order.push_back(j);
-  }
+  const std::vector<bool> constant = constant_features(inputs);
+  for (std::size_t j = 0; j < d; ++j)
+    if (inputs.empty() || (j < constant.size() && !constant[j])) order.push_back(j);
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return kernel.length_scales[a] < kernel.length_scales[b]; });
   order.resize(std::min(count, order.size()));

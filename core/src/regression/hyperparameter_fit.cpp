@@ -18,6 +18,19 @@ double value_of(double theta, double lower, double upper) { return lower == uppe
 
 }  // namespace
 
+std::vector<const LogPrior*> regression_parameter_priors(const Kernel& kernel, const HyperparameterPrior& prior) {
+  std::vector<const LogPrior*> out;
+  for (const KernelParameter& p : kernel.parameters()) {
+    const bool length_scale = p.name.find(".length_scale") != std::string::npos;
+    const std::string suffix = "constant.value";
+    const bool amplitude =
+        p.name.size() >= suffix.size() && p.name.compare(p.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    const LogPrior* chosen = length_scale ? &prior.length_scale : amplitude ? &prior.signal_variance : nullptr;
+    out.push_back(chosen != nullptr && chosen->family != PriorFamily::none ? chosen : nullptr);
+  }
+  return out;
+}
+
 Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double* y, std::size_t n,
                                               const Kernel& given_kernel, double noise_variance,
                                               const HyperparameterFitOptions& given_options,
@@ -42,6 +55,7 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
         std::isfinite(options.noise_upper))) {
     return Status(StatusCode::invalid_argument, "noise bounds must satisfy 0 < lower <= upper < inf");
   }
+  GPPROBE_RETURN_IF_ERROR(options.prior.check());
 
   const std::size_t d = x.cols();
   RowMatrix points{Eigen::Index(n), Eigen::Index(d)};
@@ -61,6 +75,17 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
   lower.push_back(std::log(options.noise_lower));
   upper.push_back(std::log(options.noise_upper));
   const std::size_t P = kernel.parameter_count();
+  const std::vector<const LogPrior*> priors = regression_parameter_priors(kernel, options.prior);
+  const auto log_prior = [&](const std::vector<double>& theta, std::vector<double>* gradient) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < P; ++i) {
+      if (priors[i] == nullptr) continue;
+      double derivative = 0.0;
+      sum += priors[i]->log_density(theta[i], &derivative);
+      if (gradient) (*gradient)[i] -= derivative;
+    }
+    return sum;
+  };
   Status last_failure;  // why the likelihood could not be evaluated, for the message if no run succeeds
   const Objective objective = [&](const std::vector<double>& theta, std::vector<double>* gradient) {
     Result<MarginalLikelihood> lml = log_marginal_likelihood(kernel.with_log_parameters(theta.data()),
@@ -70,7 +95,7 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
       return std::numeric_limits<double>::infinity();
     }
     for (std::size_t i = 0; i <= P; ++i) (*gradient)[i] = -lml.value().gradient[i];
-    return -lml.value().value;
+    return -(lml.value().value + log_prior(theta, gradient));
   };
 
   std::vector<double> start = kernel.log_parameters();
@@ -96,6 +121,8 @@ Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double*
                          m.iterations,
                          m.evaluations};
   for (double v : m.run_values) best.run_values.push_back(-v);
+  best.log_prior = log_prior(m.x, nullptr);
+  best.log_marginal_likelihood = -m.value - best.log_prior;
   return best;
 }
 

@@ -1,9 +1,11 @@
 // `gpprobe explain` end to end: for a golden classifier and for a probe file, the CSV's header is
-// exactly feature,delta_lower,delta,delta_upper,lime, one row per feature in --dims order, each row the
+// exactly feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training, one row per feature in
+// --dims order, each row the
 // certified interval and value the core computes for the same model (feature_sensitivity.h) and
 // LIME's coefficient (lime.h) with the same baseline and seed, written with 17 significant digits (so
 // equal to the last bit); --valid-range clips, --out writes the file, --help explains, and each bad
 // input gives one line naming the flag or file.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +19,7 @@
 #include "classification/gpc_fixtures.h"
 #include "cli_runner.h"
 #include "common/input_checks.h"
+#include "explain/explain_csv.h"
 #include "readers/probe_file.h"
 
 namespace gpprobe {
@@ -33,12 +36,7 @@ std::string joined(const std::vector<double>& values) {
   return os.str();
 }
 
-std::vector<std::vector<double>> rows_of(const CliRun& run) {
-  std::string header;
-  std::vector<std::vector<double>> rows = testing::parse_output(run.out, &header);
-  EXPECT_EQ(header, "feature,delta_lower,delta,delta_upper,lime");
-  return rows;
-}
+std::vector<std::vector<double>> rows_of(const CliRun& run) { return testing::parse_explain_csv(run.out).rows; }
 
 struct GoldenClassifier {
   // `tag` names the training file: tests may run at once in separate processes.
@@ -156,10 +154,92 @@ TEST(CliExplain, ProbeFileRowsAreTheCoresNumbers) {
   }
 }
 
+// The digits of the robustness paper's stand-in (web/public/demo/robustness/digits38.csv: 8 x 8 pixels / 16
+// and a 0/1 label, 3 vs 8): the first `n` data rows as a CSV, and data row `row`'s pixels.
+struct Digits38 {
+  std::string header;
+  std::vector<std::string> lines;
+  std::vector<std::vector<double>> rows;
+  Digits38() {
+    std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/web/public/demo/robustness/digits38.csv");
+    std::getline(in, header);
+    for (std::string line; std::getline(in, line);) {
+      lines.push_back(line);
+      std::vector<double> row;
+      std::stringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
+      rows.push_back(row);
+    }
+  }
+  std::string first(std::size_t n) const {
+    std::string text = header + "\n";
+    for (std::size_t i = 0; i < n; ++i) text += lines[i] + "\n";
+    return text;
+  }
+};
+
+TEST(CliExplain, PixelsConstantInTrainingAreMarkedAndLeftOutOfTheRanking) {
+  const Digits38 digits;
+  ASSERT_EQ(digits.rows.size(), 357u);
+  // The pixels equal in all of the first 250 images, read off the file itself.
+  std::vector<std::size_t> constant;
+  for (std::size_t j = 0; j < 64; ++j) {
+    bool same = true;
+    for (std::size_t i = 1; i < 250; ++i) same = same && digits.rows[i][j] == digits.rows[0][j];
+    if (same) constant.push_back(j);
+  }
+  // The ten blank border pixels (0 in every one of these images).
+  ASSERT_EQ(constant, (std::vector<std::size_t>{0, 23, 24, 31, 32, 39, 40, 47, 48, 56}));
+  for (std::size_t j : constant) ASSERT_EQ(digits.rows[0][j], 0.0);
+  const TempFile train("explain_digits38_250.csv", digits.first(250));
+  // The first image after them (an 8).
+  const std::vector<double> point(digits.rows[250].begin(), digits.rows[250].end() - 1);
+  const std::string flags = "explain --train " + train.path() + " --optimize --point " + joined(point) +
+                            " --gamma 0.25 --valid-range 0,1 --baseline zero --lime-samples 500";
+  const CliRun run = run_cli(flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const testing::ExplainCsv csv = testing::parse_explain_csv(run.out);
+  ASSERT_EQ(csv.rows.size(), 64u);
+  std::vector<std::size_t> ranks;
+  for (std::size_t j = 0; j < 64; ++j) {
+    const bool is_constant = std::find(constant.begin(), constant.end(), j) != constant.end();
+    EXPECT_EQ(csv.rows[j][0], double(j));
+    EXPECT_EQ(csv.constant_in_training[j], is_constant) << "pixel " << j;
+    if (is_constant) EXPECT_EQ(csv.rank[j], 0u) << "pixel " << j;
+    else ranks.push_back(csv.rank[j]);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  for (std::size_t r = 0; r < ranks.size(); ++r) EXPECT_EQ(ranks[r], r + 1);
+  EXPECT_NE(run.err.find("\"constant_in_training\":[0,23,24,31,32,39,40,47,48,56]"), std::string::npos) << run.err;
+
+  // With --include-constant they are ranked too, with the same numbers: the blank pixels, each moved from 0
+  // into [0, 0.25] alone, are tied, p (0.84 at the point) falling towards 1/2 whichever one moves, and take
+  // ranks 3 to 12 (today's main ranked them so), behind pixels 38 and 42 only.
+  const CliRun all = run_cli(flags + " --include-constant");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  const testing::ExplainCsv with = testing::parse_explain_csv(all.out);
+  ASSERT_EQ(with.rows.size(), 64u);
+  std::vector<std::size_t> constant_ranks;
+  for (std::size_t j = 0; j < 64; ++j) {
+    EXPECT_EQ(with.rows[j], csv.rows[j]) << "pixel " << j;
+    EXPECT_EQ(with.constant_in_training[j], csv.constant_in_training[j]);
+    EXPECT_GE(with.rank[j], 1u);
+    if (with.constant_in_training[j]) {
+      constant_ranks.push_back(with.rank[j]);
+      EXPECT_EQ(with.rows[j][2], with.rows[constant[0]][2]) << "pixel " << j;
+    }
+  }
+  std::sort(constant_ranks.begin(), constant_ranks.end());
+  EXPECT_EQ(constant_ranks, (std::vector<std::size_t>{3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+  EXPECT_LT(with.rows[constant[0]][2], -0.1);
+}
+
 TEST(CliExplain, HelpExplainsTheMetric) {
   const CliRun run = run_cli("explain --help");
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_NE(run.out.find("feature,delta_lower,delta,delta_upper,lime"), std::string::npos);
+  EXPECT_NE(run.out.find("feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training"), std::string::npos);
+  EXPECT_NE(run.out.find("--include-constant"), std::string::npos);
+  EXPECT_NE(run.out.find("distance from the data"), std::string::npos);
   EXPECT_NE(run.out.find("--valid-range LO,HI"), std::string::npos);
   EXPECT_NE(run_cli("help").out.find("explain"), std::string::npos);
 }

@@ -284,6 +284,88 @@ TEST(FeatureSensitivity, ExplainsOnlyTheChosenFeaturesInTheirOrder) {
   EXPECT_EQ(some.value().features[1].delta_upper, all.value().features[1].delta_upper);
 }
 
+TEST(FeatureSensitivity, ConstantFeaturesAreThoseWhoseSpreadIsWithinTheTolerance) {
+  // Columns: all 3; 1e6 and 1e6 + 0.5 (spread 0.5 <= 1e-6 x 1e6); 0 and 1e-7 (<= 1e-6 x 1); 0 and 1e-5;
+  // -2, 0, 2.
+  const RowMatrix X = (RowMatrix(3, 5) << 3, 1e6, 0, 0, -2,  //
+                       3, 1e6 + 0.5, 1e-7, 1e-5, 0,          //
+                       3, 1e6, 0, 0, 2)
+                          .finished();
+  EXPECT_EQ(kConstantFeatureTolerance, 1e-6);
+  EXPECT_EQ(constant_features(MatrixView(X)), (std::vector<bool>{true, true, true, false, false}));
+  EXPECT_EQ(constant_features(MatrixView(X), 0.0), (std::vector<bool>{true, false, false, false, false}));
+  EXPECT_EQ(constant_features(MatrixView(X), 1e-4), (std::vector<bool>{true, true, true, true, false}));
+  // One row: nothing varies; no row: nothing is known.
+  EXPECT_EQ(constant_features(MatrixView(X.data(), 1, 5)), std::vector<bool>(5, true));
+  EXPECT_EQ(constant_features(MatrixView(X.data(), 0, 5)), std::vector<bool>(5, false));
+}
+
+TEST(FeatureSensitivity, AFeatureConstantInTrainingIsMarkedAndNotRankedUnlessAsked) {
+  // Labels follow feature 0; feature 1 is noise; feature 2 is 0 in every training point, as a border
+  // pixel. Moving feature 2 from 0 into [0, 0.5] (the valid range [0, 1] clips T- to the point, as for a
+  // blank pixel) moves the point away from all the data, so p drifts to 1/2 and |Delta_2| is large:
+  // distance from the data, not evidence. (Unclipped, T- and T+ would mirror each other and Delta_2 = 0.)
+  const std::size_t n = 40;
+  RowMatrix X{Eigen::Index(n), 3};
+  std::vector<double> y(n);
+  RandomStream stream(5);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Index r = Eigen::Index(i);
+    X(r, 0) = stream.uniform() * 2.0 - 1.0, X(r, 1) = stream.uniform() * 2.0 - 1.0, X(r, 2) = 0.0;
+    y[i] = X(r, 0) > 0 ? 1.0 : -1.0;
+  }
+  const GpClassifier gpc = GpClassifier::fit(MatrixView(X), y.data(), n, SeArdKernel{9.0, {0.5, 20.0, 0.3}}).value();
+  const GpcOutput output(gpc.common_form());
+  ASSERT_NE(output.training_inputs(), nullptr);
+  SensitivityOptions options;
+  options.gamma = 0.5;
+  options.valid_range = Interval{0.0, 1.0};
+  const std::vector<double> point = {0.6, 0.1, 0.0};
+  Result<LocalSensitivity> local = feature_sensitivity(output, point, options);
+  ASSERT_TRUE(local.ok()) << local.status().message();
+  const std::vector<FeatureSensitivity>& f = local.value().features;
+  EXPECT_FALSE(f[0].constant_in_training);
+  EXPECT_FALSE(f[1].constant_in_training);
+  EXPECT_TRUE(f[2].constant_in_training);
+  // The artefact: p (> 1/2 here) falls towards 1/2 as feature 2 leaves 0, so Delta_2 < 0, certified.
+  EXPECT_GT(local.value().value, 0.5);
+  EXPECT_LT(f[2].delta_upper, 0.0);
+  EXPECT_GT(std::abs(f[2].delta), 10.0 * std::abs(f[1].delta));
+  EXPECT_EQ(rank_features(local.value()), (std::vector<std::size_t>{0, 1}));
+  // Asked to include it, it even ranks first, above the feature the labels follow.
+  EXPECT_EQ(rank_features(local.value(), true), (std::vector<std::size_t>{2, 0, 1}));
+  // The global result carries the same flags.
+  Result<GlobalSensitivity> global = global_sensitivity(output, MatrixView(point.data(), 1, 3), options);
+  ASSERT_TRUE(global.ok());
+  EXPECT_EQ(global.value().constant_in_training, (std::vector<bool>{false, false, true}));
+  options.dims = {2, 0};
+  Result<GlobalSensitivity> some = global_sensitivity(output, MatrixView(point.data(), 1, 3), options);
+  ASSERT_TRUE(some.ok());
+  EXPECT_EQ(some.value().constant_in_training, (std::vector<bool>{true, false}));
+  options.constant_tolerance = -1.0;
+  EXPECT_EQ(feature_sensitivity(output, point, options).status().message(),
+            "the constant-feature tolerance must be a finite number >= 0, got -1");
+}
+
+TEST(FeatureSensitivity, RanksByTheCertifiedDistanceFromZero) {
+  // Hand-made intervals: [0.1, 0.3] (certainly positive, 0.1 from 0), [-0.5, 0.4] (may be 0, reach 0.5),
+  // [-0.2, -0.15] (certainly negative, 0.15 from 0), [-0.1, 0.2] (reach 0.2), [-0.2, 0.1] (reach 0.2,
+  // |delta| larger).
+  LocalSensitivity local;
+  const double intervals[5][3] = {
+      {0.1, 0.2, 0.3}, {-0.5, 0.0, 0.4}, {-0.2, -0.18, -0.15}, {-0.1, 0.01, 0.2}, {-0.2, -0.05, 0.1}};
+  for (std::size_t a = 0; a < 5; ++a) {
+    FeatureSensitivity f;
+    f.feature = a;
+    f.delta_lower = intervals[a][0], f.delta = intervals[a][1], f.delta_upper = intervals[a][2];
+    local.features.push_back(f);
+  }
+  EXPECT_EQ(rank_features(local), (std::vector<std::size_t>{2, 0, 1, 4, 3}));
+  local.features[2].constant_in_training = true;
+  EXPECT_EQ(rank_features(local), (std::vector<std::size_t>{0, 1, 4, 3}));
+  EXPECT_EQ(rank_features(local, true), (std::vector<std::size_t>{2, 0, 1, 4, 3}));
+}
+
 TEST(FeatureSensitivity, BadInputsNameTheProblem) {
   const nlohmann::json c = gpc_golden_cases()[2];  // xor-2d
   const GpcCommonForm form = reference_form(c, "laplace_probit");

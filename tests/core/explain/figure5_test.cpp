@@ -1,11 +1,12 @@
 // `gpprobe paper-robustness --figure 5` pinned on a small configuration of
-// web/public/demo/classification/digits358.csv (scripts/data/make_classification_datasets.py): 60 training images of 3, 5
-// and 8, untrained hyperparameters (s2 = 1, l = 1), gamma 0.25 on [0, 1], LIME on 300 samples. The table
-// is the same on a second run; it has 64 rows (one per pixel, with its row and column of the 8 x 8 image)
-// for each of the three points, each point of its own class; every Delta lies in its certified interval;
-// and the whitening check holds: the pixels the metric points to (the most negative certified Delta) set
-// to 1 lower the class's probability, as the JSON line reports and as the model's own prediction of the
-// whitened image (gpprobe gpc --likelihood softmax, an independent path through the CLI) confirms.
+// web/public/demo/classification/digits358.csv (scripts/data/make_classification_datasets.py): 60 training images of 3,
+// 5 and 8, untrained hyperparameters (s2 = 1, l = 1), gamma 0.25 on [0, 1], LIME on 300 samples. The table is the same
+// on a second run; it has 64 rows (one per pixel, with its row and column of the 8 x 8 image) for each of the three
+// points, each point of its own class; every Delta lies in its certified interval; and the whitening check holds: the
+// pixels the metric points to (the most negative certified Delta) set to 1 lower the class's probability, as the JSON
+// line reports and as the model's own prediction of the whitened image (gpprobe gpc --likelihood softmax, an
+// independent path through the CLI) confirms.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -45,11 +46,13 @@ TEST(Figure5, HeatMapsAreDeterministicAndWhiteningThePatchLowersTheClassProbabil
   EXPECT_EQ(a.out, b.out);
   std::string header;
   const auto rows = cells_of(a.out, &header);
-  EXPECT_EQ(header, "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime");
+  EXPECT_EQ(header,
+            "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime,"
+            "constant_in_training");
   ASSERT_EQ(rows.size(), 3u * 64u);
   std::vector<std::string> classes;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    ASSERT_EQ(rows[r].size(), 12u);
+    ASSERT_EQ(rows[r].size(), 13u);
     const std::size_t feature = std::stoul(rows[r][4]);
     EXPECT_EQ(feature, r % 64);
     EXPECT_EQ(std::stoul(rows[r][5]), feature / 8);
@@ -81,9 +84,45 @@ TEST(Figure5, HeatMapsAreDeterministicAndWhiteningThePatchLowersTheClassProbabil
   std::getline(in, line);
   std::ostringstream train;
   std::vector<std::string> test_rows;
+  std::vector<std::vector<double>> train_pixels;
   for (std::size_t i = 0; std::getline(in, line); ++i) {
-    if (i < 60) train << line << '\n';
-    else test_rows.push_back(line);
+    if (i < 60) {
+      train << line << '\n';
+      std::vector<double> row;
+      std::stringstream ss(line);
+      for (std::string cell; std::getline(ss, cell, ',');) row.push_back(std::stod(cell));
+      train_pixels.push_back(row);
+    } else {
+      test_rows.push_back(line);
+    }
+  }
+  // The pixels equal in all 60 training images, read off the file: marked in the CSV and the JSON line,
+  // and never in a patch (whitening one only moves the image away from the data).
+  std::vector<std::size_t> constant;
+  for (std::size_t j = 0; j < 64; ++j) {
+    bool same = true;
+    for (const auto& row : train_pixels) same = same && row[j] == train_pixels[0][j];
+    if (same) constant.push_back(j);
+  }
+  EXPECT_FALSE(constant.empty());
+  EXPECT_EQ(summary["constant_in_training"].get<std::vector<std::size_t>>(), constant);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const bool is_constant = std::find(constant.begin(), constant.end(), r % 64) != constant.end();
+    EXPECT_EQ(rows[r][12], is_constant ? "yes" : "no") << r;
+  }
+  for (const auto& p : summary["points"]) {
+    for (const auto& j : p["patch"])
+      EXPECT_EQ(std::find(constant.begin(), constant.end(), j.get<std::size_t>()), constant.end()) << p.dump();
+    // Every class's probability before and after whitening: C = 3 values summing to 1, the point's own
+    // class the explained output.
+    for (const char* key : {"probabilities", "whitened_probabilities", "lime_whitened_probabilities"}) {
+      const std::vector<double> all = p[key].get<std::vector<double>>();
+      ASSERT_EQ(all.size(), 3u) << key;
+      EXPECT_NEAR(all[0] + all[1] + all[2], 1.0, 1e-9) << key;
+    }
+    const std::size_t c = p["class"].get<std::size_t>();
+    EXPECT_NEAR(p["probabilities"][c].get<double>(), p["probability"].get<double>(), 1e-6);
+    EXPECT_NEAR(p["whitened_probabilities"][c].get<double>(), p["whitened_probability"].get<double>(), 1e-6);
   }
   const auto& first = summary["points"][0];
   std::vector<std::string> image;

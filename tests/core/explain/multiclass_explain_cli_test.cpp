@@ -1,9 +1,9 @@
 // `gpprobe explain --likelihood softmax [--class c]` end to end on the golden model c3-per-class-kernels-3d
 // of tests/reference/gpc_multiclass_golden.json (its training data and per-class kernels as flags): the
-// CSV's header is feature,delta_lower,delta,delta_upper,lime; each row equals, to the last bit, the
-// certified interval and value the core computes for that class (multiclass_output.h,
-// feature_sensitivity.h) and LIME's coefficient; without --class the predicted class is explained and named
-// in the JSON line; a class out of range and --class without softmax are refused with the reason.
+// CSV's header is feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training; each row equals, to the last
+// bit, the certified interval and value the core computes for that class (multiclass_output.h, feature_sensitivity.h)
+// and LIME's coefficient; without --class the predicted class is explained and named in the JSON line; a class out of
+// range and --class without softmax are refused with the reason.
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +16,7 @@
 
 #include "classification/multiclass_fixtures.h"
 #include "cli/cli_runner.h"
+#include "explain/explain_csv.h"
 
 namespace gpprobe {
 namespace {
@@ -65,9 +66,7 @@ TEST(MulticlassExplainCli, RowsAreTheCoresIntervalsForTheClass) {
   for (std::size_t c = 0; c < 3; ++c) {
     const CliRun run = run_cli(g.flags() + " --class " + std::to_string(c));
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    std::string header;
-    const std::vector<std::vector<double>> rows = testing::parse_output(run.out, &header);
-    EXPECT_EQ(header, "feature,delta_lower,delta,delta_upper,lime");
+    const std::vector<std::vector<double>> rows = testing::parse_explain_csv(run.out).rows;
     ASSERT_EQ(rows.size(), 3u);
     const MulticlassOutput output = ok_value(MulticlassOutput::make(model, c));
     SensitivityOptions options;

@@ -119,6 +119,36 @@ TEST(ProbeSensitivity, HasTheSignOfTheDimensionTheLabelsFollow) {
   for (std::size_t j : {0u, 1u, 3u}) EXPECT_GT(std::abs(beta[2]), std::abs(beta[j])) << j;
 }
 
+TEST(ProbeSensitivity, MarksTheDimensionsTheObservationsNeverVaryOn) {
+  // 30 observations in 4 dimensions; dimension 1 is 0 in every one, dimension 3 is 2.5 in every one.
+  RandomStream stream(11);
+  RowMatrix X{30, 4};
+  std::vector<std::uint8_t> y(30);
+  for (Eigen::Index i = 0; i < 30; ++i) {
+    X(i, 0) = stream.normal(), X(i, 1) = 0.0, X(i, 2) = stream.normal(), X(i, 3) = 2.5;
+    y[std::size_t(i)] = X(i, 0) + 0.3 * X(i, 2) > 0;
+  }
+  const Probe probe = testing::fitted_probe(X, y, 0.1, 5.0, PosteriorSpace::automatic);
+  Result<ProbeOutput> output = ProbeOutput::make(probe);
+  ASSERT_TRUE(output.ok());
+  // The observations, recovered from the probe's features, to rounding.
+  const RowMatrix* a = output.value().training_inputs();
+  ASSERT_NE(a, nullptr);
+  ASSERT_EQ(a->rows(), 30);
+  ASSERT_EQ(a->cols(), 4);
+  for (Eigen::Index i = 0; i < 30; ++i)
+    for (Eigen::Index j = 0; j < 4; ++j) EXPECT_NEAR((*a)(i, j), X(i, j), 1e-13 * (1.0 + std::abs(X(i, j))));
+  SensitivityOptions options;
+  options.gamma = 0.5;
+  Result<LocalSensitivity> local = feature_sensitivity(output.value(), {0.3, 0.0, 0.1, 2.5}, options);
+  ASSERT_TRUE(local.ok()) << local.status().message();
+  const std::vector<bool> expected = {false, true, false, true};
+  for (std::size_t j = 0; j < 4; ++j) EXPECT_EQ(local.value().features[j].constant_in_training, expected[j]) << j;
+  for (std::size_t a : rank_features(local.value())) EXPECT_FALSE(expected[a]) << a;
+  EXPECT_EQ(rank_features(local.value()).size(), 2u);
+  EXPECT_EQ(rank_features(local.value(), true).size(), 4u);
+}
+
 TEST(ProbeSensitivity, BadInputsNameTheProblem) {
   const Probe probe = probe_following({1.0, -1.0, 0.5}, 10, PosteriorSpace::automatic, 2);
   Result<ProbeOutput> output = ProbeOutput::make(probe);

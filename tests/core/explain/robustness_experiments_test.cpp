@@ -88,6 +88,48 @@ TEST(RobustnessExperiments, ShortestLengthScalesComeFirst) {
                             2, 7, 0, 2, 5)
                                .finished();
   EXPECT_EQ(shortest_length_scales(kernel, 3, MatrixView(inputs)), (std::vector<std::size_t>{3, 2, 0}));
+  // Nearly constant counts as constant (constant_features: a spread within 1e-6 of the values' scale, e.g.
+  // float32 rounding of one value): coordinate 3 varies by 1e-9 only, coordinate 2 by 1.
+  const RowMatrix rounded = (RowMatrix(3, 5) << 0, 7, 1, 2, 5,  //
+                             1, 7, 1, 2 + 1e-9, 5,              //
+                             2, 7, 0, 2, 5)
+                                .finished();
+  EXPECT_EQ(shortest_length_scales(kernel, 3, MatrixView(rounded)), (std::vector<std::size_t>{2, 0}));
+}
+
+TEST(RobustnessExperiments, TheShortestLengthScalesOfTheDigitsVaryInTraining) {
+  // Fig. 3's and 7's pixel choice on the digits: after 10 epochs from l = 1, the pixels that are 0 in all 250
+  // training images keep l = 1 (no gradient), shorter than most; the choice passes over them.
+  std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/web/public/demo/robustness/digits38.csv");
+  std::string line;
+  std::getline(in, line);
+  RowMatrix x(250, 64);
+  std::vector<double> y(250);
+  for (Eigen::Index i = 0; i < 250 && std::getline(in, line); ++i) {
+    std::stringstream cells(line);
+    std::string cell;
+    for (Eigen::Index j = 0; j < 64 && std::getline(cells, cell, ','); ++j) x(i, j) = std::stod(cell);
+    std::getline(cells, cell, ',');
+    y[std::size_t(i)] = std::stod(cell);
+  }
+  const GpcTrainingData data = make_gpc_training_data(MatrixView(x), y.data(), 250).value();
+  const EpochFit fit = fit_for_epochs(data, {}, 10).value();
+  std::vector<std::size_t> blank;
+  for (Eigen::Index j = 0; j < 64; ++j)
+    if ((x.col(j).array() == x(0, j)).all()) blank.push_back(std::size_t(j));
+  ASSERT_EQ(blank, (std::vector<std::size_t>{0, 23, 24, 31, 32, 39, 40, 47, 48, 56}));
+  for (std::size_t j : blank) EXPECT_EQ(fit.kernel.length_scales[j], 1.0) << j;
+  const std::vector<std::size_t> chosen = shortest_length_scales(fit.kernel, 10, MatrixView(x));
+  ASSERT_EQ(chosen.size(), 10u);
+  for (std::size_t j : chosen) {
+    EXPECT_EQ(std::find(blank.begin(), blank.end(), j), blank.end()) << j;
+    // Each chosen pixel is at least as short as every varying pixel left out.
+    for (Eigen::Index k = 0; k < 64; ++k) {
+      const bool left_out = std::find(chosen.begin(), chosen.end(), std::size_t(k)) == chosen.end() &&
+                            std::find(blank.begin(), blank.end(), std::size_t(k)) == blank.end();
+      if (left_out) EXPECT_LE(fit.kernel.length_scales[j], fit.kernel.length_scales[std::size_t(k)]);
+    }
+  }
 }
 
 // pi on a (grid + 1)^2 grid over the box of the first two coordinates around x.

@@ -63,7 +63,14 @@ export type {
   VerdictFlip,
 } from './certify/classification_certify.ts';
 export type { CertifyOptions, ProbeCertificate, QueryNorm } from './certify/probe_certify.ts';
-export { EXPLAIN_CSV_HEADER, EXPLAIN_DEFAULTS, explainProbe, explanationCsv, rankFeatures } from './explain/explain.ts';
+export {
+  CONSTANT_FEATURE_NOTE,
+  EXPLAIN_CSV_HEADER,
+  EXPLAIN_DEFAULTS,
+  explainProbe,
+  explanationCsv,
+  rankFeatures,
+} from './explain/explain.ts';
 export type { Explanation, ExplainOptions } from './explain/explain.ts';
 export { ANOMALY_STATUSES, CERTIFY_DEFAULTS, CLASSIFICATION_DEFAULTS, DEFAULTS } from './vocabulary.ts';
 export type { AnomalyStatus, CertifyDefaults, ClassificationDefaults, Defaults } from './vocabulary.ts';

@@ -9,6 +9,9 @@
 // the line search steps back from it. The result is never worse than the (projected) start: L-BFGS only
 // accepts steps that decrease -log q.
 //
+// With a prior (hyperparameter_prior.h) the fit is MAP: it maximises log q + log p(log s2) + sum_j
+// log p(log l_j) (one term for a shared length-scale), the prior's gradient added to the evidence's.
+//
 //   data   n training points (training_data.h)     start  s2 and 1 or d length-scales
 // Progress: done / total counts L-BFGS iterations over all runs, total = (restarts + 1) * max_iterations;
 // returning false cancels with status `cancelled`.
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "gpprobe/classification/gp_classifier.h"
+#include "gpprobe/classification/hyperparameter_prior.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
 
@@ -32,13 +36,21 @@ struct GpcHyperparameterOptions {
   // Bounds (scikit-learn's defaults); lower == upper holds a parameter at that value.
   double signal_variance_lower = 1e-5, signal_variance_upper = 1e5;
   double length_scale_lower = 1e-5, length_scale_upper = 1e5;
+  HyperparameterPrior prior;  // none: type-II maximum likelihood
 };
+
+// log p(theta) of theta = [log s2, log l...] under `prior`, and its gradient into *gradient (same size,
+// when not null).
+double log_prior_density(const HyperparameterPrior& prior, const std::vector<double>& theta,
+                         std::vector<double>* gradient = nullptr);
 
 struct GpcHyperparameterFit {
   SeArdKernel kernel;                          // d length-scales (1 with shared_length_scale)
   double log_marginal_likelihood = 0.0;        // at `kernel`
   double start_log_marginal_likelihood = 0.0;  // at the start
-  std::vector<double> run_values;              // each run's best log marginal likelihood (-inf: failed start)
+  double log_prior = 0.0;                      // log p at `kernel` (0 without a prior)
+  std::vector<double> run_values;              // each run's best log marginal likelihood + log prior
+                                               // (-inf: failed start)
   std::size_t iterations = 0;                  // L-BFGS iterations over all runs
   std::size_t evaluations = 0;
   bool converged = false;  // the best run stopped on its tolerance

@@ -19,6 +19,16 @@
 // points, its interval the mean of theirs. Cost: 4 one-dimensional searches per feature and point; the
 // (point, feature) pairs run as tasks on the thread pool (parallel_for.h), each writing its own result,
 // so the numbers do not depend on the thread count.
+//
+// Features constant in training. When the output knows its training inputs (ScalarOutput::
+// training_inputs), each feature is marked constant_in_training when its training values span at most
+// kConstantFeatureTolerance times max(1, its largest |value|) (constant_features). Moving such a feature
+// (a border pixel that is 0 in every image) moves the point away from all the data along a direction the
+// data never explored: the posterior returns towards the prior (p towards 1/2 for a binary classifier,
+// 1/C for a softmax one), so Delta there measures distance from the data, not evidence, and with
+// hyperparameters fitted by marginal likelihood its length-scale got no gradient and kept its start.
+// Delta is still computed for them (it is a true statement about the model); rank_features leaves them
+// out unless asked.
 #pragma once
 
 #include <cstddef>
@@ -40,7 +50,18 @@ struct SensitivityOptions {
   double tolerance = 1e-3;              // of each search (the authors' 0.001)
   std::size_t max_iterations = 1000;    // boxes split per search (the authors' 1000)
   double time_limit_seconds = 0.0;      // per search; 0: none
+  double constant_tolerance = 1e-6;     // constant_features' relative tolerance, finite and >= 0
 };
+
+// The relative spread at or below which a training feature counts as constant: 1e-6, above the rounding
+// of data stored in float32 (relative 6e-8, e.g. embeddings) or written to 7 significant digits, and far
+// below any spread the data could teach the model with (an SE-ARD kernel changes by about
+// (spread / length-scale)^2 / 2 across it).
+inline constexpr double kConstantFeatureTolerance = 1e-6;
+
+// Per column of `inputs` (n by d, n >= 1): true when max_i x_ij - min_i x_ij <= tolerance *
+// max(1, max_i |x_ij|). Every column is constant for n = 1; an empty `inputs` gives d = 0 flags.
+std::vector<bool> constant_features(const MatrixView& inputs, double tolerance = kConstantFeatureTolerance);
 
 // The extremes of the output over one one-sided box (its feature's values from..to).
 struct SideExtremes {
@@ -54,6 +75,7 @@ struct FeatureSensitivity {
   SideExtremes minus, plus;                       // over T- and T+
   SearchStatus status = SearchStatus::converged;  // converged if all four searches did, else the first other
   std::size_t iterations = 0;                     // boxes split by the four searches
+  bool constant_in_training = false;              // see above; false when the training inputs are unknown
 };
 
 struct LocalSensitivity {
@@ -65,6 +87,7 @@ struct LocalSensitivity {
 struct GlobalSensitivity {
   std::vector<std::size_t> features;
   std::vector<double> delta_lower, delta, delta_upper;  // per feature, means over the points
+  std::vector<bool> constant_in_training;               // per feature
   std::vector<LocalSensitivity> points;                 // each point's own
 };
 
@@ -77,5 +100,11 @@ Result<LocalSensitivity> feature_sensitivity(const BoundedOutput& output, const 
 // The same at every row of `points` (M >= 1 rows), averaged. `progress` sees (pairs done, M x features).
 Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const MatrixView& points,
                                              const SensitivityOptions& options, const ProgressCallback& progress = {});
+
+// One point's features, largest certified |Delta| first, as positions in local.features: first by the
+// distance from 0 of an interval that excludes 0 (0 for one that does not), then by the interval's end
+// farthest from 0, then by |delta|, then by position (the app's order, web/src/engine/explain). Features
+// constant in training are left out unless include_constant.
+std::vector<std::size_t> rank_features(const LocalSensitivity& local, bool include_constant = false);
 
 }  // namespace gpprobe

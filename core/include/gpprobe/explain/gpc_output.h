@@ -31,6 +31,7 @@ class GpcOutput final : public BoundedOutput {
   Result<std::unique_ptr<BoxBounder>> around(const std::vector<double>& point,
                                              const std::vector<std::size_t>& dims) const override;
 
+  const RowMatrix* training_inputs() const override { return &form_->inputs(); }
   const GpcCommonForm& form() const { return *form_; }
 
  private:

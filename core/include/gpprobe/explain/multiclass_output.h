@@ -40,6 +40,7 @@ class MulticlassOutput final : public BoundedOutput {
   std::size_t dimension() const override { return model_->dimension(); }
   std::size_t class_index() const { return class_; }
   const std::shared_ptr<const MulticlassBoundTerms>& terms() const { return terms_; }
+  const RowMatrix* training_inputs() const override { return &model_->inputs(); }
   // pi^c at every row; errors name "test inputs".
   Status values(const MatrixView& points, double* out) const override;
   Result<std::unique_ptr<BoxBounder>> around(const std::vector<double>& point,

@@ -29,15 +29,20 @@ class ProbeOutput final : public BoundedOutput {
   std::size_t dimension() const override { return probe_->dimension(); }
   // The judged probability of every row (queries of the probe's dimension).
   Status values(const MatrixView& points, double* out) const override;
+  // The observations a_i, recovered from their features psi(a_i) = sqrt(v) [a_i; 1] / sqrt(|a_i|^2 + 1)
+  // as psi_j / psi_d (to rounding), when the probe was made.
+  const RowMatrix* training_inputs() const override { return observations_.get(); }
   Result<std::unique_ptr<BoxBounder>> around(const std::vector<double>& point,
                                              const std::vector<std::size_t>& dims) const override;
 
  private:
-  ProbeOutput(const Probe& probe, std::shared_ptr<const LatentWeights> weights)
-      : probe_(&probe), weights_(std::move(weights)) {}
+  ProbeOutput(const Probe& probe, std::shared_ptr<const LatentWeights> weights,
+              std::shared_ptr<const RowMatrix> observations)
+      : probe_(&probe), weights_(std::move(weights)), observations_(std::move(observations)) {}
 
   const Probe* probe_;
   std::shared_ptr<const LatentWeights> weights_;
+  std::shared_ptr<const RowMatrix> observations_;
 };
 
 }  // namespace gpprobe

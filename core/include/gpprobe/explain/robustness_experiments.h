@@ -42,7 +42,8 @@ struct EpochFit {
 Result<EpochFit> fit_for_epochs(const GpcTrainingData& data, const GpcOptions& options, std::size_t epochs);
 
 // Coordinates in order of increasing length-scale (ties: lower index first), the first `count`; with
-// `inputs` (n by d), only coordinates on which the inputs take more than one value.
+// `inputs` (n by d), only coordinates on which the inputs vary (not constant_features(inputs),
+// feature_sensitivity.h: a spread above 1e-6 of the values' scale).
 std::vector<std::size_t> shortest_length_scales(const SeArdKernel& kernel, std::size_t count,
                                                 const MatrixView& inputs = {});
 

@@ -36,6 +36,9 @@ class ScalarOutput {
   // The output at every row of `points` (m by dimension()) into `out` (m values). Errors name the
   // points ("test inputs have 3 columns, ...").
   virtual Status values(const MatrixView& points, double* out) const = 0;
+  // The inputs the model was trained on (n by dimension()), when it has them; the explanations mark
+  // the features that never vary there (feature_sensitivity.h constant_features). nullptr: unknown.
+  virtual const RowMatrix* training_inputs() const { return nullptr; }
 };
 
 class BoxBounder {

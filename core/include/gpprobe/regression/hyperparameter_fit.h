@@ -13,6 +13,11 @@
 // with its random_state). The best run wins. A failed likelihood (a Cholesky that does not exist)
 // counts as -inf, so the line search steps back from it.
 //
+// With a prior (classification/hyperparameter_prior.h) the fit is MAP: log p(y) plus the prior's log
+// density at the log of every length-scale parameter ("*.length_scale", "*.length_scale[j]") and of
+// every signal variance ("constant.value", the amplitude of a product like constant * rbf); the noise
+// and any other parameter get none.
+//
 //   x  n by d,  y  n targets,  mean  fixed constant (NaN: the average of y)
 // Progress: done / total counts L-BFGS iterations over all runs, total = (restarts + 1) * max_iterations;
 // returning false cancels with status `cancelled`.
@@ -24,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "gpprobe/classification/hyperparameter_prior.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
@@ -39,15 +45,20 @@ struct HyperparameterFitOptions {
   double noise_upper = 1e5;
   double mean = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::string> fixed;  // parameter names held at their values (see above)
+  HyperparameterPrior prior;       // none: type-II maximum likelihood
 };
+
+// The prior each of `kernel`'s parameters gets (see above; nullptr: none), in Kernel::parameters() order.
+std::vector<const LogPrior*> regression_parameter_priors(const Kernel& kernel, const HyperparameterPrior& prior);
 
 struct HyperparameterFit {
   Kernel kernel;
   double noise_variance = 0.0;
   double log_marginal_likelihood = 0.0;
-  std::vector<double> run_values;  // the optimum of each run (-inf for a run whose start failed)
+  std::vector<double> run_values;  // the optimum of each run, log p(y) + log prior (-inf: its start failed)
   std::size_t iterations = 0;      // over all runs
   std::size_t evaluations = 0;
+  double log_prior = 0.0;  // log p at the result (0 without a prior)
 };
 
 Result<HyperparameterFit> fit_hyperparameters(const MatrixView& x, const double* y, std::size_t n, const Kernel& kernel,

@@ -13,6 +13,12 @@
 //   multiclass.explain(points, { gamma: 0.1, classIndex }) MulticlassGpClassifier: class c's probability
 //   explainProbe(probe, queries, { gamma: 0.1 })          Probe: the judged probability over embedding dimensions
 //
+// Features constant in training (`constantInTraining`: their training values, or the probe's
+// observations, span at most 1e-6 of their scale, max(1, largest |value|)) are left out of rankFeatures
+// unless asked: moving such a feature (a border pixel that is 0 in every image) moves the point away from
+// all the data, so the output drifts towards the prior (½ for a binary classifier, 1/C for a softmax one):
+// its Δ measures distance from the data, not evidence. Their Δ is still computed and exported.
+//
 // Progress: stage "feature sensitivity", done = (point, feature) pairs finished of m × k; returning false
 // (or an aborted signal) cancels with a GpprobeError 'cancelled'. In the threaded module the pairs run on
 // the pool, with the same numbers on any thread count. All numbers are the core's (= `gpprobe explain`).
@@ -32,7 +38,12 @@ export const EXPLAIN_DEFAULTS = {
 } as const;
 
 /** The CSV header of every explanation export, the same as `gpprobe explain`'s. */
-export const EXPLAIN_CSV_HEADER = 'feature,delta_lower,delta,delta_upper,lime';
+export const EXPLAIN_CSV_HEADER = 'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training';
+
+/** Why features constant in training are not ranked (for the app's and the CLI's words). */
+export const CONSTANT_FEATURE_NOTE =
+  'Features that never vary in the training data are not ranked: moving one moves the point away from all ' +
+  'the data, so the output drifts towards the prior — distance from the data, not evidence.';
 
 /** gamma > 0; dims: the features explained (default all), each point must lie inside validRange on them;
  * tolerance defaults to 0.001, maxIterations to 1,000 (EXPLAIN_DEFAULTS). */
@@ -61,6 +72,8 @@ export interface Explanation {
   meanDeltaLower: Float64Array;
   meanDelta: Float64Array;
   meanDeltaUpper: Float64Array;
+  /** k: whether each feature is constant in the model's training inputs (see above). */
+  constantInTraining: boolean[];
   /** m × k: LIME's coefficients (empty without LIME). */
   lime: Float64Array;
   limeIntercept: Float64Array;
@@ -100,8 +113,12 @@ export function explainProgress(options: ExplainOptions) {
 
 /** @internal An explanation from the bindings' value. */
 export function explanation(v: ExplainValue): Explanation {
-  const { code: _code, message: _message, features, ...rest } = throwIfFailed(v);
-  return { ...rest, features: Array.from(features) };
+  const { code: _code, message: _message, features, constantInTraining, ...rest } = throwIfFailed(v);
+  return {
+    ...rest,
+    features: Array.from(features),
+    constantInTraining: Array.from(constantInTraining, (c) => c !== 0),
+  };
 }
 
 /** @internal The rows of points as one Float64Array (m × d values). */
@@ -131,33 +148,55 @@ export function explainProbe(
   return explanation(handle.explain(pointRows(queries), explainSettings(options), explainProgress(options)));
 }
 
-/** The k features of one point, largest certified |Δ| first: the interval's end farthest from 0 orders
- * them (ties by |delta|), so a feature whose whole interval sits far from 0 comes before one that only
- * might. */
-export function rankFeatures(e: Explanation, point = 0): number[] {
+/** The k features of one point (positions in e.features), largest certified |Δ| first: an interval that
+ * excludes 0 by its distance from 0, then the interval's end farthest from 0, then |delta| (the core's
+ * rank_features), so a feature whose whole interval sits far from 0 comes before one that only might.
+ * Features constant in training are left out unless `includeConstant`. */
+export function rankFeatures(e: Explanation, point = 0, includeConstant = false): number[] {
   const k = e.features.length;
+  const constant = e.constantInTraining ?? [];
   const reach = (a: number) => Math.max(Math.abs(e.deltaLower[point * k + a]), Math.abs(e.deltaUpper[point * k + a]));
   const certain = (a: number) => {
     const lo = e.deltaLower[point * k + a],
       hi = e.deltaUpper[point * k + a];
     return lo > 0 ? lo : hi < 0 ? -hi : 0;
   };
-  return [...Array(k).keys()].sort(
-    (a, b) =>
-      certain(b) - certain(a) ||
-      reach(b) - reach(a) ||
-      Math.abs(e.delta[point * k + b]) - Math.abs(e.delta[point * k + a]) ||
-      a - b,
-  );
+  return [...Array(k).keys()]
+    .filter((a) => includeConstant || !constant[a])
+    .sort(
+      (a, b) =>
+        certain(b) - certain(a) ||
+        reach(b) - reach(a) ||
+        Math.abs(e.delta[point * k + b]) - Math.abs(e.delta[point * k + a]) ||
+        a - b,
+    );
 }
 
-/** One point's explanation as `gpprobe explain` writes it: header feature,delta_lower,delta,delta_upper,lime
- * and one row per feature (numbers in their shortest exact form; lime empty without LIME). With
- * `point` = 'mean', the means over the points and LIME's mean coefficient. */
-export function explanationCsv(e: Explanation, point: number | 'mean' = 0): string {
+/** One point's explanation as `gpprobe explain` writes it: header
+ * feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training and one row per feature (numbers in
+ * their shortest exact form; lime empty without LIME; rank by rankFeatures, empty for a feature constant in
+ * training unless `includeConstant`; yes/no). With `point` = 'mean', the means over the points, LIME's mean
+ * coefficient, and the rank of the mean Δ. */
+export function explanationCsv(e: Explanation, point: number | 'mean' = 0, includeConstant = false): string {
   const k = e.features.length,
     m = e.points;
   const rows = [EXPLAIN_CSV_HEADER];
+  const ranked =
+    point === 'mean'
+      ? rankFeatures(
+          {
+            ...e,
+            points: 1,
+            deltaLower: e.meanDeltaLower,
+            delta: e.meanDelta,
+            deltaUpper: e.meanDeltaUpper,
+          },
+          0,
+          includeConstant,
+        )
+      : rankFeatures(e, point, includeConstant);
+  const rank = new Array<number | null>(k).fill(null);
+  ranked.forEach((a, r) => (rank[a] = r + 1));
   for (let a = 0; a < k; a++) {
     let lower: number,
       delta: number,
@@ -178,7 +217,8 @@ export function explanationCsv(e: Explanation, point: number | 'mean' = 0): stri
       upper = e.deltaUpper[i];
       if (e.lime.length) lime = e.lime[i];
     }
-    rows.push(`${e.features[a]},${lower},${delta},${upper},${lime === null ? '' : lime}`);
+    const constant = e.constantInTraining?.[a] ? 'yes' : 'no';
+    rows.push(`${e.features[a]},${lower},${delta},${upper},${lime === null ? '' : lime},${rank[a] ?? ''},${constant}`);
   }
   return rows.join('\n') + '\n';
 }
