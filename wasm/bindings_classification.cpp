@@ -17,7 +17,7 @@
 #include "gpprobe/explain/gpc_output.h"
 
 #include "binding_support.h"
-#include "certificate_values.h"
+#include "certify_values.h"
 #include "explain_values.h"
 
 namespace gpprobe::wasm {
@@ -116,7 +116,7 @@ class ClassifierHandle {
     return r;
   }
 
-  // Certified robustness at `point` (certificate_values.h); `on_interval` sees each split's interval.
+  // Certified robustness at `point` (certify_values.h); `on_interval` sees each split's interval.
   RobustnessCertificateValue certify_robustness(val point, const RobustnessSettings& s, val progress,
                                                 val on_interval) const {
     if (!gpc_) return failed<RobustnessCertificateValue>(not_fitted());

@@ -21,7 +21,7 @@
 #include "gpprobe/explain/multiclass_output.h"
 
 #include "binding_support.h"
-#include "certificate_values.h"
+#include "certify_values.h"
 #include "explain_values.h"
 
 namespace gpprobe::wasm {

@@ -1,4 +1,5 @@
-// Embind registration of the evaluation core (baselines, metrics, the GPP paper's experiments).
+// Embind registration of the evaluation core (metrics, the GPP paper's experiments; the OOD baselines are
+// bindings_baselines.cpp).
 // Conventions of binding_support.h. An experiment runs a few trials per call (one per thread: the TS
 // engine yields and checks for cancel between calls); the handle adds the trials up in the core
 // (append_trials), so the means and standard deviations never pass through TypeScript.
@@ -8,7 +9,6 @@
 
 #include <emscripten/bind.h>
 
-#include "gpprobe/baselines/baselines.h"
 #include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/evaluation/metrics.h"
 
@@ -16,41 +16,6 @@
 
 namespace gpprobe::wasm {
 namespace {
-
-struct BaselineRun : BindingStatus {
-  val columns = val::null();  // string[]: which of score, probability, episteme, alea were written
-};
-
-// Writes 4 columns of `query_rows` doubles at `out` (score, probability, episteme, alea); the result
-// names the columns the method has, the others are left as they were.
-BaselineRun run_baseline(const std::string& method, std::uintptr_t observations, std::size_t rows, std::size_t cols,
-                         int dtype, std::uintptr_t labels, std::size_t label_count, std::uintptr_t queries,
-                         std::size_t query_rows, std::size_t query_cols, int query_dtype, double k, double seed,
-                         double members, std::uintptr_t out, val progress) {
-  Result<gpprobe::BaselineMethod> m = gpprobe::parse_baseline(method);
-  if (!m.ok()) return failed<BaselineRun>(m.status());
-  MatrixView x, q;
-  if (Status s = view_of(observations, rows, cols, dtype, "observations", &x); !s.ok()) return failed<BaselineRun>(s);
-  if (Status s = view_of(queries, query_rows, query_cols, query_dtype, "queries", &q); !s.ok())
-    return failed<BaselineRun>(s);
-  gpprobe::BaselineOptions options;
-  for (const Status& checked : {count_argument("k", k, &options.k), seed_argument("seed", seed, &options.seed),
-                                count_argument("members", members, &options.members)}) {
-    if (!checked.ok()) return failed<BaselineRun>(checked);
-  }
-  Result<gpprobe::BaselineScores> r =
-      gpprobe::run_baseline(m.value(), x, bytes(labels), label_count, q, options, progress_from(progress));
-  if (!r.ok()) return failed<BaselineRun>(r.status());
-  double* base = doubles_out(out);
-  const gpprobe::BaselineScores& s = r.value();
-  int column = 0;
-  for (const std::vector<double>* c : {&s.score, &s.probability, &s.episteme, &s.alea}) {
-    std::copy(c->begin(), c->end(), base + std::size_t(column++) * query_rows);
-  }
-  BaselineRun run;
-  run.columns = array_of(gpprobe::baseline_columns(m.value()));
-  return run;
-}
 
 struct Metric : BindingStatus {
   double value = 0;
@@ -187,7 +152,6 @@ class ExperimentHandle {
 
 EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
   using namespace gpprobe::wasm;
-  result_object<BaselineRun>("BaselineRun", [](auto& o) { o.field("columns", &BaselineRun::columns); });
   result_object<Metric>("Metric", [](auto& o) { o.field("value", &Metric::value); });
   result_object<RocCurveValue>("RocCurveValue", [](auto& o) {
     o.field("falsePositiveRate", &RocCurveValue::falsePositiveRate)
@@ -227,7 +191,6 @@ EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
         .field("clouds", &ExperimentValue::clouds);
   });
 
-  bind_function<&run_baseline>("runBaseline");
   bind_function<&auroc>("auroc");
   bind_function<&auprc>("auprc");
   bind_function<&accuracy>("accuracy");

@@ -25,7 +25,7 @@ export interface KernelValue {
   values: Float64Array;
 }
 
-// ---- bindings.cpp ----
+// ---- bindings_probe.cpp ----
 
 export interface ProbeState extends BindingStatus {
   observationCount: number;
@@ -154,7 +154,7 @@ export interface ProbeBindings {
   armFault(fault: string): BindingStatus;
 }
 
-// ---- bindings_analysis.cpp ----
+// ---- bindings_probe_analysis.cpp ----
 
 export interface Belief extends BindingStatus {
   betaA: number;
@@ -183,12 +183,14 @@ export interface AnalysisBindings {
   beliefEnvelope(epsilon: number, points: number, maxJudged: number, out: number): BindingStatus;
 }
 
-// ---- bindings_evaluation.cpp ----
+// ---- bindings_baselines.cpp ----
 
 export interface BaselineRun extends BindingStatus {
   /** Which of score, probability, episteme, alea the method wrote. */
   columns: string[];
 }
+
+// ---- bindings_evaluation.cpp ----
 
 export interface Metric extends BindingStatus {
   value: number;
@@ -726,7 +728,7 @@ export interface MulticlassBindings {
   MulticlassClassifierHandle: new () => MulticlassClassifierHandle;
 }
 
-// ---- bindings_certificates.cpp ----
+// ---- bindings_certify.cpp ----
 
 /** RobustnessOptions (gpc_robustness.h) under the TS names. */
 export interface RobustnessSettings {

@@ -1,5 +1,5 @@
 // The probe's handle for JavaScript (ProbeHandle: fit, score, update, certify, leave-one-out, knowledge
-// gain) and the values it returns. Registered in bindings.cpp; bindings_kept_scores.cpp takes it as an
+// gain) and the values it returns. Registered in bindings_probe.cpp; bindings_probe_kept_scores.cpp takes it as an
 // argument. Conventions of binding_support.h; no mathematics.
 #pragma once
 
@@ -16,7 +16,7 @@
 #include "gpprobe/probe/probe.h"
 
 #include "binding_support.h"
-#include "certificate_values.h"
+#include "certify_values.h"
 #include "explain_values.h"
 
 namespace gpprobe::wasm {
@@ -100,7 +100,7 @@ class ProbeHandle {
     return probe_->remove_observation(i);
   }
 
-  // Certified bounds over the set around one query of `cols` values (certificate_values.h).
+  // Certified bounds over the set around one query of `cols` values (certify_values.h).
   ProbeCertificateValue certify(std::uintptr_t query, std::size_t cols, int dtype, const ProbeCertifySettings& s,
                                 val progress) const {
     if (!probe_) return failed<ProbeCertificateValue>(not_fitted());

@@ -4,7 +4,7 @@
 //   const lp = runBaseline(engine, { method: 'lp', observations, labels, queries });  // lp.score, lp.probability
 //   const area = auroc(engine, queryLabels, lp.score);
 //
-// Every number comes from the C++ core (wasm/bindings_evaluation.cpp); this file only checks shapes and
+// Every number comes from the C++ core (wasm/bindings_baselines.cpp); this file only checks shapes and
 // moves whole arrays in and out of the wasm heap.
 import type { GpprobeModule, Metric } from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';

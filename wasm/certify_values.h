@@ -1,6 +1,6 @@
 // Certified bounds as JavaScript values: the settings and certificates of a GP classifier's robustness
 // at a point (classifier_robustness.h) and of the probe's verdict at a query (probe_certificate.h), under the
-// TS API's names (the CLI's JSON names in camelCase). bindings_certificates.cpp registers them and
+// TS API's names (the CLI's JSON names in camelCase). bindings_certify.cpp registers them and
 // converts; the handles (ClassifierHandle.certifyRobustness / .robustnessSweep, ProbeHandle.certify)
 // call the functions below on their fitted model. Registration only; the numbers are the core's.
 #pragma once

@@ -1,4 +1,4 @@
-// Embind registration of certified bounds (certificate_values.h): the settings and certificates of a
+// Embind registration of certified bounds (certify_values.h): the settings and certificates of a
 // GP classifier's robustness and of the probe's verdict, their conversion from and to the core's
 // structs, and the defaults of both (certifyDefaults, which web/src/engine/vocabulary.ts restates once,
 // tested). Conventions of binding_support.h; no mathematics.
@@ -13,7 +13,7 @@
 #include "gpprobe/certify/multiclass_robustness.h"
 #include "gpprobe/certify/probe_certificate.h"
 
-#include "certificate_values.h"
+#include "certify_values.h"
 
 namespace gpprobe::wasm {
 namespace {
