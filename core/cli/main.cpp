@@ -123,7 +123,9 @@ const CommandUsage kCommandUsage[] = {
      "          --class): one JSON object with classes, probability_at_point (C values), class, minimum\n"
      "          and maximum (as above) and safety: the predicted class's margin over every other class,\n"
      "          margin_lower/margin_upper, witness, status certified|refuted|unknown. The cost grows\n"
-     "          exponentially with C.\n"},
+     "          exponentially with C. --time-limit holds each of the three searches, inside every box's\n"
+     "          bound too (stop time_limit, a wider interval that stays sound); a model whose bound terms\n"
+     "          would pass 1 GiB (70 classes of 2 rows) is refused.\n"},
     {"bench-robustness",
      "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
      "          [--json]\n"

@@ -1,6 +1,7 @@
-// Results in tests are checked before their value is used (issue 23, item 16): value() of a failed
-// Result is undefined behaviour (an empty optional), and it crashed the whole test binary instead of
-// failing one test.
+// Results in tests are checked before their value is used (issue 23, item 16). value() of a failed Result
+// throws std::logic_error carrying its status's message (status.h; it was undefined behaviour, an empty
+// optional, and crashed the whole test binary), which GoogleTest reports as that test's failure; these helpers
+// say the same earlier and more plainly:
 //
 //   ASSERT_OK(r)      r a Result or a Status: fails the test, with its message, and returns when not ok
 //   ok_value(expr)    the value of a Result where a test cannot return (inside an expression, in a helper

@@ -11,7 +11,8 @@
 //    "safety":{"predicted_class","margin_lower","margin_upper","witness","witness_probabilities",
 //              "status":"certified|refuted|unknown","stop","iterations"},"seconds","model":{...}}
 // minimum / maximum as the binary output: lower <= pi^c_min <= upper = pi^c(witness), and
-// lower = pi^c(witness) <= pi^c_max <= upper. Each search has its own --max-iterations and --time-limit.
+// lower = pi^c(witness) <= pi^c_max <= upper. Each search has its own --max-iterations and --time-limit; the time
+// limit also holds inside every box's bound (multiclass_robustness.h), and the bound terms are sized first (1 GiB).
 #include <chrono>
 #include <cmath>
 #include <optional>

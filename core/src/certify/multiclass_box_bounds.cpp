@@ -169,7 +169,8 @@ constexpr double kStandardNormalDensityAtOne = 0.24197072451914337;  // phi(1) =
 struct Expectation {
   double value, error;
 };
-std::optional<Expectation> expectation(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c) {
+std::optional<Expectation> expectation(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c,
+                                       const std::function<bool()>& stop) {
   const Eigen::Index D = m.size();
   Eigen::VectorXd mean = Eigen::VectorXd::Zero(D + 1);
   Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(D + 1, D + 1);
@@ -177,6 +178,7 @@ std::optional<Expectation> expectation(const Eigen::VectorXd& m, const Eigen::Ma
   cov.topLeftCorner(D, D) = gamma;
   SoftmaxExpectationOptions quadrature;
   quadrature.tolerance = 1e-9;  // far below any gap here; the allowance takes 10 times its estimate
+  quadrature.stop = stop;       // a stopped quadrature is not converged: no value
   Result<SoftmaxExpectation> e = softmax_expectation(mean, cov, quadrature);
   if (!e.ok() || !e.value().converged || !std::isfinite(e.value().probabilities[c])) return std::nullopt;
   return Expectation{e.value().probabilities[c], 10.0 * e.value().error_estimate + 1e-12};
@@ -278,7 +280,7 @@ VertexGeometry vertex_geometry(const std::vector<Interval>& covariance, const st
 }
 
 std::optional<double> vertex_end(const std::vector<Interval>& mean, const VertexGeometry& g, std::size_t c,
-                                 bool minimum, double target_gap) {
+                                 bool minimum, double target_gap, const std::function<bool()>& stop) {
   const std::size_t D = mean.size();
   const double sign = minimum ? -1.0 : 1.0;  // the end moves by sign * (allowance)
   const Eigen::Index Dn = Eigen::Index(D);
@@ -287,7 +289,7 @@ std::optional<double> vertex_end(const std::vector<Interval>& mean, const Vertex
     const Interval& m = mean[j];
     v[Eigen::Index(j)] = ((j == c) == minimum) ? m.lower : m.upper;
   }
-  const std::optional<Expectation> f0 = expectation(v, g.centre, c);
+  const std::optional<Expectation> f0 = expectation(v, g.centre, c, stop);
   if (!f0) return std::nullopt;
   // Zeroth order: |F(v, Gamma) - F(v, Gamma_0)| <= 4/27 sum |dGamma_jk|, and <= phi(1) |dGamma|_* / lambda.
   // |F(v, Gamma) - F(v, Gamma_0)| <= sup_t 1/2 |A(t)|_2 |B(t)|_* with |A|_2 <= 2 phi(1), B(t) = L(t)^-1 dGamma L(t)^-T,
@@ -301,7 +303,12 @@ std::optional<double> vertex_end(const std::vector<Interval>& mean, const Vertex
     zeroth = std::min(zeroth, kStandardNormalDensityAtOne * g.whitened_nuclear / g.whitened_shrink);
   }
   double best = f0->value + sign * (zeroth + f0->error);
-  if (!(g.lambda > 0.0 || g.whitened_shrink > 0.0) || g.centre_inverse.size() == 0 || zeroth <= 0.5 * target_gap) {
+  // The second differences below are planned for a quadrature allowance of 1e-8: a larger one (quasi-Monte Carlo's
+  // ~1e-3, C > 4) enters H's error as 4 eps / h^2 ~ 1, so the first order could not beat the zeroth; its 2 D (D + 1)
+  // quadratures are skipped (either end is sound: this only chooses the work).
+  const double planned = 10.0 * 1e-9 + 1e-12;
+  if (!(g.lambda > 0.0 || g.whitened_shrink > 0.0) || g.centre_inverse.size() == 0 || zeroth <= 0.5 * target_gap ||
+      f0->error > planned) {
     return best;
   }
   // First order: F(v, Gamma) = F(v, Gamma_0) + 1/2 tr(dGamma H) + R2 with H = grad_m^2 F(v, Gamma_0) from second
@@ -314,7 +321,6 @@ std::optional<double> vertex_end(const std::vector<Interval>& mean, const Vertex
       directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)) +
                            Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(k)));
   std::vector<double> second(pairs), error(pairs);
-  const double planned = 10.0 * 1e-9 + 1e-12;  // the quadrature allowance the steps are chosen for
   for (std::size_t u = 0; u < pairs; ++u) {
     const Eigen::VectorXd& dir = directions[u];
     // |d^4 F / du^4| <= (u' Gamma_0^-1 u)^2 E[He_4^+] <= (u' Gamma_0^-1 u)^2 sqrt(24) / 2; the second difference's
@@ -322,8 +328,8 @@ std::optional<double> vertex_end(const std::vector<Interval>& mean, const Vertex
     const double q = dir.dot(g.centre_inverse * dir) * (1.0 + 1e-10);
     const double fourth = 0.5 * std::sqrt(24.0) * q * q;
     const double h = std::pow(48.0 * planned / fourth, 0.25);
-    const std::optional<Expectation> plus = expectation(v + h * dir, g.centre, c);
-    const std::optional<Expectation> minus = expectation(v - h * dir, g.centre, c);
+    const std::optional<Expectation> plus = expectation(v + h * dir, g.centre, c, stop);
+    const std::optional<Expectation> minus = expectation(v - h * dir, g.centre, c, stop);
     if (!plus || !minus) return best;
     const double eps = std::max({f0->error, plus->error, minus->error});
     second[u] = (plus->value - 2.0 * f0->value + minus->value) / (h * h);
@@ -366,7 +372,7 @@ Interval add(Interval a, Interval b) { return {a.lower + b.lower, a.upper + b.up
 
 Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vector<Interval>& covariance,
                                const std::vector<double>& reference, std::size_t c, double target_gap,
-                               LatentPartitionOptions::Ends ends) {
+                               LatentPartitionOptions::Ends ends, const std::function<bool()>& stop) {
   using namespace multiclass_box_detail;
   const std::size_t D = mean.size();
   if (D == 0 || c > D || covariance.size() != D * D || reference.size() != D * D) return {0.0, 1.0};
@@ -374,8 +380,8 @@ Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vec
   // The end not asked for gets the zeroth-order bound only (target_gap 1: no first-order step).
   const bool lower_first = ends != LatentPartitionOptions::Ends::upper,
              upper_first = ends != LatentPartitionOptions::Ends::lower;
-  const std::optional<double> lower = vertex_end(mean, geometry, c, true, lower_first ? target_gap : 1.0);
-  const std::optional<double> upper = vertex_end(mean, geometry, c, false, upper_first ? target_gap : 1.0);
+  const std::optional<double> lower = vertex_end(mean, geometry, c, true, lower_first ? target_gap : 1.0, stop);
+  const std::optional<double> upper = vertex_end(mean, geometry, c, false, upper_first ? target_gap : 1.0, stop);
   Interval out{0.0, 1.0};
   if (lower) out.lower = std::clamp(*lower, 0.0, 1.0);
   if (upper) out.upper = std::clamp(*upper, 0.0, 1.0);
@@ -387,7 +393,16 @@ std::size_t MulticlassBoundTerms::pair_index(std::size_t p, std::size_t q) const
   return p * classes - p * (p + 1) / 2 + q;  // row p of the upper triangle
 }
 
-std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const MulticlassLaplace& model) {
+std::size_t MulticlassBoundTerms::bytes(std::size_t classes, std::size_t size, bool shared_scales) {
+  const double C = double(classes), D = C - 1.0, n = double(size);
+  const double matrices = C * (C + 1.0) / 2.0 + (shared_scales ? D * (D + 1.0) : 0.0);
+  const double total = matrices * n * n * double(sizeof(double));
+  return total >= double(SIZE_MAX) ? SIZE_MAX : std::size_t(total);
+}
+
+std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const MulticlassLaplace& model,
+                                                                       const std::function<bool()>& stop) {
+  const auto stopped = [&] { return stop && stop(); };
   auto terms = std::make_shared<MulticlassBoundTerms>();
   MulticlassBoundTerms& t = *terms;
   t.model = &model;
@@ -408,6 +423,7 @@ std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const Mul
   t.R.resize(C * (C + 1) / 2);
   for (std::size_t p = 0; p < C; ++p)
     for (std::size_t q = p; q < C; ++q) {
+      if (stopped()) return nullptr;
       RowMatrix Rpq = -(N[p].transpose() * N[q]);
       if (p == q) Rpq += model.E()[p];
       t.R[t.pair_index(p, q)] = model.kernels()[p].signal_variance * model.kernels()[q].signal_variance * Rpq;
@@ -418,6 +434,7 @@ std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const Mul
     const std::size_t D = C - 1;
     for (std::size_t j = 0; j < D; ++j)
       for (std::size_t k = j; k < D; ++k) {
+        if (stopped()) return nullptr;
         t.difference_R.push_back(t.R[t.pair_index(j, k)] - t.R[t.pair_index(j, r)] -
                                  t.R[t.pair_index(k, r)].transpose() + t.R[t.pair_index(r, r)]);
       }
@@ -428,9 +445,13 @@ std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const Mul
       for (std::size_t a = 0; a < j; ++a) index += D - a;
       return t.difference_R[index + (k - j)];
     };
-    for (std::size_t j = 0; j < D; ++j) t.add_factor(combined(j, j));
+    for (std::size_t j = 0; j < D; ++j) {
+      if (stopped()) return nullptr;
+      t.add_factor(combined(j, j));
+    }
     for (std::size_t j = 0; j < D; ++j)
       for (std::size_t k = j + 1; k < D; ++k) {
+        if (stopped()) return nullptr;
         const RowMatrix& jk = combined(j, k);
         t.add_factor(combined(j, j) + combined(k, k) + jk + RowMatrix(jk.transpose()));
       }
@@ -620,8 +641,9 @@ ClassProbabilityBounds MulticlassBoxBounds::probability(const MulticlassLatentBo
   if (latent.centre_difference_covariance.size() == D * D) {
     vertex_gap = 0.0;
     for (std::size_t c : asked) {
-      vertex[c] = softmax_vertex_bounds(latent.difference_mean, latent.difference_covariance,
-                                        latent.centre_difference_covariance, c, options.target_gap, options.ends);
+      vertex[c] =
+          softmax_vertex_bounds(latent.difference_mean, latent.difference_covariance,
+                                latent.centre_difference_covariance, c, options.target_gap, options.ends, options.stop);
       vertex_gap = std::max(vertex_gap, vertex[c].width());
     }
   }

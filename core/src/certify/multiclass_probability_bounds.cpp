@@ -224,6 +224,15 @@ ClassProbabilityBounds softmax_probability_bounds(const std::vector<Interval>& m
 
   // The initial grid: per axis two unbounded tails and `pieces` cells over [m_L - 7 sd, m_U + 7 sd].
   const std::size_t pieces = D <= 3 ? 4 : 1;
+  {
+    std::size_t grid = 1;
+    for (std::size_t j = 0; j < D && grid <= kMaxLatentCells; ++j) grid *= pieces + 2;
+    if (grid > kMaxLatentCells) {  // sized before anything is built: [0, 1] for every class
+      out.grid_too_large = true;
+      return out;
+    }
+  }
+  const auto stopped = [&] { return options.stop && options.stop(); };
   std::vector<double> sd(D);
   std::vector<std::vector<double>> breaks(D);
   for (std::size_t j = 0; j < D; ++j) {
@@ -238,6 +247,10 @@ ClassProbabilityBounds softmax_probability_bounds(const std::vector<Interval>& m
   std::vector<Cell> cells;
   std::vector<std::size_t> index(D, 0);
   while (true) {
+    if (cells.size() % 1024 == 1023 && stopped()) {  // part of R^D uncovered: nothing sound to sum
+      out.stopped = true;
+      return out;
+    }
     Cell cell;
     for (std::size_t j = 0; j < D; ++j) {
       cell.lower.push_back(breaks[j][index[j]]);
@@ -262,6 +275,10 @@ ClassProbabilityBounds softmax_probability_bounds(const std::vector<Interval>& m
   for (std::size_t i = 0; i < cells.size(); ++i) heap.push_back(i);
   std::make_heap(heap.begin(), heap.end(), later);
   while (!heap.empty() && cells.size() < options.max_cells && gap() > options.target_gap) {
+    if (stopped()) {  // the partition so far is a partition: its sums stand
+      out.stopped = true;
+      break;
+    }
     std::pop_heap(heap.begin(), heap.end(), later);
     const std::size_t i = heap.back();
     heap.pop_back();

@@ -1,7 +1,11 @@
 #include "gpprobe/certify/multiclass_robustness.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "common/input_checks.h"
@@ -75,6 +79,83 @@ std::size_t argmax(const std::vector<double>& p) {
   return std::size_t(std::max_element(p.begin(), p.end()) - p.begin());
 }
 
+// The stop of one search's work, asked inside every box's bound (its quadratures, its latent partition), not only
+// between boxes: true from the moment the search's time limit (from `start`; none when 0) has passed or the
+// caller's progress callback (asked at most every 50 ms, with the search's own counts) returned false, and true
+// from then on.
+class WorkStop {
+ public:
+  using Clock = std::chrono::steady_clock;
+  WorkStop(double seconds, const ProgressCallback& progress, std::size_t total)
+      : start_(Clock::now()), seconds_(seconds), progress_(progress), total_(total) {}
+
+  bool operator()() {
+    if (fired_) return true;
+    const Clock::time_point now = Clock::now();
+    if (seconds_ > 0.0 && std::chrono::duration<double>(now - start_).count() >= seconds_) {
+      fired_ = true;
+      timed_out_ = true;
+    } else if (progress_ && now - last_asked_ >= std::chrono::milliseconds(50)) {
+      last_asked_ = now;
+      if (!progress_(done_, total_)) fired_ = true, cancelled_ = true;
+    }
+    return fired_;
+  }
+  std::function<bool()> function() {
+    return [this] { return (*this)(); };
+  }
+  void set_done(std::size_t done) { done_ = done; }
+  bool fired() const { return fired_; }
+  bool cancelled() const { return cancelled_; }
+  bool timed_out() const { return timed_out_; }
+
+ private:
+  Clock::time_point start_, last_asked_{};
+  double seconds_;
+  const ProgressCallback& progress_;
+  std::size_t total_, done_ = 0;
+  bool fired_ = false, cancelled_ = false, timed_out_ = false;
+};
+
+// Sizes the bound terms before they are made: out_of_memory past kMaxBoundTermBytes.
+Status check_term_memory(const MulticlassLaplace& model) {
+  bool shared = true;
+  for (const SeArdKernel& k : model.kernels())
+    shared = shared && k.length_scales == model.kernels().back().length_scales;
+  const std::size_t bytes = MulticlassBoundTerms::bytes(model.classes(), model.size(), shared);
+  if (bytes <= kMaxBoundTermBytes) return Status::success();
+  return Status(StatusCode::out_of_memory,
+                "certifying a model of " + count_of(model.classes(), "class", "classes") + " and " +
+                    count_of(model.size(), "training row") + " needs " + number_text(double(bytes) / 1e9, 3) +
+                    " GB for its bound terms (" + std::to_string(model.classes()) + " x " +
+                    std::to_string(model.classes() + 1) + " / 2" + (shared ? " + D (D + 1)" : "") + " matrices of " +
+                    std::to_string(model.size()) + " x " + std::to_string(model.size()) + "), over the limit of " +
+                    number_text(double(kMaxBoundTermBytes) / 1e9, 3) + " GB: use fewer classes or training rows");
+}
+
+// The class probabilities at x*, the prediction the certificate is about (as `gpc` computes it, its cost bounded by
+// the quadrature's own caps): before the searches' clocks start, but with the caller's cancel, which refuses the
+// certificate (they are its reference values).
+Result<std::vector<double>> probabilities_at_point(const MulticlassLaplace& model, const std::vector<double>& point,
+                                                   SoftmaxExpectationOptions quadrature,
+                                                   const ProgressCallback& progress) {
+  WorkStop stop(0.0, progress, 0);
+  quadrature.stop = stop.function();
+  Result<MulticlassPrediction> p = model.predict(MatrixView(point.data(), 1, point.size()), quadrature);
+  if (stop.fired()) {
+    return Status(StatusCode::cancelled,
+                  "the certification was cancelled while the class probabilities at the point "
+                  "were computed");
+  }
+  std::vector<double> out;
+  if (p.ok()) out.assign(p.value().probability.data(), p.value().probability.data() + p.value().probability.size());
+  for (double v : out) {
+    if (!std::isfinite(v)) out.clear();
+  }
+  if (out.empty()) return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
+  return out;
+}
+
 }  // namespace multiclass_robustness_detail
 
 const char* safety_verdict_name(SafetyVerdict verdict) {
@@ -87,6 +168,12 @@ const char* safety_verdict_name(SafetyVerdict verdict) {
       return "unknown";
   }
   return "unknown";
+}
+
+SafetyVerdict safety_verdict(double lower, double upper) {
+  if (lower > 0.0) return SafetyVerdict::certified;
+  if (upper < 0.0) return SafetyVerdict::refuted;
+  return SafetyVerdict::unknown;
 }
 
 const char* safety_stop_name(SafetyStop stop) {
@@ -120,33 +207,49 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
   Result<RobustnessRegion> made = RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
   if (!made.ok()) return made.status();
   const RobustnessRegion& region = made.value();
-  const MulticlassBoxBounds bounds(model, region);
+  GPPROBE_RETURN_IF_ERROR(check_term_memory(model));
   const LatentPartitionOptions partition = partition_of(options);
   const std::size_t c = class_index;
 
   ClassCertificate cert;
   cert.class_index = c;
-  cert.probability_at_point = model.probability_at(point.data(), options.quadrature);
-  for (double p : cert.probability_at_point) {
-    if (!std::isfinite(p))
-      return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
-  }
   cert.lower = region.lower();
   cert.upper = region.upper();
-  {
-    const MulticlassLatentBounds root = bounds.latent(region.box());
-    cert.root = bounds.probability(root, {c}, partition).probability[c];
+  Result<std::vector<double>> at_point = probabilities_at_point(model, point, options.quadrature, progress);
+  if (!at_point.ok()) return at_point.status();
+  cert.probability_at_point = at_point.value();
+  // The first search's limits also hold its setup: the bound terms and the root bound.
+  auto first_stop = std::make_unique<WorkStop>(options.time_limit_seconds, progress, 2 * options.max_iterations);
+  const std::vector<double> point_moving = [&] {
+    std::vector<double> x;
+    for (std::size_t j : region.dims()) x.push_back(point[j]);
+    return x;
+  }();
+  const std::shared_ptr<const MulticlassBoundTerms> terms = MulticlassBoundTerms::make(model, first_stop->function());
+  std::optional<MulticlassBoxBounds> bounds;
+  if (terms) bounds.emplace(model, region, terms);
+  cert.root = {0.0, 1.0};
+  if (bounds) {
+    LatentPartitionOptions p = partition;
+    p.stop = first_stop->function();
+    cert.root = bounds->probability(bounds->latent(region.box()), {c}, p).probability[c];
   }
   std::size_t done = 0;
   bool cancelled = false;
   for (Extremum extremum : {Extremum::minimum, Extremum::maximum}) {
+    std::unique_ptr<WorkStop> stop =
+        extremum == Extremum::minimum
+            ? std::move(first_stop)
+            : std::make_unique<WorkStop>(options.time_limit_seconds, progress, 2 * options.max_iterations);
     BranchAndBoundOptions search;
     search.tolerance = options.tolerance;
     search.max_iterations = cancelled ? 0 : options.max_iterations;
     search.time_limit_seconds = options.time_limit_seconds;
     search.scales = scales_of(model, region);
     search.progress = [&](std::size_t iterations, std::size_t) {
-      return report_progress(progress, done + iterations, 2 * options.max_iterations);
+      stop->set_done(done + iterations);
+      // A stop inside a box's bound ends the search too (its later boxes would only get the trivial bound).
+      return report_progress(progress, done + iterations, 2 * options.max_iterations) && !stop->fired();
     };
     double best = extremum == Extremum::minimum ? kInfinity : -kInfinity;  // the best value reported so far
     const SoftmaxExpectationOptions cheap = screening_quadrature(options.quadrature);
@@ -154,20 +257,32 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
     LatentPartitionOptions one_end = partition;
     one_end.ends =
         extremum == Extremum::minimum ? LatentPartitionOptions::Ends::lower : LatentPartitionOptions::Ends::upper;
+    one_end.stop = stop->function();
+    // Once the search's stop has fired a box gets the trivial bound (0 below, 1 above) and no candidates: a bound
+    // cut short is still sound, and a candidate whose quadrature was cut short is not reported.
+    const double trivial = extremum == Extremum::minimum ? 0.0 : 1.0;
     const BoundOracle oracle = [&](const Box& box) {
-      MulticlassLatentBounds latent = bounds.latent(box);
-      const ClassProbabilityBounds p = bounds.probability(latent, {c}, one_end);
       BoxBound out;
+      out.bound = trivial;
+      if (!bounds || (*stop)()) return out;
+      MulticlassLatentBounds latent = bounds->latent(box);
+      const ClassProbabilityBounds p = bounds->probability(latent, {c}, one_end);
       out.bound = extremum == Extremum::minimum ? p.probability[c].lower : p.probability[c].upper;
       const std::vector<double>* mean_point =
           extremum == Extremum::minimum ? &latent.mean_lower_point[c] : &latent.mean_upper_point[c];
       for (std::vector<double>& x : candidates_of(box, {mean_point})) {
         if (screen) {
-          const double rough = bounds.probabilities_at(x, cheap)[c];
+          SoftmaxExpectationOptions q = cheap;
+          q.stop = stop->function();
+          const double rough = bounds->probabilities_at(x, q)[c];
+          if (stop->fired()) break;
           if (std::isfinite(rough) && (extremum == Extremum::minimum ? rough > best + 1e-6 : rough < best - 1e-6))
             continue;
         }
-        const double value = bounds.probabilities_at(x, options.quadrature)[c];
+        SoftmaxExpectationOptions q = options.quadrature;
+        q.stop = stop->function();
+        const double value = bounds->probabilities_at(x, q)[c];
+        if (stop->fired()) break;
         if (std::isfinite(value)) {
           best = extremum == Extremum::minimum ? std::min(best, value) : std::max(best, value);
           out.candidates.push_back({std::move(x), value});
@@ -177,9 +292,22 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
     };
     Result<BranchAndBoundResult> r = branch_and_bound(extremum, region.box(), oracle, search);
     if (!r.ok()) return r.status();
-    done += r.value().iterations;
+    BranchAndBoundResult b = std::move(r).value();
+    done += b.iterations;
+    if (b.witness.empty()) {  // no candidate was finished: x* itself, whose value is known
+      b.witness = point_moving;
+      if (extremum == Extremum::minimum) {
+        b.upper = cert.probability_at_point[c];
+        b.lower = std::min(b.lower, b.upper);
+      } else {
+        b.lower = cert.probability_at_point[c];
+        b.upper = std::max(b.upper, b.lower);
+      }
+    }
+    if (stop->fired() && b.status != SearchStatus::converged)
+      b.status = stop->cancelled() ? SearchStatus::cancelled : SearchStatus::time_limit;
     ClassExtreme& out = extremum == Extremum::minimum ? cert.minimum : cert.maximum;
-    out = {r.value().lower, r.value().upper, region.full(r.value().witness), r.value().iterations, r.value().status};
+    out = {b.lower, b.upper, region.full(b.witness), b.iterations, b.status};
     if (out.status == SearchStatus::cancelled) cancelled = true;
     else if (cancelled && out.status != SearchStatus::converged) out.status = SearchStatus::cancelled;
   }
@@ -193,20 +321,25 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   Result<RobustnessRegion> made = RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
   if (!made.ok()) return made.status();
   const RobustnessRegion& region = made.value();
-  const MulticlassBoxBounds bounds(model, region);
+  GPPROBE_RETURN_IF_ERROR(check_term_memory(model));
   const LatentPartitionOptions partition = partition_of(options);
   const std::size_t C = model.classes();
 
   SafetyCertificate cert;
-  cert.probability_at_point = model.probability_at(point.data(), options.quadrature);
-  for (double p : cert.probability_at_point) {
-    if (!std::isfinite(p))
-      return Status(StatusCode::numerical_failure, "the probabilities at the point are not finite");
-  }
+  Result<std::vector<double>> at_point = probabilities_at_point(model, point, options.quadrature, progress);
+  if (!at_point.ok()) return at_point.status();
+  // The search's limits hold all of its work after the prediction: the bound terms and every box's bound.
+  WorkStop stop(options.time_limit_seconds, progress, options.max_iterations);
+  cert.probability_at_point = at_point.value();
   const std::size_t predicted = argmax(cert.probability_at_point);
   cert.predicted_class = predicted;
   cert.lower_end = region.lower();
   cert.upper_end = region.upper();
+  const std::shared_ptr<const MulticlassBoundTerms> terms = MulticlassBoundTerms::make(model, stop.function());
+  std::optional<MulticlassBoxBounds> bounds;
+  if (terms) bounds.emplace(model, region, terms);
+  LatentPartitionOptions all_classes = partition;
+  all_classes.stop = stop.function();
 
   bool decided = false, user_stop = false;
   BranchAndBoundOptions search;
@@ -216,33 +349,44 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   search.scales = scales_of(model, region);
   search.on_interval = [&](std::size_t, double lower, double upper) { decided = lower > 0.0 || upper < 0.0; };
   search.progress = [&](std::size_t iterations, std::size_t total) {
+    stop.set_done(iterations);
     if (!report_progress(progress, iterations, total)) {
       user_stop = true;
       return false;
     }
-    return !(options.stop_when_decided && decided);
+    if (options.stop_when_decided && decided) return false;
+    return !stop.fired();  // a stop inside a box's bound ends the search too
   };
   double best = kInfinity;  // the smallest margin reported so far
   const SoftmaxExpectationOptions cheap = screening_quadrature(options.quadrature);
   const bool screen = cheap.tolerance > options.quadrature.tolerance;
+  // Once the stop has fired a box gets the trivial bound -1 and no candidates (see certify_class_probability).
   const BoundOracle oracle = [&](const Box& box) {
-    MulticlassLatentBounds latent = bounds.latent(box);
-    const ClassProbabilityBounds p = bounds.probability(latent, {}, partition);
+    BoxBound out;
+    out.bound = -1.0;
+    if (!bounds || stop()) return out;
+    MulticlassLatentBounds latent = bounds->latent(box);
+    const ClassProbabilityBounds p = bounds->probability(latent, {}, all_classes);
     double other_upper = -kInfinity;
     std::size_t runner_up = predicted == 0 ? 1 : 0;
     for (std::size_t c = 0; c < C; ++c) {
       if (c == predicted) continue;
       if (p.probability[c].upper > other_upper) other_upper = p.probability[c].upper, runner_up = c;
     }
-    BoxBound out;
     out.bound = p.probability[predicted].lower - other_upper;
     for (std::vector<double>& x :
          candidates_of(box, {&latent.mean_lower_point[predicted], &latent.mean_upper_point[runner_up]})) {
       if (screen) {
-        const double rough = margin_of(bounds.probabilities_at(x, cheap), predicted);
+        SoftmaxExpectationOptions q = cheap;
+        q.stop = stop.function();
+        const double rough = margin_of(bounds->probabilities_at(x, q), predicted);
+        if (stop.fired()) break;
         if (std::isfinite(rough) && rough > best + 1e-6) continue;
       }
-      const double value = margin_of(bounds.probabilities_at(x, options.quadrature), predicted);
+      SoftmaxExpectationOptions q = options.quadrature;
+      q.stop = stop.function();
+      const double value = margin_of(bounds->probabilities_at(x, q), predicted);
+      if (stop.fired()) break;
       if (std::isfinite(value)) {
         best = std::min(best, value);
         out.candidates.push_back({std::move(x), value});
@@ -256,11 +400,18 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   cert.lower = b.lower;
   cert.upper = b.upper;
   cert.iterations = b.iterations;
-  cert.witness = region.full(b.witness);
-  cert.witness_probabilities = model.probability_at(cert.witness.data(), options.quadrature);
-  cert.verdict = b.lower > 0.0   ? SafetyVerdict::certified
-                 : b.upper < 0.0 ? SafetyVerdict::refuted
-                                 : SafetyVerdict::unknown;
+  std::vector<double> witness = b.witness;
+  if (witness.empty()) {  // no candidate was finished: x* itself, whose margin is known
+    for (std::size_t j : region.dims()) witness.push_back(point[j]);
+    cert.upper = margin_of(cert.probability_at_point, predicted);
+    cert.lower = std::min(cert.lower, cert.upper);
+    cert.witness = region.full(witness);
+    cert.witness_probabilities = cert.probability_at_point;
+  } else {
+    cert.witness = region.full(witness);
+    cert.witness_probabilities = model.probability_at(cert.witness.data(), options.quadrature);
+  }
+  cert.verdict = safety_verdict(cert.lower, cert.upper);
   switch (b.status) {
     case SearchStatus::converged:
       cert.stop = SafetyStop::converged;
@@ -275,9 +426,15 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
       cert.stop = SafetyStop::min_box;
       break;
     case SearchStatus::cancelled:
-      cert.stop = user_stop ? SafetyStop::cancelled : SafetyStop::decided;
+      cert.stop = user_stop                              ? SafetyStop::cancelled
+                  : options.stop_when_decided && decided ? SafetyStop::decided
+                  : stop.cancelled()                     ? SafetyStop::cancelled
+                                                         : SafetyStop::time_limit;
       break;
   }
+  // A stop inside a box's bound (the time limit, or a cancel asked from inside) is the search's stop.
+  if (stop.fired() && cert.stop != SafetyStop::converged && cert.stop != SafetyStop::decided)
+    cert.stop = stop.cancelled() ? SafetyStop::cancelled : SafetyStop::time_limit;
   return cert;
 }
 

@@ -108,6 +108,19 @@ LatentValue QueryNeighbourhood::at(const double* offset) const {
   const LatentWeights& w = moving_->weights();
   const VectorXd a = centre_J_ + D;  // the point's own coordinates on J
   const double norm2 = rest_ + a.squaredNorm();
+  if (!(a.cwiseAbs().maxCoeff() < 1e150) || !std::isfinite(norm2)) {
+    // |ã|^2 or ã'Mã overflows (coordinates past ~1e150, e.g. a set of radius 1e154 around a small query, the limit
+    // over_box takes too): m and s2 depend on
+    // ã only through its direction, so the point's own forms are taken at ã t for a power of two t (exact scaling)
+    // that brings its largest coordinate near 1.
+    const int exponent = std::ilogb(std::max(a.cwiseAbs().maxCoeff(), std::sqrt(rest_)));
+    const double t = std::ldexp(1.0, -exponent - 1);
+    const VectorXd ta = t * a;
+    const double scaled_norm2 = t * t * rest_ + ta.squaredNorm();
+    const double numerator = t * numerator_off_ + ta.dot(moving_->u_J());
+    const double quadratic = t * t * quadratic_off_ + 2.0 * ta.dot(t * g_off_) + ta.dot(moving_->M_JJ() * ta);
+    return {std::sqrt(w.variance) * numerator / std::sqrt(scaled_norm2), w.variance * (2.0 - quadratic / scaled_norm2)};
+  }
   double numerator, quadratic;
   if (far(D, norm2)) {
     numerator = numerator_off_ + a.dot(moving_->u_J());
@@ -144,8 +157,20 @@ std::vector<double> QueryNeighbourhood::query(const double* offset) const {
   return a;
 }
 
+LatentBounds QueryNeighbourhood::trivial() const {
+  const LatentWeights& w = moving_->weights();
+  const double cap = std::sqrt(w.variance) * safe_norm(w.u);  // |ã'u| / |ã| <= |u|
+  return widen({-cap, cap}, {0.0, w.rayleigh_max});
+}
+
 LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upper, double ball_radius) const {
   const Index k = Index(size());
+  // A box whose squares overflow (coordinates past ~1e154, reached by a set of radius 1e154 around a small query;
+  // the certificate rescales its queries before that, other callers need not): |m| <= sqrt(v)|u| and
+  // rho in [0, rayleigh_max] hold everywhere.
+  for (Index j = 0; j < k; ++j) {
+    if (!(std::fabs(centre_J_[j]) + std::max(std::fabs(lower[j]), std::fabs(upper[j])) < 1e150)) return trivial();
+  }
   Interval numerator{numerator_, numerator_}, norm2{rest_, rest_};
   VectorXd e(k), h(k);
   for (Index j = 0; j < k; ++j) {
@@ -159,13 +184,41 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
     h[j] = 0.5 * (upper[j] - lower[j]);
   }
   if (!(norm2.upper <= kNarrow * norm2.lower)) return over_wide_box(lower, upper, norm2);
-  const VectorXd Me = moving_->M_JJ() * e;
+  // A narrow box far from a* (its offsets larger than its own points, as far() decides for one point): the offset
+  // forms c'u + D'u_J and c'Mc + 2 D'g + D'M_JJ D would cancel two numbers of |c| (~|D|) down to the box's own size,
+  // losing their digits (a box near the origin of a set around 1e10 e_0: c'Mc ~ 1e20 against a value ~1), so every
+  // form is taken from the box's own coordinates a_J = c_J + D instead (c_off'u + a_J'u_J, ...), as at() takes its
+  // point, with the sums' rounding allowed for from their terms' sizes.
+  double largest_offset2 = 0.0;
+  for (Index j = 0; j < k; ++j) largest_offset2 += std::max(lower[j] * lower[j], upper[j] * upper[j]);
+  const bool from_a = !(largest_offset2 <= kNarrow * norm2.lower);
+  VectorXd a_e(k), largest(k);
+  for (Index j = 0; j < k; ++j) {
+    a_e[j] = centre_J_[j] + e[j];
+    largest[j] = std::max(std::fabs(centre_J_[j] + lower[j]), std::fabs(centre_J_[j] + upper[j]));
+  }
+  if (from_a) {
+    numerator = {numerator_off_, numerator_off_};
+    for (Index j = 0; j < k; ++j) {
+      const double u = moving_->u_J()[j];
+      const double lo = centre_J_[j] + lower[j], hi = centre_J_[j] + upper[j];
+      numerator.lower += std::min(lo * u, hi * u);
+      numerator.upper += std::max(lo * u, hi * u);
+    }
+  }
+  const VectorXd Me = moving_->M_JJ() * (from_a ? a_e : e);
   const VectorXd Mh = moving_->abs_M_JJ() * h;
-  const VectorXd Ma = g_ + Me;  // (Mã)_J at the box's centre
-  const double q_e = quadratic_ + 2.0 * e.dot(g_) + e.dot(Me);
+  const VectorXd Ma = (from_a ? g_off_ : g_) + Me;  // (Mã)_J at the box's centre
+  const double q_e =
+      from_a ? quadratic_off_ + 2.0 * a_e.dot(g_off_) + a_e.dot(Me) : quadratic_ + 2.0 * e.dot(g_) + e.dot(Me);
   const double linear = 2.0 * h.dot(Ma.cwiseAbs());
   const double spread = std::min(h.dot(Mh), moving_->lambda() * h.squaredNorm());
-  const Interval quadratic{std::max(0.0, q_e - linear), q_e + linear + spread};
+  Interval quadratic{std::max(0.0, q_e - linear), q_e + linear + spread};
+  if (from_a) {
+    allow_for_sums(&numerator, &norm2, &quadratic, numerator_off_size_ + largest.dot(moving_->u_J().cwiseAbs()),
+                   quadratic_off_size_ + 2.0 * largest.dot(abs_g_off_) + largest.dot(moving_->abs_M_JJ() * largest) +
+                       linear + spread);
+  }
   Interval mean = mean_range(numerator, norm2), rho = rayleigh_range(quadratic, norm2);
 
   // Mean-value forms around the centre p: f(a) = f(p) + G'(a - p) with G_j in the range of df/da_j over
@@ -175,8 +228,8 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
   // The excess shrinks like width^2 (the quotients' above only like width), which is what lets
   // branch and bound close; the ball term keeps boxes that straddle the ball's sphere tight.
   const double sqrt_v = std::sqrt(moving_->weights().variance);
-  const double numerator_e = numerator_ + e.dot(moving_->u_J());
-  const double norm2_e = rest_ + (centre_J_ + e).squaredNorm();
+  const double numerator_e = from_a ? numerator_off_ + a_e.dot(moving_->u_J()) : numerator_ + e.dot(moving_->u_J());
+  const double norm2_e = rest_ + a_e.squaredNorm();
   const Interval root{std::sqrt(norm2.lower), std::sqrt(norm2.upper)};
   VectorXd mean_mid(k), rho_mid(k);
   double mean_spread = 0.0, rho_spread = 0.0;
@@ -197,8 +250,10 @@ LatentBounds QueryNeighbourhood::over_box(const double* lower, const double* upp
     const double box = h.dot(mid.cwiseAbs());
     Interval r{-box, box};
     if (ball_radius >= 0.0) {
+      // shift and reach can be large numbers (offsets ~|a*|) whose difference is the box's own: their rounding.
       const double shift = -mid.dot(e), reach = ball_radius * safe_norm(mid);
-      r = intersect(r, {shift - reach, shift + reach});
+      const double slack = sums_rounding_ * (mid.cwiseAbs().dot(e.cwiseAbs()) + reach);
+      r = intersect(r, {shift - reach - slack, shift + reach + slack});
     }
     return r;
   };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -125,8 +126,10 @@ constexpr double kNegligibleWeight = 1e-22;
 // it (one exponential per node) times fixed shares of the other classes.
 class TensorSum {
  public:
-  TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule, int graded_panels)
-      : D_(std::size_t(m.size())),
+  TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule, int graded_panels,
+            const std::function<bool()>& stop)
+      : stop_(stop),
+        D_(std::size_t(m.size())),
         L_(L),
         rule_(rule),
         sums_(D_ + 1),
@@ -139,8 +142,10 @@ class TensorSum {
       for (Eigen::Index c = r + 1; c < L.cols(); ++c) triangular_ = triangular_ && L(r, c) == 0.0;
   }
 
+  // Empty when the stop was asked for.
   std::vector<double> run() {
     level(0, 1.0);
+    if (stopped_) return {};
     std::vector<double> out(D_ + 1);
     for (std::size_t c = 0; c <= D_; ++c) out[c] = sums_[c].value();
     return out;
@@ -155,6 +160,11 @@ class TensorSum {
     for (std::size_t k = 0; k < rule.t.size(); ++k) {
       const double w = weight * rule.w[k];
       if (w < kNegligibleWeight) continue;
+      // The outer two axes ask the stop at each node (at most N^(D-2) nodes of work between two asks).
+      if (j < 2 && stop_ && (stopped_ || stop_())) {
+        stopped_ = true;
+        return;
+      }
       for (std::size_t r = 0; r < D_; ++r) next[r] = here[r] + L_(Eigen::Index(r), Eigen::Index(j)) * rule.t[k];
       if (j + 1 == D_) {
         softmax_of_differences(next.data(), D_, p_.data());
@@ -257,6 +267,8 @@ class TensorSum {
     return rule;
   }
 
+  const std::function<bool()>& stop_;
+  bool stopped_ = false;
   std::size_t D_;
   const Eigen::MatrixXd& L_;
   const AxisRule& rule_;
@@ -269,8 +281,8 @@ class TensorSum {
 };
 
 std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule,
-                               int graded_panels) {
-  return TensorSum(m, L, rule, graded_panels).run();
+                               int graded_panels, const std::function<bool()>& stop) {
+  return TensorSum(m, L, rule, graded_panels, stop).run();
 }
 
 double largest_change(const std::vector<double>& a, const std::vector<double>& b) {
@@ -340,7 +352,15 @@ bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::
     const double nodes = split ? power(per_axis, D - 1) * double(step_split_rule().x.size()) : power(per_axis, D);
     if (nodes > double(options.max_nodes)) break;
     const AxisRule& rule = axis_rule(hermite, order);
-    std::vector<double> values = tensor_sum(m, L, rule, hermite ? 0 : order);
+    if (options.stop && options.stop()) {
+      out->stopped = true;
+      break;
+    }
+    std::vector<double> values = tensor_sum(m, L, rule, hermite ? 0 : order, options.stop);
+    if (values.empty()) {  // stopped inside: the orders summed before stand
+      out->stopped = true;
+      break;
+    }
     if (any) {
       const double change = largest_change(values, previous);
       out->probabilities = values;
@@ -378,9 +398,16 @@ void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const
   std::vector<double> t(D), g(D), h(D), p(C), q(C);
   std::size_t done = 0, target = 1024;
   const std::size_t cap = std::max<std::size_t>(options.qmc_max_points / kShifts, 1024);
+  bool stopped = false;
   while (true) {
-    for (std::size_t s = 0; s < kShifts; ++s) {
+    // Each round adds (target - done) points to every shift; the stop is asked every 1024 of them, and a round cut
+    // short is not counted (the estimate stays the last complete round's).
+    for (std::size_t s = 0; s < kShifts && !stopped; ++s) {
       for (std::size_t i = done; i < target; ++i) {
+        if (options.stop && (i - done) % 1024 == 0 && options.stop()) {
+          stopped = true;
+          break;
+        }
         for (std::size_t j = 0; j < D; ++j) {
           // frac(shift + i alpha), with i alpha reduced first so that large i keep their digits.
           double u = shift[s][j] + std::fmod(double(i) * alpha[j], 1.0);
@@ -399,6 +426,12 @@ void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const
         softmax_of_differences(h.data(), D, q.data());
         for (std::size_t c = 0; c < C; ++c) sums[s][c].add(0.5 * (p[c] + q[c]));
       }
+    }
+    if (stopped) {
+      out->stopped = true;
+      out->converged = false;
+      if (done == 0) out->probabilities.clear();  // not one round: no estimate
+      break;
     }
     done = target;
     double worst = 0.0;
@@ -420,6 +453,7 @@ void quasi_monte_carlo(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const
     if (out->converged || 2 * target > cap) break;
     target *= 2;
   }
+  if (out->probabilities.empty()) return;
   // Each shift's estimate sums to 1 to rounding; renormalise the mean so that the C values do exactly.
   double total = 0.0;
   for (double v : out->probabilities) total += v;
@@ -560,6 +594,9 @@ Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, cons
       if (!legendre.probabilities.empty() && (done || legendre.error_estimate <= out.error_estimate)) out = legendre;
     }
     out.converged = done;
+  }
+  if (out.probabilities.empty() && out.stopped) {
+    return Status(StatusCode::cancelled, "the class probabilities were stopped before a first estimate");
   }
   if (out.probabilities.empty()) {
     return Status(StatusCode::invalid_argument, "max_nodes (" + std::to_string(options.max_nodes) +

@@ -10,6 +10,7 @@
 //   large S   the same at the benchmark's learned digits kernel (S ~ 1590, n = 500, d = 64, the 5 certified pixels)
 //             and on the three-blob golden model refitted at S = 1000: the regime of the vertex bound's
 //             covariance terms and of the factored covariance remainder.
+#include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -28,6 +29,72 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 double gaussian_mass(double a, double b, double m, double v) {
   const double s = std::sqrt(v);
   return normal_cdf((b - m) / s) - normal_cdf((a - m) / s);
+}
+
+// softmax over (g_0 .. g_{D-1}, 0) in long double: the reference the bounds below are checked against.
+std::vector<long double> softmax_of(const std::vector<double>& g) {
+  long double total = 1.0L;
+  for (double v : g) total += std::exp((long double)v);
+  std::vector<long double> p;
+  for (double v : g) p.push_back(std::exp((long double)v) / total);
+  p.push_back(1.0L / total);
+  return p;
+}
+
+// Issue 40, item 8: the bounds end widened by their 1e-12 rounding margin, outwards. With exact moments and a
+// variance of 1e-30 (sd 1e-15) the latent is a point: every cell's softmax range is ~1e-15 wide and the tails
+// (coverage 12 sd) carry 1e-33, so the partition's sums land within ~1e-15 of softmax(m) and only the margin keeps
+// the ends on the right side of it. Turning the margin inwards (lower + 1e-12) puts the lower end above the value.
+TEST(MulticlassBounds, TheRoundingMarginWidensOutwards) {
+  const std::vector<double> m = {0.3, -0.7};
+  const std::vector<Interval> mean = {{m[0], m[0]}, {m[1], m[1]}};
+  const std::vector<Interval> covariance = {{1e-30, 1e-30}, {0.0, 0.0}, {0.0, 0.0}, {1e-30, 1e-30}};
+  LatentPartitionOptions options;
+  options.coverage = 12.0;
+  const ClassProbabilityBounds b = softmax_probability_bounds(mean, covariance, {}, options);
+  ASSERT_FALSE(b.conditioning_failed);
+  const std::vector<long double> p = softmax_of(m);
+  for (std::size_t c = 0; c < 3; ++c) {
+    const Interval& i = b.probability[c];
+    EXPECT_LE((long double)i.lower, p[c]) << c;
+    EXPECT_GE((long double)i.upper, p[c]) << c;
+    // The margin and no more: each end within 1e-12 + 1e-14 of the value.
+    EXPECT_LT(p[c] - (long double)i.lower, 1.01e-12L) << c;
+    EXPECT_LT((long double)i.upper - p[c], 1.01e-12L) << c;
+    EXPECT_GT(p[c] - (long double)i.lower, 0.99e-12L) << c;
+  }
+}
+
+// Issue 40, item 1: the initial grid has 3^D cells for D > 3; past kMaxLatentCells it is refused before any cell is
+// built ([0, 1], sound) instead of filling the memory (3^99 cells for the CLI's 100 classes), and a stop asked for
+// from the start leaves every class at [0, 1] as well.
+TEST(MulticlassBounds, TheLatentGridIsSizedBeforeItIsBuiltAndStops) {
+  for (std::size_t D : {11u, 12u, 99u}) {
+    std::vector<Interval> mean(D, Interval{-0.1, 0.1}), covariance(D * D, Interval{0.0, 0.0});
+    for (std::size_t j = 0; j < D; ++j) covariance[j * D + j] = {1.0, 1.0};
+    if (D == 11) {  // 3^11 = 177,147 cells: built, and stopped when asked to
+      LatentPartitionOptions options;
+      options.max_cells = 0;
+      std::size_t asked = 0;
+      options.stop = [&] { return ++asked > 3; };
+      const ClassProbabilityBounds b = softmax_probability_bounds(mean, covariance, {0}, options);
+      EXPECT_TRUE(b.stopped);
+      EXPECT_FALSE(b.grid_too_large);
+      for (const Interval& i : b.probability) {
+        EXPECT_EQ(i.lower, 0.0);
+        EXPECT_EQ(i.upper, 1.0);
+      }
+      continue;
+    }
+    const ClassProbabilityBounds b = softmax_probability_bounds(mean, covariance, {0});
+    EXPECT_TRUE(b.grid_too_large) << D;
+    EXPECT_EQ(b.cells, 0u);
+    ASSERT_EQ(b.probability.size(), D + 1);
+    for (const Interval& i : b.probability) {
+      EXPECT_EQ(i.lower, 0.0);
+      EXPECT_EQ(i.upper, 1.0);
+    }
+  }
 }
 
 TEST(MulticlassBounds, GaussianMassRangeHoldsAndAttains) {

@@ -7,6 +7,9 @@
 //                   valid interval.
 #include "gpprobe/certify/multiclass_robustness.h"
 
+#include <chrono>
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -162,6 +165,118 @@ TEST(MulticlassRobustness, SafetyCertifiedRefutedAndCancelled) {
   const Sampled sampled = sample_region(model, RobustnessRegion::linf_ball(point, 0.8).value(), 10000);
   for (Eigen::Index i = 0; i < sampled.probability.rows(); ++i)
     EXPECT_LE(s.lower, margin(sampled.probability.row(i), s.predicted_class) + 1e-8);
+}
+
+// Issue 40, item 8: a margin interval that reaches 0 is a tie, never certified; one below 0 everywhere is refuted.
+TEST(MulticlassRobustness, AMarginOfZeroIsNotCertified) {
+  EXPECT_EQ(safety_verdict(0.0, 0.3), SafetyVerdict::unknown);
+  EXPECT_EQ(safety_verdict(-0.0, 0.3), SafetyVerdict::unknown);
+  EXPECT_EQ(safety_verdict(0.0, 0.0), SafetyVerdict::unknown);
+  EXPECT_EQ(safety_verdict(1e-300, 0.3), SafetyVerdict::certified);
+  EXPECT_EQ(safety_verdict(-0.3, 0.0), SafetyVerdict::unknown);
+  EXPECT_EQ(safety_verdict(-0.3, -1e-300), SafetyVerdict::refuted);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(safety_verdict(nan, nan), SafetyVerdict::unknown);
+}
+
+// C classes with `per_class` rows each on the class's own ray from the origin (angles 2 pi c / C, radii 1, 2, ...):
+// at the origin every class ties.
+MulticlassLaplace tied_classes(std::size_t C, std::size_t per_class) {
+  MulticlassTrainingData data;
+  data.classes = C;
+  data.x = RowMatrix(Eigen::Index(C * per_class), 2);
+  for (std::size_t c = 0; c < C; ++c)
+    for (std::size_t r = 0; r < per_class; ++r) {
+      const double angle = 2.0 * 3.14159265358979323846 * double(c) / double(C), radius = 1.0 + double(r);
+      data.x(Eigen::Index(c * per_class + r), 0) = radius * std::cos(angle);
+      data.x(Eigen::Index(c * per_class + r), 1) = radius * std::sin(angle);
+      data.labels.push_back(c);
+    }
+  return testing::fitted_multiclass(data, {SeArdKernel{1.0, {1.0}}}, false);
+}
+
+// Issue 40, item 1: six classes at a tie, where one box's bound took minutes (quasi-Monte Carlo quadratures in its
+// vertex bound for every class): the time limit now holds inside it. Each search returns within a small multiple of
+// its limit with status time_limit, and its interval still holds every sampled value.
+TEST(MulticlassRobustness, TheTimeLimitHoldsInsideOneBoxBound) {
+  const MulticlassLaplace model = tied_classes(6, 2);
+  MulticlassRobustnessOptions options;
+  options.gamma = 0.1;
+  options.time_limit_seconds = 0.5;
+  options.max_iterations = 1;
+  const std::vector<double> point = {0.0, 0.0};
+  // The prediction at x* (before the searches' clocks start) is one quadrature like any candidate's: the time
+  // allowed is a few of them plus the limit, so that a loaded machine does not fail the test (before: minutes).
+  auto start = std::chrono::steady_clock::now();
+  (void)model.probability_at(point.data(), options.quadrature);
+  const double prediction = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double allowed = 4.0 * prediction + 4.0 * options.time_limit_seconds + 1.0;
+  start = std::chrono::steady_clock::now();
+  Result<SafetyCertificate> safety = certify_safety(model, point, options);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(safety.ok()) << safety.status().message();
+  const SafetyCertificate& s = safety.value();
+  EXPECT_LT(seconds, allowed) << "one prediction took " << prediction << " s";
+  EXPECT_EQ(s.stop, SafetyStop::time_limit);
+  EXPECT_NE(s.verdict, SafetyVerdict::certified);
+  const RobustnessRegion region = RobustnessRegion::linf_ball(point, options.gamma).value();
+  const Sampled sampled =
+      sample_region(model, region, 12);  // and the 4 corners: C = 6 is quasi-Monte Carlo, ~0.5 s each
+  double lowest = 1.0;
+  for (Eigen::Index i = 0; i < sampled.probability.rows(); ++i)
+    lowest = std::min(lowest, margin(sampled.probability.row(i), s.predicted_class));
+  EXPECT_LE(s.lower, lowest + 1e-3);  // the quadrature's error at a sampled point (C = 6: quasi-Monte Carlo)
+  EXPECT_LE(s.lower, s.upper);
+  ASSERT_EQ(s.witness.size(), 2u);
+
+  start = std::chrono::steady_clock::now();
+  Result<ClassCertificate> cert = certify_class_probability(model, point, 0, options);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(cert.ok()) << cert.status().message();
+  EXPECT_LT(seconds, allowed + 2.0 * options.time_limit_seconds) << "one prediction took " << prediction << " s";
+  const double low = sampled.probability.col(0).minCoeff(), high = sampled.probability.col(0).maxCoeff();
+  EXPECT_LE(cert.value().minimum.lower, low + 1e-3);
+  EXPECT_GE(cert.value().maximum.upper, high - 1e-3);
+  EXPECT_LE(cert.value().root.lower, low + 1e-3);
+  EXPECT_GE(cert.value().root.upper, high - 1e-3);
+  for (const ClassExtreme* e : {&cert.value().minimum, &cert.value().maximum}) {
+    EXPECT_EQ(e->status, SearchStatus::time_limit);
+    EXPECT_LE(e->lower, e->upper);
+  }
+
+  // A cancel asked from inside the root box's bound (the progress callback is asked there too) stops it as well.
+  start = std::chrono::steady_clock::now();
+  const auto cancel_after = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(prediction + 0.3));
+  options.time_limit_seconds = 0.0;
+  options.max_iterations = 1000;
+  Result<SafetyCertificate> cancelled = certify_safety(
+      model, point, options, [&](std::size_t, std::size_t) { return std::chrono::steady_clock::now() < cancel_after; });
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(cancelled.ok()) << cancelled.status().message();
+  EXPECT_LT(seconds, allowed) << "one prediction took " << prediction << " s";
+  EXPECT_EQ(cancelled.value().stop, SafetyStop::cancelled);
+  EXPECT_LE(cancelled.value().lower, lowest + 1e-3);
+}
+
+// Issue 40, item 1: the bound terms are sized before they are made. 70 classes with 2 rows each would take
+// (70 x 71 / 2 + 69 x 70) matrices of 140 x 140 = 1.15 GB (100 classes: 4.8 GB): refused, naming the sizes.
+TEST(MulticlassRobustness, BoundTermsPastTheMemoryLimitAreRefusedBeforeTheyAreMade) {
+  EXPECT_EQ(MulticlassBoundTerms::bytes(100, 200, true), std::size_t((5050.0 + 9900.0) * 40000.0 * 8.0));
+  EXPECT_EQ(MulticlassBoundTerms::bytes(3, 10, false), std::size_t(6 * 100 * 8));
+  const MulticlassLaplace model = tied_classes(70, 2);
+  MulticlassRobustnessOptions options;
+  options.gamma = 0.1;
+  const auto start = std::chrono::steady_clock::now();
+  Result<SafetyCertificate> safety = certify_safety(model, {0.0, 0.0}, options);
+  ASSERT_FALSE(safety.ok());
+  EXPECT_EQ(safety.status().code(), StatusCode::out_of_memory);
+  EXPECT_NE(safety.status().message().find("70 classes and 140 training rows needs 1.15 GB"), std::string::npos)
+      << safety.status().message();
+  Result<ClassCertificate> cert = certify_class_probability(model, {0.0, 0.0}, 0, options);
+  ASSERT_FALSE(cert.ok());
+  EXPECT_EQ(cert.status().code(), StatusCode::out_of_memory);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // row, cosine_kernel.cpp), independent of the certificate's weight-space bounds, and, for the huge
 // queries, the score of the same direction at 1e10, where nothing overflows and the augmentation is
 // 1e-20 relative.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "gpprobe/probe/probe.h"
 
 #include "cli/cli_runner.h"
+#include "readers/probe_file.h"
 #include "result_assertions.h"
 #include "test_support.h"
 
@@ -299,6 +301,92 @@ TEST(TrustCertificate, CliCertifiesHugeQueriesSoundly) {
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_EQ(refused.out, "");
   EXPECT_NE(refused.err.find("comes within"), std::string::npos) << refused.err;
+}
+
+// Issue 40, item 6: the app's exported probe (O = 40, d = 16) and a query c e_0 with gamma = c on coordinate 0, so
+// that the set a_0 in [0, 2c] reaches the origin from far out. A narrow box near the origin (a_0 in [0.5, 1] say)
+// was bounded by its offset forms c'u + D'u_J and c'Mc + 2 D'g + D'M_JJ D, two numbers of size c (c^2) cancelling
+// down to the box's own size: at c = 1e10 the search's own oracle caught a candidate's 0.0219 beyond its box's
+// bound 0.1626 ("unsound bound oracle"), and so did x_0 = gamma = 0.5 10^k for k = 40 ... 134. Now every box is
+// bounded from its own coordinates when its offsets exceed its points: each certificate is found, and the probe's
+// own scores (Probe::score, another path) on a dense grid of the set lie inside its bounds.
+Probe exported_probe() {
+  const std::string path =
+      std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
+  Result<cli::ProbeFile> file = cli::read_probe_file(path);
+  EXPECT_TRUE(file.ok()) << file.status().message();
+  const cli::ProbeFile& f = ok_value(file);
+  return ok_value(Probe::fit(f.observations.view(), f.labels.data(), f.labels.size(), f.options));
+}
+
+void expect_sound_on_grid(const Probe& probe, const std::vector<double>& query, double gamma, bool search,
+                          const std::string& where) {
+  SCOPED_TRACE(where);
+  CertifyOptions options;
+  options.gamma = gamma;
+  options.dims = {0};
+  options.search = search;
+  options.tolerance = 1e-3;
+  Result<ProbeCertifier> certifier = ProbeCertifier::make(probe, options);
+  ASSERT_TRUE(certifier.ok()) << certifier.status().message();
+  Result<ProbeCertificate> made = certifier.value().certify(query.data());
+  ASSERT_TRUE(made.ok()) << made.status().message();
+  const ProbeCertificate& cert = made.value();
+  expect_sound(cert, score(probe, query), where);
+  // a_0 over [x_0 - gamma, x_0 + gamma]: 2001 evenly spaced points, and points near the origin on a log scale
+  // (where the old bounds cancelled), the origin and the ends.
+  std::vector<double> a0;
+  for (int i = 0; i <= 2000; ++i) a0.push_back(query[0] - gamma + 2.0 * gamma * double(i) / 2000.0);
+  for (int e = -8; e <= 300; ++e) {
+    const double x = std::pow(10.0, double(e));
+    if (x <= 2.0 * gamma) a0.push_back(query[0] - gamma + x);
+  }
+  a0.push_back(0.0);
+  a0.push_back(query[0] + gamma);
+  double lowest = 1.0, highest = 0.0;
+  for (double x : a0) {
+    if (!(x >= query[0] - gamma && x <= query[0] + gamma)) continue;
+    std::vector<double> a = query;
+    a[0] = x;
+    const Scored s = score(probe, a);
+    EXPECT_TRUE(cert.judged_probability_bounds.contains(s.judged))
+        << x << ": " << s.judged << " outside [" << cert.judged_probability_bounds.lower << ", "
+        << cert.judged_probability_bounds.upper << "]";
+    EXPECT_TRUE(cert.latent_mean.contains(s.mean)) << x << ": " << s.mean;
+    EXPECT_TRUE(cert.latent_variance.contains(s.variance)) << x << ": " << s.variance;
+    lowest = std::min(lowest, s.judged);
+    highest = std::max(highest, s.judged);
+  }
+  if (search) {  // the searches' intervals hold the sampled extremes, and their witnesses attain found values
+    EXPECT_LE(cert.judged_probability_bounds.lower, lowest);
+    EXPECT_GE(cert.judged_probability_bounds.upper, highest);
+    EXPECT_LE(cert.lowest_found, lowest + options.tolerance + 1e-9);
+    EXPECT_GE(cert.highest_found, highest - options.tolerance - 1e-9);
+  }
+}
+
+TEST(TrustCertificate, SetsReachingTheOriginFromFarOutAreSoundAtEveryMagnitude) {
+  const Probe probe = exported_probe();
+  std::vector<double> query(16, 0.0);
+  query[0] = 1e10;
+  expect_sound_on_grid(probe, query, 1e10, true, "1e10 e0, gamma 1e10");
+  for (int k : {40, 41, 60, 100, 120, 134}) {
+    query[0] = 0.5 * std::pow(10.0, double(k));
+    expect_sound_on_grid(probe, query, query[0], true, "0.5e" + std::to_string(k));
+  }
+}
+
+TEST(TrustCertificate, CliCertifiesTheExportedProbeAtLargeMagnitudes) {
+  const std::string path =
+      std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
+  std::string zeros;
+  for (int j = 1; j < 16; ++j) zeros += ",0";
+  const TempFile queries("far_queries.csv", "1e10" + zeros + "\n");
+  const CliRun r =
+      run_cli("probe --probe " + path + " --queries " + queries.path() + " --certify-gamma 1e10 --certify-dims 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
 }
 
 }  // namespace

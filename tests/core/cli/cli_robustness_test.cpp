@@ -2,6 +2,8 @@
 // (minimum.lower <= pi_min <= minimum.upper = pi(witness), the same for the maximum, the box, root
 // bounds around the reference's empirical extrema), pi(witness) as `gpprobe gpc` reports it, --dims,
 // --valid-range, --sweep (Fig. 2 rows), --out, and one stderr line per bad input.
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -222,6 +224,83 @@ TEST(CliRobustness, EachBadInputIsOneLineNamingTheProblem) {
     EXPECT_EQ(r.exit_code, c.exit_code) << c.args;
     EXPECT_EQ(r.out, "") << c.args;
     EXPECT_EQ(r.err, "gpprobe robustness: " + c.message + "\n") << c.args;
+  }
+}
+
+// Six classes at a tie (issue 40, item 1): each class's two rows lie on its own ray from the origin, at angles
+// 2 pi c / 6 and radii 1 and 2, so at x* = (0, 0) the classes are symmetric. The bound of one box there (six
+// classes: quasi-Monte Carlo quadratures for every class, a 3^5-cell latent grid) took minutes, and neither
+// --time-limit nor --max-iterations stopped it (296 s for --time-limit 1). The limits now hold inside a box's
+// bound: the command returns within seconds with "stop":"time_limit" and intervals that still hold every sampled
+// value (`gpprobe gpc` at a grid of points of the box, an independent path).
+std::string six_class_tie_csv() {
+  std::ostringstream os;
+  os.precision(17);
+  os << "x0,x1,label\n";
+  for (int c = 0; c < 6; ++c) {
+    const double angle = 2.0 * 3.14159265358979323846 * c / 6.0;
+    for (double radius : {1.0, 2.0})
+      os << radius * std::cos(angle) << ',' << radius * std::sin(angle) << ',' << c << '\n';
+  }
+  return os.str();
+}
+
+TEST(CliRobustness, SoftmaxTimeLimitHoldsInsideOneBoxBound) {
+  const TempFile train("six_class_tie.csv", six_class_tie_csv());
+  const std::string model = " --likelihood softmax --signal-variance 1 --length-scales 1,1";
+  // The fit and the prediction at x* as `gpc` runs them: the robustness command does them too (the prediction
+  // twice), before its three searches of at most 1 s each. Allowed: a few of those plus the limits, so that a
+  // loaded machine does not fail the test (before: 296 s).
+  const TempFile point_file("six_class_point.csv", "0,0\n");
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(run_cli("gpc --train " + train.path() + " --test " + point_file.path() + model).exit_code, 0);
+  const double prediction = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  start = std::chrono::steady_clock::now();
+  const auto r = run_cli("robustness --train " + train.path() + model +
+                         " --point 0,0 --gamma 0.1 --time-limit 1 --max-iterations 1");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(seconds, 4.0 * prediction + 3.0 * 2.0 + 2.0) << "gpc took " << prediction << " s";
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& safety = j["safety"];
+  EXPECT_EQ(safety["stop"], "time_limit") << r.out;
+  EXPECT_NE(safety["status"], "certified") << r.out;  // a tie is never certified
+  const std::size_t cls = j["class"];
+  const std::vector<double> at_point = j["probability_at_point"];
+  ASSERT_EQ(at_point.size(), 6u);
+  for (double p : at_point) EXPECT_NEAR(p, 1.0 / 6.0, 1e-3);  // the tie (up to the quadrature's 1e-4 error)
+
+  // Soundness against sampled points: a 3 x 3 grid of the box (corners, edge midpoints, centre), scored by
+  // `gpprobe gpc` (quasi-Monte Carlo for C = 6: ~0.5 s a point).
+  std::ostringstream grid;
+  grid.precision(17);
+  for (int a = 0; a <= 2; ++a)
+    for (int b = 0; b <= 2; ++b) grid << -0.1 + 0.1 * a << ',' << -0.1 + 0.1 * b << '\n';
+  const TempFile points("six_class_grid.csv", grid.str());
+  const auto scored = run_cli("gpc --train " + train.path() + " --test " + points.path() + model);
+  ASSERT_EQ(scored.exit_code, 0) << scored.err;
+  std::string header;
+  const auto rows = testing::parse_output(scored.out, &header);
+  ASSERT_EQ(rows.size(), 9u);
+  const std::size_t predicted = safety["predicted_class"];
+  double lowest_margin = 1.0, lowest = 1.0, highest = 0.0;
+  for (const auto& row : rows) {
+    const std::vector<double> p(row.end() - 6, row.end());
+    double other = -1.0;
+    for (std::size_t c = 0; c < 6; ++c)
+      if (c != predicted) other = std::max(other, p[c]);
+    lowest_margin = std::min(lowest_margin, p[predicted] - other);
+    lowest = std::min(lowest, p[cls]);
+    highest = std::max(highest, p[cls]);
+  }
+  const double sampling = 1e-3;  // the quadrature's error at each sampled point
+  EXPECT_LE(safety["margin_lower"].get<double>(), lowest_margin + sampling);
+  EXPECT_LE(safety["margin_lower"].get<double>(), safety["margin_upper"].get<double>());
+  EXPECT_LE(j["minimum"]["lower"].get<double>(), lowest + sampling);
+  EXPECT_GE(j["maximum"]["upper"].get<double>(), highest - sampling);
+  for (const char* side : {"minimum", "maximum"}) {
+    EXPECT_LE(j[side]["lower"].get<double>(), j[side]["upper"].get<double>()) << side;
+    EXPECT_TRUE(j[side]["status"] == "time_limit" || j[side]["status"] == "converged") << j[side];
   }
 }
 

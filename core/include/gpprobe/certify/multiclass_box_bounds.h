@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -70,16 +71,25 @@ struct MulticlassLatentBounds {
 // that exceeds target_gap / 2, the first-order one (the exact gradient in Gamma by second differences in m, plus
 // sqrt(6)/8 |B|_F^2) for the ends asked (`ends`; the other gets the zeroth-order one). An end whose quadrature fails
 // is 0 or 1; [0, 1] when c > D.
+// `stop` (optional) is handed to every quadrature: an end whose quadrature it stops is 0 or 1 (sound). With a
+// quasi-Monte Carlo F (C > 4: its error allowance ~1e-3 makes second differences useless) only the zeroth order.
 Interval softmax_vertex_bounds(const std::vector<Interval>& mean, const std::vector<Interval>& covariance,
                                const std::vector<double>& reference, std::size_t c, double target_gap,
-                               LatentPartitionOptions::Ends ends = LatentPartitionOptions::Ends::both);
+                               LatentPartitionOptions::Ends ends = LatentPartitionOptions::Ends::both,
+                               const std::function<bool()>& stop = {});
 
 // What the bounds over every region of one model share, built once (setup O(C^2 n^3): C solves and
 // C (C + 1) / 2 products of n x n for the matrices R^pq, and with shared length-scales D (D + 1) / 2
 // Cholesky factors): explanations bound one region per feature, and a certificate's several searches one
 // region each, all of the same model.
 struct MulticlassBoundTerms {
-  static std::shared_ptr<const MulticlassBoundTerms> make(const MulticlassLaplace& model);
+  // nullptr when `stop` (checked between the matrices) returned true before they were all made.
+  static std::shared_ptr<const MulticlassBoundTerms> make(const MulticlassLaplace& model,
+                                                          const std::function<bool()>& stop = {});
+  // The bytes the terms of a model with `classes` classes and `size` training rows take (C (C + 1) / 2 matrices
+  // R^pq of n x n, and with shared length-scales D (D + 1) / 2 combined matrices and as many factors), computed
+  // before any is made so that a caller can refuse what does not fit (kMaxBoundTermBytes); saturates at SIZE_MAX.
+  static std::size_t bytes(std::size_t classes, std::size_t size, bool shared_scales);
 
   const MulticlassLaplace* model = nullptr;  // the model they were made for (checked by MulticlassBoxBounds)
   std::size_t classes = 0, size = 0;         // C and n
@@ -98,6 +108,10 @@ struct MulticlassBoundTerms {
  private:
   void add_factor(const RowMatrix& matrix);
 };
+
+// The most memory the certification's bound terms may take: 1 GiB (the app's WebAssembly memory is at most 4 GB
+// and also holds the model). 100 classes with 2 training rows each would need 4.8 GB.
+inline constexpr std::size_t kMaxBoundTermBytes = std::size_t(1) << 30;
 
 class MulticlassBoxBounds {
  public:

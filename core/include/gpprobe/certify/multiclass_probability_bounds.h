@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "gpprobe/certify/interval.h"
@@ -43,13 +44,24 @@ struct LatentPartitionOptions {
   // partition's bound.
   enum class Ends { both, lower, upper };
   Ends ends = Ends::both;
+  // Checked inside the work (grid cells, refinement steps, the vertex bound's quadratures); once it returns true
+  // the bounds stop being refined: what is left unrefined is bounded trivially ([0, 1]), so they stay sound, and
+  // `stopped` is set (a caller's deadline or cancel).
+  std::function<bool()> stop = {};
 };
 
 struct ClassProbabilityBounds {
   std::vector<Interval> probability;  // C, each inside [0, 1]
   std::size_t cells = 0;              // the partition's size
   bool conditioning_failed = false;   // a conditional variance's interval reached 0: every class is [0, 1]
+  bool grid_too_large = false;        // the initial grid would exceed kMaxLatentCells: every class is [0, 1]
+  bool stopped = false;               // options.stop ended the work early (sound, wider bounds)
 };
+
+// The initial grid has (pieces + 2)^D cells (3^D for D > 3); beyond this many (D > 11, C > 12) it is not built and
+// the partition's bounds are [0, 1] (the vertex bound of multiclass_box_bounds.h still applies): 3^12 cells would
+// take ~0.3 GB and 3^99 (the CLI's 100 classes) cannot be built at all.
+inline constexpr std::size_t kMaxLatentCells = std::size_t(1) << 18;
 
 // mean: D intervals (D >= 1); covariance: D * D intervals (row-major, symmetric); classes: the classes whose
 // gap drives the refinement (empty: all C = D + 1).

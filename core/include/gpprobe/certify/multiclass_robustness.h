@@ -18,6 +18,15 @@
 //
 // Cancellation: `progress` sees (boxes split so far, searches x max_iterations) and may return false; the
 // searches then stop with status `cancelled` and the valid intervals reached (anytime).
+//
+// Limits hold inside a box's bound, not only between boxes: each search's time limit (from its start, which for
+// the first also covers the making of the bound terms and the root bound) and the caller's cancel (progress, asked
+// at most every 50 ms) are asked inside the quadratures, the latent partition and the making of the bound terms.
+// Work cut short leaves a trivially sound end; a box bounded after the stop gets the trivial bound (0, 1, a margin
+// of -1) and no candidate; a search that finished no candidate reports x* as its witness (its value is known). The
+// probabilities at x* (the prediction, as predict() computes it) come before the clocks start; a cancel there
+// refuses the certificate (cancelled). The bound terms (MulticlassBoundTerms::bytes) are sized first: out_of_memory
+// past kMaxBoundTermBytes, naming the classes, rows and gigabytes.
 #pragma once
 
 #include <cstddef>
@@ -40,7 +49,7 @@ struct MulticlassRobustnessOptions {
   std::optional<Interval> valid_range;  // clip the moving coordinates to it
   double tolerance = 2e-2;              // stop when U - L <= tolerance
   std::size_t max_iterations = 2000;    // boxes split, per search
-  double time_limit_seconds = 0.0;      // per search; 0: none
+  double time_limit_seconds = 0.0;      // per search, including the work inside each box's bound; 0: none
   bool stop_when_decided = true;        // the safety search stops once certified or refuted
   // The latent partition of every box (Prop. 3-4); target_gap 0 means tolerance / 4. Refined only where the
   // vertex bound (multiclass_box_bounds.h) is wider than the target; 256 cells keep a box at ~1-2 ms (C = 3).
@@ -66,6 +75,10 @@ struct ClassCertificate {
 enum class SafetyVerdict { certified, refuted, unknown };
 // "certified", "refuted", "unknown".
 const char* safety_verdict_name(SafetyVerdict verdict);
+// The verdict of a margin known to lie in [lower, upper]: certified only when lower > 0 (a margin of 0 is a tie,
+// where another class may be predicted), refuted when upper < 0 (the witness is an adversarial example), else
+// unknown; NaN ends are unknown.
+SafetyVerdict safety_verdict(double lower, double upper);
 
 enum class SafetyStop { decided, converged, iteration_limit, time_limit, min_box, cancelled };
 // "decided", "converged", "iteration_limit", "time_limit", "min_box", "cancelled".

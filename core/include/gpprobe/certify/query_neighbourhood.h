@@ -84,6 +84,8 @@ class QueryNeighbourhood {
   Interval rayleigh_range(Interval quadratic, Interval norm2) const;
   // The latent bounds from m and rho ranges, every end widened by the rounding allowances.
   LatentBounds widen(Interval mean, Interval rho) const;
+  // Bounds that hold for every query: |m| <= sqrt(v)|u|, rho in [0, rayleigh_max].
+  LatentBounds trivial() const;
   // A box whose largest |ã|^2 exceeds kNarrow times its smallest (norm2: that range): interval forms
   // from the points' own coordinates, widened by their sums' rounding.
   LatentBounds over_wide_box(const double* lower, const double* upper, Interval norm2) const;

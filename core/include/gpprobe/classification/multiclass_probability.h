@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -53,6 +54,9 @@ struct SoftmaxExpectationOptions {
   std::size_t max_nodes = 200000000;                  // tensor: N^(C-1) per order
   std::size_t qmc_max_points = std::size_t(1) << 24;  // QMC: points over all shifts
   std::uint64_t seed = 0x5eed;                        // the QMC shifts
+  // Checked between blocks of nodes (QMC: every 1024 points; tensor rules: every node of the outer axes); once it
+  // returns true the rule stops where it is: `stopped` and not `converged` (a caller's deadline or cancel).
+  std::function<bool()> stop = {};
 };
 
 struct SoftmaxExpectation {
@@ -62,6 +66,7 @@ struct SoftmaxExpectation {
   SoftmaxRule rule = SoftmaxRule::gauss_hermite;  // the rule that produced the values
   std::size_t nodes_per_axis = 0;  // tensor: N (Gauss-Hermite) or 16 P (Gauss-Legendre); QMC: points per shift
   bool semidefinite = false;       // A Sigma A' was not positive definite (a symmetric square root was used)
+  bool stopped = false;            // options.stop ended the work early (then not converged)
 };
 
 // mean: C values (C >= 2), finite; covariance: C by C, symmetric, finite. invalid_argument for C < 2,

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -55,11 +56,16 @@ class Result {
 
   bool ok() const { return status_.ok() && value_.has_value(); }
   const Status& status() const { return status_; }
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
+  // The value; a failed Result has none: asking for it throws std::logic_error with the status's message (never
+  // undefined behaviour: a test that asks a failed Result for its value fails with the reason, not a crash).
+  T& value() & { return checked(), *value_; }
+  const T& value() const& { return checked(), *value_; }
+  T&& value() && { return checked(), std::move(*value_); }
 
  private:
+  void checked() const {
+    if (!value_.has_value()) throw std::logic_error("the value of a failed Result was asked for: " + status_.message());
+  }
   std::optional<T> value_;
   Status status_;
 };
