@@ -28,8 +28,10 @@ def cli_table(text):
 
 
 def assert_table_equals_cli(table, header, columns):
-    assert list(table.columns) == header == list(gpprobe.COMPARE_COLUMNS)
-    for name in header:
+    # The module compares one set of observations (the CLI's --draws 1): its columns are the CLI's first ones,
+    # up to `concept`; the CLI's columns over draws follow them there.
+    assert list(table.columns) == header[: len(gpprobe.COMPARE_COLUMNS)] == list(gpprobe.COMPARE_COLUMNS)
+    for name in gpprobe.COMPARE_COLUMNS:
         ours = table[name].to_numpy()
         theirs = columns[name]
         if theirs.dtype.kind == "f":
@@ -55,7 +57,7 @@ def test_compare_equals_the_cli(cli, tmp_path):
         np.save(ood_files[-1], o)
     np.save(tmp_path / "labels.npy", y)
     out = cli("compare", "--embeddings", *files, "--labels", tmp_path / "labels.npy", "--per-class", "6", "--seed",
-              "4", "--ood", *ood_files, "--epsilon", "0.2", "--strength", "3")
+              "4", "--ood", *ood_files, "--epsilon", "0.2", "--strength", "3", "--draws", "1")
     header, columns = cli_table(out.stdout)
     summary = json.loads(out.stderr.strip())
     result = gpprobe.compare(embeddings, y, per_class=6, seed=4, names=[str(f) for f in files], ood=ood, epsilon=0.2,
@@ -86,7 +88,8 @@ def test_compare_with_unlabelled_rows_and_several_concepts_equals_the_cli(cli, t
     for k, e in enumerate(embeddings):
         files.append(tmp_path / f"e{k}.npy")
         np.save(files[-1], e)
-    out = cli("compare", "--embeddings", *files, "--labels", tmp_path / "meta.csv", "--concepts", "seen", "third")
+    out = cli("compare", "--embeddings", *files, "--labels", tmp_path / "meta.csv", "--concepts", "seen", "third",
+              "--draws", "1")
     header, columns = cli_table(out.stdout)
     lines = [json.loads(line) for line in out.stderr.strip().splitlines()]
     seen = np.array([np.nan if t == "" else float(t) for t in y_text])
