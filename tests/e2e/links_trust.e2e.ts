@@ -7,6 +7,8 @@ import { Deflate, deflateSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { browserPerFile, waitForResults } from './browser.ts';
+import { WORD_RANGES } from '../../web/src/app/link_params.ts';
+import { rangeText, type Range } from '../../web/src/common/state/session_schema.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -97,6 +99,28 @@ describe('a link', () => {
     await waitForResults(page);
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.35');
     expect(await saved(page)).toMatchObject(work);
+  });
+
+  it('with a value out of its range (every word that holds a number, both ends) keeps the saved work, one message', async () => {
+    // Generated from the link words' ranges (app/link_params.ts WORD_RANGES, the engine's): the issue's
+    // ?epsilon=1e-301 saved ε = 1e-301 over the user's 0.35 and showed three messages (issue 35, item 1).
+    const page = pages.page;
+    const work = await makeWork(page);
+    const cases = Object.entries(WORD_RANGES as Record<string, Range>).flatMap(([word, range]) => [
+      [word, range.min === 0 ? (range.minOpen ? '0' : '-1') : String(range.min / 10)],
+      [word, String(range.max * 10).replace('e+', 'e')],
+    ]);
+    for (const [word, value] of cases) {
+      await page.goto('about:blank');
+      await page.goto(`${baseUrl}?${word}=${value}`);
+      await waitForResults(page);
+      const shown = await page.getByRole('alert').allTextContents();
+      expect(shown, `${word}=${value}`).toEqual([
+        `This link was not opened: ${word}=${value} is not ${word === 'observations' ? 'a list of row numbers (each ' : ''}${rangeText(WORD_RANGES[word as keyof typeof WORD_RANGES])}${word === 'observations' ? ')' : ''}.×`,
+      ]);
+      expect(await page.getByLabel('epsilon', { exact: true }).inputValue(), `${word}=${value}`).toBe('0.35');
+      expect(await saved(page), `${word}=${value}`).toMatchObject(work);
+    }
   });
 
   it('of a deflated null is refused as not an object', async () => {

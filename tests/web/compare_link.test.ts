@@ -103,9 +103,9 @@ describe('the comparison in a link', () => {
     ).toEqual({ kind: 'demo' });
     const bad = paramsLink(new URLSearchParams('compare=layers-demo&compare-view=pie'), 'https://app.example/')!;
     expect(bad.problems).toEqual(['compare-view=pie is not one of table, profile, grid']);
-    expect(paramsLink(new URLSearchParams('compare=file:///etc/passwd'), 'https://app.example/')!.dataBroken).toBe(
-      true,
-    );
+    expect(paramsLink(new URLSearchParams('compare=file:///etc/passwd'), 'https://app.example/')!.problems).toEqual([
+      'compare=file:///etc/passwd is not an http: or https: URL (gpprobe loads data over HTTP only)',
+    ]);
   });
 
   it("embeds show the probe's views by default, the profile and the grid when asked or when the link compares", () => {

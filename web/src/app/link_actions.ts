@@ -82,13 +82,14 @@ export async function openFromLocation(): Promise<OpenOutcome | { kind: 'none' }
   if (!target) {
     const fromParams = paramsLink(new URLSearchParams(location.search), document.baseURI);
     if (!fromParams) return { kind: 'none' };
-    if (fromParams.dataBroken) {
+    // A value out of its range (the engine's: session_schema.ts RANGES), a broken URL or a malformed
+    // concept refuses the whole link, before anything of it is applied or saved (issue 35, item 1).
+    if (fromParams.problems.length) {
       const reason = `This link was not opened: ${fromParams.problems.join('; ')}.`;
       notify('error', reason);
       return { kind: 'failed', reason };
     }
-    if (fromParams.problems.length)
-      notify('error', `Some link parameters were ignored: ${fromParams.problems.join('; ')}.`);
+    if (fromParams.notes.length) notify('info', `This link was read in part: ${fromParams.notes.join('; ')}.`);
     target = fromParams.link;
   }
   const outcome = await openSession(target);
