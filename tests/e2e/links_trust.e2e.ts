@@ -123,6 +123,42 @@ describe('a link', () => {
     }
   });
 
+  it('whose comparison does not load (a real 404, a refused file) keeps the saved session and saves nothing', async () => {
+    // The test server answers a missing file with a real 404 (static_server.ts). On main the link's
+    // session (ε = 0.2) was saved over the user's 0.35 (issue 40, item 4).
+    const page = pages.page;
+    const work = await makeWork(page);
+    const layer = new URL('demo/digits_layers/layer_1_hidden.npy', baseUrl).href;
+    for (const [bad, named] of [
+      ['demo/digits_layers/no_such_layer.npy', 'no_such_layer.npy'],
+      ['demo/digits/README.md', 'README.md'],
+    ]) {
+      const link = {
+        v: 1,
+        data: { kind: 'demo', id: 'digits' },
+        epsilon: 0.2,
+        tab: 'compare',
+        compare: {
+          sources: { kind: 'urls', urls: [layer, new URL(bad, baseUrl).href] },
+          concepts: { kind: 'session' },
+          view: 'table',
+          shown: 0,
+          run: true,
+        },
+      };
+      await page.goto('about:blank');
+      await page.goto(baseUrl + hashOf(JSON.stringify(link)));
+      await expect.poll(() => alerts(page), { timeout: 60_000 }).toContain(named);
+      await page.getByRole('tab', { name: 'Probe' }).click();
+      await waitForResults(page);
+      expect(await saved(page), bad).toMatchObject(work);
+      expect(await page.getByLabel('epsilon', { exact: true }).inputValue(), bad).toBe('0.35');
+      expect(await page.locator('body').textContent()).toContain(
+        "This link was not opened: its comparison's representations did not load (the message above says why); the session saved in this browser is shown.",
+      );
+    }
+  });
+
   it('of a deflated null is refused as not an object', async () => {
     const page = pages.page;
     await page.goto(baseUrl + hashOf('null'));

@@ -93,8 +93,20 @@ export async function openFromLocation(): Promise<OpenOutcome | { kind: 'none' }
     target = fromParams.link;
   }
   const outcome = await openSession(target);
-  // The comparison opens after the session it compares on (its rows, concept and observations).
-  if (outcome.kind === 'opened' && target.compare) await openCompareLink(target.compare);
+  // The comparison opens after the session it compares on (its rows, concept and observations). When its
+  // representations do not load (a 404, a refused file: reported by the Compare lab), the link was not
+  // opened as meant: "failed", so the caller shows the saved session and saves nothing of the link's
+  // (issue 40, item 4); an embed shows why instead.
+  if (outcome.kind === 'opened' && target.compare) {
+    await openCompareLink(target.compare);
+    const loaded = compareLinkState.value?.sources;
+    if (JSON.stringify(loaded) !== JSON.stringify(target.compare.sources)) {
+      const reason =
+        "This link was not opened: its comparison's representations did not load (the message above says why)";
+      notify('info', `${reason}; the session saved in this browser is shown.`);
+      return { kind: 'failed', reason: `${reason}.` };
+    }
+  }
   return outcome;
 }
 
