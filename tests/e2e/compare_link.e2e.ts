@@ -204,6 +204,21 @@ describe("the Compare lab's link", () => {
     await again.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
     expect(await downloadText(again, 'Export table (CSV)')).toBe(first);
     await again.close();
+
+    // Other files chosen instead: the link's comparison is set aside, saying so, and the link follows the page.
+    const other = await browser.context.newPage();
+    await other.goto(link);
+    await other.getByRole('tab', { name: 'Compare', selected: true }).waitFor({ timeout: 60_000 });
+    await other.getByTestId('compare-files').setInputFiles([files[0]]);
+    await expect
+      .poll(() => other.locator('body').textContent(), { timeout: 30_000 })
+      .toContain(
+        "The link's comparison waited for layer_1_hidden.npy + layer_3_logits.npy; the Compare tab now holds other representations, so it was set aside.",
+      );
+    await expect
+      .poll(() => decodeLink(new URL(other.url()).hash)?.compare?.sources, { timeout: 10_000 })
+      .toEqual({ kind: 'upload', files: [{ name: 'layer_1_hidden.npy' }] });
+    await other.close();
   });
 
   it('refuses representations whose row counts differ, naming both files', async () => {

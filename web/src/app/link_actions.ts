@@ -202,15 +202,23 @@ export function keepLinkInAddressBar(): void {
 /**
  * Opens a link's comparison on uploaded files once the Compare lab holds representations from files of
  * the names the link gives (in any order): its concepts and view, then the run when the sharer's had run.
+ * Other representations loaded instead set the link's comparison aside, saying so.
  */
 export function followUploadCompare(): void {
   effect(() => {
     const pending = pendingUploadCompare.value;
-    if (!pending || sources.value !== null || representations.value.length === 0) return;
+    if (!pending || representations.value.length === 0) return;
     const wanted = pending.sources.files.map((f) => f.name).sort();
     const have = uploadedNames().sort();
-    if (JSON.stringify(wanted) !== JSON.stringify(have)) return;
     pendingUploadCompare.value = null;
+    if (sources.value !== null || JSON.stringify(wanted) !== JSON.stringify(have)) {
+      // The reader chose other representations: the link's comparison gives way (and the address bar follows again).
+      notify(
+        'info',
+        `The link's comparison waited for ${wanted.join(' + ')}; the Compare tab now holds other representations, so it was set aside.`,
+      );
+      return;
+    }
     void (async () => {
       conceptChoice.value = pending.concepts;
       compareView.value = pending.view;
