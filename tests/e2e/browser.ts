@@ -4,6 +4,46 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
+/**
+ * How many times slower than a quiet machine this one runs now. A fixed amount of work (FIXED_WORK
+ * steps of integer arithmetic) is timed by the wall clock, and compared with two references: its time on
+ * a quiet machine (QUIET_MS, this loop's CPU time on the project's 2-core machine, where it measured
+ * 74-77 ms) and this process's own CPU time for it. The first ratio catches a slower CPU; the second a
+ * machine busy with other work (the process waits for a core, as the browser does: both compete for the
+ * same cores). It is measured when a test file starts and again at every bound (the load changes), the
+ * larger kept; at least 1 (a bound never tightens), at most MAX_SLOWNESS (past that no bound means
+ * anything). GPPROBE_SLOWNESS=<n> sets it by hand.
+ */
+const FIXED_WORK = 15_000_000;
+const QUIET_MS = 75;
+const MAX_SLOWNESS = 10;
+
+function measureSlowness(): number {
+  const set = Number(process.env.GPPROBE_SLOWNESS);
+  if (Number.isFinite(set) && set >= 1) return set;
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
+  let x = 0;
+  for (let i = 0; i < FIXED_WORK; i++) x = (x * 31 + i) % 1_000_003;
+  const wallMs = performance.now() - wall;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = Math.max((used.user + used.system) / 1000, 1e-3);
+  if (x < 0) return 1; // (x is used, so the loop is not optimised away)
+  return Math.min(MAX_SLOWNESS, Math.max(1, wallMs / Math.min(QUIET_MS, cpuMs)));
+}
+
+/** This machine's slowness when the test file started (see measureSlowness). */
+export const SLOWNESS = measureSlowness();
+
+/**
+ * A time bound (ms) of a browser test, as it holds on a quiet machine, scaled by the machine's slowness
+ * (measured now, and at the file's start: the larger): a frame gap, a cancel, a deadline hold on a machine
+ * 4× slower and stay what they were on a quiet one (issue 35, item 3).
+ */
+export function slow(ms: number): number {
+  return Math.round(ms * Math.max(SLOWNESS, measureSlowness()));
+}
+
 /** Where browser tests save screenshots for review. */
 export const SHOTS = 'test-results/screenshots';
 

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createClassificationEngine, type ClassificationEngine } from '../../web/src/engine/index.ts';
 import { formatDigits17, formatMeasure } from '../../web/src/common/ui/format.ts';
-import { browserPerFile, SHOTS, worstFrameGap } from './browser.ts';
+import { browserPerFile, SHOTS, slow, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -262,7 +262,7 @@ describe('the classification lab', () => {
     await expect
       .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { timeout: 60_000 })
       .toBeGreaterThan(0);
-    expect(await worstFrameGap(page, 1500)).toBeLessThan(250);
+    expect(await worstFrameGap(page, 1500)).toBeLessThan(slow(250));
     expect(await page.locator('.task-bar').textContent()).toMatch(
       /Laplace \(probit\) \(1 of 2\): L-BFGS iterations|EP \(probit\) \(2 of 2\)/,
     );
@@ -270,7 +270,7 @@ describe('the classification lab', () => {
     const cancelled = Date.now();
     await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
     await idle();
-    expect(Date.now() - cancelled).toBeLessThan(2000);
+    expect(Date.now() - cancelled).toBeLessThan(slow(2000));
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count(), {
         timeout: 10_000,

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserPerFile, SHOTS, waitForResults } from './browser.ts';
+import { browserPerFile, SHOTS, slow, waitForResults } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserPerFile(new URL(baseUrl).origin);
@@ -64,10 +64,15 @@ describe('a hostile Parquet file in the Compare lab', () => {
     const started: string[] = [];
     page.on('worker', (w) => started.push(w.url()));
     await choose([file('layers_hang.parquet', hostileParquet())]);
-    // V8 in Chromium throws a RangeError there (Node aborts instead); the reader names file and column.
-    await expect
-      .poll(alerts, { timeout: 60_000 })
-      .toContain("layers_hang.parquet: cannot read Parquet column 'layer': Invalid array length");
+    // What the user sees: the file refused, by name, nothing loaded from it. Which refusal comes first is
+    // a race and not asserted (issue 35, item 3): V8 in Chromium throws a RangeError (the reader names the
+    // column) after gigabytes, unless the parse worker's time budget (isolated_parse.ts) ends it first,
+    // as on a busy machine.
+    await expect.poll(alerts, { timeout: slow(60_000) }).toContain('layers_hang.parquet: ');
+    expect(await alerts()).toMatch(
+      /layers_hang\.parquet: (cannot read Parquet column 'layer': Invalid array length|.*did not finish within \d+(\.\d)? s)/,
+    );
+    expect(await page.getByTestId('compare-representations').count()).toBe(0);
     expect(started.length).toBe(1);
     expect(started[0]).toMatch(/^blob:/);
     await page.screenshot({ path: `${SHOTS}/compare-hostile-parquet.png` });
@@ -75,7 +80,7 @@ describe('a hostile Parquet file in the Compare lab', () => {
     const reproducer = readFileSync(new URL('../reference/hostile/rle_hang.parquet', import.meta.url));
     await choose([file('rle_hang.parquet', reproducer)]);
     await expect
-      .poll(alerts, { timeout: 30_000 })
+      .poll(alerts, { timeout: slow(30_000) })
       .toContain('rle_hang.parquet: holds no vector column (list of numbers) to take as an embedding');
 
     // The same reader, in a fresh parse worker, on a valid file: 3 rows x 2, float64 kept.

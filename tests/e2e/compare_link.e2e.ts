@@ -159,8 +159,66 @@ describe("the Compare lab's link", () => {
     await expect
       .poll(() => page.getByTestId('compare-representations').locator('li').allTextContents())
       .toEqual(['two.parquet/a · 1,797 × 3 float32', 'two.parquet/b · 1,797 × 5 float32']);
-    // Uploaded files cannot travel in a link: the comparison leaves it.
-    await expect.poll(() => decodeLink(new URL(page.url()).hash)?.compare).toBeUndefined();
+    // Uploaded files cannot travel in a link: the link names the file, for the reader to choose it.
+    await expect
+      .poll(() => decodeLink(new URL(page.url()).hash)?.compare?.sources)
+      .toEqual({ kind: 'upload', files: [{ name: 'two.parquet' }] });
+  });
+
+  it('carries a comparison on uploaded files: the reader is asked for them, and it compares again', async () => {
+    // "Copy link" on an uploaded comparison dropped it: the reader landed on the Probe tab and was
+    // never asked for the files (issue 36, item 4).
+    const page = browser.page;
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    await openCompare(page);
+    const DIR = 'web/public/demo/digits_layers';
+    const files = [`${DIR}/layer_1_hidden.npy`, `${DIR}/layer_3_logits.npy`];
+    await page.getByTestId('compare-files').setInputFiles(files);
+    await page.getByTestId('compare-representations').waitFor();
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
+    const first = await downloadText(page, 'Export table (CSV)');
+    await expect
+      .poll(() => decodeLink(new URL(page.url()).hash)?.compare, { timeout: 10_000 })
+      .toEqual({
+        sources: { kind: 'upload', files: [{ name: 'layer_1_hidden.npy' }, { name: 'layer_3_logits.npy' }] },
+        concepts: { kind: 'session' },
+        view: 'table',
+        shown: 0,
+        run: true,
+      });
+    const link = page.url();
+
+    const again = await browser.context.newPage();
+    await again.goto(link);
+    await expect
+      .poll(() => again.locator('body').textContent(), { timeout: 60_000 })
+      .toContain(
+        "This link's comparison was made with layer_1_hidden.npy + layer_3_logits.npy, which this browser does not have: choose those files in the Compare tab and it compares them again.",
+      );
+    expect(await again.getByRole('tab', { name: 'Compare', selected: true }).count()).toBe(1);
+    // The address bar keeps the link while it waits (a reload asks again).
+    expect(again.url()).toBe(link);
+    await again.getByTestId('compare-files').setInputFiles(files);
+    await again.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
+    expect(await downloadText(again, 'Export table (CSV)')).toBe(first);
+    await again.close();
+
+    // Other files chosen instead: the link's comparison is set aside, saying so, and the link follows the page.
+    const other = await browser.context.newPage();
+    await other.goto(link);
+    await other.getByRole('tab', { name: 'Compare', selected: true }).waitFor({ timeout: 60_000 });
+    await other.getByTestId('compare-files').setInputFiles([files[0]]);
+    await expect
+      .poll(() => other.locator('body').textContent(), { timeout: 30_000 })
+      .toContain(
+        "The link's comparison waited for layer_1_hidden.npy + layer_3_logits.npy; the Compare tab now holds other representations, so it was set aside.",
+      );
+    await expect
+      .poll(() => decodeLink(new URL(other.url()).hash)?.compare?.sources, { timeout: 10_000 })
+      .toEqual({ kind: 'upload', files: [{ name: 'layer_1_hidden.npy' }] });
+    await other.close();
   });
 
   it('refuses representations whose row counts differ, naming both files', async () => {

@@ -63,6 +63,43 @@ describe('malformed messages from the embedding page', () => {
   });
 });
 
+describe('a set message with a value out of its range', () => {
+  it('is refused with a message; the embed keeps its state and goes on posting results', async () => {
+    // On main an out-of-range ε was applied, and the embed stopped posting results (issue 40, item 4).
+    const page = pages.page;
+    await page.route(`${baseUrl}set-host.html`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>host</title><link rel="icon" href="data:,">
+      <script>
+        window.results = [];
+        addEventListener('message', (event) => {
+          const m = event.data;
+          if (m && m.gpprobe === 'hello') event.source.postMessage({ gpprobe: 'config', element: 'e1', allowOrigins: [] }, '*');
+          if (m && m.gpprobe === 'results') window.results.push(m.detail.epsilon);
+        });
+        window.set = (params) => document.getElementById('e1').contentWindow.postMessage({ gpprobe: 'set', element: 'e1', params }, '*');
+      </script>
+      <iframe id="e1" style="width:600px;height:400px" src="index.html?embed=1&element=e1&demo=digits&views=table"></iframe>`,
+      }),
+    );
+    await page.goto(`${baseUrl}set-host.html`);
+    const posted = () => page.evaluate(() => (window as unknown as { results: number[] }).results);
+    await expect.poll(async () => (await posted()).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    const before = (await posted()).at(-1)!;
+    await page.evaluate(() => (window as unknown as { set: (p: string) => void }).set('epsilon=1e-301'));
+    const frame = page.frameLocator('#e1');
+    await expect
+      .poll(() => frame.getByRole('alert').allTextContents(), { timeout: 30_000 })
+      .toEqual(['This change was not applied: epsilon=1e-301 is not a number from 1e-300 to 1e300.×']);
+    // Its state is the old one, and a valid change is applied and posted as before.
+    await page.evaluate(() => (window as unknown as { set: (p: string) => void }).set('epsilon=0.3'));
+    await expect.poll(async () => (await posted()).at(-1), { timeout: 60_000 }).toBe(0.3);
+    expect(await posted()).not.toContain(1e-301);
+    expect((await posted()).filter((e) => e !== before && e !== 0.3)).toEqual([]);
+  });
+});
+
 describe('an element whose data failed', () => {
   it("fires gpprobe-error with the reason and where data may live, and never another dataset's results", async () => {
     const page = pages.page;

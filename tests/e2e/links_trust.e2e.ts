@@ -7,6 +7,8 @@ import { Deflate, deflateSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { browserPerFile, waitForResults } from './browser.ts';
+import { WORD_RANGES } from '../../web/src/app/link_params.ts';
+import { rangeText, type Range } from '../../web/src/common/state/session_schema.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -97,6 +99,64 @@ describe('a link', () => {
     await waitForResults(page);
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.35');
     expect(await saved(page)).toMatchObject(work);
+  });
+
+  it('with a value out of its range (every word that holds a number, both ends) keeps the saved work, one message', async () => {
+    // Generated from the link words' ranges (app/link_params.ts WORD_RANGES, the engine's): the issue's
+    // ?epsilon=1e-301 saved ε = 1e-301 over the user's 0.35 and showed three messages (issue 35, item 1).
+    const page = pages.page;
+    const work = await makeWork(page);
+    const cases = Object.entries(WORD_RANGES as Record<string, Range>).flatMap(([word, range]) => [
+      [word, range.min === 0 ? (range.minOpen ? '0' : '-1') : String(range.min / 10)],
+      [word, String(range.max * 10).replace('e+', 'e')],
+    ]);
+    for (const [word, value] of cases) {
+      await page.goto('about:blank');
+      await page.goto(`${baseUrl}?${word}=${value}`);
+      await waitForResults(page);
+      const shown = await page.getByRole('alert').allTextContents();
+      expect(shown, `${word}=${value}`).toEqual([
+        `This link was not opened: ${word}=${value} is not ${word === 'observations' ? 'a list of row numbers (each ' : ''}${rangeText(WORD_RANGES[word as keyof typeof WORD_RANGES])}${word === 'observations' ? ')' : ''}.×`,
+      ]);
+      expect(await page.getByLabel('epsilon', { exact: true }).inputValue(), `${word}=${value}`).toBe('0.35');
+      expect(await saved(page), `${word}=${value}`).toMatchObject(work);
+    }
+  });
+
+  it('whose comparison does not load (a real 404, a refused file) keeps the saved session and saves nothing', async () => {
+    // The test server answers a missing file with a real 404 (static_server.ts). On main the link's
+    // session (ε = 0.2) was saved over the user's 0.35 (issue 40, item 4).
+    const page = pages.page;
+    const work = await makeWork(page);
+    const layer = new URL('demo/digits_layers/layer_1_hidden.npy', baseUrl).href;
+    for (const [bad, named] of [
+      ['demo/digits_layers/no_such_layer.npy', 'no_such_layer.npy'],
+      ['demo/digits/README.md', 'README.md'],
+    ]) {
+      const link = {
+        v: 1,
+        data: { kind: 'demo', id: 'digits' },
+        epsilon: 0.2,
+        tab: 'compare',
+        compare: {
+          sources: { kind: 'urls', urls: [layer, new URL(bad, baseUrl).href] },
+          concepts: { kind: 'session' },
+          view: 'table',
+          shown: 0,
+          run: true,
+        },
+      };
+      await page.goto('about:blank');
+      await page.goto(baseUrl + hashOf(JSON.stringify(link)));
+      await expect.poll(() => alerts(page), { timeout: 60_000 }).toContain(named);
+      await page.getByRole('tab', { name: 'Probe' }).click();
+      await waitForResults(page);
+      expect(await saved(page), bad).toMatchObject(work);
+      expect(await page.getByLabel('epsilon', { exact: true }).inputValue(), bad).toBe('0.35');
+      expect(await page.locator('body').textContent()).toContain(
+        "This link was not opened: its comparison's representations did not load (the message above says why); the session saved in this browser is shown.",
+      );
+    }
   });
 
   it('of a deflated null is refused as not an object', async () => {

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createRegressionEngine, type RegressionEngine } from '../../web/src/engine/index.ts';
 import { formatMeasure } from '../../web/src/common/ui/format.ts';
-import { browserPerFile, SHOTS, worstFrameGap } from './browser.ts';
+import { browserPerFile, SHOTS, slow, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -193,7 +193,7 @@ describe('the regression lab', () => {
       .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { timeout: 60_000 })
       .toBeGreaterThan(0);
     const early = Number(await bar.getAttribute('value'));
-    expect(await worstFrameGap(page, 1500)).toBeLessThan(250);
+    expect(await worstFrameGap(page, 1500)).toBeLessThan(slow(250));
     await expect
       .poll(async () => Number((await bar.getAttribute('value')) ?? 1), { timeout: 60_000 })
       .toBeGreaterThan(early);
@@ -227,7 +227,7 @@ describe('the regression lab', () => {
     const cancelled = Date.now();
     await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
     await idle();
-    expect(Date.now() - cancelled).toBeLessThan(2000);
+    expect(Date.now() - cancelled).toBeLessThan(slow(2000));
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count())
       .toBe(1);

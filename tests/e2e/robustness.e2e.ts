@@ -18,7 +18,7 @@ import {
   type RobustnessCertificate,
 } from '../../web/src/engine/index.ts';
 import { formatDigits17 } from '../../web/src/common/ui/format.ts';
-import { browserPerFile, SHOTS, waitForResults, worstFrameGap } from './browser.ts';
+import { browserPerFile, SHOTS, slow, waitForResults, worstFrameGap } from './browser.ts';
 import { digits, gather } from './digits.ts';
 
 const baseUrl = inject('baseUrl');
@@ -206,13 +206,13 @@ describe('certified robustness in the Classification tab', () => {
     await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/after \d+ splits/);
     const splits = async () => Number((await status.textContent())!.match(/after (\d+) splits/)![1]);
     const first = await splits();
-    expect(await worstFrameGap(page, 1500)).toBeLessThan(250);
+    expect(await worstFrameGap(page, 1500)).toBeLessThan(slow(250));
     await expect.poll(splits, { timeout: 30_000 }).toBeGreaterThan(first);
     await page.screenshot({ path: `${SHOTS}/robustness-live.png` });
     const cancelled = Date.now();
     await page.getByRole('button', { name: 'Cancel', exact: true }).first().click();
     await idle();
-    expect(Date.now() - cancelled).toBeLessThan(2000);
+    expect(Date.now() - cancelled).toBeLessThan(slow(2000));
     await expect.poll(() => card('A').getAttribute('data-state')).toBe('cancelled');
     expect(await status.textContent()).toContain('(still valid)');
     expect(await card('B').getAttribute('data-state')).toBe('cancelled');

@@ -62,7 +62,7 @@ describe('hand-typed compare= parameters are held to the link schema', () => {
       new URLSearchParams(Array.from({ length: 70 }, (_, i) => `compare=l${i}.npy`).join('&')),
       base,
     )!;
-    expect(p.problems).toEqual(['compare= is given 70 URLs; gpprobe compares at most 64 (the first 64 are read)']);
+    expect(p.notes).toEqual(['compare= is given 70 URLs; gpprobe compares at most 64 (the first 64 are read)']);
     const c = p.link.compare!;
     expect(c.sources).toEqual({
       kind: 'urls',
@@ -73,7 +73,7 @@ describe('hand-typed compare= parameters are held to the link schema', () => {
 
   it("a compare-concepts column name longer than 4,096 characters is reported and the session's concepts compared", () => {
     const p = paramsLink(new URLSearchParams(`compare=layers-demo&compare-concepts=${'c'.repeat(4097)}`), base)!;
-    expect(p.problems).toEqual([
+    expect(p.notes).toEqual([
       "compare-concepts= is a column name of 4,097 characters; gpprobe reads at most 4,096 (the session's concepts are compared)",
     ]);
     expect(p.link.compare!.concepts).toEqual({ kind: 'session' });
@@ -83,7 +83,7 @@ describe('hand-typed compare= parameters are held to the link schema', () => {
   it('a compare URL longer than 8,192 characters is reported and left out', () => {
     const long = `https://x.example/${'a'.repeat(8200)}.npy`;
     const p = paramsLink(new URLSearchParams(`compare=${long}&compare=b.npy`), base)!;
-    expect(p.problems).toEqual([
+    expect(p.notes).toEqual([
       `compare=https://x.example/aaaaaaaaaaaaaaaaaaaaaa… is a URL of 8,222 characters; gpprobe reads at most 8,192`,
     ]);
     expect(p.link.compare!.sources).toEqual({ kind: 'urls', urls: ['https://app.example/gp/b.npy'] });

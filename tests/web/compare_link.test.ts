@@ -60,6 +60,33 @@ describe('the comparison in a link', () => {
     expect(encodeLink(base)).toBe(encodeLink({ ...base, compare: undefined }));
   });
 
+  it('carries a comparison on uploaded files by their names (issue 36, item 4), and refuses damaged ones', () => {
+    const compare = {
+      sources: { kind: 'upload' as const, files: [{ name: 'layer_0.npy' }, { name: 'layer_1.npy', size: 1024 }] },
+      concepts: { kind: 'values' as const, column: 'digit' },
+      view: 'grid' as const,
+      shown: 2,
+      run: true,
+    };
+    const link = {
+      session: DEFAULT_SESSION,
+      drawn: true,
+      view: { tab: 'compare', colorBy: 'judgedProbability', selected: null },
+      compare,
+    };
+    expect(decodeLink(`#${encodeLink(link)}`)!.compare).toEqual(compare);
+    const json = (c: unknown) => ({ v: 1, data: { kind: 'demo', id: 'digits' }, compare: c });
+    expect(() => migrate(json({ sources: { kind: 'upload', files: 'a.npy' } }))).toThrow(
+      'this link\'s compare.sources.files must be a list, got "a.npy"',
+    );
+    expect(() => migrate(json({ sources: { kind: 'upload', files: [{ name: 'a.npy', size: -1 }] } }))).toThrow(
+      "this link's compare.sources.files[0].size must be a whole number",
+    );
+    expect(() =>
+      migrate(json({ sources: { kind: 'upload', files: Array.from({ length: 65 }, () => ({ name: 'a.npy' })) } })),
+    ).toThrow("this link's compare.sources.files must be a list of at most 64");
+  });
+
   it('refuses damaged compare state, naming the field', () => {
     const json = (compare: unknown) => ({ v: 1, data: { kind: 'demo', id: 'digits' }, compare });
     expect(() => migrate(json({ sources: { kind: 'urls', urls: ['javascript:alert(1)'] } }))).toThrow(
@@ -69,7 +96,7 @@ describe('the comparison in a link', () => {
       'this link\'s compare.view must be one of "table", "profile", "grid", got "pie"',
     );
     expect(() => migrate(json({ sources: { kind: 'files' } }))).toThrow(
-      'this link\'s compare.sources.kind must be one of "demo", "urls"',
+      'this link\'s compare.sources.kind must be one of "demo", "urls", "upload"',
     );
     expect(() => migrate(json({ sources: { kind: 'demo' }, run: 'yes' }))).toThrow(
       'this link\'s compare.run must be true or false, got "yes"',
@@ -103,9 +130,9 @@ describe('the comparison in a link', () => {
     ).toEqual({ kind: 'demo' });
     const bad = paramsLink(new URLSearchParams('compare=layers-demo&compare-view=pie'), 'https://app.example/')!;
     expect(bad.problems).toEqual(['compare-view=pie is not one of table, profile, grid']);
-    expect(paramsLink(new URLSearchParams('compare=file:///etc/passwd'), 'https://app.example/')!.dataBroken).toBe(
-      true,
-    );
+    expect(paramsLink(new URLSearchParams('compare=file:///etc/passwd'), 'https://app.example/')!.problems).toEqual([
+      'compare=file:///etc/passwd is not an http: or https: URL (gpprobe loads data over HTTP only)',
+    ]);
   });
 
   it("embeds show the probe's views by default, the profile and the grid when asked or when the link compares", () => {

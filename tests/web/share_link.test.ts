@@ -134,17 +134,17 @@ describe('hand-typed parameters', () => {
     expect(p.link.view).toEqual({ tab: 'ood', colorBy: 'episteme', selected: 2 });
   });
 
-  it('name each bad value and keep the rest', () => {
+  it('name each bad value (the page then refuses the link whole: link_actions.ts)', () => {
     const p = paramsLink(
       new URLSearchParams('demo=digits&epsilon=abc&strength=0&per-class=2.5&observations=1,x&concept=nocolumn'),
       base,
     )!;
     expect(p.problems).toEqual([
       'concept=nocolumn is not column=value,... or column>=number',
-      'per-class=2.5 is not a count',
-      'observations=1,x is not a list of row numbers',
-      'epsilon=abc is not a positive number',
-      'strength=0 is not a positive number',
+      'per-class=2.5 is not a whole number from 0 to 4294967295',
+      'observations=1,x is not a list of row numbers (each a whole number from 0 to 4294967295)',
+      'epsilon=abc is not a number from 1e-300 to 1e300',
+      'strength=0 is not a number above 0, at most 1e300',
     ]);
     expect(p.link.session).toEqual({ data: { kind: 'demo', id: 'digits' } });
   });

@@ -10,7 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import { deflateSync, inflateSync } from 'fflate';
 import { DEFAULT_SESSION, parseSession, type Session } from '../../../web/src/common/state/session.ts';
 import { SCHEMA_LIMITS, SchemaError } from '../../../web/src/common/state/session_schema.ts';
-import { COMPARE_VIEWS, compareLink, type CompareLink } from '../../../web/src/labs/compare/state/compare_link.ts';
+import { COMPARE_VIEWS, compareLink, type LinkedCompare } from '../../../web/src/labs/compare/state/compare_link.ts';
 import { decodeLink, encodeLink, type LinkState } from '../../../web/src/app/share_link.ts';
 import { paramsLink } from '../../../web/src/app/link_params.ts';
 
@@ -19,7 +19,7 @@ const toBase64Url = (bytes: Uint8Array) =>
   Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 interface Target {
-  read(bytes: Uint8Array): Session | LinkState | CompareLink | null;
+  read(bytes: Uint8Array): Session | LinkState | LinkedCompare | null;
 }
 
 const APP = 'https://app.example/gp/';
@@ -85,7 +85,7 @@ export function seeds(): Record<string, Uint8Array[]> {
     ).links.map((l) => l.state),
   ];
   const linkJson = links.map((l) => new TextDecoder().decode(inflateLink(encodeLink(l))));
-  const compares: CompareLink[] = [
+  const compares: LinkedCompare[] = [
     { sources: { kind: 'demo' }, concepts: { kind: 'session' }, view: 'profile', shown: 0, run: false },
     {
       sources: {
@@ -161,12 +161,14 @@ function schemaBreaks(s: Session): string[] {
 }
 
 /** Breaks of the schema in a Compare link (labs/compare/state/compare_link.ts: compareLink), as text (empty when it holds). */
-function compareBreaks(c: CompareLink): string[] {
+function compareBreaks(c: LinkedCompare): string[] {
   const out: string[] = [];
   if (c.sources.kind === 'urls') {
     if (c.sources.urls.length > SCHEMA_LIMITS.files) out.push(`${c.sources.urls.length} URLs`);
     for (const u of c.sources.urls)
       if (!/^https?:\/\//.test(u) || u.length > SCHEMA_LIMITS.url) out.push(`URL ${u.slice(0, 60)}`);
+  } else if (c.sources.kind === 'upload') {
+    if (c.sources.files.length > SCHEMA_LIMITS.files) out.push(`${c.sources.files.length} files`);
   } else if (c.sources.kind !== 'demo') out.push(`sources ${JSON.stringify(c.sources)}`);
   if (
     c.concepts.kind === 'values' &&
@@ -181,7 +183,7 @@ function compareBreaks(c: CompareLink): string[] {
 
 /** What a read of `bytes` did: parsed (holding to the schema, reading back to itself), refused with a SchemaError, or a defect. */
 export function outcomeOf(target: string, bytes: Uint8Array): Outcome {
-  let result: Session | LinkState | CompareLink | null;
+  let result: Session | LinkState | LinkedCompare | null;
   try {
     result = TARGETS[target].read(bytes);
   } catch (error) {

@@ -15,9 +15,9 @@
 // state (share_link.ts), which otherwise says everything.
 // Relative URLs are resolved against the page. Pure functions; problems are returned as messages.
 import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from '../common/state/session.ts';
-import { STATE_WORDS } from './link_words.ts';
+import { STATE_WORDS, type LinkWordName } from './link_words.ts';
 import type { LinkTarget } from './share_link.ts';
-import { SCHEMA_LIMITS } from '../common/state/session_schema.ts';
+import { inRange, RANGES, rangeText, SCHEMA_LIMITS, type Range } from '../common/state/session_schema.ts';
 import { COMPARE_VIEWS, type CompareLink } from '../labs/compare/state/compare_link.ts';
 
 const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table', 'profile', 'grid'] as const;
@@ -54,19 +54,37 @@ function columnValues(
   return { column: text.slice(0, at), values: text.slice(at + 1).split(',') };
 }
 
+/**
+ * The range of each link word that holds numbers (`observations`: each of its row numbers): the session
+ * schema's (session_schema.ts RANGES, which are the engine's), so a link is held to what a session file
+ * and a #s= link are held to, before anything is applied or saved (issue 35, item 1).
+ */
+export const WORD_RANGES = {
+  epsilon: RANGES.epsilon,
+  strength: RANGES.strength,
+  'per-class': RANGES.count,
+  seed: RANGES.count,
+  observations: RANGES.count,
+  selected: RANGES.count,
+} as const satisfies Partial<Record<LinkWordName, Range>>;
+
 export interface ParamsLink {
   /** Only what the parameters say: the rest stays as the data's defaults (a demo's own concept, ...). */
   link: LinkTarget;
+  /**
+   * Values the link cannot be opened with (a broken URL, a value out of its range, a malformed concept):
+   * when there is any, the link is refused whole (nothing of it applied or saved).
+   */
   problems: string[];
-  /** A URL of the data (data, metadata, config, ood) is broken: the link cannot be opened as meant. */
-  dataBroken: boolean;
+  /** What was read otherwise than written, the link still opening (the first 64 of 70 compare= URLs). */
+  notes: string[];
 }
 
 /** The state the parameters describe, or null when they describe none. */
 export function paramsLink(params: URLSearchParams, base: string): ParamsLink | null {
   if (!STATE_WORDS.some((p) => params.has(p))) return null;
   const problems: string[] = [];
-  let dataBroken = false;
+  const notes: string[] = [];
   // Data is fetched over HTTP only: a javascript:, file: or data: URL is refused here, before anyone is
   // asked to allow its "host" (issue 24, item 7).
   const url = (name: string, value: string): string | null => {
@@ -75,22 +93,21 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
       href = new URL(value, base);
     } catch {
       problems.push(`${name}=${value} is not a URL`);
-      dataBroken = true;
       return null;
     }
     if (href.protocol !== 'http:' && href.protocol !== 'https:') {
       problems.push(`${name}=${value} is not an http: or https: URL (gpprobe loads data over HTTP only)`);
-      dataBroken = true;
       return null;
     }
     return href.href;
   };
-  const number = (name: string, test: (v: number) => boolean, what: string): number | undefined => {
+  const number = (name: keyof typeof WORD_RANGES): number | undefined => {
     const text = params.get(name);
     if (text === null) return undefined;
     const v = Number(text);
-    if (text.trim() !== '' && test(v)) return v;
-    problems.push(`${name}=${text} is not ${what}`);
+    const range = WORD_RANGES[name];
+    if (text.trim() !== '' && inRange(range, v)) return v;
+    problems.push(`${name}=${text} is not ${rangeText(range)}`);
     return undefined;
   };
   const session: Partial<Session> = {};
@@ -132,30 +149,33 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     if (!q || 'threshold' in q) problems.push(`queries=${queriesText} is not column=value,...`);
     else session.queries = { kind: 'values', column: q.column, values: q.values } satisfies QuerySubset;
   }
-  const isCount = (v: number) => Number.isInteger(v) && v >= 0;
-  const perClass = number('per-class', isCount, 'a count'),
-    seed = number('seed', isCount, 'a non-negative integer');
+  const perClass = number('per-class'),
+    seed = number('seed');
   if (perClass !== undefined || seed !== undefined) {
     session.draw = { perClass: perClass ?? DEFAULT_SESSION.draw.perClass, seed: seed ?? DEFAULT_SESSION.draw.seed };
   }
   const rowsText = params.get('observations');
   let drawn = true;
   if (rowsText !== null) {
-    const rows = rowsText
-      .split(',')
-      .filter((r) => r.trim() !== '')
-      .map(Number);
-    if (rows.every(isCount)) {
+    const texts = rowsText.split(',').filter((r) => r.trim() !== '');
+    const rows = texts.map(Number);
+    if (texts.length > SCHEMA_LIMITS.rows) {
+      problems.push(
+        `observations= lists ${texts.length.toLocaleString('en-US')} rows; gpprobe reads at most ${SCHEMA_LIMITS.rows.toLocaleString('en-US')}`,
+      );
+    } else if (rows.every((r) => inRange(WORD_RANGES.observations, r))) {
       session.observations = [...new Set(rows)].sort((a, b) => a - b);
       drawn = false;
-    } else problems.push(`observations=${rowsText} is not a list of row numbers`);
+    } else
+      problems.push(
+        `observations=${rowsText.length > 80 ? `${rowsText.slice(0, 80)}…` : rowsText} is not a list of row numbers (each ${rangeText(WORD_RANGES.observations)})`,
+      );
   }
-  const isPositive = (v: number) => v > 0 && Number.isFinite(v);
-  const epsilon = number('epsilon', isPositive, 'a positive number'),
-    strength = number('strength', isPositive, 'a positive number');
+  const epsilon = number('epsilon'),
+    strength = number('strength');
   if (epsilon !== undefined) session.epsilon = epsilon;
   if (strength !== undefined) session.strength = strength;
-  const selected = number('selected', isCount, 'a row number');
+  const selected = number('selected');
   const tab = params.get('tab'),
     colorBy = params.get('color-by');
   let compare: CompareLink | undefined;
@@ -164,7 +184,7 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     // Held to the link's schema (labs/compare/state/compare_link.ts: compareLink), so the link the page writes opens again.
     const typed = compared.filter((c) => c !== 'layers-demo');
     if (typed.length > SCHEMA_LIMITS.files) {
-      problems.push(
+      notes.push(
         `compare= is given ${typed.length} URLs; gpprobe compares at most ${SCHEMA_LIMITS.files} (the first ${SCHEMA_LIMITS.files} are read)`,
       );
     }
@@ -174,7 +194,7 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
       .filter((c): c is string => c !== null)
       .filter((c) => {
         if (c.length <= SCHEMA_LIMITS.url) return true;
-        problems.push(
+        notes.push(
           `compare=${c.slice(0, 40)}… is a URL of ${c.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.url.toLocaleString('en-US')}`,
         );
         return false;
@@ -182,7 +202,7 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     let column = params.get('compare-concepts');
     const view = params.get('compare-view') ?? 'table';
     if (column !== null && column.length > SCHEMA_LIMITS.text) {
-      problems.push(
+      notes.push(
         `compare-concepts= is a column name of ${column.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.text.toLocaleString('en-US')} (the session's concepts are compared)`,
       );
       column = null;
@@ -209,6 +229,6 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
       ...(compare ? { compare } : {}),
     },
     problems,
-    dataBroken,
+    notes,
   };
 }

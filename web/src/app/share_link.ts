@@ -7,7 +7,8 @@
 //                              // reader's core draws the same rows: observation_draw.h)
 //     "epsilon", "strength", "ood": OodSetup, "queries": QuerySubset,
 //     "tab", "colorBy", "selected",
-//     "compare": CompareLink }  // only when the Compare lab's representations came by URL or the demo
+//     "compare": LinkedCompare }  // only when the Compare lab holds representations: by URL, the demo,
+//                                 // or uploaded files (named, for the reader to choose again)
 // Every field but "v" may be missing (a reader fills in the default) and unknown fields are ignored,
 // so links made by older versions keep working as the format gains fields; a field that is there is
 // held to the session's schema (session_schema.ts: its type and range) and refuses the link when it
@@ -24,7 +25,7 @@ import {
   SESSION_FIELDS,
   VIEW_FIELDS,
 } from '../common/state/session_schema.ts';
-import { compareLink, type CompareLink } from '../labs/compare/state/compare_link.ts';
+import { compareLink, type LinkedCompare } from '../labs/compare/state/compare_link.ts';
 
 const LINK_VERSION = 1;
 
@@ -43,7 +44,7 @@ export interface LinkState {
   drawn: boolean;
   view: LinkView;
   /** The Compare lab's state; absent from links that carry none (their bytes are as before). */
-  compare?: CompareLink;
+  compare?: LinkedCompare;
 }
 
 /**
@@ -54,7 +55,7 @@ export interface LinkTarget {
   session: Partial<Session>;
   drawn: boolean;
   view: Partial<LinkView>;
-  compare?: CompareLink;
+  compare?: LinkedCompare;
 }
 
 /** The JSON of a link (version LINK_VERSION). */

@@ -58,7 +58,13 @@ function post(message: ToHost): void {
 async function applyParams(params: string): Promise<void> {
   const parsed = paramsLink(new URLSearchParams(params), document.baseURI);
   if (!parsed) return;
-  if (parsed.problems.length) report(new Error(`Some attributes were ignored: ${parsed.problems.join('; ')}.`));
+  // A value out of its range (or a broken URL) refuses the whole change: the embed keeps its state and
+  // goes on posting its results (issue 40, item 4), as a refused link keeps the saved session.
+  if (parsed.problems.length) {
+    notify('error', `This change was not applied: ${parsed.problems.join('; ')}.`);
+    return;
+  }
+  if (parsed.notes.length) notify('info', `This change was read in part: ${parsed.notes.join('; ')}.`);
   const target = parsed.link;
   const data = target.session.data;
   if (data && JSON.stringify(data) !== JSON.stringify(session.value.data)) {

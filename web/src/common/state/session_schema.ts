@@ -87,11 +87,46 @@ const number =
     return v;
   };
 
-const epsilon = number(
-  (v) => v >= SCHEMA_LIMITS.epsilon[0] && v <= SCHEMA_LIMITS.epsilon[1],
-  'a number from 1e-300 to 1e300',
-);
-const strength = number((v) => v > 0 && v <= SCHEMA_LIMITS.strength, 'a number above 0, at most 1e300');
+/**
+ * A range of numbers: from `min` (above it when `minOpen`) to `max`, whole numbers only when `integer`.
+ * The ranges of the session's numbers are RANGES, the one table every reader checks them by: the
+ * schema below (session files, saved sessions, #s= links) and hand-typed link words (app/link_params.ts).
+ */
+export interface Range {
+  readonly min: number;
+  readonly max: number;
+  readonly minOpen?: boolean;
+  readonly integer?: boolean;
+}
+
+/** The ranges of the session's numbers: ε and s as the engine's prior takes them (core beta_prior.h), counts as u32. */
+export const RANGES = {
+  epsilon: { min: SCHEMA_LIMITS.epsilon[0], max: SCHEMA_LIMITS.epsilon[1] },
+  strength: { min: 0, minOpen: true, max: SCHEMA_LIMITS.strength },
+  count: { min: 0, max: SCHEMA_LIMITS.count, integer: true },
+} as const satisfies Record<string, Range>;
+
+export function inRange(range: Range, v: number): boolean {
+  return (
+    Number.isFinite(v) &&
+    (range.minOpen ? v > range.min : v >= range.min) &&
+    v <= range.max &&
+    (!range.integer || Number.isInteger(v))
+  );
+}
+
+/** What a range holds, for messages: "a number from 1e-300 to 1e300", "a number above 0, at most 1e300". */
+export function rangeText(range: Range): string {
+  const n = (v: number) => String(v).replace('e+', 'e');
+  const what = range.integer ? 'a whole number' : 'a number';
+  return range.minOpen
+    ? `${what} above ${n(range.min)}, at most ${n(range.max)}`
+    : `${what} from ${n(range.min)} to ${n(range.max)}`;
+}
+
+const ranged = (range: Range): Check<number> => number((v) => inRange(range, v), rangeText(range));
+const epsilon = ranged(RANGES.epsilon);
+const strength = ranged(RANGES.strength);
 const finite = number(Number.isFinite, 'a finite number');
 
 export function list<T>(item: Check<T>, max: number): Check<T[]> {

@@ -1,5 +1,6 @@
 // The Compare lab's state in a link, and its check: the app's links (app/share_link.ts, link_params.ts)
 // carry it beside the session, held to the same schema rules (common/state/session_schema.ts).
+import { signal } from '@preact/signals';
 import {
   count,
   fail,
@@ -29,13 +30,44 @@ export interface CompareLink {
 
 export const COMPARE_VIEWS = ['table', 'profile', 'grid'] as const;
 
-export const compareLink: Check<CompareLink> = (v, path) => {
+/**
+ * A comparison on files the sharer uploaded (issue 36, item 4): they cannot travel in a link, so the
+ * link names them (file names; sizes when the lab knows them) and the reader is asked to choose them.
+ */
+export interface UploadedCompareLink extends Omit<CompareLink, 'sources'> {
+  sources: { kind: 'upload'; files: { name: string; size?: number }[] };
+}
+
+/** The Compare lab's state as a link carries it: representations it can fetch again, or uploaded ones. */
+export type LinkedCompare = CompareLink | UploadedCompareLink;
+
+/**
+ * A link's comparison waiting for its uploaded files (the Compare lab asks for them): once the lab holds
+ * representations from files of these names, the link's concepts and view are set and, when the
+ * sharer's had run, the comparison runs (app/link_actions.ts).
+ */
+export const pendingUploadCompare = signal<UploadedCompareLink | null>(null);
+
+export function isUploadedCompare(c: LinkedCompare): c is UploadedCompareLink {
+  return c.sources.kind === 'upload';
+}
+
+const uploadedFiles = list((v, path) => {
+  const f = object(v, path);
+  const size = f.size === undefined ? undefined : count(Number.MAX_SAFE_INTEGER)(f.size, `${path}.size`);
+  return { name: text()(f.name, `${path}.name`), ...(size !== undefined ? { size } : {}) };
+}, SCHEMA_LIMITS.files);
+
+export const compareLink: Check<LinkedCompare> = (v, path) => {
   const c = object(v, path);
   const src = object(c.sources, `${path}.sources`);
-  const sources: CompareLink['sources'] =
-    kindOf(src, `${path}.sources`, ['demo', 'urls'] as const) === 'demo'
+  const kind = kindOf(src, `${path}.sources`, ['demo', 'urls', 'upload'] as const);
+  const sources: LinkedCompare['sources'] =
+    kind === 'demo'
       ? { kind: 'demo' }
-      : { kind: 'urls', urls: list(httpUrl, SCHEMA_LIMITS.files)(src.urls, `${path}.sources.urls`) };
+      : kind === 'upload'
+        ? { kind: 'upload', files: uploadedFiles(src.files, `${path}.sources.files`) }
+        : { kind: 'urls', urls: list(httpUrl, SCHEMA_LIMITS.files)(src.urls, `${path}.sources.urls`) };
   const con = c.concepts === undefined ? { kind: 'session' } : object(c.concepts, `${path}.concepts`);
   const concepts: CompareLink['concepts'] =
     kindOf(con, `${path}.concepts`, ['session', 'values'] as const) === 'session'
@@ -52,5 +84,5 @@ export const compareLink: Check<CompareLink> = (v, path) => {
     view: view as CompareLink['view'],
     shown: optional(count(1000), 0)(c.shown, `${path}.shown`),
     run,
-  };
+  } as LinkedCompare;
 };
