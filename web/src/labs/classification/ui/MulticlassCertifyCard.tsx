@@ -11,6 +11,7 @@ import {
   type MulticlassCertification,
 } from '../state/multiclass_store.ts';
 import { data } from '../state/classification_store.ts';
+import { certificateMismatch, point, robustnessProblems, robustnessSettings } from '../state/certify_store.ts';
 import { CLASS_COLORS } from '../plots/multiclass_plots.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { coordinates, STATUS_TEXT } from './certify_text.ts';
@@ -87,8 +88,25 @@ export function MulticlassCertifyCard() {
   }
   const s = safetyOf(m);
   const seconds = m.classes.reduce((t, c) => t + (c.result?.seconds ?? 0), 0);
+  const current = robustnessSettings.value;
+  const mismatch = certificateMismatch(
+    m,
+    current,
+    point.value?.x ?? null,
+    robustnessProblems('certify', current).filter((p) => !p.startsWith('no moving coordinate')),
+  );
   return (
-    <div class="robustness-card" data-testid="multiclass-certificate" data-state={m.state}>
+    <div
+      class={`robustness-card${mismatch ? ' stale' : ''}`}
+      data-testid="multiclass-certificate"
+      data-state={m.state}
+      data-stale={mismatch ? 'true' : undefined}
+    >
+      {mismatch && (
+        <p class="field-error" data-testid="robustness-mismatch">
+          {mismatch}
+        </p>
+      )}
       <h3>
         Certificate at x* (γ = {formatMeasure(m.settings.gamma)}, {m.settings.dims.length} moving coordinate
         {m.settings.dims.length === 1 ? '' : 's'}

@@ -1,0 +1,96 @@
+// The labs' fields as a user meets them (issue 36), in Chromium: what a field does with text it cannot
+// use — refused with a message naming the field and what it accepts, what was typed kept on screen, the
+// setting and the observations kept, and a certificate computed before marked as no longer answering the
+// fields. One browser for the file. Every test also checks: no console errors, and no request leaves the
+// page's origin.
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { browserPerFile } from './browser.ts';
+import { openTab } from './tabs.ts';
+
+const baseUrl = inject('baseUrl');
+const pages = browserPerFile(new URL(baseUrl).origin);
+
+let page: Page;
+beforeEach(() => {
+  page = pages.page;
+});
+
+async function type(label: string, value: string): Promise<void> {
+  const field = page.getByLabel(label, { exact: true });
+  await field.fill(value);
+  await field.press('Tab');
+}
+
+const observationCount = async () =>
+  Number((await page.getByTestId('observation-summary').locator('strong').textContent()) ?? NaN);
+
+describe('fields that used to fail silently', () => {
+  it('Probe: ε and s refuse abc, -1 and 0 with a message; Per class refuses abc and -3 and keeps the observations', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Probe');
+    for (const [label, heading] of [
+      ['epsilon', 'ε'],
+      ['strength', 's (observation strength)'],
+    ] as const) {
+      const field = page.getByLabel(label, { exact: true });
+      const before = await field.getAttribute('data-value');
+      for (const typed of ['abc', '-1', '0']) {
+        await type(label, typed);
+        expect(await field.inputValue()).toBe(typed); // what was typed stays, marked
+        expect(await field.getAttribute('aria-invalid')).toBe('true');
+        const problem = page.getByTestId('field-problem');
+        await expect.poll(() => problem.textContent()).toContain(`'${typed}' is not accepted`);
+        expect(await problem.textContent()).toContain(heading);
+        expect(await problem.textContent()).toContain('greater than 0');
+        expect(await field.getAttribute('data-value')).toBe(before); // the setting is unchanged
+      }
+      await type(label, '0.5');
+      expect(await field.getAttribute('data-value')).toBe('0.5');
+      expect(await page.getByTestId('field-problem').count()).toBe(0);
+    }
+
+    const kept = await observationCount();
+    expect(kept).toBeGreaterThan(0);
+    for (const typed of ['abc', '-3', '2.5']) {
+      await type('Observations per class', typed);
+      const problem = page.getByTestId('observations-problem');
+      await expect.poll(() => problem.textContent()).toContain(`'${typed}' is not accepted`);
+      expect(await problem.textContent()).toContain('whole number from 0 to 100000');
+      expect(await problem.textContent()).toContain('Per class');
+      expect(await page.getByLabel('Observations per class').getAttribute('aria-invalid')).toBe('true');
+      expect(await observationCount()).toBe(kept); // not one observation removed
+    }
+  });
+
+  it('Classification: γ = abc is named as typed, and the certificate shown before is marked as not for these fields', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Classification');
+    await type('x* x1', '0.5');
+    await type('x* x2', '-0.25');
+    await type('gamma', '0.3');
+    const card = page.getByTestId('robustness-A');
+    await page.getByRole('button', { name: 'Certify', exact: true }).click();
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    expect(await card.getAttribute('data-stale')).toBeNull();
+
+    await type('gamma', 'abc');
+    expect(await page.getByLabel('gamma', { exact: true }).inputValue()).toBe('abc');
+    const problems = await page.getByTestId('robustness-problems').textContent();
+    expect(problems).toContain("gamma: 'abc' is not a number");
+    expect(problems).toContain('give a number ≥ 0');
+    expect(problems).not.toContain('empty');
+    expect(await card.getAttribute('data-stale')).toBe('true');
+    expect(await card.getByTestId('robustness-mismatch').textContent()).toContain('for γ = 0.3');
+
+    // A new γ typed: the old certificate says it is for 0.3.
+    await type('gamma', '0.4');
+    expect(await page.getByTestId('robustness-problems').count()).toBe(0);
+    expect(await card.getByTestId('robustness-mismatch').textContent()).toContain('γ is now 0.4');
+    // Back at 0.3: it answers the fields again.
+    await type('gamma', '0.3');
+    expect(await card.getAttribute('data-stale')).toBeNull();
+  });
+});
