@@ -22,4 +22,3 @@ export function parseCount(text: string, name: string, min: number, max: number)
   if (Number.isInteger(v) && v >= min && v <= max) return { value: v };
   return { problem: `${name}: ${shown(text)} is not accepted; give a whole number from ${min} to ${max}` };
 }
-

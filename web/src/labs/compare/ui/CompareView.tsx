@@ -2,6 +2,7 @@
 // (layers of a network, several models) are probed with the same concept and the same observation rows
 // (one fit each, the sidebar's ε and s); the table, the layer profile with 99 % intervals, a sentence on
 // what the paired tests support, and with several concepts the concept × representation grid.
+import { ScrollBox } from '../../../common/ui/ScrollBox.tsx';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
 import {
@@ -251,9 +252,9 @@ function Results() {
               </button>
             </div>
           </header>
-          <div class="compare-table-scroll">
+          <ScrollBox label={`the table of ${concept.concept}`} testId="compare-table-scroll">
             <CompareTable comparison={comparison} concept={concept} conceptIndex={index} />
-          </div>
+          </ScrollBox>
           <p class="caption">
             ★ best; tinted: indistinguishable from it at 99 % (DeLong's paired test); greyed: does not separate the
             concept (its interval reaches ½). The CSV has every concept and column at full precision, as{' '}
