@@ -3,10 +3,12 @@
 // setting and the observations kept, and a certificate computed before marked as no longer answering the
 // fields. One browser for the file. Every test also checks: no console errors, and no request leaves the
 // page's origin.
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { browserPerFile } from './browser.ts';
 import { openTab } from './tabs.ts';
+import { npyBytes } from '../web/fixtures.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -92,5 +94,48 @@ describe('fields that used to fail silently', () => {
     // Back at 0.3: it answers the fields again.
     await type('gamma', '0.3');
     expect(await card.getAttribute('data-stale')).toBeNull();
+  });
+});
+
+describe('Compare: files that are not representations of the rows', () => {
+  const DIR = 'web/public/demo/digits_layers';
+  const LAYERS = ['layer_0_pixels.npy', 'layer_1_hidden.npy', 'layer_2_hidden.npy', 'layer_3_logits.npy'];
+  const listed = () => page.getByTestId('compare-representations').locator('li').allTextContents();
+
+  it('sets metadata.csv aside (never compared), says whose metadata defines the concepts, and keeps the set when a short .npy comes alone or with it', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Probe');
+    await page.getByRole('tab', { name: 'Compare' }).click();
+    await page.getByTestId('compare-files').setInputFiles([...LAYERS, 'metadata.csv'].map((f) => `${DIR}/${f}`));
+    await page.getByTestId('compare-representations').waitFor();
+    const layers = await listed();
+    expect(layers.map((t) => t.split(' · ')[0])).toEqual(LAYERS); // no metadata.csv among them
+    expect(await page.getByTestId('compare-set-aside').textContent()).toContain(
+      'metadata.csv was set aside as metadata, not compared',
+    );
+    const source = await page.getByTestId('compare-concept-source').textContent();
+    expect(source).toContain('The concepts come from the metadata of');
+    expect(source).toContain('not from metadata.csv');
+
+    // 1,796 rows (the dataset has 1,797): refused alone and with the layers; the four layers stay.
+    const short = {
+      name: 'short.npy',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(npyBytes('<f4', [1796, 2], new Float32Array(1796 * 2).fill(0.5))),
+    };
+    const layerFiles = LAYERS.map((f) => ({
+      name: f,
+      mimeType: 'application/octet-stream',
+      buffer: readFileSync(`${DIR}/${f}`),
+    }));
+    for (const files of [[short], [...layerFiles, short]]) {
+      await page.getByTestId('compare-files').setInputFiles(files);
+      await expect
+        .poll(() => page.getByRole('alert').allTextContents())
+        .toContainEqual(expect.stringContaining('short.npy: has 1,796 rows'));
+      await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
+      expect(await listed()).toEqual(layers);
+    }
   });
 });

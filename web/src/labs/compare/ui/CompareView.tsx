@@ -23,6 +23,7 @@ import {
   runComparison,
   runCurves,
   runTask,
+  setAsideFiles,
   shownConcept,
   stale,
 } from '../state/compare_store.ts';
@@ -106,6 +107,25 @@ function Representations() {
             </li>
           ))}
         </ul>
+      )}
+      {setAsideFiles.value.length > 0 && (
+        <ul class="hint compare-set-aside" data-testid="compare-set-aside">
+          {setAsideFiles.value.map((a) => (
+            <li>
+              <strong>{a.name}</strong> was set aside as metadata, not compared: it {a.reason}.
+            </li>
+          ))}
+        </ul>
+      )}
+      {d && reps.length > 0 && (
+        <p class="hint" data-testid="compare-concept-source">
+          The concepts come from the metadata of <strong>{d.name}</strong> ({d.rows.toLocaleString('en-US')} rows;
+          columns {d.columns.map((c) => c.name).join(', ') || 'none'}), the dataset of the Probe tab
+          {setAsideFiles.value.length > 0
+            ? `, not from ${setAsideFiles.value.map((a) => a.name).join(', ')}: to use a metadata file's columns, load it with its embeddings in the Probe tab`
+            : ''}
+          .
+        </p>
       )}
     </section>
   );

@@ -9,7 +9,7 @@ import { checkAborted, FileError } from '../../../io/table.ts';
 import type { Handlers } from '../../../common/worker/handler.ts';
 import { loaded, mainChanged, streamed } from '../../../common/worker/resident_data.ts';
 import type { CompareRequests, RepresentationCurve, RepresentationSummary } from './protocol.ts';
-import { readRepresentations, type RepresentationData } from './representation_files.ts';
+import { readRepresentations, type RepresentationData, type SetAside } from './representation_files.ts';
 
 /** The representations held between requests. */
 let held: RepresentationData[] = [];
@@ -27,13 +27,16 @@ function summaries(list: RepresentationData[]): RepresentationSummary[] {
 
 export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
   'compare-load-files': async (r, c) => {
+    const setAside: SetAside[] = [];
     const list = await readRepresentations(r.files, {
       signal: c.signal,
       onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+      concepts: r.concepts,
+      setAside,
     });
     checkAborted(c.signal, 'the representations');
     held = list;
-    return summaries(held);
+    return { representations: summaries(held), setAside };
   },
   'compare-load-urls': async (r, c) => {
     const files: { blob: Blob; name: string }[] = [];
