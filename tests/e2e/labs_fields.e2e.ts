@@ -139,3 +139,28 @@ describe('Compare: files that are not representations of the rows', () => {
     }
   });
 });
+
+describe("Explain's γ slider", () => {
+  it('marks the maps as at the old γ when the slider moves, and recomputes them at the new γ on request', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await openTab(page, 'Classification');
+    const panel = page.getByTestId('explain-panel');
+    await panel.getByLabel('explain lime samples').fill('200');
+    await panel.getByLabel('explain lime samples').press('Tab');
+    await panel.getByRole('button', { name: 'Explain point 0' }).click();
+    const local = page.getByTestId('explain-local');
+    await local.waitFor({ timeout: 120_000 });
+    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 120_000 });
+    expect(await local.textContent()).toContain('Training row 0');
+    expect(await local.getAttribute('data-stale')).toBeNull();
+
+    await panel.getByLabel('explain gamma slider').fill('0.5');
+    const stale = page.getByTestId('explain-local-stale');
+    await expect.poll(() => stale.textContent()).toContain("not the slider's γ = 0.5000");
+    expect(await local.getAttribute('data-stale')).toBe('true');
+    await stale.getByRole('button', { name: /^Recompute at γ = 0\.5/ }).click();
+    await expect.poll(() => local.getAttribute('data-stale'), { timeout: 120_000 }).toBeNull();
+    expect(await page.getByTestId('explain-local-stale').count()).toBe(0);
+  });
+});

@@ -11,7 +11,14 @@ import {
 } from '../../web/src/labs/compare/worker/representation_files.ts';
 import { blob, npyBytes } from './fixtures.ts';
 
-const layer = (rows: number) => blob(npyBytes('<f4', [rows, 2], Float32Array.from({ length: rows * 2 }, (_, k) => k)));
+const layer = (rows: number) =>
+  blob(
+    npyBytes(
+      '<f4',
+      [rows, 2],
+      Float32Array.from({ length: rows * 2 }, (_, k) => k),
+    ),
+  );
 const digits = { dataset: 'digits', rows: 4, columns: ['digit', 'closed_loop'] };
 const text = (s: string) => new Blob([s], { type: 'text/csv' });
 
@@ -31,7 +38,11 @@ describe('metadata among the chosen files', () => {
   });
 
   it("sets aside a table whose columns are all the dataset's metadata columns, whatever its name", () => {
-    const kind = classifyTable('extra.csv', { embeddings: {}, dimensionNames: ['digit', 'closed_loop'], columns: [] }, digits);
+    const kind = classifyTable(
+      'extra.csv',
+      { embeddings: {}, dimensionNames: ['digit', 'closed_loop'], columns: [] },
+      digits,
+    );
     expect(kind).toHaveProperty('metadata');
     expect((kind as { metadata: string }).metadata).toContain("digits's metadata columns");
   });

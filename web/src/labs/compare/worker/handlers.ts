@@ -31,7 +31,11 @@ export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
     const list = await readRepresentations(r.files, {
       signal: c.signal,
       onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
-      concepts: r.concepts,
+      // While the set held fits the dataset's rows, a file of another row count is refused (the set kept).
+      concepts:
+        r.concepts && held.length > 0 && held.every((h) => h.embeddings.rows === r.concepts!.rows)
+          ? r.concepts
+          : r.concepts && { ...r.concepts, rows: undefined },
       setAside,
     });
     checkAborted(c.signal, 'the representations');

@@ -10,8 +10,9 @@
 //   .csv/.tsv/.json          one representation each, by the Probe tab's rules (load_files.ts)
 // A file named ood_<name> is the OOD set of the representation <name> chosen with it (as the bundled
 // layers demo has them). Row counts that differ are refused here, naming both files (and again by the
-// core when the comparison runs); given the rows of the dataset whose metadata defines the concepts, a
-// representation of another row count is refused too, so one wrong file never replaces a loaded set.
+// core when the comparison runs); given the rows of the dataset whose metadata defines the concepts (while
+// a set of that many rows is loaded), a representation of another row count is refused too, so one wrong
+// file never replaces a loaded set.
 // A table chosen with the embeddings that is metadata — no embedding columns, a name like metadata.csv
 // or labels.tsv, or columns that are all the dataset's own metadata columns — is set aside and said so,
 // never compared as a representation; a representation that holds one of the dataset's metadata columns
@@ -47,8 +48,9 @@ const METADATA_NAME = /(^|[_\-. ])(metadata|meta|labels?)\.(csv|tsv|txt|json)$/i
 export interface ConceptSource {
   /** Its name ("digits"). */
   dataset: string;
-  /** Its rows: every representation must have as many. */
-  rows: number;
+  /** Its rows: when given, every representation must have as many (the handler gives them while a set of
+   * that many rows is loaded, so that one wrong file never replaces it). */
+  rows?: number;
   /** Its metadata columns' names (the concepts are made from them). */
   columns: string[];
 }
@@ -218,8 +220,8 @@ export async function readRepresentations(
     throw new FileError(files[0].name, `no embeddings among the chosen files${aside}`);
   }
   const c = options.concepts;
-  const wrong = c && out.find((r) => r.embeddings.rows !== c.rows);
-  if (c && wrong)
+  const wrong = c?.rows !== undefined ? out.find((r) => r.embeddings.rows !== c.rows) : undefined;
+  if (c?.rows !== undefined && wrong)
     throw new FileError(
       wrong.source,
       `has ${wrong.embeddings.rows.toLocaleString('en-US')} rows; ${c.dataset}, whose metadata defines the concepts, has ` +
