@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCount, parsePositive } from '../../web/src/common/ui/number_text.ts';
 import { certificateMismatch } from '../../web/src/labs/classification/state/certify_store.ts';
+import { boundSummary } from '../../web/src/labs/classification/state/bound_summary.ts';
 
 describe('parsePositive (ε, s, kernel parameters)', () => {
   it('takes finite numbers > 0 exactly as typed', () => {
@@ -47,5 +48,24 @@ describe('certificateMismatch', () => {
     expect(certificateMismatch(shown, { gamma: 0.2, dims: [1] }, [0.5, -0.25], [])).toContain('moving coordinates');
     expect(certificateMismatch(shown, { gamma: 0.2, dims: [0, 1] }, [0, 0], [])).toContain('x* has changed');
     expect(certificateMismatch(shown, { gamma: 0.3, dims: [0, 1] }, null, [])).toContain('for γ = 0.2');
+  });
+});
+
+describe('boundSummary (the softmax fit on the 3/5/8 digits)', () => {
+  it('counts and names the length-scales on the upper bound in one sentence, and keeps every one', () => {
+    // 64 pixels; pixels 1-38 (numbered from 1) on the upper bound 1e5, the others learned inside.
+    const ls = Array.from({ length: 64 }, (_, j) => (j < 38 ? 1e5 : 2.5));
+    const s = boundSummary(3.1, ls);
+    expect(s.sentences).toHaveLength(1);
+    expect(s.sentences[0]).toContain('38 of 64 length-scales (inputs 1, 2, 3, 4, 5, 6, 7, 8 and 30 more)');
+    expect(s.sentences[0]).toContain('upper bound 1e5');
+    expect(s.sentences[0]).toContain('ignores them');
+    expect(s.all).toHaveLength(38);
+    expect(s.all[37]).toBe("length-scale 38 stopped at the fit's upper bound 1e5");
+  });
+  it('says nothing when no value is on a bound, and names the signal variance on one', () => {
+    expect(boundSummary(3.1, [2, 3])).toEqual({ sentences: [], all: [] });
+    const s = boundSummary(1e5, [2]);
+    expect(s.all).toEqual(["signal variance stopped at the fit's upper bound 1e5"]);
   });
 });
