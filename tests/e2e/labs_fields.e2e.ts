@@ -164,3 +164,18 @@ describe("Explain's γ slider", () => {
     expect(await page.getByTestId('explain-local-stale').count()).toBe(0);
   });
 });
+
+describe('multi-class naming', () => {
+  it('names the bundled digits example’s classes 3, 5 and 8 (the digits), not 0, 1, 2', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(baseUrl);
+    await page.getByRole('tab', { name: 'Classification' }).click();
+    const example = page.locator('select[aria-label="Classification example"]');
+    await expect.poll(() => example.locator('option[value="digits-358"]').count(), { timeout: 60_000 }).toBe(1);
+    await example.selectOption('digits-358');
+    const options = page.getByTestId('explain-class').locator('option');
+    await expect
+      .poll(() => options.allTextContents(), { timeout: 60_000 })
+      .toEqual(['the predicted class (over M points: the one predicted most)', 'class 3', 'class 5', 'class 8']);
+  });
+});

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCount, parsePositive } from '../../web/src/common/ui/number_text.ts';
 import { certificateMismatch } from '../../web/src/labs/classification/state/certify_store.ts';
 import { boundSummary } from '../../web/src/labs/classification/state/bound_summary.ts';
+import { movedCoordinates } from '../../web/src/labs/classification/ui/certify_text.ts';
 
 describe('parsePositive (ε, s, kernel parameters)', () => {
   it('takes finite numbers > 0 exactly as typed', () => {
@@ -67,5 +68,20 @@ describe('boundSummary (the softmax fit on the 3/5/8 digits)', () => {
     expect(boundSummary(3.1, [2, 3])).toEqual({ sentences: [], all: [] });
     const s = boundSummary(1e5, [2]);
     expect(s.all).toEqual(["signal variance stopped at the fit's upper bound 1e5"]);
+  });
+});
+
+describe('movedCoordinates (a refuted certificate on 64 pixels)', () => {
+  it('names only the coordinates that move, with their change, and how many stay', () => {
+    const names = Array.from({ length: 64 }, (_, j) => `x${j + 1}`);
+    const point = new Array(64).fill(0.25);
+    const witness = point.slice();
+    witness[2] = 0.5;
+    witness[40] = 0;
+    const text = movedCoordinates(names, witness, point);
+    expect(text).toBe('x3 = 0.5000 (+0.2500), x41 = 0.0000 (−0.2500) (the other 62 coordinates as at x*)');
+  });
+  it('keeps every coordinate of a 2-D point', () => {
+    expect(movedCoordinates(['x1', 'x2'], [0.5, 1], [0.5, 0])).toBe('x1 = 0.5000, x2 = 1.0000');
   });
 });

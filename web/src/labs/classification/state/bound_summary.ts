@@ -40,7 +40,8 @@ export function boundSummary(signalVariance: number | null, lengthScales: readon
   for (const side of ['upper', 'lower'] as const) {
     const inputs = lengthScales.flatMap((l, j) => (atBound(l) === side ? [j + 1] : []));
     if (inputs.length === 0) continue;
-    for (const j of inputs) all.push(`length-scale${shared ? '' : ` ${j}`} stopped at the fit's ${side} bound ${written(FIT_BOUNDS[side])}`);
+    for (const j of inputs)
+      all.push(`length-scale${shared ? '' : ` ${j}`} stopped at the fit's ${side} bound ${written(FIT_BOUNDS[side])}`);
     const which = shared
       ? 'The shared length-scale'
       : `${inputs.length} of ${lengthScales.length} length-scales (inputs ${listed(inputs)})`;
