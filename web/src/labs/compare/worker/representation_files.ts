@@ -75,7 +75,10 @@ export function classifyTable(
     return { metadata: `holds metadata columns (${parsed.columns.map((c) => c.name).join(', ')}), no embeddings` };
   if (METADATA_NAME.test(fileName))
     return {
-      metadata: `is named as metadata; its ${dims.length || 'numeric'} columns are not read as a representation`,
+      metadata:
+        dims.length > 0
+          ? `is named as metadata; its numeric column${dims.length === 1 ? '' : 's'} (${dims.join(', ')}) ${dims.length === 1 ? 'is' : 'are'} not read as a representation`
+          : 'is named as metadata; its numeric columns are not read as a representation',
     };
   if (dims.length > 0 && labelled.length === dims.length)
     return {
