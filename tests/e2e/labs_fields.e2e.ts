@@ -137,6 +137,18 @@ describe('Compare: files that are not representations of the rows', () => {
       await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
       expect(await listed()).toEqual(layers);
     }
+
+    // "Open" from the table, far down the page, lands on the Probe tab at its top.
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const open = page.getByTestId('compare-open').first();
+    await open.waitFor({ timeout: 120_000 });
+    await open.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await open.click();
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Probe', exact: true }).getAttribute('aria-selected'))
+      .toBe('true');
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 });
 

@@ -352,6 +352,8 @@ export async function openInProbe(c: number, k: number): Promise<void> {
       });
       activeTab.value = 'probe';
     });
+    // The Probe tab from its top (the table row clicked was far down the Compare page).
+    if (typeof window !== 'undefined') window.scrollTo({ top: 0 });
     request('Computing the map', { kind: 'map' }).then((m) => {
       map.value = m;
     }, report);
