@@ -1,12 +1,14 @@
 // A positive number on a log scale, the one field of its kind in the app (the probe's ε and s, the
 // regression lab's kernel parameters, the classification lab's hyperparameters): a log-scale slider for
 // watching things change, and an exact number field (the value typed is the double the core gets, all
-// 17 digits; anything but a finite number > 0 leaves the setting as it was). The slider moves in
+// 17 digits; anything but a finite number > 0 is refused with a message naming the field and what it
+// accepts, the text kept on screen, and the setting left as it was). The slider moves in
 // steps of 1/1000 of its range and gives values rounded to SLIDER_DIGITS significant digits; the field
 // shows FIELD_DIGITS of them, with the exact value in its title and data-value. With `onHold`, "hold"
 // keeps the value while the others are fitted.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { parsePositive } from './number_text.ts';
 
 export const SLIDER_DIGITS = 4;
 export const FIELD_DIGITS = 4;
@@ -31,32 +33,54 @@ export function PositiveNumberField({
   name,
   value,
   disabled = false,
+  heading,
   onChange,
 }: {
   name: string;
+  /** How the message of a refused value names the field (default `name`). */
+  heading?: string;
   value: number;
   disabled?: boolean;
   onChange(v: number): void;
 }) {
   const [text, setText] = useState<string | null>(null);
-  useEffect(() => setText(null), [value, disabled]);
+  /** Why the text on screen was refused (null: nothing refused). */
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    setText(null);
+    setProblem(null);
+  }, [value, disabled]);
   return (
-    <input
-      type="text"
-      inputMode="decimal"
-      class="number"
-      value={text ?? display(value)}
-      title={String(value)}
-      disabled={disabled}
-      aria-label={name}
-      data-value={String(value)}
-      onInput={(e) => setText(e.currentTarget.value)}
-      onChange={(e) => {
-        const v = Number(e.currentTarget.value);
-        setText(null);
-        if (Number.isFinite(v) && v > 0) onChange(v);
-      }}
-    />
+    <>
+      <input
+        type="text"
+        inputMode="decimal"
+        class="number"
+        value={text ?? display(value)}
+        title={String(value)}
+        disabled={disabled}
+        aria-label={name}
+        aria-invalid={problem !== null}
+        data-value={String(value)}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onChange={(e) => {
+          const parsed = parsePositive(e.currentTarget.value, heading ?? name);
+          if ('problem' in parsed) {
+            setText(e.currentTarget.value);
+            setProblem(`${parsed.problem}; still ${display(value)}`);
+            return;
+          }
+          setText(null);
+          setProblem(null);
+          onChange(parsed.value);
+        }}
+      />
+      {problem && (
+        <span class="field-error" role="alert" data-testid="field-problem" style={{ gridColumn: '1 / -1' }}>
+          {problem}
+        </span>
+      )}
+    </>
   );
 }
 
@@ -101,7 +125,13 @@ export function LogScaleField({
         aria-label={`${label} slider`}
         onInput={(e) => onChange(sliderValue(Number(e.currentTarget.value), min, max))}
       />
-      <PositiveNumberField name={label} value={value} disabled={disabled} onChange={onChange} />
+      <PositiveNumberField
+        name={label}
+        heading={typeof heading === 'string' ? heading : name}
+        value={value}
+        disabled={disabled}
+        onChange={onChange}
+      />
       {onHold && (
         <label class="hold" title="Keep this value while fitting the others">
           <input

@@ -1,7 +1,8 @@
 // A compact number field that takes a typed value only when it is a finite number ≥ `min`. Anything else
 // (empty, text, below min) stays on screen, marked invalid, and is recorded as a problem of its form
 // (common/state/field_problems.ts), so the form's action refuses to run on a value the user did not
-// give: the certify settings of the Classification and Probe tabs.
+// give: the certify settings of the Classification and Probe tabs. A text field (not type="number"),
+// so that what was typed ("abc") is what the message quotes, not the empty string a number input reports.
 import { useEffect, useState } from 'preact/hooks';
 import { parseMinNumber, setFieldProblem } from '../state/field_problems.ts';
 
@@ -11,7 +12,6 @@ export function MinNumberField({
   form,
   value,
   min,
-  step,
   onChange,
   disabled,
 }: {
@@ -20,6 +20,7 @@ export function MinNumberField({
   form: string;
   value: number;
   min: number;
+  /** Unused since the field is text; kept for callers. */
   step?: string;
   onChange: (v: number) => void;
   disabled?: boolean;
@@ -32,22 +33,24 @@ export function MinNumberField({
     <label class="field compact">
       <span>{label}</span>
       <input
-        type="number"
-        min={min}
-        step={step ?? 'any'}
+        type="text"
+        inputMode="decimal"
         value={refused ?? value}
         aria-label={name}
         disabled={disabled}
         aria-invalid={refused !== null}
         onChange={(e) => {
           const text = e.currentTarget.value;
-          // A number input reports text it cannot read ("-", "1e") as '': say so rather than take 0.
-          const parsed = e.currentTarget.validity.badInput
-            ? { problem: `${name}: '${text}' is not a number` }
-            : parseMinNumber(text, min, name);
+          const parsed = parseMinNumber(text, min, name);
           if ('problem' in parsed) {
             setRefused(text);
-            setFieldProblem(form, name, parsed.problem);
+            // Every message says what the field accepts.
+            const accepts = `give a number ≥ ${min}`;
+            setFieldProblem(
+              form,
+              name,
+              parsed.problem.includes(accepts) ? parsed.problem : `${parsed.problem}; ${accepts}`,
+            );
             return;
           }
           setRefused(null);

@@ -80,6 +80,27 @@ export interface SideSweep {
   error?: string;
 }
 
+/**
+ * Why a certificate on screen no longer answers the fields as they are (null: it does): a field now holds
+ * text it refused (the certificate is of the last value it took, not of what is typed), or a setting the
+ * certificate read (γ, the moving coordinates, x*) has changed since it was computed.
+ */
+export function certificateMismatch(
+  shown: { settings: Pick<RobustnessSettings, 'gamma' | 'dims'>; point: readonly number[] },
+  current: Pick<RobustnessSettings, 'gamma' | 'dims'>,
+  currentPoint: readonly number[] | null,
+  problems: readonly string[],
+): string | null {
+  const why: string[] = [];
+  if (problems.length > 0) why.push('a field holds a value that was refused');
+  if (shown.settings.gamma !== current.gamma) why.push(`γ is now ${current.gamma}`);
+  if (shown.settings.dims.join(',') !== current.dims.join(',')) why.push('the moving coordinates have changed');
+  if (currentPoint && shown.point.join(',') !== currentPoint.join(',')) why.push('x* has changed');
+  return why.length
+    ? `This certificate is for γ = ${shown.settings.gamma}, not the fields as they are (${why.join('; ')}): certify again.`
+    : null;
+}
+
 /** The paper's Fig. 2 gammas (Synthetic2D): 0, 0.1, ..., 1.4. */
 export const PAPER_GAMMAS = Array.from({ length: 15 }, (_, k) => k / 10);
 

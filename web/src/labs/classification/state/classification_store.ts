@@ -171,6 +171,8 @@ export const MULTICLASS_EXAMPLES = [
     file: 'digits358.csv',
     trainRows: 400,
     imageWidth: 8,
+    // The file's labels 0, 1, 2 are the digits 3, 5, 8 (scripts/data/make_classification_datasets.py).
+    classNames: ['3', '5', '8'],
   },
 ] as const;
 
@@ -185,7 +187,9 @@ async function multiclassExample(e: (typeof MULTICLASS_EXAMPLES)[number]): Promi
   if (!response.ok) throw new Error(`${e.file}: the example could not be loaded (HTTP ${response.status})`);
   const file = new File([await response.blob()], e.file, { type: 'text/csv' });
   const table = await request(null, { kind: 'parse-table', file, name: e.file });
-  return dataFromExampleTable(table, e.title, e.trainRows, 'imageWidth' in e ? e.imageWidth : undefined);
+  const d = dataFromExampleTable(table, e.title, e.trainRows, 'imageWidth' in e ? e.imageWidth : undefined);
+  // The classes by what they are (the digits), not the file's indices.
+  return 'classNames' in e && e.classNames.length === d.classNames.length ? { ...d, classNames: [...e.classNames] } : d;
 }
 
 export async function loadExample(name: string, seed = 1): Promise<void> {

@@ -9,7 +9,15 @@ import type {
 } from '../../../engine/certify/classification_certify.ts';
 import { convergencePlot } from '../plots/certify_plots.ts';
 import { data, type Side } from '../state/classification_store.ts';
-import { certificates, isStale, type SideCertificate } from '../state/certify_store.ts';
+import {
+  certificateMismatch,
+  certificates,
+  isStale,
+  point,
+  robustnessProblems,
+  robustnessSettings,
+  type SideCertificate,
+} from '../state/certify_store.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { coordinates, STATUS_TEXT, verdictText } from './certify_text.ts';
@@ -131,9 +139,26 @@ export function CertifyCard({ side, name }: { side: Side; name: string }) {
   if (!entry)
     return <p class="hint robustness-empty">Click a point on a map to certify the model's robustness there.</p>;
   const last = entry.trace.at(-1);
+  const current = robustnessSettings.value;
+  const mismatch = certificateMismatch(
+    entry,
+    current,
+    point.value?.x ?? null,
+    robustnessProblems('certify', current).filter((p) => !p.startsWith('no moving coordinate')),
+  );
   return (
-    <div class="robustness-card" data-testid={`robustness-${name}`} data-state={entry.state}>
+    <div
+      class={`robustness-card${mismatch ? ' stale' : ''}`}
+      data-testid={`robustness-${name}`}
+      data-state={entry.state}
+      data-stale={mismatch ? 'true' : undefined}
+    >
       <h3>Robustness at x*{isStale(entry, side) ? ' (model changed since: certify again)' : ''}</h3>
+      {mismatch && (
+        <p class="field-error" data-testid="robustness-mismatch">
+          {mismatch}
+        </p>
+      )}
       {entry.root ? (
         <Root c={entry.root} gamma={entry.settings.gamma} />
       ) : (

@@ -101,6 +101,14 @@ function exportPng(figure: Figure, name: string): void {
   }, 'image/png');
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 133rd. */
+export function ordinal(n: number): string {
+  const tens = n % 100,
+    last = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : last === 1 ? 'st' : last === 2 ? 'nd' : last === 3 ? 'rd' : 'th';
+  return `${n}${suffix}`;
+}
+
 function Result({ r }: { r: ExplainResult }) {
   const d = data.value;
   const names = d ? d.inputNames : r.explanation.features.map((j) => `x${j + 1}`);
@@ -112,12 +120,26 @@ function Result({ r }: { r: ExplainResult }) {
   const base = r.kind === 'local' ? `explain-point-${r.indices[0]}` : `explain-global-${r.indices.length}`;
   const e = r.explanation;
   const what = r.classIndex === null ? 'p(y = +1)' : `p(class ${d?.classNames[r.classIndex] ?? r.classIndex})`;
+  const gammaNow = explainSettings.value.gamma;
+  const stale = gammaNow !== r.settings.gamma;
   return (
-    <div class="explain-result" data-testid={`explain-${r.kind}`}>
+    <div
+      class={`explain-result${stale ? ' stale' : ''}`}
+      data-testid={`explain-${r.kind}`}
+      data-stale={stale || undefined}
+    >
+      {stale && (
+        <p class="field-error explain-stale" data-testid={`explain-${r.kind}-stale`}>
+          These maps are at γ = {formatMeasure(r.settings.gamma)}, not the slider's γ = {formatMeasure(gammaNow)}.{' '}
+          <button type="button" class="small" disabled={explaining.value !== null} onClick={() => void explain(r.kind)}>
+            Recompute at γ = {formatMeasure(gammaNow)}
+          </button>
+        </p>
+      )}
       <p class="hint">
         {r.kind === 'local'
-          ? `Point ${r.indices[0]}: ${what} = ${formatMeasure(e.values[0])} under ${r.modelName}.`
-          : `Means over ${r.indices.length} points (every ${Math.max(1, Math.round((d?.labels.length ?? 1) / r.indices.length))}th row) of ${what} under ${r.modelName}.`}
+          ? `Training row ${r.indices[0]} (a row the model was fitted on): ${what} = ${formatMeasure(e.values[0])} under ${r.modelName}.`
+          : `Means over ${r.indices.length} training rows (every ${ordinal(Math.max(1, Math.round((d?.labels.length ?? 1) / r.indices.length)))} row) of ${what} under ${r.modelName}.`}
         {r.image
           ? ' Pixels clipped to [0, 1]; LIME switches a pixel off to 0 (grey: a pixel already 0, which LIME cannot see).'
           : ''}
@@ -203,7 +225,12 @@ export function ExplainPanel() {
         {image ? ` The data are ${image} × ${image} images: shown as heat maps on the image.` : ''}
       </p>
       <label class="field">
-        <span>γ = {formatMeasure(s.gamma)}</span>
+        <span>
+          γ = {formatMeasure(s.gamma)}
+          {(local && local.settings.gamma !== s.gamma) || (global && global.settings.gamma !== s.gamma)
+            ? ' (the maps below are at another γ: recompute them)'
+            : ''}
+        </span>
         <input
           type="range"
           aria-label="explain gamma slider"

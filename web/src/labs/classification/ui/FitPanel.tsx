@@ -2,6 +2,7 @@
 // hyperparameters" (both models, each maximising its own log marginal likelihood from its current
 // values; progress and Cancel in the task bar), the learned values and likelihoods listed; the maps'
 // resolution; and the CSV export of both models' predictions.
+import { boundSummary } from '../state/bound_summary.ts';
 import type { ComponentChildren } from 'preact';
 import {
   data,
@@ -122,10 +123,7 @@ function LearnedSoftmax() {
   const k = r.state.kernels[0],
     o = r.state.optimization!;
   const ls = Array.from(k.lengthScales);
-  const notes = boundNotes([
-    ['signal variance', k.signalVariance],
-    ...ls.map((l, j): [string, number] => [ls.length === 1 ? 'length-scale' : `length-scale ${j + 1}`, l]),
-  ]);
+  const bounds = boundSummary(k.signalVariance, ls);
   return (
     <div class="fit-summary" data-testid="classification-learned-softmax">
       <p class="hint">
@@ -140,7 +138,24 @@ function LearnedSoftmax() {
         {o.runValues.length > 1 ? 's' : ''}
         {o.converged ? '' : ' (stopped at the iteration limit)'}.
       </p>
-      {notes.length > 0 && <p class="bound-note">{notes.join('; ')}: the value shown is the bound, not an optimum.</p>}
+      {bounds.sentences.length > 0 && (
+        <div class="bound-note" data-testid="softmax-at-bound">
+          {bounds.sentences.map((x) => (
+            <p>{x}</p>
+          ))}
+          <p>The value shown for each is the bound, not an optimum.</p>
+          {bounds.all.length > 1 && (
+            <details>
+              <summary>All {bounds.all.length} values on a bound</summary>
+              <ul data-testid="softmax-at-bound-all">
+                {bounds.all.map((x) => (
+                  <li>{x}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@
 // bounds at once, each class then refined by branch and bound, its splits counted live); and the safety
 // verdict of the predicted class: certified (its margin over every other class stays > 0 on the whole
 // box), refuted (a witness where another class wins), or unknown, with the margin interval.
+import { PixelImage } from './PixelImage.tsx';
 import {
   certificateOf,
   multiclassCertification,
@@ -11,9 +12,10 @@ import {
   type MulticlassCertification,
 } from '../state/multiclass_store.ts';
 import { data } from '../state/classification_store.ts';
+import { certificateMismatch, point, robustnessProblems, robustnessSettings } from '../state/certify_store.ts';
 import { CLASS_COLORS } from '../plots/multiclass_plots.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
-import { coordinates, STATUS_TEXT } from './certify_text.ts';
+import { movedCoordinates, STATUS_TEXT } from './certify_text.ts';
 import type { ClassificationData } from '../state/classification_data.ts';
 import '../../../common/ui/certify.css';
 
@@ -68,7 +70,7 @@ export function safetyText(
   if (s.status === 'refuted') {
     const wp = Array.from(s.witnessProbabilities),
       winner = wp.indexOf(Math.max(...wp));
-    return `Refuted: at ${coordinates(d.inputNames, s.witness)}, inside the box, class ${d.classNames[winner]} has p = ${formatMeasure(wp[winner])} against class ${top}'s ${formatMeasure(wp[s.predictedClass])}: the prediction changes (margin ∈ ${margin}).`;
+    return `Refuted: at ${movedCoordinates(d.inputNames, s.witness, m.point)}, inside the box, class ${d.classNames[winner]} has p = ${formatMeasure(wp[winner])} against class ${top}'s ${formatMeasure(wp[s.predictedClass])}: the prediction changes (margin ∈ ${margin}).`;
   }
   return `Unknown so far: the margin of class ${top} over the others lies in ${margin}, which contains 0${m.state === 'running' ? ' (still refining)' : '; a smaller tolerance, more iterations or more time can decide it'}.`;
 }
@@ -87,8 +89,25 @@ export function MulticlassCertifyCard() {
   }
   const s = safetyOf(m);
   const seconds = m.classes.reduce((t, c) => t + (c.result?.seconds ?? 0), 0);
+  const current = robustnessSettings.value;
+  const mismatch = certificateMismatch(
+    m,
+    current,
+    point.value?.x ?? null,
+    robustnessProblems('certify', current).filter((p) => !p.startsWith('no moving coordinate')),
+  );
   return (
-    <div class="robustness-card" data-testid="multiclass-certificate" data-state={m.state}>
+    <div
+      class={`robustness-card${mismatch ? ' stale' : ''}`}
+      data-testid="multiclass-certificate"
+      data-state={m.state}
+      data-stale={mismatch ? 'true' : undefined}
+    >
+      {mismatch && (
+        <p class="field-error" data-testid="robustness-mismatch">
+          {mismatch}
+        </p>
+      )}
       <h3>
         Certificate at x* (γ = {formatMeasure(m.settings.gamma)}, {m.settings.dims.length} moving coordinate
         {m.settings.dims.length === 1 ? '' : 's'}
@@ -123,6 +142,19 @@ export function MulticlassCertifyCard() {
       >
         {safetyText(m, d)}
       </p>
+      {s?.status === 'refuted' && d.imageWidth && (
+        <figure class="witness-images" data-testid="multiclass-witness-images">
+          <PixelImage pixels={m.point} side={d.imageWidth} label="x*, the image certified" />{' '}
+          <PixelImage
+            pixels={s.witness}
+            side={d.imageWidth}
+            changedFrom={m.point}
+            label="the witness: the image inside the box whose prediction changes"
+            testId="multiclass-witness-image"
+          />
+          <figcaption class="hint">x* (left) and the witness (right); the pixels that move are outlined.</figcaption>
+        </figure>
+      )}
       <p class="hint">
         π_min and π_max are a class's smallest and largest probability over the box: the true value lies in each
         interval (Blaas et al. 2020, Prop. 3–4). Each class's search also runs the safety search; the cost grows

@@ -18,6 +18,22 @@ export function coordinates(names: string[], x: ArrayLike<number>): string {
   return names.map((n, j) => `${n} = ${formatMeasure(x[j])}`).join(', ');
 }
 
+/**
+ * A witness by what moves: with few inputs every coordinate ("x1 = 0.5, x2 = -0.2"); with many (64 pixels,
+ * 5 of them moving) only the coordinates that differ from x*, each with its change, and how many stay.
+ */
+export function movedCoordinates(names: string[], x: ArrayLike<number>, point: ArrayLike<number>): string {
+  if (names.length <= 4) return coordinates(names, x);
+  const moved: string[] = [];
+  for (let j = 0; j < names.length; j++) {
+    const change = x[j] - point[j];
+    if (change !== 0)
+      moved.push(`${names[j]} = ${formatMeasure(x[j])} (${change > 0 ? '+' : '−'}${formatMeasure(Math.abs(change))})`);
+  }
+  if (moved.length === 0) return 'x* itself';
+  return `${moved.join(', ')} (the other ${names.length - moved.length} coordinates as at x*)`;
+}
+
 /** The largest coordinate change from x* to x (the L∞ distance the box is measured in). */
 function linfDistance(x: ArrayLike<number>, point: number[]): number {
   let d = 0;
@@ -41,7 +57,7 @@ export function verdictText(
     const attained = side === 'minimum' ? x.upper : x.lower;
     return (
       `A point ${formatMeasure(linfDistance(x.witness, point))} from x* (L∞) is classified the other way: p(y = 1) = ${formatMeasure(attained)} ` +
-      `at ${coordinates(names, x.witness)} (class ${other}; x* is class ${predicted}).`
+      `at ${movedCoordinates(names, x.witness, point)} (class ${other}; x* is class ${predicted}).`
     );
   }
   if (c.verdictCanFlip === 'no') {

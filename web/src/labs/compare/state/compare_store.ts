@@ -26,6 +26,7 @@ import {
 import { activeTab } from '../../../common/state/active_tab.ts';
 import { confirmOrigins } from '../../../common/state/prompts.ts';
 import type { CompareLink } from './compare_link.ts';
+import type { SetAside } from '../worker/representation_files.ts';
 import { fileNameOf } from '../../../io/fetch_file.ts';
 
 /** Where the bundled multi-layer demo lives (scripts/data/make_digits_layers.py), relative to the page. */
@@ -51,6 +52,8 @@ export interface CompareRecord {
 }
 
 export const representations = signal<RepresentationSummary[]>([]);
+/** Files chosen with the representations that were set aside as metadata, and why (the last upload's). */
+export const setAsideFiles = signal<SetAside[]>([]);
 /** Where the representations came from, when a link can say it (the demo, or URLs); null for uploads. */
 export const sources = signal<CompareLink['sources'] | null>(null);
 /** The view an embed shows (and a link carries): the table, the layer profile or the grid. */
@@ -121,12 +124,18 @@ export const blocker = computed<string | null>(() => {
 
 export async function loadFiles(files: File[]): Promise<void> {
   try {
-    const list = await request(`Reading ${files.length} file${files.length === 1 ? '' : 's'} to compare`, {
-      kind: 'compare-load-files',
-      files: files.map((f) => ({ blob: f, name: f.name })),
-    });
+    const d = dataset.value;
+    const { representations: list, setAside } = await request(
+      `Reading ${files.length} file${files.length === 1 ? '' : 's'} to compare`,
+      {
+        kind: 'compare-load-files',
+        files: files.map((f) => ({ blob: f, name: f.name })),
+        concepts: d ? { dataset: d.name, rows: d.rows, columns: d.columns.map((c) => c.name) } : undefined,
+      },
+    );
     batch(() => {
       representations.value = list;
+      setAsideFiles.value = setAside;
       sources.value = null;
       record.value = null;
       outcome.value = null;
@@ -146,6 +155,7 @@ export async function loadLayersDemo(): Promise<boolean> {
     });
     batch(() => {
       representations.value = list;
+      setAsideFiles.value = [];
       sources.value = { kind: 'demo' };
       record.value = null;
       outcome.value = null;
@@ -187,6 +197,7 @@ export async function loadUrls(urls: string[]): Promise<boolean> {
     });
     batch(() => {
       representations.value = list;
+      setAsideFiles.value = [];
       sources.value = { kind: 'urls', urls: absolute };
       record.value = null;
       outcome.value = null;
@@ -341,6 +352,8 @@ export async function openInProbe(c: number, k: number): Promise<void> {
       });
       activeTab.value = 'probe';
     });
+    // The Probe tab from its top (the table row clicked was far down the Compare page).
+    if (typeof window !== 'undefined') window.scrollTo({ top: 0 });
     request('Computing the map', { kind: 'map' }).then((m) => {
       map.value = m;
     }, report);

@@ -2,6 +2,7 @@
 // (layers of a network, several models) are probed with the same concept and the same observation rows
 // (one fit each, the sidebar's ε and s); the table, the layer profile with 99 % intervals, a sentence on
 // what the paired tests support, and with several concepts the concept × representation grid.
+import { ScrollBox } from '../../../common/ui/ScrollBox.tsx';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
 import {
@@ -22,6 +23,7 @@ import {
   runComparison,
   runCurves,
   runTask,
+  setAsideFiles,
   shownConcept,
   stale,
 } from '../state/compare_store.ts';
@@ -105,6 +107,25 @@ function Representations() {
             </li>
           ))}
         </ul>
+      )}
+      {setAsideFiles.value.length > 0 && (
+        <ul class="hint compare-set-aside" data-testid="compare-set-aside">
+          {setAsideFiles.value.map((a) => (
+            <li>
+              <strong>{a.name}</strong> was set aside as metadata, not compared: it {a.reason}.
+            </li>
+          ))}
+        </ul>
+      )}
+      {d && reps.length > 0 && (
+        <p class="hint" data-testid="compare-concept-source">
+          The concepts come from the metadata of <strong>{d.name}</strong> ({d.rows.toLocaleString('en-US')} rows;
+          columns {d.columns.map((c) => c.name).join(', ') || 'none'}), the dataset of the Probe tab
+          {setAsideFiles.value.length > 0
+            ? `, not from ${setAsideFiles.value.map((a) => a.name).join(', ')}: to use a metadata file's columns, load it with its embeddings in the Probe tab`
+            : ''}
+          .
+        </p>
       )}
     </section>
   );
@@ -251,9 +272,9 @@ function Results() {
               </button>
             </div>
           </header>
-          <div class="compare-table-scroll">
+          <ScrollBox label={`the table of ${concept.concept}`} testId="compare-table-scroll">
             <CompareTable comparison={comparison} concept={concept} conceptIndex={index} />
-          </div>
+          </ScrollBox>
           <p class="caption">
             ★ best; tinted: indistinguishable from it at 99 % (DeLong's paired test); greyed: does not separate the
             concept (its interval reaches ½). The CSV has every concept and column at full precision, as{' '}

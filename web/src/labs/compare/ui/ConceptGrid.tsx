@@ -1,6 +1,7 @@
 // The concept × representation grid (the paper's Fig. 4): a cell per (concept, representation) coloured
 // by the chosen measure of its probe (viridis; the number printed in it), every probe with the same
 // observation budget; a click opens that probe in the Probe tab.
+import { ScrollBox } from '../../../common/ui/ScrollBox.tsx';
 import { useState } from 'preact/hooks';
 import type { RepresentationComparison, RepresentationProbe } from '../../../engine/compare/compare_representations.ts';
 import { MEASURE_PALETTE } from '../../../common/plots/colors.ts';
@@ -36,7 +37,7 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
           </select>
         </label>
       </header>
-      <div class="compare-grid-scroll">
+      <ScrollBox label="the grid of concepts by representation" testId="compare-grid-scroll">
         <table class="compare-grid" data-testid="compare-grid">
           <thead>
             <tr>
@@ -88,7 +89,7 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <p class="caption">
         Every probe of a row uses the same observations (N per class of the sidebar's draw, its seed); ★ the best of the
         row. Click a cell to open that probe in the Probe tab; click a concept to show its table and profile.

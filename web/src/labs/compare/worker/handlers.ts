@@ -9,7 +9,7 @@ import { checkAborted, FileError } from '../../../io/table.ts';
 import type { Handlers } from '../../../common/worker/handler.ts';
 import { loaded, mainChanged, streamed } from '../../../common/worker/resident_data.ts';
 import type { CompareRequests, RepresentationCurve, RepresentationSummary } from './protocol.ts';
-import { readRepresentations, type RepresentationData } from './representation_files.ts';
+import { readRepresentations, type RepresentationData, type SetAside } from './representation_files.ts';
 
 /** The representations held between requests. */
 let held: RepresentationData[] = [];
@@ -27,13 +27,20 @@ function summaries(list: RepresentationData[]): RepresentationSummary[] {
 
 export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
   'compare-load-files': async (r, c) => {
+    const setAside: SetAside[] = [];
     const list = await readRepresentations(r.files, {
       signal: c.signal,
       onProgress: (f) => c.progress({ stage: 'reading', done: f, total: 1 }),
+      // While the set held fits the dataset's rows, a file of another row count is refused (the set kept).
+      concepts:
+        r.concepts && held.length > 0 && held.every((h) => h.embeddings.rows === r.concepts!.rows)
+          ? r.concepts
+          : r.concepts && { ...r.concepts, rows: undefined },
+      setAside,
     });
     checkAborted(c.signal, 'the representations');
     held = list;
-    return summaries(held);
+    return { representations: summaries(held), setAside };
   },
   'compare-load-urls': async (r, c) => {
     const files: { blob: Blob; name: string }[] = [];

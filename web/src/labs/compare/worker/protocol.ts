@@ -3,6 +3,7 @@
 // precision); the page sends the concepts (labels from the shared metadata) and observation rows.
 import type { RepresentationComparison } from '../../../engine/compare/compare_representations.ts';
 import type { Policies } from '../../../common/worker/policies.ts';
+import type { ConceptSource, SetAside } from './representation_files.ts';
 
 export interface RepresentationSummary {
   name: string;
@@ -49,8 +50,13 @@ export interface CurvesRequest {
 }
 
 export interface CompareRequests {
-  /** The files chosen together: every embedding in them (representation_files.ts) replaces the set held. */
-  'compare-load-files': { request: { files: { blob: Blob; name: string }[] }; result: RepresentationSummary[] };
+  /** The files chosen together: every embedding in them (representation_files.ts) replaces the set held,
+   * unless one is refused (then the set held is kept); metadata tables among them are set aside. `concepts`:
+   * the dataset whose metadata defines the concepts (its rows and columns), when the page has one. */
+  'compare-load-files': {
+    request: { files: { blob: Blob; name: string }[]; concepts?: ConceptSource };
+    result: { representations: RepresentationSummary[]; setAside: SetAside[] };
+  };
   'compare-load-urls': { request: { urls: { url: string; name: string }[] }; result: RepresentationSummary[] };
   'compare-run': {
     request: { concepts: ComparedConceptRequest[]; epsilon: number; strength: number };

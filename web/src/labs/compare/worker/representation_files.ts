@@ -10,7 +10,13 @@
 //   .csv/.tsv/.json          one representation each, by the Probe tab's rules (load_files.ts)
 // A file named ood_<name> is the OOD set of the representation <name> chosen with it (as the bundled
 // layers demo has them). Row counts that differ are refused here, naming both files (and again by the
-// core when the comparison runs).
+// core when the comparison runs); given the rows of the dataset whose metadata defines the concepts (while
+// a set of that many rows is loaded), a representation of another row count is refused too, so one wrong
+// file never replaces a loaded set.
+// A table chosen with the embeddings that is metadata — no embedding columns, a name like metadata.csv
+// or labels.tsv, or columns that are all the dataset's own metadata columns — is set aside and said so,
+// never compared as a representation; a representation that holds one of the dataset's metadata columns
+// (a concept's own labels) among its dimensions is refused.
 import type { Matrix } from '../../../engine/matrix.ts';
 import {
   npyFloat32Matrix,
@@ -35,6 +41,58 @@ export interface RepresentationData {
 }
 
 const OOD_PREFIX = /^ood_/i;
+/** File names that say "metadata" or "labels" (metadata.csv, train_labels.tsv, meta.json). */
+const METADATA_NAME = /(^|[_\-. ])(metadata|meta|labels?)\.(csv|tsv|txt|json)$/i;
+
+/** What the page knows about the dataset whose metadata defines the concepts. */
+export interface ConceptSource {
+  /** Its name ("digits"). */
+  dataset: string;
+  /** Its rows: when given, every representation must have as many (the handler gives them while a set of
+   * that many rows is loaded, so that one wrong file never replaces it). */
+  rows?: number;
+  /** Its metadata columns' names (the concepts are made from them). */
+  columns: string[];
+}
+
+/** A file chosen with the representations that is not one, and why. */
+export interface SetAside {
+  name: string;
+  reason: string;
+}
+
+/** Whether a parsed table is metadata (set aside, with the reason), a representation that holds the
+ * concepts' own labels (refused), or a representation. */
+export function classifyTable(
+  fileName: string,
+  parsed: { embeddings?: unknown; dimensionNames?: string[]; columns: { name: string }[] },
+  source?: ConceptSource,
+): { metadata: string } | { refused: string } | 'representation' {
+  const own = new Set(source?.columns ?? []);
+  const dims = parsed.dimensionNames ?? [];
+  const labelled = dims.filter((n) => own.has(n));
+  if (!parsed.embeddings)
+    return { metadata: `holds metadata columns (${parsed.columns.map((c) => c.name).join(', ')}), no embeddings` };
+  if (METADATA_NAME.test(fileName))
+    return {
+      metadata:
+        dims.length > 0
+          ? `is named as metadata; its numeric column${dims.length === 1 ? '' : 's'} (${dims.join(', ')}) ${dims.length === 1 ? 'is' : 'are'} not read as a representation`
+          : 'is named as metadata; its numeric columns are not read as a representation',
+    };
+  if (dims.length > 0 && labelled.length === dims.length)
+    return {
+      metadata: `its columns (${dims.join(', ')}) are ${source!.dataset}'s metadata columns, not a representation`,
+    };
+  if (labelled.length > 0)
+    return {
+      refused:
+        `holds ${labelled.map((n) => `'${n}'`).join(', ')} among its dimensions: ${labelled.length > 1 ? 'columns' : 'a column'} of ` +
+        `${source!.dataset}'s metadata, which the concepts are made from; a representation that holds a concept's own labels ` +
+        'would find it by reading them. Remove the column, or choose it as metadata in the Probe tab',
+    };
+  return 'representation';
+}
 
 function matricesOf(fileName: string, arrays: NamedArray[]): { name: string; embeddings: Matrix }[] {
   const matrices = arrays.filter((a) => a.shape.length === 2 && a.shape[1] > 1);
@@ -57,8 +115,13 @@ async function parquetEnds(blob: Blob): Promise<Uint8Array> {
   return bytes;
 }
 
-/** The representations in one file (not a Projector config's). */
-async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ name: string; embeddings: Matrix }[]> {
+/** The representations in one file (not a Projector config's); a metadata table is recorded in `setAside`. */
+async function fromFile(
+  file: UploadedFile,
+  options: ParseOptions,
+  source?: ConceptSource,
+  setAside?: SetAside[],
+): Promise<{ name: string; embeddings: Matrix }[]> {
   const lower = file.name.toLowerCase();
   const reading = { signal: options.signal, onProgress: options.onProgress };
   if (lower.endsWith('.npy')) {
@@ -83,8 +146,14 @@ async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ na
     return matricesOf(file.name, await readParquetMatrices(file.blob, file.name, reading));
   }
   const parsed = await parseFile(file.blob, file.name, options);
-  if (!parsed.embeddings) throw new FileError(file.name, 'holds no embeddings (only metadata columns)');
-  return [{ name: file.name, embeddings: parsed.embeddings }];
+  const kind = classifyTable(file.name, parsed, source);
+  if (kind !== 'representation' && 'refused' in kind) throw new FileError(file.name, kind.refused);
+  if (kind !== 'representation') {
+    if (!setAside) throw new FileError(file.name, `${kind.metadata}: it cannot be a representation`);
+    setAside.push({ name: file.name, reason: kind.metadata });
+    return [];
+  }
+  return [{ name: file.name, embeddings: parsed.embeddings! }];
 }
 
 /**
@@ -93,7 +162,7 @@ async function fromFile(file: UploadedFile, options: ParseOptions): Promise<{ na
  */
 export async function readRepresentations(
   files: UploadedFile[],
-  options: ParseOptions & { sources?: Map<string, string> } = {},
+  options: ParseOptions & { sources?: Map<string, string>; concepts?: ConceptSource; setAside?: SetAside[] } = {},
 ): Promise<RepresentationData[]> {
   if (files.length === 0) throw new FileError('compare', 'no files chosen');
   const out: RepresentationData[] = [];
@@ -125,10 +194,12 @@ export async function readRepresentations(
   for (const [i, file] of rest.entries()) {
     if (OOD_PREFIX.test(file.name) || /\.(png|jpe?g)$/i.test(file.name)) continue;
     checkAborted(options.signal, file.name);
-    for (const r of await fromFile(file, {
-      signal: options.signal,
-      onProgress: (f) => options.onProgress?.((i + f) / rest.length),
-    })) {
+    for (const r of await fromFile(
+      file,
+      { signal: options.signal, onProgress: (f) => options.onProgress?.((i + f) / rest.length) },
+      options.concepts,
+      options.setAside,
+    )) {
       out.push({ ...r, source: options.sources?.get(file.name) ?? file.name });
     }
   }
@@ -145,7 +216,21 @@ export async function readRepresentations(
     }
     owner.ood = ood.embeddings;
   }
-  if (out.length === 0) throw new FileError(files[0].name, 'no embeddings among the chosen files');
+  if (out.length === 0) {
+    const aside = options.setAside?.length
+      ? ` (${options.setAside.map((a) => `${a.name} ${a.reason}`).join('; ')})`
+      : '';
+    throw new FileError(files[0].name, `no embeddings among the chosen files${aside}`);
+  }
+  const c = options.concepts;
+  const wrong = c?.rows !== undefined ? out.find((r) => r.embeddings.rows !== c.rows) : undefined;
+  if (c?.rows !== undefined && wrong)
+    throw new FileError(
+      wrong.source,
+      `has ${wrong.embeddings.rows.toLocaleString('en-US')} rows; ${c.dataset}, whose metadata defines the concepts, has ` +
+        `${c.rows.toLocaleString('en-US')}: a representation holds one row per row of the dataset, in its order ` +
+        '(the representations loaded before are kept)',
+    );
   const mismatch = rowCountProblem(out.map((r) => ({ name: r.name, source: r.source, rows: r.embeddings.rows })));
   if (mismatch) throw mismatch;
   return out;

@@ -1,5 +1,6 @@
 // The probe's OOD score beside the baselines, all fitted on the current observations: ROC curves and a
 // table of AUROC values from the core, with an export of every ROC point.
+import { ScrollBox } from '../../../common/ui/ScrollBox.tsx';
 import { useSignalEffect } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
 import { rocPlot } from '../plots/roc_plot.ts';
@@ -64,37 +65,39 @@ export function OodAurocTable() {
           </button>
         </div>
       </header>
-      <table class="curve-table" data-testid="ood-auroc">
-        <thead>
-          <tr>
-            <th scope="col">method</th>
-            <th scope="col">score</th>
-            <th class="num" scope="col">
-              AUROC
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {methods.map((m) => (
-            <tr data-method={m.method}>
-              <th scope="row">
-                <span class="swatch" style={{ background: methodStyle(m.method).color }} />
-                {methodStyle(m.method).label}
+      <ScrollBox label="the AUROC table" testId="ood-auroc-scroll">
+        <table class="curve-table" data-testid="ood-auroc">
+          <thead>
+            <tr>
+              <th scope="col">method</th>
+              <th scope="col">score</th>
+              <th class="num" scope="col">
+                AUROC
               </th>
-              <td>{methodStyle(m.method).oodScore}</td>
-              {'auroc' in m ? (
-                <td class="num" data-value={String(m.auroc)}>
-                  {m.auroc.toFixed(4)}
-                </td>
-              ) : (
-                <td class="num error" title={m.error}>
-                  not available: {m.error}
-                </td>
-              )}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {methods.map((m) => (
+              <tr data-method={m.method}>
+                <th scope="row">
+                  <span class="swatch" style={{ background: methodStyle(m.method).color }} />
+                  {methodStyle(m.method).label}
+                </th>
+                <td>{methodStyle(m.method).oodScore}</td>
+                {'auroc' in m ? (
+                  <td class="num" data-value={String(m.auroc)}>
+                    {m.auroc.toFixed(4)}
+                  </td>
+                ) : (
+                  <td class="num error" title={m.error}>
+                    not available: {m.error}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
       <p class="caption">
         {queries.toLocaleString('en-US')} in-distribution queries (the query rows that are not observations) against{' '}
         {oodRows.toLocaleString('en-US')} OOD rows; kNN with k = {OOD_COMPARISON.k}, LPE of {OOD_COMPARISON.members}{' '}

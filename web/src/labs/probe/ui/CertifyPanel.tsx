@@ -164,6 +164,15 @@ export function CertifyPanel() {
             Over every query of the {setName(result)}
             {result.basis !== probeBasis.value ? ' (the probe has changed since: certify again)' : ''}:
           </p>
+          {(problems.length > 0 ||
+            result.settings.gamma !== s.gamma ||
+            result.settings.norm !== s.norm ||
+            result.settings.dims.join(',') !== s.dims.join(',')) && (
+            <p class="field-error" data-testid="certify-mismatch">
+              This certificate is for γ = {result.settings.gamma}, not the fields as they are
+              {problems.length > 0 ? ' (a field holds a value that was refused)' : ''}: certify again.
+            </p>
+          )}
           <table class="certify-table">
             <tbody>
               <tr>

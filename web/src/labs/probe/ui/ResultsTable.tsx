@@ -5,6 +5,7 @@ import type { ProbeScores } from '../../../engine/probe/probe_engine.ts';
 import type { Column } from '../../../io/table.ts';
 import { cellText } from '../../../common/state/session.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
+import { hiddenAttributes, ScrollCue, useHiddenSides } from '../../../common/ui/ScrollBox.tsx';
 
 const ROW_HEIGHT = 28;
 
@@ -58,6 +59,7 @@ export function ResultsTable({
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: { kind: 'row' }, descending: false });
   const [scrollTop, setScrollTop] = useState(0);
   const viewport = useRef<HTMLDivElement>(null);
+  const hidden = useHiddenSides(viewport);
   const shown = columns.slice(0, 6);
 
   // Rows in the order shown: by row number (the default) no array is built; the scores matter only
@@ -104,61 +106,64 @@ export function ResultsTable({
   };
   return (
     <section class="card table-card" aria-label="Results table">
-      <div
-        class="table-viewport"
-        ref={viewport}
-        style={{ height: `${height}px` }}
-        onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}
-      >
-        <table class="results" role="grid" aria-rowcount={rows}>
-          <thead>
-            <tr>
-              {header({ kind: 'row' }, 'row', true)}
-              {header({ kind: 'observation' }, 'obs.')}
-              {thumbnail && <th aria-label="thumbnail" />}
-              {labels && <th>concept</th>}
-              {MEASURE_COLUMNS.map((m) => header({ kind: 'measure', key: m.key }, m.label, true))}
-              {shown.map((c) => header({ kind: 'column', name: c.name }, c.name, c.kind === 'number'))}
-            </tr>
-          </thead>
-          <tbody>
-            <tr style={{ height: `${first * ROW_HEIGHT}px` }} aria-hidden="true" />
-            {Array.from({ length: Math.max(0, last - first) }, (_, k) => rowAt(first + k)).map((row) => (
-              <tr
-                key={row}
-                class={row === selected ? 'selected' : ''}
-                onClick={() => onSelect(row)}
-                aria-selected={row === selected}
-                style={{ height: `${ROW_HEIGHT}px` }}
-              >
-                <td class="num">{row}</td>
-                <td>
-                  <input
-                    type="checkbox"
-                    checked={observations.has(row)}
-                    aria-label={`Observation ${row}`}
-                    onClick={(e) => e.stopPropagation()}
-                    onChange={() => onToggleObservation(row)}
-                  />
-                </td>
-                {thumbnail && <td class="thumb">{thumbnail(row)}</td>}
-                {labels && (
-                  <td>
-                    <span class={`swatch ${labels[row] ? 'positive' : 'negative'}`} />
-                    {labels[row] ? 'yes' : 'no'}
-                  </td>
-                )}
-                {MEASURE_COLUMNS.map((m) => (
-                  <td class="num">{scores ? formatMeasure(scores[m.key][row]) : '…'}</td>
-                ))}
-                {shown.map((c) => (
-                  <td class={c.kind === 'number' ? 'num' : ''}>{cellText(c, row)}</td>
-                ))}
+      <div class="scroll-box" {...hiddenAttributes(hidden)}>
+        <ScrollCue hidden={hidden} />
+        <div
+          class="table-viewport"
+          ref={viewport}
+          style={{ height: `${height}px` }}
+          onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}
+        >
+          <table class="results" role="grid" aria-rowcount={rows}>
+            <thead>
+              <tr>
+                {header({ kind: 'row' }, 'row', true)}
+                {header({ kind: 'observation' }, 'obs.')}
+                {thumbnail && <th aria-label="thumbnail" />}
+                {labels && <th>concept</th>}
+                {MEASURE_COLUMNS.map((m) => header({ kind: 'measure', key: m.key }, m.label, true))}
+                {shown.map((c) => header({ kind: 'column', name: c.name }, c.name, c.kind === 'number'))}
               </tr>
-            ))}
-            <tr style={{ height: `${(rows - last) * ROW_HEIGHT}px` }} aria-hidden="true" />
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              <tr style={{ height: `${first * ROW_HEIGHT}px` }} aria-hidden="true" />
+              {Array.from({ length: Math.max(0, last - first) }, (_, k) => rowAt(first + k)).map((row) => (
+                <tr
+                  key={row}
+                  class={row === selected ? 'selected' : ''}
+                  onClick={() => onSelect(row)}
+                  aria-selected={row === selected}
+                  style={{ height: `${ROW_HEIGHT}px` }}
+                >
+                  <td class="num">{row}</td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      checked={observations.has(row)}
+                      aria-label={`Observation ${row}`}
+                      onClick={(e) => e.stopPropagation()}
+                      onChange={() => onToggleObservation(row)}
+                    />
+                  </td>
+                  {thumbnail && <td class="thumb">{thumbnail(row)}</td>}
+                  {labels && (
+                    <td>
+                      <span class={`swatch ${labels[row] ? 'positive' : 'negative'}`} />
+                      {labels[row] ? 'yes' : 'no'}
+                    </td>
+                  )}
+                  {MEASURE_COLUMNS.map((m) => (
+                    <td class="num">{scores ? formatMeasure(scores[m.key][row]) : '…'}</td>
+                  ))}
+                  {shown.map((c) => (
+                    <td class={c.kind === 'number' ? 'num' : ''}>{cellText(c, row)}</td>
+                  ))}
+                </tr>
+              ))}
+              <tr style={{ height: `${(rows - last) * ROW_HEIGHT}px` }} aria-hidden="true" />
+            </tbody>
+          </table>
+        </div>
       </div>
     </section>
   );
