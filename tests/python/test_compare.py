@@ -4,6 +4,8 @@ the JSON line's basis, best, draws and sentence, and the drawn rows — over dra
 the CLI's default (20 draws), at --draws R and with one set of observations (--draws 1)."""
 
 import json
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -76,7 +78,8 @@ def test_compare_equals_the_cli(cli, tmp_path):
     assert again.sentence == result.sentence
 
 
-def test_compare_with_unlabelled_rows_and_several_concepts_equals_the_cli(cli, tmp_path):
+@pytest.mark.parametrize("draws", [1, None])
+def test_compare_with_unlabelled_rows_and_several_concepts_equals_the_cli(cli, tmp_path, draws):
     embeddings, y = layers(seed=5, n=70)
     z = (np.arange(70) % 3 == 0).astype(float)
     y_text = [("" if i % 7 == 3 else str(int(v))) for i, v in enumerate(y)]
@@ -89,12 +92,13 @@ def test_compare_with_unlabelled_rows_and_several_concepts_equals_the_cli(cli, t
         files.append(tmp_path / f"e{k}.npy")
         np.save(files[-1], e)
     out = cli("compare", "--embeddings", *files, "--labels", tmp_path / "meta.csv", "--concepts", "seen", "third",
-              "--draws", "1")
+              *([] if draws is None else ["--draws", draws]))
     header, columns = cli_table(out.stdout)
     lines = [json.loads(line) for line in out.stderr.strip().splitlines()]
     seen = np.array([np.nan if t == "" else float(t) for t in y_text])
-    result = gpprobe.compare({str(f): e for f, e in zip(files, embeddings)}, {"seen": seen, "third": z}, draws=1)
+    result = gpprobe.compare({str(f): e for f, e in zip(files, embeddings)}, {"seen": seen, "third": z}, draws=draws)
     assert_table_equals_cli(result.table, header, columns)
+    assert [c["draws"] for c in result.concepts] == [line["draws"] for line in lines]
     assert [c["sentence"] for c in result.concepts] == [line["sentence"] for line in lines]
     assert result.sentence == "\n".join(line["sentence"] for line in lines)
     assert int(result.table["heldout_rows"][0]) == 70 - 10 - 16  # unlabelled rows are neither observations nor held out
@@ -185,6 +189,30 @@ def test_compare_without_rows_to_resample_on_equals_the_cli(cli, tmp_path):
     with pytest.raises(gpprobe.Error) as caught:
         gpprobe.compare(embeddings, y, observations=rows, draws=20)
     assert str(caught.value).split(": ")[-1] in refused.stderr
+
+
+def test_the_gil_is_released_while_the_core_compares_over_draws():
+    embeddings, y = layers(seed=2, n=1500)
+    gpprobe.compare(embeddings[:1], y, draws=1)  # pandas imported: what remains of the call is mostly the core's
+    done = threading.Event()
+
+    def compare():
+        gpprobe.compare(embeddings, y, per_class=16, draws=100)
+        done.set()
+
+    worker = threading.Thread(target=compare)
+    start = last = time.perf_counter()
+    longest = 0.0
+    worker.start()
+    while not done.is_set():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    elapsed = time.perf_counter() - start
+    # With the GIL held while the core computes, this loop would stop for the whole computation (nearly all
+    # of the call); released, it stops only for the Python around it and the switch interval.
+    assert elapsed > 0.1, f"comparing took only {elapsed:.3f} s: too short to tell"
+    assert longest < 0.5 * elapsed, f"the main thread stopped for {longest:.2f} s of the call's {elapsed:.2f} s"
 
 
 @pytest.mark.parametrize("per_class, seed", [(3, 0), (5, 7), (100, 2)])
