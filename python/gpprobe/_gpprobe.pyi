@@ -214,6 +214,8 @@ def compare_representations(
     strength: float,
     decided: float,
     episteme_threshold: float,
+    draws: int,
+    draws_given: bool,
 ) -> List[Dict[str, Any]]: ...
 def run_baseline(
     method: str,

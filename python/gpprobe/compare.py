@@ -1,9 +1,10 @@
 """Which representation holds the concept? ``gpprobe.compare`` (the CLI's ``gpprobe compare``, the app's
 Compare) and ``gpprobe.draw`` (``gpprobe draw``) on the same core (docs/compare.md, docs/python.md).
 
-Nothing here computes: the probes, leave-one-out and held-out AUROCs, DeLong's paired tests and the
-sentence are the core's (gpprobe/compare/representation_comparison.h); this file names the columns as the
-CLI does and builds the table.
+Nothing here computes: the probes, leave-one-out and held-out AUROCs, DeLong's paired tests, the
+comparison over draws of the observations and the sentence are the core's
+(gpprobe/compare/representation_comparison.h, gpprobe/compare/draw_comparison.h); this file names the
+columns as the CLI does and builds the table.
 """
 
 from __future__ import annotations
@@ -37,9 +38,35 @@ COMPARE_COLUMNS = (
     "p_value_against_best",
     "indistinguishable_from_best",
     "concept",
+    "below_half",
+    "draws",
+    "draw_mean_auroc",
+    "draw_sd_auroc",
+    "draw_min_auroc",
+    "draw_max_auroc",
+    "draw_auroc_lower",
+    "draw_auroc_upper",
+    "draw_difference_from_best",
+    "draw_p_value_against_best",
+    "draw_holm_p_value",
+    "draw_indistinguishable_from_best",
+    "draw_separates",
+    "draw_below_half",
+    "draw_highest_in",
+    "draw_claimed_best_in",
 )
-_TEXT = {"embedding", "loo_verdict", "separates", "indistinguishable_from_best", "concept"}
-_COUNTS = {"width", "observations", "heldout_rows", "queries"}
+_TEXT = {
+    "embedding",
+    "loo_verdict",
+    "separates",
+    "indistinguishable_from_best",
+    "concept",
+    "below_half",
+    "draw_indistinguishable_from_best",
+    "draw_separates",
+    "draw_below_half",
+}
+_COUNTS = {"width", "observations", "heldout_rows", "queries", "draws"}
 
 
 @dataclass
@@ -48,13 +75,17 @@ class Comparison:
 
     ``table``: one row per (concept, embedding) with the CLI's columns (:data:`COMPARE_COLUMNS`); a pandas
     DataFrame when pandas is installed, else a dict of numpy columns. Undefined numbers (the CLI's empty
-    cells) are NaN; ``separates`` and ``indistinguishable_from_best`` are "yes", "no", or "" when no
-    paired test was possible (as in the CLI's CSV).
+    cells) are NaN; ``separates``, ``indistinguishable_from_best`` and ``below_half`` are "yes", "no", or
+    "" when no paired test was possible (as in the CLI's CSV). The columns up to ``below_half`` are the
+    first draw's; the ``draw_`` columns are the numbers over the draws (NaN and "" with one draw;
+    ``draw_highest_in`` and ``draw_claimed_best_in`` are counts of draws, float64 for that NaN).
     ``sentence``: what the numbers support, in one sentence (the CLI's JSON "sentence"); with several
     concepts, the sentences one per line.
     ``concepts``: per concept the CLI's JSON line (concept, basis, basis_rows, best, episteme_threshold,
-    sentence) and ``observation_rows`` (the rows the probes were fitted on), and the paired tests of every
-    pair of embeddings (K by K ``difference``, ``standard_error``, ``p_value``; NaN without a basis).
+    sentence, draws) and ``observation_rows`` (the first draw's rows the probes were fitted on), the paired
+    tests of every pair of embeddings in the first draw (K by K ``difference``, ``standard_error``,
+    ``p_value``; NaN without a basis), and ``draw_auroc`` (R by K: each draw's AUROC on its basis; 0 by K
+    with one draw).
     """
 
     table: Any
@@ -109,6 +140,7 @@ def compare(
     decided: float = 0.1,
     episteme_threshold: Optional[float] = None,
     concept: str = "concept",
+    draws: Optional[int] = None,
 ) -> Comparison:
     """Probes the same concept with the same observation rows in every embedding of the same n items (one
     probe each, the same epsilon and strength) and judges them as ``gpprobe compare`` does (docs/compare.md).
@@ -126,6 +158,12 @@ def compare(
     decided, episteme_threshold : what counts in ``decided_fraction`` (as ``--decided`` and
         ``--episteme-threshold``; None = the episteme one observation gives at its own point)
     concept : the ``concept`` column with one concept
+    draws : R, how many draws of the observations to compare over (``--draws``; None: the CLI's default,
+        20). With drawn observations each draw takes ``per_class`` labelled rows of each class afresh (the
+        first is ``seed``'s) and is measured on the labelled rows it did not take; with ``observations``
+        each draw after the first resamples them with replacement within each class, which needs 2 other
+        labelled rows of each class: without them, draws=None compares the one set alone (the concept's
+        ``draws`` says why) and an explicit draws refuses. 1: the one set of observations alone.
 
     Returns a :class:`Comparison`: the table, its sentence, and per concept the basis of the paired tests.
     """
@@ -147,13 +185,17 @@ def compare(
     for what, value in (("per_class", per_class), ("seed", seed)):
         if isinstance(value, bool) or int(value) != value or value < 0:
             raise ValueError(f"{what} must be a whole number >= 0, got {value!r}")
+    if draws is not None and (isinstance(draws, bool) or int(draws) != draws or not 1 <= draws <= 10000):
+        raise ValueError(
+            f"draws must be a whole number from 1 to 10000 (1: the one set of observations alone), got {draws!r}"
+        )
     concepts = labels.items() if isinstance(labels, Mapping) else [(concept, labels)]
     rows = None if observations is None else [int(r) for r in observations]
     given = [(str(name), _label_vector(values, f"labels of {name}"), rows) for name, values in concepts]
     threshold = float("nan") if episteme_threshold is None else float(episteme_threshold)
     results = _gpprobe.compare_representations(
         arrays, names, given, None if ood is None else list(ood), int(per_class), int(seed), float(epsilon),
-        float(strength), float(decided), threshold,
+        float(strength), float(decided), threshold, 20 if draws is None else int(draws), draws is not None,
     )
     table_rows = [dict(row, concept=c["concept"]) for c in results for row in c.pop("rows")]
     columns = {name: [row[name] for row in table_rows] for name in COMPARE_COLUMNS}
