@@ -27,7 +27,8 @@ const exists = (path: string) => tracked.includes(path) || folders.has(path.repl
 const sources = tracked.filter(
   (file) =>
     /\.(h|cpp|ts|tsx|mts|mjs|js|py|pyi|md|sh|css)$/.test(file) &&
-    !/(^|\/)(corpus|fixtures)\//.test(file) &&
+    !/(^|\/)corpus\//.test(file) &&
+    !file.startsWith('tests/e2e/fixtures/') &&
     !file.startsWith('tests/repo/') &&
     !file.startsWith('web/public/'),
 );
