@@ -214,6 +214,9 @@ describe('certified robustness of a class and of the prediction', () => {
   });
 
   it('certifies the class asked for, and stops when progress says so', () => {
+    // A cancel while the class probabilities at the point (the certificate's reference values) are computed
+    // refuses the certificate; a cancel during the searches (progress with the searches' total) returns what
+    // they proved so far, each search marked cancelled.
     const c = golden.cases[2]; // four quadrants
     const gpc = fit(c);
     try {
@@ -221,11 +224,16 @@ describe('certified robustness of a class and of the prediction', () => {
       expect(cert.classIndex).toBe(3);
       expect(cert.minimum.upper).toBeLessThanOrEqual(c.prob[1][3] + 1e-12);
       expect(cert.maximum.lower).toBeGreaterThanOrEqual(c.prob[1][3] - 1e-12);
+      expectError(
+        () => gpc.certifyRobustness(c.X_test[1], { gamma: 0.25, classIndex: 3, onProgress: () => false }),
+        'cancelled',
+        'the certification was cancelled while the class probabilities at the point were computed',
+      );
       const stopped = gpc.certifyRobustness(c.X_test[1], {
         gamma: 0.25,
         classIndex: 3,
         tolerance: 0,
-        onProgress: () => false,
+        onProgress: (p) => p.total === 0,
       });
       expect(stopped.minimum.status).toBe('cancelled');
       expect(stopped.maximum.status).toBe('cancelled');
