@@ -183,7 +183,7 @@ console.log(
 );
 console.log(
   `${pad('O', 5)} ${pad('space', 8)} | ${pad('fit wasm', 9)} ${pad('native', 8)} | ${pad('score wasm', 10)} ${pad('native', 8)} | ` +
-    `${pad('fit+score wasm', 14)} ${pad('native', 8)} ${pad('numpy', 8)} ${pad('wasm/native', 11)} ${pad('wasm/numpy', 10)} | ${pad('hot GFLOP/s', 11)}`,
+    `${pad('fit+score wasm', 14)} ${pad('native', 8)} ${pad('numpy', 8)} ${pad('wasm÷native', 11)} ${pad('wasm÷numpy', 10)} | ${pad('hot GFLOP/s', 11)}`,
 );
 for (let i = 0; i < sizes.length; i++) {
   const w = wasm[i],

@@ -36,8 +36,6 @@ const text = new Map(sources.map((file) => [file, readFileSync(join(root, file),
 
 /** Paths that name what a build writes, not what the repository holds. */
 const BUILT = /^(build|dist|web\/dist|web\/src\/engine\/generated|python\/build)(\/|$)/;
-/** Words shaped like paths that are not: the benchmark's ratio columns ("wasm/native"). */
-const NOT_PATHS = /^wasm\/(native|numpy)$/;
 /** Repository paths in running text: a top-level folder of the project, then a path. */
 const PATH = /(?<![\w./@-])((?:core|web|wasm|tests|scripts|docs|python)\/[A-Za-z0-9_./-]*[A-Za-z0-9_])/g;
 
@@ -60,7 +58,7 @@ describe('pointers in code and docs', () => {
         const path = match[1].replace(/\.$/, '');
         const next = body[match.index! + match[0].length] ?? '';
         if ('*{<$'.includes(next) && next !== '') continue; // a glob or a template, not one path
-        if (BUILT.test(path) || NOT_PATHS.test(path) || /\/toy(\/|$)/.test(path) || exists(path)) continue;
+        if (BUILT.test(path) || /\/toy(\/|$)/.test(path) || exists(path)) continue;
         missing.push(`${file}: ${path}`);
       }
     }
@@ -89,7 +87,7 @@ describe('pointers in code and docs', () => {
   });
 
   it('point at sections by a heading the page has', () => {
-    // `docs/x.md "Heading"`, `README "Heading"` or `README.md's "Heading" section` in comments and docs.
+    // `some-page.md "Heading"`, `README "Heading"` or `README.md's "Heading" section` in comments and docs.
     const missing: string[] = [];
     const POINTER = /((?:[\w./-]+\.md)|README)(?:'s)? (?:section )?"([^"\n]{3,80})"/g;
     for (const [file, body] of text) {
