@@ -130,7 +130,7 @@ CertifyDefaults certify_defaults() {
 
 }  // namespace
 
-RobustnessCertificateValue robustness_certificate(const GpcCommonForm& form, const val& point,
+RobustnessCertificateValue robustness_certificate(const ClassifierCommonForm& form, const val& point,
                                                   const RobustnessSettings& settings, const val& progress,
                                                   const val& on_interval) {
   Result<RobustnessOptions> options = robustness_options(settings);
@@ -147,8 +147,9 @@ RobustnessCertificateValue robustness_certificate(const GpcCommonForm& form, con
   return certificate_value(options.value().gamma, c.value());
 }
 
-RobustnessSweepValue robustness_sweep_certificates(const GpcCommonForm& form, const val& point, const val& gammas,
-                                                   const RobustnessSettings& settings, const val& progress) {
+RobustnessSweepValue robustness_sweep_certificates(const ClassifierCommonForm& form, const val& point,
+                                                   const val& gammas, const RobustnessSettings& settings,
+                                                   const val& progress) {
   Result<RobustnessOptions> options = robustness_options(settings);
   if (!options.ok()) return failed<RobustnessSweepValue>(options.status());
   const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(gammas);

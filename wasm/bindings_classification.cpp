@@ -53,15 +53,15 @@ struct ClassifierStateValue : BindingStatus {
 Status not_fitted() { return Status(StatusCode::invalid_argument, "the classifier is not fitted"); }
 
 struct Parsed {
-  GpcOptions options;
+  ClassifierOptions options;
   SeArdKernel kernel;
 };
 
 Result<Parsed> parse(const ClassifierSettings& s) {
   Parsed p;
-  Result<GpcMethod> method = parse_method(s.method);
+  Result<ClassifierMethod> method = parse_method(s.method);
   if (!method.ok()) return method.status();
-  Result<GpcLikelihood> likelihood = parse_likelihood(s.likelihood);
+  Result<ClassifierLikelihood> likelihood = parse_likelihood(s.likelihood);
   if (!likelihood.ok()) return likelihood.status();
   p.options.method = method.value();
   p.options.likelihood = likelihood.value();
@@ -78,7 +78,8 @@ class ClassifierHandle {
   Status fit(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels, const ClassifierSettings& s) {
     Result<Parsed> p = parse(s);
     if (!p.ok()) return p.status();
-    Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
+    Result<ClassifierTrainingData> data =
+        make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
     if (!data.ok()) return data.status();
     return refit(data.value(), p.value().kernel, p.value().options);
   }
@@ -89,12 +90,13 @@ class ClassifierHandle {
     using Report = ClassifierOptimizeReport;
     Result<Parsed> p = parse(s);
     if (!p.ok()) return failed<Report>(p.status());
-    GpcHyperparameterOptions options;
+    ClassifierHyperparameterOptions options;
     if (const Status checked = optimizer_counts(o, &options); !checked.ok()) return failed<Report>(checked);
-    Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
+    Result<ClassifierTrainingData> data =
+        make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
     if (!data.ok()) return failed<Report>(data.status());
     options.shared_length_scale = o.sharedLengthScale;
-    Result<GpcHyperparameterFit> fit =
+    Result<ClassifierHyperparameterFit> fit =
         fit_gpc_hyperparameters(data.value(), p.value().kernel, p.value().options, options, progress_from(progress));
     if (!fit.ok()) return failed<Report>(fit.status());
     const Status refitted = refit(data.value(), fit.value().kernel, p.value().options);
@@ -126,7 +128,7 @@ class ClassifierHandle {
   // Delta_gamma and LIME of p(y = +1) at the rows of `points` (explain_values.h).
   ExplainValue explain(val points, const ExplainSettings& s, val progress) const {
     if (!gpc_) return failed<ExplainValue>(not_fitted());
-    return explain_output(GpcOutput(gpc_->common_form()), points, s, progress);
+    return explain_output(ClassifierOutput(gpc_->common_form()), points, s, progress);
   }
 
   RobustnessSweepValue robustness_sweep(val point, val gammas, const RobustnessSettings& s, val progress) const {
@@ -150,7 +152,7 @@ class ClassifierHandle {
   }
 
  private:
-  Status refit(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options) {
+  Status refit(const ClassifierTrainingData& data, const SeArdKernel& kernel, const ClassifierOptions& options) {
     Result<GpClassifier> gpc = GpClassifier::fit(data, kernel, options);
     if (!gpc.ok()) return gpc.status();
     gpc_ = std::make_unique<GpClassifier>(std::move(gpc).value());

@@ -68,7 +68,7 @@ Status synthetic_classification_data(double rows, double dimension, double seed,
 struct ClassificationDefaults {
   std::string method, likelihood;
   double signalVariance = 0, lengthScale = 0, restarts = 0, seed = 0, maxIterations = 0;
-  // The probing experiment's GP classification probes (experiment.h GpcProbeOptions).
+  // The probing experiment's GP classification probes (experiment.h ClassifierProbeOptions).
   double probeLaplaceIterations = 0, probeEpIterations = 0;
 };
 
@@ -80,9 +80,10 @@ struct ClassificationVocabulary : BindingStatus {
 
 ClassificationVocabulary classification_vocabulary() {
   ClassificationVocabulary v;
-  v.methods = array_of(std::vector<std::string>{method_name(GpcMethod::laplace), method_name(GpcMethod::ep)});
-  v.likelihoods = array_of(
-      std::vector<std::string>{likelihood_name(GpcLikelihood::probit), likelihood_name(GpcLikelihood::logistic)});
+  v.methods =
+      array_of(std::vector<std::string>{method_name(ClassifierMethod::laplace), method_name(ClassifierMethod::ep)});
+  v.likelihoods = array_of(std::vector<std::string>{likelihood_name(ClassifierLikelihood::probit),
+                                                    likelihood_name(ClassifierLikelihood::logistic)});
   val examples = val::array();
   for (const ExampleEntry& e : classification_examples()) {
     val entry = val::object();
@@ -91,10 +92,10 @@ ClassificationVocabulary classification_vocabulary() {
     examples.call<void>("push", entry);
   }
   v.examples = examples;
-  const GpcOptions model;
+  const ClassifierOptions model;
   const SeArdKernel kernel;  // s2 = 1; every length-scale 1 (the CLI's defaults)
-  const GpcHyperparameterOptions fit;
-  const GpcProbeOptions probe;
+  const ClassifierHyperparameterOptions fit;
+  const ClassifierProbeOptions probe;
   v.defaults = {method_name(model.method),  likelihood_name(model.likelihood),
                 kernel.signal_variance,     1.0,
                 double(fit.restarts),       double(fit.seed),

@@ -62,7 +62,7 @@ RocCurveValue roc_curve(std::uintptr_t labels, std::uintptr_t scores, std::size_
 // fills what the caller left out from the core's defaults).
 struct ExperimentSettings {
   double seed, maxObservations, maxQueries, members, k, epsilon, strength;
-  bool gpc;                   // probing: the GP classification probes too (experiment.h GpcProbeOptions) ...
+  bool gpc;                   // probing: the GP classification probes too (experiment.h ClassifierProbeOptions) ...
   double gpcMaxObservations;  // ... up to this O
 };
 

@@ -84,13 +84,14 @@ struct ProbeCertificateValue : BindingStatus {
 // `point`: Float64Array or number[] of d values. `progress(done, total)` as progress_from; `on_interval`
 // a JS function (extremum "minimum" | "maximum", iterations, lower, upper) called after each split, or
 // anything else for none.
-RobustnessCertificateValue robustness_certificate(const GpcCommonForm& form, const val& point,
+RobustnessCertificateValue robustness_certificate(const ClassifierCommonForm& form, const val& point,
                                                   const RobustnessSettings& settings, const val& progress,
                                                   const val& on_interval);
 
 // One certificate per value of `gammas` (settings.gamma is ignored); progress (gammas done, gammas).
-RobustnessSweepValue robustness_sweep_certificates(const GpcCommonForm& form, const val& point, const val& gammas,
-                                                   const RobustnessSettings& settings, const val& progress);
+RobustnessSweepValue robustness_sweep_certificates(const ClassifierCommonForm& form, const val& point,
+                                                   const val& gammas, const RobustnessSettings& settings,
+                                                   const val& progress);
 
 // The query: `cols` values at `query`, float32 or float64 (dtype 32 / 64).
 ProbeCertificateValue probe_certificate(const Probe& probe, std::uintptr_t query, std::size_t cols, int dtype,

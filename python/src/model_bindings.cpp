@@ -36,7 +36,7 @@ namespace {
 
 struct ClassifierHandle {
   GpClassifier gpc;
-  std::optional<GpcHyperparameterFit> fit;  // when the hyperparameters were optimised
+  std::optional<ClassifierHyperparameterFit> fit;  // when the hyperparameters were optimised
 };
 
 ClassifierHandle fit_classifier(const py::handle& inputs, const py::handle& labels, const std::string& method,
@@ -45,17 +45,17 @@ ClassifierHandle fit_classifier(const py::handle& inputs, const py::handle& labe
                                 std::uint64_t seed, bool shared_length_scale, std::size_t max_iterations) {
   const MatrixArgument x = matrix_argument(inputs, "training inputs");
   const py::array_t<double> y = vector_argument(labels, "training labels");
-  GpcOptions options;
-  Result<GpcMethod> m = parse_method(method);
+  ClassifierOptions options;
+  Result<ClassifierMethod> m = parse_method(method);
   raise_if_failed(m.status());
-  Result<GpcLikelihood> l = parse_likelihood(likelihood);
+  Result<ClassifierLikelihood> l = parse_likelihood(likelihood);
   raise_if_failed(l.status());
   options.method = m.value();
   options.likelihood = l.value();
   options.max_iterations = max_iterations;
   raise_if_failed(check_options(options));
   const SeArdKernel kernel{signal_variance, length_scales};
-  GpcHyperparameterOptions fit_options;
+  ClassifierHyperparameterOptions fit_options;
   fit_options.restarts = restarts;
   fit_options.seed = seed;
   fit_options.shared_length_scale = shared_length_scale;
@@ -65,12 +65,13 @@ ClassifierHandle fit_classifier(const py::handle& inputs, const py::handle& labe
     py::gil_scoped_release unlocked;
     fitted.emplace([&]() -> Result<ClassifierHandle> {
       GPPROBE_RETURN_IF_ERROR(kernel.check(x.view.cols()));
-      Result<GpcTrainingData> data = make_gpc_training_data(x.view, y.data(), n);
+      Result<ClassifierTrainingData> data = make_gpc_training_data(x.view, y.data(), n);
       if (!data.ok()) return data.status();
-      std::optional<GpcHyperparameterFit> fit;
+      std::optional<ClassifierHyperparameterFit> fit;
       SeArdKernel chosen = kernel;
       if (optimize) {
-        Result<GpcHyperparameterFit> optimum = fit_gpc_hyperparameters(data.value(), kernel, options, fit_options);
+        Result<ClassifierHyperparameterFit> optimum =
+            fit_gpc_hyperparameters(data.value(), kernel, options, fit_options);
         if (!optimum.ok()) return optimum.status();
         fit = optimum.value();
         chosen = fit->kernel;
@@ -403,7 +404,7 @@ void register_models(py::module_& m) {
              const std::optional<std::vector<std::size_t>>& dims,
              const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
              double time_limit_seconds) {
-            const GpcOutput output(h.gpc.common_form());
+            const ClassifierOutput output(h.gpc.common_form());
             return sensitivity(output, point, gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds);
           },
           py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(),

@@ -93,7 +93,7 @@ Status run(const Args& raw, std::ostream& out) {
       GpClassifier::fit(MatrixView(data.train.x), data.train.labels.data(), data.train.labels.size(), kernel);
   if (!gpc.ok()) return gpc.status();
   const double fit_seconds = seconds_since(start);
-  const GpcCommonForm& form = gpc.value().common_form();
+  const ClassifierCommonForm& form = gpc.value().common_form();
   const Eigen::RowVectorXd row = data.test.x.row(Eigen::Index(test_point.value()));
   const std::vector<double> point(row.data(), row.data() + row.size());
 

@@ -75,7 +75,7 @@ Status run(const Args& raw, std::ostream& out) {
   Result<Arguments> parsed = Arguments::parse(raw, valued, gpc_model_switches());
   if (!parsed.ok()) return parsed.status();
   const Arguments& args = parsed.value();
-  Result<GpcModelFlags> flags = parse_gpc_model_flags(args);
+  Result<ClassifierModelFlags> flags = parse_gpc_model_flags(args);
   if (!flags.ok()) return flags.status();
   Result<Request> request = read_request(args);
   if (!request.ok()) return request.status();
@@ -88,9 +88,9 @@ Status run(const Args& raw, std::ostream& out) {
   GPPROBE_RETURN_IF_ERROR(check_point_size(r.point, flags.value().train_path, d.value()));
   Result<std::vector<std::size_t>> moving = check_region(r.point, r.options.dims, r.options.valid_range);
   if (!moving.ok()) return moving.status();
-  Result<GpcModel> model = fit_gpc_model(flags.value(), train.value().view());
+  Result<ClassifierModel> model = fit_gpc_model(flags.value(), train.value().view());
   if (!model.ok()) return model.status();
-  const GpcCommonForm& form = model.value().gpc.common_form();
+  const ClassifierCommonForm& form = model.value().gpc.common_form();
 
   const std::vector<double> dims(moving.value().begin(), moving.value().end());
   std::ostringstream os;

@@ -41,12 +41,13 @@ Status write_csv(const std::string& path, const RowMatrix& x, const std::vector<
 
 struct Approximation {
   const char* name;
-  GpcMethod method;
-  GpcLikelihood likelihood;
+  ClassifierMethod method;
+  ClassifierLikelihood likelihood;
 };
-constexpr Approximation kApproximations[] = {{"laplace-probit", GpcMethod::laplace, GpcLikelihood::probit},
-                                             {"laplace-logistic", GpcMethod::laplace, GpcLikelihood::logistic},
-                                             {"ep-probit", GpcMethod::ep, GpcLikelihood::probit}};
+constexpr Approximation kApproximations[] = {
+    {"laplace-probit", ClassifierMethod::laplace, ClassifierLikelihood::probit},
+    {"laplace-logistic", ClassifierMethod::laplace, ClassifierLikelihood::logistic},
+    {"ep-probit", ClassifierMethod::ep, ClassifierLikelihood::probit}};
 
 Status run(const Args& raw, std::ostream& out) {
   Result<Arguments> parsed = Arguments::parse(raw, {"n", "dimensions", "test", "seed", "data"}, {"json"});
@@ -83,11 +84,11 @@ Status run(const Args& raw, std::ostream& out) {
            << "_test.csv\",\"signal_variance\":" << format_number(kernel.signal_variance)
            << ",\"length_scale\":" << format_number(kernel.length_scales[0]) << "}";
     }
-    Result<GpcTrainingData> data =
+    Result<ClassifierTrainingData> data =
         make_gpc_training_data(MatrixView(train.x), train.labels.data(), train.labels.size());
     if (!data.ok()) return data.status();
     for (const Approximation& a : kApproximations) {
-      GpcOptions options;
+      ClassifierOptions options;
       options.method = a.method;
       options.likelihood = a.likelihood;
       options.with_gradient = false;
@@ -97,7 +98,7 @@ Status run(const Args& raw, std::ostream& out) {
       if (!gpc.ok()) return gpc.status();
       options.with_gradient = true;
       start = std::chrono::steady_clock::now();
-      Result<GpcEvidence> evidence = gpc_log_marginal_likelihood(data.value(), kernel, options);
+      Result<ClassifierEvidence> evidence = gpc_log_marginal_likelihood(data.value(), kernel, options);
       const double evidence_s = seconds_since(start);
       if (!evidence.ok()) return evidence.status();
       std::vector<double> mean(test.rows()), variance(mean.size()), probability(mean.size());

@@ -31,7 +31,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   Result<TrainTestPaths> paths = required_train_test(args);
   if (!paths.ok()) return paths.status();
   const std::string& test_path = paths.value().test;
-  Result<GpcModelFlags> flags = parse_gpc_model_flags(args);
+  Result<ClassifierModelFlags> flags = parse_gpc_model_flags(args);
   if (!flags.ok()) return flags.status();
 
   Result<LoadedMatrix> train = read_matrix(paths.value().train);
@@ -42,7 +42,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   if (!d.ok()) return d.status();
   GPPROBE_RETURN_IF_ERROR(check_test_columns(paths.value(), test.value().cols, d.value()));
   const std::vector<std::pair<std::string, std::string>> files = {{"test", test_path}};
-  Result<GpcModel> model = fit_gpc_model(flags.value(), train.value().view(), files);
+  Result<ClassifierModel> model = fit_gpc_model(flags.value(), train.value().view(), files);
   if (!model.ok()) return model.status();
   const GpClassifier& gpc = model.value().gpc;
 

@@ -61,14 +61,14 @@ std::string json_array(const std::vector<double>& values) {
   return out + "]";
 }
 
-Result<GpcModelFlags> parse_gpc_model_flags(const Arguments& args) {
-  GpcModelFlags flags;
+Result<ClassifierModelFlags> parse_gpc_model_flags(const Arguments& args) {
+  ClassifierModelFlags flags;
   Result<std::string> train_path = args.required("train");
   if (!train_path.ok()) return train_path.status();
   flags.train_path = train_path.value();
-  Result<GpcMethod> method = parse_method(args.get("method", "laplace"));
+  Result<ClassifierMethod> method = parse_method(args.get("method", "laplace"));
   if (!method.ok()) return Status(StatusCode::invalid_argument, "--" + method.status().message());
-  Result<GpcLikelihood> likelihood = parse_likelihood(args.get("likelihood", "probit"));
+  Result<ClassifierLikelihood> likelihood = parse_likelihood(args.get("likelihood", "probit"));
   if (!likelihood.ok()) return Status(StatusCode::invalid_argument, "--" + likelihood.status().message());
   flags.options.method = method.value();
   flags.options.likelihood = likelihood.value();
@@ -110,7 +110,7 @@ Result<GpcModelFlags> parse_gpc_model_flags(const Arguments& args) {
   return flags;
 }
 
-Result<std::size_t> feature_columns(const GpcModelFlags& flags, const MatrixView& train) {
+Result<std::size_t> feature_columns(const ClassifierModelFlags& flags, const MatrixView& train) {
   if (train.cols() < 2) {
     return Status(StatusCode::dimension_mismatch, flags.train_path + ": has " + count_of(train.cols(), "column") +
                                                       "; expected feature columns then one label column");
@@ -118,8 +118,8 @@ Result<std::size_t> feature_columns(const GpcModelFlags& flags, const MatrixView
   return train.cols() - 1;
 }
 
-Result<GpcModel> fit_gpc_model(const GpcModelFlags& flags, const MatrixView& train,
-                               std::vector<std::pair<std::string, std::string>> files) {
+Result<ClassifierModel> fit_gpc_model(const ClassifierModelFlags& flags, const MatrixView& train,
+                                      std::vector<std::pair<std::string, std::string>> files) {
   Result<std::size_t> columns = feature_columns(flags, train);
   if (!columns.ok()) return columns.status();
   const std::size_t n = train.rows(), d = columns.value();
@@ -137,13 +137,13 @@ Result<GpcModel> fit_gpc_model(const GpcModelFlags& flags, const MatrixView& tra
     labels[i] = train.at(i, d);
   }
   files.insert(files.begin(), {"training", flags.train_path});
-  Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(x), labels.data(), n);
+  Result<ClassifierTrainingData> data = make_gpc_training_data(MatrixView(x), labels.data(), n);
   if (!data.ok()) return with_file_names(data.status(), files);
 
-  std::optional<GpcHyperparameterFit> fit;
+  std::optional<ClassifierHyperparameterFit> fit;
   SeArdKernel fitted = kernel;
   if (flags.optimize) {
-    Result<GpcHyperparameterFit> optimum =
+    Result<ClassifierHyperparameterFit> optimum =
         fit_gpc_hyperparameters(data.value(), kernel, flags.options, flags.fit_options);
     if (!optimum.ok()) return with_file_names(optimum.status(), files);
     fit = optimum.value();
@@ -151,10 +151,10 @@ Result<GpcModel> fit_gpc_model(const GpcModelFlags& flags, const MatrixView& tra
   }
   Result<GpClassifier> gpc = GpClassifier::fit(data.value(), fitted, flags.options);
   if (!gpc.ok()) return with_file_names(gpc.status(), files);
-  return GpcModel{std::move(gpc).value(), std::move(fit)};
+  return ClassifierModel{std::move(gpc).value(), std::move(fit)};
 }
 
-std::string gpc_model_fields(const GpcModel& model, const GpcModelFlags& flags) {
+std::string gpc_model_fields(const ClassifierModel& model, const ClassifierModelFlags& flags) {
   const GpClassifier& gpc = model.gpc;
   std::ostringstream os;
   os << "\"method\":\"" << method_name(gpc.method()) << "\",\"likelihood\":\"" << likelihood_name(gpc.likelihood())

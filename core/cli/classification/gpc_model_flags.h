@@ -37,37 +37,37 @@ std::string prior_fields(const gpprobe::HyperparameterPrior& prior, double log_p
 const std::set<std::string>& gpc_model_flags();
 const std::set<std::string>& gpc_model_switches();
 
-struct GpcModelFlags {
+struct ClassifierModelFlags {
   std::string train_path;
-  GpcOptions options;
+  ClassifierOptions options;
   SeArdKernel kernel;  // as given: 1 or d length-scales
   bool optimize = false;
-  GpcHyperparameterOptions fit_options;
+  ClassifierHyperparameterOptions fit_options;
 };
 
 // The flags' values (nothing is read yet).
-gpprobe::Result<GpcModelFlags> parse_gpc_model_flags(const Arguments& args);
+gpprobe::Result<ClassifierModelFlags> parse_gpc_model_flags(const Arguments& args);
 
 // The number of feature columns of the training matrix: dimension_mismatch "<train>: has 1 column;
 // expected feature columns then one label column".
-gpprobe::Result<std::size_t> feature_columns(const GpcModelFlags& flags, const gpprobe::MatrixView& train);
+gpprobe::Result<std::size_t> feature_columns(const ClassifierModelFlags& flags, const gpprobe::MatrixView& train);
 
-struct GpcModel {
+struct ClassifierModel {
   gpprobe::GpClassifier gpc;
-  std::optional<gpprobe::GpcHyperparameterFit> fit;  // when --optimize chose the hyperparameters
+  std::optional<gpprobe::ClassifierHyperparameterFit> fit;  // when --optimize chose the hyperparameters
 };
 
 // Fits the classifier to the training matrix (optimising the hyperparameters first with --optimize).
 // Core errors get the file they concern in front (`files`: message prefix and path pairs; the training
 // file is added).
-gpprobe::Result<GpcModel> fit_gpc_model(const GpcModelFlags& flags, const gpprobe::MatrixView& train,
-                                        std::vector<std::pair<std::string, std::string>> files = {});
+gpprobe::Result<ClassifierModel> fit_gpc_model(const ClassifierModelFlags& flags, const gpprobe::MatrixView& train,
+                                               std::vector<std::pair<std::string, std::string>> files = {});
 
 // The model as JSON fields without braces: "method":"laplace","likelihood":"probit","signal_variance":..,
 // "length_scales":[..],"log_marginal_likelihood":..,"log_marginal_likelihood_gradient":[..],
 // "iterations":..,"converged":..,"training_points":..,"optimized":.. (and with --optimize "restarts",
 // "seed","optimizer_iterations","optimizer_converged","start_log_marginal_likelihood").
-std::string gpc_model_fields(const GpcModel& model, const GpcModelFlags& flags);
+std::string gpc_model_fields(const ClassifierModel& model, const ClassifierModelFlags& flags);
 
 // "[1,2.5]" with 17 significant digits.
 std::string json_array(const std::vector<double>& values);

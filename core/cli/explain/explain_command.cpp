@@ -236,7 +236,7 @@ Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest
   valued.insert(kExplainFlags.begin(), kExplainFlags.end());
   Result<Arguments> model_flags = Arguments::parse(model_args, valued, with_explain_switches(gpc_model_switches()));
   if (!model_flags.ok()) return model_flags.status();
-  Result<GpcModelFlags> flags = parse_gpc_model_flags(model_flags.value());
+  Result<ClassifierModelFlags> flags = parse_gpc_model_flags(model_flags.value());
   if (!flags.ok()) return flags.status();
   Result<LoadedMatrix> train = read_matrix(flags.value().train_path);
   if (!train.ok()) return train.status();
@@ -248,11 +248,11 @@ Status explain_classifier(const Args& raw, const Arguments& args, ExplainRequest
                                                     count_of(d.value(), "feature column"));
   }
   GPPROBE_RETURN_IF_ERROR(check_point_flags(point.value(), request.sensitivity));
-  Result<GpcModel> model = fit_gpc_model(flags.value(), train.value().view());
+  Result<ClassifierModel> model = fit_gpc_model(flags.value(), train.value().view());
   if (!model.ok()) return model.status();
   request.lime.baseline =
       request.zero_baseline ? std::vector<double>(d.value(), 0.0) : column_means(train.value().view(), d.value());
-  const GpcOutput output(model.value().gpc.common_form());
+  const ClassifierOutput output(model.value().gpc.common_form());
   return explain_and_write(output, point.value(), request, args, out, err);
 }
 

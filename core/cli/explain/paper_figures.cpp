@@ -28,8 +28,8 @@ struct TrainedModel {
 };
 
 // The authors' training: SE-ARD from s2 = 1, l = 1, at most `epochs` evidence evaluations, probit.
-Result<TrainedModel> train(const PaperData& data, GpcMethod method, std::size_t epochs) {
-  GpcOptions options;
+Result<TrainedModel> train(const PaperData& data, ClassifierMethod method, std::size_t epochs) {
+  ClassifierOptions options;
   options.method = method;
   Result<EpochFit> fit = fit_for_epochs(data.train, options, epochs);
   if (!fit.ok()) return Status(fit.status().code(), data.path + ": " + fit.status().message());
@@ -39,8 +39,8 @@ Result<TrainedModel> train(const PaperData& data, GpcMethod method, std::size_t 
   return TrainedModel{std::move(fit).value(), std::move(gpc).value()};
 }
 
-Result<GpcMethod> method_flag(const Arguments& args) {
-  Result<GpcMethod> method = parse_method(args.get("method", "laplace"));
+Result<ClassifierMethod> method_flag(const Arguments& args) {
+  Result<ClassifierMethod> method = parse_method(args.get("method", "laplace"));
   if (!method.ok()) return Status(StatusCode::invalid_argument, "--" + method.status().message());
   return method;
 }
@@ -123,7 +123,7 @@ const std::set<std::string>& figure_flags() {
 
 // Fig. 3: the adversarial extreme's certified interval and the GPFGS attack over growing gamma.
 Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream&) {
-  Result<GpcMethod> method = method_flag(args);
+  Result<ClassifierMethod> method = method_flag(args);
   if (!method.ok()) return method.status();
   Result<std::size_t> epochs = count_flag(args, "epochs", 10, 1), pixels = count_flag(args, "pixels", 3, 1);
   for (const auto* v : {&epochs, &pixels})
@@ -151,7 +151,7 @@ Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out,
   }
   Result<TrainedModel> model = train(data, method.value(), epochs.value());
   if (!model.ok()) return model.status();
-  const GpcCommonForm& form = model.value().gpc.common_form();
+  const ClassifierCommonForm& form = model.value().gpc.common_form();
   RobustnessOptions options;
   options.dims = shortest_length_scales(form.kernel(), pixels.value(), MatrixView(data.train.x));
   options.valid_range = data.valid_range;
@@ -178,11 +178,11 @@ Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out,
 
 // Fig. 4: delta = pi_max - pi_min over the gamma-box, per method and training budget.
 Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err) {
-  std::vector<GpcMethod> methods;
+  std::vector<ClassifierMethod> methods;
   {
     std::stringstream names(args.get("methods", "laplace,ep"));
     for (std::string name; std::getline(names, name, ',');) {
-      Result<GpcMethod> m = parse_method(name);
+      Result<ClassifierMethod> m = parse_method(name);
       if (!m.ok()) return Status(StatusCode::invalid_argument, "--methods: " + m.status().message());
       methods.push_back(m.value());
     }
@@ -198,12 +198,12 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
   if (!pixels.ok()) return pixels.status();
 
   out << "method,epochs,point,probability,delta_lower,delta_upper,status,log_marginal_likelihood,evaluations\n";
-  std::map<std::pair<std::size_t, GpcMethod>, Interval> medians;
-  for (GpcMethod method : methods) {
+  std::map<std::pair<std::size_t, ClassifierMethod>, Interval> medians;
+  for (ClassifierMethod method : methods) {
     for (std::size_t epochs : budgets.value()) {
       Result<TrainedModel> model = train(data, method, epochs);
       if (!model.ok()) return model.status();
-      const GpcCommonForm& form = model.value().gpc.common_form();
+      const ClassifierCommonForm& form = model.value().gpc.common_form();
       RobustnessOptions options;
       options.gamma = gamma.value();
       if (pixels.value() > 0)
@@ -238,7 +238,7 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
   err << "},\"laplace_over_ep\":{";
   first = true;
   for (std::size_t epochs : budgets.value()) {
-    const auto l = medians.find({epochs, GpcMethod::laplace}), e = medians.find({epochs, GpcMethod::ep});
+    const auto l = medians.find({epochs, ClassifierMethod::laplace}), e = medians.find({epochs, ClassifierMethod::ep});
     if (l == medians.end() || e == medians.end()) continue;
     // An EP median of exactly 0 leaves the ratio unbounded above: null.
     err << (first ? "" : ",") << "\"" << epochs << "\":[" << format_number(l->second.lower / e->second.upper) << ","
@@ -251,7 +251,7 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
 
 // Fig. 6: the mean certified Delta over the test points per gamma, and LIME's mean coefficient.
 Status figure_6(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream&) {
-  Result<GpcMethod> method = method_flag(args);
+  Result<ClassifierMethod> method = method_flag(args);
   if (!method.ok()) return method.status();
   Result<std::size_t> epochs = count_flag(args, "epochs", 40, 1), samples = count_flag(args, "lime-samples", 5000, 2),
                       seed = count_flag(args, "seed", 0, 0);
@@ -267,7 +267,7 @@ Status figure_6(const Arguments& args, const PaperData& data, std::ostream& out,
   }
   Result<TrainedModel> model = train(data, method.value(), epochs.value());
   if (!model.ok()) return model.status();
-  const GpcOutput output(model.value().gpc.common_form());
+  const ClassifierOutput output(model.value().gpc.common_form());
   const std::size_t d = data.train.dimension(), m = std::size_t(data.test.rows());
 
   LimeOptions lime;
@@ -576,7 +576,7 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
 
 // Fig. 7: branch-and-bound time for pi_max against the box dimension and against the tolerance.
 Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream&) {
-  Result<GpcMethod> method = method_flag(args);
+  Result<ClassifierMethod> method = method_flag(args);
   if (!method.ok()) return method.status();
   Result<std::size_t> epochs = count_flag(args, "epochs", 10, 1),
                       fixed_dimension = count_flag(args, "fixed-dimension", 5, 1),
@@ -603,7 +603,7 @@ Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out,
   }
   Result<TrainedModel> model = train(data, method.value(), epochs.value());
   if (!model.ok()) return model.status();
-  const GpcCommonForm& form = model.value().gpc.common_form();
+  const ClassifierCommonForm& form = model.value().gpc.common_form();
   const std::vector<std::size_t> order = shortest_length_scales(form.kernel(), widest, MatrixView(data.train.x));
   if (order.size() < widest) {
     return Status(StatusCode::invalid_argument, "--dimensions and --fixed-dimension go up to " +

@@ -22,7 +22,7 @@ namespace gpprobe::cli {
 // The dataset of a figure: the first rows train, the next `test` rows are its test points.
 struct PaperData {
   std::string path;
-  GpcTrainingData train;
+  ClassifierTrainingData train;
   RowMatrix test;                       // test points, in file order
   std::vector<double> test_labels;      // 0 or 1
   std::optional<Interval> valid_range;  // --valid-range

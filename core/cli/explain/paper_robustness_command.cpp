@@ -77,7 +77,7 @@ Result<PaperData> load_data(const Arguments& args) {
   const RowMatrix x = all.topLeftCorner(Eigen::Index(n), Eigen::Index(d));
   std::vector<double> y(n);
   for (std::size_t i = 0; i < n; ++i) y[i] = all(Eigen::Index(i), Eigen::Index(d));
-  Result<GpcTrainingData> train = make_gpc_training_data(MatrixView(x), y.data(), n);
+  Result<ClassifierTrainingData> train = make_gpc_training_data(MatrixView(x), y.data(), n);
   if (!train.ok()) return Status(train.status().code(), path_value + ": " + train.status().message());
   PaperData data;
   data.path = path_value;

@@ -15,7 +15,8 @@ namespace gpprobe {
 
 namespace {}  // namespace
 
-GpcBoxBounds::GpcBoxBounds(const GpcCommonForm& form, const RobustnessRegion& region) : form_(&form), region_(&region) {
+ClassifierBoxBounds::ClassifierBoxBounds(const ClassifierCommonForm& form, const RobustnessRegion& region)
+    : form_(&form), region_(&region) {
   const std::size_t n = form.size(), d = form.dimension(), k = region.size();
   const RowMatrix& X = form.inputs();
   std::vector<double> theta(d);
@@ -41,7 +42,7 @@ GpcBoxBounds::GpcBoxBounds(const GpcCommonForm& form, const RobustnessRegion& re
   }
 }
 
-LatentBoxBounds GpcBoxBounds::latent(const Box& box, VarianceMethod variance) const {
+LatentBoxBounds ClassifierBoxBounds::latent(const Box& box, VarianceMethod variance) const {
   const std::size_t n = form_->size(), k = region_->size();
   const double s2 = form_->signal_variance();
   const MovingInputs inputs{n, k, moving_columns_.data(), moving_theta_.data()};
@@ -79,15 +80,15 @@ LatentBoxBounds GpcBoxBounds::latent(const Box& box, VarianceMethod variance) co
   return out;
 }
 
-Interval GpcBoxBounds::probability(const LatentBoxBounds& latent) const {
+Interval ClassifierBoxBounds::probability(const LatentBoxBounds& latent) const {
   return probability_bounds(form_->likelihood(), latent.mean, latent.variance);
 }
 
-double GpcBoxBounds::probability_at(const std::vector<double>& moving) const {
+double ClassifierBoxBounds::probability_at(const std::vector<double>& moving) const {
   return form_->probability(region_->full(moving).data());
 }
 
-std::vector<double> GpcBoxBounds::probabilities_at(const std::vector<std::vector<double>>& moving) const {
+std::vector<double> ClassifierBoxBounds::probabilities_at(const std::vector<std::vector<double>>& moving) const {
   const std::size_t m = moving.size(), d = region_->dimension();
   RowMatrix points{Eigen::Index(m), Eigen::Index(d)};
   for (std::size_t r = 0; r < m; ++r) {
@@ -95,7 +96,7 @@ std::vector<double> GpcBoxBounds::probabilities_at(const std::vector<std::vector
     std::copy(x.begin(), x.end(), points.data() + r * d);
   }
   std::vector<double> out(m);
-  GpcColumns columns;
+  ClassifierColumns columns;
   columns.probability = out.data();
   form_->evaluate(MatrixView(points), columns);  // finite points of the right size: it cannot fail
   return out;

@@ -12,7 +12,7 @@ namespace gpprobe {
 namespace {
 
 // The bound of one box for one extreme, with pi at its candidates (duplicates evaluated once).
-BoxBound bound_box(const GpcBoxBounds& bounds, VarianceMethod variance, Extremum extremum, const Box& box) {
+BoxBound bound_box(const ClassifierBoxBounds& bounds, VarianceMethod variance, Extremum extremum, const Box& box) {
   const Box& root = bounds.region().box();
   const bool is_root = box.lower == root.lower && box.upper == root.upper;
   if (variance == VarianceMethod::both && !is_root) variance = VarianceMethod::centred;
@@ -49,7 +49,7 @@ namespace {
 // The box bounds form squared scaled distances sum_j ((x_j - x_ij) / l_j)^2 between points of the box
 // and the training inputs: refused, naming the coordinate, when the largest of them overflows (a box
 // beyond the largest double, or so far out that every kernel value underflows in a NaN of inf - inf).
-Status check_reach(const GpcCommonForm& form, const RobustnessRegion& region) {
+Status check_reach(const ClassifierCommonForm& form, const RobustnessRegion& region) {
   const RowMatrix& x = form.inputs();
   const std::vector<double> lower = region.lower(), upper = region.upper();
   double total = 0.0;
@@ -71,7 +71,7 @@ Status check_reach(const GpcCommonForm& form, const RobustnessRegion& region) {
 
 }  // namespace
 
-Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, const std::vector<double>& point,
+Result<RobustnessCertificate> certify_robustness(const ClassifierCommonForm& form, const std::vector<double>& point,
                                                  const RobustnessOptions& options, const ProgressCallback& progress,
                                                  const IntervalCallback& on_interval) {
   if (point.size() != form.dimension()) {
@@ -87,7 +87,7 @@ Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, cons
   if (!made.ok()) return made.status();
   const RobustnessRegion& region = made.value();
   GPPROBE_RETURN_IF_ERROR(check_reach(form, region));
-  const GpcBoxBounds bounds(form, region);
+  const ClassifierBoxBounds bounds(form, region);
 
   RobustnessCertificate cert;
   cert.probability_at_point = form.probability(point.data());
@@ -133,7 +133,8 @@ Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, cons
   return cert;
 }
 
-Result<std::vector<RobustnessCertificate>> robustness_sweep(const GpcCommonForm& form, const std::vector<double>& point,
+Result<std::vector<RobustnessCertificate>> robustness_sweep(const ClassifierCommonForm& form,
+                                                            const std::vector<double>& point,
                                                             const std::vector<double>& gammas,
                                                             const RobustnessOptions& options,
                                                             const ProgressCallback& progress) {

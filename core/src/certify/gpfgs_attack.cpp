@@ -5,7 +5,7 @@
 
 namespace gpprobe {
 
-std::vector<double> latent_mean_gradient(const GpcCommonForm& form, const double* x) {
+std::vector<double> latent_mean_gradient(const ClassifierCommonForm& form, const double* x) {
   const std::size_t n = form.size(), d = form.dimension();
   const RowMatrix& X = form.inputs();
   std::vector<double> theta(d), gradient(d, 0.0);
@@ -23,7 +23,7 @@ std::vector<double> latent_mean_gradient(const GpcCommonForm& form, const double
   return gradient;
 }
 
-GpfgsAttack gpfgs_attack(const GpcCommonForm& form, const RobustnessRegion& region) {
+GpfgsAttack gpfgs_attack(const ClassifierCommonForm& form, const RobustnessRegion& region) {
   const std::vector<double>& x = region.point();
   const double direction = form.probability(x.data()) > 0.5 ? -1.0 : 1.0;
   const std::vector<double> gradient = latent_mean_gradient(form, x.data());

@@ -17,8 +17,8 @@ struct Evaluated {
   double error;
 };
 
-Evaluated evaluate(GpcLikelihood likelihood, double mean, double variance) {
-  if (likelihood == GpcLikelihood::probit) {
+Evaluated evaluate(ClassifierLikelihood likelihood, double mean, double variance) {
+  if (likelihood == ClassifierLikelihood::probit) {
     const double z = mean / std::sqrt(1.0 + variance);
     const double value = normal_cdf(z);
     return {value, 16.0 * kUnitRoundoff * (1.0 + z * z) * value + 1e-300};
@@ -32,7 +32,7 @@ double logistic_quadrature_margin(double variance) {
   return 3e-13 + (variance > 0.0 ? std::exp(-1.5 - 680.0 / std::sqrt(variance)) : 0.0);
 }
 
-Interval probability_bounds(GpcLikelihood likelihood, Interval mean, Interval variance) {
+Interval probability_bounds(ClassifierLikelihood likelihood, Interval mean, Interval variance) {
   const Evaluated low = evaluate(likelihood, mean.lower, mean.lower >= 0.0 ? variance.upper : variance.lower);
   const Evaluated high = evaluate(likelihood, mean.upper, mean.upper >= 0.0 ? variance.lower : variance.upper);
   return {std::clamp(low.value - low.error, 0.0, 1.0), std::clamp(high.value + high.error, 0.0, 1.0)};

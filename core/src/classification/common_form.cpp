@@ -15,7 +15,7 @@ namespace gpprobe {
 
 namespace {
 
-constexpr std::size_t kGpcCommonFormBlockRows = 256;
+constexpr std::size_t kClassifierCommonFormBlockRows = 256;
 
 }  // namespace
 
@@ -39,8 +39,9 @@ Status SeArdKernel::check(std::size_t d) const {
   return Status::success();
 }
 
-Result<GpcCommonForm> GpcCommonForm::from_factor(RowMatrix inputs, SeArdKernel kernel, GpcLikelihood likelihood,
-                                                 Eigen::VectorXd alpha, RowMatrix variance_factor) {
+Result<ClassifierCommonForm> ClassifierCommonForm::from_factor(RowMatrix inputs, SeArdKernel kernel,
+                                                               ClassifierLikelihood likelihood, Eigen::VectorXd alpha,
+                                                               RowMatrix variance_factor) {
   const std::size_t n = std::size_t(inputs.rows()), d = std::size_t(inputs.cols());
   if (n == 0 || d == 0)
     return Status(StatusCode::invalid_argument, "the common form needs training inputs (n, d >= 1)");
@@ -50,7 +51,7 @@ Result<GpcCommonForm> GpcCommonForm::from_factor(RowMatrix inputs, SeArdKernel k
     return Status(StatusCode::dimension_mismatch,
                   "the common form needs alpha of size n and an n by n factor (n = " + std::to_string(n) + ")");
   }
-  GpcCommonForm form;
+  ClassifierCommonForm form;
   form.inputs_ = std::move(inputs);
   form.kernel_ = kernel.expanded(d);
   form.pairwise_ = form.kernel_.kernel();
@@ -62,17 +63,18 @@ Result<GpcCommonForm> GpcCommonForm::from_factor(RowMatrix inputs, SeArdKernel k
   return form;
 }
 
-Status GpcCommonForm::evaluate(const MatrixView& points, const GpcColumns& out, const ProgressCallback& progress,
-                               PredictionReport* report) const {
+Status ClassifierCommonForm::evaluate(const MatrixView& points, const ClassifierColumns& out,
+                                      const ProgressCallback& progress, PredictionReport* report) const {
   const std::size_t n = size(), d = dimension();
   GPPROBE_RETURN_IF_ERROR(check_test_inputs(points, d));
   const std::size_t m = points.rows();
   const double s2 = kernel_.signal_variance;
   PredictionReport local;
-  std::vector<double> a(kGpcCommonFormBlockRows * d), Ks(kGpcCommonFormBlockRows * n), V(kGpcCommonFormBlockRows * n);
-  std::vector<double> mean(kGpcCommonFormBlockRows), explained(kGpcCommonFormBlockRows);
-  for (std::size_t first = 0; first < m; first += kGpcCommonFormBlockRows) {
-    const std::size_t count = std::min(kGpcCommonFormBlockRows, m - first);
+  std::vector<double> a(kClassifierCommonFormBlockRows * d), Ks(kClassifierCommonFormBlockRows * n),
+      V(kClassifierCommonFormBlockRows * n);
+  std::vector<double> mean(kClassifierCommonFormBlockRows), explained(kClassifierCommonFormBlockRows);
+  for (std::size_t first = 0; first < m; first += kClassifierCommonFormBlockRows) {
+    const std::size_t count = std::min(kClassifierCommonFormBlockRows, m - first);
     points.copy_rows(first, count, a.data());
     cross_kernel_matrix(pairwise_, a.data(), count, inputs_.data(), n, d, Ks.data());
     multiply_vector(Ks.data(), count, n, alpha_.data(), mean.data());
@@ -99,7 +101,7 @@ Status GpcCommonForm::evaluate(const MatrixView& points, const GpcColumns& out, 
   return Status::success();
 }
 
-GpcCommonForm::Latent GpcCommonForm::latent(const double* x) const {
+ClassifierCommonForm::Latent ClassifierCommonForm::latent(const double* x) const {
   const std::size_t n = size(), d = dimension();
   Eigen::VectorXd k{Eigen::Index(n)}, v{Eigen::Index(n)};
   cross_kernel_matrix(pairwise_, x, 1, inputs_.data(), n, d, k.data());
@@ -107,7 +109,7 @@ GpcCommonForm::Latent GpcCommonForm::latent(const double* x) const {
   return {k.dot(alpha_), std::max(0.0, kernel_.signal_variance - v.squaredNorm())};
 }
 
-double GpcCommonForm::probability(const double* x) const {
+double ClassifierCommonForm::probability(const double* x) const {
   const Latent f = latent(x);
   return predictive_probability(likelihood_, f.mean, f.variance);
 }

@@ -47,8 +47,8 @@ Cavity cavity(double mean, double variance, double tau, double nu) {
 
 }  // namespace
 
-Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool with_gradient, std::size_t max_sweeps,
-                     const RowMatrix* squared_distances) {
+Result<EpFit> fit_ep(const ClassifierTrainingData& data, const Kernel& kernel, bool with_gradient,
+                     std::size_t max_sweeps, const RowMatrix* squared_distances) {
   const std::size_t n = data.size(), d = data.dimension();
   const Eigen::Index N = Eigen::Index(n);
   const Eigen::VectorXd& y = data.y;

@@ -14,7 +14,7 @@ namespace {
 
 // What either approximation leaves behind: its evidence and the common form's alpha and M.
 struct Approximation {
-  GpcEvidence evidence;
+  ClassifierEvidence evidence;
   Eigen::VectorXd alpha;
   RowMatrix variance_factor;
 };
@@ -26,9 +26,9 @@ Approximation take(Fit&& fit) {
           std::move(fit.variance_factor)};
 }
 
-Result<Approximation> fitted(const GpcTrainingData& data, const Kernel& pairwise, const GpcOptions& options,
-                             const RowMatrix* squared_distances) {
-  if (options.method == GpcMethod::laplace) {
+Result<Approximation> fitted(const ClassifierTrainingData& data, const Kernel& pairwise,
+                             const ClassifierOptions& options, const RowMatrix* squared_distances) {
+  if (options.method == ClassifierMethod::laplace) {
     Result<LaplaceFit> fit = fit_laplace(data, pairwise, options.likelihood, options.with_gradient,
                                          options.max_iterations, squared_distances);
     if (!fit.ok()) return fit.status();
@@ -43,7 +43,7 @@ Result<Approximation> fitted(const GpcTrainingData& data, const Kernel& pairwise
 // (the classifier, its evidence for the hyperparameter search, robustness, the evaluation lab): a
 // signal variance near the largest double overflows the evidence's sums (NaN) while the sites or the
 // mode still look converged.
-Status check_finite_fit(const Approximation& a, const SeArdKernel& kernel, const GpcOptions& options) {
+Status check_finite_fit(const Approximation& a, const SeArdKernel& kernel, const ClassifierOptions& options) {
   const char* what = nullptr;
   double value = 0.0;
   auto check = [&](const char* name, const double* values, Eigen::Index n) {
@@ -55,17 +55,18 @@ Status check_finite_fit(const Approximation& a, const SeArdKernel& kernel, const
   check("alpha", a.alpha.data(), a.alpha.size());
   check("variance factor", a.variance_factor.data(), a.variance_factor.size());
   if (!what) return Status::success();
-  return Status(StatusCode::numerical_failure, std::string(options.method == GpcMethod::laplace ? "Laplace" : "EP") +
-                                                   ": the fit's " + what + " is " +
-                                                   (std::isnan(value) ? "NaN"
-                                                    : value > 0       ? "+Inf"
-                                                                      : "-Inf") +
-                                                   " with signal variance " + number_text(kernel.signal_variance) +
-                                                   " (the kernel's scale is beyond double precision)");
+  return Status(StatusCode::numerical_failure,
+                std::string(options.method == ClassifierMethod::laplace ? "Laplace" : "EP") + ": the fit's " + what +
+                    " is " +
+                    (std::isnan(value) ? "NaN"
+                     : value > 0       ? "+Inf"
+                                       : "-Inf") +
+                    " with signal variance " + number_text(kernel.signal_variance) +
+                    " (the kernel's scale is beyond double precision)");
 }
 
-Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options,
-                                  const RowMatrix* squared_distances = nullptr) {
+Result<Approximation> approximate(const ClassifierTrainingData& data, const SeArdKernel& kernel,
+                                  const ClassifierOptions& options, const RowMatrix* squared_distances = nullptr) {
   Result<Approximation> a = fitted(data, kernel.kernel(), options, squared_distances);
   if (!a.ok()) return a.status();
   GPPROBE_RETURN_IF_ERROR(check_finite_fit(a.value(), kernel, options));
@@ -74,8 +75,8 @@ Result<Approximation> approximate(const GpcTrainingData& data, const SeArdKernel
 
 }  // namespace
 
-Status check_options(const GpcOptions& options) {
-  if (options.method == GpcMethod::ep && options.likelihood != GpcLikelihood::probit) {
+Status check_options(const ClassifierOptions& options) {
+  if (options.method == ClassifierMethod::ep && options.likelihood != ClassifierLikelihood::probit) {
     return Status(StatusCode::invalid_argument,
                   "EP is available with the probit likelihood only (its site moments are closed-form); use the "
                   "Laplace method for the logistic likelihood");
@@ -84,8 +85,8 @@ Status check_options(const GpcOptions& options) {
   return Status::success();
 }
 
-Result<GpcEvidence> gpc_log_marginal_likelihood(const GpcTrainingData& data, const SeArdKernel& kernel,
-                                                const GpcOptions& options) {
+Result<ClassifierEvidence> gpc_log_marginal_likelihood(const ClassifierTrainingData& data, const SeArdKernel& kernel,
+                                                       const ClassifierOptions& options) {
   GPPROBE_RETURN_IF_ERROR(check_options(options));
   GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
   Result<Approximation> a = approximate(data, kernel.expanded(data.dimension()), options);
@@ -93,9 +94,10 @@ Result<GpcEvidence> gpc_log_marginal_likelihood(const GpcTrainingData& data, con
   return std::move(a.value().evidence);
 }
 
-Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData& data,
-                                                          const RowMatrix& squared_distances, double signal_variance,
-                                                          double length_scale, const GpcOptions& options) {
+Result<ClassifierEvidence> gpc_isotropic_log_marginal_likelihood(const ClassifierTrainingData& data,
+                                                                 const RowMatrix& squared_distances,
+                                                                 double signal_variance, double length_scale,
+                                                                 const ClassifierOptions& options) {
   GPPROBE_RETURN_IF_ERROR(check_options(options));
   const SeArdKernel kernel{signal_variance, {length_scale}};
   GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
@@ -110,22 +112,22 @@ Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData&
 }
 
 Result<GpClassifier> GpClassifier::fit(const MatrixView& x, const double* labels, std::size_t n,
-                                       const SeArdKernel& kernel, const GpcOptions& options) {
-  Result<GpcTrainingData> data = make_gpc_training_data(x, labels, n);
+                                       const SeArdKernel& kernel, const ClassifierOptions& options) {
+  Result<ClassifierTrainingData> data = make_gpc_training_data(x, labels, n);
   if (!data.ok()) return data.status();
   return fit(data.value(), kernel, options);
 }
 
-Result<GpClassifier> GpClassifier::fit(const GpcTrainingData& data, const SeArdKernel& kernel,
-                                       const GpcOptions& options) {
+Result<GpClassifier> GpClassifier::fit(const ClassifierTrainingData& data, const SeArdKernel& kernel,
+                                       const ClassifierOptions& options) {
   GPPROBE_RETURN_IF_ERROR(check_options(options));
   GPPROBE_RETURN_IF_ERROR(kernel.check(data.dimension()));
   const SeArdKernel full = kernel.expanded(data.dimension());
   Result<Approximation> a = approximate(data, full, options);
   if (!a.ok()) return a.status();
   Approximation& fit = a.value();
-  Result<GpcCommonForm> form = GpcCommonForm::from_factor(data.x, full, options.likelihood, std::move(fit.alpha),
-                                                          std::move(fit.variance_factor));
+  Result<ClassifierCommonForm> form = ClassifierCommonForm::from_factor(
+      data.x, full, options.likelihood, std::move(fit.alpha), std::move(fit.variance_factor));
   if (!form.ok()) return form.status();
   return GpClassifier(std::move(form.value()), options, std::move(fit.evidence));
 }

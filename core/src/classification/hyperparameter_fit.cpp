@@ -35,10 +35,10 @@ double log_prior_density(const HyperparameterPrior& prior, const std::vector<dou
   return sum;
 }
 
-Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data, const SeArdKernel& start,
-                                                     const GpcOptions& options,
-                                                     const GpcHyperparameterOptions& fit_options,
-                                                     const ProgressCallback& progress) {
+Result<ClassifierHyperparameterFit> fit_gpc_hyperparameters(const ClassifierTrainingData& data,
+                                                            const SeArdKernel& start, const ClassifierOptions& options,
+                                                            const ClassifierHyperparameterOptions& fit_options,
+                                                            const ProgressCallback& progress) {
   const std::size_t d = data.dimension();
   GPPROBE_RETURN_IF_ERROR(check_options(options));
   GPPROBE_RETURN_IF_ERROR(start.check(d));
@@ -46,7 +46,7 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
       check_bounds("signal variance", fit_options.signal_variance_lower, fit_options.signal_variance_upper));
   GPPROBE_RETURN_IF_ERROR(check_bounds("length-scale", fit_options.length_scale_lower, fit_options.length_scale_upper));
   GPPROBE_RETURN_IF_ERROR(fit_options.prior.check());
-  GpcOptions evidence_options = options;
+  ClassifierOptions evidence_options = options;
   evidence_options.with_gradient = true;
 
   const SeArdKernel first = fit_options.shared_length_scale
@@ -71,13 +71,13 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
                ? gpc_isotropic_log_marginal_likelihood(data, D2, std::exp(t[0]), std::exp(t[1]), evidence_options)
                : gpc_log_marginal_likelihood(data, from_theta(t), evidence_options);
   };
-  Result<GpcEvidence> at_start = evidence(theta);
+  Result<ClassifierEvidence> at_start = evidence(theta);
   if (!at_start.ok()) return at_start.status();
 
   const Objective objective = [&](const std::vector<double>& t, std::vector<double>* gradient) {
     // L-BFGS starts where at_start was just evaluated (inside the bounds): the same evidence, not again
     // (an EP evidence is 10-20 sweeps of O(n^3), and the GPC probes' EP fit takes a handful of steps).
-    Result<GpcEvidence> e = t == theta ? at_start : evidence(t);
+    Result<ClassifierEvidence> e = t == theta ? at_start : evidence(t);
     if (!e.ok()) return std::numeric_limits<double>::infinity();
     const std::vector<double>& g = e.value().gradient;  // [log s2, log l] shared, else 1 + d entries
     std::vector<double> prior_gradient(t.size(), 0.0);
@@ -91,7 +91,7 @@ Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data
   if (!minimum.ok()) return minimum.status();
   const RestartedMinimum& m = minimum.value();
 
-  GpcHyperparameterFit fit;
+  ClassifierHyperparameterFit fit;
   fit.start_log_marginal_likelihood = at_start.value().value;
   for (double v : m.run_values) fit.run_values.push_back(-v);
   fit.iterations = m.iterations;

@@ -20,7 +20,7 @@ struct Terms {
   Eigen::VectorXd gradient, W, third;
 };
 
-Terms terms_at(GpcLikelihood likelihood, const Eigen::VectorXd& y, const Eigen::VectorXd& f) {
+Terms terms_at(ClassifierLikelihood likelihood, const Eigen::VectorXd& y, const Eigen::VectorXd& f) {
   const Eigen::Index n = f.size();
   Terms t;
   t.gradient.resize(n);
@@ -36,7 +36,7 @@ Terms terms_at(GpcLikelihood likelihood, const Eigen::VectorXd& y, const Eigen::
   return t;
 }
 
-double log_likelihood(GpcLikelihood likelihood, const Eigen::VectorXd& y, const Eigen::VectorXd& f) {
+double log_likelihood(ClassifierLikelihood likelihood, const Eigen::VectorXd& y, const Eigen::VectorXd& f) {
   double sum = 0.0;
   for (Eigen::Index i = 0; i < f.size(); ++i) sum += likelihood_terms(likelihood, y[i], f[i]).log_p;
   return sum;
@@ -50,8 +50,9 @@ Eigen::VectorXd times(const RowMatrix& K, const Eigen::VectorXd& v) {
 
 }  // namespace
 
-Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel, GpcLikelihood likelihood,
-                               bool with_gradient, std::size_t max_iterations, const RowMatrix* squared_distances) {
+Result<LaplaceFit> fit_laplace(const ClassifierTrainingData& data, const Kernel& kernel,
+                               ClassifierLikelihood likelihood, bool with_gradient, std::size_t max_iterations,
+                               const RowMatrix* squared_distances) {
   const std::size_t n = data.size(), d = data.dimension();
   const Eigen::VectorXd& y = data.y;
   const TrainingKernel pairwise(kernel, data.x.data(), n, d, squared_distances);

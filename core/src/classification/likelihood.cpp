@@ -50,9 +50,9 @@ double normal_mills_ratio(double z) {
   return kSqrtTwoOverPi / scaled_erfc(-z / kSqrt2);
 }
 
-LikelihoodTerms likelihood_terms(GpcLikelihood likelihood, double y, double f) {
+LikelihoodTerms likelihood_terms(ClassifierLikelihood likelihood, double y, double f) {
   LikelihoodTerms t;
-  if (likelihood == GpcLikelihood::probit) {
+  if (likelihood == ClassifierLikelihood::probit) {
     const double z = y * f;
     const double r = normal_mills_ratio(z);
     t.log_p = log_normal_cdf(z);

@@ -77,8 +77,8 @@ double mackay_approximation(double mean, double variance) {
   return sigmoid(mean / std::sqrt(1.0 + kPi * variance / 8.0));
 }
 
-double predictive_probability(GpcLikelihood likelihood, double mean, double variance) {
-  if (likelihood == GpcLikelihood::probit) return normal_cdf(mean / std::sqrt(1.0 + variance));
+double predictive_probability(ClassifierLikelihood likelihood, double mean, double variance) {
+  if (likelihood == ClassifierLikelihood::probit) return normal_cdf(mean / std::sqrt(1.0 + variance));
   return logistic_expectation(mean, variance);
 }
 

@@ -47,10 +47,10 @@ Status check_training_inputs(const MatrixView& x, std::size_t labels) {
   return check_finite(x, "training inputs");
 }
 
-Result<GpcTrainingData> make_gpc_training_data(const MatrixView& x, const double* labels, std::size_t n) {
+Result<ClassifierTrainingData> make_gpc_training_data(const MatrixView& x, const double* labels, std::size_t n) {
   GPPROBE_RETURN_IF_ERROR(check_training_inputs(x, n));
   GPPROBE_RETURN_IF_ERROR(check_labels(labels, n));
-  GpcTrainingData data;
+  ClassifierTrainingData data;
   data.x.resize(Eigen::Index(n), Eigen::Index(x.cols()));
   x.copy_rows(0, n, data.x.data());
   data.y.resize(Eigen::Index(n));

@@ -65,7 +65,7 @@ Status lpe_scores(const StepObservations& obs, const MatrixView& queries, const 
 
 // GP classification probes (gpc_probe_scores.cpp): p(y = +1) of each query by Laplace and by EP, each
 // with hyperparameters learned on the step's observations.
-Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const GpcProbeOptions& options,
+Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const ClassifierProbeOptions& options,
                   double* laplace, double* ep);
 
 // values[m] = AUROC of scores[m] against `labels`, for m < methods.

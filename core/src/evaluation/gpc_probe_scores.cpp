@@ -4,8 +4,8 @@
 //
 //   start     signal variance 1, length-scale the median distance between the observations (the scale
 //             of the data: an RBF with it neither sees every pair as unrelated nor as the same point)
-//   Laplace   L-BFGS from the start, GpcProbeOptions::laplace_iterations at most, no restarts
-//   EP        L-BFGS from Laplace's optimum, GpcProbeOptions::ep_iterations at most: the optima are close (the
+//   Laplace   L-BFGS from the start, ClassifierProbeOptions::laplace_iterations at most, no restarts
+//   EP        L-BFGS from Laplace's optimum, ClassifierProbeOptions::ep_iterations at most: the optima are close (the
 //             approximations differ little in their evidence), and an EP evaluation costs about ten
 //             Laplace ones (sweeps of rank-one updates instead of a few Newton steps)
 // The probe's score is p(y = +1 | query) of each model (probability.h).
@@ -35,9 +35,9 @@ double median_distance(const RowMatrix& x) {
   return *middle > 0.0 ? *middle : 1.0;
 }
 
-Status predict(const GpcTrainingData& data, const SeArdKernel& kernel, GpcMethod method, const MatrixView& queries,
-               double* probability) {
-  GpcOptions options;
+Status predict(const ClassifierTrainingData& data, const SeArdKernel& kernel, ClassifierMethod method,
+               const MatrixView& queries, double* probability) {
+  ClassifierOptions options;
   options.method = method;
   options.with_gradient = false;
   Result<GpClassifier> gpc = GpClassifier::fit(data, kernel, options);
@@ -47,27 +47,27 @@ Status predict(const GpcTrainingData& data, const SeArdKernel& kernel, GpcMethod
 
 }  // namespace
 
-Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const GpcProbeOptions& probe, double* laplace,
-                  double* ep) {
+Status gpc_scores(const StepObservations& obs, const MatrixView& queries, const ClassifierProbeOptions& probe,
+                  double* laplace, double* ep) {
   std::vector<double> labels(obs.labels.begin(), obs.labels.end());
-  Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(obs.x), labels.data(), labels.size());
+  Result<ClassifierTrainingData> data = make_gpc_training_data(MatrixView(obs.x), labels.data(), labels.size());
   if (!data.ok()) return data.status();
-  GpcOptions options;  // probit
-  GpcHyperparameterOptions fit;
+  ClassifierOptions options;  // probit
+  ClassifierHyperparameterOptions fit;
   fit.shared_length_scale = true;
 
-  options.method = GpcMethod::laplace;
+  options.method = ClassifierMethod::laplace;
   fit.max_iterations = probe.laplace_iterations;
-  Result<GpcHyperparameterFit> learned =
+  Result<ClassifierHyperparameterFit> learned =
       fit_gpc_hyperparameters(data.value(), SeArdKernel{1.0, {median_distance(obs.x)}}, options, fit);
   if (!learned.ok()) return learned.status();
-  GPPROBE_RETURN_IF_ERROR(predict(data.value(), learned.value().kernel, GpcMethod::laplace, queries, laplace));
+  GPPROBE_RETURN_IF_ERROR(predict(data.value(), learned.value().kernel, ClassifierMethod::laplace, queries, laplace));
 
-  options.method = GpcMethod::ep;
+  options.method = ClassifierMethod::ep;
   fit.max_iterations = probe.ep_iterations;
   learned = fit_gpc_hyperparameters(data.value(), learned.value().kernel, options, fit);
   if (!learned.ok()) return learned.status();
-  return predict(data.value(), learned.value().kernel, GpcMethod::ep, queries, ep);
+  return predict(data.value(), learned.value().kernel, ClassifierMethod::ep, queries, ep);
 }
 
 }  // namespace gpprobe

@@ -14,14 +14,14 @@ namespace {
 
 // The box bounds of one region (the point, with `dims` moving); the region lives here so that the
 // bounds, which keep a reference to it, stay valid as long as this object.
-class GpcBoxBounder final : public BoxBounder {
+class ClassifierBoxBounder final : public BoxBounder {
  public:
-  GpcBoxBounder(const GpcCommonForm& form, RobustnessRegion region, VarianceMethod variance)
+  ClassifierBoxBounder(const ClassifierCommonForm& form, RobustnessRegion region, VarianceMethod variance)
       : region_(std::move(region)), bounds_(form, region_), variance_(variance) {
     for (std::size_t j : region_.dims()) scales_.push_back(form.length_scales()[j]);
   }
-  GpcBoxBounder(const GpcBoxBounder&) = delete;  // bounds_ points at region_
-  GpcBoxBounder& operator=(const GpcBoxBounder&) = delete;
+  ClassifierBoxBounder(const ClassifierBoxBounder&) = delete;  // bounds_ points at region_
+  ClassifierBoxBounder& operator=(const ClassifierBoxBounder&) = delete;
 
   BoxBound bound(const Box& box, Extremum extremum, bool root) const override {
     const VarianceMethod variance = variance_ == VarianceMethod::both && !root ? VarianceMethod::centred : variance_;
@@ -51,21 +51,21 @@ class GpcBoxBounder final : public BoxBounder {
 
  private:
   RobustnessRegion region_;
-  GpcBoxBounds bounds_;
+  ClassifierBoxBounds bounds_;
   VarianceMethod variance_;
   std::vector<double> scales_;
 };
 
 }  // namespace
 
-Status GpcOutput::values(const MatrixView& points, double* out) const {
-  GpcColumns columns;
+Status ClassifierOutput::values(const MatrixView& points, double* out) const {
+  ClassifierColumns columns;
   columns.probability = out;
   return form_->evaluate(points, columns);
 }
 
-Result<std::unique_ptr<BoxBounder>> GpcOutput::around(const std::vector<double>& point,
-                                                      const std::vector<std::size_t>& dims) const {
+Result<std::unique_ptr<BoxBounder>> ClassifierOutput::around(const std::vector<double>& point,
+                                                             const std::vector<std::size_t>& dims) const {
   if (point.size() != form_->dimension()) {
     return Status(StatusCode::dimension_mismatch, "the point has " + count_of(point.size(), "coordinate") +
                                                       ", the training inputs have " +
@@ -75,7 +75,7 @@ Result<std::unique_ptr<BoxBounder>> GpcOutput::around(const std::vector<double>&
   // bounds only use the region's fixed coordinates and the list of moving ones.
   Result<RobustnessRegion> region = RobustnessRegion::linf_ball(point, 0.0, dims);
   if (!region.ok()) return region.status();
-  return std::unique_ptr<BoxBounder>(new GpcBoxBounder(*form_, std::move(region).value(), variance_));
+  return std::unique_ptr<BoxBounder>(new ClassifierBoxBounder(*form_, std::move(region).value(), variance_));
 }
 
 }  // namespace gpprobe

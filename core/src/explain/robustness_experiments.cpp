@@ -17,7 +17,8 @@
 
 namespace gpprobe {
 
-Result<EpochFit> fit_for_epochs(const GpcTrainingData& data, const GpcOptions& options, std::size_t epochs) {
+Result<EpochFit> fit_for_epochs(const ClassifierTrainingData& data, const ClassifierOptions& options,
+                                std::size_t epochs) {
   if (epochs == 0) return Status(StatusCode::invalid_argument, "epochs must be at least 1");
   GPPROBE_RETURN_IF_ERROR(check_options(options));
   const std::size_t d = data.dimension();
@@ -26,7 +27,7 @@ Result<EpochFit> fit_for_epochs(const GpcTrainingData& data, const GpcOptions& o
     for (std::size_t j = 0; j < d; ++j) k.length_scales[j] = std::exp(theta[j + 1]);
     return k;
   };
-  GpcOptions evidence_options = options;
+  ClassifierOptions evidence_options = options;
   evidence_options.with_gradient = true;
   // The authors' start (GPML: ell = 1, sf = 1) and scikit-learn's bounds.
   const std::vector<double> start(d + 1, 0.0), lower(d + 1, std::log(1e-5)), upper(d + 1, std::log(1e5));
@@ -38,7 +39,7 @@ Result<EpochFit> fit_for_epochs(const GpcTrainingData& data, const GpcOptions& o
     // Beyond the budget nothing is evaluated: the line search steps back and the run ends.
     if (evaluations >= epochs) return std::numeric_limits<double>::infinity();
     ++evaluations;
-    Result<GpcEvidence> e = gpc_log_marginal_likelihood(data, kernel_of(theta), evidence_options);
+    Result<ClassifierEvidence> e = gpc_log_marginal_likelihood(data, kernel_of(theta), evidence_options);
     if (!e.ok()) {
       if (evaluations == 1) first_failure = e.status();
       return std::numeric_limits<double>::infinity();
@@ -79,7 +80,7 @@ std::vector<std::size_t> shortest_length_scales(const SeArdKernel& kernel, std::
   return order;
 }
 
-Result<std::vector<DeltaRobustness>> delta_robustness(const GpcCommonForm& form, const MatrixView& points,
+Result<std::vector<DeltaRobustness>> delta_robustness(const ClassifierCommonForm& form, const MatrixView& points,
                                                       const RobustnessOptions& options,
                                                       const ProgressCallback& progress) {
   const std::size_t m = points.rows(), d = points.cols();
@@ -120,7 +121,7 @@ Result<std::vector<DeltaRobustness>> delta_robustness(const GpcCommonForm& form,
   return out;
 }
 
-Result<TimedExtreme> timed_maximum(const GpcCommonForm& form, const std::vector<double>& point,
+Result<TimedExtreme> timed_maximum(const ClassifierCommonForm& form, const std::vector<double>& point,
                                    const RobustnessOptions& options) {
   if (point.size() != form.dimension()) {
     return Status(StatusCode::dimension_mismatch, "the point has " + count_of(point.size(), "coordinate") +
@@ -131,7 +132,7 @@ Result<TimedExtreme> timed_maximum(const GpcCommonForm& form, const std::vector<
       RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
   if (!region.ok()) return region.status();
   const auto start = std::chrono::steady_clock::now();
-  const GpcOutput output(form, options.variance);
+  const ClassifierOutput output(form, options.variance);
   Result<std::unique_ptr<BoxBounder>> bounder = output.around(point, region.value().dims());
   if (!bounder.ok()) return bounder.status();
   Result<OutputExtreme> maximum =

@@ -45,10 +45,10 @@ RandomModel random_model(std::uint64_t seed) {
   labels[0] = 0.0, labels[1] = 1.0;
   SeArdKernel kernel{rng.uniform(0.3, 6.0), {}};
   for (std::size_t j = 0; j < d; ++j) kernel.length_scales.push_back(rng.uniform(0.3, 2.0));
-  GpcOptions options;
+  ClassifierOptions options;
   const std::size_t kind = rng.index(3);
-  options.method = kind == 2 ? GpcMethod::ep : GpcMethod::laplace;
-  options.likelihood = kind == 1 ? GpcLikelihood::logistic : GpcLikelihood::probit;
+  options.method = kind == 2 ? ClassifierMethod::ep : ClassifierMethod::laplace;
+  options.likelihood = kind == 1 ? ClassifierLikelihood::logistic : ClassifierLikelihood::probit;
   Result<GpClassifier> gpc = GpClassifier::fit(MatrixView(x), labels.data(), n, kernel, options);
   EXPECT_TRUE(gpc.ok()) << gpc.status().message();
   return {ok_value(std::move(gpc)), "seed " + std::to_string(seed) + " n " + std::to_string(n) + " d " +
@@ -88,16 +88,16 @@ std::vector<std::vector<double>> samples(const Box& box, const LatentBoxBounds& 
   return points;
 }
 
-TEST(GpcBoxBounds, SoundOnRandomModelsAndBoxes) {
+TEST(ClassifierBoxBounds, SoundOnRandomModelsAndBoxes) {
   std::size_t checked = 0;
   double widest_probability = 0.0;
   for (std::uint64_t seed = 0; seed < 60; ++seed) {
     const RandomModel m = random_model(seed);
-    const GpcCommonForm& form = m.gpc.common_form();
+    const ClassifierCommonForm& form = m.gpc.common_form();
     RandomStream rng(seed + 1000);
     for (int trial = 0; trial < 4; ++trial) {
       const RobustnessRegion region = random_region(form.dimension(), rng);
-      const GpcBoxBounds bounds(form, region);
+      const ClassifierBoxBounds bounds(form, region);
       // The root box and a random sub-box (what branch and bound bounds).
       Box sub = region.box();
       for (std::size_t a = 0; a < sub.dimension(); ++a) {
@@ -114,7 +114,7 @@ TEST(GpcBoxBounds, SoundOnRandomModelsAndBoxes) {
         for (const std::vector<double>& moving : samples(box, b, 400, rng)) {
           ASSERT_TRUE(box.contains(moving)) << m.label;
           const std::vector<double> x = region.full(moving);
-          const GpcCommonForm::Latent f = form.latent(x.data());
+          const ClassifierCommonForm::Latent f = form.latent(x.data());
           const double pi = form.probability(x.data());
           ASSERT_TRUE(b.mean.contains(f.mean))
               << m.label << ": mean " << f.mean << " outside [" << b.mean.lower << ", " << b.mean.upper << "]";
@@ -131,17 +131,17 @@ TEST(GpcBoxBounds, SoundOnRandomModelsAndBoxes) {
   EXPECT_GT(widest_probability, 0.5);  // the boxes are not all trivially small
 }
 
-TEST(GpcBoxBounds, CloseOnTheValueAsTheBoxShrinks) {
+TEST(ClassifierBoxBounds, CloseOnTheValueAsTheBoxShrinks) {
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     const RandomModel m = random_model(seed);
-    const GpcCommonForm& form = m.gpc.common_form();
+    const ClassifierCommonForm& form = m.gpc.common_form();
     RandomStream rng(seed + 2000);
     std::vector<double> point(form.dimension());
     for (double& v : point) v = rng.uniform(-1.5, 1.5);
     double previous = std::numeric_limits<double>::infinity();
     for (double gamma : {0.4, 0.1, 0.025, 0.00625}) {
       const RobustnessRegion region = ok_value(RobustnessRegion::linf_ball(point, gamma));
-      const GpcBoxBounds bounds(form, region);
+      const ClassifierBoxBounds bounds(form, region);
       const LatentBoxBounds b = bounds.latent(region.box());
       const double gap = bounds.probability(b).width() + b.mean.width() + b.variance.width();
       // The relaxations' gaps are O(width^2) and the bounds' widths O(width): at least a factor 3 per
@@ -150,9 +150,9 @@ TEST(GpcBoxBounds, CloseOnTheValueAsTheBoxShrinks) {
       previous = gap;
     }
     const RobustnessRegion point_region = ok_value(RobustnessRegion::linf_ball(point, 0.0));
-    const GpcBoxBounds bounds(form, point_region);
+    const ClassifierBoxBounds bounds(form, point_region);
     const LatentBoxBounds b = bounds.latent(point_region.box());
-    const GpcCommonForm::Latent f = form.latent(point.data());
+    const ClassifierCommonForm::Latent f = form.latent(point.data());
     EXPECT_NEAR(b.mean.lower, f.mean, 1e-9 * (1.0 + std::abs(f.mean))) << m.label;
     EXPECT_NEAR(b.mean.upper, f.mean, 1e-9 * (1.0 + std::abs(f.mean))) << m.label;
     EXPECT_NEAR(b.variance.lower, f.variance, 1e-9) << m.label;
@@ -160,10 +160,10 @@ TEST(GpcBoxBounds, CloseOnTheValueAsTheBoxShrinks) {
   }
 }
 
-TEST(GpcRobustness, BranchAndBoundHoldsTheSampledExtremes) {
+TEST(ClassifierRobustness, BranchAndBoundHoldsTheSampledExtremes) {
   for (std::uint64_t seed = 0; seed < 30; ++seed) {
     const RandomModel m = random_model(seed);
-    const GpcCommonForm& form = m.gpc.common_form();
+    const ClassifierCommonForm& form = m.gpc.common_form();
     RandomStream rng(seed + 3000);
     const RobustnessRegion region = random_region(form.dimension(), rng);
     RobustnessOptions options;
@@ -175,7 +175,7 @@ TEST(GpcRobustness, BranchAndBoundHoldsTheSampledExtremes) {
     ASSERT_TRUE(r.ok()) << m.label << ": " << r.status().message();
     const RobustnessCertificate& cert = r.value();
     double lowest = 1.0, highest = 0.0;
-    const GpcBoxBounds bounds(form, region);
+    const ClassifierBoxBounds bounds(form, region);
     for (const std::vector<double>& moving : samples(region.box(), bounds.latent(region.box()), 3000, rng)) {
       const double pi = bounds.probability_at(moving);
       lowest = std::min(lowest, pi), highest = std::max(highest, pi);

@@ -19,11 +19,11 @@
 
 namespace gpprobe::testing {
 
-inline GpcLikelihood likelihood_of(const std::string& model) {
-  return model == "laplace_logistic" ? GpcLikelihood::logistic : GpcLikelihood::probit;
+inline ClassifierLikelihood likelihood_of(const std::string& model) {
+  return model == "laplace_logistic" ? ClassifierLikelihood::logistic : ClassifierLikelihood::probit;
 }
 
-inline GpcCommonForm reference_form(const nlohmann::json& c, const std::string& model) {
+inline ClassifierCommonForm reference_form(const nlohmann::json& c, const std::string& model) {
   const RowMatrix X = gpc_matrix(c["X_train"]);
   const std::size_t n = std::size_t(X.rows()), d = std::size_t(X.cols());
   const SeArdKernel kernel = gpc_kernel(c).expanded(d);
@@ -37,15 +37,15 @@ inline GpcCommonForm reference_form(const nlohmann::json& c, const std::string& 
       Eigen::MatrixXd::Identity(Eigen::Index(n), Eigen::Index(n)) + sW.asDiagonal() * K * sW.asDiagonal();
   const Eigen::MatrixXd L = B.llt().matrixL();
   const RowMatrix M = L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd(sW.asDiagonal()));
-  return GpcCommonForm::from_factor(X, kernel, likelihood_of(model),
-                                    Eigen::Map<const Eigen::VectorXd>(alpha.data(), Eigen::Index(n)), M)
+  return ClassifierCommonForm::from_factor(X, kernel, likelihood_of(model),
+                                           Eigen::Map<const Eigen::VectorXd>(alpha.data(), Eigen::Index(n)), M)
       .value();
 }
 
 // Our own fit of the same block (Laplace or EP at the case's hyperparameters).
-inline GpcCommonForm fitted_form(const nlohmann::json& c, const std::string& model) {
-  GpcOptions options;
-  options.method = model == "ep_probit" ? GpcMethod::ep : GpcMethod::laplace;
+inline ClassifierCommonForm fitted_form(const nlohmann::json& c, const std::string& model) {
+  ClassifierOptions options;
+  options.method = model == "ep_probit" ? ClassifierMethod::ep : ClassifierMethod::laplace;
   options.likelihood = likelihood_of(model);
   return ok_value(GpClassifier::fit(gpc_data(c), gpc_kernel(c), options)).common_form();
 }

@@ -46,9 +46,9 @@ struct RootBounds {
   Interval probability;
 };
 
-RootBounds root_bounds(const GpcCommonForm& form, const RobustnessRegion& region,
+RootBounds root_bounds(const ClassifierCommonForm& form, const RobustnessRegion& region,
                        VarianceMethod variance = VarianceMethod::both) {
-  const GpcBoxBounds bounds(form, region);
+  const ClassifierBoxBounds bounds(form, region);
   RootBounds r{bounds.latent(region.box(), variance), {}};
   r.probability = bounds.probability(r.latent);
   return r;
@@ -58,13 +58,13 @@ RootBounds root_bounds(const GpcCommonForm& form, const RobustnessRegion& region
 struct Values {
   double mean, variance, probability;
 };
-Values values_at(const GpcCommonForm& form, const nlohmann::json& point) {
+Values values_at(const ClassifierCommonForm& form, const nlohmann::json& point) {
   const std::vector<double> x = point.get<std::vector<double>>();
-  const GpcCommonForm::Latent f = form.latent(x.data());
+  const ClassifierCommonForm::Latent f = form.latent(x.data());
   return {f.mean, f.variance, form.probability(x.data())};
 }
 
-TEST(GpcRobustnessGolden, EveryBoxIsTheReferencesBox) {
+TEST(ClassifierRobustnessGolden, EveryBoxIsTheReferencesBox) {
   const std::vector<GoldenBox> boxes = golden_boxes();
   ASSERT_EQ(boxes.size(), 11u);
   for (const GoldenBox& g : boxes) {
@@ -90,10 +90,10 @@ std::vector<Ends> ends_of(const RootBounds& r) {
           {"prob_lower", r.probability.lower, true},    {"prob_upper", r.probability.upper, false}};
 }
 
-TEST(GpcRobustnessGolden, TheReferencesRelaxationGivesItsRootBounds) {
+TEST(ClassifierRobustnessGolden, TheReferencesRelaxationGivesItsRootBounds) {
   testing::ErrorLog errors;
   for (const GoldenBox& g : golden_boxes()) {
-    const GpcCommonForm form = testing::reference_form(g.c, g.box["model"]);
+    const ClassifierCommonForm form = testing::reference_form(g.c, g.box["model"]);
     const RootBounds r = root_bounds(form, region_of(g.box), VarianceMethod::relaxation);
     for (const Ends& end : ends_of(r)) {
       EXPECT_TRUE(relatively_near(end.value, g.box["root_bounds"][end.name], 1e-9)) << g.label << " " << end.name;
@@ -102,11 +102,11 @@ TEST(GpcRobustnessGolden, TheReferencesRelaxationGivesItsRootBounds) {
   }
 }
 
-TEST(GpcRobustnessGolden, RootBoundsAreSoundAndAtLeastAsTightAsTheReferences) {
+TEST(ClassifierRobustnessGolden, RootBoundsAreSoundAndAtLeastAsTightAsTheReferences) {
   double tighter_variance = 0.0, reference_variance = 0.0;
   for (const GoldenBox& g : golden_boxes()) {
     const std::string model = g.box["model"];
-    const GpcCommonForm form = testing::reference_form(g.c, model);
+    const ClassifierCommonForm form = testing::reference_form(g.c, model);
     const RobustnessRegion region = region_of(g.box);
     const RootBounds r = root_bounds(form, region);
     const nlohmann::json& e = g.box["empirical"];
@@ -138,9 +138,9 @@ TEST(GpcRobustnessGolden, RootBoundsAreSoundAndAtLeastAsTightAsTheReferences) {
 
 // The same boxes on our own fit of each model: sound against that model's values at the reference's
 // arg-extrema of mean, variance and probability.
-TEST(GpcRobustnessGolden, RootBoundsOfOurFitHoldAtTheReferencesExtrema) {
+TEST(ClassifierRobustnessGolden, RootBoundsOfOurFitHoldAtTheReferencesExtrema) {
   for (const GoldenBox& g : golden_boxes()) {
-    const GpcCommonForm form = testing::fitted_form(g.c, g.box["model"]);
+    const ClassifierCommonForm form = testing::fitted_form(g.c, g.box["model"]);
     const RobustnessRegion region = region_of(g.box);
     const RootBounds r = root_bounds(form, region);
     for (const char* quantity : {"latent_mean", "latent_variance", "prob"}) {
@@ -154,7 +154,7 @@ TEST(GpcRobustnessGolden, RootBoundsOfOurFitHoldAtTheReferencesExtrema) {
   }
 }
 
-void expect_witness(const GpcCommonForm& form, const ProbabilityExtreme& x, double attained,
+void expect_witness(const ClassifierCommonForm& form, const ProbabilityExtreme& x, double attained,
                     const std::vector<double>& lower, const std::vector<double>& upper, const std::string& label) {
   ASSERT_EQ(x.witness.size(), lower.size()) << label;
   for (std::size_t j = 0; j < lower.size(); ++j) {
@@ -164,9 +164,9 @@ void expect_witness(const GpcCommonForm& form, const ProbabilityExtreme& x, doub
   EXPECT_NEAR(form.probability(x.witness.data()), attained, 1e-12) << label;
 }
 
-TEST(GpcRobustnessGolden, BranchAndBoundConvergesAroundTheEmpiricalExtrema) {
+TEST(ClassifierRobustnessGolden, BranchAndBoundConvergesAroundTheEmpiricalExtrema) {
   for (const GoldenBox& g : golden_boxes()) {
-    const GpcCommonForm form = testing::reference_form(g.c, g.box["model"]);
+    const ClassifierCommonForm form = testing::reference_form(g.c, g.box["model"]);
     const nlohmann::json& ref = g.box["reference_bnb"];
     RobustnessOptions options;
     options.gamma = g.box["gamma"];
@@ -198,12 +198,12 @@ TEST(GpcRobustnessGolden, BranchAndBoundConvergesAroundTheEmpiricalExtrema) {
   }
 }
 
-TEST(GpcRobustnessGolden, SweepReproducesTheReferenceRows) {
+TEST(ClassifierRobustnessGolden, SweepReproducesTheReferenceRows) {
   std::size_t rows_checked = 0;
   for (const auto& c : testing::gpc_golden_cases()) {
     if (!c.contains("robustness_sweep")) continue;
     const nlohmann::json& s = c["robustness_sweep"];
-    const GpcCommonForm form = testing::reference_form(c, s["model"]);
+    const ClassifierCommonForm form = testing::reference_form(c, s["model"]);
     std::vector<double> gammas;
     for (const auto& row : s["rows"]) gammas.push_back(row["gamma"]);
     RobustnessOptions options;

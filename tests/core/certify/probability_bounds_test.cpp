@@ -15,9 +15,9 @@
 namespace gpprobe {
 namespace {
 
-TEST(GpcProbabilityBounds, HoldOnAGridOverRandomRectangles) {
+TEST(ClassifierProbabilityBounds, HoldOnAGridOverRandomRectangles) {
   RandomStream rng(3);
-  for (GpcLikelihood likelihood : {GpcLikelihood::probit, GpcLikelihood::logistic}) {
+  for (ClassifierLikelihood likelihood : {ClassifierLikelihood::probit, ClassifierLikelihood::logistic}) {
     for (int trial = 0; trial < 200; ++trial) {
       const double scale = trial < 100 ? 1.0 : 8.0;
       const double m0 = scale * rng.uniform(-2.0, 2.0), m1 = m0 + scale * rng.uniform(0.0, 2.0);
@@ -40,17 +40,17 @@ TEST(GpcProbabilityBounds, HoldOnAGridOverRandomRectangles) {
   }
 }
 
-TEST(GpcProbabilityBounds, ProbitIsLemmaThree) {
+TEST(ClassifierProbabilityBounds, ProbitIsLemmaThree) {
   // mu_L >= 0: the largest variance gives the minimum; mu_U < 0: the smallest variance the maximum.
-  const Interval positive = probability_bounds(GpcLikelihood::probit, {0.5, 1.0}, {0.2, 3.0});
+  const Interval positive = probability_bounds(ClassifierLikelihood::probit, {0.5, 1.0}, {0.2, 3.0});
   // (the ends are widened by Phi's rounding, 16 u (1 + z^2) Phi)
   EXPECT_NEAR(positive.lower, normal_cdf(0.5 / std::sqrt(4.0)), 1e-14);
   EXPECT_NEAR(positive.upper, normal_cdf(1.0 / std::sqrt(1.2)), 1e-14);
-  const Interval negative = probability_bounds(GpcLikelihood::probit, {-2.0, -1.0}, {0.2, 3.0});
+  const Interval negative = probability_bounds(ClassifierLikelihood::probit, {-2.0, -1.0}, {0.2, 3.0});
   EXPECT_NEAR(negative.lower, normal_cdf(-2.0 / std::sqrt(1.2)), 1e-14);
   EXPECT_NEAR(negative.upper, normal_cdf(-1.0 / std::sqrt(4.0)), 1e-14);
   // Far in the tail the bound stays positive and relative: Phi(-30) = 4.9e-198, widened by 16 u 901.
-  const Interval tail = probability_bounds(GpcLikelihood::probit, {-30.0, -29.0}, {0.0, 0.0});
+  const Interval tail = probability_bounds(ClassifierLikelihood::probit, {-30.0, -29.0}, {0.0, 0.0});
   EXPECT_GT(tail.lower, 0.0);
   EXPECT_NEAR(tail.lower / normal_cdf(-30.0), 1.0, 2e-12);
 }
@@ -79,7 +79,7 @@ double logistic_expectation_independent(double mean, double variance) {
   return sum;
 }
 
-TEST(GpcProbabilityBounds, LogisticMarginCoversTheQuadratureError) {
+TEST(ClassifierProbabilityBounds, LogisticMarginCoversTheQuadratureError) {
   for (double variance : {1.0, 30.0, 400.0, 700.0, 1000.0, 2000.0, 3000.0, 5000.0, 1e4, 3e4, 1e5, 1e6}) {
     const double sd = std::sqrt(variance);
     double worst = 0.0;

@@ -21,41 +21,42 @@ const nlohmann::json& xor_case() {
 }
 
 // (K + diag(1 / w))^-1 by a dense solve: the textbook formula, independent of the factor M.
-Eigen::MatrixXd dense_q(const GpcTrainingData& data, const SeArdKernel& kernel, const Eigen::VectorXd& w) {
+Eigen::MatrixXd dense_q(const ClassifierTrainingData& data, const SeArdKernel& kernel, const Eigen::VectorXd& w) {
   Eigen::MatrixXd A = kernel_matrix(kernel.kernel(), data.x.data(), data.size(), data.dimension());
   A.diagonal() += w.cwiseInverse();
   return A.inverse();
 }
 
-TEST(GpcCommonForm, QIsTheInverseOfKPlusWInverse) {
-  const GpcTrainingData data = testing::gpc_data(xor_case());
+TEST(ClassifierCommonForm, QIsTheInverseOfKPlusWInverse) {
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
   const SeArdKernel kernel = testing::gpc_kernel(xor_case());
-  const LaplaceFit laplace = ok_value(fit_laplace(data, kernel.kernel(), GpcLikelihood::probit, false));
+  const LaplaceFit laplace = ok_value(fit_laplace(data, kernel.kernel(), ClassifierLikelihood::probit, false));
   const EpFit ep = ok_value(fit_ep(data, kernel.kernel(), false));
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
     const GpClassifier gpc = ok_value(GpClassifier::fit(data, kernel, options));
-    const GpcCommonForm& form = gpc.common_form();
-    const Eigen::MatrixXd expected = dense_q(data, kernel, method == GpcMethod::laplace ? laplace.W : ep.site_tau);
+    const ClassifierCommonForm& form = gpc.common_form();
+    const Eigen::MatrixXd expected =
+        dense_q(data, kernel, method == ClassifierMethod::laplace ? laplace.W : ep.site_tau);
     EXPECT_LT((Eigen::MatrixXd(form.Q()) - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
     EXPECT_EQ(Eigen::MatrixXd(form.Q()), Eigen::MatrixXd(form.Q()).transpose());
-    EXPECT_EQ(form.alpha(), method == GpcMethod::laplace ? laplace.alpha : ep.alpha);
+    EXPECT_EQ(form.alpha(), method == ClassifierMethod::laplace ? laplace.alpha : ep.alpha);
     EXPECT_EQ(form.inputs(), data.x);
     EXPECT_EQ(form.signal_variance(), 4.0);
     EXPECT_EQ(form.length_scales(), (std::vector<double>{0.9, 1.3}));
-    EXPECT_EQ(form.likelihood(), GpcLikelihood::probit);
+    EXPECT_EQ(form.likelihood(), ClassifierLikelihood::probit);
     EXPECT_EQ(form.size(), 30u);
     EXPECT_EQ(form.dimension(), 2u);
   }
 }
 
-TEST(GpcCommonForm, BlockedEvaluationEqualsTheFormulaPointByPoint) {
-  const GpcTrainingData data = testing::gpc_data(xor_case());
+TEST(ClassifierCommonForm, BlockedEvaluationEqualsTheFormulaPointByPoint) {
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
   const SeArdKernel kernel = testing::gpc_kernel(xor_case());
-  GpcOptions options;
-  options.likelihood = GpcLikelihood::logistic;
-  const GpcCommonForm form = ok_value(GpClassifier::fit(data, kernel, options)).common_form();
+  ClassifierOptions options;
+  options.likelihood = ClassifierLikelihood::logistic;
+  const ClassifierCommonForm form = ok_value(GpClassifier::fit(data, kernel, options)).common_form();
   // 600 points: three blocks of up to 256.
   RowMatrix points(600, 2);
   for (Eigen::Index i = 0; i < points.rows(); ++i) points.row(i) << -3.0 + 0.01 * double(i), 2.0 - 0.007 * double(i);
@@ -78,7 +79,7 @@ TEST(GpcCommonForm, BlockedEvaluationEqualsTheFormulaPointByPoint) {
     EXPECT_NEAR(variance[std::size_t(i)], sigma, 1e-12);
     EXPECT_LE(variance[std::size_t(i)], 4.0);
     EXPECT_DOUBLE_EQ(probability[std::size_t(i)], logistic_expectation(mean[std::size_t(i)], variance[std::size_t(i)]));
-    const GpcCommonForm::Latent one = form.latent(points.row(i).data());
+    const ClassifierCommonForm::Latent one = form.latent(points.row(i).data());
     EXPECT_NEAR(one.mean, mean[std::size_t(i)], 1e-14);
     EXPECT_NEAR(one.variance, variance[std::size_t(i)], 1e-14);
     EXPECT_NEAR(form.probability(points.row(i).data()), probability[std::size_t(i)], 1e-14);
@@ -89,19 +90,20 @@ TEST(GpcCommonForm, BlockedEvaluationEqualsTheFormulaPointByPoint) {
   EXPECT_EQ(cancelled.message(), "prediction cancelled after 256 test points of 600");
 }
 
-TEST(GpcCommonForm, FromFactorChecksSizes) {
+TEST(ClassifierCommonForm, FromFactorChecksSizes) {
   const RowMatrix x = RowMatrix::Zero(3, 2);
-  const Status s = GpcCommonForm::from_factor(x, {1.0, {1.0}}, GpcLikelihood::probit, Eigen::VectorXd::Zero(2),
-                                              RowMatrix::Identity(3, 3))
+  const Status s = ClassifierCommonForm::from_factor(x, {1.0, {1.0}}, ClassifierLikelihood::probit,
+                                                     Eigen::VectorXd::Zero(2), RowMatrix::Identity(3, 3))
                        .status();
   EXPECT_EQ(s.code(), StatusCode::dimension_mismatch);
   EXPECT_EQ(s.message(), "the common form needs alpha of size n and an n by n factor (n = 3)");
   // A factor M gives Q = M'M.
   RowMatrix M(2, 2);
   M << 2, 0, 1, 3;
-  const GpcCommonForm form = GpcCommonForm::from_factor(RowMatrix::Zero(2, 1), {1.0, {1.0}}, GpcLikelihood::probit,
-                                                        Eigen::VectorXd::Zero(2), M)
-                                 .value();
+  const ClassifierCommonForm form =
+      ClassifierCommonForm::from_factor(RowMatrix::Zero(2, 1), {1.0, {1.0}}, ClassifierLikelihood::probit,
+                                        Eigen::VectorXd::Zero(2), M)
+          .value();
   EXPECT_EQ(Eigen::MatrixXd(form.Q()), (Eigen::MatrixXd(2, 2) << 5, 3, 3, 9).finished());
 }
 

@@ -17,7 +17,7 @@ struct Data {
   std::vector<double> y{0, 1, 1, 0};
   SeArdKernel kernel{1.0, {1.0}};
   Data() { x << 0, 0, 1, 0, 0, 1, 1, 1; }
-  Status fit(const GpcOptions& options = {}) const {
+  Status fit(const ClassifierOptions& options = {}) const {
     return GpClassifier::fit(MatrixView(x), y.data(), y.size(), kernel, options).status();
   }
 };
@@ -27,7 +27,7 @@ void expect_status(const Status& s, StatusCode code, const std::string& message)
   EXPECT_EQ(s.message(), message);
 }
 
-TEST(GpcErrors, Labels) {
+TEST(ClassifierErrors, Labels) {
   Data d;
   d.y[1] = 2;
   expect_status(d.fit(), StatusCode::invalid_argument, "training label 1 is 2; labels must be 0/1 or -1/+1");
@@ -48,7 +48,7 @@ TEST(GpcErrors, Labels) {
   EXPECT_EQ(fa.log_marginal_likelihood(), fb.log_marginal_likelihood());
 }
 
-TEST(GpcErrors, InputsAndKernel) {
+TEST(ClassifierErrors, InputsAndKernel) {
   Data d;
   d.x(1, 0) = std::numeric_limits<double>::infinity();
   expect_status(d.fit(), StatusCode::non_finite, "training inputs row 1, column 0 is +Inf");
@@ -66,7 +66,7 @@ TEST(GpcErrors, InputsAndKernel) {
                 "training inputs are empty (0 rows)");
 }
 
-TEST(GpcErrors, TestInputs) {
+TEST(ClassifierErrors, TestInputs) {
   Data d;
   const GpClassifier gpc = ok_value(GpClassifier::fit(MatrixView(d.x), d.y.data(), 4, d.kernel));
   RowMatrix q(2, 3);
@@ -80,31 +80,31 @@ TEST(GpcErrors, TestInputs) {
                 "test inputs row 1, column 0 is NaN");
 }
 
-TEST(GpcErrors, OptionsAndNames) {
+TEST(ClassifierErrors, OptionsAndNames) {
   Data d;
-  GpcOptions options;
-  options.method = GpcMethod::ep;
-  options.likelihood = GpcLikelihood::logistic;
+  ClassifierOptions options;
+  options.method = ClassifierMethod::ep;
+  options.likelihood = ClassifierLikelihood::logistic;
   expect_status(d.fit(options), StatusCode::invalid_argument,
                 "EP is available with the probit likelihood only (its site moments are closed-form); use the "
                 "Laplace method for the logistic likelihood");
   expect_status(parse_method("vb").status(), StatusCode::invalid_argument, "method must be laplace or ep, got 'vb'");
   expect_status(parse_likelihood("erf").status(), StatusCode::invalid_argument,
                 "likelihood must be probit or logistic, got 'erf'");
-  EXPECT_EQ(ok_value(parse_method("ep")), GpcMethod::ep);
-  EXPECT_EQ(ok_value(parse_likelihood("logistic")), GpcLikelihood::logistic);
+  EXPECT_EQ(ok_value(parse_method("ep")), ClassifierMethod::ep);
+  EXPECT_EQ(ok_value(parse_likelihood("logistic")), ClassifierLikelihood::logistic);
 }
 
-TEST(GpcErrors, NonConvergenceSaysHowFarItGot) {
+TEST(ClassifierErrors, NonConvergenceSaysHowFarItGot) {
   const nlohmann::json c = testing::gpc_golden_cases()[2];  // xor-2d: 6 Newton steps, 11 EP sweeps
-  GpcOptions options;
+  ClassifierOptions options;
   options.max_iterations = 2;
   Status s = GpClassifier::fit(testing::gpc_data(c), testing::gpc_kernel(c), options).status();
   EXPECT_EQ(s.code(), StatusCode::numerical_failure);
   EXPECT_EQ(
       s.message().rfind("Laplace: Newton's method did not converge in 2 iterations (the last step moved f by ", 0), 0u)
       << s.message();
-  options.method = GpcMethod::ep;
+  options.method = ClassifierMethod::ep;
   s = GpClassifier::fit(testing::gpc_data(c), testing::gpc_kernel(c), options).status();
   EXPECT_EQ(s.code(), StatusCode::numerical_failure);
   EXPECT_EQ(
@@ -115,12 +115,12 @@ TEST(GpcErrors, NonConvergenceSaysHowFarItGot) {
                 StatusCode::invalid_argument, "max_iterations must be at least 1");
 }
 
-TEST(GpcOneClass, EpOnOnePointIsTheExactPosterior) {
+TEST(ClassifierOneClass, EpOnOnePointIsTheExactPosterior) {
   // One site: EP matches the exact moments of Phi(f) N(f | 0, s2): mean s2 r(0) / sqrt(1 + s2),
   // variance s2 - s2^2 r(0)^2 / (1 + s2) with r(0) = 2 phi(0) = sqrt(2/pi), and log Z = log Phi(0) = -log 2.
   const double x[] = {0.3}, y[] = {1}, s2 = 2.5;
-  GpcOptions options;
-  options.method = GpcMethod::ep;
+  ClassifierOptions options;
+  options.method = ClassifierMethod::ep;
   const GpClassifier gpc = ok_value(GpClassifier::fit(MatrixView(x, 1, 1), y, 1, {s2, {0.7}}, options));
   const double r0 = std::sqrt(2.0 / 3.141592653589793);
   std::vector<double> mean(1), variance(1);
@@ -130,13 +130,13 @@ TEST(GpcOneClass, EpOnOnePointIsTheExactPosterior) {
   EXPECT_NEAR(gpc.log_marginal_likelihood(), -std::log(2.0), 1e-12);
 }
 
-TEST(GpcOneClass, IsAValidPosteriorThatLeansToTheClass) {
+TEST(ClassifierOneClass, IsAValidPosteriorThatLeansToTheClass) {
   const nlohmann::json c = testing::gpc_golden_cases()[2];
-  GpcTrainingData data = testing::gpc_data(c);
+  ClassifierTrainingData data = testing::gpc_data(c);
   data.y.setConstant(-1.0);
   const RowMatrix far = (RowMatrix(1, 2) << 40.0, -40.0).finished();
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
     Result<GpClassifier> gpc = GpClassifier::fit(data, testing::gpc_kernel(c), options);
     ASSERT_TRUE(gpc.ok()) << gpc.status().message();

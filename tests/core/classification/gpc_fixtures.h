@@ -33,7 +33,7 @@ inline nlohmann::json gpc_sklearn_cases(const std::string& file) {
 // X as a row-major matrix, whatever its key.
 inline RowMatrix gpc_matrix(const nlohmann::json& rows) { return matrix_from_json(rows, rows[0].size()); }
 
-inline GpcTrainingData gpc_data(const nlohmann::json& c) {
+inline ClassifierTrainingData gpc_data(const nlohmann::json& c) {
   const RowMatrix x = gpc_matrix(c["X_train"]);
   const std::vector<double> y = c["y_train"].get<std::vector<double>>();
   return ok_value(make_gpc_training_data(MatrixView(x), y.data(), y.size()));

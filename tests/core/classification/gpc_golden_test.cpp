@@ -22,8 +22,8 @@ struct Predictions {
   std::vector<double> mean, variance, probability;
 };
 
-Predictions predict(const nlohmann::json& c, GpcMethod method, GpcLikelihood likelihood) {
-  GpcOptions options;
+Predictions predict(const nlohmann::json& c, ClassifierMethod method, ClassifierLikelihood likelihood) {
+  ClassifierOptions options;
   options.method = method;
   options.likelihood = likelihood;
   Result<GpClassifier> gpc = GpClassifier::fit(testing::gpc_data(c), testing::gpc_kernel(c), options);
@@ -35,7 +35,8 @@ Predictions predict(const nlohmann::json& c, GpcMethod method, GpcLikelihood lik
   return p;
 }
 
-void check_laplace(const nlohmann::json& c, GpcLikelihood likelihood, const nlohmann::json& e, testing::ErrorLog* log) {
+void check_laplace(const nlohmann::json& c, ClassifierLikelihood likelihood, const nlohmann::json& e,
+                   testing::ErrorLog* log) {
   const std::string name = c["name"].get<std::string>() + " " + likelihood_name(likelihood);
   Result<LaplaceFit> fit = fit_laplace(testing::gpc_data(c), testing::gpc_kernel(c).kernel(), likelihood, true);
   ASSERT_TRUE(fit.ok()) << name << ": " << fit.status().message();
@@ -49,36 +50,36 @@ void check_laplace(const nlohmann::json& c, GpcLikelihood likelihood, const nloh
   // Our stopping rule (1e-10) is looser than the reference's (1e-13): never more Newton steps.
   EXPECT_LE(f.iterations, e["newton_iterations"].get<std::size_t>()) << name;
 
-  const Predictions p = predict(c, GpcMethod::laplace, likelihood);
+  const Predictions p = predict(c, ClassifierMethod::laplace, likelihood);
   expect_all_near(p.mean, e["latent_mean"], 1e-8, name + ": latent mean", log);
   expect_all_near(p.variance, e["latent_variance"], 1e-8, name + ": latent variance", log);
-  expect_all_near(p.probability, e["prob"], likelihood == GpcLikelihood::probit ? 1e-8 : 1e-9, name + ": probability",
-                  log);
-  if (likelihood == GpcLikelihood::logistic) {
+  expect_all_near(p.probability, e["prob"], likelihood == ClassifierLikelihood::probit ? 1e-8 : 1e-9,
+                  name + ": probability", log);
+  if (likelihood == ClassifierLikelihood::logistic) {
     std::vector<double> mackay;
     for (std::size_t i = 0; i < p.mean.size(); ++i) mackay.push_back(mackay_approximation(p.mean[i], p.variance[i]));
     expect_all_near(mackay, e["prob_mackay"], 1e-8, name + ": MacKay approximation", log);
   }
 }
 
-TEST(GpcGolden, LaplaceProbitEveryCase) {
+TEST(ClassifierGolden, LaplaceProbitEveryCase) {
   testing::ErrorLog errors, *log = &errors;
   for (const auto& c : testing::gpc_golden_cases())
-    if (c.contains("laplace_probit")) check_laplace(c, GpcLikelihood::probit, c["laplace_probit"], log);
+    if (c.contains("laplace_probit")) check_laplace(c, ClassifierLikelihood::probit, c["laplace_probit"], log);
 }
 
-TEST(GpcGolden, LaplaceLogisticEveryCase) {
+TEST(ClassifierGolden, LaplaceLogisticEveryCase) {
   testing::ErrorLog errors;
   std::size_t cases = 0;
   for (const auto& c : testing::gpc_golden_cases()) {
     if (!c.contains("laplace_logistic")) continue;
-    check_laplace(c, GpcLikelihood::logistic, c["laplace_logistic"], &errors);
+    check_laplace(c, ClassifierLikelihood::logistic, c["laplace_logistic"], &errors);
     ++cases;
   }
   EXPECT_EQ(cases, 4u);
 }
 
-TEST(GpcGolden, EpProbitEveryCase) {
+TEST(ClassifierGolden, EpProbitEveryCase) {
   testing::ErrorLog errors, *log = &errors;
   std::size_t cases = 0;
   for (const auto& c : testing::gpc_golden_cases()) {
@@ -100,7 +101,7 @@ TEST(GpcGolden, EpProbitEveryCase) {
     EXPECT_LE(f.iterations, e["sweeps"].get<std::size_t>()) << name;
     EXPECT_EQ(f.clipped_sites, 0u) << name;
 
-    const Predictions p = predict(c, GpcMethod::ep, GpcLikelihood::probit);
+    const Predictions p = predict(c, ClassifierMethod::ep, ClassifierLikelihood::probit);
     expect_all_near(p.mean, e["latent_mean"], 1e-7, name + ": latent mean", log);
     expect_all_near(p.variance, e["latent_variance"], 1e-7, name + ": latent variance", log);
     expect_all_near(p.probability, e["prob"], 1e-7, name + ": probability", log);

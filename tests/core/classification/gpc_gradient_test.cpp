@@ -18,10 +18,10 @@ SeArdKernel from_theta(const std::vector<double>& theta) {
 }
 
 // The largest |analytic - finite difference| / max(1, |analytic|) over the parameters.
-double gradient_error(const GpcTrainingData& data, const SeArdKernel& kernel, const GpcOptions& options) {
+double gradient_error(const ClassifierTrainingData& data, const SeArdKernel& kernel, const ClassifierOptions& options) {
   std::vector<double> theta{std::log(kernel.signal_variance)};
   for (double l : kernel.expanded(data.dimension()).length_scales) theta.push_back(std::log(l));
-  Result<GpcEvidence> at = gpc_log_marginal_likelihood(data, from_theta(theta), options);
+  Result<ClassifierEvidence> at = gpc_log_marginal_likelihood(data, from_theta(theta), options);
   EXPECT_TRUE(at.ok()) << at.status().message();
   EXPECT_EQ(ok_value(at).gradient.size(), theta.size());
   // Five-point stencil: truncation O(h^4) (the third derivatives are large at s2 = 421), rounding ~1e-11.
@@ -42,19 +42,20 @@ double gradient_error(const GpcTrainingData& data, const SeArdKernel& kernel, co
 }
 
 struct Approximation {
-  GpcMethod method;
-  GpcLikelihood likelihood;
+  ClassifierMethod method;
+  ClassifierLikelihood likelihood;
   const char* name;
 };
-const Approximation kApproximations[] = {{GpcMethod::laplace, GpcLikelihood::probit, "Laplace probit"},
-                                         {GpcMethod::laplace, GpcLikelihood::logistic, "Laplace logistic"},
-                                         {GpcMethod::ep, GpcLikelihood::probit, "EP probit"}};
+const Approximation kApproximations[] = {
+    {ClassifierMethod::laplace, ClassifierLikelihood::probit, "Laplace probit"},
+    {ClassifierMethod::laplace, ClassifierLikelihood::logistic, "Laplace logistic"},
+    {ClassifierMethod::ep, ClassifierLikelihood::probit, "EP probit"}};
 
-TEST(GpcGradient, MatchesFiniteDifferencesOnEveryGoldenCase) {
+TEST(ClassifierGradient, MatchesFiniteDifferencesOnEveryGoldenCase) {
   for (const Approximation& a : kApproximations) {
     double worst = 0.0;
     for (const auto& c : testing::gpc_golden_cases()) {
-      GpcOptions options;
+      ClassifierOptions options;
       options.method = a.method;
       options.likelihood = a.likelihood;
       const double error = gradient_error(testing::gpc_data(c), testing::gpc_kernel(c), options);
@@ -65,12 +66,12 @@ TEST(GpcGradient, MatchesFiniteDifferencesOnEveryGoldenCase) {
   }
 }
 
-TEST(GpcGradient, MatchesFiniteDifferencesWithOneClassOnly) {
+TEST(ClassifierGradient, MatchesFiniteDifferencesWithOneClassOnly) {
   const nlohmann::json c = testing::gpc_golden_cases()[2];  // xor-2d, every label made +1
-  GpcTrainingData data = testing::gpc_data(c);
+  ClassifierTrainingData data = testing::gpc_data(c);
   data.y.setOnes();
   for (const Approximation& a : kApproximations) {
-    GpcOptions options;
+    ClassifierOptions options;
     options.method = a.method;
     options.likelihood = a.likelihood;
     EXPECT_LT(gradient_error(data, testing::gpc_kernel(c), options), 2e-8) << a.name;

@@ -18,12 +18,12 @@ SeArdKernel kernel_of(const nlohmann::json& c) {
   return {c["signal_variance"].get<double>(), c["lengthscales"].get<std::vector<double>>()};
 }
 
-TEST(GpcSklearn, LogisticLaplaceEqualsSklearn) {
+TEST(ClassifierSklearn, LogisticLaplaceEqualsSklearn) {
   testing::ErrorLog log;
   for (const auto& c : testing::gpc_sklearn_cases("sklearn.json")) {
     const std::string name = c["name"];
-    const GpcTrainingData data = testing::gpc_data(c);
-    Result<LaplaceFit> fit = fit_laplace(data, kernel_of(c).kernel(), GpcLikelihood::logistic, true);
+    const ClassifierTrainingData data = testing::gpc_data(c);
+    Result<LaplaceFit> fit = fit_laplace(data, kernel_of(c).kernel(), ClassifierLikelihood::logistic, true);
     ASSERT_TRUE(fit.ok()) << name << ": " << fit.status().message();
     // sklearn stops when its LML changes by < 1e-10, so its mode is good to about 1e-10.
     expect_all_near(fit.value().f_hat, c["f_hat"], 1e-8, name + ": f_hat", &log);
@@ -31,8 +31,8 @@ TEST(GpcSklearn, LogisticLaplaceEqualsSklearn) {
     log.add("LML", fit.value().log_marginal_likelihood, c["log_marginal_likelihood"]);
     expect_all_near(fit.value().gradient, c["log_marginal_likelihood_gradient"], 1e-8, name + ": LML gradient", &log);
 
-    GpcOptions options;
-    options.likelihood = GpcLikelihood::logistic;
+    ClassifierOptions options;
+    options.likelihood = ClassifierLikelihood::logistic;
     Result<GpClassifier> gpc = GpClassifier::fit(data, kernel_of(c), options);
     ASSERT_TRUE(gpc.ok());
     const RowMatrix test = testing::gpc_matrix(c["X_test"]);
@@ -43,14 +43,14 @@ TEST(GpcSklearn, LogisticLaplaceEqualsSklearn) {
   }
 }
 
-TEST(GpcSklearn, OptimiserReachesSklearnsOptimum) {
+TEST(ClassifierSklearn, OptimiserReachesSklearnsOptimum) {
   // Stated tolerance: our optimum is at least sklearn's minus 1e-6 (both run L-BFGS-B from the same start;
   // sklearn's own mode is only converged to ~1e-10 in the LML).
   for (const auto& c : testing::gpc_sklearn_cases("optimum.json")) {
     const std::string name = c["name"];
-    GpcOptions options;
-    options.likelihood = GpcLikelihood::logistic;
-    Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(testing::gpc_data(c), kernel_of(c), options);
+    ClassifierOptions options;
+    options.likelihood = ClassifierLikelihood::logistic;
+    Result<ClassifierHyperparameterFit> fit = fit_gpc_hyperparameters(testing::gpc_data(c), kernel_of(c), options);
     ASSERT_TRUE(fit.ok()) << name << ": " << fit.status().message();
     const double sklearn = c["sklearn_log_marginal_likelihood"];
     EXPECT_GE(fit.value().log_marginal_likelihood, sklearn - 1e-6) << name;

@@ -20,43 +20,43 @@ const nlohmann::json& xor_case() {
   return c;
 }
 
-TEST(GpcHyperparameterFit, NeverEndsBelowItsStartAndStopsAtAStationaryPoint) {
-  const GpcTrainingData data = testing::gpc_data(xor_case());
+TEST(ClassifierHyperparameterFit, NeverEndsBelowItsStartAndStopsAtAStationaryPoint) {
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
   RandomStream rng(5);
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
     for (int trial = 0; trial < 4; ++trial) {
       const SeArdKernel start{std::exp(rng.uniform(-2.0, 3.0)),
                               {std::exp(rng.uniform(-1.5, 1.5)), std::exp(rng.uniform(-1.5, 1.5))}};
-      GpcOptions options;
+      ClassifierOptions options;
       options.method = method;
-      Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options);
+      Result<ClassifierHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options);
       ASSERT_TRUE(fit.ok()) << fit.status().message();
-      const GpcHyperparameterFit& f = fit.value();
+      const ClassifierHyperparameterFit& f = fit.value();
       EXPECT_GE(f.log_marginal_likelihood, f.start_log_marginal_likelihood) << method_name(method) << " " << trial;
       EXPECT_TRUE(f.converged);
       // The reported value is the likelihood at the reported kernel, where the gradient vanishes.
-      const GpcEvidence at = ok_value(gpc_log_marginal_likelihood(data, f.kernel, options));
+      const ClassifierEvidence at = ok_value(gpc_log_marginal_likelihood(data, f.kernel, options));
       EXPECT_EQ(at.value, f.log_marginal_likelihood);
       for (double g : at.gradient) EXPECT_LT(std::abs(g), 1e-4) << method_name(method) << " " << trial;
     }
   }
 }
 
-TEST(GpcHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirection) {
+TEST(ClassifierHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirection) {
   // XOR is symmetric in its two inputs, so the shared optimum is also a point where each ARD length-scale's
   // own derivative is about half of the shared one; the property tested is the chain rule: with one
   // length-scale l for every column, d log q / d log l = sum_j d log q / d log l_j, which must vanish there.
-  const GpcTrainingData data = testing::gpc_data(xor_case());
-  GpcHyperparameterOptions shared;
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
+  ClassifierHyperparameterOptions shared;
   shared.shared_length_scale = true;
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
-    const GpcHyperparameterFit fit = ok_value(fit_gpc_hyperparameters(data, {1.0, {0.7}}, options, shared));
+    const ClassifierHyperparameterFit fit = ok_value(fit_gpc_hyperparameters(data, {1.0, {0.7}}, options, shared));
     ASSERT_EQ(fit.kernel.length_scales.size(), 1u);
     EXPECT_TRUE(fit.converged);
     EXPECT_GE(fit.log_marginal_likelihood, fit.start_log_marginal_likelihood);
-    const GpcEvidence at = ok_value(gpc_log_marginal_likelihood(data, fit.kernel, options));
+    const ClassifierEvidence at = ok_value(gpc_log_marginal_likelihood(data, fit.kernel, options));
     ASSERT_EQ(at.gradient.size(), 3u);  // d/d[log s2, log l_1, log l_2]
     // The fit evaluates the isotropic kernel from squared distances (gpc_isotropic_log_marginal_likelihood),
     // the expanded kernel here pair by pair: the same value to rounding.
@@ -70,14 +70,14 @@ TEST(GpcHyperparameterFit, SharedLengthScaleIsStationaryAlongTheIsotropicDirecti
           << factor;
     }
     // One length-scale per column has more freedom: its optimum is at least as high.
-    const GpcHyperparameterFit ard = ok_value(fit_gpc_hyperparameters(data, {1.0, {0.7}}, options));
+    const ClassifierHyperparameterFit ard = ok_value(fit_gpc_hyperparameters(data, {1.0, {0.7}}, options));
     EXPECT_GE(ard.log_marginal_likelihood, fit.log_marginal_likelihood - 1e-9) << method_name(method);
   }
 }
 
-TEST(GpcHyperparameterFit, RestartsAreSeededAndNeverLose) {
-  const GpcTrainingData data = testing::gpc_data(xor_case());
-  GpcHyperparameterOptions fit_options;
+TEST(ClassifierHyperparameterFit, RestartsAreSeededAndNeverLose) {
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
+  ClassifierHyperparameterOptions fit_options;
   fit_options.restarts = 3;
   fit_options.seed = 17;
   fit_options.signal_variance_upper = 100.0;  // keep the random starts where Laplace is quick
@@ -92,15 +92,15 @@ TEST(GpcHyperparameterFit, RestartsAreSeededAndNeverLose) {
   EXPECT_EQ(a.kernel.length_scales, b.kernel.length_scales);
 }
 
-TEST(GpcHyperparameterFit, HeldParametersStayPut) {
-  GpcHyperparameterOptions fit_options;
+TEST(ClassifierHyperparameterFit, HeldParametersStayPut) {
+  ClassifierHyperparameterOptions fit_options;
   fit_options.signal_variance_lower = fit_options.signal_variance_upper = 2.0;
   const auto fit = ok_value(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0, 1.0}}, {}, fit_options));
   EXPECT_EQ(fit.kernel.signal_variance, 2.0);
   EXPECT_NE(fit.kernel.length_scales[0], 1.0);
   EXPECT_EQ(fit_gpc_hyperparameters(testing::gpc_data(xor_case()), {2.0, {1.0}}, {},
                                     [] {
-                                      GpcHyperparameterOptions o;
+                                      ClassifierHyperparameterOptions o;
                                       o.length_scale_lower = 0.0;
                                       return o;
                                     }())
@@ -109,9 +109,9 @@ TEST(GpcHyperparameterFit, HeldParametersStayPut) {
             "length-scale bounds must satisfy 0 < lower <= upper < inf");
 }
 
-TEST(GpcHyperparameterFit, ReportsProgressAndCancels) {
-  const GpcTrainingData data = testing::gpc_data(xor_case());
-  GpcHyperparameterOptions fit_options;
+TEST(ClassifierHyperparameterFit, ReportsProgressAndCancels) {
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
+  ClassifierHyperparameterOptions fit_options;
   fit_options.restarts = 2;
   fit_options.max_iterations = 50;
   fit_options.signal_variance_upper = 100.0;
@@ -136,15 +136,15 @@ TEST(GpcHyperparameterFit, ReportsProgressAndCancels) {
 // The start's evidence doubles as L-BFGS's first evaluation (not computed twice): it is the evidence at
 // the start to rounding of its parameters, and a one-iteration fit's result is the fit's own first step
 // from that value (its reported likelihood is evaluated afresh at its kernel, bit for bit).
-TEST(GpcHyperparameterFit, TheStartsEvidenceIsTheEvidenceAtTheStart) {
-  const GpcTrainingData data = testing::gpc_data(xor_case());
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+TEST(ClassifierHyperparameterFit, TheStartsEvidenceIsTheEvidenceAtTheStart) {
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
     const SeArdKernel start{1.7, {0.9, 1.3}};
-    GpcHyperparameterOptions fit_options;
+    ClassifierHyperparameterOptions fit_options;
     fit_options.max_iterations = 1;
-    Result<GpcHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options, fit_options);
+    Result<ClassifierHyperparameterFit> fit = fit_gpc_hyperparameters(data, start, options, fit_options);
     ASSERT_TRUE(fit.ok()) << fit.status().message();
     const double expected = ok_value(gpc_log_marginal_likelihood(data, start, options)).value;
     EXPECT_NEAR(fit.value().start_log_marginal_likelihood, expected, 1e-13 * std::abs(expected)) << method_name(method);
@@ -155,17 +155,17 @@ TEST(GpcHyperparameterFit, TheStartsEvidenceIsTheEvidenceAtTheStart) {
   }
 }
 
-TEST(GpcHyperparameterFit, IsotropicEvidenceFromSquaredDistancesEqualsTheExpandedKernels) {
+TEST(ClassifierHyperparameterFit, IsotropicEvidenceFromSquaredDistancesEqualsTheExpandedKernels) {
   // The shared length-scale fit's evidence: from D2, gradient [log s2, log l]; against the expanded
   // kernel pair by pair, whose length-scale entries sum to the isotropic derivative (chain rule).
-  const GpcTrainingData data = testing::gpc_data(xor_case());
+  const ClassifierTrainingData data = testing::gpc_data(xor_case());
   const RowMatrix D2 = squared_distances(data.x.data(), data.size(), data.dimension());
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
     for (const auto& [s2, l] : {std::pair{1.0, 0.7}, std::pair{5.0, 2.5}, std::pair{0.2, 0.3}}) {
-      const GpcEvidence iso = ok_value(gpc_isotropic_log_marginal_likelihood(data, D2, s2, l, options));
-      const GpcEvidence full = ok_value(gpc_log_marginal_likelihood(data, SeArdKernel{s2, {l}}, options));
+      const ClassifierEvidence iso = ok_value(gpc_isotropic_log_marginal_likelihood(data, D2, s2, l, options));
+      const ClassifierEvidence full = ok_value(gpc_log_marginal_likelihood(data, SeArdKernel{s2, {l}}, options));
       ASSERT_EQ(iso.gradient.size(), 2u);
       ASSERT_EQ(full.gradient.size(), 1u + data.dimension());
       EXPECT_NEAR(iso.value, full.value, 1e-12 * std::abs(full.value)) << method_name(method) << " " << l;

@@ -45,7 +45,7 @@ struct Data {
   }
 };
 
-TEST(HyperparameterPriorCli, GpcFitsMapAndReportsTheLogPrior) {
+TEST(HyperparameterPriorCli, ClassifierFitsMapAndReportsTheLogPrior) {
   const Data data;
   const TempFile train("prior_gpc_train.csv", data.binary), test("prior_gpc_test.csv", "0.1,0.2,0\n");
   const double mu = std::log(2.0);

@@ -97,7 +97,7 @@ TEST(HyperparameterPrior, TheKernelsLayoutGetsOneTermPerParameter) {
 }
 
 // The xor case's two inputs and a third that is 0 in every training point.
-GpcTrainingData xor_with_constant_column() {
+ClassifierTrainingData xor_with_constant_column() {
   const nlohmann::json c = testing::gpc_golden_cases()[2];
   const RowMatrix x2 = testing::gpc_matrix(c["X_train"]);
   RowMatrix x(x2.rows(), 3);
@@ -108,15 +108,15 @@ GpcTrainingData xor_with_constant_column() {
 }
 
 TEST(HyperparameterPrior, BinaryMapFitIsStationaryForLogqPlusLogPrior) {
-  const GpcTrainingData data = xor_with_constant_column();
-  GpcHyperparameterOptions fit_options;
+  const ClassifierTrainingData data = xor_with_constant_column();
+  ClassifierHyperparameterOptions fit_options;
   fit_options.prior = {lognormal(0.0, 1.0), lognormal(std::log(2.0), 0.5)};
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
-    const GpcHyperparameterFit fit = ok_value(fit_gpc_hyperparameters(data, {1.0, {1.0}}, options, fit_options));
+    const ClassifierHyperparameterFit fit = ok_value(fit_gpc_hyperparameters(data, {1.0, {1.0}}, options, fit_options));
     EXPECT_TRUE(fit.converged) << method_name(method);
-    const GpcEvidence at = ok_value(gpc_log_marginal_likelihood(data, fit.kernel, options));
+    const ClassifierEvidence at = ok_value(gpc_log_marginal_likelihood(data, fit.kernel, options));
     EXPECT_NEAR(at.value, fit.log_marginal_likelihood, 1e-9);
     std::vector<double> theta{std::log(fit.kernel.signal_variance)};
     for (double l : fit.kernel.length_scales) theta.push_back(std::log(l));
@@ -128,7 +128,7 @@ TEST(HyperparameterPrior, BinaryMapFitIsStationaryForLogqPlusLogPrior) {
     EXPECT_EQ(at.gradient[3], 0.0);
     EXPECT_NEAR(fit.kernel.length_scales[2], 2.0, 2e-4) << method_name(method);
     // Without a prior it keeps its start.
-    const GpcHyperparameterFit ml = ok_value(fit_gpc_hyperparameters(data, {1.0, {1.0}}, options));
+    const ClassifierHyperparameterFit ml = ok_value(fit_gpc_hyperparameters(data, {1.0, {1.0}}, options));
     EXPECT_EQ(ml.kernel.length_scales[2], 1.0) << method_name(method);
     EXPECT_EQ(ml.log_prior, 0.0);
     // The MAP objective is at least the ML optimum's under the same prior.
@@ -137,7 +137,7 @@ TEST(HyperparameterPrior, BinaryMapFitIsStationaryForLogqPlusLogPrior) {
     EXPECT_GE(fit.log_marginal_likelihood + fit.log_prior,
               ml.log_marginal_likelihood + log_prior_density(fit_options.prior, ml_theta) - 1e-9);
   }
-  GpcHyperparameterOptions bad;
+  ClassifierHyperparameterOptions bad;
   bad.prior.length_scale = lognormal(0.0, -1.0);
   EXPECT_EQ(fit_gpc_hyperparameters(data, {1.0, {1.0}}, {}, bad).status().message(),
             "the length-scale prior needs a finite mu and a finite sigma > 0, got mu 0, sigma -1");

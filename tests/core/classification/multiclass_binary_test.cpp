@@ -23,7 +23,7 @@ namespace {
 using testing::relatively_near;
 
 struct TwoModels {
-  GpcTrainingData binary_data;
+  ClassifierTrainingData binary_data;
   SeArdKernel binary_kernel;
   MulticlassTrainingData data;
   SeArdKernel kernel;  // half the binary signal variance
@@ -48,7 +48,8 @@ TEST(MulticlassBinary, TwoClassesAreTheBinaryLogisticModelWithKernelTwiceK) {
     SCOPED_TRACE(c["name"].get<std::string>());
     const TwoModels t = two_models(c);
     const MulticlassLaplace model = testing::fitted_multiclass(t.data, {t.kernel});
-    Result<LaplaceFit> binary = fit_laplace(t.binary_data, t.binary_kernel.kernel(), GpcLikelihood::logistic, true);
+    Result<LaplaceFit> binary =
+        fit_laplace(t.binary_data, t.binary_kernel.kernel(), ClassifierLikelihood::logistic, true);
     ASSERT_TRUE(binary.ok());
     const nlohmann::json& e = c["laplace_logistic"];
     EXPECT_TRUE(relatively_near(model.log_marginal_likelihood(), binary.value().log_marginal_likelihood, 1e-10));
@@ -63,8 +64,8 @@ TEST(MulticlassBinary, TwoClassesAreTheBinaryLogisticModelWithKernelTwiceK) {
     for (std::size_t p = 0; p < tied.size(); ++p)
       EXPECT_TRUE(relatively_near(tied[p], binary.value().gradient[p], 1e-8)) << p;
 
-    GpcOptions options;
-    options.likelihood = GpcLikelihood::logistic;
+    ClassifierOptions options;
+    options.likelihood = ClassifierLikelihood::logistic;
     const GpClassifier gpc = GpClassifier::fit(t.binary_data, t.binary_kernel, options).value();
     const RowMatrix test = testing::gpc_matrix(c["X_test"]);
     const std::size_t m = std::size_t(test.rows());
@@ -89,8 +90,8 @@ TEST(MulticlassBinary, CertifiedExtremesAndSafetyAgreeWithTheBinarySearch) {
   ASSERT_EQ(c["name"], "xor-2d");
   const TwoModels t = two_models(c);
   const MulticlassLaplace model = testing::fitted_multiclass(t.data, {t.kernel});
-  GpcOptions gpc_options;
-  gpc_options.likelihood = GpcLikelihood::logistic;
+  ClassifierOptions gpc_options;
+  gpc_options.likelihood = ClassifierLikelihood::logistic;
   const GpClassifier gpc = GpClassifier::fit(t.binary_data, t.binary_kernel, gpc_options).value();
   const RowMatrix test = testing::gpc_matrix(c["X_test"]);
   for (Eigen::Index row : {0, 1}) {

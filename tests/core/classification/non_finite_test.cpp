@@ -45,18 +45,18 @@ TEST(TrustNonFinite, EpRefusesANonFiniteFitLikeLaplace) {
     std::istringstream(line) >> a >> comma >> b >> comma >> y;
     x.push_back(a), x.push_back(b), labels.push_back(y);
   }
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
     const SeArdKernel huge{1e308, {1.0}};
     Result<GpClassifier> fit = GpClassifier::fit(MatrixView(x.data(), 20, 2), labels.data(), 20, huge, options);
     ASSERT_FALSE(fit.ok()) << method_name(method);
     EXPECT_EQ(fit.status().code(), StatusCode::numerical_failure);
-    if (method == GpcMethod::ep) EXPECT_EQ(fit.status().message(), kEpRefusal);
+    if (method == ClassifierMethod::ep) EXPECT_EQ(fit.status().message(), kEpRefusal);
     // The evidence the hyperparameter search reads is refused the same way.
-    Result<GpcTrainingData> data = make_gpc_training_data(MatrixView(x.data(), 20, 2), labels.data(), 20);
+    Result<ClassifierTrainingData> data = make_gpc_training_data(MatrixView(x.data(), 20, 2), labels.data(), 20);
     ASSERT_TRUE(data.ok()) << data.status().message();
-    Result<GpcEvidence> evidence = gpc_log_marginal_likelihood(data.value(), huge, options);
+    Result<ClassifierEvidence> evidence = gpc_log_marginal_likelihood(data.value(), huge, options);
     EXPECT_FALSE(evidence.ok());
     // Far below the overflow, both still fit with a finite evidence.
     Result<GpClassifier> large =
@@ -66,7 +66,7 @@ TEST(TrustNonFinite, EpRefusesANonFiniteFitLikeLaplace) {
   }
 }
 
-TEST(TrustNonFinite, GpcAndRobustnessCommandsRefuseInsteadOfPrintingNan) {
+TEST(TrustNonFinite, ClassifierAndRobustnessCommandsRefuseInsteadOfPrintingNan) {
   const TempFile train("train.csv", kTrain), test("test.csv", "0.5,0.5\n-1,2\n");
   const CliRun gpc =
       run_cli("gpc --train " + train.path() + " --test " + test.path() + " --method ep --signal-variance 1e308");

@@ -12,7 +12,7 @@
 namespace gpprobe {
 namespace {
 
-TEST(GpcNumerics, NormalCdfAndMillsRatioInBothTails) {
+TEST(ClassifierNumerics, NormalCdfAndMillsRatioInBothTails) {
   const nlohmann::json numerics = testing::read_json("classification/numerics.json");
   for (const auto& r : numerics["normal"]) {
     const double z = r["z"];
@@ -25,7 +25,7 @@ TEST(GpcNumerics, NormalCdfAndMillsRatioInBothTails) {
   }
 }
 
-TEST(GpcNumerics, LogisticExpectationTo1e15UpToVariance400) {
+TEST(ClassifierNumerics, LogisticExpectationTo1e15UpToVariance400) {
   double largest = 0.0;
   std::size_t count = 0;
   const nlohmann::json numerics = testing::read_json("classification/numerics.json");
@@ -35,23 +35,23 @@ TEST(GpcNumerics, LogisticExpectationTo1e15UpToVariance400) {
     EXPECT_NEAR(ours, exact, 1e-14) << "mean " << mean << ", variance " << variance;
     largest = std::max(largest, std::abs(ours - exact));
     ++count;
-    EXPECT_EQ(predictive_probability(GpcLikelihood::logistic, mean, variance), ours);
+    EXPECT_EQ(predictive_probability(ClassifierLikelihood::logistic, mean, variance), ours);
   }
   EXPECT_EQ(count, 70u);
   std::cout << "  largest error of E[sigmoid f] (variance <= 400): " << largest << "\n";
 }
 
-TEST(GpcNumerics, ProbitProbabilityIsTheClosedForm) {
+TEST(ClassifierNumerics, ProbitProbabilityIsTheClosedForm) {
   // Phi(mean / sqrt(1 + variance)): at variance 3 the argument halves.
-  EXPECT_DOUBLE_EQ(predictive_probability(GpcLikelihood::probit, 1.0, 3.0), normal_cdf(0.5));
-  EXPECT_DOUBLE_EQ(predictive_probability(GpcLikelihood::probit, 0.0, 7.0), 0.5);
+  EXPECT_DOUBLE_EQ(predictive_probability(ClassifierLikelihood::probit, 1.0, 3.0), normal_cdf(0.5));
+  EXPECT_DOUBLE_EQ(predictive_probability(ClassifierLikelihood::probit, 0.0, 7.0), 0.5);
   // Symmetric: p(mean) + p(-mean) = 1.
-  EXPECT_NEAR(predictive_probability(GpcLikelihood::probit, 2.3, 0.4) +
-                  predictive_probability(GpcLikelihood::probit, -2.3, 0.4),
+  EXPECT_NEAR(predictive_probability(ClassifierLikelihood::probit, 2.3, 0.4) +
+                  predictive_probability(ClassifierLikelihood::probit, -2.3, 0.4),
               1.0, 1e-15);
 }
 
-TEST(GpcNumerics, GaussLegendreIsExactForDegree31) {
+TEST(ClassifierNumerics, GaussLegendreIsExactForDegree31) {
   const GaussLegendre16& rule = gauss_legendre16();
   double weight_sum = 0.0;
   for (int k = 0; k < 16; ++k) {
@@ -72,7 +72,7 @@ TEST(GpcNumerics, GaussLegendreIsExactForDegree31) {
   EXPECT_GT(std::abs(beyond - 2.0 / 33.0), 1e-12);
 }
 
-TEST(GpcNumerics, MacKayIsOnlyAnApproximation) {
+TEST(ClassifierNumerics, MacKayIsOnlyAnApproximation) {
   // Exact at variance 0 and at mean 0; off by more than 1e-3 in between (hence its label).
   EXPECT_DOUBLE_EQ(mackay_approximation(1.3, 0.0), logistic_expectation(1.3, 0.0));
   EXPECT_DOUBLE_EQ(mackay_approximation(0.0, 5.0), 0.5);

@@ -141,7 +141,7 @@ TEST(CliEvaluate, CurvesAreTheMeanAndSdOfTheReferenceTrials) {
   }
 }
 
-TEST(CliEvaluate, GpcAddsTheClassificationProbesToProbing) {
+TEST(CliEvaluate, ClassifierAddsTheClassificationProbesToProbing) {
   const nlohmann::json doc = testing::evaluation_fixture("experiments.json");
   const EvaluationFiles f(doc);
   const std::string args = "evaluate --embeddings " + f.embeddings.path() + " --labels " + f.labels.path() +

@@ -70,7 +70,7 @@ TEST(CliExplain, ClassifierRowsAreTheCoresCertifiedIntervalsAndLimeCoefficients)
   ASSERT_EQ(rows.size(), 3u);
 
   const GpClassifier gpc = g.fit();
-  const GpcOutput output(gpc.common_form());
+  const ClassifierOutput output(gpc.common_form());
   SensitivityOptions options;
   options.gamma = 0.3;
   options.dims = {4, 0, 2};
@@ -116,7 +116,8 @@ TEST(CliExplain, ValidRangeClipsAndOutWritesTheFile) {
   options.gamma = 0.4;
   options.dims = {1};
   options.valid_range = Interval{-10.0, hi};
-  const FeatureSensitivity f = feature_sensitivity(GpcOutput(gpc.common_form()), g.point, options).value().features[0];
+  const FeatureSensitivity f =
+      feature_sensitivity(ClassifierOutput(gpc.common_form()), g.point, options).value().features[0];
   EXPECT_DOUBLE_EQ(f.plus.to, hi);
   EXPECT_EQ(rows[0][2], f.delta);
 }

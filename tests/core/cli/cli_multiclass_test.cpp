@@ -71,7 +71,7 @@ std::string expected_header(std::size_t C) {
   return h;
 }
 
-TEST(CliMulticlass, GpcReproducesEveryGoldenCaseThroughCsv) {
+TEST(CliMulticlass, ClassifierReproducesEveryGoldenCaseThroughCsv) {
   const std::size_t cases = testing::multiclass_golden_cases().size();
   ASSERT_EQ(cases, 6u);
   for (std::size_t index = 0; index < cases; ++index) {
@@ -126,7 +126,7 @@ TEST(CliMulticlass, GpcReproducesEveryGoldenCaseThroughCsv) {
   }
 }
 
-TEST(CliMulticlass, GpcPrintsSeventeenSignificantDigitsAndWritesOut) {
+TEST(CliMulticlass, ClassifierPrintsSeventeenSignificantDigitsAndWritesOut) {
   const MulticlassFiles f(0, "digits");
   const TempFile out("multiclass_out.csv", "");
   const auto r = run_cli(f.gpc(f.test.path()) + " --out " + out.path());

@@ -63,8 +63,8 @@ TEST(EnumNames, EveryTableRoundTrips) {
   expect_table(kRobustnessSearchNames, {"both", "adversarial"}, "search", "both or adversarial");
   expect_table(kVerdictFlipNames, {"no", "yes", "unknown"}, "verdict", "no, yes or unknown");
   expect_table(kQueryNormNames, {"inf", "2"}, "norm", "inf or 2");
-  expect_table(kGpcMethodNames, {"laplace", "ep"}, "method", "laplace or ep");
-  expect_table(kGpcLikelihoodNames, {"probit", "logistic"}, "likelihood", "probit or logistic");
+  expect_table(kClassifierMethodNames, {"laplace", "ep"}, "method", "laplace or ep");
+  expect_table(kClassifierLikelihoodNames, {"probit", "logistic"}, "likelihood", "probit or logistic");
   expect_table(kExperimentKindNames, {"probing", "fuzzy", "ood"}, "experiment", "probing, fuzzy or ood");
   expect_table(kLooVerdictNames, {"too_few", "chance", "separates"}, "verdict", "too_few, chance or separates");
   expect_table(kPosteriorSpaceNames, {"automatic", "function", "weight"}, "space", "automatic, function or weight");
@@ -103,7 +103,7 @@ TEST(EnumNames, AcceptedNamesReadAsAList) {
   constexpr EnumNames<Extremum, 1> one = {{{Extremum::minimum, "minimum"}}};
   EXPECT_EQ(names_of(one), "minimum");
   EXPECT_EQ(parse_name(one, "maximum", "extremum").status().message(), "extremum must be minimum, got 'maximum'");
-  static_assert(name_of(kGpcMethodNames, GpcMethod::ep)[0] == 'e', "name_of is usable at compile time");
+  static_assert(name_of(kClassifierMethodNames, ClassifierMethod::ep)[0] == 'e', "name_of is usable at compile time");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The GP classification probes of the probing experiment (experiment.h GpcProbeOptions): they add two
+// The GP classification probes of the probing experiment (experiment.h ClassifierProbeOptions): they add two
 // curves and change none of the others (which experiment_test.cpp holds to the independent Python
 // reference), they rank a separable concept well, Laplace and EP (both probit, EP from Laplace's
 // optimum) rank alike, and their AUROC is the AUROC of a classifier fitted through the public API on
@@ -159,13 +159,13 @@ TEST(ExperimentGpc, IsTheAurocOfTheClassifiersItDescribes) {
   std::sort(distances.begin(), distances.end());
   const double median = distances[distances.size() / 2];  // 28 distances: the upper middle one
 
-  const GpcTrainingData data = ok_value(make_gpc_training_data(MatrixView(x), labels.data(), 8));
-  GpcHyperparameterOptions fit;
+  const ClassifierTrainingData data = ok_value(make_gpc_training_data(MatrixView(x), labels.data(), 8));
+  ClassifierHyperparameterOptions fit;
   fit.shared_length_scale = true;
   SeArdKernel kernel{1.0, {median}};
-  for (auto [method, iterations, curve] : {std::tuple{GpcMethod::laplace, o.gpc.laplace_iterations, 4},
-                                           std::tuple{GpcMethod::ep, o.gpc.ep_iterations, 5}}) {
-    GpcOptions options;
+  for (auto [method, iterations, curve] : {std::tuple{ClassifierMethod::laplace, o.gpc.laplace_iterations, 4},
+                                           std::tuple{ClassifierMethod::ep, o.gpc.ep_iterations, 5}}) {
+    ClassifierOptions options;
     options.method = method;
     fit.max_iterations = iterations;
     kernel = ok_value(fit_gpc_hyperparameters(data, kernel, options, fit)).kernel;

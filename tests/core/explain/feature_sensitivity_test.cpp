@@ -90,8 +90,8 @@ TEST(FeatureSensitivity, IntervalsHoldTheBruteForceDeltaOnEveryGoldenModel) {
   for (const auto& c : gpc_golden_cases()) {
     for (const std::string model : {"laplace_probit", "laplace_logistic", "ep_probit"}) {
       if (!c.contains(model)) continue;
-      const GpcCommonForm form = reference_form(c, model);
-      const GpcOutput output(form);
+      const ClassifierCommonForm form = reference_form(c, model);
+      const ClassifierOutput output(form);
       std::vector<std::vector<double>> points;
       for (const auto& box : c["robustness"]) points.push_back(box["x_star"].get<std::vector<double>>());
       for (std::size_t t = 0; t < 2 && t < c["X_test"].size(); ++t)
@@ -186,7 +186,7 @@ TEST(FeatureSensitivity, ALinearOutputGivesTwiceGammaTimesItsWeight) {
 }
 
 // Labels +1 where x_0 > 0 (x_1 is noise): pi rises with x_0 around the boundary.
-GpClassifier one_feature_classifier(double sign, GpcMethod method) {
+GpClassifier one_feature_classifier(double sign, ClassifierMethod method) {
   RandomStream stream(5);
   const std::size_t n = 40;
   RowMatrix X(Eigen::Index(n), 2);
@@ -196,16 +196,16 @@ GpClassifier one_feature_classifier(double sign, GpcMethod method) {
     X(Eigen::Index(i), 1) = stream.uniform(-2.0, 2.0);
     y[i] = sign * X(Eigen::Index(i), 0) > 0.0 ? 1.0 : -1.0;
   }
-  GpcOptions options;
+  ClassifierOptions options;
   options.method = method;
   return GpClassifier::fit(MatrixView(X), y.data(), n, SeArdKernel{4.0, {1.0, 20.0}}, options).value();
 }
 
 TEST(FeatureSensitivity, HasTheSignOfTheFeatureTheLabelsFollow) {
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
     for (double sign : {1.0, -1.0}) {
       const GpClassifier gpc = one_feature_classifier(sign, method);
-      const GpcOutput output(gpc.common_form());
+      const ClassifierOutput output(gpc.common_form());
       SensitivityOptions options;
       options.gamma = 0.3;
       for (const std::vector<double>& point : std::vector<std::vector<double>>{{0.1, 0.0}, {-0.4, 1.0}, {0.7, -1.2}}) {
@@ -225,8 +225,8 @@ TEST(FeatureSensitivity, HasTheSignOfTheFeatureTheLabelsFollow) {
 
 TEST(FeatureSensitivity, TheSameNumbersOnEveryThreadCountAndRun) {
   const nlohmann::json c = gpc_golden_cases()[3];  // blobs-5d-ard
-  const GpcCommonForm form = reference_form(c, "ep_probit");
-  const GpcOutput output(form);
+  const ClassifierCommonForm form = reference_form(c, "ep_probit");
+  const ClassifierOutput output(form);
   const RowMatrix points = testing::gpc_matrix(c["X_test"]);
   SensitivityOptions options;
   options.gamma = 0.4;
@@ -268,8 +268,8 @@ TEST(FeatureSensitivity, TheSameNumbersOnEveryThreadCountAndRun) {
 
 TEST(FeatureSensitivity, ExplainsOnlyTheChosenFeaturesInTheirOrder) {
   const nlohmann::json c = gpc_golden_cases()[3];
-  const GpcCommonForm form = reference_form(c, "laplace_probit");
-  const GpcOutput output(form);
+  const ClassifierCommonForm form = reference_form(c, "laplace_probit");
+  const ClassifierOutput output(form);
   const std::vector<double> point = c["X_test"][1].get<std::vector<double>>();
   SensitivityOptions options;
   options.gamma = 0.3;
@@ -315,7 +315,7 @@ TEST(FeatureSensitivity, AFeatureConstantInTrainingIsMarkedAndNotRankedUnlessAsk
     y[i] = X(r, 0) > 0 ? 1.0 : -1.0;
   }
   const GpClassifier gpc = GpClassifier::fit(MatrixView(X), y.data(), n, SeArdKernel{9.0, {0.5, 20.0, 0.3}}).value();
-  const GpcOutput output(gpc.common_form());
+  const ClassifierOutput output(gpc.common_form());
   ASSERT_NE(output.training_inputs(), nullptr);
   SensitivityOptions options;
   options.gamma = 0.5;
@@ -368,8 +368,8 @@ TEST(FeatureSensitivity, RanksByTheCertifiedDistanceFromZero) {
 
 TEST(FeatureSensitivity, BadInputsNameTheProblem) {
   const nlohmann::json c = gpc_golden_cases()[2];  // xor-2d
-  const GpcCommonForm form = reference_form(c, "laplace_probit");
-  const GpcOutput output(form);
+  const ClassifierCommonForm form = reference_form(c, "laplace_probit");
+  const ClassifierOutput output(form);
   SensitivityOptions options;
   auto message = [&](const std::vector<double>& point) {
     Result<LocalSensitivity> r = feature_sensitivity(output, point, options);

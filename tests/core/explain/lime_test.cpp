@@ -60,8 +60,8 @@ TEST(Lime, FitsTheReferenceCoefficientsFromTheReferenceSamples) {
 
 TEST(Lime, ExplainsTheGoldenClassifierAsTheReferenceDoes) {
   for (const auto& c : read_json("explain/lime_reference.json")["cases"]) {
-    const GpcCommonForm form = testing::reference_form(golden_case(c["case"]), c["model"]);
-    const GpcOutput output(form);
+    const ClassifierCommonForm form = testing::reference_form(golden_case(c["case"]), c["model"]);
+    const ClassifierOutput output(form);
     LimeOptions options;
     options.samples = c["samples"].get<std::size_t>();
     options.seed = c["seed"].get<std::uint64_t>();

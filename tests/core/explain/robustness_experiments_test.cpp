@@ -23,7 +23,7 @@
 namespace gpprobe {
 namespace {
 
-GpcTrainingData training(const SyntheticClassification& part) {
+ClassifierTrainingData training(const SyntheticClassification& part) {
   return make_gpc_training_data(MatrixView(part.x), part.labels.data(), part.labels.size()).value();
 }
 
@@ -52,11 +52,11 @@ TEST(RobustnessExperiments, TheCommittedSynthetic2dIsTheCoresRecipe) {
 }
 
 TEST(RobustnessExperiments, TheTrainingBudgetIsABudgetFromTheAuthorsStart) {
-  const GpcTrainingData data = training(synthetic_2d_blobs(80, 0, 3).train);
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  const ClassifierTrainingData data = training(synthetic_2d_blobs(80, 0, 3).train);
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
-    const GpcEvidence start = gpc_log_marginal_likelihood(data, SeArdKernel{1.0, {1.0, 1.0}}, options).value();
+    const ClassifierEvidence start = gpc_log_marginal_likelihood(data, SeArdKernel{1.0, {1.0, 1.0}}, options).value();
     double previous = -INFINITY;
     for (std::size_t epochs : {1, 3, 10, 40}) {
       Result<EpochFit> fit = fit_for_epochs(data, options, epochs);
@@ -112,7 +112,7 @@ TEST(RobustnessExperiments, TheShortestLengthScalesOfTheDigitsVaryInTraining) {
     std::getline(cells, cell, ',');
     y[std::size_t(i)] = std::stod(cell);
   }
-  const GpcTrainingData data = make_gpc_training_data(MatrixView(x), y.data(), 250).value();
+  const ClassifierTrainingData data = make_gpc_training_data(MatrixView(x), y.data(), 250).value();
   const EpochFit fit = fit_for_epochs(data, {}, 10).value();
   std::vector<std::size_t> blank;
   for (Eigen::Index j = 0; j < 64; ++j)
@@ -133,7 +133,7 @@ TEST(RobustnessExperiments, TheShortestLengthScalesOfTheDigitsVaryInTraining) {
 }
 
 // pi on a (grid + 1)^2 grid over the box of the first two coordinates around x.
-std::pair<double, double> grid_range(const GpcCommonForm& form, const std::vector<double>& lower,
+std::pair<double, double> grid_range(const ClassifierCommonForm& form, const std::vector<double>& lower,
                                      const std::vector<double>& upper, std::size_t grid) {
   RowMatrix points(Eigen::Index((grid + 1) * (grid + 1)), 2);
   for (std::size_t a = 0; a <= grid; ++a)
@@ -143,7 +143,7 @@ std::pair<double, double> grid_range(const GpcCommonForm& form, const std::vecto
       points(r, 1) = lower[1] + (upper[1] - lower[1]) * double(b) / double(grid);
     }
   std::vector<double> p(std::size_t(points.rows()));
-  GpcColumns columns;
+  ClassifierColumns columns;
   columns.probability = p.data();
   EXPECT_TRUE(form.evaluate(MatrixView(points), columns).ok());
   return {*std::min_element(p.begin(), p.end()), *std::max_element(p.begin(), p.end())};
@@ -151,8 +151,8 @@ std::pair<double, double> grid_range(const GpcCommonForm& form, const std::vecto
 
 TEST(RobustnessExperiments, DeltaRobustnessBracketsTheGridsDeltaOnEveryThreadCount) {
   const SyntheticSplit split = synthetic_2d_blobs(100, 8, 2);
-  for (GpcMethod method : {GpcMethod::laplace, GpcMethod::ep}) {
-    GpcOptions options;
+  for (ClassifierMethod method : {ClassifierMethod::laplace, ClassifierMethod::ep}) {
+    ClassifierOptions options;
     options.method = method;
     const EpochFit fit = fit_for_epochs(training(split.train), options, 10).value();
     const GpClassifier gpc = GpClassifier::fit(training(split.train), fit.kernel, options).value();

@@ -33,7 +33,7 @@ export const DEFAULTS: Readonly<Defaults> = {
   rhos: [0.1, 0.3, 0.5, 0.7, 0.9],
 };
 
-/** GP classification's defaults (gp_classifier.h, gpc_hyperparameter_fit.h, experiment.h GpcProbeOptions). */
+/** GP classification's defaults (gp_classifier.h, gpc_hyperparameter_fit.h, experiment.h ClassifierProbeOptions). */
 export const CLASSIFICATION_DEFAULTS: Readonly<ClassificationDefaults> = {
   method: 'laplace',
   likelihood: 'probit',

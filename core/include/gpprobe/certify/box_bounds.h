@@ -20,7 +20,7 @@
 // the terms summed (mean: sum_i |c_i| e^{-zL_i} (1 + zU_i); variance: s2 + sum_{i,l} |R_il| e^{-zL_i -
 // zL_l} (1 + zU_i + zU_l), which also covers the model's own evaluation s2 - |M k|^2, whose terms sum to
 // | |M| k |^2: at most 1.31 times k'|Q|k on the golden models; the centred form uses | |M| k^U |^2 itself),
-// so the bounds hold for the exact latent and for the values GpcCommonForm reports. A box costs O(n^2 k) (k moving coordinates: products of the
+// so the bounds hold for the exact latent and for the values ClassifierCommonForm reports. A box costs O(n^2 k) (k moving coordinates: products of the
 // variance factor's two signed parts with 2k + 8 columns, one pass over Q's lower triangle); the
 // region's fixed coordinates are folded into z once.
 #pragma once
@@ -52,10 +52,10 @@ enum class VarianceMethod { both, centred, relaxation };
 inline constexpr EnumNames<VarianceMethod, 3> kVarianceMethodNames = {
     {{VarianceMethod::both, "both"}, {VarianceMethod::centred, "centred"}, {VarianceMethod::relaxation, "relaxation"}}};
 
-class GpcBoxBounds {
+class ClassifierBoxBounds {
  public:
   // `form` and `region` must outlive this object (O(n d) to set up).
-  GpcBoxBounds(const GpcCommonForm& form, const RobustnessRegion& region);
+  ClassifierBoxBounds(const ClassifierCommonForm& form, const RobustnessRegion& region);
 
   // `box`: k sides over the region's moving coordinates, inside region.box().
   LatentBoxBounds latent(const Box& box, VarianceMethod variance = VarianceMethod::both) const;
@@ -66,11 +66,11 @@ class GpcBoxBounds {
   // The same at several points at once (one pass over the model's n by n factor).
   std::vector<double> probabilities_at(const std::vector<std::vector<double>>& moving) const;
 
-  const GpcCommonForm& form() const { return *form_; }
+  const ClassifierCommonForm& form() const { return *form_; }
   const RobustnessRegion& region() const { return *region_; }
 
  private:
-  const GpcCommonForm* form_;
+  const ClassifierCommonForm* form_;
   const RobustnessRegion* region_;
   std::vector<double> fixed_z_;         // n: the fixed coordinates' part of z_i
   std::vector<double> weights_;         // n: c = s2 alpha

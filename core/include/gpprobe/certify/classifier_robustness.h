@@ -89,14 +89,15 @@ using IntervalCallback = std::function<void(Extremum extremum, std::size_t itera
 // invalid_argument / non_finite naming the problem (the point's size or values, gamma, dims, valid
 // range, tolerance). `progress` sees (boxes split so far, searches refined x max_iterations); returning false
 // stops the searches, which then report status `cancelled` with the (valid) intervals reached.
-Result<RobustnessCertificate> certify_robustness(const GpcCommonForm& form, const std::vector<double>& point,
+Result<RobustnessCertificate> certify_robustness(const ClassifierCommonForm& form, const std::vector<double>& point,
                                                  const RobustnessOptions& options,
                                                  const ProgressCallback& progress = {},
                                                  const IntervalCallback& on_interval = {});
 
 // The paper's Fig. 2: one certificate per gamma (options.gamma is ignored), in the given order.
 // `progress` sees (gammas done, gammas) and may cancel between and within them (status `cancelled`).
-Result<std::vector<RobustnessCertificate>> robustness_sweep(const GpcCommonForm& form, const std::vector<double>& point,
+Result<std::vector<RobustnessCertificate>> robustness_sweep(const ClassifierCommonForm& form,
+                                                            const std::vector<double>& point,
                                                             const std::vector<double>& gammas,
                                                             const RobustnessOptions& options,
                                                             const ProgressCallback& progress = {});

@@ -24,8 +24,8 @@ struct GpfgsAttack {
 };
 
 // d mu / d x at x (d values), O(n d).
-std::vector<double> latent_mean_gradient(const GpcCommonForm& form, const double* x);
+std::vector<double> latent_mean_gradient(const ClassifierCommonForm& form, const double* x);
 
-GpfgsAttack gpfgs_attack(const GpcCommonForm& form, const RobustnessRegion& region);
+GpfgsAttack gpfgs_attack(const ClassifierCommonForm& form, const RobustnessRegion& region);
 
 }  // namespace gpprobe

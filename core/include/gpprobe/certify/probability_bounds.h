@@ -22,7 +22,7 @@
 namespace gpprobe {
 
 // mean: finite; variance: 0 <= lower <= upper.
-Interval probability_bounds(GpcLikelihood likelihood, Interval mean, Interval variance);
+Interval probability_bounds(ClassifierLikelihood likelihood, Interval mean, Interval variance);
 
 // An upper bound of |logistic_expectation(mu, Sigma) - E[sigmoid f]| for every mu at this variance,
 // rounding included: 3e-13 + exp(-1.5 - 680 / sqrt(Sigma)) (3e-13: the rounding of a sum of 1,152

@@ -56,24 +56,24 @@ struct SeArdKernel {
 };
 
 // Caller-owned outputs of length m; any pointer may be null to skip that column.
-struct GpcColumns {
+struct ClassifierColumns {
   double* latent_mean = nullptr;
   double* latent_variance = nullptr;
   double* probability = nullptr;
 };
 
-class GpcCommonForm {
+class ClassifierCommonForm {
  public:
   // Q is computed as M'M (n^3/3 flops). invalid_argument / dimension_mismatch when the sizes do not fit
   // or the kernel does not check for d = inputs.cols().
-  static Result<GpcCommonForm> from_factor(RowMatrix inputs, SeArdKernel kernel, GpcLikelihood likelihood,
-                                           Eigen::VectorXd alpha, RowMatrix variance_factor);
+  static Result<ClassifierCommonForm> from_factor(RowMatrix inputs, SeArdKernel kernel, ClassifierLikelihood likelihood,
+                                                  Eigen::VectorXd alpha, RowMatrix variance_factor);
 
   const RowMatrix& inputs() const { return inputs_; }
   double signal_variance() const { return kernel_.signal_variance; }
   const std::vector<double>& length_scales() const { return kernel_.length_scales; }
   const SeArdKernel& kernel() const { return kernel_; }
-  GpcLikelihood likelihood() const { return likelihood_; }
+  ClassifierLikelihood likelihood() const { return likelihood_; }
   const Eigen::VectorXd& alpha() const { return alpha_; }
   const RowMatrix& Q() const { return Q_; }
   const RowMatrix& variance_factor() const { return factor_; }
@@ -82,7 +82,7 @@ class GpcCommonForm {
 
   // mu, Sigma and pi at the m rows of `points` (m by d). Errors name "test inputs"; cancelled when
   // progress returns false.
-  Status evaluate(const MatrixView& points, const GpcColumns& out, const ProgressCallback& progress = {},
+  Status evaluate(const MatrixView& points, const ClassifierColumns& out, const ProgressCallback& progress = {},
                   PredictionReport* report = nullptr) const;
 
   // The same at one point x (d values), e.g. a candidate of a robustness search; no checks.
@@ -94,12 +94,12 @@ class GpcCommonForm {
   double probability(const double* x) const;
 
  private:
-  GpcCommonForm() = default;
+  ClassifierCommonForm() = default;
 
   RowMatrix inputs_;
   SeArdKernel kernel_;
   Kernel pairwise_ = Kernel::constant(1.0);
-  GpcLikelihood likelihood_ = GpcLikelihood::probit;
+  ClassifierLikelihood likelihood_ = ClassifierLikelihood::probit;
   Eigen::VectorXd alpha_;
   RowMatrix Q_;
   RowMatrix factor_;

@@ -51,7 +51,7 @@ struct EpFit {
 // numerical_failure "EP: the sites did not converge in 100 sweeps (...)" with the last sweep's
 // largest change, never a silent result.
 // squared_distances: as fit_laplace's (laplace_classifier.h).
-Result<EpFit> fit_ep(const GpcTrainingData& data, const Kernel& kernel, bool with_gradient,
+Result<EpFit> fit_ep(const ClassifierTrainingData& data, const Kernel& kernel, bool with_gradient,
                      std::size_t max_sweeps = 100, const RowMatrix* squared_distances = nullptr);
 
 }  // namespace gpprobe

@@ -25,59 +25,63 @@
 
 namespace gpprobe {
 
-enum class GpcMethod { laplace, ep };
-inline constexpr EnumNames<GpcMethod, 2> kGpcMethodNames = {{{GpcMethod::laplace, "laplace"}, {GpcMethod::ep, "ep"}}};
+enum class ClassifierMethod { laplace, ep };
+inline constexpr EnumNames<ClassifierMethod, 2> kClassifierMethodNames = {
+    {{ClassifierMethod::laplace, "laplace"}, {ClassifierMethod::ep, "ep"}}};
 
 // "laplace" or "ep".
-inline const char* method_name(GpcMethod method) { return name_of(kGpcMethodNames, method); }
+inline const char* method_name(ClassifierMethod method) { return name_of(kClassifierMethodNames, method); }
 // invalid_argument "method must be laplace or ep, got 'x'".
-inline Result<GpcMethod> parse_method(const std::string& name) { return parse_name(kGpcMethodNames, name, "method"); }
+inline Result<ClassifierMethod> parse_method(const std::string& name) {
+  return parse_name(kClassifierMethodNames, name, "method");
+}
 
-struct GpcOptions {
-  GpcMethod method = GpcMethod::laplace;
-  GpcLikelihood likelihood = GpcLikelihood::probit;
+struct ClassifierOptions {
+  ClassifierMethod method = ClassifierMethod::laplace;
+  ClassifierLikelihood likelihood = ClassifierLikelihood::probit;
   std::size_t max_iterations = 100;  // Newton steps (Laplace) or sweeps (EP)
   bool with_gradient = true;
 };
 
 // invalid_argument for EP with the logistic likelihood and for max_iterations = 0.
-Status check_options(const GpcOptions& options);
+Status check_options(const ClassifierOptions& options);
 
 // The approximation's log marginal likelihood and (when asked) its gradient in [log s2, log l_1..l_d],
 // at a kernel with d length-scales. numerical_failure when the approximation does not converge.
-struct GpcEvidence {
+struct ClassifierEvidence {
   double value = 0.0;
   std::vector<double> gradient;
   std::size_t iterations = 0;
 };
-Result<GpcEvidence> gpc_log_marginal_likelihood(const GpcTrainingData& data, const SeArdKernel& kernel,
-                                                const GpcOptions& options);
+Result<ClassifierEvidence> gpc_log_marginal_likelihood(const ClassifierTrainingData& data, const SeArdKernel& kernel,
+                                                       const ClassifierOptions& options);
 
 // The same evidence at the isotropic kernel (one length-scale for every column), its gradient in
 // [log s2, log l] (2 values: the sum over the columns of the expanded kernel's length-scale entries),
 // evaluated from the training points' squared distances (kernel_matrix.h's squared_distances, computed
 // once): no O(n^2 d) work per evaluation. Equal to gpc_log_marginal_likelihood at the expanded kernel to
 // rounding. dimension_mismatch when squared_distances is not n by n.
-Result<GpcEvidence> gpc_isotropic_log_marginal_likelihood(const GpcTrainingData& data,
-                                                          const RowMatrix& squared_distances, double signal_variance,
-                                                          double length_scale, const GpcOptions& options);
+Result<ClassifierEvidence> gpc_isotropic_log_marginal_likelihood(const ClassifierTrainingData& data,
+                                                                 const RowMatrix& squared_distances,
+                                                                 double signal_variance, double length_scale,
+                                                                 const ClassifierOptions& options);
 
 class GpClassifier {
  public:
   static Result<GpClassifier> fit(const MatrixView& x, const double* labels, std::size_t n, const SeArdKernel& kernel,
-                                  const GpcOptions& options = {});
-  static Result<GpClassifier> fit(const GpcTrainingData& data, const SeArdKernel& kernel,
-                                  const GpcOptions& options = {});
+                                  const ClassifierOptions& options = {});
+  static Result<GpClassifier> fit(const ClassifierTrainingData& data, const SeArdKernel& kernel,
+                                  const ClassifierOptions& options = {});
 
   // Columns of length m = points.rows(); errors name "test inputs".
-  Status predict(const MatrixView& points, const GpcColumns& out, const ProgressCallback& progress = {},
+  Status predict(const MatrixView& points, const ClassifierColumns& out, const ProgressCallback& progress = {},
                  PredictionReport* report = nullptr) const {
     return form_.evaluate(points, out, progress, report);
   }
 
-  const GpcCommonForm& common_form() const { return form_; }
-  GpcMethod method() const { return options_.method; }
-  GpcLikelihood likelihood() const { return options_.likelihood; }
+  const ClassifierCommonForm& common_form() const { return form_; }
+  ClassifierMethod method() const { return options_.method; }
+  ClassifierLikelihood likelihood() const { return options_.likelihood; }
   const SeArdKernel& kernel() const { return form_.kernel(); }  // d length-scales
   double log_marginal_likelihood() const { return evidence_.value; }
   // d log q / d[log s2, log l_1..l_d]; empty when options.with_gradient was false.
@@ -85,12 +89,12 @@ class GpClassifier {
   std::size_t iterations() const { return evidence_.iterations; }  // Newton steps or EP sweeps
 
  private:
-  GpClassifier(GpcCommonForm form, GpcOptions options, GpcEvidence evidence)
+  GpClassifier(ClassifierCommonForm form, ClassifierOptions options, ClassifierEvidence evidence)
       : form_(std::move(form)), options_(options), evidence_(std::move(evidence)) {}
 
-  GpcCommonForm form_;
-  GpcOptions options_;
-  GpcEvidence evidence_;
+  ClassifierCommonForm form_;
+  ClassifierOptions options_;
+  ClassifierEvidence evidence_;
 };
 
 }  // namespace gpprobe

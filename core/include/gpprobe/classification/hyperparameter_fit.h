@@ -28,7 +28,7 @@
 
 namespace gpprobe {
 
-struct GpcHyperparameterOptions {
+struct ClassifierHyperparameterOptions {
   std::size_t restarts = 0;
   std::uint64_t seed = 0;
   std::size_t max_iterations = 200;  // L-BFGS iterations per run
@@ -44,7 +44,7 @@ struct GpcHyperparameterOptions {
 double log_prior_density(const HyperparameterPrior& prior, const std::vector<double>& theta,
                          std::vector<double>* gradient = nullptr);
 
-struct GpcHyperparameterFit {
+struct ClassifierHyperparameterFit {
   SeArdKernel kernel;                          // d length-scales (1 with shared_length_scale)
   double log_marginal_likelihood = 0.0;        // at `kernel`
   double start_log_marginal_likelihood = 0.0;  // at the start
@@ -57,9 +57,9 @@ struct GpcHyperparameterFit {
 };
 
 // numerical_failure when the approximation fails at the start itself (its message says why).
-Result<GpcHyperparameterFit> fit_gpc_hyperparameters(const GpcTrainingData& data, const SeArdKernel& start,
-                                                     const GpcOptions& options,
-                                                     const GpcHyperparameterOptions& fit_options = {},
-                                                     const ProgressCallback& progress = {});
+Result<ClassifierHyperparameterFit> fit_gpc_hyperparameters(const ClassifierTrainingData& data,
+                                                            const SeArdKernel& start, const ClassifierOptions& options,
+                                                            const ClassifierHyperparameterOptions& fit_options = {},
+                                                            const ProgressCallback& progress = {});
 
 }  // namespace gpprobe

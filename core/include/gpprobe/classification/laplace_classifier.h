@@ -47,8 +47,8 @@ struct LaplaceFit {
 //
 // squared_distances: the training points' D2 (kernel_matrix.h's squared_distances), or null. With it, an
 // isotropic constant(c) * rbf(l) kernel is evaluated from D2 (no O(n^2 d) work per fit).
-Result<LaplaceFit> fit_laplace(const GpcTrainingData& data, const Kernel& kernel, GpcLikelihood likelihood,
-                               bool with_gradient, std::size_t max_iterations = 100,
+Result<LaplaceFit> fit_laplace(const ClassifierTrainingData& data, const Kernel& kernel,
+                               ClassifierLikelihood likelihood, bool with_gradient, std::size_t max_iterations = 100,
                                const RowMatrix* squared_distances = nullptr);
 
 }  // namespace gpprobe

@@ -23,15 +23,17 @@
 
 namespace gpprobe {
 
-enum class GpcLikelihood { probit, logistic };
-inline constexpr EnumNames<GpcLikelihood, 2> kGpcLikelihoodNames = {
-    {{GpcLikelihood::probit, "probit"}, {GpcLikelihood::logistic, "logistic"}}};
+enum class ClassifierLikelihood { probit, logistic };
+inline constexpr EnumNames<ClassifierLikelihood, 2> kClassifierLikelihoodNames = {
+    {{ClassifierLikelihood::probit, "probit"}, {ClassifierLikelihood::logistic, "logistic"}}};
 
 // "probit" or "logistic": the name the CLI flag, the JSON and the app use.
-inline const char* likelihood_name(GpcLikelihood likelihood) { return name_of(kGpcLikelihoodNames, likelihood); }
+inline const char* likelihood_name(ClassifierLikelihood likelihood) {
+  return name_of(kClassifierLikelihoodNames, likelihood);
+}
 // invalid_argument "likelihood must be probit or logistic, got 'x'".
-inline Result<GpcLikelihood> parse_likelihood(const std::string& name) {
-  return parse_name(kGpcLikelihoodNames, name, "likelihood");
+inline Result<ClassifierLikelihood> parse_likelihood(const std::string& name) {
+  return parse_name(kClassifierLikelihoodNames, name, "likelihood");
 }
 
 // log p(y|f) and its first three derivatives in f, at one training point.
@@ -43,7 +45,7 @@ struct LikelihoodTerms {
 };
 
 // y is -1 or +1.
-LikelihoodTerms likelihood_terms(GpcLikelihood likelihood, double y, double f);
+LikelihoodTerms likelihood_terms(ClassifierLikelihood likelihood, double y, double f);
 
 // Phi(z), log Phi(z) and r(z) = phi(z) / Phi(z) of the standard normal, accurate in both tails.
 double normal_cdf(double z);

@@ -18,7 +18,7 @@
 namespace gpprobe {
 
 // p(y = +1) for f ~ N(mean, variance), variance >= 0.
-double predictive_probability(GpcLikelihood likelihood, double mean, double variance);
+double predictive_probability(ClassifierLikelihood likelihood, double mean, double variance);
 
 // E[sigmoid(f)], f ~ N(mean, variance), by the composite Gauss-Legendre rule above.
 double logistic_expectation(double mean, double variance);

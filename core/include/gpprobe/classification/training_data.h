@@ -16,7 +16,7 @@
 
 namespace gpprobe {
 
-struct GpcTrainingData {
+struct ClassifierTrainingData {
   RowMatrix x;        // n by d
   Eigen::VectorXd y;  // n labels in {-1, +1}
 
@@ -28,6 +28,6 @@ struct GpcTrainingData {
 // -1/+1", "training labels mix the 0/1 and -1/+1 conventions (label 0 is 0, label 4 is -1)";
 // dimension_mismatch "training labels have 3 values, training inputs have 4 rows";
 // non_finite "training inputs row 2, column 0 is NaN", "training label 1 is NaN".
-Result<GpcTrainingData> make_gpc_training_data(const MatrixView& x, const double* labels, std::size_t n);
+Result<ClassifierTrainingData> make_gpc_training_data(const MatrixView& x, const double* labels, std::size_t n);
 
 }  // namespace gpprobe

@@ -2,13 +2,13 @@
 // spells a value the same way, and reading a name back is the same loop with the same message for every
 // enum. A table lists each value once with its name, in the enum's order:
 //
-//   inline constexpr EnumNames<GpcMethod, 2> kGpcMethodNames = {{{GpcMethod::laplace, "laplace"},
-//                                                                {GpcMethod::ep, "ep"}}};
-//   name_of(kGpcMethodNames, GpcMethod::ep)               "ep"
-//   parse_name(kGpcMethodNames, "ep", "method")           GpcMethod::ep
-//   parse_name(kGpcMethodNames, "svm", "method")          invalid_argument "method must be laplace or ep,
-//                                                         got 'svm'"
-//   names_of(kGpcMethodNames)                             "laplace or ep"
+//   inline constexpr EnumNames<ClassifierMethod, 2> kClassifierMethodNames = {
+//       {{ClassifierMethod::laplace, "laplace"}, {ClassifierMethod::ep, "ep"}}};
+//   name_of(kClassifierMethodNames, ClassifierMethod::ep)        "ep"
+//   parse_name(kClassifierMethodNames, "ep", "method")           ClassifierMethod::ep
+//   parse_name(kClassifierMethodNames, "svm", "method")          invalid_argument "method must be laplace or ep,
+//                                                                got 'svm'"
+//   names_of(kClassifierMethodNames)                             "laplace or ep"
 #pragma once
 
 #include <array>

@@ -85,7 +85,7 @@ struct ExperimentData {
 // L-BFGS iterations of each hyperparameter fit (Laplace from the data's scale, EP from Laplace's optimum;
 // no restarts). Off by default, and up to O = 128 when on: their cost grows as O^3 (each EP evidence is
 // 10-20 sweeps of about 4 O^3 flops), about 40 times the other probes' at O = 512 on the demo.
-struct GpcProbeOptions {
+struct ClassifierProbeOptions {
   bool enabled = false;
   std::size_t max_observations = 128;
   std::size_t laplace_iterations = 50;
@@ -98,10 +98,10 @@ struct ExperimentOptions {
   std::uint64_t seed = 0;
   std::size_t max_observations = 512;
   std::size_t max_queries = 1000;
-  std::size_t members = 100;  // LPE
-  std::size_t k = 1;          // kNN
-  ProbeOptions probe;         // GPP
-  GpcProbeOptions gpc;        // probing only
+  std::size_t members = 100;   // LPE
+  std::size_t k = 1;           // kNN
+  ProbeOptions probe;          // GPP
+  ClassifierProbeOptions gpc;  // probing only
 };
 
 // One metric of one method at each observation count (NaN where the method did not run: GPC above its

@@ -20,9 +20,9 @@
 
 namespace gpprobe {
 
-class GpcOutput final : public BoundedOutput {
+class ClassifierOutput final : public BoundedOutput {
  public:
-  explicit GpcOutput(const GpcCommonForm& form, VarianceMethod variance = VarianceMethod::both)
+  explicit ClassifierOutput(const ClassifierCommonForm& form, VarianceMethod variance = VarianceMethod::both)
       : form_(&form), variance_(variance) {}
 
   std::size_t dimension() const override { return form_->dimension(); }
@@ -32,10 +32,10 @@ class GpcOutput final : public BoundedOutput {
                                              const std::vector<std::size_t>& dims) const override;
 
   const RowMatrix* training_inputs() const override { return &form_->inputs(); }
-  const GpcCommonForm& form() const { return *form_; }
+  const ClassifierCommonForm& form() const { return *form_; }
 
  private:
-  const GpcCommonForm* form_;
+  const ClassifierCommonForm* form_;
   VarianceMethod variance_;
 };
 

@@ -39,7 +39,8 @@ struct EpochFit {
 };
 
 // epochs >= 1; numerical_failure when the approximation fails at the start itself.
-Result<EpochFit> fit_for_epochs(const GpcTrainingData& data, const GpcOptions& options, std::size_t epochs);
+Result<EpochFit> fit_for_epochs(const ClassifierTrainingData& data, const ClassifierOptions& options,
+                                std::size_t epochs);
 
 // Coordinates in order of increasing length-scale (ties: lower index first), the first `count`; with
 // `inputs` (n by d), only coordinates on which the inputs vary (not constant_features(inputs),
@@ -56,7 +57,7 @@ struct DeltaRobustness {
 
 // At every row of `points`, over the box of options (gamma, dims, valid range, tolerance, limits; both
 // extremes are refined whatever options.search says). Errors as certify_robustness, naming the row.
-Result<std::vector<DeltaRobustness>> delta_robustness(const GpcCommonForm& form, const MatrixView& points,
+Result<std::vector<DeltaRobustness>> delta_robustness(const ClassifierCommonForm& form, const MatrixView& points,
                                                       const RobustnessOptions& options,
                                                       const ProgressCallback& progress = {});
 
@@ -67,7 +68,7 @@ struct TimedExtreme {
 
 // pi_max over the L-inf box around `point` (options.gamma, dims, valid range, tolerance,
 // max_iterations, time limit), by the same bounds and search as certify_robustness.
-Result<TimedExtreme> timed_maximum(const GpcCommonForm& form, const std::vector<double>& point,
+Result<TimedExtreme> timed_maximum(const ClassifierCommonForm& form, const std::vector<double>& point,
                                    const RobustnessOptions& options);
 
 }  // namespace gpprobe
