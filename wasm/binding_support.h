@@ -35,6 +35,7 @@
 #include <emscripten/val.h>
 
 #include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/number_text.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
 #include "gpprobe/kernels/kernel.h"
@@ -160,8 +161,8 @@ inline Status count_argument(const char* name, double value, std::size_t* out) {
   constexpr double limit = double(std::numeric_limits<std::size_t>::max());
   if (!(value >= 0.0 && value <= limit && std::floor(value) == value)) {
     std::ostringstream os;
-    os.precision(17);
-    os << name << " must be a whole number from 0 to " << std::numeric_limits<std::size_t>::max() << ", got " << value;
+    os << name << " must be a whole number from 0 to " << std::numeric_limits<std::size_t>::max() << ", got "
+       << number_text(value);
     return Status(StatusCode::invalid_argument, os.str());
   }
   *out = std::size_t(value);
@@ -175,8 +176,7 @@ inline Status seed_argument(const char* name, double value, std::uint64_t* out) 
   constexpr double limit = 9007199254740992.0;  // 2^53
   if (!(value >= 0.0 && value <= limit && std::floor(value) == value)) {
     std::ostringstream os;
-    os.precision(17);
-    os << name << " must be a whole number from 0 to 9007199254740992, got " << value;
+    os << name << " must be a whole number from 0 to 9007199254740992, got " << number_text(value);
     return Status(StatusCode::invalid_argument, os.str());
   }
   *out = std::uint64_t(value);

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gpprobe/common/number_text.h"
+
 namespace gpprobe::cli {
 
 const std::map<std::string, double>& work_limits() {
@@ -20,17 +22,11 @@ const std::map<std::string, double>& work_limits() {
 
 namespace {
 
-std::string limit_text(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  return buffer;
-}
-
 // invalid_argument "--restarts must be at most 1000, got '4294967297' (...)" past the flag's work limit.
 Status within_limit(const std::string& name, double value, const std::string& text) {
   const auto it = work_limits().find(name);
   if (it == work_limits().end() || value <= it->second) return Status::success();
-  return Status(StatusCode::invalid_argument, "--" + name + " must be at most " + limit_text(it->second) + ", got '" +
+  return Status(StatusCode::invalid_argument, "--" + name + " must be at most " + number_text(it->second) + ", got '" +
                                                   text + "' (a cap on the work one command may ask for)");
 }
 

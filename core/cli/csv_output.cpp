@@ -4,28 +4,24 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpprobe/common/number_text.h"
+
 namespace gpprobe::cli {
 
 namespace {
 
 std::atomic<std::size_t> non_finite_count{0};
 
-std::string printed(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  return buffer;
-}
-
 }  // namespace
 
 std::string format_number(double v) {
   if (!std::isfinite(v)) ++non_finite_count;
-  return printed(v);
+  return number_text(v);
 }
 
 std::string format_bound(double v) {
   if (std::isnan(v)) ++non_finite_count;
-  return printed(v);
+  return number_text(v);
 }
 
 std::size_t non_finite_numbers() { return non_finite_count.load(); }

@@ -2,9 +2,7 @@
 #include <cstddef>
 #include <exception>
 #include <iostream>
-#include <map>
 #include <new>
-#include <set>
 #include <string>
 
 #include "gpprobe/linalg/parallel_for.h"
@@ -13,14 +11,20 @@
 
 namespace {
 
-// One block per command (as `gpprobe help` lists them, and `gpprobe <command> --help` prints its own).
-struct CommandUsage {
+using CommandFunction = int (*)(const gpprobe::cli::Args&, std::ostream&, std::ostream&);
+
+// The command table: every command once, with its function, its usage block (as `gpprobe help` lists
+// them, and `gpprobe <command> --help` prints it) and whether the command answers --help itself (its own
+// help says more than the block: each flag, per figure).
+struct Command {
   const char* name;
+  CommandFunction run;
   const char* text;
+  bool own_help = false;
 };
 
-const CommandUsage kCommandUsage[] = {
-    {"probe",
+const Command kCommands[] = {
+    {"probe", gpprobe::cli::probe_command,
      "  probe   --observations FILE --labels FILE --queries FILE [--epsilon E] [--strength S]\n"
      "          [--space automatic|function|weight] [--out FILE]\n"
      "          [--certify-gamma G [--norm inf|2] [--certify-dims i,j,...] [--tolerance E (0.01)]\n"
@@ -33,19 +37,19 @@ const CommandUsage kCommandUsage[] = {
      "          verdict_can_flip (yes/no/unknown), certify_status, certify_iterations.\n"
      "          probe --probe FILE.probe.json --queries FILE [...]: the probe the app exported (its\n"
      "          observations, labels, epsilon, strength and space), fitted again, scores the queries.\n"},
-    {"loo",
+    {"loo", gpprobe::cli::loo_command,
      "  loo     --observations FILE --labels FILE [--epsilon E] [--strength S] [--space ...] [--out FILE]\n"
      "          (or --probe FILE.probe.json) leave-one-out check of the probe in closed form: CSV\n"
      "          observation,label,judged_probability,latent_mean,latent_variance (each observation judged by\n"
      "          the probe fitted on the others); stderr: one JSON line with the LOO auroc and log_loss, their\n"
      "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 99%\n"
      "          interval reaches AUROC 1/2 or log loss log 2 - these observations do not separate the concept).\n"},
-    {"bench",
+    {"bench", gpprobe::cli::bench_command,
      "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--repeats R]\n"
      "          [--json]\n"
      "          time fitting and scoring on seeded synthetic data (native build); with --repeats, the\n"
      "          fastest fit + score of R runs in this process for each O.\n"},
-    {"gpr",
+    {"gpr", gpprobe::cli::gpr_command,
      "  gpr     --train FILE --test FILE [--kernel rbf|matern12|matern32|matern52|periodic|locally-periodic|\n"
      "          linear|cosine] [--PARAMETER V ...] [--noise-variance N] [--optimize] [--restarts R]\n"
      "          [--seed S] [--signal-variance-prior P] [--length-scale-prior P] [--rho R] [--theta T]\n"
@@ -59,13 +63,13 @@ const CommandUsage kCommandUsage[] = {
      "          |y - mean| > theta (3) sqrt(observation_variance)). Fitted hyperparameters and the log\n"
      "          marginal likelihood go to stderr as one JSON line. The priors (as gpc's, with --optimize)\n"
      "          go on log constant.value and every log length-scale (MAP).\n"},
-    {"baseline",
+    {"baseline", gpprobe::cli::baseline_command,
      "  baseline --method lp|svm|lpe|msp|maha|knn --observations FILE --labels FILE --queries FILE\n"
      "          [--k K] [--seed N] [--members M] [--out FILE]\n"
      "          a baseline of the GPP paper: CSV query,score (lp/svm: decision value; msp, maha, knn,\n"
      "          lpe: OOD score, higher = more in-distribution) plus probability (lp, msp, lpe) and\n"
      "          episteme, alea (lpe).\n"},
-    {"evaluate",
+    {"evaluate", gpprobe::cli::evaluate_command,
      "  evaluate --embeddings FILE --labels FILE [--ood FILE] --experiment probing|fuzzy|ood\n"
      "          [--query-mask FILE] [--trials T] [--seed N] [--max-observations M] [--max-queries Q]\n"
      "          [--members M] [--k K] [--epsilon E] [--strength S] [--gpc [--gpc-max-observations M]]\n"
@@ -76,10 +80,10 @@ const CommandUsage kCommandUsage[] = {
      "          query (never an observation). --gpc: probing also ranks by GP classification\n"
      "          (gpc-laplace, gpc-ep: probit, RBF with learned signal variance and length-scale) for\n"
      "          O up to --gpc-max-observations (default 128; its cost grows as O^3).\n"},
-    {"draw",
+    {"draw", gpprobe::cli::draw_command,
      "  draw    --labels FILE --per-class N [--seed S] [--out FILE]\n"
      "          N random rows of each class (the app's observation draw, same rows for the same seed).\n"},
-    {"gpc",
+    {"gpc", gpprobe::cli::gpc_command,
      "  gpc     --train FILE --test FILE [--method laplace|ep] [--likelihood probit|logistic]\n"
      "          [--signal-variance S] [--length-scales L1,L2,...]\n"
      "          [--optimize [--restarts R] [--seed N] [--shared-length-scale]] [--out FILE]\n"
@@ -102,11 +106,11 @@ const CommandUsage kCommandUsage[] = {
      "          stderr); stderr: one JSON line with classes, the hyperparameters, the log marginal\n"
      "          likelihood, its gradient (C arrays [log S_c, log L_c1..L_cd]), iterations, converged.\n"
      "          --optimize ties the hyperparameters when S and L are given once, else learns them per class.\n"},
-    {"bench-gpc",
+    {"bench-gpc", gpprobe::cli::gpc_bench_command,
      "  bench-gpc [--n 1000] [--dimensions 2,10] [--test 10000] [--seed N] [--data DIR] [--json]\n"
      "          time GP classification (Laplace probit/logistic, EP) on seeded synthetic data; --data\n"
      "          writes that data as CSV for other implementations (scripts/bench/bench_gpc.mjs).\n"},
-    {"robustness",
+    {"robustness", gpprobe::cli::robustness_command,
      "  robustness --train FILE [gpc's model flags] --point x1,...,xd (--gamma G | --sweep G1,G2,...)\n"
      "          [--dims i,j,...] [--valid-range LO,HI] [--tolerance E (0.01)] [--max-iterations N (10000)]\n"
      "          [--time-limit S] [--search both|adversarial] [--out FILE]\n"
@@ -126,11 +130,11 @@ const CommandUsage kCommandUsage[] = {
      "          exponentially with C. --time-limit holds each of the three searches, inside every box's\n"
      "          bound too (stop time_limit, a wider interval that stays sound); a model whose bound terms\n"
      "          would pass 1 GiB (70 classes of 2 rows) is refused.\n"},
-    {"bench-robustness",
+    {"bench-robustness", gpprobe::cli::robustness_bench_command,
      "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
      "          [--json]\n"
      "          time the robustness sweep of the paper's Synthetic2D experiment (native build).\n"},
-    {"explain",
+    {"explain", gpprobe::cli::explain_command,
      "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
      "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
      "          [--seed S] [--tolerance E (0.001)] [--include-constant] [--out FILE]\n"
@@ -139,21 +143,24 @@ const CommandUsage kCommandUsage[] = {
      "          the point as an interval, beside LIME's coefficient. CSV\n"
      "          feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training: features constant in\n"
      "          training are marked and not ranked (moving them moves the point away from all the data:\n"
-     "          distance from the data, not evidence) unless --include-constant.\n"},
-    {"paper-robustness",
+     "          distance from the data, not evidence) unless --include-constant.\n",
+     true},
+    {"paper-robustness", gpprobe::cli::paper_robustness_command,
      "  paper-robustness --figure 3|4|5|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"
      "          the robustness paper's experiments (safety vs GPFGS, delta-robustness vs training\n"
      "          budget, multi-class local heat maps vs LIME, global sensitivity vs LIME, branch-and-bound\n"
      "          run time) as CSV on\n"
-     "          web/public/demo/robustness/*.csv.\n"},
-    {"compare",
+     "          web/public/demo/robustness/*.csv.\n",
+     true},
+    {"compare", gpprobe::cli::compare_command,
      "  compare --embeddings A.npy B.npy ... (or --config projector_config.json) --labels FILE\n"
      "          [--observations ROWS | --per-class N [--seed S]] [--concepts SPEC ...] [--ood A.npy ...]\n"
      "          [--epsilon E] [--strength S] [--out FILE]\n"
      "          which representation holds the concept: the same concept and observation rows probed in\n"
      "          every embedding of the same rows; CSV embedding,width,loo_auroc,loo_auroc_lower,\n"
      "          loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea,... (DeLong's paired tests against the\n"
-     "          best; a sentence per concept on stderr).\n"},
+     "          best; a sentence per concept on stderr).\n",
+     true},
 };
 
 const char* kUsageHead =
@@ -174,13 +181,13 @@ const char* kUsageFoot =
 std::string usage() {
   std::string text = kUsageHead;
   text += "commands:\n";
-  for (const CommandUsage& c : kCommandUsage) text += c.text;
+  for (const Command& c : kCommands) text += c.text;
   return text + "\n" + kUsageFoot;
 }
 
 // `gpprobe <command> --help`: the command's block, then what every command shares.
 std::string command_usage(const std::string& command) {
-  for (const CommandUsage& c : kCommandUsage) {
+  for (const Command& c : kCommands) {
     if (command != c.name) continue;
     std::string block = c.text;
     block.erase(0, block.find_first_not_of(' ') + command.size());  // "  gpc     --train ..." -> "--train ..."
@@ -211,37 +218,22 @@ bool take_threads_flag(gpprobe::cli::Args* args) {
 
 int main(int argc, char** argv) {
   using gpprobe::cli::Args;
-  const std::map<std::string, int (*)(const Args&, std::ostream&, std::ostream&)> commands = {
-      {"probe", gpprobe::cli::probe_command},
-      {"loo", gpprobe::cli::loo_command},
-      {"bench", gpprobe::cli::bench_command},
-      {"gpr", gpprobe::cli::gpr_command},
-      {"baseline", gpprobe::cli::baseline_command},
-      {"evaluate", gpprobe::cli::evaluate_command},
-      {"draw", gpprobe::cli::draw_command},
-      {"gpc", gpprobe::cli::gpc_command},
-      {"bench-gpc", gpprobe::cli::gpc_bench_command},
-      {"robustness", gpprobe::cli::robustness_command},
-      {"bench-robustness", gpprobe::cli::robustness_bench_command},
-      {"explain", gpprobe::cli::explain_command},
-      {"paper-robustness", gpprobe::cli::paper_robustness_command},
-      {"compare", gpprobe::cli::compare_command},
-  };
-  // Commands whose own --help says more than their block above (each flag, per figure).
-  const std::set<std::string> own_help = {"explain", "paper-robustness", "compare"};
   if (argc < 2 || std::string(argv[1]) == "help" || std::string(argv[1]) == "--help") {
     (argc < 2 ? std::cerr : std::cout) << usage();
     return argc < 2 ? 2 : 0;
   }
-  const auto it = commands.find(argv[1]);
-  if (it == commands.end()) {
+  const Command* command = nullptr;
+  for (const Command& c : kCommands) {
+    if (argv[1] == std::string(c.name)) command = &c;
+  }
+  if (command == nullptr) {
     std::cerr << "gpprobe: unknown command '" << argv[1] << "' (try: gpprobe help)\n";
     return 2;
   }
   Args args(argv + 2, argv + argc);
   // Every command answers --help (or -h) with its usage, whatever else was given.
   for (const std::string& a : args) {
-    if ((a == "--help" || a == "-h") && !own_help.count(argv[1])) {
+    if ((a == "--help" || a == "-h") && !command->own_help) {
       std::cout << command_usage(argv[1]);
       return 0;
     }
@@ -252,7 +244,7 @@ int main(int argc, char** argv) {
   }
   // The core reports errors as values; this is the last line of defence (memory exhaustion).
   try {
-    return it->second(args, std::cout, std::cerr);
+    return command->run(args, std::cout, std::cerr);
   } catch (const std::bad_alloc&) {
     std::cerr << "gpprobe " << argv[1] << ": out of memory\n";
   } catch (const std::exception& e) {

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "gpprobe/common/number_text.h"
+
 namespace gpprobe::python {
 
 namespace {
@@ -33,13 +35,6 @@ void set_python_error(const Status& status) {
 }
 
 std::string dtype_text(const py::array& a) { return py::str(a.dtype()).cast<std::string>(); }
-
-std::string number_text(double value) {
-  std::ostringstream os;
-  os.precision(17);
-  os << value;
-  return os.str();
-}
 
 [[noreturn]] void invalid(const std::string& message) {
   throw CoreError(Status(StatusCode::invalid_argument, message));

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gpprobe/common/number_text.h"
 #include "gpprobe/compare/representation_comparison.h"
 
 #include "readers/delimited_reader.h"
@@ -14,13 +15,6 @@
 namespace gpprobe::cli {
 
 namespace {
-
-std::string shown(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
-}
 
 // A table of text cells: a delimited file's cells as they are, or a .npy's numbers written out.
 struct LabelTable {
@@ -127,7 +121,7 @@ Result<LabelTable> read_table(const std::string& path) {
   for (std::size_t k = 0; k < array.size(); ++k) {
     const double v = array.value(k);
     t.numbers.push_back(v);
-    t.cells.push_back(std::isnan(v) ? std::string() : shown(v));
+    t.cells.push_back(std::isnan(v) ? std::string() : number_text(v));
   }
   return t;
 }

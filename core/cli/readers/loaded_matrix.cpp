@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpprobe/common/number_text.h"
+
 #include "readers/delimited_reader.h"
 #include "readers/npy_reader.h"
 
@@ -12,16 +14,9 @@ namespace gpprobe::cli {
 
 namespace {
 
-std::string format_value(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
-}
-
 Status check_label(const std::string& where, double v) {
   if (v == 0.0 || v == 1.0) return Status::success();
-  return Status(StatusCode::invalid_argument, where + " is " + format_value(v) + "; labels must be 0 or 1");
+  return Status(StatusCode::invalid_argument, where + " is " + number_text(v) + "; labels must be 0 or 1");
 }
 
 // The reading, with running out of memory (a legitimately huge file) reported against the file.

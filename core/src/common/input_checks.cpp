@@ -5,13 +5,6 @@
 
 namespace gpprobe {
 
-std::string number_text(double value, int digits) {
-  std::ostringstream os;
-  os.precision(digits);
-  os << value;
-  return os.str();
-}
-
 Status check_positive(const char* name, double value) {
   if (std::isfinite(value) && value > 0.0) return Status::success();
   return Status(StatusCode::invalid_argument,

@@ -9,12 +9,10 @@
 #include <vector>
 
 #include "gpprobe/common/matrix_view.h"
+#include "gpprobe/common/number_text.h"
 #include "gpprobe/common/status.h"
 
 namespace gpprobe {
-
-// `value` as text with `digits` significant digits ("0.5", "3.1e-05", "nan"), for messages.
-std::string number_text(double value, int digits = 17);
 
 // invalid_argument "<name> must be a finite number > 0, got <value>" (17 significant digits).
 Status check_positive(const char* name, double value);

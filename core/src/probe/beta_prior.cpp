@@ -3,6 +3,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "gpprobe/common/number_text.h"
+
 #include "common/input_checks.h"
 
 namespace gpprobe {
@@ -19,9 +21,7 @@ namespace {
 Status check_between(const char* name, double value, double lower, double upper, const char* why) {
   if (value >= lower && value <= upper) return Status::success();
   std::ostringstream os;
-  os << name << " must be between " << lower << " and " << upper << " (" << why << "), got ";
-  os.precision(17);
-  os << value;
+  os << name << " must be between " << lower << " and " << upper << " (" << why << "), got " << number_text(value);
   return Status(StatusCode::invalid_argument, os.str());
 }
 

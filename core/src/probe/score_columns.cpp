@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "gpprobe/common/number_text.h"
+
 #include "probe/measure_table.h"
 
 namespace gpprobe {
@@ -17,11 +19,9 @@ Status check_latent(std::size_t query, double mean, double variance, double prio
     return Status::success();
   }
   std::ostringstream os;
-  os.precision(17);
-  os << "query " << query << ": the posterior gave latent mean " << mean << " and variance " << variance
-     << ", outside (0, 2v = " << prior_variance << "]";
-  os.precision(2);
-  os << " (condition estimate " << condition << ")";
+  os << "query " << query << ": the posterior gave latent mean " << number_text(mean) << " and variance "
+     << number_text(variance) << ", outside (0, 2v = " << number_text(prior_variance) << "]";
+  os << " (condition estimate " << number_text(condition, 2) << ")";
   return Status(StatusCode::numerical_failure, os.str());
 }
 
