@@ -12,7 +12,7 @@
 // in place; changing its data or views starts it again.
 // The element fires "gpprobe-results" (after each probe run) and "gpprobe-select" (when a query is
 // selected) with the numbers in `event.detail` (messages.ts), and "gpprobe-error" when its data could
-// not be loaded (`detail.message` says why, `detail.help` where the docs say where data may live); an
+// not be loaded (`detail.message` says why, `detail.help` what to do about it: failure_help.ts); an
 // element whose data failed never fires results (no other dataset is shown in its place). Messages are checked both ways: the
 // element reads only its own iframe's messages from the app's origin.
 import { SEVERAL_WORDS, STATE_WORDS, URL_WORDS } from '../app/link_words.ts';

@@ -4,6 +4,7 @@
 // numbers after each run and the selected query on each selection — only to the parent window, at
 // the origin that answered. A plain iframe or a top-level page has no parent to talk to: nothing is
 // posted, and data from other sites needs the reader's confirmation.
+import { failureHelp } from './failure_help.ts';
 import { effect, signal, untracked } from '@preact/signals';
 import { SCORE_COLUMNS } from '../engine/probe/probe_engine.ts';
 import { openTarget } from '../app/data_actions.ts';
@@ -33,10 +34,6 @@ const CONFIG_WAIT_MS = 3000;
 
 let host: { origin: string; element: string } | null = null;
 
-/** Where the documentation says where an embed's data may live and how a host allows it (widen_csp). */
-export const DATA_HELP =
-  'docs/embed.md, "Data by URL: where it may live" (node scripts/deploy/widen_csp.mjs adds an origin to the app\'s connect-src)';
-
 /** Why the embed's data could not be shown, once it failed (EmbedApp shows it in place of a dataset). */
 export const embedFailure = signal<string | null>(null);
 
@@ -47,7 +44,7 @@ export const embedFailure = signal<string | null>(null);
 export function reportLinkFailure(reason: string): void {
   embedFailure.value = reason;
   const message = reason.length > MESSAGE_LIMITS.text ? `${reason.slice(0, MESSAGE_LIMITS.text - 1)}…` : reason;
-  if (host) post({ gpprobe: 'error', element: host.element, detail: { message, help: DATA_HELP } });
+  if (host) post({ gpprobe: 'error', element: host.element, detail: { message, help: failureHelp(reason) } });
 }
 
 function post(message: ToHost): void {
