@@ -408,6 +408,14 @@ describe("the Embedding Projector's own files, uploaded", () => {
       () => loadDataset([{ blob: blob(config('m.tsv')), name: 'projector_config.json' }]),
       'projector_config.json: names the tensor faces.bytes; choose it together with the config',
     );
+    // Three embeddings: one tensor is meant, so the message says there is a choice (issue 36, item 12).
+    const three = JSON.stringify({
+      embeddings: ['a', 'b', 'c'].map((n) => ({ tensorName: n, tensorShape: [4, 3], tensorPath: `${n}.bytes` })),
+    });
+    await expectFileError(
+      () => loadDataset([{ blob: blob(three), name: 'projector_config.json' }]),
+      'projector_config.json: names 3 tensors (a.bytes, b.bytes and c.bytes), one per embedding; choose the one to probe together with the config',
+    );
     await expectFileError(
       () =>
         loadDataset([

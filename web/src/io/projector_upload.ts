@@ -99,8 +99,13 @@ export async function projectorUpload(files: UploadedFile[], embeddingName?: str
   const byName = new Map(files.map((f) => [f.name, f]));
   const uploaded = embeddings.filter((e) => byName.has(baseName(e.tensorUrl)));
   if (uploaded.length === 0) {
-    const named = [...new Set(embeddings.map((e) => baseName(e.tensorUrl)))].join(', ');
-    throw new FileError(config.name, `names the tensor ${named}; choose it together with the config`);
+    const named = [...new Set(embeddings.map((e) => baseName(e.tensorUrl)))];
+    throw new FileError(
+      config.name,
+      named.length === 1
+        ? `names the tensor ${named[0]}; choose it together with the config`
+        : `names ${named.length} tensors (${named.slice(0, -1).join(', ')} and ${named.at(-1)}), one per embedding; choose the one to probe together with the config`,
+    );
   }
   let embedding = uploaded[0];
   if (embeddingName !== undefined) {
