@@ -101,6 +101,18 @@ describe('hostile uploads after good data', () => {
       );
     expect(await loaded()).toEqual(before);
 
+    // Three refusals do not stack over the controls (issue 36, item 12): the newest two are shown, the
+    // earlier one folds into a line, Show all brings it back, Dismiss all clears them.
+    expect(await page.getByRole('alert').count()).toBe(2);
+    expect(await page.getByTestId('messages-folded').textContent()).toContain('1 earlier message');
+    const box = (await page.getByTestId('messages').boundingBox())!;
+    expect(box.height).toBeLessThanOrEqual(0.45 * page.viewportSize()!.height + 1);
+    await page.getByTestId('messages-folded').getByRole('button', { name: 'Show all' }).click();
+    expect(await alerts()).toContain('bitpacked_hang.parquet: the parquet reader did not finish within 10 s');
+    expect(await page.getByRole('alert').count()).toBe(3);
+    await page.getByTestId('messages-folded').getByRole('button', { name: 'Dismiss all' }).click();
+    expect(await page.getByRole('alert').count()).toBe(0);
+
     // The engine still works on the kept data: one more observation gives a new run.
     await page.locator('table.results tbody input[aria-label="Observation 2"]').check();
     await expect.poll(async () => (await loaded())[1], { timeout: 30_000 }).not.toBe(before[1]);
