@@ -246,6 +246,28 @@ describe('certify within γ in the Probe tab', () => {
     const panel = page.getByTestId('certify-panel');
     const button = panel.getByRole('button', { name: /^Certify row \d+$/ });
     const row = Number((await button.textContent())!.match(/\d+/)![0]);
+
+    // γ starts relative to the data's scale (issue 36, item 12): a tenth of the median row length of 256
+    // evenly spaced rows, over √64 per coordinate for the box; 0.5 on pixel values 0-16 would be
+    // another dataset's default.
+    const { embeddings: e } = digits(probeEngine);
+    const step = Math.floor(e.rows / 256);
+    const norms = Array.from({ length: 256 }, (_, k) =>
+      Math.hypot(...e.data.slice(k * step * e.cols, (k * step + 1) * e.cols)),
+    ).sort((a, b) => a - b);
+    const median = (norms[127] + norms[128]) / 2;
+    const boxDefault = Number(((0.1 * median) / 8).toPrecision(2));
+    await expect
+      .poll(() => panel.getByLabel('certify gamma').inputValue(), { timeout: 30_000 })
+      .toBe(String(boxDefault));
+    expect(await panel.getByTestId('certify-gamma-default').textContent()).toContain(
+      "a tenth of a typical row's length",
+    );
+    await panel.getByLabel('certify norm').selectOption('2');
+    await expect
+      .poll(() => panel.getByLabel('certify gamma').inputValue())
+      .toBe(String(Number((0.1 * median).toPrecision(2))));
+    await panel.getByLabel('certify norm').selectOption('inf');
     await panel.getByLabel('certify gamma').fill('2');
     await panel.getByLabel('certify gamma').press('Tab');
     await panel.getByLabel('certify norm').selectOption('2');
@@ -271,6 +293,12 @@ describe('certify within γ in the Probe tab', () => {
     expect(await value('certify-episteme')).toBe(i(c.episteme));
     expect(await value('certify-verdict')).toBe(c.verdictCanFlip);
     expect(await panel.getByTestId('certify-status').textContent()).toContain(`after ${c.iterations} splits`);
+    // The γ the user typed stays through a change of norm; "Use the default" goes back.
+    await panel.getByLabel('certify norm').selectOption('inf');
+    expect(await panel.getByLabel('certify gamma').inputValue()).toBe('2');
+    await panel.getByRole('button', { name: 'Use the default' }).click();
+    await expect.poll(() => panel.getByLabel('certify gamma').inputValue()).toBe(String(boxDefault));
+    await panel.getByLabel('certify norm').selectOption('2');
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/probe-certify-1280.png` });
     await page.setViewportSize({ width: 390, height: 844 });

@@ -46,6 +46,74 @@ export const probeCertifySettings = signal<ProbeCertifySettings>({
   timeLimitSeconds: 30,
 });
 export const queryCertificate = signal<QueryCertificate | null>(null);
+
+/**
+ * The loaded data's scale, for γ's default: the median length of a sample of its rows. A fixed γ means
+ * nothing across datasets (0.5 moves every coordinate of a unit-length 128-d embedding by about six
+ * times its typical size, so every verdict can flip), so γ starts at a tenth of a typical row's length
+ * (spread over the coordinates for the L∞ box) until the user sets it.
+ */
+export interface DataScale {
+  /** The dataset it was measured on (DatasetSummary.name with its shape). */
+  dataset: string;
+  medianNorm: number;
+  cols: number;
+  sampled: number;
+}
+export const dataScale = signal<DataScale | null>(null);
+/** Whether the user has set γ (then a new dataset or norm leaves it alone). */
+export const gammaSetByUser = signal(false);
+
+/** The fraction of a typical row's length that γ's default moves it by. */
+export const DEFAULT_GAMMA_FRACTION = 0.1;
+
+/**
+ * γ's default for data whose rows have median length `medianNorm` in `cols` dimensions: a tenth of it
+ * for the L2 ball; for the L∞ box, per coordinate, a tenth of it over √cols (the box's corner is then a
+ * tenth of a row's length away). Two significant digits; 0 when the data are all zero.
+ */
+export function defaultGamma(medianNorm: number, cols: number, norm: QueryNorm): number {
+  const raw = (DEFAULT_GAMMA_FRACTION * medianNorm) / (norm === 'inf' ? Math.sqrt(Math.max(1, cols)) : 1);
+  if (!(raw > 0) || !Number.isFinite(raw)) return 0;
+  return Number(raw.toPrecision(2));
+}
+
+/** The median row length of up to `sample` evenly spaced rows of the loaded embeddings. */
+export async function measureDataScale(name: string, rows: number, sample = 256): Promise<DataScale | null> {
+  if (rows <= 0) return null;
+  const step = Math.max(1, Math.floor(rows / sample));
+  const picked = Int32Array.from({ length: Math.min(rows, sample) }, (_, k) => Math.min(rows - 1, k * step));
+  const gathered = await request(null, { kind: 'embedding-rows', rows: picked });
+  const cols = gathered.cols;
+  const norms = Array.from(picked, (_, k) => {
+    let sum = 0;
+    for (let j = 0; j < cols; j++) sum += gathered.data[k * cols + j] ** 2;
+    return Math.sqrt(sum);
+  }).sort((a, b) => a - b);
+  const m = norms.length >> 1;
+  const medianNorm = norms.length % 2 ? norms[m] : (norms[m - 1] + norms[m]) / 2;
+  return { dataset: name, medianNorm, cols, sampled: norms.length };
+}
+
+/** Applies the data's default γ unless the user has set one. */
+export function applyDefaultGamma(): void {
+  const scale = dataScale.value;
+  if (!scale || gammaSetByUser.value) return;
+  const gamma = defaultGamma(scale.medianNorm, scale.cols, probeCertifySettings.value.norm);
+  if (gamma > 0) probeCertifySettings.value = { ...probeCertifySettings.value, gamma };
+}
+
+/** γ as the user typed it: kept from now on, for this and the next datasets. */
+export function setGammaByUser(gamma: number): void {
+  gammaSetByUser.value = true;
+  updateProbeCertifySettings({ gamma });
+}
+
+/** Back to the data's default γ. */
+export function resetGamma(): void {
+  gammaSetByUser.value = false;
+  applyDefaultGamma();
+}
 export const certifyingRow = signal<number | null>(null);
 
 export function updateProbeCertifySettings(change: Partial<ProbeCertifySettings>): void {

@@ -6,6 +6,7 @@ import { report, request } from '../../../common/state/engine_tasks.ts';
 import { dataset, opening, probeBasis, results, selected, session } from '../../../common/state/session_store.ts';
 import { DENSITY_GRID } from '../plots/belief_plots.ts';
 import { autoRun, envelope, preview, queryBelief, redrawing, runProbe } from './probe_store.ts';
+import { applyDefaultGamma, dataScale, measureDataScale, probeCertifySettings } from './certify_store.ts';
 
 function debounced(ms: number, run: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -34,6 +35,25 @@ export function followSession(): void {
       },
       moved ? 120 : 0,
     );
+  });
+  // The data's scale, for the certify panel's default γ (measured once per dataset).
+  effect(() => {
+    const d = dataset.value;
+    if (!d || opening.value) return;
+    const name = `${d.name} ${d.rows}×${d.cols}`;
+    if (dataScale.peek()?.dataset === name) return;
+    measureDataScale(name, d.rows).then((scale) => {
+      if (scale && dataset.peek() === d) {
+        dataScale.value = scale;
+        applyDefaultGamma();
+      }
+    }, report);
+  });
+  // The box and the ball have different defaults.
+  const certifyNorm = computed(() => probeCertifySettings.value.norm);
+  effect(() => {
+    void certifyNorm.value;
+    applyDefaultGamma();
   });
   // Hyperparameter views.
   const refreshPrior = debounced(60, () => {

@@ -7,9 +7,14 @@ import {
   cancelQueryCertificate,
   certifyingRow,
   certifyRow,
+  dataScale,
+  defaultGamma,
+  gammaSetByUser,
   PROBE_CERTIFY_FORM,
   probeCertifySettings,
   queryCertificate,
+  resetGamma,
+  setGammaByUser,
   updateProbeCertifySettings,
 } from '../state/certify_store.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
@@ -87,7 +92,7 @@ export function CertifyPanel() {
           form={PROBE_CERTIFY_FORM}
           value={s.gamma}
           min={0}
-          onChange={(gamma) => updateProbeCertifySettings({ gamma })}
+          onChange={(gamma) => setGammaByUser(gamma)}
         />
         <label class="field compact">
           <span>set</span>
@@ -115,6 +120,7 @@ export function CertifyPanel() {
           />
         </label>
       </div>
+      <GammaScale />
       {typeof parsed === 'string' && <p class="field-error">{parsed}</p>}
       {problems.length > 0 && (
         <ul class="field-error" data-testid="certify-problems">
@@ -230,5 +236,25 @@ export function CertifyPanel() {
         </div>
       )}
     </div>
+  );
+}
+
+/** Where γ's default comes from (the data's scale), and the way back to it once the user has set γ. */
+function GammaScale() {
+  const scale = dataScale.value;
+  if (!scale) return null;
+  const norm = probeCertifySettings.value.norm;
+  const fallback = defaultGamma(scale.medianNorm, scale.cols, norm);
+  return (
+    <p class="hint" data-testid="certify-gamma-default">
+      Default γ = {formatMeasure(fallback)}: a tenth of a typical row's length (median ‖x‖ ={' '}
+      {formatMeasure(scale.medianNorm)} over {scale.sampled.toLocaleString('en-US')} rows)
+      {norm === 'inf' ? `, over √${scale.cols} per coordinate` : ''}.{' '}
+      {gammaSetByUser.value && (
+        <button type="button" class="link" onClick={resetGamma}>
+          Use the default
+        </button>
+      )}
+    </p>
   );
 }
