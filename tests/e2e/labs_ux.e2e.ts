@@ -319,7 +319,7 @@ describe('a fit at a bound', () => {
       '100000.00000000001',
     );
     expect(await page.getByTestId('classification-at-bound').textContent()).toContain(
-      "B: signal variance stopped at the fit's upper bound 1e5",
+      "B: the signal variance stopped at the fit's upper bound 1e5: the classes are separated",
     );
     expect(await page.getByTestId('classification-at-bound').textContent()).not.toContain('A:');
   });

@@ -29,28 +29,25 @@ import { modelLabel } from '../worker/protocol.ts';
 import { saveBlob, slug } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { classificationCsv } from './export_classification.ts';
-import { boundNotes } from '../../../common/state/fit_bounds.ts';
 import { SIDE_NAMES } from './ModelColumn.tsx';
 
 function Learned() {
   const r = learned.value,
     d = data.value;
   if (!r || !d) return null;
-  // A value on the optimiser's bound is the bound, not an optimum (EP's signal variance on separated classes).
-  const atBounds = r.results.flatMap((x, k) =>
-    boundNotes([
-      ['signal variance', x.state.signalVariance],
-      ...Array.from(
-        r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales,
-        (l, j): [string, number] => [
-          r.settings.sharedLengthScale || d.inputNames.length === 1
-            ? 'length-scale'
-            : `length-scale of ${d.inputNames[j]}`,
-          l,
-        ],
-      ),
-    ]).map((note) => `${SIDE_NAMES[k]}: ${note}`),
+  // A value on the optimiser's bound is the bound, not an optimum (EP's signal variance on separated
+  // classes; with one length-scale per input, dozens of pixels): one summary per model, every value kept
+  // for "show all".
+  const bounds = r.results.map((x) =>
+    boundSummary(
+      x.state.signalVariance,
+      Array.from(r.settings.sharedLengthScale ? x.state.lengthScales.subarray(0, 1) : x.state.lengthScales),
+    ),
   );
+  const sentences = bounds.flatMap((b, k) =>
+    b.sentences.map((x) => `${SIDE_NAMES[k]}: ${x.charAt(0).toLowerCase()}${x.slice(1)}`),
+  );
+  const all = bounds.flatMap((b, k) => b.all.map((x) => `${SIDE_NAMES[k]}: ${x}`));
   return (
     <div class="fit-summary" data-testid="classification-learned">
       <table class="learned-table">
@@ -105,12 +102,23 @@ function Learned() {
           .join(' · ')}
         .
       </p>
-      {atBounds.length > 0 && (
-        <p class="bound-note" data-testid="classification-at-bound">
-          {atBounds.join('; ')}. The log marginal likelihood still rises beyond it (for the signal variance: the classes
-          are separated and the latent function wants to be ever steeper), so the value shown is the bound, not an
-          optimum.
-        </p>
+      {sentences.length > 0 && (
+        <div class="bound-note" data-testid="classification-at-bound">
+          {sentences.map((x) => (
+            <p>{x}</p>
+          ))}
+          <p>The value shown for each is the bound, not an optimum.</p>
+          {all.length > sentences.length && (
+            <details>
+              <summary>All {all.length} values on a bound</summary>
+              <ul data-testid="classification-at-bound-all">
+                {all.map((x) => (
+                  <li>{x}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
       )}
     </div>
   );
