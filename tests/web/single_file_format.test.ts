@@ -110,7 +110,11 @@ describe('one-file data block', () => {
     ['a newer version', () => block(HEADER, good, ascii('GPPROBE\x02')), /format version 2/],
     ['a header that is not JSON', () => block('{"format":', good), /not UTF-8 JSON/],
     ['a header of another format', () => block({ ...HEADER, format: 'x' }, good), /not written by gpprobe/],
-    ['a header cut off', () => Buffer.from(Buffer.from(block(HEADER, good), 'base64').subarray(0, 40)).toString('base64'), /cut off/],
+    [
+      'a header cut off',
+      () => Buffer.from(Buffer.from(block(HEADER, good), 'base64').subarray(0, 40)).toString('base64'),
+      /cut off/,
+    ],
     [
       'compressed data cut off',
       () => Buffer.from(Buffer.from(block(HEADER, good), 'base64').subarray(0, -6)).toString('base64'),
@@ -140,13 +144,14 @@ describe('one-file data block', () => {
     [
       'files beyond the limit',
       () =>
-        block(
-          { ...HEADER, files: [{ name: 'emb.npy', size: ONE_FILE_LIMITS.filesBytes + 1, role: 'main' }] },
-          good,
-        ),
+        block({ ...HEADER, files: [{ name: 'emb.npy', size: ONE_FILE_LIMITS.filesBytes + 1, role: 'main' }] }, good),
       /at most 256 MiB \(268,435,456 bytes\)/,
     ],
-    ['no main file', () => block({ ...HEADER, files: [{ ...HEADER.files[0], role: 'ood' }] }, good), /no file of role "main"/],
+    [
+      'no main file',
+      () => block({ ...HEADER, files: [{ ...HEADER.files[0], role: 'ood' }] }, good),
+      /no file of role "main"/,
+    ],
   ];
   for (const [what, make, message] of refused) {
     it(`refuses ${what}`, async () => {

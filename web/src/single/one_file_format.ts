@@ -46,8 +46,6 @@ export interface OneFileHeader {
   format: 'gpprobe-one-file';
   version: 1;
   files: { name: string; size: number; role: FileRole }[];
-  /** For a Projector config with several tensors: which one. */
-  embedding?: string;
   state?: Record<string, unknown>;
   /** The page's title (at most 200 characters). */
   title?: string;
@@ -102,11 +100,6 @@ export function checkHeader(value: unknown): OneFileHeader {
       `${WHAT}'s files hold ${total.toLocaleString('en-US')} bytes; a one-file page holds at most ${mib(ONE_FILE_LIMITS.filesBytes)} (${ONE_FILE_LIMITS.filesBytes.toLocaleString('en-US')} bytes)`,
     );
   const header: OneFileHeader = { format: 'gpprobe-one-file', version: 1, files };
-  if (h.embedding !== undefined) {
-    if (typeof h.embedding !== 'string' || h.embedding.length > 4096)
-      throw new OneFileError(`${WHAT}'s "embedding" must be a tensor's name`);
-    header.embedding = h.embedding;
-  }
   if (h.state !== undefined) {
     if (typeof h.state !== 'object' || h.state === null || Array.isArray(h.state))
       throw new OneFileError(`${WHAT}'s "state" must be a link's JSON object`);
@@ -152,7 +145,7 @@ export function toBase64(bytes: Uint8Array): string {
 /** The base64 text of a data block holding `files` and the header's other fields. */
 export async function encodeDataBlock(
   files: OneFileMember[],
-  extra: { embedding?: string; state?: Record<string, unknown>; title?: string } = {},
+  extra: { state?: Record<string, unknown>; title?: string } = {},
 ): Promise<string> {
   const header = checkHeader({
     format: 'gpprobe-one-file',
@@ -162,7 +155,9 @@ export async function encodeDataBlock(
   });
   const json = new TextEncoder().encode(JSON.stringify(header));
   if (json.length > ONE_FILE_LIMITS.headerBytes)
-    throw new OneFileError(`the data block's header would be ${json.length.toLocaleString('en-US')} bytes; at most 1 MiB`);
+    throw new OneFileError(
+      `the data block's header would be ${json.length.toLocaleString('en-US')} bytes; at most 1 MiB`,
+    );
   const total = files.reduce((n, f) => n + f.bytes.length, 0);
   const payload = new Uint8Array(total);
   let at = 0;
@@ -191,7 +186,9 @@ export function fillTemplate(template: string, base64: string): string {
 /** The bytes of standard base64 text (padding required), decoded a chunk at a time. */
 export function fromBase64(text: string): Uint8Array {
   if (text.length % 4 !== 0)
-    throw new OneFileError(`${WHAT} is cut off or damaged: its base64 text's length (${text.length}) is not a multiple of 4`);
+    throw new OneFileError(
+      `${WHAT} is cut off or damaged: its base64 text's length (${text.length}) is not a multiple of 4`,
+    );
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((text.length / 4) * 3 - padding);
   const STEP = 4 * 2 ** 16;
@@ -236,9 +233,13 @@ export async function decodeDataBlock(text: string): Promise<OneFileContent> {
   }
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
   if (headerLength > ONE_FILE_LIMITS.headerBytes)
-    throw new OneFileError(`${WHAT}'s header is said to be ${headerLength.toLocaleString('en-US')} bytes; at most 1 MiB`);
+    throw new OneFileError(
+      `${WHAT}'s header is said to be ${headerLength.toLocaleString('en-US')} bytes; at most 1 MiB`,
+    );
   if (12 + headerLength > bytes.length)
-    throw new OneFileError(`${WHAT} is cut off: its header needs ${headerLength} bytes, ${bytes.length - 12} are there`);
+    throw new OneFileError(
+      `${WHAT} is cut off: its header needs ${headerLength} bytes, ${bytes.length - 12} are there`,
+    );
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(12, 12 + headerLength)));

@@ -1,0 +1,9 @@
+// The files a one-file page was opened with (its data block), kept for its own Share → Download as one
+// file; null in the hosted app.
+import { signal } from '@preact/signals';
+import type { OneFileMember } from './one_file_format.ts';
+
+export const embeddedFiles = signal<OneFileMember[] | null>(null);
+
+/** Why the page's data could not be opened, once it failed (the banner shows it). */
+export const pageFailure = signal<string | null>(null);
