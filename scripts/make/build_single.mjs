@@ -13,7 +13,16 @@
 // The engine worker and the parse worker are classic scripts started from blob: URLs: Chromium refuses
 // module workers from blob: URLs on a file:// page (an opaque origin) and runs classic ones.
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -29,7 +38,9 @@ const withRelaxed = process.env.GPPROBE_SINGLE_RELAXED !== '0' && existsSync(joi
 
 for (const file of ['gpprobe.mjs', 'gpprobe.wasm']) {
   if (!existsSync(join(generated, file)))
-    throw new Error(`build_single: ${join(generated, file)} is missing: build the wasm module first (scripts/make/build.sh)`);
+    throw new Error(
+      `build_single: ${join(generated, file)} is missing: build the wasm module first (scripts/make/build.sh)`,
+    );
 }
 
 const inlineWasm = (file) => deflateSync(readFileSync(join(generated, file)), { level: 9 }).toString('base64');
@@ -65,7 +76,10 @@ function onePagePlugin() {
         throw new Error('build_single: web/src/io/isolated_parse.ts changed: update its one-file rewrite here');
       return code
         .replace(importLine, "import ParseWorker from './parse_worker.ts?worker&inline';")
-        .replace(spawn, 'function spawnParseWorker(): ParsePort {\n  return new ParseWorker() as unknown as ParsePort;\n}\n');
+        .replace(
+          spawn,
+          'function spawnParseWorker(): ParsePort {\n  return new ParseWorker() as unknown as ParsePort;\n}\n',
+        );
     },
   };
 }
@@ -86,7 +100,9 @@ await build({
     outDir: join(work, 'page'),
     emptyOutDir: true,
     target: 'es2022',
-    assetsInlineLimit: Number.MAX_SAFE_INTEGER,
+    // Everything the page uses inline; not the .wasm the Emscripten module names by new URL(...,
+    // import.meta.url) as its default location: the page gives it the bytes (load_module_single.ts).
+    assetsInlineLimit: (file) => !file.endsWith('.wasm'),
     cssCodeSplit: false,
     modulePreload: false,
     chunkSizeWarningLimit: 100_000,
@@ -122,7 +138,9 @@ if (jsFiles.length !== 1 || cssFiles.length > 1)
 const js = readFileSync(join(work, 'page', jsFiles[0]), 'utf8').replace(/<\/(script)/gi, '<\\/$1');
 if (/<!--/.test(js) && /<script/i.test(js))
   throw new Error('build_single: the page script holds "<!--" and "<script", which the HTML parser would misread');
-const css = cssFiles.length ? readFileSync(join(work, 'page', cssFiles[0]), 'utf8').replace(/<\/(style)/gi, '<\\/$1') : '';
+const css = cssFiles.length
+  ? readFileSync(join(work, 'page', cssFiles[0]), 'utf8').replace(/<\/(style)/gi, '<\\/$1')
+  : '';
 const hash = createHash('sha256').update(js, 'utf8').digest('base64');
 const csp = [
   "default-src 'none'",
@@ -136,7 +154,8 @@ const csp = [
 ].join('; ');
 const html = templateHtml({ csp, css, js });
 writeFileSync(join(out, 'gpprobe.html'), html);
-if (existsSync(join(root, 'dist/app'))) copyFileSync(join(out, 'gpprobe.html'), join(root, 'dist/app/gpprobe-one-file.html'));
+if (existsSync(join(root, 'dist/app')))
+  copyFileSync(join(out, 'gpprobe.html'), join(root, 'dist/app/gpprobe-one-file.html'));
 
 // 3. gpprobe-publish, for Node.
 await build({

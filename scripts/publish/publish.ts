@@ -146,7 +146,8 @@ async function projectorFiles(config: string, wanted: string | undefined): Promi
     throw new PublishError(
       `${config}: has no embedding named “${wanted}” (it has ${embeddings.map((e) => e.tensorName).join(', ')})`,
     );
-  const at = (url: string) => resolve(dirname(config), decodeURIComponent(new URL(url).pathname.slice('/config/'.length)));
+  const at = (url: string) =>
+    resolve(dirname(config), decodeURIComponent(new URL(url).pathname.slice('/config/'.length)));
   const files: DiskFile[] = [{ path: config, name: basename(config), role: 'main' }];
   files.push({ path: at(embedding.tensorUrl), name: lastPart(embedding.tensorUrl), role: 'main' });
   if (embedding.metadataUrl)
@@ -194,7 +195,8 @@ async function sessionOf(options: PublishOptions): Promise<LinkTarget | null> {
     const params = new URLSearchParams(url.search);
     for (const word of ['data', 'metadata', 'config', 'embedding', 'demo', 'ood']) params.delete(word);
     const parsed = paramsLink(params, url.href);
-    if (!parsed) throw new PublishError(`--link ${options.link} holds no session (no #s= and no concept, per-class, ...)`);
+    if (!parsed)
+      throw new PublishError(`--link ${options.link} holds no session (no #s= and no concept, per-class, ...)`);
     if (parsed.problems.length) throw new PublishError(`--link: ${parsed.problems.join('; ')}`);
     return parsed.link;
   }
@@ -204,8 +206,7 @@ async function sessionOf(options: PublishOptions): Promise<LinkTarget | null> {
   if (options.seed !== undefined) params.set('seed', options.seed);
   const parsed = paramsLink(params, 'file:///');
   if (!parsed) return null;
-  if (parsed.problems.length)
-    throw new PublishError(parsed.problems.map((p) => `--${p}`).join('; '));
+  if (parsed.problems.length) throw new PublishError(parsed.problems.map((p) => `--${p}`).join('; '));
   return parsed.link;
 }
 
@@ -236,7 +237,9 @@ function checkSessionFits(target: LinkTarget, columns: Column[], rows: number, w
   if (q && q.kind !== 'all') column(q.column, `${where}'s query subset`);
   const beyond = (target.session.observations ?? []).filter((r) => r >= rows);
   if (!target.drawn && beyond.length)
-    throw new PublishError(`${where}'s observations include row ${beyond[0]}; the data have ${rows} rows (0 to ${rows - 1})`);
+    throw new PublishError(
+      `${where}'s observations include row ${beyond[0]}; the data have ${rows} rows (0 to ${rows - 1})`,
+    );
   if (target.view.selected !== undefined && target.view.selected !== null && target.view.selected >= rows)
     throw new PublishError(`${where}'s selected row ${target.view.selected} is beyond the data's ${rows} rows`);
 }

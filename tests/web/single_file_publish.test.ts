@@ -46,14 +46,26 @@ describe('gpprobe-publish command line', () => {
     expect(readArguments(['--help'])).toBe('help');
     const r = await run('--help');
     expect(r.status).toBe(0);
-    for (const flag of ['--embeddings', '--metadata', '--concept', '--per-class', '--seed', '--session', '--link', '--out'])
+    for (const flag of [
+      '--embeddings',
+      '--metadata',
+      '--concept',
+      '--per-class',
+      '--seed',
+      '--session',
+      '--link',
+      '--out',
+    ])
       expect(r.printed).toContain(flag);
   });
 
   it.each([
     [['--metadata', META], /--embeddings FILE is required/],
     [['--embeddings', EMB, '--session', 'a.json', '--link', 'http://x/#s=1'], /alternatives/],
-    [['--embeddings', EMB, '--concept', 'digit=1', '--session', 'a.json'], /--concept cannot be combined with --session/],
+    [
+      ['--embeddings', EMB, '--concept', 'digit=1', '--session', 'a.json'],
+      /--concept cannot be combined with --session/,
+    ],
     [['--embeddings', EMB, '--colour', 'red'], /Unknown option '--colour'/],
     [['--embeddings', EMB, 'stray'], /positional/],
   ])('refuses %j as a usage error', async (argv, message) => {
@@ -65,7 +77,18 @@ describe('gpprobe-publish command line', () => {
 
 describe('gpprobe-publish pages', () => {
   it('holds the files as they are on disk and the session asked for', async () => {
-    const r = await run('--embeddings', EMB, '--metadata', META, '--concept', 'digit=3,5', '--per-class', '6', '--seed', '7');
+    const r = await run(
+      '--embeddings',
+      EMB,
+      '--metadata',
+      META,
+      '--concept',
+      'digit=3,5',
+      '--per-class',
+      '6',
+      '--seed',
+      '7',
+    );
     expect(r.error).toBe('');
     expect(r.printed).toMatch(/1,797 rows × 64 dimensions \(embeddings\.npy \+ metadata\.csv\)/);
     const emb = readFileSync(EMB),
@@ -77,7 +100,11 @@ describe('gpprobe-publish pages', () => {
         { name: 'embeddings.npy', size: emb.length, role: 'main' },
         { name: 'metadata.csv', size: meta.length, role: 'main' },
       ],
-      state: { v: 1, concept: { column: 'digit', kind: 'values', positives: ['3', '5'] }, draw: { perClass: 6, seed: 7 } },
+      state: {
+        v: 1,
+        concept: { column: 'digit', kind: 'values', positives: ['3', '5'] },
+        draw: { perClass: 6, seed: 7 },
+      },
     });
     expect(r.block!.payload.equals(Buffer.concat([emb, meta]))).toBe(true);
   });
@@ -131,7 +158,10 @@ describe('gpprobe-publish pages', () => {
   });
 
   it.each([
-    [['--concept', 'colour=red'], /--concept's concept: the data have no column “colour” \(their columns: index, digit/],
+    [
+      ['--concept', 'colour=red'],
+      /--concept's concept: the data have no column “colour” \(their columns: index, digit/,
+    ],
     [['--concept', 'digit=12'], /no row has digit = 12/],
     [['--concept', 'digit'], /--concept=digit is not column=value/],
     [['--per-class', '2.5'], /--per-class=2\.5 is not a whole number/],

@@ -16,8 +16,8 @@ export function Banner() {
   return (
     <div class="one-file-banner" role="note" aria-label="About this page">
       <span>
-        A one-file gpprobe page: it runs offline, on one thread, on the data inside it. Threads, data by URL, the
-        demos and links that reproduce need the hosted app (gpprobe's docs/embed.md, “One file”).
+        A one-file gpprobe page: it runs offline, on one thread, on the data inside it. Threads, data by URL, the demos
+        and links that reproduce need the hosted app (gpprobe's docs/embed.md, “One file”).
       </span>
       <button type="button" class="small" onClick={() => setOpen(false)} aria-label="Hide this note">
         ×

@@ -25,7 +25,8 @@ import { SCRIPT_ID, STYLE_ID, templateHtml } from './template.ts';
 
 async function fetched(url: string, role: FileRole, name = fileNameOf(url)): Promise<OneFileMember> {
   const response = await fetch(url);
-  if (!response.ok) throw new OneFileError(`${name} could not be downloaded again from ${url} (HTTP ${response.status})`);
+  if (!response.ok)
+    throw new OneFileError(`${name} could not be downloaded again from ${url} (HTTP ${response.status})`);
   return { name, role, bytes: new Uint8Array(await response.arrayBuffer()) };
 }
 
@@ -53,9 +54,7 @@ async function dataFiles(ref: DataRef): Promise<OneFileMember[]> {
   const config = await fetched(ref.config, 'main');
   const embeddings = parseProjectorConfig(new TextDecoder().decode(config.bytes), ref.config, config.name);
   const embedding = embeddings.find((e) => e.tensorName === ref.embedding) ?? embeddings[0];
-  const urls = [embedding.tensorUrl, embedding.metadataUrl, embedding.sprite?.imageUrl].filter(
-    (u): u is string => !!u,
-  );
+  const urls = [embedding.tensorUrl, embedding.metadataUrl, embedding.sprite?.imageUrl].filter((u): u is string => !!u);
   return [config, ...(await Promise.all(urls.map((u) => fetched(u, 'main'))))];
 }
 

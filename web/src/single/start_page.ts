@@ -6,7 +6,7 @@ import { effect, untracked } from '@preact/signals';
 import { EngineClient, type WorkerPort } from '../app/engine_client.ts';
 import { pendingLink, setPersistent, uploadFiles } from '../app/data_actions.ts';
 import { linkUrl } from '../app/link_actions.ts';
-import { messages, notify, report, setEngineClient } from '../common/state/engine_tasks.ts';
+import { messages, notify, setEngineClient } from '../common/state/engine_tasks.ts';
 import {
   backend,
   dataset,
@@ -84,8 +84,8 @@ export async function startPage(spawn: () => WorkerPort): Promise<void> {
     engineThreads.value = info.threads;
     engineFused.value = info.fused;
   } catch (error) {
-    report(error);
-    fail(`The engine could not start: ${error instanceof Error ? error.message : String(error)}`);
+    // The worker's message says it ("the engine could not start: ...").
+    fail(`${error instanceof Error ? error.message : String(error)}`);
     return;
   }
   const content = await readBlock();
