@@ -230,6 +230,60 @@ describe('one-file page', () => {
     expect(gapToCli(r)).toBeLessThanOrEqual(1e-12);
   });
 
+  it('opens a Projector config with its thumbnails, and a page written by Python', async () => {
+    const projector = join(dir, 'projector.html');
+    execFileSync(
+      'node',
+      [
+        BIN,
+        '--embeddings',
+        'tests/e2e/fixtures/projector/projector_config.json',
+        '--embedding',
+        'Digits: pixels',
+        '--out',
+        projector,
+      ],
+      { encoding: 'utf8' },
+    );
+    const page = pages.page;
+    await open(page, pathToFileURL(projector).href);
+    const r = await resultsAfter(page, 0);
+    expect(r.rows).toBe(300);
+    // Its sprite sheet decoded (else the notes say "thumbnails are not shown").
+    const loaded = page.getByText(/^Loaded Digits: pixels: 300 rows × 64 dimensions/).first();
+    await loaded.waitFor();
+    expect(await loaded.textContent()).not.toMatch(/thumbnails|sprite/);
+
+    // The data block as docs/embed.md's Python writes it (the standard library's zlib and base64).
+    const python = join(dir, 'python.html');
+    execFileSync('python3', [
+      '-c',
+      `
+import base64, json, struct, sys, zlib
+template, emb, meta, out = sys.argv[1:]
+files = [("embeddings.npy", open(emb, "rb").read()), ("metadata.csv", open(meta, "rb").read())]
+state = {"v": 1, "concept": {"column": "ge5", "kind": "values", "positives": ["1"]}, "rows": [0, 1, 5, 6, 9, 14], "epsilon": 0.2}
+header = json.dumps({"format": "gpprobe-one-file", "version": 1,
+                     "files": [{"name": n, "size": len(b), "role": "main"} for n, b in files], "state": state}).encode("utf-8")
+block = b"GPPROBE\x01" + struct.pack("<I", len(header)) + header + zlib.compress(b"".join(b for _, b in files), 9)
+marker = '<script type="application/octet-stream" id="gpprobe-data"></script>'
+html = open(template, encoding="utf-8").read()
+assert html.count(marker) == 1
+open(out, "w", encoding="utf-8").write(html.replace(marker, marker.replace("></", ">" + base64.b64encode(block).decode("ascii") + "</")))
+`,
+      TEMPLATE,
+      EMB,
+      META,
+      python,
+    ]);
+    const second = await pages.context.newPage();
+    await open(second, pathToFileURL(python).href);
+    const p = await resultsAfter(second, 0);
+    expect(p.observations).toEqual([0, 1, 5, 6, 9, 14]);
+    expect(p.epsilon).toBe(0.2);
+    expect(gapToCli(p)).toBeLessThanOrEqual(1e-12);
+  });
+
   const template = () => readFileSync(TEMPLATE, 'utf8');
   const npy = () => readFileSync(EMB);
   const meta = () => readFileSync(META);
@@ -274,6 +328,21 @@ describe('one-file page', () => {
         );
       },
       /metadata\.csv: has 50 rows.*1797/,
+    ],
+    [
+      'a Parquet file built to hang its reader (stopped in its parse worker)',
+      async () =>
+        fillTemplate(
+          template(),
+          await encodeDataBlock([
+            {
+              name: 'hang.parquet',
+              role: 'main',
+              bytes: readFileSync('tests/reference/hostile/bitpacked_hang.parquet'),
+            },
+          ]),
+        ),
+      /hang\.parquet: the parquet reader did not finish within/,
     ],
     [
       'a .npy whose header lies about its shape',
