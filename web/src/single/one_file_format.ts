@@ -26,8 +26,8 @@ export const ONE_FILE_LIMITS = {
   /** Characters of a file's name. */
   name: 255,
   /**
-   * Characters of the base64 text: 4/3 of the largest block (12 + 1 MiB header + 256 MiB stored as
-   * zlib's worst case, 5 bytes more per 16,383), below a JavaScript string's 2^29 - 24 in Chromium.
+   * Characters of the base64 text: 4/3 of the largest block (12 + 1 MiB header + zlib's compressBound
+   * of 256 MiB: 359,421,316), below a JavaScript string's 2^29 - 24 in Chromium.
    */
   blockChars: 360_000_000,
 } as const;
