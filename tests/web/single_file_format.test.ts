@@ -1,7 +1,8 @@
 // The one-file data block (docs/embed.md, "One file") against bytes written by hand: a zlib stream of
 // one stored block whose Adler-32 is computed here from its definition (RFC 1950), the header's bytes
 // laid out as the documentation says; the encoder's output read back by Node's zlib, not by our decoder.
-import { inflateSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   DATA_BLOCK_MARKER,
@@ -74,6 +75,31 @@ describe('one-file data block', () => {
     ]);
     expect(Array.from(new Float32Array(content.files[0].bytes.slice(128).buffer))).toEqual([0.5, -1, 2, 0.25]);
     expect(new TextDecoder().decode(content.files[1].bytes)).toBe(META);
+  });
+
+  it('reads a block of many base64 chunks, its header longer than one (compressed by Node zlib)', async () => {
+    const data = Uint8Array.from([...randomBytes(700_000), ...new Uint8Array(300_000).fill(7)]);
+    const header = {
+      ...HEADER,
+      files: [
+        { name: 'a.bin', size: 400_000, role: 'main' },
+        { name: 'b.bin', size: 0, role: 'main' },
+        { name: 'c.bin', size: 600_000, role: 'ood' },
+      ],
+      state: { v: 1, rows: Array.from({ length: 60_000 }, (_, i) => i) },
+    };
+    const text = block(header, deflateSync(data, { level: 1 }));
+    expect(text.length).toBeGreaterThan(5 * 4 * 2 ** 16);
+    const content = await decodeDataBlock(text);
+    expect(content.header.state).toEqual(header.state);
+    expect(content.files.map((f) => f.bytes.length)).toEqual([400_000, 0, 600_000]);
+    expect(Buffer.concat(content.files.map((f) => f.bytes)).equals(Buffer.from(data))).toBe(true);
+    const bomb = block({ ...header, files: header.files.slice(0, 1) }, deflateSync(data));
+    await expect(decodeDataBlock(bomb)).rejects.toThrow(/more than the 400,000 bytes/);
+    const damaged = text.slice(0, 600_000) + (text[600_000] === 'A' ? 'B' : 'A') + text.slice(600_001);
+    await expect(decodeDataBlock(damaged)).rejects.toThrow(OneFileError);
+    const notBase64 = text.slice(0, 600_000) + '*' + text.slice(600_001);
+    await expect(decodeDataBlock(notBase64)).rejects.toThrow(/not base64/);
   });
 
   it('writes the documented layout (read back by Node zlib)', async () => {

@@ -157,6 +157,19 @@ describe('gpprobe-publish pages', () => {
     });
   });
 
+  it("holds a Projector config with the chosen embedding's tensor, metadata and sprite sheet", async () => {
+    const at = 'tests/e2e/fixtures/projector/';
+    const r = await run('--embeddings', `${at}projector_config.json`, '--embedding', 'Digits: pixels');
+    expect(r.error).toBe('');
+    expect(r.printed).toMatch(/300 rows × 64 dimensions/);
+    const names = ['projector_config.json', 'pixels.bytes', 'metadata.tsv', 'sprite.png'];
+    const files = names.map((n) => readFileSync(at + n));
+    expect(r.block!.header.files).toEqual(names.map((name, i) => ({ name, size: files[i].length, role: 'main' })));
+    expect(r.block!.payload.equals(Buffer.concat(files))).toBe(true);
+    const none = await run('--embeddings', `${at}projector_config.json`, '--embedding', 'Nope');
+    expect(none.error).toMatch(/has no embedding named “Nope” \(it has Digits: hidden layer, Digits: pixels\)/);
+  });
+
   it.each([
     [
       ['--concept', 'colour=red'],

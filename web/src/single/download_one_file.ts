@@ -94,7 +94,12 @@ export async function oneFileHtml(): Promise<string> {
   const link = currentLink.value;
   const ref = link.session.data;
   if (!ref) throw new OneFileError('no data are loaded');
-  const members = embeddedFiles.value ?? [...(await dataFiles(ref)), ...(await oodFiles())];
+  const own = embeddedFiles.value;
+  const members = own
+    ? await Promise.all(
+        own.map(async (f) => ({ name: f.file.name, role: f.role, bytes: new Uint8Array(await f.file.arrayBuffer()) })),
+      )
+    : [...(await dataFiles(ref)), ...(await oodFiles())];
   const total = members.reduce((n, m) => n + m.bytes.length, 0);
   if (total > ONE_FILE_LIMITS.filesBytes)
     throw new OneFileError(

@@ -118,7 +118,13 @@ async function drain(readable: ReadableStream<Uint8Array>, onChunk: (chunk: Uint
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
-    onChunk(value);
+    try {
+      onChunk(value);
+    } catch (error) {
+      // Stop the stream (a write waiting on it is released with the error), then say why.
+      void reader.cancel(error).catch(() => undefined);
+      throw error;
+    }
   }
 }
 
@@ -183,37 +189,31 @@ export function fillTemplate(template: string, base64: string): string {
   return template.slice(0, at + open) + base64 + template.slice(at + open);
 }
 
-/** The bytes of standard base64 text (padding required), decoded a chunk at a time. */
-export function fromBase64(text: string): Uint8Array {
-  if (text.length % 4 !== 0)
-    throw new OneFileError(
-      `${WHAT} is cut off or damaged: its base64 text's length (${text.length}) is not a multiple of 4`,
-    );
-  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-  const out = new Uint8Array((text.length / 4) * 3 - padding);
-  const STEP = 4 * 2 ** 16;
-  let at = 0;
-  for (let i = 0; i < text.length; i += STEP) {
-    const piece = text.slice(i, i + STEP);
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(piece) || (i + STEP < text.length && piece.includes('=')))
-      throw new OneFileError(`${WHAT} is damaged: it holds characters that are not base64`);
-    let binary: string;
-    try {
-      binary = atob(piece);
-    } catch {
-      throw new OneFileError(`${WHAT} is damaged: it holds characters that are not base64`);
-    }
-    for (let k = 0; k < binary.length; k++) out[at + k] = binary.charCodeAt(k);
-    at += binary.length;
+/** Characters of base64 decoded at a time (a multiple of 4). */
+const BASE64_CHUNK = 4 * 2 ** 16;
+
+/** The bytes of the base64 characters [from, to) of `text` (both multiples of 4; `=` only at its end). */
+function decodeChars(text: string, from: number, to: number): Uint8Array {
+  const piece = text.slice(from, Math.min(to, text.length));
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(piece) || (to < text.length && piece.includes('=')))
+    throw new OneFileError(`${WHAT} is damaged: it holds characters that are not base64`);
+  let binary: string;
+  try {
+    binary = atob(piece);
+  } catch {
+    throw new OneFileError(`${WHAT} is damaged: it holds characters that are not base64`);
   }
+  const out = new Uint8Array(binary.length);
+  for (let k = 0; k < binary.length; k++) out[k] = binary.charCodeAt(k);
   return out;
 }
 
 /**
- * Reads a data block's base64 text (surrounding white space allowed): the header checked, the files
- * inflated into their own buffers, never beyond the sizes the header declares. Throws a OneFileError
- * saying what is wrong: not base64, cut off, not gpprobe's, too large, damaged compressed data, sizes
- * that disagree with the data.
+ * Reads a data block's base64 text (surrounding white space allowed): the header checked, then the
+ * compressed files decoded a chunk at a time straight into the inflater (no whole copy of the
+ * compressed bytes) and inflated into their own buffers, never beyond the sizes the header declares.
+ * Throws a OneFileError saying what is wrong: not base64, cut off, not gpprobe's, too large, damaged
+ * compressed data, sizes that disagree with the data.
  */
 export async function decodeDataBlock(text: string): Promise<OneFileContent> {
   const trimmed = text.trim();
@@ -222,27 +222,34 @@ export async function decodeDataBlock(text: string): Promise<OneFileContent> {
     throw new OneFileError(
       `${WHAT} is ${trimmed.length.toLocaleString('en-US')} characters long; a one-file page holds at most ${ONE_FILE_LIMITS.blockChars.toLocaleString('en-US')}`,
     );
-  const bytes = fromBase64(trimmed);
-  if (bytes.length < 12 || MAGIC.some((b, i) => bytes[i] !== b)) {
-    const version = bytes.length >= 8 && MAGIC.slice(0, 7).every((b, i) => bytes[i] === b) ? bytes[7] : null;
+  if (trimmed.length % 4 !== 0)
+    throw new OneFileError(
+      `${WHAT} is cut off or damaged: its base64 text's length (${trimmed.length}) is not a multiple of 4`,
+    );
+  const head = decodeChars(trimmed, 0, 16);
+  if (head.length < 12 || MAGIC.some((b, i) => head[i] !== b)) {
+    const version = head.length >= 8 && MAGIC.slice(0, 7).every((b, i) => head[i] === b) ? head[7] : null;
     throw new OneFileError(
       version !== null
         ? `${WHAT} is of format version ${version}; this gpprobe reads version 1`
-        : `${WHAT} is not gpprobe's (it does not begin with GPPROBE 1)${bytes.length < 12 ? ' or is cut off' : ''}`,
+        : `${WHAT} is not gpprobe's (it does not begin with GPPROBE 1)${head.length < 12 ? ' or is cut off' : ''}`,
     );
   }
-  const headerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
+  const headerLength = new DataView(head.buffer).getUint32(8, true);
   if (headerLength > ONE_FILE_LIMITS.headerBytes)
     throw new OneFileError(
       `${WHAT}'s header is said to be ${headerLength.toLocaleString('en-US')} bytes; at most 1 MiB`,
     );
-  if (12 + headerLength > bytes.length)
+  // The characters that hold the magic, the length and the header (and the first compressed bytes).
+  const prefixChars = 4 * Math.ceil((12 + headerLength) / 3);
+  const prefix = decodeChars(trimmed, 0, prefixChars);
+  if (prefix.length < 12 + headerLength)
     throw new OneFileError(
-      `${WHAT} is cut off: its header needs ${headerLength} bytes, ${bytes.length - 12} are there`,
+      `${WHAT} is cut off: its header needs ${headerLength} bytes, ${Math.max(0, prefix.length - 12)} are there`,
     );
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(12, 12 + headerLength)));
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(prefix.subarray(12, 12 + headerLength)));
   } catch {
     throw new OneFileError(`${WHAT}'s header is not UTF-8 JSON`);
   }
@@ -252,28 +259,47 @@ export async function decodeDataBlock(text: string): Promise<OneFileContent> {
   let written = 0;
   let index = 0;
   let offset = 0;
-  const compressed = bytes.subarray(12 + headerLength);
-  const inflated = new Blob([compressed as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate'));
-  try {
-    await drain(inflated, (chunk) => {
-      if (written + chunk.length > total)
-        throw new OneFileError(
-          `${WHAT} is damaged: its compressed data holds more than the ${total.toLocaleString('en-US')} bytes its header declares`,
-        );
-      let from = 0;
-      while (from < chunk.length) {
-        while (files[index].bytes.length === offset) {
-          index++;
-          offset = 0;
-        }
-        const take = Math.min(chunk.length - from, files[index].bytes.length - offset);
-        files[index].bytes.set(chunk.subarray(from, from + take), offset);
-        offset += take;
-        from += take;
+  const inflater = new DecompressionStream('deflate');
+  const writer = inflater.writable.getWriter();
+  const feeding = (async () => {
+    await writer.write(prefix.slice(12 + headerLength));
+    for (let at = prefixChars; at < trimmed.length; at += BASE64_CHUNK)
+      await writer.write(decodeChars(trimmed, at, at + BASE64_CHUNK));
+    await writer.close();
+  })().catch((error: unknown) => {
+    // Stop the inflater too (its reader is released with the error).
+    void writer.abort(error).catch(() => undefined);
+    throw error;
+  });
+  const draining = drain(inflater.readable, (chunk) => {
+    if (written + chunk.length > total)
+      throw new OneFileError(
+        `${WHAT} is damaged: its compressed data holds more than the ${total.toLocaleString('en-US')} bytes its header declares`,
+      );
+    let from = 0;
+    while (from < chunk.length) {
+      while (files[index].bytes.length === offset) {
+        index++;
+        offset = 0;
       }
-      written += chunk.length;
-    });
-  } catch (error) {
+      const take = Math.min(chunk.length - from, files[index].bytes.length - offset);
+      files[index].bytes.set(chunk.subarray(from, from + take), offset);
+      offset += take;
+      from += take;
+    }
+    written += chunk.length;
+  }).catch((error: unknown) => {
+    void writer.abort(error).catch(() => undefined);
+    throw error;
+  });
+  const [fed, drained] = await Promise.allSettled([feeding, draining]);
+  // Ours first (base64, sizes), then the inflater's own complaint.
+  const failure =
+    [drained, fed].find(
+      (r): r is PromiseRejectedResult => r.status === 'rejected' && r.reason instanceof OneFileError,
+    ) ?? [drained, fed].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) {
+    const error = failure.reason as unknown;
     if (error instanceof OneFileError) throw error;
     throw new OneFileError(
       `${WHAT} is damaged or cut off: its compressed data does not inflate (${error instanceof Error ? error.message : String(error)})`,

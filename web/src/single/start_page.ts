@@ -98,8 +98,10 @@ export async function startPage(spawn: () => WorkerPort): Promise<void> {
     fail(`This page's session could not be opened: ${error instanceof Error ? error.message : String(error)}.`);
     return;
   }
-  const filesOf = (role: 'main' | 'ood') =>
-    content.files.filter((f) => f.role === role).map((f) => new File([f.bytes as BlobPart], f.name));
+  // Each file's bytes become a File (blob storage), and the decoded copy is let go.
+  const files = content.files.map((f) => ({ file: new File([f.bytes as BlobPart], f.name), role: f.role }));
+  content.files.length = 0;
+  const filesOf = (role: 'main' | 'ood') => files.filter((f) => f.role === role).map((f) => f.file);
   const main = filesOf('main');
   if (target) {
     const refs = main.map((f) => ({ name: f.name, size: f.size }));
@@ -119,6 +121,6 @@ export async function startPage(spawn: () => WorkerPort): Promise<void> {
     await uploadFiles(ood, 'ood');
     if (!oodDataset.value) notify('error', "This page's OOD set could not be opened (see the message above).");
   }
-  embeddedFiles.value = content.files;
+  embeddedFiles.value = files;
   followSession();
 }
