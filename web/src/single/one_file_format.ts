@@ -193,7 +193,7 @@ export function fillTemplate(template: string, base64: string): string {
 const BASE64_CHUNK = 4 * 2 ** 16;
 
 /** The bytes of the base64 characters [from, to) of `text` (both multiples of 4; `=` only at its end). */
-function decodeChars(text: string, from: number, to: number): Uint8Array {
+function decodeChars(text: string, from: number, to: number): Uint8Array<ArrayBuffer> {
   const piece = text.slice(from, Math.min(to, text.length));
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(piece) || (to < text.length && piece.includes('=')))
     throw new OneFileError(`${WHAT} is damaged: it holds characters that are not base64`);
