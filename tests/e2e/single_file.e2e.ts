@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,6 +202,17 @@ describe('one-file page', () => {
     await expect(page.getByRole('note', { name: 'About this page' }).textContent()).resolves.toMatch(
       /Threads, data by URL/,
     );
+    // axe (evaluated by the driver: the page's CSP refuses any other script) finds nothing serious.
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as { axe: { run(d: Document): Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe;
+      return (await axe.run(document)).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id);
+    });
+    expect(serious).toEqual([]);
     expect(aborted).toEqual([]);
     console.log(
       `one-file page vs CLI: max |difference| ${gap.toExponential(2)}, after a toggle ${toggledGap.toExponential(2)}`,
