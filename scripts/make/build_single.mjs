@@ -107,6 +107,8 @@ await build({
     modulePreload: false,
     chunkSizeWarningLimit: 100_000,
     rolldownOptions: {
+      // The inlined worker's build is slow by nature (it bundles the engine): no timing report.
+      checks: { pluginTimings: false },
       input: join(root, 'web/src/single/main.tsx'),
       output: { entryFileNames: 'page.js', assetFileNames: '[name][extname]', codeSplitting: false },
     },

@@ -21,6 +21,7 @@ import {
   session,
 } from '../common/state/session_store.ts';
 import { followSession } from '../labs/probe/state/probe_effects.ts';
+import type { ResultsDetail } from '../embed/messages.ts';
 import { DATA_BLOCK_ID, decodeDataBlock, OneFileError, type OneFileContent } from './one_file_format.ts';
 import { embeddedFiles, pageFailure } from './page_files.ts';
 import { targetOfState } from './state_json.ts';
@@ -69,7 +70,7 @@ function postResults(): void {
       strength: s.strength,
       scores: r.scores,
       link: untracked(() => linkUrl()),
-    };
+    } satisfies ResultsDetail;
     document.dispatchEvent(new CustomEvent('gpprobe-results', { detail }));
   });
 }
