@@ -95,9 +95,21 @@ export async function oneFileHtml(): Promise<string> {
   const ref = link.session.data;
   if (!ref) throw new OneFileError('no data are loaded');
   const own = embeddedFiles.value;
+  if (own) {
+    // A one-file page writes the data it holds: files uploaded into it since are not kept anywhere.
+    const held = own.filter((f) => f.role === 'main').map((f) => `${f.file.name}:${f.file.size}`);
+    const shown = ref.kind === 'upload' ? ref.files.map((f) => `${f.name}:${f.size}`) : [];
+    if (held.join('|') !== shown.join('|'))
+      throw new OneFileError(
+        "this page writes only the data it was opened with; for other data use the hosted app's Share or gpprobe-publish",
+      );
+  }
+  const keepOod = session.value.ood.kind === 'file' && oodDataset.value !== null;
   const members = own
     ? await Promise.all(
-        own.map(async (f) => ({ name: f.file.name, role: f.role, bytes: new Uint8Array(await f.file.arrayBuffer()) })),
+        own
+          .filter((f) => f.role === 'main' || keepOod)
+          .map(async (f) => ({ name: f.file.name, role: f.role, bytes: new Uint8Array(await f.file.arrayBuffer()) })),
       )
     : [...(await dataFiles(ref)), ...(await oodFiles())];
   const total = members.reduce((n, m) => n + m.bytes.length, 0);
