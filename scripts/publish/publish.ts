@@ -14,7 +14,7 @@ import { paramsLink } from '../../web/src/app/link_params.ts';
 import { decodeLink, type LinkTarget } from '../../web/src/app/share_link.ts';
 import { stateJson, targetOfState } from '../../web/src/single/state_json.ts';
 import { cellText, parseSession } from '../../web/src/common/state/session.ts';
-import { SchemaError } from '../../web/src/common/state/session_schema.ts';
+import { SCHEMA_LIMITS, SchemaError } from '../../web/src/common/state/session_schema.ts';
 import {
   encodeDataBlock,
   fillTemplate,
@@ -146,8 +146,13 @@ async function projectorFiles(config: string, wanted: string | undefined): Promi
     throw new PublishError(
       `${config}: has no embedding named “${wanted}” (it has ${embeddings.map((e) => e.tensorName).join(', ')})`,
     );
-  const at = (url: string) =>
-    resolve(dirname(config), decodeURIComponent(new URL(url).pathname.slice('/config/'.length)));
+  const at = (url: string) => {
+    if (!url.startsWith('file:///config/'))
+      throw new PublishError(
+        `${config}: names ${url}, which is not beside it; gpprobe-publish reads files only (download it next to the config)`,
+      );
+    return resolve(dirname(config), decodeURIComponent(new URL(url).pathname.slice('/config/'.length)));
+  };
   const files: DiskFile[] = [{ path: config, name: basename(config), role: 'main' }];
   files.push({ path: at(embedding.tensorUrl), name: lastPart(embedding.tensorUrl), role: 'main' });
   if (embedding.metadataUrl)
@@ -179,6 +184,11 @@ async function sizeOf(path: string): Promise<number> {
 /** The session the options ask for, as a link target (its data left out: the page's data are its files). */
 async function sessionOf(options: PublishOptions): Promise<LinkTarget | null> {
   if (options.session !== undefined) {
+    const size = await sizeOf(options.session);
+    if (size > SCHEMA_LIMITS.stateBytes)
+      throw new PublishError(
+        `${options.session}: holds ${size.toLocaleString('en-US')} bytes; a session file is at most ${SCHEMA_LIMITS.stateBytes.toLocaleString('en-US')}`,
+      );
     const text = await readText(options.session);
     const session = parseSession(text, options.session);
     return { session: { ...session, data: null }, drawn: false, view: {} };

@@ -166,6 +166,15 @@ describe('gpprobe-publish pages', () => {
     const files = names.map((n) => readFileSync(at + n));
     expect(r.block!.header.files).toEqual(names.map((name, i) => ({ name, size: files[i].length, role: 'main' })));
     expect(r.block!.payload.equals(Buffer.concat(files))).toBe(true);
+    const remote = join(dir, 'projector_config.json');
+    writeFileSync(
+      remote,
+      JSON.stringify({
+        embeddings: [{ tensorName: 'far', tensorShape: [2, 2], tensorPath: 'https://example.org/far.bytes' }],
+      }),
+    );
+    const far = await run('--embeddings', remote);
+    expect(far.error).toMatch(/names https:\/\/example\.org\/far\.bytes, which is not beside it/);
     const none = await run('--embeddings', `${at}projector_config.json`, '--embedding', 'Nope');
     expect(none.error).toMatch(/has no embedding named “Nope” \(it has Digits: hidden layer, Digits: pixels\)/);
   });
