@@ -1,10 +1,14 @@
 // Sharing from the header: "Copy link" (a link that reproduces this probe, shown to copy by hand
-// when the clipboard refuses, with its embed variant) and "Export probe" (the probe file for
-// `gpprobe probe --probe` and `engine.loadProbe`).
+// when the clipboard refuses, with its embed variant), "Download as one file" (the app, the data and the
+// session in one .html that runs offline: single/download_one_file.ts) and "Export probe" (the probe
+// file for `gpprobe probe --probe` and `engine.loadProbe`).
+import { useState } from 'preact/hooks';
 import { copiedLink, copyLink, linkUrl } from './link_actions.ts';
 import { probeFile } from '../labs/probe/state/probe_export.ts';
 import { dataset, session } from '../common/state/session_store.ts';
-import { saveBlob } from '../common/ui/download.ts';
+import { saveBlob, slug } from '../common/ui/download.ts';
+import { report } from '../common/state/engine_tasks.ts';
+import { oneFileHtml } from '../single/download_one_file.ts';
 
 export function ShareActions() {
   const link = copiedLink.value;
@@ -12,6 +16,18 @@ export function ShareActions() {
   const exportProbe = async () => {
     const bytes = await probeFile();
     if (bytes) saveBlob(new Blob([bytes as BlobPart], { type: 'application/json' }), 'gpprobe.probe.json');
+  };
+  const [writing, setWriting] = useState(false);
+  const downloadOneFile = async () => {
+    setWriting(true);
+    try {
+      const html = await oneFileHtml();
+      saveBlob(new Blob([html], { type: 'text/html' }), `${slug(dataset.value?.name ?? 'gpprobe')}.gpprobe.html`);
+    } catch (error) {
+      report(new Error(`Not written: ${error instanceof Error ? error.message : String(error)}`));
+    } finally {
+      setWriting(false);
+    }
   };
   return (
     <>
@@ -22,6 +38,14 @@ export function ShareActions() {
         title="A link that opens this probe: data, concept, observations, ε, s, view"
       >
         Copy link
+      </button>
+      <button
+        type="button"
+        onClick={() => void downloadOneFile()}
+        disabled={!dataset.value || writing}
+        title="This page with its data and session in one .html file that runs offline, from disk or any static host"
+      >
+        {writing ? 'Writing…' : 'Download as one file'}
       </button>
       <button
         type="button"
