@@ -28,3 +28,5 @@ if [ "${1:-}" != "--app" ]; then
 fi
 echo "build: app (dist/app)"
 npx vite build --logLevel warn
+echo "build: one-file template and gpprobe-publish (dist/single)"
+node scripts/make/build_single.mjs
