@@ -10,6 +10,9 @@
     gpprobe.GPClassifier().fit(X, y).predict_proba(X_test)    # likelihood="softmax": any number of classes
     gpprobe.ProbeClassifier(epsilon=0.1, strength=5).fit(X, y)  # the probe as a scikit-learn classifier
     gpprobe.GPRegressor("rbf").fit(X, y).predict(X_test, return_std=True)
+    gpprobe.show(X, metadata, concept="label=cat")   # the live probe in a notebook cell (one-file page)
+    gpprobe.publish(X, metadata, concept="label=cat", path="demo.html")   # the same page as one file
+    gpprobe.load_probe("cat.probe.json")             # a probe exported from the page, back in Python
 
 For data larger than one machine, ``gpprobe.dask`` maps a probe over the row blocks of a dask array
 (docs/scale.md). The API: docs/python.md. Errors are ``gpprobe.Error`` (a ValueError; ``.code`` names the
@@ -22,8 +25,12 @@ from ._estimator import NotFittedError
 from .compare import COMPARE_COLUMNS, Comparison, compare, draw
 from .evaluation import BASELINES, Evaluation, baseline, evaluate
 from .models import ARDWarning, GPClassifier, GPRegressor
+from .one_file import publish, show
 from .probe import CERTIFY_COLUMNS, MEASURES, Probe, loo
 from .probe_classifier import ProbeClassifier
+
+#: A probe file (the app's or the one-file page's Export probe, or Probe.save) as a fitted Probe.
+load_probe = Probe.load
 
 __version__ = "0.1.0"
 
@@ -46,6 +53,9 @@ __all__ = [
     "NotFittedError",
     "Probe",
     "ProbeClassifier",
+    "publish",
+    "show",
+    "load_probe",
     "loo",
     "named_kernels",
     "set_thread_count",
