@@ -16,7 +16,6 @@ export function Messages() {
     return () => timers.forEach(clearTimeout);
   }, [list]);
   const folded = expanded.value ? 0 : Math.max(0, list.length - SHOWN_MESSAGES);
-  if (list.length <= SHOWN_MESSAGES && expanded.value) expanded.value = false;
   return (
     <div class="messages" aria-live="assertive" data-testid="messages">
       {list.length > SHOWN_MESSAGES && (

@@ -97,10 +97,12 @@ export async function measureDataScale(name: string, rows: number, sample = 256)
 
 /** Applies the data's default γ unless the user has set one. */
 export function applyDefaultGamma(): void {
-  const scale = dataScale.value;
-  if (!scale || gammaSetByUser.value) return;
-  const gamma = defaultGamma(scale.medianNorm, scale.cols, probeCertifySettings.value.norm);
-  if (gamma > 0) probeCertifySettings.value = { ...probeCertifySettings.value, gamma };
+  // peek: called from effects that follow the norm, and it writes the settings it reads.
+  const scale = dataScale.peek(),
+    settings = probeCertifySettings.peek();
+  if (!scale || gammaSetByUser.peek()) return;
+  const gamma = defaultGamma(scale.medianNorm, scale.cols, settings.norm);
+  if (gamma > 0 && gamma !== settings.gamma) probeCertifySettings.value = { ...settings, gamma };
 }
 
 /** γ as the user typed it: kept from now on, for this and the next datasets. */
