@@ -228,3 +228,26 @@ def test_priors_are_refused_as_the_cli_refuses_them():
         gpprobe.GPRegressor(optimize=True, signal_variance_prior=("lognormal", 0, -1)).fit(x, x[:, 0])
     with pytest.raises(ValueError, match="signal_variance_prior must be"):
         gpprobe.GPClassifier(optimize=True, signal_variance_prior=3.0).fit(x, y == 0)
+
+
+def test_lime_equals_the_independent_reference(gpc_golden):
+    # tests/reference/explain/lime_reference.json (scripts/fixtures/reference_lime.py: LIME written from the
+    # published algorithm in numpy, checked against scikit-learn's Ridge) on gpc_golden.json's blobs-5d-ard
+    # Laplace probit classifier. The reference's outputs come from the golden model (probabilities to 1e-8),
+    # so the coefficients agree to about that.
+    from conftest import REFERENCE
+
+    with open(REFERENCE / "explain" / "lime_reference.json") as f:
+        reference = json.load(f)["cases"]
+    case = next(c for c in gpc_golden if c["name"] == "blobs-5d-ard")
+    x, y = np.array(case["X_train"]), np.array(case["y_train"])
+    kernel = case["kernel"]
+    model = gpprobe.GPClassifier(signal_variance=kernel["signal_variance"], length_scales=kernel["lengthscales"])
+    model.fit(x, y)
+    for r in reference:
+        ours = model.explain(r["point"], 0.1, dims=r["dims"], max_iterations=20, lime_samples=r["samples"],
+                             seed=r["seed"], baseline="mean" if r["baseline_kind"] == "training_mean" else "zero")
+        np.testing.assert_allclose(ours["lime"], r["coefficients"], rtol=0, atol=1e-8)
+        assert abs(ours["lime_intercept"] - r["intercept"]) <= 1e-8
+        assert abs(ours["lime_score"] - r["score"]) <= 1e-7
+        assert ours["lime_kernel_width"] == pytest.approx(r["kernel_width"], rel=1e-15)
