@@ -251,3 +251,16 @@ def test_lime_equals_the_independent_reference(gpc_golden):
         assert abs(ours["lime_intercept"] - r["intercept"]) <= 1e-8
         assert abs(ours["lime_score"] - r["score"]) <= 1e-7
         assert ours["lime_kernel_width"] == pytest.approx(r["kernel_width"], rel=1e-15)
+
+
+def test_the_probe_estimator_explains_and_ranks_rows_to_label_as_its_probe(cli, tmp_path):
+    x, y = with_a_constant_feature(7)
+    est = gpprobe.ProbeClassifier(epsilon=0.2, strength=3).fit(x, np.array(["no", "yes"])[y])
+    gpprobe.Probe(x, y.astype(np.uint8), epsilon=0.2, strength=3).save(tmp_path / "p.probe.json")
+    point = [0.3, 0.5, -0.2, 0.1]
+    write_csv(tmp_path / "row.csv", np.array([point]))
+    out = cli("explain", "--probe", tmp_path / "p.probe.json", "--query", tmp_path / "row.csv", "--gamma", "0.3",
+              "--lime-samples", "40", "--seed", "2")
+    assert_explanation_equals_the_cli(est.explain(point, 0.3, lime_samples=40, seed=2), out)
+    gain = est.knowledge_gain(x[:5])
+    assert np.array_equal(gain, est.probe_.knowledge_gain(x[:5])) and np.all((gain >= 0) & (gain < 1))
