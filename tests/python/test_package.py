@@ -77,8 +77,11 @@ def read_only_mounts_work():
     user namespace): how the test below makes the checkout truly read-only, for root too."""
     if shutil.which("unshare") is None:
         return False
-    probe = subprocess.run(["unshare", "-rm", "sh", "-c", "mount --bind / / && mount -o remount,bind,ro / / && true"],
-                           capture_output=True)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        script = f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && ! touch "{folder}/x"'
+        probe = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True)
     return probe.returncode == 0
 
 
