@@ -63,6 +63,10 @@ class ProbeHandle:
         tolerance: float = 0.001,
         max_iterations: int = 1000,
         time_limit_seconds: float = 0.0,
+        baseline: str = "mean",
+        lime_samples: int = 5000,
+        seed: int = 0,
+        include_constant: bool = False,
     ) -> Dict[str, Any]: ...
 
 def fit_probe(
@@ -100,6 +104,10 @@ class ClassifierHandle:
         tolerance: float = 0.001,
         max_iterations: int = 1000,
         time_limit_seconds: float = 0.0,
+        baseline: str = "mean",
+        lime_samples: int = 5000,
+        seed: int = 0,
+        include_constant: bool = False,
     ) -> Dict[str, Any]: ...
     @property
     def method(self) -> str: ...
@@ -132,10 +140,38 @@ def fit_classifier(
     seed: int = 0,
     shared_length_scale: bool = False,
     max_iterations: int = 100,
+    signal_variance_prior: str = "none",
+    length_scale_prior: str = "none",
 ) -> ClassifierHandle: ...
 
 class MulticlassHandle:
     def predict(self, points: MatrixLike) -> Dict[str, Any]: ...
+    def certify(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        class_index: Optional[int] = None,
+        tolerance: float = 0.02,
+        max_iterations: int = 2000,
+        time_limit_seconds: float = 0.0,
+    ) -> Dict[str, Any]: ...
+    def explain(
+        self,
+        point: Sequence[float],
+        gamma: float,
+        dims: Optional[Sequence[int]] = None,
+        valid_range: Optional[Tuple[float, float]] = None,
+        tolerance: float = 0.001,
+        max_iterations: int = 1000,
+        time_limit_seconds: float = 0.0,
+        baseline: str = "mean",
+        lime_samples: int = 5000,
+        seed: int = 0,
+        include_constant: bool = False,
+        class_index: Optional[int] = None,
+    ) -> Dict[str, Any]: ...
     @property
     def classes(self) -> int: ...
     @property
@@ -169,6 +205,8 @@ def fit_multiclass_classifier(
     max_iterations: int = 100,
     optimizer_iterations: int = 200,
     start_alpha: Optional[MatrixLike] = None,
+    signal_variance_prior: str = "none",
+    length_scale_prior: str = "none",
 ) -> MulticlassHandle: ...
 
 class RegressionHandle:
@@ -200,6 +238,8 @@ def fit_regressor(
     seed: int = 0,
     fixed: Sequence[str] = ...,
     parameter_values: Optional[Sequence[float]] = None,
+    signal_variance_prior: str = "none",
+    length_scale_prior: str = "none",
 ) -> RegressionHandle: ...
 def named_kernels() -> List[str]: ...
 def draw_observations(labels: npt.ArrayLike, per_class: int, seed: int = 0) -> List[int]: ...

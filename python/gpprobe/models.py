@@ -53,6 +53,30 @@ def _warn_ard(estimator: Any, n: int, d: int, softmax: bool) -> None:
     )
 
 
+Prior = Union[str, Tuple[Any, ...], None]
+
+
+def _prior_text(prior: Prior, name: str) -> str:
+    """A MAP prior in the CLI's spelling: "none", "lognormal:MU,SIGMA" or "student-t:MU,SIGMA,NU" (on the log
+    of the parameter), given so or as a tuple ("lognormal", mu, sigma) / ("student-t", mu, sigma, nu); None
+    is "none". The core checks the values."""
+    if prior is None:
+        return "none"
+    if isinstance(prior, str):
+        return prior
+    if isinstance(prior, tuple) and prior and isinstance(prior[0], str):
+        if len(prior) == 1:
+            return prior[0]
+        try:
+            return prior[0] + ":" + ",".join(repr(float(v)) for v in prior[1:])
+        except (TypeError, ValueError):
+            pass
+    raise ValueError(
+        f"{name} must be 'none', 'lognormal:MU,SIGMA', 'student-t:MU,SIGMA,NU' or a tuple such as "
+        f"('lognormal', MU, SIGMA), got {prior!r}"
+    )
+
+
 def _lists(value: Any) -> List[List[float]]:
     """length_scales as the core takes them: one list (shared) or one list per class."""
     if np.ndim(value) == 0:
@@ -94,6 +118,12 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         warns (:class:`ARDWarning`).
     max_iterations : int
         Newton steps (Laplace) or sweeps (EP).
+    signal_variance_prior, length_scale_prior : str or tuple
+        MAP priors for ``optimize`` (as ``gpprobe gpc --signal-variance-prior`` / ``--length-scale-prior``)
+        on log s2 and on every log l_j: "none" (type-II maximum likelihood), "lognormal:MU,SIGMA"
+        (log theta ~ N(MU, SIGMA^2)) or "student-t:MU,SIGMA,NU", or the tuples ("lognormal", MU, SIGMA),
+        ("student-t", MU, SIGMA, NU). The fit maximises the log marginal likelihood plus the log prior;
+        ``log_prior_`` is the log prior at the fitted hyperparameters (0 without one).
 
     Labels may be anything scikit-learn takes as classes (0/1, -1/+1, {1, 2}, strings): ``classes_`` is
     their sorted distinct values; column c of ``predict_proba`` is p(classes_[c]).
@@ -111,6 +141,8 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         seed: int = 0,
         shared_length_scale: bool = False,
         max_iterations: int = 100,
+        signal_variance_prior: Prior = "none",
+        length_scale_prior: Prior = "none",
     ) -> None:
         self.method = method
         self.likelihood = likelihood
@@ -121,6 +153,8 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         self.seed = seed
         self.shared_length_scale = shared_length_scale
         self.max_iterations = max_iterations
+        self.signal_variance_prior = signal_variance_prior
+        self.length_scale_prior = length_scale_prior
 
     def set_params(self, **params: Any) -> "GPClassifier":
         _known(self, params)
@@ -150,6 +184,10 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         n, d = X.shape
         if self.optimize and (softmax or not self.shared_length_scale) and d > n:
             _warn_ard(self, n, d, softmax)
+        priors = (
+            _prior_text(self.signal_variance_prior, "signal_variance_prior"),
+            _prior_text(self.length_scale_prior, "length_scale_prior"),
+        )
         self._fit_X = np.array(X, order="C", copy=True)
         self._fit_y = index.astype(np.float64)
         if softmax:
@@ -157,18 +195,19 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
                 self._fit_X, self._fit_y, len(self.classes_),
                 [float(v) for v in np.atleast_1d(np.asarray(self.signal_variance, dtype=np.float64))],
                 _lists(self.length_scales), bool(self.optimize), int(self.restarts), int(self.seed),
-                int(self.max_iterations),
+                int(self.max_iterations), signal_variance_prior=priors[0], length_scale_prior=priors[1],
             )
         else:
             scales = np.atleast_1d(np.asarray(self.length_scales, dtype=np.float64)).tolist()
             handle = _gpprobe.fit_classifier(
                 self._fit_X, self._fit_y, self.method, self.likelihood, float(self.signal_variance), scales,
                 bool(self.optimize), int(self.restarts), int(self.seed), bool(self.shared_length_scale),
-                int(self.max_iterations),
+                int(self.max_iterations), signal_variance_prior=priors[0], length_scale_prior=priors[1],
             )
         self._handle = handle
         self._read_fit(handle)
         self.optimizer_ = handle.optimizer
+        self.log_prior_ = 0.0 if self.optimizer_ is None else self.optimizer_["log_prior"]
         return self
 
     def _read_fit(self, handle: Any) -> None:
@@ -222,29 +261,50 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         *,
         dims: Optional[Sequence[int]] = None,
         valid_range: Optional[Tuple[float, float]] = None,
-        tolerance: float = 0.01,
-        max_iterations: int = 10000,
+        tolerance: Optional[float] = None,
+        max_iterations: Optional[int] = None,
         time_limit: float = 0.0,
         search: str = "both",
+        class_index: Optional[int] = None,
     ) -> Dict[str, Any]:
         """Certified robustness at the point x (Blaas et al., AISTATS 2020; docs/design/certify.md), as
-        ``gpprobe robustness --gamma``: over the L-inf ball of radius ``gamma`` around x on the coordinates
-        ``dims`` (all when None; the others fixed), clipped to ``valid_range`` (lo, hi), sound bounds of the
-        latent mean, variance and probability (``root``), the probability's minimum and maximum found by
-        branch and bound to ``tolerance`` (within ``max_iterations`` boxes and ``time_limit`` seconds per
+        ``gpprobe robustness --gamma``, over the L-inf ball of radius ``gamma`` around x on the coordinates
+        ``dims`` (all when None; the others fixed), clipped to ``valid_range`` (lo, hi). A dict with the
+        CLI's JSON names.
+
+        Binary: sound bounds of the latent mean, variance and probability (of classes_[1]) over the ball
+        (``root``), the probability's minimum and maximum found by branch and bound to ``tolerance``
+        (default 0.01; within ``max_iterations`` boxes, default 10000, and ``time_limit`` seconds per
         search; ``search="adversarial"`` refines only the extreme on the other side), each with a witness,
         the GPFGS attack's point, and ``verdict_can_flip`` ("no": certified, "yes": the witness is an
-        adversarial example, "unknown"). The probability is that of classes_[1]. Binary classifiers only.
-        A dict with the CLI's JSON names."""
+        adversarial example, "unknown").
+
+        Softmax (``gpprobe robustness --likelihood softmax``; docs/design/multiclass.md): the extremes of
+        the probability of class ``class_index`` (an index into classes_; the predicted class when None)
+        as ``minimum`` / ``maximum`` with witnesses, its one-box bound ``root``, and ``safety``: the
+        margin min over the ball of pi^c^ - max_{c != c^} pi^c of the predicted class c^ in
+        [margin_lower, margin_upper], ``status`` "certified" (no point of the ball changes the
+        prediction), "refuted" (the witness is an adversarial example) or "unknown". Defaults: tolerance
+        0.02, max_iterations 2000 per search; ``search`` does not apply."""
         handle = fitted(self)
-        if self._softmax():
-            raise ValueError('certify is for binary classifiers; gpprobe robustness --likelihood softmax certifies '
-                             "multi-class ones (not bound in Python yet)")
         point = predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
+        moving = None if dims is None else [int(i) for i in dims]
+        valid = None if valid_range is None else (float(valid_range[0]), float(valid_range[1]))
+        if self._softmax():
+            if search != "both":
+                raise ValueError('search is not available with likelihood="softmax": both extremes of the class '
+                                 "and the safety margin are certified")
+            return handle.certify(
+                [float(v) for v in point], float(gamma), moving, valid,
+                None if class_index is None else _class_position(class_index, len(self.classes_)),
+                0.02 if tolerance is None else float(tolerance), 2000 if max_iterations is None else int(max_iterations),
+                float(time_limit),
+            )
+        if class_index is not None:
+            raise ValueError('class_index goes with likelihood="softmax" (a binary certificate is about classes_[1])')
         return handle.certify(
-            [float(v) for v in point], float(gamma), None if dims is None else [int(i) for i in dims],
-            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
-            int(max_iterations), float(time_limit), search,
+            [float(v) for v in point], float(gamma), moving, valid, 0.01 if tolerance is None else float(tolerance),
+            10000 if max_iterations is None else int(max_iterations), float(time_limit), search,
         )
 
     def explain(
@@ -257,25 +317,48 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         tolerance: float = 0.001,
         max_iterations: int = 1000,
         time_limit: float = 0.0,
+        baseline: str = "mean",
+        lime_samples: int = 5000,
+        seed: int = 0,
+        include_constant: bool = False,
+        class_index: Optional[int] = None,
     ) -> Dict[str, Any]:
-        """Certified feature sensitivity at the point x (Blaas et al., AISTATS 2020, eqs. 21-26), as
-        ``gpprobe explain`` computes it: per feature i of ``dims`` (all when None), Delta_i = (max over
-        [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of the minima) of the output (p(classes_[1]); binary classifiers),
-        positive when raising the feature raises it; certified bounds ``delta_lower`` <= Delta <=
-        ``delta_upper`` from four branch-and-bound searches (to ``tolerance``, within ``max_iterations``
-        boxes and ``time_limit`` seconds each) and ``delta`` from their witnesses. The boxes are clipped to
-        ``valid_range``. A dict of columns (feature, delta_lower, delta, delta_upper, status, iterations)
-        and ``value_at_point``, ``unconverged_searches``. (LIME, the CLI's last column, is not here.)"""
+        """Why the model decided that at the point x, as ``gpprobe explain`` computes it: per feature i of
+        ``dims`` (all when None) the certified sensitivity (Blaas et al., AISTATS 2020, eqs. 21-26)
+        Delta_i = (max over [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of the minima)
+        of the output, positive when raising the feature raises it, beside LIME's coefficient (Ribeiro,
+        Singh and Guestrin, KDD 2016).
+
+        The output is p(classes_[1]) (binary), or with ``likelihood="softmax"`` the probability of class
+        ``class_index`` (an index into classes_; the class predicted at x when None; ``class`` in the
+        result). Certified bounds ``delta_lower`` <= Delta <= ``delta_upper`` come from four
+        branch-and-bound searches (to ``tolerance``, within ``max_iterations`` boxes and ``time_limit``
+        seconds each), ``delta`` from their witnesses; the boxes are clipped to ``valid_range``. LIME
+        switches features off to the training mean (``baseline="mean"``) or 0 (``"zero"``, pixels) in
+        ``lime_samples`` samples drawn with ``seed``.
+
+        A dict of the CLI's CSV columns (feature, delta_lower, delta, delta_upper, lime, rank,
+        constant_in_training; rank 1 is the largest certified |Delta|, 0 where the CLI's cell is empty)
+        plus status and iterations per feature, and its JSON line's fields (value_at_point, gamma,
+        lime_intercept, lime_score, lime_kernel_width, unconverged_searches, constant_features,
+        constant_ranked). A feature constant in training (its values span at most 1e-6 of their scale) is
+        not ranked unless ``include_constant``: moving it moves x away from all the data, so the output
+        drifts towards the prior; its Delta is still given."""
         handle = fitted(self)
-        if self._softmax():
-            raise ValueError("explain is for binary classifiers here; gpprobe explain --likelihood softmax explains "
-                             "multi-class ones (not bound in Python yet)")
         point = predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
-        return handle.explain(
-            [float(v) for v in point], float(gamma), None if dims is None else [int(i) for i in dims],
-            None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
-            int(max_iterations), float(time_limit),
+        arguments = dict(
+            gamma=float(gamma), dims=None if dims is None else [int(i) for i in dims],
+            valid_range=None if valid_range is None else (float(valid_range[0]), float(valid_range[1])),
+            tolerance=float(tolerance), max_iterations=int(max_iterations), time_limit_seconds=float(time_limit),
+            baseline=str(baseline), lime_samples=int(lime_samples), seed=int(seed),
+            include_constant=bool(include_constant),
         )
+        if self._softmax():
+            position = None if class_index is None else _class_position(class_index, len(self.classes_))
+            return handle.explain([float(v) for v in point], class_index=position, **arguments)
+        if class_index is not None:
+            raise ValueError('class_index goes with likelihood="softmax" (a binary explanation is of p(classes_[1]))')
+        return handle.explain([float(v) for v in point], **arguments)
 
     def __getstate__(self) -> Dict[str, Any]:
         return state_without_handle(self)
@@ -301,6 +384,13 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
 
     def _more_tags(self) -> Dict[str, Any]:
         return {"binary_only": not self._softmax()}
+
+
+def _class_position(class_index: Any, classes: int) -> int:
+    index = int(class_index)
+    if index != class_index or not 0 <= index < classes:
+        raise ValueError(f"class_index must be an index into classes_ (0 to {classes - 1}), got {class_index!r}")
+    return index
 
 
 def _known(estimator: Any, params: Mapping[str, Any]) -> None:
@@ -333,6 +423,9 @@ class GPRegressor(RegressorMixin, BaseEstimator):
         Maximise the log marginal likelihood over the kernel's parameters and the noise (bounded L-BFGS in
         log space, ``restarts`` seeded restarts), holding the names in ``fixed`` ("noise_variance" for the
         noise).
+    signal_variance_prior, length_scale_prior : str or tuple
+        MAP priors for ``optimize``, as ``gpprobe gpr`` takes them (spellings as GPClassifier's): on the
+        log of every signal variance ("constant.value") and every length-scale; ``log_prior_`` after fit.
     """
 
     def __init__(
@@ -346,6 +439,8 @@ class GPRegressor(RegressorMixin, BaseEstimator):
         restarts: int = 0,
         seed: int = 0,
         fixed: Sequence[str] = (),
+        signal_variance_prior: Prior = "none",
+        length_scale_prior: Prior = "none",
     ) -> None:
         self.kernel = kernel
         self.parameters = parameters
@@ -355,6 +450,8 @@ class GPRegressor(RegressorMixin, BaseEstimator):
         self.restarts = restarts
         self.seed = seed
         self.fixed = fixed
+        self.signal_variance_prior = signal_variance_prior
+        self.length_scale_prior = length_scale_prior
 
     def set_params(self, **params: Any) -> "GPRegressor":
         _known(self, params)
@@ -369,6 +466,8 @@ class GPRegressor(RegressorMixin, BaseEstimator):
             self._fit_X, self._fit_y, self.kernel, dict(self.parameters or {}), float(self.noise_variance),
             None if self.mean is None else float(self.mean), bool(self.optimize), int(self.restarts),
             int(self.seed), list(self.fixed),
+            signal_variance_prior=_prior_text(self.signal_variance_prior, "signal_variance_prior"),
+            length_scale_prior=_prior_text(self.length_scale_prior, "length_scale_prior"),
         )
         self._handle = handle
         self.kernel_ = handle.kernel
@@ -378,6 +477,7 @@ class GPRegressor(RegressorMixin, BaseEstimator):
         self.mean_ = handle.mean
         self.log_marginal_likelihood_value_ = handle.log_marginal_likelihood
         self.optimizer_ = handle.optimizer
+        self.log_prior_ = 0.0 if self.optimizer_ is None else self.optimizer_["log_prior"]
         return self
 
     def predict(self, X: Any, return_std: bool = False) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:

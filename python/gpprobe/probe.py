@@ -215,20 +215,29 @@ class Probe:
         tolerance: float = 0.001,
         max_iterations: int = 1000,
         time_limit: float = 0.0,
+        baseline: str = "mean",
+        lime_samples: int = 5000,
+        seed: int = 0,
+        include_constant: bool = False,
     ) -> Dict[str, Any]:
-        """Certified feature sensitivity at the point x (Blaas et al., AISTATS 2020, eqs. 21-26), as
-        ``gpprobe explain`` computes it: per feature i of ``dims`` (all when None), Delta_i = (max over
-        [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of the minima) of the output (the judged probability),
-        positive when raising the feature raises it; certified bounds ``delta_lower`` <= Delta <=
-        ``delta_upper`` from four branch-and-bound searches (to ``tolerance``, within ``max_iterations``
-        boxes and ``time_limit`` seconds each) and ``delta`` from their witnesses. The boxes are clipped to
-        ``valid_range``. A dict of columns (feature, delta_lower, delta, delta_upper, status, iterations)
-        and ``value_at_point``, ``unconverged_searches``. (LIME, the CLI's last column, is not here.)"""
+        """Why the probe judged x so, as ``gpprobe explain --probe`` computes it: per feature i of ``dims``
+        (all when None) the certified sensitivity (Blaas et al., AISTATS 2020, eqs. 21-26) of the judged
+        probability, Delta_i = (max over [x, x + gamma e_i] - max over [x - gamma e_i, x]) + (the same of
+        the minima), positive when raising the feature raises it, beside LIME's coefficient (Ribeiro,
+        Singh and Guestrin, KDD 2016; a switched-off feature becomes the observations' mean, or 0 with
+        ``baseline="zero"``; ``lime_samples`` samples drawn with ``seed``). Certified bounds
+        ``delta_lower`` <= Delta <= ``delta_upper`` from four branch-and-bound searches (to ``tolerance``,
+        within ``max_iterations`` boxes and ``time_limit`` seconds each), ``delta`` from their witnesses;
+        the boxes are clipped to ``valid_range``. The same dict as :meth:`GPClassifier.explain`: the CLI's
+        columns (feature, delta_lower, delta, delta_upper, lime, rank, constant_in_training; rank 0 where
+        the CLI's cell is empty), status, iterations, and its JSON line's fields. A feature constant in
+        the observations is not ranked unless ``include_constant``."""
         return self._handle.explain(
             [float(v) for v in np.asarray(x, dtype=np.float64).ravel()], float(gamma),
             None if dims is None else [int(i) for i in dims],
             None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
-            int(max_iterations), float(time_limit),
+            int(max_iterations), float(time_limit), str(baseline), int(lime_samples), int(seed),
+            bool(include_constant),
         )
 
     def loo(self, space: str = "automatic") -> Dict[str, Any]:

@@ -81,5 +81,19 @@ class ProbeClassifier(ClassifierMixin, BaseEstimator):
         p = self.measures(X)["judged_probability"]
         return np.where(p >= 0.5, self.classes_[1], self.classes_[0])
 
+    def explain(self, x: Any, gamma: float, **options: Any) -> Dict[str, Any]:
+        """Why the probe judged x so: :meth:`gpprobe.Probe.explain` of the fitted probe (certified Delta
+        beside LIME, rank, constant_in_training; the same keyword arguments), of the judged probability
+        of classes_[1]."""
+        probe = fitted(self)
+        return probe.explain(predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0], gamma,
+                             **options)
+
+    def knowledge_gain(self, X: Any) -> np.ndarray:
+        """Label next: :meth:`gpprobe.Probe.knowledge_gain` at each row of X (``np.argsort(-gain)`` orders
+        the rows to label)."""
+        probe = fitted(self)
+        return probe.knowledge_gain(predict_inputs(self, X))
+
     def _more_tags(self) -> Dict[str, Any]:
         return {"binary_only": True}

@@ -15,11 +15,14 @@
 #include <pybind11/stl.h>
 
 #include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/certify/multiclass_robustness.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
+#include "gpprobe/classification/hyperparameter_prior.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
 #include "gpprobe/explain/gpc_output.h"
+#include "gpprobe/explain/multiclass_output.h"
 #include "gpprobe/kernels/kernel_expression.h"
 #include "gpprobe/kernels/kernel_parameters.h"
 #include "gpprobe/kernels/named_kernels.h"
@@ -34,6 +37,24 @@ namespace gpprobe::python {
 
 namespace {
 
+// The MAP priors (hyperparameter_prior.h) from the CLI's spellings ("none", "lognormal:MU,SIGMA",
+// "student-t:MU,SIGMA,NU"); a prior other than none needs optimize, as --optimize on the CLI.
+HyperparameterPrior prior_arguments(const std::string& signal_variance_prior, const std::string& length_scale_prior,
+                                    bool optimize) {
+  HyperparameterPrior prior;
+  const std::pair<const char*, const std::string*> given[] = {{"signal_variance_prior", &signal_variance_prior},
+                                                              {"length_scale_prior", &length_scale_prior}};
+  for (const auto& [name, text] : given) {
+    Result<LogPrior> p = parse_log_prior(*text, name);
+    raise_if_failed(p.status());
+    if (p.value().family != PriorFamily::none && !optimize) {
+      raise_if_failed(Status(StatusCode::invalid_argument, std::string(name) + " only applies with optimize=True"));
+    }
+    (std::string(name) == "signal_variance_prior" ? prior.signal_variance : prior.length_scale) = p.value();
+  }
+  return prior;
+}
+
 struct ClassifierHandle {
   GpClassifier gpc;
   std::optional<ClassifierHyperparameterFit> fit;  // when the hyperparameters were optimised
@@ -42,7 +63,8 @@ struct ClassifierHandle {
 ClassifierHandle fit_classifier(const py::handle& inputs, const py::handle& labels, const std::string& method,
                                 const std::string& likelihood, double signal_variance,
                                 const std::vector<double>& length_scales, bool optimize, std::size_t restarts,
-                                std::uint64_t seed, bool shared_length_scale, std::size_t max_iterations) {
+                                std::uint64_t seed, bool shared_length_scale, std::size_t max_iterations,
+                                const std::string& signal_variance_prior, const std::string& length_scale_prior) {
   const MatrixArgument x = matrix_argument(inputs, "training inputs");
   const py::array_t<double> y = vector_argument(labels, "training labels");
   ClassifierOptions options;
@@ -59,6 +81,7 @@ ClassifierHandle fit_classifier(const py::handle& inputs, const py::handle& labe
   fit_options.restarts = restarts;
   fit_options.seed = seed;
   fit_options.shared_length_scale = shared_length_scale;
+  fit_options.prior = prior_arguments(signal_variance_prior, length_scale_prior, optimize);
   const std::size_t n = std::size_t(y.shape(0));
   std::optional<Result<ClassifierHandle>> fitted;
   {
@@ -121,7 +144,8 @@ MulticlassHandle fit_multiclass(const py::handle& inputs, const py::handle& labe
                                 const std::vector<double>& signal_variances,
                                 const std::vector<std::vector<double>>& length_scales, bool optimize,
                                 std::size_t restarts, std::uint64_t seed, std::size_t newton_iterations,
-                                std::size_t optimizer_iterations, const py::object& start_alpha) {
+                                std::size_t optimizer_iterations, const py::object& start_alpha,
+                                const std::string& signal_variance_prior, const std::string& length_scale_prior) {
   const MatrixArgument x = matrix_argument(inputs, "training inputs");
   const py::array_t<double> y = vector_argument(labels, "training labels");
   const std::size_t n = std::size_t(y.shape(0)), d = x.view.cols();
@@ -160,6 +184,7 @@ MulticlassHandle fit_multiclass(const py::handle& inputs, const py::handle& labe
   fit_options.restarts = restarts;
   fit_options.seed = seed;
   fit_options.max_iterations = optimizer_iterations;
+  fit_options.prior = prior_arguments(signal_variance_prior, length_scale_prior, optimize);
   std::optional<Result<MulticlassHandle>> fitted;
   {
     py::gil_scoped_release unlocked;
@@ -293,6 +318,125 @@ py::dict certify_classifier(const ClassifierHandle& self, const std::vector<doub
   return out;
 }
 
+py::dict class_extreme_fields(const ClassExtreme& x) {
+  py::dict d;
+  d["lower"] = x.lower;
+  d["upper"] = x.upper;
+  d["witness"] = x.witness;
+  d["iterations"] = x.iterations;
+  d["status"] = std::string(search_status_name(x.status));
+  return d;
+}
+
+bool all_finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+// Certified robustness of the multi-class classifier at one point (multiclass_robustness.h), as `gpprobe
+// robustness --likelihood softmax`: the safety margin of the predicted class, then the extremes of class c's
+// probability (c = class_index, or the predicted class), under the names of the CLI's JSON (the model's own
+// fields are the estimator's attributes).
+py::dict certify_multiclass(const MulticlassHandle& self, const std::vector<double>& point, double gamma,
+                            const std::optional<std::vector<std::size_t>>& dims,
+                            const std::optional<std::pair<double, double>>& valid_range,
+                            std::optional<std::size_t> class_index, double tolerance, std::size_t max_iterations,
+                            double time_limit_seconds) {
+  const std::size_t C = self.model.classes();
+  if (class_index && *class_index >= C) {
+    raise_if_failed(Status(StatusCode::invalid_argument, "class is " + std::to_string(*class_index) +
+                                                             "; the model has " + std::to_string(C) +
+                                                             " classes (0 to " + std::to_string(C - 1) + ")"));
+  }
+  MulticlassRobustnessOptions options;
+  options.gamma = gamma;
+  if (dims) options.dims = *dims;
+  if (valid_range) options.valid_range = Interval{valid_range->first, valid_range->second};
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.time_limit_seconds = time_limit_seconds;
+  std::optional<Result<SafetyCertificate>> safety;
+  std::optional<Result<ClassCertificate>> certificate;
+  {
+    py::gil_scoped_release unlocked;
+    safety.emplace(certify_safety(self.model, point, options));
+    if (safety->ok()) {
+      const std::size_t c = class_index ? *class_index : safety->value().predicted_class;
+      certificate.emplace(certify_class_probability(self.model, point, c, options));
+    }
+  }
+  raise_if_failed(safety->status());
+  raise_if_failed(certificate->status());
+  const SafetyCertificate& s = safety->value();
+  const ClassCertificate& k = certificate->value();
+  if (!all_finite(k.probability_at_point) ||
+      !all_finite({k.minimum.lower, k.minimum.upper, k.maximum.lower, k.maximum.upper, s.lower, s.upper}) ||
+      !all_finite(k.minimum.witness) || !all_finite(k.maximum.witness) || !all_finite(s.witness)) {
+    raise_if_failed(Status(StatusCode::numerical_failure, "the certificate of class " + std::to_string(k.class_index) +
+                                                              " or the safety margin is not finite"));
+  }
+  std::vector<std::size_t> moving = options.dims;
+  if (moving.empty())
+    for (std::size_t j = 0; j < point.size(); ++j) moving.push_back(j);
+  py::dict box, margin, out;
+  box["lower"] = k.lower;
+  box["upper"] = k.upper;
+  margin["predicted_class"] = s.predicted_class;
+  margin["margin_lower"] = s.lower;
+  margin["margin_upper"] = s.upper;
+  margin["witness"] = s.witness;
+  margin["witness_probabilities"] = s.witness_probabilities;
+  margin["status"] = std::string(safety_verdict_name(s.verdict));
+  margin["stop"] = std::string(safety_stop_name(s.stop));
+  margin["iterations"] = s.iterations;
+  out["point"] = point;
+  out["dims"] = moving;
+  out["gamma"] = gamma;
+  out["tolerance"] = tolerance;
+  out["classes"] = C;
+  out["probability_at_point"] = k.probability_at_point;
+  out["class"] = k.class_index;
+  out["box"] = box;
+  out["root"] = pair(k.root);
+  out["minimum"] = class_extreme_fields(k.minimum);
+  out["maximum"] = class_extreme_fields(k.maximum);
+  out["safety"] = margin;
+  return out;
+}
+
+// Explain class c's probability (c = class_index, or the class predicted at the point), as `gpprobe explain
+// --likelihood softmax`; the dict also names the class.
+py::dict explain_multiclass(const MulticlassHandle& self, const std::vector<double>& point,
+                            std::optional<std::size_t> class_index, const ExplainArguments& arguments) {
+  const std::size_t C = self.model.classes();
+  std::size_t c = 0;
+  if (class_index) {
+    if (*class_index >= C) {
+      raise_if_failed(Status(StatusCode::invalid_argument, "class is " + std::to_string(*class_index) +
+                                                               "; the model has " + std::to_string(C) +
+                                                               " classes (0 to " + std::to_string(C - 1) + ")"));
+    }
+    c = *class_index;
+  } else {
+    if (point.size() != self.model.dimension()) {
+      raise_if_failed(Status(StatusCode::dimension_mismatch, "the point has " + std::to_string(point.size()) +
+                                                                 " values; the model has " +
+                                                                 std::to_string(self.model.dimension()) + " features"));
+    }
+    if (!all_finite(point)) raise_if_failed(Status(StatusCode::non_finite, "the point has a value that is not finite"));
+    std::vector<double> p;
+    {
+      py::gil_scoped_release unlocked;
+      p = self.model.probability_at(point.data());
+    }
+    c = std::size_t(std::max_element(p.begin(), p.end()) - p.begin());
+  }
+  Result<MulticlassOutput> output = MulticlassOutput::make(self.model, c);
+  raise_if_failed(output.status());
+  py::dict out = explain_output(output.value(), point, arguments);
+  out["class"] = c;
+  return out;
+}
+
 struct RegressionHandle {
   GpRegression gp;
   std::optional<HyperparameterFit> fit;
@@ -317,8 +461,8 @@ Kernel kernel_argument(const std::string& text, const std::map<std::string, doub
 RegressionHandle fit_regressor(const py::handle& inputs, const py::handle& targets, const std::string& kernel_text,
                                const std::map<std::string, double>& parameters, double noise_variance,
                                std::optional<double> mean, bool optimize, std::size_t restarts, std::uint64_t seed,
-                               const std::vector<std::string>& fixed,
-                               const std::optional<std::vector<double>>& values) {
+                               const std::vector<std::string>& fixed, const std::optional<std::vector<double>>& values,
+                               const std::string& signal_variance_prior, const std::string& length_scale_prior) {
   const MatrixArgument x = matrix_argument(inputs, "training inputs");
   const py::array_t<double> y = vector_argument(targets, "training targets");
   Kernel kernel = kernel_argument(kernel_text, parameters);
@@ -331,6 +475,7 @@ RegressionHandle fit_regressor(const py::handle& inputs, const py::handle& targe
     kernel = kernel.with_values(values->data());
   }
   const double constant = mean ? *mean : std::numeric_limits<double>::quiet_NaN();
+  const HyperparameterPrior prior = prior_arguments(signal_variance_prior, length_scale_prior, optimize);
   const std::size_t n = std::size_t(y.shape(0));
   std::optional<Result<RegressionHandle>> fitted;
   {
@@ -345,6 +490,7 @@ RegressionHandle fit_regressor(const py::handle& inputs, const py::handle& targe
         options.seed = seed;
         options.mean = constant;
         options.fixed = fixed;
+        options.prior = prior;
         Result<HyperparameterFit> optimum = fit_hyperparameters(x.view, y.data(), n, kernel, noise_variance, options);
         if (!optimum.ok()) return optimum.status();
         fit = optimum.value();
@@ -403,12 +549,15 @@ void register_models(py::module_& m) {
           [](const ClassifierHandle& h, const std::vector<double>& point, double gamma,
              const std::optional<std::vector<std::size_t>>& dims,
              const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
-             double time_limit_seconds) {
+             double time_limit_seconds, const std::string& baseline, std::size_t lime_samples, std::uint64_t seed,
+             bool include_constant) {
             const ClassifierOutput output(h.gpc.common_form());
-            return sensitivity(output, point, gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds);
+            return explain_output(
+                output, point,
+                explain_arguments(gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds, baseline,
+                                  lime_samples, seed, include_constant));
           },
-          py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(),
-          py::arg("tolerance") = 1e-3, py::arg("max_iterations") = 1000, py::arg("time_limit_seconds") = 0.0)
+          py::arg("point"), GPPROBE_EXPLAIN_ARGS)
       .def_property_readonly("method",
                              [](const ClassifierHandle& h) { return std::string(method_name(h.gpc.method())); })
       .def_property_readonly("likelihood",
@@ -429,15 +578,33 @@ void register_models(py::module_& m) {
         d["converged"] = h.fit->converged;
         d["start_log_marginal_likelihood"] = h.fit->start_log_marginal_likelihood;
         d["run_values"] = h.fit->run_values;
+        d["log_prior"] = h.fit->log_prior;
         return d;
       });
   m.def("fit_classifier", &fit_classifier, py::arg("inputs"), py::arg("labels"), py::arg("method") = "laplace",
         py::arg("likelihood") = "probit", py::arg("signal_variance") = 1.0,
         py::arg("length_scales") = std::vector<double>{1.0}, py::arg("optimize") = false, py::arg("restarts") = 0,
-        py::arg("seed") = 0, py::arg("shared_length_scale") = false, py::arg("max_iterations") = 100);
+        py::arg("seed") = 0, py::arg("shared_length_scale") = false, py::arg("max_iterations") = 100,
+        py::arg("signal_variance_prior") = "none", py::arg("length_scale_prior") = "none");
 
   py::class_<MulticlassHandle>(m, "MulticlassHandle", "A fitted multi-class (softmax) GP classifier of the core.")
       .def("predict", &predict_multiclass, py::arg("points"))
+      .def("certify", &certify_multiclass, py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(),
+           py::arg("valid_range") = py::none(), py::arg("class_index") = py::none(), py::arg("tolerance") = 2e-2,
+           py::arg("max_iterations") = 2000, py::arg("time_limit_seconds") = 0.0)
+      .def(
+          "explain",
+          [](const MulticlassHandle& h, const std::vector<double>& point, double gamma,
+             const std::optional<std::vector<std::size_t>>& dims,
+             const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
+             double time_limit_seconds, const std::string& baseline, std::size_t lime_samples, std::uint64_t seed,
+             bool include_constant, std::optional<std::size_t> class_index) {
+            return explain_multiclass(
+                h, point, class_index,
+                explain_arguments(gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds, baseline,
+                                  lime_samples, seed, include_constant));
+          },
+          py::arg("point"), GPPROBE_EXPLAIN_ARGS, py::arg("class_index") = py::none())
       .def_property_readonly("classes", [](const MulticlassHandle& h) { return h.model.classes(); })
       .def_property_readonly("shared_kernel", [](const MulticlassHandle& h) { return h.model.shared_kernel(); })
       .def_property_readonly("signal_variances",
@@ -471,13 +638,15 @@ void register_models(py::module_& m) {
         d["converged"] = h.fit->converged;
         d["start_log_marginal_likelihood"] = h.fit->start_log_marginal_likelihood;
         d["run_values"] = h.fit->run_values;
+        d["log_prior"] = h.fit->log_prior;
         return d;
       });
   m.def("fit_multiclass_classifier", &fit_multiclass, py::arg("inputs"), py::arg("labels"), py::arg("classes"),
         py::arg("signal_variances") = std::vector<double>{1.0},
         py::arg("length_scales") = std::vector<std::vector<double>>{{1.0}}, py::arg("optimize") = false,
         py::arg("restarts") = 0, py::arg("seed") = 0, py::arg("max_iterations") = 100,
-        py::arg("optimizer_iterations") = 200, py::arg("start_alpha") = py::none());
+        py::arg("optimizer_iterations") = 200, py::arg("start_alpha") = py::none(),
+        py::arg("signal_variance_prior") = "none", py::arg("length_scale_prior") = "none");
 
   py::class_<RegressionHandle>(m, "RegressionHandle", "A fitted GP regression of the core.")
       .def("predict", &predict_regressor, py::arg("points"))
@@ -499,12 +668,14 @@ void register_models(py::module_& m) {
         d["iterations"] = h.fit->iterations;
         d["evaluations"] = h.fit->evaluations;
         d["run_values"] = h.fit->run_values;
+        d["log_prior"] = h.fit->log_prior;
         return d;
       });
   m.def("fit_regressor", &fit_regressor, py::arg("inputs"), py::arg("targets"), py::arg("kernel") = "rbf",
         py::arg("parameters") = std::map<std::string, double>{}, py::arg("noise_variance") = kDefaultNoiseVariance,
         py::arg("mean") = py::none(), py::arg("optimize") = false, py::arg("restarts") = 0, py::arg("seed") = 0,
-        py::arg("fixed") = std::vector<std::string>{}, py::arg("parameter_values") = py::none());
+        py::arg("fixed") = std::vector<std::string>{}, py::arg("parameter_values") = py::none(),
+        py::arg("signal_variance_prior") = "none", py::arg("length_scale_prior") = "none");
   m.def("named_kernels", [] {
     std::vector<std::string> names;
     for (const NamedKernel& k : named_kernels()) names.push_back(k.name);

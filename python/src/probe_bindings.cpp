@@ -310,14 +310,16 @@ void register_probe(py::module_& m) {
           [](const ProbeHandle& h, const std::vector<double>& point, double gamma,
              const std::optional<std::vector<std::size_t>>& dims,
              const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
-             double time_limit_seconds) {
+             double time_limit_seconds, const std::string& baseline, std::size_t lime_samples, std::uint64_t seed,
+             bool include_constant) {
             Result<ProbeOutput> output = ProbeOutput::make(h.probe);
             raise_if_failed(output.status());
-            return sensitivity(output.value(), point, gamma, dims, valid_range, tolerance, max_iterations,
-                               time_limit_seconds);
+            return explain_output(
+                output.value(), point,
+                explain_arguments(gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds, baseline,
+                                  lime_samples, seed, include_constant));
           },
-          py::arg("point"), py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(),
-          py::arg("tolerance") = 1e-3, py::arg("max_iterations") = 1000, py::arg("time_limit_seconds") = 0.0);
+          py::arg("point"), GPPROBE_EXPLAIN_ARGS);
   m.def("fit_probe", &fit, py::arg("observations"), py::arg("labels"), py::arg("epsilon") = 0.1,
         py::arg("strength") = 5.0, py::arg("space") = "automatic", py::arg("expected_queries") = 10000);
   m.def("read_probe_file", &read_probe_file, py::arg("path"));
