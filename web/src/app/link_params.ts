@@ -112,6 +112,8 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     problems.push(`${name}=${text} is not ${rangeText(range)}`);
     return undefined;
   };
+  // Checked whether or not the link compares (a value out of range is refused either way).
+  const compareDraws = number('compare-draws');
   const session: Partial<Session> = {};
   const data = params.get('data'),
     config = params.get('config'),
@@ -217,7 +219,7 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
       view: (COMPARE_VIEWS as readonly string[]).includes(view) ? (view as CompareLink['view']) : 'table',
       shown: 0,
       run: true,
-      ...(params.has('compare-draws') ? { draws: number('compare-draws') ?? 20 } : {}),
+      ...(compareDraws !== undefined ? { draws: compareDraws } : {}),
     };
   }
   return {
