@@ -6,6 +6,9 @@
 import type { ConceptComparison, RepresentationComparison } from '../../../engine/compare/compare_representations.ts';
 import type { RepresentationCurve } from '../worker/protocol.ts';
 import { ACCENT, MEASURE_PALETTE, NEGATIVE, NEUTRAL } from '../../../common/plots/colors.ts';
+
+/** The draws' mean and bands: a purple apart from the first draw's held-out (blue) and leave-one-out (green) bars. */
+const DRAWS_COLOR = '#7b4fa0';
 import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** Each representation's position on the profile's axis. */
@@ -59,7 +62,7 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
         x: xs,
         y0: at.map((k) => d[k].minimum),
         y1: at.map((k) => d[k].maximum),
-        fill: MEASURE_PALETTE[22],
+        fill: DRAWS_COLOR,
         opacity: 0.14,
       });
       marks.push({
@@ -67,16 +70,16 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
         x: xs,
         y0: at.map((k) => d[k].lower),
         y1: at.map((k) => d[k].upper),
-        fill: MEASURE_PALETTE[22],
+        fill: DRAWS_COLOR,
         opacity: 0.3,
       });
-      marks.push({ type: 'line', x: xs, y: at.map((k) => d[k].mean), color: MEASURE_PALETTE[22], width: 2.5 });
+      marks.push({ type: 'line', x: xs, y: at.map((k) => d[k].mean), color: DRAWS_COLOR, width: 2.5 });
       legend.push({
         label: `mean over ${concept.draws.draws} draws, its 99 % interval (band)`,
-        color: MEASURE_PALETTE[22],
+        color: DRAWS_COLOR,
         kind: 'line',
       });
-      legend.push({ label: 'range over the draws', color: MEASURE_PALETTE[22], kind: 'area' });
+      legend.push({ label: 'range over the draws', color: DRAWS_COLOR, kind: 'area' });
     }
   }
   series.forEach((s, i) => {
