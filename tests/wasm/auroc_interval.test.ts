@@ -43,7 +43,10 @@ describe('honest AUROC intervals', () => {
     const rows = 16,
       cols = 3;
     // Two clusters 12 apart on the first axis, unit noise: every leave-one-out judgement ranks them right.
-    const data = Float64Array.from({ length: rows * cols }, (_, i) => z() + (i % cols === 0 ? (i < 8 * cols ? 6 : -6) : 0));
+    const data = Float64Array.from(
+      { length: rows * cols },
+      (_, i) => z() + (i % cols === 0 ? (i < 8 * cols ? 6 : -6) : 0),
+    );
     const labels = Uint8Array.from({ length: rows }, (_, i) => (i < 8 ? 1 : 0));
     const probe = engine.fitProbe({ observations: { data, rows, cols }, labels, epsilon: 0.1, strength: 5 });
     try {

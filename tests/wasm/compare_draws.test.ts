@@ -61,9 +61,7 @@ describe('compare over draws of the observations', () => {
         if (cell === '' || !/^-?[0-9.]+(e[-+]?[0-9]+)?$/.test(cell) || Number.isInteger(y)) {
           expect(a[j], `row ${i} ${header[j]}`).toBe(cell);
         } else {
-          expect(Math.abs(x - y), `row ${i} ${header[j]}: ${a[j]} vs ${cell}`).toBeLessThanOrEqual(
-            1e-12 * Math.abs(y),
-          );
+          expect(Math.abs(x - y), `row ${i} ${header[j]}: ${a[j]} vs ${cell}`).toBeLessThanOrEqual(1e-12 * Math.abs(y));
         }
       });
     }
