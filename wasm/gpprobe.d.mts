@@ -870,6 +870,62 @@ export interface RepresentationProbeValue {
   pValueAgainstBest: number;
   separates: boolean;
   indistinguishableFromBest: boolean;
+  /** The basis interval lies below 1/2: the probe ranks the concept inverted. */
+  belowHalf: boolean;
+}
+
+/** Over draws of the observations (DrawOptions, draw_comparison.h). */
+export interface DrawSettings {
+  /** R >= 2 draws. */
+  draws: number;
+  /** "redraw": perClass labelled rows of each class per draw; "bootstrap": the given observations resampled
+   * within each class; anything else is refused (invalid_argument). */
+  mode: string;
+  perClass: number;
+  seed: number;
+}
+
+/** One embedding over the draws (DrawnProbe); NaN numbers where the basis is none. */
+export interface DrawnProbeValue {
+  /** The basis AUROC of each draw. */
+  auroc: Float64Array;
+  mean: number;
+  /** Over the draws (denominator R - 1). */
+  standardDeviation: number;
+  minimum: number;
+  maximum: number;
+  /** 99% interval of the mean AUROC over draws. */
+  lower: number;
+  upper: number;
+  /** Mean over draws of A_k - A_best. */
+  differenceFromBest: number;
+  /** The across-draws paired t-test against the best, and Holm-adjusted over the embeddings. */
+  pValueAgainstBest: number;
+  holmPValue: number;
+  /** Draws in which it had the highest AUROC / in which its own DeLong tests put it above every other at 99%. */
+  highestInDraws: number;
+  claimedInDraws: number;
+  separates: boolean;
+  belowHalf: boolean;
+  /** holmPValue >= 0.01 (true for the best). */
+  indistinguishableFromBest: boolean;
+}
+
+export interface DrawnComparisonValue {
+  /** "none" (one set of observations: nothing else set), "redraw" or "bootstrap". */
+  mode: string;
+  draws: number;
+  /** Per draw. */
+  observations: number;
+  /** The rows drawn from (redraw) or the given observations (bootstrap). */
+  labelledRows: number;
+  /** Rows each draw's AUROC is measured on (the first draw's). */
+  basisRows: number;
+  /** The highest mean AUROC. */
+  best: number;
+  /** The tests Holm's correction counts. */
+  comparisons: number;
+  probes: DrawnProbeValue[];
 }
 
 export interface ConceptComparisonValue {
@@ -885,6 +941,8 @@ export interface ConceptComparisonValue {
   pValue: Float64Array;
   sentence: string;
   probes: RepresentationProbeValue[];
+  /** Over draws of the observations (after startDrawn); mode "none" otherwise. */
+  draws: DrawnComparisonValue;
 }
 
 export interface ComparisonValue extends BindingStatus {
@@ -922,12 +980,48 @@ export interface CompareHandle {
     oodRows: number,
     progress: CoreProgress,
   ): BindingStatus;
+  /** As start(), over draws of the observations (DrawnComparisonRun); redraw ignores the observations given. */
+  startDrawn(
+    names: string[],
+    rows: number,
+    conceptNames: string[],
+    labels: number,
+    observations: number,
+    observationCounts: number,
+    settings: CompareSettings,
+    draws: DrawSettings,
+  ): BindingStatus;
+  /** Probes every concept in every draw in one embedding (after startDrawn); progress over R × C × (rows + oodRows). */
+  probeDrawn(
+    embedding: number,
+    embeddings: number,
+    rows: number,
+    cols: number,
+    dtype: 32 | 64,
+    ood: number,
+    oodRows: number,
+    progress: CoreProgress,
+  ): BindingStatus;
   result(): ComparisonValue;
   delete(): void;
 }
 
+export interface AurocIntervalValue extends BindingStatus {
+  lower: number;
+  upper: number;
+}
+
 export interface CompareBindings {
   CompareHandle: new () => CompareHandle;
+  /** An AUROC's interval honest at the edges and small samples (auroc_interval.h): the hull of Newcombe's
+   * score interval and auroc -/+ z standardError clipped to [0, 1], z the normal's (1 + confidence) / 2 quantile. */
+  aurocInterval(
+    auroc: number,
+    standardError: number,
+    positives: number,
+    negatives: number,
+    confidence: number,
+  ): AurocIntervalValue;
 }
 
 // ---- bindings_vocabulary.cpp ----

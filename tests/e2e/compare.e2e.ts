@@ -63,6 +63,9 @@ describe('the Compare lab', () => {
       'layer_1_hidden.npy · 1,797 × 128 float32',
       'layer_2_hidden.npy · 1,797 × 64 float32',
     ]);
+    // One set of observations (the draws are compare_draws.e2e.ts's).
+    await page.getByTestId('compare-draws').fill('1');
+    await page.getByTestId('compare-draws').dispatchEvent('change');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
     const summary = (await page.getByTestId('compare-summary').textContent())!;
@@ -124,6 +127,8 @@ describe('the Compare lab', () => {
     );
     await page.getByRole('radio', { name: 'every value of' }).check();
     await page.getByLabel('grid column').selectOption('digit');
+    await page.getByTestId('compare-draws').fill('1');
+    await page.getByTestId('compare-draws').dispatchEvent('change');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByTestId('compare-grid').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(40);

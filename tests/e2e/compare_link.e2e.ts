@@ -301,12 +301,12 @@ describe('a large set of representations', () => {
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const bar = page.locator('.compare-run .eval-progress');
     await bar.waitFor({ timeout: 30_000 });
-    // Progress moves: the stage names a (representation, concept) cell.
-    await expect.poll(() => bar.textContent(), { timeout: 60_000 }).toMatch(/layer_0\d\.npy: group = g\d/);
+    // Progress moves: the stage names the representation whose 20 draws of every concept are being probed.
+    await expect.poll(() => bar.textContent(), { timeout: 60_000 }).toMatch(/layer_0\d\.npy: 20 draws/);
     await page.locator('.compare-run').getByRole('button', { name: 'Cancel' }).click();
     await expect
       .poll(() => page.getByTestId('compare-outcome').textContent(), { timeout: 30_000 })
-      .toMatch(/^Cancelled during layer_\d\d\.npy: group = g\d\./);
+      .toMatch(/^Cancelled during layer_\d\d\.npy: 20 draws\./);
     expect(await page.getByTestId('compare-summary').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/compare-cancelled.png` });
   });

@@ -142,6 +142,19 @@ describe('explain a digit in the Classification tab', () => {
     const svg = await download(page.getByTestId('explain-global'), 'explain-global-svg');
     expect(svg.startsWith('<svg')).toBe(true);
 
+    // Pixels constant in the training images are set apart (hatched, out of the colour scale and the
+    // ranking) with a sentence on why; one click includes them, and the hatching goes.
+    const note = page.getByTestId('explain-global-constant');
+    expect(await note.textContent()).toMatch(
+      /features? (is|are) constant in the training data .* its Δ measures distance from the data, not evidence\. Hatched/,
+    );
+    const hatches = (text: string) => (text.match(/<line /g) ?? []).length;
+    await note.getByRole('button', { name: 'Include them' }).click();
+    expect(await note.textContent()).toContain('They are shown and ranked like the others.');
+    const included = await download(page.getByTestId('explain-global'), 'explain-global-svg');
+    expect(hatches(included)).toBeLessThan(hatches(svg));
+    await note.getByRole('button', { name: 'Set them apart' }).click();
+
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await local.scrollIntoViewIfNeeded();

@@ -43,9 +43,21 @@ function probe(name: string, patch: Partial<RepresentationProbe>): Representatio
     pValueAgainstBest: 1e-20,
     separates: false,
     indistinguishableFromBest: true,
+    belowHalf: false,
     ...patch,
   };
 }
+
+const NO_DRAWS = {
+  mode: 'none' as const,
+  draws: 0,
+  observations: 0,
+  labelledRows: 0,
+  basisRows: 0,
+  best: 0,
+  comparisons: 0,
+  probes: [],
+};
 
 const comparison: RepresentationComparison = {
   epistemeThreshold: 3.15,
@@ -62,6 +74,7 @@ const comparison: RepresentationComparison = {
       pValue: new Float64Array(4),
       sentence: '',
       observations: new Int32Array(16),
+      draws: NO_DRAWS,
       probes: [
         probe('layer_7.npy', {}),
         probe('a,"b".npy', { oodAuroc: 0.5, separates: true, indistinguishableFromBest: false, width: 10 }),
@@ -77,6 +90,7 @@ const comparison: RepresentationComparison = {
       pValue: new Float64Array(4),
       sentence: '',
       observations: new Int32Array(2),
+      draws: NO_DRAWS,
       probes: [
         probe('layer_7.npy', {
           heldoutAuroc: NaN,
@@ -94,12 +108,14 @@ describe("the Compare lab's CSV", () => {
     expect(compareCsv(comparison)).toBe(
       'embedding,width,loo_auroc,loo_auroc_lower,loo_auroc_upper,heldout_auroc,mean_episteme,mean_alea,decided_fraction,ood_auroc,' +
         'heldout_auroc_lower,heldout_auroc_upper,loo_verdict,observations,heldout_rows,queries,separates,p_value_against_best,' +
-        'indistinguishable_from_best,concept\n' +
+        'indistinguishable_from_best,concept,below_half,draws,draw_mean_auroc,draw_sd_auroc,draw_min_auroc,draw_max_auroc,' +
+        'draw_auroc_lower,draw_auroc_upper,draw_difference_from_best,draw_p_value_against_best,draw_holm_p_value,' +
+        'draw_indistinguishable_from_best,draw_separates,draw_below_half,draw_highest_in,draw_claimed_best_in\n' +
         'layer_7.npy,64,0.90000000000000002,0.77000000000000002,1,0.30000000000000004,0.33333333333333331,0.25,0,,0.27000000000000002,' +
-        '0.33000000000000002,separates,16,1781,1781,no,9.9999999999999995e-21,yes,digit = 1\n' +
+        '0.33000000000000002,separates,16,1781,1781,no,9.9999999999999995e-21,yes,digit = 1,no,1,,,,,,,,,,,,,,\n' +
         '"a,""b"".npy",10,0.90000000000000002,0.77000000000000002,1,0.30000000000000004,0.33333333333333331,0.25,0,0.5,0.27000000000000002,' +
-        '0.33000000000000002,separates,16,1781,1781,yes,9.9999999999999995e-21,no,digit = 1\n' +
-        'layer_7.npy,64,0.90000000000000002,0.77000000000000002,1,,0.33333333333333331,0.25,0,,,,separates,16,1781,1781,,,,none\n',
+        '0.33000000000000002,separates,16,1781,1781,yes,9.9999999999999995e-21,no,digit = 1,no,1,,,,,,,,,,,,,,\n' +
+        'layer_7.npy,64,0.90000000000000002,0.77000000000000002,1,,0.33333333333333331,0.25,0,,,,separates,16,1781,1781,,,,none,,1,,,,,,,,,,,,,,\n',
     );
   });
 

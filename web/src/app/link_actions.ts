@@ -13,6 +13,7 @@ import { observationsDrawn, runProbe } from '../labs/probe/state/probe_store.ts'
 import { activeTab, colorBy } from './view_state.ts';
 import {
   compareLinkState,
+  compareDraws,
   compareView,
   conceptChoice,
   openCompareLink,
@@ -48,6 +49,7 @@ const uploadedCompareState = computed<UploadedCompareLink | undefined>(() => {
     view: compareView.value,
     shown: shownConcept.value,
     run: record.value !== null,
+    ...(compareDraws.value !== 20 ? { draws: compareDraws.value } : {}),
   };
 });
 
@@ -222,6 +224,7 @@ export function followUploadCompare(): void {
     void (async () => {
       conceptChoice.value = pending.concepts;
       compareView.value = pending.view;
+      compareDraws.value = pending.draws ?? 20;
       if (pending.run) {
         await runComparison();
         shownConcept.value = Math.min(

@@ -9,6 +9,7 @@
 //   &tab=probe &color-by=episteme &selected=12
 //   &compare=URL [&compare=URL ...]  or  &compare=layers-demo     the Compare lab's representations
 //   [&compare-concepts=column] [&compare-view=table|profile|grid]  (the grid: every value of column)
+//   [&compare-draws=R]  (draws of the observations Compare runs over: 1 to 1000, default 20)
 //   &embed=1 [&views=map,judged,alea,belief,table,profile,grid]  embed mode (embed/)
 //
 // The words that describe state are one table, link_words.ts. They are read when the URL has no #s=
@@ -66,6 +67,7 @@ export const WORD_RANGES = {
   seed: RANGES.count,
   observations: RANGES.count,
   selected: RANGES.count,
+  'compare-draws': RANGES.compareDraws,
 } as const satisfies Partial<Record<LinkWordName, Range>>;
 
 export interface ParamsLink {
@@ -110,6 +112,8 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     problems.push(`${name}=${text} is not ${rangeText(range)}`);
     return undefined;
   };
+  // Checked whether or not the link compares (a value out of range is refused either way).
+  const compareDraws = number('compare-draws');
   const session: Partial<Session> = {};
   const data = params.get('data'),
     config = params.get('config'),
@@ -215,6 +219,7 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
       view: (COMPARE_VIEWS as readonly string[]).includes(view) ? (view as CompareLink['view']) : 'table',
       shown: 0,
       run: true,
+      ...(compareDraws !== undefined ? { draws: compareDraws } : {}),
     };
   }
   return {

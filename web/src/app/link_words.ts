@@ -30,6 +30,7 @@ export const LINK_WORDS = {
   compare: { url: true, several: true },
   'compare-concepts': {},
   'compare-view': {},
+  'compare-draws': {},
 } as const satisfies Record<string, LinkWord>;
 
 export type LinkWordName = keyof typeof LINK_WORDS;

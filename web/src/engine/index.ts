@@ -30,7 +30,7 @@ export type { Belief, BeliefEnvelope, PrincipalComponents } from './probe/analys
 export { accuracy, auprc, auroc, pearson, rocCurve, runBaseline } from './baselines/baselines.ts';
 export type { BaselineMethod, BaselineOptions, BaselineScores, RocCurve } from './baselines/baselines.ts';
 export { runExperiment } from './evaluation/experiments.ts';
-export { compareRepresentations, UNLABELLED } from './compare/compare_representations.ts';
+export { compareRepresentations, honestAurocInterval, UNLABELLED } from './compare/compare_representations.ts';
 export type {
   ComparedConcept,
   ComparedEmbedding,

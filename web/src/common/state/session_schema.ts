@@ -104,6 +104,8 @@ export const RANGES = {
   epsilon: { min: SCHEMA_LIMITS.epsilon[0], max: SCHEMA_LIMITS.epsilon[1] },
   strength: { min: 0, minOpen: true, max: SCHEMA_LIMITS.strength },
   count: { min: 0, max: SCHEMA_LIMITS.count, integer: true },
+  /** Compare's draws of the observations (1: the one set alone; the core takes up to 10,000, the app 1,000). */
+  compareDraws: { min: 1, max: 1000, integer: true },
 } as const satisfies Record<string, Range>;
 
 export function inRange(range: Range, v: number): boolean {
@@ -124,7 +126,7 @@ export function rangeText(range: Range): string {
     : `${what} from ${n(range.min)} to ${n(range.max)}`;
 }
 
-const ranged = (range: Range): Check<number> => number((v) => inRange(range, v), rangeText(range));
+export const ranged = (range: Range): Check<number> => number((v) => inRange(range, v), rangeText(range));
 const epsilon = ranged(RANGES.epsilon);
 const strength = ranged(RANGES.strength);
 const finite = number(Number.isFinite, 'a finite number');

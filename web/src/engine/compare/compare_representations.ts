@@ -14,7 +14,21 @@
 // never a float64 copy of them all; an embedding given as a function is only asked for when its turn
 // comes. Between (concept, embedding) cells the call yields to the event loop, reports progress and
 // stops with a GpprobeError "cancelled" once `signal` is aborted.
-import type { ConceptComparisonValue, RepresentationProbeValue } from '../generated/gpprobe.mjs';
+//
+// With `draws: R` (R >= 2) the comparison is repeated over R draws of the observations
+// (core/include/gpprobe/compare/draw_comparison.h, = `gpprobe compare --draws R`): each concept's `draws`
+// gives every embedding's AUROC over the draws (mean, spread, 99 % interval of the mean) and a t-test
+// across the draws against the best, Holm-corrected; its sentence speaks of them and of what they are
+// conditional on. A concept without observations is redrawn (`perClass` labelled rows of each class per
+// draw, the first draw seeded `seed` as without draws); one with observations is bootstrapped (its rows
+// resampled within each class). Every concept of an embedding is probed in every draw in one wasm call,
+// cancelled from its progress.
+import type {
+  ConceptComparisonValue,
+  DrawnComparisonValue,
+  DrawnProbeValue,
+  RepresentationProbeValue,
+} from '../generated/gpprobe.mjs';
 import { GpprobeError, throwIfFailed } from '../errors.ts';
 import { HeapScope } from '../heap.ts';
 import { checkCount, type Matrix } from '../matrix.ts';
@@ -57,6 +71,12 @@ export interface CompareRepresentationsOptions {
   decided?: number;
   /** Episteme a decided query needs to count; default: the episteme one observation gives at its own point. */
   epistemeThreshold?: number;
+  /** Draws of the observations to compare over (1, the default: the one set of observations alone; 2 to 10,000). */
+  draws?: number;
+  /** How the draws are made: "redraw" (perClass labelled rows of each class per draw) or "bootstrap" (each
+   * concept's observations resampled within each class). Default: bootstrap when every concept has observations,
+   * else redraw (which ignores the observations given). */
+  drawMode?: 'redraw' | 'bootstrap';
 }
 
 export interface RunCompareOptions {
@@ -69,10 +89,20 @@ export interface RunCompareOptions {
 /** One concept probed in one embedding (gpprobe.d.mts RepresentationProbeValue). */
 export type RepresentationProbe = RepresentationProbeValue;
 
-export interface ConceptComparison extends Omit<ConceptComparisonValue, 'probes'> {
-  /** The observation rows every embedding's probe was fitted on. */
+/** One embedding over the draws (gpprobe.d.mts DrawnProbeValue). */
+export type DrawnProbe = DrawnProbeValue;
+
+export interface DrawnComparison extends Omit<DrawnComparisonValue, 'probes'> {
+  mode: 'none' | 'redraw' | 'bootstrap';
+  probes: DrawnProbe[];
+}
+
+export interface ConceptComparison extends Omit<ConceptComparisonValue, 'probes' | 'draws'> {
+  /** The observation rows every embedding's probe was fitted on (the first draw's). */
   observations: Int32Array;
   probes: RepresentationProbe[];
+  /** Over the draws of the observations; mode "none" (nothing else set) without draws. */
+  draws: DrawnComparison;
 }
 
 export interface RepresentationComparison {
@@ -133,7 +163,20 @@ export async function compareRepresentations(
     seed = options.seed ?? 0;
   checkCount('perClass', perClass);
   checkCount('seed', seed);
-  const observations = concepts.map((c) => observationRows(engine, c, perClass, seed));
+  const draws = options.draws ?? 1;
+  checkCount('draws', draws);
+  if (draws < 1 || draws > 10000)
+    throw new GpprobeError('invalid_argument', `draws must be a whole number from 1 to 10000, got ${draws}`);
+  const drawMode = options.drawMode ?? (concepts.every((c) => c.observations !== undefined) ? 'bootstrap' : 'redraw');
+  if (drawMode !== 'redraw' && drawMode !== 'bootstrap')
+    throw new GpprobeError('invalid_argument', `drawMode must be "redraw" or "bootstrap", got "${String(drawMode)}"`);
+  const drawn = draws > 1;
+  // Redrawn concepts: the first draw is the one `perClass`/`seed` gives without draws.
+  const observations = concepts.map((c) =>
+    drawn && drawMode === 'redraw'
+      ? observationRows(engine, { ...c, observations: undefined }, perClass, seed)
+      : observationRows(engine, c, perClass, seed),
+  );
   const settings = {
     epsilon: options.epsilon ?? DEFAULTS.epsilon,
     strength: options.strength ?? DEFAULTS.strength,
@@ -158,19 +201,20 @@ export async function compareRepresentations(
     const rows = Uint32Array.from(observations.flatMap((o) => Array.from(o)));
     const counts = Uint32Array.from(observations, (o) => o.length);
     const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    const args = [
+      embeddings.map((e) => e.name),
+      n,
+      concepts.map((c) => c.name),
+      started.copyIn(labels, 'concept labels'),
+      started.copyIn(bytes(rows), 'observation rows'),
+      started.copyIn(bytes(counts), 'observation counts'),
+      settings,
+    ] as const;
     throwIfFailed(
-      handle.start(
-        embeddings.map((e) => e.name),
-        n,
-        concepts.map((c) => c.name),
-        started.copyIn(labels, 'concept labels'),
-        started.copyIn(bytes(rows), 'observation rows'),
-        started.copyIn(bytes(counts), 'observation counts'),
-        settings,
-      ),
+      drawn ? handle.startDrawn(...args, { draws, mode: drawMode, perClass, seed }) : handle.start(...args),
     );
     started.free();
-    const total = embeddings.length * concepts.length * n;
+    const total = embeddings.length * concepts.length * n * (drawn ? draws : 1);
     for (let k = 0; k < embeddings.length; k++) {
       const x = first ?? (await matrixOf(embeddings[k]));
       first = null;
@@ -179,7 +223,35 @@ export async function compareRepresentations(
       try {
         const placed = heap.matrix(x, embeddings[k].name);
         const ood = embeddings[k].ood ? heap.matrix(embeddings[k].ood!, `the OOD set of ${embeddings[k].name}`) : null;
-        for (let c = 0; c < concepts.length; c++) {
+        if (drawn) {
+          // Every concept in every draw in one call; the core's progress counts R × C × (n + OOD rows).
+          if (run.signal?.aborted) {
+            throw new GpprobeError(
+              'cancelled',
+              `comparison cancelled after ${k} of ${embeddings.length} representations`,
+            );
+          }
+          const share = concepts.length * n * draws;
+          throwIfFailed(
+            handle.probeDrawn(
+              k,
+              placed.pointer,
+              placed.rows,
+              placed.cols,
+              placed.dtype,
+              ood?.pointer ?? 0,
+              ood?.rows ?? 0,
+              (done, all) =>
+                run.onProgress?.({
+                  stage: `${embeddings[k].name}: ${draws} draws`,
+                  done: k * share + Math.round((done / Math.max(1, all)) * share),
+                  total,
+                }) !== false && !run.signal?.aborted,
+            ),
+          );
+          await yieldToEventLoop();
+        }
+        for (let c = 0; c < (drawn ? 0 : concepts.length); c++) {
           const cell = k * concepts.length + c;
           if (run.signal?.aborted) {
             throw new GpprobeError(
@@ -225,10 +297,32 @@ export async function compareRepresentations(
         sentence: c.sentence,
         observations: observations[i],
         probes: c.probes.map((p) => ({ ...p })),
+        draws: {
+          ...c.draws,
+          mode: c.draws.mode as DrawnComparison['mode'],
+          probes: c.draws.probes.map((p) => ({ ...p })),
+        },
       })),
     };
   } finally {
     started.free();
     handle.delete();
   }
+}
+
+/**
+ * An AUROC's interval that stays honest at the edges and at small samples (core auroc_interval.h): the hull of
+ * Newcombe's score-type interval and DeLong's auroc -/+ z standardError clipped to [0, 1], at the two-sided
+ * level `confidence`. With 8 + 8 observations ranked perfectly it is about 0.63–1 at 99 %, not 1.00–1.00.
+ */
+export function honestAurocInterval(
+  engine: ProbeEngine,
+  auroc: number,
+  standardError: number,
+  positives: number,
+  negatives: number,
+  confidence = 0.99,
+): { lower: number; upper: number } {
+  const r = throwIfFailed(engine.module.aurocInterval(auroc, standardError, positives, negatives, confidence));
+  return { lower: r.lower, upper: r.upper };
 }

@@ -73,7 +73,7 @@ export function heatMap(
   values: ArrayLike<number>,
   side: number,
   title: string,
-  options: { pixels?: ArrayLike<number>; mask?: boolean[]; cell?: number } = {},
+  options: { pixels?: ArrayLike<number>; mask?: boolean[]; cell?: number; hatched?: boolean[] } = {},
 ): Figure {
   const cell = options.cell ?? 24,
     pad = 8,
@@ -81,13 +81,33 @@ export function heatMap(
   const width = side * cell + 2 * pad,
     shapes: Shape[] = [];
   shapes.push({ kind: 'text', x: width / 2, y: 15, text: title, size: 12, anchor: 'middle' });
-  const scale = scaleOf(values);
+  // Hatched cells (features constant in training) are drawn grey with diagonal lines and left out of the
+  // colour scale, so that they neither take the scale's ends nor look like evidence.
+  const hatched = options.hatched;
+  const scale = scaleOf(hatched ? Array.from(values, (v, i) => (hatched[i] ? Number.NaN : v)) : values);
   for (let r = 0; r < side; r++) {
     for (let c = 0; c < side; c++) {
       const i = r * side + c,
         x = pad + c * cell,
         y = top + r * cell;
       const masked = options.mask?.[i] ?? false;
+      if (hatched?.[i]) {
+        shapes.push({ kind: 'rect', x, y, w: cell, h: cell, fill: '#eeeeee' });
+        for (const t of [0.25, 0.5, 0.75])
+          shapes.push({ kind: 'line', x1: x + t * cell, y1: y, x2: x, y2: y + t * cell, stroke: '#999', width: 1 });
+        shapes.push({ kind: 'line', x1: x + cell, y1: y, x2: x, y2: y + cell, stroke: '#999', width: 1 });
+        for (const t of [0.25, 0.5, 0.75])
+          shapes.push({
+            kind: 'line',
+            x1: x + cell,
+            y1: y + t * cell,
+            x2: x + t * cell,
+            y2: y + cell,
+            stroke: '#999',
+            width: 1,
+          });
+        continue;
+      }
       shapes.push({ kind: 'rect', x, y, w: cell, h: cell, fill: masked ? '#d8d8d8' : diverging(values[i] / scale) });
       const ink = options.pixels?.[i] ?? 0;
       if (ink > 0.25)

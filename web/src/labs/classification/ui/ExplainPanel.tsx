@@ -3,7 +3,7 @@
 // the γ slider; the global view over M points (arrows on 2-D data as the paper's Fig. 6, bars for tabular
 // data, a heat map for images); exports of every Δ interval and LIME coefficient (CSV, the header of
 // `gpprobe explain`) and of the figure (PNG, SVG).
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   cancelExplanation,
   explain,
@@ -39,10 +39,18 @@ import './explain.css';
 const LIME_TITLE = 'LIME (local linear surrogate)';
 
 /** The figures of a result: the Δ map (or bars) and LIME's, and for images the image first. */
-function figuresOf(r: ExplainResult, names: string[]): { image: Figure | null; delta: Figure; lime: Figure | null } {
+function figuresOf(
+  r: ExplainResult,
+  names: string[],
+  includeConstant = false,
+): { image: Figure | null; delta: Figure; lime: Figure | null } {
   const e = r.explanation,
     k = e.features.length,
     m = e.points;
+  // Features constant in training: hatched on the maps and out of their colour scale, left out of the bars,
+  // unless included.
+  const constant = e.constantInTraining ?? [];
+  const hatched = !includeConstant && constant.some(Boolean) ? constant : undefined;
   const local = r.kind === 'local';
   const delta = local ? e.delta.subarray(0, k) : e.meanDelta;
   const lower = local ? e.deltaLower.subarray(0, k) : e.meanDeltaLower,
@@ -59,9 +67,13 @@ function figuresOf(r: ExplainResult, names: string[]): { image: Figure | null; d
       pixels = local ? r.points : meanRows(r.points, m, k);
     return {
       image: imageFigure(pixels, side, local ? `point ${r.indices[0]}` : `mean of ${m} points`),
-      delta: heatMap(delta, side, deltaTitle, { pixels }),
+      delta: heatMap(delta, side, deltaTitle, { pixels, hatched }),
       lime: lime
-        ? heatMap(lime, side, limeTitle, { pixels, mask: local ? Array.from(pixels, (v) => v === 0) : undefined })
+        ? heatMap(lime, side, limeTitle, {
+            pixels,
+            mask: local ? Array.from(pixels, (v) => v === 0) : undefined,
+            hatched,
+          })
         : null,
     };
   }
@@ -72,11 +84,59 @@ function figuresOf(r: ExplainResult, names: string[]): { image: Figure | null; d
       lime: null,
     };
   }
+  const kept = [...Array(k).keys()].filter((a) => !hatched?.[a]);
+  const pick = (v: ArrayLike<number>) => Float64Array.from(kept, (a) => v[a]);
   return {
     image: null,
-    delta: bars(delta, names, deltaTitle, { lower, upper }),
-    lime: lime ? bars(lime, names, limeTitle) : null,
+    delta: bars(
+      pick(delta),
+      kept.map((a) => names[a]),
+      deltaTitle,
+      { lower: pick(lower), upper: pick(upper) },
+    ),
+    lime: lime
+      ? bars(
+          pick(lime),
+          kept.map((a) => names[a]),
+          limeTitle,
+        )
+      : null,
   };
+}
+
+/** Why features constant in training are set apart, and the click that brings them back. */
+function ConstantNote({
+  r,
+  names,
+  included,
+  onToggle,
+}: {
+  r: ExplainResult;
+  names: string[];
+  included: boolean;
+  onToggle: () => void;
+}) {
+  const e = r.explanation;
+  const constant = e.features.filter((_, a) => e.constantInTraining?.[a]);
+  if (constant.length === 0) return null;
+  const list = constant.slice(0, 12).map((j) => names[j] ?? `x${j + 1}`);
+  return (
+    <p class="hint explain-constant" data-testid={`explain-${r.kind}-constant`}>
+      {constant.length === 1 ? '1 feature is' : `${constant.length} features are`} constant in the training data (
+      {list.join(', ')}
+      {constant.length > list.length ? ', …' : ''}). Moving {constant.length === 1 ? 'it' : 'one'} moves the point away
+      from all the data along a direction the data never explored, so the model drifts back to its prior there: its Δ
+      measures distance from the data, not evidence.{' '}
+      {included
+        ? 'They are shown and ranked like the others.'
+        : r.image
+          ? 'Hatched, and left out of the colour scale and the ranking.'
+          : 'Left out of the bars and the ranking.'}{' '}
+      <button type="button" class="small link" data-testid={`explain-${r.kind}-include-constant`} onClick={onToggle}>
+        {included ? 'Set them apart' : 'Include them'}
+      </button>
+    </p>
+  );
 }
 
 function meanRows(x: Float64Array, m: number, k: number): Float64Array {
@@ -112,9 +172,11 @@ export function ordinal(n: number): string {
 function Result({ r }: { r: ExplainResult }) {
   const d = data.value;
   const names = d ? d.inputNames : r.explanation.features.map((j) => `x${j + 1}`);
+  const [includeConstant, setIncludeConstant] = useState(false);
   const f = figuresOf(
     r,
     r.explanation.features.map((j) => names[j] ?? `x${j + 1}`),
+    includeConstant,
   );
   const all = beside([f.image, f.delta, f.lime].filter((x): x is Figure => x !== null));
   const base = r.kind === 'local' ? `explain-point-${r.indices[0]}` : `explain-global-${r.indices.length}`;
@@ -144,6 +206,12 @@ function Result({ r }: { r: ExplainResult }) {
           ? ' Pixels clipped to [0, 1]; LIME switches a pixel off to 0 (grey: a pixel already 0, which LIME cannot see).'
           : ''}
       </p>
+      <ConstantNote
+        r={r}
+        names={names}
+        included={includeConstant}
+        onToggle={() => setIncludeConstant(!includeConstant)}
+      />
       <div class="explain-figures">
         {f.image && <FigureCanvas figure={f.image} testId={`explain-${r.kind}-image`} label="the image explained" />}
         <FigureCanvas

@@ -1,10 +1,14 @@
 // The layer profile: each representation's AUROC at its position (its layer number when the names carry
 // one, else its place in the list), with the 99 % interval as a bar: held-out AUROC (the comparison's
-// basis when there are held-out rows) and leave-one-out AUROC, chance at 1/2. Layout only: every number
-// is the core's.
+// basis when there are held-out rows) and leave-one-out AUROC, chance at 1/2. Over draws of the
+// observations: the mean AUROC over the draws as the first line, its 99 % interval as a band and the
+// draws' range (minimum to maximum) as a lighter band behind it. Layout only: every number is the core's.
 import type { ConceptComparison, RepresentationComparison } from '../../../engine/compare/compare_representations.ts';
 import type { RepresentationCurve } from '../worker/protocol.ts';
 import { ACCENT, MEASURE_PALETTE, NEGATIVE, NEUTRAL } from '../../../common/plots/colors.ts';
+
+/** The draws' mean and bands: a purple apart from the first draw's held-out (blue) and leave-one-out (green) bars. */
+const DRAWS_COLOR = '#7b4fa0';
 import type { LegendEntry, Mark, PlotSpec } from '../../../common/plots/plot_model.ts';
 
 /** Each representation's position on the profile's axis. */
@@ -46,6 +50,38 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
   const legend: LegendEntry[] = [];
   const span = x.length > 1 ? Math.max(...x) - Math.min(...x) : 1;
   let lo = 0.5;
+  const drawn = concept.draws.mode !== 'none' && concept.draws.probes.length === probes.length;
+  if (drawn) {
+    const d = concept.draws.probes;
+    const at = order.filter((k) => Number.isFinite(d[k].mean));
+    if (at.length > 0) {
+      const xs = at.map((k) => x[k]);
+      for (const k of at) lo = Math.min(lo, d[k].minimum, d[k].lower);
+      marks.push({
+        type: 'area',
+        x: xs,
+        y0: at.map((k) => d[k].minimum),
+        y1: at.map((k) => d[k].maximum),
+        fill: DRAWS_COLOR,
+        opacity: 0.14,
+      });
+      marks.push({
+        type: 'area',
+        x: xs,
+        y0: at.map((k) => d[k].lower),
+        y1: at.map((k) => d[k].upper),
+        fill: DRAWS_COLOR,
+        opacity: 0.3,
+      });
+      marks.push({ type: 'line', x: xs, y: at.map((k) => d[k].mean), color: DRAWS_COLOR, width: 2.5 });
+      legend.push({
+        label: `mean over ${concept.draws.draws} draws, its 99 % interval (band)`,
+        color: DRAWS_COLOR,
+        kind: 'line',
+      });
+      legend.push({ label: 'range over the draws', color: DRAWS_COLOR, kind: 'area' });
+    }
+  }
   series.forEach((s, i) => {
     const at = order.filter((k) => Number.isFinite(s.value(k)));
     if (at.length === 0) return;
@@ -65,8 +101,18 @@ export function profilePlot(comparison: RepresentationComparison, concept: Conce
     marks.push({ type: 'points', x: xs, y: at.map(s.value), palette: [s.color], radius: 3.5, interactive: i === 0 });
     legend.push({ label: `${s.label} ± 99 % interval`, color: s.color, kind: s.dash ? 'dash' : 'line' });
   });
-  const best = concept.basis === 'none' ? null : concept.best;
-  if (best !== null) {
+  const best = concept.basis === 'none' ? null : drawn ? concept.draws.best : concept.best;
+  if (best !== null && drawn) {
+    marks.push({
+      type: 'symbols',
+      x: [x[best]],
+      y: [concept.draws.probes[best].mean],
+      shape: 'ring',
+      color: '#111111',
+      size: 9,
+    });
+    legend.push({ label: "highest mean over the draws (the tests' reference)", color: '#111111', kind: 'ring' });
+  } else if (best !== null) {
     // On the point of the basis the paired tests used (held-out: the first series, drawn left of the position).
     const shift = (concept.basis === 'heldout' ? -0.5 : 0.5) * 0.06 * span;
     marks.push({

@@ -9,6 +9,8 @@ import {
   list,
   object,
   optional,
+  ranged,
+  RANGES,
   SCHEMA_LIMITS,
   text,
   type Check,
@@ -18,7 +20,8 @@ import {
  * The Compare lab's state in a link (compare_store.ts): where the representations come
  * from (the bundled layers demo, or files by URL: .npy, .npz, .safetensors, Parquet, a Projector config),
  * which concepts (the session's, or every value of a column), the view an embed shows (table, profile or
- * grid), the grid's concept shown, and whether the comparison had been run (then the link runs it).
+ * grid), the grid's concept shown, whether the comparison had been run (then the link runs it), and the
+ * draws of the observations it runs over (a link without them: 20, the lab's default).
  */
 export interface CompareLink {
   sources: { kind: 'demo' } | { kind: 'urls'; urls: string[] };
@@ -26,6 +29,8 @@ export interface CompareLink {
   view: 'table' | 'profile' | 'grid';
   shown: number;
   run: boolean;
+  /** Absent: 20. */
+  draws?: number;
 }
 
 export const COMPARE_VIEWS = ['table', 'profile', 'grid'] as const;
@@ -84,5 +89,6 @@ export const compareLink: Check<LinkedCompare> = (v, path) => {
     view: view as CompareLink['view'],
     shown: optional(count(1000), 0)(c.shown, `${path}.shown`),
     run,
+    ...(c.draws === undefined ? {} : { draws: ranged(RANGES.compareDraws)(c.draws, `${path}.draws`) }),
   } as LinkedCompare;
 };

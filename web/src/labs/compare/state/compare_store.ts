@@ -41,8 +41,15 @@ export const LAYERS_DEMO = {
 export type ConceptChoice = { kind: 'session' } | { kind: 'values'; column: string };
 export const MAX_GRID_VALUES = 12;
 
+/** Draws of the observations a comparison runs over (1: the one set alone); the lab's default is 20. */
+export const DEFAULT_DRAWS = 20;
+export const MAX_DRAWS = 1000;
+
 export interface CompareRecord {
   run: CompareRun;
+  /** The draws it ran over (1: the one set of observations) and how they were made. */
+  draws: number;
+  drawMode: 'redraw' | 'bootstrap';
   /** The concept of each row of the grid, as the session would hold it (to open a cell in the Probe tab). */
   concepts: Concept[];
   representations: RepresentationSummary[];
@@ -64,6 +71,8 @@ export const outcome = signal<{ kind: 'cancelled' | 'error'; text: string } | nu
 export const activeRun = signal<number | null>(null);
 /** The concept (row of the grid) whose table and profile show. */
 export const shownConcept = signal(0);
+/** Draws of the observations to compare over (seeded by the sidebar's draw seed). */
+export const compareDraws = signal(DEFAULT_DRAWS);
 export type SortKey =
   | 'position'
   | 'width'
@@ -74,7 +83,10 @@ export type SortKey =
   | 'meanAlea'
   | 'decidedFraction'
   | 'oodAuroc'
-  | 'pValueAgainstBest';
+  | 'pValueAgainstBest'
+  | 'drawMean'
+  | 'drawSpread'
+  | 'drawHolm';
 export const sort = signal<{ key: SortKey; descending: boolean }>({ key: 'position', descending: false });
 
 export const runTask = computed<Task | null>(() => {
@@ -95,6 +107,8 @@ function basisOf(): string {
     c.kind === 'session' ? [s.concept, s.observations] : s.draw,
     s.epsilon,
     s.strength,
+    compareDraws.value,
+    s.draw.seed,
   ]);
 }
 
@@ -219,6 +233,7 @@ export const compareLinkState = computed<CompareLink | undefined>(() => {
     view: compareView.value,
     shown: shownConcept.value,
     run: record.value !== null,
+    ...(compareDraws.value !== DEFAULT_DRAWS ? { draws: compareDraws.value } : {}),
   };
 });
 
@@ -232,6 +247,7 @@ export async function openCompareLink(link: CompareLink): Promise<void> {
   batch(() => {
     conceptChoice.value = link.concepts;
     compareView.value = link.view;
+    compareDraws.value = link.draws ?? DEFAULT_DRAWS;
   });
   if (link.run && !blocker.value) {
     await runComparison();
@@ -276,7 +292,11 @@ export async function runComparison(): Promise<void> {
   if (activeRun.value !== null || blocker.value) return;
   const s = session.value,
     reps = representations.value,
-    basis = basisOf();
+    basis = basisOf(),
+    draws = compareDraws.value,
+    // The sidebar's concept keeps its observations (each draw after the first resamples them within each
+    // class); the grid's concepts are redrawn from their labelled rows with the sidebar's draw.
+    drawMode = conceptChoice.value.kind === 'session' ? ('bootstrap' as const) : ('redraw' as const);
   outcome.value = null;
   let lastStage = '';
   try {
@@ -284,7 +304,16 @@ export async function runComparison(): Promise<void> {
     const label = `Comparing ${reps.length} representations on ${requests.length === 1 ? requests[0].name : `${requests.length} concepts`}`;
     const running = startTask(
       label,
-      { kind: 'compare-run', concepts: requests, epsilon: s.epsilon, strength: s.strength },
+      {
+        kind: 'compare-run',
+        concepts: requests,
+        epsilon: s.epsilon,
+        strength: s.strength,
+        draws,
+        drawMode,
+        perClass: s.draw.perClass,
+        seed: s.draw.seed,
+      },
       (p) => {
         lastStage = p.stage;
       },
@@ -292,7 +321,16 @@ export async function runComparison(): Promise<void> {
     activeRun.value = running.id;
     const run = await running.result;
     batch(() => {
-      record.value = { run, concepts, representations: reps, epsilon: s.epsilon, strength: s.strength, basis };
+      record.value = {
+        run,
+        draws,
+        drawMode,
+        concepts,
+        representations: reps,
+        epsilon: s.epsilon,
+        strength: s.strength,
+        basis,
+      };
       shownConcept.value = 0;
     });
   } catch (error) {

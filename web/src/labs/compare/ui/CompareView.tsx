@@ -8,6 +8,7 @@ import { curvesPlot, profilePlot } from '../plots/profile_plot.ts';
 import {
   activeRun,
   blocker,
+  compareDraws,
   compareView,
   conceptChoice,
   curves,
@@ -16,6 +17,7 @@ import {
   loadFiles,
   loadLayersDemo,
   loadUrls,
+  MAX_DRAWS,
   MAX_GRID_VALUES,
   outcome,
   record,
@@ -30,7 +32,7 @@ import {
 import { compareCsv } from './compare_csv.ts';
 import { CompareTable } from './CompareTable.tsx';
 import { ConceptGrid } from './ConceptGrid.tsx';
-import { dataset } from '../../../common/state/session_store.ts';
+import { dataset, session } from '../../../common/state/session_store.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { TaskBar } from '../../../common/ui/TaskBar.tsx';
@@ -178,6 +180,33 @@ function Setup() {
         </select>
         <span class="hint">(the grid: at most {MAX_GRID_VALUES} values, each with the sidebar's draw)</span>
       </div>
+      <div class="row compare-draws">
+        <label
+          class="field compact"
+          title="Repeat the comparison over this many draws of the observations (1: the one set alone). The sidebar's concept: its observations resampled within each class; the grid: redrawn from the labelled rows. Seeded by the sidebar's draw seed."
+        >
+          <span>draws</span>
+          <input
+            type="number"
+            min={1}
+            max={MAX_DRAWS}
+            step={1}
+            value={compareDraws.value}
+            aria-label="draws of the observations"
+            data-testid="compare-draws"
+            onChange={(e) => {
+              const v = Number(e.currentTarget.value);
+              if (Number.isInteger(v) && v >= 1 && v <= MAX_DRAWS) compareDraws.value = v;
+              else e.currentTarget.value = String(compareDraws.value);
+            }}
+          />
+        </label>
+        <span class="hint">
+          draws of the observations (seed {session.value.draw.seed}): a representation is called better than another
+          only where a test across the draws says so at 99 %, Holm-corrected; 1 compares on the one set of observations
+          alone.
+        </span>
+      </div>
       <div class="row compare-run">
         <button
           type="button"
@@ -222,6 +251,8 @@ function Results() {
   const index = Math.min(shownConcept.value, comparison.concepts.length - 1);
   const concept = comparison.concepts[index];
   const spec = useMemo(() => profilePlot(comparison, concept), [comparison, concept]);
+  const draws = concept.draws;
+  const drawn = draws.mode !== 'none';
   const save = () => saveBlob(new Blob([compareCsv(comparison)], { type: 'text/csv' }), 'gpprobe-compare.csv');
   return (
     <>
@@ -235,7 +266,11 @@ function Results() {
           : concept.basis === 'leave_one_out'
             ? 'the observations (leave-one-out)'
             : 'no rows'}{' '}
-        · {r.run.seconds.toFixed(2)} s
+        ·{' '}
+        {drawn
+          ? `${draws.draws} draws of the observations (${draws.mode === 'redraw' ? `${draws.observations} each from ${draws.labelledRows.toLocaleString('en-US')} labelled rows` : `the ${draws.labelledRows} given, resampled within each class`}) · `
+          : 'one set of observations · '}
+        {r.run.seconds.toFixed(2)} s
       </p>
       <p class="compare-sentence" data-testid="compare-sentence">
         {concept.sentence}
@@ -261,7 +296,11 @@ function Results() {
                 ]
               : [];
           }}
-          caption="Each representation's AUROC with its 99 % interval (DeLong): held-out over every labelled row that is not an observation, and leave-one-out over the observations. Whether two differ is the paired test's call (the table's p vs best), not the bars'."
+          caption={
+            drawn
+              ? `The band: each representation's mean AUROC over ${draws.draws} draws of the observations with its 99 % interval (darker) and the draws' range (lighter); the bars: the first draw's held-out and leave-one-out AUROC with DeLong's 99 % intervals. Whether two differ is the Holm-corrected test across the draws (the table's p vs best), not the bands'.`
+              : "Each representation's AUROC with its 99 % interval (DeLong): held-out over every labelled row that is not an observation, and leave-one-out over the observations. Whether two differ is the paired test's call (the table's p vs best), not the bars'."
+          }
         />
         <section class="card compare-table-card" aria-label={`${concept.concept}: the table`}>
           <header class="card-header">
@@ -276,9 +315,10 @@ function Results() {
             <CompareTable comparison={comparison} concept={concept} conceptIndex={index} />
           </ScrollBox>
           <p class="caption">
-            ★ best; tinted: indistinguishable from it at 99 % (DeLong's paired test); greyed: does not separate the
-            concept (its interval reaches ½). The CSV has every concept and column at full precision, as{' '}
-            <code>gpprobe compare</code> writes them.
+            {drawn
+              ? `★ the highest mean over the ${draws.draws} draws; tinted: indistinguishable from it at 99 % (a t-test across the draws of the paired AUROC differences, Holm-corrected for ${draws.comparisons} comparison${draws.comparisons === 1 ? '' : 's'}); greyed: the interval of its mean reaches ½. The columns after the spread are the first draw's.`
+              : "★ best; tinted: indistinguishable from it at 99 % (DeLong's paired test on this one set of observations); greyed: does not separate the concept (its interval reaches ½)."}{' '}
+            The CSV has every concept and column at full precision, as <code>gpprobe compare --draws</code> writes them.
           </p>
         </section>
       </div>

@@ -3,20 +3,38 @@
 // observation budget; a click opens that probe in the Probe tab.
 import { ScrollBox } from '../../../common/ui/ScrollBox.tsx';
 import { useState } from 'preact/hooks';
-import type { RepresentationComparison, RepresentationProbe } from '../../../engine/compare/compare_representations.ts';
+import type {
+  ConceptComparison,
+  RepresentationComparison,
+  RepresentationProbe,
+} from '../../../engine/compare/compare_representations.ts';
 import { MEASURE_PALETTE } from '../../../common/plots/colors.ts';
 import { openInProbe, shownConcept } from '../state/compare_store.ts';
 
-const MEASURES: { key: keyof RepresentationProbe; label: string; range: [number, number] | null }[] = [
-  { key: 'basisAuroc', label: 'AUROC (held-out, else LOO)', range: [0.5, 1] },
+type Measure = keyof RepresentationProbe | 'drawMean';
+const MEASURES: { key: Measure; label: string; range: [number, number] | null }[] = [
+  { key: 'drawMean', label: 'mean AUROC over the draws', range: [0.5, 1] },
+  { key: 'basisAuroc', label: 'AUROC (held-out, else LOO), first draw', range: [0.5, 1] },
   { key: 'meanEpisteme', label: 'mean episteme', range: null },
   { key: 'decidedFraction', label: 'decided share', range: [0, 1] },
 ];
 
+const drawnOf = (c: ConceptComparison) => c.draws.mode !== 'none' && c.draws.probes.length === c.probes.length;
+
+/** The measure of probe k of concept c (the draws' mean when the comparison ran over draws). */
+function valueOf(c: ConceptComparison, k: number, key: Measure): number {
+  if (key === 'drawMean') return drawnOf(c) ? c.draws.probes[k].mean : Number.NaN;
+  return c.probes[k][key] as number;
+}
+
 export function ConceptGrid({ comparison }: { comparison: RepresentationComparison }) {
+  const drawn = comparison.concepts.some(drawnOf);
+  const measures = drawn ? MEASURES : MEASURES.slice(1);
   const [measure, setMeasure] = useState(0);
-  const m = MEASURES[measure];
-  const values = comparison.concepts.flatMap((c) => c.probes.map((p) => p[m.key] as number)).filter(Number.isFinite);
+  const m = measures[Math.min(measure, measures.length - 1)];
+  const values = comparison.concepts
+    .flatMap((c) => c.probes.map((_, k) => valueOf(c, k, m.key)))
+    .filter(Number.isFinite);
   const [lo, hi] = m.range ?? [Math.min(...values), Math.max(...values)];
   const colour = (v: number) => {
     if (!Number.isFinite(v)) return '#f0f2f4';
@@ -31,7 +49,7 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
         <label class="field compact">
           <span>colour by</span>
           <select aria-label="grid measure" value={measure} onChange={(e) => setMeasure(Number(e.currentTarget.value))}>
-            {MEASURES.map((x, i) => (
+            {measures.map((x, i) => (
               <option value={i}>{x.label}</option>
             ))}
           </select>
@@ -62,7 +80,8 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
                   </button>
                 </th>
                 {c.probes.map((p, k) => {
-                  const v = p[m.key] as number;
+                  const v = valueOf(c, k, m.key);
+                  const best = c.basis !== 'none' && k === (drawnOf(c) ? c.draws.best : c.best);
                   const background = colour(v);
                   const t = Number.isFinite(v) ? (v - lo) / (hi - lo || 1) : 0;
                   return (
@@ -80,7 +99,7 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
                             ? `${(100 * v).toFixed(0)} %`
                             : v.toFixed(3)
                           : '–'}
-                        {c.basis !== 'none' && k === c.best ? ' ★' : ''}
+                        {best ? ' ★' : ''}
                       </button>
                     </td>
                   );
@@ -91,8 +110,9 @@ export function ConceptGrid({ comparison }: { comparison: RepresentationComparis
         </table>
       </ScrollBox>
       <p class="caption">
-        Every probe of a row uses the same observations (N per class of the sidebar's draw, its seed); ★ the best of the
-        row. Click a cell to open that probe in the Probe tab; click a concept to show its table and profile.
+        Every probe of a row uses the same observations (N per class of the sidebar's draw, its seed; over draws, the
+        same draws in every column); ★ the best of the row (over draws: the highest mean). Click a cell to open that
+        probe in the Probe tab; click a concept to show its table and profile.
       </p>
     </section>
   );

@@ -68,6 +68,10 @@ export const compareHandlers: Handlers<CompareRequests, 'probe'> = {
         concepts: r.concepts.map((k) => ({ name: k.name, labels: k.labels, observations: k.observations })),
         epsilon: r.epsilon,
         strength: r.strength,
+        draws: r.draws,
+        drawMode: r.drawMode,
+        perClass: r.perClass,
+        seed: r.seed,
       },
       { signal: c.signal, onProgress: c.progress },
     );

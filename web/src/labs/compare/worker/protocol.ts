@@ -59,7 +59,16 @@ export interface CompareRequests {
   };
   'compare-load-urls': { request: { urls: { url: string; name: string }[] }; result: RepresentationSummary[] };
   'compare-run': {
-    request: { concepts: ComparedConceptRequest[]; epsilon: number; strength: number };
+    request: {
+      concepts: ComparedConceptRequest[];
+      epsilon: number;
+      strength: number;
+      /** Draws of the observations (1: the one set alone); redraw with perClass/seed or bootstrap the rows given. */
+      draws?: number;
+      drawMode?: 'redraw' | 'bootstrap';
+      perClass?: number;
+      seed?: number;
+    };
     result: CompareRun;
   };
   /** Representation `index` becomes the main embeddings (the Probe tab's); the metadata stays the page's. */

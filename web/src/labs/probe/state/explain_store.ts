@@ -55,8 +55,13 @@ export interface DimensionRow {
   limeRank: number;
 }
 
-/** The top `k` dimensions by certified |Δ| (explain.ts rankFeatures), and the top `k` by |LIME|. */
-export function topDimensions(e: Explanation, k: number): { delta: DimensionRow[]; lime: DimensionRow[] } {
+/** The top `k` dimensions by certified |Δ| (explain.ts rankFeatures: dimensions constant in the probe's
+ * observations left out unless `includeConstant`), and the top `k` by |LIME|. */
+export function topDimensions(
+  e: Explanation,
+  k: number,
+  includeConstant = false,
+): { delta: DimensionRow[]; lime: DimensionRow[] } {
   const n = e.features.length;
   const limeOrder = [...Array(n).keys()].sort((a, b) => Math.abs(e.lime[b] ?? 0) - Math.abs(e.lime[a] ?? 0) || a - b);
   const limeRank = new Map(limeOrder.map((a, r) => [a, r + 1]));
@@ -68,7 +73,10 @@ export function topDimensions(e: Explanation, k: number): { delta: DimensionRow[
     lime: e.lime[a] ?? NaN,
     limeRank: limeRank.get(a)!,
   });
-  return { delta: rankFeatures(e).slice(0, k).map(row), lime: e.lime.length ? limeOrder.slice(0, k).map(row) : [] };
+  return {
+    delta: rankFeatures(e, 0, includeConstant).slice(0, k).map(row),
+    lime: e.lime.length ? limeOrder.slice(0, k).map(row) : [],
+  };
 }
 
 /** Every dimension as `gpprobe explain` writes it. */

@@ -14,6 +14,7 @@ import {
   updateProbeExplainSettings,
   type DimensionRow,
 } from '../state/explain_store.ts';
+import { useState } from 'preact/hooks';
 import { problemsIn } from '../../../common/state/field_problems.ts';
 import { dataset, probeBasis, selected } from '../../../common/state/session_store.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
@@ -36,6 +37,7 @@ export function intervalText(lower: number, upper: number): string {
 const sign = (r: DimensionRow) => (r.deltaLower > 0 ? 'raises' : r.deltaUpper < 0 ? 'lowers' : 'either way');
 
 export function DimensionsPanel() {
+  const [includeConstant, setIncludeConstant] = useState(false);
   const row = selected.value,
     d = dataset.value,
     s = probeExplainSettings.value;
@@ -43,7 +45,10 @@ export function DimensionsPanel() {
   if (row === null || !d) return null;
   const result = queryExplanation.value?.row === row ? queryExplanation.value : null;
   const busy = explainingRow.value === row;
-  const top = result ? topDimensions(result.explanation, Math.max(1, Math.round(s.top))) : null;
+  const top = result ? topDimensions(result.explanation, Math.max(1, Math.round(s.top)), includeConstant) : null;
+  const constant = result
+    ? result.explanation.features.filter((_, a) => result.explanation.constantInTraining?.[a])
+    : [];
   return (
     <div class="certify-panel dimensions-panel" data-testid="dimensions-panel">
       <h3>Which dimensions matter</h3>
@@ -118,6 +123,24 @@ export function DimensionsPanel() {
           </button>
         )}
       </div>
+      {result && constant.length > 0 && (
+        <p class="hint" data-testid="dimensions-constant">
+          {constant.length === 1 ? '1 dimension is' : `${constant.length} dimensions are`} constant in the probe's
+          observations ({constant.slice(0, 8).join(', ')}
+          {constant.length > 8 ? ', …' : ''}): moving the query along {constant.length === 1 ? 'it' : 'one'} moves it
+          away from every observation in a direction they never explored, so the judged probability drifts towards the
+          prior and its Δ measures distance from the observations, not evidence.{' '}
+          {includeConstant ? 'They are ranked like the others.' : 'Left out of the ranking.'}{' '}
+          <button
+            type="button"
+            class="small link"
+            data-testid="dimensions-include-constant"
+            onClick={() => setIncludeConstant(!includeConstant)}
+          >
+            {includeConstant ? 'Set them apart' : 'Include them'}
+          </button>
+        </p>
+      )}
       {result && top && (
         <div class="certify-result" data-testid="dimensions-result">
           <p class="hint">

@@ -1,7 +1,10 @@
 // Beside the probe's results: can these observations be trusted to say anything? A probe fitted on no
 // positive (or no negative) observation says so at once; otherwise the core's leave-one-out check
 // judges each observation by the probe fitted on all the others and gives the AUROC and log loss of
-// those judgements with their uncertainty, with a plain warning when they are at chance.
+// those judgements with their uncertainty, with a plain warning when they are at chance. The AUROC's interval
+// is the one that stays honest at the edges and at few observations (core auroc_interval.h: Newcombe's
+// score interval joined with DeLong's), not DeLong's alone, whose standard error is 0 at AUROC 1 (8 + 8
+// observations ranked perfectly read "1.00 ± 0.00"; the honest interval is 0.63–1.00 at 99 %).
 import { useSignalEffect } from '@preact/signals';
 import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';
 import { results } from '../../../common/state/session_store.ts';
@@ -26,23 +29,39 @@ function missingClass(observations: number[], labels: Uint8Array): string | null
   return null;
 }
 
-function Numbers({ loo }: { loo: LeaveOneOut }) {
-  // The core's intervals are value -/+ z standard errors, so the half-width is upper - value.
+type Honest = { lower: number; upper: number };
+
+function Numbers({ loo, honest }: { loo: LeaveOneOut; honest: Honest }) {
+  // The log loss's interval is value -/+ z standard errors, so the half-width is upper - value.
   const interval = (value: number, upper: number) => (Number.isFinite(upper) ? <> ± {f2(upper - value)}</> : null);
   return (
     <p class="verdict-numbers">
       AUROC <strong data-testid="loo-auroc">{Number.isFinite(loo.auroc) ? f2(loo.auroc) : '—'}</strong>
-      {interval(loo.auroc, loo.aurocUpper)} · log loss{' '}
-      <strong data-testid="loo-log-loss">{Number.isFinite(loo.logLoss) ? f2(loo.logLoss) : '—'}</strong>
+      {Number.isFinite(honest.lower) && (
+        <span data-testid="loo-auroc-interval">
+          {' '}
+          ({f2(honest.lower)}–{f2(honest.upper)})
+        </span>
+      )}{' '}
+      · log loss <strong data-testid="loo-log-loss">{Number.isFinite(loo.logLoss) ? f2(loo.logLoss) : '—'}</strong>
       {interval(loo.logLoss, loo.logLossUpper)} nats · {countOf(loo.positives + loo.negatives, 'observation')} (
       {loo.positives} positive, {loo.negatives} negative)
     </p>
   );
 }
 
-function Conclusion({ loo }: { loo: LeaveOneOut }) {
+function Conclusion({ loo, honest }: { loo: LeaveOneOut; honest: Honest }) {
   if (loo.verdict === 'too_few') {
     return <p class="verdict-line too_few">Too few observations to judge: the check needs at least 2 of each class.</p>;
+  }
+  if (loo.verdict === 'separates' && !(honest.lower > 0.5)) {
+    return (
+      <p class="verdict-line chance" role="alert" data-testid="loo-honest-caveat">
+        ⚠ DeLong's normal interval puts the AUROC above ½, but the interval that stays honest at so few observations (
+        {f2(honest.lower)}–{f2(honest.upper)}) reaches it: these observations are too few to say that they separate the
+        concept in this embedding. Add observations.
+      </p>
+    );
   }
   if (loo.verdict === 'separates') {
     return (
@@ -52,8 +71,8 @@ function Conclusion({ loo }: { loo: LeaveOneOut }) {
       </p>
     );
   }
-  const low = loo.aurocLower,
-    high = loo.aurocUpper;
+  const low = Number.isFinite(honest.lower) ? honest.lower : loo.aurocLower,
+    high = Number.isFinite(honest.upper) ? honest.upper : loo.aurocUpper;
   return (
     <p class="verdict-line chance" role="alert">
       ⚠ These observations do not separate the concept in this embedding. Judged by the probe fitted on the others, they
@@ -74,6 +93,7 @@ export function VerdictPanel() {
   const missing = missingClass(r.observations, r.labels);
   const v = verdict.value?.basis === r.basis ? verdict.value : null;
   const loo = v?.run.leaveOneOut;
+  const honest = v?.run.aurocInterval ?? { lower: Number.NaN, upper: Number.NaN };
   return (
     <div class="verdict-row">
       <section
@@ -91,14 +111,15 @@ export function VerdictPanel() {
         {!missing && !loo && <p class="hint">Checking each observation against the probe fitted on the others…</p>}
         {!missing && loo && (
           <>
-            <Numbers loo={loo} />
-            <Conclusion loo={loo} />
+            <Numbers loo={loo} honest={honest} />
+            <Conclusion loo={loo} honest={honest} />
           </>
         )}
         <p class="caption">
-          Each observation is judged by the probe fitted on all the others, in closed form (no refits). ± marks the
-          core’s {loo ? `${percent(loo.confidence)} ` : ''}normal interval: that level’s normal quantile times DeLong's
-          standard error for the AUROC, times sd / √O for the mean log loss.
+          Each observation is judged by the probe fitted on all the others, in closed form (no refits). The AUROC’s{' '}
+          {loo ? `${percent(loo.confidence)} ` : ''}interval joins DeLong’s normal interval with Newcombe’s score
+          interval, which stays honest at AUROC 0 or 1 and at few observations; ± on the log loss is that level’s normal
+          quantile times sd / √O.
         </p>
       </section>
       <LabelSuggestions />
