@@ -15,7 +15,8 @@ import { browserPerFile, downloadText, SHOTS, waitForResults } from './browser.t
 
 const baseUrl = inject('baseUrl');
 const browser = browserPerFile(new URL(baseUrl).origin);
-const REFERENCE = 'tests/reference/compare/digits_layers_closed_loop_1_ood_draws';
+const REFERENCE_CSV = 'tests/reference/compare/digits_layers_closed_loop_1_ood_draws.csv';
+const REFERENCE_JSONL = 'tests/reference/compare/digits_layers_closed_loop_1_ood_draws.jsonl';
 let page: Page;
 
 beforeEach(async () => {
@@ -37,7 +38,7 @@ describe('Compare over draws of the observations', () => {
     await page.getByTestId('compare-grid').waitFor({ timeout: 180_000 });
     await page.getByTestId('compare-grid').getByRole('button', { name: 'closed_loop = 1' }).click();
 
-    const cli = JSON.parse(readFileSync(`${REFERENCE}.jsonl`, 'utf8')) as { sentence: string };
+    const cli = JSON.parse(readFileSync(REFERENCE_JSONL, 'utf8')) as { sentence: string };
     const sentence = (await page.getByTestId('compare-sentence').textContent())!;
     expect(sentence).toBe(cli.sentence);
     expect(sentence).toMatch(/^Layers 1–2 are indistinguishable at 99 %/);
@@ -48,7 +49,7 @@ describe('Compare over draws of the observations', () => {
     await page.screenshot({ path: `${SHOTS}/compare-draws-full.png`, fullPage: true });
 
     const csv = (await downloadText(page, 'Export table (CSV)')).trim().split('\n');
-    const reference = readFileSync(`${REFERENCE}.csv`, 'utf8').trim().split('\n');
+    const reference = readFileSync(REFERENCE_CSV, 'utf8').trim().split('\n');
     expect(csv[0]).toBe(reference[0]);
     const header = reference[0].split(',');
     const concept = header.indexOf('concept');
