@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -229,24 +228,11 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
   const std::shared_ptr<const MulticlassBoundTerms> terms = MulticlassBoundTerms::make(model, first_stop->function());
   std::optional<MulticlassBoxBounds> bounds;
   if (terms) bounds.emplace(model, region, terms);
-  // The minimum's and the maximum's searches start from the same root and split it the same way (the widest
-  // scaled side's midpoint), so many of their boxes and candidate points coincide: each box's latent bounds
-  // (which do not depend on the end asked) and each candidate's class-c probability (at either quadrature)
-  // are computed once and remembered, so each search sees exactly the numbers it would have computed. A
-  // value whose quadrature a stop cut short is never remembered.
-  std::map<std::pair<std::vector<double>, std::vector<double>>, MulticlassLatentBounds> latents;
-  std::map<std::vector<double>, double> rough_values, full_values;
-  const auto latent_of = [&](const Box& box) -> const MulticlassLatentBounds& {
-    auto known = latents.find(std::make_pair(box.lower, box.upper));
-    if (known == latents.end())
-      known = latents.emplace(std::make_pair(box.lower, box.upper), bounds->latent(box)).first;
-    return known->second;
-  };
   cert.root = {0.0, 1.0};
   if (bounds) {
     LatentPartitionOptions p = partition;
     p.stop = first_stop->function();
-    cert.root = bounds->probability(latent_of(region.box()), {c}, p).probability[c];
+    cert.root = bounds->probability(bounds->latent(region.box()), {c}, p).probability[c];
   }
   std::size_t done = 0;
   bool cancelled = false;
@@ -279,29 +265,23 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
       BoxBound out;
       out.bound = trivial;
       if (!bounds || (*stop)()) return out;
-      const MulticlassLatentBounds& latent = latent_of(box);
+      MulticlassLatentBounds latent = bounds->latent(box);
       const ClassProbabilityBounds p = bounds->probability(latent, {c}, one_end);
       out.bound = extremum == Extremum::minimum ? p.probability[c].lower : p.probability[c].upper;
       const std::vector<double>* mean_point =
           extremum == Extremum::minimum ? &latent.mean_lower_point[c] : &latent.mean_upper_point[c];
-      // x's class-c probability at quadrature q, remembered in `known` unless a stop cut it short.
-      const auto value_at = [&](const std::vector<double>& x, const SoftmaxExpectationOptions& quadrature,
-                                std::map<std::vector<double>, double>& known) {
-        if (auto k = known.find(x); k != known.end()) return k->second;
-        SoftmaxExpectationOptions q = quadrature;
-        q.stop = stop->function();
-        const double v = bounds->probabilities_at(x, q)[c];
-        if (!stop->fired()) known.emplace(x, v);
-        return v;
-      };
       for (std::vector<double>& x : candidates_of(box, {mean_point})) {
         if (screen) {
-          const double rough = value_at(x, cheap, rough_values);
+          SoftmaxExpectationOptions q = cheap;
+          q.stop = stop->function();
+          const double rough = bounds->probabilities_at(x, q)[c];
           if (stop->fired()) break;
           if (std::isfinite(rough) && (extremum == Extremum::minimum ? rough > best + 1e-6 : rough < best - 1e-6))
             continue;
         }
-        const double value = value_at(x, options.quadrature, full_values);
+        SoftmaxExpectationOptions q = options.quadrature;
+        q.stop = stop->function();
+        const double value = bounds->probabilities_at(x, q)[c];
         if (stop->fired()) break;
         if (std::isfinite(value)) {
           best = extremum == Extremum::minimum ? std::min(best, value) : std::max(best, value);
