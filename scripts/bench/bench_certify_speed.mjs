@@ -79,7 +79,14 @@ function sideBySide(name, argvOf, check) {
 }
 
 const ones = Array(64).fill(1).join(',');
-const fitLine = (stderr) => JSON.parse(stderr.trim().split('\n').filter((l) => l.startsWith('{')).pop());
+const fitLine = (stderr) =>
+  JSON.parse(
+    stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .pop(),
+  );
 const fits = sideBySide(
   'fit hyperparameters to convergence',
   () => [
@@ -180,13 +187,17 @@ if (!skip.has('certify')) {
     '--threads',
     '1',
   ];
-  sideBySide(`certify one point, gamma 1, pixels ${dims.join(',')}, tolerance 0.02`, () => argv, (b, c) => {
-    const summary = (r) => {
-      const j = JSON.parse(r.stdout);
-      const s = (e) => `[${e.lower.toFixed(4)}, ${e.upper.toFixed(4)}] ${e.status} ${e.iterations} boxes`;
-      return { minimum: s(j.minimum), maximum: s(j.maximum), safety: j.safety.status };
-    };
-    return { baseline: summary(b), candidate: summary(c) };
-  });
+  sideBySide(
+    `certify one point, gamma 1, pixels ${dims.join(',')}, tolerance 0.02`,
+    () => argv,
+    (b, c) => {
+      const summary = (r) => {
+        const j = JSON.parse(r.stdout);
+        const s = (e) => `[${e.lower.toFixed(4)}, ${e.upper.toFixed(4)}] ${e.status} ${e.iterations} boxes`;
+        return { minimum: s(j.minimum), maximum: s(j.maximum), safety: j.safety.status };
+      };
+      return { baseline: summary(b), candidate: summary(c) };
+    },
+  );
 }
 rmSync(dir, { recursive: true });

@@ -6,13 +6,13 @@
 // on TRAIN = the first 120 rows of web/public/demo/classification/digits358.csv (3 classes, 64 pixels): it
 // printed log_marginal_likelihood -23.981159911305024, signal variance 1060.84 (optimizer_converged true,
 // 62 L-BFGS iterations, 72 evaluations).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
