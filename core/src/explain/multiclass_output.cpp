@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -37,25 +38,36 @@ class MulticlassBoxBounder final : public BoxBounder {
   MulticlassBoxBounder(const MulticlassBoxBounder&) = delete;  // bounds_ points at region_
   MulticlassBoxBounder& operator=(const MulticlassBoxBounder&) = delete;
 
+  // The four searches of a feature (the minimum and the maximum over each side) split the same root boxes the
+  // same way (at the widest side's midpoint), and neighbouring boxes share their ends: each box's bounds
+  // (both ends of the class's interval, computed once whichever end is asked) and each candidate's value are
+  // computed once per feature and remembered, so every search sees exactly the numbers it would have computed.
   BoxBound bound(const Box& box, Extremum extremum, bool) const override {
     const std::size_t c = class_;
-    MulticlassLatentBounds latent = bounds_.latent(box);
-    const ClassProbabilityBounds p = bounds_.probability(latent, {c}, partition_);
+    auto known = boxes_.find(std::make_pair(box.lower, box.upper));
+    if (known == boxes_.end()) {
+      MulticlassLatentBounds latent = bounds_.latent(box);
+      const ClassProbabilityBounds p = bounds_.probability(latent, {c}, partition_);
+      KnownBox k{p.probability[c], std::move(latent.mean_lower_point[c]), std::move(latent.mean_upper_point[c])};
+      known = boxes_.emplace(std::make_pair(box.lower, box.upper), std::move(k)).first;
+    }
+    const KnownBox& k = known->second;
     BoxBound out;
-    out.bound = extremum == Extremum::minimum ? p.probability[c].lower : p.probability[c].upper;
+    out.bound = extremum == Extremum::minimum ? k.probability.lower : k.probability.upper;
     std::vector<std::vector<double>> points{box.centre()};
     auto add = [&](const std::vector<double>& point) {
       if (!point.empty() && box.contains(point) && std::find(points.begin(), points.end(), point) == points.end())
         points.push_back(point);
     };
-    add(extremum == Extremum::minimum ? latent.mean_lower_point[c] : latent.mean_upper_point[c]);
+    add(extremum == Extremum::minimum ? k.mean_lower_point : k.mean_upper_point);
     if (box.dimension() == 1) {
       add(box.lower);
       add(box.upper);
     }
     for (std::vector<double>& x : points) {
-      const double value = bounds_.probabilities_at(x, quadrature_)[c];
-      if (std::isfinite(value)) out.candidates.push_back({std::move(x), value});
+      auto value = values_.find(x);
+      if (value == values_.end()) value = values_.emplace(x, bounds_.probabilities_at(x, quadrature_)[c]).first;
+      if (std::isfinite(value->second)) out.candidates.push_back({std::move(x), value->second});
     }
     return out;
   }
@@ -69,6 +81,13 @@ class MulticlassBoxBounder final : public BoxBounder {
   LatentPartitionOptions partition_;
   SoftmaxExpectationOptions quadrature_;
   std::vector<double> scales_;
+  // What the searches of this region have computed (see bound); a bounder serves one feature on one thread.
+  struct KnownBox {
+    Interval probability;
+    std::vector<double> mean_lower_point, mean_upper_point;
+  };
+  mutable std::map<std::pair<std::vector<double>, std::vector<double>>, KnownBox> boxes_;
+  mutable std::map<std::vector<double>, double> values_;
 };
 
 }  // namespace
