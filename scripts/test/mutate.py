@@ -18,13 +18,13 @@ CLI (which the CLI tests run) are rebuilt incrementally in the build folder (cca
 original a cache hit), the relevant tests run with a time limit, and the file is restored (also on Ctrl-C or
 an error; a run that was killed outright is restored by the next run). A mutant is
 
-  killed     a test failed, crashed or ran past its time limit (3x the unmutated run + 20 s)
+  killed     a test failed, crashed or ran past its time limit (3x the domain's unmutated run + 20 s)
   survived   every selected test passed: a bug the suite does not see
   invalid    it does not compile (not counted in the score)
 
-The relevant tests of core/src/<domain>/<name>.cpp are the suites defined in tests/core/<domain>/ and the
-CLI tests of tests/core/cli/ that name the domain; the suites of <name>_test.cpp (if any) run first, so that
-most kills take seconds. Score = killed / (killed + survived). The report (build/mutate/report.md, and
+The relevant tests of core/src/<domain>/<name>.cpp are the suites defined in tests/core/<domain>/ (with
+--with-cli also the CLI tests of tests/core/cli/ that name the domain: they start processes, and take most
+of the time); the suites of <name>_test.cpp (if any) run first, so that most kills take seconds. Score = killed / (killed + survived). The report (build/mutate/report.md, and
 report.json) lists every survivor as file:line, operator, the line before and after.
 
   python3 scripts/test/mutate.py                                   40 mutants of core/src, seed 1
@@ -241,7 +241,7 @@ CLI_TESTS = {"certify": ["certify", "robustness"], "classification": ["gpc", "mu
              "compare": ["compare"]}
 
 
-def test_stages(rel):
+def test_stages(rel, with_cli=False):
     """The GoogleTest filters for a core/src/<domain>/<name>.cpp, quickest to kill first: the suites of its
     own test file (if any), then those of the rest of tests/core/<domain>/ and of the domain's CLI tests."""
     parts = Path(rel).parts  # core, src, domain, name.cpp
@@ -249,11 +249,11 @@ def test_stages(rel):
     folder = ROOT / "tests" / "core" / domain
     own = [f for f in sorted(folder.glob("*.cpp")) if f.stem.startswith(name)] if folder.is_dir() else []
     rest = [f for f in sorted(folder.glob("*.cpp")) if f not in own] if folder.is_dir() else []
-    words = CLI_TESTS.get(domain, [domain])
+    words = CLI_TESTS.get(domain, [domain]) if with_cli else []
     cli = sorted({f for w in words for f in (ROOT / "tests" / "core" / "cli").glob(f"cli_*{w}*_test.cpp")})
     # The second stage is the same for every file of the domain (its own suites again: they are quick), so
-    # the unmutated run times each stage once.
-    return [f for f in (gtest_filter(suites_of(own)), gtest_filter(suites_of(own + rest + cli))) if f]
+    # the unmutated run times it once.
+    return [f for f in (gtest_filter(suites_of(own)), gtest_filter(sorted(suites_of(own + rest + cli)))) if f]
 
 
 # ---- running ---------------------------------------------------------------------------------------------
@@ -345,11 +345,19 @@ def main():
     parser.add_argument("--smoke", action="store_true", help="the fixed CI sample; exits 1 when a mutant survives")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--restore", action="store_true", help="restore a file a killed run left mutated, and stop")
+    parser.add_argument("--baseline", type=float, default=0,
+                        help="seconds the unmutated tests take (skips timing them; their limit is 3x this + 20 s)")
+    parser.add_argument("--with-cli", action="store_true", help="also the domain's CLI tests (tests/core/cli; slow)")
     parser.add_argument("--filter", help="the GoogleTest filter to run for every mutant (default: by domain, below)")
     args = parser.parse_args()
     if args.restore:
         STATE.mkdir(parents=True, exist_ok=True)
-        restore_pending()
+        lock = STATE / "lock"
+        try:
+            os.kill(int(lock.read_text()), 0)
+            return 0  # a run is under way: its file is its own to restore
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            restore_pending()
         return 0
     if args.smoke:
         args.paths, args.all = [SMOKE_FILE], True
@@ -358,7 +366,16 @@ def main():
         if o not in OPERATORS:
             sys.exit(f"mutate: unknown operator '{o}' (operators: {', '.join(OPERATORS)})")
     STATE.mkdir(parents=True, exist_ok=True)
-    restore_pending()
+    if not args.list:
+        lock = STATE / "lock"
+        if lock.exists():
+            try:
+                os.kill(int(lock.read_text()), 0)
+                sys.exit(f"mutate: another run (process {lock.read_text()}) is mutating this checkout; wait for it")
+            except (ProcessLookupError, ValueError):
+                pass
+        lock.write_text(str(os.getpid()))
+        restore_pending()
 
     everything = smoke_mutants() if args.smoke else find_mutants(args.paths, set(args.operators))
     if args.smoke:
@@ -380,15 +397,19 @@ def main():
     # The unmutated tests: they must pass, and their time sets each mutant's limit.
     baselines, stage_seconds = {}, {}
     for rel in sorted({m.file for m in mutants}):
-        filters = [args.filter] if args.filter else test_stages(rel)
+        filters = [args.filter] if args.filter else test_stages(rel, args.with_cli)
         if not filters:
             sys.exit(f"mutate: {rel}: no tests found under tests/core for its domain")
-        for f in filters:
-            if f not in stage_seconds:
-                passed, stage_seconds[f], detail = run_tests(build_dir, [f], 3600)
-                if not passed:
-                    sys.exit(f"mutate: {rel}: the unmutated tests fail ({detail}): fix them first")
-        baselines[rel] = (filters, sum(stage_seconds[f] for f in filters))
+        # The last stage holds every suite of the earlier ones: its time alone sets the limit, and it is run
+        # once per domain.
+        whole = filters[-1]
+        if args.baseline:
+            stage_seconds[whole] = args.baseline
+        if whole not in stage_seconds:
+            passed, stage_seconds[whole], detail = run_tests(build_dir, [whole], 3600)
+            if not passed:
+                sys.exit(f"mutate: {rel}: the unmutated tests fail ({detail}): fix them first")
+        baselines[rel] = (filters, stage_seconds[whole])
         print(f"mutate: {rel}: its tests take {baselines[rel][1]:.1f} s unmutated")
 
     def stop(signum, frame):
@@ -421,13 +442,15 @@ def main():
                     m.outcome = "survived" if passed else "killed"
             finally:
                 path.write_text(original)
-                PENDING.unlink()
+                PENDING.unlink(missing_ok=True)
             m.seconds = time.monotonic() - t0
             print(f"mutate: [{i}/{len(mutants)}] {m.outcome:8} {m.where} {m.operator} ({m.seconds:.0f} s) {m.detail}",
                   flush=True)
+            write_report(Path(args.report), mutants, args, time.monotonic() - started)  # so far (a stopped run)
     finally:
         restore_pending()
         build(build_dir, log)  # the build folder as the sources are (ccache: cache hits)
+        (STATE / "lock").unlink(missing_ok=True)
     score, killed, survived = write_report(Path(args.report), mutants, args, time.monotonic() - started)
     print(f"mutate: score {len(killed)}/{len(killed) + len(survived)} ({100 * score:.0f}%); report {args.report}")
     for m in survived:

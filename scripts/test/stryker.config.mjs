@@ -4,7 +4,7 @@
 // mutant runs only the Vitest tests that reach it (tests/wasm needs the built module, npm run build).
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts', related: false },
+  vitest: { configFile: 'scripts/test/stryker.vitest.config.ts', related: false },
   coverageAnalysis: 'perTest',
   mutate: ['web/src/engine/**/*.ts', '!web/src/engine/generated/**'],
   ignorePatterns: [

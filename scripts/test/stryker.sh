@@ -7,6 +7,8 @@
 #   bash scripts/test/stryker.sh                                           every file of web/src/engine
 #   bash scripts/test/stryker.sh web/src/engine/certify/probe_certify.ts   one file (or a glob; several allowed)
 #   bash scripts/test/stryker.sh 'web/src/engine/matrix.ts:20-60'          lines 20 to 60 of one file
+#   GPPROBE_STRYKER_TESTS=tests/wasm/probe_certificate.test.ts bash scripts/test/stryker.sh \
+#     web/src/engine/certify/probe_certify.ts                            one file against the tests named
 # The score and the survivors are printed and written to build/stryker/report.{json,html}. Needs the wasm
 # module (web/src/engine/generated, npm run build): most engine code is reached only through it.
 set -euo pipefail
