@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     include: ['tests/wasm/**/*.test.ts', 'tests/web/**/*.test.ts', 'tests/repo/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 60_000,
+    testTimeout: 240_000,
     execArgv: ['--experimental-wasm-relaxed-simd'],
   },
 });

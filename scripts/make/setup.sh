@@ -33,6 +33,9 @@ need_python zarr python3-zarr
 need_python pandas python3-pandas
 need_python sklearn python3-sklearn
 need_python pytest python3-pytest
+need_python nbclient python3-nbclient
+need_python nbconvert python3-nbconvert
+need_python ipykernel python3-ipykernel
 need_python ensurepip python3-venv
 # npm run bench's numpy comparison: numpy on OpenBLAS (threaded), which Debian's alternatives then prefer
 # to the reference BLAS.

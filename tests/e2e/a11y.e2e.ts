@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient, slow } from './browser.ts';
 import { openTab, TAB_NAMES } from './tabs.ts';
 
 const baseUrl = inject('baseUrl');
@@ -55,7 +55,7 @@ describe('accessibility', () => {
       for (const tab of TAB_NAMES) {
         await openTab(page, tab);
         if (tab === 'Out-of-distribution')
-          await page.getByTestId('ood-auroc').waitFor({ state: 'visible', timeout: 150_000 });
+          await page.getByTestId('ood-auroc').waitFor({ state: 'visible', timeout: patient(150_000) });
         const h1 = await page.locator('h1').count();
         if (h1 !== 1) found[`${tab} h1`] = [`${h1} level-one headings`];
         const problems = await violations(page);
@@ -72,7 +72,7 @@ describe('accessibility', () => {
     await openTab(page, 'Probe');
     await page.getByRole('button', { name: '☰ Probe settings' }).click();
     await page.locator('.sidebar.open').waitFor();
-    await page.waitForTimeout(300); // the drawer's slide
+    await page.waitForTimeout(slow(300)); // the drawer's slide
     expect(await violations(page)).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, type Matrix, type ProbeEngine } from '../../web/src/engine/index.ts';
-import { browserPerFile, SHOTS, waitForResults } from './browser.ts';
+import { browserPerFile, patient, SHOTS, waitForResults } from './browser.ts';
 import { COLS, ROWS, uploads } from './formats.ts';
 
 const baseUrl = inject('baseUrl');
@@ -89,7 +89,7 @@ describe('uploads', () => {
       await waitForResults(page);
       await page.locator('input[aria-label="Embeddings files"]').setInputFiles(files);
       await expect
-        .poll(() => page.locator('.dataset-name').textContent(), { timeout: 30_000 })
+        .poll(() => page.locator('.dataset-name').textContent(), { timeout: patient(30_000) })
         .toBe(files.map((f) => f.name).join(' + '));
       await waitForResults(page);
       expect(await page.locator('.data-panel .hint').first().textContent()).toContain(
@@ -151,9 +151,9 @@ describe('long work', () => {
     writeFileSync(path, Array.from({ length: 96 }, (_, j) => `x${j}`).join(',') + '\n' + line.repeat(60_000));
     await page.locator('input[aria-label="Embeddings files"]').setInputFiles(path);
     const cancel = page.locator('.task-bar').getByRole('button', { name: 'Cancel' });
-    await cancel.waitFor({ timeout: 30_000 });
+    await cancel.waitFor({ timeout: patient(30_000) });
     await cancel.click();
-    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(30_000) });
     expect(await page.locator('.dataset-name').textContent()).toBe(before);
     expect(await page.getByRole('alert').count()).toBe(0); // a cancel is not an error
     rmSync(path);
@@ -189,7 +189,7 @@ describe('the session', () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     await page.locator('input[aria-label="Embeddings files"]').setInputFiles(uploads().csv);
-    await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: 30_000 }).toBe('data.csv');
+    await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: patient(30_000) }).toBe('data.csv');
     await waitForResults(page);
     await page.getByLabel('epsilon', { exact: true }).fill('0.5');
     await page.getByLabel('epsilon', { exact: true }).press('Enter');

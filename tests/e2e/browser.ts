@@ -2,7 +2,7 @@
 // console errors and every request that leaves the page's origin; tests assert both lists are empty.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 
 /**
  * How many times slower than a quiet machine this one runs now. A fixed amount of work (FIXED_WORK
@@ -43,6 +43,29 @@ export const SLOWNESS = measureSlowness();
 export function slow(ms: number): number {
   return Math.round(ms * Math.max(SLOWNESS, measureSlowness()));
 }
+
+/** How many times slower than a quiet machine every wait of a browser test still holds, at least. */
+export const PATIENCE = 4;
+
+/**
+ * A wait's bound (ms) — how long a test waits for something that will happen (a result shown, a task done,
+ * a download) before it fails — as it sufficed on a quiet machine, scaled by PATIENCE or by this machine's
+ * slowness when the file started, the larger. Unlike slow(), which bounds how long something may take (an
+ * assertion), this only says when to give up waiting: a longer wait never lets a wrong result pass, so it is
+ * generous and costs no measurement (issue 35, item 3).
+ */
+export function patient(ms: number): number {
+  return Math.round(ms * Math.max(PATIENCE, SLOWNESS));
+}
+
+// Every test file of tests/e2e imports this module: its tests' and hooks' own time limits (the config's 180 s
+// and 120 s), the default of expect.poll (1 s) and Playwright's default wait (30 s, set on each context
+// below) hold at PATIENCE times slower too.
+vi.setConfig({
+  testTimeout: patient(180_000),
+  hookTimeout: patient(120_000),
+  expect: { poll: { timeout: patient(1000), interval: 50 } },
+});
 
 /** Where browser tests save screenshots for review. */
 export const SHOTS = 'test-results/screenshots';
@@ -99,7 +122,7 @@ export async function waitForResults(page: Page | Frame): Promise<void> {
       return summary !== null && !summary.classList.contains('stale') && !document.querySelector('.task-bar');
     },
     undefined,
-    { timeout: 60_000 },
+    { timeout: patient(60_000) },
   );
 }
 
@@ -145,6 +168,8 @@ export function browserPerFile(
   });
   beforeEach(async () => {
     context = await browser!.newContext({ viewport, acceptDownloads: true });
+    context.setDefaultTimeout(patient(30_000));
+    context.setDefaultNavigationTimeout(patient(30_000));
     watched = await watchedPage(context, typeof origins === 'function' ? origins() : origins);
   });
   afterEach(async () => {

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createClassificationEngine, type ClassificationEngine } from '../../web/src/engine/index.ts';
 import { formatDigits17, formatMeasure } from '../../web/src/common/ui/format.ts';
-import { browserPerFile, SHOTS, slow, worstFrameGap } from './browser.ts';
+import { browserPerFile, patient, SHOTS, slow, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -27,7 +27,8 @@ beforeEach(() => {
 
 const evidence = (side: 'A' | 'B') => page.getByTestId(`model-${side}-evidence`);
 
-const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+const idle = () =>
+  page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(150_000) });
 
 /** Opens the Classification tab and waits for both models' first fits of the first example, and for
  * every task to end: the task bar sits above the page, so while the demo's probe run (started at load)
@@ -37,7 +38,9 @@ async function openLab(viewport = { width: 1280, height: 800 }): Promise<void> {
   await page.goto(baseUrl);
   await page.getByRole('tab', { name: 'Classification' }).click();
   for (const side of ['A', 'B'] as const) {
-    await expect.poll(() => evidence(side).textContent(), { timeout: 60_000 }).toContain('log marginal likelihood');
+    await expect
+      .poll(() => evidence(side).textContent(), { timeout: patient(60_000) })
+      .toContain('log marginal likelihood');
   }
   await idle();
 }
@@ -46,7 +49,7 @@ const shownLml = async (side: 'A' | 'B') =>
 
 async function download(button: string | RegExp): Promise<string> {
   const [file] = await Promise.all([
-    page.waitForEvent('download', { timeout: 60_000 }),
+    page.waitForEvent('download', { timeout: patient(60_000) }),
     page.getByRole('button', { name: button }).click(),
   ]);
   return readFileSync(await file.path(), 'utf8');
@@ -105,7 +108,7 @@ describe('the classification lab', () => {
             if (!text.includes('point 1: class')) drawn = await download(`Export ${title} as SVG`);
             return text;
           },
-          { timeout: 20_000 },
+          { timeout: patient(20_000) },
         )
         .toContain('point 1: class');
       expect(await tip.textContent()).toContain(`p(y = 1) ${formatMeasure(p.probability[0])}`);
@@ -138,7 +141,7 @@ describe('the classification lab', () => {
     // The logistic likelihood: exact E[sigmoid f] by default; MacKay's approximation on request, labelled so.
     await page.getByLabel('Model A likelihood').selectOption('logistic');
     await expect
-      .poll(() => evidence('A').textContent(), { timeout: 30_000 })
+      .poll(() => evidence('A').textContent(), { timeout: patient(30_000) })
       .toMatch(/log marginal likelihood -2[0-9.]+/);
     await page.getByRole('img', { name: 'Laplace (logistic): p(y = 1 | x)' }).waitFor();
     await page.getByLabel("Model A: show MacKay's approximation").check();
@@ -154,7 +157,7 @@ describe('the classification lab', () => {
     const lml = await shownLml('A');
     await uploadCsv('broken.csv', 'x1,x2,label\n0.1,0.2,0\n0.3,0.1,2.5\n');
     await expect
-      .poll(() => page.getByTestId('classification-data-error').textContent(), { timeout: 30_000 })
+      .poll(() => page.getByTestId('classification-data-error').textContent(), { timeout: patient(30_000) })
       .toBe(
         "broken.csv: column 'label' (label) row 2 is 2.5; labels must be class indices 0, 1, 2, … (or -1/+1), or text values",
       );
@@ -172,7 +175,7 @@ describe('the classification lab', () => {
     });
     await uploadCsv('three.csv', `a,b,c,class\n${rows.join('\n')}\n`);
     await expect
-      .poll(() => page.getByTestId('classification-data-summary').textContent(), { timeout: 30_000 })
+      .poll(() => page.getByTestId('classification-data-summary').textContent(), { timeout: patient(30_000) })
       .toContain('three.csv');
     expect(await page.getByTestId('classification-data-summary').textContent()).toContain(
       "labels: 'no' is class 0, 'yes' is class 1",
@@ -182,7 +185,7 @@ describe('the classification lab', () => {
     await page.getByLabel('held value of b').press('Tab');
     await expect
       .poll(async () => (await download('Export Laplace (probit): p(y = 1 | x) as SVG')).includes('held: b = 0.25'), {
-        timeout: 30_000,
+        timeout: patient(30_000),
       })
       .toBe(true);
     const svg = await download('Export Laplace (probit): p(y = 1 | x) as SVG');
@@ -197,7 +200,7 @@ describe('the classification lab', () => {
       'one.csv',
       `t,label\n${Array.from({ length: 30 }, (_, i) => `${i / 10},${i > 14 ? 1 : 0}`).join('\n')}\n`,
     );
-    await expect.poll(() => evidence('B').textContent(), { timeout: 30_000 }).toContain('EP sweeps');
+    await expect.poll(() => evidence('B').textContent(), { timeout: patient(30_000) }).toContain('EP sweeps');
     const curve = await download('Export EP (probit): p(y = 1 | x) as SVG');
     expect(curve).not.toContain('<image ');
     expect(curve).toMatch(/<path d="M[^"]+" fill="none" stroke="#111111" stroke-width="2"\/>/);
@@ -210,7 +213,7 @@ describe('the classification lab', () => {
     await page.getByLabel('restarts', { exact: true }).fill('0');
     await page.getByLabel('restarts', { exact: true }).press('Tab');
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
-    await page.getByTestId('classification-learned').waitFor({ timeout: 120_000 });
+    await page.getByTestId('classification-learned').waitFor({ timeout: patient(120_000) });
     await idle();
     const data = engine.example('two-blobs', 1);
     for (const [side, method] of [
@@ -254,13 +257,13 @@ describe('the classification lab', () => {
       return `${(Math.cos(t + k * Math.PI) * t) / 3 + jitter},${(Math.sin(t + k * Math.PI) * t) / 3 - jitter},${k}`;
     });
     await uploadCsv('spirals.csv', `x1,x2,label\n${lines.join('\n')}\n`);
-    await expect.poll(() => evidence('B').textContent(), { timeout: 120_000 }).toContain('EP sweeps');
+    await expect.poll(() => evidence('B').textContent(), { timeout: patient(120_000) }).toContain('EP sweeps');
     await idle();
     const lml = await shownLml('B');
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     const bar = page.getByLabel('Fitting hyperparameters progress');
     await expect
-      .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { timeout: 60_000 })
+      .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { timeout: patient(60_000) })
       .toBeGreaterThan(0);
     expect(await worstFrameGap(page, 1500)).toBeLessThan(slow(250));
     expect(await page.locator('.task-bar').textContent()).toMatch(
@@ -273,7 +276,7 @@ describe('the classification lab', () => {
     expect(Date.now() - cancelled).toBeLessThan(slow(2000));
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Hyperparameter fit cancelled' }).count(), {
-        timeout: 10_000,
+        timeout: patient(10_000),
       })
       .toBe(1);
     expect(await shownLml('B')).toBe(lml);
@@ -281,7 +284,7 @@ describe('the classification lab', () => {
     // The fresh worker answers: a changed value refits.
     await page.getByLabel('Model B signal variance', { exact: true }).fill('2');
     await page.getByLabel('Model B signal variance', { exact: true }).press('Tab');
-    await expect.poll(() => shownLml('B'), { timeout: 60_000 }).not.toBe(lml);
+    await expect.poll(() => shownLml('B'), { timeout: patient(60_000) }).not.toBe(lml);
   });
 
   it('fits on a phone: one column, nothing clipped', async () => {

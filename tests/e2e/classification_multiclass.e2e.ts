@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createClassificationEngine, type ClassificationEngine } from '../../web/src/engine/index.ts';
 import { formatMeasure } from '../../web/src/common/ui/format.ts';
-import { browserPerFile, SHOTS } from './browser.ts';
+import { browserPerFile, patient, SHOTS, slow } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -27,7 +27,8 @@ beforeEach(() => {
   page = pages.page;
 });
 
-const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+const idle = () =>
+  page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(150_000) });
 const evidence = () => page.getByTestId('model-softmax-evidence');
 
 async function openExample(name: string, viewport = { width: 1280, height: 800 }): Promise<void> {
@@ -37,11 +38,11 @@ async function openExample(name: string, viewport = { width: 1280, height: 800 }
   await page.locator('select[aria-label="Classification example"]').waitFor();
   await expect
     .poll(() => page.locator('select[aria-label="Classification example"] option[value="three-blobs"]').count(), {
-      timeout: 60_000,
+      timeout: patient(60_000),
     })
     .toBe(1);
   await page.locator('select[aria-label="Classification example"]').selectOption(name);
-  await expect.poll(() => evidence().locator('[data-value]').count(), { timeout: 120_000 }).toBe(1);
+  await expect.poll(() => evidence().locator('[data-value]').count(), { timeout: patient(120_000) }).toBe(1);
   await idle();
 }
 
@@ -146,7 +147,7 @@ describe('the classification lab with three classes', () => {
     const box = (await map.boundingBox())!;
     await map.click({ position: { x: box.width * 0.3, y: box.height * 0.55 } });
     const card = page.getByTestId('multiclass-certificate');
-    await expect.poll(() => card.getAttribute('data-state'), { timeout: 150_000 }).toBe('done');
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: patient(150_000) }).toBe('done');
     for (const c of [0, 1, 2]) {
       const row = page.getByTestId(`multiclass-interval-${c}`);
       expect(await row.getAttribute('data-state')).toBe('done');
@@ -190,12 +191,12 @@ describe('the classification lab with three classes', () => {
     const card = page.getByTestId('multiclass-certificate');
     await expect
       .poll(() => page.locator('[data-testid^="multiclass-interval-"][data-state="running"]').count(), {
-        timeout: 60_000,
+        timeout: patient(60_000),
       })
       .toBe(1);
-    await page.waitForTimeout(1500);
+    await page.waitForTimeout(slow(1500));
     await page.getByRole('button', { name: 'Cancel', exact: true }).first().click();
-    await expect.poll(() => card.getAttribute('data-state'), { timeout: 30_000 }).toBe('cancelled');
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: patient(30_000) }).toBe('cancelled');
     expect(await card.textContent()).toContain('Cancelled: the intervals shown are still valid');
     // Every class has its root bounds still.
     for (const c of [0, 1, 2])
@@ -208,7 +209,7 @@ describe('the classification lab with three classes', () => {
   it('shows the digits 3, 5, 8 as 8 × 8 thumbnails with their three probabilities', async () => {
     await openExample('digits-358');
     const cells = page.getByTestId('multiclass-point');
-    await expect.poll(() => cells.count(), { timeout: 120_000 }).toBe(60);
+    await expect.poll(() => cells.count(), { timeout: patient(120_000) }).toBe(60);
     const first = (await cells.first().getAttribute('data-value'))!.split(',').map(Number);
     expect(first.length).toBe(3);
     expect(first.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 9);

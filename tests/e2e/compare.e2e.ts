@@ -13,7 +13,7 @@ import {
   type RepresentationComparison,
 } from '../../web/src/engine/index.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
-import { browserPerFile, downloadText, SHOTS, waitForResults } from './browser.ts';
+import { browserPerFile, downloadText, patient, SHOTS, waitForResults } from './browser.ts';
 import { digits } from './digits.ts';
 
 const baseUrl = inject('baseUrl');
@@ -67,7 +67,7 @@ describe('the Compare lab', () => {
     await page.getByTestId('compare-draws').fill('1');
     await page.getByTestId('compare-draws').dispatchEvent('change');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await page.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
+    await page.getByTestId('compare-sentence').waitFor({ timeout: patient(60_000) });
     const summary = (await page.getByTestId('compare-summary').textContent())!;
     console.info(`compare, 3 layers × 1,797 rows, in Chromium: ${/([0-9.]+) s$/.exec(summary)![1]} s`);
     expect(await page.getByTestId('compare-sentence').textContent()).toBe(expected.concepts[0].sentence);
@@ -106,8 +106,8 @@ describe('the Compare lab', () => {
 
     // Evaluate's probing experiment per representation: one curve each.
     await page.getByRole('region', { name: 'Observation curves' }).getByRole('button', { name: /^Run/ }).click();
-    await page.getByTestId('compare-curves').waitFor({ timeout: 120_000 });
-    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 120_000 });
+    await page.getByTestId('compare-curves').waitFor({ timeout: patient(120_000) });
+    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(120_000) });
     await page.getByTestId('compare-curves').screenshot({ path: `${SHOTS}/compare-curves.png` });
 
     // The hidden layer's row opens its probe in the Probe tab: its rows, the same concept and observations.
@@ -130,7 +130,7 @@ describe('the Compare lab', () => {
     await page.getByTestId('compare-draws').fill('1');
     await page.getByTestId('compare-draws').dispatchEvent('change');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await page.getByTestId('compare-grid').waitFor({ timeout: 60_000 });
+    await page.getByTestId('compare-grid').waitFor({ timeout: patient(60_000) });
     expect(await page.locator('[data-testid^="compare-cell-"]').count()).toBe(40);
     // Row 3 (digit = 3) against the engine in Node: the demo's draw (8 per class, seed 1) of that concept,
     // each layer with its OOD set.

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserPerFile, SHOTS, slow, waitForResults } from './browser.ts';
+import { browserPerFile, patient, SHOTS, slow, waitForResults } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserPerFile(new URL(baseUrl).origin);
@@ -94,7 +94,7 @@ describe('a hostile Parquet file in the Compare lab', () => {
         ]),
       ),
     ]);
-    await page.getByTestId('compare-representations').waitFor({ timeout: 30_000 });
+    await page.getByTestId('compare-representations').waitFor({ timeout: patient(30_000) });
     expect(await page.getByTestId('compare-representations').locator('li').allTextContents()).toEqual([
       'good.parquet/layer · 3 × 2 float64',
     ]);
@@ -102,7 +102,9 @@ describe('a hostile Parquet file in the Compare lab', () => {
 
     await page.getByTestId('compare-files').setInputFiles([`${DIR}/layer_0_pixels.npy`, `${DIR}/layer_1_hidden.npy`]);
     await expect
-      .poll(() => page.getByTestId('compare-representations').locator('li').allTextContents(), { timeout: 30_000 })
+      .poll(() => page.getByTestId('compare-representations').locator('li').allTextContents(), {
+        timeout: patient(30_000),
+      })
       .toEqual(['layer_0_pixels.npy · 1,797 × 64 float32', 'layer_1_hidden.npy · 1,797 × 128 float32']);
   });
 });

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { decodeLink } from '../../web/src/app/share_link.ts';
-import { browserPerFile, downloadText, SHOTS, waitForResults } from './browser.ts';
+import { browserPerFile, downloadText, patient, SHOTS, waitForResults } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserPerFile(new URL(baseUrl).origin);
@@ -50,7 +50,7 @@ describe("the Compare lab's link", () => {
     await page.getByRole('button', { name: 'Load the digits layers demo' }).click();
     await page.getByTestId('compare-representations').waitFor();
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await page.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
+    await page.getByTestId('compare-sentence').waitFor({ timeout: patient(60_000) });
     const first = await downloadText(page, 'Export table (CSV)');
     expect(
       first
@@ -61,7 +61,7 @@ describe("the Compare lab's link", () => {
 
     // The address bar's link carries the comparison (once it ran).
     await expect
-      .poll(() => decodeLink(new URL(page.url()).hash)?.compare?.run ?? false, { timeout: 10_000 })
+      .poll(() => decodeLink(new URL(page.url()).hash)?.compare?.run ?? false, { timeout: patient(10_000) })
       .toBe(true);
     const link = page.url();
     const state = decodeLink(new URL(link).hash)!;
@@ -85,7 +85,7 @@ describe("the Compare lab's link", () => {
 
     const again = await browser.context.newPage();
     await again.goto(link);
-    await again.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
+    await again.getByTestId('compare-sentence').waitFor({ timeout: patient(60_000) });
     expect(await again.getByRole('tab', { name: 'Compare', selected: true }).count()).toBe(1);
     const second = await downloadText(again, 'Export table (CSV)');
     expect(second).toBe(first);
@@ -98,7 +98,7 @@ describe("the Compare lab's link", () => {
     await page.goto(
       `${baseUrl}?embed=1&views=grid,profile&demo=digits&compare=layers-demo&compare-concepts=digit&compare-view=profile`,
     );
-    await page.getByTestId('compare-embed-profile').waitFor({ timeout: 60_000 });
+    await page.getByTestId('compare-embed-profile').waitFor({ timeout: patient(60_000) });
     expect(await page.getByRole('tab', { name: 'Profile', selected: true }).count()).toBe(1);
     await page.getByTestId('compare-profile').waitFor();
     expect(await page.getByTestId('compare-sentence').textContent()).toMatch(/at 99 %/);
@@ -126,7 +126,7 @@ describe("the Compare lab's link", () => {
     ]);
     const base = new URL('demo/digits_layers/', baseUrl).href;
     await expect
-      .poll(() => decodeLink(new URL(page.url()).hash)?.compare?.sources, { timeout: 10_000 })
+      .poll(() => decodeLink(new URL(page.url()).hash)?.compare?.sources, { timeout: patient(10_000) })
       .toEqual({ kind: 'urls', urls: [`${base}layer_1_hidden.npy`, `${base}layer_3_logits.npy`] });
 
     // Two FLOAT list columns of the same 1,797 rows and a text column: two representations, float32.
@@ -177,10 +177,10 @@ describe("the Compare lab's link", () => {
     await page.getByTestId('compare-files').setInputFiles(files);
     await page.getByTestId('compare-representations').waitFor();
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await page.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
+    await page.getByTestId('compare-sentence').waitFor({ timeout: patient(60_000) });
     const first = await downloadText(page, 'Export table (CSV)');
     await expect
-      .poll(() => decodeLink(new URL(page.url()).hash)?.compare, { timeout: 10_000 })
+      .poll(() => decodeLink(new URL(page.url()).hash)?.compare, { timeout: patient(10_000) })
       .toEqual({
         sources: { kind: 'upload', files: [{ name: 'layer_1_hidden.npy' }, { name: 'layer_3_logits.npy' }] },
         concepts: { kind: 'session' },
@@ -193,7 +193,7 @@ describe("the Compare lab's link", () => {
     const again = await browser.context.newPage();
     await again.goto(link);
     await expect
-      .poll(() => again.locator('body').textContent(), { timeout: 60_000 })
+      .poll(() => again.locator('body').textContent(), { timeout: patient(60_000) })
       .toContain(
         "This link's comparison was made with layer_1_hidden.npy + layer_3_logits.npy, which this browser does not have: choose those files in the Compare tab and it compares them again.",
       );
@@ -201,22 +201,22 @@ describe("the Compare lab's link", () => {
     // The address bar keeps the link while it waits (a reload asks again).
     expect(again.url()).toBe(link);
     await again.getByTestId('compare-files').setInputFiles(files);
-    await again.getByTestId('compare-sentence').waitFor({ timeout: 60_000 });
+    await again.getByTestId('compare-sentence').waitFor({ timeout: patient(60_000) });
     expect(await downloadText(again, 'Export table (CSV)')).toBe(first);
     await again.close();
 
     // Other files chosen instead: the link's comparison is set aside, saying so, and the link follows the page.
     const other = await browser.context.newPage();
     await other.goto(link);
-    await other.getByRole('tab', { name: 'Compare', selected: true }).waitFor({ timeout: 60_000 });
+    await other.getByRole('tab', { name: 'Compare', selected: true }).waitFor({ timeout: patient(60_000) });
     await other.getByTestId('compare-files').setInputFiles([files[0]]);
     await expect
-      .poll(() => other.locator('body').textContent(), { timeout: 30_000 })
+      .poll(() => other.locator('body').textContent(), { timeout: patient(30_000) })
       .toContain(
         "The link's comparison waited for layer_1_hidden.npy + layer_3_logits.npy; the Compare tab now holds other representations, so it was set aside.",
       );
     await expect
-      .poll(() => decodeLink(new URL(other.url()).hash)?.compare?.sources, { timeout: 10_000 })
+      .poll(() => decodeLink(new URL(other.url()).hash)?.compare?.sources, { timeout: patient(10_000) })
       .toEqual({ kind: 'upload', files: [{ name: 'layer_1_hidden.npy' }] });
     await other.close();
   });
@@ -282,13 +282,13 @@ describe('a large set of representations', () => {
     await page.waitForFunction(
       () => document.querySelector('.dataset-name')?.textContent === 'layer_00.npy + meta.csv',
       undefined,
-      { timeout: 120_000 },
+      { timeout: patient(120_000) },
     );
     await waitForResults(page);
     await openCompare(page);
     const start = Date.now();
     await page.getByTestId('compare-files').setInputFiles(Array.from({ length: K }, (_, k) => join(dir, layer(k))));
-    await page.getByTestId('compare-representations').waitFor({ timeout: 300_000 });
+    await page.getByTestId('compare-representations').waitFor({ timeout: patient(300_000) });
     console.info(
       `compare_link.e2e: ${K} × ${ROWS} × ${COLS} float32 read in ${((Date.now() - start) / 1000).toFixed(1)} s (a loaded machine: not a figure)`,
     );
@@ -300,6 +300,7 @@ describe('a large set of representations', () => {
     await page.getByLabel('grid column').selectOption('group');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const bar = page.locator('.compare-run .eval-progress');
+<<<<<<< HEAD
     await bar.waitFor({ timeout: 30_000 });
     // Progress moves: the stage names the representation whose 20 draws of every concept are being probed.
     await expect.poll(() => bar.textContent(), { timeout: 60_000 }).toMatch(/layer_0\d\.npy: 20 draws/);
@@ -307,6 +308,15 @@ describe('a large set of representations', () => {
     await expect
       .poll(() => page.getByTestId('compare-outcome').textContent(), { timeout: 30_000 })
       .toMatch(/^Cancelled during layer_\d\d\.npy: 20 draws\./);
+=======
+    await bar.waitFor({ timeout: patient(30_000) });
+    // Progress moves: the stage names a (representation, concept) cell.
+    await expect.poll(() => bar.textContent(), { timeout: patient(60_000) }).toMatch(/layer_0\d\.npy: group = g\d/);
+    await page.locator('.compare-run').getByRole('button', { name: 'Cancel' }).click();
+    await expect
+      .poll(() => page.getByTestId('compare-outcome').textContent(), { timeout: patient(30_000) })
+      .toMatch(/^Cancelled during layer_\d\d\.npy: group = g\d\./);
+>>>>>>> suite-speed
     expect(await page.getByTestId('compare-summary').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/compare-cancelled.png` });
   });

@@ -5,7 +5,7 @@
 // from a sub-path.
 import { describe, expect, inject, it } from 'vitest';
 import { decodeLink } from '../../web/src/app/share_link.ts';
-import { browserPerFile, SHOTS, textOutside, waitForResults, watchedPage } from './browser.ts';
+import { browserPerFile, patient, SHOTS, slow, textOutside, waitForResults, watchedPage } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
@@ -17,13 +17,16 @@ describe('embed mode', () => {
   it('fits 600 × 400: every view, no text outside its canvas, nothing to scroll', async () => {
     const page = pages.page;
     await page.goto(`${baseUrl}?embed=1`);
-    await page.getByTestId('map-plot').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('map-plot')
+      .locator('canvas[role="img"]')
+      .waitFor({ timeout: patient(60_000) });
     expect(await page.locator('header.top').count()).toBe(0); // no app chrome
     for (const view of ['Map', 'Judged', 'Alea', 'Belief', 'Table']) {
       await page.getByRole('tab', { name: view }).click();
       if (view === 'Table') await page.locator('table.results tbody tr[aria-selected]').first().waitFor();
       else await page.locator('.embed-main canvas[role="img"]').first().waitFor();
-      await page.waitForTimeout(300); // resize observers settle
+      await page.waitForTimeout(slow(300)); // resize observers settle
       expect(await textOutside(page), view).toEqual([]);
       const scroll = await page.evaluate(() => ({
         h: document.documentElement.scrollHeight,
@@ -52,7 +55,10 @@ describe('embed mode', () => {
     await page.setViewportSize({ width: 600, height: 400 });
 
     await page.goto(`${baseUrl}?embed=1&views=judged&concept=even=1&per-class=5`);
-    await page.getByTestId('judged-plot').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('judged-plot')
+      .locator('canvas[role="img"]')
+      .waitFor({ timeout: patient(60_000) });
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.1'); // not the saved 3
     await page.getByLabel('strength', { exact: true }).fill('9');
     await page.getByLabel('strength', { exact: true }).press('Enter');
@@ -111,13 +117,16 @@ describe('the docs page', () => {
     await page.goto(`${baseUrl}docs/embed.html`);
     const readout = (id: string) => page.locator(`#${id}-readout`);
     await expect
-      .poll(() => readout('closed-loop').textContent(), { timeout: 60_000 })
+      .poll(() => readout('closed-loop').textContent(), { timeout: patient(60_000) })
       .toContain('16 observations, ε = 0.1, s = 5');
     await expect
-      .poll(() => readout('even').textContent(), { timeout: 60_000 })
+      .poll(() => readout('even').textContent(), { timeout: patient(60_000) })
       .toContain('8 observations, ε = 0.5, s = 5');
     const plain = page.frameLocator('#plain-embed');
-    await plain.getByTestId('alea-plot').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
+    await plain
+      .getByTestId('alea-plot')
+      .locator('canvas[role="img"]')
+      .waitFor({ timeout: patient(60_000) });
     await page.screenshot({ path: `${SHOTS}/docs-embed.png`, fullPage: true });
     const results = (id: string) => events.filter((e) => e.id === id && e.type === 'gpprobe-results');
     expect(results('closed-loop').at(-1)!.detail.scores).toEqual([
@@ -148,7 +157,7 @@ describe('the docs page', () => {
     // Changing an attribute of the second element updates it in place; the first is untouched.
     const firstResults = results('closed-loop').length;
     await page.locator('#even').evaluate((e) => e.setAttribute('epsilon', '2'));
-    await expect.poll(() => readout('even').textContent(), { timeout: 30_000 }).toContain('ε = 2');
+    await expect.poll(() => readout('even').textContent(), { timeout: patient(30_000) }).toContain('ε = 2');
     expect(await readout('even').textContent()).not.toBe(evenBefore);
     expect(results('closed-loop').length).toBe(firstResults);
     expect(results('even').at(-1)!.detail.epsilon).toBe(2);
@@ -165,7 +174,7 @@ describe('the docs page', () => {
       const watched = await watchedPage(context, origin);
       await watched.page.goto(`${inject('subPathUrl')}docs/embed.html`);
       await expect
-        .poll(() => watched.page.locator('#closed-loop-readout').textContent(), { timeout: 60_000 })
+        .poll(() => watched.page.locator('#closed-loop-readout').textContent(), { timeout: patient(60_000) })
         .toContain('16 observations');
       expect(
         watched.page.frames().some((f) => f.url().startsWith(`${inject('subPathUrl')}index.html?embed=1&element=`)),

@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient, slow } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 
 const baseUrl = inject('baseUrl');
@@ -53,12 +53,15 @@ describe('malformed messages from the embedding page', () => {
     for (const e of ['e1', 'e2', 'e3']) {
       const frame = page.frameLocator(`#${e}`);
       await expect
-        .poll(() => frame.getByRole('alert').allTextContents(), { timeout: 30_000 })
+        .poll(() => frame.getByRole('alert').allTextContents(), { timeout: patient(30_000) })
         .toContain(
           'The embedding page sent a malformed "config" message (see docs/embed.md, "Messages"); it was ignored.×',
         );
       // Without a config the app goes on after its wait, on its own origin's data.
-      await frame.locator('table.results tbody tr[aria-selected]').first().waitFor({ timeout: 60_000 });
+      await frame
+        .locator('table.results tbody tr[aria-selected]')
+        .first()
+        .waitFor({ timeout: patient(60_000) });
     }
   });
 });
@@ -85,16 +88,16 @@ describe('a set message with a value out of its range', () => {
     );
     await page.goto(`${baseUrl}set-host.html`);
     const posted = () => page.evaluate(() => (window as unknown as { results: number[] }).results);
-    await expect.poll(async () => (await posted()).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await posted()).length, { timeout: patient(60_000) }).toBeGreaterThan(0);
     const before = (await posted()).at(-1)!;
     await page.evaluate(() => (window as unknown as { set: (p: string) => void }).set('epsilon=1e-301'));
     const frame = page.frameLocator('#e1');
     await expect
-      .poll(() => frame.getByRole('alert').allTextContents(), { timeout: 30_000 })
+      .poll(() => frame.getByRole('alert').allTextContents(), { timeout: patient(30_000) })
       .toEqual(['This change was not applied: epsilon=1e-301 is not a number from 1e-300 to 1e300.×']);
     // Its state is the old one, and a valid change is applied and posted as before.
     await page.evaluate(() => (window as unknown as { set: (p: string) => void }).set('epsilon=0.3'));
-    await expect.poll(async () => (await posted()).at(-1), { timeout: 60_000 }).toBe(0.3);
+    await expect.poll(async () => (await posted()).at(-1), { timeout: patient(60_000) }).toBe(0.3);
     expect(await posted()).not.toContain(1e-301);
     expect((await posted()).filter((e) => e !== before && e !== 0.3)).toEqual([]);
   });
@@ -118,7 +121,7 @@ describe('an element whose data failed', () => {
     await page.goto(`${host.url}/docs.html`);
     type Recorded = { type: string; detail: { message?: string; help?: string; rows?: number } };
     const events = () => page.evaluate(() => (window as unknown as { events: Recorded[] }).events);
-    await expect.poll(async () => (await events()).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await events()).length, { timeout: patient(30_000) }).toBeGreaterThan(0);
     const [error] = await events();
     expect(error.type).toBe('gpprobe-error');
     expect(error.detail.message).toContain(
@@ -131,7 +134,7 @@ describe('an element whose data failed', () => {
     );
     expect(await frame.locator('.embed-title').textContent()).toBe('not loaded');
     // Nothing else is loaded in its place: no results, ever (the demo used to fire 1,797 rows).
-    await page.waitForTimeout(5000);
+    await page.waitForTimeout(slow(5000));
     expect((await events()).map((e) => e.type)).toEqual(['gpprobe-error']);
   });
 });

@@ -13,7 +13,7 @@ import {
   type ExperimentResult,
   type ProbeEngine,
 } from '../../web/src/engine/index.ts';
-import { browserPerFile, SHOTS, waitForResults } from './browser.ts';
+import { browserPerFile, patient, SHOTS, waitForResults } from './browser.ts';
 import { digits, gather } from './digits.ts';
 
 const baseUrl = inject('baseUrl');
@@ -42,8 +42,8 @@ async function openExperiment(label: string): Promise<void> {
 /** Runs the chosen experiment and returns the seconds the engine reported. */
 async function run(buttonName: string): Promise<number> {
   await settings().getByRole('button', { name: buttonName }).click();
-  await page.getByTestId('evaluation-summary').waitFor({ timeout: 120_000 });
-  await page.waitForFunction(() => !document.querySelector('.eval-progress'), undefined, { timeout: 120_000 });
+  await page.getByTestId('evaluation-summary').waitFor({ timeout: patient(120_000) });
+  await page.waitForFunction(() => !document.querySelector('.eval-progress'), undefined, { timeout: patient(120_000) });
   const summary = (await page.getByTestId('evaluation-summary').textContent())!;
   return Number(/· ([0-9.]+) s$/.exec(summary)![1]);
 }
@@ -137,11 +137,11 @@ describe('the Evaluate view on the demo', () => {
     await openExperiment('Fuzzy concepts');
     await settings().getByRole('button', { name: 'Run fuzzy concepts' }).click();
     const progress = page.locator('.eval-progress');
-    await expect.poll(() => progress.textContent(), { timeout: 30_000 }).toMatch(/trial 2 of 10/);
+    await expect.poll(() => progress.textContent(), { timeout: patient(30_000) }).toMatch(/trial 2 of 10/);
     await page.screenshot({ path: `${SHOTS}/evaluate-running.png` });
     await progress.getByRole('button', { name: 'Cancel' }).click();
     const started = Date.now();
-    await page.getByTestId('evaluation-outcome').waitFor({ timeout: 10_000 });
+    await page.getByTestId('evaluation-outcome').waitFor({ timeout: patient(10_000) });
     console.info(`cancel took effect after ${Date.now() - started} ms`);
     expect(await page.getByTestId('evaluation-outcome').textContent()).toMatch(/^Cancelled during trial [23] of 10\.$/);
     expect(await progress.count()).toBe(0);
@@ -236,7 +236,10 @@ describe('an OOD set defined by a metadata column', () => {
 describe('the Out-of-distribution view', () => {
   it("shows the ROC curves and AUROC of GPP beside the baselines, equal to the engine's", async () => {
     await page.getByRole('tab', { name: 'Out-of-distribution' }).click();
-    await page.getByTestId('ood-roc').locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('ood-roc')
+      .locator('canvas[role="img"]')
+      .waitFor({ timeout: patient(60_000) });
     await page.getByTestId('ood-auroc').waitFor();
     // The same inputs in Node: the demo's observations; queries = test rows that are not observations, then the OOD set.
     const observed = new Set(demo.observations);

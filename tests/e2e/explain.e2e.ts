@@ -19,7 +19,7 @@ import {
   type ClassificationEngine,
   type ProbeEngine,
 } from '../../web/src/engine/index.ts';
-import { browserPerFile, SHOTS, waitForResults } from './browser.ts';
+import { browserPerFile, patient, SHOTS, waitForResults } from './browser.ts';
 import { digits, gather } from './digits.ts';
 
 const baseUrl = inject('baseUrl');
@@ -37,7 +37,8 @@ beforeEach(() => {
   page = pages.page;
 });
 
-const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+const idle = () =>
+  page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(150_000) });
 const SIZES = [
   [1280, 800],
   [800, 1000],
@@ -59,7 +60,7 @@ function inked(testId: string): Promise<number> {
 
 async function download(scope: ReturnType<Page['getByTestId']>, testId: string): Promise<string> {
   const [file] = await Promise.all([
-    page.waitForEvent('download', { timeout: 60_000 }),
+    page.waitForEvent('download', { timeout: patient(60_000) }),
     scope.getByTestId(testId).click(),
   ]);
   return readFileSync(await file.path(), 'utf8');
@@ -74,7 +75,7 @@ describe('explain a digit in the Classification tab', () => {
     await page.goto(baseUrl);
     await page.getByRole('tab', { name: 'Classification' }).click();
     await expect
-      .poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: patient(60_000) })
       .toContain('log marginal likelihood');
     await idle();
     const csv = DIGITS.slice(0, TRAIN + 1).join('\n') + '\n';
@@ -82,13 +83,13 @@ describe('explain a digit in the Classification tab', () => {
       .locator('input[aria-label="Classification CSV file"]')
       .setInputFiles([{ name: 'digits38.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
     const panel = page.getByTestId('explain-panel');
-    await expect.poll(() => panel.textContent(), { timeout: 60_000 }).toContain('8 × 8 images');
+    await expect.poll(() => panel.textContent(), { timeout: patient(60_000) }).toContain('8 × 8 images');
     await idle();
     await panel.getByLabel('explain lime samples').fill('500');
     await panel.getByLabel('explain lime samples').press('Tab');
     await panel.getByRole('button', { name: 'Explain point 0' }).click();
     const local = page.getByTestId('explain-local');
-    await local.waitFor({ timeout: 120_000 });
+    await local.waitFor({ timeout: patient(120_000) });
     await idle();
 
     // Both maps drawn, each with its legend (drawn under the map) and the panel's legend in words.
@@ -136,7 +137,7 @@ describe('explain a digit in the Classification tab', () => {
     await panel.getByLabel('explain global points').fill('5');
     await panel.getByLabel('explain global points').press('Tab');
     await panel.getByRole('button', { name: 'Global view' }).click();
-    await page.getByTestId('explain-global').waitFor({ timeout: 120_000 });
+    await page.getByTestId('explain-global').waitFor({ timeout: patient(120_000) });
     await idle();
     await expect.poll(() => inked('explain-global-delta')).toBeGreaterThan(0.2);
     const svg = await download(page.getByTestId('explain-global'), 'explain-global-svg');
@@ -169,14 +170,14 @@ describe('explain on 2-D data in the Classification tab', () => {
     await page.goto(baseUrl);
     await page.getByRole('tab', { name: 'Classification' }).click();
     await expect
-      .poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('model-A-evidence').textContent(), { timeout: patient(60_000) })
       .toContain('log marginal likelihood');
     await idle();
     const panel = page.getByTestId('explain-panel');
     await panel.getByLabel('explain lime samples').fill('300');
     await panel.getByLabel('explain lime samples').press('Tab');
     await panel.getByRole('button', { name: 'Explain point 0' }).click();
-    await page.getByTestId('explain-local').waitFor({ timeout: 120_000 });
+    await page.getByTestId('explain-local').waitFor({ timeout: patient(120_000) });
     await idle();
     await expect.poll(() => inked('explain-delta-map')).toBeGreaterThan(0.01);
     await expect.poll(() => inked('explain-lime-map')).toBeGreaterThan(0.01);
@@ -185,7 +186,7 @@ describe('explain on 2-D data in the Classification tab', () => {
     await panel.getByLabel('explain global points').fill('10');
     await panel.getByLabel('explain global points').press('Tab');
     await panel.getByRole('button', { name: 'Global view' }).click();
-    await page.getByTestId('explain-global').waitFor({ timeout: 120_000 });
+    await page.getByTestId('explain-global').waitFor({ timeout: patient(120_000) });
     await idle();
     await expect.poll(() => inked('explain-global-delta')).toBeGreaterThan(0.005);
     const svg = await download(page.getByTestId('explain-global'), 'explain-global-svg');
@@ -209,7 +210,7 @@ describe('which dimensions matter in the Probe tab', () => {
     await panel.getByLabel('explain lime samples').fill('300');
     await panel.getByLabel('explain lime samples').press('Tab');
     await button.click();
-    await panel.getByTestId('dimensions-result').waitFor({ timeout: 120_000 });
+    await panel.getByTestId('dimensions-result').waitFor({ timeout: patient(120_000) });
 
     const shown = await panel.getByTestId('dimensions-row').evaluateAll((rows) =>
       rows.map((r) => ({
@@ -252,10 +253,14 @@ describe('explain one class of the softmax model in the Classification tab', () 
     await page.goto(baseUrl);
     await page.getByRole('tab', { name: 'Classification' }).click();
     const example = page.locator('select[aria-label="Classification example"]');
-    await expect.poll(() => example.locator('option[value="three-blobs"]').count(), { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(() => example.locator('option[value="three-blobs"]').count(), { timeout: patient(60_000) })
+      .toBe(1);
     await example.selectOption('three-blobs');
     await expect
-      .poll(() => page.getByTestId('model-softmax-evidence').locator('[data-value]').count(), { timeout: 120_000 })
+      .poll(() => page.getByTestId('model-softmax-evidence').locator('[data-value]').count(), {
+        timeout: patient(120_000),
+      })
       .toBe(1);
     await idle();
     const panel = page.getByTestId('explain-panel');
@@ -265,7 +270,7 @@ describe('explain one class of the softmax model in the Classification tab', () 
     await panel.getByTestId('explain-class').selectOption('2');
     await panel.getByRole('button', { name: 'Explain point 0' }).click();
     const local = page.getByTestId('explain-local');
-    await local.waitFor({ timeout: 120_000 });
+    await local.waitFor({ timeout: patient(120_000) });
     await idle();
     expect(await local.textContent()).toContain('p(class 2)');
     const [header, ...rows] = (await download(local, 'explain-local-csv')).trim().split('\n');
@@ -308,6 +313,6 @@ describe('explain one class of the softmax model in the Classification tab', () 
     const top = Array.from(predicted).indexOf(Math.max(...predicted));
     await panel.getByTestId('explain-class').selectOption('predicted');
     await panel.getByRole('button', { name: 'Explain point 0' }).click();
-    await expect.poll(() => local.textContent(), { timeout: 120_000 }).toContain(`p(class ${top})`);
+    await expect.poll(() => local.textContent(), { timeout: patient(120_000) }).toContain(`p(class ${top})`);
   });
 });

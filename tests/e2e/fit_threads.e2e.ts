@@ -4,7 +4,7 @@
 // and in function space, then scored, on 1 thread (the single-threaded module), 2 and 3 threads of the
 // threaded one. Every output has the same bits on every thread count.
 import { afterAll, describe, expect, it } from 'vitest';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 
 const served = await serveStatic('.', '', { isolated: true });
@@ -36,41 +36,45 @@ const CASES = [
 ];
 
 describe('the fit on the thread pool in wasm', () => {
-  it('gives the same bits on 1, 2 and 3 threads', async () => {
-    const page = pages.page;
-    await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 })); // a JSON page has no icon
-    await page.goto(`${served.url}/package.json`);
-    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
-    const run = (threads: number) =>
-      page.evaluate(
-        ([source, o]) =>
-          new Promise<{ threads: number; cases: Record<string, string>[] }>((done, fail) => {
-            const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), {
-              type: 'module',
-            });
-            worker.onmessage = (e) => {
-              worker.terminate();
-              done(e.data);
-            };
-            worker.onerror = (e) => fail(new Error(e.message));
-            worker.postMessage(o);
-          }),
-        [WORKER, { threads, cases: CASES, origin: served.url }] as const,
-      );
-    const one = await run(1);
-    expect(one.threads).toBe(1);
-    expect(one.cases.map((c) => c.space)).toEqual(CASES.map((c) => c.space));
-    for (const threads of [2, 3]) {
-      const more = await run(threads);
-      expect(more.threads).toBe(threads);
-      for (const [i, c] of more.cases.entries()) {
-        for (const column of ['mean', 'variance', 'judged', 'episteme']) {
-          expect(
-            c[column] === one.cases[i][column],
-            `${column} of case ${i} (${c.space} space, d = ${CASES[i].dimension}) on ${threads} threads`,
-          ).toBe(true);
+  it(
+    'gives the same bits on 1, 2 and 3 threads',
+    async () => {
+      const page = pages.page;
+      await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 })); // a JSON page has no icon
+      await page.goto(`${served.url}/package.json`);
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      const run = (threads: number) =>
+        page.evaluate(
+          ([source, o]) =>
+            new Promise<{ threads: number; cases: Record<string, string>[] }>((done, fail) => {
+              const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), {
+                type: 'module',
+              });
+              worker.onmessage = (e) => {
+                worker.terminate();
+                done(e.data);
+              };
+              worker.onerror = (e) => fail(new Error(e.message));
+              worker.postMessage(o);
+            }),
+          [WORKER, { threads, cases: CASES, origin: served.url }] as const,
+        );
+      const one = await run(1);
+      expect(one.threads).toBe(1);
+      expect(one.cases.map((c) => c.space)).toEqual(CASES.map((c) => c.space));
+      for (const threads of [2, 3]) {
+        const more = await run(threads);
+        expect(more.threads).toBe(threads);
+        for (const [i, c] of more.cases.entries()) {
+          for (const column of ['mean', 'variance', 'judged', 'episteme']) {
+            expect(
+              c[column] === one.cases[i][column],
+              `${column} of case ${i} (${c.space} space, d = ${CASES[i].dimension}) on ${threads} threads`,
+            ).toBe(true);
+          }
         }
       }
-    }
-  }, 240_000);
+    },
+    patient(240_000),
+  );
 });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { npyBytes, npzBytes } from '../web/fixtures.ts';
-import { browserPerFile, SHOTS, slow, waitForResults } from './browser.ts';
+import { browserPerFile, patient, SHOTS, slow, waitForResults } from './browser.ts';
 import { uploads } from './formats.ts';
 
 const baseUrl = inject('baseUrl');
@@ -57,15 +57,15 @@ describe('hostile uploads after good data', () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     await upload(uploads().csv);
-    await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: 30_000 }).toBe('data.csv');
+    await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: patient(30_000) }).toBe('data.csv');
     await waitForResults(page);
     const before = await loaded();
 
     // Cancel: the engine worker is not blocked, so the cancel arrives and the parse worker is ended.
     await upload([hang]);
     const cancel = page.locator('.task-bar').getByRole('button', { name: 'Cancel' });
-    await cancel.waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(500);
+    await cancel.waitFor({ timeout: patient(30_000) });
+    await page.waitForTimeout(slow(500));
     const pressed = Date.now();
     await cancel.click();
     await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: slow(5_000) });
@@ -76,7 +76,7 @@ describe('hostile uploads after good data', () => {
     // Left alone, the budget (10 s for a small file) ends it with an error that names the file.
     await upload([hang]);
     await expect
-      .poll(alerts, { timeout: 40_000 })
+      .poll(alerts, { timeout: patient(40_000) })
       .toContain(
         'bitpacked_hang.parquet: the parquet reader did not finish within 10 s and was stopped; the file is damaged or built to hang the reader',
       );
@@ -85,7 +85,7 @@ describe('hostile uploads after good data', () => {
 
     await upload([{ name: 'claim.npz', mimeType: 'application/octet-stream', buffer: claimsFourGigabytes() }]);
     await expect
-      .poll(alerts, { timeout: 30_000 })
+      .poll(alerts, { timeout: patient(30_000) })
       .toContain("claim.npz: its members declare 4.0 GB uncompressed ('x.npy' 4.0 GB); gpprobe reads at most 1.5 GB");
     await upload([
       {
@@ -95,7 +95,7 @@ describe('hostile uploads after good data', () => {
       },
     ]);
     await expect
-      .poll(alerts, { timeout: 30_000 })
+      .poll(alerts, { timeout: patient(30_000) })
       .toContain(
         "minus.npy: the .npy header's shape (-1, 3) is not a tuple of non-negative integers (dimension 0 is -1)",
       );
@@ -115,7 +115,7 @@ describe('hostile uploads after good data', () => {
 
     // The engine still works on the kept data: one more observation gives a new run.
     await page.locator('table.results tbody input[aria-label="Observation 2"]').check();
-    await expect.poll(async () => (await loaded())[1], { timeout: 30_000 }).not.toBe(before[1]);
+    await expect.poll(async () => (await loaded())[1], { timeout: patient(30_000) }).not.toBe(before[1]);
     expect((await loaded())[0]).toBe(before[0]);
   });
 });

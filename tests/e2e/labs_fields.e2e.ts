@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient } from './browser.ts';
 import { openTab } from './tabs.ts';
 import { npyBytes } from '../web/fixtures.ts';
 
@@ -75,7 +75,7 @@ describe('fields that used to fail silently', () => {
     await type('gamma', '0.3');
     const card = page.getByTestId('robustness-A');
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
-    await expect.poll(() => card.getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: patient(120_000) }).toBe('done');
     expect(await card.getAttribute('data-stale')).toBeNull();
 
     await type('gamma', 'abc');
@@ -134,14 +134,14 @@ describe('Compare: files that are not representations of the rows', () => {
       await expect
         .poll(() => page.getByRole('alert').allTextContents())
         .toContainEqual(expect.stringContaining('short.npy: has 1,796 rows'));
-      await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(60_000) });
       expect(await listed()).toEqual(layers);
     }
 
     // "Open" from the table, far down the page, lands on the Probe tab at its top.
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const open = page.getByTestId('compare-open').first();
-    await open.waitFor({ timeout: 120_000 });
+    await open.waitFor({ timeout: patient(120_000) });
     await open.scrollIntoViewIfNeeded();
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await open.click();
@@ -162,8 +162,8 @@ describe("Explain's γ slider", () => {
     await panel.getByLabel('explain lime samples').press('Tab');
     await panel.getByRole('button', { name: 'Explain point 0' }).click();
     const local = page.getByTestId('explain-local');
-    await local.waitFor({ timeout: 120_000 });
-    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 120_000 });
+    await local.waitFor({ timeout: patient(120_000) });
+    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(120_000) });
     expect(await local.textContent()).toContain('Training row 0');
     expect(await local.getAttribute('data-stale')).toBeNull();
 
@@ -172,7 +172,7 @@ describe("Explain's γ slider", () => {
     await expect.poll(() => stale.textContent()).toContain("not the slider's γ = 0.5000");
     expect(await local.getAttribute('data-stale')).toBe('true');
     await stale.getByRole('button', { name: /^Recompute at γ = 0\.5/ }).click();
-    await expect.poll(() => local.getAttribute('data-stale'), { timeout: 120_000 }).toBeNull();
+    await expect.poll(() => local.getAttribute('data-stale'), { timeout: patient(120_000) }).toBeNull();
     expect(await page.getByTestId('explain-local-stale').count()).toBe(0);
   });
 });
@@ -183,11 +183,13 @@ describe('multi-class naming', () => {
     await page.goto(baseUrl);
     await page.getByRole('tab', { name: 'Classification' }).click();
     const example = page.locator('select[aria-label="Classification example"]');
-    await expect.poll(() => example.locator('option[value="digits-358"]').count(), { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(() => example.locator('option[value="digits-358"]').count(), { timeout: patient(60_000) })
+      .toBe(1);
     await example.selectOption('digits-358');
     const options = page.getByTestId('explain-class').locator('option');
     await expect
-      .poll(() => options.allTextContents(), { timeout: 60_000 })
+      .poll(() => options.allTextContents(), { timeout: patient(60_000) })
       .toEqual(['the predicted class (over M points: the one predicted most)', 'class 3', 'class 5', 'class 8']);
   });
 });

@@ -5,7 +5,7 @@
 // Every test also checks: no console errors, and no request leaves the page's origin.
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient } from './browser.ts';
 import { openTab } from './tabs.ts';
 
 const baseUrl = inject('baseUrl');
@@ -16,7 +16,8 @@ beforeEach(() => {
   page = pages.page;
 });
 
-const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+const idle = () =>
+  page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(150_000) });
 
 async function fill(label: string, value: string): Promise<void> {
   const field = page.getByLabel(label, { exact: true });
@@ -55,7 +56,7 @@ describe('robustness inputs (Classification tab)', () => {
     await fill('gamma', '0.3');
     expect(await page.getByTestId('robustness-problems').count()).toBe(0);
     await certify.click();
-    await expect.poll(() => card.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: patient(60_000) }).toBe('done');
     expect(await card.getByTestId('robustness-root').textContent()).toContain('x* ± 0.3000');
 
     // The sweep's list: an entry that is not a number is named, the list typed stays, the sweep is refused.
@@ -155,14 +156,14 @@ describe('fields and model (Regression tab)', () => {
               .filter(([name, value]) => model[name] !== value)
               .map(([name, value]) => `${name}: field ${value}, model ${model[name]}`);
           },
-          { timeout: 30_000 },
+          { timeout: patient(30_000) },
         )
         .toEqual([]);
       await expect.poll(() => page.getByTestId('fit-summary').getAttribute('class')).toBe('fit-summary'); // not marked stale
     };
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     await expect
-      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: patient(60_000) })
       .toContain('L-BFGS iterations');
     await agree();
     await fill('rbf.length_scale', '2');
@@ -257,7 +258,7 @@ describe('hyperparameters and new data', () => {
     const examples = page.getByLabel('Classification example');
     const other = await examples.locator('option').nth(1).getAttribute('value');
     await examples.selectOption(other!);
-    await expect.poll(() => variance.getAttribute('data-value'), { timeout: 30_000 }).toBe('1');
+    await expect.poll(() => variance.getAttribute('data-value'), { timeout: patient(30_000) }).toBe('1');
     expect(await page.getByLabel('Model B signal variance', { exact: true }).getAttribute('data-value')).toBe('1');
     expect(await notices()).toContainEqual(
       expect.stringContaining("New data: both models' hyperparameters are back at their defaults"),
@@ -285,7 +286,7 @@ describe('hyperparameters and new data', () => {
       .locator('input[aria-label="Regression CSV file"]')
       .setInputFiles([{ name: 'sine.csv', mimeType: 'text/csv', buffer: Buffer.from(`x,y\n${lines.join('\n')}\n`) }]);
     await expect
-      .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: patient(60_000) })
       .toMatch(/^sine\.csv/);
     expect(await noise.getAttribute('data-value')).toBe('0.1'); // the core's default noise
     expect(await lengthScale.getAttribute('data-value')).toBe('1'); // the kernel's starting value
@@ -309,11 +310,11 @@ describe('a fit at a bound', () => {
     await openTab(page, 'Classification');
     await page.getByLabel('Classification example').selectOption('xor');
     await expect
-      .poll(() => page.getByTestId('classification-summary').textContent(), { timeout: 30_000 })
+      .poll(() => page.getByTestId('classification-summary').textContent(), { timeout: patient(30_000) })
       .toMatch(/^XOR/i);
     await idle();
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
-    await expect.poll(() => page.getByTestId('classification-learned').count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('classification-learned').count(), { timeout: patient(60_000) }).toBe(1);
     await idle();
     expect(await page.getByTestId('learned-B').locator('td').first().getAttribute('data-value')).toBe(
       '100000.00000000001',
@@ -390,7 +391,7 @@ describe('the evaluation lab explains its table', () => {
     );
     await page.getByRole('button', { name: 'Run probing' }).click();
     expect(await label).toContain('Running the probing experiment, 2 trials');
-    await expect.poll(() => page.getByTestId('probing-table').count(), { timeout: 120_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('probing-table').count(), { timeout: patient(120_000) }).toBe(1);
     await idle();
     const notes = await page.getByTestId('probing-table-note').allTextContents();
     expect(notes.some((n) => n.startsWith('GPC at 0.500 ± 0.000 (O = 2)'))).toBe(true);
@@ -405,7 +406,7 @@ describe('the evaluation lab explains its table', () => {
 
 async function svgOf(title: string): Promise<string> {
   const [file] = await Promise.all([
-    page.waitForEvent('download', { timeout: 60_000 }),
+    page.waitForEvent('download', { timeout: patient(60_000) }),
     page.getByRole('button', { name: `Export ${title} as SVG`, exact: true }).click(),
   ]);
   const { readFileSync } = await import('node:fs');
@@ -426,7 +427,7 @@ describe('the classification maps say what they show', () => {
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
     for (const side of ['A', 'B'])
       await expect
-        .poll(() => page.getByTestId(`robustness-${side}`).getAttribute('data-state'), { timeout: 60_000 })
+        .poll(() => page.getByTestId(`robustness-${side}`).getAttribute('data-state'), { timeout: patient(60_000) })
         .toBe('done');
     const map = await svgOf('Laplace (probit): p(y = 1 | x)');
     for (const label of ['box x* ± γ', '>x*<', '>GPFGS<']) expect(map).toContain(label);
@@ -444,10 +445,12 @@ describe('the classification maps say what they show', () => {
     await fill('gamma', '1.5');
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
     await expect
-      .poll(() => page.locator('.task-bar').textContent(), { timeout: 60_000 })
+      .poll(() => page.locator('.task-bar').textContent(), { timeout: patient(60_000) })
       .toContain('boxes split for π_min and π_max together (at most 1,000,000 each)');
     await expect
-      .poll(() => page.getByTestId('robustness-A').getByTestId('robustness-status').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('robustness-A').getByTestId('robustness-status').textContent(), {
+        timeout: patient(60_000),
+      })
       .toMatch(/after \d+ splits/);
     await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
     await idle();
@@ -470,7 +473,7 @@ describe('the classification maps say what they show', () => {
         { name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(`f1,f2,f3,label\n${rows.join('\n')}\n`) },
       ]);
     await expect
-      .poll(() => page.getByTestId('classification-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('classification-summary').textContent(), { timeout: patient(60_000) })
       .toMatch(/^three\.csv/);
     await idle();
     const svg = await svgOf('Laplace (probit): latent variance');

@@ -7,7 +7,7 @@
 // Every test also checks: no console errors, and no request leaves the page's origin.
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient, slow } from './browser.ts';
 import { openTab, TAB_NAMES, type TabName } from './tabs.ts';
 
 const baseUrl = inject('baseUrl');
@@ -65,9 +65,9 @@ function overflow(page: Page): Promise<string[]> {
 async function drawn(page: Page, tab: TabName): Promise<void> {
   await openTab(page, tab);
   if (tab === 'Out-of-distribution')
-    await page.getByTestId('ood-auroc').waitFor({ state: 'visible', timeout: 150_000 });
-  await page.waitForTimeout(300);
-  await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+    await page.getByTestId('ood-auroc').waitFor({ state: 'visible', timeout: patient(150_000) });
+  await page.waitForTimeout(slow(300));
+  await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(150_000) });
 }
 
 describe('layout', () => {

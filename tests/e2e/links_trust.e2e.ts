@@ -6,7 +6,7 @@
 import { Deflate, deflateSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { browserPerFile, waitForResults } from './browser.ts';
+import { browserPerFile, patient, waitForResults } from './browser.ts';
 import { WORD_RANGES } from '../../web/src/app/link_params.ts';
 import { rangeText, type Range } from '../../web/src/common/state/session_schema.ts';
 
@@ -55,7 +55,7 @@ describe('a link', () => {
     expect(hash.length).toBeLessThan(600_000);
     await page.goto(baseUrl + hash);
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain(
         "This link was not opened: this link's state (#s=...) inflates to more than 16,777,216 bytes; gpprobe reads at most that.",
       );
@@ -67,7 +67,7 @@ describe('a link', () => {
     const work = await makeWork(page);
     await page.goto(`${baseUrl}?data=http://%zz`);
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain('This link was not opened: data=http://%zz is not a URL.');
     await waitForResults(page);
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.35');
@@ -94,7 +94,7 @@ describe('a link', () => {
     await page.goto('about:blank'); // a new hash on the same page would not load it again
     await page.goto(baseUrl + hashOf(JSON.stringify(wrong)));
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain("This link was not opened: this link's data must be an object, got 5.");
     await waitForResults(page);
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.35');
@@ -148,7 +148,7 @@ describe('a link', () => {
       };
       await page.goto('about:blank');
       await page.goto(baseUrl + hashOf(JSON.stringify(link)));
-      await expect.poll(() => alerts(page), { timeout: 60_000 }).toContain(named);
+      await expect.poll(() => alerts(page), { timeout: patient(60_000) }).toContain(named);
       await page.getByRole('tab', { name: 'Probe' }).click();
       await waitForResults(page);
       expect(await saved(page), bad).toMatchObject(work);
@@ -163,7 +163,7 @@ describe('a link', () => {
     const page = pages.page;
     await page.goto(baseUrl + hashOf('null'));
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain("this link's state must be a JSON object, got null");
     await waitForResults(page);
   });
@@ -203,7 +203,7 @@ describe('a session file', () => {
     }, SAVED);
     await page.goto(baseUrl);
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain('the session saved in this browser: queries.values must be a list, got 5; it was not opened.');
     await waitForResults(page);
     await page.reload();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, parseProbeFile, type ProbeEngine } from '../../web/src/engine/index.ts';
 import { label, rowValues, writeByteColumn, writeEmbeddings } from '../../scripts/bench/million_npy.mjs';
-import { browserPerFile, downloadText, waitForResults } from './browser.ts';
+import { browserPerFile, downloadText, patient, waitForResults } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -54,7 +54,7 @@ describe('a million embeddings', () => {
         return summary?.textContent?.includes(n) && !summary.classList.contains('stale');
       },
       ROWS.toLocaleString('en-US'),
-      { timeout: 60_000 },
+      { timeout: patient(60_000) },
     );
     const firstResults = (Date.now() - start) / 1000;
     await waitForResults(page);
@@ -76,8 +76,8 @@ describe('a million embeddings', () => {
     const shown = await page.getByTestId('run-summary').textContent();
     await page.locator('table.results tbody input[aria-label^="Observation"]').nth(1).click();
     const pass = page.locator('.task-bar .task', { hasText: 'scoring (reading the file)' });
-    await pass.getByRole('button', { name: 'Cancel' }).click({ timeout: 30_000 });
-    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 30_000 });
+    await pass.getByRole('button', { name: 'Cancel' }).click({ timeout: patient(30_000) });
+    await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(30_000) });
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.getByTestId('run-summary').textContent()).toBe(`Settings changed since this run · ${shown}`);
 
@@ -97,7 +97,7 @@ describe('a million embeddings', () => {
       .locator('input[aria-label="Session file"]')
       .setInputFiles([{ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(session)) }]);
     await expect
-      .poll(() => page.getByTestId('run-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('run-summary').textContent(), { timeout: patient(60_000) })
       .toContain('showing the 5 queries of the subset');
     await waitForResults(page);
     const [download] = await Promise.all([

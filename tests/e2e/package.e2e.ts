@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 
 const ROOT = resolve('.');
@@ -83,7 +83,7 @@ beforeAll(async () => {
   const served = await serveStatic(join(project, 'dist'), '');
   server = served.server;
   appUrl = `${served.url}/`;
-}, 180_000);
+}, patient(180_000));
 
 afterAll(() => {
   server?.close();
@@ -127,7 +127,7 @@ describe('the npm package', () => {
     const page = pages.page;
     await page.goto(appUrl);
     await page.waitForFunction(() => (document.getElementById('out')?.textContent ?? '') !== '', undefined, {
-      timeout: 60_000,
+      timeout: patient(60_000),
     });
     const text = (await page.locator('#out').textContent())!;
     expect(text.startsWith('error')).toBe(false);

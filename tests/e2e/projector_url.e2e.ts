@@ -15,7 +15,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { decodeLink, encodeLink } from '../../web/src/app/share_link.ts';
 import { DEFAULT_SESSION } from '../../web/src/common/state/session.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
-import { browserPerFile, waitForResults } from './browser.ts';
+import { browserPerFile, patient, slow, waitForResults } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 import { npyBytes } from '../web/fixtures.ts';
 
@@ -69,7 +69,7 @@ describe('a Projector config by URL', () => {
     const page = pages.page;
     await page.goto(`${real.url}/?config=${CONFIG}&embedding=Digits&concept=even=1`);
     await expect
-      .poll(() => notices(page), { timeout: 60_000 })
+      .poll(() => notices(page), { timeout: patient(60_000) })
       .toContain(
         `Loaded Digits: digits_sprites.png: could not be downloaded from ${real.url} (HTTP 404 Not Found): no thumbnails.`,
       );
@@ -82,18 +82,18 @@ describe('a Projector config by URL', () => {
     const page = pages.page;
     await page.goto(`${real.url}/?config=${CONFIG}&embedding=NoMeta`);
     await expect
-      .poll(() => notices(page), { timeout: 60_000 })
+      .poll(() => notices(page), { timeout: patient(60_000) })
       .toContain(
         `Loaded NoMeta: absent_meta.tsv: could not be downloaded from ${real.url} (HTTP 404 Not Found): loaded without its metadata (no columns for a concept).`,
       );
-    await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: 60_000 }).toBe('NoMeta');
+    await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: patient(60_000) }).toBe('NoMeta');
   });
 
   it('asks which embedding when the link names one it lacks, and says it was not found', async () => {
     const page = pages.page;
     await page.goto(`${real.url}/?config=${CONFIG}&embedding=Nope`);
     const dialog = page.getByRole('dialog', { name: 'Which embedding?' });
-    await dialog.waitFor({ timeout: 60_000 });
+    await dialog.waitFor({ timeout: patient(60_000) });
     expect(await dialog.getByTestId('embedding-missing').textContent()).toBe(
       'projector_config.json has no embedding named “Nope”.',
     );
@@ -108,14 +108,14 @@ describe("a missing file served as the app's page (npm start)", () => {
     const page = pages.page;
     await page.goto(`${spa.url}/?data=data/missing.npy`);
     await expect
-      .poll(() => alerts(page), { timeout: 60_000 })
+      .poll(() => alerts(page), { timeout: patient(60_000) })
       .toContain(
         `missing.npy: not found at ${spa.url}/data/missing.npy: the server answered with a web page (text/html) instead of the file`,
       );
     await waitForResults(page); // the demo, as without the link
     await page.goto(`${spa.url}/?config=${CONFIG}&embedding=Gone`);
     await expect
-      .poll(() => alerts(page), { timeout: 60_000 })
+      .poll(() => alerts(page), { timeout: patient(60_000) })
       .toContain(
         `gone.bytes: not found at ${spa.url}/data/gone.bytes: the server answered with a web page (text/html) instead of the file`,
       );
@@ -130,7 +130,7 @@ describe('data URLs that are not HTTP', () => {
       await page.goto('about:blank');
       await page.goto(`${baseUrl}?data=${encodeURIComponent(url)}`);
       await expect
-        .poll(() => alerts(page), { timeout: 30_000 })
+        .poll(() => alerts(page), { timeout: patient(30_000) })
         .toContain(
           `This link was not opened: data=${url} is not an http: or https: URL (gpprobe loads data over HTTP only).`,
         );
@@ -212,14 +212,14 @@ describe('a link to uploaded data', () => {
     })}`;
     await page.goto(baseUrl + hash);
     await expect
-      .poll(() => notices(page), { timeout: 30_000 })
+      .poll(() => notices(page), { timeout: patient(30_000) })
       .toContain('This session was made with embeddings.npy (');
     await waitForResults(page); // the demo meanwhile
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(slow(500));
     expect(new URL(page.url()).hash).toBe(hash); // the address bar still holds the link
     await page.locator('input[aria-label="Embeddings files"]').setInputFiles(files.map((f) => `${DEMO}/${f.name}`));
     await expect
-      .poll(() => notices(page), { timeout: 30_000 })
+      .poll(() => notices(page), { timeout: patient(30_000) })
       .toContain("Opened the link's session on embeddings.npy + metadata.csv.");
     await waitForResults(page);
     expect(await page.getByLabel('epsilon', { exact: true }).inputValue()).toBe('0.3');

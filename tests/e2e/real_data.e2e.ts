@@ -7,7 +7,7 @@
 // clipped; Evaluate says what ended its counts; the phone layout keeps plots wide with settings in a drawer.
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { browserPerFile, downloadText, SHOTS, textOutside, waitForResults } from './browser.ts';
+import { browserPerFile, downloadText, patient, SHOTS, slow, textOutside, waitForResults } from './browser.ts';
 import { normals } from '../web/fixtures.ts';
 
 const baseUrl = inject('baseUrl');
@@ -52,7 +52,7 @@ async function uploadFaces(page: Page): Promise<void> {
   await page.goto(baseUrl);
   await waitForResults(page);
   await page.locator('input[aria-label="Embeddings files"]').setInputFiles(projectorFiles());
-  await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: 60_000 }).toBe('Faces');
+  await expect.poll(() => page.locator('.dataset-name').textContent(), { timeout: patient(60_000) }).toBe('Faces');
   await waitForResults(page);
 }
 
@@ -117,10 +117,10 @@ describe('real data, first session', () => {
     const page = pages.page;
     await uploadFaces(page);
     const verdict = page.getByTestId('verdict');
-    await expect.poll(() => verdict.getAttribute('data-verdict'), { timeout: 60_000 }).toBe('separates');
+    await expect.poll(() => verdict.getAttribute('data-verdict'), { timeout: patient(60_000) }).toBe('separates');
     await page.getByLabel('Concept column').selectOption('coin');
     await waitForResults(page);
-    await expect.poll(() => verdict.getAttribute('data-verdict'), { timeout: 60_000 }).toBe('chance');
+    await expect.poll(() => verdict.getAttribute('data-verdict'), { timeout: patient(60_000) }).toBe('chance');
     expect(await verdict.textContent()).toContain('These observations do not separate the concept in this embedding');
     const auroc = Number(await page.getByTestId('loo-auroc').textContent());
     expect(Math.abs(auroc - 0.5)).toBeLessThan(0.3);
@@ -132,7 +132,7 @@ describe('real data, first session', () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     await expect
-      .poll(() => page.getByTestId('verdict').getAttribute('data-verdict'), { timeout: 60_000 })
+      .poll(() => page.getByTestId('verdict').getAttribute('data-verdict'), { timeout: patient(60_000) })
       .toBe('separates');
     const before = await observationCounts(page);
     const first = page.getByTestId('label-suggestions').locator('li').first();
@@ -154,7 +154,7 @@ describe('text and colour at 1280 × 800', () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     await page.getByTestId('map-plot').locator('canvas[role="img"]').waitFor();
-    await page.waitForTimeout(300); // resize observers settle
+    await page.waitForTimeout(slow(300)); // resize observers settle
     expect(await textOutside(page)).toEqual([]);
     const svg = await downloadText(page, 'Export Judged probability vs episteme as SVG');
     expect(svg).toContain('>irrational<');
@@ -181,7 +181,7 @@ describe('text and colour at 1280 × 800', () => {
     await page.getByLabel('LPE members', { exact: true }).press('Tab');
     await page.locator('.eval-run button.primary').click();
     const limit = page.getByTestId('schedule-limit');
-    await limit.waitFor({ timeout: 120_000 });
+    await limit.waitFor({ timeout: patient(120_000) });
     expect(await limit.textContent()).toBe(
       'Observation counts stopped at O = 32 (up to 512 asked): each trial keeps 24 of the 48 positive examples (label 1) for observations (the other 24 are held-out queries), and O = 64 needs 32 of each class.',
     );
@@ -220,7 +220,7 @@ describe('a phone, 390 × 844', () => {
     await page.goto(baseUrl);
     await waitForResults(page);
     await page.getByTestId('map-plot').locator('canvas[role="img"]').waitFor();
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(slow(300));
     const widths = await page
       .locator('canvas[role="img"]')
       .evaluateAll((cs) => cs.map((c) => (c as HTMLElement).clientWidth));

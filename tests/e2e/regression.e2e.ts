@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createRegressionEngine, type RegressionEngine } from '../../web/src/engine/index.ts';
 import { formatMeasure } from '../../web/src/common/ui/format.ts';
-import { browserPerFile, SHOTS, slow, worstFrameGap } from './browser.ts';
+import { browserPerFile, patient, SHOTS, slow, worstFrameGap } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile(new URL(baseUrl).origin);
@@ -29,17 +29,18 @@ async function openLab(): Promise<void> {
   await page.goto(baseUrl);
   await page.getByRole('tab', { name: 'Regression' }).click();
   await expect
-    .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 })
+    .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: patient(60_000) })
     .toContain('log marginal likelihood');
 }
 
-const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+const idle = () =>
+  page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(150_000) });
 const summaryValue = (label: string) =>
   page.getByTestId('fit-summary').locator(`dt:text-is("${label}") + dd`).textContent();
 
 async function download(button: string): Promise<string> {
   const [file] = await Promise.all([
-    page.waitForEvent('download', { timeout: 60_000 }),
+    page.waitForEvent('download', { timeout: patient(60_000) }),
     page.getByRole('button', { name: button }).click(),
   ]);
   return readFileSync(await file.path(), 'utf8');
@@ -50,7 +51,7 @@ describe('the regression lab', () => {
     await openLab();
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     await expect
-      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: patient(60_000) })
       .toContain('L-BFGS iterations');
     await idle();
     // The engine, on the same data with the same settings (variance held at 1 as in the lecture).
@@ -97,10 +98,10 @@ describe('the regression lab', () => {
     // The fit summary shows what the core reports (data-value: the double's exact shortest text).
     const reported = () =>
       page.getByTestId('fit-summary').locator('dt:text-is("rbf.length_scale") + dd').getAttribute('data-value');
-    await expect.poll(reported, { timeout: 30_000 }).toBe(String(Number(typed)));
+    await expect.poll(reported, { timeout: patient(30_000) }).toBe(String(Number(typed)));
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     await expect
-      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('fit-summary').textContent(), { timeout: patient(60_000) })
       .toContain('L-BFGS iterations');
     await idle();
     const data = engine.example('lecture', 1);
@@ -149,7 +150,7 @@ describe('the regression lab', () => {
   it("reproduces the paper's Fig. 3 experiment: the knowledge gate raises the AUC", async () => {
     await openLab();
     await page.getByRole('button', { name: /Reproduce Fig. 3/ }).click();
-    await page.getByTestId('auc-table').waitFor({ timeout: 120_000 });
+    await page.getByTestId('auc-table').waitFor({ timeout: patient(120_000) });
     await page.getByTestId('roc-plot').locator('canvas[role="img"]').waitFor();
     const e = engine.anomalyExperiment({ seed: 0, statusRho: 0.5, theta: 3 });
     const rows = await page.getByTestId('auc-table').locator('tbody tr').allTextContents();
@@ -181,7 +182,7 @@ describe('the regression lab', () => {
       .locator('input[aria-label="Regression CSV file"]')
       .setInputFiles([{ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(`x,y\n${lines.join('\n')}\n`) }]);
     await expect
-      .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('regression-summary').textContent(), { timeout: patient(60_000) })
       .toMatch(/^big\.csv: 2,000 points · log marginal likelihood/);
     await page.getByLabel('restarts', { exact: true }).fill('0');
     await page.getByLabel('restarts', { exact: true }).press('Tab');
@@ -190,12 +191,12 @@ describe('the regression lab', () => {
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     const bar = page.getByLabel('Fitting hyperparameters progress');
     await expect
-      .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { timeout: 60_000 })
+      .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { timeout: patient(60_000) })
       .toBeGreaterThan(0);
     const early = Number(await bar.getAttribute('value'));
     expect(await worstFrameGap(page, 1500)).toBeLessThan(slow(250));
     await expect
-      .poll(async () => Number((await bar.getAttribute('value')) ?? 1), { timeout: 60_000 })
+      .poll(async () => Number((await bar.getAttribute('value')) ?? 1), { timeout: patient(60_000) })
       .toBeGreaterThan(early);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/regression-2000-progress.png` });
@@ -219,11 +220,11 @@ describe('the regression lab', () => {
     await page.getByLabel('rbf.length_scale', { exact: true }).fill('5');
     await page.getByLabel('rbf.length_scale', { exact: true }).press('Tab');
     await expect
-      .poll(() => page.getByTestId('log-marginal-likelihood').textContent(), { timeout: 30_000 })
+      .poll(() => page.getByTestId('log-marginal-likelihood').textContent(), { timeout: patient(30_000) })
       .not.toBe(learned);
     const likelihood = await page.getByTestId('log-marginal-likelihood').textContent();
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
-    await expect.poll(() => page.locator('.task-bar').textContent(), { timeout: 30_000 }).toContain('L-BFGS');
+    await expect.poll(() => page.locator('.task-bar').textContent(), { timeout: patient(30_000) }).toContain('L-BFGS');
     const cancelled = Date.now();
     await page.locator('.task-bar').getByRole('button', { name: 'Cancel' }).click();
     await idle();

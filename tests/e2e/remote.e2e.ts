@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { widenConnectSrc } from '../../scripts/deploy/widen_csp.mjs';
 import { createProbeEngine } from '../../web/src/engine/index.ts';
-import { browserPerFile, downloadText, SHOTS, slow, waitForResults, watchedPage } from './browser.ts';
+import { browserPerFile, downloadText, patient, SHOTS, slow, waitForResults, watchedPage } from './browser.ts';
 import { COLS, ROWS, uploads } from './formats.ts';
 import { serveStatic, type Served } from './static_server.ts';
 
@@ -114,7 +114,7 @@ describe('data from another site', () => {
     await page.goto(`${baseUrl}?data=${dataUrl}/${DEMO}/embeddings.npy`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain(
         `embeddings.npy: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`,
       );
@@ -122,7 +122,7 @@ describe('data from another site', () => {
     await page.goto(`${baseUrl}?data=${dataUrl}/${HANG}`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain(
         `bitpacked_hang.parquet: this page's Content-Security-Policy does not allow loading data from ${dataUrl}; whoever hosts gpprobe must add ${dataUrl} to connect-src`,
       );
@@ -176,14 +176,14 @@ describe('data from another site', () => {
     await page.goto(`${wideUrl}?data=${dataUrl}/nocors/${DEMO}/embeddings.npy`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain(
         `embeddings.npy: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`,
       );
     await page.goto(`${wideUrl}?data=${dataUrl}/nocors/${HANG}`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     await expect
-      .poll(() => alerts(page), { timeout: 30_000 })
+      .poll(() => alerts(page), { timeout: patient(30_000) })
       .toContain(
         `bitpacked_hang.parquet: could not be fetched from ${dataUrl}: its server must allow this page's origin (${new URL(wideUrl).origin}) by CORS, with the header Access-Control-Allow-Origin`,
       );
@@ -205,12 +205,14 @@ describe('data from another site', () => {
     await page.goto(`${link}&ood=${hang}`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
     const oodTask = page.locator('.task-bar .task', { hasText: 'Loading the OOD set bitpacked_hang.parquet' });
-    await oodTask.waitFor({ timeout: 60_000 });
+    await oodTask.waitFor({ timeout: patient(60_000) });
     // Cancel once the file has been read (its footer and column chunk by range requests) and the reader spins.
     await expect
-      .poll(() => served('/bitpacked_hang.parquet').filter((r) => r.method === 'GET').length, { timeout: 10_000 })
+      .poll(() => served('/bitpacked_hang.parquet').filter((r) => r.method === 'GET').length, {
+        timeout: patient(10_000),
+      })
       .toBeGreaterThanOrEqual(2);
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(slow(500));
     const pressed = Date.now();
     await oodTask.getByRole('button', { name: 'Cancel' }).click();
     await oodTask.waitFor({ state: 'detached', timeout: slow(5_000) });
@@ -224,7 +226,7 @@ describe('data from another site', () => {
     // Left alone, the budget (10 s after its last read, for a file this small) stops it, naming the URL.
     await page.goto(`${link}&ood=${hang}`);
     await hostDialog(page).getByRole('button', { name: 'Load data' }).click();
-    await oodTask.waitFor({ timeout: 60_000 });
+    await oodTask.waitFor({ timeout: patient(60_000) });
     const started = Date.now();
     await expect
       .poll(() => alerts(page), { timeout: slow(30_000) })
@@ -246,7 +248,9 @@ describe('data from another site', () => {
     // The engine still answers on the kept data: one more observation gives a new run.
     const summary = await page.getByTestId('run-summary').textContent();
     await page.locator('table.results tbody input[aria-label^="Observation "]:not(:checked)').first().check();
-    await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 30_000 }).not.toBe(summary);
+    await expect
+      .poll(() => page.getByTestId('run-summary').textContent(), { timeout: patient(30_000) })
+      .not.toBe(summary);
   });
 
   it('reads Parquet by range requests: the footer and the used columns, not the file', async () => {
@@ -374,7 +378,7 @@ describe('an Embedding Projector config', () => {
     await page.mouse.move(box.x + point!.x, box.y + point!.y);
     const hovered = await page
       .locator('.tooltip .thumbnail')
-      .waitFor({ timeout: 5000 })
+      .waitFor({ timeout: patient(5000) })
       .then(
         () => true,
         () => false,
@@ -399,7 +403,7 @@ describe('an Embedding Projector config', () => {
     );
     await page.goto(`${wideUrl}element.html`);
     await page.waitForFunction(() => (window as unknown as { rows?: number }).rows !== undefined, undefined, {
-      timeout: 60_000,
+      timeout: patient(60_000),
     });
     expect(await page.evaluate(() => (window as unknown as { rows?: number }).rows)).toBe(300);
     const frame = page.frames().find((f) => f.url().includes('embed=1'))!;

@@ -18,7 +18,7 @@ import {
   type RobustnessCertificate,
 } from '../../web/src/engine/index.ts';
 import { formatDigits17 } from '../../web/src/common/ui/format.ts';
-import { browserPerFile, SHOTS, slow, waitForResults, worstFrameGap } from './browser.ts';
+import { browserPerFile, patient, SHOTS, slow, waitForResults, worstFrameGap } from './browser.ts';
 import { digits, gather } from './digits.ts';
 
 const baseUrl = inject('baseUrl');
@@ -36,7 +36,8 @@ beforeEach(() => {
   page = pages.page;
 });
 
-const idle = () => page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: 150_000 });
+const idle = () =>
+  page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(150_000) });
 const card = (side: 'A' | 'B') => page.getByTestId(`robustness-${side}`);
 
 async function openLab(viewport = { width: 1280, height: 800 }): Promise<void> {
@@ -45,7 +46,7 @@ async function openLab(viewport = { width: 1280, height: 800 }): Promise<void> {
   await page.getByRole('tab', { name: 'Classification' }).click();
   for (const side of ['A', 'B'] as const) {
     await expect
-      .poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: patient(60_000) })
       .toContain('log marginal likelihood');
   }
   await idle();
@@ -59,7 +60,7 @@ async function fill(label: string, value: string): Promise<void> {
 
 async function download(button: string): Promise<string> {
   const [file] = await Promise.all([
-    page.waitForEvent('download', { timeout: 60_000 }),
+    page.waitForEvent('download', { timeout: patient(60_000) }),
     page.getByRole('button', { name: button }).click(),
   ]);
   return readFileSync(await file.path(), 'utf8');
@@ -105,7 +106,7 @@ describe('certified robustness in the Classification tab', () => {
     await fill('gamma', '0.6');
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
     for (const [side] of MODELS)
-      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: patient(60_000) }).toBe('done');
     for (const [side, method] of MODELS) {
       const gpc = gpcEngine.fitClassifier({
         inputs: data.x,
@@ -143,7 +144,10 @@ describe('certified robustness in the Classification tab', () => {
     await fill('sweep gammas', '0, 0.5, 1, 1.5');
     await page.getByRole('button', { name: 'Run sweep' }).click();
     for (const [side] of MODELS)
-      await page.getByTestId(`sweep-${side}`).locator('canvas[role="img"]').waitFor({ timeout: 60_000 });
+      await page
+        .getByTestId(`sweep-${side}`)
+        .locator('canvas[role="img"]')
+        .waitFor({ timeout: patient(60_000) });
     await idle();
     const csv = (await download('Export sweep (CSV)'))
       .trim()
@@ -181,11 +185,11 @@ describe('certified robustness in the Classification tab', () => {
     await openLab();
     await page.getByLabel('Classification example').selectOption('synthetic2d');
     await expect
-      .poll(() => page.getByTestId('classification-summary').textContent(), { timeout: 60_000 })
+      .poll(() => page.getByTestId('classification-summary').textContent(), { timeout: patient(60_000) })
       .toContain('300 points');
     for (const side of ['A', 'B'] as const) {
       await expect
-        .poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: 60_000 })
+        .poll(() => page.getByTestId(`model-${side}-evidence`).textContent(), { timeout: patient(60_000) })
         .toContain('log marginal likelihood');
     }
     await idle();
@@ -200,14 +204,16 @@ describe('certified robustness in the Classification tab', () => {
     const box = (await canvas.boundingBox())!;
     await canvas.click({ position: { x: box.width / 2, y: box.height / 2 } });
     await expect
-      .poll(async () => Number(await page.getByLabel('x* x1', { exact: true }).inputValue()), { timeout: 10_000 })
+      .poll(async () => Number(await page.getByLabel('x* x1', { exact: true }).inputValue()), {
+        timeout: patient(10_000),
+      })
       .not.toBe(0);
     const status = card('A').getByTestId('robustness-status');
-    await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/after \d+ splits/);
+    await expect.poll(() => status.textContent(), { timeout: patient(60_000) }).toMatch(/after \d+ splits/);
     const splits = async () => Number((await status.textContent())!.match(/after (\d+) splits/)![1]);
     const first = await splits();
     expect(await worstFrameGap(page, 1500)).toBeLessThan(slow(250));
-    await expect.poll(splits, { timeout: 30_000 }).toBeGreaterThan(first);
+    await expect.poll(splits, { timeout: patient(30_000) }).toBeGreaterThan(first);
     await page.screenshot({ path: `${SHOTS}/robustness-live.png` });
     const cancelled = Date.now();
     await page.getByRole('button', { name: 'Cancel', exact: true }).first().click();
@@ -220,7 +226,7 @@ describe('certified robustness in the Classification tab', () => {
     await fill('tolerance', '0.01');
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
     for (const side of ['A', 'B'] as const)
-      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: patient(60_000) }).toBe('done');
   });
 
   it('fits on a phone: the certificate and its plot readable, nothing clipped', async () => {
@@ -230,7 +236,7 @@ describe('certified robustness in the Classification tab', () => {
     await fill('x* x2', String(data.x.data[1]));
     await page.getByRole('button', { name: 'Certify', exact: true }).click();
     for (const [side] of MODELS)
-      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+      await expect.poll(() => card(side).getAttribute('data-state'), { timeout: patient(60_000) }).toBe('done');
     const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
     expect(widths.page).toBeLessThanOrEqual(widths.view);
     await card('A').scrollIntoViewIfNeeded();
@@ -273,7 +279,7 @@ describe('certify within γ in the Probe tab', () => {
     await panel.getByLabel('certify norm').selectOption('2');
     await panel.getByLabel('certify moving coordinates').fill('3, 17, 40');
     await button.click();
-    await panel.getByTestId('certify-result').waitFor({ timeout: 60_000 });
+    await panel.getByTestId('certify-result').waitFor({ timeout: patient(60_000) });
 
     const demo = digits(probeEngine);
     const probe = probeEngine.fitProbe({

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { decodeLink } from '../../web/src/app/share_link.ts';
-import { browserPerFile, downloadText, SHOTS, waitForResults, watchedPage } from './browser.ts';
+import { browserPerFile, downloadText, patient, SHOTS, waitForResults, watchedPage } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
@@ -73,7 +73,7 @@ describe('links', () => {
     await expect.poll(() => inAddressBar()?.view.tab).toBe('ood');
     expect(inAddressBar()?.session.epsilon).toBe(2);
     await page.reload();
-    await page.getByTestId('ood-split').waitFor({ timeout: 60_000 });
+    await page.getByTestId('ood-split').waitFor({ timeout: patient(60_000) });
     expect(await page.getByRole('tab', { name: 'Out-of-distribution' }).getAttribute('aria-selected')).toBe('true');
     await page.getByRole('tab', { name: 'Probe' }).click();
     await waitForResults(page);
@@ -85,7 +85,7 @@ describe('links', () => {
     const link = (JSON.parse(readFileSync('tests/web/links/v1_links.json', 'utf8')) as { links: { hash: string }[] })
       .links[0].hash;
     await page.goto(baseUrl + link);
-    await page.getByTestId('ood-split').waitFor({ timeout: 60_000 });
+    await page.getByTestId('ood-split').waitFor({ timeout: patient(60_000) });
     expect(await page.getByRole('tab', { name: 'Out-of-distribution' }).getAttribute('aria-selected')).toBe('true');
     await page.getByRole('tab', { name: 'Probe' }).click();
     await waitForResults(page);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { widenConnectSrc } from '../../scripts/deploy/widen_csp.mjs';
-import { browserPerFile, downloadText, SHOTS, waitForResults, watchedPage } from './browser.ts';
+import { browserPerFile, downloadText, patient, SHOTS, waitForResults, watchedPage } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 
 const plainUrl = inject('baseUrl');
@@ -140,7 +140,7 @@ describe('threads where the page allows them', () => {
       await settings.getByLabel('trials', { exact: true }).fill('2');
       await settings.getByLabel('trials', { exact: true }).press('Enter');
       await settings.getByRole('button', { name: 'Run fuzzy concepts' }).click();
-      await page.getByTestId('evaluation-summary').waitFor({ timeout: 60_000 });
+      await page.getByTestId('evaluation-summary').waitFor({ timeout: patient(60_000) });
       return downloadText(page, 'Export curves (CSV)');
     };
     const page = pages.page;
@@ -207,7 +207,7 @@ describe('threads where the page allows them', () => {
     const page = pages.page;
     await page.goto(parentUrl);
     const frame = page.frameLocator('iframe');
-    await frame.getByTestId('run-summary').waitFor({ timeout: 60_000 });
+    await frame.getByTestId('run-summary').waitFor({ timeout: patient(60_000) });
     const inner = page.frames().find((f) => f.url().startsWith(isolatedUrl))!;
     expect(await inner.evaluate(() => crossOriginIsolated)).toBe(false);
     expect(await shownThreads(inner)).toBe('1 thread');

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createProbeEngine, type ProbeEngine, type ProbeScores } from '../../web/src/engine/index.ts';
 import { NEGATIVE, POSITIVE } from '../../web/src/common/plots/colors.ts';
-import { browserPerFile, waitForResults } from './browser.ts';
+import { browserPerFile, slow, waitForResults } from './browser.ts';
 import { digits, gather } from './digits.ts';
 
 const baseUrl = inject('baseUrl');
@@ -115,7 +115,7 @@ describe('toggling an observation', () => {
     await waitForResults(page);
     // The new scores redraw the judged-probability plot once: the prior's views (its envelope) do not
     // follow a change of the observations.
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(slow(400));
     expect(Number(await judgedCanvas.getAttribute('data-draws'))).toBe(drawsBefore + 1);
     const batches = await page.evaluate(() => (window as unknown as { __batches: string[][] }).__batches);
     expect(batches.find((b) => b.includes('judged drawn'))).toEqual(['judged drawn', 'summary']);

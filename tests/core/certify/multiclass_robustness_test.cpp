@@ -7,10 +7,13 @@
 //                   valid interval.
 #include "gpprobe/certify/multiclass_robustness.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -205,18 +208,24 @@ TEST(MulticlassRobustness, TheTimeLimitHoldsInsideOneBoxBound) {
   options.time_limit_seconds = 0.5;
   options.max_iterations = 1;
   const std::vector<double> point = {0.0, 0.0};
-  // The prediction at x* (before the searches' clocks start) is one quadrature like any candidate's: the time
-  // allowed is a few of them plus the limit, so that a loaded machine does not fail the test (before: minutes).
+  // The prediction at x* (before the searches' clocks start) is one quadrature like any candidate's: the work
+  // allowed is a few of them plus what every thread can do within the limit (before: minutes). Work is CPU
+  // time, which a busy machine does not stretch as it stretches the wall clock (issue 35, item 3: the wall
+  // clock failed this test with other work on both cores); the limit itself is wall time.
+  const auto cpu_seconds = [] { return double(std::clock()) / CLOCKS_PER_SEC; };
+  const double threads = std::max(1u, std::thread::hardware_concurrency());
   auto start = std::chrono::steady_clock::now();
+  double cpu_start = cpu_seconds();
   (void)model.probability_at(point.data(), options.quadrature);
   const double prediction = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double allowed = 4.0 * prediction + 4.0 * options.time_limit_seconds + 1.0;
-  start = std::chrono::steady_clock::now();
+  const double prediction_cpu = cpu_seconds() - cpu_start;
+  const double allowed = 4.0 * prediction_cpu + 4.0 * options.time_limit_seconds * threads + 1.0;
+  cpu_start = cpu_seconds();
   Result<SafetyCertificate> safety = certify_safety(model, point, options);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = cpu_seconds() - cpu_start;
   ASSERT_TRUE(safety.ok()) << safety.status().message();
   const SafetyCertificate& s = safety.value();
-  EXPECT_LT(seconds, allowed) << "one prediction took " << prediction << " s";
+  EXPECT_LT(seconds, allowed) << "one prediction took " << prediction_cpu << " s of CPU time";
   EXPECT_EQ(s.stop, SafetyStop::time_limit);
   EXPECT_NE(s.verdict, SafetyVerdict::certified);
   const RobustnessRegion region = RobustnessRegion::linf_ball(point, options.gamma).value();
@@ -229,11 +238,12 @@ TEST(MulticlassRobustness, TheTimeLimitHoldsInsideOneBoxBound) {
   EXPECT_LE(s.lower, s.upper);
   ASSERT_EQ(s.witness.size(), 2u);
 
-  start = std::chrono::steady_clock::now();
+  cpu_start = cpu_seconds();
   Result<ClassCertificate> cert = certify_class_probability(model, point, 0, options);
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  seconds = cpu_seconds() - cpu_start;
   ASSERT_TRUE(cert.ok()) << cert.status().message();
-  EXPECT_LT(seconds, allowed + 2.0 * options.time_limit_seconds) << "one prediction took " << prediction << " s";
+  EXPECT_LT(seconds, allowed + 2.0 * options.time_limit_seconds * threads)
+      << "one prediction took " << prediction_cpu << " s of CPU time";
   const double low = sampled.probability.col(0).minCoeff(), high = sampled.probability.col(0).maxCoeff();
   EXPECT_LE(cert.value().minimum.lower, low + 1e-3);
   EXPECT_GE(cert.value().maximum.upper, high - 1e-3);
@@ -246,15 +256,16 @@ TEST(MulticlassRobustness, TheTimeLimitHoldsInsideOneBoxBound) {
 
   // A cancel asked from inside the root box's bound (the progress callback is asked there too) stops it as well.
   start = std::chrono::steady_clock::now();
+  cpu_start = cpu_seconds();
   const auto cancel_after = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                         std::chrono::duration<double>(prediction + 0.3));
   options.time_limit_seconds = 0.0;
   options.max_iterations = 1000;
   Result<SafetyCertificate> cancelled = certify_safety(
       model, point, options, [&](std::size_t, std::size_t) { return std::chrono::steady_clock::now() < cancel_after; });
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  seconds = cpu_seconds() - cpu_start;
   ASSERT_TRUE(cancelled.ok()) << cancelled.status().message();
-  EXPECT_LT(seconds, allowed) << "one prediction took " << prediction << " s";
+  EXPECT_LT(seconds, allowed) << "one prediction took " << prediction_cpu << " s of CPU time";
   EXPECT_EQ(cancelled.value().stop, SafetyStop::cancelled);
   EXPECT_LE(cancelled.value().lower, lowest + 1e-3);
 }
