@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserPerFile, downloadText, SHOTS, waitForResults } from './browser.ts';
+import { browserPerFile, downloadText, SHOTS, waitForResults, patient } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserPerFile(new URL(baseUrl).origin);
@@ -35,7 +35,7 @@ describe('Compare over draws of the observations', () => {
     await page.getByRole('radio', { name: 'every value of' }).check();
     await page.getByLabel('grid column').selectOption('closed_loop');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await page.getByTestId('compare-grid').waitFor({ timeout: 180_000 });
+    await page.getByTestId('compare-grid').waitFor({ timeout: patient(180_000) });
     await page.getByTestId('compare-grid').getByRole('button', { name: 'closed_loop = 1' }).click();
 
     const cli = JSON.parse(readFileSync(REFERENCE_JSONL, 'utf8')) as { sentence: string };

@@ -300,23 +300,13 @@ describe('a large set of representations', () => {
     await page.getByLabel('grid column').selectOption('group');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const bar = page.locator('.compare-run .eval-progress');
-<<<<<<< HEAD
-    await bar.waitFor({ timeout: 30_000 });
-    // Progress moves: the stage names the representation whose 20 draws of every concept are being probed.
-    await expect.poll(() => bar.textContent(), { timeout: 60_000 }).toMatch(/layer_0\d\.npy: 20 draws/);
-    await page.locator('.compare-run').getByRole('button', { name: 'Cancel' }).click();
-    await expect
-      .poll(() => page.getByTestId('compare-outcome').textContent(), { timeout: 30_000 })
-      .toMatch(/^Cancelled during layer_\d\d\.npy: 20 draws\./);
-=======
     await bar.waitFor({ timeout: patient(30_000) });
-    // Progress moves: the stage names a (representation, concept) cell.
-    await expect.poll(() => bar.textContent(), { timeout: patient(60_000) }).toMatch(/layer_0\d\.npy: group = g\d/);
+    // Progress moves: the stage names the representation whose 20 draws of every concept are being probed.
+    await expect.poll(() => bar.textContent(), { timeout: patient(60_000) }).toMatch(/layer_0\d\.npy: 20 draws/);
     await page.locator('.compare-run').getByRole('button', { name: 'Cancel' }).click();
     await expect
       .poll(() => page.getByTestId('compare-outcome').textContent(), { timeout: patient(30_000) })
-      .toMatch(/^Cancelled during layer_\d\d\.npy: group = g\d\./);
->>>>>>> suite-speed
+      .toMatch(/^Cancelled during layer_\d\d\.npy: 20 draws\./);
     expect(await page.getByTestId('compare-summary').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/compare-cancelled.png` });
   });

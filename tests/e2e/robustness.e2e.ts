@@ -264,7 +264,7 @@ describe('certify within γ in the Probe tab', () => {
     const median = (norms[127] + norms[128]) / 2;
     const boxDefault = Number(((0.1 * median) / 8).toPrecision(2));
     await expect
-      .poll(() => panel.getByLabel('certify gamma').inputValue(), { timeout: 30_000 })
+      .poll(() => panel.getByLabel('certify gamma').inputValue(), { timeout: patient(30_000) })
       .toBe(String(boxDefault));
     expect(await panel.getByTestId('certify-gamma-default').textContent()).toContain(
       "a tenth of a typical row's length",

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeLink } from '../../web/src/app/share_link.ts';
 import { DEFAULT_SESSION, type Session } from '../../web/src/common/state/session.ts';
 import { encodeDataBlock, fillTemplate } from '../../web/src/single/one_file_format.ts';
-import { browserPerFile } from './browser.ts';
+import { browserPerFile, patient } from './browser.ts';
 import { serveStatic } from './static_server.ts';
 
 const BIN = 'dist/single/gpprobe-publish.mjs';
@@ -96,7 +96,7 @@ async function open(page: Page, url: string, allow: string[] = []): Promise<stri
 
 async function resultsAfter(page: Page, count: number): Promise<Results> {
   await page.waitForFunction((n) => (window as unknown as { results: unknown[] }).results.length > n, count, {
-    timeout: 90_000,
+    timeout: patient(90_000),
   });
   return page.evaluate(() => {
     const r = (window as unknown as { results: Results[] }).results;
@@ -373,7 +373,7 @@ open(out, "w", encoding="utf-8").write(html.replace(marker, marker.replace("></"
       const page = pages.page;
       await open(page, pathToFileURL(path).href);
       const banner = page.locator('.one-file-banner.failed');
-      await banner.waitFor({ timeout: 60_000 });
+      await banner.waitFor({ timeout: patient(60_000) });
       await expect(banner.textContent()).resolves.toMatch(message);
       const errors = await page.evaluate(() => (window as unknown as { errors: { message: string }[] }).errors);
       expect(errors.length).toBe(1);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { browserPerFile, downloadText, waitForResults } from './browser.ts';
+import { browserPerFile, downloadText, waitForResults, patient } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const pages = browserPerFile([new URL(baseUrl).origin, 'file://']);
@@ -18,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Clicks "Download as one file"; the path of the page written. */
 async function downloadOneFile(page: Page, name: string): Promise<string> {
   const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 60_000 }),
+    page.waitForEvent('download', { timeout: patient(60_000) }),
     page.getByRole('button', { name: 'Download as one file', exact: true }).click(),
   ]);
   const path = join(dir, name);
@@ -39,7 +39,10 @@ async function openOffline(page: Page, path: string, tab?: string): Promise<{ pa
   await offline.goto(pathToFileURL(path).href);
   // The page opens on the tab it was written from, once its data are open.
   if (tab) {
-    await offline.getByText('1,797 rows × 64 dimensions').first().waitFor({ timeout: 60_000 });
+    await offline
+      .getByText('1,797 rows × 64 dimensions')
+      .first()
+      .waitFor({ timeout: patient(60_000) });
     await expect.poll(() => offline.getByRole('tab', { selected: true }).textContent()).toBe('Compare');
     await offline.getByRole('tab', { name: tab, exact: true }).click();
   }
@@ -86,7 +89,10 @@ describe('Share → Download as one file', () => {
     await page
       .locator('input[aria-label="Embeddings files"]')
       .setInputFiles(['web/public/demo/digits/embeddings.npy', 'web/public/demo/digits/metadata.csv']);
-    await page.getByText('Loaded embeddings.npy + metadata.csv').first().waitFor({ timeout: 60_000 });
+    await page
+      .getByText('Loaded embeddings.npy + metadata.csv')
+      .first()
+      .waitFor({ timeout: patient(60_000) });
     await waitForResults(page);
     await page.getByRole('tab', { name: 'Compare', exact: true }).click();
     // The draw's scores came by rank-one updates; writing the page refits them, as a link does.
