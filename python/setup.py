@@ -57,6 +57,11 @@ class CMakeBuild(build_ext):
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[0], target)
+        # The one-file page's template (npm run build writes it), for gpprobe.show / gpprobe.publish once
+        # installed; without it they look for $GPPROBE_ONE_FILE_TEMPLATE and say how to build it.
+        template = ROOT / "dist" / "single" / "gpprobe.html"
+        if template.is_file():
+            shutil.copyfile(template, target.parent / "one_file_template.html")
 
 
 # setuptools' scratch (build/, gpprobe.egg-info/) outside the source tree, removed when this process ends.
