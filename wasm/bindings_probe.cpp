@@ -97,6 +97,8 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
         .field("confidence", &LeaveOneOutValue::confidence)
         .field("aurocLower", &LeaveOneOutValue::aurocLower)
         .field("aurocUpper", &LeaveOneOutValue::aurocUpper)
+        .field("aurocDelongLower", &LeaveOneOutValue::aurocDelongLower)
+        .field("aurocDelongUpper", &LeaveOneOutValue::aurocDelongUpper)
         .field("logLossLower", &LeaveOneOutValue::logLossLower)
         .field("logLossUpper", &LeaveOneOutValue::logLossUpper)
         .field("verdict", &LeaveOneOutValue::verdict);

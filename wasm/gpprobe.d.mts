@@ -101,14 +101,21 @@ export interface LeaveOneOutValue extends BindingStatus {
   /** Mean log loss in nats, with the standard error sd / sqrt(O). */
   logLoss: number;
   logLossStandardError: number;
-  /** The level of the intervals the verdict judges (0.99), and their bounds: value -/+ z standard errors, z the
-   * standard normal's (1 + confidence) / 2 quantile, not clipped; NaN where the standard error is. */
+  /** The level of the intervals the verdict judges (0.99), and their bounds (NaN where the standard error is):
+   * aurocLower/Upper the AUROC's interval that stays honest at AUROC 1 and few observations (core
+   * auroc_interval.h: Newcombe's score interval joined with DeLong's, within [0, 1]); aurocDelongLower/Upper
+   * DeLong's alone and logLossLower/Upper, value -/+ z standard errors, z the standard normal's
+   * (1 + confidence) / 2 quantile, not clipped. */
   confidence: number;
   aurocLower: number;
   aurocUpper: number;
+  aurocDelongLower: number;
+  aurocDelongUpper: number;
   logLossLower: number;
   logLossUpper: number;
-  /** "chance": the AUROC's 99% interval reaches 1/2, or the log loss's lies above log 2; "too_few": under 2 of a class. */
+  /** "separates": the honest AUROC interval lies above 1/2. "chance": DeLong's AUROC interval reaches 1/2, or the
+   * log loss's lies above log 2. "too_few": under 2 of a class, or DeLong's interval lies above 1/2 but the
+   * honest one reaches it (too few observations to tell the ranking from chance). */
   verdict: 'separates' | 'chance' | 'too_few';
 }
 

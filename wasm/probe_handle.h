@@ -35,7 +35,8 @@ struct LeaveOneOutValue : BindingStatus {
   double positives = 0, negatives = 0;
   double auroc = 0, aurocStandardError = 0, logLoss = 0, logLossStandardError = 0;            // NaN where undefined
   double confidence = 0, aurocLower = 0, aurocUpper = 0, logLossLower = 0, logLossUpper = 0;  // the intervals
-  std::string verdict;                                                                        // "separates", ...
+  double aurocDelongLower = 0, aurocDelongUpper = 0;  // DeLong's alone (aurocLower/Upper: the honest one)
+  std::string verdict;                                // "separates", ...
 };
 
 inline Status not_fitted() { return Status(StatusCode::invalid_argument, "the probe is not fitted"); }
@@ -134,6 +135,8 @@ class ProbeHandle {
     v.confidence = loo.confidence;
     v.aurocLower = loo.auroc_interval.lower;
     v.aurocUpper = loo.auroc_interval.upper;
+    v.aurocDelongLower = loo.auroc_normal_interval.lower;
+    v.aurocDelongUpper = loo.auroc_normal_interval.upper;
     v.logLossLower = loo.log_loss_interval.lower;
     v.logLossUpper = loo.log_loss_interval.upper;
     v.verdict = gpprobe::verdict_name(loo.verdict);

@@ -42,8 +42,13 @@ const Command kCommands[] = {
      "          (or --probe FILE.probe.json) leave-one-out check of the probe in closed form: CSV\n"
      "          observation,label,judged_probability,latent_mean,latent_variance (each observation judged by\n"
      "          the probe fitted on the others); stderr: one JSON line with the LOO auroc and log_loss, their\n"
-     "          standard errors (DeLong; sd/sqrt(O)) and the verdict separates|chance|too_few (chance: a 99%\n"
-     "          interval reaches AUROC 1/2 or log loss log 2 - these observations do not separate the concept).\n"},
+     "          standard errors (DeLong; sd/sqrt(O)), their 99% intervals (auroc_lower/_upper: Newcombe's\n"
+     "          score interval joined with DeLong's, honest at AUROC 1 and few observations;\n"
+     "          auroc_delong_lower/_upper: DeLong's alone; log_loss_lower/_upper) and the verdict\n"
+     "          separates|chance|too_few. separates: the auroc interval lies above 1/2. chance: DeLong's\n"
+     "          interval reaches 1/2 or the log loss's lies above log 2 - these observations do not separate\n"
+     "          the concept. too_few: under 2 of a class, or DeLong's interval lies above 1/2 but the honest\n"
+     "          one reaches it (e.g. 3 + 5 ranked perfectly: 0.43-1) - add observations.\n"},
     {"bench", gpprobe::cli::bench_command,
      "  bench   [--observations 100,1000,4000] [--dimension 768] [--queries 10000] [--seed N] [--repeats R]\n"
      "          [--json]\n"

@@ -399,12 +399,17 @@ def loo(
 
     Returns a dict: ``judged_probability``, ``latent_mean``, ``latent_variance`` (arrays of length O, in the
     probe's order); ``positives``, ``negatives``; ``auroc`` with DeLong's ``auroc_standard_error``;
-    ``log_loss`` with ``log_loss_standard_error`` (NaN where undefined); the intervals the verdict judges,
-    ``confidence`` (0.99) with ``auroc_lower``/``auroc_upper`` and ``log_loss_lower``/``log_loss_upper``
-    (value -/+ z standard errors, z = 2.5758293035489004 the standard normal's 0.995 quantile; NaN where
-    undefined); and ``verdict``: "separates", "chance" (the AUROC's 99% interval reaches 1/2, or the log
-    loss's lies above log 2) or "too_few" (fewer than two observations of a class). The same numbers, and
-    names, as ``gpprobe loo``'s JSON.
+    ``log_loss`` with ``log_loss_standard_error`` (NaN where undefined); the intervals the verdict judges at
+    ``confidence`` (0.99), NaN where undefined: ``auroc_lower``/``auroc_upper`` the AUROC's interval that
+    stays honest at AUROC 1 and at few observations (Newcombe's score interval, "Confidence intervals for an
+    effect size measure based on the Mann-Whitney statistic. Part 2", 2006, joined with DeLong's normal
+    interval, within [0, 1]; 8 + 8 ranked perfectly: 0.633-1, where DeLong's collapses to 1-1),
+    ``auroc_delong_lower``/``auroc_delong_upper`` DeLong's alone (value -/+ z standard errors, z =
+    2.5758293035489004 the standard normal's 0.995 quantile), ``log_loss_lower``/``log_loss_upper`` (value
+    -/+ z standard errors); and ``verdict``: "separates" (the honest AUROC interval lies above 1/2), "chance"
+    (DeLong's AUROC interval reaches 1/2, or the log loss's lies above log 2) or "too_few" (fewer than two
+    observations of a class, or DeLong's interval lies above 1/2 but the honest one reaches it: too few
+    observations to tell the ranking from chance). The same numbers, and names, as ``gpprobe loo``'s JSON.
     """
     if isinstance(observations, Probe):
         if labels is not None:

@@ -185,11 +185,13 @@ py::dict leave_one_out(const ProbeHandle& self, const std::string& space) {
   out["auroc_standard_error"] = r.auroc_standard_error;
   out["log_loss"] = r.log_loss;
   out["log_loss_standard_error"] = r.log_loss_standard_error;
-  // The intervals the verdict judges (value -/+ z standard errors at this confidence), named as in
-  // `gpprobe loo`'s JSON.
+  // The intervals the verdict judges at this confidence, named as in `gpprobe loo`'s JSON (leave_one_out.h):
+  // the AUROC's honest interval, DeLong's alone, the log loss's value -/+ z standard errors.
   out["confidence"] = r.confidence;
   out["auroc_lower"] = r.auroc_interval.lower;
   out["auroc_upper"] = r.auroc_interval.upper;
+  out["auroc_delong_lower"] = r.auroc_normal_interval.lower;
+  out["auroc_delong_upper"] = r.auroc_normal_interval.upper;
   out["log_loss_lower"] = r.log_loss_interval.lower;
   out["log_loss_upper"] = r.log_loss_interval.upper;
   out["verdict"] = verdict_name(r.verdict);

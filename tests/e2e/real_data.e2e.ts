@@ -127,6 +127,21 @@ describe('real data, first session', () => {
     await page.screenshot({ path: `${SHOTS}/real-data-verdict-chance.png` });
   });
 
+  it("says too few, as the core does, when DeLong's interval clears ½ but the honest one does not", async () => {
+    // The digits demo's "even", 8 + 8 drawn with seed 1: AUROC 0.875, DeLong's 99% interval 0.65–1.10, the
+    // honest one 0.49–1 (scripts/fixtures/reference_compare_draws.py's honest_interval): the core says too_few.
+    const page = pages.page;
+    await page.goto(baseUrl);
+    await waitForResults(page);
+    await page.getByLabel('Concept column').selectOption('even');
+    await waitForResults(page);
+    const verdict = page.getByTestId('verdict');
+    await expect.poll(() => verdict.getAttribute('data-verdict'), { timeout: 60_000 }).toBe('too_few');
+    expect(await page.getByTestId('loo-auroc').textContent()).toBe('0.88');
+    expect(await page.getByTestId('loo-auroc-interval').textContent()).toBe(' (0.49–1.00)');
+    expect(await page.getByTestId('loo-honest-caveat').textContent()).toContain('too few to say that they separate');
+  });
+
   it('suggests what to label next on the demo, adds one in a click, and Undo takes it back', async () => {
     const page = pages.page;
     await page.goto(baseUrl);

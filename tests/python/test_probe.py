@@ -215,22 +215,60 @@ def test_loo_equals_the_cli(gpp_golden, cli, tmp_path):
             assert r["verdict"] == summary["verdict"]
             assert (r["positives"], r["negatives"]) == (summary["positives"], summary["negatives"])
             for key in ("auroc", "auroc_standard_error", "log_loss", "log_loss_standard_error", "confidence",
-                        "auroc_lower", "auroc_upper", "log_loss_lower", "log_loss_upper"):
+                        "auroc_lower", "auroc_upper", "auroc_delong_lower", "auroc_delong_upper", "log_loss_lower",
+                        "log_loss_upper"):
                 if summary[key] is None:
                     assert np.isnan(r[key]), f"{case['name']} {space} {key}"
                 else:
                     assert abs(r[key] - summary[key]) <= 1e-12, f"{case['name']} {space} {key}"
-            # The intervals are value -/+ z SE at the 99 % level, z from the normal's quantile, not the core.
+            # DeLong's AUROC interval and the log loss's are value -/+ z SE at the 99 % level, z from the normal's
+            # quantile, not the core; the honest AUROC interval holds DeLong's clipped to [0, 1].
             assert r["confidence"] == 0.99
-            for value in ("auroc", "log_loss"):
+            for value, lower, upper in (("auroc", "auroc_delong_lower", "auroc_delong_upper"),
+                                        ("log_loss", "log_loss_lower", "log_loss_upper")):
                 se = r[f"{value}_standard_error"]
                 if np.isnan(r[value]) or np.isnan(se):
-                    assert np.isnan(r[f"{value}_lower"]) and np.isnan(r[f"{value}_upper"]), f"{case['name']} {space} {value}"
+                    assert np.isnan(r[lower]) and np.isnan(r[upper]), f"{case['name']} {space} {value}"
                     continue
-                assert abs(r[f"{value}_lower"] - (r[value] - Z_99 * se)) <= 1e-12, f"{case['name']} {space} {value}_lower"
-                assert abs(r[f"{value}_upper"] - (r[value] + Z_99 * se)) <= 1e-12, f"{case['name']} {space} {value}_upper"
+                assert abs(r[lower] - (r[value] - Z_99 * se)) <= 1e-12, f"{case['name']} {space} {lower}"
+                assert abs(r[upper] - (r[value] + Z_99 * se)) <= 1e-12, f"{case['name']} {space} {upper}"
+            if not np.isnan(r["auroc_delong_lower"]):
+                assert r["auroc_lower"] <= max(0.0, r["auroc_delong_lower"]) + 1e-15
+                assert r["auroc_upper"] >= min(1.0, r["auroc_delong_upper"]) - 1e-15
+                assert 0.0 <= r["auroc_lower"] <= r["auroc_upper"] <= 1.0
             probe = gpprobe.Probe(x, y, epsilon=case["epsilon"], strength=case["strength"])
             assert gpprobe.loo(probe, space=space)["verdict"] == summary["verdict"]
+
+
+def _perfectly_ranked(positives, negatives):
+    rng = np.random.default_rng(21)
+    y = np.array([1] * positives + [0] * negatives, dtype=np.uint8)
+    x = 0.3 * rng.standard_normal((len(y), 6))
+    x[:, 0] += np.where(y == 1, 2.0, -2.0)
+    return x, y
+
+
+def _reference_perfect_lower(positives, negatives):
+    # Newcombe's score interval at AUROC 1 by scipy's root finder (scripts/fixtures/reference_compare_draws.py).
+    with open(REFERENCE / "compare" / "draws.json") as f:
+        cases = json.load(f)["score_intervals"]
+    return next(c["lower"] for c in cases
+                if c["auroc"] == 1.0 and (c["positives"], c["negatives"]) == (positives, negatives))
+
+
+def test_loo_judges_a_perfect_ranking_by_the_honest_interval():
+    # Issue 34: 8 + 8 ranked perfectly read "AUROC 1.00 +/- 0.00" (DeLong's standard error is 0 at AUROC 1).
+    r = gpprobe.loo(*_perfectly_ranked(8, 8))
+    assert (r["auroc"], r["auroc_standard_error"]) == (1.0, 0.0)
+    assert (r["auroc_delong_lower"], r["auroc_delong_upper"]) == (1.0, 1.0)
+    assert abs(r["auroc_lower"] - _reference_perfect_lower(8, 8)) <= 1e-10
+    assert r["auroc_upper"] == 1.0
+    assert r["verdict"] == "separates"
+    # 3 + 5: DeLong's interval 1-1 said "separates"; the honest one (0.43-1) reaches 1/2: too few.
+    r = gpprobe.loo(*_perfectly_ranked(3, 5))
+    assert r["auroc"] == 1.0 and r["auroc_delong_lower"] > 0.5
+    assert abs(r["auroc_lower"] - _reference_perfect_lower(3, 5)) <= 1e-10
+    assert r["verdict"] == "too_few"
 
 
 def test_a_pickled_probe_scores_with_the_same_bits():

@@ -2,12 +2,11 @@
 // scipy (tests/reference/compare/draws.json, written by scripts/fixtures/reference_compare_draws.py: Newcombe's
 // score interval by brentq, its hull with DeLong's clipped normal interval), and the Probe tab's leave-one-out
 // verdict on 8 + 8 observations that a probe ranks perfectly: DeLong's standard error is 0 there, so its
-// interval reads "1.00 ± 0.00"; the verdict's interval (the worker's leaveOneOutAurocInterval) is scipy's
-// 0.633–1 at 99 %.
+// interval reads "1.00 ± 0.00"; the verdict's interval (the core's aurocLower/aurocUpper, which the Probe tab
+// shows) is scipy's 0.633–1 at 99 %.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProbeEngine, honestAurocInterval, type ProbeEngine } from '../../web/src/engine/index.ts';
-import { leaveOneOutAurocInterval } from '../../web/src/labs/probe/worker/verdict_handlers.ts';
 import { normals } from '../web/fixtures.ts';
 
 interface HonestCase {
@@ -54,12 +53,12 @@ describe('honest AUROC intervals', () => {
       expect(loo.auroc).toBe(1);
       expect(loo.aurocStandardError).toBe(0);
       // DeLong's normal interval collapses: what the Probe tab printed as "1.00 ± 0.00".
-      expect(loo.aurocUpper - loo.auroc).toBe(0);
-      const honest = leaveOneOutAurocInterval(engine, loo);
+      expect([loo.aurocDelongLower, loo.aurocDelongUpper]).toEqual([1, 1]);
       const scipy = reference.honest_intervals.find((c) => c.auroc === 1 && c.positives === 8 && c.negatives === 8)!;
-      expect(Math.abs(honest.lower - scipy.lower)).toBeLessThanOrEqual(1e-9);
-      expect(honest.lower).toBeCloseTo(0.633, 3);
-      expect(honest.upper).toBe(1);
+      expect(Math.abs(loo.aurocLower - scipy.lower)).toBeLessThanOrEqual(1e-9);
+      expect(loo.aurocLower).toBeCloseTo(0.633, 3);
+      expect(loo.aurocUpper).toBe(1);
+      expect(loo.verdict).toBe('separates');
     } finally {
       probe.dispose();
     }

@@ -4,8 +4,10 @@
 //   CSV observation,label,judged_probability,latent_mean,latent_variance; the verdict as one JSON line
 //   on stderr: {"observations":O,"positives":..,"negatives":..,"auroc":..,"auroc_standard_error":..,
 //   "log_loss":..,"log_loss_standard_error":..,"confidence":0.99,"auroc_lower":..,"auroc_upper":..,
-//   "log_loss_lower":..,"log_loss_upper":..,"verdict":"separates"|"chance"|"too_few"} (null where
-//   undefined; the intervals are the ones the verdict judges, value -/+ z standard errors at confidence).
+//   "auroc_delong_lower":..,"auroc_delong_upper":..,"log_loss_lower":..,"log_loss_upper":..,
+//   "verdict":"separates"|"chance"|"too_few"} (null where undefined; the intervals are the ones the verdict
+//   judges at confidence: auroc_ the honest one, delong_ DeLong's alone, log_loss_ value -/+ z se;
+//   leave_one_out.h).
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -34,6 +36,8 @@ std::string summary(const LeaveOneOut& r) {
      << ",\"log_loss_standard_error\":" << json_number(r.log_loss_standard_error)
      << ",\"confidence\":" << json_number(r.confidence) << ",\"auroc_lower\":" << json_number(r.auroc_interval.lower)
      << ",\"auroc_upper\":" << json_number(r.auroc_interval.upper)
+     << ",\"auroc_delong_lower\":" << json_number(r.auroc_normal_interval.lower)
+     << ",\"auroc_delong_upper\":" << json_number(r.auroc_normal_interval.upper)
      << ",\"log_loss_lower\":" << json_number(r.log_loss_interval.lower)
      << ",\"log_loss_upper\":" << json_number(r.log_loss_interval.upper) << ",\"verdict\":\"" << verdict_name(r.verdict)
      << "\"}";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpprobe/common/confidence.h"
+#include "gpprobe/compare/auroc_interval.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/probe/uncertainty_measures.h"
 
@@ -31,7 +32,7 @@ void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
   for (std::uint8_t y : labels) ++(y ? r->positives : r->negatives);
   r->auroc = r->auroc_standard_error = r->log_loss = r->log_loss_standard_error = kNaN;
   r->confidence = kIntervalConfidence;
-  r->auroc_interval = r->log_loss_interval = {kNaN, kNaN};
+  r->auroc_interval = r->auroc_normal_interval = r->log_loss_interval = {kNaN, kNaN};
   if (O > 0) {
     std::vector<double> losses(O);
     double sum = 0;
@@ -55,11 +56,19 @@ void summarise(const std::vector<std::uint8_t>& labels, LeaveOneOut* r) {
     return;
   }
   r->auroc_standard_error = auroc_standard_error(labels.data(), r->judged_probability.data(), O).value();
-  r->auroc_interval = normal_interval(r->auroc, r->auroc_standard_error);
-  const bool ranks_at_chance = r->auroc_interval.lower <= 0.5;
-  // Confidently wrong: the log loss is worse than the coin's log 2 beyond its interval.
+  r->auroc_normal_interval = normal_interval(r->auroc, r->auroc_standard_error);
+  const AurocInterval honest =
+      honest_auroc_interval(r->auroc, r->auroc_standard_error, r->positives, r->negatives, kIntervalZ);
+  r->auroc_interval = {honest.lower, honest.upper};
+  // DeLong's interval alone reaching 1/2, or the log loss confidently wrong (worse than the coin's log 2
+  // beyond its interval): chance. DeLong's interval above 1/2 but the honest one reaching it: too few.
+  const bool ranks_at_chance = r->auroc_normal_interval.lower <= 0.5;
   const bool loss_worse_than_chance = r->log_loss_interval.lower > std::log(2.0);
-  r->verdict = ranks_at_chance || loss_worse_than_chance ? LooVerdict::chance : LooVerdict::separates;
+  if (ranks_at_chance || loss_worse_than_chance) {
+    r->verdict = LooVerdict::chance;
+  } else {
+    r->verdict = r->auroc_interval.lower > 0.5 ? LooVerdict::separates : LooVerdict::too_few;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,12 @@
 // gpprobe loo: each observation's leave-one-out judged probability equals `gpprobe probe` fitted on the
-// other observations and scoring it; the verdict line; a probe file gives the same rows; bad input.
+// other observations and scoring it; the verdict line (a perfect ranking judged by the honest AUROC interval);
+// a probe file gives the same rows; bad input.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <random>
+#include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -93,9 +99,12 @@ TEST(CliLoo, UnrelatedLabelsAreAtChanceAndTooFewSaySo) {
   // 99.5 % quantile (scipy.stats.norm.ppf(0.995)); chance: the AUROC interval does not lie above 1/2.
   const double z995 = 2.5758293035489004, auroc = chance["auroc"], se = chance["auroc_standard_error"];
   EXPECT_EQ(chance["confidence"].get<double>(), 0.99);
-  EXPECT_NEAR(chance["auroc_lower"].get<double>(), auroc - z995 * se, 1e-15);
-  EXPECT_NEAR(chance["auroc_upper"].get<double>(), auroc + z995 * se, 1e-15);
-  EXPECT_LE(chance["auroc_lower"].get<double>(), 0.5);
+  EXPECT_NEAR(chance["auroc_delong_lower"].get<double>(), auroc - z995 * se, 1e-15);
+  EXPECT_NEAR(chance["auroc_delong_upper"].get<double>(), auroc + z995 * se, 1e-15);
+  EXPECT_LE(chance["auroc_delong_lower"].get<double>(), 0.5);
+  // The honest interval holds DeLong's (clipped to [0, 1]), so it reaches 1/2 too.
+  EXPECT_LE(chance["auroc_lower"].get<double>(), std::max(0.0, auroc - z995 * se) + 1e-15);
+  EXPECT_GE(chance["auroc_upper"].get<double>(), std::min(1.0, auroc + z995 * se) - 1e-15);
   const double loss = chance["log_loss"], loss_se = chance["log_loss_standard_error"];
   EXPECT_NEAR(chance["log_loss_lower"].get<double>(), loss - z995 * loss_se, 1e-15);
   EXPECT_NEAR(chance["log_loss_upper"].get<double>(), loss + z995 * loss_se, 1e-15);
@@ -107,7 +116,47 @@ TEST(CliLoo, UnrelatedLabelsAreAtChanceAndTooFewSaySo) {
   EXPECT_TRUE(v["auroc_standard_error"].is_null());
   EXPECT_TRUE(v["auroc_lower"].is_null());
   EXPECT_TRUE(v["auroc_upper"].is_null());
+  EXPECT_TRUE(v["auroc_delong_lower"].is_null());
   EXPECT_TRUE(v["auroc"].is_number());
+}
+
+// Newcombe's score interval at AUROC 1 by scipy's root finder (scripts/fixtures/reference_compare_draws.py).
+double reference_perfect_lower(int positives, int negatives) {
+  std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/compare/draws.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  for (const nlohmann::json& c : doc["score_intervals"]) {
+    if (c["auroc"] == 1.0 && c["positives"] == positives && c["negatives"] == negatives) return c["lower"];
+  }
+  ADD_FAILURE() << "no reference interval for " << positives << " + " << negatives;
+  return NAN;
+}
+
+// Issue 34: a perfect ranking's AUROC interval does not collapse to 1–1 (DeLong's standard error is 0 there);
+// the verdict judges the honest one: 8 + 8 separate (0.633–1), 3 + 5 are too few (0.430–1 reaches 1/2).
+TEST(CliLoo, APerfectRankingIsJudgedByTheHonestInterval) {
+  for (auto [positives, negatives, verdict] : {std::tuple{8, 8, "separates"}, std::tuple{3, 5, "too_few"}}) {
+    SCOPED_TRACE(std::to_string(positives) + " + " + std::to_string(negatives));
+    std::mt19937 rng(21);
+    std::normal_distribution<double> z(0.0, 0.3);
+    const int n = positives + negatives;
+    RowMatrix x(n, 6);
+    std::vector<int> y;
+    for (int i = 0; i < n; ++i) {
+      y.push_back(i < positives);
+      for (int j = 0; j < 6; ++j) x(i, j) = z(rng) + (j == 0 ? (i < positives ? 2.0 : -2.0) : 0.0);
+    }
+    const TempFile obs("loo_perfect.csv", testing::csv_of(x)), labels("loo_perfect.txt", labels_text(y));
+    const CliRun r = run_cli("loo --observations " + obs.path() + " --labels " + labels.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json v = nlohmann::json::parse(r.err);
+    ASSERT_EQ(v["auroc"].get<double>(), 1.0);
+    EXPECT_EQ(v["auroc_standard_error"].get<double>(), 0.0);
+    EXPECT_EQ(v["auroc_delong_lower"].get<double>(), 1.0);
+    EXPECT_EQ(v["auroc_delong_upper"].get<double>(), 1.0);
+    EXPECT_NEAR(v["auroc_lower"].get<double>(), reference_perfect_lower(positives, negatives), 1e-10);
+    EXPECT_EQ(v["auroc_upper"].get<double>(), 1.0);
+    EXPECT_EQ(v["verdict"], verdict);
+  }
 }
 
 TEST(CliLoo, EachBadInputGivesOneLineNamingTheFileAndTheProblem) {

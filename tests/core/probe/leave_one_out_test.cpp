@@ -1,14 +1,17 @@
 // Leave-one-out in closed form against refitting the probe without each observation (both spaces), the
-// verdict on data whose labels are unrelated to it (chance) and on separable data (separates), DeLong's
+// verdict on data whose labels are unrelated to it (chance), on separable data (separates) and on perfect
+// rankings judged by the honest AUROC interval (issue 34: 8 + 8 separates, 3 + 5 too few), DeLong's
 // standard error on a case worked by hand, and the knowledge gain against actually adding the label.
 #include "gpprobe/probe/leave_one_out.h"
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <random>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/evaluation/synthetic_embeddings.h"
@@ -175,8 +178,11 @@ TEST(LeaveOneOut, IntervalsAreValueMinusPlusTheNormalQuantileTimesTheStandardErr
   }
   const double z = 0.5 * (lo + hi);
   EXPECT_NEAR(z, 2.5758293035489004, 1e-12);
-  EXPECT_NEAR(loo.auroc_interval.lower, auc - z * se_auc, 1e-12);
-  EXPECT_NEAR(loo.auroc_interval.upper, auc + z * se_auc, 1e-12);
+  EXPECT_NEAR(loo.auroc_normal_interval.lower, auc - z * se_auc, 1e-12);
+  EXPECT_NEAR(loo.auroc_normal_interval.upper, auc + z * se_auc, 1e-12);
+  // The honest interval is never narrower than DeLong's (clipped to [0, 1]).
+  EXPECT_LE(loo.auroc_interval.lower, std::max(0.0, auc - z * se_auc) + 1e-15);
+  EXPECT_GE(loo.auroc_interval.upper, std::min(1.0, auc + z * se_auc) - 1e-15);
   EXPECT_NEAR(loo.log_loss_interval.lower, loss - z * se_loss, 1e-12);
   EXPECT_NEAR(loo.log_loss_interval.upper, loss + z * se_loss, 1e-12);
   EXPECT_GT(se_auc, 0.0);  // a case with width
@@ -201,6 +207,55 @@ TEST(LeaveOneOut, SeparableClassesSeparate) {
   const LeaveOneOut loo = ok_value(leave_one_out(fitted(X, data.labels, 0.1, 5.0)));
   EXPECT_EQ(loo.verdict, LooVerdict::separates) << "AUROC " << loo.auroc << ", log loss " << loo.log_loss;
   EXPECT_GT(loo.auroc_interval.lower, 0.5);
+}
+
+// Newcombe's score interval of a perfect ranking (AUROC 1, DeLong's standard error 0) from
+// scripts/fixtures/reference_compare_draws.py (scipy's root finder), tests/reference/compare/draws.json.
+double reference_perfect_lower(std::size_t positives, std::size_t negatives) {
+  std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/compare/draws.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  for (const nlohmann::json& c : doc["score_intervals"]) {
+    if (c["auroc"] == 1.0 && c["positives"] == positives && c["negatives"] == negatives) return c["lower"];
+  }
+  ADD_FAILURE() << "no reference interval for " << positives << " + " << negatives;
+  return NAN;
+}
+
+// `positives` + `negatives` observations far apart along one axis: every one is ranked right.
+LeaveOneOut perfectly_ranked(int positives, int negatives) {
+  std::mt19937 rng(21);
+  std::normal_distribution<double> z(0.0, 0.3);
+  const int n = positives + negatives;
+  RowMatrix X(n, 6);
+  std::vector<std::uint8_t> y(std::size_t(n), 0);
+  for (int i = 0; i < n; ++i) {
+    y[std::size_t(i)] = std::uint8_t(i < positives);
+    for (int j = 0; j < 6; ++j) X(i, j) = z(rng) + (j == 0 ? (i < positives ? 2.0 : -2.0) : 0.0);
+  }
+  return ok_value(leave_one_out(fitted(X, y, 0.1, 5.0)));
+}
+
+// Issue 34: 8 + 8 ranked perfectly gave "AUROC 1.00 ± 0.00", DeLong's interval collapsed to a point. The
+// interval the verdict judges is the honest one, 0.633–1 (scipy), still above 1/2: separates.
+TEST(LeaveOneOut, PerfectRankingOfEightAndEightHasAnHonestInterval) {
+  const LeaveOneOut loo = perfectly_ranked(8, 8);
+  ASSERT_EQ(loo.auroc, 1.0);
+  EXPECT_EQ(loo.auroc_standard_error, 0.0);
+  EXPECT_EQ(loo.auroc_normal_interval.lower, 1.0);  // DeLong's, kept beside it
+  EXPECT_NEAR(loo.auroc_interval.lower, reference_perfect_lower(8, 8), 1e-10);
+  EXPECT_EQ(loo.auroc_interval.upper, 1.0);
+  EXPECT_EQ(loo.verdict, LooVerdict::separates);
+}
+
+// 3 + 5 ranked perfectly: DeLong's interval is 1–1 (it said "separates"), the honest one 0.43–1 (scipy)
+// reaches 1/2, so the observations are too few to tell the ranking from chance.
+TEST(LeaveOneOut, PerfectRankingOfThreeAndFiveIsTooFew) {
+  const LeaveOneOut loo = perfectly_ranked(3, 5);
+  ASSERT_EQ(loo.auroc, 1.0);
+  EXPECT_GT(loo.auroc_normal_interval.lower, 0.5);
+  EXPECT_NEAR(loo.auroc_interval.lower, reference_perfect_lower(3, 5), 1e-10);
+  EXPECT_LE(loo.auroc_interval.lower, 0.5);
+  EXPECT_EQ(loo.verdict, LooVerdict::too_few);
 }
 
 TEST(Metrics, AurocStandardErrorIsDeLongs) {

@@ -15,18 +15,24 @@
 // The verdict over the O observations (labels y_i, LOO judged probabilities p_i):
 //   AUROC      of p against y (metrics.h), with DeLong's standard error (auroc_standard_error)
 //   log loss   -(1/O) sum [y log p + (1 - y) log(1 - p)], with standard error sd(losses) / sqrt(O)
-//   99% intervals: value -/+ 2.576 standard errors (normal approximations, rough at O this small, so
-//              99% rather than 95%: with 95%, 1 of 20 seeds of unrelated labels in the tests passed as
-//              separating, AUROC 0.81 +/- 0.25); the result carries them and their level (confidence),
-//              so callers show them without restating z
-//   too_few    fewer than 2 observations of a class (no standard error)
-//   chance     the AUROC's interval reaches 1/2 (or lies below it), or the log loss's interval lies
+//   99% intervals: the log loss's value -/+ 2.576 standard errors (a normal approximation, rough at O this
+//              small, so 99% rather than 95%: with 95%, 1 of 20 seeds of unrelated labels in the tests passed
+//              as separating, AUROC 0.81 +/- 0.25). The AUROC's interval is the one that stays honest at the
+//              edges and at few observations (honest_auroc_interval, compare/auroc_interval.h: Newcombe's score
+//              interval joined with DeLong's normal interval, clipped to [0, 1]); DeLong's alone is kept
+//              beside it (auroc_normal_interval), whose standard error is 0 at AUROC 1 however few the
+//              observations. The result carries them and their level (confidence), so callers show them
+//              without restating z
+//   too_few    fewer than 2 observations of a class (no standard error); or DeLong's interval lies above 1/2
+//              but the honest one reaches it: the ranking looks good but is too few observations to tell
+//              from chance (3 + 5 ranked perfectly: DeLong 1–1, honest 0.43–1)
+//   chance     DeLong's interval reaches 1/2 (or lies below it), or the log loss's interval lies
 //              above log 2, the loss of the prior's judged probability 1/2 (confidently wrong): these
 //              observations do not separate the concept in this embedding. A log loss whose interval
 //              merely reaches log 2 is not enough to warn: with 16 observations its standard error is
 //              ~0.1 nats, so a well-ranked concept (the demo's ge5: AUROC 0.84 ± 0.28) would be called
 //              chance for its calibration alone
-//   separates  otherwise
+//   separates  otherwise: the honest AUROC interval lies above 1/2 (8 + 8 ranked perfectly: 0.63–1)
 #pragma once
 
 #include <cstddef>
@@ -52,10 +58,13 @@ struct LeaveOneOut {
   std::size_t positives = 0, negatives = 0;
   double auroc = 0.0, auroc_standard_error = 0.0;        // NaN when undefined (a class missing / < 2)
   double log_loss = 0.0, log_loss_standard_error = 0.0;  // NaN when undefined (O = 0 / O < 2)
-  // The intervals the verdict judges: value -/+ z standard errors, z the standard normal's (1 + confidence) / 2
-  // quantile (not clipped to [0, 1] or [0, inf)); NaN bounds where the standard error is NaN.
+  // The intervals the verdict judges at `confidence`, z the standard normal's (1 + confidence) / 2 quantile;
+  // NaN bounds where the standard error is NaN (fewer than 2 of a class for the AUROC's).
+  //   auroc_interval         honest_auroc_interval (within [0, 1]); separates only when it lies above 1/2
+  //   auroc_normal_interval  DeLong's alone, auroc -/+ z se (not clipped); chance when it reaches 1/2
+  //   log_loss_interval      log_loss -/+ z se (not clipped)
   double confidence = 0.99;
-  Interval auroc_interval, log_loss_interval;
+  Interval auroc_interval, auroc_normal_interval, log_loss_interval;
   LooVerdict verdict = LooVerdict::too_few;
 };
 

@@ -2,9 +2,10 @@
 // positive (or no negative) observation says so at once; otherwise the core's leave-one-out check
 // judges each observation by the probe fitted on all the others and gives the AUROC and log loss of
 // those judgements with their uncertainty, with a plain warning when they are at chance. The AUROC's interval
-// is the one that stays honest at the edges and at few observations (core auroc_interval.h: Newcombe's
-// score interval joined with DeLong's), not DeLong's alone, whose standard error is 0 at AUROC 1 (8 + 8
-// observations ranked perfectly read "1.00 ± 0.00"; the honest interval is 0.63–1.00 at 99 %).
+// is the core's, the one that stays honest at the edges and at few observations (core auroc_interval.h:
+// Newcombe's score interval joined with DeLong's), not DeLong's alone, whose standard error is 0 at AUROC 1
+// (8 + 8 observations ranked perfectly read "1.00 ± 0.00"; the honest interval is 0.63–1.00 at 99 %). The
+// conclusion is the core's verdict (leave_one_out.h), never one of the panel's own.
 import { useSignalEffect } from '@preact/signals';
 import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';
 import { results } from '../../../common/state/session_store.ts';
@@ -29,18 +30,16 @@ function missingClass(observations: number[], labels: Uint8Array): string | null
   return null;
 }
 
-type Honest = { lower: number; upper: number };
-
-function Numbers({ loo, honest }: { loo: LeaveOneOut; honest: Honest }) {
+function Numbers({ loo }: { loo: LeaveOneOut }) {
   // The log loss's interval is value -/+ z standard errors, so the half-width is upper - value.
   const interval = (value: number, upper: number) => (Number.isFinite(upper) ? <> ± {f2(upper - value)}</> : null);
   return (
     <p class="verdict-numbers">
       AUROC <strong data-testid="loo-auroc">{Number.isFinite(loo.auroc) ? f2(loo.auroc) : '—'}</strong>
-      {Number.isFinite(honest.lower) && (
+      {Number.isFinite(loo.aurocLower) && (
         <span data-testid="loo-auroc-interval">
           {' '}
-          ({f2(honest.lower)}–{f2(honest.upper)})
+          ({f2(loo.aurocLower)}–{f2(loo.aurocUpper)})
         </span>
       )}{' '}
       · log loss <strong data-testid="loo-log-loss">{Number.isFinite(loo.logLoss) ? f2(loo.logLoss) : '—'}</strong>
@@ -50,16 +49,18 @@ function Numbers({ loo, honest }: { loo: LeaveOneOut; honest: Honest }) {
   );
 }
 
-function Conclusion({ loo, honest }: { loo: LeaveOneOut; honest: Honest }) {
-  if (loo.verdict === 'too_few') {
+function Conclusion({ loo }: { loo: LeaveOneOut }) {
+  // The core says too_few for under 2 of a class, and for a ranking whose DeLong interval lies above ½ while the
+  // honest one reaches it (leave_one_out.h).
+  if (loo.verdict === 'too_few' && (loo.positives < 2 || loo.negatives < 2)) {
     return <p class="verdict-line too_few">Too few observations to judge: the check needs at least 2 of each class.</p>;
   }
-  if (loo.verdict === 'separates' && !(honest.lower > 0.5)) {
+  if (loo.verdict === 'too_few') {
     return (
       <p class="verdict-line chance" role="alert" data-testid="loo-honest-caveat">
         ⚠ DeLong's normal interval puts the AUROC above ½, but the interval that stays honest at so few observations (
-        {f2(honest.lower)}–{f2(honest.upper)}) reaches it: these observations are too few to say that they separate the
-        concept in this embedding. Add observations.
+        {f2(loo.aurocLower)}–{f2(loo.aurocUpper)}) reaches it: these observations are too few to say that they separate
+        the concept in this embedding. Add observations.
       </p>
     );
   }
@@ -71,8 +72,8 @@ function Conclusion({ loo, honest }: { loo: LeaveOneOut; honest: Honest }) {
       </p>
     );
   }
-  const low = Number.isFinite(honest.lower) ? honest.lower : loo.aurocLower,
-    high = Number.isFinite(honest.upper) ? honest.upper : loo.aurocUpper;
+  const low = loo.aurocLower,
+    high = loo.aurocUpper;
   return (
     <p class="verdict-line chance" role="alert">
       ⚠ These observations do not separate the concept in this embedding. Judged by the probe fitted on the others, they
@@ -93,7 +94,6 @@ export function VerdictPanel() {
   const missing = missingClass(r.observations, r.labels);
   const v = verdict.value?.basis === r.basis ? verdict.value : null;
   const loo = v?.run.leaveOneOut;
-  const honest = v?.run.aurocInterval ?? { lower: Number.NaN, upper: Number.NaN };
   return (
     <div class="verdict-row">
       <section
@@ -111,8 +111,8 @@ export function VerdictPanel() {
         {!missing && !loo && <p class="hint">Checking each observation against the probe fitted on the others…</p>}
         {!missing && loo && (
           <>
-            <Numbers loo={loo} honest={honest} />
-            <Conclusion loo={loo} honest={honest} />
+            <Numbers loo={loo} />
+            <Conclusion loo={loo} />
           </>
         )}
         <p class="caption">

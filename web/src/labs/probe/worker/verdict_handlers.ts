@@ -2,21 +2,11 @@
 // the resident embeddings, asks the core for its leave-one-out check, then scores every row's knowledge
 // gain in chunks (progress, cancel between chunks); streamed embeddings are read from their file chunk
 // by chunk. Every number comes from the core.
-import { honestAurocInterval } from '../../../engine/compare/compare_representations.ts';
-import type { LeaveOneOut } from '../../../engine/probe/probe_engine.ts';
-import type { ProbeEngine } from '../../../engine/probe/probe_engine.ts';
 import { knowledgeGainStreamed } from '../../../engine/probe/streamed_scores.ts';
 import type { Handlers } from '../../../common/worker/handler.ts';
 import { mainData, streamed } from '../../../common/worker/resident_data.ts';
 import { fitStreamedProbe } from '../../../common/worker/streamed_data.ts';
 import type { VerdictRequests } from './verdict_protocol.ts';
-
-/** The leave-one-out AUROC's honest interval (NaN bounds without both classes). */
-export function leaveOneOutAurocInterval(engine: ProbeEngine, loo: LeaveOneOut): { lower: number; upper: number } {
-  if (!Number.isFinite(loo.auroc) || loo.positives === 0 || loo.negatives === 0)
-    return { lower: Number.NaN, upper: Number.NaN };
-  return honestAurocInterval(engine, loo.auroc, loo.aurocStandardError, loo.positives, loo.negatives, loo.confidence);
-}
 
 export const verdictHandlers: Handlers<VerdictRequests, 'probe'> = {
   verdict: async (r, c) => {
@@ -34,7 +24,6 @@ export const verdictHandlers: Handlers<VerdictRequests, 'probe'> = {
         });
         return {
           leaveOneOut,
-          aurocInterval: leaveOneOutAurocInterval(c.engines.probe, leaveOneOut),
           knowledgeGain,
           seconds: (performance.now() - start) / 1000,
         };
@@ -60,7 +49,6 @@ export const verdictHandlers: Handlers<VerdictRequests, 'probe'> = {
       });
       return {
         leaveOneOut,
-        aurocInterval: leaveOneOutAurocInterval(c.engines.probe, leaveOneOut),
         knowledgeGain,
         seconds: (performance.now() - start) / 1000,
       };

@@ -6,11 +6,9 @@ import type { Policies } from '../../../common/worker/policies.ts';
 
 export interface VerdictRun {
   /** In the order of the request's observations. */
+  /** Its aurocLower/aurocUpper are the interval the core's verdict judges, honest at AUROC 0 or 1 and at few
+   * observations (core auroc_interval.h). */
   leaveOneOut: LeaveOneOut;
-  /** The AUROC's interval at leaveOneOut.confidence that stays honest at AUROC 0 or 1 and at few observations
-   * (core auroc_interval.h: Newcombe's score interval joined with DeLong's, clipped to [0, 1]); NaN bounds when
-   * the AUROC is undefined. */
-  aurocInterval: { lower: number; upper: number };
   /** One per row of the main dataset. */
   knowledgeGain: Float64Array;
   seconds: number;
