@@ -226,12 +226,7 @@ def publish(
     with ``seed`` by the page's core, as the app and ``gpprobe.draw`` draw them.
     The page opens from disk with no network; the file is written whole or not at all.
     """
-    page = one_file_html(embeddings, metadata, concept, observations, per_class, seed, title)
-    target = Path(path)
-    partial = target.with_name(target.name + ".partial")
-    partial.write_text(page, encoding="utf-8")
-    os.replace(partial, target)
-    return target
+    return OneFilePage(one_file_html(embeddings, metadata, concept, observations, per_class, seed, title)).save(path)
 
 
 class OneFilePage:
