@@ -62,12 +62,12 @@ OPERATORS = ["boundary", "equality", "off-by-one", "min-max", "plus-minus", "non
 # fails the run (a test lost its strength). Each is (operator, the code before, after) in SMOKE_FILE; one
 # whose code is no longer there is reported and skipped.
 SMOKE_FILE = "core/src/classification/likelihood.cpp"
-SMOKE_FILTER = "GpcNumerics.*:GpcGradient.*:GpcGolden.*"
+SMOKE_FILTER = "ClassifierNumerics.*:ClassifierGradient.*:ClassifierGolden.*"
 SMOKE = [
     ("plus-minus", "t.W = r * (z + r);", "t.W = r * (z - r);"),
     ("plus-minus", "scaled_erfc(-z / kSqrt2)) - 0.5 * z * z;", "scaled_erfc(-z / kSqrt2)) + 0.5 * z * z;"),
     ("plus-minus", "(z + 2.0 * r) - 1.0);", "(z + 2.0 * r) + 1.0);"),
-    ("branch", "if (likelihood == GpcLikelihood::probit) {", "if (!(likelihood == GpcLikelihood::probit)) {"),
+    ("branch", "if (likelihood == ClassifierLikelihood::probit) {", "if (!(likelihood == ClassifierLikelihood::probit)) {"),
 ]
 
 
@@ -77,8 +77,9 @@ def smoke_mutants():
     for op, before, after in SMOKE:
         where = [i for i, text in enumerate(lines) if before in text]
         if len(where) != 1:
-            print(f"mutate: smoke mutant '{before}' of {SMOKE_FILE} is not there once: skipped")
-            continue
+            # A renamed or moved line would quietly weaken the CI sample: refuse instead.
+            sys.exit(f"mutate: smoke mutant '{before}' of {SMOKE_FILE} is not there once: update SMOKE in "
+                     "scripts/test/mutate.py")
         text = lines[where[0]]
         found.append(Mutant(SMOKE_FILE, where[0] + 1, text.index(before) + 1, op, text, text.replace(before, after)))
     if not found:
@@ -286,6 +287,9 @@ def run_tests(build_dir, filters, limit):
                                   text=True, timeout=max(1.0, limit - (time.monotonic() - started)))
         except subprocess.TimeoutExpired:
             return False, time.monotonic() - started, f"ran past its time limit ({limit:.0f} s)"
+        if done.returncode == 0 and re.search(r"^\[==========\] 0 tests from", done.stdout, re.M):
+            # A filter that names no test (a renamed suite) would let every mutant "survive" or "pass".
+            return False, time.monotonic() - started, f"no test matches the filter {f}"
         if done.returncode != 0:
             failed = re.findall(r"^\[  FAILED  \] (\S+)", done.stdout, re.M)
             if done.returncode < 0:
