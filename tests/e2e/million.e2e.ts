@@ -70,7 +70,8 @@ describe('a million embeddings', () => {
     expect(await page.locator('[data-testid="map-plot"] canvas[role="img"]').getAttribute('aria-label')).toBe(
       'Embedding map (PCA of a sample of 20,000 rows)',
     );
-    expect(await page.getByRole('alert').count()).toBe(0);
+    // No error (the leave-one-out panel's caveat, an alert too, may say the drawn observations are too few).
+    expect(await page.locator('.message.error').count()).toBe(0);
 
     // A toggle reads the file again, with progress; Cancel stops the pass and keeps the results shown.
     const shown = await page.getByTestId('run-summary').textContent();
