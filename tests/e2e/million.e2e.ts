@@ -79,7 +79,7 @@ describe('a million embeddings', () => {
     const pass = page.locator('.task-bar .task', { hasText: 'scoring (reading the file)' });
     await pass.getByRole('button', { name: 'Cancel' }).click({ timeout: patient(30_000) });
     await page.waitForFunction(() => !document.querySelector('.task-bar'), undefined, { timeout: patient(30_000) });
-    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.locator('.message.error').count()).toBe(0);
     expect(await page.getByTestId('run-summary').textContent()).toBe(`Settings changed since this run · ${shown}`);
 
     // A session with other observations, and the query rows of check.npy: the file is read again.
