@@ -12,6 +12,7 @@
 // Elsewhere, or when a twin's files do not load, the plain twin does, with the same results to rounding
 // (1e-11 on the tests' data; the goldens hold to 1e-8 on both).
 import createGpprobeModule, { type GpprobeModule } from './generated/gpprobe.mjs';
+import { relaxedSimdSupported } from './relaxed_simd.ts';
 
 const wasmUrls = {
   simd128: new URL('./generated/gpprobe.wasm', import.meta.url),
@@ -34,21 +35,7 @@ const threadedUrls = {
 /** Which SIMD build: 'relaxed' (fused multiply-adds) or 'simd128' (every engine with wasm SIMD). */
 export type SimdBuild = 'relaxed' | 'simd128';
 
-// The smallest module that uses f64x2.relaxed_madd (0xfd 0x87 0x02) in its shipped encoding:
-// (func (param v128 v128 v128) (result v128) local.get 0 local.get 1 local.get 2 f64x2.relaxed_madd).
-const RELAXED_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b, 0x03,
-  0x02, 0x01, 0x00, 0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x87, 0x02, 0x0b,
-]);
-
-/** True where this engine runs relaxed SIMD (and so the relaxed twins). */
-export function relaxedSimdSupported(): boolean {
-  try {
-    return WebAssembly.validate(RELAXED_PROBE);
-  } catch {
-    return false;
-  }
-}
+export { relaxedSimdSupported };
 
 /** Threads used by default where the threaded module can load: the cores, at most this many. */
 export const MAX_DEFAULT_THREADS = 8;

@@ -4,22 +4,11 @@
 // relaxed twin was inlined, that twin runs, as in the app; else the plain SIMD twin.
 import createGpprobeModule, { type GpprobeModule } from '../engine/generated/gpprobe.mjs';
 import { relaxedWasm, simd128Wasm } from 'virtual:gpprobe-inline-wasm';
+import { relaxedSimdSupported } from '../engine/relaxed_simd.ts';
 
 export type SimdBuild = 'relaxed' | 'simd128';
 
-// The same probe module as engine/load_module.ts: f64x2.relaxed_madd in its shipped encoding.
-const RELAXED_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b, 0x03,
-  0x02, 0x01, 0x00, 0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x87, 0x02, 0x0b,
-]);
-
-export function relaxedSimdSupported(): boolean {
-  try {
-    return WebAssembly.validate(RELAXED_PROBE);
-  } catch {
-    return false;
-  }
-}
+export { relaxedSimdSupported };
 
 export const MAX_DEFAULT_THREADS = 1;
 
