@@ -179,6 +179,18 @@ describe('the imports of web/src', () => {
 describe('the checker', () => {
   const edge = (from: string, to: string): Edge => ({ from, to });
 
+  it("reach a lab's link state only through the registry (links: labs/link_words.ts, labs/links.ts, labs/views.tsx)", () => {
+    // The shell's link files (reading, writing and opening links) know no lab but the probe lab, whose
+    // session the shell keeps: a lab that carries state in links declares it in the registry alone.
+    const registry = ['labs/index.ts', 'labs/views.tsx', 'labs/links.ts', 'labs/link_words.ts'];
+    const linkFiles = /^app\/(link_[a-z_]+|share_link|startup)\.ts$/;
+    const offending = importEdges()
+      .filter((e) => linkFiles.test(e.from) && layerOf(e.to) === 2)
+      .filter((e) => !registry.includes(e.to) && labOf(e.to) !== 'probe')
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(offending).toEqual([]);
+  });
+
   it('places files in their layers and labs', () => {
     expect(layerOf('engine/heap.ts')).toBe(0);
     expect(layerOf('io/npy.ts')).toBe(0);

@@ -11,56 +11,26 @@ import { decodeLink, encodeLink, type LinkState } from './share_link.ts';
 import { opening, results, resultsStale, selected, session } from '../common/state/session_store.ts';
 import { observationsDrawn, runProbe } from '../labs/probe/state/probe_store.ts';
 import { activeTab, colorBy } from './view_state.ts';
-import {
-  compareLinkState,
-  compareDraws,
-  compareView,
-  conceptChoice,
-  openCompareLink,
-  record,
-  representations,
-  runComparison,
-  shownConcept,
-  sources,
-} from '../labs/compare/state/compare_store.ts';
-import {
-  isUploadedCompare,
-  pendingUploadCompare,
-  type CompareLink,
-  type LinkedCompare,
-  type UploadedCompareLink,
-} from '../labs/compare/state/compare_link.ts';
-import { showView } from './view_state.ts';
+import { LINKED_LABS, type LabLinkStates } from '../labs/links.ts';
+import type { LinkedLab } from '../labs/link_words.ts';
+import { LAB_VIEWS } from '../labs/views.tsx';
+import type { LinkActions } from '../common/state/link_part.ts';
 
-/** The files of the Compare lab's uploaded representations, in their order (a file may hold several). */
-function uploadedNames(): string[] {
-  return [...new Set(representations.value.map((r) => r.source))];
-}
-
-/**
- * The Compare lab's state when its representations were uploaded (sources null): the link names their
- * files, for the reader to choose again (issue 36, item 4); it used to drop the comparison silently.
- */
-const uploadedCompareState = computed<UploadedCompareLink | undefined>(() => {
-  if (sources.value !== null || representations.value.length === 0) return undefined;
-  return {
-    sources: { kind: 'upload', files: uploadedNames().map((name) => ({ name })) },
-    concepts: conceptChoice.value,
-    view: compareView.value,
-    shown: shownConcept.value,
-    run: record.value !== null,
-    ...(compareDraws.value !== 20 ? { draws: compareDraws.value } : {}),
-  };
-});
+/** Lab L's link in the page (labs/views.tsx). */
+const linkOf = (lab: LinkedLab): LinkActions<unknown> => LAB_VIEWS[lab].link as LinkActions<unknown>;
 
 export const currentLink = computed<LinkState>(() => {
-  const compare: LinkedCompare | undefined = compareLinkState.value ?? uploadedCompareState.value;
+  const labs: Record<string, unknown> = {};
+  for (const lab of LINKED_LABS) {
+    const state = linkOf(lab).current.value;
+    // Only labs that hold state: other links keep their bytes.
+    if (state !== undefined) labs[lab] = state;
+  }
   return {
     session: session.value,
     drawn: observationsDrawn.value,
     view: { tab: activeTab.value, colorBy: colorBy.value, selected: selected.value },
-    // Only when the Compare lab holds representations by URL: other links keep their bytes.
-    ...(compare ? { compare } : {}),
+    ...(labs as LabLinkStates),
   };
 });
 
@@ -133,28 +103,16 @@ export async function openFromLocation(): Promise<OpenOutcome | { kind: 'none' }
     target = fromParams.link;
   }
   const outcome = await openSession(target);
-  // The comparison opens after the session it compares on (its rows, concept and observations). When its
-  // representations do not load (a 404, a refused file: reported by the Compare lab), the link was not
-  // opened as meant: "failed", so the caller shows the saved session and saves nothing of the link's
-  // (issue 40, item 4); an embed shows why instead.
-  if (outcome.kind === 'opened' && target.compare && isUploadedCompare(target.compare)) {
-    // Uploaded representations cannot travel: the reader is asked for the files (as the Probe tab's
-    // upload links do), and the comparison opens once the Compare lab holds them (followUploadCompare).
-    pendingUploadCompare.value = target.compare;
-    showView('compare', undefined);
-    notify(
-      'info',
-      `This link's comparison was made with ${target.compare.sources.files.map((f) => f.name).join(' + ')}, which this browser does not have: choose those files in the Compare tab and it compares them again.`,
-    );
-  } else if (outcome.kind === 'opened' && target.compare) {
-    const compare = target.compare as CompareLink;
-    await openCompareLink(compare);
-    const loaded = compareLinkState.value?.sources;
-    if (JSON.stringify(loaded) !== JSON.stringify(compare.sources)) {
-      const reason =
-        "This link was not opened: its comparison's representations did not load (the message above says why)";
-      notify('info', `${reason}; the session saved in this browser is shown.`);
-      return { kind: 'failed', reason: `${reason}.` };
+  // Each linked lab's state opens after the session it belongs to (its rows, concept and observations).
+  // When what it asks for cannot be had (e.g. representations that do not load: reported by the lab), the
+  // link was not opened as meant: "failed", so the caller shows the saved session and saves nothing of the
+  // link's (issue 40, item 4); an embed shows why instead.
+  if (outcome.kind === 'opened') {
+    for (const lab of LINKED_LABS) {
+      const state = target[lab];
+      if (state === undefined) continue;
+      const { failed } = await linkOf(lab).open(state);
+      if (failed) return { kind: 'failed', reason: failed };
     }
   }
   return outcome;
@@ -195,43 +153,19 @@ export function keepLinkInAddressBar(): void {
   effect(() => {
     const link = currentLink.value;
     // A link waiting for its uploaded files keeps the address bar (so a reload still asks for them).
-    if (opening.value || !link.session.data || pendingLink.value || pendingUploadCompare.value) return;
+    if (
+      opening.value ||
+      !link.session.data ||
+      pendingLink.value ||
+      LINKED_LABS.some((lab) => linkOf(lab).waiting.value)
+    )
+      return;
     pending = link;
     if (timer === undefined) write();
   });
 }
 
-/**
- * Opens a link's comparison on uploaded files once the Compare lab holds representations from files of
- * the names the link gives (in any order): its concepts and view, then the run when the sharer's had run.
- * Other representations loaded instead set the link's comparison aside, saying so.
- */
-export function followUploadCompare(): void {
-  effect(() => {
-    const pending = pendingUploadCompare.value;
-    if (!pending || representations.value.length === 0) return;
-    const wanted = pending.sources.files.map((f) => f.name).sort();
-    const have = uploadedNames().sort();
-    pendingUploadCompare.value = null;
-    if (sources.value !== null || JSON.stringify(wanted) !== JSON.stringify(have)) {
-      // The reader chose other representations: the link's comparison gives way (and the address bar follows again).
-      notify(
-        'info',
-        `The link's comparison waited for ${wanted.join(' + ')}; the Compare tab now holds other representations, so it was set aside.`,
-      );
-      return;
-    }
-    void (async () => {
-      conceptChoice.value = pending.concepts;
-      compareView.value = pending.view;
-      compareDraws.value = pending.draws ?? 20;
-      if (pending.run) {
-        await runComparison();
-        shownConcept.value = Math.min(
-          pending.shown,
-          Math.max(0, (record.value?.run.comparison.concepts.length ?? 1) - 1),
-        );
-      }
-    })().catch(report);
-  });
+/** Starts each linked lab's page work (e.g. following the files a link waits for). */
+export function startLabLinks(): void {
+  for (const lab of LINKED_LABS) linkOf(lab).start?.();
 }

@@ -17,9 +17,11 @@
 // Relative URLs are resolved against the page. Pure functions; problems are returned as messages.
 import { DEFAULT_SESSION, type Concept, type QuerySubset, type Session } from '../common/state/session.ts';
 import { STATE_WORDS, type LinkWordName } from './link_words.ts';
+import { LAB_LINK_WORDS as LINK_WORDS_OF } from '../labs/link_words.ts';
 import type { LinkTarget } from './share_link.ts';
 import { inRange, RANGES, rangeText, SCHEMA_LIMITS, type Range } from '../common/state/session_schema.ts';
-import { COMPARE_VIEWS, type CompareLink } from '../labs/compare/state/compare_link.ts';
+import { LAB_LINKS, LINKED_LABS, type LabLinkStates } from '../labs/links.ts';
+import type { ParamsReader } from '../common/state/link_part.ts';
 
 const EMBED_VIEWS = ['map', 'judged', 'alea', 'belief', 'table', 'profile', 'grid'] as const;
 export type EmbedView = (typeof EMBED_VIEWS)[number];
@@ -38,8 +40,14 @@ export function pageOptions(params: URLSearchParams): PageOptions {
     .split(',')
     .map((v) => v.trim())
     .filter((v): v is EmbedView => (EMBED_VIEWS as readonly string[]).includes(v));
-  // An embed of a comparison (compare=...) shows its profile and grid unless `views` says otherwise.
-  const fallback: EmbedView[] = params.has('compare') ? ['profile', 'grid'] : PROBE_VIEWS;
+  // An embed of a lab's state (e.g. compare=...) shows that lab's views unless `views` says otherwise.
+  const linked = LINKED_LABS.find((lab) => Object.keys(LINK_WORDS_OF[lab]).some((word) => params.has(word)));
+  const fallback: EmbedView[] =
+    linked && LAB_LINKS[linked].embedViews
+      ? (LAB_LINKS[linked].embedViews as readonly string[]).filter((v): v is EmbedView =>
+          (EMBED_VIEWS as readonly string[]).includes(v),
+        )
+      : PROBE_VIEWS;
   return { embed, views: asked.length ? [...new Set(asked)] : [...fallback] };
 }
 
@@ -58,17 +66,18 @@ function columnValues(
 /**
  * The range of each link word that holds numbers (`observations`: each of its row numbers): the session
  * schema's (session_schema.ts RANGES, which are the engine's), so a link is held to what a session file
- * and a #s= link are held to, before anything is applied or saved (issue 35, item 1).
+ * and a #s= link are held to, before anything is applied or saved (issue 35, item 1). The session's
+ * words here, each linked lab's from its part of the registry (labs/links.ts).
  */
-export const WORD_RANGES = {
+export const WORD_RANGES: Readonly<Record<string, Range>> = {
   epsilon: RANGES.epsilon,
   strength: RANGES.strength,
   'per-class': RANGES.count,
   seed: RANGES.count,
   observations: RANGES.count,
   selected: RANGES.count,
-  'compare-draws': RANGES.compareDraws,
-} as const satisfies Partial<Record<LinkWordName, Range>>;
+  ...Object.assign({}, ...LINKED_LABS.map((lab) => LAB_LINKS[lab].ranges)),
+};
 
 export interface ParamsLink {
   /** Only what the parameters say: the rest stays as the data's defaults (a demo's own concept, ...). */
@@ -103,17 +112,16 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
     }
     return href.href;
   };
-  const number = (name: keyof typeof WORD_RANGES): number | undefined => {
+  const number = (name: string): number | undefined => {
     const text = params.get(name);
     if (text === null) return undefined;
     const v = Number(text);
     const range = WORD_RANGES[name];
+    if (!range) throw new Error(`link word ${name} has no range (app/link_params.ts WORD_RANGES)`);
     if (text.trim() !== '' && inRange(range, v)) return v;
     problems.push(`${name}=${text} is not ${rangeText(range)}`);
     return undefined;
   };
-  // Checked whether or not the link compares (a value out of range is refused either way).
-  const compareDraws = number('compare-draws');
   const session: Partial<Session> = {};
   const data = params.get('data'),
     config = params.get('config'),
@@ -182,45 +190,11 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
   const selected = number('selected');
   const tab = params.get('tab'),
     colorBy = params.get('color-by');
-  let compare: CompareLink | undefined;
-  const compared = params.getAll('compare');
-  if (compared.length) {
-    // Held to the link's schema (labs/compare/state/compare_link.ts: compareLink), so the link the page writes opens again.
-    const typed = compared.filter((c) => c !== 'layers-demo');
-    if (typed.length > SCHEMA_LIMITS.files) {
-      notes.push(
-        `compare= is given ${typed.length} URLs; gpprobe compares at most ${SCHEMA_LIMITS.files} (the first ${SCHEMA_LIMITS.files} are read)`,
-      );
-    }
-    const urls = typed
-      .slice(0, SCHEMA_LIMITS.files)
-      .map((c) => url('compare', c))
-      .filter((c): c is string => c !== null)
-      .filter((c) => {
-        if (c.length <= SCHEMA_LIMITS.url) return true;
-        notes.push(
-          `compare=${c.slice(0, 40)}… is a URL of ${c.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.url.toLocaleString('en-US')}`,
-        );
-        return false;
-      });
-    let column = params.get('compare-concepts');
-    const view = params.get('compare-view') ?? 'table';
-    if (column !== null && column.length > SCHEMA_LIMITS.text) {
-      notes.push(
-        `compare-concepts= is a column name of ${column.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.text.toLocaleString('en-US')} (the session's concepts are compared)`,
-      );
-      column = null;
-    }
-    if (!(COMPARE_VIEWS as readonly string[]).includes(view))
-      problems.push(`compare-view=${view} is not one of ${COMPARE_VIEWS.join(', ')}`);
-    compare = {
-      sources: compared.includes('layers-demo') ? { kind: 'demo' } : { kind: 'urls', urls },
-      concepts: column ? { kind: 'values', column } : { kind: 'session' },
-      view: (COMPARE_VIEWS as readonly string[]).includes(view) ? (view as CompareLink['view']) : 'table',
-      shown: 0,
-      run: true,
-      ...(compareDraws !== undefined ? { draws: compareDraws } : {}),
-    };
+  const read: ParamsReader = { url, number, problems, notes };
+  const labs: LabLinkStates = {};
+  for (const lab of LINKED_LABS) {
+    const state = LAB_LINKS[lab].fromParams(params, read);
+    if (state !== undefined) labs[lab] = state;
   }
   return {
     link: {
@@ -231,7 +205,7 @@ export function paramsLink(params: URLSearchParams, base: string): ParamsLink | 
         ...(colorBy !== null ? { colorBy } : {}),
         ...(selected !== undefined ? { selected } : {}),
       },
-      ...(compare ? { compare } : {}),
+      ...labs,
     },
     problems,
     notes,

@@ -7,8 +7,9 @@
 //                              // reader's core draws the same rows: observation_draw.h)
 //     "epsilon", "strength", "ood": OodSetup, "queries": QuerySubset,
 //     "tab", "colorBy", "selected",
-//     "compare": LinkedCompare }  // only when the Compare lab holds representations: by URL, the demo,
-//                                 // or uploaded files (named, for the reader to choose again)
+//     "<lab>": ... }           // each linked lab's state under its id (labs/links.ts), only when the lab
+//                              // holds some: "compare", the Compare lab's representations (by URL, the
+//                              // demo, or uploaded files named for the reader to choose again) and run
 // Every field but "v" may be missing (a reader fills in the default) and unknown fields are ignored,
 // so links made by older versions keep working as the format gains fields; a field that is there is
 // held to the session's schema (session_schema.ts: its type and range) and refuses the link when it
@@ -25,7 +26,7 @@ import {
   SESSION_FIELDS,
   VIEW_FIELDS,
 } from '../common/state/session_schema.ts';
-import { compareLink, type LinkedCompare } from '../labs/compare/state/compare_link.ts';
+import { LAB_LINKS, LINKED_LABS, type LabLinkStates } from '../labs/links.ts';
 
 const LINK_VERSION = 1;
 
@@ -38,24 +39,31 @@ export interface LinkView {
 
 const DEFAULT_VIEW: LinkView = { tab: 'probe', colorBy: 'judgedProbability', selected: null };
 
-/** A session as a link carries it. `drawn`: the observations are the session's draw (not listed). */
-export interface LinkState {
+/**
+ * A session as a link carries it. `drawn`: the observations are the session's draw (not listed). Each
+ * linked lab's state under its id (labs/links.ts); absent from links that carry none (their bytes are as before).
+ */
+export interface LinkState extends LabLinkStates {
   session: Session;
   drawn: boolean;
   view: LinkView;
-  /** The Compare lab's state; absent from links that carry none (their bytes are as before). */
-  compare?: LinkedCompare;
 }
 
 /**
  * What to open: a link's state, or part of one (hand-typed parameters), over the defaults of its
  * data (a demo's concept and query subset, the first demo when `session.data` is missing).
  */
-export interface LinkTarget {
+export interface LinkTarget extends LabLinkStates {
   session: Partial<Session>;
   drawn: boolean;
   view: Partial<LinkView>;
-  compare?: LinkedCompare;
+}
+
+/** The linked labs' states of a link, each under its lab's id, only those it holds. */
+function labStates(link: LabLinkStates): LabLinkStates {
+  const out: Record<string, unknown> = {};
+  for (const lab of LINKED_LABS) if (link[lab] !== undefined) out[lab] = link[lab];
+  return out as LabLinkStates;
 }
 
 /** The JSON of a link (version LINK_VERSION). */
@@ -74,7 +82,7 @@ function linkJson(link: LinkState): Record<string, unknown> {
     tab: link.view.tab,
     colorBy: link.view.colorBy,
     selected: link.view.selected,
-    ...(link.compare ? { compare: link.compare } : {}),
+    ...labStates(link),
   };
 }
 
@@ -108,7 +116,9 @@ export function migrate(value: unknown): LinkState {
     ood: f.ood ?? { kind: 'none' },
     queries: f.queries ?? { kind: 'all' },
   };
-  const compare = json.compare === undefined ? undefined : compareLink(json.compare, `${prefix}compare`);
+  const labs: Record<string, unknown> = {};
+  for (const lab of LINKED_LABS)
+    if (json[lab] !== undefined) labs[lab] = LAB_LINKS[lab].check(json[lab], `${prefix}${lab}`);
   return {
     session,
     drawn: f.observations === undefined,
@@ -117,7 +127,7 @@ export function migrate(value: unknown): LinkState {
       colorBy: view.colorBy ?? DEFAULT_VIEW.colorBy,
       selected: view.selected ?? null,
     },
-    ...(compare ? { compare } : {}),
+    ...(labs as LabLinkStates),
   };
 }
 

@@ -6,7 +6,7 @@ import { effect } from '@preact/signals';
 import { EngineClient, type WorkerPort } from './engine_client.ts';
 import { loadDemo, restore, setPersistent } from './data_actions.ts';
 import { notify, report, setEngineClient } from '../common/state/engine_tasks.ts';
-import { followUploadCompare, keepLinkInAddressBar, openFromLocation } from './link_actions.ts';
+import { keepLinkInAddressBar, openFromLocation, startLabLinks } from './link_actions.ts';
 import {
   backend,
   dataset,
@@ -73,6 +73,6 @@ export async function start(spawn: () => WorkerPort, { persistent, onLinkFailed 
     });
   }
   keepLinkInAddressBar();
-  followUploadCompare();
+  startLabLinks();
   followSession();
 }

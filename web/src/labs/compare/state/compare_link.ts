@@ -1,6 +1,7 @@
 // The Compare lab's state in a link, and its check: the app's links (app/share_link.ts, link_params.ts)
 // carry it beside the session, held to the same schema rules (common/state/session_schema.ts).
 import { signal } from '@preact/signals';
+import type { LinkPart } from '../../../common/state/link_part.ts';
 import {
   count,
   fail,
@@ -91,4 +92,57 @@ export const compareLink: Check<LinkedCompare> = (v, path) => {
     run,
     ...(c.draws === undefined ? {} : { draws: ranged(RANGES.compareDraws)(c.draws, `${path}.draws`) }),
   } as LinkedCompare;
+};
+
+/** The comparison a hand-typed link describes (compare=, compare-concepts=, compare-view=, compare-draws=). */
+function compareFromParams(params: URLSearchParams, read: Parameters<LinkPart<LinkedCompare>['fromParams']>[1]) {
+  // Checked whether or not the link compares (a value out of range is refused either way).
+  const draws = read.number('compare-draws');
+  const compared = params.getAll('compare');
+  if (!compared.length) return undefined;
+  // Held to the link's schema (compareLink), so the link the page writes opens again.
+  const typed = compared.filter((c) => c !== 'layers-demo');
+  if (typed.length > SCHEMA_LIMITS.files) {
+    read.notes.push(
+      `compare= is given ${typed.length} URLs; gpprobe compares at most ${SCHEMA_LIMITS.files} (the first ${SCHEMA_LIMITS.files} are read)`,
+    );
+  }
+  const urls = typed
+    .slice(0, SCHEMA_LIMITS.files)
+    .map((c) => read.url('compare', c))
+    .filter((c): c is string => c !== null)
+    .filter((c) => {
+      if (c.length <= SCHEMA_LIMITS.url) return true;
+      read.notes.push(
+        `compare=${c.slice(0, 40)}… is a URL of ${c.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.url.toLocaleString('en-US')}`,
+      );
+      return false;
+    });
+  let column = params.get('compare-concepts');
+  const view = params.get('compare-view') ?? 'table';
+  if (column !== null && column.length > SCHEMA_LIMITS.text) {
+    read.notes.push(
+      `compare-concepts= is a column name of ${column.length.toLocaleString('en-US')} characters; gpprobe reads at most ${SCHEMA_LIMITS.text.toLocaleString('en-US')} (the session's concepts are compared)`,
+    );
+    column = null;
+  }
+  if (!(COMPARE_VIEWS as readonly string[]).includes(view))
+    read.problems.push(`compare-view=${view} is not one of ${COMPARE_VIEWS.join(', ')}`);
+  return {
+    sources: compared.includes('layers-demo') ? { kind: 'demo' } : { kind: 'urls', urls },
+    concepts: column ? { kind: 'values', column } : { kind: 'session' },
+    view: (COMPARE_VIEWS as readonly string[]).includes(view) ? (view as CompareLink['view']) : 'table',
+    shown: 0,
+    run: true,
+    ...(draws !== undefined ? { draws } : {}),
+  } satisfies CompareLink;
+}
+
+/** The Compare lab's part of the registry's links (labs/links.ts). */
+export const COMPARE_LINK: LinkPart<LinkedCompare> = {
+  fromParams: compareFromParams,
+  check: compareLink,
+  ranges: { 'compare-draws': RANGES.compareDraws },
+  // An embed of a comparison shows its profile and grid unless `views` says otherwise.
+  embedViews: ['profile', 'grid'],
 };
