@@ -32,7 +32,24 @@ describe('Compare over draws of the observations', () => {
     await page.getByRole('button', { name: 'Load the digits layers demo' }).click();
     await page.getByTestId('compare-representations').waitFor();
     expect(await page.getByTestId('compare-draws').inputValue()).toBe('20');
+    // Draws that are not a whole number from 1 to 1000 are refused with a message, the text kept on screen
+    // and the setting kept (they used to revert without a word); a good value clears the message.
+    for (const [typed, problem] of [
+      ['abc', "draws: 'abc' is not accepted; give a whole number from 1 to 1000; still 20"],
+      ['0', "draws: '0' is not accepted; give a whole number from 1 to 1000; still 20"],
+      ['2.5', "draws: '2.5' is not accepted; give a whole number from 1 to 1000; still 20"],
+    ]) {
+      await page.getByTestId('compare-draws').fill(typed);
+      await page.getByTestId('compare-draws').dispatchEvent('change');
+      expect(await page.getByTestId('compare-draws-problem').textContent()).toBe(problem);
+      expect(await page.getByTestId('compare-draws').inputValue()).toBe(typed);
+    }
+    await page.getByTestId('compare-draws').fill('20');
+    await page.getByTestId('compare-draws').dispatchEvent('change');
+    expect(await page.getByTestId('compare-draws-problem').count()).toBe(0);
+    // "every value of" offers a label column first (the demo's `digit`, 10 values), not the row index.
     await page.getByRole('radio', { name: 'every value of' }).check();
+    expect(await page.getByLabel('grid column').inputValue()).toBe('digit');
     await page.getByLabel('grid column').selectOption('closed_loop');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByTestId('compare-grid').waitFor({ timeout: patient(180_000) });

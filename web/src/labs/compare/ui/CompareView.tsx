@@ -33,6 +33,8 @@ import { compareCsv } from './compare_csv.ts';
 import { CompareTable } from './CompareTable.tsx';
 import { ConceptGrid } from './ConceptGrid.tsx';
 import { dataset, session } from '../../../common/state/session_store.ts';
+import { gridColumn } from '../state/grid_column.ts';
+import { parseCount } from '../../../common/ui/number_text.ts';
 import { saveBlob } from '../../../common/ui/download.ts';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
 import { TaskBar } from '../../../common/ui/TaskBar.tsx';
@@ -140,6 +142,9 @@ function Setup() {
     task = runTask.value,
     reason = blocker.value;
   const columns = d?.columns ?? [];
+  const firstColumn = gridColumn(columns, MAX_GRID_VALUES)?.name ?? '';
+  /** The draws typed and refused, with why (null: the field shows the setting). */
+  const [refusedDraws, setRefusedDraws] = useState<[string, string] | null>(null);
   return (
     <section class="card compare-setup" aria-label="Comparison settings">
       <div class="row compare-concepts" role="radiogroup" aria-label="Concepts">
@@ -161,7 +166,7 @@ function Setup() {
             checked={choice.kind === 'values'}
             disabled={columns.length === 0}
             onChange={() => {
-              conceptChoice.value = { kind: 'values', column: columns[0]?.name ?? '' };
+              conceptChoice.value = { kind: 'values', column: firstColumn };
             }}
           />{' '}
           every value of
@@ -169,7 +174,7 @@ function Setup() {
         <select
           aria-label="grid column"
           disabled={choice.kind !== 'values'}
-          value={choice.kind === 'values' ? choice.column : (columns[0]?.name ?? '')}
+          value={choice.kind === 'values' ? choice.column : firstColumn}
           onChange={(e) => {
             conceptChoice.value = { kind: 'values', column: e.currentTarget.value };
           }}
@@ -187,20 +192,29 @@ function Setup() {
         >
           <span>draws</span>
           <input
-            type="number"
-            min={1}
-            max={MAX_DRAWS}
-            step={1}
-            value={compareDraws.value}
+            type="text"
+            inputMode="numeric"
+            value={refusedDraws?.[0] ?? compareDraws.value}
             aria-label="draws of the observations"
+            aria-invalid={refusedDraws !== null}
             data-testid="compare-draws"
             onChange={(e) => {
-              const v = Number(e.currentTarget.value);
-              if (Number.isInteger(v) && v >= 1 && v <= MAX_DRAWS) compareDraws.value = v;
-              else e.currentTarget.value = String(compareDraws.value);
+              const text = e.currentTarget.value;
+              const parsed = parseCount(text, 'draws', 1, MAX_DRAWS);
+              if ('problem' in parsed) {
+                setRefusedDraws([text, `${parsed.problem}; still ${compareDraws.value}`]);
+                return;
+              }
+              setRefusedDraws(null);
+              compareDraws.value = parsed.value;
             }}
           />
         </label>
+        {refusedDraws && (
+          <p class="field-error" role="alert" data-testid="compare-draws-problem">
+            {refusedDraws[1]}
+          </p>
+        )}
         <span class="hint">
           draws of the observations (seed {session.value.draw.seed}): a representation is called better than another
           only where a test across the draws says so at 99 %, Holm-corrected; 1 compares on the one set of observations
