@@ -80,7 +80,7 @@ Result<PaperData> load_data(const Arguments& args) {
   Result<ClassifierTrainingData> train = make_gpc_training_data(MatrixView(x), y.data(), n);
   if (!train.ok()) return Status(train.status().code(), path_value + ": " + train.status().message());
   PaperData data;
-  data.path = path_value;
+  data.source = path_value;
   data.train = std::move(train).value();
   data.test = all.block(Eigen::Index(n), 0, Eigen::Index(t), Eigen::Index(d));
   for (std::size_t i = 0; i < t; ++i) data.test_labels.push_back(all(Eigen::Index(n + i), Eigen::Index(d)));
