@@ -404,7 +404,19 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
             << ",\"lime_whitened_probability\":" << format_number(pt.lime_whitened_probability)
             << ",\"lime_whitened_probabilities\":" << json_array(pt.lime_whitened) << "}";
   }
-  summary << "]}\n";
+  // Class specificity: the points' Delta maps correlated pair by pair (null where undefined).
+  summary << "],\"delta_correlation\":[";
+  for (std::size_t a = 0; a < r.delta_correlation.size(); ++a) {
+    summary << (a ? "," : "") << "[";
+    for (std::size_t b = 0; b < r.delta_correlation[a].size(); ++b) {
+      const double v = r.delta_correlation[a][b];
+      summary << (b ? "," : "") << (std::isfinite(v) ? format_number(v) : std::string("null"));
+    }
+    summary << "]";
+  }
+  std::size_t compared = 0;
+  for (std::size_t j = 0; j < d; ++j) compared += options.include_constant || !constant[j];
+  summary << "],\"delta_correlation_features\":" << compared << "}\n";
   err << summary.str();
   return Status::success();
 }
