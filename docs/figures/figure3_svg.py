@@ -6,7 +6,7 @@ the probability the GPFGS attack reaches (pink), with the decision threshold 0.5
 standard library only.
 
     gpprobe paper-robustness --figure 3 --data FILE [flags] --out fig3.csv
-    python3 docs/figures/figure3_svg.py fig3.csv "title" > docs/figures/figure3.svg
+    python3 docs/figures/figure3_svg.py fig3.csv "title" > fig3.svg
 """
 import csv
 import sys

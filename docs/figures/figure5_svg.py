@@ -6,7 +6,7 @@ same colours); Delta's patch and LIME's patch outlined in black, pixels constant
 grey. Python's standard library only.
 
     gpprobe paper-robustness --figure 5 --data FILE [flags] --out fig5.csv 2> fig5.json
-    python3 docs/figures/figure5_svg.py fig5.csv fig5.json "3,5,8" "title" > docs/figures/figure5.svg
+    python3 docs/figures/figure5_svg.py fig5.csv fig5.json "3,5,8" "title" > fig5.svg
 """
 import csv
 import json
