@@ -6,13 +6,8 @@
 #include <sstream>
 
 #include "gpprobe/certify/classifier_robustness.h"
-#include "gpprobe/classification/multiclass_hyperparameter_fit.h"
-#include "gpprobe/common/random_stream.h"
 #include "gpprobe/explain/feature_sensitivity.h"
-#include "gpprobe/explain/gpc_output.h"
-#include "gpprobe/explain/lime.h"
-#include "gpprobe/explain/multiclass_output.h"
-#include "gpprobe/explain/robustness_experiments.h"
+#include "gpprobe/explain/paper_figures.h"
 
 #include "classification/gpc_model_flags.h"
 #include "csv_output.h"
@@ -21,23 +16,6 @@
 namespace gpprobe::cli {
 
 namespace {
-
-struct TrainedModel {
-  EpochFit fit;
-  GpClassifier gpc;
-};
-
-// The authors' training: SE-ARD from s2 = 1, l = 1, at most `epochs` evidence evaluations, probit.
-Result<TrainedModel> train(const PaperData& data, ClassifierMethod method, std::size_t epochs) {
-  ClassifierOptions options;
-  options.method = method;
-  Result<EpochFit> fit = fit_for_epochs(data.train, options, epochs);
-  if (!fit.ok()) return Status(fit.status().code(), data.path + ": " + fit.status().message());
-  options.with_gradient = false;
-  Result<GpClassifier> gpc = GpClassifier::fit(data.train, fit.value().kernel, options);
-  if (!gpc.ok()) return Status(gpc.status().code(), data.path + ": " + gpc.status().message());
-  return TrainedModel{std::move(fit).value(), std::move(gpc).value()};
-}
 
 Result<ClassifierMethod> method_flag(const Arguments& args) {
   Result<ClassifierMethod> method = parse_method(args.get("method", "laplace"));
@@ -78,21 +56,17 @@ Result<std::vector<double>> positive_list(const Arguments& args, const std::stri
   return v;
 }
 
-std::vector<double> test_row(const PaperData& data, std::size_t p) {
-  const auto row = data.test.row(Eigen::Index(p));
-  return std::vector<double>(row.data(), row.data() + row.size());
+// A refusal of the core about test points, named after the flag that chose them.
+Status flagged(const std::string& flag, const Status& status) {
+  if (status.message().rfind("test point ", 0) == 0 && status.message().find("out of range") != std::string::npos)
+    return Status(status.code(), "--" + flag + ": " + status.message());
+  return status;
 }
 
 std::string joined(const std::vector<std::size_t>& values, char separator) {
   std::string s;
   for (std::size_t i = 0; i < values.size(); ++i) s += (i ? std::string(1, separator) : "") + std::to_string(values[i]);
   return s;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace
@@ -132,45 +106,32 @@ Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out,
   if (!gammas.ok()) return gammas.status();
   Result<double> tolerance = positive_flag(args, "tolerance", 0.02, true);
   if (!tolerance.ok()) return tolerance.status();
-  std::vector<std::size_t> points;
+  Figure3Options options;
+  options.method = method.value();
+  options.epochs = epochs.value();
+  options.pixels = pixels.value();
+  options.gammas = gammas.value();
+  options.tolerance = tolerance.value();
   if (args.has("points")) {
     Result<std::vector<std::size_t>> given = args.indices("points", "");
     if (!given.ok()) return given.status();
-    points = given.value();
-    for (std::size_t p : points) {
-      if (p >= data.test_labels.size()) {
-        return Status(StatusCode::invalid_argument, "--points: test point " + std::to_string(p) + " is out of range: " +
-                                                        "there are " + count_of(data.test_labels.size(), "test point"));
-      }
-    }
-  } else {
-    for (double label : {0.0, 1.0}) {
-      const auto it = std::find(data.test_labels.begin(), data.test_labels.end(), label);
-      if (it != data.test_labels.end()) points.push_back(std::size_t(it - data.test_labels.begin()));
-    }
+    options.points = given.value();
   }
-  Result<TrainedModel> model = train(data, method.value(), epochs.value());
-  if (!model.ok()) return model.status();
-  const ClassifierCommonForm& form = model.value().gpc.common_form();
-  RobustnessOptions options;
-  options.dims = shortest_length_scales(form.kernel(), pixels.value(), MatrixView(data.train.x));
-  options.valid_range = data.valid_range;
-  options.tolerance = tolerance.value();
-  options.search = RobustnessSearch::adversarial;
+  Result<Figure3Result> result = run_figure_3(data, options);
+  if (!result.ok()) return flagged("points", result.status());
+  const std::string pixel_list = joined(result.value().pixels, ';');
   out << "point,label,probability,gamma,pixels,side,bound_lower,bound_upper,gpfgs,verdict_can_flip,iterations,status\n";
-  for (std::size_t p : points) {
-    Result<std::vector<RobustnessCertificate>> rows =
-        robustness_sweep(form, test_row(data, p), gammas.value(), options);
-    if (!rows.ok()) return rows.status();
-    for (std::size_t g = 0; g < gammas.value().size(); ++g) {
-      const RobustnessCertificate& c = rows.value()[g];
+  for (const Figure3Point& point : result.value().points) {
+    const std::size_t p = point.point;
+    for (std::size_t g = 0; g < options.gammas.size(); ++g) {
+      const RobustnessCertificate& c = point.certificates[g];
       const bool minimum = c.probability_at_point > 0.5;
       const ProbabilityExtreme& e = minimum ? c.minimum : c.maximum;
       out << p << ',' << data.test_labels[p] << ',' << format_number(c.probability_at_point) << ','
-          << format_number(gammas.value()[g]) << ',' << joined(options.dims, ';') << ','
-          << (minimum ? "minimum" : "maximum") << ',' << format_number(e.lower) << ',' << format_number(e.upper) << ','
-          << format_number(c.gpfgs.probability) << ',' << verdict_flip_name(c.verdict_can_flip) << ',' << e.iterations
-          << ',' << search_status_name(e.status) << '\n';
+          << format_number(options.gammas[g]) << ',' << pixel_list << ',' << (minimum ? "minimum" : "maximum") << ','
+          << format_number(e.lower) << ',' << format_number(e.upper) << ',' << format_number(c.gpfgs.probability) << ','
+          << verdict_flip_name(c.verdict_can_flip) << ',' << e.iterations << ',' << search_status_name(e.status)
+          << '\n';
     }
   }
   return Status::success();
@@ -178,13 +139,14 @@ Status figure_3(const Arguments& args, const PaperData& data, std::ostream& out,
 
 // Fig. 4: delta = pi_max - pi_min over the gamma-box, per method and training budget.
 Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out, std::ostream& err) {
-  std::vector<ClassifierMethod> methods;
+  Figure4Options options;
+  options.methods.clear();
   {
     std::stringstream names(args.get("methods", "laplace,ep"));
     for (std::string name; std::getline(names, name, ',');) {
       Result<ClassifierMethod> m = parse_method(name);
       if (!m.ok()) return Status(StatusCode::invalid_argument, "--methods: " + m.status().message());
-      methods.push_back(m.value());
+      options.methods.push_back(m.value());
     }
   }
   Result<std::vector<std::size_t>> budgets = args.counts("epochs", "10,40,100");
@@ -196,35 +158,24 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
     if (!v->ok()) return v->status();
   Result<std::size_t> pixels = count_flag(args, "pixels", 0, 0);
   if (!pixels.ok()) return pixels.status();
+  options.budgets = budgets.value();
+  options.gamma = gamma.value();
+  options.tolerance = tolerance.value();
+  options.time_limit_seconds = time_limit.value();
+  options.pixels = pixels.value();
+  Result<std::vector<Figure4Run>> runs = run_figure_4(data, options);
+  if (!runs.ok()) return runs.status();
 
   out << "method,epochs,point,probability,delta_lower,delta_upper,status,log_marginal_likelihood,evaluations\n";
   std::map<std::pair<std::size_t, ClassifierMethod>, Interval> medians;
-  for (ClassifierMethod method : methods) {
-    for (std::size_t epochs : budgets.value()) {
-      Result<TrainedModel> model = train(data, method, epochs);
-      if (!model.ok()) return model.status();
-      const ClassifierCommonForm& form = model.value().gpc.common_form();
-      RobustnessOptions options;
-      options.gamma = gamma.value();
-      if (pixels.value() > 0)
-        options.dims = shortest_length_scales(form.kernel(), pixels.value(), MatrixView(data.train.x));
-      options.valid_range = data.valid_range;
-      options.tolerance = tolerance.value();
-      options.time_limit_seconds = time_limit.value();
-      Result<std::vector<DeltaRobustness>> deltas = delta_robustness(form, MatrixView(data.test), options);
-      if (!deltas.ok()) return deltas.status();
-      std::vector<double> lowers, uppers;
-      for (std::size_t p = 0; p < deltas.value().size(); ++p) {
-        const DeltaRobustness& r = deltas.value()[p];
-        lowers.push_back(r.delta_lower);
-        uppers.push_back(r.delta_upper);
-        out << method_name(method) << ',' << epochs << ',' << p << ',' << format_number(r.probability) << ','
-            << format_number(r.delta_lower) << ',' << format_number(r.delta_upper) << ','
-            << search_status_name(r.status) << ',' << format_number(model.value().fit.log_marginal_likelihood) << ','
-            << model.value().fit.evaluations << '\n';
-      }
-      medians[{epochs, method}] = Interval{median(lowers), median(uppers)};
+  for (const Figure4Run& run : runs.value()) {
+    for (std::size_t p = 0; p < run.deltas.size(); ++p) {
+      const DeltaRobustness& r = run.deltas[p];
+      out << method_name(run.method) << ',' << run.epochs << ',' << p << ',' << format_number(r.probability) << ','
+          << format_number(r.delta_lower) << ',' << format_number(r.delta_upper) << ',' << search_status_name(r.status)
+          << ',' << format_number(run.fit.log_marginal_likelihood) << ',' << run.fit.evaluations << '\n';
     }
+    medians[{run.epochs, run.method}] = run.median;
   }
   // The summary: the medians of the intervals' ends per method and budget (a median is monotone, so the
   // median delta lies between them), and the range they give the Laplace / EP ratio of the medians.
@@ -237,7 +188,7 @@ Status figure_4(const Arguments& args, const PaperData& data, std::ostream& out,
   }
   err << "},\"laplace_over_ep\":{";
   first = true;
-  for (std::size_t epochs : budgets.value()) {
+  for (std::size_t epochs : options.budgets) {
     const auto l = medians.find({epochs, ClassifierMethod::laplace}), e = medians.find({epochs, ClassifierMethod::ep});
     if (l == medians.end() || e == medians.end()) continue;
     // An EP median of exactly 0 leaves the ratio unbounded above: null.
@@ -265,43 +216,25 @@ Status figure_6(const Arguments& args, const PaperData& data, std::ostream& out,
   if (baseline != "mean" && baseline != "zero") {
     return Status(StatusCode::invalid_argument, "--baseline must be mean or zero, got '" + baseline + "'");
   }
-  Result<TrainedModel> model = train(data, method.value(), epochs.value());
-  if (!model.ok()) return model.status();
-  const ClassifierOutput output(model.value().gpc.common_form());
-  const std::size_t d = data.train.dimension(), m = std::size_t(data.test.rows());
-
-  LimeOptions lime;
-  lime.samples = samples.value();
-  lime.baseline.assign(d, 0.0);
-  if (baseline == "mean") {
-    for (std::size_t j = 0; j < d; ++j) lime.baseline[j] = data.train.x.col(Eigen::Index(j)).mean();
-  }
-  std::vector<double> lime_mean(d, 0.0), slope_mean(d, 0.0);
-  for (std::size_t p = 0; p < m; ++p) {
-    lime.seed = derive_seed(seed.value(), {p});
-    const std::vector<double> point = test_row(data, p);
-    Result<LimeExplanation> e = lime_explain(output, point, lime);
-    if (!e.ok()) return e.status();
-    const std::vector<double> slopes = lime_slopes(e.value(), point, lime.baseline);
-    for (std::size_t j = 0; j < d; ++j) {
-      lime_mean[j] += e.value().coefficients[j] / double(m);
-      slope_mean[j] += slopes[j] / double(m);
-    }
-  }
+  Figure6Options options;
+  options.method = method.value();
+  options.epochs = epochs.value();
+  options.lime_samples = samples.value();
+  options.seed = seed.value();
+  options.gammas = gammas.value();
+  options.tolerance = tolerance.value();
+  options.baseline_mean = baseline == "mean";
+  Result<Figure6Result> result = run_figure_6(data, options);
+  if (!result.ok()) return result.status();
+  const Figure6Result& r = result.value();
   out << "feature,gamma,delta_lower,delta,delta_upper,lime,lime_slope\n";
-  for (double gamma : gammas.value()) {
-    SensitivityOptions options;
-    options.gamma = gamma;
-    options.valid_range = data.valid_range;
-    options.tolerance = tolerance.value();
-    Result<GlobalSensitivity> global = global_sensitivity(output, MatrixView(data.test), options);
-    if (!global.ok()) return global.status();
-    const GlobalSensitivity& g = global.value();
+  for (std::size_t i = 0; i < options.gammas.size(); ++i) {
+    const GlobalSensitivity& g = r.global[i];
     for (std::size_t a = 0; a < g.features.size(); ++a) {
       const std::size_t j = g.features[a];
-      out << j << ',' << format_number(gamma) << ',' << format_number(g.delta_lower[a]) << ','
-          << format_number(g.delta[a]) << ',' << format_number(g.delta_upper[a]) << ',' << format_number(lime_mean[j])
-          << ',' << format_number(slope_mean[j]) << '\n';
+      out << j << ',' << format_number(options.gammas[i]) << ',' << format_number(g.delta_lower[a]) << ','
+          << format_number(g.delta[a]) << ',' << format_number(g.delta_upper[a]) << ',' << format_number(r.lime_mean[j])
+          << ',' << format_number(r.lime_slope_mean[j]) << '\n';
     }
   }
   return Status::success();
@@ -348,22 +281,15 @@ namespace {
 
 // Fig. 5's data: the first N rows train, the next M are test points (read_paper_split), labels class
 // indices.
-struct MulticlassPaperData {
-  std::string path;
-  RowMatrix train_x, test;
-  std::vector<double> train_y, test_labels;
-  std::size_t classes = 0;
-};
-
-Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
+Result<PaperMulticlassData> load_multiclass_data(const Arguments& args) {
   Result<PaperSplit> split = read_paper_split(args);
   if (!split.ok()) return split.status();
   const RowMatrix& all = split.value().all;
   const std::size_t rows = std::size_t(all.rows()), n = split.value().train, t = split.value().test,
                     d = split.value().features;
   const std::string& path_value = split.value().path;
-  MulticlassPaperData data;
-  data.path = path_value;
+  PaperMulticlassData data;
+  data.source = path_value;
   data.train_x = all.topLeftCorner(Eigen::Index(n), Eigen::Index(d));
   data.test = all.block(Eigen::Index(n), 0, Eigen::Index(t), Eigen::Index(d));
   for (std::size_t i = 0; i < rows; ++i) {
@@ -383,19 +309,6 @@ Result<MulticlassPaperData> load_multiclass_data(const Arguments& args) {
   return data;
 }
 
-// The K most negative entries of `score` (K at most), and only those below 0 when `negative_only`.
-std::vector<std::size_t> most_negative(const std::vector<double>& score, std::size_t k) {
-  std::vector<std::size_t> order(score.size());
-  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score[a] < score[b]; });
-  std::vector<std::size_t> out;
-  for (std::size_t j : order) {
-    if (out.size() == k || !(score[j] < 0.0)) break;
-    out.push_back(j);
-  }
-  return out;
-}
-
 std::string index_list(const std::vector<std::size_t>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
@@ -409,9 +322,9 @@ std::string index_list(const std::vector<std::size_t>& v) {
 // certified Delta (the whole interval below 0) set to the valid range's top must lower that class's
 // probability; LIME's K most negative coefficients, whitened the same way, beside it.
 Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
-  Result<MulticlassPaperData> loaded = load_multiclass_data(args);
+  Result<PaperMulticlassData> loaded = load_multiclass_data(args);
   if (!loaded.ok()) return loaded.status();
-  const MulticlassPaperData& data = loaded.value();
+  const PaperMulticlassData& data = loaded.value();
   Result<std::size_t> epochs = count_flag(args, "epochs", 10, 0), samples = count_flag(args, "lime-samples", 5000, 2),
                       seed = count_flag(args, "seed", 0, 0), patch = count_flag(args, "patch", 3, 1);
   for (const auto* v : {&epochs, &samples, &seed, &patch})
@@ -420,7 +333,7 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
                  tolerance = positive_flag(args, "tolerance", 0.002, true);
   for (const auto* v : {&gamma, &tolerance})
     if (!v->ok()) return v->status();
-  Interval range{0.0, 1.0};
+  Figure5Options options;
   if (args.has("valid-range")) {
     Result<std::vector<double>> r = args.numbers("valid-range", "");
     if (!r.ok()) return r.status();
@@ -428,38 +341,13 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
       return Status(StatusCode::invalid_argument,
                     "--valid-range expects two numbers LO,HI with LO <= HI, got '" + args.get("valid-range", "") + "'");
     }
-    range = Interval{r.value()[0], r.value()[1]};
+    options.valid_range = Interval{r.value()[0], r.value()[1]};
   }
-  const std::size_t d = std::size_t(data.train_x.cols()), m = std::size_t(data.test.rows());
-  // The points: --points, or the first test point of each class.
-  std::vector<std::size_t> points;
   if (args.has("points")) {
     Result<std::vector<std::size_t>> p = args.indices("points", "");
     if (!p.ok()) return p.status();
-    points = p.value();
-    for (std::size_t i : points) {
-      if (i >= m) {
-        return Status(StatusCode::invalid_argument, "--points: test point " + std::to_string(i) + " is out of range (" +
-                                                        count_of(m, "test point") + ")");
-      }
-    }
-  } else {
-    for (std::size_t c = 0; c < data.classes; ++c) {
-      for (std::size_t i = 0; i < m; ++i) {
-        if (std::size_t(data.test_labels[i]) == c) {
-          points.push_back(i);
-          break;
-        }
-      }
-    }
+    options.points = p.value();
   }
-  Result<MulticlassTrainingData> train =
-      make_multiclass_training_data(MatrixView(data.train_x), data.train_y.data(), data.train_y.size(), data.classes);
-  if (!train.ok()) return Status(train.status().code(), data.path + ": " + train.status().message());
-  // The authors' training: SE-ARD from s2 = 1, l = 1 (tied over the classes here), at most `epochs` L-BFGS
-  // iterations of the Laplace evidence (0: those starting values).
-  std::vector<SeArdKernel> kernels{SeArdKernel{1.0, std::vector<double>(d, 1.0)}};
-  double lml_start = 0.0, lml = 0.0, log_prior = 0.0;
   // MAP with --signal-variance-prior / --length-scale-prior (gpc_model_flags.h), as the authors train.
   Result<HyperparameterPrior> prior = parse_prior_flags(args, epochs.value() > 0);
   if (!prior.ok()) {
@@ -467,29 +355,19 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
                ? prior.status()
                : Status(StatusCode::invalid_argument, "the priors need training: give --epochs E >= 1");
   }
-  if (epochs.value() > 0) {
-    MulticlassHyperparameterOptions fit_options;
-    fit_options.shared = true;
-    fit_options.max_iterations = epochs.value();
-    fit_options.prior = prior.value();
-    Result<MulticlassHyperparameterFit> fit = fit_multiclass_hyperparameters(train.value(), kernels, fit_options);
-    if (!fit.ok()) return Status(fit.status().code(), data.path + ": " + fit.status().message());
-    kernels = {fit.value().kernels.front()};
-    lml_start = fit.value().start_log_marginal_likelihood;
-    lml = fit.value().log_marginal_likelihood;
-    log_prior = fit.value().log_prior;
-  }
-  MulticlassOptions model_options;
-  model_options.with_gradient = false;
-  Result<MulticlassLaplace> fitted = MulticlassLaplace::fit(train.value(), kernels, model_options);
-  if (!fitted.ok()) return Status(fitted.status().code(), data.path + ": " + fitted.status().message());
-  const MulticlassLaplace& model = fitted.value();
-  if (epochs.value() == 0) lml = lml_start = model.log_marginal_likelihood();
-
-  // Pixels constant in the training images are marked and, unless --include-constant, never in a patch:
-  // whitening one moves the image away from all the training data (every class drifts towards 1/C).
-  const bool include_constant = args.has("include-constant");
-  const std::vector<bool> constant = constant_features(MatrixView(data.train_x));
+  options.epochs = epochs.value();
+  options.lime_samples = samples.value();
+  options.seed = seed.value();
+  options.patch = patch.value();
+  options.gamma = gamma.value();
+  options.tolerance = tolerance.value();
+  options.prior = prior.value();
+  options.include_constant = args.has("include-constant");
+  Result<Figure5Result> result = run_figure_5(data, options);
+  if (!result.ok()) return flagged("points", result.status());
+  const Figure5Result& r = result.value();
+  const std::size_t d = std::size_t(data.train_x.cols());
+  const std::vector<bool>& constant = r.constant_in_training;
   std::vector<std::size_t> constant_list;
   for (std::size_t j = 0; j < d; ++j)
     if (constant[j]) constant_list.push_back(j);
@@ -497,79 +375,48 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
          "constant_in_training\n";
   std::ostringstream summary;
   summary << "{\"figure\":5,\"train_rows\":" << data.train_y.size() << ",\"classes\":" << data.classes
-          << ",\"gamma\":" << format_number(gamma.value())
-          << ",\"start_log_marginal_likelihood\":" << format_number(lml_start)
-          << ",\"log_marginal_likelihood\":" << format_number(lml) << "," << prior_fields(prior.value(), log_prior)
-          << ",\"length_scales\":" << json_array(kernels.front().expanded(d).length_scales)
-          << ",\"signal_variance\":" << format_number(kernels.front().signal_variance)
+          << ",\"gamma\":" << format_number(options.gamma)
+          << ",\"start_log_marginal_likelihood\":" << format_number(r.start_log_marginal_likelihood)
+          << ",\"log_marginal_likelihood\":" << format_number(r.log_marginal_likelihood) << ","
+          << prior_fields(options.prior, r.log_prior) << ",\"length_scales\":" << json_array(r.kernel.length_scales)
+          << ",\"signal_variance\":" << format_number(r.kernel.signal_variance)
           << ",\"constant_in_training\":" << index_list(constant_list)
-          << ",\"constant_in_patches\":" << (include_constant ? "true" : "false") << ",\"points\":[";
+          << ",\"constant_in_patches\":" << (options.include_constant ? "true" : "false") << ",\"points\":[";
   const std::size_t side = std::size_t(std::lround(std::sqrt(double(d))));
   const bool image = side * side == d;
-  // What every feature's bounds of this model share (the O(C^2 n^3) setup), made once for all the points.
-  const std::shared_ptr<const MulticlassBoundTerms> terms = MulticlassBoundTerms::make(model);
-  for (std::size_t a = 0; a < points.size(); ++a) {
-    const std::size_t p = points[a];
-    const std::size_t c = std::size_t(data.test_labels[p]);
-    const auto row = data.test.row(Eigen::Index(p));
-    const std::vector<double> point(row.data(), row.data() + row.size());
-    Result<MulticlassOutput> output =
-        MulticlassOutput::make(model, c, MulticlassOutput::default_partition(), {}, terms);
-    if (!output.ok()) return output.status();
-    SensitivityOptions options;
-    options.gamma = gamma.value();
-    options.valid_range = range;
-    options.tolerance = tolerance.value();
-    Result<LocalSensitivity> local = feature_sensitivity(output.value(), point, options);
-    if (!local.ok())
-      return Status(local.status().code(), "test point " + std::to_string(p) + ": " + local.status().message());
-    LimeOptions lime;
-    lime.samples = samples.value();
-    lime.seed = derive_seed(seed.value(), {p});
-    lime.baseline.assign(d, range.lower);  // pixels switched off: black, as the paper does
-    Result<LimeExplanation> e = lime_explain(output.value(), point, lime);
-    if (!e.ok()) return e.status();
-    const double probability = local.value().value;
-    std::vector<double> delta(d), delta_upper(d), lime_coefficients = e.value().coefficients;
-    for (const FeatureSensitivity& f : local.value().features) {
-      delta[f.feature] = f.delta;
-      delta_upper[f.feature] = f.delta_upper;
+  for (std::size_t a = 0; a < r.points.size(); ++a) {
+    const Figure5Point& pt = r.points[a];
+    const std::size_t p = pt.point, c = pt.label;
+    const double probability = pt.sensitivity.value;
+    for (const FeatureSensitivity& f : pt.sensitivity.features) {
       out << p << ',' << c << ',' << c << ',' << format_number(probability) << ',' << f.feature << ','
           << (image ? f.feature / side : 0) << ',' << (image ? f.feature % side : f.feature) << ','
-          << format_number(point[f.feature]) << ',' << format_number(f.delta_lower) << ',' << format_number(f.delta)
-          << ',' << format_number(f.delta_upper) << ',' << format_number(lime_coefficients[f.feature]) << ','
-          << (constant[f.feature] ? "yes" : "no") << '\n';
+          << format_number(pt.sensitivity.point[f.feature]) << ',' << format_number(f.delta_lower) << ','
+          << format_number(f.delta) << ',' << format_number(f.delta_upper) << ',' << format_number(pt.lime[f.feature])
+          << ',' << (constant[f.feature] ? "yes" : "no") << '\n';
     }
-    // The patch: the most negative certified Delta among the pixels whose whole interval is below 0.
-    std::vector<double> certified_negative(d);
-    for (std::size_t j = 0; j < d; ++j)
-      certified_negative[j] = delta_upper[j] < 0.0 && (include_constant || !constant[j]) ? delta[j] : 0.0;
-    const std::vector<std::size_t> ours = most_negative(certified_negative, patch.value());
-    const std::vector<std::size_t> theirs = most_negative(lime_coefficients, patch.value());
-    auto whitened = [&](const std::vector<std::size_t>& pixels) -> Result<double> {
-      std::vector<double> x = point;
-      for (std::size_t j : pixels) x[j] = range.upper;
-      double value = 0.0;
-      GPPROBE_RETURN_IF_ERROR(output.value().values(MatrixView(x.data(), 1, d), &value));
-      return value;
-    };
-    // Every class's probability (the model's prediction) at the image, whitened as given.
-    auto all_classes = [&](const std::vector<std::size_t>& pixels) {
-      std::vector<double> x = point;
-      for (std::size_t j : pixels) x[j] = range.upper;
-      return json_array(model.probability_at(x.data()));
-    };
-    Result<double> after = whitened(ours), after_lime = whitened(theirs);
-    for (const auto* v : {&after, &after_lime})
-      if (!v->ok()) return v->status();
     summary << (a ? "," : "") << "{\"point\":" << p << ",\"class\":" << c
-            << ",\"probability\":" << format_number(probability) << ",\"probabilities\":" << all_classes({})
-            << ",\"patch\":" << index_list(ours) << ",\"whitened_probability\":" << format_number(after.value())
-            << ",\"whitened_probabilities\":" << all_classes(ours) << ",\"lime_patch\":" << index_list(theirs)
-            << ",\"lime_whitened_probability\":" << format_number(after_lime.value())
-            << ",\"lime_whitened_probabilities\":" << all_classes(theirs) << "}";
+            << ",\"probability\":" << format_number(probability)
+            << ",\"probabilities\":" << json_array(pt.probabilities) << ",\"patch\":" << index_list(pt.patch)
+            << ",\"whitened_probability\":" << format_number(pt.whitened_probability)
+            << ",\"whitened_probabilities\":" << json_array(pt.whitened)
+            << ",\"lime_patch\":" << index_list(pt.lime_patch)
+            << ",\"lime_whitened_probability\":" << format_number(pt.lime_whitened_probability)
+            << ",\"lime_whitened_probabilities\":" << json_array(pt.lime_whitened) << "}";
   }
-  summary << "]}\n";
+  // Class specificity: the points' Delta maps correlated pair by pair (null where undefined).
+  summary << "],\"delta_correlation\":[";
+  for (std::size_t a = 0; a < r.delta_correlation.size(); ++a) {
+    summary << (a ? "," : "") << "[";
+    for (std::size_t b = 0; b < r.delta_correlation[a].size(); ++b) {
+      const double v = r.delta_correlation[a][b];
+      summary << (b ? "," : "") << (std::isfinite(v) ? format_number(v) : std::string("null"));
+    }
+    summary << "]";
+  }
+  std::size_t compared = 0;
+  for (std::size_t j = 0; j < d; ++j) compared += options.include_constant || !constant[j];
+  summary << "],\"delta_correlation_features\":" << compared << "}\n";
   err << summary.str();
   return Status::success();
 }
@@ -593,47 +440,34 @@ Status figure_7(const Arguments& args, const PaperData& data, std::ostream& out,
                  time_limit = positive_flag(args, "time-limit", 60.0, true);
   for (const auto* v : {&fixed_epsilon, &time_limit})
     if (!v->ok()) return v->status();
+  Figure7Options options;
+  options.method = method.value();
+  options.epochs = epochs.value();
+  options.dimensions = dimensions.value();
+  options.gammas = gammas.value();
+  options.epsilons = epsilons.value();
+  options.fixed_dimension = fixed_dimension.value();
+  options.fixed_epsilon = fixed_epsilon.value();
+  options.time_limit_seconds = time_limit.value();
+  options.max_iterations = max_iterations.value();
   const std::size_t d = data.train.dimension();
   const std::size_t widest =
       std::max(fixed_dimension.value(), *std::max_element(dimensions.value().begin(), dimensions.value().end()));
-  if (widest > d) {
-    return Status(StatusCode::invalid_argument, "--dimensions and --fixed-dimension go up to " +
-                                                    std::to_string(widest) + "; " + data.path + " has " +
-                                                    count_of(d, "feature"));
+  const std::string too_wide = "--dimensions and --fixed-dimension go up to " + std::to_string(widest) + "; ";
+  if (widest > d)
+    return Status(StatusCode::invalid_argument, too_wide + data.source + " has " + count_of(d, "feature"));
+  Result<std::vector<Figure7Row>> rows = run_figure_7(data, options);
+  if (!rows.ok()) {
+    if (rows.status().message().rfind("the training rows of ", 0) == 0)
+      return Status(rows.status().code(), too_wide + rows.status().message());
+    return rows.status();
   }
-  Result<TrainedModel> model = train(data, method.value(), epochs.value());
-  if (!model.ok()) return model.status();
-  const ClassifierCommonForm& form = model.value().gpc.common_form();
-  const std::vector<std::size_t> order = shortest_length_scales(form.kernel(), widest, MatrixView(data.train.x));
-  if (order.size() < widest) {
-    return Status(StatusCode::invalid_argument, "--dimensions and --fixed-dimension go up to " +
-                                                    std::to_string(widest) + "; the training rows of " + data.path +
-                                                    " vary on " + count_of(order.size(), "feature") + " only");
-  }
-
   out << "sweep,gamma,dimension,epsilon,point,seconds,iterations,status,lower,upper\n";
-  auto run = [&](const char* sweep, double gamma, std::size_t k, double epsilon) -> Status {
-    RobustnessOptions options;
-    options.gamma = gamma;
-    options.dims.assign(order.begin(), order.begin() + std::ptrdiff_t(k));
-    options.valid_range = data.valid_range;
-    options.tolerance = epsilon;
-    options.max_iterations = max_iterations.value();
-    options.time_limit_seconds = time_limit.value();
-    for (std::size_t p = 0; p < std::size_t(data.test.rows()); ++p) {
-      Result<TimedExtreme> t = timed_maximum(form, test_row(data, p), options);
-      if (!t.ok()) return t.status();
-      const OutputExtreme& e = t.value().maximum;
-      out << sweep << ',' << format_number(gamma) << ',' << k << ',' << format_number(epsilon) << ',' << p << ','
-          << format_number(t.value().seconds) << ',' << e.iterations << ',' << search_status_name(e.status) << ','
-          << format_number(e.lower) << ',' << format_number(e.upper) << '\n';
-    }
-    return Status::success();
-  };
-  for (double gamma : gammas.value()) {
-    for (std::size_t k : dimensions.value()) GPPROBE_RETURN_IF_ERROR(run("dimension", gamma, k, fixed_epsilon.value()));
-    for (double epsilon : epsilons.value())
-      GPPROBE_RETURN_IF_ERROR(run("epsilon", gamma, fixed_dimension.value(), epsilon));
+  for (const Figure7Row& row : rows.value()) {
+    const OutputExtreme& e = row.result.maximum;
+    out << row.sweep << ',' << format_number(row.gamma) << ',' << row.dimension << ',' << format_number(row.epsilon)
+        << ',' << row.point << ',' << format_number(row.result.seconds) << ',' << e.iterations << ','
+        << search_status_name(e.status) << ',' << format_number(e.lower) << ',' << format_number(e.upper) << '\n';
   }
   return Status::success();
 }

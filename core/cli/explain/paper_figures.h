@@ -1,6 +1,7 @@
 // The figures of `gpprobe paper-robustness` (paper_robustness_command.cpp): each reads its own flags
-// from the parsed arguments, runs on the data split the command made, and writes its CSV to `out`
-// (and a JSON summary line to `err` where it has one).
+// from the parsed arguments into the options of the core's experiment (gpprobe/explain/paper_figures.h),
+// runs it on the data split the command made, and writes its CSV to `out` (and a JSON summary line to
+// `err` where it has one).
 #pragma once
 
 #include <cstdint>
@@ -14,19 +15,15 @@
 #include "gpprobe/classification/training_data.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
+#include "gpprobe/explain/paper_figures.h"
 
 #include "arguments.h"
 
 namespace gpprobe::cli {
 
-// The dataset of a figure: the first rows train, the next `test` rows are its test points.
-struct PaperData {
-  std::string path;
-  ClassifierTrainingData train;
-  RowMatrix test;                       // test points, in file order
-  std::vector<double> test_labels;      // 0 or 1
-  std::optional<Interval> valid_range;  // --valid-range
-};
+// The dataset of a binary figure: the first rows train, the next `test` rows are its test points
+// (source: the --data path; valid_range: --valid-range).
+using PaperData = PaperBinaryData;
 
 // --data FILE split as every figure splits it: the file's rows (feature columns, then one label column),
 // the first `train` of them training rows (--train-rows, default all but min(200, 30 %)), the next `test`

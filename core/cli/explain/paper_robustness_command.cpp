@@ -66,7 +66,10 @@ const char* kPaperUsage =
     "              delta_upper,lime,constant_in_training (yes/no); stderr: one JSON line with the fit\n"
     "              (priors, log_prior, length_scales), constant_in_training, and each point's probability\n"
     "              and probabilities (all C), patch, whitened_probability(ies), lime_patch and\n"
-    "              lime_whitened_probability(ies)\n";
+    "              lime_whitened_probability(ies); and delta_correlation, the Pearson correlation of\n"
+    "              the points' Delta maps pair by pair over the pixels not constant in training (all with\n"
+    "              --include-constant; their number: delta_correlation_features): near 1, the maps are\n"
+    "              alike whatever the class, so the metric is not class-specific there\n";
 
 Result<PaperData> load_data(const Arguments& args) {
   Result<PaperSplit> split = read_paper_split(args);
@@ -80,7 +83,7 @@ Result<PaperData> load_data(const Arguments& args) {
   Result<ClassifierTrainingData> train = make_gpc_training_data(MatrixView(x), y.data(), n);
   if (!train.ok()) return Status(train.status().code(), path_value + ": " + train.status().message());
   PaperData data;
-  data.path = path_value;
+  data.source = path_value;
   data.train = std::move(train).value();
   data.test = all.block(Eigen::Index(n), 0, Eigen::Index(t), Eigen::Index(d));
   for (std::size_t i = 0; i < t; ++i) data.test_labels.push_back(all(Eigen::Index(n + i), Eigen::Index(d)));
