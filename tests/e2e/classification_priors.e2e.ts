@@ -82,9 +82,9 @@ describe("the classification lab's hyperparameter priors", () => {
       expectRelative(lml, cli.log_marginal_likelihood, `${side} log marginal likelihood`);
       expectRelative(logPrior, cli.log_prior, `${side} log prior`);
       // The model's fields now hold the MAP values.
-      expect(Number(await page.getByLabel(`Model ${side} signal variance`, { exact: true }).getAttribute('data-value'))).toBe(
-        signal,
-      );
+      expect(
+        Number(await page.getByLabel(`Model ${side} signal variance`, { exact: true }).getAttribute('data-value')),
+      ).toBe(signal);
     }
     const map = await learnedCells('A');
 
@@ -94,7 +94,7 @@ describe("the classification lab's hyperparameter priors", () => {
     await page.getByRole('button', { name: 'Fit hyperparameters' }).click();
     await expect
       .poll(() => page.getByTestId('classification-prior-error').textContent(), { timeout: patient(60_000) })
-      .toContain("prior on log signal variance must be none, lognormal:MU,SIGMA or student-t:MU,SIGMA,NU");
+      .toContain('prior on log signal variance must be none, lognormal:MU,SIGMA or student-t:MU,SIGMA,NU');
     await idle();
     expect(await learnedCells('A')).toEqual(map);
 

@@ -48,7 +48,10 @@ const priors = {
 };
 
 function expectRelative(actual: number, expected: number, what: string): void {
-  expect(Math.abs(actual - expected) / Math.max(1e-300, Math.abs(expected)), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(1e-9);
+  expect(
+    Math.abs(actual - expected) / Math.max(1e-300, Math.abs(expected)),
+    `${what}: ${actual} vs ${expected}`,
+  ).toBeLessThanOrEqual(1e-9);
 }
 
 let engine: ClassificationEngine;
