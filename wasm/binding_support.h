@@ -232,6 +232,7 @@ inline ProgressCallback progress_from(const val& progress) {
 struct OptimizeRunsReport : BindingStatus {
   val runValues = val::null();  // Float64Array: each run's best log marginal likelihood
   double iterations = 0, startLogMarginalLikelihood = 0;
+  double logPrior = 0;  // the log prior at the optimum (0 without a prior: maximum likelihood)
   bool converged = false;
 };
 
@@ -249,13 +250,15 @@ Status optimizer_counts(const Settings& s, Options* options) {
   return Status::success();
 }
 
-// The report of a finished fit (any struct with run_values, iterations, start_log_marginal_likelihood, converged).
+// The report of a finished fit (any struct with run_values, iterations, start_log_marginal_likelihood, log_prior,
+// converged).
 template <class Report, class Fit>
 Report optimize_runs_report(const Fit& fit) {
   Report r;
   r.runValues = copy_out(fit.run_values);
   r.iterations = double(fit.iterations);
   r.startLogMarginalLikelihood = fit.start_log_marginal_likelihood;
+  r.logPrior = fit.log_prior;
   r.converged = fit.converged;
   return r;
 }
@@ -268,6 +271,7 @@ void optimize_runs_result(const char* name) {
     o.field("runValues", &OptimizeRunsReport::runValues)
         .field("iterations", &OptimizeRunsReport::iterations)
         .field("startLogMarginalLikelihood", &OptimizeRunsReport::startLogMarginalLikelihood)
+        .field("logPrior", &OptimizeRunsReport::logPrior)
         .field("converged", &OptimizeRunsReport::converged);
   });
 }

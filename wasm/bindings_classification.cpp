@@ -1,4 +1,4 @@
-// Embind registration of binary GP classification (gp_classifier.h, hyperparameter_fit.h): the
+// Embind registration of binary GP classification (gp_classifier.h, fitted by classifier_fit.h): the
 // ClassifierHandle that JavaScript fits or optimises and then queries, and MacKay's approximation (shown
 // as one). The bundled examples, the synthetic data and the lab's vocabulary are registered in
 // bindings_classification_examples.cpp. Conventions of binding_support.h. The kernel crosses as
@@ -11,8 +11,8 @@
 
 #include <emscripten/bind.h>
 
+#include "gpprobe/classification/classifier_fit.h"
 #include "gpprobe/classification/gp_classifier.h"
-#include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/probability.h"
 #include "gpprobe/explain/gpc_output.h"
 
@@ -33,6 +33,9 @@ struct ClassifierSettings {
 struct ClassifierOptimizeSettings {
   double restarts = 0, seed = 0, maxIterations = 0;
   bool sharedLengthScale = false;
+  // MAP priors on log s2 and each log l (hyperparameter_prior.h): "none" (maximum likelihood),
+  // "lognormal:MU,SIGMA" or "student-t:MU,SIGMA,NU", the CLI's --signal-variance-prior / --length-scale-prior.
+  std::string signalVariancePrior = "none", lengthScalePrior = "none";
 };
 
 struct ClassifierOptimizeReport : OptimizeRunsReport {};
@@ -52,23 +55,18 @@ struct ClassifierStateValue : BindingStatus {
 
 Status not_fitted() { return Status(StatusCode::invalid_argument, "the classifier is not fitted"); }
 
-struct Parsed {
-  ClassifierOptions options;
-  SeArdKernel kernel;
-};
-
-Result<Parsed> parse(const ClassifierSettings& s) {
-  Parsed p;
+// The settings as the core's fit sequence takes them (classifier_fit.h); the core checks them.
+Result<ClassifierFitSettings> fit_settings(const ClassifierSettings& s) {
+  ClassifierFitSettings f;
   Result<ClassifierMethod> method = parse_method(s.method);
   if (!method.ok()) return method.status();
   Result<ClassifierLikelihood> likelihood = parse_likelihood(s.likelihood);
   if (!likelihood.ok()) return likelihood.status();
-  p.options.method = method.value();
-  p.options.likelihood = likelihood.value();
-  GPPROBE_RETURN_IF_ERROR(check_options(p.options));
-  p.kernel.signal_variance = s.signalVariance;
-  p.kernel.length_scales = emscripten::convertJSArrayToNumberVector<double>(s.lengthScales);
-  return p;
+  f.model.method = method.value();
+  f.model.likelihood = likelihood.value();
+  f.kernel.signal_variance = s.signalVariance;
+  f.kernel.length_scales = emscripten::convertJSArrayToNumberVector<double>(s.lengthScales);
+  return f;
 }
 
 // One fitted classifier. JavaScript owns it and must call delete() (GpClassifier.dispose does).
@@ -76,32 +74,35 @@ class ClassifierHandle {
  public:
   // x: rows by cols float64, labels: rows float64 (0/1 or -1/+1).
   Status fit(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels, const ClassifierSettings& s) {
-    Result<Parsed> p = parse(s);
-    if (!p.ok()) return p.status();
-    Result<ClassifierTrainingData> data =
-        make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
-    if (!data.ok()) return data.status();
-    return refit(data.value(), p.value().kernel, p.value().options);
+    Result<ClassifierFitSettings> settings = fit_settings(s);
+    if (!settings.ok()) return settings.status();
+    Result<ClassifierFit> fitted =
+        fit_classifier(MatrixView(doubles(x), rows, cols), doubles(labels), rows, settings.value());
+    if (!fitted.ok()) return fitted.status();
+    gpc_ = std::make_unique<GpClassifier>(std::move(fitted.value().classifier));
+    return Status::success();
   }
 
-  // Maximises the log marginal likelihood from the given hyperparameters, then fits at the optimum.
+  // Maximises the log marginal likelihood (plus the log prior: MAP) from the given hyperparameters, then
+  // fits at the optimum.
   ClassifierOptimizeReport optimize(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels,
                                     const ClassifierSettings& s, const ClassifierOptimizeSettings& o, val progress) {
     using Report = ClassifierOptimizeReport;
-    Result<Parsed> p = parse(s);
-    if (!p.ok()) return failed<Report>(p.status());
-    ClassifierHyperparameterOptions options;
-    if (const Status checked = optimizer_counts(o, &options); !checked.ok()) return failed<Report>(checked);
-    Result<ClassifierTrainingData> data =
-        make_gpc_training_data(MatrixView(doubles(x), rows, cols), doubles(labels), rows);
-    if (!data.ok()) return failed<Report>(data.status());
-    options.shared_length_scale = o.sharedLengthScale;
-    Result<ClassifierHyperparameterFit> fit =
-        fit_gpc_hyperparameters(data.value(), p.value().kernel, p.value().options, options, progress_from(progress));
-    if (!fit.ok()) return failed<Report>(fit.status());
-    const Status refitted = refit(data.value(), fit.value().kernel, p.value().options);
-    if (!refitted.ok()) return failed<Report>(refitted);
-    return optimize_runs_report<Report>(fit.value());
+    Result<ClassifierFitSettings> settings = fit_settings(s);
+    if (!settings.ok()) return failed<Report>(settings.status());
+    ClassifierFitSettings& f = settings.value();
+    f.optimize = true;
+    if (const Status checked = optimizer_counts(o, &f.hyperparameters); !checked.ok()) return failed<Report>(checked);
+    f.hyperparameters.shared_length_scale = o.sharedLengthScale;
+    Result<HyperparameterPrior> prior = parse_hyperparameter_prior(o.signalVariancePrior, "signalVariancePrior",
+                                                                   o.lengthScalePrior, "lengthScalePrior", true, "");
+    if (!prior.ok()) return failed<Report>(prior.status());
+    f.hyperparameters.prior = prior.value();
+    Result<ClassifierFit> fitted =
+        fit_classifier(MatrixView(doubles(x), rows, cols), doubles(labels), rows, f, progress_from(progress));
+    if (!fitted.ok()) return failed<Report>(fitted.status());
+    gpc_ = std::make_unique<GpClassifier>(std::move(fitted.value().classifier));
+    return optimize_runs_report<Report>(*fitted.value().optimum);
   }
 
   // Writes 3 columns of `rows` doubles at `out`: latent mean, latent variance, probability p(y = +1).
@@ -152,13 +153,6 @@ class ClassifierHandle {
   }
 
  private:
-  Status refit(const ClassifierTrainingData& data, const SeArdKernel& kernel, const ClassifierOptions& options) {
-    Result<GpClassifier> gpc = GpClassifier::fit(data, kernel, options);
-    if (!gpc.ok()) return gpc.status();
-    gpc_ = std::make_unique<GpClassifier>(std::move(gpc).value());
-    return Status::success();
-  }
-
   std::unique_ptr<GpClassifier> gpc_;
 };
 
@@ -186,7 +180,9 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification) {
       .field("restarts", &ClassifierOptimizeSettings::restarts)
       .field("seed", &ClassifierOptimizeSettings::seed)
       .field("maxIterations", &ClassifierOptimizeSettings::maxIterations)
-      .field("sharedLengthScale", &ClassifierOptimizeSettings::sharedLengthScale);
+      .field("sharedLengthScale", &ClassifierOptimizeSettings::sharedLengthScale)
+      .field("signalVariancePrior", &ClassifierOptimizeSettings::signalVariancePrior)
+      .field("lengthScalePrior", &ClassifierOptimizeSettings::lengthScalePrior);
   optimize_runs_result<ClassifierOptimizeReport>("ClassifierOptimizeReport");
   result_object<ClassifierPredictReport>("ClassifierPredictReport", [](auto& o) {
     o.field("clampedVariances", &ClassifierPredictReport::clampedVariances);

@@ -16,6 +16,7 @@
 #include <emscripten/bind.h>
 
 #include "gpprobe/certify/multiclass_robustness.h"
+#include "gpprobe/classification/classifier_fit.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
 #include "gpprobe/explain/multiclass_output.h"
@@ -36,6 +37,8 @@ struct MulticlassSettings {
 struct MulticlassOptimizeSettings {
   double restarts = 0, seed = 0, maxIterations = 0;
   bool shared = false;  // one kernel for every class (tied hyperparameters)
+  // MAP priors on each class's log s2 and log l (hyperparameter_prior.h), as ClassifierOptimizeSettings'.
+  std::string signalVariancePrior = "none", lengthScalePrior = "none";
 };
 
 struct MulticlassOptimizeReport : OptimizeRunsReport {};
@@ -83,47 +86,15 @@ Status not_fitted() { return Status(StatusCode::invalid_argument, "the classifie
 
 std::vector<double> numbers_of(const val& list) { return emscripten::convertJSArrayToNumberVector<double>(list); }
 
-// The kernels of the settings for C classes and d columns: 1 (shared) or C.
-Result<std::vector<SeArdKernel>> kernels_of(const MulticlassSettings& s, std::size_t C, std::size_t d) {
-  const std::vector<double> signal = numbers_of(s.signalVariances);
-  std::vector<std::vector<double>> lists;
+// The settings as the core's fit sequence takes them (classifier_fit.h): C from `classes` (0: the largest
+// label + 1) and the kernel lists, which the core checks against C and d.
+Result<MulticlassFitSettings> fit_settings(const MulticlassSettings& s) {
+  MulticlassFitSettings f;
+  GPPROBE_RETURN_IF_ERROR(count_argument("classes", s.classes, &f.classes));
+  f.signal_variances = numbers_of(s.signalVariances);
   const std::size_t count = s.lengthScales["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < count; ++i) lists.push_back(numbers_of(s.lengthScales[i]));
-  if (signal.size() != 1 && signal.size() != C) {
-    return Status(StatusCode::invalid_argument, "signalVariances has " + count_of(signal.size(), "value") + " for " +
-                                                    count_of(C, "class", "classes") + ": give 1 or " +
-                                                    std::to_string(C));
-  }
-  if (lists.size() != 1 && lists.size() != C) {
-    return Status(StatusCode::invalid_argument, "lengthScales has " + count_of(lists.size(), "list") + " for " +
-                                                    count_of(C, "class", "classes") + ": give 1 or " +
-                                                    std::to_string(C));
-  }
-  std::vector<SeArdKernel> kernels;
-  for (std::size_t c = 0; c < std::max(signal.size(), lists.size()); ++c) {
-    const SeArdKernel k{signal[signal.size() == 1 ? 0 : c], lists[lists.size() == 1 ? 0 : c]};
-    if (const Status checked = k.check(d); !checked.ok()) {
-      return Status(checked.code(), "kernel of class " + std::to_string(c) + ": " + checked.message());
-    }
-    kernels.push_back(k.expanded(d));
-  }
-  return kernels;
-}
-
-// C from the labels (the largest + 1) or the settings; the core checks every label against it.
-Result<MulticlassTrainingData> data_of(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels,
-                                       const MulticlassSettings& s) {
-  std::size_t C = 0;
-  GPPROBE_RETURN_IF_ERROR(count_argument("classes", s.classes, &C));
-  const double* y = doubles(labels);
-  if (C == 0) {
-    double largest = 0.0;
-    for (std::size_t i = 0; i < rows; ++i)
-      if (std::isfinite(y[i]) && y[i] == std::floor(y[i]) && y[i] >= 0.0) largest = std::max(largest, y[i]);
-    C = largest < 1e6 ? std::size_t(largest) + 1 : 0;
-    if (C == 0) return Status(StatusCode::invalid_argument, "training labels: the largest label is too large");
-  }
-  return make_multiclass_training_data(MatrixView(doubles(x), rows, cols), y, rows, C);
+  for (std::size_t i = 0; i < count; ++i) f.length_scales.push_back(numbers_of(s.lengthScales[i]));
+  return f;
 }
 
 ProbabilityExtremeValue extreme_value(const ClassExtreme& x) {
@@ -162,30 +133,33 @@ class MulticlassClassifierHandle {
  public:
   // x: rows by cols float64, labels: rows float64 class indices.
   Status fit(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels, const MulticlassSettings& s) {
-    Result<MulticlassTrainingData> data = data_of(x, rows, cols, labels, s);
-    if (!data.ok()) return data.status();
-    Result<std::vector<SeArdKernel>> kernels = kernels_of(s, data.value().classes, cols);
-    if (!kernels.ok()) return kernels.status();
-    return refit(data.value(), kernels.value());
+    Result<MulticlassFitSettings> settings = fit_settings(s);
+    if (!settings.ok()) return settings.status();
+    return keep(fit_multiclass_classifier(MatrixView(doubles(x), rows, cols), doubles(labels), rows, settings.value()));
   }
 
-  // Maximises the log marginal likelihood from the given hyperparameters, then fits at the optimum.
+  // Maximises the log marginal likelihood (plus the log prior: MAP) from the given hyperparameters, then
+  // fits at the optimum.
   MulticlassOptimizeReport optimize(std::uintptr_t x, std::size_t rows, std::size_t cols, std::uintptr_t labels,
                                     const MulticlassSettings& s, const MulticlassOptimizeSettings& o, val progress) {
     using Report = MulticlassOptimizeReport;
-    MulticlassHyperparameterOptions options;
-    if (const Status checked = optimizer_counts(o, &options); !checked.ok()) return failed<Report>(checked);
-    options.shared = o.shared;
-    Result<MulticlassTrainingData> data = data_of(x, rows, cols, labels, s);
-    if (!data.ok()) return failed<Report>(data.status());
-    Result<std::vector<SeArdKernel>> kernels = kernels_of(s, data.value().classes, cols);
-    if (!kernels.ok()) return failed<Report>(kernels.status());
-    Result<MulticlassHyperparameterFit> fit =
-        fit_multiclass_hyperparameters(data.value(), kernels.value(), options, progress_from(progress));
-    if (!fit.ok()) return failed<Report>(fit.status());
-    const Status refitted = refit(data.value(), fit.value().kernels, &fit.value().alpha);
-    if (!refitted.ok()) return failed<Report>(refitted);
-    return optimize_runs_report<Report>(fit.value());
+    Result<MulticlassFitSettings> settings = fit_settings(s);
+    if (!settings.ok()) return failed<Report>(settings.status());
+    MulticlassFitSettings& f = settings.value();
+    f.optimize = true;
+    if (const Status checked = optimizer_counts(o, &f.hyperparameters); !checked.ok()) return failed<Report>(checked);
+    f.hyperparameters.shared = o.shared;
+    Result<HyperparameterPrior> prior = parse_hyperparameter_prior(o.signalVariancePrior, "signalVariancePrior",
+                                                                   o.lengthScalePrior, "lengthScalePrior", true, "");
+    if (!prior.ok()) return failed<Report>(prior.status());
+    f.hyperparameters.prior = prior.value();
+    Result<MulticlassFit> fitted = fit_multiclass_classifier(MatrixView(doubles(x), rows, cols), doubles(labels), rows,
+                                                             f, progress_from(progress));
+    if (!fitted.ok()) return failed<Report>(fitted.status());
+    const Report report = optimize_runs_report<Report>(*fitted.value().optimum);
+    const Status kept = keep(std::move(fitted));
+    if (!kept.ok()) return failed<Report>(kept);
+    return report;
   }
 
   // Writes at `out`: the latent means (rows by C), the latent covariances (rows by C by C) and the class
@@ -313,16 +287,10 @@ class MulticlassClassifierHandle {
   }
 
  private:
-  // start_a: the optimizer's Newton weights at `kernels` (a warm start; the same mode, fewer Newton steps).
-  Status refit(const MulticlassTrainingData& data, const std::vector<SeArdKernel>& kernels,
-               const RowMatrix* start_a = nullptr) {
-    MulticlassOptions options;
-    options.start_a = start_a;
-    Result<MulticlassLaplace> model = MulticlassLaplace::fit(data, kernels, options);
-    if (!model.ok()) return model.status();
-    model_ = std::make_unique<MulticlassLaplace>(std::move(model).value());
-    counts_.assign(data.classes, 0.0);
-    for (std::size_t label : data.labels) counts_[label] += 1.0;
+  Status keep(Result<MulticlassFit> fitted) {
+    if (!fitted.ok()) return fitted.status();
+    model_ = std::make_unique<MulticlassLaplace>(std::move(fitted.value().model));
+    counts_.assign(fitted.value().class_counts.begin(), fitted.value().class_counts.end());
     return Status::success();
   }
 
@@ -343,7 +311,9 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification_multiclass) {
       .field("restarts", &MulticlassOptimizeSettings::restarts)
       .field("seed", &MulticlassOptimizeSettings::seed)
       .field("maxIterations", &MulticlassOptimizeSettings::maxIterations)
-      .field("shared", &MulticlassOptimizeSettings::shared);
+      .field("shared", &MulticlassOptimizeSettings::shared)
+      .field("signalVariancePrior", &MulticlassOptimizeSettings::signalVariancePrior)
+      .field("lengthScalePrior", &MulticlassOptimizeSettings::lengthScalePrior);
   emscripten::value_object<MulticlassRobustnessSettings>("MulticlassRobustnessSettings")
       .field("gamma", &MulticlassRobustnessSettings::gamma)
       .field("classIndex", &MulticlassRobustnessSettings::classIndex)

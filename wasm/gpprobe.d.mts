@@ -509,13 +509,20 @@ export interface ClassifierOptimizeSettings {
   maxIterations: number;
   /** One length-scale for every column (isotropic) instead of one each. */
   sharedLengthScale: boolean;
+  /** MAP prior on log signalVariance: "none" (maximum likelihood), "lognormal:MU,SIGMA" or
+   * "student-t:MU,SIGMA,NU" (the CLI's --signal-variance-prior). */
+  signalVariancePrior: string;
+  /** MAP prior on each log length-scale, the same forms (the CLI's --length-scale-prior). */
+  lengthScalePrior: string;
 }
 
 export interface ClassifierOptimizeReport extends BindingStatus {
-  /** The best log marginal likelihood of each run. */
+  /** The best log marginal likelihood (plus log prior) of each run. */
   runValues: Float64Array;
   iterations: number;
   startLogMarginalLikelihood: number;
+  /** The log prior at the optimum (0 without a prior). */
+  logPrior: number;
   converged: boolean;
 }
 
@@ -631,12 +638,17 @@ export interface MulticlassOptimizeSettings {
   maxIterations: number;
   /** One kernel for every class (tied hyperparameters). */
   shared: boolean;
+  /** MAP priors, as ClassifierOptimizeSettings'. */
+  signalVariancePrior: string;
+  lengthScalePrior: string;
 }
 
 export interface MulticlassOptimizeReport extends BindingStatus {
   runValues: Float64Array;
   iterations: number;
   startLogMarginalLikelihood: number;
+  /** The log prior at the optimum (0 without a prior). */
+  logPrior: number;
   converged: boolean;
 }
 

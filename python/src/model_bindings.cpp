@@ -1,7 +1,6 @@
 // Binary GP classification (docs/design/classification.md) and GP regression (docs/design/regression.md)
-// for Python, fitted the way `gpprobe gpc` and `gpprobe gpr` fit them (core/cli/classification/
-// gpc_model_flags.cpp, core/cli/regression/gpr_command.cpp): the same checks, the optional type-II
-// maximum likelihood, then the fit. gpprobe.GPClassifier and gpprobe.GPRegressor (models.py) give them
+// for Python, fitted the way `gpprobe gpc` and `gpprobe gpr` fit them: the classifiers by the core's one fit
+// sequence (classification/classifier_fit.h), the regressor as core/cli/regression/gpr_command.cpp does. gpprobe.GPClassifier and gpprobe.GPRegressor (models.py) give them
 // scikit-learn's fit/predict. Registration and array bookkeeping only; the GIL is released while the core works.
 #include <algorithm>
 #include <cmath>
@@ -16,6 +15,7 @@
 
 #include "gpprobe/certify/classifier_robustness.h"
 #include "gpprobe/certify/multiclass_robustness.h"
+#include "gpprobe/classification/classifier_fit.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/classification/hyperparameter_prior.h"
@@ -41,18 +41,11 @@ namespace {
 // "student-t:MU,SIGMA,NU"); a prior other than none needs optimize, as --optimize on the CLI.
 HyperparameterPrior prior_arguments(const std::string& signal_variance_prior, const std::string& length_scale_prior,
                                     bool optimize) {
-  HyperparameterPrior prior;
-  const std::pair<const char*, const std::string*> given[] = {{"signal_variance_prior", &signal_variance_prior},
-                                                              {"length_scale_prior", &length_scale_prior}};
-  for (const auto& [name, text] : given) {
-    Result<LogPrior> p = parse_log_prior(*text, name);
-    raise_if_failed(p.status());
-    if (p.value().family != PriorFamily::none && !optimize) {
-      raise_if_failed(Status(StatusCode::invalid_argument, std::string(name) + " only applies with optimize=True"));
-    }
-    (std::string(name) == "signal_variance_prior" ? prior.signal_variance : prior.length_scale) = p.value();
-  }
-  return prior;
+  Result<HyperparameterPrior> prior =
+      parse_hyperparameter_prior(signal_variance_prior, "signal_variance_prior", length_scale_prior,
+                                 "length_scale_prior", optimize, "with optimize=True");
+  raise_if_failed(prior.status());
+  return prior.value();
 }
 
 struct ClassifierHandle {
@@ -67,45 +60,29 @@ ClassifierHandle fit_classifier(const py::handle& inputs, const py::handle& labe
                                 const std::string& signal_variance_prior, const std::string& length_scale_prior) {
   const MatrixArgument x = matrix_argument(inputs, "training inputs");
   const py::array_t<double> y = vector_argument(labels, "training labels");
-  ClassifierOptions options;
+  ClassifierFitSettings settings;
   Result<ClassifierMethod> m = parse_method(method);
   raise_if_failed(m.status());
   Result<ClassifierLikelihood> l = parse_likelihood(likelihood);
   raise_if_failed(l.status());
-  options.method = m.value();
-  options.likelihood = l.value();
-  options.max_iterations = max_iterations;
-  raise_if_failed(check_options(options));
-  const SeArdKernel kernel{signal_variance, length_scales};
-  ClassifierHyperparameterOptions fit_options;
-  fit_options.restarts = restarts;
-  fit_options.seed = seed;
-  fit_options.shared_length_scale = shared_length_scale;
-  fit_options.prior = prior_arguments(signal_variance_prior, length_scale_prior, optimize);
+  settings.model.method = m.value();
+  settings.model.likelihood = l.value();
+  settings.model.max_iterations = max_iterations;
+  raise_if_failed(check_options(settings.model));
+  settings.kernel = {signal_variance, length_scales};
+  settings.optimize = optimize;
+  settings.hyperparameters.restarts = restarts;
+  settings.hyperparameters.seed = seed;
+  settings.hyperparameters.shared_length_scale = shared_length_scale;
+  settings.hyperparameters.prior = prior_arguments(signal_variance_prior, length_scale_prior, optimize);
   const std::size_t n = std::size_t(y.shape(0));
-  std::optional<Result<ClassifierHandle>> fitted;
+  std::optional<Result<gpprobe::ClassifierFit>> fitted;
   {
     py::gil_scoped_release unlocked;
-    fitted.emplace([&]() -> Result<ClassifierHandle> {
-      GPPROBE_RETURN_IF_ERROR(kernel.check(x.view.cols()));
-      Result<ClassifierTrainingData> data = make_gpc_training_data(x.view, y.data(), n);
-      if (!data.ok()) return data.status();
-      std::optional<ClassifierHyperparameterFit> fit;
-      SeArdKernel chosen = kernel;
-      if (optimize) {
-        Result<ClassifierHyperparameterFit> optimum =
-            fit_gpc_hyperparameters(data.value(), kernel, options, fit_options);
-        if (!optimum.ok()) return optimum.status();
-        fit = optimum.value();
-        chosen = fit->kernel;
-      }
-      Result<GpClassifier> gpc = GpClassifier::fit(data.value(), chosen, options);
-      if (!gpc.ok()) return gpc.status();
-      return ClassifierHandle{std::move(gpc).value(), std::move(fit)};
-    }());
+    fitted.emplace(gpprobe::fit_classifier(x.view, y.data(), n, settings));
   }
   raise_if_failed(fitted->status());
-  return std::move(*fitted).value();
+  return ClassifierHandle{std::move(fitted->value().classifier), std::move(fitted->value().optimum)};
 }
 
 py::dict predict_classifier(const ClassifierHandle& self, const py::handle& points) {
@@ -129,7 +106,7 @@ py::dict predict_classifier(const ClassifierHandle& self, const py::handle& poin
 }
 
 // A fitted multi-class (softmax, Laplace) classifier, fitted as `gpprobe gpc --likelihood softmax` fits it
-// (core/cli/classification/multiclass_model_flags.cpp): C = `classes` kernels built from 1 or C signal
+// (the core's fit_multiclass_classifier, classifier_fit.h): C = `classes` kernels built from 1 or C signal
 // variances and 1 or C length-scale lists (one shared kernel when both are given once), each expanded to d;
 // with `optimize`, type-II maximum likelihood (tied when shared), then the fit warm-started from the
 // optimizer's weights. `warm_start` (n by C) is those weights, kept so that a pickled model is refitted
@@ -148,29 +125,12 @@ MulticlassHandle fit_multiclass(const py::handle& inputs, const py::handle& labe
                                 const std::string& signal_variance_prior, const std::string& length_scale_prior) {
   const MatrixArgument x = matrix_argument(inputs, "training inputs");
   const py::array_t<double> y = vector_argument(labels, "training labels");
-  const std::size_t n = std::size_t(y.shape(0)), d = x.view.cols();
+  const std::size_t n = std::size_t(y.shape(0));
   const auto invalid = [](const std::string& message) {
     raise_if_failed(Status(StatusCode::invalid_argument, message));
   };
   if (classes < 2) invalid("softmax classification needs at least 2 classes, got " + std::to_string(classes));
-  if (signal_variances.size() != 1 && signal_variances.size() != classes) {
-    invalid("signal_variance has " + std::to_string(signal_variances.size()) + " values for " +
-            std::to_string(classes) + " classes: give 1 or " + std::to_string(classes));
-  }
-  if (length_scales.size() != 1 && length_scales.size() != classes) {
-    invalid("length_scales has " + std::to_string(length_scales.size()) + " lists for " + std::to_string(classes) +
-            " classes: give 1 (shared) or " + std::to_string(classes));
-  }
   if (newton_iterations < 1) invalid("max_iterations must be at least 1, got 0");
-  std::vector<SeArdKernel> kernels;
-  const std::size_t count = std::max(signal_variances.size(), length_scales.size());
-  for (std::size_t c = 0; c < count; ++c) {
-    const SeArdKernel k{signal_variances[signal_variances.size() == 1 ? 0 : c],
-                        length_scales[length_scales.size() == 1 ? 0 : c]};
-    const std::string which = count > 1 ? "kernel of class " + std::to_string(c) + ": " : "";
-    if (const Status s = k.check(d); !s.ok()) raise_if_failed(Status(s.code(), which + s.message()));
-    kernels.push_back(k.expanded(d));
-  }
   RowMatrix start;
   if (!start_alpha.is_none()) {
     const MatrixArgument a = matrix_argument(start_alpha, "start_alpha");
@@ -179,42 +139,28 @@ MulticlassHandle fit_multiclass(const py::handle& inputs, const py::handle& labe
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t c = 0; c < classes; ++c) start(Eigen::Index(i), Eigen::Index(c)) = a.view.at(i, c);
   }
-  MulticlassHyperparameterOptions fit_options;
-  fit_options.shared = signal_variances.size() == 1 && length_scales.size() == 1;
-  fit_options.restarts = restarts;
-  fit_options.seed = seed;
-  fit_options.max_iterations = optimizer_iterations;
-  fit_options.prior = prior_arguments(signal_variance_prior, length_scale_prior, optimize);
-  std::optional<Result<MulticlassHandle>> fitted;
+  MulticlassFitSettings settings;
+  settings.signal_variances = signal_variances;
+  settings.length_scales = length_scales;
+  settings.classes = classes;
+  settings.newton_iterations = newton_iterations;
+  settings.optimize = optimize;
+  settings.hyperparameters.shared = signal_variances.size() == 1 && length_scales.size() == 1;
+  settings.hyperparameters.restarts = restarts;
+  settings.hyperparameters.seed = seed;
+  settings.hyperparameters.max_iterations = optimizer_iterations;
+  settings.hyperparameters.prior = prior_arguments(signal_variance_prior, length_scale_prior, optimize);
+  settings.start_alpha = std::move(start);
+  settings.signal_variances_name = "signal_variance";
+  settings.length_scales_name = "length_scales";
+  std::optional<Result<MulticlassFit>> fitted;
   {
     py::gil_scoped_release unlocked;
-    fitted.emplace([&]() -> Result<MulticlassHandle> {
-      Result<MulticlassTrainingData> data = make_multiclass_training_data(x.view, y.data(), n, classes);
-      if (!data.ok()) return data.status();
-      std::optional<MulticlassHyperparameterFit> fit;
-      std::vector<SeArdKernel> chosen = kernels;
-      RowMatrix warm = start;
-      if (optimize) {
-        Result<MulticlassHyperparameterFit> optimum =
-            fit_multiclass_hyperparameters(data.value(), kernels, fit_options);
-        if (!optimum.ok()) return optimum.status();
-        fit = optimum.value();
-        chosen = fit->kernels;
-        warm = fit->alpha;
-      }
-      MulticlassOptions newton;
-      newton.max_iterations = newton_iterations;
-      if (warm.size() > 0) newton.start_a = &warm;
-      Result<MulticlassLaplace> model = MulticlassLaplace::fit(data.value(), chosen, newton);
-      if (!model.ok()) return model.status();
-      if (!std::isfinite(model.value().log_marginal_likelihood())) {
-        return Status(StatusCode::numerical_failure, "the log marginal likelihood is not finite");
-      }
-      return MulticlassHandle{std::move(model).value(), std::move(fit), std::move(warm)};
-    }());
+    fitted.emplace(fit_multiclass_classifier(x.view, y.data(), n, settings));
   }
   raise_if_failed(fitted->status());
-  return std::move(*fitted).value();
+  MulticlassFit& f = fitted->value();
+  return MulticlassHandle{std::move(f.model), std::move(f.optimum), std::move(f.warm_start)};
 }
 
 py::array_t<double> matrix_copy(const RowMatrix& m) {

@@ -21,16 +21,13 @@ const std::set<std::string>& gpc_model_flags() {
 }
 
 Result<HyperparameterPrior> parse_prior_flags(const Arguments& args, bool optimize) {
-  HyperparameterPrior prior;
   for (const char* flag : {"signal-variance-prior", "length-scale-prior"}) {
-    if (!args.has(flag)) continue;
-    if (!optimize)
+    if (!optimize && args.has(flag))
       return Status(StatusCode::invalid_argument, std::string("--") + flag + " only applies with --optimize");
-    Result<LogPrior> p = parse_log_prior(args.get(flag, ""), std::string("--") + flag);
-    if (!p.ok()) return p.status();
-    (std::string(flag) == "signal-variance-prior" ? prior.signal_variance : prior.length_scale) = p.value();
   }
-  return prior;
+  return parse_hyperparameter_prior(args.get("signal-variance-prior", "none"), "--signal-variance-prior",
+                                    args.get("length-scale-prior", "none"), "--length-scale-prior", optimize,
+                                    "with --optimize");
 }
 
 namespace {
@@ -137,21 +134,14 @@ Result<ClassifierModel> fit_gpc_model(const ClassifierModelFlags& flags, const M
     labels[i] = train.at(i, d);
   }
   files.insert(files.begin(), {"training", flags.train_path});
-  Result<ClassifierTrainingData> data = make_gpc_training_data(MatrixView(x), labels.data(), n);
-  if (!data.ok()) return with_file_names(data.status(), files);
-
-  std::optional<ClassifierHyperparameterFit> fit;
-  SeArdKernel fitted = kernel;
-  if (flags.optimize) {
-    Result<ClassifierHyperparameterFit> optimum =
-        fit_gpc_hyperparameters(data.value(), kernel, flags.options, flags.fit_options);
-    if (!optimum.ok()) return with_file_names(optimum.status(), files);
-    fit = optimum.value();
-    fitted = fit->kernel;
-  }
-  Result<GpClassifier> gpc = GpClassifier::fit(data.value(), fitted, flags.options);
-  if (!gpc.ok()) return with_file_names(gpc.status(), files);
-  return ClassifierModel{std::move(gpc).value(), std::move(fit)};
+  ClassifierFitSettings settings;
+  settings.model = flags.options;
+  settings.kernel = kernel;
+  settings.optimize = flags.optimize;
+  settings.hyperparameters = flags.fit_options;
+  Result<ClassifierFit> fitted = fit_classifier(MatrixView(x), labels.data(), n, settings);
+  if (!fitted.ok()) return with_file_names(fitted.status(), files);
+  return ClassifierModel{std::move(fitted.value().classifier), std::move(fitted.value().optimum)};
 }
 
 std::string gpc_model_fields(const ClassifierModel& model, const ClassifierModelFlags& flags) {

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpprobe/classification/classifier_fit.h"
 #include "gpprobe/classification/gp_classifier.h"
 #include "gpprobe/classification/hyperparameter_fit.h"
 #include "gpprobe/common/matrix_view.h"

@@ -182,7 +182,6 @@ Result<MulticlassModel> fit_multiclass_model(const MulticlassModelFlags& flags, 
                                                     std::to_string(C) + ", separated by ';'");
   }
   const char* ls_flag = flags.per_class_length_scales ? "--length-scales-per-class" : "--length-scales";
-  std::vector<SeArdKernel> kernels;
   const std::size_t count = std::max(flags.signal_variances.size(), flags.length_scales.size());
   for (std::size_t c = 0; c < count; ++c) {
     const std::vector<double>& ls = flags.length_scales[flags.length_scales.size() == 1 ? 0 : c];
@@ -195,41 +194,27 @@ Result<MulticlassModel> fit_multiclass_model(const MulticlassModelFlags& flags, 
     const SeArdKernel k{flags.signal_variances[flags.signal_variances.size() == 1 ? 0 : c], ls};
     if (const Status s = k.check(d); !s.ok())
       return Status(s.code(), std::string(ls_flag) + which + ": " + s.message());
-    kernels.push_back(k.expanded(d));
   }
 
   RowMatrix x{Eigen::Index(n), Eigen::Index(d)};
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < d; ++j) x(Eigen::Index(i), Eigen::Index(j)) = train.at(i, j);
   files.insert(files.begin(), {"training", flags.train_path});
-  Result<MulticlassTrainingData> data = make_multiclass_training_data(MatrixView(x), labels.data(), n, C);
-  if (!data.ok()) return with_file_names(data.status(), files);
-
-  std::optional<MulticlassHyperparameterFit> fit;
-  std::vector<SeArdKernel> fitted = kernels;
-  if (flags.optimize) {
-    Result<MulticlassHyperparameterFit> optimum =
-        fit_multiclass_hyperparameters(data.value(), kernels, flags.fit_options);
-    if (!optimum.ok()) return with_file_names(optimum.status(), files);
-    fit = optimum.value();
-    fitted = fit->kernels;
-  }
-  MulticlassOptions newton;
-  if (fit) newton.start_a = &fit->alpha;  // the optimizer's weights at `fitted`: a warm start, the same mode
-  Result<MulticlassLaplace> model = MulticlassLaplace::fit(data.value(), fitted, newton);
-  if (!model.ok()) return with_file_names(model.status(), files);
-  if (!std::isfinite(model.value().log_marginal_likelihood())) {
-    return Status(StatusCode::numerical_failure, flags.train_path + ": the log marginal likelihood is not finite");
-  }
-  for (const std::vector<double>& row : model.value().gradient())
-    for (double g : row)
-      if (!std::isfinite(g)) {
-        return Status(StatusCode::numerical_failure,
-                      flags.train_path + ": the gradient of the log marginal likelihood is not finite");
-      }
-  std::vector<std::size_t> counts(C, 0);
-  for (std::size_t label : data.value().labels) ++counts[label];
-  return MulticlassModel{std::move(model).value(), std::move(fit), std::move(counts)};
+  // The core's checks after the fit name no input: they concern the training file.
+  files.push_back({"the log marginal likelihood", flags.train_path});
+  files.push_back({"the gradient of the log marginal likelihood", flags.train_path});
+  MulticlassFitSettings settings;
+  settings.signal_variances = flags.signal_variances;
+  settings.length_scales = flags.length_scales;
+  settings.classes = C;
+  settings.optimize = flags.optimize;
+  settings.hyperparameters = flags.fit_options;
+  settings.signal_variances_name = "--signal-variance";
+  settings.length_scales_name = ls_flag;
+  Result<MulticlassFit> fitted = fit_multiclass_classifier(MatrixView(x), labels.data(), n, settings);
+  if (!fitted.ok()) return with_file_names(fitted.status(), files);
+  MulticlassFit& f = fitted.value();
+  return MulticlassModel{std::move(f.model), std::move(f.optimum), std::move(f.class_counts)};
 }
 
 std::string multiclass_model_fields(const MulticlassModel& model, const MulticlassModelFlags& flags) {

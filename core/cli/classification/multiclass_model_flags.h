@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpprobe/classification/classifier_fit.h"
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
 #include "gpprobe/classification/multiclass_laplace.h"
 #include "gpprobe/common/matrix_view.h"

@@ -89,6 +89,11 @@ export interface OptimizeClassifierOptions extends FitClassifierOptions {
   maxIterations?: number;
   /** Learn one length-scale for every column (isotropic) instead of one each; default false. */
   sharedLengthScale?: boolean;
+  /** MAP prior on log signalVariance: "none" (default: maximum likelihood), "lognormal:MU,SIGMA" or
+   * "student-t:MU,SIGMA,NU", as the CLI's --signal-variance-prior. */
+  signalVariancePrior?: string;
+  /** MAP prior on each log length-scale, the same forms (the CLI's --length-scale-prior); default "none". */
+  lengthScalePrior?: string;
   /** Stage "L-BFGS iterations": done counts iterations over all runs; returning false cancels. */
   onProgress?: ProgressListener;
   /** Checked at every progress report: an aborted signal cancels (code "cancelled"). */
@@ -249,6 +254,8 @@ export class ClassificationEngine {
             seed: options.seed ?? DEFAULTS.seed,
             maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
             sharedLengthScale: options.sharedLengthScale ?? false,
+            signalVariancePrior: options.signalVariancePrior ?? 'none',
+            lengthScalePrior: options.lengthScalePrior ?? 'none',
           },
           coreProgress('L-BFGS iterations', options.onProgress, options.signal),
         ),

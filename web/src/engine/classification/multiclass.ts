@@ -67,6 +67,11 @@ export interface OptimizeMulticlassOptions extends FitMulticlassOptions {
   /** Tie the hyperparameters (one kernel for all classes); default: tied when `kernel` is given (or
    * neither), per class when `kernels` is. */
   shared?: boolean;
+  /** MAP prior on log signalVariance: "none" (default: maximum likelihood), "lognormal:MU,SIGMA" or
+   * "student-t:MU,SIGMA,NU", as the CLI's --signal-variance-prior. */
+  signalVariancePrior?: string;
+  /** MAP prior on each log length-scale, the same forms (the CLI's --length-scale-prior); default "none". */
+  lengthScalePrior?: string;
   onProgress?: ProgressListener;
   signal?: AbortSignal;
 }
@@ -315,6 +320,8 @@ export function optimizeMulticlass(module: GpprobeModule, options: OptimizeMulti
           seed: options.seed ?? DEFAULTS.seed,
           maxIterations: options.maxIterations ?? DEFAULTS.maxIterations,
           shared: options.shared ?? !options.kernels,
+          signalVariancePrior: options.signalVariancePrior ?? 'none',
+          lengthScalePrior: options.lengthScalePrior ?? 'none',
         },
         coreProgress('L-BFGS iterations', options.onProgress, options.signal),
       ),

@@ -8,11 +8,14 @@ import { checkCount, checkMatrix, type Matrix } from '../matrix.ts';
 
 export type TrainingLabels = Uint8Array | Int8Array | Int32Array | Float64Array;
 
-/** The optimiser's report: the best log marginal likelihood of each run, the iterations over all runs. */
+/** The optimiser's report: the best log marginal likelihood (plus log prior) of each run, the iterations
+ * over all runs. */
 export interface Optimization {
   runValues: Float64Array;
   iterations: number;
   startLogMarginalLikelihood: number;
+  /** log p of the hyperparameters at the optimum under the MAP priors (0 without a prior). */
+  logPrior: number;
   converged: boolean;
 }
 
@@ -61,7 +64,7 @@ export function checkOptimizerCounts(options: { restarts?: number; seed?: number
 
 /** Splits an optimize() answer into its status (for filledHandle) and the report, which `keep` receives. */
 export function optimizationOf(answer: Optimization & Answer, keep: (o: Optimization) => void): Answer {
-  const { runValues, iterations, startLogMarginalLikelihood, converged, code, message } = answer;
-  keep({ runValues, iterations, startLogMarginalLikelihood, converged });
+  const { runValues, iterations, startLogMarginalLikelihood, logPrior, converged, code, message } = answer;
+  keep({ runValues, iterations, startLogMarginalLikelihood, logPrior, converged });
   return { code, message };
 }

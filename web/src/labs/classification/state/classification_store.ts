@@ -43,7 +43,28 @@ export interface FitSettings {
   sharedLengthScale: boolean;
   /** Grid points per side of the maps. */
   gridSize: number;
+  /** MAP priors of the hyperparameter fit, in the CLI's spellings ("none": maximum likelihood;
+   * "lognormal:MU,SIGMA", "student-t:MU,SIGMA,NU" on the log of the parameter). */
+  signalVariancePrior: string;
+  lengthScalePrior: string;
 }
+
+/** The fields of the priors as the panel labels them, and the engine's names for them. */
+export const PRIOR_FIELDS = [
+  { key: 'signalVariancePrior', label: 'prior on log signal variance' },
+  { key: 'lengthScalePrior', label: 'prior on log length-scales' },
+] as const;
+
+/** An error of the hyperparameter fit naming a prior by the engine's name, named instead as the panel
+ * labels that field ("prior on log signal variance must be none, lognormal:MU,SIGMA or …"). */
+export function priorError(error: unknown): string | null {
+  const message = error instanceof Error ? error.message : String(error);
+  const field = PRIOR_FIELDS.find((f) => message.startsWith(f.key));
+  return field ? field.label + message.slice(field.key.length) : null;
+}
+
+/** The message of the last hyperparameter fit refused for its prior (shown by the prior fields), or null. */
+export const priorMessage = signal<string | null>(null);
 
 /** A finished hyperparameter fit: each side's result, and the settings it ran with. */
 export interface LearnedReport {
@@ -60,6 +81,8 @@ export const fitSettings = signal<FitSettings>({
   seed: CLASSIFICATION_DEFAULTS.seed,
   sharedLengthScale: false,
   gridSize: 150,
+  signalVariancePrior: 'none',
+  lengthScalePrior: 'none',
 });
 export const models = signal<[ClassifierModel, ClassifierModel]>([model('laplace', 1), model('ep', 1)]);
 export const fits = signal<[CurrentFit | null, CurrentFit | null]>([null, null]);
@@ -259,7 +282,10 @@ export async function fitHyperparameters(): Promise<void> {
       restarts: s.restarts,
       seed: s.seed,
       sharedLengthScale: s.sharedLengthScale,
+      signalVariancePrior: s.signalVariancePrior,
+      lengthScalePrior: s.lengthScalePrior,
     });
+    priorMessage.value = null;
     if (dataVersion.value !== at) return; // other data arrived meanwhile
     const learnedModel = (k: Side): ClassifierModel => ({
       ...used[k],
@@ -280,9 +306,18 @@ export async function fitHyperparameters(): Promise<void> {
       learned.value = { results, settings: s };
     });
   } catch (error) {
-    if (!isCancelled(error)) report(error);
-    else if (dataVersion.value === at) notify('info', 'Hyperparameter fit cancelled; the previous values are kept.');
+    refused(error, dataVersion.value === at);
   }
+}
+
+/** A failed hyperparameter fit: a prior refused is said by its field (the previous fit stays); a cancel
+ * on the same data is said as such; anything else is reported. */
+export function refused(error: unknown, sameData: boolean): void {
+  const prior = priorError(error);
+  priorMessage.value = prior;
+  if (prior) return;
+  if (!isCancelled(error)) report(error);
+  else if (sameData) notify('info', 'Hyperparameter fit cancelled; the previous values are kept.');
 }
 
 const running: (RunningRequest<ClassifierFitResult> | null)[] = [null, null];

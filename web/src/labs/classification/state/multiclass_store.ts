@@ -14,7 +14,19 @@ import { notify, report, request, startTask } from '../../../common/state/engine
 import { throttled } from '../../../common/state/throttled.ts';
 import type { MulticlassCertifyRequest, MulticlassFitResult, MulticlassModel } from '../worker/multiclass_protocol.ts';
 import { classCount, classIndices, type ClassificationData } from './classification_data.ts';
-import { data, dataVersion, family, fitSettings, fitting, grid, plane, vocabulary } from './classification_store.ts';
+import {
+  data,
+  dataVersion,
+  family,
+  fitSettings,
+  fitting,
+  grid,
+  plane,
+  priorMessage,
+  refused,
+  vocabulary,
+  type FitSettings,
+} from './classification_store.ts';
 import { point, robustnessProblems, robustnessSettings, type RobustnessSettings } from './certify_store.ts';
 
 export interface MulticlassFit {
@@ -30,8 +42,8 @@ export const defaultMulticlassModel = (count: number): MulticlassModel => ({
 
 export const multiclassModel = signal<MulticlassModel>(defaultMulticlassModel(2));
 export const multiclassFit = signal<MulticlassFit | null>(null);
-/** The last hyperparameter fit's result (its optimisation report), for the panel. */
-export const multiclassLearned = signal<MulticlassFitResult | null>(null);
+/** The last hyperparameter fit's result (its optimisation report) and the settings it ran with, for the panel. */
+export const multiclassLearned = signal<(MulticlassFitResult & { settings: FitSettings }) | null>(null);
 
 /** Whether the maps are drawn (one or two features); with more, the held-out points are listed instead. */
 export const mapsShown = (d: ClassificationData) => d.x.cols <= 2;
@@ -105,7 +117,10 @@ export async function fitMulticlassHyperparameters(): Promise<void> {
       model: multiclassModel.value,
       restarts: s.restarts,
       seed: s.seed,
+      signalVariancePrior: s.signalVariancePrior,
+      lengthScalePrior: s.lengthScalePrior,
     });
+    priorMessage.value = null;
     if (dataVersion.value !== at) return;
     const k = result.state.kernels[0];
     const model: MulticlassModel = {
@@ -115,11 +130,10 @@ export async function fitMulticlassHyperparameters(): Promise<void> {
     batch(() => {
       multiclassModel.value = model;
       multiclassFit.value = { result, model, key: wanted.value ?? key ?? '' };
-      multiclassLearned.value = result;
+      multiclassLearned.value = { ...result, settings: s };
     });
   } catch (error) {
-    if (!isCancelled(error)) report(error);
-    else if (dataVersion.value === at) notify('info', 'Hyperparameter fit cancelled; the previous values are kept.');
+    refused(error, dataVersion.value === at);
   }
 }
 

@@ -14,9 +14,12 @@ import {
   grid,
   GRID_SIZES,
   learned,
+  PRIOR_FIELDS,
+  priorMessage,
   resetHyperparameters,
   updateFitSettings,
   type CurrentFit,
+  type FitSettings,
 } from '../state/classification_store.ts';
 import {
   fitMulticlassHyperparameters,
@@ -30,6 +33,22 @@ import { saveBlob, slug } from '../../../common/ui/download.ts';
 import { formatMeasure } from '../../../common/ui/format.ts';
 import { classificationCsv } from './export_classification.ts';
 import { SIDE_NAMES } from './ModelColumn.tsx';
+
+/** Whether a fit ran with a prior (MAP) rather than by maximum likelihood. */
+function usesPrior(s: FitSettings): boolean {
+  return s.signalVariancePrior !== 'none' || s.lengthScalePrior !== 'none';
+}
+
+/** What the learned values are: maximum likelihood, or MAP under the priors given. */
+function PriorSentence({ settings }: { settings: FitSettings }) {
+  return (
+    <p class="hint" data-testid="classification-fit-kind">
+      {usesPrior(settings)
+        ? `MAP: the log marginal likelihood plus the log prior (signal variance: ${settings.signalVariancePrior}; length-scales: ${settings.lengthScalePrior}) maximised.`
+        : 'Maximum likelihood (no prior).'}
+    </p>
+  );
+}
 
 function Learned() {
   const r = learned.value,
@@ -48,8 +67,10 @@ function Learned() {
     b.sentences.map((x) => `${SIDE_NAMES[k]}: ${x.charAt(0).toLowerCase()}${x.slice(1)}`),
   );
   const all = bounds.flatMap((b, k) => b.all.map((x) => `${SIDE_NAMES[k]}: ${x}`));
+  const map = usesPrior(r.settings);
   return (
     <div class="fit-summary" data-testid="classification-learned">
+      <PriorSentence settings={r.settings} />
       <table class="learned-table">
         <thead>
           <tr>
@@ -63,6 +84,11 @@ function Learned() {
             <th scope="col" class="num">
               log marginal likelihood
             </th>
+            {map && (
+              <th scope="col" class="num">
+                log prior
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -89,6 +115,11 @@ function Learned() {
                 {x.state.logMarginalLikelihood.toFixed(4)}
                 <span class="sd"> (from {x.state.optimization!.startLogMarginalLikelihood.toFixed(4)})</span>
               </td>
+              {map && (
+                <td class="num" data-value={String(x.state.optimization!.logPrior)}>
+                  {x.state.optimization!.logPrior.toFixed(4)}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
@@ -134,6 +165,7 @@ function LearnedSoftmax() {
   const bounds = boundSummary(k.signalVariance, ls);
   return (
     <div class="fit-summary" data-testid="classification-learned-softmax">
+      <PriorSentence settings={r.settings} />
       <p class="hint">
         Learned (one kernel for every class): signal variance{' '}
         <span data-value={String(k.signalVariance)}>{formatMeasure(k.signalVariance)}</span>, length-scale
@@ -144,7 +176,13 @@ function LearnedSoftmax() {
         <span data-value={String(r.state.logMarginalLikelihood)}>{r.state.logMarginalLikelihood.toFixed(4)}</span> (from{' '}
         {o.startLogMarginalLikelihood.toFixed(4)}), {o.iterations} L-BFGS iterations over {o.runValues.length} run
         {o.runValues.length > 1 ? 's' : ''}
-        {o.converged ? '' : ' (stopped at the iteration limit)'}.
+        {o.converged ? '' : ' (stopped at the iteration limit)'}
+        {usesPrior(r.settings) && (
+          <>
+            ; log prior <span data-value={String(o.logPrior)}>{o.logPrior.toFixed(4)}</span>
+          </>
+        )}
+        .
       </p>
       {bounds.sentences.length > 0 && (
         <div class="bound-note" data-testid="softmax-at-bound">
@@ -165,6 +203,45 @@ function LearnedSoftmax() {
         </div>
       )}
     </div>
+  );
+}
+
+/** The MAP priors: one text field each, in the CLI's spellings; the core reads and checks them when the fit
+ * runs (a refusal is said here, by the field's name, and the previous fit stays). */
+function PriorFields() {
+  const s = fitSettings.value,
+    busy = fitting.value,
+    message = priorMessage.value;
+  return (
+    <fieldset class="prior-fields">
+      <legend>Priors (MAP)</legend>
+      {PRIOR_FIELDS.map((f) => (
+        <label class="field">
+          <span>{f.label}</span>
+          <input
+            type="text"
+            spellcheck={false}
+            value={s[f.key]}
+            disabled={busy}
+            aria-label={f.label}
+            placeholder="none"
+            onChange={(e) => updateFitSettings({ [f.key]: e.currentTarget.value.trim() || 'none' })}
+          />
+        </label>
+      ))}
+      {message && (
+        <p class="error" role="alert" data-testid="classification-prior-error">
+          {message}
+        </p>
+      )}
+      <p class="hint">
+        <code>none</code> (the default) learns the hyperparameters by maximum likelihood. A prior on the log of the
+        parameter, <code>lognormal:MU,SIGMA</code> or <code>student-t:MU,SIGMA,NU</code>, makes the fit MAP: it
+        maximises the log marginal likelihood plus the log prior, which pulls a length-scale the data say little about
+        (a feature nearly constant in training) towards e<sup>MU</sup> instead of leaving it where it started. The same
+        forms as <code>gpprobe gpc --optimize --signal-variance-prior --length-scale-prior</code>.
+      </p>
+    </fieldset>
   );
 }
 
@@ -230,6 +307,7 @@ function FitControls({
         {integer('restarts', 20)}
         {integer('seed')}
       </div>
+      <PriorFields />
       <button type="button" class="primary wide" disabled={!d || busy} onClick={onFit}>
         Fit hyperparameters
       </button>

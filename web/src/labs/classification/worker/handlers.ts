@@ -103,6 +103,8 @@ export const classificationHandlers: Handlers<ClassificationRequests, 'classific
         restarts: r.restarts,
         seed: r.seed,
         sharedLengthScale: r.sharedLengthScale,
+        signalVariancePrior: r.signalVariancePrior,
+        lengthScalePrior: r.lengthScalePrior,
         onProgress: (p) =>
           c.progress({ stage: `${label} (${k + 1} of ${r.models.length}): ${p.stage}`, done: p.done, total: p.total }),
       });

@@ -135,6 +135,8 @@ export const multiclassHandlers: Handlers<MulticlassRequests, 'classification'> 
       restarts: r.restarts,
       seed: r.seed,
       shared: true,
+      signalVariancePrior: r.signalVariancePrior,
+      lengthScalePrior: r.lengthScalePrior,
       onProgress: (p) => c.progress({ stage: `softmax Laplace: ${p.stage}`, done: p.done, total: p.total }),
     });
     return describe(gpc, r, start, c);

@@ -35,6 +35,9 @@ export interface MulticlassOptimizeRequest extends Omit<MulticlassFitRequest, 'm
   model: MulticlassModel;
   restarts: number;
   seed: number;
+  /** MAP priors in the CLI's spellings ("none": maximum likelihood). */
+  signalVariancePrior: string;
+  lengthScalePrior: string;
 }
 
 /** m points, C classes, row-major as the engine gives them; the latent covariance kept as its diagonal

@@ -51,6 +51,9 @@ export interface ClassifierOptimizeRequest extends ClassifierData {
   restarts: number;
   seed: number;
   sharedLengthScale: boolean;
+  /** MAP priors in the CLI's spellings ("none": maximum likelihood), as OptimizeClassifierOptions'. */
+  signalVariancePrior: string;
+  lengthScalePrior: string;
 }
 
 export type Prediction = Omit<ClassifierPrediction, 'clampedVariances'>;
