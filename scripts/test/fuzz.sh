@@ -69,13 +69,17 @@ build_native() {
   rm -f /tmp/gpprobe-fuzz-probe.$$
 
   echo "fuzz: building the harnesses (clang, ASan, UBSan) in build/fuzz"
+  # ccache, when installed: the debug information names sources relative to the checkout
+  # (-fdebug-prefix-map) and ccache leaves the build folder out of its hash (CCACHE_NOHASHDIR), so another
+  # checkout of the same sources (a fresh clone of CI) is a cache hit.
   local launcher=()
   if command -v ccache >/dev/null 2>&1; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
   fi
   nice -n 10 cmake -S . -B build/fuzz -DGPPROBE_FUZZ=ON -DGPPROBE_NATIVE_ARCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >/dev/null
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -fdebug-prefix-map=$PWD=. -DNDEBUG" \
+    -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >/dev/null
   if ! nice -n 10 cmake --build build/fuzz -j 2 >build/fuzz/build.log 2>&1; then
     tail -40 build/fuzz/build.log >&2
     return 1
