@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full test suite, from a fresh clone: installs what is missing, builds everything, then runs
 #   0. the formatters' check (scripts/test/format_check.sh),
-#   1. the native GoogleTest suite (core + CLI; one shard per core, scripts/test/gtest_shards.sh), then
+#   1. the native GoogleTest suite (core + CLI; shards on every core, scripts/test/gtest_shards.sh), then
 #      pytest on the Python module (tests/python),
 #   2. a mutation smoke run (scripts/test/mutate.py --smoke: four fixed mutants of the classifier's
 #      likelihood, each of which the GoogleTest suite must kill; about a minute),
