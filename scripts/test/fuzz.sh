@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzing, kept in the repository (issue 9). Builds the libFuzzer harnesses of tests/fuzz with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer into build/fuzz and runs them one at a time, niced,
-# beside the browser parsers' Node loop (below; the two streams take a core each), each harness over its committed seed corpus (tests/fuzz/corpus/<harness>, read only) and what earlier runs
-# found (build/fuzz/corpus/<harness>). A crash, a sanitizer report, a broken invariant, an input slower
-# than 10 s or an allocation over 512 MB is a finding: the reproducer is kept under
-# build/fuzz/findings/<harness>/ and the script exits 1.
+# beside the browser parsers' Node loop (below; the two streams take a core each), each harness over its
+# committed seed corpus (tests/fuzz/corpus/<harness>, read only) and what earlier runs found
+# (build/fuzz/corpus/<harness>). A crash, a sanitizer report, a broken invariant, an input slower than
+# 10 s or an allocation over 512 MB is a finding: the reproducer is kept under build/fuzz/findings/<harness>/
+# and the script exits 1.
 #
 #   bash scripts/test/fuzz.sh                        every harness for 30 s            (npm run fuzz)
 #   bash scripts/test/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
@@ -23,7 +24,7 @@
 # after the native harnesses'). Both are bounded by the clock, so running them side by side halves the wall
 # time on 2 cores and runs every harness and parser for its full seconds. The harnesses are compiled with
 # ccache when it is installed, and with line tables only for debug information (what ASan's and UBSan's
-# reports need to name file and line; full -g made the build slower and larger for nothing they print).
+# reports need to name file and line; the rest of -g costs compile time and size, and they do not use it).
 #
 # Installs clang and its libFuzzer runtime when missing (as root, with apt-get).
 set -euo pipefail
