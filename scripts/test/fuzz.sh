@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzing, kept in the repository (issue 9). Builds the libFuzzer harnesses of tests/fuzz with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer into build/fuzz and runs them one at a time, niced,
-# each over its committed seed corpus (tests/fuzz/corpus/<harness>, read only) and what earlier runs
-# found (build/fuzz/corpus/<harness>). A crash, a sanitizer report, a broken invariant, an input slower
-# than 10 s or an allocation over 512 MB is a finding: the reproducer is kept under
-# build/fuzz/findings/<harness>/ and the script exits 1.
+# beside the browser parsers' Node loop (below; the two streams take a core each), each harness over its
+# committed seed corpus (tests/fuzz/corpus/<harness>, read only) and what earlier runs found
+# (build/fuzz/corpus/<harness>). A crash, a sanitizer report, a broken invariant, an input slower than
+# 10 s or an allocation over 512 MB is a finding: the reproducer is kept under build/fuzz/findings/<harness>/
+# and the script exits 1.
 #
 #   bash scripts/test/fuzz.sh                        every harness for 30 s            (npm run fuzz)
 #   bash scripts/test/fuzz.sh --seconds 600          a longer campaign, 600 s per harness
@@ -17,9 +18,13 @@
 #   build/fuzz/npy_reader_fuzz FILE             replay one input (after a build)
 #   node scripts/test/fuzz_browser_parsers.mjs --replay npz FILE      replay one input of a browser parser
 #
-# After the native harnesses, the browser parsers (web/src/io, tests/fuzz/browser/parsers.ts) run in a
+# While the native harnesses run, the browser parsers (web/src/io, tests/fuzz/browser/parsers.ts) run in a
 # Node loop for the same seconds per parser (2 s each in the smoke run), mutating valid files with a
-# 2 s time limit per input; findings go to build/fuzz/findings/browser/<parser>/.
+# 2 s time limit per input; findings go to build/fuzz/findings/browser/<parser>/ (their output is printed
+# after the native harnesses'). Both are bounded by the clock, so running them side by side halves the wall
+# time on 2 cores and runs every harness and parser for its full seconds. The harnesses are compiled with
+# ccache when it is installed, and with line tables only for debug information (what ASan's and UBSan's
+# reports need to name file and line; the rest of -g costs compile time and size, and they do not use it).
 #
 # Installs clang and its libFuzzer runtime when missing (as root, with apt-get).
 set -euo pipefail
@@ -65,8 +70,17 @@ build_native() {
   rm -f /tmp/gpprobe-fuzz-probe.$$
 
   echo "fuzz: building the harnesses (clang, ASan, UBSan) in build/fuzz"
+  # ccache, when installed: the debug information names sources relative to the checkout
+  # (-fdebug-prefix-map) and ccache leaves the build folder out of its hash (CCACHE_NOHASHDIR), so another
+  # checkout of the same sources (a fresh clone of CI) is a cache hit.
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
+  fi
   nice -n 10 cmake -S . -B build/fuzz -DGPPROBE_FUZZ=ON -DGPPROBE_NATIVE_ARCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -fdebug-prefix-map=$PWD=. -DNDEBUG" \
+    -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >/dev/null
   if ! nice -n 10 cmake --build build/fuzz -j 2 >build/fuzz/build.log 2>&1; then
     tail -40 build/fuzz/build.log >&2
     return 1
@@ -77,7 +91,6 @@ build_native() {
 # decoded problems stop growing long before) and the dictionary next to it, if any.
 fuzz_native() {
   local per_harness=$1 status=0 ran=0 source name binary log max_len
-  build_native || return 1
   for source in tests/fuzz/*_fuzz.cpp; do
     name=$(basename "$source" _fuzz.cpp)
     if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
@@ -132,7 +145,21 @@ if [ ${#only[@]} = 0 ] || [ ${#browser_only[@]} -gt 0 ]; then stages+=(fuzz_brow
 only=("${native_only[@]}")
 
 status=0
-for stage in "${stages[@]}"; do
-  "$stage" "$seconds" || status=1
-done
+if [[ " ${stages[*]} " == *" fuzz_native "* ]]; then
+  build_native || exit 1
+fi
+if [ ${#stages[@]} = 2 ] && [ "$(nproc 2>/dev/null || echo 1)" -gt 1 ]; then
+  # Side by side: the browser parsers' loop in the background, its output kept and printed after the
+  # harnesses'.
+  mkdir -p build/fuzz/logs
+  fuzz_browser_parsers "$seconds" >build/fuzz/logs/browser.log 2>&1 &
+  browser_pid=$!
+  fuzz_native "$seconds" || status=1
+  wait "$browser_pid" || status=1
+  cat build/fuzz/logs/browser.log
+else
+  for stage in "${stages[@]}"; do
+    "$stage" "$seconds" || status=1
+  done
+fi
 exit $status

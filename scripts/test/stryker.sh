@@ -27,6 +27,11 @@ if [ ! -f web/src/engine/generated/gpprobe.wasm ]; then
   echo "stryker: web/src/engine/generated/gpprobe.wasm is missing: build the wasm module first (npm run build)" >&2
   exit 1
 fi
+# Stryker's --mutate takes one comma-separated list (given twice, the last wins: every file but the last
+# was left out).
 mutate=()
-for pattern in "$@"; do mutate+=(--mutate "$pattern"); done
+if [ $# -gt 0 ]; then
+  list=$(IFS=,; echo "$*")
+  mutate=(--mutate "$list")
+fi
 exec "$prefix/node_modules/.bin/stryker" run scripts/test/stryker.config.mjs "${mutate[@]}"

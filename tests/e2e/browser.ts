@@ -193,6 +193,44 @@ export function browserPerFile(
   };
 }
 
+/**
+ * One page for the tests of a describe block that need no fresh load of their own (the same app at several
+ * window widths: its layout is CSS alone, so a resize lays the page out as a load at that width does): made
+ * in the file's browser (`pages`, from browserPerFile) before the block's first test, checked after each
+ * test as browserPerFile checks its pages (no console errors, no foreign requests; the lists are emptied
+ * for the next test), closed after the block's last. The demo's fits and every lab's first work are then
+ * done once for the block rather than once per test.
+ */
+export function pagePerBlock(
+  pages: { readonly browser: Browser },
+  origins: string | string[],
+  viewport = { width: 1440, height: 1000 },
+): { readonly page: Page } {
+  let context: BrowserContext | undefined;
+  let watched: WatchedPage | undefined;
+  beforeAll(async () => {
+    context = await pages.browser.newContext({ viewport, acceptDownloads: true });
+    context.setDefaultTimeout(patient(30_000));
+    context.setDefaultNavigationTimeout(patient(30_000));
+    watched = await watchedPage(context, origins);
+  });
+  afterEach(() => {
+    const errors = watched?.consoleErrors.splice(0);
+    const foreign = watched?.foreignRequests.splice(0);
+    expect(errors, 'console errors').toEqual([]);
+    expect(foreign, 'requests that left the origin').toEqual([]);
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+  return {
+    get page(): Page {
+      if (!watched) throw new Error('no page outside the block');
+      return watched.page;
+    },
+  };
+}
+
 /** Clicks the button called `name` and returns the text of the file it downloads. */
 export async function downloadText(page: Page, name: string): Promise<string> {
   const [download] = await Promise.all([
