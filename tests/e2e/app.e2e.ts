@@ -177,8 +177,20 @@ describe('the session', () => {
   it('undoes a slider drag in one step', async () => {
     await page.goto(baseUrl);
     await waitForResults(page);
+    // A drag with the mouse, as a user makes it: held down, moved in ten steps, released. However long
+    // the page takes between the steps (a loaded machine: over a second), the gesture is one undo step.
     const slider = page.getByLabel('epsilon slider');
-    for (const v of ['0.5', '0.55', '0.6', '0.65', '0.7']) await slider.fill(v);
+    await slider.scrollIntoViewIfNeeded();
+    const box = (await slider.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.5, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) {
+      await page.mouse.move(box.x + box.width * (0.5 + 0.04 * i), y);
+      // Slower than the one-second rule for keys, as a loaded page is.
+      if (i === 5) await page.waitForTimeout(1200);
+    }
+    await page.mouse.up();
     const dragged = await page.getByLabel('epsilon', { exact: true }).inputValue();
     expect(dragged).not.toBe('0.1');
     await page.getByRole('button', { name: 'Undo' }).click();

@@ -4,6 +4,7 @@
 // probe's last results, which the OOD and evaluation tabs read too. The probe lab's actions (the concept,
 // the observations, running the probe) are labs/probe/state/probe_store.ts; loading data and opening
 // sessions are the shell's (app/data_actions.ts, app/startup.ts), offered to the labs here (dataLoading).
+import { currentGesture } from './gesture.ts';
 import { batch, computed, signal } from '@preact/signals';
 import type { ProbeScores } from '../../engine/probe/probe_engine.ts';
 import type { Column } from '../../io/table.ts';
@@ -112,21 +113,23 @@ export const canRedo = computed(() => history.value.future.length > 0);
 
 // ---- session changes ----
 
-let lastCoalesce: { key: string; at: number } | null = null;
+let lastCoalesce: { key: string; at: number; gesture: number | null } | null = null;
 
 /**
- * Replaces the session, recording the previous one for undo. Changes with the same `coalesce` key
- * less than a second apart (a slider being dragged) share one undo step.
+ * Replaces the session, recording the previous one for undo. Changes with the same `coalesce` key share
+ * one undo step when they come in one pointer gesture (a slider held and dragged: gesture.ts), however
+ * slowly a busy page gets through them, or less than a second apart (keys held on a slider).
  */
 export function commit(next: Session, coalesce?: string): void {
   if (JSON.stringify(next) === JSON.stringify(session.value)) return;
   const now = Date.now();
+  const gesture = currentGesture();
   const merge =
     coalesce !== undefined &&
     lastCoalesce?.key === coalesce &&
-    now - lastCoalesce.at < 1000 &&
+    ((gesture !== null && lastCoalesce.gesture === gesture) || now - lastCoalesce.at < 1000) &&
     history.value.past.length > 0;
-  lastCoalesce = coalesce === undefined ? null : { key: coalesce, at: now };
+  lastCoalesce = coalesce === undefined ? null : { key: coalesce, at: now, gesture };
   batch(() => {
     if (!merge) history.value = record(history.value, session.value);
     session.value = next;

@@ -9,6 +9,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { parsePositive } from './number_text.ts';
+import { startPointerGesture } from '../state/gesture.ts';
 
 export const SLIDER_DIGITS = 4;
 export const FIELD_DIGITS = 4;
@@ -123,6 +124,7 @@ export function LogScaleField({
         value={sliderPosition(value, min, max)}
         disabled={disabled}
         aria-label={`${label} slider`}
+        onPointerDown={startPointerGesture}
         onInput={(e) => onChange(sliderValue(Number(e.currentTarget.value), min, max))}
       />
       <PositiveNumberField
