@@ -233,6 +233,7 @@ describe('the classification lab with three classes', () => {
     const note = page.getByTestId('multiclass-time-limit');
     await note.waitFor();
     const said = (await note.textContent())!;
+    console.log(`the time-limit note after ${seconds.toFixed(1)} s: ${said}`);
     expect(said).toMatch(/^Stopped at the time limit of 3 s \(\d+\.\d s in all, fits included\)\./);
     expect(said).toMatch(/Stopped on time: class \d \(π_min|Not refined: class \d/);
     expect(said).toContain('Every interval shown is still certified');

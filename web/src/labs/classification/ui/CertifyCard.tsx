@@ -67,7 +67,7 @@ export function binaryTimeLimitText(c: RobustnessCertificate, limitSeconds: numb
       : `${name(side)} stopped after ${c[side].iterations.toLocaleString('en-US')} boxes split`,
   );
   return (
-    `Stopped at the time limit of ${formatMeasure(limitSeconds)} s (both searches together, the adversarial one first): ` +
+    `Stopped at the time limit of ${Number(limitSeconds.toPrecision(4))} s (both searches together, the adversarial one first): ` +
     `${said.join('; ')}. The intervals are still certified, only wider; a longer time limit narrows them.`
   );
 }

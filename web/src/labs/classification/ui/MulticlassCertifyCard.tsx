@@ -58,7 +58,7 @@ export function timeLimitText(m: MulticlassCertification, d: Pick<Classification
   }
   const s = safetyOf(m);
   const parts = [
-    `Stopped at the time limit of ${formatMeasure(m.settings.timeLimitSeconds)} s` +
+    `Stopped at the time limit of ${Number(m.settings.timeLimitSeconds.toPrecision(4))} s` +
       (m.seconds !== undefined ? ` (${m.seconds.toFixed(1)} s in all, fits included).` : '.'),
     finished.length ? `Finished: ${finished.join(', ')}.` : '',
     stopped.length ? `Stopped on time: ${stopped.join('; ')}.` : '',
