@@ -229,13 +229,13 @@ class MulticlassClassifierHandle {
     }
     const std::vector<double> x = numbers_of(point);
     const ProgressCallback report = progress_from(progress);
-    Result<SafetyCertificate> safety = certify_safety(*model_, x, o, report);
-    if (!safety.ok()) return failed<Value>(safety.status());
-    const SafetyCertificate& sc = safety.value();
-    if (predicted) class_index = sc.predicted_class;
-    Result<ClassCertificate> certificate = certify_class_probability(*model_, x, class_index, o, report);
+    // One clock for the three searches: timeLimitSeconds is the wall time of the call.
+    Result<MulticlassRobustnessCertificate> certificate = certify_multiclass_robustness(
+        *model_, x, predicted ? std::nullopt : std::optional<std::size_t>(class_index), o, report);
     if (!certificate.ok()) return failed<Value>(certificate.status());
-    const ClassCertificate& k = certificate.value();
+    const SafetyCertificate& sc = certificate.value().safety;
+    const ClassCertificate& k = certificate.value().extremes;
+    class_index = k.class_index;
     if (!finite(k.probability_at_point) ||
         !finite({k.minimum.lower, k.minimum.upper, k.maximum.lower, k.maximum.upper, sc.lower, sc.upper})) {
       return failed<Value>(

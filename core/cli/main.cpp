@@ -124,7 +124,9 @@ const Command kCommands[] = {
      "          root bounds of mean/variance/probability, minimum and maximum (certified interval,\n"
      "          witness, iterations, status of branch and bound), gpfgs and verdict_can_flip. --sweep:\n"
      "          one such row per gamma (the paper's Fig. 2; only the adversarial side is refined unless\n"
-     "          --search both).\n"
+     "          --search both). --time-limit S is the wall time of the whole request after the fit (both\n"
+     "          searches, every gamma of a sweep; the adversarial search first): a search reached past it\n"
+     "          keeps its root bound (status time_limit, a wider interval that stays sound).\n"
      "  robustness --likelihood softmax --train FILE [multi-class gpc's model flags] --point x1,...,xd\n"
      "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--class c] [--tolerance E (0.02)]\n"
      "          [--max-iterations N (2000)] [--time-limit S] [--out FILE]\n"
@@ -132,9 +134,11 @@ const Command kCommands[] = {
      "          --class): one JSON object with classes, probability_at_point (C values), class, minimum\n"
      "          and maximum (as above) and safety: the predicted class's margin over every other class,\n"
      "          margin_lower/margin_upper, witness, status certified|refuted|unknown. The cost grows\n"
-     "          exponentially with C. --time-limit holds each of the three searches, inside every box's\n"
-     "          bound too (stop time_limit, a wider interval that stays sound); a model whose bound terms\n"
-     "          would pass 1 GiB (70 classes of 2 rows) is refused.\n"},
+     "          exponentially with C. --time-limit S is the wall time of the whole request after the fit\n"
+     "          (the margin's search, then the class's minimum and maximum, one clock), held inside every\n"
+     "          box's bound too; a search stopped or never reached says time_limit and keeps a wider\n"
+     "          interval that stays sound. A model whose bound terms would pass 1 GiB (70 classes of 2\n"
+     "          rows) is refused.\n"},
     {"bench-robustness", gpprobe::cli::robustness_bench_command,
      "  bench-robustness [--n 1000] [--seed 1] [--gammas 0,0.1,...,1.4] [--tolerance 0.02] [--data DIR]\n"
      "          [--json]\n"

@@ -274,10 +274,16 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
 
         Binary: sound bounds of the latent mean, variance and probability (of classes_[1]) over the ball
         (``root``), the probability's minimum and maximum found by branch and bound to ``tolerance``
-        (default 0.01; within ``max_iterations`` boxes, default 10000, and ``time_limit`` seconds per
-        search; ``search="adversarial"`` refines only the extreme on the other side), each with a witness,
-        the GPFGS attack's point, and ``verdict_can_flip`` ("no": certified, "yes": the witness is an
-        adversarial example, "unknown").
+        (default 0.01; within ``max_iterations`` boxes per search, default 10000; ``search="adversarial"``
+        refines only the extreme on the other side), each with a witness, the GPFGS attack's point, and
+        ``verdict_can_flip`` ("no": certified, "yes": the witness is an adversarial example, "unknown").
+
+        ``time_limit`` (seconds, 0: none) is the wall time of the whole call, not of each search: the
+        searches share one clock (binary: the adversarial extreme first, then the other; softmax: the
+        safety margin, then the class's minimum and maximum), each using what is left, so the call
+        returns within about ``time_limit`` plus one box's bound. A search stopped by it, or reached after
+        it, has ``status`` "time_limit" (0 ``iterations`` if never started; softmax ``safety["stop"]``)
+        and keeps a wider interval that is still sound: never narrower than the truth.
 
         Softmax (``gpprobe robustness --likelihood softmax``; docs/design/multiclass.md): the extremes of
         the probability of class ``class_index`` (an index into classes_; the predicted class when None)

@@ -300,20 +300,15 @@ py::dict certify_multiclass(const MulticlassHandle& self, const std::vector<doub
   options.tolerance = tolerance;
   options.max_iterations = max_iterations;
   options.time_limit_seconds = time_limit_seconds;
-  std::optional<Result<SafetyCertificate>> safety;
-  std::optional<Result<ClassCertificate>> certificate;
+  std::optional<Result<MulticlassRobustnessCertificate>> certificate;
   {
     py::gil_scoped_release unlocked;
-    safety.emplace(certify_safety(self.model, point, options));
-    if (safety->ok()) {
-      const std::size_t c = class_index ? *class_index : safety->value().predicted_class;
-      certificate.emplace(certify_class_probability(self.model, point, c, options));
-    }
+    // One clock for the three searches: time_limit_seconds is the wall time of the call.
+    certificate.emplace(certify_multiclass_robustness(self.model, point, class_index, options));
   }
-  raise_if_failed(safety->status());
   raise_if_failed(certificate->status());
-  const SafetyCertificate& s = safety->value();
-  const ClassCertificate& k = certificate->value();
+  const SafetyCertificate& s = certificate->value().safety;
+  const ClassCertificate& k = certificate->value().extremes;
   if (!all_finite(k.probability_at_point) ||
       !all_finite({k.minimum.lower, k.minimum.upper, k.maximum.lower, k.maximum.upper, s.lower, s.upper}) ||
       !all_finite(k.minimum.witness) || !all_finite(k.maximum.witness) || !all_finite(s.witness)) {

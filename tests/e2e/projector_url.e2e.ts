@@ -97,6 +97,9 @@ describe('a Projector config by URL', () => {
     expect(await dialog.getByTestId('embedding-missing').textContent()).toBe(
       'projector_config.json has no embedding named “Nope”.',
     );
+    // Behind the question nothing claims to be computing: nothing is, until it is answered (issue 36, item 12).
+    await page.waitForTimeout(slow(1000));
+    expect(await page.locator('#app').textContent()).not.toMatch(/computing/i);
     await dialog.getByRole('button', { name: /^Digits/ }).click();
     await waitForResults(page);
     expect(await page.locator('.dataset-name').textContent()).toBe('Digits');

@@ -8,7 +8,8 @@
 // stdout (or --out): one JSON object, {"point","dims","tolerance","search", the certificate's fields
 // (robustness_json.h), "seconds", "model"}. --sweep G1,G2,... (the paper's Fig. 2) prints instead
 // {"point","dims","tolerance","search","probability_at_point","rows":[one certificate per gamma],
-// "seconds","model"} and refines only the adversarial extreme unless --search both.
+// "seconds","model"} and refines only the adversarial extreme unless --search both. --time-limit is the wall time
+// of the whole request after the fit (both searches, every gamma of a sweep: one clock, classifier_robustness.h).
 // --likelihood softmax: multi-class certificates (multiclass_robustness_command.cpp).
 #include <chrono>
 #include <ostream>

@@ -78,7 +78,12 @@ Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root
   GPPROBE_RETURN_IF_ERROR(check_inputs(root, options));
   const double sign = extremum == Extremum::minimum ? 1.0 : -1.0;
   const double tolerance = options.tolerance;
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = options.started.value_or(std::chrono::steady_clock::now());
+  const auto timed_out = [&] {
+    return options.time_limit_seconds > 0.0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
+               options.time_limit_seconds;
+  };
 
   BranchAndBoundResult result;
   double best = kInfinity;  // U, in the minimised sense
@@ -137,8 +142,7 @@ Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root
       result.status = SearchStatus::iteration_limit;
       break;
     }
-    if (options.time_limit_seconds > 0.0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= options.time_limit_seconds) {
+    if (timed_out()) {
       result.status = SearchStatus::time_limit;
       break;
     }
@@ -165,12 +169,15 @@ Result<BranchAndBoundResult> branch_and_bound(Extremum extremum, const Box& root
     left.box.upper[side] = middle;
     right.box.lower[side] = middle;
     GPPROBE_RETURN_IF_ERROR(bound_box(left.box, &left.bound));
-    GPPROBE_RETURN_IF_ERROR(bound_box(right.box, &right.bound));
+    // Past the limit the right child is not bounded: it keeps its parent's bound (below), sound over it.
+    const bool out_of_time = timed_out();
+    if (out_of_time) right.bound = -kInfinity;
+    else GPPROBE_RETURN_IF_ERROR(bound_box(right.box, &right.bound));
     left.bound = std::max(left.bound, leaf.bound);  // a child inherits its parent's bound
     right.bound = std::max(right.bound, leaf.bound);
     place(std::move(left));
     place(std::move(right));
-    ++result.iterations;
+    ++result.iterations;  // past the limit, the next turn of the loop stops with time_limit
 
     if (options.on_interval) {
       const double L = global_lower();

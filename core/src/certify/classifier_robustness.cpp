@@ -1,6 +1,7 @@
 #include "gpprobe/certify/classifier_robustness.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "gpprobe/certify/box_bounds.h"
@@ -74,6 +75,7 @@ Status check_reach(const ClassifierCommonForm& form, const RobustnessRegion& reg
 Result<RobustnessCertificate> certify_robustness(const ClassifierCommonForm& form, const std::vector<double>& point,
                                                  const RobustnessOptions& options, const ProgressCallback& progress,
                                                  const IntervalCallback& on_interval) {
+  const std::chrono::steady_clock::time_point started = options.started.value_or(std::chrono::steady_clock::now());
   if (point.size() != form.dimension()) {
     return Status(StatusCode::dimension_mismatch, "the point has " + count_of(point.size(), "coordinate") +
                                                       ", the training inputs have " +
@@ -105,12 +107,15 @@ Result<RobustnessCertificate> certify_robustness(const ClassifierCommonForm& for
   const std::size_t searches = options.search == RobustnessSearch::both ? 2 : 1;
   std::size_t done = 0;
   bool cancelled = false;
-  for (Extremum extremum : {Extremum::minimum, Extremum::maximum}) {
+  // One clock for the request: the adversarial search (the verdict's) first, the other with what is left.
+  const Extremum other = adversarial == Extremum::minimum ? Extremum::maximum : Extremum::minimum;
+  for (Extremum extremum : {adversarial, other}) {
     const bool refine = !cancelled && (options.search == RobustnessSearch::both || extremum == adversarial);
     BranchAndBoundOptions search;
     search.tolerance = options.tolerance;
     search.max_iterations = refine ? options.max_iterations : 0;
     search.time_limit_seconds = options.time_limit_seconds;
+    search.started = started;
     search.scales = scales;
     search.progress = [&](std::size_t iterations, std::size_t) {
       return report_progress(progress, done + iterations, searches * options.max_iterations);
@@ -140,8 +145,9 @@ Result<std::vector<RobustnessCertificate>> robustness_sweep(const ClassifierComm
                                                             const ProgressCallback& progress) {
   std::vector<RobustnessCertificate> rows;
   rows.reserve(gammas.size());
+  RobustnessOptions at = options;
+  at.started = options.started.value_or(std::chrono::steady_clock::now());  // one clock for every gamma
   for (std::size_t g = 0; g < gammas.size(); ++g) {
-    RobustnessOptions at = options;
     at.gamma = gammas[g];
     const ProgressCallback within = [&](std::size_t, std::size_t) {
       return report_progress(progress, g, gammas.size());

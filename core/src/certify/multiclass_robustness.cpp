@@ -80,14 +80,14 @@ std::size_t argmax(const std::vector<double>& p) {
 }
 
 // The stop of one search's work, asked inside every box's bound (its quadratures, its latent partition), not only
-// between boxes: true from the moment the search's time limit (from `start`; none when 0) has passed or the
-// caller's progress callback (asked at most every 50 ms, with the search's own counts) returned false, and true
-// from then on.
+// between boxes: true from the moment the request's time limit (from `start`, the request's; none when 0) has passed
+// or the caller's progress callback (asked at most every 50 ms, with the search's own counts) returned false, and
+// true from then on.
 class WorkStop {
  public:
   using Clock = std::chrono::steady_clock;
-  WorkStop(double seconds, const ProgressCallback& progress, std::size_t total)
-      : start_(Clock::now()), seconds_(seconds), progress_(progress), total_(total) {}
+  WorkStop(Clock::time_point start, double seconds, const ProgressCallback& progress, std::size_t total)
+      : start_(start), seconds_(seconds), progress_(progress), total_(total) {}
 
   bool operator()() {
     if (fired_) return true;
@@ -134,12 +134,12 @@ Status check_term_memory(const MulticlassLaplace& model) {
 }
 
 // The class probabilities at x*, the prediction the certificate is about (as `gpc` computes it, its cost bounded by
-// the quadrature's own caps): before the searches' clocks start, but with the caller's cancel, which refuses the
-// certificate (they are its reference values).
+// the quadrature's own caps): not cut short by the time limit (its time counts against it), but with the caller's
+// cancel, which refuses the certificate (they are its reference values).
 Result<std::vector<double>> probabilities_at_point(const MulticlassLaplace& model, const std::vector<double>& point,
                                                    SoftmaxExpectationOptions quadrature,
                                                    const ProgressCallback& progress) {
-  WorkStop stop(0.0, progress, 0);
+  WorkStop stop(std::chrono::steady_clock::now(), 0.0, progress, 0);
   quadrature.stop = stop.function();
   Result<MulticlassPrediction> p = model.predict(MatrixView(point.data(), 1, point.size()), quadrature);
   if (stop.fired()) {
@@ -198,6 +198,7 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
                                                    std::size_t class_index, const MulticlassRobustnessOptions& options,
                                                    const ProgressCallback& progress) {
   using namespace multiclass_robustness_detail;
+  const std::chrono::steady_clock::time_point started = options.started.value_or(std::chrono::steady_clock::now());
   GPPROBE_RETURN_IF_ERROR(check_request(model, point, options));
   if (class_index >= model.classes()) {
     return Status(StatusCode::invalid_argument, "class " + std::to_string(class_index) +
@@ -218,8 +219,9 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
   Result<std::vector<double>> at_point = probabilities_at_point(model, point, options.quadrature, progress);
   if (!at_point.ok()) return at_point.status();
   cert.probability_at_point = at_point.value();
-  // The first search's limits also hold its setup: the bound terms and the root bound.
-  auto first_stop = std::make_unique<WorkStop>(options.time_limit_seconds, progress, 2 * options.max_iterations);
+  // The request's limits also hold the setup: the bound terms and the root bound.
+  auto first_stop =
+      std::make_unique<WorkStop>(started, options.time_limit_seconds, progress, 2 * options.max_iterations);
   const std::vector<double> point_moving = [&] {
     std::vector<double> x;
     for (std::size_t j : region.dims()) x.push_back(point[j]);
@@ -240,11 +242,12 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
     std::unique_ptr<WorkStop> stop =
         extremum == Extremum::minimum
             ? std::move(first_stop)
-            : std::make_unique<WorkStop>(options.time_limit_seconds, progress, 2 * options.max_iterations);
+            : std::make_unique<WorkStop>(started, options.time_limit_seconds, progress, 2 * options.max_iterations);
     BranchAndBoundOptions search;
     search.tolerance = options.tolerance;
     search.max_iterations = cancelled ? 0 : options.max_iterations;
     search.time_limit_seconds = options.time_limit_seconds;
+    search.started = started;
     search.scales = scales_of(model, region);
     search.progress = [&](std::size_t iterations, std::size_t) {
       stop->set_done(done + iterations);
@@ -317,6 +320,7 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
 Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const std::vector<double>& point,
                                          const MulticlassRobustnessOptions& options, const ProgressCallback& progress) {
   using namespace multiclass_robustness_detail;
+  const std::chrono::steady_clock::time_point started = options.started.value_or(std::chrono::steady_clock::now());
   GPPROBE_RETURN_IF_ERROR(check_request(model, point, options));
   Result<RobustnessRegion> made = RobustnessRegion::linf_ball(point, options.gamma, options.dims, options.valid_range);
   if (!made.ok()) return made.status();
@@ -328,8 +332,8 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   SafetyCertificate cert;
   Result<std::vector<double>> at_point = probabilities_at_point(model, point, options.quadrature, progress);
   if (!at_point.ok()) return at_point.status();
-  // The search's limits hold all of its work after the prediction: the bound terms and every box's bound.
-  WorkStop stop(options.time_limit_seconds, progress, options.max_iterations);
+  // The request's limits hold all of the work after the prediction: the bound terms and every box's bound.
+  WorkStop stop(started, options.time_limit_seconds, progress, options.max_iterations);
   cert.probability_at_point = at_point.value();
   const std::size_t predicted = argmax(cert.probability_at_point);
   cert.predicted_class = predicted;
@@ -346,6 +350,7 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   search.tolerance = options.tolerance;
   search.max_iterations = options.max_iterations;
   search.time_limit_seconds = options.time_limit_seconds;
+  search.started = started;
   search.scales = scales_of(model, region);
   search.on_interval = [&](std::size_t, double lower, double upper) { decided = lower > 0.0 || upper < 0.0; };
   search.progress = [&](std::size_t iterations, std::size_t total) {
@@ -436,6 +441,26 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
   if (stop.fired() && cert.stop != SafetyStop::converged && cert.stop != SafetyStop::decided)
     cert.stop = stop.cancelled() ? SafetyStop::cancelled : SafetyStop::time_limit;
   return cert;
+}
+
+Result<MulticlassRobustnessCertificate> certify_multiclass_robustness(const MulticlassLaplace& model,
+                                                                      const std::vector<double>& point,
+                                                                      std::optional<std::size_t> class_index,
+                                                                      const MulticlassRobustnessOptions& options,
+                                                                      const ProgressCallback& progress) {
+  if (class_index && *class_index >= model.classes()) {
+    return Status(StatusCode::invalid_argument, "class " + std::to_string(*class_index) +
+                                                    " is out of range: the model has " +
+                                                    count_of(model.classes(), "class", "classes"));
+  }
+  MulticlassRobustnessOptions request = options;
+  request.started = options.started.value_or(std::chrono::steady_clock::now());  // one clock for all three searches
+  Result<SafetyCertificate> safety = certify_safety(model, point, request, progress);
+  if (!safety.ok()) return safety.status();
+  const std::size_t c = class_index ? *class_index : safety.value().predicted_class;
+  Result<ClassCertificate> extremes = certify_class_probability(model, point, c, request, progress);
+  if (!extremes.ok()) return extremes.status();
+  return MulticlassRobustnessCertificate{std::move(safety).value(), std::move(extremes).value()};
 }
 
 }  // namespace gpprobe

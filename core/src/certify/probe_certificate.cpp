@@ -1,6 +1,7 @@
 #include "gpprobe/certify/probe_certificate.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -83,6 +84,7 @@ Result<ProbeCertifier> ProbeCertifier::make(const Probe& probe, const CertifyOpt
 }
 
 Result<ProbeCertificate> ProbeCertifier::certify(const double* query, const ProgressCallback& progress) const {
+  const auto started = std::chrono::steady_clock::now();  // one clock for both searches of the query
   const std::size_t d = moving_.weights().dimension();
   GPPROBE_RETURN_IF_ERROR(check_finite_values(query, d, "the query"));
   double largest = 0.0;
@@ -148,6 +150,7 @@ Result<ProbeCertificate> ProbeCertifier::certify(const double* query, const Prog
     search.tolerance = options_.tolerance;
     search.max_iterations = options_.max_iterations;
     search.time_limit_seconds = options_.time_limit_seconds;
+    search.started = started;
     search.progress = progress;
     cert.status = SearchStatus::converged;
     for (Extremum extremum : {Extremum::minimum, Extremum::maximum}) {

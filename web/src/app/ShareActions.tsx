@@ -61,6 +61,12 @@ export function ShareActions() {
             {link.copied ? 'Link copied.' : 'Copy this link:'}
             {local && ' Your data was uploaded from this computer: whoever opens the link must upload the same files.'}
           </p>
+          <p class="hint" data-testid="link-refits">
+            Opening the link fits the probe again from its observations.
+            {link.refitted
+              ? ' This page had updated the probe one observation at a time, so it was fitted again just now, as the link will be: its scores may have changed in their last digits (about 1e-15, the same probe rounded along another path), and what it exports from now on matches the link.'
+              : ''}
+          </p>
           <input
             type="text"
             readOnly

@@ -54,11 +54,16 @@ export function linkUrl(options: { embed: boolean; views?: string[] } = { embed:
 }
 
 /** The last link copied, for the page to show (and select) when the clipboard refused it. */
-export const copiedLink = signal<{ url: string; copied: boolean } | null>(null);
+/** `refitted`: the probe was fitted again from its observations for the link (it had been updated one observation at a
+ * time), so the scores' last digits may have changed from those shown and exported before. */
+export const copiedLink = signal<{ url: string; copied: boolean; refitted: boolean } | null>(null);
 
 export async function copyLink(): Promise<void> {
   try {
-    if (results.value && (resultsStale.value || results.value.update.kind === 'incremental')) await runProbe(true);
+    // The reader's page fits the probe from the link's observations; this page does the same first, so that what it
+    // shows and exports from now on is what the link opens (rank-one updates round along another path, ~1e-15).
+    const refitted = results.value !== null && (resultsStale.value || results.value.update.kind === 'incremental');
+    if (refitted) await runProbe(true);
     const url = linkUrl();
     let copied = false;
     try {
@@ -67,7 +72,7 @@ export async function copyLink(): Promise<void> {
     } catch {
       copied = false; // no clipboard permission: the link is shown to copy by hand
     }
-    copiedLink.value = { url, copied };
+    copiedLink.value = { url, copied, refitted };
   } catch (error) {
     report(error);
   }

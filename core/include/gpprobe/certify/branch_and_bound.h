@@ -18,7 +18,11 @@
 // Stop reasons (SearchStatus):
 //   converged        U - L <= tolerance
 //   iteration_limit  max_iterations boxes were split
-//   time_limit       time_limit_seconds elapsed
+//   time_limit       time_limit_seconds elapsed, counted from `started` (a request's start, shared by all its
+//                    searches) or else from the search's own start. The limit is asked before every split and
+//                    again between a split's two children: a child whose bound would start past the limit
+//                    inherits its parent's bound (sound, no candidates), so a search overruns its limit by at
+//                    most one box's bound.
 //   min_box          the best open box is narrower than min_box_width in every scaled side (or cannot be
 //                    split in floating point): L cannot rise further
 //   cancelled        the progress callback returned false
@@ -44,8 +48,10 @@
 //   // r.value().lower <= min probability <= r.value().upper = probability(r.value().witness)
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "gpprobe/common/enum_names.h"
@@ -95,9 +101,13 @@ struct BranchAndBoundOptions {
   double tolerance = 1e-2;             // stop when U - L <= tolerance (>= 0)
   std::size_t max_iterations = 10000;  // boxes split at most
   double time_limit_seconds = 0.0;     // 0: no limit
-  std::vector<double> scales;          // k positive widths per unit; empty: all 1
-  double min_box_width = 0.0;          // scaled width below which a box is not split
-  ProgressCallback progress;           // (iterations, max_iterations) after each split; false cancels
+  // Where the time limit counts from: the start of the request this search is part of, so that the limit is
+  // the wall time of the whole request (the searches of a certificate, the certificates of a sweep). Unset:
+  // the search's own start. A start whose limit has already passed leaves the root box's bound only.
+  std::optional<std::chrono::steady_clock::time_point> started;
+  std::vector<double> scales;  // k positive widths per unit; empty: all 1
+  double min_box_width = 0.0;  // scaled width below which a box is not split
+  ProgressCallback progress;   // (iterations, max_iterations) after each split; false cancels
   // Called after each split with the current interval, e.g. to plot L and U converging.
   std::function<void(std::size_t iterations, double lower, double upper)> on_interval;
 };

@@ -15,6 +15,7 @@
 // cannot (`no`: the certified bound stays on x*'s side; the paper's Def. 2 "safe"), or `unknown`.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -59,7 +60,11 @@ struct RobustnessOptions {
   std::optional<Interval> valid_range;  // clip the moving coordinates to it (e.g. [0, 1] for pixels)
   double tolerance = 1e-2;              // of each search: stop when U - L <= tolerance
   std::size_t max_iterations = 10000;   // boxes split, per search
-  double time_limit_seconds = 0.0;      // per search; 0: none
+  // The wall time of the whole request (both searches; every gamma of a sweep), counted from `started`; 0: none.
+  // The adversarial search runs first and may use all of it; a search reached after the limit keeps its root box's
+  // bound (status time_limit, 0 iterations): a wider interval, still sound.
+  double time_limit_seconds = 0.0;
+  std::optional<std::chrono::steady_clock::time_point> started;  // the request's start; unset: the call's start
   RobustnessSearch search = RobustnessSearch::both;
   // The variance bounds of every box (box_bounds.h). `both`: both at the root, the centred form
   // below it (where it was tighter on 99% of boxes, at half the cost); `relaxation`: the reference's

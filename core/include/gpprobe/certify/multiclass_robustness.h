@@ -19,16 +19,22 @@
 // Cancellation: `progress` sees (boxes split so far, searches x max_iterations) and may return false; the
 // searches then stop with status `cancelled` and the valid intervals reached (anytime).
 //
-// Limits hold inside a box's bound, not only between boxes: each search's time limit (from its start, which for
-// the first also covers the making of the bound terms and the root bound) and the caller's cancel (progress, asked
-// at most every 50 ms) are asked inside the quadratures, the latent partition and the making of the bound terms.
-// Work cut short leaves a trivially sound end; a box bounded after the stop gets the trivial bound (0, 1, a margin
-// of -1) and no candidate; a search that finished no candidate reports x* as its witness (its value is known). The
-// probabilities at x* (the prediction, as predict() computes it) come before the clocks start; a cancel there
-// refuses the certificate (cancelled). The bound terms (MulticlassBoundTerms::bytes) are sized first: out_of_memory
+// The time limit is the wall time of the whole request, not of each search: it counts from options.started (the
+// request's start; unset, the call's start), so the searches of one call, and of several calls given the same
+// `started` (certify_multiclass_robustness: the safety margin, then class c's minimum and maximum), share one clock.
+// The searches run in that order and each may use what is left; one reached after the limit does no work (its
+// status time_limit, 0 iterations, the trivially sound interval: [0, pi^c(x*)] for a minimum, [pi^c(x*), 1] for a
+// maximum, [-1, margin(x*)] for the margin).
+// Limits hold inside a box's bound, not only between boxes: the request's time limit and the caller's cancel
+// (progress, asked at most every 50 ms) are asked inside the quadratures, the latent partition and the making of
+// the bound terms. Work cut short leaves a trivially sound end; a box bounded after the stop gets the trivial bound
+// (0, 1, a margin of -1) and no candidate; a search that finished no candidate reports x* as its witness (its value
+// is known). The probabilities at x* (the prediction, as predict() computes it) are not cut short by the time limit
+// (one quadrature past it at most); a cancel there refuses the certificate (cancelled). The bound terms (MulticlassBoundTerms::bytes) are sized first: out_of_memory
 // past kMaxBoundTermBytes, naming the classes, rows and gigabytes.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -49,8 +55,11 @@ struct MulticlassRobustnessOptions {
   std::optional<Interval> valid_range;  // clip the moving coordinates to it
   double tolerance = 2e-2;              // stop when U - L <= tolerance
   std::size_t max_iterations = 2000;    // boxes split, per search
-  double time_limit_seconds = 0.0;      // per search, including the work inside each box's bound; 0: none
-  bool stop_when_decided = true;        // the safety search stops once certified or refuted
+  // The wall time of the request, counted from `started` (see above), including the work inside each box's bound;
+  // 0: none.
+  double time_limit_seconds = 0.0;
+  std::optional<std::chrono::steady_clock::time_point> started;  // the request's start; unset: the call's start
+  bool stop_when_decided = true;                                 // the safety search stops once certified or refuted
   // The latent partition of every box (Prop. 3-4); target_gap 0 means tolerance / 4. Refined only where the
   // vertex bound (multiclass_box_bounds.h) is wider than the target; 256 cells keep a box at ~1-2 ms (C = 3).
   LatentPartitionOptions partition{0.0, 256, 7.0};
@@ -106,5 +115,19 @@ Result<ClassCertificate> certify_class_probability(const MulticlassLaplace& mode
 Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const std::vector<double>& point,
                                          const MulticlassRobustnessOptions& options,
                                          const ProgressCallback& progress = {});
+
+// The request of `gpprobe robustness --likelihood softmax`: the safety margin, then the extremes of class c
+// (class_index, or the predicted class without it), under one clock (options.started, or the call's start): all
+// three searches together take at most options.time_limit_seconds plus one box's bound. invalid_argument for a
+// class index >= C, and the errors of the two calls.
+struct MulticlassRobustnessCertificate {
+  SafetyCertificate safety;
+  ClassCertificate extremes;
+};
+Result<MulticlassRobustnessCertificate> certify_multiclass_robustness(const MulticlassLaplace& model,
+                                                                      const std::vector<double>& point,
+                                                                      std::optional<std::size_t> class_index,
+                                                                      const MulticlassRobustnessOptions& options,
+                                                                      const ProgressCallback& progress = {});
 
 }  // namespace gpprobe

@@ -43,7 +43,7 @@ struct CertifyOptions {
   bool search = false;                 // branch and bound for the judged probability's min and max
   double tolerance = 1e-2;             // of each search: stop when U - L <= tolerance
   std::size_t max_iterations = 10000;  // of each search
-  double time_limit_seconds = 0.0;     // of each search; 0: none
+  double time_limit_seconds = 0.0;     // of one query's certificate (both searches, one clock); 0: none
 };
 
 struct ProbeCertificate {

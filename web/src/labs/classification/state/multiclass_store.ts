@@ -4,7 +4,10 @@
 // class the smallest and largest probability over the box x* ± γ, and the safety verdict of the
 // predicted class. The certificate is anytime: the root bounds of every class first (one quick request
 // each), then each class refined by branch and bound (one 'terminate' request each, the predicted class
-// first), every interval shown as it arrives; Cancel ends the running request and the rest.
+// first), every interval shown as it arrives; Cancel ends the running request and the rest. The time limit is
+// the wall time of the whole certificate from the click: every refining request carries its deadline, the core's
+// searches share it (the safety margin's, then the class's minimum and maximum), and a class reached after it is
+// not refined (its root bounds hold).
 import { batch, computed, effect, signal } from '@preact/signals';
 import type { MulticlassCertificate } from '../../../engine/classification/multiclass.ts';
 import { isCancelled } from '../../../engine/errors.ts';
@@ -139,7 +142,8 @@ export async function fitMulticlassHyperparameters(): Promise<void> {
 
 // ---- Certify a point: every class's interval and the safety verdict ----
 
-export type IntervalState = 'waiting' | 'running' | 'done' | 'cancelled' | 'failed';
+/** 'out-of-time': never refined, the time limit having passed before its turn (its root bounds hold). */
+export type IntervalState = 'waiting' | 'running' | 'done' | 'cancelled' | 'failed' | 'out-of-time';
 
 export interface ClassInterval {
   classIndex: number;
@@ -159,6 +163,22 @@ export interface MulticlassCertification {
   settings: RobustnessSettings;
   classes: ClassInterval[];
   state: 'running' | 'done' | 'cancelled' | 'failed';
+  /** Date.now() at the click: settings.timeLimitSeconds (0: none) counts from here, for the whole certificate. */
+  started: number;
+  /** Wall seconds from the click to the end, once done. */
+  seconds?: number;
+}
+
+/** Whether the time limit cut any of the certificate's work: a class not refined, or a search stopped on time. */
+export function stoppedOnTime(m: MulticlassCertification): boolean {
+  return m.classes.some(
+    (c) =>
+      c.state === 'out-of-time' ||
+      (c.result !== null &&
+        (c.result.certificate.minimum.status === 'time_limit' ||
+          c.result.certificate.maximum.status === 'time_limit' ||
+          c.result.certificate.safety.stop === 'time_limit')),
+  );
 }
 
 export const multiclassCertification = signal<MulticlassCertification | null>(null);
@@ -227,12 +247,16 @@ export async function certifyMulticlass(): Promise<void> {
   cancelMulticlassCertify();
   const mine = run,
     C = classCount(d),
-    model = multiclassModel.value;
+    model = multiclassModel.value,
+    started = Date.now();
+  // One deadline for every refining request (null: no limit); the root bounds (one box per search) are not cut.
+  const deadline = s.timeLimitSeconds > 0 ? started + s.timeLimitSeconds * 1000 : null;
   multiclassCertification.value = {
     run: mine,
     model,
     point: p.x,
     settings: s,
+    started,
     state: 'running',
     classes: Array.from({ length: C }, (_, k): ClassInterval => ({
       classIndex: k,
@@ -254,7 +278,13 @@ export async function certifyMulticlass(): Promise<void> {
   const step = async (k: number, maxIterations: number, label: string | null) => {
     const task = startTask(
       label,
-      { kind: 'classification-multiclass-certify', ...base, classIndex: k, options: options(maxIterations) },
+      {
+        kind: 'classification-multiclass-certify',
+        ...base,
+        classIndex: k,
+        options: options(maxIterations),
+        deadline: maxIterations > 0 ? deadline : null,
+      },
       ({ done, total }) => {
         if (run === mine && maxIterations > 0) setClass(mine, k, { progress: { done, total } });
       },
@@ -270,12 +300,17 @@ export async function certifyMulticlass(): Promise<void> {
     const order = refineOrder(multiclassCertification.value!.classes[0].root!.probabilityAtPoint);
     for (const k of order) {
       if (run !== mine) break;
+      if (deadline !== null && Date.now() >= deadline) {
+        setClass(mine, k, { state: 'out-of-time' });
+        continue;
+      }
       setClass(mine, k, { state: 'running' });
       const result = await step(k, s.maxIterations, `Certifying class ${d.classNames[k]} (softmax)`);
       setClass(mine, k, { result, state: 'done' });
     }
     const m = multiclassCertification.value;
-    if (m && m.run === mine) multiclassCertification.value = { ...m, state: 'done' };
+    if (m && m.run === mine)
+      multiclassCertification.value = { ...m, state: 'done', seconds: (Date.now() - started) / 1000 };
   } catch (error) {
     if (isCancelled(error)) return;
     const m = multiclassCertification.value;

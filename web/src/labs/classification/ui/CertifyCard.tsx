@@ -55,9 +55,27 @@ function Root({ c, gamma }: { c: RobustnessCertificate; gamma: number }) {
   );
 }
 
+/** What the time limit (the wall time of both searches together, the adversarial one first) left undone, in words;
+ * null when it stopped nothing. */
+export function binaryTimeLimitText(c: RobustnessCertificate, limitSeconds: number): string | null {
+  const cut = (['minimum', 'maximum'] as const).filter((side) => c[side].status === 'time_limit');
+  if (cut.length === 0) return null;
+  const name = (side: 'minimum' | 'maximum') => (side === 'minimum' ? 'π_min' : 'π_max');
+  const said = cut.map((side) =>
+    c[side].iterations === 0
+      ? `${name(side)} was not searched (its root bound holds)`
+      : `${name(side)} stopped after ${c[side].iterations.toLocaleString('en-US')} boxes split`,
+  );
+  return (
+    `Stopped at the time limit of ${Number(limitSeconds.toPrecision(4))} s (both searches together, the adversarial one first): ` +
+    `${said.join('; ')}. The intervals are still certified, only wider; a longer time limit narrows them.`
+  );
+}
+
 function Result({ entry }: { entry: SideCertificate }) {
   const d = data.value!,
     c = entry.result!.certificate;
+  const onTime = binaryTimeLimitText(c, entry.settings.timeLimitSeconds);
   return (
     <>
       <table class="learned-table robustness-table">
@@ -84,6 +102,11 @@ function Result({ entry }: { entry: SideCertificate }) {
       <p class={`verdict verdict-${c.verdictCanFlip}`} data-testid="robustness-verdict" data-value={c.verdictCanFlip}>
         {verdictText(c, entry.point, d.classNames, d.inputNames)}
       </p>
+      {onTime && (
+        <p class="hint" role="status" data-testid="robustness-time-limit">
+          {onTime}
+        </p>
+      )}
       <p class="hint">
         GPFGS (one fast-gradient-sign step of γ): p(y = 1) = {formatMeasure(c.gpfgs.probability)} at{' '}
         {coordinates(d.inputNames, c.gpfgs.point)}. Certified in {(entry.result!.seconds * 1000).toFixed(0)} ms (fit

@@ -8,6 +8,7 @@ import {
   certificateOf,
   multiclassCertification,
   safetyOf,
+  stoppedOnTime,
   type ClassInterval,
   type MulticlassCertification,
 } from '../state/multiclass_store.ts';
@@ -27,7 +28,48 @@ const STATE_TEXT: Record<ClassInterval['state'], string> = {
   done: '',
   cancelled: 'cancelled: the root bounds hold',
   failed: 'failed',
+  'out-of-time': 'not refined: the time limit was used up (the root bounds hold)',
 };
+
+/** One search of a refined class in words, when the time limit stopped it. */
+function cutShort(name: string, x: { status: string; iterations: number }): string | null {
+  if (x.status !== 'time_limit') return null;
+  return x.iterations === 0
+    ? `${name} not started`
+    : `${name} stopped after ${x.iterations.toLocaleString('en-US')} box${x.iterations === 1 ? '' : 'es'} split`;
+}
+
+/** What the time limit left undone, in words (null when it cut nothing): the classes finished, those whose
+ * searches it stopped (and which), those never refined, and the safety margin's search. */
+export function timeLimitText(m: MulticlassCertification, d: Pick<ClassificationData, 'classNames'>): string | null {
+  if (!stoppedOnTime(m)) return null;
+  const finished: string[] = [],
+    stopped: string[] = [],
+    untouched: string[] = [];
+  for (const c of m.classes) {
+    const name = `class ${d.classNames[c.classIndex]}`;
+    if (c.state === 'out-of-time') untouched.push(name);
+    else if (c.result) {
+      const k = c.result.certificate;
+      const cut = [cutShort('π_min', k.minimum), cutShort('π_max', k.maximum)].filter((t) => t !== null);
+      if (cut.length) stopped.push(`${name} (${cut.join(', ')})`);
+      else finished.push(name);
+    }
+  }
+  const s = safetyOf(m);
+  const parts = [
+    `Stopped at the time limit of ${Number(m.settings.timeLimitSeconds.toPrecision(4))} s` +
+      (m.seconds !== undefined ? ` (${m.seconds.toFixed(1)} s in all, fits included).` : '.'),
+    finished.length ? `Finished: ${finished.join(', ')}.` : '',
+    stopped.length ? `Stopped on time: ${stopped.join('; ')}.` : '',
+    untouched.length ? `Not refined: ${untouched.join(', ')} (root bounds only).` : '',
+    s && s.stop === 'time_limit'
+      ? `The safety margin's search stopped on time too: the margin lies in ${interval(s.marginLower, s.marginUpper)}.`
+      : '',
+    'Every interval shown is still certified, only wider where a search stopped; a longer time limit refines the rest.',
+  ];
+  return parts.filter((t) => t).join(' ');
+}
 
 function ClassRow({ c, d }: { c: ClassInterval; d: ClassificationData }) {
   const cert = certificateOf(c),
@@ -88,7 +130,7 @@ export function MulticlassCertifyCard() {
     );
   }
   const s = safetyOf(m);
-  const seconds = m.classes.reduce((t, c) => t + (c.result?.seconds ?? 0), 0);
+  const onTime = timeLimitText(m, d);
   const current = robustnessSettings.value;
   const mismatch = certificateMismatch(
     m,
@@ -142,6 +184,11 @@ export function MulticlassCertifyCard() {
       >
         {safetyText(m, d)}
       </p>
+      {onTime && (
+        <p class="hint time-limit-note" role="status" data-testid="multiclass-time-limit">
+          {onTime}
+        </p>
+      )}
       {s?.status === 'refuted' && d.imageWidth && (
         <figure class="witness-images" data-testid="multiclass-witness-images">
           <PixelImage pixels={m.point} side={d.imageWidth} label="x*, the image certified" />{' '}
@@ -158,8 +205,9 @@ export function MulticlassCertifyCard() {
       <p class="hint">
         π_min and π_max are a class's smallest and largest probability over the box: the true value lies in each
         interval (Blaas et al. 2020, Prop. 3–4). Each class's search also runs the safety search; the cost grows
-        exponentially with the number of classes and fast with the moving coordinates.
-        {m.state === 'done' ? ` Refined in ${seconds.toFixed(2)} s (fits included).` : ''}
+        exponentially with the number of classes and fast with the moving coordinates. The time limit is the wall time
+        of the whole certificate, every class together.
+        {m.state === 'done' && m.seconds !== undefined ? ` Done in ${m.seconds.toFixed(2)} s (fits included).` : ''}
         {m.state === 'cancelled' ? ' Cancelled: the intervals shown are still valid, only wider.' : ''}
       </p>
     </div>

@@ -146,8 +146,13 @@ export const multiclassHandlers: Handlers<MulticlassRequests, 'classification'> 
     c.progress({ stage: 'softmax Laplace: fitting', done: 0, total: 1 });
     const gpc = c.engines.classification.fitClassifier(fitOptions(r));
     try {
+      // What is left of the certificate's time limit after the fit (a deadline already past: a millisecond, so the
+      // searches keep their root bounds; 0 would mean no limit).
+      const timeLimitSeconds =
+        r.deadline === null ? r.options.timeLimitSeconds : Math.max(1e-3, (r.deadline - Date.now()) / 1000);
       const certificate = gpc.certifyRobustness(r.point, {
         ...r.options,
+        timeLimitSeconds,
         classIndex: r.classIndex,
         onProgress: throttled(c, `class ${r.classIndex}, boxes split`),
       });

@@ -75,8 +75,12 @@ export interface MulticlassCertifyRequest extends MulticlassData {
     tolerance: number;
     /** Boxes split per search; 0: the root bounds alone. */
     maxIterations: number;
+    /** The wall time of this request's searches (one clock for the three); 0: none. Ignored with a deadline. */
     timeLimitSeconds: number;
   };
+  /** Date.now() by which the searches stop: the user's time limit counted from the click, shared by every request
+   * of one certificate (the fit is counted too); null: options.timeLimitSeconds from the searches' start. */
+  deadline: number | null;
 }
 
 export interface MulticlassRequests {

@@ -7,6 +7,7 @@ import { session } from '../../../common/state/session_store.ts';
 import { preview, setHyperparameters } from '../state/probe_store.ts';
 import { LogScaleField } from '../../../common/ui/LogScaleField.tsx';
 import { PlotView } from '../../../common/ui/PlotView.tsx';
+import { prompt } from '../../../common/state/prompts.ts';
 
 const betaParameter = (v: number) => String(Number(v.toPrecision(4)));
 
@@ -58,7 +59,12 @@ export function HyperparametersPanel() {
         observation counts more.
       </p>
       <div class="previews">
-        {specs ? specs.map((spec) => <PlotView spec={spec} height={150} />) : <p class="hint">computing…</p>}
+        {/* Behind a question (which embedding?) nothing is computed until it is answered: say nothing then. */}
+        {specs ? (
+          specs.map((spec) => <PlotView spec={spec} height={150} />)
+        ) : prompt.value ? null : (
+          <p class="hint">computing…</p>
+        )}
       </div>
     </section>
   );
