@@ -3,6 +3,7 @@
 //   numbers (double, integers) -> number         bool -> boolean            std::string, enum name -> string
 //   std::vector of numbers -> Float64Array       std::vector<std::string> -> string[]
 //   described struct -> object                   std::vector of described structs -> array of objects
+//   GPPROBE_INDICES (row indices) -> Uint32Array
 // (wasm/declarations/ts_declarations.h declares the same mapping in TypeScript).
 //
 //   Reply<T>: a described T returned by a binding, as {code, message, ...T's fields} (binding_support.h's
@@ -11,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -53,6 +55,17 @@ const std::vector<std::string>& js_names() {
   return names;
 }
 
+// Row indices: a Uint32Array.
+inline val js_indices(const std::vector<std::size_t>& rows) {
+  return copy_out(std::vector<std::uint32_t>(rows.begin(), rows.end()));
+}
+
+template <class S, class F>
+val js_field(const F& f, const S& s) {
+  if constexpr (std::is_same_v<F, fields::Indices<S>>) return js_indices(f.of(s));
+  else return js_value(f.of(s));
+}
+
 template <class T>
 val js_value(const T& value) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -65,7 +78,7 @@ val js_value(const T& value) {
     static_assert(is_described<T>::value, "a result field is a number, a string, a vector or a described struct");
     val out = val::object();
     std::size_t i = 0;
-    fields::for_each_shown<T>([&](const auto& f) { out.set(js_names<T>()[i++], js_value(f.of(value))); });
+    fields::for_each_shown<T>([&](const auto& f) { out.set(js_names<T>()[i++], js_field(f, value)); });
     return out;
   }
 }
@@ -86,7 +99,7 @@ namespace detail {
 
 template <class T, std::size_t I>
 val reply_field(const Reply<T>& r) {
-  return js_value(std::get<I>(Description<T>::fields).of(r.value));
+  return js_field(std::get<I>(Description<T>::fields), r.value);
 }
 
 // Results travel from C++ to JavaScript only: a reply given back to a binding is not read.

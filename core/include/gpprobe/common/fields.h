@@ -18,8 +18,10 @@
 //   GPPROBE_FIELD(m)            shown as it is: numbers, bools, strings, vectors of them, described structs
 //                               and vectors of them
 //   GPPROBE_NAMED(m, table)     an enum shown by its name in an EnumNames table (enum_names.h)
+//   GPPROBE_INDICES(m)          row indices (std::vector<std::size_t>): Uint32Array in JS, list of int
 //   GPPROBE_COVERED(m)          shown through GPPROBE_COMPUTED fields, or not shown (say why beside it)
-// and GPPROBE_COMPUTED("name", function) adds a field computed from the struct (`V function(const T&)`).
+// and GPPROBE_COMPUTED("name", function) adds a field computed from the struct (a function or a lambda
+// without captures taking `const T&`).
 //
 // GPPROBE_DESCRIBE fails to compile when the struct has more members than its description lists (a member
 // added to the struct and not here): the struct must be an aggregate, and its members are counted by
@@ -32,12 +34,14 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "gpprobe/common/enum_names.h"
 
 namespace gpprobe {
 
-// Specialised by GPPROBE_DESCRIBE: `name` (the TS interface) and `fields` (a tuple of the kinds below).
+// Specialised by GPPROBE_DESCRIBE: `name` (the TS interface), `type` (the struct's name) and `fields` (a
+// tuple of the kinds below).
 template <class T>
 struct Description;
 
@@ -63,6 +67,14 @@ struct Named {
   E S::*member;
   const EnumNames<E, N>* names;
   const char* of(const S& s) const { return name_of(*names, s.*member); }
+};
+
+// Row indices (std::vector<std::size_t>) shown as indices: a Uint32Array in JavaScript, a list of int in Python.
+template <class S>
+struct Indices {
+  const char* name;
+  std::vector<std::size_t> S::*member;
+  const std::vector<std::size_t>& of(const S& s) const { return s.*member; }
 };
 
 // A member shown only through computed fields, or not at all.
@@ -97,6 +109,10 @@ template <class S, class E, std::size_t N>
 constexpr Named<S, E, N> named(const char* name, E S::*m, const EnumNames<E, N>& names) {
   return {name, m, &names};
 }
+template <class S>
+constexpr Indices<S> indices(const char* name, std::vector<std::size_t> S::*m) {
+  return {name, m};
+}
 template <class S, class M>
 constexpr Covered<S, M> covered(const char* name, M S::*m) {
   return {name, m};
@@ -114,7 +130,7 @@ struct AnyMember {
   operator T() const;
 };
 
-template <class T, class Indices, class = void>
+template <class T, class Sequence, class = void>
 struct initializable_from : std::false_type {};
 template <class T, std::size_t... I>
 struct initializable_from<T, std::index_sequence<I...>, std::void_t<decltype(T{(void(I), AnyMember{})...})>>
@@ -190,14 +206,16 @@ inline std::string camel_case(const char* name) {
 // Inside GPPROBE_DESCRIBE, `Described` is the struct described.
 #define GPPROBE_FIELD(m) ::gpprobe::fields::member(#m, &Described::m)
 #define GPPROBE_NAMED(m, table) ::gpprobe::fields::named(#m, &Described::m, table)
+#define GPPROBE_INDICES(m) ::gpprobe::fields::indices(#m, &Described::m)
 #define GPPROBE_COVERED(m) ::gpprobe::fields::covered(#m, &Described::m)
-#define GPPROBE_COMPUTED(name, function) ::gpprobe::fields::computed<Described>(name, function)
+#define GPPROBE_COMPUTED(name, ...) ::gpprobe::fields::computed<Described>(name, +__VA_ARGS__)
 
 #define GPPROBE_DESCRIBE(Type, ts_name, ...)                                                                 \
   template <>                                                                                                \
   struct Description<Type> {                                                                                 \
     using Described = Type;                                                                                  \
     static constexpr const char* name = ts_name;                                                             \
+    static constexpr const char* type = #Type;                                                               \
     static constexpr auto fields = std::make_tuple(__VA_ARGS__);                                             \
   };                                                                                                         \
   static_assert(::gpprobe::fields::complete<Type>(),                                                         \
