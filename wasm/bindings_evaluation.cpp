@@ -45,18 +45,10 @@ Metric pearson(std::uintptr_t x, std::uintptr_t y, std::size_t n) {
   return metric(gpprobe::pearson(doubles(x), doubles(y), n));
 }
 
-struct RocCurveValue : BindingStatus {
-  val falsePositiveRate = val::null(), truePositiveRate = val::null(), thresholds = val::null();  // Float64Array
-};
-
-RocCurveValue roc_curve(std::uintptr_t labels, std::uintptr_t scores, std::size_t n) {
+Reply<gpprobe::RocCurve> roc_curve(std::uintptr_t labels, std::uintptr_t scores, std::size_t n) {
   Result<gpprobe::RocCurve> r = gpprobe::roc_curve(bytes(labels), doubles(scores), n);
-  if (!r.ok()) return failed<RocCurveValue>(r.status());
-  RocCurveValue c;
-  c.falsePositiveRate = copy_out(r.value().false_positive_rate);
-  c.truePositiveRate = copy_out(r.value().true_positive_rate);
-  c.thresholds = copy_out(r.value().thresholds);
-  return c;
+  if (!r.ok()) return failed<Reply<gpprobe::RocCurve>>(r.status());
+  return reply(std::move(r).value());
 }
 
 // The experiment options of experiment.h under the TS API's names (every field given; the TS engine
@@ -114,11 +106,7 @@ class ExperimentHandle {
 EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
   using namespace gpprobe::wasm;
   result_object<Metric>("Metric", [](auto& o) { o.field("value", &Metric::value); });
-  result_object<RocCurveValue>("RocCurveValue", [](auto& o) {
-    o.field("falsePositiveRate", &RocCurveValue::falsePositiveRate)
-        .field("truePositiveRate", &RocCurveValue::truePositiveRate)
-        .field("thresholds", &RocCurveValue::thresholds);
-  });
+  reply_object<gpprobe::RocCurve>();
   emscripten::value_object<ExperimentSettings>("ExperimentSettings")
       .field("seed", &ExperimentSettings::seed)
       .field("maxObservations", &ExperimentSettings::maxObservations)

@@ -8,10 +8,11 @@
 #include "gpprobe/compare/auroc_interval.h"
 #include "gpprobe/compare/representation_comparison.h"
 #include "gpprobe/evaluation/experiment.h"
+#include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/probe/leave_one_out.h"
 
 namespace gpprobe::declarations {
 
-using Results = std::tuple<LeaveOneOut, ExperimentResult, ComparisonResult, AurocInterval>;
+using Results = std::tuple<LeaveOneOut, RocCurve, ExperimentResult, ComparisonResult, AurocInterval>;
 
 }  // namespace gpprobe::declarations
