@@ -6,6 +6,9 @@
 // first fields are code and message: JavaScript checks `r.code` the same way after every call
 // (engine/errors.ts throwIfFailed) and reads the outputs from the same object. A core function that
 // returns a Status is registered as is: the guard turns it into a BindingStatus.
+// A result the core describes (gpprobe/common/fields.h) is returned as the core's own struct,
+// Reply<T> (described_values.h), registered with reply_object<T>(); the others still copy their
+// outputs into a struct of their own registered with result_object.
 //
 // Guard. Every function and method is registered through bind_function / bind_method, which run it
 // inside guarded_call: std::bad_alloc becomes "out_of_memory" and any other exception

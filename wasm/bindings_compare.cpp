@@ -20,6 +20,7 @@
 #include "gpprobe/compare/representation_comparison.h"
 
 #include "binding_support.h"
+#include "described_values.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -29,139 +30,22 @@ struct CompareSettings {
   double epsilon = 0.1, strength = 5.0, decided = 0.1, epistemeThreshold = 0.0;
 };
 
-struct RepresentationProbeValue {
-  std::string name, space, looVerdict;
-  double width = 0, observations = 0, positives = 0, negatives = 0;
-  double looAuroc = 0, looAurocStandardError = 0, looAurocLower = 0, looAurocUpper = 0, looLogLoss = 0;
-  double heldoutRows = 0, heldoutPositives = 0, heldoutAuroc = 0, heldoutAurocStandardError = 0, heldoutAurocLower = 0,
-         heldoutAurocUpper = 0;
-  double queries = 0, meanJudgedProbability = 0, meanEpisteme = 0, meanAlea = 0, decidedFraction = 0;
-  double oodRows = 0, oodAuroc = 0;
-  double basisAuroc = 0, basisAurocLower = 0, basisAurocUpper = 0, differenceFromBest = 0, pValueAgainstBest = 0;
-  bool separates = false, indistinguishableFromBest = false, belowHalf = false;
-};
-
 // DrawOptions under the TS API's names; mode "redraw" or "bootstrap".
 struct DrawSettings {
   double draws = 20, perClass = 8, seed = 0;
   std::string mode = "redraw";
 };
 
-struct DrawnProbeValue {
-  val auroc = val::null();  // Float64Array, one per draw
-  double mean = 0, standardDeviation = 0, minimum = 0, maximum = 0, lower = 0, upper = 0;
-  double differenceFromBest = 0, pValueAgainstBest = 1, holmPValue = 1;
-  double highestInDraws = 0, claimedInDraws = 0;
-  bool separates = false, belowHalf = false, indistinguishableFromBest = false;
-};
-
-struct DrawnComparisonValue {
-  std::string mode = "none";
-  double draws = 0, observations = 0, labelledRows = 0, basisRows = 0, best = 0, comparisons = 0;
-  val probes = val::null();  // DrawnProbeValue[]
-};
-
-struct ConceptComparisonValue {
-  std::string concept, basis, sentence;
-  double basisRows = 0, best = 0;
-  val difference = val::null(), standardError = val::null(), pValue = val::null();  // Float64Array, K by K
-  val probes = val::null();                                                         // RepresentationProbeValue[]
-  DrawnComparisonValue draws;
-};
-
-struct ComparisonValue : BindingStatus {
-  double epistemeThreshold = 0, decided = 0;
-  bool layered = false;
-  std::string layerNoun;
-  val layerNumbers = val::null();  // Float64Array, one per embedding when layered
-  val concepts = val::null();      // ConceptComparisonValue[]
-};
-
-RepresentationProbeValue probe_value(const gpprobe::RepresentationProbe& p) {
-  RepresentationProbeValue v;
-  v.name = p.name;
-  v.space = gpprobe::space_name(p.space);
-  v.looVerdict = gpprobe::verdict_name(p.loo_verdict);
-  v.width = double(p.width);
-  v.observations = double(p.observations);
-  v.positives = double(p.positives);
-  v.negatives = double(p.negatives);
-  v.looAuroc = p.loo_auroc;
-  v.looAurocStandardError = p.loo_auroc_standard_error;
-  v.looAurocLower = p.loo_auroc_lower;
-  v.looAurocUpper = p.loo_auroc_upper;
-  v.looLogLoss = p.loo_log_loss;
-  v.heldoutRows = double(p.heldout_rows);
-  v.heldoutPositives = double(p.heldout_positives);
-  v.heldoutAuroc = p.heldout_auroc;
-  v.heldoutAurocStandardError = p.heldout_auroc_standard_error;
-  v.heldoutAurocLower = p.heldout_auroc_lower;
-  v.heldoutAurocUpper = p.heldout_auroc_upper;
-  v.queries = double(p.queries);
-  v.meanJudgedProbability = p.mean_judged_probability;
-  v.meanEpisteme = p.mean_episteme;
-  v.meanAlea = p.mean_alea;
-  v.decidedFraction = p.decided_fraction;
-  v.oodRows = double(p.ood_rows);
-  v.oodAuroc = p.ood_auroc;
-  v.basisAuroc = p.basis_auroc;
-  v.basisAurocLower = p.basis_auroc_lower;
-  v.basisAurocUpper = p.basis_auroc_upper;
-  v.differenceFromBest = p.difference_from_best;
-  v.pValueAgainstBest = p.p_value_against_best;
-  v.separates = p.separates;
-  v.indistinguishableFromBest = p.indistinguishable_from_best;
-  v.belowHalf = p.below_half;
-  return v;
-}
-
-DrawnComparisonValue drawn_value(const gpprobe::DrawnComparison& d) {
-  DrawnComparisonValue v;
-  v.mode = gpprobe::draw_mode_name(d.mode);
-  v.draws = double(d.draws);
-  v.observations = double(d.observations);
-  v.labelledRows = double(d.labelled_rows);
-  v.basisRows = double(d.basis_rows);
-  v.best = double(d.best);
-  v.comparisons = double(d.comparisons);
-  std::vector<DrawnProbeValue> probes;
-  for (const gpprobe::DrawnProbe& p : d.probes) {
-    DrawnProbeValue q;
-    q.auroc = copy_out(p.auroc);
-    q.mean = p.mean;
-    q.standardDeviation = p.standard_deviation;
-    q.minimum = p.minimum;
-    q.maximum = p.maximum;
-    q.lower = p.lower;
-    q.upper = p.upper;
-    q.differenceFromBest = p.difference_from_best;
-    q.pValueAgainstBest = p.p_value_against_best;
-    q.holmPValue = p.holm_p_value;
-    q.highestInDraws = double(p.highest_in_draws);
-    q.claimedInDraws = double(p.claimed_in_draws);
-    q.separates = p.separates;
-    q.belowHalf = p.below_half;
-    q.indistinguishableFromBest = p.indistinguishable_from_best;
-    probes.push_back(q);
-  }
-  v.probes = array_of(probes);
-  return v;
-}
-
 // honest_auroc_interval (auroc_interval.h): an AUROC's interval that stays honest at the edges and at small
 // samples (the hull of Newcombe's score interval and DeLong's normal one), at the two-sided level `confidence`.
-struct AurocIntervalValue : BindingStatus {
-  double lower = 0, upper = 0;
-};
-
-AurocIntervalValue auroc_interval_of(double auroc, double standard_error, double positives, double negatives,
-                                     double confidence) {
+Reply<gpprobe::AurocInterval> auroc_interval_of(double auroc, double standard_error, double positives, double negatives,
+                                                double confidence) {
   std::size_t m = 0, n = 0;
   Status s = count_argument("positives", positives, &m);
   if (s.ok()) s = count_argument("negatives", negatives, &n);
   if (s.ok() && !(confidence > 0 && confidence < 1))
     s = Status(StatusCode::invalid_argument, "aurocInterval: confidence must lie strictly between 0 and 1");
-  if (!s.ok()) return failed<AurocIntervalValue>(s);
+  if (!s.ok()) return failed<Reply<gpprobe::AurocInterval>>(s);
   // The standard normal's (1 + confidence) / 2 quantile, by bisection on erfc (monotone).
   const double tail = (1 - confidence) / 2;
   double lo = 0, hi = 40;
@@ -170,11 +54,7 @@ AurocIntervalValue auroc_interval_of(double auroc, double standard_error, double
     if (0.5 * std::erfc(mid / std::sqrt(2.0)) > tail) lo = mid;
     else hi = mid;
   }
-  const gpprobe::AurocInterval i = gpprobe::honest_auroc_interval(auroc, standard_error, m, n, (lo + hi) / 2);
-  AurocIntervalValue v;
-  v.lower = i.lower;
-  v.upper = i.upper;
-  return v;
+  return reply(gpprobe::honest_auroc_interval(auroc, standard_error, m, n, (lo + hi) / 2));
 }
 
 class CompareHandle {
@@ -259,37 +139,13 @@ class CompareHandle {
     return drawn_->probe(index, x, o, progress_from(progress));
   }
 
-  ComparisonValue result() const {
+  Reply<gpprobe::ComparisonResult> result() const {
     if (!run_ && !drawn_)
-      return failed<ComparisonValue>(Status(StatusCode::invalid_argument, "compare: start() the comparison first"));
+      return failed<Reply<gpprobe::ComparisonResult>>(
+          Status(StatusCode::invalid_argument, "compare: start() the comparison first"));
     Result<gpprobe::ComparisonResult> r = drawn_ ? drawn_->finish() : run_->finish();
-    if (!r.ok()) return failed<ComparisonValue>(r.status());
-    const gpprobe::ComparisonResult& result = r.value();
-    ComparisonValue v;
-    v.epistemeThreshold = result.episteme_threshold;
-    v.decided = result.decided;
-    v.layered = result.layers.layered;
-    v.layerNoun = result.layers.noun;
-    v.layerNumbers = copy_out(std::vector<double>(result.layers.numbers.begin(), result.layers.numbers.end()));
-    std::vector<ConceptComparisonValue> concepts;
-    for (const gpprobe::ConceptComparison& c : result.concepts) {
-      ConceptComparisonValue cv;
-      cv.concept = c.concept;
-      cv.basis = gpprobe::basis_name(c.basis);
-      cv.sentence = c.sentence;
-      cv.basisRows = double(c.basis_rows);
-      cv.best = double(c.best);
-      cv.difference = copy_out(c.difference);
-      cv.standardError = copy_out(c.standard_error);
-      cv.pValue = copy_out(c.p_value);
-      std::vector<RepresentationProbeValue> probes;
-      for (const gpprobe::RepresentationProbe& p : c.probes) probes.push_back(probe_value(p));
-      cv.probes = array_of(probes);
-      cv.draws = drawn_value(c.draws);
-      concepts.push_back(cv);
-    }
-    v.concepts = array_of(concepts);
-    return v;
+    if (!r.ok()) return failed<Reply<gpprobe::ComparisonResult>>(r.status());
+    return reply(std::move(r).value());
   }
 
  private:
@@ -330,93 +186,13 @@ EMSCRIPTEN_BINDINGS(gpprobe_compare) {
       .field("strength", &CompareSettings::strength)
       .field("decided", &CompareSettings::decided)
       .field("epistemeThreshold", &CompareSettings::epistemeThreshold);
-  emscripten::value_object<RepresentationProbeValue>("RepresentationProbeValue")
-      .field("name", &RepresentationProbeValue::name)
-      .field("width", &RepresentationProbeValue::width)
-      .field("space", &RepresentationProbeValue::space)
-      .field("observations", &RepresentationProbeValue::observations)
-      .field("positives", &RepresentationProbeValue::positives)
-      .field("negatives", &RepresentationProbeValue::negatives)
-      .field("looAuroc", &RepresentationProbeValue::looAuroc)
-      .field("looAurocStandardError", &RepresentationProbeValue::looAurocStandardError)
-      .field("looAurocLower", &RepresentationProbeValue::looAurocLower)
-      .field("looAurocUpper", &RepresentationProbeValue::looAurocUpper)
-      .field("looLogLoss", &RepresentationProbeValue::looLogLoss)
-      .field("looVerdict", &RepresentationProbeValue::looVerdict)
-      .field("heldoutRows", &RepresentationProbeValue::heldoutRows)
-      .field("heldoutPositives", &RepresentationProbeValue::heldoutPositives)
-      .field("heldoutAuroc", &RepresentationProbeValue::heldoutAuroc)
-      .field("heldoutAurocStandardError", &RepresentationProbeValue::heldoutAurocStandardError)
-      .field("heldoutAurocLower", &RepresentationProbeValue::heldoutAurocLower)
-      .field("heldoutAurocUpper", &RepresentationProbeValue::heldoutAurocUpper)
-      .field("queries", &RepresentationProbeValue::queries)
-      .field("meanJudgedProbability", &RepresentationProbeValue::meanJudgedProbability)
-      .field("meanEpisteme", &RepresentationProbeValue::meanEpisteme)
-      .field("meanAlea", &RepresentationProbeValue::meanAlea)
-      .field("decidedFraction", &RepresentationProbeValue::decidedFraction)
-      .field("oodRows", &RepresentationProbeValue::oodRows)
-      .field("oodAuroc", &RepresentationProbeValue::oodAuroc)
-      .field("basisAuroc", &RepresentationProbeValue::basisAuroc)
-      .field("basisAurocLower", &RepresentationProbeValue::basisAurocLower)
-      .field("basisAurocUpper", &RepresentationProbeValue::basisAurocUpper)
-      .field("differenceFromBest", &RepresentationProbeValue::differenceFromBest)
-      .field("pValueAgainstBest", &RepresentationProbeValue::pValueAgainstBest)
-      .field("separates", &RepresentationProbeValue::separates)
-      .field("indistinguishableFromBest", &RepresentationProbeValue::indistinguishableFromBest)
-      .field("belowHalf", &RepresentationProbeValue::belowHalf);
   emscripten::value_object<DrawSettings>("DrawSettings")
       .field("draws", &DrawSettings::draws)
       .field("mode", &DrawSettings::mode)
       .field("perClass", &DrawSettings::perClass)
       .field("seed", &DrawSettings::seed);
-  emscripten::value_object<DrawnProbeValue>("DrawnProbeValue")
-      .field("auroc", &DrawnProbeValue::auroc)
-      .field("mean", &DrawnProbeValue::mean)
-      .field("standardDeviation", &DrawnProbeValue::standardDeviation)
-      .field("minimum", &DrawnProbeValue::minimum)
-      .field("maximum", &DrawnProbeValue::maximum)
-      .field("lower", &DrawnProbeValue::lower)
-      .field("upper", &DrawnProbeValue::upper)
-      .field("differenceFromBest", &DrawnProbeValue::differenceFromBest)
-      .field("pValueAgainstBest", &DrawnProbeValue::pValueAgainstBest)
-      .field("holmPValue", &DrawnProbeValue::holmPValue)
-      .field("highestInDraws", &DrawnProbeValue::highestInDraws)
-      .field("claimedInDraws", &DrawnProbeValue::claimedInDraws)
-      .field("separates", &DrawnProbeValue::separates)
-      .field("belowHalf", &DrawnProbeValue::belowHalf)
-      .field("indistinguishableFromBest", &DrawnProbeValue::indistinguishableFromBest);
-  emscripten::value_object<DrawnComparisonValue>("DrawnComparisonValue")
-      .field("mode", &DrawnComparisonValue::mode)
-      .field("draws", &DrawnComparisonValue::draws)
-      .field("observations", &DrawnComparisonValue::observations)
-      .field("labelledRows", &DrawnComparisonValue::labelledRows)
-      .field("basisRows", &DrawnComparisonValue::basisRows)
-      .field("best", &DrawnComparisonValue::best)
-      .field("comparisons", &DrawnComparisonValue::comparisons)
-      .field("probes", &DrawnComparisonValue::probes);
-  emscripten::value_object<ConceptComparisonValue>("ConceptComparisonValue")
-      .field("concept", &ConceptComparisonValue::concept)
-      .field("basis", &ConceptComparisonValue::basis)
-      .field("basisRows", &ConceptComparisonValue::basisRows)
-      .field("best", &ConceptComparisonValue::best)
-      .field("difference", &ConceptComparisonValue::difference)
-      .field("standardError", &ConceptComparisonValue::standardError)
-      .field("pValue", &ConceptComparisonValue::pValue)
-      .field("sentence", &ConceptComparisonValue::sentence)
-      .field("probes", &ConceptComparisonValue::probes)
-      .field("draws", &ConceptComparisonValue::draws);
-  result_object<ComparisonValue>("ComparisonValue", [](auto& o) {
-    o.field("epistemeThreshold", &ComparisonValue::epistemeThreshold)
-        .field("decided", &ComparisonValue::decided)
-        .field("layered", &ComparisonValue::layered)
-        .field("layerNoun", &ComparisonValue::layerNoun)
-        .field("layerNumbers", &ComparisonValue::layerNumbers)
-        .field("concepts", &ComparisonValue::concepts);
-  });
-
-  result_object<AurocIntervalValue>("AurocIntervalValue", [](auto& o) {
-    o.field("lower", &AurocIntervalValue::lower).field("upper", &AurocIntervalValue::upper);
-  });
+  reply_object<gpprobe::ComparisonResult>();
+  reply_object<gpprobe::AurocInterval>();
   bind_function<&auroc_interval_of>("aurocInterval");
 
   emscripten::class_<CompareHandle> handle("CompareHandle");

@@ -13,6 +13,7 @@
 #include "gpprobe/evaluation/metrics.h"
 
 #include "binding_support.h"
+#include "described_values.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -44,18 +45,10 @@ Metric pearson(std::uintptr_t x, std::uintptr_t y, std::size_t n) {
   return metric(gpprobe::pearson(doubles(x), doubles(y), n));
 }
 
-struct RocCurveValue : BindingStatus {
-  val falsePositiveRate = val::null(), truePositiveRate = val::null(), thresholds = val::null();  // Float64Array
-};
-
-RocCurveValue roc_curve(std::uintptr_t labels, std::uintptr_t scores, std::size_t n) {
+Reply<gpprobe::RocCurve> roc_curve(std::uintptr_t labels, std::uintptr_t scores, std::size_t n) {
   Result<gpprobe::RocCurve> r = gpprobe::roc_curve(bytes(labels), doubles(scores), n);
-  if (!r.ok()) return failed<RocCurveValue>(r.status());
-  RocCurveValue c;
-  c.falsePositiveRate = copy_out(r.value().false_positive_rate);
-  c.truePositiveRate = copy_out(r.value().true_positive_rate);
-  c.thresholds = copy_out(r.value().thresholds);
-  return c;
+  if (!r.ok()) return failed<Reply<gpprobe::RocCurve>>(r.status());
+  return reply(std::move(r).value());
 }
 
 // The experiment options of experiment.h under the TS API's names (every field given; the TS engine
@@ -64,27 +57,6 @@ struct ExperimentSettings {
   double seed, maxObservations, maxQueries, members, k, epsilon, strength;
   bool gpc;                   // probing: the GP classification probes too (experiment.h ClassifierProbeOptions) ...
   double gpcMaxObservations;  // ... up to this O
-};
-
-struct CurveValue {
-  std::string method, metric;
-  val values = val::null(), mean = val::null(), sd = val::null();  // Float64Array: trials by points, points, points
-};
-
-struct CloudValue {
-  std::string method;
-  double labelProbability = 0, observations = 0;
-  // Uint32Array, then Float64Array
-  val rows = val::null(), judgedProbability = val::null(), episteme = val::null(), alea = val::null();
-};
-
-struct ExperimentValue : BindingStatus {
-  std::string experiment;
-  val observationCounts = val::null();  // Float64Array
-  std::string scheduleLimit;            // why the counts stop short of maxObservations, or ""
-  double trials = 0;
-  val curves = val::null();  // CurveValue[]
-  val clouds = val::null();  // CloudValue[]
 };
 
 // One experiment's trials, added up as they run. JavaScript owns it and must delete() it.
@@ -122,26 +94,7 @@ class ExperimentHandle {
     return gpprobe::append_trials(&result_, std::move(r).value());
   }
 
-  ExperimentValue result() const {
-    ExperimentValue v;
-    v.experiment = gpprobe::experiment_name(result_.kind);
-    v.observationCounts =
-        copy_out(std::vector<double>(result_.observation_counts.begin(), result_.observation_counts.end()));
-    v.scheduleLimit = result_.schedule_limit;
-    v.trials = double(result_.trials);
-    std::vector<CurveValue> curves;
-    for (const gpprobe::ExperimentCurve& c : result_.curves)
-      curves.push_back({c.method, c.metric, copy_out(c.values), copy_out(c.mean), copy_out(c.sd)});
-    std::vector<CloudValue> clouds;
-    for (const gpprobe::ExperimentCloud& c : result_.clouds) {
-      const std::vector<std::uint32_t> rows(c.rows.begin(), c.rows.end());
-      clouds.push_back({c.method, c.label_probability, double(c.observations), copy_out(rows),
-                        copy_out(c.judged_probability), copy_out(c.episteme), copy_out(c.alea)});
-    }
-    v.curves = array_of(curves);
-    v.clouds = array_of(clouds);
-    return v;
-  }
+  Reply<gpprobe::ExperimentResult> result() const { return reply(result_); }
 
  private:
   gpprobe::ExperimentResult result_;
@@ -153,11 +106,7 @@ class ExperimentHandle {
 EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
   using namespace gpprobe::wasm;
   result_object<Metric>("Metric", [](auto& o) { o.field("value", &Metric::value); });
-  result_object<RocCurveValue>("RocCurveValue", [](auto& o) {
-    o.field("falsePositiveRate", &RocCurveValue::falsePositiveRate)
-        .field("truePositiveRate", &RocCurveValue::truePositiveRate)
-        .field("thresholds", &RocCurveValue::thresholds);
-  });
+  reply_object<gpprobe::RocCurve>();
   emscripten::value_object<ExperimentSettings>("ExperimentSettings")
       .field("seed", &ExperimentSettings::seed)
       .field("maxObservations", &ExperimentSettings::maxObservations)
@@ -168,28 +117,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_evaluation) {
       .field("strength", &ExperimentSettings::strength)
       .field("gpc", &ExperimentSettings::gpc)
       .field("gpcMaxObservations", &ExperimentSettings::gpcMaxObservations);
-  emscripten::value_object<CurveValue>("CurveValue")
-      .field("method", &CurveValue::method)
-      .field("metric", &CurveValue::metric)
-      .field("values", &CurveValue::values)
-      .field("mean", &CurveValue::mean)
-      .field("sd", &CurveValue::sd);
-  emscripten::value_object<CloudValue>("CloudValue")
-      .field("method", &CloudValue::method)
-      .field("labelProbability", &CloudValue::labelProbability)
-      .field("observations", &CloudValue::observations)
-      .field("rows", &CloudValue::rows)
-      .field("judgedProbability", &CloudValue::judgedProbability)
-      .field("episteme", &CloudValue::episteme)
-      .field("alea", &CloudValue::alea);
-  result_object<ExperimentValue>("ExperimentValue", [](auto& o) {
-    o.field("experiment", &ExperimentValue::experiment)
-        .field("observationCounts", &ExperimentValue::observationCounts)
-        .field("scheduleLimit", &ExperimentValue::scheduleLimit)
-        .field("trials", &ExperimentValue::trials)
-        .field("curves", &ExperimentValue::curves)
-        .field("clouds", &ExperimentValue::clouds);
-  });
+  reply_object<gpprobe::ExperimentResult>();
 
   bind_function<&auroc>("auroc");
   bind_function<&auprc>("auprc");

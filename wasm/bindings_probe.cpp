@@ -84,25 +84,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_probe) {
         .field("space", &ProbeState::space)
         .field("labels", &ProbeState::labels);
   });
-  result_object<LeaveOneOutValue>("LeaveOneOutValue", [](auto& o) {
-    o.field("judgedProbability", &LeaveOneOutValue::judgedProbability)
-        .field("latentMean", &LeaveOneOutValue::latentMean)
-        .field("latentVariance", &LeaveOneOutValue::latentVariance)
-        .field("positives", &LeaveOneOutValue::positives)
-        .field("negatives", &LeaveOneOutValue::negatives)
-        .field("auroc", &LeaveOneOutValue::auroc)
-        .field("aurocStandardError", &LeaveOneOutValue::aurocStandardError)
-        .field("logLoss", &LeaveOneOutValue::logLoss)
-        .field("logLossStandardError", &LeaveOneOutValue::logLossStandardError)
-        .field("confidence", &LeaveOneOutValue::confidence)
-        .field("aurocLower", &LeaveOneOutValue::aurocLower)
-        .field("aurocUpper", &LeaveOneOutValue::aurocUpper)
-        .field("aurocDelongLower", &LeaveOneOutValue::aurocDelongLower)
-        .field("aurocDelongUpper", &LeaveOneOutValue::aurocDelongUpper)
-        .field("logLossLower", &LeaveOneOutValue::logLossLower)
-        .field("logLossUpper", &LeaveOneOutValue::logLossUpper)
-        .field("verdict", &LeaveOneOutValue::verdict);
-  });
+  reply_object<gpprobe::LeaveOneOut>();
   result_object<DrawnRows>("DrawnRows", [](auto& o) { o.field("rows", &DrawnRows::rows); });
   result_object<BindingNames>("BindingNames", [](auto& o) { o.field("names", &BindingNames::names); });
 

@@ -17,6 +17,7 @@
 
 #include "binding_support.h"
 #include "certify_values.h"
+#include "described_values.h"
 #include "explain_values.h"
 
 namespace gpprobe::wasm {
@@ -27,16 +28,6 @@ struct ProbeState : BindingStatus {
   double dimension = 0;
   std::string space;
   val labels = val::null();  // Uint8Array, the probe's current order
-};
-
-// The probe's leave-one-out check (leave_one_out.h): one value per observation in the probe's order.
-struct LeaveOneOutValue : BindingStatus {
-  val judgedProbability = val::null(), latentMean = val::null(), latentVariance = val::null();  // Float64Array
-  double positives = 0, negatives = 0;
-  double auroc = 0, aurocStandardError = 0, logLoss = 0, logLossStandardError = 0;            // NaN where undefined
-  double confidence = 0, aurocLower = 0, aurocUpper = 0, logLossLower = 0, logLossUpper = 0;  // the intervals
-  double aurocDelongLower = 0, aurocDelongUpper = 0;  // DeLong's alone (aurocLower/Upper: the honest one)
-  std::string verdict;                                // "separates", ...
 };
 
 inline Status not_fitted() { return Status(StatusCode::invalid_argument, "the probe is not fitted"); }
@@ -117,30 +108,12 @@ class ProbeHandle {
     return explain_output(output.value(), points, s, progress);
   }
 
-  LeaveOneOutValue leave_one_out() const {
-    if (!probe_) return failed<LeaveOneOutValue>(not_fitted());
+  // The probe's leave-one-out check (leave_one_out.h): one value per observation in the probe's order.
+  Reply<gpprobe::LeaveOneOut> leave_one_out() const {
+    if (!probe_) return failed<Reply<gpprobe::LeaveOneOut>>(not_fitted());
     Result<gpprobe::LeaveOneOut> r = gpprobe::leave_one_out(*probe_);
-    if (!r.ok()) return failed<LeaveOneOutValue>(r.status());
-    const gpprobe::LeaveOneOut& loo = r.value();
-    LeaveOneOutValue v;
-    v.judgedProbability = copy_out(loo.judged_probability);
-    v.latentMean = copy_out(loo.latent_mean);
-    v.latentVariance = copy_out(loo.latent_variance);
-    v.positives = double(loo.positives);
-    v.negatives = double(loo.negatives);
-    v.auroc = loo.auroc;
-    v.aurocStandardError = loo.auroc_standard_error;
-    v.logLoss = loo.log_loss;
-    v.logLossStandardError = loo.log_loss_standard_error;
-    v.confidence = loo.confidence;
-    v.aurocLower = loo.auroc_interval.lower;
-    v.aurocUpper = loo.auroc_interval.upper;
-    v.aurocDelongLower = loo.auroc_normal_interval.lower;
-    v.aurocDelongUpper = loo.auroc_normal_interval.upper;
-    v.logLossLower = loo.log_loss_interval.lower;
-    v.logLossUpper = loo.log_loss_interval.upper;
-    v.verdict = gpprobe::verdict_name(loo.verdict);
-    return v;
+    if (!r.ok()) return failed<Reply<gpprobe::LeaveOneOut>>(r.status());
+    return reply(std::move(r).value());
   }
 
   // Writes one double per query at `out`: the expected knowledge gain of labelling it (knowledge_gain.h).

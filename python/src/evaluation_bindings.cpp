@@ -14,6 +14,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "described.h"
 
 namespace gpprobe::python {
 
@@ -94,38 +95,13 @@ py::dict evaluate(const std::string& experiment, const py::handle& embeddings, c
   }
   raise_if_failed(result->status());
   const ExperimentResult& r = result->value();
-  const std::size_t points = r.observation_counts.size();
-  py::list curves;
-  for (const ExperimentCurve& c : r.curves) {
-    py::dict d;
-    d["method"] = c.method;
-    d["metric"] = c.metric;
-    py::array_t<double> values = new_matrix(r.trials, points);
-    std::copy(c.values.begin(), c.values.end(), values.mutable_data());
-    d["values"] = values;
-    d["mean"] = copy_of(c.mean);
-    d["sd"] = copy_of(c.sd);
-    curves.append(d);
+  py::dict out = py_dict(r);
+  // Each curve's values as the trials-by-points matrix they are.
+  for (std::size_t c = 0; c < r.curves.size(); ++c) {
+    py::array_t<double> values = new_matrix(r.trials, r.observation_counts.size());
+    std::copy(r.curves[c].values.begin(), r.curves[c].values.end(), values.mutable_data());
+    out["curves"].cast<py::list>()[c]["values"] = values;
   }
-  py::list clouds;
-  for (const ExperimentCloud& c : r.clouds) {
-    py::dict d;
-    d["method"] = c.method;
-    d["label_probability"] = c.label_probability;
-    d["observations"] = c.observations;
-    d["rows"] = c.rows;
-    d["judged_probability"] = copy_of(c.judged_probability);
-    d["episteme"] = copy_of(c.episteme);
-    d["alea"] = copy_of(c.alea);
-    clouds.append(d);
-  }
-  py::dict out;
-  out["experiment"] = std::string(experiment_name(r.kind));
-  out["observation_counts"] = r.observation_counts;
-  out["schedule_limit"] = r.schedule_limit;
-  out["trials"] = r.trials;
-  out["curves"] = curves;
-  out["clouds"] = clouds;
   return out;
 }
 

@@ -18,6 +18,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "described.h"
 #include "readers/probe_file.h"
 #include "sensitivity.h"
 
@@ -174,28 +175,7 @@ py::dict leave_one_out(const ProbeHandle& self, const std::string& space) {
     loo.emplace(gpprobe::leave_one_out(self.probe, chosen));
   }
   raise_if_failed(loo->status());
-  const LeaveOneOut& r = loo->value();
-  py::dict out;
-  out["judged_probability"] = copy_of(r.judged_probability);
-  out["latent_mean"] = copy_of(r.latent_mean);
-  out["latent_variance"] = copy_of(r.latent_variance);
-  out["positives"] = r.positives;
-  out["negatives"] = r.negatives;
-  out["auroc"] = r.auroc;
-  out["auroc_standard_error"] = r.auroc_standard_error;
-  out["log_loss"] = r.log_loss;
-  out["log_loss_standard_error"] = r.log_loss_standard_error;
-  // The intervals the verdict judges at this confidence, named as in `gpprobe loo`'s JSON (leave_one_out.h):
-  // the AUROC's honest interval, DeLong's alone, the log loss's value -/+ z standard errors.
-  out["confidence"] = r.confidence;
-  out["auroc_lower"] = r.auroc_interval.lower;
-  out["auroc_upper"] = r.auroc_interval.upper;
-  out["auroc_delong_lower"] = r.auroc_normal_interval.lower;
-  out["auroc_delong_upper"] = r.auroc_normal_interval.upper;
-  out["log_loss_lower"] = r.log_loss_interval.lower;
-  out["log_loss_upper"] = r.log_loss_interval.upper;
-  out["verdict"] = verdict_name(r.verdict);
-  return out;
+  return py_dict(loo->value());
 }
 
 // One more observation (a row of d values), updated in place (not refitted), as the app's labelling does.

@@ -5,7 +5,8 @@
 //    or an exception thrown inside it with a status (out_of_memory, internal_error), never a trap;
 //  - every result carries exactly the fields its declared type names, nested value objects and their
 //    arrays included (so a field added to a C++ result and forgotten here, or declared and dropped from
-//    the C++, fails);
+//    the C++, fails), each of its declared type where that is a number, string, boolean, string literal,
+//    typed array or string[] (null or [] allowed in a failed result);
 //  - the TS tables of the core's vocabularies (ERROR_CODES, ANOMALY_STATUSES, DEFAULTS,
 //    CLASSIFICATION_DEFAULTS, CERTIFY_DEFAULTS) equal the module's.
 import { readFileSync } from 'node:fs';
@@ -114,6 +115,10 @@ function declaredFields(name: string, d: Declared): Map<string, { type: ts.TypeN
   return fields;
 }
 
+function unparenthesized(type: ts.TypeNode | undefined): ts.TypeNode | undefined {
+  return type && ts.isParenthesizedTypeNode(type) ? unparenthesized(type.type) : type;
+}
+
 /** The declared interface a type names (through arrays, unions and parentheses), if any. */
 function interfaceOf(type: ts.TypeNode | undefined, d: Declared): { name: string; array: boolean } | null {
   if (!type) return null;
@@ -127,14 +132,57 @@ function interfaceOf(type: ts.TypeNode | undefined, d: Declared): { name: string
   return null;
 }
 
-/** Where `value` (a result, at `path`) differs from the fields of the declared type: missing or undeclared keys. */
-function fieldMismatches(value: unknown, type: ts.TypeNode | undefined, path: string, d: Declared): string[] {
+const TYPED_ARRAYS: Record<string, new (n: number) => unknown> = {
+  Float64Array,
+  Float32Array,
+  Uint32Array,
+  Uint8Array,
+};
+
+/** Where a value of a declared scalar, string-literal, typed-array or string[] type is not of that type ("" when
+ * it is, or when the type is none of those). `failed`: the result's code is not "ok", where an unset value may be
+ * null or []. */
+function typeMismatch(value: unknown, type: ts.TypeNode | undefined, failed: boolean): string {
+  if (!type) return '';
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  // A failed result's outputs are the C++ struct's defaults: null or [] where nothing was set.
+  if (failed && (value === null || (Array.isArray(value) && value.length === 0))) return '';
+  const keyword: Partial<Record<ts.SyntaxKind, string>> = {
+    [ts.SyntaxKind.NumberKeyword]: 'number',
+    [ts.SyntaxKind.StringKeyword]: 'string',
+    [ts.SyntaxKind.BooleanKeyword]: 'boolean',
+  };
+  const scalar = keyword[type.kind];
+  if (scalar) return typeof value === scalar ? '' : `declared ${scalar}, got ${got}`;
+  if (ts.isUnionTypeNode(type) && type.types.every((t) => ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal))) {
+    const names = type.types.map((t) => ((t as ts.LiteralTypeNode).literal as ts.StringLiteral).text);
+    return typeof value === 'string' && names.includes(value) ? '' : `declared ${type.getText()}, got ${String(value)}`;
+  }
+  if (ts.isTypeReferenceNode(type) && TYPED_ARRAYS[type.typeName.getText()]) {
+    const name = type.typeName.getText();
+    return value instanceof TYPED_ARRAYS[name] ? '' : `declared ${name}, got ${Object.prototype.toString.call(value)}`;
+  }
+  if (ts.isArrayTypeNode(type) && type.elementType.kind === ts.SyntaxKind.StringKeyword) {
+    return Array.isArray(value) && value.every((v) => typeof v === 'string') ? '' : `declared string[], got ${got}`;
+  }
+  return '';
+}
+
+/** Where `value` (a result, at `path`) differs from the fields of the declared type: missing or undeclared keys,
+ * and values not of their declared type (typeMismatch). */
+function fieldMismatches(
+  value: unknown,
+  type: ts.TypeNode | undefined,
+  path: string,
+  d: Declared,
+  failed = (value as { code?: unknown } | null)?.code !== 'ok',
+): string[] {
   const shape = interfaceOf(type, d);
   if (!shape || value === null || typeof value !== 'object') return [];
   if (shape.array) {
     if (!Array.isArray(value)) return [`${path}: an array is declared, got ${Object.prototype.toString.call(value)}`];
     return value.flatMap((element, i) =>
-      fieldMismatches(element, (type as ts.ArrayTypeNode).elementType ?? type, `${path}[${i}]`, d),
+      fieldMismatches(element, (type as ts.ArrayTypeNode).elementType ?? type, `${path}[${i}]`, d, failed),
     );
   }
   if (ArrayBuffer.isView(value) || Array.isArray(value)) return [];
@@ -147,7 +195,10 @@ function fieldMismatches(value: unknown, type: ts.TypeNode | undefined, path: st
       if (!field.optional) out.push(`${path}.${key}: declared in ${shape.name}, not returned`);
       continue;
     }
-    out.push(...fieldMismatches((value as Record<string, unknown>)[key], field.type, `${path}.${key}`, d));
+    const v = (value as Record<string, unknown>)[key];
+    const wrong = typeMismatch(v, unparenthesized(field.type), failed);
+    if (wrong) out.push(`${path}.${key}: ${wrong}`);
+    out.push(...fieldMismatches(v, field.type, `${path}.${key}`, d, failed));
   }
   return out;
 }
@@ -282,6 +333,9 @@ describe('every result, field by field', () => {
     const { message: _dropped, ...rest } = v;
     expect(fieldMismatches(rest, type, 'vocabulary', d)).toEqual([
       'vocabulary.message: declared in Vocabulary, not returned',
+    ]);
+    expect(fieldMismatches({ ...v, threads: '1' }, type, 'vocabulary', d)).toEqual([
+      'vocabulary.threads: declared number, got string',
     ]);
   });
 });

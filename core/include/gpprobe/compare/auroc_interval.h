@@ -19,11 +19,14 @@
 
 #include <cstddef>
 
+#include "gpprobe/common/fields.h"
+
 namespace gpprobe {
 
 struct AurocInterval {
   double lower = 0.0, upper = 1.0;
 };
+GPPROBE_DESCRIBE(AurocInterval, "AurocIntervalValue", GPPROBE_FIELD(lower), GPPROBE_FIELD(upper));
 
 // Newcombe's score-type interval at z standard normal quantiles (kIntervalZ for 99 %); NaN bounds when
 // auroc is not finite or a class is empty.

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
@@ -109,6 +110,19 @@ struct RepresentationProbe {
   bool indistinguishable_from_best = false;                       // p_value_against_best >= 0.01 (true for the best)
   bool below_half = false;  // the basis interval lies below 1/2: the probe ranks the concept inverted
 };
+GPPROBE_DESCRIBE(RepresentationProbe, "RepresentationProbeValue", GPPROBE_FIELD(name), GPPROBE_FIELD(width),
+                 GPPROBE_NAMED(space, kPosteriorSpaceNames), GPPROBE_FIELD(observations), GPPROBE_FIELD(positives),
+                 GPPROBE_FIELD(negatives), GPPROBE_FIELD(loo_auroc), GPPROBE_FIELD(loo_auroc_standard_error),
+                 GPPROBE_FIELD(loo_auroc_lower), GPPROBE_FIELD(loo_auroc_upper), GPPROBE_FIELD(loo_log_loss),
+                 GPPROBE_NAMED(loo_verdict, kLooVerdictNames), GPPROBE_FIELD(heldout_rows),
+                 GPPROBE_FIELD(heldout_positives), GPPROBE_FIELD(heldout_auroc),
+                 GPPROBE_FIELD(heldout_auroc_standard_error), GPPROBE_FIELD(heldout_auroc_lower),
+                 GPPROBE_FIELD(heldout_auroc_upper), GPPROBE_FIELD(queries), GPPROBE_FIELD(mean_judged_probability),
+                 GPPROBE_FIELD(mean_episteme), GPPROBE_FIELD(mean_alea), GPPROBE_FIELD(decided_fraction),
+                 GPPROBE_FIELD(ood_rows), GPPROBE_FIELD(ood_auroc), GPPROBE_FIELD(basis_auroc),
+                 GPPROBE_FIELD(basis_auroc_lower), GPPROBE_FIELD(basis_auroc_upper),
+                 GPPROBE_FIELD(difference_from_best), GPPROBE_FIELD(p_value_against_best), GPPROBE_FIELD(separates),
+                 GPPROBE_FIELD(indistinguishable_from_best), GPPROBE_FIELD(below_half));
 
 // How a representation fares over repeated draws of the observations (draw_comparison.h); empty vectors
 // and NaN numbers when the comparison was not resampled.
@@ -123,6 +137,12 @@ struct DrawnProbe {
   std::size_t highest_in_draws = 0;  // draws in which it had the highest AUROC (the first of equals)
   std::size_t claimed_in_draws = 0;  // draws whose own DeLong tests put it above every other at 99%
 };
+GPPROBE_DESCRIBE(DrawnProbe, "DrawnProbeValue", GPPROBE_FIELD(auroc), GPPROBE_FIELD(mean),
+                 GPPROBE_FIELD(standard_deviation), GPPROBE_FIELD(minimum), GPPROBE_FIELD(maximum),
+                 GPPROBE_FIELD(lower), GPPROBE_FIELD(upper), GPPROBE_FIELD(difference_from_best),
+                 GPPROBE_FIELD(p_value_against_best), GPPROBE_FIELD(holm_p_value), GPPROBE_FIELD(separates),
+                 GPPROBE_FIELD(below_half), GPPROBE_FIELD(indistinguishable_from_best), GPPROBE_FIELD(highest_in_draws),
+                 GPPROBE_FIELD(claimed_in_draws));
 
 enum class DrawMode { none, redraw, bootstrap };
 inline constexpr EnumNames<DrawMode, 3> kDrawModeNames = {
@@ -140,6 +160,9 @@ struct DrawnComparison {
   std::size_t best = 0;            // the highest mean AUROC (the first of equals)
   std::size_t comparisons = 0;     // the tests Holm's correction counts: representations - 1
 };
+GPPROBE_DESCRIBE(DrawnComparison, "DrawnComparisonValue", GPPROBE_NAMED(mode, kDrawModeNames), GPPROBE_FIELD(draws),
+                 GPPROBE_FIELD(observations), GPPROBE_FIELD(labelled_rows), GPPROBE_FIELD(basis_rows),
+                 GPPROBE_FIELD(best), GPPROBE_FIELD(comparisons), GPPROBE_FIELD(probes));
 
 struct ConceptComparison {
   std::string concept;
@@ -153,6 +176,10 @@ struct ConceptComparison {
   DrawnComparison draws;  // over draws of the observations (compare_over_draws); mode none otherwise
   std::string sentence;   // comparison_sentence.h: of the draws when there are any
 };
+GPPROBE_DESCRIBE(ConceptComparison, "ConceptComparisonValue", GPPROBE_FIELD(concept),
+                 GPPROBE_NAMED(basis, kComparisonBasisNames), GPPROBE_FIELD(basis_rows), GPPROBE_FIELD(best),
+                 GPPROBE_FIELD(difference), GPPROBE_FIELD(standard_error), GPPROBE_FIELD(p_value),
+                 GPPROBE_FIELD(sentence), GPPROBE_FIELD(probes), GPPROBE_FIELD(draws));
 
 struct ComparisonResult {
   std::vector<ConceptComparison> concepts;
@@ -160,6 +187,14 @@ struct ComparisonResult {
   double decided = 0.1;
   LayerNames layers;  // the embeddings' layer numbers, when their names carry them (the profile's order)
 };
+// The layer names are shown flat: layered, layer_noun, layer_numbers.
+inline bool comparison_layered(const ComparisonResult& r) { return r.layers.layered; }
+inline std::string comparison_layer_noun(const ComparisonResult& r) { return r.layers.noun; }
+inline std::vector<long long> comparison_layer_numbers(const ComparisonResult& r) { return r.layers.numbers; }
+GPPROBE_DESCRIBE(ComparisonResult, "ComparisonValue", GPPROBE_FIELD(episteme_threshold), GPPROBE_FIELD(decided),
+                 GPPROBE_COVERED(layers), GPPROBE_COMPUTED("layered", comparison_layered),
+                 GPPROBE_COMPUTED("layer_noun", comparison_layer_noun),
+                 GPPROBE_COMPUTED("layer_numbers", comparison_layer_numbers), GPPROBE_FIELD(concepts));
 
 // The whole comparison in one call: a ComparisonRun started with the representations' names and rows,
 // each representation probed for every concept in turn (representation by representation), finished.

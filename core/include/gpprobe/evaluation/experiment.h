@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
@@ -112,6 +113,8 @@ struct ExperimentCurve {
   std::vector<double> values;  // trials by points, row-major
   std::vector<double> mean, sd;
 };
+GPPROBE_DESCRIBE(ExperimentCurve, "CurveValue", GPPROBE_FIELD(method), GPPROBE_FIELD(metric), GPPROBE_FIELD(values),
+                 GPPROBE_FIELD(mean), GPPROBE_FIELD(sd));
 
 // Per-query measures of one method for one (p, O) of the fuzzy experiment's trial 0.
 struct ExperimentCloud {
@@ -121,6 +124,9 @@ struct ExperimentCloud {
   std::vector<std::size_t> rows;                           // the embedding row of each positive query
   std::vector<double> judged_probability, episteme, alea;  // one per originally positive query
 };
+GPPROBE_DESCRIBE(ExperimentCloud, "CloudValue", GPPROBE_FIELD(method), GPPROBE_FIELD(label_probability),
+                 GPPROBE_FIELD(observations), GPPROBE_INDICES(rows), GPPROBE_FIELD(judged_probability),
+                 GPPROBE_FIELD(episteme), GPPROBE_FIELD(alea));
 
 struct ExperimentResult {
   ExperimentKind kind = ExperimentKind::probing;
@@ -133,6 +139,12 @@ struct ExperimentResult {
   std::vector<ExperimentCurve> curves;
   std::vector<ExperimentCloud> clouds;  // fuzzy, and only when trial 0 ran
 };
+// Shown as "experiment" (its name); first_trial is the accumulating caller's bookkeeping (append_trials).
+inline std::string experiment_of(const ExperimentResult& r) { return experiment_name(r.kind); }
+GPPROBE_DESCRIBE(ExperimentResult, "ExperimentValue", GPPROBE_COVERED(kind),
+                 GPPROBE_COMPUTED("experiment", experiment_of), GPPROBE_FIELD(observation_counts),
+                 GPPROBE_FIELD(schedule_limit), GPPROBE_COVERED(first_trial), GPPROBE_FIELD(trials),
+                 GPPROBE_FIELD(curves), GPPROBE_FIELD(clouds));
 
 Result<ExperimentResult> run_experiment(ExperimentKind kind, const ExperimentData& data,
                                         const ExperimentOptions& options = {}, const ProgressCallback& progress = {});

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/status.h"
 
 namespace gpprobe {
@@ -40,6 +41,8 @@ struct RocCurve {
   std::vector<double> true_positive_rate;   // points, non-decreasing from 0 to 1
   std::vector<double> thresholds;           // points, decreasing; the first is +infinity
 };
+GPPROBE_DESCRIBE(RocCurve, "RocCurveValue", GPPROBE_FIELD(false_positive_rate), GPPROBE_FIELD(true_positive_rate),
+                 GPPROBE_FIELD(thresholds));
 
 // Both labels must occur.
 Result<RocCurve> roc_curve(const std::uint8_t* labels, const double* scores, std::size_t n);

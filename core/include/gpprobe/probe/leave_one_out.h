@@ -40,6 +40,7 @@
 
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/status.h"
 #include "gpprobe/probe/probe.h"
 
@@ -67,6 +68,22 @@ struct LeaveOneOut {
   Interval auroc_interval, auroc_normal_interval, log_loss_interval;
   LooVerdict verdict = LooVerdict::too_few;
 };
+// The intervals shown flat, named as in `gpprobe loo`'s JSON: auroc_lower/upper the honest one,
+// auroc_delong_lower/upper DeLong's alone, log_loss_lower/upper.
+GPPROBE_DESCRIBE(LeaveOneOut, "LeaveOneOutValue", GPPROBE_FIELD(judged_probability), GPPROBE_FIELD(latent_mean),
+                 GPPROBE_FIELD(latent_variance), GPPROBE_FIELD(positives), GPPROBE_FIELD(negatives),
+                 GPPROBE_FIELD(auroc), GPPROBE_FIELD(auroc_standard_error), GPPROBE_FIELD(log_loss),
+                 GPPROBE_FIELD(log_loss_standard_error), GPPROBE_FIELD(confidence), GPPROBE_COVERED(auroc_interval),
+                 GPPROBE_COVERED(auroc_normal_interval), GPPROBE_COVERED(log_loss_interval),
+                 GPPROBE_COMPUTED("auroc_lower", [](const LeaveOneOut& r) { return r.auroc_interval.lower; }),
+                 GPPROBE_COMPUTED("auroc_upper", [](const LeaveOneOut& r) { return r.auroc_interval.upper; }),
+                 GPPROBE_COMPUTED("auroc_delong_lower",
+                                  [](const LeaveOneOut& r) { return r.auroc_normal_interval.lower; }),
+                 GPPROBE_COMPUTED("auroc_delong_upper",
+                                  [](const LeaveOneOut& r) { return r.auroc_normal_interval.upper; }),
+                 GPPROBE_COMPUTED("log_loss_lower", [](const LeaveOneOut& r) { return r.log_loss_interval.lower; }),
+                 GPPROBE_COMPUTED("log_loss_upper", [](const LeaveOneOut& r) { return r.log_loss_interval.upper; }),
+                 GPPROBE_NAMED(verdict, kLooVerdictNames));
 
 // `space` automatic: the cheaper of the two forms for the probe's O and d (the numbers agree to rounding).
 Result<LeaveOneOut> leave_one_out(const Probe& probe, PosteriorSpace space = PosteriorSpace::automatic);

@@ -1,0 +1,132 @@
+// One description per result (gpprobe/common/fields.h): the member count that makes a description
+// complete, the JavaScript names, the TypeScript a description prints (hand-written below), and
+// wasm/gpprobe.d.mts holding exactly what the descriptions of the bindings' results print.
+#include <array>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpprobe/common/fields.h"
+
+#include "wasm/declarations/results.h"
+#include "wasm/declarations/ts_declarations.h"
+
+namespace gpprobe {
+namespace {
+
+enum class Shade { light, dark };
+inline constexpr EnumNames<Shade, 2> kShadeNames = {{{Shade::light, "light"}, {Shade::dark, "dark"}}};
+
+struct Inner {
+  std::string label;
+  std::vector<double> values;
+};
+
+struct Outer {
+  std::size_t row_count = 0;
+  bool held_out = false;
+  Shade shade = Shade::light;
+  Inner inner;
+  std::vector<Inner> inners;
+  std::vector<std::string> names;
+  std::vector<long long> numbers;
+  double hidden = 0;
+};
+
+inline double twice_hidden(const Outer& o) { return 2 * o.hidden; }
+
+// Lists every member but `numbers`: not complete.
+struct Partial {
+  int a = 0, b = 0, c = 0;
+};
+
+}  // namespace
+
+GPPROBE_DESCRIBE(Inner, "InnerValue", GPPROBE_FIELD(label), GPPROBE_FIELD(values));
+GPPROBE_DESCRIBE(Outer, "OuterValue", GPPROBE_FIELD(row_count), GPPROBE_FIELD(held_out),
+                 GPPROBE_NAMED(shade, kShadeNames), GPPROBE_FIELD(inner), GPPROBE_FIELD(inners), GPPROBE_FIELD(names),
+                 GPPROBE_FIELD(numbers), GPPROBE_COVERED(hidden), GPPROBE_COMPUTED("twice_hidden", twice_hidden));
+
+// Written without GPPROBE_DESCRIBE, whose static_assert would stop the build.
+template <>
+struct Description<Partial> {
+  using Described = Partial;
+  static constexpr const char* name = "PartialValue";
+  static constexpr const char* type = "Partial";
+  static constexpr auto fields = std::make_tuple(GPPROBE_FIELD(a), GPPROBE_FIELD(b));
+};
+
+// Lists `a` twice: as many entries as members, but not every member.
+struct Twice {
+  int a = 0, b = 0;
+};
+template <>
+struct Description<Twice> {
+  using Described = Twice;
+  static constexpr const char* name = "TwiceValue";
+  static constexpr const char* type = "Twice";
+  static constexpr auto fields = std::make_tuple(GPPROBE_FIELD(a), GPPROBE_FIELD(a));
+};
+
+namespace {
+
+TEST(ResultDescriptions, CountTheMembersOfAnAggregate) {
+  static_assert(fields::member_count<Inner>() == 2);
+  static_assert(fields::member_count<Outer>() == 8);
+  static_assert(fields::member_count<Partial>() == 3);
+  static_assert(fields::complete<Outer>());
+  static_assert(!fields::complete<Partial>(), "a member left out of the description");
+  static_assert(!fields::complete<Twice>(), "a member listed twice, another not at all");
+  static_assert(fields::complete<ComparisonResult>() && fields::complete<RepresentationProbe>());
+  EXPECT_EQ(fields::member_count<RepresentationProbe>(), 33u);
+}
+
+TEST(ResultDescriptions, NameFieldsInCamelCaseForJavaScript) {
+  EXPECT_EQ(fields::camel_case("loo_auroc_standard_error"), "looAurocStandardError");
+  EXPECT_EQ(fields::camel_case("p_value"), "pValue");
+  EXPECT_EQ(fields::camel_case("width"), "width");
+}
+
+TEST(ResultDescriptions, PrintTheTypeScriptOfEachFieldKind) {
+  std::ostringstream out;
+  std::set<std::string> declared;
+  declarations::declare<Outer>(out, declared, true);
+  EXPECT_EQ(out.str(),
+            "\n/** gpprobe::Inner: its header says what each field means. */\n"
+            "export interface InnerValue {\n"
+            "  label: string;\n"
+            "  values: Float64Array;\n"
+            "}\n"
+            "\n/** gpprobe::Outer: its header says what each field means. */\n"
+            "export interface OuterValue extends BindingStatus {\n"
+            "  rowCount: number;\n"
+            "  heldOut: boolean;\n"
+            "  shade: 'light' | 'dark';\n"
+            "  inner: InnerValue;\n"
+            "  inners: InnerValue[];\n"
+            "  names: string[];\n"
+            "  numbers: Float64Array;\n"
+            "  twiceHidden: number;\n"
+            "}\n");
+}
+
+TEST(ResultDescriptions, AreWhatTheModuleDeclarationHolds) {
+  std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/wasm/gpprobe.d.mts");
+  ASSERT_TRUE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::vector<declarations::Region> regions = declarations::regions<declarations::Results>();
+  std::vector<std::string> missing;
+  const std::string rewritten = declarations::rewritten(text.str(), regions, &missing);
+  EXPECT_EQ(missing, std::vector<std::string>());
+  EXPECT_TRUE(rewritten == text.str())
+      << "wasm/gpprobe.d.mts differs from the descriptions: run `./build/native/gpprobe_declarations --write "
+         "wasm/gpprobe.d.mts`";
+}
+
+}  // namespace
+}  // namespace gpprobe
