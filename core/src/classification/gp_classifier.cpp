@@ -1,6 +1,7 @@
 #include "gpprobe/classification/gp_classifier.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "gpprobe/classification/ep_classifier.h"
@@ -67,6 +68,17 @@ Status check_finite_fit(const Approximation& a, const SeArdKernel& kernel, const
 
 Result<Approximation> approximate(const ClassifierTrainingData& data, const SeArdKernel& kernel,
                                   const ClassifierOptions& options, const RowMatrix* squared_distances = nullptr) {
+  // A row of the kernel matrix sums up to n s2: past the largest double, whether a fit overflows (NaN) or
+  // happens to stay finite depends on the order of the floating-point sums, and so on the build (AVX-512
+  // or not). Refused alike in every build, before any sum.
+  const double n = double(data.size());
+  if (!(kernel.signal_variance * n < std::numeric_limits<double>::max())) {
+    return Status(StatusCode::numerical_failure,
+                  std::string(options.method == ClassifierMethod::laplace ? "Laplace" : "EP") + ": signal variance " +
+                      number_text(kernel.signal_variance) + " times the " + number_text(n) +
+                      " training points is beyond the largest double, so the kernel's sums overflow (the kernel's "
+                      "scale is beyond double precision)");
+  }
   Result<Approximation> a = fitted(data, kernel.kernel(), options, squared_distances);
   if (!a.ok()) return a.status();
   GPPROBE_RETURN_IF_ERROR(check_finite_fit(a.value(), kernel, options));

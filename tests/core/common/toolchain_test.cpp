@@ -2,12 +2,12 @@
 // (turned on by -march=native on a CPU with AVX-512) at -O2 and above built std::vector<std::size_t>{3, 3,
 // 3, 0} as {3, 3, 3, 3}; CMakeLists.txt turns AVX-512 off where the compiler does that. These lists are
 // built in a file compiled with the core's flags, as every test is.
-#include <gtest/gtest.h>
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace {
 
