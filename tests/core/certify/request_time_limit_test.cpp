@@ -159,7 +159,8 @@ TEST(RequestTimeLimit, BothBinarySearchesShareOneClock) {
 }
 
 // Three classes at a tie (each class's rows on its own ray from the origin): the margin's search is never decided
-// (stop_when_decided off) and runs to the limit; the class's searches then split nothing.
+// (stop_when_decided off), and at tolerance 1e-9 the three searches need more than the limit: the ones the
+// clock reaches after it split nothing.
 TEST(RequestTimeLimit, TheMulticlassSearchesShareOneClock) {
   MulticlassTrainingData data;
   data.classes = 3;
@@ -189,14 +190,25 @@ TEST(RequestTimeLimit, TheMulticlassSearchesShareOneClock) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   const SafetyCertificate& s = r.value().safety;
   const ClassCertificate& k = r.value().extremes;
-  EXPECT_EQ(s.stop, SafetyStop::time_limit);
-  EXPECT_GT(s.iterations, 0u);
   EXPECT_EQ(k.class_index, 1u);
-  for (const ClassExtreme* e : {&k.minimum, &k.maximum}) {
-    EXPECT_EQ(e->status, SearchStatus::time_limit);
-    EXPECT_EQ(e->iterations, 0u) << "a class search ran on its own clock";
-    EXPECT_LE(e->lower, e->upper);
+  // The searches run in order (the margin, the class's minimum, its maximum) under one clock: once one stopped
+  // on time, each later one split no box (time_limit, 0 iterations). Which one the limit reaches depends on the
+  // machine's speed (on a quiet one the margin converges first); that one is reached at all is the test's
+  // premise (at tolerance 1e-9 the three searches need more than the limit).
+  const std::vector<std::pair<bool, std::size_t>> searches = {
+      {s.stop == SafetyStop::time_limit, s.iterations},
+      {k.minimum.status == SearchStatus::time_limit, k.minimum.iterations},
+      {k.maximum.status == SearchStatus::time_limit, k.maximum.iterations}};
+  bool past = false;
+  for (std::size_t i = 0; i < searches.size(); ++i) {
+    if (past) {
+      EXPECT_TRUE(searches[i].first) << "search " << i << " after the limit";
+      EXPECT_EQ(searches[i].second, 0u) << "search " << i << " ran on its own clock";
+    }
+    past = past || searches[i].first;
   }
+  EXPECT_TRUE(past) << "no search reached the limit: the test's work is too small for it";
+  for (const ClassExtreme* e : {&k.minimum, &k.maximum}) EXPECT_LE(e->lower, e->upper);
   // The prediction at x* (twice: once per certificate) and a box's bound are the allowance past the limit.
   EXPECT_LT(seconds, options.time_limit_seconds * threads() + 4.0 * prediction + 0.5)
       << "one prediction took " << prediction << " s of CPU time";

@@ -349,9 +349,15 @@ TEST(CliRobustness, SoftmaxTimeLimitIsTheWallTimeOfTheWholeRequest) {
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_LT(cpu, 2.0 * threads + 3.0 * fit + 1.0) << "gpc took " << fit << " s of CPU time";
   EXPECT_LT(j["seconds"].get<double>(), 2.0 + 1.0) << r.out;  // wall time, with a loaded machine's slack
-  // The class's maximum runs last: past the limit, with the root bound only.
-  EXPECT_EQ(j["maximum"]["status"], "time_limit") << r.out;
-  EXPECT_EQ(j["maximum"]["iterations"], 0) << "the maximum ran on its own clock: " << r.out;
+  // The class's minimum runs before its maximum, on one clock: if the minimum stopped on time, the maximum
+  // split no box (root bound only). At tolerance 1e-9 the work needs more than 2 s, so one of them stops on
+  // time (which one depends on the machine's speed).
+  const bool minimum_on_time = j["minimum"]["status"] == "time_limit";
+  EXPECT_TRUE(minimum_on_time || j["maximum"]["status"] == "time_limit") << r.out;
+  if (minimum_on_time) {
+    EXPECT_EQ(j["maximum"]["status"], "time_limit") << r.out;
+    EXPECT_EQ(j["maximum"]["iterations"], 0) << "the maximum ran on its own clock: " << r.out;
+  }
   EXPECT_LE(j["maximum"]["lower"].get<double>(), j["maximum"]["upper"].get<double>());
   EXPECT_LE(j["minimum"]["lower"].get<double>(), j["minimum"]["upper"].get<double>());
   const auto help = run_cli("robustness --help");
