@@ -1,5 +1,5 @@
 // Links have a registry part (labs/link_words.ts, labs/links.ts, and each linked lab's `link` in
-// labs/views.tsx): a lab that carries state in links declares it there and edits no file of the shell.
+// labs/views.ts): a lab that carries state in links declares it there and edits no file of the shell.
 // A toy lab added to the registry alone gets its words read from a hand-typed link, carried through a
 // #s= link and refused when out of range (tests/web/import_rules.test.ts: the shell's link files reach
 // no lab but through the registry).

@@ -1,5 +1,5 @@
 // The app shell: header (data, upload, undo/redo, exports, views), the sidebar that defines the probe,
-// and the current lab's view (the lab registry: labs/index.ts, labs/views.tsx). Files can be dropped anywhere on the page.
+// and the current lab's view (the lab registry: labs/index.ts, labs/views.ts). Files can be dropped anywhere on the page.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { importSessionFile, loadDemo, sessionJson, uploadFiles } from './data_actions.ts';
 import {
@@ -28,7 +28,7 @@ import { tasks } from '../common/state/engine_tasks.ts';
 import { columns } from '../common/state/session_store.ts';
 import { activeTab, type Tab } from './view_state.ts';
 import { LABS, tabsOf } from '../labs/index.ts';
-import { LAB_VIEWS } from '../labs/views.tsx';
+import { LAB_VIEWS } from '../labs/views.ts';
 import { Prompts } from '../common/ui/Prompts.tsx';
 import { ShareActions } from './ShareActions.tsx';
 import { TabList, TabPanel } from './TabList.tsx';

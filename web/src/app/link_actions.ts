@@ -13,10 +13,10 @@ import { observationsDrawn, runProbe } from '../labs/probe/state/probe_store.ts'
 import { activeTab, colorBy } from './view_state.ts';
 import { LINKED_LABS, type LabLinkStates } from '../labs/links.ts';
 import type { LinkedLab } from '../labs/link_words.ts';
-import { LAB_VIEWS } from '../labs/views.tsx';
+import { LAB_VIEWS } from '../labs/views.ts';
 import type { LinkActions } from '../common/state/link_part.ts';
 
-/** Lab L's link in the page (labs/views.tsx). */
+/** Lab L's link in the page (labs/views.ts). */
 const linkOf = (lab: LinkedLab): LinkActions<unknown> => LAB_VIEWS[lab].link as LinkActions<unknown>;
 
 export const currentLink = computed<LinkState>(() => {

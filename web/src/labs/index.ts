@@ -1,9 +1,11 @@
-// The lab registry: every lab of the app, by id, with its one name and the engine it needs. This part
-// is plain data, safe for the page and the worker alike; three parts keyed by the same ids complete it,
-// each checked by the compiler to cover exactly these ids:
-//   labs/protocol.ts  each lab's request kinds and cancel policies  -> the worker protocol (Requests, CANCEL_POLICY)
-//   labs/worker.ts    each lab's handlers                           -> the worker's HANDLERS table (worker bundle only)
-//   labs/views.tsx    each lab's view and what the shell shows with it -> the tab strip (page bundle only)
+// The lab registry: every lab of the app, by id, with its one name and the engine it needs. This list is
+// the one place a lab is named; the rest of the registry is found in the labs' folders, one file per
+// layer with a fixed name (labs/parts.ts has their types), and joined by three parts keyed by these ids:
+//   labs/protocol.ts  each lab's worker/lab_protocol.ts: its kinds, cancel policies -> the worker protocol
+//   labs/worker.ts    each lab's worker/lab_handlers.ts: its handlers              -> HANDLERS (worker bundle)
+//   labs/views.ts     each lab's ui/lab_view.ts: its view and the shell around it  -> the tabs (page bundle)
+// A lab listed here without one of those files, or a folder with one that is not listed, stops the app
+// at start-up naming it (partsByLab); the compiler checks each part's contents against its lab.
 // The engines themselves are in common/worker/engines.ts (the Engines of every handler's context).
 // The lab ids reach common/ (the active tab) through common/registry.ts, filled in here.
 // docs/architecture.md "How to add a lab" walks through the steps.
@@ -70,6 +72,33 @@ export function mergeLabTables<T>(tables: Record<string, Record<string, T>>): Re
     }
   }
   return merged;
+}
+
+/**
+ * A registry part from the labs' folders: `modules` is what Vite's import.meta.glob found of FILE
+ * in every lab folder (keys './<lab>/FILE'), `pick` takes the lab's part out of its module. Every lab of `labs`
+ * must have the file and every folder that has it must be a lab of `labs`; either mistake throws,
+ * naming the lab and the file (the app stops at start-up rather than miss a tab or a handler).
+ */
+export function partsByLab<L extends string, M, P>(
+  labs: Record<L, LabEntry>,
+  modules: Record<string, M>,
+  file: string,
+  pick: (module: M) => P,
+): Record<L, P> {
+  const parts = {} as Record<L, P>;
+  for (const [path, module] of Object.entries(modules)) {
+    const lab = /^\.\/([^/]+)\//.exec(path)?.[1];
+    if (lab === undefined || !Object.hasOwn(labs, lab)) {
+      throw new Error(`labs/${path.replace(/^\.\//, '')} belongs to no lab of the registry (labs/index.ts)`);
+    }
+    parts[lab as L] = pick(module);
+  }
+  for (const lab of Object.keys(labs) as L[]) {
+    if (!Object.hasOwn(parts, lab))
+      throw new Error(`lab "${lab}" of the registry (labs/index.ts) has no labs/${lab}/${file}`);
+  }
+  return parts;
 }
 
 /** True when A and B are the same set of keys (the registry parts' completeness checks). */

@@ -1,7 +1,7 @@
 // The registry's links part: for each lab that carries state in links (its words: labs/link_words.ts),
 // how that state is read from a hand-typed link and held to the link schema. The shell reads and
 // writes every such lab alike (app/link_params.ts, app/share_link.ts); the page part, where the state
-// comes from and how a link's opens, is the lab's `link` in labs/views.tsx. Page-safe: no store.
+// comes from and how a link's opens, is the lab's `link` in labs/views.ts. Page-safe: no store.
 import type { LinkPart } from '../common/state/link_part.ts';
 import { COMPARE_LINK } from './compare/state/compare_link.ts';
 import type { LinkedLab } from './link_words.ts';

@@ -1,33 +1,25 @@
-// The registry's worker part: each lab's handlers, one per kind of its protocol (labs/protocol.ts),
-// each table typed with its lab's engine (labs/index.ts), so a handler that reaches for another engine
-// does not compile. The engine worker's HANDLERS table is derived from it. Worker bundle only.
-import { certifyHandlers } from './classification/worker/certify_handlers.ts';
-import { explainHandlers } from './classification/worker/explain_handlers.ts';
-import { classificationHandlers } from './classification/worker/handlers.ts';
-import { compareHandlers } from './compare/worker/handlers.ts';
-import { evaluationHandlers } from './evaluation/worker/handlers.ts';
-import { enginesOf, LABS, mergeLabTables, type EngineOf, type LabId } from './index.ts';
-import { oodHandlers } from './ood/worker/handlers.ts';
-import { probeCertifyHandlers } from './probe/worker/certify_handlers.ts';
-import { probeExplainHandlers } from './probe/worker/explain_handlers.ts';
-import { probeHandlers } from './probe/worker/handlers.ts';
-import { verdictHandlers } from './probe/worker/verdict_handlers.ts';
-import type { LabRequests } from './protocol.ts';
-import { regressionHandlers } from './regression/worker/handlers.ts';
+// The registry's worker part: each lab's handlers, from the labs' own worker/lab_handlers.ts (found by
+// name), each typed with its lab's kinds (labs/protocol.ts) and engine (labs/index.ts), so a handler that
+// reaches for another engine does not compile. The engine worker's HANDLERS table is derived from it.
+// Worker bundle only.
+import { enginesOf, LABS, mergeLabTables, partsByLab, type LabId } from './index.ts';
+import type { LabHandlers, LabHandlersPart } from './parts.ts';
 import { ENGINE_FACTORIES, type Engines } from '../common/worker/engines.ts';
 import type { GpprobeModule } from '../engine/generated/gpprobe.mjs';
-import type { Handler, Handlers } from '../common/worker/handler.ts';
+import type { Handler } from '../common/worker/handler.ts';
 import type { RequestKind } from '../common/worker/protocol.ts';
 
-/** Each lab's handlers (the compiler checks every lab present, every kind handled, and the engine used). */
-export const LAB_HANDLERS: { readonly [L in LabId]: Handlers<LabRequests[L], EngineOf<L>> } = {
-  probe: { ...probeHandlers, ...verdictHandlers, ...probeCertifyHandlers, ...probeExplainHandlers },
-  ood: oodHandlers,
-  evaluation: evaluationHandlers,
-  regression: regressionHandlers,
-  classification: { ...classificationHandlers, ...certifyHandlers, ...explainHandlers },
-  compare: compareHandlers,
-};
+/**
+ * Each lab's handlers, typed in the lab's own file (`LabHandlers<'probe'>` in labs/probe/worker/lab_handlers.ts:
+ * every kind handled, on the lab's engine); partsByLab files each under its folder's id, and
+ * tests/web/lab_registry.test.ts holds each file to its folder's lab.
+ */
+export const LAB_HANDLERS = partsByLab(
+  LABS,
+  import.meta.glob<LabHandlersPart<LabId>>('./*/worker/lab_handlers.ts', { eager: true }),
+  'worker/lab_handlers.ts',
+  (part) => part.HANDLERS,
+) as { readonly [L in LabId]: LabHandlers<L> };
 
 /** Every kind's handler. */
 export const HANDLERS = mergeLabTables(

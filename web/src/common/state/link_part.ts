@@ -1,4 +1,4 @@
-// What a lab that carries state in links gives the registry (labs/links.ts, labs/views.tsx): how its
+// What a lab that carries state in links gives the registry (labs/links.ts, labs/views.ts): how its
 // state is read from a hand-typed link and held to the link schema, and, in the page, where its current
 // state comes from and how a link's state is opened. The shell (app/link_params.ts, share_link.ts,
 // link_actions.ts) handles every such lab alike, so a lab with link state edits no shared file.

@@ -23,7 +23,7 @@
 //   'none'            short work; cancel only drops the answer
 //
 // Adding a lab: docs/architecture.md "How to add a lab" (a registry entry in labs/index.ts, its kinds in
-// labs/protocol.ts, its handlers in labs/worker.ts, its view in labs/views.tsx; the compiler checks each).
+// labs/protocol.ts, its handlers in labs/worker.ts, its view in labs/views.ts; the compiler checks each).
 import type { Progress } from '../../engine/progress.ts';
 import type { RegisteredRequests } from '../registry.ts';
 

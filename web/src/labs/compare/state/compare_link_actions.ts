@@ -1,4 +1,4 @@
-// The Compare lab's link state in the page (the registry's labs/views.tsx `link`): the comparison the
+// The Compare lab's link state in the page (the registry's labs/views.ts `link`): the comparison the
 // address bar and "Copy link" write, and how a link's comparison opens once its session has.
 import { computed, effect } from '@preact/signals';
 import { activeTab } from '../../../common/state/active_tab.ts';

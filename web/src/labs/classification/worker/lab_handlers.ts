@@ -1,0 +1,12 @@
+// The classification lab's part of the registry's worker table (labs/worker.ts finds it by this file's name): a
+// handler for each of its request kinds, typed with the lab's engine. Worker bundle only.
+import type { LabHandlers } from '../../parts.ts';
+import { classificationHandlers } from './handlers.ts';
+import { certifyHandlers } from './certify_handlers.ts';
+import { explainHandlers } from './explain_handlers.ts';
+
+export const HANDLERS: LabHandlers<'classification'> = {
+  ...classificationHandlers,
+  ...certifyHandlers,
+  ...explainHandlers,
+};

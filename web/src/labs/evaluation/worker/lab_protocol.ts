@@ -1,0 +1,16 @@
+// The evaluation lab's part of the registry's protocol (labs/protocol.ts finds it by this file's name): its
+// request kinds, added to common/registry.ts LabRequests under the lab's id, and their cancel policies.
+import type { Policies } from '../../../common/worker/policies.ts';
+import { EVALUATION_POLICIES, type EvaluationRequests } from './protocol.ts';
+
+/** The lab's request kinds. */
+export type Requests = EvaluationRequests;
+
+/** Each kind's cancel policy (the compiler checks every kind has one). */
+export const POLICIES: Policies<Requests> = EVALUATION_POLICIES;
+
+declare module '../../../common/registry.ts' {
+  interface LabRequests {
+    evaluation: Requests;
+  }
+}

@@ -1,0 +1,6 @@
+// The out-of-distribution lab's part of the registry's worker table (labs/worker.ts finds it by this file's name): a
+// handler for each of its request kinds, typed with the lab's engine. Worker bundle only.
+import type { LabHandlers } from '../../parts.ts';
+import { oodHandlers } from './handlers.ts';
+
+export const HANDLERS: LabHandlers<'ood'> = oodHandlers;

@@ -1,0 +1,6 @@
+// The regression lab's part of the registry's page table (labs/views.ts finds it by this file's name): its
+// view and what the shell shows beside it. Page bundle only.
+import type { LabViewOf } from '../../parts.ts';
+import { RegressionView } from './RegressionView.tsx';
+
+export const VIEW: LabViewOf<'regression'> = { view: RegressionView, probeSettings: false, resultsExport: false };
