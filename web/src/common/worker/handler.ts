@@ -1,5 +1,5 @@
 // What a request handler of the engine worker receives and returns (engine_worker.ts calls them; each
-// lab's labs/<lab>/worker/handlers.ts exports a table of them, one per kind of its protocol, and the
+// lab's labs/<lab>/worker/lab_handlers.ts exports a table of them, one per kind of its protocol, and the
 // registry's worker part, labs/worker.ts, joins the tables). The engines are common/worker/engines.ts.
 import type { Progress } from '../../engine/progress.ts';
 import type { EngineName, Engines } from './engines.ts';

@@ -1,6 +1,6 @@
 // The one protocol between the page and the engine worker, for every lab. A request is
 // { kind, ...fields }; each lab declares its kinds, with each one's result and cancel policy, in its
-// own labs/<lab>/worker/protocol.ts, and the lab registry (labs/protocol.ts) joins them: it fills in
+// own labs/<lab>/worker/lab_protocol.ts, and the lab registry (labs/protocol.ts) joins them: it fills in
 // common/registry.ts, from which this file derives the union of every kind (no lab is imported here).
 //
 //   page -> worker  { type: 'request', id, request }  |  { type: 'cancel', id }
@@ -22,14 +22,14 @@
 //                     request starts a fresh one). The first instance keeps the resident embeddings.
 //   'none'            short work; cancel only drops the answer
 //
-// Adding a lab: docs/architecture.md "How to add a lab" (a registry entry in labs/index.ts, its kinds in
-// labs/protocol.ts, its handlers in labs/worker.ts, its view in labs/views.ts; the compiler checks each).
+// Adding a lab: docs/architecture.md "How to add a lab" (a registry entry in labs/index.ts; its kinds,
+// handlers and view in its own folder's worker/lab_protocol.ts, worker/lab_handlers.ts, ui/lab_view.ts).
 import type { Progress } from '../../engine/progress.ts';
 import type { RegisteredRequests } from '../registry.ts';
 
 export type { CancelPolicy, Policies } from './policies.ts';
 
-/** Every request kind of every lab (labs/protocol.ts LabRequests), with its request and result. */
+/** Every request kind of every lab (common/registry.ts LabRequests), with its request and result. */
 export type Requests = RegisteredRequests;
 
 export type RequestKind = keyof Requests;
