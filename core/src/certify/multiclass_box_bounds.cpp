@@ -89,13 +89,12 @@ Interval same_view_sum(const RowMatrix& R, const ClassView& v, const Box& box, d
     for (Eigen::Index l = 0; l < n; ++l) {
       const double r = row[l];
       const std::size_t ll = std::size_t(l);
-      if (r >= 0.0) {
-        pos_high += r * v.e.high[ll];
-        pos_low += r * v.e.low[ll];
-      } else {
-        neg_high += r * v.e.high[ll];
-        neg_low += r * v.e.low[ll];
-      }
+      // Without a branch on r's sign (unpredictable: R has both), the same sums: the other side adds an exact 0.
+      const double rp = r >= 0.0 ? r : 0.0, rn = r >= 0.0 ? 0.0 : r;
+      pos_high += rp * v.e.high[ll];
+      pos_low += rp * v.e.low[ll];
+      neg_high += rn * v.e.high[ll];
+      neg_low += rn * v.e.low[ll];
       row_c += r * c[l];
       w[l] += r * c[i];
     }
@@ -132,13 +131,12 @@ Interval pairwise_sum(const RowMatrix& R, const ClassView& p, const ClassView& q
     for (Eigen::Index l = 0; l < n; ++l) {
       const double r = row[l];
       const std::size_t ll = std::size_t(l);
-      if (r >= 0.0) {
-        pos_high += r * q.e.high[ll];
-        pos_low += r * q.e.low[ll];
-      } else {
-        neg_high += r * q.e.high[ll];
-        neg_low += r * q.e.low[ll];
-      }
+      // Without a branch on r's sign (unpredictable: R has both), the same sums: the other side adds an exact 0.
+      const double rp = r >= 0.0 ? r : 0.0, rn = r >= 0.0 ? 0.0 : r;
+      pos_high += rp * q.e.high[ll];
+      pos_low += rp * q.e.low[ll];
+      neg_high += rn * q.e.high[ll];
+      neg_low += rn * q.e.low[ll];
       row_h += r * cq[l];
       row_abs += std::abs(r) * dq[ll];
       g[l] += r * cp[i];
