@@ -338,15 +338,17 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         The output is p(classes_[1]) (binary), or with ``likelihood="softmax"`` the probability of class
         ``class_index`` (an index into classes_; the class predicted at x when None; ``class`` in the
         result). Certified bounds ``delta_lower`` <= Delta <= ``delta_upper`` come from four
-        branch-and-bound searches (to ``tolerance``, within ``max_iterations`` boxes and ``time_limit``
-        seconds each), ``delta`` from their witnesses; the boxes are clipped to ``valid_range``. LIME
+        branch-and-bound searches (to ``tolerance``, within ``max_iterations`` boxes each; ``time_limit``
+        seconds, 0 = none, for all the features' searches together: one clock, and a search reached after
+        it bounds its box without splitting it, its feature's ``status`` "time_limit"), ``delta`` from
+        their witnesses; the boxes are clipped to ``valid_range``. LIME
         switches features off to the training mean (``baseline="mean"``) or 0 (``"zero"``, pixels) in
         ``lime_samples`` samples drawn with ``seed``.
 
         A dict of the CLI's CSV columns (feature, delta_lower, delta, delta_upper, lime, rank,
         constant_in_training; rank 1 is the largest certified |Delta|, 0 where the CLI's cell is empty)
         plus status and iterations per feature, and its JSON line's fields (value_at_point, gamma,
-        lime_intercept, lime_score, lime_kernel_width, unconverged_searches, constant_features,
+        lime_intercept, lime_score, lime_kernel_width, unconverged_searches, time_limited_features, constant_features,
         constant_ranked). A feature constant in training (its values span at most 1e-6 of their scale) is
         not ranked unless ``include_constant``: moving it moves x away from all the data, so the output
         drifts towards the prior; its Delta is still given."""

@@ -227,7 +227,9 @@ class Probe:
         Singh and Guestrin, KDD 2016; a switched-off feature becomes the observations' mean, or 0 with
         ``baseline="zero"``; ``lime_samples`` samples drawn with ``seed``). Certified bounds
         ``delta_lower`` <= Delta <= ``delta_upper`` from four branch-and-bound searches (to ``tolerance``,
-        within ``max_iterations`` boxes and ``time_limit`` seconds each), ``delta`` from their witnesses;
+        within ``max_iterations`` boxes each; ``time_limit`` seconds, 0 = none, for all of them together:
+        one clock, and a search reached after it bounds its box without splitting it, its feature's
+        ``status`` "time_limit"), ``delta`` from their witnesses;
         the boxes are clipped to ``valid_range``. The same dict as :meth:`GPClassifier.explain`: the CLI's
         columns (feature, delta_lower, delta, delta_upper, lime, rank, constant_in_training; rank 0 where
         the CLI's cell is empty), status, iterations, and its JSON line's fields. A feature constant in

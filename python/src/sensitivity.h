@@ -89,7 +89,7 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
   const std::vector<std::size_t> order = rank_features(s, a.include_constant);
   for (std::size_t r = 0; r < order.size(); ++r) place[order[r]] = r + 1;
   std::size_t unconverged = 0;
-  py::list constant_features;
+  py::list constant_features, time_limited_features;
   for (std::size_t i = 0; i < k; ++i) {
     const FeatureSensitivity& f = s.features[i];
     feature.mutable_data()[i] = std::int64_t(f.feature);
@@ -100,6 +100,7 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
     rank.mutable_data()[i] = std::int64_t(place[i]);  // 0: not ranked (the CLI's empty cell)
     constant.mutable_data()[i] = f.constant_in_training;
     if (f.constant_in_training) constant_features.append(f.feature);
+    if (f.status == SearchStatus::time_limit) time_limited_features.append(f.feature);
     iterations.mutable_data()[i] = std::int64_t(f.iterations);
     status[i] = search_status_name(f.status);
     for (const SideExtremes* side : {&f.minus, &f.plus})
@@ -122,6 +123,7 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
   out["lime_score"] = l.score;
   out["lime_kernel_width"] = l.kernel_width;
   out["unconverged_searches"] = unconverged;
+  out["time_limited_features"] = time_limited_features;
   out["constant_features"] = constant_features;
   out["constant_ranked"] = a.include_constant;
   return out;

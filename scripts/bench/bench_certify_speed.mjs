@@ -18,9 +18,11 @@
 //              and boxes of the minimum's and the maximum's searches
 //
 //   node scripts/bench/bench_certify_speed.mjs --baseline /path/to/main/gpprobe [--candidate build/native/gpprobe]
-//        [--n 300] [--points 3] [--boxes 300] [--repeats 1] [--skip fit,explain,global,certify]
+//        [--n 300] [--points 3] [--boxes 300] [--repeats 1] [--skip fit,explain,global,certify] [--keep DIR]
+// --keep DIR writes every run's standard output to DIR (workload-build-run.txt) so that outputs that differ can be
+// compared number by number.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -49,6 +51,7 @@ writeFileSync(train, [header, ...lines.slice(0, N)].join('\n') + '\n');
 const pointOf = (i) => rows[N + i].slice(0, 64).join(',');
 writeFileSync(test, header.split(',').slice(0, 64).join(',') + '\n' + pointOf(0) + '\n');
 
+let kept = 0;
 /** Runs a build with `argv`; CPU seconds from /usr/bin/time's user + system, wall from the same. */
 function run(build, argv) {
   const timing = join(dir, 'time.txt');
@@ -57,6 +60,10 @@ function run(build, argv) {
     maxBuffer: 1 << 28,
   });
   if (r.status !== 0) throw new Error(`${build} ${argv[0]} failed: ${r.stderr}`);
+  if (args.keep) {
+    mkdirSync(args.keep, { recursive: true });
+    writeFileSync(join(args.keep, `${argv[0]}-${build}-${++kept}.txt`), r.stdout);
+  }
   const [user, system, wall] = readFileSync(timing, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
   return { cpu: user + system, wall, stdout: r.stdout, stderr: r.stderr };
 }
@@ -87,37 +94,37 @@ const fitLine = (stderr) =>
       .filter((l) => l.startsWith('{'))
       .pop(),
   );
-const fits = sideBySide(
-  'fit hyperparameters to convergence',
-  () => [
-    'gpc',
-    '--likelihood',
-    'softmax',
-    '--train',
-    train,
-    '--test',
-    test,
-    '--signal-variance',
-    '1',
-    '--length-scales',
-    ones,
-    '--optimize',
-    '--restarts',
-    '0',
-    '--threads',
-    '1',
-  ],
-  (b, c) => {
-    const [fb, fc] = [fitLine(b.stderr), fitLine(c.stderr)];
-    return {
-      baseline_lml: fb.log_marginal_likelihood,
-      candidate_lml: fc.log_marginal_likelihood,
-      lml_difference: Math.abs(fb.log_marginal_likelihood - fc.log_marginal_likelihood),
-      baseline_iterations: fb.optimizer_iterations,
-      candidate_iterations: fc.optimizer_iterations,
-    };
-  },
-);
+const fitArgv = () => [
+  'gpc',
+  '--likelihood',
+  'softmax',
+  '--train',
+  train,
+  '--test',
+  test,
+  '--signal-variance',
+  '1',
+  '--length-scales',
+  ones,
+  '--optimize',
+  '--restarts',
+  '0',
+  '--threads',
+  '1',
+];
+// --skip fit: the kernel from the baseline's fit alone (not timed side by side).
+const fits = skip.has('fit')
+  ? { baseline: [run('baseline', fitArgv())] }
+  : sideBySide('fit hyperparameters to convergence', fitArgv, (b, c) => {
+      const [fb, fc] = [fitLine(b.stderr), fitLine(c.stderr)];
+      return {
+        baseline_lml: fb.log_marginal_likelihood,
+        candidate_lml: fc.log_marginal_likelihood,
+        lml_difference: Math.abs(fb.log_marginal_likelihood - fc.log_marginal_likelihood),
+        baseline_iterations: fb.optimizer_iterations,
+        candidate_iterations: fc.optimizer_iterations,
+      };
+    });
 const learned = fitLine(fits.baseline[0].stderr);
 const S = String(learned.signal_variances[0]),
   L = learned.length_scales[0];

@@ -89,13 +89,12 @@ Interval same_view_sum(const RowMatrix& R, const ClassView& v, const Box& box, d
     for (Eigen::Index l = 0; l < n; ++l) {
       const double r = row[l];
       const std::size_t ll = std::size_t(l);
-      if (r >= 0.0) {
-        pos_high += r * v.e.high[ll];
-        pos_low += r * v.e.low[ll];
-      } else {
-        neg_high += r * v.e.high[ll];
-        neg_low += r * v.e.low[ll];
-      }
+      // Without a branch on r's sign (unpredictable: R has both), the same sums: the other side adds an exact 0.
+      const double rp = r >= 0.0 ? r : 0.0, rn = r >= 0.0 ? 0.0 : r;
+      pos_high += rp * v.e.high[ll];
+      pos_low += rp * v.e.low[ll];
+      neg_high += rn * v.e.high[ll];
+      neg_low += rn * v.e.low[ll];
       row_c += r * c[l];
       w[l] += r * c[i];
     }
@@ -132,13 +131,12 @@ Interval pairwise_sum(const RowMatrix& R, const ClassView& p, const ClassView& q
     for (Eigen::Index l = 0; l < n; ++l) {
       const double r = row[l];
       const std::size_t ll = std::size_t(l);
-      if (r >= 0.0) {
-        pos_high += r * q.e.high[ll];
-        pos_low += r * q.e.low[ll];
-      } else {
-        neg_high += r * q.e.high[ll];
-        neg_low += r * q.e.low[ll];
-      }
+      // Without a branch on r's sign (unpredictable: R has both), the same sums: the other side adds an exact 0.
+      const double rp = r >= 0.0 ? r : 0.0, rn = r >= 0.0 ? 0.0 : r;
+      pos_high += rp * q.e.high[ll];
+      pos_low += rp * q.e.low[ll];
+      neg_high += rn * q.e.high[ll];
+      neg_low += rn * q.e.low[ll];
       row_h += r * cq[l];
       row_abs += std::abs(r) * dq[ll];
       g[l] += r * cp[i];
@@ -182,6 +180,37 @@ std::optional<Expectation> expectation(const Eigen::VectorXd& m, const Eigen::Ma
   Result<SoftmaxExpectation> e = softmax_expectation(mean, cov, quadrature);
   if (!e.ok() || !e.value().converged || !std::isfinite(e.value().probabilities[c])) return std::nullopt;
   return Expectation{e.value().probabilities[c], 10.0 * e.value().error_estimate + 1e-12};
+}
+
+// F_c with its Hessian in m in one node sweep (softmax_difference_moments), the Hessian's entries with their error
+// allowances (10 times the carried estimates plus 1e-12 per sum carried the same way); nullopt when that quadrature
+// fails or does not converge (the caller then takes second differences of F).
+struct ExpectationCurvature {
+  Expectation value;
+  Eigen::MatrixXd hessian, hessian_error;
+};
+std::optional<ExpectationCurvature> expectation_curvature(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma,
+                                                          std::size_t c, const std::function<bool()>& stop) {
+  const Eigen::Index D = m.size();
+  SoftmaxExpectationOptions quadrature;
+  quadrature.tolerance = 1e-9;  // as expectation()
+  quadrature.stop = stop;
+  Result<SoftmaxMoments> e = softmax_difference_moments(m, gamma, quadrature);
+  if (!e.ok() || !e.value().converged || !std::isfinite(e.value().probabilities[c])) return std::nullopt;
+  const SoftmaxMoments& moments = e.value();
+  // hessian_error = 2 e r r' + rounding with e the estimate: 10 times it, plus 2 (1e-12) r r' for the 1e-12 per sum.
+  const Eigen::LLT<Eigen::MatrixXd> llt(0.5 * (gamma + gamma.transpose()));
+  const Eigen::MatrixXd Linv = llt.matrixL().solve(Eigen::MatrixXd::Identity(D, D));
+  const Eigen::VectorXd r = Linv.cwiseAbs().colwise().sum().transpose() * (1.0 + 1e-12);
+  ExpectationCurvature out{
+      {moments.probabilities[c], 10.0 * moments.error_estimate + 1e-12}, Eigen::MatrixXd(D, D), Eigen::MatrixXd(D, D)};
+  for (Eigen::Index a = 0; a < D; ++a)
+    for (Eigen::Index b = 0; b < D; ++b) {
+      const std::size_t at = (c * std::size_t(D) + std::size_t(a)) * std::size_t(D) + std::size_t(b);
+      out.hessian(a, b) = moments.hessian[at];
+      out.hessian_error(a, b) = 10.0 * moments.hessian_error[at] + 2e-12 * r[a] * r[b];
+    }
+  return out;
 }
 
 // The vertex bound's covariance geometry over a box: Gamma_0, the intervals of Gamma - Gamma_0, their sum of
@@ -289,8 +318,6 @@ std::optional<double> vertex_end(const std::vector<Interval>& mean, const Vertex
     const Interval& m = mean[j];
     v[Eigen::Index(j)] = ((j == c) == minimum) ? m.lower : m.upper;
   }
-  const std::optional<Expectation> f0 = expectation(v, g.centre, c, stop);
-  if (!f0) return std::nullopt;
   // Zeroth order: |F(v, Gamma) - F(v, Gamma_0)| <= 4/27 sum |dGamma_jk|, and <= phi(1) |dGamma|_* / lambda.
   // |F(v, Gamma) - F(v, Gamma_0)| <= sup_t 1/2 |A(t)|_2 |B(t)|_* with |A|_2 <= 2 phi(1), B(t) = L(t)^-1 dGamma L(t)^-T,
   // |B(t)|_* <= |dGamma|_* / lambda and, whitened, <= sqrt(D) |B0|_F / (1 - |E|_2 - |B0|_2).
@@ -302,51 +329,60 @@ std::optional<double> vertex_end(const std::vector<Interval>& mean, const Vertex
   if (g.whitened_shrink > 0.0) {
     zeroth = std::min(zeroth, kStandardNormalDensityAtOne * g.whitened_nuclear / g.whitened_shrink);
   }
+  const bool first_order =
+      (g.lambda > 0.0 || g.whitened_shrink > 0.0) && g.centre_inverse.size() != 0 && zeroth > 0.5 * target_gap;
+  // First order: F(v, Gamma) = F(v, Gamma_0) + 1/2 tr(dGamma H) + R2 with H = grad_m^2 F(v, Gamma_0),
+  // |R2| <= sqrt(6)/8 |dGamma|_F^2 / lambda^2. H comes with F from one node sweep (the tensor rules, C <= 4), or where
+  // that does not converge, from second differences of F in m.
+  std::optional<ExpectationCurvature> curvature;
+  if (first_order && D <= 3) curvature = expectation_curvature(v, g.centre, c, stop);
+  const std::optional<Expectation> f0 = curvature ? curvature->value : expectation(v, g.centre, c, stop);
+  if (!f0) return std::nullopt;
   double best = f0->value + sign * (zeroth + f0->error);
   // The second differences below are planned for a quadrature allowance of 1e-8: a larger one (quasi-Monte Carlo's
   // ~1e-3, C > 4) enters H's error as 4 eps / h^2 ~ 1, so the first order could not beat the zeroth; its 2 D (D + 1)
   // quadratures are skipped (either end is sound: this only chooses the work).
   const double planned = 10.0 * 1e-9 + 1e-12;
-  if (!(g.lambda > 0.0 || g.whitened_shrink > 0.0) || g.centre_inverse.size() == 0 || zeroth <= 0.5 * target_gap ||
-      f0->error > planned) {
-    return best;
-  }
-  // First order: F(v, Gamma) = F(v, Gamma_0) + 1/2 tr(dGamma H) + R2 with H = grad_m^2 F(v, Gamma_0) from second
-  // differences of F in m, |R2| <= sqrt(6)/8 |dGamma|_F^2 / lambda^2.
-  const std::size_t pairs = D * (D + 1) / 2;
-  std::vector<Eigen::VectorXd> directions;
-  for (std::size_t j = 0; j < D; ++j) directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)));
-  for (std::size_t j = 0; j < D; ++j)
-    for (std::size_t k = j + 1; k < D; ++k)
-      directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)) +
-                           Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(k)));
-  std::vector<double> second(pairs), error(pairs);
-  for (std::size_t u = 0; u < pairs; ++u) {
-    const Eigen::VectorXd& dir = directions[u];
-    // |d^4 F / du^4| <= (u' Gamma_0^-1 u)^2 E[He_4^+] <= (u' Gamma_0^-1 u)^2 sqrt(24) / 2; the second difference's
-    // truncation is h^2 / 12 of it and its rounding 4 eps / h^2: h^4 = 48 eps / (sqrt(24)/2 q^2) balances them.
-    const double q = dir.dot(g.centre_inverse * dir) * (1.0 + 1e-10);
-    const double fourth = 0.5 * std::sqrt(24.0) * q * q;
-    const double h = std::pow(48.0 * planned / fourth, 0.25);
-    const std::optional<Expectation> plus = expectation(v + h * dir, g.centre, c, stop);
-    const std::optional<Expectation> minus = expectation(v - h * dir, g.centre, c, stop);
-    if (!plus || !minus) return best;
-    const double eps = std::max({f0->error, plus->error, minus->error});
-    second[u] = (plus->value - 2.0 * f0->value + minus->value) / (h * h);
-    error[u] = h * h / 12.0 * fourth + 4.0 * eps / (h * h) + 8.0 * kUnitRoundoff * std::abs(second[u]);
-  }
+  if (!first_order || (!curvature && f0->error > planned)) return best;
   Eigen::MatrixXd H = Eigen::MatrixXd::Zero(Dn, Dn), H_error = Eigen::MatrixXd::Zero(Dn, Dn);
-  for (std::size_t j = 0; j < D; ++j) {
-    H(Eigen::Index(j), Eigen::Index(j)) = second[j];
-    H_error(Eigen::Index(j), Eigen::Index(j)) = error[j];
-  }
-  for (std::size_t j = 0, u = D; j < D; ++j)
-    for (std::size_t k = j + 1; k < D; ++k, ++u) {
-      const double h = 0.5 * (second[u] - second[j] - second[k]);
-      const double e = 0.5 * (error[u] + error[j] + error[k]) + 4.0 * kUnitRoundoff * std::abs(second[u]);
-      H(Eigen::Index(j), Eigen::Index(k)) = H(Eigen::Index(k), Eigen::Index(j)) = h;
-      H_error(Eigen::Index(j), Eigen::Index(k)) = H_error(Eigen::Index(k), Eigen::Index(j)) = e;
+  if (curvature) {
+    H = curvature->hessian;
+    H_error = curvature->hessian_error;
+  } else {
+    const std::size_t pairs = D * (D + 1) / 2;
+    std::vector<Eigen::VectorXd> directions;
+    for (std::size_t j = 0; j < D; ++j) directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)));
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t k = j + 1; k < D; ++k)
+        directions.push_back(Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(j)) +
+                             Eigen::VectorXd::Unit(Eigen::Index(D), Eigen::Index(k)));
+    std::vector<double> second(pairs), error(pairs);
+    for (std::size_t u = 0; u < pairs; ++u) {
+      const Eigen::VectorXd& dir = directions[u];
+      // |d^4 F / du^4| <= (u' Gamma_0^-1 u)^2 E[He_4^+] <= (u' Gamma_0^-1 u)^2 sqrt(24) / 2; the second difference's
+      // truncation is h^2 / 12 of it and its rounding 4 eps / h^2: h^4 = 48 eps / (sqrt(24)/2 q^2) balances them.
+      const double q = dir.dot(g.centre_inverse * dir) * (1.0 + 1e-10);
+      const double fourth = 0.5 * std::sqrt(24.0) * q * q;
+      const double h = std::pow(48.0 * planned / fourth, 0.25);
+      const std::optional<Expectation> plus = expectation(v + h * dir, g.centre, c, stop);
+      const std::optional<Expectation> minus = expectation(v - h * dir, g.centre, c, stop);
+      if (!plus || !minus) return best;
+      const double eps = std::max({f0->error, plus->error, minus->error});
+      second[u] = (plus->value - 2.0 * f0->value + minus->value) / (h * h);
+      error[u] = h * h / 12.0 * fourth + 4.0 * eps / (h * h) + 8.0 * kUnitRoundoff * std::abs(second[u]);
     }
+    for (std::size_t j = 0; j < D; ++j) {
+      H(Eigen::Index(j), Eigen::Index(j)) = second[j];
+      H_error(Eigen::Index(j), Eigen::Index(j)) = error[j];
+    }
+    for (std::size_t j = 0, u = D; j < D; ++j)
+      for (std::size_t k = j + 1; k < D; ++k, ++u) {
+        const double h = 0.5 * (second[u] - second[j] - second[k]);
+        const double e = 0.5 * (error[u] + error[j] + error[k]) + 4.0 * kUnitRoundoff * std::abs(second[u]);
+        H(Eigen::Index(j), Eigen::Index(k)) = H(Eigen::Index(k), Eigen::Index(j)) = h;
+        H_error(Eigen::Index(j), Eigen::Index(k)) = H_error(Eigen::Index(k), Eigen::Index(j)) = e;
+      }
+  }
   double linear = 0.0, linear_error = 0.0;
   for (std::size_t j = 0; j < D; ++j)
     for (std::size_t k = 0; k < D; ++k) {

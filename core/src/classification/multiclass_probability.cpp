@@ -117,6 +117,44 @@ void step_split(double a, double l, double* upper, double* lower) {
   *lower = 0.5 * std::erfc(z) - R;
 }
 
+// step_split and the first two moments in t: with P(a) = E[sigmoid(a + l t)], by Stein's lemma
+//   P1 = E[t sigmoid(a + l t)] = l P'(a),   P2 = E[t^2 sigmoid(a + l t)] = P + l^2 P''(a),
+// and P' = phi(a / l) / l + R', P'' = -(a / l^2) phi(a / l) / l + R'' with R's a-derivatives taken under its integral
+// (d/da phi_X(x) = phi_X(x) (x - a) / l^2): the same 96 nodes, their Gaussians times polynomials of degree <= 2 in
+// x +- a (entire: the rule's error stays set by sigmoid(-x)'s poles at +-i pi, as R's). `upper` gets (P, P1, P2);
+// `lower` the moments of sigmoid(-(a + l t)): (1 - P, -P1, 1 - P2), with 1 - P taken as Phi(-a / l) - R.
+void step_split_moments(double a, double l, double upper[3], double lower[3]) {
+  const StepSplitRule& rule = step_split_rule();
+  const Lanes scale = splat(-1.0 / (2.0 * l * l)), shift = splat(a);
+  Lanes total[3] = {splat(0.0), splat(0.0), splat(0.0)}, error[3] = {splat(0.0), splat(0.0), splat(0.0)};
+  for (std::size_t k = 0; k < rule.x.size(); k += kLaneCount) {
+    const Lanes x = load(rule.x.data() + k), w = load(rule.w.data() + k);
+    const Lanes plus = x + shift, minus = x - shift;
+    const Lanes ep = w * exp_nonpositive(plus * plus * scale), em = w * exp_nonpositive(minus * minus * scale);
+    const Lanes terms[3] = {ep - em, splat(0.0) - (plus * ep + minus * em), plus * plus * ep - minus * minus * em};
+    for (int i = 0; i < 3; ++i) {
+      const Lanes t = total[i] + terms[i], b = t - total[i];
+      error[i] += (total[i] - (t - b)) + (terms[i] - b);
+      total[i] = t;
+    }
+  }
+  double T[3];
+  for (int i = 0; i < 3; ++i) {
+    CompensatedSum r;
+    for (std::size_t j = 0; j < kLaneCount; ++j) r.add(total[i][j]);
+    for (std::size_t j = 0; j < kLaneCount; ++j) r.add(error[i][j]);
+    T[i] = r.value() * kInverseSqrtTwoPi;
+  }
+  const double z = a / l, R = T[0] / l, density = kInverseSqrtTwoPi * std::exp(-0.5 * z * z);
+  upper[0] = 0.5 * std::erfc(-z / std::sqrt(2.0)) + R;
+  lower[0] = 0.5 * std::erfc(z / std::sqrt(2.0)) - R;
+  upper[1] = density + T[1] / (l * l);
+  lower[1] = -upper[1];
+  const double curvature = -z * density + (T[2] / (l * l) - T[0]) / l;  // l^2 P''
+  upper[2] = upper[0] + curvature;
+  lower[2] = lower[0] - curvature;
+}
+
 // Nodes whose weight product falls below this are skipped: at most 256^3 of them, so together below
 // 2e-15, far under the tolerance.
 constexpr double kNegligibleWeight = 1e-22;
@@ -126,13 +164,19 @@ constexpr double kNegligibleWeight = 1e-22;
 // it (one exponential per node) times fixed shares of the other classes.
 class TensorSum {
  public:
+  // moments: also sum t_a prod(w) softmax and t_a t_b prod(w) softmax (a <= b), per class in blocks of
+  // K = 1 + D + D (D + 1) / 2 (the value, then the D first, then the upper triangle of second moments row by row);
+  // L must be lower triangular.
   TensorSum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule, int graded_panels,
-            const std::function<bool()>& stop)
+            const std::function<bool()>& stop, bool moments = false)
       : stop_(stop),
         D_(std::size_t(m.size())),
         L_(L),
         rule_(rule),
-        sums_(D_ + 1),
+        moments_(moments),
+        block_(moments ? 1 + D_ + D_ * (D_ + 1) / 2 : 1),
+        sums_((D_ + 1) * block_),
+        t_(D_, 0.0),
         g_(D_ + 1, std::vector<double>(m.data(), m.data() + D_)),
         p_(D_ + 1),
         graded_panels_(graded_panels),
@@ -146,8 +190,8 @@ class TensorSum {
   std::vector<double> run() {
     level(0, 1.0);
     if (stopped_) return {};
-    std::vector<double> out(D_ + 1);
-    for (std::size_t c = 0; c <= D_; ++c) out[c] = sums_[c].value();
+    std::vector<double> out(sums_.size());
+    for (std::size_t c = 0; c < sums_.size(); ++c) out[c] = sums_[c].value();
     return out;
   }
 
@@ -166,6 +210,7 @@ class TensorSum {
         return;
       }
       for (std::size_t r = 0; r < D_; ++r) next[r] = here[r] + L_(Eigen::Index(r), Eigen::Index(j)) * rule.t[k];
+      t_[j] = rule.t[k];
       if (j + 1 == D_) {
         softmax_of_differences(next.data(), D_, p_.data());
         for (std::size_t c = 0; c <= D_; ++c) sums_[c].add(w * p_[c]);
@@ -185,6 +230,7 @@ class TensorSum {
     for (std::size_t j = 0; j < last; ++j) fixed += std::exp(g[j] - largest);
     const double log_fixed = std::log(fixed) + largest;
     const double l = L_(Eigen::Index(last), Eigen::Index(last));
+    if (moments_) return innermost_moments(weight, g, largest, fixed, log_fixed, l);
     CompensatedSum others, own;
     if (l >= kStepSplitScale) {
       double p_last, q;
@@ -213,6 +259,57 @@ class TensorSum {
     for (std::size_t j = 0; j < last; ++j) sums_[j].add(std::exp(g[j] - largest) / fixed * shared);
     sums_[D_].add(std::exp(-largest) / fixed * shared);
     sums_[last].add(own.value());
+  }
+
+  // innermost() with the moments: the inner axis's E[t^i sigmoid] (i = 0, 1, 2) for the last class and for the
+  // others' shared factor, times the outer nodes' t_a.
+  void innermost_moments(double weight, const std::vector<double>& g, double largest, double fixed, double log_fixed,
+                         double l) {
+    const std::size_t last = D_ - 1;
+    double own[3] = {0.0, 0.0, 0.0}, others[3] = {0.0, 0.0, 0.0};
+    if (l >= kStepSplitScale) {
+      step_split_moments(g[last] - log_fixed, l, own, others);
+    } else {
+      CompensatedSum o[3], q[3];
+      for (std::size_t k = 0; k < rule_.t.size(); ++k) {
+        const double w = rule_.w[k];
+        if (weight * w < kNegligibleWeight) continue;
+        const double t = rule_.t[k], u = log_fixed - (g[last] + l * t);
+        double p_last, p_others;
+        if (u > 0.0) {
+          const double e = std::exp(-u);
+          p_others = 1.0 / (1.0 + e);
+          p_last = e * p_others;
+        } else {
+          const double e = std::exp(u);
+          p_last = 1.0 / (1.0 + e);
+          p_others = e * p_last;
+        }
+        o[0].add(w * p_last), o[1].add(w * t * p_last), o[2].add(w * t * t * p_last);
+        q[0].add(w * p_others), q[1].add(w * t * p_others), q[2].add(w * t * t * p_others);
+      }
+      for (int i = 0; i < 3; ++i) own[i] = o[i].value(), others[i] = q[i].value();
+    }
+    for (std::size_t c = 0; c <= D_; ++c) {
+      double share = 1.0;
+      const double* inner = own;
+      if (c != last) {
+        share = (c == D_ ? std::exp(-largest) : std::exp(g[c] - largest)) / fixed;
+        inner = others;
+      }
+      const double x0 = weight * share * inner[0], x1 = weight * share * inner[1], x2 = weight * share * inner[2];
+      CompensatedSum* s = sums_.data() + c * block_;
+      s[0].add(x0);
+      for (std::size_t a = 0; a < last; ++a) s[1 + a].add(t_[a] * x0);
+      s[1 + last].add(x1);
+      std::size_t at = 1 + D_;
+      for (std::size_t a = 0; a < D_; ++a)
+        for (std::size_t b = a; b < D_; ++b, ++at) {
+          if (b < last) s[at].add(t_[a] * t_[b] * x0);
+          else if (a < last) s[at].add(t_[a] * x1);
+          else s[at].add(x2);
+        }
+    }
   }
 
   // Composite Gauss-Legendre on [-9, 9] for an outer axis j (L lower triangular), graded towards the t where
@@ -272,8 +369,11 @@ class TensorSum {
   std::size_t D_;
   const Eigen::MatrixXd& L_;
   const AxisRule& rule_;
+  bool moments_ = false;
+  std::size_t block_ = 1;  // sums per class
   bool triangular_ = true;
   std::vector<CompensatedSum> sums_;
+  std::vector<double> t_;  // the outer axes' current nodes
   std::vector<std::vector<double>> g_;
   std::vector<double> p_;
   int graded_panels_ = 0;         // > 0: outer axes use graded_axis with this P
@@ -281,8 +381,8 @@ class TensorSum {
 };
 
 std::vector<double> tensor_sum(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const AxisRule& rule,
-                               int graded_panels, const std::function<bool()>& stop) {
-  return TensorSum(m, L, rule, graded_panels, stop).run();
+                               int graded_panels, const std::function<bool()>& stop, bool moments = false) {
+  return TensorSum(m, L, rule, graded_panels, stop, moments).run();
 }
 
 double largest_change(const std::vector<double>& a, const std::vector<double>& b) {
@@ -339,8 +439,9 @@ double outer_scale(const Eigen::MatrixXd& L) {
 }
 
 // Raise the order of one tensor rule until two successive changes are <= tolerance.
+// With `moments`, out->probabilities holds TensorSum's moment blocks and the test runs over all of them.
 bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::vector<int>& orders, bool hermite,
-                 const SoftmaxExpectationOptions& options, SoftmaxExpectation* out) {
+                 const SoftmaxExpectationOptions& options, SoftmaxExpectation* out, bool moments = false) {
   const std::size_t D = std::size_t(m.size());
   std::vector<double> previous;
   double previous_change = kInfinity;
@@ -356,7 +457,7 @@ bool raise_order(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const std::
       out->stopped = true;
       break;
     }
-    std::vector<double> values = tensor_sum(m, L, rule, hermite ? 0 : order, options.stop);
+    std::vector<double> values = tensor_sum(m, L, rule, hermite ? 0 : order, options.stop, moments);
     if (values.empty()) {  // stopped inside: the orders summed before stand
       out->stopped = true;
       break;
@@ -605,6 +706,105 @@ Result<SoftmaxExpectation> softmax_expectation(const Eigen::VectorXd& mean, cons
   for (double p : out.probabilities) {
     if (!std::isfinite(p)) {
       return Status(StatusCode::numerical_failure, "the class probabilities are not finite");
+    }
+  }
+  return out;
+}
+
+Result<SoftmaxMoments> softmax_difference_moments(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma,
+                                                  const SoftmaxExpectationOptions& options) {
+  using namespace multiclass_probability_detail;
+  const std::size_t D = std::size_t(m.size()), C = D + 1;
+  if (D < 1) return Status(StatusCode::invalid_argument, "the softmax moments need at least 1 latent difference");
+  if (std::size_t(gamma.rows()) != D || std::size_t(gamma.cols()) != D) {
+    return Status(StatusCode::dimension_mismatch,
+                  "the covariance of the latent differences is " + std::to_string(gamma.rows()) + " by " +
+                      std::to_string(gamma.cols()) + " for " + count_of(D, "difference", "differences"));
+  }
+  GPPROBE_RETURN_IF_ERROR(check_finite_values(m.data(), D, "latent difference mean"));
+  GPPROBE_RETURN_IF_ERROR(check_finite_values(gamma.data(), D * D, "latent difference covariance"));
+  if (options.rule == SoftmaxRule::quasi_monte_carlo) {
+    return Status(StatusCode::invalid_argument, "the softmax moments take a tensor rule, not quasi-Monte Carlo");
+  }
+  const Eigen::MatrixXd Gamma = 0.5 * (gamma + gamma.transpose());
+  Eigen::LLT<Eigen::MatrixXd> llt(Gamma);
+  if (llt.info() != Eigen::Success || !(llt.matrixL().toDenseMatrix().diagonal().minCoeff() > 0.0)) {
+    return Status(StatusCode::numerical_failure,
+                  "the covariance of the latent differences is not positive definite (the moments need its inverse)");
+  }
+  const Eigen::MatrixXd L = llt.matrixL();
+  SoftmaxExpectation raw;
+  bool done = false;
+  constexpr double kHermiteScale = 8.0;  // as softmax_expectation
+  const bool hermite = options.rule == SoftmaxRule::gauss_hermite ||
+                       (options.rule == SoftmaxRule::automatic && outer_scale(L) <= kHermiteScale);
+  if (hermite) {
+    raw.rule = SoftmaxRule::gauss_hermite;
+    done = raise_order(m, L, hermite_orders(), true, options, &raw, true);
+  } else {
+    raw.error_estimate = kInfinity;
+  }
+  if (!done && options.rule != SoftmaxRule::gauss_hermite && !raw.stopped) {
+    SoftmaxExpectation legendre = raw;
+    legendre.rule = SoftmaxRule::gauss_legendre;
+    done = raise_order(m, L, legendre_panels(), false, options, &legendre, true);
+    if (!legendre.probabilities.empty() && (done || legendre.error_estimate <= raw.error_estimate)) raw = legendre;
+  }
+  if (raw.probabilities.empty()) {
+    if (raw.stopped) return Status(StatusCode::cancelled, "the softmax moments were stopped before a first estimate");
+    return Status(StatusCode::invalid_argument, "max_nodes (" + std::to_string(options.max_nodes) +
+                                                    ") does not allow a single order of the tensor rule");
+  }
+  // Stein's lemma on g = m + L t: grad_m F = L^-T E[t s], hess_m F = L^-T E[(t t' - I) s] L^-1. An error e in every sum
+  // becomes |L^-T| e 1 in the gradient and 2 e r r' in the Hessian (r_a = sum_i |L^-1_ia|), plus rounding.
+  const std::size_t K = 1 + D + D * (D + 1) / 2;
+  const Eigen::MatrixXd Linv =
+      L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(Eigen::Index(D), Eigen::Index(D)));
+  const Eigen::MatrixXd absolute = Linv.cwiseAbs();
+  const Eigen::VectorXd r = absolute.colwise().sum().transpose();
+  const double e = raw.error_estimate;
+  SoftmaxMoments out;
+  out.error_estimate = e;
+  out.converged = done;
+  out.stopped = raw.stopped;
+  out.rule = raw.rule;
+  out.nodes_per_axis = raw.nodes_per_axis;
+  const double u = 0x1.0p-53;
+  for (std::size_t c = 0; c < C; ++c) {
+    const double* block = raw.probabilities.data() + c * K;
+    out.probabilities.push_back(block[0]);
+    Eigen::VectorXd first = Eigen::VectorXd::Zero(Eigen::Index(D));
+    for (std::size_t a = 0; a < D; ++a) first[Eigen::Index(a)] = block[1 + a];
+    Eigen::MatrixXd second = Eigen::MatrixXd::Zero(Eigen::Index(D), Eigen::Index(D));
+    std::size_t at = 1 + D;
+    for (std::size_t a = 0; a < D; ++a)
+      for (std::size_t b = a; b < D; ++b, ++at) {
+        const double v = block[at] - (a == b ? block[0] : 0.0);
+        second(Eigen::Index(a), Eigen::Index(b)) = second(Eigen::Index(b), Eigen::Index(a)) = v;
+      }
+    const Eigen::VectorXd gradient = Linv.transpose() * first;
+    const Eigen::MatrixXd hessian = Linv.transpose() * second * Linv;
+    const Eigen::VectorXd gradient_size = absolute.transpose() * first.cwiseAbs();
+    const Eigen::MatrixXd hessian_size = absolute.transpose() * second.cwiseAbs() * absolute;
+    for (std::size_t a = 0; a < D; ++a) {
+      out.gradient.push_back(gradient[Eigen::Index(a)]);
+      out.gradient_error.push_back(e * r[Eigen::Index(a)] + 8.0 * u * double(D + 2) * gradient_size[Eigen::Index(a)]);
+    }
+    for (std::size_t a = 0; a < D; ++a)
+      for (std::size_t b = 0; b < D; ++b) {
+        out.hessian.push_back(hessian(Eigen::Index(a), Eigen::Index(b)));
+        out.hessian_error.push_back(2.0 * e * r[Eigen::Index(a)] * r[Eigen::Index(b)] +
+                                    16.0 * u * double(D + 2) * hessian_size(Eigen::Index(a), Eigen::Index(b)));
+      }
+  }
+  for (std::size_t i = 0; i < out.hessian.size(); ++i) {
+    if (!std::isfinite(out.hessian[i]) || !std::isfinite(out.hessian_error[i])) {
+      return Status(StatusCode::numerical_failure, "the softmax moments are not finite");
+    }
+  }
+  for (std::size_t i = 0; i < out.gradient.size(); ++i) {
+    if (!std::isfinite(out.gradient[i]) || !std::isfinite(out.probabilities[i % C])) {
+      return Status(StatusCode::numerical_failure, "the softmax moments are not finite");
     }
   }
   return out;

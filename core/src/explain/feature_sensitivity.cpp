@@ -1,6 +1,7 @@
 #include "gpprobe/explain/feature_sensitivity.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -62,7 +63,8 @@ Status check_sensitivity_point(const double* x, std::size_t d, const std::string
 
 // The four searches of one feature at one point, and Delta from them.
 Status explain_feature(const BoundedOutput& output, const std::vector<double>& point, std::size_t feature,
-                       const SensitivityOptions& options, FeatureSensitivity* out) {
+                       const SensitivityOptions& options, std::chrono::steady_clock::time_point started,
+                       FeatureSensitivity* out) {
   Result<std::unique_ptr<BoxBounder>> bounder = output.around(point, {feature});
   if (!bounder.ok()) return bounder.status();
   const double x = point[feature];
@@ -73,7 +75,7 @@ Status explain_feature(const BoundedOutput& output, const std::vector<double>& p
   out->minus.to = x;
   out->plus.from = x;
   out->plus.to = hi;
-  const ExtremeSearchOptions search{options.tolerance, options.max_iterations, options.time_limit_seconds};
+  const ExtremeSearchOptions search{options.tolerance, options.max_iterations, options.time_limit_seconds, started};
   out->status = SearchStatus::converged;
   out->iterations = 0;
   for (SideExtremes* side : {&out->minus, &out->plus}) {
@@ -151,6 +153,8 @@ Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const 
     return Status(StatusCode::dimension_mismatch, "the points have " + count_of(points.cols(), "column") +
                                                       ", the model's inputs have " + count_of(d, "column"));
   }
+  // One clock for the whole call (SensitivityOptions::time_limit_seconds).
+  const std::chrono::steady_clock::time_point started = options.started.value_or(std::chrono::steady_clock::now());
   std::vector<std::size_t> dims = options.dims;
   GPPROBE_RETURN_IF_ERROR(check_sensitivity_options(options, d, &dims));
   GlobalSensitivity global;
@@ -171,7 +175,8 @@ Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const 
       count,
       [&](std::size_t task) {
         const std::size_t p = task / k, a = task % k;
-        return explain_feature(output, global.points[p].point, dims[a], options, &global.points[p].features[a]);
+        return explain_feature(output, global.points[p].point, dims[a], options, started,
+                               &global.points[p].features[a]);
       },
       [&](std::size_t done) {
         if (report_progress(progress, done, count)) return Status::success();

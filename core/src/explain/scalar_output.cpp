@@ -8,6 +8,7 @@ Result<OutputExtreme> search_extreme(const BoxBounder& bounder, Extremum extremu
   search.tolerance = options.tolerance;
   search.max_iterations = options.max_iterations;
   search.time_limit_seconds = options.time_limit_seconds;
+  search.started = options.started;
   search.scales = bounder.scales();
   // The root is the box branch and bound bounds first; every later box is a strict part of it.
   bool first = true;

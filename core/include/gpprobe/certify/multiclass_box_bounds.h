@@ -28,11 +28,14 @@
 //               at the box centre) either |F(v, Gamma) - F(v, Gamma_0)| <= min(4/27 sum|dGamma_jk|,
 //               phi(1) sup_t |B(t)|_*) (B(t) = Gamma(t)^-1/2 dGamma Gamma(t)^-1/2), or, to first order,
 //               F(v, Gamma_0) + 1/2 tr(dGamma H) +- sqrt(6)/8 sup_t |B(t)|_F^2 with H the Hessian of F in m at
-//               (v, Gamma_0) from second differences (their truncation and quadrature errors added). Quadrature
-//               errors (10 times their estimates plus 1e-12) widen every end.
+//               (v, Gamma_0) from the same node sweep as F (softmax_difference_moments: Stein's lemma, its error
+//               the sweep's estimate carried through L^-1), or where that sweep does not converge, from second
+//               differences (their truncation and quadrature errors added). Quadrature errors (10 times their
+//               estimates plus 1e-12) widen every end.
 //   The partition is refined only while the vertex bound is wider than the target gap.
-// A box costs O(C^2 n^2 k) (the double sums and factor rows) plus the probability bounds' partition and 2 to
-// 2 (D^2 + D + 1) quadratures per class asked.
+// A box costs O(C^2 n^2 k) (the double sums and factor rows) plus the probability bounds' partition and 2
+// quadratures per class asked (one per end, with the moments where the first order is wanted; 2 (D^2 + D + 1) where
+// the moments' sweep does not converge).
 #pragma once
 
 #include <cstddef>
@@ -68,8 +71,8 @@ struct MulticlassLatentBounds {
 // box `mean` (D intervals) and every Gamma in the box `covariance` (D * D intervals, symmetric) that holds the
 // positive definite `reference` Gamma_0 (D * D): the vertex bound (see above), from F_c at Lemma 1's vertex with
 // Gamma_0 and the larger of the zeroth-order allowance (4/27 sum|dGamma_jk|; phi(1) |dGamma|_* / lambda) and, when
-// that exceeds target_gap / 2, the first-order one (the exact gradient in Gamma by second differences in m, plus
-// sqrt(6)/8 |B|_F^2) for the ends asked (`ends`; the other gets the zeroth-order one). An end whose quadrature fails
+// that exceeds target_gap / 2, the first-order one (the exact gradient in Gamma from the Hessian in m, from one node
+// sweep or else second differences, plus sqrt(6)/8 |B|_F^2) for the ends asked (`ends`; the other gets the zeroth-order one). An end whose quadrature fails
 // is 0 or 1; [0, 1] when c > D.
 // `stop` (optional) is handed to every quadrature: an end whose quadrature it stops is 0 or 1 (sound). With a
 // quasi-Monte Carlo F (C > 4: its error allowance ~1e-3 makes second differences useless) only the zeroth order.

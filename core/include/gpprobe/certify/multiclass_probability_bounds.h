@@ -40,8 +40,8 @@ struct LatentPartitionOptions {
   std::size_t max_cells = 4096;  // ... or the partition has this many cells
   double coverage = 7.0;         // standard deviations covered by the bounded cells on each side
   // Which ends of the asked classes' intervals the caller uses: MulticlassBoxBounds::probability then spends its
-  // vertex bound (2 D + 1 quadratures per end at large latent variances) on that end only; the other stays at the
-  // partition's bound.
+  // vertex bound's first-order term (one quadrature with the moments per end) on that end only; the other end gets
+  // the zeroth-order term.
   enum class Ends { both, lower, upper };
   Ends ends = Ends::both;
   // Checked inside the work (grid cells, refinement steps, the vertex bound's quadratures); once it returns true

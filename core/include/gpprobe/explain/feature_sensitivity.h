@@ -31,6 +31,7 @@
 // out unless asked.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -49,8 +50,12 @@ struct SensitivityOptions {
   std::optional<Interval> valid_range;  // clip the boxes to it (e.g. [0, 1] for pixels)
   double tolerance = 1e-3;              // of each search (the authors' 0.001)
   std::size_t max_iterations = 1000;    // boxes split per search (the authors' 1000)
-  double time_limit_seconds = 0.0;      // per search; 0: none
-  double constant_tolerance = 1e-6;     // constant_features' relative tolerance, finite and >= 0
+  // Seconds for the whole call, 0: none. One clock for every search of every feature (and point), counted from
+  // `started` or else the call's start: once it has run out, every later search bounds its root box and splits no
+  // box (status time_limit, iterations 0): sound, wider intervals; each feature's status says which were refined.
+  double time_limit_seconds = 0.0;
+  std::optional<std::chrono::steady_clock::time_point> started = std::nullopt;
+  double constant_tolerance = 1e-6;  // constant_features' relative tolerance, finite and >= 0
 };
 
 // The relative spread at or below which a training feature counts as constant: 1e-6, above the rounding

@@ -19,8 +19,10 @@
 // A BoxBounder is used by one thread at a time; around() may be called from several threads at once.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "gpprobe/certify/branch_and_bound.h"
@@ -61,6 +63,9 @@ struct ExtremeSearchOptions {
   double tolerance = 1e-3;            // stop when U - L <= tolerance
   std::size_t max_iterations = 1000;  // boxes split
   double time_limit_seconds = 0.0;    // 0: none
+  // The clock time_limit_seconds counts from (BranchAndBoundOptions::started): a request's start, shared by all of
+  // its searches; unset: this search's own start.
+  std::optional<std::chrono::steady_clock::time_point> started = std::nullopt;
 };
 
 struct OutputExtreme {

@@ -46,7 +46,9 @@ export const CONSTANT_FEATURE_NOTE =
   'the data, so the output drifts towards the prior — distance from the data, not evidence.';
 
 /** gamma > 0; dims: the features explained (default all), each point must lie inside validRange on them;
- * tolerance defaults to 0.001, maxIterations to 1,000 (EXPLAIN_DEFAULTS). */
+ * tolerance defaults to 0.001, maxIterations to 1,000 (EXPLAIN_DEFAULTS). timeLimitSeconds (0: none) is the
+ * whole call's, one clock for every feature's and point's searches: a search reached after it bounds its box
+ * without splitting it (sound, wider Delta; counted in `unconverged`). */
 export interface ExplainOptions extends BoxSearchOptions {
   /** LIME's samples (the point included; default 5,000); 0: no LIME. */
   limeSamples?: number;
