@@ -102,7 +102,9 @@ describe('explain a digit in the Classification tab', () => {
 
     const text = await download(local, 'explain-local-csv');
     const [header, ...rows] = text.trim().split('\n');
-    expect(header).toBe('feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training');
+    expect(header).toBe(
+      'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,varying_rows',
+    );
     expect(rows.length).toBe(64);
 
     // The engine in Node, same data and model A's settings (Laplace, probit, s2 = 1, l = 1).
@@ -274,7 +276,9 @@ describe('explain one class of the softmax model in the Classification tab', () 
     await idle();
     expect(await local.textContent()).toContain('p(class 2)');
     const [header, ...rows] = (await download(local, 'explain-local-csv')).trim().split('\n');
-    expect(header).toBe('feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training');
+    expect(header).toBe(
+      'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,varying_rows',
+    );
     expect(rows.length).toBe(2);
 
     // The engine in Node: the softmax model at the lab's defaults (s² = 1, one length-scale 1 per feature),
