@@ -41,7 +41,8 @@ def main():
         for v in (0, 0.25, 0.5, 0.75, 1):
             _, y = at(0, v)
             out.append(f'<text x="{x0 - 4}" y="{y + 4:.1f}" text-anchor="end">{v:g}</text>')
-        for g in gammas[:: max(1, len(gammas) // 5)] + [gammas[-1]]:
+        ticks = gammas[:: max(1, len(gammas) // 5)]
+        for g in ticks + ([gammas[-1]] if ticks[-1] != gammas[-1] else []):
             x, _ = at(g, 0)
             out.append(f'<text x="{x:.1f}" y="{y0 + H + 14}" text-anchor="middle">{g:g}</text>')
         out.append(f'<text x="{x0 + W / 2}" y="{y0 + H + 30}" text-anchor="middle">γ</text>')
