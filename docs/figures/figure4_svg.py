@@ -55,7 +55,7 @@ def main():
     positive = [m for m in mids if m > 0]
     y_lo = 10 ** math.floor(math.log10(min(positive))) if positive else 1e-6
     y_hi = 10 ** math.ceil(math.log10(max(positive))) if positive else 1.0
-    width = PAD + len(budgets) * (2 * BOX + GAP) + PAD
+    width = max(600, PAD + len(budgets) * (2 * BOX + GAP) + PAD)
     height = H + 150
     top = 40
 
