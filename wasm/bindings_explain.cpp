@@ -29,6 +29,7 @@ ExplainValue explain_output(const BoundedOutput& output, const val& points, cons
   o.gamma = s.gamma;
   o.tolerance = s.tolerance;
   o.time_limit_seconds = s.timeLimitSeconds;
+  o.nearly_constant_share = s.nearlyConstantShare;
   if (const Status c = count_argument("maxIterations", s.maxIterations, &o.max_iterations); !c.ok())
     return failed<Value>(c);
   for (double v : emscripten::convertJSArrayToNumberVector<double>(s.dims)) {
@@ -102,9 +103,16 @@ ExplainValue explain_output(const BoundedOutput& output, const val& points, cons
   v.meanDeltaLower = copy_out(g.delta_lower);
   v.meanDelta = copy_out(g.delta);
   v.meanDeltaUpper = copy_out(g.delta_upper);
-  std::vector<std::uint8_t> constant(k);
-  for (std::size_t a = 0; a < k; ++a) constant[a] = g.constant_in_training[a] ? 1 : 0;
+  std::vector<std::uint8_t> constant(k), nearly(k);
+  std::vector<double> varying(k);
+  for (std::size_t a = 0; a < k; ++a) {
+    constant[a] = g.constant_in_training[a] ? 1 : 0;
+    nearly[a] = g.nearly_constant_in_training[a] ? 1 : 0;
+    varying[a] = double(g.varying_rows[a]);
+  }
   v.constantInTraining = copy_out(constant);
+  v.nearlyConstantInTraining = copy_out(nearly);
+  v.varyingRows = copy_out(varying);
   v.lime = copy_out(coefficients);
   v.limeIntercept = copy_out(intercepts);
   v.limeScore = copy_out(scores);
@@ -124,6 +132,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_explain) {
       .field("tolerance", &ExplainSettings::tolerance)
       .field("maxIterations", &ExplainSettings::maxIterations)
       .field("timeLimitSeconds", &ExplainSettings::timeLimitSeconds)
+      .field("nearlyConstantShare", &ExplainSettings::nearlyConstantShare)
       .field("limeSamples", &ExplainSettings::limeSamples)
       .field("seed", &ExplainSettings::seed)
       .field("baseline", &ExplainSettings::baseline);
@@ -138,6 +147,8 @@ EMSCRIPTEN_BINDINGS(gpprobe_explain) {
         .field("meanDelta", &ExplainValue::meanDelta)
         .field("meanDeltaUpper", &ExplainValue::meanDeltaUpper)
         .field("constantInTraining", &ExplainValue::constantInTraining)
+        .field("nearlyConstantInTraining", &ExplainValue::nearlyConstantInTraining)
+        .field("varyingRows", &ExplainValue::varyingRows)
         .field("lime", &ExplainValue::lime)
         .field("limeIntercept", &ExplainValue::limeIntercept)
         .field("limeScore", &ExplainValue::limeScore)

@@ -1070,6 +1070,9 @@ export interface ExplainSettings {
   tolerance: number;
   maxIterations: number;
   timeLimitSeconds: number;
+  /** A feature off its most common training value in fewer than max(2, share x n) rows is nearly constant
+   * (0.02 by default; 0: only constant features are marked). In [0, 1]. */
+  nearlyConstantShare: number;
   /** LIME's samples N (the point included); 0: no LIME. */
   limeSamples: number;
   /** LIME's sampling seed; point p uses seed + p. */
@@ -1095,6 +1098,11 @@ export interface ExplainValue extends BindingStatus {
   meanDeltaUpper: Float64Array;
   /** k: 1 where the feature is constant in the model's training inputs (spread <= 1e-6 of its scale), else 0. */
   constantInTraining: Uint8Array;
+  /** k: 1 where the feature is nearly constant in training (off its most common value in at least 1 and
+   * fewer than max(2, nearlyConstantShare x n) of the n rows), else 0. */
+  nearlyConstantInTraining: Uint8Array;
+  /** k: the training rows off each feature's most common value. */
+  varyingRows: Float64Array;
   /** m by k: LIME's coefficients (empty without LIME). */
   lime: Float64Array;
   /** m each. */

@@ -146,13 +146,16 @@ const Command kCommands[] = {
     {"explain", gpprobe::cli::explain_command,
      "  explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)\n"
      "          --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N]\n"
-     "          [--seed S] [--tolerance E (0.001)] [--include-constant] [--out FILE]\n"
+     "          [--seed S] [--tolerance E (0.001)] [--include-constant] [--nearly-constant-share S (0.02)]\n"
+     "          [--out FILE]\n"
      "          why did it decide that: per feature the certified sensitivity Delta_gamma of p(y = +1) (with\n"
      "          --likelihood softmax [--class c]: class c's probability; or the probe's judged probability) at\n"
      "          the point as an interval, beside LIME's coefficient. CSV\n"
-     "          feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training: features constant in\n"
-     "          training are marked and not ranked (moving them moves the point away from all the data:\n"
-     "          distance from the data, not evidence) unless --include-constant.\n",
+     "          feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,\n"
+     "          nearly_constant_in_training,varying_rows: features constant in training, or off their most\n"
+     "          common value in fewer than max(2, S x n) rows, are marked and not ranked (moving them moves\n"
+     "          the point away from (nearly) all the data: distance from the data, not evidence) unless\n"
+     "          --include-constant.\n",
      true},
     {"paper-robustness", gpprobe::cli::paper_robustness_command,
      "  paper-robustness --figure 3|4|5|6|7 --data FILE [--train-rows N] [--test-points M] [...]\n"

@@ -2,14 +2,20 @@
 """Fig. 5 of docs/robustness.md as an SVG, from the CSV and JSON line of `gpprobe paper-robustness --figure 5`:
 per test point (a column) the image, its certified Delta map (red: raising the pixel raises the class
 probability, blue: lowers it; one colour scale per map, symmetric about 0) and LIME's coefficients (the
-same colours); Delta's patch and LIME's patch outlined in black, pixels constant in training hatched
-grey. Python's standard library only.
+same colours); Delta's patch and LIME's patch outlined in black, pixels constant or nearly constant in
+training (the CSV's constant_in_training, nearly_constant_in_training) hatched grey and left out of the
+colour scale. Python's standard library only.
 
     gpprobe paper-robustness --figure 5 --data FILE [flags] --out fig5.csv 2> fig5.json
     python3 docs/figures/figure5_svg.py fig5.csv fig5.json "3,5,8" "title" > fig5.svg
 """
 import csv
 import json
+
+
+def set_apart(r):
+    """Constant or nearly constant in training (a CSV from before the nearly-constant column: constant)."""
+    return r['constant_in_training'] == 'yes' or r.get('nearly_constant_in_training') == 'yes'
 import math
 import sys
 
@@ -51,7 +57,7 @@ def main():
         out.append(f'<text x="{x0}" y="46">p = {p["probability"]:.2f}</text>')
         for row_index, key in enumerate(('value', 'delta', 'lime')):
             values = [float(r[key]) for r in cells]
-            varying = [v for v, r in zip(values, cells) if r['constant_in_training'] == 'no']
+            varying = [v for v, r in zip(values, cells) if not set_apart(r)]
             scale = max((abs(v) for v in varying), default=1.0)
             y0 = 54 + row_index * (panel + gap)
             patch = set(p['patch'] if key == 'delta' else p['lime_patch'] if key == 'lime' else [])
@@ -60,7 +66,7 @@ def main():
                 if key == 'value':
                     g = round(255 * (1 - max(0.0, min(1.0, v))))
                     fill = f'rgb({g},{g},{g})'
-                elif r['constant_in_training'] == 'yes':
+                elif set_apart(r):
                     fill = 'url(#hatch)'
                 else:
                     fill = colour(v, scale)

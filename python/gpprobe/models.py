@@ -327,6 +327,7 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         lime_samples: int = 5000,
         seed: int = 0,
         include_constant: bool = False,
+        nearly_constant_share: float = 0.02,
         class_index: Optional[int] = None,
     ) -> Dict[str, Any]:
         """Why the model decided that at the point x, as ``gpprobe explain`` computes it: per feature i of
@@ -346,12 +347,16 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
         ``lime_samples`` samples drawn with ``seed``.
 
         A dict of the CLI's CSV columns (feature, delta_lower, delta, delta_upper, lime, rank,
-        constant_in_training; rank 1 is the largest certified |Delta|, 0 where the CLI's cell is empty)
-        plus status and iterations per feature, and its JSON line's fields (value_at_point, gamma,
-        lime_intercept, lime_score, lime_kernel_width, unconverged_searches, time_limited_features, constant_features,
-        constant_ranked). A feature constant in training (its values span at most 1e-6 of their scale) is
-        not ranked unless ``include_constant``: moving it moves x away from all the data, so the output
-        drifts towards the prior; its Delta is still given."""
+        constant_in_training, nearly_constant_in_training, varying_rows; rank 1 is the largest certified
+        |Delta|, 0 where the CLI's cell is empty) plus status and iterations per feature, and its JSON
+        line's fields (value_at_point, gamma, lime_intercept, lime_score, lime_kernel_width,
+        unconverged_searches, time_limited_features, constant_features, nearly_constant_features, nearly_constant_share,
+        constant_ranked). A feature constant in training (its values span at most 1e-6 of their scale),
+        or nearly constant (``varying_rows``, the training rows off its most common value, is at least 1
+        and fewer than max(2, ``nearly_constant_share`` x n); 0 turns that rule off), is not ranked
+        unless ``include_constant``: moving it moves x away from (nearly) all the data, so the output
+        drifts towards the prior, and its length-scale learned from few pairs of rows; its Delta is
+        still given."""
         handle = fitted(self)
         point = predict_inputs(self, np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
         arguments = dict(
@@ -359,7 +364,7 @@ class GPClassifier(ClassifierMixin, BaseEstimator):
             valid_range=None if valid_range is None else (float(valid_range[0]), float(valid_range[1])),
             tolerance=float(tolerance), max_iterations=int(max_iterations), time_limit_seconds=float(time_limit),
             baseline=str(baseline), lime_samples=int(lime_samples), seed=int(seed),
-            include_constant=bool(include_constant),
+            include_constant=bool(include_constant), nearly_constant_share=float(nearly_constant_share),
         )
         if self._softmax():
             position = None if class_index is None else _class_position(class_index, len(self.classes_))

@@ -219,6 +219,7 @@ class Probe:
         lime_samples: int = 5000,
         seed: int = 0,
         include_constant: bool = False,
+        nearly_constant_share: float = 0.02,
     ) -> Dict[str, Any]:
         """Why the probe judged x so, as ``gpprobe explain --probe`` computes it: per feature i of ``dims``
         (all when None) the certified sensitivity (Blaas et al., AISTATS 2020, eqs. 21-26) of the judged
@@ -231,15 +232,17 @@ class Probe:
         one clock, and a search reached after it bounds its box without splitting it, its feature's
         ``status`` "time_limit"), ``delta`` from their witnesses;
         the boxes are clipped to ``valid_range``. The same dict as :meth:`GPClassifier.explain`: the CLI's
-        columns (feature, delta_lower, delta, delta_upper, lime, rank, constant_in_training; rank 0 where
-        the CLI's cell is empty), status, iterations, and its JSON line's fields. A feature constant in
-        the observations is not ranked unless ``include_constant``."""
+        columns (feature, delta_lower, delta, delta_upper, lime, rank, constant_in_training,
+        nearly_constant_in_training, varying_rows; rank 0 where the CLI's cell is empty), status,
+        iterations, and its JSON line's fields. A feature constant in the observations, or nearly constant
+        (off its most common value in fewer than max(2, ``nearly_constant_share`` x n) observations), is
+        not ranked unless ``include_constant``."""
         return self._handle.explain(
             [float(v) for v in np.asarray(x, dtype=np.float64).ravel()], float(gamma),
             None if dims is None else [int(i) for i in dims],
             None if valid_range is None else (float(valid_range[0]), float(valid_range[1])), float(tolerance),
             int(max_iterations), float(time_limit), str(baseline), int(lime_samples), int(seed),
-            bool(include_constant),
+            bool(include_constant), float(nearly_constant_share),
         )
 
     def loo(self, space: str = "automatic") -> Dict[str, Any]:

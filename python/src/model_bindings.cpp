@@ -491,12 +491,12 @@ void register_models(py::module_& m) {
              const std::optional<std::vector<std::size_t>>& dims,
              const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
              double time_limit_seconds, const std::string& baseline, std::size_t lime_samples, std::uint64_t seed,
-             bool include_constant) {
+             bool include_constant, double nearly_constant_share) {
             const ClassifierOutput output(h.gpc.common_form());
             return explain_output(
                 output, point,
                 explain_arguments(gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds, baseline,
-                                  lime_samples, seed, include_constant));
+                                  lime_samples, seed, include_constant, nearly_constant_share));
           },
           py::arg("point"), GPPROBE_EXPLAIN_ARGS)
       .def_property_readonly("method",
@@ -539,11 +539,11 @@ void register_models(py::module_& m) {
              const std::optional<std::vector<std::size_t>>& dims,
              const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
              double time_limit_seconds, const std::string& baseline, std::size_t lime_samples, std::uint64_t seed,
-             bool include_constant, std::optional<std::size_t> class_index) {
+             bool include_constant, double nearly_constant_share, std::optional<std::size_t> class_index) {
             return explain_multiclass(
                 h, point, class_index,
                 explain_arguments(gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds, baseline,
-                                  lime_samples, seed, include_constant));
+                                  lime_samples, seed, include_constant, nearly_constant_share));
           },
           py::arg("point"), GPPROBE_EXPLAIN_ARGS, py::arg("class_index") = py::none())
       .def_property_readonly("classes", [](const MulticlassHandle& h) { return h.model.classes(); })

@@ -293,13 +293,13 @@ void register_probe(py::module_& m) {
              const std::optional<std::vector<std::size_t>>& dims,
              const std::optional<std::pair<double, double>>& valid_range, double tolerance, std::size_t max_iterations,
              double time_limit_seconds, const std::string& baseline, std::size_t lime_samples, std::uint64_t seed,
-             bool include_constant) {
+             bool include_constant, double nearly_constant_share) {
             Result<ProbeOutput> output = ProbeOutput::make(h.probe);
             raise_if_failed(output.status());
             return explain_output(
                 output.value(), point,
                 explain_arguments(gamma, dims, valid_range, tolerance, max_iterations, time_limit_seconds, baseline,
-                                  lime_samples, seed, include_constant));
+                                  lime_samples, seed, include_constant, nearly_constant_share));
           },
           py::arg("point"), GPPROBE_EXPLAIN_ARGS);
   m.def("fit_probe", &fit, py::arg("observations"), py::arg("labels"), py::arg("epsilon") = 0.1,

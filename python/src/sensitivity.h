@@ -49,6 +49,7 @@ struct ExplainArguments {
   std::size_t lime_samples = 5000;
   std::uint64_t seed = 0;
   bool include_constant = false;
+  double nearly_constant_share = kNearlyConstantShare;
 };
 
 inline py::dict explain_output(const BoundedOutput& output, const std::vector<double>& point,
@@ -60,6 +61,7 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
   options.tolerance = a.tolerance;
   options.max_iterations = a.max_iterations;
   options.time_limit_seconds = a.time_limit_seconds;
+  options.nearly_constant_share = a.nearly_constant_share;
   if (a.lime_samples < 2) {
     raise_if_failed(
         Status(StatusCode::invalid_argument, "lime_samples must be at least 2, got " + std::to_string(a.lime_samples)));
@@ -83,13 +85,14 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
   const std::size_t k = s.features.size();
   py::array_t<std::int64_t> feature{py::ssize_t(k)}, iterations{py::ssize_t(k)}, rank{py::ssize_t(k)};
   py::array_t<double> lower = new_column(k), delta = new_column(k), upper = new_column(k), coefficients = new_column(k);
-  py::array_t<bool> constant{py::ssize_t(k)};
+  py::array_t<bool> constant{py::ssize_t(k)}, nearly{py::ssize_t(k)};
+  py::array_t<std::int64_t> varying{py::ssize_t(k)};
   std::vector<std::string> status(k);
   std::vector<std::size_t> place(k, 0);
   const std::vector<std::size_t> order = rank_features(s, a.include_constant);
   for (std::size_t r = 0; r < order.size(); ++r) place[order[r]] = r + 1;
   std::size_t unconverged = 0;
-  py::list constant_features, time_limited_features;
+  py::list constant_features, nearly_constant_features, time_limited_features;
   for (std::size_t i = 0; i < k; ++i) {
     const FeatureSensitivity& f = s.features[i];
     feature.mutable_data()[i] = std::int64_t(f.feature);
@@ -101,6 +104,9 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
     constant.mutable_data()[i] = f.constant_in_training;
     if (f.constant_in_training) constant_features.append(f.feature);
     if (f.status == SearchStatus::time_limit) time_limited_features.append(f.feature);
+    nearly.mutable_data()[i] = f.nearly_constant_in_training;
+    if (f.nearly_constant_in_training) nearly_constant_features.append(f.feature);
+    varying.mutable_data()[i] = std::int64_t(f.varying_rows);
     iterations.mutable_data()[i] = std::int64_t(f.iterations);
     status[i] = search_status_name(f.status);
     for (const SideExtremes* side : {&f.minus, &f.plus})
@@ -115,6 +121,8 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
   out["lime"] = coefficients;
   out["rank"] = rank;
   out["constant_in_training"] = constant;
+  out["nearly_constant_in_training"] = nearly;
+  out["varying_rows"] = varying;
   out["status"] = py::module_::import("numpy").attr("array")(py::cast(status), "U");
   out["iterations"] = iterations;
   out["value_at_point"] = s.value;
@@ -125,6 +133,8 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
   out["unconverged_searches"] = unconverged;
   out["time_limited_features"] = time_limited_features;
   out["constant_features"] = constant_features;
+  out["nearly_constant_features"] = nearly_constant_features;
+  out["nearly_constant_share"] = a.nearly_constant_share;
   out["constant_ranked"] = a.include_constant;
   return out;
 }
@@ -134,15 +144,16 @@ inline py::dict explain_output(const BoundedOutput& output, const std::vector<do
   py::arg("gamma"), py::arg("dims") = py::none(), py::arg("valid_range") = py::none(), py::arg("tolerance") = 1e-3, \
                     py::arg("max_iterations") = 1000, py::arg("time_limit_seconds") = 0.0,                          \
                     py::arg("baseline") = "mean", py::arg("lime_samples") = 5000, py::arg("seed") = 0,              \
-                    py::arg("include_constant") = false
+                    py::arg("include_constant") = false, py::arg("nearly_constant_share") = kNearlyConstantShare
 
 inline ExplainArguments explain_arguments(double gamma, const std::optional<std::vector<std::size_t>>& dims,
                                           const std::optional<std::pair<double, double>>& valid_range, double tolerance,
                                           std::size_t max_iterations, double time_limit_seconds,
                                           const std::string& baseline, std::size_t lime_samples, std::uint64_t seed,
-                                          bool include_constant) {
-  return ExplainArguments{gamma,    dims,         valid_range, tolerance,       max_iterations, time_limit_seconds,
-                          baseline, lime_samples, seed,        include_constant};
+                                          bool include_constant, double nearly_constant_share) {
+  return ExplainArguments{
+      gamma,    dims,         valid_range, tolerance,        max_iterations,       time_limit_seconds,
+      baseline, lime_samples, seed,        include_constant, nearly_constant_share};
 }
 
 }  // namespace gpprobe::python

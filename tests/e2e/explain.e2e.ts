@@ -102,7 +102,9 @@ describe('explain a digit in the Classification tab', () => {
 
     const text = await download(local, 'explain-local-csv');
     const [header, ...rows] = text.trim().split('\n');
-    expect(header).toBe('feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training');
+    expect(header).toBe(
+      'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,varying_rows',
+    );
     expect(rows.length).toBe(64);
 
     // The engine in Node, same data and model A's settings (Laplace, probit, s2 = 1, l = 1).
@@ -148,6 +150,11 @@ describe('explain a digit in the Classification tab', () => {
     const note = page.getByTestId('explain-global-constant');
     expect(await note.textContent()).toMatch(
       /features? (is|are) constant in the training data .* its Δ measures distance from the data, not evidence\. Hatched/,
+    );
+    // And the pixels nearly constant in the 200 training images (off their most common value in 1 to 3 of
+    // them: fewer than max(2, 2 % of 200)), counted off the file: x8, x16 and x64 in 1 image, x17 and x56 in 2.
+    expect(await page.getByTestId('explain-global-nearly-constant').textContent()).toMatch(
+      /5 features are nearly constant: off their most common value in fewer than max\(2, 2 % of the\) training rows \(in brackets: how many\) — x8 \(1\), x16 \(1\), x17 \(2\), x56 \(2\), x64 \(1\)\./,
     );
     const hatches = (text: string) => (text.match(/<line /g) ?? []).length;
     await note.getByRole('button', { name: 'Include them' }).click();
@@ -274,7 +281,9 @@ describe('explain one class of the softmax model in the Classification tab', () 
     await idle();
     expect(await local.textContent()).toContain('p(class 2)');
     const [header, ...rows] = (await download(local, 'explain-local-csv')).trim().split('\n');
-    expect(header).toBe('feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training');
+    expect(header).toBe(
+      'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,varying_rows',
+    );
     expect(rows.length).toBe(2);
 
     // The engine in Node: the softmax model at the lab's defaults (s² = 1, one length-scale 1 per feature),

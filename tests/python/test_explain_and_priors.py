@@ -75,7 +75,8 @@ def test_softmax_certificate_refuses_what_the_cli_refuses(tmp_path):
         gpprobe.GPClassifier().fit(x, y == 0).certify([0, 0, 0], 0.1, class_index=1)
 
 
-COLUMNS = ("feature", "delta_lower", "delta", "delta_upper", "lime", "rank", "constant_in_training")
+COLUMNS = ("feature", "delta_lower", "delta", "delta_upper", "lime", "rank", "constant_in_training",
+           "nearly_constant_in_training", "varying_rows")
 SUMMARY = ("value_at_point", "gamma", "lime_intercept", "lime_score", "lime_kernel_width", "unconverged_searches")
 
 
@@ -89,9 +90,14 @@ def assert_explanation_equals_the_cli(ours, out):
     ranks = [int(float(r)) if r not in ("", "nan") else 0 for r in np.asarray(columns["rank"], dtype=str)]
     assert ours["rank"].tolist() == ranks
     assert ["yes" if c else "no" for c in ours["constant_in_training"]] == columns["constant_in_training"].tolist()
+    assert ["yes" if c else "no" for c in ours["nearly_constant_in_training"]] == \
+        columns["nearly_constant_in_training"].tolist()
+    assert ours["varying_rows"].tolist() == columns["varying_rows"].astype(int).tolist()
     for name in SUMMARY:
         close_structures(ours[name], summary[name], name)
     assert ours["constant_features"] == summary["constant_in_training"]
+    assert ours["nearly_constant_features"] == summary["nearly_constant_in_training"]
+    assert ours["nearly_constant_share"] == summary["nearly_constant_share"]
     assert ours["constant_ranked"] == summary["constant_ranked"]
     if "class" in summary:
         assert ours["class"] == summary["class"]
@@ -144,6 +150,46 @@ def test_classifier_and_probe_explanations_carry_lime_rank_and_constant_features
     ours = probe.explain(point, 0.5, valid_range=(-1, 1), lime_samples=50, include_constant=include_constant)
     assert_explanation_equals_the_cli(ours, out)
     assert ours["constant_features"] == [1]
+
+
+def with_a_nearly_constant_feature(seed=2):
+    x, y = with_a_constant_feature(seed)
+    x[:, 3] = 0.0
+    x[4, 3] = 0.8  # off its most common value (0) in 1 of 25 rows: fewer than max(2, 0.02 x 25)
+    x[9, 2] = x[3, 2]  # column 2 keeps 23 of 25 rows off any one value
+    return x, y
+
+
+@pytest.mark.parametrize("share", [None, 0.0])
+def test_a_nearly_constant_feature_is_marked_with_its_count_and_not_ranked(cli, tmp_path, share):
+    x, y = with_a_nearly_constant_feature()
+    point = [0.1, 0.5, 0.3, 0.0]
+    train = write_csv(tmp_path / "t.csv", np.column_stack([x, y]))
+    extra = [] if share is None else ["--nearly-constant-share", str(share)]
+    options = {} if share is None else {"nearly_constant_share": share}
+    out = cli("explain", "--train", train, "--length-scales", "1.2", "--point", ",".join(map(str, point)), "--gamma",
+              "0.2", "--lime-samples", "60", "--seed", "3", *extra)
+    model = gpprobe.GPClassifier(length_scales=1.2).fit(x, y)
+    ours = model.explain(point, 0.2, lime_samples=60, seed=3, **options)
+    assert_explanation_equals_the_cli(ours, out)
+    # Counted by hand: 0 rows vary in column 1 (constant), 1 in column 3, 23 in column 2, 24 in column 0.
+    assert ours["varying_rows"].tolist() == [24, 0, 23, 1]
+    assert ours["constant_in_training"].tolist() == [False, True, False, False]
+    assert ours["nearly_constant_in_training"].tolist() == [False, False, False, share is None]
+    assert ours["nearly_constant_features"] == ([3] if share is None else [])
+    assert (ours["rank"][3] > 0) == (share is not None)
+    assert ours["rank"][1] == 0
+    with pytest.raises(ValueError, match="nearly-constant share"):
+        model.explain(point, 0.2, nearly_constant_share=2.0)
+
+    probe = gpprobe.Probe(x, y.astype(np.uint8))
+    probe.save(tmp_path / "p.probe.json")
+    write_csv(tmp_path / "row.csv", np.array([point]))
+    out = cli("explain", "--probe", tmp_path / "p.probe.json", "--query", tmp_path / "row.csv", "--gamma", "0.5",
+              "--valid-range", "-1,1", "--lime-samples", "50", *extra)
+    ours = probe.explain(point, 0.5, valid_range=(-1, 1), lime_samples=50, **options)
+    assert_explanation_equals_the_cli(ours, out)
+    assert ours["nearly_constant_features"] == ([3] if share is None else [])
 
 
 def test_explain_refuses_bad_lime_arguments():

@@ -83,7 +83,8 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
-/** `gpprobe explain`'s CSV rows: [feature, lower, delta, upper, lime, rank (0: none), constant (1: yes)]. */
+/** `gpprobe explain`'s CSV rows: [feature, lower, delta, upper, lime, rank (0: none), constant (1: yes),
+ * nearly constant (1: yes), varying rows]. */
 function native(args: string[]): number[][] {
   const out = execFileSync('build/native/gpprobe', ['explain', ...args], {
     encoding: 'utf8',
@@ -91,7 +92,7 @@ function native(args: string[]): number[][] {
   });
   const [header, ...rows] = out.trim().split('\n');
   expect(header).toBe(EXPLAIN_CSV_HEADER);
-  return rows.map((r) => r.split(',').map((v, i) => (i === 6 ? Number(v === 'yes') : Number(v))));
+  return rows.map((r) => r.split(',').map((v, i) => (i === 6 || i === 7 ? Number(v === 'yes') : Number(v))));
 }
 
 function expectRowsEqual(e: Explanation, rows: number[][]): void {
@@ -106,6 +107,8 @@ function expectRowsEqual(e: Explanation, rows: number[][]): void {
     near(e.deltaUpper[a], rows[a][3], `feature ${a} delta_upper`);
     near(e.lime[a], rows[a][4], `feature ${a} lime`);
     expect(e.constantInTraining[a], `feature ${a} constant_in_training`).toBe(rows[a][6] === 1);
+    expect(e.nearlyConstantInTraining[a], `feature ${a} nearly_constant_in_training`).toBe(rows[a][7] === 1);
+    expect(e.varyingRows[a], `feature ${a} varying_rows`).toBe(rows[a][8]);
   }
 }
 
@@ -211,7 +214,9 @@ describe('the binary classifier', () => {
   it('writes the CSV of gpprobe explain', () => {
     const e = gpc.explain([c.X_test[2]], { gamma: 0.3, dims: [4, 0], limeSamples: 50 });
     const lines = explanationCsv(e).trim().split('\n');
-    expect(lines[0]).toBe('feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training');
+    expect(lines[0]).toBe(
+      'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,varying_rows',
+    );
     expect(lines.length).toBe(3);
     expect(lines[1].split(',').slice(0, 5).map(Number)).toEqual([
       4,
@@ -383,9 +388,19 @@ describe('a 64-pixel digit, binary 3 vs 8 (n = 300)', () => {
       const constant = [...Array(64).keys()].filter((j) => train.every((x) => x[j] === train[0][j]));
       expect(constant.length).toBeGreaterThan(0);
       expect(e.constantInTraining.flatMap((c, j) => (c ? [j] : []))).toEqual(constant);
+      // Nearly constant: off the most common value in 1 to 5 of the 300 images (fewer than max(2, 0.02 × 300)).
+      const varying = [...Array(64).keys()].map((j) => {
+        const count = new Map<number, number>();
+        for (const x of train) count.set(x[j], (count.get(x[j]) ?? 0) + 1);
+        return 300 - Math.max(...count.values());
+      });
+      const nearly = [...Array(64).keys()].filter((j) => varying[j] > 0 && varying[j] < 6);
+      expect(nearly.length).toBeGreaterThan(0);
+      expect(Array.from(e.varyingRows)).toEqual(varying);
+      expect(e.nearlyConstantInTraining.flatMap((c, j) => (c ? [j] : []))).toEqual(nearly);
       const ranked = rankFeatures(e);
-      expect(ranked.length).toBe(64 - constant.length);
-      for (const j of constant) expect(ranked).not.toContain(j);
+      expect(ranked.length).toBe(64 - constant.length - nearly.length);
+      for (const j of [...constant, ...nearly]) expect(ranked).not.toContain(j);
       expect(rankFeatures(e, 0, true).length).toBe(64);
       for (let a = 0; a < 64; a++) expect(e.deltaLower[a]).toBeLessThanOrEqual(e.deltaUpper[a]);
       // Spot check against brute force on four pixels.

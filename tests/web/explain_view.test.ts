@@ -34,6 +34,8 @@ const e: Explanation = {
   meanDelta: f(0.005, 0.01, -0.02),
   meanDeltaUpper: f(0.015, 0.015, -0.015),
   constantInTraining: [false, false, false],
+  nearlyConstantInTraining: [false, false, false],
+  varyingRows: f(9, 9, 9),
   lime: f(0.2, -0.1, 0.05, 0.4, 0, -0.2),
   limeIntercept: f(0.1, 0.2),
   limeScore: f(0.9, 0.8),
@@ -51,13 +53,13 @@ describe('ranking and export', () => {
     const c: Explanation = { ...e, constantInTraining: [false, false, true] };
     expect(rankFeatures(c)).toEqual([1, 0]);
     expect(rankFeatures(c, 0, true)).toEqual([2, 1, 0]);
-    expect(explanationCsv(c).split('\n')[3]).toBe('2,-0.05,-0.04,-0.03,0.05,,yes');
-    expect(explanationCsv(c, 0, true).split('\n')[3]).toBe('2,-0.05,-0.04,-0.03,0.05,1,yes');
+    expect(explanationCsv(c).split('\n')[3]).toBe('2,-0.05,-0.04,-0.03,0.05,,yes,no,9');
+    expect(explanationCsv(c, 0, true).split('\n')[3]).toBe('2,-0.05,-0.04,-0.03,0.05,1,yes,no,9');
   });
 
   it("writes the CLI's header and one row per feature, in shortest exact form", () => {
     expect(explanationCsv(e)).toBe(
-      `${EXPLAIN_CSV_HEADER}\n5,-0.02,0.01,0.03,0.2,3,no\n0,0.01,0.02,0.03,-0.1,2,no\n2,-0.05,-0.04,-0.03,0.05,1,no\n`,
+      `${EXPLAIN_CSV_HEADER}\n5,-0.02,0.01,0.03,0.2,3,no,no,9\n0,0.01,0.02,0.03,-0.1,2,no,no,9\n2,-0.05,-0.04,-0.03,0.05,1,no,no,9\n`,
     );
     // The means, with LIME's mean coefficient per feature ((0.2 + 0.4) / 2, (-0.1 + 0) / 2, (0.05 - 0.2) / 2).
     const rows = explanationCsv(e, 'mean')

@@ -1,18 +1,20 @@
 // gpprobe explain (--train FILE [gpc's model flags] --point x1,...,xd | --probe FILE.probe.json --query ROW_FILE)
 //     --gamma G [--dims i,j,...] [--valid-range LO,HI] [--baseline mean|zero] [--lime-samples N (5000)]
 //     [--seed S (0): LIME's, and with --optimize the restarts'] [--tolerance E (0.001)] [--max-iterations N (1000)]
-//     [--time-limit S] [--include-constant] [--out FILE]
+//     [--time-limit S] [--include-constant] [--nearly-constant-share S (0.02)] [--out FILE]
 // Why did the model decide that: per feature (each of --dims, all without it) the certified sensitivity
 // Delta_gamma of the output (the classifier's p(y = +1), the probe's judged probability) at the point
 // (feature_sensitivity.h: an interval [delta_lower, delta_upper] from four certified one-dimensional
 // searches and the value from their witnesses), and LIME's coefficient (lime.h: N on/off samples, a
 // switched-off feature set to the training mean, or 0 with --baseline zero as for pixels).
-// stdout (or --out): CSV feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training, one row
-// per feature, 17 significant digits; rank is the feature's place by certified |Delta| (rank_features),
-// empty for a feature constant in the training inputs (or the probe's observations) unless
-// --include-constant; constant_in_training is yes/no (feature_sensitivity.h). stderr: one JSON line with
-// the output at the point, gamma, LIME's intercept, score and kernel width, how many searches did not
-// converge, the constant features and why they are not ranked, and the seconds each part took.
+// stdout (or --out): CSV feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,
+// nearly_constant_in_training,varying_rows, one row per feature, 17 significant digits; rank is the
+// feature's place by certified |Delta| (rank_features), empty for a feature constant or nearly constant in
+// the training inputs (or the probe's observations) unless --include-constant; the two marks are yes/no
+// and varying_rows the training rows off the feature's most common value (feature_sensitivity.h
+// training_variation). stderr: one JSON line with the output at the point, gamma, LIME's intercept, score
+// and kernel width, how many searches did not converge, the constant and nearly constant features and
+// why they are not ranked, and the seconds each part took.
 #include <algorithm>
 #include <chrono>
 #include <numeric>
@@ -70,20 +72,29 @@ const char* kExplainUsage =
     "  --time-limit S        seconds for all the searches together, after the fit (default none): one\n"
     "                        clock; searches reached after it bound their box without splitting it\n"
     "                        (sound, wider Delta; stderr's time_limited_features names them)\n"
-    "  --include-constant    rank also the features constant in training (see below)\n"
+    "  --include-constant    rank also the features constant or nearly constant in training (see\n"
+    "                        below)\n"
+    "  --nearly-constant-share S\n"
+    "                        a feature whose training values differ from their most common value in\n"
+    "                        fewer than max(2, S x n) of the n rows is nearly constant (default 0.02;\n"
+    "                        0: mark only constant features; see below)\n"
     "  --out FILE            the CSV (default stdout)\n"
     "\n"
-    "CSV: feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training (17 significant\n"
-    "digits). rank: 1 for the largest certified |Delta| (an interval farther from 0 first, then its far\n"
-    "end, then |delta|). constant_in_training: yes when the feature's training values (the probe's\n"
-    "observations) span at most 1e-6 of their scale, max(1, largest |value|). Such a feature (a border\n"
-    "pixel that is 0 in every image) gets no rank unless --include-constant: moving it moves the point\n"
-    "away from all the data, so the output drifts towards the prior (1/2, 1/C): distance from the data,\n"
-    "not evidence. Its Delta is still printed.\n"
+    "CSV: feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,\n"
+    "nearly_constant_in_training,varying_rows (17 significant digits). rank: 1 for the largest\n"
+    "certified |Delta| (an interval farther from 0 first, then its far end, then |delta|).\n"
+    "constant_in_training: yes when the feature's training values (the probe's observations) span at\n"
+    "most 1e-6 of their scale, max(1, largest |value|). varying_rows: how many training rows differ\n"
+    "from the feature's most common value; nearly_constant_in_training: yes when that is 1 or more and\n"
+    "fewer than max(2, S x n) (--nearly-constant-share). Neither kind (a border pixel that is 0 in\n"
+    "every image, or lit in 2 of 500) gets a rank unless --include-constant: moving it moves the point\n"
+    "away from (nearly) all the data, so the output drifts towards the prior (1/2, 1/C):\n"
+    "distance from the data, not evidence. A length-scale learns only from the pairs of rows that\n"
+    "differ in its feature, fewer than 2 x varying_rows / n of them. Its Delta is still printed.\n"
     "stderr: one JSON line with value_at_point, gamma, lime_intercept, lime_score, lime_kernel_width,\n"
     "unconverged_searches, time_limited_features (the features one of whose searches the time limit\n"
-    "stopped or skipped), constant_in_training (the constant features), sensitivity_seconds,\n"
-    "lime_seconds.\n";
+    "stopped or skipped), constant_in_training (the constant features), nearly_constant_in_training\n"
+    "(the nearly constant ones), sensitivity_seconds, lime_seconds.\n";
 
 struct ExplainRequest {
   SensitivityOptions sensitivity;
@@ -120,6 +131,13 @@ Result<ExplainRequest> read_explain_request(const Arguments& args) {
   }
   r.zero_baseline = baseline == "zero";
   r.include_constant = args.has("include-constant");
+  Result<double> share = args.number("nearly-constant-share", kNearlyConstantShare);
+  if (!share.ok()) return share.status();
+  if (!(share.value() >= 0.0 && share.value() <= 1.0)) {
+    return Status(StatusCode::invalid_argument,
+                  "--nearly-constant-share must be a number in [0, 1], got " + format_number(share.value()));
+  }
+  o.nearly_constant_share = share.value();
   return r;
 }
 
@@ -154,19 +172,22 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
   CsvOutput csv(args.get("out", ""), out);
   GPPROBE_RETURN_IF_ERROR(csv.status());
   std::ostream& os = csv.stream();
-  os << "feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training\n";
+  os << "feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,"
+        "varying_rows\n";
   std::size_t unconverged = 0;
   const std::vector<FeatureSensitivity>& features = local.value().features;
   std::vector<std::size_t> rank(features.size(), 0);
   const std::vector<std::size_t> order = rank_features(local.value(), request.include_constant);
   for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r + 1;
-  std::string constant = "[";
+  std::string constant = "[", nearly = "[";
   for (const FeatureSensitivity& f : features) {
-    if (!f.constant_in_training) continue;
-    if (constant.size() > 1) constant += ',';
-    constant += std::to_string(f.feature);
+    std::string* list = f.constant_in_training ? &constant : f.nearly_constant_in_training ? &nearly : nullptr;
+    if (list == nullptr) continue;
+    if (list->size() > 1) *list += ',';
+    *list += std::to_string(f.feature);
   }
   constant += ']';
+  nearly += ']';
   std::string time_limited = "[";
   for (const FeatureSensitivity& f : features)
     if (f.status == SearchStatus::time_limit)
@@ -180,7 +201,7 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
     os << f.feature << ',' << format_number(f.delta_lower) << ',' << format_number(f.delta) << ','
        << format_number(f.delta_upper) << ',' << format_number(lime.value().coefficients[a]) << ','
        << (rank[a] == 0 ? std::string() : std::to_string(rank[a])) << ',' << (f.constant_in_training ? "yes" : "no")
-       << '\n';
+       << ',' << (f.nearly_constant_in_training ? "yes" : "no") << ',' << f.varying_rows << '\n';
   }
   GPPROBE_RETURN_IF_ERROR(csv.finish());
   err << "{" << json_fields << "\"value_at_point\":" << format_number(local.value().value)
@@ -190,6 +211,8 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
       << ",\"lime_kernel_width\":" << format_number(lime.value().kernel_width)
       << ",\"unconverged_searches\":" << unconverged << ",\"time_limited_features\":" << time_limited
       << ",\"constant_in_training\":" << constant
+      << ",\"nearly_constant_in_training\":" << nearly
+      << ",\"nearly_constant_share\":" << format_number(request.sensitivity.nearly_constant_share)
       << ",\"constant_ranked\":" << (request.include_constant ? "true" : "false")
       << ",\"sensitivity_seconds\":" << format_number(sensitivity_seconds)
       << ",\"lime_seconds\":" << format_number(lime_seconds) << "}\n";
@@ -210,9 +233,9 @@ Status check_point_flags(const std::vector<double>& point, const SensitivityOpti
 }
 
 // The flags explain reads beside a classifier's model flags.
-const std::vector<std::string> kExplainFlags = {"point",      "gamma",        "dims",      "valid-range",
-                                                "baseline",   "lime-samples", "tolerance", "max-iterations",
-                                                "time-limit", "out"};
+const std::vector<std::string> kExplainFlags = {
+    "point",          "gamma",      "dims", "valid-range",          "baseline", "lime-samples", "tolerance",
+    "max-iterations", "time-limit", "out",  "nearly-constant-share"};
 
 // The switches explain reads beside a model's.
 std::set<std::string> with_explain_switches(std::set<std::string> switches) {
@@ -373,7 +396,7 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   }
   std::set<std::string> valued = gpc_model_flags();
   valued.insert({"point", "probe", "query", "gamma", "dims", "valid-range", "baseline", "lime-samples", "seed",
-                 "tolerance", "max-iterations", "time-limit", "out"});
+                 "tolerance", "max-iterations", "time-limit", "out", "nearly-constant-share"});
   if (wants_softmax(raw)) {
     valued.insert(multiclass_model_flags().begin(), multiclass_model_flags().end());
     valued.insert("class");

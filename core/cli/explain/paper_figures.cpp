@@ -73,6 +73,7 @@ std::string joined(const std::vector<std::size_t>& values, char separator) {
 
 const std::set<std::string>& figure_flags() {
   static const std::set<std::string> names = {"points",
+                                              "nearly-constant-share",
                                               "pixels",
                                               "gammas",
                                               "gamma",
@@ -363,16 +364,25 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
   options.tolerance = tolerance.value();
   options.prior = prior.value();
   options.include_constant = args.has("include-constant");
+  Result<double> share = positive_flag(args, "nearly-constant-share", kNearlyConstantShare, true);
+  if (!share.ok()) return share.status();
+  if (share.value() > 1.0) {
+    return Status(StatusCode::invalid_argument,
+                  "--nearly-constant-share must be a number in [0, 1], got " + format_number(share.value()));
+  }
+  options.nearly_constant_share = share.value();
   Result<Figure5Result> result = run_figure_5(data, options);
   if (!result.ok()) return flagged("points", result.status());
   const Figure5Result& r = result.value();
   const std::size_t d = std::size_t(data.train_x.cols());
-  const std::vector<bool>& constant = r.constant_in_training;
-  std::vector<std::size_t> constant_list;
-  for (std::size_t j = 0; j < d; ++j)
+  const std::vector<bool>&constant = r.constant_in_training, &nearly = r.nearly_constant_in_training;
+  std::vector<std::size_t> constant_list, nearly_list;
+  for (std::size_t j = 0; j < d; ++j) {
     if (constant[j]) constant_list.push_back(j);
+    if (nearly[j]) nearly_list.push_back(j);
+  }
   out << "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime,"
-         "constant_in_training\n";
+         "constant_in_training,nearly_constant_in_training,varying_rows\n";
   std::ostringstream summary;
   summary << "{\"figure\":5,\"train_rows\":" << data.train_y.size() << ",\"classes\":" << data.classes
           << ",\"gamma\":" << format_number(options.gamma)
@@ -381,6 +391,8 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
           << prior_fields(options.prior, r.log_prior) << ",\"length_scales\":" << json_array(r.kernel.length_scales)
           << ",\"signal_variance\":" << format_number(r.kernel.signal_variance)
           << ",\"constant_in_training\":" << index_list(constant_list)
+          << ",\"nearly_constant_in_training\":" << index_list(nearly_list)
+          << ",\"nearly_constant_share\":" << format_number(options.nearly_constant_share)
           << ",\"constant_in_patches\":" << (options.include_constant ? "true" : "false") << ",\"points\":[";
   const std::size_t side = std::size_t(std::lround(std::sqrt(double(d))));
   const bool image = side * side == d;
@@ -393,7 +405,8 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
           << (image ? f.feature / side : 0) << ',' << (image ? f.feature % side : f.feature) << ','
           << format_number(pt.sensitivity.point[f.feature]) << ',' << format_number(f.delta_lower) << ','
           << format_number(f.delta) << ',' << format_number(f.delta_upper) << ',' << format_number(pt.lime[f.feature])
-          << ',' << (constant[f.feature] ? "yes" : "no") << '\n';
+          << ',' << (constant[f.feature] ? "yes" : "no") << ',' << (nearly[f.feature] ? "yes" : "no") << ','
+          << r.varying_rows[f.feature] << '\n';
     }
     summary << (a ? "," : "") << "{\"point\":" << p << ",\"class\":" << c
             << ",\"probability\":" << format_number(probability)
@@ -415,7 +428,7 @@ Status figure_5(const Arguments& args, std::ostream& out, std::ostream& err) {
     summary << "]";
   }
   std::size_t compared = 0;
-  for (std::size_t j = 0; j < d; ++j) compared += options.include_constant || !constant[j];
+  for (std::size_t j = 0; j < d; ++j) compared += options.include_constant || !(constant[j] || nearly[j]);
   summary << "],\"delta_correlation_features\":" << compared << "}\n";
   err << summary.str();
   return Status::success();

@@ -60,15 +60,20 @@ const char* kPaperUsage =
     "              --valid-range (0,1) --patch K (3) --epochs E (10 L-BFGS iterations, tied SE-ARD; 0: s2 = 1,\n"
     "              l = 1) --lime-samples N (5000) --seed S (0) --tolerance (0.002)\n"
     "              --signal-variance-prior P --length-scale-prior P (MAP training, see gpprobe help gpc)\n"
-    "              --include-constant (let pixels constant in the training images into the patch: by\n"
-    "              default they are left out, since whitening one moves the image away from all the\n"
-    "              data and every class drifts towards 1/C: distance from the data, not evidence).\n"
+    "              --include-constant (let pixels constant or nearly constant in the training images into\n"
+    "              the patch: by default they are left out, since whitening one moves the image away from\n"
+    "              (nearly) all the data and every class drifts towards 1/C: distance from the data, not\n"
+    "              evidence) --nearly-constant-share S (0.02: a pixel off its most common value in fewer\n"
+    "              than max(2, S x n) of the n training images is nearly constant; 0: only constant ones).\n"
     "              CSV point,label,class,probability,feature,row,col,value,delta_lower,delta,\n"
-    "              delta_upper,lime,constant_in_training (yes/no); stderr: one JSON line with the fit\n"
-    "              (priors, log_prior, length_scales), constant_in_training, and each point's probability\n"
+    "              delta_upper,lime,constant_in_training,nearly_constant_in_training (yes/no),\n"
+    "              varying_rows (training images off the pixel's most common value); stderr: one JSON\n"
+    "              line with the fit (priors, log_prior, length_scales), constant_in_training,\n"
+    "              nearly_constant_in_training, and each point's probability\n"
     "              and probabilities (all C), patch, whitened_probability(ies), lime_patch and\n"
     "              lime_whitened_probability(ies); and delta_correlation, the Pearson correlation of\n"
-    "              the points' Delta maps pair by pair over the pixels not constant in training (all with\n"
+    "              the points' Delta maps pair by pair over the pixels neither constant nor nearly\n"
+    "              constant in training (all with\n"
     "              --include-constant; their number: delta_correlation_features): near 1, the maps are\n"
     "              alike whatever the class, so the metric is not class-specific there\n";
 
@@ -112,7 +117,8 @@ Status run(const Args& raw, std::ostream& out, std::ostream& err) {
   if (f != "3" && f != "4" && f != "5" && f != "6" && f != "7") {
     return Status(StatusCode::invalid_argument, "--figure must be 3, 4, 5, 6 or 7, got '" + f + "'");
   }
-  for (const char* flag : {"signal-variance-prior", "length-scale-prior", "include-constant"}) {
+  for (const char* flag :
+       {"signal-variance-prior", "length-scale-prior", "include-constant", "nearly-constant-share"}) {
     if (f != "5" && args.has(flag))
       return Status(StatusCode::invalid_argument, std::string("--") + flag + " only applies with --figure 5");
   }

@@ -31,6 +31,11 @@ Status check_sensitivity_options(const SensitivityOptions& options, std::size_t 
     return Status(StatusCode::invalid_argument, "the constant-feature tolerance must be a finite number >= 0, got " +
                                                     number_text(options.constant_tolerance));
   }
+  if (!std::isfinite(options.nearly_constant_share) || options.nearly_constant_share < 0.0 ||
+      options.nearly_constant_share > 1.0) {
+    return Status(StatusCode::invalid_argument, "the nearly-constant share must be a number in [0, 1], got " +
+                                                    number_text(options.nearly_constant_share));
+  }
   if (!std::isfinite(options.time_limit_seconds) || options.time_limit_seconds < 0.0) {
     return Status(StatusCode::invalid_argument,
                   "the time limit must be a finite number >= 0, got " + number_text(options.time_limit_seconds));
@@ -128,11 +133,40 @@ std::vector<bool> constant_features(const MatrixView& inputs, double tolerance) 
   return constant;
 }
 
+TrainingVariation training_variation(const MatrixView& inputs, double tolerance, double nearly_constant_share) {
+  const std::size_t n = inputs.rows(), d = inputs.cols();
+  TrainingVariation v;
+  v.varying_rows.assign(d, 0);
+  v.constant.assign(d, false);
+  v.nearly_constant.assign(d, false);
+  if (n == 0) return v;
+  std::vector<double> all(n * d), column(n);
+  inputs.copy_rows(0, n, all.data());
+  // r < max(2, share n), i.e. r <= limit: 1 at least, the largest whole r below share n otherwise.
+  const double cut = std::max(2.0, nearly_constant_share * double(n));
+  const std::size_t limit = nearly_constant_share > 0.0 ? std::size_t(std::ceil(cut)) - 1 : 0;
+  for (std::size_t j = 0; j < d; ++j) {
+    for (std::size_t i = 0; i < n; ++i) column[i] = all[i * d + j];
+    std::sort(column.begin(), column.end());
+    const double width = tolerance * std::max({1.0, std::abs(column.front()), std::abs(column.back())});
+    // The most common value: the most rows in a window of the sorted column no wider than `width`.
+    std::size_t most = 0;
+    for (std::size_t lo = 0, hi = 0; hi < n; ++hi) {
+      while (column[hi] - column[lo] > width) ++lo;
+      most = std::max(most, hi - lo + 1);
+    }
+    v.varying_rows[j] = n - most;
+    v.constant[j] = column.back() - column.front() <= width;
+    v.nearly_constant[j] = !v.constant[j] && v.varying_rows[j] <= limit;
+  }
+  return v;
+}
+
 std::vector<std::size_t> rank_features(const LocalSensitivity& local, bool include_constant) {
   const std::vector<FeatureSensitivity>& f = local.features;
   std::vector<std::size_t> order;
   for (std::size_t a = 0; a < f.size(); ++a)
-    if (include_constant || !f[a].constant_in_training) order.push_back(a);
+    if (include_constant || !(f[a].constant_in_training || f[a].nearly_constant_in_training)) order.push_back(a);
   const auto certain = [&](std::size_t a) {
     return f[a].delta_lower > 0.0 ? f[a].delta_lower : f[a].delta_upper < 0.0 ? -f[a].delta_upper : 0.0;
   };
@@ -187,11 +221,21 @@ Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const 
 
   global.features = dims;
   global.constant_in_training.assign(k, false);
+  global.nearly_constant_in_training.assign(k, false);
+  global.varying_rows.assign(k, 0);
   if (const RowMatrix* train = output.training_inputs(); train != nullptr && std::size_t(train->cols()) == d) {
-    const std::vector<bool> constant = constant_features(MatrixView(*train), options.constant_tolerance);
+    const TrainingVariation v =
+        training_variation(MatrixView(*train), options.constant_tolerance, options.nearly_constant_share);
     for (std::size_t a = 0; a < k; ++a) {
-      global.constant_in_training[a] = constant[dims[a]];
-      for (LocalSensitivity& local : global.points) local.features[a].constant_in_training = constant[dims[a]];
+      const std::size_t j = dims[a];
+      global.constant_in_training[a] = v.constant[j];
+      global.nearly_constant_in_training[a] = v.nearly_constant[j];
+      global.varying_rows[a] = v.varying_rows[j];
+      for (LocalSensitivity& local : global.points) {
+        local.features[a].constant_in_training = v.constant[j];
+        local.features[a].nearly_constant_in_training = v.nearly_constant[j];
+        local.features[a].varying_rows = v.varying_rows[j];
+      }
     }
   }
   global.delta_lower.assign(k, 0.0);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "gpprobe/classification/multiclass_hyperparameter_fit.h"
+#include "gpprobe/common/number_text.h"
 #include "gpprobe/common/random_stream.h"
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/explain/lime.h"
@@ -220,6 +221,11 @@ Result<Figure5Result> run_figure_5(const PaperMulticlassData& data, const Figure
       }
     }
   }
+  if (!std::isfinite(options.nearly_constant_share) || options.nearly_constant_share < 0.0 ||
+      options.nearly_constant_share > 1.0) {
+    return Status(StatusCode::invalid_argument, "the nearly-constant share must be a number in [0, 1], got " +
+                                                    number_text(options.nearly_constant_share));
+  }
   if (!options.prior.empty() && options.epochs == 0)
     return Status(StatusCode::invalid_argument, "the priors need training: give at least 1 epoch");
   GPPROBE_RETURN_IF_ERROR(options.prior.check());
@@ -251,10 +257,16 @@ Result<Figure5Result> run_figure_5(const PaperMulticlassData& data, const Figure
     result.log_marginal_likelihood = result.start_log_marginal_likelihood = model.log_marginal_likelihood();
   result.kernel = kernels.front().expanded(d);
 
-  // Features constant in the training rows never enter a patch unless asked: whitening one moves the
-  // image away from all the training data (every class drifts towards 1/C).
-  result.constant_in_training = constant_features(MatrixView(data.train_x));
-  const std::vector<bool>& constant = result.constant_in_training;
+  // Features constant or nearly constant in the training rows never enter a patch unless asked:
+  // whitening one moves the image away from (nearly) all the training data (every class drifts towards
+  // 1/C).
+  TrainingVariation variation =
+      training_variation(MatrixView(data.train_x), kConstantFeatureTolerance, options.nearly_constant_share);
+  result.constant_in_training = variation.constant;
+  result.nearly_constant_in_training = variation.nearly_constant;
+  result.varying_rows = std::move(variation.varying_rows);
+  std::vector<bool> constant(d);
+  for (std::size_t j = 0; j < d; ++j) constant[j] = variation.constant[j] || variation.nearly_constant[j];
   const Interval& range = options.valid_range;
   // What every feature's bounds of this model share (the O(C^2 n^3) setup), made once for all the points.
   const std::shared_ptr<const MulticlassBoundTerms> terms = MulticlassBoundTerms::make(model);
@@ -270,6 +282,7 @@ Result<Figure5Result> run_figure_5(const PaperMulticlassData& data, const Figure
     sensitivity.gamma = options.gamma;
     sensitivity.valid_range = range;
     sensitivity.tolerance = options.tolerance;
+    sensitivity.nearly_constant_share = options.nearly_constant_share;
     Result<LocalSensitivity> local = feature_sensitivity(output.value(), point, sensitivity);
     if (!local.ok())
       return Status(local.status().code(), "test point " + std::to_string(p) + ": " + local.status().message());

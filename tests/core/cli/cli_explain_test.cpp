@@ -7,6 +7,7 @@
 // input gives one line naming the flag or file.
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -192,6 +193,22 @@ TEST(CliExplain, PixelsConstantInTrainingAreMarkedAndLeftOutOfTheRanking) {
   // The ten blank border pixels (0 in every one of these images).
   ASSERT_EQ(constant, (std::vector<std::size_t>{0, 23, 24, 31, 32, 39, 40, 47, 48, 56}));
   for (std::size_t j : constant) ASSERT_EQ(digits.rows[0][j], 0.0);
+  // Each pixel's rows off its most common value, counted off the file: fewer than max(2, 0.02 x 250) = 5 is
+  // nearly constant. Pixels 7 and 15 are lit in 1 image, 16 in 2, 63 in 3 (8 and 55 in 5: not).
+  std::vector<std::size_t> varying(64), nearly;
+  for (std::size_t j = 0; j < 64; ++j) {
+    std::map<double, std::size_t> count;
+    for (std::size_t i = 0; i < 250; ++i) ++count[digits.rows[i][j]];
+    std::size_t most = 0;
+    for (const auto& [value, c] : count) most = std::max(most, c);
+    varying[j] = 250 - most;
+    if (varying[j] > 0 && varying[j] < 5) nearly.push_back(j);
+  }
+  ASSERT_EQ(nearly, (std::vector<std::size_t>{7, 15, 16, 63}));
+  EXPECT_EQ(varying[7], 1u);
+  EXPECT_EQ(varying[16], 2u);
+  EXPECT_EQ(varying[63], 3u);
+  EXPECT_EQ(varying[8], 5u);
   const TempFile train("explain_digits38_250.csv", digits.first(250));
   // The first image after them (an 8).
   const std::vector<double> point(digits.rows[250].begin(), digits.rows[250].end() - 1);
@@ -204,14 +221,37 @@ TEST(CliExplain, PixelsConstantInTrainingAreMarkedAndLeftOutOfTheRanking) {
   std::vector<std::size_t> ranks;
   for (std::size_t j = 0; j < 64; ++j) {
     const bool is_constant = std::find(constant.begin(), constant.end(), j) != constant.end();
+    const bool is_nearly = std::find(nearly.begin(), nearly.end(), j) != nearly.end();
     EXPECT_EQ(csv.rows[j][0], double(j));
     EXPECT_EQ(csv.constant_in_training[j], is_constant) << "pixel " << j;
-    if (is_constant) EXPECT_EQ(csv.rank[j], 0u) << "pixel " << j;
+    EXPECT_EQ(csv.nearly_constant_in_training[j], is_nearly) << "pixel " << j;
+    EXPECT_EQ(csv.varying_rows[j], varying[j]) << "pixel " << j;
+    if (is_constant || is_nearly) EXPECT_EQ(csv.rank[j], 0u) << "pixel " << j;
     else ranks.push_back(csv.rank[j]);
   }
+  ASSERT_EQ(ranks.size(), 50u);
   std::sort(ranks.begin(), ranks.end());
   for (std::size_t r = 0; r < ranks.size(); ++r) EXPECT_EQ(ranks[r], r + 1);
   EXPECT_NE(run.err.find("\"constant_in_training\":[0,23,24,31,32,39,40,47,48,56]"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("\"nearly_constant_in_training\":[7,15,16,63]"), std::string::npos) << run.err;
+
+  // --nearly-constant-share 0 marks only the constant pixels (54 ranked); 0.021 makes the cut 5.25, so the
+  // pixels lit in 5 images (8 and 55) join the four.
+  const CliRun off = run_cli(flags + " --nearly-constant-share 0");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const testing::ExplainCsv without = testing::parse_explain_csv(off.out);
+  std::size_t ranked = 0;
+  for (std::size_t j = 0; j < 64; ++j) {
+    ranked += without.rank[j] > 0;
+    EXPECT_FALSE(without.nearly_constant_in_training[j]) << "pixel " << j;
+  }
+  EXPECT_EQ(ranked, 54u);
+  const CliRun wider = run_cli(flags + " --nearly-constant-share 0.021");
+  ASSERT_EQ(wider.exit_code, 0) << wider.err;
+  EXPECT_NE(wider.err.find("\"nearly_constant_in_training\":[7,8,15,16,55,63]"), std::string::npos) << wider.err;
+  const CliRun bad = run_cli(flags + " --nearly-constant-share 1.5");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("--nearly-constant-share must be a number in [0, 1], got 1.5"), std::string::npos) << bad.err;
 
   // With --include-constant they are ranked too, with the same numbers: the blank pixels, each moved from 0
   // into [0, 0.25] alone, are tied, p (0.84 at the point) falling towards 1/2 whichever one moves, and take
@@ -238,8 +278,10 @@ TEST(CliExplain, PixelsConstantInTrainingAreMarkedAndLeftOutOfTheRanking) {
 TEST(CliExplain, HelpExplainsTheMetric) {
   const CliRun run = run_cli("explain --help");
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_NE(run.out.find("feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training"), std::string::npos);
+  EXPECT_NE(run.out.find("feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,"), std::string::npos);
+  EXPECT_NE(run.out.find("nearly_constant_in_training,varying_rows"), std::string::npos);
   EXPECT_NE(run.out.find("--include-constant"), std::string::npos);
+  EXPECT_NE(run.out.find("--nearly-constant-share S"), std::string::npos);
   EXPECT_NE(run.out.find("distance from the data"), std::string::npos);
   EXPECT_NE(run.out.find("--valid-range LO,HI"), std::string::npos);
   EXPECT_NE(run_cli("help").out.find("explain"), std::string::npos);

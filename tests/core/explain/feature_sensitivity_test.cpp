@@ -300,21 +300,113 @@ TEST(FeatureSensitivity, ConstantFeaturesAreThoseWhoseSpreadIsWithinTheTolerance
   EXPECT_EQ(constant_features(MatrixView(X.data(), 0, 5)), std::vector<bool>(5, false));
 }
 
-TEST(FeatureSensitivity, AFeatureConstantInTrainingIsMarkedAndNotRankedUnlessAsked) {
-  // Labels follow feature 0; feature 1 is noise; feature 2 is 0 in every training point, as a border
-  // pixel. Moving feature 2 from 0 into [0, 0.5] (the valid range [0, 1] clips T- to the point, as for a
-  // blank pixel) moves the point away from all the data, so p drifts to 1/2 and |Delta_2| is large:
-  // distance from the data, not evidence. (Unclipped, T- and T+ would mirror each other and Delta_2 = 0.)
-  const std::size_t n = 40;
+// n training points: labels follow feature 0, feature 1 is noise (both uniform on [-1, 1]), feature 2 is 0 but
+// in row 7, where it is `lit` (0: constant).
+GpClassifier classifier_with_a_third_feature(std::size_t n, double lit) {
   RowMatrix X{Eigen::Index(n), 3};
   std::vector<double> y(n);
   RandomStream stream(5);
   for (std::size_t i = 0; i < n; ++i) {
     const Eigen::Index r = Eigen::Index(i);
-    X(r, 0) = stream.uniform() * 2.0 - 1.0, X(r, 1) = stream.uniform() * 2.0 - 1.0, X(r, 2) = 0.0;
+    X(r, 0) = stream.uniform() * 2.0 - 1.0, X(r, 1) = stream.uniform() * 2.0 - 1.0, X(r, 2) = i == 7 ? lit : 0.0;
     y[i] = X(r, 0) > 0 ? 1.0 : -1.0;
   }
-  const GpClassifier gpc = GpClassifier::fit(MatrixView(X), y.data(), n, SeArdKernel{9.0, {0.5, 20.0, 0.3}}).value();
+  return GpClassifier::fit(MatrixView(X), y.data(), n, SeArdKernel{9.0, {0.5, 20.0, 0.3}}).value();
+}
+
+TEST(FeatureSensitivity, TrainingVariationCountsTheRowsOffTheMostCommonValue) {
+  // Ten rows, counted by hand: column 0 is 0 everywhere (0 rows vary: constant); column 1 is 0 but for one
+  // 1 (1 row); column 2 has 0.5 and 0.7 in two rows (2); column 3 is 1 x6, 2 x2, 3 x2 (4 rows off the
+  // 1s); column 4 is 5 x7 and 5 + 1e-7 x3 (within the constant tolerance of its scale 5: one value, 0
+  // rows, constant); column 5 is 0, 1, ..., 9 (9 rows off any one value); column 6 is 4 x5 and 7 x5 (5).
+  const RowMatrix X = (RowMatrix(10, 7) << 0, 0, 0, 1, 5, 0, 4,  //
+                       0, 1, 0, 1, 5, 1, 7,                      //
+                       0, 0, 0.5, 2, 5 + 1e-7, 2, 4,             //
+                       0, 0, 0, 1, 5, 3, 7,                      //
+                       0, 0, 0.7, 3, 5, 4, 4,                    //
+                       0, 0, 0, 1, 5 + 1e-7, 5, 7,               //
+                       0, 0, 0, 3, 5, 6, 4,                      //
+                       0, 0, 0, 1, 5, 7, 7,                      //
+                       0, 0, 0, 2, 5 + 1e-7, 8, 4,               //
+                       0, 0, 0, 1, 5, 9, 7)
+                          .finished();
+  EXPECT_EQ(kNearlyConstantShare, 0.02);
+  const TrainingVariation v = training_variation(MatrixView(X));
+  EXPECT_EQ(v.varying_rows, (std::vector<std::size_t>{0, 1, 2, 4, 0, 9, 5}));
+  EXPECT_EQ(v.constant, (std::vector<bool>{true, false, false, false, true, false, false}));
+  EXPECT_EQ(v.constant, constant_features(MatrixView(X)));
+  // n = 10, share 0.02: fewer than max(2, 0.2) = 2 rows, so only the column off in 1 row.
+  EXPECT_EQ(v.nearly_constant, (std::vector<bool>{false, true, false, false, false, false, false}));
+  // Share 0.3: fewer than 3 rows (1 and 2); 0.45: fewer than 4.5 (1, 2 and 4); 0.5: fewer than 5 (not 5).
+  EXPECT_EQ(training_variation(MatrixView(X), kConstantFeatureTolerance, 0.3).nearly_constant,
+            (std::vector<bool>{false, true, true, false, false, false, false}));
+  EXPECT_EQ(training_variation(MatrixView(X), kConstantFeatureTolerance, 0.45).nearly_constant,
+            (std::vector<bool>{false, true, true, true, false, false, false}));
+  EXPECT_EQ(training_variation(MatrixView(X), kConstantFeatureTolerance, 0.5).nearly_constant,
+            (std::vector<bool>{false, true, true, true, false, false, false}));
+  // Share 0 turns the rule off; tolerance 0 splits column 4 into two values (3 rows off the 5s).
+  EXPECT_EQ(training_variation(MatrixView(X), kConstantFeatureTolerance, 0.0).nearly_constant,
+            std::vector<bool>(7, false));
+  EXPECT_EQ(training_variation(MatrixView(X), 0.0).varying_rows, (std::vector<std::size_t>{0, 1, 2, 4, 3, 9, 5}));
+
+  // n = 500 (the authors' Fig. 5 training set): 2 % is 10 rows, so 9 rows off is nearly constant, 10 is not.
+  RowMatrix big = RowMatrix::Zero(500, 3);
+  for (Eigen::Index i = 0; i < 9; ++i) big(i, 0) = 0.25;     // 9 rows lit
+  for (Eigen::Index i = 0; i < 10; ++i) big(i, 1) = 0.25;    // 10 rows lit
+  for (Eigen::Index i = 0; i < 2; ++i) big(3 * i, 2) = 1.0;  // 2 rows lit
+  const TrainingVariation b = training_variation(MatrixView(big));
+  EXPECT_EQ(b.varying_rows, (std::vector<std::size_t>{9, 10, 2}));
+  EXPECT_EQ(b.nearly_constant, (std::vector<bool>{true, false, true}));
+  // No rows: nothing known, nothing marked.
+  const TrainingVariation none = training_variation(MatrixView(X.data(), 0, 7));
+  EXPECT_EQ(none.varying_rows, std::vector<std::size_t>(7, 0));
+  EXPECT_EQ(none.constant, std::vector<bool>(7, false));
+  EXPECT_EQ(none.nearly_constant, std::vector<bool>(7, false));
+}
+
+TEST(FeatureSensitivity, AFeatureNearlyConstantInTrainingIsMarkedAndNotRankedUnlessAsked) {
+  // As below, but feature 2 is 0 in all of the 60 training points except one (0.9): one row in 60 is
+  // fewer than max(2, 0.02 x 60), so it is nearly constant, marked with its count and left out of the
+  // ranking; with the rule off (share 0) it is ranked.
+  const std::size_t n = 60;
+  const GpClassifier gpc = classifier_with_a_third_feature(n, 0.9);
+  const ClassifierOutput output(gpc.common_form());
+  SensitivityOptions options;
+  options.gamma = 0.5;
+  options.valid_range = Interval{0.0, 1.0};
+  const std::vector<double> point = {0.6, 0.1, 0.0};
+  Result<LocalSensitivity> local = feature_sensitivity(output, point, options);
+  ASSERT_TRUE(local.ok()) << local.status().message();
+  const std::vector<FeatureSensitivity>& f = local.value().features;
+  EXPECT_FALSE(f[2].constant_in_training);
+  EXPECT_TRUE(f[2].nearly_constant_in_training);
+  EXPECT_FALSE(f[0].nearly_constant_in_training);
+  EXPECT_FALSE(f[1].nearly_constant_in_training);
+  EXPECT_EQ(f[2].varying_rows, 1u);
+  EXPECT_EQ(f[0].varying_rows, n - 1);
+  EXPECT_EQ(rank_features(local.value()), (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(rank_features(local.value(), true).size(), 3u);
+  Result<GlobalSensitivity> global = global_sensitivity(output, MatrixView(point.data(), 1, 3), options);
+  ASSERT_TRUE(global.ok());
+  EXPECT_EQ(global.value().nearly_constant_in_training, (std::vector<bool>{false, false, true}));
+  EXPECT_EQ(global.value().varying_rows, (std::vector<std::size_t>{n - 1, n - 1, 1}));
+  options.nearly_constant_share = 0.0;
+  Result<LocalSensitivity> off = feature_sensitivity(output, point, options);
+  ASSERT_TRUE(off.ok());
+  EXPECT_FALSE(off.value().features[2].nearly_constant_in_training);
+  EXPECT_EQ(off.value().features[2].varying_rows, 1u);
+  EXPECT_EQ(rank_features(off.value()).size(), 3u);
+  options.nearly_constant_share = 1.5;
+  EXPECT_EQ(feature_sensitivity(output, point, options).status().message(),
+            "the nearly-constant share must be a number in [0, 1], got 1.5");
+}
+
+TEST(FeatureSensitivity, AFeatureConstantInTrainingIsMarkedAndNotRankedUnlessAsked) {
+  // Labels follow feature 0; feature 1 is noise; feature 2 is 0 in every training point, as a border
+  // pixel. Moving feature 2 from 0 into [0, 0.5] (the valid range [0, 1] clips T- to the point, as for a
+  // blank pixel) moves the point away from all the data, so p drifts to 1/2 and |Delta_2| is large:
+  // distance from the data, not evidence. (Unclipped, T- and T+ would mirror each other and Delta_2 = 0.)
+  const GpClassifier gpc = classifier_with_a_third_feature(40, 0.0);
   const ClassifierOutput output(gpc.common_form());
   ASSERT_NE(output.training_inputs(), nullptr);
   SensitivityOptions options;

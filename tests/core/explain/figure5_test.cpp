@@ -8,6 +8,7 @@
 // independent path through the CLI) confirms.
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,11 +49,11 @@ TEST(Figure5, HeatMapsAreDeterministicAndWhiteningThePatchLowersTheClassProbabil
   const auto rows = cells_of(a.out, &header);
   EXPECT_EQ(header,
             "point,label,class,probability,feature,row,col,value,delta_lower,delta,delta_upper,lime,"
-            "constant_in_training");
+            "constant_in_training,nearly_constant_in_training,varying_rows");
   ASSERT_EQ(rows.size(), 3u * 64u);
   std::vector<std::string> classes;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    ASSERT_EQ(rows[r].size(), 13u);
+    ASSERT_EQ(rows[r].size(), 15u);
     const std::size_t feature = std::stoul(rows[r][4]);
     EXPECT_EQ(feature, r % 64);
     EXPECT_EQ(std::stoul(rows[r][5]), feature / 8);
@@ -106,9 +107,23 @@ TEST(Figure5, HeatMapsAreDeterministicAndWhiteningThePatchLowersTheClassProbabil
   }
   EXPECT_FALSE(constant.empty());
   EXPECT_EQ(summary["constant_in_training"].get<std::vector<std::size_t>>(), constant);
+  // Each pixel's training images off its most common value (column 14); nearly constant (13) when 1 or
+  // more and fewer than max(2, 0.02 x n).
+  std::vector<std::size_t> varying(64);
+  for (std::size_t j = 0; j < 64; ++j) {
+    std::map<double, std::size_t> count;
+    for (const auto& row : train_pixels) ++count[row[j]];
+    std::size_t most = 0;
+    for (const auto& [value, c] : count) most = std::max(most, c);
+    varying[j] = train_pixels.size() - most;
+  }
+  const double cut = std::max(2.0, 0.02 * double(train_pixels.size()));
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    const bool is_constant = std::find(constant.begin(), constant.end(), r % 64) != constant.end();
+    const std::size_t j = r % 64;
+    const bool is_constant = std::find(constant.begin(), constant.end(), j) != constant.end();
     EXPECT_EQ(rows[r][12], is_constant ? "yes" : "no") << r;
+    EXPECT_EQ(rows[r][13], varying[j] > 0 && double(varying[j]) < cut ? "yes" : "no") << r;
+    EXPECT_EQ(std::stoul(rows[r][14]), varying[j]) << r;
   }
   for (const auto& p : summary["points"]) {
     for (const auto& j : p["patch"])

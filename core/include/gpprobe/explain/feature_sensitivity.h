@@ -29,6 +29,16 @@
 // hyperparameters fitted by marginal likelihood its length-scale got no gradient and kept its start.
 // Delta is still computed for them (it is a true statement about the model); rank_features leaves them
 // out unless asked.
+//
+// Features nearly constant in training: those whose training values differ from their most common value
+// in r rows, 0 < r < max(2, nearly_constant_share x n) (training_variation; default share 0.02, so r = 1
+// always counts and r < 10 at n = 500). Why the count of rows: the evidence's gradient in a length-scale
+// l_j is tr(W dK/dl_j) with dK_ik/dl_j = K_ik (x_ij - x_kj)^2 / l_j^3, which is zero on every pair of rows
+// that share the common value, so only r(2n - r - 1)/2 of the n(n - 1)/2 pairs inform l_j: under 2r/n,
+// below 4 % at the default. Such a length-scale moves little from its start while the rest of the model
+// (the signal variance, the other length-scales) is fitted, and moving the feature takes the point to where
+// the data have hardly been (a pixel lit in 2 of 500 images): Delta there again measures distance from the
+// data. They are treated as the constant ones (marked, left out of the ranking unless asked).
 #pragma once
 
 #include <chrono>
@@ -56,6 +66,7 @@ struct SensitivityOptions {
   double time_limit_seconds = 0.0;
   std::optional<std::chrono::steady_clock::time_point> started = std::nullopt;
   double constant_tolerance = 1e-6;  // constant_features' relative tolerance, finite and >= 0
+  double nearly_constant_share = 0.02;  // training_variation's share, in [0, 1]; 0: only constant features
 };
 
 // The relative spread at or below which a training feature counts as constant: 1e-6, above the rounding
@@ -67,6 +78,20 @@ inline constexpr double kConstantFeatureTolerance = 1e-6;
 // Per column of `inputs` (n by d, n >= 1): true when max_i x_ij - min_i x_ij <= tolerance *
 // max(1, max_i |x_ij|). Every column is constant for n = 1; an empty `inputs` gives d = 0 flags.
 std::vector<bool> constant_features(const MatrixView& inputs, double tolerance = kConstantFeatureTolerance);
+
+// The default of SensitivityOptions::nearly_constant_share (see above).
+inline constexpr double kNearlyConstantShare = 0.02;
+
+// Per feature of the training inputs: how many rows differ from the most common value (values within the
+// constant tolerance of the column's scale, as constant_features, count as one value), and the two marks.
+// constant[j] == (varying_rows[j] == 0) == constant_features(inputs)[j]; nearly_constant[j] when
+// 0 < varying_rows[j] < max(2, share x n), never when share is 0.
+struct TrainingVariation {
+  std::vector<std::size_t> varying_rows;
+  std::vector<bool> constant, nearly_constant;
+};
+TrainingVariation training_variation(const MatrixView& inputs, double tolerance = kConstantFeatureTolerance,
+                                     double nearly_constant_share = kNearlyConstantShare);
 
 // The extremes of the output over one one-sided box (its feature's values from..to).
 struct SideExtremes {
@@ -81,6 +106,8 @@ struct FeatureSensitivity {
   SearchStatus status = SearchStatus::converged;  // converged if all four searches did, else the first other
   std::size_t iterations = 0;                     // boxes split by the four searches
   bool constant_in_training = false;              // see above; false when the training inputs are unknown
+  bool nearly_constant_in_training = false;       // see above; false when the training inputs are unknown
+  std::size_t varying_rows = 0;                   // training rows off the most common value (0 when unknown)
 };
 
 struct LocalSensitivity {
@@ -93,6 +120,8 @@ struct GlobalSensitivity {
   std::vector<std::size_t> features;
   std::vector<double> delta_lower, delta, delta_upper;  // per feature, means over the points
   std::vector<bool> constant_in_training;               // per feature
+  std::vector<bool> nearly_constant_in_training;        // per feature
+  std::vector<std::size_t> varying_rows;                // per feature (all 0 when the training inputs are unknown)
   std::vector<LocalSensitivity> points;                 // each point's own
 };
 
@@ -109,7 +138,7 @@ Result<GlobalSensitivity> global_sensitivity(const BoundedOutput& output, const 
 // One point's features, largest certified |Delta| first, as positions in local.features: first by the
 // distance from 0 of an interval that excludes 0 (0 for one that does not), then by the interval's end
 // farthest from 0, then by |delta|, then by position (the app's order, web/src/engine/explain). Features
-// constant in training are left out unless include_constant.
+// constant or nearly constant in training are left out unless include_constant.
 std::vector<std::size_t> rank_features(const LocalSensitivity& local, bool include_constant = false);
 
 }  // namespace gpprobe

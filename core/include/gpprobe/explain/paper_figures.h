@@ -136,7 +136,8 @@ struct Figure5Options {
   Interval valid_range{0.0, 1.0};   // LIME switches pixels off to its bottom; whitening sets its top
   std::vector<std::size_t> points;  // empty: the first test point of each class
   HyperparameterPrior prior;        // MAP training (needs epochs >= 1 when not flat)
-  bool include_constant = false;    // let features constant in training into the patches
+  bool include_constant = false;    // let features constant or nearly constant in training into the patches
+  double nearly_constant_share = kNearlyConstantShare;  // feature_sensitivity.h training_variation
 };
 struct Figure5Point {
   std::size_t point = 0, label = 0;     // the explained class is the point's own label
@@ -153,11 +154,13 @@ struct Figure5Point {
 struct Figure5Result {
   SeArdKernel kernel;  // tied over the classes, d length-scales
   double start_log_marginal_likelihood = 0.0, log_marginal_likelihood = 0.0, log_prior = 0.0;
-  std::vector<bool> constant_in_training;  // per feature
+  std::vector<bool> constant_in_training;         // per feature
+  std::vector<bool> nearly_constant_in_training;  // per feature
+  std::vector<std::size_t> varying_rows;          // per feature: training rows off its most common value
   std::vector<Figure5Point> points;
   // Class specificity: the Pearson correlation of the points' Delta maps (the `delta` values), pair by
-  // pair (points x points, 1 on the diagonal), over the features not constant in training (every
-  // feature with include_constant). NaN where a map is constant there (the correlation is undefined).
+  // pair (points x points, 1 on the diagonal), over the features neither constant nor nearly constant in
+  // training (every feature with include_constant). NaN where a map is constant there (the correlation is undefined).
   std::vector<std::vector<double>> delta_correlation;
 };
 Result<Figure5Result> run_figure_5(const PaperMulticlassData& data, const Figure5Options& options);

@@ -17,7 +17,12 @@
 // observations, span at most 1e-6 of their scale, max(1, largest |value|)) are left out of rankFeatures
 // unless asked: moving such a feature (a border pixel that is 0 in every image) moves the point away from
 // all the data, so the output drifts towards the prior (½ for a binary classifier, 1/C for a softmax one):
-// its Δ measures distance from the data, not evidence. Their Δ is still computed and exported.
+// its Δ measures distance from the data, not evidence. Their Δ is still computed and exported. So are the
+// features nearly constant in training (`nearlyConstantInTraining`: off their most common training value
+// in at least 1 and fewer than max(2, nearlyConstantShare × n) of the n rows, `varyingRows` counting them;
+// default share 0.02): a length-scale learns only from pairs of rows that differ in its feature, so such a
+// feature's length-scale hardly moves in training, and moving the feature takes the point where the data
+// have hardly been. They are treated as the constant ones.
 //
 // Progress: stage "feature sensitivity", done = (point, feature) pairs finished of m × k; returning false
 // (or an aborted signal) cancels with a GpprobeError 'cancelled'. In the threaded module the pairs run on
@@ -35,15 +40,26 @@ export const EXPLAIN_DEFAULTS = {
   timeLimitSeconds: 0,
   limeSamples: 5000,
   seed: 0,
+  nearlyConstantShare: 0.02,
 } as const;
 
 /** The CSV header of every explanation export, the same as `gpprobe explain`'s. */
-export const EXPLAIN_CSV_HEADER = 'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training';
+export const EXPLAIN_CSV_HEADER =
+  'feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,varying_rows';
 
 /** Why features constant in training are not ranked (for the app's and the CLI's words). */
 export const CONSTANT_FEATURE_NOTE =
   'Features that never vary in the training data are not ranked: moving one moves the point away from all ' +
   'the data, so the output drifts towards the prior — distance from the data, not evidence.';
+
+/** Why features nearly constant in training are not ranked either (varying in `rows` of `n` rows). */
+export function nearlyConstantNote(share: number = EXPLAIN_DEFAULTS.nearlyConstantShare): string {
+  return (
+    `Features that vary in fewer than max(2, ${share * 100} % of) training rows are not ranked either: their ` +
+    'length-scale learns only from the few pairs of rows that differ in them, and moving one moves the point ' +
+    'where the data have hardly been.'
+  );
+}
 
 /** gamma > 0; dims: the features explained (default all), each point must lie inside validRange on them;
  * tolerance defaults to 0.001, maxIterations to 1,000 (EXPLAIN_DEFAULTS). timeLimitSeconds (0: none) is the
@@ -54,6 +70,9 @@ export interface ExplainOptions extends BoxSearchOptions {
   limeSamples?: number;
   /** LIME's sampling seed (default 0); point p uses seed + p. */
   seed?: number;
+  /** Nearly constant: off the most common training value in fewer than max(2, share × n) rows (default
+   * 0.02; 0 marks only constant features). In [0, 1]. */
+  nearlyConstantShare?: number;
   /** What LIME switches a feature off to (d values): the training mean for tabular data, 0 for pixels.
    * Default: 0 for every feature. */
   baseline?: ArrayLike<number> | null;
@@ -76,6 +95,10 @@ export interface Explanation {
   meanDeltaUpper: Float64Array;
   /** k: whether each feature is constant in the model's training inputs (see above). */
   constantInTraining: boolean[];
+  /** k: whether each feature is nearly constant in training (see above). */
+  nearlyConstantInTraining: boolean[];
+  /** k: the training rows off each feature's most common value. */
+  varyingRows: Float64Array;
   /** m × k: LIME's coefficients (empty without LIME). */
   lime: Float64Array;
   limeIntercept: Float64Array;
@@ -104,6 +127,7 @@ export function explainSettings(options: ExplainOptions): ExplainSettings {
     timeLimitSeconds: options.timeLimitSeconds ?? d.timeLimitSeconds,
     limeSamples: options.limeSamples ?? d.limeSamples,
     seed: options.seed ?? d.seed,
+    nearlyConstantShare: options.nearlyConstantShare ?? d.nearlyConstantShare,
     baseline: options.baseline ? Float64Array.from(options.baseline) : null,
   };
 }
@@ -115,11 +139,19 @@ export function explainProgress(options: ExplainOptions) {
 
 /** @internal An explanation from the bindings' value. */
 export function explanation(v: ExplainValue): Explanation {
-  const { code: _code, message: _message, features, constantInTraining, ...rest } = throwIfFailed(v);
+  const {
+    code: _code,
+    message: _message,
+    features,
+    constantInTraining,
+    nearlyConstantInTraining,
+    ...rest
+  } = throwIfFailed(v);
   return {
     ...rest,
     features: Array.from(features),
     constantInTraining: Array.from(constantInTraining, (c) => c !== 0),
+    nearlyConstantInTraining: Array.from(nearlyConstantInTraining, (c) => c !== 0),
   };
 }
 
@@ -153,10 +185,11 @@ export function explainProbe(
 /** The k features of one point (positions in e.features), largest certified |Δ| first: an interval that
  * excludes 0 by its distance from 0, then the interval's end farthest from 0, then |delta| (the core's
  * rank_features), so a feature whose whole interval sits far from 0 comes before one that only might.
- * Features constant in training are left out unless `includeConstant`. */
+ * Features constant or nearly constant in training are left out unless `includeConstant`. */
 export function rankFeatures(e: Explanation, point = 0, includeConstant = false): number[] {
   const k = e.features.length;
   const constant = e.constantInTraining ?? [];
+  const nearly = e.nearlyConstantInTraining ?? [];
   const reach = (a: number) => Math.max(Math.abs(e.deltaLower[point * k + a]), Math.abs(e.deltaUpper[point * k + a]));
   const certain = (a: number) => {
     const lo = e.deltaLower[point * k + a],
@@ -164,7 +197,7 @@ export function rankFeatures(e: Explanation, point = 0, includeConstant = false)
     return lo > 0 ? lo : hi < 0 ? -hi : 0;
   };
   return [...Array(k).keys()]
-    .filter((a) => includeConstant || !constant[a])
+    .filter((a) => includeConstant || !(constant[a] || nearly[a]))
     .sort(
       (a, b) =>
         certain(b) - certain(a) ||
@@ -175,9 +208,10 @@ export function rankFeatures(e: Explanation, point = 0, includeConstant = false)
 }
 
 /** One point's explanation as `gpprobe explain` writes it: header
- * feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training and one row per feature (numbers in
- * their shortest exact form; lime empty without LIME; rank by rankFeatures, empty for a feature constant in
- * training unless `includeConstant`; yes/no). With `point` = 'mean', the means over the points, LIME's mean
+ * feature,delta_lower,delta,delta_upper,lime,rank,constant_in_training,nearly_constant_in_training,
+ * varying_rows and one row per feature (numbers in their shortest exact form; lime empty without LIME; rank
+ * by rankFeatures, empty for a feature constant or nearly constant in training unless `includeConstant`;
+ * yes/no; the count). With `point` = 'mean', the means over the points, LIME's mean
  * coefficient, and the rank of the mean Δ. */
 export function explanationCsv(e: Explanation, point: number | 'mean' = 0, includeConstant = false): string {
   const k = e.features.length,
@@ -220,7 +254,12 @@ export function explanationCsv(e: Explanation, point: number | 'mean' = 0, inclu
       if (e.lime.length) lime = e.lime[i];
     }
     const constant = e.constantInTraining?.[a] ? 'yes' : 'no';
-    rows.push(`${e.features[a]},${lower},${delta},${upper},${lime === null ? '' : lime},${rank[a] ?? ''},${constant}`);
+    const nearly = e.nearlyConstantInTraining?.[a] ? 'yes' : 'no';
+    const varying = e.varyingRows?.[a] ?? 0;
+    rows.push(
+      `${e.features[a]},${lower},${delta},${upper},${lime === null ? '' : lime},${rank[a] ?? ''},${constant},` +
+        `${nearly},${varying}`,
+    );
   }
   return rows.join('\n') + '\n';
 }

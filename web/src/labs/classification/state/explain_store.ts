@@ -6,7 +6,12 @@
 // task of kind 'classification-explain' (worker/explain_protocol.ts, policy 'terminate').
 import { signal } from '@preact/signals';
 import { isCancelled } from '../../../engine/errors.ts';
-import { EXPLAIN_CSV_HEADER, explanationCsv, type Explanation } from '../../../engine/explain/explain.ts';
+import {
+  EXPLAIN_CSV_HEADER,
+  EXPLAIN_DEFAULTS,
+  explanationCsv,
+  type Explanation,
+} from '../../../engine/explain/explain.ts';
 import type { RunningRequest } from '../../../common/worker/protocol.ts';
 import { notify, report, startTask } from '../../../common/state/engine_tasks.ts';
 import { problemsIn } from '../../../common/state/field_problems.ts';
@@ -27,6 +32,9 @@ export interface ExplainSettings {
   globalPoints: number;
   limeSamples: number;
   tolerance: number;
+  /** A feature off its most common training value in fewer than max(2, share × n) rows is nearly constant:
+   * hatched and not ranked, as a constant one (0: only constant features). */
+  nearlyConstantShare: number;
   /** Softmax model: the class explained; null: the predicted one. */
   classIndex: number | null;
 }
@@ -54,6 +62,7 @@ export const explainSettings = signal<ExplainSettings>({
   globalPoints: 20,
   limeSamples: 2000,
   tolerance: 1e-3,
+  nearlyConstantShare: EXPLAIN_DEFAULTS.nearlyConstantShare,
   classIndex: null,
 });
 export const localExplanation = signal<ExplainResult | null>(null);
@@ -140,6 +149,7 @@ export async function explain(kind: 'local' | 'global'): Promise<void> {
           limeSamples: s.limeSamples,
           seed: 0,
           baseline: image ? 'zero' : 'mean',
+          nearlyConstantShare: s.nearlyConstantShare,
         },
       },
     );

@@ -39,7 +39,7 @@ import './explain.css';
 const LIME_TITLE = 'LIME (local linear surrogate)';
 
 /** The figures of a result: the Δ map (or bars) and LIME's, and for images the image first. */
-function figuresOf(
+export function figuresOf(
   r: ExplainResult,
   names: string[],
   includeConstant = false,
@@ -47,9 +47,9 @@ function figuresOf(
   const e = r.explanation,
     k = e.features.length,
     m = e.points;
-  // Features constant in training: hatched on the maps and out of their colour scale, left out of the bars,
-  // unless included.
-  const constant = e.constantInTraining ?? [];
+  // Features constant or nearly constant in training: hatched on the maps and out of their colour scale,
+  // left out of the bars, unless included.
+  const constant = setApart(e);
   const hatched = !includeConstant && constant.some(Boolean) ? constant : undefined;
   const local = r.kind === 'local';
   const delta = local ? e.delta.subarray(0, k) : e.meanDelta;
@@ -104,7 +104,12 @@ function figuresOf(
   };
 }
 
-/** Why features constant in training are set apart, and the click that brings them back. */
+/** Per feature: constant or nearly constant in training (both are set apart). */
+function setApart(e: ExplainResult['explanation']): boolean[] {
+  return e.features.map((_, a) => Boolean(e.constantInTraining?.[a] || e.nearlyConstantInTraining?.[a]));
+}
+
+/** Why features constant or nearly constant in training are set apart, and the click that brings them back. */
 function ConstantNote({
   r,
   names,
@@ -118,15 +123,32 @@ function ConstantNote({
 }) {
   const e = r.explanation;
   const constant = e.features.filter((_, a) => e.constantInTraining?.[a]);
-  if (constant.length === 0) return null;
+  const nearly = e.features.flatMap((j, a) => (e.nearlyConstantInTraining?.[a] ? [{ j, rows: e.varyingRows[a] }] : []));
+  if (constant.length === 0 && nearly.length === 0) return null;
   const list = constant.slice(0, 12).map((j) => names[j] ?? `x${j + 1}`);
+  const nearList = nearly.slice(0, 12).map(({ j, rows }) => `${names[j] ?? `x${j + 1}`} (${rows})`);
+  const share = r.settings.nearlyConstantShare;
   return (
     <p class="hint explain-constant" data-testid={`explain-${r.kind}-constant`}>
-      {constant.length === 1 ? '1 feature is' : `${constant.length} features are`} constant in the training data (
-      {list.join(', ')}
-      {constant.length > list.length ? ', …' : ''}). Moving {constant.length === 1 ? 'it' : 'one'} moves the point away
-      from all the data along a direction the data never explored, so the model drifts back to its prior there: its Δ
-      measures distance from the data, not evidence.{' '}
+      {constant.length > 0 && (
+        <>
+          {constant.length === 1 ? '1 feature is' : `${constant.length} features are`} constant in the training data (
+          {list.join(', ')}
+          {constant.length > list.length ? ', …' : ''}).{' '}
+        </>
+      )}
+      {nearly.length > 0 && (
+        <span data-testid={`explain-${r.kind}-nearly-constant`}>
+          {nearly.length === 1 ? '1 feature is' : `${nearly.length} features are`} nearly constant: off their most
+          common value in fewer than max(2, {+(share * 100).toPrecision(3)} % of the) training rows (in brackets: how
+          many) — {nearList.join(', ')}
+          {nearly.length > nearList.length ? ', …' : ''}. A length-scale learns only from the pairs of rows that differ
+          in its feature, so theirs hardly moved in training.{' '}
+        </span>
+      )}
+      Moving {constant.length + nearly.length === 1 ? 'it' : 'one'} moves the point away from (nearly) all the data
+      along a direction the data (hardly) explored, so the model drifts back to its prior there: its Δ measures distance
+      from the data, not evidence.{' '}
       {included
         ? 'They are shown and ranked like the others.'
         : r.image
@@ -347,6 +369,14 @@ export function ExplainPanel() {
           min={0}
           step="1"
           onChange={(limeSamples) => updateExplainSettings({ limeSamples: Math.round(limeSamples) })}
+        />
+        <MinNumberField
+          label="nearly constant: varies in < share × n rows"
+          ariaLabel="explain nearly constant share"
+          form={EXPLAIN_FORM}
+          value={s.nearlyConstantShare}
+          min={0}
+          onChange={(nearlyConstantShare) => updateExplainSettings({ nearlyConstantShare })}
         />
       </div>
       {problems.length > 0 && (

@@ -35,6 +35,7 @@ export const explainHandlers: Handlers<ExplainRequests, 'classification'> = {
       tolerance: o.tolerance,
       limeSamples: o.limeSamples,
       seed: o.seed,
+      nearlyConstantShare: o.nearlyConstantShare,
       baseline: o.baseline === 'mean' ? columnMeans(r.x) : null,
       onProgress: throttled(c, `${label}: explaining`),
     };

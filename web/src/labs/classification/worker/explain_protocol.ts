@@ -17,6 +17,8 @@ export interface ExplainRequestOptions {
   seed: number;
   /** What LIME switches a feature off to: the training mean (tabular data) or 0 (pixels). */
   baseline: 'mean' | 'zero';
+  /** Nearly constant: off its most common training value in fewer than max(2, share × n) rows. */
+  nearlyConstantShare: number;
 }
 
 /** The softmax model explained, and the class whose probability is. */

@@ -49,6 +49,10 @@ export function DimensionsPanel() {
   const constant = result
     ? result.explanation.features.filter((_, a) => result.explanation.constantInTraining?.[a])
     : [];
+  // Nearly constant: off their most common value in fewer than max(2, 2 % of the) observations.
+  const nearly = result
+    ? result.explanation.features.filter((_, a) => result.explanation.nearlyConstantInTraining?.[a])
+    : [];
   return (
     <div class="certify-panel dimensions-panel" data-testid="dimensions-panel">
       <h3>Which dimensions matter</h3>
@@ -123,13 +127,15 @@ export function DimensionsPanel() {
           </button>
         )}
       </div>
-      {result && constant.length > 0 && (
+      {result && constant.length + nearly.length > 0 && (
         <p class="hint" data-testid="dimensions-constant">
-          {constant.length === 1 ? '1 dimension is' : `${constant.length} dimensions are`} constant in the probe's
-          observations ({constant.slice(0, 8).join(', ')}
-          {constant.length > 8 ? ', …' : ''}): moving the query along {constant.length === 1 ? 'it' : 'one'} moves it
-          away from every observation in a direction they never explored, so the judged probability drifts towards the
-          prior and its Δ measures distance from the observations, not evidence.{' '}
+          {constant.length > 0 &&
+            `${constant.length === 1 ? '1 dimension is' : `${constant.length} dimensions are`} constant in the probe's observations (${constant.slice(0, 8).join(', ')}${constant.length > 8 ? ', …' : ''}). `}
+          {nearly.length > 0 &&
+            `${nearly.length === 1 ? '1 dimension is' : `${nearly.length} dimensions are`} nearly constant (off their most common value in fewer than max(2, 2 % of the) observations: ${nearly.slice(0, 8).join(', ')}${nearly.length > 8 ? ', …' : ''}). `}
+          Moving the query along {constant.length + nearly.length === 1 ? 'it' : 'one'} moves it away from (nearly)
+          every observation in a direction they (hardly) explored, so the judged probability drifts towards the prior
+          and its Δ measures distance from the observations, not evidence.{' '}
           {includeConstant ? 'They are ranked like the others.' : 'Left out of the ranking.'}{' '}
           <button
             type="button"
