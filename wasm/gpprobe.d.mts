@@ -185,6 +185,40 @@ export interface AnalysisBindings {
   beliefEnvelope(epsilon: number, points: number, maxJudged: number, out: number): BindingStatus;
 }
 
+// ---- bindings_probe_file.cpp ----
+
+/** The provenance field "data" of a probe file: the embeddings the probe was fitted on. */
+export interface ProbeFileDataId {
+  name: string;
+  rows: number;
+  cols: number;
+  dtype: 'float32' | 'float64';
+  /** 64 lowercase hex digits; absent when the file gives none. */
+  sha256?: string;
+}
+
+/** A probe file as the core's reader (gpprobe/probe/probe_file.h) reads it. */
+export interface ProbeFileRead extends BindingStatus {
+  epsilon: number;
+  strength: number;
+  space: 'automatic' | 'function' | 'weight';
+  rows: number;
+  cols: number;
+  /** The stored precision of `observations`. */
+  dtype: 'float32' | 'float64';
+  /** rows by cols, row-major, in the stored precision. */
+  observations: Float32Array | Float64Array;
+  labels: Uint8Array;
+  /** One row number per observation, or null when the file gives none. */
+  observationRows: Float64Array | null;
+  data: ProbeFileDataId | null;
+}
+
+export interface ProbeFileBindings {
+  /** Reads a probe file: `text` its bytes (a string crosses as UTF-8); `name` names it in messages. */
+  parseProbeFile(text: string | Uint8Array, name: string): ProbeFileRead;
+}
+
 // ---- bindings_baselines.cpp ----
 
 export interface BaselineRun extends BindingStatus {
@@ -1153,6 +1187,7 @@ export interface GpprobeModule
   extends
     HeapAccess,
     ProbeBindings,
+    ProbeFileBindings,
     AnalysisBindings,
     EvaluationBindings,
     RegressionBindings,

@@ -1,6 +1,6 @@
 // The probe for Python (docs/design/probe.md): fit, score, certify (docs/design/certify.md), leave-one-out,
-// and the probe file read by the CLI's own reader (core/cli/readers/probe_file.h), so a file means the
-// same here as to `gpprobe probe --probe FILE`. Registration and array bookkeeping only: every number is
+// and the probe file read by the core's one reader (gpprobe/probe/probe_file.h), so a file means the
+// same here as to `gpprobe probe --probe FILE` and to the app. Registration and array bookkeeping only: every number is
 // the core's. The GIL is released while the core works, so threads score in parallel.
 #include <optional>
 #include <string>
@@ -15,11 +15,11 @@
 #include "gpprobe/probe/knowledge_gain.h"
 #include "gpprobe/probe/leave_one_out.h"
 #include "gpprobe/probe/probe.h"
+#include "gpprobe/probe/probe_file.h"
 
 #include "arrays.h"
 #include "bindings.h"
 #include "described.h"
-#include "readers/probe_file.h"
 #include "sensitivity.h"
 
 namespace gpprobe::python {
@@ -222,12 +222,12 @@ py::array_t<std::uint8_t> label_array(const std::vector<std::uint8_t>& labels) {
   return out;
 }
 
-// The fields a fit needs, as the CLI reads them: epsilon, strength, space, observations in the stored
-// precision, labels.
-py::dict probe_file_fields(const Result<cli::ProbeFile>& read) {
+// The file's fields as the core reads them: epsilon, strength, space, observations in the stored
+// precision, labels, and the provenance (observation_rows, data) as None or as stored.
+py::dict probe_file_fields(const Result<ProbeFile>& read) {
   raise_if_failed(read.status());
-  const cli::ProbeFile& file = read.value();
-  const cli::LoadedMatrix& x = file.observations;
+  const ProbeFile& file = read.value();
+  const LoadedMatrix& x = file.observations;
   py::array observations;
   if (x.type == ScalarType::float32) {
     py::array_t<float> values({py::ssize_t(x.rows), py::ssize_t(x.cols)});
@@ -244,14 +244,26 @@ py::dict probe_file_fields(const Result<cli::ProbeFile>& read) {
   out["space"] = space_name(file.options.space);
   out["observations"] = observations;
   out["labels"] = label_array(file.labels);
+  out["observation_rows"] = file.observation_rows ? py::cast(*file.observation_rows) : py::none();
+  if (file.data) {
+    py::dict data;
+    data["name"] = file.data->name;
+    data["rows"] = file.data->rows;
+    data["cols"] = file.data->cols;
+    data["dtype"] = file.data->dtype == ScalarType::float32 ? "float32" : "float64";
+    if (!file.data->sha256.empty()) data["sha256"] = file.data->sha256;
+    out["data"] = data;
+  } else {
+    out["data"] = py::none();
+  }
   return out;
 }
 
 py::dict read_probe_file(const std::string& path) {
-  std::optional<Result<cli::ProbeFile>> read;
+  std::optional<Result<ProbeFile>> read;
   {
     py::gil_scoped_release unlocked;
-    read.emplace(cli::read_probe_file(path));
+    read.emplace(gpprobe::read_probe_file(path));
   }
   return probe_file_fields(*read);
 }
@@ -259,10 +271,10 @@ py::dict read_probe_file(const std::string& path) {
 // The same from the file's bytes already read; `name` names it in messages.
 py::dict parse_probe_file(const py::bytes& content, const std::string& name) {
   const std::string text = content;
-  std::optional<Result<cli::ProbeFile>> read;
+  std::optional<Result<ProbeFile>> read;
   {
     py::gil_scoped_release unlocked;
-    read.emplace(cli::parse_probe_file(text, name));
+    read.emplace(gpprobe::parse_probe_file(text, name));
   }
   return probe_file_fields(*read);
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createProbeEngine, parseProbeFile, type ProbeEngine } from '../../web/src/engine/index.ts';
+import { createProbeEngine, type ProbeEngine } from '../../web/src/engine/index.ts';
 import { label, rowValues, writeByteColumn, writeEmbeddings } from '../../scripts/bench/million_npy.mjs';
 import { browserPerFile, downloadText, patient, waitForResults } from './browser.ts';
 
@@ -125,7 +125,7 @@ describe('a million embeddings', () => {
     probe.dispose();
     // The exported probe holds the observations' rows as read from the file, and scores as the app does.
     const probeText = await downloadText(page, 'Export probe');
-    const file = parseProbeFile(probeText);
+    const file = engine.readProbeFile(probeText);
     expect(file.observationRows).toEqual(OBSERVATIONS);
     expect(Array.from(file.observations.data)).toEqual(Array.from(rowsOf(OBSERVATIONS)));
     expect(file.data).toEqual({ name: names.join(' + '), rows: ROWS, cols: COLS, dtype: 'float32' });

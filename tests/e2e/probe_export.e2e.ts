@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createProbeEngine, parseProbeFile, type ProbeEngine } from '../../web/src/engine/index.ts';
+import { createProbeEngine, type ProbeEngine } from '../../web/src/engine/index.ts';
 import { parseNpy } from '../../web/src/io/npy.ts';
 import { browserPerFile, downloadText, waitForResults } from './browser.ts';
 
@@ -40,7 +40,7 @@ describe('export probe', () => {
     await waitForResults(page);
     const app = table(await downloadText(page, 'Export results (CSV)'));
     const fileText = await downloadText(page, 'Export probe');
-    const file = parseProbeFile(fileText);
+    const file = engine.readProbeFile(fileText);
     expect(file.epsilon).toBe(0.4);
     expect(file.strength).toBe(5);
     expect(file.labels.length).toBe(17);

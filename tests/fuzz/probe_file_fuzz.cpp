@@ -1,19 +1,20 @@
 // Probe files (.probe.json, `gpprobe probe --probe`): any text through the JSON reader and the field
 // checks. A parsed file holds exactly rows x cols observations and one 0/1 label per row, and a probe
 // fits to it or says why.
+#include "gpprobe/probe/probe_file.h"
+
 #include "fuzz_support.h"
-#include "readers/probe_file.h"
 
 using namespace gpprobe;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  Result<cli::ProbeFile> file = cli::parse_probe_file(text, "fuzz.probe.json");
+  Result<ProbeFile> file = parse_probe_file(text, "fuzz.probe.json");
   if (!file.ok()) {
     fuzz::require(file.status().message().size() < 400, "messages stay short", double(file.status().message().size()));
     return 0;
   }
-  const cli::LoadedMatrix& x = file.value().observations;
+  const LoadedMatrix& x = file.value().observations;
   const std::size_t stored = x.type == ScalarType::float32 ? x.float32.size() : x.float64.size();
   fuzz::require(stored == x.rows * x.cols, "rows x cols values stored", double(stored));
   fuzz::require(file.value().labels.size() == x.rows, "one label per row", double(file.value().labels.size()));

@@ -4,13 +4,7 @@
 // embeddingsId is the SHA-256 Python's hashlib gives; bad files are refused with the field named.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createProbeEngine,
-  embeddingsId,
-  parseProbeFile,
-  probeFileBytes,
-  type ProbeEngine,
-} from '../../web/src/engine/index.ts';
+import { createProbeEngine, embeddingsId, probeFileBytes, type ProbeEngine } from '../../web/src/engine/index.ts';
 import { expectError } from './expect_error.ts';
 
 interface GoldenCase {
@@ -56,8 +50,8 @@ describe('engine.loadProbe', () => {
   }
 
   it('reads what probeFileBytes writes, bit for bit', () => {
-    const original = parseProbeFile(fixture('random_o30_d64.float32.probe.json'));
-    const again = parseProbeFile(probeFileBytes(original));
+    const original = engine.readProbeFile(fixture('random_o30_d64.float32.probe.json'));
+    const again = engine.readProbeFile(probeFileBytes(original));
     expect(again.observations.data).toBeInstanceOf(Float32Array);
     expect(Array.from(again.observations.data)).toEqual(Array.from(original.observations.data));
     expect(again.labels).toEqual(original.labels);
@@ -68,7 +62,7 @@ describe('engine.loadProbe', () => {
 
   it('identifies the data by the SHA-256 that hashlib gives', async () => {
     for (const file of ['random_o40_d16.float64.probe.json', 'random_o30_d64.float32.probe.json']) {
-      const p = parseProbeFile(fixture(file));
+      const p = engine.readProbeFile(fixture(file));
       expect(await embeddingsId(p.observations)).toBe(p.data!.sha256);
     }
   });

@@ -1,14 +1,20 @@
-// The library's probe file reader against the validation table both readers share (issue 23, item 9):
-// tests/reference/probe_file/{valid,invalid}/ (scripts/fixtures/make_probe_file_cases.py), read by
-// tests/core/cli/cli_probe_file_table_test.cpp for the CLI. The readers disagreed: "rows": 6.0 was
-// accepted here and refused there; a negative or short "observation_rows" was refused here and ignored
-// there; whitespace inside the base64, a null "space" and "data" of any shape were taken here.
+// The library's probe file reader (the core's, through wasm/bindings_probe_file.cpp) against the validation
+// table (issue 23, item 9): tests/reference/probe_file/{valid,invalid}/
+// (scripts/fixtures/make_probe_file_cases.py), read by tests/core/cli/cli_probe_file_table_test.cpp for the
+// CLI. When the library had a reader of its own, the two disagreed: "rows": 6.0 was accepted here and
+// refused there; a negative or short "observation_rows" was refused here and ignored there; whitespace
+// inside the base64, a null "space" and "data" of any shape were taken here.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { GpprobeError, parseProbeFile } from '../../web/src/engine/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createProbeEngine, GpprobeError, type ProbeEngine } from '../../web/src/engine/index.ts';
 
 const table = (kind: 'valid' | 'invalid', name: string) =>
   readFileSync(`tests/reference/probe_file/${kind}/${name}`, 'utf8');
+
+let engine: ProbeEngine;
+beforeAll(async () => {
+  engine = await createProbeEngine();
+});
 
 describe('the probe file validation table', () => {
   const invalid = JSON.parse(table('invalid', 'expected.json')) as Record<string, string>;
@@ -32,7 +38,7 @@ describe('the probe file validation table', () => {
     it(`refuses ${name}`, () => {
       let error: unknown;
       try {
-        parseProbeFile(table('invalid', `${name}.json`));
+        engine.readProbeFile(table('invalid', `${name}.json`));
       } catch (e) {
         error = e;
       }
@@ -45,7 +51,7 @@ describe('the probe file validation table', () => {
   for (const [name, want] of Object.entries(valid)) {
     it(`reads ${name}`, () => {
       // As bytes, the way engine.loadProbe receives a file.
-      const file = parseProbeFile(new TextEncoder().encode(table('valid', `${name}.json`)));
+      const file = engine.readProbeFile(new TextEncoder().encode(table('valid', `${name}.json`)));
       expect([file.observations.rows, file.observations.cols]).toEqual([want.rows, want.cols]);
       expect(Array.from(file.labels)).toEqual(want.labels);
       expect(file.space).toBe(want.space);

@@ -29,6 +29,7 @@
 #include "gpprobe/explain/lime.h"
 #include "gpprobe/explain/multiclass_output.h"
 #include "gpprobe/explain/probe_output.h"
+#include "gpprobe/probe/probe_file.h"
 
 #include "arguments.h"
 #include "certify/box_flags.h"
@@ -38,7 +39,6 @@
 #include "csv_output.h"
 #include "readers/file_messages.h"
 #include "readers/loaded_matrix.h"
-#include "readers/probe_file.h"
 
 namespace gpprobe::cli {
 

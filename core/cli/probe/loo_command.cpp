@@ -13,13 +13,13 @@
 #include <sstream>
 
 #include "gpprobe/probe/leave_one_out.h"
+#include "gpprobe/probe/probe_file.h"
 
 #include "arguments.h"
 #include "commands.h"
 #include "csv_output.h"
 #include "readers/file_messages.h"
 #include "readers/loaded_matrix.h"
-#include "readers/probe_file.h"
 
 namespace gpprobe::cli {
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "gpprobe/probe/probe.h"
+#include "gpprobe/probe/probe_file.h"
 
 #include "arguments.h"
 #include "certify/certify_columns.h"
@@ -13,7 +14,6 @@
 #include "csv_output.h"
 #include "readers/file_messages.h"
 #include "readers/labelled_inputs.h"
-#include "readers/probe_file.h"
 
 namespace gpprobe::cli {
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpprobe/common/loaded_matrix.h"
 #include "gpprobe/common/matrix_view.h"
 
 #include "readers/delimited_reader.h"
@@ -12,18 +13,8 @@
 
 namespace gpprobe::cli {
 
-struct LoadedMatrix {
-  std::vector<float> float32;   // used when type == float32
-  std::vector<double> float64;  // used when type == float64
-  gpprobe::ScalarType type = gpprobe::ScalarType::float64;
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-
-  gpprobe::MatrixView view() const {
-    return type == gpprobe::ScalarType::float32 ? gpprobe::MatrixView(float32.data(), rows, cols)
-                                                : gpprobe::MatrixView(float64.data(), rows, cols);
-  }
-};
+// The core's owning matrix (gpprobe/common/loaded_matrix.h), which the probe file reader returns too.
+using gpprobe::LoadedMatrix;
 
 // Reads a 2-D matrix from .npy (float32/float64, C order) or .csv/.tsv/.txt (numeric, optional header).
 // Errors name the file: "obs.csv: line 4 has 3 columns, line 2 has 4"; a file too large for memory is

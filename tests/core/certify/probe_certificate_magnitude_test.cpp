@@ -16,9 +16,9 @@
 
 #include "gpprobe/certify/probe_certificate.h"
 #include "gpprobe/probe/probe.h"
+#include "gpprobe/probe/probe_file.h"
 
 #include "cli/cli_runner.h"
-#include "readers/probe_file.h"
 #include "result_assertions.h"
 #include "test_support.h"
 
@@ -313,9 +313,9 @@ TEST(TrustCertificate, CliCertifiesHugeQueriesSoundly) {
 Probe exported_probe() {
   const std::string path =
       std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
-  Result<cli::ProbeFile> file = cli::read_probe_file(path);
+  Result<ProbeFile> file = read_probe_file(path);
   EXPECT_TRUE(file.ok()) << file.status().message();
-  const cli::ProbeFile& f = ok_value(file);
+  const ProbeFile& f = ok_value(file);
   return ok_value(Probe::fit(f.observations.view(), f.labels.data(), f.labels.size(), f.options));
 }
 

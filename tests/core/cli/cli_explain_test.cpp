@@ -16,12 +16,12 @@
 #include "gpprobe/explain/gpc_output.h"
 #include "gpprobe/explain/lime.h"
 #include "gpprobe/explain/probe_output.h"
+#include "gpprobe/probe/probe_file.h"
 
 #include "classification/gpc_fixtures.h"
 #include "cli_runner.h"
 #include "common/input_checks.h"
 #include "explain/explain_csv.h"
-#include "readers/probe_file.h"
 
 namespace gpprobe {
 namespace {
@@ -126,7 +126,7 @@ TEST(CliExplain, ValidRangeClipsAndOutWritesTheFile) {
 TEST(CliExplain, ProbeFileRowsAreTheCoresNumbers) {
   const std::string probe_path =
       std::string(GPPROBE_SOURCE_DIR) + "/tests/reference/probe_file/random_o40_d16.float64.probe.json";
-  const cli::ProbeFile file = cli::read_probe_file(probe_path).value();
+  const ProbeFile file = read_probe_file(probe_path).value();
   const Probe probe =
       Probe::fit(file.observations.view(), file.labels.data(), file.labels.size(), file.options).value();
   std::vector<double> query(16);

@@ -1,16 +1,20 @@
-// The CLI's probe file reader against the validation table both readers share (issue 23, item 9):
-// tests/reference/probe_file/{valid,invalid}/ (scripts/fixtures/make_probe_file_cases.py), read by
-// tests/wasm/probe_file_table.test.ts for the library. The readers disagreed: "rows": 6.0 was refused
-// here and accepted there; a negative or short "observation_rows" was refused there and ignored here.
+// The core's probe file reader (gpprobe/probe/probe_file.h), which the CLI calls, against the validation
+// table (issue 23, item 9): tests/reference/probe_file/{valid,invalid}/
+// (scripts/fixtures/make_probe_file_cases.py), read by tests/wasm/probe_file_table.test.ts for the library.
+// When the library had a reader of its own the two disagreed: "rows": 6.0 was refused here and accepted
+// there; a negative or short "observation_rows" was refused there and ignored here.
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "gpprobe/probe/probe_file.h"
+
 #include "cli/cli_runner.h"
-#include "readers/probe_file.h"
 
 namespace gpprobe {
 namespace {
@@ -33,7 +37,7 @@ TEST(TrustProbeFileTable, InvalidFilesAreRefusedWithTheTablesMessage) {
   const json expected = json::parse(read_text(table_path("invalid", "expected.json")));
   ASSERT_GE(expected.size(), 30u);
   for (const auto& [name, message] : expected.items()) {
-    Result<cli::ProbeFile> file = cli::parse_probe_file(read_text(table_path("invalid", name + ".json")), "p.json");
+    Result<ProbeFile> file = parse_probe_file(read_text(table_path("invalid", name + ".json")), "p.json");
     ASSERT_FALSE(file.ok()) << name;
     EXPECT_EQ(file.status().code(), StatusCode::parse_error) << name;
     EXPECT_EQ(file.status().message(), "p.json: " + message.get<std::string>()) << name;
@@ -44,15 +48,21 @@ TEST(TrustProbeFileTable, ValidFilesGiveTheTablesContent) {
   const json expected = json::parse(read_text(table_path("valid", "expected.json")));
   ASSERT_GE(expected.size(), 4u);
   for (const auto& [name, want] : expected.items()) {
-    Result<cli::ProbeFile> file = cli::parse_probe_file(read_text(table_path("valid", name + ".json")), "p.json");
+    Result<ProbeFile> file = parse_probe_file(read_text(table_path("valid", name + ".json")), "p.json");
     ASSERT_TRUE(file.ok()) << name << ": " << file.status().message();
-    const cli::ProbeFile& f = file.value();
+    const ProbeFile& f = file.value();
     EXPECT_EQ(f.observations.rows, want["rows"].get<std::size_t>()) << name;
     EXPECT_EQ(f.observations.cols, want["cols"].get<std::size_t>()) << name;
     EXPECT_EQ(std::vector<int>(f.labels.begin(), f.labels.end()), want["labels"].get<std::vector<int>>()) << name;
     EXPECT_EQ(space_name(f.options.space), want["space"].get<std::string>()) << name;
     EXPECT_EQ(f.options.epsilon, 0.1) << name;
     EXPECT_EQ(f.options.strength, 5.0) << name;
+    if (want["observation_rows"].is_null()) {
+      EXPECT_FALSE(f.observation_rows.has_value()) << name;
+    } else {
+      ASSERT_TRUE(f.observation_rows.has_value()) << name;
+      EXPECT_EQ(*f.observation_rows, want["observation_rows"].get<std::vector<std::uint64_t>>()) << name;
+    }
     // [[1, 0], [0, 1]] in float64.
     ASSERT_EQ(f.observations.float64.size(), 4u) << name;
     EXPECT_EQ(f.observations.float64, (std::vector<double>{1.0, 0.0, 0.0, 1.0})) << name;

@@ -7,8 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "gpprobe/probe/probe_file.h"
+
 #include "cli_runner.h"
-#include "readers/probe_file.h"
 #include "test_support.h"
 
 namespace gpprobe {
@@ -66,7 +67,7 @@ TEST(CliProbeFile, FixturesReproduceTheGoldenCases) {
 }
 
 TEST(CliProbeFile, ReadsTheFileAsStoredWithItsSpace) {
-  Result<cli::ProbeFile> f = cli::read_probe_file(fixture("random_o30_d64.float32.probe.json"));
+  Result<ProbeFile> f = read_probe_file(fixture("random_o30_d64.float32.probe.json"));
   ASSERT_TRUE(f.ok()) << f.status().message();
   EXPECT_EQ(f.value().options.epsilon, 0.5);
   EXPECT_EQ(f.value().options.strength, 5.0);
@@ -107,15 +108,15 @@ TEST(CliProbeFile, CertifiedColumnsWorkWithAProbeFile) {
 
 TEST(CliProbeFile, DecodesBase64WithAndWithoutPadding) {
   std::vector<unsigned char> bytes;
-  ASSERT_TRUE(cli::decode_base64("aGVsbG8=", &bytes));
+  ASSERT_TRUE(decode_base64("aGVsbG8=", &bytes));
   EXPECT_EQ(std::string(bytes.begin(), bytes.end()), "hello");
-  ASSERT_TRUE(cli::decode_base64("aGVsbG8", &bytes));
+  ASSERT_TRUE(decode_base64("aGVsbG8", &bytes));
   EXPECT_EQ(std::string(bytes.begin(), bytes.end()), "hello");
-  ASSERT_TRUE(cli::decode_base64("/+8=", &bytes));
+  ASSERT_TRUE(decode_base64("/+8=", &bytes));
   EXPECT_EQ(bytes, (std::vector<unsigned char>{0xff, 0xef}));
-  EXPECT_FALSE(cli::decode_base64("aGVsb$8=", &bytes));
-  EXPECT_FALSE(cli::decode_base64("aGVsbG8=x", &bytes));
-  EXPECT_FALSE(cli::decode_base64("a", &bytes));
+  EXPECT_FALSE(decode_base64("aGVsb$8=", &bytes));
+  EXPECT_FALSE(decode_base64("aGVsbG8=x", &bytes));
+  EXPECT_FALSE(decode_base64("a", &bytes));
 }
 
 TEST(CliProbeFile, EachBadFileOrFlagGivesOneLine) {

@@ -7,11 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include "gpprobe/probe/probe_file.h"
+
 #include "cli_runner.h"
 #include "readers/delimited_reader.h"
 #include "readers/loaded_matrix.h"
 #include "readers/npy_reader.h"
-#include "readers/probe_file.h"
 
 namespace gpprobe {
 namespace {
@@ -181,7 +182,7 @@ TEST(CliReaders, RowsOfZeroColumnsAreRefused) {
   EXPECT_EQ(cli::read_matrix(rows_of_nothing.path()).status().message(),
             rows_of_nothing.path() + ": the array has 18446744073709551615 rows of 0 columns");
   const TempFile no_rows("no_rows.npy", npy_bytes("<f8", false, "(0, 3)", ""));
-  Result<cli::LoadedMatrix> empty = cli::read_matrix(no_rows.path());
+  Result<LoadedMatrix> empty = cli::read_matrix(no_rows.path());
   ASSERT_TRUE(empty.ok()) << empty.status().message();
   EXPECT_EQ(empty.value().rows, 0u);
   EXPECT_EQ(empty.value().cols, 3u);
@@ -194,24 +195,24 @@ TEST(CliReaders, ProbeFilesWithHostileShapesAndNesting) {
   const std::string head = "{\"format\": \"gpprobe-probe\", \"version\": 1, \"epsilon\": 0.1, \"strength\": 5, ";
   const std::string one_row =
       "\"observations\": {\"rows\": 1, \"cols\": 1, \"dtype\": \"float64\", \"data\": \"AAAAAAAA8D8=\"}, ";
-  EXPECT_EQ(cli::parse_probe_file(
-                head + one_row + "\"labels\": [" + repeated("[", 200000) + repeated("]", 200000) + "]}", "p.json")
+  EXPECT_EQ(parse_probe_file(head + one_row + "\"labels\": [" + repeated("[", 200000) + repeated("]", 200000) + "]}",
+                             "p.json")
                 .status()
                 .message(),
             "p.json: label 0 is a list of 1 values; labels must be 0 or 1");
-  EXPECT_EQ(cli::parse_probe_file(head + one_row + "\"labels\": [\"" + std::string(1000, 'x') + "\"]}", "p.json")
+  EXPECT_EQ(parse_probe_file(head + one_row + "\"labels\": [\"" + std::string(1000, 'x') + "\"]}", "p.json")
                 .status()
                 .message(),
             "p.json: label 0 is \"" + std::string(39, 'x') + "...; labels must be 0 or 1");
   // 2^40 rows by 2^20 columns: 2^62 bytes, past 2^53 - 1 (the largest count the library's reader holds too;
   // a count itself past it, 2^62 + 1, is refused as a count: tests/reference/probe_file/invalid/).
-  EXPECT_EQ(cli::parse_probe_file(head + "\"observations\": {\"rows\": 1099511627776, \"cols\": 1048576, \"dtype\": "
-                                         "\"float32\", \"data\": \"AAAAAAAAAAAAAAAAAAAAAA==\"}, \"labels\": [1]}",
-                                  "p.json")
+  EXPECT_EQ(parse_probe_file(head + "\"observations\": {\"rows\": 1099511627776, \"cols\": 1048576, \"dtype\": "
+                                    "\"float32\", \"data\": \"AAAAAAAAAAAAAAAAAAAAAA==\"}, \"labels\": [1]}",
+                             "p.json")
                 .status()
                 .message(),
             "p.json: observations of 1099511627776 x 1048576 float32 values cannot be stored (16 bytes of data)");
-  Result<cli::ProbeFile> fine = cli::parse_probe_file(head + one_row + "\"labels\": [1]}", "p.json");
+  Result<ProbeFile> fine = parse_probe_file(head + one_row + "\"labels\": [1]}", "p.json");
   ASSERT_TRUE(fine.ok()) << fine.status().message();
   EXPECT_EQ(fine.value().observations.float64, (std::vector<double>{1.0}));
 }

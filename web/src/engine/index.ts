@@ -9,13 +9,7 @@ export type {
 } from './probe/probe_engine.ts';
 export { ResidentMatrix } from './resident_matrix.ts';
 export { keepScores, ScoredQueries } from './probe/scored_queries.ts';
-export {
-  embeddingsId,
-  parseProbeFile,
-  PROBE_FILE_FORMAT,
-  PROBE_FILE_VERSION,
-  probeFileBytes,
-} from './probe/probe_file.ts';
+export { embeddingsId, PROBE_FILE_FORMAT, PROBE_FILE_VERSION, probeFileBytes } from './probe/probe_file.ts';
 export type { ProbeDataId, ProbeFile } from './probe/probe_file.ts';
 export type { MatrixInput } from './resident_matrix.ts';
 export {

@@ -18,7 +18,7 @@ import { dtypeOf, HeapScope } from '../heap.ts';
 import { loadModule, type LoadOptions } from '../load_module.ts';
 import { checkCount, checkLabels, checkMatrix, sliceRows, type Matrix } from '../matrix.ts';
 import { certifyQuery, type CertifyOptions, type ProbeCertificate } from '../certify/probe_certify.ts';
-import { parseProbeFile } from './probe_file.ts';
+import { readProbeFile, type ProbeFile } from './probe_file.ts';
 import { coreProgress, yieldToEventLoop, type ProgressListener } from '../progress.ts';
 import { ResidentMatrix, type MatrixInput } from '../resident_matrix.ts';
 import { DEFAULTS } from '../vocabulary.ts';
@@ -327,13 +327,21 @@ export class ProbeEngine {
   }
 
   /**
+   * Reads a probe file (probe_file.ts: the app's "Export probe") with the core's reader, the one the CLI and
+   * Python call: its fields, or a GpprobeError (parse_error) "probe file: " and what is wrong.
+   */
+  readProbeFile(file: Uint8Array | ArrayBuffer | string): ProbeFile {
+    return readProbeFile(this.#module, file);
+  }
+
+  /**
    * Fits the probe a probe file describes (probe_file.ts: the app's "Export probe"), with the file's
    * hyperparameters, observations, labels and posterior space, so it scores new queries with the same
    * numbers as the app and `gpprobe probe --probe FILE`. `expectedQueries` only matters for a file
    * whose space is "automatic".
    */
   loadProbe(file: Uint8Array | ArrayBuffer | string, options: { expectedQueries?: number } = {}): Probe {
-    const p = parseProbeFile(file);
+    const p = readProbeFile(this.#module, file);
     return this.fitProbe({
       observations: p.observations,
       labels: p.labels,

@@ -1,4 +1,6 @@
-#include "readers/probe_file.h"
+// The probe file reader of every face (gpprobe/probe/probe_file.h). The one translation unit that parses
+// JSON: compiled on its own (not in a unity batch), so nlohmann/json is parsed once per build of the core.
+#include "gpprobe/probe/probe_file.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,10 +8,11 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
-namespace gpprobe::cli {
+namespace gpprobe {
 
 namespace {
 
@@ -52,24 +55,28 @@ Result<double> positive(const json& j, const std::string& key, const std::string
 // Counts are integers a JavaScript number holds exactly (the library reads the same files): up to
 // 2^53 - 1, written as 6 or as 6.0 (JSON.parse cannot tell them apart, so neither may we).
 constexpr double kMaxSafeInteger = 9007199254740991.0;
+constexpr std::uint64_t kMaxDimension = 4294967295u;  // 2^32 - 1
 
-// The value as a count, or nullopt when it is not a non-negative integer up to kMaxSafeInteger.
-std::optional<std::size_t> count_value(const json& v) {
+// The value as a count, or nullopt when it is not a non-negative integer up to kMaxSafeInteger. 64 bits
+// wide on every build (std::size_t is 32 bits in wasm).
+std::optional<std::uint64_t> count_value(const json& v) {
   if (v.is_number_unsigned()) {
     const std::uint64_t n = v.get<std::uint64_t>();
-    if (n <= std::uint64_t(kMaxSafeInteger)) return std::size_t(n);
+    if (n <= std::uint64_t(kMaxSafeInteger)) return n;
     return std::nullopt;
   }
+  // "-0" is the one signed integer that is a count: zero (JSON.parse reads it as -0, a safe integer).
+  if (v.is_number_integer() && v.get<std::int64_t>() == 0) return 0;
   if (v.is_number_float()) {
     const double x = v.get<double>();
-    if (x >= 0.0 && x <= kMaxSafeInteger && std::floor(x) == x) return std::size_t(x);
+    if (x >= 0.0 && x <= kMaxSafeInteger && std::floor(x) == x) return std::uint64_t(x);
   }
   return std::nullopt;  // negative integers, fractions, text, ...
 }
 
 // A non-negative integer at `key` of `j` (named `name` in messages).
-Result<std::size_t> count(const json& j, const std::string& key, const std::string& name, const std::string& path) {
-  const std::optional<std::size_t> n = j.contains(key) ? count_value(j[key]) : std::nullopt;
+Result<std::uint64_t> count(const json& j, const std::string& key, const std::string& name, const std::string& path) {
+  const std::optional<std::uint64_t> n = j.contains(key) ? count_value(j[key]) : std::nullopt;
   if (!n) {
     return problem(
         path, "\"" + name + "\" must be a non-negative integer" + (j.contains(key) ? ", got " + shown(j[key]) : ""));
@@ -78,9 +85,9 @@ Result<std::size_t> count(const json& j, const std::string& key, const std::stri
 }
 
 Status read_observations(const json& o, const std::string& path, LoadedMatrix* x) {
-  Result<std::size_t> rows = count(o, "rows", "observations.rows", path);
+  Result<std::uint64_t> rows = count(o, "rows", "observations.rows", path);
   if (!rows.ok()) return rows.status();
-  Result<std::size_t> cols = count(o, "cols", "observations.cols", path);
+  Result<std::uint64_t> cols = count(o, "cols", "observations.cols", path);
   if (!cols.ok()) return cols.status();
   const std::string dtype = o.contains("dtype") && o["dtype"].is_string() ? o["dtype"].get<std::string>() : "";
   if (dtype != "float32" && dtype != "float64") {
@@ -91,11 +98,12 @@ Status read_observations(const json& o, const std::string& path, LoadedMatrix* x
   if (!o.contains("data") || !o["data"].is_string() || !decode_base64(o["data"].get<std::string>(), &bytes)) {
     return problem(path, "\"observations.data\" must be base64 text");
   }
-  const std::size_t size = dtype == "float32" ? 4 : 8, n = rows.value() * cols.value();
-  // Checked products (the library's test, in doubles: rows x cols x size > 2^53 - 1): rows 2^40 by 2^20
-  // columns must not wrap around to the 16 bytes a file holds.
+  const std::uint64_t size = dtype == "float32" ? 4 : 8, n = rows.value() * cols.value();
+  // Checked products (in doubles: rows x cols x size > 2^53 - 1): rows 2^40 by 2^20 columns must not wrap
+  // around to the 16 bytes a file holds. Neither side may pass 2^32 - 1 (0 rows of 2^40 columns): every
+  // build holds the shape in its std::size_t, the 32-bit wasm one too, so all accept the same files.
   if ((cols.value() != 0 && double(rows.value()) * double(cols.value()) * double(size) > kMaxSafeInteger) ||
-      (cols.value() == 0 && rows.value() > 0)) {
+      (cols.value() == 0 && rows.value() > 0) || rows.value() > kMaxDimension || cols.value() > kMaxDimension) {
     return problem(path, "observations of " + std::to_string(rows.value()) + " x " + std::to_string(cols.value()) +
                              " " + dtype + " values cannot be stored (" + std::to_string(bytes.size()) +
                              " bytes of data)");
@@ -106,8 +114,8 @@ Status read_observations(const json& o, const std::string& path, LoadedMatrix* x
                              " values need " + std::to_string(n * size));
   }
   // The file is little-endian; so are the machines this tool is built for (x86-64, arm64, wasm).
-  x->rows = rows.value();
-  x->cols = cols.value();
+  x->rows = std::size_t(rows.value());
+  x->cols = std::size_t(cols.value());
   if (size == 4) {
     x->type = ScalarType::float32;
     x->float32.resize(n);
@@ -121,23 +129,28 @@ Status read_observations(const json& o, const std::string& path, LoadedMatrix* x
 }
 
 // "observation_rows" (optional): one row number per observation.
-Status check_observation_rows(const json& j, std::size_t rows, const std::string& path) {
+Status read_observation_rows(const json& j, std::size_t rows, const std::string& path, ProbeFile* file) {
   if (!j.contains("observation_rows")) return Status::success();
   const json& list = j["observation_rows"];
   if (!list.is_array() || list.size() != rows) {
     return problem(path, "\"observation_rows\" must list " + std::to_string(rows) + " row numbers");
   }
+  std::vector<std::uint64_t> numbers;
+  numbers.reserve(rows);
   for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!count_value(list[i])) {
+    const std::optional<std::uint64_t> n = count_value(list[i]);
+    if (!n) {
       return problem(path, "\"observation_rows[" + std::to_string(i) + "]\" must be a non-negative integer, got " +
                                shown(list[i]));
     }
+    numbers.push_back(*n);
   }
+  file->observation_rows = std::move(numbers);
   return Status::success();
 }
 
 // "data" (optional): the id of the embeddings the probe was fitted on.
-Status check_data_id(const json& j, const std::string& path) {
+Status read_data_id(const json& j, const std::string& path, ProbeFile* file) {
   if (!j.contains("data")) return Status::success();
   const json& d = j["data"];
   if (!d.is_object())
@@ -145,9 +158,12 @@ Status check_data_id(const json& j, const std::string& path) {
   if (!d.contains("name") || !d["name"].is_string()) {
     return problem(path, "\"data.name\" must be text" + (d.contains("name") ? ", got " + shown(d["name"]) : ""));
   }
-  for (const char* key : {"rows", "cols"}) {
-    Result<std::size_t> n = count(d, key, std::string("data.") + key, path);
+  ProbeDataId id;
+  id.name = d["name"].get<std::string>();
+  for (auto [key, out] : {std::pair{"rows", &id.rows}, std::pair{"cols", &id.cols}}) {
+    Result<std::uint64_t> n = count(d, key, std::string("data.") + key, path);
     if (!n.ok()) return n.status();
+    *out = n.value();
   }
   const json dtype = d.contains("dtype") ? d["dtype"] : json();
   if (dtype != "float32" && dtype != "float64") {
@@ -161,7 +177,10 @@ Status check_data_id(const json& j, const std::string& path) {
       for (char c : sha.get<std::string>()) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
     }
     if (!hex) return problem(path, "\"data.sha256\" must be 64 lowercase hexadecimal digits, got " + shown(sha));
+    id.sha256 = sha.get<std::string>();
   }
+  id.dtype = dtype == "float32" ? ScalarType::float32 : ScalarType::float64;
+  file->data = std::move(id);
   return Status::success();
 }
 
@@ -236,9 +255,9 @@ Result<ProbeFile> parse_probe_file(const std::string& text, const std::string& p
     }
     file.labels.push_back(labels[i] == 1 ? 1 : 0);
   }
-  GPPROBE_RETURN_IF_ERROR(check_observation_rows(j, file.observations.rows, path));
-  GPPROBE_RETURN_IF_ERROR(check_data_id(j, path));
+  GPPROBE_RETURN_IF_ERROR(read_observation_rows(j, file.observations.rows, path, &file));
+  GPPROBE_RETURN_IF_ERROR(read_data_id(j, path, &file));
   return file;
 }
 
-}  // namespace gpprobe::cli
+}  // namespace gpprobe
