@@ -141,7 +141,7 @@ struct MulticlassRobustnessCertificate {
 };
 // Shown as one object: the class's certificate, its box and extremes as the binary certificate's, and the
 // safety margin.
-inline ProbabilityExtreme extreme_of(const ClassExtreme& x) {
+inline ProbabilityExtreme probability_extreme_of(const ClassExtreme& x) {
   return {x.lower, x.upper, x.witness, x.iterations, x.status};
 }
 GPPROBE_DESCRIBE(
@@ -158,9 +158,13 @@ GPPROBE_DESCRIBE(
                      }),
     GPPROBE_COMPUTED("root", [](const MulticlassRobustnessCertificate& c) { return c.extremes.root; }),
     GPPROBE_COMPUTED("minimum",
-                     [](const MulticlassRobustnessCertificate& c) { return extreme_of(c.extremes.minimum); }),
+                     [](const MulticlassRobustnessCertificate& c) {
+                       return probability_extreme_of(c.extremes.minimum);
+                     }),
     GPPROBE_COMPUTED("maximum",
-                     [](const MulticlassRobustnessCertificate& c) { return extreme_of(c.extremes.maximum); }),
+                     [](const MulticlassRobustnessCertificate& c) {
+                       return probability_extreme_of(c.extremes.maximum);
+                     }),
     GPPROBE_FIELD(safety), GPPROBE_COVERED(extremes));
 Result<MulticlassRobustnessCertificate> certify_multiclass_robustness(const MulticlassLaplace& model,
                                                                       const std::vector<double>& point,

@@ -61,15 +61,15 @@ struct ProbeCertificate {
   VerdictFlip verdict_can_flip = VerdictFlip::unknown;
 };
 
-// The search's status, or "bounds_only" when no search ran.
-inline const char* status_name(const ProbeCertificate& c) {
-  return c.status ? name_of(kSearchStatusNames, *c.status) : "bounds_only";
-}
 GPPROBE_DESCRIBE(ProbeCertificate, "ProbeCertificateValue", GPPROBE_FIELD(judged_probability),
                  GPPROBE_FIELD(judged_probability_bounds), GPPROBE_FIELD(latent_mean), GPPROBE_FIELD(latent_variance),
                  GPPROBE_FIELD(episteme), GPPROBE_FIELD(lowest_found), GPPROBE_FIELD(highest_found),
                  GPPROBE_FIELD(lowest_witness), GPPROBE_FIELD(highest_witness), GPPROBE_FIELD(iterations),
-                 GPPROBE_COVERED(status), GPPROBE_COMPUTED("status", status_name),
+                 GPPROBE_COVERED(status),
+                 GPPROBE_COMPUTED("status",  // the search's status, or "bounds_only" when no search ran
+                                  [](const ProbeCertificate& c) {
+                                    return c.status ? name_of(kSearchStatusNames, *c.status) : "bounds_only";
+                                  }),
                  GPPROBE_NAMED(verdict_can_flip, kVerdictFlipNames));
 
 class ProbeCertifier {
