@@ -73,25 +73,6 @@ Result<RobustnessOptions> robustness_options(const RobustnessSettings& s) {
   return o;
 }
 
-IntervalValue interval_value(Interval i) { return {i.lower, i.upper}; }
-
-ProbabilityExtremeValue extreme_value(const ProbabilityExtreme& x) {
-  return {x.lower, x.upper, copy_out(x.witness), double(x.iterations), search_status_name(x.status)};
-}
-
-RobustnessCertificateValue certificate_value(double gamma, const RobustnessCertificate& c) {
-  RobustnessCertificateValue v;
-  v.gamma = gamma;
-  v.probabilityAtPoint = c.probability_at_point;
-  v.box = {copy_out(c.lower), copy_out(c.upper)};
-  v.root = {interval_value(c.mean), interval_value(c.variance), interval_value(c.probability)};
-  v.minimum = extreme_value(c.minimum);
-  v.maximum = extreme_value(c.maximum);
-  v.gpfgs = {copy_out(c.gpfgs.point), c.gpfgs.probability};
-  v.verdictCanFlip = verdict_flip_name(c.verdict_can_flip);
-  return v;
-}
-
 std::vector<double> point_of(const val& point) { return emscripten::convertJSArrayToNumberVector<double>(point); }
 
 // The defaults of both kinds of certificate (RobustnessOptions, CertifyOptions), under the TS names.
@@ -130,11 +111,12 @@ CertifyDefaults certify_defaults() {
 
 }  // namespace
 
-RobustnessCertificateValue robustness_certificate(const ClassifierCommonForm& form, const val& point,
-                                                  const RobustnessSettings& settings, const val& progress,
-                                                  const val& on_interval) {
+Reply<RobustnessCertificate> robustness_certificate(const ClassifierCommonForm& form, const val& point,
+                                                    const RobustnessSettings& settings, const val& progress,
+                                                    const val& on_interval) {
+  using Value = Reply<RobustnessCertificate>;
   Result<RobustnessOptions> options = robustness_options(settings);
-  if (!options.ok()) return failed<RobustnessCertificateValue>(options.status());
+  if (!options.ok()) return failed<Value>(options.status());
   IntervalCallback intervals;
   if (on_interval.typeOf().as<std::string>() == "function") {
     intervals = [&on_interval](Extremum extremum, std::size_t iterations, double lower, double upper) {
@@ -143,29 +125,26 @@ RobustnessCertificateValue robustness_certificate(const ClassifierCommonForm& fo
   }
   Result<RobustnessCertificate> c =
       certify_robustness(form, point_of(point), options.value(), progress_from(progress), intervals);
-  if (!c.ok()) return failed<RobustnessCertificateValue>(c.status());
-  return certificate_value(options.value().gamma, c.value());
+  if (!c.ok()) return failed<Value>(c.status());
+  return reply(std::move(c).value());
 }
 
-RobustnessSweepValue robustness_sweep_certificates(const ClassifierCommonForm& form, const val& point,
-                                                   const val& gammas, const RobustnessSettings& settings,
-                                                   const val& progress) {
+Reply<RobustnessSweep> robustness_sweep_certificates(const ClassifierCommonForm& form, const val& point,
+                                                     const val& gammas, const RobustnessSettings& settings,
+                                                     const val& progress) {
+  using Value = Reply<RobustnessSweep>;
   Result<RobustnessOptions> options = robustness_options(settings);
-  if (!options.ok()) return failed<RobustnessSweepValue>(options.status());
+  if (!options.ok()) return failed<Value>(options.status());
   const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(gammas);
   Result<std::vector<RobustnessCertificate>> rows =
       robustness_sweep(form, point_of(point), values, options.value(), progress_from(progress));
-  if (!rows.ok()) return failed<RobustnessSweepValue>(rows.status());
-  std::vector<RobustnessCertificateValue> out;
-  for (std::size_t g = 0; g < values.size(); ++g) out.push_back(certificate_value(values[g], rows.value()[g]));
-  RobustnessSweepValue v;
-  v.certificates = array_of(out);
-  return v;
+  if (!rows.ok()) return failed<Value>(rows.status());
+  return reply(RobustnessSweep{std::move(rows).value()});
 }
 
-ProbeCertificateValue probe_certificate(const Probe& probe, std::uintptr_t query, std::size_t cols, int dtype,
-                                        const ProbeCertifySettings& s, const val& progress) {
-  using Value = ProbeCertificateValue;
+Reply<ProbeCertificate> probe_certificate(const Probe& probe, std::uintptr_t query, std::size_t cols, int dtype,
+                                          const ProbeCertifySettings& s, const val& progress) {
+  using Value = Reply<ProbeCertificate>;
   MatrixView view;
   if (const Status v = view_of(query, 1, cols, dtype, "the query", &view); !v.ok()) return failed<Value>(v);
   if (probe.dimension() != 0 && cols != probe.dimension()) {
@@ -194,21 +173,7 @@ ProbeCertificateValue probe_certificate(const Probe& probe, std::uintptr_t query
   if (!certifier.ok()) return failed<Value>(certifier.status());
   Result<ProbeCertificate> c = certifier.value().certify(a.data(), progress_from(progress));
   if (!c.ok()) return failed<Value>(c.status());
-  const ProbeCertificate& x = c.value();
-  Value v;
-  v.judgedProbability = x.judged_probability;
-  v.judgedProbabilityBounds = interval_value(x.judged_probability_bounds);
-  v.latentMean = interval_value(x.latent_mean);
-  v.latentVariance = interval_value(x.latent_variance);
-  v.episteme = interval_value(x.episteme);
-  v.lowestFound = x.lowest_found;
-  v.highestFound = x.highest_found;
-  v.lowestWitness = copy_out(x.lowest_witness);
-  v.highestWitness = copy_out(x.highest_witness);
-  v.iterations = double(x.iterations);
-  v.status = x.status ? search_status_name(*x.status) : "bounds_only";
-  v.verdictCanFlip = verdict_flip_name(x.verdict_can_flip);
-  return v;
+  return reply(std::move(c).value());
 }
 
 }  // namespace gpprobe::wasm
@@ -224,35 +189,8 @@ EMSCRIPTEN_BINDINGS(gpprobe_certificates) {
       .field("timeLimitSeconds", &RobustnessSettings::timeLimitSeconds)
       .field("search", &RobustnessSettings::search)
       .field("variance", &RobustnessSettings::variance);
-  emscripten::value_object<IntervalValue>("IntervalValue")
-      .field("lower", &IntervalValue::lower)
-      .field("upper", &IntervalValue::upper);
-  emscripten::value_object<BoxValue>("BoxValue").field("lower", &BoxValue::lower).field("upper", &BoxValue::upper);
-  emscripten::value_object<RootBoundsValue>("RootBoundsValue")
-      .field("mean", &RootBoundsValue::mean)
-      .field("variance", &RootBoundsValue::variance)
-      .field("probability", &RootBoundsValue::probability);
-  emscripten::value_object<ProbabilityExtremeValue>("ProbabilityExtremeValue")
-      .field("lower", &ProbabilityExtremeValue::lower)
-      .field("upper", &ProbabilityExtremeValue::upper)
-      .field("witness", &ProbabilityExtremeValue::witness)
-      .field("iterations", &ProbabilityExtremeValue::iterations)
-      .field("status", &ProbabilityExtremeValue::status);
-  emscripten::value_object<GpfgsValue>("GpfgsValue")
-      .field("point", &GpfgsValue::point)
-      .field("probability", &GpfgsValue::probability);
-  result_object<RobustnessCertificateValue>("RobustnessCertificateValue", [](auto& o) {
-    o.field("gamma", &RobustnessCertificateValue::gamma)
-        .field("probabilityAtPoint", &RobustnessCertificateValue::probabilityAtPoint)
-        .field("box", &RobustnessCertificateValue::box)
-        .field("root", &RobustnessCertificateValue::root)
-        .field("minimum", &RobustnessCertificateValue::minimum)
-        .field("maximum", &RobustnessCertificateValue::maximum)
-        .field("gpfgs", &RobustnessCertificateValue::gpfgs)
-        .field("verdictCanFlip", &RobustnessCertificateValue::verdictCanFlip);
-  });
-  result_object<RobustnessSweepValue>("RobustnessSweepValue",
-                                      [](auto& o) { o.field("certificates", &RobustnessSweepValue::certificates); });
+  reply_object<gpprobe::RobustnessCertificate>();
+  reply_object<gpprobe::RobustnessSweep>();
   emscripten::value_object<ProbeCertifySettings>("ProbeCertifySettings")
       .field("gamma", &ProbeCertifySettings::gamma)
       .field("norm", &ProbeCertifySettings::norm)
@@ -261,20 +199,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_certificates) {
       .field("tolerance", &ProbeCertifySettings::tolerance)
       .field("maxIterations", &ProbeCertifySettings::maxIterations)
       .field("timeLimitSeconds", &ProbeCertifySettings::timeLimitSeconds);
-  result_object<ProbeCertificateValue>("ProbeCertificateValue", [](auto& o) {
-    o.field("judgedProbability", &ProbeCertificateValue::judgedProbability)
-        .field("judgedProbabilityBounds", &ProbeCertificateValue::judgedProbabilityBounds)
-        .field("latentMean", &ProbeCertificateValue::latentMean)
-        .field("latentVariance", &ProbeCertificateValue::latentVariance)
-        .field("episteme", &ProbeCertificateValue::episteme)
-        .field("lowestFound", &ProbeCertificateValue::lowestFound)
-        .field("highestFound", &ProbeCertificateValue::highestFound)
-        .field("lowestWitness", &ProbeCertificateValue::lowestWitness)
-        .field("highestWitness", &ProbeCertificateValue::highestWitness)
-        .field("iterations", &ProbeCertificateValue::iterations)
-        .field("status", &ProbeCertificateValue::status)
-        .field("verdictCanFlip", &ProbeCertificateValue::verdictCanFlip);
-  });
+  reply_object<gpprobe::ProbeCertificate>();
   emscripten::value_object<RobustnessDefaults>("RobustnessDefaults")
       .field("tolerance", &RobustnessDefaults::tolerance)
       .field("maxIterations", &RobustnessDefaults::maxIterations)

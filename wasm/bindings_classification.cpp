@@ -120,9 +120,9 @@ class ClassifierHandle {
   }
 
   // Certified robustness at `point` (certify_values.h); `on_interval` sees each split's interval.
-  RobustnessCertificateValue certify_robustness(val point, const RobustnessSettings& s, val progress,
-                                                val on_interval) const {
-    if (!gpc_) return failed<RobustnessCertificateValue>(not_fitted());
+  Reply<RobustnessCertificate> certify_robustness(val point, const RobustnessSettings& s, val progress,
+                                                  val on_interval) const {
+    if (!gpc_) return failed<Reply<RobustnessCertificate>>(not_fitted());
     return robustness_certificate(gpc_->common_form(), point, s, progress, on_interval);
   }
 
@@ -132,8 +132,8 @@ class ClassifierHandle {
     return explain_output(ClassifierOutput(gpc_->common_form()), points, s, progress);
   }
 
-  RobustnessSweepValue robustness_sweep(val point, val gammas, const RobustnessSettings& s, val progress) const {
-    if (!gpc_) return failed<RobustnessSweepValue>(not_fitted());
+  Reply<RobustnessSweep> robustness_sweep(val point, val gammas, const RobustnessSettings& s, val progress) const {
+    if (!gpc_) return failed<Reply<RobustnessSweep>>(not_fitted());
     return robustness_sweep_certificates(gpc_->common_form(), point, gammas, s, progress);
   }
 

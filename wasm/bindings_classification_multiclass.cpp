@@ -23,6 +23,7 @@
 
 #include "binding_support.h"
 #include "certify_values.h"
+#include "described_values.h"
 #include "explain_values.h"
 
 namespace gpprobe::wasm {
@@ -67,21 +68,6 @@ struct MulticlassRobustnessSettings {
   val validRange = val::null();  // null or [lo, hi]
 };
 
-struct SafetyValue {
-  double predictedClass = 0, marginLower = 0, marginUpper = 0, iterations = 0;
-  val witness = val::null(), witnessProbabilities = val::null();  // Float64Array, d and C
-  std::string status, stop;                                       // safety_verdict_name, safety_stop_name
-};
-
-struct MulticlassCertificateValue : BindingStatus {
-  double classes = 0, classIndex = 0, gamma = 0;
-  val probabilityAtPoint = val::null();  // Float64Array, C
-  BoxValue box;
-  IntervalValue root;
-  ProbabilityExtremeValue minimum, maximum;
-  SafetyValue safety;
-};
-
 Status not_fitted() { return Status(StatusCode::invalid_argument, "the classifier is not fitted"); }
 
 std::vector<double> numbers_of(const val& list) { return emscripten::convertJSArrayToNumberVector<double>(list); }
@@ -95,10 +81,6 @@ Result<MulticlassFitSettings> fit_settings(const MulticlassSettings& s) {
   const std::size_t count = s.lengthScales["length"].as<std::size_t>();
   for (std::size_t i = 0; i < count; ++i) f.length_scales.push_back(numbers_of(s.lengthScales[i]));
   return f;
-}
-
-ProbabilityExtremeValue extreme_value(const ClassExtreme& x) {
-  return {x.lower, x.upper, copy_out(x.witness), double(x.iterations), search_status_name(x.status)};
 }
 
 Result<MulticlassRobustnessOptions> options_of(const MulticlassRobustnessSettings& s) {
@@ -209,8 +191,9 @@ class MulticlassClassifierHandle {
     return explain_output(output.value(), points, s, progress);
   }
 
-  MulticlassCertificateValue certify_robustness(val point, const MulticlassRobustnessSettings& s, val progress) const {
-    using Value = MulticlassCertificateValue;
+  Reply<MulticlassRobustnessCertificate> certify_robustness(val point, const MulticlassRobustnessSettings& s,
+                                                            val progress) const {
+    using Value = Reply<MulticlassRobustnessCertificate>;
     if (!model_) return failed<Value>(not_fitted());
     Result<MulticlassRobustnessOptions> options = options_of(s);
     if (!options.ok()) return failed<Value>(options.status());
@@ -242,24 +225,7 @@ class MulticlassClassifierHandle {
           Status(StatusCode::numerical_failure,
                  "the certificate of class " + std::to_string(class_index) + " or the safety margin is not finite"));
     }
-    Value v;
-    v.classes = double(C);
-    v.classIndex = double(class_index);
-    v.gamma = s.gamma;
-    v.probabilityAtPoint = copy_out(k.probability_at_point);
-    v.box = {copy_out(k.lower), copy_out(k.upper)};
-    v.root = {k.root.lower, k.root.upper};
-    v.minimum = extreme_value(k.minimum);
-    v.maximum = extreme_value(k.maximum);
-    v.safety.predictedClass = double(sc.predicted_class);
-    v.safety.marginLower = sc.lower;
-    v.safety.marginUpper = sc.upper;
-    v.safety.iterations = double(sc.iterations);
-    v.safety.witness = copy_out(sc.witness);
-    v.safety.witnessProbabilities = copy_out(sc.witness_probabilities);
-    v.safety.status = safety_verdict_name(sc.verdict);
-    v.safety.stop = safety_stop_name(sc.stop);
-    return v;
+    return reply(std::move(certificate).value());
   }
 
   MulticlassStateValue state() const {
@@ -340,26 +306,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_classification_multiclass) {
         .field("size", &MulticlassStateValue::size)
         .field("dimension", &MulticlassStateValue::dimension);
   });
-  emscripten::value_object<SafetyValue>("SafetyValue")
-      .field("predictedClass", &SafetyValue::predictedClass)
-      .field("marginLower", &SafetyValue::marginLower)
-      .field("marginUpper", &SafetyValue::marginUpper)
-      .field("witness", &SafetyValue::witness)
-      .field("witnessProbabilities", &SafetyValue::witnessProbabilities)
-      .field("status", &SafetyValue::status)
-      .field("stop", &SafetyValue::stop)
-      .field("iterations", &SafetyValue::iterations);
-  result_object<MulticlassCertificateValue>("MulticlassCertificateValue", [](auto& o) {
-    o.field("classes", &MulticlassCertificateValue::classes)
-        .field("classIndex", &MulticlassCertificateValue::classIndex)
-        .field("gamma", &MulticlassCertificateValue::gamma)
-        .field("probabilityAtPoint", &MulticlassCertificateValue::probabilityAtPoint)
-        .field("box", &MulticlassCertificateValue::box)
-        .field("root", &MulticlassCertificateValue::root)
-        .field("minimum", &MulticlassCertificateValue::minimum)
-        .field("maximum", &MulticlassCertificateValue::maximum)
-        .field("safety", &MulticlassCertificateValue::safety);
-  });
+  reply_object<gpprobe::MulticlassRobustnessCertificate>();
 
   emscripten::class_<MulticlassClassifierHandle> handle("MulticlassClassifierHandle");
   handle.constructor<>();

@@ -14,6 +14,7 @@
 #include "gpprobe/regression/regression_examples.h"
 
 #include "binding_support.h"
+#include "described_values.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -44,74 +45,21 @@ Status classify_points(std::uintptr_t y, std::uintptr_t mean, std::uintptr_t obs
   return Status::success();
 }
 
-struct RocValue {
-  double rho = 0, points = 0, positives = 0, negatives = 0;
-  bool defined = false;
-  double auc = 0;
-  val falsePositiveRate = val::null(), truePositiveRate = val::null();  // Float64Array
-};
-
-RocValue roc_value(const gpprobe::GatedRoc& c) {
-  return {c.rho,
-          double(c.points),
-          double(c.positives),
-          double(c.negatives),
-          c.defined,
-          c.auc,
-          copy_out(c.false_positive_rate),
-          copy_out(c.true_positive_rate)};
-}
-
-std::vector<RocValue> roc_values(const std::vector<gpprobe::GatedRoc>& curves) {
-  std::vector<RocValue> out;
-  for (const gpprobe::GatedRoc& c : curves) out.push_back(roc_value(c));
-  return out;
-}
-
-struct RocSweep : BindingStatus {
-  val curves = val::null();  // RocValue[]
-};
-
 // One ROC curve per rho over the points with knowledge >= rho; knowledge 0 means ungated (rho ignored).
-RocSweep roc_sweep(std::uintptr_t scores, std::uintptr_t is_positive, std::uintptr_t knowledge, std::size_t n,
-                   std::uintptr_t rhos, std::size_t rho_count) {
-  RocSweep r;
-  r.curves = array_of(
-      roc_values(gpprobe::gated_roc_sweep(doubles(scores), bytes(is_positive), knowledge ? doubles(knowledge) : nullptr,
-                                          n, std::vector<double>(doubles(rhos), doubles(rhos) + rho_count))));
-  return r;
+Reply<GatedRocSweep> roc_sweep(std::uintptr_t scores, std::uintptr_t is_positive, std::uintptr_t knowledge,
+                               std::size_t n, std::uintptr_t rhos, std::size_t rho_count) {
+  return reply(GatedRocSweep{gpprobe::gated_roc_sweep(doubles(scores), bytes(is_positive),
+                                                      knowledge ? doubles(knowledge) : nullptr, n,
+                                                      std::vector<double>(doubles(rhos), doubles(rhos) + rho_count))});
 }
 
-struct ExampleValue : BindingStatus {
-  std::string name, title, inputName;
-  val x = val::null(), y = val::null(), heldOutX = val::null(), heldOutY = val::null();  // Float64Array
-  double lower = 0, upper = 0, noiseSd = 0;
-  KernelValue kernel;        // the model the example is meant for ...
-  val held = val::null();    // ... the parameters held while fitting (string[]) ...
-  double noiseVariance = 0;  // ... and where the noise starts
-};
-
-ExampleValue regression_example(const std::string& name, double seed) {
+Reply<RegressionExample> regression_example(const std::string& name, double seed) {
+  using Value = Reply<RegressionExample>;
   std::uint64_t s = 0;
-  if (Status checked = seed_argument("seed", seed, &s); !checked.ok()) return failed<ExampleValue>(checked);
+  if (Status checked = seed_argument("seed", seed, &s); !checked.ok()) return failed<Value>(checked);
   Result<gpprobe::RegressionExample> e = gpprobe::regression_example(name, s);
-  if (!e.ok()) return failed<ExampleValue>(e.status());
-  const gpprobe::RegressionExample& v = e.value();
-  ExampleValue r;
-  r.name = v.name;
-  r.title = v.title;
-  r.inputName = v.input_name;
-  r.x = copy_out(v.x.data(), std::size_t(v.x.size()));
-  r.y = copy_out(v.y);
-  r.heldOutX = copy_out(v.held_out_x.data(), std::size_t(v.held_out_x.size()));
-  r.heldOutY = copy_out(v.held_out_y);
-  r.lower = v.lower;
-  r.upper = v.upper;
-  r.noiseSd = v.noise_sd;
-  r.kernel = kernel_value(v.kernel_name, v.kernel);
-  r.held = array_of(v.held);
-  r.noiseVariance = v.noise_variance;
-  return r;
+  if (!e.ok()) return failed<Value>(e.status());
+  return reply(std::move(e).value());
 }
 
 // The noise-free function of example `name` at n points.
@@ -138,9 +86,9 @@ struct AnomalyExperimentValue : BindingStatus {
       score = val::null(), statuses = val::null();
   std::string kernel;  // the learned kernel, for reading (its model's predictions are `grid`)
   double noiseVariance = 0, logMarginalLikelihood = 0;
-  RocValue ungated;
-  val gated = val::null();  // RocValue[], one per rho
-  val gridX = val::null();  // Float64Array over the test range
+  val ungated = val::null();  // RocValue (GatedRoc)
+  val gated = val::null();    // RocValue[], one per rho
+  val gridX = val::null();    // Float64Array over the test range
   PredictionValue grid;
 };
 
@@ -170,8 +118,8 @@ AnomalyExperimentValue anomaly_experiment(const AnomalySettings& s, val progress
   v.kernel = e.kernel.describe();
   v.noiseVariance = e.noise_variance;
   v.logMarginalLikelihood = e.log_marginal_likelihood;
-  v.ungated = roc_value(e.ungated);
-  v.gated = array_of(roc_values(e.gated));
+  v.ungated = js_value(e.ungated);
+  v.gated = js_value(e.gated);
   v.gridX = copy_out(e.grid_x);
   const gpprobe::Predictions& g = e.grid;
   v.grid = {copy_out(g.mean),
@@ -190,31 +138,8 @@ AnomalyExperimentValue anomaly_experiment(const AnomalySettings& s, val progress
 
 EMSCRIPTEN_BINDINGS(gpprobe_regression_tools) {
   using namespace gpprobe::wasm;
-  emscripten::value_object<RocValue>("RocValue")
-      .field("rho", &RocValue::rho)
-      .field("points", &RocValue::points)
-      .field("positives", &RocValue::positives)
-      .field("negatives", &RocValue::negatives)
-      .field("defined", &RocValue::defined)
-      .field("auc", &RocValue::auc)
-      .field("falsePositiveRate", &RocValue::falsePositiveRate)
-      .field("truePositiveRate", &RocValue::truePositiveRate);
-  result_object<RocSweep>("RocSweep", [](auto& o) { o.field("curves", &RocSweep::curves); });
-  result_object<ExampleValue>("ExampleValue", [](auto& o) {
-    o.field("name", &ExampleValue::name)
-        .field("title", &ExampleValue::title)
-        .field("inputName", &ExampleValue::inputName)
-        .field("x", &ExampleValue::x)
-        .field("y", &ExampleValue::y)
-        .field("heldOutX", &ExampleValue::heldOutX)
-        .field("heldOutY", &ExampleValue::heldOutY)
-        .field("lower", &ExampleValue::lower)
-        .field("upper", &ExampleValue::upper)
-        .field("noiseSd", &ExampleValue::noiseSd)
-        .field("kernel", &ExampleValue::kernel)
-        .field("held", &ExampleValue::held)
-        .field("noiseVariance", &ExampleValue::noiseVariance);
-  });
+  reply_object<gpprobe::GatedRocSweep>();
+  reply_object<gpprobe::RegressionExample>();
   emscripten::value_object<AnomalySettings>("AnomalySettings")
       .field("seed", &AnomalySettings::seed)
       .field("statusRho", &AnomalySettings::statusRho)

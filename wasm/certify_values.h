@@ -1,17 +1,20 @@
 // Certified bounds as JavaScript values: the settings and certificates of a GP classifier's robustness
 // at a point (classifier_robustness.h) and of the probe's verdict at a query (probe_certificate.h), under the
-// TS API's names (the CLI's JSON names in camelCase). bindings_certify.cpp registers them and
-// converts; the handles (ClassifierHandle.certifyRobustness / .robustnessSweep, ProbeHandle.certify)
+// TS API's names (the CLI's JSON names in camelCase): the settings here, the certificates the core's own
+// structs (described next to them, described_values.h). bindings_certify.cpp registers them and converts; the handles (ClassifierHandle.certifyRobustness / .robustnessSweep, ProbeHandle.certify)
 // call the functions below on their fitted model. Registration only; the numbers are the core's.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
+#include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/certify/probe_certificate.h"
 #include "gpprobe/classification/common_form.h"
 #include "gpprobe/probe/probe.h"
 
 #include "binding_support.h"
+#include "described_values.h"
 
 namespace gpprobe::wasm {
 
@@ -25,43 +28,6 @@ struct RobustnessSettings {
   std::string search, variance;
 };
 
-struct IntervalValue {
-  double lower = 0, upper = 0;
-};
-
-struct BoxValue {
-  val lower = val::null(), upper = val::null();  // Float64Array, d each
-};
-
-struct RootBoundsValue {
-  IntervalValue mean, variance, probability;
-};
-
-struct ProbabilityExtremeValue {
-  double lower = 0, upper = 0;
-  val witness = val::null();  // Float64Array, d values
-  double iterations = 0;
-  std::string status;  // search_status_name
-};
-
-struct GpfgsValue {
-  val point = val::null();  // Float64Array, d values
-  double probability = 0;
-};
-
-struct RobustnessCertificateValue : BindingStatus {
-  double gamma = 0, probabilityAtPoint = 0;
-  BoxValue box;
-  RootBoundsValue root;
-  ProbabilityExtremeValue minimum, maximum;
-  GpfgsValue gpfgs;
-  std::string verdictCanFlip;  // "yes" | "no" | "unknown"
-};
-
-struct RobustnessSweepValue : BindingStatus {
-  val certificates = val::null();  // RobustnessCertificateValue[], one per gamma
-};
-
 // CertifyOptions: gamma, norm ("inf" | "2"), dims, search (branch and bound), tolerance, maxIterations,
 // timeLimitSeconds.
 struct ProbeCertifySettings {
@@ -71,30 +37,20 @@ struct ProbeCertifySettings {
   bool search = false;
 };
 
-struct ProbeCertificateValue : BindingStatus {
-  double judgedProbability = 0;
-  IntervalValue judgedProbabilityBounds, latentMean, latentVariance, episteme;
-  double lowestFound = 0, highestFound = 0;
-  val lowestWitness = val::null(), highestWitness = val::null();  // Float64Array, d values each
-  double iterations = 0;
-  std::string status;  // search_status_name, or "bounds_only" without a search
-  std::string verdictCanFlip;
-};
-
 // `point`: Float64Array or number[] of d values. `progress(done, total)` as progress_from; `on_interval`
 // a JS function (extremum "minimum" | "maximum", iterations, lower, upper) called after each split, or
 // anything else for none.
-RobustnessCertificateValue robustness_certificate(const ClassifierCommonForm& form, const val& point,
-                                                  const RobustnessSettings& settings, const val& progress,
-                                                  const val& on_interval);
+Reply<RobustnessCertificate> robustness_certificate(const ClassifierCommonForm& form, const val& point,
+                                                    const RobustnessSettings& settings, const val& progress,
+                                                    const val& on_interval);
 
 // One certificate per value of `gammas` (settings.gamma is ignored); progress (gammas done, gammas).
-RobustnessSweepValue robustness_sweep_certificates(const ClassifierCommonForm& form, const val& point,
-                                                   const val& gammas, const RobustnessSettings& settings,
-                                                   const val& progress);
+Reply<RobustnessSweep> robustness_sweep_certificates(const ClassifierCommonForm& form, const val& point,
+                                                     const val& gammas, const RobustnessSettings& settings,
+                                                     const val& progress);
 
 // The query: `cols` values at `query`, float32 or float64 (dtype 32 / 64).
-ProbeCertificateValue probe_certificate(const Probe& probe, std::uintptr_t query, std::size_t cols, int dtype,
-                                        const ProbeCertifySettings& settings, const val& progress);
+Reply<ProbeCertificate> probe_certificate(const Probe& probe, std::uintptr_t query, std::size_t cols, int dtype,
+                                          const ProbeCertifySettings& settings, const val& progress);
 
 }  // namespace gpprobe::wasm

@@ -93,9 +93,9 @@ class ProbeHandle {
   }
 
   // Certified bounds over the set around one query of `cols` values (certify_values.h).
-  ProbeCertificateValue certify(std::uintptr_t query, std::size_t cols, int dtype, const ProbeCertifySettings& s,
-                                val progress) const {
-    if (!probe_) return failed<ProbeCertificateValue>(not_fitted());
+  Reply<ProbeCertificate> certify(std::uintptr_t query, std::size_t cols, int dtype, const ProbeCertifySettings& s,
+                                  val progress) const {
+    if (!probe_) return failed<Reply<ProbeCertificate>>(not_fitted());
     return probe_certificate(*probe_, query, cols, dtype, s, progress);
   }
 

@@ -18,9 +18,11 @@ from conftest import BUILD, PACKAGE_DIR, REFERENCE, ROOT
 
 
 def stub_names(tree):
-    """Top-level names of a .pyi, and each class's members."""
+    """Top-level names of a .pyi, and each class's members (not the TypedDicts of the results: dict types)."""
     names, members = set(), {}
     for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(getattr(b, "id", None) == "TypedDict" for b in node.bases):
+            continue
         if isinstance(node, ast.ClassDef):
             names.add(node.name)
             members[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}

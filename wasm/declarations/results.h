@@ -5,14 +5,25 @@
 
 #include <tuple>
 
+#include "gpprobe/certify/classifier_robustness.h"
+#include "gpprobe/certify/multiclass_robustness.h"
+#include "gpprobe/certify/probe_certificate.h"
 #include "gpprobe/compare/auroc_interval.h"
 #include "gpprobe/compare/representation_comparison.h"
 #include "gpprobe/evaluation/experiment.h"
 #include "gpprobe/evaluation/metrics.h"
 #include "gpprobe/probe/leave_one_out.h"
+#include "gpprobe/regression/gated_roc.h"
+#include "gpprobe/regression/regression_examples.h"
 
 namespace gpprobe::declarations {
 
-using Results = std::tuple<LeaveOneOut, RocCurve, ExperimentResult, ComparisonResult, AurocInterval>;
+using Results = std::tuple<LeaveOneOut, RocCurve, ExperimentResult, GatedRocSweep, RegressionExample,
+                           MulticlassRobustnessCertificate, RobustnessCertificate, RobustnessSweep, ProbeCertificate,
+                           ComparisonResult, AurocInterval>;
+
+// The described results the Python module returns as dicts (py_dict, python/src/described.h), in the order
+// their TypedDicts stand in python/gpprobe/_gpprobe.pyi.
+using PyResults = std::tuple<LeaveOneOut, ExperimentResult>;
 
 }  // namespace gpprobe::declarations

@@ -92,6 +92,7 @@ Result<RobustnessCertificate> certify_robustness(const ClassifierCommonForm& for
   const ClassifierBoxBounds bounds(form, region);
 
   RobustnessCertificate cert;
+  cert.gamma = options.gamma;
   cert.probability_at_point = form.probability(point.data());
   cert.lower = region.lower();
   cert.upper = region.upper();

@@ -460,7 +460,7 @@ Result<MulticlassRobustnessCertificate> certify_multiclass_robustness(const Mult
   const std::size_t c = class_index ? *class_index : safety.value().predicted_class;
   Result<ClassCertificate> extremes = certify_class_probability(model, point, c, request, progress);
   if (!extremes.ok()) return extremes.status();
-  return MulticlassRobustnessCertificate{std::move(safety).value(), std::move(extremes).value()};
+  return MulticlassRobustnessCertificate{std::move(safety).value(), std::move(extremes).value(), options.gamma};
 }
 
 }  // namespace gpprobe

@@ -1,6 +1,7 @@
 // One description per result (gpprobe/common/fields.h): the member count that makes a description
-// complete, the JavaScript names, the TypeScript a description prints (hand-written below), and
-// wasm/gpprobe.d.mts holding exactly what the descriptions of the bindings' results print.
+// complete, the JavaScript names, the TypeScript and Python a description prints (hand-written below), and
+// wasm/gpprobe.d.mts and python/gpprobe/_gpprobe.pyi holding exactly what the descriptions of the results
+// print (a stale file fails here).
 #include <array>
 #include <fstream>
 #include <set>
@@ -12,6 +13,7 @@
 
 #include "gpprobe/common/fields.h"
 
+#include "wasm/declarations/py_declarations.h"
 #include "wasm/declarations/results.h"
 #include "wasm/declarations/ts_declarations.h"
 
@@ -82,6 +84,7 @@ TEST(ResultDescriptions, CountTheMembersOfAnAggregate) {
   static_assert(!fields::complete<Partial>(), "a member left out of the description");
   static_assert(!fields::complete<Twice>(), "a member listed twice, another not at all");
   static_assert(fields::complete<ComparisonResult>() && fields::complete<RepresentationProbe>());
+  static_assert(fields::complete<RobustnessCertificate>() && fields::complete<ProbeCertificate>());
   EXPECT_EQ(fields::member_count<RepresentationProbe>(), 33u);
 }
 
@@ -112,6 +115,64 @@ TEST(ResultDescriptions, PrintTheTypeScriptOfEachFieldKind) {
             "  numbers: Float64Array;\n"
             "  twiceHidden: number;\n"
             "}\n");
+}
+
+TEST(ResultDescriptions, PrintThePythonOfEachFieldKind) {
+  std::ostringstream out;
+  std::set<std::string> declared;
+  declarations::py::declare<Outer>(out, declared);
+  EXPECT_EQ(out.str(),
+            "\nclass Inner(TypedDict):\n"
+            "    \"\"\"gpprobe::Inner: its header says what each field means.\"\"\"\n\n"
+            "    label: str\n"
+            "    values: npt.NDArray[np.float64]\n"
+            "\nclass Outer(TypedDict):\n"
+            "    \"\"\"gpprobe::Outer: its header says what each field means.\"\"\"\n\n"
+            "    row_count: int\n"
+            "    held_out: bool\n"
+            "    shade: Literal['light', 'dark']\n"
+            "    inner: Inner\n"
+            "    inners: List[Inner]\n"
+            "    names: List[str]\n"
+            "    numbers: List[int]\n"
+            "    twice_hidden: float\n");
+}
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(std::string(GPPROBE_SOURCE_DIR) + "/" + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A declaration file whose generated regions differ from the descriptions (a field added to a struct and its
+// description, the file not rewritten) is caught: rewriting it changes it.
+TEST(ResultDescriptions, CatchAStaleDeclaration) {
+  const std::vector<declarations::Region> regions = {
+      {"OuterValue", "\nexport interface OuterValue {\n  a: number;\n}\n", "//"}};
+  const std::string current = "head\n" + declarations::begin_marker("OuterValue") + regions[0].text +
+                              declarations::end_marker("OuterValue") + "tail\n";
+  std::string stale = current;
+  const std::string field = "  a: number;\n";
+  stale.replace(stale.find(field), field.size(), "");
+  std::vector<std::string> missing;
+  EXPECT_EQ(declarations::rewritten(current, regions, &missing), current);
+  EXPECT_EQ(declarations::rewritten(stale, regions, &missing), current);
+  EXPECT_TRUE(missing.empty());
+  declarations::rewritten("no markers", regions, &missing);
+  EXPECT_EQ(missing, std::vector<std::string>{"OuterValue"});
+}
+
+TEST(ResultDescriptions, AreWhatThePythonStubsHold) {
+  const std::string text = text_of("python/gpprobe/_gpprobe.pyi");
+  ASSERT_FALSE(text.empty());
+  std::vector<std::string> missing;
+  const std::string rewritten =
+      declarations::rewritten(text, declarations::py::regions<declarations::PyResults>(), &missing);
+  EXPECT_EQ(missing, std::vector<std::string>());
+  EXPECT_TRUE(rewritten == text)
+      << "python/gpprobe/_gpprobe.pyi differs from the descriptions: run `./build/native/gpprobe_declarations "
+         "--write python/gpprobe/_gpprobe.pyi`";
 }
 
 TEST(ResultDescriptions, AreWhatTheModuleDeclarationHolds) {

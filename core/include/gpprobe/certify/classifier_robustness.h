@@ -29,6 +29,7 @@
 #include "gpprobe/certify/probe_certificate.h"
 #include "gpprobe/classification/common_form.h"
 #include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
 
@@ -78,8 +79,11 @@ struct ProbabilityExtreme {
   std::size_t iterations = 0;       // boxes split
   SearchStatus status = SearchStatus::converged;
 };
+GPPROBE_DESCRIBE(ProbabilityExtreme, "ProbabilityExtremeValue", GPPROBE_FIELD(lower), GPPROBE_FIELD(upper),
+                 GPPROBE_FIELD(witness), GPPROBE_FIELD(iterations), GPPROBE_NAMED(status, kSearchStatusNames));
 
 struct RobustnessCertificate {
+  double gamma = 0.0;                    // the radius of T (options.gamma, or the sweep's gamma)
   double probability_at_point = 0.0;     // pi(x*)
   std::vector<double> lower, upper;      // the ends of T (d values each)
   Interval mean, variance, probability;  // the root bounds: sound over all of T
@@ -87,6 +91,30 @@ struct RobustnessCertificate {
   GpfgsAttack gpfgs;
   VerdictFlip verdict_can_flip = VerdictFlip::unknown;
 };
+
+// The region T and the root bounds, as the other faces group them.
+struct CertifiedBox {
+  std::vector<double> lower, upper;
+};
+GPPROBE_DESCRIBE(CertifiedBox, "BoxValue", GPPROBE_FIELD(lower), GPPROBE_FIELD(upper));
+struct RootBounds {
+  Interval mean, variance, probability;
+};
+GPPROBE_DESCRIBE(RootBounds, "RootBoundsValue", GPPROBE_FIELD(mean), GPPROBE_FIELD(variance),
+                 GPPROBE_FIELD(probability));
+inline CertifiedBox box_of(const RobustnessCertificate& c) { return {c.lower, c.upper}; }
+inline RootBounds root_of(const RobustnessCertificate& c) { return {c.mean, c.variance, c.probability}; }
+GPPROBE_DESCRIBE(RobustnessCertificate, "RobustnessCertificateValue", GPPROBE_FIELD(gamma),
+                 GPPROBE_FIELD(probability_at_point), GPPROBE_COVERED(lower), GPPROBE_COVERED(upper),
+                 GPPROBE_COMPUTED("box", box_of), GPPROBE_COVERED(mean), GPPROBE_COVERED(variance),
+                 GPPROBE_COVERED(probability), GPPROBE_COMPUTED("root", root_of), GPPROBE_FIELD(minimum),
+                 GPPROBE_FIELD(maximum), GPPROBE_FIELD(gpfgs), GPPROBE_NAMED(verdict_can_flip, kVerdictFlipNames));
+
+// One certificate per gamma (robustness_sweep below), as the other faces return them.
+struct RobustnessSweep {
+  std::vector<RobustnessCertificate> certificates;
+};
+GPPROBE_DESCRIBE(RobustnessSweep, "RobustnessSweepValue", GPPROBE_FIELD(certificates));
 
 // Called after each split with the extreme searched and its current interval (a live plot).
 using IntervalCallback = std::function<void(Extremum extremum, std::size_t iterations, double lower, double upper)>;

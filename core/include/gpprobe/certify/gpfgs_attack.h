@@ -15,6 +15,7 @@
 
 #include "gpprobe/certify/robustness_region.h"
 #include "gpprobe/classification/common_form.h"
+#include "gpprobe/common/fields.h"
 
 namespace gpprobe {
 
@@ -22,6 +23,7 @@ struct GpfgsAttack {
   std::vector<double> point;  // d values, in the region
   double probability = 0.0;   // pi(point)
 };
+GPPROBE_DESCRIBE(GpfgsAttack, "GpfgsValue", GPPROBE_FIELD(point), GPPROBE_FIELD(probability));
 
 // d mu / d x at x (d values), O(n d).
 std::vector<double> latent_mean_gradient(const ClassifierCommonForm& form, const double* x);

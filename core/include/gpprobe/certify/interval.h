@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "gpprobe/common/fields.h"
+
 namespace gpprobe {
 
 struct Interval {
@@ -14,6 +16,7 @@ struct Interval {
   double width() const { return upper - lower; }
   bool contains(double x) const { return x >= lower && x <= upper; }
 };
+GPPROBE_DESCRIBE(Interval, "IntervalValue", GPPROBE_FIELD(lower), GPPROBE_FIELD(upper));
 
 inline Interval intersect(Interval a, Interval b) { return {std::max(a.lower, b.lower), std::min(a.upper, b.upper)}; }
 

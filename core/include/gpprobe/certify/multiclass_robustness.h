@@ -41,9 +41,11 @@
 #include <vector>
 
 #include "gpprobe/certify/branch_and_bound.h"
+#include "gpprobe/certify/classifier_robustness.h"
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/classification/multiclass_laplace.h"
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
 
@@ -104,6 +106,18 @@ struct SafetyCertificate {
   SafetyStop stop = SafetyStop::converged;
   std::size_t iterations = 0;
 };
+GPPROBE_DESCRIBE(SafetyCertificate, "SafetyValue", GPPROBE_FIELD(predicted_class),
+                 GPPROBE_COVERED(probability_at_point),                   // the certificate's own (ClassCertificate)
+                 GPPROBE_COVERED(lower_end), GPPROBE_COVERED(upper_end),  // the certificate's box
+                 GPPROBE_COVERED(lower),
+                 GPPROBE_COMPUTED("margin_lower", [](const SafetyCertificate& s) { return s.lower; }),
+                 GPPROBE_COVERED(upper),
+                 GPPROBE_COMPUTED("margin_upper", [](const SafetyCertificate& s) { return s.upper; }),
+                 GPPROBE_FIELD(witness), GPPROBE_FIELD(witness_probabilities), GPPROBE_COVERED(verdict),
+                 GPPROBE_COMPUTED("status", [](const SafetyCertificate& s) { return safety_verdict_name(s.verdict); }),
+                 GPPROBE_COVERED(stop),
+                 GPPROBE_COMPUTED("stop", [](const SafetyCertificate& s) { return safety_stop_name(s.stop); }),
+                 GPPROBE_FIELD(iterations));
 
 // dimension_mismatch for a point of the wrong size, invalid_argument for a class index >= C, a tolerance
 // that is negative or not finite, and the region's own errors (robustness_region.h); non_finite for NaN / Inf
@@ -123,7 +137,35 @@ Result<SafetyCertificate> certify_safety(const MulticlassLaplace& model, const s
 struct MulticlassRobustnessCertificate {
   SafetyCertificate safety;
   ClassCertificate extremes;
+  double gamma = 0.0;  // the radius of T (options.gamma)
 };
+// Shown as one object: the class's certificate, its box and extremes as the binary certificate's, and the
+// safety margin.
+inline ProbabilityExtreme probability_extreme_of(const ClassExtreme& x) {
+  return {x.lower, x.upper, x.witness, x.iterations, x.status};
+}
+GPPROBE_DESCRIBE(
+    MulticlassRobustnessCertificate, "MulticlassCertificateValue",
+    GPPROBE_COMPUTED("classes",
+                     [](const MulticlassRobustnessCertificate& c) { return c.extremes.probability_at_point.size(); }),
+    GPPROBE_COMPUTED("class_index", [](const MulticlassRobustnessCertificate& c) { return c.extremes.class_index; }),
+    GPPROBE_FIELD(gamma),
+    GPPROBE_COMPUTED("probability_at_point",
+                     [](const MulticlassRobustnessCertificate& c) { return c.extremes.probability_at_point; }),
+    GPPROBE_COMPUTED("box",
+                     [](const MulticlassRobustnessCertificate& c) {
+                       return CertifiedBox{c.extremes.lower, c.extremes.upper};
+                     }),
+    GPPROBE_COMPUTED("root", [](const MulticlassRobustnessCertificate& c) { return c.extremes.root; }),
+    GPPROBE_COMPUTED("minimum",
+                     [](const MulticlassRobustnessCertificate& c) {
+                       return probability_extreme_of(c.extremes.minimum);
+                     }),
+    GPPROBE_COMPUTED("maximum",
+                     [](const MulticlassRobustnessCertificate& c) {
+                       return probability_extreme_of(c.extremes.maximum);
+                     }),
+    GPPROBE_FIELD(safety), GPPROBE_COVERED(extremes));
 Result<MulticlassRobustnessCertificate> certify_multiclass_robustness(const MulticlassLaplace& model,
                                                                       const std::vector<double>& point,
                                                                       std::optional<std::size_t> class_index,

@@ -22,6 +22,7 @@
 #include "gpprobe/certify/interval.h"
 #include "gpprobe/certify/query_neighbourhood.h"
 #include "gpprobe/common/enum_names.h"
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
@@ -59,6 +60,17 @@ struct ProbeCertificate {
   std::optional<SearchStatus> status;
   VerdictFlip verdict_can_flip = VerdictFlip::unknown;
 };
+
+GPPROBE_DESCRIBE(ProbeCertificate, "ProbeCertificateValue", GPPROBE_FIELD(judged_probability),
+                 GPPROBE_FIELD(judged_probability_bounds), GPPROBE_FIELD(latent_mean), GPPROBE_FIELD(latent_variance),
+                 GPPROBE_FIELD(episteme), GPPROBE_FIELD(lowest_found), GPPROBE_FIELD(highest_found),
+                 GPPROBE_FIELD(lowest_witness), GPPROBE_FIELD(highest_witness), GPPROBE_FIELD(iterations),
+                 GPPROBE_COVERED(status),
+                 GPPROBE_COMPUTED("status",  // the search's status, or "bounds_only" when no search ran
+                                  [](const ProbeCertificate& c) {
+                                    return c.status ? name_of(kSearchStatusNames, *c.status) : "bounds_only";
+                                  }),
+                 GPPROBE_NAMED(verdict_can_flip, kVerdictFlipNames));
 
 class ProbeCertifier {
  public:

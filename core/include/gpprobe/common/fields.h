@@ -154,14 +154,23 @@ constexpr bool same_name(const char* a, const char* b) {
   return *a == *b;
 }
 
-// No name twice (so that the count below means every member is listed once).
+// No member listed twice (so that the count below means every member is listed once), and no name shown
+// twice (a computed field may take the name of a covered member it replaces).
 template <class T>
 constexpr bool distinct_names() {
-  constexpr auto names = std::apply([](const auto&... f) { return std::array<const char*, sizeof...(f)>{f.name...}; },
-                                    Description<T>::fields);
-  for (std::size_t i = 0; i < names.size(); ++i)
+  constexpr auto listed = std::apply(
+      [](const auto&... f) {
+        return std::array<const char*, sizeof...(f)>{(is_computed<std::decay_t<decltype(f)>>::value ? "" : f.name)...};
+      },
+      Description<T>::fields);
+  constexpr auto shown = std::apply(
+      [](const auto&... f) {
+        return std::array<const char*, sizeof...(f)>{(is_covered<std::decay_t<decltype(f)>>::value ? "" : f.name)...};
+      },
+      Description<T>::fields);
+  for (std::size_t i = 0; i < listed.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
-      if (same_name(names[i], names[j])) return false;
+      if ((*listed[i] && same_name(listed[i], listed[j])) || (*shown[i] && same_name(shown[i], shown[j]))) return false;
   return true;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/status.h"
 #include "gpprobe/kernels/kernel.h"
 
@@ -23,5 +24,23 @@ Result<Kernel> set_parameters(const Kernel& kernel, const std::vector<std::strin
                               const std::vector<double>& values);
 
 Result<Kernel> fix_parameters(const Kernel& kernel, const std::vector<std::string>& names);
+
+// A kernel as the other faces show it: its form `name` (a named kernel, named_kernels.h, or a kernel
+// expression) and every parameter's name and value.
+struct KernelValues {
+  std::string name;
+  std::vector<std::string> parameters;
+  std::vector<double> values;
+};
+GPPROBE_DESCRIBE(KernelValues, "KernelValue", GPPROBE_FIELD(name), GPPROBE_FIELD(parameters), GPPROBE_FIELD(values));
+
+inline KernelValues kernel_values(const std::string& name, const Kernel& kernel) {
+  KernelValues out{name, {}, {}};
+  for (const KernelParameter& p : kernel.parameters()) {
+    out.parameters.push_back(p.name);
+    out.values.push_back(p.value);
+  }
+  return out;
+}
 
 }  // namespace gpprobe

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpprobe/common/fields.h"
+
 namespace gpprobe {
 
 struct GatedRoc {
@@ -23,6 +25,15 @@ struct GatedRoc {
   std::vector<double> false_positive_rate, true_positive_rate;
   double auc = 0.0;
 };
+GPPROBE_DESCRIBE(GatedRoc, "RocValue", GPPROBE_FIELD(rho), GPPROBE_FIELD(points), GPPROBE_FIELD(positives),
+                 GPPROBE_FIELD(negatives), GPPROBE_FIELD(defined), GPPROBE_FIELD(auc),
+                 GPPROBE_FIELD(false_positive_rate), GPPROBE_FIELD(true_positive_rate));
+
+// One curve per rho (gated_roc_sweep below), as the other faces return them.
+struct GatedRocSweep {
+  std::vector<GatedRoc> curves;
+};
+GPPROBE_DESCRIBE(GatedRocSweep, "RocSweep", GPPROBE_FIELD(curves));
 
 GatedRoc gated_roc(const double* scores, const std::uint8_t* is_positive, const double* knowledge, std::size_t n,
                    double rho);

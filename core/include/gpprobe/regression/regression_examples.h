@@ -19,9 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
 #include "gpprobe/kernels/kernel.h"
+#include "gpprobe/kernels/kernel_parameters.h"
 
 namespace gpprobe {
 
@@ -40,6 +42,19 @@ struct RegressionExample {
   std::vector<std::string> held;     // parameter names held while fitting (may name kNoiseVariance)
   double noise_variance = 0.0;       // where a fit starts
 };
+// A matrix's values in row-major order (the examples' n by 1 inputs as one column).
+inline std::vector<double> row_major_values(const RowMatrix& m) {
+  return std::vector<double>(m.data(), m.data() + m.size());
+}
+GPPROBE_DESCRIBE(
+    RegressionExample, "ExampleValue", GPPROBE_FIELD(name), GPPROBE_FIELD(title), GPPROBE_FIELD(input_name),
+    GPPROBE_COVERED(x), GPPROBE_COMPUTED("x", [](const RegressionExample& e) { return row_major_values(e.x); }),
+    GPPROBE_FIELD(y), GPPROBE_COVERED(held_out_x),
+    GPPROBE_COMPUTED("held_out_x", [](const RegressionExample& e) { return row_major_values(e.held_out_x); }),
+    GPPROBE_FIELD(held_out_y), GPPROBE_FIELD(lower), GPPROBE_FIELD(upper), GPPROBE_FIELD(noise_sd),
+    GPPROBE_COVERED(kernel_name), GPPROBE_COVERED(kernel),
+    GPPROBE_COMPUTED("kernel", [](const RegressionExample& e) { return kernel_values(e.kernel_name, e.kernel); }),
+    GPPROBE_FIELD(held), GPPROBE_FIELD(noise_variance));
 
 struct ExampleEntry {
   std::string name, title;
