@@ -6,6 +6,8 @@
 #include "gpprobe/common/lbfgs_restarts.h"
 #include "gpprobe/kernels/kernel_matrix.h"
 
+#include "linalg/heap_reuse.h"
+
 namespace gpprobe {
 
 namespace {
@@ -46,6 +48,7 @@ Result<ClassifierHyperparameterFit> fit_gpc_hyperparameters(const ClassifierTrai
       check_bounds("signal variance", fit_options.signal_variance_lower, fit_options.signal_variance_upper));
   GPPROBE_RETURN_IF_ERROR(check_bounds("length-scale", fit_options.length_scale_lower, fit_options.length_scale_upper));
   GPPROBE_RETURN_IF_ERROR(fit_options.prior.check());
+  keep_freed_blocks();
   ClassifierOptions evidence_options = options;
   evidence_options.with_gradient = true;
 

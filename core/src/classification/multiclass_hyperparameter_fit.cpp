@@ -6,6 +6,8 @@
 
 #include "gpprobe/common/lbfgs_restarts.h"
 
+#include "linalg/heap_reuse.h"
+
 namespace gpprobe {
 
 namespace multiclass_fit_detail {
@@ -59,6 +61,7 @@ Result<MulticlassHyperparameterFit> fit_multiclass_hyperparameters(const Multicl
     if (!checked.ok()) return Status(checked.code(), "kernel of class " + std::to_string(c) + ": " + checked.message());
   }
   GPPROBE_RETURN_IF_ERROR(options.prior.check());
+  keep_freed_blocks();
   const std::size_t blocks = options.shared ? 1 : C;
   std::vector<double> theta, lower, upper;
   for (std::size_t c = 0; c < blocks; ++c) {

@@ -76,7 +76,10 @@ struct MulticlassOptions {
   const RowMatrix* start_a = nullptr;
   // A mode f^ at nearby hyperparameters (n by C): one Newton step from it (in the form that needs f only),
   // kept when its Psi is above that of the start above. The same mode, fewer steps when f^ moves less
-  // than K a0 with the hyperparameters.
+  // than K a0 with the hyperparameters. With start_f Newton also stops one step sooner once the last two
+  // full steps (the step from f^ the first of them; each at most 1e-6 (1 + max|f|), the last below half
+  // the one before) predict at their quadratic rate a next step within the tolerance: the mode to the
+  // same tolerance for one factorisation less per evaluation of the hyperparameter fit.
   const RowMatrix* start_f = nullptr;
 };
 
