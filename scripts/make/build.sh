@@ -16,7 +16,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+  # A base folder that does not hold this checkout (one exported for another) would hash absolute paths: every
+  # object a miss. Then the checkout is the base.
+  ccache_base=${CCACHE_BASEDIR:-}
+  case "$PWD/" in "${ccache_base%/}"/*) [ -n "$ccache_base" ] || export CCACHE_BASEDIR=$PWD ;; *) export CCACHE_BASEDIR=$PWD ;; esac
 fi
 
 native() {

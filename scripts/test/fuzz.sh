@@ -76,7 +76,10 @@ build_native() {
   local launcher=()
   if command -v ccache >/dev/null 2>&1; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
+    # (a base folder that does not hold this checkout would hash absolute paths: then the checkout is the base)
+    local ccache_base=${CCACHE_BASEDIR:-}
+    case "$PWD/" in "${ccache_base%/}"/*) [ -n "$ccache_base" ] || export CCACHE_BASEDIR=$PWD ;; *) export CCACHE_BASEDIR=$PWD ;; esac
+    export CCACHE_NOHASHDIR=1
   fi
   nice -n 10 cmake -S . -B build/fuzz -DGPPROBE_FUZZ=ON -DGPPROBE_NATIVE_ARCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -fdebug-prefix-map=$PWD=. -DNDEBUG" \

@@ -301,10 +301,16 @@ def run_tests(build_dir, filters, limit):
 def configure(build_dir):
     if (build_dir / "CMakeCache.txt").exists():
         return
-    args = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release", "-DGPPROBE_UNITY_BUILD=OFF",
-            "-DGPPROBE_PYTHON=OFF"]
+    # The flags of a developer's one-source-at-a-time build (the Python module on, which compiles the core
+    # position-independent): ccache then has the unmutated objects already. With the module off, every object
+    # differed by -fPIC from the cache's, and the first build compiled the whole core and suite again.
+    args = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release", "-DGPPROBE_UNITY_BUILD=OFF"]
     if shutil.which("ccache"):
         args.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        # Paths below the base folder are hashed relative: one that does not hold this checkout is replaced by it.
+        base = os.environ.get("CCACHE_BASEDIR", "").rstrip("/")
+        if not base or not (str(ROOT) + "/").startswith(base + "/"):
+            os.environ["CCACHE_BASEDIR"] = str(ROOT)
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
 
 

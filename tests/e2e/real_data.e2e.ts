@@ -136,7 +136,7 @@ describe('real data, first session', () => {
     await page.getByLabel('Concept column').selectOption('even');
     await waitForResults(page);
     const verdict = page.getByTestId('verdict');
-    await expect.poll(() => verdict.getAttribute('data-verdict'), { timeout: 60_000 }).toBe('too_few');
+    await expect.poll(() => verdict.getAttribute('data-verdict'), { timeout: patient(60_000) }).toBe('too_few');
     expect(await page.getByTestId('loo-auroc').textContent()).toBe('0.88');
     expect(await page.getByTestId('loo-auroc-interval').textContent()).toBe(' (0.49–1.00)');
     expect(await page.getByTestId('loo-honest-caveat').textContent()).toContain('too few to say that they separate');
