@@ -210,8 +210,7 @@ Status explain_and_write(const BoundedOutput& output, const std::vector<double>&
       << ",\"lime_score\":" << format_number(lime.value().score)
       << ",\"lime_kernel_width\":" << format_number(lime.value().kernel_width)
       << ",\"unconverged_searches\":" << unconverged << ",\"time_limited_features\":" << time_limited
-      << ",\"constant_in_training\":" << constant
-      << ",\"nearly_constant_in_training\":" << nearly
+      << ",\"constant_in_training\":" << constant << ",\"nearly_constant_in_training\":" << nearly
       << ",\"nearly_constant_share\":" << format_number(request.sensitivity.nearly_constant_share)
       << ",\"constant_ranked\":" << (request.include_constant ? "true" : "false")
       << ",\"sensitivity_seconds\":" << format_number(sensitivity_seconds)

@@ -65,7 +65,7 @@ struct SensitivityOptions {
   // box (status time_limit, iterations 0): sound, wider intervals; each feature's status says which were refined.
   double time_limit_seconds = 0.0;
   std::optional<std::chrono::steady_clock::time_point> started = std::nullopt;
-  double constant_tolerance = 1e-6;  // constant_features' relative tolerance, finite and >= 0
+  double constant_tolerance = 1e-6;     // constant_features' relative tolerance, finite and >= 0
   double nearly_constant_share = 0.02;  // training_variation's share, in [0, 1]; 0: only constant features
 };
 

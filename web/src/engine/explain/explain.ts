@@ -55,7 +55,7 @@ export const CONSTANT_FEATURE_NOTE =
 /** Why features nearly constant in training are not ranked either (varying in `rows` of `n` rows). */
 export function nearlyConstantNote(share: number = EXPLAIN_DEFAULTS.nearlyConstantShare): string {
   return (
-    `Features that vary in fewer than max(2, ${share * 100} % of) training rows are not ranked either: their ` +
+    `Features that vary in just one or fewer than ${share * 100} % of the training rows are not ranked either: their ` +
     'length-scale learns only from the few pairs of rows that differ in them, and moving one moves the point ' +
     'where the data have hardly been.'
   );

@@ -140,8 +140,8 @@ function ConstantNote({
       {nearly.length > 0 && (
         <span data-testid={`explain-${r.kind}-nearly-constant`}>
           {nearly.length === 1 ? '1 feature is' : `${nearly.length} features are`} nearly constant: off their most
-          common value in fewer than max(2, {+(share * 100).toPrecision(3)} % of the) training rows (in brackets: how
-          many) — {nearList.join(', ')}
+          common value in just one or fewer than {+(share * 100).toPrecision(3)} % of the training rows (in brackets:
+          how many) — {nearList.join(', ')}
           {nearly.length > nearList.length ? ', …' : ''}. A length-scale learns only from the pairs of rows that differ
           in its feature, so theirs hardly moved in training.{' '}
         </span>

@@ -49,7 +49,7 @@ export function DimensionsPanel() {
   const constant = result
     ? result.explanation.features.filter((_, a) => result.explanation.constantInTraining?.[a])
     : [];
-  // Nearly constant: off their most common value in fewer than max(2, 2 % of the) observations.
+  // Nearly constant: off their most common value in just one or fewer than 2 % of the observations.
   const nearly = result
     ? result.explanation.features.filter((_, a) => result.explanation.nearlyConstantInTraining?.[a])
     : [];
@@ -132,7 +132,7 @@ export function DimensionsPanel() {
           {constant.length > 0 &&
             `${constant.length === 1 ? '1 dimension is' : `${constant.length} dimensions are`} constant in the probe's observations (${constant.slice(0, 8).join(', ')}${constant.length > 8 ? ', …' : ''}). `}
           {nearly.length > 0 &&
-            `${nearly.length === 1 ? '1 dimension is' : `${nearly.length} dimensions are`} nearly constant (off their most common value in fewer than max(2, 2 % of the) observations: ${nearly.slice(0, 8).join(', ')}${nearly.length > 8 ? ', …' : ''}). `}
+            `${nearly.length === 1 ? '1 dimension is' : `${nearly.length} dimensions are`} nearly constant (off their most common value in just one or fewer than 2 % of the observations: ${nearly.slice(0, 8).join(', ')}${nearly.length > 8 ? ', …' : ''}). `}
           Moving the query along {constant.length + nearly.length === 1 ? 'it' : 'one'} moves it away from (nearly)
           every observation in a direction they (hardly) explored, so the judged probability drifts towards the prior
           and its Δ measures distance from the observations, not evidence.{' '}
