@@ -371,7 +371,7 @@ export function ExplainPanel() {
           onChange={(limeSamples) => updateExplainSettings({ limeSamples: Math.round(limeSamples) })}
         />
         <MinNumberField
-          label="nearly constant: varies in < share × n rows"
+          label="nearly-constant share"
           ariaLabel="explain nearly constant share"
           form={EXPLAIN_FORM}
           value={s.nearlyConstantShare}
