@@ -18,23 +18,14 @@
 #include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/classification/multiclass_probability.h"
 
+#include "softmax_reference.h"
+
 namespace gpprobe {
 namespace {
 
-constexpr double kPhiOne = 0.24197072451914337;
+using reference::exact_f;
 
-double exact_f(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c, double tolerance = 1e-10) {
-  const Eigen::Index D = m.size();
-  Eigen::VectorXd mean = Eigen::VectorXd::Zero(D + 1);
-  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(D + 1, D + 1);
-  mean.head(D) = m;
-  cov.topLeftCorner(D, D) = gamma;
-  SoftmaxExpectationOptions options;
-  options.tolerance = tolerance;
-  const SoftmaxExpectation e = softmax_expectation(mean, cov, options).value();
-  EXPECT_TRUE(e.converged);
-  return e.probabilities[c];
-}
+constexpr double kPhiOne = 0.24197072451914337;
 
 Eigen::MatrixXd random_covariance(std::size_t D, std::mt19937& rng, double largest = 2000.0) {
   std::normal_distribution<double> z;

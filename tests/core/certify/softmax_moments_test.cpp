@@ -19,8 +19,12 @@
 #include "gpprobe/certify/multiclass_box_bounds.h"
 #include "gpprobe/classification/multiclass_probability.h"
 
+#include "softmax_reference.h"
+
 namespace gpprobe {
 namespace {
+
+using reference::exact_f;
 
 struct Reference {
   std::vector<double> value, gradient, hessian;  // C, C * D, C * D * D (as SoftmaxMoments)
@@ -153,19 +157,6 @@ TEST(SoftmaxMoments, RefusesWhatItCannotDifferentiate) {
   EXPECT_FALSE(softmax_difference_moments(m, matrix2(1.0, 0.0, 1.0)).ok());
 }
 
-double exact_f(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c) {
-  const Eigen::Index D = m.size();
-  Eigen::VectorXd mean = Eigen::VectorXd::Zero(D + 1);
-  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(D + 1, D + 1);
-  mean.head(D) = m;
-  cov.topLeftCorner(D, D) = gamma;
-  SoftmaxExpectationOptions options;
-  options.tolerance = 1e-12;
-  const SoftmaxExpectation e = softmax_expectation(mean, cov, options).value();
-  EXPECT_TRUE(e.converged);
-  return e.probabilities[c];
-}
-
 // The vertex bound at S ~ 1,200 over narrow boxes (the first-order term decides) and wide ones, D = 1 and 2: F at
 // 400 sampled (m, Gamma) per class and box, a third of them at corners of the covariance box, inside the bounds.
 TEST(SoftmaxMoments, VertexBoundsHoldOverDenseSamplesAtTheDigitsScale) {
@@ -218,7 +209,7 @@ TEST(SoftmaxMoments, VertexBoundsHoldOverDenseSamplesAtTheDigitsScale) {
             G(Eigen::Index(j), Eigen::Index(i)) = G(Eigen::Index(i), Eigen::Index(j)) = r.lower + r.width() * u;
           }
         if (!(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(G).eigenvalues()(0) > 0.0)) continue;
-        const double f = exact_f(m, G, c);
+        const double f = exact_f(m, G, c, 1e-12);
         EXPECT_GE(f, b.lower) << "D " << D << " class " << c << " mean +-" << k.mean_half << " cov +-" << k.cov_half;
         EXPECT_LE(f, b.upper) << "D " << D << " class " << c << " mean +-" << k.mean_half << " cov +-" << k.cov_half;
       }
