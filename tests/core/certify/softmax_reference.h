@@ -12,8 +12,7 @@
 
 namespace gpprobe::reference {
 
-inline double exact_f(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c,
-                      double tolerance = 1e-10) {
+inline double exact_f(const Eigen::VectorXd& m, const Eigen::MatrixXd& gamma, std::size_t c, double tolerance = 1e-10) {
   const Eigen::Index D = m.size();
   Eigen::VectorXd mean = Eigen::VectorXd::Zero(D + 1);
   Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(D + 1, D + 1);
