@@ -93,16 +93,21 @@ export function launch(): Promise<Browser> {
   });
 }
 
+/** Records the page's console errors and uncaught exceptions in `errors`. */
+function watchConsole(page: Page, errors: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+}
+
 /** `origins`: the page's own origin, and any other a test names as allowed (a data host). */
 export async function watchedPage(context: BrowserContext, origins: string | string[]): Promise<WatchedPage> {
   const allowed = typeof origins === 'string' ? [origins] : origins;
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   const foreignRequests: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+  watchConsole(page, consoleErrors);
   context.on('request', (r) => {
     const url = r.url();
     if (!allowed.some((o) => url.startsWith(o)) && !url.startsWith('blob:') && !url.startsWith('data:'))
@@ -146,19 +151,44 @@ export function worstFrameGap(page: Page, ms: number): Promise<number> {
   );
 }
 
-/** The pages of a test file: one browser for the file, a fresh context and watched page per test, and
- * after each test the checks every browser test makes (no console errors, no foreign requests).
+/** Options of browserPerFile. */
+export interface PageOptions {
+  /** A fresh context and page for every test (Chromium opens a window for each, about 2 s of CPU), for a file
+   * whose tests leave on their page what no reset removes (addInitScript, exposeFunction). Default: one
+   * context and page for the file, reset before each test (see browserPerFile). */
+  freshContextPerTest?: boolean;
+}
+
+/** The pages of a test file: one browser for the file, and for each test a page as a fresh context gives
+ * it: no storage of any origin the file has visited (local storage, IndexedDB, Cache Storage, file
+ * systems, cookies), no routes, no listeners of the last test, no other page, the file's viewport, at
+ * about:blank. By default the file's one context and page are reset so before each test, since a new
+ * context costs a browser window (with its omnibox's WebUI renderer: about 2 s of CPU, a quarter of the
+ * browser stage); `freshContextPerTest` opens a new context per test instead. After each test, the checks
+ * every browser test makes (no console errors, no foreign requests).
  * `origins`: the app's origin and any other the file names as allowed (a function when they are known
- * only once the file's servers listen); the browser and its first context are there for tests that
- * open more pages (`browser`, `context`). */
+ * only once the file's servers listen); the browser and context are there for tests that open more pages
+ * (`browser`, `context`). */
 export function browserPerFile(
   origins: string | string[] | (() => string[]),
   screenshots = SHOTS,
   viewport = { width: 1440, height: 1000 },
+  options: PageOptions = {},
 ): { readonly page: Page; readonly browser: Browser; readonly context: BrowserContext } {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let watched: WatchedPage | undefined;
+  const visited = new Set<string>();
+  const open = async () => {
+    context = await browser!.newContext({ viewport, acceptDownloads: true });
+    context.setDefaultTimeout(patient(30_000));
+    context.setDefaultNavigationTimeout(patient(30_000));
+    context.on('request', (r) => {
+      const url = r.url();
+      if (url.startsWith('http:') || url.startsWith('https:')) visited.add(new URL(url).origin);
+    });
+    watched = await watchedPage(context, typeof origins === 'function' ? origins() : origins);
+  };
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
     browser = await launch();
@@ -167,15 +197,29 @@ export function browserPerFile(
     await browser?.close();
   });
   beforeEach(async () => {
-    context = await browser!.newContext({ viewport, acceptDownloads: true });
-    context.setDefaultTimeout(patient(30_000));
-    context.setDefaultNavigationTimeout(patient(30_000));
-    watched = await watchedPage(context, typeof origins === 'function' ? origins() : origins);
+    if (options.freshContextPerTest || !context) return open();
+    // The file's page, as a new context would give it.
+    const page = watched!.page;
+    for (const other of context.pages()) if (other !== page) await other.close();
+    await context.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    page.removeAllListeners();
+    watchConsole(page, watched!.consoleErrors);
+    await page.goto('about:blank');
+    await page.setViewportSize(viewport);
+    const cdp = await context.newCDPSession(page);
+    for (const origin of visited) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    await cdp.detach();
+    visited.clear();
+    await context.clearCookies();
+    await context.clearPermissions();
+    watched!.consoleErrors.splice(0);
+    watched!.foreignRequests.splice(0);
   });
   afterEach(async () => {
     expect(watched?.consoleErrors, 'console errors').toEqual([]);
     expect(watched?.foreignRequests, 'requests that left the origin').toEqual([]);
-    await context?.close();
+    if (options.freshContextPerTest) await context?.close();
   });
   return {
     get page(): Page {

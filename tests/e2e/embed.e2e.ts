@@ -9,7 +9,8 @@ import { browserPerFile, patient, SHOTS, slow, textOutside, waitForResults, watc
 
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
-const pages = browserPerFile(origin, SHOTS, { width: 600, height: 400 });
+// (a fresh context per test: a test exposes a function and adds an init script to its page)
+const pages = browserPerFile(origin, SHOTS, { width: 600, height: 400 }, { freshContextPerTest: true });
 
 const SAVED = 'gpprobe.session.v1';
 

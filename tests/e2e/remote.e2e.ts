@@ -45,7 +45,10 @@ const ready = (async () => {
   servers.push(data.server, wide.server);
 })();
 await ready;
-const pages = browserPerFile([new URL(baseUrl).origin, new URL(wideUrl).origin, dataUrl]);
+// (a fresh context per test: a test adds an init script to its page)
+const pages = browserPerFile([new URL(baseUrl).origin, new URL(wideUrl).origin, dataUrl], SHOTS, undefined, {
+  freshContextPerTest: true,
+});
 
 afterAll(() => {
   for (const s of servers) s.close();

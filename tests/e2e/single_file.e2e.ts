@@ -38,7 +38,10 @@ const MEASURES = [
 const dir = mkdtempSync(join(tmpdir(), 'gpprobe-one-file-'));
 let server: Server | null = null;
 let hostUrl = '';
-const pages = browserPerFile(() => ['file://', hostUrl].filter(Boolean));
+// (a fresh context per test: open() adds an init script to the page)
+const pages = browserPerFile(() => ['file://', hostUrl].filter(Boolean), undefined, undefined, {
+  freshContextPerTest: true,
+});
 
 beforeAll(async () => {
   for (const needed of [BIN, TEMPLATE, CLI])
