@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Every page records its
 // console errors and every request that leaves the page's origin; tests assert both lists are empty.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Disposable, type Frame, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 
 /**
@@ -101,6 +101,20 @@ function watchConsole(page: Page, errors: string[]): void {
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
 }
 
+/** Records what a test adds to `target` that outlives a navigation (init scripts, exposed functions and
+ * bindings) in `into`, for browserPerFile to remove before the next test. */
+function keepDisposables(target: Page | BrowserContext, into: Disposable[]): void {
+  const t = target as unknown as Record<string, (...args: unknown[]) => Promise<Disposable>>;
+  for (const name of ['addInitScript', 'exposeFunction', 'exposeBinding']) {
+    const original = t[name].bind(target);
+    t[name] = async (...args: unknown[]) => {
+      const d = await original(...args);
+      into.push(d);
+      return d;
+    };
+  }
+}
+
 /** `origins`: the page's own origin, and any other a test names as allowed (a data host). */
 export async function watchedPage(context: BrowserContext, origins: string | string[]): Promise<WatchedPage> {
   const allowed = typeof origins === 'string' ? [origins] : origins;
@@ -151,20 +165,12 @@ export function worstFrameGap(page: Page, ms: number): Promise<number> {
   );
 }
 
-/** Options of browserPerFile. */
-export interface PageOptions {
-  /** A fresh context and page for every test (Chromium opens a window for each, about 2 s of CPU), for a file
-   * whose tests leave on their page what no reset removes (addInitScript, exposeFunction). Default: one
-   * context and page for the file, reset before each test (see browserPerFile). */
-  freshContextPerTest?: boolean;
-}
-
 /** The pages of a test file: one browser for the file, and for each test a page as a fresh context gives
  * it: no storage of any origin the file has visited (local storage, IndexedDB, Cache Storage, file
- * systems, cookies), no routes, no listeners of the last test, no other page, the file's viewport, at
- * about:blank. By default the file's one context and page are reset so before each test, since a new
- * context costs a browser window (with its omnibox's WebUI renderer: about 2 s of CPU, a quarter of the
- * browser stage); `freshContextPerTest` opens a new context per test instead. After each test, the checks
+ * systems, cookies), no routes, init scripts, exposed functions or listeners of the last test, no other
+ * page, the file's viewport, at about:blank. The file's one context and page are reset so before each
+ * test rather than a context opened per test: Chromium opens a window for each context, with its
+ * omnibox's WebUI renderer, about 2 s of CPU of the 4 s an app load cost. After each test, the checks
  * every browser test makes (no console errors, no foreign requests).
  * `origins`: the app's origin and any other the file names as allowed (a function when they are known
  * only once the file's servers listen); the browser and context are there for tests that open more pages
@@ -173,12 +179,12 @@ export function browserPerFile(
   origins: string | string[] | (() => string[]),
   screenshots = SHOTS,
   viewport = { width: 1440, height: 1000 },
-  options: PageOptions = {},
 ): { readonly page: Page; readonly browser: Browser; readonly context: BrowserContext } {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let watched: WatchedPage | undefined;
   const visited = new Set<string>();
+  const disposables: Disposable[] = [];
   const open = async () => {
     context = await browser!.newContext({ viewport, acceptDownloads: true });
     context.setDefaultTimeout(patient(30_000));
@@ -188,6 +194,7 @@ export function browserPerFile(
       if (url.startsWith('http:') || url.startsWith('https:')) visited.add(new URL(url).origin);
     });
     watched = await watchedPage(context, typeof origins === 'function' ? origins() : origins);
+    for (const target of [context, watched.page]) keepDisposables(target, disposables);
   };
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
@@ -197,12 +204,13 @@ export function browserPerFile(
     await browser?.close();
   });
   beforeEach(async () => {
-    if (options.freshContextPerTest || !context) return open();
+    if (!context) return open();
     // The file's page, as a new context would give it.
     const page = watched!.page;
     for (const other of context.pages()) if (other !== page) await other.close();
     await context.unrouteAll({ behavior: 'ignoreErrors' });
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+    for (const d of disposables.splice(0)) await d.dispose();
     page.removeAllListeners();
     watchConsole(page, watched!.consoleErrors);
     await page.goto('about:blank');
@@ -219,7 +227,6 @@ export function browserPerFile(
   afterEach(async () => {
     expect(watched?.consoleErrors, 'console errors').toEqual([]);
     expect(watched?.foreignRequests, 'requests that left the origin').toEqual([]);
-    if (options.freshContextPerTest) await context?.close();
   });
   return {
     get page(): Page {

@@ -9,8 +9,7 @@ import { browserPerFile, patient, SHOTS, slow, textOutside, waitForResults, watc
 
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
-// (a fresh context per test: a test exposes a function and adds an init script to its page)
-const pages = browserPerFile(origin, SHOTS, { width: 600, height: 400 }, { freshContextPerTest: true });
+const pages = browserPerFile(origin, SHOTS, { width: 600, height: 400 });
 
 const SAVED = 'gpprobe.session.v1';
 

@@ -45,10 +45,7 @@ const ready = (async () => {
   servers.push(data.server, wide.server);
 })();
 await ready;
-// (a fresh context per test: a test adds an init script to its page)
-const pages = browserPerFile([new URL(baseUrl).origin, new URL(wideUrl).origin, dataUrl], SHOTS, undefined, {
-  freshContextPerTest: true,
-});
+const pages = browserPerFile([new URL(baseUrl).origin, new URL(wideUrl).origin, dataUrl]);
 
 afterAll(() => {
   for (const s of servers) s.close();

@@ -38,10 +38,7 @@ const MEASURES = [
 const dir = mkdtempSync(join(tmpdir(), 'gpprobe-one-file-'));
 let server: Server | null = null;
 let hostUrl = '';
-// (a fresh context per test: open() adds an init script to the page)
-const pages = browserPerFile(() => ['file://', hostUrl].filter(Boolean), undefined, undefined, {
-  freshContextPerTest: true,
-});
+const pages = browserPerFile(() => ['file://', hostUrl].filter(Boolean));
 
 beforeAll(async () => {
   for (const needed of [BIN, TEMPLATE, CLI])
