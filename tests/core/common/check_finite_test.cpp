@@ -48,5 +48,24 @@ TEST(CheckFinite, ReportsTheFirstNonFiniteValueWhereverItFallsInFloat64) { check
 
 TEST(CheckFinite, ReportsTheFirstNonFiniteValueWhereverItFallsInFloat32) { check_positions<float>(); }
 
+// The smallest views: an empty one is finite, a single value is scanned like any other (the mutation run's
+// survivor took the empty view's shortcut for one value, so a lone NaN passed).
+TEST(CheckFinite, ScansASingleValueAndPassesAnEmptyView) {
+  for (const double v : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    double one = v;
+    const Status s = check_finite(MatrixView(&one, 1, 1), "x");
+    EXPECT_EQ(s.code(), StatusCode::non_finite);
+    EXPECT_EQ(s.message(), std::string("x row 0, column 0 is ") + (std::isnan(v) ? "NaN" : "+Inf"));
+    float single = float(v);
+    EXPECT_EQ(check_finite(MatrixView(&single, 1, 1), "x").code(), StatusCode::non_finite);
+    double two[2] = {1.0, v};
+    EXPECT_EQ(check_finite(MatrixView(two, 1, 2), "x").message(),
+              std::string("x row 0, column 1 is ") + (std::isnan(v) ? "NaN" : "+Inf"));
+  }
+  double finite = 2.5;
+  EXPECT_TRUE(check_finite(MatrixView(&finite, 1, 1), "x").ok());
+  EXPECT_TRUE(check_finite(MatrixView(&finite, 0, 3), "x").ok());
+}
+
 }  // namespace
 }  // namespace gpprobe
