@@ -40,7 +40,8 @@ def vectors(rows):
         norm, u = unit(delta)
         lower = [float(by[(g, j)]['delta_lower']) / norm if norm > 0 else 0.0 for j in features]
         upper = [float(by[(g, j)]['delta_upper']) / norm if norm > 0 else 0.0 for j in features]
-        out.append((f'Δ, γ = {g}', COLOURS[k % len(COLOURS)], u, norm, lower, upper, g))
+        shown = f'{float(g):g}'  # the CLI writes 17 significant digits: 0.10000000000000001
+        out.append((f'Δ, γ = {shown}', COLOURS[k % len(COLOURS)], u, norm, lower, upper, shown))
     first = gammas[0]
     for key, label, colour in (('lime_slope', 'LIME slope', LIME_SLOPE), ('lime', 'LIME coefficient', LIME_COEFF)):
         norm, u = unit([float(by[(first, j)][key]) for j in features])
@@ -58,14 +59,17 @@ def arrows(vs, names, out, x0, y0, r):
     for v in (-1, 1):
         out.append(f'<text x="{cx + v * r}" y="{cy + 14}" text-anchor="middle" fill="#777">{v}</text>')
         out.append(f'<text x="{cx - 6}" y="{cy - v * r + 4}" text-anchor="end" fill="#777">{v}</text>')
-    for label, colour, u, _, lower, upper, _ in vs:
+    deltas = sum(1 for v in vs if v[4] is not None)
+    for k, (label, colour, u, _, lower, upper, _) in enumerate(vs):
         tx, ty = cx + r * u[0], cy - r * u[1]
+        # Earlier Deltas drawn wider, so that two gammas with the same direction both show.
+        width = 2 + 2 * (deltas - 1 - k) if lower is not None else 2
         if lower is not None:
             out.append(f'<rect x="{cx + r * lower[0]:.1f}" y="{cy - r * upper[1]:.1f}" '
                        f'width="{max(1.0, r * (upper[0] - lower[0])):.1f}" height="{max(1.0, r * (upper[1] - lower[1])):.1f}" '
                        f'fill="{colour}" fill-opacity="0.25" stroke="{colour}" stroke-width="0.5"/>')
         dash = ' stroke-dasharray="4 3"' if lower is None else ''
-        out.append(f'<line x1="{cx}" y1="{cy}" x2="{tx:.1f}" y2="{ty:.1f}" stroke="{colour}" stroke-width="2"{dash}/>')
+        out.append(f'<line x1="{cx}" y1="{cy}" x2="{tx:.1f}" y2="{ty:.1f}" stroke="{colour}" stroke-width="{width}"{dash}/>')
         out.append(f'<circle cx="{tx:.1f}" cy="{ty:.1f}" r="3" fill="{colour}"/>')
     ly = y0 + 10
     lx = cx + r + 60

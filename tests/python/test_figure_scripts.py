@@ -81,7 +81,8 @@ def write_figure6(path, gammas, delta, lime, slope, width):
 def test_figure6_unit_vectors_match_numpy(tmp_path):
     rng = np.random.default_rng(3)
     for features in (2, 11):  # the arrow panel and the bar panel
-        gammas = ["0.02", "0.1", "2"]
+        gammas = ["0.02", "0.10000000000000001", "2"]  # as the CLI writes them (17 significant digits)
+        keys = ["0.02", "0.1", "2"]
         delta = rng.normal(0.0, 0.05, (3, features))
         lime, slope, width = rng.normal(0, 0.1, features), rng.normal(0, 0.3, features), rng.uniform(0, 0.01, features)
         path = tmp_path / f"fig6_{features}.csv"
@@ -89,7 +90,8 @@ def test_figure6_unit_vectors_match_numpy(tmp_path):
         names = [f"f{j}" for j in range(features)]
         got = run_script("figure6_svg.py", path, "test", ",".join(names))
         assert got["names"] == names
-        for g, d in zip(gammas, delta):
+        assert sorted(got["delta"]) == sorted(keys)
+        for g, d in zip(keys, delta):
             n = np.linalg.norm(d)
             np.testing.assert_allclose(got["delta"][g]["length"], n, rtol=1e-12)
             np.testing.assert_allclose(got["delta"][g]["unit"], d / n, rtol=1e-12, atol=1e-15)
