@@ -126,8 +126,10 @@ def main():
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
            f'font-size="11"><title>{title}</title>', f'<rect width="{width}" height="{height}" fill="white"/>',
            f'<text x="4" y="16" font-size="12">{title}</text>'] + body
+    how = ('boxes: the certified interval of Δ on the same scale; dashed: LIME' if len(features) == 2 else
+           'black whiskers: the certified interval of Δ on the same scale')
     out.append(f'<text x="4" y="{height - 6}" fill="#555">each vector divided by its own length (unit scale); '
-               'boxes / whiskers: the certified interval of Δ on the same scale; dashed: LIME</text>')
+               f'{how}</text>')
     out.append('</svg>')
     print('\n'.join(out))
     summary = {'features': features, 'names': names, 'delta': {}, 'lime_slope': None, 'lime': None}
