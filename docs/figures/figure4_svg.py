@@ -6,7 +6,8 @@ is drawn from the intervals' midpoints (median line, quartiles by linear interpo
 smallest and largest value, every point drawn as a dot). Under each pair, the Laplace / EP ratio of the
 medians and of the means, each as the range the intervals' ends allow (a median and a mean are monotone,
 so Laplace's lies between the statistic of its lower ends and of its upper ends, and so does EP's).
-Also prints those ratios as one JSON line on stderr. Python's standard library only.
+Also prints those ratios as one JSON line on stderr, with each box's five numbers (smallest, quartiles,
+largest of the midpoints). Python's standard library only.
 
     gpprobe paper-robustness --figure 4 --data FILE [flags] --out fig4.csv
     python3 docs/figures/figure4_svg.py fig4.csv "title" > fig4.svg
@@ -85,10 +86,11 @@ def main():
                 continue
             m = [0.5 * (a + c) for a, c in v]
             lows, highs = [a for a, _ in v], [c for _, c in v]
-            stats[method] = dict(median=(statistics.median(lows), statistics.median(highs)),
-                                 mean=(statistics.fmean(lows), statistics.fmean(highs)), n=len(v))
-            cx = x0 + k * (BOX + 10) + BOX / 2
             q1, q2, q3 = quantile(m, 0.25), quantile(m, 0.5), quantile(m, 0.75)
+            stats[method] = dict(median=(statistics.median(lows), statistics.median(highs)),
+                                 mean=(statistics.fmean(lows), statistics.fmean(highs)), n=len(v),
+                                 box=[min(m), q1, q2, q3, max(m)])
+            cx = x0 + k * (BOX + 10) + BOX / 2
             c = colours[method]
             out.append(f'<line x1="{cx}" y1="{y(min(m)):.1f}" x2="{cx}" y2="{y(max(m)):.1f}" stroke="{c}"/>')
             out.append(f'<rect x="{cx - BOX / 2}" y="{y(q3):.1f}" width="{BOX}" height="{max(1, y(q1) - y(q3)):.1f}" '
@@ -107,7 +109,8 @@ def main():
             mean = ratio(L['mean'][0], L['mean'][1], E['mean'][0], E['mean'][1])
             summary[str(epochs)] = {'laplace_over_ep_median': med, 'laplace_over_ep_mean': mean,
                                     'laplace_median': L['median'], 'ep_median': E['median'],
-                                    'laplace_mean': L['mean'], 'ep_mean': E['mean'], 'points': L['n']}
+                                    'laplace_mean': L['mean'], 'ep_mean': E['mean'], 'points': L['n'],
+                                    'laplace_box': L['box'], 'ep_box': E['box']}
             out.append(f'<text x="{x0 + BOX + 5}" y="{top + H + 48}" text-anchor="middle">Laplace / EP</text>')
             out.append(f'<text x="{x0 + BOX + 5}" y="{top + H + 63}" text-anchor="middle">medians {text_range(med)}</text>')
             out.append(f'<text x="{x0 + BOX + 5}" y="{top + H + 78}" text-anchor="middle">means {text_range(mean)}</text>')
