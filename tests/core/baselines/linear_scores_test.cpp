@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "gpprobe/baselines/linear_probe.h"
+
 #include "test_support.h"
 
 namespace gpprobe {
