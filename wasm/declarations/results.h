@@ -19,13 +19,14 @@
 #include "gpprobe/regression/anomaly_experiment.h"
 #include "gpprobe/regression/gated_roc.h"
 #include "gpprobe/regression/regression_examples.h"
+#include "gpprobe/regression/regression_state.h"
 
 namespace gpprobe::declarations {
 
-using Results =
-    std::tuple<LeaveOneOut, RocCurve, ExperimentResult, GatedRocSweep, RegressionExample, AnomalyExperiment,
-               ClassificationExample, ClassificationVocabulary, MulticlassRobustnessCertificate, RobustnessCertificate,
-               RobustnessSweep, ProbeCertificate, CertifyDefaults, ComparisonResult, AurocInterval, Vocabulary>;
+using Results = std::tuple<LeaveOneOut, RocCurve, ExperimentResult, GatedRocSweep, RegressionExample, RegressionState,
+                           AnomalyExperiment, ClassificationExample, ClassificationVocabulary,
+                           MulticlassRobustnessCertificate, RobustnessCertificate, RobustnessSweep, ProbeCertificate,
+                           CertifyDefaults, ComparisonResult, AurocInterval, Vocabulary>;
 
 // The described results the Python module returns as dicts (py_dict, python/src/described.h), in the order
 // their TypedDicts stand in python/gpprobe/_gpprobe.pyi.
