@@ -9,6 +9,7 @@
 
 #include <emscripten/bind.h>
 
+#include "gpprobe/certify/certify_defaults.h"
 #include "gpprobe/certify/classifier_robustness.h"
 #include "gpprobe/certify/multiclass_robustness.h"
 #include "gpprobe/certify/probe_certificate.h"
@@ -75,39 +76,7 @@ Result<RobustnessOptions> robustness_options(const RobustnessSettings& s) {
 
 std::vector<double> point_of(const val& point) { return emscripten::convertJSArrayToNumberVector<double>(point); }
 
-// The defaults of both kinds of certificate (RobustnessOptions, CertifyOptions), under the TS names.
-struct RobustnessDefaults {
-  double tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
-  std::string search, variance;
-};
-
-struct ProbeCertifyDefaults {
-  double tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
-  std::string norm;
-};
-
-// MulticlassRobustnessOptions (multiclass_robustness.h): the multi-class certificate's searches.
-struct MulticlassCertifyDefaults {
-  double tolerance = 0, maxIterations = 0, timeLimitSeconds = 0;
-};
-
-struct CertifyDefaults : BindingStatus {
-  RobustnessDefaults robustness;
-  ProbeCertifyDefaults probe;
-  MulticlassCertifyDefaults multiclass;
-};
-
-CertifyDefaults certify_defaults() {
-  const RobustnessOptions r;
-  const CertifyOptions p;
-  CertifyDefaults d;
-  d.robustness = {r.tolerance, double(r.max_iterations), r.time_limit_seconds, search_name(r.search),
-                  variance_method_name(r.variance)};
-  d.probe = {p.tolerance, double(p.max_iterations), p.time_limit_seconds, norm_name(p.norm)};
-  const MulticlassRobustnessOptions m;
-  d.multiclass = {m.tolerance, double(m.max_iterations), m.time_limit_seconds};
-  return d;
-}
+Reply<CertifyDefaults> certify_defaults() { return reply(gpprobe::certify_defaults()); }
 
 }  // namespace
 
@@ -200,25 +169,6 @@ EMSCRIPTEN_BINDINGS(gpprobe_certificates) {
       .field("maxIterations", &ProbeCertifySettings::maxIterations)
       .field("timeLimitSeconds", &ProbeCertifySettings::timeLimitSeconds);
   reply_object<gpprobe::ProbeCertificate>();
-  emscripten::value_object<RobustnessDefaults>("RobustnessDefaults")
-      .field("tolerance", &RobustnessDefaults::tolerance)
-      .field("maxIterations", &RobustnessDefaults::maxIterations)
-      .field("timeLimitSeconds", &RobustnessDefaults::timeLimitSeconds)
-      .field("search", &RobustnessDefaults::search)
-      .field("variance", &RobustnessDefaults::variance);
-  emscripten::value_object<ProbeCertifyDefaults>("ProbeCertifyDefaults")
-      .field("tolerance", &ProbeCertifyDefaults::tolerance)
-      .field("maxIterations", &ProbeCertifyDefaults::maxIterations)
-      .field("timeLimitSeconds", &ProbeCertifyDefaults::timeLimitSeconds)
-      .field("norm", &ProbeCertifyDefaults::norm);
-  emscripten::value_object<MulticlassCertifyDefaults>("MulticlassCertifyDefaults")
-      .field("tolerance", &MulticlassCertifyDefaults::tolerance)
-      .field("maxIterations", &MulticlassCertifyDefaults::maxIterations)
-      .field("timeLimitSeconds", &MulticlassCertifyDefaults::timeLimitSeconds);
-  result_object<CertifyDefaults>("CertifyDefaults", [](auto& o) {
-    o.field("robustness", &CertifyDefaults::robustness)
-        .field("probe", &CertifyDefaults::probe)
-        .field("multiclass", &CertifyDefaults::multiclass);
-  });
+  reply_object<gpprobe::CertifyDefaults>();
   bind_function<&certify_defaults>("certifyDefaults");
 }

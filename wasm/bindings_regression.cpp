@@ -14,8 +14,10 @@
 
 #include "gpprobe/regression/gp_regression.h"
 #include "gpprobe/regression/hyperparameter_fit.h"
+#include "gpprobe/regression/regression_state.h"
 
 #include "binding_support.h"
+#include "described_values.h"
 
 namespace gpprobe::wasm {
 namespace {
@@ -37,12 +39,6 @@ struct PredictReport : BindingStatus {
 
 struct SampleReport : BindingStatus {
   double jitter = 0;  // added to the covariance diagonal so that it factorised
-};
-
-struct RegressionStateValue : BindingStatus {
-  KernelValue kernel;
-  std::string description;  // Kernel::describe(), for reading only
-  double noiseVariance = 0, mean = 0, logMarginalLikelihood = 0, size = 0, dimension = 0;
 };
 
 Status not_fitted() { return Status(StatusCode::invalid_argument, "the regression is not fitted"); }
@@ -124,17 +120,9 @@ class RegressionHandle {
     return r;
   }
 
-  RegressionStateValue state() const {
-    if (!gp_) return failed<RegressionStateValue>(not_fitted());
-    RegressionStateValue v;
-    v.kernel = kernel_value(kernel_name_, gp_->kernel());
-    v.description = gp_->kernel().describe();
-    v.noiseVariance = gp_->noise_variance();
-    v.mean = gp_->mean();
-    v.logMarginalLikelihood = gp_->log_marginal_likelihood();
-    v.size = double(gp_->size());
-    v.dimension = double(gp_->dimension());
-    return v;
+  Reply<RegressionState> state() const {
+    if (!gp_) return failed<Reply<RegressionState>>(not_fitted());
+    return reply(gpprobe::regression_state(*gp_, kernel_name_));
   }
 
  private:
@@ -168,15 +156,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_regression) {
   result_object<PredictReport>("PredictReport",
                                [](auto& o) { o.field("clampedVariances", &PredictReport::clampedVariances); });
   result_object<SampleReport>("SampleReport", [](auto& o) { o.field("jitter", &SampleReport::jitter); });
-  result_object<RegressionStateValue>("RegressionStateValue", [](auto& o) {
-    o.field("kernel", &RegressionStateValue::kernel)
-        .field("description", &RegressionStateValue::description)
-        .field("noiseVariance", &RegressionStateValue::noiseVariance)
-        .field("mean", &RegressionStateValue::mean)
-        .field("logMarginalLikelihood", &RegressionStateValue::logMarginalLikelihood)
-        .field("size", &RegressionStateValue::size)
-        .field("dimension", &RegressionStateValue::dimension);
-  });
+  reply_object<gpprobe::RegressionState>();
 
   emscripten::class_<RegressionHandle> handle("RegressionHandle");
   handle.constructor<>();

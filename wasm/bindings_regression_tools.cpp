@@ -72,65 +72,16 @@ struct AnomalySettings {
   val rhos = val::array();  // Float64Array or number[]: the ROC sweep
 };
 
-// Eight Float64Array columns of predictions (gp_regression.h PredictionColumns).
-struct PredictionValue {
-  val mean = val::null(), latentVariance = val::null(), observationVariance = val::null(), knowledge = val::null(),
-      latentLower = val::null(), latentUpper = val::null(), observationLower = val::null(),
-      observationUpper = val::null();
-};
-
-struct AnomalyExperimentValue : BindingStatus {
-  val trainX = val::null(), trainY = val::null(), trainAnomaly = val::null();
-  val testX = val::null(), testY = val::null(), testAnomaly = val::null();
-  val mean = val::null(), latentVariance = val::null(), observationVariance = val::null(), knowledge = val::null(),
-      score = val::null(), statuses = val::null();
-  std::string kernel;  // the learned kernel, for reading (its model's predictions are `grid`)
-  double noiseVariance = 0, logMarginalLikelihood = 0;
-  val ungated = val::null();  // RocValue (GatedRoc)
-  val gated = val::null();    // RocValue[], one per rho
-  val gridX = val::null();    // Float64Array over the test range
-  PredictionValue grid;
-};
-
-AnomalyExperimentValue anomaly_experiment(const AnomalySettings& s, val progress) {
+Reply<AnomalyExperiment> anomaly_experiment(const AnomalySettings& s, val progress) {
+  using Value = Reply<AnomalyExperiment>;
   gpprobe::AnomalyExperimentOptions o;
-  if (Status checked = seed_argument("seed", s.seed, &o.seed); !checked.ok())
-    return failed<AnomalyExperimentValue>(checked);
+  if (Status checked = seed_argument("seed", s.seed, &o.seed); !checked.ok()) return failed<Value>(checked);
   o.status_rho = s.statusRho;
   o.theta = s.theta;
   o.rhos = emscripten::convertJSArrayToNumberVector<double>(s.rhos);
   Result<gpprobe::AnomalyExperiment> run = gpprobe::run_anomaly_experiment(o, progress_from(progress));
-  if (!run.ok()) return failed<AnomalyExperimentValue>(run.status());
-  const gpprobe::AnomalyExperiment& e = run.value();
-  AnomalyExperimentValue v;
-  v.trainX = copy_out(e.train_x.data(), std::size_t(e.train_x.size()));
-  v.trainY = copy_out(e.train_y);
-  v.trainAnomaly = copy_out(e.train_anomaly);
-  v.testX = copy_out(e.test_x.data(), std::size_t(e.test_x.size()));
-  v.testY = copy_out(e.test_y);
-  v.testAnomaly = copy_out(e.test_anomaly);
-  v.mean = copy_out(e.mean);
-  v.latentVariance = copy_out(e.latent_variance);
-  v.observationVariance = copy_out(e.observation_variance);
-  v.knowledge = copy_out(e.knowledge);
-  v.score = copy_out(e.score);
-  v.statuses = copy_out(reinterpret_cast<const std::uint8_t*>(e.status.data()), e.status.size());
-  v.kernel = e.kernel.describe();
-  v.noiseVariance = e.noise_variance;
-  v.logMarginalLikelihood = e.log_marginal_likelihood;
-  v.ungated = js_value(e.ungated);
-  v.gated = js_value(e.gated);
-  v.gridX = copy_out(e.grid_x);
-  const gpprobe::Predictions& g = e.grid;
-  v.grid = {copy_out(g.mean),
-            copy_out(g.latent_variance),
-            copy_out(g.observation_variance),
-            copy_out(g.knowledge),
-            copy_out(g.latent_lower),
-            copy_out(g.latent_upper),
-            copy_out(g.observation_lower),
-            copy_out(g.observation_upper)};
-  return v;
+  if (!run.ok()) return failed<Value>(run.status());
+  return reply(std::move(run).value());
 }
 
 }  // namespace
@@ -145,36 +96,7 @@ EMSCRIPTEN_BINDINGS(gpprobe_regression_tools) {
       .field("statusRho", &AnomalySettings::statusRho)
       .field("theta", &AnomalySettings::theta)
       .field("rhos", &AnomalySettings::rhos);
-  emscripten::value_object<PredictionValue>("PredictionValue")
-      .field("mean", &PredictionValue::mean)
-      .field("latentVariance", &PredictionValue::latentVariance)
-      .field("observationVariance", &PredictionValue::observationVariance)
-      .field("knowledge", &PredictionValue::knowledge)
-      .field("latentLower", &PredictionValue::latentLower)
-      .field("latentUpper", &PredictionValue::latentUpper)
-      .field("observationLower", &PredictionValue::observationLower)
-      .field("observationUpper", &PredictionValue::observationUpper);
-  result_object<AnomalyExperimentValue>("AnomalyExperimentValue", [](auto& o) {
-    o.field("trainX", &AnomalyExperimentValue::trainX)
-        .field("trainY", &AnomalyExperimentValue::trainY)
-        .field("trainAnomaly", &AnomalyExperimentValue::trainAnomaly)
-        .field("testX", &AnomalyExperimentValue::testX)
-        .field("testY", &AnomalyExperimentValue::testY)
-        .field("testAnomaly", &AnomalyExperimentValue::testAnomaly)
-        .field("mean", &AnomalyExperimentValue::mean)
-        .field("latentVariance", &AnomalyExperimentValue::latentVariance)
-        .field("observationVariance", &AnomalyExperimentValue::observationVariance)
-        .field("knowledge", &AnomalyExperimentValue::knowledge)
-        .field("score", &AnomalyExperimentValue::score)
-        .field("statuses", &AnomalyExperimentValue::statuses)
-        .field("kernel", &AnomalyExperimentValue::kernel)
-        .field("noiseVariance", &AnomalyExperimentValue::noiseVariance)
-        .field("logMarginalLikelihood", &AnomalyExperimentValue::logMarginalLikelihood)
-        .field("ungated", &AnomalyExperimentValue::ungated)
-        .field("gated", &AnomalyExperimentValue::gated)
-        .field("gridX", &AnomalyExperimentValue::gridX)
-        .field("grid", &AnomalyExperimentValue::grid);
-  });
+  reply_object<gpprobe::AnomalyExperiment>();
 
   bind_function<&sample_prior>("samplePrior");
   bind_function<&classify_points>("classifyPoints");

@@ -3,7 +3,8 @@
 //   numbers (double, integers) -> number         bool -> boolean            std::string, enum name -> string
 //   std::vector of numbers -> Float64Array       std::vector<std::string> -> string[]
 //   described struct -> object                   std::vector of described structs -> array of objects
-//   GPPROBE_INDICES (row indices) -> Uint32Array
+//   GPPROBE_INDICES (row indices) -> Uint32Array     GPPROBE_LIST (a list of doubles) -> number[]
+//   std::vector<std::uint8_t> -> Uint8Array
 // (wasm/declarations/ts_declarations.h declares the same mapping in TypeScript).
 //
 //   Reply<T>: a described T returned by a binding, as {code, message, ...T's fields} (binding_support.h's
@@ -33,7 +34,7 @@ val js_value(const T& value);
 
 template <class T>
 val js_value(const std::vector<T>& values) {
-  if constexpr (std::is_same_v<T, double>) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::uint8_t>) {
     return copy_out(values);
   } else if constexpr (std::is_arithmetic_v<T>) {
     return copy_out(std::vector<double>(values.begin(), values.end()));
@@ -63,6 +64,7 @@ inline val js_indices(const std::vector<std::size_t>& rows) {
 template <class S, class F>
 val js_field(const F& f, const S& s) {
   if constexpr (std::is_same_v<F, fields::Indices<S>>) return js_indices(f.of(s));
+  else if constexpr (std::is_same_v<F, fields::List<S>>) return array_of(f.of(s));
   else return js_value(f.of(s));
 }
 

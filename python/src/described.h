@@ -3,6 +3,7 @@
 //   double -> float   integers -> int   bool -> bool   std::string, enum name -> str
 //   std::vector<double> -> a numpy array (a copy)   std::vector of integers -> list of int
 //   std::vector<std::string> -> list of str          std::vector of described structs -> list of dicts
+//   GPPROBE_LIST -> list of float
 // A binding that shapes a result further (a matrix, the CLI's words) starts from py_value(result).
 #pragma once
 
@@ -49,7 +50,15 @@ py::object py_value(const T& value) {
   } else {
     static_assert(is_described<T>::value, "a result field is a number, a string, a vector or a described struct");
     py::dict out;
-    fields::for_each_shown<T>([&](const auto& f) { out[f.name] = py_value(f.of(value)); });  // indices: a list
+    fields::for_each_shown<T>([&](const auto& f) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(f)>, fields::List<T>>) {
+        py::list items;
+        for (double v : f.of(value)) items.append(py::float_(v));
+        out[f.name] = std::move(items);
+      } else {
+        out[f.name] = py_value(f.of(value));  // indices: a list
+      }
+    });
     return std::move(out);
   }
 }

@@ -2,7 +2,7 @@
 // py_dict gives them: a shown field under its own (snake_case) name, typed
 //   float (double)   int (integers)   bool   str   Literal['a', 'b'] (an enum by its names table)
 //   npt.NDArray[np.float64] (a vector of doubles)   List[int] (a vector of integers, GPPROBE_INDICES)
-//   List[str]   XDict (a described struct)   List[XDict]
+//   List[str]   XDict (a described struct)   List[XDict]   List[float] (GPPROBE_LIST)
 // A TypedDict is named after the struct (Description<T>::type); the described structs inside a root are
 // declared before it, each once. python/gpprobe/_gpprobe.pyi holds each root's TypedDicts between two marker
 // lines; gpprobe_declarations rewrites them (`gpprobe_declarations --write python/gpprobe/_gpprobe.pyi`) and
@@ -62,6 +62,10 @@ std::string field_type(const fields::Named<S, E, N>& f) {
 template <class S>
 std::string field_type(const fields::Indices<S>&) {
   return "List[int]";
+}
+template <class S>
+std::string field_type(const fields::List<S>&) {
+  return "List[float]";
 }
 template <class S, class V>
 std::string field_type(const fields::Computed<S, V>&) {

@@ -2,7 +2,7 @@
 // gives them to JavaScript: a shown field under the camelCase of its name, typed
 //   number (double, integers)   boolean   string   'a' | 'b' (an enum by its names table)
 //   Float64Array (a vector of numbers)   string[]   XValue (a described struct)   XValue[]
-//   Uint32Array (GPPROBE_INDICES)
+//   Uint32Array (GPPROBE_INDICES)   number[] (GPPROBE_LIST)   Uint8Array (a vector of std::uint8_t)
 // A result a binding returns (a root, Reply<T>) extends BindingStatus; the described structs inside it are
 // declared before it, each once. wasm/gpprobe.d.mts holds each root's interfaces between two marker lines;
 // the native target gpprobe_declarations rewrites them (`gpprobe_declarations --write wasm/gpprobe.d.mts`)
@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <set>
 #include <sstream>
 #include <string>
@@ -35,7 +36,8 @@ std::string ts_type() {
 template <class T>
 struct TsType<std::vector<T>> {
   static std::string name() {
-    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) return "Float64Array";
+    if constexpr (std::is_same_v<T, std::uint8_t>) return "Uint8Array";
+    else if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) return "Float64Array";
     else return ts_type<T>() + "[]";
   }
 };
@@ -59,6 +61,10 @@ std::string field_type(const fields::Named<S, E, N>& f) {
 template <class S>
 std::string field_type(const fields::Indices<S>&) {
   return "Uint32Array";
+}
+template <class S>
+std::string field_type(const fields::List<S>&) {
+  return "number[]";
 }
 template <class S, class V>
 std::string field_type(const fields::Computed<S, V>&) {

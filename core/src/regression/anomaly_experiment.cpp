@@ -94,7 +94,7 @@ Result<AnomalyExperiment> run_anomaly_experiment(const AnomalyExperimentOptions&
   for (std::size_t i = 0; i < o.grid_points; ++i) {
     e.grid_x[i] = o.test_lower + (o.test_upper - o.test_lower) * double(i) / double(o.grid_points - 1);
   }
-  e.grid = Predictions(o.grid_points);
+  e.grid = Predictions::sized(o.grid_points);
   GPPROBE_RETURN_IF_ERROR(gp.value().predict(MatrixView(e.grid_x.data(), o.grid_points, 1), e.grid.columns()));
   return e;
 }

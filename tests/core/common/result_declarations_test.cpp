@@ -3,6 +3,7 @@
 // wasm/gpprobe.d.mts and python/gpprobe/_gpprobe.pyi holding exactly what the descriptions of the results
 // print (a stale file fails here).
 #include <array>
+#include <cstdint>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -41,6 +42,19 @@ struct Outer {
 
 inline double twice_hidden(const Outer& o) { return 2 * o.hidden; }
 
+// No default constructor (as a Kernel): every Settled{...} shorter than its members fails to compile.
+struct NoDefault {
+  explicit NoDefault(int) {}
+};
+
+// A member without a default, a short list shown as a plain list, and bytes.
+struct Settled {
+  std::string name;
+  NoDefault held;
+  std::vector<double> levels;
+  std::vector<std::uint8_t> flags;
+};
+
 // Lists every member but `numbers`: not complete.
 struct Partial {
   int a = 0, b = 0, c = 0;
@@ -52,6 +66,9 @@ GPPROBE_DESCRIBE(Inner, "InnerValue", GPPROBE_FIELD(label), GPPROBE_FIELD(values
 GPPROBE_DESCRIBE(Outer, "OuterValue", GPPROBE_FIELD(row_count), GPPROBE_FIELD(held_out),
                  GPPROBE_NAMED(shade, kShadeNames), GPPROBE_FIELD(inner), GPPROBE_FIELD(inners), GPPROBE_FIELD(names),
                  GPPROBE_FIELD(numbers), GPPROBE_COVERED(hidden), GPPROBE_COMPUTED("twice_hidden", twice_hidden));
+
+GPPROBE_DESCRIBE(Settled, "SettledValue", GPPROBE_FIELD(name), GPPROBE_COVERED(held), GPPROBE_LIST(levels),
+                 GPPROBE_FIELD(flags));
 
 // Written without GPPROBE_DESCRIBE, whose static_assert would stop the build.
 template <>
@@ -85,6 +102,10 @@ TEST(ResultDescriptions, CountTheMembersOfAnAggregate) {
   static_assert(!fields::complete<Twice>(), "a member listed twice, another not at all");
   static_assert(fields::complete<ComparisonResult>() && fields::complete<RepresentationProbe>());
   static_assert(fields::complete<RobustnessCertificate>() && fields::complete<ProbeCertificate>());
+  // A member with no default does not stop the count (the named kernels' Kernel).
+  static_assert(fields::member_count<Settled>() == 4 && fields::complete<Settled>());
+  static_assert(fields::member_count<NamedKernel>() == 3);
+  static_assert(fields::complete<Vocabulary>() && fields::complete<AnomalyExperiment>());
   EXPECT_EQ(fields::member_count<RepresentationProbe>(), 33u);
 }
 
@@ -115,6 +136,26 @@ TEST(ResultDescriptions, PrintTheTypeScriptOfEachFieldKind) {
             "  numbers: Float64Array;\n"
             "  twiceHidden: number;\n"
             "}\n");
+}
+
+TEST(ResultDescriptions, PrintAListAsAListAndBytesAsBytes) {
+  std::ostringstream ts, py;
+  std::set<std::string> declared, py_declared;
+  declarations::declare<Settled>(ts, declared, false);
+  declarations::py::declare<Settled>(py, py_declared);
+  EXPECT_EQ(ts.str(),
+            "\n/** gpprobe::Settled: its header says what each field means. */\n"
+            "export interface SettledValue {\n"
+            "  name: string;\n"
+            "  levels: number[];\n"
+            "  flags: Uint8Array;\n"
+            "}\n");
+  EXPECT_EQ(py.str(),
+            "\nclass Settled(TypedDict):\n"
+            "    \"\"\"gpprobe::Settled: its header says what each field means.\"\"\"\n\n"
+            "    name: str\n"
+            "    levels: List[float]\n"
+            "    flags: List[int]\n");
 }
 
 TEST(ResultDescriptions, PrintThePythonOfEachFieldKind) {

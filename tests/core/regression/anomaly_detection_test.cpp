@@ -115,7 +115,7 @@ TEST(AnomalyExperiment, PredictsTheLearnedModelOnAGridOverTheTestRange) {
   }
   const GpRegression gp =
       ok_value(GpRegression::fit(MatrixView(x.data(), x.size(), 1), y.data(), y.size(), e.kernel, e.noise_variance));
-  Predictions expected(o.grid_points);
+  Predictions expected = Predictions::sized(o.grid_points);
   ASSERT_TRUE(gp.predict(MatrixView(e.grid_x.data(), e.grid_x.size(), 1), expected.columns()).ok());
   EXPECT_EQ(e.grid.mean, expected.mean);
   EXPECT_EQ(e.grid.observation_upper, expected.observation_upper);

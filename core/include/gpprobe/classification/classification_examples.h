@@ -16,10 +16,12 @@
 //   x  n by 2 inputs          labels  n values in {0, 1}
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/status.h"
 #include "gpprobe/regression/regression_examples.h"
@@ -33,6 +35,16 @@ struct ClassificationExample {
   RowMatrix x;                           // n by 2
   std::vector<double> labels;            // n values, 0 or 1
 };
+// x crosses as its rows, row-major, with its rows and cols.
+GPPROBE_DESCRIBE(ClassificationExample, "ClassificationExampleValue", GPPROBE_FIELD(name), GPPROBE_FIELD(title),
+                 GPPROBE_FIELD(input_names), GPPROBE_COVERED(x),
+                 GPPROBE_COMPUTED("x",
+                                  [](const ClassificationExample& e) {
+                                    return std::vector<double>(e.x.data(), e.x.data() + e.x.size());
+                                  }),
+                 GPPROBE_FIELD(labels),
+                 GPPROBE_COMPUTED("rows", [](const ClassificationExample& e) { return std::size_t(e.x.rows()); }),
+                 GPPROBE_COMPUTED("cols", [](const ClassificationExample& e) { return std::size_t(e.x.cols()); }));
 
 // The examples in menu order (ExampleEntry: regression_examples.h).
 const std::vector<ExampleEntry>& classification_examples();

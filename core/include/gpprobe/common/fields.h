@@ -19,6 +19,8 @@
 //                               and vectors of them
 //   GPPROBE_NAMED(m, table)     an enum shown by its name in an EnumNames table (enum_names.h)
 //   GPPROBE_INDICES(m)          row indices (std::vector<std::size_t>): Uint32Array in JS, list of int
+//   GPPROBE_LIST(m)             a std::vector<double> shown as a plain list: number[] in JS, list of float
+//                               (a short table, e.g. a default's values, rather than a column of results)
 //   GPPROBE_COVERED(m)          shown through GPPROBE_COMPUTED fields, or not shown (say why beside it)
 // and GPPROBE_COMPUTED("name", function) adds a field computed from the struct (a function or a lambda
 // without captures taking `const T&`).
@@ -77,6 +79,15 @@ struct Indices {
   const std::vector<std::size_t>& of(const S& s) const { return s.*member; }
 };
 
+// A vector of doubles shown as a plain list (number[] in JavaScript, a list of float in Python), not as a
+// typed array or a numpy array.
+template <class S>
+struct List {
+  const char* name;
+  std::vector<double> S::*member;
+  const std::vector<double>& of(const S& s) const { return s.*member; }
+};
+
 // A member shown only through computed fields, or not at all.
 template <class S, class M>
 struct Covered {
@@ -113,6 +124,10 @@ template <class S>
 constexpr Indices<S> indices(const char* name, std::vector<std::size_t> S::*m) {
   return {name, m};
 }
+template <class S>
+constexpr List<S> list(const char* name, std::vector<double> S::*m) {
+  return {name, m};
+}
 template <class S, class M>
 constexpr Covered<S, M> covered(const char* name, M S::*m) {
   return {name, m};
@@ -136,11 +151,12 @@ template <class T, std::size_t... I>
 struct initializable_from<T, std::index_sequence<I...>, std::void_t<decltype(T{(void(I), AnyMember{})...})>>
     : std::true_type {};
 
-// The number of members of the aggregate T: the most initializers T{...} takes.
-template <class T, std::size_t N = 0>
+// The number of members of the aggregate T: the most initializers T{...} takes (counted down from 64, so
+// that a member with no default, e.g. a Kernel, which makes every shorter T{...} fail, is counted too).
+template <class T, std::size_t N = 64>
 constexpr std::size_t member_count() {
-  if constexpr (initializable_from<T, std::make_index_sequence<N + 1>>::value) return member_count<T, N + 1>();
-  else return N;
+  if constexpr (N == 0 || initializable_from<T, std::make_index_sequence<N>>::value) return N;
+  else return member_count<T, N - 1>();
 }
 
 // The members a description lists (every kind but the computed fields).
@@ -216,6 +232,7 @@ inline std::string camel_case(const char* name) {
 #define GPPROBE_FIELD(m) ::gpprobe::fields::member(#m, &Described::m)
 #define GPPROBE_NAMED(m, table) ::gpprobe::fields::named(#m, &Described::m, table)
 #define GPPROBE_INDICES(m) ::gpprobe::fields::indices(#m, &Described::m)
+#define GPPROBE_LIST(m) ::gpprobe::fields::list(#m, &Described::m)
 #define GPPROBE_COVERED(m) ::gpprobe::fields::covered(#m, &Described::m)
 #define GPPROBE_COMPUTED(name, ...) ::gpprobe::fields::computed<Described>(name, +__VA_ARGS__)
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
@@ -59,6 +60,31 @@ struct AnomalyExperiment {
   std::vector<double> grid_x;   // grid_points evenly on [test_lower, test_upper]
   Predictions grid;
 };
+// The matrices cross as their values (training by 1, test by 1), the statuses as their codes (index into
+// the vocabulary's anomaly_statuses), the kernel as text for reading (its model's predictions are `grid`).
+GPPROBE_DESCRIBE(AnomalyExperiment, "AnomalyExperimentValue", GPPROBE_COVERED(train_x),
+                 GPPROBE_COMPUTED("train_x",
+                                  [](const AnomalyExperiment& e) {
+                                    return std::vector<double>(e.train_x.data(), e.train_x.data() + e.train_x.size());
+                                  }),
+                 GPPROBE_FIELD(train_y), GPPROBE_FIELD(train_anomaly), GPPROBE_COVERED(test_x),
+                 GPPROBE_COMPUTED("test_x",
+                                  [](const AnomalyExperiment& e) {
+                                    return std::vector<double>(e.test_x.data(), e.test_x.data() + e.test_x.size());
+                                  }),
+                 GPPROBE_FIELD(test_y), GPPROBE_FIELD(test_anomaly), GPPROBE_FIELD(mean),
+                 GPPROBE_FIELD(latent_variance), GPPROBE_FIELD(observation_variance), GPPROBE_FIELD(knowledge),
+                 GPPROBE_FIELD(score), GPPROBE_COVERED(status),
+                 GPPROBE_COMPUTED("statuses",
+                                  [](const AnomalyExperiment& e) {
+                                    std::vector<std::uint8_t> codes;
+                                    for (PointStatus s : e.status) codes.push_back(std::uint8_t(s));
+                                    return codes;
+                                  }),
+                 GPPROBE_COVERED(kernel),
+                 GPPROBE_COMPUTED("kernel", [](const AnomalyExperiment& e) { return e.kernel.describe(); }),
+                 GPPROBE_FIELD(noise_variance), GPPROBE_FIELD(log_marginal_likelihood), GPPROBE_FIELD(ungated),
+                 GPPROBE_FIELD(gated), GPPROBE_FIELD(grid_x), GPPROBE_FIELD(grid));
 
 // Progress covers the hyperparameter fit (the long part). invalid_argument for counts of 0, a fraction
 // outside [0, 1), an empty test range or thresholds out of range.

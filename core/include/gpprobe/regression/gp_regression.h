@@ -26,6 +26,7 @@
 
 #include <Eigen/Core>
 
+#include "gpprobe/common/fields.h"
 #include "gpprobe/common/matrix_view.h"
 #include "gpprobe/common/progress.h"
 #include "gpprobe/common/status.h"
@@ -53,20 +54,19 @@ struct Predictions {
   std::vector<double> mean, latent_variance, observation_variance, knowledge, latent_lower, latent_upper,
       observation_lower, observation_upper;
 
-  explicit Predictions(std::size_t m = 0)
-      : mean(m),
-        latent_variance(m),
-        observation_variance(m),
-        knowledge(m),
-        latent_lower(m),
-        latent_upper(m),
-        observation_lower(m),
-        observation_upper(m) {}
+  // m points: every column m zeros.
+  static Predictions sized(std::size_t m) {
+    const std::vector<double> zeros(m);
+    return {zeros, zeros, zeros, zeros, zeros, zeros, zeros, zeros};
+  }
   PredictionColumns columns() {
     return {mean.data(),         latent_variance.data(), observation_variance.data(), knowledge.data(),
             latent_lower.data(), latent_upper.data(),    observation_lower.data(),    observation_upper.data()};
   }
 };
+GPPROBE_DESCRIBE(Predictions, "PredictionValue", GPPROBE_FIELD(mean), GPPROBE_FIELD(latent_variance),
+                 GPPROBE_FIELD(observation_variance), GPPROBE_FIELD(knowledge), GPPROBE_FIELD(latent_lower),
+                 GPPROBE_FIELD(latent_upper), GPPROBE_FIELD(observation_lower), GPPROBE_FIELD(observation_upper));
 
 // Rounding can make k(x*,x*) - |v|^2 a tiny negative number where the data pin f down; such values
 // are set to 0 and counted here, never hidden.
