@@ -100,7 +100,8 @@ Interval taylor_exponential_sum_bounds(const double* weights, const ExponentFact
 }
 
 ExponentialSumBounds exponential_sum_bounds(const double* weights, const ExponentFactors& e, const MovingInputs& inputs,
-                                            const std::vector<double>& fixed_z, const Box& box, double rounding) {
+                                            const std::vector<double>& fixed_z, const Box& box, double rounding,
+                                            bool taylor) {
   const std::size_t n = inputs.n;
   std::vector<double> b_lower(n), b_upper_negated(n);
   double a_lower = 0.0, a_upper = 0.0, fixed_lower = 0.0, fixed_upper = 0.0, ia_lower = 0.0, ia_upper = 0.0, mass = 0.0;
@@ -124,7 +125,8 @@ ExponentialSumBounds exponential_sum_bounds(const double* weights, const Exponen
   ExponentialSumBounds out;
   out.value.lower = std::max(a_lower + fixed_lower + lowest.value, ia_lower) - allowance;
   out.value.upper = std::min(a_upper + fixed_upper - highest.value, ia_upper) + allowance;
-  out.value = intersect(out.value, taylor_exponential_sum_bounds(weights, e, inputs, fixed_z, box, rounding));
+  if (taylor)
+    out.value = intersect(out.value, taylor_exponential_sum_bounds(weights, e, inputs, fixed_z, box, rounding));
   out.lower_point = std::move(lowest.point);
   out.upper_point = std::move(highest.point);
   return out;

@@ -71,8 +71,10 @@ struct ExponentialSumBounds {
 Interval taylor_exponential_sum_bounds(const double* weights, const ExponentFactors& e, const MovingInputs& inputs,
                                        const std::vector<double>& fixed_z, const Box& box, double rounding);
 
-// weights: n values w_i; rounding: the allowance factor (a multiple of the unit roundoff).
+// weights: n values w_i; rounding: the allowance factor (a multiple of the unit roundoff); taylor: intersect with the
+// Taylor form (item 4; false: the reference relaxation alone, items 1-3, as the authors' code bounds the mean).
 ExponentialSumBounds exponential_sum_bounds(const double* weights, const ExponentFactors& e, const MovingInputs& inputs,
-                                            const std::vector<double>& fixed_z, const Box& box, double rounding);
+                                            const std::vector<double>& fixed_z, const Box& box, double rounding,
+                                            bool taylor = true);
 
 }  // namespace gpprobe

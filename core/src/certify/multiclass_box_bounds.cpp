@@ -431,7 +431,8 @@ std::size_t MulticlassBoundTerms::pair_index(std::size_t p, std::size_t q) const
 
 std::size_t MulticlassBoundTerms::bytes(std::size_t classes, std::size_t size, bool shared_scales) {
   const double C = double(classes), D = C - 1.0, n = double(size);
-  const double matrices = C * (C + 1.0) / 2.0 + (shared_scales ? D * (D + 1.0) / 2.0 + D * D : 0.0);
+  const double minus = D <= double(kMaxMinusFactorDifferences) ? D * (D - 1.0) / 2.0 : 0.0;
+  const double matrices = C * (C + 1.0) / 2.0 + (shared_scales ? D * (D + 1.0) + minus : 0.0);
   const double total = matrices * n * n * double(sizeof(double));
   return total >= double(SIZE_MAX) ? SIZE_MAX : std::size_t(total);
 }
@@ -498,7 +499,7 @@ std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const Mul
       t.factor_residuals.clear();
       t.factors_failed = true;
     }
-    bool minus_ok = ok;
+    bool minus_ok = ok && D <= kMaxMinusFactorDifferences;
     for (std::size_t j = 0; j < D && minus_ok; ++j)
       for (std::size_t k = j + 1; k < D && minus_ok; ++k) {
         if (stopped()) return nullptr;
