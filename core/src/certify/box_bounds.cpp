@@ -50,7 +50,9 @@ LatentBoxBounds ClassifierBoxBounds::latent(const Box& box, VarianceMethod varia
   const double rounding = 8.0 * kUnitRoundoff * double(2 * n + k + 16);
   LatentBoxBounds out;
 
-  ExponentialSumBounds mean = exponential_sum_bounds(weights_.data(), e, inputs, fixed_z_, box, rounding);
+  // The reference relaxation alone bounds the mean as the authors' code does (VarianceMethod::relaxation).
+  ExponentialSumBounds mean = exponential_sum_bounds(weights_.data(), e, inputs, fixed_z_, box, rounding,
+                                                     variance != VarianceMethod::relaxation);
   out.mean = mean.value;
   out.mean_lower_point = std::move(mean.lower_point);
   out.mean_upper_point = std::move(mean.upper_point);

@@ -431,7 +431,8 @@ std::size_t MulticlassBoundTerms::pair_index(std::size_t p, std::size_t q) const
 
 std::size_t MulticlassBoundTerms::bytes(std::size_t classes, std::size_t size, bool shared_scales) {
   const double C = double(classes), D = C - 1.0, n = double(size);
-  const double matrices = C * (C + 1.0) / 2.0 + (shared_scales ? D * (D + 1.0) : 0.0);
+  const double minus = D <= double(kMaxMinusFactorDifferences) ? D * (D - 1.0) / 2.0 : 0.0;
+  const double matrices = C * (C + 1.0) / 2.0 + (shared_scales ? D * (D + 1.0) + minus : 0.0);
   const double total = matrices * n * n * double(sizeof(double));
   return total >= double(SIZE_MAX) ? SIZE_MAX : std::size_t(total);
 }
@@ -481,16 +482,35 @@ std::shared_ptr<const MulticlassBoundTerms> MulticlassBoundTerms::make(const Mul
       for (std::size_t a = 0; a < j; ++a) index += D - a;
       return t.difference_R[index + (k - j)];
     };
+    bool ok = true;
     for (std::size_t j = 0; j < D; ++j) {
       if (stopped()) return nullptr;
-      t.add_factor(combined(j, j));
+      ok = ok && add_factor(combined(j, j), t.factors, t.factor_residuals);
     }
     for (std::size_t j = 0; j < D; ++j)
       for (std::size_t k = j + 1; k < D; ++k) {
         if (stopped()) return nullptr;
         const RowMatrix& jk = combined(j, k);
-        t.add_factor(combined(j, j) + combined(k, k) + jk + RowMatrix(jk.transpose()));
+        ok = ok && add_factor(combined(j, j) + combined(k, k) + jk + RowMatrix(jk.transpose()), t.factors,
+                              t.factor_residuals);
       }
+    if (!ok) {  // not positive semi-definite: no factor (the bounds stay the pairwise ones)
+      t.factors.clear();
+      t.factor_residuals.clear();
+      t.factors_failed = true;
+    }
+    bool minus_ok = ok && D <= kMaxMinusFactorDifferences;
+    for (std::size_t j = 0; j < D && minus_ok; ++j)
+      for (std::size_t k = j + 1; k < D && minus_ok; ++k) {
+        if (stopped()) return nullptr;
+        const RowMatrix& jk = combined(j, k);
+        minus_ok = add_factor(combined(j, j) + combined(k, k) - jk - RowMatrix(jk.transpose()), t.minus_factors,
+                              t.minus_factor_residuals);
+      }
+    if (!minus_ok) {
+      t.minus_factors.clear();
+      t.minus_factor_residuals.clear();
+    }
   }
   return terms;
 }
@@ -530,7 +550,8 @@ MulticlassBoxBounds::MulticlassBoxBounds(const MulticlassLaplace& model, const R
   }
 }
 
-void MulticlassBoundTerms::add_factor(const RowMatrix& matrix) {
+bool MulticlassBoundTerms::add_factor(const RowMatrix& matrix, std::vector<RowMatrix>& out,
+                                      std::vector<double>& residuals) {
   // P = (matrix + matrix') / 2 + tau I, factored in reversed order so that M is lower triangular: with J the
   // reversal, J P J = L L' gives P = M'M for M = J L' J. tau keeps the rounding from making a positive
   // semi-definite P indefinite; it only adds tau |delta|^2 >= 0 to |M delta|^2, which stays an upper bound.
@@ -544,7 +565,7 @@ void MulticlassBoundTerms::add_factor(const RowMatrix& matrix) {
       for (Eigen::Index l = 0; l < n; ++l) reversed(i, l) = P(n - 1 - i, n - 1 - l) + (i == l ? tau : 0.0);
     Eigen::LLT<Eigen::MatrixXd> llt(reversed);
     if (llt.info() != Eigen::Success) {
-      if (tau > largest) break;  // not positive semi-definite: no factor (the bound stays the pairwise one)
+      if (tau > largest) return false;  // not positive semi-definite
       continue;
     }
     const Eigen::MatrixXd L = llt.matrixL();
@@ -554,13 +575,10 @@ void MulticlassBoundTerms::add_factor(const RowMatrix& matrix) {
     // |delta' (P - M'M) delta| <= rho(|P - M'M|) |delta|^2 <= (largest row sum of |P - M'M|) |delta|^2,
     // doubled for the rounding of this very check.
     const Eigen::MatrixXd residual = (Eigen::MatrixXd(P) - Eigen::MatrixXd(M.transpose() * M)).cwiseAbs();
-    factors.push_back(std::move(M));
-    factor_residuals.push_back(2.0 * residual.rowwise().sum().maxCoeff());
-    return;
+    out.push_back(std::move(M));
+    residuals.push_back(2.0 * residual.rowwise().sum().maxCoeff());
+    return true;
   }
-  factors.clear();
-  factor_residuals.clear();
-  factors_failed = true;
 }
 
 MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
@@ -626,6 +644,11 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
   std::vector<double> remainders;
   for (std::size_t f = 0; f < terms_->factors.size(); ++f)
     remainders.push_back(factor_remainder(terms_->factors[f], terms_->factor_residuals[f], views[r], box, rounding));
+  std::vector<double> minus_remainders;
+  if (!remainders.empty())
+    for (std::size_t f = 0; f < terms_->minus_factors.size(); ++f)
+      minus_remainders.push_back(
+          factor_remainder(terms_->minus_factors[f], terms_->minus_factor_residuals[f], views[r], box, rounding));
   for (std::size_t j = 0; j < D; ++j)
     for (std::size_t k = j; k < D; ++k) {
       const auto& S = out.covariance;
@@ -635,6 +658,12 @@ MulticlassLatentBounds MulticlassBoxBounds::latent(const Box& box) const {
         if (!remainders.empty()) {
           quadratic = j == k ? Interval{0.0, remainders[j]}
                              : Interval{-0.5 * (remainders[j] + remainders[k]), 0.5 * remainders[pair_factor(j, k)]};
+          if (j != k && !minus_remainders.empty()) {
+            // (P_{j+k} - P_{j-k}) / 4 (the rounding of the quarters is exact: powers of two).
+            const Interval quarter{-0.25 * minus_remainders[pair_factor(j, k) - D],
+                                   0.25 * remainders[pair_factor(j, k)]};
+            quadratic = intersect(quadratic, quarter);
+          }
         }
         const Interval sum = remainders.empty()
                                  ? pairwise_sum(terms_->difference_R[combined], views[r], views[r], box, rounding)

@@ -15,8 +15,9 @@
 //               where the classes j, r (and k) share their length-scales, also directly as one exponential
 //               (double) sum with the combined weights, intersected. With every class's length-scales shared,
 //               the covariances' centred form takes its quadratic remainder delta' R delta from factors
-//               M'M = P of the positive semi-definite matrices of Var g_j and Var(g_j + g_k) (setup: D (D + 1) / 2
-//               Cholesky factors), each row (M delta)_r an exponential sum (polarisation for j != k), instead of
+//               M'M = P of the positive semi-definite matrices of Var g_j, Var(g_j + g_k) and, for C <= 4,
+//               Var(g_j - g_k) (setup: up to D^2 Cholesky factors), each row (M delta)_r an exponential sum (polarisation for j != k, two ways:
+//               (P_{j+k} - P_j - P_k) / 2 and (P_{j+k} - P_{j-k}) / 4, intersected), instead of
 //               |d|' |R| |d|, which carries R's absolute mass (~ s2^2) and is useless at large signal variances.
 //   rounding    every end widened by 8 u (2n + k + 16) times the absolute size of its terms (as docs/design/certify.md).
 //
@@ -90,7 +91,8 @@ struct MulticlassBoundTerms {
   static std::shared_ptr<const MulticlassBoundTerms> make(const MulticlassLaplace& model,
                                                           const std::function<bool()>& stop = {});
   // The bytes the terms of a model with `classes` classes and `size` training rows take (C (C + 1) / 2 matrices
-  // R^pq of n x n, and with shared length-scales D (D + 1) / 2 combined matrices and as many factors), computed
+  // R^pq of n x n, and with shared length-scales D (D + 1) / 2 combined matrices and as many factors, plus D (D - 1) / 2
+  // factors of Var(g_j - g_k) when D <= kMaxMinusFactorDifferences), computed
   // before any is made so that a caller can refuse what does not fit (kMaxBoundTermBytes); saturates at SIZE_MAX.
   static std::size_t bytes(std::size_t classes, std::size_t size, bool shared_scales);
 
@@ -105,12 +107,23 @@ struct MulticlassBoundTerms {
   std::vector<RowMatrix> factors;
   std::vector<double> factor_residuals;
   bool factors_failed = false;
+  // Also with shared length-scales and D <= kMaxMinusFactorDifferences: factors of Var(g_j - g_k) (j < k, in row order;
+  // empty when any of them is not positive semi-definite), for the off-diagonal remainder delta' R_jk delta = (delta' P_{j+k} delta -
+  // delta' P_{j-k} delta) / 4, intersected with the polarisation through P_j and P_k above.
+  std::vector<RowMatrix> minus_factors;
+  std::vector<double> minus_factor_residuals;
 
   std::size_t pair_index(std::size_t p, std::size_t q) const;
 
  private:
-  void add_factor(const RowMatrix& matrix);
+  // Appends M (P = M'M) and its residual bound to `out`; false when `matrix` is not positive semi-definite.
+  static bool add_factor(const RowMatrix& matrix, std::vector<RowMatrix>& out, std::vector<double>& residuals);
 };
+
+// The factors of Var(g_j - g_k) are made for at most this many differences (C <= 4: past that the class-probability
+// quadratures' cost, exponential in C, dominates every box, and their D (D - 1) / 2 matrices would add a third to the
+// terms' memory).
+inline constexpr std::size_t kMaxMinusFactorDifferences = 3;
 
 // The most memory the certification's bound terms may take: 1 GiB (the app's WebAssembly memory is at most 4 GB
 // and also holds the model). 100 classes with 2 training rows each would need 4.8 GB.
